@@ -1,0 +1,69 @@
+//! The `slasim` command line.
+//!
+//! Contract: parsing is clap's; every command returns `anyhow::Result`, and
+//! [`main`] turns an error into one `error: …` paragraph on stderr and exit
+//! status 1 (clap's usage errors exit with 2). Results go to stdout, logs
+//! (tracing) to stderr, so output can be piped. Nothing here panics on user
+//! input.
+
+mod trace;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
+
+/// slasim: SLA-aware, planning-based HPC and Grid scheduling experiments.
+#[derive(Debug, Parser)]
+#[command(name = "slasim", version, about, long_about = None)]
+pub struct Cli {
+    /// More log output on stderr (-v info, -vv debug). `SLASIM_LOG` overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Inspect, generate, prepare and export workloads and failure streams.
+    #[command(subcommand)]
+    Trace(trace::TraceCommand),
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = EnvFilter::try_from_env("SLASIM_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    // A second initialisation (tests) is harmless.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Writes command output to stdout; a closed pipe (`| head`) is not an error.
+pub(crate) fn emit(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the command line; the binary's `main`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let result = match cli.command {
+        Command::Trace(command) => trace::run(command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! `slasim trace …`: workload and failure-stream inspection and export.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::cli::emit;
+use crate::units::HOUR;
+use crate::workload::failures::{FailureSource, LANL_FILE, LanlLog, empirical_mttf_mttr, synthetic_stream};
+use crate::workload::info::{TraceInfo, thousands};
+use crate::workload::prepare::{NodeUnit, PrepareConfig};
+use crate::workload::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
+use crate::workload::synthetic::SyntheticConfig;
+use crate::workload::{WorkloadSource, resolve_trace, trace_dir};
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum TraceCommand {
+    /// Print a trace's statistics: jobs, machine, span, utilisation, estimates,
+    /// over-runs, the real/estimated runtime histogram and the occurrence factor.
+    Info(InfoArgs),
+    /// Write the embedded synthetic workload as an SWF file.
+    Generate(GenerateArgs),
+    /// Run the preparation pipeline and print (or export) its result.
+    Prepare(PrepareArgs),
+    /// Build a node-failure stream and print its statistics.
+    Failures(FailuresArgs),
+}
+
+/// Preparation settings shared by the trace commands.
+#[derive(Debug, Args)]
+pub(crate) struct PrepareOptions {
+    /// Simulation input: the last N usable jobs (the rest trains the PDFs).
+    #[arg(long, default_value_t = 20_000)]
+    input_jobs: usize,
+    /// Number of batteries.
+    #[arg(long, default_value_t = 20)]
+    batteries: usize,
+    /// Jobs per battery.
+    #[arg(long, default_value_t = 1000)]
+    battery_size: usize,
+    /// Target estimated load of the scaled input (2.0 = 200 %).
+    #[arg(long, default_value_t = 2.0)]
+    target_load: f64,
+    /// Use this occurrence factor instead of computing it.
+    #[arg(long)]
+    occurrence_factor: Option<f64>,
+    /// Penalty = ratio × fee.
+    #[arg(long, default_value_t = 1.0)]
+    penalty_ratio: f64,
+    /// Machine size (default: the header's MaxProcs, or MaxNodes with --node-unit nodes).
+    #[arg(long)]
+    capacity: Option<u32>,
+    /// Count resources as processors (default) or whole nodes.
+    #[arg(long, value_enum, default_value_t = NodeUnitArg::Processors)]
+    node_unit: NodeUnitArg,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum NodeUnitArg {
+    Processors,
+    Nodes,
+}
+
+impl PrepareOptions {
+    fn config(&self) -> PrepareConfig {
+        PrepareConfig {
+            input_jobs: self.input_jobs,
+            batteries: self.batteries,
+            battery_size: self.battery_size,
+            target_load: self.target_load,
+            occurrence_factor: self.occurrence_factor,
+            penalty_ratio: self.penalty_ratio,
+            capacity: self.capacity,
+            node_unit: match self.node_unit {
+                NodeUnitArg::Processors => NodeUnit::Processors,
+                NodeUnitArg::Nodes => NodeUnit::Nodes,
+            },
+            ..PrepareConfig::default()
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InfoArgs {
+    /// The SWF file (plain or .gz), or a name under the traces directory.
+    file: PathBuf,
+    /// Skip malformed lines and report how many were skipped.
+    #[arg(long)]
+    lenient: bool,
+    #[command(flatten)]
+    prepare: PrepareOptions,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GenerateArgs {
+    /// Output file; gzip-compressed if it ends in .gz.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Number of jobs.
+    #[arg(long, default_value_t = 40_000)]
+    jobs: usize,
+    /// Machine size in processors.
+    #[arg(long, default_value_t = 256)]
+    processors: u32,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PrepareArgs {
+    /// An SWF trace; without it the embedded synthetic workload is used.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Skip malformed lines.
+    #[arg(long)]
+    lenient: bool,
+    /// Seed of the synthetic workload.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write history.swf.gz and battery-NNN.swf into this directory.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    prepare: PrepareOptions,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FailureModelArg {
+    Lanl,
+    None,
+    Poisson,
+    Weibull,
+    Hyperexp,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct FailuresArgs {
+    /// Failure model; synthetic models default to the LANL mean rates.
+    #[arg(long, value_enum, default_value_t = FailureModelArg::Lanl)]
+    model: FailureModelArg,
+    /// LANL CSV file (default: failures/… under the traces directory).
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// LANL systems the nodes map onto, in order.
+    #[arg(long, value_delimiter = ',', default_value = "18,19")]
+    systems: Vec<u16>,
+    /// Number of simulated nodes.
+    #[arg(long, default_value_t = 1024)]
+    nodes: u32,
+    /// Horizon in hours (default: about 4 years, the LANL span).
+    #[arg(long, default_value_t = 35_000.0)]
+    hours: f64,
+    /// Seed of synthetic streams.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub(crate) fn run(command: TraceCommand) -> anyhow::Result<()> {
+    match command {
+        TraceCommand::Info(args) => info(args),
+        TraceCommand::Generate(args) => generate(args),
+        TraceCommand::Prepare(args) => prepare(args),
+        TraceCommand::Failures(args) => failures(args),
+    }
+}
+
+fn info(args: InfoArgs) -> anyhow::Result<()> {
+    let path = resolve_trace(&args.file).map_err(anyhow::Error::msg)?;
+    let trace = SwfTrace::load(&path, ReadOptions { lenient: args.lenient })?;
+    let config = args.prepare.config();
+    config.validate_split()?;
+    emit(&TraceInfo::of(&trace, &config).to_string())
+}
+
+fn generate(args: GenerateArgs) -> anyhow::Result<()> {
+    let config =
+        SyntheticConfig { seed: args.seed, jobs: args.jobs, processors: args.processors, ..SyntheticConfig::default() };
+    let trace = config.generate()?;
+    trace.save(&args.output)?;
+    emit(&format!("wrote {} jobs of {} to {}\n", thousands(trace.records.len()), trace.name, args.output.display()))
+}
+
+fn prepare(args: PrepareArgs) -> anyhow::Result<()> {
+    let source = match &args.trace {
+        Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
+        None => WorkloadSource::Synthetic(SyntheticConfig { seed: args.seed, ..SyntheticConfig::default() }),
+    };
+    let trace = source.load()?;
+    let config = args.prepare.config();
+    let prepared = config.prepare(&trace)?;
+    let mut text = String::new();
+    writeln!(text, "trace         {}", prepared.trace)?;
+    writeln!(text, "filtering     {}", prepared.filter)?;
+    writeln!(text, "capacity      {}", prepared.capacity)?;
+    writeln!(text, "history       {} jobs (PDF training)", thousands(prepared.history.len()))?;
+    writeln!(
+        text,
+        "batteries     {} × {} jobs",
+        prepared.batteries.len(),
+        prepared.batteries.first().map_or(0, |b| b.jobs.len())
+    )?;
+    writeln!(
+        text,
+        "scaling       input load {:.2} % × 1/{:.4} → {:.0} % (occurrence factor {:.4})",
+        100.0 * prepared.input_load,
+        prepared.occurrence_factor,
+        100.0 * prepared.input_load / prepared.occurrence_factor,
+        prepared.occurrence_factor
+    )?;
+    if let Some(dir) = &args.out {
+        export(&prepared, &trace.header, dir)?;
+        writeln!(text, "exported      {}", dir.display())?;
+    }
+    emit(&text)
+}
+
+/// Writes the prepared history and batteries as SWF (job times as prepared).
+fn export(
+    prepared: &crate::workload::prepare::Prepared,
+    header: &SwfHeader,
+    dir: &std::path::Path,
+) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        bail!("{}: exists and is not a directory", dir.display());
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create directory", dir.display()))?;
+    let to_record = |j: &crate::workload::job::Job| SwfRecord {
+        job: j.swf_id,
+        submit: j.occurrence,
+        runtime: j.runtime,
+        allocated_procs: i64::from(j.nodes),
+        requested_procs: i64::from(j.nodes),
+        requested_time: j.estimate,
+        status: 1,
+        user: j.user,
+        executable: j.application,
+        queue: j.queue,
+        ..SwfRecord::UNKNOWN
+    };
+    let mut out_header = header.clone();
+    out_header.push_line(format!(
+        " Note: prepared by slasim: occurrence factor {}, capacity {}",
+        prepared.occurrence_factor, prepared.capacity
+    ));
+    let history = SwfTrace {
+        name: "history".into(),
+        header: out_header.clone(),
+        records: prepared.history.iter().map(to_record).collect(),
+        ..SwfTrace::default()
+    };
+    history.save(dir.join("history.swf.gz"))?;
+    for battery in &prepared.batteries {
+        let trace = SwfTrace {
+            name: format!("battery {}", battery.index),
+            header: out_header.clone(),
+            records: battery.jobs.iter().map(to_record).collect(),
+            ..SwfTrace::default()
+        };
+        trace.save(dir.join(format!("battery-{:03}.swf", battery.index)))?;
+    }
+    Ok(())
+}
+
+fn failures(args: FailuresArgs) -> anyhow::Result<()> {
+    let horizon = (args.hours * HOUR as f64) as i64;
+    let model_name = format!("{:?}", args.model).to_lowercase();
+    let source = FailureSource::default_for(&model_name).context("unknown failure model")?;
+    let mut text = String::new();
+    let stream = match &source {
+        FailureSource::None => crate::workload::failures::FailureStream::none(args.nodes),
+        FailureSource::Lanl { .. } => {
+            let path = match &args.file {
+                Some(p) => p.clone(),
+                None => trace_dir().join(LANL_FILE),
+            };
+            let log = LanlLog::load(&path)?;
+            for &system in &args.systems {
+                writeln!(text, "LANL system {system}: {} records", thousands(log.system_records(system).count()))?;
+            }
+            log.replay(&args.systems, 0.0, args.nodes, Some(horizon))?
+        }
+        synthetic => {
+            let (up, repair) = synthetic.laws()?.context("synthetic model without laws")?;
+            writeln!(text, "model MTTF {:.1} h, MTTR {:.3} h", up.mean() / HOUR as f64, repair.mean() / HOUR as f64)?;
+            synthetic_stream(&up, &repair, args.nodes, horizon, args.seed)
+        }
+    };
+    let (mttf, mttr) = empirical_mttf_mttr(&stream, horizon);
+    writeln!(text, "nodes         {}", args.nodes)?;
+    writeln!(text, "horizon       {} h", args.hours)?;
+    if stream.source_records > 0 {
+        writeln!(text, "records       {} replayed", thousands(stream.source_records))?;
+    }
+    writeln!(text, "failures      {}", thousands(stream.failures()))?;
+    writeln!(
+        text,
+        "empirical     MTTF {:.1} h (λ = {:.4e}/h), MTTR {:.3} h (μ = {:.4}/h)",
+        mttf / HOUR as f64,
+        HOUR as f64 / mttf,
+        mttr / HOUR as f64,
+        HOUR as f64 / mttr
+    )?;
+    emit(&text)
+}

@@ -1,0 +1,6 @@
+//! Statistics: runtime-ratio PDFs, failure laws and probability-of-success models.
+//!
+//! Contract: everything here is pure computation on numbers; nothing reads files
+//! or the clock. Each submodule cites the spec section it implements.
+
+pub mod failure_law;

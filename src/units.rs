@@ -1,0 +1,22 @@
+//! Units shared by every module.
+//!
+//! Virtual time is an integer number of seconds (`Time`). Rates in configs and
+//! specs are given per hour (λ, μ of the LANL traces); they are converted once,
+//! at the edge, with [`per_hour_to_per_second`].
+
+/// Virtual time and durations, in whole seconds.
+pub type Time = i64;
+
+/// Seconds per hour.
+pub const HOUR: Time = 3600;
+
+/// Seconds per day.
+pub const DAY: Time = 86_400;
+
+/// A node (or processor, depending on the node unit) index, 0-based.
+pub type NodeId = u32;
+
+/// Converts a rate per hour into a rate per second.
+pub fn per_hour_to_per_second(rate_per_hour: f64) -> f64 {
+    rate_per_hour / HOUR as f64
+}

@@ -1,0 +1,59 @@
+//! The simulation job model (spec `overbooking-dissertation-spec.md` §1.1, §1.2).
+//!
+//! Contract: a [`Job`] is immutable once prepared. Its times are virtual seconds
+//! relative to the start of its battery; `release = occurrence` and
+//! `deadline = occurrence + 2·estimate` under the default preparation. Money is
+//! in virtual coins (VC): one VC per booked node-hour.
+
+use serde::{Deserialize, Serialize};
+
+use crate::units::{HOUR, Time};
+
+/// A job of a battery: the tuple `[o, e, x, ω, d, n]` plus the attributes PDF
+/// classes are built from, and its SLA money.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// Index within its battery (0-based), in occurrence order.
+    pub id: u32,
+    /// The SWF job number it came from.
+    pub swf_id: i64,
+    /// o: occurrence (submission) time.
+    pub occurrence: Time,
+    /// e: release, the earliest allowed start.
+    pub release: Time,
+    /// d: deadline, the latest allowed end.
+    pub deadline: Time,
+    /// x: the user's runtime estimate (seconds, > 0).
+    pub estimate: Time,
+    /// ω: the real runtime (seconds, ≥ 0; may exceed `estimate`).
+    pub runtime: Time,
+    /// n: requested nodes (in the chosen node unit, ≥ 1).
+    pub nodes: u32,
+    /// SWF user id (−1 unknown).
+    pub user: i64,
+    /// SWF executable number (the application; −1 unknown).
+    pub application: i64,
+    /// SWF queue number (−1 unknown).
+    pub queue: i64,
+    /// What the provider earns on success, VC.
+    pub fee: f64,
+    /// What the provider pays on failure, VC.
+    pub penalty: f64,
+}
+
+impl Job {
+    /// Booked node-hours: n·x / 3600, the dissertation's fee unit.
+    pub fn node_hours(&self) -> f64 {
+        node_hours(self.nodes, self.estimate)
+    }
+
+    /// Real over estimated runtime, ω/x.
+    pub fn runtime_ratio(&self) -> f64 {
+        self.runtime as f64 / self.estimate as f64
+    }
+}
+
+/// n·x in node-hours.
+pub fn node_hours(nodes: u32, estimate: Time) -> f64 {
+    f64::from(nodes) * estimate as f64 / HOUR as f64
+}

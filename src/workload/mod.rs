@@ -1,0 +1,96 @@
+//! Workloads: SWF traces, the synthetic default, experiment preparation and
+//! node-failure streams.
+//!
+//! Contract: everything a simulation consumes enters here. A [`WorkloadSource`]
+//! yields an [`swf::SwfTrace`] (a real log, or the embedded synthetic generator
+//! when no trace is given); [`prepare::PrepareConfig`] turns it into PDF history
+//! and batteries of [`job::Job`]s; [`failures`] yields node-event streams.
+//! Trace files are never bundled: they are read from the path given, or looked
+//! up under the traces directory ([`trace_dir`]).
+
+pub mod failures;
+pub mod info;
+pub mod job;
+pub mod prepare;
+pub mod swf;
+pub mod synthetic;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::workload::swf::{ReadOptions, SwfTrace};
+use crate::workload::synthetic::SyntheticConfig;
+
+/// Environment variable naming the traces directory.
+pub const TRACE_DIR_ENV: &str = "SLASIM_TRACE_DIR";
+
+/// The traces directory: `$SLASIM_TRACE_DIR`, else `../shared/data/traces`.
+/// It holds `swf/`, `other/` and `failures/` as in the PWA/LANL layout of
+/// `SOURCES.md`.
+pub fn trace_dir() -> PathBuf {
+    std::env::var_os(TRACE_DIR_ENV).map_or_else(|| PathBuf::from("../shared/data/traces"), PathBuf::from)
+}
+
+/// Resolves a trace name: the path itself if it exists, else the same name
+/// under the traces directory (`swf/`, `other/`, `failures/`, or its root).
+pub fn resolve_trace(name: &Path) -> Result<PathBuf, String> {
+    if name.exists() {
+        return Ok(name.to_path_buf());
+    }
+    let dir = trace_dir();
+    let candidates: Vec<PathBuf> =
+        ["swf", "other", "failures", ""].iter().map(|sub| dir.join(sub).join(name)).collect();
+    candidates.iter().find(|p| p.exists()).cloned().ok_or_else(|| {
+        format!(
+            "{}: no such file (also looked under {}; set {TRACE_DIR_ENV} to the directory holding swf/ and failures/)",
+            name.display(),
+            dir.display()
+        )
+    })
+}
+
+/// Where a workload comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum WorkloadSource {
+    /// An SWF log (plain or gzip).
+    Swf {
+        /// Path, or a name under the traces directory.
+        path: PathBuf,
+        /// Skip malformed lines instead of failing.
+        #[serde(default)]
+        lenient: bool,
+    },
+    /// The embedded synthetic generator.
+    Synthetic(SyntheticConfig),
+}
+
+impl Default for WorkloadSource {
+    fn default() -> Self {
+        WorkloadSource::Synthetic(SyntheticConfig::default())
+    }
+}
+
+impl WorkloadSource {
+    /// Loads (or generates) the trace.
+    pub fn load(&self) -> anyhow::Result<SwfTrace> {
+        match self {
+            WorkloadSource::Swf { path, lenient } => {
+                let path = resolve_trace(path).map_err(anyhow::Error::msg)?;
+                Ok(SwfTrace::load(path, ReadOptions { lenient: *lenient })?)
+            }
+            WorkloadSource::Synthetic(config) => Ok(config.generate()?),
+        }
+    }
+
+    /// A short name for reports: the file name, or the synthetic description.
+    pub fn name(&self) -> String {
+        match self {
+            WorkloadSource::Swf { path, .. } => {
+                path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned())
+            }
+            WorkloadSource::Synthetic(config) => config.name(),
+        }
+    }
+}

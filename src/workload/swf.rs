@@ -1,0 +1,872 @@
+//! Standard Workload Format (SWF) reader and writer.
+//!
+//! Reference: the Parallel Workloads Archive's SWF definition (Chapin et al.,
+//! JSSPP 1999; <https://www.cs.huji.ac.il/labs/parallel/workload/swf.html>).
+//!
+//! Contract:
+//! - [`SwfReader`] streams a plain or gzip-compressed file (detected by its magic
+//!   bytes, not its name) line by line into a reused buffer; it never holds the
+//!   whole file in memory. Header comments (`; Key: value`) are parsed before the
+//!   first record and exposed through [`SwfHeader`].
+//! - Every record has exactly 18 fields. `-1` means "unknown". Only field 11
+//!   (status) may hold other negative values; a field that is not a number, or a
+//!   negative value other than `-1` elsewhere, is an error naming `file:line`, the
+//!   field and the line's text. Fields 6, 7 and 10 (CPU time, memory) may be
+//!   fractional; all others are integers.
+//! - In lenient mode malformed lines are skipped and counted per reason
+//!   ([`SkippedLines`]) instead of ending the read.
+//! - [`SwfWriter`] writes what the reader reads: a header and records written by
+//!   it read back equal (`f64` fields use Rust's shortest round-trip format).
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::Compression;
+use flate2::read::MultiGzDecoder;
+use flate2::write::GzEncoder;
+
+/// Number of fields in an SWF record.
+pub const FIELD_COUNT: usize = 18;
+
+/// Names of the 18 SWF fields, 1-based in messages.
+pub const FIELD_NAMES: [&str; FIELD_COUNT] = [
+    "job number",
+    "submit time",
+    "wait time",
+    "run time",
+    "allocated processors",
+    "average CPU time used",
+    "used memory",
+    "requested processors",
+    "requested time",
+    "requested memory",
+    "status",
+    "user id",
+    "group id",
+    "executable number",
+    "queue number",
+    "partition number",
+    "preceding job number",
+    "think time",
+];
+
+/// The 0-based indices of the fields that may be fractional.
+const FRACTIONAL_FIELDS: [usize; 3] = [5, 6, 9];
+/// The 0-based index of the status field, the only one with other negative codes.
+const STATUS_FIELD: usize = 10;
+
+/// One SWF job record. `-1` marks an unknown value, as in the format.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SwfRecord {
+    /// Field 1: job number.
+    pub job: i64,
+    /// Field 2: submit time, seconds since the log's start.
+    pub submit: i64,
+    /// Field 3: wait time in seconds.
+    pub wait: i64,
+    /// Field 4: run time in seconds (wall clock).
+    pub runtime: i64,
+    /// Field 5: number of allocated processors.
+    pub allocated_procs: i64,
+    /// Field 6: average CPU time used per processor, seconds.
+    pub avg_cpu_time: f64,
+    /// Field 7: used memory per processor, kilobytes.
+    pub used_memory: f64,
+    /// Field 8: requested number of processors.
+    pub requested_procs: i64,
+    /// Field 9: requested time (the user's runtime estimate), seconds.
+    pub requested_time: i64,
+    /// Field 10: requested memory per processor, kilobytes.
+    pub requested_memory: f64,
+    /// Field 11: status (1 completed, 0 failed, 5 cancelled, …).
+    pub status: i64,
+    /// Field 12: user id.
+    pub user: i64,
+    /// Field 13: group id.
+    pub group: i64,
+    /// Field 14: executable (application) number.
+    pub executable: i64,
+    /// Field 15: queue number.
+    pub queue: i64,
+    /// Field 16: partition number.
+    pub partition: i64,
+    /// Field 17: preceding job number.
+    pub preceding_job: i64,
+    /// Field 18: think time from the preceding job, seconds.
+    pub think_time: i64,
+}
+
+impl SwfRecord {
+    /// A record with every field unknown (`-1`).
+    pub const UNKNOWN: SwfRecord = SwfRecord {
+        job: -1,
+        submit: -1,
+        wait: -1,
+        runtime: -1,
+        allocated_procs: -1,
+        avg_cpu_time: -1.0,
+        used_memory: -1.0,
+        requested_procs: -1,
+        requested_time: -1,
+        requested_memory: -1.0,
+        status: -1,
+        user: -1,
+        group: -1,
+        executable: -1,
+        queue: -1,
+        partition: -1,
+        preceding_job: -1,
+        think_time: -1,
+    };
+
+    /// The user's runtime estimate, if the log has one.
+    pub fn estimate(&self) -> Option<i64> {
+        (self.requested_time > 0).then_some(self.requested_time)
+    }
+
+    /// Requested processors, falling back to allocated processors.
+    pub fn processors(&self) -> Option<i64> {
+        if self.requested_procs > 0 {
+            Some(self.requested_procs)
+        } else if self.allocated_procs > 0 {
+            Some(self.allocated_procs)
+        } else {
+            None
+        }
+    }
+
+    fn from_fields(ints: &[i64; FIELD_COUNT], floats: &[f64; 3]) -> SwfRecord {
+        SwfRecord {
+            job: ints[0],
+            submit: ints[1],
+            wait: ints[2],
+            runtime: ints[3],
+            allocated_procs: ints[4],
+            avg_cpu_time: floats[0],
+            used_memory: floats[1],
+            requested_procs: ints[7],
+            requested_time: ints[8],
+            requested_memory: floats[2],
+            status: ints[10],
+            user: ints[11],
+            group: ints[12],
+            executable: ints[13],
+            queue: ints[14],
+            partition: ints[15],
+            preceding_job: ints[16],
+            think_time: ints[17],
+        }
+    }
+}
+
+impl fmt::Display for SwfRecord {
+    /// One SWF line, fields separated by single spaces, without a newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {} {}",
+            self.job,
+            self.submit,
+            self.wait,
+            self.runtime,
+            self.allocated_procs,
+            self.avg_cpu_time,
+            self.used_memory,
+            self.requested_procs,
+            self.requested_time,
+            self.requested_memory,
+            self.status,
+            self.user,
+            self.group,
+            self.executable,
+            self.queue,
+            self.partition,
+            self.preceding_job,
+            self.think_time
+        )
+    }
+}
+
+/// The header comments of an SWF file.
+///
+/// `lines` keeps every comment line verbatim (without the leading `;`), so a
+/// written file carries the same header; `entries` is the parsed `Key: value`
+/// view, with continuation lines appended to the previous value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SwfHeader {
+    /// Raw comment lines, without the leading `;`.
+    pub lines: Vec<String>,
+    /// `(key, value)` pairs in file order; keys may repeat (`Queue`, `Note`).
+    pub entries: Vec<(String, String)>,
+}
+
+impl SwfHeader {
+    /// Builds a header from `(key, value)` pairs, generating the raw lines.
+    pub fn from_entries<K: Into<String>, V: Into<String>>(entries: impl IntoIterator<Item = (K, V)>) -> SwfHeader {
+        let mut header = SwfHeader::default();
+        for (key, value) in entries {
+            header.push_line(format!(" {}: {}", key.into(), value.into()));
+        }
+        header
+    }
+
+    /// Adds one raw comment line (text after `;`) and updates `entries`.
+    pub fn push_line(&mut self, line: String) {
+        let text = line.trim();
+        match split_key(text) {
+            Some((key, value)) => self.entries.push((key.to_string(), value.trim().to_string())),
+            None if !text.is_empty() => {
+                if let Some((_, value)) = self.entries.last_mut() {
+                    value.push('\n');
+                    value.push_str(text);
+                }
+            }
+            None => {}
+        }
+        self.lines.push(line);
+    }
+
+    /// The first value of `key` (case-insensitive).
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of `key`, in file order.
+    pub fn get_all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.entries.iter().filter(move |(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v.as_str())
+    }
+
+    /// `MaxNodes`, reading the leading integer (`338 (batch partition; 512 total)`).
+    pub fn max_nodes(&self) -> Option<u64> {
+        self.get("MaxNodes").and_then(leading_integer)
+    }
+
+    /// `MaxProcs`, reading the leading integer.
+    pub fn max_procs(&self) -> Option<u64> {
+        self.get("MaxProcs").and_then(leading_integer)
+    }
+
+    /// `UnixStartTime`: the epoch second of submit time 0.
+    pub fn unix_start_time(&self) -> Option<i64> {
+        self.get("UnixStartTime").and_then(|v| v.trim().parse().ok())
+    }
+
+    /// `TimeZoneString`, e.g. `US/Eastern`.
+    pub fn time_zone_string(&self) -> Option<&str> {
+        self.get("TimeZoneString").map(str::trim)
+    }
+
+    /// Every `Note` value.
+    pub fn notes(&self) -> impl Iterator<Item = &str> {
+        self.get_all("Note")
+    }
+}
+
+/// Splits `Key: value` where the key is a single word.
+fn split_key(text: &str) -> Option<(&str, &str)> {
+    let colon = text.find(':')?;
+    let key = &text[..colon];
+    (!key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')).then(|| (key, &text[colon + 1..]))
+}
+
+fn leading_integer(value: &str) -> Option<u64> {
+    let digits: &str = value.trim_start();
+    let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+    digits[..end].parse().ok()
+}
+
+/// What is wrong with a malformed line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LineProblem {
+    /// The line does not have 18 fields.
+    WrongFieldCount,
+    /// A field is not a (suitable) number.
+    NotNumeric,
+    /// A field is negative where only `-1` (unknown) may be.
+    Negative,
+}
+
+impl fmt::Display for LineProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LineProblem::WrongFieldCount => "wrong field count",
+            LineProblem::NotNumeric => "non-numeric field",
+            LineProblem::Negative => "impossible negative value",
+        })
+    }
+}
+
+/// Errors while reading an SWF file. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum SwfError {
+    /// The file cannot be opened.
+    #[error("{path}: cannot open: {cause}", path = .path.display())]
+    Open { path: PathBuf, cause: io::Error },
+    /// A directory was given.
+    #[error("{path}: is a directory, not an SWF trace file", path = .path.display())]
+    IsDirectory { path: PathBuf },
+    /// A zero-byte file.
+    #[error("{path}: the file is empty", path = .path.display())]
+    Empty { path: PathBuf },
+    /// No record could be read: comments only, or every line skipped.
+    #[error("{path}: no job records{why}", path = .path.display())]
+    NoRecords { path: PathBuf, why: String },
+    /// A malformed line.
+    #[error("{path}:{line}:{field} {detail}: \"{text}\"", path = .path.display(),
+        field = .field.map(|f| format!(" field {} ({}):", f + 1, FIELD_NAMES[f])).unwrap_or_default())]
+    Malformed {
+        path: PathBuf,
+        line: u64,
+        /// 0-based field index, when one field is at fault.
+        field: Option<usize>,
+        problem: LineProblem,
+        detail: String,
+        /// The line's text, shortened.
+        text: String,
+    },
+    /// The gzip stream ends early or is corrupt.
+    #[error("{path}: truncated or corrupt gzip data after line {line}: {cause}", path = .path.display())]
+    Gzip { path: PathBuf, line: u64, cause: io::Error },
+    /// Any other read error.
+    #[error("{path}: read error after line {line}: {cause}", path = .path.display())]
+    Read { path: PathBuf, line: u64, cause: io::Error },
+    /// A write error (writer side).
+    #[error("{path}: cannot write: {cause}", path = .path.display())]
+    Write { path: PathBuf, cause: io::Error },
+}
+
+impl SwfError {
+    /// The problem class of a malformed line, if this is one.
+    pub fn line_problem(&self) -> Option<LineProblem> {
+        match self {
+            SwfError::Malformed { problem, .. } => Some(*problem),
+            _ => None,
+        }
+    }
+}
+
+/// Malformed lines skipped in lenient mode.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SkippedLines {
+    /// Count per problem.
+    pub by_problem: std::collections::BTreeMap<LineProblem, u64>,
+    /// The first skipped line's full message, as an example.
+    pub first: Option<String>,
+}
+
+impl SkippedLines {
+    /// Total lines skipped.
+    pub fn total(&self) -> u64 {
+        self.by_problem.values().sum()
+    }
+
+    fn record(&mut self, error: &SwfError) {
+        if let Some(problem) = error.line_problem() {
+            *self.by_problem.entry(problem).or_default() += 1;
+            if self.first.is_none() {
+                self.first = Some(error.to_string());
+            }
+        }
+    }
+}
+
+impl fmt::Display for SkippedLines {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "skipped {} malformed line(s)", self.total())?;
+        let parts: Vec<String> = self.by_problem.iter().map(|(p, n)| format!("{n} {p}")).collect();
+        if !parts.is_empty() {
+            write!(f, ": {}", parts.join(", "))?;
+        }
+        if let Some(first) = &self.first {
+            write!(f, "; first: {first}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Reader options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ReadOptions {
+    /// Skip malformed lines (and count them) instead of failing.
+    pub lenient: bool,
+}
+
+/// A streaming SWF reader: an iterator over records.
+pub struct SwfReader {
+    path: PathBuf,
+    input: Box<dyn BufRead + Send>,
+    gzip: bool,
+    line_no: u64,
+    buf: Vec<u8>,
+    /// The first record line, read while parsing the header.
+    pending: bool,
+    header: SwfHeader,
+    options: ReadOptions,
+    skipped: SkippedLines,
+    records: u64,
+    finished: bool,
+}
+
+const READ_BUFFER: usize = 1 << 18;
+
+impl SwfReader {
+    /// Opens a plain or gzip SWF file and reads its header.
+    pub fn open(path: impl AsRef<Path>, options: ReadOptions) -> Result<SwfReader, SwfError> {
+        let path = path.as_ref().to_path_buf();
+        let meta = std::fs::metadata(&path).map_err(|cause| SwfError::Open { path: path.clone(), cause })?;
+        if meta.is_dir() {
+            return Err(SwfError::IsDirectory { path });
+        }
+        if meta.len() == 0 {
+            return Err(SwfError::Empty { path });
+        }
+        let file = File::open(&path).map_err(|cause| SwfError::Open { path: path.clone(), cause })?;
+        let mut raw = BufReader::with_capacity(READ_BUFFER, file);
+        let magic = raw.fill_buf().map_err(|cause| SwfError::Read { path: path.clone(), line: 0, cause })?;
+        let gzip = magic.starts_with(&[0x1f, 0x8b]);
+        let input: Box<dyn BufRead + Send> = if gzip {
+            Box::new(BufReader::with_capacity(READ_BUFFER, MultiGzDecoder::new(raw)))
+        } else {
+            Box::new(raw)
+        };
+        SwfReader::with_input(path, input, gzip, options)
+    }
+
+    /// Reads SWF text from any buffered source; `name` is used in messages.
+    pub fn from_reader(
+        name: impl Into<PathBuf>,
+        input: impl BufRead + Send + 'static,
+        options: ReadOptions,
+    ) -> Result<SwfReader, SwfError> {
+        SwfReader::with_input(name.into(), Box::new(input), false, options)
+    }
+
+    fn with_input(
+        path: PathBuf,
+        input: Box<dyn BufRead + Send>,
+        gzip: bool,
+        options: ReadOptions,
+    ) -> Result<SwfReader, SwfError> {
+        let mut reader = SwfReader {
+            path,
+            input,
+            gzip,
+            line_no: 0,
+            buf: Vec::with_capacity(256),
+            pending: false,
+            header: SwfHeader::default(),
+            options,
+            skipped: SkippedLines::default(),
+            records: 0,
+            finished: false,
+        };
+        reader.read_header()?;
+        Ok(reader)
+    }
+
+    /// The file name used in messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header comments.
+    pub fn header(&self) -> &SwfHeader {
+        &self.header
+    }
+
+    /// Lines skipped so far (lenient mode).
+    pub fn skipped(&self) -> &SkippedLines {
+        &self.skipped
+    }
+
+    /// Reads the next line into `buf`; false at end of input.
+    fn next_line(&mut self) -> Result<bool, SwfError> {
+        self.buf.clear();
+        let n = self.input.read_until(b'\n', &mut self.buf).map_err(|cause| {
+            if self.gzip {
+                SwfError::Gzip { path: self.path.clone(), line: self.line_no, cause }
+            } else {
+                SwfError::Read { path: self.path.clone(), line: self.line_no, cause }
+            }
+        })?;
+        if n == 0 {
+            return Ok(false);
+        }
+        self.line_no += 1;
+        while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
+            self.buf.pop();
+        }
+        Ok(true)
+    }
+
+    fn read_header(&mut self) -> Result<(), SwfError> {
+        while self.next_line()? {
+            let trimmed = self.buf.trim_ascii_start();
+            if let Some(rest) = trimmed.strip_prefix(b";") {
+                self.header.push_line(String::from_utf8_lossy(rest).into_owned());
+            } else if !trimmed.is_empty() {
+                self.pending = true;
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    fn malformed(&self, field: Option<usize>, problem: LineProblem, detail: String) -> SwfError {
+        let mut text = String::from_utf8_lossy(&self.buf).trim().to_string();
+        if text.len() > 160 {
+            let cut = (0..=160).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            text.truncate(cut);
+            text.push('…');
+        }
+        SwfError::Malformed { path: self.path.clone(), line: self.line_no, field, problem, detail, text }
+    }
+
+    /// Parses the line in `buf`.
+    fn parse_line(&self) -> Result<SwfRecord, SwfError> {
+        let mut ints = [0i64; FIELD_COUNT];
+        let mut floats = [0f64; 3];
+        let mut count = 0usize;
+        for token in self.buf.split(|b| b.is_ascii_whitespace()).filter(|t| !t.is_empty()) {
+            if count == FIELD_COUNT {
+                count += 1;
+                break;
+            }
+            let fractional = FRACTIONAL_FIELDS.iter().position(|&f| f == count);
+            let value = match fractional {
+                Some(_) => parse_int(token).map(|v| v as f64).or_else(|| parse_float(token)),
+                None => parse_int(token).map(|v| v as f64),
+            };
+            let Some(value) = value else {
+                let kind = if fractional.is_some() { "a number" } else { "an integer" };
+                return Err(self.malformed(
+                    Some(count),
+                    LineProblem::NotNumeric,
+                    format!("`{}` is not {kind}", lossy(token)),
+                ));
+            };
+            if value < -1.0 && count != STATUS_FIELD {
+                return Err(self.malformed(
+                    Some(count),
+                    LineProblem::Negative,
+                    format!("negative value `{}` (only -1, meaning unknown, is allowed)", lossy(token)),
+                ));
+            }
+            match fractional {
+                Some(slot) => floats[slot] = value,
+                // At most 18 digits: exact in i64, and parse_int already succeeded.
+                None => ints[count] = parse_int(token).unwrap_or_default(),
+            }
+            count += 1;
+        }
+        if count != FIELD_COUNT {
+            let found = if count > FIELD_COUNT { "more".to_string() } else { count.to_string() };
+            return Err(self.malformed(
+                None,
+                LineProblem::WrongFieldCount,
+                format!("expected {FIELD_COUNT} fields, found {found}"),
+            ));
+        }
+        Ok(SwfRecord::from_fields(&ints, &floats))
+    }
+
+    /// Reads the next record; `None` at the end.
+    pub fn next_record(&mut self) -> Option<Result<SwfRecord, SwfError>> {
+        loop {
+            if self.finished {
+                return None;
+            }
+            if self.pending {
+                self.pending = false;
+            } else {
+                match self.next_line() {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        self.finished = true;
+                        return None;
+                    }
+                    Err(e) => {
+                        self.finished = true;
+                        return Some(Err(e));
+                    }
+                }
+            }
+            let trimmed = self.buf.trim_ascii_start();
+            if trimmed.is_empty() {
+                continue;
+            }
+            if let Some(rest) = trimmed.strip_prefix(b";") {
+                // A comment after the first record: kept, so the writer reproduces it.
+                let line = String::from_utf8_lossy(rest).into_owned();
+                self.header.push_line(line);
+                continue;
+            }
+            match self.parse_line() {
+                Ok(record) => {
+                    self.records += 1;
+                    return Some(Ok(record));
+                }
+                Err(e) if self.options.lenient => self.skipped.record(&e),
+                Err(e) => {
+                    self.finished = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+
+    /// Reads every remaining record into a [`SwfTrace`].
+    pub fn read_all(mut self) -> Result<SwfTrace, SwfError> {
+        let mut records = Vec::new();
+        while let Some(record) = self.next_record() {
+            records.push(record?);
+        }
+        if records.is_empty() {
+            let why = if self.skipped.total() > 0 {
+                format!(": every line was malformed ({})", self.skipped)
+            } else {
+                " (the file holds only comments or blank lines)".to_string()
+            };
+            return Err(SwfError::NoRecords { path: self.path, why });
+        }
+        Ok(SwfTrace { name: self.path.display().to_string(), header: self.header, records, skipped: self.skipped })
+    }
+}
+
+impl Iterator for SwfReader {
+    type Item = Result<SwfRecord, SwfError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_record()
+    }
+}
+
+fn lossy(token: &[u8]) -> String {
+    String::from_utf8_lossy(token).into_owned()
+}
+
+/// Parses an optionally negative decimal integer; `None` if it is anything else.
+fn parse_int(token: &[u8]) -> Option<i64> {
+    let (negative, digits) = match token.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, token),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &b in digits {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        value = value * 10 + i64::from(d);
+    }
+    Some(if negative { -value } else { value })
+}
+
+fn parse_float(token: &[u8]) -> Option<f64> {
+    let text = std::str::from_utf8(token).ok()?;
+    // Only plain decimal notation; `inf`, `nan` and the like are not numbers here.
+    if !text.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E')) {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// A whole SWF file in memory: header, records and any skipped lines.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SwfTrace {
+    /// Where it came from (a path, or a generator description).
+    pub name: String,
+    /// Header comments.
+    pub header: SwfHeader,
+    /// Job records, in file order.
+    pub records: Vec<SwfRecord>,
+    /// Lines skipped in lenient mode.
+    pub skipped: SkippedLines,
+}
+
+impl SwfTrace {
+    /// Reads a whole SWF file (plain or gzip).
+    pub fn load(path: impl AsRef<Path>, options: ReadOptions) -> Result<SwfTrace, SwfError> {
+        SwfReader::open(path, options)?.read_all()
+    }
+
+    /// Writes this trace as SWF to `path`; gzip if the name ends in `.gz`.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<(), SwfError> {
+        let path = path.as_ref();
+        let werr = |cause| SwfError::Write { path: path.to_path_buf(), cause };
+        let mut writer = SwfWriter::create(path).map_err(werr)?;
+        writer.write_header(&self.header).map_err(werr)?;
+        for record in &self.records {
+            writer.write_record(record).map_err(werr)?;
+        }
+        writer.finish().map_err(werr)
+    }
+}
+
+/// A file being written, plain or gzip-compressed.
+pub enum FileSink {
+    /// Plain text.
+    Plain(BufWriter<File>),
+    /// Gzip-compressed text (boxed: the encoder's state is large).
+    Gzip(Box<GzEncoder<BufWriter<File>>>),
+}
+
+impl Write for FileSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            FileSink::Plain(w) => w.write(buf),
+            FileSink::Gzip(w) => w.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            FileSink::Plain(w) => w.flush(),
+            FileSink::Gzip(w) => w.flush(),
+        }
+    }
+}
+
+/// Writes SWF text: header lines, then one record per line.
+pub struct SwfWriter<W: Write> {
+    out: W,
+}
+
+impl SwfWriter<FileSink> {
+    /// Creates `path`; gzip-compressed if its name ends in `.gz`.
+    pub fn create(path: &Path) -> io::Result<SwfWriter<FileSink>> {
+        let file = BufWriter::with_capacity(READ_BUFFER, File::create(path)?);
+        let out = if path.extension().is_some_and(|e| e == "gz") {
+            FileSink::Gzip(Box::new(GzEncoder::new(file, Compression::default())))
+        } else {
+            FileSink::Plain(file)
+        };
+        Ok(SwfWriter { out })
+    }
+
+    /// Completes the file: writes the gzip trailer and flushes.
+    pub fn finish(self) -> io::Result<()> {
+        match self.out {
+            FileSink::Plain(mut w) => w.flush(),
+            FileSink::Gzip(w) => w.finish()?.flush(),
+        }
+    }
+}
+
+impl<W: Write> SwfWriter<W> {
+    /// Wraps any writer.
+    pub fn new(out: W) -> SwfWriter<W> {
+        SwfWriter { out }
+    }
+
+    /// Writes the header comment lines.
+    pub fn write_header(&mut self, header: &SwfHeader) -> io::Result<()> {
+        for line in &header.lines {
+            writeln!(self.out, ";{line}")?;
+        }
+        Ok(())
+    }
+
+    /// Writes one record line.
+    pub fn write_record(&mut self, record: &SwfRecord) -> io::Result<()> {
+        writeln!(self.out, "{record}")
+    }
+
+    /// The inner writer (flushed).
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn read(text: &str, lenient: bool) -> Result<SwfTrace, SwfError> {
+        SwfReader::from_reader("t.swf", Cursor::new(text.as_bytes().to_vec()), ReadOptions { lenient })?.read_all()
+    }
+
+    const HEADER: &str = "; Version: 2.2\n; Computer: Test\n; MaxNodes: 338 (batch partition; 512 total)\n\
+        ; MaxProcs: 338\n; UnixStartTime: 835823160\n; TimeZoneString: US/Eastern\n\
+        ; Note: cleaned\n;       continuation line\n";
+
+    #[test]
+    fn parses_header_and_records() {
+        let text = format!("{HEADER}    1 0 588530 937 306 142.00 -1 -1 35100 -1 1 97 -1 307 3 -1 -1 -1\n");
+        let trace = read(&text, false).unwrap();
+        assert_eq!(trace.header.max_nodes(), Some(338));
+        assert_eq!(trace.header.max_procs(), Some(338));
+        assert_eq!(trace.header.unix_start_time(), Some(835_823_160));
+        assert_eq!(trace.header.time_zone_string(), Some("US/Eastern"));
+        assert_eq!(trace.header.notes().collect::<Vec<_>>(), vec!["cleaned\ncontinuation line"]);
+        let r = trace.records[0];
+        assert_eq!((r.job, r.runtime, r.allocated_procs, r.requested_time), (1, 937, 306, 35100));
+        assert_eq!(r.avg_cpu_time, 142.0);
+        assert_eq!(r.processors(), Some(306));
+        assert_eq!(r.estimate(), Some(35100));
+    }
+
+    #[test]
+    fn wrong_field_count_names_file_and_line() {
+        let err = read("; x\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1\n", false).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("t.swf:2:"), "{msg}");
+        assert!(msg.contains("expected 18 fields, found 17"), "{msg}");
+        assert!(msg.contains("\"1 0 0 10"), "{msg}");
+    }
+
+    #[test]
+    fn non_numeric_field_names_the_field() {
+        let err = read("1 0 0 ten 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n", false).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("t.swf:1: field 4 (run time): `ten` is not an integer"), "{msg}");
+    }
+
+    #[test]
+    fn negative_runtime_is_rejected_but_minus_one_is_unknown() {
+        let err = read("1 0 0 -5 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n", false).unwrap_err();
+        assert_eq!(err.line_problem(), Some(LineProblem::Negative));
+        assert!(err.to_string().contains("field 4 (run time)"));
+        let ok = read("1 0 0 -1 1 -1 -1 1 20 -1 -4 1 1 1 1 1 -1 -1\n", false).unwrap();
+        assert_eq!(ok.records[0].runtime, -1);
+        assert_eq!(ok.records[0].status, -4);
+    }
+
+    #[test]
+    fn lenient_skips_and_counts() {
+        let text = "1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n\
+            2 0 0 x 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n\
+            3 0 0 10\n\
+            4 0 0 -7 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n\
+            5 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n";
+        let trace = read(text, true).unwrap();
+        assert_eq!(trace.records.len(), 2);
+        assert_eq!(trace.skipped.total(), 3);
+        assert_eq!(trace.skipped.by_problem[&LineProblem::NotNumeric], 1);
+        assert_eq!(trace.skipped.by_problem[&LineProblem::WrongFieldCount], 1);
+        assert_eq!(trace.skipped.by_problem[&LineProblem::Negative], 1);
+        assert!(trace.skipped.to_string().contains("t.swf:2:"));
+    }
+
+    #[test]
+    fn comment_only_input_has_no_records() {
+        let err = read("; only a header\n\n", false).unwrap_err();
+        assert!(matches!(err, SwfError::NoRecords { .. }));
+    }
+
+    #[test]
+    fn fractional_only_where_allowed() {
+        let err = read("1 0 0 10.5 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n", false).unwrap_err();
+        assert!(err.to_string().contains("field 4"));
+        let err = read("1 0 0 10 1 nan -1 1 20 -1 1 1 1 1 1 1 -1 -1\n", false).unwrap_err();
+        assert!(err.to_string().contains("field 6"));
+    }
+}

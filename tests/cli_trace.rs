@@ -1,0 +1,95 @@
+//! The `slasim trace` commands as a user runs them: output and bad input.
+
+mod common;
+
+use std::io::Write;
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = common::slasim().args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn info_on_ctc_prints_the_statistics() {
+    let (ok, out, err) = run(&["trace", "info", "CTC-SP2-1996-3.1-cln.swf.gz"]);
+    assert!(ok, "{err}");
+    for expected in [
+        "jobs          77,222",
+        "MaxProcs      338",
+        "77,216 of 77,222 jobs (99.99 %)",
+        "7,174 jobs (9.29 % of those with an estimate)",
+        "occurrence factor 0.9801 for 200 %",
+        "history 57,199 jobs, simulation input 20,000 jobs",
+    ] {
+        assert!(out.contains(expected), "missing `{expected}` in:\n{out}");
+    }
+}
+
+#[test]
+fn bad_files_give_one_line_errors_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.swf");
+    std::fs::File::create(&empty).unwrap();
+    let bad = dir.path().join("bad.swf");
+    writeln!(
+        std::fs::File::create(&bad).unwrap(),
+        "; h\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1\n2 0 0 1O 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1 -1"
+    )
+    .unwrap();
+    let full = std::fs::read(common::traces().join("swf/KTH-SP2-1996-2.1-cln.swf.gz")).unwrap();
+    let truncated = dir.path().join("cut.swf.gz");
+    std::fs::write(&truncated, &full[..full.len() / 2]).unwrap();
+
+    let cases = [
+        (empty.clone(), "the file is empty"),
+        (bad.clone(), ":3: field 4 (run time): `1O` is not an integer: \"2 0 0 1O"),
+        (truncated, "truncated or corrupt gzip data"),
+        (dir.path().to_path_buf(), "is a directory"),
+        (dir.path().join("missing.swf"), "no such file"),
+    ];
+    for (path, message) in cases {
+        let (ok, _, err) = run(&["trace", "info", path.to_str().unwrap()]);
+        assert!(!ok, "{} should fail", path.display());
+        assert!(err.contains(message), "{}: `{message}` not in {err}", path.display());
+        assert_eq!(err.trim().lines().count(), 1, "one-line error expected: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // Lenient mode skips the bad line and says so.
+    let (ok, out, err) = run(&["trace", "info", "--lenient", bad.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("skipped 1 malformed line(s): 1 non-numeric field"), "{out}");
+}
+
+#[test]
+fn generate_then_info_round_trip_the_synthetic_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("syn.swf.gz");
+    let (ok, _, err) = run(&["trace", "generate", "--jobs", "3000", "-o", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = run(&["trace", "info", "--input-jobs", "1000", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("jobs          3,000"), "{out}");
+    assert!(out.contains("slasim synthetic workload"), "{out}");
+}
+
+#[test]
+fn prepare_exports_batteries_as_swf() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("prepared");
+    let (ok, out, err) = run(&["trace", "prepare", "--batteries", "2", "--out", out_dir.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("batteries     2 × 1000 jobs"), "{out}");
+    let battery = slasim::workload::swf::SwfTrace::load(out_dir.join("battery-001.swf"), Default::default()).unwrap();
+    assert_eq!(battery.records.len(), 1000);
+    assert_eq!(battery.records[0].submit, 0);
+    // A file where the directory should be is refused.
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let (ok, _, err) = run(&["trace", "prepare", "--batteries", "1", "--out", file.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("not a directory"), "{err}");
+}
