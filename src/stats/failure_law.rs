@@ -15,25 +15,7 @@ use rand::Rng;
 use rand::RngExt;
 use rand_distr::{Distribution, Exp, Weibull};
 
-/// An invalid failure-law parameter.
-#[derive(Debug, thiserror::Error, PartialEq)]
-#[error("failure model parameter `{parameter}` = {value}: {why}")]
-pub struct LawError {
-    /// Parameter name.
-    pub parameter: &'static str,
-    /// Its value.
-    pub value: String,
-    /// What is wrong.
-    pub why: &'static str,
-}
-
-fn positive(parameter: &'static str, value: f64) -> Result<f64, LawError> {
-    if value.is_finite() && value > 0.0 {
-        Ok(value)
-    } else {
-        Err(LawError { parameter, value: value.to_string(), why: "must be a positive, finite number" })
-    }
-}
+use crate::setting::{InvalidSetting, positive};
 
 /// The distribution of a node's time to failure (or to repair).
 #[derive(Debug, Clone)]
@@ -63,58 +45,41 @@ pub enum FailureLaw {
 
 impl FailureLaw {
     /// Exponential law with rate `rate` per second.
-    pub fn exponential(rate: f64) -> Result<FailureLaw, LawError> {
+    pub fn exponential(rate: f64) -> Result<FailureLaw, InvalidSetting> {
         let rate = positive("lambda", rate)?;
-        let sampler = Exp::new(rate).map_err(|_| LawError {
-            parameter: "lambda",
-            value: rate.to_string(),
-            why: "gives no exponential distribution",
-        })?;
+        let sampler = Exp::new(rate).map_err(|_| InvalidSetting::new("lambda", rate, "gives no exponential law"))?;
         Ok(FailureLaw::Exponential { rate, sampler })
     }
 
     /// Weibull law with shape α and scale β seconds.
-    pub fn weibull(shape: f64, scale: f64) -> Result<FailureLaw, LawError> {
+    pub fn weibull(shape: f64, scale: f64) -> Result<FailureLaw, InvalidSetting> {
         let shape = positive("shape", shape)?;
         let scale = positive("scale", scale)?;
-        let sampler = Weibull::new(scale, shape).map_err(|_| LawError {
-            parameter: "shape",
-            value: shape.to_string(),
-            why: "gives no Weibull distribution",
-        })?;
+        let sampler =
+            Weibull::new(scale, shape).map_err(|_| InvalidSetting::new("shape", shape, "gives no Weibull law"))?;
         Ok(FailureLaw::Weibull { shape, scale, sampler })
     }
 
     /// Hyper-exponential law from probabilities p_j (summing to 1) and rates λ_j per second.
-    pub fn hyper_exponential(probabilities: &[f64], rates: &[f64]) -> Result<FailureLaw, LawError> {
+    pub fn hyper_exponential(probabilities: &[f64], rates: &[f64]) -> Result<FailureLaw, InvalidSetting> {
+        let listed = || format!("{probabilities:?}");
         if probabilities.is_empty() || probabilities.len() != rates.len() {
-            return Err(LawError {
-                parameter: "probabilities",
-                value: format!("{probabilities:?}"),
-                why: "needs one probability per rate, and at least one phase",
-            });
+            return Err(InvalidSetting::new("probabilities", listed(), "needs one probability per rate, at least one"));
         }
         let sum: f64 = probabilities.iter().sum();
         if probabilities.iter().any(|p| !(p.is_finite() && *p >= 0.0)) || (sum - 1.0).abs() > 1e-9 {
-            return Err(LawError {
-                parameter: "probabilities",
-                value: format!("{probabilities:?}"),
-                why: "must be non-negative and sum to 1",
-            });
+            return Err(InvalidSetting::new("probabilities", listed(), "must be non-negative and sum to 1"));
         }
         let phases = probabilities
             .iter()
             .zip(rates)
             .map(|(&p, &rate)| {
                 let rate = positive("lambdas", rate)?;
-                let sampler = Exp::new(rate).map_err(|_| LawError {
-                    parameter: "lambdas",
-                    value: rate.to_string(),
-                    why: "gives no exponential distribution",
-                })?;
+                let sampler =
+                    Exp::new(rate).map_err(|_| InvalidSetting::new("lambdas", rate, "gives no exponential law"))?;
                 Ok((p, rate, sampler))
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, InvalidSetting>>()?;
         Ok(FailureLaw::HyperExponential { phases })
     }
 
@@ -213,10 +178,10 @@ mod tests {
 
     #[test]
     fn bad_parameters_name_the_parameter() {
-        assert_eq!(FailureLaw::exponential(0.0).unwrap_err().parameter, "lambda");
-        assert_eq!(FailureLaw::exponential(-1.0).unwrap_err().parameter, "lambda");
-        assert_eq!(FailureLaw::weibull(1.0, f64::NAN).unwrap_err().parameter, "scale");
-        assert_eq!(FailureLaw::hyper_exponential(&[0.5, 0.4], &[1.0, 1.0]).unwrap_err().parameter, "probabilities");
-        assert_eq!(FailureLaw::hyper_exponential(&[0.5, 0.5], &[1.0, 0.0]).unwrap_err().parameter, "lambdas");
+        assert_eq!(FailureLaw::exponential(0.0).unwrap_err().setting, "lambda");
+        assert_eq!(FailureLaw::exponential(-1.0).unwrap_err().setting, "lambda");
+        assert_eq!(FailureLaw::weibull(1.0, f64::NAN).unwrap_err().setting, "scale");
+        assert_eq!(FailureLaw::hyper_exponential(&[0.5, 0.4], &[1.0, 1.0]).unwrap_err().setting, "probabilities");
+        assert_eq!(FailureLaw::hyper_exponential(&[0.5, 0.5], &[1.0, 0.0]).unwrap_err().setting, "lambdas");
     }
 }

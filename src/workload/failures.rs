@@ -29,7 +29,8 @@ use flate2::read::MultiGzDecoder;
 use serde::{Deserialize, Serialize};
 
 use crate::rng::{Stream, stream};
-use crate::stats::failure_law::{FailureLaw, LawError};
+use crate::setting::InvalidSetting;
+use crate::stats::failure_law::FailureLaw;
 use crate::units::{HOUR, NodeId, Time, per_hour_to_per_second};
 
 /// λ of the LANL systems 18/19 used by the dissertation, per hour.
@@ -169,30 +170,28 @@ impl FailureSource {
     pub const MODELS: [&'static str; 5] = ["lanl", "none", "poisson", "weibull", "hyperexp"];
 
     /// The up-time and repair laws of a synthetic source (per second).
-    pub fn laws(&self) -> Result<Option<(FailureLaw, FailureLaw)>, LawError> {
+    pub fn laws(&self) -> Result<Option<(FailureLaw, FailureLaw)>, InvalidSetting> {
         let per_s = per_hour_to_per_second;
-        let repair =
-            |mu: f64| FailureLaw::exponential(per_s(mu)).map_err(|e| LawError { parameter: "mu_per_hour", ..e });
+        let repair = |mu: f64| FailureLaw::exponential(per_s(mu)).map_err(|e| e.renamed("mu_per_hour"));
         Ok(match self {
             FailureSource::None | FailureSource::Lanl { .. } => None,
             FailureSource::Poisson { lambda_per_hour, mu_per_hour } => Some((
-                FailureLaw::exponential(per_s(*lambda_per_hour))
-                    .map_err(|e| LawError { parameter: "lambda_per_hour", ..e })?,
+                FailureLaw::exponential(per_s(*lambda_per_hour)).map_err(|e| e.renamed("lambda_per_hour"))?,
                 repair(*mu_per_hour)?,
             )),
             FailureSource::Weibull { shape, scale_hours, mu_per_hour } => Some((
-                FailureLaw::weibull(*shape, scale_hours * HOUR as f64).map_err(|e| LawError {
-                    parameter: if e.parameter == "scale" { "scale_hours" } else { e.parameter },
-                    ..e
+                FailureLaw::weibull(*shape, scale_hours * HOUR as f64).map_err(|e| match e.setting {
+                    "scale" => e.renamed("scale_hours"),
+                    _ => e,
                 })?,
                 repair(*mu_per_hour)?,
             )),
             FailureSource::Hyperexp { probabilities, lambdas_per_hour, mu_per_hour } => {
                 let rates: Vec<f64> = lambdas_per_hour.iter().map(|&l| per_s(l)).collect();
                 Some((
-                    FailureLaw::hyper_exponential(probabilities, &rates).map_err(|e| LawError {
-                        parameter: if e.parameter == "lambdas" { "lambdas_per_hour" } else { e.parameter },
-                        ..e
+                    FailureLaw::hyper_exponential(probabilities, &rates).map_err(|e| match e.setting {
+                        "lambdas" => e.renamed("lambdas_per_hour"),
+                        _ => e,
                     })?,
                     repair(*mu_per_hour)?,
                 ))
@@ -221,7 +220,7 @@ pub enum FailureError {
     NoSuchSystem { path: PathBuf, system: u16 },
     /// Invalid model parameters.
     #[error(transparent)]
-    Law(#[from] LawError),
+    Setting(#[from] InvalidSetting),
 }
 
 /// One LANL failure record.
@@ -512,9 +511,9 @@ mod tests {
     #[test]
     fn bad_rates_name_the_setting() {
         let err = FailureSource::Poisson { lambda_per_hour: 0.0, mu_per_hour: 1.0 }.laws().unwrap_err();
-        assert_eq!(err.parameter, "lambda_per_hour");
+        assert_eq!(err.setting, "lambda_per_hour");
         let err = FailureSource::Poisson { lambda_per_hour: 1.0, mu_per_hour: -2.0 }.laws().unwrap_err();
-        assert_eq!(err.parameter, "mu_per_hour");
+        assert_eq!(err.setting, "mu_per_hour");
     }
 
     #[test]

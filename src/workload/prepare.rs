@@ -23,6 +23,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::setting::{InvalidSetting, at_least_one, positive};
 use crate::units::Time;
 use crate::workload::info::thousands;
 use crate::workload::job::{Job, node_hours};
@@ -164,8 +165,8 @@ impl Default for PrepareConfig {
 #[derive(Debug, Clone, thiserror::Error, PartialEq)]
 pub enum PrepareError {
     /// A setting outside its domain.
-    #[error("preparation setting `{setting}` = {value}: {why}")]
-    InvalidSetting { setting: &'static str, value: String, why: &'static str },
+    #[error("preparation {0}")]
+    Setting(#[from] InvalidSetting),
     /// The machine size is unknown.
     #[error("{trace}: the header has no {key} line; set `capacity` in the preparation settings")]
     UnknownCapacity { trace: String, key: &'static str },
@@ -256,23 +257,16 @@ struct Usable {
 impl PrepareConfig {
     /// Checks the settings that filtering, splitting and scaling read.
     pub fn validate_split(&self) -> Result<(), PrepareError> {
-        let bad = |setting, value: String, why| Err(PrepareError::InvalidSetting { setting, value, why });
-        if !(self.target_load.is_finite() && self.target_load > 0.0) {
-            return bad("target_load", self.target_load.to_string(), "must be a positive number");
+        positive("target_load", self.target_load)?;
+        if let Some(f) = self.occurrence_factor {
+            positive("occurrence_factor", f)?;
         }
-        if let Some(f) = self.occurrence_factor
-            && !(f.is_finite() && f > 0.0)
-        {
-            return bad("occurrence_factor", f.to_string(), "must be a positive number");
+        at_least_one("input_jobs", self.input_jobs)?;
+        if let Some(c) = self.capacity {
+            at_least_one("capacity", c)?;
         }
-        if self.input_jobs == 0 {
-            return bad("input_jobs", "0".into(), "must be at least 1");
-        }
-        if self.capacity == Some(0) {
-            return bad("capacity", "0".into(), "must be at least 1");
-        }
-        if self.processors_per_node == Some(0) {
-            return bad("processors_per_node", "0".into(), "must be at least 1");
+        if let Some(p) = self.processors_per_node {
+            at_least_one("processors_per_node", p)?;
         }
         Ok(())
     }
@@ -280,21 +274,14 @@ impl PrepareConfig {
     /// Checks every setting's domain.
     pub fn validate(&self) -> Result<(), PrepareError> {
         self.validate_split()?;
-        let bad = |setting, value: String, why| Err(PrepareError::InvalidSetting { setting, value, why });
         if !(self.deadline_factor.is_finite() && self.deadline_factor >= 1.0) {
-            return bad("deadline_factor", self.deadline_factor.to_string(), "must be at least 1 (d ≥ o + x)");
+            Err(InvalidSetting::new("deadline_factor", self.deadline_factor, "must be at least 1 (d ≥ o + x)"))?;
         }
-        if !(self.penalty_ratio.is_finite() && self.penalty_ratio > 0.0) {
-            return bad("penalty_ratio", self.penalty_ratio.to_string(), "must be a positive number");
-        }
-        if self.batteries == 0 {
-            return bad("batteries", "0".into(), "must be at least 1");
-        }
-        if self.battery_size == 0 {
-            return bad("battery_size", "0".into(), "must be at least 1");
-        }
+        positive("penalty_ratio", self.penalty_ratio)?;
+        at_least_one("batteries", self.batteries)?;
+        at_least_one("battery_size", self.battery_size)?;
         if self.input_jobs < self.batteries * self.battery_size {
-            return bad("input_jobs", self.input_jobs.to_string(), "must be at least batteries × battery_size");
+            Err(InvalidSetting::new("input_jobs", self.input_jobs, "must be at least batteries × battery_size"))?;
         }
         Ok(())
     }

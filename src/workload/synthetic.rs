@@ -25,6 +25,7 @@ use rand_distr::{Beta, Distribution, Exp, LogNormal, Zipf};
 use serde::{Deserialize, Serialize};
 
 use crate::rng::{Stream, stream};
+use crate::setting::{InvalidSetting, at_least_one, positive, probability};
 use crate::units::{DAY, HOUR, Time};
 use crate::workload::swf::{SwfHeader, SwfRecord, SwfTrace};
 
@@ -105,18 +106,6 @@ impl Default for SyntheticConfig {
     }
 }
 
-/// An invalid synthetic-workload setting.
-#[derive(Debug, thiserror::Error, PartialEq)]
-#[error("synthetic workload setting `{setting}` = {value}: {why}")]
-pub struct SyntheticError {
-    /// The setting's name.
-    pub setting: &'static str,
-    /// Its value.
-    pub value: String,
-    /// What is wrong.
-    pub why: &'static str,
-}
-
 /// Per-job attributes drawn before arrival times.
 struct Draw {
     processors: u32,
@@ -128,55 +117,53 @@ struct Draw {
 
 impl SyntheticConfig {
     /// Checks every parameter's domain.
-    pub fn validate(&self) -> Result<(), SyntheticError> {
-        let err = |setting, value: f64, why| Err(SyntheticError { setting, value: value.to_string(), why });
-        let share = |setting, v: f64| {
-            if (0.0..=1.0).contains(&v) { Ok(()) } else { err(setting, v, "must lie in [0, 1]") }
-        };
-        let positive = |setting, v: f64| {
-            if v.is_finite() && v > 0.0 { Ok(()) } else { err(setting, v, "must be a positive number") }
-        };
+    pub fn validate(&self) -> Result<(), InvalidSetting> {
         if self.jobs < 2 {
-            return err("jobs", self.jobs as f64, "must be at least 2");
+            return Err(InvalidSetting::new("jobs", self.jobs, "must be at least 2"));
         }
-        if self.processors == 0 {
-            return err("processors", 0.0, "must be at least 1");
+        at_least_one("processors", self.processors)?;
+        at_least_one("users", self.users)?;
+        for (setting, value) in [
+            ("serial_share", self.serial_share),
+            ("power_of_two_share", self.power_of_two_share),
+            ("max_job_share", self.max_job_share),
+            ("round_estimate_share", self.round_estimate_share),
+            ("ratio_spike_near_zero", self.ratio_spike_near_zero),
+            ("ratio_spike_at_full", self.ratio_spike_at_full),
+            ("ratio_overrun", self.ratio_overrun),
+        ] {
+            probability(setting, value)?;
         }
-        if self.users == 0 {
-            return err("users", 0.0, "must be at least 1");
-        }
-        share("serial_share", self.serial_share)?;
-        share("power_of_two_share", self.power_of_two_share)?;
-        share("max_job_share", self.max_job_share)?;
-        share("round_estimate_share", self.round_estimate_share)?;
-        share("ratio_spike_near_zero", self.ratio_spike_near_zero)?;
-        share("ratio_spike_at_full", self.ratio_spike_at_full)?;
-        share("ratio_overrun", self.ratio_overrun)?;
-        if self.ratio_spike_near_zero + self.ratio_spike_at_full + self.ratio_overrun > 1.0 {
-            return err(
+        let spikes = self.ratio_spike_near_zero + self.ratio_spike_at_full + self.ratio_overrun;
+        if spikes > 1.0 {
+            return Err(InvalidSetting::new(
                 "ratio_spike_near_zero + ratio_spike_at_full + ratio_overrun",
-                self.ratio_spike_near_zero + self.ratio_spike_at_full + self.ratio_overrun,
+                spikes,
                 "must not exceed 1",
-            );
+            ));
         }
-        positive("utilisation", self.utilisation)?;
-        positive("estimate_median_minutes", self.estimate_median_minutes)?;
-        positive("estimate_sigma", self.estimate_sigma)?;
-        positive("max_estimate_hours", self.max_estimate_hours)?;
-        positive("overrun_mean", self.overrun_mean)?;
-        positive("ratio_body_alpha", self.ratio_body_alpha)?;
-        positive("ratio_body_beta", self.ratio_body_beta)?;
+        for (setting, value) in [
+            ("utilisation", self.utilisation),
+            ("estimate_median_minutes", self.estimate_median_minutes),
+            ("estimate_sigma", self.estimate_sigma),
+            ("max_estimate_hours", self.max_estimate_hours),
+            ("overrun_mean", self.overrun_mean),
+            ("ratio_body_alpha", self.ratio_body_alpha),
+            ("ratio_body_beta", self.ratio_body_beta),
+        ] {
+            positive(setting, value)?;
+        }
         if !(0.0..1.0).contains(&self.daily_amplitude) {
-            return err("daily_amplitude", self.daily_amplitude, "must lie in [0, 1)");
+            return Err(InvalidSetting::new("daily_amplitude", self.daily_amplitude, "must lie in [0, 1)"));
         }
         if !(0.0..24.0).contains(&self.peak_hour) {
-            return err("peak_hour", self.peak_hour, "must lie in [0, 24)");
+            return Err(InvalidSetting::new("peak_hour", self.peak_hour, "must lie in [0, 24)"));
         }
         Ok(())
     }
 
     /// Generates the trace.
-    pub fn generate(&self) -> Result<SwfTrace, SyntheticError> {
+    pub fn generate(&self) -> Result<SwfTrace, InvalidSetting> {
         self.validate()?;
         let draws = self.draw_jobs()?;
         let work: f64 = draws.iter().map(|d| f64::from(d.processors) * d.runtime as f64).sum();
@@ -225,7 +212,7 @@ impl SyntheticConfig {
         ])
     }
 
-    fn draw_jobs(&self) -> Result<Vec<Draw>, SyntheticError> {
+    fn draw_jobs(&self) -> Result<Vec<Draw>, InvalidSetting> {
         let mut rng = stream(self.seed, Stream::WorkloadJobs, 0);
         let max_size = ((f64::from(self.processors) * self.max_job_share).floor() as u32).max(1);
         let max_log2 = f64::from(max_size).log2();
@@ -278,7 +265,7 @@ impl SyntheticConfig {
 
     /// Arrival times of a daily-cycle Poisson process with mean rate `rate` per
     /// second, generated by thinning (Lewis & Shedler, 1979).
-    fn arrivals(&self, rate: f64) -> Result<Vec<Time>, SyntheticError> {
+    fn arrivals(&self, rate: f64) -> Result<Vec<Time>, InvalidSetting> {
         let mut rng = stream(self.seed, Stream::WorkloadArrivals, 0);
         let peak_rate = rate * (1.0 + self.daily_amplitude);
         let gap = distribution("utilisation", self.utilisation, Exp::new(peak_rate))?;
@@ -298,8 +285,8 @@ impl SyntheticConfig {
 }
 
 /// Maps a distribution constructor's error to the setting that caused it.
-fn distribution<D, E>(setting: &'static str, value: f64, made: Result<D, E>) -> Result<D, SyntheticError> {
-    made.map_err(|_| SyntheticError { setting, value: value.to_string(), why: "gives no valid distribution" })
+fn distribution<D, E>(setting: &'static str, value: f64, made: Result<D, E>) -> Result<D, InvalidSetting> {
+    made.map_err(|_| InvalidSetting::new(setting, value, "gives no valid distribution"))
 }
 
 fn round_up_estimate(seconds: Time) -> Time {
