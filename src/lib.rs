@@ -4,14 +4,24 @@
 //! Module map (each module's doc states its contract and spec references):
 //! - [`workload`]: SWF traces, preparation, the synthetic default, failure streams;
 //! - [`stats`]: runtime PDFs, failure laws, probability-of-success models;
+//! - [`plan`]: availability profile and per-node plan, with gap search;
+//! - [`policy`]: scheduling strategies and placement;
+//! - [`sim`]: the event kernel and the actors (cluster, client, failure injector);
+//! - [`experiment`]: resolved points and running them on worker threads;
+//! - [`store`]: the SQLite store of runs, jobs and node events;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`units`]: virtual time and rate units;
 //! - [`cli`]: the `slasim` command line.
 
 pub mod cli;
+pub mod experiment;
+pub mod plan;
+pub mod policy;
 pub mod rng;
 pub mod setting;
+pub mod sim;
 pub mod stats;
+pub mod store;
 pub mod units;
 pub mod workload;

@@ -16,6 +16,9 @@ pub const DAY: Time = 86_400;
 /// A node (or processor, depending on the node unit) index, 0-based.
 pub type NodeId = u32;
 
+/// A job's index within its battery (0-based, dense).
+pub type JobId = u32;
+
 /// Converts a rate per hour into a rate per second.
 pub fn per_hour_to_per_second(rate_per_hour: f64) -> f64 {
     rate_per_hour / HOUR as f64

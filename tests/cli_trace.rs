@@ -93,3 +93,63 @@ fn prepare_exports_batteries_as_swf() {
     assert!(!ok);
     assert!(err.contains("not a directory"), "{err}");
 }
+
+#[test]
+fn run_and_query_the_synthetic_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.sqlite");
+    let db = db.to_str().unwrap();
+    let (ok, out, err) = run(&["run", "--batteries", "2", "--input-jobs", "2000", "--db", db]);
+    assert!(ok, "{err}");
+    assert!(out.contains("conservative-backfilling") && out.contains("heuristic-planning"), "{out}");
+    assert!(out.contains("failures poisson"), "{out}");
+    let (ok, out, err) = run(&[
+        "query",
+        "--db",
+        db,
+        "SELECT strategy, count(*) AS jobs, sum(fee) - sum(penalty) AS gain FROM jobs GROUP BY strategy ORDER BY strategy",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.lines().nth(2).unwrap().starts_with("conservative-backfilling"), "{out}");
+    assert!(out.contains("2000"), "{out}");
+    let (ok, out, _) = run(&["query", "--db", db, "--csv", "SELECT count(*) AS n FROM runs"]);
+    assert!(ok);
+    assert_eq!(out, "n\n4\n");
+    // A second identical run stores nothing new.
+    let (ok, out, _) = run(&["run", "--batteries", "2", "--input-jobs", "2000", "--db", db]);
+    assert!(ok);
+    assert!(out.contains("4 of 4 runs were already stored"), "{out}");
+}
+
+#[test]
+fn bad_queries_strategies_and_newer_stores_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite");
+    let dbs = db.to_str().unwrap();
+    slasim::store::Store::open(&db).unwrap();
+    for (sql, message) in [
+        ("DELETE FROM jobs", "only read-only statements"),
+        ("DROP TABLE runs", "only read-only statements"),
+        ("SELEC * FROM jobs", "syntax error"),
+        ("SELECT nope FROM jobs", "no such column: nope"),
+    ] {
+        let (ok, _, err) = run(&["query", "--db", dbs, sql]);
+        assert!(!ok, "{sql}");
+        assert!(err.contains(message), "{sql}: {err}");
+    }
+    let (ok, _, err) = run(&["run", "--strategy", "easy-peasy", "--db", dbs]);
+    assert!(!ok);
+    assert!(err.contains("valid strategy names: conservative-backfilling, heuristic-planning"), "{err}");
+    let (ok, _, err) = run(&["run", "--placement", "worst-fit", "--db", dbs]);
+    assert!(!ok);
+    assert!(err.contains("valid placement names: first-fit, best-fit"), "{err}");
+    // A store from a newer slasim is refused and left as it was.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.pragma_update(None, "user_version", 999).unwrap();
+    drop(conn);
+    let before = std::fs::read(&db).unwrap();
+    let (ok, _, err) = run(&["run", "--batteries", "1", "--input-jobs", "1000", "--db", dbs]);
+    assert!(!ok);
+    assert!(err.contains("schema version 999 is newer"), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}

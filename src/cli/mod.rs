@@ -6,6 +6,9 @@
 //! (tracing) to stderr, so output can be piped. Nothing here panics on user
 //! input.
 
+mod options;
+mod query;
+mod run;
 mod trace;
 
 use std::io::Write;
@@ -27,6 +30,11 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the battery set of a trace (or the synthetic default) under one or
+    /// more strategies; store every job in SQLite and print a summary.
+    Run(run::RunArgs),
+    /// Run one read-only SQL statement on the store and print the result.
+    Query(query::QueryArgs),
     /// Inspect, generate, prepare and export workloads and failure streams.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
@@ -57,6 +65,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
     let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Query(args) => query::run(args),
         Command::Trace(command) => trace::run(command),
     };
     match result {

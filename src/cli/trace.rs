@@ -4,13 +4,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
+
+use crate::cli::options::PrepareOptions;
+use crate::cli::run::FailureModelArg;
 
 use crate::cli::emit;
 use crate::units::HOUR;
 use crate::workload::failures::{FailureSource, LANL_FILE, LanlLog, empirical_mttf_mttr, synthetic_stream};
 use crate::workload::info::{TraceInfo, thousands};
-use crate::workload::prepare::{NodeUnit, PrepareConfig};
 use crate::workload::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
 use crate::workload::synthetic::SyntheticConfig;
 use crate::workload::{WorkloadSource, resolve_trace, trace_dir};
@@ -26,60 +28,6 @@ pub(crate) enum TraceCommand {
     Prepare(PrepareArgs),
     /// Build a node-failure stream and print its statistics.
     Failures(FailuresArgs),
-}
-
-/// Preparation settings shared by the trace commands.
-#[derive(Debug, Args)]
-pub(crate) struct PrepareOptions {
-    /// Simulation input: the last N usable jobs (the rest trains the PDFs).
-    #[arg(long, default_value_t = 20_000)]
-    input_jobs: usize,
-    /// Number of batteries.
-    #[arg(long, default_value_t = 20)]
-    batteries: usize,
-    /// Jobs per battery.
-    #[arg(long, default_value_t = 1000)]
-    battery_size: usize,
-    /// Target estimated load of the scaled input (2.0 = 200 %).
-    #[arg(long, default_value_t = 2.0)]
-    target_load: f64,
-    /// Use this occurrence factor instead of computing it.
-    #[arg(long)]
-    occurrence_factor: Option<f64>,
-    /// Penalty = ratio × fee.
-    #[arg(long, default_value_t = 1.0)]
-    penalty_ratio: f64,
-    /// Machine size (default: the header's MaxProcs, or MaxNodes with --node-unit nodes).
-    #[arg(long)]
-    capacity: Option<u32>,
-    /// Count resources as processors (default) or whole nodes.
-    #[arg(long, value_enum, default_value_t = NodeUnitArg::Processors)]
-    node_unit: NodeUnitArg,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum NodeUnitArg {
-    Processors,
-    Nodes,
-}
-
-impl PrepareOptions {
-    fn config(&self) -> PrepareConfig {
-        PrepareConfig {
-            input_jobs: self.input_jobs,
-            batteries: self.batteries,
-            battery_size: self.battery_size,
-            target_load: self.target_load,
-            occurrence_factor: self.occurrence_factor,
-            penalty_ratio: self.penalty_ratio,
-            capacity: self.capacity,
-            node_unit: match self.node_unit {
-                NodeUnitArg::Processors => NodeUnit::Processors,
-                NodeUnitArg::Nodes => NodeUnit::Nodes,
-            },
-            ..PrepareConfig::default()
-        }
-    }
 }
 
 #[derive(Debug, Args)]
@@ -125,15 +73,6 @@ pub(crate) struct PrepareArgs {
     out: Option<PathBuf>,
     #[command(flatten)]
     prepare: PrepareOptions,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum FailureModelArg {
-    Lanl,
-    None,
-    Poisson,
-    Weibull,
-    Hyperexp,
 }
 
 #[derive(Debug, Args)]
@@ -266,8 +205,7 @@ fn export(
 
 fn failures(args: FailuresArgs) -> anyhow::Result<()> {
     let horizon = (args.hours * HOUR as f64) as i64;
-    let model_name = format!("{:?}", args.model).to_lowercase();
-    let source = FailureSource::default_for(&model_name).context("unknown failure model")?;
+    let source = FailureSource::default_for(args.model.name()).context("unknown failure model")?;
     let mut text = String::new();
     let stream = match &source {
         FailureSource::None => crate::workload::failures::FailureStream::none(args.nodes),

@@ -140,6 +140,9 @@ pub struct PrepareConfig {
     pub deadline_factor: f64,
     /// penalty = penalty_ratio · fee.
     pub penalty_ratio: f64,
+    /// Simulate the whole log as one battery at its own arrival times (scaled
+    /// only by an explicit `occurrence_factor`), with no PDF history.
+    pub whole_log: bool,
 }
 
 impl Default for PrepareConfig {
@@ -157,6 +160,7 @@ impl Default for PrepareConfig {
             occurrence_factor: None,
             deadline_factor: 2.0,
             penalty_ratio: 1.0,
+            whole_log: false,
         }
     }
 }
@@ -396,19 +400,25 @@ impl PrepareConfig {
     pub fn split(&self, trace: &SwfTrace) -> Result<Split, PrepareError> {
         self.validate_split()?;
         let (usable, filter, capacity) = self.usable(trace)?;
-        let history_len = usable.len().saturating_sub(self.input_jobs);
+        let history_len = if self.whole_log { 0 } else { usable.len().saturating_sub(self.input_jobs) };
         let input = &usable[history_len..];
         let input_load = estimated_load(input.iter().map(|u| (u.submit, u.nodes, u.estimate)), capacity)
             .ok_or_else(|| PrepareError::ZeroSpan { trace: trace.name.clone() })?;
-        let occurrence_factor = self.occurrence_factor.unwrap_or(input_load / self.target_load);
+        let computed = if self.whole_log { 1.0 } else { input_load / self.target_load };
+        let occurrence_factor = self.occurrence_factor.unwrap_or(computed);
         Ok(Split { usable, history_len, filter, capacity, input_load, occurrence_factor })
     }
 
     /// Runs the whole pipeline on a trace.
     pub fn prepare(&self, trace: &SwfTrace) -> Result<Prepared, PrepareError> {
-        self.validate()?;
+        if self.whole_log {
+            self.validate_split()?;
+        } else {
+            self.validate()?;
+        }
         let split = self.split(trace)?;
-        let needed = self.batteries * self.battery_size;
+        let needed = if self.whole_log { split.usable.len() } else { self.batteries * self.battery_size };
+        let size = if self.whole_log { needed } else { self.battery_size };
         if split.usable.len() < needed {
             return Err(PrepareError::TooFewJobs {
                 trace: trace.name.clone(),
@@ -420,7 +430,7 @@ impl PrepareConfig {
         let (history, input) = split.usable.split_at(split.history_len);
         let factor = split.occurrence_factor;
         let batteries = input[..needed]
-            .chunks(self.battery_size)
+            .chunks(size)
             .enumerate()
             .map(|(index, chunk)| {
                 let base = chunk[0].submit;
@@ -578,6 +588,16 @@ mod tests {
         let recs = vec![record(1, 300, 10, 1, 100), record(2, 100, 10, 1, 100), record(3, 200, 10, 1, 100)];
         let p = small_config(3, 1, 3).prepare(&trace(recs, 4)).unwrap();
         assert_eq!(p.batteries[0].jobs.iter().map(|j| j.swf_id).collect::<Vec<_>>(), vec![2, 3, 1]);
+    }
+
+    #[test]
+    fn whole_log_is_one_battery_at_original_times() {
+        let recs = (0..5).map(|i| record(i + 1, 1000 + i * 100, 50, 1, 100)).collect();
+        let p = PrepareConfig { whole_log: true, ..PrepareConfig::default() }.prepare(&trace(recs, 4)).unwrap();
+        assert!(p.history.is_empty());
+        assert_eq!(p.batteries.len(), 1);
+        assert_eq!(p.occurrence_factor, 1.0);
+        assert_eq!(p.batteries[0].jobs.iter().map(|j| j.occurrence).collect::<Vec<_>>(), vec![0, 100, 200, 300, 400]);
     }
 
     #[test]

@@ -1,0 +1,43 @@
+//! One simulation of the whole CTC-SP2 log (77,222 jobs; 77,199 usable) at its
+//! original arrival times, no failures. Targets: comprehensive backfilling
+//! under 2 s, heuristic planning under 5 s.
+
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use slasim::policy::{Placement, StrategySettings, build};
+use slasim::sim::bench::{Scenario, simulate};
+use slasim::workload::failures::FailureStream;
+use slasim::workload::prepare::PrepareConfig;
+use slasim::workload::swf::{ReadOptions, SwfTrace};
+
+fn traces() -> PathBuf {
+    std::env::var_os("SLASIM_TRACE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/traces"))
+}
+
+fn full_ctc(c: &mut Criterion) {
+    let trace = SwfTrace::load(traces().join("swf/CTC-SP2-1996-3.1-cln.swf.gz"), ReadOptions::default())
+        .expect("CTC-SP2 loads");
+    let prepared = PrepareConfig { whole_log: true, ..PrepareConfig::default() }.prepare(&trace).expect("prepares");
+    let jobs = &prepared.batteries[0].jobs;
+    let capacity = prepared.capacity;
+    let mut group = c.benchmark_group("full CTC-SP2");
+    group.sample_size(10);
+    for name in ["conservative-backfilling", "heuristic-planning"] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let strategy = build(name, &StrategySettings { placement: Placement::BestFit }, capacity).unwrap();
+                let failures = FailureStream::none(capacity);
+                let sim = simulate(Scenario { capacity, jobs: jobs.clone(), failures, strategy }).unwrap();
+                assert_eq!(sim.cluster.records.len(), 77_199);
+                sim
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, full_ctc);
+criterion_main!(benches);

@@ -1,0 +1,65 @@
+//! Command-line options shared by several commands.
+
+use clap::{Args, ValueEnum};
+
+use crate::workload::prepare::{NodeUnit, PrepareConfig};
+
+/// Preparation settings (dissertation defaults).
+#[derive(Debug, Args)]
+pub(crate) struct PrepareOptions {
+    /// Simulation input: the last N usable jobs (the rest trains the PDFs).
+    #[arg(long, default_value_t = 20_000)]
+    pub input_jobs: usize,
+    /// Number of batteries.
+    #[arg(long, default_value_t = 20)]
+    pub batteries: usize,
+    /// Jobs per battery.
+    #[arg(long, default_value_t = 1000)]
+    pub battery_size: usize,
+    /// Target estimated load of the scaled input (2.0 = 200 %).
+    #[arg(long, default_value_t = 2.0)]
+    pub target_load: f64,
+    /// Use this occurrence factor instead of computing it.
+    #[arg(long)]
+    pub occurrence_factor: Option<f64>,
+    /// Penalty = ratio × fee.
+    #[arg(long, default_value_t = 1.0)]
+    pub penalty_ratio: f64,
+    /// Machine size (default: the header's MaxProcs, or MaxNodes with --node-unit nodes).
+    #[arg(long)]
+    pub capacity: Option<u32>,
+    /// Count resources as processors (default) or whole nodes.
+    #[arg(long, value_enum, default_value_t = NodeUnitArg::Processors)]
+    pub node_unit: NodeUnitArg,
+    /// Simulate the whole log as one battery at its original arrival times.
+    #[arg(long)]
+    pub whole_log: bool,
+}
+
+/// `--node-unit` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum NodeUnitArg {
+    Processors,
+    Nodes,
+}
+
+impl PrepareOptions {
+    /// The preparation config these options describe.
+    pub fn config(&self) -> PrepareConfig {
+        PrepareConfig {
+            input_jobs: self.input_jobs,
+            batteries: self.batteries,
+            battery_size: self.battery_size,
+            target_load: self.target_load,
+            occurrence_factor: self.occurrence_factor,
+            penalty_ratio: self.penalty_ratio,
+            capacity: self.capacity,
+            node_unit: match self.node_unit {
+                NodeUnitArg::Processors => NodeUnit::Processors,
+                NodeUnitArg::Nodes => NodeUnit::Nodes,
+            },
+            whole_log: self.whole_log,
+            ..PrepareConfig::default()
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! `slasim query`: read-only SQL on the store.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::cli::emit;
+use crate::store::query;
+
+#[derive(Debug, Args)]
+pub(crate) struct QueryArgs {
+    /// The SQLite file.
+    #[arg(long, default_value = "slasim.sqlite")]
+    db: PathBuf,
+    /// Print CSV instead of an aligned table.
+    #[arg(long)]
+    csv: bool,
+    /// One read-only SQL statement, e.g. "SELECT strategy, sum(fee) - sum(penalty) FROM jobs GROUP BY strategy".
+    sql: String,
+}
+
+pub(crate) fn run(args: QueryArgs) -> anyhow::Result<()> {
+    let table = query(&args.db, &args.sql)?;
+    emit(&if args.csv { table.to_csv() } else { table.to_text() })
+}

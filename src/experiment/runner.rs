@@ -1,0 +1,222 @@
+//! Running points: prepare shared inputs once, simulate on worker threads,
+//! hand finished runs to one writer.
+//!
+//! Contract:
+//! - Workloads are loaded and prepared once per distinct (workload,
+//!   preparation) pair, the LANL log once; workers only read them (`Arc`).
+//! - Each point is one simulation on the worker's own single-threaded
+//!   runtime; workers share nothing mutable but an atomic cursor into the
+//!   point list, so there is no lock contention within a point.
+//! - Finished runs go over a channel to the caller's thread, which is the only
+//!   writer of the store; results are returned in point order.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Instant, SystemTime};
+
+use anyhow::{Context, anyhow};
+use chrono::DateTime;
+
+use crate::experiment::point::Point;
+use crate::policy::{self, StrategySettings};
+use crate::sim::bench::{Scenario, simulate};
+use crate::sim::record::RunSummary;
+use crate::store::{RunOutput, RunRow, Store};
+use crate::units::Time;
+use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
+use crate::workload::prepare::Prepared;
+use crate::workload::trace_dir;
+
+/// The code version stored with every run.
+pub fn code_version() -> String {
+    format!("slasim {} ({})", env!("CARGO_PKG_VERSION"), env!("SLASIM_GIT_COMMIT"))
+}
+
+/// Inputs shared by the points of one run of the runner.
+#[derive(Default)]
+pub struct Inputs {
+    prepared: HashMap<String, Arc<Prepared>>,
+    lanl: HashMap<std::path::PathBuf, Arc<LanlLog>>,
+}
+
+fn prepared_key(p: &Point) -> String {
+    format!("{}\n{}", toml::to_string(&p.workload).unwrap_or_default(), toml::to_string(&p.prepare).unwrap_or_default())
+}
+
+impl Inputs {
+    /// Loads everything `points` need.
+    pub fn load(points: &[Point]) -> anyhow::Result<Inputs> {
+        let mut inputs = Inputs::default();
+        for p in points {
+            if let Entry::Vacant(slot) = inputs.prepared.entry(prepared_key(p)) {
+                let trace = p.workload.load()?;
+                let prepared = p.prepare.prepare(&trace).with_context(|| format!("preparing {}", p.workload.name()))?;
+                tracing::info!(
+                    trace = %prepared.trace,
+                    batteries = prepared.batteries.len(),
+                    factor = prepared.occurrence_factor,
+                    "workload prepared"
+                );
+                slot.insert(Arc::new(prepared));
+            }
+            if let FailureSource::Lanl { path, .. } = &p.failures {
+                let path = path.clone().unwrap_or_else(|| trace_dir().join(LANL_FILE));
+                if let Entry::Vacant(slot) = inputs.lanl.entry(path) {
+                    let log = LanlLog::load(slot.key())?;
+                    slot.insert(Arc::new(log));
+                }
+            }
+        }
+        Ok(inputs)
+    }
+
+    /// The prepared workload of a point.
+    pub fn prepared(&self, p: &Point) -> anyhow::Result<&Arc<Prepared>> {
+        self.prepared.get(&prepared_key(p)).ok_or_else(|| anyhow!("workload of point not loaded"))
+    }
+
+    fn failures(&self, p: &Point, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {
+        Ok(match &p.failures {
+            FailureSource::None => FailureStream::none(capacity),
+            FailureSource::Lanl { path, systems, offset_hours } => {
+                let path = path.clone().unwrap_or_else(|| trace_dir().join(LANL_FILE));
+                let log = self.lanl.get(&path).ok_or_else(|| anyhow!("LANL log not loaded"))?;
+                log.replay(systems, *offset_hours, capacity, Some(horizon))?
+            }
+            synthetic => {
+                let (up, repair) = synthetic.laws()?.ok_or_else(|| anyhow!("no failure laws"))?;
+                synthetic_stream(&up, &repair, capacity, horizon, p.seed)
+            }
+        })
+    }
+}
+
+/// What running one point produced.
+#[derive(Debug, Clone)]
+pub struct PointResult {
+    /// Index in the point list.
+    pub index: usize,
+    /// The stored run id.
+    pub run_id: i64,
+    /// Aggregates.
+    pub summary: RunSummary,
+    /// Jobs the strategy left open (a bug if ever non-zero).
+    pub unresolved: u32,
+    /// Wall seconds of the simulation.
+    pub wall_seconds: f64,
+    /// Already in the store; not simulated again.
+    pub skipped: bool,
+}
+
+fn rfc3339(t: SystemTime) -> String {
+    let secs = t.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
+    DateTime::from_timestamp(secs, 0).map_or_else(|| secs.to_string(), |d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+}
+
+/// Simulates one point.
+pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSummary, u32)> {
+    let prepared = inputs.prepared(p)?;
+    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
+        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
+    })?;
+    let capacity = prepared.capacity;
+    let horizon = battery.jobs.iter().map(|j| j.deadline).max().unwrap_or(0);
+    let failures = inputs.failures(p, capacity, horizon)?;
+    let strategy = policy::build(&p.strategy, &StrategySettings { placement: p.placement }, capacity)?;
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let simulated = simulate(Scenario { capacity, jobs: battery.jobs.clone(), failures, strategy })?;
+    let wall_seconds = clock.elapsed().as_secs_f64();
+    let summary = RunSummary::of(&simulated.cluster.records, capacity);
+    let id = p.id();
+    let run = RunRow {
+        run_id: id.run_id,
+        strategy: p.strategy.clone(),
+        battery: p.battery as i64,
+        trace: prepared.trace.clone(),
+        seed: p.seed,
+        capacity,
+        config: p.canonical(),
+        config_hash: id.hash,
+        code_version: code_version(),
+        started_at: rfc3339(started),
+        finished_at: rfc3339(SystemTime::now()),
+        wall_seconds,
+    };
+    let unresolved = simulated.cluster.unresolved;
+    Ok((
+        RunOutput { run, jobs: simulated.cluster.records, node_events: simulated.cluster.node_events },
+        summary,
+        unresolved,
+    ))
+}
+
+/// Simulates `points` on `threads` workers; stores each finished run in
+/// `store` (if given) and skips points already stored there.
+pub fn run_points(points: &[Point], threads: usize, mut store: Option<&mut Store>) -> anyhow::Result<Vec<PointResult>> {
+    let inputs = Inputs::load(points)?;
+    let mut results: Vec<Option<PointResult>> = vec![None; points.len()];
+    let mut todo = Vec::with_capacity(points.len());
+    for (index, p) in points.iter().enumerate() {
+        let run_id = p.id().run_id;
+        if let Some(store) = store.as_deref()
+            && store.has_run(run_id)?
+        {
+            results[index] = Some(PointResult {
+                index,
+                run_id,
+                summary: store.summary(run_id)?,
+                unresolved: 0,
+                wall_seconds: 0.0,
+                skipped: true,
+            });
+        } else {
+            todo.push(index);
+        }
+    }
+    let cursor = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, anyhow::Result<(RunOutput, RunSummary, u32)>)>();
+    let threads = threads.max(1).min(todo.len().max(1));
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (cursor, abort, todo, inputs) = (&cursor, &abort, &todo, &inputs);
+            scope.spawn(move || {
+                while !abort.load(Ordering::Relaxed) {
+                    let k = cursor.fetch_add(1, Ordering::Relaxed);
+                    let Some(&index) = todo.get(k) else { break };
+                    let outcome = run_point(inputs, &points[index]);
+                    if tx.send((index, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (index, outcome) in rx {
+            let (output, summary, unresolved) = match outcome {
+                Ok(done) => done,
+                Err(e) => {
+                    abort.store(true, Ordering::Relaxed);
+                    return Err(e.context(format!("point {index} ({})", points[index].strategy)));
+                }
+            };
+            if let Some(store) = store.as_deref_mut() {
+                store.write_run(&output)?;
+            }
+            results[index] = Some(PointResult {
+                index,
+                run_id: output.run.run_id,
+                summary,
+                unresolved,
+                wall_seconds: output.run.wall_seconds,
+                skipped: false,
+            });
+        }
+        Ok(())
+    })?;
+    results.into_iter().map(|r| r.ok_or_else(|| anyhow!("a point produced no result"))).collect()
+}

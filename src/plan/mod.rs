@@ -1,0 +1,12 @@
+//! Planning data structures of a planning-based resource manager.
+//!
+//! Contract: pure data structures with no notion of jobs' outcomes or of time
+//! passing: [`profile::AvailabilityProfile`] (free capacity over time, gap
+//! search) and [`node_plan::NodePlan`] (each node's reservations). Both answer
+//! gap queries in O(log n + k). Strategies in `policy` build on them.
+
+pub mod node_plan;
+pub mod profile;
+
+pub use node_plan::{NodePlan, Slot};
+pub use profile::{AvailabilityProfile, Gap};

@@ -1,0 +1,291 @@
+//! The availability profile: free capacity over time, with gap search.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §5.1 (`getListOfTimeSlots`,
+//! `getTimeWhereLessResAvailable`), §6.5 (heuristic planning counts nodes only);
+//! Mu'alem & Feitelson, IEEE TPDS 2001, for the profile used by conservative and
+//! EASY backfilling.
+//!
+//! Contract: the profile is a step function `free(t)` stored as a sorted vector
+//! of steps; the first step starts at `Time::MIN`, the last extends to infinity.
+//! Adjacent steps never hold the same value. Every query locates its start by
+//! binary search and then walks only the steps it needs: O(log n + k) for n steps
+//! and k steps visited. Reservations are rectangles `[start, end) × n`; callers
+//! reserve only where the capacity is free, so `free(t)` stays in `0..=capacity`.
+
+use crate::units::Time;
+
+/// One step: `free` units from `time` until the next step's time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Step {
+    time: Time,
+    free: i64,
+}
+
+/// A maximal window with at least the asked-for free capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gap {
+    /// First instant of the window.
+    pub start: Time,
+    /// End of the window (exclusive); `Time::MAX` when open-ended.
+    pub end: Time,
+}
+
+impl Gap {
+    /// Length of the window.
+    pub fn len(&self) -> Time {
+        self.end.saturating_sub(self.start)
+    }
+
+    /// True for an empty window.
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+}
+
+/// Free capacity over time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AvailabilityProfile {
+    capacity: i64,
+    steps: Vec<Step>,
+}
+
+impl AvailabilityProfile {
+    /// An empty profile: `capacity` free at all times.
+    pub fn new(capacity: u32) -> AvailabilityProfile {
+        let capacity = i64::from(capacity);
+        AvailabilityProfile { capacity, steps: vec![Step { time: Time::MIN, free: capacity }] }
+    }
+
+    /// The total capacity.
+    pub fn capacity(&self) -> u32 {
+        self.capacity as u32
+    }
+
+    /// Number of steps (for tests and diagnostics).
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// True when nothing is reserved.
+    pub fn is_empty(&self) -> bool {
+        self.steps.len() == 1
+    }
+
+    /// Index of the step covering `t`.
+    fn index_at(&self, t: Time) -> usize {
+        self.steps.partition_point(|s| s.time <= t) - 1
+    }
+
+    /// Free capacity at `t`.
+    pub fn free_at(&self, t: Time) -> u32 {
+        self.steps[self.index_at(t)].free as u32
+    }
+
+    /// Minimum free capacity over `[start, end)`.
+    pub fn min_free(&self, start: Time, end: Time) -> u32 {
+        let mut i = self.index_at(start);
+        let mut min = self.steps[i].free;
+        i += 1;
+        while i < self.steps.len() && self.steps[i].time < end {
+            min = min.min(self.steps[i].free);
+            i += 1;
+        }
+        min as u32
+    }
+
+    /// Ensures a step starts at `t`; returns its index.
+    fn split(&mut self, t: Time) -> usize {
+        let i = self.index_at(t);
+        if self.steps[i].time == t {
+            i
+        } else {
+            let free = self.steps[i].free;
+            self.steps.insert(i + 1, Step { time: t, free });
+            i + 1
+        }
+    }
+
+    /// Removes steps equal to their predecessor in `lo..=hi` (clamped).
+    fn coalesce(&mut self, lo: usize, hi: usize) {
+        let lo = lo.max(1);
+        let hi = hi.min(self.steps.len() - 1);
+        let mut k = hi;
+        while k >= lo {
+            if self.steps[k].free == self.steps[k - 1].free {
+                self.steps.remove(k);
+            }
+            k -= 1;
+        }
+    }
+
+    fn add(&mut self, start: Time, end: Time, delta: i64) {
+        if end <= start || delta == 0 {
+            return;
+        }
+        let i = self.split(start);
+        let j = self.split(end);
+        for step in &mut self.steps[i..j] {
+            step.free += delta;
+            debug_assert!(
+                (0..=self.capacity).contains(&step.free),
+                "profile free {} outside 0..={} at {}",
+                step.free,
+                self.capacity,
+                step.time
+            );
+        }
+        self.coalesce(i, j);
+    }
+
+    /// Takes `n` units over `[start, end)`.
+    pub fn reserve(&mut self, start: Time, end: Time, n: u32) {
+        self.add(start, end, -i64::from(n));
+    }
+
+    /// Gives back `n` units over `[start, end)`.
+    pub fn release(&mut self, start: Time, end: Time, n: u32) {
+        self.add(start, end, i64::from(n));
+    }
+
+    /// The earliest `t` in `[from, latest_start]` with at least `n` free over
+    /// `[t, t + duration)`. Such a `t` is `from` or a time where capacity rises.
+    pub fn earliest_fit(&self, from: Time, duration: Time, n: u32, latest_start: Time) -> Option<Time> {
+        let n = i64::from(n);
+        if n > self.capacity || from > latest_start {
+            return None;
+        }
+        let mut k = self.index_at(from);
+        let mut candidate = from;
+        loop {
+            let next = self.steps.get(k + 1).map_or(Time::MAX, |s| s.time);
+            if self.steps[k].free < n {
+                // The window cannot contain this step: restart after it.
+                if next == Time::MAX {
+                    return None;
+                }
+                candidate = next;
+                if candidate > latest_start {
+                    return None;
+                }
+            } else if next >= candidate.saturating_add(duration) {
+                return Some(candidate);
+            }
+            k += 1;
+        }
+    }
+
+    /// Maximal windows with at least `n` free that start before `until`,
+    /// clipped to start no earlier than `from`, in time order.
+    pub fn gaps(&self, from: Time, until: Time, n: u32) -> impl Iterator<Item = Gap> + '_ {
+        let n = i64::from(n);
+        let mut k = self.index_at(from);
+        let mut open: Option<Time> = None;
+        std::iter::from_fn(move || {
+            while k < self.steps.len() {
+                let step = self.steps[k];
+                let start = step.time.max(from);
+                if start >= until && open.is_none() {
+                    return None;
+                }
+                k += 1;
+                if step.free >= n {
+                    if open.is_none() {
+                        open = Some(start);
+                    }
+                    if k == self.steps.len() {
+                        return open.take().map(|s| Gap { start: s, end: Time::MAX });
+                    }
+                } else if let Some(s) = open.take() {
+                    return Some(Gap { start: s, end: start });
+                }
+            }
+            None
+        })
+    }
+
+    /// Forgets everything before `t` (the past cannot be planned).
+    pub fn forget_before(&mut self, t: Time) {
+        let i = self.index_at(t);
+        if i > 0 {
+            self.steps.drain(..i);
+            self.steps[0].time = Time::MIN;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserve_release_and_free() {
+        let mut p = AvailabilityProfile::new(10);
+        p.reserve(0, 100, 4);
+        p.reserve(50, 150, 3);
+        assert_eq!(p.free_at(-1), 10);
+        assert_eq!(p.free_at(0), 6);
+        assert_eq!(p.free_at(50), 3);
+        assert_eq!(p.free_at(100), 7);
+        assert_eq!(p.free_at(150), 10);
+        assert_eq!(p.min_free(0, 200), 3);
+        assert_eq!(p.min_free(100, 200), 7);
+        p.release(0, 100, 4);
+        p.release(50, 150, 3);
+        assert!(p.is_empty());
+    }
+
+    #[test]
+    fn adjacent_equal_steps_are_merged() {
+        let mut p = AvailabilityProfile::new(4);
+        p.reserve(0, 10, 1);
+        p.reserve(10, 20, 1);
+        assert_eq!(p.len(), 3); // MIN, 0, 20
+        p.release(0, 20, 1);
+        assert_eq!(p.len(), 1);
+    }
+
+    #[test]
+    fn earliest_fit_finds_backfill_holes() {
+        // capacity 10; [0,100) 8 busy; [100,200) 2 busy; [200,300) 9 busy.
+        let mut p = AvailabilityProfile::new(10);
+        p.reserve(0, 100, 8);
+        p.reserve(100, 200, 2);
+        p.reserve(200, 300, 9);
+        assert_eq!(p.earliest_fit(0, 50, 2, Time::MAX), Some(0));
+        assert_eq!(p.earliest_fit(0, 50, 5, Time::MAX), Some(100));
+        assert_eq!(p.earliest_fit(0, 150, 5, Time::MAX), Some(300));
+        assert_eq!(p.earliest_fit(0, 100, 5, Time::MAX), Some(100));
+        assert_eq!(p.earliest_fit(0, 150, 5, 299), None);
+        assert_eq!(p.earliest_fit(120, 50, 8, Time::MAX), Some(120));
+        assert_eq!(p.earliest_fit(0, 10, 11, Time::MAX), None);
+    }
+
+    #[test]
+    fn gaps_are_maximal_windows() {
+        let mut p = AvailabilityProfile::new(10);
+        p.reserve(0, 100, 8);
+        p.reserve(100, 200, 2);
+        p.reserve(200, 300, 9);
+        let g: Vec<Gap> = p.gaps(0, 1000, 5).collect();
+        assert_eq!(g, vec![Gap { start: 100, end: 200 }, Gap { start: 300, end: Time::MAX }]);
+        let g: Vec<Gap> = p.gaps(150, 250, 1).collect();
+        assert_eq!(g, vec![Gap { start: 150, end: Time::MAX }]);
+        let g: Vec<Gap> = p.gaps(0, 100, 5).collect();
+        assert_eq!(g, vec![]);
+        let g: Vec<Gap> = p.gaps(0, 101, 5).collect();
+        assert_eq!(g, vec![Gap { start: 100, end: 200 }]);
+    }
+
+    #[test]
+    fn forget_before_keeps_the_present() {
+        let mut p = AvailabilityProfile::new(10);
+        p.reserve(0, 100, 8);
+        p.reserve(200, 300, 9);
+        p.forget_before(150);
+        assert_eq!(p.free_at(150), 10);
+        assert_eq!(p.free_at(-5), 10);
+        assert_eq!(p.free_at(250), 1);
+        p.forget_before(250);
+        assert_eq!(p.free_at(0), 1);
+    }
+}

@@ -1,0 +1,189 @@
+//! Scheduling policies: strategies, placement and (later) acceptance tests.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §3.6/§6.1 (the strategies),
+//! §5.3–5.5 (placement), §6.2–6.5 (event handling).
+//!
+//! Contract (the Batsim split): the simulator's cluster owns the mechanics —
+//! node states, running jobs, kill timers, outcomes and money — and calls a
+//! [`Strategy`] at each event; the strategy owns its plan and makes every
+//! decision through the [`Cluster`] interface. The simulator never branches on
+//! a strategy's name: strategies are built by name here ([`build`]) and used
+//! only through the trait.
+
+pub mod comprehensive;
+pub mod heuristic;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::units::{JobId, NodeId, Time};
+use crate::workload::job::Job;
+
+/// The SLA booked for an accepted job.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Booking {
+    /// Planned start.
+    pub start: Time,
+    /// Planned end (start + allotment).
+    pub end: Time,
+    /// True when the allotment is shorter than the estimate.
+    pub overbooked: bool,
+    /// Predicted probability of failure, when the strategy computes one.
+    pub pof: Option<f64>,
+}
+
+/// What a strategy can see and do in its cluster.
+pub trait Cluster {
+    /// Current virtual time.
+    fn now(&self) -> Time;
+    /// Total nodes.
+    fn capacity(&self) -> u32;
+    /// A submitted job.
+    fn job(&self, id: JobId) -> &Job;
+    /// Accepts a job with its booking.
+    fn accept(&mut self, id: JobId, booking: Booking);
+    /// Rejects a job at its occurrence.
+    fn reject(&mut self, id: JobId);
+    /// Gives up on an accepted job: it fails and the provider pays its penalty.
+    fn fail(&mut self, id: JobId);
+    /// Starts `id` now on `nodes` (all idle and up), to be killed at `kill_at`.
+    /// Returns false, changing nothing, if a node is down or busy.
+    fn start(&mut self, id: JobId, nodes: &[NodeId], kill_at: Time) -> bool;
+    /// Fills `out` with the `n` lowest-id idle, up nodes; false if there are fewer.
+    fn idle_nodes(&self, n: u32, out: &mut Vec<NodeId>) -> bool;
+    /// True if every node in `nodes` is up and idle.
+    fn nodes_ready(&self, nodes: &[NodeId]) -> bool;
+    /// Asks for a `wake` call at `t` (≥ now).
+    fn wake_at(&mut self, t: Time);
+}
+
+/// A scheduling strategy: the planning scheduler of one cluster.
+pub trait Strategy: Send {
+    /// A job occurs: accept it (and plan it) or reject it.
+    fn submit(&mut self, cluster: &mut dyn Cluster, job: JobId);
+    /// A requested wake-up: start what is due.
+    fn wake(&mut self, cluster: &mut dyn Cluster);
+    /// A running job ended (completed or killed) and freed its nodes.
+    fn job_ended(&mut self, cluster: &mut dyn Cluster, job: JobId);
+    /// A node failed; `victim` is the job that was running on it, now stopped.
+    fn node_failed(&mut self, cluster: &mut dyn Cluster, node: NodeId, victim: Option<JobId>);
+    /// A node was repaired.
+    fn node_repaired(&mut self, cluster: &mut dyn Cluster, node: NodeId);
+}
+
+/// How a strategy picks among feasible placements (spec §5.3–5.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Placement {
+    /// Bottom-left first fit: the earliest start; among nodes, the lowest ids.
+    FirstFit,
+    /// The dissertation's "near best fit" (what its results used): the earliest
+    /// gap that holds the full estimate first, overbooking only if none does;
+    /// among nodes, the tightest fit (smallest free-until).
+    #[default]
+    BestFit,
+}
+
+impl Placement {
+    /// Every placement with its name.
+    pub const ALL: [(&'static str, Placement); 2] =
+        [("first-fit", Placement::FirstFit), ("best-fit", Placement::BestFit)];
+
+    /// Looks a placement up by name.
+    pub fn parse(name: &str) -> Result<Placement, UnknownName> {
+        Placement::ALL.iter().find(|(n, _)| *n == name).map(|(_, p)| *p).ok_or_else(|| UnknownName {
+            kind: "placement",
+            name: name.to_string(),
+            valid: Placement::ALL.iter().map(|(n, _)| *n).collect(),
+        })
+    }
+
+    /// The placement's name.
+    pub fn name(self) -> &'static str {
+        Placement::ALL.iter().find(|(_, p)| *p == self).map_or("?", |(n, _)| n)
+    }
+}
+
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown strategy or placement name, with the valid ones.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("unknown {kind} `{name}`; valid {kind} names: {}", .valid.join(", "))]
+pub struct UnknownName {
+    /// "strategy" or "placement".
+    pub kind: &'static str,
+    /// What was asked for.
+    pub name: String,
+    /// What exists.
+    pub valid: Vec<&'static str>,
+}
+
+/// Settings every strategy may read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrategySettings {
+    /// Placement policy.
+    pub placement: Placement,
+}
+
+type Constructor = fn(&StrategySettings, u32) -> Box<dyn Strategy>;
+
+/// Every strategy: its stable kebab-case name, a description and its constructor.
+pub const STRATEGIES: [(&str, &str, Constructor); 2] = [
+    (
+        "conservative-backfilling",
+        "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
+        |s, k| Box::new(comprehensive::ComprehensiveBackfilling::new(k, s.placement)),
+    ),
+    (
+        "heuristic-planning",
+        "heuristic planning: counts nodes, picks them at start, re-plans at every end, failure and repair",
+        |s, k| Box::new(heuristic::HeuristicPlanning::new(k, s.placement)),
+    ),
+];
+
+/// The valid strategy names.
+pub fn strategy_names() -> Vec<&'static str> {
+    STRATEGIES.iter().map(|(n, _, _)| *n).collect()
+}
+
+/// Checks a strategy name.
+pub fn check_strategy(name: &str) -> Result<&'static str, UnknownName> {
+    STRATEGIES.iter().find(|(n, _, _)| *n == name).map(|(n, _, _)| *n).ok_or_else(|| UnknownName {
+        kind: "strategy",
+        name: name.to_string(),
+        valid: strategy_names(),
+    })
+}
+
+/// Builds the named strategy for a cluster of `capacity` nodes.
+pub fn build(name: &str, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, UnknownName> {
+    let name = check_strategy(name)?;
+    let constructor = STRATEGIES.iter().find(|(n, _, _)| *n == name).map(|(_, _, c)| *c);
+    constructor.map(|c| c(settings, capacity)).ok_or_else(|| UnknownName {
+        kind: "strategy",
+        name: name.to_string(),
+        valid: strategy_names(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_names_list_the_valid_ones() {
+        let err = check_strategy("easy-peasy").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown strategy `easy-peasy`; valid strategy names: conservative-backfilling, heuristic-planning"
+        );
+        let err = Placement::parse("worst-fit").unwrap_err();
+        assert!(err.to_string().contains("first-fit, best-fit"));
+        assert_eq!(Placement::parse("first-fit"), Ok(Placement::FirstFit));
+    }
+}

@@ -1,0 +1,439 @@
+//! A cluster: nodes, running jobs and outcomes (the mechanics), driven by a
+//! [`Strategy`] (the decisions).
+//!
+//! Reference: `overbooking-dissertation-spec.md` §6.2 (events), §6.3 (outcome
+//! rules), §6.5.
+//!
+//! Contract:
+//! - A job runs on whole nodes from its start until it completes its real
+//!   runtime ω or reaches its kill time, whichever is first (restarts run from
+//!   scratch: no checkpointing).
+//! - Outcome at the end of an execution: completed → success; killed after
+//!   receiving at least its estimate x → success (the user misestimated);
+//!   killed earlier → failed, the provider pays the penalty.
+//! - A node failure stops the job running on it (its other nodes become idle)
+//!   and the strategy decides whether it restarts or fails; stale end events of
+//!   stopped executions are ignored.
+//! - Everything the cluster schedules goes to the kernel through the outbox;
+//!   nothing here reads the wall clock.
+
+use std::collections::BTreeSet;
+
+use kameo::Actor;
+use kameo::message::{Context, Message};
+
+use crate::policy::{Booking, Cluster, Strategy};
+use crate::sim::event::{ClusterMsg, Deliver, Event, Finish};
+use crate::sim::kernel::{Outbox, Priority, Scheduled};
+use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
+use crate::units::{JobId, NodeId, Time};
+use crate::workload::failures::NodeEventKind;
+use crate::workload::job::Job;
+
+/// A fixed-size set of node ids, iterated in ascending order.
+#[derive(Debug, Clone)]
+struct NodeSet {
+    words: Vec<u64>,
+    len: u32,
+}
+
+impl NodeSet {
+    fn full(nodes: u32) -> NodeSet {
+        let mut words = vec![u64::MAX; nodes.div_ceil(64) as usize];
+        if nodes % 64 != 0
+            && let Some(last) = words.last_mut()
+        {
+            *last = (1u64 << (nodes % 64)) - 1;
+        }
+        NodeSet { words, len: nodes }
+    }
+
+    fn insert(&mut self, node: NodeId) {
+        let (w, b) = ((node / 64) as usize, node % 64);
+        if self.words[w] & (1 << b) == 0 {
+            self.words[w] |= 1 << b;
+            self.len += 1;
+        }
+    }
+
+    fn remove(&mut self, node: NodeId) {
+        let (w, b) = ((node / 64) as usize, node % 64);
+        if self.words[w] & (1 << b) != 0 {
+            self.words[w] &= !(1 << b);
+            self.len -= 1;
+        }
+    }
+
+    fn contains(&self, node: NodeId) -> bool {
+        self.words[(node / 64) as usize] & (1 << (node % 64)) != 0
+    }
+
+    /// Appends the `n` smallest members to `out`.
+    fn lowest(&self, n: u32, out: &mut Vec<NodeId>) {
+        let mut left = n;
+        for (w, &word) in self.words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 && left > 0 {
+                out.push(w as u32 * 64 + bits.trailing_zeros());
+                bits &= bits - 1;
+                left -= 1;
+            }
+            if left == 0 {
+                return;
+            }
+        }
+    }
+}
+
+/// The current (or last) execution of a job.
+#[derive(Debug, Clone, Copy, Default)]
+struct Execution {
+    run: u32,
+    running: bool,
+    start: Time,
+    first_node: u32,
+    nodes: u32,
+}
+
+/// The mechanics of one cluster; strategies see it as a [`Cluster`].
+pub struct ClusterCore {
+    me: usize,
+    now: Time,
+    capacity: u32,
+    jobs: Vec<Job>,
+    records: Vec<JobRecord>,
+    executions: Vec<Execution>,
+    up: Vec<bool>,
+    running_on: Vec<Option<JobId>>,
+    idle_up: NodeSet,
+    /// Node lists of executions, appended at each start.
+    arena: Vec<NodeId>,
+    wakes: BTreeSet<Time>,
+    outbox: Outbox<Event>,
+    node_events: Vec<NodeEventRecord>,
+    /// Finished executions: (job, start, end, first node in the arena, nodes).
+    log: Vec<(JobId, Time, Time, u32, u32)>,
+}
+
+impl ClusterCore {
+    /// A cluster of `capacity` nodes, all up; `me` is its address.
+    pub fn new(me: usize, capacity: u32) -> ClusterCore {
+        ClusterCore {
+            me,
+            now: 0,
+            capacity,
+            jobs: Vec::new(),
+            records: Vec::new(),
+            executions: Vec::new(),
+            up: vec![true; capacity as usize],
+            running_on: vec![None; capacity as usize],
+            idle_up: NodeSet::full(capacity),
+            arena: Vec::new(),
+            wakes: BTreeSet::new(),
+            outbox: Vec::new(),
+            node_events: Vec::new(),
+            log: Vec::new(),
+        }
+    }
+
+    fn schedule(&mut self, time: Time, priority: Priority, msg: ClusterMsg) {
+        self.outbox.push(Scheduled { time, priority, payload: Event::Cluster(self.me, msg) });
+    }
+
+    fn register(&mut self, job: Job) {
+        let id = job.id as usize;
+        if id >= self.jobs.len() {
+            self.jobs.resize(id + 1, job);
+            self.records.resize(id + 1, JobRecord::new(job));
+            self.executions.resize(id + 1, Execution::default());
+        }
+        self.jobs[id] = job;
+        self.records[id] = JobRecord::new(job);
+    }
+
+    /// Stops `id`'s execution now, freeing its nodes; returns the run time it got.
+    fn stop(&mut self, id: JobId) -> Time {
+        let e = &mut self.executions[id as usize];
+        e.running = false;
+        e.run += 1;
+        let (start, first, count) = (e.start, e.first_node as usize, e.nodes as usize);
+        for &node in &self.arena[first..first + count] {
+            self.running_on[node as usize] = None;
+            if self.up[node as usize] {
+                self.idle_up.insert(node);
+            }
+        }
+        let ran = self.now - start;
+        self.log.push((id, start, self.now, first as u32, count as u32));
+        let record = &mut self.records[id as usize];
+        record.executed += ran;
+        record.actual_end = Some(self.now);
+        ran
+    }
+
+    /// Handles a job end event; true if it ended a live execution.
+    fn end(&mut self, id: JobId, run: u32) -> bool {
+        let e = self.executions[id as usize];
+        if !e.running || e.run != run {
+            return false;
+        }
+        let ran = self.stop(id);
+        let job = self.jobs[id as usize];
+        // Completed, or killed after receiving the whole estimate: the SLA holds.
+        let success = ran >= job.runtime || ran >= job.estimate;
+        self.records[id as usize].outcome = Some(if success { Outcome::Success } else { Outcome::Failed });
+        true
+    }
+
+    fn node_failure(&mut self, node: NodeId) -> Option<Option<JobId>> {
+        if !self.up[node as usize] {
+            return None;
+        }
+        self.up[node as usize] = false;
+        self.idle_up.remove(node);
+        let victim = self.running_on[node as usize];
+        if let Some(job) = victim {
+            self.stop(job);
+        }
+        self.node_events.push(NodeEventRecord { time: self.now, node, kind: NodeEventKind::Fail, job: victim });
+        Some(victim)
+    }
+
+    fn node_repair(&mut self, node: NodeId) -> bool {
+        if self.up[node as usize] {
+            return false;
+        }
+        self.up[node as usize] = true;
+        if self.running_on[node as usize].is_none() {
+            self.idle_up.insert(node);
+        }
+        self.node_events.push(NodeEventRecord { time: self.now, node, kind: NodeEventKind::Repair, job: None });
+        true
+    }
+
+    /// The records and node events, closing any job still open as failed
+    /// (counted; a correct strategy leaves none).
+    fn finish(&mut self) -> ClusterResult {
+        let mut unresolved = 0;
+        for r in &mut self.records {
+            if r.outcome.is_none() {
+                unresolved += 1;
+                r.outcome = Some(if r.accepted { Outcome::Failed } else { Outcome::Rejected });
+            }
+        }
+        let executions = self
+            .log
+            .iter()
+            .map(|&(job, start, end, first, count)| ExecutionRecord {
+                job,
+                start,
+                end,
+                nodes: self.arena[first as usize..(first + count) as usize].to_vec(),
+            })
+            .collect();
+        ClusterResult {
+            records: std::mem::take(&mut self.records),
+            node_events: std::mem::take(&mut self.node_events),
+            executions,
+            unresolved,
+        }
+    }
+}
+
+impl Cluster for ClusterCore {
+    fn now(&self) -> Time {
+        self.now
+    }
+
+    fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    fn job(&self, id: JobId) -> &Job {
+        &self.jobs[id as usize]
+    }
+
+    fn accept(&mut self, id: JobId, booking: Booking) {
+        let r = &mut self.records[id as usize];
+        r.accepted = true;
+        r.planned_start = Some(booking.start);
+        r.planned_end = Some(booking.end);
+        r.overbooked = booking.overbooked;
+        r.pof = booking.pof;
+    }
+
+    fn reject(&mut self, id: JobId) {
+        self.records[id as usize].outcome = Some(Outcome::Rejected);
+    }
+
+    fn fail(&mut self, id: JobId) {
+        if self.executions[id as usize].running {
+            self.stop(id);
+        }
+        self.records[id as usize].outcome = Some(Outcome::Failed);
+    }
+
+    fn start(&mut self, id: JobId, nodes: &[NodeId], kill_at: Time) -> bool {
+        if !self.nodes_ready(nodes) {
+            return false;
+        }
+        let first_node = self.arena.len() as u32;
+        for &node in nodes {
+            self.running_on[node as usize] = Some(id);
+            self.idle_up.remove(node);
+            self.arena.push(node);
+        }
+        let e = &mut self.executions[id as usize];
+        e.running = true;
+        e.start = self.now;
+        e.first_node = first_node;
+        e.nodes = nodes.len() as u32;
+        let run = e.run;
+        let record = &mut self.records[id as usize];
+        if record.actual_start.is_some() {
+            record.restarts += 1;
+        }
+        record.actual_start = Some(self.now);
+        record.actual_end = None;
+        let end = (self.now + self.jobs[id as usize].runtime).min(kill_at.max(self.now));
+        self.schedule(end, Priority::JobEnd, ClusterMsg::JobEnd { job: id, run });
+        true
+    }
+
+    fn idle_nodes(&self, n: u32, out: &mut Vec<NodeId>) -> bool {
+        out.clear();
+        if self.idle_up.len < n {
+            return false;
+        }
+        self.idle_up.lowest(n, out);
+        true
+    }
+
+    fn nodes_ready(&self, nodes: &[NodeId]) -> bool {
+        nodes.iter().all(|&n| self.idle_up.contains(n))
+    }
+
+    fn wake_at(&mut self, t: Time) {
+        let t = t.max(self.now);
+        if self.wakes.insert(t) {
+            self.schedule(t, Priority::JobStart, ClusterMsg::Wake);
+        }
+    }
+}
+
+/// One execution of a job on its nodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecutionRecord {
+    /// The job.
+    pub job: JobId,
+    /// Start of the execution.
+    pub start: Time,
+    /// End (completion, kill or interruption).
+    pub end: Time,
+    /// The nodes it ran on.
+    pub nodes: Vec<NodeId>,
+}
+
+/// What a cluster hands back at the end of a run.
+#[derive(Debug, Clone, kameo::Reply)]
+pub struct ClusterResult {
+    /// One record per submitted job, by job id.
+    pub records: Vec<JobRecord>,
+    /// Node failures and repairs as applied.
+    pub node_events: Vec<NodeEventRecord>,
+    /// Every execution, in the order they ended.
+    pub executions: Vec<ExecutionRecord>,
+    /// Accepted jobs the strategy left without an outcome (closed as failed).
+    pub unresolved: u32,
+}
+
+/// The cluster actor: mechanics plus strategy.
+#[derive(Actor)]
+pub struct ClusterActor {
+    core: ClusterCore,
+    strategy: Box<dyn Strategy>,
+}
+
+impl ClusterActor {
+    /// A cluster actor at address `me` with `capacity` nodes.
+    pub fn new(me: usize, capacity: u32, strategy: Box<dyn Strategy>) -> ClusterActor {
+        ClusterActor { core: ClusterCore::new(me, capacity), strategy }
+    }
+
+    /// Handles one message synchronously (the actor's handler, also usable directly).
+    pub fn handle_msg(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<Event>) -> Outbox<Event> {
+        let core = &mut self.core;
+        core.now = now;
+        core.outbox = outbox;
+        match msg {
+            ClusterMsg::Submit(job) => {
+                core.register(job);
+                self.strategy.submit(core, job.id);
+            }
+            ClusterMsg::Wake => {
+                // Forget this and any passed wake-up so it can be asked for again.
+                while core.wakes.first().is_some_and(|&t| t <= now) {
+                    core.wakes.pop_first();
+                }
+                self.strategy.wake(core);
+            }
+            ClusterMsg::JobEnd { job, run } => {
+                if core.end(job, run) {
+                    self.strategy.job_ended(core, job);
+                }
+            }
+            ClusterMsg::NodeFailure(node) => {
+                if let Some(victim) = core.node_failure(node) {
+                    self.strategy.node_failed(core, node, victim);
+                }
+            }
+            ClusterMsg::NodeRepair(node) => {
+                if core.node_repair(node) {
+                    self.strategy.node_repaired(core, node);
+                }
+            }
+        }
+        std::mem::take(&mut core.outbox)
+    }
+}
+
+impl Message<Deliver<ClusterMsg>> for ClusterActor {
+    type Reply = Outbox<Event>;
+
+    async fn handle(&mut self, d: Deliver<ClusterMsg>, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        self.handle_msg(d.now, d.msg, d.outbox)
+    }
+}
+
+impl Message<Finish> for ClusterActor {
+    type Reply = ClusterResult;
+
+    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        self.core.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_set_lowest_and_count() {
+        let mut s = NodeSet::full(130);
+        assert_eq!(s.len, 130);
+        s.remove(0);
+        s.remove(64);
+        s.remove(64);
+        assert_eq!(s.len, 128);
+        let mut out = Vec::new();
+        s.lowest(3, &mut out);
+        assert_eq!(out, vec![1, 2, 3]);
+        out.clear();
+        s.lowest(200, &mut out);
+        assert_eq!(out.len(), 128);
+        assert_eq!(*out.last().unwrap(), 129);
+        assert!(!s.contains(64) && s.contains(65));
+        s.insert(64);
+        assert!(s.contains(64));
+    }
+}

@@ -1,0 +1,167 @@
+//! What a simulation leaves behind: one record per job, node events, a summary.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §1.3 (per-job record), §6.3
+//! (outcome rules), §6.4 (money: gain = Σ fees of successful jobs − Σ penalties
+//! of failed jobs).
+//!
+//! Contract: every job of a run ends in exactly one [`Outcome`]. `fee` is what
+//! the provider earned from the job (0 unless it succeeded) and `penalty` what it
+//! paid (0 unless it failed), so Σ fee − Σ penalty is the gain.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::units::{JobId, NodeId, Time};
+use crate::workload::failures::NodeEventKind;
+use crate::workload::job::Job;
+
+/// How a job ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Ran to its real runtime, or was killed after receiving its full estimate.
+    Success,
+    /// Killed before receiving its estimate (overbooking), or lost to node failures.
+    Failed,
+    /// Rejected at its occurrence.
+    Rejected,
+}
+
+impl Outcome {
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::Failed => "failed",
+            Outcome::Rejected => "rejected",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Everything known about one job after a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRecord {
+    /// The job as submitted.
+    pub job: Job,
+    /// Accepted at occurrence.
+    pub accepted: bool,
+    /// Planned start of the accepted booking.
+    pub planned_start: Option<Time>,
+    /// Planned end of the accepted booking.
+    pub planned_end: Option<Time>,
+    /// Start of its last execution.
+    pub actual_start: Option<Time>,
+    /// End of its last execution (completion, kill or interruption).
+    pub actual_end: Option<Time>,
+    /// The booking was shorter than the estimate.
+    pub overbooked: bool,
+    /// Predicted probability of failure at acceptance.
+    pub pof: Option<f64>,
+    /// Final outcome (`None` only while the run is in progress).
+    pub outcome: Option<Outcome>,
+    /// Executions started after the first (restarts after node failures).
+    pub restarts: u32,
+    /// Seconds of execution over all its executions.
+    pub executed: Time,
+}
+
+impl JobRecord {
+    /// A fresh record for a submitted job.
+    pub fn new(job: Job) -> JobRecord {
+        JobRecord {
+            job,
+            accepted: false,
+            planned_start: None,
+            planned_end: None,
+            actual_start: None,
+            actual_end: None,
+            overbooked: false,
+            pof: None,
+            outcome: None,
+            restarts: 0,
+            executed: 0,
+        }
+    }
+
+    /// What the provider earned.
+    pub fn fee(&self) -> f64 {
+        if self.outcome == Some(Outcome::Success) { self.job.fee } else { 0.0 }
+    }
+
+    /// What the provider paid.
+    pub fn penalty(&self) -> f64 {
+        if self.outcome == Some(Outcome::Failed) { self.job.penalty } else { 0.0 }
+    }
+}
+
+/// A node failure or repair as the cluster saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NodeEventRecord {
+    /// When.
+    pub time: Time,
+    /// Which node.
+    pub node: NodeId,
+    /// Failure or repair.
+    pub kind: NodeEventKind,
+    /// The running job it interrupted, if any.
+    pub job: Option<JobId>,
+}
+
+/// Per-run aggregates, the figures `slasim run` prints.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// Jobs submitted.
+    pub jobs: u32,
+    /// Accepted at occurrence.
+    pub accepted: u32,
+    /// Ended successfully.
+    pub successful: u32,
+    /// Failed after acceptance.
+    pub failed: u32,
+    /// Rejected at occurrence.
+    pub rejected: u32,
+    /// Σ fees, VC.
+    pub fees: f64,
+    /// Σ penalties, VC.
+    pub penalties: f64,
+    /// fees − penalties.
+    pub gain: f64,
+    /// Node-seconds of execution / (capacity · span), span from 0 to the last end.
+    pub utilisation: f64,
+}
+
+impl RunSummary {
+    /// Aggregates a run's records on a cluster of `capacity` nodes.
+    pub fn of(records: &[JobRecord], capacity: u32) -> RunSummary {
+        let mut s = RunSummary { jobs: records.len() as u32, ..RunSummary::default() };
+        let mut busy = 0f64;
+        let mut span_end: Time = 0;
+        for r in records {
+            if r.accepted {
+                s.accepted += 1;
+            }
+            match r.outcome {
+                Some(Outcome::Success) => s.successful += 1,
+                Some(Outcome::Failed) => s.failed += 1,
+                Some(Outcome::Rejected) => s.rejected += 1,
+                None => {}
+            }
+            s.fees += r.fee();
+            s.penalties += r.penalty();
+            busy += f64::from(r.job.nodes) * r.executed as f64;
+            span_end = span_end.max(r.actual_end.unwrap_or(0));
+        }
+        s.gain = s.fees - s.penalties;
+        if span_end > 0 && capacity > 0 {
+            s.utilisation = busy / (f64::from(capacity) * span_end as f64);
+        }
+        s
+    }
+}

@@ -1,0 +1,184 @@
+//! Properties of every schedule, on random workloads with random node outages,
+//! for every strategy.
+
+use proptest::prelude::*;
+use slasim::policy::{Placement, StrategySettings, build, strategy_names};
+use slasim::sim::bench::{Scenario, Simulated, simulate};
+use slasim::sim::record::{Outcome, RunSummary};
+use slasim::store::{RunOutput, RunRow, Store, query};
+use slasim::units::{HOUR, Time};
+use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+use slasim::workload::job::Job;
+
+#[derive(Debug, Clone)]
+struct Case {
+    capacity: u32,
+    jobs: Vec<Job>,
+    failures: FailureStream,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (1u32..=10)
+        .prop_flat_map(|capacity| {
+            // Half the jobs are released after they occur (advance bookings).
+            let delay = prop_oneof![Just(0 as Time), 0..4 * HOUR];
+            let job = (0..30 * HOUR, 1..=capacity, 60..6 * HOUR, 0.0..1.5f64, 1.0..3.0f64, delay);
+            let outage = (0..capacity, 0..40 * HOUR, 60..4 * HOUR);
+            (Just(capacity), prop::collection::vec(job, 1..35), prop::collection::vec(outage, 0..6))
+        })
+        .prop_map(|(capacity, raw, outages)| {
+            let mut raw = raw;
+            raw.sort_by_key(|r| r.0);
+            let jobs = raw
+                .into_iter()
+                .enumerate()
+                .map(|(i, (o, n, x, ratio, slack, delay))| Job {
+                    id: i as u32,
+                    swf_id: i as i64,
+                    occurrence: o,
+                    release: o + delay,
+                    deadline: o + delay + (slack * x as f64) as Time,
+                    estimate: x,
+                    runtime: (ratio * x as f64) as Time,
+                    nodes: n,
+                    user: -1,
+                    application: -1,
+                    queue: -1,
+                    fee: f64::from(n) * x as f64 / 3600.0,
+                    penalty: f64::from(n) * x as f64 / 3600.0,
+                })
+                .collect();
+            // Non-overlapping outages per node.
+            let mut outages = outages;
+            outages.sort();
+            let mut events = Vec::new();
+            let mut free_from = vec![0 as Time; capacity as usize];
+            for (node, down, len) in outages {
+                if down >= free_from[node as usize] {
+                    events.push(NodeEvent { time: down, kind: NodeEventKind::Fail, node });
+                    events.push(NodeEvent { time: down + len, kind: NodeEventKind::Repair, node });
+                    free_from[node as usize] = down + len + 1;
+                }
+            }
+            events.sort();
+            Case { capacity, jobs, failures: FailureStream { nodes: capacity, events, source_records: 0 } }
+        })
+}
+
+fn run(case: &Case, strategy: &str, placement: Placement) -> Simulated {
+    let strategy = build(strategy, &StrategySettings { placement }, case.capacity).unwrap();
+    simulate(Scenario { capacity: case.capacity, jobs: case.jobs.clone(), failures: case.failures.clone(), strategy })
+        .unwrap()
+}
+
+/// Is `node` down at some instant of `[start, end)`? A failure exactly at `end`
+/// is what stopped the execution and does not count.
+fn down_during(case: &Case, node: u32, start: Time, end: Time) -> bool {
+    let mut down = false;
+    for e in case.failures.events.iter().filter(|e| e.node == node) {
+        if e.time > start && e.time < end && e.kind == NodeEventKind::Fail {
+            return true;
+        }
+        if e.time <= start {
+            down = e.kind == NodeEventKind::Fail;
+        }
+    }
+    down
+}
+
+fn check(case: &Case, sim: &Simulated, label: &str) -> Result<(), TestCaseError> {
+    let records = &sim.cluster.records;
+    // Every job ends in exactly one outcome.
+    prop_assert_eq!(sim.cluster.unresolved, 0, "{}: unresolved jobs", label);
+    prop_assert_eq!(records.len(), case.jobs.len());
+    for r in records {
+        let outcome = r.outcome.expect("outcome");
+        prop_assert_eq!(outcome == Outcome::Rejected, !r.accepted, "{}: job {} {:?}", label, r.job.id, r);
+    }
+    // No node is ever double-booked.
+    for node in 0..case.capacity {
+        let mut spans: Vec<(Time, Time)> =
+            sim.cluster.executions.iter().filter(|e| e.nodes.contains(&node)).map(|e| (e.start, e.end)).collect();
+        spans.sort_unstable();
+        for w in spans.windows(2) {
+            prop_assert!(w[0].1 <= w[1].0, "{}: node {} runs {:?} and {:?} at once", label, node, w[0], w[1]);
+        }
+    }
+    for e in &sim.cluster.executions {
+        let j = &case.jobs[e.job as usize];
+        let r = &records[e.job as usize];
+        // No job starts before its release or runs past its booking and deadline.
+        prop_assert!(e.start >= j.release, "{}: job {} starts {} before release {}", label, j.id, e.start, j.release);
+        prop_assert!(e.end <= j.deadline, "{}: job {} runs to {} past its deadline {}", label, j.id, e.end, j.deadline);
+        prop_assert!(e.end - e.start <= j.estimate.min(j.runtime), "{}: job {} overruns", label, j.id);
+        prop_assert!(r.accepted, "{}: job {} ran without being accepted", label, j.id);
+        prop_assert_eq!(e.nodes.len() as u32, j.nodes);
+        for &node in &e.nodes {
+            prop_assert!(!down_during(case, node, e.start, e.end), "{}: job {} on down node {}", label, j.id, node);
+        }
+    }
+    for r in records.iter().filter(|r| r.accepted) {
+        let (start, end) = (r.planned_start.unwrap(), r.planned_end.unwrap());
+        prop_assert!(start >= r.job.release && end <= r.job.deadline, "{}: booking outside the window", label);
+        if r.outcome == Some(Outcome::Success) {
+            let last = sim.cluster.executions.iter().rev().find(|e| e.job == r.job.id).expect("an execution");
+            prop_assert!(last.end - last.start >= r.job.runtime.min(r.job.estimate), "{}: success without work", label);
+        }
+        if case.failures.events.is_empty() {
+            // Without failures nobody starts later than booked.
+            prop_assert!(r.actual_start.is_some_and(|s| s <= start), "{}: job {} started late", label, r.job.id);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn every_strategy_keeps_the_schedule_invariants(case in case()) {
+        for name in strategy_names() {
+            for placement in [Placement::FirstFit, Placement::BestFit] {
+                let sim = run(&case, name, placement);
+                check(&case, &sim, &format!("{name}/{placement}"))?;
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Σ fee − Σ penalty in the store equals the run's gain.
+    #[test]
+    fn stored_fees_minus_penalties_equal_the_gain(case in case()) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.sqlite");
+        let mut store = Store::open(&path).unwrap();
+        for (k, name) in strategy_names().into_iter().enumerate() {
+            let sim = run(&case, name, Placement::BestFit);
+            let summary = RunSummary::of(&sim.cluster.records, case.capacity);
+            let row = RunRow {
+                run_id: k as i64,
+                strategy: name.to_string(),
+                battery: 0,
+                trace: "prop".into(),
+                seed: 0,
+                capacity: case.capacity,
+                config: String::new(),
+                config_hash: String::new(),
+                code_version: String::new(),
+                started_at: String::new(),
+                finished_at: String::new(),
+                wall_seconds: 0.0,
+            };
+            store
+                .write_run(&RunOutput { run: row, jobs: sim.cluster.records.clone(), node_events: sim.cluster.node_events.clone() })
+                .unwrap();
+            let t = query(&path, &format!("SELECT sum(fee) - sum(penalty) FROM jobs WHERE run_id = {k}")).unwrap();
+            let stored: f64 = t.rows[0][0].parse().unwrap();
+            prop_assert!((stored - summary.gain).abs() < 1e-6, "{}: stored {} vs {}", name, stored, summary.gain);
+            prop_assert!((store.summary(k as i64).unwrap().gain - summary.gain).abs() < 1e-6);
+        }
+    }
+}
