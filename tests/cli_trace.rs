@@ -99,9 +99,16 @@ fn run_and_query_the_synthetic_default() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.sqlite");
     let db = db.to_str().unwrap();
-    let (ok, out, err) = run(&["run", "--batteries", "2", "--input-jobs", "2000", "--db", db]);
+    let two = ["--strategy", "conservative-backfilling", "--strategy", "heuristic-planning"];
+    let args = |extra: &[&'static str]| -> Vec<&str> {
+        let mut v = vec!["run", "--batteries", "2", "--input-jobs", "2000", "--db", db];
+        v.extend_from_slice(extra);
+        v
+    };
+    let (ok, out, err) = run(&args(&two));
     assert!(ok, "{err}");
     assert!(out.contains("conservative-backfilling") && out.contains("heuristic-planning"), "{out}");
+    assert!(!out.contains("heuristic-overbooking"), "{out}");
     assert!(out.contains("failures poisson"), "{out}");
     let (ok, out, err) = run(&[
         "query",
@@ -116,9 +123,17 @@ fn run_and_query_the_synthetic_default() {
     assert!(ok);
     assert_eq!(out, "n\n4\n");
     // A second identical run stores nothing new.
-    let (ok, out, _) = run(&["run", "--batteries", "2", "--input-jobs", "2000", "--db", db]);
+    let (ok, out, _) = run(&args(&two));
     assert!(ok);
     assert!(out.contains("4 of 4 runs were already stored"), "{out}");
+    // By default every strategy runs, and the overbooking ones report calibration.
+    let (ok, out, err) = run(&args(&[]));
+    assert!(ok, "{err}");
+    for name in slasim::policy::strategy_names() {
+        assert!(out.contains(name), "{name} missing:\n{out}");
+    }
+    assert!(out.contains("calibration of overbooked jobs"), "{out}");
+    assert!(out.contains("4 of 10 runs were already stored"), "{out}");
 }
 
 #[test]
@@ -139,10 +154,10 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
     }
     let (ok, _, err) = run(&["run", "--strategy", "easy-peasy", "--db", dbs]);
     assert!(!ok);
-    assert!(err.contains("valid strategy names: conservative-backfilling, heuristic-planning"), "{err}");
+    assert!(err.contains("valid strategy names: conservative-backfilling, heuristic-planning, "), "{err}");
     let (ok, _, err) = run(&["run", "--placement", "worst-fit", "--db", dbs]);
     assert!(!ok);
-    assert!(err.contains("valid placement names: first-fit, best-fit"), "{err}");
+    assert!(err.contains("valid placement names: first-fit, best-fit, conservative, last-fit"), "{err}");
     // A store from a newer slasim is refused and left as it was.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.pragma_update(None, "user_version", 999).unwrap();

@@ -25,6 +25,7 @@ fn points() -> Vec<Point> {
                 workload: workload.clone(),
                 prepare: prepare.clone(),
                 failures: failures.clone(),
+                overbooking: Default::default(),
             });
         }
     }

@@ -1,7 +1,9 @@
 //! Hand-checked schedules: the dissertation's event rules (spec §6.2–6.5) and
 //! the worked example of `seed-000-001-spec.md`, run through the real simulator.
 
-use slasim::policy::{Placement, StrategySettings, build};
+mod common;
+
+use slasim::policy::{Placement, build};
 use slasim::sim::bench::{Scenario, Simulated, simulate};
 use slasim::sim::record::{JobRecord, Outcome};
 use slasim::units::{HOUR, NodeId, Time};
@@ -44,7 +46,8 @@ fn run(strategy: &str, capacity: u32, jobs: Vec<Job>, outages: &[[NodeEvent; 2]]
     let mut events: Vec<NodeEvent> = outages.iter().flatten().copied().collect();
     events.sort();
     let failures = FailureStream { nodes: capacity, events, source_records: 0 };
-    let strategy = build(strategy, &StrategySettings { placement: Placement::BestFit }, capacity).unwrap();
+    let settings = common::settings(strategy, Placement::BestFit, &jobs, 0.1);
+    let strategy = build(strategy, &settings, capacity).unwrap();
     let sim = simulate(Scenario { capacity, jobs, failures, strategy }).unwrap();
     assert_eq!(sim.cluster.unresolved, 0, "every job must end in exactly one outcome");
     sim

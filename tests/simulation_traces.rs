@@ -20,6 +20,7 @@ fn ctc_points(strategy: &str, prepare: &PrepareConfig) -> Vec<Point> {
             workload: WorkloadSource::Swf { path: path.clone(), lenient: false },
             prepare: prepare.clone(),
             failures: FailureSource::None,
+            overbooking: Default::default(),
         })
         .collect()
 }

@@ -10,15 +10,21 @@ use crate::cli::emit;
 use crate::cli::options::PrepareOptions;
 use crate::experiment::point::Point;
 use crate::experiment::runner::run_points;
+use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{Placement, check_strategy};
 use crate::sim::record::RunSummary;
+use crate::stats::pdf::PdfConfig;
 use crate::store::Store;
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::synthetic::SyntheticConfig;
 
-/// Strategies `run` uses when none is named.
-pub(crate) const DEFAULT_STRATEGIES: [&str; 2] = ["conservative-backfilling", "heuristic-planning"];
+/// `--acceptance` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum AcceptanceArg {
+    Pof,
+    Risk,
+}
 
 /// `--failures` values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -51,13 +57,28 @@ pub(crate) struct RunArgs {
     /// Skip malformed trace lines instead of failing.
     #[arg(long)]
     lenient: bool,
-    /// Strategy to run; repeat for several (default: conservative-backfilling
-    /// and heuristic-planning).
+    /// Strategy to run; repeat for several (default: all of them).
     #[arg(long = "strategy", value_name = "NAME")]
     strategies: Vec<String>,
-    /// Placement policy: first-fit or best-fit.
+    /// Placement policy: first-fit, best-fit, conservative or last-fit.
     #[arg(long, default_value = "best-fit")]
     placement: String,
+    /// PoF_max of the PoF acceptance test (and shortened backfilling's maxPoF).
+    #[arg(long, default_value_t = 0.1)]
+    pof_max: f64,
+    /// Acceptance test of overbooked placements.
+    #[arg(long, value_enum, default_value_t = AcceptanceArg::Pof)]
+    acceptance: AcceptanceArg,
+    /// Security factor of the risk test (default 2 heuristic, 4 comprehensive).
+    #[arg(long)]
+    security_factor: Option<f64>,
+    /// Runtime statistics: runtime, resources, user, application, all, or a
+    /// combination joined by + (e.g. runtime+resources).
+    #[arg(long, default_value = "runtime")]
+    pdf_source: String,
+    /// Time step Δ of the runtime PDFs, seconds.
+    #[arg(long, default_value_t = 60)]
+    pdf_step: i64,
     /// Node failures (default: lanl with a trace, poisson with the LANL rates
     /// for the synthetic workload).
     #[arg(long, value_enum)]
@@ -77,7 +98,7 @@ pub(crate) struct RunArgs {
 
 pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
     let strategies: Vec<String> = if args.strategies.is_empty() {
-        DEFAULT_STRATEGIES.iter().map(|s| s.to_string()).collect()
+        crate::policy::strategy_names().iter().map(|s| s.to_string()).collect()
     } else {
         args.strategies.clone()
     };
@@ -93,6 +114,17 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
     let failures = FailureSource::default_for(model).ok_or_else(|| anyhow::anyhow!("unknown failure model {model}"))?;
     let prepare = args.prepare.config();
     prepare.validate_split()?;
+    let overbooking = OverbookingConfig {
+        acceptance: match args.acceptance {
+            AcceptanceArg::Pof => AcceptanceKind::Pof,
+            AcceptanceArg::Risk => AcceptanceKind::Risk,
+        },
+        pof_max: args.pof_max,
+        security_factor: args.security_factor,
+        pdf: PdfConfig { source: args.pdf_source.parse()?, step_seconds: args.pdf_step, ..PdfConfig::default() },
+        ..OverbookingConfig::default()
+    };
+    overbooking.validate()?;
     let batteries = if prepare.whole_log { 1 } else { prepare.batteries };
     let mut points = Vec::new();
     for strategy in &strategies {
@@ -105,6 +137,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
                 workload: workload.clone(),
                 prepare: prepare.clone(),
                 failures: failures.clone(),
+                overbooking: overbooking.clone(),
             });
         }
     }
@@ -119,6 +152,16 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
         workload.name(),
         batteries,
         args.db.display()
+    )?;
+    writeln!(
+        text,
+        "overbooking: {} test, PoF_max {}, runtime statistics by {}",
+        match overbooking.acceptance {
+            AcceptanceKind::Pof => "PoF",
+            AcceptanceKind::Risk => "risk",
+        },
+        overbooking.pof_max,
+        overbooking.pdf.source
     )?;
     let skipped = results.iter().filter(|r| r.skipped).count();
     if skipped > 0 {
@@ -152,6 +195,28 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             mean(|s| s.gain),
             100.0 * mean(|s| s.utilisation),
         )?;
+    }
+    let overbooking_runs: Vec<&str> = strategies
+        .iter()
+        .map(String::as_str)
+        .filter(|s| crate::policy::strategy(s).is_ok_and(|i| i.reads.overbooking))
+        .collect();
+    if !overbooking_runs.is_empty() {
+        writeln!(text, "\ncalibration of overbooked jobs (all batteries):")?;
+        writeln!(
+            text,
+            "{:<26} {:>11} {:>19} {:>19}",
+            "strategy", "overbooked", "mean predicted PoF", "observed failures"
+        )?;
+        for strategy in overbooking_runs {
+            let runs: Vec<RunSummary> =
+                results.iter().zip(&points).filter(|(_, p)| p.strategy == strategy).map(|(r, _)| r.summary).collect();
+            let overbooked: u32 = runs.iter().map(|s| s.overbooked).sum();
+            let failed: u32 = runs.iter().map(|s| s.overbooked_failed).sum();
+            let pof: f64 = runs.iter().map(|s| s.overbooked_pof_sum).sum();
+            let n = f64::from(overbooked.max(1));
+            writeln!(text, "{:<26} {:>11} {:>19.4} {:>19.4}", strategy, overbooked, pof / n, f64::from(failed) / n)?;
+        }
     }
     emit(&text)
 }

@@ -8,7 +8,8 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::policy::Placement;
+use crate::policy::overbooking::OverbookingConfig;
+use crate::policy::{Placement, UnknownName, strategy};
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::prepare::PrepareConfig;
@@ -31,6 +32,9 @@ pub struct Point {
     pub prepare: PrepareConfig,
     /// Node failures.
     pub failures: FailureSource,
+    /// Overbooking: acceptance test, PoF_max, runtime statistics, λ and μ.
+    #[serde(default)]
+    pub overbooking: OverbookingConfig,
 }
 
 /// The stable identity of a point.
@@ -43,6 +47,31 @@ pub struct PointId {
 }
 
 impl Point {
+    /// The same point with every setting its strategy does not read reset to
+    /// its default: points that differ only there are one simulation.
+    pub fn normalized(&self) -> Result<Point, UnknownName> {
+        let reads = strategy(&self.strategy)?.reads;
+        let mut p = self.clone();
+        let defaults = OverbookingConfig::default();
+        if !reads.placement {
+            p.placement = Placement::default();
+        }
+        if !reads.overbooking {
+            p.overbooking.pof_max = defaults.pof_max;
+            p.overbooking.pdf = defaults.pdf.clone();
+        }
+        if !reads.acceptance {
+            p.overbooking.acceptance = defaults.acceptance;
+            p.overbooking.security_factor = None;
+        } else {
+            match p.overbooking.acceptance {
+                crate::policy::overbooking::AcceptanceKind::Pof => p.overbooking.security_factor = None,
+                crate::policy::overbooking::AcceptanceKind::Risk => p.overbooking.pof_max = defaults.pof_max,
+            }
+        }
+        Ok(p)
+    }
+
     /// The canonical TOML text of the settings.
     pub fn canonical(&self) -> String {
         toml::to_string(self).unwrap_or_else(|e| format!("unserialisable point: {e}"))
@@ -72,6 +101,7 @@ mod tests {
             workload: WorkloadSource::default(),
             prepare: PrepareConfig::default(),
             failures: FailureSource::default_for("lanl").unwrap(),
+            overbooking: OverbookingConfig::default(),
         }
     }
 
@@ -86,5 +116,24 @@ mod tests {
         assert!(p.id().run_id >= 0);
         let other = Point { battery: 4, ..point() };
         assert_ne!(p.id(), other.id());
+    }
+
+    #[test]
+    fn unread_settings_normalise_away() {
+        let mut a = point();
+        a.overbooking.pof_max = 0.35;
+        // Heuristic planning reads neither PoF_max nor its placement.
+        let b = Point { placement: Placement::FirstFit, ..a.clone() };
+        assert_eq!(a.normalized().unwrap().id(), point().normalized().unwrap().id());
+        assert_eq!(b.normalized().unwrap().id(), point().normalized().unwrap().id());
+        // Heuristic overbooking reads PoF_max, but not the security factor under the PoF test.
+        let mut c = Point { strategy: "heuristic-overbooking".into(), ..a.clone() };
+        let d = c.clone();
+        c.overbooking.security_factor = Some(3.0);
+        assert_eq!(c.normalized().unwrap().id(), d.normalized().unwrap().id());
+        let mut e = d.clone();
+        e.overbooking.pof_max = 0.4;
+        assert_ne!(e.normalized().unwrap().id(), d.normalized().unwrap().id());
+        assert!(Point { strategy: "nope".into(), ..point() }.normalized().is_err());
     }
 }

@@ -20,11 +20,16 @@ use anyhow::{Context, anyhow};
 use chrono::DateTime;
 
 use crate::experiment::point::Point;
+use crate::policy::overbooking::Overbooking;
 use crate::policy::{self, StrategySettings};
 use crate::sim::bench::{Scenario, simulate};
 use crate::sim::record::RunSummary;
+use crate::stats::failure_law::FailureLaw;
+use crate::stats::pdf::RuntimeModel;
+use crate::stats::pos::Reliability;
 use crate::store::{RunOutput, RunRow, Store};
 use crate::units::Time;
+use crate::units::per_hour_to_per_second;
 use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
 use crate::workload::prepare::Prepared;
 use crate::workload::trace_dir;
@@ -39,6 +44,11 @@ pub fn code_version() -> String {
 pub struct Inputs {
     prepared: HashMap<String, Arc<Prepared>>,
     lanl: HashMap<std::path::PathBuf, Arc<LanlLog>>,
+    models: HashMap<String, Arc<RuntimeModel>>,
+}
+
+fn model_key(p: &Point) -> String {
+    format!("{}\n{}", prepared_key(p), toml::to_string(&p.overbooking.pdf).unwrap_or_default())
 }
 
 fn prepared_key(p: &Point) -> String {
@@ -61,6 +71,18 @@ impl Inputs {
                 );
                 slot.insert(Arc::new(prepared));
             }
+            p.overbooking.validate()?;
+            let reads = policy::strategy(&p.strategy)?.reads;
+            if reads.overbooking && !inputs.models.contains_key(&model_key(p)) {
+                let prepared = inputs.prepared(p)?;
+                let model = RuntimeModel::learn(&prepared.history, &p.overbooking.pdf)
+                    .with_context(|| format!("learning runtime statistics of {}", prepared.trace))?;
+                for battery in &prepared.batteries {
+                    model.check_jobs(&battery.jobs)?;
+                }
+                tracing::info!(classes = model.class_count(), source = %p.overbooking.pdf.source, "runtime statistics learned");
+                inputs.models.insert(model_key(p), Arc::new(model));
+            }
             if let FailureSource::Lanl { path, .. } = &p.failures {
                 let path = path.clone().unwrap_or_else(|| trace_dir().join(LANL_FILE));
                 if let Entry::Vacant(slot) = inputs.lanl.entry(path) {
@@ -75,6 +97,27 @@ impl Inputs {
     /// The prepared workload of a point.
     pub fn prepared(&self, p: &Point) -> anyhow::Result<&Arc<Prepared>> {
         self.prepared.get(&prepared_key(p)).ok_or_else(|| anyhow!("workload of point not loaded"))
+    }
+
+    /// The strategy settings of a point: reliability, and overbooking when read.
+    fn strategy_settings(&self, p: &Point) -> anyhow::Result<StrategySettings> {
+        let info = policy::strategy(&p.strategy)?;
+        let lambda = per_hour_to_per_second(p.overbooking.lambda_per_hour);
+        let mu = per_hour_to_per_second(p.overbooking.mu_per_hour);
+        // The PoS assumes the failure law of the configured synthetic model,
+        // else the Poisson model the dissertation uses.
+        let law = match p.failures.laws()? {
+            Some((up, _)) if !matches!(p.failures, FailureSource::Poisson { .. }) => up,
+            _ => FailureLaw::exponential(lambda).map_err(|e| e.renamed("lambda_per_hour"))?,
+        };
+        let reliability = Reliability::new(1.0 / law.mean(), mu, law);
+        let overbooking = if info.reads.overbooking {
+            let model = self.models.get(&model_key(p)).ok_or_else(|| anyhow!("runtime statistics not learned"))?;
+            Some(Arc::new(Overbooking::new(&p.overbooking, Arc::clone(model), info.security_factor)))
+        } else {
+            None
+        };
+        Ok(StrategySettings { placement: p.placement, reliability, overbooking })
     }
 
     fn failures(&self, p: &Point, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {
@@ -124,7 +167,7 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
     let capacity = prepared.capacity;
     let horizon = battery.jobs.iter().map(|j| j.deadline).max().unwrap_or(0);
     let failures = inputs.failures(p, capacity, horizon)?;
-    let strategy = policy::build(&p.strategy, &StrategySettings { placement: p.placement }, capacity)?;
+    let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
     let started = SystemTime::now();
     let clock = Instant::now();
     let simulated = simulate(Scenario { capacity, jobs: battery.jobs.clone(), failures, strategy })?;
@@ -154,13 +197,21 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
 }
 
 /// Simulates `points` on `threads` workers; stores each finished run in
-/// `store` (if given) and skips points already stored there.
+/// `store` (if given) and skips points already stored there. Points equal
+/// after normalisation (differing only in settings their strategy does not
+/// read) are simulated once and share the result.
 pub fn run_points(points: &[Point], threads: usize, mut store: Option<&mut Store>) -> anyhow::Result<Vec<PointResult>> {
-    let inputs = Inputs::load(points)?;
+    let points: Vec<Point> = points.iter().map(Point::normalized).collect::<Result<_, _>>()?;
+    let inputs = Inputs::load(&points)?;
+    let ids: Vec<i64> = points.iter().map(|p| p.id().run_id).collect();
     let mut results: Vec<Option<PointResult>> = vec![None; points.len()];
+    let mut first_of: HashMap<i64, usize> = HashMap::new();
     let mut todo = Vec::with_capacity(points.len());
-    for (index, p) in points.iter().enumerate() {
-        let run_id = p.id().run_id;
+    for (index, &run_id) in ids.iter().enumerate() {
+        if first_of.contains_key(&run_id) {
+            continue;
+        }
+        first_of.insert(run_id, index);
         if let Some(store) = store.as_deref()
             && store.has_run(run_id)?
         {
@@ -180,6 +231,7 @@ pub fn run_points(points: &[Point], threads: usize, mut store: Option<&mut Store
     let abort = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, anyhow::Result<(RunOutput, RunSummary, u32)>)>();
     let threads = threads.max(1).min(todo.len().max(1));
+    let points = &points;
     std::thread::scope(|scope| -> anyhow::Result<()> {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -218,5 +270,13 @@ pub fn run_points(points: &[Point], threads: usize, mut store: Option<&mut Store
         }
         Ok(())
     })?;
+    // Points that normalised to an earlier one share its result.
+    for index in 0..results.len() {
+        if results[index].is_none()
+            && let Some(&first) = first_of.get(&ids[index])
+        {
+            results[index] = results[first].clone().map(|r| PointResult { index, ..r });
+        }
+    }
     results.into_iter().map(|r| r.ok_or_else(|| anyhow!("a point produced no result"))).collect()
 }

@@ -125,6 +125,18 @@ impl NodePlan {
         list.get(i).map(|s| s.start)
     }
 
+    /// The first slot of `node` that starts at or after `t`.
+    pub fn next_slot(&self, node: NodeId, t: Time) -> Option<Slot> {
+        let list = &self.nodes[node as usize];
+        let i = list.partition_point(|s| s.start < t);
+        list.get(i).copied()
+    }
+
+    /// The slots of `node` ending exactly at `t`.
+    pub fn ending_at(&self, node: NodeId, t: Time) -> Option<Slot> {
+        self.predecessor(node, t).filter(|s| s.end == t)
+    }
+
     /// Distinct slot end times at or after `t`, ascending.
     pub fn ends_from(&self, t: Time) -> impl Iterator<Item = Time> + '_ {
         self.ends.range(t..).map(|(&end, _)| end)

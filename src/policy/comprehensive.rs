@@ -1,92 +1,196 @@
-//! Comprehensive (conservative) backfilling: nodes fixed at acceptance.
+//! The comprehensive approach: nodes fixed at acceptance, one plan per node.
+//! Three strategies share it: comprehensive backfilling, comprehensive
+//! overbooking, and paper A's shortened backfilling.
 //!
-//! Reference: `overbooking-dissertation-spec.md` §3.6.1/§6.1 ("Comprehensive
-//! backfilling"), §5.1 (gap search), §5.5 (node choice), §6.5 (failures and
-//! restarts).
+//! Reference: `overbooking-dissertation-spec.md` §3.1 (comprehensive PoS),
+//! §5.1 (gap search), §5.4 (best fit), §5.5 (node choice), §6.1, §6.5;
+//! `seed-000-001-spec.md`, paper A (d' = d/(1 + maxPoF), predecessor overbooking).
 //!
 //! Contract:
 //! - The plan is a [`NodePlan`] plus its aggregate [`AvailabilityProfile`].
-//!   At occurrence a job gets the earliest start s ≥ max(now, e) at which n
-//!   nodes are free over [s, s + x) and s + x ≤ d; the nodes are chosen then
-//!   (first fit: lowest ids; best fit: tightest, i.e. smallest free-until) and
-//!   held until s + x even when the job ends early. No planned job is ever
-//!   delayed by a later one.
-//! - Candidate starts are the origin and the ends of reservations; the profile
-//!   filters them (O(log n + k)) before the per-node check.
-//! - A job whose nodes are not all up at its start, or that a node failure
-//!   stops, is disabled. When its nodes are all back it restarts (from scratch,
-//!   for its full estimate) if now + x ≤ min(d, next reservation on its nodes);
-//!   once that is impossible it fails.
+//!   Candidate starts are the search origin max(now, e) and the ends of
+//!   reservations (where per-node availability can change); the profile
+//!   filters them in O(log n + k) before any per-node work.
+//! - A full booking is [s, s + x) on n nodes free throughout, s + x ≤ d,
+//!   chosen by first fit (lowest ids) or best fit (tightest free-until).
+//! - **Comprehensive backfilling** holds the nodes until s + x even when the
+//!   job ends early. A job its nodes fail under restarts (from scratch) on its
+//!   nodes once they are back if now + x ≤ min(d, next booking on its nodes).
+//! - **Comprehensive overbooking**: finished jobs leave the plan, and a waiting
+//!   job starts early as soon as its nodes are idle and nothing is booked on
+//!   them before it (killed at min(start + x, E)). Without a full booking, the
+//!   overbooked candidates take the n nodes free longest at s (slot end E =
+//!   min(n-th longest free-until, d)); their PoS = P_available ·
+//!   P_executable · P_success, P_executable from the joint end CDF of the
+//!   direct predecessors convolved with the job's PDF; the acceptance test
+//!   decides. Every booked job stores its end CDF for its successors. A
+//!   disabled job restarts on its nodes if now < E.
+//! - **Shortened backfilling** (paper A): a promising job (its class's mean
+//!   real/estimated ratio ≤ 1/(1 + maxPoF)) may be booked for d' = ⌈x/(1 +
+//!   maxPoF)⌉ in a gap of at least d' (taking the whole gap), or earlier than
+//!   the gap by a = min spare time o_k of the direct predecessors ending at the
+//!   gap start when all of them are promising: anchor t_s − a, accepted if
+//!   t_s − a + d' ≤ gap end. Finished jobs leave the plan and waiting jobs
+//!   start early, as in comprehensive overbooking.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::plan::{AvailabilityProfile, NodePlan, Slot};
+use crate::policy::overbooking::Overbooking;
 use crate::policy::{Booking, Cluster, Placement, Strategy};
+use crate::stats::pdf::stepped;
+use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
 use crate::units::{JobId, NodeId, Time};
+use crate::workload::job::Job;
 
-/// A job's booked slot and nodes (a range of the node arena).
+/// Which comprehensive strategy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Comprehensive (conservative) backfilling.
+    Backfilling,
+    /// Comprehensive overbooking.
+    Overbooking,
+    /// Paper A's shortened backfilling.
+    Shortened,
+}
+
+impl Mode {
+    /// Finished jobs leave the plan and waiting jobs may start early.
+    fn releases_early(self) -> bool {
+        self != Mode::Backfilling
+    }
+}
+
+/// A job's booking: its slot (the same on every node), nodes, and state.
 #[derive(Debug, Clone, Copy)]
 struct Booked {
+    /// Slot start in the plan (moves to the actual start when running).
     start: Time,
+    /// Slot end: the kill time limit E.
     end: Time,
     first: u32,
     count: u32,
+    /// Paper A's o_j: how much earlier a successor may be anchored.
+    spare: Time,
+    /// Its stored end CDF (index into the pool), while waiting.
+    cdf: Option<u32>,
+    /// Actual start while running.
+    running: Option<Time>,
 }
 
-/// The comprehensive backfilling strategy.
-pub struct ComprehensiveBackfilling {
+/// A candidate booking.
+#[derive(Debug, Clone, Copy)]
+struct Choice {
+    /// Slot start.
+    start: Time,
+    /// Slot end (kill limit).
+    end: Time,
+    /// Planned (earliest) start reported in the SLA.
+    planned: Time,
+    pos: f64,
+    overbooked: bool,
+}
+
+/// The comprehensive strategies.
+pub struct Comprehensive {
+    mode: Mode,
     placement: Placement,
+    reliability: Reliability,
+    overbooking: Option<Arc<Overbooking>>,
     plan: NodePlan,
     profile: AvailabilityProfile,
     booked: Vec<Option<Booked>>,
     arena: Vec<NodeId>,
     pending: BTreeSet<(Time, JobId)>,
     disabled: BTreeSet<JobId>,
+    /// Jobs whose nodes freed early but that are not released yet: (release, job).
+    awaiting_release: BTreeSet<(Time, JobId)>,
+    // Scratch buffers: reused, so placing a job does not allocate.
     candidates: Vec<(Time, NodeId)>,
     chosen: Vec<NodeId>,
+    /// Nodes of the best overbooked candidate so far.
+    best_nodes: Vec<NodeId>,
+    /// Nodes of the full booking found first.
+    full_nodes: Vec<NodeId>,
     due: Vec<(Time, JobId)>,
     jobs: Vec<JobId>,
+    preds: Vec<JobId>,
+    own: Vec<f64>,
+    pred_pdfs: Vec<Vec<f64>>,
+    pos: pos::Comprehensive,
+    cdfs: Vec<EndCdf>,
+    free_cdfs: Vec<u32>,
+    cdf_scratch: EndCdf,
     submissions: u32,
 }
 
-impl ComprehensiveBackfilling {
-    /// A strategy for `capacity` nodes.
-    pub fn new(capacity: u32, placement: Placement) -> ComprehensiveBackfilling {
-        ComprehensiveBackfilling {
+impl Comprehensive {
+    /// A strategy for `capacity` nodes. Overbooking and shortened backfilling
+    /// need `overbooking`.
+    pub fn new(
+        mode: Mode,
+        capacity: u32,
+        placement: Placement,
+        reliability: Reliability,
+        overbooking: Option<Arc<Overbooking>>,
+    ) -> Comprehensive {
+        Comprehensive {
+            mode,
             placement,
+            reliability,
+            overbooking,
             plan: NodePlan::new(capacity),
             profile: AvailabilityProfile::new(capacity),
             booked: Vec::new(),
             arena: Vec::new(),
             pending: BTreeSet::new(),
             disabled: BTreeSet::new(),
+            awaiting_release: BTreeSet::new(),
             candidates: Vec::new(),
             chosen: Vec::new(),
+            best_nodes: Vec::new(),
+            full_nodes: Vec::new(),
             due: Vec::new(),
             jobs: Vec::new(),
+            preds: Vec::new(),
+            own: Vec::new(),
+            pred_pdfs: Vec::new(),
+            pos: pos::Comprehensive::new(),
+            cdfs: Vec::new(),
+            free_cdfs: Vec::new(),
+            cdf_scratch: EndCdf::default(),
             submissions: 0,
         }
+    }
+
+    fn booking(&self, job: JobId) -> Option<Booked> {
+        self.booked.get(job as usize).copied().flatten()
     }
 
     fn nodes_of(&self, b: Booked) -> &[NodeId] {
         &self.arena[b.first as usize..(b.first + b.count) as usize]
     }
 
-    /// Picks `n` nodes free over `[s, s + x)` into `chosen`; false if too few are.
-    fn choose_nodes(&mut self, s: Time, x: Time, n: u32) -> bool {
+    /// Nodes free at `s`, as (free-until, node), into `candidates`.
+    fn free_nodes_at(&mut self, s: Time) {
         self.candidates.clear();
         for node in 0..self.plan.node_count() {
-            if let Some(until) = self.plan.free_until(node, s)
-                && until >= s + x
-            {
+            if let Some(until) = self.plan.free_until(node, s) {
                 self.candidates.push((until, node));
             }
         }
+    }
+
+    /// Picks `n` nodes free over `[s, s + x)` into `chosen`; false if too few are.
+    fn choose_full(&mut self, s: Time, x: Time, n: u32) -> bool {
+        self.free_nodes_at(s);
+        self.candidates.retain(|&(until, _)| until >= s + x);
         let n = n as usize;
         if self.candidates.len() < n {
             return false;
         }
-        if self.placement == Placement::BestFit && self.candidates.len() > n {
+        if self.placement != Placement::FirstFit && self.candidates.len() > n {
             // Tightest fit first; ties by the lower node id.
             self.candidates.select_nth_unstable(n - 1);
         }
@@ -96,12 +200,28 @@ impl ComprehensiveBackfilling {
         true
     }
 
-    /// The earliest feasible full-estimate start from `from`; nodes in `chosen`.
-    fn find_start(&mut self, from: Time, x: Time, n: u32, latest: Time) -> Option<Time> {
+    /// Picks the `n` nodes free longest at `s` into `chosen`; returns the
+    /// n-th longest free-until, or `None` if fewer than n are free at `s`.
+    fn choose_longest(&mut self, s: Time, n: u32) -> Option<Time> {
+        self.free_nodes_at(s);
+        let n = n as usize;
+        if self.candidates.len() < n {
+            return None;
+        }
+        // Longest free-until first; ties by the lower node id.
+        self.candidates.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.chosen.clear();
+        self.chosen.extend(self.candidates[..n].iter().map(|&(_, node)| node));
+        self.chosen.sort_unstable();
+        Some(self.candidates[n - 1].0)
+    }
+
+    /// The earliest full booking from `from`; nodes in `chosen`.
+    fn find_full(&mut self, from: Time, x: Time, n: u32, latest: Time) -> Option<Time> {
         let mut t = from;
         loop {
             let s = self.profile.earliest_fit(t, x, n, latest)?;
-            if self.choose_nodes(s, x, n) {
+            if self.choose_full(s, x, n) {
                 return Some(s);
             }
             // Per-node feasibility changes only where a reservation ends.
@@ -109,7 +229,239 @@ impl ComprehensiveBackfilling {
         }
     }
 
-    fn book(&mut self, job: JobId, start: Time, end: Time) {
+    /// PoS of a full booking when no convolution is needed: failures only.
+    fn failure_only_pos(&self, j: &Job) -> f64 {
+        self.reliability.available(j.nodes) * self.reliability.success(j.nodes, j.estimate)
+    }
+
+    /// The comprehensive PoS of booking `j` on `chosen` over [s, end); if
+    /// `store` the job's end CDF is left in `cdf_scratch`.
+    fn comprehensive_pos(&mut self, c: &dyn Cluster, j: &Job, s: Time, end: Time, store: bool) -> f64 {
+        let Some(ob) = self.overbooking.clone() else { return self.failure_only_pos(j) };
+        let now = c.now();
+        let t0 = now.max(j.release);
+        // Direct predecessors on the chosen nodes that may still end after t0,
+        // each counted once (spec §11.29).
+        self.preds.clear();
+        for &node in &self.chosen {
+            if let Some(slot) = self.plan.predecessor(node, s)
+                && slot.end > t0
+            {
+                self.preds.push(slot.job);
+            }
+        }
+        self.preds.sort_unstable();
+        self.preds.dedup();
+        // Stepped PDFs of running predecessors.
+        while self.pred_pdfs.len() < self.preds.len() {
+            self.pred_pdfs.push(Vec::new());
+        }
+        let step = ob.model.step();
+        let rounding = ob.model.config().step_rounding;
+        for (k, &p) in self.preds.iter().enumerate() {
+            if self.booking(p).is_some_and(|b| b.running.is_some()) {
+                let pj = c.job(p);
+                stepped(ob.model.pdf(pj), pj.estimate, step, rounding, &mut self.pred_pdfs[k]);
+            }
+        }
+        ob.model.stepped(j, &mut self.own);
+        let (booked, cdfs, pred_pdfs) = (&self.booked, &self.cdfs, &self.pred_pdfs);
+        let empty: &EndCdf = &EndCdf { origin: 0, step, values: Vec::new() };
+        let predecessors = self.preds.iter().enumerate().map(move |(k, &p)| {
+            let b = booked[p as usize].expect("a predecessor is booked");
+            match (b.running, b.cdf) {
+                (Some(start), _) => Predecessor::Running { start, kill: b.end, stepped: &pred_pdfs[k] },
+                (None, Some(i)) => Predecessor::Planned { cdf: &cdfs[i as usize], kill: b.end },
+                // Disabled or without a model: assume it ends at its kill time.
+                (None, None) => Predecessor::Planned { cdf: empty, kill: b.end },
+            }
+        });
+        let place =
+            pos::Placement { now, t0, latest_start: s, limit: end, own: &self.own, step, condition: ob.condition };
+        let out = if store { Some(&mut self.cdf_scratch) } else { None };
+        let executable = self.pos.p_executable(place, predecessors, out);
+        let n = j.nodes;
+        self.reliability.available(n) * executable * self.reliability.success(n, j.estimate.min(end - s))
+    }
+
+    /// An upper bound of the overbooked PoS in a slot ending at `end`: the job
+    /// cannot start before t0, whatever its predecessors do.
+    fn pos_upper_bound(&self, j: &Job, t0: Time, s: Time, end: Time) -> f64 {
+        let Some(ob) = &self.overbooking else { return 0.0 };
+        let reach = (end - t0).clamp(0, j.estimate);
+        let executable = ob.model.pdf(j).cdf((100 * reach / j.estimate.max(1)) as usize);
+        let n = j.nodes;
+        self.reliability.available(n) * executable * self.reliability.success(n, j.estimate.min(end - s))
+    }
+
+    /// Comprehensive overbooking: the best-placed overbooked candidate from
+    /// `from`, its nodes in `best_nodes`.
+    fn overbooked_choice(&mut self, c: &dyn Cluster, j: &Job, from: Time, first_only: bool) -> Option<Choice> {
+        let ob = self.overbooking.clone()?;
+        let mut best: Option<Choice> = None;
+        let mut s = from;
+        while s < j.deadline {
+            // The profile bounds the slot before any per-node work.
+            let gap_end = self.profile.gaps(s, s + 1, j.nodes).next().map(|g| g.end);
+            if let Some(gap_end) = gap_end.filter(|&g| g > s) {
+                let upper = gap_end.min(j.deadline);
+                if upper - s < j.estimate
+                    && ob.acceptance.accepts(self.pos_upper_bound(j, from, s, upper), j.fee, j.penalty)
+                    && let Some(until) = self.choose_longest(s, j.nodes)
+                {
+                    let end = until.min(j.deadline);
+                    if end > s && end - s < j.estimate {
+                        let pos = self.comprehensive_pos(c, j, s, end, false);
+                        if ob.acceptance.accepts(pos, j.fee, j.penalty) {
+                            let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
+                            let better = match self.placement {
+                                Placement::Conservative => best.is_none_or(|b| pos > b.pos),
+                                _ => true,
+                            };
+                            if better {
+                                best = Some(choice);
+                                self.best_nodes.clear();
+                                self.best_nodes.extend_from_slice(&self.chosen);
+                            }
+                            if first_only {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+            match self.plan.ends_from(s + 1).next() {
+                Some(next) => s = next,
+                None => break,
+            }
+        }
+        best
+    }
+
+    /// Paper A's rule for a promising job: shortened, or anchored earlier on
+    /// promising predecessors. Its nodes are left in `chosen`.
+    fn shortened_choice(&mut self, j: &Job, from: Time) -> Option<Choice> {
+        let ob = self.overbooking.clone()?;
+        let pdf = ob.model.pdf(j);
+        if pdf.mean_ratio() > 1.0 / (1.0 + ob.pof_max) {
+            return None;
+        }
+        let short = shortened(j.estimate, ob.pof_max);
+        let mut t_s = from;
+        // An anchor lies before its gap, so gaps up to the deadline count.
+        while t_s < j.deadline {
+            if self.profile.free_at(t_s) >= j.nodes
+                && let Some(until) = self.choose_longest(t_s, j.nodes)
+            {
+                let end = until.min(j.deadline);
+                let pos = |allotment: Time| 1.0 - pdf.cdf((100 * allotment.min(j.estimate) / j.estimate) as usize);
+                if end - t_s >= short {
+                    return Some(Choice { start: t_s, end, planned: t_s, pos: 1.0 - pos(end - t_s), overbooked: true });
+                }
+                // Predecessor overbooking: every chosen node's slot ending at
+                // t_s must belong to a promising job.
+                let mut anchor_shift = Time::MAX;
+                let mut any = false;
+                let mut usable = true;
+                for &node in &self.chosen {
+                    if let Some(slot) = self.plan.ending_at(node, t_s) {
+                        any = true;
+                        match self.booking(slot.job).map(|b| b.spare).filter(|&o| o > 0) {
+                            Some(o) => anchor_shift = anchor_shift.min(o),
+                            None => usable = false,
+                        }
+                    }
+                }
+                if any && usable {
+                    let anchor = t_s - anchor_shift;
+                    let others_free = self
+                        .chosen
+                        .iter()
+                        .all(|&node| self.plan.ending_at(node, t_s).is_some() || self.plan.is_free(node, anchor, t_s));
+                    if anchor >= from && others_free && anchor + short <= end {
+                        return Some(Choice {
+                            start: t_s,
+                            end,
+                            planned: anchor,
+                            pos: 1.0 - pos(end - t_s),
+                            overbooked: true,
+                        });
+                    }
+                }
+            }
+            match self.plan.ends_from(t_s + 1).next() {
+                Some(next) => t_s = next,
+                None => break,
+            }
+        }
+        None
+    }
+
+    /// The booking the placement policy picks for `j`; its nodes are left in `chosen`.
+    fn choose(&mut self, c: &dyn Cluster, j: &Job) -> Option<Choice> {
+        let from = c.now().max(j.release);
+        if j.nodes > self.plan.node_count() || from > j.deadline {
+            return None;
+        }
+        let full = self.find_full(from, j.estimate, j.nodes, j.deadline - j.estimate).map(|s| {
+            self.full_nodes.clear();
+            self.full_nodes.extend_from_slice(&self.chosen);
+            Choice { start: s, end: s + j.estimate, planned: s, pos: 0.0, overbooked: false }
+        });
+        let overbooked = |me: &mut Self, first_only: bool| me.overbooked_choice(c, j, from, first_only);
+        let pick = match self.mode {
+            Mode::Backfilling => full,
+            Mode::Shortened => {
+                if full.is_some() {
+                    full
+                } else {
+                    // Its nodes are already in `chosen`.
+                    return self.shortened_choice(j, from);
+                }
+            }
+            Mode::Overbooking => match self.placement {
+                // A full booking risks only failures, so it also has the
+                // highest PoS (conservative).
+                Placement::BestFit | Placement::Conservative => {
+                    full.or_else(|| overbooked(self, self.placement == Placement::BestFit))
+                }
+                Placement::FirstFit => {
+                    let limit = full.map_or(j.deadline, |f| f.start);
+                    overbooked(self, true).filter(|o| o.start < limit).or(full)
+                }
+                Placement::LastFit => match (full, overbooked(self, false)) {
+                    (Some(f), Some(o)) => Some(if o.start > f.start { o } else { f }),
+                    (f, o) => f.or(o),
+                },
+            },
+        };
+        let pick = pick?;
+        let nodes = if pick.overbooked { &self.best_nodes } else { &self.full_nodes };
+        self.chosen.clear();
+        self.chosen.extend_from_slice(nodes);
+        Some(pick)
+    }
+
+    fn take_cdf_slot(&mut self) -> u32 {
+        match self.free_cdfs.pop() {
+            Some(i) => i,
+            None => {
+                self.cdfs.push(EndCdf::default());
+                (self.cdfs.len() - 1) as u32
+            }
+        }
+    }
+
+    fn drop_cdf(&mut self, job: JobId) {
+        if let Some(b) = self.booked.get_mut(job as usize).and_then(|b| b.as_mut())
+            && let Some(i) = b.cdf.take()
+        {
+            self.free_cdfs.push(i);
+        }
+    }
+
+    /// Reserves `chosen` over [start, end) for `job`.
+    fn book(&mut self, job: JobId, start: Time, end: Time, spare: Time) {
         let first = self.arena.len() as u32;
         for k in 0..self.chosen.len() {
             let node = self.chosen[k];
@@ -121,31 +473,83 @@ impl ComprehensiveBackfilling {
         if i >= self.booked.len() {
             self.booked.resize(i + 1, None);
         }
-        self.booked[i] = Some(Booked { start, end, first, count: self.chosen.len() as u32 });
+        let count = self.chosen.len() as u32;
+        self.booked[i] = Some(Booked { start, end, first, count, spare, cdf: None, running: None });
     }
 
-    fn unbook(&mut self, job: JobId) -> Option<Booked> {
-        let b = self.booked.get_mut(job as usize)?.take()?;
+    /// Removes `job`'s slot from the plan (keeps its node list).
+    fn unreserve(&mut self, job: JobId) {
+        let Some(b) = self.booking(job) else { return };
         for k in b.first..b.first + b.count {
             self.plan.release(self.arena[k as usize], b.start, job);
         }
         self.profile.release(b.start, b.end, b.count);
-        Some(b)
     }
 
-    /// The latest restart time of a disabled job: min(d, next reservation on its
-    /// nodes) − x.
+    /// Moves `job`'s slot to [start, end) on the same nodes.
+    fn move_slot(&mut self, job: JobId, start: Time, end: Time) {
+        let Some(b) = self.booking(job) else { return };
+        self.unreserve(job);
+        for k in b.first..b.first + b.count {
+            self.plan.reserve(self.arena[k as usize], Slot { start, end, job });
+        }
+        self.profile.reserve(start, end, b.count);
+        if let Some(Some(b)) = self.booked.get_mut(job as usize) {
+            b.start = start;
+            b.end = end;
+        }
+    }
+
+    fn forget(&mut self, job: JobId) {
+        self.drop_cdf(job);
+        self.unreserve(job);
+        if let Some(b) = self.booked.get_mut(job as usize) {
+            *b = None;
+        }
+    }
+
+    /// Starts `job` now on its nodes, killed at min(now + x, slot end).
+    fn start_now(&mut self, c: &mut dyn Cluster, job: JobId) -> bool {
+        let Some(b) = self.booking(job) else { return false };
+        let now = c.now();
+        let kill = (now + c.job(job).estimate).min(b.end);
+        if !c.nodes_ready(self.nodes_of(b)) || kill <= now {
+            return false;
+        }
+        if b.start != now || b.end != kill {
+            self.move_slot(job, now, kill);
+        }
+        let b = self.booking(job).expect("still booked");
+        let nodes = &self.arena[b.first as usize..(b.first + b.count) as usize];
+        let started = c.start(job, nodes, kill);
+        if started {
+            self.drop_cdf(job);
+            if let Some(Some(b)) = self.booked.get_mut(job as usize) {
+                b.running = Some(now);
+            }
+        }
+        started
+    }
+
+    /// The latest time a disabled job may (re)start.
     fn restart_deadline(&self, c: &dyn Cluster, job: JobId, b: Booked) -> Time {
         let j = c.job(job);
+        if self.mode.releases_early() {
+            // Comprehensive overbooking: restart while its slot lasts (spec §6.5).
+            return b.end - 1;
+        }
         let next = self.nodes_of(b).iter().filter_map(|&node| self.plan.next_start(node, b.start + 1)).min();
         next.unwrap_or(Time::MAX).min(j.deadline) - j.estimate
     }
 
     fn disable(&mut self, c: &mut dyn Cluster, job: JobId) {
-        let Some(b) = self.booked.get(job as usize).copied().flatten() else { return };
+        let Some(b) = self.booking(job) else { return };
+        if let Some(Some(b)) = self.booked.get_mut(job as usize) {
+            b.running = None;
+        }
         let deadline = self.restart_deadline(c, job, b);
         if c.now() > deadline {
-            self.unbook(job);
+            self.forget(job);
             c.fail(job);
         } else {
             self.disabled.insert(job);
@@ -160,23 +564,24 @@ impl ComprehensiveBackfilling {
         for k in 0..self.due.len() {
             let (start, job) = self.due[k];
             self.pending.remove(&(start, job));
-            let Some(b) = self.booked.get(job as usize).copied().flatten() else { continue };
-            let nodes = &self.arena[b.first as usize..(b.first + b.count) as usize];
-            if !c.start(job, nodes, b.end) {
+            if self.booking(job).is_none_or(|b| b.running.is_some()) || self.disabled.contains(&job) {
+                continue;
+            }
+            if !self.start_now(c, job) {
                 self.disable(c, job);
             }
         }
         // Disabled jobs whose restart window has closed fail now.
         self.jobs.clear();
         for &job in &self.disabled {
-            if self.booked[job as usize].is_some_and(|b| now > self.restart_deadline(&*c, job, b)) {
+            if self.booking(job).is_some_and(|b| now > self.restart_deadline(&*c, job, b)) {
                 self.jobs.push(job);
             }
         }
         for k in 0..self.jobs.len() {
             let job = self.jobs[k];
             self.disabled.remove(&job);
-            self.unbook(job);
+            self.forget(job);
             c.fail(job);
         }
     }
@@ -186,73 +591,146 @@ impl ComprehensiveBackfilling {
         let now = c.now();
         self.jobs.clear();
         for &job in &self.disabled {
-            if self.booked[job as usize].is_some_and(|b| self.nodes_of(b).contains(&node)) {
+            if self.booking(job).is_some_and(|b| self.nodes_of(b).contains(&node)) {
                 self.jobs.push(job);
             }
         }
         for k in 0..self.jobs.len() {
             let job = self.jobs[k];
-            let Some(b) = self.booked[job as usize] else { continue };
+            let Some(b) = self.booking(job) else { continue };
             if !c.nodes_ready(self.nodes_of(b)) {
                 continue;
             }
             self.disabled.remove(&job);
             if now > self.restart_deadline(&*c, job, b) {
-                self.unbook(job);
+                self.forget(job);
                 c.fail(job);
                 continue;
             }
-            // Move its slot to [now, now + x) on the same nodes.
-            let x = c.job(job).estimate;
-            self.unbook(job);
-            self.chosen.clear();
-            self.chosen.extend_from_slice(&self.arena[b.first as usize..(b.first + b.count) as usize]);
-            self.book(job, now, now + x);
-            let nodes = &self.arena[self.arena.len() - b.count as usize..];
-            if !c.start(job, nodes, now + x) {
+            if !self.mode.releases_early() {
+                // Backfilling restarts with its whole estimate: move the slot.
+                let x = c.job(job).estimate;
+                self.move_slot(job, now, now + x);
+            }
+            if !self.start_now(c, job) {
                 self.disable(c, job);
+            }
+        }
+    }
+
+    /// Starts early the waiting jobs booked next on `nodes` (overbooking and
+    /// shortened backfilling): idle nodes and nothing booked before them.
+    fn start_early(&mut self, c: &mut dyn Cluster, first: u32, count: u32) {
+        let now = c.now();
+        for k in first..first + count {
+            let node = self.arena[k as usize];
+            if let Some(slot) = self.plan.next_slot(node, now) {
+                self.try_early(c, slot.job);
+            }
+        }
+    }
+
+    /// Starts waiting `job` now if nothing is booked before it on its idle
+    /// nodes; if only its release is missing, retries at its release.
+    fn try_early(&mut self, c: &mut dyn Cluster, job: JobId) {
+        let now = c.now();
+        let Some(b) = self.booking(job) else { return };
+        if b.running.is_some() || b.start <= now || self.disabled.contains(&job) {
+            return;
+        }
+        let clear = self.nodes_of(b).iter().all(|&n| self.plan.free_until(n, now) == Some(b.start));
+        if !clear {
+            return;
+        }
+        let release = c.job(job).release;
+        if now < release {
+            if release < b.start && self.awaiting_release.insert((release, job)) {
+                c.wake_at(release);
+            }
+            return;
+        }
+        if c.nodes_ready(self.nodes_of(b)) {
+            let old = b.start;
+            if self.start_now(c, job) {
+                self.pending.remove(&(old, job));
             }
         }
     }
 }
 
-impl Strategy for ComprehensiveBackfilling {
+/// Paper A's shortened duration d' = ⌈x / (1 + maxPoF)⌉.
+pub fn shortened(x: Time, max_pof: f64) -> Time {
+    ((x as f64 / (1.0 + max_pof)).ceil() as Time).max(1)
+}
+
+impl Strategy for Comprehensive {
     fn submit(&mut self, c: &mut dyn Cluster, job: JobId) {
         self.submissions += 1;
         if self.submissions % 256 == 0 {
-            // Forget finished history; disabled jobs keep their (future) limits.
             let horizon = c.now();
             self.plan.forget_before(horizon);
             self.profile.forget_before(horizon);
         }
         let j = *c.job(job);
-        let from = c.now().max(j.release);
-        let start = if j.nodes > self.plan.node_count() {
-            None
-        } else {
-            self.find_start(from, j.estimate, j.nodes, j.deadline - j.estimate)
-        };
-        let Some(start) = start else {
+        let Some(mut choice) = self.choose(c, &j) else {
             c.reject(job);
             return;
         };
-        let end = start + j.estimate;
-        self.book(job, start, end);
-        c.accept(job, Booking { start, end, overbooked: false, pof: None });
-        self.pending.insert((start, job));
-        if start == c.now() {
+        // Full bookings' PoS (and every overbooking booking's end CDF).
+        let store_cdf = self.mode == Mode::Overbooking;
+        if store_cdf {
+            choice.pos = self.comprehensive_pos(c, &j, choice.start, choice.end, true);
+        } else if !choice.overbooked {
+            choice.pos = self.failure_only_pos(&j);
+        } else {
+            choice.pos *= self.failure_only_pos(&j);
+        }
+        let spare = match (&self.overbooking, self.mode) {
+            (Some(ob), Mode::Shortened) if ob.model.pdf(&j).mean_ratio() <= 1.0 / (1.0 + ob.pof_max) => {
+                j.estimate - shortened(j.estimate, ob.pof_max)
+            }
+            _ => 0,
+        };
+        self.book(job, choice.start, choice.end, spare);
+        if store_cdf {
+            let slot = self.take_cdf_slot();
+            std::mem::swap(&mut self.cdfs[slot as usize], &mut self.cdf_scratch);
+            if let Some(Some(b)) = self.booked.get_mut(job as usize) {
+                b.cdf = Some(slot);
+            }
+        }
+        let booking = Booking {
+            start: choice.planned,
+            end: choice.end,
+            overbooked: choice.overbooked,
+            pof: Some((1.0 - choice.pos).clamp(0.0, 1.0)),
+        };
+        c.accept(job, booking);
+        self.pending.insert((choice.start, job));
+        if choice.start <= c.now() {
             self.start_due(c);
         } else {
-            c.wake_at(start);
+            c.wake_at(choice.start);
         }
     }
 
     fn wake(&mut self, c: &mut dyn Cluster) {
+        let now = c.now();
+        while let Some(&(release, job)) = self.awaiting_release.first().filter(|(r, _)| *r <= now) {
+            self.awaiting_release.remove(&(release, job));
+            self.try_early(c, job);
+        }
         self.start_due(c);
     }
 
-    fn job_ended(&mut self, _c: &mut dyn Cluster, _job: JobId) {
-        // Nodes stay reserved until the end of the booking: nothing changes.
+    fn job_ended(&mut self, c: &mut dyn Cluster, job: JobId) {
+        if !self.mode.releases_early() {
+            // Nodes stay reserved until the end of the booking.
+            return;
+        }
+        let Some(b) = self.booking(job) else { return };
+        self.forget(job);
+        self.start_early(c, b.first, b.count);
     }
 
     fn node_failed(&mut self, c: &mut dyn Cluster, _node: NodeId, victim: Option<JobId>) {
@@ -263,12 +741,24 @@ impl Strategy for ComprehensiveBackfilling {
 
     fn node_repaired(&mut self, c: &mut dyn Cluster, node: NodeId) {
         self.try_restart(c, node);
+        if self.mode.releases_early() {
+            let first = self.arena.len() as u32;
+            self.arena.push(node);
+            self.start_early(c, first, 1);
+            self.arena.pop();
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::failure_law::FailureLaw;
+
+    fn reliability() -> Reliability {
+        let lambda = 1.2904e-4 / 3600.0;
+        Reliability::new(lambda, 0.4333 / 3600.0, FailureLaw::exponential(lambda).unwrap())
+    }
 
     /// Nodes 0–1 free forever, node 2 booked from 5 h, node 3 from 3 h: a 2-h
     /// job on two nodes at t = 0 fits everywhere. First fit takes the lowest ids
@@ -277,18 +767,22 @@ mod tests {
     #[test]
     fn first_fit_takes_lowest_ids_best_fit_the_tightest_nodes() {
         let hour = crate::units::HOUR;
-        for (placement, expected) in [(Placement::FirstFit, vec![0, 1]), (Placement::BestFit, vec![3, 2])] {
-            let mut s = ComprehensiveBackfilling::new(4, placement);
+        for (placement, expected) in [(Placement::FirstFit, vec![0, 1]), (Placement::BestFit, vec![2, 3])] {
+            let mut s = Comprehensive::new(Mode::Backfilling, 4, placement, reliability(), None);
             s.plan.reserve(2, Slot { start: 5 * hour, end: 6 * hour, job: 90 });
             s.plan.reserve(3, Slot { start: 3 * hour, end: 4 * hour, job: 91 });
-            assert!(s.choose_nodes(0, 2 * hour, 2));
-            let mut expected = expected;
-            expected.sort_unstable();
+            assert!(s.choose_full(0, 2 * hour, 2));
             assert_eq!(s.chosen, expected, "{placement}");
             // Node 3 is free only until 3 h: a 4-h job cannot use it.
-            assert!(s.choose_nodes(0, 4 * hour, 3));
+            assert!(s.choose_full(0, 4 * hour, 3));
             assert!(!s.chosen.contains(&3), "{placement}");
-            assert!(!s.choose_nodes(0, 4 * hour, 4));
+            assert!(!s.choose_full(0, 4 * hour, 4));
         }
+    }
+
+    #[test]
+    fn shortened_duration_of_paper_a() {
+        // 5 h with maxPoF = 0.13: 300/1.13 = 265.49 min → 4:25:30 (ceil to seconds).
+        assert_eq!(shortened(5 * 3600, 0.13), 15_930);
     }
 }

@@ -1,28 +1,42 @@
-//! Heuristic planning: plan node counts only, pick nodes at start, re-plan often.
+//! Heuristic planning and heuristic overbooking: plan node counts only, pick
+//! nodes at start, re-plan often.
 //!
-//! Reference: `overbooking-dissertation-spec.md` §3.3.2, §6.1 ("Heuristic
-//! planning"), §6.5 (re-planning rule, capacity under crashes).
+//! Reference: `overbooking-dissertation-spec.md` §3.2 (heuristic PoS), §5.4
+//! (best fit), §6.1 ("Heuristic planning", "Heuristic overbooking"), §6.5
+//! (re-planning rule, capacity under crashes).
 //!
 //! Contract:
 //! - The plan is an [`AvailabilityProfile`] of the cluster's full capacity (the
 //!   spec's default: crashed nodes are not subtracted, "the heuristic fills the
 //!   resources to the maximum"). A running job holds its count until its kill
-//!   time; a waiting job holds it over its planned window.
-//! - At occurrence a job gets the earliest window of its full estimate that
-//!   ends by its deadline, or is rejected.
-//! - At every job end, node failure and node repair the waiting jobs are
-//!   re-planned in order of planned start: each is taken out and put back at its
-//!   earliest feasible start (conservative compression, so no job moves later).
-//! - A job starts at its planned start on the lowest-id idle, up nodes; if too
-//!   few are up it waits (blocked) for the next re-plan, and fails once its
-//!   deadline can no longer be met. A job stopped by a node failure is re-placed
-//!   at once with its full estimate before its deadline, or fails.
+//!   time; a waiting job holds it over its planned window [start, start + allotment).
+//! - Candidates are the profile's maximal gaps with n free nodes between the
+//!   job's release and deadline. A gap holding the whole estimate is a full
+//!   booking (allotment x, no test); with overbooking, a shorter gap is an
+//!   overbooked booking of its length l if its heuristic PoS passes the
+//!   acceptance test. Best fit takes the earliest full booking, else the first
+//!   passing overbooked gap; first fit the first acceptable gap in time order;
+//!   conservative the highest PoS; last fit the latest acceptable gap.
+//! - At every job end, node failure and repair the waiting jobs are re-planned
+//!   in order of planned start: each is put back at its earliest window of its
+//!   whole estimate if that is no later than before (an overbooked job may so
+//!   regain its full runtime), else at its earliest window of its allotment;
+//!   no job moves later.
+//! - A job starts at its planned start on the lowest-id idle, up nodes and is
+//!   killed at start + allotment. If too few nodes are up it waits (blocked)
+//!   for the next re-plan and fails once its deadline can no longer be met. A
+//!   job stopped by a node failure is placed again at once (with a new test if
+//!   overbooked), or fails.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::plan::AvailabilityProfile;
+use crate::policy::overbooking::Overbooking;
 use crate::policy::{Booking, Cluster, Placement, Strategy};
+use crate::stats::pos::{self, Reliability};
 use crate::units::{JobId, NodeId, Time};
+use crate::workload::job::Job;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum State {
@@ -34,10 +48,19 @@ enum State {
     Running { kill_at: Time },
 }
 
-/// The heuristic planning strategy.
-pub struct HeuristicPlanning {
-    /// Kept for reporting; without overbooking both placements give the same plan.
-    _placement: Placement,
+/// A candidate booking.
+#[derive(Debug, Clone, Copy)]
+struct Choice {
+    start: Time,
+    allotment: Time,
+    pos: f64,
+}
+
+/// Heuristic planning, with or without overbooking.
+pub struct Heuristic {
+    placement: Placement,
+    reliability: Reliability,
+    overbooking: Option<Arc<Overbooking>>,
     profile: AvailabilityProfile,
     queue: BTreeSet<(Time, JobId)>,
     states: Vec<State>,
@@ -45,11 +68,18 @@ pub struct HeuristicPlanning {
     nodes: Vec<NodeId>,
 }
 
-impl HeuristicPlanning {
-    /// A strategy for `capacity` nodes.
-    pub fn new(capacity: u32, placement: Placement) -> HeuristicPlanning {
-        HeuristicPlanning {
-            _placement: placement,
+impl Heuristic {
+    /// A strategy for `capacity` nodes; overbooking when `overbooking` is given.
+    pub fn new(
+        capacity: u32,
+        placement: Placement,
+        reliability: Reliability,
+        overbooking: Option<Arc<Overbooking>>,
+    ) -> Heuristic {
+        Heuristic {
+            placement,
+            reliability,
+            overbooking,
             profile: AvailabilityProfile::new(capacity),
             queue: BTreeSet::new(),
             states: Vec::new(),
@@ -66,16 +96,65 @@ impl HeuristicPlanning {
         &mut self.states[i]
     }
 
-    /// Plans `job` at its earliest full-estimate window from `from`; false if none.
-    fn place(&mut self, c: &mut dyn Cluster, job: JobId, from: Time) -> bool {
-        let j = *c.job(job);
-        let start = self.profile.earliest_fit(from, j.estimate, j.nodes, j.deadline - j.estimate);
-        if let Some(start) = start {
-            self.profile.reserve(start, start + j.estimate, j.nodes);
-            *self.state(job) = State::Waiting { start, allotment: j.estimate };
-            self.queue.insert((start, job));
+    /// PoS of a booking of `allotment` for `job`.
+    fn pos(&self, j: &Job, allotment: Time) -> f64 {
+        match &self.overbooking {
+            Some(ob) if allotment < j.estimate => {
+                pos::heuristic(&self.reliability, ob.model.pdf(j), j.estimate, allotment, j.nodes).value()
+            }
+            _ => self.reliability.available(j.nodes) * self.reliability.success(j.nodes, j.estimate),
         }
-        start.is_some()
+    }
+
+    /// The booking the placement policy picks for `j` from `from`, if any.
+    fn choose(&self, j: &Job, from: Time) -> Option<Choice> {
+        if j.nodes > self.profile.capacity() || from > j.deadline {
+            return None;
+        }
+        let full = |start| Choice { start, allotment: j.estimate, pos: self.pos(j, j.estimate) };
+        let earliest_full = self.profile.earliest_fit(from, j.estimate, j.nodes, j.deadline - j.estimate).map(full);
+        if self.overbooking.is_none() && matches!(self.placement, Placement::BestFit | Placement::FirstFit) {
+            return earliest_full;
+        }
+        if self.placement == Placement::BestFit && earliest_full.is_some() {
+            return earliest_full;
+        }
+        let mut best: Option<Choice> = None;
+        for gap in self.profile.gaps(from, j.deadline, j.nodes) {
+            let end = gap.end.min(j.deadline);
+            let l = end - gap.start;
+            let choice = if l >= j.estimate {
+                full(gap.start)
+            } else if let (Some(ob), true) = (&self.overbooking, l > 0) {
+                let pos = self.pos(j, l);
+                if !ob.acceptance.accepts(pos, j.fee, j.penalty) {
+                    continue;
+                }
+                Choice { start: gap.start, allotment: l, pos }
+            } else {
+                continue;
+            };
+            match self.placement {
+                Placement::BestFit | Placement::FirstFit => return Some(choice),
+                Placement::LastFit => best = Some(choice),
+                Placement::Conservative => {
+                    if best.is_none_or(|b| choice.pos > b.pos) {
+                        best = Some(choice);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Books `job` at its chosen window from `from`; false if there is none.
+    fn place(&mut self, c: &mut dyn Cluster, job: JobId, from: Time) -> Option<Choice> {
+        let j = *c.job(job);
+        let choice = self.choose(&j, from)?;
+        self.profile.reserve(choice.start, choice.start + choice.allotment, j.nodes);
+        *self.state(job) = State::Waiting { start: choice.start, allotment: choice.allotment };
+        self.queue.insert((choice.start, job));
+        Some(choice)
     }
 
     /// Re-plans every waiting job in order of planned start.
@@ -92,10 +171,15 @@ impl HeuristicPlanning {
             let from = now.max(j.release);
             // Its old window is still free unless it lies in the past (blocked).
             let latest = if start >= now { start } else { j.deadline - allotment };
-            match self.profile.earliest_fit(from, allotment, j.nodes, latest) {
-                Some(s) => {
-                    self.profile.reserve(s, s + allotment, j.nodes);
-                    *self.state(job) = State::Waiting { start: s, allotment };
+            let upgrade = (allotment < j.estimate)
+                .then(|| self.profile.earliest_fit(from, j.estimate, j.nodes, latest.min(j.deadline - j.estimate)))
+                .flatten()
+                .map(|s| (s, j.estimate));
+            let kept = || self.profile.earliest_fit(from, allotment, j.nodes, latest).map(|s| (s, allotment));
+            match upgrade.or_else(kept) {
+                Some((s, a)) => {
+                    self.profile.reserve(s, s + a, j.nodes);
+                    *self.state(job) = State::Waiting { start: s, allotment: a };
                     if s != start {
                         self.queue.remove(&(start, job));
                         self.queue.insert((s, job));
@@ -151,18 +235,23 @@ impl HeuristicPlanning {
     }
 }
 
-impl Strategy for HeuristicPlanning {
+impl Strategy for Heuristic {
     fn submit(&mut self, c: &mut dyn Cluster, job: JobId) {
         let j = *c.job(job);
         let from = c.now().max(j.release);
-        if j.nodes > self.profile.capacity() || !self.place(c, job, from) {
-            c.reject(job);
-            return;
+        match self.place(c, job, from) {
+            Some(choice) => {
+                let booking = Booking {
+                    start: choice.start,
+                    end: choice.start + choice.allotment,
+                    overbooked: choice.allotment < j.estimate,
+                    pof: Some(1.0 - choice.pos),
+                };
+                c.accept(job, booking);
+                self.start_due(c);
+            }
+            None => c.reject(job),
         }
-        if let State::Waiting { start, allotment } = *self.state(job) {
-            c.accept(job, Booking { start, end: start + allotment, overbooked: false, pof: None });
-        }
-        self.start_due(c);
     }
 
     fn wake(&mut self, c: &mut dyn Cluster) {
@@ -180,7 +269,7 @@ impl Strategy for HeuristicPlanning {
         if let Some(job) = victim {
             self.release_running(c, job);
             let from = c.now().max(c.job(job).release);
-            if !self.place(c, job, from) {
+            if self.place(c, job, from).is_none() {
                 c.fail(job);
             }
         }

@@ -12,10 +12,18 @@
 
 pub mod comprehensive;
 pub mod heuristic;
+pub mod overbooking;
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+
+use crate::policy::comprehensive::{Comprehensive, Mode};
+use crate::policy::heuristic::Heuristic;
+use crate::policy::overbooking::Overbooking;
+use crate::setting::InvalidSetting;
+use crate::stats::pos::Reliability;
 
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
@@ -83,12 +91,20 @@ pub enum Placement {
     /// among nodes, the tightest fit (smallest free-until).
     #[default]
     BestFit,
+    /// The acceptable gap with the highest PoS (spec §5.2).
+    Conservative,
+    /// The last acceptable gap (latest start).
+    LastFit,
 }
 
 impl Placement {
     /// Every placement with its name.
-    pub const ALL: [(&'static str, Placement); 2] =
-        [("first-fit", Placement::FirstFit), ("best-fit", Placement::BestFit)];
+    pub const ALL: [(&'static str, Placement); 4] = [
+        ("first-fit", Placement::FirstFit),
+        ("best-fit", Placement::BestFit),
+        ("conservative", Placement::Conservative),
+        ("last-fit", Placement::LastFit),
+    ];
 
     /// Looks a placement up by name.
     pub fn parse(name: &str) -> Result<Placement, UnknownName> {
@@ -123,52 +139,141 @@ pub struct UnknownName {
     pub valid: Vec<&'static str>,
 }
 
-/// Settings every strategy may read.
-#[derive(Debug, Clone, PartialEq)]
+/// What a strategy is built from.
+#[derive(Debug, Clone)]
 pub struct StrategySettings {
     /// Placement policy.
     pub placement: Placement,
+    /// Node reliability, for the predicted PoF of every booking.
+    pub reliability: Reliability,
+    /// Overbooking settings (needed by strategies that read them).
+    pub overbooking: Option<Arc<Overbooking>>,
 }
 
-type Constructor = fn(&StrategySettings, u32) -> Box<dyn Strategy>;
+/// Which settings a strategy reads: points that differ only in other settings
+/// are the same simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reads {
+    /// The placement policy changes its plans.
+    pub placement: bool,
+    /// The overbooking settings (PoF_max, PDFs) change its decisions.
+    pub overbooking: bool,
+    /// The acceptance test (PoF or risk, security factor) changes its decisions.
+    pub acceptance: bool,
+}
 
-/// Every strategy: its stable kebab-case name, a description and its constructor.
-pub const STRATEGIES: [(&str, &str, Constructor); 2] = [
-    (
-        "conservative-backfilling",
-        "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
-        |s, k| Box::new(comprehensive::ComprehensiveBackfilling::new(k, s.placement)),
-    ),
-    (
-        "heuristic-planning",
-        "heuristic planning: counts nodes, picks them at start, re-plans at every end, failure and repair",
-        |s, k| Box::new(heuristic::HeuristicPlanning::new(k, s.placement)),
-    ),
+/// A registered strategy.
+pub struct StrategyInfo {
+    /// Stable kebab-case name.
+    pub name: &'static str,
+    /// One line for `--help` and reports.
+    pub description: &'static str,
+    /// Settings it reads.
+    pub reads: Reads,
+    /// Default security factor of the risk test.
+    pub security_factor: f64,
+    /// Whether it is one of the overbooking strategies, and its base strategy.
+    pub base: Option<&'static str>,
+    build: fn(&StrategySettings, u32) -> Box<dyn Strategy>,
+}
+
+fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
+    s.overbooking.clone()
+}
+
+/// Every strategy, in report order.
+pub const STRATEGIES: [StrategyInfo; 5] = [
+    StrategyInfo {
+        name: "conservative-backfilling",
+        description: "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
+        reads: Reads { placement: true, overbooking: false, acceptance: false },
+        security_factor: 4.0,
+        base: None,
+        build: |s, k| Box::new(Comprehensive::new(Mode::Backfilling, k, s.placement, s.reliability.clone(), None)),
+    },
+    StrategyInfo {
+        name: "heuristic-planning",
+        description: "heuristic planning: counts nodes, picks them at start, re-plans at every end, failure and repair",
+        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        security_factor: 2.0,
+        base: None,
+        build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), None)),
+    },
+    StrategyInfo {
+        name: "comprehensive-overbooking",
+        description: "comprehensive overbooking: early starts on freed nodes, PoS from predecessors' end CDFs by FFT convolution",
+        reads: Reads { placement: true, overbooking: true, acceptance: true },
+        security_factor: 4.0,
+        base: Some("conservative-backfilling"),
+        build: |s, k| {
+            Box::new(Comprehensive::new(Mode::Overbooking, k, s.placement, s.reliability.clone(), needs_overbooking(s)))
+        },
+    },
+    StrategyInfo {
+        name: "heuristic-overbooking",
+        description: "heuristic overbooking: heuristic planning that may book a gap shorter than the estimate",
+        reads: Reads { placement: true, overbooking: true, acceptance: true },
+        security_factor: 2.0,
+        base: Some("heuristic-planning"),
+        build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), needs_overbooking(s))),
+    },
+    StrategyInfo {
+        name: "shortened-backfilling",
+        description: "paper A: conservative backfilling with d' = d/(1+maxPoF) and predecessor overbooking",
+        reads: Reads { placement: false, overbooking: true, acceptance: false },
+        security_factor: 4.0,
+        base: Some("conservative-backfilling"),
+        build: |s, k| {
+            Box::new(Comprehensive::new(
+                Mode::Shortened,
+                k,
+                Placement::BestFit,
+                s.reliability.clone(),
+                needs_overbooking(s),
+            ))
+        },
+    },
 ];
 
 /// The valid strategy names.
 pub fn strategy_names() -> Vec<&'static str> {
-    STRATEGIES.iter().map(|(n, _, _)| *n).collect()
+    STRATEGIES.iter().map(|s| s.name).collect()
+}
+
+/// A strategy's registration, by name.
+pub fn strategy(name: &str) -> Result<&'static StrategyInfo, UnknownName> {
+    STRATEGIES.iter().find(|s| s.name == name).ok_or_else(|| UnknownName {
+        kind: "strategy",
+        name: name.to_string(),
+        valid: strategy_names(),
+    })
 }
 
 /// Checks a strategy name.
 pub fn check_strategy(name: &str) -> Result<&'static str, UnknownName> {
-    STRATEGIES.iter().find(|(n, _, _)| *n == name).map(|(n, _, _)| *n).ok_or_else(|| UnknownName {
-        kind: "strategy",
-        name: name.to_string(),
-        valid: strategy_names(),
-    })
+    strategy(name).map(|s| s.name)
+}
+
+/// A strategy could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BuildError {
+    /// Unknown name.
+    #[error(transparent)]
+    Unknown(#[from] UnknownName),
+    /// A needed setting is missing or invalid.
+    #[error(transparent)]
+    Setting(#[from] InvalidSetting),
 }
 
 /// Builds the named strategy for a cluster of `capacity` nodes.
-pub fn build(name: &str, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, UnknownName> {
-    let name = check_strategy(name)?;
-    let constructor = STRATEGIES.iter().find(|(n, _, _)| *n == name).map(|(_, _, c)| *c);
-    constructor.map(|c| c(settings, capacity)).ok_or_else(|| UnknownName {
-        kind: "strategy",
-        name: name.to_string(),
-        valid: strategy_names(),
-    })
+pub fn build(name: &str, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, BuildError> {
+    let info = strategy(name)?;
+    if info.reads.overbooking && settings.overbooking.is_none() {
+        return Err(
+            InvalidSetting::new("overbooking", name, "needs runtime statistics (a trace history) to run").into()
+        );
+    }
+    Ok((info.build)(settings, capacity))
 }
 
 #[cfg(test)]
@@ -180,10 +285,11 @@ mod tests {
         let err = check_strategy("easy-peasy").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown strategy `easy-peasy`; valid strategy names: conservative-backfilling, heuristic-planning"
+            "unknown strategy `easy-peasy`; valid strategy names: conservative-backfilling, heuristic-planning, \
+             comprehensive-overbooking, heuristic-overbooking, shortened-backfilling"
         );
         let err = Placement::parse("worst-fit").unwrap_err();
-        assert!(err.to_string().contains("first-fit, best-fit"));
+        assert!(err.to_string().contains("first-fit, best-fit, conservative, last-fit"));
         assert_eq!(Placement::parse("first-fit"), Ok(Placement::FirstFit));
     }
 }

@@ -135,6 +135,12 @@ pub struct RunSummary {
     pub gain: f64,
     /// Node-seconds of execution / (capacity · span), span from 0 to the last end.
     pub utilisation: f64,
+    /// Accepted jobs booked shorter than their estimate.
+    pub overbooked: u32,
+    /// Of those, how many failed.
+    pub overbooked_failed: u32,
+    /// Σ predicted PoF of the overbooked jobs (mean = this / overbooked).
+    pub overbooked_pof_sum: f64,
 }
 
 impl RunSummary {
@@ -155,6 +161,13 @@ impl RunSummary {
             }
             s.fees += r.fee();
             s.penalties += r.penalty();
+            if r.accepted && r.overbooked {
+                s.overbooked += 1;
+                s.overbooked_pof_sum += r.pof.unwrap_or(0.0);
+                if r.outcome == Some(Outcome::Failed) {
+                    s.overbooked_failed += 1;
+                }
+            }
             busy += f64::from(r.job.nodes) * r.executed as f64;
             span_end = span_end.max(r.actual_end.unwrap_or(0));
         }

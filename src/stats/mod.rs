@@ -3,4 +3,7 @@
 //! Contract: everything here is pure computation on numbers; nothing reads files
 //! or the clock. Each submodule cites the spec section it implements.
 
+pub mod convolution;
 pub mod failure_law;
+pub mod pdf;
+pub mod pos;

@@ -203,7 +203,9 @@ impl Store {
             .query_row(
                 "SELECT count(*), sum(accepted), sum(outcome = 'success'), sum(outcome = 'failed'), \
                  sum(outcome = 'rejected'), sum(fee), sum(penalty), sum(jobs.nodes * executed), max(actual_end), \
-                 (SELECT capacity FROM runs WHERE runs.run_id = ?1) \
+                 (SELECT capacity FROM runs WHERE runs.run_id = ?1), sum(accepted AND overbooked), \
+                 sum(accepted AND overbooked AND outcome = 'failed'), \
+                 sum(CASE WHEN accepted AND overbooked THEN pof ELSE 0 END) \
                  FROM jobs WHERE run_id = ?1",
                 [run_id],
                 |r| {
@@ -222,6 +224,9 @@ impl Store {
                         penalties,
                         gain: fees - penalties,
                         utilisation: if span > 0.0 && capacity > 0.0 { busy / (capacity * span) } else { 0.0 },
+                        overbooked: r.get::<_, Option<u32>>(10)?.unwrap_or(0),
+                        overbooked_failed: r.get::<_, Option<u32>>(11)?.unwrap_or(0),
+                        overbooked_pof_sum: r.get::<_, Option<f64>>(12)?.unwrap_or(0.0),
                     })
                 },
             )

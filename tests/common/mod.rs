@@ -24,3 +24,31 @@ pub fn slasim() -> std::process::Command {
     cmd.env("SLASIM_TRACE_DIR", traces());
     cmd
 }
+
+use std::sync::Arc;
+
+use slasim::policy::overbooking::{Overbooking, OverbookingConfig};
+use slasim::policy::{Placement, StrategySettings, strategy};
+use slasim::stats::failure_law::FailureLaw;
+use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
+use slasim::stats::pos::Reliability;
+use slasim::workload::job::Job;
+
+/// LANL node reliability (λ = 1.2904e-4/h, μ = 0.4333/h).
+pub fn lanl_reliability() -> Reliability {
+    let lambda = 1.2904e-4 / 3600.0;
+    Reliability::new(lambda, 0.4333 / 3600.0, FailureLaw::exponential(lambda).unwrap())
+}
+
+/// Settings for `name`: overbooking with PDFs learned from `history` (one
+/// "all jobs" class) under the PoF test with `pof_max`.
+pub fn settings(name: &str, placement: Placement, history: &[Job], pof_max: f64) -> StrategySettings {
+    let info = strategy(name).unwrap();
+    let overbooking = info.reads.overbooking.then(|| {
+        let pdf = PdfConfig { source: PdfSource::default(), min_class_size: 1, ..PdfConfig::default() };
+        let model = Arc::new(RuntimeModel::learn(history, &pdf).unwrap());
+        let config = OverbookingConfig { pof_max, pdf, ..OverbookingConfig::default() };
+        Arc::new(Overbooking::new(&config, model, info.security_factor))
+    });
+    StrategySettings { placement, reliability: lanl_reliability(), overbooking }
+}

@@ -1,0 +1,176 @@
+//! Overbooking settings and the acceptance tests.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §4 (Algorithms 3.1, 3.2, 5.1),
+//! §3.4 (λ, μ), §7.4–7.5 (PoF_max sweep, security factors).
+//!
+//! Contract: the tests apply only to overbooked placements (a gap shorter than
+//! the estimate); a gap that holds the whole estimate is always accepted.
+//! - PoF test: accept iff PoF < PoF_max (strict).
+//! - Risk test: accept iff PoS·fee > PoF·penalty·SecurityFactor; with
+//!   penalty = ratio·fee this is PoF < 1/(1 + ratio·SF).
+//!
+//! [`OverbookingConfig`] is what configs and the command line set; the runner
+//! turns it into an [`Overbooking`] (learned PDFs, node reliability, test)
+//! that strategies read.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::setting::{InvalidSetting, positive, probability};
+use crate::stats::pdf::{PdfConfig, RuntimeModel};
+use crate::workload::failures::{LANL_LAMBDA_PER_HOUR, LANL_MU_PER_HOUR};
+
+/// Which acceptance test decides overbooked placements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum AcceptanceKind {
+    /// PoF < PoF_max (the academic test).
+    #[default]
+    Pof,
+    /// PoS·fee > PoF·penalty·SecurityFactor (the commercial test).
+    Risk,
+}
+
+/// Overbooking settings, as written in configs (`[overbooking]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OverbookingConfig {
+    /// The acceptance test.
+    pub acceptance: AcceptanceKind,
+    /// PoF_max of the PoF test (and the maxPoF of shortened backfilling).
+    pub pof_max: f64,
+    /// Security factor of the risk test; default 2 (heuristic) or 4 (comprehensive).
+    pub security_factor: Option<f64>,
+    /// Node failure rate λ per hour assumed by the PoS.
+    pub lambda_per_hour: f64,
+    /// Node repair rate μ per hour assumed by the PoS.
+    pub mu_per_hour: f64,
+    /// Condition predecessors' end times on not having ended yet (spec §2.5).
+    pub condition_on_elapsed: bool,
+    /// Runtime statistics.
+    pub pdf: PdfConfig,
+}
+
+impl Default for OverbookingConfig {
+    fn default() -> Self {
+        OverbookingConfig {
+            acceptance: AcceptanceKind::Pof,
+            pof_max: 0.1,
+            security_factor: None,
+            lambda_per_hour: LANL_LAMBDA_PER_HOUR,
+            mu_per_hour: LANL_MU_PER_HOUR,
+            condition_on_elapsed: true,
+            pdf: PdfConfig::default(),
+        }
+    }
+}
+
+impl OverbookingConfig {
+    /// Checks every setting.
+    pub fn validate(&self) -> Result<(), InvalidSetting> {
+        probability("pof_max", self.pof_max)?;
+        if let Some(sf) = self.security_factor {
+            positive("security_factor", sf)?;
+        }
+        positive("lambda_per_hour", self.lambda_per_hour)?;
+        positive("mu_per_hour", self.mu_per_hour)?;
+        self.pdf.validate()
+    }
+}
+
+/// An acceptance test with its parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Acceptance {
+    /// PoF < max.
+    Pof {
+        /// PoF_max.
+        max: f64,
+    },
+    /// PoS·fee > PoF·penalty·security_factor.
+    Risk {
+        /// SecurityFactor.
+        security_factor: f64,
+    },
+}
+
+impl Acceptance {
+    /// Does an overbooked placement with this PoS pass?
+    pub fn accepts(&self, pos: f64, fee: f64, penalty: f64) -> bool {
+        let pof = 1.0 - pos;
+        match *self {
+            Acceptance::Pof { max } => pof < max,
+            Acceptance::Risk { security_factor } => pos * fee > pof * penalty * security_factor,
+        }
+    }
+}
+
+/// What an overbooking strategy reads at run time.
+#[derive(Debug)]
+pub struct Overbooking {
+    /// The acceptance test.
+    pub acceptance: Acceptance,
+    /// PoF_max (shortened backfilling's maxPoF).
+    pub pof_max: f64,
+    /// Learned runtime statistics.
+    pub model: Arc<RuntimeModel>,
+    /// Condition predecessors on elapsed time.
+    pub condition: bool,
+}
+
+impl Overbooking {
+    /// Builds the run-time settings; `default_security_factor` is the strategy's.
+    pub fn new(config: &OverbookingConfig, model: Arc<RuntimeModel>, default_security_factor: f64) -> Overbooking {
+        let acceptance = match config.acceptance {
+            AcceptanceKind::Pof => Acceptance::Pof { max: config.pof_max },
+            AcceptanceKind::Risk => {
+                Acceptance::Risk { security_factor: config.security_factor.unwrap_or(default_security_factor) }
+            }
+        };
+        Overbooking { acceptance, pof_max: config.pof_max, model, condition: config.condition_on_elapsed }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pof_test_is_strict() {
+        // Binary-exact values: PoF = 0.125 is not below PoF_max = 0.125.
+        let t = Acceptance::Pof { max: 0.125 };
+        assert!(t.accepts(0.9375, 1.0, 1.0));
+        assert!(!t.accepts(0.875, 1.0, 1.0));
+        assert!(Acceptance::Pof { max: 1.0 }.accepts(0.001, 1.0, 1.0));
+        assert!(!Acceptance::Pof { max: 1.0 }.accepts(0.0, 1.0, 1.0));
+    }
+
+    /// Spec §4: with penalty = ratio·fee the risk test is PoF < 1/(1 + ratio·SF).
+    #[test]
+    fn risk_test_is_a_pof_threshold() {
+        for (ratio, sf) in [(0.5, 2.0), (1.0, 2.0), (2.0, 4.0), (4.0, 4.0)] {
+            let threshold = 1.0 / (1.0 + ratio * sf);
+            let t = Acceptance::Risk { security_factor: sf };
+            let fee = 7.5;
+            for pof in [0.0, threshold - 1e-9, threshold + 1e-9, 0.5, 0.99] {
+                assert_eq!(
+                    t.accepts(1.0 - pof, fee, ratio * fee),
+                    pof < threshold,
+                    "ratio {ratio}, SF {sf}, PoF {pof}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn settings_outside_their_domain_name_the_setting() {
+        let bad = |c: OverbookingConfig| c.validate().unwrap_err().setting;
+        assert_eq!(bad(OverbookingConfig { pof_max: 1.5, ..Default::default() }), "pof_max");
+        assert_eq!(bad(OverbookingConfig { pof_max: -0.1, ..Default::default() }), "pof_max");
+        assert_eq!(bad(OverbookingConfig { lambda_per_hour: 0.0, ..Default::default() }), "lambda_per_hour");
+        assert_eq!(bad(OverbookingConfig { mu_per_hour: -1.0, ..Default::default() }), "mu_per_hour");
+        assert_eq!(bad(OverbookingConfig { security_factor: Some(0.0), ..Default::default() }), "security_factor");
+        let pdf = PdfConfig { step_seconds: 0, ..PdfConfig::default() };
+        assert_eq!(bad(OverbookingConfig { pdf, ..Default::default() }), "step_seconds");
+    }
+}
