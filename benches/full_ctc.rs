@@ -5,11 +5,13 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::policy::{Placement, StrategySettings, build};
+use slasim::experiment::point::Point;
+use slasim::experiment::runner::Inputs;
+use slasim::policy::{Placement, build};
 use slasim::sim::bench::{Scenario, simulate};
-use slasim::workload::failures::FailureStream;
+use slasim::workload::WorkloadSource;
+use slasim::workload::failures::{FailureSource, FailureStream};
 use slasim::workload::prepare::PrepareConfig;
-use slasim::workload::swf::{ReadOptions, SwfTrace};
 
 fn traces() -> PathBuf {
     std::env::var_os("SLASIM_TRACE_DIR")
@@ -18,17 +20,27 @@ fn traces() -> PathBuf {
 }
 
 fn full_ctc(c: &mut Criterion) {
-    let trace = SwfTrace::load(traces().join("swf/CTC-SP2-1996-3.1-cln.swf.gz"), ReadOptions::default())
-        .expect("CTC-SP2 loads");
-    let prepared = PrepareConfig { whole_log: true, ..PrepareConfig::default() }.prepare(&trace).expect("prepares");
-    let jobs = &prepared.batteries[0].jobs;
-    let capacity = prepared.capacity;
     let mut group = c.benchmark_group("full CTC-SP2");
     group.sample_size(10);
     for name in ["conservative-backfilling", "heuristic-planning"] {
+        let point = Point {
+            strategy: name.to_string(),
+            placement: Placement::BestFit,
+            seed: 1,
+            battery: 0,
+            workload: WorkloadSource::Swf { path: traces().join("swf/CTC-SP2-1996-3.1-cln.swf.gz"), lenient: false },
+            prepare: PrepareConfig { whole_log: true, ..PrepareConfig::default() },
+            failures: FailureSource::None,
+            overbooking: Default::default(),
+        };
+        let inputs = Inputs::load(std::slice::from_ref(&point)).expect("CTC-SP2 loads");
+        let prepared = inputs.prepared(&point).expect("prepared");
+        let jobs = &prepared.batteries[0].jobs;
+        let capacity = prepared.capacity;
+        let settings = inputs.strategy_settings(&point).expect("settings");
         group.bench_function(name, |b| {
             b.iter(|| {
-                let strategy = build(name, &StrategySettings { placement: Placement::BestFit }, capacity).unwrap();
+                let strategy = build(name, &settings, capacity).unwrap();
                 let failures = FailureStream::none(capacity);
                 let sim = simulate(Scenario { capacity, jobs: jobs.clone(), failures, strategy }).unwrap();
                 assert_eq!(sim.cluster.records.len(), 77_199);

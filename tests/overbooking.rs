@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::{h, job};
+
 use std::sync::Arc;
 
 use slasim::policy::overbooking::{Overbooking, OverbookingConfig};
@@ -9,35 +11,12 @@ use slasim::policy::{Placement, StrategySettings, build, strategy};
 use slasim::sim::bench::{Scenario, Simulated, simulate};
 use slasim::sim::record::{JobRecord, Outcome};
 use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
-use slasim::units::{HOUR, Time};
+
 use slasim::workload::failures::FailureStream;
 use slasim::workload::job::Job;
 
 const LAMBDA_H: f64 = 1.2904e-4;
 const MU_H: f64 = 0.4333;
-
-fn h(v: f64) -> Time {
-    (v * HOUR as f64).round() as Time
-}
-
-fn job(id: u32, o: f64, e: f64, x: f64, w: f64, n: u32, d: f64) -> Job {
-    let fee = f64::from(n) * x;
-    Job {
-        id,
-        swf_id: i64::from(id),
-        occurrence: h(o),
-        release: h(e),
-        deadline: h(d),
-        estimate: h(x),
-        runtime: h(w),
-        nodes: n,
-        user: -1,
-        application: -1,
-        queue: -1,
-        fee,
-        penalty: fee,
-    }
-}
 
 /// A history whose real/estimated ratios are the given percentages.
 fn history(ratios: &[i64]) -> Vec<Job> {

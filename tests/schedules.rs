@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::job;
+
 use slasim::policy::{Placement, build};
 use slasim::sim::bench::{Scenario, Simulated, simulate};
 use slasim::sim::record::{JobRecord, Outcome};
@@ -12,27 +14,6 @@ use slasim::workload::job::Job;
 
 const CB: &str = "conservative-backfilling";
 const HP: &str = "heuristic-planning";
-
-/// A job occurring at `o`, released at `e`, estimate `x`, real runtime `w`, `n`
-/// nodes, deadline `d` (times in hours, fractional allowed).
-fn job(id: u32, o: f64, e: f64, x: f64, w: f64, n: u32, d: f64) -> Job {
-    let h = |v: f64| (v * HOUR as f64).round() as Time;
-    Job {
-        id,
-        swf_id: i64::from(id) + 1,
-        occurrence: h(o),
-        release: h(e),
-        deadline: h(d),
-        estimate: h(x),
-        runtime: h(w),
-        nodes: n,
-        user: -1,
-        application: -1,
-        queue: -1,
-        fee: f64::from(n) * x,
-        penalty: f64::from(n) * x,
-    }
-}
 
 fn outage(node: NodeId, down: f64, up: f64) -> [NodeEvent; 2] {
     let h = |v: f64| (v * HOUR as f64).round() as Time;

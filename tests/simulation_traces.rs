@@ -5,11 +5,16 @@ mod common;
 use slasim::experiment::point::Point;
 use slasim::experiment::runner::run_points;
 use slasim::policy::Placement;
+use slasim::policy::overbooking::OverbookingConfig;
 use slasim::workload::WorkloadSource;
 use slasim::workload::failures::FailureSource;
 use slasim::workload::prepare::PrepareConfig;
 
 fn ctc_points(strategy: &str, prepare: &PrepareConfig) -> Vec<Point> {
+    ctc_points_with(strategy, prepare, FailureSource::None, 0.1)
+}
+
+fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSource, pof_max: f64) -> Vec<Point> {
     let path = common::traces().join("swf/CTC-SP2-1996-3.1-cln.swf.gz");
     (0..prepare.batteries)
         .map(|battery| Point {
@@ -19,10 +24,40 @@ fn ctc_points(strategy: &str, prepare: &PrepareConfig) -> Vec<Point> {
             battery,
             workload: WorkloadSource::Swf { path: path.clone(), lenient: false },
             prepare: prepare.clone(),
-            failures: FailureSource::None,
-            overbooking: Default::default(),
+            failures: failures.clone(),
+            overbooking: OverbookingConfig { pof_max, ..OverbookingConfig::default() },
         })
         .collect()
+}
+
+/// Mean gain per battery on CTC-SP2 with LANL failures.
+fn mean_gain(strategy: &str, prepare: &PrepareConfig, pof_max: f64) -> f64 {
+    let lanl = FailureSource::default_for("lanl").unwrap();
+    let results = run_points(&ctc_points_with(strategy, prepare, lanl, pof_max), 2, None).unwrap();
+    assert!(results.iter().all(|r| r.unresolved == 0));
+    results.iter().map(|r| r.summary.gain).sum::<f64>() / results.len() as f64
+}
+
+/// With LANL failures: comprehensive overbooking beats comprehensive
+/// backfilling at a low PoF_max and collapses at PoF_max 1; heuristic
+/// overbooking rises above heuristic planning at a middle PoF_max and falls
+/// again (README, "the PoF_max curve").
+#[test]
+fn ctc_overbooking_gain_rises_then_falls() {
+    let thesis = PrepareConfig { occurrence_factor: Some(0.15), capacity: Some(430), ..PrepareConfig::default() };
+    let cb = mean_gain("conservative-backfilling", &thesis, 0.15);
+    let co_low = mean_gain("comprehensive-overbooking", &thesis, 0.15);
+    let co_high = mean_gain("comprehensive-overbooking", &thesis, 1.0);
+    assert!(co_low > 1.3 * cb, "comprehensive overbooking {co_low} vs backfilling {cb}");
+    assert!(co_high < 0.5 * co_low, "the gain collapses at PoF_max 1: {co_high} vs {co_low}");
+    let computed = PrepareConfig::default();
+    let hp = mean_gain("heuristic-planning", &computed, 0.5);
+    let ho_low = mean_gain("heuristic-overbooking", &computed, 0.05);
+    let ho_mid = mean_gain("heuristic-overbooking", &computed, 0.5);
+    let ho_high = mean_gain("heuristic-overbooking", &computed, 1.0);
+    assert!(ho_low >= hp - 1e-6, "no loss at a low PoF_max: {ho_low} vs {hp}");
+    assert!(ho_mid > 1.03 * hp, "heuristic overbooking {ho_mid} vs planning {hp}");
+    assert!(ho_high < ho_mid, "and falls again: {ho_high} vs {ho_mid}");
 }
 
 fn mean_accepted(strategy: &str, prepare: &PrepareConfig) -> (f64, f64) {

@@ -13,7 +13,7 @@ use crate::experiment::runner::run_points;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{Placement, check_strategy};
 use crate::sim::record::RunSummary;
-use crate::stats::pdf::PdfConfig;
+use crate::stats::pdf::{LearnFrom, PdfConfig};
 use crate::store::Store;
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
@@ -49,6 +49,7 @@ impl FailureModelArg {
 }
 
 #[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
 pub(crate) struct RunArgs {
     /// An SWF trace (plain or .gz, or a name under the traces directory);
     /// without it the embedded synthetic workload is used.
@@ -79,6 +80,10 @@ pub(crate) struct RunArgs {
     /// Time step Δ of the runtime PDFs, seconds.
     #[arg(long, default_value_t = 60)]
     pdf_step: i64,
+    /// Learn the runtime PDFs from the simulation input itself ("oracle"
+    /// statistics) instead of the history before it.
+    #[arg(long)]
+    oracle_pdfs: bool,
     /// Node failures (default: lanl with a trace, poisson with the LANL rates
     /// for the synthetic workload).
     #[arg(long, value_enum)]
@@ -121,7 +126,12 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
         },
         pof_max: args.pof_max,
         security_factor: args.security_factor,
-        pdf: PdfConfig { source: args.pdf_source.parse()?, step_seconds: args.pdf_step, ..PdfConfig::default() },
+        pdf: PdfConfig {
+            source: args.pdf_source.parse()?,
+            step_seconds: args.pdf_step,
+            learn_from: if args.oracle_pdfs { LearnFrom::Input } else { LearnFrom::History },
+            ..PdfConfig::default()
+        },
         ..OverbookingConfig::default()
     };
     overbooking.validate()?;

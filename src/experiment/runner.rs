@@ -25,7 +25,7 @@ use crate::policy::{self, StrategySettings};
 use crate::sim::bench::{Scenario, simulate};
 use crate::sim::record::RunSummary;
 use crate::stats::failure_law::FailureLaw;
-use crate::stats::pdf::RuntimeModel;
+use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
 use crate::store::{RunOutput, RunRow, Store};
 use crate::units::Time;
@@ -75,7 +75,15 @@ impl Inputs {
             let reads = policy::strategy(&p.strategy)?.reads;
             if reads.overbooking && !inputs.models.contains_key(&model_key(p)) {
                 let prepared = inputs.prepared(p)?;
-                let model = RuntimeModel::learn(&prepared.history, &p.overbooking.pdf)
+                let input: Vec<_>;
+                let jobs = match p.overbooking.pdf.learn_from {
+                    LearnFrom::History => &prepared.history,
+                    LearnFrom::Input => {
+                        input = prepared.batteries.iter().flat_map(|b| b.jobs.iter().copied()).collect();
+                        &input
+                    }
+                };
+                let model = RuntimeModel::learn(jobs, &p.overbooking.pdf)
                     .with_context(|| format!("learning runtime statistics of {}", prepared.trace))?;
                 for battery in &prepared.batteries {
                     model.check_jobs(&battery.jobs)?;
@@ -100,7 +108,7 @@ impl Inputs {
     }
 
     /// The strategy settings of a point: reliability, and overbooking when read.
-    fn strategy_settings(&self, p: &Point) -> anyhow::Result<StrategySettings> {
+    pub fn strategy_settings(&self, p: &Point) -> anyhow::Result<StrategySettings> {
         let info = policy::strategy(&p.strategy)?;
         let lambda = per_hour_to_per_second(p.overbooking.lambda_per_hour);
         let mu = per_hour_to_per_second(p.overbooking.mu_per_hour);

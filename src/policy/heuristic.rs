@@ -176,7 +176,17 @@ impl Heuristic {
                 .flatten()
                 .map(|s| (s, j.estimate));
             let kept = || self.profile.earliest_fit(from, allotment, j.nodes, latest).map(|s| (s, allotment));
-            match upgrade.or_else(kept) {
+            // An overbooked job takes all the room at its new start, up to its
+            // estimate: "even overbooked jobs can get their full runtime if
+            // previous jobs finish earlier" (spec §3.3.2.1).
+            let widen = |(s, a): (Time, Time)| {
+                if a >= j.estimate {
+                    return (s, a);
+                }
+                let room = self.profile.gaps(s, s + 1, j.nodes).next().map_or(a, |g| g.end.min(j.deadline) - s);
+                (s, room.clamp(a, j.estimate))
+            };
+            match upgrade.or_else(kept).map(widen) {
                 Some((s, a)) => {
                     self.profile.reserve(s, s + a, j.nodes);
                     *self.state(job) = State::Waiting { start: s, allotment: a };

@@ -19,10 +19,13 @@ use rustfft::{Fft, FftPlanner};
 /// Below this length of the shorter input the direct sum is faster.
 const DIRECT_BELOW: usize = 48;
 
+/// The forward and inverse FFT plans of one size.
+type Plans = (Arc<dyn Fft<f64>>, Arc<dyn Fft<f64>>);
+
 /// A convolution engine with cached FFT plans and buffers.
 pub struct Convolver {
     planner: FftPlanner<f64>,
-    plans: HashMap<usize, (Arc<dyn Fft<f64>>, Arc<dyn Fft<f64>>)>,
+    plans: HashMap<usize, Plans>,
     buf: Vec<Complex64>,
     spectrum: Vec<Complex64>,
     scratch: Vec<Complex64>,

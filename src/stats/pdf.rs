@@ -183,6 +183,18 @@ pub enum Fallback {
     Error,
 }
 
+/// Which jobs the runtime statistics are learned from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum LearnFrom {
+    /// The jobs before the simulation input (the dissertation).
+    #[default]
+    History,
+    /// The simulation input itself: "oracle" statistics, to measure how much
+    /// a drift between history and input costs.
+    Input,
+}
+
 /// Settings of the runtime statistics.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -205,6 +217,8 @@ pub struct PdfConfig {
     pub step_seconds: Time,
     /// Percent → time step.
     pub step_rounding: Rounding,
+    /// History (default) or the input itself (oracle).
+    pub learn_from: LearnFrom,
 }
 
 impl Default for PdfConfig {
@@ -218,6 +232,7 @@ impl Default for PdfConfig {
             bin_rounding: Rounding::Round,
             step_seconds: 60,
             step_rounding: Rounding::Round,
+            learn_from: LearnFrom::History,
         }
     }
 }

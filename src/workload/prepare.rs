@@ -169,7 +169,7 @@ impl Default for PrepareConfig {
 #[derive(Debug, Clone, thiserror::Error, PartialEq)]
 pub enum PrepareError {
     /// A setting outside its domain.
-    #[error("preparation {0}")]
+    #[error(transparent)]
     Setting(#[from] InvalidSetting),
     /// The machine size is unknown.
     #[error("{trace}: the header has no {key} line; set `capacity` in the preparation settings")]

@@ -52,3 +52,30 @@ pub fn settings(name: &str, placement: Placement, history: &[Job], pof_max: f64)
     });
     StrategySettings { placement, reliability: lanl_reliability(), overbooking }
 }
+
+/// Hours → seconds.
+pub fn h(v: f64) -> slasim::units::Time {
+    (v * slasim::units::HOUR as f64).round() as slasim::units::Time
+}
+
+/// A job occurring at `o`, released at `e`, estimate `x`, real runtime `w`, `n`
+/// nodes, deadline `d` (times in hours, fractional allowed); fee = penalty =
+/// n·x node-hours.
+pub fn job(id: u32, o: f64, e: f64, x: f64, w: f64, n: u32, d: f64) -> Job {
+    let fee = f64::from(n) * x;
+    Job {
+        id,
+        swf_id: i64::from(id),
+        occurrence: h(o),
+        release: h(e),
+        deadline: h(d),
+        estimate: h(x),
+        runtime: h(w),
+        nodes: n,
+        user: -1,
+        application: -1,
+        queue: -1,
+        fee,
+        penalty: fee,
+    }
+}

@@ -168,3 +168,30 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
     assert!(err.contains("schema version 999 is newer"), "{err}");
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
+
+#[test]
+fn bad_overbooking_settings_name_the_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("o.sqlite");
+    let db = db.to_str().unwrap();
+    for (args, message) in [
+        (vec!["--pof-max", "1.5"], "setting `pof_max` = 1.5: must lie in [0, 1]"),
+        (vec!["--pof-max", "-0.1"], "setting `pof_max` = -0.1: must lie in [0, 1]"),
+        (vec!["--pdf-step", "0"], "setting `step_seconds` = 0"),
+        (vec!["--penalty-ratio", "0"], "setting `penalty_ratio` = 0"),
+        (vec!["--penalty-ratio", "-1"], "setting `penalty_ratio` = -1"),
+        (vec!["--pdf-source", "runtimes"], "setting `pdf_source` = runtimes"),
+        (vec!["--acceptance", "risk", "--security-factor", "0"], "setting `security_factor` = 0"),
+        (
+            vec!["--whole-log", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--strategy", "heuristic-overbooking"],
+            "has no history jobs to learn from",
+        ),
+    ] {
+        let mut full = vec!["run", "--batteries", "1", "--input-jobs", "1000", "--db", db];
+        full.extend(args.iter().copied());
+        let (ok, _, err) = run(&full);
+        assert!(!ok, "{args:?} should fail");
+        assert!(err.contains(message), "{args:?}: `{message}` not in {err}");
+        assert!(!err.contains("NaN") && !err.contains("panicked"), "{err}");
+    }
+}
