@@ -143,8 +143,10 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
     let dbs = db.to_str().unwrap();
     slasim::store::Store::open(&db).unwrap();
     for (sql, message) in [
-        ("DELETE FROM jobs", "only read-only statements"),
+        ("DELETE FROM job_outcomes", "only read-only statements"),
+        ("UPDATE points SET gain = 0", "only read-only statements"),
         ("DROP TABLE runs", "only read-only statements"),
+        ("DELETE FROM jobs", "cannot modify jobs because it is a view"),
         ("SELEC * FROM jobs", "syntax error"),
         ("SELECT nope FROM jobs", "no such column: nope"),
     ] {

@@ -9,6 +9,7 @@
 mod options;
 mod query;
 mod run;
+mod sweep;
 mod trace;
 
 use std::io::Write;
@@ -33,6 +34,11 @@ enum Command {
     /// Run the battery set of a trace (or the synthetic default) under one or
     /// more strategies; store every job in SQLite and print a summary.
     Run(run::RunArgs),
+    /// Run (or resume) an experiment config: every point of its sweeps, on
+    /// all cores, stored in SQLite; or write a Slurm script for it.
+    Sweep(sweep::SweepArgs),
+    /// Merge the stores of a sweep's shards into one.
+    Merge(sweep::MergeArgs),
     /// Run one read-only SQL statement on the store and print the result.
     Query(query::QueryArgs),
     /// Inspect, generate, prepare and export workloads and failure streams.
@@ -65,12 +71,14 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
     let result = match cli.command {
-        Command::Run(args) => run::run(args),
-        Command::Query(args) => query::run(args),
-        Command::Trace(command) => trace::run(command),
+        Command::Run(args) => run::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Sweep(args) => sweep::sweep(args),
+        Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
+        Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Trace(command) => trace::run(command).map(|()| ExitCode::SUCCESS),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE

@@ -6,5 +6,8 @@
 //! The stored outcome of a point depends on the point alone, never on the
 //! number of threads or the order in which points finish.
 
+pub mod config;
+pub mod coordinator;
 pub mod point;
 pub mod runner;
+pub mod slurm;

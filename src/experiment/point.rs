@@ -77,6 +77,22 @@ impl Point {
         toml::to_string(self).unwrap_or_else(|e| format!("unserialisable point: {e}"))
     }
 
+    /// The identity of the point's jobs: workload, preparation (but for the
+    /// penalty ratio, which the jobs' attributes do not show) and battery.
+    pub fn battery_key(&self) -> i64 {
+        let prepare = PrepareConfig { penalty_ratio: 1.0, ..self.prepare.clone() };
+        let text = format!(
+            "{}\n{}\nbattery = {}",
+            toml::to_string(&self.workload).unwrap_or_default(),
+            toml::to_string(&prepare).unwrap_or_default(),
+            self.battery
+        );
+        let digest = Sha256::digest(text.as_bytes());
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&digest[..8]);
+        (u64::from_be_bytes(first) >> 1) as i64
+    }
+
     /// The point's stable id.
     pub fn id(&self) -> PointId {
         let digest = Sha256::digest(self.canonical().as_bytes());

@@ -20,6 +20,7 @@ use anyhow::{Context, anyhow};
 use chrono::DateTime;
 
 use crate::experiment::point::Point;
+use crate::policy::overbooking::AcceptanceKind;
 use crate::policy::overbooking::Overbooking;
 use crate::policy::{self, StrategySettings};
 use crate::sim::bench::{Scenario, simulate};
@@ -27,7 +28,7 @@ use crate::sim::record::RunSummary;
 use crate::stats::failure_law::FailureLaw;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
-use crate::store::{RunOutput, RunRow, Store};
+use crate::store::{PointAxes, RunOutput, RunRow, Store};
 use crate::units::Time;
 use crate::units::per_hour_to_per_second;
 use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
@@ -166,6 +167,33 @@ fn rfc3339(t: SystemTime) -> String {
     DateTime::from_timestamp(secs, 0).map_or_else(|| secs.to_string(), |d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
 }
 
+/// The `points` columns describing a point's settings.
+pub fn axes(p: &Point) -> PointAxes {
+    let info = policy::strategy(&p.strategy).ok();
+    let (acceptance, security_factor) = match p.overbooking.acceptance {
+        AcceptanceKind::Pof => ("pof", None),
+        AcceptanceKind::Risk => {
+            ("risk", Some(p.overbooking.security_factor.unwrap_or(info.map_or(1.0, |i| i.security_factor))))
+        }
+    };
+    let failures = match &p.failures {
+        FailureSource::None => "none",
+        FailureSource::Lanl { .. } => "lanl",
+        FailureSource::Poisson { .. } => "poisson",
+        FailureSource::Weibull { .. } => "weibull",
+        FailureSource::Hyperexp { .. } => "hyperexp",
+    };
+    PointAxes {
+        placement: p.placement.name().to_string(),
+        acceptance: acceptance.to_string(),
+        pof_max: p.overbooking.pof_max,
+        security_factor,
+        penalty_ratio: p.prepare.penalty_ratio,
+        pdf_source: p.overbooking.pdf.source.to_string(),
+        failures: failures.to_string(),
+    }
+}
+
 /// Simulates one point.
 pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSummary, u32)> {
     let prepared = inputs.prepared(p)?;
@@ -186,6 +214,7 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
         run_id: id.run_id,
         strategy: p.strategy.clone(),
         battery: p.battery as i64,
+        battery_key: p.battery_key(),
         trace: prepared.trace.clone(),
         seed: p.seed,
         capacity,
@@ -197,11 +226,9 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
         wall_seconds,
     };
     let unresolved = simulated.cluster.unresolved;
-    Ok((
-        RunOutput { run, jobs: simulated.cluster.records, node_events: simulated.cluster.node_events },
-        summary,
-        unresolved,
-    ))
+    let point = Some((axes(p), summary));
+    let output = RunOutput { run, jobs: simulated.cluster.records, node_events: simulated.cluster.node_events, point };
+    Ok((output, summary, unresolved))
 }
 
 /// Simulates `points` on `threads` workers; stores each finished run in

@@ -29,6 +29,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The code stored in `job_outcomes.outcome`.
+    pub fn code(self) -> i64 {
+        match self {
+            Outcome::Success => 1,
+            Outcome::Failed => 2,
+            Outcome::Rejected => 3,
+        }
+    }
+
     /// The name stored in the database.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -19,15 +19,21 @@ use std::path::{Path, PathBuf};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, params};
 
-use crate::sim::record::{JobRecord, NodeEventRecord, RunSummary};
+use crate::sim::record::{JobRecord, NodeEventRecord, Outcome, RunSummary};
 use crate::workload::failures::NodeEventKind;
 
 /// Schema scripts; applying `MIGRATIONS[i]` takes a database from version i to i + 1.
+///
+/// A battery's job attributes are the same in every run of it, so they are
+/// stored once (`battery_jobs`) and each run stores only its outcomes
+/// (`job_outcomes`); the `jobs` view joins them back into one row per job per
+/// run with every attribute and outcome.
 pub const MIGRATIONS: [&str; 1] = [r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
     strategy      TEXT    NOT NULL,
     battery       INTEGER NOT NULL,
+    battery_key   INTEGER NOT NULL,     -- the battery's jobs in battery_jobs
     trace         TEXT    NOT NULL,
     seed          INTEGER NOT NULL,
     capacity      INTEGER NOT NULL,
@@ -38,10 +44,8 @@ CREATE TABLE runs (
     finished_at   TEXT    NOT NULL,
     wall_seconds  REAL    NOT NULL
 );
-CREATE TABLE jobs (
-    run_id        INTEGER NOT NULL REFERENCES runs(run_id),
-    strategy      TEXT    NOT NULL,
-    battery       INTEGER NOT NULL,
+CREATE TABLE battery_jobs (
+    battery_key   INTEGER NOT NULL,
     job           INTEGER NOT NULL,     -- index within the battery
     swf_id        INTEGER NOT NULL,
     occurrence    INTEGER NOT NULL,
@@ -53,6 +57,11 @@ CREATE TABLE jobs (
     user          INTEGER NOT NULL,
     application   INTEGER NOT NULL,
     queue         INTEGER NOT NULL,
+    PRIMARY KEY (battery_key, job)
+) WITHOUT ROWID;
+CREATE TABLE job_outcomes (
+    run_id        INTEGER NOT NULL REFERENCES runs(run_id),
+    job           INTEGER NOT NULL,
     accepted      INTEGER NOT NULL,
     planned_start INTEGER,
     planned_end   INTEGER,
@@ -60,23 +69,74 @@ CREATE TABLE jobs (
     actual_end    INTEGER,
     overbooked    INTEGER NOT NULL,
     pof           REAL,
-    outcome       TEXT    NOT NULL CHECK (outcome IN ('success', 'failed', 'rejected')),
+    outcome       INTEGER NOT NULL,     -- 1 success, 2 failed, 3 rejected (the jobs view shows the names)
     fee           REAL    NOT NULL,     -- earned: the job's fee if it succeeded, else 0
     penalty       REAL    NOT NULL,     -- paid: the job's penalty if it failed, else 0
     restarts      INTEGER NOT NULL,
-    executed      INTEGER NOT NULL,     -- seconds of execution, all attempts
-    PRIMARY KEY (run_id, job)
-) WITHOUT ROWID;
+    executed      INTEGER NOT NULL      -- seconds of execution, all attempts
+);
+-- job_outcomes has no index: rows are appended in commit order (an index on
+-- the hashed run ids would double the cost of every insert); reports scan it.
+CREATE VIEW jobs AS
+SELECT o.run_id, r.strategy, r.battery, o.job, b.swf_id, b.occurrence, b.release, b.deadline, b.estimate,
+       b.runtime, b.nodes, b.user, b.application, b.queue, o.accepted, o.planned_start, o.planned_end,
+       o.actual_start, o.actual_end, o.overbooked, o.pof,
+       CASE o.outcome WHEN 1 THEN 'success' WHEN 2 THEN 'failed' ELSE 'rejected' END AS outcome,
+       o.fee, o.penalty, o.restarts, o.executed
+FROM job_outcomes o
+JOIN runs r ON r.run_id = o.run_id
+JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job;
 CREATE TABLE node_events (
     run_id  INTEGER NOT NULL REFERENCES runs(run_id),
     seq     INTEGER NOT NULL,
     time    INTEGER NOT NULL,
     node    INTEGER NOT NULL,
     kind    TEXT    NOT NULL CHECK (kind IN ('fail', 'repair')),
-    job     INTEGER,                    -- the running job a failure interrupted
-    PRIMARY KEY (run_id, seq)
+    job     INTEGER                     -- the running job a failure interrupted
+);
+CREATE INDEX node_events_by_run ON node_events(run_id);
+CREATE TABLE points (
+    run_id            INTEGER PRIMARY KEY REFERENCES runs(run_id),
+    strategy          TEXT    NOT NULL,
+    trace             TEXT    NOT NULL,
+    battery           INTEGER NOT NULL,
+    seed              INTEGER NOT NULL,
+    placement         TEXT    NOT NULL,
+    acceptance        TEXT    NOT NULL,
+    pof_max           REAL    NOT NULL,
+    security_factor   REAL,               -- the risk test's, resolved; NULL under the PoF test
+    penalty_ratio     REAL    NOT NULL,
+    pdf_source        TEXT    NOT NULL,
+    failures          TEXT    NOT NULL,
+    capacity          INTEGER NOT NULL,
+    jobs              INTEGER NOT NULL,
+    accepted          INTEGER NOT NULL,
+    successful        INTEGER NOT NULL,
+    failed            INTEGER NOT NULL,
+    rejected          INTEGER NOT NULL,
+    fees              REAL    NOT NULL,
+    penalties         REAL    NOT NULL,
+    gain              REAL    NOT NULL,
+    utilisation       REAL    NOT NULL,
+    overbooked        INTEGER NOT NULL,
+    overbooked_failed INTEGER NOT NULL,
+    overbooked_pof    REAL    NOT NULL,   -- Σ predicted PoF of the overbooked jobs
+    wall_seconds      REAL    NOT NULL
+);
+CREATE TABLE experiments (
+    hash          TEXT PRIMARY KEY,       -- sha256 of the config text
+    name          TEXT NOT NULL,
+    file          TEXT NOT NULL,
+    config        TEXT NOT NULL,
+    code_version  TEXT NOT NULL,
+    created_at    TEXT NOT NULL
+);
+CREATE TABLE experiment_points (
+    experiment  TEXT    NOT NULL REFERENCES experiments(hash),
+    run_id      INTEGER NOT NULL,
+    sweep       TEXT    NOT NULL,
+    PRIMARY KEY (experiment, run_id)
 ) WITHOUT ROWID;
-CREATE INDEX jobs_by_strategy ON jobs(strategy, battery);
 "#];
 
 /// The schema version this build writes.
@@ -114,6 +174,8 @@ pub struct RunRow {
     pub strategy: String,
     /// Battery index.
     pub battery: i64,
+    /// Identity of the battery's jobs (workload, preparation, battery).
+    pub battery_key: i64,
     /// Trace name.
     pub trace: String,
     /// Seed.
@@ -134,6 +196,45 @@ pub struct RunRow {
     pub wall_seconds: f64,
 }
 
+/// An experiment as stored in `experiments`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExperimentRow {
+    /// sha256 of the config text.
+    pub hash: String,
+    /// Its name.
+    pub name: String,
+    /// The config file.
+    pub file: String,
+    /// The config text.
+    pub config: String,
+    /// slasim version and commit.
+    pub code_version: String,
+    /// Wall-clock time of the first registration, RFC 3339.
+    pub created_at: String,
+}
+
+/// An experiment's identity in a store: (hash, name, file).
+pub type ExperimentId = (String, String, String);
+
+/// The sweep-axis values of a point, as stored in `points`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointAxes {
+    /// Placement name.
+    pub placement: String,
+    /// `pof` or `risk`.
+    pub acceptance: String,
+    /// PoF_max.
+    pub pof_max: f64,
+    /// Resolved security factor under the risk test.
+    pub security_factor: Option<f64>,
+    /// Penalty ratio.
+    pub penalty_ratio: f64,
+    /// PDF source name.
+    pub pdf_source: String,
+    /// Failure model name.
+    pub failures: String,
+}
+
 /// A run with its outcomes.
 #[derive(Debug, Clone)]
 pub struct RunOutput {
@@ -143,12 +244,19 @@ pub struct RunOutput {
     pub jobs: Vec<JobRecord>,
     /// Node failures and repairs.
     pub node_events: Vec<NodeEventRecord>,
+    /// The point's axes and aggregates, for `points`.
+    pub point: Option<(PointAxes, RunSummary)>,
 }
 
 /// A database open for writing.
 pub struct Store {
     path: PathBuf,
     conn: Connection,
+    /// Battery keys whose jobs are known to be stored.
+    batteries: std::collections::HashSet<i64>,
+    /// Full-batch INSERTs, built once.
+    battery_sql: String,
+    outcome_sql: String,
 }
 
 fn sqlite(path: &Path) -> impl Fn(rusqlite::Error) -> StoreError + '_ {
@@ -171,7 +279,14 @@ impl Store {
         if found > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema { path: path.clone(), found });
         }
+        if found == 0 {
+            // A new file: 16 KB pages take fewer writes per commit (set
+            // before the WAL exists; ignored for an existing database).
+            conn.pragma_update(None, "page_size", 16_384).map_err(&err)?;
+        }
         conn.pragma_update(None, "journal_mode", "WAL").map_err(&err)?;
+        // Commits stay atomic and survive a killed process; only a power
+        // loss may roll back the last commits (WAL with synchronous=NORMAL).
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(&err)?;
         if found < SCHEMA_VERSION {
             let tx = conn.transaction().map_err(&err)?;
@@ -182,7 +297,13 @@ impl Store {
             tx.commit().map_err(&err)?;
         }
         drop(err);
-        Ok(Store { path, conn })
+        Ok(Store {
+            path,
+            conn,
+            batteries: std::collections::HashSet::new(),
+            battery_sql: insert_sql("battery_jobs", BATTERY_COLUMNS, BATCH),
+            outcome_sql: insert_sql("job_outcomes", OUTCOME_COLUMNS, BATCH),
+        })
     }
 
     /// The database file.
@@ -197,110 +318,71 @@ impl Store {
             .map_err(sqlite(&self.path))
     }
 
-    /// Recomputes a stored run's summary from its `jobs` rows.
+    /// A stored run's summary, from its `points` row.
     pub fn summary(&self, run_id: i64) -> Result<RunSummary, StoreError> {
         self.conn
             .query_row(
-                "SELECT count(*), sum(accepted), sum(outcome = 'success'), sum(outcome = 'failed'), \
-                 sum(outcome = 'rejected'), sum(fee), sum(penalty), sum(jobs.nodes * executed), max(actual_end), \
-                 (SELECT capacity FROM runs WHERE runs.run_id = ?1), sum(accepted AND overbooked), \
-                 sum(accepted AND overbooked AND outcome = 'failed'), \
-                 sum(CASE WHEN accepted AND overbooked THEN pof ELSE 0 END) \
-                 FROM jobs WHERE run_id = ?1",
+                "SELECT jobs, accepted, successful, failed, rejected, fees, penalties, gain, utilisation, \
+                 overbooked, overbooked_failed, overbooked_pof FROM points WHERE run_id = ?1",
                 [run_id],
                 |r| {
-                    let busy: f64 = r.get::<_, Option<f64>>(7)?.unwrap_or(0.0);
-                    let span: f64 = r.get::<_, Option<f64>>(8)?.unwrap_or(0.0);
-                    let capacity: f64 = r.get::<_, Option<f64>>(9)?.unwrap_or(0.0);
-                    let fees: f64 = r.get::<_, Option<f64>>(5)?.unwrap_or(0.0);
-                    let penalties: f64 = r.get::<_, Option<f64>>(6)?.unwrap_or(0.0);
                     Ok(RunSummary {
                         jobs: r.get(0)?,
-                        accepted: r.get::<_, Option<u32>>(1)?.unwrap_or(0),
-                        successful: r.get::<_, Option<u32>>(2)?.unwrap_or(0),
-                        failed: r.get::<_, Option<u32>>(3)?.unwrap_or(0),
-                        rejected: r.get::<_, Option<u32>>(4)?.unwrap_or(0),
-                        fees,
-                        penalties,
-                        gain: fees - penalties,
-                        utilisation: if span > 0.0 && capacity > 0.0 { busy / (capacity * span) } else { 0.0 },
-                        overbooked: r.get::<_, Option<u32>>(10)?.unwrap_or(0),
-                        overbooked_failed: r.get::<_, Option<u32>>(11)?.unwrap_or(0),
-                        overbooked_pof_sum: r.get::<_, Option<f64>>(12)?.unwrap_or(0.0),
+                        accepted: r.get(1)?,
+                        successful: r.get(2)?,
+                        failed: r.get(3)?,
+                        rejected: r.get(4)?,
+                        fees: r.get(5)?,
+                        penalties: r.get(6)?,
+                        gain: r.get(7)?,
+                        utilisation: r.get(8)?,
+                        overbooked: r.get(9)?,
+                        overbooked_failed: r.get(10)?,
+                        overbooked_pof_sum: r.get(11)?,
                     })
                 },
             )
             .map_err(sqlite(&self.path))
     }
 
-    /// Stores one run, its jobs and node events in one transaction.
+    /// Stores one run — its `runs` row, its jobs (their battery's attributes
+    /// the first time), node events and `points` row — in one transaction.
     pub fn write_run(&mut self, out: &RunOutput) -> Result<(), StoreError> {
         let err = sqlite(&self.path);
+        let r = &out.run;
         let tx = self.conn.transaction().map_err(&err)?;
-        {
-            let r = &out.run;
-            tx.execute(
-                "INSERT INTO runs (run_id, strategy, battery, trace, seed, capacity, config, config_hash, \
-                 code_version, started_at, finished_at, wall_seconds) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                params![
-                    r.run_id,
-                    r.strategy,
-                    r.battery,
-                    r.trace,
-                    r.seed as i64,
-                    r.capacity,
-                    r.config,
-                    r.config_hash,
-                    r.code_version,
-                    r.started_at,
-                    r.finished_at,
-                    r.wall_seconds
-                ],
-            )
-            .map_err(&err)?;
-            let mut insert = tx
-                .prepare_cached(
-                    "INSERT INTO jobs (run_id, strategy, battery, job, swf_id, occurrence, release, deadline, \
-                     estimate, runtime, nodes, user, application, queue, accepted, planned_start, planned_end, \
-                     actual_start, actual_end, overbooked, pof, outcome, fee, penalty, restarts, executed) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, \
-                     ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
-                )
+        tx.execute(
+            "INSERT INTO runs (run_id, strategy, battery, battery_key, trace, seed, capacity, config, config_hash, \
+             code_version, started_at, finished_at, wall_seconds) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            params![
+                r.run_id,
+                r.strategy,
+                r.battery,
+                r.battery_key,
+                r.trace,
+                r.seed as i64,
+                r.capacity,
+                r.config,
+                r.config_hash,
+                r.code_version,
+                r.started_at,
+                r.finished_at,
+                r.wall_seconds
+            ],
+        )
+        .map_err(&err)?;
+        let new_battery = !self.batteries.contains(&r.battery_key)
+            && !tx
+                .query_row("SELECT EXISTS (SELECT 1 FROM battery_jobs WHERE battery_key = ?1)", [r.battery_key], |x| {
+                    x.get::<_, bool>(0)
+                })
                 .map_err(&err)?;
-            for j in &out.jobs {
-                let job = &j.job;
-                insert
-                    .execute(params![
-                        r.run_id,
-                        r.strategy,
-                        r.battery,
-                        job.id,
-                        job.swf_id,
-                        job.occurrence,
-                        job.release,
-                        job.deadline,
-                        job.estimate,
-                        job.runtime,
-                        job.nodes,
-                        job.user,
-                        job.application,
-                        job.queue,
-                        j.accepted,
-                        j.planned_start,
-                        j.planned_end,
-                        j.actual_start,
-                        j.actual_end,
-                        j.overbooked,
-                        j.pof,
-                        j.outcome.map_or("failed", |o| o.as_str()),
-                        j.fee(),
-                        j.penalty(),
-                        j.restarts,
-                        j.executed
-                    ])
-                    .map_err(&err)?;
-            }
+        if new_battery {
+            write_battery_jobs(&tx, &self.battery_sql, r.battery_key, &out.jobs).map_err(&err)?;
+        }
+        write_outcomes(&tx, &self.outcome_sql, r.run_id, &out.jobs).map_err(&err)?;
+        {
             let mut insert = tx
                 .prepare_cached(
                     "INSERT INTO node_events (run_id, seq, time, node, kind, job) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -314,8 +396,282 @@ impl Store {
                 insert.execute(params![r.run_id, seq as i64, e.time, e.node, kind, e.job]).map_err(&err)?;
             }
         }
+        if let Some((axes, sum)) = &out.point {
+            tx.execute(
+                "INSERT INTO points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
+                 ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+                params![
+                    r.run_id,
+                    r.strategy,
+                    r.trace,
+                    r.battery,
+                    r.seed as i64,
+                    axes.placement,
+                    axes.acceptance,
+                    axes.pof_max,
+                    axes.security_factor,
+                    axes.penalty_ratio,
+                    axes.pdf_source,
+                    axes.failures,
+                    r.capacity,
+                    sum.jobs,
+                    sum.accepted,
+                    sum.successful,
+                    sum.failed,
+                    sum.rejected,
+                    sum.fees,
+                    sum.penalties,
+                    sum.gain,
+                    sum.utilisation,
+                    sum.overbooked,
+                    sum.overbooked_failed,
+                    sum.overbooked_pof_sum,
+                    r.wall_seconds
+                ],
+            )
+            .map_err(&err)?;
+        }
+        tx.commit().map_err(&err)?;
+        self.batteries.insert(r.battery_key);
+        Ok(())
+    }
+
+    /// Records an experiment and the points it consists of (idempotent).
+    pub fn register_experiment(
+        &mut self,
+        e: &ExperimentRow,
+        points: impl IntoIterator<Item = (i64, String)>,
+    ) -> Result<(), StoreError> {
+        let err = sqlite(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
+        tx.execute(
+            "INSERT OR IGNORE INTO experiments (hash, name, file, config, code_version, created_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![e.hash, e.name, e.file, e.config, e.code_version, e.created_at],
+        )
+        .map_err(&err)?;
+        let hash = &e.hash;
+        {
+            let mut insert = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO experiment_points (experiment, run_id, sweep) VALUES (?1, ?2, ?3)",
+                )
+                .map_err(&err)?;
+            for (run_id, sweep) in points {
+                insert.execute(params![hash, run_id, sweep]).map_err(&err)?;
+            }
+        }
         tx.commit().map_err(&err)
     }
+
+    /// Run ids already stored, of those given.
+    pub fn stored_runs(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT run_id FROM runs").map_err(sqlite(&self.path))?;
+        let rows = stmt.query_map([], |r| r.get(0)).map_err(sqlite(&self.path))?;
+        rows.collect::<Result<_, _>>().map_err(sqlite(&self.path))
+    }
+}
+
+/// Rows per multi-row INSERT: one statement per batch instead of per row.
+const BATCH: usize = 50;
+const OUTCOME_COLUMNS: usize = 14;
+const BATTERY_COLUMNS: usize = 12;
+
+fn insert_sql(table: &str, columns: usize, rows: usize) -> String {
+    let row = |r: usize| {
+        format!("({})", (1..=columns).map(|c| format!("?{}", r * columns + c)).collect::<Vec<_>>().join(","))
+    };
+    format!("INSERT INTO {table} VALUES {}", (0..rows).map(row).collect::<Vec<_>>().join(","))
+}
+
+/// Binds and inserts `items` in batches; `bind` binds one item from a 1-based parameter index.
+fn insert_batched<T>(
+    tx: &rusqlite::Transaction<'_>,
+    table: &str,
+    columns: usize,
+    full_sql: &str,
+    items: &[T],
+    mut bind: impl FnMut(&mut rusqlite::CachedStatement<'_>, usize, &T) -> rusqlite::Result<()>,
+) -> rusqlite::Result<()> {
+    for chunk in items.chunks(BATCH) {
+        // Full batches reuse one SQL text (building and hashing it per chunk
+        // cost as much as the inserts); only a short tail builds its own.
+        let mut stmt = if chunk.len() == BATCH {
+            tx.prepare_cached(full_sql)?
+        } else {
+            tx.prepare_cached(&insert_sql(table, columns, chunk.len()))?
+        };
+        for (r, item) in chunk.iter().enumerate() {
+            bind(&mut stmt, r * columns + 1, item)?;
+        }
+        stmt.raw_execute()?;
+    }
+    Ok(())
+}
+
+fn write_battery_jobs(tx: &rusqlite::Transaction<'_>, sql: &str, key: i64, jobs: &[JobRecord]) -> rusqlite::Result<()> {
+    insert_batched(tx, "battery_jobs", BATTERY_COLUMNS, sql, jobs, |s, i, r| {
+        let j = &r.job;
+        s.raw_bind_parameter(i, key)?;
+        s.raw_bind_parameter(i + 1, j.id)?;
+        s.raw_bind_parameter(i + 2, j.swf_id)?;
+        s.raw_bind_parameter(i + 3, j.occurrence)?;
+        s.raw_bind_parameter(i + 4, j.release)?;
+        s.raw_bind_parameter(i + 5, j.deadline)?;
+        s.raw_bind_parameter(i + 6, j.estimate)?;
+        s.raw_bind_parameter(i + 7, j.runtime)?;
+        s.raw_bind_parameter(i + 8, j.nodes)?;
+        s.raw_bind_parameter(i + 9, j.user)?;
+        s.raw_bind_parameter(i + 10, j.application)?;
+        s.raw_bind_parameter(i + 11, j.queue)
+    })
+}
+
+fn write_outcomes(tx: &rusqlite::Transaction<'_>, sql: &str, run_id: i64, jobs: &[JobRecord]) -> rusqlite::Result<()> {
+    insert_batched(tx, "job_outcomes", OUTCOME_COLUMNS, sql, jobs, |s, i, r| {
+        s.raw_bind_parameter(i, run_id)?;
+        s.raw_bind_parameter(i + 1, r.job.id)?;
+        s.raw_bind_parameter(i + 2, r.accepted)?;
+        s.raw_bind_parameter(i + 3, r.planned_start)?;
+        s.raw_bind_parameter(i + 4, r.planned_end)?;
+        s.raw_bind_parameter(i + 5, r.actual_start)?;
+        s.raw_bind_parameter(i + 6, r.actual_end)?;
+        s.raw_bind_parameter(i + 7, r.overbooked)?;
+        s.raw_bind_parameter(i + 8, r.pof)?;
+        s.raw_bind_parameter(i + 9, r.outcome.map_or(2, Outcome::code))?;
+        s.raw_bind_parameter(i + 10, r.fee())?;
+        s.raw_bind_parameter(i + 11, r.penalty())?;
+        s.raw_bind_parameter(i + 12, r.restarts)?;
+        s.raw_bind_parameter(i + 13, r.executed)
+    })
+}
+
+/// The experiments (config hash, name, file) a store holds.
+pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
+    let conn = open_read_only(path)?;
+    let mut stmt = conn
+        .prepare("SELECT hash, name, file FROM experiments ORDER BY hash")
+        .map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })?;
+    rows.collect::<Result<_, _>>().map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })
+}
+
+fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
+    if !path.is_file() {
+        return Err(StoreError::Missing { path: path.to_path_buf() });
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(sqlite(path))?;
+    let version = user_version(&conn).map_err(sqlite(path))?;
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::NewerSchema { path: path.to_path_buf(), found: version });
+    }
+    Ok(conn)
+}
+
+/// Merges shard stores into a new store at `output`. Refuses stores from
+/// different experiments (config hashes), older or newer schemas, and an
+/// existing output file. Runs present in several inputs are kept once.
+pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeError> {
+    if inputs.is_empty() {
+        return Err(MergeError::NoInputs);
+    }
+    if output.exists() {
+        return Err(MergeError::OutputExists { path: output.to_path_buf() });
+    }
+    let mut reference: Option<(PathBuf, Vec<ExperimentId>)> = None;
+    for input in inputs {
+        let conn = open_read_only(input)?;
+        let version = user_version(&conn).map_err(sqlite(input))?;
+        if version != SCHEMA_VERSION {
+            return Err(MergeError::Schema { path: input.clone(), found: version });
+        }
+        let found = experiments(input)?;
+        if found.is_empty() {
+            return Err(MergeError::NoExperiment { path: input.clone() });
+        }
+        match &reference {
+            None => reference = Some((input.clone(), found)),
+            Some((first, expected)) if *expected != found => {
+                let names = |v: &[ExperimentId]| {
+                    v.iter()
+                        .map(|(h, n, f)| format!("{n} ({f}, {})", &h[..12.min(h.len())]))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                return Err(MergeError::Mismatch {
+                    first: first.clone(),
+                    first_experiments: names(expected),
+                    other: input.clone(),
+                    other_experiments: names(&found),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    let mut store = Store::open(output)?;
+    let err = sqlite(output);
+    let mut report = MergeReport::default();
+    for input in inputs {
+        let before: i64 = store.conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).map_err(&err)?;
+        store.conn.execute("ATTACH DATABASE ?1 AS src", [input.to_string_lossy()]).map_err(&err)?;
+        let tx = store.conn.transaction().map_err(&err)?;
+        tx.execute_batch(
+            "CREATE TEMP TABLE new_runs AS SELECT run_id FROM src.runs WHERE run_id NOT IN (SELECT run_id FROM main.runs);
+             INSERT OR IGNORE INTO main.experiments SELECT * FROM src.experiments;
+             INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;
+             INSERT OR IGNORE INTO main.battery_jobs SELECT * FROM src.battery_jobs;
+             INSERT INTO main.runs SELECT * FROM src.runs WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.job_outcomes SELECT * FROM src.job_outcomes WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.node_events SELECT * FROM src.node_events WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT OR IGNORE INTO main.points SELECT * FROM src.points WHERE run_id IN (SELECT run_id FROM new_runs);
+             DROP TABLE temp.new_runs;",
+        )
+        .map_err(&err)?;
+        tx.commit().map_err(&err)?;
+        store.conn.execute("DETACH DATABASE src", []).map_err(&err)?;
+        let after: i64 = store.conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).map_err(&err)?;
+        report.runs += (after - before) as usize;
+        report.inputs += 1;
+    }
+    Ok(report)
+}
+
+/// What a merge did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MergeReport {
+    /// Stores merged.
+    pub inputs: usize,
+    /// Runs copied (duplicates counted once).
+    pub runs: usize,
+}
+
+/// Why a merge was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no input stores given")]
+    NoInputs,
+    /// The output exists.
+    #[error("{path}: already exists; merge writes a new store", path = .path.display())]
+    OutputExists { path: PathBuf },
+    /// A store with another schema version.
+    #[error("{path}: schema version {found}, this slasim writes {SCHEMA_VERSION}; re-run its sweep or use the matching slasim", path = .path.display())]
+    Schema { path: PathBuf, found: i64 },
+    /// A store not written by `slasim sweep`.
+    #[error("{path}: holds no experiment (was it written by `slasim sweep`?)", path = .path.display())]
+    NoExperiment { path: PathBuf },
+    /// Stores of different experiments.
+    #[error(
+        "refusing to merge stores of different configs: {first} holds {first_experiments}, \
+         {other} holds {other_experiments}", first = .first.display(), other = .other.display()
+    )]
+    Mismatch { first: PathBuf, first_experiments: String, other: PathBuf, other_experiments: String },
+    /// A store error.
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// A query result: column names and rendered rows.
@@ -350,6 +706,7 @@ pub fn query(path: impl AsRef<Path>, sql: &str) -> Result<Table, StoreError> {
         return Err(StoreError::Missing { path });
     }
     let sql_err = |e: rusqlite::Error| StoreError::Sql { path: path.clone(), message: e.to_string() };
+    // Reading a newer store is harmless: only writing is refused.
     let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(sqlite(&path))?;
     conn.pragma_update(None, "query_only", true).map_err(sqlite(&path))?;

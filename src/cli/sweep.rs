@@ -1,0 +1,160 @@
+//! `slasim sweep` and `slasim merge`: run (or resume) an experiment config,
+//! split it across machines, combine the parts.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::cli::emit;
+use crate::experiment::config::Experiment;
+use crate::experiment::coordinator::{Shard, SweepOptions, run_sweep, shard_points};
+use crate::experiment::slurm::{SlurmOptions, script, shard_db};
+use crate::store::merge;
+use crate::workload::info::thousands;
+
+#[derive(Debug, Args)]
+pub(crate) struct SweepArgs {
+    /// The experiment config (TOML), e.g. configs/quick.toml.
+    config: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// The store (default: <experiment name>.sqlite, or one per shard).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Run only part i of N of the points, e.g. 2/4.
+    #[arg(long, value_parser = |s: &str| s.parse::<Shard>())]
+    shard: Option<Shard>,
+    /// Do not draw the progress bar.
+    #[arg(long)]
+    no_progress: bool,
+    /// Instead of running, write an `sbatch --array` script for N shards plus the merge.
+    #[arg(long, value_name = "N")]
+    emit_slurm: Option<usize>,
+    /// Slurm partition(s) for --emit-slurm.
+    #[arg(long, requires = "emit_slurm")]
+    partition: Option<String>,
+    /// Slurm time limit per shard for --emit-slurm.
+    #[arg(long, default_value = "04:00:00", requires = "emit_slurm")]
+    time: String,
+    /// CPUs per shard for --emit-slurm (the shard's worker threads).
+    #[arg(long, default_value_t = 2, requires = "emit_slurm")]
+    cpus_per_task: usize,
+    /// Slurm account for --emit-slurm.
+    #[arg(long, requires = "emit_slurm")]
+    account: Option<String>,
+    /// Where to write the script (default: slasim-<name>.sbatch next to the store).
+    #[arg(long, requires = "emit_slurm")]
+    script: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// Stores to merge (shards of one experiment).
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The new merged store.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+/// Counts Ctrl-C presses: the first stops the dispatch, the second abandons.
+fn interrupt_counter() -> Arc<AtomicUsize> {
+    let counter = Arc::new(AtomicUsize::new(0));
+    let handler_counter = Arc::clone(&counter);
+    let installed = ctrlc::set_handler(move || {
+        if handler_counter.fetch_add(1, Ordering::SeqCst) == 0 {
+            eprintln!("\ninterrupted: finishing the points in flight (Ctrl-C again to abandon them)");
+        } else {
+            eprintln!("\ninterrupted again: abandoning the points in flight; committed points are safe");
+            std::process::exit(130);
+        }
+    });
+    if let Err(e) = installed {
+        tracing::warn!("cannot install the Ctrl-C handler: {e}");
+    }
+    counter
+}
+
+pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
+    let experiment = Experiment::load(&args.config)?;
+    let default_db = || PathBuf::from(format!("{}.sqlite", experiment.name));
+    if let Some(shards) = args.emit_slurm {
+        let options = SlurmOptions {
+            shards,
+            partition: args.partition.clone(),
+            time: args.time.clone(),
+            cpus_per_task: args.cpus_per_task,
+            account: args.account.clone(),
+        };
+        options.validate(experiment.points.len())?;
+        let db = args.db.clone().unwrap_or_else(default_db);
+        let slasim = std::env::current_exe().context("locating the slasim binary")?;
+        let text = script(&experiment.name, &args.config, &db, &slasim, &options);
+        let path = args.script.clone().unwrap_or_else(|| {
+            db.with_file_name(format!(
+                "slasim-{}.sbatch",
+                experiment.name.replace(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'), "_")
+            ))
+        });
+        std::fs::write(&path, &text).with_context(|| format!("{}: cannot write the script", path.display()))?;
+        emit(&format!(
+            "wrote {} for {} points in {shards} shards (stores {}); submit it with: sbatch {}\n",
+            path.display(),
+            thousands(experiment.points.len()),
+            shard_db(&db, "<i>", shards).display(),
+            path.display()
+        ))?;
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
+    let db = match (&args.db, args.shard) {
+        (Some(db), _) => db.clone(),
+        (None, Some(shard)) => shard_db(&default_db(), &shard.index.to_string(), shard.count),
+        (None, None) => default_db(),
+    };
+    let threads = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = SweepOptions {
+        threads,
+        shard: args.shard,
+        progress: !args.no_progress && std::io::stdout().is_terminal(),
+        interrupts: Some(interrupt_counter()),
+    };
+    let mine = shard_points(&experiment, args.shard).len();
+    let report = run_sweep(&experiment, &db, &options)?;
+    let mut text = String::new();
+    let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}: {} points", thousands(mine)));
+    writeln!(
+        text,
+        "experiment {} ({}): {} points{part}",
+        experiment.name,
+        args.config.display(),
+        thousands(experiment.points.len())
+    )?;
+    let rate = if report.wall_seconds > 0.0 { report.done as f64 / report.wall_seconds } else { 0.0 };
+    writeln!(
+        text,
+        "stored in {}: {} already there, {} simulated now in {:.1} s ({rate:.1} points/s)",
+        db.display(),
+        thousands(report.already),
+        thousands(report.done),
+        report.wall_seconds
+    )?;
+    if report.interrupted {
+        let left = report.total - report.already - report.done;
+        writeln!(text, "interrupted: {} points left; run the same command again to resume", thousands(left))?;
+        emit(&text)?;
+        return Ok(std::process::ExitCode::from(130));
+    }
+    emit(&text)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+pub(crate) fn merge_command(args: MergeArgs) -> anyhow::Result<()> {
+    let report = merge(&args.inputs, &args.output)?;
+    emit(&format!("merged {} stores into {}: {} runs\n", report.inputs, args.output.display(), thousands(report.runs)))
+}

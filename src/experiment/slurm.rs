@@ -1,0 +1,236 @@
+//! `--emit-slurm N`: an `sbatch --array` script that runs a sweep's N shards
+//! on a Slurm cluster and then merges them.
+//!
+//! Contract: the script is what a user submits with `sbatch SCRIPT`. Array
+//! task i runs `slasim sweep CONFIG --shard i/N` into its own store; task 1
+//! also submits a merge job with `--dependency=afterok:<array job>`, so the
+//! merge runs only when every task succeeded (`--kill-on-invalid-dep=yes`
+//! removes it otherwise). Re-submitting after a failure re-runs the array:
+//! shards resume like local sweeps, so only missing points are simulated.
+//! Every path in the script is absolute, resolved when it is written.
+//! Settings Slurm would reject (partition or account names, time formats)
+//! are refused before anything is written.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// `#SBATCH` settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlurmOptions {
+    /// Number of array tasks (shards).
+    pub shards: usize,
+    /// `--partition` (comma-separated list allowed).
+    pub partition: Option<String>,
+    /// `--time` of each task.
+    pub time: String,
+    /// `--cpus-per-task`; also the sweep's `--jobs`.
+    pub cpus_per_task: usize,
+    /// `--account`.
+    pub account: Option<String>,
+}
+
+/// An invalid Slurm setting.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("--{option} {value}: {why}")]
+pub struct SlurmError {
+    /// The option.
+    pub option: &'static str,
+    /// Its value.
+    pub value: String,
+    /// Why Slurm would reject it.
+    pub why: String,
+}
+
+fn check_names(option: &'static str, value: &str) -> Result<(), SlurmError> {
+    let ok = !value.is_empty()
+        && value.split(',').all(|name| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(SlurmError {
+            option,
+            value: value.to_string(),
+            why: "Slurm names are letters, digits, '_', '-' and '.', separated by commas".into(),
+        })
+    }
+}
+
+/// Slurm's time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S.
+fn check_time(value: &str) -> Result<(), SlurmError> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (days, rest) = match value.split_once('-') {
+        Some((d, r)) => (Some(d), r),
+        None => (None, value),
+    };
+    let parts: Vec<&str> = rest.split(':').collect();
+    let ok = days.is_none_or(digits)
+        && parts.iter().all(|p| digits(p))
+        && match days {
+            Some(_) => (1..=3).contains(&parts.len()),
+            None => (1..=3).contains(&parts.len()),
+        };
+    if ok {
+        Ok(())
+    } else {
+        Err(SlurmError {
+            option: "time",
+            value: value.to_string(),
+            why: "use minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]]".into(),
+        })
+    }
+}
+
+impl SlurmOptions {
+    /// Checks every setting against the experiment's point count.
+    pub fn validate(&self, points: usize) -> Result<(), SlurmError> {
+        if self.shards == 0 {
+            return Err(SlurmError { option: "emit-slurm", value: "0".into(), why: "needs at least one shard".into() });
+        }
+        if self.shards > points {
+            return Err(SlurmError {
+                option: "emit-slurm",
+                value: self.shards.to_string(),
+                why: format!("more shards than the experiment's {points} points; use at most {points}"),
+            });
+        }
+        if self.cpus_per_task == 0 {
+            return Err(SlurmError {
+                option: "cpus-per-task",
+                value: "0".into(),
+                why: "needs at least one CPU".into(),
+            });
+        }
+        if let Some(p) = &self.partition {
+            check_names("partition", p)?;
+        }
+        if let Some(a) = &self.account {
+            check_names("account", a)?;
+        }
+        check_time(&self.time)
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
+
+/// The store of shard `i` of `n` next to `db`.
+pub fn shard_db(db: &Path, index: &str, n: usize) -> PathBuf {
+    let stem = db.file_stem().map_or_else(|| "slasim".into(), |s| s.to_string_lossy().into_owned());
+    db.with_file_name(format!("{stem}.shard-{index}-of-{n}.sqlite"))
+}
+
+/// The script text for a sweep of `config` into `db`.
+pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &SlurmOptions) -> String {
+    let (config, db, slasim) = (absolute(config), absolute(db), absolute(slasim));
+    let dir = db.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let n = options.shards;
+    let job = format!("slasim-{}", name.replace(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'), "_"));
+    let shard_db = shard_db(&db, "${SLURM_ARRAY_TASK_ID}", n);
+    let all_shards = shard_db.display().to_string().replace("${SLURM_ARRAY_TASK_ID}", "*");
+    let mut extra = String::new();
+    if let Some(p) = &options.partition {
+        extra.push_str(&format!(" --partition={p}"));
+    }
+    if let Some(a) = &options.account {
+        extra.push_str(&format!(" --account={a}"));
+    }
+    let mut s = String::new();
+    let _ = writeln!(s, "#!/bin/bash");
+    let _ =
+        writeln!(s, "# slasim sweep of experiment `{name}` in {n} shards, written by `slasim sweep --emit-slurm {n}`.");
+    let _ = writeln!(s, "# Submit with: sbatch {}", quote(&dir.join(format!("{job}.sbatch"))));
+    let _ = writeln!(s, "# Array task i runs shard i/{n} into its own store; task 1 also submits the merge job,");
+    let _ = writeln!(s, "# which runs only after every task succeeded (afterok). After a failure, submit this");
+    let _ = writeln!(s, "# script again: the shards resume and skip the points they already stored.");
+    let _ = writeln!(s, "# All paths are absolute, resolved when the script was written.");
+    let _ = writeln!(s, "#SBATCH --job-name={job}");
+    let _ = writeln!(s, "#SBATCH --array=1-{n}");
+    let _ = writeln!(s, "#SBATCH --time={}", options.time);
+    let _ = writeln!(s, "#SBATCH --cpus-per-task={}", options.cpus_per_task);
+    let _ = writeln!(s, "#SBATCH --output={}", dir.join(format!("{job}-%A_%a.out")).display());
+    if let Some(p) = &options.partition {
+        let _ = writeln!(s, "#SBATCH --partition={p}");
+    }
+    if let Some(a) = &options.account {
+        let _ = writeln!(s, "#SBATCH --account={a}");
+    }
+    let _ = writeln!(s, "set -euo pipefail");
+    let _ = writeln!(s, "SLASIM={}", quote(&slasim));
+    let _ = writeln!(s, "CONFIG={}", quote(&config));
+    let _ = writeln!(s, "DB={}", quote(&db));
+    let _ = writeln!(s, "SHARD_DB=\"{}\"", shard_db.display());
+    let _ = writeln!(s, "if [ \"${{SLURM_ARRAY_TASK_ID}}\" = \"1\" ]; then");
+    let _ = writeln!(
+        s,
+        "  sbatch --parsable --dependency=afterok:${{SLURM_ARRAY_JOB_ID}} --kill-on-invalid-dep=yes \\\n    \
+         --job-name={job}-merge --time={} --output={}{extra} \\\n    \
+         --wrap=\"rm -f $DB && $SLASIM merge {all_shards} -o $DB\"",
+        options.time,
+        dir.join(format!("{job}-merge-%j.out")).display()
+    );
+    let _ = writeln!(s, "fi");
+    let _ = writeln!(
+        s,
+        "\"$SLASIM\" sweep \"$CONFIG\" --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" --db \"$SHARD_DB\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --no-progress"
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> SlurmOptions {
+        SlurmOptions { shards: 4, partition: None, time: "01:00:00".into(), cpus_per_task: 2, account: None }
+    }
+
+    #[test]
+    fn refuses_what_slurm_would_reject() {
+        assert!(options().validate(10).is_ok());
+        assert_eq!(SlurmOptions { shards: 0, ..options() }.validate(10).unwrap_err().option, "emit-slurm");
+        assert!(SlurmOptions { shards: 11, ..options() }.validate(10).unwrap_err().why.contains("at most 10"));
+        for bad in ["my partition", "a;b", "", "x,", "p$"] {
+            let o = SlurmOptions { partition: Some(bad.into()), ..options() };
+            assert_eq!(o.validate(10).unwrap_err().option, "partition", "{bad}");
+        }
+        assert!(SlurmOptions { partition: Some("gpu-a100,cpu.long".into()), ..options() }.validate(10).is_ok());
+        for good in ["30", "30:00", "1:00:00", "2-00", "2-12:30", "2-12:30:00"] {
+            assert!(SlurmOptions { time: good.into(), ..options() }.validate(10).is_ok(), "{good}");
+        }
+        for bad in ["1h", "1:2:3:4", "-5", "a-1"] {
+            assert_eq!(
+                SlurmOptions { time: bad.into(), ..options() }.validate(10).unwrap_err().option,
+                "time",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn script_runs_shards_then_merges_after_ok() {
+        let o = SlurmOptions { partition: Some("batch".into()), account: Some("proj1".into()), ..options() };
+        let s = script("quick", Path::new("/c/quick.toml"), Path::new("/d/quick.sqlite"), Path::new("/b/slasim"), &o);
+        for needle in [
+            "#SBATCH --array=1-4",
+            "#SBATCH --time=01:00:00",
+            "#SBATCH --cpus-per-task=2",
+            "#SBATCH --partition=batch",
+            "#SBATCH --account=proj1",
+            "#SBATCH --output=/d/slasim-quick-%A_%a.out",
+            "--dependency=afterok:${SLURM_ARRAY_JOB_ID}",
+            "--shard \"${SLURM_ARRAY_TASK_ID}/4\"",
+            "SHARD_DB=\"/d/quick.shard-${SLURM_ARRAY_TASK_ID}-of-4.sqlite\"",
+            "merge /d/quick.shard-*-of-4.sqlite -o $DB",
+            "All paths are absolute",
+        ] {
+            assert!(s.contains(needle), "missing `{needle}` in:\n{s}");
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The sweep engine as users drive it: resume after SIGKILL and Ctrl-C,
+//! thread-count and sharding invariance, merge, bad configs, Slurm scripts.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// A sweep of 240 points that takes a few seconds on two cores.
+const CONFIG: &str = r#"
+name = "kill-test"
+[workload.synthetic]
+seed = 5
+jobs = 26000
+
+[prepare]
+input_jobs = 24000
+batteries = 24
+battery_size = 1000
+
+[failures]
+model = "poisson"
+lambda_per_hour = 1e-3
+mu_per_hour = 0.5
+
+[[sweep]]
+name = "grid"
+[sweep.axes]
+strategy = ["comprehensive-overbooking", "heuristic-overbooking"]
+pof_max = [0.1, 0.2, 0.3, 0.4, 0.5]
+battery = "all"
+"#;
+
+fn write_config(dir: &Path, text: &str) -> std::path::PathBuf {
+    let path = dir.join("sweep.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn sweep(args: &[&str]) -> (i32, String, String) {
+    let out = common::slasim().arg("sweep").args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn count(db: &Path, table: &str) -> i64 {
+    let conn = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap_or(0)
+}
+
+/// Every stored outcome (no wall-clock columns), in a canonical order.
+fn outcomes(db: &Path) -> (String, String, String) {
+    let q = |sql: &str| slasim::store::query(db, sql).unwrap().to_csv();
+    (
+        q("SELECT * FROM jobs ORDER BY run_id, job"),
+        q("SELECT * FROM node_events ORDER BY run_id, seq"),
+        q("SELECT run_id, strategy, trace, battery, seed, placement, acceptance, pof_max, security_factor, \
+           penalty_ratio, pdf_source, failures, capacity, jobs, accepted, successful, failed, rejected, fees, \
+           penalties, gain, utilisation, overbooked, overbooked_failed, overbooked_pof FROM points ORDER BY run_id"),
+    )
+}
+
+fn spawn_sweep(config: &Path, db: &Path) -> Child {
+    common::slasim()
+        .args(["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "--jobs", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `db` holds at least `n` points (or the child ends).
+fn wait_for_points(child: &mut Child, db: &Path, n: i64) -> i64 {
+    let start = Instant::now();
+    loop {
+        let done = if db.exists() { count(db, "points") } else { 0 };
+        if done >= n || child.try_wait().unwrap().is_some() || start.elapsed() > Duration::from_secs(120) {
+            return done;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn sigkill_mid_sweep_then_rerun_completes_without_loss_or_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), CONFIG);
+    let expected = 240;
+
+    // A never-interrupted reference run.
+    let reference = dir.path().join("reference.sqlite");
+    let (code, out, err) = sweep(&[config.to_str().unwrap(), "--db", reference.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(count(&reference, "points"), expected);
+
+    // Kill -9 once some points are committed.
+    let db = dir.path().join("killed.sqlite");
+    let mut child = spawn_sweep(&config, &db);
+    let seen = wait_for_points(&mut child, &db, 30);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let committed = count(&db, "points");
+    assert!(seen >= 30 && committed < expected, "killed too late or too early: {committed} of {expected} committed");
+    // Every committed point is complete: its runs row, its jobs and its points row.
+    assert_eq!(count(&db, "runs"), committed);
+    assert_eq!(count(&db, "job_outcomes"), committed * 1000);
+
+    // The re-run resumes and completes.
+    let (code, out, err) = sweep(&[config.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("{committed} already there")), "{out}");
+    assert_eq!(count(&db, "points"), expected);
+    assert_eq!(count(&db, "runs"), expected);
+    assert_eq!(count(&db, "job_outcomes"), expected * 1000);
+    assert_eq!(outcomes(&db), outcomes(&reference), "outcomes differ from the uninterrupted run");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_finishes_in_flight_points_and_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), CONFIG);
+    let db = dir.path().join("interrupted.sqlite");
+    let mut child = spawn_sweep(&config, &db);
+    wait_for_points(&mut child, &db, 20);
+    let pid = child.id().to_string();
+    let status = std::process::Command::new("kill").args(["-INT", &pid]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
+    assert!(stdout.contains("interrupted:") && stdout.contains("run the same command again to resume"), "{stdout}");
+    assert!(stderr.contains("finishing the points in flight"), "{stderr}");
+    let committed = count(&db, "points");
+    assert!(committed < 240, "{committed}");
+    assert_eq!(count(&db, "job_outcomes"), committed * 1000, "no partial point");
+    let (code, out, err) = sweep(&[config.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(count(&db, "points"), 240);
+}
+
+/// --jobs 1 and --jobs 2 give the same stored outcomes; so do two shards merged.
+#[test]
+fn thread_count_and_sharding_do_not_change_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/quick.toml");
+    let quick = quick.to_str().unwrap();
+    let one = dir.path().join("one.sqlite");
+    let two = dir.path().join("two.sqlite");
+    assert_eq!(sweep(&[quick, "--db", one.to_str().unwrap(), "--jobs", "1"]).0, 0);
+    assert_eq!(sweep(&[quick, "--db", two.to_str().unwrap(), "--jobs", "2"]).0, 0);
+    assert_eq!(outcomes(&one), outcomes(&two));
+    assert_eq!(count(&one, "points"), 32);
+
+    let shards: Vec<_> = (1..=2).map(|i| dir.path().join(format!("shard{i}.sqlite"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let spec = format!("{}/2", i + 1);
+        let (code, out, err) = sweep(&[quick, "--db", shard.to_str().unwrap(), "--shard", &spec]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains(&format!("shard {spec}: 16 points")), "{out}");
+    }
+    assert_eq!(count(&shards[0], "points") + count(&shards[1], "points"), 32);
+    let merged = dir.path().join("merged.sqlite");
+    let out = common::slasim()
+        .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "-o", merged.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("merged 2 stores"), "{out:?}");
+    assert_eq!(outcomes(&merged), outcomes(&one));
+    // Merging again into the same output is refused; so is merging a shard twice harmlessly.
+    let again =
+        common::slasim().args(["merge", shards[0].to_str().unwrap(), "-o", merged.to_str().unwrap()]).output().unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    let twice = dir.path().join("twice.sqlite");
+    let out = common::slasim()
+        .args(["merge", shards[0].to_str().unwrap(), shards[0].to_str().unwrap(), "-o", twice.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(count(&twice, "points"), count(&shards[0], "points"), "no duplicates");
+}
+
+#[test]
+fn merging_different_configs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/quick.toml");
+    let other_config = write_config(
+        dir.path(),
+        &std::fs::read_to_string(&quick).unwrap().replace("pof_max = [0.1, 0.3]", "pof_max = [0.2]"),
+    );
+    let a = dir.path().join("a.sqlite");
+    let b = dir.path().join("b.sqlite");
+    assert_eq!(sweep(&[quick.to_str().unwrap(), "--db", a.to_str().unwrap()]).0, 0);
+    assert_eq!(sweep(&[other_config.to_str().unwrap(), "--db", b.to_str().unwrap()]).0, 0);
+    let out = common::slasim()
+        .args(["merge", a.to_str().unwrap(), b.to_str().unwrap(), "-o", dir.path().join("m.sqlite").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("refusing to merge stores of different configs"), "{err}");
+    assert!(!dir.path().join("m.sqlite").exists());
+}
+
+#[test]
+fn bad_configs_and_options_name_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("[prepare]\nbatteries = 2\nbogus = 1\n[[sweep]]\n", ":3:", "unknown field `bogus`"),
+        ("[prepare]\nbatteries = \"two\"\n[[sweep]]\n", ":2:", "batteries"),
+        (
+            "[[sweep]]\n[sweep.axes]\nstrategy = [\"heuristic-planning\"]\npof_max = []\n",
+            ":4:",
+            "axis `pof_max` has no values",
+        ),
+        (
+            "[[sweep]]\n[sweep.axes]\nstrategy = [\"heuristic-overbooking\"]\npof_max = [0.5, 2.0]\n",
+            ":4:",
+            "`pof_max` = 2",
+        ),
+    ];
+    for (text, line, message) in cases {
+        let config = write_config(dir.path(), text);
+        let (code, _, err) = sweep(&[config.to_str().unwrap(), "--db", dir.path().join("x.sqlite").to_str().unwrap()]);
+        assert_eq!(code, 1, "{text}");
+        assert!(err.contains(&format!("sweep.toml{line}")), "{text}: {err}");
+        assert!(err.contains(message), "{text}: {err}");
+    }
+    let quick = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/quick.toml");
+    let quick = quick.to_str().unwrap();
+    let (code, _, err) = sweep(&[quick, "--shard", "3/2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("shard `3/2`: expected i/N with 1 ≤ i ≤ N"), "{err}");
+    let (code, _, err) = sweep(&[quick, "--emit-slurm", "0"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--emit-slurm 0: needs at least one shard"), "{err}");
+    let (code, _, err) = sweep(&[quick, "--emit-slurm", "33"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("use at most 32"), "{err}");
+    let script = dir.path().join("s.sbatch");
+    let (code, _, err) =
+        sweep(&[quick, "--emit-slurm", "4", "--partition", "bad name", "--script", script.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--partition bad name"), "{err}");
+    assert!(!script.exists(), "nothing written on a bad partition");
+    let (code, out, err) = sweep(&[
+        quick,
+        "--emit-slurm",
+        "4",
+        "--partition",
+        "batch",
+        "--db",
+        dir.path().join("q.sqlite").to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("submit it with: sbatch"), "{out}");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.contains("#SBATCH --array=1-4") && text.contains("#SBATCH --partition=batch"), "{text}");
+}
