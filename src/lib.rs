@@ -9,6 +9,7 @@
 //! - [`sim`]: the event kernel and the actors (cluster, client, failure injector);
 //! - [`experiment`]: resolved points and running them on worker threads;
 //! - [`store`]: the SQLite store of runs, jobs and node events;
+//! - [`report`]: Polars tables, plots and the HTML report of a store;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`units`]: virtual time and rate units;
@@ -18,6 +19,7 @@ pub mod cli;
 pub mod experiment;
 pub mod plan;
 pub mod policy;
+pub mod report;
 pub mod rng;
 pub mod setting;
 pub mod sim;

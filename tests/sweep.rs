@@ -155,16 +155,16 @@ fn thread_count_and_sharding_do_not_change_outcomes() {
     assert_eq!(sweep(&[quick, "--db", one.to_str().unwrap(), "--jobs", "1"]).0, 0);
     assert_eq!(sweep(&[quick, "--db", two.to_str().unwrap(), "--jobs", "2"]).0, 0);
     assert_eq!(outcomes(&one), outcomes(&two));
-    assert_eq!(count(&one, "points"), 32);
+    assert_eq!(count(&one, "points"), 52);
 
     let shards: Vec<_> = (1..=2).map(|i| dir.path().join(format!("shard{i}.sqlite"))).collect();
     for (i, shard) in shards.iter().enumerate() {
         let spec = format!("{}/2", i + 1);
         let (code, out, err) = sweep(&[quick, "--db", shard.to_str().unwrap(), "--shard", &spec]);
         assert_eq!(code, 0, "{out}{err}");
-        assert!(out.contains(&format!("shard {spec}: 16 points")), "{out}");
+        assert!(out.contains(&format!("shard {spec}: 26 points")), "{out}");
     }
-    assert_eq!(count(&shards[0], "points") + count(&shards[1], "points"), 32);
+    assert_eq!(count(&shards[0], "points") + count(&shards[1], "points"), 52);
     let merged = dir.path().join("merged.sqlite");
     let out = common::slasim()
         .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "-o", merged.to_str().unwrap()])
@@ -241,9 +241,9 @@ fn bad_configs_and_options_name_the_problem() {
     let (code, _, err) = sweep(&[quick, "--emit-slurm", "0"]);
     assert_eq!(code, 1);
     assert!(err.contains("--emit-slurm 0: needs at least one shard"), "{err}");
-    let (code, _, err) = sweep(&[quick, "--emit-slurm", "33"]);
+    let (code, _, err) = sweep(&[quick, "--emit-slurm", "53"]);
     assert_eq!(code, 1);
-    assert!(err.contains("use at most 32"), "{err}");
+    assert!(err.contains("use at most 52"), "{err}");
     let script = dir.path().join("s.sbatch");
     let (code, _, err) =
         sweep(&[quick, "--emit-slurm", "4", "--partition", "bad name", "--script", script.to_str().unwrap()]);

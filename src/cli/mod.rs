@@ -8,6 +8,7 @@
 
 mod options;
 mod query;
+mod report;
 mod run;
 mod sweep;
 mod trace;
@@ -41,6 +42,9 @@ enum Command {
     Merge(sweep::MergeArgs),
     /// Run one read-only SQL statement on the store and print the result.
     Query(query::QueryArgs),
+    /// Write comparison tables (Markdown, CSV, Parquet), plots (SVG, PNG) and
+    /// an offline HTML page from a store; or compare two stores.
+    Report(report::ReportArgs),
     /// Inspect, generate, prepare and export workloads and failure streams.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
@@ -75,6 +79,7 @@ pub fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
         Command::Trace(command) => trace::run(command).map(|()| ExitCode::SUCCESS),
     };
     match result {

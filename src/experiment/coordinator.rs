@@ -104,8 +104,21 @@ pub struct SweepReport {
 /// The writer actor: the only connection that writes the store.
 #[derive(Actor)]
 pub struct Writer {
-    store: Store,
+    /// `None` once closed.
+    store: Option<Store>,
     coordinator: ActorRef<Coordinator>,
+}
+
+/// Close the store now: the last connection's close checkpoints the WAL into
+/// the database file and removes it, so the file alone holds every point.
+pub struct Close;
+
+impl Message<Close> for Writer {
+    type Reply = ();
+
+    async fn handle(&mut self, _msg: Close, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        self.store = None;
+    }
 }
 
 /// Commit one finished point.
@@ -115,9 +128,10 @@ impl Message<Persist> for Writer {
     type Reply = ();
 
     async fn handle(&mut self, msg: Persist, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        let finished = match self.store.write_run(&msg.0) {
-            Ok(()) => Finished::Committed,
-            Err(e) => Finished::Failed(format!("storing point {}: {e}", msg.0.run.run_id)),
+        let finished = match self.store.as_mut().map(|store| store.write_run(&msg.0)) {
+            Some(Ok(())) => Finished::Committed,
+            Some(Err(e)) => Finished::Failed(format!("storing point {}: {e}", msg.0.run.run_id)),
+            None => Finished::Failed(format!("storing point {}: the store is closed", msg.0.run.run_id)),
         };
         let _ = self.coordinator.tell(finished).await;
     }
@@ -256,7 +270,7 @@ pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> 
         interrupts: options.interrupts.as_ref().map(|c| (Arc::clone(c), c.load(Ordering::SeqCst))),
         bar,
     });
-    let writer = Writer::spawn_in_thread(Writer { store, coordinator: coordinator.clone() });
+    let writer = Writer::spawn_in_thread(Writer { store: Some(store), coordinator: coordinator.clone() });
     let threads = options.threads.max(1);
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -280,6 +294,8 @@ pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> 
     // reports reach the coordinator before the final count is asked for.
     let (done, error, interrupted) = runtime
         .block_on(async {
+            // Messages are handled in order: Close runs after every Persist.
+            let _ = writer.ask(Close).await;
             let _ = writer.stop_gracefully().await;
             writer.wait_for_shutdown().await;
             let report = coordinator.ask(Report).await;

@@ -1,0 +1,60 @@
+//! `slasim report`: tables, plots and an HTML page from a store, or two
+//! stores side by side.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::cli::emit;
+use crate::report::{ReportOptions, compare, generate};
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// The SQLite store to report on.
+    #[arg(required_unless_present = "compare", conflicts_with = "compare")]
+    db: Option<PathBuf>,
+    /// Only the points of this experiment config (the file `slasim sweep` ran).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Only traces whose name contains this text (e.g. `CTC-SP2`).
+    #[arg(long)]
+    trace: Option<String>,
+    /// Put two stores side by side instead: differences of the means and
+    /// whether their 95 % intervals overlap.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    compare: Option<Vec<PathBuf>>,
+    /// Output directory [default: reports/<config or store name>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().map_or_else(|| "report".to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+pub(crate) fn run(args: ReportArgs) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let summary = match (&args.compare, &args.db) {
+        (Some(pair), _) => {
+            let [a, b] = pair.as_slice() else { anyhow::bail!("--compare takes two stores") };
+            let out =
+                args.out.clone().unwrap_or_else(|| Path::new("reports").join(format!("{}-vs-{}", stem(a), stem(b))));
+            compare(a, b, &out)?
+        }
+        (None, Some(db)) => {
+            let name = args.config.as_deref().map_or_else(|| stem(db), stem);
+            let out = args.out.clone().unwrap_or_else(|| Path::new("reports").join(name));
+            generate(&ReportOptions { db: db.clone(), config: args.config.clone(), trace: args.trace.clone(), out })?
+        }
+        (None, None) => anyhow::bail!("name a store, or two with --compare"),
+    };
+    emit(&format!(
+        "{}\n{} points, {} tables, {} plots in {:.1} s\nwrote {}\n",
+        summary.headline.trim_end(),
+        summary.points,
+        summary.tables.len(),
+        summary.figures.len(),
+        started.elapsed().as_secs_f64(),
+        summary.index.display()
+    ))
+}

@@ -1,0 +1,274 @@
+//! Loading a store into Polars frames.
+//!
+//! Contract: the store is opened read-only. [`load_points`] returns the
+//! `points` table (optionally only one experiment's points, or one trace's) as
+//! a DataFrame; [`load_calibration`] returns the predicted PoF and the fate of
+//! every accepted overbooked job. A store that is empty, lacks a table or a
+//! column (an older schema), or has no points for the filter, is an error
+//! that says so; nothing here panics on a store's contents.
+
+use std::path::Path;
+
+use polars::prelude::*;
+use rusqlite::{Connection, OpenFlags};
+
+/// Report errors, each naming the store.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file is not there.
+    #[error("{path}: no such store", path = .path.display())]
+    Missing { path: std::path::PathBuf },
+    /// SQLite failed.
+    #[error("{path}: {message}", path = .path.display())]
+    Sqlite { path: std::path::PathBuf, message: String },
+    /// A table or column is missing: the store is from another schema.
+    #[error(
+        "{path}: no {what}; the store was written by another slasim version (schema {version}); \
+         re-run its sweep with this slasim", path = .path.display()
+    )]
+    Schema { path: std::path::PathBuf, what: String, version: i64 },
+    /// Nothing to report.
+    #[error("{path}: {what}", path = .path.display())]
+    Empty { path: std::path::PathBuf, what: String },
+    /// Polars failed.
+    #[error("{path}: building the report tables: {source}", path = .path.display())]
+    Polars { path: std::path::PathBuf, source: PolarsError },
+}
+
+/// The `points` columns a report reads, with their types.
+pub const POINT_COLUMNS: [(&str, Kind); 27] = [
+    ("run_id", Kind::Int),
+    ("strategy", Kind::Text),
+    ("trace", Kind::Text),
+    ("battery", Kind::Int),
+    ("seed", Kind::Int),
+    ("placement", Kind::Text),
+    ("acceptance", Kind::Text),
+    ("pof_max", Kind::Real),
+    ("security_factor", Kind::Real),
+    ("penalty_ratio", Kind::Real),
+    ("pdf_source", Kind::Text),
+    ("failures", Kind::Text),
+    ("capacity", Kind::Int),
+    ("jobs", Kind::Int),
+    ("accepted", Kind::Int),
+    ("successful", Kind::Int),
+    ("failed", Kind::Int),
+    ("rejected", Kind::Int),
+    ("fees", Kind::Real),
+    ("penalties", Kind::Real),
+    ("gain", Kind::Real),
+    ("utilisation", Kind::Real),
+    ("overbooked", Kind::Int),
+    ("overbooked_failed", Kind::Int),
+    ("overbooked_pof", Kind::Real),
+    ("wall_seconds", Kind::Real),
+    ("sweep", Kind::Text),
+];
+
+/// Column kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// 64-bit integer.
+    Int,
+    /// Double.
+    Real,
+    /// UTF-8 text.
+    Text,
+}
+
+/// What to load.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Only the points of the experiment with this config hash.
+    pub experiment: Option<(String, String)>,
+    /// Only traces whose name contains this.
+    pub trace: Option<String>,
+}
+
+fn open(path: &Path) -> Result<Connection, LoadError> {
+    if !path.is_file() {
+        return Err(LoadError::Missing { path: path.to_path_buf() });
+    }
+    Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })
+}
+
+fn columns_of(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(&format!("PRAGMA table_info({table})"))?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(1))?;
+    rows.collect()
+}
+
+/// Checks that `table` has `columns`; names the first missing one.
+fn require(conn: &Connection, path: &Path, table: &str, columns: &[&str]) -> Result<(), LoadError> {
+    let sql_err = |e: rusqlite::Error| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() };
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(sql_err)?;
+    let have = columns_of(conn, table).map_err(sql_err)?;
+    if have.is_empty() {
+        return Err(LoadError::Schema { path: path.to_path_buf(), what: format!("`{table}` table"), version });
+    }
+    if let Some(missing) = columns.iter().find(|c| !have.iter().any(|h| h == *c)) {
+        return Err(LoadError::Schema {
+            path: path.to_path_buf(),
+            what: format!("column `{missing}` in table `{table}`"),
+            version,
+        });
+    }
+    Ok(())
+}
+
+enum Buffer {
+    Int(Vec<Option<i64>>),
+    Real(Vec<Option<f64>>),
+    Text(Vec<Option<String>>),
+}
+
+/// Runs `sql` and builds a DataFrame with the given column names and kinds.
+fn frame(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    params: &[&dyn rusqlite::ToSql],
+    columns: &[(&str, Kind)],
+) -> Result<DataFrame, LoadError> {
+    let sql_err = |e: rusqlite::Error| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() };
+    let mut buffers: Vec<Buffer> = columns
+        .iter()
+        .map(|(_, k)| match k {
+            Kind::Int => Buffer::Int(Vec::new()),
+            Kind::Real => Buffer::Real(Vec::new()),
+            Kind::Text => Buffer::Text(Vec::new()),
+        })
+        .collect();
+    let mut stmt = conn.prepare(sql).map_err(sql_err)?;
+    let mut rows = stmt.query(params).map_err(sql_err)?;
+    while let Some(row) = rows.next().map_err(sql_err)? {
+        for (i, b) in buffers.iter_mut().enumerate() {
+            match b {
+                Buffer::Int(v) => v.push(row.get(i).map_err(sql_err)?),
+                Buffer::Real(v) => v.push(row.get(i).map_err(sql_err)?),
+                Buffer::Text(v) => v.push(row.get(i).map_err(sql_err)?),
+            }
+        }
+    }
+    let cols: Vec<Column> = buffers
+        .into_iter()
+        .zip(columns)
+        .map(|(b, (name, _))| match b {
+            Buffer::Int(v) => Column::new((*name).into(), v),
+            Buffer::Real(v) => Column::new((*name).into(), v),
+            Buffer::Text(v) => Column::new((*name).into(), v),
+        })
+        .collect();
+    DataFrame::new_infer_height(cols).map_err(|source| LoadError::Polars { path: path.to_path_buf(), source })
+}
+
+/// A trace's label in reports: its file name without `.gz` and `.swf`.
+pub fn trace_label(trace: &str) -> String {
+    let name = Path::new(trace).file_name().map_or_else(|| trace.to_string(), |f| f.to_string_lossy().into_owned());
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    name.strip_suffix(".swf").unwrap_or(name).to_string()
+}
+
+/// Replaces the `trace` column's paths by their labels.
+fn label_traces(df: &mut DataFrame) -> PolarsResult<()> {
+    let labels: Vec<Option<String>> = df.column("trace")?.str()?.iter().map(|t| t.map(trace_label)).collect();
+    df.with_column(Column::new("trace".into(), labels))?;
+    Ok(())
+}
+
+/// The `points` of a store (as filtered), one row per point; traces by label.
+pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError> {
+    let conn = open(path)?;
+    let names: Vec<&str> = POINT_COLUMNS.iter().map(|(n, _)| *n).filter(|n| *n != "sweep").collect();
+    require(&conn, path, "points", &names)?;
+    let select = names.iter().map(|n| format!("p.{n}")).collect::<Vec<_>>().join(", ");
+    let (sql, params): (String, Vec<String>) = match &filter.experiment {
+        Some((hash, _)) => {
+            require(&conn, path, "experiment_points", &["experiment", "run_id", "sweep"])?;
+            (
+                format!(
+                    "SELECT {select}, e.sweep FROM points p JOIN experiment_points e \
+                     ON e.run_id = p.run_id AND e.experiment = ?1 ORDER BY p.run_id"
+                ),
+                vec![hash.clone()],
+            )
+        }
+        None => (format!("SELECT {select}, '' FROM points p ORDER BY p.run_id"), Vec::new()),
+    };
+    let bound: Vec<&dyn rusqlite::ToSql> = params.iter().map(|p| p as &dyn rusqlite::ToSql).collect();
+    let mut df = frame(&conn, path, &sql, &bound, &POINT_COLUMNS)?;
+    label_traces(&mut df).map_err(|source| LoadError::Polars { path: path.to_path_buf(), source })?;
+    if df.height() == 0 {
+        let what = match &filter.experiment {
+            Some((_, name)) => format!("holds no points of experiment `{name}` (run its sweep first)"),
+            None => "holds no points (run `slasim sweep` or `slasim run` into it first)".to_string(),
+        };
+        return Err(LoadError::Empty { path: path.to_path_buf(), what });
+    }
+    match &filter.trace {
+        None => Ok(df),
+        Some(trace) => {
+            let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
+            let traces = df.column("trace").map_err(polars)?.str().map_err(polars)?.clone();
+            let mask: BooleanChunked = traces.iter().map(|t| t.is_some_and(|t| t.contains(trace.as_str()))).collect();
+            let out = df.filter(&mask).map_err(polars)?;
+            if out.height() == 0 {
+                let mut known: Vec<String> = df
+                    .column("trace")
+                    .map_err(polars)?
+                    .str()
+                    .map_err(polars)?
+                    .iter()
+                    .flatten()
+                    .map(str::to_string)
+                    .collect();
+                known.sort();
+                known.dedup();
+                return Err(LoadError::Empty {
+                    path: path.to_path_buf(),
+                    what: format!("holds no points for trace `{trace}`; its traces: {}", known.join(", ")),
+                });
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Every accepted overbooked job of the loaded points: strategy, trace, PDF
+/// source, predicted PoF, and whether it failed.
+pub fn load_calibration(path: &Path, points: &DataFrame) -> Result<DataFrame, LoadError> {
+    let conn = open(path)?;
+    require(&conn, path, "job_outcomes", &["run_id", "accepted", "overbooked", "pof", "outcome"])?;
+    let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
+    let ids: Vec<i64> = points.column("run_id").map_err(polars)?.i64().map_err(polars)?.iter().flatten().collect();
+    let wanted: std::collections::HashSet<i64> = ids.into_iter().collect();
+    let df = frame(
+        &conn,
+        path,
+        "SELECT o.run_id, p.strategy, p.trace, p.pdf_source, o.pof, CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END \
+         FROM job_outcomes o JOIN points p ON p.run_id = o.run_id \
+         WHERE o.accepted = 1 AND o.overbooked = 1 AND o.pof IS NOT NULL",
+        &[],
+        &[
+            ("run_id", Kind::Int),
+            ("strategy", Kind::Text),
+            ("trace", Kind::Text),
+            ("pdf_source", Kind::Text),
+            ("pof", Kind::Real),
+            ("failed", Kind::Int),
+        ],
+    )?;
+    let keep: BooleanChunked = df
+        .column("run_id")
+        .map_err(polars)?
+        .i64()
+        .map_err(polars)?
+        .iter()
+        .map(|id| id.is_some_and(|id| wanted.contains(&id)))
+        .collect();
+    let mut df = df.filter(&keep).map_err(polars)?;
+    label_traces(&mut df).map_err(polars)?;
+    Ok(df)
+}

@@ -1,0 +1,649 @@
+//! Reports: the store turned into comparison tables, plots and one HTML page.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §9 (the tables), §6.4 (money).
+//!
+//! Contract: [`generate`] reads a store (read-only) with Polars and writes into
+//! one directory: every table as Markdown, CSV and Parquet (`tables/`), every
+//! figure as SVG and PNG (`plots/`), `report.md` with all tables, and a
+//! self-contained `index.html` (tables and inline SVG, no external resources)
+//! that opens offline. [`compare`] puts two stores side by side. Bad input
+//! (empty store, unknown trace, older schema, `--out` naming a file) is an
+//! error with a clear message, never a panic.
+
+pub mod load;
+pub mod plots;
+pub mod reference;
+pub mod summary;
+pub mod tables;
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use polars::prelude::*;
+use sha2::{Digest, Sha256};
+
+use crate::policy::STRATEGIES;
+use crate::report::load::{Filter, load_calibration, load_points};
+use crate::report::plots::{Figure, Panel, Series};
+use crate::report::tables::{
+    Agg, Table, agg_rows, aggregates, calibration, lookup, pof_table, pof_versus_dissertation, risk_table,
+    risk_versus_dissertation, runtime,
+};
+
+/// What to report on.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// The store.
+    pub db: PathBuf,
+    /// Only this experiment's points (its config file).
+    pub config: Option<PathBuf>,
+    /// Only traces whose name contains this.
+    pub trace: Option<String>,
+    /// The output directory.
+    pub out: PathBuf,
+}
+
+/// What a report wrote.
+#[derive(Debug, Clone, Default)]
+pub struct ReportSummary {
+    /// Points read.
+    pub points: usize,
+    /// Table ids.
+    pub tables: Vec<String>,
+    /// Figure ids.
+    pub figures: Vec<String>,
+    /// The HTML page.
+    pub index: PathBuf,
+    /// The maximum-gain table as Markdown, for the terminal.
+    pub headline: String,
+}
+
+fn prepare_out(out: &Path) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        bail!("{}: exists and is not a directory; choose another --out", out.display());
+    }
+    for sub in ["tables", "plots"] {
+        std::fs::create_dir_all(out.join(sub))
+            .with_context(|| format!("{}: cannot create", out.join(sub).display()))?;
+    }
+    Ok(())
+}
+
+fn experiment_filter(config: &Option<PathBuf>) -> anyhow::Result<Option<(String, String)>> {
+    let Some(path) = config else { return Ok(None) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the config", path.display()))?;
+    let hash = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    Ok(Some((hash, name)))
+}
+
+/// Formats a cell for Markdown and HTML.
+fn cell(v: AnyValue<'_>) -> String {
+    match v {
+        AnyValue::Null => String::new(),
+        AnyValue::Float64(f) => number(f),
+        AnyValue::Float32(f) => number(f64::from(f)),
+        AnyValue::String(s) => s.to_string(),
+        AnyValue::StringOwned(s) => s.to_string(),
+        other => other.to_string().trim_matches('"').to_string(),
+    }
+}
+
+fn number(f: f64) -> String {
+    if !f.is_finite() {
+        return f.to_string();
+    }
+    let a = f.abs();
+    if a >= 1000.0 {
+        let whole = format!("{:.0}", a);
+        let mut grouped = String::new();
+        for (i, c) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        if f < 0.0 { format!("-{grouped}") } else { grouped }
+    } else if a >= 10.0 {
+        format!("{f:.1}")
+    } else {
+        format!("{f:.3}")
+    }
+}
+
+fn rows(df: &DataFrame) -> Vec<Vec<String>> {
+    (0..df.height()).map(|i| df.columns().iter().map(|c| c.get(i).map(cell).unwrap_or_default()).collect()).collect()
+}
+
+fn markdown(table: &Table) -> String {
+    let mut s = format!("### {}\n\n{}\n\n", table.title, table.note);
+    let names: Vec<String> = table.df.get_column_names().iter().map(|n| n.to_string()).collect();
+    let _ = writeln!(s, "| {} |", names.join(" | "));
+    let _ = writeln!(s, "|{}|", names.iter().map(|_| "---").collect::<Vec<_>>().join("|"));
+    for row in rows(&table.df) {
+        let _ = writeln!(s, "| {} |", row.join(" | "));
+    }
+    s
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn html_table(table: &Table) -> String {
+    let mut s = format!(
+        "<section id=\"{id}\"><h2>{title}</h2><p>{note}</p><div class=\"scroll\"><table class=\"report-table\" data-table=\"{id}\"><thead><tr>",
+        id = table.id,
+        title = escape(&table.title),
+        note = escape(&table.note)
+    );
+    for n in table.df.get_column_names() {
+        let _ = write!(s, "<th>{}</th>", escape(n));
+    }
+    s.push_str("</tr></thead><tbody>");
+    let text: Vec<bool> = table.df.columns().iter().map(|c| !c.dtype().is_primitive_numeric()).collect();
+    for row in rows(&table.df) {
+        s.push_str("<tr>");
+        for (c, is_text) in row.iter().zip(&text) {
+            let class = if *is_text { " class=\"text\"" } else { "" };
+            let _ = write!(s, "<td{class}>{}</td>", escape(c));
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table></div></section>\n");
+    s
+}
+
+fn write_table(out: &Path, table: &mut Table) -> anyhow::Result<()> {
+    let base = out.join("tables").join(&table.id);
+    std::fs::write(base.with_extension("md"), markdown(table))?;
+    let file = File::create(base.with_extension("csv"))?;
+    CsvWriter::new(file).finish(&mut table.df).map_err(|e| anyhow::anyhow!("writing CSV: {e}"))?;
+    let file = File::create(base.with_extension("parquet"))?;
+    ParquetWriter::new(file).finish(&mut table.df).map_err(|e| anyhow::anyhow!("writing Parquet: {e}"))?;
+    Ok(())
+}
+
+fn page(title: &str, intro: &str, tables: &[Table], figures: &[(Figure, String)]) -> String {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title>\n\
+         <meta name=\"slasim-tables\" content=\"{tables}\">\n<meta name=\"slasim-plots\" content=\"{plots}\">\n\
+         <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}table{{border-collapse:collapse;font-size:13px}}\
+         th,td{{border:1px solid #ccc;padding:3px 7px;text-align:right}}th{{background:#f2f2f2}}\
+         td.text,th{{text-align:left}}.scroll{{overflow-x:auto;max-height:600px}}\
+         figure{{margin:1.5em 0}}nav a{{margin-right:1em}}</style></head><body>\n<h1>{t}</h1>\n{intro}\n<nav>",
+        t = escape(title),
+        tables = tables.iter().map(|t| t.id.as_str()).collect::<Vec<_>>().join(","),
+        plots = figures.iter().map(|(f, _)| f.id.as_str()).collect::<Vec<_>>().join(","),
+    );
+    for t in tables {
+        let _ = write!(s, "<a href=\"#{}\">{}</a>", t.id, escape(&t.title));
+    }
+    s.push_str("<a href=\"#plots\">Plots</a></nav>\n");
+    for t in tables {
+        s.push_str(&html_table(t));
+    }
+    s.push_str("<section id=\"plots\"><h2>Plots</h2>\n");
+    for (f, svg) in figures {
+        let _ = writeln!(
+            s,
+            "<figure class=\"report-plot\" data-plot=\"{id}\" id=\"plot-{id}\">{svg}<figcaption>{c} \
+             (<a href=\"plots/{id}.png\">PNG</a>, <a href=\"plots/{id}.svg\">SVG</a>)</figcaption></figure>",
+            id = f.id,
+            c = escape(&f.caption)
+        );
+    }
+    s.push_str("</section>\n</body></html>\n");
+    s
+}
+
+/// A file-name and anchor-safe id: lower-case alphanumerics joined by `-`.
+fn slug(s: &str) -> String {
+    s.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+fn band(rows: &[&Agg], value: fn(&Agg) -> (f64, f64)) -> Vec<(f64, f64, f64, f64)> {
+    rows.iter()
+        .map(|r| {
+            let (m, h) = value(r);
+            (r.pof_max, m, m - h, m + h)
+        })
+        .collect()
+}
+
+/// The PoF-test figures of one trace and PDF source.
+fn pof_figures(rows: &[Agg], trace: &str, pdf: &str) -> Vec<Figure> {
+    let mut pofs: Vec<f64> = rows
+        .iter()
+        .filter(|r| {
+            r.trace == trace && r.pdf_source == pdf && r.acceptance == "pof" && tables::reads_overbooking(&r.strategy)
+        })
+        .map(|r| r.pof_max)
+        .collect();
+    pofs.sort_by(f64::total_cmp);
+    pofs.dedup();
+    if pofs.len() < 2 {
+        return Vec::new();
+    }
+    let curves = |value: fn(&Agg) -> (f64, f64)| -> Vec<Series> {
+        STRATEGIES
+            .iter()
+            .enumerate()
+            .filter_map(|(k, info)| {
+                let mut found: Vec<&Agg> = lookup(rows, info.name, trace, pdf, "pof", 1.0)
+                    .into_iter()
+                    .filter(|r| r.acceptance == "pof")
+                    .collect();
+                if found.is_empty() {
+                    return None;
+                }
+                let points = if info.reads.overbooking {
+                    found.sort_by(|a, b| a.pof_max.total_cmp(&b.pof_max));
+                    band(&found, value)
+                } else {
+                    // Constant along PoF_max: one row for every value.
+                    let (m, h) = value(found[0]);
+                    pofs.iter().map(|&p| (p, m, m - h, m + h)).collect()
+                };
+                Some(Series { name: info.name.into(), points, band: true, error_bars: false, line: true, colour: k })
+            })
+            .collect()
+    };
+    let t = trace;
+    let id = slug(&format!("{t}-{pdf}"));
+    vec![
+        Figure {
+            id: format!("gain-vs-pofmax-{id}"),
+            caption: format!("{t}, {pdf} PDFs: mean gain per battery vs PoF_max (95 % confidence bands)"),
+            panels: vec![Panel {
+                title: format!("{t} ({pdf} PDFs): gain vs PoF_max"),
+                x_label: "PoF_max".into(),
+                y_label: "gain per battery (VC)".into(),
+                series: curves(|r| (r.gain, r.gain_ci)),
+                diagonal: false,
+            }],
+        },
+        Figure {
+            id: format!("jobs-vs-pofmax-{id}"),
+            caption: format!("{t}, {pdf} PDFs: successful and failed jobs per battery vs PoF_max"),
+            panels: vec![
+                Panel {
+                    title: format!("{t} ({pdf} PDFs): successful jobs"),
+                    x_label: "PoF_max".into(),
+                    y_label: "successful jobs per battery".into(),
+                    series: curves(|r| (r.successful, r.successful_ci)),
+                    diagonal: false,
+                },
+                Panel {
+                    title: format!("{t} ({pdf} PDFs): failed jobs"),
+                    x_label: "PoF_max".into(),
+                    y_label: "failed jobs per battery".into(),
+                    series: curves(|r| (r.failed, r.failed_ci)),
+                    diagonal: false,
+                },
+            ],
+        },
+    ]
+}
+
+/// One series per strategy from the rows of `df` that `keep` selects, each
+/// row giving the point (x, y, low, high) drawn with an error bar; sorted by x.
+fn series_per_strategy(
+    df: &DataFrame,
+    keep: impl Fn(usize) -> bool,
+    point: impl Fn(usize) -> (f64, f64, f64, f64),
+    line: bool,
+) -> PolarsResult<Vec<Series>> {
+    let names = tables::strs(df, "strategy")?;
+    Ok(STRATEGIES
+        .iter()
+        .enumerate()
+        .filter_map(|(k, info)| {
+            let mut points: Vec<_> =
+                (0..df.height()).filter(|&i| names[i] == info.name && keep(i)).map(&point).collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (!points.is_empty()).then(|| Series {
+                name: info.name.into(),
+                points,
+                band: false,
+                error_bars: true,
+                line,
+                colour: k,
+            })
+        })
+        .collect())
+}
+
+/// A numeric column with nulls as 0.
+fn values(df: &DataFrame, name: &str) -> PolarsResult<Vec<f64>> {
+    Ok(tables::floats(df, name)?.into_iter().map(|v| v.unwrap_or(0.0)).collect())
+}
+
+/// Rows of `df` for one trace and PDF source.
+fn rows_of(df: &DataFrame, trace: &str, pdf: &str) -> PolarsResult<impl Fn(usize) -> bool> {
+    let (traces, pdfs) = (tables::strs(df, "trace")?, tables::strs(df, "pdf_source")?);
+    let (trace, pdf) = (trace.to_string(), pdf.to_string());
+    Ok(move |i: usize| traces[i] == trace && pdfs[i] == pdf)
+}
+
+/// The risk-test figure of one trace and PDF source.
+fn risk_figure(risk: &DataFrame, trace: &str, pdf: &str) -> anyhow::Result<Option<Figure>> {
+    let (ratio, gain, ci) = (values(risk, "penalty_ratio")?, values(risk, "gain")?, values(risk, "gain_ci")?);
+    let series = series_per_strategy(
+        risk,
+        rows_of(risk, trace, pdf)?,
+        |i| (ratio[i], gain[i], gain[i] - ci[i], gain[i] + ci[i]),
+        true,
+    )?;
+    if series.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Figure {
+        id: format!("gain-vs-penalty-ratio-{}", slug(&format!("{trace}-{pdf}"))),
+        caption: format!("{trace}, {pdf} PDFs, risk test: mean gain per battery vs penalty ratio (95 % intervals)"),
+        panels: vec![Panel {
+            title: format!("{trace} ({pdf} PDFs): gain vs penalty ratio"),
+            x_label: "penalty ratio".into(),
+            y_label: "gain per battery (VC)".into(),
+            series,
+            diagonal: false,
+        }],
+    }))
+}
+
+/// The calibration diagram of one trace and PDF source.
+fn calibration_figure(bins: &DataFrame, trace: &str, pdf: &str) -> anyhow::Result<Option<Figure>> {
+    let (pred, obs) = (values(bins, "predicted")?, values(bins, "observed")?);
+    let (lo, hi) = (values(bins, "wilson_low")?, values(bins, "wilson_high")?);
+    let series = series_per_strategy(bins, rows_of(bins, trace, pdf)?, |i| (pred[i], obs[i], lo[i], hi[i]), false)?;
+    if series.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(Figure {
+        id: format!("calibration-{}", slug(&format!("{trace}-{pdf}"))),
+        caption: format!(
+            "{trace}, {pdf} PDFs: predicted PoF (bin means) against the observed failure rate of overbooked jobs, \
+             with 95 % Wilson intervals; the diagonal is perfect calibration"
+        ),
+        panels: vec![Panel {
+            title: format!("{trace} ({pdf} PDFs): calibration of overbooked jobs"),
+            x_label: "predicted PoF".into(),
+            y_label: "observed failure rate".into(),
+            series,
+            diagonal: true,
+        }],
+    }))
+}
+
+/// Runtime per battery against cluster size (dissertation Figs. 6.29/6.30),
+/// when the store holds more than one cluster size.
+fn runtime_figure(times: &DataFrame) -> anyhow::Result<Option<Figure>> {
+    let (capacity, mean, ci) =
+        (values(times, "capacity")?, values(times, "seconds_mean")?, values(times, "seconds_ci")?);
+    let mut sizes = capacity.clone();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    if sizes.len() < 2 {
+        return Ok(None);
+    }
+    let series =
+        series_per_strategy(times, |_| true, |i| (capacity[i], mean[i], mean[i] - ci[i], mean[i] + ci[i]), true)?;
+    Ok(Some(Figure {
+        id: "runtime-vs-cluster-size".into(),
+        caption: "Wall seconds to simulate one battery against the cluster size (one point per trace), with 95 % \
+                  intervals"
+            .into(),
+        panels: vec![Panel {
+            title: "runtime per battery".into(),
+            x_label: "cluster size (nodes)".into(),
+            y_label: "seconds per battery".into(),
+            series,
+            diagonal: false,
+        }],
+    }))
+}
+
+/// Generates a report.
+pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
+    prepare_out(&options.out)?;
+    let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
+    let points = load_points(&options.db, &filter)?;
+    let agg = aggregates(&points).map_err(|e| anyhow::anyhow!("aggregating points: {e}"))?;
+    let rows = agg_rows(&agg)?;
+    let pof = pof_table(&rows)?;
+    let risk = risk_table(&rows)?;
+    let jobs = load_calibration(&options.db, &points)?;
+    let (bins, brier) = calibration(&jobs)?;
+    let times = runtime(&points)?;
+
+    let mut tables = vec![
+        Table {
+            id: "max-gain".into(),
+            title: "Maximum gain per strategy (PoF test)".into(),
+            note: "Per trace and PDF source: each strategy's highest mean gain per battery (VC) over PoF_max at \
+                   penalty ratio 1, with its 95 % half-width, the PoF_max where it is reached, and the additional \
+                   gain in % over its non-overbooking base (dissertation Tables 6.1/6.13). Strategies that do not \
+                   overbook are constant along PoF_max."
+                .into(),
+            df: pof.clone(),
+        },
+        Table {
+            id: "risk".into(),
+            title: "Gain per penalty ratio (risk test)".into(),
+            note: "Mean gain per battery (VC) under the risk test at each penalty ratio, and the additional gain in % \
+                   over the non-overbooking base at the same ratio (dissertation Tables 6.2/6.14)."
+                .into(),
+            df: risk.clone(),
+        },
+        Table {
+            id: "max-gain-vs-dissertation".into(),
+            title: "Maximum gain next to the dissertation's".into(),
+            note:
+                "For the dissertation's PWA traces: our maximum gain, PoF_max and additional gain next to its Tables \
+                   6.1–6.11 (same trace and PDF source), how far ours is from its value in %, and whether its value \
+                   lies inside our 95 % interval. Comparable when the store was run with the dissertation's \
+                   occurrence factor and machine size (the chapter-6 configs)."
+                    .into(),
+            df: pof_versus_dissertation(&pof)?,
+        },
+        Table {
+            id: "risk-vs-dissertation".into(),
+            title: "Risk-test gain next to the dissertation's".into(),
+            note: "For the dissertation's PWA traces: our mean gain and additional gain at each penalty ratio next to \
+                   its Tables 6.2–6.12 (its additional gain computed from its gains as ours is)."
+                .into(),
+            df: risk_versus_dissertation(&risk)?,
+        },
+        Table {
+            id: "calibration".into(),
+            title: "Calibration of overbooked jobs".into(),
+            note: "Accepted overbooked jobs per trace, PDF source and strategy, binned by predicted PoF (bins \
+                   of 0.05): count, failures, mean prediction, observed failure rate and its 95 % Wilson interval."
+                .into(),
+            df: bins.clone(),
+        },
+        Table {
+            id: "brier".into(),
+            title: "Brier score per strategy".into(),
+            note: "Mean squared difference between the predicted PoF and the outcome (1 failed, 0 succeeded) of \
+                   every accepted overbooked job; lower is better."
+                .into(),
+            df: brier,
+        },
+        Table {
+            id: "runtime".into(),
+            title: "Runtime per battery".into(),
+            note: "Wall seconds to simulate one battery, per strategy, trace and cluster size (dissertation Figs. \
+                   6.29/6.30): mean, 95 % half-width and maximum."
+                .into(),
+            df: times,
+        },
+        Table {
+            id: "aggregates".into(),
+            title: "Means over batteries along every sweep axis".into(),
+            note: "Per combination of the sweep axes: batteries, and the mean and 95 % Student-t half-width of \
+                   accepted, successful, failed, fees, penalties, gain, utilisation and wall seconds."
+                .into(),
+            df: agg,
+        },
+    ];
+    // A store without risk-test (or overbooked) points has nothing for those
+    // tables: they are left out rather than shown empty.
+    let omitted: Vec<String> = tables.iter().filter(|t| t.df.height() == 0).map(|t| t.title.clone()).collect();
+    tables.retain(|t| t.df.height() > 0);
+    for t in &mut tables {
+        write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
+    }
+
+    let mut figures = Vec::new();
+    let mut groups: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| tables::reads_overbooking(&r.strategy))
+        .map(|r| (r.trace.clone(), r.pdf_source.clone()))
+        .collect();
+    groups.sort();
+    groups.dedup();
+    for (trace, pdf) in &groups {
+        figures.extend(pof_figures(&rows, trace, pdf));
+        figures.extend(risk_figure(&risk, trace, pdf)?);
+        figures.extend(calibration_figure(&bins, trace, pdf)?);
+    }
+    let times = tables.iter().find(|t| t.id == "runtime").map(|t| &t.df);
+    if let Some(times) = times {
+        figures.extend(runtime_figure(times)?);
+    }
+    let mut drawn = Vec::new();
+    for f in figures {
+        let svg = f.svg().map_err(anyhow::Error::msg).with_context(|| format!("drawing {}", f.id))?;
+        std::fs::write(options.out.join("plots").join(format!("{}.svg", f.id)), &svg)?;
+        f.png(&options.out.join("plots").join(format!("{}.png", f.id)))
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("drawing {}", f.id))?;
+        drawn.push((f, svg));
+    }
+
+    let title = format!("slasim report: {}", options.db.display());
+    let intro = format!(
+        "<p>{} points from <code>{}</code>{}{}.{}</p>",
+        points.height(),
+        escape(&options.db.display().to_string()),
+        options
+            .config
+            .as_ref()
+            .map_or_else(String::new, |c| format!(", experiment <code>{}</code>", escape(&c.display().to_string()))),
+        options.trace.as_ref().map_or_else(String::new, |t| format!(", traces matching <code>{}</code>", escape(t))),
+        if omitted.is_empty() {
+            String::new()
+        } else {
+            format!(" No rows, left out: {}.", escape(&omitted.join("; ")))
+        },
+    );
+    let all_md: String = tables.iter().map(markdown).collect::<Vec<_>>().join("\n");
+    std::fs::write(options.out.join("report.md"), format!("# {title}\n\n{all_md}"))?;
+    let index = options.out.join("index.html");
+    std::fs::write(&index, page(&title, &intro, &tables, &drawn))?;
+    Ok(ReportSummary {
+        points: points.height(),
+        tables: tables.iter().map(|t| t.id.clone()).collect(),
+        figures: drawn.iter().map(|(f, _)| f.id.clone()).collect(),
+        index,
+        headline: tables.first().map(markdown).unwrap_or_default(),
+    })
+}
+
+/// Puts two stores side by side: per combination of the axes, the mean gain
+/// (and successful jobs) of each with its interval, the difference, and
+/// whether the intervals overlap.
+pub fn compare(a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> {
+    prepare_out(out)?;
+    let load = |p: &Path| -> anyhow::Result<Vec<Agg>> {
+        let points = load_points(p, &Filter::default())?;
+        Ok(agg_rows(&aggregates(&points)?)?)
+    };
+    let (ra, rb) = (load(a)?, load(b)?);
+    let key = |r: &Agg| {
+        (
+            r.strategy.clone(),
+            r.trace.clone(),
+            r.pdf_source.clone(),
+            r.acceptance.clone(),
+            r.pof_max.to_bits(),
+            r.penalty_ratio.to_bits(),
+        )
+    };
+    let mut cols: [Vec<String>; 4] = Default::default();
+    let mut nums: [Vec<f64>; 8] = Default::default();
+    let mut overlap = Vec::new();
+    for x in &ra {
+        let Some(y) = rb.iter().find(|y| key(y) == key(x)) else { continue };
+        cols[0].push(x.strategy.clone());
+        cols[1].push(x.trace.clone());
+        cols[2].push(x.pdf_source.clone());
+        cols[3].push(x.acceptance.clone());
+        for (i, v) in [
+            x.pof_max,
+            x.penalty_ratio,
+            x.gain,
+            x.gain_ci,
+            y.gain,
+            y.gain_ci,
+            y.gain - x.gain,
+            y.successful - x.successful,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            nums[i].push(v);
+        }
+        let (ca, cb) = (
+            summary::MeanCi { mean: x.gain, half: x.gain_ci, n: x.n },
+            summary::MeanCi { mean: y.gain, half: y.gain_ci, n: y.n },
+        );
+        overlap.push(ca.overlaps(&cb));
+    }
+    if overlap.is_empty() {
+        bail!("{} and {} have no point settings in common to compare", a.display(), b.display());
+    }
+    let names = [
+        "pof_max",
+        "penalty_ratio",
+        "gain_a",
+        "gain_a_ci",
+        "gain_b",
+        "gain_b_ci",
+        "gain_difference",
+        "successful_difference",
+    ];
+    let mut columns = vec![
+        Column::new("strategy".into(), cols[0].clone()),
+        Column::new("trace".into(), cols[1].clone()),
+        Column::new("pdf_source".into(), cols[2].clone()),
+        Column::new("acceptance".into(), cols[3].clone()),
+    ];
+    for (n, v) in names.iter().zip(nums) {
+        columns.push(Column::new((*n).into(), v));
+    }
+    columns.push(Column::new("intervals_overlap".into(), overlap));
+    let mut table = Table {
+        id: "compare".into(),
+        title: format!("{} (A) vs {} (B)", a.display(), b.display()),
+        note: "Mean gain per battery in each store with its 95 % half-width, B − A, and whether the two intervals \
+               overlap (no overlap: a difference beyond batch noise)."
+            .into(),
+        df: DataFrame::new_infer_height(columns)?,
+    };
+    write_table(out, &mut table)?;
+    let headline = markdown(&table);
+    std::fs::write(out.join("report.md"), &headline)?;
+    let index = out.join("index.html");
+    std::fs::write(&index, page("slasim comparison", "", std::slice::from_ref(&table), &[]))?;
+    Ok(ReportSummary { points: ra.len() + rb.len(), tables: vec![table.id], figures: Vec::new(), index, headline })
+}

@@ -1,0 +1,450 @@
+//! Report tables, computed with Polars from the loaded points.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §9 (Tables 6.1–6.14: maximum
+//! gain per strategy with the PoF_max where it is reached and the additional
+//! gain over the non-overbooking base; gain per penalty ratio), §6.4 (money).
+//!
+//! Contract:
+//! - [`aggregates`]: per combination of the sweep axes, the number of
+//!   batteries and the mean and 95 % Student-t half-width of accepted,
+//!   successful, failed, fees, penalties, gain, utilisation and wall time.
+//! - A strategy that does not read an axis (see `policy::Reads`) is constant
+//!   along it: its one aggregate stands for every value of that axis.
+//! - [`pof_table`], [`risk_table`]: the dissertation's two table forms.
+//! - [`calibration`]: predicted PoF in bins of 0.05 against the observed
+//!   failure rate of overbooked jobs (with Wilson intervals), and the Brier
+//!   score per strategy. [`runtime`]: wall time per battery.
+
+use polars::prelude::*;
+
+use crate::policy::{STRATEGIES, strategy};
+use crate::report::reference;
+use crate::report::summary::{additional_percent, ci_from, wilson};
+
+/// The sweep axes a report groups by.
+pub const AXES: [&str; 9] = [
+    "strategy",
+    "trace",
+    "pdf_source",
+    "acceptance",
+    "pof_max",
+    "security_factor",
+    "penalty_ratio",
+    "placement",
+    "failures",
+];
+
+/// The per-point metrics a report averages over batteries.
+pub const METRICS: [&str; 8] =
+    ["accepted", "successful", "failed", "fees", "penalties", "gain", "utilisation", "wall_seconds"];
+
+/// A named table of a report.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// File stem and HTML anchor.
+    pub id: String,
+    /// Heading.
+    pub title: String,
+    /// One paragraph saying what the table shows.
+    pub note: String,
+    /// The data.
+    pub df: DataFrame,
+}
+
+/// One aggregate row, for the derived tables.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Agg {
+    /// Axis values.
+    pub strategy: String,
+    /// Trace name.
+    pub trace: String,
+    /// PDF source.
+    pub pdf_source: String,
+    /// `pof` or `risk`.
+    pub acceptance: String,
+    /// PoF_max.
+    pub pof_max: f64,
+    /// Penalty ratio.
+    pub penalty_ratio: f64,
+    /// Batteries averaged.
+    pub n: usize,
+    /// Mean gain.
+    pub gain: f64,
+    /// Half-width of the gain's interval.
+    pub gain_ci: f64,
+    /// Mean successful jobs.
+    pub successful: f64,
+    /// Half-width.
+    pub successful_ci: f64,
+    /// Mean failed jobs.
+    pub failed: f64,
+    /// Half-width.
+    pub failed_ci: f64,
+}
+
+/// A text column as owned strings (nulls as empty).
+pub fn strs(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
+    Ok(df.column(name)?.str()?.iter().map(|v| v.unwrap_or_default().to_string()).collect())
+}
+
+/// A numeric column as doubles.
+pub fn floats(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
+    Ok(df.column(name)?.cast(&DataType::Float64)?.f64()?.iter().collect())
+}
+
+/// Mean and 95 % interval of every metric per combination of the axes.
+pub fn aggregates(points: &DataFrame) -> PolarsResult<DataFrame> {
+    let mut aggs = vec![len().cast(DataType::Int64).alias("batteries")];
+    for m in METRICS {
+        aggs.push(col(m).cast(DataType::Float64).mean().alias(format!("{m}_mean")));
+        aggs.push(col(m).cast(DataType::Float64).std(1).alias(format!("{m}_sd")));
+    }
+    let keys: Vec<Expr> = AXES.iter().map(|a| col(*a)).collect();
+    let mut df = points
+        .clone()
+        .lazy()
+        .group_by(keys)
+        .agg(aggs)
+        .sort(AXES.to_vec(), SortMultipleOptions::default().with_nulls_last(true))
+        .collect()?;
+    let n: Vec<usize> = floats(&df, "batteries")?.iter().map(|v| v.unwrap_or(0.0) as usize).collect();
+    for m in METRICS {
+        let means = floats(&df, &format!("{m}_mean"))?;
+        let sds = floats(&df, &format!("{m}_sd"))?;
+        let halves: Vec<f64> = means
+            .iter()
+            .zip(&sds)
+            .zip(&n)
+            .map(|((mean, sd), &n)| ci_from(mean.unwrap_or(0.0), sd.unwrap_or(0.0), n).half)
+            .collect();
+        df.with_column(Column::new(format!("{m}_ci").into(), halves))?;
+        df.drop_in_place(&format!("{m}_sd"))?;
+    }
+    Ok(df)
+}
+
+/// The aggregate rows the dissertation tables and plots need.
+pub fn agg_rows(agg: &DataFrame) -> PolarsResult<Vec<Agg>> {
+    let (strategy, trace, pdf, acceptance) =
+        (strs(agg, "strategy")?, strs(agg, "trace")?, strs(agg, "pdf_source")?, strs(agg, "acceptance")?);
+    let (pof, ratio, n) = (floats(agg, "pof_max")?, floats(agg, "penalty_ratio")?, floats(agg, "batteries")?);
+    let get = |name: &str| floats(agg, name);
+    let (gain, gain_ci) = (get("gain_mean")?, get("gain_ci")?);
+    let (succ, succ_ci) = (get("successful_mean")?, get("successful_ci")?);
+    let (fail, fail_ci) = (get("failed_mean")?, get("failed_ci")?);
+    Ok((0..agg.height())
+        .map(|i| Agg {
+            strategy: strategy[i].clone(),
+            trace: trace[i].clone(),
+            pdf_source: pdf[i].clone(),
+            acceptance: acceptance[i].clone(),
+            pof_max: pof[i].unwrap_or(0.0),
+            penalty_ratio: ratio[i].unwrap_or(1.0),
+            n: n[i].unwrap_or(0.0) as usize,
+            gain: gain[i].unwrap_or(0.0),
+            gain_ci: gain_ci[i].unwrap_or(0.0),
+            successful: succ[i].unwrap_or(0.0),
+            successful_ci: succ_ci[i].unwrap_or(0.0),
+            failed: fail[i].unwrap_or(0.0),
+            failed_ci: fail_ci[i].unwrap_or(0.0),
+        })
+        .collect())
+}
+
+/// Does `strategy` read the overbooking settings (PoF_max, PDF source)?
+pub fn reads_overbooking(name: &str) -> bool {
+    strategy(name).is_ok_and(|s| s.reads.overbooking)
+}
+
+/// Does `strategy` read the acceptance test?
+pub fn reads_acceptance(name: &str) -> bool {
+    strategy(name).is_ok_and(|s| s.reads.acceptance)
+}
+
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// The row standing for `name` at (trace, pdf source, acceptance, ratio):
+/// strategies that do not read an axis have one row for all its values.
+pub fn lookup<'a>(rows: &'a [Agg], name: &str, trace: &str, pdf: &str, acceptance: &str, ratio: f64) -> Vec<&'a Agg> {
+    let ob = reads_overbooking(name);
+    let acc = reads_acceptance(name);
+    rows.iter()
+        .filter(|r| r.strategy == name && r.trace == trace && same(r.penalty_ratio, ratio))
+        .filter(|r| !ob || r.pdf_source == pdf)
+        .filter(|r| !acc || r.acceptance == acceptance)
+        .collect()
+}
+
+/// Traces and, per trace, the PDF sources the overbooking strategies used.
+fn groups(rows: &[Agg], acceptance: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| reads_overbooking(&r.strategy) && (r.acceptance == acceptance || !reads_acceptance(&r.strategy)))
+        .map(|r| (r.trace.clone(), r.pdf_source.clone()))
+        .collect();
+    if out.is_empty() {
+        out = rows.iter().map(|r| (r.trace.clone(), r.pdf_source.clone())).collect();
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Tables 6.1/6.13: per trace and PDF source, each strategy's maximum mean
+/// gain under the PoF test (penalty ratio 1), the PoF_max where it is
+/// reached, and the additional gain over its non-overbooking base.
+pub fn pof_table(rows: &[Agg]) -> PolarsResult<DataFrame> {
+    let (mut trace, mut pdf, mut name, mut gain, mut ci, mut at, mut plus, mut n) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    for (t, p) in groups(rows, "pof") {
+        let best = |s: &str| -> Option<&Agg> {
+            lookup(rows, s, &t, &p, "pof", 1.0)
+                .into_iter()
+                .filter(|r| r.acceptance == "pof")
+                .max_by(|a, b| a.gain.total_cmp(&b.gain).then(b.pof_max.total_cmp(&a.pof_max)))
+        };
+        for info in &STRATEGIES {
+            let Some(row) = best(info.name) else { continue };
+            let base = info.base.and_then(&best).map(|b| b.gain);
+            trace.push(t.clone());
+            pdf.push(p.clone());
+            name.push(info.name.to_string());
+            gain.push(row.gain);
+            ci.push(row.gain_ci);
+            at.push(info.reads.overbooking.then_some(row.pof_max));
+            plus.push(base.and_then(|b| additional_percent(row.gain, b)));
+            n.push(row.n as i64);
+        }
+    }
+    DataFrame::new_infer_height(vec![
+        Column::new("trace".into(), trace),
+        Column::new("pdf_source".into(), pdf),
+        Column::new("strategy".into(), name),
+        Column::new("max_gain".into(), gain),
+        Column::new("gain_ci".into(), ci),
+        Column::new("pof_max".into(), at),
+        Column::new("additional_gain_pct".into(), plus),
+        Column::new("batteries".into(), n),
+    ])
+}
+
+/// Tables 6.2/6.14: per trace and PDF source, each strategy's mean gain
+/// under the risk test at every penalty ratio, and the additional gain over
+/// its base at the same ratio.
+pub fn risk_table(rows: &[Agg]) -> PolarsResult<DataFrame> {
+    let mut ratios: Vec<f64> = rows.iter().filter(|r| r.acceptance == "risk").map(|r| r.penalty_ratio).collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios.dedup_by(|a, b| same(*a, *b));
+    let (mut trace, mut pdf, mut name, mut ratio_col, mut gain, mut ci, mut plus) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    if !ratios.is_empty() {
+        for (t, p) in groups(rows, "risk") {
+            for info in STRATEGIES.iter().filter(|s| !s.reads.overbooking || s.reads.acceptance) {
+                for &r in &ratios {
+                    let pick = |s: &str| lookup(rows, s, &t, &p, "risk", r).into_iter().next();
+                    let Some(row) = pick(info.name) else { continue };
+                    let base = info.base.and_then(pick).map(|b| b.gain);
+                    trace.push(t.clone());
+                    pdf.push(p.clone());
+                    name.push(info.name.to_string());
+                    ratio_col.push(r);
+                    gain.push(row.gain);
+                    ci.push(row.gain_ci);
+                    plus.push(base.and_then(|b| additional_percent(row.gain, b)));
+                }
+            }
+        }
+    }
+    DataFrame::new_infer_height(vec![
+        Column::new("trace".into(), trace),
+        Column::new("pdf_source".into(), pdf),
+        Column::new("strategy".into(), name),
+        Column::new("penalty_ratio".into(), ratio_col),
+        Column::new("gain".into(), gain),
+        Column::new("gain_ci".into(), ci),
+        Column::new("additional_gain_pct".into(), plus),
+    ])
+}
+
+/// Width of a calibration bin of predicted PoF.
+pub const BIN: f64 = 0.05;
+
+/// Index of the last bin, [0.95, 1].
+const LAST_BIN: i64 = 19;
+
+/// Calibration of overbooked jobs per trace, PDF source, strategy and PoF
+/// bin, and the Brier score per trace, PDF source and strategy.
+pub fn calibration(jobs: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
+    let bins = jobs
+        .clone()
+        .lazy()
+        // PoF ≥ 0, so the integer cast floors; PoF = 1 joins the last bin.
+        .with_column((col("pof") / lit(BIN)).cast(DataType::Int64).alias("bin_index"))
+        .with_column(
+            (when(col("bin_index").gt(lit(LAST_BIN)))
+                .then(lit(LAST_BIN))
+                .otherwise(col("bin_index"))
+                .cast(DataType::Float64)
+                * lit(BIN))
+            .alias("bin"),
+        )
+        .group_by([col("trace"), col("pdf_source"), col("strategy"), col("bin")])
+        .agg([
+            len().cast(DataType::Int64).alias("jobs"),
+            col("failed").cast(DataType::Int64).sum().alias("failures"),
+            col("pof").mean().alias("predicted"),
+        ])
+        .sort(["trace", "pdf_source", "strategy", "bin"], SortMultipleOptions::default())
+        .collect()?;
+    let jobs_n = floats(&bins, "jobs")?;
+    let fails = floats(&bins, "failures")?;
+    let (mut observed, mut low, mut high) = (vec![], vec![], vec![]);
+    for (n, f) in jobs_n.iter().zip(&fails) {
+        let (n, f) = (n.unwrap_or(0.0) as u64, f.unwrap_or(0.0) as u64);
+        observed.push(if n > 0 { f as f64 / n as f64 } else { 0.0 });
+        let (lo, hi) = wilson(f, n).unwrap_or((0.0, 1.0));
+        low.push(lo);
+        high.push(hi);
+    }
+    let mut bins = bins;
+    bins.with_column(Column::new("observed".into(), observed))?;
+    bins.with_column(Column::new("wilson_low".into(), low))?;
+    bins.with_column(Column::new("wilson_high".into(), high))?;
+    let brier = jobs
+        .clone()
+        .lazy()
+        .group_by([col("trace"), col("pdf_source"), col("strategy")])
+        .agg([
+            len().cast(DataType::Int64).alias("jobs"),
+            col("pof").mean().alias("predicted"),
+            col("failed").cast(DataType::Float64).mean().alias("observed"),
+            (col("pof") - col("failed").cast(DataType::Float64)).pow(2).mean().alias("brier"),
+        ])
+        .sort(["trace", "pdf_source", "strategy"], SortMultipleOptions::default())
+        .collect()?;
+    Ok((bins, brier))
+}
+
+/// Wall time per battery, per strategy, trace and cluster size.
+pub fn runtime(points: &DataFrame) -> PolarsResult<DataFrame> {
+    let mut df = points
+        .clone()
+        .lazy()
+        .group_by([col("strategy"), col("trace"), col("capacity")])
+        .agg([
+            len().cast(DataType::Int64).alias("batteries"),
+            col("wall_seconds").mean().alias("seconds_mean"),
+            col("wall_seconds").std(1).alias("seconds_sd"),
+            col("wall_seconds").max().alias("seconds_max"),
+        ])
+        .sort(["strategy", "capacity", "trace"], SortMultipleOptions::default())
+        .collect()?;
+    let n = floats(&df, "batteries")?;
+    let means = floats(&df, "seconds_mean")?;
+    let sds = floats(&df, "seconds_sd")?;
+    let halves: Vec<f64> = (0..df.height())
+        .map(|i| ci_from(means[i].unwrap_or(0.0), sds[i].unwrap_or(0.0), n[i].unwrap_or(0.0) as usize).half)
+        .collect();
+    df.with_column(Column::new("seconds_ci".into(), halves))?;
+    df.drop_in_place("seconds_sd")?;
+    Ok(df)
+}
+
+fn relative_pct(ours: f64, theirs: f64) -> Option<f64> {
+    additional_percent(ours, theirs)
+}
+
+/// Our maximum-gain table next to the dissertation's (rows for the traces
+/// and strategies it reports on; empty if none).
+pub fn pof_versus_dissertation(pof: &DataFrame) -> PolarsResult<DataFrame> {
+    let (trace, pdf, name) = (strs(pof, "trace")?, strs(pof, "pdf_source")?, strs(pof, "strategy")?);
+    let (gain, ci, at, plus) = (
+        floats(pof, "max_gain")?,
+        floats(pof, "gain_ci")?,
+        floats(pof, "pof_max")?,
+        floats(pof, "additional_gain_pct")?,
+    );
+    let mut out: [Vec<String>; 3] = Default::default();
+    let mut ours: [Vec<Option<f64>>; 3] = Default::default();
+    let mut theirs: [Vec<Option<f64>>; 3] = Default::default();
+    let (mut versus, mut within) = (vec![], vec![]);
+    for i in 0..pof.height() {
+        let Some(r) = reference::pof_result(&trace[i], &name[i], &pdf[i]) else { continue };
+        let g = gain[i].unwrap_or(0.0);
+        for (col, v) in out.iter_mut().zip([&trace[i], &pdf[i], &name[i]]) {
+            col.push(v.clone());
+        }
+        for (col, v) in ours.iter_mut().zip([gain[i], at[i], plus[i]]) {
+            col.push(v);
+        }
+        for (col, v) in theirs.iter_mut().zip([Some(r.gain), r.pof_max, r.additional_pct]) {
+            col.push(v);
+        }
+        versus.push(relative_pct(g, r.gain));
+        within.push((g - r.gain).abs() <= ci[i].unwrap_or(0.0));
+    }
+    let [t, p, s] = out;
+    let [g, a, pl] = ours;
+    let [tg, ta, tpl] = theirs;
+    DataFrame::new_infer_height(vec![
+        Column::new("trace".into(), t),
+        Column::new("pdf_source".into(), p),
+        Column::new("strategy".into(), s),
+        Column::new("max_gain".into(), g),
+        Column::new("pof_max".into(), a),
+        Column::new("additional_gain_pct".into(), pl),
+        Column::new("dissertation_gain".into(), tg),
+        Column::new("dissertation_pof_max".into(), ta),
+        Column::new("dissertation_additional_pct".into(), tpl),
+        Column::new("gain_vs_dissertation_pct".into(), versus),
+        Column::new("dissertation_within_ci".into(), within),
+    ])
+}
+
+/// Our risk table next to the dissertation's; its additional gain is
+/// computed from its gains as ours is.
+pub fn risk_versus_dissertation(risk: &DataFrame) -> PolarsResult<DataFrame> {
+    let (trace, pdf, name) = (strs(risk, "trace")?, strs(risk, "pdf_source")?, strs(risk, "strategy")?);
+    let (ratio, gain, ci, plus) = (
+        floats(risk, "penalty_ratio")?,
+        floats(risk, "gain")?,
+        floats(risk, "gain_ci")?,
+        floats(risk, "additional_gain_pct")?,
+    );
+    let mut out: [Vec<String>; 3] = Default::default();
+    let (mut ratios, mut ours, mut ours_plus, mut theirs, mut theirs_plus, mut versus, mut within) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    for i in 0..risk.height() {
+        let r = ratio[i].unwrap_or(1.0);
+        let Some(d) = reference::risk_result(&trace[i], &name[i], &pdf[i], r) else { continue };
+        let base = strategy(&name[i]).ok().and_then(|s| s.base);
+        let d_plus =
+            base.and_then(|b| reference::risk_result(&trace[i], b, &pdf[i], r)).and_then(|b| additional_percent(d, b));
+        let g = gain[i].unwrap_or(0.0);
+        for (col, v) in out.iter_mut().zip([&trace[i], &pdf[i], &name[i]]) {
+            col.push(v.clone());
+        }
+        ratios.push(r);
+        ours.push(g);
+        ours_plus.push(plus[i]);
+        theirs.push(d);
+        theirs_plus.push(d_plus);
+        versus.push(relative_pct(g, d));
+        within.push((g - d).abs() <= ci[i].unwrap_or(0.0));
+    }
+    let [t, p, s] = out;
+    DataFrame::new_infer_height(vec![
+        Column::new("trace".into(), t),
+        Column::new("pdf_source".into(), p),
+        Column::new("strategy".into(), s),
+        Column::new("penalty_ratio".into(), ratios),
+        Column::new("gain".into(), ours),
+        Column::new("additional_gain_pct".into(), ours_plus),
+        Column::new("dissertation_gain".into(), theirs),
+        Column::new("dissertation_additional_pct".into(), theirs_plus),
+        Column::new("gain_vs_dissertation_pct".into(), versus),
+        Column::new("dissertation_within_ci".into(), within),
+    ])
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Opens a slasim HTML report in headless Chromium and checks that every table
+# and plot the report lists is present in the rendered page; saves a
+# screenshot next to it.
+#
+# Usage: tests/browser/check_report.sh [REPORT_DIR]
+# Without REPORT_DIR, it runs configs/quick.toml into a fresh store and
+# reports on that, in target/browser-check/. It uses target/release/slasim (building it if missing).
+# Chromium is Debian's `chromium`; when it is not installed the script says
+# so and skips (exit 0): `.ci/run` installs it with apt-get first.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+browser=""
+for candidate in chromium chromium-browser; do
+    if command -v "$candidate" >/dev/null 2>&1; then browser="$candidate"; break; fi
+done
+if [[ -z "$browser" ]]; then
+    echo "browser check SKIPPED: chromium is not installed (Debian: apt-get install chromium)"
+    exit 0
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+if [[ $# -ge 1 ]]; then
+    report="$(cd "$1" && pwd)"
+else
+    [[ -x target/release/slasim ]] || cargo build --release --locked
+    rm -rf target/browser-check && mkdir -p target/browser-check
+    target/release/slasim sweep configs/quick.toml --db target/browser-check/quick.sqlite --no-progress
+    target/release/slasim report target/browser-check/quick.sqlite --out target/browser-check/report >/dev/null
+    report="$(pwd)/target/browser-check/report"
+fi
+index="$report/index.html"
+[[ -f "$index" ]] || { echo "browser check FAILED: $index does not exist"; exit 1; }
+
+flags=(--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
+       --disable-component-update --disable-sync --user-data-dir="$work/profile")
+# The DOM as the browser built it (not the file's text), then a screenshot.
+timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$index" >"$work/dom.html" 2>"$work/chromium.log" || {
+    echo "browser check FAILED: chromium could not load $index"; cat "$work/chromium.log"; exit 1; }
+screenshot="$report/screenshot.png"
+timeout 120 "$browser" "${flags[@]}" --window-size=1200,2400 --hide-scrollbars --screenshot="$screenshot" \
+    "file://$index" >>"$work/chromium.log" 2>&1 || true
+
+listed() { # the ids in <meta name="$1" content="a,b,…">
+    sed -n "s/.*<meta name=\"$1\" content=\"\([^\"]*\)\".*/\1/p" "$work/dom.html" | tr ',' '\n' | sed '/^$/d'
+}
+# One element per line, so each table or figure can be checked on its own.
+tr -d '\n' <"$work/dom.html" | sed 's/<table /\n<table /g; s/<figure /\n<figure /g; s/<\/table>/<\/table>\n/g; s/<\/figure>/<\/figure>\n/g' >"$work/elements"
+
+failures=0
+tables=0
+while read -r id; do
+    tables=$((tables + 1))
+    element="$(grep -F "data-table=\"$id\"" "$work/elements" || true)"
+    rows="$( (grep -o '<tr>' <<<"$element" || true) | wc -l)"
+    if [[ -z "$element" || "$rows" -lt 2 ]]; then
+        echo "MISSING table $id (rows: $rows)"; failures=$((failures + 1))
+    else
+        echo "ok  table $id: $((rows - 1)) rows"
+    fi
+done < <(listed slasim-tables)
+plots=0
+while read -r id; do
+    plots=$((plots + 1))
+    element="$(grep -F "data-plot=\"$id\"" "$work/elements" || true)"
+    if [[ -z "$element" ]] || ! grep -q '<svg' <<<"$element" || ! grep -q '<polyline\|<path\|<circle' <<<"$element"; then
+        echo "MISSING plot $id"; failures=$((failures + 1))
+    else
+        echo "ok  plot $id"
+    fi
+done < <(listed slasim-plots)
+
+if [[ "$tables" -eq 0 || "$plots" -eq 0 ]]; then
+    echo "browser check FAILED: the page lists $tables tables and $plots plots"; exit 1
+fi
+if [[ ! -s "$screenshot" ]]; then
+    echo "browser check FAILED: no screenshot"; cat "$work/chromium.log"; exit 1
+fi
+if [[ "$failures" -gt 0 ]]; then
+    echo "browser check FAILED: $failures of $((tables + plots)) elements missing in $index"; exit 1
+fi
+echo "browser check passed: $tables tables and $plots plots rendered by $("$browser" --version 2>/dev/null | head -1); screenshot $screenshot"

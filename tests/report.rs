@@ -1,0 +1,319 @@
+//! Reports on a small hand-made store with known numbers: means and Student-t
+//! intervals, maximum-gain selection, additional gain in %, the risk table,
+//! Wilson intervals, the Brier score; the files written; bad input; compare.
+
+mod common;
+
+use std::path::Path;
+
+use polars::prelude::*;
+use rusqlite::{Connection, params};
+use slasim::report::load::{Filter, load_calibration, load_points};
+use slasim::report::tables::{agg_rows, aggregates, calibration, pof_table, risk_table};
+use slasim::report::{ReportOptions, compare, generate};
+use slasim::store::Store;
+
+const TRACE: &str = "/data/swf/CTC-SP2-1996-3.1-cln.swf.gz";
+
+struct Point<'a> {
+    strategy: &'a str,
+    acceptance: &'a str,
+    pof_max: f64,
+    ratio: f64,
+    battery: i64,
+    gain: f64,
+}
+
+fn insert(conn: &Connection, run_id: i64, p: &Point) {
+    conn.execute(
+        "INSERT INTO points (run_id, strategy, trace, battery, seed, placement, acceptance, pof_max, \
+         security_factor, penalty_ratio, pdf_source, failures, capacity, jobs, accepted, successful, failed, \
+         rejected, fees, penalties, gain, utilisation, overbooked, overbooked_failed, overbooked_pof, wall_seconds) \
+         VALUES (?1, ?2, ?3, ?4, 1, 'best-fit', ?5, ?6, NULL, ?7, 'runtime', 'lanl', 338, 100, 60, 55, 5, 40, \
+         ?8 + 10.0, 10.0, ?8, 0.5, 0, 0, 0.0, ?9)",
+        params![
+            run_id,
+            p.strategy,
+            TRACE,
+            p.battery,
+            p.acceptance,
+            p.pof_max,
+            p.ratio,
+            p.gain,
+            0.01 * p.battery as f64
+        ],
+    )
+    .unwrap();
+}
+
+fn outcome(conn: &Connection, run_id: i64, job: i64, pof: f64, failed: bool) {
+    conn.execute(
+        "INSERT INTO job_outcomes (run_id, job, accepted, overbooked, pof, outcome, fee, penalty, restarts, executed) \
+         VALUES (?1, ?2, 1, 1, ?3, ?4, 0, 0, 0, 0)",
+        params![run_id, job, pof, if failed { 2 } else { 1 }],
+    )
+    .unwrap();
+}
+
+/// The hand-made store:
+/// - conservative-backfilling (PoF test, ratio 1): gains 8, 8, 8 → mean 8;
+/// - comprehensive-overbooking, PoF test, ratio 1: PoF_max 0.1 gains 2, 4, 6
+///   (mean 4, s = 2, half-width t(0.975, 2)·2/√3 = 4.968275); PoF_max 0.2
+///   gains 10, 12, 14 (mean 12, the maximum, +50 % over 8); PoF_max 0.3
+///   gains 12, 12, 12 (ties with 0.2: the smaller PoF_max wins);
+/// - risk test at ratio 2: CB 4, 4, 4 and CO 5, 6, 7 (mean 6, +50 %);
+/// - CO's overbooked jobs (run 4): 10 with PoF 0.12, 3 of them failed (Wilson
+///   [0.1078, 0.6032]); 2 with PoF 0.5 and 1.0, both failed.
+fn hand_made(path: &Path) {
+    drop(Store::open(path).unwrap());
+    let conn = Connection::open(path).unwrap();
+    // Only `points` and `job_outcomes` matter to reports: no `runs` rows.
+    conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+    let mut id = 0;
+    let mut add = |strategy, acceptance, pof_max, ratio, gains: [f64; 3]| {
+        for (b, gain) in gains.into_iter().enumerate() {
+            id += 1;
+            insert(&conn, id, &Point { strategy, acceptance, pof_max, ratio, battery: b as i64, gain });
+        }
+    };
+    add("conservative-backfilling", "pof", 0.1, 1.0, [8.0, 8.0, 8.0]);
+    add("comprehensive-overbooking", "pof", 0.1, 1.0, [2.0, 4.0, 6.0]);
+    add("comprehensive-overbooking", "pof", 0.2, 1.0, [10.0, 12.0, 14.0]);
+    add("comprehensive-overbooking", "pof", 0.3, 1.0, [12.0, 12.0, 12.0]);
+    add("conservative-backfilling", "pof", 0.1, 2.0, [4.0, 4.0, 4.0]);
+    add("comprehensive-overbooking", "risk", 0.1, 2.0, [5.0, 6.0, 7.0]);
+    for job in 0..10 {
+        outcome(&conn, 4, job, 0.12, job < 3);
+    }
+    outcome(&conn, 4, 10, 0.5, true);
+    outcome(&conn, 4, 11, 1.0, true);
+}
+
+fn f64s(df: &DataFrame, name: &str) -> Vec<Option<f64>> {
+    df.column(name).unwrap().cast(&DataType::Float64).unwrap().f64().unwrap().iter().collect()
+}
+
+fn texts(df: &DataFrame, name: &str) -> Vec<String> {
+    df.column(name).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-5
+}
+
+#[test]
+fn tables_of_the_hand_made_store_have_the_known_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hand.sqlite");
+    hand_made(&db);
+    let points = load_points(&db, &Filter::default()).unwrap();
+    assert_eq!(points.height(), 18);
+    assert_eq!(texts(&points, "trace")[0], "CTC-SP2-1996-3.1-cln", "traces are labelled by file name");
+
+    let agg = aggregates(&points).unwrap();
+    let rows = agg_rows(&agg).unwrap();
+    let co = |pof: f64| {
+        rows.iter()
+            .find(|r| r.strategy == "comprehensive-overbooking" && r.acceptance == "pof" && close(r.pof_max, pof))
+            .unwrap()
+    };
+    assert_eq!(co(0.1).n, 3);
+    assert!(close(co(0.1).gain, 4.0) && close(co(0.1).gain_ci, 4.968_275), "{:?}", co(0.1));
+    assert!(close(co(0.2).gain, 12.0) && close(co(0.2).gain_ci, 4.968_275));
+    assert!(close(co(0.3).gain, 12.0) && co(0.3).gain_ci == 0.0, "no spread, no interval");
+    // Fees are gain + 10 in every point: the aggregate carries them along.
+    let fees = f64s(&agg, "fees_mean");
+    let gains = f64s(&agg, "gain_mean");
+    assert!(fees.iter().zip(&gains).all(|(f, g)| close(f.unwrap(), g.unwrap() + 10.0)));
+
+    // Tables 6.1/6.13: CO's maximum is 12 at PoF_max 0.2 (not the tie at
+    // 0.3), +50 % over CB's 8; CB has no PoF_max and no base.
+    let pof = pof_table(&rows).unwrap();
+    let names = texts(&pof, "strategy");
+    let at = |name: &str| names.iter().position(|n| n == name).unwrap();
+    let (max, pofs, plus) = (f64s(&pof, "max_gain"), f64s(&pof, "pof_max"), f64s(&pof, "additional_gain_pct"));
+    let (i, j) = (at("comprehensive-overbooking"), at("conservative-backfilling"));
+    assert_eq!((max[i], pofs[i], plus[i]), (Some(12.0), Some(0.2), Some(50.0)));
+    assert_eq!((max[j], pofs[j], plus[j]), (Some(8.0), None, None));
+
+    // Tables 6.2/6.14: at ratio 2, CO 6 against CB 4 is +50 %.
+    let risk = risk_table(&rows).unwrap();
+    let (names, ratios, gains, plus) = (
+        texts(&risk, "strategy"),
+        f64s(&risk, "penalty_ratio"),
+        f64s(&risk, "gain"),
+        f64s(&risk, "additional_gain_pct"),
+    );
+    let k = names.iter().position(|n| n == "comprehensive-overbooking").unwrap();
+    assert_eq!((ratios[k], gains[k], plus[k]), (Some(2.0), Some(6.0), Some(50.0)));
+    let cb: Vec<_> = (0..names.len()).filter(|&i| names[i] == "conservative-backfilling").collect();
+    assert_eq!(cb.len(), 1, "the risk table lists the ratios the risk points were run at");
+    assert_eq!(gains[cb[0]], Some(4.0));
+
+    // Calibration: bin [0.10, 0.15) holds 10 jobs, 3 failed; 0.5 goes to
+    // [0.50, 0.55); PoF 1.0 joins the last bin [0.95, 1].
+    let jobs = load_calibration(&db, &points).unwrap();
+    assert_eq!(jobs.height(), 12);
+    let (bins, brier) = calibration(&jobs).unwrap();
+    let (bin, count, observed) = (f64s(&bins, "bin"), f64s(&bins, "jobs"), f64s(&bins, "observed"));
+    let (lo, hi) = (f64s(&bins, "wilson_low"), f64s(&bins, "wilson_high"));
+    assert_eq!(bins.height(), 3);
+    assert!(close(bin[0].unwrap(), 0.10) && close(bin[1].unwrap(), 0.50) && close(bin[2].unwrap(), 0.95), "{bin:?}");
+    assert_eq!((count[0], observed[0]), (Some(10.0), Some(0.3)));
+    assert!(close(lo[0].unwrap(), 0.107_789) && close(hi[0].unwrap(), 0.603_216), "{:?} {:?}", lo[0], hi[0]);
+    // Brier: 7·0.12² + 3·0.88² + 0.5² + 0² over 12 = (0.1008 + 2.3232 + 0.25)/12.
+    let score = f64s(&brier, "brier")[0].unwrap();
+    assert!(close(score, 2.674 / 12.0), "{score}");
+}
+
+fn options(db: &Path, out: &Path) -> ReportOptions {
+    ReportOptions { db: db.to_path_buf(), config: None, trace: None, out: out.to_path_buf() }
+}
+
+#[test]
+fn a_report_writes_every_table_and_plot_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hand.sqlite");
+    hand_made(&db);
+    let out = dir.path().join("report");
+    let summary = generate(&options(&db, &out)).unwrap();
+    assert_eq!(
+        summary.tables,
+        [
+            "max-gain",
+            "risk",
+            "max-gain-vs-dissertation",
+            "risk-vs-dissertation",
+            "calibration",
+            "brier",
+            "runtime",
+            "aggregates"
+        ]
+    );
+    assert!(summary.figures.iter().any(|f| f.starts_with("gain-vs-pofmax-")));
+    assert!(summary.figures.iter().any(|f| f.starts_with("jobs-vs-pofmax-")));
+    assert!(summary.figures.iter().any(|f| f.starts_with("gain-vs-penalty-ratio-")));
+    assert!(summary.figures.iter().any(|f| f.starts_with("calibration-")));
+    for t in &summary.tables {
+        for ext in ["md", "csv", "parquet"] {
+            let path = out.join("tables").join(format!("{t}.{ext}"));
+            assert!(path.metadata().unwrap().len() > 0, "{}", path.display());
+        }
+    }
+    let back = ParquetReader::new(std::fs::File::open(out.join("tables/max-gain.parquet")).unwrap()).finish().unwrap();
+    assert_eq!(f64s(&back, "max_gain"), f64s(&pof_table_of(&db), "max_gain"));
+    for f in &summary.figures {
+        let svg = std::fs::read_to_string(out.join("plots").join(format!("{f}.svg"))).unwrap();
+        assert!(svg.contains("<svg"));
+        let png = std::fs::read(out.join("plots").join(format!("{f}.png"))).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+    let html = std::fs::read_to_string(&summary.index).unwrap();
+    for t in &summary.tables {
+        assert!(html.contains(&format!("data-table=\"{t}\"")), "{t}");
+    }
+    for f in &summary.figures {
+        assert!(html.contains(&format!("data-plot=\"{f}\"")), "{f}");
+    }
+    for external in ["src=\"http", "href=\"http", "<link", "<script src", "url(http"] {
+        assert!(!html.contains(external), "the page loads nothing from the network: {external}");
+    }
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("| CTC-SP2-1996-3.1-cln | runtime | comprehensive-overbooking | 12.0 |"), "{md}");
+    // A second report into the same directory overwrites it.
+    generate(&options(&db, &out)).unwrap();
+}
+
+fn pof_table_of(db: &Path) -> DataFrame {
+    let points = load_points(db, &Filter::default()).unwrap();
+    pof_table(&agg_rows(&aggregates(&points).unwrap()).unwrap()).unwrap()
+}
+
+fn report_cli(args: &[&str]) -> (bool, String, String) {
+    let out = common::slasim().arg("report").args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_stores_and_outputs_get_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let out = dir.path().join("out");
+
+    let empty = dir.path().join("empty.sqlite");
+    drop(Store::open(&empty).unwrap());
+    let (ok, _, err) = report_cli(&[&s(&empty), "--out", &s(&out)]);
+    assert!(!ok && err.contains("empty.sqlite: holds no points"), "{err}");
+
+    let missing = dir.path().join("nothing.sqlite");
+    let (ok, _, err) = report_cli(&[&s(&missing), "--out", &s(&out)]);
+    assert!(!ok && err.contains("nothing.sqlite: no such store"), "{err}");
+
+    let hand = dir.path().join("hand.sqlite");
+    hand_made(&hand);
+    let (ok, _, err) = report_cli(&[&s(&hand), "--trace", "KTH", "--out", &s(&out)]);
+    assert!(!ok && err.contains("no points for trace `KTH`; its traces: CTC-SP2-1996-3.1-cln"), "{err}");
+
+    // A store from an older schema: `points` without `wall_seconds`.
+    let old = dir.path().join("old.sqlite");
+    let conn = Connection::open(&old).unwrap();
+    conn.execute_batch("CREATE TABLE points (run_id INTEGER, strategy TEXT, trace TEXT); PRAGMA user_version = 0;")
+        .unwrap();
+    drop(conn);
+    let (ok, _, err) = report_cli(&[&s(&old), "--out", &s(&out)]);
+    assert!(!ok && err.contains("old.sqlite: no column `battery` in table `points`"), "{err}");
+    let not_sqlite = dir.path().join("text.sqlite");
+    std::fs::write(&not_sqlite, "not a database").unwrap();
+    let (ok, _, err) = report_cli(&[&s(&not_sqlite), "--out", &s(&out)]);
+    assert!(!ok && err.contains("text.sqlite") && !err.contains("panicked"), "{err}");
+
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let (ok, _, err) = report_cli(&[&s(&hand), "--out", &s(&file)]);
+    assert!(!ok && err.contains("a-file: exists and is not a directory"), "{err}");
+
+    let (ok, stdout, err) = report_cli(&[&s(&hand), "--out", &s(&out)]);
+    assert!(ok, "{err}");
+    assert!(stdout.contains("18 points, 8 tables") && stdout.contains("index.html"), "{stdout}");
+}
+
+#[test]
+fn compare_puts_two_stores_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    hand_made(&a);
+    hand_made(&b);
+    // B's CO at PoF_max 0.2 earns 100 more in every battery: no overlap.
+    Connection::open(&b)
+        .unwrap()
+        .execute("UPDATE points SET gain = gain + 100 WHERE strategy = 'comprehensive-overbooking' AND pof_max = 0.2 AND acceptance = 'pof'", [])
+        .unwrap();
+    let out = dir.path().join("cmp");
+    let summary = compare(&a, &b, &out).unwrap();
+    assert_eq!(summary.tables, ["compare"]);
+    let df = CsvReadOptions::default()
+        .try_into_reader_with_file_path(Some(out.join("tables/compare.csv")))
+        .unwrap()
+        .finish()
+        .unwrap();
+    let (names, pofs, diff) = (texts(&df, "strategy"), f64s(&df, "pof_max"), f64s(&df, "gain_difference"));
+    let overlap: Vec<Option<bool>> = df.column("intervals_overlap").unwrap().bool().unwrap().iter().collect();
+    for i in 0..df.height() {
+        let changed = names[i] == "comprehensive-overbooking" && close(pofs[i].unwrap(), 0.2);
+        assert_eq!(diff[i], Some(if changed { 100.0 } else { 0.0 }), "row {i}");
+        assert_eq!(overlap[i], Some(!changed), "row {i}");
+    }
+    let (ok, _, err) = report_cli(&[
+        "--compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        dir.path().join("c2").to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(dir.path().join("c2/index.html").is_file());
+}
