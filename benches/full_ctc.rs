@@ -32,6 +32,7 @@ fn full_ctc(c: &mut Criterion) {
             prepare: PrepareConfig { whole_log: true, ..PrepareConfig::default() },
             failures: FailureSource::None,
             overbooking: Default::default(),
+            reservations: Default::default(),
         };
         let inputs = Inputs::load(std::slice::from_ref(&point)).expect("CTC-SP2 loads");
         let prepared = inputs.prepared(&point).expect("prepared");
@@ -42,7 +43,8 @@ fn full_ctc(c: &mut Criterion) {
             b.iter(|| {
                 let strategy = build(name, &settings, capacity).unwrap();
                 let failures = FailureStream::none(capacity);
-                let sim = simulate(Scenario { capacity, jobs: jobs.clone(), failures, strategy }).unwrap();
+                let sim =
+                    simulate(Scenario { capacity, jobs: jobs.clone(), failures, strategy, checkpoint: None }).unwrap();
                 assert_eq!(sim.cluster.records.len(), 77_199);
                 sim
             })

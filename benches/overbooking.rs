@@ -69,6 +69,7 @@ fn ctc_battery(c: &mut Criterion) {
         prepare: PrepareConfig::default(),
         failures: FailureSource::default_for("lanl").unwrap(),
         overbooking: Default::default(),
+        reservations: Default::default(),
     };
     let inputs = Inputs::load(std::slice::from_ref(&point)).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

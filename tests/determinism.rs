@@ -26,6 +26,7 @@ fn points() -> Vec<Point> {
                 prepare: prepare.clone(),
                 failures: failures.clone(),
                 overbooking: Default::default(),
+                reservations: Default::default(),
             });
         }
     }

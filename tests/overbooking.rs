@@ -29,10 +29,16 @@ fn run(name: &str, capacity: u32, jobs: Vec<Job>, ratios: &[i64], pof_max: f64) 
     let model = Arc::new(RuntimeModel::learn(&history(ratios), &pdf).unwrap());
     let config = OverbookingConfig { pof_max, pdf, ..OverbookingConfig::default() };
     let overbooking = Some(Arc::new(Overbooking::new(&config, model, info.security_factor)));
-    let settings =
-        StrategySettings { placement: Placement::BestFit, reliability: common::lanl_reliability(), overbooking };
+    let settings = StrategySettings {
+        placement: Placement::BestFit,
+        reliability: common::lanl_reliability(),
+        overbooking,
+        reservations: Default::default(),
+    };
     let strategy = build(name, &settings, capacity).unwrap();
-    let sim = simulate(Scenario { capacity, jobs, failures: FailureStream::none(capacity), strategy }).unwrap();
+    let sim =
+        simulate(Scenario { capacity, jobs, failures: FailureStream::none(capacity), strategy, checkpoint: None })
+            .unwrap();
     assert_eq!(sim.cluster.unresolved, 0);
     sim
 }

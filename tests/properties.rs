@@ -48,6 +48,7 @@ fn case() -> impl Strategy<Value = Case> {
                     queue: -1,
                     fee: f64::from(n) * x as f64 / 3600.0,
                     penalty: f64::from(n) * x as f64 / 3600.0,
+                    reservation: false,
                 })
                 .collect();
             // Non-overlapping outages per node.
@@ -72,8 +73,14 @@ fn run(case: &Case, strategy: &str, placement: Placement) -> Simulated {
     // makes them overbook often.
     let settings = common::settings(strategy, placement, &case.jobs, 0.5);
     let strategy = build(strategy, &settings, case.capacity).unwrap();
-    simulate(Scenario { capacity: case.capacity, jobs: case.jobs.clone(), failures: case.failures.clone(), strategy })
-        .unwrap()
+    simulate(Scenario {
+        capacity: case.capacity,
+        jobs: case.jobs.clone(),
+        failures: case.failures.clone(),
+        strategy,
+        checkpoint: None,
+    })
+    .unwrap()
 }
 
 /// Is `node` down at some instant of `[start, end)`? A failure exactly at `end`

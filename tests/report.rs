@@ -9,7 +9,9 @@ use std::path::Path;
 use polars::prelude::*;
 use rusqlite::{Connection, params};
 use slasim::report::load::{Filter, load_calibration, load_points};
-use slasim::report::tables::{agg_rows, aggregates, calibration, pof_table, risk_table};
+use slasim::report::tables::{
+    agg_rows, aggregates, calibration, checkpoint_table, pof_table, reservation_table, risk_table,
+};
 use slasim::report::{ReportOptions, compare, generate};
 use slasim::store::Store;
 
@@ -222,6 +224,113 @@ fn a_report_writes_every_table_and_plot_in_every_format() {
     assert!(md.contains("| CTC-SP2-1996-3.1-cln | runtime | comprehensive-overbooking | 12.0 |"), "{md}");
     // A second report into the same directory overwrites it.
     generate(&options(&db, &out)).unwrap();
+}
+
+/// Paper B's points: heuristic planning at 0 % (rejection 0, SLDwA 2, 2) and
+/// at 50 % under *reject* (rejection 40 and 50 % → mean 45) and *move*
+/// (20 and 30 % → 25, SLDwA 4 and 6 → 5, 3 moved jobs, delays 3600 s); and
+/// comprehensive overbooking at 10 % without checkpointing (gains 10, 12, 14)
+/// and with it (13, 15, 17: +3, +25 %, the intervals overlap).
+fn with_reservations(path: &Path) {
+    hand_made(path);
+    let conn = Connection::open(path).unwrap();
+    conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+    let mut id = 100;
+    let mut add = |strategy, percent: f64, option: &str, rejection: f64, sldwa: f64, ckpt: bool, gain: f64| {
+        id += 1;
+        let p = Point { strategy, acceptance: "pof", pof_max: 0.2, ratio: 1.0, battery: id % 2, gain };
+        insert(&conn, id, &p);
+        let moved = if option == "move" { 3 } else { 0 };
+        conn.execute(
+            "UPDATE points SET reservation_percent = ?2, reservation_option = ?3, reservation_rejection_rate = ?4, \
+             sldwa = ?5, checkpointing = ?6, moved_jobs = ?7, move_delay_mean = ?8, checkpoints = ?9, \
+             reservations = 50 WHERE run_id = ?1",
+            params![id, percent, option, rejection, sldwa, ckpt, moved, 1200 * moved, if ckpt { 4 } else { 0 }],
+        )
+        .unwrap();
+    };
+    add("heuristic-planning", 0.0, "reject", 0.0, 2.0, false, 0.0);
+    add("heuristic-planning", 0.0, "reject", 0.0, 2.0, false, 0.0);
+    add("heuristic-planning", 50.0, "reject", 40.0, 3.0, false, 0.0);
+    add("heuristic-planning", 50.0, "reject", 50.0, 3.0, false, 0.0);
+    add("heuristic-planning", 50.0, "move", 20.0, 4.0, false, 0.0);
+    add("heuristic-planning", 50.0, "move", 30.0, 6.0, false, 0.0);
+    for (gain, ckpt) in [(10.0, false), (12.0, false), (14.0, false), (13.0, true), (15.0, true), (17.0, true)] {
+        add("comprehensive-overbooking", 10.0, "reject", 5.0, 1.0, ckpt, gain);
+    }
+}
+
+#[test]
+fn reservation_and_checkpointing_tables_have_the_known_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hand.sqlite");
+    with_reservations(&db);
+    let points = load_points(&db, &Filter::default()).unwrap();
+    let table = reservation_table(&points).unwrap();
+    let hp: Vec<usize> = texts(&table, "strategy")
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| *s == "heuristic-planning")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(hp.len(), 3, "{table}");
+    let (percent, option) = (f64s(&table, "reservation_percent"), texts(&table, "reservation_option"));
+    let (rejection, sldwa) = (f64s(&table, "reservation_rejection_rate_mean"), f64s(&table, "sldwa_mean"));
+    let delay = f64s(&table, "move_delay_mean_mean");
+    let row = |p: f64, o: &str| *hp.iter().find(|&&i| percent[i] == Some(p) && option[i] == o).unwrap();
+    assert_eq!(rejection[row(0.0, "reject")], Some(0.0));
+    assert_eq!(rejection[row(50.0, "reject")], Some(45.0));
+    assert_eq!((rejection[row(50.0, "move")], sldwa[row(50.0, "move")]), (Some(25.0), Some(5.0)));
+    assert_eq!(delay[row(50.0, "move")], Some(3600.0));
+    // Strategies run only without reservations are not in the table.
+    assert!(!texts(&table, "strategy").contains(&"conservative-backfilling".to_string()));
+    // The dissertation tables ignore runs with reservations: CO's maximum is
+    // still the 12 of the plain runs, not the 15 with checkpointing.
+    let pof = pof_table(&agg_rows(&aggregates(&points).unwrap()).unwrap()).unwrap();
+    assert!(f64s(&pof, "max_gain").contains(&Some(12.0)));
+    assert!(!f64s(&pof, "max_gain").contains(&Some(15.0)));
+
+    let ckpt = checkpoint_table(&points).unwrap();
+    assert_eq!(ckpt.height(), 1, "{ckpt}");
+    assert_eq!(texts(&ckpt, "strategy"), ["comprehensive-overbooking"]);
+    assert_eq!((f64s(&ckpt, "gain_without"), f64s(&ckpt, "gain_with")), (vec![Some(12.0)], vec![Some(15.0)]));
+    assert_eq!(f64s(&ckpt, "difference"), [Some(3.0)]);
+    assert!(close(f64s(&ckpt, "additional_pct")[0].unwrap(), 25.0));
+    assert!(close(f64s(&ckpt, "gain_with_ci")[0].unwrap(), 4.968275));
+    assert_eq!(ckpt.column("intervals_overlap").unwrap().bool().unwrap().get(0), Some(true));
+    assert_eq!(f64s(&ckpt, "checkpoints"), [Some(4.0)]);
+
+    let out = dir.path().join("report");
+    let summary = generate(&options(&db, &out)).unwrap();
+    assert!(summary.tables.contains(&"reservations".to_string()), "{:?}", summary.tables);
+    assert!(summary.tables.contains(&"checkpointing".to_string()));
+    assert!(
+        summary.figures.iter().any(|f| f == "reservations-ctc-sp2-1996-3-1-cln-heuristic-planning"),
+        "{:?}",
+        summary.figures
+    );
+}
+
+#[test]
+fn a_store_from_before_reservations_reports_as_runs_without_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v1.sqlite");
+    hand_made(&db);
+    let conn = Connection::open(&db).unwrap();
+    conn.execute_batch("ALTER TABLE points DROP COLUMN sldwa; ALTER TABLE points DROP COLUMN reservation_percent;")
+        .unwrap();
+    drop(conn);
+    let points = load_points(&db, &Filter::default()).unwrap();
+    assert_eq!(f64s(&points, "reservation_percent"), vec![Some(0.0); 18]);
+    assert_eq!(pof_table_of(&db), pof_table_of_fresh());
+    assert_eq!(reservation_table(&points).unwrap().height(), 0);
+}
+
+fn pof_table_of_fresh() -> DataFrame {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hand.sqlite");
+    hand_made(&db);
+    pof_table_of(&db)
 }
 
 fn pof_table_of(db: &Path) -> DataFrame {

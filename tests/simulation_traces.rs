@@ -26,6 +26,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             prepare: prepare.clone(),
             failures: failures.clone(),
             overbooking: OverbookingConfig { pof_max, ..OverbookingConfig::default() },
+            reservations: Default::default(),
         })
         .collect()
 }

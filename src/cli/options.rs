@@ -25,6 +25,9 @@ pub(crate) struct PrepareOptions {
     /// Penalty = ratio × fee.
     #[arg(long, default_value_t = 1.0)]
     pub penalty_ratio: f64,
+    /// Deadline d = o + factor × estimate; `inf` for jobs without a deadline.
+    #[arg(long, default_value_t = 2.0)]
+    pub deadline_factor: f64,
     /// Machine size (default: the header's MaxProcs, or MaxNodes with --node-unit nodes).
     #[arg(long)]
     pub capacity: Option<u32>,
@@ -53,6 +56,7 @@ impl PrepareOptions {
             target_load: self.target_load,
             occurrence_factor: self.occurrence_factor,
             penalty_ratio: self.penalty_ratio,
+            deadline_factor: self.deadline_factor,
             capacity: self.capacity,
             node_unit: match self.node_unit {
                 NodeUnitArg::Processors => NodeUnit::Processors,

@@ -10,13 +10,14 @@ use crate::cli::emit;
 use crate::cli::options::PrepareOptions;
 use crate::experiment::point::Point;
 use crate::experiment::runner::run_points;
-use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
+use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
 use crate::policy::{Placement, check_strategy};
 use crate::sim::record::RunSummary;
 use crate::stats::pdf::{LearnFrom, PdfConfig};
 use crate::store::Store;
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
+use crate::workload::reservations::{ReservationConfig, ReservationOption};
 use crate::workload::synthetic::SyntheticConfig;
 
 /// `--acceptance` values.
@@ -24,6 +25,13 @@ use crate::workload::synthetic::SyntheticConfig;
 pub(crate) enum AcceptanceArg {
     Pof,
     Risk,
+}
+
+/// `--reservation-option` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum ReservationOptionArg {
+    Reject,
+    Move,
 }
 
 /// `--failures` values.
@@ -97,13 +105,48 @@ pub(crate) struct RunArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Paper B: advance reservations as a percentage of the jobs (0–100),
+    /// copies of random jobs with a delayed fixed start.
+    #[arg(long, value_name = "PCT", default_value_t = 0.0)]
+    reservations: f64,
+    /// Start delay of a reservation = U[0,1] × estimate × this factor.
+    #[arg(long, default_value_t = 1.0)]
+    start_factor: f64,
+    /// A reservation colliding with planned jobs: reject it, or move them.
+    #[arg(long, value_enum, default_value_t = ReservationOptionArg::Reject)]
+    reservation_option: ReservationOptionArg,
+    /// Starvation guard: pin a job after this many moves.
+    #[arg(long, default_value_t = 5)]
+    max_moves: u32,
+    /// Starvation guard: also pin a job once moved by more than this factor × its estimate.
+    #[arg(long)]
+    max_move_delay: Option<f64>,
+    /// No starvation guard: planned jobs may be moved without limit.
+    #[arg(long, conflicts_with_all = ["max_move_delay"])]
+    no_move_guard: bool,
+    /// Paper A: checkpoint overbooked jobs killed at the end of their booking
+    /// and resume their remaining work in a later window before the deadline.
+    #[arg(long)]
+    checkpoint: bool,
+    /// Seconds a checkpoint takes.
+    #[arg(long, default_value_t = 60, requires = "checkpoint")]
+    checkpoint_seconds: i64,
+    /// Seconds a resumed job restores before it continues.
+    #[arg(long, default_value_t = 60, requires = "checkpoint")]
+    restart_seconds: i64,
     #[command(flatten)]
     prepare: PrepareOptions,
 }
 
 pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
+    let moving = args.reservations > 0.0 && matches!(args.reservation_option, ReservationOptionArg::Move);
     let strategies: Vec<String> = if args.strategies.is_empty() {
-        crate::policy::strategy_names().iter().map(|s| s.to_string()).collect()
+        // Under *move* the default is every strategy that can move planned jobs.
+        crate::policy::STRATEGIES
+            .iter()
+            .filter(|s| !moving || s.moves_planned_jobs)
+            .map(|s| s.name.to_string())
+            .collect()
     } else {
         args.strategies.clone()
     };
@@ -132,9 +175,25 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             learn_from: if args.oracle_pdfs { LearnFrom::Input } else { LearnFrom::History },
             ..PdfConfig::default()
         },
+        checkpoint: CheckpointConfig {
+            enabled: args.checkpoint,
+            checkpoint_seconds: args.checkpoint_seconds,
+            restart_seconds: args.restart_seconds,
+        },
         ..OverbookingConfig::default()
     };
     overbooking.validate()?;
+    let reservations = ReservationConfig {
+        percent: args.reservations,
+        start_factor: args.start_factor,
+        option: match args.reservation_option {
+            ReservationOptionArg::Reject => ReservationOption::Reject,
+            ReservationOptionArg::Move => ReservationOption::Move,
+        },
+        max_moves: (!args.no_move_guard).then_some(args.max_moves),
+        max_delay_factor: args.max_move_delay.filter(|_| !args.no_move_guard),
+    };
+    reservations.validate()?;
     let batteries = if prepare.whole_log { 1 } else { prepare.batteries };
     let mut points = Vec::new();
     for strategy in &strategies {
@@ -148,6 +207,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
                 prepare: prepare.clone(),
                 failures: failures.clone(),
                 overbooking: overbooking.clone(),
+                reservations: reservations.clone(),
             });
         }
     }
@@ -205,6 +265,51 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             mean(|s| s.gain),
             100.0 * mean(|s| s.utilisation),
         )?;
+    }
+    if reservations.active() {
+        writeln!(
+            text,
+            "\nreservations ({}% of the jobs, start factor {}, option {}), means per battery:",
+            reservations.percent, reservations.start_factor, reservations.option
+        )?;
+        writeln!(
+            text,
+            "{:<26} {:>12} {:>9} {:>10} {:>8} {:>6} {:>15} {:>14} {:>7}",
+            "strategy",
+            "reservations",
+            "accepted",
+            "rejected %",
+            "SLDwA",
+            "moved",
+            "mean delay (h)",
+            "max delay (h)",
+            "pinned"
+        )?;
+        for strategy in &strategies {
+            let runs: Vec<RunSummary> =
+                results.iter().zip(&points).filter(|(_, p)| &p.strategy == strategy).map(|(r, _)| r.summary).collect();
+            let n = runs.len().max(1) as f64;
+            let mean = |f: fn(&RunSummary) -> f64| runs.iter().map(f).sum::<f64>() / n;
+            let max_delay = runs.iter().map(|s| s.move_delay_max).fold(0.0, f64::max);
+            writeln!(
+                text,
+                "{:<26} {:>12.1} {:>9.1} {:>10.1} {:>8.2} {:>6.1} {:>15.2} {:>14.2} {:>7.1}",
+                strategy,
+                mean(|s| f64::from(s.reservations)),
+                mean(|s| f64::from(s.reservations_accepted)),
+                mean(|s| s.reservation_rejection_rate),
+                mean(|s| s.sldwa),
+                mean(|s| f64::from(s.moved_jobs)),
+                mean(|s| s.move_delay_mean) / 3600.0,
+                max_delay / 3600.0,
+                mean(|s| f64::from(s.pinned_jobs)),
+            )?;
+        }
+    }
+    if overbooking.checkpoint.enabled {
+        let checkpoints: u32 = results.iter().map(|r| r.summary.checkpoints).sum();
+        let resumed: u32 = results.iter().map(|r| r.summary.resumed_successful).sum();
+        writeln!(text, "\ncheckpoints written: {checkpoints}; of those jobs, {resumed} succeeded after resuming")?;
     }
     let overbooking_runs: Vec<&str> = strategies
         .iter()

@@ -24,11 +24,12 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::experiment::point::Point;
-use crate::policy::Placement;
 use crate::policy::overbooking::OverbookingConfig;
+use crate::policy::{Placement, STRATEGIES, strategy};
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::prepare::PrepareConfig;
+use crate::workload::reservations::{ReservationConfig, ReservationOption};
 use crate::workload::synthetic::SyntheticConfig;
 
 /// A config error, located in its file.
@@ -124,6 +125,9 @@ pub struct ExperimentConfig {
     /// Overbooking settings.
     #[serde(default)]
     pub overbooking: OverbookingConfig,
+    /// Paper B's reservations.
+    #[serde(default)]
+    pub reservations: ReservationConfig,
     /// Placement policy.
     #[serde(default)]
     pub placement: Placement,
@@ -164,7 +168,7 @@ pub struct Experiment {
 }
 
 /// Short axis names and the settings they stand for.
-pub const ALIASES: [(&str, &str); 11] = [
+pub const ALIASES: [(&str, &str); 16] = [
     ("pof_max", "overbooking.pof_max"),
     ("penalty_ratio", "prepare.penalty_ratio"),
     ("security_factor", "overbooking.security_factor"),
@@ -176,6 +180,11 @@ pub const ALIASES: [(&str, &str); 11] = [
     ("seed", "seed"),
     ("trace", "workload.swf.path"),
     ("failures", "failures.model"),
+    ("reservation_percent", "reservations.percent"),
+    ("start_factor", "reservations.start_factor"),
+    ("reservation_option", "reservations.option"),
+    ("max_moves", "reservations.max_moves"),
+    ("checkpointing", "overbooking.checkpoint.enabled"),
 ];
 
 /// Converts a byte offset into 1-based line and column.
@@ -334,6 +343,7 @@ impl ExperimentConfig {
             prepare: self.prepare.clone(),
             failures,
             overbooking: self.overbooking.clone(),
+            reservations: self.reservations.clone(),
         }
     }
 }
@@ -365,6 +375,10 @@ impl Experiment {
             return Err(loc.at(0, "no [[sweep]] table: a config needs at least one sweep"));
         }
         config.overbooking.validate().map_err(|e| loc.at(loc.key_offset(0..text.len(), e.setting), e))?;
+        config.reservations.validate().map_err(|e| {
+            let key = e.setting.rsplit('.').next().unwrap_or(e.setting);
+            loc.at(loc.key_offset(0..text.len(), key), e)
+        })?;
         config.prepare.validate_split().map_err(|e| loc.at(0, e))?;
         let base = config.base();
         let base_table =
@@ -436,6 +450,28 @@ impl Experiment {
                     let axis = ALIASES.iter().find(|(_, p)| p.ends_with(e.setting)).map_or(e.setting, |(a, _)| *a);
                     loc.at(loc.key_offset(span.clone(), axis), e)
                 })?;
+                point.reservations.validate().map_err(|e| {
+                    let axis = ALIASES.iter().find(|(_, p)| *p == e.setting).map_or(e.setting, |(a, _)| *a);
+                    loc.at(loc.key_offset(span.clone(), axis), e)
+                })?;
+                if point.reservations.option == ReservationOption::Move
+                    && strategy(&point.strategy).is_ok_and(|s| !s.moves_planned_jobs)
+                {
+                    return Err(loc.at(
+                        loc.key_offset(span.clone(), "reservation_option"),
+                        format!(
+                            "{label}: reservation option `move` with strategy {}, which never moves a booking; \
+                             strategies that move planned jobs: {}",
+                            point.strategy,
+                            STRATEGIES
+                                .iter()
+                                .filter(|s| s.moves_planned_jobs)
+                                .map(|s| s.name)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
                 point.prepare.validate_split().map_err(|e| loc.at(loc.key_offset(span.clone(), "penalty_ratio"), e))?;
                 if !point.prepare.whole_log {
                     point.prepare.validate().map_err(|e| loc.at(span.start, e))?;

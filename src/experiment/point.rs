@@ -13,6 +13,7 @@ use crate::policy::{Placement, UnknownName, strategy};
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::prepare::PrepareConfig;
+use crate::workload::reservations::ReservationConfig;
 
 /// The resolved settings of one simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,10 @@ pub struct Point {
     /// Overbooking: acceptance test, PoF_max, runtime statistics, λ and μ.
     #[serde(default)]
     pub overbooking: OverbookingConfig,
+    /// Paper B's reservations (none by default; left out of the canonical
+    /// text when default, so the ids of points without them do not change).
+    #[serde(default, skip_serializing_if = "ReservationConfig::is_default")]
+    pub reservations: ReservationConfig,
 }
 
 /// The stable identity of a point.
@@ -59,6 +64,11 @@ impl Point {
         if !reads.overbooking {
             p.overbooking.pof_max = defaults.pof_max;
             p.overbooking.pdf = defaults.pdf.clone();
+            // Only overbooked jobs are ever checkpointed.
+            p.overbooking.checkpoint = defaults.checkpoint;
+        }
+        if !p.reservations.active() {
+            p.reservations = ReservationConfig::default();
         }
         if !reads.acceptance {
             p.overbooking.acceptance = defaults.acceptance;
@@ -118,6 +128,7 @@ mod tests {
             prepare: PrepareConfig::default(),
             failures: FailureSource::default_for("lanl").unwrap(),
             overbooking: OverbookingConfig::default(),
+            reservations: Default::default(),
         }
     }
 

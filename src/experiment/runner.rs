@@ -22,7 +22,7 @@ use chrono::DateTime;
 use crate::experiment::point::Point;
 use crate::policy::overbooking::AcceptanceKind;
 use crate::policy::overbooking::Overbooking;
-use crate::policy::{self, StrategySettings};
+use crate::policy::{self, ReservationHandling, StrategySettings};
 use crate::sim::bench::{Scenario, simulate};
 use crate::sim::record::RunSummary;
 use crate::stats::failure_law::FailureLaw;
@@ -32,6 +32,7 @@ use crate::store::{PointAxes, RunOutput, RunRow, Store};
 use crate::units::Time;
 use crate::units::per_hour_to_per_second;
 use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
+use crate::workload::job::{Job, NO_DEADLINE};
 use crate::workload::prepare::Prepared;
 use crate::workload::trace_dir;
 
@@ -73,6 +74,7 @@ impl Inputs {
                 slot.insert(Arc::new(prepared));
             }
             p.overbooking.validate()?;
+            p.reservations.validate()?;
             let reads = policy::strategy(&p.strategy)?.reads;
             if reads.overbooking && !inputs.models.contains_key(&model_key(p)) {
                 let prepared = inputs.prepared(p)?;
@@ -126,7 +128,8 @@ impl Inputs {
         } else {
             None
         };
-        Ok(StrategySettings { placement: p.placement, reliability, overbooking })
+        let reservations = ReservationHandling { option: p.reservations.option, guard: p.reservations.guard() };
+        Ok(StrategySettings { placement: p.placement, reliability, overbooking, reservations })
     }
 
     fn failures(&self, p: &Point, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {
@@ -191,7 +194,24 @@ pub fn axes(p: &Point) -> PointAxes {
         penalty_ratio: p.prepare.penalty_ratio,
         pdf_source: p.overbooking.pdf.source.to_string(),
         failures: failures.to_string(),
+        reservation_percent: p.reservations.percent,
+        start_factor: p.reservations.start_factor,
+        reservation_option: p.reservations.option.name().to_string(),
+        checkpointing: p.overbooking.checkpoint.enabled,
     }
+}
+
+/// How far failures must reach: the last deadline, or for jobs without one
+/// (paper B) the last submission plus every estimate run back to back.
+fn failure_horizon(jobs: &[Job]) -> Time {
+    let open = jobs.iter().any(|j| j.deadline >= NO_DEADLINE);
+    let last_deadline = jobs.iter().map(|j| j.deadline).filter(|&d| d < NO_DEADLINE).max().unwrap_or(0);
+    if !open {
+        return last_deadline;
+    }
+    let last = jobs.iter().map(|j| j.occurrence).max().unwrap_or(0);
+    let work: Time = jobs.iter().map(|j| j.estimate).sum();
+    last_deadline.max(last.saturating_add(work))
 }
 
 /// Simulates one point.
@@ -201,12 +221,18 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
         anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
     })?;
     let capacity = prepared.capacity;
-    let horizon = battery.jobs.iter().map(|j| j.deadline).max().unwrap_or(0);
-    let failures = inputs.failures(p, capacity, horizon)?;
+    let reservations = p.reservations.generate(&battery.jobs, p.seed, p.battery);
+    let mut jobs = battery.jobs.clone();
+    if !reservations.is_empty() {
+        jobs.extend(reservations);
+        jobs.sort_by_key(|j| (j.occurrence, j.id));
+    }
+    let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
     let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let simulated = simulate(Scenario { capacity, jobs: battery.jobs.clone(), failures, strategy })?;
+    let checkpoint = Some(p.overbooking.checkpoint);
+    let simulated = simulate(Scenario { capacity, jobs, failures, strategy, checkpoint })?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let summary = RunSummary::of(&simulated.cluster.records, capacity);
     let id = p.id();

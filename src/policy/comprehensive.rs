@@ -32,13 +32,20 @@
 //!   gap start when all of them are promising: anchor t_s − a, accepted if
 //!   t_s − a + d' ≤ gap end. Finished jobs leave the plan and waiting jobs
 //!   start early, as in comprehensive overbooking.
+//! - **Fixed reservations** (`seed-000-001-spec.md`): booked at exactly their
+//!   window on nodes free over it, or rejected (these strategies never move a
+//!   booking, so paper B's *move* option is refused when they are built). They
+//!   are never overbooked, shortened, started early or used as an anchor; an
+//!   overbooked job in front of one is killed at its start (its slot ends
+//!   there). A checkpointed overbooked job is booked again for the rest of its
+//!   work as a full booking before its deadline, or fails.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::plan::{AvailabilityProfile, NodePlan, Slot};
 use crate::policy::overbooking::Overbooking;
-use crate::policy::{Booking, Cluster, Placement, Strategy};
+use crate::policy::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::stats::pdf::stepped;
 use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
 use crate::units::{JobId, NodeId, Time};
@@ -410,6 +417,8 @@ impl Comprehensive {
         });
         let overbooked = |me: &mut Self, first_only: bool| me.overbooked_choice(c, j, from, first_only);
         let pick = match self.mode {
+            // A fixed reservation is never overbooked or shortened (paper A).
+            _ if j.reservation => full,
             Mode::Backfilling => full,
             Mode::Shortened => {
                 if full.is_some() {
@@ -658,6 +667,29 @@ impl Comprehensive {
     }
 }
 
+impl Comprehensive {
+    /// Books the rest of a checkpointed job as a full booking before its
+    /// deadline (paper A's restart in a later gap), or fails it.
+    fn resume(&mut self, c: &mut dyn Cluster, job: JobId, rest: Time) {
+        let j = *c.job(job);
+        let now = c.now();
+        let from = now.max(j.release);
+        let found =
+            if j.deadline - rest >= from { self.find_full(from, rest, j.nodes, j.deadline - rest) } else { None };
+        let Some(start) = found else {
+            c.fail(job);
+            return;
+        };
+        self.book(job, start, start + rest, 0);
+        self.pending.insert((start, job));
+        if start <= now {
+            self.start_due(c);
+        } else {
+            c.wake_at(start);
+        }
+    }
+}
+
 /// Paper A's shortened duration d' = ⌈x / (1 + maxPoF)⌉.
 pub fn shortened(x: Time, max_pof: f64) -> Time {
     ((x as f64 / (1.0 + max_pof)).ceil() as Time).max(1)
@@ -672,8 +704,16 @@ impl Strategy for Comprehensive {
             self.profile.forget_before(horizon);
         }
         let j = *c.job(job);
+        if j.reservation && j.release < j.occurrence {
+            c.reject(job, RejectReason::StartBeforeSubmission);
+            return;
+        }
+        if j.nodes > self.plan.node_count() {
+            c.reject(job, RejectReason::TooWide);
+            return;
+        }
         let Some(mut choice) = self.choose(c, &j) else {
-            c.reject(job);
+            c.reject(job, if j.reservation { RejectReason::Occupied } else { RejectReason::NoRoom });
             return;
         };
         // Full bookings' PoS (and every overbooking booking's end CDF).
@@ -686,6 +726,8 @@ impl Strategy for Comprehensive {
             choice.pos *= self.failure_only_pos(&j);
         }
         let spare = match (&self.overbooking, self.mode) {
+            // Nothing may be anchored early on a reservation.
+            _ if j.reservation => 0,
             (Some(ob), Mode::Shortened) if ob.model.pdf(&j).mean_ratio() <= 1.0 / (1.0 + ob.pof_max) => {
                 j.estimate - shortened(j.estimate, ob.pof_max)
             }
@@ -730,6 +772,9 @@ impl Strategy for Comprehensive {
         }
         let Some(b) = self.booking(job) else { return };
         self.forget(job);
+        if let Some(rest) = c.resumable(job) {
+            self.resume(c, job, rest);
+        }
         self.start_early(c, b.first, b.count);
     }
 

@@ -27,16 +27,29 @@
 //!   for the next re-plan and fails once its deadline can no longer be met. A
 //!   job stopped by a node failure is placed again at once (with a new test if
 //!   overbooked), or fails.
+//! - Reservations (`seed-000-001-spec.md`, paper B) are fixed windows
+//!   [start, start + x): accepted only there, never re-planned. A reservation
+//!   fits if running jobs, reservations and planned jobs leave n nodes over
+//!   its window. Under *reject* that is the only way in. Under *move* the
+//!   planned (not running) variable jobs overlapping the window are lifted;
+//!   if the reservation then fits it is booked and the lifted jobs are put
+//!   back, in order of their old start, at their earliest window (a job that
+//!   still fits stays put). If one of them could no longer meet its deadline
+//!   the plan is restored and the reservation rejected. The starvation guard
+//!   pins a job moved later too often or too far; pinned jobs are never lifted.
+//! - A checkpointed overbooked job (paper A) is booked again for the rest of
+//!   its work, as a full booking before its deadline, or fails.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::plan::AvailabilityProfile;
 use crate::policy::overbooking::Overbooking;
-use crate::policy::{Booking, Cluster, Placement, Strategy};
+use crate::policy::{Booking, Cluster, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::stats::pos::{self, Reliability};
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
+use crate::workload::reservations::ReservationOption;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum State {
@@ -56,16 +69,38 @@ struct Choice {
     pos: f64,
 }
 
+/// What the planner remembers of a job beyond its state.
+#[derive(Debug, Clone, Copy, Default)]
+struct Track {
+    /// Planned start at acceptance.
+    first_start: Time,
+    /// Times moved later for a reservation.
+    moves: u32,
+    /// Pinned by the starvation guard.
+    pinned: bool,
+    /// Work booked for a resumed checkpoint (instead of the estimate).
+    need: Option<Time>,
+}
+
 /// Heuristic planning, with or without overbooking.
 pub struct Heuristic {
     placement: Placement,
     reliability: Reliability,
     overbooking: Option<Arc<Overbooking>>,
+    reservations: ReservationHandling,
     profile: AvailabilityProfile,
     queue: BTreeSet<(Time, JobId)>,
     states: Vec<State>,
+    tracks: Vec<Track>,
     order: Vec<(Time, JobId)>,
     nodes: Vec<NodeId>,
+    /// Jobs lifted for a reservation: (old start, job, allotment).
+    lifted: Vec<(Time, JobId, Time)>,
+    /// Their new starts.
+    placed: Vec<Time>,
+    /// The longest allotment a variable job may hold: windows overlapping
+    /// [s, e) start after s − longest.
+    longest: Time,
 }
 
 impl Heuristic {
@@ -75,16 +110,159 @@ impl Heuristic {
         placement: Placement,
         reliability: Reliability,
         overbooking: Option<Arc<Overbooking>>,
+        reservations: ReservationHandling,
     ) -> Heuristic {
         Heuristic {
             placement,
             reliability,
             overbooking,
+            reservations,
             profile: AvailabilityProfile::new(capacity),
             queue: BTreeSet::new(),
             states: Vec::new(),
+            tracks: Vec::new(),
             order: Vec::new(),
             nodes: Vec::new(),
+            lifted: Vec::new(),
+            placed: Vec::new(),
+            longest: 0,
+        }
+    }
+
+    fn track(&mut self, job: JobId) -> &mut Track {
+        let i = job as usize;
+        if i >= self.tracks.len() {
+            self.tracks.resize(i + 1, Track::default());
+        }
+        &mut self.tracks[i]
+    }
+
+    /// The work a job's booking must hold: its estimate, or the rest of a
+    /// resumed checkpoint.
+    fn need(&self, job: JobId, j: &Job) -> Time {
+        self.tracks.get(job as usize).and_then(|t| t.need).unwrap_or(j.estimate)
+    }
+
+    /// Puts the lifted jobs back at their old windows.
+    fn restore_lifted(&mut self, c: &dyn Cluster) {
+        for &(start, job, a) in &self.lifted {
+            self.profile.reserve(start, start + a, c.job(job).nodes);
+        }
+    }
+
+    /// Makes room for a reservation over [s, e) × n by moving planned
+    /// variable jobs (see the module contract); the reservation itself is not
+    /// booked. On failure the plan is unchanged.
+    fn make_room(&mut self, c: &mut dyn Cluster, s: Time, e: Time, n: u32) -> Result<(), RejectReason> {
+        let now = c.now();
+        self.lifted.clear();
+        let mut pinned = false;
+        for &(start, job) in self.queue.range((s.saturating_sub(self.longest), 0)..(e, 0)) {
+            let State::Waiting { allotment, .. } = self.states[job as usize] else { continue };
+            if start + allotment <= s || c.job(job).reservation {
+                continue;
+            }
+            if self.tracks.get(job as usize).is_some_and(|t| t.pinned) {
+                pinned = true;
+                continue;
+            }
+            self.lifted.push((start, job, allotment));
+        }
+        for &(start, job, a) in &self.lifted {
+            self.profile.release(start, start + a, c.job(job).nodes);
+        }
+        if self.profile.min_free(s, e) < n {
+            self.restore_lifted(c);
+            return Err(if pinned { RejectReason::PinnedJobs } else { RejectReason::Occupied });
+        }
+        if self.reservations.option == ReservationOption::Reject {
+            self.restore_lifted(c);
+            return Err(RejectReason::PlannedJobs);
+        }
+        self.profile.reserve(s, e, n);
+        self.placed.clear();
+        for k in 0..self.lifted.len() {
+            let (_, job, a) = self.lifted[k];
+            let j = *c.job(job);
+            match self.profile.earliest_fit(now.max(j.release), a, j.nodes, j.deadline - a) {
+                Some(t) => {
+                    self.profile.reserve(t, t + a, j.nodes);
+                    self.placed.push(t);
+                }
+                None => {
+                    for (i, &t) in self.placed.iter().enumerate() {
+                        let (_, placed_job, a) = self.lifted[i];
+                        self.profile.release(t, t + a, c.job(placed_job).nodes);
+                    }
+                    self.profile.release(s, e, n);
+                    self.restore_lifted(c);
+                    return Err(RejectReason::MovedJobDeadline);
+                }
+            }
+        }
+        self.profile.release(s, e, n);
+        let guard = self.reservations.guard;
+        for k in 0..self.lifted.len() {
+            let ((old, job, a), t) = (self.lifted[k], self.placed[k]);
+            if t == old {
+                continue;
+            }
+            self.queue.remove(&(old, job));
+            self.queue.insert((t, job));
+            *self.state(job) = State::Waiting { start: t, allotment: a };
+            if t > old {
+                c.moved(job);
+                let estimate = c.job(job).estimate;
+                let track = self.track(job);
+                track.moves += 1;
+                if !track.pinned && guard.pins(track.moves, t - track.first_start, estimate) {
+                    track.pinned = true;
+                    c.pin(job);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A reservation: booked at exactly its requested window, or rejected.
+    fn submit_reservation(&mut self, c: &mut dyn Cluster, job: JobId) {
+        let j = *c.job(job);
+        let (s, n) = (j.release, j.nodes);
+        let e = s + j.estimate;
+        let verdict = if s < j.occurrence {
+            Err(RejectReason::StartBeforeSubmission)
+        } else if n > self.profile.capacity() {
+            Err(RejectReason::TooWide)
+        } else if self.profile.min_free(s, e) >= n {
+            Ok(())
+        } else {
+            self.make_room(c, s, e, n)
+        };
+        match verdict {
+            Ok(()) => {
+                self.profile.reserve(s, e, n);
+                *self.state(job) = State::Waiting { start: s, allotment: j.estimate };
+                self.queue.insert((s, job));
+                let pos = self.pos(&j, j.estimate);
+                c.accept(job, Booking { start: s, end: e, overbooked: false, pof: Some(1.0 - pos) });
+                self.start_due(c);
+            }
+            Err(reason) => c.reject(job, reason),
+        }
+    }
+
+    /// Books the rest of a checkpointed job as a full booking, or fails it.
+    fn resume(&mut self, c: &mut dyn Cluster, job: JobId, rest: Time) {
+        let j = *c.job(job);
+        match self.profile.earliest_fit(c.now().max(j.release), rest, j.nodes, j.deadline - rest) {
+            Some(t) => {
+                self.longest = self.longest.max(rest);
+                self.profile.reserve(t, t + rest, j.nodes);
+                *self.state(job) = State::Waiting { start: t, allotment: rest };
+                self.queue.insert((t, job));
+                self.track(job).need = Some(rest);
+            }
+            None => c.fail(job),
         }
     }
 
@@ -167,24 +345,29 @@ impl Heuristic {
             let State::Waiting { start, allotment } = *self.state(job) else { continue };
             debug_assert_eq!(start, old);
             let j = *c.job(job);
+            if j.reservation {
+                // Fixed: never re-planned.
+                continue;
+            }
+            let need = self.need(job, &j);
             self.profile.release(start, start + allotment, j.nodes);
             let from = now.max(j.release);
             // Its old window is still free unless it lies in the past (blocked).
             let latest = if start >= now { start } else { j.deadline - allotment };
-            let upgrade = (allotment < j.estimate)
-                .then(|| self.profile.earliest_fit(from, j.estimate, j.nodes, latest.min(j.deadline - j.estimate)))
+            let upgrade = (allotment < need)
+                .then(|| self.profile.earliest_fit(from, need, j.nodes, latest.min(j.deadline - need)))
                 .flatten()
-                .map(|s| (s, j.estimate));
+                .map(|s| (s, need));
             let kept = || self.profile.earliest_fit(from, allotment, j.nodes, latest).map(|s| (s, allotment));
             // An overbooked job takes all the room at its new start, up to its
             // estimate: "even overbooked jobs can get their full runtime if
             // previous jobs finish earlier" (spec §3.3.2.1).
             let widen = |(s, a): (Time, Time)| {
-                if a >= j.estimate {
+                if a >= need {
                     return (s, a);
                 }
                 let room = self.profile.gaps(s, s + 1, j.nodes).next().map_or(a, |g| g.end.min(j.deadline) - s);
-                (s, room.clamp(a, j.estimate))
+                (s, room.clamp(a, need))
             };
             match upgrade.or_else(kept).map(widen) {
                 Some((s, a)) => {
@@ -248,9 +431,15 @@ impl Heuristic {
 impl Strategy for Heuristic {
     fn submit(&mut self, c: &mut dyn Cluster, job: JobId) {
         let j = *c.job(job);
+        if j.reservation {
+            self.submit_reservation(c, job);
+            return;
+        }
         let from = c.now().max(j.release);
+        self.longest = self.longest.max(j.estimate);
         match self.place(c, job, from) {
             Some(choice) => {
+                self.track(job).first_start = choice.start;
                 let booking = Booking {
                     start: choice.start,
                     end: choice.start + choice.allotment,
@@ -260,7 +449,7 @@ impl Strategy for Heuristic {
                 c.accept(job, booking);
                 self.start_due(c);
             }
-            None => c.reject(job),
+            None => c.reject(job, RejectReason::NoRoom),
         }
     }
 
@@ -271,6 +460,9 @@ impl Strategy for Heuristic {
 
     fn job_ended(&mut self, c: &mut dyn Cluster, job: JobId) {
         self.release_running(c, job);
+        if let Some(rest) = c.resumable(job) {
+            self.resume(c, job, rest);
+        }
         self.replan(c);
         self.start_due(c);
     }

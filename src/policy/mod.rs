@@ -27,6 +27,7 @@ use crate::stats::pos::Reliability;
 
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
+use crate::workload::reservations::{MoveGuard, ReservationOption};
 
 /// The SLA booked for an accepted job.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,6 +42,49 @@ pub struct Booking {
     pub pof: Option<f64>,
 }
 
+/// Why a job or reservation was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RejectReason {
+    /// No acceptable window before its deadline.
+    NoRoom,
+    /// A reservation whose requested start lies before its submission.
+    StartBeforeSubmission,
+    /// More nodes than the cluster has.
+    TooWide,
+    /// Running jobs or accepted reservations occupy the reservation's window.
+    Occupied,
+    /// Only planned variable jobs occupy it (the *reject* option).
+    PlannedJobs,
+    /// Planned jobs the starvation guard pinned occupy it (*move*).
+    PinnedJobs,
+    /// A job it would move could no longer meet its deadline (*move*).
+    MovedJobDeadline,
+}
+
+impl RejectReason {
+    /// Its name in the store.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectReason::NoRoom => "no-room",
+            RejectReason::StartBeforeSubmission => "start-before-submission",
+            RejectReason::TooWide => "too-wide",
+            RejectReason::Occupied => "occupied",
+            RejectReason::PlannedJobs => "planned-jobs",
+            RejectReason::PinnedJobs => "pinned-jobs",
+            RejectReason::MovedJobDeadline => "moved-job-deadline",
+        }
+    }
+}
+
+/// How a cluster handles reservations (paper B).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ReservationHandling {
+    /// Reject, or move planned variable jobs.
+    pub option: ReservationOption,
+    /// When a moved job is pinned.
+    pub guard: MoveGuard,
+}
+
 /// What a strategy can see and do in its cluster.
 pub trait Cluster {
     /// Current virtual time.
@@ -51,8 +95,16 @@ pub trait Cluster {
     fn job(&self, id: JobId) -> &Job;
     /// Accepts a job with its booking.
     fn accept(&mut self, id: JobId, booking: Booking);
-    /// Rejects a job at its occurrence.
-    fn reject(&mut self, id: JobId);
+    /// Rejects a job at its occurrence, for `reason`.
+    fn reject(&mut self, id: JobId, reason: RejectReason);
+    /// Notes that a planned job was moved later.
+    fn moved(&mut self, id: JobId);
+    /// Notes that the starvation guard pinned a planned job.
+    fn pin(&mut self, id: JobId);
+    /// For an overbooked job checkpointed at its kill and waiting to resume:
+    /// the estimated work left, restart overhead included. The strategy books
+    /// it again as a full booking, or fails it.
+    fn resumable(&self, id: JobId) -> Option<Time>;
     /// Gives up on an accepted job: it fails and the provider pays its penalty.
     fn fail(&mut self, id: JobId);
     /// Starts `id` now on `nodes` (all idle and up), to be killed at `kill_at`.
@@ -148,6 +200,8 @@ pub struct StrategySettings {
     pub reliability: Reliability,
     /// Overbooking settings (needed by strategies that read them).
     pub overbooking: Option<Arc<Overbooking>>,
+    /// Reservation handling.
+    pub reservations: ReservationHandling,
 }
 
 /// Which settings a strategy reads: points that differ only in other settings
@@ -174,6 +228,8 @@ pub struct StrategyInfo {
     pub security_factor: f64,
     /// Whether it is one of the overbooking strategies, and its base strategy.
     pub base: Option<&'static str>,
+    /// It can move planned jobs later for a reservation (paper B's *move*).
+    pub moves_planned_jobs: bool,
     build: fn(&StrategySettings, u32) -> Box<dyn Strategy>,
 }
 
@@ -189,6 +245,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         reads: Reads { placement: true, overbooking: false, acceptance: false },
         security_factor: 4.0,
         base: None,
+        moves_planned_jobs: false,
         build: |s, k| Box::new(Comprehensive::new(Mode::Backfilling, k, s.placement, s.reliability.clone(), None)),
     },
     StrategyInfo {
@@ -197,7 +254,8 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         reads: Reads { placement: false, overbooking: false, acceptance: false },
         security_factor: 2.0,
         base: None,
-        build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), None)),
+        moves_planned_jobs: true,
+        build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), None, s.reservations)),
     },
     StrategyInfo {
         name: "comprehensive-overbooking",
@@ -205,6 +263,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         reads: Reads { placement: true, overbooking: true, acceptance: true },
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
+        moves_planned_jobs: false,
         build: |s, k| {
             Box::new(Comprehensive::new(Mode::Overbooking, k, s.placement, s.reliability.clone(), needs_overbooking(s)))
         },
@@ -215,7 +274,10 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         reads: Reads { placement: true, overbooking: true, acceptance: true },
         security_factor: 2.0,
         base: Some("heuristic-planning"),
-        build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), needs_overbooking(s))),
+        moves_planned_jobs: true,
+        build: |s, k| {
+            Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), needs_overbooking(s), s.reservations))
+        },
     },
     StrategyInfo {
         name: "shortened-backfilling",
@@ -223,6 +285,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         reads: Reads { placement: false, overbooking: true, acceptance: false },
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
+        moves_planned_jobs: false,
         build: |s, k| {
             Box::new(Comprehensive::new(
                 Mode::Shortened,
@@ -268,6 +331,15 @@ pub enum BuildError {
 /// Builds the named strategy for a cluster of `capacity` nodes.
 pub fn build(name: &str, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, BuildError> {
     let info = strategy(name)?;
+    if settings.reservations.option == ReservationOption::Move && !info.moves_planned_jobs {
+        return Err(InvalidSetting::new(
+            "reservations.option",
+            format!("move (strategy {name})"),
+            "this strategy keeps every booking where it was placed; heuristic-planning and heuristic-overbooking \
+             move planned jobs",
+        )
+        .into());
+    }
     if info.reads.overbooking && settings.overbooking.is_none() {
         return Err(
             InvalidSetting::new("overbooking", name, "needs runtime statistics (a trace history) to run").into()

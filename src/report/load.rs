@@ -66,6 +66,25 @@ pub const POINT_COLUMNS: [(&str, Kind); 27] = [
     ("sweep", Kind::Text),
 ];
 
+/// The `points` columns of paper B's reservations and checkpointing (schema
+/// v2), with the value a store from before them stands for.
+pub const RESERVATION_COLUMNS: [(&str, Kind, &str); 14] = [
+    ("reservation_percent", Kind::Real, "0.0"),
+    ("start_factor", Kind::Real, "1.0"),
+    ("reservation_option", Kind::Text, "'reject'"),
+    ("checkpointing", Kind::Int, "0"),
+    ("reservations", Kind::Int, "0"),
+    ("reservations_accepted", Kind::Int, "0"),
+    ("reservation_rejection_rate", Kind::Real, "0.0"),
+    ("sldwa", Kind::Real, "0.0"),
+    ("moved_jobs", Kind::Int, "0"),
+    ("move_delay_mean", Kind::Real, "0.0"),
+    ("move_delay_max", Kind::Real, "0.0"),
+    ("pinned_jobs", Kind::Int, "0"),
+    ("checkpoints", Kind::Int, "0"),
+    ("resumed_successful", Kind::Int, "0"),
+];
+
 /// Column kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -183,7 +202,16 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
     let conn = open(path)?;
     let names: Vec<&str> = POINT_COLUMNS.iter().map(|(n, _)| *n).filter(|n| *n != "sweep").collect();
     require(&conn, path, "points", &names)?;
-    let select = names.iter().map(|n| format!("p.{n}")).collect::<Vec<_>>().join(", ");
+    let have = columns_of(&conn, "points")
+        .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?;
+    // Stores from before the reservation columns read as runs without them.
+    let optional = RESERVATION_COLUMNS.iter().map(|(n, _, default)| {
+        if have.iter().any(|h| h == n) { format!("p.{n}") } else { format!("{default} AS {n}") }
+    });
+    let select = names.iter().map(|n| format!("p.{n}")).chain(optional).collect::<Vec<_>>().join(", ");
+    let mut columns: Vec<(&str, Kind)> = POINT_COLUMNS[..POINT_COLUMNS.len() - 1].to_vec();
+    columns.extend(RESERVATION_COLUMNS.iter().map(|(n, k, _)| (*n, *k)));
+    columns.push(POINT_COLUMNS[POINT_COLUMNS.len() - 1]);
     let (sql, params): (String, Vec<String>) = match &filter.experiment {
         Some((hash, _)) => {
             require(&conn, path, "experiment_points", &["experiment", "run_id", "sweep"])?;
@@ -198,7 +226,7 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
         None => (format!("SELECT {select}, '' FROM points p ORDER BY p.run_id"), Vec::new()),
     };
     let bound: Vec<&dyn rusqlite::ToSql> = params.iter().map(|p| p as &dyn rusqlite::ToSql).collect();
-    let mut df = frame(&conn, path, &sql, &bound, &POINT_COLUMNS)?;
+    let mut df = frame(&conn, path, &sql, &bound, &columns)?;
     label_traces(&mut df).map_err(|source| LoadError::Polars { path: path.to_path_buf(), source })?;
     if df.height() == 0 {
         let what = match &filter.experiment {

@@ -28,8 +28,8 @@ use crate::policy::STRATEGIES;
 use crate::report::load::{Filter, load_calibration, load_points};
 use crate::report::plots::{Figure, Panel, Series};
 use crate::report::tables::{
-    Agg, Table, agg_rows, aggregates, calibration, lookup, pof_table, pof_versus_dissertation, risk_table,
-    risk_versus_dissertation, runtime,
+    Agg, Table, agg_rows, aggregates, calibration, checkpoint_table, lookup, pof_table, pof_versus_dissertation,
+    reservation_table, risk_table, risk_versus_dissertation, runtime,
 };
 
 /// What to report on.
@@ -383,6 +383,81 @@ fn calibration_figure(bins: &DataFrame, trace: &str, pdf: &str) -> anyhow::Resul
     }))
 }
 
+/// Paper B's figures, one per trace and strategy run with reservations:
+/// rejection rate, SLDwA, utilisation and the mean delay of moved jobs
+/// against the reservation percentage, one series per option and start
+/// factor (each starting from the shared 0 % baseline), 95 % error bars.
+fn reservation_figures(table: &DataFrame) -> anyhow::Result<Vec<Figure>> {
+    let (trace, strategy, option) =
+        (tables::strs(table, "trace")?, tables::strs(table, "strategy")?, tables::strs(table, "reservation_option")?);
+    let (factor, checkpointing, percent) =
+        (values(table, "start_factor")?, values(table, "checkpointing")?, values(table, "reservation_percent")?);
+    let mut groups: Vec<(String, String, u8)> =
+        (0..table.height()).map(|i| (trace[i].clone(), strategy[i].clone(), checkpointing[i] as u8)).collect();
+    groups.dedup();
+    let mut figures = Vec::new();
+    for (t, name, ckpt) in groups {
+        let in_group = |i: usize| trace[i] == t && strategy[i] == name && checkpointing[i] as u8 == ckpt;
+        let mut curves: Vec<(String, f64)> = (0..table.height())
+            .filter(|&i| in_group(i) && percent[i] > 0.0)
+            .map(|i| (option[i].clone(), factor[i]))
+            .collect();
+        curves.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        curves.dedup();
+        if curves.is_empty() {
+            continue;
+        }
+        let panel = |metric: &str, title: &str, y_label: &str, scale: f64| -> anyhow::Result<Panel> {
+            let (mean, ci) = (values(table, &format!("{metric}_mean"))?, values(table, &format!("{metric}_ci"))?);
+            let series = curves
+                .iter()
+                .enumerate()
+                .map(|(k, (opt, f))| {
+                    let mut points: Vec<_> = (0..table.height())
+                        .filter(|&i| in_group(i) && (percent[i] == 0.0 || (option[i] == *opt && factor[i] == *f)))
+                        .map(|i| {
+                            let (m, h) = (mean[i] * scale, ci[i] * scale);
+                            (percent[i], m, m - h, m + h)
+                        })
+                        .collect();
+                    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    Series {
+                        name: format!("{opt}, start factor {f}"),
+                        points,
+                        band: false,
+                        error_bars: true,
+                        line: true,
+                        colour: k,
+                    }
+                })
+                .collect();
+            Ok(Panel {
+                title: format!("{t} ({name}): {title}"),
+                x_label: "reservations per variable job (%)".into(),
+                y_label: y_label.into(),
+                series,
+                diagonal: false,
+            })
+        };
+        let suffix = if ckpt == 1 { ", checkpointing" } else { "" };
+        figures.push(Figure {
+            id: format!("reservations-{}", slug(&format!("{t}-{name}{suffix}"))),
+            caption: format!(
+                "{t}, {name}{suffix}: reservation rejection rate, SLDwA of variable jobs, utilisation and the mean \
+                 delay of moved jobs against the reservation percentage, per option and start factor (means over \
+                 repetitions with 95 % intervals; paper B's Figs. 2-4)"
+            ),
+            panels: vec![
+                panel("reservation_rejection_rate", "rejected reservations", "rejection rate (%)", 1.0)?,
+                panel("sldwa", "slowdown of variable jobs", "SLDwA", 1.0)?,
+                panel("utilisation", "utilisation", "utilisation (%)", 100.0)?,
+                panel("move_delay_mean", "delay of moved jobs", "mean delay (h)", 1.0 / 3600.0)?,
+            ],
+        });
+    }
+    Ok(figures)
+}
+
 /// Runtime per battery against cluster size (dissertation Figs. 6.29/6.30),
 /// when the store holds more than one cluster size.
 fn runtime_figure(times: &DataFrame) -> anyhow::Result<Option<Figure>> {
@@ -423,6 +498,8 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let jobs = load_calibration(&options.db, &points)?;
     let (bins, brier) = calibration(&jobs)?;
     let times = runtime(&points)?;
+    let reservations = reservation_table(&points)?;
+    let checkpointing = checkpoint_table(&points)?;
 
     let mut tables = vec![
         Table {
@@ -487,6 +564,26 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
             df: times,
         },
         Table {
+            id: "reservations".into(),
+            title: "Reservations: rejection rate, SLDwA and utilisation (paper B)".into(),
+            note: "Per trace, strategy, option (reject, or variable jobs move), start factor, checkpointing and \
+                   reservation percentage: repetitions, and the mean and 95 % half-width of the reservation \
+                   rejection rate (%), the area-weighted slowdown of variable jobs (SLDwA), utilisation (%), the \
+                   reservations submitted, jobs moved later, their mean and maximum delay (s), and jobs pinned by \
+                   the starvation guard. Points at 0 % have no reservations and stand for every option."
+                .into(),
+            df: reservations.clone(),
+        },
+        Table {
+            id: "checkpointing".into(),
+            title: "Gain with and without checkpointing".into(),
+            note: "Settings run both without and with checkpoint/restart of killed overbooked jobs: the mean gain \
+                   (VC) of each with its 95 % half-width, the difference, the additional gain in %, whether the \
+                   intervals overlap, and per run the checkpoints written and resumed jobs that then succeeded."
+                .into(),
+            df: checkpointing,
+        },
+        Table {
             id: "aggregates".into(),
             title: "Means over batteries along every sweep axis".into(),
             note: "Per combination of the sweep axes: batteries, and the mean and 95 % Student-t half-width of \
@@ -516,6 +613,7 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
         figures.extend(risk_figure(&risk, trace, pdf)?);
         figures.extend(calibration_figure(&bins, trace, pdf)?);
     }
+    figures.extend(reservation_figures(&reservations)?);
     let times = tables.iter().find(|t| t.id == "runtime").map(|t| &t.df);
     if let Some(times) = times {
         figures.extend(runtime_figure(times)?);

@@ -22,7 +22,7 @@ use crate::report::reference;
 use crate::report::summary::{additional_percent, ci_from, wilson};
 
 /// The sweep axes a report groups by.
-pub const AXES: [&str; 9] = [
+pub const AXES: [&str; 13] = [
     "strategy",
     "trace",
     "pdf_source",
@@ -32,6 +32,38 @@ pub const AXES: [&str; 9] = [
     "penalty_ratio",
     "placement",
     "failures",
+    "reservation_percent",
+    "start_factor",
+    "reservation_option",
+    "checkpointing",
+];
+
+/// The axes of paper B's reservation experiments, in table order.
+pub const RESERVATION_AXES: [&str; 6] =
+    ["trace", "strategy", "reservation_option", "start_factor", "checkpointing", "reservation_percent"];
+
+/// The reservation metrics averaged over repetitions.
+pub const RESERVATION_METRICS: [&str; 8] = [
+    "reservation_rejection_rate",
+    "sldwa",
+    "utilisation",
+    "reservations",
+    "moved_jobs",
+    "move_delay_mean",
+    "move_delay_max",
+    "pinned_jobs",
+];
+
+/// The axes of the checkpointing comparison.
+const CHECKPOINT_AXES: [&str; 8] = [
+    "trace",
+    "strategy",
+    "pdf_source",
+    "acceptance",
+    "pof_max",
+    "penalty_ratio",
+    "reservation_percent",
+    "checkpointing",
 ];
 
 /// The per-point metrics a report averages over batteries.
@@ -94,21 +126,25 @@ pub fn floats(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
 
 /// Mean and 95 % interval of every metric per combination of the axes.
 pub fn aggregates(points: &DataFrame) -> PolarsResult<DataFrame> {
+    aggregate_by(points.clone().lazy(), &AXES, &METRICS)
+}
+
+/// Per combination of `axes`: the number of points (`batteries`) and each
+/// metric's mean and 95 % Student-t half-width, sorted by the axes.
+fn aggregate_by(points: LazyFrame, axes: &[&str], metrics: &[&str]) -> PolarsResult<DataFrame> {
     let mut aggs = vec![len().cast(DataType::Int64).alias("batteries")];
-    for m in METRICS {
-        aggs.push(col(m).cast(DataType::Float64).mean().alias(format!("{m}_mean")));
-        aggs.push(col(m).cast(DataType::Float64).std(1).alias(format!("{m}_sd")));
+    for m in metrics {
+        aggs.push(col(*m).cast(DataType::Float64).mean().alias(format!("{m}_mean")));
+        aggs.push(col(*m).cast(DataType::Float64).std(1).alias(format!("{m}_sd")));
     }
-    let keys: Vec<Expr> = AXES.iter().map(|a| col(*a)).collect();
+    let keys: Vec<Expr> = axes.iter().map(|a| col(*a)).collect();
     let mut df = points
-        .clone()
-        .lazy()
         .group_by(keys)
         .agg(aggs)
-        .sort(AXES.to_vec(), SortMultipleOptions::default().with_nulls_last(true))
+        .sort(axes.to_vec(), SortMultipleOptions::default().with_nulls_last(true))
         .collect()?;
     let n: Vec<usize> = floats(&df, "batteries")?.iter().map(|v| v.unwrap_or(0.0) as usize).collect();
-    for m in METRICS {
+    for m in metrics {
         let means = floats(&df, &format!("{m}_mean"))?;
         let sds = floats(&df, &format!("{m}_sd"))?;
         let halves: Vec<f64> = means
@@ -123,8 +159,10 @@ pub fn aggregates(points: &DataFrame) -> PolarsResult<DataFrame> {
     Ok(df)
 }
 
-/// The aggregate rows the dissertation tables and plots need.
+/// The aggregate rows the dissertation tables and plots need: those of runs
+/// without reservations (the dissertation has none).
 pub fn agg_rows(agg: &DataFrame) -> PolarsResult<Vec<Agg>> {
+    let agg = &agg.clone().lazy().filter(col("reservation_percent").eq(lit(0.0))).collect()?;
     let (strategy, trace, pdf, acceptance) =
         (strs(agg, "strategy")?, strs(agg, "trace")?, strs(agg, "pdf_source")?, strs(agg, "acceptance")?);
     let (pof, ratio, n) = (floats(agg, "pof_max")?, floats(agg, "penalty_ratio")?, floats(agg, "batteries")?);
@@ -325,6 +363,69 @@ pub fn calibration(jobs: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
         .sort(["trace", "pdf_source", "strategy"], SortMultipleOptions::default())
         .collect()?;
     Ok((bins, brier))
+}
+
+/// Paper B's table: per trace, strategy, option, start factor, checkpointing
+/// and reservation percentage, the mean and 95 % half-width over repetitions
+/// of the reservation rejection rate (%), SLDwA, utilisation (%), moved jobs,
+/// their mean and maximum delay (s) and the jobs pinned by the starvation
+/// guard. Only strategies and traces run with reservations appear (with
+/// their 0 % baseline); empty otherwise.
+pub fn reservation_table(points: &DataFrame) -> PolarsResult<DataFrame> {
+    let with_reservations = points
+        .clone()
+        .lazy()
+        .filter(col("reservation_percent").gt(lit(0.0)).any(true).over([col("trace"), col("strategy")])?);
+    let mut df = aggregate_by(with_reservations, &RESERVATION_AXES, &RESERVATION_METRICS)?;
+    df.rename("batteries", "repetitions".into())?;
+    Ok(df)
+}
+
+/// The gain with and without checkpointing: per trace, strategy, PDF source,
+/// acceptance test, PoF_max, penalty ratio and reservation percentage that
+/// was run both ways, the mean gain of each with its 95 % half-width, the
+/// difference and the additional gain in %, and the checkpoints written and
+/// resumed jobs that then succeeded (means per run). Empty when no such pair.
+pub fn checkpoint_table(points: &DataFrame) -> PolarsResult<DataFrame> {
+    let keys: Vec<Expr> = CHECKPOINT_AXES[..CHECKPOINT_AXES.len() - 1].iter().map(|a| col(*a)).collect();
+    let paired = points.clone().lazy().filter(col("checkpointing").n_unique().over(keys)?.gt(lit(1)));
+    let agg = aggregate_by(paired, &CHECKPOINT_AXES, &["gain", "checkpoints", "resumed_successful"])?;
+    let text = |name| strs(&agg, name);
+    let num =
+        |name| -> PolarsResult<Vec<f64>> { Ok(floats(&agg, name)?.into_iter().map(|v| v.unwrap_or(0.0)).collect()) };
+    let (trace, strategy, pdf, acceptance) =
+        (text("trace")?, text("strategy")?, text("pdf_source")?, text("acceptance")?);
+    let (pof, ratio, percent, on) =
+        (num("pof_max")?, num("penalty_ratio")?, num("reservation_percent")?, num("checkpointing")?);
+    let (n, gain, gain_ci) = (num("batteries")?, num("gain_mean")?, num("gain_ci")?);
+    let (checkpoints, resumed) = (num("checkpoints_mean")?, num("resumed_successful_mean")?);
+    // Sorted by the axes with `checkpointing` last: a pair is (off, on).
+    let pairs: Vec<usize> = (0..agg.height().saturating_sub(1)).filter(|&i| on[i] == 0.0 && on[i + 1] == 1.0).collect();
+    let pick_s = |v: &[String]| pairs.iter().map(|&i| v[i].clone()).collect::<Vec<_>>();
+    let pick = |v: &[f64], shift: usize| pairs.iter().map(|&i| v[i + shift]).collect::<Vec<_>>();
+    let plus: Vec<Option<f64>> = pairs.iter().map(|&i| additional_percent(gain[i + 1], gain[i])).collect();
+    let difference: Vec<f64> = pairs.iter().map(|&i| gain[i + 1] - gain[i]).collect();
+    let overlap: Vec<bool> =
+        pairs.iter().map(|&i| (gain[i] - gain[i + 1]).abs() <= gain_ci[i] + gain_ci[i + 1]).collect();
+    DataFrame::new_infer_height(vec![
+        Column::new("trace".into(), pick_s(&trace)),
+        Column::new("strategy".into(), pick_s(&strategy)),
+        Column::new("pdf_source".into(), pick_s(&pdf)),
+        Column::new("acceptance".into(), pick_s(&acceptance)),
+        Column::new("pof_max".into(), pick(&pof, 0)),
+        Column::new("penalty_ratio".into(), pick(&ratio, 0)),
+        Column::new("reservation_percent".into(), pick(&percent, 0)),
+        Column::new("runs".into(), pick(&n, 0)),
+        Column::new("gain_without".into(), pick(&gain, 0)),
+        Column::new("gain_without_ci".into(), pick(&gain_ci, 0)),
+        Column::new("gain_with".into(), pick(&gain, 1)),
+        Column::new("gain_with_ci".into(), pick(&gain_ci, 1)),
+        Column::new("difference".into(), difference),
+        Column::new("additional_pct".into(), plus),
+        Column::new("intervals_overlap".into(), overlap),
+        Column::new("checkpoints".into(), pick(&checkpoints, 1)),
+        Column::new("resumed_successful".into(), pick(&resumed, 1)),
+    ])
 }
 
 /// Wall time per battery, per strategy, trace and cluster size.

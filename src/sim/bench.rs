@@ -12,6 +12,7 @@
 use kameo::actor::{ActorRef, Spawn};
 
 use crate::policy::Strategy;
+use crate::policy::overbooking::CheckpointConfig;
 use crate::sim::client::ClientActor;
 use crate::sim::cluster::{ClusterActor, ClusterResult};
 use crate::sim::event::{ClientMsg, ClusterMsg, Deliver, Event, Finish, InjectorMsg};
@@ -25,12 +26,14 @@ use crate::workload::job::Job;
 pub struct Scenario {
     /// Cluster size in nodes.
     pub capacity: u32,
-    /// The jobs, ordered by occurrence, ids 0..n.
+    /// The jobs (variable jobs and reservations), ordered by occurrence, ids 0..n.
     pub jobs: Vec<Job>,
     /// Node failures and repairs.
     pub failures: FailureStream,
     /// The cluster's strategy.
     pub strategy: Box<dyn Strategy>,
+    /// Checkpoint/restart of killed overbooked jobs (paper A), if any.
+    pub checkpoint: Option<CheckpointConfig>,
 }
 
 /// What one simulation produced.
@@ -89,7 +92,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     for first in [client.first_event(), injector.first_event()].into_iter().flatten() {
         kernel.schedule(first)?;
     }
-    let cluster = ClusterActor::new(0, scenario.capacity, scenario.strategy);
+    let cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy);
     let mut bench = SingleCluster {
         clients: vec![ClientActor::spawn(client)],
         clusters: vec![ClusterActor::spawn(cluster)],

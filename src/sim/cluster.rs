@@ -6,11 +6,16 @@
 //!
 //! Contract:
 //! - A job runs on whole nodes from its start until it completes its real
-//!   runtime ω or reaches its kill time, whichever is first (restarts run from
-//!   scratch: no checkpointing).
+//!   runtime ω or reaches its kill time, whichever is first. Restarts after
+//!   node failures run from scratch (or from the last checkpoint).
 //! - Outcome at the end of an execution: completed → success; killed after
 //!   receiving at least its estimate x → success (the user misestimated);
-//!   killed earlier → failed, the provider pays the penalty.
+//!   killed earlier → failed, the provider pays the penalty — unless
+//!   checkpointing is on and the job was overbooked (paper A): then it writes
+//!   a checkpoint (its progress minus the checkpoint time is saved), waits
+//!   without an outcome, and the strategy books the rest
+//!   ([`Cluster::resumable`]) or fails it. A resumed execution first spends
+//!   the restart time restoring.
 //! - A node failure stops the job running on it (its other nodes become idle)
 //!   and the strategy decides whether it restarts or fails; stale end events of
 //!   stopped executions are ignored.
@@ -22,7 +27,8 @@ use std::collections::BTreeSet;
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
-use crate::policy::{Booking, Cluster, Strategy};
+use crate::policy::overbooking::CheckpointConfig;
+use crate::policy::{Booking, Cluster, RejectReason, Strategy};
 use crate::sim::event::{ClusterMsg, Deliver, Event, Finish};
 use crate::sim::kernel::{Outbox, Priority, Scheduled};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
@@ -93,6 +99,10 @@ struct Execution {
     start: Time,
     first_node: u32,
     nodes: u32,
+    /// Restore time at the start of this execution (a resumed checkpoint).
+    overhead: Time,
+    /// Checkpointed at its kill, waiting for the strategy to resume it.
+    suspended: bool,
 }
 
 /// The mechanics of one cluster; strategies see it as a [`Cluster`].
@@ -113,11 +123,13 @@ pub struct ClusterCore {
     node_events: Vec<NodeEventRecord>,
     /// Finished executions: (job, start, end, first node in the arena, nodes).
     log: Vec<(JobId, Time, Time, u32, u32)>,
+    /// Checkpoint/restart of killed overbooked jobs, when enabled.
+    checkpoint: Option<CheckpointConfig>,
 }
 
 impl ClusterCore {
     /// A cluster of `capacity` nodes, all up; `me` is its address.
-    pub fn new(me: usize, capacity: u32) -> ClusterCore {
+    pub fn new(me: usize, capacity: u32, checkpoint: Option<CheckpointConfig>) -> ClusterCore {
         ClusterCore {
             me,
             now: 0,
@@ -133,6 +145,7 @@ impl ClusterCore {
             outbox: Vec::new(),
             node_events: Vec::new(),
             log: Vec::new(),
+            checkpoint: checkpoint.filter(|c| c.enabled),
         }
     }
 
@@ -179,9 +192,21 @@ impl ClusterCore {
         }
         let ran = self.stop(id);
         let job = self.jobs[id as usize];
+        let record = &mut self.records[id as usize];
+        let useful = (ran - e.overhead).max(0);
+        let done = record.saved + useful;
         // Completed, or killed after receiving the whole estimate: the SLA holds.
-        let success = ran >= job.runtime || ran >= job.estimate;
-        self.records[id as usize].outcome = Some(if success { Outcome::Success } else { Outcome::Failed });
+        let success = done >= job.runtime || done >= job.estimate;
+        record.outcome = if success {
+            Some(Outcome::Success)
+        } else if let (Some(c), true) = (self.checkpoint, record.overbooked) {
+            record.saved += (useful - c.checkpoint_seconds).max(0);
+            record.checkpoints += 1;
+            self.executions[id as usize].suspended = true;
+            None
+        } else {
+            Some(Outcome::Failed)
+        };
         true
     }
 
@@ -262,14 +287,34 @@ impl Cluster for ClusterCore {
         r.pof = booking.pof;
     }
 
-    fn reject(&mut self, id: JobId) {
-        self.records[id as usize].outcome = Some(Outcome::Rejected);
+    fn reject(&mut self, id: JobId, reason: RejectReason) {
+        let r = &mut self.records[id as usize];
+        r.outcome = Some(Outcome::Rejected);
+        r.reject_reason = Some(reason);
+    }
+
+    fn moved(&mut self, id: JobId) {
+        self.records[id as usize].moves += 1;
+    }
+
+    fn pin(&mut self, id: JobId) {
+        self.records[id as usize].pinned = true;
+    }
+
+    fn resumable(&self, id: JobId) -> Option<Time> {
+        let (c, e) = (self.checkpoint?, &self.executions[id as usize]);
+        if !e.suspended {
+            return None;
+        }
+        let (job, saved) = (&self.jobs[id as usize], self.records[id as usize].saved);
+        Some((job.estimate - saved).max(1) + c.restart_seconds)
     }
 
     fn fail(&mut self, id: JobId) {
         if self.executions[id as usize].running {
             self.stop(id);
         }
+        self.executions[id as usize].suspended = false;
         self.records[id as usize].outcome = Some(Outcome::Failed);
     }
 
@@ -283,19 +328,27 @@ impl Cluster for ClusterCore {
             self.idle_up.remove(node);
             self.arena.push(node);
         }
-        let e = &mut self.executions[id as usize];
-        e.running = true;
-        e.start = self.now;
-        e.first_node = first_node;
-        e.nodes = nodes.len() as u32;
-        let run = e.run;
         let record = &mut self.records[id as usize];
+        // A resumed checkpoint restores first, then does the work left.
+        let overhead = match self.checkpoint {
+            Some(c) if record.checkpoints > 0 => c.restart_seconds,
+            _ => 0,
+        };
+        let work = (self.jobs[id as usize].runtime - record.saved).max(0) + overhead;
         if record.actual_start.is_some() {
             record.restarts += 1;
         }
         record.actual_start = Some(self.now);
         record.actual_end = None;
-        let end = (self.now + self.jobs[id as usize].runtime).min(kill_at.max(self.now));
+        let e = &mut self.executions[id as usize];
+        e.running = true;
+        e.suspended = false;
+        e.start = self.now;
+        e.first_node = first_node;
+        e.nodes = nodes.len() as u32;
+        e.overhead = overhead;
+        let run = e.run;
+        let end = (self.now + work).min(kill_at.max(self.now));
         self.schedule(end, Priority::JobEnd, ClusterMsg::JobEnd { job: id, run });
         true
     }
@@ -356,8 +409,13 @@ pub struct ClusterActor {
 
 impl ClusterActor {
     /// A cluster actor at address `me` with `capacity` nodes.
-    pub fn new(me: usize, capacity: u32, strategy: Box<dyn Strategy>) -> ClusterActor {
-        ClusterActor { core: ClusterCore::new(me, capacity), strategy }
+    pub fn new(
+        me: usize,
+        capacity: u32,
+        checkpoint: Option<CheckpointConfig>,
+        strategy: Box<dyn Strategy>,
+    ) -> ClusterActor {
+        ClusterActor { core: ClusterCore::new(me, capacity, checkpoint), strategy }
     }
 
     /// Handles one message synchronously (the actor's handler, also usable directly).

@@ -12,6 +12,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::policy::RejectReason;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::failures::NodeEventKind;
 use crate::workload::job::Job;
@@ -79,6 +80,16 @@ pub struct JobRecord {
     pub restarts: u32,
     /// Seconds of execution over all its executions.
     pub executed: Time,
+    /// Why it was rejected.
+    pub reject_reason: Option<RejectReason>,
+    /// Times a reservation moved it later (paper B's *move*).
+    pub moves: u32,
+    /// The starvation guard pinned it.
+    pub pinned: bool,
+    /// Times it was checkpointed at the end of an overbooked booking.
+    pub checkpoints: u32,
+    /// Work saved by checkpoints (seconds of its real runtime).
+    pub saved: Time,
 }
 
 impl JobRecord {
@@ -96,6 +107,11 @@ impl JobRecord {
             outcome: None,
             restarts: 0,
             executed: 0,
+            reject_reason: None,
+            moves: 0,
+            pinned: false,
+            checkpoints: 0,
+            saved: 0,
         }
     }
 
@@ -150,6 +166,27 @@ pub struct RunSummary {
     pub overbooked_failed: u32,
     /// Σ predicted PoF of the overbooked jobs (mean = this / overbooked).
     pub overbooked_pof_sum: f64,
+    /// Reservations submitted (paper B).
+    pub reservations: u32,
+    /// Of those, accepted.
+    pub reservations_accepted: u32,
+    /// Rejected reservations in % of submitted (0 without reservations).
+    pub reservation_rejection_rate: f64,
+    /// Area-weighted slowdown of the variable jobs that ran: Σ aᵢsᵢ / Σ aᵢ,
+    /// sᵢ = response / run time, aᵢ = run time · nodes (paper B).
+    pub sldwa: f64,
+    /// Variable jobs moved later at least once.
+    pub moved_jobs: u32,
+    /// Mean delay of the moved jobs that ran: actual start − first planned start, s.
+    pub move_delay_mean: f64,
+    /// Maximum of those delays, s.
+    pub move_delay_max: f64,
+    /// Jobs the starvation guard pinned.
+    pub pinned_jobs: u32,
+    /// Checkpoints written (killed overbooked jobs that may resume).
+    pub checkpoints: u32,
+    /// Checkpointed jobs that succeeded in the end.
+    pub resumed_successful: u32,
 }
 
 impl RunSummary {
@@ -158,7 +195,34 @@ impl RunSummary {
         let mut s = RunSummary { jobs: records.len() as u32, ..RunSummary::default() };
         let mut busy = 0f64;
         let mut span_end: Time = 0;
+        let (mut weighted_slowdown, mut area) = (0f64, 0f64);
+        let (mut delay_sum, mut delayed) = (0f64, 0u32);
         for r in records {
+            if r.job.reservation {
+                s.reservations += 1;
+                s.reservations_accepted += u32::from(r.accepted);
+            } else if let (Some(start), Some(end)) = (r.actual_start, r.actual_end)
+                && end > start
+            {
+                // sᵢ·aᵢ = response · nodes.
+                let nodes = f64::from(r.job.nodes);
+                weighted_slowdown += (end - r.job.occurrence) as f64 * nodes;
+                area += (end - start) as f64 * nodes;
+            }
+            if r.moves > 0 {
+                s.moved_jobs += 1;
+                if let (Some(actual), Some(planned)) = (r.actual_start, r.planned_start) {
+                    let delay = (actual - planned).max(0) as f64;
+                    delay_sum += delay;
+                    delayed += 1;
+                    s.move_delay_max = s.move_delay_max.max(delay);
+                }
+            }
+            s.pinned_jobs += u32::from(r.pinned);
+            s.checkpoints += r.checkpoints;
+            if r.checkpoints > 0 && r.outcome == Some(Outcome::Success) {
+                s.resumed_successful += 1;
+            }
             if r.accepted {
                 s.accepted += 1;
             }
@@ -181,6 +245,16 @@ impl RunSummary {
             span_end = span_end.max(r.actual_end.unwrap_or(0));
         }
         s.gain = s.fees - s.penalties;
+        if s.reservations > 0 {
+            s.reservation_rejection_rate =
+                100.0 * f64::from(s.reservations - s.reservations_accepted) / f64::from(s.reservations);
+        }
+        if area > 0.0 {
+            s.sldwa = weighted_slowdown / area;
+        }
+        if delayed > 0 {
+            s.move_delay_mean = delay_sum / f64::from(delayed);
+        }
         if span_end > 0 && capacity > 0 {
             s.utilisation = busy / (f64::from(capacity) * span_end as f64);
         }

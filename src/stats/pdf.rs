@@ -405,6 +405,7 @@ mod tests {
             queue: 1,
             fee: 0.0,
             penalty: 0.0,
+            reservation: false,
         }
     }
 

@@ -28,7 +28,8 @@ use crate::workload::failures::NodeEventKind;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 1] = [r#"
+pub const MIGRATIONS: [&str; 2] = [
+    r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
     strategy      TEXT    NOT NULL,
@@ -137,7 +138,55 @@ CREATE TABLE experiment_points (
     sweep       TEXT    NOT NULL,
     PRIMARY KEY (experiment, run_id)
 ) WITHOUT ROWID;
-"#];
+"#,
+    r#"
+-- v2: paper B's reservations, moved and pinned jobs, checkpoints.
+ALTER TABLE job_outcomes ADD COLUMN moves       INTEGER NOT NULL DEFAULT 0;  -- times moved later for a reservation
+ALTER TABLE job_outcomes ADD COLUMN pinned      INTEGER NOT NULL DEFAULT 0;  -- pinned by the starvation guard
+ALTER TABLE job_outcomes ADD COLUMN checkpoints INTEGER NOT NULL DEFAULT 0;  -- checkpoints written at kills
+DROP VIEW jobs;
+CREATE VIEW jobs AS
+SELECT o.run_id, r.strategy, r.battery, o.job, b.swf_id, b.occurrence, b.release, b.deadline, b.estimate,
+       b.runtime, b.nodes, b.user, b.application, b.queue, o.accepted, o.planned_start, o.planned_end,
+       o.actual_start, o.actual_end, o.overbooked, o.pof,
+       CASE o.outcome WHEN 1 THEN 'success' WHEN 2 THEN 'failed' ELSE 'rejected' END AS outcome,
+       o.fee, o.penalty, o.restarts, o.executed, o.moves, o.pinned, o.checkpoints
+FROM job_outcomes o
+JOIN runs r ON r.run_id = o.run_id
+JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job;
+CREATE TABLE reservations (
+    run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+    reservation     INTEGER NOT NULL,   -- its id in the run (after the battery's jobs)
+    swf_id          INTEGER NOT NULL,   -- the SWF job it copies
+    submit          INTEGER NOT NULL,
+    requested_start INTEGER NOT NULL,
+    nodes           INTEGER NOT NULL,
+    estimate        INTEGER NOT NULL,
+    runtime         INTEGER NOT NULL,
+    accepted        INTEGER NOT NULL,
+    reason          TEXT,               -- why it was rejected
+    actual_start    INTEGER,
+    actual_end      INTEGER,
+    outcome         TEXT    NOT NULL CHECK (outcome IN ('success', 'failed', 'rejected')),
+    fee             REAL    NOT NULL,   -- earned
+    penalty         REAL    NOT NULL    -- paid
+);
+ALTER TABLE points ADD COLUMN reservation_percent        REAL    NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN start_factor               REAL    NOT NULL DEFAULT 1;
+ALTER TABLE points ADD COLUMN reservation_option         TEXT    NOT NULL DEFAULT 'reject';
+ALTER TABLE points ADD COLUMN checkpointing              INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN reservations               INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN reservations_accepted      INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN reservation_rejection_rate REAL    NOT NULL DEFAULT 0;  -- %
+ALTER TABLE points ADD COLUMN sldwa                      REAL    NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN moved_jobs                 INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN move_delay_mean            REAL    NOT NULL DEFAULT 0;  -- seconds
+ALTER TABLE points ADD COLUMN move_delay_max             REAL    NOT NULL DEFAULT 0;  -- seconds
+ALTER TABLE points ADD COLUMN pinned_jobs                INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN checkpoints                INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN resumed_successful         INTEGER NOT NULL DEFAULT 0;
+"#,
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -233,6 +282,14 @@ pub struct PointAxes {
     pub pdf_source: String,
     /// Failure model name.
     pub failures: String,
+    /// Reservations in % of the jobs.
+    pub reservation_percent: f64,
+    /// Start factor of the reservations.
+    pub start_factor: f64,
+    /// `reject` or `move`.
+    pub reservation_option: String,
+    /// Checkpoint/restart on.
+    pub checkpointing: bool,
 }
 
 /// A run with its outcomes.
@@ -323,7 +380,9 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT jobs, accepted, successful, failed, rejected, fees, penalties, gain, utilisation, \
-                 overbooked, overbooked_failed, overbooked_pof FROM points WHERE run_id = ?1",
+                 overbooked, overbooked_failed, overbooked_pof, reservations, reservations_accepted, \
+                 reservation_rejection_rate, sldwa, moved_jobs, move_delay_mean, move_delay_max, pinned_jobs, \
+                 checkpoints, resumed_successful FROM points WHERE run_id = ?1",
                 [run_id],
                 |r| {
                     Ok(RunSummary {
@@ -339,6 +398,16 @@ impl Store {
                         overbooked: r.get(9)?,
                         overbooked_failed: r.get(10)?,
                         overbooked_pof_sum: r.get(11)?,
+                        reservations: r.get(12)?,
+                        reservations_accepted: r.get(13)?,
+                        reservation_rejection_rate: r.get(14)?,
+                        sldwa: r.get(15)?,
+                        moved_jobs: r.get(16)?,
+                        move_delay_mean: r.get(17)?,
+                        move_delay_max: r.get(18)?,
+                        pinned_jobs: r.get(19)?,
+                        checkpoints: r.get(20)?,
+                        resumed_successful: r.get(21)?,
                     })
                 },
             )
@@ -378,10 +447,14 @@ impl Store {
                     x.get::<_, bool>(0)
                 })
                 .map_err(&err)?;
+        // The battery's jobs come first (ids 0..n); reservations follow.
+        let variable = out.jobs.iter().take_while(|j| !j.job.reservation).count();
+        let (jobs, reservations) = out.jobs.split_at(variable);
         if new_battery {
-            write_battery_jobs(&tx, &self.battery_sql, r.battery_key, &out.jobs).map_err(&err)?;
+            write_battery_jobs(&tx, &self.battery_sql, r.battery_key, jobs).map_err(&err)?;
         }
-        write_outcomes(&tx, &self.outcome_sql, r.run_id, &out.jobs).map_err(&err)?;
+        write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs).map_err(&err)?;
+        write_reservations(&tx, r.run_id, reservations).map_err(&err)?;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -399,7 +472,8 @@ impl Store {
         if let Some((axes, sum)) = &out.point {
             tx.execute(
                 "INSERT INTO points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
-                 ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+                 ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, \
+                 ?35, ?36, ?37, ?38, ?39, ?40)",
                 params![
                     r.run_id,
                     r.strategy,
@@ -426,7 +500,21 @@ impl Store {
                     sum.overbooked,
                     sum.overbooked_failed,
                     sum.overbooked_pof_sum,
-                    r.wall_seconds
+                    r.wall_seconds,
+                    axes.reservation_percent,
+                    axes.start_factor,
+                    axes.reservation_option,
+                    axes.checkpointing,
+                    sum.reservations,
+                    sum.reservations_accepted,
+                    sum.reservation_rejection_rate,
+                    sum.sldwa,
+                    sum.moved_jobs,
+                    sum.move_delay_mean,
+                    sum.move_delay_max,
+                    sum.pinned_jobs,
+                    sum.checkpoints,
+                    sum.resumed_successful
                 ],
             )
             .map_err(&err)?;
@@ -474,7 +562,7 @@ impl Store {
 
 /// Rows per multi-row INSERT: one statement per batch instead of per row.
 const BATCH: usize = 50;
-const OUTCOME_COLUMNS: usize = 14;
+const OUTCOME_COLUMNS: usize = 17;
 const BATTERY_COLUMNS: usize = 12;
 
 fn insert_sql(table: &str, columns: usize, rows: usize) -> String {
@@ -542,8 +630,38 @@ fn write_outcomes(tx: &rusqlite::Transaction<'_>, sql: &str, run_id: i64, jobs: 
         s.raw_bind_parameter(i + 10, r.fee())?;
         s.raw_bind_parameter(i + 11, r.penalty())?;
         s.raw_bind_parameter(i + 12, r.restarts)?;
-        s.raw_bind_parameter(i + 13, r.executed)
+        s.raw_bind_parameter(i + 13, r.executed)?;
+        s.raw_bind_parameter(i + 14, r.moves)?;
+        s.raw_bind_parameter(i + 15, r.pinned)?;
+        s.raw_bind_parameter(i + 16, r.checkpoints)
     })
+}
+
+fn write_reservations(tx: &rusqlite::Transaction<'_>, run_id: i64, jobs: &[JobRecord]) -> rusqlite::Result<()> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO reservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )?;
+    for r in jobs {
+        let j = &r.job;
+        insert.execute(params![
+            run_id,
+            j.id,
+            j.swf_id,
+            j.occurrence,
+            j.release,
+            j.nodes,
+            j.estimate,
+            j.runtime,
+            r.accepted,
+            r.reject_reason.map(|x| x.as_str()),
+            r.actual_start,
+            r.actual_end,
+            r.outcome.unwrap_or(Outcome::Failed).as_str(),
+            r.fee(),
+            r.penalty()
+        ])?;
+    }
+    Ok(())
 }
 
 /// The experiments (config hash, name, file) a store holds.
@@ -626,6 +744,7 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
              INSERT INTO main.runs SELECT * FROM src.runs WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT INTO main.job_outcomes SELECT * FROM src.job_outcomes WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT INTO main.node_events SELECT * FROM src.node_events WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.reservations SELECT * FROM src.reservations WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT OR IGNORE INTO main.points SELECT * FROM src.points WHERE run_id IN (SELECT run_id FROM new_runs);
              DROP TABLE temp.new_runs;",
         )

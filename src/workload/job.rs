@@ -2,12 +2,18 @@
 //!
 //! Contract: a [`Job`] is immutable once prepared. Its times are virtual seconds
 //! relative to the start of its battery; `release = occurrence` and
-//! `deadline = occurrence + 2·estimate` under the default preparation. Money is
-//! in virtual coins (VC): one VC per booked node-hour.
+//! `deadline = occurrence + 2·estimate` under the default preparation
+//! ([`NO_DEADLINE`] for jobs without one). Money is in virtual coins (VC): one
+//! VC per booked node-hour. A reservation (paper B) is a job with a fixed
+//! window: it starts at `release` or not at all.
 
 use serde::{Deserialize, Serialize};
 
 use crate::units::{HOUR, Time};
+
+/// The deadline of a job without one (paper B's variable jobs): far beyond any
+/// trace, with room to add estimates without overflow.
+pub const NO_DEADLINE: Time = Time::MAX / 4;
 
 /// A job of a battery: the tuple `[o, e, x, ω, d, n]` plus the attributes PDF
 /// classes are built from, and its SLA money.
@@ -39,6 +45,10 @@ pub struct Job {
     pub fee: f64,
     /// What the provider pays on failure, VC.
     pub penalty: f64,
+    /// A fixed advance reservation: it must start exactly at `release` and
+    /// `deadline = release + estimate`; never moved, shortened or overbooked.
+    #[serde(default)]
+    pub reservation: bool,
 }
 
 impl Job {

@@ -12,6 +12,7 @@ pub mod failures;
 pub mod info;
 pub mod job;
 pub mod prepare;
+pub mod reservations;
 pub mod swf;
 pub mod synthetic;
 

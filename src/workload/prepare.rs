@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::setting::{InvalidSetting, at_least_one, positive};
 use crate::units::Time;
 use crate::workload::info::thousands;
-use crate::workload::job::{Job, node_hours};
+use crate::workload::job::{Job, NO_DEADLINE, node_hours};
 use crate::workload::swf::{SwfRecord, SwfTrace};
 
 /// Which SWF field gives a job's processor count.
@@ -136,7 +136,8 @@ pub struct PrepareConfig {
     pub target_load: f64,
     /// A fixed occurrence factor (e.g. the thesis' 0.15 for CTC) instead of the computed one.
     pub occurrence_factor: Option<f64>,
-    /// d = o + deadline_factor · x.
+    /// d = o + deadline_factor · x; `inf` gives jobs without a deadline
+    /// (paper B's variable jobs).
     pub deadline_factor: f64,
     /// penalty = penalty_ratio · fee.
     pub penalty_ratio: f64,
@@ -278,8 +279,12 @@ impl PrepareConfig {
     /// Checks every setting's domain.
     pub fn validate(&self) -> Result<(), PrepareError> {
         self.validate_split()?;
-        if !(self.deadline_factor.is_finite() && self.deadline_factor >= 1.0) {
-            Err(InvalidSetting::new("deadline_factor", self.deadline_factor, "must be at least 1 (d ≥ o + x)"))?;
+        if self.deadline_factor.is_nan() || self.deadline_factor < 1.0 {
+            Err(InvalidSetting::new(
+                "deadline_factor",
+                self.deadline_factor,
+                "must be at least 1 (d ≥ o + x), or inf for jobs without a deadline",
+            ))?;
         }
         positive("penalty_ratio", self.penalty_ratio)?;
         at_least_one("batteries", self.batteries)?;
@@ -382,7 +387,11 @@ impl PrepareConfig {
             swf_id: u.swf_id,
             occurrence,
             release: occurrence,
-            deadline: occurrence + (self.deadline_factor * u.estimate as f64).round() as Time,
+            deadline: if self.deadline_factor.is_infinite() {
+                NO_DEADLINE
+            } else {
+                occurrence + (self.deadline_factor * u.estimate as f64).round() as Time
+            },
             estimate: u.estimate,
             runtime: u.runtime,
             nodes: u.nodes,
@@ -391,6 +400,7 @@ impl PrepareConfig {
             queue: u.queue,
             fee,
             penalty: self.penalty_ratio * fee,
+            reservation: false,
         }
     }
 

@@ -50,7 +50,7 @@ pub fn settings(name: &str, placement: Placement, history: &[Job], pof_max: f64)
         let config = OverbookingConfig { pof_max, pdf, ..OverbookingConfig::default() };
         Arc::new(Overbooking::new(&config, model, info.security_factor))
     });
-    StrategySettings { placement, reliability: lanl_reliability(), overbooking }
+    StrategySettings { placement, reliability: lanl_reliability(), overbooking, reservations: Default::default() }
 }
 
 /// Hours → seconds.
@@ -77,5 +77,6 @@ pub fn job(id: u32, o: f64, e: f64, x: f64, w: f64, n: u32, d: f64) -> Job {
         queue: -1,
         fee,
         penalty: fee,
+        reservation: false,
     }
 }
