@@ -2,8 +2,9 @@
 //! predecessors, 1000-step PDFs) under 50 µs; one 1000-job CTC-SP2 battery
 //! (200 % load, LANL failures) with comprehensive overbooking under 1 s.
 
-use std::path::PathBuf;
+mod common;
 
+use common::traces;
 use criterion::{Criterion, criterion_group, criterion_main};
 use slasim::experiment::point::Point;
 use slasim::experiment::runner::{Inputs, run_point};
@@ -12,12 +13,6 @@ use slasim::stats::pos::{Comprehensive, EndCdf, Placement as Place, Predecessor}
 use slasim::workload::WorkloadSource;
 use slasim::workload::failures::FailureSource;
 use slasim::workload::prepare::PrepareConfig;
-
-fn traces() -> PathBuf {
-    std::env::var_os("SLASIM_TRACE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/traces"))
-}
 
 /// A smooth 1000-step PDF.
 fn pdf(shift: f64) -> Vec<f64> {
@@ -70,6 +65,7 @@ fn ctc_battery(c: &mut Criterion) {
         failures: FailureSource::default_for("lanl").unwrap(),
         overbooking: Default::default(),
         reservations: Default::default(),
+        classic: Default::default(),
     };
     let inputs = Inputs::load(std::slice::from_ref(&point)).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

@@ -126,11 +126,12 @@ fn run_and_query_the_synthetic_default() {
     let (ok, out, _) = run(&args(&two));
     assert!(ok);
     assert!(out.contains("4 of 4 runs were already stored"), "{out}");
-    // By default every strategy runs, and the overbooking ones report calibration.
+    // By default every planning strategy runs (the classic queueing modes run
+    // only when named), and the overbooking ones report calibration.
     let (ok, out, err) = run(&args(&[]));
     assert!(ok, "{err}");
-    for name in slasim::policy::strategy_names() {
-        assert!(out.contains(name), "{name} missing:\n{out}");
+    for info in &slasim::policy::STRATEGIES {
+        assert_eq!(out.contains(&format!("\n{} ", info.name)), !info.queueing, "{}:\n{out}", info.name);
     }
     assert!(out.contains("calibration of overbooked jobs"), "{out}");
     assert!(out.contains("4 of 10 runs were already stored"), "{out}");
@@ -196,4 +197,37 @@ fn bad_overbooking_settings_name_the_setting() {
         assert!(err.contains(message), "{args:?}: `{message}` not in {err}");
         assert!(!err.contains("NaN") && !err.contains("panicked"), "{err}");
     }
+}
+
+#[test]
+fn classic_modes_report_unrunnable_lines_and_skip_them_only_when_lenient() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("small.swf");
+    // Line 4: no processor count; line 6: a negative (unknown) run time.
+    writeln!(
+        std::fs::File::create(&trace).unwrap(),
+        "; MaxProcs: 4\n\
+         1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n\
+         2 5 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n\
+         3 6 0 10 -1 -1 -1 -1 20 -1 1 1 1 1 1 1 -1 -1\n\
+         4 7 0 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n\
+         5 8 0 -1 1 -1 -1 1 20 -1 5 1 1 1 1 1 -1 -1"
+    )
+    .unwrap();
+    let db = dir.path().join("c.sqlite");
+    let (trace, db) = (trace.to_str().unwrap(), db.to_str().unwrap());
+    let (ok, _, err) = run(&["run", "--trace", trace, "--strategy", "easy", "--db", db]);
+    assert!(!ok);
+    assert!(err.contains("small.swf:4: field 8 (requested processors): no processor count"), "{err}");
+    assert!(err.contains("--lenient"), "{err}");
+    let (ok, out, err) = run(&["run", "--trace", trace, "--strategy", "easy", "--lenient", "--db", db]);
+    assert!(ok, "{err}");
+    assert!(err.contains("skipped 2 malformed line(s): 2 job that cannot run"), "{err}");
+    assert!(out.contains("queueing metrics"), "{out}");
+    // Jobs 1 and 2 share the 4 processors; job 4 needs all of them and waits
+    // for both to end at 15: waits 0, 0, 8; job 4 ends at 25.
+    let sql = "SELECT jobs, round(wait_mean, 3), wait_max, makespan FROM points";
+    let (ok, out, err) = run(&["query", "--db", db, "--csv", sql]);
+    assert!(ok, "{err}");
+    assert!(out.lines().any(|l| l == "3,2.667,8.0,25.0"), "{out}");
 }

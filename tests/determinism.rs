@@ -27,6 +27,7 @@ fn points() -> Vec<Point> {
                 failures: failures.clone(),
                 overbooking: Default::default(),
                 reservations: Default::default(),
+                classic: Default::default(),
             });
         }
     }

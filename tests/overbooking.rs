@@ -34,6 +34,7 @@ fn run(name: &str, capacity: u32, jobs: Vec<Job>, ratios: &[i64], pof_max: f64) 
         reliability: common::lanl_reliability(),
         overbooking,
         reservations: Default::default(),
+        kill_at_estimate: true,
     };
     let strategy = build(name, &settings, capacity).unwrap();
     let sim =

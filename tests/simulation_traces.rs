@@ -27,6 +27,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             failures: failures.clone(),
             overbooking: OverbookingConfig { pof_max, ..OverbookingConfig::default() },
             reservations: Default::default(),
+            classic: Default::default(),
         })
         .collect()
 }

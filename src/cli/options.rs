@@ -19,8 +19,10 @@ pub(crate) struct PrepareOptions {
     /// Target estimated load of the scaled input (2.0 = 200 %).
     #[arg(long, default_value_t = 2.0)]
     pub target_load: f64,
-    /// Use this occurrence factor instead of computing it.
-    #[arg(long)]
+    /// Use this occurrence factor instead of computing it: every occurrence
+    /// time (and so every inter-arrival time) is multiplied by it
+    /// (`--arrival-scale` for load sweeps over the classic modes).
+    #[arg(long, visible_alias = "arrival-scale")]
     pub occurrence_factor: Option<f64>,
     /// Penalty = ratio × fee.
     #[arg(long, default_value_t = 1.0)]
@@ -29,7 +31,7 @@ pub(crate) struct PrepareOptions {
     #[arg(long, default_value_t = 2.0)]
     pub deadline_factor: f64,
     /// Machine size (default: the header's MaxProcs, or MaxNodes with --node-unit nodes).
-    #[arg(long)]
+    #[arg(long, visible_alias = "processors")]
     pub capacity: Option<u32>,
     /// Count resources as processors (default) or whole nodes.
     #[arg(long, value_enum, default_value_t = NodeUnitArg::Processors)]

@@ -10,6 +10,7 @@ use crate::cli::emit;
 use crate::cli::options::PrepareOptions;
 use crate::experiment::point::Point;
 use crate::experiment::runner::run_points;
+use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
 use crate::policy::{Placement, check_strategy};
 use crate::sim::record::RunSummary;
@@ -134,6 +135,10 @@ pub(crate) struct RunArgs {
     /// Seconds a resumed job restores before it continues.
     #[arg(long, default_value_t = 60, requires = "checkpoint")]
     restart_seconds: i64,
+    /// Classic modes (fcfs, easy, conservative): kill a job that runs past
+    /// its estimate at start + estimate (`--kill-at-estimate false` lets it run).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    kill_at_estimate: bool,
     #[command(flatten)]
     prepare: PrepareOptions,
 }
@@ -144,23 +149,33 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
         // Under *move* the default is every strategy that can move planned jobs.
         crate::policy::STRATEGIES
             .iter()
-            .filter(|s| !moving || s.moves_planned_jobs)
+            .filter(|s| !s.queueing && (!moving || s.moves_planned_jobs))
             .map(|s| s.name.to_string())
             .collect()
     } else {
         args.strategies.clone()
     };
+    let mut queueing = false;
     for s in &strategies {
-        check_strategy(s)?;
+        queueing |= crate::policy::strategy(check_strategy(s)?)?.queueing;
     }
     let placement = Placement::parse(&args.placement)?;
     let workload = match &args.trace {
         Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
         None => WorkloadSource::Synthetic(SyntheticConfig { seed: args.seed, ..SyntheticConfig::default() }),
     };
-    let model = args.failures.map_or(if args.trace.is_some() { "lanl" } else { "poisson" }, FailureModelArg::name);
+    let default_model = match (queueing, args.trace.is_some()) {
+        (true, _) => "none",
+        (false, true) => "lanl",
+        (false, false) => "poisson",
+    };
+    let model = args.failures.map_or(default_model, FailureModelArg::name);
     let failures = FailureSource::default_for(model).ok_or_else(|| anyhow::anyhow!("unknown failure model {model}"))?;
-    let prepare = args.prepare.config();
+    let mut prepare = args.prepare.config();
+    if queueing {
+        classic_checks(&args, model)?;
+        prepare = prepare.for_classic_modes();
+    }
     prepare.validate_split()?;
     let overbooking = OverbookingConfig {
         acceptance: match args.acceptance {
@@ -208,6 +223,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
                 failures: failures.clone(),
                 overbooking: overbooking.clone(),
                 reservations: reservations.clone(),
+                classic: ClassicConfig { kill_at_estimate: args.kill_at_estimate },
             });
         }
     }
@@ -265,6 +281,44 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             mean(|s| s.gain),
             100.0 * mean(|s| s.utilisation),
         )?;
+    }
+    if queueing {
+        writeln!(
+            text,
+            "\nqueueing metrics ({}; times in seconds; slowdown over max(run time, 1 s), bounded slowdown τ = 10 s):",
+            if args.kill_at_estimate { "jobs killed at their estimate" } else { "jobs run past their estimate" }
+        )?;
+        writeln!(
+            text,
+            "{:<26} {:>8} {:>8} {:>10} {:>11} {:>9} {:>10} {:>11} {:>12} {:>10}",
+            "strategy",
+            "jobs",
+            "dropped",
+            "mean wait",
+            "mean resp.",
+            "slowdown",
+            "bounded sd",
+            "utilisation",
+            "makespan",
+            "max wait"
+        )?;
+        for (r, p) in results.iter().zip(&points) {
+            let s = &r.summary;
+            writeln!(
+                text,
+                "{:<26} {:>8} {:>8} {:>10.0} {:>11.0} {:>9.2} {:>10.2} {:>10.1}% {:>12.0} {:>10.0}",
+                p.strategy,
+                s.jobs,
+                s.dropped,
+                s.wait_mean,
+                s.response_mean,
+                s.slowdown_mean,
+                s.bounded_slowdown_mean,
+                100.0 * s.utilisation,
+                s.makespan,
+                s.wait_max,
+            )?;
+        }
     }
     if reservations.active() {
         writeln!(
@@ -334,4 +388,29 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
         }
     }
     emit(&text)
+}
+
+/// Checks what the classic modes cannot take, and the trace's lines: a job
+/// with no processor count or a negative run time is an error naming its
+/// line, or (with `--lenient`) is skipped and reported.
+fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<()> {
+    if model != "none" {
+        anyhow::bail!("the classic modes (fcfs, easy, conservative) model no node failures; use --failures none");
+    }
+    if args.reservations > 0.0 {
+        anyhow::bail!("the classic modes (fcfs, easy, conservative) take no reservations; drop --reservations");
+    }
+    if let Some(path) = &args.trace {
+        let path = crate::workload::resolve_trace(path).map_err(anyhow::Error::msg)?;
+        let options = crate::workload::swf::ReadOptions { lenient: args.lenient, runnable: true };
+        let trace = crate::workload::swf::SwfTrace::load(&path, options).map_err(|e| {
+            anyhow::anyhow!(
+                "{e}\n(the classic modes need a processor count and a run time; --lenient skips such lines)"
+            )
+        })?;
+        if trace.skipped.total() > 0 {
+            eprintln!("{}: {}", path.display(), trace.skipped);
+        }
+    }
+    Ok(())
 }

@@ -108,7 +108,7 @@ pub(crate) fn run(command: TraceCommand) -> anyhow::Result<()> {
 
 fn info(args: InfoArgs) -> anyhow::Result<()> {
     let path = resolve_trace(&args.file).map_err(anyhow::Error::msg)?;
-    let trace = SwfTrace::load(&path, ReadOptions { lenient: args.lenient })?;
+    let trace = SwfTrace::load(&path, ReadOptions { lenient: args.lenient, ..ReadOptions::default() })?;
     let config = args.prepare.config();
     config.validate_split()?;
     emit(&TraceInfo::of(&trace, &config).to_string())

@@ -128,6 +128,9 @@ pub struct ExperimentConfig {
     /// Paper B's reservations.
     #[serde(default)]
     pub reservations: ReservationConfig,
+    /// The classic queueing modes (`fcfs`, `easy`, `conservative`).
+    #[serde(default)]
+    pub classic: crate::policy::classic::ClassicConfig,
     /// Placement policy.
     #[serde(default)]
     pub placement: Placement,
@@ -168,7 +171,7 @@ pub struct Experiment {
 }
 
 /// Short axis names and the settings they stand for.
-pub const ALIASES: [(&str, &str); 16] = [
+pub const ALIASES: [(&str, &str); 17] = [
     ("pof_max", "overbooking.pof_max"),
     ("penalty_ratio", "prepare.penalty_ratio"),
     ("security_factor", "overbooking.security_factor"),
@@ -185,6 +188,7 @@ pub const ALIASES: [(&str, &str); 16] = [
     ("reservation_option", "reservations.option"),
     ("max_moves", "reservations.max_moves"),
     ("checkpointing", "overbooking.checkpoint.enabled"),
+    ("kill_at_estimate", "classic.kill_at_estimate"),
 ];
 
 /// Converts a byte offset into 1-based line and column.
@@ -344,6 +348,7 @@ impl ExperimentConfig {
             failures,
             overbooking: self.overbooking.clone(),
             reservations: self.reservations.clone(),
+            classic: self.classic,
         }
     }
 }

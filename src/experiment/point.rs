@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::OverbookingConfig;
 use crate::policy::{Placement, UnknownName, strategy};
 use crate::workload::WorkloadSource;
@@ -40,6 +41,9 @@ pub struct Point {
     /// text when default, so the ids of points without them do not change).
     #[serde(default, skip_serializing_if = "ReservationConfig::is_default")]
     pub reservations: ReservationConfig,
+    /// The classic queueing modes' settings (left out when default).
+    #[serde(default, skip_serializing_if = "ClassicConfig::is_default")]
+    pub classic: ClassicConfig,
 }
 
 /// The stable identity of a point.
@@ -55,8 +59,12 @@ impl Point {
     /// The same point with every setting its strategy does not read reset to
     /// its default: points that differ only there are one simulation.
     pub fn normalized(&self) -> Result<Point, UnknownName> {
-        let reads = strategy(&self.strategy)?.reads;
+        let info = strategy(&self.strategy)?;
+        let reads = info.reads;
         let mut p = self.clone();
+        if !info.queueing {
+            p.classic = ClassicConfig::default();
+        }
         let defaults = OverbookingConfig::default();
         if !reads.placement {
             p.placement = Placement::default();
@@ -129,6 +137,7 @@ mod tests {
             failures: FailureSource::default_for("lanl").unwrap(),
             overbooking: OverbookingConfig::default(),
             reservations: Default::default(),
+            classic: Default::default(),
         }
     }
 

@@ -129,7 +129,13 @@ impl Inputs {
             None
         };
         let reservations = ReservationHandling { option: p.reservations.option, guard: p.reservations.guard() };
-        Ok(StrategySettings { placement: p.placement, reliability, overbooking, reservations })
+        Ok(StrategySettings {
+            placement: p.placement,
+            reliability,
+            overbooking,
+            reservations,
+            kill_at_estimate: p.classic.kill_at_estimate,
+        })
     }
 
     fn failures(&self, p: &Point, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {
@@ -198,6 +204,7 @@ pub fn axes(p: &Point) -> PointAxes {
         start_factor: p.reservations.start_factor,
         reservation_option: p.reservations.option.name().to_string(),
         checkpointing: p.overbooking.checkpoint.enabled,
+        kill_at_estimate: p.classic.kill_at_estimate,
     }
 }
 

@@ -10,6 +10,7 @@
 //! a strategy's name: strategies are built by name here ([`build`]) and used
 //! only through the trait.
 
+pub mod classic;
 pub mod comprehensive;
 pub mod heuristic;
 pub mod overbooking;
@@ -19,6 +20,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::policy::classic::Classic;
 use crate::policy::comprehensive::{Comprehensive, Mode};
 use crate::policy::heuristic::Heuristic;
 use crate::policy::overbooking::Overbooking;
@@ -202,6 +204,8 @@ pub struct StrategySettings {
     pub overbooking: Option<Arc<Overbooking>>,
     /// Reservation handling.
     pub reservations: ReservationHandling,
+    /// Classic queueing modes: kill a job at start + estimate.
+    pub kill_at_estimate: bool,
 }
 
 /// Which settings a strategy reads: points that differ only in other settings
@@ -230,6 +234,9 @@ pub struct StrategyInfo {
     pub base: Option<&'static str>,
     /// It can move planned jobs later for a reservation (paper B's *move*).
     pub moves_planned_jobs: bool,
+    /// A classic queueing mode: no deadlines, fees or rejections; it reads
+    /// `kill_at_estimate`.
+    pub queueing: bool,
     build: fn(&StrategySettings, u32) -> Box<dyn Strategy>,
 }
 
@@ -238,7 +245,7 @@ fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
 }
 
 /// Every strategy, in report order.
-pub const STRATEGIES: [StrategyInfo; 5] = [
+pub const STRATEGIES: [StrategyInfo; 8] = [
     StrategyInfo {
         name: "conservative-backfilling",
         description: "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
@@ -246,6 +253,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         security_factor: 4.0,
         base: None,
         moves_planned_jobs: false,
+        queueing: false,
         build: |s, k| Box::new(Comprehensive::new(Mode::Backfilling, k, s.placement, s.reliability.clone(), None)),
     },
     StrategyInfo {
@@ -255,6 +263,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: true,
+        queueing: false,
         build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), None, s.reservations)),
     },
     StrategyInfo {
@@ -264,6 +273,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
+        queueing: false,
         build: |s, k| {
             Box::new(Comprehensive::new(Mode::Overbooking, k, s.placement, s.reliability.clone(), needs_overbooking(s)))
         },
@@ -275,6 +285,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         security_factor: 2.0,
         base: Some("heuristic-planning"),
         moves_planned_jobs: true,
+        queueing: false,
         build: |s, k| {
             Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), needs_overbooking(s), s.reservations))
         },
@@ -286,6 +297,7 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
+        queueing: false,
         build: |s, k| {
             Box::new(Comprehensive::new(
                 Mode::Shortened,
@@ -295,6 +307,36 @@ pub const STRATEGIES: [StrategyInfo; 5] = [
                 needs_overbooking(s),
             ))
         },
+    },
+    StrategyInfo {
+        name: "fcfs",
+        description: "classic first come, first served: no backfilling, no deadlines, every job runs",
+        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        security_factor: 2.0,
+        base: None,
+        moves_planned_jobs: false,
+        queueing: true,
+        build: |s, k| Box::new(Classic::new(classic::Mode::Fcfs, k, s.kill_at_estimate)),
+    },
+    StrategyInfo {
+        name: "easy",
+        description: "classic EASY backfilling: the queue head is reserved, later jobs may not delay it",
+        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        security_factor: 2.0,
+        base: None,
+        moves_planned_jobs: false,
+        queueing: true,
+        build: |s, k| Box::new(Classic::new(classic::Mode::Easy, k, s.kill_at_estimate)),
+    },
+    StrategyInfo {
+        name: "conservative",
+        description: "classic conservative backfilling: every job reserved at arrival, compressed at early ends",
+        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        security_factor: 2.0,
+        base: None,
+        moves_planned_jobs: false,
+        queueing: true,
+        build: |s, k| Box::new(Classic::new(classic::Mode::Conservative, k, s.kill_at_estimate)),
     },
 ];
 
@@ -358,7 +400,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown strategy `easy-peasy`; valid strategy names: conservative-backfilling, heuristic-planning, \
-             comprehensive-overbooking, heuristic-overbooking, shortened-backfilling"
+             comprehensive-overbooking, heuristic-overbooking, shortened-backfilling, fcfs, easy, conservative"
         );
         let err = Placement::parse("worst-fit").unwrap_err();
         assert!(err.to_string().contains("first-fit, best-fit, conservative, last-fit"));

@@ -187,7 +187,24 @@ pub struct RunSummary {
     pub checkpoints: u32,
     /// Checkpointed jobs that succeeded in the end.
     pub resumed_successful: u32,
+    /// Jobs wider than the machine, dropped (rejected `too-wide`).
+    pub dropped: u32,
+    /// Mean wait (start − occurrence) of the jobs that ran, s.
+    pub wait_mean: f64,
+    /// Maximum wait, s.
+    pub wait_max: f64,
+    /// Mean response time (end − occurrence), s.
+    pub response_mean: f64,
+    /// Mean slowdown: response / max(run time, 1 s).
+    pub slowdown_mean: f64,
+    /// Mean bounded slowdown: max(1, response / max(run time, τ)), τ = 10 s.
+    pub bounded_slowdown_mean: f64,
+    /// Last end − first occurrence of the jobs that ran, s.
+    pub makespan: f64,
 }
+
+/// τ of the bounded slowdown, s.
+pub const BOUNDED_SLOWDOWN_TAU: Time = 10;
 
 impl RunSummary {
     /// Aggregates a run's records on a cluster of `capacity` nodes.
@@ -197,7 +214,22 @@ impl RunSummary {
         let mut span_end: Time = 0;
         let (mut weighted_slowdown, mut area) = (0f64, 0f64);
         let (mut delay_sum, mut delayed) = (0f64, 0u32);
+        let (mut ran, mut wait, mut response, mut slowdown, mut bounded) = (0u32, 0f64, 0f64, 0f64, 0f64);
+        let mut first_occurrence = Time::MAX;
         for r in records {
+            if r.reject_reason == Some(RejectReason::TooWide) {
+                s.dropped += 1;
+            }
+            if let (false, Some(start), Some(end)) = (r.job.reservation, r.actual_start, r.actual_end) {
+                let (w, resp, run) = (start - r.job.occurrence, end - r.job.occurrence, end - start);
+                ran += 1;
+                wait += w as f64;
+                s.wait_max = s.wait_max.max(w as f64);
+                response += resp as f64;
+                slowdown += resp as f64 / run.max(1) as f64;
+                bounded += (resp as f64 / run.max(BOUNDED_SLOWDOWN_TAU) as f64).max(1.0);
+                first_occurrence = first_occurrence.min(r.job.occurrence);
+            }
             if r.job.reservation {
                 s.reservations += 1;
                 s.reservations_accepted += u32::from(r.accepted);
@@ -254,6 +286,14 @@ impl RunSummary {
         }
         if delayed > 0 {
             s.move_delay_mean = delay_sum / f64::from(delayed);
+        }
+        if ran > 0 {
+            let n = f64::from(ran);
+            s.wait_mean = wait / n;
+            s.response_mean = response / n;
+            s.slowdown_mean = slowdown / n;
+            s.bounded_slowdown_mean = bounded / n;
+            s.makespan = (span_end - first_occurrence) as f64;
         }
         if span_end > 0 && capacity > 0 {
             s.utilisation = busy / (f64::from(capacity) * span_end as f64);

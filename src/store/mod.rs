@@ -28,7 +28,7 @@ use crate::workload::failures::NodeEventKind;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 2] = [
+pub const MIGRATIONS: [&str; 3] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -186,6 +186,17 @@ ALTER TABLE points ADD COLUMN pinned_jobs                INTEGER NOT NULL DEFAUL
 ALTER TABLE points ADD COLUMN checkpoints                INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE points ADD COLUMN resumed_successful         INTEGER NOT NULL DEFAULT 0;
 "#,
+    r#"
+-- v3: the classic queueing modes' setting and metrics.
+ALTER TABLE points ADD COLUMN kill_at_estimate      INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE points ADD COLUMN dropped               INTEGER NOT NULL DEFAULT 0;  -- wider than the machine
+ALTER TABLE points ADD COLUMN wait_mean             REAL    NOT NULL DEFAULT 0;  -- seconds
+ALTER TABLE points ADD COLUMN wait_max              REAL    NOT NULL DEFAULT 0;  -- seconds
+ALTER TABLE points ADD COLUMN response_mean         REAL    NOT NULL DEFAULT 0;  -- seconds
+ALTER TABLE points ADD COLUMN slowdown_mean         REAL    NOT NULL DEFAULT 0;
+ALTER TABLE points ADD COLUMN bounded_slowdown_mean REAL    NOT NULL DEFAULT 0;  -- tau = 10 s
+ALTER TABLE points ADD COLUMN makespan              REAL    NOT NULL DEFAULT 0;  -- seconds
+"#,
 ];
 
 /// The schema version this build writes.
@@ -290,6 +301,8 @@ pub struct PointAxes {
     pub reservation_option: String,
     /// Checkpoint/restart on.
     pub checkpointing: bool,
+    /// Classic modes: jobs are killed at their estimate.
+    pub kill_at_estimate: bool,
 }
 
 /// A run with its outcomes.
@@ -382,7 +395,8 @@ impl Store {
                 "SELECT jobs, accepted, successful, failed, rejected, fees, penalties, gain, utilisation, \
                  overbooked, overbooked_failed, overbooked_pof, reservations, reservations_accepted, \
                  reservation_rejection_rate, sldwa, moved_jobs, move_delay_mean, move_delay_max, pinned_jobs, \
-                 checkpoints, resumed_successful FROM points WHERE run_id = ?1",
+                 checkpoints, resumed_successful, dropped, wait_mean, wait_max, response_mean, slowdown_mean, \
+                 bounded_slowdown_mean, makespan FROM points WHERE run_id = ?1",
                 [run_id],
                 |r| {
                     Ok(RunSummary {
@@ -408,6 +422,13 @@ impl Store {
                         pinned_jobs: r.get(19)?,
                         checkpoints: r.get(20)?,
                         resumed_successful: r.get(21)?,
+                        dropped: r.get(22)?,
+                        wait_mean: r.get(23)?,
+                        wait_max: r.get(24)?,
+                        response_mean: r.get(25)?,
+                        slowdown_mean: r.get(26)?,
+                        bounded_slowdown_mean: r.get(27)?,
+                        makespan: r.get(28)?,
                     })
                 },
             )
@@ -473,7 +494,7 @@ impl Store {
             tx.execute(
                 "INSERT INTO points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
                  ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, \
-                 ?35, ?36, ?37, ?38, ?39, ?40)",
+                 ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48)",
                 params![
                     r.run_id,
                     r.strategy,
@@ -514,7 +535,15 @@ impl Store {
                     sum.move_delay_max,
                     sum.pinned_jobs,
                     sum.checkpoints,
-                    sum.resumed_successful
+                    sum.resumed_successful,
+                    axes.kill_at_estimate,
+                    sum.dropped,
+                    sum.wait_mean,
+                    sum.wait_max,
+                    sum.response_mean,
+                    sum.slowdown_mean,
+                    sum.bounded_slowdown_mean,
+                    sum.makespan
                 ],
             )
             .map_err(&err)?;

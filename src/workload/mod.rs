@@ -79,7 +79,7 @@ impl WorkloadSource {
         match self {
             WorkloadSource::Swf { path, lenient } => {
                 let path = resolve_trace(path).map_err(anyhow::Error::msg)?;
-                Ok(SwfTrace::load(path, ReadOptions { lenient: *lenient })?)
+                Ok(SwfTrace::load(path, ReadOptions { lenient: *lenient, ..ReadOptions::default() })?)
             }
             WorkloadSource::Synthetic(config) => Ok(config.generate()?),
         }

@@ -102,13 +102,18 @@ impl fmt::Display for FilterReason {
 pub struct FilterConfig {
     /// Drop jobs whose run time is 0.
     pub drop_zero_runtime: bool,
-    /// Drop jobs wider than the machine (otherwise preparation fails on them).
+    /// Drop jobs wider than the machine (otherwise they are kept, and the
+    /// strategies reject them as `too-wide`).
     pub drop_wider_than_machine: bool,
+    /// A job without a requested time gets its run time as its estimate
+    /// instead of being dropped (the classic modes' convention).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub estimate_from_runtime: bool,
 }
 
 impl Default for FilterConfig {
     fn default() -> Self {
-        FilterConfig { drop_zero_runtime: true, drop_wider_than_machine: true }
+        FilterConfig { drop_zero_runtime: true, drop_wider_than_machine: true, estimate_from_runtime: false }
     }
 }
 
@@ -344,7 +349,10 @@ impl PrepareConfig {
             return Err(FilterReason::ZeroRuntime);
         }
         let procs = self.processors(r).ok_or(FilterReason::NoProcessors)?;
-        let estimate = r.estimate().ok_or(FilterReason::NoEstimate)?;
+        let estimate = r
+            .estimate()
+            .or_else(|| self.filter.estimate_from_runtime.then_some(r.runtime))
+            .ok_or(FilterReason::NoEstimate)?;
         let nodes = ((procs as f64 / per_node).ceil() as u64).max(1);
         if nodes > u64::from(capacity) && self.filter.drop_wider_than_machine {
             return Err(FilterReason::WiderThanMachine);
@@ -402,6 +410,20 @@ impl PrepareConfig {
             penalty: self.penalty_ratio * fee,
             reservation: false,
         }
+    }
+
+    /// The classic queueing modes' preparation of this config: the whole log
+    /// at its own arrival times (scaled only by an explicit occurrence
+    /// factor), no deadlines, zero-length jobs kept, a job without a
+    /// requested time estimated by its run time, and jobs wider than the
+    /// machine kept for the strategy to drop and count.
+    pub fn for_classic_modes(mut self) -> PrepareConfig {
+        self.whole_log = true;
+        self.deadline_factor = f64::INFINITY;
+        self.filter.drop_zero_runtime = false;
+        self.filter.drop_wider_than_machine = false;
+        self.filter.estimate_from_runtime = true;
+        self
     }
 
     /// Steps 1–3 and the input's load: what `trace info` reports and

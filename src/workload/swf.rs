@@ -27,6 +27,11 @@ use flate2::Compression;
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 
+/// 0-based index of the run time field.
+const RUNTIME_FIELD: usize = 3;
+/// 0-based index of the requested processors field.
+const REQUESTED_PROCS_FIELD: usize = 7;
+
 /// Number of fields in an SWF record.
 pub const FIELD_COUNT: usize = 18;
 
@@ -286,6 +291,8 @@ pub enum LineProblem {
     NotNumeric,
     /// A field is negative where only `-1` (unknown) may be.
     Negative,
+    /// With [`ReadOptions::runnable`]: no processor count, or no run time.
+    NotRunnable,
 }
 
 impl fmt::Display for LineProblem {
@@ -294,6 +301,7 @@ impl fmt::Display for LineProblem {
             LineProblem::WrongFieldCount => "wrong field count",
             LineProblem::NotNumeric => "non-numeric field",
             LineProblem::Negative => "impossible negative value",
+            LineProblem::NotRunnable => "job that cannot run",
         })
     }
 }
@@ -391,6 +399,9 @@ impl fmt::Display for SkippedLines {
 pub struct ReadOptions {
     /// Skip malformed lines (and count them) instead of failing.
     pub lenient: bool,
+    /// Also treat a job that cannot be run as malformed: a zero or negative
+    /// processor count (requested and allocated) or a negative run time.
+    pub runnable: bool,
 }
 
 /// A streaming SWF reader: an iterator over records.
@@ -569,7 +580,27 @@ impl SwfReader {
                 format!("expected {FIELD_COUNT} fields, found {found}"),
             ));
         }
-        Ok(SwfRecord::from_fields(&ints, &floats))
+        let record = SwfRecord::from_fields(&ints, &floats);
+        if self.options.runnable {
+            if record.processors().is_none() {
+                return Err(self.malformed(
+                    Some(REQUESTED_PROCS_FIELD),
+                    LineProblem::NotRunnable,
+                    format!(
+                        "no processor count: requested {} and allocated {} processors",
+                        record.requested_procs, record.allocated_procs
+                    ),
+                ));
+            }
+            if record.runtime < 0 {
+                return Err(self.malformed(
+                    Some(RUNTIME_FIELD),
+                    LineProblem::NotRunnable,
+                    format!("negative run time {}", record.runtime),
+                ));
+            }
+        }
+        Ok(record)
     }
 
     /// Reads the next record; `None` at the end.
@@ -791,7 +822,12 @@ mod tests {
     use std::io::Cursor;
 
     fn read(text: &str, lenient: bool) -> Result<SwfTrace, SwfError> {
-        SwfReader::from_reader("t.swf", Cursor::new(text.as_bytes().to_vec()), ReadOptions { lenient })?.read_all()
+        SwfReader::from_reader(
+            "t.swf",
+            Cursor::new(text.as_bytes().to_vec()),
+            ReadOptions { lenient, runnable: false },
+        )?
+        .read_all()
     }
 
     const HEADER: &str = "; Version: 2.2\n; Computer: Test\n; MaxNodes: 338 (batch partition; 512 total)\n\

@@ -50,7 +50,13 @@ pub fn settings(name: &str, placement: Placement, history: &[Job], pof_max: f64)
         let config = OverbookingConfig { pof_max, pdf, ..OverbookingConfig::default() };
         Arc::new(Overbooking::new(&config, model, info.security_factor))
     });
-    StrategySettings { placement, reliability: lanl_reliability(), overbooking, reservations: Default::default() }
+    StrategySettings {
+        placement,
+        reliability: lanl_reliability(),
+        overbooking,
+        reservations: Default::default(),
+        kill_at_estimate: true,
+    }
 }
 
 /// Hours → seconds.

@@ -1,0 +1,41 @@
+//! What the whole-log benches share: the traces directory and one prepared
+//! whole-log point.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use slasim::experiment::point::Point;
+use slasim::experiment::runner::Inputs;
+use slasim::policy::{Placement, StrategySettings};
+use slasim::workload::WorkloadSource;
+use slasim::workload::failures::FailureSource;
+use slasim::workload::job::Job;
+use slasim::workload::prepare::PrepareConfig;
+
+/// `$SLASIM_TRACE_DIR`, else `../shared/data/traces` next to the crate.
+pub fn traces() -> PathBuf {
+    std::env::var_os("SLASIM_TRACE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/traces"))
+}
+
+/// The jobs, machine size and strategy settings of `strategy` on the whole
+/// log `swf/<trace>` prepared by `prepare`, without failures.
+pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Job>, u32, StrategySettings) {
+    let point = Point {
+        strategy: strategy.to_string(),
+        placement: Placement::BestFit,
+        seed: 1,
+        battery: 0,
+        workload: WorkloadSource::Swf { path: traces().join("swf").join(trace), lenient: false },
+        prepare,
+        failures: FailureSource::None,
+        overbooking: Default::default(),
+        reservations: Default::default(),
+        classic: Default::default(),
+    };
+    let inputs = Inputs::load(std::slice::from_ref(&point)).expect("the trace loads");
+    let prepared = inputs.prepared(&point).expect("prepared");
+    let settings = inputs.strategy_settings(&point).expect("settings");
+    (prepared.batteries[0].jobs.clone(), prepared.capacity, settings)
+}
