@@ -10,7 +10,7 @@ use polars::prelude::*;
 use rusqlite::{Connection, params};
 use slasim::report::load::{Filter, load_calibration, load_points};
 use slasim::report::tables::{
-    agg_rows, aggregates, calibration, checkpoint_table, pof_table, reservation_table, risk_table,
+    agg_rows, aggregates, calibration, checkpoint_table, pof_table, queueing_table, reservation_table, risk_table,
 };
 use slasim::report::{ReportOptions, compare, generate};
 use slasim::store::Store;
@@ -425,4 +425,26 @@ fn compare_puts_two_stores_side_by_side() {
     ]);
     assert!(ok, "{err}");
     assert!(dir.path().join("c2/index.html").is_file());
+}
+
+#[test]
+fn the_queueing_table_averages_the_classic_modes_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hand.sqlite");
+    hand_made(&db);
+    let conn = Connection::open(&db).unwrap();
+    conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
+    for (id, strategy, wait) in [(201, "easy", 10.0), (202, "easy", 20.0), (203, "fcfs", 100.0)] {
+        let p = Point { strategy, acceptance: "pof", pof_max: 0.1, ratio: 1.0, battery: id % 2, gain: 0.0 };
+        insert(&conn, id, &p);
+        conn.execute("UPDATE points SET wait_mean = ?2, makespan = 50 WHERE run_id = ?1", params![id, wait]).unwrap();
+    }
+    drop(conn);
+    let points = load_points(&db, &Filter::default()).unwrap();
+    let table = queueing_table(&points).unwrap();
+    assert_eq!(texts(&table, "strategy"), ["easy", "fcfs"], "{table}");
+    assert_eq!(f64s(&table, "wait_mean"), [Some(15.0), Some(100.0)]);
+    assert_eq!(f64s(&table, "runs"), [Some(2.0), Some(1.0)]);
+    let summary = generate(&options(&db, &dir.path().join("report"))).unwrap();
+    assert!(summary.tables.contains(&"queueing".to_string()));
 }

@@ -66,9 +66,10 @@ pub const POINT_COLUMNS: [(&str, Kind); 27] = [
     ("sweep", Kind::Text),
 ];
 
-/// The `points` columns of paper B's reservations and checkpointing (schema
-/// v2), with the value a store from before them stands for.
-pub const RESERVATION_COLUMNS: [(&str, Kind, &str); 14] = [
+/// The `points` columns added after schema v1 (paper B's reservations and
+/// checkpointing in v2, the classic modes in v3), with the value a store
+/// from before them stands for.
+pub const RESERVATION_COLUMNS: [(&str, Kind, &str); 22] = [
     ("reservation_percent", Kind::Real, "0.0"),
     ("start_factor", Kind::Real, "1.0"),
     ("reservation_option", Kind::Text, "'reject'"),
@@ -83,6 +84,14 @@ pub const RESERVATION_COLUMNS: [(&str, Kind, &str); 14] = [
     ("pinned_jobs", Kind::Int, "0"),
     ("checkpoints", Kind::Int, "0"),
     ("resumed_successful", Kind::Int, "0"),
+    ("kill_at_estimate", Kind::Int, "1"),
+    ("dropped", Kind::Int, "0"),
+    ("wait_mean", Kind::Real, "0.0"),
+    ("wait_max", Kind::Real, "0.0"),
+    ("response_mean", Kind::Real, "0.0"),
+    ("slowdown_mean", Kind::Real, "0.0"),
+    ("bounded_slowdown_mean", Kind::Real, "0.0"),
+    ("makespan", Kind::Real, "0.0"),
 ];
 
 /// Column kinds.

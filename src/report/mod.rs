@@ -29,7 +29,7 @@ use crate::report::load::{Filter, load_calibration, load_points};
 use crate::report::plots::{Figure, Panel, Series};
 use crate::report::tables::{
     Agg, Table, agg_rows, aggregates, calibration, checkpoint_table, lookup, pof_table, pof_versus_dissertation,
-    reservation_table, risk_table, risk_versus_dissertation, runtime,
+    queueing_table, reservation_table, risk_table, risk_versus_dissertation, runtime,
 };
 
 /// What to report on.
@@ -499,6 +499,7 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let (bins, brier) = calibration(&jobs)?;
     let times = runtime(&points)?;
     let reservations = reservation_table(&points)?;
+    let queueing = queueing_table(&points)?;
     let checkpointing = checkpoint_table(&points)?;
 
     let mut tables = vec![
@@ -562,6 +563,16 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
                    6.29/6.30): mean, 95 % half-width and maximum."
                 .into(),
             df: times,
+        },
+        Table {
+            id: "queueing".into(),
+            title: "Classic queueing modes".into(),
+            note: "FCFS, EASY and conservative backfilling per trace, machine size and kill-at-estimate setting: \
+                   runs, jobs, dropped jobs (wider than the machine), and the means of wait, response, slowdown \
+                   (over max(run time, 1 s)), bounded slowdown (τ = 10 s), utilisation, makespan and maximum \
+                   wait; times in seconds."
+                .into(),
+            df: queueing,
         },
         Table {
             id: "reservations".into(),

@@ -428,6 +428,38 @@ pub fn checkpoint_table(points: &DataFrame) -> PolarsResult<DataFrame> {
     ])
 }
 
+/// The classic queueing modes' metrics: per trace, strategy, machine size,
+/// kill-at-estimate setting and occurrence (arrival) scaling as run, the
+/// means over the points of wait, response, slowdown, bounded slowdown,
+/// utilisation, makespan and maximum wait, and the dropped jobs. Empty when
+/// no classic mode was run.
+pub fn queueing_table(points: &DataFrame) -> PolarsResult<DataFrame> {
+    let classic: BooleanChunked =
+        strs(points, "strategy")?.iter().map(|name| STRATEGIES.iter().any(|s| s.queueing && s.name == name)).collect();
+    let metrics = [
+        "jobs",
+        "dropped",
+        "wait_mean",
+        "response_mean",
+        "slowdown_mean",
+        "bounded_slowdown_mean",
+        "utilisation",
+        "makespan",
+        "wait_max",
+    ];
+    points
+        .filter(&classic)?
+        .lazy()
+        .group_by([col("trace"), col("strategy"), col("capacity"), col("kill_at_estimate")])
+        .agg(
+            std::iter::once(len().cast(DataType::Int64).alias("runs"))
+                .chain(metrics.iter().map(|m| col(*m).cast(DataType::Float64).mean()))
+                .collect::<Vec<_>>(),
+        )
+        .sort(["trace", "capacity", "strategy"], SortMultipleOptions::default())
+        .collect()
+}
+
 /// Wall time per battery, per strategy, trace and cluster size.
 pub fn runtime(points: &DataFrame) -> PolarsResult<DataFrame> {
     let mut df = points
