@@ -13,7 +13,7 @@ use clap::Args;
 use crate::cli::emit;
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{Shard, SweepOptions, run_sweep, shard_points};
-use crate::experiment::slurm::{SlurmOptions, script, shard_db};
+use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
 use crate::store::merge;
 use crate::workload::info::thousands;
 
@@ -94,6 +94,7 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
         };
         options.validate(experiment.points.len())?;
         let db = args.db.clone().unwrap_or_else(default_db);
+        check_store(&db)?;
         let slasim = std::env::current_exe().context("locating the slasim binary")?;
         let text = script(&experiment.name, &args.config, &db, &slasim, &options);
         let path = args.script.clone().unwrap_or_else(|| {

@@ -7,7 +7,8 @@
 //! merge runs only when every task succeeded (`--kill-on-invalid-dep=yes`
 //! removes it otherwise). Re-submitting after a failure re-runs the array:
 //! shards resume like local sweeps, so only missing points are simulated.
-//! Every path in the script is absolute, resolved when it is written.
+//! Every path in the script is absolute, resolved when it is written, and
+//! quoted, so directory names with blanks, quotes, `#`, `$` or `%` work.
 //! Settings Slurm would reject (partition or account names, time formats)
 //! are refused before anything is written.
 
@@ -120,6 +121,61 @@ fn quote(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
 }
 
+/// One shell word: as it is when no character in it means something to the
+/// shell, else single-quoted.
+fn sh_word(text: &str) -> String {
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+,:=@%".contains(&b)) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// Text that stays literal inside a double-quoted shell string.
+fn dq_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '"' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// One argument of an `#SBATCH` line: sbatch splits those at blanks, ends
+/// them at an unquoted `#` and takes `\\` as an escape, so a path with any of
+/// these (or quotes) is double-quoted with `\\` and `"` escaped.
+fn sbatch_word(text: &str) -> String {
+    if text.chars().any(|c| c.is_whitespace() || matches!(c, '#' | '\\' | '\'' | '"')) {
+        format!("\"{}\"", text.replace('\\', r"\\").replace('"', "\\\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Refuses a store whose directory Slurm cannot name in `--output`: slurmd
+/// drops a backslash from output file names (it is its "no patterns" mark),
+/// and a line break would end the `#SBATCH` line.
+pub fn check_store(db: &Path) -> Result<(), SlurmError> {
+    let dir = absolute(db).parent().map(|d| d.display().to_string()).unwrap_or_default();
+    if dir.contains(['\\', '\n', '\r']) {
+        return Err(SlurmError {
+            option: "db",
+            value: db.display().to_string(),
+            why: "Slurm cannot write the task logs under a directory whose name has a backslash or a line break; \
+                  choose another directory"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// A Slurm output file `name` (with its `%` patterns) in `dir`, whose own `%` are doubled.
+fn output_file(dir: &Path, name: &str) -> String {
+    format!("{}/{name}", dir.display().to_string().trim_end_matches('/').replace('%', "%%"))
+}
+
 /// The store of shard `i` of `n` next to `db`.
 pub fn shard_db(db: &Path, index: &str, n: usize) -> PathBuf {
     let stem = db.file_stem().map_or_else(|| "slasim".into(), |s| s.to_string_lossy().into_owned());
@@ -132,8 +188,14 @@ pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &Slu
     let dir = db.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let n = options.shards;
     let job = format!("slasim-{}", name.replace(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'), "_"));
-    let shard_db = shard_db(&db, "${SLURM_ARRAY_TASK_ID}", n);
-    let all_shards = shard_db.display().to_string().replace("${SLURM_ARRAY_TASK_ID}", "*");
+    // Paths go into the script quoted for where they stand (shell word, double-quoted
+    // string, #SBATCH argument), so any directory name works. `\0` marks the task id.
+    let shard_db = shard_db(&db, "\0", n).display().to_string();
+    let (shard_prefix, shard_suffix) = shard_db.split_once('\0').unwrap_or((&shard_db, ""));
+    let all_shards = format!("{}*{}", sh_word(shard_prefix), sh_word(shard_suffix));
+    let db_word = sh_word(&db.display().to_string());
+    let merge =
+        format!("rm -f {db_word} && {} merge {all_shards} -o {db_word}", sh_word(&slasim.display().to_string()));
     let mut extra = String::new();
     if let Some(p) = &options.partition {
         extra.push_str(&format!(" --partition={p}"));
@@ -154,7 +216,7 @@ pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &Slu
     let _ = writeln!(s, "#SBATCH --array=1-{n}");
     let _ = writeln!(s, "#SBATCH --time={}", options.time);
     let _ = writeln!(s, "#SBATCH --cpus-per-task={}", options.cpus_per_task);
-    let _ = writeln!(s, "#SBATCH --output={}", dir.join(format!("{job}-%A_%a.out")).display());
+    let _ = writeln!(s, "#SBATCH --output={}", sbatch_word(&output_file(&dir, &format!("{job}-%A_%a.out"))));
     if let Some(p) = &options.partition {
         let _ = writeln!(s, "#SBATCH --partition={p}");
     }
@@ -165,15 +227,16 @@ pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &Slu
     let _ = writeln!(s, "SLASIM={}", quote(&slasim));
     let _ = writeln!(s, "CONFIG={}", quote(&config));
     let _ = writeln!(s, "DB={}", quote(&db));
-    let _ = writeln!(s, "SHARD_DB=\"{}\"", shard_db.display());
+    let _ = writeln!(s, "SHARD_DB=\"{}${{SLURM_ARRAY_TASK_ID}}{}\"", dq_escape(shard_prefix), dq_escape(shard_suffix));
     let _ = writeln!(s, "if [ \"${{SLURM_ARRAY_TASK_ID}}\" = \"1\" ]; then");
     let _ = writeln!(
         s,
         "  sbatch --parsable --dependency=afterok:${{SLURM_ARRAY_JOB_ID}} --kill-on-invalid-dep=yes \\\n    \
          --job-name={job}-merge --time={} --output={}{extra} \\\n    \
-         --wrap=\"rm -f $DB && $SLASIM merge {all_shards} -o $DB\"",
+         --wrap=\"{}\"",
         options.time,
-        dir.join(format!("{job}-merge-%j.out")).display()
+        sh_word(&output_file(&dir, &format!("{job}-merge-%j.out"))),
+        dq_escape(&merge)
     );
     let _ = writeln!(s, "fi");
     let _ = writeln!(
@@ -227,10 +290,68 @@ mod tests {
             "--dependency=afterok:${SLURM_ARRAY_JOB_ID}",
             "--shard \"${SLURM_ARRAY_TASK_ID}/4\"",
             "SHARD_DB=\"/d/quick.shard-${SLURM_ARRAY_TASK_ID}-of-4.sqlite\"",
-            "merge /d/quick.shard-*-of-4.sqlite -o $DB",
+            "--wrap=\"rm -f /d/quick.sqlite && /b/slasim merge /d/quick.shard-*-of-4.sqlite -o /d/quick.sqlite\"",
             "All paths are absolute",
         ] {
             assert!(s.contains(needle), "missing `{needle}` in:\n{s}");
+        }
+    }
+
+    /// The paths survive a directory name with blanks, quotes, `#`, `$`, a
+    /// backquote and a backslash: the shell part run by bash (sbatch a stand-in
+    /// that prints its arguments), the merge command run by sh.
+    #[cfg(unix)]
+    #[test]
+    fn script_quotes_any_directory_name() {
+        use std::os::unix::fs::PermissionsExt as _;
+        use std::process::Command;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("it's a \"run\" #1 $HOME `x` 100%");
+        std::fs::create_dir(&dir).unwrap();
+        let slasim = dir.join("sla sim");
+        std::fs::write(&slasim, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n").unwrap();
+        std::fs::set_permissions(&slasim, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let db = dir.join("quick.sqlite");
+        let text = script("quick", Path::new("/c/quick.toml"), &db, &slasim, &options());
+        let escaped = dir.display().to_string().replace('"', "\\\"").replace('%', "%%");
+        assert!(text.contains(&format!("#SBATCH --output=\"{escaped}/slasim-quick-%A_%a.out\"\n")), "{text}");
+
+        let body = text.replace("\"$SLASIM\" sweep", "printf '%s\\n' \"$SHARD_DB\" #");
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!("sbatch() {{ printf '%s\\n' \"$@\"; }}\n{body}"))
+            .env("SLURM_ARRAY_TASK_ID", "1")
+            .env("SLURM_ARRAY_JOB_ID", "7")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        let lines: Vec<&str> = stdout.lines().collect();
+        let shard = |i: usize| dir.join(format!("quick.shard-{i}-of-4.sqlite")).display().to_string();
+        assert_eq!(lines.last().copied(), Some(shard(1).as_str()), "{stdout}");
+        let output = format!("--output={}/slasim-quick-merge-%j.out", dir.display().to_string().replace('%', "%%"));
+        assert!(lines.contains(&output.as_str()), "{stdout}");
+        assert!(lines.contains(&"--dependency=afterok:7"), "{stdout}");
+        let wrap = lines.iter().find_map(|l| l.strip_prefix("--wrap=")).expect("--wrap");
+
+        for i in 1..=4 {
+            std::fs::write(shard(i), "").unwrap();
+        }
+        std::fs::write(&db, "old").unwrap();
+        let out = Command::new("sh").arg("-c").arg(wrap).output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{wrap}: {}", String::from_utf8_lossy(&out.stderr));
+        let db = db.display().to_string();
+        let expected = ["merge", &shard(1), &shard(2), &shard(3), &shard(4), "-o", &db];
+        assert_eq!(stdout.lines().collect::<Vec<_>>(), expected, "{wrap}");
+        assert!(!Path::new(&db).exists(), "the merge job removes the old store first");
+    }
+
+    #[test]
+    fn refuses_a_store_slurm_cannot_log_next_to() {
+        assert!(check_store(Path::new("/d/it's a \"run\" #1 100%/q.sqlite")).is_ok());
+        for bad in ["/d/a\\b/q.sqlite", "/d/a\nb/q.sqlite"] {
+            assert_eq!(check_store(Path::new(bad)).unwrap_err().option, "db", "{bad}");
         }
     }
 }
