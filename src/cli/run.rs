@@ -263,11 +263,15 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
         "{:<26} {:>9} {:>10} {:>8} {:>9} {:>11} {:>10} {:>11} {:>11}",
         "strategy", "accepted", "successful", "failed", "rejected", "fees", "penalties", "gain", "utilisation"
     )?;
+    // The summaries of one strategy's runs, and a mean over them.
+    let runs_of = |strategy: &str| -> Vec<RunSummary> {
+        results.iter().zip(&points).filter(|(_, p)| p.strategy == strategy).map(|(r, _)| r.summary).collect()
+    };
+    let mean_of =
+        |runs: &[RunSummary], f: fn(&RunSummary) -> f64| runs.iter().map(f).sum::<f64>() / runs.len().max(1) as f64;
     for strategy in &strategies {
-        let runs: Vec<RunSummary> =
-            results.iter().zip(&points).filter(|(_, p)| &p.strategy == strategy).map(|(r, _)| r.summary).collect();
-        let n = runs.len().max(1) as f64;
-        let mean = |f: fn(&RunSummary) -> f64| runs.iter().map(f).sum::<f64>() / n;
+        let runs = runs_of(strategy);
+        let mean = |f| mean_of(&runs, f);
         writeln!(
             text,
             "{:<26} {:>9.1} {:>10.1} {:>8.1} {:>9.1} {:>11.1} {:>10.1} {:>11.1} {:>10.1}%",
@@ -340,10 +344,8 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             "pinned"
         )?;
         for strategy in &strategies {
-            let runs: Vec<RunSummary> =
-                results.iter().zip(&points).filter(|(_, p)| &p.strategy == strategy).map(|(r, _)| r.summary).collect();
-            let n = runs.len().max(1) as f64;
-            let mean = |f: fn(&RunSummary) -> f64| runs.iter().map(f).sum::<f64>() / n;
+            let runs = runs_of(strategy);
+            let mean = |f| mean_of(&runs, f);
             let max_delay = runs.iter().map(|s| s.move_delay_max).fold(0.0, f64::max);
             writeln!(
                 text,
@@ -378,8 +380,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             "strategy", "overbooked", "mean predicted PoF", "observed failures"
         )?;
         for strategy in overbooking_runs {
-            let runs: Vec<RunSummary> =
-                results.iter().zip(&points).filter(|(_, p)| p.strategy == strategy).map(|(r, _)| r.summary).collect();
+            let runs = runs_of(strategy);
             let overbooked: u32 = runs.iter().map(|s| s.overbooked).sum();
             let failed: u32 = runs.iter().map(|s| s.overbooked_failed).sum();
             let pof: f64 = runs.iter().map(|s| s.overbooked_pof_sum).sum();
