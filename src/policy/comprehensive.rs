@@ -682,11 +682,10 @@ impl Comprehensive {
         };
         self.book(job, start, start + rest, 0);
         self.pending.insert((start, job));
-        if start <= now {
-            self.start_due(c);
-        } else {
-            c.wake_at(start);
-        }
+        // Started from a wake-up even when due now: wake-ups come after every
+        // job ending at this instant, so no booking starts on nodes a job
+        // ending now still holds.
+        c.wake_at(start);
     }
 }
 
