@@ -155,14 +155,8 @@ proptest! {
     fn classic_schedules_keep_their_invariants((capacity, jobs) in random_jobs()) {
         for mode in ["fcfs", "easy", "conservative"] {
             let sim = run(mode, capacity, jobs.clone(), true);
-            for node in 0..capacity {
-                let mut spans: Vec<(Time, Time)> = sim.cluster.executions.iter()
-                    .filter(|e| e.nodes.contains(&node)).map(|e| (e.start, e.end)).collect();
-                spans.sort_unstable();
-                for w in spans.windows(2) {
-                    prop_assert!(w[0].1 <= w[1].0, "{}: node {} double-booked {:?}", mode, node, w);
-                }
-            }
+            let clash = common::double_booking(&sim.cluster.executions);
+            prop_assert!(clash.is_none(), "{}: double-booked {:?}", mode, clash);
             prop_assert_eq!(sim.cluster.executions.len(), jobs.len(), "{}: one execution per job", mode);
             for r in &sim.cluster.records {
                 let start = r.actual_start.unwrap();
@@ -217,14 +211,8 @@ fn classic_modes_on_the_whole_kth_log() {
         assert_eq!((jobs.len(), capacity), (28_475, 100));
         let sim = run(mode, capacity, jobs, true);
         assert_eq!(sim.cluster.executions.len(), 28_475, "{mode}");
-        let mut busy: Vec<(Time, Time, u32)> = Vec::new();
-        for e in &sim.cluster.executions {
-            for &n in &e.nodes {
-                busy.push((e.start, e.end, n));
-            }
-        }
-        busy.sort_by_key(|&(s, e, n)| (n, s, e));
-        assert!(busy.windows(2).all(|w| w[0].2 != w[1].2 || w[0].1 <= w[1].0), "{mode}: double-booked");
+        let clash = common::double_booking(&sim.cluster.executions);
+        assert!(clash.is_none(), "{mode}: double-booked {clash:?}");
         if mode == "conservative" {
             assert!(sim.cluster.records.iter().all(|r| r.actual_start <= r.planned_start), "started late");
         }

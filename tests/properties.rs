@@ -108,14 +108,8 @@ fn check(case: &Case, sim: &Simulated, label: &str) -> Result<(), TestCaseError>
         prop_assert_eq!(outcome == Outcome::Rejected, !r.accepted, "{}: job {} {:?}", label, r.job.id, r);
     }
     // No node is ever double-booked.
-    for node in 0..case.capacity {
-        let mut spans: Vec<(Time, Time)> =
-            sim.cluster.executions.iter().filter(|e| e.nodes.contains(&node)).map(|e| (e.start, e.end)).collect();
-        spans.sort_unstable();
-        for w in spans.windows(2) {
-            prop_assert!(w[0].1 <= w[1].0, "{}: node {} runs {:?} and {:?} at once", label, node, w[0], w[1]);
-        }
-    }
+    let clash = common::double_booking(&sim.cluster.executions);
+    prop_assert!(clash.is_none(), "{}: node runs two jobs at once: {:?}", label, clash);
     for e in &sim.cluster.executions {
         let j = &case.jobs[e.job as usize];
         let r = &records[e.job as usize];

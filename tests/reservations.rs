@@ -298,13 +298,8 @@ proptest! {
     fn reservations_keep_the_schedule_sound((capacity, jobs, moving, max_moves) in case()) {
         let option = if moving { ReservationOption::Move } else { ReservationOption::Reject };
         let sim = run(HP, capacity, jobs, handling(option, MoveGuard { max_moves, max_delay_factor: None }));
-        for node in 0..capacity {
-            let mut spans: Vec<(Time, Time)> = sim.cluster.executions.iter().filter(|e| e.nodes.contains(&node)).map(|e| (e.start, e.end)).collect();
-            spans.sort();
-            for w in spans.windows(2) {
-                prop_assert!(w[0].1 <= w[1].0, "node {} double-booked: {:?}", node, w);
-            }
-        }
+        let clash = common::double_booking(&sim.cluster.executions);
+        prop_assert!(clash.is_none(), "double-booked: {:?}", clash);
         for r in &sim.cluster.records {
             if let Some(start) = r.actual_start {
                 prop_assert!(start >= r.job.release, "job {} started before its release", r.job.id);
@@ -360,14 +355,8 @@ proptest! {
         for strategy in ["comprehensive-overbooking", "shortened-backfilling", "heuristic-overbooking"] {
             let settings = common::settings(strategy, Placement::BestFit, &jobs, 0.8);
             let sim = run_with(strategy, capacity, jobs.clone(), settings, Some(on));
-            for node in 0..capacity {
-                let mut spans: Vec<(Time, Time)> =
-                    sim.cluster.executions.iter().filter(|e| e.nodes.contains(&node)).map(|e| (e.start, e.end)).collect();
-                spans.sort();
-                for w in spans.windows(2) {
-                    prop_assert!(w[0].1 <= w[1].0, "{}: node {} double-booked: {:?}", strategy, node, w);
-                }
-            }
+            let clash = common::double_booking(&sim.cluster.executions);
+            prop_assert!(clash.is_none(), "{}: double-booked: {:?}", strategy, clash);
             for r in &sim.cluster.records {
                 if r.accepted {
                     prop_assert!(r.actual_start.is_some(), "{}: accepted job {} never started", strategy, r.job.id);

@@ -69,7 +69,7 @@ pub const POINT_COLUMNS: [(&str, Kind); 27] = [
 /// The `points` columns added after schema v1 (paper B's reservations and
 /// checkpointing in v2, the classic modes in v3), with the value a store
 /// from before them stands for.
-pub const RESERVATION_COLUMNS: [(&str, Kind, &str); 22] = [
+pub const COLUMNS_SINCE_V1: [(&str, Kind, &str); 22] = [
     ("reservation_percent", Kind::Real, "0.0"),
     ("start_factor", Kind::Real, "1.0"),
     ("reservation_option", Kind::Text, "'reject'"),
@@ -214,12 +214,12 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
     let have = columns_of(&conn, "points")
         .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?;
     // Stores from before the reservation columns read as runs without them.
-    let optional = RESERVATION_COLUMNS.iter().map(|(n, _, default)| {
+    let optional = COLUMNS_SINCE_V1.iter().map(|(n, _, default)| {
         if have.iter().any(|h| h == n) { format!("p.{n}") } else { format!("{default} AS {n}") }
     });
     let select = names.iter().map(|n| format!("p.{n}")).chain(optional).collect::<Vec<_>>().join(", ");
     let mut columns: Vec<(&str, Kind)> = POINT_COLUMNS[..POINT_COLUMNS.len() - 1].to_vec();
-    columns.extend(RESERVATION_COLUMNS.iter().map(|(n, k, _)| (*n, *k)));
+    columns.extend(COLUMNS_SINCE_V1.iter().map(|(n, k, _)| (*n, *k)));
     columns.push(POINT_COLUMNS[POINT_COLUMNS.len() - 1]);
     let (sql, params): (String, Vec<String>) = match &filter.experiment {
         Some((hash, _)) => {

@@ -86,3 +86,15 @@ pub fn job(id: u32, o: f64, e: f64, x: f64, w: f64, n: u32, d: f64) -> Job {
         reservation: false,
     }
 }
+
+/// An execution's span `[start, end)`.
+pub type Span = (slasim::units::Time, slasim::units::Time);
+
+/// The first node that runs two executions at once, with the two spans;
+/// `None` when no node is double-booked. O(e log e) over all executions.
+pub fn double_booking(executions: &[slasim::sim::cluster::ExecutionRecord]) -> Option<(u32, Span, Span)> {
+    let mut busy: Vec<(u32, slasim::units::Time, slasim::units::Time)> =
+        executions.iter().flat_map(|e| e.nodes.iter().map(move |&n| (n, e.start, e.end))).collect();
+    busy.sort_unstable();
+    busy.windows(2).find(|w| w[0].0 == w[1].0 && w[0].2 > w[1].1).map(|w| (w[0].0, (w[0].1, w[0].2), (w[1].1, w[1].2)))
+}

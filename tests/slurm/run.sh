@@ -274,6 +274,24 @@ csv "$local_db" "$points_query" >"$tmp/local-points.csv"
 
 # Work directories with blanks, quotes, '#', '$' and '%' in their names: the
 # script must quote every path for sbatch and for the shell.
+# Waits for array job $2 of the script in $1 and its merge job; checks that
+# the 4 tasks and the merge completed and that the merged store equals the
+# local sweep.
+completes() {
+    local work="$1" array="$2" merge merge_state task
+    wait_array "$array"
+    merge="$(merge_job "$work" "$array")"
+    merge_state="$(wait_job "$merge")"
+    show_array "$array"
+    echo "  merge job $merge (afterok:$array): $merge_state exit $(records "$merge" | field ExitCode)"
+    for task in 1 2 3 4; do
+        [[ "$(task_state "$array" "$task")" == COMPLETED ]] || fail "array $array task $task did not complete"
+    done
+    [[ "$merge_state" == COMPLETED ]] || fail "merge job $merge ended $merge_state"
+    cat "$work/slasim-quick-merge-$merge.out"
+    same_as_local "$work/quick.sqlite"
+}
+
 # ---------------------------------------------------------------- run 1
 step "1. emit, sbatch, 4 array tasks + merge"
 work1="$tmp/run 1: it's \"quick\" #1 \$HOME 100%"
@@ -281,17 +299,7 @@ script1="$(emit "$work1")"
 grep -E '^#SBATCH' "$script1"
 array1="$(sbatch --parsable "$script1" | cut -d';' -f1)"
 echo "submitted array job $array1"
-wait_array "$array1"
-merge1="$(merge_job "$work1" "$array1")"
-merge1_state="$(wait_job "$merge1")"
-show_array "$array1"
-echo "  merge job $merge1 (afterok:$array1): $merge1_state exit $(records "$merge1" | field ExitCode)"
-for task in 1 2 3 4; do
-    [[ "$(task_state "$array1" "$task")" == COMPLETED ]] || fail "array $array1 task $task did not complete"
-done
-[[ "$merge1_state" == COMPLETED ]] || fail "merge job $merge1 ended $merge1_state"
-cat "$work1/slasim-quick-merge-$merge1.out"
-same_as_local "$work1/quick.sqlite"
+completes "$work1" "$array1"
 
 # ---------------------------------------------------------------- run 2
 step "2. task 2 cancelled: no merge; resubmission simulates only shard 2"
@@ -336,13 +344,8 @@ echo "no merged store, no merge log; shard stores: $(cd "$work2" && ls quick.sha
 step "2b. the same script submitted again"
 array3="$(sbatch --parsable "$script2" | cut -d';' -f1)"
 echo "submitted array job $array3"
-wait_array "$array3"
-merge3="$(merge_job "$work2" "$array3")"
-merge3_state="$(wait_job "$merge3")"
-show_array "$array3"
-echo "  merge job $merge3 (afterok:$array3): $merge3_state exit $(records "$merge3" | field ExitCode)"
+completes "$work2" "$array3"
 for task in 1 2 3 4; do
-    [[ "$(task_state "$array3" "$task")" == COMPLETED ]] || fail "array $array3 task $task did not complete"
     log="$work2/slasim-quick-${array3}_$task.out"
     line="$(grep -E 'already there' "$log")" || fail "no summary line in $log"
     echo "  task $task: ${line##*: }"
@@ -350,9 +353,6 @@ for task in 1 2 3 4; do
     if [[ $task == 2 ]]; then want="0 already there, $mine simulated now"; else want="$mine already there, 0 simulated now"; fi
     [[ "$line" == *": $want "* ]] || fail "task $task: expected '$want' in: $line"
 done
-[[ "$merge3_state" == COMPLETED ]] || fail "merge job $merge3 ended $merge3_state"
-cat "$work2/slasim-quick-merge-$merge3.out"
-same_as_local "$work2/quick.sqlite"
 
 echo
 echo "slurm test passed in $((SECONDS - started)) s"
