@@ -37,8 +37,19 @@ index="$report/index.html"
 flags=(--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
        --disable-component-update --disable-sync --user-data-dir="$work/profile")
 # The DOM as the browser built it (not the file's text), then a screenshot.
-timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$index" >"$work/dom.html" 2>"$work/chromium.log" || {
-    echo "browser check FAILED: chromium could not load $index"; cat "$work/chromium.log"; exit 1; }
+# Headless Chromium in a container now and then crashes at start-up
+# (SIGSEGV before it loads anything): such a crash is retried, twice at most.
+for attempt in 1 2 3; do
+    status=0
+    timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$index" >"$work/dom.html" 2>"$work/chromium.log" || status=$?
+    [[ $status == 0 ]] && break
+    if [[ $attempt == 3 || $status != 139 ]]; then
+        echo "browser check FAILED: chromium could not load $index (exit $status, attempt $attempt)"
+        cat "$work/chromium.log"; exit 1
+    fi
+    echo "chromium crashed (exit $status) on attempt $attempt; retrying"
+    rm -rf "$work/profile"
+done
 screenshot="$report/screenshot.png"
 timeout 120 "$browser" "${flags[@]}" --window-size=1200,2400 --hide-scrollbars --screenshot="$screenshot" \
     "file://$index" >>"$work/chromium.log" 2>&1 || true
