@@ -66,6 +66,7 @@ fn ctc_battery(c: &mut Criterion) {
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
+        grid: None,
     };
     let inputs = Inputs::load(std::slice::from_ref(&point)).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

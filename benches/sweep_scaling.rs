@@ -10,9 +10,9 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use slasim::experiment::config::Experiment;
+use slasim::experiment::coordinator::run_points;
 use slasim::experiment::coordinator::{SweepOptions, run_sweep};
 use slasim::experiment::point::Point;
-use slasim::experiment::runner::run_points;
 
 fn experiment() -> Experiment {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

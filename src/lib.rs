@@ -6,6 +6,7 @@
 //! - [`stats`]: runtime PDFs, failure laws, probability-of-success models;
 //! - [`plan`]: availability profile and per-node plan, with gap search;
 //! - [`policy`]: scheduling strategies and placement;
+//! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
 //! - [`sim`]: the event kernel and the actors (cluster, client, failure injector);
 //! - [`experiment`]: resolved points and running them on worker threads;
 //! - [`store`]: the SQLite store of runs, jobs and node events;
@@ -17,6 +18,7 @@
 
 pub mod cli;
 pub mod experiment;
+pub mod grid;
 pub mod plan;
 pub mod policy;
 pub mod report;

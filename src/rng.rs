@@ -24,6 +24,10 @@ pub enum Stream {
     TieBreak = 4,
     /// Synthetic advance reservations.
     Reservations = 5,
+    /// Co-reservation request workloads: template picks and their draws.
+    CoReservationRequests = 10,
+    /// The broker's shuffle of sub-reservation variants.
+    VariantShuffle = 11,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele et al., 2014).

@@ -204,6 +204,7 @@ fn classic_modes_on_the_whole_kth_log() {
             overbooking: Default::default(),
             reservations: Default::default(),
             classic: Default::default(),
+            grid: None,
         };
         let inputs = Inputs::load(std::slice::from_ref(&point)).unwrap();
         let prepared = inputs.prepared(&point).unwrap();

@@ -1,9 +1,9 @@
 //! Same settings and seed ⇒ byte-identical stored outcomes, whatever the thread count.
 
+use slasim::experiment::coordinator::run_points;
 use slasim::experiment::point::Point;
-use slasim::experiment::runner::run_points;
 use slasim::policy::{Placement, strategy_names};
-use slasim::store::{Store, query};
+use slasim::store::query;
 use slasim::workload::WorkloadSource;
 use slasim::workload::failures::FailureSource;
 use slasim::workload::prepare::PrepareConfig;
@@ -28,6 +28,7 @@ fn points() -> Vec<Point> {
                 overbooking: Default::default(),
                 reservations: Default::default(),
                 classic: Default::default(),
+                grid: None,
             });
         }
     }
@@ -45,8 +46,7 @@ fn same_seed_gives_byte_identical_jobs_rows_for_1_and_2_threads() {
     let mut dumps = Vec::new();
     for (threads, name) in [(1, "a.sqlite"), (2, "b.sqlite"), (2, "c.sqlite")] {
         let path = dir.path().join(name);
-        let mut store = Store::open(&path).unwrap();
-        let results = run_points(&points, threads, Some(&mut store)).unwrap();
+        let results = run_points(&points, threads, Some(&path)).unwrap();
         assert!(results.iter().all(|r| !r.skipped && r.unresolved == 0));
         dumps.push((
             dump(&path, "SELECT * FROM jobs ORDER BY run_id, job"),
@@ -65,9 +65,8 @@ fn a_second_run_into_the_same_store_skips_stored_points() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.sqlite");
     let points = &points()[..2];
-    let mut store = Store::open(&path).unwrap();
-    let first = run_points(points, 2, Some(&mut store)).unwrap();
-    let second = run_points(points, 2, Some(&mut store)).unwrap();
+    let first = run_points(points, 2, Some(&path)).unwrap();
+    let second = run_points(points, 2, Some(&path)).unwrap();
     assert!(first.iter().all(|r| !r.skipped));
     assert!(second.iter().all(|r| r.skipped));
     for (a, b) in first.iter().zip(&second) {

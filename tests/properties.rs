@@ -193,6 +193,7 @@ proptest! {
                     jobs: sim.cluster.records.clone(),
                     node_events: sim.cluster.node_events.clone(),
                     point: None,
+                    grid: None,
                 })
                 .unwrap();
             let t = query(&path, &format!("SELECT sum(fee) - sum(penalty) FROM jobs WHERE run_id = {k}")).unwrap();

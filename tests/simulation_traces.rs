@@ -2,8 +2,8 @@
 
 mod common;
 
+use slasim::experiment::coordinator::run_points;
 use slasim::experiment::point::Point;
-use slasim::experiment::runner::run_points;
 use slasim::policy::Placement;
 use slasim::policy::overbooking::OverbookingConfig;
 use slasim::workload::WorkloadSource;
@@ -28,6 +28,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             overbooking: OverbookingConfig { pof_max, ..OverbookingConfig::default() },
             reservations: Default::default(),
             classic: Default::default(),
+            grid: None,
         })
         .collect()
 }

@@ -33,6 +33,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
+        grid: None,
     };
     let inputs = Inputs::load(std::slice::from_ref(&point)).expect("the trace loads");
     let prepared = inputs.prepared(&point).expect("prepared");

@@ -6,6 +6,7 @@
 //! (tracing) to stderr, so output can be piped. Nothing here panics on user
 //! input.
 
+mod grid;
 mod options;
 mod query;
 mod report;
@@ -35,6 +36,9 @@ enum Command {
     /// Run the battery set of a trace (or the synthetic default) under one or
     /// more strategies; store every job in SQLite and print a summary.
     Run(run::RunArgs),
+    /// Co-reservations on a Grid of several clusters (a broker and its algorithms).
+    #[command(subcommand)]
+    Grid(grid::GridCommand),
     /// Run (or resume) an experiment config: every point of its sweeps, on
     /// all cores, stored in SQLite; or write a Slurm script for it.
     Sweep(sweep::SweepArgs),
@@ -75,7 +79,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
     let result = match cli.command {
-        Command::Run(args) => run::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Run(args) => run::run(args),
+        Command::Grid(command) => grid::run(command),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),

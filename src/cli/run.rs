@@ -8,8 +8,9 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::emit;
 use crate::cli::options::PrepareOptions;
+use crate::experiment::config::Experiment;
+use crate::experiment::coordinator::{SweepOptions, run_sweep};
 use crate::experiment::point::Point;
-use crate::experiment::runner::run_points;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
 use crate::policy::{Placement, check_strategy};
@@ -143,7 +144,7 @@ pub(crate) struct RunArgs {
     prepare: PrepareOptions,
 }
 
-pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
+pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let moving = args.reservations > 0.0 && matches!(args.reservation_option, ReservationOptionArg::Move);
     let strategies: Vec<String> = if args.strategies.is_empty() {
         // Under *move* the default is every strategy that can move planned jobs.
@@ -224,12 +225,17 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
                 overbooking: overbooking.clone(),
                 reservations: reservations.clone(),
                 classic: ClassicConfig { kill_at_estimate: args.kill_at_estimate },
+                grid: None,
             });
         }
     }
-    let threads = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut store = Store::open(&args.db)?;
-    let results = run_points(&points, threads, Some(&mut store))?;
+    let (report, normalized) = execute(&points, |p| p.strategy.clone(), args.jobs, &args.db, "slasim run")?;
+    if report.interrupted {
+        emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
+        return Ok(std::process::ExitCode::from(130));
+    }
+    let store = Store::open(&args.db)?;
+    let results: Vec<RunSummary> = normalized.iter().map(|p| store.summary(p.id().run_id)).collect::<Result<_, _>>()?;
 
     let mut text = String::new();
     writeln!(
@@ -249,13 +255,11 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
         overbooking.pof_max,
         overbooking.pdf.source
     )?;
-    let skipped = results.iter().filter(|r| r.skipped).count();
-    if skipped > 0 {
-        writeln!(text, "{skipped} of {} runs were already stored and were not simulated again", results.len())?;
+    if report.already > 0 {
+        writeln!(text, "{} of {} runs were already stored and were not simulated again", report.already, report.total)?;
     }
-    let unresolved: u32 = results.iter().map(|r| r.unresolved).sum();
-    if unresolved > 0 {
-        tracing::warn!(unresolved, "jobs left without an outcome were counted as failed");
+    if report.unresolved > 0 {
+        tracing::warn!(unresolved = report.unresolved, "jobs left without an outcome were counted as failed");
     }
     writeln!(text, "\nmeans per battery:")?;
     writeln!(
@@ -265,7 +269,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
     )?;
     // The summaries of one strategy's runs, and a mean over them.
     let runs_of = |strategy: &str| -> Vec<RunSummary> {
-        results.iter().zip(&points).filter(|(_, p)| p.strategy == strategy).map(|(r, _)| r.summary).collect()
+        results.iter().zip(&points).filter(|(_, p)| p.strategy == strategy).map(|(r, _)| *r).collect()
     };
     let mean_of =
         |runs: &[RunSummary], f: fn(&RunSummary) -> f64| runs.iter().map(f).sum::<f64>() / runs.len().max(1) as f64;
@@ -306,8 +310,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             "makespan",
             "max wait"
         )?;
-        for (r, p) in results.iter().zip(&points) {
-            let s = &r.summary;
+        for (s, p) in results.iter().zip(&points) {
             writeln!(
                 text,
                 "{:<26} {:>8} {:>8} {:>10.0} {:>11.0} {:>9.2} {:>10.2} {:>10.1}% {:>12.0} {:>10.0}",
@@ -363,8 +366,8 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
         }
     }
     if overbooking.checkpoint.enabled {
-        let checkpoints: u32 = results.iter().map(|r| r.summary.checkpoints).sum();
-        let resumed: u32 = results.iter().map(|r| r.summary.resumed_successful).sum();
+        let checkpoints: u32 = results.iter().map(|r| r.checkpoints).sum();
+        let resumed: u32 = results.iter().map(|r| r.resumed_successful).sum();
         writeln!(text, "\ncheckpoints written: {checkpoints}; of those jobs, {resumed} succeeded after resuming")?;
     }
     let overbooking_runs: Vec<&str> = strategies
@@ -388,9 +391,30 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<()> {
             writeln!(text, "{:<26} {:>11} {:>19.4} {:>19.4}", strategy, overbooked, pof / n, f64::from(failed) / n)?;
         }
     }
-    emit(&text)
+    emit(&text)?;
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
+/// Hands the command line's points (each with a label) to the sweep executor
+/// as an experiment; the points stored are the normalised ones, in order.
+pub(crate) fn execute(
+    points: &[Point],
+    label: fn(&Point) -> String,
+    jobs: Option<usize>,
+    db: &std::path::Path,
+    command: &str,
+) -> anyhow::Result<(crate::experiment::coordinator::SweepReport, Vec<Point>)> {
+    let normalized: Vec<Point> = points.iter().map(Point::normalized).collect::<Result<_, _>>()?;
+    let name = command.trim_start_matches("slasim ").replace(' ', "-");
+    let experiment = Experiment::from_points(&name, command, normalized.iter().map(|p| (p.clone(), label(p))));
+    let options = SweepOptions {
+        threads: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        shard: None,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        interrupts: Some(crate::cli::sweep::interrupt_counter()),
+    };
+    Ok((run_sweep(&experiment, db, &options)?, normalized))
+}
 /// Checks what the classic modes cannot take, and the trace's lines: a job
 /// with no processor count or a negative run time is an error naming its
 /// line, or (with `--lenient`) is skipped and reported.

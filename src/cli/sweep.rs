@@ -64,7 +64,7 @@ pub(crate) struct MergeArgs {
 }
 
 /// Counts Ctrl-C presses: the first stops the dispatch, the second abandons.
-fn interrupt_counter() -> Arc<AtomicUsize> {
+pub(crate) fn interrupt_counter() -> Arc<AtomicUsize> {
     let counter = Arc::new(AtomicUsize::new(0));
     let handler_counter = Arc::clone(&counter);
     let installed = ctrlc::set_handler(move || {

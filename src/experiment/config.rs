@@ -8,8 +8,13 @@
 //!   (`{ from, to, step }`, inclusive); `battery = "all"` means every battery.
 //!   Axis names are short aliases (`pof_max`, `penalty_ratio`,
 //!   `security_factor`, `pdf_source`, `acceptance`, `placement`, `strategy`,
-//!   `battery`, `seed`, `trace`, `failures`) or the dotted path of any setting
-//!   of a point (`overbooking.pdf.step_seconds`, `prepare.target_load`, …).
+//!   `battery`, `seed`, `trace`, `failures`; for Grid configs `clusters`,
+//!   `algorithm`, `request_workload`, `minsize`, `starts`, `start_weight`) or
+//!   the dotted path of any setting of a point (`overbooking.pdf.step_seconds`,
+//!   `prepare.target_load`, `grid.windows.offset_days`, …).
+//! - A config with a `[grid]` table is a Grid experiment: every point is a
+//!   Grid run (`strategy` is then the clusters' local scheduler, default
+//!   `easy`); Grid axes in a config without `[grid]` are refused.
 //! - The points of a sweep are the Cartesian product of its axes; axes listed
 //!   together in `zip` advance together (equal lengths). The points of the
 //!   config are the union of its sweeps, each normalised (settings its
@@ -24,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::experiment::point::Point;
+use crate::grid::config::GridConfig;
 use crate::policy::overbooking::OverbookingConfig;
 use crate::policy::{Placement, STRATEGIES, strategy};
 use crate::workload::WorkloadSource;
@@ -134,6 +140,9 @@ pub struct ExperimentConfig {
     /// Placement policy.
     #[serde(default)]
     pub placement: Placement,
+    /// A Grid experiment: clusters, broker and requests.
+    #[serde(default)]
+    pub grid: Option<GridConfig>,
     /// Seed.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -171,7 +180,7 @@ pub struct Experiment {
 }
 
 /// Short axis names and the settings they stand for.
-pub const ALIASES: [(&str, &str); 17] = [
+pub const ALIASES: [(&str, &str); 23] = [
     ("pof_max", "overbooking.pof_max"),
     ("penalty_ratio", "prepare.penalty_ratio"),
     ("security_factor", "overbooking.security_factor"),
@@ -189,6 +198,12 @@ pub const ALIASES: [(&str, &str); 17] = [
     ("max_moves", "reservations.max_moves"),
     ("checkpointing", "overbooking.checkpoint.enabled"),
     ("kill_at_estimate", "classic.kill_at_estimate"),
+    ("clusters", "grid.clusters"),
+    ("algorithm", "grid.algorithm"),
+    ("request_workload", "grid.requests.workload"),
+    ("minsize", "grid.minsize"),
+    ("starts", "grid.starts"),
+    ("start_weight", "grid.requests.start_weight"),
 ];
 
 /// Converts a byte offset into 1-based line and column.
@@ -338,22 +353,62 @@ impl ExperimentConfig {
             let model = if self.workload.trace.is_some() { "lanl" } else { "poisson" };
             FailureSource::default_for(model).unwrap_or(FailureSource::None)
         });
+        let workload = match (&self.grid, &self.workload.trace, &self.workload.synthetic) {
+            // A Grid run's synthetic default is an SDSC-Blue-sized machine.
+            (Some(_), None, None) => {
+                WorkloadSource::Synthetic(crate::experiment::grid::synthetic_grid_workload(self.seed))
+            }
+            _ => self.workload.source(),
+        };
         Point {
-            strategy: "conservative-backfilling".to_string(),
+            strategy: if self.grid.is_some() { "easy" } else { "conservative-backfilling" }.to_string(),
             placement: self.placement,
             seed: self.seed,
             battery: 0,
-            workload: self.workload.source(),
+            workload,
             prepare: self.prepare.clone(),
             failures,
             overbooking: self.overbooking.clone(),
             reservations: self.reservations.clone(),
             classic: self.classic,
+            grid: self.grid.clone(),
         }
     }
 }
 
 impl Experiment {
+    /// An experiment of the command line: the given points (each with its
+    /// label), once each. Its text lists every point's settings, so the store
+    /// records what was run and `merge` can tell experiments apart.
+    pub fn from_points(name: &str, command: &str, points: impl IntoIterator<Item = (Point, String)>) -> Experiment {
+        let mut text = format!("# {command}: the points of the command line\n");
+        let mut seen = HashSet::new();
+        let mut list = Vec::new();
+        for (point, sweep) in points {
+            if seen.insert(point.id().run_id) {
+                text.push_str(&format!("\n# point {} ({sweep})\n{}", list.len(), point.canonical()));
+                list.push(SweepPoint { point, sweep });
+            }
+        }
+        let hash = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        Experiment { file: command.to_string(), name: name.to_string(), text, hash, points: list }
+    }
+
+    /// Where a setting (`grid.clusters`, …) is written in the config, as an
+    /// error located there: its sweep axis if one sets it, else its key.
+    pub fn locate(&self, setting: &str, message: impl fmt::Display) -> ConfigError {
+        let loc = Locator { file: &self.file, text: &self.text };
+        let axis = ALIASES.iter().find(|(_, p)| *p == setting).map_or(setting, |(a, _)| *a);
+        let key = setting.rsplit('.').next().unwrap_or(setting);
+        let everywhere = 0..self.text.len();
+        let in_sweeps = sweep_regions(&self.text).into_iter().map(|r| loc.key_offset(r.clone(), axis)).find(|&o| {
+            let (line, _) = line_col(&self.text, o);
+            self.text.lines().nth(line - 1).is_some_and(|l| l.trim_start().starts_with(axis))
+        });
+        let offset = in_sweeps.unwrap_or_else(|| loc.key_offset(everywhere, key));
+        loc.at(offset, message)
+    }
+
     /// Reads and expands a config file.
     pub fn load(path: impl AsRef<Path>) -> Result<Experiment, ConfigError> {
         let path = path.as_ref();
@@ -451,6 +506,30 @@ impl Experiment {
                     loc.at(at, format!("{}: {}", label, e.message().trim()))
                 })?;
                 let point = point.normalized().map_err(|e| loc.at(loc.key_offset(span.clone(), "strategy"), e))?;
+                if let Some(g) = &point.grid {
+                    if config.grid.is_none() {
+                        let axis =
+                            dims.iter().flatten().map(|(n, _)| n.as_str()).find(|n| resolve(n).starts_with("grid."));
+                        return Err(loc.at(
+                            axis.map_or(span.start, |a| loc.key_offset(span.clone(), a)),
+                            format!(
+                                "{label}: axis `{}` is a Grid setting; a Grid experiment needs a [grid] table",
+                                axis.unwrap_or("grid")
+                            ),
+                        ));
+                    }
+                    g.validate().map_err(|e| {
+                        let key = e.setting.rsplit('.').next().unwrap_or(e.setting);
+                        let axis = ALIASES.iter().find(|(_, p)| *p == e.setting).map(|(a, _)| *a);
+                        let at = match axis.filter(|a| sweep.axes.contains_key(*a)) {
+                            Some(a) => loc.key_offset(span.clone(), a),
+                            None => loc.key_offset(0..text.len(), key),
+                        };
+                        loc.at(at, e)
+                    })?;
+                    crate::policy::build_reserving(&point.strategy, g.cpus, g.t_stop())
+                        .map_err(|e| loc.at(loc.key_offset(span.clone(), "strategy"), e))?;
+                }
                 point.overbooking.validate().map_err(|e| {
                     let axis = ALIASES.iter().find(|(_, p)| p.ends_with(e.setting)).map_or(e.setting, |(a, _)| *a);
                     loc.at(loc.key_offset(span.clone(), axis), e)

@@ -8,7 +8,10 @@
 //!   transaction — its `runs` row, all its `jobs` and `node_events` rows and
 //!   its `points` row — and then tells the coordinator. The writer's mailbox
 //!   is bounded, so workers wait only when it falls behind.
+//! - One executor: `slasim sweep`, `slasim run`, `slasim grid run` and
+//!   [`run_points`] all run their points here (no other thread pool).
 //! - Points already in the store are skipped: re-running a sweep resumes it.
+//!   Every point's inputs are loaded and checked before the store is written.
 //!   A crash (even `kill -9`) loses at most the uncommitted points.
 //! - An interrupt (Ctrl-C) stops the dispatch; the points in flight finish and
 //!   are committed, then the sweep returns with `interrupted` set.
@@ -32,8 +35,9 @@ use kameo::message::{Context, Message};
 
 use crate::experiment::config::Experiment;
 use crate::experiment::point::Point;
-use crate::experiment::runner::{Inputs, code_version, run_point};
-use crate::store::{ExperimentRow, RunOutput, Store};
+use crate::experiment::runner::{Inputs, PointInputError, code_version, run_point};
+use crate::sim::record::RunSummary;
+use crate::store::{self, ExperimentRow, RunOutput, Store};
 
 /// One of N deterministic parts of a sweep: `i/N`, 1 ≤ i ≤ N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,16 +101,21 @@ pub struct SweepReport {
     pub done: usize,
     /// Dispatch stopped by an interrupt.
     pub interrupted: bool,
+    /// Jobs the strategies left without an outcome, over the new points (a
+    /// bug if ever non-zero; they are stored as failed).
+    pub unresolved: u32,
     /// Wall seconds.
     pub wall_seconds: f64,
 }
 
-/// The writer actor: the only connection that writes the store.
+/// The writer actor: the only connection that writes the store (when there
+/// is one), and the keeper of every point's result.
 #[derive(Actor)]
 pub struct Writer {
-    /// `None` once closed.
+    /// `None` once closed, or for a run without a store.
     store: Option<Store>,
     coordinator: ActorRef<Coordinator>,
+    results: Vec<PointResult>,
 }
 
 /// Close the store now: the last connection's close checkpoints the WAL into
@@ -114,27 +123,68 @@ pub struct Writer {
 pub struct Close;
 
 impl Message<Close> for Writer {
-    type Reply = ();
+    type Reply = Vec<PointResult>;
 
     async fn handle(&mut self, _msg: Close, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         self.store = None;
+        std::mem::take(&mut self.results)
     }
 }
 
-/// Commit one finished point.
-pub struct Persist(pub Box<RunOutput>);
+/// Commit one finished point: its position, output and summary.
+pub struct Persist {
+    /// Position in the executed point list.
+    pub index: usize,
+    /// What to store.
+    pub output: Box<RunOutput>,
+    /// Its summary.
+    pub summary: RunSummary,
+    /// Jobs left without an outcome.
+    pub unresolved: u32,
+}
 
 impl Message<Persist> for Writer {
     type Reply = ();
 
     async fn handle(&mut self, msg: Persist, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        let finished = match self.store.as_mut().map(|store| store.write_run(&msg.0)) {
-            Some(Ok(())) => Finished::Committed,
-            Some(Err(e)) => Finished::Failed(format!("storing point {}: {e}", msg.0.run.run_id)),
-            None => Finished::Failed(format!("storing point {}: the store is closed", msg.0.run.run_id)),
+        let run_id = msg.output.run.run_id;
+        let stored = match self.store.as_mut().map(|store| store.write_run(&msg.output)) {
+            Some(Err(e)) => Err(format!("storing point {run_id}: {e}")),
+            _ => Ok(()),
+        };
+        let finished = match stored {
+            Ok(()) => {
+                self.results.push(PointResult {
+                    index: msg.index,
+                    run_id,
+                    summary: msg.summary,
+                    unresolved: msg.unresolved,
+                    wall_seconds: msg.output.run.wall_seconds,
+                    skipped: false,
+                });
+                Finished::Committed
+            }
+            Err(e) => Finished::Failed(e),
         };
         let _ = self.coordinator.tell(finished).await;
     }
+}
+
+/// What running one point produced.
+#[derive(Debug, Clone)]
+pub struct PointResult {
+    /// Index in the point list.
+    pub index: usize,
+    /// The stored run id.
+    pub run_id: i64,
+    /// Aggregates.
+    pub summary: RunSummary,
+    /// Jobs the strategy left open (a bug if ever non-zero).
+    pub unresolved: u32,
+    /// Wall seconds of the simulation.
+    pub wall_seconds: f64,
+    /// Already in the store; not simulated again.
+    pub skipped: bool,
 }
 
 /// The coordinator actor: the queue of points and the progress.
@@ -220,38 +270,31 @@ pub fn shard_points(
     experiment.points.iter().enumerate().filter(|(k, _)| shard.is_none_or(|s| s.holds(*k))).collect()
 }
 
-/// Runs (or resumes) a sweep into the store at `db`.
-pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> anyhow::Result<SweepReport> {
-    let clock = Instant::now();
-    let mine = shard_points(experiment, options.shard);
-    let mut store = Store::open(db)?;
-    let row = ExperimentRow {
-        hash: experiment.hash.clone(),
-        name: experiment.name.clone(),
-        file: experiment.file.clone(),
-        config: experiment.text.clone(),
-        code_version: code_version(),
-        created_at: now_rfc3339(),
-    };
-    store.register_experiment(&row, mine.iter().map(|(_, p)| (p.point.id().run_id, p.sweep.clone())))?;
-    let stored = store.stored_runs()?;
-    let points: Vec<Point> = mine.iter().map(|(_, p)| p.point.clone()).collect();
-    let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&points[k].id().run_id)).collect();
-    let mut report = SweepReport { total: points.len(), already: points.len() - todo.len(), ..SweepReport::default() };
-    if todo.is_empty() {
-        report.wall_seconds = clock.elapsed().as_secs_f64();
-        return Ok(report);
-    }
-    let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
-    let inputs = Inputs::load(&needed)?;
+/// What [`execute`] did.
+struct Executed {
+    done: usize,
+    interrupted: bool,
+    results: Vec<PointResult>,
+}
 
+/// The one executor: simulates `points[k]` for every k in `todo` on
+/// `options.threads` workers, each point committed to `store` (if any) by the
+/// writer actor as soon as it is done.
+fn execute(
+    points: Vec<Point>,
+    todo: VecDeque<usize>,
+    inputs: &Inputs,
+    store: Option<Store>,
+    options: &SweepOptions,
+    already: usize,
+) -> anyhow::Result<Executed> {
     let bar = if options.progress {
         let bar = ProgressBar::new(points.len() as u64);
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} points  {per_sec}  ETA {eta}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        bar.set_position(report.already as u64);
+        bar.set_position(already as u64);
         bar.enable_steady_tick(Duration::from_millis(500));
         bar
     } else {
@@ -261,6 +304,7 @@ pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> 
     // thread of its own because SQLite blocks.
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_time().build()?;
     let _entered = runtime.enter();
+    let threads = options.threads.max(1).min(todo.len().max(1));
     let coordinator = Coordinator::spawn(Coordinator {
         points: Arc::new(points),
         queue: todo,
@@ -270,17 +314,22 @@ pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> 
         interrupts: options.interrupts.as_ref().map(|c| (Arc::clone(c), c.load(Ordering::SeqCst))),
         bar,
     });
-    let writer = Writer::spawn_in_thread(Writer { store: Some(store), coordinator: coordinator.clone() });
-    let threads = options.threads.max(1);
+    let writer = Writer::spawn_in_thread(Writer { store, coordinator: coordinator.clone(), results: Vec::new() });
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let (coordinator, writer, inputs) = (&coordinator, &writer, &inputs);
             scope.spawn(move || {
-                while let Ok(Some((_, point))) = coordinator.ask(Next).blocking_send() {
+                while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
                     let sent = match run_point(inputs, &point) {
                         // Blocks only while the writer's mailbox is full.
-                        Ok((output, _, _)) => writer.tell(Persist(Box::new(output))).blocking_send().is_ok(),
-                        Err(e) => coordinator.tell(Finished::Failed(format!("{e:#}"))).blocking_send().is_ok(),
+                        Ok((output, summary, unresolved)) => writer
+                            .tell(Persist { index, output: Box::new(output), summary, unresolved })
+                            .blocking_send()
+                            .is_ok(),
+                        Err(e) => coordinator
+                            .tell(Finished::Failed(format!("point {index} ({}): {e:#}", point.strategy)))
+                            .blocking_send()
+                            .is_ok(),
                     };
                     if !sent {
                         break;
@@ -292,26 +341,121 @@ pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> 
     drop(_entered);
     // Let the writer drain its mailbox and close the store; its last
     // reports reach the coordinator before the final count is asked for.
-    let (done, error, interrupted) = runtime
-        .block_on(async {
-            // Messages are handled in order: Close runs after every Persist.
-            let _ = writer.ask(Close).await;
-            let _ = writer.stop_gracefully().await;
-            writer.wait_for_shutdown().await;
-            let report = coordinator.ask(Report).await;
-            let _ = coordinator.stop_gracefully().await;
-            coordinator.wait_for_shutdown().await;
-            report
-        })
-        .map_err(|e| anyhow!("the coordinator stopped: {e:?}"))?;
+    let (results, report) = runtime.block_on(async {
+        // Messages are handled in order: Close runs after every Persist.
+        let results = writer.ask(Close).await;
+        let _ = writer.stop_gracefully().await;
+        writer.wait_for_shutdown().await;
+        let report = coordinator.ask(Report).await;
+        let _ = coordinator.stop_gracefully().await;
+        coordinator.wait_for_shutdown().await;
+        (results, report)
+    });
+    let results = results.map_err(|e| anyhow!("the writer stopped: {e:?}"))?;
+    let (done, error, interrupted) = report.map_err(|e| anyhow!("the coordinator stopped: {e:?}"))?;
     runtime.shutdown_timeout(Duration::from_secs(5));
     if let Some(e) = error {
-        return Err(anyhow!(e)).context(format!("sweep {} stopped after {done} new points", experiment.name));
+        return Err(anyhow!(e)).context(format!("stopped after {done} new points"));
     }
-    report.done = done;
-    report.interrupted = interrupted;
+    Ok(Executed { done, interrupted, results })
+}
+
+/// Locates an input error of a point in the experiment's config.
+fn locate(experiment: &Experiment, error: anyhow::Error) -> anyhow::Error {
+    match error.downcast::<PointInputError>() {
+        Ok(e) => experiment.locate(e.error.setting(), &e.error).into(),
+        Err(e) => e,
+    }
+}
+
+/// Runs (or resumes) a sweep into the store at `db`. Every point's inputs
+/// are loaded and checked before the store is created or changed, so a bad
+/// setting leaves nothing behind.
+pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> anyhow::Result<SweepReport> {
+    let clock = Instant::now();
+    let mine = shard_points(experiment, options.shard);
+    let points: Vec<Point> = mine.iter().map(|(_, p)| p.point.clone()).collect();
+    let stored = if db.is_file() { store::stored_runs(db)? } else { Default::default() };
+    let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&points[k].id().run_id)).collect();
+    let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
+    let inputs = Inputs::load(&needed).map_err(|e| locate(experiment, e))?;
+    let mut store = Store::open(db)?;
+    let row = ExperimentRow {
+        hash: experiment.hash.clone(),
+        name: experiment.name.clone(),
+        file: experiment.file.clone(),
+        config: experiment.text.clone(),
+        code_version: code_version(),
+        created_at: now_rfc3339(),
+    };
+    store.register_experiment(&row, mine.iter().map(|(_, p)| (p.point.id().run_id, p.sweep.clone())))?;
+    // Points stored since the first look (another process) are skipped too.
+    let stored = store.stored_runs()?;
+    let todo: VecDeque<usize> = todo.into_iter().filter(|&k| !stored.contains(&points[k].id().run_id)).collect();
+    let mut report = SweepReport { total: points.len(), already: points.len() - todo.len(), ..SweepReport::default() };
+    if todo.is_empty() {
+        report.wall_seconds = clock.elapsed().as_secs_f64();
+        return Ok(report);
+    }
+    let executed = execute(points, todo, &inputs, Some(store), options, report.already)
+        .with_context(|| format!("sweep {}", experiment.name))?;
+    report.done = executed.done;
+    report.interrupted = executed.interrupted;
+    report.unresolved = executed.results.iter().map(|r| r.unresolved).sum();
     report.wall_seconds = clock.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Simulates `points` on `threads` workers with the sweep executor; stores
+/// each finished run in the store at `db` (if given) and skips points already
+/// stored there. Points equal after normalisation (differing only in settings
+/// their strategy does not read) are simulated once and share the result.
+/// Results come back in point order.
+pub fn run_points(points: &[Point], threads: usize, db: Option<&Path>) -> anyhow::Result<Vec<PointResult>> {
+    let points: Vec<Point> = points.iter().map(Point::normalized).collect::<Result<_, _>>()?;
+    let ids: Vec<i64> = points.iter().map(|p| p.id().run_id).collect();
+    let store = db.map(Store::open).transpose()?;
+    let mut results: Vec<Option<PointResult>> = vec![None; points.len()];
+    let mut first_of: std::collections::HashMap<i64, usize> = Default::default();
+    let mut todo = VecDeque::new();
+    for (index, &run_id) in ids.iter().enumerate() {
+        if first_of.contains_key(&run_id) {
+            continue;
+        }
+        first_of.insert(run_id, index);
+        match &store {
+            Some(store) if store.has_run(run_id)? => {
+                results[index] = Some(PointResult {
+                    index,
+                    run_id,
+                    summary: store.summary(run_id)?,
+                    unresolved: 0,
+                    wall_seconds: 0.0,
+                    skipped: true,
+                });
+            }
+            _ => todo.push_back(index),
+        }
+    }
+    if !todo.is_empty() {
+        let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
+        let inputs = Inputs::load(&needed)?;
+        let options = SweepOptions { threads, shard: None, progress: false, interrupts: None };
+        let executed = execute(points.clone(), todo, &inputs, store, &options, 0)?;
+        for r in executed.results {
+            let index = r.index;
+            results[index] = Some(r);
+        }
+    }
+    // Points that normalised to an earlier one share its result.
+    for index in 0..results.len() {
+        if results[index].is_none()
+            && let Some(&first) = first_of.get(&ids[index])
+        {
+            results[index] = results[first].clone().map(|r| PointResult { index, ..r });
+        }
+    }
+    results.into_iter().map(|r| r.ok_or_else(|| anyhow!("a point produced no result"))).collect()
 }
 
 #[cfg(test)]

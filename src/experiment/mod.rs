@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod coordinator;
+pub mod grid;
 pub mod point;
 pub mod runner;
 pub mod slurm;

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::grid::config::GridConfig;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::OverbookingConfig;
 use crate::policy::{Placement, UnknownName, strategy};
@@ -44,6 +45,10 @@ pub struct Point {
     /// The classic queueing modes' settings (left out when default).
     #[serde(default, skip_serializing_if = "ClassicConfig::is_default")]
     pub classic: ClassicConfig,
+    /// A Grid run (left out for single-cluster points, so their ids do not
+    /// change): `strategy` is then the clusters' local scheduler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridConfig>,
 }
 
 /// The stable identity of a point.
@@ -60,6 +65,22 @@ impl Point {
     /// its default: points that differ only there are one simulation.
     pub fn normalized(&self) -> Result<Point, UnknownName> {
         let info = strategy(&self.strategy)?;
+        if let Some(grid) = &self.grid {
+            // A Grid run reads its workload, seed, local scheduler and [grid] only.
+            return Ok(Point {
+                strategy: self.strategy.clone(),
+                placement: Placement::default(),
+                seed: self.seed,
+                battery: 0,
+                workload: self.workload.clone(),
+                prepare: PrepareConfig::default(),
+                failures: FailureSource::None,
+                overbooking: OverbookingConfig::default(),
+                reservations: ReservationConfig::default(),
+                classic: ClassicConfig::default(),
+                grid: Some(grid.clone()),
+            });
+        }
         let reads = info.reads;
         let mut p = self.clone();
         if !info.queueing {
@@ -99,12 +120,20 @@ impl Point {
     /// penalty ratio, which the jobs' attributes do not show) and battery.
     pub fn battery_key(&self) -> i64 {
         let prepare = PrepareConfig { penalty_ratio: 1.0, ..self.prepare.clone() };
-        let text = format!(
+        let mut text = format!(
             "{}\n{}\nbattery = {}",
             toml::to_string(&self.workload).unwrap_or_default(),
             toml::to_string(&prepare).unwrap_or_default(),
             self.battery
         );
+        if let Some(g) = &self.grid {
+            // A Grid run's jobs: the windows of its clusters.
+            text.push_str(&format!(
+                "\ngrid windows = {}\nclusters = {}",
+                toml::to_string(&g.windows).unwrap_or_default(),
+                g.clusters
+            ));
+        }
         let digest = Sha256::digest(text.as_bytes());
         let mut first = [0u8; 8];
         first.copy_from_slice(&digest[..8]);
@@ -138,6 +167,7 @@ mod tests {
             overbooking: OverbookingConfig::default(),
             reservations: Default::default(),
             classic: Default::default(),
+            grid: None,
         }
     }
 

@@ -1,24 +1,24 @@
-//! Running points: prepare shared inputs once, simulate on worker threads,
-//! hand finished runs to one writer.
+//! Running one point: its shared inputs, and the simulation.
 //!
 //! Contract:
-//! - Workloads are loaded and prepared once per distinct (workload,
-//!   preparation) pair, the LANL log once; workers only read them (`Arc`).
-//! - Each point is one simulation on the worker's own single-threaded
-//!   runtime; workers share nothing mutable but an atomic cursor into the
-//!   point list, so there is no lock contention within a point.
-//! - Finished runs go over a channel to the caller's thread, which is the only
-//!   writer of the store; results are returned in point order.
+//! - [`Inputs`] loads every input a list of points needs once — prepared
+//!   workloads per distinct (workload, preparation) pair, runtime statistics,
+//!   the LANL log, Grid logs — and checks the settings that need them;
+//!   workers only read them (`Arc`).
+//! - [`run_point`] simulates one point on the calling thread's own
+//!   single-threaded runtime and returns what to store; it shares nothing
+//!   mutable, so there is no lock contention within a point. The executor
+//!   that runs lists of points is [`crate::experiment::coordinator`].
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use anyhow::{Context, anyhow};
 use chrono::DateTime;
 
+use crate::experiment::grid::{GridInputError, GridLog, check_grid_point, run_grid_point};
 use crate::experiment::point::Point;
 use crate::policy::overbooking::AcceptanceKind;
 use crate::policy::overbooking::Overbooking;
@@ -28,7 +28,7 @@ use crate::sim::record::RunSummary;
 use crate::stats::failure_law::FailureLaw;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
-use crate::store::{PointAxes, RunOutput, RunRow, Store};
+use crate::store::{PointAxes, RunOutput, RunRow};
 use crate::units::Time;
 use crate::units::per_hour_to_per_second;
 use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
@@ -47,6 +47,17 @@ pub struct Inputs {
     prepared: HashMap<String, Arc<Prepared>>,
     lanl: HashMap<std::path::PathBuf, Arc<LanlLog>>,
     models: HashMap<String, Arc<RuntimeModel>>,
+    grid_logs: HashMap<String, Arc<GridLog>>,
+}
+
+/// A point's setting that needs its inputs is out of its domain.
+#[derive(Debug, thiserror::Error)]
+#[error("point {index}: {error}")]
+pub struct PointInputError {
+    /// The point's position in the list.
+    pub index: usize,
+    /// What is wrong.
+    pub error: GridInputError,
 }
 
 fn model_key(p: &Point) -> String {
@@ -61,7 +72,19 @@ impl Inputs {
     /// Loads everything `points` need.
     pub fn load(points: &[Point]) -> anyhow::Result<Inputs> {
         let mut inputs = Inputs::default();
-        for p in points {
+        for (index, p) in points.iter().enumerate() {
+            if let Some(g) = &p.grid {
+                let key = toml::to_string(&p.workload).unwrap_or_default();
+                if let Entry::Vacant(slot) = inputs.grid_logs.entry(key.clone()) {
+                    let log = GridLog::load(&p.workload).with_context(|| format!("loading {}", p.workload.name()))?;
+                    tracing::info!(trace = %log.trace, jobs = log.jobs.len(), "grid log loaded");
+                    slot.insert(Arc::new(log));
+                }
+                g.validate()?;
+                check_grid_point(&inputs.grid_logs[&key], g, p.seed)
+                    .map_err(|error| PointInputError { index, error })?;
+                continue;
+            }
             if let Entry::Vacant(slot) = inputs.prepared.entry(prepared_key(p)) {
                 let trace = p.workload.load()?;
                 let prepared = p.prepare.prepare(&trace).with_context(|| format!("preparing {}", p.workload.name()))?;
@@ -154,23 +177,6 @@ impl Inputs {
     }
 }
 
-/// What running one point produced.
-#[derive(Debug, Clone)]
-pub struct PointResult {
-    /// Index in the point list.
-    pub index: usize,
-    /// The stored run id.
-    pub run_id: i64,
-    /// Aggregates.
-    pub summary: RunSummary,
-    /// Jobs the strategy left open (a bug if ever non-zero).
-    pub unresolved: u32,
-    /// Wall seconds of the simulation.
-    pub wall_seconds: f64,
-    /// Already in the store; not simulated again.
-    pub skipped: bool,
-}
-
 fn rfc3339(t: SystemTime) -> String {
     let secs = t.duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
     DateTime::from_timestamp(secs, 0).map_or_else(|| secs.to_string(), |d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
@@ -221,8 +227,44 @@ fn failure_horizon(jobs: &[Job]) -> Time {
     last_deadline.max(last.saturating_add(work))
 }
 
+/// Simulates one Grid point.
+fn run_grid(
+    inputs: &Inputs,
+    p: &Point,
+    g: &crate::grid::config::GridConfig,
+) -> anyhow::Result<(RunOutput, RunSummary, u32)> {
+    let key = toml::to_string(&p.workload).unwrap_or_default();
+    let log = inputs.grid_logs.get(&key).ok_or_else(|| anyhow!("grid log of point not loaded"))?;
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let run = run_grid_point(log, g, &p.strategy, p.seed)?;
+    let wall_seconds = clock.elapsed().as_secs_f64();
+    let summary = RunSummary::of(&run.jobs, g.cpus);
+    let id = p.id();
+    let row = RunRow {
+        run_id: id.run_id,
+        strategy: p.strategy.clone(),
+        battery: 0,
+        battery_key: p.battery_key(),
+        trace: log.trace.clone(),
+        seed: p.seed,
+        capacity: g.cpus,
+        config: p.canonical(),
+        config_hash: id.hash,
+        code_version: code_version(),
+        started_at: rfc3339(started),
+        finished_at: rfc3339(SystemTime::now()),
+        wall_seconds,
+    };
+    let output = RunOutput { run: row, jobs: run.jobs, node_events: Vec::new(), point: None, grid: Some(run.output) };
+    Ok((output, summary, 0))
+}
+
 /// Simulates one point.
 pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSummary, u32)> {
+    if let Some(g) = &p.grid {
+        return run_grid(inputs, p, g);
+    }
     let prepared = inputs.prepared(p)?;
     let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
         anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
@@ -260,91 +302,12 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
     };
     let unresolved = simulated.cluster.unresolved;
     let point = Some((axes(p), summary));
-    let output = RunOutput { run, jobs: simulated.cluster.records, node_events: simulated.cluster.node_events, point };
+    let output = RunOutput {
+        run,
+        jobs: simulated.cluster.records,
+        node_events: simulated.cluster.node_events,
+        point,
+        grid: None,
+    };
     Ok((output, summary, unresolved))
-}
-
-/// Simulates `points` on `threads` workers; stores each finished run in
-/// `store` (if given) and skips points already stored there. Points equal
-/// after normalisation (differing only in settings their strategy does not
-/// read) are simulated once and share the result.
-pub fn run_points(points: &[Point], threads: usize, mut store: Option<&mut Store>) -> anyhow::Result<Vec<PointResult>> {
-    let points: Vec<Point> = points.iter().map(Point::normalized).collect::<Result<_, _>>()?;
-    let inputs = Inputs::load(&points)?;
-    let ids: Vec<i64> = points.iter().map(|p| p.id().run_id).collect();
-    let mut results: Vec<Option<PointResult>> = vec![None; points.len()];
-    let mut first_of: HashMap<i64, usize> = HashMap::new();
-    let mut todo = Vec::with_capacity(points.len());
-    for (index, &run_id) in ids.iter().enumerate() {
-        if first_of.contains_key(&run_id) {
-            continue;
-        }
-        first_of.insert(run_id, index);
-        if let Some(store) = store.as_deref()
-            && store.has_run(run_id)?
-        {
-            results[index] = Some(PointResult {
-                index,
-                run_id,
-                summary: store.summary(run_id)?,
-                unresolved: 0,
-                wall_seconds: 0.0,
-                skipped: true,
-            });
-        } else {
-            todo.push(index);
-        }
-    }
-    let cursor = AtomicUsize::new(0);
-    let abort = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, anyhow::Result<(RunOutput, RunSummary, u32)>)>();
-    let threads = threads.max(1).min(todo.len().max(1));
-    let points = &points;
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (cursor, abort, todo, inputs) = (&cursor, &abort, &todo, &inputs);
-            scope.spawn(move || {
-                while !abort.load(Ordering::Relaxed) {
-                    let k = cursor.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = todo.get(k) else { break };
-                    let outcome = run_point(inputs, &points[index]);
-                    if tx.send((index, outcome)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for (index, outcome) in rx {
-            let (output, summary, unresolved) = match outcome {
-                Ok(done) => done,
-                Err(e) => {
-                    abort.store(true, Ordering::Relaxed);
-                    return Err(e.context(format!("point {index} ({})", points[index].strategy)));
-                }
-            };
-            if let Some(store) = store.as_deref_mut() {
-                store.write_run(&output)?;
-            }
-            results[index] = Some(PointResult {
-                index,
-                run_id: output.run.run_id,
-                summary,
-                unresolved,
-                wall_seconds: output.run.wall_seconds,
-                skipped: false,
-            });
-        }
-        Ok(())
-    })?;
-    // Points that normalised to an earlier one share its result.
-    for index in 0..results.len() {
-        if results[index].is_none()
-            && let Some(&first) = first_of.get(&ids[index])
-        {
-            results[index] = results[first].clone().map(|r| PointResult { index, ..r });
-        }
-    }
-    results.into_iter().map(|r| r.ok_or_else(|| anyhow!("a point produced no result"))).collect()
 }

@@ -34,13 +34,28 @@
 //!   expects it to end now; conservative extends its hold by its estimate when
 //!   it overruns and re-plans the waiting jobs in arrival order from now
 //!   (the only case where a reservation may move later).
+//! - **Advance reservations** (a Grid cluster's sub-reservations,
+//!   `coreservation-thesis-spec.md` A5, A16, A31), when enabled with
+//!   [`Classic::with_advance_reservations`]: blocks of CPUs that no job may
+//!   overlap. They are admitted against the reservation table (running jobs to
+//!   start + estimate, and accepted reservations; queued jobs are ignored), so
+//!   they outrank queued jobs: conservative backfilling re-plans its waiting
+//!   jobs around a new block, FCFS and EASY start a job only if it fits beside
+//!   every block for its whole estimate. EASY then works on the table as an
+//!   availability profile: the blocked head's reservation is the earliest
+//!   window of its estimate, and a later job backfills if it fits now beside
+//!   the head's reservation and every block. (Without advance reservations EASY
+//!   counts nodes instead: the extra nodes are those freed up to the job that
+//!   completes the head's need, as the single-cluster results were computed;
+//!   the profile form also counts other jobs ending at the shadow time.) Jobs
+//!   must be killed at their estimate, so no job outlives its table entry.
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
 use crate::plan::AvailabilityProfile;
-use crate::policy::{Booking, Cluster, RejectReason, Strategy};
+use crate::policy::{BacklogJob, Block, Booking, Cluster, RejectReason, ReservationService, Strategy};
 use crate::units::{JobId, NodeId, Time};
 
 /// Settings of the classic modes.
@@ -108,6 +123,64 @@ pub struct Classic {
     /// Conservative: a job ended early; compress at the next wake-up.
     compress: bool,
     ends_since_trim: u32,
+    /// Advance reservations, when enabled.
+    reserving: Option<Box<Reserving>>,
+}
+
+/// The reservation table and the blocks of a cluster taking advance reservations.
+#[derive(Debug, Clone)]
+struct Reserving {
+    /// Running jobs to start + estimate, and accepted blocks (spec A5).
+    table: AvailabilityProfile,
+    blocks: Vec<Block>,
+    /// Σ estimate × CPUs of the waiting and running jobs.
+    backlog_work: i64,
+    /// Σ duration × CPUs of the accepted blocks not finished yet.
+    reserved_work: i64,
+    /// Unfinished blocks by end: (end, id).
+    open: BTreeSet<(Time, u32)>,
+    /// The integrals run over [0, t_stop].
+    t_stop: Time,
+    last: Time,
+    backlog_integral: f64,
+    reserved_integral: f64,
+}
+
+impl Reserving {
+    fn new(capacity: u32, t_stop: Time) -> Reserving {
+        Reserving {
+            table: AvailabilityProfile::new(capacity),
+            blocks: Vec::new(),
+            backlog_work: 0,
+            reserved_work: 0,
+            open: BTreeSet::new(),
+            t_stop,
+            last: 0,
+            backlog_integral: 0.0,
+            reserved_integral: 0.0,
+        }
+    }
+
+    /// Integrates the sums up to `now` (blocks drop out at their ends).
+    fn advance(&mut self, now: Time) {
+        while let Some(&(end, id)) = self.open.first().filter(|(end, _)| *end <= now) {
+            self.integrate(end);
+            self.open.remove(&(end, id));
+            let b = self.blocks[id as usize];
+            self.reserved_work -= (b.end - b.start) * i64::from(b.cpus);
+        }
+        self.integrate(now);
+    }
+
+    fn integrate(&mut self, t: Time) {
+        let to = t.min(self.t_stop);
+        if to > self.last {
+            let dt = (to - self.last) as f64;
+            self.backlog_integral += self.backlog_work as f64 * dt;
+            self.reserved_integral += self.reserved_work as f64 * dt;
+        }
+        self.last = self.last.max(to);
+    }
 }
 
 /// The planning length of a job: its estimate, at least 1 s.
@@ -133,7 +206,17 @@ impl Classic {
             batch: Vec::new(),
             compress: false,
             ends_since_trim: 0,
+            reserving: None,
         }
+    }
+
+    /// The same scheduler taking advance reservations of CPUs, with the
+    /// backlog integrals of [`ReservationService::backlog_integrals`] over
+    /// `[0, t_stop]`. Jobs are killed at their estimate.
+    pub fn with_advance_reservations(mut self, t_stop: Time) -> Classic {
+        self.kill_at_estimate = true;
+        self.reserving = Some(Box::new(Reserving::new(self.capacity, t_stop)));
+        self
     }
 
     fn state(&mut self, job: JobId) -> &mut State {
@@ -159,6 +242,9 @@ impl Classic {
         if self.mode != Mode::Conservative {
             c.accept(job, Booking { start: now, end: hold_end, overbooked: false, pof: None });
         }
+        if let Some(r) = &mut self.reserving {
+            r.table.reserve(now, hold_end, j.nodes);
+        }
         *self.state(job) = State::Running { hold_end };
         self.running.insert((hold_end, job));
         self.free -= j.nodes;
@@ -170,6 +256,9 @@ impl Classic {
 
     /// FCFS and EASY: one scheduling pass.
     fn schedule_queue(&mut self, c: &mut dyn Cluster) {
+        if self.reserving.is_some() {
+            return self.schedule_beside_blocks(c);
+        }
         while let Some(&head) = self.queue.first() {
             if c.job(head).nodes > self.free || !self.start(c, head) {
                 break;
@@ -215,6 +304,71 @@ impl Classic {
             let job = self.batch[k];
             if self.start(c, job) {
                 self.queue.remove(&job);
+            }
+        }
+    }
+
+    /// FCFS and EASY with advance reservations: a job starts only if it fits
+    /// beside every block (and, for EASY backfills, beside the head's
+    /// reservation) for its whole estimate.
+    fn schedule_beside_blocks(&mut self, c: &mut dyn Cluster) {
+        let now = c.now();
+        while let Some(&head) = self.queue.first() {
+            let j = *c.job(head);
+            if !self.fits_now(now, j.nodes, length(j.estimate)) || !self.start(c, head) {
+                break;
+            }
+            self.queue.remove(&head);
+        }
+        if self.mode != Mode::Easy || self.free == 0 {
+            return;
+        }
+        let Some(&head) = self.queue.first() else { return };
+        let (need, len) = (c.job(head).nodes, length(c.job(head).estimate));
+        let Some(r) = self.reserving.as_mut() else { return };
+        // Only jobs ending and blocks are in the table: a window exists.
+        let Some(shadow) = r.table.earliest_fit(now, len, need, Time::MAX) else { return };
+        r.table.reserve(shadow, shadow + len, need);
+        let mut free = self.free;
+        self.batch.clear();
+        for &job in self.queue.iter().skip(1) {
+            if free == 0 {
+                break;
+            }
+            let j = c.job(job);
+            let jl = length(j.estimate);
+            if j.nodes <= free && r.table.min_free(now, now + jl) >= j.nodes {
+                r.table.reserve(now, now + jl, j.nodes);
+                free -= j.nodes;
+                self.batch.push(job);
+            }
+        }
+        // Tentative holds out again: starting a job books its own hold.
+        r.table.release(shadow, shadow + len, need);
+        for &job in &self.batch {
+            r.table.release(now, now + length(c.job(job).estimate), c.job(job).nodes);
+        }
+        for k in 0..self.batch.len() {
+            let job = self.batch[k];
+            if self.start(c, job) {
+                self.queue.remove(&job);
+            }
+        }
+    }
+
+    /// True if `nodes` are idle and, with advance reservations, free in the
+    /// table over `[now, now + len)`.
+    fn fits_now(&self, now: Time, nodes: u32, len: Time) -> bool {
+        nodes <= self.free && self.reserving.as_ref().is_none_or(|r| r.table.min_free(now, now + len) >= nodes)
+    }
+
+    /// Conservative: takes every waiting job out of the plan (to re-plan them all).
+    fn unplan_waiting(&mut self, c: &dyn Cluster) {
+        for &w in &self.queue {
+            if let State::Waiting { start, end } = self.state[w as usize] {
+                self.profile.release(start, end, c.job(w).nodes);
+                self.by_start.remove(&(start, w));
+                self.state[w as usize] = State::None;
             }
         }
     }
@@ -302,13 +456,7 @@ impl Classic {
             let new_end = now + length(j.estimate);
             if !extended {
                 // Make room: take every waiting job out first.
-                for &w in &self.queue {
-                    if let State::Waiting { start, end } = self.state[w as usize] {
-                        self.profile.release(start, end, c.job(w).nodes);
-                        self.by_start.remove(&(start, w));
-                        self.state[w as usize] = State::None;
-                    }
-                }
+                self.unplan_waiting(c);
                 extended = true;
             }
             self.profile.reserve(now, new_end, j.nodes);
@@ -330,6 +478,10 @@ impl Strategy for Classic {
             return;
         }
         let now = c.now();
+        if let Some(r) = &mut self.reserving {
+            r.advance(now);
+            r.backlog_work += length(j.estimate) * i64::from(j.nodes);
+        }
         if self.mode == Mode::Conservative {
             self.queue.insert(job);
             let start = self.reserve(c, job, now.max(j.release), Time::MAX).unwrap_or(now);
@@ -347,6 +499,9 @@ impl Strategy for Classic {
 
     fn wake(&mut self, c: &mut dyn Cluster) {
         let now = c.now();
+        if let Some(r) = &mut self.reserving {
+            r.advance(now);
+        }
         if self.mode == Mode::Conservative {
             if self.compress {
                 self.compress = false;
@@ -381,6 +536,18 @@ impl Strategy for Classic {
             self.profile.release(now, hold_end, nodes);
             self.compress = true;
         }
+        if let Some(r) = &mut self.reserving {
+            r.advance(now);
+            r.backlog_work -= length(c.job(job).estimate) * i64::from(nodes);
+            if hold_end > now {
+                r.table.release(now, hold_end, nodes);
+            }
+            self.ends_since_trim += 1;
+            if self.ends_since_trim >= 256 && self.mode != Mode::Conservative {
+                self.ends_since_trim = 0;
+                r.table.forget_before(now);
+            }
+        }
         // One pass once every job ending now has freed its nodes: wake-ups
         // come after all ends at an instant.
         c.wake_at(now);
@@ -396,4 +563,85 @@ impl Strategy for Classic {
     }
 
     fn node_repaired(&mut self, _c: &mut dyn Cluster, _node: NodeId) {}
+
+    fn reservations(&mut self) -> Option<&mut dyn ReservationService> {
+        if self.reserving.is_some() { Some(self) } else { None }
+    }
+}
+
+impl ReservationService for Classic {
+    fn table_free(&self, start: Time, end: Time) -> u32 {
+        self.reserving.as_ref().map_or(0, |r| r.table.min_free(start, end))
+    }
+
+    fn blocks(&self) -> &[Block] {
+        self.reserving.as_ref().map_or(&[], |r| &r.blocks)
+    }
+
+    fn backlog(&self, c: &dyn Cluster, out: &mut Vec<BacklogJob>) {
+        out.clear();
+        for &(hold_end, job) in &self.running {
+            let j = c.job(job);
+            out.push(BacklogJob { started: Some(hold_end - length(j.estimate)), estimate: j.estimate, cpus: j.nodes });
+        }
+        for &job in self.queue.iter().chain(self.unreleased.iter().map(|(_, job)| job)) {
+            let j = c.job(job);
+            out.push(BacklogJob { started: None, estimate: j.estimate, cpus: j.nodes });
+        }
+    }
+
+    fn next_job_end(&self, now: Time) -> Option<Time> {
+        self.running.range((now + 1, 0)..).next().map(|&(end, _)| end)
+    }
+
+    fn reserve(&mut self, c: &mut dyn Cluster, cpus: u32, start: Time, end: Time) -> Option<u32> {
+        let now = c.now();
+        let r = self.reserving.as_mut()?;
+        if end <= start || start < now || r.table.min_free(start, end) < cpus {
+            return None;
+        }
+        r.advance(now);
+        r.table.reserve(start, end, cpus);
+        let id = r.blocks.len() as u32;
+        r.blocks.push(Block { start, end, cpus, cancelled: false });
+        r.reserved_work += (end - start) * i64::from(cpus);
+        r.open.insert((end, id));
+        if self.mode == Mode::Conservative {
+            if self.profile.min_free(start, end) < cpus {
+                // The block outranks the waiting jobs' reservations: re-plan them around it.
+                self.unplan_waiting(c);
+                self.profile.reserve(start, end, cpus);
+                self.replan(c, false);
+                // Starts may have moved: a pass at this instant asks for the next wake-up.
+                c.wake_at(now);
+            } else {
+                self.profile.reserve(start, end, cpus);
+            }
+        }
+        // Jobs the block held back may start when it ends.
+        c.wake_at(end);
+        Some(id)
+    }
+
+    fn cancel(&mut self, c: &mut dyn Cluster, id: u32) {
+        let now = c.now();
+        let Some(r) = self.reserving.as_mut() else { return };
+        let Some(b) = r.blocks.get(id as usize).copied().filter(|b| !b.cancelled) else { return };
+        r.advance(now);
+        r.blocks[id as usize].cancelled = true;
+        if r.open.remove(&(b.end, id)) {
+            r.reserved_work -= (b.end - b.start) * i64::from(b.cpus);
+        }
+        let from = b.start.max(now);
+        r.table.release(from, b.end, b.cpus);
+        if self.mode == Mode::Conservative {
+            self.profile.release(from, b.end, b.cpus);
+            self.compress = true;
+        }
+        c.wake_at(now);
+    }
+
+    fn backlog_integrals(&self) -> (f64, f64) {
+        self.reserving.as_ref().map_or((0.0, 0.0), |r| (r.backlog_integral, r.reserved_integral))
+    }
 }

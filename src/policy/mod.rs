@@ -120,6 +120,55 @@ pub trait Cluster {
     fn wake_at(&mut self, t: Time);
 }
 
+/// An accepted advance reservation of CPUs: a Grid sub-reservation, a block
+/// in the local plan that no job may overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    /// First reserved instant.
+    pub start: Time,
+    /// End (exclusive).
+    pub end: Time,
+    /// CPUs held.
+    pub cpus: u32,
+    /// Cancelled (rolled back) after it was accepted.
+    pub cancelled: bool,
+}
+
+/// A job in a local scheduler's backlog: what a backlog time is computed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BacklogJob {
+    /// Start time if running, `None` if waiting.
+    pub started: Option<Time>,
+    /// Its estimate (wall-clock limit).
+    pub estimate: Time,
+    /// CPUs.
+    pub cpus: u32,
+}
+
+/// A local scheduler that takes advance reservations of CPU counts: the
+/// scheduler side of a Grid cluster's local reservation service
+/// (`coreservation-thesis-spec.md` §4.1, A5, A16, A31).
+pub trait ReservationService {
+    /// Minimum free CPUs over `[start, end)` in the reservation table: running
+    /// jobs held to start + estimate and accepted reservations; queued jobs
+    /// are not in it (spec A5).
+    fn table_free(&self, start: Time, end: Time) -> u32;
+    /// Accepted reservations, by id.
+    fn blocks(&self) -> &[Block];
+    /// The running and waiting jobs.
+    fn backlog(&self, cluster: &dyn Cluster, out: &mut Vec<BacklogJob>);
+    /// The earliest planned end (start + estimate) of a running job after `now`.
+    fn next_job_end(&self, now: Time) -> Option<Time>;
+    /// Reserves `cpus` over `[start, end)` if the table has room; its id.
+    fn reserve(&mut self, cluster: &mut dyn Cluster, cpus: u32, start: Time, end: Time) -> Option<u32>;
+    /// Cancels an accepted reservation.
+    fn cancel(&mut self, cluster: &mut dyn Cluster, id: u32);
+    /// Time integrals over `[0, t_stop]` of the backlog's Σ estimate × CPUs
+    /// and of the unfinished reservations' Σ duration × CPUs (CPU-s × s), up
+    /// to the cluster's last event.
+    fn backlog_integrals(&self) -> (f64, f64);
+}
+
 /// A scheduling strategy: the planning scheduler of one cluster.
 pub trait Strategy: Send {
     /// A job occurs: accept it (and plan it) or reject it.
@@ -132,6 +181,10 @@ pub trait Strategy: Send {
     fn node_failed(&mut self, cluster: &mut dyn Cluster, node: NodeId, victim: Option<JobId>);
     /// A node was repaired.
     fn node_repaired(&mut self, cluster: &mut dyn Cluster, node: NodeId);
+    /// Its advance-reservation service, if it takes reservations of CPUs.
+    fn reservations(&mut self) -> Option<&mut dyn ReservationService> {
+        None
+    }
 }
 
 /// How a strategy picks among feasible placements (spec §5.3–5.4).
@@ -238,7 +291,14 @@ pub struct StrategyInfo {
     /// `kill_at_estimate`.
     pub queueing: bool,
     build: fn(&StrategySettings, u32) -> Box<dyn Strategy>,
+    /// Builds it as a Grid cluster's local scheduler taking advance
+    /// reservations, with backlog integrals over `[0, t_stop]` (queueing modes only).
+    reserving: Option<BuildReserving>,
 }
+
+/// Builds a queueing mode for a cluster of `capacity` CPUs taking advance
+/// reservations, with backlog integrals over `[0, t_stop]`.
+type BuildReserving = fn(u32, Time) -> Box<dyn Strategy>;
 
 fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
     s.overbooking.clone()
@@ -254,6 +314,7 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         base: None,
         moves_planned_jobs: false,
         queueing: false,
+        reserving: None,
         build: |s, k| Box::new(Comprehensive::new(Mode::Backfilling, k, s.placement, s.reliability.clone(), None)),
     },
     StrategyInfo {
@@ -264,6 +325,7 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         base: None,
         moves_planned_jobs: true,
         queueing: false,
+        reserving: None,
         build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), None, s.reservations)),
     },
     StrategyInfo {
@@ -274,6 +336,7 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
         queueing: false,
+        reserving: None,
         build: |s, k| {
             Box::new(Comprehensive::new(Mode::Overbooking, k, s.placement, s.reliability.clone(), needs_overbooking(s)))
         },
@@ -286,6 +349,7 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         base: Some("heuristic-planning"),
         moves_planned_jobs: true,
         queueing: false,
+        reserving: None,
         build: |s, k| {
             Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), needs_overbooking(s), s.reservations))
         },
@@ -298,6 +362,7 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
         queueing: false,
+        reserving: None,
         build: |s, k| {
             Box::new(Comprehensive::new(
                 Mode::Shortened,
@@ -317,6 +382,9 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         moves_planned_jobs: false,
         queueing: true,
         build: |s, k| Box::new(Classic::new(classic::Mode::Fcfs, k, s.kill_at_estimate)),
+        reserving: Some(|k, t_stop| {
+            Box::new(Classic::new(classic::Mode::Fcfs, k, true).with_advance_reservations(t_stop))
+        }),
     },
     StrategyInfo {
         name: "easy",
@@ -327,6 +395,9 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         moves_planned_jobs: false,
         queueing: true,
         build: |s, k| Box::new(Classic::new(classic::Mode::Easy, k, s.kill_at_estimate)),
+        reserving: Some(|k, t_stop| {
+            Box::new(Classic::new(classic::Mode::Easy, k, true).with_advance_reservations(t_stop))
+        }),
     },
     StrategyInfo {
         name: "conservative",
@@ -337,6 +408,9 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         moves_planned_jobs: false,
         queueing: true,
         build: |s, k| Box::new(Classic::new(classic::Mode::Conservative, k, s.kill_at_estimate)),
+        reserving: Some(|k, t_stop| {
+            Box::new(Classic::new(classic::Mode::Conservative, k, true).with_advance_reservations(t_stop))
+        }),
     },
 ];
 
@@ -368,6 +442,21 @@ pub enum BuildError {
     /// A needed setting is missing or invalid.
     #[error(transparent)]
     Setting(#[from] InvalidSetting),
+}
+
+/// Builds the named queueing mode as a Grid cluster's local scheduler: it
+/// takes advance reservations and integrates its backlog over `[0, t_stop]`.
+pub fn build_reserving(name: &str, capacity: u32, t_stop: Time) -> Result<Box<dyn Strategy>, BuildError> {
+    let info = strategy(name)?;
+    let build = info.reserving.ok_or_else(|| {
+        InvalidSetting::new(
+            "strategy",
+            name,
+            "a Grid cluster's local scheduler must be a queueing mode that takes advance reservations: \
+             fcfs, easy or conservative",
+        )
+    })?;
+    Ok(build(capacity, t_stop))
 }
 
 /// Builds the named strategy for a cluster of `capacity` nodes.

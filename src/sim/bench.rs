@@ -1,28 +1,38 @@
-//! A bench: models and their connections, and running one simulation.
+//! Benches: models and their connections, and running one simulation.
 //!
 //! Reference: NeXosim's bench assembly (models own their state, talk through
-//! typed messages; the simulation steps virtual time).
+//! typed messages over connected ports; the simulation steps virtual time);
+//! `coreservation-thesis-spec.md` §5.3 (the Grid simulator: batch-system
+//! managers feeding clusters, a reservation manager feeding the broker).
 //!
-//! Contract: [`simulate`] runs one [`Scenario`] on its own single-threaded
-//! tokio runtime: it spawns a kameo actor per model (one client, one cluster,
-//! one failure injector), seeds the kernel with their first events, runs it to
-//! the end and collects the cluster's records. The result depends only on the
-//! scenario: no shared state, no wall clock, no thread-count effects.
+//! Contract: a bench spawns a kameo actor per model, connects their ports,
+//! seeds the kernel with the models' first events and runs it to the end on
+//! its own single-threaded tokio runtime. Two assemblies of the same models:
+//! - [`simulate`]: one job client and one failure injector feeding one cluster;
+//! - [`simulate_grid`]: per cluster a job client feeding it, and a request
+//!   client feeding the broker, whose port `lrs[i]` reaches cluster i's LRS
+//!   and whose reply input every cluster's reply port reaches.
+//!
+//! The result depends only on the scenario: no shared state, no wall clock,
+//! no thread-count effects.
 
 use kameo::actor::{ActorRef, Spawn};
 
+use crate::grid::broker::{BrokerActor, BrokerResult};
+use crate::grid::lrs::Lrs;
+use crate::grid::request::CoRequest;
 use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
 use crate::sim::client::ClientActor;
 use crate::sim::cluster::{ClusterActor, ClusterResult};
-use crate::sim::event::{ClientMsg, ClusterMsg, Deliver, Event, Finish, InjectorMsg};
+use crate::sim::event::{BrokerMsg, ClientMsg, ClusterMsg, Deliver, Event, Finish, InjectorMsg};
 use crate::sim::injector::FailureInjector;
 use crate::sim::kernel::{Bench, Kernel, KernelStats, Outbox, SimError};
 use crate::units::Time;
 use crate::workload::failures::FailureStream;
 use crate::workload::job::Job;
 
-/// Everything one simulation needs.
+/// Everything one single-cluster simulation needs.
 pub struct Scenario {
     /// Cluster size in nodes.
     pub capacity: u32,
@@ -36,7 +46,7 @@ pub struct Scenario {
     pub checkpoint: Option<CheckpointConfig>,
 }
 
-/// What one simulation produced.
+/// What one single-cluster simulation produced.
 #[derive(Debug, Clone)]
 pub struct Simulated {
     /// The cluster's records and node events.
@@ -45,31 +55,98 @@ pub struct Simulated {
     pub kernel: KernelStats,
 }
 
-/// The single-cluster bench: a client and a failure injector feeding one cluster.
-struct SingleCluster {
-    clients: Vec<ActorRef<ClientActor>>,
+/// One cluster of a Grid.
+pub struct GridCluster {
+    /// CPUs.
+    pub capacity: u32,
+    /// Its local jobs, ordered by occurrence, ids unique within the cluster.
+    pub jobs: Vec<Job>,
+    /// Its local scheduler (one that takes advance reservations).
+    pub strategy: Box<dyn Strategy>,
+    /// Its local reservation service.
+    pub lrs: Lrs,
+}
+
+/// Everything one Grid simulation needs.
+pub struct GridScenario {
+    /// The clusters, candidate 0 first.
+    pub clusters: Vec<GridCluster>,
+    /// Co-reservation requests, ordered by submit time.
+    pub requests: Vec<CoRequest>,
+    /// The broker with its algorithm (ports unconnected).
+    pub broker: BrokerActor,
+}
+
+/// What one Grid simulation produced.
+#[derive(Debug, Clone)]
+pub struct GridSimulated {
+    /// Each cluster's records, reservations and backlog integrals.
+    pub clusters: Vec<ClusterResult>,
+    /// The broker's request records.
+    pub broker: BrokerResult,
+    /// Kernel statistics.
+    pub kernel: KernelStats,
+}
+
+/// A client of either kind.
+enum ClientRef {
+    Jobs(ActorRef<ClientActor<Job>>),
+    Requests(ActorRef<ClientActor<CoRequest>>),
+}
+
+/// The spawned models of a bench: routes each event to its model.
+#[derive(Default)]
+struct Models {
+    clients: Vec<ClientRef>,
     clusters: Vec<ActorRef<ClusterActor>>,
     injectors: Vec<ActorRef<FailureInjector>>,
+    brokers: Vec<ActorRef<BrokerActor>>,
 }
 
 fn stopped<E: std::fmt::Debug>(model: &str) -> impl FnOnce(E) -> SimError + '_ {
     move |e| SimError::ModelStopped { model: model.to_string(), reason: format!("{e:?}") }
 }
 
-impl Bench for SingleCluster {
+impl Bench for Models {
     type Payload = Event;
 
     async fn deliver(&mut self, now: Time, event: Event, outbox: Outbox<Event>) -> Result<Outbox<Event>, SimError> {
         match event {
-            Event::Client(i, msg) => {
-                self.clients[i].ask(Deliver::<ClientMsg> { now, msg, outbox }).await.map_err(stopped("client"))
-            }
+            Event::Client(i, msg) => match &self.clients[i] {
+                ClientRef::Jobs(c) => c.ask(Deliver::<ClientMsg> { now, msg, outbox }).await.map_err(stopped("client")),
+                ClientRef::Requests(c) => {
+                    c.ask(Deliver::<ClientMsg> { now, msg, outbox }).await.map_err(stopped("request client"))
+                }
+            },
             Event::Cluster(i, msg) => {
                 self.clusters[i].ask(Deliver::<ClusterMsg> { now, msg, outbox }).await.map_err(stopped("cluster"))
             }
             Event::Injector(i, msg) => {
                 self.injectors[i].ask(Deliver::<InjectorMsg> { now, msg, outbox }).await.map_err(stopped("injector"))
             }
+            Event::Broker(i, msg) => {
+                self.brokers[i].ask(Deliver::<BrokerMsg> { now, msg, outbox }).await.map_err(stopped("broker"))
+            }
+        }
+    }
+}
+
+impl Models {
+    async fn stop(self) {
+        for client in &self.clients {
+            let _ = match client {
+                ClientRef::Jobs(c) => c.stop_gracefully().await,
+                ClientRef::Requests(c) => c.stop_gracefully().await,
+            };
+        }
+        for actor in &self.injectors {
+            let _ = actor.stop_gracefully().await;
+        }
+        for actor in &self.clusters {
+            let _ = actor.stop_gracefully().await;
+        }
+        for actor in &self.brokers {
+            let _ = actor.stop_gracefully().await;
         }
     }
 }
@@ -79,33 +156,74 @@ fn horizon(jobs: &[Job]) -> Time {
     jobs.iter().map(|j| j.deadline.max(j.occurrence + j.estimate)).max().unwrap_or(0)
 }
 
-/// Runs one scenario to the end on a fresh single-threaded runtime.
+fn runtime() -> Result<tokio::runtime::Runtime, SimError> {
+    Ok(tokio::runtime::Builder::new_current_thread().build()?)
+}
+
+/// Runs one single-cluster scenario to the end on a fresh single-threaded runtime.
 pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
-    let runtime = tokio::runtime::Builder::new_current_thread().build()?;
-    runtime.block_on(run(scenario))
+    runtime()?.block_on(run(scenario))
 }
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let mut kernel = Kernel::new(horizon(&scenario.jobs));
-    let client = ClientActor::new(0, 0, scenario.jobs);
-    let injector = FailureInjector::new(0, 0, scenario.failures);
+    let mut client = ClientActor::new(0, scenario.jobs);
+    client.output.connect(ClusterActor::JOBS, 0);
+    let mut injector = FailureInjector::new(0, scenario.failures);
+    injector.output.connect(ClusterActor::NODE_EVENTS, 0);
     for first in [client.first_event(), injector.first_event()].into_iter().flatten() {
         kernel.schedule(first)?;
     }
     let cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy);
-    let mut bench = SingleCluster {
-        clients: vec![ClientActor::spawn(client)],
+    let mut models = Models {
+        clients: vec![ClientRef::Jobs(ClientActor::spawn(client))],
         clusters: vec![ClusterActor::spawn(cluster)],
         injectors: vec![FailureInjector::spawn(injector)],
+        brokers: Vec::new(),
     };
-    let kernel_stats = kernel.run(&mut bench).await?;
-    let cluster = bench.clusters[0].ask(Finish).await.map_err(stopped("cluster"))?;
-    for actor in &bench.clients {
-        let _ = actor.stop_gracefully().await;
-    }
-    for actor in &bench.injectors {
-        let _ = actor.stop_gracefully().await;
-    }
-    let _ = bench.clusters[0].stop_gracefully().await;
+    let kernel_stats = kernel.run(&mut models).await?;
+    let cluster = models.clusters[0].ask(Finish).await.map_err(stopped("cluster"))?;
+    models.stop().await;
     Ok(Simulated { cluster, kernel: kernel_stats })
+}
+
+/// Runs one Grid scenario to the end on a fresh single-threaded runtime.
+pub fn simulate_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
+    runtime()?.block_on(run_grid(scenario))
+}
+
+async fn run_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
+    let mut kernel = Kernel::new(Time::MAX);
+    let mut models = Models::default();
+    let mut broker = scenario.broker;
+    let count = scenario.clusters.len();
+    for (i, c) in scenario.clusters.into_iter().enumerate() {
+        let mut client = ClientActor::new(i, c.jobs);
+        client.output.connect(ClusterActor::JOBS, i);
+        if let Some(first) = client.first_event() {
+            kernel.schedule(first)?;
+        }
+        let mut cluster = ClusterActor::new(i, c.capacity, None, c.strategy).with_lrs(c.lrs);
+        cluster.replies.connect(BrokerActor::REPLIES, 0);
+        if let Some(port) = broker.lrs.get_mut(i) {
+            port.connect(ClusterActor::LRS, i);
+        }
+        models.clients.push(ClientRef::Jobs(ClientActor::spawn(client)));
+        models.clusters.push(ClusterActor::spawn(cluster));
+    }
+    let mut requests = ClientActor::new(count, scenario.requests);
+    requests.output.connect(BrokerActor::REQUESTS, 0);
+    if let Some(first) = requests.first_event() {
+        kernel.schedule(first)?;
+    }
+    models.clients.push(ClientRef::Requests(ClientActor::spawn(requests)));
+    models.brokers.push(BrokerActor::spawn(broker));
+    let kernel_stats = kernel.run(&mut models).await?;
+    let mut clusters = Vec::with_capacity(count);
+    for actor in &models.clusters {
+        clusters.push(actor.ask(Finish).await.map_err(stopped("cluster"))?);
+    }
+    let broker = models.brokers[0].ask(Finish).await.map_err(stopped("broker"))?;
+    models.stop().await;
+    Ok(GridSimulated { clusters, broker, kernel: kernel_stats })
 }

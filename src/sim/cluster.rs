@@ -21,19 +21,26 @@
 //!   stopped executions are ignored.
 //! - Everything the cluster schedules goes to the kernel through the outbox;
 //!   nothing here reads the wall clock.
+//! - In a Grid bench the cluster also runs a local reservation service
+//!   ([`Lrs`]): it answers the broker's status queries, reservations and
+//!   cancellations at once (class `Negotiation`) through its reply port, using
+//!   the strategy's [`crate::policy::ReservationService`]. A strategy without
+//!   one refuses every reservation and offers no TR.
 
 use std::collections::BTreeSet;
 
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;
-use crate::policy::{Booking, Cluster, RejectReason, Strategy};
+use crate::policy::{Block, Booking, Cluster, RejectReason, Strategy};
 use crate::sim::event::{ClusterMsg, Deliver, Event, Finish};
 use crate::sim::kernel::{Outbox, Priority, Scheduled};
+use crate::sim::port::{Input, Output};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::units::{JobId, NodeId, Time};
-use crate::workload::failures::NodeEventKind;
+use crate::workload::failures::{NodeEvent, NodeEventKind};
 use crate::workload::job::Job;
 
 /// A fixed-size set of node ids, iterated in ascending order.
@@ -261,6 +268,8 @@ impl ClusterCore {
             node_events: std::mem::take(&mut self.node_events),
             executions,
             unresolved,
+            blocks: Vec::new(),
+            backlog_integrals: (0.0, 0.0),
         }
     }
 }
@@ -398,16 +407,38 @@ pub struct ClusterResult {
     pub executions: Vec<ExecutionRecord>,
     /// Accepted jobs the strategy left without an outcome (closed as failed).
     pub unresolved: u32,
+    /// Advance reservations the cluster accepted (Grid), by id.
+    pub blocks: Vec<Block>,
+    /// Its backlog integrals (Grid; see [`crate::policy::ReservationService::backlog_integrals`]).
+    pub backlog_integrals: (f64, f64),
 }
 
-/// The cluster actor: mechanics plus strategy.
+/// The cluster actor: mechanics plus strategy, and in a Grid its LRS.
 #[derive(Actor)]
 pub struct ClusterActor {
     core: ClusterCore,
     strategy: Box<dyn Strategy>,
+    lrs: Option<Lrs>,
+    /// Where LRS replies go (the broker).
+    pub replies: Output<LrsReply>,
 }
 
 impl ClusterActor {
+    /// Jobs submitted to the cluster.
+    pub const JOBS: Input<Job> = Input::new(|i, job| Event::Cluster(i, ClusterMsg::Submit(job)));
+    /// Node failures and repairs.
+    pub const NODE_EVENTS: Input<NodeEvent> = Input::new(|i, e| {
+        Event::Cluster(
+            i,
+            match e.kind {
+                NodeEventKind::Repair => ClusterMsg::NodeRepair(e.node),
+                NodeEventKind::Fail => ClusterMsg::NodeFailure(e.node),
+            },
+        )
+    });
+    /// Messages for its local reservation service.
+    pub const LRS: Input<LrsRequest> = Input::new(|i, r| Event::Cluster(i, ClusterMsg::Lrs(r)));
+
     /// A cluster actor at address `me` with `capacity` nodes.
     pub fn new(
         me: usize,
@@ -415,7 +446,36 @@ impl ClusterActor {
         checkpoint: Option<CheckpointConfig>,
         strategy: Box<dyn Strategy>,
     ) -> ClusterActor {
-        ClusterActor { core: ClusterCore::new(me, capacity, checkpoint), strategy }
+        ClusterActor { core: ClusterCore::new(me, capacity, checkpoint), strategy, lrs: None, replies: Output::new() }
+    }
+
+    /// The same cluster running a local reservation service.
+    pub fn with_lrs(mut self, lrs: Lrs) -> ClusterActor {
+        self.lrs = Some(lrs);
+        self
+    }
+
+    fn serve(&mut self, now: Time, request: LrsRequest) {
+        let core = &mut self.core;
+        let cluster = core.me as u32;
+        let svc = self.strategy.reservations();
+        let reply = match (request, svc, &self.lrs) {
+            (LrsRequest::Status(q), Some(svc), Some(lrs)) => {
+                LrsReply::Status { cluster, reply: lrs.status(svc, core, &q) }
+            }
+            (LrsRequest::Status(_), _, _) => LrsReply::Status { cluster, reply: StatusReply::default() },
+            (LrsRequest::Reserve { cpus, start, duration, .. }, Some(svc), _) => {
+                LrsReply::Reserved { cluster, reservation: svc.reserve(core, cpus, start, start + duration) }
+            }
+            (LrsRequest::Reserve { .. }, None, _) => LrsReply::Reserved { cluster, reservation: None },
+            (LrsRequest::Cancel { reservation, .. }, svc, _) => {
+                if let Some(svc) = svc {
+                    svc.cancel(core, reservation);
+                }
+                LrsReply::Cancelled { cluster }
+            }
+        };
+        self.replies.send(now, Priority::Negotiation, reply, &mut core.outbox);
     }
 
     /// Handles one message synchronously (the actor's handler, also usable directly).
@@ -450,8 +510,9 @@ impl ClusterActor {
                     self.strategy.node_repaired(core, node);
                 }
             }
+            ClusterMsg::Lrs(request) => self.serve(now, request),
         }
-        std::mem::take(&mut core.outbox)
+        std::mem::take(&mut self.core.outbox)
     }
 }
 
@@ -467,7 +528,12 @@ impl Message<Finish> for ClusterActor {
     type Reply = ClusterResult;
 
     async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        self.core.finish()
+        let mut result = self.core.finish();
+        if let Some(svc) = self.strategy.reservations() {
+            result.blocks = svc.blocks().to_vec();
+            result.backlog_integrals = svc.backlog_integrals();
+        }
+        result
     }
 }
 

@@ -1,11 +1,13 @@
 //! The messages models exchange through the kernel.
 //!
 //! Contract: [`Event`] is the bench's payload: an address (model kind and
-//! index) plus that model's message. Adding a model kind (a reservation broker,
-//! more clusters) adds a variant here and a route in the bench; the kernel is
-//! generic and does not change. Models reply to a [`Deliver`] with the outbox
-//! of events they scheduled.
+//! index) plus that model's message. Adding a model kind adds a variant here
+//! and a route in the bench; the kernel is generic and does not change. Models
+//! reply to a [`Deliver`] with the outbox of events they scheduled. Models
+//! address each other only through typed ports ([`crate::sim::port`]).
 
+use crate::grid::lrs::{LrsReply, LrsRequest};
+use crate::grid::request::CoRequest;
 use crate::sim::kernel::Outbox;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
@@ -28,6 +30,17 @@ pub enum ClusterMsg {
     NodeFailure(NodeId),
     /// A node comes back.
     NodeRepair(NodeId),
+    /// A message for the cluster's local reservation service (Grid).
+    Lrs(LrsRequest),
+}
+
+/// A message for the Grid reservation broker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BrokerMsg {
+    /// A client submits a co-reservation request.
+    Request(CoRequest),
+    /// A cluster answers.
+    Reply(LrsReply),
 }
 
 /// A message for a client.
@@ -53,6 +66,8 @@ pub enum Event {
     Cluster(usize, ClusterMsg),
     /// To failure injector `i`.
     Injector(usize, InjectorMsg),
+    /// To broker `i`.
+    Broker(usize, BrokerMsg),
 }
 
 /// The kernel's delivery of one message to a model.

@@ -1,15 +1,16 @@
 //! The failure injector: replays a node-failure stream into a cluster.
 //!
 //! Contract: the injector wakes at each distinct event time with the class of
-//! its first event there (repairs before failures, spec §6.5), forwards every
-//! node event of that time to its cluster with the event's own class, and
-//! schedules its next wake-up.
+//! its first event there (repairs before failures, spec §6.5), sends every
+//! node event of that time on its output port (to its cluster) with the
+//! event's own class, and schedules its next wake-up.
 
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
-use crate::sim::event::{ClusterMsg, Deliver, Event, InjectorMsg};
+use crate::sim::event::{Deliver, Event, InjectorMsg};
 use crate::sim::kernel::{Outbox, Priority, Scheduled};
+use crate::sim::port::Output;
 use crate::units::Time;
 use crate::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 
@@ -17,9 +18,10 @@ use crate::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 #[derive(Actor)]
 pub struct FailureInjector {
     me: usize,
-    target: usize,
     events: Vec<NodeEvent>,
     next: usize,
+    /// Where node events go.
+    pub output: Output<NodeEvent>,
 }
 
 fn priority(kind: NodeEventKind) -> Priority {
@@ -30,9 +32,9 @@ fn priority(kind: NodeEventKind) -> Priority {
 }
 
 impl FailureInjector {
-    /// An injector at address `me` replaying `stream` into cluster `target`.
-    pub fn new(me: usize, target: usize, stream: FailureStream) -> FailureInjector {
-        FailureInjector { me, target, events: stream.events, next: 0 }
+    /// An injector at address `me` replaying `stream`; its output unconnected.
+    pub fn new(me: usize, stream: FailureStream) -> FailureInjector {
+        FailureInjector { me, events: stream.events, next: 0, output: Output::new() }
     }
 
     /// The first wake-up, if there are events.
@@ -45,12 +47,8 @@ impl FailureInjector {
     }
 
     fn tick(&mut self, now: Time, outbox: &mut Outbox<Event>) {
-        while let Some(e) = self.events.get(self.next).filter(|e| e.time <= now) {
-            let msg = match e.kind {
-                NodeEventKind::Repair => ClusterMsg::NodeRepair(e.node),
-                NodeEventKind::Fail => ClusterMsg::NodeFailure(e.node),
-            };
-            outbox.push(Scheduled { time: now, priority: priority(e.kind), payload: Event::Cluster(self.target, msg) });
+        while let Some(&e) = self.events.get(self.next).filter(|e| e.time <= now) {
+            self.output.send(now, priority(e.kind), e, outbox);
             self.next += 1;
         }
         if let Some(e) = self.events.get(self.next) {

@@ -2,7 +2,8 @@
 //!
 //! Reference: `overbooking-dissertation-spec.md` §6.2 (events), §6.5 (order of
 //! events at equal timestamps: job end → node repair → node failure → job
-//! start → occurrence).
+//! start → occurrence); `coreservation-thesis-spec.md` A26 (a co-reservation
+//! request is processed instantaneously: its messages come first).
 //!
 //! Contract:
 //! - Time is integer seconds and never goes back: scheduling an event before
@@ -27,16 +28,20 @@ use crate::units::Time;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Priority {
+    /// A message between models in the middle of a negotiation (broker ↔
+    /// cluster): delivered before anything else due at its instant, so a
+    /// negotiation is atomic at the instant it was sent.
+    Negotiation = 0,
     /// A job completes or is killed: frees nodes first.
-    JobEnd = 0,
+    JobEnd = 1,
     /// A node comes back.
-    NodeRepair = 1,
+    NodeRepair = 2,
     /// A node goes down.
-    NodeFailure = 2,
+    NodeFailure = 3,
     /// Planned starts (scheduler wake-ups).
-    JobStart = 3,
-    /// Job occurrence (submission) and negotiation.
-    Occurrence = 4,
+    JobStart = 4,
+    /// Job occurrence (submission), and the start of a negotiation.
+    Occurrence = 5,
 }
 
 /// An event to deliver at `time`.
@@ -204,6 +209,11 @@ mod tests {
                 // this time with a lower class, before later-sequence equals.
                 outbox.push(Scheduled { time: now, priority: Priority::JobStart, payload: "start-a" });
                 outbox.push(Scheduled { time: now + 5, priority: Priority::JobEnd, payload: "end-a" });
+                // A negotiation message jumps ahead of everything still due now.
+                outbox.push(Scheduled { time: now, priority: Priority::Negotiation, payload: "ask-a" });
+            }
+            if payload == "ask-a" {
+                outbox.push(Scheduled { time: now, priority: Priority::Negotiation, payload: "reply-a" });
             }
             if payload == "bad" {
                 outbox.push(Scheduled { time: now - 1, priority: Priority::JobEnd, payload: "past" });
@@ -235,9 +245,20 @@ mod tests {
         let order: Vec<&str> = log.seen.iter().map(|s| s.1).collect();
         assert_eq!(
             order,
-            vec!["end-x", "repair", "failure", "start-x", "occurrence-a", "start-a", "occurrence-b", "end-a"]
+            vec![
+                "end-x",
+                "repair",
+                "failure",
+                "start-x",
+                "occurrence-a",
+                "ask-a",
+                "reply-a",
+                "start-a",
+                "occurrence-b",
+                "end-a"
+            ]
         );
-        assert_eq!(stats, KernelStats { delivered: 8, last_time: 15 });
+        assert_eq!(stats, KernelStats { delivered: 10, last_time: 15 });
     }
 
     #[test]

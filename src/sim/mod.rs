@@ -2,9 +2,10 @@
 //!
 //! Contract: one simulation runs on one thread. The [`kernel`] owns virtual
 //! time and delivers events in a total order; models are kameo actors
-//! ([`cluster`], [`client`], [`injector`]) that own their state and talk only
-//! through typed messages ([`event`]); a [`bench`] wires them together. No
-//! model reads the wall clock.
+//! ([`cluster`], [`client`], [`injector`], and the Grid's broker in
+//! [`crate::grid::broker`]) that own their state and talk only through typed
+//! messages ([`event`]) sent on connected ports ([`port`]); a [`bench`] wires
+//! them together. No model reads the wall clock.
 
 pub mod bench;
 pub mod client;
@@ -12,4 +13,5 @@ pub mod cluster;
 pub mod event;
 pub mod injector;
 pub mod kernel;
+pub mod port;
 pub mod record;

@@ -7,8 +7,10 @@
 //!   anything is written.
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
 //! - One writer ([`Store::write_run`]) commits each run in one transaction —
-//!   its `runs` row, all its `jobs` rows and its `node_events` — with cached
-//!   prepared statements, so a crash never leaves half a run behind.
+//!   its `runs` row, all its `jobs` rows and its `node_events` (and for a Grid
+//!   run its `grid_points`, `coreservations`, `subreservations` and
+//!   `cluster_runs` rows) — with cached prepared statements, so a crash never
+//!   leaves half a run behind.
 //! - [`query`] opens the file read-only and refuses any statement that writes.
 //! - `jobs.fee` is what the provider earned from the job (0 unless it
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
@@ -19,6 +21,8 @@ use std::path::{Path, PathBuf};
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, params};
 
+use crate::grid::broker::CoReservationRecord;
+use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome, RunSummary};
 use crate::workload::failures::NodeEventKind;
 
@@ -28,7 +32,7 @@ use crate::workload::failures::NodeEventKind;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 3] = [
+pub const MIGRATIONS: [&str; 4] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -197,6 +201,108 @@ ALTER TABLE points ADD COLUMN slowdown_mean         REAL    NOT NULL DEFAULT 0;
 ALTER TABLE points ADD COLUMN bounded_slowdown_mean REAL    NOT NULL DEFAULT 0;  -- tau = 10 s
 ALTER TABLE points ADD COLUMN makespan              REAL    NOT NULL DEFAULT 0;  -- seconds
 "#,
+    r#"
+-- v4: the Grid: jobs of several clusters, co-reservation requests, sub-reservations, per-cluster metrics.
+ALTER TABLE job_outcomes ADD COLUMN cluster INTEGER NOT NULL DEFAULT 0;  -- 0 for single-cluster runs
+DROP VIEW jobs;
+CREATE VIEW jobs AS
+SELECT o.run_id, r.strategy, r.battery, o.job, b.swf_id, b.occurrence, b.release, b.deadline, b.estimate,
+       b.runtime, b.nodes, b.user, b.application, b.queue, o.accepted, o.planned_start, o.planned_end,
+       o.actual_start, o.actual_end, o.overbooked, o.pof,
+       CASE o.outcome WHEN 1 THEN 'success' WHEN 2 THEN 'failed' ELSE 'rejected' END AS outcome,
+       o.fee, o.penalty, o.restarts, o.executed, o.moves, o.pinned, o.checkpoints, o.cluster
+FROM job_outcomes o
+JOIN runs r ON r.run_id = o.run_id
+JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job;
+CREATE TABLE grid_points (
+    run_id              INTEGER PRIMARY KEY REFERENCES runs(run_id),
+    algorithm           TEXT    NOT NULL,
+    clusters            INTEGER NOT NULL,
+    request_workload    TEXT    NOT NULL,
+    minsize             INTEGER NOT NULL,  -- seconds
+    starts              INTEGER NOT NULL,  -- max_zeitfenster
+    local_scheduler     TEXT    NOT NULL,
+    start_weight        REAL    NOT NULL,  -- s of Alg. 5 (k = 1 - s)
+    trace               TEXT    NOT NULL,
+    seed                INTEGER NOT NULL,
+    t_stop              INTEGER NOT NULL,  -- submit stop, seconds
+    requests            INTEGER NOT NULL,
+    granted             INTEGER NOT NULL,
+    failure_rate        REAL    NOT NULL,
+    messages_mean       REAL    NOT NULL,
+    efficiency_mean     REAL,
+    unfairness_mean     REAL,
+    rel_start_mean      REAL,
+    rel_start_grid_mean REAL,
+    cost_mean           REAL,
+    rel_cost_mean       REAL,
+    utilisation_mean    REAL    NOT NULL,
+    wait_max            REAL    NOT NULL,  -- seconds, over every cluster
+    wait_top10          REAL    NOT NULL,  -- seconds
+    expansion_factor    REAL    NOT NULL,  -- mean of the clusters' means
+    wall_seconds        REAL    NOT NULL
+);
+CREATE TABLE coreservations (
+    run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+    request         INTEGER NOT NULL,
+    algorithm       TEXT    NOT NULL,
+    clusters        INTEGER NOT NULL,
+    template        INTEGER NOT NULL,  -- SWF job number of its template job
+    submit          INTEGER NOT NULL,
+    earliest_start  INTEGER NOT NULL,
+    deadline        INTEGER NOT NULL,
+    duration        INTEGER NOT NULL,
+    parts           INTEGER NOT NULL,
+    cpus            TEXT    NOT NULL,  -- CPUs of the parts, largest first, comma-separated
+    start_weight    REAL    NOT NULL,
+    outcome         TEXT    NOT NULL CHECK (outcome IN ('granted', 'rejected')),
+    start           INTEGER,
+    attempts        INTEGER NOT NULL,
+    failures        INTEGER NOT NULL,
+    rollbacks       INTEGER NOT NULL,
+    status_messages INTEGER NOT NULL,
+    messages        INTEGER NOT NULL,  -- attempts + rollbacks + status_messages
+    variants        INTEGER NOT NULL,  -- C of the pruned tree
+    max_messages    INTEGER NOT NULL,  -- N
+    efficiency      REAL,              -- 1 - (attempts + rollbacks) / N
+    unfairness      REAL,
+    rel_start       REAL,
+    rel_start_grid  REAL,
+    cost            REAL,
+    rel_cost        REAL,
+    PRIMARY KEY (run_id, request)
+) WITHOUT ROWID;
+CREATE TABLE subreservations (
+    run_id   INTEGER NOT NULL REFERENCES runs(run_id),
+    request  INTEGER NOT NULL,
+    part     INTEGER NOT NULL,         -- 0 = the largest
+    cluster  INTEGER NOT NULL,
+    cpus     INTEGER NOT NULL,
+    start    INTEGER NOT NULL,
+    end      INTEGER NOT NULL,
+    PRIMARY KEY (run_id, request, part)
+) WITHOUT ROWID;
+CREATE TABLE cluster_runs (
+    run_id                  INTEGER NOT NULL REFERENCES runs(run_id),
+    cluster                 INTEGER NOT NULL,
+    window                  INTEGER NOT NULL,  -- the log window it ran
+    window_offset           INTEGER NOT NULL,  -- the window's start in the log's seconds
+    raw_jobs                INTEGER NOT NULL,  -- usable jobs in the window before merging
+    jobs                    INTEGER NOT NULL,
+    wc_acc                  REAL    NOT NULL,
+    utilisation             REAL    NOT NULL,  -- jobs + sub-reservations inside [0, t_stop]
+    job_utilisation         REAL    NOT NULL,
+    reservation_utilisation REAL    NOT NULL,
+    expansion_factor        REAL    NOT NULL,
+    wait_max                REAL    NOT NULL,
+    wait_top10              REAL    NOT NULL,
+    backlog_time            REAL    NOT NULL,  -- time-weighted mean over [0, t_stop], seconds
+    filtering_degree        REAL,
+    infeasibility_rate      REAL,
+    subreservations         INTEGER NOT NULL,
+    PRIMARY KEY (run_id, cluster)
+) WITHOUT ROWID;
+"#,
 ];
 
 /// The schema version this build writes.
@@ -316,6 +422,63 @@ pub struct RunOutput {
     pub node_events: Vec<NodeEventRecord>,
     /// The point's axes and aggregates, for `points`.
     pub point: Option<(PointAxes, RunSummary)>,
+    /// A Grid run's requests, sub-reservations and clusters.
+    pub grid: Option<GridOutput>,
+}
+
+/// A request and its metrics, for `coreservations` and `subreservations`.
+#[derive(Debug, Clone)]
+pub struct RequestRow {
+    /// What the broker recorded.
+    pub record: CoReservationRecord,
+    /// Its metrics.
+    pub metrics: RequestMetrics,
+}
+
+/// One cluster of a Grid run, for `cluster_runs`.
+#[derive(Debug, Clone)]
+pub struct ClusterRow {
+    /// Its index.
+    pub cluster: u32,
+    /// The log window it ran.
+    pub window: u32,
+    /// The window's start in the log's seconds.
+    pub window_offset: i64,
+    /// Usable jobs in the window before merging.
+    pub raw_jobs: u32,
+    /// Its wall-clock accuracy.
+    pub wc_acc: f64,
+    /// Its metrics.
+    pub metrics: ClusterMetrics,
+}
+
+/// What a Grid run adds to the store.
+#[derive(Debug, Clone)]
+pub struct GridOutput {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Cluster candidates.
+    pub clusters: u32,
+    /// Request workload name.
+    pub request_workload: String,
+    /// Start-time increment bound, s.
+    pub minsize: i64,
+    /// Start times per request at most.
+    pub starts: u32,
+    /// The clusters' local scheduler.
+    pub local_scheduler: String,
+    /// s of Alg. 5.
+    pub start_weight: f64,
+    /// Submit stop, s.
+    pub t_stop: i64,
+    /// Aggregates.
+    pub summary: GridSummary,
+    /// Every request.
+    pub requests: Vec<RequestRow>,
+    /// Every cluster.
+    pub clusters_rows: Vec<ClusterRow>,
+    /// The cluster of each job record of the run, in order.
+    pub job_clusters: Vec<u32>,
 }
 
 /// A database open for writing.
@@ -474,7 +637,11 @@ impl Store {
         if new_battery {
             write_battery_jobs(&tx, &self.battery_sql, r.battery_key, jobs).map_err(&err)?;
         }
-        write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs).map_err(&err)?;
+        let clusters = out.grid.as_ref().map(|g| g.job_clusters.as_slice());
+        write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs, clusters).map_err(&err)?;
+        if let Some(g) = &out.grid {
+            write_grid(&tx, r, g).map_err(&err)?;
+        }
         write_reservations(&tx, r.run_id, reservations).map_err(&err)?;
         {
             let mut insert = tx
@@ -591,7 +758,7 @@ impl Store {
 
 /// Rows per multi-row INSERT: one statement per batch instead of per row.
 const BATCH: usize = 50;
-const OUTCOME_COLUMNS: usize = 17;
+const OUTCOME_COLUMNS: usize = 18;
 const BATTERY_COLUMNS: usize = 12;
 
 fn insert_sql(table: &str, columns: usize, rows: usize) -> String {
@@ -644,7 +811,14 @@ fn write_battery_jobs(tx: &rusqlite::Transaction<'_>, sql: &str, key: i64, jobs:
     })
 }
 
-fn write_outcomes(tx: &rusqlite::Transaction<'_>, sql: &str, run_id: i64, jobs: &[JobRecord]) -> rusqlite::Result<()> {
+fn write_outcomes(
+    tx: &rusqlite::Transaction<'_>,
+    sql: &str,
+    run_id: i64,
+    jobs: &[JobRecord],
+    clusters: Option<&[u32]>,
+) -> rusqlite::Result<()> {
+    let cluster_of = |job: u32| clusters.and_then(|c| c.get(job as usize)).copied().unwrap_or(0);
     insert_batched(tx, "job_outcomes", OUTCOME_COLUMNS, sql, jobs, |s, i, r| {
         s.raw_bind_parameter(i, run_id)?;
         s.raw_bind_parameter(i + 1, r.job.id)?;
@@ -662,8 +836,115 @@ fn write_outcomes(tx: &rusqlite::Transaction<'_>, sql: &str, run_id: i64, jobs: 
         s.raw_bind_parameter(i + 13, r.executed)?;
         s.raw_bind_parameter(i + 14, r.moves)?;
         s.raw_bind_parameter(i + 15, r.pinned)?;
-        s.raw_bind_parameter(i + 16, r.checkpoints)
+        s.raw_bind_parameter(i + 16, r.checkpoints)?;
+        s.raw_bind_parameter(i + 17, cluster_of(r.job.id))
     })
+}
+
+fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> rusqlite::Result<()> {
+    let s = &g.summary;
+    tx.execute(
+        "INSERT INTO grid_points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
+         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+        params![
+            run.run_id,
+            g.algorithm,
+            g.clusters,
+            g.request_workload,
+            g.minsize,
+            g.starts,
+            g.local_scheduler,
+            g.start_weight,
+            run.trace,
+            run.seed as i64,
+            g.t_stop,
+            s.requests,
+            s.granted,
+            s.failure_rate,
+            s.messages_mean,
+            s.efficiency_mean,
+            s.unfairness_mean,
+            s.rel_start_mean,
+            s.rel_start_grid_mean,
+            s.cost_mean,
+            s.rel_cost_mean,
+            s.utilisation_mean,
+            s.wait_max,
+            s.wait_top10,
+            s.expansion_factor,
+            run.wall_seconds
+        ],
+    )?;
+    let mut request = tx.prepare_cached(
+        "INSERT INTO coreservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
+         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+    )?;
+    let mut part = tx.prepare_cached("INSERT INTO subreservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
+    for row in &g.requests {
+        let (r, m) = (&row.record, &row.metrics);
+        let q = &r.request;
+        let cpus = q.sorted_parts().iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        request.execute(params![
+            run.run_id,
+            q.id,
+            g.algorithm,
+            g.clusters,
+            q.template,
+            q.submit,
+            q.earliest_start,
+            q.deadline,
+            q.duration,
+            q.parts.len() as u32,
+            cpus,
+            q.start_weight,
+            if r.granted() { "granted" } else { "rejected" },
+            r.start,
+            r.counters.attempts,
+            r.counters.failures,
+            r.counters.rollbacks,
+            r.status_messages,
+            r.messages(),
+            r.tree.variants() as i64,
+            r.tree.max_messages() as i64,
+            m.efficiency,
+            m.unfairness,
+            m.rel_start,
+            m.rel_start_grid,
+            r.granted().then_some(r.cost),
+            m.rel_cost
+        ])?;
+        if let Some(start) = r.start {
+            for (k, &(cluster, cpus)) in r.placement.iter().enumerate() {
+                part.execute(params![run.run_id, q.id, k as u32, cluster, cpus, start, start + q.duration])?;
+            }
+        }
+    }
+    let mut cluster = tx.prepare_cached(
+        "INSERT INTO cluster_runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+    )?;
+    for c in &g.clusters_rows {
+        let m = &c.metrics;
+        cluster.execute(params![
+            run.run_id,
+            c.cluster,
+            c.window,
+            c.window_offset,
+            c.raw_jobs,
+            m.jobs as u32,
+            c.wc_acc,
+            m.utilisation(),
+            m.job_utilisation,
+            m.reservation_utilisation,
+            m.expansion_factor,
+            m.wait_max,
+            m.wait_top10,
+            m.backlog_time,
+            m.filtering_degree,
+            m.infeasibility_rate,
+            m.subreservations as u32
+        ])?;
+    }
+    Ok(())
 }
 
 fn write_reservations(tx: &rusqlite::Transaction<'_>, run_id: i64, jobs: &[JobRecord]) -> rusqlite::Result<()> {
@@ -703,6 +984,19 @@ pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })?;
     rows.collect::<Result<_, _>>().map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })
+}
+
+/// The run ids stored in the database at `path` (read-only).
+pub fn stored_runs(path: &Path) -> Result<std::collections::HashSet<i64>, StoreError> {
+    let conn = open_read_only(path)?;
+    let err = sqlite(path);
+    // A file without the schema yet (an interrupted creation) holds no run.
+    if user_version(&conn).map_err(&err)? == 0 {
+        return Ok(Default::default());
+    }
+    let mut stmt = conn.prepare("SELECT run_id FROM runs").map_err(&err)?;
+    let rows = stmt.query_map([], |r| r.get(0)).map_err(&err)?;
+    rows.collect::<Result<_, _>>().map_err(&err)
 }
 
 fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
@@ -775,6 +1069,10 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
              INSERT INTO main.node_events SELECT * FROM src.node_events WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT INTO main.reservations SELECT * FROM src.reservations WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT OR IGNORE INTO main.points SELECT * FROM src.points WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT OR IGNORE INTO main.grid_points SELECT * FROM src.grid_points WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.coreservations SELECT * FROM src.coreservations WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.subreservations SELECT * FROM src.subreservations WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.cluster_runs SELECT * FROM src.cluster_runs WHERE run_id IN (SELECT run_id FROM new_runs);
              DROP TABLE temp.new_runs;",
         )
         .map_err(&err)?;

@@ -8,6 +8,7 @@
 //! Trace files are never bundled: they are read from the path given, or looked
 //! up under the traces directory ([`trace_dir`]).
 
+pub mod coreservations;
 pub mod failures;
 pub mod info;
 pub mod job;
@@ -15,6 +16,7 @@ pub mod prepare;
 pub mod reservations;
 pub mod swf;
 pub mod synthetic;
+pub mod windows;
 
 use std::path::{Path, PathBuf};
 

@@ -426,6 +426,15 @@ impl PrepareConfig {
         self
     }
 
+    /// Step 1–2 only: every usable job at its own submit time (ids in submit
+    /// order), the filter report and the machine size. The Grid cuts its
+    /// cluster windows from these.
+    pub fn usable_jobs(&self, trace: &SwfTrace) -> Result<(Vec<Job>, FilterReport, u32), PrepareError> {
+        let (usable, filter, capacity) = self.usable(trace)?;
+        let jobs = usable.iter().enumerate().map(|(i, u)| self.job(i as u32, u, u.submit)).collect();
+        Ok((jobs, filter, capacity))
+    }
+
     /// Steps 1–3 and the input's load: what `trace info` reports and
     /// `prepare` builds on. The input is the last `input_jobs` usable jobs, or
     /// all of them when there are fewer.

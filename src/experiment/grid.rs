@@ -1,0 +1,206 @@
+//! Running a Grid point: cluster windows, requests, the Grid bench, metrics.
+//!
+//! Contract: [`GridLog`] is a log's usable jobs at their own submit times
+//! (loaded once per workload, shared read-only by the workers);
+//! [`run_grid_point`] cuts the point's windows and requests from it, builds
+//! one cluster (local scheduler + LRS) per window and the broker with the
+//! point's algorithm, simulates them on the Grid bench and turns the records
+//! into a [`RunOutput`] with every job (numbered across clusters: cluster 0's
+//! jobs first), every request and sub-reservation, and per-cluster metrics.
+//! Bad settings that need the log (too few windows, a part wider than every
+//! cluster) are [`InvalidSetting`]-style errors naming the setting.
+
+use std::sync::Arc;
+
+use anyhow::anyhow;
+
+use crate::grid::algorithm::algorithm;
+use crate::grid::broker::{BrokerActor, BrokerSettings};
+use crate::grid::config::GridConfig;
+use crate::grid::lrs::Lrs;
+use crate::grid::metrics::{
+    ClusterMetrics, ClusterRun, GridSummary, RequestMetrics, WaitIndex, cluster_metrics, request_metrics, summary,
+};
+use crate::grid::request::CoRequest;
+use crate::policy;
+use crate::rng::{Stream, stream};
+use crate::sim::bench::{GridCluster, GridScenario, simulate_grid};
+use crate::sim::record::JobRecord;
+use crate::store::{ClusterRow, GridOutput, RequestRow};
+use crate::workload::WorkloadSource;
+use crate::workload::coreservations::requests;
+use crate::workload::job::Job;
+use crate::workload::prepare::PrepareConfig;
+use crate::workload::synthetic::SyntheticConfig;
+use crate::workload::windows::{ClusterWindow, WindowError, cut_windows};
+
+/// A log's usable jobs, for cutting cluster windows.
+#[derive(Debug, Clone)]
+pub struct GridLog {
+    /// The trace's name.
+    pub trace: String,
+    /// Usable jobs at their own submit times, in submit order.
+    pub jobs: Vec<Job>,
+}
+
+/// The synthetic default of a Grid run: an SDSC-Blue-sized machine (1152
+/// processors) loaded at 75 %, long enough for ten 2-week windows.
+pub fn synthetic_grid_workload(seed: u64) -> SyntheticConfig {
+    SyntheticConfig { seed, jobs: 36_000, processors: 1152, utilisation: 0.75, ..SyntheticConfig::default() }
+}
+
+impl GridLog {
+    /// Loads (or generates) the workload and keeps its usable jobs: known
+    /// submit time, run time > 0, a processor count and a limit, no wider than the log's machine.
+    pub fn load(source: &WorkloadSource) -> anyhow::Result<GridLog> {
+        let trace = source.load()?;
+        let prepare = PrepareConfig { deadline_factor: f64::INFINITY, whole_log: true, ..PrepareConfig::default() };
+        let (jobs, _, _) = prepare.usable_jobs(&trace)?;
+        Ok(GridLog { trace: trace.name.clone(), jobs })
+    }
+}
+
+/// A setting that needs the log is out of its domain.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GridInputError {
+    /// Too few windows, or a bad window setting.
+    #[error(transparent)]
+    Windows(#[from] WindowError),
+    /// A request part no cluster can hold.
+    #[error(
+        "setting `grid.cpus` = {cpus}: request {request} (template job {template}) has a part of {part} CPUs, \
+         wider than every cluster"
+    )]
+    PartTooWide {
+        /// Cluster size.
+        cpus: u32,
+        /// The request.
+        request: u32,
+        /// Its template job.
+        template: i64,
+        /// The part's CPUs.
+        part: u32,
+    },
+}
+
+impl GridInputError {
+    /// The setting at fault.
+    pub fn setting(&self) -> &'static str {
+        match self {
+            GridInputError::Windows(e) => e.setting(),
+            GridInputError::PartTooWide { .. } => "grid.cpus",
+        }
+    }
+}
+
+/// The point's cluster windows and requests.
+pub fn grid_workload(
+    log: &GridLog,
+    g: &GridConfig,
+    seed: u64,
+) -> Result<(Vec<ClusterWindow>, Vec<CoRequest>), GridInputError> {
+    let windows = cut_windows(&log.jobs, g.clusters as usize, &g.windows)?;
+    let t_stop = g.t_stop();
+    let requests = requests(&windows[0].jobs, &g.requests, t_stop, g.cpus, seed);
+    if let Some((r, &part)) = requests.iter().find_map(|r| r.parts.iter().find(|&&p| p > g.cpus).map(|p| (r, p))) {
+        return Err(GridInputError::PartTooWide { cpus: g.cpus, request: r.id, template: r.template, part });
+    }
+    Ok((windows, requests))
+}
+
+/// Checks the settings of a Grid point against its log (nothing is simulated).
+pub fn check_grid_point(log: &GridLog, g: &GridConfig, seed: u64) -> Result<(), GridInputError> {
+    grid_workload(log, g, seed).map(|_| ())
+}
+
+/// What a Grid simulation produced, ready for the store.
+pub struct GridRun {
+    /// Every job record, numbered across clusters.
+    pub jobs: Vec<JobRecord>,
+    /// The Grid tables' rows.
+    pub output: GridOutput,
+}
+
+/// Simulates one Grid point.
+pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str, seed: u64) -> anyhow::Result<GridRun> {
+    g.validate()?;
+    let (windows, requests) = grid_workload(log, g, seed)?;
+    let info = algorithm(&g.algorithm)?;
+    let t_stop = g.t_stop();
+    let mut clusters = Vec::with_capacity(windows.len());
+    for w in &windows {
+        let lrs = Lrs { cluster: w.index as u32, cpus: g.cpus, wc_acc: w.wc_acc, costs: None, settings: g.lrs };
+        clusters.push(GridCluster {
+            capacity: g.cpus,
+            jobs: w.jobs.clone(),
+            strategy: policy::build_reserving(local_scheduler, g.cpus, t_stop)?,
+            lrs,
+        });
+    }
+    let settings = BrokerSettings { minsize: g.minsize, windows: g.starts, enumeration: g.enumeration };
+    let broker =
+        BrokerActor::new(info.build(), settings, vec![g.cpus; windows.len()], stream(seed, Stream::VariantShuffle, 0));
+    let simulated = simulate_grid(GridScenario { clusters, requests, broker })?;
+    let unresolved: u32 = simulated.clusters.iter().map(|c| c.unresolved).sum();
+    if unresolved > 0 {
+        return Err(anyhow!("{unresolved} jobs were left without an outcome (a scheduler bug)"));
+    }
+    let waits: Vec<WaitIndex> = simulated.clusters.iter().map(|c| WaitIndex::new(&c.records)).collect();
+    let records = simulated.broker.records;
+    let metrics: Vec<RequestMetrics> = records.iter().map(|r| request_metrics(r, &waits)).collect();
+    let mut cluster_rows = Vec::with_capacity(windows.len());
+    let mut cluster_stats: Vec<ClusterMetrics> = Vec::with_capacity(windows.len());
+    let mut jobs = Vec::new();
+    for (i, (c, w)) in simulated.clusters.iter().zip(&windows).enumerate() {
+        let run = ClusterRun {
+            cluster: i as u32,
+            cpus: g.cpus,
+            records: &c.records,
+            blocks: &c.blocks,
+            backlog_integrals: c.backlog_integrals,
+            wc_acc: w.wc_acc,
+        };
+        let m = cluster_metrics(&run, &records, t_stop);
+        cluster_rows.push(ClusterRow {
+            cluster: i as u32,
+            window: w.index as u32,
+            window_offset: w.offset,
+            raw_jobs: w.raw_jobs as u32,
+            wc_acc: w.wc_acc,
+            metrics: m.clone(),
+        });
+        cluster_stats.push(m);
+        let base = jobs.len() as u32;
+        jobs.extend(c.records.iter().map(|r| {
+            let mut r = r.clone();
+            r.job.id += base;
+            r
+        }));
+    }
+    let job_clusters = simulated
+        .clusters
+        .iter()
+        .enumerate()
+        .flat_map(|(i, c)| std::iter::repeat_n(i as u32, c.records.len()))
+        .collect();
+    let summary: GridSummary = summary(&records, &metrics, &cluster_stats);
+    let request_rows =
+        records.into_iter().zip(metrics).map(|(record, metrics)| RequestRow { record, metrics }).collect();
+    Ok(GridRun {
+        jobs,
+        output: GridOutput {
+            algorithm: g.algorithm.clone(),
+            clusters: g.clusters,
+            request_workload: g.requests.workload.name().to_string(),
+            minsize: g.minsize,
+            starts: g.starts,
+            local_scheduler: local_scheduler.to_string(),
+            start_weight: g.requests.start_weight,
+            t_stop,
+            summary,
+            requests: request_rows,
+            clusters_rows: cluster_rows,
+            job_clusters,
+        },
+    })
+}

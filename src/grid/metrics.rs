@@ -1,0 +1,337 @@
+//! The thesis' criteria, computed from what a Grid run recorded.
+//!
+//! Reference: `coreservation-thesis-spec.md` §6.1 (definitions), ambiguities
+//! A17 (efficiency denominator), A23 (relative start difference in §6.8),
+//! A24 (unfairness), A25 (longest waits), A29 (mean backlog time), A30
+//! (utilisation to t_stop).
+//!
+//! Contract (every metric here is a pure function of the run's records):
+//! - per request: granted or not; messages; efficiency 1 − n/N (N from the
+//!   pruned tree); relative start difference against the variants formed,
+//!   and against the start grid (§6.8); relative cost difference; and, for a
+//!   granted request, the unfairness `warte_noch / warte_vor` over the
+//!   clusters it used: of the jobs waiting there when it was submitted
+//!   (submitted at or before, started after), the share still waiting when it
+//!   starts (0 if none waited);
+//! - per cluster: filtering degree (mean filtered/unfiltered over requests it
+//!   could host), infeasibility rate (requests with degree 1 over all
+//!   requests), utilisation to `t_stop` (jobs and sub-reservations, CPU-s
+//!   inside [0, t_stop]), mean expansion factor (wait + run) / limit, longest
+//!   and top-10 waits, mean backlog time (time-weighted over [0, t_stop]).
+
+use crate::grid::broker::CoReservationRecord;
+use crate::policy::Block;
+use crate::sim::record::JobRecord;
+use crate::units::Time;
+
+/// Metrics of one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestMetrics {
+    /// Efficiency 1 − n/N, if the tree had variants.
+    pub efficiency: Option<f64>,
+    /// Unfairness, for a granted request.
+    pub unfairness: Option<f64>,
+    /// (start − earliest variant start) / (latest − earliest), granted only.
+    pub rel_start: Option<f64>,
+    /// (start − f_start) / (last grid start − f_start) (§6.8), granted only.
+    pub rel_start_grid: Option<f64>,
+    /// (cost − cheapest) / (dearest − cheapest), granted only.
+    pub rel_cost: Option<f64>,
+}
+
+/// Metrics of one cluster.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClusterMetrics {
+    /// Jobs it ran.
+    pub jobs: usize,
+    /// Mean filtered/unfiltered TRs over the requests it could host (Alg. ≥ 2).
+    pub filtering_degree: Option<f64>,
+    /// Requests with filtering degree 1 over all requests (Alg. ≥ 2).
+    pub infeasibility_rate: Option<f64>,
+    /// Jobs' CPU-s inside [0, t_stop] over CPUs · t_stop.
+    pub job_utilisation: f64,
+    /// Sub-reservations' CPU-s inside [0, t_stop] over CPUs · t_stop.
+    pub reservation_utilisation: f64,
+    /// Mean (wait + run) / limit.
+    pub expansion_factor: f64,
+    /// Longest wait, s.
+    pub wait_max: f64,
+    /// Mean of the 10 longest waits, s.
+    pub wait_top10: f64,
+    /// The 10 longest waits, longest first, s.
+    pub top_waits: Vec<f64>,
+    /// Time-weighted mean backlog time over [0, t_stop], s.
+    pub backlog_time: f64,
+    /// Sub-reservations it holds.
+    pub subreservations: usize,
+}
+
+impl ClusterMetrics {
+    /// Jobs and sub-reservations.
+    pub fn utilisation(&self) -> f64 {
+        self.job_utilisation + self.reservation_utilisation
+    }
+}
+
+fn ratio(x: Time, lo: Time, hi: Time) -> f64 {
+    if hi > lo { (x - lo) as f64 / (hi - lo) as f64 } else { 0.0 }
+}
+
+/// Jobs of one cluster as (submit, start) pairs sorted by submit: the
+/// waiting-job queries of the unfairness.
+pub struct WaitIndex {
+    jobs: Vec<(Time, Time)>,
+}
+
+impl WaitIndex {
+    /// From a cluster's job records (a job never started waits forever).
+    pub fn new(records: &[JobRecord]) -> WaitIndex {
+        let mut jobs: Vec<(Time, Time)> =
+            records.iter().map(|r| (r.job.occurrence, r.actual_start.unwrap_or(Time::MAX))).collect();
+        jobs.sort_unstable();
+        WaitIndex { jobs }
+    }
+
+    /// (waiting at `submit`, of those still waiting at `start`).
+    pub fn waiting(&self, submit: Time, start: Time) -> (usize, usize) {
+        let upto = self.jobs.partition_point(|&(o, _)| o <= submit);
+        let before = self.jobs[..upto].iter().filter(|&&(_, s)| s > submit);
+        let (mut vor, mut noch) = (0, 0);
+        for &(_, s) in before {
+            vor += 1;
+            if s > start {
+                noch += 1;
+            }
+        }
+        (vor, noch)
+    }
+}
+
+/// The metrics of a request, given each cluster's wait index.
+pub fn request_metrics(r: &CoReservationRecord, waits: &[WaitIndex]) -> RequestMetrics {
+    let granted = r.start;
+    let unfairness = granted.map(|start| {
+        let (mut vor, mut noch) = (0, 0);
+        for &(cluster, _) in &r.placement {
+            if let Some(index) = waits.get(cluster as usize) {
+                let (v, n) = index.waiting(r.request.submit, start);
+                vor += v;
+                noch += n;
+            }
+        }
+        if vor == 0 { 0.0 } else { noch as f64 / vor as f64 }
+    });
+    let rel_start =
+        granted.zip(r.tree.starts).map(|(start, (lo, hi))| ratio(start, r.grid.start(lo), r.grid.start(hi)));
+    let rel_start_grid = granted.map(|start| ratio(start, r.request.earliest_start, r.grid.last()));
+    let rel_cost = granted.zip(r.cost_range).map(|(_, (lo, hi))| if hi > lo { (r.cost - lo) / (hi - lo) } else { 0.0 });
+    RequestMetrics { efficiency: r.efficiency(), unfairness, rel_start, rel_start_grid, rel_cost }
+}
+
+/// CPU-seconds of `[start, end) × cpus` inside `[0, t_stop]`.
+fn inside(start: Time, end: Time, cpus: u32, t_stop: Time) -> f64 {
+    let (a, b) = (start.max(0), end.min(t_stop));
+    if b > a { (b - a) as f64 * f64::from(cpus) } else { 0.0 }
+}
+
+/// Everything a cluster's metrics are computed from.
+pub struct ClusterRun<'a> {
+    /// Its index.
+    pub cluster: u32,
+    /// Its CPUs.
+    pub cpus: u32,
+    /// Its job records.
+    pub records: &'a [JobRecord],
+    /// Its accepted blocks (cancelled ones included).
+    pub blocks: &'a [Block],
+    /// Its backlog integrals (Σ estimate·CPUs, Σ duration·CPUs of reservations).
+    pub backlog_integrals: (f64, f64),
+    /// Its wall-clock accuracy.
+    pub wc_acc: f64,
+}
+
+/// The metrics of a cluster over the run's requests.
+pub fn cluster_metrics(c: &ClusterRun<'_>, requests: &[CoReservationRecord], t_stop: Time) -> ClusterMetrics {
+    let capacity = f64::from(c.cpus) * t_stop.max(1) as f64;
+    let mut m = ClusterMetrics { jobs: c.records.len(), ..ClusterMetrics::default() };
+    let mut waits = Vec::with_capacity(c.records.len());
+    let (mut expansion, mut started) = (0.0, 0usize);
+    for r in c.records {
+        let (Some(start), Some(end)) = (r.actual_start, r.actual_end) else { continue };
+        m.job_utilisation += inside(start, end, r.job.nodes, t_stop);
+        let wait = (start - r.job.occurrence) as f64;
+        waits.push(wait);
+        expansion += (wait + (end - start) as f64) / r.job.estimate.max(1) as f64;
+        started += 1;
+    }
+    m.job_utilisation /= capacity;
+    m.expansion_factor = if started > 0 { expansion / started as f64 } else { 0.0 };
+    waits.sort_unstable_by(|a, b| b.total_cmp(a));
+    m.wait_max = waits.first().copied().unwrap_or(0.0);
+    waits.truncate(10);
+    m.wait_top10 = mean(waits.iter().copied()).unwrap_or(0.0);
+    m.top_waits = waits;
+    for b in c.blocks.iter().filter(|b| !b.cancelled) {
+        m.reservation_utilisation += inside(b.start, b.end, b.cpus, t_stop);
+        m.subreservations += 1;
+    }
+    m.reservation_utilisation /= capacity;
+    let (jobs_integral, reserved_integral) = c.backlog_integrals;
+    m.backlog_time = (c.wc_acc * jobs_integral + reserved_integral) / f64::from(c.cpus.max(1)) / t_stop.max(1) as f64;
+    // Filtering: only requests whose status this cluster answered.
+    let degrees: Vec<f64> = requests
+        .iter()
+        .filter_map(|r| r.filtering.get(c.cluster as usize))
+        .filter(|&&(unfiltered, _)| unfiltered > 0)
+        .map(|&(unfiltered, filtered)| f64::from(filtered) / f64::from(unfiltered))
+        .collect();
+    let queried = requests.iter().any(|r| r.status_messages > 0);
+    if queried && !requests.is_empty() {
+        m.filtering_degree = (!degrees.is_empty()).then(|| degrees.iter().sum::<f64>() / degrees.len() as f64);
+        let infeasible = degrees.iter().filter(|&&d| d >= 1.0).count();
+        m.infeasibility_rate = Some(infeasible as f64 / requests.len() as f64);
+    }
+    m
+}
+
+/// A Grid run in numbers (the per-algorithm summary).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct GridSummary {
+    /// Requests submitted.
+    pub requests: u32,
+    /// Of those, granted.
+    pub granted: u32,
+    /// Share of requests not granted.
+    pub failure_rate: f64,
+    /// Mean messages per request (reservations, roll-backs, status queries).
+    pub messages_mean: f64,
+    /// Mean efficiency over requests with variants.
+    pub efficiency_mean: Option<f64>,
+    /// Mean unfairness over granted requests.
+    pub unfairness_mean: Option<f64>,
+    /// Mean relative start difference over granted requests.
+    pub rel_start_mean: Option<f64>,
+    /// Mean relative start difference against the start grid (§6.8).
+    pub rel_start_grid_mean: Option<f64>,
+    /// Mean cost of a granted request.
+    pub cost_mean: Option<f64>,
+    /// Mean relative cost difference over granted requests.
+    pub rel_cost_mean: Option<f64>,
+    /// Mean utilisation (jobs and sub-reservations) over the clusters.
+    pub utilisation_mean: f64,
+    /// Longest job wait over every cluster, s.
+    pub wait_max: f64,
+    /// Mean of the 10 longest waits over every cluster, s.
+    pub wait_top10: f64,
+    /// Mean of the clusters' mean expansion factors.
+    pub expansion_factor: f64,
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// The summary of a run from its requests and clusters.
+pub fn summary(
+    records: &[CoReservationRecord],
+    metrics: &[RequestMetrics],
+    clusters: &[ClusterMetrics],
+) -> GridSummary {
+    let requests = records.len() as u32;
+    let granted = records.iter().filter(|r| r.granted()).count() as u32;
+    // The 10 longest waits over all clusters: each cluster's top 10 holds them.
+    let mut top: Vec<f64> = clusters.iter().flat_map(|c| c.top_waits.iter().copied()).collect();
+    top.sort_unstable_by(|a, b| b.total_cmp(a));
+    top.truncate(10);
+    GridSummary {
+        requests,
+        granted,
+        failure_rate: if requests > 0 { f64::from(requests - granted) / f64::from(requests) } else { 0.0 },
+        messages_mean: mean(records.iter().map(|r| f64::from(r.messages()))).unwrap_or(0.0),
+        efficiency_mean: mean(metrics.iter().filter_map(|m| m.efficiency)),
+        unfairness_mean: mean(metrics.iter().filter_map(|m| m.unfairness)),
+        rel_start_mean: mean(metrics.iter().filter_map(|m| m.rel_start)),
+        rel_start_grid_mean: mean(metrics.iter().filter_map(|m| m.rel_start_grid)),
+        cost_mean: mean(records.iter().filter(|r| r.granted()).map(|r| r.cost)),
+        rel_cost_mean: mean(metrics.iter().filter_map(|m| m.rel_cost)),
+        utilisation_mean: mean(clusters.iter().map(ClusterMetrics::utilisation)).unwrap_or(0.0),
+        wait_max: top.first().copied().unwrap_or(0.0),
+        wait_top10: mean(top.iter().copied()).unwrap_or(0.0),
+        expansion_factor: mean(clusters.iter().map(|c| c.expansion_factor)).unwrap_or(0.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::job::{Job, NO_DEADLINE};
+
+    fn record(o: Time, start: Option<Time>, end: Option<Time>, n: u32, x: Time) -> JobRecord {
+        let job = Job {
+            id: 0,
+            swf_id: 0,
+            occurrence: o,
+            release: o,
+            deadline: NO_DEADLINE,
+            estimate: x,
+            runtime: x,
+            nodes: n,
+            user: 0,
+            application: 0,
+            queue: 0,
+            fee: 0.0,
+            penalty: 0.0,
+            reservation: false,
+        };
+        JobRecord { actual_start: start, actual_end: end, ..JobRecord::new(job) }
+    }
+
+    #[test]
+    fn waiting_jobs_at_submit_and_still_at_start() {
+        // Submits 0, 10, 20, 30; starts 5, 50, 100, never.
+        let records = [
+            record(0, Some(5), Some(6), 1, 10),
+            record(10, Some(50), Some(60), 1, 10),
+            record(20, Some(100), Some(110), 1, 10),
+            record(30, None, None, 1, 10),
+        ];
+        let w = WaitIndex::new(&records);
+        // At 25: jobs 10 and 20 wait (0 started at 5; 30 not submitted yet).
+        // At a start of 60: job 20 (starts 100) still waits; job 10 started at 50.
+        assert_eq!(w.waiting(25, 60), (2, 1));
+        // At 30 the never-started job waits too, and always will.
+        assert_eq!(w.waiting(30, 1000), (3, 1));
+        assert_eq!(w.waiting(0, 1), (1, 1));
+    }
+
+    #[test]
+    fn utilisation_expansion_and_waits_to_t_stop() {
+        // 10 CPUs, t_stop 100. Job A: 5 CPUs over [0, 40) (submitted 0, limit 40);
+        // job B: 10 CPUs over [80, 120), submitted 60, limit 80: 20 of its 40 s count.
+        let records = [record(0, Some(0), Some(40), 5, 40), record(60, Some(80), Some(120), 10, 80)];
+        // A block of 4 CPUs over [40, 60) and a cancelled one.
+        let blocks = [
+            Block { start: 40, end: 60, cpus: 4, cancelled: false },
+            Block { start: 0, end: 100, cpus: 10, cancelled: true },
+        ];
+        let run = ClusterRun {
+            cluster: 0,
+            cpus: 10,
+            records: &records,
+            blocks: &blocks,
+            backlog_integrals: (2000.0, 500.0),
+            wc_acc: 0.5,
+        };
+        let m = cluster_metrics(&run, &[], 100);
+        assert!((m.job_utilisation - (5.0 * 40.0 + 10.0 * 20.0) / 1000.0).abs() < 1e-12);
+        assert!((m.reservation_utilisation - 80.0 / 1000.0).abs() < 1e-12);
+        // Expansion: A (0 + 40)/40 = 1, B (20 + 40)/80 = 0.75 → mean 0.875.
+        assert!((m.expansion_factor - 0.875).abs() < 1e-12);
+        assert_eq!((m.wait_max, m.wait_top10), (20.0, 10.0));
+        // Backlog: (0.5 · 2000 + 500) / 10 CPUs / 100 s = 1.5 s.
+        assert!((m.backlog_time - 1.5).abs() < 1e-12);
+        assert_eq!(m.subreservations, 1);
+        assert_eq!(m.filtering_degree, None);
+    }
+}

@@ -1,0 +1,257 @@
+//! Grid cluster workloads: disjoint windows of one log, one per cluster.
+//!
+//! Reference: `coreservation-thesis-spec.md` §6.2 (each batch system gets a
+//! different excerpt of SDSC Blue; jobs below 128 CPUs with the same
+//! wall-clock limit submitted within an hour are merged; Table 6), ambiguities
+//! A9 (wall-clock accuracy per cluster), A14 (the merging rule), A15 (the
+//! windows).
+//!
+//! Contract:
+//! - Window k covers submit times `[t0 + offset + k·length, t0 + offset +
+//!   (k+1)·length)` of the usable jobs, t0 being the first usable submit; its
+//!   jobs are re-based so the window starts at 0, and numbered 0.. in submit
+//!   order. Windows never overlap. Asking for more windows than the log holds
+//!   is an error naming the setting.
+//! - Merging (A14), when on: in submit order, each job below `merge_below`
+//!   CPUs joins the open group of its wall-clock limit if it was submitted at
+//!   most `merge_within` after the group's first job and the group stays below
+//!   `merge_below` CPUs; otherwise it opens a new group. A group becomes one
+//!   job: the first submit, the summed CPUs, the shared limit, the longest
+//!   runtime.
+//! - A window's wall-clock accuracy is the mean of min(runtime, limit) / limit
+//!   over its jobs (A9).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::setting::InvalidSetting;
+use crate::units::{DAY, Time};
+use crate::workload::job::Job;
+
+/// How cluster windows are cut from a log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WindowConfig {
+    /// Length of each window, days (the thesis: 2 weeks).
+    pub days: f64,
+    /// Start of window 0 after the log's first usable job, days.
+    pub offset_days: f64,
+    /// Merge small jobs (A14).
+    pub merge_jobs: bool,
+    /// Jobs below this many CPUs are merged, and groups stay below it.
+    pub merge_below: u32,
+    /// Seconds within which merged jobs were submitted.
+    pub merge_within: Time,
+}
+
+impl Default for WindowConfig {
+    fn default() -> Self {
+        WindowConfig { days: 14.0, offset_days: 0.0, merge_jobs: true, merge_below: 128, merge_within: 3600 }
+    }
+}
+
+impl WindowConfig {
+    /// Window length in seconds.
+    pub fn length(&self) -> Time {
+        (self.days * DAY as f64).round() as Time
+    }
+
+    /// Checks the settings.
+    pub fn validate(&self) -> Result<(), InvalidSetting> {
+        if !(self.days.is_finite() && self.days * DAY as f64 >= 1.0) {
+            return Err(InvalidSetting::new("grid.windows.days", self.days, "must be a positive, finite number"));
+        }
+        if !(self.offset_days.is_finite() && self.offset_days >= 0.0) {
+            return Err(InvalidSetting::new("grid.windows.offset_days", self.offset_days, "must be finite and ≥ 0"));
+        }
+        if self.merge_within < 0 {
+            return Err(InvalidSetting::new("grid.windows.merge_within", self.merge_within, "must be ≥ 0"));
+        }
+        Ok(())
+    }
+}
+
+/// One cluster's window of the log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterWindow {
+    /// Window index.
+    pub index: usize,
+    /// Its start, in the log's own seconds.
+    pub offset: Time,
+    /// Usable jobs in the window before merging.
+    pub raw_jobs: usize,
+    /// The jobs, re-based to the window's start, ids 0.. in submit order.
+    pub jobs: Vec<Job>,
+    /// Mean min(runtime, limit) / limit over its jobs.
+    pub wc_acc: f64,
+}
+
+/// Windows could not be cut.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WindowError {
+    /// A window setting is out of its domain.
+    #[error(transparent)]
+    Setting(#[from] InvalidSetting),
+    /// The log is too short for one window per cluster.
+    #[error(
+        "setting `grid.clusters` = {requested}: more clusters than the log has whole {days}-day windows \
+         after the offset ({available})"
+    )]
+    TooFewWindows {
+        /// Clusters asked for.
+        requested: usize,
+        /// Whole windows in the log.
+        available: usize,
+        /// Window length, days.
+        days: f64,
+    },
+}
+
+impl WindowError {
+    /// The setting at fault.
+    pub fn setting(&self) -> &'static str {
+        match self {
+            WindowError::Setting(e) => e.setting,
+            WindowError::TooFewWindows { .. } => "grid.clusters",
+        }
+    }
+}
+
+/// Cuts `count` consecutive windows from `jobs` (usable, in submit order).
+pub fn cut_windows(jobs: &[Job], count: usize, config: &WindowConfig) -> Result<Vec<ClusterWindow>, WindowError> {
+    config.validate()?;
+    let length = config.length();
+    let Some(first) = jobs.first().map(|j| j.occurrence) else {
+        return Err(WindowError::TooFewWindows { requested: count, available: 0, days: config.days });
+    };
+    let last = jobs.iter().map(|j| j.occurrence).max().unwrap_or(first);
+    let start = first + (config.offset_days * DAY as f64).round() as Time;
+    let available = if last < start { 0 } else { ((last - start) / length) as usize };
+    if count > available {
+        return Err(WindowError::TooFewWindows { requested: count, available, days: config.days });
+    }
+    let mut windows = Vec::with_capacity(count);
+    for index in 0..count {
+        let from = start + index as Time * length;
+        let to = from + length;
+        let lo = jobs.partition_point(|j| j.occurrence < from);
+        let hi = jobs.partition_point(|j| j.occurrence < to);
+        let slice = &jobs[lo..hi];
+        let mut window: Vec<Job> = if config.merge_jobs { merge(slice, config) } else { slice.to_vec() };
+        for (id, j) in window.iter_mut().enumerate() {
+            j.id = id as u32;
+            j.occurrence -= from;
+            j.release -= from;
+        }
+        let wc_acc = if window.is_empty() {
+            1.0
+        } else {
+            window.iter().map(|j| j.runtime.min(j.estimate) as f64 / j.estimate.max(1) as f64).sum::<f64>()
+                / window.len() as f64
+        };
+        windows.push(ClusterWindow { index, offset: from, raw_jobs: slice.len(), jobs: window, wc_acc });
+    }
+    Ok(windows)
+}
+
+/// Merges small jobs of one window (A14), keeping submit order.
+fn merge(jobs: &[Job], config: &WindowConfig) -> Vec<Job> {
+    let mut out: Vec<Job> = Vec::with_capacity(jobs.len());
+    // The open group of each wall-clock limit: its index in `out`.
+    let mut open: HashMap<Time, usize> = HashMap::new();
+    for j in jobs {
+        if j.nodes >= config.merge_below {
+            out.push(*j);
+            continue;
+        }
+        if let Some(&g) = open.get(&j.estimate) {
+            let group = &mut out[g];
+            if j.occurrence - group.occurrence <= config.merge_within && group.nodes + j.nodes < config.merge_below {
+                group.nodes += j.nodes;
+                group.runtime = group.runtime.max(j.runtime);
+                continue;
+            }
+        }
+        open.insert(j.estimate, out.len());
+        out.push(*j);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(o: Time, n: u32, x: Time, w: Time) -> Job {
+        Job {
+            id: 0,
+            swf_id: o,
+            occurrence: o,
+            release: o,
+            deadline: crate::workload::job::NO_DEADLINE,
+            estimate: x,
+            runtime: w,
+            nodes: n,
+            user: 1,
+            application: 1,
+            queue: 1,
+            fee: 0.0,
+            penalty: 0.0,
+            reservation: false,
+        }
+    }
+
+    #[test]
+    fn merging_joins_small_jobs_of_one_limit_within_an_hour() {
+        let config = WindowConfig::default();
+        let jobs = [
+            job(0, 8, 3600, 100),     // opens group A (limit 3600)
+            job(10, 16, 7200, 50),    // opens group B (limit 7200)
+            job(20, 32, 3600, 900),   // joins A: 40 CPUs, runtime 900
+            job(30, 200, 3600, 10),   // too wide to merge: alone
+            job(1000, 100, 7200, 20), // joins B: 116 < 128
+            job(1100, 20, 7200, 70),  // B would reach 136: opens B'
+            job(3600, 8, 3600, 5),    // 3600 s after A's first: joins A (48)
+            job(3601, 8, 3600, 5),    // 3601 s after: opens A'
+            job(3800, 8, 7200, 90),   // 2700 s after B' opened: joins it (28, runtime 90)
+        ];
+        let merged = merge(&jobs, &config);
+        let summary: Vec<(Time, u32, Time, Time)> =
+            merged.iter().map(|j| (j.occurrence, j.nodes, j.estimate, j.runtime)).collect();
+        assert_eq!(
+            summary,
+            vec![
+                (0, 48, 3600, 900),
+                (10, 116, 7200, 50),
+                (30, 200, 3600, 10),
+                (1100, 28, 7200, 90),
+                (3601, 8, 3600, 5)
+            ]
+        );
+        // A group never reaches the merge bound.
+        let crowd: Vec<Job> = (0..40).map(|i| job(i, 8, 600, 60)).collect();
+        assert!(merge(&crowd, &config).iter().all(|j| j.nodes < 128));
+        assert_eq!(merge(&crowd, &config).iter().map(|j| j.nodes).sum::<u32>(), 320);
+    }
+
+    #[test]
+    fn windows_are_disjoint_rebased_and_counted() {
+        let config = WindowConfig { days: 1.0, merge_jobs: false, ..WindowConfig::default() };
+        // A job every 6 h over 4 days, starting at t = 1000.
+        let jobs: Vec<Job> = (0..16).map(|i| job(1000 + i * 6 * 3600, 4, 3600, 1800)).collect();
+        let w = cut_windows(&jobs, 3, &config).unwrap();
+        assert_eq!(w.iter().map(|w| w.jobs.len()).collect::<Vec<_>>(), vec![4, 4, 4]);
+        assert_eq!(w[1].offset, 1000 + DAY);
+        assert_eq!(w[1].jobs[0].occurrence, 0);
+        assert_eq!(w[1].jobs.iter().map(|j| j.id).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        assert!((w[0].wc_acc - 0.5).abs() < 1e-12);
+        // Three whole days after the first job: a fourth window does not fit.
+        let err = cut_windows(&jobs, 4, &config).unwrap_err();
+        assert_eq!(err.setting(), "grid.clusters");
+        assert!(err.to_string().contains("(3)"), "{err}");
+        // An offset moves every window.
+        let shifted = WindowConfig { offset_days: 0.5, ..config };
+        assert_eq!(cut_windows(&jobs, 1, &shifted).unwrap()[0].offset, 1000 + DAY / 2);
+    }
+}
