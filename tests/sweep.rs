@@ -266,3 +266,145 @@ fn bad_configs_and_options_name_the_problem() {
     let text = std::fs::read_to_string(&script).unwrap();
     assert!(text.contains("#SBATCH --array=1-4") && text.contains("#SBATCH --partition=batch"), "{text}");
 }
+
+/// A Grid sweep on the SDSC-Blue log: 5 algorithms × 2 workloads × 3 seeds.
+const GRID_CONFIG: &str = r#"
+name = "grid-test"
+[workload]
+trace = "SDSC-BLUE-2000-4.2-cln.swf.gz"
+
+[grid]
+clusters = 4
+
+[[sweep]]
+name = "algorithms"
+[sweep.axes]
+algorithm = ["a1", "a2", "a3", "a3-star", "a3b"]
+request_workload = ["r1", "r3"]
+seed = [1, 2, 3]
+"#;
+
+/// Every stored Grid outcome (no wall-clock columns), in a canonical order.
+fn grid_outcomes(db: &Path) -> Vec<String> {
+    let q = |sql: &str| slasim::store::query(db, sql).unwrap().to_csv();
+    vec![
+        q("SELECT run_id, job, cluster, accepted, actual_start, actual_end, outcome FROM jobs ORDER BY run_id, job"),
+        q("SELECT * FROM coreservations ORDER BY run_id, request"),
+        q("SELECT * FROM subreservations ORDER BY run_id, request, part"),
+        q("SELECT * FROM cluster_runs ORDER BY run_id, cluster"),
+        q(
+            "SELECT run_id, algorithm, clusters, request_workload, seed, requests, granted, failure_rate, messages_mean, \
+           efficiency_mean, unfairness_mean, utilisation_mean, wait_max, wait_top10, expansion_factor \
+           FROM grid_points ORDER BY run_id",
+        ),
+    ]
+}
+
+#[test]
+fn grid_sweeps_are_thread_count_and_shard_invariant_and_resume_after_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("grid.toml");
+    std::fs::write(&config, GRID_CONFIG).unwrap();
+    let config = config.to_str().unwrap();
+    let expected = 30;
+    let one = dir.path().join("one.sqlite");
+    let two = dir.path().join("two.sqlite");
+    let (code, out, err) = sweep(&[config, "--db", one.to_str().unwrap(), "--jobs", "1"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(sweep(&[config, "--db", two.to_str().unwrap(), "--jobs", "2"]).0, 0);
+    assert_eq!(count(&one, "grid_points"), expected);
+    let reference = grid_outcomes(&one);
+    assert!(reference[1].lines().count() > 1000, "requests were stored");
+    assert_eq!(grid_outcomes(&two), reference, "--jobs 1 vs --jobs 2");
+
+    // Shards and their merge.
+    let shards: Vec<_> = (1..=2).map(|i| dir.path().join(format!("grid-shard{i}.sqlite"))).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let spec = format!("{}/2", i + 1);
+        assert_eq!(sweep(&[config, "--db", shard.to_str().unwrap(), "--shard", &spec]).0, 0);
+    }
+    let merged = dir.path().join("grid-merged.sqlite");
+    let out = common::slasim()
+        .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "-o", merged.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(grid_outcomes(&merged), reference, "merged shards");
+
+    // Kill -9 once some points are committed, then resume.
+    let killed = dir.path().join("killed.sqlite");
+    let mut child = common::slasim()
+        .args(["sweep", config, "--db", killed.to_str().unwrap(), "--jobs", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        let done = if killed.exists() { count(&killed, "grid_points") } else { 0 };
+        if done >= 5 || child.try_wait().unwrap().is_some() || start.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let committed = count(&killed, "grid_points");
+    assert!((5..expected).contains(&committed), "killed too late or too early: {committed} of {expected}");
+    // Every committed point is whole.
+    assert_eq!(count(&killed, "runs"), committed);
+    assert_eq!(count(&killed, "cluster_runs"), committed * 4);
+    let (code, out, err) = sweep(&[config, "--db", killed.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains(&format!("{committed} already there")), "{out}");
+    assert_eq!(grid_outcomes(&killed), reference, "resumed after SIGKILL");
+}
+
+#[test]
+fn bad_grid_settings_name_the_setting_and_store_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "[workload]\ntrace = \"SDSC-BLUE-2000-4.2-cln.swf.gz\"\n";
+    let cases = [
+        (format!("{head}[grid]\nclusters = 0\n[[sweep]]\n"), ":4:1", "`grid.clusters` = 0"),
+        (
+            format!("{head}[grid]\n[grid.windows]\ndays = 200\n[[sweep]]\n[sweep.axes]\nclusters = [2, 6]\n"),
+            ":8:1",
+            "more clusters than the log has whole 200-day windows",
+        ),
+        (format!("{head}[grid]\n[[sweep]]\n[sweep.axes]\nalgorithm = [\"a2\", \"a9\"]\n"), ":6:1", "unknown algorithm"),
+        (format!("{head}[grid]\nminsize = 0\n[[sweep]]\n"), ":4:1", "`grid.minsize` = 0"),
+        (format!("{head}[grid]\ncpus = 100\n[[sweep]]\n"), ":4:1", "wider than every cluster"),
+        (format!("{head}[[sweep]]\n[sweep.axes]\nclusters = [4]\n"), ":5:1", "a Grid experiment needs a [grid] table"),
+        (
+            format!("{head}[grid]\n[[sweep]]\n[sweep.axes]\nstrategy = [\"heuristic-planning\"]\n"),
+            ":6:1",
+            "must be a queueing mode",
+        ),
+    ];
+    for (text, at, message) in cases {
+        let config = dir.path().join("bad.toml");
+        std::fs::write(&config, &text).unwrap();
+        let db = dir.path().join("bad.sqlite");
+        let (code, out, err) = sweep(&[config.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+        assert_eq!(code, 1, "{text}\n{out}{err}");
+        assert!(err.contains(&format!("bad.toml{at}")), "{text}\n{err}");
+        assert!(err.contains(message), "{text}\n{err}");
+        assert!(!db.exists(), "{text}: a store was written");
+    }
+    // The command line refuses the same values with exit status 1 and no store.
+    let db = dir.path().join("cli.sqlite");
+    for (args, message) in [
+        (vec!["--clusters", "0"], "`grid.clusters` = 0"),
+        (vec!["--algorithm", "a9"], "unknown algorithm `a9`"),
+        (vec!["--minsize", "0"], "`grid.minsize` = 0"),
+        (vec!["--requests", "r9"], "unknown request workload `r9`"),
+        (vec!["--cpus", "100", "--trace", "SDSC-BLUE-2000-4.2-cln.swf.gz"], "wider than every cluster"),
+        (vec!["--clusters", "30", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz"], "more clusters than the log has"),
+    ] {
+        let out = common::slasim().args(["grid", "run", "--db", db.to_str().unwrap()]).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!db.exists(), "{args:?}: a store was written");
+    }
+}

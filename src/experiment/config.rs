@@ -177,6 +177,8 @@ pub struct Experiment {
     pub hash: String,
     /// Every distinct point, in expansion order.
     pub points: Vec<SweepPoint>,
+    /// Built from the command line (no file to point errors into).
+    pub command_line: bool,
 }
 
 /// Short axis names and the settings they stand for.
@@ -391,7 +393,7 @@ impl Experiment {
             }
         }
         let hash = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
-        Experiment { file: command.to_string(), name: name.to_string(), text, hash, points: list }
+        Experiment { file: command.to_string(), name: name.to_string(), text, hash, points: list, command_line: true }
     }
 
     /// Where a setting (`grid.clusters`, …) is written in the config, as an
@@ -575,7 +577,7 @@ impl Experiment {
         let name = config.name.clone().unwrap_or_else(|| {
             Path::new(file).file_stem().map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
         });
-        Ok(Experiment { file: file.to_string(), name, text: text.to_string(), hash, points })
+        Ok(Experiment { file: file.to_string(), name, text: text.to_string(), hash, points, command_line: false })
     }
 }
 

@@ -363,6 +363,7 @@ fn execute(
 /// Locates an input error of a point in the experiment's config.
 fn locate(experiment: &Experiment, error: anyhow::Error) -> anyhow::Error {
     match error.downcast::<PointInputError>() {
+        Ok(e) if experiment.command_line => e.error.into(),
         Ok(e) => experiment.locate(e.error.setting(), &e.error).into(),
         Err(e) => e,
     }

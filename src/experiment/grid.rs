@@ -17,7 +17,7 @@ use anyhow::anyhow;
 use crate::grid::algorithm::algorithm;
 use crate::grid::broker::{BrokerActor, BrokerSettings};
 use crate::grid::config::GridConfig;
-use crate::grid::lrs::Lrs;
+use crate::grid::lrs::{AccuracyEstimate, Lrs};
 use crate::grid::metrics::{
     ClusterMetrics, ClusterRun, GridSummary, RequestMetrics, WaitIndex, cluster_metrics, request_metrics, summary,
 };
@@ -128,8 +128,13 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     let info = algorithm(&g.algorithm)?;
     let t_stop = g.t_stop();
     let mut clusters = Vec::with_capacity(windows.len());
+    let accuracy = |w: &ClusterWindow| match g.lrs.accuracy {
+        AccuracyEstimate::Mean => w.wc_acc,
+        AccuracyEstimate::WorkWeighted => w.wc_acc_work,
+    };
     for w in &windows {
-        let lrs = Lrs { cluster: w.index as u32, cpus: g.cpus, wc_acc: w.wc_acc, costs: None, settings: g.lrs };
+        let wc_acc = accuracy(w);
+        let lrs = Lrs { cluster: w.index as u32, cpus: g.cpus, wc_acc, costs: None, settings: g.lrs };
         clusters.push(GridCluster {
             capacity: g.cpus,
             jobs: w.jobs.clone(),
@@ -158,7 +163,7 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
             records: &c.records,
             blocks: &c.blocks,
             backlog_integrals: c.backlog_integrals,
-            wc_acc: w.wc_acc,
+            wc_acc: accuracy(w),
         };
         let m = cluster_metrics(&run, &records, t_stop);
         cluster_rows.push(ClusterRow {

@@ -137,6 +137,17 @@ pub enum NextSchedulingEvent {
     AnyReservationEnd,
 }
 
+/// Which wall-clock accuracy of its window a cluster scales its backlog by (A9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AccuracyEstimate {
+    /// The mean of runtime / limit over the jobs (what Maui reports; Table 6d).
+    #[default]
+    Mean,
+    /// Σ runtime · CPUs / Σ limit · CPUs: the accuracy of the work itself.
+    WorkWeighted,
+}
+
 /// Settings of every LRS of a run (ambiguity resolutions of the spec).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -148,6 +159,8 @@ pub struct LrsSettings {
     pub backlog_running_remaining: bool,
     /// What `t_sched` of the backfill rule is (A10).
     pub next_scheduling_event: NextSchedulingEvent,
+    /// Which accuracy scales the backlog (A9).
+    pub accuracy: AccuracyEstimate,
 }
 
 /// The LRS of one cluster.

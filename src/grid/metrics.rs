@@ -205,6 +205,10 @@ pub struct GridSummary {
     pub failure_rate: f64,
     /// Mean messages per request (reservations, roll-backs, status queries).
     pub messages_mean: f64,
+    /// Mean reservation and roll-back messages per request (n of the efficiency).
+    pub reservation_messages_mean: f64,
+    /// Most messages one request needed.
+    pub messages_max: u32,
     /// Mean efficiency over requests with variants.
     pub efficiency_mean: Option<f64>,
     /// Mean unfairness over granted requests.
@@ -249,6 +253,8 @@ pub fn summary(
         granted,
         failure_rate: if requests > 0 { f64::from(requests - granted) / f64::from(requests) } else { 0.0 },
         messages_mean: mean(records.iter().map(|r| f64::from(r.messages()))).unwrap_or(0.0),
+        reservation_messages_mean: mean(records.iter().map(|r| f64::from(r.counters.messages()))).unwrap_or(0.0),
+        messages_max: records.iter().map(CoReservationRecord::messages).max().unwrap_or(0),
         efficiency_mean: mean(metrics.iter().filter_map(|m| m.efficiency)),
         unfairness_mean: mean(metrics.iter().filter_map(|m| m.unfairness)),
         rel_start_mean: mean(metrics.iter().filter_map(|m| m.rel_start)),

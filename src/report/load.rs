@@ -200,6 +200,25 @@ pub fn trace_label(trace: &str) -> String {
 }
 
 /// Replaces the `trace` column's paths by their labels.
+pub fn label_traces_of(df: &mut DataFrame) -> PolarsResult<()> {
+    label_traces(df)
+}
+
+/// True if the store has `table` (a Grid table needs schema v4).
+pub fn has_table(path: &Path, table: &str) -> Result<bool, LoadError> {
+    let conn = open(path)?;
+    let have =
+        columns_of(&conn, table).map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?;
+    Ok(!have.is_empty())
+}
+
+/// Runs `sql` with text parameters on the store and builds a DataFrame.
+pub fn frame_of(path: &Path, sql: &str, params: &[String], columns: &[(&str, Kind)]) -> Result<DataFrame, LoadError> {
+    let conn = open(path)?;
+    let bound: Vec<&dyn rusqlite::ToSql> = params.iter().map(|p| p as &dyn rusqlite::ToSql).collect();
+    frame(&conn, path, sql, &bound, columns)
+}
+
 fn label_traces(df: &mut DataFrame) -> PolarsResult<()> {
     let labels: Vec<Option<String>> = df.column("trace")?.str()?.iter().map(|t| t.map(trace_label)).collect();
     df.with_column(Column::new("trace".into(), labels))?;

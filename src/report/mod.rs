@@ -10,6 +10,7 @@
 //! (empty store, unknown trace, older schema, `--out` naming a file) is an
 //! error with a clear message, never a panic.
 
+pub mod grid;
 pub mod load;
 pub mod plots;
 pub mod reference;
@@ -202,7 +203,7 @@ fn page(title: &str, intro: &str, tables: &[Table], figures: &[(Figure, String)]
 }
 
 /// A file-name and anchor-safe id: lower-case alphanumerics joined by `-`.
-fn slug(s: &str) -> String {
+pub(crate) fn slug(s: &str) -> String {
     s.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
@@ -486,11 +487,12 @@ fn runtime_figure(times: &DataFrame) -> anyhow::Result<Option<Figure>> {
     }))
 }
 
-/// Generates a report.
-pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
-    prepare_out(&options.out)?;
-    let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
-    let points = load_points(&options.db, &filter)?;
+/// The single-cluster tables and figures of a store's points.
+fn single_cluster(
+    points: &DataFrame,
+    options: &ReportOptions,
+) -> anyhow::Result<(Vec<Table>, Vec<Figure>, Vec<String>)> {
+    let points = points.clone();
     let agg = aggregates(&points).map_err(|e| anyhow::anyhow!("aggregating points: {e}"))?;
     let rows = agg_rows(&agg)?;
     let pof = pof_table(&rows)?;
@@ -607,9 +609,6 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     // tables: they are left out rather than shown empty.
     let omitted: Vec<String> = tables.iter().filter(|t| t.df.height() == 0).map(|t| t.title.clone()).collect();
     tables.retain(|t| t.df.height() > 0);
-    for t in &mut tables {
-        write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
-    }
 
     let mut figures = Vec::new();
     let mut groups: Vec<(String, String)> = rows
@@ -629,6 +628,35 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     if let Some(times) = times {
         figures.extend(runtime_figure(times)?);
     }
+    Ok((tables, figures, omitted))
+}
+
+/// Generates a report: the single-cluster tables of its points and the Grid
+/// tables of its Grid runs, whichever the store (as filtered) holds.
+pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
+    prepare_out(&options.out)?;
+    let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
+    let grid = grid::load_grid(&options.db, &filter)?;
+    let points = match load_points(&options.db, &filter) {
+        Ok(points) => Some(points),
+        Err(load::LoadError::Empty { .. }) if grid.is_some() => None,
+        Err(e) => return Err(e.into()),
+    };
+    let (mut tables, mut figures, omitted) = match &points {
+        Some(points) => single_cluster(points, options)?,
+        None => Default::default(),
+    };
+    if let Some(g) = &grid {
+        let grid_tables = grid::grid_tables(g).map_err(|e| anyhow::anyhow!("building the Grid tables: {e}"))?;
+        if let Some(summary) = grid_tables.first() {
+            figures.extend(grid::grid_figures(&summary.df).map_err(|e| anyhow::anyhow!("Grid plots: {e}"))?);
+        }
+        tables.extend(grid_tables.into_iter().filter(|t| t.df.height() > 0));
+    }
+    for t in &mut tables {
+        write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
+    }
+    let n_points = points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height());
     let mut drawn = Vec::new();
     for f in figures {
         let svg = f.svg().map_err(anyhow::Error::msg).with_context(|| format!("drawing {}", f.id))?;
@@ -642,7 +670,7 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let title = format!("slasim report: {}", options.db.display());
     let intro = format!(
         "<p>{} points from <code>{}</code>{}{}.{}</p>",
-        points.height(),
+        n_points,
         escape(&options.db.display().to_string()),
         options
             .config
@@ -660,7 +688,7 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let index = options.out.join("index.html");
     std::fs::write(&index, page(&title, &intro, &tables, &drawn))?;
     Ok(ReportSummary {
-        points: points.height(),
+        points: n_points,
         tables: tables.iter().map(|t| t.id.clone()).collect(),
         figures: drawn.iter().map(|(f, _)| f.id.clone()).collect(),
         index,

@@ -229,7 +229,9 @@ CREATE TABLE grid_points (
     requests            INTEGER NOT NULL,
     granted             INTEGER NOT NULL,
     failure_rate        REAL    NOT NULL,
-    messages_mean       REAL    NOT NULL,
+    messages_mean       REAL    NOT NULL,  -- reservations + roll-backs + status queries
+    reservation_messages_mean REAL  NOT NULL,  -- reservations + roll-backs (n of the efficiency)
+    messages_max        INTEGER NOT NULL,
     efficiency_mean     REAL,
     unfairness_mean     REAL,
     rel_start_mean      REAL,
@@ -845,7 +847,7 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
     let s = &g.summary;
     tx.execute(
         "INSERT INTO grid_points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
-         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
         params![
             run.run_id,
             g.algorithm,
@@ -862,6 +864,8 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
             s.granted,
             s.failure_rate,
             s.messages_mean,
+            s.reservation_messages_mean,
+            s.messages_max,
             s.efficiency_mean,
             s.unfairness_mean,
             s.rel_start_mean,

@@ -19,7 +19,8 @@
 //!   job: the first submit, the summed CPUs, the shared limit, the longest
 //!   runtime.
 //! - A window's wall-clock accuracy is the mean of min(runtime, limit) / limit
-//!   over its jobs (A9).
+//!   over its jobs (A9); its work-weighted accuracy weighs each job by its
+//!   limit × CPUs.
 
 use std::collections::HashMap;
 
@@ -85,6 +86,9 @@ pub struct ClusterWindow {
     pub jobs: Vec<Job>,
     /// Mean min(runtime, limit) / limit over its jobs.
     pub wc_acc: f64,
+    /// Σ min(runtime, limit) · CPUs / Σ limit · CPUs over its jobs: the
+    /// accuracy of the work a backlog estimates.
+    pub wc_acc_work: f64,
 }
 
 /// Windows could not be cut.
@@ -144,13 +148,17 @@ pub fn cut_windows(jobs: &[Job], count: usize, config: &WindowConfig) -> Result<
             j.occurrence -= from;
             j.release -= from;
         }
+        let used = |j: &Job| j.runtime.min(j.estimate) as f64;
+        let limit = |j: &Job| j.estimate.max(1) as f64;
         let wc_acc = if window.is_empty() {
             1.0
         } else {
-            window.iter().map(|j| j.runtime.min(j.estimate) as f64 / j.estimate.max(1) as f64).sum::<f64>()
-                / window.len() as f64
+            window.iter().map(|j| used(j) / limit(j)).sum::<f64>() / window.len() as f64
         };
-        windows.push(ClusterWindow { index, offset: from, raw_jobs: slice.len(), jobs: window, wc_acc });
+        let work: f64 = window.iter().map(|j| limit(j) * f64::from(j.nodes)).sum();
+        let wc_acc_work =
+            if work > 0.0 { window.iter().map(|j| used(j) * f64::from(j.nodes)).sum::<f64>() / work } else { 1.0 };
+        windows.push(ClusterWindow { index, offset: from, raw_jobs: slice.len(), jobs: window, wc_acc, wc_acc_work });
     }
     Ok(windows)
 }
@@ -246,6 +254,7 @@ mod tests {
         assert_eq!(w[1].jobs[0].occurrence, 0);
         assert_eq!(w[1].jobs.iter().map(|j| j.id).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
         assert!((w[0].wc_acc - 0.5).abs() < 1e-12);
+        assert!((w[0].wc_acc_work - 0.5).abs() < 1e-12);
         // Three whole days after the first job: a fourth window does not fit.
         let err = cut_windows(&jobs, 4, &config).unwrap_err();
         assert_eq!(err.setting(), "grid.clusters");
