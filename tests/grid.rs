@@ -12,25 +12,10 @@ use slasim::policy::build_reserving;
 use slasim::rng::{Stream, stream};
 use slasim::sim::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
 use slasim::units::Time;
-use slasim::workload::job::{Job, NO_DEADLINE};
+use slasim::workload::job::Job;
 
 fn job(id: u32, submit: Time, cpus: u32, estimate: Time, runtime: Time) -> Job {
-    Job {
-        id,
-        swf_id: i64::from(id),
-        occurrence: submit,
-        release: submit,
-        deadline: NO_DEADLINE,
-        estimate,
-        runtime,
-        nodes: cpus,
-        user: 0,
-        application: 0,
-        queue: 0,
-        fee: 0.0,
-        penalty: 0.0,
-        reservation: false,
-    }
+    Job::without_sla(id, submit, cpus, estimate, runtime)
 }
 
 fn request(id: u32, submit: Time, earliest: Time, deadline: Time, duration: Time, parts: Vec<u32>) -> CoRequest {

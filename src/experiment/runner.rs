@@ -227,6 +227,26 @@ fn failure_horizon(jobs: &[Job]) -> Time {
     last_deadline.max(last.saturating_add(work))
 }
 
+/// The `runs` row of a point simulated from `started` for `wall_seconds`.
+fn run_row(p: &Point, trace: &str, capacity: u32, started: SystemTime, wall_seconds: f64) -> RunRow {
+    let id = p.id();
+    RunRow {
+        run_id: id.run_id,
+        strategy: p.strategy.clone(),
+        battery: p.battery as i64,
+        battery_key: p.battery_key(),
+        trace: trace.to_string(),
+        seed: p.seed,
+        capacity,
+        config: p.canonical(),
+        config_hash: id.hash,
+        code_version: code_version(),
+        started_at: rfc3339(started),
+        finished_at: rfc3339(SystemTime::now()),
+        wall_seconds,
+    }
+}
+
 /// Simulates one Grid point.
 fn run_grid(
     inputs: &Inputs,
@@ -240,22 +260,7 @@ fn run_grid(
     let run = run_grid_point(log, g, &p.strategy, p.seed)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let summary = RunSummary::of(&run.jobs, g.cpus);
-    let id = p.id();
-    let row = RunRow {
-        run_id: id.run_id,
-        strategy: p.strategy.clone(),
-        battery: 0,
-        battery_key: p.battery_key(),
-        trace: log.trace.clone(),
-        seed: p.seed,
-        capacity: g.cpus,
-        config: p.canonical(),
-        config_hash: id.hash,
-        code_version: code_version(),
-        started_at: rfc3339(started),
-        finished_at: rfc3339(SystemTime::now()),
-        wall_seconds,
-    };
+    let row = run_row(p, &log.trace, g.cpus, started, wall_seconds);
     let output = RunOutput { run: row, jobs: run.jobs, node_events: Vec::new(), point: None, grid: Some(run.output) };
     Ok((output, summary, 0))
 }
@@ -284,22 +289,7 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
     let simulated = simulate(Scenario { capacity, jobs, failures, strategy, checkpoint })?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let summary = RunSummary::of(&simulated.cluster.records, capacity);
-    let id = p.id();
-    let run = RunRow {
-        run_id: id.run_id,
-        strategy: p.strategy.clone(),
-        battery: p.battery as i64,
-        battery_key: p.battery_key(),
-        trace: prepared.trace.clone(),
-        seed: p.seed,
-        capacity,
-        config: p.canonical(),
-        config_hash: id.hash,
-        code_version: code_version(),
-        started_at: rfc3339(started),
-        finished_at: rfc3339(SystemTime::now()),
-        wall_seconds,
-    };
+    let run = run_row(p, &prepared.trace, capacity, started, wall_seconds);
     let unresolved = simulated.cluster.unresolved;
     let point = Some((axes(p), summary));
     let output = RunOutput {

@@ -271,25 +271,10 @@ pub fn summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::job::{Job, NO_DEADLINE};
+    use crate::workload::job::Job;
 
     fn record(o: Time, start: Option<Time>, end: Option<Time>, n: u32, x: Time) -> JobRecord {
-        let job = Job {
-            id: 0,
-            swf_id: 0,
-            occurrence: o,
-            release: o,
-            deadline: NO_DEADLINE,
-            estimate: x,
-            runtime: x,
-            nodes: n,
-            user: 0,
-            application: 0,
-            queue: 0,
-            fee: 0.0,
-            penalty: 0.0,
-            reservation: false,
-        };
+        let job = Job::without_sla(0, o, n, x, x);
         JobRecord { actual_start: start, actual_end: end, ..JobRecord::new(job) }
     }
 

@@ -347,14 +347,7 @@ pub fn grid_figures(summary: &DataFrame) -> PolarsResult<Vec<Figure>> {
                         })
                         .collect();
                     points.sort_by(|x, y| x.0.total_cmp(&y.0));
-                    (points.len() >= 2).then(|| Series {
-                        name: a.clone(),
-                        points,
-                        band: false,
-                        error_bars: true,
-                        line: true,
-                        colour: k,
-                    })
+                    (points.len() >= 2).then(|| Series::with_error_bars(a.clone(), points, true, k))
                 })
                 .collect();
             if series.is_empty() {
@@ -399,13 +392,9 @@ pub fn grid_figures(summary: &DataFrame) -> PolarsResult<Vec<Figure>> {
                     })
                     .collect();
                 points.sort_by(|x, y| x.4.total_cmp(&y.4));
-                (points.len() >= 2).then(|| Series {
-                    name: format!("{a}, {c} clusters (start weight 0 → 1)"),
-                    points: points.into_iter().map(|(x, y, lo, hi, _)| (x, y, lo, hi)).collect(),
-                    band: false,
-                    error_bars: true,
-                    line: true,
-                    colour: k,
+                (points.len() >= 2).then(|| {
+                    let points = points.into_iter().map(|(x, y, lo, hi, _)| (x, y, lo, hi)).collect();
+                    Series::with_error_bars(format!("{a}, {c} clusters (start weight 0 → 1)"), points, true, k)
                 })
             })
             .collect();

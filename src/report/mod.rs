@@ -311,14 +311,7 @@ fn series_per_strategy(
             let mut points: Vec<_> =
                 (0..df.height()).filter(|&i| names[i] == info.name && keep(i)).map(&point).collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            (!points.is_empty()).then(|| Series {
-                name: info.name.into(),
-                points,
-                band: false,
-                error_bars: true,
-                line,
-                colour: k,
-            })
+            (!points.is_empty()).then(|| Series::with_error_bars(info.name.into(), points, line, k))
         })
         .collect())
 }
@@ -422,14 +415,7 @@ fn reservation_figures(table: &DataFrame) -> anyhow::Result<Vec<Figure>> {
                         })
                         .collect();
                     points.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    Series {
-                        name: format!("{opt}, start factor {f}"),
-                        points,
-                        band: false,
-                        error_bars: true,
-                        line: true,
-                        colour: k,
-                    }
+                    Series::with_error_bars(format!("{opt}, start factor {f}"), points, true, k)
                 })
                 .collect();
             Ok(Panel {

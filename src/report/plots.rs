@@ -30,6 +30,13 @@ pub struct Series {
     pub colour: usize,
 }
 
+impl Series {
+    /// Points (x, y, low, high) drawn with error bars from low to high.
+    pub fn with_error_bars(name: String, points: Vec<(f64, f64, f64, f64)>, line: bool, colour: usize) -> Series {
+        Series { name, points, band: false, error_bars: true, line, colour }
+    }
+}
+
 /// One chart.
 #[derive(Debug, Clone)]
 pub struct Panel {

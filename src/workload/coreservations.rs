@@ -149,22 +149,7 @@ mod tests {
     use super::*;
 
     fn job(o: Time, n: u32, x: Time) -> Job {
-        Job {
-            id: 0,
-            swf_id: o,
-            occurrence: o,
-            release: o,
-            deadline: crate::workload::job::NO_DEADLINE,
-            estimate: x,
-            runtime: x / 2,
-            nodes: n,
-            user: 1,
-            application: 1,
-            queue: 1,
-            fee: 0.0,
-            penalty: 0.0,
-            reservation: false,
-        }
+        Job { swf_id: o, ..Job::without_sla(0, o, n, x, x / 2) }
     }
 
     fn settings(workload: RequestWorkload) -> RequestSettings {

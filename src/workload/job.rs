@@ -52,6 +52,27 @@ pub struct Job {
 }
 
 impl Job {
+    /// A job without an SLA (no deadline, fee or penalty): a queued job of
+    /// the classic modes and the Grid's clusters, submitted at `submit`.
+    pub fn without_sla(id: u32, submit: Time, nodes: u32, estimate: Time, runtime: Time) -> Job {
+        Job {
+            id,
+            swf_id: i64::from(id),
+            occurrence: submit,
+            release: submit,
+            deadline: NO_DEADLINE,
+            estimate,
+            runtime,
+            nodes,
+            user: -1,
+            application: -1,
+            queue: -1,
+            fee: 0.0,
+            penalty: 0.0,
+            reservation: false,
+        }
+    }
+
     /// Booked node-hours: n·x / 3600, the dissertation's fee unit.
     pub fn node_hours(&self) -> f64 {
         node_hours(self.nodes, self.estimate)

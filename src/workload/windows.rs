@@ -192,22 +192,7 @@ mod tests {
     use super::*;
 
     fn job(o: Time, n: u32, x: Time, w: Time) -> Job {
-        Job {
-            id: 0,
-            swf_id: o,
-            occurrence: o,
-            release: o,
-            deadline: crate::workload::job::NO_DEADLINE,
-            estimate: x,
-            runtime: w,
-            nodes: n,
-            user: 1,
-            application: 1,
-            queue: 1,
-            fee: 0.0,
-            penalty: 0.0,
-            reservation: false,
-        }
+        Job { swf_id: o, ..Job::without_sla(0, o, n, x, w) }
     }
 
     #[test]
