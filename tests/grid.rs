@@ -2,11 +2,14 @@
 //! three cases where Alg. 1, 2, 3 and 3b differ, worked out by hand, and
 //! property tests of what every algorithm must keep.
 
+use std::sync::Arc;
+
 use proptest::prelude::*;
 use slasim::grid::algorithm::algorithm;
 use slasim::grid::broker::{BrokerActor, BrokerSettings, CoReservationRecord};
+use slasim::grid::cost::{Calendar, CostConfig, DEFAULT_CALENDAR_OFFSET};
 use slasim::grid::lrs::{Lrs, LrsSettings};
-use slasim::grid::metrics::{WaitIndex, request_metrics};
+use slasim::grid::metrics::{Prices, WaitIndex, request_metrics};
 use slasim::grid::request::{CoRequest, Enumeration, StartGrid};
 use slasim::policy::build_reserving;
 use slasim::rng::{Stream, stream};
@@ -37,6 +40,21 @@ fn run_with(
     requests: Vec<CoRequest>,
     seed: u64,
 ) -> GridSimulated {
+    assemble(local, alg, cpus, jobs, requests, seed, (300, 20))
+}
+
+/// The Grid bench with the thesis' cost tables and wc_acc 1, under
+/// `algorithm`, with `(minsize, start times)`.
+fn assemble(
+    local: &str,
+    alg: &str,
+    cpus: &[u32],
+    jobs: Vec<Vec<Job>>,
+    requests: Vec<CoRequest>,
+    seed: u64,
+    (minsize, windows): (Time, u32),
+) -> GridSimulated {
+    let tables = CostConfig::default().tables(cpus.len() as u32).unwrap();
     let clusters = cpus
         .iter()
         .zip(jobs)
@@ -45,10 +63,16 @@ fn run_with(
             capacity: cpus,
             jobs,
             strategy: build_reserving(local, cpus, 1_000_000).unwrap(),
-            lrs: Lrs { cluster: i as u32, cpus, wc_acc: 1.0, costs: None, settings: LrsSettings::default() },
+            lrs: Lrs {
+                cluster: i as u32,
+                cpus,
+                wc_acc: 1.0,
+                costs: Some(Arc::new(tables[i].clone())),
+                settings: LrsSettings::default(),
+            },
         })
         .collect();
-    let settings = BrokerSettings { minsize: 300, windows: 20, enumeration: Enumeration::AtMostW };
+    let settings = BrokerSettings { minsize, windows, enumeration: Enumeration::AtMostW, tolerances: (0.0, 0.0) };
     let broker = BrokerActor::new(
         algorithm(alg).unwrap().build(),
         settings,
@@ -160,7 +184,9 @@ fn case_2_the_backlog_test_refuses_what_backfill_reservations_take() {
         }
         if alg == "a2" || alg == "a3b" {
             let waits: Vec<WaitIndex> = sim.clusters.iter().map(|c| WaitIndex::new(&c.records)).collect();
-            assert_eq!(request_metrics(r, &waits).unfairness, Some(1.0), "{alg}");
+            let tables = CostConfig::default().tables(3).unwrap();
+            let prices = Prices { tables: &tables, calendar: Calendar { offset: DEFAULT_CALENDAR_OFFSET } };
+            assert_eq!(request_metrics(r, &waits, &prices).unfairness, Some(1.0), "{alg}");
         }
     }
 }
@@ -298,24 +324,82 @@ proptest! {
                     prop_assert!(held, "{alg}: part of {part} CPUs missing on cluster {cluster}");
                 }
             }
+            // A4 reserves the earliest variant formed: status-based reservations never fail.
+            if alg == "a4" {
+                for r in sim.broker.records.iter().filter(|r| r.granted()) {
+                    let (lo, _) = r.tree.starts.unwrap_or_default();
+                    prop_assert_eq!(r.start, Some(r.grid.start(lo)), "A4 took a later start");
+                }
+            }
             // Every kept block belongs to a granted request.
             let kept: usize = sim.clusters.iter().map(|c| c.blocks.iter().filter(|b| !b.cancelled).count()).sum();
             let granted: usize = sim.broker.records.iter().map(|r| r.placement.len()).sum();
             prop_assert_eq!(kept, granted, "{}", alg);
         }
     }
+
+    #[test]
+    fn alg_5_with_pure_start_weight_chooses_what_alg_4_chooses((cpus, jobs, requests, seed) in grid()) {
+        let start_first: Vec<CoRequest> = requests.iter().map(|r| CoRequest { start_weight: 1.0, ..r.clone() }).collect();
+        let a4 = run("a4", &cpus, jobs.clone(), start_first.clone(), seed);
+        let a5 = run("a5", &cpus, jobs, start_first, seed);
+        for (x, y) in a4.broker.records.iter().zip(&a5.broker.records) {
+            prop_assert_eq!(x.start, y.start);
+            prop_assert_eq!(&x.placement, &y.placement);
+            prop_assert_eq!(x.counters, y.counters);
+        }
+    }
+
+    #[test]
+    fn alg_5_costs_are_the_hourly_prices_of_its_parts((cpus, jobs, requests, seed) in grid(), s in 0.0f64..=1.0) {
+        let weighted: Vec<CoRequest> = requests.iter().map(|r| CoRequest { start_weight: s, ..r.clone() }).collect();
+        let sim = run("a5", &cpus, jobs, weighted, seed);
+        let tables = CostConfig::default().tables(cpus.len() as u32).unwrap();
+        for r in sim.broker.records.iter().filter(|r| r.granted()) {
+            let start = r.start.unwrap_or_default();
+            // Every started hour of every part at its cluster's price.
+            let mut by_hand = 0.0;
+            for &(cluster, part) in &r.placement {
+                let mut t = start;
+                while t < start + r.request.duration {
+                    by_hand += f64::from(part) * tables[cluster as usize].price_at(t);
+                    t += 3600;
+                }
+            }
+            prop_assert!((r.cost - by_hand).abs() < 1e-9, "{} vs {by_hand}", r.cost);
+            // The chosen variant is no dearer than the dearest formed, no cheaper than the cheapest.
+            let (lo, hi) = r.cost_range.unwrap_or((r.cost, r.cost));
+            prop_assert!(lo - 1e-9 <= r.cost && r.cost <= hi + 1e-9);
+        }
+    }
 }
 
+/// Alg. 5's start flips as the start weight crosses a threshold.
+///
+/// Three empty clusters of 16 CPUs; one request for parts [10, 10], one hour,
+/// earliest start Monday 17:00 (t = 429,200 s with Wednesday 17:46:40 at
+/// t = 0), deadline 3 hours later: span 7200 s, minsize 3600 → starts 17:00
+/// (A), 18:00 (B) and 19:00 (C). The thesis' tables price a CPU-hour at 2
+/// from 08 to 18 h and 1 otherwise, on every cluster on a Monday: every
+/// variant at A costs 10·2 + 10·2 = 40, at B and C 20. Normalised: cost A 1,
+/// B and C 0; start A 0, B 0.5, C 1. Values (k = 1 − s): A = 1 − s, B = s/2,
+/// C = s. B beats C for every s > 0 (at s = 0 they tie at cost 20); A beats
+/// B iff 1 − s < s/2, i.e. s > 2/3. So s = 0.3 and 0.6 start at 18:00 (cost
+/// 20), s = 0.7 and 1 at 17:00 (40).
 #[test]
-fn the_same_seed_gives_the_same_grid_run() {
-    let (cpus, jobs) = (vec![8, 8, 2], busy_pair(2000));
-    let requests: Vec<CoRequest> =
-        (0..6).map(|i| request(i, 10 + i as Time, 100 + 50 * i as Time, 5000, 300, vec![4, 2])).collect();
-    let a = run("a1", &cpus, jobs.clone(), requests.clone(), 11);
-    let b = run("a1", &cpus, jobs, requests, 11);
-    assert_eq!(a.broker.records, b.broker.records);
-    assert_eq!(
-        a.clusters.iter().map(|c| c.blocks.clone()).collect::<Vec<_>>(),
-        b.clusters.iter().map(|c| c.blocks.clone()).collect::<Vec<_>>()
-    );
+fn alg_5_flips_from_the_cheap_start_to_the_early_one_above_s_two_thirds() {
+    let monday_17 = 429_200;
+    let jobs = || vec![vec![], vec![], vec![]];
+    let mut starts = Vec::new();
+    for s in [0.0, 0.3, 0.6, 0.7, 1.0] {
+        let req = CoRequest { start_weight: s, ..request(0, 0, monday_17, monday_17 + 3 * 3600, 3600, vec![10, 10]) };
+        let clusters = [16, 16, 16];
+        let sim = assemble("easy", "a5", &clusters, jobs(), vec![req], 1, (3600, 3));
+        let r = &sim.broker.records[0];
+        starts.push((r.start, r.cost));
+    }
+    let (a, b) = (Some(monday_17), Some(monday_17 + 3600));
+    assert_eq!(starts[1..], [(b, 20.0), (b, 20.0), (a, 40.0), (a, 40.0)]);
+    // Pure cost minimisation: B or C, both cost 20.
+    assert_eq!(starts[0].1, 20.0);
 }

@@ -380,6 +380,35 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
             ":6:1",
             "must be a queueing mode",
         ),
+        (
+            format!("{head}[grid]\nalgorithm = \"a5\"\n[[sweep]]\n[sweep.axes]\nstart_weight = [0.5, 1.5]\n"),
+            ":7:1",
+            "`grid.requests.start_weight` = 1.5: must lie in [0, 1]",
+        ),
+        (
+            format!(
+                "{head}[grid]\n[[grid.costs.tables]]\nclusters = [1]\nrates = [\n  {{ days = \"all\", from = 0, to = 8, \
+                 price = 1.0 }},\n  {{ days = \"all\", from = 8, to = 24, price = -2.0 }},\n]\n[[sweep]]\n"
+            ),
+            ":8:3",
+            "(cost table 1, rate 2): price -2 must be finite and ≥ 0",
+        ),
+        (
+            format!(
+                "{head}[grid]\n[[grid.costs.tables]]\nclusters = [1]\nrates = [{{ days = \"mon-sat\", from = 0, to = 24, \
+                 price = 1.0 }}]\n[[sweep]]\n"
+            ),
+            ":6:1",
+            "a gap in the hours: sun 00:00–01:00 has no price",
+        ),
+        (
+            format!(
+                "{head}[grid]\n[[grid.costs.tables]]\nclusters = [4]\nrates = [{{ days = \"all\", from = 0, to = 24, \
+                 price = 1.0 }}]\n[[sweep]]\n"
+            ),
+            ":5:1",
+            "cluster 4 does not exist (the grid has 4: 0–3)",
+        ),
     ];
     for (text, at, message) in cases {
         let config = dir.path().join("bad.toml");

@@ -276,6 +276,20 @@ fn sweep_regions(text: &str) -> Vec<std::ops::Range<usize>> {
     starts.iter().enumerate().map(|(i, &s)| s..starts.get(i + 1).copied().unwrap_or(text.len())).collect()
 }
 
+/// Where a cost-table error points: the table's `clusters` key, its `rates`
+/// key, or the offending rate's `{`.
+fn cost_table_offset(text: &str, e: &crate::grid::cost::CostError) -> usize {
+    let Some(table) = text.match_indices("[[grid.costs.tables]]").nth(e.table).map(|(i, _)| i) else { return 0 };
+    let end = text[table + 1..].find("\n[").map_or(text.len(), |i| table + 1 + i);
+    let region = &text[table..end];
+    let key = if e.setting.ends_with("clusters") { "clusters" } else { "rates" };
+    let Some(at) = region.find(&format!("{key} =")).or_else(|| region.find(key)) else { return table };
+    match e.rate {
+        Some(r) => region[at..].match_indices('{').nth(r).map_or(table + at, |(i, _)| table + at + i),
+        None => table + at,
+    }
+}
+
 /// Expands an axis' values.
 fn axis_values(
     name: &str,
@@ -531,6 +545,7 @@ impl Experiment {
                     })?;
                     crate::policy::build_reserving(&point.strategy, g.cpus, g.t_stop())
                         .map_err(|e| loc.at(loc.key_offset(span.clone(), "strategy"), e))?;
+                    g.costs.tables(g.clusters).map_err(|e| loc.at(cost_table_offset(text, &e), &e))?;
                 }
                 point.overbooking.validate().map_err(|e| {
                     let axis = ALIASES.iter().find(|(_, p)| p.ends_with(e.setting)).map_or(e.setting, |(a, _)| *a);

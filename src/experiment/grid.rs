@@ -17,9 +17,11 @@ use anyhow::anyhow;
 use crate::grid::algorithm::algorithm;
 use crate::grid::broker::{BrokerActor, BrokerSettings};
 use crate::grid::config::GridConfig;
+use crate::grid::cost::Calendar;
 use crate::grid::lrs::{AccuracyEstimate, Lrs};
 use crate::grid::metrics::{
-    ClusterMetrics, ClusterRun, GridSummary, RequestMetrics, WaitIndex, cluster_metrics, request_metrics, summary,
+    ClusterMetrics, ClusterRun, GridSummary, Prices, RequestMetrics, WaitIndex, cluster_metrics, request_metrics,
+    summary,
 };
 use crate::grid::request::CoRequest;
 use crate::policy;
@@ -127,6 +129,8 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     let (windows, requests) = grid_workload(log, g, seed)?;
     let info = algorithm(&g.algorithm)?;
     let t_stop = g.t_stop();
+    let tables = g.costs.tables(g.clusters)?;
+    let calendar = Calendar { offset: g.costs.calendar_offset };
     let mut clusters = Vec::with_capacity(windows.len());
     let accuracy = |w: &ClusterWindow| match g.lrs.accuracy {
         AccuracyEstimate::Mean => w.wc_acc,
@@ -134,7 +138,8 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     };
     for w in &windows {
         let wc_acc = accuracy(w);
-        let lrs = Lrs { cluster: w.index as u32, cpus: g.cpus, wc_acc, costs: None, settings: g.lrs };
+        let costs = Some(Arc::new(tables[w.index].clone()));
+        let lrs = Lrs { cluster: w.index as u32, cpus: g.cpus, wc_acc, costs, settings: g.lrs };
         clusters.push(GridCluster {
             capacity: g.cpus,
             jobs: w.jobs.clone(),
@@ -142,7 +147,12 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
             lrs,
         });
     }
-    let settings = BrokerSettings { minsize: g.minsize, windows: g.starts, enumeration: g.enumeration };
+    let settings = BrokerSettings {
+        minsize: g.minsize,
+        windows: g.starts,
+        enumeration: g.enumeration,
+        tolerances: (g.start_tolerance, g.cost_tolerance),
+    };
     let broker =
         BrokerActor::new(info.build(), settings, vec![g.cpus; windows.len()], stream(seed, Stream::VariantShuffle, 0));
     let simulated = simulate_grid(GridScenario { clusters, requests, broker })?;
@@ -152,7 +162,8 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     }
     let waits: Vec<WaitIndex> = simulated.clusters.iter().map(|c| WaitIndex::new(&c.records)).collect();
     let records = simulated.broker.records;
-    let metrics: Vec<RequestMetrics> = records.iter().map(|r| request_metrics(r, &waits)).collect();
+    let prices = Prices { tables: &tables, calendar };
+    let metrics: Vec<RequestMetrics> = records.iter().map(|r| request_metrics(r, &waits, &prices)).collect();
     let mut cluster_rows = Vec::with_capacity(windows.len());
     let mut cluster_stats: Vec<ClusterMetrics> = Vec::with_capacity(windows.len());
     let mut jobs = Vec::new();
@@ -165,7 +176,7 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
             backlog_integrals: c.backlog_integrals,
             wc_acc: accuracy(w),
         };
-        let m = cluster_metrics(&run, &records, t_stop);
+        let m = cluster_metrics(&run, &records, t_stop, calendar.first_weekend());
         cluster_rows.push(ClusterRow {
             cluster: i as u32,
             window: w.index as u32,

@@ -15,8 +15,10 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::grid::lrs::Admission;
-use crate::grid::request::Tr;
+use crate::grid::request::{CoRequest, Tr};
+use crate::grid::resort::{Resorting, Weights};
 use crate::grid::search::{DepthFirst, Search};
+use crate::grid::tree::TreeCounts;
 use crate::policy::UnknownName;
 
 /// The status query an algorithm sends to each cluster candidate.
@@ -38,9 +40,13 @@ pub trait BrokerStrategy: Send {
     fn arrange(&self, trs: &mut [Tr], rng: &mut ChaCha8Rng) {
         trs.shuffle(rng);
     }
-    /// A fresh reservation step for one request.
-    fn search(&self) -> Box<dyn Search> {
+    /// A fresh reservation step for `request` (Alg. 5 reads its weights).
+    fn search(&self, _request: &CoRequest, _tolerances: (f64, f64)) -> Box<dyn Search> {
         Box::new(DepthFirst::new())
+    }
+    /// The worst-case message count N of the efficiency (spec §6.1).
+    fn max_messages(&self, counts: &TreeCounts) -> u64 {
+        counts.max_messages()
     }
 }
 
@@ -104,8 +110,35 @@ impl<A: BrokerStrategy> BrokerStrategy for StartSorted<A> {
         trs.sort_by_key(|t| t.start);
     }
 
-    fn search(&self) -> Box<dyn Search> {
-        self.0.search()
+    fn search(&self, request: &CoRequest, tolerances: (f64, f64)) -> Box<dyn Search> {
+        self.0.search(request, tolerances)
+    }
+
+    fn max_messages(&self, counts: &TreeCounts) -> u64 {
+        self.0.max_messages(counts)
+    }
+}
+
+/// Alg. 5: backfill admission, partial costs from the clusters' cost tables,
+/// the tree sorted by k · cost + s · start and the re-sorting reservation
+/// step (spec §4.7, A22). (k, s) = (0, 1) chooses what Alg. 4 chooses.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Combined;
+
+impl BrokerStrategy for Combined {
+    fn status(&self) -> Option<StatusPolicy> {
+        Some(StatusPolicy { admission: Admission::Backfill, wc_acc: None, costs: true })
+    }
+
+    fn search(&self, request: &CoRequest, (start_tolerance, cost_tolerance): (f64, f64)) -> Box<dyn Search> {
+        Box::new(Resorting::new(Weights { start_weight: request.start_weight, start_tolerance, cost_tolerance }))
+    }
+
+    /// A17: a failure at the last part may roll back the whole path, so inner
+    /// nodes may be passed twice per variant: N = C + 2 · (r − 1) · C.
+    fn max_messages(&self, counts: &TreeCounts) -> u64 {
+        let (c, r) = (counts.variants(), counts.by_depth.len() as u64);
+        c + 2 * r.saturating_sub(1) * c
     }
 }
 
@@ -128,7 +161,7 @@ impl AlgorithmInfo {
 }
 
 /// Every algorithm, in report order.
-pub const ALGORITHMS: [AlgorithmInfo; 8] = [
+pub const ALGORITHMS: [AlgorithmInfo; 9] = [
     AlgorithmInfo {
         name: "a1",
         description: "Alg. 1, trivial: no status query, random variants until one is reserved",
@@ -176,6 +209,12 @@ pub const ALGORITHMS: [AlgorithmInfo; 8] = [
         description: "Alg. 4, start-time optimisation: Alg. 3b with variants tried earliest start first",
         queries: true,
         build: || Box::new(StartSorted(Backfill)),
+    },
+    AlgorithmInfo {
+        name: "a5",
+        description: "Alg. 5, combined criteria: Alg. 3b, partial costs, variants sorted by k·cost + s·start, re-sorting on failure",
+        queries: true,
+        build: || Box::new(Combined),
     },
 ];
 

@@ -32,7 +32,7 @@ use crate::sim::port::{Input, Output};
 use crate::units::Time;
 
 /// How the broker forms start times.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BrokerSettings {
     /// Lower bound of the start-time increment, seconds.
     pub minsize: Time,
@@ -40,6 +40,8 @@ pub struct BrokerSettings {
     pub windows: u32,
     /// How the start grid counts (A1).
     pub enumeration: Enumeration,
+    /// Alg. 5's tolerances: (start, in grid steps; cost).
+    pub tolerances: (f64, f64),
 }
 
 /// What became of one request.
@@ -61,6 +63,8 @@ pub struct CoReservationRecord {
     pub status_messages: u32,
     /// Sizes of the pruned variant tree.
     pub tree: TreeCounts,
+    /// N of the efficiency for this algorithm.
+    pub max_messages: u64,
     /// Cheapest and dearest variant formed (Alg. 5 relative cost).
     pub cost_range: Option<(f64, f64)>,
     /// Per cluster candidate: (unfiltered, filtered) TRs of its status reply.
@@ -80,8 +84,7 @@ impl CoReservationRecord {
 
     /// Efficiency 1 − n/N (spec §6.1); `None` without variants.
     pub fn efficiency(&self) -> Option<f64> {
-        let n_max = self.tree.max_messages();
-        (n_max > 0).then(|| 1.0 - f64::from(self.counters.messages()) / n_max as f64)
+        (self.max_messages > 0).then(|| 1.0 - f64::from(self.counters.messages()) / self.max_messages as f64)
     }
 }
 
@@ -166,6 +169,7 @@ impl BrokerActor {
         let parts = request.sorted_parts();
         let grid = StartGrid::new(&request, self.settings.minsize, self.settings.windows, self.settings.enumeration);
         let clusters = self.capacities.len();
+        let search = self.strategy.search(&request, self.settings.tolerances);
         let mut n = Negotiation {
             request,
             parts,
@@ -174,7 +178,7 @@ impl BrokerActor {
             waiting: 0,
             tree: None,
             counts: TreeCounts::default(),
-            search: self.strategy.search(),
+            search,
             ids: vec![None; clusters],
         };
         match self.strategy.status() {
@@ -311,6 +315,7 @@ impl BrokerActor {
             cost,
             counters: n.search.counters(),
             status_messages,
+            max_messages: self.strategy.max_messages(&n.counts),
             tree: n.counts,
             cost_range,
             filtering,

@@ -15,6 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::grid::algorithm::algorithm;
+use crate::grid::cost::CostConfig;
 use crate::grid::lrs::LrsSettings;
 use crate::grid::request::Enumeration;
 use crate::setting::{InvalidSetting, probability};
@@ -48,6 +49,12 @@ pub struct GridConfig {
     pub windows: WindowConfig,
     /// The LRS' ambiguity settings.
     pub lrs: LrsSettings,
+    /// Cost tables and their calendar (Alg. 5 and the cost metrics).
+    pub costs: CostConfig,
+    /// Alg. 5's Startzeittoleranz, in start-grid steps (A19).
+    pub start_tolerance: f64,
+    /// Alg. 5's Kostentoleranz, in cost units (A19).
+    pub cost_tolerance: f64,
 }
 
 impl Default for GridConfig {
@@ -62,6 +69,9 @@ impl Default for GridConfig {
             requests: RequestSettings::default(),
             windows: WindowConfig::default(),
             lrs: LrsSettings::default(),
+            costs: CostConfig::default(),
+            start_tolerance: 0.0,
+            cost_tolerance: 0.0,
         }
     }
 }
@@ -81,7 +91,7 @@ impl GridConfig {
             return Err(InvalidSetting::new(
                 "grid.algorithm",
                 &self.algorithm,
-                "unknown algorithm; valid: a1, a2, a3, a3-star, a3b, a2-sorted, a3-sorted, a4",
+                "unknown algorithm; valid: a1, a2, a3, a3-star, a3b, a2-sorted, a3-sorted, a4, a5",
             ));
         }
         if self.minsize <= 0 {
@@ -92,6 +102,13 @@ impl GridConfig {
         }
         if self.cpus == 0 {
             return Err(InvalidSetting::new("grid.cpus", self.cpus, "must be at least 1"));
+        }
+        for (setting, tolerance) in
+            [("grid.start_tolerance", self.start_tolerance), ("grid.cost_tolerance", self.cost_tolerance)]
+        {
+            if !(tolerance.is_finite() && tolerance >= 0.0) {
+                return Err(InvalidSetting::new(setting, tolerance, "must be finite and ≥ 0"));
+            }
         }
         probability("grid.requests.template_probability", self.requests.template_probability)?;
         probability("grid.requests.start_weight", self.requests.start_weight)?;

@@ -20,6 +20,7 @@
 //!   and top-10 waits, mean backlog time (time-weighted over [0, t_stop]).
 
 use crate::grid::broker::CoReservationRecord;
+use crate::grid::cost::{Calendar, CostTable};
 use crate::policy::Block;
 use crate::sim::record::JobRecord;
 use crate::units::Time;
@@ -35,8 +36,18 @@ pub struct RequestMetrics {
     pub rel_start: Option<f64>,
     /// (start − f_start) / (last grid start − f_start) (§6.8), granted only.
     pub rel_start_grid: Option<f64>,
-    /// (cost − cheapest) / (dearest − cheapest), granted only.
+    /// (cost − cheapest) / (dearest − cheapest), granted only (Alg. 5).
     pub rel_cost: Option<f64>,
+    /// Cost of the reserved variant from the clusters' cost tables, granted only.
+    pub cost: Option<f64>,
+    /// Wholly inside day time (08–18 h), granted only.
+    pub day: Option<bool>,
+    /// Wholly inside night time (18–08 h), granted only.
+    pub night: Option<bool>,
+    /// Reserved CPU-seconds, and those at night or at the weekend.
+    pub cpu_seconds: (f64, f64),
+    /// It overlaps the weekend §6.9 calls the first.
+    pub first_weekend: bool,
 }
 
 /// Metrics of one cluster.
@@ -64,6 +75,8 @@ pub struct ClusterMetrics {
     pub backlog_time: f64,
     /// Sub-reservations it holds.
     pub subreservations: usize,
+    /// Of those, starting in the weekend §6.9 calls the first.
+    pub first_weekend_subreservations: usize,
 }
 
 impl ClusterMetrics {
@@ -107,8 +120,16 @@ impl WaitIndex {
     }
 }
 
-/// The metrics of a request, given each cluster's wait index.
-pub fn request_metrics(r: &CoReservationRecord, waits: &[WaitIndex]) -> RequestMetrics {
+/// The prices of a run: each cluster's cost table and the calendar.
+pub struct Prices<'a> {
+    /// Cost table per cluster.
+    pub tables: &'a [CostTable],
+    /// Day, night and weekend.
+    pub calendar: Calendar,
+}
+
+/// The metrics of a request, given each cluster's wait index and the prices.
+pub fn request_metrics(r: &CoReservationRecord, waits: &[WaitIndex], prices: &Prices<'_>) -> RequestMetrics {
     let granted = r.start;
     let unfairness = granted.map(|start| {
         let (mut vor, mut noch) = (0, 0);
@@ -125,7 +146,31 @@ pub fn request_metrics(r: &CoReservationRecord, waits: &[WaitIndex]) -> RequestM
         granted.zip(r.tree.starts).map(|(start, (lo, hi))| ratio(start, r.grid.start(lo), r.grid.start(hi)));
     let rel_start_grid = granted.map(|start| ratio(start, r.request.earliest_start, r.grid.last()));
     let rel_cost = granted.zip(r.cost_range).map(|(_, (lo, hi))| if hi > lo { (r.cost - lo) / (hi - lo) } else { 0.0 });
-    RequestMetrics { efficiency: r.efficiency(), unfairness, rel_start, rel_start_grid, rel_cost }
+    let duration = r.request.duration;
+    let cost = granted.map(|start| {
+        r.placement
+            .iter()
+            .map(|&(cluster, cpus)| {
+                prices.tables.get(cluster as usize).map_or(0.0, |t| t.partial_cost(cpus, start, duration))
+            })
+            .sum()
+    });
+    let split = granted.map(|start| prices.calendar.split(start, start + duration));
+    let cpus: f64 = r.placement.iter().map(|&(_, c)| f64::from(c)).sum();
+    let cpu_seconds = split.map_or((0.0, 0.0), |(_, off_peak)| (cpus * duration as f64, cpus * off_peak as f64));
+    let (weekend_start, weekend_end) = prices.calendar.first_weekend();
+    RequestMetrics {
+        efficiency: r.efficiency(),
+        unfairness,
+        rel_start,
+        rel_start_grid,
+        rel_cost,
+        cost,
+        day: split.map(|(day, _)| day == duration),
+        night: split.map(|(day, _)| day == 0),
+        cpu_seconds,
+        first_weekend: granted.is_some_and(|start| start < weekend_end && start + duration > weekend_start),
+    }
 }
 
 /// CPU-seconds of `[start, end) × cpus` inside `[0, t_stop]`.
@@ -151,7 +196,12 @@ pub struct ClusterRun<'a> {
 }
 
 /// The metrics of a cluster over the run's requests.
-pub fn cluster_metrics(c: &ClusterRun<'_>, requests: &[CoReservationRecord], t_stop: Time) -> ClusterMetrics {
+pub fn cluster_metrics(
+    c: &ClusterRun<'_>,
+    requests: &[CoReservationRecord],
+    t_stop: Time,
+    first_weekend: (Time, Time),
+) -> ClusterMetrics {
     let capacity = f64::from(c.cpus) * t_stop.max(1) as f64;
     let mut m = ClusterMetrics { jobs: c.records.len(), ..ClusterMetrics::default() };
     let mut waits = Vec::with_capacity(c.records.len());
@@ -174,6 +224,7 @@ pub fn cluster_metrics(c: &ClusterRun<'_>, requests: &[CoReservationRecord], t_s
     for b in c.blocks.iter().filter(|b| !b.cancelled) {
         m.reservation_utilisation += inside(b.start, b.end, b.cpus, t_stop);
         m.subreservations += 1;
+        m.first_weekend_subreservations += usize::from((first_weekend.0..first_weekend.1).contains(&b.start));
     }
     m.reservation_utilisation /= capacity;
     let (jobs_integral, reserved_integral) = c.backlog_integrals;
@@ -221,6 +272,17 @@ pub struct GridSummary {
     pub cost_mean: Option<f64>,
     /// Mean relative cost difference over granted requests.
     pub rel_cost_mean: Option<f64>,
+    /// Share of granted requests wholly in day time, and wholly at night (Table 19a).
+    pub day_share: Option<f64>,
+    /// Share wholly at night.
+    pub night_share: Option<f64>,
+    /// Share of reserved CPU-hours at night or at the weekend.
+    pub off_peak_share: Option<f64>,
+    /// Mean relative start and cost differences of the granted requests
+    /// overlapping the first weekend (Table 19b).
+    pub first_weekend_rel_start_mean: Option<f64>,
+    /// The same for the relative cost difference.
+    pub first_weekend_rel_cost_mean: Option<f64>,
     /// Mean utilisation (jobs and sub-reservations) over the clusters.
     pub utilisation_mean: f64,
     /// Longest job wait over every cluster, s.
@@ -259,8 +321,17 @@ pub fn summary(
         unfairness_mean: mean(metrics.iter().filter_map(|m| m.unfairness)),
         rel_start_mean: mean(metrics.iter().filter_map(|m| m.rel_start)),
         rel_start_grid_mean: mean(metrics.iter().filter_map(|m| m.rel_start_grid)),
-        cost_mean: mean(records.iter().filter(|r| r.granted()).map(|r| r.cost)),
+        cost_mean: mean(metrics.iter().filter_map(|m| m.cost)),
         rel_cost_mean: mean(metrics.iter().filter_map(|m| m.rel_cost)),
+        day_share: mean(metrics.iter().filter_map(|m| m.day.map(f64::from))),
+        night_share: mean(metrics.iter().filter_map(|m| m.night.map(f64::from))),
+        off_peak_share: {
+            let (all, off): (f64, f64) =
+                metrics.iter().fold((0.0, 0.0), |(a, o), m| (a + m.cpu_seconds.0, o + m.cpu_seconds.1));
+            (all > 0.0).then(|| off / all)
+        },
+        first_weekend_rel_start_mean: mean(metrics.iter().filter(|m| m.first_weekend).filter_map(|m| m.rel_start)),
+        first_weekend_rel_cost_mean: mean(metrics.iter().filter(|m| m.first_weekend).filter_map(|m| m.rel_cost)),
         utilisation_mean: mean(clusters.iter().map(ClusterMetrics::utilisation)).unwrap_or(0.0),
         wait_max: top.first().copied().unwrap_or(0.0),
         wait_top10: mean(top.iter().copied()).unwrap_or(0.0),
@@ -314,7 +385,7 @@ mod tests {
             backlog_integrals: (2000.0, 500.0),
             wc_acc: 0.5,
         };
-        let m = cluster_metrics(&run, &[], 100);
+        let m = cluster_metrics(&run, &[], 100, (40, 50));
         assert!((m.job_utilisation - (5.0 * 40.0 + 10.0 * 20.0) / 1000.0).abs() < 1e-12);
         assert!((m.reservation_utilisation - 80.0 / 1000.0).abs() < 1e-12);
         // Expansion: A (0 + 40)/40 = 1, B (20 + 40)/80 = 0.75 → mean 0.875.
@@ -322,7 +393,7 @@ mod tests {
         assert_eq!((m.wait_max, m.wait_top10), (20.0, 10.0));
         // Backlog: (0.5 · 2000 + 500) / 10 CPUs / 100 s = 1.5 s.
         assert!((m.backlog_time - 1.5).abs() < 1e-12);
-        assert_eq!(m.subreservations, 1);
+        assert_eq!((m.subreservations, m.first_weekend_subreservations), (1, 1));
         assert_eq!(m.filtering_degree, None);
     }
 }

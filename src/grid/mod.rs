@@ -9,7 +9,8 @@
 //! [`request`] (requests, start grid, TRs), [`tree`] (the lazily built, pruned
 //! variant tree), [`search`] (the reservation step as a state machine),
 //! [`lrs`] (a cluster's status, reservation and cancellation service),
-//! [`cost`] (cost tables), [`algorithm`] (the algorithms, each a type behind
+//! [`resort`] (Alg. 5's sorted tree and re-sorting step), [`cost`] (cost
+//! tables), [`algorithm`] (the algorithms, each a type behind
 //! [`algorithm::BrokerStrategy`]); [`broker`] is the actor that drives them
 //! through the kernel; [`metrics`] computes the thesis' criteria from a run.
 
@@ -20,5 +21,6 @@ pub mod cost;
 pub mod lrs;
 pub mod metrics;
 pub mod request;
+pub mod resort;
 pub mod search;
 pub mod tree;

@@ -40,7 +40,7 @@ pub const GRID_AXES: [&str; 9] = [
 ];
 
 /// The per-run metrics averaged over seeds.
-pub const GRID_METRICS: [&str; 16] = [
+pub const GRID_METRICS: [&str; 21] = [
     "failure_rate",
     "messages_mean",
     "reservation_messages_mean",
@@ -51,6 +51,11 @@ pub const GRID_METRICS: [&str; 16] = [
     "rel_start_grid_mean",
     "cost_mean",
     "rel_cost_mean",
+    "day_share",
+    "night_share",
+    "off_peak_share",
+    "first_weekend_rel_start_mean",
+    "first_weekend_rel_cost_mean",
     "utilisation_mean",
     "wait_max",
     "wait_top10",
@@ -60,7 +65,7 @@ pub const GRID_METRICS: [&str; 16] = [
 ];
 
 /// The per-cluster metrics averaged over seeds.
-pub const CLUSTER_METRICS: [&str; 12] = [
+pub const CLUSTER_METRICS: [&str; 13] = [
     "jobs",
     "wc_acc",
     "utilisation",
@@ -73,6 +78,7 @@ pub const CLUSTER_METRICS: [&str; 12] = [
     "filtering_degree",
     "infeasibility_rate",
     "subreservations",
+    "first_weekend_subreservations",
 ];
 
 /// A store's Grid runs: one row per run, and one per run and cluster.
@@ -138,8 +144,20 @@ fn with_kinds<'a>(names: &[&'a str]) -> Vec<(&'a str, Kind)> {
         .map(|&n| {
             let kind = match n {
                 "sweep" | "trace" | "request_workload" | "algorithm" | "local_scheduler" => Kind::Text,
-                "run_id" | "seed" | "clusters" | "minsize" | "starts" | "cluster" | "window" | "window_offset"
-                | "requests" | "granted" | "jobs" | "subreservations" | "messages_max" => Kind::Int,
+                "run_id"
+                | "seed"
+                | "clusters"
+                | "minsize"
+                | "starts"
+                | "cluster"
+                | "window"
+                | "window_offset"
+                | "requests"
+                | "granted"
+                | "jobs"
+                | "subreservations"
+                | "messages_max"
+                | "first_weekend_subreservations" => Kind::Int,
                 _ => Kind::Real,
             };
             (n, kind)
@@ -329,25 +347,32 @@ pub fn grid_figures(summary: &DataFrame) -> PolarsResult<Vec<Figure>> {
     let mut groups: Vec<(String, String)> = (0..summary.height()).map(|i| (trace[i].clone(), wl[i].clone())).collect();
     groups.sort();
     groups.dedup();
+    let weight = floats(summary, "start_weight")?;
     if counts.len() >= 2 {
         for (t, w) in &groups {
-            let mut names: Vec<String> =
-                (0..summary.height()).filter(|&i| &trace[i] == t && &wl[i] == w).map(|i| alg[i].clone()).collect();
-            names.sort();
-            names.dedup();
-            let series: Vec<Series> = names
+            let in_group = |i: usize| &trace[i] == t && &wl[i] == w;
+            // One curve per algorithm, and per start weight where an algorithm ran several.
+            let mut curves: Vec<(String, u64)> = (0..summary.height())
+                .filter(|&i| in_group(i))
+                .map(|i| (alg[i].clone(), weight[i].unwrap_or(0.0).to_bits()))
+                .collect();
+            curves.sort();
+            curves.dedup();
+            let several = |a: &str| curves.iter().filter(|(x, _)| x == a).count() > 1;
+            let series: Vec<Series> = curves
                 .iter()
                 .enumerate()
-                .filter_map(|(k, a)| {
+                .filter_map(|(k, (a, bits))| {
                     let mut points: Vec<_> = (0..summary.height())
-                        .filter(|&i| &trace[i] == t && &wl[i] == w && &alg[i] == a)
+                        .filter(|&i| in_group(i) && &alg[i] == a && weight[i].unwrap_or(0.0).to_bits() == *bits)
                         .filter_map(|i| {
                             let (m, h) = (fr[i]?, fr_ci[i].unwrap_or(0.0));
                             Some((clusters[i]?, m, m - h, m + h))
                         })
                         .collect();
                     points.sort_by(|x, y| x.0.total_cmp(&y.0));
-                    (points.len() >= 2).then(|| Series::with_error_bars(a.clone(), points, true, k))
+                    let name = if several(a) { format!("{a}, s = {}", f64::from_bits(*bits)) } else { a.clone() };
+                    (points.len() >= 2).then(|| Series::with_error_bars(name, points, true, k))
                 })
                 .collect();
             if series.is_empty() {
@@ -370,7 +395,6 @@ pub fn grid_figures(summary: &DataFrame) -> PolarsResult<Vec<Figure>> {
         }
     }
     // Alg. 5's trade-off curve: cost against relative start, one point per start weight.
-    let weight = floats(summary, "start_weight")?;
     let (cost, cost_ci) = (floats(summary, "cost_mean_mean")?, floats(summary, "cost_mean_ci")?);
     let rel = floats(summary, "rel_start_mean_mean")?;
     for (t, w) in &groups {

@@ -359,6 +359,10 @@ pub fn coreservation_values() -> Vec<ThesisValue> {
     let cost = [8698.0, 8846.0, 8872.0, 9428.0, 10440.0, 15935.0];
     let rel_start = [0.58, 0.27, 0.27, 0.26, 0.22, 0.0];
     let rel_cost = [0.0, 0.0, 0.0, 0.01, 0.03, 0.39];
+    let day = [0.21, 0.37, 0.36, 0.38, 0.33, 0.28];
+    let night = [0.53, 0.50, 0.45, 0.44, 0.44, 0.41];
+    let weekend_start = [0.59, 0.27, 0.32, 0.27, 0.25, 0.0];
+    let weekend_cost = [0.0, 0.0, 0.0, 0.02, 0.05, 0.19];
     for k in 0..weights.len() {
         let t = ThesisValue {
             section: "§6.9 Table 19",
@@ -371,13 +375,19 @@ pub fn coreservation_values() -> Vec<ThesisValue> {
         v.push(ThesisValue { metric: "cost_mean", value: cost[k], ..t });
         v.push(ThesisValue { metric: "rel_start_mean", value: rel_start[k], ..t });
         v.push(ThesisValue { metric: "rel_cost_mean", value: rel_cost[k], ..t });
+        v.push(ThesisValue { metric: "day_share", value: day[k], note: "wholly in 08-18 h", ..t });
+        v.push(ThesisValue { metric: "night_share", value: night[k], note: "wholly in 18-08 h", ..t });
+        v.push(ThesisValue { metric: "first_weekend_rel_start_mean", value: weekend_start[k], ..t });
+        v.push(ThesisValue { metric: "first_weekend_rel_cost_mean", value: weekend_cost[k], ..t });
     }
     // §6.9.2, Table 20 (C4, R1): cost-minimising A5 (s = 0) against A3b with homogeneous costs.
-    let table_20: [(&str, Option<f64>, &str, [f64; 4]); 8] = [
+    let table_20: [(&str, Option<f64>, &str, [f64; 4]); 10] = [
         ("a5", Some(0.0), "job_utilisation", [0.64, 0.63, 0.71, 0.71]),
         ("a5", Some(0.0), "reservation_utilisation", [0.10, 0.14, 0.09, 0.19]),
         ("a5", Some(0.0), "expansion_factor", [3.96, 2.56, 3.65, 5.87]),
         ("a5", Some(0.0), "subreservations", [85.0, 74.0, 74.0, 45.0]),
+        ("a5", Some(0.0), "backlog_time", [34_462.0, 70_178.0, 50_297.0, 114_654.0]),
+        ("a3b", None, "backlog_time", [44_945.0, 68_355.0, 52_518.0, 88_980.0]),
         ("a3b", None, "job_utilisation", [0.65, 0.63, 0.70, 0.76]),
         ("a3b", None, "reservation_utilisation", [0.13, 0.14, 0.11, 0.12]),
         ("a3b", None, "expansion_factor", [5.07, 3.18, 3.38, 3.72]),

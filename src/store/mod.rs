@@ -236,8 +236,13 @@ CREATE TABLE grid_points (
     unfairness_mean     REAL,
     rel_start_mean      REAL,
     rel_start_grid_mean REAL,
-    cost_mean           REAL,
+    cost_mean           REAL,              -- from the clusters' cost tables, granted requests
     rel_cost_mean       REAL,
+    day_share           REAL,              -- granted requests wholly in 08-18 h
+    night_share         REAL,              -- wholly in 18-08 h
+    off_peak_share      REAL,              -- reserved CPU-hours at night or at the weekend
+    first_weekend_rel_start_mean REAL,     -- granted requests overlapping §6.9's first weekend
+    first_weekend_rel_cost_mean  REAL,
     utilisation_mean    REAL    NOT NULL,
     wait_max            REAL    NOT NULL,  -- seconds, over every cluster
     wait_top10          REAL    NOT NULL,  -- seconds
@@ -270,8 +275,9 @@ CREATE TABLE coreservations (
     unfairness      REAL,
     rel_start       REAL,
     rel_start_grid  REAL,
-    cost            REAL,
+    cost            REAL,              -- from the clusters' cost tables
     rel_cost        REAL,
+    first_weekend   INTEGER NOT NULL,  -- overlaps §6.9's first weekend
     PRIMARY KEY (run_id, request)
 ) WITHOUT ROWID;
 CREATE TABLE subreservations (
@@ -302,6 +308,7 @@ CREATE TABLE cluster_runs (
     filtering_degree        REAL,
     infeasibility_rate      REAL,
     subreservations         INTEGER NOT NULL,
+    first_weekend_subreservations INTEGER NOT NULL,  -- starting in §6.9's first weekend
     PRIMARY KEY (run_id, cluster)
 ) WITHOUT ROWID;
 "#,
@@ -847,7 +854,7 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
     let s = &g.summary;
     tx.execute(
         "INSERT INTO grid_points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
-         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)",
         params![
             run.run_id,
             g.algorithm,
@@ -872,6 +879,11 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
             s.rel_start_grid_mean,
             s.cost_mean,
             s.rel_cost_mean,
+            s.day_share,
+            s.night_share,
+            s.off_peak_share,
+            s.first_weekend_rel_start_mean,
+            s.first_weekend_rel_cost_mean,
             s.utilisation_mean,
             s.wait_max,
             s.wait_top10,
@@ -881,7 +893,7 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
     )?;
     let mut request = tx.prepare_cached(
         "INSERT INTO coreservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, \
-         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+         ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
     )?;
     let mut part = tx.prepare_cached("INSERT INTO subreservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
     for row in &g.requests {
@@ -909,13 +921,14 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
             r.status_messages,
             r.messages(),
             r.tree.variants() as i64,
-            r.tree.max_messages() as i64,
+            r.max_messages as i64,
             m.efficiency,
             m.unfairness,
             m.rel_start,
             m.rel_start_grid,
-            r.granted().then_some(r.cost),
-            m.rel_cost
+            m.cost,
+            m.rel_cost,
+            m.first_weekend
         ])?;
         if let Some(start) = r.start {
             for (k, &(cluster, cpus)) in r.placement.iter().enumerate() {
@@ -924,7 +937,8 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
         }
     }
     let mut cluster = tx.prepare_cached(
-        "INSERT INTO cluster_runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        "INSERT INTO cluster_runs VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+         ?18)",
     )?;
     for c in &g.clusters_rows {
         let m = &c.metrics;
@@ -945,7 +959,8 @@ fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> r
             m.backlog_time,
             m.filtering_degree,
             m.infeasibility_rate,
-            m.subreservations as u32
+            m.subreservations as u32,
+            m.first_weekend_subreservations as u32
         ])?;
     }
     Ok(())

@@ -4,8 +4,9 @@
 # screenshot next to it.
 #
 # Usage: tests/browser/check_report.sh [REPORT_DIR]
-# Without REPORT_DIR, it runs configs/quick.toml into a fresh store and
-# reports on that, in target/browser-check/. It uses target/release/slasim (building it if missing).
+# Without REPORT_DIR, it runs configs/quick.toml (single-cluster) and the Grid
+# configs coreservation-6.8 and -6.9 into fresh stores and checks a report of
+# each, in target/browser-check/. It uses target/release/slasim (building it if missing).
 # Chromium is Debian's `chromium`; when it is not installed the script says
 # so and skips (exit 0): `.ci/run` installs it with apt-get first.
 set -euo pipefail
@@ -22,17 +23,12 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-if [[ $# -ge 1 ]]; then
-    report="$(cd "$1" && pwd)"
-else
-    [[ -x target/release/slasim ]] || cargo build --release --locked
-    rm -rf target/browser-check && mkdir -p target/browser-check
-    target/release/slasim sweep configs/quick.toml --db target/browser-check/quick.sqlite --no-progress
-    target/release/slasim report target/browser-check/quick.sqlite --out target/browser-check/report >/dev/null
-    report="$(pwd)/target/browser-check/report"
-fi
+
+# check REPORT_DIR: every listed table and plot rendered, and a screenshot.
+check() {
+report="$(cd "$1" && pwd)"
 index="$report/index.html"
-[[ -f "$index" ]] || { echo "browser check FAILED: $index does not exist"; exit 1; }
+[[ -f "$index" ]] || { echo "browser check FAILED: $index does not exist"; return 1; }
 
 flags=(--headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking
        --disable-component-update --disable-sync --user-data-dir="$work/profile")
@@ -45,7 +41,7 @@ for attempt in 1 2 3; do
     [[ $status == 0 ]] && break
     if [[ $attempt == 3 || $status != 139 ]]; then
         echo "browser check FAILED: chromium could not load $index (exit $status, attempt $attempt)"
-        cat "$work/chromium.log"; exit 1
+        cat "$work/chromium.log"; return 1
     fi
     echo "chromium crashed (exit $status) on attempt $attempt; retrying"
     rm -rf "$work/profile"
@@ -84,12 +80,26 @@ while read -r id; do
 done < <(listed slasim-plots)
 
 if [[ "$tables" -eq 0 || "$plots" -eq 0 ]]; then
-    echo "browser check FAILED: the page lists $tables tables and $plots plots"; exit 1
+    echo "browser check FAILED: the page lists $tables tables and $plots plots"; return 1
 fi
 if [[ ! -s "$screenshot" ]]; then
-    echo "browser check FAILED: no screenshot"; cat "$work/chromium.log"; exit 1
+    echo "browser check FAILED: no screenshot"; cat "$work/chromium.log"; return 1
 fi
 if [[ "$failures" -gt 0 ]]; then
-    echo "browser check FAILED: $failures of $((tables + plots)) elements missing in $index"; exit 1
+    echo "browser check FAILED: $failures of $((tables + plots)) elements missing in $index"; return 1
 fi
-echo "browser check passed: $tables tables and $plots plots rendered by $("$browser" --version 2>/dev/null | head -1); screenshot $screenshot"
+echo "report $report passed: $tables tables and $plots plots rendered by $("$browser" --version 2>/dev/null | head -1); screenshot $screenshot"
+}
+
+if [[ $# -ge 1 ]]; then
+    check "$1"
+    exit
+fi
+[[ -x target/release/slasim ]] || cargo build --release --locked
+rm -rf target/browser-check && mkdir -p target/browser-check
+for config in quick coreservation-6.8 coreservation-6.9; do
+    target/release/slasim sweep "configs/$config.toml" --db "target/browser-check/$config.sqlite" --no-progress
+    target/release/slasim report "target/browser-check/$config.sqlite" --out "target/browser-check/$config" >/dev/null
+    check "target/browser-check/$config"
+done
+echo "browser check passed: quick, coreservation-6.8 and coreservation-6.9 reports"
