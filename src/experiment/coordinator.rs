@@ -148,6 +148,7 @@ impl Message<Persist> for Writer {
 
     async fn handle(&mut self, msg: Persist, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         let run_id = msg.output.run.run_id;
+        let clock = Instant::now();
         let stored = match self.store.as_mut().map(|store| store.write_run(&msg.output)) {
             Some(Err(e)) => Err(format!("storing point {run_id}: {e}")),
             _ => Ok(()),
@@ -166,6 +167,7 @@ impl Message<Persist> for Writer {
             }
             Err(e) => Finished::Failed(e),
         };
+        tracing::debug!(run_id, seconds = clock.elapsed().as_secs_f64(), "point stored");
         let _ = self.coordinator.tell(finished).await;
     }
 }
@@ -380,6 +382,7 @@ pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> 
     let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&points[k].id().run_id)).collect();
     let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
     let inputs = Inputs::load(&needed).map_err(|e| locate(experiment, e))?;
+    tracing::debug!(seconds = clock.elapsed().as_secs_f64(), "inputs loaded");
     let mut store = Store::open(db)?;
     let row = ExperimentRow {
         hash: experiment.hash.clone(),

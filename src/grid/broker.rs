@@ -26,8 +26,8 @@ use crate::grid::lrs::{LrsReply, LrsRequest, StatusQuery, StatusReply};
 use crate::grid::request::{CoRequest, Enumeration, StartGrid, Tr, all_trs};
 use crate::grid::search::{Action, Answer, Search, SearchCounters};
 use crate::grid::tree::{TreeCounts, TreeNode, VariantTree};
-use crate::sim::event::{BrokerMsg, Deliver, Event, Finish};
-use crate::sim::kernel::{Outbox, Priority};
+use crate::sim::event::{Batched, BrokerMsg, Buffers, Event, Finish};
+use crate::sim::kernel::{Model, Outbox, Priority};
 use crate::sim::port::{Input, Output};
 use crate::units::Time;
 
@@ -115,6 +115,7 @@ pub struct BrokerActor {
     current: Option<Negotiation>,
     queued: std::collections::VecDeque<CoRequest>,
     records: Vec<CoReservationRecord>,
+    buffers: Buffers,
 }
 
 /// The broker's inputs.
@@ -141,6 +142,7 @@ impl BrokerActor {
             current: None,
             queued: Default::default(),
             records: Vec::new(),
+            buffers: Buffers::default(),
         }
     }
 
@@ -336,13 +338,34 @@ fn cost_range(tree: &VariantTree) -> Option<(f64, f64)> {
     range
 }
 
-impl Message<Deliver<BrokerMsg>> for BrokerActor {
-    type Reply = Outbox<Event>;
+/// The single broker of a bench sits at address 0.
+impl Model for BrokerActor {
+    type Payload = Event;
+    type Msg = BrokerMsg;
 
-    async fn handle(&mut self, d: Deliver<BrokerMsg>, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        self.handle_msg(d.now, d.msg, d.outbox)
+    fn owns(&self, payload: &Event) -> bool {
+        matches!(payload, Event::Broker(0, _))
+    }
+
+    fn open(&self, payload: Event) -> Result<BrokerMsg, Event> {
+        match payload {
+            Event::Broker(0, msg) => Ok(msg),
+            other => Err(other),
+        }
+    }
+
+    fn handle(&mut self, now: Time, msg: BrokerMsg, outbox: Outbox<Event>) -> Outbox<Event> {
+        self.handle_msg(now, msg, outbox)
     }
 }
+
+impl Batched for BrokerActor {
+    fn buffers(&mut self) -> &mut Buffers {
+        &mut self.buffers
+    }
+}
+
+crate::batched_actor!(BrokerActor);
 
 /// The broker's records at the end of a run.
 #[derive(Debug, Clone, kameo::Reply)]

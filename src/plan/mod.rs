@@ -2,11 +2,12 @@
 //!
 //! Contract: pure data structures with no notion of jobs' outcomes or of time
 //! passing: [`profile::AvailabilityProfile`] (free capacity over time, gap
-//! search) and [`node_plan::NodePlan`] (each node's reservations). Both answer
-//! gap queries in O(log n + k). Strategies in `policy` build on them.
+//! search) and [`node_plan::NodePlan`] (each node's reservations, kept per
+//! class of nodes with one history, so machine-wide queries cost what the plan
+//! holds, not what the machine has). Strategies in `policy` build on them.
 
 pub mod node_plan;
 pub mod profile;
 
-pub use node_plan::{NodePlan, Slot};
+pub use node_plan::{NodeOrder, NodePlan, Slot};
 pub use profile::{AvailabilityProfile, Gap};

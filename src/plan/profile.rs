@@ -150,16 +150,58 @@ impl AvailabilityProfile {
     /// The earliest `t` in `[from, latest_start]` with at least `n` free over
     /// `[t, t + duration)`. Such a `t` is `from` or a time where capacity rises.
     pub fn earliest_fit(&self, from: Time, duration: Time, n: u32, latest_start: Time) -> Option<Time> {
+        self.earliest_fit_in(from, duration, n, latest_start, None)
+    }
+
+    /// [`earliest_fit`](Self::earliest_fit) as if `own` (a window `[start,
+    /// end)` holding `n`, reserved earlier) were released first, without
+    /// changing the profile: a job that asks where it could move finds the
+    /// same answer as after releasing its window, and pays for the release
+    /// and re-reservation only if it moves.
+    pub fn earliest_fit_except(
+        &self,
+        from: Time,
+        duration: Time,
+        n: u32,
+        latest_start: Time,
+        own: (Time, Time),
+    ) -> Option<Time> {
+        self.earliest_fit_in(from, duration, n, latest_start, Some((own.0, own.1, i64::from(n))))
+    }
+
+    /// The fit search over the steps from `from`, with `bonus` (a window and
+    /// units) added to the free capacity. The answer depends only on the step
+    /// function, not on where steps are cut.
+    fn earliest_fit_in(
+        &self,
+        from: Time,
+        duration: Time,
+        n: u32,
+        latest_start: Time,
+        bonus: Option<(Time, Time, i64)>,
+    ) -> Option<Time> {
         let n = i64::from(n);
         if n > self.capacity || from > latest_start {
             return None;
         }
         let mut k = self.index_at(from);
+        let mut at = from;
         let mut candidate = from;
         loop {
-            let next = self.steps.get(k + 1).map_or(Time::MAX, |s| s.time);
-            if self.steps[k].free < n {
-                // The window cannot contain this step: restart after it.
+            let step_end = self.steps.get(k + 1).map_or(Time::MAX, |s| s.time);
+            // The piece [at, next) of step k with one free value.
+            let (next, free) = match bonus {
+                Some((s, e, extra)) if at < e && step_end > s => {
+                    if at < s {
+                        (s, self.steps[k].free)
+                    } else {
+                        (step_end.min(e), self.steps[k].free + extra)
+                    }
+                }
+                _ => (step_end, self.steps[k].free),
+            };
+            if free < n {
+                // The window cannot contain this piece: restart after it.
                 if next == Time::MAX {
                     return None;
                 }
@@ -170,7 +212,10 @@ impl AvailabilityProfile {
             } else if next >= candidate.saturating_add(duration) {
                 return Some(candidate);
             }
-            k += 1;
+            at = next;
+            if next == step_end {
+                k += 1;
+            }
         }
     }
 
@@ -287,5 +332,48 @@ mod tests {
         assert_eq!(p.free_at(250), 1);
         p.forget_before(250);
         assert_eq!(p.free_at(0), 1);
+    }
+
+    #[test]
+    fn earliest_fit_except_sees_the_own_window_free() {
+        // capacity 10; [0,100) 8 busy; a job holds [100,200) × 6; [200,300) 9 busy.
+        let mut p = AvailabilityProfile::new(10);
+        p.reserve(0, 100, 8);
+        p.reserve(100, 200, 6);
+        p.reserve(200, 300, 9);
+        // Its own window is free to itself; to anyone else [100,200) has 4.
+        assert_eq!(p.earliest_fit_except(0, 100, 6, 100, (100, 200)), Some(100));
+        assert_eq!(p.earliest_fit(0, 100, 6, 100), None);
+        // Nothing earlier: [0,100) has 2 free.
+        assert_eq!(p.earliest_fit_except(0, 100, 6, 99, (100, 200)), None);
+        // A window cut by the own one: [50,150) has 2 + (4 + 2) free for 2 units.
+        assert_eq!(p.earliest_fit_except(50, 100, 2, 100, (100, 200)), Some(50));
+        let mut q = p.clone();
+        q.release(100, 200, 6);
+        assert_eq!(p.earliest_fit_except(0, 100, 6, Time::MAX, (100, 200)), q.earliest_fit(0, 100, 6, Time::MAX));
+    }
+
+    proptest::proptest! {
+        /// Asking "as if released" answers what releasing first would.
+        #[test]
+        fn earliest_fit_except_equals_release_then_search(
+            holds in proptest::collection::vec((0i64..50, 1i64..30, 1u32..5), 0..12),
+            own in (0i64..60, 1i64..30, 1u32..5),
+            from in 0i64..80,
+            latest in 0i64..120,
+        ) {
+            let mut p = AvailabilityProfile::new(8);
+            for (start, len, n) in holds {
+                if p.min_free(start, start + len) >= n {
+                    p.reserve(start, start + len, n);
+                }
+            }
+            let (start, len, n) = own;
+            proptest::prop_assume!(p.min_free(start, start + len) >= n);
+            p.reserve(start, start + len, n);
+            let asked = p.earliest_fit_except(from, len, n, latest, (start, start + len));
+            p.release(start, start + len, n);
+            proptest::prop_assert_eq!(asked, p.earliest_fit(from, len, n, latest));
+        }
     }
 }

@@ -399,7 +399,13 @@ impl Classic {
                     if start <= now {
                         continue;
                     }
-                    self.profile.release(start, end, c.job(job).nodes);
+                    // Most jobs cannot move: ask first, and release and
+                    // re-reserve only those that can (the plan is the same).
+                    let nodes = c.job(job).nodes;
+                    if self.profile.earliest_fit_except(now, end - start, nodes, start - 1, (start, end)).is_none() {
+                        continue;
+                    }
+                    self.profile.release(start, end, nodes);
                     self.by_start.remove(&(start, job));
                     start
                 }

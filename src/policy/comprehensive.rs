@@ -43,7 +43,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::plan::{AvailabilityProfile, NodePlan, Slot};
+use crate::plan::{AvailabilityProfile, NodeOrder, NodePlan, Slot};
 use crate::policy::overbooking::Overbooking;
 use crate::policy::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::stats::pdf::stepped;
@@ -114,7 +114,6 @@ pub struct Comprehensive {
     /// Jobs whose nodes freed early but that are not released yet: (release, job).
     awaiting_release: BTreeSet<(Time, JobId)>,
     // Scratch buffers: reused, so placing a job does not allocate.
-    candidates: Vec<(Time, NodeId)>,
     chosen: Vec<NodeId>,
     /// Nodes of the best overbooked candidate so far.
     best_nodes: Vec<NodeId>,
@@ -154,7 +153,6 @@ impl Comprehensive {
             pending: BTreeSet::new(),
             disabled: BTreeSet::new(),
             awaiting_release: BTreeSet::new(),
-            candidates: Vec::new(),
             chosen: Vec::new(),
             best_nodes: Vec::new(),
             full_nodes: Vec::new(),
@@ -179,48 +177,19 @@ impl Comprehensive {
         &self.arena[b.first as usize..(b.first + b.count) as usize]
     }
 
-    /// Nodes free at `s`, as (free-until, node), into `candidates`.
-    fn free_nodes_at(&mut self, s: Time) {
-        self.candidates.clear();
-        for node in 0..self.plan.node_count() {
-            if let Some(until) = self.plan.free_until(node, s) {
-                self.candidates.push((until, node));
-            }
-        }
-    }
-
-    /// Picks `n` nodes free over `[s, s + x)` into `chosen`; false if too few are.
+    /// Picks `n` nodes free over `[s, s + x)` into `chosen`: the lowest ids
+    /// under first fit, else the tightest fit (ties by the lower node id);
+    /// false if too few are free.
     fn choose_full(&mut self, s: Time, x: Time, n: u32) -> bool {
-        self.free_nodes_at(s);
-        self.candidates.retain(|&(until, _)| until >= s + x);
-        let n = n as usize;
-        if self.candidates.len() < n {
-            return false;
-        }
-        if self.placement != Placement::FirstFit && self.candidates.len() > n {
-            // Tightest fit first; ties by the lower node id.
-            self.candidates.select_nth_unstable(n - 1);
-        }
-        self.chosen.clear();
-        self.chosen.extend(self.candidates[..n].iter().map(|&(_, node)| node));
-        self.chosen.sort_unstable();
-        true
+        let order = if self.placement == Placement::FirstFit { NodeOrder::LowestIds } else { NodeOrder::TightestFit };
+        self.plan.choose(s, s + x, n, order, &mut self.chosen).is_some()
     }
 
-    /// Picks the `n` nodes free longest at `s` into `chosen`; returns the
-    /// n-th longest free-until, or `None` if fewer than n are free at `s`.
+    /// Picks the `n` nodes free longest at `s` into `chosen` (ties by the
+    /// lower node id); returns the n-th longest free-until, or `None` if
+    /// fewer than n are free at `s`.
     fn choose_longest(&mut self, s: Time, n: u32) -> Option<Time> {
-        self.free_nodes_at(s);
-        let n = n as usize;
-        if self.candidates.len() < n {
-            return None;
-        }
-        // Longest free-until first; ties by the lower node id.
-        self.candidates.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        self.chosen.clear();
-        self.chosen.extend(self.candidates[..n].iter().map(|&(_, node)| node));
-        self.chosen.sort_unstable();
-        Some(self.candidates[n - 1].0)
+        self.plan.choose(s, s, n, NodeOrder::LongestFree, &mut self.chosen)
     }
 
     /// The earliest full booking from `from`; nodes in `chosen`.
@@ -472,11 +441,8 @@ impl Comprehensive {
     /// Reserves `chosen` over [start, end) for `job`.
     fn book(&mut self, job: JobId, start: Time, end: Time, spare: Time) {
         let first = self.arena.len() as u32;
-        for k in 0..self.chosen.len() {
-            let node = self.chosen[k];
-            self.plan.reserve(node, Slot { start, end, job });
-            self.arena.push(node);
-        }
+        self.plan.reserve(&self.chosen, Slot { start, end, job });
+        self.arena.extend_from_slice(&self.chosen);
         self.profile.reserve(start, end, self.chosen.len() as u32);
         let i = job as usize;
         if i >= self.booked.len() {
@@ -489,9 +455,8 @@ impl Comprehensive {
     /// Removes `job`'s slot from the plan (keeps its node list).
     fn unreserve(&mut self, job: JobId) {
         let Some(b) = self.booking(job) else { return };
-        for k in b.first..b.first + b.count {
-            self.plan.release(self.arena[k as usize], b.start, job);
-        }
+        let nodes = &self.arena[b.first as usize..(b.first + b.count) as usize];
+        self.plan.release(nodes, b.start, job);
         self.profile.release(b.start, b.end, b.count);
     }
 
@@ -499,9 +464,8 @@ impl Comprehensive {
     fn move_slot(&mut self, job: JobId, start: Time, end: Time) {
         let Some(b) = self.booking(job) else { return };
         self.unreserve(job);
-        for k in b.first..b.first + b.count {
-            self.plan.reserve(self.arena[k as usize], Slot { start, end, job });
-        }
+        let nodes = &self.arena[b.first as usize..(b.first + b.count) as usize];
+        self.plan.reserve(nodes, Slot { start, end, job });
         self.profile.reserve(start, end, b.count);
         if let Some(Some(b)) = self.booked.get_mut(job as usize) {
             b.start = start;
@@ -813,8 +777,8 @@ mod tests {
         let hour = crate::units::HOUR;
         for (placement, expected) in [(Placement::FirstFit, vec![0, 1]), (Placement::BestFit, vec![2, 3])] {
             let mut s = Comprehensive::new(Mode::Backfilling, 4, placement, reliability(), None);
-            s.plan.reserve(2, Slot { start: 5 * hour, end: 6 * hour, job: 90 });
-            s.plan.reserve(3, Slot { start: 3 * hour, end: 4 * hour, job: 91 });
+            s.plan.reserve(&[2], Slot { start: 5 * hour, end: 6 * hour, job: 90 });
+            s.plan.reserve(&[3], Slot { start: 3 * hour, end: 4 * hour, job: 91 });
             assert!(s.choose_full(0, 2 * hour, 2));
             assert_eq!(s.chosen, expected, "{placement}");
             // Node 3 is free only until 3 h: a 4-h job cannot use it.

@@ -3,7 +3,8 @@
 //! Contract: the store is opened read-only. [`load_points`] returns the
 //! `points` table (optionally only one experiment's points, or one trace's) as
 //! a DataFrame; [`load_calibration`] returns the predicted PoF and the fate of
-//! every accepted overbooked job. A store that is empty, lacks a table or a
+//! the accepted overbooked jobs, summed per run and PoF bin in SQL, so memory
+//! stays bounded by runs, not jobs. A store that is empty, lacks a table or a
 //! column (an older schema), or has no points for the filter, is an error
 //! that says so; nothing here panics on a store's contents.
 
@@ -292,28 +293,41 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
     }
 }
 
-/// Every accepted overbooked job of the loaded points: strategy, trace, PDF
-/// source, predicted PoF, and whether it failed.
+/// The calibration data of the loaded points' accepted overbooked jobs,
+/// summed in SQL per run and PoF bin (so a report of millions of jobs holds
+/// one row per run and bin): strategy, trace, PDF source, bin (its lower
+/// edge), jobs, failures, Σ predicted PoF and Σ (PoF − failed)².
 pub fn load_calibration(path: &Path, points: &DataFrame) -> Result<DataFrame, LoadError> {
     let conn = open(path)?;
     require(&conn, path, "job_outcomes", &["run_id", "accepted", "overbooked", "pof", "outcome"])?;
     let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
     let ids: Vec<i64> = points.column("run_id").map_err(polars)?.i64().map_err(polars)?.iter().flatten().collect();
     let wanted: std::collections::HashSet<i64> = ids.into_iter().collect();
+    // PoF ≥ 0, so the integer cast floors; PoF = 1 joins the last bin.
+    let sql = format!(
+        "SELECT o.run_id, p.strategy, p.trace, p.pdf_source, min(CAST(o.pof / {bin} AS INTEGER), {last}) * {bin}, \
+         count(*), sum(o.outcome = 2), sum(o.pof), sum((o.pof - (o.outcome = 2)) * (o.pof - (o.outcome = 2))) \
+         FROM job_outcomes o JOIN points p ON p.run_id = o.run_id \
+         WHERE o.accepted = 1 AND o.overbooked = 1 AND o.pof IS NOT NULL \
+         GROUP BY o.run_id, min(CAST(o.pof / {bin} AS INTEGER), {last})",
+        bin = crate::report::tables::BIN,
+        last = crate::report::tables::LAST_BIN,
+    );
     let df = frame(
         &conn,
         path,
-        "SELECT o.run_id, p.strategy, p.trace, p.pdf_source, o.pof, CASE WHEN o.outcome = 2 THEN 1 ELSE 0 END \
-         FROM job_outcomes o JOIN points p ON p.run_id = o.run_id \
-         WHERE o.accepted = 1 AND o.overbooked = 1 AND o.pof IS NOT NULL",
+        &sql,
         &[],
         &[
             ("run_id", Kind::Int),
             ("strategy", Kind::Text),
             ("trace", Kind::Text),
             ("pdf_source", Kind::Text),
-            ("pof", Kind::Real),
-            ("failed", Kind::Int),
+            ("bin", Kind::Real),
+            ("jobs", Kind::Int),
+            ("failures", Kind::Int),
+            ("pof_sum", Kind::Real),
+            ("square_sum", Kind::Real),
         ],
     )?;
     let keep: BooleanChunked = df

@@ -310,29 +310,20 @@ pub fn risk_table(rows: &[Agg]) -> PolarsResult<DataFrame> {
 pub const BIN: f64 = 0.05;
 
 /// Index of the last bin, [0.95, 1].
-const LAST_BIN: i64 = 19;
+pub const LAST_BIN: i64 = 19;
 
 /// Calibration of overbooked jobs per trace, PDF source, strategy and PoF
-/// bin, and the Brier score per trace, PDF source and strategy.
-pub fn calibration(jobs: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
-    let bins = jobs
+/// bin, and the Brier score per trace, PDF source and strategy, from the
+/// per-run sums of [`crate::report::load::load_calibration`].
+pub fn calibration(sums: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
+    let bins = sums
         .clone()
         .lazy()
-        // PoF ≥ 0, so the integer cast floors; PoF = 1 joins the last bin.
-        .with_column((col("pof") / lit(BIN)).cast(DataType::Int64).alias("bin_index"))
-        .with_column(
-            (when(col("bin_index").gt(lit(LAST_BIN)))
-                .then(lit(LAST_BIN))
-                .otherwise(col("bin_index"))
-                .cast(DataType::Float64)
-                * lit(BIN))
-            .alias("bin"),
-        )
         .group_by([col("trace"), col("pdf_source"), col("strategy"), col("bin")])
         .agg([
-            len().cast(DataType::Int64).alias("jobs"),
-            col("failed").cast(DataType::Int64).sum().alias("failures"),
-            col("pof").mean().alias("predicted"),
+            col("jobs").sum().alias("jobs"),
+            col("failures").sum().alias("failures"),
+            (col("pof_sum").sum() / col("jobs").sum().cast(DataType::Float64)).alias("predicted"),
         ])
         .sort(["trace", "pdf_source", "strategy", "bin"], SortMultipleOptions::default())
         .collect()?;
@@ -350,15 +341,16 @@ pub fn calibration(jobs: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
     bins.with_column(Column::new("observed".into(), observed))?;
     bins.with_column(Column::new("wilson_low".into(), low))?;
     bins.with_column(Column::new("wilson_high".into(), high))?;
-    let brier = jobs
+    let brier = sums
         .clone()
         .lazy()
         .group_by([col("trace"), col("pdf_source"), col("strategy")])
         .agg([
-            len().cast(DataType::Int64).alias("jobs"),
-            col("pof").mean().alias("predicted"),
-            col("failed").cast(DataType::Float64).mean().alias("observed"),
-            (col("pof") - col("failed").cast(DataType::Float64)).pow(2).mean().alias("brier"),
+            col("jobs").sum().alias("jobs"),
+            (col("pof_sum").sum() / col("jobs").sum().cast(DataType::Float64)).alias("predicted"),
+            (col("failures").sum().cast(DataType::Float64) / col("jobs").sum().cast(DataType::Float64))
+                .alias("observed"),
+            (col("square_sum").sum() / col("jobs").sum().cast(DataType::Float64)).alias("brier"),
         ])
         .sort(["trace", "pdf_source", "strategy"], SortMultipleOptions::default())
         .collect()?;

@@ -17,6 +17,8 @@
 //! no thread-count effects.
 
 use kameo::actor::{ActorRef, Spawn};
+use kameo::error::SendError;
+use kameo::mailbox;
 
 use crate::grid::broker::{BrokerActor, BrokerResult};
 use crate::grid::lrs::Lrs;
@@ -25,9 +27,9 @@ use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
 use crate::sim::client::ClientActor;
 use crate::sim::cluster::{ClusterActor, ClusterResult};
-use crate::sim::event::{BrokerMsg, ClientMsg, ClusterMsg, Deliver, Event, Finish, InjectorMsg};
+use crate::sim::event::{DeliverBatch, Event, Finish};
 use crate::sim::injector::FailureInjector;
-use crate::sim::kernel::{Bench, Kernel, KernelStats, Outbox, SimError};
+use crate::sim::kernel::{Batch, Bench, Handled, Kernel, KernelStats, SimError};
 use crate::units::Time;
 use crate::workload::failures::FailureStream;
 use crate::workload::job::Job;
@@ -107,26 +109,41 @@ fn stopped<E: std::fmt::Debug>(model: &str) -> impl FnOnce(E) -> SimError + '_ {
     move |e| SimError::ModelStopped { model: model.to_string(), reason: format!("{e:?}") }
 }
 
+/// The kernel has at most one message in flight, so a model's mailbox never fills.
+const MAILBOX: usize = 4;
+
+fn spawn<A: kameo::Actor<Args = A>>(actor: A) -> ActorRef<A> {
+    A::spawn_with_mailbox(actor, mailbox::bounded(MAILBOX))
+}
+
+/// The reply to a batch: the model's own error, or why it could not answer.
+fn answered<M>(model: &str, reply: Result<Handled<Event>, SendError<M, SimError>>) -> Result<Handled<Event>, SimError> {
+    reply.map_err(|e| match e {
+        SendError::HandlerError(e) => e,
+        other => SimError::ModelStopped { model: model.to_string(), reason: format!("{:?}", other.map_msg(|_| ())) },
+    })
+}
+
 impl Bench for Models {
     type Payload = Event;
 
-    async fn deliver(&mut self, now: Time, event: Event, outbox: Outbox<Event>) -> Result<Outbox<Event>, SimError> {
-        match event {
-            Event::Client(i, msg) => match &self.clients[i] {
-                ClientRef::Jobs(c) => c.ask(Deliver::<ClientMsg> { now, msg, outbox }).await.map_err(stopped("client")),
-                ClientRef::Requests(c) => {
-                    c.ask(Deliver::<ClientMsg> { now, msg, outbox }).await.map_err(stopped("request client"))
-                }
+    fn address(&self, payload: &Event) -> (u8, usize) {
+        payload.address()
+    }
+
+    async fn deliver(&mut self, batch: Batch<Event>) -> Result<Handled<Event>, SimError> {
+        let Some(address) = batch.items.first().map(|(_, e)| e.address()) else {
+            return Ok(Handled { events: Vec::new(), next_seq: batch.next_seq, delivered: 0, last_time: 0 });
+        };
+        let d = DeliverBatch(batch);
+        match address {
+            (0, i) => match &self.clients[i] {
+                ClientRef::Jobs(c) => answered("client", c.ask(d).await),
+                ClientRef::Requests(c) => answered("request client", c.ask(d).await),
             },
-            Event::Cluster(i, msg) => {
-                self.clusters[i].ask(Deliver::<ClusterMsg> { now, msg, outbox }).await.map_err(stopped("cluster"))
-            }
-            Event::Injector(i, msg) => {
-                self.injectors[i].ask(Deliver::<InjectorMsg> { now, msg, outbox }).await.map_err(stopped("injector"))
-            }
-            Event::Broker(i, msg) => {
-                self.brokers[i].ask(Deliver::<BrokerMsg> { now, msg, outbox }).await.map_err(stopped("broker"))
-            }
+            (1, i) => answered("cluster", self.clusters[i].ask(d).await),
+            (2, i) => answered("injector", self.injectors[i].ask(d).await),
+            (_, i) => answered("broker", self.brokers[i].ask(d).await),
         }
     }
 }
@@ -176,9 +193,9 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     }
     let cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy);
     let mut models = Models {
-        clients: vec![ClientRef::Jobs(ClientActor::spawn(client))],
-        clusters: vec![ClusterActor::spawn(cluster)],
-        injectors: vec![FailureInjector::spawn(injector)],
+        clients: vec![ClientRef::Jobs(spawn(client))],
+        clusters: vec![spawn(cluster)],
+        injectors: vec![spawn(injector)],
         brokers: Vec::new(),
     };
     let kernel_stats = kernel.run(&mut models).await?;
@@ -208,16 +225,16 @@ async fn run_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
         if let Some(port) = broker.lrs.get_mut(i) {
             port.connect(ClusterActor::LRS, i);
         }
-        models.clients.push(ClientRef::Jobs(ClientActor::spawn(client)));
-        models.clusters.push(ClusterActor::spawn(cluster));
+        models.clients.push(ClientRef::Jobs(spawn(client)));
+        models.clusters.push(spawn(cluster));
     }
     let mut requests = ClientActor::new(count, scenario.requests);
     requests.output.connect(BrokerActor::REQUESTS, 0);
     if let Some(first) = requests.first_event() {
         kernel.schedule(first)?;
     }
-    models.clients.push(ClientRef::Requests(ClientActor::spawn(requests)));
-    models.brokers.push(BrokerActor::spawn(broker));
+    models.clients.push(ClientRef::Requests(spawn(requests)));
+    models.brokers.push(spawn(broker));
     let kernel_stats = kernel.run(&mut models).await?;
     let mut clusters = Vec::with_capacity(count);
     for actor in &models.clusters {

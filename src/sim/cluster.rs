@@ -35,8 +35,8 @@ use kameo::message::{Context, Message};
 use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;
 use crate::policy::{Block, Booking, Cluster, RejectReason, Strategy};
-use crate::sim::event::{ClusterMsg, Deliver, Event, Finish};
-use crate::sim::kernel::{Outbox, Priority, Scheduled};
+use crate::sim::event::{Batched, Buffers, ClusterMsg, Event, Finish};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
 use crate::sim::port::{Input, Output};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::units::{JobId, NodeId, Time};
@@ -421,6 +421,7 @@ pub struct ClusterActor {
     lrs: Option<Lrs>,
     /// Where LRS replies go (the broker).
     pub replies: Output<LrsReply>,
+    buffers: Buffers,
 }
 
 impl ClusterActor {
@@ -446,7 +447,13 @@ impl ClusterActor {
         checkpoint: Option<CheckpointConfig>,
         strategy: Box<dyn Strategy>,
     ) -> ClusterActor {
-        ClusterActor { core: ClusterCore::new(me, capacity, checkpoint), strategy, lrs: None, replies: Output::new() }
+        ClusterActor {
+            core: ClusterCore::new(me, capacity, checkpoint),
+            strategy,
+            lrs: None,
+            replies: Output::new(),
+            buffers: Buffers::default(),
+        }
     }
 
     /// The same cluster running a local reservation service.
@@ -516,13 +523,33 @@ impl ClusterActor {
     }
 }
 
-impl Message<Deliver<ClusterMsg>> for ClusterActor {
-    type Reply = Outbox<Event>;
+impl Model for ClusterActor {
+    type Payload = Event;
+    type Msg = ClusterMsg;
 
-    async fn handle(&mut self, d: Deliver<ClusterMsg>, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        self.handle_msg(d.now, d.msg, d.outbox)
+    fn owns(&self, payload: &Event) -> bool {
+        matches!(payload, Event::Cluster(i, _) if *i == self.core.me)
+    }
+
+    fn open(&self, payload: Event) -> Result<ClusterMsg, Event> {
+        match payload {
+            Event::Cluster(i, msg) if i == self.core.me => Ok(msg),
+            other => Err(other),
+        }
+    }
+
+    fn handle(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<Event>) -> Outbox<Event> {
+        self.handle_msg(now, msg, outbox)
     }
 }
+
+impl Batched for ClusterActor {
+    fn buffers(&mut self) -> &mut Buffers {
+        &mut self.buffers
+    }
+}
+
+crate::batched_actor!(ClusterActor);
 
 impl Message<Finish> for ClusterActor {
     type Reply = ClusterResult;

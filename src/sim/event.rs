@@ -3,13 +3,14 @@
 //! Contract: [`Event`] is the bench's payload: an address (model kind and
 //! index) plus that model's message. Adding a model kind adds a variant here
 //! and a route in the bench; the kernel is generic and does not change. Models
-//! reply to a [`Deliver`] with the outbox of events they scheduled. Models
-//! address each other only through typed ports ([`crate::sim::port`]).
+//! handle a [`DeliverBatch`] of their events and hand back what they
+//! scheduled. Models address each other only through typed ports
+//! ([`crate::sim::port`]).
 
 use crate::grid::lrs::{LrsReply, LrsRequest};
 use crate::grid::request::CoRequest;
-use crate::sim::kernel::Outbox;
-use crate::units::{JobId, NodeId, Time};
+use crate::sim::kernel::{Agenda, Batch, Handled, Model, Outbox, SimError, process_batch};
+use crate::units::{JobId, NodeId};
 use crate::workload::job::Job;
 
 /// A message for a cluster (its planning scheduler and nodes).
@@ -70,17 +71,71 @@ pub enum Event {
     Broker(usize, BrokerMsg),
 }
 
-/// The kernel's delivery of one message to a model.
-#[derive(Debug)]
-pub struct Deliver<M> {
-    /// Current virtual time.
-    pub now: Time,
-    /// The message.
-    pub msg: M,
-    /// Where the model puts the events it schedules.
-    pub outbox: Outbox<Event>,
+impl Event {
+    /// The model it is addressed to: (kind, index).
+    pub fn address(&self) -> (u8, usize) {
+        match self {
+            Event::Client(i, _) => (0, *i),
+            Event::Cluster(i, _) => (1, *i),
+            Event::Injector(i, _) => (2, *i),
+            Event::Broker(i, _) => (3, *i),
+        }
+    }
 }
+
+/// The kernel's delivery of a batch of events to one model (see
+/// [`crate::sim::kernel::process_batch`]); the reply is what the model hands back.
+#[derive(Debug)]
+pub struct DeliverBatch(pub Batch<Event>);
 
 /// Asks a model for its final state.
 #[derive(Debug, Clone, Copy)]
 pub struct Finish;
+
+/// A model's reusable event buffers.
+#[derive(Debug, Default)]
+pub struct Buffers {
+    /// Its own pending events during a batch.
+    pub agenda: Agenda<Event>,
+    /// What one handler call schedules.
+    pub outbox: Outbox<Event>,
+}
+
+/// A model driven by batches, owning its buffers.
+pub trait Batched: Model<Payload = Event> + Sized {
+    /// Its buffers.
+    fn buffers(&mut self) -> &mut Buffers;
+
+    /// Handles a batch with its own buffers.
+    fn handle_batch(&mut self, batch: Batch<Event>) -> Result<Handled<Event>, SimError> {
+        let mut buffers = std::mem::take(self.buffers());
+        let handled = process_batch(self, batch, &mut buffers.agenda, &mut buffers.outbox);
+        *self.buffers() = buffers;
+        handled
+    }
+}
+
+/// Implements kameo's `Message<DeliverBatch>` for a [`Batched`] model
+/// (`batched_actor!(Model)` or `batched_actor!(T: Bound => Model<T>)`).
+#[macro_export]
+macro_rules! batched_actor {
+    ($g:ident : $bound:path => $actor:ty) => {
+        $crate::batched_actor!(@impl [$g: $bound] $actor);
+    };
+    ($actor:ty) => {
+        $crate::batched_actor!(@impl [] $actor);
+    };
+    (@impl [$($g:ident : $bound:path)?] $actor:ty) => {
+        impl$(<$g: $bound>)? kameo::message::Message<$crate::sim::event::DeliverBatch> for $actor {
+            type Reply = Result<$crate::sim::kernel::Handled<$crate::sim::event::Event>, $crate::sim::kernel::SimError>;
+
+            async fn handle(
+                &mut self,
+                d: $crate::sim::event::DeliverBatch,
+                _ctx: &mut kameo::message::Context<Self, Self::Reply>,
+            ) -> Self::Reply {
+                $crate::sim::event::Batched::handle_batch(self, d.0)
+            }
+        }
+    };
+}

@@ -1,15 +1,17 @@
 //! The failure injector: replays a node-failure stream into a cluster.
 //!
-//! Contract: the injector wakes at each distinct event time with the class of
-//! its first event there (repairs before failures, spec §6.5), sends every
-//! node event of that time on its output port (to its cluster) with the
-//! event's own class, and schedules its next wake-up.
+//! Contract: the injector sends each node event on its output port (to its
+//! cluster) at the event's time with the event's own class (repairs before
+//! failures, spec §6.5), in stream order. Like a client it sends ahead in
+//! chunks of [`CHUNK`] events, waking at the time (and class) of the first
+//! event not yet sent; only the injector sends node events, so the order is
+//! the one of sending each at its time.
 
 use kameo::Actor;
-use kameo::message::{Context, Message};
 
-use crate::sim::event::{Deliver, Event, InjectorMsg};
-use crate::sim::kernel::{Outbox, Priority, Scheduled};
+use crate::sim::client::CHUNK;
+use crate::sim::event::{Batched, Buffers, Event, InjectorMsg};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
 use crate::sim::port::Output;
 use crate::units::Time;
 use crate::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
@@ -22,6 +24,7 @@ pub struct FailureInjector {
     next: usize,
     /// Where node events go.
     pub output: Output<NodeEvent>,
+    buffers: Buffers,
 }
 
 fn priority(kind: NodeEventKind) -> Priority {
@@ -34,37 +37,57 @@ fn priority(kind: NodeEventKind) -> Priority {
 impl FailureInjector {
     /// An injector at address `me` replaying `stream`; its output unconnected.
     pub fn new(me: usize, stream: FailureStream) -> FailureInjector {
-        FailureInjector { me, events: stream.events, next: 0, output: Output::new() }
+        FailureInjector { me, events: stream.events, next: 0, output: Output::new(), buffers: Buffers::default() }
     }
 
     /// The first wake-up, if there are events.
     pub fn first_event(&self) -> Option<Scheduled<Event>> {
-        self.events.first().map(|e| self.wake(e))
+        self.events.first().map(|e| self.wake(e.time, e))
     }
 
-    fn wake(&self, e: &NodeEvent) -> Scheduled<Event> {
-        Scheduled { time: e.time, priority: priority(e.kind), payload: Event::Injector(self.me, InjectorMsg::Tick) }
+    fn wake(&self, time: Time, e: &NodeEvent) -> Scheduled<Event> {
+        Scheduled { time, priority: priority(e.kind), payload: Event::Injector(self.me, InjectorMsg::Tick) }
     }
 
     fn tick(&mut self, now: Time, outbox: &mut Outbox<Event>) {
-        while let Some(&e) = self.events.get(self.next).filter(|e| e.time <= now) {
-            self.output.send(now, priority(e.kind), e, outbox);
-            self.next += 1;
+        let end = (self.next + CHUNK).min(self.events.len());
+        for &e in &self.events[self.next..end] {
+            self.output.send(e.time.max(now), priority(e.kind), e, outbox);
         }
+        self.next = end;
         if let Some(e) = self.events.get(self.next) {
-            outbox.push(self.wake(e));
+            outbox.push(self.wake(e.time.max(now), e));
         }
     }
 }
 
-impl Message<Deliver<InjectorMsg>> for FailureInjector {
-    type Reply = Outbox<Event>;
+impl Model for FailureInjector {
+    type Payload = Event;
+    type Msg = InjectorMsg;
 
-    async fn handle(&mut self, d: Deliver<InjectorMsg>, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        let mut outbox = d.outbox;
-        match d.msg {
-            InjectorMsg::Tick => self.tick(d.now, &mut outbox),
+    fn owns(&self, payload: &Event) -> bool {
+        matches!(payload, Event::Injector(i, _) if *i == self.me)
+    }
+
+    fn open(&self, payload: Event) -> Result<InjectorMsg, Event> {
+        match payload {
+            Event::Injector(i, msg) if i == self.me => Ok(msg),
+            other => Err(other),
+        }
+    }
+
+    fn handle(&mut self, now: Time, msg: InjectorMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+        match msg {
+            InjectorMsg::Tick => self.tick(now, &mut outbox),
         }
         outbox
     }
 }
+
+impl Batched for FailureInjector {
+    fn buffers(&mut self) -> &mut Buffers {
+        &mut self.buffers
+    }
+}
+
+crate::batched_actor!(FailureInjector);

@@ -8,15 +8,24 @@
 //! Contract:
 //! - Time is integer seconds and never goes back: scheduling an event before
 //!   `now` is an error ([`SimError::Causality`]).
-//! - Events are delivered one at a time in the total order
-//!   `(time, priority, sequence)`, where the sequence number counts insertions.
-//!   Nothing else (thread count, hash order, the wall clock) affects the order.
-//! - The kernel is generic over its payload: it neither knows nor cares which
-//!   models exist. A [`Bench`] routes each payload to its model and returns the
-//!   events the model scheduled in an [`Outbox`]; the outbox vector is handed
-//!   back and forth, so steady-state delivery does not allocate in the kernel.
-//! - Events later than the horizon are dropped: every job's fate is decided by
-//!   its deadline, so nothing after the last deadline can change an outcome.
+//! - Events are processed one at a time in the total order of their [`Key`]
+//!   `(time, priority, sequence)`, where the sequence number counts the events
+//!   scheduled so far. Nothing else (thread count, hash order, the wall clock)
+//!   affects the order.
+//! - The kernel hands a model its events in [`Batch`]es: the longest run of
+//!   consecutive events (in that order) addressed to it, the key of the next
+//!   event of anyone else (the horizon) and the next sequence number. The
+//!   model ([`process_batch`]) handles them in key order together with the
+//!   events it schedules for itself, numbering everything it schedules as the
+//!   kernel would, and stops before any event whose key is not below the
+//!   horizon or below an event it scheduled for another model. What it did
+//!   not handle goes back to the kernel with its key. So the order of
+//!   processing is exactly that of delivering one event at a time, while a
+//!   model that runs on its own for a while costs one message, not one per
+//!   event.
+//! - Events later than the horizon time are dropped: every job's fate is
+//!   decided by its deadline, so nothing after the last deadline can change
+//!   an outcome.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -40,8 +49,11 @@ pub enum Priority {
     NodeFailure = 3,
     /// Planned starts (scheduler wake-ups).
     JobStart = 4,
-    /// Job occurrence (submission), and the start of a negotiation.
+    /// Job occurrence (submission).
     Occurrence = 5,
+    /// A co-reservation request reaches the broker: after the jobs submitted
+    /// at the same instant.
+    Request = 6,
 }
 
 /// An event to deliver at `time`.
@@ -58,6 +70,9 @@ pub struct Scheduled<P> {
 /// Events a model schedules while handling one event.
 pub type Outbox<P> = Vec<Scheduled<P>>;
 
+/// The place of an event in the total order: (time, priority, sequence).
+pub type Key = (Time, Priority, u64);
+
 /// Simulation errors.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
@@ -72,37 +87,27 @@ pub enum SimError {
     Runtime(#[from] std::io::Error),
 }
 
-/// A set of models wired together: routes payloads to models.
-pub trait Bench {
-    /// The event payload type.
-    type Payload;
-
-    /// Delivers `payload` at `now`; the model appends what it schedules to
-    /// `outbox` and the bench returns it.
-    fn deliver(
-        &mut self,
-        now: Time,
-        payload: Self::Payload,
-        outbox: Outbox<Self::Payload>,
-    ) -> impl Future<Output = Result<Outbox<Self::Payload>, SimError>>;
+/// Events in key order (the kernel's queue, and a model's own agenda).
+#[derive(Debug)]
+pub struct Agenda<P> {
+    heap: BinaryHeap<Entry<P>>,
 }
 
-struct Entry<P> {
-    time: Time,
-    priority: Priority,
-    seq: u64,
-    payload: P,
-}
-
-impl<P> Entry<P> {
-    fn key(&self) -> (Time, Priority, u64) {
-        (self.time, self.priority, self.seq)
+impl<P> Default for Agenda<P> {
+    fn default() -> Self {
+        Agenda { heap: BinaryHeap::new() }
     }
+}
+
+#[derive(Debug)]
+struct Entry<P> {
+    key: Key,
+    payload: P,
 }
 
 impl<P> PartialEq for Entry<P> {
     fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
+        self.key == other.key
     }
 }
 
@@ -117,8 +122,152 @@ impl<P> PartialOrd for Entry<P> {
 impl<P> Ord for Entry<P> {
     /// Reversed: `BinaryHeap` is a max-heap and the earliest event must come first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.key().cmp(&self.key())
+        other.key.cmp(&self.key)
     }
+}
+
+impl<P> Agenda<P> {
+    /// Adds an event under its key.
+    pub fn push(&mut self, key: Key, payload: P) {
+        self.heap.push(Entry { key, payload });
+    }
+
+    /// The first key.
+    pub fn peek_key(&self) -> Option<Key> {
+        self.heap.peek().map(|e| e.key)
+    }
+
+    /// Removes the first event.
+    pub fn pop(&mut self) -> Option<(Key, P)> {
+        self.heap.pop().map(|e| (e.key, e.payload))
+    }
+
+    /// Removes every event, in no particular order.
+    pub fn drain(&mut self) -> impl Iterator<Item = (Key, P)> + '_ {
+        self.heap.drain().map(|e| (e.key, e.payload))
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+}
+
+/// The events of one model the kernel hands over at once.
+#[derive(Debug)]
+pub struct Batch<P> {
+    /// Consecutive events for the model, in key order.
+    pub items: Vec<(Key, P)>,
+    /// The key of the next event not in the batch, if any.
+    pub horizon: Option<Key>,
+    /// The next sequence number.
+    pub next_seq: u64,
+    /// Events later than this are dropped.
+    pub time_horizon: Time,
+}
+
+/// What a model hands back after a batch.
+#[derive(Debug)]
+pub struct Handled<P> {
+    /// Events to queue, with their keys: the batch items not handled, the
+    /// model's own events not handled, and its events for other models.
+    pub events: Vec<(Key, P)>,
+    /// The next sequence number.
+    pub next_seq: u64,
+    /// Events handled.
+    pub delivered: u64,
+    /// Time of the last one.
+    pub last_time: Time,
+}
+
+/// A model, as a batch of events drives it.
+pub trait Model {
+    /// The bench's payload type.
+    type Payload;
+    /// Its own messages.
+    type Msg;
+    /// True if `payload` is addressed to this model.
+    fn owns(&self, payload: &Self::Payload) -> bool;
+    /// Takes the message out of a payload addressed to this model, or gives the payload back.
+    fn open(&self, payload: Self::Payload) -> Result<Self::Msg, Self::Payload>;
+    /// Handles one message at `now`; what it schedules goes to `outbox`.
+    fn handle(&mut self, now: Time, msg: Self::Msg, outbox: Outbox<Self::Payload>) -> Outbox<Self::Payload>;
+}
+
+/// Handles a batch (see the module contract); `agenda` and `outbox` are the
+/// model's reusable buffers (left empty).
+pub fn process_batch<M: Model>(
+    model: &mut M,
+    batch: Batch<M::Payload>,
+    agenda: &mut Agenda<M::Payload>,
+    outbox: &mut Outbox<M::Payload>,
+) -> Result<Handled<M::Payload>, SimError> {
+    let Batch { items, horizon, mut next_seq, time_horizon } = batch;
+    let mut events: Vec<(Key, M::Payload)> = Vec::new();
+    let mut items = items.into_iter().peekable();
+    // Nothing at or after this key may be handled here.
+    let mut stop = horizon;
+    let (mut delivered, mut last_time) = (0, 0);
+    loop {
+        let from_items = match (items.peek().map(|(k, _)| *k), agenda.peek_key()) {
+            (Some(a), Some(b)) => a < b,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        let next = if from_items { items.next() } else { agenda.pop() };
+        let Some((key, payload)) = next else { break };
+        if delivered > 0 && stop.is_some_and(|s| key >= s) {
+            events.push((key, payload));
+            break;
+        }
+        let msg = match model.open(payload) {
+            Ok(msg) => msg,
+            // Not addressed here (cannot happen): give it back untouched.
+            Err(payload) => {
+                events.push((key, payload));
+                continue;
+            }
+        };
+        let now = key.0;
+        *outbox = model.handle(now, msg, std::mem::take(outbox));
+        delivered += 1;
+        last_time = now;
+        for e in outbox.drain(..) {
+            if e.time < now {
+                return Err(SimError::Causality { now, at: e.time });
+            }
+            if e.time > time_horizon {
+                continue;
+            }
+            let k = (e.time, e.priority, next_seq);
+            next_seq += 1;
+            if model.owns(&e.payload) {
+                agenda.push(k, e.payload);
+            } else {
+                stop = Some(stop.map_or(k, |s| s.min(k)));
+                events.push((k, e.payload));
+            }
+        }
+    }
+    events.extend(items);
+    events.extend(agenda.drain());
+    Ok(Handled { events, next_seq, delivered, last_time })
+}
+
+/// A set of models wired together: routes batches to models.
+pub trait Bench {
+    /// The event payload type.
+    type Payload;
+
+    /// The model a payload is addressed to (batches never mix models).
+    fn address(&self, payload: &Self::Payload) -> (u8, usize);
+
+    /// Hands `batch` to its model and returns what the model hands back.
+    fn deliver(
+        &mut self,
+        batch: Batch<Self::Payload>,
+    ) -> impl Future<Output = Result<Handled<Self::Payload>, SimError>>;
 }
 
 /// What a kernel run did.
@@ -126,6 +275,8 @@ impl<P> Ord for Entry<P> {
 pub struct KernelStats {
     /// Events delivered.
     pub delivered: u64,
+    /// Messages (batches) sent to models.
+    pub batches: u64,
     /// Time of the last delivered event.
     pub last_time: Time,
 }
@@ -135,14 +286,13 @@ pub struct Kernel<P> {
     now: Time,
     horizon: Time,
     seq: u64,
-    queue: BinaryHeap<Entry<P>>,
-    spare: Outbox<P>,
+    queue: Agenda<P>,
 }
 
 impl<P> Kernel<P> {
     /// A kernel at t = 0 that stops after `horizon`.
     pub fn new(horizon: Time) -> Kernel<P> {
-        Kernel { now: 0, horizon, seq: 0, queue: BinaryHeap::new(), spare: Vec::new() }
+        Kernel { now: 0, horizon, seq: 0, queue: Agenda::default() }
     }
 
     /// Current virtual time.
@@ -156,12 +306,7 @@ impl<P> Kernel<P> {
             return Err(SimError::Causality { now: self.now, at: event.time });
         }
         if event.time <= self.horizon {
-            self.queue.push(Entry {
-                time: event.time,
-                priority: event.priority,
-                seq: self.seq,
-                payload: event.payload,
-            });
+            self.queue.push((event.time, event.priority, self.seq), event.payload);
             self.seq += 1;
         }
         Ok(())
@@ -170,15 +315,34 @@ impl<P> Kernel<P> {
     /// Delivers events until the queue is empty or past the horizon.
     pub async fn run<B: Bench<Payload = P>>(&mut self, bench: &mut B) -> Result<KernelStats, SimError> {
         let mut stats = KernelStats::default();
-        while let Some(entry) = self.queue.pop() {
-            self.now = entry.time;
-            let outbox = std::mem::take(&mut self.spare);
-            let mut outbox = bench.deliver(self.now, entry.payload, outbox).await?;
-            for event in outbox.drain(..) {
-                self.schedule(event)?;
+        let mut items = Vec::new();
+        while let Some((key, payload)) = self.queue.pop() {
+            let to = bench.address(&payload);
+            items.clear();
+            items.push((key, payload));
+            // The run of consecutive events for the same model.
+            while let Some(next) = self.queue.heap.peek() {
+                if bench.address(&next.payload) != to {
+                    break;
+                }
+                if let Some(entry) = self.queue.pop() {
+                    items.push(entry);
+                }
             }
-            self.spare = outbox;
-            stats.delivered += 1;
+            let batch = Batch {
+                items: std::mem::take(&mut items),
+                horizon: self.queue.peek_key(),
+                next_seq: self.seq,
+                time_horizon: self.horizon,
+            };
+            let handled = bench.deliver(batch).await?;
+            self.seq = handled.next_seq;
+            for (key, payload) in handled.events {
+                self.queue.push(key, payload);
+            }
+            self.now = handled.last_time.max(self.now);
+            stats.delivered += handled.delivered;
+            stats.batches += 1;
             stats.last_time = self.now;
         }
         Ok(stats)
@@ -189,60 +353,101 @@ impl<P> Kernel<P> {
 mod tests {
     use super::*;
 
-    /// A bench that logs deliveries and replays scripted follow-ups.
-    struct Log {
+    /// Two models (0 and 1) that log deliveries and play scripted follow-ups.
+    #[derive(Default)]
+    struct Logger {
+        me: u8,
         seen: Vec<(Time, &'static str)>,
     }
 
-    impl Bench for Log {
-        type Payload = &'static str;
+    type Msg = (u8, &'static str);
 
-        async fn deliver(
-            &mut self,
-            now: Time,
-            payload: &'static str,
-            mut outbox: Outbox<&'static str>,
-        ) -> Result<Outbox<&'static str>, SimError> {
-            self.seen.push((now, payload));
-            if payload == "occurrence-a" {
-                // Same time, lower class: still after everything already due at
-                // this time with a lower class, before later-sequence equals.
-                outbox.push(Scheduled { time: now, priority: Priority::JobStart, payload: "start-a" });
-                outbox.push(Scheduled { time: now + 5, priority: Priority::JobEnd, payload: "end-a" });
-                // A negotiation message jumps ahead of everything still due now.
-                outbox.push(Scheduled { time: now, priority: Priority::Negotiation, payload: "ask-a" });
+    impl Model for Logger {
+        type Payload = Msg;
+        type Msg = &'static str;
+
+        fn owns(&self, payload: &Msg) -> bool {
+            payload.0 == self.me
+        }
+
+        fn open(&self, payload: Msg) -> Result<&'static str, Msg> {
+            if payload.0 == self.me { Ok(payload.1) } else { Err(payload) }
+        }
+
+        fn handle(&mut self, now: Time, msg: &'static str, mut outbox: Outbox<Msg>) -> Outbox<Msg> {
+            self.seen.push((now, msg));
+            let at = |time, priority, to, payload| Scheduled { time, priority, payload: (to, payload) };
+            match msg {
+                "occurrence-a" => {
+                    // Same time, lower class: still after everything already due at
+                    // this time with a lower class, before later-sequence equals.
+                    outbox.push(at(now, Priority::JobStart, 0, "start-a"));
+                    outbox.push(at(now + 5, Priority::JobEnd, 0, "end-a"));
+                    // A negotiation message jumps ahead of everything still due now.
+                    outbox.push(at(now, Priority::Negotiation, 1, "ask-a"));
+                }
+                "ask-a" => outbox.push(at(now, Priority::Negotiation, 0, "reply-a")),
+                "bad" => outbox.push(at(now - 1, Priority::JobEnd, 0, "past")),
+                _ => {}
             }
-            if payload == "ask-a" {
-                outbox.push(Scheduled { time: now, priority: Priority::Negotiation, payload: "reply-a" });
-            }
-            if payload == "bad" {
-                outbox.push(Scheduled { time: now - 1, priority: Priority::JobEnd, payload: "past" });
-            }
-            Ok(outbox)
+            outbox
         }
     }
 
-    fn at(time: Time, priority: Priority, payload: &'static str) -> Scheduled<&'static str> {
-        Scheduled { time, priority, payload }
+    struct Two {
+        models: [Logger; 2],
+        log: Vec<(Time, &'static str)>,
+        agendas: [Agenda<Msg>; 2],
+        outbox: Outbox<Msg>,
+    }
+
+    impl Bench for Two {
+        type Payload = Msg;
+
+        fn address(&self, payload: &Msg) -> (u8, usize) {
+            (0, usize::from(payload.0))
+        }
+
+        async fn deliver(&mut self, batch: Batch<Msg>) -> Result<Handled<Msg>, SimError> {
+            let i = usize::from(batch.items[0].1.0);
+            let before = self.models[i].seen.len();
+            let handled = process_batch(&mut self.models[i], batch, &mut self.agendas[i], &mut self.outbox);
+            self.log.extend_from_slice(&self.models[i].seen[before..]);
+            handled
+        }
+    }
+
+    fn at(time: Time, priority: Priority, to: u8, payload: &'static str) -> Scheduled<Msg> {
+        Scheduled { time, priority, payload: (to, payload) }
+    }
+
+    fn bench() -> Two {
+        Two {
+            models: [Logger { me: 0, seen: Vec::new() }, Logger { me: 1, seen: Vec::new() }],
+            log: Vec::new(),
+            agendas: Default::default(),
+            outbox: Vec::new(),
+        }
     }
 
     #[test]
     fn equal_times_follow_the_spec_order_then_insertion() {
         let mut k = Kernel::new(100);
         for e in [
-            at(10, Priority::Occurrence, "occurrence-a"),
-            at(10, Priority::JobStart, "start-x"),
-            at(10, Priority::NodeFailure, "failure"),
-            at(10, Priority::NodeRepair, "repair"),
-            at(10, Priority::JobEnd, "end-x"),
-            at(10, Priority::Occurrence, "occurrence-b"),
-            at(200, Priority::JobEnd, "beyond-horizon"),
+            at(10, Priority::Occurrence, 0, "occurrence-a"),
+            at(10, Priority::JobStart, 0, "start-x"),
+            at(10, Priority::NodeFailure, 0, "failure"),
+            at(10, Priority::NodeRepair, 0, "repair"),
+            at(10, Priority::JobEnd, 0, "end-x"),
+            at(10, Priority::Occurrence, 0, "occurrence-b"),
+            at(10, Priority::Request, 1, "request"),
+            at(200, Priority::JobEnd, 0, "beyond-horizon"),
         ] {
             k.schedule(e).unwrap();
         }
-        let mut log = Log { seen: Vec::new() };
-        let stats = futures_lite_block_on(k.run(&mut log)).unwrap();
-        let order: Vec<&str> = log.seen.iter().map(|s| s.1).collect();
+        let mut b = bench();
+        let stats = futures_lite_block_on(k.run(&mut b)).unwrap();
+        let order: Vec<&str> = b.log.iter().map(|s| s.1).collect();
         assert_eq!(
             order,
             vec![
@@ -255,18 +460,22 @@ mod tests {
                 "reply-a",
                 "start-a",
                 "occurrence-b",
+                "request",
                 "end-a"
             ]
         );
-        assert_eq!(stats, KernelStats { delivered: 10, last_time: 15 });
+        assert_eq!((stats.delivered, stats.last_time), (11, 15));
+        // Model 0's first five events were one batch; the negotiation with
+        // model 1 broke the run; "start-a" and "occurrence-b" were handled
+        // in model 0's agenda after the reply.
+        assert_eq!(stats.batches, 5);
     }
 
     #[test]
     fn scheduling_into_the_past_is_an_error() {
         let mut k = Kernel::new(100);
-        k.schedule(at(10, Priority::Occurrence, "bad")).unwrap();
-        let mut log = Log { seen: Vec::new() };
-        let err = futures_lite_block_on(k.run(&mut log)).unwrap_err();
+        k.schedule(at(10, Priority::Occurrence, 0, "bad")).unwrap();
+        let err = futures_lite_block_on(k.run(&mut bench())).unwrap_err();
         assert!(matches!(err, SimError::Causality { now: 10, at: 9 }));
     }
 

@@ -80,27 +80,23 @@ impl Convolver {
             self.scratch.resize(scratch_len, Complex64::default());
         }
 
-        // Pack both real inputs: z = a + i·b.
+        // Pack both real inputs: z = a + i·b, zero-padded to n. Each element
+        // is written once (no zero fill first: these buffers are megabytes).
         self.buf.clear();
-        self.buf.resize(n, Complex64::default());
-        for (z, &x) in self.buf.iter_mut().zip(a) {
-            z.re = x;
-        }
-        for (z, &y) in self.buf.iter_mut().zip(b) {
-            z.im = y;
-        }
+        self.buf
+            .extend((0..n).map(|k| Complex64::new(a.get(k).copied().unwrap_or(0.0), b.get(k).copied().unwrap_or(0.0))));
         forward.process_with_scratch(&mut self.buf, &mut self.scratch[..scratch_len]);
 
         // A_k = (Z_k + conj Z_{N−k}) / 2, B_k = (Z_k − conj Z_{N−k}) / 2i; C_k = A_k·B_k.
+        let buf = &self.buf;
         self.spectrum.clear();
-        self.spectrum.resize(n, Complex64::default());
-        for k in 0..n {
-            let z = self.buf[k];
-            let zc = self.buf[(n - k) % n].conj();
+        self.spectrum.extend((0..n).map(|k| {
+            let z = buf[k];
+            let zc = buf[(n - k) % n].conj();
             let ak = (z + zc) * 0.5;
             let bk = (z - zc) * Complex64::new(0.0, -0.5);
-            self.spectrum[k] = ak * bk;
-        }
+            ak * bk
+        }));
         inverse.process_with_scratch(&mut self.spectrum, &mut self.scratch[..scratch_len]);
         let scale = 1.0 / n as f64;
         out.extend(self.spectrum[..len].iter().map(|c| (c.re * scale).max(0.0)));
