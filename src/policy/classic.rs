@@ -300,6 +300,11 @@ impl Classic {
                 self.batch.push(job);
             }
         }
+        self.start_batch(c);
+    }
+
+    /// Starts the jobs chosen in `batch` and takes them off the queue.
+    fn start_batch(&mut self, c: &mut dyn Cluster) {
         for k in 0..self.batch.len() {
             let job = self.batch[k];
             if self.start(c, job) {
@@ -348,12 +353,7 @@ impl Classic {
         for &job in &self.batch {
             r.table.release(now, now + length(c.job(job).estimate), c.job(job).nodes);
         }
-        for k in 0..self.batch.len() {
-            let job = self.batch[k];
-            if self.start(c, job) {
-                self.queue.remove(&job);
-            }
-        }
+        self.start_batch(c);
     }
 
     /// True if `nodes` are idle and, with advance reservations, free in the
@@ -376,12 +376,18 @@ impl Classic {
     /// Conservative: reserves `job` at its earliest window from `from`, no later than `latest`.
     fn reserve(&mut self, c: &dyn Cluster, job: JobId, from: Time, latest: Time) -> Option<Time> {
         let j = c.job(job);
-        let len = length(j.estimate);
-        let start = self.profile.earliest_fit(from, len, j.nodes, latest)?;
-        self.profile.reserve(start, start + len, j.nodes);
-        *self.state(job) = State::Waiting { start, end: start + len };
-        self.by_start.insert((start, job));
+        let start = self.profile.earliest_fit(from, length(j.estimate), j.nodes, latest)?;
+        self.book(c, job, start);
         Some(start)
+    }
+
+    /// Conservative: books `job`'s window from `start` in the plan.
+    fn book(&mut self, c: &dyn Cluster, job: JobId, start: Time) {
+        let j = c.job(job);
+        let end = start + length(j.estimate);
+        self.profile.reserve(start, end, j.nodes);
+        *self.state(job) = State::Waiting { start, end };
+        self.by_start.insert((start, job));
     }
 
     /// Conservative: re-places every waiting job in arrival order. With
@@ -394,27 +400,29 @@ impl Classic {
         self.batch.extend(self.queue.iter().copied());
         for k in 0..self.batch.len() {
             let job = self.batch[k];
-            let latest = match *self.state(job) {
+            match *self.state(job) {
                 State::Waiting { start, end } if compress => {
                     if start <= now {
                         continue;
                     }
-                    // Most jobs cannot move: ask first, and release and
-                    // re-reserve only those that can (the plan is the same).
+                    // Most jobs cannot move: the search treats the job's own
+                    // window as free, so only a job that moves is released,
+                    // and it is booked where the search found room.
                     let nodes = c.job(job).nodes;
-                    if self.profile.earliest_fit_except(now, end - start, nodes, start - 1, (start, end)).is_none() {
+                    let Some(earlier) =
+                        self.profile.earliest_fit_except(now, end - start, nodes, start - 1, (start, end))
+                    else {
                         continue;
-                    }
+                    };
                     self.profile.release(start, end, nodes);
                     self.by_start.remove(&(start, job));
-                    start
+                    self.book(c, job, earlier);
                 }
-                _ => Time::MAX,
-            };
-            // Its old window is free again, so a window no later than it exists.
-            if self.reserve(c, job, now, latest).is_none() {
-                debug_assert!(false, "conservative: job {job} lost its window");
-                self.reserve(c, job, now, Time::MAX);
+                _ => {
+                    if self.reserve(c, job, now, Time::MAX).is_none() {
+                        debug_assert!(false, "conservative: no window for job {job} in a finite plan");
+                    }
+                }
             }
         }
     }
