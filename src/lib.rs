@@ -7,6 +7,7 @@
 //! - [`plan`]: availability profile and per-node plan, with gap search;
 //! - [`policy`]: scheduling strategies and placement;
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
+//! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
 //! - [`sim`]: the event kernel and the actors (cluster, client, failure injector);
 //! - [`experiment`]: resolved points and running them on worker threads;
 //! - [`store`]: the SQLite store of runs, jobs and node events;
@@ -21,6 +22,7 @@ pub mod experiment;
 pub mod grid;
 pub mod plan;
 pub mod policy;
+pub mod provision;
 pub mod report;
 pub mod rng;
 pub mod setting;

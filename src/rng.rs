@@ -28,6 +28,12 @@ pub enum Stream {
     CoReservationRequests = 10,
     /// The broker's shuffle of sub-reservation variants.
     VariantShuffle = 11,
+    /// Synthetic workflows (provisioning).
+    Workflows = 12,
+    /// The MOGA's initial population, selection, crossover and mutation.
+    Moga = 13,
+    /// Which jobs of a week-shifted trace copy are kept (load scaling).
+    LoadCopy = 14,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele et al., 2014).

@@ -8,6 +8,7 @@
 
 mod grid;
 mod options;
+mod provision;
 mod query;
 mod report;
 mod run;
@@ -39,6 +40,9 @@ enum Command {
     /// Co-reservations on a Grid of several clusters (a broker and its algorithms).
     #[command(subcommand)]
     Grid(grid::GridCommand),
+    /// Provisioning: slot advertisement and MOGA workflow provisioning (Singh).
+    #[command(subcommand)]
+    Provision(provision::ProvisionCommand),
     /// Run (or resume) an experiment config: every point of its sweeps, on
     /// all cores, stored in SQLite; or write a Slurm script for it.
     Sweep(sweep::SweepArgs),
@@ -81,6 +85,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Grid(command) => grid::run(command),
+        Command::Provision(command) => provision::run(command).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),

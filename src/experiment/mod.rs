@@ -10,5 +10,6 @@ pub mod config;
 pub mod coordinator;
 pub mod grid;
 pub mod point;
+pub mod provisioning;
 pub mod runner;
 pub mod slurm;

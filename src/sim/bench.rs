@@ -12,6 +12,9 @@
 //! - [`simulate_grid`]: per cluster a job client feeding it, and a request
 //!   client feeding the broker, whose port `lrs[i]` reaches cluster i's LRS
 //!   and whose reply input every cluster's reply port reaches.
+//! - [`simulate_provisioning`]: per provisioning site a job client feeding
+//!   it; a provisioner and/or a workflow executor whose port `sites[i]`
+//!   reaches site i and whose reply input every site's reply port reaches.
 //!
 //! The result depends only on the scenario: no shared state, no wall clock,
 //! no thread-count effects.
@@ -25,6 +28,9 @@ use crate::grid::lrs::Lrs;
 use crate::grid::request::CoRequest;
 use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
+use crate::provision::executor::{Execution, ExecutorActor};
+use crate::provision::provisioner::{ProvisionerActor, SubmissionRecord};
+use crate::provision::site::{SiteActor, SiteResult, SlotScheduler};
 use crate::sim::client::ClientActor;
 use crate::sim::cluster::{ClusterActor, ClusterResult};
 use crate::sim::event::{DeliverBatch, Event, Finish};
@@ -103,6 +109,11 @@ struct Models {
     clusters: Vec<ActorRef<ClusterActor>>,
     injectors: Vec<ActorRef<FailureInjector>>,
     brokers: Vec<ActorRef<BrokerActor>>,
+    sites: Vec<ActorRef<SiteActor>>,
+    provisioners: Vec<ActorRef<ProvisionerActor>>,
+    executors: Vec<ActorRef<ExecutorActor>>,
+    /// Set by an executor when its workflow is done: the run may stop.
+    done: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 fn stopped<E: std::fmt::Debug>(model: &str) -> impl FnOnce(E) -> SimError + '_ {
@@ -143,8 +154,15 @@ impl Bench for Models {
             },
             (1, i) => answered("cluster", self.clusters[i].ask(d).await),
             (2, i) => answered("injector", self.injectors[i].ask(d).await),
-            (_, i) => answered("broker", self.brokers[i].ask(d).await),
+            (3, i) => answered("broker", self.brokers[i].ask(d).await),
+            (4, i) => answered("site", self.sites[i].ask(d).await),
+            (5, i) => answered("provisioner", self.provisioners[i].ask(d).await),
+            (_, i) => answered("executor", self.executors[i].ask(d).await),
         }
+    }
+
+    fn finished(&self) -> bool {
+        self.done.as_ref().is_some_and(|d| d.load(std::sync::atomic::Ordering::Relaxed))
     }
 }
 
@@ -163,6 +181,15 @@ impl Models {
             let _ = actor.stop_gracefully().await;
         }
         for actor in &self.brokers {
+            let _ = actor.stop_gracefully().await;
+        }
+        for actor in &self.sites {
+            let _ = actor.stop_gracefully().await;
+        }
+        for actor in &self.provisioners {
+            let _ = actor.stop_gracefully().await;
+        }
+        for actor in &self.executors {
             let _ = actor.stop_gracefully().await;
         }
     }
@@ -196,7 +223,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         clients: vec![ClientRef::Jobs(spawn(client))],
         clusters: vec![spawn(cluster)],
         injectors: vec![spawn(injector)],
-        brokers: Vec::new(),
+        ..Models::default()
     };
     let kernel_stats = kernel.run(&mut models).await?;
     let cluster = models.clusters[0].ask(Finish).await.map_err(stopped("cluster"))?;
@@ -243,4 +270,99 @@ async fn run_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
     let broker = models.brokers[0].ask(Finish).await.map_err(stopped("broker"))?;
     models.stop().await;
     Ok(GridSimulated { clusters, broker, kernel: kernel_stats })
+}
+
+/// One provisioning site of a bench.
+pub struct ProvisionSite {
+    /// Its scheduler (fresh, or a snapshot to fork from).
+    pub scheduler: SlotScheduler,
+    /// Background jobs still to arrive, ordered by occurrence.
+    pub jobs: Vec<Job>,
+    /// Record slot statistics at each arrival.
+    pub sample: bool,
+}
+
+/// Everything one provisioning simulation (a main run or a fork) needs.
+pub struct ProvisionScenario {
+    /// The sites.
+    pub sites: Vec<ProvisionSite>,
+    /// A provisioner (ports unconnected), if any.
+    pub provisioner: Option<ProvisionerActor>,
+    /// A workflow executor (ports unconnected), if any.
+    pub executor: Option<ExecutorActor>,
+    /// Nothing after this instant is simulated.
+    pub horizon: Time,
+}
+
+/// What one provisioning simulation produced.
+#[derive(Debug, Clone)]
+pub struct ProvisionSimulated {
+    /// Each site's final state and samples.
+    pub sites: Vec<SiteResult>,
+    /// The provisioner's records.
+    pub submissions: Vec<SubmissionRecord>,
+    /// The executor's result.
+    pub execution: Option<Execution>,
+    /// Kernel statistics.
+    pub kernel: KernelStats,
+}
+
+/// Runs one provisioning scenario on a fresh single-threaded runtime.
+pub fn simulate_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimulated, SimError> {
+    runtime()?.block_on(run_provisioning(scenario))
+}
+
+async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimulated, SimError> {
+    let mut kernel = Kernel::new(scenario.horizon);
+    let mut models = Models::default();
+    let mut provisioner = scenario.provisioner;
+    let mut executor = scenario.executor;
+    for (i, site) in scenario.sites.into_iter().enumerate() {
+        let mut client = ClientActor::new(i, site.jobs);
+        client.output.connect(SiteActor::JOBS, i);
+        if let Some(first) = client.first_event() {
+            kernel.schedule(first)?;
+        }
+        let mut actor = SiteActor::new(i as u32, site.scheduler, site.sample);
+        if let Some(p) = provisioner.as_mut() {
+            actor.replies.connect(ProvisionerActor::REPLIES, 0);
+            if let Some(port) = p.sites.get_mut(i) {
+                port.connect(SiteActor::REQUESTS, i);
+            }
+        }
+        if let Some(e) = executor.as_mut() {
+            actor.replies.connect(ExecutorActor::REPLIES, 0);
+            if let Some(port) = e.sites.get_mut(i) {
+                port.connect(SiteActor::REQUESTS, i);
+            }
+        }
+        models.clients.push(ClientRef::Jobs(spawn(client)));
+        models.sites.push(spawn(actor));
+    }
+    if let Some(p) = provisioner {
+        if let Some(first) = p.first_event() {
+            kernel.schedule(first)?;
+        }
+        models.provisioners.push(spawn(p));
+    }
+    if let Some(e) = executor {
+        kernel.schedule(e.first_event())?;
+        models.done = Some(e.done_flag());
+        models.executors.push(spawn(e));
+    }
+    let kernel_stats = kernel.run(&mut models).await?;
+    let mut sites = Vec::with_capacity(models.sites.len());
+    for actor in &models.sites {
+        sites.push(actor.ask(Finish).await.map_err(stopped("site"))?);
+    }
+    let submissions = match models.provisioners.first() {
+        Some(p) => p.ask(Finish).await.map_err(stopped("provisioner"))?,
+        None => Vec::new(),
+    };
+    let execution = match models.executors.first() {
+        Some(e) => Some(e.ask(Finish).await.map_err(stopped("executor"))?),
+        None => None,
+    };
+    models.stop().await;
+    Ok(ProvisionSimulated { sites, submissions, execution, kernel: kernel_stats })
 }

@@ -9,6 +9,9 @@
 
 use crate::grid::lrs::{LrsReply, LrsRequest};
 use crate::grid::request::CoRequest;
+use crate::provision::executor::ExecutorMsg;
+use crate::provision::provisioner::ProvisionerMsg;
+use crate::provision::site::SiteMsg;
 use crate::sim::kernel::{Agenda, Batch, Handled, Model, Outbox, SimError, process_batch};
 use crate::units::{JobId, NodeId};
 use crate::workload::job::Job;
@@ -69,6 +72,12 @@ pub enum Event {
     Injector(usize, InjectorMsg),
     /// To broker `i`.
     Broker(usize, BrokerMsg),
+    /// To provisioning site `i` (a slot-advertising cluster).
+    Site(usize, SiteMsg),
+    /// To provisioner `i` (a workflow user's provisioning client).
+    Provisioner(usize, ProvisionerMsg),
+    /// To workflow executor `i` (best effort or in reserved slots).
+    Executor(usize, ExecutorMsg),
 }
 
 impl Event {
@@ -79,6 +88,9 @@ impl Event {
             Event::Cluster(i, _) => (1, *i),
             Event::Injector(i, _) => (2, *i),
             Event::Broker(i, _) => (3, *i),
+            Event::Site(i, _) => (4, *i),
+            Event::Provisioner(i, _) => (5, *i),
+            Event::Executor(i, _) => (6, *i),
         }
     }
 }

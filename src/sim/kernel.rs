@@ -23,6 +23,8 @@
 //!   processing is exactly that of delivering one event at a time, while a
 //!   model that runs on its own for a while costs one message, not one per
 //!   event.
+//! - A bench may end the run early once it has what it was run for
+//!   ([`Bench::finished`], checked after each batch).
 //! - Events later than the horizon time are dropped: every job's fate is
 //!   decided by its deadline, so nothing after the last deadline can change
 //!   an outcome.
@@ -268,6 +270,13 @@ pub trait Bench {
         &mut self,
         batch: Batch<Self::Payload>,
     ) -> impl Future<Output = Result<Handled<Self::Payload>, SimError>>;
+
+    /// True when the bench has what it was run for and the kernel may stop
+    /// early (checked after each batch; a what-if fork stops when its
+    /// workflow is done).
+    fn finished(&self) -> bool {
+        false
+    }
 }
 
 /// What a kernel run did.
@@ -344,6 +353,9 @@ impl<P> Kernel<P> {
             stats.delivered += handled.delivered;
             stats.batches += 1;
             stats.last_time = self.now;
+            if bench.finished() {
+                break;
+            }
         }
         Ok(stats)
     }

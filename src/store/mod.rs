@@ -26,13 +26,16 @@ use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome, RunSummary};
 use crate::workload::failures::NodeEventKind;
 
+mod provision;
+pub use provision::ProvisionPointRow;
+
 /// Schema scripts; applying `MIGRATIONS[i]` takes a database from version i to i + 1.
 ///
 /// A battery's job attributes are the same in every run of it, so they are
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 4] = [
+pub const MIGRATIONS: [&str; 5] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -311,6 +314,69 @@ CREATE TABLE cluster_runs (
     first_weekend_subreservations INTEGER NOT NULL,  -- starting in §6.9's first weekend
     PRIMARY KEY (run_id, cluster)
 ) WITHOUT ROWID;
+"#,
+    // v5: provisioning (slot advertisement, MOGA workflow provisioning).
+    r#"
+CREATE TABLE provision_points (
+    point_id        INTEGER PRIMARY KEY,  -- stable: derived from the point's resolved settings
+    kind            TEXT    NOT NULL,     -- 'run' (MOGA vs best effort) or 'slots' (advertisement)
+    experiment      TEXT,                 -- the config's name, if run from one
+    workflow        TEXT,
+    workflow_tasks  INTEGER,
+    task_processors REAL,                 -- mean processors per task of the workflow
+    sites           INTEGER NOT NULL,
+    traces          TEXT    NOT NULL,     -- comma-separated, in site order
+    target_load     REAL,                 -- site 0's target (per site in provision_sites)
+    exact_estimates INTEGER NOT NULL,
+    seed            INTEGER NOT NULL,
+    submissions     INTEGER,
+    config          TEXT    NOT NULL,     -- the resolved settings
+    code_version    TEXT    NOT NULL,
+    wall_seconds    REAL    NOT NULL
+);
+CREATE TABLE provision_sites (
+    point_id         INTEGER NOT NULL REFERENCES provision_points(point_id),
+    site             INTEGER NOT NULL,
+    trace            TEXT    NOT NULL,
+    capacity         INTEGER NOT NULL,
+    jobs             INTEGER NOT NULL,
+    target_load      REAL,
+    copy_probability REAL    NOT NULL,   -- week-shifted copy's keep probability (bisection)
+    offered          REAL    NOT NULL,   -- offered utilisation of the (scaled) trace
+    achieved         REAL,               -- busy / (capacity × (last end − first submit)) in the simulation
+    PRIMARY KEY (point_id, site)
+) WITHOUT ROWID;
+CREATE TABLE provision_submissions (
+    point_id         INTEGER NOT NULL REFERENCES provision_points(point_id),
+    submission       INTEGER NOT NULL,
+    submit_time      INTEGER NOT NULL,
+    alpha            REAL    NOT NULL,
+    makespan         INTEGER,            -- provisioned (MOGA plan, eq. 15), seconds
+    cost             REAL,               -- provisioned allocation cost, processor-seconds
+    enacted_makespan INTEGER,            -- the plan reserved and run in a fork
+    be_makespan      INTEGER,            -- best effort (NULL: not done within the fork window)
+    be_cost          REAL    NOT NULL,   -- eq. 16, processor-seconds
+    makespan_ratio   REAL,               -- makespan / be_makespan
+    cost_ratio       REAL,               -- cost / be_cost
+    archive_size     INTEGER NOT NULL,
+    slots            INTEGER NOT NULL,   -- |Â| over all sites
+    fallback         INTEGER NOT NULL,   -- empty archive: the all-edge-slots plan
+    PRIMARY KEY (point_id, submission, alpha)
+) WITHOUT ROWID;
+CREATE TABLE slot_samples (
+    point_id  INTEGER NOT NULL REFERENCES provision_points(point_id),
+    time      INTEGER NOT NULL,          -- a background arrival (before it is booked)
+    slots     INTEGER NOT NULL,          -- advertised slots
+    tasks     INTEGER NOT NULL           -- running + queued
+);
+CREATE TABLE advertised_slots (
+    point_id   INTEGER NOT NULL REFERENCES provision_points(point_id),
+    time       INTEGER NOT NULL,         -- observation instant
+    start      INTEGER NOT NULL,         -- seconds after the observation
+    duration   INTEGER NOT NULL,         -- edge slots: up to the advertisement horizon
+    procs      INTEGER NOT NULL,
+    edge       INTEGER NOT NULL          -- extensible and divisible
+);
 "#,
 ];
 

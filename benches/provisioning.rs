@@ -1,0 +1,57 @@
+//! One MOGA provisioning (population 100, 10 generations) of the 100-task
+//! synthetic workflow (22 processors per task) against the slot set CTC-SP2's
+//! 430-processor cluster advertises a quarter into its log (accurate
+//! estimates). Target: under 50 ms.
+
+mod common;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use slasim::provision::experiment::{SiteSpec, prepare_site};
+use slasim::provision::moga::MogaConfig;
+use slasim::provision::plan::provision;
+use slasim::provision::provisioner::ProvisionerActor;
+use slasim::provision::site::SlotScheduler;
+use slasim::provision::workflow::SyntheticWorkflow;
+use slasim::rng::{Stream, stream};
+use slasim::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use slasim::workload::WorkloadSource;
+
+fn moga_on_ctc(c: &mut Criterion) {
+    let spec = SiteSpec {
+        trace: WorkloadSource::Swf {
+            path: common::traces().join("swf").join("CTC-SP2-1996-3.1-cln.swf.gz"),
+            lenient: false,
+        },
+        target_load: None,
+        capacity: None,
+    };
+    let site = prepare_site(&spec, true, 1).expect("CTC-SP2 loads");
+    let first = site.jobs[0].occurrence;
+    let at = first + (site.jobs[site.jobs.len() - 1].occurrence - first) / 4;
+    let observer = ProvisionerActor::new(0, 1, vec![at], false, None);
+    let sim = simulate_provisioning(ProvisionScenario {
+        sites: vec![ProvisionSite {
+            scheduler: SlotScheduler::new(site.capacity, first),
+            jobs: site.jobs.clone(),
+            sample: false,
+        }],
+        provisioner: Some(observer),
+        executor: None,
+        horizon: at,
+    })
+    .expect("simulates");
+    let slots = sim.submissions[0].slots.clone();
+    let wf = SyntheticWorkflow { max_procs: site.capacity, ..SyntheticWorkflow::default() }
+        .generate(&mut stream(1, Stream::Workflows, 0))
+        .expect("valid");
+    let alphas: Vec<f64> = (0..=10).map(|i| f64::from(i) / 10.0).collect();
+    let mut group = c.benchmark_group("provisioning");
+    group.sample_size(20);
+    group.bench_function(format!("moga_100_tasks_ctc_{}_slots", slots[0].len()), |b| {
+        b.iter(|| provision(&wf, at, &slots, &MogaConfig::default(), &alphas, &mut stream(1, Stream::Moga, 0)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, moga_on_ctc);
+criterion_main!(benches);

@@ -1,0 +1,305 @@
+//! The workflow executor: runs one workflow from its submission instant,
+//! either best effort (tasks queued just in time) or in reserved slots.
+//!
+//! Reference: `provisioning-dissertation-spec.md` §3.7 (the best-effort
+//! baseline: HEFT order, a task is submitted when all its parents finished;
+//! multi-site: to the site with the fewest running + queued tasks), §11 A16
+//! (the site is chosen when the last parent finishes; submission waits for the
+//! transfers to that site), §3.8 (a provisioned plan is reserved at once).
+//!
+//! Contract:
+//! - Best effort: ready tasks are handled one at a time in HEFT order. With
+//!   several sites the executor asks every site for its load (class
+//!   `Negotiation`), picks the least loaded (ties: lowest index) and submits
+//!   there when the transfers from the parents have arrived; then the next
+//!   ready task. So a site's load answer counts the tasks submitted before.
+//! - Reserved: at the submission instant every task's slot is reserved on its
+//!   site; the task runs in it.
+//! - The makespan is last task end − submission instant; a refused task (too
+//!   wide, or a reservation conflict) makes the run fail.
+
+use kameo::Actor;
+use kameo::message::{Context, Message};
+
+use crate::provision::plan::{SitePlan, TaskPlacement};
+use crate::provision::site::{SiteReply, SiteRequest};
+use crate::provision::workflow::Workflow;
+use crate::sim::event::{Batched, Buffers, Event, Finish};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
+use crate::sim::port::{Input, Output};
+use crate::units::Time;
+
+/// A message for an executor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExecutorMsg {
+    /// The workflow is submitted.
+    Start,
+    /// A site answers.
+    Reply(SiteReply),
+}
+
+/// How the workflow runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    /// Just in time, queued with everyone else.
+    BestEffort,
+    /// In the slots of a plan.
+    Reserved {
+        /// Where each task runs.
+        placements: Vec<TaskPlacement>,
+        /// What the plan takes from each site.
+        sites: Vec<SitePlan>,
+    },
+}
+
+/// What an execution produced.
+#[derive(Debug, Clone, PartialEq, kameo::Reply)]
+pub struct Execution {
+    /// Last end − submission, if every task ran.
+    pub makespan: Option<Time>,
+    /// Each task's site and end (−1 if it did not end).
+    pub ends: Vec<(u32, Time)>,
+    /// A task was refused.
+    pub refused: bool,
+}
+
+/// The executor actor.
+#[derive(Actor)]
+pub struct ExecutorActor {
+    me: usize,
+    workflow: Workflow,
+    /// HEFT position of each task: ready tasks go in this order.
+    rank_of: Vec<u32>,
+    mode: Mode,
+    submit: Time,
+    /// One port per site.
+    pub sites: Vec<Output<SiteRequest>>,
+    waiting_parents: Vec<u32>,
+    ready: std::collections::BTreeSet<(u32, u32)>,
+    asking: Option<(u32, Vec<Option<u32>>)>,
+    site_of: Vec<u32>,
+    end_of: Vec<Time>,
+    ended: usize,
+    refused: bool,
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    buffers: Buffers,
+}
+
+impl ExecutorActor {
+    /// Site replies in.
+    pub const REPLIES: Input<SiteReply> = Input::new(|i, r| Event::Executor(i, ExecutorMsg::Reply(r)));
+
+    /// Executor `me` running `workflow` from `submit` on `sites` sites.
+    pub fn new(me: usize, workflow: Workflow, mode: Mode, submit: Time, sites: usize) -> ExecutorActor {
+        let n = workflow.tasks().len();
+        let mut rank_of = vec![0; n];
+        for (pos, &t) in workflow.heft_order().iter().enumerate() {
+            rank_of[t as usize] = pos as u32;
+        }
+        let waiting_parents =
+            (0..n as u32).map(|t| workflow.tasks()[(t) as usize].parents.iter().copied().count() as u32).collect();
+        ExecutorActor {
+            me,
+            workflow,
+            rank_of,
+            mode,
+            submit,
+            sites: (0..sites).map(|_| Output::new()).collect(),
+            waiting_parents,
+            ready: std::collections::BTreeSet::new(),
+            asking: None,
+            site_of: vec![u32::MAX; n],
+            end_of: vec![-1; n],
+            ended: 0,
+            refused: false,
+            done: std::sync::Arc::default(),
+            buffers: Buffers::default(),
+        }
+    }
+
+    /// A flag set when every task has ended or one was refused (the bench stops then).
+    pub fn done_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.done.clone()
+    }
+
+    fn check_done(&self) {
+        if self.refused || self.ended == self.workflow.tasks().len() {
+            self.done.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// The submission event.
+    pub fn first_event(&self) -> Scheduled<Event> {
+        Scheduled {
+            time: self.submit,
+            priority: Priority::Request,
+            payload: Event::Executor(self.me, ExecutorMsg::Start),
+        }
+    }
+
+    fn start(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+        match &self.mode {
+            Mode::Reserved { placements, sites } => {
+                for (site, plan) in sites.iter().enumerate() {
+                    let tasks: Vec<(u32, Time, u32, Time)> = placements
+                        .iter()
+                        .filter(|p| p.site as usize == site)
+                        .map(|p| {
+                            let t = &self.workflow.tasks()[p.task as usize];
+                            (p.task, p.start, t.procs, t.runtime)
+                        })
+                        .collect();
+                    if tasks.is_empty() {
+                        continue;
+                    }
+                    for &(task, ..) in &tasks {
+                        self.site_of[task as usize] = site as u32;
+                    }
+                    let request = SiteRequest::ReservePlan { from: self.me as u32, plan: plan.clone(), tasks };
+                    if let Some(port) = self.sites.get(site) {
+                        port.send(now, Priority::Negotiation, request, outbox);
+                    }
+                }
+            }
+            Mode::BestEffort => {
+                for t in 0..self.workflow.tasks().len() {
+                    if self.waiting_parents[t] == 0 {
+                        self.ready.insert((self.rank_of[t], t as u32));
+                    }
+                }
+                self.next_ready(now, outbox);
+            }
+        }
+    }
+
+    /// Handles ready tasks until one waits for load answers.
+    fn next_ready(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+        while self.asking.is_none() {
+            let Some((_, task)) = self.ready.pop_first() else {
+                return;
+            };
+            if self.sites.len() == 1 {
+                self.submit_to(now, task, 0, outbox);
+            } else {
+                self.asking = Some((task, vec![None; self.sites.len()]));
+                for port in &self.sites {
+                    port.send(now, Priority::Negotiation, SiteRequest::Load { from: self.me as u32, task }, outbox);
+                }
+            }
+        }
+    }
+
+    fn submit_to(&mut self, now: Time, task: u32, site: u32, outbox: &mut Outbox<Event>) {
+        self.site_of[task as usize] = site;
+        let at = self.workflow.tasks()[(task) as usize]
+            .parents
+            .iter()
+            .copied()
+            .map(|(p, transfer)| {
+                let p = p as usize;
+                self.end_of[p] + if self.site_of[p] == site { 0 } else { transfer }
+            })
+            .fold(now, Time::max);
+        let t = &self.workflow.tasks()[task as usize];
+        let request = SiteRequest::Submit { from: self.me as u32, task, procs: t.procs, runtime: t.runtime };
+        let priority = if at == now { Priority::Negotiation } else { Priority::Occurrence };
+        self.sites[site as usize].send(at, priority, request, outbox);
+    }
+
+    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox<Event>) {
+        match reply {
+            SiteReply::Load { site, task, tasks } => {
+                let Some((asked, answers)) = self.asking.as_mut() else {
+                    return;
+                };
+                if *asked != task {
+                    return;
+                }
+                if let Some(a) = answers.get_mut(site as usize) {
+                    *a = Some(tasks);
+                }
+                if answers.iter().all(Option::is_some) {
+                    let best = answers
+                        .iter()
+                        .enumerate()
+                        .min_by_key(|(i, a)| (a.unwrap_or(u32::MAX), *i))
+                        .map_or(0, |(i, _)| i as u32);
+                    self.asking = None;
+                    self.submit_to(now, task, best, outbox);
+                    self.next_ready(now, outbox);
+                }
+            }
+            SiteReply::TaskEnded { task, .. } => {
+                let t = task as usize;
+                if self.end_of.get(t).is_some_and(|&e| e < 0) {
+                    self.end_of[t] = now;
+                    self.ended += 1;
+                    if self.mode == Mode::BestEffort {
+                        let children: Vec<u32> =
+                            self.workflow.tasks()[(task) as usize].children.iter().map(|&(c, _)| c).collect();
+                        for c in children {
+                            self.waiting_parents[c as usize] -= 1;
+                            if self.waiting_parents[c as usize] == 0 {
+                                self.ready.insert((self.rank_of[c as usize], c));
+                            }
+                        }
+                        self.next_ready(now, outbox);
+                    }
+                }
+            }
+            SiteReply::Refused { .. } => self.refused = true,
+            SiteReply::Slots { .. } => {}
+        }
+    }
+
+    fn execution(&self) -> Execution {
+        let done = self.ended == self.workflow.tasks().len() && !self.refused;
+        let last = self.end_of.iter().copied().max().unwrap_or(self.submit);
+        Execution {
+            makespan: done.then(|| last - self.submit),
+            ends: self.site_of.iter().zip(&self.end_of).map(|(&s, &e)| (s, e)).collect(),
+            refused: self.refused,
+        }
+    }
+}
+
+impl Model for ExecutorActor {
+    type Payload = Event;
+    type Msg = ExecutorMsg;
+
+    fn owns(&self, payload: &Event) -> bool {
+        matches!(payload, Event::Executor(i, _) if *i == self.me)
+    }
+
+    fn open(&self, payload: Event) -> Result<ExecutorMsg, Event> {
+        match payload {
+            Event::Executor(i, msg) if i == self.me => Ok(msg),
+            other => Err(other),
+        }
+    }
+
+    fn handle(&mut self, now: Time, msg: ExecutorMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+        match msg {
+            ExecutorMsg::Start => self.start(now, &mut outbox),
+            ExecutorMsg::Reply(r) => self.reply(now, r, &mut outbox),
+        }
+        self.check_done();
+        outbox
+    }
+}
+
+impl Batched for ExecutorActor {
+    fn buffers(&mut self) -> &mut Buffers {
+        &mut self.buffers
+    }
+}
+
+crate::batched_actor!(ExecutorActor);
+
+impl Message<Finish> for ExecutorActor {
+    type Reply = Execution;
+
+    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        self.execution()
+    }
+}

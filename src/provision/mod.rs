@@ -1,0 +1,29 @@
+//! Provisioning: slot advertisement and multi-objective workflow provisioning.
+//!
+//! Reference: `provisioning-dissertation-spec.md` (Singh, provisioning-based
+//! resource and application management): §1 (slots), §2 (the slot-set
+//! scheduler of Fig. 2 and advertisement), §3 (workflows, HEFT, the MOGA,
+//! the trade-off α, the best-effort baseline), §8 (results), §9–§11 (the
+//! simulation procedure and the choices the spec proposes).
+//!
+//! Contract: the algorithms are pure and testable on their own — [`slots`]
+//! (slots, Table 1 costs, the Fig. 2 slot set), [`workflow`] (DAGs, HEFT,
+//! generators, the workflow file format), [`moga`] (the Fonseca–Fleming MOGA
+//! and eq. 15), [`plan`] (a resource plan's makespan and allocation cost).
+//! [`site`] is a cluster whose local scheduler is the slot set (conservative
+//! backfilling) and which answers advertisement, reservation and load
+//! queries through the kernel; [`provisioner`] is the workflow user's client
+//! (MOGA provisioning at each submission instant) and [`executor`] runs one
+//! workflow best effort or in its reserved slots; [`experiment`] assembles
+//! them, forks the what-if runs from snapshots and measures a point;
+//! [`load`] raises a trace's load with a week-shifted, thinned copy.
+
+pub mod executor;
+pub mod experiment;
+pub mod load;
+pub mod moga;
+pub mod plan;
+pub mod provisioner;
+pub mod site;
+pub mod slots;
+pub mod workflow;

@@ -1,0 +1,294 @@
+//! Resource plans: a subset of the advertised slots, its makespan (SC) and
+//! allocation cost (AC), and MOGA provisioning with the trade-off α.
+//!
+//! Reference: `provisioning-dissertation-spec.md` §3.2 (eq. 3–6), §3.5
+//! "Evaluation" steps 1–6, §3.6 (eq. 15), §11 A6 (ready times in Fig. 2), A8
+//! (charging divisible slots for the used parts), A9 (infeasible plans, the
+//! all-edge-slots fallback), A13 (one MOGA per submission, every α from its
+//! archive).
+//!
+//! Contract:
+//! - Bit i of a genome selects advertised slot i of the global set Â (the
+//!   sites' slot lists concatenated in site order). Each site's selected
+//!   slots form a bin; tasks are taken in HEFT order and each goes to the bin
+//!   where Fig. 2 (with the task's ready time on that site) starts it first
+//!   (ties: lowest site). A task no bin can host makes the plan infeasible.
+//! - SC = last finish − submission. AC: a non-divisible slot that any task
+//!   used costs n·d·c + f once; a divisible slot costs procs × time × c of
+//!   what tasks took from it (+ f once). Unused selected slots cost nothing.
+//! - Evaluation reuses its buffers; it is deterministic.
+
+use crate::provision::moga::{self, Genome, MogaConfig, Objectives};
+use crate::provision::slots::{Advertised, Slot, SlotSet};
+use crate::provision::workflow::Workflow;
+use crate::units::Time;
+
+/// Where and when a task runs in a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskPlacement {
+    /// The task.
+    pub task: u32,
+    /// The site.
+    pub site: u32,
+    /// Start.
+    pub start: Time,
+    /// End (start + runtime).
+    pub end: Time,
+}
+
+/// Evaluates plans of one workflow submitted at one instant against the sites' slots.
+pub struct PlanEvaluator<'w> {
+    workflow: &'w Workflow,
+    order: Vec<u32>,
+    submit: Time,
+    /// Â: (site, slot), bit i = entry i.
+    slots: Vec<(u32, Advertised)>,
+    sites: usize,
+    bins: Vec<SlotSet>,
+    finish: Vec<Time>,
+    site_of: Vec<u32>,
+    start_of: Vec<Time>,
+    charged: Vec<bool>,
+    used: Vec<(u32, u32, Time, Time)>,
+    selected: Vec<Slot>,
+}
+
+impl<'w> PlanEvaluator<'w> {
+    /// An evaluator for `workflow` submitted at `submit`, with `sites[s]` the slots site s advertised.
+    pub fn new(workflow: &'w Workflow, submit: Time, sites: &[Vec<Advertised>]) -> PlanEvaluator<'w> {
+        let slots: Vec<(u32, Advertised)> =
+            sites.iter().enumerate().flat_map(|(s, list)| list.iter().map(move |a| (s as u32, *a))).collect();
+        let n = workflow.tasks().len();
+        PlanEvaluator {
+            workflow,
+            order: workflow.heft_order(),
+            submit,
+            charged: vec![false; slots.len()],
+            slots,
+            sites: sites.len(),
+            bins: (0..sites.len()).map(|_| SlotSet::from_slots(Vec::new())).collect(),
+            finish: vec![0; n],
+            site_of: vec![0; n],
+            start_of: vec![0; n],
+            used: Vec::new(),
+            selected: Vec::new(),
+        }
+    }
+
+    /// |Â|: the genome length.
+    pub fn bits(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The global slot set Â as (site, slot).
+    pub fn slots(&self) -> &[(u32, Advertised)] {
+        &self.slots
+    }
+
+    /// A genome selecting every edge (extensible) slot: the A9 fallback plan.
+    pub fn edge_slots(&self) -> Genome {
+        let mut g = Genome::zeros(self.slots.len());
+        for (i, (_, a)) in self.slots.iter().enumerate() {
+            if a.extensible {
+                g.set(i, true);
+            }
+        }
+        g
+    }
+
+    /// SC and AC of the plan `genome` (both +∞ if infeasible).
+    pub fn evaluate(&mut self, genome: &Genome) -> Objectives {
+        match self.schedule(genome) {
+            Some((makespan, cost)) => Objectives { cost, makespan: makespan as f64 },
+            None => Objectives::INFEASIBLE,
+        }
+    }
+
+    /// Where each task runs under `genome`, in task order, and what the plan
+    /// takes from each site (`None` if infeasible).
+    pub fn placements(&mut self, genome: &Genome) -> Option<(Vec<TaskPlacement>, Vec<SitePlan>)> {
+        self.schedule(genome)?;
+        let placements = (0..self.workflow.tasks().len())
+            .map(|t| TaskPlacement {
+                task: t as u32,
+                site: self.site_of[t],
+                start: self.start_of[t],
+                end: self.finish[t],
+            })
+            .collect();
+        let mut sites: Vec<SitePlan> = (0..self.sites)
+            .map(|s| SitePlan { selected: Vec::new(), remaining: self.bins[s].slots().to_vec() })
+            .collect();
+        let mut offset = vec![0u32; self.sites + 1];
+        for (s, _) in &self.slots {
+            offset[*s as usize + 1] += 1;
+        }
+        for s in 0..self.sites {
+            offset[s + 1] += offset[s];
+        }
+        for (i, (s, _)) in self.slots.iter().enumerate() {
+            if genome.get(i) {
+                sites[*s as usize].selected.push(i as u32 - offset[*s as usize]);
+            }
+        }
+        Some((placements, sites))
+    }
+
+    /// Places every task; returns (makespan, allocation cost).
+    fn schedule(&mut self, genome: &Genome) -> Option<(Time, f64)> {
+        for site in 0..self.sites {
+            self.selected.clear();
+            for (i, (s, a)) in self.slots.iter().enumerate() {
+                if *s as usize == site && genome.get(i) {
+                    self.selected.push(slot_of(i as u32, a));
+                }
+            }
+            self.bins[site] = SlotSet::from_slots(std::mem::take(&mut self.selected));
+        }
+        self.charged.iter_mut().for_each(|c| *c = false);
+        let mut cost = 0.0;
+        let mut last = self.submit;
+        for k in 0..self.order.len() {
+            let t = self.order[k] as usize;
+            let task = &self.workflow.tasks()[t];
+            let (procs, runtime) = (task.procs, task.runtime);
+            let mut best: Option<(Time, usize)> = None;
+            for site in 0..self.sites {
+                let ready = self.ready(t, site as u32);
+                let start = if self.sites == 1 {
+                    self.bins[site].place(procs, runtime, ready, &mut self.used)
+                } else {
+                    let mut trial = self.bins[site].clone();
+                    trial.place(procs, runtime, ready, &mut self.used)
+                };
+                if let Some(start) = start
+                    && best.is_none_or(|(b, _)| start < b)
+                {
+                    best = Some((start, site));
+                }
+            }
+            let (start, site) = best?;
+            if self.sites > 1 {
+                let ready = self.ready(t, site as u32);
+                self.bins[site].place(procs, runtime, ready, &mut self.used)?;
+            }
+            cost += self.charge();
+            self.site_of[t] = site as u32;
+            self.start_of[t] = start;
+            self.finish[t] = start + runtime;
+            last = last.max(start + runtime);
+        }
+        Some((last - self.submit, cost))
+    }
+
+    /// The earliest start of task `t` on `site`: its parents' finishes plus
+    /// transfers from other sites, never before the submission.
+    fn ready(&self, t: usize, site: u32) -> Time {
+        self.workflow.tasks()[(t as u32) as usize]
+            .parents
+            .iter()
+            .copied()
+            .map(|(p, transfer)| {
+                let p = p as usize;
+                self.finish[p] + if self.site_of[p] == site { 0 } else { transfer }
+            })
+            .fold(self.submit, Time::max)
+    }
+
+    /// The cost of what the last placement took (A8).
+    fn charge(&mut self) -> f64 {
+        let mut cost = 0.0;
+        for &(origin, procs, start, end) in &self.used {
+            let (_, slot) = &self.slots[origin as usize];
+            if slot.divisible {
+                cost += f64::from(procs) * (end - start) as f64 * slot.c;
+                if !self.charged[origin as usize] {
+                    cost += slot.f;
+                }
+            } else if !self.charged[origin as usize] {
+                cost += f64::from(slot.procs) * slot.duration as f64 * slot.c + slot.f;
+            }
+            self.charged[origin as usize] = true;
+        }
+        cost
+    }
+}
+
+/// An advertised slot as a free slot of a bin: edge slots extend without end.
+fn slot_of(origin: u32, a: &Advertised) -> Slot {
+    let end = if a.extensible { Time::MAX } else { a.start + a.duration };
+    Slot { start: a.start, end, procs: a.procs, divisible: a.divisible, extensible: a.extensible, origin }
+}
+
+/// What a plan takes from one site: the positions of the selected slots in
+/// its advertisement, and what the plan's tasks leave of them. Reserving the
+/// plan replaces the first by the second in the site's free set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SitePlan {
+    /// Positions of the selected slots in the site's advertised list.
+    pub selected: Vec<u32>,
+    /// The selected slots' free fragments after every task was placed.
+    pub remaining: Vec<Slot>,
+}
+
+/// The plan eq. 15 picks for one α.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// The trade-off factor.
+    pub alpha: f64,
+    /// Its archive member.
+    pub member: usize,
+    /// Its cost and makespan.
+    pub objectives: Objectives,
+    /// Where its tasks run.
+    pub placements: Vec<TaskPlacement>,
+    /// What it takes from each site.
+    pub sites: Vec<SitePlan>,
+}
+
+/// One MOGA provisioning: the archive's objectives and the choice per α.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Provisioning {
+    /// The Pareto archive (cost, makespan) in archive order.
+    pub archive: Vec<Objectives>,
+    /// One choice per α, in the order asked.
+    pub choices: Vec<Choice>,
+    /// |Â|.
+    pub slots: usize,
+    /// True if the archive was empty and the all-edge-slots plan was used (A9).
+    pub fallback: bool,
+}
+
+/// Provisions `workflow` submitted at `submit` on the sites' advertised slots
+/// with one MOGA run, and picks a plan per α by eq. 15.
+pub fn provision(
+    workflow: &Workflow,
+    submit: Time,
+    sites: &[Vec<Advertised>],
+    config: &MogaConfig,
+    alphas: &[f64],
+    rng: &mut impl rand::Rng,
+) -> Provisioning {
+    let mut evaluator = PlanEvaluator::new(workflow, submit, sites);
+    let archive = moga::run(evaluator.bits(), config, rng, |g| evaluator.evaluate(g));
+    let mut members: Vec<(Genome, Objectives)> = archive.members().to_vec();
+    let mut fallback = false;
+    if members.is_empty() {
+        let edge = evaluator.edge_slots();
+        let objectives = evaluator.evaluate(&edge);
+        if objectives.is_feasible() {
+            members.push((edge, objectives));
+        }
+        fallback = true;
+    }
+    let front: Vec<Objectives> = members.iter().map(|(_, o)| *o).collect();
+    let choices = alphas
+        .iter()
+        .filter_map(|&alpha| {
+            let member = moga::select(&front, alpha)?;
+            let (placements, sites) = evaluator.placements(&members[member].0)?;
+            Some(Choice { alpha, member, objectives: front[member], placements, sites })
+        })
+        .collect();
+    Provisioning { archive: front, choices, slots: evaluator.bits(), fallback }
+}

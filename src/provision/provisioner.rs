@@ -1,0 +1,209 @@
+//! The provisioner: a workflow user's client that, at each submission
+//! instant, asks every site for its advertised slots through the kernel and
+//! provisions the workflow on them with the MOGA.
+//!
+//! Reference: `provisioning-dissertation-spec.md` §3.8 "Procedure" (at each
+//! submission take the current advertised slot sets, run the MOGA once, pick a
+//! plan per α), §9 steps 2–3 (submission instants; snapshot the state so the
+//! what-if runs are independent), §12.2–12.3.
+//!
+//! Contract: at each instant (class `Request`, after the jobs submitted at the
+//! same time) it sends `Advertise` to every site on its port `sites[i]`; the
+//! sites answer at once (class `Negotiation`), so the slot sets and snapshots
+//! it gets all describe the same instant. When the last answer is in it runs
+//! the MOGA (if it has a workflow; a slot observer has none) with its own
+//! random stream per submission. It changes no site's state: provisioned plans
+//! are enacted only in forks ([`crate::provision::executor`]).
+
+use kameo::Actor;
+use kameo::message::{Context, Message};
+
+use crate::provision::moga::MogaConfig;
+use crate::provision::plan::{Provisioning, provision};
+use crate::provision::site::{SiteReply, SiteRequest, SlotScheduler};
+use crate::provision::slots::Advertised;
+use crate::provision::workflow::Workflow;
+use crate::rng::{Stream, stream};
+use crate::sim::event::{Batched, Buffers, Event, Finish};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
+use crate::sim::port::{Input, Output};
+use crate::units::Time;
+
+/// A message for a provisioner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProvisionerMsg {
+    /// The next submission instant has come.
+    Wake,
+    /// A site answers.
+    Reply(SiteReply),
+}
+
+/// What the provisioner saw and decided at one submission instant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubmissionRecord {
+    /// Index of the submission.
+    pub index: usize,
+    /// The instant.
+    pub time: Time,
+    /// Each site's advertised slots.
+    pub slots: Vec<Vec<Advertised>>,
+    /// Each site's running plus queued tasks.
+    pub tasks: Vec<u32>,
+    /// Each site's scheduler at that instant (if snapshots were asked for).
+    pub snapshots: Vec<SlotScheduler>,
+    /// The MOGA's archive and choices (none for a slot observer).
+    pub provisioning: Option<Provisioning>,
+}
+
+/// What the MOGA needs.
+#[derive(Debug, Clone)]
+pub struct MogaJob {
+    /// The workflow.
+    pub workflow: Workflow,
+    /// MOGA settings.
+    pub config: MogaConfig,
+    /// Trade-off factors to pick plans for.
+    pub alphas: Vec<f64>,
+    /// Experiment seed (each submission gets its own MOGA stream).
+    pub seed: u64,
+}
+
+/// The provisioner actor.
+#[derive(Actor)]
+pub struct ProvisionerActor {
+    me: usize,
+    instants: Vec<Time>,
+    next: usize,
+    /// One port per site, in site order.
+    pub sites: Vec<Output<SiteRequest>>,
+    snapshots: bool,
+    moga: Option<MogaJob>,
+    pending: Option<SubmissionRecord>,
+    pending_snapshots: Vec<Option<SlotScheduler>>,
+    answered: usize,
+    records: Vec<SubmissionRecord>,
+    buffers: Buffers,
+}
+
+impl ProvisionerActor {
+    /// Site replies in.
+    pub const REPLIES: Input<SiteReply> = Input::new(|i, r| Event::Provisioner(i, ProvisionerMsg::Reply(r)));
+
+    /// A provisioner at `me` for `sites` sites, waking at `instants` (sorted);
+    /// `snapshots` asks the sites for full copies of their state.
+    pub fn new(me: usize, sites: usize, instants: Vec<Time>, snapshots: bool, moga: Option<MogaJob>) -> Self {
+        ProvisionerActor {
+            me,
+            instants,
+            next: 0,
+            sites: (0..sites).map(|_| Output::new()).collect(),
+            snapshots,
+            moga,
+            pending: None,
+            pending_snapshots: Vec::new(),
+            answered: 0,
+            records: Vec::new(),
+            buffers: Buffers::default(),
+        }
+    }
+
+    /// The first wake-up.
+    pub fn first_event(&self) -> Option<Scheduled<Event>> {
+        self.instants.first().map(|&t| self.wake(t))
+    }
+
+    fn wake(&self, time: Time) -> Scheduled<Event> {
+        Scheduled { time, priority: Priority::Request, payload: Event::Provisioner(self.me, ProvisionerMsg::Wake) }
+    }
+
+    fn ask(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+        let n = self.sites.len();
+        self.pending = Some(SubmissionRecord {
+            index: self.next,
+            time: now,
+            slots: vec![Vec::new(); n],
+            tasks: vec![0; n],
+            snapshots: Vec::new(),
+            provisioning: None,
+        });
+        self.answered = 0;
+        let mut snapshots = Vec::with_capacity(n);
+        snapshots.resize_with(n, || None::<SlotScheduler>);
+        self.pending_snapshots = snapshots;
+        for port in &self.sites {
+            let request = SiteRequest::Advertise { from: self.me as u32, snapshot: self.snapshots };
+            port.send(now, Priority::Negotiation, request, outbox);
+        }
+        self.next += 1;
+        if let Some(&t) = self.instants.get(self.next) {
+            outbox.push(self.wake(t.max(now)));
+        }
+    }
+
+    fn reply(&mut self, reply: SiteReply) {
+        let SiteReply::Slots { site, slots, tasks, snapshot } = reply else {
+            return;
+        };
+        let Some(record) = self.pending.as_mut() else {
+            return;
+        };
+        let site = site as usize;
+        if let Some(s) = record.slots.get_mut(site) {
+            *s = slots;
+            record.tasks[site] = tasks;
+            self.pending_snapshots[site] = snapshot.map(|b| *b);
+            self.answered += 1;
+        }
+        if self.answered == self.sites.len()
+            && let Some(mut record) = self.pending.take()
+        {
+            record.snapshots = self.pending_snapshots.drain(..).flatten().collect();
+            if let Some(job) = &self.moga {
+                let mut rng = stream(job.seed, Stream::Moga, record.index as u64);
+                record.provisioning =
+                    Some(provision(&job.workflow, record.time, &record.slots, &job.config, &job.alphas, &mut rng));
+            }
+            self.records.push(record);
+        }
+    }
+}
+
+impl Model for ProvisionerActor {
+    type Payload = Event;
+    type Msg = ProvisionerMsg;
+
+    fn owns(&self, payload: &Event) -> bool {
+        matches!(payload, Event::Provisioner(i, _) if *i == self.me)
+    }
+
+    fn open(&self, payload: Event) -> Result<ProvisionerMsg, Event> {
+        match payload {
+            Event::Provisioner(i, msg) if i == self.me => Ok(msg),
+            other => Err(other),
+        }
+    }
+
+    fn handle(&mut self, now: Time, msg: ProvisionerMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+        match msg {
+            ProvisionerMsg::Wake => self.ask(now, &mut outbox),
+            ProvisionerMsg::Reply(r) => self.reply(r),
+        }
+        outbox
+    }
+}
+
+impl Batched for ProvisionerActor {
+    fn buffers(&mut self) -> &mut Buffers {
+        &mut self.buffers
+    }
+}
+
+crate::batched_actor!(ProvisionerActor);
+
+impl Message<Finish> for ProvisionerActor {
+    type Reply = Vec<SubmissionRecord>;
+
+    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        std::mem::take(&mut self.records)
+    }
+}

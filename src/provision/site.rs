@@ -1,0 +1,672 @@
+//! A provisioning site: a cluster whose local scheduler is the Fig. 2 slot set
+//! (conservative backfilling), which advertises its free slots and takes
+//! reservations.
+//!
+//! Reference: `provisioning-dissertation-spec.md` §2.1 (the scheduler and its
+//! holes), §2.3 (Fig. 2), §2.5 (advertisement: window max(now + 48 h, latest
+//! finish + 5 min), c = 1, f = 0), §2.7 (inaccurate estimates: the schedule is
+//! rebuilt at early completions), §3.7 (best-effort tasks queue like any
+//! job), §12.1 (the resource actor's services).
+//!
+//! Contract:
+//! - [`SlotScheduler`] is the pure state machine: a job is booked at its
+//!   earliest start in the free-slot set when it arrives and never moves
+//!   later; with exact estimates the set changes only at arrivals and
+//!   reservations, otherwise an early completion rebuilds it from running
+//!   jobs, reservations and the queue in arrival order. It is `Clone`: a
+//!   snapshot is a full, independent copy (the what-if forks start from it).
+//! - Provisioned slots are reservations: blocks taken out of the free set, so
+//!   advertised holes plus running, queued and reserved work is the machine.
+//! - [`SiteActor`] drives it through the kernel: background jobs arrive on
+//!   [`SiteActor::JOBS`], requests of provisioners and executors on
+//!   [`SiteActor::REQUESTS`]; replies go out on its `replies` port at once
+//!   (class `Negotiation`), task starts and ends at their times. It never reads
+//!   the wall clock.
+
+use kameo::Actor;
+use kameo::message::{Context, Message};
+
+use crate::provision::plan::SitePlan;
+use crate::provision::slots::{Advertised, SlotSet, advertisement_horizon};
+use crate::sim::event::{Batched, Buffers, Event, Finish};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
+use crate::sim::port::{Input, Output};
+use crate::units::Time;
+use crate::workload::job::Job;
+
+/// Who owns a piece of work on a site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WorkKey {
+    /// A background job of the trace (its index in the site's job list).
+    Background(u32),
+    /// Task `task` of the workflow run by executor `owner`.
+    Task {
+        /// The executor (or provisioner) address.
+        owner: u32,
+        /// The task index.
+        task: u32,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Running {
+    key: WorkKey,
+    procs: u32,
+    start: Time,
+    /// Start + estimate: where the plan thinks it ends.
+    planned_end: Time,
+    /// When it really ends.
+    end: Time,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Queued {
+    key: WorkKey,
+    procs: u32,
+    estimate: Time,
+    runtime: Time,
+    start: Time,
+}
+
+/// A reservation (a provisioned slot): fixed processors over a fixed interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reservation {
+    /// Who holds it.
+    pub key: WorkKey,
+    /// Start.
+    pub start: Time,
+    /// End.
+    pub end: Time,
+    /// Processors.
+    pub procs: u32,
+}
+
+/// What a site does when the clock reaches an event of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Work started: the caller schedules its end.
+    Started {
+        /// Whose.
+        key: WorkKey,
+        /// When it ends.
+        end: Time,
+    },
+}
+
+/// The slot-set scheduler of one site.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotScheduler {
+    capacity: u32,
+    slots: SlotSet,
+    running: Vec<Running>,
+    queue: Vec<Queued>,
+    reservations: Vec<Reservation>,
+    /// Jobs refused because they are wider than the machine.
+    dropped: u64,
+    /// Busy processor-seconds of finished work (for the achieved utilisation).
+    busy: i128,
+    first_submit: Option<Time>,
+    last_end: Time,
+    rebuilds: u64,
+    used: Vec<(u32, u32, Time, Time)>,
+}
+
+impl SlotScheduler {
+    /// An empty machine of `capacity` processors at time `now`.
+    pub fn new(capacity: u32, now: Time) -> SlotScheduler {
+        SlotScheduler {
+            capacity,
+            slots: SlotSet::new(now, capacity),
+            running: Vec::new(),
+            queue: Vec::new(),
+            reservations: Vec::new(),
+            dropped: 0,
+            busy: 0,
+            first_submit: None,
+            last_end: now,
+            rebuilds: 0,
+            used: Vec::new(),
+        }
+    }
+
+    /// Processors.
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// The current free-slot set.
+    pub fn slot_set(&self) -> &SlotSet {
+        &self.slots
+    }
+
+    /// Running plus queued work items (the thesis' "tasks in the system").
+    pub fn tasks_in_system(&self) -> u32 {
+        (self.running.len() + self.queue.len()) as u32
+    }
+
+    /// Jobs refused as wider than the machine.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Schedule rebuilds after early completions so far.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
+    }
+
+    /// The reservations held now (including ones whose task already ran).
+    pub fn reservations(&self) -> &[Reservation] {
+        &self.reservations
+    }
+
+    /// The latest planned end of any running, queued or reserved work (`now` if none).
+    pub fn latest_finish(&self, now: Time) -> Time {
+        let running = self.running.iter().map(|r| r.planned_end);
+        let queued = self.queue.iter().map(|q| q.start + q.estimate);
+        let reserved = self.reservations.iter().map(|r| r.end);
+        running.chain(queued).chain(reserved).fold(now, Time::max)
+    }
+
+    /// The advertised slot set at `now` (§2.5).
+    pub fn advertise(&self, now: Time) -> Vec<Advertised> {
+        self.slots.advertise(now, advertisement_horizon(now, self.latest_finish(now)))
+    }
+
+    /// Busy processor-seconds of finished work, first submission and last end:
+    /// the achieved utilisation is busy / (capacity × (last end − first submit)).
+    pub fn utilisation(&self) -> Option<f64> {
+        let first = self.first_submit?;
+        let span = self.last_end - first;
+        (span > 0).then(|| self.busy as f64 / (f64::from(self.capacity) * span as f64))
+    }
+
+    /// Processors the plan holds at `t`: running and queued work over its
+    /// booked interval, plus reservations not taken by running work.
+    pub fn booked_at(&self, t: Time) -> u32 {
+        let running: u32 = self
+            .running
+            .iter()
+            .filter(|r| r.start <= t && t < r.planned_end && !self.is_reserved(r.key))
+            .map(|r| r.procs)
+            .sum();
+        let queued: u32 = self.queue.iter().filter(|q| q.start <= t && t < q.start + q.estimate).map(|q| q.procs).sum();
+        let reserved: u32 = self.reservations.iter().filter(|r| r.start <= t && t < r.end).map(|r| r.procs).sum();
+        running + queued + reserved
+    }
+
+    fn is_reserved(&self, key: WorkKey) -> bool {
+        self.reservations.iter().any(|r| r.key == key)
+    }
+
+    /// Drops what lies in the past from the free-slot set.
+    pub fn advance(&mut self, now: Time) {
+        self.slots.forget_before(now);
+    }
+
+    /// Submits work at `now`: it is booked at its earliest start. Returns that
+    /// start (`None`: wider than the machine, dropped) and appends to `due`
+    /// what starts at once.
+    pub fn submit(
+        &mut self,
+        now: Time,
+        key: WorkKey,
+        procs: u32,
+        estimate: Time,
+        runtime: Time,
+        due: &mut Vec<Due>,
+    ) -> Option<Time> {
+        self.first_submit.get_or_insert(now);
+        if procs == 0 || procs > self.capacity {
+            self.dropped += 1;
+            return None;
+        }
+        let estimate = estimate.max(1);
+        // Work never runs past its booking: the plan would be wrong otherwise.
+        let runtime = runtime.clamp(0, estimate);
+        let start = self.slots.place(procs, estimate, now, &mut self.used)?;
+        if start <= now {
+            self.start(now, key, procs, estimate, runtime, due);
+        } else {
+            self.queue.push(Queued { key, procs, estimate, runtime, start });
+        }
+        Some(start)
+    }
+
+    fn start(&mut self, now: Time, key: WorkKey, procs: u32, estimate: Time, runtime: Time, due: &mut Vec<Due>) {
+        let end = now + runtime;
+        self.running.push(Running { key, procs, start: now, planned_end: now + estimate, end });
+        due.push(Due::Started { key, end });
+    }
+
+    /// Starts every queued item booked at or before `now`.
+    pub fn start_due(&mut self, now: Time, due: &mut Vec<Due>) {
+        let mut i = 0;
+        while i < self.queue.len() {
+            if self.queue[i].start <= now {
+                let q = self.queue.remove(i);
+                self.start(now, q.key, q.procs, q.estimate, q.runtime, due);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// The earliest booked start of the queue, if any (the next wake-up).
+    pub fn next_start(&self) -> Option<Time> {
+        self.queue.iter().map(|q| q.start).min()
+    }
+
+    /// Work `key` ended at `now`. An end before the planned end frees capacity
+    /// the plan still holds: the schedule is rebuilt (§2.7) and what can start
+    /// now starts. Returns false if `key` was not running.
+    pub fn end(&mut self, now: Time, key: WorkKey, due: &mut Vec<Due>) -> bool {
+        let Some(i) = self.running.iter().position(|r| r.key == key) else {
+            return false;
+        };
+        let r = self.running.swap_remove(i);
+        self.last_end = self.last_end.max(now);
+        if let WorkKey::Background(_) = key {
+            self.busy += i128::from(r.procs) * i128::from(r.end - r.start);
+        }
+        if r.planned_end > now {
+            self.rebuild(now, due);
+        }
+        true
+    }
+
+    /// Rebuilds the free set from scratch at `now` (§2.7): running work until
+    /// its planned end, reservations at their times, then the queue in arrival
+    /// order, each at its earliest start (never later than before).
+    fn rebuild(&mut self, now: Time, due: &mut Vec<Due>) {
+        self.rebuilds += 1;
+        let mut slots = SlotSet::new(now, self.capacity);
+        for r in &self.running {
+            // Cannot conflict: running work fits the machine by construction.
+            let _ = slots.occupy(now, r.procs, r.planned_end - now);
+        }
+        // In start order: the slot set then never refuses a block that fits.
+        self.reservations.sort_by_key(|r| (r.start, r.end));
+        for r in &self.reservations {
+            if r.end > now {
+                let start = r.start.max(now);
+                let _ = slots.occupy(start, r.procs, r.end - start);
+            }
+        }
+        self.slots = slots;
+        let queue = std::mem::take(&mut self.queue);
+        for mut q in queue {
+            match self.slots.place(q.procs, q.estimate, now, &mut self.used) {
+                Some(start) if start <= now => self.start(now, q.key, q.procs, q.estimate, q.runtime, due),
+                Some(start) => {
+                    q.start = start;
+                    self.queue.push(q);
+                }
+                // Unreachable (the machine fits it), but never lose a job.
+                None => self.dropped += 1,
+            }
+        }
+    }
+
+    /// Reserves `procs` processors over `[start, start + duration)` for `key`
+    /// if they are free in the plan (admission ignores nothing else: free
+    /// slots delay nobody). The reserved work runs from `start` for `runtime`.
+    pub fn reserve(&mut self, key: WorkKey, start: Time, procs: u32, duration: Time) -> bool {
+        if procs == 0 || duration <= 0 || self.slots.occupy(start, procs, duration).is_err() {
+            return false;
+        }
+        self.reservations.push(Reservation { key, start, end: start + duration, procs });
+        true
+    }
+
+    /// Reserves a provisioned plan's share of this site: the selected slots of
+    /// its advertisement are replaced by what the plan's tasks leave of them,
+    /// and each task `(key, start, procs, runtime)` holds its block. Exact by
+    /// construction when the set is the one advertised; false (nothing
+    /// changed) if the plan does not refer to it.
+    pub fn reserve_plan(&mut self, plan: &SitePlan, tasks: &[(WorkKey, Time, u32, Time)]) -> bool {
+        if !self.slots.replace(&plan.selected, &plan.remaining) {
+            return false;
+        }
+        for &(key, start, procs, runtime) in tasks {
+            self.reservations.push(Reservation { key, start, end: start + runtime, procs });
+        }
+        true
+    }
+
+    /// Reserved work `key` starts in its reservation at `now`.
+    pub fn start_reserved(&mut self, now: Time, key: WorkKey, runtime: Time, due: &mut Vec<Due>) {
+        if let Some(r) = self.reservations.iter().find(|r| r.key == key) {
+            let (procs, duration) = (r.procs, r.end - r.start);
+            // Its processors are already out of the free set: it runs as planned.
+            let end = now + runtime.min(duration);
+            self.running.push(Running { key, procs, start: now, planned_end: now + duration, end });
+            due.push(Due::Started { key, end: now + runtime.min(duration) });
+        }
+    }
+
+    /// Reserved work `key` ended: it and its reservation go (what it did not
+    /// use of the reservation stays reserved until the reservation's end).
+    pub fn end_reserved(&mut self, now: Time, key: WorkKey) {
+        if let Some(i) = self.running.iter().position(|r| r.key == key) {
+            self.running.swap_remove(i);
+        }
+        self.last_end = self.last_end.max(now);
+        self.reservations.retain(|r| !(r.key == key && r.end <= now));
+    }
+}
+
+/// A site's request from a provisioner or an executor (address `from`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteRequest {
+    /// The advertised slot set and a snapshot of the scheduler.
+    Advertise {
+        /// Reply address.
+        from: u32,
+        /// Also send a full snapshot (for what-if forks).
+        snapshot: bool,
+    },
+    /// Running plus queued tasks (best-effort site choice).
+    Load {
+        /// Reply address.
+        from: u32,
+        /// The task the answer is for.
+        task: u32,
+    },
+    /// Queue a task best effort.
+    Submit {
+        /// Reply address.
+        from: u32,
+        /// Task index.
+        task: u32,
+        /// Processors.
+        procs: u32,
+        /// Runtime (exact).
+        runtime: Time,
+    },
+    /// Reserve a provisioned plan's share of the site and run its tasks there.
+    ReservePlan {
+        /// Reply address.
+        from: u32,
+        /// The selected slots and what the tasks leave of them.
+        plan: SitePlan,
+        /// (task, start, procs, runtime) of the tasks placed here.
+        tasks: Vec<(u32, Time, u32, Time)>,
+    },
+    /// Reserve a slot for a task and run it there.
+    Reserve {
+        /// Reply address.
+        from: u32,
+        /// Task index.
+        task: u32,
+        /// Slot start.
+        start: Time,
+        /// Processors.
+        procs: u32,
+        /// Runtime (the slot's duration).
+        runtime: Time,
+    },
+}
+
+/// A site's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteReply {
+    /// Its advertised slots.
+    Slots {
+        /// Which site.
+        site: u32,
+        /// The slots.
+        slots: Vec<Advertised>,
+        /// Running plus queued tasks.
+        tasks: u32,
+        /// A snapshot, if asked for.
+        snapshot: Option<Box<SlotScheduler>>,
+    },
+    /// Its load.
+    Load {
+        /// Which site.
+        site: u32,
+        /// The task asked about.
+        task: u32,
+        /// Running plus queued tasks.
+        tasks: u32,
+    },
+    /// A reservation was refused (conflict) or a task was too wide.
+    Refused {
+        /// Which site.
+        site: u32,
+        /// The task.
+        task: u32,
+    },
+    /// A task ended.
+    TaskEnded {
+        /// Which site.
+        site: u32,
+        /// The task.
+        task: u32,
+    },
+}
+
+/// A message for a site.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteMsg {
+    /// A background job arrives.
+    Submit(Job),
+    /// A request.
+    Request(SiteRequest),
+    /// A planned start is due.
+    Wake,
+    /// Reserved work starts.
+    StartReserved {
+        /// Whose.
+        key: WorkKey,
+        /// Its runtime.
+        runtime: Time,
+    },
+    /// Work ends.
+    End(WorkKey),
+}
+
+/// What a site hands back at the end.
+#[derive(Debug, Clone, PartialEq, kameo::Reply)]
+pub struct SiteResult {
+    /// The final scheduler state.
+    pub scheduler: SlotScheduler,
+    /// Advertised-slot count and tasks in the system at each background arrival.
+    pub samples: Vec<SlotSample>,
+}
+
+/// The slot statistics recorded at one background arrival (before it is booked).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlotSample {
+    /// When.
+    pub time: Time,
+    /// Advertised slots.
+    pub slots: u32,
+    /// Running plus queued tasks.
+    pub tasks: u32,
+}
+
+/// The site actor.
+#[derive(Actor)]
+pub struct SiteActor {
+    me: u32,
+    scheduler: SlotScheduler,
+    /// Replies to provisioners and executors.
+    pub replies: Output<SiteReply>,
+    sample: bool,
+    samples: Vec<SlotSample>,
+    due: Vec<Due>,
+    woken_for: Option<Time>,
+    buffers: Buffers,
+}
+
+impl SiteActor {
+    /// Background jobs in.
+    pub const JOBS: Input<Job> = Input::new(|i, job| Event::Site(i, SiteMsg::Submit(job)));
+    /// Requests in.
+    pub const REQUESTS: Input<SiteRequest> = Input::new(|i, r| Event::Site(i, SiteMsg::Request(r)));
+
+    /// Site `me` running `scheduler`; `sample` records slot statistics at arrivals.
+    pub fn new(me: u32, scheduler: SlotScheduler, sample: bool) -> SiteActor {
+        SiteActor {
+            me,
+            scheduler,
+            replies: Output::new(),
+            sample,
+            samples: Vec::new(),
+            due: Vec::new(),
+            woken_for: None,
+            buffers: Buffers::default(),
+        }
+    }
+
+    fn event(&self, msg: SiteMsg) -> Event {
+        Event::Site(self.me as usize, msg)
+    }
+
+    /// Schedules the ends of what started and the next wake-up.
+    fn follow_up(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+        for d in std::mem::take(&mut self.due) {
+            let Due::Started { key, end } = d;
+            outbox.push(Scheduled { time: end, priority: Priority::JobEnd, payload: self.event(SiteMsg::End(key)) });
+        }
+        if let Some(next) = self.scheduler.next_start()
+            && next > now
+            && self.woken_for.is_none_or(|w| w <= now || w > next)
+        {
+            self.woken_for = Some(next);
+            outbox.push(Scheduled { time: next, priority: Priority::JobStart, payload: self.event(SiteMsg::Wake) });
+        }
+    }
+
+    fn request(&mut self, now: Time, request: SiteRequest, outbox: &mut Outbox<Event>) {
+        let site = self.me;
+        let reply = |r: SiteReply, out: &mut Outbox<Event>, replies: &Output<SiteReply>| {
+            replies.send(now, Priority::Negotiation, r, out);
+        };
+        match request {
+            SiteRequest::Advertise { snapshot, .. } => {
+                let slots = self.scheduler.advertise(now);
+                let snapshot = snapshot.then(|| Box::new(self.scheduler.clone()));
+                let tasks = self.scheduler.tasks_in_system();
+                reply(SiteReply::Slots { site, slots, tasks, snapshot }, outbox, &self.replies);
+            }
+            SiteRequest::Load { task, .. } => {
+                let tasks = self.scheduler.tasks_in_system();
+                reply(SiteReply::Load { site, task, tasks }, outbox, &self.replies);
+            }
+            SiteRequest::Submit { from, task, procs, runtime } => {
+                let key = WorkKey::Task { owner: from, task };
+                if self.scheduler.submit(now, key, procs, runtime, runtime, &mut self.due).is_none() {
+                    reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                }
+            }
+            SiteRequest::ReservePlan { from, plan, tasks } => {
+                let keyed: Vec<(WorkKey, Time, u32, Time)> = tasks
+                    .iter()
+                    .map(|&(task, start, procs, runtime)| (WorkKey::Task { owner: from, task }, start, procs, runtime))
+                    .collect();
+                if self.scheduler.reserve_plan(&plan, &keyed) {
+                    for (key, start, _, runtime) in keyed {
+                        outbox.push(Scheduled {
+                            time: start.max(now),
+                            priority: Priority::JobStart,
+                            payload: self.event(SiteMsg::StartReserved { key, runtime }),
+                        });
+                    }
+                } else {
+                    for (task, ..) in tasks {
+                        reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                    }
+                }
+            }
+            SiteRequest::Reserve { from, task, start, procs, runtime } => {
+                let key = WorkKey::Task { owner: from, task };
+                if self.scheduler.reserve(key, start, procs, runtime) {
+                    outbox.push(Scheduled {
+                        time: start.max(now),
+                        priority: Priority::JobStart,
+                        payload: self.event(SiteMsg::StartReserved { key, runtime }),
+                    });
+                } else {
+                    reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                }
+            }
+        }
+    }
+
+    fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+        self.scheduler.advance(now);
+        match msg {
+            SiteMsg::Submit(job) => {
+                if self.sample {
+                    let slots = self.scheduler.advertise(now).len() as u32;
+                    self.samples.push(SlotSample { time: now, slots, tasks: self.scheduler.tasks_in_system() });
+                }
+                let key = WorkKey::Background(job.id);
+                self.scheduler.submit(now, key, job.nodes, job.estimate, job.runtime, &mut self.due);
+            }
+            SiteMsg::Request(r) => self.request(now, r, &mut outbox),
+            SiteMsg::Wake => {
+                if self.woken_for == Some(now) {
+                    self.woken_for = None;
+                }
+                self.scheduler.start_due(now, &mut self.due);
+            }
+            SiteMsg::StartReserved { key, runtime } => self.scheduler.start_reserved(now, key, runtime, &mut self.due),
+            SiteMsg::End(key) => {
+                if self.scheduler.reservations().iter().any(|r| r.key == key) {
+                    self.scheduler.end_reserved(now, key);
+                } else {
+                    self.scheduler.end(now, key, &mut self.due);
+                }
+                if let WorkKey::Task { task, .. } = key {
+                    self.replies.send(
+                        now,
+                        Priority::Negotiation,
+                        SiteReply::TaskEnded { site: self.me, task },
+                        &mut outbox,
+                    );
+                }
+            }
+        }
+        self.follow_up(now, &mut outbox);
+        outbox
+    }
+}
+
+impl Model for SiteActor {
+    type Payload = Event;
+    type Msg = SiteMsg;
+
+    fn owns(&self, payload: &Event) -> bool {
+        matches!(payload, Event::Site(i, _) if *i == self.me as usize)
+    }
+
+    fn open(&self, payload: Event) -> Result<SiteMsg, Event> {
+        match payload {
+            Event::Site(i, msg) if i == self.me as usize => Ok(msg),
+            other => Err(other),
+        }
+    }
+
+    fn handle(&mut self, now: Time, msg: SiteMsg, outbox: Outbox<Event>) -> Outbox<Event> {
+        self.handle_msg(now, msg, outbox)
+    }
+}
+
+impl Batched for SiteActor {
+    fn buffers(&mut self) -> &mut Buffers {
+        &mut self.buffers
+    }
+}
+
+crate::batched_actor!(SiteActor);
+
+impl Message<Finish> for SiteActor {
+    type Reply = SiteResult;
+
+    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        SiteResult { scheduler: self.scheduler.clone(), samples: std::mem::take(&mut self.samples) }
+    }
+}

@@ -1,0 +1,320 @@
+//! Provisioning (`provisioning-dissertation-spec.md` §2–§3): the site's slot
+//! set, hand-checked plans on the Fig. 1 slots, property tests of the site and
+//! of provisioned plans, a real-trace run through the CLI, and bad input.
+
+mod common;
+
+use proptest::prelude::*;
+use slasim::provision::moga::{Genome, MogaConfig, Objectives};
+use slasim::provision::plan::{PlanEvaluator, provision};
+use slasim::provision::site::{Due, SlotScheduler, WorkKey};
+use slasim::provision::slots::Advertised;
+use slasim::provision::workflow::{SyntheticWorkflow, Workflow};
+use slasim::rng::{Stream, stream};
+use slasim::units::{HOUR, Time};
+
+const H: Time = HOUR;
+/// One service unit: a processor-hour, in processor-seconds.
+const SU: f64 = 3600.0;
+
+/// The Fig. 1 cluster: 5 processors, A(2 × 3 h), B(4 × 1 h), C(1 × 2 h),
+/// D(3 × 2 h) submitted at 0 with exact estimates.
+fn figure_1() -> SlotScheduler {
+    let mut s = SlotScheduler::new(5, 0);
+    let mut due = Vec::new();
+    for (i, (procs, hours)) in [(2, 3), (4, 1), (1, 2), (3, 2)].into_iter().enumerate() {
+        s.submit(0, WorkKey::Background(i as u32), procs, hours * H, hours * H, &mut due);
+    }
+    s
+}
+
+#[test]
+fn the_site_advertises_figure_1s_five_slots() {
+    let s = figure_1();
+    let slots = s.advertise(0);
+    // Horizon: max(0 + 48 h, latest finish 6 h + 5 min) = 48 h.
+    let got: Vec<(Time, u32, Time, bool)> =
+        slots.iter().map(|a| (a.start / H, a.procs, a.duration / H, a.extensible)).collect();
+    assert_eq!(
+        got,
+        vec![
+            (0, 1, 3, false), // S3 [0, 3)
+            (0, 1, 48, true), // S1, edge
+            (2, 1, 1, false), // S2 [2, 3)
+            (4, 1, 44, true), // S4, edge
+            (6, 3, 42, true), // S5, edge
+        ]
+    );
+    assert!(slots.iter().all(|a| a.c == 1.0 && a.f == 0.0 && a.divisible == a.extensible));
+    assert_eq!(s.tasks_in_system(), 4);
+    assert_eq!(s.latest_finish(0), 6 * H);
+}
+
+/// Two tasks on the Fig. 1 slots, worked by hand (bits in advertisement
+/// order S3, S1, S2, S4, S5):
+/// a = 2 procs × 2 h, b = 2 procs × 2 h, b after a, submitted at 0.
+/// - {S3, S1}: a at 0 on S3 + S1 (S3 is a hole: charged whole, 3 SU; S1 edge:
+///   2 SU); b needs 2 procs over 2 h from 2 h: S3's rest ends at 3 h, S1's
+///   rest alone is 1 proc ⇒ infeasible.
+/// - {S3, S1, S4}: a as above; b at 4 h on S1's rest + S4 (4 SU) ⇒ 9 SU, 6 h.
+///   No plan does better than 6 h: b cannot start before S4 opens at 4 h.
+/// - {S1, S4}: a at 4 h on S1 + S4 (4 SU), b at 6 h on their rests (4 SU) ⇒
+///   8 SU, 8 h = the best-effort cost 2·2 + 2·2 SU, the least any plan pays.
+/// - {S5}: a 6–8 h, b 8–10 h ⇒ 8 SU, 10 h (dominated by {S1, S4}).
+///
+/// Pareto set: {(9 SU, 6 h), (8 SU, 8 h)}; α = 0 picks 6 h, α = 1 picks 8 SU.
+fn two_tasks() -> Workflow {
+    Workflow::parse("a 7200 2\nb 7200 2 a\n", "two-tasks").expect("valid workflow")
+}
+
+fn brute_force_front(evaluator: &mut PlanEvaluator<'_>) -> Vec<(f64, f64)> {
+    let n = evaluator.bits();
+    let all: Vec<Objectives> = (0..1u32 << n)
+        .map(|mask| evaluator.evaluate(&Genome::from_bits((0..n).map(|i| mask >> i & 1 == 1))))
+        .filter(Objectives::is_feasible)
+        .collect();
+    let mut front: Vec<(f64, f64)> =
+        all.iter().filter(|o| !all.iter().any(|p| p.dominates(o))).map(|o| (o.cost, o.makespan)).collect();
+    front.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
+    front.dedup();
+    front
+}
+
+#[test]
+fn a_two_task_workflow_on_figure_1s_slots_has_the_hand_worked_pareto_set() {
+    let site = figure_1();
+    let slots = vec![site.advertise(0)];
+    let wf = two_tasks();
+    let mut evaluator = PlanEvaluator::new(&wf, 0, &slots);
+    let bits = |v: [bool; 5]| Genome::from_bits(v);
+    assert!(!evaluator.evaluate(&bits([true, true, false, false, false])).is_feasible());
+    let o = evaluator.evaluate(&bits([true, true, false, true, false]));
+    assert_eq!((o.cost / SU, o.makespan / H as f64), (9.0, 6.0));
+    let o = evaluator.evaluate(&bits([false, true, false, true, false]));
+    assert_eq!((o.cost / SU, o.makespan / H as f64), (8.0, 8.0));
+    let o = evaluator.evaluate(&bits([false, false, false, false, true]));
+    assert_eq!((o.cost / SU, o.makespan / H as f64), (8.0, 10.0));
+    let expected = vec![(8.0 * SU, 8.0 * H as f64), (9.0 * SU, 6.0 * H as f64)];
+    assert_eq!(brute_force_front(&mut evaluator), expected);
+
+    let p = provision(&wf, 0, &slots, &MogaConfig::default(), &[0.0, 1.0], &mut stream(1, Stream::Moga, 0));
+    let mut archive: Vec<(f64, f64)> = p.archive.iter().map(|o| (o.cost, o.makespan)).collect();
+    archive.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
+    assert_eq!(archive, expected);
+    assert_eq!(p.choices[0].objectives.makespan, 6.0 * H as f64);
+    assert_eq!(p.choices[1].objectives.cost, 8.0 * SU);
+    assert_eq!(p.choices[1].objectives.cost, wf.best_effort_cost() as f64);
+}
+
+/// A random site: `jobs` background jobs (procs, estimate, runtime, gap) on
+/// `capacity` processors, driven like the site actor: ends, then planned
+/// starts, at their own times, before each arrival.
+fn random_site(capacity: u32, jobs: &[(u32, Time, Time, Time)]) -> (SlotScheduler, Time) {
+    let mut s = SlotScheduler::new(capacity, 0);
+    let mut due = Vec::new();
+    let mut now = 0;
+    let mut ends: Vec<(Time, WorkKey)> = Vec::new();
+    for (i, &(procs, estimate, runtime, gap)) in jobs.iter().enumerate() {
+        now += gap;
+        loop {
+            let next_end = ends.iter().map(|e| e.0).min();
+            let t = match (next_end, s.next_start()) {
+                (Some(a), Some(b)) => a.min(b),
+                (a, b) => match a.or(b) {
+                    Some(t) => t,
+                    None => break,
+                },
+            };
+            if t > now {
+                break;
+            }
+            s.advance(t);
+            ends.sort();
+            while let Some(&(_, key)) = ends.first().filter(|(e, _)| *e == t) {
+                ends.remove(0);
+                s.end(t, key, &mut due);
+            }
+            s.start_due(t, &mut due);
+            collect(&mut due, &mut ends);
+        }
+        s.advance(now);
+        s.submit(now, WorkKey::Background(i as u32), procs.min(capacity), estimate, runtime, &mut due);
+        collect(&mut due, &mut ends);
+    }
+    (s, now)
+}
+
+fn collect(due: &mut Vec<Due>, ends: &mut Vec<(Time, WorkKey)>) {
+    for d in due.drain(..) {
+        let Due::Started { key, end } = d;
+        ends.push((end, key));
+    }
+}
+
+fn jobs_strategy() -> impl Strategy<Value = Vec<(u32, Time, Time, Time)>> {
+    prop::collection::vec((1u32..=16, 1i64..=20, 0i64..=20, 0i64..=6), 1..40)
+        .prop_map(|v| v.into_iter().map(|(p, e, r, g)| (p, e * 600, (r * 600).min(e * 600), g * 600)).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Free slots plus running, queued and reserved work make the machine at
+    /// every instant (logged estimates: early ends rebuild the plan).
+    #[test]
+    fn free_slots_plus_booked_work_is_the_machine(jobs in jobs_strategy(), capacity in 4u32..=16) {
+        let (s, now) = random_site(capacity, &jobs);
+        let horizon = s.latest_finish(now) + 3600;
+        for t in (now..=horizon).step_by(300) {
+            prop_assert_eq!(s.slot_set().free_at(t) + s.booked_at(t), capacity, "t = {}", t);
+        }
+    }
+
+    /// The plan chosen for any α never double-books a processor: every task's
+    /// slot can be reserved, in plan order, in the site's state at submission;
+    /// the same seed gives the same archive.
+    #[test]
+    fn provisioned_plans_never_double_book(
+        jobs in jobs_strategy(),
+        seed in 0u64..1000,
+        tasks in 2usize..12,
+    ) {
+        let capacity = 16;
+        let (site, now) = random_site(capacity, &jobs);
+        let wf = SyntheticWorkflow { tasks, levels: None, mean_runtime: 1800, mean_procs: 4, max_procs: capacity, mean_transfer: 0 }
+            .generate(&mut stream(seed, Stream::Workflows, 0))
+            .expect("valid settings");
+        let slots: Vec<Vec<Advertised>> = vec![site.advertise(now)];
+        let config = MogaConfig { population: 20, generations: 4, ..MogaConfig::default() };
+        let run = || provision(&wf, now, &slots, &config, &[0.0, 0.5, 1.0], &mut stream(seed, Stream::Moga, 0));
+        let p = run();
+        prop_assert_eq!(&p, &run());
+        for choice in &p.choices {
+            // At every instant the plan's tasks use at most what the site advertised free.
+            let used = |t: Time| -> u32 {
+                choice.placements.iter().filter(|x| x.start <= t && t < x.end).map(|x| wf.tasks()[x.task as usize].procs).sum()
+            };
+            let ends = site.slot_set().slots().iter().map(|s| s.end).filter(|&e| e < Time::MAX);
+            let instants: Vec<Time> = choice.placements.iter().map(|x| x.start).chain(ends).filter(|&t| t >= now).collect();
+            for x in &choice.placements {
+                prop_assert!(x.start >= now);
+            }
+            for t in instants {
+                prop_assert!(used(t) <= site.slot_set().free_at(t), "over-booked at {}", t);
+            }
+            // Reserving it leaves the site's books balanced: free + booked = the machine.
+            let mut fork = site.clone();
+            let tasks: Vec<(WorkKey, Time, u32, Time)> = choice
+                .placements
+                .iter()
+                .map(|x| (WorkKey::Task { owner: 0, task: x.task }, x.start, wf.tasks()[x.task as usize].procs, x.end - x.start))
+                .collect();
+            prop_assert!(fork.reserve_plan(&choice.sites[0], &tasks));
+            let horizon = choice.placements.iter().map(|x| x.end).max().unwrap_or(now) + 600;
+            for t in (now..=horizon).step_by(300) {
+                prop_assert_eq!(fork.slot_set().free_at(t) + fork.booked_at(t), capacity, "t = {}", t);
+            }
+            // Precedence holds in the plan.
+            for t in &choice.placements {
+                for &(parent, _) in &wf.tasks()[t.task as usize].parents {
+                    prop_assert!(choice.placements[parent as usize].end <= t.start);
+                }
+            }
+            prop_assert!(choice.objectives.cost >= wf.best_effort_cost() as f64 - 1e-6);
+        }
+    }
+}
+
+#[test]
+fn a_real_trace_run_stores_every_submission_and_enacts_the_plans() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("p.sqlite");
+    let out = common::slasim()
+        .args(["provision", "run", "--trace", "SDSC-SP2-1998-4.2-cln.swf.gz", "--task-processors", "6"])
+        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--jobs", "2", "--db"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("makespan/BE"), "{text}");
+    let conn = rusqlite::Connection::open(&db).expect("store");
+    let (rows, enacted_equal, finished_be): (i64, i64, i64) = conn
+        .query_row(
+            "SELECT count(*), sum(enacted_makespan = makespan), sum(be_makespan IS NOT NULL) FROM provision_submissions",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("query");
+    assert_eq!(rows, 8);
+    // With exact estimates a reserved plan runs exactly as planned.
+    assert_eq!(enacted_equal, 8);
+    assert_eq!(finished_be, 8);
+    // α = 1 never costs more than α = 0, and costs at least the best-effort cost.
+    let bad: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM provision_submissions a JOIN provision_submissions b USING (point_id, submission) \
+             WHERE a.alpha = 0 AND b.alpha = 1 AND (b.cost > a.cost + 1e-6 OR b.cost < b.be_cost - 1e-6)",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert_eq!(bad, 0);
+    // A second run finds the point stored and does not run it again.
+    let again = common::slasim()
+        .args(["provision", "run", "--trace", "SDSC-SP2-1998-4.2-cln.swf.gz", "--task-processors", "6"])
+        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--jobs", "1", "--db"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&again.stdout).contains("already stored"));
+}
+
+#[test]
+fn bad_input_is_refused_with_its_place() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let run = |args: &[&str]| {
+        let out = common::slasim().args(args).output().expect("runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = run(&["provision", "run", "--alpha", "1.5", "--submissions", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("alpha") && err.contains("1.5"), "{err}");
+
+    let cyclic = dir.path().join("cyclic.wf");
+    std::fs::write(&cyclic, "a 10 1 b\nb 10 1 a\n").expect("write");
+    let (code, err) = run(&["provision", "run", "--workflow", cyclic.to_str().expect("utf-8"), "--submissions", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("cyclic.wf:1") && err.contains("cycle"), "{err}");
+
+    let unknown = dir.path().join("unknown.wf");
+    std::fs::write(&unknown, "a 10 1\nb 10 1 zz\n").expect("write");
+    let (code, err) = run(&["provision", "run", "--workflow", unknown.to_str().expect("utf-8"), "--submissions", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("unknown.wf:2") && err.contains("zz"), "{err}");
+
+    let negative = dir.path().join("negative.wf");
+    std::fs::write(&negative, "# a comment\na -5 1\n").expect("write");
+    let (code, err) = run(&["provision", "run", "--workflow", negative.to_str().expect("utf-8"), "--submissions", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("negative.wf:2") && err.to_lowercase().contains("runtime"), "{err}");
+
+    let wide = dir.path().join("wide.wf");
+    std::fs::write(&wide, "a 10 1\nhuge 10 100000 a\n").expect("write");
+    let (code, err) = run(&["provision", "run", "--workflow", wide.to_str().expect("utf-8"), "--submissions", "1"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("wide.wf:2") && err.contains("huge"), "{err}");
+
+    let config = dir.path().join("bad.toml");
+    std::fs::write(&config, "name = \"x\"\n[[group]]\nname = \"g\"\npool = [{ trace = \"synthetic\" }]\n[group.sweep]\nalpha = [0.5, -0.1]\n")
+        .expect("write");
+    let (code, err) = run(&["provision", "sweep", config.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("bad.toml:6") && err.contains("alpha"), "{err}");
+
+    std::fs::write(&config, "name = \"x\"\n[[group]]\nname = \"g\"\npool = [{ trace = \"synthetic\" }]\nbogus = 1\n")
+        .expect("write");
+    let (code, err) = run(&["provision", "sweep", config.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("bad.toml:5") && err.contains("bogus"), "{err}");
+}
