@@ -43,6 +43,10 @@ pub struct PlanEvaluator<'w> {
     submit: Time,
     /// Â: (site, slot), bit i = entry i.
     slots: Vec<(u32, Advertised)>,
+    /// The origin slot i's fragments carry. Divisible slots of one site with the
+    /// same unit price and no fixed charge cost the same per processor-second,
+    /// so they share one origin and their fragments merge (the set stays small).
+    origin_of: Vec<u32>,
     sites: usize,
     bins: Vec<SlotSet>,
     finish: Vec<Time>,
@@ -59,7 +63,18 @@ impl<'w> PlanEvaluator<'w> {
         let slots: Vec<(u32, Advertised)> =
             sites.iter().enumerate().flat_map(|(s, list)| list.iter().map(move |a| (s as u32, *a))).collect();
         let n = workflow.tasks().len();
+        let origin_of = (0..slots.len())
+            .map(|i| {
+                let (site, a) = &slots[i];
+                let shares = |b: &Advertised| b.divisible && b.f == 0.0 && b.c == a.c;
+                if !shares(a) {
+                    return i as u32;
+                }
+                slots.iter().position(|(s, b)| s == site && shares(b)).map_or(i as u32, |j| j as u32)
+            })
+            .collect();
         PlanEvaluator {
+            origin_of,
             workflow,
             order: workflow.heft_order(),
             submit,
@@ -140,7 +155,7 @@ impl<'w> PlanEvaluator<'w> {
             self.selected.clear();
             for (i, (s, a)) in self.slots.iter().enumerate() {
                 if *s as usize == site && genome.get(i) {
-                    self.selected.push(slot_of(i as u32, a));
+                    self.selected.push(slot_of(self.origin_of[i], a));
                 }
             }
             self.bins[site] = SlotSet::from_slots(std::mem::take(&mut self.selected));
@@ -270,7 +285,16 @@ pub fn provision(
     rng: &mut impl rand::Rng,
 ) -> Provisioning {
     let mut evaluator = PlanEvaluator::new(workflow, submit, sites);
-    let archive = moga::run(evaluator.bits(), config, rng, |g| evaluator.evaluate(g));
+    // Populations repeat genomes as they converge: evaluate each once.
+    let mut seen: std::collections::HashMap<Genome, Objectives> = std::collections::HashMap::new();
+    let archive = moga::run(evaluator.bits(), config, rng, |g| match seen.get(g) {
+        Some(o) => *o,
+        None => {
+            let o = evaluator.evaluate(g);
+            seen.insert(g.clone(), o);
+            o
+        }
+    });
     let mut members: Vec<(Genome, Objectives)> = archive.members().to_vec();
     let mut fallback = false;
     if members.is_empty() {

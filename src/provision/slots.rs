@@ -287,13 +287,26 @@ pub struct Conflict {
 ///
 /// Slots are kept sorted by (start asc, end asc), edge slots after finite ones of the
 /// same start, and slots with identical span, flags and origin are merged.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct SlotSet {
     slots: Vec<Slot>,
     /// Scratch: the slots Z a task is carved from, as (index, processors taken).
     take: Vec<(usize, u32)>,
     /// Scratch: candidate slot indices for `occupy`.
     picks: Vec<usize>,
+    /// Scratch: left-overs of a carve.
+    extra: Vec<Slot>,
+    /// Scratch: the merged set of a carve.
+    merged: Vec<Slot>,
+    /// Scratch: (end, processors) of the slots counted in `place`'s capacity test.
+    ends: std::collections::BinaryHeap<Reverse<(Time, u32)>>,
+}
+
+/// Two sets are equal when their slots are (scratch buffers do not count).
+impl PartialEq for SlotSet {
+    fn eq(&self, other: &SlotSet) -> bool {
+        self.slots == other.slots
+    }
 }
 
 impl SlotSet {
@@ -306,7 +319,7 @@ impl SlotSet {
     /// their origins). Extensible slots are normalised to `end == Time::MAX`; empty slots
     /// are dropped; identical ones are merged.
     pub fn from_slots(slots: Vec<Slot>) -> SlotSet {
-        let mut set = SlotSet { slots, take: Vec::new(), picks: Vec::new() };
+        let mut set = SlotSet { slots, ..SlotSet::default() };
         for s in &mut set.slots {
             if s.extensible {
                 s.end = Time::MAX;
@@ -356,20 +369,52 @@ impl SlotSet {
         }
         let n = self.slots.len();
         let mut found = None;
+        // Both scenarios at slot i succeed iff the slots active over [st, stop) hold
+        // `procs` processors; so once that failed for a start time, every later slot
+        // with the same effective start (all that start before `ready`) fails too.
+        let mut failed_at: Option<Time> = None;
+        // The capacity over [st, stop) is kept incrementally: st and stop only grow with
+        // i, so the slots started by st enter once, and a slot whose end falls below stop
+        // never counts again (a min-heap of ends drops them). O(n log n) per placement.
+        self.ends.clear();
+        let mut capacity: u64 = 0;
+        // Slots [0, prefix) start no later than the current effective start.
+        let mut prefix = 0;
         for i in 0..n {
             let si = self.slots[i];
             let st = si.start.max(ready);
             let stop = st.saturating_add(duration);
             // Neither scenario applies to a slot without enough time from its effective start.
-            if si.end < stop || si.end <= st {
+            if si.end < stop || si.end <= st || failed_at == Some(st) {
                 continue;
             }
-            self.take.clear();
             if si.procs >= procs {
+                self.take.clear();
                 self.take.push((i, procs));
                 found = Some((st, stop));
                 break;
             }
+            while prefix < n && self.slots[prefix].start <= st {
+                let s = self.slots[prefix];
+                if s.end >= stop && s.procs > 0 {
+                    self.ends.push(Reverse((s.end, s.procs)));
+                    capacity += u64::from(s.procs);
+                }
+                prefix += 1;
+            }
+            while let Some(&Reverse((end, p))) = self.ends.peek() {
+                if end >= stop {
+                    break;
+                }
+                self.ends.pop();
+                capacity -= u64::from(p);
+            }
+            if capacity < u64::from(procs) {
+                failed_at = Some(st);
+                continue;
+            }
+            // Enough: take them in Fig. 2's order (S_i, predecessors nearest first, then later slots).
+            self.take.clear();
             self.take.push((i, si.procs));
             let mut need = procs - si.procs;
             for j in (0..i).rev().chain(i + 1..n) {
@@ -392,6 +437,7 @@ impl SlotSet {
             if found.is_some() {
                 break;
             }
+            failed_at = Some(st);
         }
         let Some((st, stop)) = found else {
             self.take.clear();
@@ -494,19 +540,48 @@ impl SlotSet {
     /// the left-overs of §2.4: (a) `[S_j.start, st)` as a hole, (b) `[stop, S_j.end)` with
     /// `S_j`'s flags, (c) the untouched `S_j.n − k_j` over `S_j`'s span (kept in place).
     fn carve(&mut self, st: Time, stop: Time) {
+        let mut extra = std::mem::take(&mut self.extra);
         for idx in 0..self.take.len() {
             let (j, k) = self.take[idx];
             let sj = self.slots[j];
             self.slots[j].procs -= k;
             if sj.start < st {
-                self.slots.push(Slot::hole(sj.start, st, k, sj.origin));
+                extra.push(Slot::hole(sj.start, st, k, sj.origin));
             }
             if stop < sj.end {
-                self.slots.push(Slot { start: stop, procs: k, ..sj });
+                extra.push(Slot { start: stop, procs: k, ..sj });
             }
         }
         self.take.clear();
-        self.normalise();
+        // The set was sorted with unique keys and shrinking keeps keys: dropping the
+        // emptied slots and merging in the sorted left-overs (summing identical blocks)
+        // gives what a full sort and merge would, in linear time.
+        self.slots.retain(|s| s.procs > 0);
+        extra.retain(|s| s.procs > 0 && s.start < s.end);
+        if !extra.is_empty() {
+            extra.sort_unstable_by_key(Slot::key);
+            let mut merged = std::mem::take(&mut self.merged);
+            merged.clear();
+            merged.reserve(self.slots.len() + extra.len());
+            let (mut a, mut b) = (self.slots.iter().peekable(), extra.iter().peekable());
+            loop {
+                let next = match (a.peek(), b.peek()) {
+                    (Some(x), Some(y)) if x.key() <= y.key() => a.next(),
+                    (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+                    (Some(_), None) => a.next(),
+                    (None, None) => break,
+                };
+                let Some(&s) = next else { break };
+                match merged.last_mut() {
+                    Some(last) if last.key() == s.key() => last.procs = last.procs.saturating_add(s.procs),
+                    _ => merged.push(s),
+                }
+            }
+            std::mem::swap(&mut self.slots, &mut merged);
+            self.merged = merged;
+            extra.clear();
+        }
+        self.extra = extra;
     }
 
     /// Drops empty slots, sorts by (start, end, flags, origin) and merges identical blocks.
