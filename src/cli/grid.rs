@@ -7,6 +7,7 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
 use crate::cli::emit;
+use crate::cli::options::StoreOptions;
 use crate::cli::run::execute;
 use crate::experiment::grid::synthetic_grid_workload;
 use crate::experiment::point::Point;
@@ -61,12 +62,8 @@ pub(crate) struct GridRunArgs {
     /// Seed of the request workload and of the variant shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// SQLite file the runs are stored in.
-    #[arg(long, default_value = "slasim.sqlite")]
-    db: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    store: StoreOptions,
 }
 
 pub(crate) fn run(command: GridCommand) -> anyhow::Result<std::process::ExitCode> {
@@ -121,14 +118,14 @@ fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
         });
     }
     let label = |p: &Point| p.grid.as_ref().map_or_else(String::new, |g| g.algorithm.clone());
-    let (report, _) = execute(&points, label, args.jobs, &args.db, "slasim grid run")?;
+    let (report, _) = execute(&points, label, args.store.jobs, &args.store.db, "slasim grid run")?;
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
         return Ok(std::process::ExitCode::from(130));
     }
     let ids: Vec<String> = points.iter().map(|p| p.id().run_id.to_string()).collect();
     let table = store::query(
-        &args.db,
+        &args.store.db,
         &format!(
             "SELECT g.algorithm, g.requests, g.granted, printf('%.3f', g.failure_rate), printf('%.1f', g.messages_mean), \
              printf('%.3f', g.efficiency_mean), printf('%.3f', g.unfairness_mean), \
@@ -152,7 +149,7 @@ fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
         args.minsize,
         args.starts,
         args.seed,
-        args.db.display()
+        args.store.db.display()
     )?;
     if report.already > 0 {
         writeln!(text, "{} of {} runs were already stored and were not simulated again", report.already, report.total)?;

@@ -1,5 +1,7 @@
 //! Command-line options shared by several commands.
 
+use std::path::PathBuf;
+
 use clap::{Args, ValueEnum};
 
 use crate::workload::prepare::{NodeUnit, PrepareConfig};
@@ -67,5 +69,23 @@ impl PrepareOptions {
             whole_log: self.whole_log,
             ..PrepareConfig::default()
         }
+    }
+}
+
+/// Where results go and how many worker threads produce them.
+#[derive(Debug, Args)]
+pub(crate) struct StoreOptions {
+    /// SQLite file the results are stored in.
+    #[arg(long, default_value = "slasim.sqlite")]
+    pub db: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+impl StoreOptions {
+    /// The worker threads: `--jobs`, else one per core.
+    pub fn threads(&self) -> usize {
+        self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1)
     }
 }

@@ -6,11 +6,13 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use crate::cli::emit;
+use crate::cli::options::StoreOptions;
 use crate::experiment::provisioning::{
     CLI_FORK_WINDOW, Defaults, ProvisionConfig, ResolvedPoint, default_alphas, sweep, workflow_spec, workload,
 };
 use crate::provision::experiment::{ProvisionPoint, SiteSpec};
 use crate::provision::moga::MogaConfig;
+use crate::provision::plan::HoleCharging;
 use crate::report::summary::mean_ci;
 use crate::setting::InvalidSetting;
 use crate::store;
@@ -26,6 +28,16 @@ pub(crate) enum ProvisionCommand {
     Run(RunArgs),
     /// Run (or resume) a provisioning config (configs/provisioning-*.toml).
     Sweep(SweepArgs),
+    /// Markdown tables of a store's provisioning points: slot statistics, and
+    /// MOGA vs best effort per point and α (means ± 95 % intervals).
+    Report(ReportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ReportArgs {
+    /// SQLite file.
+    #[arg(long, default_value = "slasim.sqlite")]
+    db: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -86,31 +98,22 @@ pub(crate) struct RunArgs {
     /// Background jobs request their logged estimates instead of their actual runtimes.
     #[arg(long)]
     logged_estimates: bool,
+    /// Ablation: charge non-divisible slots (holes) for the parts used, not whole (Table 1).
+    #[arg(long)]
+    charge_holes_by_use: bool,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// SQLite file.
-    #[arg(long, default_value = "slasim.sqlite")]
-    db: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    store: StoreOptions,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct SweepArgs {
     /// The config file.
     config: PathBuf,
-    /// SQLite file.
-    #[arg(long, default_value = "slasim.sqlite")]
-    db: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    jobs: Option<usize>,
-}
-
-fn threads(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1)
+    #[command(flatten)]
+    store: StoreOptions,
 }
 
 pub(crate) fn run(command: ProvisionCommand) -> anyhow::Result<()> {
@@ -118,6 +121,13 @@ pub(crate) fn run(command: ProvisionCommand) -> anyhow::Result<()> {
         ProvisionCommand::Slots(args) => slots(args),
         ProvisionCommand::Run(args) => run_command(args),
         ProvisionCommand::Sweep(args) => sweep_command(args),
+        ProvisionCommand::Report(args) => {
+            let mut out = String::from("## Advertised slots\n\n");
+            out += &crate::report::provision::slots_table(&args.db)?;
+            out += "\n## MOGA provisioning vs best effort\n\n";
+            out += &crate::report::provision::runs_table(&args.db)?;
+            emit(&out)
+        }
     }
 }
 
@@ -190,19 +200,20 @@ fn run_command(args: RunArgs) -> anyhow::Result<()> {
         seed: args.seed,
         enact: true,
         fork_window: CLI_FORK_WINDOW,
+        charging: if args.charge_holes_by_use { HoleCharging::Used } else { HoleCharging::Whole },
     };
     point.validate()?;
     let resolved = ResolvedPoint::Run { group: "cli".to_string(), point, task_processors: args.task_processors };
     let id = resolved.id();
-    let report = sweep(None, std::slice::from_ref(&resolved), &args.db, threads(args.jobs), |_| {})?;
+    let report = sweep(None, std::slice::from_ref(&resolved), &args.store.db, args.store.threads(), |_| {})?;
     let mut out = String::new();
     let _ = writeln!(
         out,
         "provisioning point {id} ({}; stored in {})",
         if report.skipped > 0 { "already stored" } else { "ran now" },
-        args.db.display()
+        args.store.db.display()
     );
-    out += &run_table(&args.db, id)?;
+    out += &run_table(&args.store.db, id)?;
     emit(&out)
 }
 
@@ -269,7 +280,7 @@ fn sweep_command(args: SweepArgs) -> anyhow::Result<()> {
     let config = ProvisionConfig::load(&args.config)?;
     let points = config.points()?;
     let bar = indicatif::ProgressBar::new(points.len() as u64);
-    let report = sweep(Some(&config.name), &points, &args.db, threads(args.jobs), |_| bar.inc(1))?;
+    let report = sweep(Some(&config.name), &points, &args.store.db, args.store.threads(), |_| bar.inc(1))?;
     bar.finish_and_clear();
     emit(&format!(
         "{}: {} points ({} already stored, {} run now) in {}\n",
@@ -277,6 +288,6 @@ fn sweep_command(args: SweepArgs) -> anyhow::Result<()> {
         report.points,
         report.skipped,
         report.ran,
-        args.db.display()
+        args.store.db.display()
     ))
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::cli::emit;
-use crate::cli::options::PrepareOptions;
+use crate::cli::options::{PrepareOptions, StoreOptions};
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, run_sweep};
 use crate::experiment::point::Point;
@@ -101,12 +101,8 @@ pub(crate) struct RunArgs {
     /// Seed of the synthetic workload and of synthetic failures.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// SQLite file the runs are stored in.
-    #[arg(long, default_value = "slasim.sqlite")]
-    db: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    store: StoreOptions,
     /// Paper B: advance reservations as a percentage of the jobs (0–100),
     /// copies of random jobs with a delayed fixed start.
     #[arg(long, value_name = "PCT", default_value_t = 0.0)]
@@ -229,12 +225,12 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             });
         }
     }
-    let (report, normalized) = execute(&points, |p| p.strategy.clone(), args.jobs, &args.db, "slasim run")?;
+    let (report, normalized) = execute(&points, |p| p.strategy.clone(), args.store.jobs, &args.store.db, "slasim run")?;
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
         return Ok(std::process::ExitCode::from(130));
     }
-    let store = Store::open(&args.db)?;
+    let store = Store::open(&args.store.db)?;
     let results: Vec<RunSummary> = normalized.iter().map(|p| store.summary(p.id().run_id)).collect::<Result<_, _>>()?;
 
     let mut text = String::new();
@@ -243,7 +239,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         "workload {}, {} batteries, placement {placement}, failures {model}, stored in {}",
         workload.name(),
         batteries,
-        args.db.display()
+        args.store.db.display()
     )?;
     writeln!(
         text,

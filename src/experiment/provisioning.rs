@@ -33,6 +33,7 @@ use crate::provision::experiment::{
     FORK_WINDOW, OBSERVE_EVERY, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, slot_statistics,
 };
 use crate::provision::moga::MogaConfig;
+use crate::provision::plan::HoleCharging;
 use crate::provision::workflow::SyntheticWorkflow;
 use crate::setting::InvalidSetting;
 use crate::store::{ProvisionPointRow, Store};
@@ -81,6 +82,8 @@ pub struct Defaults {
     pub sigma_share: f64,
     /// Fork window, days.
     pub fork_window_days: f64,
+    /// Ablation: charge holes for the parts used instead of whole (Table 1).
+    pub charge_holes_by_use: bool,
 }
 
 impl Default for Defaults {
@@ -98,6 +101,7 @@ impl Default for Defaults {
             generations: moga.generations,
             sigma_share: moga.sigma_share,
             fork_window_days: 30.0,
+            charge_holes_by_use: false,
         }
     }
 }
@@ -315,6 +319,11 @@ impl ProvisionConfig {
                                     seed: d.seed,
                                     enact: d.enact,
                                     fork_window: (d.fork_window_days * 86_400.0) as i64,
+                                    charging: if d.charge_holes_by_use {
+                                        HoleCharging::Used
+                                    } else {
+                                        HoleCharging::Whole
+                                    },
                                 };
                                 point.validate()?;
                                 out.push(ResolvedPoint::Run { group: g.name.clone(), point, task_processors: p });

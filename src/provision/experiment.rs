@@ -28,7 +28,7 @@ use anyhow::Context as _;
 use crate::provision::executor::{ExecutorActor, Mode};
 use crate::provision::load::{WEEK, offered_utilisation, scale_to};
 use crate::provision::moga::MogaConfig;
-use crate::provision::plan::{SitePlan, TaskPlacement};
+use crate::provision::plan::{HoleCharging, SitePlan, TaskPlacement};
 use crate::provision::provisioner::{MogaJob, ProvisionerActor, SubmissionRecord};
 use crate::provision::site::{SlotSample, SlotScheduler};
 use crate::provision::slots::Advertised;
@@ -104,6 +104,8 @@ pub struct ProvisionPoint {
     pub enact: bool,
     /// How far a fork simulates past its instant.
     pub fork_window: Time,
+    /// How plans pay for holes (Table 1 by default).
+    pub charging: HoleCharging,
 }
 
 impl ProvisionPoint {
@@ -247,6 +249,7 @@ pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<Point
         config: point.moga.clone(),
         alphas: point.alphas.clone(),
         seed: point.seed,
+        charging: point.charging,
     };
     let provisioner = ProvisionerActor::new(0, prepared.len(), instants, true, Some(moga));
     let scenario = ProvisionScenario {

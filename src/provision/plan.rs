@@ -23,6 +23,16 @@ use crate::provision::slots::{Advertised, Slot, SlotSet};
 use crate::provision::workflow::Workflow;
 use crate::units::Time;
 
+/// How a plan pays for the non-divisible slots (holes) its tasks use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HoleCharging {
+    /// Table 1: a non-divisible slot costs n·d·c + f once any task uses it (the spec).
+    #[default]
+    Whole,
+    /// An ablation: holes are charged like divisible slots, for the parts used.
+    Used,
+}
+
 /// Where and when a task runs in a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TaskPlacement {
@@ -55,6 +65,7 @@ pub struct PlanEvaluator<'w> {
     charged: Vec<bool>,
     used: Vec<(u32, u32, Time, Time)>,
     selected: Vec<Slot>,
+    charging: HoleCharging,
 }
 
 impl<'w> PlanEvaluator<'w> {
@@ -87,7 +98,14 @@ impl<'w> PlanEvaluator<'w> {
             start_of: vec![0; n],
             used: Vec::new(),
             selected: Vec::new(),
+            charging: HoleCharging::Whole,
         }
+    }
+
+    /// The same evaluator charging holes by `charging`.
+    pub fn with_charging(mut self, charging: HoleCharging) -> Self {
+        self.charging = charging;
+        self
     }
 
     /// |Â|: the genome length.
@@ -215,7 +233,7 @@ impl<'w> PlanEvaluator<'w> {
         let mut cost = 0.0;
         for &(origin, procs, start, end) in &self.used {
             let (_, slot) = &self.slots[origin as usize];
-            if slot.divisible {
+            if slot.divisible || self.charging == HoleCharging::Used {
                 cost += f64::from(procs) * (end - start) as f64 * slot.c;
                 if !self.charged[origin as usize] {
                     cost += slot.f;
@@ -284,7 +302,20 @@ pub fn provision(
     alphas: &[f64],
     rng: &mut impl rand::Rng,
 ) -> Provisioning {
-    let mut evaluator = PlanEvaluator::new(workflow, submit, sites);
+    provision_charging(workflow, submit, sites, config, alphas, HoleCharging::Whole, rng)
+}
+
+/// [`provision`] with a choice of how holes are charged.
+pub fn provision_charging(
+    workflow: &Workflow,
+    submit: Time,
+    sites: &[Vec<Advertised>],
+    config: &MogaConfig,
+    alphas: &[f64],
+    charging: HoleCharging,
+    rng: &mut impl rand::Rng,
+) -> Provisioning {
+    let mut evaluator = PlanEvaluator::new(workflow, submit, sites).with_charging(charging);
     // Populations repeat genomes as they converge: evaluate each once.
     let mut seen: std::collections::HashMap<Genome, Objectives> = std::collections::HashMap::new();
     let archive = moga::run(evaluator.bits(), config, rng, |g| match seen.get(g) {

@@ -19,7 +19,7 @@ use kameo::Actor;
 use kameo::message::{Context, Message};
 
 use crate::provision::moga::MogaConfig;
-use crate::provision::plan::{Provisioning, provision};
+use crate::provision::plan::{HoleCharging, Provisioning, provision_charging};
 use crate::provision::site::{SiteReply, SiteRequest, SlotScheduler};
 use crate::provision::slots::Advertised;
 use crate::provision::workflow::Workflow;
@@ -66,6 +66,8 @@ pub struct MogaJob {
     pub alphas: Vec<f64>,
     /// Experiment seed (each submission gets its own MOGA stream).
     pub seed: u64,
+    /// How holes are charged.
+    pub charging: HoleCharging,
 }
 
 /// The provisioner actor.
@@ -160,8 +162,15 @@ impl ProvisionerActor {
             record.snapshots = self.pending_snapshots.drain(..).flatten().collect();
             if let Some(job) = &self.moga {
                 let mut rng = stream(job.seed, Stream::Moga, record.index as u64);
-                record.provisioning =
-                    Some(provision(&job.workflow, record.time, &record.slots, &job.config, &job.alphas, &mut rng));
+                record.provisioning = Some(provision_charging(
+                    &job.workflow,
+                    record.time,
+                    &record.slots,
+                    &job.config,
+                    &job.alphas,
+                    job.charging,
+                    &mut rng,
+                ));
             }
             self.records.push(record);
         }

@@ -13,6 +13,7 @@
 pub mod grid;
 pub mod load;
 pub mod plots;
+pub mod provision;
 pub mod reference;
 pub mod summary;
 pub mod tables;
