@@ -8,7 +8,7 @@ mod common;
 use criterion::{Criterion, criterion_group, criterion_main};
 use slasim::provision::experiment::{SiteSpec, prepare_site};
 use slasim::provision::moga::MogaConfig;
-use slasim::provision::plan::provision;
+use slasim::provision::plan::{HoleCharging, provision, provision_charging};
 use slasim::provision::provisioner::ProvisionerActor;
 use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
@@ -50,6 +50,14 @@ fn moga_on_ctc(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function(format!("moga_100_tasks_ctc_{}_slots", slots[0].len()), |b| {
         b.iter(|| provision(&wf, at, &slots, &MogaConfig::default(), &alphas, &mut stream(1, Stream::Moga, 0)))
+    });
+    // The same with the plan evaluations on both cores (`provision run` on one point).
+    group.bench_function(format!("moga_100_tasks_ctc_{}_slots_2_threads", slots[0].len()), |b| {
+        b.iter(|| {
+            let config = MogaConfig::default();
+            let mut rng = stream(1, Stream::Moga, 0);
+            provision_charging(&wf, at, &slots, &config, &alphas, HoleCharging::Whole, 2, &mut rng)
+        })
     });
     group.finish();
 }

@@ -268,6 +268,36 @@ fn a_real_trace_run_stores_every_submission_and_enacts_the_plans() {
         .output()
         .expect("runs");
     assert!(String::from_utf8_lossy(&again.stdout).contains("already stored"));
+    // One thread stores exactly what two stored (MOGA evaluations and forks are spread over threads).
+    let db1 = dir.path().join("p1.sqlite");
+    let one = common::slasim()
+        .args(["provision", "run", "--trace", "SDSC-SP2-1998-4.2-cln.swf.gz", "--task-processors", "6"])
+        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--jobs", "1", "--db"])
+        .arg(&db1)
+        .output()
+        .expect("runs");
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    let rows = |path: &std::path::Path| -> Vec<String> {
+        let conn = rusqlite::Connection::open(path).expect("store");
+        let mut st =
+            conn.prepare("SELECT * FROM provision_submissions ORDER BY point_id, submission, alpha").expect("sql");
+        st.query_map([], |r| {
+            Ok(format!(
+                "{:?}",
+                (
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, f64>(3)?,
+                    r.get::<_, Option<i64>>(4)?,
+                    r.get::<_, Option<f64>>(5)?,
+                    r.get::<_, Option<i64>>(7)?
+                )
+            ))
+        })
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows")
+    };
+    assert_eq!(rows(&db), rows(&db1));
 }
 
 #[test]

@@ -469,9 +469,9 @@ pub fn sweep(
     if todo.is_empty() {
         return Ok(report);
     }
+    // One point alone gets every thread for its MOGA and forks; several share them out.
+    let fork_threads = if todo.len() == 1 { jobs.max(1) } else { 1 };
     let jobs = jobs.clamp(1, todo.len());
-    // One point alone gets every thread for its forks; several share them out.
-    let fork_threads = if todo.len() == 1 { jobs } else { 1 };
     let next = AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, anyhow::Result<Finished>)>();
     let todo_ref = &todo;

@@ -250,6 +250,7 @@ pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<Point
         alphas: point.alphas.clone(),
         seed: point.seed,
         charging: point.charging,
+        threads,
     };
     let provisioner = ProvisionerActor::new(0, prepared.len(), instants, true, Some(moga));
     let scenario = ProvisionScenario {

@@ -499,6 +499,22 @@ pub fn run<E: FnMut(&Genome) -> Objectives>(
     rng: &mut impl rand::Rng,
     mut evaluate: E,
 ) -> Archive {
+    run_batched(bits, config, rng, |population, out| {
+        out.clear();
+        out.extend(population.iter().map(&mut evaluate));
+    })
+}
+
+/// [`run`] with a population evaluated at once: `evaluate(population, out)`
+/// fills `out` with one objective pair per genome, in order (so it may spread
+/// the work over threads). The archive is updated in population order
+/// afterwards, so the result is the same as [`run`]'s.
+pub fn run_batched<E: FnMut(&[Genome], &mut Vec<Objectives>)>(
+    bits: usize,
+    config: &MogaConfig,
+    rng: &mut impl rand::Rng,
+    mut evaluate: E,
+) -> Archive {
     let n = config.population;
     let mut archive = Archive::new();
     let mut population: Vec<Genome> = (0..n).map(|_| Genome::random(bits, rng)).collect();
@@ -510,15 +526,16 @@ pub fn run<E: FnMut(&Genome) -> Objectives>(
     let mut pool = Vec::with_capacity(n);
 
     let mut assess = |population: &[Genome], objectives: &mut Vec<Objectives>, archive: &mut Archive| {
-        objectives.clear();
-        for genome in population {
-            let o = evaluate(genome).canonical();
+        evaluate(population, objectives);
+        // A batch evaluator that returns too few values leaves the rest infeasible.
+        objectives.resize(population.len(), Objectives::INFEASIBLE);
+        for (genome, o) in population.iter().zip(objectives.iter_mut()) {
+            *o = o.canonical();
             archive.stats.evaluations += 1;
             if !o.is_feasible() {
                 archive.stats.infeasible += 1;
             }
-            objectives.push(o);
-            archive.update(genome, o);
+            archive.update(genome, *o);
         }
     };
     assess(&population, &mut objectives, &mut archive);

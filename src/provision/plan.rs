@@ -47,6 +47,7 @@ pub struct TaskPlacement {
 }
 
 /// Evaluates plans of one workflow submitted at one instant against the sites' slots.
+#[derive(Clone)]
 pub struct PlanEvaluator<'w> {
     workflow: &'w Workflow,
     order: Vec<u32>,
@@ -66,6 +67,10 @@ pub struct PlanEvaluator<'w> {
     used: Vec<(u32, u32, Time, Time)>,
     selected: Vec<Slot>,
     charging: HoleCharging,
+    /// The shortest task runtime: fragments shorter than it are parked.
+    min_runtime: Time,
+    /// Per site, the fragments parked out of its bin (still free: part of what a plan leaves).
+    parked: Vec<Vec<Slot>>,
 }
 
 impl<'w> PlanEvaluator<'w> {
@@ -99,6 +104,8 @@ impl<'w> PlanEvaluator<'w> {
             used: Vec::new(),
             selected: Vec::new(),
             charging: HoleCharging::Whole,
+            min_runtime: workflow.tasks().iter().map(|t| t.runtime).filter(|&r| r > 0).min().unwrap_or(0),
+            parked: vec![Vec::new(); sites.len()],
         }
     }
 
@@ -150,7 +157,10 @@ impl<'w> PlanEvaluator<'w> {
             })
             .collect();
         let mut sites: Vec<SitePlan> = (0..self.sites)
-            .map(|s| SitePlan { selected: Vec::new(), remaining: self.bins[s].slots().to_vec() })
+            .map(|s| SitePlan {
+                selected: Vec::new(),
+                remaining: self.bins[s].slots().iter().chain(&self.parked[s]).copied().collect(),
+            })
             .collect();
         let mut offset = vec![0u32; self.sites + 1];
         for (s, _) in &self.slots {
@@ -177,6 +187,8 @@ impl<'w> PlanEvaluator<'w> {
                 }
             }
             self.bins[site] = SlotSet::from_slots(std::mem::take(&mut self.selected));
+            self.parked[site].clear();
+            self.bins[site].park_shorter_than(self.min_runtime, &mut self.parked[site]);
         }
         self.charged.iter_mut().for_each(|c| *c = false);
         let mut cost = 0.0;
@@ -205,6 +217,7 @@ impl<'w> PlanEvaluator<'w> {
                 let ready = self.ready(t, site as u32);
                 self.bins[site].place(procs, runtime, ready, &mut self.used)?;
             }
+            self.bins[site].park_shorter_than(self.min_runtime, &mut self.parked[site]);
             cost += self.charge();
             self.site_of[t] = site as u32;
             self.start_of[t] = start;
@@ -245,6 +258,42 @@ impl<'w> PlanEvaluator<'w> {
         }
         cost
     }
+}
+
+/// Evaluates `population[i]` for each `i` in `todo` into `out` (in `todo`
+/// order), the first chunk on this thread and one chunk per helper on its own.
+fn evaluate_all(
+    evaluator: &mut PlanEvaluator<'_>,
+    helpers: &mut [PlanEvaluator<'_>],
+    population: &[Genome],
+    todo: &[usize],
+    out: &mut Vec<Objectives>,
+) {
+    out.clear();
+    if helpers.is_empty() || todo.len() < 2 {
+        out.extend(todo.iter().map(|&i| evaluator.evaluate(&population[i])));
+        return;
+    }
+    let chunk = todo.len().div_ceil(helpers.len() + 1);
+    let mut parts = todo.chunks(chunk);
+    let first = parts.next().unwrap_or(&[]);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts
+            .zip(helpers.iter_mut())
+            .map(|(part, helper)| {
+                scope.spawn(move || part.iter().map(|&i| helper.evaluate(&population[i])).collect::<Vec<_>>())
+            })
+            .collect();
+        out.extend(first.iter().map(|&i| evaluator.evaluate(&population[i])));
+        for h in handles {
+            // A helper cannot panic on valid input; if it did, its plans count as infeasible.
+            match h.join() {
+                Ok(values) => out.extend(values),
+                Err(_) => out.resize(out.len() + chunk, Objectives::INFEASIBLE),
+            }
+        }
+    });
+    out.truncate(todo.len());
 }
 
 /// An advertised slot as a free slot of a bin: edge slots extend without end.
@@ -302,10 +351,12 @@ pub fn provision(
     alphas: &[f64],
     rng: &mut impl rand::Rng,
 ) -> Provisioning {
-    provision_charging(workflow, submit, sites, config, alphas, HoleCharging::Whole, rng)
+    provision_charging(workflow, submit, sites, config, alphas, HoleCharging::Whole, 1, rng)
 }
 
-/// [`provision`] with a choice of how holes are charged.
+/// [`provision`] with a choice of how holes are charged, its plan evaluations
+/// spread over `threads` threads (the result does not depend on it).
+#[allow(clippy::too_many_arguments)]
 pub fn provision_charging(
     workflow: &Workflow,
     submit: Time,
@@ -313,17 +364,31 @@ pub fn provision_charging(
     config: &MogaConfig,
     alphas: &[f64],
     charging: HoleCharging,
+    threads: usize,
     rng: &mut impl rand::Rng,
 ) -> Provisioning {
     let mut evaluator = PlanEvaluator::new(workflow, submit, sites).with_charging(charging);
+    let mut helpers: Vec<PlanEvaluator<'_>> = (1..threads.max(1)).map(|_| evaluator.clone()).collect();
     // Populations repeat genomes as they converge: evaluate each once.
     let mut seen: std::collections::HashMap<Genome, Objectives> = std::collections::HashMap::new();
-    let archive = moga::run(evaluator.bits(), config, rng, |g| match seen.get(g) {
-        Some(o) => *o,
-        None => {
-            let o = evaluator.evaluate(g);
-            seen.insert(g.clone(), o);
-            o
+    let mut todo: Vec<usize> = Vec::new();
+    let mut fresh: Vec<Objectives> = Vec::new();
+    let archive = moga::run_batched(evaluator.bits(), config, rng, |population, out| {
+        out.clear();
+        todo.clear();
+        for (i, g) in population.iter().enumerate() {
+            match seen.get(g) {
+                Some(o) => out.push(*o),
+                None => {
+                    todo.push(i);
+                    out.push(Objectives::INFEASIBLE);
+                }
+            }
+        }
+        evaluate_all(&mut evaluator, &mut helpers, population, &todo, &mut fresh);
+        for (&i, &o) in todo.iter().zip(&fresh) {
+            out[i] = o;
+            seen.insert(population[i].clone(), o);
         }
     });
     let mut members: Vec<(Genome, Objectives)> = archive.members().to_vec();

@@ -68,6 +68,8 @@ pub struct MogaJob {
     pub seed: u64,
     /// How holes are charged.
     pub charging: HoleCharging,
+    /// Threads for the MOGA's plan evaluations (no effect on results).
+    pub threads: usize,
 }
 
 /// The provisioner actor.
@@ -169,6 +171,7 @@ impl ProvisionerActor {
                     &job.config,
                     &job.alphas,
                     job.charging,
+                    job.threads,
                     &mut rng,
                 ));
             }

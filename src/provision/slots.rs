@@ -378,6 +378,7 @@ impl SlotSet {
         // never counts again (a min-heap of ends drops them). O(n log n) per placement.
         self.ends.clear();
         let mut capacity: u64 = 0;
+        let mut counted = false;
         // Slots [0, prefix) start no later than the current effective start.
         let mut prefix = 0;
         for i in 0..n {
@@ -393,6 +394,21 @@ impl SlotSet {
                 self.take.push((i, procs));
                 found = Some((st, stop));
                 break;
+            }
+            if !counted {
+                // First test: a plain sum (it often succeeds; the heap is built only if not).
+                while prefix < n && self.slots[prefix].start <= st {
+                    prefix += 1;
+                }
+                capacity = self.slots[..prefix].iter().filter(|s| s.end >= stop).map(|s| u64::from(s.procs)).sum();
+                counted = true;
+                if capacity < u64::from(procs) {
+                    for s in &self.slots[..prefix] {
+                        if s.end >= stop && s.procs > 0 {
+                            self.ends.push(Reverse((s.end, s.procs)));
+                        }
+                    }
+                }
             }
             while prefix < n && self.slots[prefix].start <= st {
                 let s = self.slots[prefix];
@@ -516,6 +532,22 @@ impl SlotSet {
                 }
             })
             .collect()
+    }
+
+    /// Moves every slot shorter than `min` (finite ones only) to `parked`: no task
+    /// of at least `min` seconds can use it, alone or stacked (a stacked slot must
+    /// span the task), so placements of such tasks are unchanged and faster.
+    pub fn park_shorter_than(&mut self, min: Time, parked: &mut Vec<Slot>) {
+        if min <= 1 {
+            return;
+        }
+        self.slots.retain(|s| {
+            let short = s.end != Time::MAX && s.end - s.start < min;
+            if short {
+                parked.push(*s);
+            }
+            !short
+        });
     }
 
     /// Replaces the slots at positions `indices` of [`SlotSet::slots`] with `rest`
