@@ -225,16 +225,21 @@ proptest! {
     }
 }
 
+/// `slasim provision run` on SDSC-SP2 (6 procs/task, 4 submissions, α 0 and 1) into `db`.
+fn sdsc_run(db: &std::path::Path, jobs: &str) -> std::process::Output {
+    common::slasim()
+        .args(["provision", "run", "--trace", "SDSC-SP2-1998-4.2-cln.swf.gz", "--task-processors", "6"])
+        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--jobs", jobs, "--db"])
+        .arg(db)
+        .output()
+        .expect("runs")
+}
+
 #[test]
 fn a_real_trace_run_stores_every_submission_and_enacts_the_plans() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("p.sqlite");
-    let out = common::slasim()
-        .args(["provision", "run", "--trace", "SDSC-SP2-1998-4.2-cln.swf.gz", "--task-processors", "6"])
-        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--jobs", "2", "--db"])
-        .arg(&db)
-        .output()
-        .expect("runs");
+    let out = sdsc_run(&db, "2");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("makespan/BE"), "{text}");
@@ -261,21 +266,11 @@ fn a_real_trace_run_stores_every_submission_and_enacts_the_plans() {
         .expect("query");
     assert_eq!(bad, 0);
     // A second run finds the point stored and does not run it again.
-    let again = common::slasim()
-        .args(["provision", "run", "--trace", "SDSC-SP2-1998-4.2-cln.swf.gz", "--task-processors", "6"])
-        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--jobs", "1", "--db"])
-        .arg(&db)
-        .output()
-        .expect("runs");
+    let again = sdsc_run(&db, "1");
     assert!(String::from_utf8_lossy(&again.stdout).contains("already stored"));
     // One thread stores exactly what two stored (MOGA evaluations and forks are spread over threads).
     let db1 = dir.path().join("p1.sqlite");
-    let one = common::slasim()
-        .args(["provision", "run", "--trace", "SDSC-SP2-1998-4.2-cln.swf.gz", "--task-processors", "6"])
-        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--jobs", "1", "--db"])
-        .arg(&db1)
-        .output()
-        .expect("runs");
+    let one = sdsc_run(&db1, "1");
     assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
     let rows = |path: &std::path::Path| -> Vec<String> {
         let conn = rusqlite::Connection::open(path).expect("store");
@@ -311,29 +306,18 @@ fn bad_input_is_refused_with_its_place() {
     assert_eq!(code, Some(1));
     assert!(err.contains("alpha") && err.contains("1.5"), "{err}");
 
-    let cyclic = dir.path().join("cyclic.wf");
-    std::fs::write(&cyclic, "a 10 1 b\nb 10 1 a\n").expect("write");
-    let (code, err) = run(&["provision", "run", "--workflow", cyclic.to_str().expect("utf-8"), "--submissions", "1"]);
-    assert_eq!(code, Some(1));
-    assert!(err.contains("cyclic.wf:1") && err.contains("cycle"), "{err}");
-
-    let unknown = dir.path().join("unknown.wf");
-    std::fs::write(&unknown, "a 10 1\nb 10 1 zz\n").expect("write");
-    let (code, err) = run(&["provision", "run", "--workflow", unknown.to_str().expect("utf-8"), "--submissions", "1"]);
-    assert_eq!(code, Some(1));
-    assert!(err.contains("unknown.wf:2") && err.contains("zz"), "{err}");
-
-    let negative = dir.path().join("negative.wf");
-    std::fs::write(&negative, "# a comment\na -5 1\n").expect("write");
-    let (code, err) = run(&["provision", "run", "--workflow", negative.to_str().expect("utf-8"), "--submissions", "1"]);
-    assert_eq!(code, Some(1));
-    assert!(err.contains("negative.wf:2") && err.to_lowercase().contains("runtime"), "{err}");
-
-    let wide = dir.path().join("wide.wf");
-    std::fs::write(&wide, "a 10 1\nhuge 10 100000 a\n").expect("write");
-    let (code, err) = run(&["provision", "run", "--workflow", wide.to_str().expect("utf-8"), "--submissions", "1"]);
-    assert_eq!(code, Some(1));
-    assert!(err.contains("wide.wf:2") && err.contains("huge"), "{err}");
+    // A workflow file is refused with its file:line and the field or task at fault.
+    let refused = |name: &str, text: &str, place: &str, word: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("write");
+        let (code, err) = run(&["provision", "run", "--workflow", path.to_str().expect("utf-8"), "--submissions", "1"]);
+        assert_eq!(code, Some(1), "{name}");
+        assert!(err.contains(place) && err.to_lowercase().contains(word), "{name}: {err}");
+    };
+    refused("cyclic.wf", "a 10 1 b\nb 10 1 a\n", "cyclic.wf:1", "cycle");
+    refused("unknown.wf", "a 10 1\nb 10 1 zz\n", "unknown.wf:2", "zz");
+    refused("negative.wf", "# a comment\na -5 1\n", "negative.wf:2", "runtime");
+    refused("wide.wf", "a 10 1\nhuge 10 100000 a\n", "wide.wf:2", "huge");
 
     let config = dir.path().join("bad.toml");
     std::fs::write(&config, "name = \"x\"\n[[group]]\nname = \"g\"\npool = [{ trace = \"synthetic\" }]\n[group.sweep]\nalpha = [0.5, -0.1]\n")
