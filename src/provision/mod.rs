@@ -16,13 +16,18 @@
 //! (MOGA provisioning at each submission instant) and [`executor`] runs one
 //! workflow best effort or in its reserved slots; [`experiment`] assembles
 //! them, forks the what-if runs from snapshots and measures a point;
-//! [`load`] raises a trace's load with a week-shifted, thinned copy.
+//! [`load`] raises a trace's load with a week-shifted, thinned copy;
+//! [`pricing`] is the adaptive pricing of Ch. 5 (Fig. 22, the query models
+//! and the user's choice), pure functions of a site's state; [`greedy`] is
+//! the greedy per-task provisioning with priced slots (Fig. 51).
 
 pub mod executor;
 pub mod experiment;
+pub mod greedy;
 pub mod load;
 pub mod moga;
 pub mod plan;
+pub mod pricing;
 pub mod provisioner;
 pub mod site;
 pub mod slots;

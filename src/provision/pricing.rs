@@ -1,0 +1,441 @@
+//! Adaptive pricing: what a slot costs in delay to the queued best-effort
+//! jobs, the three query models, and the user's start-time choice.
+//!
+//! Reference: `provisioning-dissertation-spec.md` §4.1 (any slot that does not
+//! conflict with running jobs or reservations may be reserved; queued jobs are
+//! ignored for admission), §4.2 (Fig. 22: the price's additive part f = Σ over
+//! queued jobs of delay × processors, from two schedules of the queue, with and
+//! without the slot), §4.3 (eq. 17–19 and the candidate start times), §4.4
+//! (eq. 20), §11 A7 (a profile-based scheduler for pricing), A18 (schedules
+//! rebuilt from scratch in arrival order), A19 (EASY projected forward), A21
+//! and A23 (degenerate normalisations; the no-slot schedule computed once).
+//!
+//! Contract: everything here is a pure function of a [`Snapshot`] (running
+//! jobs to their planned ends, reservations, the queue in arrival order); a
+//! query never changes a site. Times are seconds, f is in processor-seconds,
+//! c per processor-second. An infeasible slot has no price (`None`).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::plan::profile::AvailabilityProfile;
+use crate::setting::InvalidSetting;
+use crate::units::Time;
+
+/// The state a price is computed on.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Snapshot {
+    /// The instant.
+    pub now: Time,
+    /// Processors.
+    pub capacity: u32,
+    /// Running jobs: (processors, planned end).
+    pub running: Vec<(u32, Time)>,
+    /// Reservations: (start, end, processors).
+    pub reservations: Vec<(Time, Time, u32)>,
+    /// Queued best-effort jobs in arrival order: (processors, estimate).
+    pub queue: Vec<(u32, Time)>,
+}
+
+/// How the queue is scheduled when pricing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// Conservative backfilling: every queued job at its earliest start, in arrival order.
+    #[default]
+    Conservative,
+    /// EASY (aggressive) backfilling, projected forward with estimates as runtimes.
+    Easy,
+}
+
+/// A slot asked about: `procs` processors for `duration` from `start`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    /// Start.
+    pub start: Time,
+    /// Processors.
+    pub procs: u32,
+    /// Duration.
+    pub duration: Time,
+}
+
+/// The occupied profile of running jobs and reservations (what admission looks at).
+fn occupied(snapshot: &Snapshot) -> AvailabilityProfile {
+    let mut profile = AvailabilityProfile::new(snapshot.capacity);
+    for &(procs, end) in &snapshot.running {
+        if end > snapshot.now {
+            profile.reserve(snapshot.now, end, procs);
+        }
+    }
+    for &(start, end, procs) in &snapshot.reservations {
+        if end > snapshot.now {
+            profile.reserve(start.max(snapshot.now), end, procs);
+        }
+    }
+    profile
+}
+
+/// True if `slot` fits beside running jobs and reservations (§4.1).
+pub fn admissible(snapshot: &Snapshot, slot: Slot) -> bool {
+    slot.procs > 0
+        && slot.duration > 0
+        && slot.start >= snapshot.now
+        && slot.procs <= snapshot.capacity
+        && occupied(snapshot).min_free(slot.start, slot.start + slot.duration) >= slot.procs
+}
+
+/// The start of every queued job under `policy`, with `extra` reserved too.
+/// `None` if `extra` does not fit.
+pub fn schedule(snapshot: &Snapshot, policy: Policy, extra: Option<Slot>) -> Option<Vec<Time>> {
+    let mut profile = occupied(snapshot);
+    if let Some(s) = extra {
+        if !admissible(snapshot, s) {
+            return None;
+        }
+        profile.reserve(s.start, s.start + s.duration, s.procs);
+    }
+    Some(match policy {
+        Policy::Conservative => conservative(&mut profile, snapshot),
+        Policy::Easy => easy(&mut profile, snapshot),
+    })
+}
+
+fn conservative(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<Time> {
+    snapshot
+        .queue
+        .iter()
+        .map(|&(procs, estimate)| {
+            let estimate = estimate.max(1);
+            // A job wider than the machine never starts: it delays nobody.
+            match profile.earliest_fit(snapshot.now, estimate, procs, Time::MAX) {
+                Some(start) => {
+                    profile.reserve(start, start + estimate, procs);
+                    start
+                }
+                None => Time::MAX,
+            }
+        })
+        .collect()
+}
+
+/// EASY forward (A19): at each instant the head starts if it fits; otherwise it
+/// gets the earliest start that fits and later jobs start now only if they
+/// leave that start alone. Instants are now and every end that follows.
+fn easy(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<Time> {
+    let n = snapshot.queue.len();
+    let mut starts = vec![Time::MAX; n];
+    let mut waiting: Vec<usize> = (0..n).filter(|&i| snapshot.queue[i].0 <= snapshot.capacity).collect();
+    let mut events: BinaryHeap<Reverse<Time>> = BinaryHeap::new();
+    for &(_, end) in &snapshot.running {
+        events.push(Reverse(end));
+    }
+    for &(start, end, _) in &snapshot.reservations {
+        events.push(Reverse(start));
+        events.push(Reverse(end));
+    }
+    let mut t = snapshot.now;
+    while !waiting.is_empty() {
+        // Start the head while it fits now.
+        while let Some(&head) = waiting.first() {
+            let (procs, estimate) = snapshot.queue[head];
+            let estimate = estimate.max(1);
+            if profile.min_free(t, t + estimate) >= procs {
+                profile.reserve(t, t + estimate, procs);
+                starts[head] = t;
+                events.push(Reverse(t + estimate));
+                waiting.remove(0);
+            } else {
+                break;
+            }
+        }
+        let Some(&head) = waiting.first() else { break };
+        let (procs, estimate) = snapshot.queue[head];
+        let estimate = estimate.max(1);
+        let Some(shadow) = profile.earliest_fit(t, estimate, procs, Time::MAX) else { break };
+        // Backfill beside the head's reservation.
+        profile.reserve(shadow, shadow + estimate, procs);
+        let mut i = 1;
+        while i < waiting.len() {
+            let (p, e) = snapshot.queue[waiting[i]];
+            let e = e.max(1);
+            if profile.min_free(t, t + e) >= p {
+                profile.reserve(t, t + e, p);
+                starts[waiting[i]] = t;
+                events.push(Reverse(t + e));
+                waiting.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        profile.release(shadow, shadow + estimate, procs);
+        // Next instant where capacity may free up (the shadow is one: the head fits there).
+        events.push(Reverse(shadow));
+        let mut next = None;
+        while let Some(Reverse(e)) = events.pop() {
+            if e > t {
+                next = Some(e);
+                break;
+            }
+        }
+        match next {
+            Some(e) => t = e,
+            None => break,
+        }
+    }
+    starts
+}
+
+/// Fig. 22: the additive price f of `slot` (processor-seconds): Σ over queued
+/// jobs of (start with the slot − start without)⁺ × processors. `base` is the
+/// schedule without the slot (compute it once per query, A23). `None`: the
+/// slot conflicts with running jobs or reservations.
+pub fn price(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<f64> {
+    let with = schedule(snapshot, policy, Some(slot))?;
+    Some(
+        snapshot
+            .queue
+            .iter()
+            .zip(base.iter().zip(&with))
+            .map(|(&(procs, _), (&before, &after))| {
+                let delay = if after == Time::MAX || before == Time::MAX { 0 } else { (after - before).max(0) };
+                delay as f64 * f64::from(procs)
+            })
+            .sum(),
+    )
+}
+
+/// One answer of a query: a start, the per-unit charge c and the additive charge f.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Offer {
+    /// Start.
+    pub start: Time,
+    /// Per processor-second.
+    pub c: f64,
+    /// Additive charge, processor-seconds.
+    pub f: f64,
+}
+
+/// The candidate starts of §4.3: now and every instant where availability
+/// changes in the schedule of running jobs, reservations and the queue (a
+/// job or slot starting or ending), at or after `from`.
+pub fn candidates(snapshot: &Snapshot, base: &[Time], from: Time) -> Vec<Time> {
+    let mut times = vec![snapshot.now];
+    times.extend(snapshot.running.iter().map(|&(_, end)| end));
+    times.extend(snapshot.reservations.iter().flat_map(|&(s, e, _)| [s, e]));
+    for (&(_, estimate), &start) in snapshot.queue.iter().zip(base) {
+        if start != Time::MAX {
+            times.extend([start, start + estimate.max(1)]);
+        }
+    }
+    times.retain(|&t| t >= from && t >= snapshot.now);
+    times.sort_unstable();
+    times.dedup();
+    times
+}
+
+/// Eq. 18 (flexible start): every feasible candidate with its price.
+pub fn query_flexible(snapshot: &Snapshot, policy: Policy, c: f64, procs: u32, duration: Time) -> Vec<Offer> {
+    query_earliest(snapshot, policy, c, snapshot.now, procs, duration)
+}
+
+/// Eq. 19 (earliest start `from`): the feasible candidates at or after `from`,
+/// with `from` itself among them when the slot fits there.
+pub fn query_earliest(
+    snapshot: &Snapshot,
+    policy: Policy,
+    c: f64,
+    from: Time,
+    procs: u32,
+    duration: Time,
+) -> Vec<Offer> {
+    let Some(base) = schedule(snapshot, policy, None) else { return Vec::new() };
+    let mut times = candidates(snapshot, &base, from);
+    if from >= snapshot.now && !times.contains(&from) {
+        times.insert(0, from);
+    }
+    times
+        .into_iter()
+        .filter_map(|start| {
+            let slot = Slot { start, procs, duration };
+            price(snapshot, policy, &base, slot).map(|f| Offer { start, c, f })
+        })
+        .collect()
+}
+
+/// Eq. 17 (fixed start): the price of one slot, `None` if it is not available.
+pub fn query_fixed(snapshot: &Snapshot, policy: Policy, c: f64, slot: Slot) -> Option<Offer> {
+    let base = schedule(snapshot, policy, None)?;
+    price(snapshot, policy, &base, slot).map(|f| Offer { start: slot.start, c, f })
+}
+
+/// Eq. 20: the offer minimising α·(f − f_min)/(f_max − f_min) + (1 − α)·(s −
+/// s_min)/(s_max − s_min); a term is 0 when its range is empty (A21); ties go
+/// to the earliest start. `None` for no offers.
+pub fn choose(offers: &[Offer], alpha: f64) -> Result<Option<usize>, InvalidSetting> {
+    crate::setting::probability("alpha", alpha)?;
+    let range = |v: &mut dyn Iterator<Item = f64>| {
+        v.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+    };
+    let (f_min, f_max) = range(&mut offers.iter().map(|o| o.f));
+    let (s_min, s_max) = range(&mut offers.iter().map(|o| o.start as f64));
+    let norm = |x: f64, lo: f64, hi: f64| if hi > lo { (x - lo) / (hi - lo) } else { 0.0 };
+    let score = |o: &Offer| alpha * norm(o.f, f_min, f_max) + (1.0 - alpha) * norm(o.start as f64, s_min, s_max);
+    Ok(offers
+        .iter()
+        .enumerate()
+        .min_by(|(_, a), (_, b)| score(a).total_cmp(&score(b)).then(a.start.cmp(&b.start)))
+        .map(|(i, _)| i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::HOUR;
+
+    const H: Time = HOUR;
+
+    /// Fig. 1 with nothing running: A(2 × 3 h), B(4 × 1 h), C(1 × 2 h), D(3 × 2 h) queued at 0 on 5 processors.
+    fn figure_1() -> Snapshot {
+        Snapshot {
+            now: 0,
+            capacity: 5,
+            running: Vec::new(),
+            reservations: Vec::new(),
+            queue: vec![(2, 3 * H), (4, H), (1, 2 * H), (3, 2 * H)],
+        }
+    }
+
+    #[test]
+    fn conservative_schedule_of_figure_1() {
+        // A at 0, B when 4 are free (A ends at 3), C beside A at 0, D at 4 (B ends).
+        assert_eq!(schedule(&figure_1(), Policy::Conservative, None), Some(vec![0, 3 * H, 0, 4 * H]));
+    }
+
+    /// §13 item 4, worked by hand (proc-hours):
+    /// - 3 × 2 h at 0: A fits beside it (2 of 2 left), B still at 3; C (1 proc)
+    ///   finds nothing free in [0, 2) and moves to 2: f = 2 × 1 = 2; D stays at 4.
+    /// - at 2: A at 0; B needs 4 over [3, 4) but the slot holds 3 until 4 ⇒ B at 4
+    ///   (+1 h × 4); C at 0; D needs 3 over 2 h: [5, 7) ⇒ +1 h × 3 ⇒ f = 7.
+    /// - at 3: B moves to 5 (+2 × 4 = 8); D to 6 (+2 × 3 = 6) ⇒ 14.
+    /// - at 4: D cannot start at 4 any more: it moves to 6 (+2 × 3) ⇒ 6.
+    /// - at 6: nothing is delayed ⇒ 0.
+    #[test]
+    fn prices_on_figure_1_match_the_hand_worked_values() {
+        let snap = figure_1();
+        let base = schedule(&snap, Policy::Conservative, None).unwrap();
+        let f = |start, procs, hours| {
+            price(&snap, Policy::Conservative, &base, Slot { start: start * H, procs, duration: hours * H }).unwrap()
+                / H as f64
+        };
+        let three_by_two: Vec<f64> = [0, 2, 3, 4, 6].iter().map(|&s| f(s, 3, 2)).collect();
+        assert_eq!(three_by_two, vec![2.0, 7.0, 14.0, 6.0, 0.0]);
+        let two_by_three: Vec<f64> = [0, 1, 2, 3, 4].iter().map(|&s| f(s, 2, 3)).collect();
+        assert_eq!(two_by_three, vec![0.0, 7.0, 8.0, 12.0, 0.0]);
+        // The candidates of a flexible query: now and every start and end of the schedule.
+        let offers = query_flexible(&snap, Policy::Conservative, 1.0, 3, 2 * H);
+        let got: Vec<(Time, f64)> = offers.iter().map(|o| (o.start / H, o.f / H as f64)).collect();
+        assert_eq!(got, vec![(0, 2.0), (2, 7.0), (3, 14.0), (4, 6.0), (6, 0.0)]);
+    }
+
+    /// §13 item 5: on {(0, 2), (2, 7), (3, 14), (4, 6), (6, 0)} α = 0 picks 0,
+    /// α = 1 picks 6, α = 0.5 scores 0.071, 0.417, 0.75, 0.548, 0.5 ⇒ 0.
+    #[test]
+    fn eq_20_choices() {
+        let offers: Vec<Offer> = [(0, 2.0), (2, 7.0), (3, 14.0), (4, 6.0), (6, 0.0)]
+            .iter()
+            .map(|&(s, f)| Offer { start: s, c: 1.0, f })
+            .collect();
+        assert_eq!(choose(&offers, 0.0).unwrap(), Some(0));
+        assert_eq!(choose(&offers, 1.0).unwrap(), Some(4));
+        assert_eq!(choose(&offers, 0.5).unwrap(), Some(0));
+        assert!(choose(&offers, 1.5).unwrap_err().to_string().contains("alpha"));
+        assert_eq!(choose(&[], 0.5).unwrap(), None);
+    }
+
+    #[test]
+    fn conflicts_with_running_jobs_or_reservations_have_no_price() {
+        let snap = Snapshot { running: vec![(4, 2 * H)], reservations: vec![(3 * H, 5 * H, 3)], ..figure_1() };
+        let base = schedule(&snap, Policy::Conservative, None).unwrap();
+        assert_eq!(price(&snap, Policy::Conservative, &base, Slot { start: H, procs: 2, duration: H }), None);
+        assert_eq!(price(&snap, Policy::Conservative, &base, Slot { start: 4 * H, procs: 3, duration: H }), None);
+        assert!(price(&snap, Policy::Conservative, &base, Slot { start: 5 * H, procs: 5, duration: H }).is_some());
+    }
+
+    /// Free: 1 processor over [0, 10), 3 over [10, 20), 4 after (running 2 until
+    /// 10 and 1 until 20). J1 = 4 × 5, J2 = 3 × 5, J3 = 1 × 15.
+    /// Conservative: J1 at 20, J2 at 10 (3 free), J3 neither before J2 nor
+    /// beside J1 ⇒ 25. EASY protects only the head: J3 backfills at 0 (it ends
+    /// before J1's start at 20), which leaves J2 only 2 processors at 10 ⇒ J2 at 15.
+    #[test]
+    fn easy_protects_only_the_head() {
+        let snap = Snapshot {
+            now: 0,
+            capacity: 4,
+            running: vec![(2, 10), (1, 20)],
+            reservations: vec![],
+            queue: vec![(4, 5), (3, 5), (1, 15)],
+        };
+        assert_eq!(schedule(&snap, Policy::Conservative, None), Some(vec![20, 10, 25]));
+        assert_eq!(schedule(&snap, Policy::Easy, None), Some(vec![20, 15, 0]));
+    }
+
+    fn snapshot_strategy() -> impl proptest::strategy::Strategy<Value = Snapshot> {
+        use proptest::prelude::*;
+        (
+            4u32..=16,
+            prop::collection::vec((1u32..=4, 1i64..=20), 0..4),
+            prop::collection::vec((0i64..=20, 1i64..=10, 1u32..=4), 0..3),
+            prop::collection::vec((1u32..=16, 1i64..=20), 0..12),
+        )
+            .prop_map(|(capacity, running, reservations, queue)| {
+                let mut snap = Snapshot { now: 0, capacity, ..Snapshot::default() };
+                // Keep only what fits beside what is already there, as a site would.
+                let mut profile = AvailabilityProfile::new(capacity);
+                for (p, e) in running {
+                    if profile.min_free(0, e * 600) >= p {
+                        profile.reserve(0, e * 600, p);
+                        snap.running.push((p, e * 600));
+                    }
+                }
+                for (s, d, p) in reservations {
+                    let (s, e) = (s * 600, (s + d) * 600);
+                    if profile.min_free(s, e) >= p {
+                        profile.reserve(s, e, p);
+                        snap.reservations.push((s, e, p));
+                    }
+                }
+                snap.queue = queue.into_iter().map(|(p, e)| (p.min(capacity), e * 600)).collect();
+                snap
+            })
+    }
+
+    proptest::proptest! {
+        /// f ≥ 0 wherever the slot is admissible; f = 0 for a slot starting at or
+        /// after the latest end of the schedule without it (nobody can be delayed).
+        #[test]
+        fn prices_are_non_negative_and_zero_after_the_schedule(
+            snap in snapshot_strategy(),
+            start in 0i64..=40,
+            procs in 1u32..=16,
+            hours in 1i64..=6,
+            easy in proptest::bool::ANY,
+        ) {
+            let policy = if easy { Policy::Easy } else { Policy::Conservative };
+            let base = schedule(&snap, policy, None).unwrap();
+            let slot = Slot { start: start * 600, procs, duration: hours * 600 };
+            if let Some(f) = price(&snap, policy, &base, slot) {
+                proptest::prop_assert!(f >= 0.0);
+            }
+            let latest = snap.running.iter().map(|r| r.1)
+                .chain(snap.reservations.iter().map(|r| r.1))
+                .chain(snap.queue.iter().zip(&base).filter(|(_, s)| **s != Time::MAX).map(|(q, s)| s + q.1))
+                .max().unwrap_or(0);
+            let after = Slot { start: latest, procs: procs.min(snap.capacity), duration: hours * 600 };
+            proptest::prop_assert_eq!(price(&snap, policy, &base, after), Some(0.0));
+            // Every offer of a flexible query is admissible and priced like a fixed query.
+            for o in query_flexible(&snap, policy, 1.0, procs.min(snap.capacity), hours * 600) {
+                let fixed = query_fixed(&snap, policy, 1.0, Slot { start: o.start, procs: procs.min(snap.capacity), duration: hours * 600 });
+                proptest::prop_assert_eq!(fixed, Some(o));
+            }
+        }
+    }
+}
