@@ -27,6 +27,7 @@ use kameo::Actor;
 use kameo::message::{Context, Message};
 
 use crate::provision::plan::SitePlan;
+use crate::provision::pricing::{Offer, Policy, Snapshot, query_earliest};
 use crate::provision::slots::{Advertised, SlotSet, advertisement_horizon};
 use crate::sim::event::{Batched, Buffers, Event, Finish};
 use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
@@ -196,6 +197,24 @@ impl SlotScheduler {
 
     fn is_reserved(&self, key: WorkKey) -> bool {
         self.reservations.iter().any(|r| r.key == key)
+    }
+
+    /// The state adaptive pricing works on (§4.2): running work to its planned
+    /// end (work inside a reservation is counted by the reservation), the
+    /// reservations, and the queue in arrival order.
+    pub fn pricing_snapshot(&self, now: Time) -> Snapshot {
+        Snapshot {
+            now,
+            capacity: self.capacity,
+            running: self
+                .running
+                .iter()
+                .filter(|r| r.planned_end > now && !self.is_reserved(r.key))
+                .map(|r| (r.procs, r.planned_end))
+                .collect(),
+            reservations: self.reservations.iter().filter(|r| r.end > now).map(|r| (r.start, r.end, r.procs)).collect(),
+            queue: self.queue.iter().map(|q| (q.procs, q.estimate)).collect(),
+        }
     }
 
     /// Drops what lies in the past from the free-slot set.
@@ -383,6 +402,22 @@ pub enum SiteRequest {
         /// Runtime (exact).
         runtime: Time,
     },
+    /// Price a slot (eq. 19): every feasible start at or after `earliest` with its
+    /// additive charge. Answered at once; the site's state does not change.
+    Quote {
+        /// Reply address.
+        from: u32,
+        /// The task it is for.
+        task: u32,
+        /// Earliest start.
+        earliest: Time,
+        /// Processors.
+        procs: u32,
+        /// Duration.
+        duration: Time,
+        /// Schedule the queue with EASY instead of conservative backfilling.
+        easy: bool,
+    },
     /// Reserve a provisioned plan's share of the site and run its tasks there.
     ReservePlan {
         /// Reply address.
@@ -429,6 +464,15 @@ pub enum SiteReply {
         task: u32,
         /// Running plus queued tasks.
         tasks: u32,
+    },
+    /// Priced offers for a slot (eq. 19), c = 1 per processor-second.
+    Offers {
+        /// Which site.
+        site: u32,
+        /// The task asked about.
+        task: u32,
+        /// The offers.
+        offers: Vec<Offer>,
     },
     /// A reservation was refused (conflict) or a task was too wide.
     Refused {
@@ -561,6 +605,12 @@ impl SiteActor {
                     reply(SiteReply::Refused { site, task }, outbox, &self.replies);
                 }
             }
+            SiteRequest::Quote { task, earliest, procs, duration, easy, .. } => {
+                let policy = if easy { Policy::Easy } else { Policy::Conservative };
+                let snapshot = self.scheduler.pricing_snapshot(now);
+                let offers = query_earliest(&snapshot, policy, 1.0, earliest.max(now), procs, duration);
+                reply(SiteReply::Offers { site, task, offers }, outbox, &self.replies);
+            }
             SiteRequest::ReservePlan { from, plan, tasks } => {
                 let keyed: Vec<(WorkKey, Time, u32, Time)> = tasks
                     .iter()
@@ -596,7 +646,10 @@ impl SiteActor {
     }
 
     fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
-        self.scheduler.advance(now);
+        // A price query reads the state and changes nothing, not even the past.
+        if !matches!(msg, SiteMsg::Request(SiteRequest::Quote { .. })) {
+            self.scheduler.advance(now);
+        }
         match msg {
             SiteMsg::Submit(job) => {
                 if self.sample {
@@ -668,5 +721,49 @@ impl Message<Finish> for SiteActor {
 
     async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         SiteResult { scheduler: self.scheduler.clone(), samples: std::mem::take(&mut self.samples) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::HOUR;
+
+    /// A price query through the site leaves its scheduler exactly as it was and
+    /// prices the Fig. 1 plan, worked by hand below.
+    #[test]
+    fn a_price_query_changes_nothing_and_prices_figure_1() {
+        let mut scheduler = SlotScheduler::new(5, 0);
+        let mut due = Vec::new();
+        // A and C start at 0, B and D wait: the Fig. 1 plan, with A and C running.
+        for (i, (procs, hours)) in [(2, 3), (4, 1), (1, 2), (3, 2)].into_iter().enumerate() {
+            scheduler.submit(0, WorkKey::Background(i as u32), procs, hours * HOUR, hours * HOUR, &mut due);
+        }
+        let mut site = SiteActor::new(0, scheduler.clone(), false);
+        site.replies.connect(crate::provision::provisioner::ProvisionerActor::REPLIES, 0);
+        let quote = SiteRequest::Quote { from: 0, task: 7, earliest: 0, procs: 3, duration: 2 * HOUR, easy: false };
+        let out = site.handle_msg(0, SiteMsg::Request(quote), Vec::new());
+        assert_eq!(site.scheduler, scheduler);
+        let [
+            Scheduled {
+                payload:
+                    Event::Provisioner(
+                        0,
+                        crate::provision::provisioner::ProvisionerMsg::Reply(SiteReply::Offers {
+                            offers, task: 7, ..
+                        }),
+                    ),
+                ..
+            },
+            ..,
+        ] = out.as_slice()
+        else {
+            panic!("an offer list first, got {out:?}");
+        };
+        let got: Vec<(Time, f64)> = offers.iter().map(|o| (o.start / HOUR, o.f / HOUR as f64)).collect();
+        // A and C run (3 processors until 2 h): 0 is infeasible. B (at 3) and D (at 4)
+        // are the queue: at 2 B → 4, D → 5 (4 + 3 = 7); at 3 B → 5, D → 6 (8 + 6 = 14);
+        // at 4 D → 6 (6); at 6 nothing moves.
+        assert_eq!(got, vec![(2, 7.0), (3, 14.0), (4, 6.0), (6, 0.0)]);
     }
 }
