@@ -38,6 +38,7 @@ fn moga_on_ctc(c: &mut Criterion) {
         }],
         provisioner: Some(observer),
         executor: None,
+        buyer: None,
         horizon: at,
     })
     .expect("simulates");

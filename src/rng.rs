@@ -34,6 +34,8 @@ pub enum Stream {
     Moga = 13,
     /// Which jobs of a week-shifted trace copy are kept (load scaling).
     LoadCopy = 14,
+    /// Which trace jobs ask for a priced reservation instead of queueing.
+    ReservationShare = 15,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele et al., 2014).

@@ -332,3 +332,40 @@ fn bad_input_is_refused_with_its_place() {
     assert_eq!(code, Some(1));
     assert!(err.contains("bad.toml:5") && err.contains("bogus"), "{err}");
 }
+
+#[test]
+fn priced_reservations_on_ctc_cost_nothing_at_alpha_one_and_more_at_alpha_zero() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("price.sqlite");
+    let out = common::slasim()
+        .args(["provision", "price", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--capacity", "430", "--days", "10"])
+        .args(["--alpha", "0", "--alpha", "1", "--db"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let conn = rusqlite::Connection::open(&db).expect("store");
+    let (requests, bought, negative): (i64, i64, i64) = conn
+        .query_row("SELECT count(*), sum(bought), sum(f < 0) FROM priced_reservations", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .expect("query");
+    assert!(requests > 100, "{requests}");
+    // Every chosen offer was admissible when it was bought, and no price is negative.
+    assert_eq!((bought, negative), (requests, 0));
+    let mean = |alpha: f64| -> f64 {
+        conn.query_row("SELECT avg(f) FROM priced_reservations WHERE alpha = ?1", [alpha], |r| r.get(0)).expect("query")
+    };
+    // α = 1 always finds an offer with f = 0 (after the end of the schedule); α = 0 pays for earlier starts.
+    assert_eq!(mean(1.0), 0.0);
+    assert!(mean(0.0) > 0.0);
+    let waits = |alpha: f64| -> f64 {
+        conn.query_row("SELECT avg(wait) FROM priced_reservations WHERE alpha = ?1", [alpha], |r| r.get(0))
+            .expect("query")
+    };
+    assert!(waits(0.0) < waits(1.0));
+
+    let bad = common::slasim().args(["provision", "price", "--share", "150", "--db"]).arg(&db).output().expect("runs");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("share"), "{}", String::from_utf8_lossy(&bad.stderr));
+}

@@ -10,7 +10,7 @@ use crate::cli::options::StoreOptions;
 use crate::experiment::provisioning::{
     CLI_FORK_WINDOW, Defaults, ProvisionConfig, ResolvedPoint, default_alphas, sweep, workflow_spec, workload,
 };
-use crate::provision::experiment::{ProvisionPoint, SiteSpec};
+use crate::provision::experiment::{PricingPoint, ProvisionPoint, SiteSpec};
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::HoleCharging;
 use crate::report::summary::mean_ci;
@@ -28,9 +28,46 @@ pub(crate) enum ProvisionCommand {
     Run(RunArgs),
     /// Run (or resume) a provisioning config (configs/provisioning-*.toml).
     Sweep(SweepArgs),
+    /// Adaptive pricing (Ch. 5): a share of the jobs of the first days of a
+    /// trace buy priced reservations (eq. 18 queries, eq. 20 choice with α);
+    /// store every request and print prices and waits per α.
+    Price(PriceArgs),
     /// Markdown tables of a store's provisioning points: slot statistics, and
     /// MOGA vs best effort per point and α (means ± 95 % intervals).
     Report(ReportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PriceArgs {
+    /// An SWF log (default: the embedded synthetic workload).
+    #[arg(long)]
+    trace: Option<String>,
+    /// Processors (default: the trace header's; the thesis runs CTC-SP2 on 430).
+    #[arg(long)]
+    capacity: Option<u32>,
+    /// The first DAYS days of the trace.
+    #[arg(long, default_value_t = 30.0)]
+    days: f64,
+    /// Percentage of the jobs that buy reservations.
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    share: f64,
+    /// Trade-off factor α (repeat; default 0, 0.25, 0.5, 0.75, 1).
+    #[arg(long = "alpha", allow_negative_numbers = true)]
+    alphas: Vec<f64>,
+    /// Price with EASY instead of conservative backfilling.
+    #[arg(long)]
+    easy: bool,
+    /// Jobs request their logged estimates instead of their actual runtimes.
+    #[arg(long)]
+    logged_estimates: bool,
+    /// Raise the offered load to this utilisation with a week-shifted copy.
+    #[arg(long)]
+    target_load: Option<f64>,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    store: StoreOptions,
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +158,7 @@ pub(crate) fn run(command: ProvisionCommand) -> anyhow::Result<()> {
         ProvisionCommand::Slots(args) => slots(args),
         ProvisionCommand::Run(args) => run_command(args),
         ProvisionCommand::Sweep(args) => sweep_command(args),
+        ProvisionCommand::Price(args) => price(args),
         ProvisionCommand::Report(args) => {
             let mut out = String::from("## Advertised slots\n\n");
             out += &crate::report::provision::slots_table(&args.db)?;
@@ -290,4 +328,75 @@ fn sweep_command(args: SweepArgs) -> anyhow::Result<()> {
         report.ran,
         args.store.db.display()
     ))
+}
+
+fn price(args: PriceArgs) -> anyhow::Result<()> {
+    if let Some(l) = args.target_load {
+        crate::setting::positive("--target-load", l)?;
+    }
+    let alphas = if args.alphas.is_empty() { vec![0.0, 0.25, 0.5, 0.75, 1.0] } else { args.alphas.clone() };
+    let site = SiteSpec {
+        trace: workload(args.trace.as_deref().unwrap_or("synthetic")),
+        target_load: args.target_load,
+        capacity: args.capacity,
+    };
+    let points: Vec<ResolvedPoint> = alphas
+        .iter()
+        .map(|&alpha| {
+            let point = PricingPoint {
+                site: site.clone(),
+                exact_estimates: !args.logged_estimates,
+                days: args.days,
+                share: args.share,
+                alpha,
+                easy: args.easy,
+                seed: args.seed,
+            };
+            point.validate().map(|()| ResolvedPoint::Price { group: "cli".to_string(), point })
+        })
+        .collect::<Result<_, _>>()?;
+    sweep(None, &points, &args.store.db, args.store.threads(), |_| {})?;
+    let mut out = format!(
+        "adaptive pricing: {} % of the jobs of the first {} days buy reservations ({} backfilling); stored in {}\n",
+        args.share,
+        args.days,
+        if args.easy { "EASY" } else { "conservative" },
+        args.store.db.display()
+    );
+    let _ = writeln!(
+        out,
+        "{:>5}  {:>8}  {:>6}  {:>17}  {:>19}  {:>13}  {:>11}",
+        "alpha", "requests", "bought", "price f (SU)", "reserved wait (h)", "BE wait (h)", "utilisation"
+    );
+    for (alpha, p) in alphas.iter().zip(&points) {
+        let id = p.id();
+        let rows = store::query(
+            &args.store.db,
+            &format!("SELECT f, wait, bought FROM priced_reservations WHERE point_id = {id}"),
+        )?;
+        let site = store::query(
+            &args.store.db,
+            &format!("SELECT be_wait, achieved FROM provision_sites WHERE point_id = {id}"),
+        )?;
+        let col = |i: usize, scale: f64| -> Vec<f64> {
+            rows.rows.iter().filter_map(|r| r[i].parse::<f64>().ok()).map(|v| v / scale).collect()
+        };
+        let ci = |v: Vec<f64>| mean_ci(&v).map_or("-".to_string(), |m| format!("{:.2} ± {:.2}", m.mean, m.half));
+        let bought = col(2, 1.0).iter().filter(|&&b| b > 0.0).count();
+        let (be, util) = site.rows.first().map_or((String::new(), String::new()), |r| (r[0].clone(), r[1].clone()));
+        let hours = |v: &str| v.parse::<f64>().map_or("-".to_string(), |w| format!("{:.2}", w / 3600.0));
+        let pct = |v: &str| v.parse::<f64>().map_or("-".to_string(), |u| format!("{:.1} %", 100.0 * u));
+        let _ = writeln!(
+            out,
+            "{:>5}  {:>8}  {:>6}  {:>17}  {:>19}  {:>13}  {:>11}",
+            alpha,
+            rows.rows.len(),
+            bought,
+            ci(col(0, 3600.0)),
+            ci(col(1, 3600.0)),
+            hours(&be),
+            pct(&util)
+        );
+    }
+    emit(&out)
 }

@@ -30,7 +30,8 @@ use sha2::{Digest, Sha256};
 
 use crate::experiment::runner::code_version;
 use crate::provision::experiment::{
-    FORK_WINDOW, OBSERVE_EVERY, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, slot_statistics,
+    FORK_WINDOW, OBSERVE_EVERY, PricingPoint, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, run_pricing,
+    slot_statistics,
 };
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::HoleCharging;
@@ -174,6 +175,13 @@ pub enum ResolvedPoint {
         point: ProvisionPoint,
         /// Requested mean processors per task.
         task_processors: u32,
+    },
+    /// Adaptive pricing on one site (Ch. 5).
+    Price {
+        /// The group.
+        group: String,
+        /// The point.
+        point: PricingPoint,
     },
     /// Slot statistics of one site.
     Slots {
@@ -384,7 +392,9 @@ pub struct SweepReport {
     pub ran: usize,
 }
 
+#[allow(clippy::large_enum_variant)]
 enum Finished {
+    Price(ProvisionPointRow, crate::provision::experiment::PricingOutcome, Option<f64>, f64),
     Run(
         ProvisionPointRow,
         Vec<(crate::provision::experiment::SiteSummary, Option<f64>)>,
@@ -429,6 +439,16 @@ fn run_one(experiment: Option<&str>, p: &ResolvedPoint, threads: usize) -> anyho
             let sites = outcome.sites.into_iter().zip(point.sites.iter().map(|s| s.target_load)).collect();
             Ok(Finished::Run(row, sites, outcome.rows))
         }
+        ResolvedPoint::Price { point, .. } => {
+            let outcome = run_pricing(point)?;
+            row.kind = "price";
+            row.traces = outcome.site.trace.clone();
+            row.target_load = point.site.target_load;
+            row.exact_estimates = point.exact_estimates;
+            row.seed = point.seed;
+            row.wall_seconds = started.elapsed().as_secs_f64();
+            Ok(Finished::Price(row, outcome, point.site.target_load, point.alpha))
+        }
         ResolvedPoint::Slots { site, exact, seed, .. } => {
             let stats = slot_statistics(site, *exact, OBSERVE_EVERY, *seed)?;
             row.kind = "slots";
@@ -446,6 +466,9 @@ fn store_one(store: &mut Store, finished: &Finished) -> anyhow::Result<()> {
     match finished {
         Finished::Run(row, sites, rows) => store.write_provision_run(row, sites, rows)?,
         Finished::Slots(row, load, stats) => store.write_slot_statistics(row, *load, stats)?,
+        Finished::Price(row, outcome, load, alpha) => {
+            store.write_pricing(row, (&outcome.site, *load), outcome.be_wait, *alpha, &outcome.records)?
+        }
     }
     Ok(())
 }

@@ -248,7 +248,7 @@ impl ExecutorActor {
                 }
             }
             SiteReply::Refused { .. } => self.refused = true,
-            SiteReply::Slots { .. } | SiteReply::Offers { .. } => {}
+            SiteReply::Slots { .. } | SiteReply::Offers { .. } | SiteReply::Bought { .. } => {}
         }
     }
 

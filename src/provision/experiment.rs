@@ -25,6 +25,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
+use crate::provision::buyer::{BuyerActor, PricedRecord};
 use crate::provision::executor::{ExecutorActor, Mode};
 use crate::provision::load::{WEEK, offered_utilisation, scale_to};
 use crate::provision::moga::MogaConfig;
@@ -260,6 +261,7 @@ pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<Point
             .collect(),
         provisioner: Some(provisioner),
         executor: None,
+        buyer: None,
         horizon: last + 1,
     };
     let main = simulate_provisioning(scenario)?;
@@ -340,6 +342,7 @@ fn run_forks(
                 .collect(),
             provisioner: None,
             executor: Some(ExecutorActor::new(0, workflow.clone(), mode, t, sites.len())),
+            buyer: None,
             horizon: t + window,
         };
         Ok(simulate_provisioning(scenario)?.execution.and_then(|e| e.makespan))
@@ -450,6 +453,7 @@ pub fn slot_statistics(spec: &SiteSpec, exact: bool, observe_every: Time, seed: 
         sites: vec![ProvisionSite { scheduler: first_scheduler(&site), jobs: site.jobs.clone(), sample: true }],
         provisioner: Some(observer),
         executor: None,
+        buyer: None,
         horizon: Time::MAX,
     };
     let sim = simulate_provisioning(scenario)?;
@@ -471,3 +475,82 @@ pub const FORK_WINDOW: Time = 30 * DAY;
 
 /// The default observation period of slot statistics: one hour.
 pub const OBSERVE_EVERY: Time = HOUR;
+
+/// One adaptive-pricing run (Ch. 5): a share of the jobs of a trace window buy
+/// priced reservations, the rest queue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PricingPoint {
+    /// The site.
+    pub site: SiteSpec,
+    /// Jobs request their actual runtimes.
+    pub exact_estimates: bool,
+    /// The window: the first `days` days of the trace.
+    pub days: f64,
+    /// Percentage of the jobs that buy reservations (0–100).
+    pub share: f64,
+    /// The buyers' trade-off factor.
+    pub alpha: f64,
+    /// Price with EASY instead of conservative backfilling.
+    pub easy: bool,
+    /// Seed (which jobs buy; the load copy).
+    pub seed: u64,
+}
+
+impl PricingPoint {
+    /// Checks the settings.
+    pub fn validate(&self) -> Result<(), InvalidSetting> {
+        if !(0.0..=100.0).contains(&self.share) {
+            return Err(InvalidSetting::new("share", self.share, "must be a percentage in [0, 100]"));
+        }
+        probability("alpha", self.alpha)?;
+        crate::setting::positive("days", self.days)?;
+        Ok(())
+    }
+}
+
+/// What a pricing run produced.
+#[derive(Debug, Clone)]
+pub struct PricingOutcome {
+    /// The site's load figures.
+    pub site: SiteSummary,
+    /// One record per reservation request.
+    pub records: Vec<PricedRecord>,
+    /// Mean wait of the queued (best-effort) jobs, seconds.
+    pub be_wait: Option<f64>,
+}
+
+/// Runs one pricing point.
+pub fn run_pricing(point: &PricingPoint) -> anyhow::Result<PricingOutcome> {
+    point.validate()?;
+    let site = prepare_site(&point.site, point.exact_estimates, point.seed)?;
+    let first = site.jobs.first().map_or(0, |j| j.occurrence);
+    let end = first + (point.days * DAY as f64) as Time;
+    let mut rng = stream(point.seed, Stream::ReservationShare, 0);
+    let (mut buyers, mut queued) = (Vec::new(), Vec::new());
+    for job in site.jobs.iter().filter(|j| j.occurrence < end) {
+        let u: f64 = rand::RngExt::random(&mut rng);
+        if u * 100.0 < point.share { buyers.push(*job) } else { queued.push(*job) }
+    }
+    for (i, j) in queued.iter_mut().enumerate() {
+        j.id = i as u32;
+    }
+    let jobs = queued.len() + buyers.len();
+    let scenario = ProvisionScenario {
+        sites: vec![ProvisionSite { scheduler: first_scheduler(&site), jobs: queued, sample: false }],
+        provisioner: None,
+        executor: None,
+        buyer: Some(BuyerActor::new(0, buyers, point.alpha, point.easy)),
+        horizon: Time::MAX,
+    };
+    let sim = simulate_provisioning(scenario)?;
+    let result = sim.sites.into_iter().next().context("the site produced no result")?;
+    let summary = SiteSummary {
+        trace: site.trace.clone(),
+        capacity: site.capacity,
+        jobs,
+        copy_probability: site.copy_probability,
+        offered: site.offered,
+        achieved: result.scheduler.utilisation(),
+    };
+    Ok(PricingOutcome { site: summary, records: sim.purchases, be_wait: result.scheduler.mean_background_wait() })
+}

@@ -19,8 +19,10 @@
 //! [`load`] raises a trace's load with a week-shifted, thinned copy;
 //! [`pricing`] is the adaptive pricing of Ch. 5 (Fig. 22, the query models
 //! and the user's choice), pure functions of a site's state; [`greedy`] is
-//! the greedy per-task provisioning with priced slots (Fig. 51).
+//! the greedy per-task provisioning with priced slots (Fig. 51); [`buyer`] is
+//! the client of trace jobs that buy priced reservations (Ch. 5).
 
+pub mod buyer;
 pub mod executor;
 pub mod experiment;
 pub mod greedy;

@@ -27,7 +27,7 @@ use kameo::Actor;
 use kameo::message::{Context, Message};
 
 use crate::provision::plan::SitePlan;
-use crate::provision::pricing::{Offer, Policy, Snapshot, query_earliest};
+use crate::provision::pricing::{Offer, Policy, Slot as PricedSlot, Snapshot, admissible, query_earliest};
 use crate::provision::slots::{Advertised, SlotSet, advertisement_horizon};
 use crate::sim::event::{Batched, Buffers, Event, Finish};
 use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
@@ -63,6 +63,7 @@ struct Running {
 #[derive(Debug, Clone, PartialEq)]
 struct Queued {
     key: WorkKey,
+    submit: Time,
     procs: u32,
     estimate: Time,
     runtime: Time,
@@ -109,6 +110,8 @@ pub struct SlotScheduler {
     first_submit: Option<Time>,
     last_end: Time,
     rebuilds: u64,
+    /// Σ waits (start − submit) and count of the background jobs started so far.
+    be_waits: (i128, u64),
     used: Vec<(u32, u32, Time, Time)>,
 }
 
@@ -126,6 +129,7 @@ impl SlotScheduler {
             first_submit: None,
             last_end: now,
             rebuilds: 0,
+            be_waits: (0, 0),
             used: Vec::new(),
         }
     }
@@ -244,11 +248,24 @@ impl SlotScheduler {
         let runtime = runtime.clamp(0, estimate);
         let start = self.slots.place(procs, estimate, now, &mut self.used)?;
         if start <= now {
+            self.count_wait(key, 0);
             self.start(now, key, procs, estimate, runtime, due);
         } else {
-            self.queue.push(Queued { key, procs, estimate, runtime, start });
+            self.queue.push(Queued { key, submit: now, procs, estimate, runtime, start });
         }
         Some(start)
+    }
+
+    fn count_wait(&mut self, key: WorkKey, wait: Time) {
+        if let WorkKey::Background(_) = key {
+            self.be_waits.0 += i128::from(wait);
+            self.be_waits.1 += 1;
+        }
+    }
+
+    /// The mean wait (start − submit) of the background jobs started so far.
+    pub fn mean_background_wait(&self) -> Option<f64> {
+        (self.be_waits.1 > 0).then(|| self.be_waits.0 as f64 / self.be_waits.1 as f64)
     }
 
     fn start(&mut self, now: Time, key: WorkKey, procs: u32, estimate: Time, runtime: Time, due: &mut Vec<Due>) {
@@ -263,6 +280,7 @@ impl SlotScheduler {
         while i < self.queue.len() {
             if self.queue[i].start <= now {
                 let q = self.queue.remove(i);
+                self.count_wait(q.key, now - q.submit);
                 self.start(now, q.key, q.procs, q.estimate, q.runtime, due);
             } else {
                 i += 1;
@@ -315,7 +333,10 @@ impl SlotScheduler {
         let queue = std::mem::take(&mut self.queue);
         for mut q in queue {
             match self.slots.place(q.procs, q.estimate, now, &mut self.used) {
-                Some(start) if start <= now => self.start(now, q.key, q.procs, q.estimate, q.runtime, due),
+                Some(start) if start <= now => {
+                    self.count_wait(q.key, now - q.submit);
+                    self.start(now, q.key, q.procs, q.estimate, q.runtime, due);
+                }
                 Some(start) => {
                     q.start = start;
                     self.queue.push(q);
@@ -352,6 +373,28 @@ impl SlotScheduler {
         true
     }
 
+    /// Buys a priced reservation (§4.1): it must fit beside running work and
+    /// reservations (queued jobs are ignored); the queue is then re-planned
+    /// around it, which may delay queued jobs (the externality its price
+    /// charged). False (nothing changed) if it does not fit.
+    pub fn reserve_priced(
+        &mut self,
+        now: Time,
+        key: WorkKey,
+        start: Time,
+        procs: u32,
+        duration: Time,
+        due: &mut Vec<Due>,
+    ) -> bool {
+        let slot = PricedSlot { start, procs, duration };
+        if !admissible(&self.pricing_snapshot(now), slot) {
+            return false;
+        }
+        self.reservations.push(Reservation { key, start, end: start + duration, procs });
+        self.rebuild(now, due);
+        true
+    }
+
     /// Reserved work `key` starts in its reservation at `now`.
     pub fn start_reserved(&mut self, now: Time, key: WorkKey, runtime: Time, due: &mut Vec<Due>) {
         if let Some(r) = self.reservations.iter().find(|r| r.key == key) {
@@ -367,7 +410,9 @@ impl SlotScheduler {
     /// use of the reservation stays reserved until the reservation's end).
     pub fn end_reserved(&mut self, now: Time, key: WorkKey) {
         if let Some(i) = self.running.iter().position(|r| r.key == key) {
-            self.running.swap_remove(i);
+            let r = self.running.swap_remove(i);
+            // Work bought in a reservation is part of the site's load too.
+            self.busy += i128::from(r.procs) * i128::from(now - r.start);
         }
         self.last_end = self.last_end.max(now);
         self.reservations.retain(|r| !(r.key == key && r.end <= now));
@@ -417,6 +462,22 @@ pub enum SiteRequest {
         duration: Time,
         /// Schedule the queue with EASY instead of conservative backfilling.
         easy: bool,
+    },
+    /// Buy a priced reservation (any admissible slot; the queue is re-planned
+    /// around it) and run the task in it.
+    Buy {
+        /// Reply address.
+        from: u32,
+        /// The task.
+        task: u32,
+        /// Slot start.
+        start: Time,
+        /// Processors.
+        procs: u32,
+        /// Slot duration.
+        duration: Time,
+        /// The task's runtime (at most the duration).
+        runtime: Time,
     },
     /// Reserve a provisioned plan's share of the site and run its tasks there.
     ReservePlan {
@@ -473,6 +534,13 @@ pub enum SiteReply {
         task: u32,
         /// The offers.
         offers: Vec<Offer>,
+    },
+    /// A priced reservation was bought.
+    Bought {
+        /// Which site.
+        site: u32,
+        /// The task.
+        task: u32,
     },
     /// A reservation was refused (conflict) or a task was too wide.
     Refused {
@@ -610,6 +678,19 @@ impl SiteActor {
                 let snapshot = self.scheduler.pricing_snapshot(now);
                 let offers = query_earliest(&snapshot, policy, 1.0, earliest.max(now), procs, duration);
                 reply(SiteReply::Offers { site, task, offers }, outbox, &self.replies);
+            }
+            SiteRequest::Buy { from, task, start, procs, duration, runtime } => {
+                let key = WorkKey::Task { owner: from, task };
+                if self.scheduler.reserve_priced(now, key, start, procs, duration, &mut self.due) {
+                    outbox.push(Scheduled {
+                        time: start.max(now),
+                        priority: Priority::JobStart,
+                        payload: self.event(SiteMsg::StartReserved { key, runtime: runtime.min(duration) }),
+                    });
+                    reply(SiteReply::Bought { site, task }, outbox, &self.replies);
+                } else {
+                    reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                }
             }
             SiteRequest::ReservePlan { from, plan, tasks } => {
                 let keyed: Vec<(WorkKey, Time, u32, Time)> = tasks
@@ -765,5 +846,25 @@ mod tests {
         // are the queue: at 2 B → 4, D → 5 (4 + 3 = 7); at 3 B → 5, D → 6 (8 + 6 = 14);
         // at 4 D → 6 (6); at 6 nothing moves.
         assert_eq!(got, vec![(2, 7.0), (3, 14.0), (4, 6.0), (6, 0.0)]);
+    }
+
+    /// Buying 3 × 2 h at 2 h on the Fig. 1 plan (A, C running; B at 3, D at 4
+    /// queued) re-plans the queue around it: B → 4, D → 5 (the delays its price
+    /// of 7 proc-hours charged), and the books stay balanced.
+    #[test]
+    fn a_bought_reservation_delays_the_queue_as_priced() {
+        let mut s = SlotScheduler::new(5, 0);
+        let mut due = Vec::new();
+        for (i, (procs, hours)) in [(2, 3), (4, 1), (1, 2), (3, 2)].into_iter().enumerate() {
+            s.submit(0, WorkKey::Background(i as u32), procs, hours * HOUR, hours * HOUR, &mut due);
+        }
+        let key = WorkKey::Task { owner: 0, task: 0 };
+        assert!(!s.reserve_priced(0, key, 0, 3, 2 * HOUR, &mut due), "A and C hold 3 of 5 until 2 h");
+        assert!(s.reserve_priced(0, key, 2 * HOUR, 3, 2 * HOUR, &mut due));
+        let starts: Vec<Time> = s.queue.iter().map(|q| q.start / HOUR).collect();
+        assert_eq!(starts, vec![4, 5]);
+        for t in (0..10 * HOUR).step_by(600) {
+            assert_eq!(s.slot_set().free_at(t) + s.booked_at(t), 5, "t = {t}");
+        }
     }
 }

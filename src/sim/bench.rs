@@ -28,6 +28,7 @@ use crate::grid::lrs::Lrs;
 use crate::grid::request::CoRequest;
 use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
+use crate::provision::buyer::{BuyerActor, PricedRecord};
 use crate::provision::executor::{Execution, ExecutorActor};
 use crate::provision::provisioner::{ProvisionerActor, SubmissionRecord};
 use crate::provision::site::{SiteActor, SiteResult, SlotScheduler};
@@ -112,6 +113,7 @@ struct Models {
     sites: Vec<ActorRef<SiteActor>>,
     provisioners: Vec<ActorRef<ProvisionerActor>>,
     executors: Vec<ActorRef<ExecutorActor>>,
+    buyers: Vec<ActorRef<BuyerActor>>,
     /// Set by an executor when its workflow is done: the run may stop.
     done: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -157,7 +159,8 @@ impl Bench for Models {
             (3, i) => answered("broker", self.brokers[i].ask(d).await),
             (4, i) => answered("site", self.sites[i].ask(d).await),
             (5, i) => answered("provisioner", self.provisioners[i].ask(d).await),
-            (_, i) => answered("executor", self.executors[i].ask(d).await),
+            (6, i) => answered("executor", self.executors[i].ask(d).await),
+            (_, i) => answered("buyer", self.buyers[i].ask(d).await),
         }
     }
 
@@ -190,6 +193,9 @@ impl Models {
             let _ = actor.stop_gracefully().await;
         }
         for actor in &self.executors {
+            let _ = actor.stop_gracefully().await;
+        }
+        for actor in &self.buyers {
             let _ = actor.stop_gracefully().await;
         }
     }
@@ -290,6 +296,8 @@ pub struct ProvisionScenario {
     pub provisioner: Option<ProvisionerActor>,
     /// A workflow executor (ports unconnected), if any.
     pub executor: Option<ExecutorActor>,
+    /// A reservation buyer on site 0 (ports unconnected), if any.
+    pub buyer: Option<BuyerActor>,
     /// Nothing after this instant is simulated.
     pub horizon: Time,
 }
@@ -303,6 +311,8 @@ pub struct ProvisionSimulated {
     pub submissions: Vec<SubmissionRecord>,
     /// The executor's result.
     pub execution: Option<Execution>,
+    /// The buyer's records.
+    pub purchases: Vec<PricedRecord>,
     /// Kernel statistics.
     pub kernel: KernelStats,
 }
@@ -317,6 +327,7 @@ async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimula
     let mut models = Models::default();
     let mut provisioner = scenario.provisioner;
     let mut executor = scenario.executor;
+    let mut buyer = scenario.buyer;
     for (i, site) in scenario.sites.into_iter().enumerate() {
         let mut client = ClientActor::new(i, site.jobs);
         client.output.connect(SiteActor::JOBS, i);
@@ -329,6 +340,10 @@ async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimula
             if let Some(port) = p.sites.get_mut(i) {
                 port.connect(SiteActor::REQUESTS, i);
             }
+        }
+        if let (0, Some(b)) = (i, buyer.as_mut()) {
+            actor.replies.connect(BuyerActor::REPLIES, 0);
+            b.site.connect(SiteActor::REQUESTS, 0);
         }
         if let Some(e) = executor.as_mut() {
             actor.replies.connect(ExecutorActor::REPLIES, 0);
@@ -350,6 +365,12 @@ async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimula
         models.done = Some(e.done_flag());
         models.executors.push(spawn(e));
     }
+    if let Some(b) = buyer {
+        if let Some(first) = b.first_event() {
+            kernel.schedule(first)?;
+        }
+        models.buyers.push(spawn(b));
+    }
     let kernel_stats = kernel.run(&mut models).await?;
     let mut sites = Vec::with_capacity(models.sites.len());
     for actor in &models.sites {
@@ -363,6 +384,10 @@ async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimula
         Some(e) => Some(e.ask(Finish).await.map_err(stopped("executor"))?),
         None => None,
     };
+    let purchases = match models.buyers.first() {
+        Some(b) => b.ask(Finish).await.map_err(stopped("buyer"))?,
+        None => Vec::new(),
+    };
     models.stop().await;
-    Ok(ProvisionSimulated { sites, submissions, execution, kernel: kernel_stats })
+    Ok(ProvisionSimulated { sites, submissions, execution, purchases, kernel: kernel_stats })
 }

@@ -9,6 +9,7 @@
 
 use crate::grid::lrs::{LrsReply, LrsRequest};
 use crate::grid::request::CoRequest;
+use crate::provision::buyer::BuyerMsg;
 use crate::provision::executor::ExecutorMsg;
 use crate::provision::provisioner::ProvisionerMsg;
 use crate::provision::site::SiteMsg;
@@ -78,6 +79,8 @@ pub enum Event {
     Provisioner(usize, ProvisionerMsg),
     /// To workflow executor `i` (best effort or in reserved slots).
     Executor(usize, ExecutorMsg),
+    /// To reservation buyer `i` (priced reservations).
+    Buyer(usize, BuyerMsg),
 }
 
 impl Event {
@@ -91,6 +94,7 @@ impl Event {
             Event::Site(i, _) => (4, *i),
             Event::Provisioner(i, _) => (5, *i),
             Event::Executor(i, _) => (6, *i),
+            Event::Buyer(i, _) => (7, *i),
         }
     }
 }

@@ -344,6 +344,7 @@ CREATE TABLE provision_sites (
     copy_probability REAL    NOT NULL,   -- week-shifted copy's keep probability (bisection)
     offered          REAL    NOT NULL,   -- offered utilisation of the (scaled) trace
     achieved         REAL,               -- busy / (capacity × (last end − first submit)) in the simulation
+    be_wait          REAL,               -- pricing runs: mean wait of the queued jobs, seconds
     PRIMARY KEY (point_id, site)
 ) WITHOUT ROWID;
 CREATE TABLE provision_submissions (
@@ -362,6 +363,22 @@ CREATE TABLE provision_submissions (
     slots            INTEGER NOT NULL,   -- |Â| over all sites
     fallback         INTEGER NOT NULL,   -- empty archive: the all-edge-slots plan
     PRIMARY KEY (point_id, submission, alpha)
+) WITHOUT ROWID;
+CREATE TABLE priced_reservations (
+    point_id    INTEGER NOT NULL REFERENCES provision_points(point_id),
+    request     INTEGER NOT NULL,
+    submit      INTEGER NOT NULL,
+    procs       INTEGER NOT NULL,
+    duration    INTEGER NOT NULL,   -- requested (the job's estimate)
+    alpha       REAL    NOT NULL,
+    offers      INTEGER NOT NULL,   -- candidate starts offered (eq. 18)
+    start       INTEGER,            -- chosen by eq. 20
+    wait        INTEGER,            -- start − submit
+    base_price  REAL    NOT NULL,   -- n·d·c, processor-seconds
+    f           REAL    NOT NULL,   -- externality charged, processor-seconds
+    bought      INTEGER NOT NULL,
+    ended       INTEGER,
+    PRIMARY KEY (point_id, request)
 ) WITHOUT ROWID;
 CREATE TABLE slot_samples (
     point_id  INTEGER NOT NULL REFERENCES provision_points(point_id),

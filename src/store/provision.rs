@@ -7,6 +7,7 @@
 use rusqlite::params;
 
 use super::{Store, StoreError, sqlite};
+use crate::provision::buyer::PricedRecord;
 use crate::provision::experiment::{SiteSummary, SlotStatistics, SubmissionOutcome};
 
 /// The `provision_points` row of a point.
@@ -97,6 +98,49 @@ impl Store {
         tx.commit().map_err(&err)
     }
 
+    /// Writes a pricing point in one transaction.
+    pub fn write_pricing(
+        &mut self,
+        point: &ProvisionPointRow,
+        site: (&SiteSummary, Option<f64>),
+        be_wait: Option<f64>,
+        alpha: f64,
+        records: &[PricedRecord],
+    ) -> Result<(), StoreError> {
+        let err = sqlite(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
+        insert_point(&tx, point).map_err(&err)?;
+        insert_sites(&tx, point.point_id, &[(site.0.clone(), site.1)]).map_err(&err)?;
+        tx.execute("UPDATE provision_sites SET be_wait = ?2 WHERE point_id = ?1", params![point.point_id, be_wait])
+            .map_err(&err)?;
+        {
+            let mut st = tx
+                .prepare_cached(
+                    "INSERT INTO priced_reservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                )
+                .map_err(&err)?;
+            for r in records {
+                st.execute(params![
+                    point.point_id,
+                    r.request,
+                    r.submit,
+                    r.procs,
+                    r.duration,
+                    alpha,
+                    r.offers,
+                    r.start,
+                    r.start.map(|s| s - r.submit),
+                    r.base_price,
+                    r.f,
+                    r.bought,
+                    r.end,
+                ])
+                .map_err(&err)?;
+            }
+        }
+        tx.commit().map_err(&err)
+    }
+
     /// Writes a slot-statistics point in one transaction.
     pub fn write_slot_statistics(
         &mut self,
@@ -128,6 +172,7 @@ fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqli
     tx.execute("DELETE FROM provision_sites WHERE point_id = ?1", [p.point_id])?;
     tx.execute("DELETE FROM slot_samples WHERE point_id = ?1", [p.point_id])?;
     tx.execute("DELETE FROM advertised_slots WHERE point_id = ?1", [p.point_id])?;
+    tx.execute("DELETE FROM priced_reservations WHERE point_id = ?1", [p.point_id])?;
     tx.execute(
         "INSERT OR REPLACE INTO provision_points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
@@ -156,7 +201,7 @@ fn insert_sites(
     point_id: i64,
     sites: &[(SiteSummary, Option<f64>)],
 ) -> rusqlite::Result<()> {
-    let mut st = tx.prepare_cached("INSERT INTO provision_sites VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")?;
+    let mut st = tx.prepare_cached("INSERT INTO provision_sites VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL)")?;
     for (i, (s, target)) in sites.iter().enumerate() {
         st.execute(params![
             point_id,

@@ -1,0 +1,213 @@
+//! The reservation buyer: the users of the trace jobs that ask for a priced
+//! reservation instead of queueing (Ch. 5).
+//!
+//! Reference: `provisioning-dissertation-spec.md` §4.3 (eq. 18: a
+//! flexible-start query with the job's processors and duration), §4.4 (eq. 20:
+//! the start chosen with trade-off α), §4.5 (a share of the jobs, chosen at
+//! random, runs in reservations), §11 A20 (the reservation is for the
+//! requested duration, released when the job ends), A27 (reserved-job wait =
+//! chosen start − submission).
+//!
+//! Contract: at each job's submission (class `Request`, after the jobs
+//! submitted at the same time) the buyer asks its site for offers through the
+//! kernel, picks one by eq. 20 and buys it; the site answers at once. Requests
+//! of one instant go one after the other, each priced after the purchases
+//! before it. It
+//! records, per request, the offers' count, the chosen start, the base price
+//! n·d·c and the externality f. It never reads the wall clock.
+
+use kameo::Actor;
+use kameo::message::{Context, Message};
+
+use crate::provision::pricing::choose;
+use crate::provision::site::{SiteReply, SiteRequest};
+use crate::sim::event::{Batched, Buffers, Event, Finish};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
+use crate::sim::port::{Input, Output};
+use crate::units::Time;
+use crate::workload::job::Job;
+
+/// A message for a buyer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BuyerMsg {
+    /// The next requests' submission time has come.
+    Wake,
+    /// The site answers.
+    Reply(SiteReply),
+}
+
+/// One priced reservation request and what became of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PricedRecord {
+    /// Request index.
+    pub request: u32,
+    /// Submission.
+    pub submit: Time,
+    /// Processors.
+    pub procs: u32,
+    /// Requested duration (the job's estimate).
+    pub duration: Time,
+    /// Offers in the answer.
+    pub offers: u32,
+    /// Chosen start, if any offer was chosen.
+    pub start: Option<Time>,
+    /// n·d·c of the slot, processor-seconds.
+    pub base_price: f64,
+    /// The externality f charged, processor-seconds.
+    pub f: f64,
+    /// The site sold it.
+    pub bought: bool,
+    /// When the job ended in it.
+    pub end: Option<Time>,
+}
+
+/// The buyer actor.
+#[derive(Actor)]
+pub struct BuyerActor {
+    me: usize,
+    jobs: Vec<Job>,
+    next: usize,
+    alpha: f64,
+    easy: bool,
+    /// Its port to the site.
+    pub site: Output<SiteRequest>,
+    records: Vec<PricedRecord>,
+    buffers: Buffers,
+}
+
+impl BuyerActor {
+    /// Site replies in.
+    pub const REPLIES: Input<SiteReply> = Input::new(|i, r| Event::Buyer(i, BuyerMsg::Reply(r)));
+
+    /// A buyer at `me` for `jobs` (ordered by occurrence) with trade-off `alpha`;
+    /// `easy` prices with EASY instead of conservative backfilling.
+    pub fn new(me: usize, jobs: Vec<Job>, alpha: f64, easy: bool) -> BuyerActor {
+        let records = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, j)| PricedRecord {
+                request: i as u32,
+                submit: j.occurrence,
+                procs: j.nodes,
+                duration: j.estimate.max(1),
+                offers: 0,
+                start: None,
+                base_price: f64::from(j.nodes) * j.estimate.max(1) as f64,
+                f: 0.0,
+                bought: false,
+                end: None,
+            })
+            .collect();
+        BuyerActor { me, jobs, next: 0, alpha, easy, site: Output::new(), records, buffers: Buffers::default() }
+    }
+
+    /// The first wake-up.
+    pub fn first_event(&self) -> Option<Scheduled<Event>> {
+        self.jobs.first().map(|j| self.wake(j.occurrence))
+    }
+
+    fn wake(&self, time: Time) -> Scheduled<Event> {
+        Scheduled { time, priority: Priority::Request, payload: Event::Buyer(self.me, BuyerMsg::Wake) }
+    }
+
+    /// Asks about the next request due by `now`, one at a time: a purchase at
+    /// an instant changes the offers the next request of that instant gets.
+    fn ask(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+        if let Some(job) = self.jobs.get(self.next).filter(|j| j.occurrence <= now) {
+            let request = SiteRequest::Quote {
+                from: self.me as u32,
+                task: self.next as u32,
+                earliest: now,
+                procs: job.nodes,
+                duration: job.estimate.max(1),
+                easy: self.easy,
+            };
+            self.site.send(now, Priority::Negotiation, request, outbox);
+            self.next += 1;
+        } else if let Some(job) = self.jobs.get(self.next) {
+            outbox.push(self.wake(job.occurrence.max(now)));
+        }
+    }
+
+    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox<Event>) {
+        match reply {
+            SiteReply::Offers { task, offers, .. } => {
+                let i = task as usize;
+                let Some(job) = self.jobs.get(i) else { return };
+                self.records[i].offers = offers.len() as u32;
+                // α was checked when the run was set up; an invalid one buys nothing.
+                let Ok(Some(k)) = choose(&offers, self.alpha) else {
+                    self.ask(now, outbox);
+                    return;
+                };
+                {
+                    let o = offers[k];
+                    self.records[i].start = Some(o.start);
+                    self.records[i].f = o.f;
+                    let request = SiteRequest::Buy {
+                        from: self.me as u32,
+                        task,
+                        start: o.start,
+                        procs: job.nodes,
+                        duration: job.estimate.max(1),
+                        runtime: job.runtime,
+                    };
+                    self.site.send(now, Priority::Negotiation, request, outbox);
+                }
+            }
+            SiteReply::Bought { task, .. } => {
+                if let Some(r) = self.records.get_mut(task as usize) {
+                    r.bought = true;
+                }
+                self.ask(now, outbox);
+            }
+            SiteReply::Refused { .. } => self.ask(now, outbox),
+            SiteReply::TaskEnded { task, .. } => {
+                if let Some(r) = self.records.get_mut(task as usize) {
+                    r.end = Some(now);
+                }
+            }
+            SiteReply::Slots { .. } | SiteReply::Load { .. } => {}
+        }
+    }
+}
+
+impl Model for BuyerActor {
+    type Payload = Event;
+    type Msg = BuyerMsg;
+
+    fn owns(&self, payload: &Event) -> bool {
+        matches!(payload, Event::Buyer(i, _) if *i == self.me)
+    }
+
+    fn open(&self, payload: Event) -> Result<BuyerMsg, Event> {
+        match payload {
+            Event::Buyer(i, msg) if i == self.me => Ok(msg),
+            other => Err(other),
+        }
+    }
+
+    fn handle(&mut self, now: Time, msg: BuyerMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+        match msg {
+            BuyerMsg::Wake => self.ask(now, &mut outbox),
+            BuyerMsg::Reply(r) => self.reply(now, r, &mut outbox),
+        }
+        outbox
+    }
+}
+
+impl Batched for BuyerActor {
+    fn buffers(&mut self) -> &mut Buffers {
+        &mut self.buffers
+    }
+}
+
+crate::batched_actor!(BuyerActor);
+
+impl Message<Finish> for BuyerActor {
+    type Reply = Vec<PricedRecord>;
+
+    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        std::mem::take(&mut self.records)
+    }
+}
