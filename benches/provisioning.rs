@@ -9,6 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use slasim::provision::experiment::{SiteSpec, prepare_site};
 use slasim::provision::moga::MogaConfig;
 use slasim::provision::plan::{HoleCharging, provision, provision_charging};
+use slasim::provision::pricing::{Policy, query_flexible};
 use slasim::provision::provisioner::ProvisionerActor;
 use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
@@ -63,5 +64,45 @@ fn moga_on_ctc(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, moga_on_ctc);
+/// One flexible-start price query (eq. 18: every candidate start priced by
+/// Fig. 22, conservative backfilling) for a 32 × 1 h slot on CTC-SP2 (430
+/// processors) about 30 days into its log, at the hour of days 25–35 with the
+/// longest queue. Target: under 5 ms.
+fn price_query_on_ctc(c: &mut Criterion) {
+    let spec = SiteSpec {
+        trace: WorkloadSource::Swf {
+            path: common::traces().join("swf").join("CTC-SP2-1996-3.1-cln.swf.gz"),
+            lenient: false,
+        },
+        target_load: None,
+        capacity: Some(430),
+    };
+    let site = prepare_site(&spec, true, 1).expect("CTC-SP2 loads");
+    let first = site.jobs[0].occurrence;
+    let instants: Vec<i64> = (25 * 24..35 * 24).map(|h| first + h * 3600).collect();
+    let last = *instants.last().expect("instants");
+    let observer = ProvisionerActor::new(0, 1, instants, true, None);
+    let sim = simulate_provisioning(ProvisionScenario {
+        sites: vec![ProvisionSite {
+            scheduler: SlotScheduler::new(site.capacity, first),
+            jobs: site.jobs.clone(),
+            sample: false,
+        }],
+        provisioner: Some(observer),
+        executor: None,
+        buyer: None,
+        horizon: last,
+    })
+    .expect("simulates");
+    let busiest = sim.submissions.iter().max_by_key(|r| r.tasks[0]).expect("observed");
+    let snapshot = busiest.snapshots[0].pricing_snapshot(busiest.time);
+    let mut group = c.benchmark_group("provisioning");
+    group.sample_size(20);
+    group.bench_function(format!("price_query_ctc_day30_{}_queued", snapshot.queue.len()), |b| {
+        b.iter(|| query_flexible(&snapshot, Policy::Conservative, 1.0, 32, 3600))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, moga_on_ctc, price_query_on_ctc);
 criterion_main!(benches);
