@@ -10,27 +10,31 @@ use slasim::provision::experiment::{SiteSpec, prepare_site};
 use slasim::provision::moga::MogaConfig;
 use slasim::provision::plan::{HoleCharging, provision, provision_charging};
 use slasim::provision::pricing::{Policy, query_flexible};
-use slasim::provision::provisioner::ProvisionerActor;
+use slasim::provision::provisioner::{ProvisionerActor, SubmissionRecord};
 use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
 use slasim::rng::{Stream, stream};
 use slasim::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use slasim::units::Time;
 use slasim::workload::WorkloadSource;
 
-fn moga_on_ctc(c: &mut Criterion) {
+/// CTC-SP2 on the thesis' 430 processors (spec §2.6), accurate estimates,
+/// observed by a provisioner at the instants `at(first job, last job)` gives:
+/// what each observation saw.
+fn observe_ctc(at: impl Fn(Time, Time) -> Vec<Time>) -> Vec<SubmissionRecord> {
     let spec = SiteSpec {
         trace: WorkloadSource::Swf {
             path: common::traces().join("swf").join("CTC-SP2-1996-3.1-cln.swf.gz"),
             lenient: false,
         },
         target_load: None,
-        // The thesis' CTC cluster (spec §2.6).
         capacity: Some(430),
     };
     let site = prepare_site(&spec, true, 1).expect("CTC-SP2 loads");
     let first = site.jobs[0].occurrence;
-    let at = first + (site.jobs[site.jobs.len() - 1].occurrence - first) / 4;
-    let observer = ProvisionerActor::new(0, 1, vec![at], false, None);
+    let instants = at(first, site.jobs[site.jobs.len() - 1].occurrence);
+    let horizon = *instants.last().expect("an instant");
+    let observer = ProvisionerActor::new(0, 1, instants, true, None);
     let sim = simulate_provisioning(ProvisionScenario {
         sites: vec![ProvisionSite {
             scheduler: SlotScheduler::new(site.capacity, first),
@@ -40,11 +44,16 @@ fn moga_on_ctc(c: &mut Criterion) {
         provisioner: Some(observer),
         executor: None,
         buyer: None,
-        horizon: at,
+        horizon,
     })
     .expect("simulates");
-    let slots = sim.submissions[0].slots.clone();
-    let wf = SyntheticWorkflow { max_procs: site.capacity, ..SyntheticWorkflow::default() }
+    sim.submissions
+}
+
+fn moga_on_ctc(c: &mut Criterion) {
+    let records = observe_ctc(|first, last| vec![first + (last - first) / 4]);
+    let (at, slots) = (records[0].time, records[0].slots.clone());
+    let wf = SyntheticWorkflow { max_procs: 430, ..SyntheticWorkflow::default() }
         .generate(&mut stream(1, Stream::Workflows, 0))
         .expect("valid");
     let alphas: Vec<f64> = (0..=10).map(|i| f64::from(i) / 10.0).collect();
@@ -69,32 +78,8 @@ fn moga_on_ctc(c: &mut Criterion) {
 /// processors) about 30 days into its log, at the hour of days 25–35 with the
 /// longest queue. Target: under 5 ms.
 fn price_query_on_ctc(c: &mut Criterion) {
-    let spec = SiteSpec {
-        trace: WorkloadSource::Swf {
-            path: common::traces().join("swf").join("CTC-SP2-1996-3.1-cln.swf.gz"),
-            lenient: false,
-        },
-        target_load: None,
-        capacity: Some(430),
-    };
-    let site = prepare_site(&spec, true, 1).expect("CTC-SP2 loads");
-    let first = site.jobs[0].occurrence;
-    let instants: Vec<i64> = (25 * 24..35 * 24).map(|h| first + h * 3600).collect();
-    let last = *instants.last().expect("instants");
-    let observer = ProvisionerActor::new(0, 1, instants, true, None);
-    let sim = simulate_provisioning(ProvisionScenario {
-        sites: vec![ProvisionSite {
-            scheduler: SlotScheduler::new(site.capacity, first),
-            jobs: site.jobs.clone(),
-            sample: false,
-        }],
-        provisioner: Some(observer),
-        executor: None,
-        buyer: None,
-        horizon: last,
-    })
-    .expect("simulates");
-    let busiest = sim.submissions.iter().max_by_key(|r| r.tasks[0]).expect("observed");
+    let records = observe_ctc(|first, _| (25 * 24..35 * 24).map(|h| first + h * 3600).collect());
+    let busiest = records.iter().max_by_key(|r| r.tasks[0]).expect("observed");
     let snapshot = busiest.snapshots[0].pricing_snapshot(busiest.time);
     let mut group = c.benchmark_group("provisioning");
     group.sample_size(20);
