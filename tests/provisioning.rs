@@ -369,3 +369,22 @@ fn priced_reservations_on_ctc_cost_nothing_at_alpha_one_and_more_at_alpha_zero()
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("share"), "{}", String::from_utf8_lossy(&bad.stderr));
 }
+
+#[test]
+fn the_provisioning_configs_expand_to_their_points() {
+    use slasim::experiment::provisioning::{ProvisionConfig, ResolvedPoint};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+    let count = |name: &str| -> (usize, usize, usize) {
+        let points = ProvisionConfig::load(&dir.join(name)).expect("config loads").points().expect("valid");
+        let kind = |f: fn(&ResolvedPoint) -> bool| points.iter().filter(|p| f(p)).count();
+        (
+            kind(|p| matches!(p, ResolvedPoint::Slots { .. })),
+            kind(|p| matches!(p, ResolvedPoint::Run { .. })),
+            kind(|p| matches!(p, ResolvedPoint::Price { .. })),
+        )
+    };
+    // Ch. 3: 2 traces × 2 estimate kinds; Ch. 4: Figs 13–19; Ch. 5: Figs 23–30.
+    assert_eq!(count("provisioning-ch3.toml"), (4, 0, 0));
+    assert_eq!(count("provisioning-ch4.toml"), (0, 46, 0));
+    assert_eq!(count("pricing-ch5.toml"), (0, 0, 10 + 10 + 12 + 12 + 10));
+}

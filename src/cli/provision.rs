@@ -32,8 +32,8 @@ pub(crate) enum ProvisionCommand {
     /// trace buy priced reservations (eq. 18 queries, eq. 20 choice with α);
     /// store every request and print prices and waits per α.
     Price(PriceArgs),
-    /// Markdown tables of a store's provisioning points: slot statistics, and
-    /// MOGA vs best effort per point and α (means ± 95 % intervals).
+    /// Markdown tables of a store's provisioning points: slot statistics, MOGA
+    /// vs best effort per point and α, adaptive pricing (means ± 95 % intervals).
     Report(ReportArgs),
 }
 
@@ -164,6 +164,8 @@ pub(crate) fn run(command: ProvisionCommand) -> anyhow::Result<()> {
             out += &crate::report::provision::slots_table(&args.db)?;
             out += "\n## MOGA provisioning vs best effort\n\n";
             out += &crate::report::provision::runs_table(&args.db)?;
+            out += "\n## Adaptive pricing\n\n";
+            out += &crate::report::provision::pricing_table(&args.db)?;
             emit(&out)
         }
     }

@@ -12,7 +12,9 @@
 //!   `workflow_tasks`, `task_processors`, `target_load` (every site's),
 //!   `exact_estimates`; `alpha` is the list of trade-off factors each point
 //!   picks plans for (not an axis that multiplies MOGA runs). A `kind =
-//!   "slots"` group records advertised-slot statistics instead.
+//!   "slots"` group records advertised-slot statistics instead; a `kind =
+//!   "price"` group runs adaptive pricing (Ch. 5), one point per site,
+//!   `target_load`, `exact_estimates`, `easy`, `share` and `alpha`.
 //! - Points are the product of a group's axes; each has a stable id (sha256
 //!   of its resolved settings). A point is stored in one transaction; a
 //!   re-run skips stored points, so an interrupted sweep resumes and loses no
@@ -85,6 +87,8 @@ pub struct Defaults {
     pub fork_window_days: f64,
     /// Ablation: charge holes for the parts used instead of whole (Table 1).
     pub charge_holes_by_use: bool,
+    /// Pricing groups: the first `days` days of each trace.
+    pub days: f64,
 }
 
 impl Default for Defaults {
@@ -103,6 +107,7 @@ impl Default for Defaults {
             sigma_share: moga.sigma_share,
             fork_window_days: 30.0,
             charge_holes_by_use: false,
+            days: 30.0,
         }
     }
 }
@@ -123,6 +128,10 @@ pub struct Axes {
     pub target_load: Option<Vec<f64>>,
     /// Exact (true) or logged (false) estimates.
     pub exact_estimates: Option<Vec<bool>>,
+    /// Pricing groups: percentages of the jobs that buy reservations.
+    pub share: Option<Vec<f64>>,
+    /// Pricing groups: EASY (true) or conservative (false) pricing.
+    pub easy: Option<Vec<bool>>,
 }
 
 /// A group of points.
@@ -263,14 +272,15 @@ impl ProvisionConfig {
                 }
             }
             let exacts = g.sweep.exact_estimates.clone().unwrap_or_else(|| vec![true]);
-            let slots = match g.kind.as_deref() {
-                None | Some("run") => false,
-                Some("slots") => true,
+            let (slots, price) = match g.kind.as_deref() {
+                None | Some("run") => (false, false),
+                Some("slots") => (true, false),
+                Some("price") => (false, true),
                 Some(_) => {
                     return Err(InvalidSetting::new(
                         "kind",
                         g.kind.clone().unwrap_or_default(),
-                        "must be run or slots",
+                        "must be run, slots or price",
                     ));
                 }
             };
@@ -280,6 +290,35 @@ impl ProvisionConfig {
             };
             for &l in loads.iter().flatten() {
                 crate::setting::positive("target_load", l)?;
+            }
+            if price {
+                let alphas = g.sweep.alpha.clone().unwrap_or_else(|| vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+                let shares = g.sweep.share.clone().unwrap_or_else(|| vec![10.0]);
+                let policies = g.sweep.easy.clone().unwrap_or_else(|| vec![false]);
+                for site in &g.pool {
+                    for &load in &loads {
+                        for &exact in &exacts {
+                            for &easy in &policies {
+                                for &share in &shares {
+                                    for &alpha in &alphas {
+                                        let point = PricingPoint {
+                                            site: site_spec(site, load),
+                                            exact_estimates: exact,
+                                            days: d.days,
+                                            share,
+                                            alpha,
+                                            easy,
+                                            seed: d.seed,
+                                        };
+                                        point.validate()?;
+                                        out.push(ResolvedPoint::Price { group: g.name.clone(), point });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                continue;
             }
             if slots {
                 for site in &g.pool {

@@ -1,5 +1,5 @@
-//! Provisioning report tables: advertised-slot statistics and MOGA vs best
-//! effort, per point and α, as Markdown.
+//! Provisioning report tables: advertised-slot statistics, MOGA vs best
+//! effort per point and α, and adaptive pricing, as Markdown.
 //!
 //! Reference: `provisioning-dissertation-spec.md` §8 (Ch. 3 Figs 4–8, Ch. 4
 //! Figs 13–19: the quantities the thesis plots).
@@ -72,7 +72,7 @@ pub fn runs_table(db: &Path) -> Result<String, StoreError> {
         "SELECT p.point_id, p.point_id, p.sites, p.workflow, p.workflow_tasks, \
          p.task_processors, (SELECT group_concat(CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END || '→' || \
          printf('%.2f', s.achieved), ' ') FROM provision_sites s WHERE s.point_id = p.point_id), p.config \
-         FROM provision_points p WHERE p.kind = 'run' ORDER BY p.rowid",
+         FROM provision_points p WHERE p.kind = 'run' ORDER BY p.config",
     )?;
     let mut out = String::from(
         "| group | sites | workflow | tasks | procs/task | load (target→achieved) | α | n | makespan (h) | BE makespan (h) \
@@ -110,6 +110,48 @@ pub fn runs_table(db: &Path) -> Result<String, StoreError> {
                 ci(&of(5, 1.0), 1),
             );
         }
+    }
+    Ok(out)
+}
+
+/// The adaptive-pricing table (Ch. 5): one row per point.
+pub fn pricing_table(db: &Path) -> Result<String, StoreError> {
+    let points = query(
+        db,
+        "SELECT p.point_id, p.config, s.trace, p.exact_estimates, CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END, \
+         s.achieved, s.be_wait FROM provision_points p JOIN provision_sites s USING (point_id) \
+         WHERE p.kind = 'price' ORDER BY p.config",
+    )?;
+    let mut out = String::from(
+        "| group | trace | estimates | pricing | share (%) | load | utilisation | α | requests | price f (SU) \
+         | reserved wait (h) | BE wait (h) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let field = |config: &str, key: &str| -> String {
+        config
+            .split(&format!("{key}: "))
+            .nth(1)
+            .map_or(String::new(), |v| v.split([',', ' ', '}']).next().unwrap_or("").trim_matches('"').to_string())
+    };
+    for row in &points.rows {
+        let id = &row[0];
+        let rows = query(db, &format!("SELECT alpha, f, wait FROM priced_reservations WHERE point_id = {id}"))?;
+        let col = |i: usize| -> Vec<f64> { rows.rows.iter().filter_map(|r| num(&r[i])).map(|v| v / 3600.0).collect() };
+        let alpha = rows.rows.first().map_or(String::new(), |r| r[0].clone());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {alpha} | {} | {} | {} | {} |",
+            field(&row[1], "group"),
+            row[2],
+            if row[3] == "1" { "exact" } else { "logged" },
+            if field(&row[1], "easy") == "true" { "EASY" } else { "conservative" },
+            field(&row[1], "share"),
+            row[4],
+            num(&row[5]).map_or("–".to_string(), |u| format!("{:.1} %", 100.0 * u)),
+            rows.rows.len(),
+            ci(&col(1), 2),
+            ci(&col(2), 2),
+            num(&row[6]).map_or("–".to_string(), |w| format!("{:.2}", w / 3600.0)),
+        );
     }
     Ok(out)
 }
