@@ -86,6 +86,11 @@ pub(crate) struct StoreOptions {
 impl StoreOptions {
     /// The worker threads: `--jobs`, else one per core.
     pub fn threads(&self) -> usize {
-        self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1)
+        threads(self.jobs)
     }
+}
+
+/// Worker threads for `--jobs`: the number given, else one per core.
+pub(crate) fn threads(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1)
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::cli::emit;
-use crate::cli::options::{PrepareOptions, StoreOptions};
+use crate::cli::options::{PrepareOptions, StoreOptions, threads};
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, run_sweep};
 use crate::experiment::point::Point;
@@ -404,7 +404,7 @@ pub(crate) fn execute(
     let name = command.trim_start_matches("slasim ").replace(' ', "-");
     let experiment = Experiment::from_points(&name, command, normalized.iter().map(|p| (p.clone(), label(p))));
     let options = SweepOptions {
-        threads: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        threads: threads(jobs),
         shard: None,
         progress: std::io::IsTerminal::is_terminal(&std::io::stdout()),
         interrupts: Some(crate::cli::sweep::interrupt_counter()),

@@ -118,7 +118,7 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
         (None, Some(shard)) => shard_db(&default_db(), &shard.index.to_string(), shard.count),
         (None, None) => default_db(),
     };
-    let threads = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = crate::cli::options::threads(args.jobs);
     let options = SweepOptions {
         threads,
         shard: args.shard,

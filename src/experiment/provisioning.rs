@@ -30,6 +30,7 @@ use anyhow::Context as _;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::experiment::config::line_col;
 use crate::experiment::runner::code_version;
 use crate::provision::experiment::{
     FORK_WINDOW, OBSERVE_EVERY, PricingPoint, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, run_pricing,
@@ -218,14 +219,6 @@ impl ResolvedPoint {
         bytes.copy_from_slice(&digest[..8]);
         (u64::from_be_bytes(bytes) >> 1) as i64
     }
-}
-
-/// Converts a byte offset into 1-based line and column.
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, column)
 }
 
 /// The line of the first `key =` assignment at or after `from` (for value errors).

@@ -71,6 +71,9 @@ pub struct PlanEvaluator<'w> {
     min_runtime: Time,
     /// Per site, the fragments parked out of its bin (still free: part of what a plan leaves).
     parked: Vec<Vec<Slot>>,
+    /// Multi-site: each site's trial placement, and what the best one took.
+    trials: Vec<SlotSet>,
+    best_used: Vec<(u32, u32, Time, Time)>,
 }
 
 impl<'w> PlanEvaluator<'w> {
@@ -106,6 +109,8 @@ impl<'w> PlanEvaluator<'w> {
             charging: HoleCharging::Whole,
             min_runtime: workflow.tasks().iter().map(|t| t.runtime).filter(|&r| r > 0).min().unwrap_or(0),
             parked: vec![Vec::new(); sites.len()],
+            trials: (0..sites.len()).map(|_| SlotSet::from_slots(Vec::new())).collect(),
+            best_used: Vec::new(),
         }
     }
 
@@ -198,25 +203,28 @@ impl<'w> PlanEvaluator<'w> {
             let task = &self.workflow.tasks()[t];
             let (procs, runtime) = (task.procs, task.runtime);
             let mut best: Option<(Time, usize)> = None;
-            for site in 0..self.sites {
-                let ready = self.ready(t, site as u32);
-                let start = if self.sites == 1 {
-                    self.bins[site].place(procs, runtime, ready, &mut self.used)
-                } else {
-                    let mut trial = self.bins[site].clone();
-                    trial.place(procs, runtime, ready, &mut self.used)
-                };
-                if let Some(start) = start
-                    && best.is_none_or(|(b, _)| start < b)
-                {
-                    best = Some((start, site));
+            if self.sites == 1 {
+                let ready = self.ready(t, 0);
+                best = self.bins[0].place(procs, runtime, ready, &mut self.used).map(|start| (start, 0));
+            } else {
+                // Each site tries on a copy; the earliest start's copy (and what it
+                // took) becomes that site's bin, so no placement is done twice.
+                for site in 0..self.sites {
+                    let ready = self.ready(t, site as u32);
+                    self.trials[site].clone_from(&self.bins[site]);
+                    if let Some(start) = self.trials[site].place(procs, runtime, ready, &mut self.used)
+                        && best.is_none_or(|(b, _)| start < b)
+                    {
+                        best = Some((start, site));
+                        self.best_used.clone_from(&self.used);
+                    }
+                }
+                if let Some((_, site)) = best {
+                    std::mem::swap(&mut self.bins[site], &mut self.trials[site]);
+                    std::mem::swap(&mut self.used, &mut self.best_used);
                 }
             }
             let (start, site) = best?;
-            if self.sites > 1 {
-                let ready = self.ready(t, site as u32);
-                self.bins[site].place(procs, runtime, ready, &mut self.used)?;
-            }
             self.bins[site].park_shorter_than(self.min_runtime, &mut self.parked[site]);
             cost += self.charge();
             self.site_of[t] = site as u32;

@@ -734,7 +734,8 @@ impl SiteActor {
         match msg {
             SiteMsg::Submit(job) => {
                 if self.sample {
-                    let slots = self.scheduler.advertise(now).len() as u32;
+                    // After `advance(now)` every slot is live: the advertisement has one entry per slot.
+                    let slots = self.scheduler.slot_set().len() as u32;
                     self.samples.push(SlotSample { time: now, slots, tasks: self.scheduler.tasks_in_system() });
                 }
                 let key = WorkKey::Background(job.id);
