@@ -5,12 +5,16 @@
 mod common;
 
 use proptest::prelude::*;
+use slasim::provision::executor::{ExecutorActor, Mode};
+use slasim::provision::greedy::provision_greedy;
 use slasim::provision::moga::{Genome, MogaConfig, Objectives};
 use slasim::provision::plan::{PlanEvaluator, provision};
+use slasim::provision::pricing::Policy;
 use slasim::provision::site::{Due, SlotScheduler, WorkKey};
 use slasim::provision::slots::Advertised;
 use slasim::provision::workflow::{SyntheticWorkflow, Workflow};
 use slasim::rng::{Stream, stream};
+use slasim::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim::units::{HOUR, Time};
 
 const H: Time = HOUR;
@@ -110,38 +114,55 @@ fn a_two_task_workflow_on_figure_1s_slots_has_the_hand_worked_pareto_set() {
 /// `capacity` processors, driven like the site actor: ends, then planned
 /// starts, at their own times, before each arrival.
 fn random_site(capacity: u32, jobs: &[(u32, Time, Time, Time)]) -> (SlotScheduler, Time) {
+    let (s, now, _) = random_site_until(capacity, jobs, 0);
+    (s, now)
+}
+
+/// [`random_site`], then driven on to `until` if that is later; also returns
+/// the ends still to come.
+fn random_site_until(
+    capacity: u32,
+    jobs: &[(u32, Time, Time, Time)],
+    until: Time,
+) -> (SlotScheduler, Time, Vec<(Time, WorkKey)>) {
     let mut s = SlotScheduler::new(capacity, 0);
     let mut due = Vec::new();
     let mut now = 0;
     let mut ends: Vec<(Time, WorkKey)> = Vec::new();
+    let drive = |s: &mut SlotScheduler, ends: &mut Vec<(Time, WorkKey)>, due: &mut Vec<Due>, now: Time| loop {
+        let next_end = ends.iter().map(|e| e.0).min();
+        let t = match (next_end, s.next_start()) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => match a.or(b) {
+                Some(t) => t,
+                None => break,
+            },
+        };
+        if t > now {
+            break;
+        }
+        s.advance(t);
+        ends.sort();
+        while let Some(&(_, key)) = ends.first().filter(|(e, _)| *e == t) {
+            ends.remove(0);
+            s.end(t, key, due);
+        }
+        s.start_due(t, due);
+        collect(due, ends);
+    };
     for (i, &(procs, estimate, runtime, gap)) in jobs.iter().enumerate() {
         now += gap;
-        loop {
-            let next_end = ends.iter().map(|e| e.0).min();
-            let t = match (next_end, s.next_start()) {
-                (Some(a), Some(b)) => a.min(b),
-                (a, b) => match a.or(b) {
-                    Some(t) => t,
-                    None => break,
-                },
-            };
-            if t > now {
-                break;
-            }
-            s.advance(t);
-            ends.sort();
-            while let Some(&(_, key)) = ends.first().filter(|(e, _)| *e == t) {
-                ends.remove(0);
-                s.end(t, key, &mut due);
-            }
-            s.start_due(t, &mut due);
-            collect(&mut due, &mut ends);
-        }
+        drive(&mut s, &mut ends, &mut due, now);
         s.advance(now);
         s.submit(now, WorkKey::Background(i as u32), procs.min(capacity), estimate, runtime, &mut due);
         collect(&mut due, &mut ends);
     }
-    (s, now)
+    if until > now {
+        drive(&mut s, &mut ends, &mut due, until);
+        s.advance(until);
+        now = until;
+    }
+    (s, now, ends)
 }
 
 fn collect(due: &mut Vec<Due>, ends: &mut Vec<(Time, WorkKey)>) {
@@ -223,6 +244,90 @@ proptest! {
             prop_assert!(choice.objectives.cost >= wf.best_effort_cost() as f64 - 1e-6);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Greedy provisioning through the kernel (the executor asks every site for
+    /// offers and buys one task at a time) gives the pure Fig. 51 result on the
+    /// sites' pricing snapshots, the reserved run ends when planned, and α = 1
+    /// costs the best-effort cost.
+    #[test]
+    fn greedy_through_the_kernel_equals_the_pure_algorithm(
+        a in jobs_strategy(),
+        b in jobs_strategy(),
+        seed in 0u64..1000,
+        tasks in 2usize..10,
+        alpha in prop::sample::select(vec![0.0, 0.5, 1.0]),
+    ) {
+        let capacity = 16;
+        // Both sites driven to the same instant (ends and planned starts due by then handled).
+        let now = random_site(capacity, &a).1.max(random_site(capacity, &b).1);
+        let sites = [random_site_until(capacity, &a, now).0, random_site_until(capacity, &b, now).0];
+        let wf = SyntheticWorkflow { tasks, levels: None, mean_runtime: 1800, mean_procs: 4, max_procs: capacity, mean_transfer: 900 }
+            .generate(&mut stream(seed, Stream::Workflows, 0))
+            .expect("valid settings");
+        let snapshots: Vec<_> = sites.iter().map(|s| s.pricing_snapshot(now)).collect();
+        let pure = provision_greedy(&wf, now, &snapshots, Policy::Conservative, 1.0, alpha).expect("valid α").expect("fits");
+        let scenario = ProvisionScenario {
+            sites: sites.iter().map(|s| ProvisionSite { scheduler: s.clone(), jobs: Vec::new(), sample: false }).collect(),
+            provisioner: None,
+            executor: Some(ExecutorActor::new(0, wf.clone(), Mode::Greedy { alpha, easy: false }, now, 2)),
+            buyer: None,
+            horizon: Time::MAX,
+        };
+        let run = simulate_provisioning(scenario).expect("simulates").execution.expect("an executor ran");
+        prop_assert_eq!(run.planned, Some(pure.makespan));
+        prop_assert_eq!(run.makespan, Some(pure.makespan));
+        let (cost, f) = run.cost.expect("greedy costs");
+        prop_assert!((cost - pure.cost).abs() < 1e-6, "{} vs {}", cost, pure.cost);
+        prop_assert!((f - pure.tasks.iter().map(|t| t.f).sum::<f64>()).abs() < 1e-6);
+        for t in &pure.tasks {
+            prop_assert_eq!(run.ends[t.task as usize], (t.site, t.end));
+        }
+        if alpha == 1.0 {
+            prop_assert_eq!(cost, wf.best_effort_cost() as f64);
+        }
+    }
+}
+
+/// `slasim provision run --method greedy` on CTC-SP2: every submission's
+/// reserved run ends when planned, α = 1 costs the best-effort cost, α = 0
+/// costs more and finishes no later on average; the method is stored.
+#[test]
+fn greedy_provisioning_on_ctc_through_the_cli() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("greedy.sqlite");
+    let out = common::slasim()
+        .args(["provision", "run", "--method", "greedy", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--capacity", "430"])
+        .args(["--submissions", "4", "--alpha", "0", "--alpha", "1", "--db"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let conn = rusqlite::Connection::open(&db).expect("store");
+    let method: String = conn.query_row("SELECT method FROM provision_points", [], |r| r.get(0)).expect("query");
+    assert_eq!(method, "greedy");
+    let row = |alpha: f64| -> (i64, i64, f64, f64, f64, f64) {
+        conn.query_row(
+            "SELECT count(*), sum(enacted_makespan = makespan), avg(makespan), avg(be_makespan), avg(cost_ratio), max(f) \
+             FROM provision_submissions WHERE alpha = ?1",
+            [alpha],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
+        )
+        .expect("query")
+    };
+    let (n0, enacted0, mk0, _, cost0, f0) = row(0.0);
+    let (n1, enacted1, mk1, be, cost1, f1) = row(1.0);
+    assert_eq!((n0, enacted0, n1, enacted1), (4, 4, 4, 4));
+    assert_eq!((cost1, f1), (1.0, 0.0));
+    assert!(cost0 >= 1.0 && f0 > 0.0, "{cost0} {f0}");
+    assert!(mk0 <= mk1 && mk1 <= be, "{mk0} {mk1} {be}");
+    let bad =
+        common::slasim().args(["provision", "run", "--method", "cheapest", "--db"]).arg(&db).output().expect("runs");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--method"), "{}", String::from_utf8_lossy(&bad.stderr));
 }
 
 /// `slasim provision run` on SDSC-SP2 (6 procs/task, 4 submissions, α 0 and 1) into `db`.
@@ -364,10 +469,50 @@ fn priced_reservations_on_ctc_cost_nothing_at_alpha_one_and_more_at_alpha_zero()
             .expect("query")
     };
     assert!(waits(0.0) < waits(1.0));
+    // The provider's view: at α = 1 nothing is charged; the counterfactual run measured the same jobs.
+    let harm = |alpha: f64| -> (f64, Option<f64>) {
+        conn.query_row(
+            "SELECT charged, suffered FROM pricing_harm JOIN priced_reservations USING (point_id) WHERE alpha = ?1 LIMIT 1",
+            [alpha],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("query")
+    };
+    assert_eq!(harm(1.0).0, 0.0);
+    assert!(harm(0.0).0 > 0.0 && harm(0.0).1.is_some(), "{:?}", harm(0.0));
+    // Reservations delay the queue by more than nothing even when nothing was charged (later arrivals).
+    assert!(harm(1.0).1.is_some_and(|s| s > 0.0), "{:?}", harm(1.0));
+    let report = dir.path().join("report");
+    let out = common::slasim().arg("report").arg(&db).arg("--out").arg(&report).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = std::fs::read_to_string(report.join("tables/pricing.csv")).expect("pricing table");
+    assert!(csv.starts_with("group,trace,estimates,pricing") && csv.lines().count() == 3, "{csv}");
 
     let bad = common::slasim().args(["provision", "price", "--share", "150", "--db"]).arg(&db).output().expect("runs");
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("share"), "{}", String::from_utf8_lossy(&bad.stderr));
+    let bad =
+        common::slasim().args(["provision", "price", "--start-within", "-1", "--db"]).arg(&db).output().expect("runs");
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("--start-within") && err.contains("deadline"), "{err}");
+
+    // A one-hour start deadline: every reservation bought starts within the hour, even at α = 1.
+    let db = dir.path().join("deadline.sqlite");
+    let out = common::slasim()
+        .args(["provision", "price", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--capacity", "430", "--days", "10"])
+        .args(["--alpha", "1", "--start-within", "1", "--db"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let conn = rusqlite::Connection::open(&db).expect("store");
+    let (bought, late): (i64, i64) = conn
+        .query_row("SELECT sum(bought), sum(bought AND wait > 3600) FROM priced_reservations", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .expect("query");
+    assert!(bought > 100 && late == 0, "{bought} {late}");
 }
 
 #[test]
@@ -386,5 +531,8 @@ fn the_provisioning_configs_expand_to_their_points() {
     // Ch. 3: 2 traces × 2 estimate kinds; Ch. 4: Figs 13–19; Ch. 5: Figs 23–30.
     assert_eq!(count("provisioning-ch3.toml"), (4, 0, 0));
     assert_eq!(count("provisioning-ch4.toml"), (0, 46, 0));
-    assert_eq!(count("pricing-ch5.toml"), (0, 0, 10 + 10 + 12 + 12 + 10));
+    // Ch. 5 on five seeds each.
+    assert_eq!(count("pricing-ch5.toml"), (0, 0, 5 * (10 + 10 + 12 + 12 + 10)));
+    // Ch. 7: Figs 52 (greedy and MOGA, plus 3 seeds), 53, 54, 55, 56.
+    assert_eq!(count("provisioning-ch7.toml"), (0, 4 + 3 + 8 + 8 + 20 + 5, 0));
 }

@@ -22,9 +22,10 @@ pub(crate) enum ProvisionCommand {
     /// Simulate a trace under the slot-set scheduler and record its advertised
     /// slots (count and tasks at every arrival, every slot hourly); print the statistics.
     Slots(SlotsArgs),
-    /// Provision a workflow with the MOGA at M submission instants against the
-    /// trace's background load, run it best effort in a fork of the same
-    /// state, and store makespan and cost per submission and α.
+    /// Provision a workflow at M submission instants against the trace's
+    /// background load (the MOGA on advertised slots, or greedily with
+    /// adaptive pricing), run it best effort in a fork of the same state, and
+    /// store makespan and cost per submission and α.
     Run(RunArgs),
     /// Run (or resume) a provisioning config (configs/provisioning-*.toml).
     Sweep(SweepArgs),
@@ -63,6 +64,9 @@ pub(crate) struct PriceArgs {
     /// Raise the offered load to this utilisation with a week-shifted copy.
     #[arg(long)]
     target_load: Option<f64>,
+    /// A start deadline: buyers accept only starts within H hours of their submission.
+    #[arg(long = "start-within", value_name = "H", allow_negative_numbers = true)]
+    start_within_hours: Option<f64>,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -138,6 +142,10 @@ pub(crate) struct RunArgs {
     /// Ablation: charge non-divisible slots (holes) for the parts used, not whole (Table 1).
     #[arg(long)]
     charge_holes_by_use: bool,
+    /// moga (advertised slots, Ch. 4), greedy (adaptive pricing, Ch. 7, Fig. 51)
+    /// or greedy-easy (sites price with EASY).
+    #[arg(long, default_value = "moga")]
+    method: String,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -241,6 +249,7 @@ fn run_command(args: RunArgs) -> anyhow::Result<()> {
         enact: true,
         fork_window: CLI_FORK_WINDOW,
         charging: if args.charge_holes_by_use { HoleCharging::Used } else { HoleCharging::Whole },
+        method: args.method.parse().map_err(|e: InvalidSetting| e.renamed("--method"))?,
     };
     point.validate()?;
     let resolved = ResolvedPoint::Run { group: "cli".to_string(), point, task_processors: args.task_processors };
@@ -336,6 +345,16 @@ fn price(args: PriceArgs) -> anyhow::Result<()> {
     if let Some(l) = args.target_load {
         crate::setting::positive("--target-load", l)?;
     }
+    if let Some(h) = args.start_within_hours
+        && !(h.is_finite() && h >= 0.0)
+    {
+        return Err(InvalidSetting::new(
+            "--start-within",
+            h,
+            "must be ≥ 0 hours: a deadline before the earliest start",
+        )
+        .into());
+    }
     let alphas = if args.alphas.is_empty() { vec![0.0, 0.25, 0.5, 0.75, 1.0] } else { args.alphas.clone() };
     let site = SiteSpec {
         trace: workload(args.trace.as_deref().unwrap_or("synthetic")),
@@ -353,6 +372,7 @@ fn price(args: PriceArgs) -> anyhow::Result<()> {
                 alpha,
                 easy: args.easy,
                 seed: args.seed,
+                start_within: args.start_within_hours.map(|h| (h * 3600.0).round() as i64),
             };
             point.validate().map(|()| ResolvedPoint::Price { group: "cli".to_string(), point })
         })

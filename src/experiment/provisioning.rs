@@ -33,7 +33,7 @@ use sha2::{Digest, Sha256};
 use crate::experiment::config::line_col;
 use crate::experiment::runner::code_version;
 use crate::provision::experiment::{
-    FORK_WINDOW, OBSERVE_EVERY, PricingPoint, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, run_pricing,
+    FORK_WINDOW, Method, OBSERVE_EVERY, PricingPoint, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, run_pricing,
     slot_statistics,
 };
 use crate::provision::moga::MogaConfig;
@@ -133,6 +133,10 @@ pub struct Axes {
     pub share: Option<Vec<f64>>,
     /// Pricing groups: EASY (true) or conservative (false) pricing.
     pub easy: Option<Vec<bool>>,
+    /// Run groups: "moga" (Ch. 4, default), "greedy" or "greedy-easy" (Ch. 7).
+    pub method: Option<Vec<String>>,
+    /// Experiment seeds (default: `[defaults] seed`); repeated points give intervals.
+    pub seed: Option<Vec<u64>>,
 }
 
 /// A group of points.
@@ -207,9 +211,10 @@ pub enum ResolvedPoint {
 }
 
 impl ResolvedPoint {
-    /// The canonical text its id is derived from.
+    /// The canonical text its id is derived from. The default method is left
+    /// out, so MOGA points keep the ids they had before methods existed.
     pub fn canonical(&self) -> String {
-        format!("{self:?}")
+        format!("{self:?}").replace(", method: Moga", "").replace(", start_within: None", "")
     }
 
     /// Stable id: the first 63 bits of sha256(canonical text).
@@ -256,6 +261,27 @@ impl ProvisionConfig {
         }
         let mut out = Vec::new();
         for g in &self.groups {
+            let seeds = g.sweep.seed.clone().unwrap_or_else(|| vec![d.seed]);
+            if seeds.is_empty() {
+                return Err(InvalidSetting::new("seed", &g.name, "needs at least one seed"));
+            }
+            for &seed in &seeds {
+                self.group_points(g, seed, &moga, &mut out)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The points of group `g` for one seed.
+    fn group_points(
+        &self,
+        g: &Group,
+        seed: u64,
+        moga: &MogaConfig,
+        out: &mut Vec<ResolvedPoint>,
+    ) -> Result<(), InvalidSetting> {
+        let d = &self.defaults;
+        {
             if g.pool.is_empty() {
                 return Err(InvalidSetting::new("pool", &g.name, "a group needs at least one site"));
             }
@@ -301,7 +327,8 @@ impl ProvisionConfig {
                                             share,
                                             alpha,
                                             easy,
-                                            seed: d.seed,
+                                            seed,
+                                            start_within: None,
                                         };
                                         point.validate()?;
                                         out.push(ResolvedPoint::Price { group: g.name.clone(), point });
@@ -311,7 +338,7 @@ impl ProvisionConfig {
                         }
                     }
                 }
-                continue;
+                return Ok(());
             }
             if slots {
                 for site in &g.pool {
@@ -321,14 +348,22 @@ impl ProvisionConfig {
                                 group: g.name.clone(),
                                 site: site_spec(site, load),
                                 exact,
-                                seed: d.seed,
+                                seed,
                             });
                         }
                     }
                 }
-                continue;
+                return Ok(());
             }
             let alphas = g.sweep.alpha.clone().unwrap_or_else(default_alphas);
+            let methods: Vec<Method> = g
+                .sweep
+                .method
+                .clone()
+                .unwrap_or_else(|| vec!["moga".to_string()])
+                .iter()
+                .map(|m| m.parse())
+                .collect::<Result<_, _>>()?;
             for &a in &alphas {
                 crate::setting::probability("alpha", a)?;
             }
@@ -345,7 +380,7 @@ impl ProvisionConfig {
                 for &n in &tasks {
                     for &p in &procs {
                         for &load in &loads {
-                            for &exact in &exacts {
+                            for (&exact, &method) in exacts.iter().flat_map(|e| methods.iter().map(move |m| (e, m))) {
                                 let sites: Vec<SiteSpec> = g.pool[..k].iter().map(|s| site_spec(s, load)).collect();
                                 let max_procs = sites.iter().filter_map(|s| s.capacity).min().unwrap_or(u32::MAX);
                                 let spec = workflow_spec(&workflow, n, p, d, g.mean_transfer, max_procs)?;
@@ -356,7 +391,7 @@ impl ProvisionConfig {
                                     submissions: g.submissions.unwrap_or(d.submissions),
                                     exact_estimates: exact,
                                     moga: moga.clone(),
-                                    seed: d.seed,
+                                    seed,
                                     enact: d.enact,
                                     fork_window: (d.fork_window_days * 86_400.0) as i64,
                                     charging: if d.charge_holes_by_use {
@@ -364,6 +399,7 @@ impl ProvisionConfig {
                                     } else {
                                         HoleCharging::Whole
                                     },
+                                    method,
                                 };
                                 point.validate()?;
                                 out.push(ResolvedPoint::Run { group: g.name.clone(), point, task_processors: p });
@@ -373,7 +409,7 @@ impl ProvisionConfig {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -454,6 +490,7 @@ fn run_one(experiment: Option<&str>, p: &ResolvedPoint, threads: usize) -> anyho
         config: p.canonical(),
         code_version: code_version(),
         wall_seconds: 0.0,
+        method: None,
     };
     match p {
         ResolvedPoint::Run { point, .. } => {
@@ -467,6 +504,7 @@ fn run_one(experiment: Option<&str>, p: &ResolvedPoint, threads: usize) -> anyho
             row.exact_estimates = point.exact_estimates;
             row.seed = point.seed;
             row.submissions = Some(point.submissions);
+            row.method = Some(point.method.name());
             row.wall_seconds = started.elapsed().as_secs_f64();
             let sites = outcome.sites.into_iter().zip(point.sites.iter().map(|s| s.target_load)).collect();
             Ok(Finished::Run(row, sites, outcome.rows))
@@ -498,9 +536,14 @@ fn store_one(store: &mut Store, finished: &Finished) -> anyhow::Result<()> {
     match finished {
         Finished::Run(row, sites, rows) => store.write_provision_run(row, sites, rows)?,
         Finished::Slots(row, load, stats) => store.write_slot_statistics(row, *load, stats)?,
-        Finished::Price(row, outcome, load, alpha) => {
-            store.write_pricing(row, (&outcome.site, *load), outcome.be_wait, *alpha, &outcome.records)?
-        }
+        Finished::Price(row, outcome, load, alpha) => store.write_pricing(
+            row,
+            (&outcome.site, *load),
+            outcome.be_wait,
+            *alpha,
+            &outcome.records,
+            &outcome.harm,
+        )?,
     }
     Ok(())
 }

@@ -69,6 +69,7 @@ pub struct BuyerActor {
     next: usize,
     alpha: f64,
     easy: bool,
+    start_within: Option<Time>,
     /// Its port to the site.
     pub site: Output<SiteRequest>,
     records: Vec<PricedRecord>,
@@ -80,8 +81,9 @@ impl BuyerActor {
     pub const REPLIES: Input<SiteReply> = Input::new(|i, r| Event::Buyer(i, BuyerMsg::Reply(r)));
 
     /// A buyer at `me` for `jobs` (ordered by occurrence) with trade-off `alpha`;
-    /// `easy` prices with EASY instead of conservative backfilling.
-    pub fn new(me: usize, jobs: Vec<Job>, alpha: f64, easy: bool) -> BuyerActor {
+    /// `easy` prices with EASY instead of conservative backfilling;
+    /// `start_within`: only offers starting within this long of the submission.
+    pub fn new(me: usize, jobs: Vec<Job>, alpha: f64, easy: bool, start_within: Option<Time>) -> BuyerActor {
         let records = jobs
             .iter()
             .enumerate()
@@ -98,7 +100,17 @@ impl BuyerActor {
                 end: None,
             })
             .collect();
-        BuyerActor { me, jobs, next: 0, alpha, easy, site: Output::new(), records, buffers: Buffers::default() }
+        BuyerActor {
+            me,
+            jobs,
+            next: 0,
+            alpha,
+            easy,
+            start_within,
+            site: Output::new(),
+            records,
+            buffers: Buffers::default(),
+        }
     }
 
     /// The first wake-up.
@@ -121,6 +133,7 @@ impl BuyerActor {
                 procs: job.nodes,
                 duration: job.estimate.max(1),
                 easy: self.easy,
+                deadline: self.start_within.map(|w| now + w),
             };
             self.site.send(now, Priority::Negotiation, request, outbox);
             self.next += 1;

@@ -15,13 +15,20 @@
 //!   ready task. So a site's load answer counts the tasks submitted before.
 //! - Reserved: at the submission instant every task's slot is reserved on its
 //!   site; the task runs in it.
+//! - Greedy (§6.2, Fig. 51): at the submission instant the tasks are
+//!   provisioned one at a time in HEFT order: an earliest-start price query
+//!   (eq. 19) to every site from the task's ready time there, the α-weighted
+//!   choice over all offers, a purchase at the chosen site; then the next task.
+//!   Each task runs in its slot.
 //! - The makespan is last task end − submission instant; a refused task (too
 //!   wide, or a reservation conflict) makes the run fail.
 
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::provision::greedy::{SiteOffer, pick, ready_time};
 use crate::provision::plan::{SitePlan, TaskPlacement};
+use crate::provision::pricing::Offer;
 use crate::provision::site::{SiteReply, SiteRequest};
 use crate::provision::workflow::Workflow;
 use crate::sim::event::{Batched, Buffers, Event, Finish};
@@ -50,6 +57,13 @@ pub enum Mode {
         /// What the plan takes from each site.
         sites: Vec<SitePlan>,
     },
+    /// Provisioned task by task with adaptive pricing (Fig. 51).
+    Greedy {
+        /// Trade-off factor α.
+        alpha: f64,
+        /// Sites price with EASY instead of conservative backfilling.
+        easy: bool,
+    },
 }
 
 /// What an execution produced.
@@ -61,6 +75,24 @@ pub struct Execution {
     pub ends: Vec<(u32, Time)>,
     /// A task was refused.
     pub refused: bool,
+    /// Greedy: Σ slot prices n·d·c + f and Σ f, processor-seconds.
+    pub cost: Option<(f64, f64)>,
+    /// Greedy: the planned makespan (last slot end − submission).
+    pub planned: Option<Time>,
+}
+
+/// Greedy provisioning in progress.
+#[derive(Debug, Default)]
+struct GreedyState {
+    /// Tasks in HEFT order, and how many are provisioned.
+    order: Vec<u32>,
+    next: usize,
+    /// Each site's offers for the task being asked about.
+    answers: Vec<Option<Vec<Offer>>>,
+    /// Provisioned tasks: (site, planned end).
+    placed: Vec<Option<(u32, Time)>>,
+    cost: f64,
+    f: f64,
 }
 
 /// The executor actor.
@@ -81,6 +113,7 @@ pub struct ExecutorActor {
     end_of: Vec<Time>,
     ended: usize,
     refused: bool,
+    greedy: GreedyState,
     done: std::sync::Arc<std::sync::atomic::AtomicBool>,
     buffers: Buffers,
 }
@@ -112,6 +145,7 @@ impl ExecutorActor {
             end_of: vec![-1; n],
             ended: 0,
             refused: false,
+            greedy: GreedyState::default(),
             done: std::sync::Arc::default(),
             buffers: Buffers::default(),
         }
@@ -161,6 +195,12 @@ impl ExecutorActor {
                     }
                 }
             }
+            Mode::Greedy { .. } => {
+                let n = self.workflow.tasks().len();
+                self.greedy =
+                    GreedyState { order: self.workflow.heft_order(), placed: vec![None; n], ..GreedyState::default() };
+                self.ask_prices(now, outbox);
+            }
             Mode::BestEffort => {
                 for t in 0..self.workflow.tasks().len() {
                     if self.waiting_parents[t] == 0 {
@@ -187,6 +227,68 @@ impl ExecutorActor {
                 }
             }
         }
+    }
+
+    /// Greedy: asks every site for offers for the next task in HEFT order.
+    fn ask_prices(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+        let Mode::Greedy { easy, .. } = self.mode else { return };
+        let Some(&task) = self.greedy.order.get(self.greedy.next) else { return };
+        let t = &self.workflow.tasks()[task as usize];
+        self.greedy.answers = vec![None; self.sites.len()];
+        for (r, port) in self.sites.iter().enumerate() {
+            let placed = &self.greedy.placed;
+            let earliest = ready_time(t, r as u32, self.submit.max(now), |p| placed[p as usize]);
+            let request = SiteRequest::Quote {
+                from: self.me as u32,
+                task,
+                earliest,
+                procs: t.procs,
+                duration: t.runtime.max(1),
+                easy,
+                deadline: None,
+            };
+            port.send(now, Priority::Negotiation, request, outbox);
+        }
+    }
+
+    /// Greedy: once every site has answered, buys the chosen offer.
+    fn offers(&mut self, now: Time, site: u32, task: u32, offers: Vec<Offer>, outbox: &mut Outbox<Event>) {
+        let Mode::Greedy { alpha, .. } = self.mode else { return };
+        if self.greedy.order.get(self.greedy.next) != Some(&task) {
+            return;
+        }
+        if let Some(a) = self.greedy.answers.get_mut(site as usize) {
+            *a = Some(offers);
+        }
+        if !self.greedy.answers.iter().all(Option::is_some) {
+            return;
+        }
+        let t = &self.workflow.tasks()[task as usize];
+        let all: Vec<SiteOffer> = self
+            .greedy
+            .answers
+            .iter()
+            .enumerate()
+            .flat_map(|(r, a)| a.iter().flatten().map(move |&o| SiteOffer::new(r as u32, o, t.procs, t.runtime)))
+            .collect();
+        let Some(best) = pick(&all, t.runtime, alpha) else {
+            self.refused = true;
+            return;
+        };
+        let o = all[best];
+        self.greedy.placed[task as usize] = Some((o.site, o.start + t.runtime));
+        self.greedy.cost += o.cost;
+        self.greedy.f += o.f;
+        self.site_of[task as usize] = o.site;
+        let request = SiteRequest::Buy {
+            from: self.me as u32,
+            task,
+            start: o.start,
+            procs: t.procs,
+            duration: t.runtime.max(1),
+            runtime: t.runtime,
+        };
+        self.sites[o.site as usize].send(now, Priority::Negotiation, request, outbox);
     }
 
     fn submit_to(&mut self, now: Time, task: u32, site: u32, outbox: &mut Outbox<Event>) {
@@ -247,8 +349,15 @@ impl ExecutorActor {
                     }
                 }
             }
+            SiteReply::Offers { site, task, offers } => self.offers(now, site, task, offers, outbox),
+            SiteReply::Bought { task, .. } => {
+                if self.greedy.order.get(self.greedy.next) == Some(&task) {
+                    self.greedy.next += 1;
+                    self.ask_prices(now, outbox);
+                }
+            }
             SiteReply::Refused { .. } => self.refused = true,
-            SiteReply::Slots { .. } | SiteReply::Offers { .. } | SiteReply::Bought { .. } => {}
+            SiteReply::Slots { .. } => {}
         }
     }
 
@@ -259,6 +368,9 @@ impl ExecutorActor {
             makespan: done.then(|| last - self.submit),
             ends: self.site_of.iter().zip(&self.end_of).map(|(&s, &e)| (s, e)).collect(),
             refused: self.refused,
+            cost: matches!(self.mode, Mode::Greedy { .. }).then_some((self.greedy.cost, self.greedy.f)),
+            planned: (matches!(self.mode, Mode::Greedy { .. }) && self.greedy.placed.iter().all(Option::is_some))
+                .then(|| self.greedy.placed.iter().flatten().map(|p| p.1).max().unwrap_or(self.submit) - self.submit),
         }
     }
 }

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 
 use crate::provision::buyer::{BuyerActor, PricedRecord};
-use crate::provision::executor::{ExecutorActor, Mode};
+use crate::provision::executor::{Execution, ExecutorActor, Mode};
 use crate::provision::load::{WEEK, offered_utilisation, scale_to};
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::{HoleCharging, SitePlan, TaskPlacement};
@@ -107,6 +107,45 @@ pub struct ProvisionPoint {
     pub fork_window: Time,
     /// How plans pay for holes (Table 1 by default).
     pub charging: HoleCharging,
+    /// How the workflow is provisioned.
+    pub method: Method,
+}
+
+/// How a point provisions its workflow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// From advertised slots with the MOGA (Ch. 4).
+    #[default]
+    Moga,
+    /// Task by task with adaptive pricing (Ch. 7, Fig. 51); `easy`: sites price with EASY.
+    Greedy {
+        /// Sites price with EASY instead of conservative backfilling.
+        easy: bool,
+    },
+}
+
+impl std::str::FromStr for Method {
+    type Err = InvalidSetting;
+
+    fn from_str(s: &str) -> Result<Method, InvalidSetting> {
+        match s {
+            "moga" => Ok(Method::Moga),
+            "greedy" => Ok(Method::Greedy { easy: false }),
+            "greedy-easy" => Ok(Method::Greedy { easy: true }),
+            other => Err(InvalidSetting::new("method", other, "must be moga, greedy or greedy-easy")),
+        }
+    }
+}
+
+impl Method {
+    /// Its name in the store.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Moga => "moga",
+            Method::Greedy { easy: false } => "greedy",
+            Method::Greedy { easy: true } => "greedy-easy",
+        }
+    }
 }
 
 impl ProvisionPoint {
@@ -198,6 +237,8 @@ pub struct SubmissionOutcome {
     pub slots: usize,
     /// The archive was empty and the all-edge plan was used.
     pub fallback: bool,
+    /// Greedy: Σ externality f charged, processor-seconds.
+    pub f: Option<f64>,
 }
 
 /// What a point produced.
@@ -253,7 +294,8 @@ pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<Point
         charging: point.charging,
         threads,
     };
-    let provisioner = ProvisionerActor::new(0, prepared.len(), instants, true, Some(moga));
+    let moga = (point.method == Method::Moga).then_some(moga);
+    let provisioner = ProvisionerActor::new(0, prepared.len(), instants, true, moga);
     let scenario = ProvisionScenario {
         sites: prepared
             .iter()
@@ -277,9 +319,14 @@ pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<Point
             achieved: r.scheduler.utilisation(),
         })
         .collect();
-    let forks: Vec<Fork> = main.submissions.iter().flat_map(|r| forks_of(r, point.enact)).collect();
-    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, point.fork_window, threads)?;
-    let rows = outcomes(&main.submissions, &forks, &results, workflow.best_effort_cost() as f64);
+    let forks: Vec<Fork> = main.submissions.iter().flat_map(|r| forks_of(r, point)).collect();
+    let results =
+        run_forks(&forks, &main.submissions, &prepared, &workflow, point.fork_window, threads, &point.alphas)?;
+    let be_cost = workflow.best_effort_cost() as f64;
+    let rows = match point.method {
+        Method::Moga => outcomes(&main.submissions, &forks, &results, be_cost),
+        Method::Greedy { .. } => greedy_outcomes(&main.submissions, &forks, &results, &point.alphas, be_cost),
+    };
     let mean_procs = workflow.tasks().iter().map(|t| f64::from(t.procs)).sum::<f64>() / workflow.tasks().len() as f64;
     Ok(PointOutcome { sites, rows, tasks: workflow.tasks().len(), mean_procs })
 }
@@ -292,19 +339,47 @@ fn first_scheduler(site: &PreparedSite) -> SlotScheduler {
 #[derive(Debug, Clone)]
 struct Fork {
     submission: usize,
-    /// None: best effort; Some(i): the plan of choice i, enacted.
-    choice: Option<usize>,
+    kind: ForkKind,
 }
 
-/// The best-effort fork and one per distinct chosen plan.
-fn forks_of(record: &SubmissionRecord, enact: bool) -> Vec<Fork> {
-    let mut forks = vec![Fork { submission: record.index, choice: None }];
-    if let (true, Some(p)) = (enact, &record.provisioning) {
-        let mut seen: Vec<usize> = Vec::new();
-        for (i, c) in p.choices.iter().enumerate() {
-            if !seen.contains(&c.member) {
-                seen.push(c.member);
-                forks.push(Fork { submission: record.index, choice: Some(i) });
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ForkKind {
+    /// The workflow runs best effort.
+    BestEffort,
+    /// The MOGA plan of choice i, enacted.
+    Plan(usize),
+    /// Greedy provisioning with the point's α number i.
+    Greedy { alpha: usize, easy: bool },
+}
+
+impl Fork {
+    fn choice(&self) -> Option<usize> {
+        match self.kind {
+            ForkKind::Plan(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+/// The best-effort fork, then one per distinct chosen MOGA plan or one per α for greedy.
+fn forks_of(record: &SubmissionRecord, point: &ProvisionPoint) -> Vec<Fork> {
+    let submission = record.index;
+    let mut forks = vec![Fork { submission, kind: ForkKind::BestEffort }];
+    match point.method {
+        Method::Greedy { easy } => {
+            forks.extend(
+                (0..point.alphas.len()).map(|alpha| Fork { submission, kind: ForkKind::Greedy { alpha, easy } }),
+            );
+        }
+        Method::Moga => {
+            if let (true, Some(p)) = (point.enact, &record.provisioning) {
+                let mut seen: Vec<usize> = Vec::new();
+                for (i, c) in p.choices.iter().enumerate() {
+                    if !seen.contains(&c.member) {
+                        seen.push(c.member);
+                        forks.push(Fork { submission, kind: ForkKind::Plan(i) });
+                    }
+                }
             }
         }
     }
@@ -318,15 +393,17 @@ fn run_forks(
     workflow: &Workflow,
     window: Time,
     threads: usize,
-) -> anyhow::Result<Vec<Option<Time>>> {
-    let run = |fork: &Fork| -> anyhow::Result<Option<Time>> {
+    alphas: &[f64],
+) -> anyhow::Result<Vec<Option<Execution>>> {
+    let run = |fork: &Fork| -> anyhow::Result<Option<Execution>> {
         let record = &records[fork.submission];
-        let mode = match fork.choice {
-            None => Mode::BestEffort,
-            Some(i) => {
+        let mode = match fork.kind {
+            ForkKind::BestEffort => Mode::BestEffort,
+            ForkKind::Plan(i) => {
                 let (placements, sites) = plan_of(record, i);
                 Mode::Reserved { placements, sites }
             }
+            ForkKind::Greedy { alpha, easy } => Mode::Greedy { alpha: alphas.get(alpha).copied().unwrap_or(0.0), easy },
         };
         let t = record.time;
         let scenario = ProvisionScenario {
@@ -345,7 +422,7 @@ fn run_forks(
             buyer: None,
             horizon: t + window,
         };
-        Ok(simulate_provisioning(scenario)?.execution.and_then(|e| e.makespan))
+        Ok(simulate_provisioning(scenario)?.execution)
     };
     let threads = threads.clamp(1, forks.len().max(1));
     let chunk = forks.len().div_ceil(threads).max(1);
@@ -372,25 +449,71 @@ fn plan_of(record: &SubmissionRecord, choice: usize) -> (Vec<TaskPlacement>, Vec
         .unwrap_or_default()
 }
 
-fn outcomes(
+fn makespan(e: &Option<Execution>) -> Option<Time> {
+    e.as_ref().and_then(|e| e.makespan)
+}
+
+/// The best-effort fork's makespan of each submission.
+fn be_makespan(forks: &[Fork], results: &[Option<Execution>], submission: usize) -> Option<Time> {
+    forks
+        .iter()
+        .zip(results)
+        .find(|(f, _)| f.submission == submission && f.kind == ForkKind::BestEffort)
+        .and_then(|(_, r)| makespan(r))
+}
+
+/// Greedy rows: one per submission and α, from its fork.
+fn greedy_outcomes(
     records: &[SubmissionRecord],
     forks: &[Fork],
-    results: &[Option<Time>],
+    results: &[Option<Execution>],
+    alphas: &[f64],
     be_cost: f64,
 ) -> Vec<SubmissionOutcome> {
     let mut rows = Vec::new();
     for record in records {
-        let mine: Vec<(&Fork, &Option<Time>)> =
+        let be = be_makespan(forks, results, record.index);
+        for (fork, result) in forks.iter().zip(results).filter(|(f, _)| f.submission == record.index) {
+            let ForkKind::Greedy { alpha, .. } = fork.kind else { continue };
+            let e = result.as_ref();
+            rows.push(SubmissionOutcome {
+                submission: record.index,
+                time: record.time,
+                alpha: alphas.get(alpha).copied().unwrap_or(f64::NAN),
+                makespan: e.and_then(|e| e.planned),
+                cost: e.and_then(|e| e.cost).map(|c| c.0),
+                enacted_makespan: e.and_then(|e| e.makespan),
+                be_makespan: be,
+                be_cost,
+                archive: 0,
+                slots: 0,
+                fallback: false,
+                f: e.and_then(|e| e.cost).map(|c| c.1),
+            });
+        }
+    }
+    rows
+}
+
+fn outcomes(
+    records: &[SubmissionRecord],
+    forks: &[Fork],
+    results: &[Option<Execution>],
+    be_cost: f64,
+) -> Vec<SubmissionOutcome> {
+    let mut rows = Vec::new();
+    for record in records {
+        let mine: Vec<(&Fork, &Option<Execution>)> =
             forks.iter().zip(results).filter(|(f, _)| f.submission == record.index).collect();
-        let be_makespan = mine.iter().find(|(f, _)| f.choice.is_none()).and_then(|(_, r)| **r);
+        let be_makespan = be_makespan(forks, results, record.index);
         let Some(p) = &record.provisioning else {
             continue;
         };
         for c in &p.choices {
             let enacted = mine
                 .iter()
-                .find(|(f, _)| f.choice.is_some_and(|i| p.choices[i].member == c.member))
-                .and_then(|(_, r)| **r);
+                .find(|(f, _)| f.choice().is_some_and(|i| p.choices[i].member == c.member))
+                .and_then(|(_, r)| makespan(r));
             rows.push(SubmissionOutcome {
                 submission: record.index,
                 time: record.time,
@@ -403,6 +526,7 @@ fn outcomes(
                 archive: p.archive.len(),
                 slots: p.slots,
                 fallback: p.fallback,
+                f: None,
             });
         }
         if p.choices.is_empty() {
@@ -418,6 +542,7 @@ fn outcomes(
                 archive: p.archive.len(),
                 slots: p.slots,
                 fallback: p.fallback,
+                f: None,
             });
         }
     }
@@ -494,6 +619,8 @@ pub struct PricingPoint {
     pub easy: bool,
     /// Seed (which jobs buy; the load copy).
     pub seed: u64,
+    /// Buyers accept only starts within this long of their submission (None: any).
+    pub start_within: Option<Time>,
 }
 
 impl PricingPoint {
@@ -504,6 +631,15 @@ impl PricingPoint {
         }
         probability("alpha", self.alpha)?;
         crate::setting::positive("days", self.days)?;
+        if let Some(w) = self.start_within
+            && w < 0
+        {
+            return Err(InvalidSetting::new(
+                "start_within",
+                w,
+                "must not be negative: a deadline before the earliest start",
+            ));
+        }
         Ok(())
     }
 }
@@ -517,6 +653,27 @@ pub struct PricingOutcome {
     pub records: Vec<PricedRecord>,
     /// Mean wait of the queued (best-effort) jobs, seconds.
     pub be_wait: Option<f64>,
+    /// The provider's view: what the reservations did to the best-effort jobs.
+    pub harm: Harm,
+}
+
+/// The externality charged against the delay best-effort jobs actually
+/// suffered: the same run without the reservation requests is the
+/// counterfactual (f is defined against the slot's absence, §4.2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Harm {
+    /// Σ f of the bought reservations, processor-seconds.
+    pub charged: f64,
+    /// Σ over best-effort jobs of processors × (wait with − wait without the
+    /// reservations), processor-seconds; None if the two runs did not start the same jobs.
+    pub suffered: Option<f64>,
+    /// The same against the run where the would-be buyers queue as best effort
+    /// instead: what reserving (rather than queueing) costs the others.
+    pub suffered_vs_queueing: Option<f64>,
+    /// Best-effort jobs.
+    pub be_jobs: u64,
+    /// Their mean wait without the reservations, seconds.
+    pub be_wait_without: Option<f64>,
 }
 
 /// Runs one pricing point.
@@ -535,15 +692,44 @@ pub fn run_pricing(point: &PricingPoint) -> anyhow::Result<PricingOutcome> {
         j.id = i as u32;
     }
     let jobs = queued.len() + buyers.len();
-    let scenario = ProvisionScenario {
-        sites: vec![ProvisionSite { scheduler: first_scheduler(&site), jobs: queued, sample: false }],
-        provisioner: None,
-        executor: None,
-        buyer: Some(BuyerActor::new(0, buyers, point.alpha, point.easy)),
-        horizon: Time::MAX,
+    let run = |queued: Vec<Job>, buyer: Option<BuyerActor>| {
+        let mut scheduler = first_scheduler(&site);
+        scheduler.record_waits();
+        let scenario = ProvisionScenario {
+            sites: vec![ProvisionSite { scheduler, jobs: queued, sample: false }],
+            provisioner: None,
+            executor: None,
+            buyer,
+            horizon: Time::MAX,
+        };
+        simulate_provisioning(scenario)
     };
-    let sim = simulate_provisioning(scenario)?;
+    let only_site = |sim: crate::sim::bench::ProvisionSimulated| {
+        sim.sites.into_iter().next().context("the site produced no result")
+    };
+    // The counterfactuals: the reservation requests absent, and queued best effort instead.
+    let absent = only_site(run(queued.clone(), None)?)?;
+    let mut everyone: Vec<Job> = queued.clone();
+    // Best-effort jobs keep their ids; the former buyers follow them.
+    everyone.extend(buyers.iter().enumerate().map(|(k, j)| Job { id: (queued.len() + k) as u32, ..*j }));
+    everyone.sort_by_key(|j| j.occurrence);
+    let queueing = only_site(run(everyone, None)?)?;
+    let sim = run(queued.clone(), Some(BuyerActor::new(0, buyers, point.alpha, point.easy, point.start_within)))?;
+    let purchases = sim.purchases;
     let result = sim.sites.into_iter().next().context("the site produced no result")?;
+    let be = queued.len() as u32;
+    let area = |s: &SlotScheduler| -> Option<f64> {
+        let w: Vec<&(u32, u32, Time)> = s.background_waits().iter().filter(|w| w.0 < be).collect();
+        (w.len() == queued.len()).then(|| w.iter().map(|&&(_, p, wait)| f64::from(p) * wait as f64).sum())
+    };
+    let with = area(&result.scheduler);
+    let harm = Harm {
+        charged: purchases.iter().filter(|r| r.bought).map(|r| r.f).sum(),
+        suffered: with.zip(area(&absent.scheduler)).map(|(a, b)| a - b),
+        suffered_vs_queueing: with.zip(area(&queueing.scheduler)).map(|(a, b)| a - b),
+        be_jobs: queued.len() as u64,
+        be_wait_without: absent.scheduler.mean_background_wait(),
+    };
     let summary = SiteSummary {
         trace: site.trace.clone(),
         capacity: site.capacity,
@@ -552,5 +738,5 @@ pub fn run_pricing(point: &PricingPoint) -> anyhow::Result<PricingOutcome> {
         offered: site.offered,
         achieved: result.scheduler.utilisation(),
     };
-    Ok(PricingOutcome { site: summary, records: sim.purchases, be_wait: result.scheduler.mean_background_wait() })
+    Ok(PricingOutcome { site: summary, records: purchases, be_wait: result.scheduler.mean_background_wait(), harm })
 }

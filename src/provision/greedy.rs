@@ -12,8 +12,8 @@
 //! cheapest offer (f = 0 exists at every site: after the end of its schedule),
 //! so the allocation cost equals the best-effort cost Σ n·d·c.
 
-use crate::provision::pricing::{Policy, Snapshot, query_earliest};
-use crate::provision::workflow::Workflow;
+use crate::provision::pricing::{Offer, Policy, Snapshot, query_earliest};
+use crate::provision::workflow::{Task, Workflow};
 use crate::setting::{InvalidSetting, probability};
 use crate::units::Time;
 
@@ -45,6 +45,55 @@ pub struct Greedy {
     pub cost: f64,
 }
 
+/// One site's offer for one task, as Fig. 51 weighs it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SiteOffer {
+    /// The site.
+    pub site: u32,
+    /// Slot start.
+    pub start: Time,
+    /// The additive charge f, processor-seconds.
+    pub f: f64,
+    /// n·d·c + f.
+    pub cost: f64,
+}
+
+impl SiteOffer {
+    /// `offer` of `site` for a task of `procs` × `runtime`.
+    pub fn new(site: u32, offer: Offer, procs: u32, runtime: Time) -> SiteOffer {
+        let cost = f64::from(procs) * runtime as f64 * offer.c + offer.f;
+        SiteOffer { site, start: offer.start, f: offer.f, cost }
+    }
+}
+
+/// A task's earliest start on `site`: its parents' ends, plus their transfers
+/// from other sites, and at least `floor`. `placed(p)` = (site, end) of parent `p`.
+pub fn ready_time(task: &Task, site: u32, floor: Time, placed: impl Fn(u32) -> Option<(u32, Time)>) -> Time {
+    task.parents
+        .iter()
+        .filter_map(|&(p, transfer)| placed(p).map(|(s, end)| end + if s == site { 0 } else { transfer }))
+        .fold(floor, Time::max)
+}
+
+/// Fig. 51's choice over one task's offers from every site: the minimum of
+/// α·(cost − min)/(max − min) + (1 − α)·(finish − min)/(max − min); a term
+/// with an empty range is 0; ties go to the earlier finish, then the lower site.
+pub fn pick(offers: &[SiteOffer], runtime: Time, alpha: f64) -> Option<usize> {
+    let range = |v: &mut dyn Iterator<Item = f64>| {
+        v.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+    };
+    let (c_lo, c_hi) = range(&mut offers.iter().map(|o| o.cost));
+    let (m_lo, m_hi) = range(&mut offers.iter().map(|o| (o.start + runtime) as f64));
+    let norm = |x: f64, lo: f64, hi: f64| if hi > lo { (x - lo) / (hi - lo) } else { 0.0 };
+    let score =
+        |o: &SiteOffer| alpha * norm(o.cost, c_lo, c_hi) + (1.0 - alpha) * norm((o.start + runtime) as f64, m_lo, m_hi);
+    offers
+        .iter()
+        .enumerate()
+        .min_by(|(_, a), (_, b)| score(a).total_cmp(&score(b)).then(a.start.cmp(&b.start)).then(a.site.cmp(&b.site)))
+        .map(|(i, _)| i)
+}
+
 /// Provisions `workflow` submitted at `submit` on `sites` (their states at
 /// `submit`) with trade-off `alpha` and unit price `c`. `None` if some task fits
 /// no site.
@@ -62,36 +111,19 @@ pub fn provision_greedy(
     let mut placed: Vec<Option<Reserved>> = vec![None; n];
     for t in workflow.heft_order() {
         let task = &workflow.tasks()[t as usize];
-        // Every site's offers, with their cost and finish.
-        let mut offers: Vec<(u32, Time, f64, f64)> = Vec::new();
+        // Every site's offers, with their cost.
+        let mut offers: Vec<SiteOffer> = Vec::new();
         for (r, site) in sites.iter().enumerate() {
-            let ready = task
-                .parents
-                .iter()
-                .filter_map(|&(p, transfer)| {
-                    placed[p as usize].map(|x| x.end + if x.site as usize == r { 0 } else { transfer })
-                })
-                .fold(submit.max(site.now), Time::max);
+            let ready =
+                ready_time(task, r as u32, submit.max(site.now), |p| placed[p as usize].map(|x| (x.site, x.end)));
             for o in query_earliest(site, policy, c, ready, task.procs, task.runtime.max(1)) {
-                let cost = f64::from(task.procs) * task.runtime as f64 * o.c + o.f;
-                offers.push((r as u32, o.start, o.f, cost));
+                offers.push(SiteOffer::new(r as u32, o, task.procs, task.runtime));
             }
         }
-        let range = |v: &mut dyn Iterator<Item = f64>| {
-            v.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
-        };
-        let (c_lo, c_hi) = range(&mut offers.iter().map(|o| o.3));
-        let (m_lo, m_hi) = range(&mut offers.iter().map(|o| (o.1 + task.runtime) as f64));
-        let norm = |x: f64, lo: f64, hi: f64| if hi > lo { (x - lo) / (hi - lo) } else { 0.0 };
-        let score = |o: &(u32, Time, f64, f64)| {
-            alpha * norm(o.3, c_lo, c_hi) + (1.0 - alpha) * norm((o.1 + task.runtime) as f64, m_lo, m_hi)
-        };
-        let Some(best) =
-            offers.iter().min_by(|a, b| score(a).total_cmp(&score(b)).then(a.1.cmp(&b.1)).then(a.0.cmp(&b.0)))
-        else {
+        let Some(best) = pick(&offers, task.runtime, alpha) else {
             return Ok(None);
         };
-        let (site, start, f, cost) = *best;
+        let SiteOffer { site, start, f, cost } = offers[best];
         let end = start + task.runtime;
         if task.runtime > 0 {
             sites[site as usize].reservations.push((start, end, task.procs));

@@ -261,6 +261,27 @@ pub fn query_earliest(
         .collect()
 }
 
+/// Eq. 19 with a start deadline (the latest start a user accepts, as the
+/// start deadlines of Ch. 6): the offers of [`query_earliest`] that start by
+/// `deadline`. A deadline before the earliest start is refused, naming it.
+#[allow(clippy::too_many_arguments)]
+pub fn query_window(
+    snapshot: &Snapshot,
+    policy: Policy,
+    c: f64,
+    from: Time,
+    deadline: Time,
+    procs: u32,
+    duration: Time,
+) -> Result<Vec<Offer>, InvalidSetting> {
+    if deadline < from {
+        return Err(InvalidSetting::new("deadline", deadline, "must not be before the earliest start"));
+    }
+    let mut offers = query_earliest(snapshot, policy, c, from, procs, duration);
+    offers.retain(|o| o.start <= deadline);
+    Ok(offers)
+}
+
 /// Eq. 17 (fixed start): the price of one slot, `None` if it is not available.
 pub fn query_fixed(snapshot: &Snapshot, policy: Policy, c: f64, slot: Slot) -> Option<Offer> {
     let base = schedule(snapshot, policy, None)?;
@@ -336,6 +357,44 @@ mod tests {
         assert_eq!(got, vec![(0, 2.0), (2, 7.0), (3, 14.0), (4, 6.0), (6, 0.0)]);
     }
 
+    /// Table 3 (§4.3): slot X = 2 procs × 3 h on 5 processors, A and B running,
+    /// R reserved, C and D (2 procs each) queued; t0 = now is infeasible and the
+    /// feasible candidates t1 … t6 cost 6, 8, 10, 0, 0, 0 (proc-hours).
+    /// Fig. 21's geometry is not in the spec's extraction, so this one was found
+    /// by an exhaustive search over integer geometries of that shape (A, B end
+    /// in ≤ 8 h, R in [0, 16), C and D ≤ 8 h, either queue order): every one
+    /// that gives Table 3's prices under conservative backfilling in arrival
+    /// order puts the whole delay on one job; none splits it as the spec's
+    /// reconstructed columns do (C +1, D +2/+3/+4). We pin the prices.
+    /// A = 1 proc until 2, B = 3 until 1, R = 1 proc over [3, 5); C = 2 × 5 h,
+    /// D = 2 × 3 h. Free without the queue: 1 on [0, 1), 4 on [1, 2), 5 on
+    /// [2, 3), 4 on [3, 5), 5 after. Base: C [1, 6), D [1, 4). Candidates 0–6.
+    /// - X at 0: 1 free over [0, 1) ⇒ infeasible.
+    /// - X at 1 ([1, 4)): C still at 1; D finds 0 free at 1, 1 at 2–3 ⇒ D at 4: +3 h × 2 = 6.
+    /// - X at 2 ([2, 5)): C at 1; D at 1 would meet X with 1 free ⇒ D at 5: +4 × 2 = 8.
+    /// - X at 3 ([3, 6)): C at 1; D at 1 overlaps [3, 4) where 4 − 2 − 2 = 0 ⇒ D at 6: +5 × 2 = 10.
+    /// - X at 4, 5, 6: beside C and D on the 4–5 free processors ⇒ 0.
+    #[test]
+    fn table_3_prices() {
+        let snap = Snapshot {
+            now: 0,
+            capacity: 5,
+            running: vec![(1, 2 * H), (3, H)],
+            reservations: vec![(3 * H, 5 * H, 1)],
+            queue: vec![(2, 5 * H), (2, 3 * H)],
+        };
+        let base = schedule(&snap, Policy::Conservative, None).unwrap();
+        assert_eq!(base, vec![H, H]);
+        assert!(!admissible(&snap, Slot { start: 0, procs: 2, duration: 3 * H }));
+        let offers = query_flexible(&snap, Policy::Conservative, 1.0, 2, 3 * H);
+        let got: Vec<(Time, f64)> = offers.iter().map(|o| (o.start / H, o.f / H as f64)).collect();
+        assert_eq!(got, vec![(1, 6.0), (2, 8.0), (3, 10.0), (4, 0.0), (5, 0.0), (6, 0.0)]);
+        // "An earlier start time does not always mean a larger cost": t3 > t2 > t1.
+        // Eq. 20: α = 0 takes t1, α = 1 the earliest free one (t4).
+        assert_eq!(choose(&offers, 0.0).unwrap().map(|i| offers[i].start), Some(H));
+        assert_eq!(choose(&offers, 1.0).unwrap().map(|i| offers[i].start), Some(4 * H));
+    }
+
     /// §13 item 5: on {(0, 2), (2, 7), (3, 14), (4, 6), (6, 0)} α = 0 picks 0,
     /// α = 1 picks 6, α = 0.5 scores 0.071, 0.417, 0.75, 0.548, 0.5 ⇒ 0.
     #[test]
@@ -349,6 +408,24 @@ mod tests {
         assert_eq!(choose(&offers, 0.5).unwrap(), Some(0));
         assert!(choose(&offers, 1.5).unwrap_err().to_string().contains("alpha"));
         assert_eq!(choose(&[], 0.5).unwrap(), None);
+    }
+
+    /// A start deadline keeps the offers that start by it; one before the
+    /// earliest start is an error naming the deadline.
+    #[test]
+    fn start_deadlines() {
+        let snap = figure_1();
+        let starts = |deadline| -> Vec<Time> {
+            query_window(&snap, Policy::Conservative, 1.0, 2 * H, deadline, 3, 2 * H)
+                .unwrap()
+                .iter()
+                .map(|o| o.start / H)
+                .collect()
+        };
+        assert_eq!(starts(10 * H), vec![2, 3, 4, 6]);
+        assert_eq!(starts(3 * H), vec![2, 3]);
+        let err = query_window(&snap, Policy::Conservative, 1.0, 2 * H, H, 3, 2 * H).unwrap_err();
+        assert!(err.to_string().contains("deadline"), "{err}");
     }
 
     #[test]

@@ -27,7 +27,9 @@ use kameo::Actor;
 use kameo::message::{Context, Message};
 
 use crate::provision::plan::SitePlan;
-use crate::provision::pricing::{Offer, Policy, Slot as PricedSlot, Snapshot, admissible, query_earliest};
+use crate::provision::pricing::{
+    Offer, Policy, Slot as PricedSlot, Snapshot, admissible, query_earliest, query_window,
+};
 use crate::provision::slots::{Advertised, SlotSet, advertisement_horizon};
 use crate::sim::event::{Batched, Buffers, Event, Finish};
 use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
@@ -112,6 +114,10 @@ pub struct SlotScheduler {
     rebuilds: u64,
     /// Σ waits (start − submit) and count of the background jobs started so far.
     be_waits: (i128, u64),
+    /// Σ processors × wait of the background jobs started so far.
+    be_wait_area: i128,
+    /// If recording: (job id, processors, wait) of every background job started.
+    be_started: Option<Vec<(u32, u32, Time)>>,
     used: Vec<(u32, u32, Time, Time)>,
 }
 
@@ -130,6 +136,8 @@ impl SlotScheduler {
             last_end: now,
             rebuilds: 0,
             be_waits: (0, 0),
+            be_wait_area: 0,
+            be_started: None,
             used: Vec::new(),
         }
     }
@@ -248,7 +256,7 @@ impl SlotScheduler {
         let runtime = runtime.clamp(0, estimate);
         let start = self.slots.place(procs, estimate, now, &mut self.used)?;
         if start <= now {
-            self.count_wait(key, 0);
+            self.count_wait(key, procs, 0);
             self.start(now, key, procs, estimate, runtime, due);
         } else {
             self.queue.push(Queued { key, submit: now, procs, estimate, runtime, start });
@@ -256,11 +264,35 @@ impl SlotScheduler {
         Some(start)
     }
 
-    fn count_wait(&mut self, key: WorkKey, wait: Time) {
+    fn count_wait(&mut self, key: WorkKey, procs: u32, wait: Time) {
         if let WorkKey::Background(_) = key {
             self.be_waits.0 += i128::from(wait);
             self.be_waits.1 += 1;
+            self.be_wait_area += i128::from(wait) * i128::from(procs);
         }
+        if let (WorkKey::Background(id), Some(list)) = (key, self.be_started.as_mut()) {
+            list.push((id, procs, wait));
+        }
+    }
+
+    /// Records every background job's wait from now on (see [`Self::background_waits`]).
+    pub fn record_waits(&mut self) {
+        self.be_started.get_or_insert_with(Vec::new);
+    }
+
+    /// (job id, processors, wait) of every background job started while recording.
+    pub fn background_waits(&self) -> &[(u32, u32, Time)] {
+        self.be_started.as_deref().unwrap_or(&[])
+    }
+
+    /// Σ processors × wait of the background jobs started so far, processor-seconds.
+    pub fn background_wait_area(&self) -> f64 {
+        self.be_wait_area as f64
+    }
+
+    /// Background jobs started so far.
+    pub fn background_started(&self) -> u64 {
+        self.be_waits.1
     }
 
     /// The mean wait (start − submit) of the background jobs started so far.
@@ -280,7 +312,7 @@ impl SlotScheduler {
         while i < self.queue.len() {
             if self.queue[i].start <= now {
                 let q = self.queue.remove(i);
-                self.count_wait(q.key, now - q.submit);
+                self.count_wait(q.key, q.procs, now - q.submit);
                 self.start(now, q.key, q.procs, q.estimate, q.runtime, due);
             } else {
                 i += 1;
@@ -334,7 +366,7 @@ impl SlotScheduler {
         for mut q in queue {
             match self.slots.place(q.procs, q.estimate, now, &mut self.used) {
                 Some(start) if start <= now => {
-                    self.count_wait(q.key, now - q.submit);
+                    self.count_wait(q.key, q.procs, now - q.submit);
                     self.start(now, q.key, q.procs, q.estimate, q.runtime, due);
                 }
                 Some(start) => {
@@ -462,6 +494,8 @@ pub enum SiteRequest {
         duration: Time,
         /// Schedule the queue with EASY instead of conservative backfilling.
         easy: bool,
+        /// Only starts at or before this (a start deadline).
+        deadline: Option<Time>,
     },
     /// Buy a priced reservation (any admissible slot; the queue is re-planned
     /// around it) and run the task in it.
@@ -636,6 +670,24 @@ impl SiteActor {
         Event::Site(self.me as usize, msg)
     }
 
+    /// What a site resumed from a snapshot must hear from the kernel: the end
+    /// of every piece of work running in it and its next planned start
+    /// (nothing for a fresh scheduler). Without them a fork's running work
+    /// would never end.
+    pub fn first_events(&mut self) -> Vec<Scheduled<Event>> {
+        let mut events: Vec<Scheduled<Event>> = self
+            .scheduler
+            .running
+            .iter()
+            .map(|r| Scheduled { time: r.end, priority: Priority::JobEnd, payload: self.event(SiteMsg::End(r.key)) })
+            .collect();
+        if let Some(next) = self.scheduler.next_start() {
+            self.woken_for = Some(next);
+            events.push(Scheduled { time: next, priority: Priority::JobStart, payload: self.event(SiteMsg::Wake) });
+        }
+        events
+    }
+
     /// Schedules the ends of what started and the next wake-up.
     fn follow_up(&mut self, now: Time, outbox: &mut Outbox<Event>) {
         for d in std::mem::take(&mut self.due) {
@@ -673,10 +725,15 @@ impl SiteActor {
                     reply(SiteReply::Refused { site, task }, outbox, &self.replies);
                 }
             }
-            SiteRequest::Quote { task, earliest, procs, duration, easy, .. } => {
+            SiteRequest::Quote { task, earliest, procs, duration, easy, deadline, .. } => {
                 let policy = if easy { Policy::Easy } else { Policy::Conservative };
                 let snapshot = self.scheduler.pricing_snapshot(now);
-                let offers = query_earliest(&snapshot, policy, 1.0, earliest.max(now), procs, duration);
+                let from = earliest.max(now);
+                // A deadline before the earliest start leaves nothing to offer.
+                let offers = match deadline {
+                    Some(d) => query_window(&snapshot, policy, 1.0, from, d, procs, duration).unwrap_or_default(),
+                    None => query_earliest(&snapshot, policy, 1.0, from, procs, duration),
+                };
                 reply(SiteReply::Offers { site, task, offers }, outbox, &self.replies);
             }
             SiteRequest::Buy { from, task, start, procs, duration, runtime } => {
@@ -823,7 +880,15 @@ mod tests {
         }
         let mut site = SiteActor::new(0, scheduler.clone(), false);
         site.replies.connect(crate::provision::provisioner::ProvisionerActor::REPLIES, 0);
-        let quote = SiteRequest::Quote { from: 0, task: 7, earliest: 0, procs: 3, duration: 2 * HOUR, easy: false };
+        let quote = SiteRequest::Quote {
+            from: 0,
+            task: 7,
+            earliest: 0,
+            procs: 3,
+            duration: 2 * HOUR,
+            easy: false,
+            deadline: None,
+        };
         let out = site.handle_msg(0, SiteMsg::Request(quote), Vec::new());
         assert_eq!(site.scheduler, scheduler);
         let [

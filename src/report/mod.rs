@@ -624,9 +624,10 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     prepare_out(&options.out)?;
     let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
     let grid = grid::load_grid(&options.db, &filter)?;
+    let provisioning = provision::provision_report(&options.db).context("building the provisioning tables")?;
     let points = match load_points(&options.db, &filter) {
         Ok(points) => Some(points),
-        Err(load::LoadError::Empty { .. }) if grid.is_some() => None,
+        Err(load::LoadError::Empty { .. }) if grid.is_some() || provisioning.is_some() => None,
         Err(e) => return Err(e.into()),
     };
     let (mut tables, mut figures, omitted) = match &points {
@@ -640,10 +641,17 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
         }
         tables.extend(grid_tables.into_iter().filter(|t| t.df.height() > 0));
     }
+    let mut provisioned = 0;
+    if let Some((prov_tables, prov_figures, count)) = provisioning {
+        tables.extend(prov_tables.into_iter().filter(|t| t.df.height() > 0));
+        figures.extend(prov_figures);
+        provisioned = count;
+    }
     for t in &mut tables {
         write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
     }
-    let n_points = points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height());
+    let n_points =
+        points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height()) + provisioned;
     let mut drawn = Vec::new();
     for f in figures {
         let svg = f.svg().map_err(anyhow::Error::msg).with_context(|| format!("drawing {}", f.id))?;

@@ -335,6 +335,9 @@ async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimula
             kernel.schedule(first)?;
         }
         let mut actor = SiteActor::new(i as u32, site.scheduler, site.sample);
+        for event in actor.first_events() {
+            kernel.schedule(event)?;
+        }
         if let Some(p) = provisioner.as_mut() {
             actor.replies.connect(ProvisionerActor::REPLIES, 0);
             if let Some(port) = p.sites.get_mut(i) {

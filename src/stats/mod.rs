@@ -3,6 +3,8 @@
 //! Contract: everything here is pure computation on numbers; nothing reads files
 //! or the clock. Each submodule cites the spec section it implements.
 
+pub mod aged;
+pub mod calibration;
 pub mod convolution;
 pub mod failure_law;
 pub mod pdf;

@@ -30,6 +30,14 @@ use crate::workload::job::Job;
 /// Bins of a percent PDF: 0 … 100 %.
 pub const BINS: usize = 101;
 
+/// The percent bin of a job that ran `runtime` seconds of an `estimate`:
+/// 100·runtime/estimate rounded by `rounding`, an estimate below 1 s counting
+/// as 1 s, overruns in the last bin.
+pub fn percent_bin(runtime: Time, estimate: Time, rounding: Rounding) -> usize {
+    let ratio = 100.0 * runtime as f64 / estimate.max(1) as f64;
+    (rounding.apply(ratio) as usize).min(BINS - 1)
+}
+
 /// A distribution of real/estimated runtime in percent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PercentPdf {
@@ -301,8 +309,7 @@ impl RuntimeModel {
     }
 
     fn bin(config: &PdfConfig, job: &Job) -> usize {
-        let ratio = 100.0 * job.runtime as f64 / job.estimate.max(1) as f64;
-        (config.bin_rounding.apply(ratio) as usize).min(BINS - 1)
+        percent_bin(job.runtime, job.estimate, config.bin_rounding)
     }
 
     fn key(config: &PdfConfig, job: &Job) -> ClassKey {

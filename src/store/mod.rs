@@ -35,7 +35,7 @@ pub use provision::ProvisionPointRow;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 5] = [
+pub const MIGRATIONS: [&str; 6] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -393,6 +393,19 @@ CREATE TABLE advertised_slots (
     duration   INTEGER NOT NULL,         -- edge slots: up to the advertisement horizon
     procs      INTEGER NOT NULL,
     edge       INTEGER NOT NULL          -- extensible and divisible
+);
+"#,
+    // v6: greedy provisioning with adaptive pricing (Ch. 7) and the provider's view of pricing.
+    r#"
+ALTER TABLE provision_points ADD COLUMN method TEXT;     -- run points: 'moga' (NULL before v6), 'greedy', 'greedy-easy'
+ALTER TABLE provision_submissions ADD COLUMN f REAL;     -- greedy: Σ externality charged, processor-seconds
+CREATE TABLE pricing_harm (
+    point_id        INTEGER PRIMARY KEY REFERENCES provision_points(point_id),
+    charged         REAL    NOT NULL,  -- Σ f of the bought reservations, processor-seconds
+    suffered        REAL,              -- Σ over best-effort jobs of procs × (wait with − wait without the reservations)
+    suffered_vs_queueing REAL,         -- the same against the run where the buyers queue as best effort instead
+    be_jobs         INTEGER NOT NULL,
+    be_wait_without REAL               -- mean best-effort wait in the run without reservations, seconds
 );
 "#,
 ];

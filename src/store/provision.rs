@@ -8,7 +8,7 @@ use rusqlite::params;
 
 use super::{Store, StoreError, sqlite};
 use crate::provision::buyer::PricedRecord;
-use crate::provision::experiment::{SiteSummary, SlotStatistics, SubmissionOutcome};
+use crate::provision::experiment::{Harm, SiteSummary, SlotStatistics, SubmissionOutcome};
 
 /// The `provision_points` row of a point.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +43,8 @@ pub struct ProvisionPointRow {
     pub code_version: String,
     /// Wall-clock seconds (informational).
     pub wall_seconds: f64,
+    /// Run points: 'moga', 'greedy' or 'greedy-easy'.
+    pub method: Option<&'static str>,
 }
 
 impl Store {
@@ -67,7 +69,7 @@ impl Store {
         {
             let mut st = tx
                 .prepare_cached(
-                    "INSERT OR REPLACE INTO provision_submissions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                    "INSERT OR REPLACE INTO provision_submissions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                 )
                 .map_err(&err)?;
             for r in rows {
@@ -91,6 +93,7 @@ impl Store {
                     r.archive as i64,
                     r.slots as i64,
                     r.fallback,
+                    r.f,
                 ])
                 .map_err(&err)?;
             }
@@ -106,6 +109,7 @@ impl Store {
         be_wait: Option<f64>,
         alpha: f64,
         records: &[PricedRecord],
+        harm: &Harm,
     ) -> Result<(), StoreError> {
         let err = sqlite(&self.path);
         let tx = self.conn.transaction().map_err(&err)?;
@@ -113,6 +117,18 @@ impl Store {
         insert_sites(&tx, point.point_id, &[(site.0.clone(), site.1)]).map_err(&err)?;
         tx.execute("UPDATE provision_sites SET be_wait = ?2 WHERE point_id = ?1", params![point.point_id, be_wait])
             .map_err(&err)?;
+        tx.execute(
+            "INSERT INTO pricing_harm VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                point.point_id,
+                harm.charged,
+                harm.suffered,
+                harm.suffered_vs_queueing,
+                harm.be_jobs as i64,
+                harm.be_wait_without
+            ],
+        )
+        .map_err(&err)?;
         {
             let mut st = tx
                 .prepare_cached(
@@ -173,8 +189,9 @@ fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqli
     tx.execute("DELETE FROM slot_samples WHERE point_id = ?1", [p.point_id])?;
     tx.execute("DELETE FROM advertised_slots WHERE point_id = ?1", [p.point_id])?;
     tx.execute("DELETE FROM priced_reservations WHERE point_id = ?1", [p.point_id])?;
+    tx.execute("DELETE FROM pricing_harm WHERE point_id = ?1", [p.point_id])?;
     tx.execute(
-        "INSERT OR REPLACE INTO provision_points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+        "INSERT OR REPLACE INTO provision_points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             p.point_id,
             p.kind,
@@ -191,6 +208,7 @@ fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqli
             p.config,
             p.code_version,
             p.wall_seconds,
+            p.method,
         ],
     )?;
     Ok(())

@@ -4,9 +4,10 @@
 # screenshot next to it.
 #
 # Usage: tests/browser/check_report.sh [REPORT_DIR]
-# Without REPORT_DIR, it runs configs/quick.toml (single-cluster) and the Grid
-# configs coreservation-6.8 and -6.9 into fresh stores and checks a report of
-# each, in target/browser-check/. It uses target/release/slasim (building it if missing).
+# Without REPORT_DIR, it runs configs/quick.toml (single-cluster), the Grid
+# configs coreservation-6.8 and -6.9, and short provisioning and pricing runs
+# on CTC-SP2 into fresh stores and checks a report of each, in
+# target/browser-check/. It uses target/release/slasim (building it if missing).
 # Chromium is Debian's `chromium`; when it is not installed the script says
 # so and skips (exit 0): `.ci/run` installs it with apt-get first.
 set -euo pipefail
@@ -102,4 +103,14 @@ for config in quick coreservation-6.8 coreservation-6.9; do
     target/release/slasim report "target/browser-check/$config.sqlite" --out "target/browser-check/$config" >/dev/null
     check "target/browser-check/$config"
 done
-echo "browser check passed: quick, coreservation-6.8 and coreservation-6.9 reports"
+# Provisioning: greedy and MOGA provisioning and adaptive pricing on CTC-SP2 (short runs).
+prov=target/browser-check/provisioning.sqlite
+ctc=(--trace CTC-SP2-1996-3.1-cln.swf.gz --capacity 430)
+for method in greedy moga; do
+    target/release/slasim provision run --method "$method" "${ctc[@]}" --submissions 4 \
+        --alpha 0 --alpha 0.5 --alpha 1 --db "$prov" >/dev/null
+done
+target/release/slasim provision price "${ctc[@]}" --days 5 --alpha 0 --alpha 0.5 --alpha 1 --db "$prov" >/dev/null
+target/release/slasim report "$prov" --out target/browser-check/provisioning >/dev/null
+check target/browser-check/provisioning
+echo "browser check passed: quick, coreservation-6.8, coreservation-6.9 and provisioning reports"
