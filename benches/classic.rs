@@ -22,7 +22,15 @@ fn full_hpc2n(c: &mut Criterion) {
             b.iter(|| {
                 let strategy = build(name, &settings, capacity).unwrap();
                 let failures = FailureStream::none(capacity);
-                simulate(Scenario { capacity, jobs: jobs.clone(), failures, strategy, checkpoint: None }).unwrap()
+                simulate(Scenario {
+                    capacity,
+                    jobs: jobs.clone(),
+                    failures,
+                    strategy,
+                    checkpoint: None,
+                    calibrator: None,
+                })
+                .unwrap()
             })
         });
     }

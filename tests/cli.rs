@@ -172,6 +172,59 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
 
+/// Isotonic calibration on CTC-SP2 (comprehensive overbooking): every
+/// overbooked job stores its raw and calibrated PoF, the calibrated point is a
+/// point of its own, and the outcome does not depend on the thread count.
+#[test]
+fn calibrated_runs_store_both_predictions_whatever_the_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let digest = |jobs: &str| -> (i64, i64, f64, String) {
+        let db = dir.path().join(format!("cal{jobs}.sqlite"));
+        let db = db.to_str().unwrap();
+        let (ok, out, err) = run(&[
+            "run",
+            "--trace",
+            "CTC-SP2-1996-3.1-cln.swf.gz",
+            "--strategy",
+            "comprehensive-overbooking",
+            "--pof-calibration",
+            "isotonic",
+            "--batteries",
+            "6",
+            "--jobs",
+            jobs,
+            "--db",
+            db,
+        ]);
+        assert!(ok, "{err}");
+        assert!(out.contains("mean calibrated"), "{out}");
+        let conn = rusqlite::Connection::open(db).unwrap();
+        let (overbooked, calibrated, differ): (i64, i64, f64) = conn
+            .query_row(
+                "SELECT count(*), count(pof_calibrated), sum(abs(pof_calibrated - pof)) FROM job_outcomes WHERE overbooked = 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        let calibration: String = conn.query_row("SELECT min(calibration) FROM points", [], |r| r.get(0)).unwrap();
+        let rows: String = conn
+            .query_row(
+                "SELECT group_concat(run_id || ':' || job || ':' || accepted || ':' || coalesce(pof_calibrated, ''), ',') \
+                 FROM (SELECT * FROM job_outcomes ORDER BY run_id, job)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(calibration, "isotonic");
+        (overbooked, calibrated, differ, rows)
+    };
+    let one = digest("1");
+    assert!(one.0 > 50 && one.0 == one.1, "{} overbooked, {} calibrated", one.0, one.1);
+    // Past the warm-up the map is in force: some predictions were changed.
+    assert!(one.2 > 0.0);
+    assert_eq!(one, digest("2"));
+}
+
 #[test]
 fn bad_overbooking_settings_name_the_setting() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,6 +238,7 @@ fn bad_overbooking_settings_name_the_setting() {
         (vec!["--penalty-ratio", "-1"], "setting `penalty_ratio` = -1"),
         (vec!["--pdf-source", "runtimes"], "setting `pdf_source` = runtimes"),
         (vec!["--acceptance", "risk", "--security-factor", "0"], "setting `security_factor` = 0"),
+        (vec!["--pof-calibration", "platt"], "setting `--pof-calibration` = platt: must be none or isotonic"),
         (
             vec!["--whole-log", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--strategy", "heuristic-overbooking"],
             "has no history jobs to learn from",

@@ -79,6 +79,7 @@ fn run(case: &Case, strategy: &str, placement: Placement) -> Simulated {
         failures: case.failures.clone(),
         strategy,
         checkpoint: None,
+        calibrator: None,
     })
     .unwrap()
 }

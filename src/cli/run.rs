@@ -83,6 +83,10 @@ pub(crate) struct RunArgs {
     /// Security factor of the risk test (default 2 heuristic, 4 comprehensive).
     #[arg(long)]
     security_factor: Option<f64>,
+    /// PoF the acceptance test reads: none (as predicted) or isotonic (a
+    /// monotone map learned online from the overbooked outcomes seen so far).
+    #[arg(long, default_value = "none")]
+    pof_calibration: String,
     /// Runtime statistics: runtime, resources, user, application, all, or a
     /// combination joined by + (e.g. runtime+resources).
     #[arg(long, default_value = "runtime")]
@@ -192,6 +196,10 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             checkpoint_seconds: args.checkpoint_seconds,
             restart_seconds: args.restart_seconds,
         },
+        calibration: args
+            .pof_calibration
+            .parse()
+            .map_err(|e: crate::setting::InvalidSetting| e.renamed("--pof-calibration"))?,
         ..OverbookingConfig::default()
     };
     overbooking.validate()?;
@@ -375,16 +383,27 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         writeln!(text, "\ncalibration of overbooked jobs (all batteries):")?;
         writeln!(
             text,
-            "{:<26} {:>11} {:>19} {:>19}",
-            "strategy", "overbooked", "mean predicted PoF", "observed failures"
+            "{:<26} {:>11} {:>19} {:>19} {:>19}",
+            "strategy", "overbooked", "mean predicted PoF", "mean calibrated", "observed failures"
         )?;
         for strategy in overbooking_runs {
             let runs = runs_of(strategy);
             let overbooked: u32 = runs.iter().map(|s| s.overbooked).sum();
             let failed: u32 = runs.iter().map(|s| s.overbooked_failed).sum();
             let pof: f64 = runs.iter().map(|s| s.overbooked_pof_sum).sum();
+            let calibrated: Option<f64> =
+                runs.iter().filter_map(|s| s.overbooked_pof_calibrated_sum).reduce(|a, b| a + b);
             let n = f64::from(overbooked.max(1));
-            writeln!(text, "{:<26} {:>11} {:>19.4} {:>19.4}", strategy, overbooked, pof / n, f64::from(failed) / n)?;
+            let calibrated = calibrated.map_or_else(|| "-".to_string(), |c| format!("{:.4}", c / n));
+            writeln!(
+                text,
+                "{:<26} {:>11} {:>19.4} {:>19} {:>19.4}",
+                strategy,
+                overbooked,
+                pof / n,
+                calibrated,
+                f64::from(failed) / n
+            )?;
         }
     }
     emit(&text)?;

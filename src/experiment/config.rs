@@ -182,7 +182,7 @@ pub struct Experiment {
 }
 
 /// Short axis names and the settings they stand for.
-pub const ALIASES: [(&str, &str); 23] = [
+pub const ALIASES: [(&str, &str); 24] = [
     ("pof_max", "overbooking.pof_max"),
     ("penalty_ratio", "prepare.penalty_ratio"),
     ("security_factor", "overbooking.security_factor"),
@@ -199,6 +199,7 @@ pub const ALIASES: [(&str, &str); 23] = [
     ("reservation_option", "reservations.option"),
     ("max_moves", "reservations.max_moves"),
     ("checkpointing", "overbooking.checkpoint.enabled"),
+    ("pof_calibration", "overbooking.calibration"),
     ("kill_at_estimate", "classic.kill_at_estimate"),
     ("clusters", "grid.clusters"),
     ("algorithm", "grid.algorithm"),
@@ -521,6 +522,16 @@ impl Experiment {
                     let at = name.map_or(span.start, |n| loc.key_offset(span.clone(), n));
                     loc.at(at, format!("{}: {}", label, e.message().trim()))
                 })?;
+                // Checked before normalising: a value outside its domain is refused
+                // even where the point's strategy does not read it.
+                point.overbooking.validate().map_err(|e| {
+                    let axis = ALIASES.iter().find(|(_, p)| p.ends_with(e.setting)).map_or(e.setting, |(a, _)| *a);
+                    loc.at(loc.key_offset(span.clone(), axis), e)
+                })?;
+                point.reservations.validate().map_err(|e| {
+                    let axis = ALIASES.iter().find(|(_, p)| *p == e.setting).map_or(e.setting, |(a, _)| *a);
+                    loc.at(loc.key_offset(span.clone(), axis), e)
+                })?;
                 let point = point.normalized().map_err(|e| loc.at(loc.key_offset(span.clone(), "strategy"), e))?;
                 if let Some(g) = &point.grid {
                     if config.grid.is_none() {
@@ -547,14 +558,6 @@ impl Experiment {
                         .map_err(|e| loc.at(loc.key_offset(span.clone(), "strategy"), e))?;
                     g.costs.tables(g.clusters).map_err(|e| loc.at(cost_table_offset(text, &e), &e))?;
                 }
-                point.overbooking.validate().map_err(|e| {
-                    let axis = ALIASES.iter().find(|(_, p)| p.ends_with(e.setting)).map_or(e.setting, |(a, _)| *a);
-                    loc.at(loc.key_offset(span.clone(), axis), e)
-                })?;
-                point.reservations.validate().map_err(|e| {
-                    let axis = ALIASES.iter().find(|(_, p)| *p == e.setting).map_or(e.setting, |(a, _)| *a);
-                    loc.at(loc.key_offset(span.clone(), axis), e)
-                })?;
                 if point.reservations.option == ReservationOption::Move
                     && strategy(&point.strategy).is_ok_and(|s| !s.moves_planned_jobs)
                 {
@@ -671,6 +674,11 @@ security_factor = [2.0, 3.0]
 
         let e = error("[[sweep]]\n[sweep.axes]\npof_max = [0.1, 1.5]\nstrategy = [\"heuristic-overbooking\"]\n");
         assert_eq!(e.line, 3, "{e}");
+        assert!(e.message.contains("`pof_max` = 1.5"), "{e}");
+
+        // Refused even when no swept strategy reads the setting.
+        let e = error("[[sweep]]\n[sweep.axes]\nstrategy = [\"conservative-backfilling\"]\npof_max = [1.5]\n");
+        assert_eq!(e.line, 4, "{e}");
         assert!(e.message.contains("`pof_max` = 1.5"), "{e}");
 
         let e = error("[[sweep]]\n[sweep.axes]\nstrategy = [\"easy-peasy\"]\n");

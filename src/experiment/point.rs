@@ -93,6 +93,9 @@ impl Point {
         if !reads.overbooking {
             p.overbooking.pof_max = defaults.pof_max;
             p.overbooking.pdf = defaults.pdf.clone();
+            p.overbooking.calibration = defaults.calibration;
+            p.overbooking.calibration_min_count = defaults.calibration_min_count;
+            p.overbooking.calibration_warmup = defaults.calibration_warmup;
             // Only overbooked jobs are ever checkpointed.
             p.overbooking.checkpoint = defaults.checkpoint;
         }

@@ -25,6 +25,7 @@ use crate::policy::overbooking::Overbooking;
 use crate::policy::{self, ReservationHandling, StrategySettings};
 use crate::sim::bench::{Scenario, simulate};
 use crate::sim::record::RunSummary;
+use crate::stats::calibration::OnlineCalibrator;
 use crate::stats::failure_law::FailureLaw;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
@@ -211,6 +212,7 @@ pub fn axes(p: &Point) -> PointAxes {
         reservation_option: p.reservations.option.name().to_string(),
         checkpointing: p.overbooking.checkpoint.enabled,
         kill_at_estimate: p.classic.kill_at_estimate,
+        calibration: p.overbooking.calibration.to_string(),
     }
 }
 
@@ -265,6 +267,41 @@ fn run_grid(
     Ok((output, summary, 0))
 }
 
+/// The single-cluster scenario of point `p` on `jobs` (a battery).
+fn scenario(
+    inputs: &Inputs,
+    p: &Point,
+    jobs: &[Job],
+    capacity: u32,
+    calibrator: Option<OnlineCalibrator>,
+) -> anyhow::Result<Scenario> {
+    let reservations = p.reservations.generate(jobs, p.seed, p.battery);
+    let mut jobs = jobs.to_vec();
+    if !reservations.is_empty() {
+        jobs.extend(reservations);
+        jobs.sort_by_key(|j| (j.occurrence, j.id));
+    }
+    let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
+    let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
+    let checkpoint = Some(p.overbooking.checkpoint);
+    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator })
+}
+
+/// The calibrator a calibrated point starts with: carried through the
+/// `calibration_warmup` batteries before its own, as if the cluster had been
+/// running them, so it has seen outcomes (and only past ones) when its own
+/// battery begins. None without calibration.
+fn warm_calibrator(inputs: &Inputs, p: &Point, prepared: &Prepared) -> anyhow::Result<Option<OnlineCalibrator>> {
+    let Some(mut calibrator) = p.overbooking.calibrator() else { return Ok(None) };
+    for b in p.battery.saturating_sub(p.overbooking.calibration_warmup)..p.battery {
+        let q = Point { battery: b, ..p.clone() };
+        let Some(battery) = prepared.batteries.get(b) else { continue };
+        let warm = simulate(scenario(inputs, &q, &battery.jobs, prepared.capacity, Some(calibrator))?)?;
+        calibrator = warm.cluster.calibrator.ok_or_else(|| anyhow!("the warm-up battery {b} lost its calibrator"))?;
+    }
+    Ok(Some(calibrator))
+}
+
 /// Simulates one point.
 pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSummary, u32)> {
     if let Some(g) = &p.grid {
@@ -275,18 +312,10 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
         anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
     })?;
     let capacity = prepared.capacity;
-    let reservations = p.reservations.generate(&battery.jobs, p.seed, p.battery);
-    let mut jobs = battery.jobs.clone();
-    if !reservations.is_empty() {
-        jobs.extend(reservations);
-        jobs.sort_by_key(|j| (j.occurrence, j.id));
-    }
-    let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
-    let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let checkpoint = Some(p.overbooking.checkpoint);
-    let simulated = simulate(Scenario { capacity, jobs, failures, strategy, checkpoint })?;
+    let calibrator = warm_calibrator(inputs, p, prepared)?;
+    let simulated = simulate(scenario(inputs, p, &battery.jobs, capacity, calibrator)?)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let summary = RunSummary::of(&simulated.cluster.records, capacity);
     let run = run_row(p, &prepared.trace, capacity, started, wall_seconds);

@@ -282,13 +282,14 @@ impl Comprehensive {
             if let Some(gap_end) = gap_end.filter(|&g| g > s) {
                 let upper = gap_end.min(j.deadline);
                 if upper - s < j.estimate
-                    && ob.acceptance.accepts(self.pos_upper_bound(j, from, s, upper), j.fee, j.penalty)
+                    // A calibration map is monotone: a bound on the PoS stays a bound.
+                    && ob.acceptance.accepts(c.calibrated_pos(self.pos_upper_bound(j, from, s, upper)), j.fee, j.penalty)
                     && let Some(until) = self.choose_longest(s, j.nodes)
                 {
                     let end = until.min(j.deadline);
                     if end > s && end - s < j.estimate {
                         let pos = self.comprehensive_pos(c, j, s, end, false);
-                        if ob.acceptance.accepts(pos, j.fee, j.penalty) {
+                        if ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty) {
                             let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
                             let better = match self.placement {
                                 Placement::Conservative => best.is_none_or(|b| pos > b.pos),

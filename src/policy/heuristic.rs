@@ -285,7 +285,7 @@ impl Heuristic {
     }
 
     /// The booking the placement policy picks for `j` from `from`, if any.
-    fn choose(&self, j: &Job, from: Time) -> Option<Choice> {
+    fn choose(&self, c: &dyn Cluster, j: &Job, from: Time) -> Option<Choice> {
         if j.nodes > self.profile.capacity() || from > j.deadline {
             return None;
         }
@@ -305,7 +305,7 @@ impl Heuristic {
                 full(gap.start)
             } else if let (Some(ob), true) = (&self.overbooking, l > 0) {
                 let pos = self.pos(j, l);
-                if !ob.acceptance.accepts(pos, j.fee, j.penalty) {
+                if !ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty) {
                     continue;
                 }
                 Choice { start: gap.start, allotment: l, pos }
@@ -328,7 +328,7 @@ impl Heuristic {
     /// Books `job` at its chosen window from `from`; false if there is none.
     fn place(&mut self, c: &mut dyn Cluster, job: JobId, from: Time) -> Option<Choice> {
         let j = *c.job(job);
-        let choice = self.choose(&j, from)?;
+        let choice = self.choose(c, &j, from)?;
         self.profile.reserve(choice.start, choice.start + choice.allotment, j.nodes);
         *self.state(job) = State::Waiting { start: choice.start, allotment: choice.allotment };
         self.queue.insert((choice.start, job));

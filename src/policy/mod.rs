@@ -118,6 +118,11 @@ pub trait Cluster {
     fn nodes_ready(&self, nodes: &[NodeId]) -> bool;
     /// Asks for a `wake` call at `t` (≥ now).
     fn wake_at(&mut self, t: Time);
+    /// The PoS an acceptance test reads for a predicted `pos`: `pos` itself,
+    /// or 1 − the calibrated PoF when the cluster calibrates online (issue 17).
+    fn calibrated_pos(&self, pos: f64) -> f64 {
+        pos
+    }
 }
 
 /// An accepted advance reservation of CPUs: a Grid sub-reservation, a block

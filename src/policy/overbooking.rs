@@ -18,6 +18,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::setting::{InvalidSetting, positive, probability};
+use crate::stats::calibration::{Calibration, OnlineCalibrator};
 use crate::stats::pdf::{PdfConfig, RuntimeModel};
 use crate::units::Time;
 use crate::workload::failures::{LANL_LAMBDA_PER_HOUR, LANL_MU_PER_HOUR};
@@ -56,6 +57,45 @@ pub struct OverbookingConfig {
     /// of a point's canonical text when default, so older ids stay valid.
     #[serde(skip_serializing_if = "CheckpointConfig::is_default")]
     pub checkpoint: CheckpointConfig,
+    /// The acceptance test reads the PoF raw or calibrated online (issue 17);
+    /// left out of the canonical text when `none`.
+    #[serde(skip_serializing_if = "is_uncalibrated")]
+    pub calibration: Calibration,
+    /// Overbooked outcomes a cluster must have seen before its calibration applies.
+    #[serde(skip_serializing_if = "is_default_min_count")]
+    pub calibration_min_count: usize,
+    /// Batteries before its own a calibrated point runs first, carrying its
+    /// calibrator through them (the provider has been operating).
+    #[serde(skip_serializing_if = "is_default_warmup")]
+    pub calibration_warmup: usize,
+}
+
+/// Default of `calibration_warmup`.
+pub const CALIBRATION_WARMUP: usize = 4;
+
+fn is_default_warmup(n: &usize) -> bool {
+    *n == CALIBRATION_WARMUP
+}
+
+/// Default of `calibration_min_count`.
+pub const CALIBRATION_MIN_COUNT: usize = 50;
+
+fn is_uncalibrated(c: &Calibration) -> bool {
+    *c == Calibration::None
+}
+
+fn is_default_min_count(n: &usize) -> bool {
+    *n == CALIBRATION_MIN_COUNT
+}
+
+impl OverbookingConfig {
+    /// The online calibrator a cluster keeps, if the PoF is calibrated: it
+    /// refits after every 25 new outcomes (cost amortised, deterministic),
+    /// with 2 pseudo-outcomes on the identity at each of its anchors.
+    pub fn calibrator(&self) -> Option<OnlineCalibrator> {
+        (self.calibration == Calibration::Isotonic)
+            .then(|| OnlineCalibrator::new(self.calibration_min_count, 25).with_prior(2.0))
+    }
 }
 
 /// Paper A's checkpoint/restart model: an overbooked job killed at the end of
@@ -98,6 +138,9 @@ impl Default for OverbookingConfig {
             condition_on_elapsed: true,
             pdf: PdfConfig::default(),
             checkpoint: CheckpointConfig::default(),
+            calibration: Calibration::None,
+            calibration_min_count: CALIBRATION_MIN_COUNT,
+            calibration_warmup: CALIBRATION_WARMUP,
         }
     }
 }
@@ -118,6 +161,9 @@ impl OverbookingConfig {
             if v < 0 {
                 return Err(InvalidSetting::new(name, v, "must be 0 or more"));
             }
+        }
+        if self.calibration_min_count == 0 {
+            return Err(InvalidSetting::new("calibration_min_count", 0, "must be at least 1"));
         }
         self.pdf.validate()
     }

@@ -70,7 +70,7 @@ pub const POINT_COLUMNS: [(&str, Kind); 27] = [
 /// The `points` columns added after schema v1 (paper B's reservations and
 /// checkpointing in v2, the classic modes in v3), with the value a store
 /// from before them stands for.
-pub const COLUMNS_SINCE_V1: [(&str, Kind, &str); 22] = [
+pub const COLUMNS_SINCE_V1: [(&str, Kind, &str); 23] = [
     ("reservation_percent", Kind::Real, "0.0"),
     ("start_factor", Kind::Real, "1.0"),
     ("reservation_option", Kind::Text, "'reject'"),
@@ -93,6 +93,7 @@ pub const COLUMNS_SINCE_V1: [(&str, Kind, &str); 22] = [
     ("slowdown_mean", Kind::Real, "0.0"),
     ("bounded_slowdown_mean", Kind::Real, "0.0"),
     ("makespan", Kind::Real, "0.0"),
+    ("calibration", Kind::Text, "'none'"),
 ];
 
 /// Column kinds.
@@ -303,16 +304,36 @@ pub fn load_calibration(path: &Path, points: &DataFrame) -> Result<DataFrame, Lo
     let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
     let ids: Vec<i64> = points.column("run_id").map_err(polars)?.i64().map_err(polars)?.iter().flatten().collect();
     let wanted: std::collections::HashSet<i64> = ids.into_iter().collect();
-    // PoF ≥ 0, so the integer cast floors; PoF = 1 joins the last bin.
-    let sql = format!(
-        "SELECT o.run_id, p.strategy, p.trace, p.pdf_source, min(CAST(o.pof / {bin} AS INTEGER), {last}) * {bin}, \
-         count(*), sum(o.outcome = 2), sum(o.pof), sum((o.pof - (o.outcome = 2)) * (o.pof - (o.outcome = 2))) \
-         FROM job_outcomes o JOIN points p ON p.run_id = o.run_id \
-         WHERE o.accepted = 1 AND o.overbooked = 1 AND o.pof IS NOT NULL \
-         GROUP BY o.run_id, min(CAST(o.pof / {bin} AS INTEGER), {last})",
-        bin = crate::report::tables::BIN,
-        last = crate::report::tables::LAST_BIN,
-    );
+    // PoF ≥ 0, so the integer cast floors; PoF = 1 joins the last bin. A
+    // calibrated point (v7) shows twice, its raw and its calibrated
+    // predictions, as "strategy [isotonic, raw]" and "[isotonic, calibrated]".
+    let calibrated = columns_of(&conn, "job_outcomes")
+        .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?
+        .iter()
+        .any(|c| c == "pof_calibrated");
+    let select = |pof: &str, label: &str| {
+        format!(
+            "SELECT o.run_id, {label}, p.trace, p.pdf_source, min(CAST({pof} / {bin} AS INTEGER), {last}) * {bin}, \
+             count(*), sum(o.outcome = 2), sum({pof}), sum(({pof} - (o.outcome = 2)) * ({pof} - (o.outcome = 2))) \
+             FROM job_outcomes o JOIN points p ON p.run_id = o.run_id \
+             WHERE o.accepted = 1 AND o.overbooked = 1 AND {pof} IS NOT NULL \
+             GROUP BY o.run_id, min(CAST({pof} / {bin} AS INTEGER), {last})",
+            bin = crate::report::tables::BIN,
+            last = crate::report::tables::LAST_BIN,
+        )
+    };
+    let sql = if calibrated {
+        format!(
+            "{} UNION ALL {}",
+            select(
+                "o.pof",
+                "p.strategy || CASE p.calibration WHEN 'none' THEN '' ELSE ' [' || p.calibration || ', raw]' END"
+            ),
+            select("o.pof_calibrated", "p.strategy || ' [' || p.calibration || ', calibrated]'")
+        )
+    } else {
+        select("o.pof", "p.strategy")
+    };
     let df = frame(
         &conn,
         path,

@@ -22,7 +22,7 @@ use crate::report::reference;
 use crate::report::summary::{additional_percent, ci_from, wilson};
 
 /// The sweep axes a report groups by.
-pub const AXES: [&str; 13] = [
+pub const AXES: [&str; 14] = [
     "strategy",
     "trace",
     "pdf_source",
@@ -36,6 +36,7 @@ pub const AXES: [&str; 13] = [
     "start_factor",
     "reservation_option",
     "checkpointing",
+    "calibration",
 ];
 
 /// The axes of paper B's reservation experiments, in table order.

@@ -37,6 +37,7 @@ use crate::sim::cluster::{ClusterActor, ClusterResult};
 use crate::sim::event::{DeliverBatch, Event, Finish};
 use crate::sim::injector::FailureInjector;
 use crate::sim::kernel::{Batch, Bench, Handled, Kernel, KernelStats, SimError};
+use crate::stats::calibration::OnlineCalibrator;
 use crate::units::Time;
 use crate::workload::failures::FailureStream;
 use crate::workload::job::Job;
@@ -53,6 +54,8 @@ pub struct Scenario {
     pub strategy: Box<dyn Strategy>,
     /// Checkpoint/restart of killed overbooked jobs (paper A), if any.
     pub checkpoint: Option<CheckpointConfig>,
+    /// Online PoF calibration (issue 17), if any.
+    pub calibrator: Option<OnlineCalibrator>,
 }
 
 /// What one single-cluster simulation produced.
@@ -224,7 +227,8 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     for first in [client.first_event(), injector.first_event()].into_iter().flatten() {
         kernel.schedule(first)?;
     }
-    let cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy);
+    let cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy)
+        .with_calibrator(scenario.calibrator);
     let mut models = Models {
         clients: vec![ClientRef::Jobs(spawn(client))],
         clusters: vec![spawn(cluster)],

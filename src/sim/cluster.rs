@@ -39,6 +39,7 @@ use crate::sim::event::{Batched, Buffers, ClusterMsg, Event, Finish};
 use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
 use crate::sim::port::{Input, Output};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
+use crate::stats::calibration::OnlineCalibrator;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::failures::{NodeEvent, NodeEventKind};
 use crate::workload::job::Job;
@@ -132,6 +133,8 @@ pub struct ClusterCore {
     log: Vec<(JobId, Time, Time, u32, u32)>,
     /// Checkpoint/restart of killed overbooked jobs, when enabled.
     checkpoint: Option<CheckpointConfig>,
+    /// Online PoF calibration, learned from the overbooked outcomes seen so far.
+    calibrator: Option<OnlineCalibrator>,
 }
 
 impl ClusterCore {
@@ -153,6 +156,16 @@ impl ClusterCore {
             node_events: Vec::new(),
             log: Vec::new(),
             checkpoint: checkpoint.filter(|c| c.enabled),
+            calibrator: None,
+        }
+    }
+
+    /// An overbooked job's outcome became final: the calibrator learns it.
+    fn observe(&mut self, id: JobId) {
+        let r = &self.records[id as usize];
+        if let (Some(cal), true, Some(pof), Some(outcome)) = (self.calibrator.as_mut(), r.overbooked, r.pof, r.outcome)
+        {
+            cal.observe(pof, outcome == Outcome::Failed);
         }
     }
 
@@ -214,6 +227,7 @@ impl ClusterCore {
         } else {
             Some(Outcome::Failed)
         };
+        self.observe(id);
         true
     }
 
@@ -270,6 +284,7 @@ impl ClusterCore {
             unresolved,
             blocks: Vec::new(),
             backlog_integrals: (0.0, 0.0),
+            calibrator: self.calibrator.take(),
         }
     }
 }
@@ -294,6 +309,10 @@ impl Cluster for ClusterCore {
         r.planned_end = Some(booking.end);
         r.overbooked = booking.overbooked;
         r.pof = booking.pof;
+        r.pof_calibrated = match (&self.calibrator, booking.pof) {
+            (Some(c), Some(p)) => Some(c.calibrate(p)),
+            _ => None,
+        };
     }
 
     fn reject(&mut self, id: JobId, reason: RejectReason) {
@@ -325,6 +344,15 @@ impl Cluster for ClusterCore {
         }
         self.executions[id as usize].suspended = false;
         self.records[id as usize].outcome = Some(Outcome::Failed);
+        self.observe(id);
+    }
+
+    fn calibrated_pos(&self, pos: f64) -> f64 {
+        match &self.calibrator {
+            // Untouched without calibration: outcomes stay bit-identical.
+            None => pos,
+            Some(c) => 1.0 - c.calibrate(1.0 - pos),
+        }
     }
 
     fn start(&mut self, id: JobId, nodes: &[NodeId], kill_at: Time) -> bool {
@@ -411,6 +439,8 @@ pub struct ClusterResult {
     pub blocks: Vec<Block>,
     /// Its backlog integrals (Grid; see [`crate::policy::ReservationService::backlog_integrals`]).
     pub backlog_integrals: (f64, f64),
+    /// Its PoF calibrator as the run left it, if it calibrated.
+    pub calibrator: Option<OnlineCalibrator>,
 }
 
 /// The cluster actor: mechanics plus strategy, and in a Grid its LRS.
@@ -454,6 +484,12 @@ impl ClusterActor {
             replies: Output::new(),
             buffers: Buffers::default(),
         }
+    }
+
+    /// The same cluster calibrating its PoF predictions online.
+    pub fn with_calibrator(mut self, calibrator: Option<OnlineCalibrator>) -> ClusterActor {
+        self.core.calibrator = calibrator;
+        self
     }
 
     /// The same cluster running a local reservation service.

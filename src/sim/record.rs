@@ -74,6 +74,8 @@ pub struct JobRecord {
     pub overbooked: bool,
     /// Predicted probability of failure at acceptance.
     pub pof: Option<f64>,
+    /// The calibrated prediction the acceptance test read, if the cluster calibrates.
+    pub pof_calibrated: Option<f64>,
     /// Final outcome (`None` only while the run is in progress).
     pub outcome: Option<Outcome>,
     /// Executions started after the first (restarts after node failures).
@@ -104,6 +106,7 @@ impl JobRecord {
             actual_end: None,
             overbooked: false,
             pof: None,
+            pof_calibrated: None,
             outcome: None,
             restarts: 0,
             executed: 0,
@@ -166,6 +169,8 @@ pub struct RunSummary {
     pub overbooked_failed: u32,
     /// Σ predicted PoF of the overbooked jobs (mean = this / overbooked).
     pub overbooked_pof_sum: f64,
+    /// Σ calibrated PoF of the overbooked jobs, if the cluster calibrated.
+    pub overbooked_pof_calibrated_sum: Option<f64>,
     /// Reservations submitted (paper B).
     pub reservations: u32,
     /// Of those, accepted.
@@ -269,6 +274,9 @@ impl RunSummary {
             if r.accepted && r.overbooked {
                 s.overbooked += 1;
                 s.overbooked_pof_sum += r.pof.unwrap_or(0.0);
+                if let Some(c) = r.pof_calibrated {
+                    *s.overbooked_pof_calibrated_sum.get_or_insert(0.0) += c;
+                }
                 if r.outcome == Some(Outcome::Failed) {
                     s.overbooked_failed += 1;
                 }

@@ -42,7 +42,8 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 pub const CAL_BINS: usize = 1000;
 
 /// Whether the acceptance test uses the raw or a calibrated PoF.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Calibration {
     /// The PoF as the strategy predicts it.
     #[default]
@@ -191,7 +192,17 @@ pub struct OnlineCalibrator {
     rates: Vec<f64>,
     /// Scratch PAV stack, kept to avoid allocating on refits.
     stack: Vec<Block>,
+    /// Scratch input of a refit: the tallies and the prior's anchors.
+    input: Vec<Block>,
+    /// Weight of each of the prior's [`ANCHORS`] points on the identity.
+    prior_weight: f64,
 }
+
+/// The prior's anchor points: y = x at x = 0, 1/20, …, 1. With a weight they
+/// keep the map near the identity where no outcome has been seen (a fit from
+/// a few successes alone would call every PoF 0, and predictions above the
+/// seen range would take the last block's rate).
+pub const ANCHORS: usize = 21;
 
 impl OnlineCalibrator {
     /// A calibrator that applies once `min_count` outcomes have been seen and
@@ -203,10 +214,19 @@ impl OnlineCalibrator {
             tallies: vec![Tally::default(); CAL_BINS],
             seen: 0,
             since_fit: 0,
-            centres: Vec::with_capacity(CAL_BINS),
-            rates: Vec::with_capacity(CAL_BINS),
-            stack: Vec::with_capacity(CAL_BINS),
+            centres: Vec::with_capacity(CAL_BINS + ANCHORS),
+            rates: Vec::with_capacity(CAL_BINS + ANCHORS),
+            stack: Vec::with_capacity(CAL_BINS + ANCHORS),
+            input: Vec::with_capacity(CAL_BINS + ANCHORS),
+            prior_weight: 0.0,
         }
+    }
+
+    /// The same calibrator fitting its outcomes together with [`ANCHORS`]
+    /// pseudo-outcomes of `weight` each on the identity (0: none).
+    pub fn with_prior(mut self, weight: f64) -> OnlineCalibrator {
+        self.prior_weight = if weight.is_finite() { weight.max(0.0) } else { 0.0 };
+        self
     }
 
     /// Records an outcome that has happened: a job accepted with PoF
@@ -231,10 +251,22 @@ impl OnlineCalibrator {
 
     /// Refits the map on every outcome seen so far.
     fn refit(&mut self) {
-        self.stack.clear();
+        self.input.clear();
         for t in self.tallies.iter().filter(|t| t.count > 0) {
             let w = t.count as f64;
-            let b = Block { x_hi: t.sum_predicted / w, sum_wx: t.sum_predicted, sum_wy: t.failures as f64, w };
+            self.input.push(Block { x_hi: t.sum_predicted / w, sum_wx: t.sum_predicted, sum_wy: t.failures as f64, w });
+        }
+        if self.prior_weight > 0.0 {
+            let w = self.prior_weight;
+            for g in 0..ANCHORS {
+                let x = g as f64 / (ANCHORS - 1) as f64;
+                self.input.push(Block { x_hi: x, sum_wx: w * x, sum_wy: w * x, w });
+            }
+            // In place and stable: equal x keep data before anchors.
+            self.input.sort_by(|a, b| a.x_hi.total_cmp(&b.x_hi));
+        }
+        self.stack.clear();
+        for &b in &self.input {
             pav_push(&mut self.stack, b);
         }
         self.centres.clear();
@@ -514,6 +546,24 @@ mod tests {
         let (bad_cal, bins) = bad(&calibrated[half..], 3.29);
         assert!(bad_cal == 0 && bins >= 9, "{bad_cal} of {bins} bins");
         assert_eq!(bad(&calibrated[half..], Z95).0, 0);
+    }
+
+    /// With the prior, a fit from a few successes alone does not call every
+    /// PoF 0, and a prediction above the seen range stays high.
+    #[test]
+    fn the_prior_keeps_unseen_predictions_near_the_identity() {
+        let mut plain = OnlineCalibrator::new(10, 10);
+        let mut prior = OnlineCalibrator::new(10, 10).with_prior(2.0);
+        for i in 0..10 {
+            plain.observe(0.05 + 0.001 * f64::from(i), false);
+            prior.observe(0.05 + 0.001 * f64::from(i), false);
+        }
+        assert_eq!(plain.calibrate(0.9), 0.0);
+        // Anchors at 0.85, 0.9, 0.95 and 1 (weight 2 each) sit above the data
+        // and stay unpooled: the map passes through them.
+        assert!((prior.calibrate(0.9) - 0.9).abs() < 1e-12, "{}", prior.calibrate(0.9));
+        // Where the data are, they dominate: 10 successes and the anchors at 0 and 0.05 pool.
+        assert!(prior.calibrate(0.05) < 0.02, "{}", prior.calibrate(0.05));
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub use provision::ProvisionPointRow;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 6] = [
+pub const MIGRATIONS: [&str; 7] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -408,6 +408,22 @@ CREATE TABLE pricing_harm (
     be_wait_without REAL               -- mean best-effort wait in the run without reservations, seconds
 );
 "#,
+    // v7: online PoF calibration (issue 17).
+    r#"
+ALTER TABLE job_outcomes ADD COLUMN pof_calibrated REAL;  -- the calibrated PoF the acceptance test read
+ALTER TABLE points ADD COLUMN calibration TEXT NOT NULL DEFAULT 'none';  -- 'none' or 'isotonic'
+ALTER TABLE points ADD COLUMN overbooked_pof_calibrated REAL;  -- Σ calibrated PoF of the overbooked jobs (calibrated runs)
+DROP VIEW jobs;
+CREATE VIEW jobs AS
+SELECT o.run_id, r.strategy, r.battery, o.job, b.swf_id, b.occurrence, b.release, b.deadline, b.estimate,
+       b.runtime, b.nodes, b.user, b.application, b.queue, o.accepted, o.planned_start, o.planned_end,
+       o.actual_start, o.actual_end, o.overbooked, o.pof,
+       CASE o.outcome WHEN 1 THEN 'success' WHEN 2 THEN 'failed' ELSE 'rejected' END AS outcome,
+       o.fee, o.penalty, o.restarts, o.executed, o.moves, o.pinned, o.checkpoints, o.cluster, o.pof_calibrated
+FROM job_outcomes o
+JOIN runs r ON r.run_id = o.run_id
+JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job;
+"#,
 ];
 
 /// The schema version this build writes.
@@ -514,6 +530,8 @@ pub struct PointAxes {
     pub checkpointing: bool,
     /// Classic modes: jobs are killed at their estimate.
     pub kill_at_estimate: bool,
+    /// PoF calibration: `none` or `isotonic`.
+    pub calibration: String,
 }
 
 /// A run with its outcomes.
@@ -664,7 +682,7 @@ impl Store {
                  overbooked, overbooked_failed, overbooked_pof, reservations, reservations_accepted, \
                  reservation_rejection_rate, sldwa, moved_jobs, move_delay_mean, move_delay_max, pinned_jobs, \
                  checkpoints, resumed_successful, dropped, wait_mean, wait_max, response_mean, slowdown_mean, \
-                 bounded_slowdown_mean, makespan FROM points WHERE run_id = ?1",
+                 bounded_slowdown_mean, makespan, overbooked_pof_calibrated FROM points WHERE run_id = ?1",
                 [run_id],
                 |r| {
                     Ok(RunSummary {
@@ -697,6 +715,7 @@ impl Store {
                         slowdown_mean: r.get(26)?,
                         bounded_slowdown_mean: r.get(27)?,
                         makespan: r.get(28)?,
+                        overbooked_pof_calibrated_sum: r.get(29)?,
                     })
                 },
             )
@@ -766,7 +785,7 @@ impl Store {
             tx.execute(
                 "INSERT INTO points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, \
                  ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, \
-                 ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48)",
+                 ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, ?48, ?49, ?50)",
                 params![
                     r.run_id,
                     r.strategy,
@@ -815,7 +834,9 @@ impl Store {
                     sum.response_mean,
                     sum.slowdown_mean,
                     sum.bounded_slowdown_mean,
-                    sum.makespan
+                    sum.makespan,
+                    axes.calibration,
+                    sum.overbooked_pof_calibrated_sum
                 ],
             )
             .map_err(&err)?;
@@ -863,7 +884,7 @@ impl Store {
 
 /// Rows per multi-row INSERT: one statement per batch instead of per row.
 const BATCH: usize = 50;
-const OUTCOME_COLUMNS: usize = 18;
+const OUTCOME_COLUMNS: usize = 19;
 const BATTERY_COLUMNS: usize = 12;
 
 fn insert_sql(table: &str, columns: usize, rows: usize) -> String {
@@ -942,7 +963,8 @@ fn write_outcomes(
         s.raw_bind_parameter(i + 14, r.moves)?;
         s.raw_bind_parameter(i + 15, r.pinned)?;
         s.raw_bind_parameter(i + 16, r.checkpoints)?;
-        s.raw_bind_parameter(i + 17, cluster_of(r.job.id))
+        s.raw_bind_parameter(i + 17, cluster_of(r.job.id))?;
+        s.raw_bind_parameter(i + 18, r.pof_calibrated)
     })
 }
 
