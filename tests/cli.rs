@@ -134,7 +134,9 @@ fn run_and_query_the_synthetic_default() {
         assert_eq!(out.contains(&format!("\n{} ", info.name)), !info.queueing, "{}:\n{out}", info.name);
     }
     assert!(out.contains("calibration of overbooked jobs"), "{out}");
-    assert!(out.contains("4 of 10 runs were already stored"), "{out}");
+    // 2 batteries × (2 strategies + 3 overbooking strategies × the PoF_max curve 0.1, 0.3, 0.5).
+    assert!(out.contains("4 of 22 runs were already stored"), "{out}");
+    assert!(out.contains("heuristic-overbooking @0.3"), "{out}");
 }
 
 #[test]

@@ -15,6 +15,7 @@ use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
 use crate::policy::{Placement, check_strategy};
 use crate::sim::record::RunSummary;
+use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};
 use crate::store::Store;
 use crate::workload::WorkloadSource;
@@ -74,9 +75,11 @@ pub(crate) struct RunArgs {
     /// Placement policy: first-fit, best-fit, conservative or last-fit.
     #[arg(long, default_value = "best-fit")]
     placement: String,
-    /// PoF_max of the PoF acceptance test (and shortened backfilling's maxPoF).
-    #[arg(long, default_value_t = 0.1)]
-    pof_max: f64,
+    /// PoF_max of the PoF acceptance test (and shortened backfilling's maxPoF);
+    /// repeat for a curve. Default: the curve 0.1, 0.3, 0.5 (at 0.1 heuristic
+    /// overbooking rarely finds a gap worth overbooking on the synthetic default).
+    #[arg(long = "pof-max", value_name = "P")]
+    pof_max: Vec<f64>,
     /// Acceptance test of overbooked placements.
     #[arg(long, value_enum, default_value_t = AcceptanceArg::Pof)]
     acceptance: AcceptanceArg,
@@ -178,12 +181,13 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         prepare = prepare.for_classic_modes();
     }
     prepare.validate_split()?;
+    let mut curve = if args.pof_max.is_empty() { DEFAULT_POF_CURVE.to_vec() } else { args.pof_max.clone() };
     let overbooking = OverbookingConfig {
         acceptance: match args.acceptance {
             AcceptanceArg::Pof => AcceptanceKind::Pof,
             AcceptanceArg::Risk => AcceptanceKind::Risk,
         },
-        pof_max: args.pof_max,
+        pof_max: curve[0],
         security_factor: args.security_factor,
         pdf: PdfConfig {
             source: args.pdf_source.parse()?,
@@ -202,7 +206,13 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             .map_err(|e: crate::setting::InvalidSetting| e.renamed("--pof-calibration"))?,
         ..OverbookingConfig::default()
     };
-    overbooking.validate()?;
+    for &p in &curve {
+        OverbookingConfig { pof_max: p, ..overbooking.clone() }.validate()?;
+    }
+    // The risk test does not read PoF_max: one point per strategy.
+    if overbooking.acceptance == AcceptanceKind::Risk {
+        curve.truncate(1);
+    }
     let reservations = ReservationConfig {
         percent: args.reservations,
         start_factor: args.start_factor,
@@ -216,21 +226,31 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     reservations.validate()?;
     let batteries = if prepare.whole_log { 1 } else { prepare.batteries };
     let mut points = Vec::new();
+    // (label, strategy, PoF_max) of each summary row: one per PoF_max for
+    // strategies that read it, one for the others.
+    let mut rows: Vec<(String, String, f64)> = Vec::new();
     for strategy in &strategies {
-        for battery in 0..batteries {
-            points.push(Point {
-                strategy: strategy.clone(),
-                placement,
-                seed: args.seed,
-                battery,
-                workload: workload.clone(),
-                prepare: prepare.clone(),
-                failures: failures.clone(),
-                overbooking: overbooking.clone(),
-                reservations: reservations.clone(),
-                classic: ClassicConfig { kill_at_estimate: args.kill_at_estimate },
-                grid: None,
-            });
+        let reads = crate::policy::strategy(strategy).is_ok_and(|i| i.reads.overbooking);
+        let pofs: &[f64] = if reads { &curve } else { &curve[..1] };
+        for &pof_max in pofs {
+            let label = if reads && curve.len() > 1 { format!("{strategy} @{pof_max}") } else { strategy.clone() };
+            rows.push((label, strategy.clone(), pof_max));
+            let overbooking = OverbookingConfig { pof_max, ..overbooking.clone() };
+            for battery in 0..batteries {
+                points.push(Point {
+                    strategy: strategy.clone(),
+                    placement,
+                    seed: args.seed,
+                    battery,
+                    workload: workload.clone(),
+                    prepare: prepare.clone(),
+                    failures: failures.clone(),
+                    overbooking: overbooking.clone(),
+                    reservations: reservations.clone(),
+                    classic: ClassicConfig { kill_at_estimate: args.kill_at_estimate },
+                    grid: None,
+                });
+            }
         }
     }
     let (report, normalized) = execute(&points, |p| p.strategy.clone(), args.store.jobs, &args.store.db, "slasim run")?;
@@ -256,7 +276,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             AcceptanceKind::Pof => "PoF",
             AcceptanceKind::Risk => "risk",
         },
-        overbooking.pof_max,
+        curve.iter().map(f64::to_string).collect::<Vec<_>>().join(", "),
         overbooking.pdf.source
     )?;
     if report.already > 0 {
@@ -265,25 +285,31 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     if report.unresolved > 0 {
         tracing::warn!(unresolved = report.unresolved, "jobs left without an outcome were counted as failed");
     }
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(26);
     writeln!(text, "\nmeans per battery:")?;
     writeln!(
         text,
-        "{:<26} {:>9} {:>10} {:>8} {:>9} {:>11} {:>10} {:>11} {:>11}",
+        "{:<width$} {:>9} {:>10} {:>8} {:>9} {:>11} {:>10} {:>11} {:>11}",
         "strategy", "accepted", "successful", "failed", "rejected", "fees", "penalties", "gain", "utilisation"
     )?;
     // The summaries of one strategy's runs, and a mean over them.
-    let runs_of = |strategy: &str| -> Vec<RunSummary> {
-        results.iter().zip(&points).filter(|(_, p)| p.strategy == strategy).map(|(r, _)| *r).collect()
+    let runs_of = |row: &(String, String, f64)| -> Vec<RunSummary> {
+        results
+            .iter()
+            .zip(&points)
+            .filter(|(_, p)| p.strategy == row.1 && p.overbooking.pof_max == row.2)
+            .map(|(r, _)| *r)
+            .collect()
     };
     let mean_of =
         |runs: &[RunSummary], f: fn(&RunSummary) -> f64| runs.iter().map(f).sum::<f64>() / runs.len().max(1) as f64;
-    for strategy in &strategies {
-        let runs = runs_of(strategy);
+    for row in &rows {
+        let runs = runs_of(row);
         let mean = |f| mean_of(&runs, f);
         writeln!(
             text,
-            "{:<26} {:>9.1} {:>10.1} {:>8.1} {:>9.1} {:>11.1} {:>10.1} {:>11.1} {:>10.1}%",
-            strategy,
+            "{:<width$} {:>9.1} {:>10.1} {:>8.1} {:>9.1} {:>11.1} {:>10.1} {:>11.1} {:>10.1}%",
+            row.0,
             mean(|s| f64::from(s.accepted)),
             mean(|s| f64::from(s.successful)),
             mean(|s| f64::from(s.failed)),
@@ -339,7 +365,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         )?;
         writeln!(
             text,
-            "{:<26} {:>12} {:>9} {:>10} {:>8} {:>6} {:>15} {:>14} {:>7}",
+            "{:<width$} {:>12} {:>9} {:>10} {:>8} {:>6} {:>15} {:>14} {:>7}",
             "strategy",
             "reservations",
             "accepted",
@@ -350,14 +376,14 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             "max delay (h)",
             "pinned"
         )?;
-        for strategy in &strategies {
-            let runs = runs_of(strategy);
+        for row in &rows {
+            let runs = runs_of(row);
             let mean = |f| mean_of(&runs, f);
             let max_delay = runs.iter().map(|s| s.move_delay_max).fold(0.0, f64::max);
             writeln!(
                 text,
-                "{:<26} {:>12.1} {:>9.1} {:>10.1} {:>8.2} {:>6.1} {:>15.2} {:>14.2} {:>7.1}",
-                strategy,
+                "{:<width$} {:>12.1} {:>9.1} {:>10.1} {:>8.2} {:>6.1} {:>15.2} {:>14.2} {:>7.1}",
+                row.0,
                 mean(|s| f64::from(s.reservations)),
                 mean(|s| f64::from(s.reservations_accepted)),
                 mean(|s| s.reservation_rejection_rate),
@@ -374,34 +400,37 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         let resumed: u32 = results.iter().map(|r| r.resumed_successful).sum();
         writeln!(text, "\ncheckpoints written: {checkpoints}; of those jobs, {resumed} succeeded after resuming")?;
     }
-    let overbooking_runs: Vec<&str> = strategies
-        .iter()
-        .map(String::as_str)
-        .filter(|s| crate::policy::strategy(s).is_ok_and(|i| i.reads.overbooking))
-        .collect();
+    let overbooking_runs: Vec<&(String, String, f64)> =
+        rows.iter().filter(|r| crate::policy::strategy(&r.1).is_ok_and(|i| i.reads.overbooking)).collect();
     if !overbooking_runs.is_empty() {
         writeln!(text, "\ncalibration of overbooked jobs (all batteries):")?;
+        // The calibrated column only when the runs calibrate.
+        let calibrating = overbooking.calibration != Calibration::None;
+        let extra = if calibrating { format!(" {:>19}", "mean calibrated") } else { String::new() };
         writeln!(
             text,
-            "{:<26} {:>11} {:>19} {:>19} {:>19}",
-            "strategy", "overbooked", "mean predicted PoF", "mean calibrated", "observed failures"
+            "{:<width$} {:>11} {:>19}{extra} {:>19}",
+            "strategy", "overbooked", "mean predicted PoF", "observed failures"
         )?;
-        for strategy in overbooking_runs {
-            let runs = runs_of(strategy);
+        for row in overbooking_runs {
+            let runs = runs_of(row);
             let overbooked: u32 = runs.iter().map(|s| s.overbooked).sum();
             let failed: u32 = runs.iter().map(|s| s.overbooked_failed).sum();
             let pof: f64 = runs.iter().map(|s| s.overbooked_pof_sum).sum();
+            let n = f64::from(overbooked.max(1));
             let calibrated: Option<f64> =
                 runs.iter().filter_map(|s| s.overbooked_pof_calibrated_sum).reduce(|a, b| a + b);
-            let n = f64::from(overbooked.max(1));
-            let calibrated = calibrated.map_or_else(|| "-".to_string(), |c| format!("{:.4}", c / n));
+            let extra = match (calibrating, calibrated) {
+                (false, _) => String::new(),
+                (true, Some(c)) => format!(" {:>19.4}", c / n),
+                (true, None) => format!(" {:>19}", "-"),
+            };
             writeln!(
                 text,
-                "{:<26} {:>11} {:>19.4} {:>19} {:>19.4}",
-                strategy,
+                "{:<width$} {:>11} {:>19.4}{extra} {:>19.4}",
+                row.0,
                 overbooked,
                 pof / n,
-                calibrated,
                 f64::from(failed) / n
             )?;
         }
@@ -409,6 +438,9 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     emit(&text)?;
     Ok(std::process::ExitCode::SUCCESS)
 }
+
+/// PoF_max values `slasim run` sweeps when none is given.
+const DEFAULT_POF_CURVE: [f64; 3] = [0.1, 0.3, 0.5];
 
 /// Hands the command line's points (each with a label) to the sweep executor
 /// as an experiment; the points stored are the normalised ones, in order.
