@@ -292,6 +292,39 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A price query, delivered to the site actor at any later instant, leaves
+    /// its scheduler exactly as it was (not even the past is forgotten), and a
+    /// purchase of an offer it made does change it.
+    #[test]
+    fn a_price_query_leaves_the_site_unchanged(
+        jobs in jobs_strategy(),
+        later in 0i64..=7200,
+        procs in 1u32..=16,
+        minutes in 10i64..=240,
+        easy in proptest::bool::ANY,
+    ) {
+        use slasim::provision::site::{SiteActor, SiteMsg, SiteRequest};
+        use slasim::sim::kernel::Model;
+        let (site, now) = random_site(16, &jobs);
+        let mut actor = SiteActor::new(0, site.clone(), false);
+        let at = now + later;
+        let quote = SiteRequest::Quote { from: 0, task: 0, earliest: at, procs, duration: minutes * 60, easy, deadline: None };
+        let _ = actor.handle(at, SiteMsg::Request(quote), Vec::new());
+        prop_assert_eq!(actor.scheduler(), &site);
+        // The same offers, bought, are admissible and change the plan.
+        let snapshot = site.pricing_snapshot(at);
+        let policy = if easy { Policy::Easy } else { Policy::Conservative };
+        let offers = slasim::provision::pricing::query_earliest(&snapshot, policy, 1.0, at, procs, minutes * 60);
+        prop_assert!(!offers.is_empty());
+        let buy = SiteRequest::Buy { from: 0, task: 0, start: offers[0].start, procs, duration: minutes * 60, runtime: minutes * 60 };
+        let _ = actor.handle(at, SiteMsg::Request(buy), Vec::new());
+        prop_assert_ne!(actor.scheduler(), &site);
+    }
+}
+
 /// `slasim provision run --method greedy` on CTC-SP2: every submission's
 /// reserved run ends when planned, α = 1 costs the best-effort cost, α = 0
 /// costs more and finishes no later on average; the method is stored.

@@ -670,6 +670,11 @@ impl SiteActor {
         Event::Site(self.me as usize, msg)
     }
 
+    /// Its scheduler as it stands.
+    pub fn scheduler(&self) -> &SlotScheduler {
+        &self.scheduler
+    }
+
     /// What a site resumed from a snapshot must hear from the kernel: the end
     /// of every piece of work running in it and its next planned start
     /// (nothing for a fresh scheduler). Without them a fork's running work
