@@ -119,6 +119,8 @@ pub struct Comprehensive {
     best_nodes: Vec<NodeId>,
     /// Nodes of the full booking found first.
     full_nodes: Vec<NodeId>,
+    /// End CDF of the best overbooked candidate so far.
+    best_cdf: EndCdf,
     due: Vec<(Time, JobId)>,
     jobs: Vec<JobId>,
     preds: Vec<JobId>,
@@ -156,6 +158,7 @@ impl Comprehensive {
             chosen: Vec::new(),
             best_nodes: Vec::new(),
             full_nodes: Vec::new(),
+            best_cdf: EndCdf::default(),
             due: Vec::new(),
             jobs: Vec::new(),
             preds: Vec::new(),
@@ -213,7 +216,18 @@ impl Comprehensive {
     /// The comprehensive PoS of booking `j` on `chosen` over [s, end); if
     /// `store` the job's end CDF is left in `cdf_scratch`.
     fn comprehensive_pos(&mut self, c: &dyn Cluster, j: &Job, s: Time, end: Time, store: bool) -> f64 {
-        let Some(ob) = self.overbooking.clone() else { return self.failure_only_pos(j) };
+        self.pos_of(c, j, s, end, store, false).unwrap_or(0.0)
+    }
+
+    /// [`Self::comprehensive_pos`] with the end CDF in `cdf_scratch`, or
+    /// `None` when the acceptance test provably rejects it: the convolution
+    /// is skipped for such gaps (their PoS was never used).
+    fn acceptable_pos(&mut self, c: &dyn Cluster, j: &Job, s: Time, end: Time) -> Option<f64> {
+        self.pos_of(c, j, s, end, true, true)
+    }
+
+    fn pos_of(&mut self, c: &dyn Cluster, j: &Job, s: Time, end: Time, store: bool, screen: bool) -> Option<f64> {
+        let Some(ob) = self.overbooking.clone() else { return Some(self.failure_only_pos(j)) };
         let now = c.now();
         let t0 = now.max(j.release);
         // Direct predecessors on the chosen nodes that may still end after t0,
@@ -255,9 +269,19 @@ impl Comprehensive {
         let place =
             pos::Placement { now, t0, latest_start: s, limit: end, own: &self.own, step, condition: ob.condition };
         let out = if store { Some(&mut self.cdf_scratch) } else { None };
-        let executable = self.pos.p_executable(place, predecessors, out);
         let n = j.nodes;
-        self.reliability.available(n) * executable * self.reliability.success(n, j.estimate.min(end - s))
+        let available = self.reliability.available(n);
+        let success = self.reliability.success(n, j.estimate.min(end - s));
+        let executable = if screen {
+            // The PoS is monotone in P_executable and so is the test (a
+            // calibration map is monotone too).
+            let worth =
+                |bound: f64| ob.acceptance.accepts(c.calibrated_pos(available * bound * success), j.fee, j.penalty);
+            self.pos.p_executable_if(place, predecessors, worth, out)?
+        } else {
+            self.pos.p_executable(place, predecessors, out)
+        };
+        Some(available * executable * success)
     }
 
     /// An upper bound of the overbooked PoS in a slot ending at `end`: the job
@@ -288,8 +312,10 @@ impl Comprehensive {
                 {
                     let end = until.min(j.deadline);
                     if end > s && end - s < j.estimate {
-                        let pos = self.comprehensive_pos(c, j, s, end, false);
-                        if ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty) {
+                        let pos = self.acceptable_pos(c, j, s, end);
+                        if let Some(pos) =
+                            pos.filter(|&pos| ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty))
+                        {
                             let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
                             let better = match self.placement {
                                 Placement::Conservative => best.is_none_or(|b| pos > b.pos),
@@ -299,6 +325,7 @@ impl Comprehensive {
                                 best = Some(choice);
                                 self.best_nodes.clear();
                                 self.best_nodes.extend_from_slice(&self.chosen);
+                                std::mem::swap(&mut self.best_cdf, &mut self.cdf_scratch);
                             }
                             if first_only {
                                 return best;
@@ -682,7 +709,10 @@ impl Strategy for Comprehensive {
         };
         // Full bookings' PoS (and every overbooking booking's end CDF).
         let store_cdf = self.mode == Mode::Overbooking;
-        if store_cdf {
+        if store_cdf && choice.overbooked {
+            // Evaluated on these nodes and this slot when it was chosen.
+            std::mem::swap(&mut self.cdf_scratch, &mut self.best_cdf);
+        } else if store_cdf {
             choice.pos = self.comprehensive_pos(c, &j, choice.start, choice.end, true);
         } else if !choice.overbooked {
             choice.pos = self.failure_only_pos(&j);

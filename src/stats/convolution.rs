@@ -81,22 +81,28 @@ impl Convolver {
         }
 
         // Pack both real inputs: z = a + i·b, zero-padded to n. Each element
-        // is written once (no zero fill first: these buffers are megabytes).
+        // is written once (no zero fill first: these buffers are megabytes),
+        // in runs so the loop has no per-element bounds test.
+        let both = a.len().min(b.len());
         self.buf.clear();
-        self.buf
-            .extend((0..n).map(|k| Complex64::new(a.get(k).copied().unwrap_or(0.0), b.get(k).copied().unwrap_or(0.0))));
+        self.buf.extend(a[..both].iter().zip(&b[..both]).map(|(&x, &y)| Complex64::new(x, y)));
+        self.buf.extend(a[both..].iter().map(|&x| Complex64::new(x, 0.0)));
+        self.buf.extend(b[both..].iter().map(|&y| Complex64::new(0.0, y)));
+        self.buf.resize(n, Complex64::new(0.0, 0.0));
         forward.process_with_scratch(&mut self.buf, &mut self.scratch[..scratch_len]);
 
         // A_k = (Z_k + conj Z_{N−k}) / 2, B_k = (Z_k − conj Z_{N−k}) / 2i; C_k = A_k·B_k.
-        let buf = &self.buf;
-        self.spectrum.clear();
-        self.spectrum.extend((0..n).map(|k| {
-            let z = buf[k];
-            let zc = buf[(n - k) % n].conj();
+        // Z_{N−k} for k ≥ 1 is the reversed tail, so no index is reduced mod N.
+        let product = |z: Complex64, mirror: Complex64| {
+            let zc = mirror.conj();
             let ak = (z + zc) * 0.5;
             let bk = (z - zc) * Complex64::new(0.0, -0.5);
             ak * bk
-        }));
+        };
+        let buf = &self.buf;
+        self.spectrum.clear();
+        self.spectrum.push(product(buf[0], buf[0]));
+        self.spectrum.extend(buf[1..].iter().zip(buf[1..].iter().rev()).map(|(&z, &mirror)| product(z, mirror)));
         inverse.process_with_scratch(&mut self.spectrum, &mut self.scratch[..scratch_len]);
         let scale = 1.0 / n as f64;
         out.extend(self.spectrum[..len].iter().map(|c| (c.re * scale).max(0.0)));

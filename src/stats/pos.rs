@@ -146,11 +146,44 @@ impl Predecessor<'_> {
         }
     }
 
+    /// `raw(t0 + kΔ)` for k < n into `out`: the same values, read off in runs
+    /// (before the start, the PDF's steps, after the kill) rather than with a
+    /// division per grid point, when the predecessor's grid step is Δ.
+    /// Returns `(from, kill)`: `out[..from]` is 0 and `out[kill..]` is 1.
+    fn raw_on_grid(&self, t0: Time, step: Time, n: usize, cum: &[f64], out: &mut Vec<f64>) -> (usize, usize) {
+        out.clear();
+        let (base, values, own_step, beyond) = match *self {
+            Predecessor::Running { start, .. } => (start, cum, step, cum.last().copied().unwrap_or(0.0)),
+            Predecessor::Planned { cdf, .. } => (cdf.origin, &cdf.values[..], cdf.step.max(1), 1.0),
+        };
+        if own_step != step {
+            out.extend((0..n).map(|k| self.raw(t0 + k as Time * step, step, cum)));
+            return (0, n);
+        }
+        let kill = first_step_at(t0, step, self.kill()).min(n);
+        let from = if values.is_empty() { kill } else { first_step_at(t0, step, base).min(kill) };
+        out.resize(from, 0.0);
+        if from < kill {
+            // t0 + from·Δ ≥ base, less than Δ past it unless from = 0.
+            let first = ((t0 + from as Time * step - base) / step) as usize;
+            let inside = values.get(first..).unwrap_or(&[]);
+            out.extend_from_slice(&inside[..inside.len().min(kill - from)]);
+            out.resize(kill, beyond);
+        }
+        out.resize(n, 1.0);
+        (from, kill)
+    }
+
     fn kill(&self) -> Time {
         match *self {
             Predecessor::Running { kill, .. } | Predecessor::Planned { kill, .. } => kill,
         }
     }
+}
+
+/// The first k with t0 + kΔ ≥ t.
+fn first_step_at(t0: Time, step: Time, t: Time) -> usize {
+    if t <= t0 { 0 } else { ((t - t0).saturating_add(step - 1) / step) as usize }
 }
 
 /// The comprehensive P_executable computation, with its buffers.
@@ -162,6 +195,7 @@ pub struct Comprehensive {
     end_pdf: Vec<f64>,
     cumulative: Vec<f64>,
     pred_cum: Vec<f64>,
+    pred_grid: Vec<f64>,
 }
 
 /// Inputs of one P_executable evaluation.
@@ -195,14 +229,87 @@ impl Comprehensive {
     where
         I: Iterator<Item = Predecessor<'a>> + Clone,
     {
+        self.evaluate(p, predecessors, None::<fn(f64) -> bool>, end_cdf).unwrap_or(0.0)
+    }
+
+    /// [`Comprehensive::p_executable`] unless `worth(bound)` is false for an
+    /// upper bound of it, then `None` (and `end_cdf` untouched). The bound is
+    /// P_executable by a direct sum (no FFT) plus [`SCREEN_MARGIN`], far
+    /// above the rounding of either sum, so a caller whose `worth` is
+    /// monotone never drops an evaluation it would have kept.
+    pub fn p_executable_if<'a, I>(
+        &mut self,
+        p: Placement<'_>,
+        predecessors: I,
+        worth: impl FnOnce(f64) -> bool,
+        end_cdf: Option<&mut EndCdf>,
+    ) -> Option<f64>
+    where
+        I: Iterator<Item = Predecessor<'a>> + Clone,
+    {
+        self.evaluate(p, predecessors, Some(worth), end_cdf)
+    }
+
+    fn evaluate<'a, I, W>(
+        &mut self,
+        p: Placement<'_>,
+        predecessors: I,
+        worth: Option<W>,
+        end_cdf: Option<&mut EndCdf>,
+    ) -> Option<f64>
+    where
+        I: Iterator<Item = Predecessor<'a>> + Clone,
+        W: FnOnce(f64) -> bool,
+    {
         let step = p.step.max(1);
         let t0 = p.t0.max(p.now);
         if p.limit < t0 {
+            if worth.is_some_and(|worth| !worth(0.0)) {
+                return None;
+            }
             if let Some(out) = end_cdf {
                 *out = EndCdf { origin: p.limit, step, values: vec![1.0] };
             }
-            return 0.0;
+            return Some(0.0);
         }
+        self.start_pdf(p, t0, step, predecessors);
+        let last = ((p.limit - t0) / step) as usize;
+        if let Some(worth) = worth
+            && self.start_pdf.len() + p.own.len() <= SCREEN_MAX_LEN
+            && !worth((self.direct_mass(p.own, last) + SCREEN_MARGIN).min(1.0))
+        {
+            return None;
+        }
+        self.convolver.convolve(&self.start_pdf, p.own, &mut self.end_pdf);
+        let executable: f64 = self.end_pdf.iter().take(last + 1).sum::<f64>().clamp(0.0, 1.0);
+        if let Some(out) = end_cdf {
+            self.cumulative.clear();
+            let mut acc = 0.0;
+            for &m in self.end_pdf.iter().take(last + 1) {
+                acc += m;
+                self.cumulative.push(acc.min(1.0));
+            }
+            // Killed at the limit: the residual mass ends there.
+            if let Some(l) = self.cumulative.last_mut() {
+                if self.end_pdf.len() > last + 1 {
+                    *l = 1.0;
+                } else {
+                    *l = l.max(1.0);
+                }
+            }
+            out.origin = t0;
+            out.step = step;
+            out.values.clear();
+            out.values.extend_from_slice(&self.cumulative);
+        }
+        Some(executable)
+    }
+
+    /// The start PDF on the grid t0 + kΔ into `start_pdf`.
+    fn start_pdf<'a, I>(&mut self, p: Placement<'_>, t0: Time, step: Time, predecessors: I)
+    where
+        I: Iterator<Item = Predecessor<'a>> + Clone,
+    {
         // The start can be no later than the last predecessor's kill (or latest_start).
         let latest = predecessors.clone().map(|pred| pred.kill()).fold(p.latest_start.max(t0), Time::max);
         let m = ((latest - t0) + step - 1) / step;
@@ -225,14 +332,20 @@ impl Comprehensive {
             // Ended for sure by now per its model although it has not: fall back
             // to its kill time (the worst case).
             let hopeless = conditioned && at_now >= 1.0 - 1e-12;
-            for (k, f) in self.start_cdf.iter_mut().enumerate() {
-                let t = t0 + k as Time * step;
-                let v = if hopeless {
-                    if t >= pred.kill() { 1.0 } else { 0.0 }
-                } else {
-                    let raw = pred.raw(t, step, cum);
-                    if conditioned { ((raw - at_now) / (1.0 - at_now)).clamp(0.0, 1.0) } else { raw }
-                };
+            let n = self.start_cdf.len();
+            let (from, kill) = if hopeless {
+                let kill = first_step_at(t0, step, pred.kill()).min(n);
+                (kill, kill)
+            } else {
+                pred.raw_on_grid(t0, step, n, cum, &mut self.pred_grid)
+            };
+            // Before `from` the factor is 0 (conditioned too: the clamp), from
+            // `kill` on exactly 1 (conditioned: x/x), so only the middle is read.
+            for f in &mut self.start_cdf[..from] {
+                *f *= 0.0;
+            }
+            for (f, &raw) in self.start_cdf[from..kill].iter_mut().zip(&self.pred_grid[from..kill]) {
+                let v = if conditioned { ((raw - at_now) / (1.0 - at_now)).clamp(0.0, 1.0) } else { raw };
                 *f *= v;
             }
         }
@@ -244,32 +357,34 @@ impl Comprehensive {
             self.start_pdf.push(c - previous);
             previous = c;
         }
-        self.convolver.convolve(&self.start_pdf, p.own, &mut self.end_pdf);
-        let last = ((p.limit - t0) / step) as usize;
-        let executable: f64 = self.end_pdf.iter().take(last + 1).sum::<f64>().clamp(0.0, 1.0);
-        if let Some(out) = end_cdf {
-            self.cumulative.clear();
-            let mut acc = 0.0;
-            for &m in self.end_pdf.iter().take(last + 1) {
-                acc += m;
-                self.cumulative.push(acc.min(1.0));
-            }
-            // Killed at the limit: the residual mass ends there.
-            if let Some(l) = self.cumulative.last_mut() {
-                if self.end_pdf.len() > last + 1 {
-                    *l = 1.0;
-                } else {
-                    *l = l.max(1.0);
-                }
-            }
-            out.origin = t0;
-            out.step = step;
-            out.values.clear();
-            out.values.extend_from_slice(&self.cumulative);
-        }
-        executable
+    }
+
+    /// Σ_{i ≤ last} (start ∗ own)_i by the direct sum: Σ_k start_k · OwnCDF(last − k).
+    fn direct_mass(&mut self, own: &[f64], last: usize) -> f64 {
+        self.cumulative.clear();
+        let mut acc = 0.0;
+        self.cumulative.extend(own.iter().map(|&m| {
+            acc += m;
+            acc
+        }));
+        let Some(&total) = self.cumulative.last() else { return 0.0 };
+        self.start_pdf
+            .iter()
+            .take(last + 1)
+            .enumerate()
+            .map(|(k, &s)| s * self.cumulative.get(last - k).copied().unwrap_or(total))
+            .sum()
     }
 }
+
+/// Added to the direct-sum bound of [`Comprehensive::p_executable_if`]. Both
+/// sums are of non-negative probability vectors of norm ≤ 1; the FFT's error
+/// on their sum is below √N · O(log N · ε) ≈ 1e-10 for N ≤ 2^22 and the
+/// direct sum's below N · ε, so 1e-6 leaves a factor of thousands.
+pub const SCREEN_MARGIN: f64 = 1e-6;
+
+/// Longer convolutions are never screened (the margin's error bound holds up to here).
+const SCREEN_MAX_LEN: usize = 1 << 22;
 
 #[cfg(test)]
 mod tests {
@@ -371,5 +486,70 @@ mod tests {
         // job starts at 6 min with probability 0.25 and ends by 16 min.
         let p = c.p_executable(Placement { limit: 960, condition: false, ..at(360) }, [a, b].into_iter(), None);
         assert!((p - 0.25).abs() < 1e-12, "{p}");
+    }
+
+    #[test]
+    fn grid_values_are_the_pointwise_ones() {
+        let cum: Vec<f64> = (1..=7).map(|k| k as f64 / 8.0).collect();
+        let cdf = EndCdf { origin: 130, step: 60, values: cum.clone() };
+        let odd = EndCdf { origin: 130, step: 45, values: cum.clone() };
+        let empty = EndCdf { origin: 0, step: 60, values: Vec::new() };
+        let mut grid = Vec::new();
+        for t0 in [-500, 0, 100, 130, 131, 190, 400, 900] {
+            for kill in [t0 - 10, t0, 200, 520, 700, 10_000] {
+                let preds = [
+                    Predecessor::Running { start: 100, kill, stepped: &[] },
+                    Predecessor::Running { start: 250, kill, stepped: &[] },
+                    Predecessor::Planned { cdf: &cdf, kill },
+                    Predecessor::Planned { cdf: &odd, kill },
+                    Predecessor::Planned { cdf: &empty, kill },
+                ];
+                for (i, pred) in preds.iter().enumerate() {
+                    let cum: &[f64] = if i < 2 { &cum } else { &[] };
+                    for n in [0, 1, 5, 30] {
+                        let (from, kill) = pred.raw_on_grid(t0, 60, n, cum, &mut grid);
+                        assert!(from <= kill && kill <= n);
+                        assert!(grid[..from].iter().all(|&v| v == 0.0) && grid[kill..].iter().all(|&v| v == 1.0));
+                        let pointwise: Vec<f64> = (0..n).map(|k| pred.raw(t0 + k as Time * 60, 60, cum)).collect();
+                        assert_eq!(grid, pointwise, "{pred:?} t0 {t0} n {n}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_screen_bounds_the_convolution() {
+        let mut own = Vec::new();
+        stepped(&uniform_pdf(), 100 * 60, 60, Rounding::Round, &mut own);
+        let pred_cdf = EndCdf { origin: 0, step: 60, values: (0..=80).map(|k| (k as f64 / 80.0).powi(2)).collect() };
+        let pred = Predecessor::Planned { cdf: &pred_cdf, kill: 80 * 60 };
+        let mut c = Comprehensive::new();
+        for limit in [10, 50, 90, 150, 200] {
+            let place = Placement {
+                now: 0,
+                t0: 0,
+                latest_start: 80 * 60,
+                limit: limit * 60,
+                own: &own,
+                step: 60,
+                condition: true,
+            };
+            let exact = c.p_executable(place, [pred].into_iter(), None);
+            let mut seen = None;
+            let kept = c.p_executable_if(
+                place,
+                [pred].into_iter(),
+                |b| {
+                    seen = Some(b);
+                    true
+                },
+                None,
+            );
+            assert_eq!(kept, Some(exact));
+            let bound = seen.expect("screened");
+            assert!(bound >= exact && bound - SCREEN_MARGIN <= exact + 1e-12, "{bound} vs {exact}");
+            assert_eq!(c.p_executable_if(place, [pred].into_iter(), |_| false, None), None);
+        }
     }
 }
