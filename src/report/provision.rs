@@ -69,51 +69,34 @@ pub fn slots_table(db: &Path) -> Result<String, StoreError> {
     Ok(out)
 }
 
-/// The MOGA-vs-best-effort table (Ch. 4): one row per point and α.
+/// The provisioning-vs-best-effort table (Ch. 4 and 7): one row per point and α.
 pub fn runs_table(db: &Path) -> Result<String, StoreError> {
-    let points = query(
-        db,
-        "SELECT p.point_id, p.point_id, p.sites, p.workflow, p.workflow_tasks, \
-         p.task_processors, (SELECT group_concat(CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END || '→' || \
-         printf('%.2f', s.achieved), ' ') FROM provision_sites s WHERE s.point_id = p.point_id), p.config \
-         FROM provision_points p WHERE p.kind = 'run' ORDER BY p.config",
-    )?;
     let mut out = String::from(
-        "| group | sites | workflow | tasks | procs/task | load (target→achieved) | α | n | makespan (h) | BE makespan (h) \
-         | makespan / BE | cost / BE | archive |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| group | method | sites | workflow | tasks | procs/task | load (target→achieved) | α | n | makespan (h) \
+         | BE makespan (h) | makespan / BE | cost / BE | archive |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    for row in &points.rows {
-        let id = &row[0];
-        let group = row[7].split("group: \"").nth(1).and_then(|g| g.split('"').next()).unwrap_or("");
-        let rows = query(
-            db,
-            &format!(
-                "SELECT alpha, makespan, be_makespan, makespan_ratio, cost_ratio, archive_size FROM provision_submissions \
-                 WHERE point_id = {id} ORDER BY alpha, submission"
-            ),
-        )?;
-        let mut alphas: Vec<String> = rows.rows.iter().map(|r| r[0].clone()).collect();
-        alphas.dedup();
-        for alpha in alphas {
-            let of = |col: usize, scale: f64| -> Vec<f64> {
-                rows.rows.iter().filter(|r| r[0] == alpha).filter_map(|r| num(&r[col])).map(|v| v / scale).collect()
-            };
-            let workflow = row[3].rsplit('/').next().unwrap_or(&row[3]);
-            let _ = writeln!(
-                out,
-                "| {group} | {} | {workflow} | {} | {} | {} | {alpha} | {} | {} | {} | {} | {} | {} |",
-                row[2],
-                row[4],
-                num(&row[5]).map_or("–".to_string(), |p| format!("{p:.1}")),
-                row[6],
-                of(1, 1.0).len(),
-                ci(&of(1, 3600.0), 2),
-                ci(&of(2, 3600.0), 2),
-                ci(&of(3, 1.0), 3),
-                ci(&of(4, 1.0), 3),
-                ci(&of(5, 1.0), 1),
-            );
-        }
+    let cell = |m: MeanCi, digits: usize| {
+        if m.mean.is_finite() { format!("{:.*} ± {:.*}", digits, m.mean, digits, m.half) } else { "–".to_string() }
+    };
+    for r in run_rows(db)? {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.group,
+            r.method,
+            r.sites,
+            r.workflow,
+            r.tasks,
+            r.procs,
+            r.load_achieved,
+            r.alpha,
+            r.n,
+            cell(r.makespan, 2),
+            cell(r.be_makespan, 2),
+            cell(r.makespan_ratio, 3),
+            cell(r.cost_ratio, 3),
+            cell(r.archive, 1),
+        );
     }
     Ok(out)
 }
@@ -170,6 +153,8 @@ struct RunRow {
     tasks: f64,
     procs: f64,
     load: String,
+    workflow: String,
+    load_achieved: String,
     alpha: f64,
     n: f64,
     makespan: MeanCi,
@@ -177,6 +162,7 @@ struct RunRow {
     makespan_ratio: MeanCi,
     cost_ratio: MeanCi,
     f: MeanCi,
+    archive: MeanCi,
 }
 
 /// One pricing point of the store.
@@ -217,7 +203,9 @@ fn run_rows(db: &Path) -> Result<Vec<RunRow>, StoreError> {
         db,
         "SELECT p.point_id, p.config, coalesce(p.method, 'moga'), p.traces, p.sites, p.workflow_tasks, p.task_processors, \
          (SELECT group_concat(CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END, ' ') \
-          FROM provision_sites s WHERE s.point_id = p.point_id) \
+          FROM provision_sites s WHERE s.point_id = p.point_id), p.workflow, \
+         (SELECT group_concat(CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END || '→' || \
+          printf('%.2f', s.achieved), ' ') FROM provision_sites s WHERE s.point_id = p.point_id) \
          FROM provision_points p WHERE p.kind = 'run' ORDER BY p.config",
     )?;
     let mut out = Vec::new();
@@ -226,8 +214,8 @@ fn run_rows(db: &Path) -> Result<Vec<RunRow>, StoreError> {
         let rows = query(
             db,
             &format!(
-                "SELECT alpha, makespan, be_makespan, makespan_ratio, cost_ratio, f FROM provision_submissions \
-                 WHERE point_id = {id} ORDER BY alpha, submission"
+                "SELECT alpha, makespan, be_makespan, makespan_ratio, cost_ratio, f, archive_size \
+                 FROM provision_submissions WHERE point_id = {id} ORDER BY alpha, submission"
             ),
         )?;
         let mut alphas: Vec<String> = rows.rows.iter().map(|r| r[0].clone()).collect();
@@ -252,6 +240,8 @@ fn run_rows(db: &Path) -> Result<Vec<RunRow>, StoreError> {
                 tasks: num(&row[5]).unwrap_or(f64::NAN),
                 procs: num(&row[6]).unwrap_or(f64::NAN),
                 load: row[7].clone(),
+                workflow: row[8].rsplit('/').next().unwrap_or(&row[8]).to_string(),
+                load_achieved: row[9].clone(),
                 alpha: num(&alpha).unwrap_or(f64::NAN),
                 n: rows.rows.iter().filter(|r| r[0] == alpha).count() as f64,
                 makespan: of(1, 3600.0),
@@ -259,6 +249,7 @@ fn run_rows(db: &Path) -> Result<Vec<RunRow>, StoreError> {
                 makespan_ratio: of(3, 1.0),
                 cost_ratio: of(4, 1.0),
                 f: of(5, 3600.0),
+                archive: of(6, 1.0),
             });
         }
     }
