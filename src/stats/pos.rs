@@ -344,9 +344,13 @@ impl Comprehensive {
             for f in &mut self.start_cdf[..from] {
                 *f *= 0.0;
             }
-            for (f, &raw) in self.start_cdf[from..kill].iter_mut().zip(&self.pred_grid[from..kill]) {
-                let v = if conditioned { ((raw - at_now) / (1.0 - at_now)).clamp(0.0, 1.0) } else { raw };
-                *f *= v;
+            // A hopeless predecessor has no middle (from = kill) and leaves the
+            // grid unfilled: it must not be indexed then.
+            if from < kill {
+                for (f, &raw) in self.start_cdf[from..kill].iter_mut().zip(&self.pred_grid[from..kill]) {
+                    let v = if conditioned { ((raw - at_now) / (1.0 - at_now)).clamp(0.0, 1.0) } else { raw };
+                    *f *= v;
+                }
             }
         }
         self.start_cdf[m] = 1.0;
