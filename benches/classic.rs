@@ -22,15 +22,7 @@ fn full_hpc2n(c: &mut Criterion) {
             b.iter(|| {
                 let strategy = build(name, &settings, capacity).unwrap();
                 let failures = FailureStream::none(capacity);
-                simulate(Scenario {
-                    capacity,
-                    jobs: jobs.clone(),
-                    failures,
-                    strategy,
-                    checkpoint: None,
-                    calibrator: None,
-                })
-                .unwrap()
+                simulate(Scenario::new(capacity, jobs.clone(), failures, strategy)).unwrap()
             })
         });
     }

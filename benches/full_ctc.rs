@@ -20,15 +20,7 @@ fn full_ctc(c: &mut Criterion) {
             b.iter(|| {
                 let strategy = build(name, &settings, capacity).unwrap();
                 let failures = FailureStream::none(capacity);
-                let sim = simulate(Scenario {
-                    capacity,
-                    jobs: jobs.clone(),
-                    failures,
-                    strategy,
-                    checkpoint: None,
-                    calibrator: None,
-                })
-                .unwrap();
+                let sim = simulate(Scenario::new(capacity, jobs.clone(), failures, strategy)).unwrap();
                 assert_eq!(sim.cluster.records.len(), 77_199);
                 sim
             })

@@ -35,15 +35,7 @@ fn job(id: u32, o: Time, n: u32, x: Time, w: Time) -> Job {
 fn run(mode: &str, capacity: u32, jobs: Vec<Job>, kill_at_estimate: bool) -> Simulated {
     let settings = StrategySettings { kill_at_estimate, ..common::settings(mode, Default::default(), &jobs, 0.1) };
     let strategy = build(mode, &settings, capacity).unwrap();
-    let sim = simulate(Scenario {
-        capacity,
-        jobs,
-        failures: FailureStream::none(capacity),
-        strategy,
-        checkpoint: None,
-        calibrator: None,
-    })
-    .unwrap();
+    let sim = simulate(Scenario::new(capacity, jobs, FailureStream::none(capacity), strategy)).unwrap();
     assert_eq!(sim.cluster.unresolved, 0);
     sim
 }

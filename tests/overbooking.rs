@@ -37,15 +37,7 @@ fn run(name: &str, capacity: u32, jobs: Vec<Job>, ratios: &[i64], pof_max: f64) 
         kill_at_estimate: true,
     };
     let strategy = build(name, &settings, capacity).unwrap();
-    let sim = simulate(Scenario {
-        capacity,
-        jobs,
-        failures: FailureStream::none(capacity),
-        strategy,
-        checkpoint: None,
-        calibrator: None,
-    })
-    .unwrap();
+    let sim = simulate(Scenario::new(capacity, jobs, FailureStream::none(capacity), strategy)).unwrap();
     assert_eq!(sim.cluster.unresolved, 0);
     sim
 }

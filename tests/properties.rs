@@ -73,15 +73,7 @@ fn run(case: &Case, strategy: &str, placement: Placement) -> Simulated {
     // makes them overbook often.
     let settings = common::settings(strategy, placement, &case.jobs, 0.5);
     let strategy = build(strategy, &settings, case.capacity).unwrap();
-    simulate(Scenario {
-        capacity: case.capacity,
-        jobs: case.jobs.clone(),
-        failures: case.failures.clone(),
-        strategy,
-        checkpoint: None,
-        calibrator: None,
-    })
-    .unwrap()
+    simulate(Scenario::new(case.capacity, case.jobs.clone(), case.failures.clone(), strategy)).unwrap()
 }
 
 /// Is `node` down at some instant of `[start, end)`? A failure exactly at `end`

@@ -29,7 +29,7 @@ fn run(strategy: &str, capacity: u32, jobs: Vec<Job>, outages: &[[NodeEvent; 2]]
     let failures = FailureStream { nodes: capacity, events, source_records: 0 };
     let settings = common::settings(strategy, Placement::BestFit, &jobs, 0.1);
     let strategy = build(strategy, &settings, capacity).unwrap();
-    let sim = simulate(Scenario { capacity, jobs, failures, strategy, checkpoint: None, calibrator: None }).unwrap();
+    let sim = simulate(Scenario::new(capacity, jobs, failures, strategy)).unwrap();
     assert_eq!(sim.cluster.unresolved, 0, "every job must end in exactly one outcome");
     sim
 }

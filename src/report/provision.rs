@@ -19,7 +19,12 @@ use crate::report::tables::Table;
 use crate::store::{StoreError, query};
 
 fn ci(values: &[f64], digits: usize) -> String {
-    mean_ci(values).map_or_else(|| "–".to_string(), |m| format!("{:.*} ± {:.*}", digits, m.mean, digits, m.half))
+    mean_and_half(mean_ci(values).unwrap_or_else(missing), digits)
+}
+
+/// "mean ± half-width", or "–" without values.
+fn mean_and_half(m: MeanCi, digits: usize) -> String {
+    if m.mean.is_finite() { format!("{:.*} ± {:.*}", digits, m.mean, digits, m.half) } else { "–".to_string() }
 }
 
 fn num(s: &str) -> Option<f64> {
@@ -75,9 +80,6 @@ pub fn runs_table(db: &Path) -> Result<String, StoreError> {
         "| group | method | sites | workflow | tasks | procs/task | load (target→achieved) | α | n | makespan (h) \
          | BE makespan (h) | makespan / BE | cost / BE | archive |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    let cell = |m: MeanCi, digits: usize| {
-        if m.mean.is_finite() { format!("{:.*} ± {:.*}", digits, m.mean, digits, m.half) } else { "–".to_string() }
-    };
     for r in run_rows(db)? {
         let _ = writeln!(
             out,
@@ -91,11 +93,11 @@ pub fn runs_table(db: &Path) -> Result<String, StoreError> {
             r.load_achieved,
             r.alpha,
             r.n,
-            cell(r.makespan, 2),
-            cell(r.be_makespan, 2),
-            cell(r.makespan_ratio, 3),
-            cell(r.cost_ratio, 3),
-            cell(r.archive, 1),
+            mean_and_half(r.makespan, 2),
+            mean_and_half(r.be_makespan, 2),
+            mean_and_half(r.makespan_ratio, 3),
+            mean_and_half(r.cost_ratio, 3),
+            mean_and_half(r.archive, 1),
         );
     }
     Ok(out)
@@ -103,41 +105,28 @@ pub fn runs_table(db: &Path) -> Result<String, StoreError> {
 
 /// The adaptive-pricing table (Ch. 5): one row per point.
 pub fn pricing_table(db: &Path) -> Result<String, StoreError> {
-    let points = query(
-        db,
-        "SELECT p.point_id, p.config, s.trace, p.exact_estimates, CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END, \
-         s.achieved, s.be_wait FROM provision_points p JOIN provision_sites s USING (point_id) \
-         WHERE p.kind = 'price' ORDER BY p.config",
-    )?;
     let mut out = String::from(
-        "| group | trace | estimates | pricing | share (%) | load | utilisation | α | requests | price f (SU) \
-         | reserved wait (h) | BE wait (h) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| group | trace | estimates | pricing | share (%) | load | utilisation | α | seed | requests | price f (SU) \
+         | reserved wait (h) | BE wait (h) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    let field = |config: &str, key: &str| -> String {
-        config
-            .split(&format!("{key}: "))
-            .nth(1)
-            .map_or(String::new(), |v| v.split([',', ' ', '}']).next().unwrap_or("").trim_matches('"').to_string())
-    };
-    for row in &points.rows {
-        let id = &row[0];
-        let rows = query(db, &format!("SELECT alpha, f, wait FROM priced_reservations WHERE point_id = {id}"))?;
-        let col = |i: usize| -> Vec<f64> { rows.rows.iter().filter_map(|r| num(&r[i])).map(|v| v / 3600.0).collect() };
-        let alpha = rows.rows.first().map_or(String::new(), |r| r[0].clone());
+    let or_dash = |v: f64, digits: usize| if v.is_finite() { format!("{v:.digits$}") } else { "–".to_string() };
+    for r in price_rows(db)? {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {alpha} | {} | {} | {} | {} |",
-            field(&row[1], "group"),
-            row[2],
-            if row[3] == "1" { "exact" } else { "logged" },
-            if field(&row[1], "easy") == "true" { "EASY" } else { "conservative" },
-            field(&row[1], "share"),
-            row[4],
-            num(&row[5]).map_or("–".to_string(), |u| format!("{:.1} %", 100.0 * u)),
-            rows.rows.len(),
-            ci(&col(1), 2),
-            ci(&col(2), 2),
-            num(&row[6]).map_or("–".to_string(), |w| format!("{:.2}", w / 3600.0)),
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.group,
+            r.trace,
+            if r.exact { "exact" } else { "logged" },
+            if r.easy { "EASY" } else { "conservative" },
+            r.share,
+            r.load,
+            if r.utilisation.is_finite() { format!("{:.1} %", r.utilisation) } else { "–".to_string() },
+            r.alpha,
+            r.seed,
+            r.requests,
+            mean_and_half(r.f, 2),
+            mean_and_half(r.reserved_wait, 2),
+            or_dash(r.be_wait, 2),
         );
     }
     Ok(out)

@@ -58,6 +58,14 @@ pub struct Scenario {
     pub calibrator: Option<OnlineCalibrator>,
 }
 
+impl Scenario {
+    /// A cluster of `capacity` nodes running `strategy` on `jobs` under
+    /// `failures`, without checkpointing or PoF calibration.
+    pub fn new(capacity: u32, jobs: Vec<Job>, failures: FailureStream, strategy: Box<dyn Strategy>) -> Scenario {
+        Scenario { capacity, jobs, failures, strategy, checkpoint: None, calibrator: None }
+    }
+}
+
 /// What one single-cluster simulation produced.
 #[derive(Debug, Clone)]
 pub struct Simulated {
