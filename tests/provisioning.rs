@@ -157,7 +157,8 @@ fn random_site_until(
         s.submit(now, WorkKey::Background(i as u32), procs.min(capacity), estimate, runtime, &mut due);
         collect(&mut due, &mut ends);
     }
-    if until > now {
+    // Work that started at the last arrival with no runtime ends then too.
+    if until >= now {
         drive(&mut s, &mut ends, &mut due, until);
         s.advance(until);
         now = until;
@@ -250,11 +251,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// Greedy provisioning through the kernel (the executor asks every site for
-    /// offers and buys one task at a time) gives the pure Fig. 51 result on the
-    /// sites' pricing snapshots, the reserved run ends when planned, and α = 1
-    /// costs the best-effort cost.
+    /// offers and buys one task at a time): the reserved run ends when planned,
+    /// every task after its parents, α = 1 costs the best-effort cost, and with
+    /// empty queues it is the pure Fig. 51 result on the sites' snapshots.
     #[test]
-    fn greedy_through_the_kernel_equals_the_pure_algorithm(
+    fn greedy_through_the_kernel_keeps_its_plan(
         a in jobs_strategy(),
         b in jobs_strategy(),
         seed in 0u64..1000,
@@ -278,16 +279,31 @@ proptest! {
             horizon: Time::MAX,
         };
         let run = simulate_provisioning(scenario).expect("simulates").execution.expect("an executor ran");
-        prop_assert_eq!(run.planned, Some(pure.makespan));
-        prop_assert_eq!(run.makespan, Some(pure.makespan));
-        let (cost, f) = run.cost.expect("greedy costs");
-        prop_assert!((cost - pure.cost).abs() < 1e-6, "{} vs {}", cost, pure.cost);
-        prop_assert!((f - pure.tasks.iter().map(|t| t.f).sum::<f64>()).abs() < 1e-6);
-        for t in &pure.tasks {
-            prop_assert_eq!(run.ends[t.task as usize], (t.site, t.end));
+        // The reserved run ends as planned, after every parent (and its transfer).
+        prop_assert_eq!(run.makespan, run.planned);
+        for (task, t) in wf.tasks().iter().enumerate() {
+            let (site, end) = run.ends[task];
+            for &(p, transfer) in &t.parents {
+                let (p_site, p_end) = run.ends[p as usize];
+                let ready = p_end + if p_site == site { 0 } else { transfer };
+                prop_assert!(end - t.runtime >= ready, "task {} starts before {}", task, ready);
+            }
         }
+        let (cost, f) = run.cost.expect("greedy costs");
+        prop_assert!(cost >= wf.best_effort_cost() as f64 - 1e-6 && f >= 0.0);
         if alpha == 1.0 {
             prop_assert_eq!(cost, wf.best_effort_cost() as f64);
+        }
+        // With nothing queued at either site a purchase re-plans nothing, and
+        // the kernel run is the pure algorithm slot for slot. (With a queue, a
+        // purchase re-plans the site's queue (§2.7), which the pure function,
+        // adding reservations only, does not model: the two then may differ.)
+        if snapshots.iter().all(|s| s.queue.is_empty()) {
+            prop_assert_eq!(run.planned, Some(pure.makespan));
+            prop_assert!((cost - pure.cost).abs() < 1e-6, "{} vs {}", cost, pure.cost);
+            for t in &pure.tasks {
+                prop_assert_eq!(run.ends[t.task as usize], (t.site, t.end));
+            }
         }
     }
 }
