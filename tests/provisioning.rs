@@ -335,7 +335,19 @@ proptest! {
         let policy = if easy { Policy::Easy } else { Policy::Conservative };
         let offers = slasim::provision::pricing::query_earliest(&snapshot, policy, 1.0, at, procs, minutes * 60);
         prop_assert!(!offers.is_empty());
-        let buy = SiteRequest::Buy { from: 0, task: 0, start: offers[0].start, procs, duration: minutes * 60, runtime: minutes * 60 };
+        // Priced under both policies on the same state, the offer's own policy gives its f.
+        let slot = slasim::provision::pricing::Slot { start: offers[0].start, procs, duration: minutes * 60 };
+        let audit = slasim::provision::pricing::audit(&snapshot, slot).expect("an offered slot fits");
+        prop_assert_eq!(if easy { audit.easy.delayed } else { audit.conservative.delayed }, offers[0].f);
+        let buy = SiteRequest::Buy {
+            from: 0,
+            task: 0,
+            start: offers[0].start,
+            procs,
+            duration: minutes * 60,
+            runtime: minutes * 60,
+            audit: true,
+        };
         let _ = actor.handle(at, SiteMsg::Request(buy), Vec::new());
         prop_assert_ne!(actor.scheduler(), &site);
     }
@@ -518,6 +530,18 @@ fn priced_reservations_on_ctc_cost_nothing_at_alpha_one_and_more_at_alpha_zero()
             .expect("query")
     };
     assert!(waits(0.0) < waits(1.0));
+    // Every bought slot is priced under both policies on the state it was sold
+    // on; the conservative price is the f charged, to the last bit.
+    let (audited, equal, easy_priced): (i64, i64, i64) = conn
+        .query_row(
+            "SELECT count(f_conservative), sum(f_conservative = f), sum(f_easy > 0) FROM priced_reservations WHERE bought",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("query");
+    assert_eq!((audited, equal), (bought, bought));
+    // α = 1 buys the slots conservative projection calls free; EASY's disagrees on some.
+    assert!(easy_priced > 0);
     // The provider's view: at α = 1 nothing is charged; the counterfactual run measured the same jobs.
     let harm = |alpha: f64| -> (f64, Option<f64>) {
         conn.query_row(
@@ -580,8 +604,8 @@ fn the_provisioning_configs_expand_to_their_points() {
     // Ch. 3: 2 traces × 2 estimate kinds; Ch. 4: Figs 13–19; Ch. 5: Figs 23–30.
     assert_eq!(count("provisioning-ch3.toml"), (4, 0, 0));
     assert_eq!(count("provisioning-ch4.toml"), (0, 46, 0));
-    // Ch. 5 on five seeds each.
-    assert_eq!(count("pricing-ch5.toml"), (0, 0, 5 * (10 + 10 + 12 + 12 + 10)));
+    // Ch. 5 on five seeds each; Fig 29 also at loads 0.76 and 0.88 (2 traces × 2 α × 2 policies × 2 loads).
+    assert_eq!(count("pricing-ch5.toml"), (0, 0, 5 * (10 + 10 + 12 + 12 + 16 + 10)));
     // Ch. 7: Figs 52 (greedy and MOGA, plus 3 seeds), 53, 54, 55, 56.
     assert_eq!(count("provisioning-ch7.toml"), (0, 4 + 3 + 8 + 8 + 20 + 5, 0));
 }

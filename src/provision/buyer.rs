@@ -14,12 +14,13 @@
 //! of one instant go one after the other, each priced after the purchases
 //! before it. It
 //! records, per request, the offers' count, the chosen start, the base price
-//! n·d·c and the externality f. It never reads the wall clock.
+//! n·d·c, the externality f and, for a bought slot, its price under both
+//! policies on the state it was sold on. It never reads the wall clock.
 
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
-use crate::provision::pricing::choose;
+use crate::provision::pricing::{PolicyAudit, choose};
 use crate::provision::site::{SiteReply, SiteRequest};
 use crate::sim::event::{Batched, Buffers, Event, Finish};
 use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
@@ -59,6 +60,8 @@ pub struct PricedRecord {
     pub bought: bool,
     /// When the job ended in it.
     pub end: Option<Time>,
+    /// The bought slot priced under both policies on the state it was sold on.
+    pub audit: Option<PolicyAudit>,
 }
 
 /// The buyer actor.
@@ -98,6 +101,7 @@ impl BuyerActor {
                 f: 0.0,
                 bought: false,
                 end: None,
+                audit: None,
             })
             .collect();
         BuyerActor {
@@ -164,13 +168,15 @@ impl BuyerActor {
                         procs: job.nodes,
                         duration: job.estimate.max(1),
                         runtime: job.runtime,
+                        audit: true,
                     };
                     self.site.send(now, Priority::Negotiation, request, outbox);
                 }
             }
-            SiteReply::Bought { task, .. } => {
+            SiteReply::Bought { task, audit, .. } => {
                 if let Some(r) = self.records.get_mut(task as usize) {
                     r.bought = true;
+                    r.audit = audit;
                 }
                 self.ask(now, outbox);
             }

@@ -287,6 +287,7 @@ impl ExecutorActor {
             procs: t.procs,
             duration: t.runtime.max(1),
             runtime: t.runtime,
+            audit: false,
         };
         self.sites[o.site as usize].send(now, Priority::Negotiation, request, outbox);
     }

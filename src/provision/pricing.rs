@@ -184,23 +184,67 @@ fn easy(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<Time> {
     starts
 }
 
-/// Fig. 22: the additive price f of `slot` (processor-seconds): Σ over queued
-/// jobs of (start with the slot − start without)⁺ × processors. `base` is the
-/// schedule without the slot (compute it once per query, A23). `None`: the
-/// slot conflicts with running jobs or reservations.
-pub fn price(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<f64> {
+/// What a slot does to the queue under one policy, in processor-seconds:
+/// `delayed` is Σ (start with − start without)⁺ × processors, the price f of
+/// Fig. 22; `advanced` is Σ (start without − start with)⁺ × processors, the
+/// jobs the slot lets start earlier (backfilling reshuffles), which f does not
+/// credit. Jobs that never start in either schedule count in neither.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Externality {
+    /// Delay caused (= f).
+    pub delayed: f64,
+    /// Advance caused, not credited by f.
+    pub advanced: f64,
+}
+
+/// The [`Externality`] of `slot`; `base` is the schedule without it (compute
+/// it once per query, A23). `None`: the slot conflicts with running jobs or
+/// reservations.
+pub fn externality(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<Externality> {
     let with = schedule(snapshot, policy, Some(slot))?;
-    Some(
-        snapshot
-            .queue
-            .iter()
-            .zip(base.iter().zip(&with))
-            .map(|(&(procs, _), (&before, &after))| {
-                let delay = if after == Time::MAX || before == Time::MAX { 0 } else { (after - before).max(0) };
-                delay as f64 * f64::from(procs)
-            })
-            .sum(),
-    )
+    let mut e = Externality::default();
+    for (&(procs, _), (&before, &after)) in snapshot.queue.iter().zip(base.iter().zip(&with)) {
+        if after == Time::MAX || before == Time::MAX {
+            continue;
+        }
+        e.delayed += (after - before).max(0) as f64 * f64::from(procs);
+        e.advanced += (before - after).max(0) as f64 * f64::from(procs);
+    }
+    Some(e)
+}
+
+/// Fig. 22: the additive price f of `slot` (processor-seconds): the delay
+/// part of its [`Externality`].
+pub fn price(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<f64> {
+    externality(snapshot, policy, base, slot).map(|e| e.delayed)
+}
+
+/// One slot priced under both policies on the same snapshot: a measurement
+/// (why do EASY and conservative prices differ?), not part of any price.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PolicyAudit {
+    /// Under conservative backfilling.
+    pub conservative: Externality,
+    /// Under EASY projected forward (A19).
+    pub easy: Externality,
+    /// Queued jobs in the snapshot.
+    pub queued: u32,
+    /// Their processors, summed.
+    pub queued_procs: u64,
+}
+
+/// Prices `slot` under both policies on `snapshot`; `None` if it does not fit.
+pub fn audit(snapshot: &Snapshot, slot: Slot) -> Option<PolicyAudit> {
+    let under = |policy| {
+        let base = schedule(snapshot, policy, None)?;
+        externality(snapshot, policy, &base, slot)
+    };
+    Some(PolicyAudit {
+        conservative: under(Policy::Conservative)?,
+        easy: under(Policy::Easy)?,
+        queued: snapshot.queue.len() as u32,
+        queued_procs: snapshot.queue.iter().map(|&(p, _)| u64::from(p)).sum(),
+    })
 }
 
 /// One answer of a query: a start, the per-unit charge c and the additive charge f.
@@ -453,6 +497,46 @@ mod tests {
         };
         assert_eq!(schedule(&snap, Policy::Conservative, None), Some(vec![20, 10, 25]));
         assert_eq!(schedule(&snap, Policy::Easy, None), Some(vec![20, 15, 0]));
+    }
+
+    /// Two processors, X (2 × 2 h) and Y (1 × 1 h) queued: X at 0, Y at 2.
+    /// A slot of 1 processor for 0–1 h holds X until 1 (2 × 1 h of delay, f)
+    /// and lets Y run beside the slot at 0 (1 × 2 h of advance, not credited).
+    /// Both policies give this; the audit reports both on the same snapshot.
+    #[test]
+    fn externality_splits_delay_from_advance() {
+        let snap =
+            Snapshot { now: 0, capacity: 2, running: vec![], reservations: vec![], queue: vec![(2, 2 * H), (1, H)] };
+        let slot = Slot { start: 0, procs: 1, duration: H };
+        let expected = Externality { delayed: (2 * H) as f64, advanced: (2 * H) as f64 };
+        for policy in [Policy::Conservative, Policy::Easy] {
+            let base = schedule(&snap, policy, None).unwrap();
+            assert_eq!(base, vec![0, 2 * H]);
+            assert_eq!(schedule(&snap, policy, Some(slot)), Some(vec![H, 0]));
+            assert_eq!(externality(&snap, policy, &base, slot), Some(expected));
+            assert_eq!(price(&snap, policy, &base, slot), Some(expected.delayed));
+        }
+        let a = audit(&snap, slot).unwrap();
+        assert_eq!((a.conservative, a.easy, a.queued, a.queued_procs), (expected, expected, 2, 3));
+        // The audit differs where the policies do: J2 of the EASY example above.
+        let snap = Snapshot {
+            now: 0,
+            capacity: 4,
+            running: vec![(2, 10), (1, 20)],
+            reservations: vec![],
+            queue: vec![(4, 5), (3, 5), (1, 15)],
+        };
+        // One processor for 0–10 fills the machine until 10 under EASY: J3 cannot
+        // backfill at 0; J2 takes the 3 free at 10–15 (5 earlier); at 15 J3
+        // would run into J1's shadow (20–25), so it waits for J1's end: 25.
+        // Delay 25 × 1, advance 5 × 3, and f charges only the 25.
+        let slot = Slot { start: 0, procs: 1, duration: 10 };
+        let a = audit(&snap, slot).unwrap();
+        assert_eq!(schedule(&snap, Policy::Easy, Some(slot)), Some(vec![20, 10, 25]));
+        assert_eq!(a.easy, Externality { delayed: 25.0, advanced: 15.0 });
+        // Conservative: J1 at 20, J2 at 10, J3 at 25 with or without the slot.
+        assert_eq!(schedule(&snap, Policy::Conservative, Some(slot)), Some(vec![20, 10, 25]));
+        assert_eq!(a.conservative, Externality::default());
     }
 
     fn snapshot_strategy() -> impl proptest::strategy::Strategy<Value = Snapshot> {

@@ -28,7 +28,7 @@ use kameo::message::{Context, Message};
 
 use crate::provision::plan::SitePlan;
 use crate::provision::pricing::{
-    Offer, Policy, Slot as PricedSlot, Snapshot, admissible, query_earliest, query_window,
+    self, Offer, Policy, PolicyAudit, Slot as PricedSlot, Snapshot, admissible, query_earliest, query_window,
 };
 use crate::provision::slots::{Advertised, SlotSet, advertisement_horizon};
 use crate::sim::event::{Batched, Buffers, Event, Finish};
@@ -512,6 +512,9 @@ pub enum SiteRequest {
         duration: Time,
         /// The task's runtime (at most the duration).
         runtime: Time,
+        /// Also price the slot under both policies on the state it was sold
+        /// on ([`PolicyAudit`], a measurement for the reply).
+        audit: bool,
     },
     /// Reserve a provisioned plan's share of the site and run its tasks there.
     ReservePlan {
@@ -575,6 +578,8 @@ pub enum SiteReply {
         site: u32,
         /// The task.
         task: u32,
+        /// The slot priced under both policies, if asked for.
+        audit: Option<PolicyAudit>,
     },
     /// A reservation was refused (conflict) or a task was too wide.
     Refused {
@@ -741,15 +746,21 @@ impl SiteActor {
                 };
                 reply(SiteReply::Offers { site, task, offers }, outbox, &self.replies);
             }
-            SiteRequest::Buy { from, task, start, procs, duration, runtime } => {
+            SiteRequest::Buy { from, task, start, procs, duration, runtime, audit } => {
                 let key = WorkKey::Task { owner: from, task };
+                // Priced on the state the quote saw: nothing changes a site between a quote and its purchase.
+                let audit = audit
+                    .then(|| {
+                        pricing::audit(&self.scheduler.pricing_snapshot(now), PricedSlot { start, procs, duration })
+                    })
+                    .flatten();
                 if self.scheduler.reserve_priced(now, key, start, procs, duration, &mut self.due) {
                     outbox.push(Scheduled {
                         time: start.max(now),
                         priority: Priority::JobStart,
                         payload: self.event(SiteMsg::StartReserved { key, runtime: runtime.min(duration) }),
                     });
-                    reply(SiteReply::Bought { site, task }, outbox, &self.replies);
+                    reply(SiteReply::Bought { site, task, audit }, outbox, &self.replies);
                 } else {
                     reply(SiteReply::Refused { site, task }, outbox, &self.replies);
                 }

@@ -173,6 +173,10 @@ struct PriceRow {
     charged: f64,
     suffered: f64,
     suffered_queueing: f64,
+    /// Mean f of the bought slots under each projection on the state each was
+    /// sold on (SU; NaN before schema v8).
+    f_conservative: f64,
+    f_easy: f64,
 }
 
 fn missing() -> MeanCi {
@@ -254,6 +258,10 @@ fn price_rows(db: &Path) -> Result<Vec<PriceRow>, StoreError> {
     } else {
         "NULL, NULL, NULL"
     };
+    // Stores before v8 have no per-policy audit of the bought slots.
+    let has_audit =
+        !query(db, "SELECT 1 FROM pragma_table_info('priced_reservations') WHERE name = 'f_easy'")?.rows.is_empty();
+    let audit = if has_audit { "f_conservative, f_easy" } else { "NULL, NULL" };
     let points = query(
         db,
         &format!(
@@ -265,7 +273,14 @@ fn price_rows(db: &Path) -> Result<Vec<PriceRow>, StoreError> {
     let mut out = Vec::new();
     for row in &points.rows {
         let id = &row[0];
-        let rows = query(db, &format!("SELECT alpha, f, wait FROM priced_reservations WHERE point_id = {id}"))?;
+        let rows = query(
+            db,
+            &format!("SELECT alpha, f, wait, {audit}, bought FROM priced_reservations WHERE point_id = {id}"),
+        )?;
+        let bought_mean = |i: usize| -> f64 {
+            let v: Vec<f64> = rows.rows.iter().filter(|r| r[5] == "1").filter_map(|r| num(&r[i])).collect();
+            if v.is_empty() { f64::NAN } else { v.iter().sum::<f64>() / v.len() as f64 / 3600.0 }
+        };
         let col = |i: usize| -> MeanCi {
             let v: Vec<f64> = rows.rows.iter().filter_map(|r| num(&r[i])).map(|v| v / 3600.0).collect();
             mean_ci(&v).unwrap_or_else(missing)
@@ -287,6 +302,8 @@ fn price_rows(db: &Path) -> Result<Vec<PriceRow>, StoreError> {
             charged: num(&row[7]).map_or(f64::NAN, |v| v / 3600.0),
             suffered: num(&row[8]).map_or(f64::NAN, |v| v / 3600.0),
             suffered_queueing: num(&row[9]).map_or(f64::NAN, |v| v / 3600.0),
+            f_conservative: bought_mean(3),
+            f_easy: bought_mean(4),
         });
     }
     Ok(out)
@@ -540,13 +557,19 @@ fn pricing_over_seeds(prices: &[PriceRow]) -> PolarsResult<Table> {
     columns.extend(stat("be_wait_h", |r| r.be_wait));
     columns.extend(stat("suffered_over_charged", |r| r.suffered / r.charged));
     columns.extend(stat("vs_queueing_over_charged", |r| r.suffered_queueing / r.charged));
+    columns.extend(stat("bought_f_conservative_su", |r| r.f_conservative));
+    columns.extend(stat("bought_f_easy_su", |r| r.f_easy));
+    columns.extend(stat("easy_over_conservative", |r| r.f_easy / r.f_conservative));
     Ok(Table {
         id: "pricing_over_seeds".into(),
         title: "Adaptive pricing over seeds".into(),
         note: "Pricing points that differ only in their seed (which jobs buy reservations), as one row: the \
                number of seeds and the means over seeds, with 95 % half-widths, of the utilisation, the mean \
                price f per reservation (SU), the reserved and best-effort waits (h), and the provider's ratios \
-               of delay suffered to f charged (against no reservations, and against the buyers queueing)."
+               of delay suffered to f charged (against no reservations, and against the buyers queueing). \
+               Then the bought slots priced under both projections on the state each was sold on (mean f, SU, \
+               conservative and EASY) and their ratio: at α = 0 both pricing arms sell the same slots, so it \
+               compares the projections on identical states."
             .into(),
         df: DataFrame::new_infer_height(columns)?,
     })

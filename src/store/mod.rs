@@ -35,7 +35,7 @@ pub use provision::ProvisionPointRow;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 7] = [
+pub const MIGRATIONS: [&str; 8] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -423,6 +423,15 @@ SELECT o.run_id, r.strategy, r.battery, o.job, b.swf_id, b.occurrence, b.release
 FROM job_outcomes o
 JOIN runs r ON r.run_id = o.run_id
 JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job;
+"#,
+    // v8: the bought slot priced under both policies on the same state (issue 16's EASY vs CB question).
+    r#"
+ALTER TABLE priced_reservations ADD COLUMN queued INTEGER;             -- queued best-effort jobs when it was sold
+ALTER TABLE priced_reservations ADD COLUMN queued_procs INTEGER;       -- their processors, summed
+ALTER TABLE priced_reservations ADD COLUMN f_conservative REAL;        -- its f under conservative backfilling
+ALTER TABLE priced_reservations ADD COLUMN f_easy REAL;                -- its f under EASY (A19)
+ALTER TABLE priced_reservations ADD COLUMN advanced_conservative REAL; -- Σ advance × procs it caused (f ignores it)
+ALTER TABLE priced_reservations ADD COLUMN advanced_easy REAL;
 "#,
 ];
 

@@ -132,7 +132,7 @@ impl Store {
         {
             let mut st = tx
                 .prepare_cached(
-                    "INSERT INTO priced_reservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    "INSERT INTO priced_reservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
                 )
                 .map_err(&err)?;
             for r in records {
@@ -150,6 +150,12 @@ impl Store {
                     r.f,
                     r.bought,
                     r.end,
+                    r.audit.map(|a| a.queued),
+                    r.audit.map(|a| a.queued_procs as i64),
+                    r.audit.map(|a| a.conservative.delayed),
+                    r.audit.map(|a| a.easy.delayed),
+                    r.audit.map(|a| a.conservative.advanced),
+                    r.audit.map(|a| a.easy.advanced),
                 ])
                 .map_err(&err)?;
             }
