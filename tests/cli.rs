@@ -240,7 +240,10 @@ fn bad_overbooking_settings_name_the_setting() {
         (vec!["--penalty-ratio", "-1"], "setting `penalty_ratio` = -1"),
         (vec!["--pdf-source", "runtimes"], "setting `pdf_source` = runtimes"),
         (vec!["--acceptance", "risk", "--security-factor", "0"], "setting `security_factor` = 0"),
-        (vec!["--pof-calibration", "platt"], "setting `--pof-calibration` = platt: must be none or isotonic"),
+        (
+            vec!["--pof-calibration", "platt"],
+            "setting `--pof-calibration` = platt: must be none, isotonic or isotonic-upper",
+        ),
         (
             vec!["--whole-log", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--strategy", "heuristic-overbooking"],
             "has no history jobs to learn from",

@@ -167,6 +167,13 @@ fn tables_of_the_hand_made_store_have_the_known_numbers() {
     // Brier: 7·0.12² + 3·0.88² + 0.5² + 0² over 12 = (0.1008 + 2.3232 + 0.25)/12.
     let score = f64s(&brier, "brier")[0].unwrap();
     assert!(close(score, 2.674 / 12.0), "{score}");
+    // 0.12 lies inside [0.108, 0.603]; 0.5 and 1.0, each with 1 of 1 failed, inside [0.21, 1].
+    let inside: Vec<Option<bool>> = bins.column("inside").unwrap().bool().unwrap().iter().collect();
+    assert_eq!(inside, vec![Some(true); 3]);
+    // Observed 5/12 against a mean prediction of (10 · 0.12 + 0.5 + 1)/12; no bin has 30 jobs to check.
+    let ratio = f64s(&brier, "observed_over_predicted")[0].unwrap();
+    assert!(close(ratio, 5.0 / 2.7), "{ratio}");
+    assert_eq!((f64s(&brier, "bins_checked")[0], f64s(&brier, "bins_inside")[0]), (Some(0.0), Some(0.0)));
 }
 
 fn options(db: &Path, out: &Path) -> ReportOptions {

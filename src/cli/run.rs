@@ -86,8 +86,10 @@ pub(crate) struct RunArgs {
     /// Security factor of the risk test (default 2 heuristic, 4 comprehensive).
     #[arg(long)]
     security_factor: Option<f64>,
-    /// PoF the acceptance test reads: none (as predicted) or isotonic (a
-    /// monotone map learned online from the overbooked outcomes seen so far).
+    /// PoF the acceptance test reads: none (as predicted), isotonic (a
+    /// monotone map learned online from the overbooked outcomes seen so far)
+    /// or isotonic-upper (that map at the one-sided 90 % upper Wilson bound
+    /// of each block's rate).
     #[arg(long, default_value = "none")]
     pof_calibration: String,
     /// Runtime statistics: runtime, resources, user, application, all, or a

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::setting::{InvalidSetting, positive, probability};
-use crate::stats::calibration::{Calibration, OnlineCalibrator};
+use crate::stats::calibration::{Calibration, OnlineCalibrator, Z90_ONE_SIDED};
 use crate::stats::pdf::{PdfConfig, RuntimeModel};
 use crate::units::Time;
 use crate::workload::failures::{LANL_LAMBDA_PER_HOUR, LANL_MU_PER_HOUR};
@@ -93,8 +93,12 @@ impl OverbookingConfig {
     /// refits after every 25 new outcomes (cost amortised, deterministic),
     /// with 2 pseudo-outcomes on the identity at each of its anchors.
     pub fn calibrator(&self) -> Option<OnlineCalibrator> {
-        (self.calibration == Calibration::Isotonic)
-            .then(|| OnlineCalibrator::new(self.calibration_min_count, 25).with_prior(2.0))
+        let map = || OnlineCalibrator::new(self.calibration_min_count, 25).with_prior(2.0);
+        match self.calibration {
+            Calibration::None => None,
+            Calibration::Isotonic => Some(map()),
+            Calibration::IsotonicUpper => Some(map().with_upper_bound(Z90_ONE_SIDED)),
+        }
     }
 }
 

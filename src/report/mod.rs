@@ -533,7 +533,8 @@ fn single_cluster(
             id: "calibration".into(),
             title: "Calibration of overbooked jobs".into(),
             note: "Accepted overbooked jobs per trace, PDF source and strategy, binned by predicted PoF (bins \
-                   of 0.05): count, failures, mean prediction, observed failure rate and its 95 % Wilson interval."
+                   of 0.05): count, failures, mean prediction, observed failure rate and its 95 % Wilson interval, \
+                   and whether the prediction lies inside it."
                 .into(),
             df: bins.clone(),
         },
@@ -541,7 +542,9 @@ fn single_cluster(
             id: "brier".into(),
             title: "Brier score per strategy".into(),
             note: "Mean squared difference between the predicted PoF and the outcome (1 failed, 0 succeeded) of \
-                   every accepted overbooked job; lower is better."
+                   every accepted overbooked job; lower is better. Then observed / predicted failure rate, and the \
+                   bins with at least 30 jobs and how many of them hold their prediction inside their 95 % \
+                   Wilson interval (calibrated: all)."
                 .into(),
             df: brier,
         },

@@ -313,6 +313,10 @@ pub const BIN: f64 = 0.05;
 /// Index of the last bin, [0.95, 1].
 pub const LAST_BIN: i64 = 19;
 
+/// Bins with at least this many jobs must hold their prediction inside the
+/// 95 % Wilson interval of their observed rate (issue 17).
+pub const CHECKED_BIN_JOBS: u32 = 30;
+
 /// Calibration of overbooked jobs per trace, PDF source, strategy and PoF
 /// bin, and the Brier score per trace, PDF source and strategy, from the
 /// per-run sums of [`crate::report::load::load_calibration`].
@@ -330,18 +334,31 @@ pub fn calibration(sums: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
         .collect()?;
     let jobs_n = floats(&bins, "jobs")?;
     let fails = floats(&bins, "failures")?;
-    let (mut observed, mut low, mut high) = (vec![], vec![], vec![]);
-    for (n, f) in jobs_n.iter().zip(&fails) {
+    let predicted = floats(&bins, "predicted")?;
+    let (mut observed, mut low, mut high, mut inside) = (vec![], vec![], vec![], vec![]);
+    for ((n, f), p) in jobs_n.iter().zip(&fails).zip(&predicted) {
         let (n, f) = (n.unwrap_or(0.0) as u64, f.unwrap_or(0.0) as u64);
         observed.push(if n > 0 { f as f64 / n as f64 } else { 0.0 });
         let (lo, hi) = wilson(f, n).unwrap_or((0.0, 1.0));
         low.push(lo);
         high.push(hi);
+        inside.push(p.is_some_and(|p| (lo..=hi).contains(&p)));
     }
     let mut bins = bins;
     bins.with_column(Column::new("observed".into(), observed))?;
     bins.with_column(Column::new("wilson_low".into(), low))?;
     bins.with_column(Column::new("wilson_high".into(), high))?;
+    bins.with_column(Column::new("inside".into(), inside))?;
+    // Issue 17's check: every bin with enough jobs has its prediction inside its interval.
+    let checked = bins
+        .clone()
+        .lazy()
+        .filter(col("jobs").gt_eq(lit(CHECKED_BIN_JOBS)))
+        .group_by([col("trace"), col("pdf_source"), col("strategy")])
+        .agg([
+            col("inside").count().alias("bins_checked"),
+            col("inside").cast(DataType::UInt32).sum().alias("bins_inside"),
+        ]);
     let brier = sums
         .clone()
         .lazy()
@@ -352,6 +369,17 @@ pub fn calibration(sums: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
             (col("failures").sum().cast(DataType::Float64) / col("jobs").sum().cast(DataType::Float64))
                 .alias("observed"),
             (col("square_sum").sum() / col("jobs").sum().cast(DataType::Float64)).alias("brier"),
+        ])
+        .with_column((col("observed") / col("predicted")).alias("observed_over_predicted"))
+        .join(
+            checked,
+            [col("trace"), col("pdf_source"), col("strategy")],
+            [col("trace"), col("pdf_source"), col("strategy")],
+            JoinArgs::new(JoinType::Left),
+        )
+        .with_columns([
+            col("bins_checked").fill_null(lit(0u32)).cast(DataType::UInt32),
+            col("bins_inside").fill_null(lit(0u32)).cast(DataType::UInt32),
         ])
         .sort(["trace", "pdf_source", "strategy"], SortMultipleOptions::default())
         .collect()?;

@@ -50,12 +50,22 @@ pub enum Calibration {
     None,
     /// An isotonic map learned online from the outcomes seen so far.
     Isotonic,
+    /// The same map read at the one-sided 90 % upper Wilson bound of each
+    /// block's rate: where few outcomes back the map, the acceptance test
+    /// reads a higher PoF (a guard against the optimiser's curse: the test
+    /// accepts where the fitted rate is lowest, which is where noise pulls it
+    /// down).
+    #[serde(rename = "isotonic-upper")]
+    IsotonicUpper,
 }
 
 impl Calibration {
     /// The names `FromStr` accepts.
-    pub const NAMES: [&'static str; 2] = ["none", "isotonic"];
+    pub const NAMES: [&'static str; 3] = ["none", "isotonic", "isotonic-upper"];
 }
+
+/// The z of a one-sided 90 % bound ([`Calibration::IsotonicUpper`]).
+pub const Z90_ONE_SIDED: f64 = 1.281_551_565_544_600_5;
 
 impl FromStr for Calibration {
     type Err = InvalidSetting;
@@ -64,7 +74,8 @@ impl FromStr for Calibration {
         match s.trim() {
             "none" => Ok(Calibration::None),
             "isotonic" => Ok(Calibration::Isotonic),
-            _ => Err(InvalidSetting::new("overbooking.calibration", s, "must be none or isotonic")),
+            "isotonic-upper" => Ok(Calibration::IsotonicUpper),
+            _ => Err(InvalidSetting::new("overbooking.calibration", s, "must be none, isotonic or isotonic-upper")),
         }
     }
 }
@@ -74,6 +85,7 @@ impl fmt::Display for Calibration {
         f.write_str(match self {
             Calibration::None => "none",
             Calibration::Isotonic => "isotonic",
+            Calibration::IsotonicUpper => "isotonic-upper",
         })
     }
 }
@@ -196,6 +208,8 @@ pub struct OnlineCalibrator {
     input: Vec<Block>,
     /// Weight of each of the prior's [`ANCHORS`] points on the identity.
     prior_weight: f64,
+    /// z of the upper bound each block's rate is read at (0: the rate itself).
+    upper_z: f64,
 }
 
 /// The prior's anchor points: y = x at x = 0, 1/20, …, 1. With a weight they
@@ -219,7 +233,16 @@ impl OnlineCalibrator {
             stack: Vec::with_capacity(CAL_BINS + ANCHORS),
             input: Vec::with_capacity(CAL_BINS + ANCHORS),
             prior_weight: 0.0,
+            upper_z: 0.0,
         }
+    }
+
+    /// The same calibrator mapping each block to the Wilson upper bound of its
+    /// rate at `z` (its weight, prior included, as the count), made
+    /// non-decreasing again by a running maximum (0: the rate itself).
+    pub fn with_upper_bound(mut self, z: f64) -> OnlineCalibrator {
+        self.upper_z = if z.is_finite() { z.max(0.0) } else { 0.0 };
+        self
     }
 
     /// The same calibrator fitting its outcomes together with [`ANCHORS`]
@@ -271,9 +294,13 @@ impl OnlineCalibrator {
         }
         self.centres.clear();
         self.rates.clear();
+        let mut floor = 0.0_f64;
         for b in &self.stack {
             self.centres.push(b.centre());
-            self.rates.push(b.y().clamp(0.0, 1.0));
+            let y = b.y().clamp(0.0, 1.0);
+            let rate = if self.upper_z > 0.0 { floor.max(wilson_bounds(y, b.w, self.upper_z).1) } else { y };
+            floor = rate;
+            self.rates.push(rate);
         }
         self.since_fit = 0;
     }
@@ -318,6 +345,16 @@ impl OnlineCalibrator {
     }
 }
 
+/// The Wilson bounds of a rate `p` observed over a (possibly fractional)
+/// weight `n > 0` of outcomes, at normal quantile `z`.
+fn wilson_bounds(p: f64, n: f64, z: f64) -> (f64, f64) {
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// The Wilson score interval of a binomial proportion: `successes` of
 /// `trials` at normal quantile `z` (e.g. [`Z95`]). Zero trials give (0, 1);
 /// successes beyond trials count as trials.
@@ -326,12 +363,7 @@ pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
         return (0.0, 1.0);
     }
     let n = trials as f64;
-    let p = successes.min(trials) as f64 / n;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    wilson_bounds(successes.min(trials) as f64 / n, n, z)
 }
 
 /// The Brier score: the mean of (prediction − outcome)², outcome 1 for a
@@ -502,7 +534,43 @@ mod tests {
         }
         let err = "platt".parse::<Calibration>().unwrap_err();
         assert_eq!(err.setting, "overbooking.calibration");
-        assert_eq!(err.to_string(), "setting `overbooking.calibration` = platt: must be none or isotonic");
+        assert_eq!(
+            err.to_string(),
+            "setting `overbooking.calibration` = platt: must be none, isotonic or isotonic-upper"
+        );
+        assert_eq!("isotonic-upper".parse::<Calibration>(), Ok(Calibration::IsotonicUpper));
+    }
+
+    /// 100 outcomes at PoF 0.1, 10 failed, no prior: one block at rate 0.1.
+    /// Its one-sided 90 % Wilson bound (z = 1.2816, z² = 1.6424): centre
+    /// (0.1 + 1.6424/200)/(1 + 1.6424/100) = 0.106464, half-width
+    /// 1.2816/1.016424 · √(0.0009 + 1.6424/40000) = 0.038678 ⇒ 0.145142.
+    /// A sparse low block's high bound carries up to a denser block above it.
+    #[test]
+    fn upper_bound_map_by_hand() {
+        let mut cal = OnlineCalibrator::new(100, 1000).with_upper_bound(Z90_ONE_SIDED);
+        for i in 0..100 {
+            cal.observe(0.1, i < 10);
+        }
+        assert!(close(cal.calibrate(0.1), 0.145_142, 1e-5), "{}", cal.calibrate(0.1));
+        assert!(close(cal.calibrate(0.9), 0.145_142, 1e-5));
+        let mut point = OnlineCalibrator::new(100, 1000);
+        for i in 0..100 {
+            point.observe(0.1, i < 10);
+        }
+        assert!(close(point.calibrate(0.1), 0.1, 1e-12));
+
+        // 10 at 0.05 with 1 failure (bound ≈ 0.25), 1000 at 0.2 with 120 (bound ≈ 0.134).
+        let mut cal = OnlineCalibrator::new(1010, 10_000).with_upper_bound(Z90_ONE_SIDED);
+        for i in 0..10 {
+            cal.observe(0.05, i < 1);
+        }
+        for i in 0..1000 {
+            cal.observe(0.2, i < 120);
+        }
+        let (low, high) = (cal.calibrate(0.05), cal.calibrate(0.2));
+        assert!(low > 0.2 && low < 0.3, "{low}");
+        assert_eq!(high, low, "the running maximum keeps the map non-decreasing");
     }
 
     #[test]
@@ -619,15 +687,17 @@ mod tests {
         #[test]
         fn calibrate_is_a_monotone_probability(s in stream(), min_count in 0usize..50, every in 1usize..20,
                                                q in prop::collection::vec(-0.5..1.5f64, 1..20)) {
-            let mut cal = OnlineCalibrator::new(min_count, every);
-            for &(p, f) in &s {
-                cal.observe(p, f);
-            }
             let mut q = q;
             q.sort_by(f64::total_cmp);
-            let out: Vec<f64> = q.iter().map(|&p| cal.calibrate(p)).collect();
-            prop_assert!(out.iter().all(|c| (0.0..=1.0).contains(c)));
-            prop_assert!(out.windows(2).all(|w| w[0] <= w[1]));
+            for (prior, z) in [(0.0, 0.0), (2.0, 0.0), (0.0, Z90_ONE_SIDED), (2.0, Z90_ONE_SIDED)] {
+                let mut cal = OnlineCalibrator::new(min_count, every).with_prior(prior).with_upper_bound(z);
+                for &(p, f) in &s {
+                    cal.observe(p, f);
+                }
+                let out: Vec<f64> = q.iter().map(|&p| cal.calibrate(p)).collect();
+                prop_assert!(out.iter().all(|c| (0.0..=1.0).contains(c)));
+                prop_assert!(out.windows(2).all(|w| w[0] <= w[1]));
+            }
         }
 
         #[test]
