@@ -182,7 +182,7 @@ pub struct Experiment {
 }
 
 /// Short axis names and the settings they stand for.
-pub const ALIASES: [(&str, &str); 24] = [
+pub const ALIASES: [(&str, &str); 27] = [
     ("pof_max", "overbooking.pof_max"),
     ("penalty_ratio", "prepare.penalty_ratio"),
     ("security_factor", "overbooking.security_factor"),
@@ -200,6 +200,9 @@ pub const ALIASES: [(&str, &str); 24] = [
     ("max_moves", "reservations.max_moves"),
     ("checkpointing", "overbooking.checkpoint.enabled"),
     ("pof_calibration", "overbooking.calibration"),
+    ("drop_overruns", "prepare.filter.drop_overruns"),
+    ("completed_only", "prepare.filter.completed_only"),
+    ("bin_rounding", "overbooking.pdf.bin_rounding"),
     ("kill_at_estimate", "classic.kill_at_estimate"),
     ("clusters", "grid.clusters"),
     ("algorithm", "grid.algorithm"),

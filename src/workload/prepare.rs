@@ -69,17 +69,23 @@ pub enum FilterReason {
     NoEstimate,
     /// Asks for more resources than the machine has.
     WiderThanMachine,
+    /// Ran past its estimate (`drop_overruns`).
+    Overrun,
+    /// SWF status other than 1, completed (`completed_only`).
+    NotCompleted,
 }
 
 impl FilterReason {
     /// Every reason, in report order.
-    pub const ALL: [FilterReason; 6] = [
+    pub const ALL: [FilterReason; 8] = [
         FilterReason::NoSubmitTime,
         FilterReason::NoRuntime,
         FilterReason::ZeroRuntime,
         FilterReason::NoProcessors,
         FilterReason::NoEstimate,
         FilterReason::WiderThanMachine,
+        FilterReason::Overrun,
+        FilterReason::NotCompleted,
     ];
 }
 
@@ -92,6 +98,8 @@ impl fmt::Display for FilterReason {
             FilterReason::NoProcessors => "no processor count",
             FilterReason::NoEstimate => "no runtime estimate",
             FilterReason::WiderThanMachine => "wider than the machine",
+            FilterReason::Overrun => "ran past its estimate",
+            FilterReason::NotCompleted => "status not completed",
         })
     }
 }
@@ -109,11 +117,24 @@ pub struct FilterConfig {
     /// instead of being dropped (the classic modes' convention).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub estimate_from_runtime: bool,
+    /// Drop jobs that ran past their estimate (a candidate for the
+    /// dissertation's unstated trace filter, issue 17's ablation).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub drop_overruns: bool,
+    /// Keep only jobs whose SWF status is 1, completed (the same).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub completed_only: bool,
 }
 
 impl Default for FilterConfig {
     fn default() -> Self {
-        FilterConfig { drop_zero_runtime: true, drop_wider_than_machine: true, estimate_from_runtime: false }
+        FilterConfig {
+            drop_zero_runtime: true,
+            drop_wider_than_machine: true,
+            estimate_from_runtime: false,
+            drop_overruns: false,
+            completed_only: false,
+        }
     }
 }
 
@@ -356,6 +377,12 @@ impl PrepareConfig {
         let nodes = ((procs as f64 / per_node).ceil() as u64).max(1);
         if nodes > u64::from(capacity) && self.filter.drop_wider_than_machine {
             return Err(FilterReason::WiderThanMachine);
+        }
+        if self.filter.drop_overruns && r.runtime > estimate {
+            return Err(FilterReason::Overrun);
+        }
+        if self.filter.completed_only && r.status != 1 {
+            return Err(FilterReason::NotCompleted);
         }
         Ok(Usable {
             swf_id: r.job,
@@ -615,9 +642,16 @@ mod tests {
             record(6, 8, 10, 1, -1),
             record(7, 9, 10, 99, 100),
             record(8, 10, 10, 2, 100),
+            record(9, 11, 101, 1, 100),
+            SwfRecord { status: 5, ..record(10, 12, 10, 1, 100) },
         ];
-        let report = small_config(2, 1, 2).split(&trace(recs, 4)).unwrap().filter;
-        assert_eq!(report.records, 8);
+        // Every record completed (status 1) unless it says otherwise.
+        let recs = recs.into_iter().map(|r| if r.status == -1 { SwfRecord { status: 1, ..r } } else { r }).collect();
+        let mut config = small_config(2, 1, 2);
+        config.filter.drop_overruns = true;
+        config.filter.completed_only = true;
+        let report = config.split(&trace(recs, 4)).unwrap().filter;
+        assert_eq!(report.records, 10);
         assert_eq!(report.usable, 2);
         for reason in FilterReason::ALL {
             assert_eq!(report.dropped[&reason], 1, "{reason}");
