@@ -23,7 +23,7 @@ use crate::experiment::point::Point;
 use crate::policy::overbooking::AcceptanceKind;
 use crate::policy::overbooking::Overbooking;
 use crate::policy::{self, ReservationHandling, StrategySettings};
-use crate::sim::bench::{Scenario, simulate};
+use crate::sim::bench::{Scenario, simulate_outcomes};
 use crate::sim::record::RunSummary;
 use crate::stats::calibration::OnlineCalibrator;
 use crate::stats::failure_law::FailureLaw;
@@ -296,7 +296,7 @@ fn warm_calibrator(inputs: &Inputs, p: &Point, prepared: &Prepared) -> anyhow::R
     for b in p.battery.saturating_sub(p.overbooking.calibration_warmup)..p.battery {
         let q = Point { battery: b, ..p.clone() };
         let Some(battery) = prepared.batteries.get(b) else { continue };
-        let warm = simulate(scenario(inputs, &q, &battery.jobs, prepared.capacity, Some(calibrator))?)?;
+        let warm = simulate_outcomes(scenario(inputs, &q, &battery.jobs, prepared.capacity, Some(calibrator))?)?;
         calibrator = warm.cluster.calibrator.ok_or_else(|| anyhow!("the warm-up battery {b} lost its calibrator"))?;
     }
     Ok(Some(calibrator))
@@ -315,7 +315,7 @@ pub fn run_point(inputs: &Inputs, p: &Point) -> anyhow::Result<(RunOutput, RunSu
     let started = SystemTime::now();
     let clock = Instant::now();
     let calibrator = warm_calibrator(inputs, p, prepared)?;
-    let simulated = simulate(scenario(inputs, p, &battery.jobs, capacity, calibrator)?)?;
+    let simulated = simulate_outcomes(scenario(inputs, p, &battery.jobs, capacity, calibrator)?)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let summary = RunSummary::of(&simulated.cluster.records, capacity);
     let run = run_row(p, &prepared.trace, capacity, started, wall_seconds);

@@ -8,7 +8,8 @@
 //! Contract: a bench spawns a kameo actor per model, connects their ports,
 //! seeds the kernel with the models' first events and runs it to the end on
 //! its own single-threaded tokio runtime. Two assemblies of the same models:
-//! - [`simulate`]: one job client and one failure injector feeding one cluster;
+//! - [`simulate`]: one job client and one failure injector feeding one cluster
+//!   ([`simulate_outcomes`]: the same without the execution list);
 //! - [`simulate_grid`]: per cluster a job client feeding it, and a request
 //!   client feeding the broker, whose port `lrs[i]` reaches cluster i's LRS
 //!   and whose reply input every cluster's reply port reaches.
@@ -223,11 +224,18 @@ fn runtime() -> Result<tokio::runtime::Runtime, SimError> {
 
 /// Runs one single-cluster scenario to the end on a fresh single-threaded runtime.
 pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
-    runtime()?.block_on(run(scenario))
+    runtime()?.block_on(run(scenario, true))
 }
 
-async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
+/// [`simulate`] for a run that is only stored: the same records, node events
+/// and summary, but `cluster.executions` is left empty.
+pub fn simulate_outcomes(scenario: Scenario) -> Result<Simulated, SimError> {
+    runtime()?.block_on(run(scenario, false))
+}
+
+async fn run(scenario: Scenario, executions: bool) -> Result<Simulated, SimError> {
     let mut kernel = Kernel::new(horizon(&scenario.jobs));
+    let jobs = scenario.jobs.len();
     let mut client = ClientActor::new(0, scenario.jobs);
     client.output.connect(ClusterActor::JOBS, 0);
     let mut injector = FailureInjector::new(0, scenario.failures);
@@ -235,8 +243,12 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     for first in [client.first_event(), injector.first_event()].into_iter().flatten() {
         kernel.schedule(first)?;
     }
-    let cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy)
-        .with_calibrator(scenario.calibrator);
+    let mut cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy)
+        .with_calibrator(scenario.calibrator)
+        .expecting_jobs(jobs);
+    if !executions {
+        cluster = cluster.without_executions();
+    }
     let mut models = Models {
         clients: vec![ClientRef::Jobs(spawn(client))],
         clusters: vec![spawn(cluster)],
