@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use crate::cli::emit;
 use crate::cli::options::{PrepareOptions, StoreOptions, threads};
 use crate::experiment::config::Experiment;
-use crate::experiment::coordinator::{SweepOptions, run_sweep};
+use crate::experiment::coordinator::{SweepOptions, run_sweep_with};
 use crate::experiment::point::Point;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
@@ -21,6 +21,7 @@ use crate::store::Store;
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::reservations::{ReservationConfig, ReservationOption};
+use crate::workload::swf::SwfTrace;
 use crate::workload::synthetic::SyntheticConfig;
 
 /// `--acceptance` values.
@@ -178,8 +179,12 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let model = args.failures.map_or(default_model, FailureModelArg::name);
     let failures = FailureSource::default_for(model).ok_or_else(|| anyhow::anyhow!("unknown failure model {model}"))?;
     let mut prepare = args.prepare.config();
+    // The trace the classic checks parsed, reused when it is the simulated one.
+    let mut parsed = Vec::new();
     if queueing {
-        classic_checks(&args, model)?;
+        if let Some(trace) = classic_checks(&args, model)? {
+            parsed.push((workload.clone(), trace));
+        }
         prepare = prepare.for_classic_modes();
     }
     prepare.validate_split()?;
@@ -255,7 +260,8 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             }
         }
     }
-    let (report, normalized) = execute(&points, |p| p.strategy.clone(), args.store.jobs, &args.store.db, "slasim run")?;
+    let (report, normalized) =
+        execute_with(&points, |p| p.strategy.clone(), args.store.jobs, &args.store.db, "slasim run", parsed)?;
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
         return Ok(std::process::ExitCode::from(130));
@@ -453,6 +459,18 @@ pub(crate) fn execute(
     db: &std::path::Path,
     command: &str,
 ) -> anyhow::Result<(crate::experiment::coordinator::SweepReport, Vec<Point>)> {
+    execute_with(points, label, jobs, db, command, Vec::new())
+}
+
+/// [`execute`] with traces already parsed (see [`run_sweep_with`]).
+fn execute_with(
+    points: &[Point],
+    label: fn(&Point) -> String,
+    jobs: Option<usize>,
+    db: &std::path::Path,
+    command: &str,
+    parsed: Vec<(WorkloadSource, SwfTrace)>,
+) -> anyhow::Result<(crate::experiment::coordinator::SweepReport, Vec<Point>)> {
     let normalized: Vec<Point> = points.iter().map(Point::normalized).collect::<Result<_, _>>()?;
     let name = command.trim_start_matches("slasim ").replace(' ', "-");
     let experiment = Experiment::from_points(&name, command, normalized.iter().map(|p| (p.clone(), label(p))));
@@ -462,12 +480,14 @@ pub(crate) fn execute(
         progress: std::io::IsTerminal::is_terminal(&std::io::stdout()),
         interrupts: Some(crate::cli::sweep::interrupt_counter()),
     };
-    Ok((run_sweep(&experiment, db, &options)?, normalized))
+    Ok((run_sweep_with(&experiment, db, &options, parsed)?, normalized))
 }
 /// Checks what the classic modes cannot take, and the trace's lines: a job
 /// with no processor count or a negative run time is an error naming its
-/// line, or (with `--lenient`) is skipped and reported.
-fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<()> {
+/// line, or (with `--lenient`) is skipped and reported. Returns the trace
+/// when no line was skipped: it is then exactly what the simulation reads
+/// (the runnable check only adds errors), so it is not parsed again.
+fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<Option<SwfTrace>> {
     if model != "none" {
         anyhow::bail!("the classic modes (fcfs, easy, conservative) model no node failures; use --failures none");
     }
@@ -484,7 +504,9 @@ fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<()> {
         })?;
         if trace.skipped.total() > 0 {
             eprintln!("{}: {}", path.display(), trace.skipped);
+            return Ok(None);
         }
+        return Ok(Some(trace));
     }
-    Ok(())
+    Ok(None)
 }

@@ -38,6 +38,8 @@ use crate::experiment::point::Point;
 use crate::experiment::runner::{Inputs, PointInputError, code_version, run_point};
 use crate::sim::record::RunSummary;
 use crate::store::{self, ExperimentRow, RunOutput, Store};
+use crate::workload::WorkloadSource;
+use crate::workload::swf::SwfTrace;
 
 /// One of N deterministic parts of a sweep: `i/N`, 1 ≤ i ≤ N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -375,13 +377,24 @@ fn locate(experiment: &Experiment, error: anyhow::Error) -> anyhow::Error {
 /// are loaded and checked before the store is created or changed, so a bad
 /// setting leaves nothing behind.
 pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> anyhow::Result<SweepReport> {
+    run_sweep_with(experiment, db, options, Vec::new())
+}
+
+/// [`run_sweep`] with traces the caller has already parsed (see
+/// [`Inputs::load_with`]), so they are not parsed twice.
+pub fn run_sweep_with(
+    experiment: &Experiment,
+    db: &Path,
+    options: &SweepOptions,
+    parsed: Vec<(WorkloadSource, SwfTrace)>,
+) -> anyhow::Result<SweepReport> {
     let clock = Instant::now();
     let mine = shard_points(experiment, options.shard);
     let points: Vec<Point> = mine.iter().map(|(_, p)| p.point.clone()).collect();
     let stored = if db.is_file() { store::stored_runs(db)? } else { Default::default() };
     let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&points[k].id().run_id)).collect();
     let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
-    let inputs = Inputs::load(&needed).map_err(|e| locate(experiment, e))?;
+    let inputs = Inputs::load_with(&needed, parsed).map_err(|e| locate(experiment, e))?;
     tracing::debug!(seconds = clock.elapsed().as_secs_f64(), "inputs loaded");
     let mut store = Store::open(db)?;
     let row = ExperimentRow {

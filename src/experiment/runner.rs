@@ -4,7 +4,8 @@
 //! - [`Inputs`] loads every input a list of points needs once — prepared
 //!   workloads per distinct (workload, preparation) pair, runtime statistics,
 //!   the LANL log, Grid logs — and checks the settings that need them;
-//!   workers only read them (`Arc`).
+//!   workers only read them (`Arc`). A trace the caller has already parsed
+//!   ([`Inputs::load_with`]) is prepared from, not parsed again.
 //! - [`run_point`] simulates one point on the calling thread's own
 //!   single-threaded runtime and returns what to store; it shares nothing
 //!   mutable, so there is no lock contention within a point. The executor
@@ -35,7 +36,8 @@ use crate::units::per_hour_to_per_second;
 use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
 use crate::workload::job::{Job, NO_DEADLINE};
 use crate::workload::prepare::Prepared;
-use crate::workload::trace_dir;
+use crate::workload::swf::SwfTrace;
+use crate::workload::{WorkloadSource, trace_dir};
 
 /// The code version stored with every run.
 pub fn code_version() -> String {
@@ -72,6 +74,13 @@ fn prepared_key(p: &Point) -> String {
 impl Inputs {
     /// Loads everything `points` need.
     pub fn load(points: &[Point]) -> anyhow::Result<Inputs> {
+        Inputs::load_with(points, Vec::new())
+    }
+
+    /// [`Inputs::load`], taking the trace of a workload from `parsed` when it
+    /// is there: it must be what [`WorkloadSource::load`] returns for it. The
+    /// traces are dropped once prepared, before anything is simulated.
+    pub fn load_with(points: &[Point], parsed: Vec<(WorkloadSource, SwfTrace)>) -> anyhow::Result<Inputs> {
         let mut inputs = Inputs::default();
         for (index, p) in points.iter().enumerate() {
             if let Some(g) = &p.grid {
@@ -87,8 +96,15 @@ impl Inputs {
                 continue;
             }
             if let Entry::Vacant(slot) = inputs.prepared.entry(prepared_key(p)) {
-                let trace = p.workload.load()?;
-                let prepared = p.prepare.prepare(&trace).with_context(|| format!("preparing {}", p.workload.name()))?;
+                let loaded;
+                let trace = match parsed.iter().find(|(w, _)| *w == p.workload) {
+                    Some((_, trace)) => trace,
+                    None => {
+                        loaded = p.workload.load()?;
+                        &loaded
+                    }
+                };
+                let prepared = p.prepare.prepare(trace).with_context(|| format!("preparing {}", p.workload.name()))?;
                 tracing::info!(
                     trace = %prepared.trace,
                     batteries = prepared.batteries.len(),
