@@ -6,8 +6,10 @@
 //!   its own single-threaded simulation and hands the result to the
 //!   [`Writer`] actor (its own thread), which commits the point in one
 //!   transaction — its `runs` row, all its `jobs` and `node_events` rows and
-//!   its `points` row — and then tells the coordinator. The writer's mailbox
-//!   is bounded, so workers wait only when it falls behind.
+//!   its `points` row — and then tells the coordinator. Before simulating, a
+//!   worker has the writer store the point's battery jobs (inputs shared by
+//!   its runs, committed on their own), so that overlaps the simulation. The
+//!   writer's mailbox is bounded, so workers wait only when it falls behind.
 //! - One executor: `slasim sweep`, `slasim run`, `slasim grid run` and
 //!   [`run_points`] all run their points here (no other thread pool).
 //! - Points already in the store are skipped: re-running a sweep resumes it.
@@ -39,6 +41,7 @@ use crate::experiment::runner::{Inputs, PointInputError, code_version, run_point
 use crate::sim::record::RunSummary;
 use crate::store::{self, ExperimentRow, RunOutput, Store};
 use crate::workload::WorkloadSource;
+use crate::workload::prepare::Prepared;
 use crate::workload::swf::SwfTrace;
 
 /// One of N deterministic parts of a sweep: `i/N`, 1 ≤ i ≤ N.
@@ -171,6 +174,36 @@ impl Message<Persist> for Writer {
         };
         tracing::debug!(run_id, seconds = clock.elapsed().as_secs_f64(), "point stored");
         let _ = self.coordinator.tell(finished).await;
+    }
+}
+
+/// Store a battery's jobs now, while a worker simulates it (a no-op when
+/// they are stored already or there is no store).
+pub struct StoreBattery {
+    /// Its `battery_key`.
+    pub key: i64,
+    /// The prepared workload holding it.
+    pub prepared: Arc<Prepared>,
+    /// Its index there.
+    pub battery: usize,
+}
+
+impl Message<StoreBattery> for Writer {
+    type Reply = ();
+
+    async fn handle(&mut self, msg: StoreBattery, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        let (Some(store), Some(battery)) = (self.store.as_mut(), msg.prepared.batteries.get(msg.battery)) else {
+            return;
+        };
+        let clock = Instant::now();
+        match store.write_battery(msg.key, &battery.jobs) {
+            Ok(written) => {
+                tracing::debug!(key = msg.key, written, seconds = clock.elapsed().as_secs_f64(), "battery stored")
+            }
+            Err(e) => {
+                let _ = self.coordinator.tell(Finished::Failed(format!("storing battery {}: {e}", msg.key))).await;
+            }
+        }
     }
 }
 
@@ -324,6 +357,19 @@ fn execute(
             let (coordinator, writer, inputs) = (&coordinator, &writer, &inputs);
             scope.spawn(move || {
                 while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
+                    // The writer stores the battery's jobs while it is simulated.
+                    if point.grid.is_none()
+                        && let Ok(prepared) = inputs.prepared(&point)
+                    {
+                        let battery = StoreBattery {
+                            key: point.battery_key(),
+                            prepared: Arc::clone(prepared),
+                            battery: point.battery,
+                        };
+                        if writer.tell(battery).blocking_send().is_err() {
+                            break;
+                        }
+                    }
                     let sent = match run_point(inputs, &point) {
                         // Blocks only while the writer's mailbox is full.
                         Ok((output, summary, unresolved)) => writer

@@ -10,7 +10,9 @@
 //!   its `runs` row, all its `jobs` rows and its `node_events` (and for a Grid
 //!   run its `grid_points`, `coreservations`, `subreservations` and
 //!   `cluster_runs` rows) — with cached prepared statements, so a crash never
-//!   leaves half a run behind.
+//!   leaves half a run behind. A battery's jobs (`battery_jobs`, shared by
+//!   every run of it) are inputs: [`Store::write_battery`] may commit them
+//!   earlier, in a transaction of their own.
 //! - [`query`] opens the file read-only and refuses any statement that writes.
 //! - `jobs.fee` is what the provider earned from the job (0 unless it
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
@@ -25,6 +27,7 @@ use crate::grid::broker::CoReservationRecord;
 use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome, RunSummary};
 use crate::workload::failures::NodeEventKind;
+use crate::workload::job::Job;
 
 mod provision;
 pub use provision::ProvisionPointRow;
@@ -768,7 +771,7 @@ impl Store {
         let variable = out.jobs.iter().take_while(|j| !j.job.reservation).count();
         let (jobs, reservations) = out.jobs.split_at(variable);
         if new_battery {
-            write_battery_jobs(&tx, &self.battery_sql, r.battery_key, jobs).map_err(&err)?;
+            write_battery_jobs(&tx, &self.battery_sql, r.battery_key, jobs, |r| &r.job).map_err(&err)?;
         }
         let clusters = out.grid.as_ref().map(|g| g.job_clusters.as_slice());
         write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs, clusters).map_err(&err)?;
@@ -855,6 +858,31 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a battery's jobs (ids 0..n, no reservations) in a transaction
+    /// of their own unless they are stored already; true if written now.
+    /// The writer calls it while the battery is simulated: the rows are the
+    /// ones [`Store::write_run`] would write, and being the run's inputs, not
+    /// its results, they may commit before it (a crash leaves at most a
+    /// battery no run refers to yet, which the resumed run then reuses).
+    pub fn write_battery(&mut self, battery_key: i64, jobs: &[Job]) -> Result<bool, StoreError> {
+        if self.batteries.contains(&battery_key) {
+            return Ok(false);
+        }
+        let err = sqlite(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
+        let stored = tx
+            .query_row("SELECT EXISTS (SELECT 1 FROM battery_jobs WHERE battery_key = ?1)", [battery_key], |x| {
+                x.get::<_, bool>(0)
+            })
+            .map_err(&err)?;
+        if !stored {
+            write_battery_jobs(&tx, &self.battery_sql, battery_key, jobs, |j| j).map_err(&err)?;
+        }
+        tx.commit().map_err(&err)?;
+        self.batteries.insert(battery_key);
+        Ok(!stored)
+    }
+
     /// Records an experiment and the points it consists of (idempotent).
     pub fn register_experiment(
         &mut self,
@@ -928,9 +956,15 @@ fn insert_batched<T>(
     Ok(())
 }
 
-fn write_battery_jobs(tx: &rusqlite::Transaction<'_>, sql: &str, key: i64, jobs: &[JobRecord]) -> rusqlite::Result<()> {
+fn write_battery_jobs<T>(
+    tx: &rusqlite::Transaction<'_>,
+    sql: &str,
+    key: i64,
+    jobs: &[T],
+    job: impl Fn(&T) -> &Job,
+) -> rusqlite::Result<()> {
     insert_batched(tx, "battery_jobs", BATTERY_COLUMNS, sql, jobs, |s, i, r| {
-        let j = &r.job;
+        let j = job(r);
         s.raw_bind_parameter(i, key)?;
         s.raw_bind_parameter(i + 1, j.id)?;
         s.raw_bind_parameter(i + 2, j.swf_id)?;
