@@ -437,3 +437,33 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
         assert!(!db.exists(), "{args:?}: a store was written");
     }
 }
+
+/// The heuristic-overbooking ablation (issue 17): each candidate is a swept
+/// setting. Heuristic planning reads neither PoF_max nor the bin rounding, so
+/// it runs once per trace filter: 20 batteries × (20 PoF_max + 1) × 4 filter
+/// settings, plus 20 × 20 × 2 roundings of heuristic overbooking.
+#[test]
+fn the_ablation_configs_sweep_each_candidate() {
+    use slasim::experiment::config::Experiment;
+    use slasim::stats::pdf::Rounding;
+    for name in ["heuristic-ablation-ctc.toml", "heuristic-ablation-sdsc.toml"] {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
+        let e = Experiment::load(&path).unwrap();
+        assert_eq!(e.points.len(), 20 * 21 * 4 + 20 * 20 * 2, "{name}");
+        let filtered = |overruns: bool, completed: bool| {
+            e.points
+                .iter()
+                .filter(|p| {
+                    let f = &p.point.prepare.filter;
+                    f.drop_overruns == overruns && f.completed_only == completed
+                })
+                .count()
+        };
+        assert_eq!(
+            [filtered(false, false), filtered(true, false), filtered(false, true), filtered(true, true)],
+            [20 * 21 + 20 * 20 * 2, 420, 420, 420]
+        );
+        let floor = e.points.iter().filter(|p| p.point.overbooking.pdf.bin_rounding == Rounding::Floor).count();
+        assert_eq!(floor, 20 * 20);
+    }
+}

@@ -483,18 +483,22 @@ mod tests {
 
     /// Free: 1 processor over [0, 10), 3 over [10, 20), 4 after (running 2 until
     /// 10 and 1 until 20). J1 = 4 × 5, J2 = 3 × 5, J3 = 1 × 15.
-    /// Conservative: J1 at 20, J2 at 10 (3 free), J3 neither before J2 nor
-    /// beside J1 ⇒ 25. EASY protects only the head: J3 backfills at 0 (it ends
-    /// before J1's start at 20), which leaves J2 only 2 processors at 10 ⇒ J2 at 15.
-    #[test]
-    fn easy_protects_only_the_head() {
-        let snap = Snapshot {
+    fn head_example() -> Snapshot {
+        Snapshot {
             now: 0,
             capacity: 4,
             running: vec![(2, 10), (1, 20)],
             reservations: vec![],
             queue: vec![(4, 5), (3, 5), (1, 15)],
-        };
+        }
+    }
+
+    /// Conservative: J1 at 20, J2 at 10 (3 free), J3 neither before J2 nor
+    /// beside J1 ⇒ 25. EASY protects only the head: J3 backfills at 0 (it ends
+    /// before J1's start at 20), which leaves J2 only 2 processors at 10 ⇒ J2 at 15.
+    #[test]
+    fn easy_protects_only_the_head() {
+        let snap = head_example();
         assert_eq!(schedule(&snap, Policy::Conservative, None), Some(vec![20, 10, 25]));
         assert_eq!(schedule(&snap, Policy::Easy, None), Some(vec![20, 15, 0]));
     }
@@ -519,13 +523,7 @@ mod tests {
         let a = audit(&snap, slot).unwrap();
         assert_eq!((a.conservative, a.easy, a.queued, a.queued_procs), (expected, expected, 2, 3));
         // The audit differs where the policies do: J2 of the EASY example above.
-        let snap = Snapshot {
-            now: 0,
-            capacity: 4,
-            running: vec![(2, 10), (1, 20)],
-            reservations: vec![],
-            queue: vec![(4, 5), (3, 5), (1, 15)],
-        };
+        let snap = head_example();
         // One processor for 0–10 fills the machine until 10 under EASY: J3 cannot
         // backfill at 0; J2 takes the 3 free at 10–15 (5 earlier); at 15 J3
         // would run into J1's shadow (20–25), so it waits for J1's end: 25.
