@@ -240,6 +240,9 @@ fn bad_overbooking_settings_name_the_setting() {
         (vec!["--penalty-ratio", "-1"], "setting `penalty_ratio` = -1"),
         (vec!["--pdf-source", "runtimes"], "setting `pdf_source` = runtimes"),
         (vec!["--acceptance", "risk", "--security-factor", "0"], "setting `security_factor` = 0"),
+        (vec!["--pdf-update", "sometimes"], "setting `--pdf-update` = sometimes: must be static or online"),
+        (vec!["--pdf-update", "online", "--pdf-half-life", "0"], "setting `pdf_half_life` = 0"),
+        (vec!["--pdf-update", "online", "--pdf-half-life", "inf"], "setting `pdf_half_life` = inf"),
         (
             vec!["--pof-calibration", "platt"],
             "setting `--pof-calibration` = platt: must be none, isotonic or isotonic-upper",

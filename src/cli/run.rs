@@ -104,6 +104,13 @@ pub(crate) struct RunArgs {
     /// statistics) instead of the history before it.
     #[arg(long)]
     oracle_pdfs: bool,
+    /// static (learned once, the dissertation) or online (jobs that end
+    /// during the run enter their class's PDF).
+    #[arg(long, default_value = "static")]
+    pdf_update: String,
+    /// Online PDFs: half-life of an observation in days (default: never forget).
+    #[arg(long, allow_negative_numbers = true)]
+    pdf_half_life: Option<f64>,
     /// Node failures (default: lanl with a trace, poisson with the LANL rates
     /// for the synthetic workload).
     #[arg(long, value_enum)]
@@ -200,6 +207,8 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             source: args.pdf_source.parse()?,
             step_seconds: args.pdf_step,
             learn_from: if args.oracle_pdfs { LearnFrom::Input } else { LearnFrom::History },
+            update: args.pdf_update.parse().map_err(|e: crate::setting::InvalidSetting| e.renamed("--pdf-update"))?,
+            half_life_days: args.pdf_half_life,
             ..PdfConfig::default()
         },
         checkpoint: CheckpointConfig {

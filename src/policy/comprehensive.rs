@@ -44,7 +44,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::plan::{AvailabilityProfile, NodeOrder, NodePlan, Slot};
-use crate::policy::overbooking::Overbooking;
+use crate::policy::overbooking::{Overbooking, learn_from_end};
 use crate::policy::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::stats::pdf::stepped;
 use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
@@ -760,6 +760,9 @@ impl Strategy for Comprehensive {
     }
 
     fn job_ended(&mut self, c: &mut dyn Cluster, job: JobId) {
+        if let Some(b) = self.booking(job) {
+            learn_from_end(&mut self.overbooking, c.job(job), b.end - b.start, c.now());
+        }
         if !self.mode.releases_early() {
             // Nodes stay reserved until the end of the booking.
             return;

@@ -44,7 +44,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::plan::AvailabilityProfile;
-use crate::policy::overbooking::Overbooking;
+use crate::policy::overbooking::{Overbooking, learn_from_end};
 use crate::policy::{Booking, Cluster, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::stats::pos::{self, Reliability};
 use crate::units::{JobId, NodeId, Time};
@@ -57,8 +57,8 @@ enum State {
     None,
     /// Planned over `[start, start + allotment)`.
     Waiting { start: Time, allotment: Time },
-    /// Holding its count until `kill_at`.
-    Running { kill_at: Time },
+    /// Holding its count until `kill_at`, a booking of `allotment`.
+    Running { kill_at: Time, allotment: Time },
 }
 
 /// A candidate booking.
@@ -398,7 +398,7 @@ impl Heuristic {
             let State::Waiting { allotment, .. } = *self.state(job) else { continue };
             if start == now && c.idle_nodes(j.nodes, &mut self.nodes) && c.start(job, &self.nodes, now + allotment) {
                 self.queue.remove(&(start, job));
-                *self.state(job) = State::Running { kill_at: now + allotment };
+                *self.state(job) = State::Running { kill_at: now + allotment, allotment };
             } else if now > j.deadline - allotment {
                 // Blocked past its latest start: it can no longer meet its deadline.
                 self.profile.release(start, start + allotment, j.nodes);
@@ -418,7 +418,7 @@ impl Heuristic {
 
     /// Releases a running job's remaining hold.
     fn release_running(&mut self, c: &dyn Cluster, job: JobId) {
-        if let State::Running { kill_at } = *self.state(job) {
+        if let State::Running { kill_at, .. } = *self.state(job) {
             let now = c.now();
             if kill_at > now {
                 self.profile.release(now, kill_at, c.job(job).nodes);
@@ -459,6 +459,11 @@ impl Strategy for Heuristic {
     }
 
     fn job_ended(&mut self, c: &mut dyn Cluster, job: JobId) {
+        if let State::Running { kill_at, allotment } = *self.state(job) {
+            // Ended before its kill time: it ran its whole runtime.
+            let booked = if c.now() < kill_at { c.job(job).runtime } else { allotment };
+            learn_from_end(&mut self.overbooking, c.job(job), booked, c.now());
+        }
         self.release_running(c, job);
         if let Some(rest) = c.resumable(job) {
             self.resume(c, job, rest);

@@ -22,6 +22,7 @@ use crate::stats::calibration::{Calibration, OnlineCalibrator, Z90_ONE_SIDED};
 use crate::stats::pdf::{PdfConfig, RuntimeModel};
 use crate::units::Time;
 use crate::workload::failures::{LANL_LAMBDA_PER_HOUR, LANL_MU_PER_HOUR};
+use crate::workload::job::Job;
 
 /// Which acceptance test decides overbooked placements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -200,7 +201,7 @@ impl Acceptance {
 }
 
 /// What an overbooking strategy reads at run time.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Overbooking {
     /// The acceptance test.
     pub acceptance: Acceptance,
@@ -223,11 +224,42 @@ impl Overbooking {
         };
         Overbooking { acceptance, pof_max: config.pof_max, model, condition: config.condition_on_elapsed }
     }
+
+    /// Whether a job that ended after `booked` seconds of its booking tells
+    /// its runtime ratio: it finished inside the booking, or the booking was
+    /// its whole estimate (an over-run: bin 100). A job cut short by a
+    /// shortened booking is censored: a provider never learns its runtime.
+    pub fn observable(job: &Job, booked: Time) -> bool {
+        job.runtime <= booked || booked >= job.estimate
+    }
+}
+
+/// Online statistics (issue 17 §3): `job` ended at `now` after `booked`
+/// seconds of its booking; if the PDFs learn online and the end tells the
+/// runtime ratio ([`Overbooking::observable`]), it enters them. The run's
+/// own copy of the statistics is made on the first such end (static runs
+/// share one copy and never come here).
+pub fn learn_from_end(overbooking: &mut Option<Arc<Overbooking>>, job: &Job, booked: Time, now: Time) {
+    let Some(ob) = overbooking else { return };
+    if ob.model.is_online() && Overbooking::observable(job, booked) {
+        Arc::make_mut(&mut Arc::make_mut(ob).model).observe(job, now);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Estimate 100: a job that finished inside an 80-s booking (runtime 50)
+    /// or over-ran a full booking (runtime 150, killed at 100: bin 100) tells
+    /// its ratio; one cut short by a shortened 80-s booking (runtime 90) does not.
+    #[test]
+    fn only_uncensored_ends_teach_online_pdfs() {
+        let job = |runtime| Job::without_sla(0, 0, 1, 100, runtime);
+        assert!(Overbooking::observable(&job(50), 80));
+        assert!(Overbooking::observable(&job(150), 100));
+        assert!(!Overbooking::observable(&job(90), 80));
+    }
 
     #[test]
     fn pof_test_is_strict() {

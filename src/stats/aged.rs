@@ -40,7 +40,8 @@ const MAX_SCALE_EXPONENT: f64 = 230.0;
 
 /// Whether the runtime PDFs stay as learned from the history or also learn
 /// from the jobs that finish during the simulation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum PdfUpdate {
     /// Learned once, before the simulation (the dissertation).
     #[default]

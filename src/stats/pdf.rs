@@ -24,6 +24,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::setting::InvalidSetting;
+use crate::stats::aged::{AgedHistogram, PdfUpdate, half_life};
 use crate::units::Time;
 use crate::workload::job::Job;
 
@@ -50,18 +51,29 @@ impl PercentPdf {
     /// The PDF of bin counts.
     pub fn from_counts(counts: &[u64; BINS]) -> PercentPdf {
         let total: u64 = counts.iter().sum();
+        let mut weights = [0.0; BINS];
+        for (w, &c) in weights.iter_mut().zip(counts) {
+            *w = c as f64;
+        }
+        // Integer-valued weights: Σ is exact, so this divides as counts / total did.
+        PercentPdf::from_weights(&weights, total as usize)
+    }
+
+    /// The PDF of non-negative bin weights (aged counts) learned from `samples` jobs.
+    pub fn from_weights(weights: &[f64; BINS], samples: usize) -> PercentPdf {
+        let total: f64 = weights.iter().sum();
         let mut mass = [0.0; BINS];
         let mut cdf = [0.0; BINS];
         let mut acc = 0.0;
         for i in 0..BINS {
-            mass[i] = if total > 0 { counts[i] as f64 / total as f64 } else { 0.0 };
+            mass[i] = if total > 0.0 { weights[i] / total } else { 0.0 };
             acc += mass[i];
             cdf[i] = acc;
         }
-        if total > 0 {
+        if total > 0.0 {
             cdf[BINS - 1] = 1.0;
         }
-        PercentPdf { mass, cdf, samples: total as usize }
+        PercentPdf { mass, cdf, samples }
     }
 
     /// Probability of bin `p`.
@@ -227,6 +239,18 @@ pub struct PdfConfig {
     pub step_rounding: Rounding,
     /// History (default) or the input itself (oracle).
     pub learn_from: LearnFrom,
+    /// Static (the dissertation) or online: jobs that end during a run enter
+    /// their class's PDF (issue 17 §3).
+    #[serde(skip_serializing_if = "is_static")]
+    pub update: PdfUpdate,
+    /// Online only: the half-life of an observation in days (none: never
+    /// forgets, history included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_life_days: Option<f64>,
+}
+
+fn is_static(u: &PdfUpdate) -> bool {
+    *u == PdfUpdate::Static
 }
 
 impl Default for PdfConfig {
@@ -241,6 +265,8 @@ impl Default for PdfConfig {
             step_seconds: 60,
             step_rounding: Rounding::Round,
             learn_from: LearnFrom::History,
+            update: PdfUpdate::Static,
+            half_life_days: None,
         }
     }
 }
@@ -256,6 +282,9 @@ impl PdfConfig {
         }
         if !self.resource_bounds.windows(2).all(|w| w[0] < w[1]) {
             return Err(InvalidSetting::new("resource_bounds", format!("{:?}", self.resource_bounds), "must increase"));
+        }
+        if let Some(days) = self.half_life_days {
+            half_life(days)?;
         }
         Ok(())
     }
@@ -276,6 +305,17 @@ pub struct RuntimeModel {
     config: PdfConfig,
     classes: HashMap<ClassKey, PercentPdf>,
     all: PercentPdf,
+    /// The aged histograms behind the PDFs when they learn online.
+    online: Option<Box<OnlineState>>,
+}
+
+/// Online learning: one aged histogram per class with its own PDF, and one
+/// for "all jobs"; the history enters at time 0.
+#[derive(Debug, Clone)]
+struct OnlineState {
+    classes: HashMap<ClassKey, AgedHistogram>,
+    all: AgedHistogram,
+    scratch: [f64; BINS],
 }
 
 fn frame<T: PartialOrd + Copy>(bounds: &[T], v: T) -> u8 {
@@ -300,12 +340,56 @@ impl RuntimeModel {
             all[bin] += 1;
             counts.entry(Self::key(config, job)).or_insert([0; BINS])[bin] += 1;
         }
-        let classes = counts
+        let kept: Vec<(ClassKey, [u64; BINS])> = counts
             .into_iter()
             .filter(|(_, c)| c.iter().sum::<u64>() as usize >= config.min_class_size.max(1))
-            .map(|(k, c)| (k, PercentPdf::from_counts(&c)))
             .collect();
-        Ok(RuntimeModel { config: config.clone(), classes, all: PercentPdf::from_counts(&all) })
+        let online = match config.update {
+            PdfUpdate::Static => None,
+            PdfUpdate::Online => {
+                let rate = config.half_life_days.map_or(Ok(0.0), half_life)?;
+                let seeded = |c: &[u64; BINS]| -> Result<AgedHistogram, InvalidSetting> {
+                    let mut h = AgedHistogram::new(rate)?;
+                    for (bin, &n) in c.iter().enumerate().filter(|(_, n)| **n > 0) {
+                        // Time 0, in bin order: never out of order, never an overflowing weight.
+                        let _ = h.observe(0, bin, n as f64);
+                    }
+                    Ok(h)
+                };
+                let mut classes = HashMap::with_capacity(kept.len());
+                for (k, c) in &kept {
+                    classes.insert(*k, seeded(c)?);
+                }
+                Some(Box::new(OnlineState { classes, all: seeded(&all)?, scratch: [0.0; BINS] }))
+            }
+        };
+        let classes = kept.into_iter().map(|(k, c)| (k, PercentPdf::from_counts(&c))).collect();
+        Ok(RuntimeModel { config: config.clone(), classes, all: PercentPdf::from_counts(&all), online })
+    }
+
+    /// Whether the PDFs learn from the jobs that end during a run.
+    pub fn is_online(&self) -> bool {
+        self.online.is_some()
+    }
+
+    /// Online learning: `job` ended at `now` after its whole runtime (or at
+    /// its estimate, an over-run in bin 100); it enters the "all jobs" PDF and
+    /// its class's, if the class has one. Static statistics ignore it. Ends
+    /// must come in time order (the kernel's); an older one changes nothing.
+    pub fn observe(&mut self, job: &Job, now: Time) {
+        let bin = Self::bin(&self.config, job);
+        let key = Self::key(&self.config, job);
+        let Some(o) = self.online.as_deref_mut() else { return };
+        if o.all.observe(now, bin, 1.0).is_ok() {
+            o.all.probabilities(&mut o.scratch);
+            self.all = PercentPdf::from_weights(&o.scratch, self.all.samples() + 1);
+        }
+        if let (Some(h), Some(pdf)) = (o.classes.get_mut(&key), self.classes.get_mut(&key))
+            && h.observe(now, bin, 1.0).is_ok()
+        {
+            h.probabilities(&mut o.scratch);
+            *pdf = PercentPdf::from_weights(&o.scratch, pdf.samples() + 1);
+        }
     }
 
     fn bin(config: &PdfConfig, job: &Job) -> usize {
@@ -396,6 +480,7 @@ pub fn stepped(pdf: &PercentPdf, x: Time, step: Time, rounding: Rounding, out: &
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::DAY;
 
     fn job(estimate: Time, runtime: Time, nodes: u32, user: i64) -> Job {
         Job {
@@ -501,5 +586,77 @@ mod tests {
         // A 90-s estimate has 2 steps; 100 % sits at the last one.
         let k = stepped(&pdf, 90, 60, Rounding::Round, &mut out);
         assert_eq!((k, out[2]), (2, 0.5));
+    }
+
+    fn online(half_life_days: Option<f64>) -> PdfConfig {
+        PdfConfig { min_class_size: 1, update: PdfUpdate::Online, half_life_days, ..PdfConfig::default() }
+    }
+
+    /// History: two jobs of one class at 50 % (bin 50). With a one-day
+    /// half-life, a job at 100 % ending one day in weighs 1 against the
+    /// history's 2 × ½ = 1: the class PDF is ½ at 50 % and ½ at 100 %.
+    /// Without ageing it is ⅔ / ⅓. A static model ignores the end.
+    #[test]
+    fn online_pdfs_age_by_hand() {
+        let history = [job(1000, 500, 1, 1), job(1000, 500, 1, 1)];
+        let full = job(1000, 1000, 1, 1);
+        let mut aged = RuntimeModel::learn(&history, &online(Some(1.0))).unwrap();
+        aged.observe(&full, DAY);
+        assert!((aged.pdf(&full).pdf(50) - 0.5).abs() < 1e-12 && (aged.pdf(&full).pdf(100) - 0.5).abs() < 1e-12);
+        assert!((aged.all_jobs().pdf(100) - 0.5).abs() < 1e-12);
+        let mut kept = RuntimeModel::learn(&history, &online(None)).unwrap();
+        kept.observe(&full, DAY);
+        assert!((kept.pdf(&full).pdf(100) - 1.0 / 3.0).abs() < 1e-12);
+        let mut fixed =
+            RuntimeModel::learn(&history, &PdfConfig { min_class_size: 1, ..PdfConfig::default() }).unwrap();
+        fixed.observe(&full, DAY);
+        assert_eq!(fixed.pdf(&full).pdf(100), 0.0);
+        // An end older than the latest one is refused: it changes nothing.
+        let before = aged.pdf(&full).clone();
+        aged.observe(&job(1000, 100, 1, 1), DAY - 1);
+        assert_eq!(aged.pdf(&full), &before);
+        // Bad settings name themselves.
+        for days in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let err = RuntimeModel::learn(&history, &online(Some(days))).unwrap_err();
+            assert_eq!(err.setting, "pdf_half_life");
+        }
+    }
+
+    proptest::proptest! {
+        /// Online statistics never use an outcome from the future, and age as
+        /// they should. Fed ends in any order, the model takes exactly the
+        /// ends no older than one already taken (a late report of an older
+        /// end is refused), and its "all jobs" PDF is the closed form: each
+        /// taken end at t weighs e^(rate·t) against the history's 1 at time 0.
+        #[test]
+        fn online_pdfs_see_only_past_ends_and_age_in_closed_form(
+            ends in proptest::collection::vec((0i64..10 * DAY, 1i64..2000), 1..40),
+            half_life in proptest::option::of(0.5f64..30.0),
+        ) {
+            let history: Vec<Job> = (0..40).map(|i| job(1000, 10 + 25 * i, 1, 1)).collect();
+            let config = online(half_life);
+            let mut model = RuntimeModel::learn(&history, &config).unwrap();
+            let mut taken: Vec<(Time, Job)> = Vec::new();
+            for &(t, r) in &ends {
+                let j = job(1000, r, 1, 1);
+                model.observe(&j, t);
+                if taken.last().is_none_or(|l| t >= l.0) {
+                    taken.push((t, j));
+                }
+            }
+            let rate = half_life.map_or(0.0, |d| std::f64::consts::LN_2 / (d * DAY as f64));
+            let mut weights = [0.0; BINS];
+            for h in &history {
+                weights[RuntimeModel::bin(&config, h)] += 1.0;
+            }
+            for (t, j) in &taken {
+                weights[RuntimeModel::bin(&config, j)] += (rate * *t as f64).exp();
+            }
+            let total: f64 = weights.iter().sum();
+            for (b, w) in weights.iter().enumerate() {
+                let got = model.all_jobs().pdf(b);
+                proptest::prop_assert!((got - w / total).abs() < 1e-9, "bin {}: {} vs {}", b, got, w / total);
+            }
+        }
     }
 }
