@@ -483,7 +483,7 @@ mod tests {
             }
         }
 
-        /// The dissertation's node choice, node by node (what comprehensive.rs did).
+        /// The dissertation's node choice, node by node (what the comprehensive plan core did).
         fn choose(&self, t: Time, min_until: Time, n: u32, order: NodeOrder) -> Option<(Vec<NodeId>, Time)> {
             let mut c: Vec<(Time, NodeId)> = (0..self.nodes.len() as u32)
                 .filter_map(|node| self.free_until(node, t).filter(|&u| u >= min_until).map(|u| (u, node)))

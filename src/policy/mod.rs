@@ -21,7 +21,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::policy::classic::Classic;
-use crate::policy::comprehensive::{Comprehensive, Mode};
+use crate::policy::comprehensive::{
+    Comprehensive, ComprehensiveBackfilling, ComprehensiveOverbooking, ShortenedBackfilling,
+};
 use crate::policy::heuristic::Heuristic;
 use crate::policy::overbooking::Overbooking;
 use crate::setting::InvalidSetting;
@@ -320,7 +322,9 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         moves_planned_jobs: false,
         queueing: false,
         reserving: None,
-        build: |s, k| Box::new(Comprehensive::new(Mode::Backfilling, k, s.placement, s.reliability.clone(), None)),
+        build: |s, k| {
+            Box::new(Comprehensive::<ComprehensiveBackfilling>::new(k, s.placement, s.reliability.clone(), None))
+        },
     },
     StrategyInfo {
         name: "heuristic-planning",
@@ -343,7 +347,12 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         queueing: false,
         reserving: None,
         build: |s, k| {
-            Box::new(Comprehensive::new(Mode::Overbooking, k, s.placement, s.reliability.clone(), needs_overbooking(s)))
+            Box::new(Comprehensive::<ComprehensiveOverbooking>::new(
+                k,
+                s.placement,
+                s.reliability.clone(),
+                needs_overbooking(s),
+            ))
         },
     },
     StrategyInfo {
@@ -369,8 +378,7 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
         queueing: false,
         reserving: None,
         build: |s, k| {
-            Box::new(Comprehensive::new(
-                Mode::Shortened,
+            Box::new(Comprehensive::<ShortenedBackfilling>::new(
                 k,
                 Placement::BestFit,
                 s.reliability.clone(),

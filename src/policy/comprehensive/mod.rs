@@ -1,6 +1,9 @@
 //! The comprehensive approach: nodes fixed at acceptance, one plan per node.
-//! Three strategies share it: comprehensive backfilling, comprehensive
-//! overbooking, and paper A's shortened backfilling.
+//! Three strategies share this plan core, each a [`Rule`] in its own file:
+//! comprehensive backfilling (`backfilling.rs`), comprehensive overbooking
+//! (`overbooking.rs`) and paper A's shortened backfilling (`shortened.rs`).
+//! A rule picks the booking and says whether finished jobs leave the plan and
+//! whether bookings store end CDFs; the core does everything else.
 //!
 //! Reference: `overbooking-dissertation-spec.md` §3.1 (comprehensive PoS),
 //! §5.1 (gap search), §5.4 (best fit), §5.5 (node choice), §6.1, §6.5;
@@ -41,6 +44,7 @@
 //!   work as a full booking before its deadline, or fails.
 
 use std::collections::BTreeSet;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::plan::{AvailabilityProfile, NodeOrder, NodePlan, Slot};
@@ -51,21 +55,38 @@ use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
 
-/// Which comprehensive strategy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Comprehensive (conservative) backfilling.
-    Backfilling,
-    /// Comprehensive overbooking.
-    Overbooking,
-    /// Paper A's shortened backfilling.
-    Shortened,
-}
+mod backfilling;
+mod overbooking;
+mod shortened;
 
-impl Mode {
+pub use backfilling::ComprehensiveBackfilling;
+pub use overbooking::ComprehensiveOverbooking;
+pub use shortened::{ShortenedBackfilling, shortened};
+
+/// What one strategy over the comprehensive plan core decides; each is its
+/// own type in its own file (a new strategy is a new file).
+pub trait Rule: Send + 'static {
     /// Finished jobs leave the plan and waiting jobs may start early.
-    fn releases_early(self) -> bool {
-        self != Mode::Backfilling
+    const RELEASES_EARLY: bool;
+    /// Every booking stores its end CDF for its successors (and full
+    /// bookings get the comprehensive PoS).
+    const STORES_END_CDF: bool;
+    /// The booking for non-reservation job `j` searched from `from`, given
+    /// its full booking `full` (nodes in `full_nodes`). Returns the pick and
+    /// whether its nodes are already in `chosen` (else the core takes them
+    /// from `best_nodes` or `full_nodes`).
+    fn pick(
+        core: &mut Comprehensive<Self>,
+        c: &dyn Cluster,
+        j: &Job,
+        from: Time,
+        full: Option<Choice>,
+    ) -> (Option<Choice>, bool)
+    where
+        Self: Sized;
+    /// Paper A's o_j: how much earlier a successor may be anchored on `j`.
+    fn spare(_overbooking: Option<&Overbooking>, _j: &Job) -> Time {
+        0
     }
 }
 
@@ -88,7 +109,7 @@ struct Booked {
 
 /// A candidate booking.
 #[derive(Debug, Clone, Copy)]
-struct Choice {
+pub struct Choice {
     /// Slot start.
     start: Time,
     /// Slot end (kill limit).
@@ -99,9 +120,9 @@ struct Choice {
     overbooked: bool,
 }
 
-/// The comprehensive strategies.
-pub struct Comprehensive {
-    mode: Mode,
+/// The comprehensive plan core, run by rule `R`.
+pub struct Comprehensive<R: Rule> {
+    rule: PhantomData<R>,
     placement: Placement,
     reliability: Reliability,
     overbooking: Option<Arc<Overbooking>>,
@@ -133,18 +154,17 @@ pub struct Comprehensive {
     submissions: u32,
 }
 
-impl Comprehensive {
+impl<R: Rule> Comprehensive<R> {
     /// A strategy for `capacity` nodes. Overbooking and shortened backfilling
     /// need `overbooking`.
     pub fn new(
-        mode: Mode,
         capacity: u32,
         placement: Placement,
         reliability: Reliability,
         overbooking: Option<Arc<Overbooking>>,
-    ) -> Comprehensive {
+    ) -> Comprehensive<R> {
         Comprehensive {
-            mode,
+            rule: PhantomData,
             placement,
             reliability,
             overbooking,
@@ -294,113 +314,6 @@ impl Comprehensive {
         self.reliability.available(n) * executable * self.reliability.success(n, j.estimate.min(end - s))
     }
 
-    /// Comprehensive overbooking: the best-placed overbooked candidate from
-    /// `from`, its nodes in `best_nodes`.
-    fn overbooked_choice(&mut self, c: &dyn Cluster, j: &Job, from: Time, first_only: bool) -> Option<Choice> {
-        let ob = self.overbooking.clone()?;
-        let mut best: Option<Choice> = None;
-        let mut s = from;
-        while s < j.deadline {
-            // The profile bounds the slot before any per-node work.
-            let gap_end = self.profile.gaps(s, s + 1, j.nodes).next().map(|g| g.end);
-            if let Some(gap_end) = gap_end.filter(|&g| g > s) {
-                let upper = gap_end.min(j.deadline);
-                if upper - s < j.estimate
-                    // A calibration map is monotone: a bound on the PoS stays a bound.
-                    && ob.acceptance.accepts(c.calibrated_pos(self.pos_upper_bound(j, from, s, upper)), j.fee, j.penalty)
-                    && let Some(until) = self.choose_longest(s, j.nodes)
-                {
-                    let end = until.min(j.deadline);
-                    if end > s && end - s < j.estimate {
-                        let pos = self.acceptable_pos(c, j, s, end);
-                        if let Some(pos) =
-                            pos.filter(|&pos| ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty))
-                        {
-                            let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
-                            let better = match self.placement {
-                                Placement::Conservative => best.is_none_or(|b| pos > b.pos),
-                                _ => true,
-                            };
-                            if better {
-                                best = Some(choice);
-                                self.best_nodes.clear();
-                                self.best_nodes.extend_from_slice(&self.chosen);
-                                std::mem::swap(&mut self.best_cdf, &mut self.cdf_scratch);
-                            }
-                            if first_only {
-                                return best;
-                            }
-                        }
-                    }
-                }
-            }
-            match self.plan.ends_from(s + 1).next() {
-                Some(next) => s = next,
-                None => break,
-            }
-        }
-        best
-    }
-
-    /// Paper A's rule for a promising job: shortened, or anchored earlier on
-    /// promising predecessors. Its nodes are left in `chosen`.
-    fn shortened_choice(&mut self, j: &Job, from: Time) -> Option<Choice> {
-        let ob = self.overbooking.clone()?;
-        let pdf = ob.model.pdf(j);
-        if pdf.mean_ratio() > 1.0 / (1.0 + ob.pof_max) {
-            return None;
-        }
-        let short = shortened(j.estimate, ob.pof_max);
-        let mut t_s = from;
-        // An anchor lies before its gap, so gaps up to the deadline count.
-        while t_s < j.deadline {
-            if self.profile.free_at(t_s) >= j.nodes
-                && let Some(until) = self.choose_longest(t_s, j.nodes)
-            {
-                let end = until.min(j.deadline);
-                let pos = |allotment: Time| 1.0 - pdf.cdf((100 * allotment.min(j.estimate) / j.estimate) as usize);
-                if end - t_s >= short {
-                    return Some(Choice { start: t_s, end, planned: t_s, pos: 1.0 - pos(end - t_s), overbooked: true });
-                }
-                // Predecessor overbooking: every chosen node's slot ending at
-                // t_s must belong to a promising job.
-                let mut anchor_shift = Time::MAX;
-                let mut any = false;
-                let mut usable = true;
-                for &node in &self.chosen {
-                    if let Some(slot) = self.plan.ending_at(node, t_s) {
-                        any = true;
-                        match self.booking(slot.job).map(|b| b.spare).filter(|&o| o > 0) {
-                            Some(o) => anchor_shift = anchor_shift.min(o),
-                            None => usable = false,
-                        }
-                    }
-                }
-                if any && usable {
-                    let anchor = t_s - anchor_shift;
-                    let others_free = self
-                        .chosen
-                        .iter()
-                        .all(|&node| self.plan.ending_at(node, t_s).is_some() || self.plan.is_free(node, anchor, t_s));
-                    if anchor >= from && others_free && anchor + short <= end {
-                        return Some(Choice {
-                            start: t_s,
-                            end,
-                            planned: anchor,
-                            pos: 1.0 - pos(end - t_s),
-                            overbooked: true,
-                        });
-                    }
-                }
-            }
-            match self.plan.ends_from(t_s + 1).next() {
-                Some(next) => t_s = next,
-                None => break,
-            }
-        }
-        None
-    }
-
     /// The booking the placement policy picks for `j`; its nodes are left in `chosen`.
     fn choose(&mut self, c: &dyn Cluster, j: &Job) -> Option<Choice> {
         let from = c.now().max(j.release);
@@ -412,35 +325,15 @@ impl Comprehensive {
             self.full_nodes.extend_from_slice(&self.chosen);
             Choice { start: s, end: s + j.estimate, planned: s, pos: 0.0, overbooked: false }
         });
-        let overbooked = |me: &mut Self, first_only: bool| me.overbooked_choice(c, j, from, first_only);
-        let pick = match self.mode {
+        let (pick, in_chosen) = if j.reservation {
             // A fixed reservation is never overbooked or shortened (paper A).
-            _ if j.reservation => full,
-            Mode::Backfilling => full,
-            Mode::Shortened => {
-                if full.is_some() {
-                    full
-                } else {
-                    // Its nodes are already in `chosen`.
-                    return self.shortened_choice(j, from);
-                }
-            }
-            Mode::Overbooking => match self.placement {
-                // A full booking risks only failures, so it also has the
-                // highest PoS (conservative).
-                Placement::BestFit | Placement::Conservative => {
-                    full.or_else(|| overbooked(self, self.placement == Placement::BestFit))
-                }
-                Placement::FirstFit => {
-                    let limit = full.map_or(j.deadline, |f| f.start);
-                    overbooked(self, true).filter(|o| o.start < limit).or(full)
-                }
-                Placement::LastFit => match (full, overbooked(self, false)) {
-                    (Some(f), Some(o)) => Some(if o.start > f.start { o } else { f }),
-                    (f, o) => f.or(o),
-                },
-            },
+            (full, false)
+        } else {
+            R::pick(self, c, j, from, full)
         };
+        if in_chosen {
+            return pick;
+        }
         let pick = pick?;
         let nodes = if pick.overbooked { &self.best_nodes } else { &self.full_nodes };
         self.chosen.clear();
@@ -535,7 +428,7 @@ impl Comprehensive {
     /// The latest time a disabled job may (re)start.
     fn restart_deadline(&self, c: &dyn Cluster, job: JobId, b: Booked) -> Time {
         let j = c.job(job);
-        if self.mode.releases_early() {
+        if R::RELEASES_EARLY {
             // Comprehensive overbooking: restart while its slot lasts (spec §6.5).
             return b.end - 1;
         }
@@ -608,7 +501,7 @@ impl Comprehensive {
                 c.fail(job);
                 continue;
             }
-            if !self.mode.releases_early() {
+            if !R::RELEASES_EARLY {
                 // Backfilling restarts with its whole estimate: move the slot.
                 let x = c.job(job).estimate;
                 self.move_slot(job, now, now + x);
@@ -659,7 +552,7 @@ impl Comprehensive {
     }
 }
 
-impl Comprehensive {
+impl<R: Rule> Comprehensive<R> {
     /// Books the rest of a checkpointed job as a full booking before its
     /// deadline (paper A's restart in a later gap), or fails it.
     fn resume(&mut self, c: &mut dyn Cluster, job: JobId, rest: Time) {
@@ -681,12 +574,7 @@ impl Comprehensive {
     }
 }
 
-/// Paper A's shortened duration d' = ⌈x / (1 + maxPoF)⌉.
-pub fn shortened(x: Time, max_pof: f64) -> Time {
-    ((x as f64 / (1.0 + max_pof)).ceil() as Time).max(1)
-}
-
-impl Strategy for Comprehensive {
+impl<R: Rule> Strategy for Comprehensive<R> {
     fn submit(&mut self, c: &mut dyn Cluster, job: JobId) {
         self.submissions += 1;
         if self.submissions % 256 == 0 {
@@ -708,7 +596,7 @@ impl Strategy for Comprehensive {
             return;
         };
         // Full bookings' PoS (and every overbooking booking's end CDF).
-        let store_cdf = self.mode == Mode::Overbooking;
+        let store_cdf = R::STORES_END_CDF;
         if store_cdf && choice.overbooked {
             // Evaluated on these nodes and this slot when it was chosen.
             std::mem::swap(&mut self.cdf_scratch, &mut self.best_cdf);
@@ -719,14 +607,8 @@ impl Strategy for Comprehensive {
         } else {
             choice.pos *= self.failure_only_pos(&j);
         }
-        let spare = match (&self.overbooking, self.mode) {
-            // Nothing may be anchored early on a reservation.
-            _ if j.reservation => 0,
-            (Some(ob), Mode::Shortened) if ob.model.pdf(&j).mean_ratio() <= 1.0 / (1.0 + ob.pof_max) => {
-                j.estimate - shortened(j.estimate, ob.pof_max)
-            }
-            _ => 0,
-        };
+        // Nothing may be anchored early on a reservation.
+        let spare = if j.reservation { 0 } else { R::spare(self.overbooking.as_deref(), &j) };
         self.book(job, choice.start, choice.end, spare);
         if store_cdf {
             let slot = self.take_cdf_slot();
@@ -763,7 +645,7 @@ impl Strategy for Comprehensive {
         if let Some(b) = self.booking(job) {
             learn_from_end(&mut self.overbooking, c.job(job), b.end - b.start, c.now());
         }
-        if !self.mode.releases_early() {
+        if !R::RELEASES_EARLY {
             // Nodes stay reserved until the end of the booking.
             return;
         }
@@ -783,7 +665,7 @@ impl Strategy for Comprehensive {
 
     fn node_repaired(&mut self, c: &mut dyn Cluster, node: NodeId) {
         self.try_restart(c, node);
-        if self.mode.releases_early() {
+        if R::RELEASES_EARLY {
             let first = self.arena.len() as u32;
             self.arena.push(node);
             self.start_early(c, first, 1);
@@ -810,7 +692,7 @@ mod tests {
     fn first_fit_takes_lowest_ids_best_fit_the_tightest_nodes() {
         let hour = crate::units::HOUR;
         for (placement, expected) in [(Placement::FirstFit, vec![0, 1]), (Placement::BestFit, vec![2, 3])] {
-            let mut s = Comprehensive::new(Mode::Backfilling, 4, placement, reliability(), None);
+            let mut s = Comprehensive::<ComprehensiveBackfilling>::new(4, placement, reliability(), None);
             s.plan.reserve(&[2], Slot { start: 5 * hour, end: 6 * hour, job: 90 });
             s.plan.reserve(&[3], Slot { start: 3 * hour, end: 4 * hour, job: 91 });
             assert!(s.choose_full(0, 2 * hour, 2));
@@ -820,11 +702,5 @@ mod tests {
             assert!(!s.chosen.contains(&3), "{placement}");
             assert!(!s.choose_full(0, 4 * hour, 4));
         }
-    }
-
-    #[test]
-    fn shortened_duration_of_paper_a() {
-        // 5 h with maxPoF = 0.13: 300/1.13 = 265.49 min → 4:25:30 (ceil to seconds).
-        assert_eq!(shortened(5 * 3600, 0.13), 15_930);
     }
 }

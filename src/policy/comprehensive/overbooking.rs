@@ -1,0 +1,94 @@
+//! Comprehensive overbooking over the plan core: without a full booking (or
+//! where the placement prefers one), the overbooked candidate on the nodes
+//! free longest whose comprehensive PoS passes the acceptance test.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §3.1 (comprehensive PoS),
+//! §5.4 (placements), §6.1, §6.5.
+
+use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
+use crate::policy::{Cluster, Placement};
+use crate::units::Time;
+use crate::workload::job::Job;
+
+/// Comprehensive overbooking.
+pub struct ComprehensiveOverbooking;
+
+impl Rule for ComprehensiveOverbooking {
+    const RELEASES_EARLY: bool = true;
+    const STORES_END_CDF: bool = true;
+
+    fn pick(
+        core: &mut Comprehensive<Self>,
+        c: &dyn Cluster,
+        j: &Job,
+        from: Time,
+        full: Option<Choice>,
+    ) -> (Option<Choice>, bool) {
+        let pick = match core.placement {
+            // A full booking risks only failures, so it also has the
+            // highest PoS (conservative).
+            Placement::BestFit | Placement::Conservative => {
+                full.or_else(|| core.overbooked_choice(c, j, from, core.placement == Placement::BestFit))
+            }
+            Placement::FirstFit => {
+                let limit = full.map_or(j.deadline, |f| f.start);
+                core.overbooked_choice(c, j, from, true).filter(|o| o.start < limit).or(full)
+            }
+            Placement::LastFit => match (full, core.overbooked_choice(c, j, from, false)) {
+                (Some(f), Some(o)) => Some(if o.start > f.start { o } else { f }),
+                (f, o) => f.or(o),
+            },
+        };
+        (pick, false)
+    }
+}
+
+impl Comprehensive<ComprehensiveOverbooking> {
+    /// Comprehensive overbooking: the best-placed overbooked candidate from
+    /// `from`, its nodes in `best_nodes`.
+    fn overbooked_choice(&mut self, c: &dyn Cluster, j: &Job, from: Time, first_only: bool) -> Option<Choice> {
+        let ob = self.overbooking.clone()?;
+        let mut best: Option<Choice> = None;
+        let mut s = from;
+        while s < j.deadline {
+            // The profile bounds the slot before any per-node work.
+            let gap_end = self.profile.gaps(s, s + 1, j.nodes).next().map(|g| g.end);
+            if let Some(gap_end) = gap_end.filter(|&g| g > s) {
+                let upper = gap_end.min(j.deadline);
+                if upper - s < j.estimate
+                    // A calibration map is monotone: a bound on the PoS stays a bound.
+                    && ob.acceptance.accepts(c.calibrated_pos(self.pos_upper_bound(j, from, s, upper)), j.fee, j.penalty)
+                    && let Some(until) = self.choose_longest(s, j.nodes)
+                {
+                    let end = until.min(j.deadline);
+                    if end > s && end - s < j.estimate {
+                        let pos = self.acceptable_pos(c, j, s, end);
+                        if let Some(pos) =
+                            pos.filter(|&pos| ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty))
+                        {
+                            let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
+                            let better = match self.placement {
+                                Placement::Conservative => best.is_none_or(|b| pos > b.pos),
+                                _ => true,
+                            };
+                            if better {
+                                best = Some(choice);
+                                self.best_nodes.clear();
+                                self.best_nodes.extend_from_slice(&self.chosen);
+                                std::mem::swap(&mut self.best_cdf, &mut self.cdf_scratch);
+                            }
+                            if first_only {
+                                return best;
+                            }
+                        }
+                    }
+                }
+            }
+            match self.plan.ends_from(s + 1).next() {
+                Some(next) => s = next,
+                None => break,
+            }
+        }
+        best
+    }
+}
