@@ -24,10 +24,14 @@ fn history(ratios: &[i64]) -> Vec<Job> {
 }
 
 fn run(name: &str, capacity: u32, jobs: Vec<Job>, ratios: &[i64], pof_max: f64) -> Simulated {
+    run_with(name, capacity, jobs, ratios, OverbookingConfig { pof_max, ..OverbookingConfig::default() })
+}
+
+fn run_with(name: &str, capacity: u32, jobs: Vec<Job>, ratios: &[i64], config: OverbookingConfig) -> Simulated {
     let info = strategy(name).unwrap();
     let pdf = PdfConfig { source: PdfSource::default(), min_class_size: 1, ..PdfConfig::default() };
     let model = Arc::new(RuntimeModel::learn(&history(ratios), &pdf).unwrap());
-    let config = OverbookingConfig { pof_max, pdf, ..OverbookingConfig::default() };
+    let config = OverbookingConfig { pdf, ..config };
     let overbooking = Some(Arc::new(Overbooking::new(&config, model, info.security_factor)));
     let settings = StrategySettings {
         placement: Placement::BestFit,
@@ -151,6 +155,32 @@ fn heuristic_pos_by_hand_and_upgrade_on_replan() {
     // ([5 h, 15 h) ends before B): it succeeds although it runs 10 h.
     assert_eq!((j.actual_start, j.outcome), (Some(h(5.0)), Some(Outcome::Success)));
     assert!(!rec(&run("heuristic-overbooking", 1, jobs, &ratios, 0.4), 2).accepted);
+}
+
+/// Issue 17's ablation setting `replan_shortens`, one node, history ratios
+/// 50 % and 100 %. P (10 h booked, runs 8 h) and B (fixed at 12–13 h by its
+/// release and deadline) are planned; J (6 h, runs 3 h) arrives at 1 h and
+/// takes the first full window, 13–19 h. When P ends at 8 h, the spec's
+/// re-planning keeps J at 13 h (8–14 h would cross B). With the setting it
+/// takes the earlier 4-h window 8–12 h, ratio 66 %: PoS = A · 0.5 · e^(−4λ),
+/// PoF ≈ 0.5 < 0.6, and J, running 3 h, succeeds at 11 h.
+#[test]
+fn replanning_that_shortens_moves_a_full_booking_earlier() {
+    let jobs = vec![
+        job(0, 0.0, 0.0, 10.0, 8.0, 1, 20.0), // P
+        job(1, 0.0, 12.0, 1.0, 1.0, 1, 13.0), // B
+        job(2, 1.0, 1.0, 6.0, 3.0, 1, 30.0),  // J
+    ];
+    let ratios = [50, 100];
+    let config = OverbookingConfig { pof_max: 0.6, ..OverbookingConfig::default() };
+    let spec = run_with("heuristic-overbooking", 1, jobs.clone(), &ratios, config.clone());
+    let j = rec(&spec, 2);
+    assert_eq!((j.actual_start, j.overbooked, j.outcome), (Some(h(13.0)), false, Some(Outcome::Success)));
+    let shortens = OverbookingConfig { replan_shortens: true, ..config };
+    let sim = run_with("heuristic-overbooking", 1, jobs, &ratios, shortens);
+    let j = rec(&sim, 2);
+    assert_eq!((j.actual_start, j.actual_end, j.outcome), (Some(h(8.0)), Some(h(11.0)), Some(Outcome::Success)));
+    assert_eq!(rec(&sim, 1).actual_start, Some(h(12.0)));
 }
 
 /// The acceptance test only applies to overbooked placements: a full gap is

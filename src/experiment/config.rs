@@ -182,7 +182,7 @@ pub struct Experiment {
 }
 
 /// Short axis names and the settings they stand for.
-pub const ALIASES: [(&str, &str); 29] = [
+pub const ALIASES: [(&str, &str); 30] = [
     ("pof_max", "overbooking.pof_max"),
     ("penalty_ratio", "prepare.penalty_ratio"),
     ("security_factor", "overbooking.security_factor"),
@@ -205,6 +205,7 @@ pub const ALIASES: [(&str, &str); 29] = [
     ("bin_rounding", "overbooking.pdf.bin_rounding"),
     ("pdf_update", "overbooking.pdf.update"),
     ("pdf_half_life", "overbooking.pdf.half_life_days"),
+    ("replan_shortens", "overbooking.replan_shortens"),
     ("kill_at_estimate", "classic.kill_at_estimate"),
     ("clusters", "grid.clusters"),
     ("algorithm", "grid.algorithm"),

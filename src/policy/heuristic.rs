@@ -21,7 +21,9 @@
 //!   in order of planned start: each is put back at its earliest window of its
 //!   whole estimate if that is no later than before (an overbooked job may so
 //!   regain its full runtime), else at its earliest window of its allotment;
-//!   no job moves later.
+//!   no job moves later. With `replan_shortens` (issue 17's ablation, off by
+//!   default) an earlier, shorter window whose PoS passes the test is taken
+//!   instead, even for a job booked at full length.
 //! - A job starts at its planned start on the lowest-id idle, up nodes and is
 //!   killed at start + allotment. If too few nodes are up it waits (blocked)
 //!   for the next re-plan and fails once its deadline can no longer be met. A
@@ -359,6 +361,17 @@ impl Heuristic {
                 .flatten()
                 .map(|s| (s, need));
             let kept = || self.profile.earliest_fit(from, allotment, j.nodes, latest).map(|s| (s, allotment));
+            // The ablation's alternative: an earlier, shorter window that passes the test.
+            let shortened_earlier = |at: Option<(Time, Time)>| -> Option<(Time, Time)> {
+                let ob = self.overbooking.as_ref().filter(|ob| ob.replan_shortens)?;
+                let before = at.map_or(latest, |(s, _)| s.saturating_sub(1));
+                self.profile.gaps(from, before.saturating_add(1), j.nodes).find_map(|gap| {
+                    let l = gap.end.min(j.deadline) - gap.start;
+                    let pos = self.pos(&j, l.min(need));
+                    (gap.start <= before && l > 0 && ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty))
+                        .then_some((gap.start, l.min(need)))
+                })
+            };
             // An overbooked job takes all the room at its new start, up to its
             // estimate: "even overbooked jobs can get their full runtime if
             // previous jobs finish earlier" (spec §3.3.2.1).
@@ -369,7 +382,8 @@ impl Heuristic {
                 let room = self.profile.gaps(s, s + 1, j.nodes).next().map_or(a, |g| g.end.min(j.deadline) - s);
                 (s, room.clamp(a, need))
             };
-            match upgrade.or_else(kept).map(widen) {
+            let chosen = upgrade.or_else(kept);
+            match shortened_earlier(chosen).or(chosen).map(widen) {
                 Some((s, a)) => {
                     self.profile.reserve(s, s + a, j.nodes);
                     *self.state(job) = State::Waiting { start: s, allotment: a };
