@@ -286,6 +286,14 @@ impl Heuristic {
         }
     }
 
+    /// The PoS of an overbooked booking of `allotment` (0 < allotment) for
+    /// `j`, if there is overbooking and the acceptance test passes it.
+    fn passes(&self, c: &dyn Cluster, j: &Job, allotment: Time) -> Option<f64> {
+        let ob = self.overbooking.as_ref().filter(|_| allotment > 0)?;
+        let pos = self.pos(j, allotment);
+        ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty).then_some(pos)
+    }
+
     /// The booking the placement policy picks for `j` from `from`, if any.
     fn choose(&self, c: &dyn Cluster, j: &Job, from: Time) -> Option<Choice> {
         if j.nodes > self.profile.capacity() || from > j.deadline {
@@ -305,11 +313,7 @@ impl Heuristic {
             let l = end - gap.start;
             let choice = if l >= j.estimate {
                 full(gap.start)
-            } else if let (Some(ob), true) = (&self.overbooking, l > 0) {
-                let pos = self.pos(j, l);
-                if !ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty) {
-                    continue;
-                }
+            } else if let Some(pos) = self.passes(c, j, l) {
                 Choice { start: gap.start, allotment: l, pos }
             } else {
                 continue;
@@ -363,13 +367,11 @@ impl Heuristic {
             let kept = || self.profile.earliest_fit(from, allotment, j.nodes, latest).map(|s| (s, allotment));
             // The ablation's alternative: an earlier, shorter window that passes the test.
             let shortened_earlier = |at: Option<(Time, Time)>| -> Option<(Time, Time)> {
-                let ob = self.overbooking.as_ref().filter(|ob| ob.replan_shortens)?;
-                let before = at.map_or(latest, |(s, _)| s.saturating_sub(1));
-                self.profile.gaps(from, before.saturating_add(1), j.nodes).find_map(|gap| {
-                    let l = gap.end.min(j.deadline) - gap.start;
-                    let pos = self.pos(&j, l.min(need));
-                    (gap.start <= before && l > 0 && ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty))
-                        .then_some((gap.start, l.min(need)))
+                self.overbooking.as_ref().filter(|ob| ob.replan_shortens)?;
+                let until = at.map_or(latest.saturating_add(1), |(s, _)| s);
+                self.profile.gaps(from, until, j.nodes).find_map(|gap| {
+                    let l = (gap.end.min(j.deadline) - gap.start).min(need);
+                    self.passes(c, &j, l).map(|_| (gap.start, l))
                 })
             };
             // An overbooked job takes all the room at its new start, up to its

@@ -377,9 +377,9 @@ impl RuntimeModel {
     /// its class's, if the class has one. Static statistics ignore it. Ends
     /// must come in time order (the kernel's); an older one changes nothing.
     pub fn observe(&mut self, job: &Job, now: Time) {
+        let Some(o) = self.online.as_deref_mut() else { return };
         let bin = Self::bin(&self.config, job);
         let key = Self::key(&self.config, job);
-        let Some(o) = self.online.as_deref_mut() else { return };
         if o.all.observe(now, bin, 1.0).is_ok() {
             o.all.probabilities(&mut o.scratch);
             self.all = PercentPdf::from_weights(&o.scratch, self.all.samples() + 1);
