@@ -197,26 +197,34 @@ pub struct Externality {
     pub advanced: f64,
 }
 
+/// Each queued job's start shift (with − without the slot) and processors;
+/// jobs that never start in either schedule shift by 0.
+fn shifts<'a>(snapshot: &'a Snapshot, base: &'a [Time], with: &'a [Time]) -> impl Iterator<Item = (Time, f64)> + 'a {
+    snapshot.queue.iter().zip(base.iter().zip(with)).map(|(&(procs, _), (&before, &after))| {
+        let shift = if after == Time::MAX || before == Time::MAX { 0 } else { after - before };
+        (shift, f64::from(procs))
+    })
+}
+
 /// The [`Externality`] of `slot`; `base` is the schedule without it (compute
 /// it once per query, A23). `None`: the slot conflicts with running jobs or
 /// reservations.
 pub fn externality(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<Externality> {
     let with = schedule(snapshot, policy, Some(slot))?;
     let mut e = Externality::default();
-    for (&(procs, _), (&before, &after)) in snapshot.queue.iter().zip(base.iter().zip(&with)) {
-        if after == Time::MAX || before == Time::MAX {
-            continue;
-        }
-        e.delayed += (after - before).max(0) as f64 * f64::from(procs);
-        e.advanced += (before - after).max(0) as f64 * f64::from(procs);
+    for (shift, procs) in shifts(snapshot, base, &with) {
+        e.delayed += shift.max(0) as f64 * procs;
+        e.advanced += (-shift).max(0) as f64 * procs;
     }
     Some(e)
 }
 
 /// Fig. 22: the additive price f of `slot` (processor-seconds): the delay
-/// part of its [`Externality`].
+/// part of its [`Externality`], summed alone (this runs for every candidate
+/// start of every query).
 pub fn price(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<f64> {
-    externality(snapshot, policy, base, slot).map(|e| e.delayed)
+    let with = schedule(snapshot, policy, Some(slot))?;
+    Some(shifts(snapshot, base, &with).map(|(shift, procs)| shift.max(0) as f64 * procs).sum())
 }
 
 /// One slot priced under both policies on the same snapshot: a measurement
