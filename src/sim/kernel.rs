@@ -90,38 +90,44 @@ pub enum SimError {
 }
 
 /// Events in key order (the kernel's queue, and a model's own agenda).
+///
+/// The heap orders small entries (a key and a slot number); the payloads,
+/// which can be large (a submitted job travels in its event), stay put in
+/// reused slots, so a sift moves 32 bytes, not the payload.
 #[derive(Debug)]
 pub struct Agenda<P> {
-    heap: BinaryHeap<Entry<P>>,
+    heap: BinaryHeap<Entry>,
+    slots: Vec<Option<P>>,
+    free: Vec<u32>,
 }
 
 impl<P> Default for Agenda<P> {
     fn default() -> Self {
-        Agenda { heap: BinaryHeap::new() }
+        Agenda { heap: BinaryHeap::new(), slots: Vec::new(), free: Vec::new() }
     }
 }
 
-#[derive(Debug)]
-struct Entry<P> {
+#[derive(Debug, Clone, Copy)]
+struct Entry {
     key: Key,
-    payload: P,
+    slot: u32,
 }
 
-impl<P> PartialEq for Entry<P> {
+impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
         self.key == other.key
     }
 }
 
-impl<P> Eq for Entry<P> {}
+impl Eq for Entry {}
 
-impl<P> PartialOrd for Entry<P> {
+impl PartialOrd for Entry {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl<P> Ord for Entry<P> {
+impl Ord for Entry {
     /// Reversed: `BinaryHeap` is a max-heap and the earliest event must come first.
     fn cmp(&self, other: &Self) -> Ordering {
         other.key.cmp(&self.key)
@@ -131,7 +137,17 @@ impl<P> Ord for Entry<P> {
 impl<P> Agenda<P> {
     /// Adds an event under its key.
     pub fn push(&mut self, key: Key, payload: P) {
-        self.heap.push(Entry { key, payload });
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slots[slot as usize] = Some(payload);
+                slot
+            }
+            None => {
+                self.slots.push(Some(payload));
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.heap.push(Entry { key, slot });
     }
 
     /// The first key.
@@ -139,14 +155,30 @@ impl<P> Agenda<P> {
         self.heap.peek().map(|e| e.key)
     }
 
+    /// The first event's payload.
+    pub fn peek(&self) -> Option<&P> {
+        self.heap.peek().and_then(|e| self.slots[e.slot as usize].as_ref())
+    }
+
     /// Removes the first event.
     pub fn pop(&mut self) -> Option<(Key, P)> {
-        self.heap.pop().map(|e| (e.key, e.payload))
+        while let Some(e) = self.heap.pop() {
+            self.free.push(e.slot);
+            if let Some(payload) = self.slots[e.slot as usize].take() {
+                return Some((e.key, payload));
+            }
+            debug_assert!(false, "agenda: an entry without its payload");
+        }
+        None
     }
 
     /// Removes every event, in no particular order.
     pub fn drain(&mut self) -> impl Iterator<Item = (Key, P)> + '_ {
-        self.heap.drain().map(|e| (e.key, e.payload))
+        // Every slot is free once the heap is drained.
+        self.free.clear();
+        self.free.extend((0..self.slots.len() as u32).rev());
+        let slots = &mut self.slots;
+        self.heap.drain().filter_map(move |e| slots[e.slot as usize].take().map(|p| (e.key, p)))
     }
 
     /// True when empty.
@@ -330,8 +362,8 @@ impl<P> Kernel<P> {
             items.clear();
             items.push((key, payload));
             // The run of consecutive events for the same model.
-            while let Some(next) = self.queue.heap.peek() {
-                if bench.address(&next.payload) != to {
+            while let Some(next) = self.queue.peek() {
+                if bench.address(next) != to {
                     break;
                 }
                 if let Some(entry) = self.queue.pop() {
