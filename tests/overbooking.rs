@@ -6,7 +6,7 @@ use common::{h, job};
 
 use std::sync::Arc;
 
-use slasim::policy::overbooking::{Overbooking, OverbookingConfig};
+use slasim::policy::overbooking::{Overbooking, OverbookingConfig, PosAt};
 use slasim::policy::{Placement, StrategySettings, build, strategy};
 use slasim::sim::bench::{Scenario, Simulated, simulate};
 use slasim::sim::record::{JobRecord, Outcome};
@@ -181,6 +181,33 @@ fn replanning_that_shortens_moves_a_full_booking_earlier() {
     let j = rec(&sim, 2);
     assert_eq!((j.actual_start, j.actual_end, j.outcome), (Some(h(8.0)), Some(h(11.0)), Some(Outcome::Success)));
     assert_eq!(rec(&sim, 1).actual_start, Some(h(12.0)));
+}
+
+/// Issue 17's ablation setting `pos_at`, on the by-hand case above with
+/// history ratios 10 % and 100 % (mean 0.55). At the gap start J's 6-h gap
+/// reads its CDF at 60 %: 0.5, PoF ≈ 0.5, rejected at PoF_max 0.4. Read at
+/// the likely start, 1 h + 0.55 · 9 h = 5.95 h, the window to 16 h holds J's
+/// whole 10 h, so PoS = A · e^(−λ·10 h) and J is accepted, still booked on
+/// the 6-h gap; P ends at 5 h and J gets its full estimate.
+#[test]
+fn pos_at_the_likely_start_accepts_what_the_gap_start_rejects() {
+    let ratios = [10, 100];
+    let jobs = vec![
+        job(0, 0.0, 0.0, 10.0, 5.0, 1, 20.0),  // P, ends at 5 h
+        job(1, 0.0, 16.0, 1.0, 1.0, 1, 17.0),  // B at 16 h
+        job(2, 1.0, 1.0, 10.0, 10.0, 1, 16.0), // J
+    ];
+    let config = OverbookingConfig { pof_max: 0.4, ..OverbookingConfig::default() };
+    let spec = run_with("heuristic-overbooking", 1, jobs.clone(), &ratios, config.clone());
+    assert_eq!(rec(&spec, 2).outcome, Some(Outcome::Rejected));
+    let likely = OverbookingConfig { pos_at: PosAt::LikelyStart, ..config };
+    let sim = run_with("heuristic-overbooking", 1, jobs, &ratios, likely);
+    let j = rec(&sim, 2);
+    assert!(j.accepted && j.overbooked);
+    assert_eq!((j.planned_start, j.planned_end), (Some(h(10.0)), Some(h(16.0))));
+    let pof = 1.0 - availability() * survival(10.0);
+    assert!((j.pof.unwrap() - pof).abs() < 1e-12, "PoF {} vs {pof}", j.pof.unwrap());
+    assert_eq!((j.actual_start, j.outcome), (Some(h(5.0)), Some(Outcome::Success)));
 }
 
 /// The acceptance test only applies to overbooked placements: a full gap is

@@ -225,6 +225,12 @@ fn bad_configs_and_options_name_the_problem() {
             ":4:",
             "`pof_max` = 2",
         ),
+        (
+            "[[sweep]]\n[sweep.axes]\nstrategy = [\"heuristic-overbooking\"]\npos_at = [\"gap-middle\"]\n",
+            ":4:",
+            "axis `pos_at`: unknown variant `gap-middle`, expected `gap-start` or `likely-start`",
+        ),
+        ("[overbooking]\npos_at = \"soon\"\n[[sweep]]\n", ":2:", "unknown variant `soon`"),
     ];
     for (text, line, message) in cases {
         let config = write_config(dir.path(), text);
@@ -441,16 +447,18 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
 /// The heuristic-overbooking ablation (issue 17): each candidate is a swept
 /// setting. Heuristic planning reads neither PoF_max nor the bin rounding, so
 /// it runs once per trace filter: 20 batteries × (20 PoF_max + 1) × 4 filter
-/// settings, plus 20 × 20 × 2 roundings and 20 × 20 with re-planning that
-/// shortens, of heuristic overbooking.
+/// settings, plus 20 × 20 × 2 roundings, 20 × 20 with re-planning that
+/// shortens and 20 × 20 with the PoS read at the likely start, of heuristic
+/// overbooking.
 #[test]
 fn the_ablation_configs_sweep_each_candidate() {
     use slasim::experiment::config::Experiment;
+    use slasim::policy::overbooking::PosAt;
     use slasim::stats::pdf::Rounding;
     for name in ["heuristic-ablation-ctc.toml", "heuristic-ablation-sdsc.toml"] {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
         let e = Experiment::load(&path).unwrap();
-        assert_eq!(e.points.len(), 20 * 21 * 4 + 20 * 20 * 3, "{name}");
+        assert_eq!(e.points.len(), 20 * 21 * 4 + 20 * 20 * 4, "{name}");
         let filtered = |overruns: bool, completed: bool| {
             e.points
                 .iter()
@@ -462,10 +470,12 @@ fn the_ablation_configs_sweep_each_candidate() {
         };
         assert_eq!(
             [filtered(false, false), filtered(true, false), filtered(false, true), filtered(true, true)],
-            [20 * 21 + 20 * 20 * 3, 420, 420, 420]
+            [20 * 21 + 20 * 20 * 4, 420, 420, 420]
         );
         let shortens = e.points.iter().filter(|p| p.point.overbooking.replan_shortens).count();
         assert_eq!(shortens, 20 * 20);
+        let likely = e.points.iter().filter(|p| p.point.overbooking.pos_at == PosAt::LikelyStart).count();
+        assert_eq!(likely, 20 * 20);
         let floor = e.points.iter().filter(|p| p.point.overbooking.pdf.bin_rounding == Rounding::Floor).count();
         assert_eq!(floor, 20 * 20);
     }

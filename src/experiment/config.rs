@@ -182,7 +182,7 @@ pub struct Experiment {
 }
 
 /// Short axis names and the settings they stand for.
-pub const ALIASES: [(&str, &str); 30] = [
+pub const ALIASES: [(&str, &str); 31] = [
     ("pof_max", "overbooking.pof_max"),
     ("penalty_ratio", "prepare.penalty_ratio"),
     ("security_factor", "overbooking.security_factor"),
@@ -206,6 +206,7 @@ pub const ALIASES: [(&str, &str); 30] = [
     ("pdf_update", "overbooking.pdf.update"),
     ("pdf_half_life", "overbooking.pdf.half_life_days"),
     ("replan_shortens", "overbooking.replan_shortens"),
+    ("pos_at", "overbooking.pos_at"),
     ("kill_at_estimate", "classic.kill_at_estimate"),
     ("clusters", "grid.clusters"),
     ("algorithm", "grid.algorithm"),
@@ -524,9 +525,22 @@ impl Experiment {
                     }
                 }
                 let point: Point = toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| {
-                    let name = dims.iter().flatten().map(|(n, _)| n.as_str()).find(|n| e.message().contains(*n));
-                    let at = name.map_or(span.start, |n| loc.key_offset(span.clone(), n));
-                    loc.at(at, format!("{}: {}", label, e.message().trim()))
+                    let message = e.message();
+                    let name = dims.iter().flatten().map(|(n, _)| n.as_str()).find(|n| message.contains(*n));
+                    // An unknown variant names the value, not the axis: find the axis holding it.
+                    let holding = || {
+                        picks
+                            .iter()
+                            .flat_map(|(dim, i)| dim.iter().map(move |(n, v)| (n.as_str(), &v[*i])))
+                            .find_map(|(n, v)| v.as_str().filter(|s| message.contains(&format!("`{s}`"))).map(|_| n))
+                    };
+                    match name.or_else(holding) {
+                        Some(n) if name.is_none() => {
+                            loc.at(loc.key_offset(span.clone(), n), format!("{label}: axis `{n}`: {}", message.trim()))
+                        }
+                        Some(n) => loc.at(loc.key_offset(span.clone(), n), format!("{label}: {}", message.trim())),
+                        None => loc.at(span.start, format!("{label}: {}", message.trim())),
+                    }
                 })?;
                 // Checked before normalising: a value outside its domain is refused
                 // even where the point's strategy does not read it.

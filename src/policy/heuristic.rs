@@ -23,7 +23,10 @@
 //!   regain its full runtime), else at its earliest window of its allotment;
 //!   no job moves later. With `replan_shortens` (issue 17's ablation, off by
 //!   default) an earlier, shorter window whose PoS passes the test is taken
-//!   instead, even for a job booked at full length.
+//!   instead, even for a job booked at full length. With `pos_at =
+//!   "likely-start"` (also the ablation's) an overbooked gap's PoS is read for
+//!   the length from its likely start (the work ahead taking the history's
+//!   mean runtime ratio) to its end; the booking is still the gap.
 //! - A job starts at its planned start on the lowest-id idle, up nodes and is
 //!   killed at start + allotment. If too few nodes are up it waits (blocked)
 //!   for the next re-plan and fails once its deadline can no longer be met. A
@@ -294,6 +297,15 @@ impl Heuristic {
         ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty).then_some(pos)
     }
 
+    /// The length whose PoS decides an overbooked gap `[start, end)` (the
+    /// gap's own length unless the ablation's `pos_at` says otherwise).
+    fn evaluated_length(&self, now: Time, start: Time, end: Time) -> Time {
+        match &self.overbooking {
+            Some(ob) => ob.pos_at.evaluated_length(now, start, end, ob.mean_ratio),
+            None => end - start,
+        }
+    }
+
     /// The booking the placement policy picks for `j` from `from`, if any.
     fn choose(&self, c: &dyn Cluster, j: &Job, from: Time) -> Option<Choice> {
         if j.nodes > self.profile.capacity() || from > j.deadline {
@@ -313,7 +325,8 @@ impl Heuristic {
             let l = end - gap.start;
             let choice = if l >= j.estimate {
                 full(gap.start)
-            } else if let Some(pos) = self.passes(c, j, l) {
+            } else if let Some(pos) = self.passes(c, j, self.evaluated_length(c.now(), gap.start, end).min(j.estimate))
+            {
                 Choice { start: gap.start, allotment: l, pos }
             } else {
                 continue;

@@ -75,6 +75,44 @@ pub struct OverbookingConfig {
     /// reading, a job is only ever put back at its full or its old length).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub replan_shortens: bool,
+    /// Heuristic overbooking: where an overbooked gap's PoS is evaluated
+    /// (issue 17's ablation); left out of the canonical text when default.
+    #[serde(skip_serializing_if = "PosAt::is_default")]
+    pub pos_at: PosAt,
+}
+
+/// Where heuristic overbooking evaluates the PoS of an overbooked gap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum PosAt {
+    /// At the gap's start, for the gap's length (the spec's reading, §3.2).
+    #[default]
+    GapStart,
+    /// At the start re-planning will likely give: the work planned ahead of
+    /// the gap takes, on average, the history's mean runtime ratio of its
+    /// estimates, so the job likely starts at now + (gap start − now)·E[r]
+    /// and may run until the gap's end. The booking itself is unchanged.
+    LikelyStart,
+}
+
+impl PosAt {
+    /// True for the spec's reading.
+    pub fn is_default(&self) -> bool {
+        *self == PosAt::GapStart
+    }
+
+    /// The length whose PoS decides a gap `[start, end)` found at `now`;
+    /// `mean_ratio` is E[runtime / estimate] of the history.
+    pub fn evaluated_length(self, now: Time, start: Time, end: Time, mean_ratio: f64) -> Time {
+        match self {
+            PosAt::GapStart => end - start,
+            PosAt::LikelyStart => {
+                let ahead = (start - now).max(0);
+                let likely = now + (ahead as f64 * mean_ratio.clamp(0.0, 1.0)).round() as Time;
+                end - likely.min(start)
+            }
+        }
+    }
 }
 
 /// Default of `calibration_warmup`.
@@ -153,6 +191,7 @@ impl Default for OverbookingConfig {
             calibration_min_count: CALIBRATION_MIN_COUNT,
             calibration_warmup: CALIBRATION_WARMUP,
             replan_shortens: false,
+            pos_at: PosAt::GapStart,
         }
     }
 }
@@ -220,6 +259,10 @@ pub struct Overbooking {
     pub condition: bool,
     /// Heuristic re-planning may shorten a waiting job ([`OverbookingConfig::replan_shortens`]).
     pub replan_shortens: bool,
+    /// Where heuristic overbooking evaluates a gap's PoS ([`OverbookingConfig::pos_at`]).
+    pub pos_at: PosAt,
+    /// E[runtime / estimate] of the learned history, for [`PosAt::LikelyStart`].
+    pub mean_ratio: f64,
 }
 
 impl Overbooking {
@@ -231,12 +274,15 @@ impl Overbooking {
                 Acceptance::Risk { security_factor: config.security_factor.unwrap_or(default_security_factor) }
             }
         };
+        let mean_ratio = model.all_jobs().mean_ratio();
         Overbooking {
             acceptance,
             pof_max: config.pof_max,
             model,
             condition: config.condition_on_elapsed,
             replan_shortens: config.replan_shortens,
+            pos_at: config.pos_at,
+            mean_ratio,
         }
     }
 
