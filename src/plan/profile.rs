@@ -71,8 +71,13 @@ impl AvailabilityProfile {
         self.steps.len() == 1
     }
 
-    /// Index of the step covering `t`.
+    /// Index of the step covering `t`. Most queries ask about the present,
+    /// which lies in the first step once the past is forgotten: that case
+    /// needs no search.
     fn index_at(&self, t: Time) -> usize {
+        if self.steps.get(1).is_none_or(|s| s.time > t) {
+            return 0;
+        }
         self.steps.partition_point(|s| s.time <= t) - 1
     }
 
@@ -105,19 +110,6 @@ impl AvailabilityProfile {
         }
     }
 
-    /// Removes steps equal to their predecessor in `lo..=hi` (clamped).
-    fn coalesce(&mut self, lo: usize, hi: usize) {
-        let lo = lo.max(1);
-        let hi = hi.min(self.steps.len() - 1);
-        let mut k = hi;
-        while k >= lo {
-            if self.steps[k].free == self.steps[k - 1].free {
-                self.steps.remove(k);
-            }
-            k -= 1;
-        }
-    }
-
     fn add(&mut self, start: Time, end: Time, delta: i64) {
         if end <= start || delta == 0 {
             return;
@@ -134,7 +126,14 @@ impl AvailabilityProfile {
                 step.time
             );
         }
-        self.coalesce(i, j);
+        // Only the window's two edges can now equal their neighbour: the
+        // steps inside it moved together, so they still differ pairwise.
+        if self.steps[j].free == self.steps[j - 1].free {
+            self.steps.remove(j);
+        }
+        if i > 0 && self.steps[i].free == self.steps[i - 1].free {
+            self.steps.remove(i);
+        }
     }
 
     /// Takes `n` units over `[start, end)`.
@@ -188,26 +187,37 @@ impl AvailabilityProfile {
         let mut at = from;
         let mut candidate = from;
         // Fast path over the whole steps before the bonus window (or before
-        // the last step): one free value each, and the candidate updated
-        // without a data-dependent branch (the blocked/free pattern is what
-        // a branch predictor cannot learn). The loop below takes over where
-        // this one stops, in the same state.
-        let plain_until = match bonus {
-            Some((s, _, _)) => self.index_at(s),
-            None => self.steps.len() - 1,
-        };
-        while k < plain_until {
-            let next = self.steps[k + 1].time;
-            let blocked = self.steps[k].free < n;
-            candidate = if blocked { next } else { candidate };
-            if candidate > latest_start {
-                return None;
+        // the last step), which have one free value each, in runs: a run of
+        // blocked steps moves the candidate to its end, a run of free ones
+        // either holds the window or ends in a blocked step. Each inner loop
+        // branches the same way until its run ends. The loop below takes
+        // over where this one stops, in the same state.
+        let bonus_start = bonus.map_or(Time::MAX, |(s, _, _)| s);
+        let steps = &self.steps[..];
+        let whole = |k: usize| k + 1 < steps.len() && steps[k + 1].time <= bonus_start;
+        let k0 = k;
+        while whole(k) {
+            if steps[k].free < n {
+                k += 1;
+                while whole(k) && steps[k].free < n {
+                    k += 1;
+                }
+                candidate = steps[k].time;
+                if candidate > latest_start {
+                    return None;
+                }
+                continue;
             }
-            if !blocked & (next >= candidate.saturating_add(duration)) {
-                return Some(candidate);
+            let target = candidate.saturating_add(duration);
+            while whole(k) && steps[k].free >= n {
+                if steps[k + 1].time >= target {
+                    return Some(candidate);
+                }
+                k += 1;
             }
-            at = next;
-            k += 1;
+        }
+        if k != k0 {
+            at = steps[k].time;
         }
         loop {
             let step_end = self.steps.get(k + 1).map_or(Time::MAX, |s| s.time);
@@ -216,6 +226,12 @@ impl AvailabilityProfile {
                 Some((s, e, extra)) if at < e && step_end > s => {
                     if at < s {
                         (s, self.steps[k].free)
+                    } else if extra >= n && candidate.saturating_add(duration) <= e {
+                        // Inside the bonus window every piece holds n (the
+                        // bonus alone does): a window ending in it fits. A
+                        // job asking where it could move has its own window
+                        // here, so its search never walks that window.
+                        return Some(candidate);
                     } else {
                         (step_end.min(e), self.steps[k].free + extra)
                     }
@@ -407,6 +423,32 @@ mod tests {
                 }
             }
             proptest::prop_assert_eq!(p.earliest_fit(from, len, n, latest), earliest_fit_by_brute_force(&p, from, len, n, latest));
+        }
+
+        /// Reserving and releasing keep the step function equal to a
+        /// per-instant count, with no two adjacent steps of equal value.
+        #[test]
+        fn steps_match_a_per_instant_count_and_stay_canonical(
+            ops in proptest::collection::vec((0i64..60, 1i64..30, 1u32..5, proptest::bool::ANY), 0..30),
+        ) {
+            let mut p = AvailabilityProfile::new(8);
+            let mut free = [8i64; 100];
+            let mut held: Vec<(i64, i64, u32)> = Vec::new();
+            for (start, len, n, release) in ops {
+                if release && !held.is_empty() {
+                    let (s, e, n) = held.remove(start as usize % held.len());
+                    p.release(s, e, n);
+                    free[s as usize..e as usize].iter_mut().for_each(|f| *f += i64::from(n));
+                } else if p.min_free(start, start + len) >= n {
+                    p.reserve(start, start + len, n);
+                    free[start as usize..(start + len) as usize].iter_mut().for_each(|f| *f -= i64::from(n));
+                    held.push((start, start + len, n));
+                }
+                proptest::prop_assert!(p.steps.windows(2).all(|w| w[0].free != w[1].free && w[0].time < w[1].time));
+                for (t, f) in free.iter().enumerate() {
+                    proptest::prop_assert_eq!(i64::from(p.free_at(t as i64)), *f);
+                }
+            }
         }
 
         /// Asking "as if released" answers what releasing first would.

@@ -50,7 +50,8 @@
 //!   the profile form also counts other jobs ending at the shadow time.) Jobs
 //!   must be killed at their estimate, so no job outlives its table entry.
 
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
 
 use serde::{Deserialize, Serialize};
 
@@ -108,8 +109,11 @@ pub struct Classic {
     state: Vec<State>,
     /// Waiting jobs in arrival order.
     queue: BTreeSet<JobId>,
-    /// Conservative: waiting jobs by reserved start.
-    by_start: BTreeSet<(Time, JobId)>,
+    /// Conservative: waiting jobs by reserved start, earliest first. A job
+    /// that moves gets a new entry and its old one goes stale (its state no
+    /// longer has that start) and is dropped when it reaches the top: a
+    /// heap push per move instead of a tree removal and insertion.
+    by_start: BinaryHeap<Reverse<(Time, JobId)>>,
     /// Running jobs by expected end.
     running: BTreeSet<(Time, JobId)>,
     /// FCFS and EASY: submitted jobs waiting for their release.
@@ -197,7 +201,7 @@ impl Classic {
             kill_at_estimate,
             state: Vec::new(),
             queue: BTreeSet::new(),
-            by_start: BTreeSet::new(),
+            by_start: BinaryHeap::new(),
             running: BTreeSet::new(),
             unreleased: BTreeSet::new(),
             profile: AvailabilityProfile::new(capacity),
@@ -367,7 +371,6 @@ impl Classic {
         for &w in &self.queue {
             if let State::Waiting { start, end } = self.state[w as usize] {
                 self.profile.release(start, end, c.job(w).nodes);
-                self.by_start.remove(&(start, w));
                 self.state[w as usize] = State::None;
             }
         }
@@ -387,7 +390,13 @@ impl Classic {
         let end = start + length(j.estimate);
         self.profile.reserve(start, end, j.nodes);
         *self.state(job) = State::Waiting { start, end };
-        self.by_start.insert((start, job));
+        self.by_start.push(Reverse((start, job)));
+        if self.by_start.len() > 2 * self.queue.len() + 1024 {
+            // Mostly stale entries: keep the memory bounded by the queue.
+            let state = &self.state;
+            self.by_start
+                .retain(|&Reverse((s, j))| matches!(state[j as usize], State::Waiting { start, .. } if start == s));
+        }
     }
 
     /// Conservative: re-places every waiting job in arrival order. With
@@ -415,7 +424,6 @@ impl Classic {
                         continue;
                     };
                     self.profile.release(start, end, nodes);
-                    self.by_start.remove(&(start, job));
                     self.book(c, job, earlier);
                 }
                 _ => {
@@ -430,12 +438,16 @@ impl Classic {
     /// Conservative: starts the jobs reserved for now; asks for the next wake-up.
     fn start_due(&mut self, c: &mut dyn Cluster) {
         let now = c.now();
-        while let Some(&(start, job)) = self.by_start.first() {
+        while let Some(&Reverse((start, job))) = self.by_start.peek() {
+            if !matches!(self.state[job as usize], State::Waiting { start: s, .. } if s == start) {
+                self.by_start.pop();
+                continue;
+            }
             if start > now {
                 c.wake_at(start);
                 return;
             }
-            self.by_start.remove(&(start, job));
+            self.by_start.pop();
             self.queue.remove(&job);
             let (nodes, end) = match *self.state(job) {
                 State::Waiting { end, .. } => (c.job(job).nodes, end),
@@ -519,12 +531,10 @@ impl Strategy for Classic {
         if self.mode == Mode::Conservative {
             if self.compress {
                 self.compress = false;
+                // The past is dropped first: every search of the pass starts
+                // now, in the first step, without a binary search.
+                self.profile.forget_before(now);
                 self.replan(c, true);
-                self.ends_since_trim += 1;
-                if self.ends_since_trim >= 256 {
-                    self.ends_since_trim = 0;
-                    self.profile.forget_before(now);
-                }
             }
             if !self.kill_at_estimate {
                 self.extend_overruns(c);
