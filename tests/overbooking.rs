@@ -135,17 +135,24 @@ fn comprehensive_pos_by_hand_decides_acceptance() {
     assert_eq!(rec(&sim, 2).outcome, Some(Outcome::Rejected));
 }
 
+/// The heuristic by-hand case: on one node P holds [0, 10 h) and ends at
+/// 5 h, B is booked at 16 h, and J (10 h, runs 10 h) occurs at 1 h and must
+/// end by 16 h, leaving it the 6-h gap [10 h, 16 h).
+fn one_node_gap_case() -> Vec<Job> {
+    vec![
+        job(0, 0.0, 0.0, 10.0, 5.0, 1, 20.0),  // P, ends at 5 h
+        job(1, 0.0, 16.0, 1.0, 1.0, 1, 17.0),  // B at 16 h
+        job(2, 1.0, 1.0, 10.0, 10.0, 1, 16.0), // J
+    ]
+}
+
 /// Heuristic overbooking, by hand: the same situation on one node, counted
 /// only. P_executable is J's own CDF at ⌊100·6/10⌋ = 60 %: 0.5, so
 /// PoS = A · 0.5 · e^(−λ·6 h) ≈ 0.4996.
 #[test]
 fn heuristic_pos_by_hand_and_upgrade_on_replan() {
     let ratios = [50, 100];
-    let jobs = vec![
-        job(0, 0.0, 0.0, 10.0, 5.0, 1, 20.0),  // P, ends at 5 h
-        job(1, 0.0, 16.0, 1.0, 1.0, 1, 17.0),  // B at 16 h
-        job(2, 1.0, 1.0, 10.0, 10.0, 1, 16.0), // J
-    ];
+    let jobs = one_node_gap_case();
     let pos = availability() * 0.5 * survival(6.0);
     let sim = run("heuristic-overbooking", 1, jobs.clone(), &ratios, 0.6);
     let j = rec(&sim, 2);
@@ -192,11 +199,7 @@ fn replanning_that_shortens_moves_a_full_booking_earlier() {
 #[test]
 fn pos_at_the_likely_start_accepts_what_the_gap_start_rejects() {
     let ratios = [10, 100];
-    let jobs = vec![
-        job(0, 0.0, 0.0, 10.0, 5.0, 1, 20.0),  // P, ends at 5 h
-        job(1, 0.0, 16.0, 1.0, 1.0, 1, 17.0),  // B at 16 h
-        job(2, 1.0, 1.0, 10.0, 10.0, 1, 16.0), // J
-    ];
+    let jobs = one_node_gap_case();
     let config = OverbookingConfig { pof_max: 0.4, ..OverbookingConfig::default() };
     let spec = run_with("heuristic-overbooking", 1, jobs.clone(), &ratios, config.clone());
     assert_eq!(rec(&spec, 2).outcome, Some(Outcome::Rejected));

@@ -405,6 +405,18 @@ mod tests {
         starts.into_iter().filter(|&t| t <= latest).find(|&t| n <= p.capacity() && p.min_free(t, t + len) >= n)
     }
 
+    /// A capacity-8 profile holding each of `holds` (start, length, units)
+    /// that fits when its turn comes.
+    fn profile_holding(holds: &[(Time, Time, u32)]) -> AvailabilityProfile {
+        let mut p = AvailabilityProfile::new(8);
+        for &(start, len, n) in holds {
+            if p.min_free(start, start + len) >= n {
+                p.reserve(start, start + len, n);
+            }
+        }
+        p
+    }
+
     proptest::proptest! {
         /// The search (its branch-free fast path and the general loop) gives
         /// the brute-force answer.
@@ -416,12 +428,7 @@ mod tests {
             n in 1u32..10,
             latest in 0i64..150,
         ) {
-            let mut p = AvailabilityProfile::new(8);
-            for (start, len, n) in holds {
-                if p.min_free(start, start + len) >= n {
-                    p.reserve(start, start + len, n);
-                }
-            }
+            let p = profile_holding(&holds);
             proptest::prop_assert_eq!(p.earliest_fit(from, len, n, latest), earliest_fit_by_brute_force(&p, from, len, n, latest));
         }
 
@@ -459,12 +466,7 @@ mod tests {
             from in 0i64..80,
             latest in 0i64..120,
         ) {
-            let mut p = AvailabilityProfile::new(8);
-            for (start, len, n) in holds {
-                if p.min_free(start, start + len) >= n {
-                    p.reserve(start, start + len, n);
-                }
-            }
+            let mut p = profile_holding(&holds);
             let (start, len, n) = own;
             proptest::prop_assume!(p.min_free(start, start + len) >= n);
             p.reserve(start, start + len, n);
