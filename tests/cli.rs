@@ -245,7 +245,7 @@ fn bad_overbooking_settings_name_the_setting() {
         (vec!["--pdf-update", "online", "--pdf-half-life", "inf"], "setting `pdf_half_life` = inf"),
         (
             vec!["--pof-calibration", "platt"],
-            "setting `--pof-calibration` = platt: must be none, isotonic or isotonic-upper",
+            "setting `--pof-calibration` = platt: must be none, isotonic, isotonic-upper or scale",
         ),
         (
             vec!["--whole-log", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--strategy", "heuristic-overbooking"],

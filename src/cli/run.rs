@@ -88,9 +88,9 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     security_factor: Option<f64>,
     /// PoF the acceptance test reads: none (as predicted), isotonic (a
-    /// monotone map learned online from the overbooked outcomes seen so far)
-    /// or isotonic-upper (that map at the one-sided 90 % upper Wilson bound
-    /// of each block's rate).
+    /// monotone map learned online from the overbooked outcomes seen so far),
+    /// isotonic-upper (that map at the one-sided 90 % upper Wilson bound
+    /// of each block's rate) or scale (one factor, observed over predicted).
     #[arg(long, default_value = "none")]
     pof_calibration: String,
     /// Runtime statistics: runtime, resources, user, application, all, or a

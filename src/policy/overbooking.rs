@@ -143,6 +143,7 @@ impl OverbookingConfig {
             Calibration::None => None,
             Calibration::Isotonic => Some(map()),
             Calibration::IsotonicUpper => Some(map().with_upper_bound(Z90_ONE_SIDED)),
+            Calibration::Scale => Some(OnlineCalibrator::new(self.calibration_min_count, 25).scaled(5.0)),
         }
     }
 }

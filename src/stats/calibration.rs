@@ -57,11 +57,16 @@ pub enum Calibration {
     /// down).
     #[serde(rename = "isotonic-upper")]
     IsotonicUpper,
+    /// One factor learned online: observed failures over predicted PoF
+    /// summed over the outcomes seen (with a prior of 5 expected failures
+    /// at factor 1), applied to every prediction. Two parameters fewer than
+    /// a map: it cannot follow a shape, but noise cannot bend it either.
+    Scale,
 }
 
 impl Calibration {
     /// The names `FromStr` accepts.
-    pub const NAMES: [&'static str; 3] = ["none", "isotonic", "isotonic-upper"];
+    pub const NAMES: [&'static str; 4] = ["none", "isotonic", "isotonic-upper", "scale"];
 }
 
 /// The z of a one-sided 90 % bound ([`Calibration::IsotonicUpper`]).
@@ -75,7 +80,12 @@ impl FromStr for Calibration {
             "none" => Ok(Calibration::None),
             "isotonic" => Ok(Calibration::Isotonic),
             "isotonic-upper" => Ok(Calibration::IsotonicUpper),
-            _ => Err(InvalidSetting::new("overbooking.calibration", s, "must be none, isotonic or isotonic-upper")),
+            "scale" => Ok(Calibration::Scale),
+            _ => Err(InvalidSetting::new(
+                "overbooking.calibration",
+                s,
+                "must be none, isotonic, isotonic-upper or scale",
+            )),
         }
     }
 }
@@ -86,6 +96,7 @@ impl fmt::Display for Calibration {
             Calibration::None => "none",
             Calibration::Isotonic => "isotonic",
             Calibration::IsotonicUpper => "isotonic-upper",
+            Calibration::Scale => "scale",
         })
     }
 }
@@ -210,6 +221,10 @@ pub struct OnlineCalibrator {
     prior_weight: f64,
     /// z of the upper bound each block's rate is read at (0: the rate itself).
     upper_z: f64,
+    /// Scale mode ([`Calibration::Scale`]): the prior's expected failures,
+    /// and the factor in force once fitted.
+    scale_prior: Option<f64>,
+    scale: Option<f64>,
 }
 
 /// The prior's anchor points: y = x at x = 0, 1/20, …, 1. With a weight they
@@ -234,7 +249,17 @@ impl OnlineCalibrator {
             input: Vec::with_capacity(CAL_BINS + ANCHORS),
             prior_weight: 0.0,
             upper_z: 0.0,
+            scale_prior: None,
+            scale: None,
         }
+    }
+
+    /// The same calibrator fitting one factor instead of a map
+    /// ([`Calibration::Scale`]), with a prior of `expected` failures seen
+    /// at factor 1.
+    pub fn scaled(mut self, expected: f64) -> OnlineCalibrator {
+        self.scale_prior = Some(if expected.is_finite() { expected.max(0.0) } else { 0.0 });
+        self
     }
 
     /// The same calibrator mapping each block to the Wilson upper bound of its
@@ -266,14 +291,22 @@ impl OnlineCalibrator {
         t.sum_predicted += p;
         self.seen += 1;
         self.since_fit += 1;
-        let first = self.centres.is_empty() && self.seen >= self.min_count;
-        if first || (!self.centres.is_empty() && self.since_fit >= self.refit_every) {
+        let first = !self.is_active() && self.seen >= self.min_count;
+        if first || (self.is_active() && self.since_fit >= self.refit_every) {
             self.refit();
         }
     }
 
     /// Refits the map on every outcome seen so far.
     fn refit(&mut self) {
+        if let Some(prior) = self.scale_prior {
+            let (failures, predicted) =
+                self.tallies.iter().fold((0.0, 0.0), |(f, p), t| (f + t.failures as f64, p + t.sum_predicted));
+            let (f, p) = (failures + prior, predicted + prior);
+            self.scale = Some(if p > 0.0 { f / p } else { 1.0 });
+            self.since_fit = 0;
+            return;
+        }
         self.input.clear();
         for t in self.tallies.iter().filter(|t| t.count > 0) {
             let w = t.count as f64;
@@ -314,6 +347,9 @@ impl OnlineCalibrator {
             return predicted;
         }
         let p = predicted.clamp(0.0, 1.0);
+        if let Some(k) = self.scale {
+            return (k * p).clamp(0.0, 1.0);
+        }
         let (c, r) = (&self.centres, &self.rates);
         let (Some(&c_first), Some(&c_last)) = (c.first(), c.last()) else { return p };
         if p <= c_first {
@@ -336,7 +372,7 @@ impl OnlineCalibrator {
 
     /// Whether the calibration applies (a fit exists).
     pub fn is_active(&self) -> bool {
-        !self.centres.is_empty()
+        !self.centres.is_empty() || self.scale.is_some()
     }
 
     /// The map in force as `(block centre, observed rate)` pairs.
@@ -536,9 +572,30 @@ mod tests {
         assert_eq!(err.setting, "overbooking.calibration");
         assert_eq!(
             err.to_string(),
-            "setting `overbooking.calibration` = platt: must be none, isotonic or isotonic-upper"
+            "setting `overbooking.calibration` = platt: must be none, isotonic, isotonic-upper or scale"
         );
         assert_eq!("isotonic-upper".parse::<Calibration>(), Ok(Calibration::IsotonicUpper));
+    }
+
+    /// Scale mode by hand, prior 5 expected failures, refit on every
+    /// outcome from 10 seen: before that the identity; after 20 outcomes at
+    /// PoF 0.1 with 4 failures the factor is (4 + 5) / (20 · 0.1 + 5) = 9/7,
+    /// so 0.2 reads 0.2571… and 0.9 is capped at 1.
+    #[test]
+    fn scale_is_observed_over_predicted_with_its_prior() {
+        let mut c = OnlineCalibrator::new(10, 1).scaled(5.0);
+        for k in 0..9 {
+            c.observe(0.1, k < 2);
+        }
+        assert!(!c.is_active());
+        assert_eq!(c.calibrate(0.2), 0.2);
+        for k in 9..20 {
+            c.observe(0.1, k < 11);
+        }
+        assert!(c.is_active());
+        assert!((c.calibrate(0.2) - 0.2 * 9.0 / 7.0).abs() < 1e-12, "{}", c.calibrate(0.2));
+        assert_eq!(c.calibrate(0.9), 1.0);
+        assert_eq!(c.blocks().count(), 0);
     }
 
     /// 100 outcomes at PoF 0.1, 10 failed, no prior: one block at rate 0.1.
