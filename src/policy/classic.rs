@@ -126,6 +126,8 @@ pub struct Classic {
     batch: Vec<JobId>,
     /// Conservative: a job ended early; compress at the next wake-up.
     compress: bool,
+    /// FCFS and EASY with reservations: job ends since the reservation
+    /// table last forgot its past (conservative forgets before every pass).
     ends_since_trim: u32,
     /// Advance reservations, when enabled.
     reserving: Option<Box<Reserving>>,
@@ -566,10 +568,12 @@ impl Strategy for Classic {
             if hold_end > now {
                 r.table.release(now, hold_end, nodes);
             }
-            self.ends_since_trim += 1;
-            if self.ends_since_trim >= 256 && self.mode != Mode::Conservative {
-                self.ends_since_trim = 0;
-                r.table.forget_before(now);
+            if self.mode != Mode::Conservative {
+                self.ends_since_trim += 1;
+                if self.ends_since_trim >= 256 {
+                    self.ends_since_trim = 0;
+                    r.table.forget_before(now);
+                }
             }
         }
         // One pass once every job ending now has freed its nodes: wake-ups

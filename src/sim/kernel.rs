@@ -172,13 +172,15 @@ impl<P> Agenda<P> {
         None
     }
 
-    /// Removes every event, in no particular order.
-    pub fn drain(&mut self) -> impl Iterator<Item = (Key, P)> + '_ {
-        // Every slot is free once the heap is drained.
-        self.free.clear();
-        self.free.extend((0..self.slots.len() as u32).rev());
-        let slots = &mut self.slots;
-        self.heap.drain().filter_map(move |e| slots[e.slot as usize].take().map(|p| (e.key, p)))
+    /// Moves every event into `out`, in no particular order, freeing only
+    /// the slots they held.
+    pub fn drain_into(&mut self, out: &mut Vec<(Key, P)>) {
+        for e in self.heap.drain() {
+            self.free.push(e.slot);
+            if let Some(payload) = self.slots[e.slot as usize].take() {
+                out.push((e.key, payload));
+            }
+        }
     }
 
     /// True when empty.
@@ -285,7 +287,7 @@ pub fn process_batch<M: Model>(
         }
     }
     events.extend(items);
-    events.extend(agenda.drain());
+    agenda.drain_into(&mut events);
     Ok(Handled { events, next_seq, delivered, last_time })
 }
 

@@ -59,7 +59,7 @@ pub enum Calibration {
     IsotonicUpper,
     /// One factor learned online: observed failures over predicted PoF
     /// summed over the outcomes seen (with a prior of 5 expected failures
-    /// at factor 1), applied to every prediction. Two parameters fewer than
+    /// at factor 1), applied to every prediction. One parameter instead of
     /// a map: it cannot follow a shape, but noise cannot bend it either.
     Scale,
 }
