@@ -179,7 +179,17 @@ pub fn isotonic_fit(points: &[(f64, f64, f64)]) -> Vec<(f64, f64)> {
         }
         pav_push(&mut stack, b);
     }
-    stack.iter().map(|b| (b.x_hi, b.y())).collect()
+    // PAV compares block means by cross products; two means it calls equal
+    // can still divide out an ulp apart the wrong way, so the reported values
+    // pass through a running maximum (which changes nothing else).
+    let mut floor = f64::NEG_INFINITY;
+    stack
+        .iter()
+        .map(|b| {
+            floor = floor.max(b.y());
+            (b.x_hi, floor)
+        })
+        .collect()
 }
 
 /// Outcomes aggregated in one bin of predicted PoF.
@@ -331,7 +341,10 @@ impl OnlineCalibrator {
         for b in &self.stack {
             self.centres.push(b.centre());
             let y = b.y().clamp(0.0, 1.0);
-            let rate = if self.upper_z > 0.0 { floor.max(wilson_bounds(y, b.w, self.upper_z).1) } else { y };
+            // A running maximum keeps the map non-decreasing: for the upper
+            // bound, and for means PAV called equal that divide out an ulp
+            // apart the wrong way.
+            let rate = floor.max(if self.upper_z > 0.0 { wilson_bounds(y, b.w, self.upper_z).1 } else { y });
             floor = rate;
             self.rates.push(rate);
         }
