@@ -176,6 +176,40 @@ fn tables_of_the_hand_made_store_have_the_known_numbers() {
     assert_eq!((f64s(&brier, "bins_checked")[0], f64s(&brier, "bins_inside")[0]), (Some(0.0), Some(0.0)));
 }
 
+/// Three batteries of 10 overbooked jobs at PoF 0.04: 0, 6 and 0 failed.
+/// Rate 0.2 over 30 jobs, binomial variance 30 · 0.2 · 0.8 = 4.8; across runs
+/// 3/2 · ((0 − 2)² + (6 − 2)² + (0 − 2)²) = 36, so the design effect is 7.5
+/// and the clustered interval is Wilson's at rate 0.2 over 4 jobs.
+#[test]
+fn clustered_checks_widen_the_interval_by_the_design_effect() {
+    let sums = df!(
+        "run_id" => [1i64, 2, 3],
+        "strategy" => ["comprehensive-overbooking"; 3],
+        "trace" => ["T"; 3],
+        "pdf_source" => ["runtime"; 3],
+        "bin" => [0.0f64; 3],
+        "jobs" => [10i64; 3],
+        "failures" => [0i64, 6, 0],
+        "pof_sum" => [0.4f64; 3],
+        "square_sum" => [0.0f64; 3],
+    )
+    .unwrap();
+    let (bins, brier) = calibration(&sums).unwrap();
+    let flag = |df: &DataFrame, c: &str| df.column(c).unwrap().bool().unwrap().get(0);
+    // 0.04 lies below Wilson's 6 of 30, [0.095, 0.386], and inside [0.0308, 0.6632].
+    assert_eq!(flag(&bins, "inside"), Some(false));
+    assert_eq!(flag(&bins, "inside_clustered"), Some(true));
+    assert!(close(f64s(&bins, "design_effect")[0].unwrap(), 7.5));
+    assert!(close(f64s(&bins, "clustered_low")[0].unwrap(), 0.030_768));
+    assert!(close(f64s(&bins, "clustered_high")[0].unwrap(), 0.663_166));
+    // Observed / predicted 6 / 1.2 = 5; runs as clusters: ± t(2) · √36 / 1.2 = 4.302653 · 5.
+    assert!(close(f64s(&brier, "observed_over_predicted")[0].unwrap(), 5.0));
+    assert_eq!(f64s(&brier, "runs")[0], Some(3.0));
+    assert_eq!(f64s(&brier, "ratio_low")[0], Some(0.0));
+    assert!(close(f64s(&brier, "ratio_high")[0].unwrap(), 5.0 + 4.302_653 * 5.0));
+    assert_eq!((f64s(&brier, "bins_inside")[0], f64s(&brier, "bins_inside_clustered")[0]), (Some(0.0), Some(1.0)));
+}
+
 fn options(db: &Path, out: &Path) -> ReportOptions {
     ReportOptions { db: db.to_path_buf(), config: None, trace: None, out: out.to_path_buf() }
 }

@@ -534,7 +534,10 @@ fn single_cluster(
             title: "Calibration of overbooked jobs".into(),
             note: "Accepted overbooked jobs per trace, PDF source and strategy, binned by predicted PoF (bins \
                    of 0.05): count, failures, mean prediction, observed failure rate and its 95 % Wilson interval, \
-                   and whether the prediction lies inside it."
+                   and whether the prediction lies inside it. The Wilson interval assumes independent outcomes; \
+                   jobs of one battery share users and node failures, so the design effect (the variance of the \
+                   bin's failures across runs over the binomial variance, at least 1) gives the clustered \
+                   interval: Wilson over jobs / design effect."
                 .into(),
             df: bins.clone(),
         },
@@ -544,7 +547,9 @@ fn single_cluster(
             note: "Mean squared difference between the predicted PoF and the outcome (1 failed, 0 succeeded) of \
                    every accepted overbooked job; lower is better. Then observed / predicted failure rate, and the \
                    bins with at least 30 jobs and how many of them hold their prediction inside their 95 % \
-                   Wilson interval (calibrated: all)."
+                   Wilson interval (calibrated: all). Then the runs (batteries × settings) with overbooked jobs, \
+                   the 95 % interval of observed / predicted with runs as clusters, and the bins inside their \
+                   clustered interval."
                 .into(),
             df: brier,
         },

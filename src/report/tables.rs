@@ -383,6 +383,101 @@ pub fn calibration(sums: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
         ])
         .sort(["trace", "pdf_source", "strategy"], SortMultipleOptions::default())
         .collect()?;
+    let (bins, brier) = with_clustered_checks(sums, bins, brier)?;
+    Ok((bins, brier))
+}
+
+/// A strategy's calibration rows: trace, PDF source, strategy.
+type GroupKey = (String, String, String);
+
+/// Per run (battery), its failures and jobs (bins) or its failures and
+/// summed prediction (strategies).
+type PerRun = std::collections::BTreeMap<i64, (f64, f64)>;
+
+/// The battery-clustered checks (issue 17): overbooked jobs of one battery
+/// share its workload, users and node failures, so their outcomes are not
+/// independent, and the Wilson interval, which assumes they are, is too
+/// narrow. Each bin gets its design effect (the variance of its failures
+/// across runs over the binomial variance, at least 1; Kish) and the Wilson
+/// interval of its rate over the effective sample jobs / design effect; each
+/// strategy gets a 95 % interval of observed / predicted with runs as
+/// clusters (the ratio estimator's sandwich variance, Student t with
+/// runs − 1 degrees of freedom), and the bins inside the clustered interval.
+fn with_clustered_checks(
+    sums: &DataFrame,
+    mut bins: DataFrame,
+    brier: DataFrame,
+) -> PolarsResult<(DataFrame, DataFrame)> {
+    use std::collections::HashMap;
+    let (trace, pdf, name) = (strs(sums, "trace")?, strs(sums, "pdf_source")?, strs(sums, "strategy")?);
+    let (bin, run) = (floats(sums, "bin")?, sums.column("run_id")?.i64()?.iter().collect::<Vec<_>>());
+    let (jobs, fails, pof) = (floats(sums, "jobs")?, floats(sums, "failures")?, floats(sums, "pof_sum")?);
+    let mut per_bin: HashMap<(GroupKey, u64), PerRun> = HashMap::new();
+    let mut per_group: HashMap<GroupKey, PerRun> = HashMap::new();
+    for i in 0..sums.height() {
+        let key = (trace[i].clone(), pdf[i].clone(), name[i].clone());
+        let (r, n, f, p) =
+            (run[i].unwrap_or(0), jobs[i].unwrap_or(0.0), fails[i].unwrap_or(0.0), pof[i].unwrap_or(0.0));
+        let b = per_bin.entry((key.clone(), bin[i].unwrap_or(0.0).to_bits())).or_default().entry(r).or_default();
+        *b = (b.0 + f, b.1 + n);
+        let g = per_group.entry(key).or_default().entry(r).or_default();
+        *g = (g.0 + f, g.1 + p);
+    }
+    // Σ over runs of (f − rate·x)², scaled by runs/(runs − 1); None for one run.
+    let spread = |runs: &PerRun, rate: f64| {
+        let k = runs.len() as f64;
+        (runs.len() > 1).then(|| k / (k - 1.0) * runs.values().map(|&(f, x)| (f - rate * x).powi(2)).sum::<f64>())
+    };
+    let z = crate::stats::calibration::Z95;
+    let (b_trace, b_pdf, b_name, b_bin) =
+        (strs(&bins, "trace")?, strs(&bins, "pdf_source")?, strs(&bins, "strategy")?, floats(&bins, "bin")?);
+    let (b_predicted, b_checked) = (floats(&bins, "predicted")?, floats(&bins, "jobs")?);
+    let (mut deff, mut low, mut high, mut inside) = (vec![], vec![], vec![], vec![]);
+    let mut inside_by_group: HashMap<GroupKey, u32> = HashMap::new();
+    for i in 0..bins.height() {
+        let key = (b_trace[i].clone(), b_pdf[i].clone(), b_name[i].clone());
+        let runs = per_bin.get(&(key.clone(), b_bin[i].unwrap_or(0.0).to_bits()));
+        let (f, n) = runs.map_or((0.0, 0.0), |r| r.values().fold((0.0, 0.0), |a, &(f, n)| (a.0 + f, a.1 + n)));
+        let q = if n > 0.0 { f / n } else { 0.0 };
+        let binomial = n * q * (1.0 - q);
+        let d = match runs.and_then(|r| spread(r, q)) {
+            Some(s) if binomial > 0.0 => (s / binomial).max(1.0),
+            _ => 1.0,
+        };
+        let (lo, hi) = if n > 0.0 { crate::stats::calibration::wilson_bounds(q, n / d, z) } else { (0.0, 1.0) };
+        let ok = b_predicted[i].is_some_and(|p| (lo..=hi).contains(&p));
+        if ok && b_checked[i].unwrap_or(0.0) >= f64::from(CHECKED_BIN_JOBS) {
+            *inside_by_group.entry(key).or_default() += 1;
+        }
+        deff.push(d);
+        low.push(lo);
+        high.push(hi);
+        inside.push(ok);
+    }
+    bins.with_column(Column::new("design_effect".into(), deff))?;
+    bins.with_column(Column::new("clustered_low".into(), low))?;
+    bins.with_column(Column::new("clustered_high".into(), high))?;
+    bins.with_column(Column::new("inside_clustered".into(), inside))?;
+    let (g_trace, g_pdf, g_name) = (strs(&brier, "trace")?, strs(&brier, "pdf_source")?, strs(&brier, "strategy")?);
+    let (mut ratio_low, mut ratio_high, mut clusters, mut bins_inside) = (vec![], vec![], vec![], vec![]);
+    for i in 0..brier.height() {
+        let key = (g_trace[i].clone(), g_pdf[i].clone(), g_name[i].clone());
+        let runs = per_group.get(&key);
+        let (f, e) = runs.map_or((0.0, 0.0), |r| r.values().fold((0.0, 0.0), |a, &(f, e)| (a.0 + f, a.1 + e)));
+        let interval = runs.zip((e > 0.0).then(|| f / e)).and_then(|(r, ratio)| {
+            let half = crate::report::summary::t_quantile_975(r.len() - 1) * spread(r, ratio)?.sqrt() / e;
+            Some(((ratio - half).max(0.0), ratio + half))
+        });
+        ratio_low.push(interval.map(|i| i.0));
+        ratio_high.push(interval.map(|i| i.1));
+        clusters.push(runs.map_or(0, |r| r.len() as u32));
+        bins_inside.push(inside_by_group.get(&key).copied().unwrap_or(0));
+    }
+    let mut brier = brier;
+    brier.with_column(Column::new("runs".into(), clusters))?;
+    brier.with_column(Column::new("ratio_low".into(), ratio_low))?;
+    brier.with_column(Column::new("ratio_high".into(), ratio_high))?;
+    brier.with_column(Column::new("bins_inside_clustered".into(), bins_inside))?;
     Ok((bins, brier))
 }
 

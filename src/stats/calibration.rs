@@ -395,8 +395,9 @@ impl OnlineCalibrator {
 }
 
 /// The Wilson bounds of a rate `p` observed over a (possibly fractional)
-/// weight `n > 0` of outcomes, at normal quantile `z`.
-fn wilson_bounds(p: f64, n: f64, z: f64) -> (f64, f64) {
+/// weight `n > 0` of outcomes, at normal quantile `z` (a fractional weight
+/// is an effective sample size, e.g. jobs over a design effect).
+pub fn wilson_bounds(p: f64, n: f64, z: f64) -> (f64, f64) {
     let z2 = z * z;
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
