@@ -244,8 +244,8 @@ fn bad_overbooking_settings_name_the_setting() {
         (vec!["--pdf-update", "online", "--pdf-half-life", "0"], "setting `pdf_half_life` = 0"),
         (vec!["--pdf-update", "online", "--pdf-half-life", "inf"], "setting `pdf_half_life` = inf"),
         (
-            vec!["--pof-calibration", "platt"],
-            "setting `--pof-calibration` = platt: must be none, isotonic, isotonic-upper or scale",
+            vec!["--pof-calibration", "beta"],
+            "setting `--pof-calibration` = beta: must be none, isotonic, isotonic-upper, scale or logistic",
         ),
         (
             vec!["--whole-log", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--strategy", "heuristic-overbooking"],

@@ -90,7 +90,8 @@ pub(crate) struct RunArgs {
     /// PoF the acceptance test reads: none (as predicted), isotonic (a
     /// monotone map learned online from the overbooked outcomes seen so far),
     /// isotonic-upper (that map at the one-sided 90 % upper Wilson bound
-    /// of each block's rate) or scale (one factor, observed over predicted).
+    /// of each block's rate), scale (one factor, observed over predicted) or
+    /// logistic (logit of the PoF mapped by a + b · logit, fitted online).
     #[arg(long, default_value = "none")]
     pof_calibration: String,
     /// Runtime statistics: runtime, resources, user, application, all, or a

@@ -62,11 +62,17 @@ pub enum Calibration {
     /// at factor 1), applied to every prediction. One parameter instead of
     /// a map: it cannot follow a shape, but noise cannot bend it either.
     Scale,
+    /// A logistic map learned online (Platt): logit(calibrated) =
+    /// a + b · logit(predicted), fitted by penalised maximum likelihood with
+    /// a weak prior at the identity (a = 0, b = 1) and b ≥ 0. Two
+    /// parameters: it can bend (b < 1 flattens the low end) where one
+    /// factor cannot, and no block of few outcomes can pull it to 0.
+    Logistic,
 }
 
 impl Calibration {
     /// The names `FromStr` accepts.
-    pub const NAMES: [&'static str; 4] = ["none", "isotonic", "isotonic-upper", "scale"];
+    pub const NAMES: [&'static str; 5] = ["none", "isotonic", "isotonic-upper", "scale", "logistic"];
 }
 
 /// The z of a one-sided 90 % bound ([`Calibration::IsotonicUpper`]).
@@ -81,10 +87,11 @@ impl FromStr for Calibration {
             "isotonic" => Ok(Calibration::Isotonic),
             "isotonic-upper" => Ok(Calibration::IsotonicUpper),
             "scale" => Ok(Calibration::Scale),
+            "logistic" => Ok(Calibration::Logistic),
             _ => Err(InvalidSetting::new(
                 "overbooking.calibration",
                 s,
-                "must be none, isotonic, isotonic-upper or scale",
+                "must be none, isotonic, isotonic-upper, scale or logistic",
             )),
         }
     }
@@ -97,6 +104,7 @@ impl fmt::Display for Calibration {
             Calibration::Isotonic => "isotonic",
             Calibration::IsotonicUpper => "isotonic-upper",
             Calibration::Scale => "scale",
+            Calibration::Logistic => "logistic",
         })
     }
 }
@@ -235,6 +243,10 @@ pub struct OnlineCalibrator {
     /// and the factor in force once fitted.
     scale_prior: Option<f64>,
     scale: Option<f64>,
+    /// Logistic mode ([`Calibration::Logistic`]): the prior's precision,
+    /// and the fitted (a, b) in force.
+    logistic_prior: Option<f64>,
+    logistic: Option<(f64, f64)>,
 }
 
 /// The prior's anchor points: y = x at x = 0, 1/20, …, 1. With a weight they
@@ -261,6 +273,8 @@ impl OnlineCalibrator {
             upper_z: 0.0,
             scale_prior: None,
             scale: None,
+            logistic_prior: None,
+            logistic: None,
         }
     }
 
@@ -269,6 +283,14 @@ impl OnlineCalibrator {
     /// at factor 1.
     pub fn scaled(mut self, expected: f64) -> OnlineCalibrator {
         self.scale_prior = Some(if expected.is_finite() { expected.max(0.0) } else { 0.0 });
+        self
+    }
+
+    /// The same calibrator fitting a logistic map instead
+    /// ([`Calibration::Logistic`]), with a Gaussian prior of `precision`
+    /// on (a, b − 1).
+    pub fn logistic(mut self, precision: f64) -> OnlineCalibrator {
+        self.logistic_prior = Some(if precision.is_finite() { precision.max(0.0) } else { 0.0 });
         self
     }
 
@@ -314,6 +336,16 @@ impl OnlineCalibrator {
                 self.tallies.iter().fold((0.0, 0.0), |(f, p), t| (f + t.failures as f64, p + t.sum_predicted));
             let (f, p) = (failures + prior, predicted + prior);
             self.scale = Some(if p > 0.0 { f / p } else { 1.0 });
+            self.since_fit = 0;
+            return;
+        }
+        if let Some(precision) = self.logistic_prior {
+            let start = self.logistic.unwrap_or((0.0, 1.0));
+            let (a, b) = logistic_fit(&self.tallies, precision, start);
+            // A fit that diverged (no prior, outcomes all of one kind) keeps the last one.
+            if a.is_finite() && b.is_finite() {
+                self.logistic = Some((a, b));
+            }
             self.since_fit = 0;
             return;
         }
@@ -363,6 +395,9 @@ impl OnlineCalibrator {
         if let Some(k) = self.scale {
             return (k * p).clamp(0.0, 1.0);
         }
+        if let Some((a, b)) = self.logistic {
+            return sigmoid(a + b * logit(p));
+        }
         let (c, r) = (&self.centres, &self.rates);
         let (Some(&c_first), Some(&c_last)) = (c.first(), c.last()) else { return p };
         if p <= c_first {
@@ -385,13 +420,67 @@ impl OnlineCalibrator {
 
     /// Whether the calibration applies (a fit exists).
     pub fn is_active(&self) -> bool {
-        !self.centres.is_empty() || self.scale.is_some()
+        !self.centres.is_empty() || self.scale.is_some() || self.logistic.is_some()
     }
 
     /// The map in force as `(block centre, observed rate)` pairs.
     pub fn blocks(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
         self.centres.iter().copied().zip(self.rates.iter().copied())
     }
+}
+
+/// Predictions are read at least this far from 0 and 1 on the logit scale.
+const LOGIT_EPS: f64 = 1e-6;
+
+fn logit(p: f64) -> f64 {
+    let p = p.clamp(LOGIT_EPS, 1.0 - LOGIT_EPS);
+    (p / (1.0 - p)).ln()
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Penalised maximum likelihood of logit(rate) = a + b · logit(prediction)
+/// over the tallies (x = logit of each bin's mean prediction), with the
+/// penalty precision/2 · (a² + (b − 1)²), by Newton's method from `start`
+/// (deterministic: a fixed number of steps at most, stopping when a step is
+/// below 1e-10). b is kept ≥ 0 so the map stays non-decreasing; at b = 0
+/// the step fits a alone.
+fn logistic_fit(tallies: &[Tally], precision: f64, start: (f64, f64)) -> (f64, f64) {
+    let (mut a, mut b) = start;
+    for _ in 0..50 {
+        // Gradient (ga, gb) and the negated Hessian [[haa, hab], [hab, hbb]].
+        let (mut ga, mut gb) = (-precision * a, -precision * (b - 1.0));
+        let (mut haa, mut hab, mut hbb) = (precision, 0.0, precision);
+        for t in tallies.iter().filter(|t| t.count > 0) {
+            let n = t.count as f64;
+            let x = logit(t.sum_predicted / n);
+            let q = sigmoid(a + b * x);
+            let r = t.failures as f64 - n * q;
+            let w = n * q * (1.0 - q);
+            ga += r;
+            gb += r * x;
+            haa += w;
+            hab += w * x;
+            hbb += w * x * x;
+        }
+        let det = haa * hbb - hab * hab;
+        if !(det.is_finite() && det > 0.0) {
+            break;
+        }
+        let (mut da, mut db) = ((hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det);
+        if b + db < 0.0 {
+            // At the bound b = 0 the map is flat: Newton on a alone.
+            (da, db) = (ga / haa, -b);
+        }
+        a += da;
+        b += db;
+        if da.abs().max(db.abs()) < 1e-10 {
+            break;
+        }
+    }
+    (a, b)
 }
 
 /// The Wilson bounds of a rate `p` observed over a (possibly fractional)
@@ -582,11 +671,11 @@ mod tests {
         for c in Calibration::NAMES {
             assert_eq!(c.parse::<Calibration>().map(|c| c.to_string()).as_deref(), Ok(c));
         }
-        let err = "platt".parse::<Calibration>().unwrap_err();
+        let err = "beta".parse::<Calibration>().unwrap_err();
         assert_eq!(err.setting, "overbooking.calibration");
         assert_eq!(
             err.to_string(),
-            "setting `overbooking.calibration` = platt: must be none, isotonic, isotonic-upper or scale"
+            "setting `overbooking.calibration` = beta: must be none, isotonic, isotonic-upper, scale or logistic"
         );
         assert_eq!("isotonic-upper".parse::<Calibration>(), Ok(Calibration::IsotonicUpper));
     }
@@ -610,6 +699,43 @@ mod tests {
         assert!((c.calibrate(0.2) - 0.2 * 9.0 / 7.0).abs() < 1e-12, "{}", c.calibrate(0.2));
         assert_eq!(c.calibrate(0.9), 1.0);
         assert_eq!(c.blocks().count(), 0);
+    }
+
+    /// Logistic mode by hand. Two predictions, 100 outcomes each: 20 of
+    /// 100 failed at PoF 0.1 and 45 of 100 at PoF 0.3. Without a prior the
+    /// two-parameter maximum-likelihood fit passes through both observed
+    /// rates, so 0.1 reads 0.2 and 0.3 reads 0.45, and 0.2 lies between.
+    /// With the prior (precision 1) the fit lies nearer the identity
+    /// (a = 0, b = 1). A stream that fails less at higher PoF
+    /// (50 of 100 at 0.1, 10 of 100 at 0.5) is fitted flat (b = 0) at its
+    /// pooled rate, 60 of 200.
+    #[test]
+    fn logistic_fits_two_rates_by_hand() {
+        let feed = |c: &mut OnlineCalibrator, p: f64, failures: usize| {
+            for k in 0..100 {
+                c.observe(p, k < failures);
+            }
+        };
+        let mut c = OnlineCalibrator::new(200, 1).logistic(0.0);
+        feed(&mut c, 0.1, 20);
+        assert!(!c.is_active());
+        feed(&mut c, 0.3, 45);
+        assert!(c.is_active());
+        assert!(close(c.calibrate(0.1), 0.2, 1e-9), "{}", c.calibrate(0.1));
+        assert!(close(c.calibrate(0.3), 0.45, 1e-9), "{}", c.calibrate(0.3));
+        assert!(c.calibrate(0.2) > 0.2 && c.calibrate(0.2) < 0.45);
+        // A penalised optimum never pays more penalty than the unpenalised one.
+        let mut p = OnlineCalibrator::new(200, 1).logistic(1.0);
+        feed(&mut p, 0.1, 20);
+        feed(&mut p, 0.3, 45);
+        let penalty = |(a, b): (f64, f64)| a * a + (b - 1.0) * (b - 1.0);
+        let (free, prior) = (c.logistic.unwrap(), p.logistic.unwrap());
+        assert!(penalty(prior) < penalty(free), "{free:?} {prior:?}");
+        let mut flat = OnlineCalibrator::new(200, 1).logistic(0.0);
+        feed(&mut flat, 0.1, 50);
+        feed(&mut flat, 0.5, 10);
+        assert!(close(flat.calibrate(0.01), 0.3, 1e-9), "{}", flat.calibrate(0.01));
+        assert!(close(flat.calibrate(0.99), 0.3, 1e-9), "{}", flat.calibrate(0.99));
     }
 
     /// 100 outcomes at PoF 0.1, 10 failed, no prior: one block at rate 0.1.
@@ -769,6 +895,15 @@ mod tests {
                 prop_assert!(out.iter().all(|c| (0.0..=1.0).contains(c)));
                 prop_assert!(out.windows(2).all(|w| w[0] <= w[1]));
             }
+            for precision in [0.0, 1.0] {
+                let mut cal = OnlineCalibrator::new(min_count, every).logistic(precision);
+                for &(p, f) in &s {
+                    cal.observe(p, f);
+                }
+                let out: Vec<f64> = q.iter().map(|&p| cal.calibrate(p)).collect();
+                prop_assert!(out.iter().all(|c| (0.0..=1.0).contains(c)), "{:?}", out);
+                prop_assert!(out.windows(2).all(|w| w[0] <= w[1]), "{:?}", out);
+            }
         }
 
         #[test]
@@ -786,13 +921,19 @@ mod tests {
 
         #[test]
         fn calibrator_is_deterministic(s in stream(), p in 0.0..=1.0f64) {
-            let (mut a, mut b) = (OnlineCalibrator::new(10, 7), OnlineCalibrator::new(10, 7));
-            for &(q, f) in &s {
-                a.observe(q, f);
-                let _ = a.calibrate(q); // querying does not change the map
-                b.observe(q, f);
+            for logistic in [false, true] {
+                let make = || {
+                    let c = OnlineCalibrator::new(10, 7);
+                    if logistic { c.logistic(1.0) } else { c }
+                };
+                let (mut a, mut b) = (make(), make());
+                for &(q, f) in &s {
+                    a.observe(q, f);
+                    let _ = a.calibrate(q); // querying does not change the map
+                    b.observe(q, f);
+                }
+                prop_assert_eq!(a.calibrate(p).to_bits(), b.calibrate(p).to_bits());
             }
-            prop_assert_eq!(a.calibrate(p).to_bits(), b.calibrate(p).to_bits());
         }
     }
 }
