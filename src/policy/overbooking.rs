@@ -144,7 +144,7 @@ impl OverbookingConfig {
             Calibration::Isotonic => Some(map()),
             Calibration::IsotonicUpper => Some(map().with_upper_bound(Z90_ONE_SIDED)),
             Calibration::Scale => Some(OnlineCalibrator::new(self.calibration_min_count, 25).scaled(5.0)),
-            Calibration::Logistic => Some(OnlineCalibrator::new(self.calibration_min_count, 25).logistic(1.0)),
+            Calibration::Logistic => Some(map().logistic()),
         }
     }
 }

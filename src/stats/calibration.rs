@@ -63,10 +63,11 @@ pub enum Calibration {
     /// a map: it cannot follow a shape, but noise cannot bend it either.
     Scale,
     /// A logistic map learned online (Platt): logit(calibrated) =
-    /// a + b · logit(predicted), fitted by penalised maximum likelihood with
-    /// a weak prior at the identity (a = 0, b = 1) and b ≥ 0. Two
-    /// parameters: it can bend (b < 1 flattens the low end) where one
-    /// factor cannot, and no block of few outcomes can pull it to 0.
+    /// a + b · logit(predicted), fitted by maximum likelihood with b ≥ 0,
+    /// over the outcomes and the same prior pseudo-outcomes on the identity
+    /// as the isotonic map. Two parameters: it can bend (b < 1 reads low
+    /// predictions higher) where one factor cannot, and no block of a few
+    /// outcomes can pull a region of it to 0.
     Logistic,
 }
 
@@ -243,9 +244,8 @@ pub struct OnlineCalibrator {
     /// and the factor in force once fitted.
     scale_prior: Option<f64>,
     scale: Option<f64>,
-    /// Logistic mode ([`Calibration::Logistic`]): the prior's precision,
-    /// and the fitted (a, b) in force.
-    logistic_prior: Option<f64>,
+    /// Logistic mode ([`Calibration::Logistic`]), and the fitted (a, b) in force.
+    logistic_mode: bool,
     logistic: Option<(f64, f64)>,
 }
 
@@ -273,7 +273,7 @@ impl OnlineCalibrator {
             upper_z: 0.0,
             scale_prior: None,
             scale: None,
-            logistic_prior: None,
+            logistic_mode: false,
             logistic: None,
         }
     }
@@ -286,11 +286,11 @@ impl OnlineCalibrator {
         self
     }
 
-    /// The same calibrator fitting a logistic map instead
-    /// ([`Calibration::Logistic`]), with a Gaussian prior of `precision`
-    /// on (a, b − 1).
-    pub fn logistic(mut self, precision: f64) -> OnlineCalibrator {
-        self.logistic_prior = Some(if precision.is_finite() { precision.max(0.0) } else { 0.0 });
+    /// The same calibrator fitting a logistic map instead of the isotonic
+    /// one ([`Calibration::Logistic`]), over its outcomes and the prior's
+    /// pseudo-outcomes ([`OnlineCalibrator::with_prior`]).
+    pub fn logistic(mut self) -> OnlineCalibrator {
+        self.logistic_mode = true;
         self
     }
 
@@ -339,9 +339,9 @@ impl OnlineCalibrator {
             self.since_fit = 0;
             return;
         }
-        if let Some(precision) = self.logistic_prior {
+        if self.logistic_mode {
             let start = self.logistic.unwrap_or((0.0, 1.0));
-            let (a, b) = logistic_fit(&self.tallies, precision, start);
+            let (a, b) = logistic_fit(&self.tallies, self.prior_weight, start);
             // A fit that diverged (no prior, outcomes all of one kind) keeps the last one.
             if a.is_finite() && b.is_finite() {
                 self.logistic = Some((a, b));
@@ -441,23 +441,31 @@ fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// Penalised maximum likelihood of logit(rate) = a + b · logit(prediction)
-/// over the tallies (x = logit of each bin's mean prediction), with the
-/// penalty precision/2 · (a² + (b − 1)²), by Newton's method from `start`
-/// (deterministic: a fixed number of steps at most, stopping when a step is
-/// below 1e-10). b is kept ≥ 0 so the map stays non-decreasing; at b = 0
-/// the step fits a alone.
-fn logistic_fit(tallies: &[Tally], precision: f64, start: (f64, f64)) -> (f64, f64) {
+/// Maximum likelihood of logit(rate) = a + b · logit(prediction) over the
+/// tallies (x = logit of each bin's mean prediction) and `anchor_weight`
+/// pseudo-outcomes at rate p at each of the [`ANCHORS`] predictions p, by
+/// Newton's method from `start` (deterministic: at most 50 steps, stopping
+/// when a step is below 1e-10). The anchors keep the map near the identity
+/// where no outcome has been seen: fitted only on the low PoF the test
+/// admits, a flat map would read every PoF low and admit everything. b is
+/// kept ≥ 0 so the map stays non-decreasing; at b = 0 the step fits a alone.
+fn logistic_fit(tallies: &[Tally], anchor_weight: f64, start: (f64, f64)) -> (f64, f64) {
+    let observed = tallies.iter().filter(|t| t.count > 0).map(|t| {
+        let n = t.count as f64;
+        (logit(t.sum_predicted / n), t.failures as f64, n)
+    });
+    let anchors = (0..ANCHORS).filter(|_| anchor_weight > 0.0).map(|g| {
+        let p = g as f64 / (ANCHORS - 1) as f64;
+        (logit(p), anchor_weight * p, anchor_weight)
+    });
+    let points = observed.chain(anchors);
     let (mut a, mut b) = start;
     for _ in 0..50 {
         // Gradient (ga, gb) and the negated Hessian [[haa, hab], [hab, hbb]].
-        let (mut ga, mut gb) = (-precision * a, -precision * (b - 1.0));
-        let (mut haa, mut hab, mut hbb) = (precision, 0.0, precision);
-        for t in tallies.iter().filter(|t| t.count > 0) {
-            let n = t.count as f64;
-            let x = logit(t.sum_predicted / n);
+        let (mut ga, mut gb, mut haa, mut hab, mut hbb) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for (x, failures, n) in points.clone() {
             let q = sigmoid(a + b * x);
-            let r = t.failures as f64 - n * q;
+            let r = failures - n * q;
             let w = n * q * (1.0 - q);
             ga += r;
             gb += r * x;
@@ -705,10 +713,11 @@ mod tests {
     /// 100 failed at PoF 0.1 and 45 of 100 at PoF 0.3. Without a prior the
     /// two-parameter maximum-likelihood fit passes through both observed
     /// rates, so 0.1 reads 0.2 and 0.3 reads 0.45, and 0.2 lies between.
-    /// With the prior (precision 1) the fit lies nearer the identity
-    /// (a = 0, b = 1). A stream that fails less at higher PoF
-    /// (50 of 100 at 0.1, 10 of 100 at 0.5) is fitted flat (b = 0) at its
-    /// pooled rate, 60 of 200.
+    /// A stream that fails less at higher PoF (50 of 100 at 0.1, 10 of 100
+    /// at 0.5) is fitted flat (b = 0) at its pooled rate, 60 of 200. With
+    /// the prior's pseudo-outcomes on the identity (2 at each anchor) the
+    /// same stream keeps an increasing map (b > 0) that reads a PoF of 0.9
+    /// above the flat 0.3: the anchors stand where the outcomes say little.
     #[test]
     fn logistic_fits_two_rates_by_hand() {
         let feed = |c: &mut OnlineCalibrator, p: f64, failures: usize| {
@@ -716,7 +725,7 @@ mod tests {
                 c.observe(p, k < failures);
             }
         };
-        let mut c = OnlineCalibrator::new(200, 1).logistic(0.0);
+        let mut c = OnlineCalibrator::new(200, 1).logistic();
         feed(&mut c, 0.1, 20);
         assert!(!c.is_active());
         feed(&mut c, 0.3, 45);
@@ -724,18 +733,19 @@ mod tests {
         assert!(close(c.calibrate(0.1), 0.2, 1e-9), "{}", c.calibrate(0.1));
         assert!(close(c.calibrate(0.3), 0.45, 1e-9), "{}", c.calibrate(0.3));
         assert!(c.calibrate(0.2) > 0.2 && c.calibrate(0.2) < 0.45);
-        // A penalised optimum never pays more penalty than the unpenalised one.
-        let mut p = OnlineCalibrator::new(200, 1).logistic(1.0);
-        feed(&mut p, 0.1, 20);
-        feed(&mut p, 0.3, 45);
-        let penalty = |(a, b): (f64, f64)| a * a + (b - 1.0) * (b - 1.0);
-        let (free, prior) = (c.logistic.unwrap(), p.logistic.unwrap());
-        assert!(penalty(prior) < penalty(free), "{free:?} {prior:?}");
-        let mut flat = OnlineCalibrator::new(200, 1).logistic(0.0);
+        assert_eq!(c.blocks().count(), 0);
+        let mut flat = OnlineCalibrator::new(200, 1).logistic();
         feed(&mut flat, 0.1, 50);
         feed(&mut flat, 0.5, 10);
+        assert_eq!(flat.logistic.map(|(_, b)| b), Some(0.0));
         assert!(close(flat.calibrate(0.01), 0.3, 1e-9), "{}", flat.calibrate(0.01));
         assert!(close(flat.calibrate(0.99), 0.3, 1e-9), "{}", flat.calibrate(0.99));
+        let mut anchored = OnlineCalibrator::new(200, 1).with_prior(2.0).logistic();
+        feed(&mut anchored, 0.1, 50);
+        feed(&mut anchored, 0.5, 10);
+        assert!(anchored.calibrate(0.01) < anchored.calibrate(0.5), "{:?}", anchored.logistic);
+        assert!(anchored.logistic.is_some_and(|(_, b)| b > 0.0));
+        assert!(anchored.calibrate(0.9) > 0.3, "{}", anchored.calibrate(0.9));
     }
 
     /// 100 outcomes at PoF 0.1, 10 failed, no prior: one block at rate 0.1.
@@ -895,8 +905,8 @@ mod tests {
                 prop_assert!(out.iter().all(|c| (0.0..=1.0).contains(c)));
                 prop_assert!(out.windows(2).all(|w| w[0] <= w[1]));
             }
-            for precision in [0.0, 1.0] {
-                let mut cal = OnlineCalibrator::new(min_count, every).logistic(precision);
+            for prior in [0.0, 2.0] {
+                let mut cal = OnlineCalibrator::new(min_count, every).with_prior(prior).logistic();
                 for &(p, f) in &s {
                     cal.observe(p, f);
                 }
@@ -924,7 +934,7 @@ mod tests {
             for logistic in [false, true] {
                 let make = || {
                     let c = OnlineCalibrator::new(10, 7);
-                    if logistic { c.logistic(1.0) } else { c }
+                    if logistic { c.with_prior(2.0).logistic() } else { c }
                 };
                 let (mut a, mut b) = (make(), make());
                 for &(q, f) in &s {
