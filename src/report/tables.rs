@@ -19,7 +19,8 @@ use polars::prelude::*;
 
 use crate::policy::{STRATEGIES, strategy};
 use crate::report::reference;
-use crate::report::summary::{additional_percent, ci_from, wilson};
+use crate::report::summary::{additional_percent, ci_from, t_quantile_975, wilson};
+use crate::stats::calibration::{Z95, wilson_bounds};
 
 /// The sweep axes a report groups by.
 pub const AXES: [&str; 14] = [
@@ -383,8 +384,7 @@ pub fn calibration(sums: &DataFrame) -> PolarsResult<(DataFrame, DataFrame)> {
         ])
         .sort(["trace", "pdf_source", "strategy"], SortMultipleOptions::default())
         .collect()?;
-    let (bins, brier) = with_clustered_checks(sums, bins, brier)?;
-    Ok((bins, brier))
+    with_clustered_checks(sums, bins, brier)
 }
 
 /// A strategy's calibration rows: trace, PDF source, strategy.
@@ -406,7 +406,7 @@ type PerRun = std::collections::BTreeMap<i64, (f64, f64)>;
 fn with_clustered_checks(
     sums: &DataFrame,
     mut bins: DataFrame,
-    brier: DataFrame,
+    mut brier: DataFrame,
 ) -> PolarsResult<(DataFrame, DataFrame)> {
     use std::collections::HashMap;
     let (trace, pdf, name) = (strs(sums, "trace")?, strs(sums, "pdf_source")?, strs(sums, "strategy")?);
@@ -428,25 +428,25 @@ fn with_clustered_checks(
         let k = runs.len() as f64;
         (runs.len() > 1).then(|| k / (k - 1.0) * runs.values().map(|&(f, x)| (f - rate * x).powi(2)).sum::<f64>())
     };
-    let z = crate::stats::calibration::Z95;
     let (b_trace, b_pdf, b_name, b_bin) =
         (strs(&bins, "trace")?, strs(&bins, "pdf_source")?, strs(&bins, "strategy")?, floats(&bins, "bin")?);
-    let (b_predicted, b_checked) = (floats(&bins, "predicted")?, floats(&bins, "jobs")?);
+    let (b_predicted, b_jobs, b_fails) =
+        (floats(&bins, "predicted")?, floats(&bins, "jobs")?, floats(&bins, "failures")?);
     let (mut deff, mut low, mut high, mut inside) = (vec![], vec![], vec![], vec![]);
     let mut inside_by_group: HashMap<GroupKey, u32> = HashMap::new();
     for i in 0..bins.height() {
         let key = (b_trace[i].clone(), b_pdf[i].clone(), b_name[i].clone());
         let runs = per_bin.get(&(key.clone(), b_bin[i].unwrap_or(0.0).to_bits()));
-        let (f, n) = runs.map_or((0.0, 0.0), |r| r.values().fold((0.0, 0.0), |a, &(f, n)| (a.0 + f, a.1 + n)));
+        let (f, n) = (b_fails[i].unwrap_or(0.0), b_jobs[i].unwrap_or(0.0));
         let q = if n > 0.0 { f / n } else { 0.0 };
         let binomial = n * q * (1.0 - q);
         let d = match runs.and_then(|r| spread(r, q)) {
             Some(s) if binomial > 0.0 => (s / binomial).max(1.0),
             _ => 1.0,
         };
-        let (lo, hi) = if n > 0.0 { crate::stats::calibration::wilson_bounds(q, n / d, z) } else { (0.0, 1.0) };
+        let (lo, hi) = if n > 0.0 { wilson_bounds(q, n / d, Z95) } else { (0.0, 1.0) };
         let ok = b_predicted[i].is_some_and(|p| (lo..=hi).contains(&p));
-        if ok && b_checked[i].unwrap_or(0.0) >= f64::from(CHECKED_BIN_JOBS) {
+        if ok && n >= f64::from(CHECKED_BIN_JOBS) {
             *inside_by_group.entry(key).or_default() += 1;
         }
         deff.push(d);
@@ -465,7 +465,7 @@ fn with_clustered_checks(
         let runs = per_group.get(&key);
         let (f, e) = runs.map_or((0.0, 0.0), |r| r.values().fold((0.0, 0.0), |a, &(f, e)| (a.0 + f, a.1 + e)));
         let interval = runs.zip((e > 0.0).then(|| f / e)).and_then(|(r, ratio)| {
-            let half = crate::report::summary::t_quantile_975(r.len() - 1) * spread(r, ratio)?.sqrt() / e;
+            let half = t_quantile_975(r.len() - 1) * spread(r, ratio)?.sqrt() / e;
             Some(((ratio - half).max(0.0), ratio + half))
         });
         ratio_low.push(interval.map(|i| i.0));
@@ -473,7 +473,6 @@ fn with_clustered_checks(
         clusters.push(runs.map_or(0, |r| r.len() as u32));
         bins_inside.push(inside_by_group.get(&key).copied().unwrap_or(0));
     }
-    let mut brier = brier;
     brier.with_column(Column::new("runs".into(), clusters))?;
     brier.with_column(Column::new("ratio_low".into(), ratio_low))?;
     brier.with_column(Column::new("ratio_high".into(), ratio_high))?;
