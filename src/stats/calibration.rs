@@ -240,13 +240,20 @@ pub struct OnlineCalibrator {
     prior_weight: f64,
     /// z of the upper bound each block's rate is read at (0: the rate itself).
     upper_z: f64,
-    /// Scale mode ([`Calibration::Scale`]): the prior's expected failures,
-    /// and the factor in force once fitted.
-    scale_prior: Option<f64>,
-    scale: Option<f64>,
-    /// Logistic mode ([`Calibration::Logistic`]), and the fitted (a, b) in force.
-    logistic_mode: bool,
-    logistic: Option<(f64, f64)>,
+    /// Which map it fits, with the parameters in force once fitted.
+    fit: Fit,
+}
+
+/// The map an [`OnlineCalibrator`] fits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Fit {
+    /// The isotonic map (its blocks are the calibrator's centres and rates).
+    Isotonic,
+    /// One factor ([`Calibration::Scale`]), with a prior of `prior`
+    /// expected failures at factor 1.
+    Scale { prior: f64, factor: Option<f64> },
+    /// logit(calibrated) = a + b · logit(predicted) ([`Calibration::Logistic`]).
+    Logistic { ab: Option<(f64, f64)> },
 }
 
 /// The prior's anchor points: y = x at x = 0, 1/20, …, 1. With a weight they
@@ -271,10 +278,7 @@ impl OnlineCalibrator {
             input: Vec::with_capacity(CAL_BINS + ANCHORS),
             prior_weight: 0.0,
             upper_z: 0.0,
-            scale_prior: None,
-            scale: None,
-            logistic_mode: false,
-            logistic: None,
+            fit: Fit::Isotonic,
         }
     }
 
@@ -282,7 +286,8 @@ impl OnlineCalibrator {
     /// ([`Calibration::Scale`]), with a prior of `expected` failures seen
     /// at factor 1.
     pub fn scaled(mut self, expected: f64) -> OnlineCalibrator {
-        self.scale_prior = Some(if expected.is_finite() { expected.max(0.0) } else { 0.0 });
+        let prior = if expected.is_finite() { expected.max(0.0) } else { 0.0 };
+        self.fit = Fit::Scale { prior, factor: None };
         self
     }
 
@@ -290,7 +295,7 @@ impl OnlineCalibrator {
     /// one ([`Calibration::Logistic`]), over its outcomes and the prior's
     /// pseudo-outcomes ([`OnlineCalibrator::with_prior`]).
     pub fn logistic(mut self) -> OnlineCalibrator {
-        self.logistic_mode = true;
+        self.fit = Fit::Logistic { ab: None };
         self
     }
 
@@ -331,23 +336,24 @@ impl OnlineCalibrator {
 
     /// Refits the map on every outcome seen so far.
     fn refit(&mut self) {
-        if let Some(prior) = self.scale_prior {
-            let (failures, predicted) =
-                self.tallies.iter().fold((0.0, 0.0), |(f, p), t| (f + t.failures as f64, p + t.sum_predicted));
-            let (f, p) = (failures + prior, predicted + prior);
-            self.scale = Some(if p > 0.0 { f / p } else { 1.0 });
-            self.since_fit = 0;
-            return;
-        }
-        if self.logistic_mode {
-            let start = self.logistic.unwrap_or((0.0, 1.0));
-            let (a, b) = logistic_fit(&self.tallies, self.prior_weight, start);
-            // A fit that diverged (no prior, outcomes all of one kind) keeps the last one.
-            if a.is_finite() && b.is_finite() {
-                self.logistic = Some((a, b));
+        self.since_fit = 0;
+        match self.fit {
+            Fit::Scale { prior, .. } => {
+                let (failures, predicted) =
+                    self.tallies.iter().fold((0.0, 0.0), |(f, p), t| (f + t.failures as f64, p + t.sum_predicted));
+                let (f, p) = (failures + prior, predicted + prior);
+                self.fit = Fit::Scale { prior, factor: Some(if p > 0.0 { f / p } else { 1.0 }) };
+                return;
             }
-            self.since_fit = 0;
-            return;
+            Fit::Logistic { ab } => {
+                let (a, b) = logistic_fit(&self.tallies, self.prior_weight, ab.unwrap_or((0.0, 1.0)));
+                // A fit that diverged (no prior, outcomes all of one kind) keeps the last one.
+                if a.is_finite() && b.is_finite() {
+                    self.fit = Fit::Logistic { ab: Some((a, b)) };
+                }
+                return;
+            }
+            Fit::Isotonic => {}
         }
         self.input.clear();
         for t in self.tallies.iter().filter(|t| t.count > 0) {
@@ -380,7 +386,6 @@ impl OnlineCalibrator {
             floor = rate;
             self.rates.push(rate);
         }
-        self.since_fit = 0;
     }
 
     /// The calibrated PoF for a prediction: the identity (clamped to [0, 1])
@@ -392,11 +397,10 @@ impl OnlineCalibrator {
             return predicted;
         }
         let p = predicted.clamp(0.0, 1.0);
-        if let Some(k) = self.scale {
-            return (k * p).clamp(0.0, 1.0);
-        }
-        if let Some((a, b)) = self.logistic {
-            return sigmoid(a + b * logit(p));
+        match self.fit {
+            Fit::Scale { factor: Some(k), .. } => return (k * p).clamp(0.0, 1.0),
+            Fit::Logistic { ab: Some((a, b)) } => return sigmoid(a + b * logit(p)),
+            _ => {}
         }
         let (c, r) = (&self.centres, &self.rates);
         let (Some(&c_first), Some(&c_last)) = (c.first(), c.last()) else { return p };
@@ -420,7 +424,11 @@ impl OnlineCalibrator {
 
     /// Whether the calibration applies (a fit exists).
     pub fn is_active(&self) -> bool {
-        !self.centres.is_empty() || self.scale.is_some() || self.logistic.is_some()
+        match self.fit {
+            Fit::Isotonic => !self.centres.is_empty(),
+            Fit::Scale { factor, .. } => factor.is_some(),
+            Fit::Logistic { ab } => ab.is_some(),
+        }
     }
 
     /// The map in force as `(block centre, observed rate)` pairs.
@@ -709,6 +717,15 @@ mod tests {
         assert_eq!(c.blocks().count(), 0);
     }
 
+    impl OnlineCalibrator {
+        fn logistic_fit(&self) -> Option<(f64, f64)> {
+            match self.fit {
+                Fit::Logistic { ab } => ab,
+                _ => None,
+            }
+        }
+    }
+
     /// Logistic mode by hand. Two predictions, 100 outcomes each: 20 of
     /// 100 failed at PoF 0.1 and 45 of 100 at PoF 0.3. Without a prior the
     /// two-parameter maximum-likelihood fit passes through both observed
@@ -737,14 +754,14 @@ mod tests {
         let mut flat = OnlineCalibrator::new(200, 1).logistic();
         feed(&mut flat, 0.1, 50);
         feed(&mut flat, 0.5, 10);
-        assert_eq!(flat.logistic.map(|(_, b)| b), Some(0.0));
+        assert_eq!(flat.logistic_fit().map(|(_, b)| b), Some(0.0));
         assert!(close(flat.calibrate(0.01), 0.3, 1e-9), "{}", flat.calibrate(0.01));
         assert!(close(flat.calibrate(0.99), 0.3, 1e-9), "{}", flat.calibrate(0.99));
         let mut anchored = OnlineCalibrator::new(200, 1).with_prior(2.0).logistic();
         feed(&mut anchored, 0.1, 50);
         feed(&mut anchored, 0.5, 10);
-        assert!(anchored.calibrate(0.01) < anchored.calibrate(0.5), "{:?}", anchored.logistic);
-        assert!(anchored.logistic.is_some_and(|(_, b)| b > 0.0));
+        assert!(anchored.calibrate(0.01) < anchored.calibrate(0.5), "{:?}", anchored.logistic_fit());
+        assert!(anchored.logistic_fit().is_some_and(|(_, b)| b > 0.0));
         assert!(anchored.calibrate(0.9) > 0.3, "{}", anchored.calibrate(0.9));
     }
 
