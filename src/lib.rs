@@ -29,5 +29,7 @@ pub mod setting;
 pub mod sim;
 pub mod stats;
 pub mod store;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod units;
 pub mod workload;

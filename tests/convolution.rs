@@ -1,5 +1,7 @@
 //! FFT convolution equals the direct sum on random PDFs.
 
+mod common;
+
 use proptest::prelude::*;
 use slasim::stats::convolution::{Convolver, convolve_direct};
 
@@ -11,7 +13,7 @@ fn pdf(max_len: usize) -> impl Strategy<Value = Vec<f64>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(common::testing::cases(200))]
 
     #[test]
     fn fft_equals_direct_to_1e_12(a in pdf(1500), b in pdf(1500)) {

@@ -2,6 +2,8 @@
 //! three cases where Alg. 1, 2, 3 and 3b differ, worked out by hand, and
 //! property tests of what every algorithm must keep.
 
+mod common;
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
@@ -222,8 +224,10 @@ fn case_3_backfill_reservations_end_before_the_next_scheduling_event() {
 
 /// A random small Grid: clusters, jobs and requests.
 fn grid() -> impl Strategy<Value = (Vec<u32>, Vec<Vec<Job>>, Vec<CoRequest>, u64)> {
-    (2usize..=4)
-        .prop_flat_map(|n| {
+    // Times are multiples of the grain: with a minute or ten, job ends,
+    // arrivals and requests often share an instant.
+    (2usize..=4, prop_oneof![Just(1 as Time), Just(60), Just(600)])
+        .prop_flat_map(|(n, grain)| {
             let cpus = prop::collection::vec(4u32..=24, n);
             let jobs = prop::collection::vec(
                 prop::collection::vec((0i64..6000, 1u32..=24, 60i64..3000, 0.0f64..1.3), 0..25),
@@ -233,16 +237,20 @@ fn grid() -> impl Strategy<Value = (Vec<u32>, Vec<Vec<Job>>, Vec<CoRequest>, u64
                 (0i64..5000, 0i64..2000, 60i64..2000, 0i64..4000, prop::collection::vec(1u32..=24, 1..=3)),
                 1..8,
             );
-            (cpus, jobs, requests, any::<u64>())
+            (cpus, jobs, requests, any::<u64>(), Just(grain))
         })
-        .prop_map(|(cpus, jobs, requests, seed)| {
+        .prop_map(|(cpus, jobs, requests, seed, grain)| {
+            let snap = |t: Time| t / grain * grain;
             let jobs = jobs
                 .into_iter()
                 .zip(&cpus)
                 .map(|(list, &c)| {
                     let mut list: Vec<_> = list
                         .into_iter()
-                        .map(|(o, n, x, ratio)| (o, n.min(c), x, ((x as f64) * ratio) as Time))
+                        .map(|(o, n, x, ratio)| {
+                            let x = snap(x).max(grain);
+                            (snap(o), n.min(c), x, snap(((x as f64) * ratio) as Time))
+                        })
                         .collect();
                     list.sort_by_key(|j| j.0);
                     list.into_iter().enumerate().map(|(i, (o, n, x, w))| job(i as u32, o, n, x, w)).collect()
@@ -251,6 +259,8 @@ fn grid() -> impl Strategy<Value = (Vec<u32>, Vec<Vec<Job>>, Vec<CoRequest>, u64
             let mut requests: Vec<CoRequest> = requests
                 .into_iter()
                 .map(|(submit, lead, duration, span, parts)| {
+                    let (submit, lead, duration, span) =
+                        (snap(submit), snap(lead), snap(duration).max(grain), snap(span));
                     request(0, submit, submit + lead, submit + lead + duration + span, duration, parts)
                 })
                 .collect();
@@ -289,7 +299,7 @@ fn peak(sim: &GridSimulated, cluster: usize) -> u32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(common::testing::cases(96))]
 
     #[test]
     fn no_cluster_is_over_committed_and_grants_are_well_formed((cpus, jobs, requests, seed) in grid()) {

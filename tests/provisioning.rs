@@ -27,8 +27,9 @@ fn figure_1() -> SlotScheduler {
     let mut s = SlotScheduler::new(5, 0);
     let mut due = Vec::new();
     for (i, (procs, hours)) in [(2, 3), (4, 1), (1, 2), (3, 2)].into_iter().enumerate() {
-        s.submit(0, WorkKey::Background(i as u32), procs, hours * H, hours * H, &mut due);
+        s.submit(0, WorkKey::Background(i as u32), procs, hours * H, hours * H);
     }
+    s.start_due(0, &mut due);
     s
 }
 
@@ -145,7 +146,7 @@ fn random_site_until(
         ends.sort();
         while let Some(&(_, key)) = ends.first().filter(|(e, _)| *e == t) {
             ends.remove(0);
-            s.end(t, key, due);
+            s.end(t, key);
         }
         s.start_due(t, due);
         collect(due, ends);
@@ -154,7 +155,9 @@ fn random_site_until(
         now += gap;
         drive(&mut s, &mut ends, &mut due, now);
         s.advance(now);
-        s.submit(now, WorkKey::Background(i as u32), procs.min(capacity), estimate, runtime, &mut due);
+        s.submit(now, WorkKey::Background(i as u32), procs.min(capacity), estimate, runtime);
+        // The site's wake-up at the submission's instant.
+        s.start_due(now, &mut due);
         collect(&mut due, &mut ends);
     }
     // Work that started at the last arrival with no runtime ends then too.
@@ -179,7 +182,7 @@ fn jobs_strategy() -> impl Strategy<Value = Vec<(u32, Time, Time, Time)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(common::testing::cases(64))]
 
     /// Free slots plus running, queued and reserved work make the machine at
     /// every instant (logged estimates: early ends rebuild the plan).
@@ -248,7 +251,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(common::testing::cases(32))]
 
     /// Greedy provisioning through the kernel (the executor asks every site for
     /// offers and buys one task at a time): the reserved run ends when planned,
@@ -309,7 +312,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(common::testing::cases(64))]
 
     /// A price query, delivered to the site actor at any later instant, leaves
     /// its scheduler exactly as it was (not even the past is forgotten), and a

@@ -293,7 +293,7 @@ fn case() -> impl Strategy<Value = (u32, Vec<Job>, bool, Option<u32>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(common::testing::cases(200))]
     #[test]
     fn reservations_keep_the_schedule_sound((capacity, jobs, moving, max_moves) in case()) {
         let option = if moving { ReservationOption::Move } else { ReservationOption::Reject };
@@ -343,7 +343,7 @@ fn crowded() -> impl Strategy<Value = (u32, Vec<Job>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(common::testing::cases(300))]
 
     /// The overbooking strategies with fixed reservations and checkpointing,
     /// without node failures: every accepted job starts (a resumed rest never

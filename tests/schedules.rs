@@ -174,3 +174,90 @@ fn a_job_wider_than_the_cluster_is_rejected() {
         assert_eq!(rec(&sim, 0).outcome, Some(Outcome::Rejected), "{strategy}");
     }
 }
+
+/// The kernel's "one instant" rule, on the case a random property test once
+/// shrank to: comprehensive overbooking, last fit, PoF_max 0.5, 9 nodes.
+/// Node 0 fails at 45,581, is repaired at 55,980, fails again at 56,992 and
+/// is repaired at 57,052.
+///
+/// - Job 0 (1 node, estimate 15,973, runtime 23,387) is booked [28,932,
+///   44,905) on node 0, the whole window up to its deadline. It is killed at
+///   44,905 after receiving its whole estimate: a success.
+/// - Job 1 (2 nodes, estimate 12,089, runtime 1,012) gets the last gap, right
+///   behind job 0 on nodes 0–1 up to its deadline: [44,905, 56,993), one
+///   second short of its estimate, so overbooked. It starts at 44,905, node
+///   0's failure stops it at 45,581 (676 s done), it restarts from scratch at
+///   the repair (55,980 < the slot's end) and completes at 56,992: a success
+///   with one restart and 1,688 s executed.
+/// - Job 2 (8 nodes, runtime 0) is overbooked in the 3-s gap [56,993,
+///   56,996) on nodes 0–7. At 56,992 job 1 ends and node 0 fails: the end
+///   comes first, then the failure, and job 2's early start is tried only at
+///   the wake-up after both, so it sees node 0 down and does not start. At
+///   56,993 its nodes are still not ready: it is disabled, may restart until
+///   56,995, and fails at 56,996 (node 0 is back only at 57,052). It never
+///   runs. Before the rule it started on nodes 0–7 at the end of job 1, in
+///   the end's class, ran for 0 s and "succeeded" on a node failing at that
+///   very instant.
+#[test]
+fn a_start_at_a_failure_instant_sees_the_failure() {
+    let jobs = [
+        // (occurrence, release, deadline, estimate, runtime, nodes)
+        (19_947, 28_932, 44_905, 15_973, 23_387, 1),
+        (36_137, 41_956, 56_993, 12_089, 1_012, 2),
+        (36_137, 36_137, 56_996, 8_404, 0, 8),
+    ];
+    let jobs: Vec<Job> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, &(o, e, d, x, w, n))| Job {
+            id: i as u32,
+            swf_id: i as i64,
+            occurrence: o,
+            release: e,
+            deadline: d,
+            estimate: x,
+            runtime: w,
+            nodes: n,
+            user: -1,
+            application: -1,
+            queue: -1,
+            fee: f64::from(n) * x as f64 / 3600.0,
+            penalty: f64::from(n) * x as f64 / 3600.0,
+            reservation: false,
+        })
+        .collect();
+    let events = vec![
+        NodeEvent { time: 45_581, kind: NodeEventKind::Fail, node: 0 },
+        NodeEvent { time: 55_980, kind: NodeEventKind::Repair, node: 0 },
+        NodeEvent { time: 56_992, kind: NodeEventKind::Fail, node: 0 },
+        NodeEvent { time: 57_052, kind: NodeEventKind::Repair, node: 0 },
+    ];
+    let failures = FailureStream { nodes: 9, events, source_records: 0 };
+    let name = "comprehensive-overbooking";
+    let settings = common::settings(name, Placement::LastFit, &jobs, 0.5);
+    let strategy = build(name, &settings, 9).unwrap();
+    let sim = simulate(Scenario::new(9, jobs, failures, strategy)).unwrap();
+    assert_eq!(sim.cluster.unresolved, 0);
+
+    let r = rec(&sim, 0);
+    assert_eq!((r.planned_start, r.planned_end, r.overbooked), (Some(28_932), Some(44_905), false));
+    assert_eq!((r.actual_start, r.actual_end, r.executed), (Some(28_932), Some(44_905), 15_973));
+    assert_eq!(r.outcome, Some(Outcome::Success));
+
+    let r = rec(&sim, 1);
+    assert_eq!((r.planned_start, r.planned_end, r.overbooked), (Some(44_905), Some(56_993), true));
+    assert_eq!((r.actual_start, r.actual_end, r.restarts, r.executed), (Some(55_980), Some(56_992), 1, 1_688));
+    assert_eq!(r.outcome, Some(Outcome::Success));
+
+    let r = rec(&sim, 2);
+    assert_eq!((r.planned_start, r.planned_end, r.overbooked), (Some(56_993), Some(56_996), true));
+    assert_eq!((r.actual_start, r.executed), (None, 0));
+    assert_eq!(r.outcome, Some(Outcome::Failed));
+
+    let runs: Vec<(u32, Time, Time, &[NodeId])> =
+        sim.cluster.executions.iter().map(|e| (e.job, e.start, e.end, e.nodes.as_slice())).collect();
+    assert_eq!(
+        runs,
+        vec![(0, 28_932, 44_905, &[0][..]), (1, 44_905, 45_581, &[0, 1][..]), (1, 55_980, 56_992, &[0, 1][..])]
+    );
+}

@@ -1,5 +1,7 @@
 //! SWF writer → reader round trips.
 
+mod common;
+
 use proptest::prelude::*;
 use slasim::workload::swf::{ReadOptions, SwfHeader, SwfReader, SwfRecord, SwfTrace, SwfWriter};
 
@@ -34,6 +36,8 @@ fn header() -> impl Strategy<Value = SwfHeader> {
 }
 
 proptest! {
+    #![proptest_config(common::testing::cases(256))]
+
     #[test]
     fn written_trace_reads_back_identical(header in header(), records in prop::collection::vec(record(), 1..60)) {
         let mut writer = SwfWriter::new(Vec::new());

@@ -579,6 +579,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         #[test]
         fn classes_answer_exactly_as_per_node_lists((n, ops) in ops(), t in 0i64..260, want in 1u32..40, min in 0i64..80) {
             let (mut plan, mut reference) = (NodePlan::new(n), PerNode::new(n));

@@ -418,6 +418,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         /// The search (its branch-free fast path and the general loop) gives
         /// the brute-force answer.
         #[test]

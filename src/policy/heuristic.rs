@@ -18,10 +18,11 @@
 //!   passing overbooked gap; first fit the first acceptable gap in time order;
 //!   conservative the highest PoS; last fit the latest acceptable gap.
 //! - At every job end, node failure and repair the waiting jobs are re-planned
-//!   in order of planned start: each is put back at its earliest window of its
-//!   whole estimate if that is no later than before (an overbooked job may so
-//!   regain its full runtime), else at its earliest window of its allotment;
-//!   no job moves later. With `replan_shortens` (issue 17's ablation, off by
+//!   in order of planned start (the starts this allows wait for the wake-up
+//!   of that instant, after all its ends, repairs and failures): each is put
+//!   back at its earliest window of its whole estimate if that is no later
+//!   than before (an overbooked job may so regain its full runtime), else at
+//!   its earliest window of its allotment; no job moves later. With `replan_shortens` (issue 17's ablation, off by
 //!   default) an earlier, shorter window whose PoS passes the test is taken
 //!   instead, even for a job booked at full length. With `pos_at =
 //!   "likely-start"` (also the ablation's) an overbooked gap's PoS is read for
@@ -498,7 +499,9 @@ impl Strategy for Heuristic {
             self.resume(c, job, rest);
         }
         self.replan(c);
-        self.start_due(c);
+        // Starts wait for the wake-up: every end, repair and failure of this
+        // instant comes first (kernel contract).
+        c.wake_at(c.now());
     }
 
     fn node_failed(&mut self, c: &mut dyn Cluster, _node: NodeId, victim: Option<JobId>) {
@@ -510,11 +513,11 @@ impl Strategy for Heuristic {
             }
         }
         self.replan(c);
-        self.start_due(c);
+        c.wake_at(c.now());
     }
 
     fn node_repaired(&mut self, c: &mut dyn Cluster, _node: NodeId) {
         self.replan(c);
-        self.start_due(c);
+        c.wake_at(c.now());
     }
 }

@@ -194,6 +194,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         /// At α = 1 every task takes an offer with f = 0, so the allocation cost
         /// is the best-effort cost; and every task starts after its parents end.
         #[test]

@@ -816,7 +816,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(crate::testing::cases(48))]
 
         #[test]
         fn runs_are_deterministic_and_non_dominated(seed in any::<u64>(), bits in 0usize..80, k in 0usize..12) {

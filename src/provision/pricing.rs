@@ -576,6 +576,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         /// f ≥ 0 wherever the slot is admissible; f = 0 for a slot starting at or
         /// after the latest end of the schedule without it (nobody can be delayed).
         #[test]

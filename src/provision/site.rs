@@ -20,8 +20,11 @@
 //! - [`SiteActor`] drives it through the kernel: background jobs arrive on
 //!   [`SiteActor::JOBS`], requests of provisioners and executors on
 //!   [`SiteActor::REQUESTS`]; replies go out on its `replies` port at once
-//!   (class `Negotiation`), task starts and ends at their times. It never reads
-//!   the wall clock.
+//!   (class `Negotiation`), task starts and ends at their times. What a
+//!   submission or a purchase books at `now` starts at once; what an end (or
+//!   anything handled after an end, before the wake-up of that instant)
+//!   books at `now` starts at that wake-up, after every end of the instant
+//!   (the kernel's "one instant" rule). It never reads the wall clock.
 
 use kameo::Actor;
 use kameo::message::{Context, Message};
@@ -234,18 +237,10 @@ impl SlotScheduler {
         self.slots.forget_before(now);
     }
 
-    /// Submits work at `now`: it is booked at its earliest start. Returns that
-    /// start (`None`: wider than the machine, dropped) and appends to `due`
-    /// what starts at once.
-    pub fn submit(
-        &mut self,
-        now: Time,
-        key: WorkKey,
-        procs: u32,
-        estimate: Time,
-        runtime: Time,
-        due: &mut Vec<Due>,
-    ) -> Option<Time> {
+    /// Submits work at `now`: it is booked at its earliest start and queued
+    /// (work booked at `now` starts at the next [`Self::start_due`]). Returns
+    /// that start (`None`: wider than the machine, dropped).
+    pub fn submit(&mut self, now: Time, key: WorkKey, procs: u32, estimate: Time, runtime: Time) -> Option<Time> {
         self.first_submit.get_or_insert(now);
         if procs == 0 || procs > self.capacity {
             self.dropped += 1;
@@ -255,12 +250,7 @@ impl SlotScheduler {
         // Work never runs past its booking: the plan would be wrong otherwise.
         let runtime = runtime.clamp(0, estimate);
         let start = self.slots.place(procs, estimate, now, &mut self.used)?;
-        if start <= now {
-            self.count_wait(key, procs, 0);
-            self.start(now, key, procs, estimate, runtime, due);
-        } else {
-            self.queue.push(Queued { key, submit: now, procs, estimate, runtime, start });
-        }
+        self.queue.push(Queued { key, submit: now, procs, estimate, runtime, start });
         Some(start)
     }
 
@@ -326,9 +316,10 @@ impl SlotScheduler {
     }
 
     /// Work `key` ended at `now`. An end before the planned end frees capacity
-    /// the plan still holds: the schedule is rebuilt (§2.7) and what can start
-    /// now starts. Returns false if `key` was not running.
-    pub fn end(&mut self, now: Time, key: WorkKey, due: &mut Vec<Due>) -> bool {
+    /// the plan still holds: the schedule is rebuilt (§2.7), and what it books
+    /// at `now` starts at the next [`Self::start_due`]. Returns false if `key`
+    /// was not running.
+    pub fn end(&mut self, now: Time, key: WorkKey) -> bool {
         let Some(i) = self.running.iter().position(|r| r.key == key) else {
             return false;
         };
@@ -338,7 +329,7 @@ impl SlotScheduler {
             self.busy += i128::from(r.procs) * i128::from(r.end - r.start);
         }
         if r.planned_end > now {
-            self.rebuild(now, due);
+            self.rebuild(now);
         }
         true
     }
@@ -346,7 +337,7 @@ impl SlotScheduler {
     /// Rebuilds the free set from scratch at `now` (§2.7): running work until
     /// its planned end, reservations at their times, then the queue in arrival
     /// order, each at its earliest start (never later than before).
-    fn rebuild(&mut self, now: Time, due: &mut Vec<Due>) {
+    fn rebuild(&mut self, now: Time) {
         self.rebuilds += 1;
         let mut slots = SlotSet::new(now, self.capacity);
         for r in &self.running {
@@ -365,10 +356,6 @@ impl SlotScheduler {
         let queue = std::mem::take(&mut self.queue);
         for mut q in queue {
             match self.slots.place(q.procs, q.estimate, now, &mut self.used) {
-                Some(start) if start <= now => {
-                    self.count_wait(q.key, q.procs, now - q.submit);
-                    self.start(now, q.key, q.procs, q.estimate, q.runtime, due);
-                }
                 Some(start) => {
                     q.start = start;
                     self.queue.push(q);
@@ -409,21 +396,13 @@ impl SlotScheduler {
     /// reservations (queued jobs are ignored); the queue is then re-planned
     /// around it, which may delay queued jobs (the externality its price
     /// charged). False (nothing changed) if it does not fit.
-    pub fn reserve_priced(
-        &mut self,
-        now: Time,
-        key: WorkKey,
-        start: Time,
-        procs: u32,
-        duration: Time,
-        due: &mut Vec<Due>,
-    ) -> bool {
+    pub fn reserve_priced(&mut self, now: Time, key: WorkKey, start: Time, procs: u32, duration: Time) -> bool {
         let slot = PricedSlot { start, procs, duration };
         if !admissible(&self.pricing_snapshot(now), slot) {
             return false;
         }
         self.reservations.push(Reservation { key, start, end: start + duration, procs });
-        self.rebuild(now, due);
+        self.rebuild(now);
         true
     }
 
@@ -648,6 +627,9 @@ pub struct SiteActor {
     samples: Vec<SlotSample>,
     due: Vec<Due>,
     woken_for: Option<Time>,
+    /// Work ended at this instant and its wake-up has not come yet: what
+    /// can start now waits for it (kernel contract, "one instant").
+    ending: bool,
     buffers: Buffers,
 }
 
@@ -667,6 +649,7 @@ impl SiteActor {
             samples: Vec::new(),
             due: Vec::new(),
             woken_for: None,
+            ending: false,
             buffers: Buffers::default(),
         }
     }
@@ -704,9 +687,11 @@ impl SiteActor {
             let Due::Started { key, end } = d;
             outbox.push(Scheduled { time: end, priority: Priority::JobEnd, payload: self.event(SiteMsg::End(key)) });
         }
-        if let Some(next) = self.scheduler.next_start()
-            && next > now
-            && self.woken_for.is_none_or(|w| w <= now || w > next)
+        // After an end, a wake-up at this instant: the starts wait for every
+        // end of the instant.
+        let next = if self.ending { Some(now) } else { self.scheduler.next_start() };
+        if let Some(next) = next
+            && self.woken_for.is_none_or(|w| w < now || w > next)
         {
             self.woken_for = Some(next);
             outbox.push(Scheduled { time: next, priority: Priority::JobStart, payload: self.event(SiteMsg::Wake) });
@@ -731,7 +716,7 @@ impl SiteActor {
             }
             SiteRequest::Submit { from, task, procs, runtime } => {
                 let key = WorkKey::Task { owner: from, task };
-                if self.scheduler.submit(now, key, procs, runtime, runtime, &mut self.due).is_none() {
+                if self.scheduler.submit(now, key, procs, runtime, runtime).is_none() {
                     reply(SiteReply::Refused { site, task }, outbox, &self.replies);
                 }
             }
@@ -754,7 +739,7 @@ impl SiteActor {
                         pricing::audit(&self.scheduler.pricing_snapshot(now), PricedSlot { start, procs, duration })
                     })
                     .flatten();
-                if self.scheduler.reserve_priced(now, key, start, procs, duration, &mut self.due) {
+                if self.scheduler.reserve_priced(now, key, start, procs, duration) {
                     outbox.push(Scheduled {
                         time: start.max(now),
                         priority: Priority::JobStart,
@@ -801,7 +786,8 @@ impl SiteActor {
 
     fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
         // A price query reads the state and changes nothing, not even the past.
-        if !matches!(msg, SiteMsg::Request(SiteRequest::Quote { .. })) {
+        let query = matches!(msg, SiteMsg::Request(SiteRequest::Quote { .. }));
+        if !query {
             self.scheduler.advance(now);
         }
         match msg {
@@ -812,21 +798,22 @@ impl SiteActor {
                     self.samples.push(SlotSample { time: now, slots, tasks: self.scheduler.tasks_in_system() });
                 }
                 let key = WorkKey::Background(job.id);
-                self.scheduler.submit(now, key, job.nodes, job.estimate, job.runtime, &mut self.due);
+                self.scheduler.submit(now, key, job.nodes, job.estimate, job.runtime);
             }
             SiteMsg::Request(r) => self.request(now, r, &mut outbox),
             SiteMsg::Wake => {
                 if self.woken_for == Some(now) {
                     self.woken_for = None;
                 }
-                self.scheduler.start_due(now, &mut self.due);
+                self.ending = false;
             }
             SiteMsg::StartReserved { key, runtime } => self.scheduler.start_reserved(now, key, runtime, &mut self.due),
             SiteMsg::End(key) => {
+                self.ending = true;
                 if self.scheduler.reservations().iter().any(|r| r.key == key) {
                     self.scheduler.end_reserved(now, key);
                 } else {
-                    self.scheduler.end(now, key, &mut self.due);
+                    self.scheduler.end(now, key);
                 }
                 if let WorkKey::Task { task, .. } = key {
                     self.replies.send(
@@ -837,6 +824,11 @@ impl SiteActor {
                     );
                 }
             }
+        }
+        // Work booked at `now` starts now, unless ends of this instant are
+        // still being handled (then at the wake-up after them).
+        if !self.ending && !query {
+            self.scheduler.start_due(now, &mut self.due);
         }
         self.follow_up(now, &mut outbox);
         outbox
@@ -892,8 +884,9 @@ mod tests {
         let mut due = Vec::new();
         // A and C start at 0, B and D wait: the Fig. 1 plan, with A and C running.
         for (i, (procs, hours)) in [(2, 3), (4, 1), (1, 2), (3, 2)].into_iter().enumerate() {
-            scheduler.submit(0, WorkKey::Background(i as u32), procs, hours * HOUR, hours * HOUR, &mut due);
+            scheduler.submit(0, WorkKey::Background(i as u32), procs, hours * HOUR, hours * HOUR);
         }
+        scheduler.start_due(0, &mut due);
         let mut site = SiteActor::new(0, scheduler.clone(), false);
         site.replies.connect(crate::provision::provisioner::ProvisionerActor::REPLIES, 0);
         let quote = SiteRequest::Quote {
@@ -938,11 +931,12 @@ mod tests {
         let mut s = SlotScheduler::new(5, 0);
         let mut due = Vec::new();
         for (i, (procs, hours)) in [(2, 3), (4, 1), (1, 2), (3, 2)].into_iter().enumerate() {
-            s.submit(0, WorkKey::Background(i as u32), procs, hours * HOUR, hours * HOUR, &mut due);
+            s.submit(0, WorkKey::Background(i as u32), procs, hours * HOUR, hours * HOUR);
         }
+        s.start_due(0, &mut due);
         let key = WorkKey::Task { owner: 0, task: 0 };
-        assert!(!s.reserve_priced(0, key, 0, 3, 2 * HOUR, &mut due), "A and C hold 3 of 5 until 2 h");
-        assert!(s.reserve_priced(0, key, 2 * HOUR, 3, 2 * HOUR, &mut due));
+        assert!(!s.reserve_priced(0, key, 0, 3, 2 * HOUR), "A and C hold 3 of 5 until 2 h");
+        assert!(s.reserve_priced(0, key, 2 * HOUR, 3, 2 * HOUR));
         let starts: Vec<Time> = s.queue.iter().map(|q| q.start / HOUR).collect();
         assert_eq!(starts, vec![4, 5]);
         for t in (0..10 * HOUR).step_by(600) {

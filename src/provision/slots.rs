@@ -915,6 +915,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         /// Every task fits, never before its ready time or the set's creation, the used list
         /// matches the task, and capacity is conserved (§13 item 2).
         #[test]

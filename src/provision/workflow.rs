@@ -1167,7 +1167,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(crate::testing::cases(64))]
 
         #[test]
         fn generated_heft_order_is_a_topological_permutation(

@@ -19,6 +19,10 @@
 //! - A node failure stops the job running on it (its other nodes become idle)
 //!   and the strategy decides whether it restarts or fails; stale end events of
 //!   stopped executions are ignored.
+//! - A strategy starts jobs only from `submit` and `wake`: handling an end, a
+//!   repair or a failure it asks for a wake-up at now instead (the kernel's
+//!   "one instant" rule). A start made there is refused and ends the run
+//!   with [`SimError::Contract`].
 //! - Everything the cluster schedules goes to the kernel through the outbox;
 //!   nothing here reads the wall clock.
 //! - In a Grid bench the cluster also runs a local reservation service
@@ -36,7 +40,7 @@ use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;
 use crate::policy::{Block, Booking, Cluster, RejectReason, Strategy};
 use crate::sim::event::{Batched, Buffers, ClusterMsg, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled, SimError};
 use crate::sim::port::{Input, Output};
 use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::stats::calibration::OnlineCalibrator;
@@ -138,6 +142,11 @@ pub struct ClusterCore {
     /// Hand the executions back at the end (tests check them; a stored run
     /// does not need them).
     keep_executions: bool,
+    /// Handling an end, a repair or a failure: no job may start (kernel
+    /// contract, "one instant").
+    settling: bool,
+    /// The first start the strategy made while settling: the run's error.
+    broken: Option<(Time, JobId)>,
 }
 
 impl ClusterCore {
@@ -160,6 +169,8 @@ impl ClusterCore {
             checkpoint: checkpoint.filter(|c| c.enabled),
             calibrator: None,
             keep_executions: true,
+            settling: false,
+            broken: None,
         }
     }
 
@@ -357,6 +368,10 @@ impl Cluster for ClusterCore {
     }
 
     fn start(&mut self, id: JobId, nodes: &[NodeId], kill_at: Time) -> bool {
+        if self.settling {
+            self.broken.get_or_insert((self.now, id));
+            return false;
+        }
         if !self.nodes_ready(nodes) {
             return false;
         }
@@ -556,19 +571,27 @@ impl ClusterActor {
                 }
                 self.strategy.wake(core);
             }
+            // Ends, repairs and failures only settle the state: the starts
+            // they allow happen at a wake-up (kernel contract, "one instant").
             ClusterMsg::JobEnd { job, run } => {
                 if core.end(job, run) {
+                    core.settling = true;
                     self.strategy.job_ended(core, job);
+                    core.settling = false;
                 }
             }
             ClusterMsg::NodeFailure(node) => {
                 if let Some(victim) = core.node_failure(node) {
+                    core.settling = true;
                     self.strategy.node_failed(core, node, victim);
+                    core.settling = false;
                 }
             }
             ClusterMsg::NodeRepair(node) => {
                 if core.node_repair(node) {
+                    core.settling = true;
                     self.strategy.node_repaired(core, node);
+                    core.settling = false;
                 }
             }
             ClusterMsg::Lrs(request) => self.serve(now, request),
@@ -600,6 +623,18 @@ impl Model for ClusterActor {
 impl Batched for ClusterActor {
     fn buffers(&mut self) -> &mut Buffers {
         &mut self.buffers
+    }
+
+    fn broken(&self) -> Option<SimError> {
+        let (at, job) = self.core.broken?;
+        Some(SimError::Contract {
+            model: format!("cluster {}", self.core.me),
+            at,
+            what: format!(
+                "its strategy started job {job} while handling a job end, a node repair or a node failure; \
+                 starts belong in a wake-up at that instant"
+            ),
+        })
     }
 }
 

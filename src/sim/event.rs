@@ -122,12 +122,21 @@ pub trait Batched: Model<Payload = Event> + Sized {
     /// Its buffers.
     fn buffers(&mut self) -> &mut Buffers;
 
+    /// The error that ends the run if the model broke the kernel's contract
+    /// while handling its events (checked after each batch).
+    fn broken(&self) -> Option<SimError> {
+        None
+    }
+
     /// Handles a batch with its own buffers.
     fn handle_batch(&mut self, batch: Batch<Event>) -> Result<Handled<Event>, SimError> {
         let mut buffers = std::mem::take(self.buffers());
         let handled = process_batch(self, batch, &mut buffers.agenda, &mut buffers.outbox);
         *self.buffers() = buffers;
-        handled
+        match self.broken() {
+            Some(error) => Err(error),
+            None => handled,
+        }
     }
 }
 

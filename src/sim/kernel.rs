@@ -1,17 +1,30 @@
 //! The discrete-event kernel: owns virtual time and delivers events in a total order.
 //!
-//! Reference: `overbooking-dissertation-spec.md` §6.2 (events), §6.5 (order of
-//! events at equal timestamps: job end → node repair → node failure → job
-//! start → occurrence); `coreservation-thesis-spec.md` A26 (a co-reservation
-//! request is processed instantaneously: its messages come first).
+//! Reference: the overbooking dissertation (Ch. 6, the simulation's events;
+//! the order at equal times is left open there and fixed here);
+//! the co-reservation thesis (a co-reservation request is processed
+//! instantaneously at its submit time, after the jobs of that instant).
 //!
 //! Contract:
 //! - Time is integer seconds and never goes back: scheduling an event before
 //!   `now` is an error ([`SimError::Causality`]).
 //! - Events are processed one at a time in the total order of their [`Key`]
-//!   `(time, priority, sequence)`, where the sequence number counts the events
+//!   `(time, class, sequence)`, where the sequence number counts the events
 //!   scheduled so far. Nothing else (thread count, hash order, the wall clock)
-//!   affects the order.
+//!   affects the order. An event scheduled for `now` in a class earlier than
+//!   the one being handled is delivered next: the order never goes back
+//!   before an event already delivered.
+//! - **One instant.** Events at one time are handled class by class
+//!   ([`Priority`]): negotiation messages, job ends, node repairs, node
+//!   failures, wake-ups (starts), submissions, co-reservation and purchase
+//!   requests. **A job starts only in the wake-up class or later**: a model
+//!   that, handling an end, a repair or a failure, wants a job to start now
+//!   asks for a wake-up at now. So every start at `t` sees every end, repair
+//!   and failure at `t`: a job never starts on a node whose failure is due at
+//!   `t`, and a failure at `t` never stops an execution begun at `t`. A job
+//!   ending at `t` on a node that fails at `t` has ended: the failure
+//!   finds the node idle. The cluster model refuses a start made while it
+//!   handles an end, repair or failure with [`SimError::Contract`].
 //! - The kernel hands a model its events in [`Batch`]es: the longest run of
 //!   consecutive events (in that order) addressed to it, the key of the next
 //!   event of anyone else (the horizon) and the next sequence number. The
@@ -35,7 +48,8 @@ use std::future::Future;
 
 use crate::units::Time;
 
-/// Class of an event, ordering events at equal times (spec §6.5). Lower first.
+/// Class of an event, ordering events at equal times (see "One instant" in
+/// the module contract). Lower first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Priority {
@@ -49,7 +63,7 @@ pub enum Priority {
     NodeRepair = 2,
     /// A node goes down.
     NodeFailure = 3,
-    /// Planned starts (scheduler wake-ups).
+    /// Scheduler wake-ups: every start decision of the instant.
     JobStart = 4,
     /// Job occurrence (submission).
     Occurrence = 5,
@@ -84,6 +98,10 @@ pub enum SimError {
     /// A model's actor stopped (it panicked or its mailbox closed).
     #[error("simulation model `{model}` stopped: {reason}")]
     ModelStopped { model: String, reason: String },
+    /// A model broke the kernel's contract (a strategy started a job while
+    /// its cluster handled an end, a repair or a failure).
+    #[error("{model} broke the kernel's contract at t = {at}: {what}")]
+    Contract { model: String, at: Time, what: String },
     /// The async runtime could not be built.
     #[error("cannot start the simulation runtime: {0}")]
     Runtime(#[from] std::io::Error),

@@ -359,6 +359,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         #[test]
         fn online_update_never_uses_the_future(
             half_life_hours in 1.0..2000.0f64,

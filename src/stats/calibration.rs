@@ -888,6 +888,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         #[test]
         fn fit_is_non_decreasing_and_preserves_block_means(
             pts in prop::collection::vec((0u8..20, -5.0..5.0f64, 0.1..3.0f64), 1..60)

@@ -623,6 +623,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
         /// Online statistics never use an outcome from the future, and age as
         /// they should. Fed ends in any order, the model takes exactly the
         /// ends no older than one already taken (a late report of an older

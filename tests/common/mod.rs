@@ -3,6 +3,10 @@
 
 use std::path::PathBuf;
 
+/// The property tests' case count and seed (one file with the library's unit tests).
+#[path = "../../src/testing.rs"]
+pub mod testing;
+
 /// The traces directory: `$SLASIM_TRACE_DIR`, else `../shared/data/traces`
 /// next to the crate. Tests fail (never skip) when it is missing: they exist
 /// to check the real logs.

@@ -21,7 +21,8 @@
 //!   nodes once they are back if now + x ≤ min(d, next booking on its nodes).
 //! - **Comprehensive overbooking**: finished jobs leave the plan, and a waiting
 //!   job starts early as soon as its nodes are idle and nothing is booked on
-//!   them before it (killed at min(start + x, E)). Without a full booking, the
+//!   them before it (killed at min(start + x, E)), at the wake-up of the
+//!   instant that freed them: after every end, repair and failure of it. Without a full booking, the
 //!   overbooked candidates take the n nodes free longest at s (slot end E =
 //!   min(n-th longest free-until, d)); their PoS = P_available ·
 //!   P_executable · P_success, P_executable from the joint end CDF of the
@@ -134,6 +135,10 @@ pub struct Comprehensive<R: Rule> {
     disabled: BTreeSet<JobId>,
     /// Jobs whose nodes freed early but that are not released yet: (release, job).
     awaiting_release: BTreeSet<(Time, JobId)>,
+    /// Nodes freed by an end (`false`) or a repair (`true`) at this instant,
+    /// in that order: their successors start at the wake-up, after every
+    /// end, repair and failure of the instant (kernel contract).
+    freed: Vec<(NodeId, bool)>,
     // Scratch buffers: reused, so placing a job does not allocate.
     chosen: Vec<NodeId>,
     /// Nodes of the best overbooked candidate so far.
@@ -175,6 +180,7 @@ impl<R: Rule> Comprehensive<R> {
             pending: BTreeSet::new(),
             disabled: BTreeSet::new(),
             awaiting_release: BTreeSet::new(),
+            freed: Vec::new(),
             chosen: Vec::new(),
             best_nodes: Vec::new(),
             full_nodes: Vec::new(),
@@ -512,16 +518,25 @@ impl<R: Rule> Comprehensive<R> {
         }
     }
 
-    /// Starts early the waiting jobs booked next on `nodes` (overbooking and
-    /// shortened backfilling): idle nodes and nothing booked before them.
-    fn start_early(&mut self, c: &mut dyn Cluster, first: u32, count: u32) {
+    /// Restarts and early starts on the nodes freed at this instant, in the
+    /// order they were freed: disabled jobs on a repaired node restart; the
+    /// waiting job booked next on a freed node starts early (overbooking and
+    /// shortened backfilling) if its nodes are idle and nothing is booked
+    /// before it.
+    fn start_on_freed(&mut self, c: &mut dyn Cluster) {
         let now = c.now();
-        for k in first..first + count {
-            let node = self.arena[k as usize];
-            if let Some(slot) = self.plan.next_slot(node, now) {
+        for k in 0..self.freed.len() {
+            let (node, repaired) = self.freed[k];
+            if repaired {
+                self.try_restart(c, node);
+            }
+            if R::RELEASES_EARLY
+                && let Some(slot) = self.plan.next_slot(node, now)
+            {
                 self.try_early(c, slot.job);
             }
         }
+        self.freed.clear();
     }
 
     /// Starts waiting `job` now if nothing is booked before it on its idle
@@ -634,6 +649,7 @@ impl<R: Rule> Strategy for Comprehensive<R> {
 
     fn wake(&mut self, c: &mut dyn Cluster) {
         let now = c.now();
+        self.start_on_freed(c);
         while let Some(&(release, job)) = self.awaiting_release.first().filter(|(r, _)| *r <= now) {
             self.awaiting_release.remove(&(release, job));
             self.try_early(c, job);
@@ -654,7 +670,9 @@ impl<R: Rule> Strategy for Comprehensive<R> {
         if let Some(rest) = c.resumable(job) {
             self.resume(c, job, rest);
         }
-        self.start_early(c, b.first, b.count);
+        let nodes = &self.arena[b.first as usize..(b.first + b.count) as usize];
+        self.freed.extend(nodes.iter().map(|&node| (node, false)));
+        c.wake_at(c.now());
     }
 
     fn node_failed(&mut self, c: &mut dyn Cluster, _node: NodeId, victim: Option<JobId>) {
@@ -664,13 +682,8 @@ impl<R: Rule> Strategy for Comprehensive<R> {
     }
 
     fn node_repaired(&mut self, c: &mut dyn Cluster, node: NodeId) {
-        self.try_restart(c, node);
-        if R::RELEASES_EARLY {
-            let first = self.arena.len() as u32;
-            self.arena.push(node);
-            self.start_early(c, first, 1);
-            self.arena.pop();
-        }
+        self.freed.push((node, true));
+        c.wake_at(c.now());
     }
 }
 

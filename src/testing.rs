@@ -1,0 +1,34 @@
+//! How many random cases a property test runs, and from which seed.
+//!
+//! Contract: `cargo test` runs every property on a fixed set of cases (a fixed
+//! seed, the same on every machine), so a run passes or fails for the code,
+//! not for the draw. Exploring is a separate command (`scripts/explore`):
+//! `SLASIM_EXPLORE=N` runs N cases per property, `SLASIM_SEED=S` draws them
+//! from seed S (the script picks a fresh one and prints it, so a failure can
+//! be replayed with the same two variables). Failures found once are kept in
+//! the `*.proptest-regressions` files and re-run first.
+//!
+//! Compiled only into tests: the library's unit tests include it as a module,
+//! the integration tests through `tests/common`.
+
+use proptest::test_runner::{Config, RngSeed};
+
+/// The seed of the fixed cases.
+pub const FIXED_SEED: u64 = 0x5_1a51_2026;
+
+fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
+    let value = std::env::var(name).ok()?;
+    match value.trim().parse() {
+        Ok(v) => Some(v),
+        Err(_) => panic!("{name}={value}: not a number"),
+    }
+}
+
+/// The config of a property test that runs `cases` cases in `cargo test`.
+pub fn cases(cases: u32) -> Config {
+    Config {
+        cases: env("SLASIM_EXPLORE").unwrap_or(cases),
+        rng_seed: RngSeed::Fixed(env("SLASIM_SEED").unwrap_or(FIXED_SEED)),
+        ..Config::default()
+    }
+}
