@@ -7,7 +7,7 @@ mod common;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::experiment::grid::{GridLog, run_grid_point};
+use slasim::experiment::kinds::grid::{GridLog, run_grid_point};
 use slasim::grid::config::GridConfig;
 use slasim::workload::WorkloadSource;
 

@@ -6,8 +6,10 @@ mod common;
 
 use common::traces;
 use criterion::{Criterion, criterion_group, criterion_main};
+use slasim::experiment::inputs::Inputs;
+use slasim::experiment::kinds::single;
+use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
-use slasim::experiment::runner::{Inputs, run_point};
 use slasim::policy::Placement;
 use slasim::stats::pos::{Comprehensive, EndCdf, Placement as Place, Predecessor};
 use slasim::workload::WorkloadSource;
@@ -55,7 +57,7 @@ fn one_pos(c: &mut Criterion) {
 }
 
 fn ctc_battery(c: &mut Criterion) {
-    let point = Point {
+    let point = SinglePoint {
         strategy: "comprehensive-overbooking".to_string(),
         placement: Placement::BestFit,
         seed: 1,
@@ -66,13 +68,12 @@ fn ctc_battery(c: &mut Criterion) {
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
-        grid: None,
     };
-    let inputs = Inputs::load(std::slice::from_ref(&point)).expect("CTC-SP2 and LANL load");
+    let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");
     group.sample_size(10);
     group.bench_function("comprehensive-overbooking, 1000 jobs, LANL failures", |b| {
-        b.iter(|| run_point(&inputs, &point).expect("runs"))
+        b.iter(|| single::run(&inputs, &point).expect("runs"))
     });
     group.finish();
 }

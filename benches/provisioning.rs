@@ -15,8 +15,10 @@ use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
 use slasim::rng::{Stream, stream};
 use slasim::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use slasim::threads::Budget;
 use slasim::units::Time;
 use slasim::workload::WorkloadSource;
+use slasim::workload::prepare::Estimates;
 
 /// CTC-SP2 on the thesis' 430 processors (spec §2.6), accurate estimates,
 /// observed by a provisioner at the instants `at(first job, last job)` gives:
@@ -27,10 +29,10 @@ fn observe_ctc(at: impl Fn(Time, Time) -> Vec<Time>) -> Vec<SubmissionRecord> {
             path: common::traces().join("swf").join("CTC-SP2-1996-3.1-cln.swf.gz"),
             lenient: false,
         },
-        target_load: None,
+        utilisation: None,
         capacity: Some(430),
     };
-    let site = prepare_site(&spec, true, 1).expect("CTC-SP2 loads");
+    let site = prepare_site(&spec, Estimates::Exact, 1).expect("CTC-SP2 loads");
     let first = site.jobs[0].occurrence;
     let instants = at(first, site.jobs[site.jobs.len() - 1].occurrence);
     let horizon = *instants.last().expect("an instant");
@@ -67,7 +69,8 @@ fn moga_on_ctc(c: &mut Criterion) {
         b.iter(|| {
             let config = MogaConfig::default();
             let mut rng = stream(1, Stream::Moga, 0);
-            provision_charging(&wf, at, &slots, &config, &alphas, HoleCharging::Whole, 2, &mut rng)
+            let budget = Budget::new(2);
+            provision_charging(&wf, at, &slots, &config, &alphas, HoleCharging::Whole, &budget, &mut rng)
         })
     });
     group.finish();

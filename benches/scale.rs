@@ -8,8 +8,9 @@ mod common;
 
 use common::traces;
 use criterion::{Criterion, criterion_group, criterion_main};
+use slasim::experiment::inputs::Inputs;
+use slasim::experiment::kinds::single::{self, SinglePoint};
 use slasim::experiment::point::Point;
-use slasim::experiment::runner::{Inputs, run_point};
 use slasim::policy::Placement;
 use slasim::workload::WorkloadSource;
 use slasim::workload::failures::FailureSource;
@@ -24,8 +25,8 @@ const STRATEGIES: [&str; 5] = [
     "shortened-backfilling",
 ];
 
-fn point(strategy: &str, workload: WorkloadSource) -> Point {
-    Point {
+fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
+    SinglePoint {
         strategy: strategy.to_string(),
         placement: Placement::BestFit,
         seed: 1,
@@ -36,18 +37,18 @@ fn point(strategy: &str, workload: WorkloadSource) -> Point {
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
-        grid: None,
     }
 }
 
 fn bench_batteries(c: &mut Criterion, group: &str, strategies: &[&str], workload: WorkloadSource) {
-    let points: Vec<Point> = strategies.iter().map(|s| point(s, workload.clone())).collect();
-    let inputs = Inputs::load(&points).expect("the workload and LANL load");
+    let points: Vec<SinglePoint> = strategies.iter().map(|s| point(s, workload.clone())).collect();
+    let all: Vec<Point> = points.iter().cloned().map(Point::Single).collect();
+    let inputs = Inputs::load(&all).expect("the workload and LANL load");
     let mut group = c.benchmark_group(group);
     group.sample_size(10);
     for point in &points {
         group.bench_function(format!("{}, 1000 jobs, LANL failures", point.strategy), |b| {
-            b.iter(|| run_point(&inputs, point).expect("runs"))
+            b.iter(|| single::run(&inputs, point).expect("runs"))
         });
     }
     group.finish();

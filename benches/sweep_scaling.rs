@@ -21,10 +21,13 @@ fn experiment() -> Experiment {
         unsafe { std::env::set_var("SLASIM_TRACE_DIR", root.join("../shared/data/traces")) };
     }
     let mut e = Experiment::load(root.join("configs/ctc-sp2-chapter6.toml")).expect("config loads");
-    e.points.retain(|p| p.point.battery < 3);
+    e.points.retain(|p| matches!(&p.point, Point::Single(s) if s.battery < 3));
     for p in &mut e.points {
-        p.point.prepare.occurrence_factor = None;
-        p.point.prepare.capacity = None;
+        if let Point::Single(s) = &mut p.point {
+            s.prepare.occurrence_factor = None;
+            s.prepare.capacity = None;
+        }
+        p.id = p.point.id().expect("a canonical text").run_id;
     }
     e
 }

@@ -9,11 +9,13 @@
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
 //! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
 //! - [`sim`]: the event kernel and the actors (cluster, client, failure injector);
-//! - [`experiment`]: resolved points and running them on worker threads;
-//! - [`store`]: the SQLite store of runs, jobs and node events;
+//! - [`experiment`]: points of four kinds (single cluster, Grid, provisioning,
+//!   pricing), configs, and the one executor that runs them;
+//! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
+//! - [`threads`]: the `--jobs` budget of busy threads;
 //! - [`units`]: virtual time and rate units;
 //! - [`cli`]: the `slasim` command line.
 
@@ -31,5 +33,6 @@ pub mod stats;
 pub mod store;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod threads;
 pub mod units;
 pub mod workload;

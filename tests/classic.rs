@@ -186,15 +186,16 @@ proptest! {
 /// of FCFS by more than an order of magnitude.
 #[test]
 fn classic_modes_on_the_whole_kth_log() {
+    use slasim::experiment::inputs::Inputs;
+    use slasim::experiment::kinds::single::SinglePoint;
     use slasim::experiment::point::Point;
-    use slasim::experiment::runner::Inputs;
     use slasim::workload::WorkloadSource;
     use slasim::workload::failures::FailureSource;
     use slasim::workload::prepare::PrepareConfig;
 
     let mut waits = Vec::new();
     for mode in ["fcfs", "easy", "conservative"] {
-        let point = Point {
+        let point = SinglePoint {
             strategy: mode.to_string(),
             placement: Default::default(),
             seed: 1,
@@ -208,9 +209,8 @@ fn classic_modes_on_the_whole_kth_log() {
             overbooking: Default::default(),
             reservations: Default::default(),
             classic: Default::default(),
-            grid: None,
         };
-        let inputs = Inputs::load(std::slice::from_ref(&point)).unwrap();
+        let inputs = Inputs::load(&[Point::Single(point.clone())]).unwrap();
         let prepared = inputs.prepared(&point).unwrap();
         let (jobs, capacity) = (prepared.batteries[0].jobs.clone(), prepared.capacity);
         assert_eq!((jobs.len(), capacity), (28_475, 100));

@@ -68,7 +68,7 @@ fn bad_files_give_one_line_errors_and_exit_1() {
 fn generate_then_info_round_trip_the_synthetic_default() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("syn.swf.gz");
-    let (ok, _, err) = run(&["trace", "generate", "--jobs", "3000", "-o", path.to_str().unwrap()]);
+    let (ok, _, err) = run(&["trace", "generate", "--count", "3000", "--out", path.to_str().unwrap()]);
     assert!(ok, "{err}");
     let (ok, out, err) = run(&["trace", "info", "--input-jobs", "1000", path.to_str().unwrap()]);
     assert!(ok, "{err}");
@@ -159,10 +159,11 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
     }
     let (ok, _, err) = run(&["run", "--strategy", "easy-peasy", "--db", dbs]);
     assert!(!ok);
-    assert!(err.contains("valid strategy names: conservative-backfilling, heuristic-planning, "), "{err}");
+    assert!(err.contains("invalid value 'easy-peasy' for '--strategy"), "{err}");
+    assert!(err.contains("possible values: conservative-backfilling, heuristic-planning, "), "{err}");
     let (ok, _, err) = run(&["run", "--placement", "worst-fit", "--db", dbs]);
     assert!(!ok);
-    assert!(err.contains("valid placement names: first-fit, best-fit, conservative, last-fit"), "{err}");
+    assert!(err.contains("possible values: first-fit, best-fit, highest-pos, last-fit"), "{err}");
     // A store from a newer slasim is refused and left as it was.
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.pragma_update(None, "user_version", 999).unwrap();
@@ -240,13 +241,10 @@ fn bad_overbooking_settings_name_the_setting() {
         (vec!["--penalty-ratio", "-1"], "setting `penalty_ratio` = -1"),
         (vec!["--pdf-source", "runtimes"], "setting `pdf_source` = runtimes"),
         (vec!["--acceptance", "risk", "--security-factor", "0"], "setting `security_factor` = 0"),
-        (vec!["--pdf-update", "sometimes"], "setting `--pdf-update` = sometimes: must be static or online"),
+        (vec!["--pdf-update", "sometimes"], "invalid value 'sometimes' for '--pdf-update"),
         (vec!["--pdf-update", "online", "--pdf-half-life", "0"], "setting `pdf_half_life` = 0"),
         (vec!["--pdf-update", "online", "--pdf-half-life", "inf"], "setting `pdf_half_life` = inf"),
-        (
-            vec!["--pof-calibration", "beta"],
-            "setting `--pof-calibration` = beta: must be none, isotonic, isotonic-upper, scale or logistic",
-        ),
+        (vec!["--pof-calibration", "beta"], "[possible values: none, isotonic, isotonic-upper, scale, logistic]"),
         (
             vec!["--whole-log", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz", "--strategy", "heuristic-overbooking"],
             "has no history jobs to learn from",
@@ -292,4 +290,54 @@ fn classic_modes_report_unrunnable_lines_and_skip_them_only_when_lenient() {
     let (ok, out, err) = run(&["query", "--db", db, "--csv", sql]);
     assert!(ok, "{err}");
     assert!(out.lines().any(|l| l == "3,2.667,8.0,25.0"), "{out}");
+}
+
+/// One concept, one flag: no command uses another name of a concept in the
+/// vocabulary (`slasim list flags`), and every flag with a fixed list of
+/// values shows each value with a line of help.
+#[test]
+fn the_command_tree_speaks_one_vocabulary() {
+    use slasim::cli::options::VOCABULARY;
+    fn walk(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        for arg in cmd.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            for word in &VOCABULARY {
+                if word.not.contains(&long) {
+                    out.push(format!("{path}: --{long} is another name of {}; use --{}", word.concept, word.flag));
+                }
+            }
+            let takes_value = matches!(arg.get_action(), clap::ArgAction::Set | clap::ArgAction::Append);
+            let values = arg.get_possible_values();
+            if takes_value && !values.is_empty() {
+                for v in values.iter().filter(|v| !v.is_hide_set()) {
+                    if v.get_help().is_none() {
+                        out.push(format!("{path}: --{long}'s value `{}` has no help line", v.get_name()));
+                    }
+                }
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+    let root = slasim::cli::command();
+    root.clone().debug_assert();
+    let mut problems = Vec::new();
+    walk(&root, "slasim", &mut problems);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The walk sees the enumerated flags (the test cannot pass by finding none).
+    let run = root.find_subcommand("run").unwrap();
+    let placement = run.get_arguments().find(|a| a.get_long() == Some("placement")).unwrap();
+    let names: Vec<String> = placement.get_possible_values().iter().map(|v| v.get_name().to_string()).collect();
+    assert_eq!(names, ["first-fit", "best-fit", "highest-pos", "last-fit"]);
+    let strategy = run.get_arguments().find(|a| a.get_long() == Some("strategy")).unwrap();
+    assert!(strategy.get_possible_values().iter().any(|v| v.get_name() == "easy"));
+}
+
+/// `--version` names the commit the binary was built from.
+#[test]
+fn the_version_names_its_commit() {
+    let (ok, out, err) = run(&["--version"]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with(&format!("slasim {} (", env!("CARGO_PKG_VERSION"))), "{out}");
 }

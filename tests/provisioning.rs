@@ -102,7 +102,7 @@ fn a_two_task_workflow_on_figure_1s_slots_has_the_hand_worked_pareto_set() {
     let expected = vec![(8.0 * SU, 8.0 * H as f64), (9.0 * SU, 6.0 * H as f64)];
     assert_eq!(brute_force_front(&mut evaluator), expected);
 
-    let p = provision(&wf, 0, &slots, &MogaConfig::default(), &[0.0, 1.0], &mut stream(1, Stream::Moga, 0));
+    let p = provision(&wf, 0, &slots, &MogaConfig::default(), &[0.0, 1.0], &mut stream(1, Stream::Moga, 0)).unwrap();
     let mut archive: Vec<(f64, f64)> = p.archive.iter().map(|o| (o.cost, o.makespan)).collect();
     archive.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
     assert_eq!(archive, expected);
@@ -211,7 +211,8 @@ proptest! {
             .expect("valid settings");
         let slots: Vec<Vec<Advertised>> = vec![site.advertise(now)];
         let config = MogaConfig { population: 20, generations: 4, ..MogaConfig::default() };
-        let run = || provision(&wf, now, &slots, &config, &[0.0, 0.5, 1.0], &mut stream(seed, Stream::Moga, 0));
+        let run =
+            || provision(&wf, now, &slots, &config, &[0.0, 0.5, 1.0], &mut stream(seed, Stream::Moga, 0)).unwrap();
         let p = run();
         prop_assert_eq!(&p, &run());
         for choice in &p.choices {
@@ -488,18 +489,27 @@ fn bad_input_is_refused_with_its_place() {
     refused("negative.wf", "# a comment\na -5 1\n", "negative.wf:2", "runtime");
     refused("wide.wf", "a 10 1\nhuge 10 100000 a\n", "wide.wf:2", "huge");
 
+    // A config: a bad value names its file:line; the old dialect names the key to use instead.
     let config = dir.path().join("bad.toml");
-    std::fs::write(&config, "name = \"x\"\n[[group]]\nname = \"g\"\npool = [{ trace = \"synthetic\" }]\n[group.sweep]\nalpha = [0.5, -0.1]\n")
-        .expect("write");
-    let (code, err) = run(&["provision", "sweep", config.to_str().expect("utf-8")]);
+    std::fs::write(
+        &config,
+        "name = \"x\"\n[provision]\n[[sweep]]\nname = \"g\"\n[sweep.axes]\nalphas = [[0.5, -0.1]]\n",
+    )
+    .expect("write");
+    let (code, err) = run(&["sweep", config.to_str().expect("utf-8")]);
     assert_eq!(code, Some(1));
-    assert!(err.contains("bad.toml:6") && err.contains("alpha"), "{err}");
+    assert!(err.contains("bad.toml:6") && err.contains("alphas"), "{err}");
 
-    std::fs::write(&config, "name = \"x\"\n[[group]]\nname = \"g\"\npool = [{ trace = \"synthetic\" }]\nbogus = 1\n")
-        .expect("write");
-    let (code, err) = run(&["provision", "sweep", config.to_str().expect("utf-8")]);
+    std::fs::write(&config, "name = \"x\"\n[provision]\nbogus = 1\n[[sweep]]\n").expect("write");
+    let (code, err) = run(&["sweep", config.to_str().expect("utf-8")]);
     assert_eq!(code, Some(1));
-    assert!(err.contains("bad.toml:5") && err.contains("bogus"), "{err}");
+    assert!(err.contains("bad.toml:3") && err.contains("bogus"), "{err}");
+
+    std::fs::write(&config, "name = \"x\"\n\n[[group]]\nname = \"g\"\npool = [{ trace = \"synthetic\" }]\n")
+        .expect("write");
+    let (code, err) = run(&["sweep", config.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("bad.toml:3") && err.contains("[[sweep]]"), "{err}");
 }
 
 #[test]
@@ -559,7 +569,7 @@ fn priced_reservations_on_ctc_cost_nothing_at_alpha_one_and_more_at_alpha_zero()
     // Reservations delay the queue by more than nothing even when nothing was charged (later arrivals).
     assert!(harm(1.0).1.is_some_and(|s| s > 0.0), "{:?}", harm(1.0));
     let report = dir.path().join("report");
-    let out = common::slasim().arg("report").arg(&db).arg("--out").arg(&report).output().expect("runs");
+    let out = common::slasim().arg("report").arg("--db").arg(&db).arg("--out").arg(&report).output().expect("runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let csv = std::fs::read_to_string(report.join("tables/pricing.csv")).expect("pricing table");
     assert!(csv.starts_with("group,trace,estimates,pricing") && csv.lines().count() == 3, "{csv}");
@@ -589,26 +599,4 @@ fn priced_reservations_on_ctc_cost_nothing_at_alpha_one_and_more_at_alpha_zero()
         })
         .expect("query");
     assert!(bought > 100 && late == 0, "{bought} {late}");
-}
-
-#[test]
-fn the_provisioning_configs_expand_to_their_points() {
-    use slasim::experiment::provisioning::{ProvisionConfig, ResolvedPoint};
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
-    let count = |name: &str| -> (usize, usize, usize) {
-        let points = ProvisionConfig::load(&dir.join(name)).expect("config loads").points().expect("valid");
-        let kind = |f: fn(&ResolvedPoint) -> bool| points.iter().filter(|p| f(p)).count();
-        (
-            kind(|p| matches!(p, ResolvedPoint::Slots { .. })),
-            kind(|p| matches!(p, ResolvedPoint::Run { .. })),
-            kind(|p| matches!(p, ResolvedPoint::Price { .. })),
-        )
-    };
-    // Ch. 3: 2 traces × 2 estimate kinds; Ch. 4: Figs 13–19; Ch. 5: Figs 23–30.
-    assert_eq!(count("provisioning-ch3.toml"), (4, 0, 0));
-    assert_eq!(count("provisioning-ch4.toml"), (0, 46, 0));
-    // Ch. 5 on five seeds each; Fig 29 also at loads 0.76 and 0.88 (2 traces × 2 α × 2 policies × 2 loads).
-    assert_eq!(count("pricing-ch5.toml"), (0, 0, 5 * (10 + 10 + 12 + 12 + 16 + 10)));
-    // Ch. 7: Figs 52 (greedy and MOGA, plus 3 seeds), 53, 54, 55, 56.
-    assert_eq!(count("provisioning-ch7.toml"), (0, 4 + 3 + 8 + 8 + 20 + 5, 0));
 }

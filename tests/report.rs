@@ -397,16 +397,16 @@ fn bad_stores_and_outputs_get_clear_errors() {
 
     let empty = dir.path().join("empty.sqlite");
     drop(Store::open(&empty).unwrap());
-    let (ok, _, err) = report_cli(&[&s(&empty), "--out", &s(&out)]);
+    let (ok, _, err) = report_cli(&["--db", &s(&empty), "--out", &s(&out)]);
     assert!(!ok && err.contains("empty.sqlite: holds no points"), "{err}");
 
     let missing = dir.path().join("nothing.sqlite");
-    let (ok, _, err) = report_cli(&[&s(&missing), "--out", &s(&out)]);
+    let (ok, _, err) = report_cli(&["--db", &s(&missing), "--out", &s(&out)]);
     assert!(!ok && err.contains("nothing.sqlite: no such store"), "{err}");
 
     let hand = dir.path().join("hand.sqlite");
     hand_made(&hand);
-    let (ok, _, err) = report_cli(&[&s(&hand), "--trace", "KTH", "--out", &s(&out)]);
+    let (ok, _, err) = report_cli(&["--db", &s(&hand), "--trace", "KTH", "--out", &s(&out)]);
     assert!(!ok && err.contains("no points for trace `KTH`; its traces: CTC-SP2-1996-3.1-cln"), "{err}");
 
     // A store from an older schema: `points` without `wall_seconds`.
@@ -415,19 +415,19 @@ fn bad_stores_and_outputs_get_clear_errors() {
     conn.execute_batch("CREATE TABLE points (run_id INTEGER, strategy TEXT, trace TEXT); PRAGMA user_version = 0;")
         .unwrap();
     drop(conn);
-    let (ok, _, err) = report_cli(&[&s(&old), "--out", &s(&out)]);
+    let (ok, _, err) = report_cli(&["--db", &s(&old), "--out", &s(&out)]);
     assert!(!ok && err.contains("old.sqlite: no column `battery` in table `points`"), "{err}");
     let not_sqlite = dir.path().join("text.sqlite");
     std::fs::write(&not_sqlite, "not a database").unwrap();
-    let (ok, _, err) = report_cli(&[&s(&not_sqlite), "--out", &s(&out)]);
+    let (ok, _, err) = report_cli(&["--db", &s(&not_sqlite), "--out", &s(&out)]);
     assert!(!ok && err.contains("text.sqlite") && !err.contains("panicked"), "{err}");
 
     let file = dir.path().join("a-file");
     std::fs::write(&file, "").unwrap();
-    let (ok, _, err) = report_cli(&[&s(&hand), "--out", &s(&file)]);
+    let (ok, _, err) = report_cli(&["--db", &s(&hand), "--out", &s(&file)]);
     assert!(!ok && err.contains("a-file: exists and is not a directory"), "{err}");
 
-    let (ok, stdout, err) = report_cli(&[&s(&hand), "--out", &s(&out)]);
+    let (ok, stdout, err) = report_cli(&["--db", &s(&hand), "--out", &s(&out)]);
     assert!(ok, "{err}");
     assert!(stdout.contains("18 points, 8 tables") && stdout.contains("index.html"), "{stdout}");
 }

@@ -167,20 +167,22 @@ fn thread_count_and_sharding_do_not_change_outcomes() {
     assert_eq!(count(&shards[0], "points") + count(&shards[1], "points"), 52);
     let merged = dir.path().join("merged.sqlite");
     let out = common::slasim()
-        .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "-o", merged.to_str().unwrap()])
+        .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "--db", merged.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("merged 2 stores"), "{out:?}");
     assert_eq!(outcomes(&merged), outcomes(&one));
     // Merging again into the same output is refused; so is merging a shard twice harmlessly.
-    let again =
-        common::slasim().args(["merge", shards[0].to_str().unwrap(), "-o", merged.to_str().unwrap()]).output().unwrap();
+    let again = common::slasim()
+        .args(["merge", shards[0].to_str().unwrap(), "--db", merged.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
     let twice = dir.path().join("twice.sqlite");
     let out = common::slasim()
-        .args(["merge", shards[0].to_str().unwrap(), shards[0].to_str().unwrap(), "-o", twice.to_str().unwrap()])
+        .args(["merge", shards[0].to_str().unwrap(), shards[0].to_str().unwrap(), "--db", twice.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -200,7 +202,13 @@ fn merging_different_configs_is_refused() {
     assert_eq!(sweep(&[quick.to_str().unwrap(), "--db", a.to_str().unwrap()]).0, 0);
     assert_eq!(sweep(&[other_config.to_str().unwrap(), "--db", b.to_str().unwrap()]).0, 0);
     let out = common::slasim()
-        .args(["merge", a.to_str().unwrap(), b.to_str().unwrap(), "-o", dir.path().join("m.sqlite").to_str().unwrap()])
+        .args([
+            "merge",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--db",
+            dir.path().join("m.sqlite").to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -242,7 +250,7 @@ fn bad_configs_and_options_name_the_problem() {
     let quick = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/quick.toml");
     let quick = quick.to_str().unwrap();
     let (code, _, err) = sweep(&[quick, "--shard", "3/2"]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(err.contains("shard `3/2`: expected i/N with 1 ≤ i ≤ N"), "{err}");
     let (code, _, err) = sweep(&[quick, "--emit-slurm", "0"]);
     assert_eq!(code, 1);
@@ -331,7 +339,7 @@ fn grid_sweeps_are_thread_count_and_shard_invariant_and_resume_after_sigkill() {
     }
     let merged = dir.path().join("grid-merged.sqlite");
     let out = common::slasim()
-        .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "-o", merged.to_str().unwrap()])
+        .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "--db", merged.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -379,8 +387,8 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
         ),
         (format!("{head}[grid]\n[[sweep]]\n[sweep.axes]\nalgorithm = [\"a2\", \"a9\"]\n"), ":6:1", "unknown algorithm"),
         (format!("{head}[grid]\nminsize = 0\n[[sweep]]\n"), ":4:1", "`grid.minsize` = 0"),
-        (format!("{head}[grid]\ncpus = 100\n[[sweep]]\n"), ":4:1", "wider than every cluster"),
-        (format!("{head}[[sweep]]\n[sweep.axes]\nclusters = [4]\n"), ":5:1", "a Grid experiment needs a [grid] table"),
+        (format!("{head}[grid]\ncapacity = 100\n[[sweep]]\n"), ":4:1", "wider than every cluster"),
+        (format!("{head}[[sweep]]\n[sweep.axes]\nclusters = [4]\n"), ":5:1", "axis `clusters` is a Grid setting"),
         (
             format!("{head}[grid]\n[[sweep]]\n[sweep.axes]\nstrategy = [\"heuristic-planning\"]\n"),
             ":6:1",
@@ -430,10 +438,10 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
     let db = dir.path().join("cli.sqlite");
     for (args, message) in [
         (vec!["--clusters", "0"], "`grid.clusters` = 0"),
-        (vec!["--algorithm", "a9"], "unknown algorithm `a9`"),
+        (vec!["--algorithm", "a9"], "invalid value 'a9' for '--algorithm"),
         (vec!["--minsize", "0"], "`grid.minsize` = 0"),
-        (vec!["--requests", "r9"], "unknown request workload `r9`"),
-        (vec!["--cpus", "100", "--trace", "SDSC-BLUE-2000-4.2-cln.swf.gz"], "wider than every cluster"),
+        (vec!["--request-workload", "r9"], "invalid value 'r9' for '--request-workload"),
+        (vec!["--capacity", "100", "--trace", "SDSC-BLUE-2000-4.2-cln.swf.gz"], "wider than every cluster"),
         (vec!["--clusters", "30", "--trace", "CTC-SP2-1996-3.1-cln.swf.gz"], "more clusters than the log has"),
     ] {
         let out = common::slasim().args(["grid", "run", "--db", db.to_str().unwrap()]).args(&args).output().unwrap();
@@ -453,17 +461,27 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
 #[test]
 fn the_ablation_configs_sweep_each_candidate() {
     use slasim::experiment::config::Experiment;
+    use slasim::experiment::kinds::single::SinglePoint;
+    use slasim::experiment::point::Point;
     use slasim::policy::overbooking::PosAt;
     use slasim::stats::pdf::Rounding;
     for name in ["heuristic-ablation-ctc.toml", "heuristic-ablation-sdsc.toml"] {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
         let e = Experiment::load(&path).unwrap();
+        let singles: Vec<&SinglePoint> = e
+            .points
+            .iter()
+            .map(|p| match &p.point {
+                Point::Single(s) => s,
+                other => panic!("{other:?}"),
+            })
+            .collect();
         assert_eq!(e.points.len(), 20 * 21 * 4 + 20 * 20 * 4, "{name}");
         let filtered = |overruns: bool, completed: bool| {
-            e.points
+            singles
                 .iter()
                 .filter(|p| {
-                    let f = &p.point.prepare.filter;
+                    let f = &p.prepare.filter;
                     f.drop_overruns == overruns && f.completed_only == completed
                 })
                 .count()
@@ -472,11 +490,11 @@ fn the_ablation_configs_sweep_each_candidate() {
             [filtered(false, false), filtered(true, false), filtered(false, true), filtered(true, true)],
             [20 * 21 + 20 * 20 * 4, 420, 420, 420]
         );
-        let shortens = e.points.iter().filter(|p| p.point.overbooking.replan_shortens).count();
+        let shortens = singles.iter().filter(|p| p.overbooking.replan_shortens).count();
         assert_eq!(shortens, 20 * 20);
-        let likely = e.points.iter().filter(|p| p.point.overbooking.pos_at == PosAt::LikelyStart).count();
+        let likely = singles.iter().filter(|p| p.overbooking.pos_at == PosAt::LikelyStart).count();
         assert_eq!(likely, 20 * 20);
-        let floor = e.points.iter().filter(|p| p.point.overbooking.pdf.bin_rounding == Rounding::Floor).count();
+        let floor = singles.iter().filter(|p| p.overbooking.pdf.bin_rounding == Rounding::Floor).count();
         assert_eq!(floor, 20 * 20);
     }
 }

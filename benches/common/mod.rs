@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
+use slasim::experiment::inputs::Inputs;
+use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
-use slasim::experiment::runner::Inputs;
 use slasim::policy::{Placement, StrategySettings};
 use slasim::workload::WorkloadSource;
 use slasim::workload::failures::FailureSource;
@@ -22,7 +23,7 @@ pub fn traces() -> PathBuf {
 /// The jobs, machine size and strategy settings of `strategy` on the whole
 /// log `swf/<trace>` prepared by `prepare`, without failures.
 pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Job>, u32, StrategySettings) {
-    let point = Point {
+    let point = SinglePoint {
         strategy: strategy.to_string(),
         placement: Placement::BestFit,
         seed: 1,
@@ -33,9 +34,8 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
-        grid: None,
     };
-    let inputs = Inputs::load(std::slice::from_ref(&point)).expect("the trace loads");
+    let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("the trace loads");
     let prepared = inputs.prepared(&point).expect("prepared");
     let settings = inputs.strategy_settings(&point).expect("settings");
     (prepared.batteries[0].jobs.clone(), prepared.capacity, settings)

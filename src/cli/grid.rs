@@ -7,17 +7,14 @@ use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
 use crate::cli::emit;
-use crate::cli::options::StoreOptions;
+use crate::cli::options::{StoreOptions, algorithm_parser, local_scheduler_parser};
 use crate::cli::run::execute;
-use crate::experiment::grid::synthetic_grid_workload;
+use crate::experiment::kinds::grid::{GridPoint, synthetic_grid_workload};
 use crate::experiment::point::Point;
-use crate::grid::algorithm::{ALGORITHMS, algorithm};
 use crate::grid::config::GridConfig;
-use crate::policy::Placement;
 use crate::store;
 use crate::workload::WorkloadSource;
 use crate::workload::coreservations::RequestWorkload;
-use crate::workload::failures::FailureSource;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum GridCommand {
@@ -39,32 +36,39 @@ pub(crate) struct GridRunArgs {
     #[arg(long)]
     lenient: bool,
     /// Cluster candidates (each runs its own window of the log).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = GridConfig::default().clusters)]
     clusters: u32,
     /// Algorithm; repeat for several (default: a1, a2, a3, a3-star, a3b).
-    #[arg(long = "algorithm", value_name = "NAME")]
+    #[arg(long = "algorithm", value_name = "NAME", value_parser = algorithm_parser())]
     algorithms: Vec<String>,
-    /// Request workload: r1, r2, r3, r1-6h-2part or r1-6h-3part.
-    #[arg(long, default_value = "r1")]
-    requests: String,
+    /// The request workload.
+    #[arg(long, value_enum, default_value_t = RequestWorkload::R1)]
+    request_workload: RequestWorkload,
     /// Lower bound of the start-time increment, seconds.
-    #[arg(long, default_value_t = 300, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = GridConfig::default().minsize, allow_negative_numbers = true)]
     minsize: i64,
     /// Start times per request at most (max_zeitfenster).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = GridConfig::default().starts)]
     starts: u32,
-    /// CPUs per cluster.
-    #[arg(long, default_value_t = 1160)]
-    cpus: u32,
-    /// The clusters' local scheduler: easy, conservative or fcfs.
-    #[arg(long, default_value = "easy")]
-    local_scheduler: String,
+    /// CPUs of every cluster.
+    #[arg(long, default_value_t = GridConfig::default().capacity)]
+    capacity: u32,
+    /// The clusters' local scheduler.
+    #[arg(long, default_value = "easy", value_parser = local_scheduler_parser())]
+    strategy: String,
+    /// Alg. 5's trade-off s between start time (1) and cost (0).
+    #[arg(long, default_value_t = GridConfig::default().requests.start_weight, allow_negative_numbers = true)]
+    start_weight: f64,
     /// Seed of the request workload and of the variant shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[command(flatten)]
     store: StoreOptions,
 }
+
+/// The algorithms `grid run` compares when none is named: the thesis'
+/// Algs. 1–3b of §6.3–6.7.
+pub(crate) const DEFAULT_ALGORITHMS: [&str; 5] = ["a1", "a2", "a3", "a3-star", "a3b"];
 
 pub(crate) fn run(command: GridCommand) -> anyhow::Result<std::process::ExitCode> {
     match command {
@@ -74,18 +78,11 @@ pub(crate) fn run(command: GridCommand) -> anyhow::Result<std::process::ExitCode
 
 fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
     let algorithms: Vec<String> = if args.algorithms.is_empty() {
-        ALGORITHMS.iter().take(5).map(|a| a.name.to_string()).collect()
+        DEFAULT_ALGORITHMS.iter().map(|a| a.to_string()).collect()
     } else {
         args.algorithms.clone()
     };
-    for name in &algorithms {
-        algorithm(name)?;
-    }
-    let workload =
-        RequestWorkload::ALL.iter().find(|(n, _)| *n == args.requests).map(|(_, w)| *w).ok_or_else(|| {
-            let valid: Vec<&str> = RequestWorkload::ALL.iter().map(|(n, _)| *n).collect();
-            anyhow::anyhow!("unknown request workload `{}`; valid: {}", args.requests, valid.join(", "))
-        })?;
+    let workload = args.request_workload;
     let source = match &args.trace {
         Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
         None => WorkloadSource::Synthetic(synthetic_grid_workload(args.seed)),
@@ -97,33 +94,21 @@ fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
             algorithm: name.clone(),
             minsize: args.minsize,
             starts: args.starts,
-            cpus: args.cpus,
+            capacity: args.capacity,
             ..GridConfig::default()
         };
         grid.requests.workload = workload;
-        grid.validate()?;
-        crate::policy::build_reserving(&args.local_scheduler, args.cpus, grid.t_stop())?;
-        points.push(Point {
-            strategy: args.local_scheduler.clone(),
-            placement: Placement::default(),
-            seed: args.seed,
-            battery: 0,
-            workload: source.clone(),
-            prepare: Default::default(),
-            failures: FailureSource::None,
-            overbooking: Default::default(),
-            reservations: Default::default(),
-            classic: Default::default(),
-            grid: Some(grid),
-        });
+        grid.requests.start_weight = args.start_weight;
+        let point =
+            GridPoint { strategy: args.strategy.clone(), seed: args.seed, workload: source.clone(), grid }.resolve()?;
+        points.push((Point::Grid(point), name.clone()));
     }
-    let label = |p: &Point| p.grid.as_ref().map_or_else(String::new, |g| g.algorithm.clone());
-    let (report, _) = execute(&points, label, args.store.jobs, &args.store.db, "slasim grid run")?;
+    let (report, ids) = execute(&points, args.store.jobs, &args.store.db, "slasim grid run")?;
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
         return Ok(std::process::ExitCode::from(130));
     }
-    let ids: Vec<String> = points.iter().map(|p| p.id().run_id.to_string()).collect();
+    let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
     let table = store::query(
         &args.store.db,
         &format!(
@@ -142,8 +127,8 @@ fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
         "grid: {} clusters of {} CPUs ({} local scheduling), workload {}, requests {}, minsize {} s, {} start times, \
          seed {}, stored in {}",
         args.clusters,
-        args.cpus,
-        args.local_scheduler,
+        args.capacity,
+        args.strategy,
         source.name(),
         workload.name(),
         args.minsize,

@@ -2,12 +2,15 @@
 //!
 //! Contract: parsing is clap's; every command returns `anyhow::Result`, and
 //! [`main`] turns an error into one `error: …` paragraph on stderr and exit
-//! status 1 (clap's usage errors exit with 2). Results go to stdout, logs
-//! (tracing) to stderr, so output can be piped. Nothing here panics on user
-//! input.
+//! status 1 — a flag clap refuses too (an unknown flag, a value not in a
+//! flag's list), so every kind of bad input exits with 1. Results go to
+//! stdout, logs (tracing) to stderr, so output can be piped. Nothing here
+//! panics on user input. One concept has one flag name in every command
+//! ([`options::VOCABULARY`]).
 
 mod grid;
-mod options;
+mod list;
+pub mod options;
 mod provision;
 mod query;
 mod report;
@@ -21,9 +24,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
+/// The version `--version` prints: the package version and the commit it was built from.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SLASIM_GIT_COMMIT"), ")");
+
 /// slasim: SLA-aware, planning-based HPC and Grid scheduling experiments.
 #[derive(Debug, Parser)]
-#[command(name = "slasim", version, about, long_about = None)]
+#[command(name = "slasim", version = VERSION, about, long_about = None)]
 pub struct Cli {
     /// More log output on stderr (-v info, -vv debug). `SLASIM_LOG` overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -40,11 +46,12 @@ enum Command {
     /// Co-reservations on a Grid of several clusters (a broker and its algorithms).
     #[command(subcommand)]
     Grid(grid::GridCommand),
-    /// Provisioning: slot advertisement and MOGA workflow provisioning (Singh).
+    /// Provisioning: slot statistics, workflow provisioning (MOGA or greedy)
+    /// and adaptive pricing.
     #[command(subcommand)]
     Provision(provision::ProvisionCommand),
-    /// Run (or resume) an experiment config: every point of its sweeps, on
-    /// all cores, stored in SQLite; or write a Slurm script for it.
+    /// Run (or resume) an experiment config of any kind: every point of its
+    /// sweeps, on all cores, stored in SQLite; or write a Slurm script for it.
     Sweep(sweep::SweepArgs),
     /// Merge the stores of a sweep's shards into one.
     Merge(sweep::MergeArgs),
@@ -56,6 +63,13 @@ enum Command {
     /// Inspect, generate, prepare and export workloads and failure streams.
     #[command(subcommand)]
     Trace(trace::TraceCommand),
+    /// What exists: strategies, algorithms, axes, request workloads, … one line each.
+    List(list::ListArgs),
+}
+
+/// The command tree, for completions, the manual page and the tests.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
 }
 
 fn init_logging(verbose: u8) {
@@ -80,7 +94,15 @@ pub(crate) fn emit(text: &str) -> anyhow::Result<()> {
 
 /// Runs the command line; the binary's `main`.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version are not errors.
+            let code = if e.use_stderr() { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+            let _ = e.print();
+            return code;
+        }
+    };
     init_logging(cli.verbose);
     let result = match cli.command {
         Command::Run(args) => run::run(args),
@@ -91,6 +113,7 @@ pub fn main() -> ExitCode {
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
         Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
         Command::Trace(command) => trace::run(command).map(|()| ExitCode::SUCCESS),
+        Command::List(command) => list::run(command).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

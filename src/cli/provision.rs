@@ -1,21 +1,24 @@
-//! `slasim provision`: slot advertisement and MOGA workflow provisioning.
+//! `slasim provision`: slot advertisement, workflow provisioning (MOGA or
+//! greedy) and adaptive pricing, each point resolved as a config point
+//! would be and run on the sweep executor.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use crate::cli::emit;
-use crate::cli::options::StoreOptions;
-use crate::experiment::provisioning::{
-    CLI_FORK_WINDOW, Defaults, ProvisionConfig, ResolvedPoint, default_alphas, sweep, workflow_spec, workload,
-};
-use crate::provision::experiment::{PricingPoint, ProvisionPoint, SiteSpec};
-use crate::provision::moga::MogaConfig;
+use crate::cli::options::{RunMethod, StoreOptions, as_flags};
+use crate::cli::run::execute;
+use crate::experiment::kinds::pricing::PricingSettings;
+use crate::experiment::kinds::provision::{ProvisionSettings, SiteSettings, default_alphas};
+use crate::experiment::point::Point;
+use crate::provision::experiment::Method;
 use crate::provision::plan::HoleCharging;
+use crate::provision::pricing::Policy;
 use crate::report::summary::mean_ci;
 use crate::setting::InvalidSetting;
 use crate::store;
+use crate::workload::prepare::Estimates;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum ProvisionCommand {
@@ -27,15 +30,10 @@ pub(crate) enum ProvisionCommand {
     /// adaptive pricing), run it best effort in a fork of the same state, and
     /// store makespan and cost per submission and α.
     Run(RunArgs),
-    /// Run (or resume) a provisioning config (configs/provisioning-*.toml).
-    Sweep(SweepArgs),
     /// Adaptive pricing (Ch. 5): a share of the jobs of the first days of a
     /// trace buy priced reservations (eq. 18 queries, eq. 20 choice with α);
     /// store every request and print prices and waits per α.
     Price(PriceArgs),
-    /// Markdown tables of a store's provisioning points: slot statistics, MOGA
-    /// vs best effort per point and α, adaptive pricing (means ± 95 % intervals).
-    Report(ReportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -47,23 +45,23 @@ pub(crate) struct PriceArgs {
     #[arg(long)]
     capacity: Option<u32>,
     /// The first DAYS days of the trace.
-    #[arg(long, default_value_t = 30.0)]
+    #[arg(long, default_value_t = PricingSettings::default().days)]
     days: f64,
     /// Percentage of the jobs that buy reservations.
-    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = PricingSettings::default().share, allow_negative_numbers = true)]
     share: f64,
-    /// Trade-off factor α (repeat; default 0, 0.25, 0.5, 0.75, 1).
+    /// Trade-off factor α between price (0) and wait (1); repeat (default 0, 0.25, 0.5, 0.75, 1).
     #[arg(long = "alpha", allow_negative_numbers = true)]
     alphas: Vec<f64>,
-    /// Price with EASY instead of conservative backfilling.
+    /// The scheduler the site prices with.
+    #[arg(long, value_enum, default_value_t = Policy::Conservative)]
+    pricing_policy: Policy,
+    /// What jobs request as their run times.
+    #[arg(long, value_enum, default_value_t = Estimates::Exact)]
+    estimates: Estimates,
+    /// Raise the offered utilisation to this (0.88 = 88 %) with a week-shifted copy.
     #[arg(long)]
-    easy: bool,
-    /// Jobs request their logged estimates instead of their actual runtimes.
-    #[arg(long)]
-    logged_estimates: bool,
-    /// Raise the offered load to this utilisation with a week-shifted copy.
-    #[arg(long)]
-    target_load: Option<f64>,
+    utilisation: Option<f64>,
     /// A start deadline: buyers accept only starts within H hours of their submission.
     #[arg(long = "start-within", value_name = "H", allow_negative_numbers = true)]
     start_within_hours: Option<f64>,
@@ -75,13 +73,6 @@ pub(crate) struct PriceArgs {
 }
 
 #[derive(Debug, Args)]
-pub(crate) struct ReportArgs {
-    /// SQLite file.
-    #[arg(long, default_value = "slasim.sqlite")]
-    db: PathBuf,
-}
-
-#[derive(Debug, Args)]
 pub(crate) struct SlotsArgs {
     /// An SWF log (default: the embedded synthetic workload).
     #[arg(long)]
@@ -89,22 +80,27 @@ pub(crate) struct SlotsArgs {
     /// Processors (default: the trace header's).
     #[arg(long)]
     capacity: Option<u32>,
-    /// Jobs request their actual runtimes (Ch. 3); otherwise the logged estimates.
+    /// What jobs request as their run times (Ch. 3: exact for Figs. 4–7, logged for Fig. 8).
+    #[arg(long, value_enum, default_value_t = Estimates::Exact)]
+    estimates: Estimates,
+    /// Raise the offered utilisation to this (0.88 = 88 %) with a week-shifted copy.
     #[arg(long)]
-    exact_estimates: bool,
-    /// Raise the offered load to this utilisation with a week-shifted copy.
-    #[arg(long)]
-    target_load: Option<f64>,
+    utilisation: Option<f64>,
     /// Seed (load copy).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// SQLite file.
-    #[arg(long, default_value = "slasim.sqlite")]
-    db: PathBuf,
+    #[command(flatten)]
+    store: StoreOptions,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
+    /// How the workflow is provisioned.
+    #[arg(long, value_enum, default_value_t = RunMethod::Moga)]
+    method: RunMethod,
+    /// Greedy provisioning: the scheduler the sites price with.
+    #[arg(long, value_enum, default_value_t = Policy::Conservative)]
+    pricing_policy: Policy,
     /// An SWF log per site (repeat; sites cycle through them). Default: the embedded synthetic workload.
     #[arg(long = "trace")]
     traces: Vec<String>,
@@ -115,17 +111,17 @@ pub(crate) struct RunArgs {
     /// The thesis runs CTC-SP2 on 430 processors.
     #[arg(long = "capacity")]
     capacities: Vec<u32>,
-    /// Target load per site (repeat; cycled like the traces).
-    #[arg(long = "target-load")]
-    target_loads: Vec<f64>,
+    /// Target utilisation per site (repeat; cycled like the traces; 0.88 = 88 %).
+    #[arg(long = "utilisation")]
+    utilisations: Vec<f64>,
     /// synthetic, cybershake, or a workflow file (one task per line: NAME RUNTIME PROCS [PARENT[:TRANSFER]...]).
     #[arg(long, default_value = "synthetic")]
     workflow: String,
     /// Tasks of the synthetic workflow.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = ProvisionSettings::default().tasks)]
     tasks: usize,
     /// Mean processors per task of the synthetic workflow.
-    #[arg(long, default_value_t = 22)]
+    #[arg(long, default_value_t = ProvisionSettings::default().task_processors)]
     task_processors: u32,
     /// Mean transfer time between sites, seconds (synthetic workflow).
     #[arg(long, default_value_t = 0)]
@@ -134,29 +130,17 @@ pub(crate) struct RunArgs {
     #[arg(long = "alpha", allow_negative_numbers = true)]
     alphas: Vec<f64>,
     /// Submission instants.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = ProvisionSettings::default().submissions)]
     submissions: usize,
-    /// Background jobs request their logged estimates instead of their actual runtimes.
-    #[arg(long)]
-    logged_estimates: bool,
-    /// Ablation: charge non-divisible slots (holes) for the parts used, not whole (Table 1).
-    #[arg(long)]
-    charge_holes_by_use: bool,
-    /// moga (advertised slots, Ch. 4), greedy (adaptive pricing, Ch. 7, Fig. 51)
-    /// or greedy-easy (sites price with EASY).
-    #[arg(long, default_value = "moga")]
-    method: String,
+    /// What background jobs request as their run times.
+    #[arg(long, value_enum, default_value_t = Estimates::Exact)]
+    estimates: Estimates,
+    /// How MOGA plans pay for holes.
+    #[arg(long, value_enum, default_value_t = HoleCharging::Whole)]
+    hole_charging: HoleCharging,
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[command(flatten)]
-    store: StoreOptions,
-}
-
-#[derive(Debug, Args)]
-pub(crate) struct SweepArgs {
-    /// The config file.
-    config: PathBuf,
     #[command(flatten)]
     store: StoreOptions,
 }
@@ -165,35 +149,49 @@ pub(crate) fn run(command: ProvisionCommand) -> anyhow::Result<()> {
     match command {
         ProvisionCommand::Slots(args) => slots(args),
         ProvisionCommand::Run(args) => run_command(args),
-        ProvisionCommand::Sweep(args) => sweep_command(args),
         ProvisionCommand::Price(args) => price(args),
-        ProvisionCommand::Report(args) => {
-            let mut out = String::from("## Advertised slots\n\n");
-            out += &crate::report::provision::slots_table(&args.db)?;
-            out += "\n## MOGA provisioning vs best effort\n\n";
-            out += &crate::report::provision::runs_table(&args.db)?;
-            out += "\n## Adaptive pricing\n\n";
-            out += &crate::report::provision::pricing_table(&args.db)?;
-            emit(&out)
-        }
     }
 }
 
+/// The flags of `provision run` and `provision slots` for the settings they set.
+const RUN_FLAGS: &[(&str, &str)] = &[
+    ("provision.alphas", "--alpha"),
+    ("provision.submissions", "--submissions"),
+    ("provision.sites.utilisation", "--utilisation"),
+    ("provision.sites.capacity", "--capacity"),
+    ("provision.sites", "--sites"),
+];
+
+/// The flags of `provision price` for the settings they set.
+const PRICE_FLAGS: &[(&str, &str)] = &[
+    ("pricing.share", "--share"),
+    ("pricing.alpha", "--alpha"),
+    ("pricing.days", "--days"),
+    ("pricing.start_within_hours", "--start-within"),
+    ("pricing.site.utilisation", "--utilisation"),
+    ("pricing.site.capacity", "--capacity"),
+];
+
+/// A site named on the command line: `synthetic` without a trace.
+fn site(trace: Option<&str>, capacity: Option<u32>, utilisation: Option<f64>) -> SiteSettings {
+    SiteSettings { trace: trace.unwrap_or("synthetic").to_string(), capacity, utilisation }
+}
+
 fn slots(args: SlotsArgs) -> anyhow::Result<()> {
-    if let Some(l) = args.target_load {
-        crate::setting::positive("target_load", l)?;
-    }
-    let site = SiteSpec {
-        trace: workload(args.trace.as_deref().unwrap_or("synthetic")),
-        target_load: args.target_load,
-        capacity: args.capacity,
+    let settings = ProvisionSettings {
+        method: Method::Slots,
+        seed: args.seed,
+        estimates: args.estimates,
+        sites: vec![site(args.trace.as_deref(), args.capacity, args.utilisation)],
+        ..ProvisionSettings::default()
     };
-    let point = ResolvedPoint::Slots { group: "cli".to_string(), site, exact: args.exact_estimates, seed: args.seed };
-    let id = point.id();
-    sweep(None, std::slice::from_ref(&point), &args.db, 1, |_| {})?;
-    let q = |sql: &str| store::query(&args.db, &sql.replace("?ID", &id.to_string()));
+    let point = Point::Provision(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
+    let (_, ids) = execute(&[(point, "slots".to_string())], args.store.jobs, &args.store.db, "slasim provision slots")?;
+    let id = ids[0];
+    let db = &args.store.db;
+    let q = |sql: &str| store::query(db, &sql.replace("?ID", &id.to_string()));
     let mut out = String::new();
-    let _ = writeln!(out, "advertised slots (point {id}; stored in {})", args.db.display());
+    let _ = writeln!(out, "advertised slots (point {id}; stored in {})", db.display());
     out +=
         &q("SELECT s.trace, s.capacity, s.jobs, round(s.offered, 3) AS offered, round(s.achieved, 3) AS achieved, \
                (SELECT count(*) FROM slot_samples WHERE point_id = ?ID) AS samples, \
@@ -220,46 +218,43 @@ fn run_command(args: RunArgs) -> anyhow::Result<()> {
     if args.sites == 0 {
         return Err(InvalidSetting::new("--sites", 0, "must be at least 1").into());
     }
-    let alphas = if args.alphas.is_empty() { default_alphas() } else { args.alphas.clone() };
-    for &a in &alphas {
-        crate::setting::probability("--alpha", a)?;
-    }
-    for &l in &args.target_loads {
-        crate::setting::positive("--target-load", l)?;
-    }
     let traces = if args.traces.is_empty() { vec!["synthetic".to_string()] } else { args.traces.clone() };
-    let sites: Vec<SiteSpec> = (0..args.sites)
-        .map(|i| SiteSpec {
-            trace: workload(&traces[i % traces.len()]),
-            target_load: (!args.target_loads.is_empty()).then(|| args.target_loads[i % args.target_loads.len()]),
+    let cycle = |i: usize, list: &[f64]| (!list.is_empty()).then(|| list[i % list.len()]);
+    let sites: Vec<SiteSettings> = (0..args.sites)
+        .map(|i| SiteSettings {
+            trace: traces[i % traces.len()].clone(),
             capacity: (!args.capacities.is_empty()).then(|| args.capacities[i % args.capacities.len()]),
+            utilisation: cycle(i, &args.utilisations),
         })
         .collect();
-    let defaults = Defaults::default();
-    let workflow =
-        workflow_spec(&args.workflow, args.tasks, args.task_processors, &defaults, Some(args.mean_transfer), u32::MAX)?;
-    let point = ProvisionPoint {
-        sites,
-        workflow,
-        alphas,
-        submissions: args.submissions,
-        exact_estimates: !args.logged_estimates,
-        moga: MogaConfig::default(),
+    let settings = ProvisionSettings {
+        method: args.method.method(),
+        pricing_policy: args.pricing_policy,
         seed: args.seed,
-        enact: true,
-        fork_window: CLI_FORK_WINDOW,
-        charging: if args.charge_holes_by_use { HoleCharging::Used } else { HoleCharging::Whole },
-        method: args.method.parse().map_err(|e: InvalidSetting| e.renamed("--method"))?,
+        estimates: args.estimates,
+        sites,
+        workflow: args.workflow.clone(),
+        tasks: args.tasks,
+        task_processors: args.task_processors,
+        mean_transfer: args.mean_transfer,
+        alphas: if args.alphas.is_empty() { default_alphas() } else { args.alphas.clone() },
+        submissions: args.submissions,
+        hole_charging: args.hole_charging,
+        ..ProvisionSettings::default()
     };
-    point.validate()?;
-    let resolved = ResolvedPoint::Run { group: "cli".to_string(), point, task_processors: args.task_processors };
-    let id = resolved.id();
-    let report = sweep(None, std::slice::from_ref(&resolved), &args.store.db, args.store.threads(), |_| {})?;
+    let point = Point::Provision(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
+    let (report, ids) = execute(
+        &[(point, args.method.method().name().to_string())],
+        args.store.jobs,
+        &args.store.db,
+        "slasim provision run",
+    )?;
+    let id = ids[0];
     let mut out = String::new();
     let _ = writeln!(
         out,
         "provisioning point {id} ({}; stored in {})",
-        if report.skipped > 0 { "already stored" } else { "ran now" },
+        if report.already > 0 { "already stored" } else { "ran now" },
         args.store.db.display()
     );
     out += &run_table(&args.store.db, id)?;
@@ -325,64 +320,34 @@ pub(crate) fn run_table(db: &std::path::Path, id: i64) -> anyhow::Result<String>
     Ok(out)
 }
 
-fn sweep_command(args: SweepArgs) -> anyhow::Result<()> {
-    let config = ProvisionConfig::load(&args.config)?;
-    let points = config.points()?;
-    let bar = indicatif::ProgressBar::new(points.len() as u64);
-    let report = sweep(Some(&config.name), &points, &args.store.db, args.store.threads(), |_| bar.inc(1))?;
-    bar.finish_and_clear();
-    emit(&format!(
-        "{}: {} points ({} already stored, {} run now) in {}\n",
-        config.name,
-        report.points,
-        report.skipped,
-        report.ran,
-        args.store.db.display()
-    ))
-}
-
 fn price(args: PriceArgs) -> anyhow::Result<()> {
-    if let Some(l) = args.target_load {
-        crate::setting::positive("--target-load", l)?;
-    }
-    if let Some(h) = args.start_within_hours
-        && !(h.is_finite() && h >= 0.0)
-    {
-        return Err(InvalidSetting::new(
-            "--start-within",
-            h,
-            "must be ≥ 0 hours: a deadline before the earliest start",
-        )
-        .into());
-    }
     let alphas = if args.alphas.is_empty() { vec![0.0, 0.25, 0.5, 0.75, 1.0] } else { args.alphas.clone() };
-    let site = SiteSpec {
-        trace: workload(args.trace.as_deref().unwrap_or("synthetic")),
-        target_load: args.target_load,
-        capacity: args.capacity,
-    };
-    let points: Vec<ResolvedPoint> = alphas
+    let points: Vec<(Point, String)> = alphas
         .iter()
         .map(|&alpha| {
-            let point = PricingPoint {
-                site: site.clone(),
-                exact_estimates: !args.logged_estimates,
-                days: args.days,
-                share: args.share,
-                alpha,
-                easy: args.easy,
+            let settings = PricingSettings {
                 seed: args.seed,
-                start_within: args.start_within_hours.map(|h| (h * 3600.0).round() as i64),
+                alpha,
+                share: args.share,
+                days: args.days,
+                pricing_policy: args.pricing_policy,
+                estimates: args.estimates,
+                start_within_hours: args.start_within_hours,
+                site: site(args.trace.as_deref(), args.capacity, args.utilisation),
             };
-            point.validate().map(|()| ResolvedPoint::Price { group: "cli".to_string(), point })
+            let point = settings.resolve().map_err(|e| as_flags(e, PRICE_FLAGS))?;
+            Ok((Point::Pricing(point), format!("α = {alpha}")))
         })
-        .collect::<Result<_, _>>()?;
-    sweep(None, &points, &args.store.db, args.store.threads(), |_| {})?;
+        .collect::<anyhow::Result<_>>()?;
+    let (_, ids) = execute(&points, args.store.jobs, &args.store.db, "slasim provision price")?;
     let mut out = format!(
         "adaptive pricing: {} % of the jobs of the first {} days buy reservations ({} backfilling); stored in {}\n",
         args.share,
         args.days,
-        if args.easy { "EASY" } else { "conservative" },
+        match args.pricing_policy {
+            Policy::Easy => "EASY",
+            Policy::Conservative => "conservative",
+        },
         args.store.db.display()
     );
     let _ = writeln!(
@@ -390,8 +355,7 @@ fn price(args: PriceArgs) -> anyhow::Result<()> {
         "{:>5}  {:>8}  {:>6}  {:>17}  {:>19}  {:>13}  {:>11}",
         "alpha", "requests", "bought", "price f (SU)", "reserved wait (h)", "BE wait (h)", "utilisation"
     );
-    for (alpha, p) in alphas.iter().zip(&points) {
-        let id = p.id();
+    for (alpha, id) in alphas.iter().zip(&ids) {
         let rows = store::query(
             &args.store.db,
             &format!("SELECT f, wait, bought FROM priced_reservations WHERE point_id = {id}"),

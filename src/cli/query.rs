@@ -5,12 +5,13 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::cli::emit;
+use crate::cli::options::DEFAULT_DB;
 use crate::store::query;
 
 #[derive(Debug, Args)]
 pub(crate) struct QueryArgs {
-    /// The SQLite file.
-    #[arg(long, default_value = "slasim.sqlite")]
+    /// The SQLite store to read.
+    #[arg(long, default_value = DEFAULT_DB)]
     db: PathBuf,
     /// Print CSV instead of an aligned table.
     #[arg(long)]

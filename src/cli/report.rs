@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::cli::emit;
+use crate::cli::options::DEFAULT_DB;
 use crate::report::{ReportOptions, compare, generate};
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
     /// The SQLite store to report on.
-    #[arg(required_unless_present = "compare", conflicts_with = "compare")]
-    db: Option<PathBuf>,
+    #[arg(long, default_value = DEFAULT_DB, conflicts_with = "compare")]
+    db: PathBuf,
     /// Only the points of this experiment config (the file `slasim sweep` ran).
     #[arg(long)]
     config: Option<PathBuf>,
@@ -41,12 +42,11 @@ pub(crate) fn run(args: ReportArgs) -> anyhow::Result<()> {
                 args.out.clone().unwrap_or_else(|| Path::new("reports").join(format!("{}-vs-{}", stem(a), stem(b))));
             compare(a, b, &out)?
         }
-        (None, Some(db)) => {
+        (None, db) => {
             let name = args.config.as_deref().map_or_else(|| stem(db), stem);
             let out = args.out.clone().unwrap_or_else(|| Path::new("reports").join(name));
             generate(&ReportOptions { db: db.clone(), config: args.config.clone(), trace: args.trace.clone(), out })?
         }
-        (None, None) => anyhow::bail!("name a store, or two with --compare"),
     };
     emit(&format!(
         "{}\n{} points, {} tables, {} plots in {:.1} s\nwrote {}\n",

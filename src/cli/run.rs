@@ -1,5 +1,9 @@
 //! `slasim run`: the battery set of one trace (or the synthetic default) under
 //! one or more strategies, stored in SQLite and summarised per strategy.
+//!
+//! Contract: every point is a single-cluster point resolved by
+//! [`SinglePoint::resolve`], exactly as a config point with the same settings
+//! (same id, same stored rows), and runs on the sweep executor.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -7,14 +11,16 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::cli::emit;
-use crate::cli::options::{PrepareOptions, StoreOptions, threads};
+use crate::cli::options::{PrepareOptions, StoreOptions, strategy_parser, threads};
 use crate::experiment::config::Experiment;
-use crate::experiment::coordinator::{SweepOptions, run_sweep_with};
+use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
+use crate::experiment::kinds::single::SinglePoint;
 use crate::experiment::point::Point;
+use crate::policy::Placement;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
-use crate::policy::{Placement, check_strategy};
 use crate::sim::record::RunSummary;
+use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};
 use crate::store::Store;
@@ -24,27 +30,18 @@ use crate::workload::reservations::{ReservationConfig, ReservationOption};
 use crate::workload::swf::SwfTrace;
 use crate::workload::synthetic::SyntheticConfig;
 
-/// `--acceptance` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum AcceptanceArg {
-    Pof,
-    Risk,
-}
-
-/// `--reservation-option` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum ReservationOptionArg {
-    Reject,
-    Move,
-}
-
 /// `--failures` values.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum FailureModelArg {
+    /// Replay the LANL failure log (systems 18 and 19) onto the nodes.
     Lanl,
+    /// No node failures.
     None,
+    /// Exponential up and repair times with the LANL mean rates.
     Poisson,
+    /// Weibull up times (shape 0.7) with the LANL mean rates.
     Weibull,
+    /// Hyper-exponential up times with the LANL mean rates.
     Hyperexp,
 }
 
@@ -70,30 +67,26 @@ pub(crate) struct RunArgs {
     /// Skip malformed trace lines instead of failing.
     #[arg(long)]
     lenient: bool,
-    /// Strategy to run; repeat for several (default: all of them).
-    #[arg(long = "strategy", value_name = "NAME")]
+    /// Strategy to run; repeat for several (default: every strategy with deadlines).
+    #[arg(long = "strategy", value_name = "NAME", value_parser = strategy_parser())]
     strategies: Vec<String>,
-    /// Placement policy: first-fit, best-fit, conservative or last-fit.
-    #[arg(long, default_value = "best-fit")]
-    placement: String,
+    /// Placement policy.
+    #[arg(long, value_enum, default_value_t = Placement::BestFit)]
+    placement: Placement,
     /// PoF_max of the PoF acceptance test (and shortened backfilling's maxPoF);
     /// repeat for a curve. Default: the curve 0.1, 0.3, 0.5 (at 0.1 heuristic
     /// overbooking rarely finds a gap worth overbooking on the synthetic default).
     #[arg(long = "pof-max", value_name = "P")]
     pof_max: Vec<f64>,
     /// Acceptance test of overbooked placements.
-    #[arg(long, value_enum, default_value_t = AcceptanceArg::Pof)]
-    acceptance: AcceptanceArg,
+    #[arg(long, value_enum, default_value_t = AcceptanceKind::Pof)]
+    acceptance: AcceptanceKind,
     /// Security factor of the risk test (default 2 heuristic, 4 comprehensive).
     #[arg(long)]
     security_factor: Option<f64>,
-    /// PoF the acceptance test reads: none (as predicted), isotonic (a
-    /// monotone map learned online from the overbooked outcomes seen so far),
-    /// isotonic-upper (that map at the one-sided 90 % upper Wilson bound
-    /// of each block's rate), scale (one factor, observed over predicted) or
-    /// logistic (logit of the PoF mapped by a + b · logit, fitted online).
-    #[arg(long, default_value = "none")]
-    pof_calibration: String,
+    /// The PoF the acceptance test reads.
+    #[arg(long, value_enum, default_value_t = Calibration::None)]
+    pof_calibration: Calibration,
     /// Runtime statistics: runtime, resources, user, application, all, or a
     /// combination joined by + (e.g. runtime+resources).
     #[arg(long, default_value = "runtime")]
@@ -105,15 +98,14 @@ pub(crate) struct RunArgs {
     /// statistics) instead of the history before it.
     #[arg(long)]
     oracle_pdfs: bool,
-    /// static (learned once, the dissertation) or online (jobs that end
-    /// during the run enter their class's PDF).
-    #[arg(long, default_value = "static")]
-    pdf_update: String,
+    /// How the runtime PDFs learn.
+    #[arg(long, value_enum, default_value_t = PdfUpdate::Static)]
+    pdf_update: PdfUpdate,
     /// Online PDFs: half-life of an observation in days (default: never forget).
     #[arg(long, allow_negative_numbers = true)]
     pdf_half_life: Option<f64>,
     /// Node failures (default: lanl with a trace, poisson with the LANL rates
-    /// for the synthetic workload).
+    /// for the synthetic workload, none for the classic modes).
     #[arg(long, value_enum)]
     failures: Option<FailureModelArg>,
     /// Seed of the synthetic workload and of synthetic failures.
@@ -128,9 +120,9 @@ pub(crate) struct RunArgs {
     /// Start delay of a reservation = U[0,1] × estimate × this factor.
     #[arg(long, default_value_t = 1.0)]
     start_factor: f64,
-    /// A reservation colliding with planned jobs: reject it, or move them.
-    #[arg(long, value_enum, default_value_t = ReservationOptionArg::Reject)]
-    reservation_option: ReservationOptionArg,
+    /// A reservation colliding with planned jobs.
+    #[arg(long, value_enum, default_value_t = ReservationOption::Reject)]
+    reservation_option: ReservationOption,
     /// Starvation guard: pin a job after this many moves.
     #[arg(long, default_value_t = 5)]
     max_moves: u32,
@@ -150,19 +142,20 @@ pub(crate) struct RunArgs {
     /// Seconds a resumed job restores before it continues.
     #[arg(long, default_value_t = 60, requires = "checkpoint")]
     restart_seconds: i64,
-    /// Classic modes (fcfs, easy, conservative): kill a job that runs past
-    /// its estimate at start + estimate (`--kill-at-estimate false` lets it run).
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
-    kill_at_estimate: bool,
+    /// Classic modes (fcfs, easy, conservative): let a job run past its
+    /// estimate instead of killing it at start + estimate.
+    #[arg(long)]
+    no_kill_at_estimate: bool,
     #[command(flatten)]
     prepare: PrepareOptions,
 }
 
 pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
-    let moving = args.reservations > 0.0 && matches!(args.reservation_option, ReservationOptionArg::Move);
+    let moving = args.reservations > 0.0 && args.reservation_option == ReservationOption::Move;
+    let kill_at_estimate = !args.no_kill_at_estimate;
     let strategies: Vec<String> = if args.strategies.is_empty() {
         // Under *move* the default is every strategy that can move planned jobs.
-        crate::policy::STRATEGIES
+        crate::policy::strategy_infos()
             .iter()
             .filter(|s| !s.queueing && (!moving || s.moves_planned_jobs))
             .map(|s| s.name.to_string())
@@ -172,9 +165,9 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     };
     let mut queueing = false;
     for s in &strategies {
-        queueing |= crate::policy::strategy(check_strategy(s)?)?.queueing;
+        queueing |= crate::policy::strategy(s)?.queueing;
     }
-    let placement = Placement::parse(&args.placement)?;
+    let placement = args.placement;
     let workload = match &args.trace {
         Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
         None => WorkloadSource::Synthetic(SyntheticConfig { seed: args.seed, ..SyntheticConfig::default() }),
@@ -186,29 +179,25 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     };
     let model = args.failures.map_or(default_model, FailureModelArg::name);
     let failures = FailureSource::default_for(model).ok_or_else(|| anyhow::anyhow!("unknown failure model {model}"))?;
-    let mut prepare = args.prepare.config();
+    let prepare = args.prepare.config();
     // The trace the classic checks parsed, reused when it is the simulated one.
     let mut parsed = Vec::new();
     if queueing {
         if let Some(trace) = classic_checks(&args, model)? {
             parsed.push((workload.clone(), trace));
         }
-        prepare = prepare.for_classic_modes();
     }
     prepare.validate_split()?;
     let mut curve = if args.pof_max.is_empty() { DEFAULT_POF_CURVE.to_vec() } else { args.pof_max.clone() };
     let overbooking = OverbookingConfig {
-        acceptance: match args.acceptance {
-            AcceptanceArg::Pof => AcceptanceKind::Pof,
-            AcceptanceArg::Risk => AcceptanceKind::Risk,
-        },
+        acceptance: args.acceptance,
         pof_max: curve[0],
         security_factor: args.security_factor,
         pdf: PdfConfig {
             source: args.pdf_source.parse()?,
             step_seconds: args.pdf_step,
             learn_from: if args.oracle_pdfs { LearnFrom::Input } else { LearnFrom::History },
-            update: args.pdf_update.parse().map_err(|e: crate::setting::InvalidSetting| e.renamed("--pdf-update"))?,
+            update: args.pdf_update,
             half_life_days: args.pdf_half_life,
             ..PdfConfig::default()
         },
@@ -217,10 +206,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             checkpoint_seconds: args.checkpoint_seconds,
             restart_seconds: args.restart_seconds,
         },
-        calibration: args
-            .pof_calibration
-            .parse()
-            .map_err(|e: crate::setting::InvalidSetting| e.renamed("--pof-calibration"))?,
+        calibration: args.pof_calibration,
         ..OverbookingConfig::default()
     };
     for &p in &curve {
@@ -233,51 +219,59 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let reservations = ReservationConfig {
         percent: args.reservations,
         start_factor: args.start_factor,
-        option: match args.reservation_option {
-            ReservationOptionArg::Reject => ReservationOption::Reject,
-            ReservationOptionArg::Move => ReservationOption::Move,
-        },
+        option: args.reservation_option,
         max_moves: (!args.no_move_guard).then_some(args.max_moves),
         max_delay_factor: args.max_move_delay.filter(|_| !args.no_move_guard),
     };
     reservations.validate()?;
-    let batteries = if prepare.whole_log { 1 } else { prepare.batteries };
     let mut points = Vec::new();
     // (label, strategy, PoF_max) of each summary row: one per PoF_max for
     // strategies that read it, one for the others.
     let mut rows: Vec<(String, String, f64)> = Vec::new();
+    let mut batteries = 0;
     for strategy in &strategies {
         let reads = crate::policy::strategy(strategy).is_ok_and(|i| i.reads.overbooking);
         let pofs: &[f64] = if reads { &curve } else { &curve[..1] };
         for &pof_max in pofs {
             let label = if reads && curve.len() > 1 { format!("{strategy} @{pof_max}") } else { strategy.clone() };
-            rows.push((label, strategy.clone(), pof_max));
-            let overbooking = OverbookingConfig { pof_max, ..overbooking.clone() };
-            for battery in 0..batteries {
-                points.push(Point {
-                    strategy: strategy.clone(),
-                    placement,
-                    seed: args.seed,
-                    battery,
-                    workload: workload.clone(),
-                    prepare: prepare.clone(),
-                    failures: failures.clone(),
-                    overbooking: overbooking.clone(),
-                    reservations: reservations.clone(),
-                    classic: ClassicConfig { kill_at_estimate: args.kill_at_estimate },
-                    grid: None,
-                });
+            rows.push((label.clone(), strategy.clone(), pof_max));
+            let base = SinglePoint {
+                strategy: strategy.clone(),
+                placement,
+                seed: args.seed,
+                battery: 0,
+                workload: workload.clone(),
+                prepare: prepare.clone(),
+                failures: failures.clone(),
+                overbooking: OverbookingConfig { pof_max, ..overbooking.clone() },
+                reservations: reservations.clone(),
+                classic: ClassicConfig { kill_at_estimate },
+            };
+            // Resolved once, as a config point would be: a classic mode
+            // runs the whole log (one battery).
+            let first = base.clone().resolve(args.failures.is_some())?;
+            let count = if first.prepare.whole_log { 1 } else { first.prepare.batteries };
+            batteries = batteries.max(count);
+            for battery in 0..count {
+                let point = SinglePoint { battery, ..base.clone() }.resolve(args.failures.is_some())?;
+                points.push((Point::Single(point), label.clone()));
             }
         }
     }
-    let (report, normalized) =
-        execute_with(&points, |p| p.strategy.clone(), args.store.jobs, &args.store.db, "slasim run", parsed)?;
+    let (report, ids) = execute_with(&points, args.store.jobs, &args.store.db, "slasim run", parsed)?;
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
         return Ok(std::process::ExitCode::from(130));
     }
     let store = Store::open(&args.store.db)?;
-    let results: Vec<RunSummary> = normalized.iter().map(|p| store.summary(p.id().run_id)).collect::<Result<_, _>>()?;
+    let results: Vec<RunSummary> = ids.iter().map(|&id| store.summary(id)).collect::<Result<_, _>>()?;
+    let singles: Vec<&SinglePoint> = points
+        .iter()
+        .filter_map(|(p, _)| match p {
+            Point::Single(p) => Some(p),
+            _ => None,
+        })
+        .collect();
 
     let mut text = String::new();
     writeln!(
@@ -300,9 +294,6 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     if report.already > 0 {
         writeln!(text, "{} of {} runs were already stored and were not simulated again", report.already, report.total)?;
     }
-    if report.unresolved > 0 {
-        tracing::warn!(unresolved = report.unresolved, "jobs left without an outcome were counted as failed");
-    }
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(26);
     writeln!(text, "\nmeans per battery:")?;
     writeln!(
@@ -314,8 +305,8 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let runs_of = |row: &(String, String, f64)| -> Vec<RunSummary> {
         results
             .iter()
-            .zip(&points)
-            .filter(|(_, p)| p.strategy == row.1 && p.overbooking.pof_max == row.2)
+            .zip(&singles)
+            .filter(|(_, p)| p.strategy == row.1 && (p.overbooking.pof_max == row.2 || !reads_pof(&p.strategy)))
             .map(|(r, _)| *r)
             .collect()
     };
@@ -342,7 +333,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         writeln!(
             text,
             "\nqueueing metrics ({}; times in seconds; slowdown over max(run time, 1 s), bounded slowdown τ = 10 s):",
-            if args.kill_at_estimate { "jobs killed at their estimate" } else { "jobs run past their estimate" }
+            if kill_at_estimate { "jobs killed at their estimate" } else { "jobs run past their estimate" }
         )?;
         writeln!(
             text,
@@ -358,7 +349,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             "makespan",
             "max wait"
         )?;
-        for (s, p) in results.iter().zip(&points) {
+        for (s, p) in results.iter().zip(&singles) {
             writeln!(
                 text,
                 "{:<26} {:>8} {:>8} {:>10.0} {:>11.0} {:>9.2} {:>10.2} {:>10.1}% {:>12.0} {:>10.0}",
@@ -460,38 +451,42 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
 /// PoF_max values `slasim run` sweeps when none is given.
 const DEFAULT_POF_CURVE: [f64; 3] = [0.1, 0.3, 0.5];
 
+/// Does the strategy read PoF_max (so its runs differ per PoF_max)?
+fn reads_pof(strategy: &str) -> bool {
+    crate::policy::strategy(strategy).is_ok_and(|i| i.reads.overbooking)
+}
+
 /// Hands the command line's points (each with a label) to the sweep executor
-/// as an experiment; the points stored are the normalised ones, in order.
+/// as an experiment; returns what it did and the points' ids, in order.
 pub(crate) fn execute(
-    points: &[Point],
-    label: fn(&Point) -> String,
+    points: &[(Point, String)],
     jobs: Option<usize>,
     db: &std::path::Path,
     command: &str,
-) -> anyhow::Result<(crate::experiment::coordinator::SweepReport, Vec<Point>)> {
-    execute_with(points, label, jobs, db, command, Vec::new())
+) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
+    execute_with(points, jobs, db, command, Vec::new())
 }
 
 /// [`execute`] with traces already parsed (see [`run_sweep_with`]).
 fn execute_with(
-    points: &[Point],
-    label: fn(&Point) -> String,
+    points: &[(Point, String)],
     jobs: Option<usize>,
     db: &std::path::Path,
     command: &str,
     parsed: Vec<(WorkloadSource, SwfTrace)>,
-) -> anyhow::Result<(crate::experiment::coordinator::SweepReport, Vec<Point>)> {
-    let normalized: Vec<Point> = points.iter().map(Point::normalized).collect::<Result<_, _>>()?;
+) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
+    let ids: Vec<i64> = points.iter().map(|(p, _)| p.id().map(|id| id.run_id)).collect::<Result<_, _>>()?;
     let name = command.trim_start_matches("slasim ").replace(' ', "-");
-    let experiment = Experiment::from_points(&name, command, normalized.iter().map(|p| (p.clone(), label(p))));
+    let experiment = Experiment::from_points(&name, command, points.iter().cloned())?;
     let options = SweepOptions {
         threads: threads(jobs),
         shard: None,
         progress: std::io::IsTerminal::is_terminal(&std::io::stdout()),
         interrupts: Some(crate::cli::sweep::interrupt_counter()),
     };
-    Ok((run_sweep_with(&experiment, db, &options, parsed)?, normalized))
+    Ok((run_sweep_with(&experiment, db, &options, parsed)?, ids))
 }
+
 /// Checks what the classic modes cannot take, and the trace's lines: a job
 /// with no processor count or a negative run time is an error naming its
 /// line, or (with `--lenient`) is skipped and reported. Returns the trace

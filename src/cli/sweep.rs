@@ -11,8 +11,9 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::cli::emit;
+use crate::cli::options::DEFAULT_DB;
 use crate::experiment::config::Experiment;
-use crate::experiment::coordinator::{Shard, SweepOptions, run_sweep, shard_points};
+use crate::experiment::coordinator::{Shard, SweepOptions, already_stored, run_sweep, shard_points};
 use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
 use crate::store::merge;
 use crate::workload::info::thousands;
@@ -21,10 +22,10 @@ use crate::workload::info::thousands;
 pub(crate) struct SweepArgs {
     /// The experiment config (TOML), e.g. configs/quick.toml.
     config: PathBuf,
-    /// Worker threads (default: one per core).
+    /// Threads busy at once (default: one per core).
     #[arg(long)]
     jobs: Option<usize>,
-    /// The store (default: <experiment name>.sqlite, or one per shard).
+    /// The store (default: slasim.sqlite; with --shard i/N, slasim.shard-i-of-N.sqlite).
     #[arg(long)]
     db: Option<PathBuf>,
     /// Run only part i of N of the points, e.g. 2/4.
@@ -33,6 +34,9 @@ pub(crate) struct SweepArgs {
     /// Do not draw the progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Print the points the sweep would run and how many are stored already; run nothing.
+    #[arg(long, conflicts_with = "emit_slurm")]
+    dry_run: bool,
     /// Instead of running, write an `sbatch --array` script for N shards plus the merge.
     #[arg(long, value_name = "N")]
     emit_slurm: Option<usize>,
@@ -58,9 +62,9 @@ pub(crate) struct MergeArgs {
     /// Stores to merge (shards of one experiment).
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
-    /// The new merged store.
-    #[arg(short, long)]
-    output: PathBuf,
+    /// The new merged store (it must not exist).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: PathBuf,
 }
 
 /// Counts Ctrl-C presses: the first stops the dispatch, the second abandons.
@@ -83,7 +87,17 @@ pub(crate) fn interrupt_counter() -> Arc<AtomicUsize> {
 
 pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
     let experiment = Experiment::load(&args.config)?;
-    let default_db = || PathBuf::from(format!("{}.sqlite", experiment.name));
+    let default_db = || PathBuf::from(DEFAULT_DB);
+    if args.dry_run {
+        return dry_run(
+            &experiment,
+            &args,
+            args.db.clone().unwrap_or_else(|| match args.shard {
+                Some(shard) => shard_db(&default_db(), &shard.index.to_string(), shard.count),
+                None => default_db(),
+            }),
+        );
+    }
     if let Some(shards) = args.emit_slurm {
         let options = SlurmOptions {
             shards,
@@ -156,6 +170,32 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
 }
 
 pub(crate) fn merge_command(args: MergeArgs) -> anyhow::Result<()> {
-    let report = merge(&args.inputs, &args.output)?;
-    emit(&format!("merged {} stores into {}: {} runs\n", report.inputs, args.output.display(), thousands(report.runs)))
+    let report = merge(&args.inputs, &args.db)?;
+    emit(&format!("merged {} stores into {}: {} points\n", report.inputs, args.db.display(), thousands(report.runs)))
+}
+
+/// `--dry-run`: every point of the shard, with whether it is stored.
+fn dry_run(experiment: &Experiment, args: &SweepArgs, db: PathBuf) -> anyhow::Result<std::process::ExitCode> {
+    let mine = shard_points(experiment, args.shard);
+    let stored = if db.is_file() { crate::store::stored_points(&db)? } else { Default::default() };
+    let mut text = String::new();
+    for (k, p) in &mine {
+        let mark = if stored.contains(&p.id) { "stored" } else { "to run" };
+        writeln!(text, "{k:>6}  {:<6}  {:>19}  {:<24}  {}", mark, p.id, p.sweep, p.point.label())?;
+    }
+    let already = already_stored(experiment, &db, args.shard)?;
+    let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}"));
+    writeln!(
+        text,
+        "experiment {} ({} points, {}{part}): {} points, {} already in {}, {} to run",
+        experiment.name,
+        thousands(experiment.points.len()),
+        experiment.kind.name(),
+        thousands(mine.len()),
+        thousands(already),
+        db.display(),
+        thousands(mine.len() - already)
+    )?;
+    emit(&text)?;
+    Ok(std::process::ExitCode::SUCCESS)
 }

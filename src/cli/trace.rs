@@ -43,18 +43,18 @@ pub(crate) struct InfoArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct GenerateArgs {
-    /// Output file; gzip-compressed if it ends in .gz.
-    #[arg(short, long)]
-    output: PathBuf,
+    /// The SWF file to write; gzip-compressed if it ends in .gz.
+    #[arg(long)]
+    out: PathBuf,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Number of jobs.
-    #[arg(long, default_value_t = 40_000)]
-    jobs: usize,
+    #[arg(long, default_value_t = SyntheticConfig::default().jobs)]
+    count: usize,
     /// Machine size in processors.
-    #[arg(long, default_value_t = 256)]
-    processors: u32,
+    #[arg(long, default_value_t = SyntheticConfig::default().processors)]
+    capacity: u32,
 }
 
 #[derive(Debug, Args)]
@@ -79,7 +79,7 @@ pub(crate) struct PrepareArgs {
 pub(crate) struct FailuresArgs {
     /// Failure model; synthetic models default to the LANL mean rates.
     #[arg(long, value_enum, default_value_t = FailureModelArg::Lanl)]
-    model: FailureModelArg,
+    failures: FailureModelArg,
     /// LANL CSV file (default: failures/… under the traces directory).
     #[arg(long)]
     file: Option<PathBuf>,
@@ -116,10 +116,10 @@ fn info(args: InfoArgs) -> anyhow::Result<()> {
 
 fn generate(args: GenerateArgs) -> anyhow::Result<()> {
     let config =
-        SyntheticConfig { seed: args.seed, jobs: args.jobs, processors: args.processors, ..SyntheticConfig::default() };
+        SyntheticConfig { seed: args.seed, jobs: args.count, processors: args.capacity, ..SyntheticConfig::default() };
     let trace = config.generate()?;
-    trace.save(&args.output)?;
-    emit(&format!("wrote {} jobs of {} to {}\n", thousands(trace.records.len()), trace.name, args.output.display()))
+    trace.save(&args.out)?;
+    emit(&format!("wrote {} jobs of {} to {}\n", thousands(trace.records.len()), trace.name, args.out.display()))
 }
 
 fn prepare(args: PrepareArgs) -> anyhow::Result<()> {
@@ -205,7 +205,7 @@ fn export(
 
 fn failures(args: FailuresArgs) -> anyhow::Result<()> {
     let horizon = (args.hours * HOUR as f64) as i64;
-    let source = FailureSource::default_for(args.model.name()).context("unknown failure model")?;
+    let source = FailureSource::default_for(args.failures.name()).context("unknown failure model")?;
     let mut text = String::new();
     let stream = match &source {
         FailureSource::None => crate::workload::failures::FailureStream::none(args.nodes),

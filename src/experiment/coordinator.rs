@@ -2,16 +2,20 @@
 //!
 //! Contract:
 //! - A [`Coordinator`] actor owns the queue of points still to simulate. Each
-//!   worker is an OS thread that asks it for the next point, simulates it in
-//!   its own single-threaded simulation and hands the result to the
-//!   [`Writer`] actor (its own thread), which commits the point in one
-//!   transaction — its `runs` row, all its `jobs` and `node_events` rows and
-//!   its `points` row — and then tells the coordinator. Before simulating, a
-//!   worker has the writer store the point's battery jobs (inputs shared by
-//!   its runs, committed on their own), so that overlaps the simulation. The
-//!   writer's mailbox is bounded, so workers wait only when it falls behind.
-//! - One executor: `slasim sweep`, `slasim run`, `slasim grid run` and
-//!   [`run_points`] all run their points here (no other thread pool).
+//!   worker is an OS thread that asks it for the next point, runs it (any
+//!   kind: [`kinds::run`]) and hands the result to the [`Writer`] actor (its
+//!   own thread), which commits the point in one transaction — for a
+//!   single-cluster run its `runs` row, all its `jobs` and `node_events` rows
+//!   and its `points` row; for a provisioning or pricing point every row of
+//!   its tables — and then tells the coordinator. Before simulating a
+//!   single-cluster point, a worker has the writer store the point's battery
+//!   jobs (inputs shared by its runs, committed on their own), so that
+//!   overlaps the simulation. The writer's mailbox is bounded, so workers
+//!   wait only when it falls behind.
+//! - One executor: `slasim sweep`, `slasim run`, `slasim grid run`,
+//!   `slasim provision …` and [`run_points`] all run their points here, and
+//!   every thread a point uses beyond its worker's comes from the same
+//!   `--jobs` budget ([`Budget`]): never more busy threads than `--jobs`.
 //! - Points already in the store are skipped: re-running a sweep resumes it.
 //!   Every point's inputs are loaded and checked before the store is written.
 //!   A crash (even `kill -9`) loses at most the uncommitted points.
@@ -35,11 +39,13 @@ use kameo::Actor;
 use kameo::actor::{ActorRef, Spawn};
 use kameo::message::{Context, Message};
 
-use crate::experiment::config::Experiment;
+use crate::experiment::config::{Experiment, SweepPoint};
+use crate::experiment::inputs::{Inputs, PointInputError, code_version};
+use crate::experiment::kinds::{self, Output};
 use crate::experiment::point::Point;
-use crate::experiment::runner::{Inputs, PointInputError, code_version, run_point};
 use crate::sim::record::RunSummary;
-use crate::store::{self, ExperimentRow, RunOutput, Store};
+use crate::store::{self, ExperimentRow, Store, StoreError};
+use crate::threads::Budget;
 use crate::workload::WorkloadSource;
 use crate::workload::prepare::Prepared;
 use crate::workload::swf::SwfTrace;
@@ -97,7 +103,7 @@ pub struct SweepOptions {
 
 /// What a sweep did.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SweepReport {
+pub struct SweepOutcome {
     /// Points of this shard.
     pub total: usize,
     /// Of those, already in the store before this run.
@@ -106,9 +112,6 @@ pub struct SweepReport {
     pub done: usize,
     /// Dispatch stopped by an interrupt.
     pub interrupted: bool,
-    /// Jobs the strategies left without an outcome, over the new points (a
-    /// bug if ever non-zero; they are stored as failed).
-    pub unresolved: u32,
     /// Wall seconds.
     pub wall_seconds: f64,
 }
@@ -136,43 +139,51 @@ impl Message<Close> for Writer {
     }
 }
 
-/// Commit one finished point: its position, output and summary.
+/// Commit one finished point: its position, id and output.
 pub struct Persist {
     /// Position in the executed point list.
     pub index: usize,
+    /// Its id.
+    pub id: i64,
     /// What to store.
-    pub output: Box<RunOutput>,
-    /// Its summary.
-    pub summary: RunSummary,
-    /// Jobs left without an outcome.
-    pub unresolved: u32,
+    pub output: Output,
+    /// Wall seconds it took.
+    pub wall_seconds: f64,
+}
+
+/// Writes one point's output in one transaction.
+fn write(store: &mut Store, output: &Output) -> Result<(), StoreError> {
+    match output {
+        Output::Run { output, .. } => store.write_run(output),
+        Output::Provision(p) => store.write_provision(p),
+        Output::Pricing(p) => store.write_pricing(p),
+    }
 }
 
 impl Message<Persist> for Writer {
     type Reply = ();
 
     async fn handle(&mut self, msg: Persist, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        let run_id = msg.output.run.run_id;
+        let id = msg.id;
         let clock = Instant::now();
-        let stored = match self.store.as_mut().map(|store| store.write_run(&msg.output)) {
-            Some(Err(e)) => Err(format!("storing point {run_id}: {e}")),
+        let stored = match self.store.as_mut().map(|store| write(store, &msg.output)) {
+            Some(Err(e)) => Err(format!("storing point {id}: {e}")),
             _ => Ok(()),
         };
         let finished = match stored {
             Ok(()) => {
                 self.results.push(PointResult {
                     index: msg.index,
-                    run_id,
-                    summary: msg.summary,
-                    unresolved: msg.unresolved,
-                    wall_seconds: msg.output.run.wall_seconds,
+                    run_id: id,
+                    summary: msg.output.summary(),
+                    wall_seconds: msg.wall_seconds,
                     skipped: false,
                 });
-                Finished::Committed
+                Ended::Committed
             }
-            Err(e) => Finished::Failed(e),
+            Err(e) => Ended::Failed(e),
         };
-        tracing::debug!(run_id, seconds = clock.elapsed().as_secs_f64(), "point stored");
+        tracing::debug!(id, seconds = clock.elapsed().as_secs_f64(), "point stored");
         let _ = self.coordinator.tell(finished).await;
     }
 }
@@ -201,7 +212,7 @@ impl Message<StoreBattery> for Writer {
                 tracing::debug!(key = msg.key, written, seconds = clock.elapsed().as_secs_f64(), "battery stored")
             }
             Err(e) => {
-                let _ = self.coordinator.tell(Finished::Failed(format!("storing battery {}: {e}", msg.key))).await;
+                let _ = self.coordinator.tell(Ended::Failed(format!("storing battery {}: {e}", msg.key))).await;
             }
         }
     }
@@ -212,12 +223,10 @@ impl Message<StoreBattery> for Writer {
 pub struct PointResult {
     /// Index in the point list.
     pub index: usize,
-    /// The stored run id.
+    /// The stored id (`run_id` or `point_id`).
     pub run_id: i64,
-    /// Aggregates.
-    pub summary: RunSummary,
-    /// Jobs the strategy left open (a bug if ever non-zero).
-    pub unresolved: u32,
+    /// Aggregates of a single-cluster or Grid run.
+    pub summary: Option<RunSummary>,
     /// Wall seconds of the simulation.
     pub wall_seconds: f64,
     /// Already in the store; not simulated again.
@@ -237,23 +246,23 @@ pub struct Coordinator {
 }
 
 /// How a worker's last point ended.
-pub enum Finished {
+pub enum Ended {
     /// Committed.
     Committed,
     /// Failed; the sweep stops.
     Failed(String),
 }
 
-impl Message<Finished> for Coordinator {
+impl Message<Ended> for Coordinator {
     type Reply = ();
 
-    async fn handle(&mut self, msg: Finished, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    async fn handle(&mut self, msg: Ended, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         match msg {
-            Finished::Committed => {
+            Ended::Committed => {
                 self.done += 1;
                 self.bar.inc(1);
             }
-            Finished::Failed(e) => {
+            Ended::Failed(e) => {
                 if self.error.is_none() {
                     self.error = Some(e);
                 }
@@ -300,11 +309,22 @@ fn now_rfc3339() -> String {
 }
 
 /// The points of `experiment` in `shard` (all without a shard), in order.
-pub fn shard_points(
-    experiment: &Experiment,
-    shard: Option<Shard>,
-) -> Vec<(usize, &crate::experiment::config::SweepPoint)> {
+pub fn shard_points(experiment: &Experiment, shard: Option<Shard>) -> Vec<(usize, &SweepPoint)> {
     experiment.points.iter().enumerate().filter(|(k, _)| shard.is_none_or(|s| s.holds(*k))).collect()
+}
+
+/// What [`execute`] is given to do.
+struct Work<'a> {
+    /// Every point, by position.
+    points: Vec<Point>,
+    /// Their ids.
+    ids: Vec<i64>,
+    /// The positions to run.
+    todo: VecDeque<usize>,
+    /// Points found stored before (for the progress bar).
+    already: usize,
+    /// The config's name, if the points came from one.
+    experiment: Option<&'a str>,
 }
 
 /// What [`execute`] did.
@@ -314,17 +334,12 @@ struct Executed {
     results: Vec<PointResult>,
 }
 
-/// The one executor: simulates `points[k]` for every k in `todo` on
+/// The one executor: runs `points[k]` for every k in `todo` on
 /// `options.threads` workers, each point committed to `store` (if any) by the
-/// writer actor as soon as it is done.
-fn execute(
-    points: Vec<Point>,
-    todo: VecDeque<usize>,
-    inputs: &Inputs,
-    store: Option<Store>,
-    options: &SweepOptions,
-    already: usize,
-) -> anyhow::Result<Executed> {
+/// writer actor as soon as it is done. `ids` are the points' ids;
+/// `experiment` names the config they came from.
+fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &SweepOptions) -> anyhow::Result<Executed> {
+    let Work { points, ids, todo, already, experiment } = work;
     let bar = if options.progress {
         let bar = ProgressBar::new(points.len() as u64);
         bar.set_style(
@@ -341,6 +356,7 @@ fn execute(
     // thread of its own because SQLite blocks.
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_time().build()?;
     let _entered = runtime.enter();
+    let budget = Arc::new(Budget::new(options.threads));
     let threads = options.threads.max(1).min(todo.len().max(1));
     let coordinator = Coordinator::spawn(Coordinator {
         points: Arc::new(points),
@@ -352,32 +368,38 @@ fn execute(
         bar,
     });
     let writer = Writer::spawn_in_thread(Writer { store, coordinator: coordinator.clone(), results: Vec::new() });
+    let ids = &ids;
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (coordinator, writer, inputs) = (&coordinator, &writer, &inputs);
+            let (coordinator, writer, inputs, budget) = (&coordinator, &writer, &inputs, &budget);
             scope.spawn(move || {
+                // This worker's own slot, held while it runs points.
+                let _slot = budget.lease(1);
                 while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
                     // The writer stores the battery's jobs while it is simulated.
-                    if point.grid.is_none()
-                        && let Ok(prepared) = inputs.prepared(&point)
+                    if let Point::Single(p) = &point
+                        && let Ok(prepared) = inputs.prepared(p)
                     {
-                        let battery = StoreBattery {
-                            key: point.battery_key(),
-                            prepared: Arc::clone(prepared),
-                            battery: point.battery,
-                        };
+                        let battery =
+                            StoreBattery { key: p.battery_key(), prepared: Arc::clone(prepared), battery: p.battery };
                         if writer.tell(battery).blocking_send().is_err() {
                             break;
                         }
                     }
-                    let sent = match run_point(inputs, &point) {
+                    let clock = Instant::now();
+                    let sent = match kinds::run(&point, inputs, budget, experiment) {
                         // Blocks only while the writer's mailbox is full.
-                        Ok((output, summary, unresolved)) => writer
-                            .tell(Persist { index, output: Box::new(output), summary, unresolved })
+                        Ok(output) => writer
+                            .tell(Persist {
+                                index,
+                                id: ids[index],
+                                output,
+                                wall_seconds: clock.elapsed().as_secs_f64(),
+                            })
                             .blocking_send()
                             .is_ok(),
                         Err(e) => coordinator
-                            .tell(Finished::Failed(format!("point {index} ({}): {e:#}", point.strategy)))
+                            .tell(Ended::Failed(format!("point {index} ({}): {e:#}", point.label())))
                             .blocking_send()
                             .is_ok(),
                     };
@@ -422,8 +444,17 @@ fn locate(experiment: &Experiment, error: anyhow::Error) -> anyhow::Error {
 /// Runs (or resumes) a sweep into the store at `db`. Every point's inputs
 /// are loaded and checked before the store is created or changed, so a bad
 /// setting leaves nothing behind.
-pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> anyhow::Result<SweepReport> {
+pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> anyhow::Result<SweepOutcome> {
     run_sweep_with(experiment, db, options, Vec::new())
+}
+
+/// How many of a shard's points a store already holds (none if it does not exist).
+pub fn already_stored(experiment: &Experiment, db: &Path, shard: Option<Shard>) -> anyhow::Result<usize> {
+    if !db.is_file() {
+        return Ok(0);
+    }
+    let stored = store::stored_points(db)?;
+    Ok(shard_points(experiment, shard).iter().filter(|(_, p)| stored.contains(&p.id)).count())
 }
 
 /// [`run_sweep`] with traces the caller has already parsed (see
@@ -433,12 +464,13 @@ pub fn run_sweep_with(
     db: &Path,
     options: &SweepOptions,
     parsed: Vec<(WorkloadSource, SwfTrace)>,
-) -> anyhow::Result<SweepReport> {
+) -> anyhow::Result<SweepOutcome> {
     let clock = Instant::now();
     let mine = shard_points(experiment, options.shard);
     let points: Vec<Point> = mine.iter().map(|(_, p)| p.point.clone()).collect();
-    let stored = if db.is_file() { store::stored_runs(db)? } else { Default::default() };
-    let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&points[k].id().run_id)).collect();
+    let ids: Vec<i64> = mine.iter().map(|(_, p)| p.id).collect();
+    let stored = if db.is_file() { store::stored_points(db)? } else { Default::default() };
+    let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&ids[k])).collect();
     let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
     let inputs = Inputs::load_with(&needed, parsed).map_err(|e| locate(experiment, e))?;
     tracing::debug!(seconds = clock.elapsed().as_secs_f64(), "inputs loaded");
@@ -451,33 +483,37 @@ pub fn run_sweep_with(
         code_version: code_version(),
         created_at: now_rfc3339(),
     };
-    store.register_experiment(&row, mine.iter().map(|(_, p)| (p.point.id().run_id, p.sweep.clone())))?;
+    store.register_experiment(&row, mine.iter().flat_map(|(_, p)| p.sweeps().map(|s| (p.id, s.clone()))))?;
     // Points stored since the first look (another process) are skipped too.
-    let stored = store.stored_runs()?;
-    let todo: VecDeque<usize> = todo.into_iter().filter(|&k| !stored.contains(&points[k].id().run_id)).collect();
-    let mut report = SweepReport { total: points.len(), already: points.len() - todo.len(), ..SweepReport::default() };
+    let stored = store.stored_points()?;
+    let todo: VecDeque<usize> = todo.into_iter().filter(|&k| !stored.contains(&ids[k])).collect();
+    let mut report =
+        SweepOutcome { total: points.len(), already: points.len() - todo.len(), ..SweepOutcome::default() };
     if todo.is_empty() {
         report.wall_seconds = clock.elapsed().as_secs_f64();
         return Ok(report);
     }
-    let executed = execute(points, todo, &inputs, Some(store), options, report.already)
-        .with_context(|| format!("sweep {}", experiment.name))?;
+    let name = (!experiment.command_line).then_some(experiment.name.as_str());
+    let executed =
+        execute(Work { points, ids, todo, already: report.already, experiment: name }, &inputs, Some(store), options)
+            .with_context(|| format!("sweep {}", experiment.name))?;
     report.done = executed.done;
     report.interrupted = executed.interrupted;
-    report.unresolved = executed.results.iter().map(|r| r.unresolved).sum();
     report.wall_seconds = clock.elapsed().as_secs_f64();
     Ok(report)
 }
 
-/// Simulates `points` on `threads` workers with the sweep executor; stores
-/// each finished run in the store at `db` (if given) and skips points already
-/// stored there. Points equal after normalisation (differing only in settings
-/// their strategy does not read) are simulated once and share the result.
-/// Results come back in point order.
+/// Runs resolved `points` on `threads` workers with the sweep executor;
+/// stores each finished point in the store at `db` (if given) and skips
+/// points already stored there. Equal points are run once and share the
+/// result. Results come back in point order.
 pub fn run_points(points: &[Point], threads: usize, db: Option<&Path>) -> anyhow::Result<Vec<PointResult>> {
-    let points: Vec<Point> = points.iter().map(Point::normalized).collect::<Result<_, _>>()?;
-    let ids: Vec<i64> = points.iter().map(|p| p.id().run_id).collect();
+    let ids: Vec<i64> = points.iter().map(|p| p.id().map(|id| id.run_id)).collect::<Result<_, _>>()?;
     let store = db.map(Store::open).transpose()?;
+    let stored = match &store {
+        Some(store) => store.stored_points()?,
+        None => Default::default(),
+    };
     let mut results: Vec<Option<PointResult>> = vec![None; points.len()];
     let mut first_of: std::collections::HashMap<i64, usize> = Default::default();
     let mut todo = VecDeque::new();
@@ -487,15 +523,12 @@ pub fn run_points(points: &[Point], threads: usize, db: Option<&Path>) -> anyhow
         }
         first_of.insert(run_id, index);
         match &store {
-            Some(store) if store.has_run(run_id)? => {
-                results[index] = Some(PointResult {
-                    index,
-                    run_id,
-                    summary: store.summary(run_id)?,
-                    unresolved: 0,
-                    wall_seconds: 0.0,
-                    skipped: true,
-                });
+            Some(store) if stored.contains(&run_id) => {
+                let summary = match &points[index] {
+                    Point::Single(_) => Some(store.summary(run_id)?),
+                    _ => None,
+                };
+                results[index] = Some(PointResult { index, run_id, summary, wall_seconds: 0.0, skipped: true });
             }
             _ => todo.push_back(index),
         }
@@ -504,13 +537,18 @@ pub fn run_points(points: &[Point], threads: usize, db: Option<&Path>) -> anyhow
         let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
         let inputs = Inputs::load(&needed)?;
         let options = SweepOptions { threads, shard: None, progress: false, interrupts: None };
-        let executed = execute(points.clone(), todo, &inputs, store, &options, 0)?;
+        let executed = execute(
+            Work { points: points.to_vec(), ids: ids.clone(), todo, already: 0, experiment: None },
+            &inputs,
+            store,
+            &options,
+        )?;
         for r in executed.results {
             let index = r.index;
             results[index] = Some(r);
         }
     }
-    // Points that normalised to an earlier one share its result.
+    // Points equal to an earlier one share its result.
     for index in 0..results.len() {
         if results[index].is_none()
             && let Some(&first) = first_of.get(&ids[index])

@@ -1,15 +1,16 @@
-//! Experiments: resolved points, and running them on worker threads.
+//! Experiments: points of four kinds, configs, and one executor for them all.
 //!
-//! Contract: [`runner::run_points`] simulates a list of [`point::Point`]s, each
-//! on its own single-threaded simulation, spread over worker threads; shared
-//! inputs (prepared workloads, the LANL log) are loaded once and only read.
-//! The stored outcome of a point depends on the point alone, never on the
-//! number of threads or the order in which points finish.
+//! Contract: a [`point::Point`] is a single-cluster, Grid, provisioning or
+//! pricing run, each kind resolved once in its own file under [`kinds`]
+//! (from the command line or a [`config`] alike). The [`coordinator`] runs any
+//! list of points on worker threads within one `--jobs` budget, sharing the
+//! [`inputs`] loaded once; a point's stored outcome depends on the point
+//! alone, never on the number of threads or the order in which points finish.
+//! [`slurm`] splits a config's points into shards for a Slurm cluster.
 
 pub mod config;
 pub mod coordinator;
-pub mod grid;
+pub mod inputs;
+pub mod kinds;
 pub mod point;
-pub mod provisioning;
-pub mod runner;
 pub mod slurm;

@@ -195,7 +195,7 @@ pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &Slu
     let all_shards = format!("{}*{}", sh_word(shard_prefix), sh_word(shard_suffix));
     let db_word = sh_word(&db.display().to_string());
     let merge =
-        format!("rm -f {db_word} && {} merge {all_shards} -o {db_word}", sh_word(&slasim.display().to_string()));
+        format!("rm -f {db_word} && {} merge {all_shards} --db {db_word}", sh_word(&slasim.display().to_string()));
     let mut extra = String::new();
     if let Some(p) = &options.partition {
         extra.push_str(&format!(" --partition={p}"));
@@ -290,7 +290,7 @@ mod tests {
             "--dependency=afterok:${SLURM_ARRAY_JOB_ID}",
             "--shard \"${SLURM_ARRAY_TASK_ID}/4\"",
             "SHARD_DB=\"/d/quick.shard-${SLURM_ARRAY_TASK_ID}-of-4.sqlite\"",
-            "--wrap=\"rm -f /d/quick.sqlite && /b/slasim merge /d/quick.shard-*-of-4.sqlite -o /d/quick.sqlite\"",
+            "--wrap=\"rm -f /d/quick.sqlite && /b/slasim merge /d/quick.shard-*-of-4.sqlite --db /d/quick.sqlite\"",
             "All paths are absolute",
         ] {
             assert!(s.contains(needle), "missing `{needle}` in:\n{s}");
@@ -342,7 +342,7 @@ mod tests {
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert!(out.status.success(), "{wrap}: {}", String::from_utf8_lossy(&out.stderr));
         let db = db.display().to_string();
-        let expected = ["merge", &shard(1), &shard(2), &shard(3), &shard(4), "-o", &db];
+        let expected = ["merge", &shard(1), &shard(2), &shard(3), &shard(4), "--db", &db];
         assert_eq!(stdout.lines().collect::<Vec<_>>(), expected, "{wrap}");
         assert!(!Path::new(&db).exists(), "the merge job removes the old store first");
     }

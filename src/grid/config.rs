@@ -39,7 +39,7 @@ pub struct GridConfig {
     /// Start times per request at most (max_zeitfenster).
     pub starts: u32,
     /// CPUs of every cluster (the thesis: 1160).
-    pub cpus: u32,
+    pub capacity: u32,
     /// How the start grid counts (A1).
     pub enumeration: Enumeration,
     /// The request workload.
@@ -64,7 +64,7 @@ impl Default for GridConfig {
             algorithm: "a3b".to_string(),
             minsize: 300,
             starts: 20,
-            cpus: 1160,
+            capacity: 1160,
             enumeration: Enumeration::default(),
             requests: RequestSettings::default(),
             windows: WindowConfig::default(),
@@ -100,8 +100,8 @@ impl GridConfig {
         if self.starts == 0 {
             return Err(InvalidSetting::new("grid.starts", self.starts, "must be at least 1"));
         }
-        if self.cpus == 0 {
-            return Err(InvalidSetting::new("grid.cpus", self.cpus, "must be at least 1"));
+        if self.capacity == 0 {
+            return Err(InvalidSetting::new("grid.capacity", self.capacity, "must be at least 1"));
         }
         for (setting, tolerance) in
             [("grid.start_tolerance", self.start_tolerance), ("grid.cost_tolerance", self.cost_tolerance)]

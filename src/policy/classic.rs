@@ -430,7 +430,7 @@ impl Classic {
                 }
                 _ => {
                     if self.reserve(c, job, now, Time::MAX).is_none() {
-                        debug_assert!(false, "conservative: no window for job {job} in a finite plan");
+                        c.defect(&format!("conservative backfilling found no window for job {job} in a finite plan"));
                     }
                 }
             }

@@ -335,7 +335,7 @@ impl Heuristic {
             match self.placement {
                 Placement::BestFit | Placement::FirstFit => return Some(choice),
                 Placement::LastFit => best = Some(choice),
-                Placement::Conservative => {
+                Placement::HighestPos => {
                     if best.is_none_or(|b| choice.pos > b.pos) {
                         best = Some(choice);
                     }

@@ -120,6 +120,9 @@ pub trait Cluster {
     fn nodes_ready(&self, nodes: &[NodeId]) -> bool;
     /// Asks for a `wake` call at `t` (≥ now).
     fn wake_at(&mut self, t: Time);
+    /// Reports a defect of the strategy (a state its own invariants rule
+    /// out): the run ends with an error naming it, and nothing of it is stored.
+    fn defect(&mut self, what: &str);
     /// The PoS an acceptance test reads for a predicted `pos`: `pos` itself,
     /// or 1 − the calibrated PoF when the cluster calibrates online (issue 17).
     fn calibrated_pos(&self, pos: f64) -> f64 {
@@ -205,8 +208,9 @@ pub enum Placement {
     /// among nodes, the tightest fit (smallest free-until).
     #[default]
     BestFit,
-    /// The acceptable gap with the highest PoS (spec §5.2).
-    Conservative,
+    /// The acceptable gap with the highest PoS (spec §5.2; "conservative
+    /// placement" in the dissertation).
+    HighestPos,
     /// The last acceptable gap (latest start).
     LastFit,
 }
@@ -216,7 +220,7 @@ impl Placement {
     pub const ALL: [(&'static str, Placement); 4] = [
         ("first-fit", Placement::FirstFit),
         ("best-fit", Placement::BestFit),
-        ("conservative", Placement::Conservative),
+        ("highest-pos", Placement::HighestPos),
         ("last-fit", Placement::LastFit),
     ];
 
@@ -301,6 +305,13 @@ pub struct StrategyInfo {
     /// Builds it as a Grid cluster's local scheduler taking advance
     /// reservations, with backlog integrals over `[0, t_stop]` (queueing modes only).
     reserving: Option<BuildReserving>,
+}
+
+impl StrategyInfo {
+    /// It can run a Grid cluster: a queueing mode that takes advance reservations.
+    pub fn takes_reservations(&self) -> bool {
+        self.reserving.is_some()
+    }
 }
 
 /// Builds a queueing mode for a cluster of `capacity` CPUs taking advance
@@ -427,6 +438,11 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
     },
 ];
 
+/// Every strategy, in report order.
+pub fn strategy_infos() -> &'static [StrategyInfo] {
+    &STRATEGIES
+}
+
 /// The valid strategy names.
 pub fn strategy_names() -> Vec<&'static str> {
     STRATEGIES.iter().map(|s| s.name).collect()
@@ -505,7 +521,7 @@ mod tests {
              comprehensive-overbooking, heuristic-overbooking, shortened-backfilling, fcfs, easy, conservative"
         );
         let err = Placement::parse("worst-fit").unwrap_err();
-        assert!(err.to_string().contains("first-fit, best-fit, conservative, last-fit"));
+        assert!(err.to_string().contains("first-fit, best-fit, highest-pos, last-fit"));
         assert_eq!(Placement::parse("first-fit"), Ok(Placement::FirstFit));
     }
 }

@@ -15,21 +15,26 @@
 //! - A fork starts from the snapshots of one instant, with the background jobs
 //!   still to come in the next `fork_window` seconds, and one executor: best
 //!   effort, or the plan chosen for an α reserved and run. Forks of a point are
-//!   independent and run on up to `threads` threads; their results are put
-//!   back in submission order, so the outcome does not depend on the thread
-//!   count.
+//!   independent and run on the threads the run's `--jobs` budget has free
+//!   ([`Budget`]); their results are put back in submission order, so the
+//!   outcome does not depend on the thread count. A pricing point's three
+//!   runs (with the reservations, without them, with the buyers queueing)
+//!   are independent too and share the budget the same way.
 //! - Everything is seeded: the workflow, the load copy, the MOGA stream of
 //!   each submission.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
 
 use crate::provision::buyer::{BuyerActor, PricedRecord};
 use crate::provision::executor::{Execution, ExecutorActor, Mode};
 use crate::provision::load::{WEEK, offered_utilisation, scale_to};
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::{HoleCharging, SitePlan, TaskPlacement};
+use crate::provision::pricing::Policy;
 use crate::provision::provisioner::{MogaJob, ProvisionerActor, SubmissionRecord};
 use crate::provision::site::{SlotSample, SlotScheduler};
 use crate::provision::slots::Advertised;
@@ -37,13 +42,15 @@ use crate::provision::workflow::{SyntheticWorkflow, Workflow, cybershake};
 use crate::rng::{Stream, stream};
 use crate::setting::{InvalidSetting, probability};
 use crate::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use crate::threads::Budget;
 use crate::units::{DAY, HOUR, Time};
 use crate::workload::WorkloadSource;
 use crate::workload::job::Job;
-use crate::workload::prepare::PrepareConfig;
+use crate::workload::prepare::{Estimates, PrepareConfig};
 
 /// Which workflow is provisioned.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum WorkflowSpec {
     /// The synthetic generator of §10.1.
     Synthetic(SyntheticWorkflow),
@@ -74,19 +81,31 @@ impl WorkflowSpec {
 }
 
 /// One site of a point.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SiteSpec {
     /// Its background trace.
     pub trace: WorkloadSource,
-    /// Raise its offered utilisation to this (None: the trace as it is).
-    pub target_load: Option<f64>,
+    /// Raise its offered utilisation to this with a week-shifted copy (None:
+    /// the trace as it is).
+    pub utilisation: Option<f64>,
     /// Processors (None: the trace header's).
     pub capacity: Option<u32>,
 }
 
-/// Every setting of one point.
-#[derive(Debug, Clone, PartialEq)]
+/// The resolved settings of one provisioning point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProvisionPoint {
+    /// How the workflow is provisioned, or `slots` for the first site's slot
+    /// statistics alone.
+    pub method: Method,
+    /// Greedy provisioning: the scheduler the sites price with.
+    pub pricing_policy: Policy,
+    /// Experiment seed.
+    pub seed: u64,
+    /// Background jobs request their actual runtimes (Ch. 3–4) or their logged estimates.
+    pub estimates: Estimates,
     /// The sites, in order.
     pub sites: Vec<SiteSpec>,
     /// The workflow.
@@ -95,55 +114,43 @@ pub struct ProvisionPoint {
     pub alphas: Vec<f64>,
     /// Submission instants.
     pub submissions: usize,
-    /// Background jobs request their actual runtimes (Ch. 3–4) instead of the logged estimates.
-    pub exact_estimates: bool,
     /// MOGA settings.
     pub moga: MogaConfig,
-    /// Experiment seed.
-    pub seed: u64,
     /// Enact each distinct chosen plan in a fork (and check its makespan).
     pub enact: bool,
-    /// How far a fork simulates past its instant.
+    /// How far a fork simulates past its instant, seconds.
     pub fork_window: Time,
     /// How plans pay for holes (Table 1 by default).
-    pub charging: HoleCharging,
-    /// How the workflow is provisioned.
-    pub method: Method,
+    pub hole_charging: HoleCharging,
 }
 
 /// How a point provisions its workflow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// From advertised slots with the MOGA (Ch. 4).
     #[default]
     Moga,
-    /// Task by task with adaptive pricing (Ch. 7, Fig. 51); `easy`: sites price with EASY.
-    Greedy {
-        /// Sites price with EASY instead of conservative backfilling.
-        easy: bool,
-    },
-}
-
-impl std::str::FromStr for Method {
-    type Err = InvalidSetting;
-
-    fn from_str(s: &str) -> Result<Method, InvalidSetting> {
-        match s {
-            "moga" => Ok(Method::Moga),
-            "greedy" => Ok(Method::Greedy { easy: false }),
-            "greedy-easy" => Ok(Method::Greedy { easy: true }),
-            other => Err(InvalidSetting::new("method", other, "must be moga, greedy or greedy-easy")),
-        }
-    }
+    /// Task by task with adaptive pricing (Ch. 7, Fig. 51).
+    Greedy,
+    /// No workflow: the advertised-slot statistics of one site (Ch. 3).
+    Slots,
 }
 
 impl Method {
-    /// Its name in the store.
+    /// Every method with a one-line description.
+    pub const ALL: [(Method, &'static str); 3] = [
+        (Method::Moga, "the MOGA over the sites' advertised slots, every α from its archive (Ch. 4)"),
+        (Method::Greedy, "task by task, each at the start its α-weighted price and wait make best (Ch. 7)"),
+        (Method::Slots, "no workflow: the slots one site advertises over its whole trace (Ch. 3)"),
+    ];
+
+    /// Its name in configs and the store.
     pub fn name(self) -> &'static str {
         match self {
             Method::Moga => "moga",
-            Method::Greedy { easy: false } => "greedy",
-            Method::Greedy { easy: true } => "greedy-easy",
+            Method::Greedy => "greedy",
+            Method::Slots => "slots",
         }
     }
 }
@@ -152,18 +159,52 @@ impl ProvisionPoint {
     /// Checks the settings.
     pub fn validate(&self) -> Result<(), InvalidSetting> {
         if self.sites.is_empty() {
-            return Err(InvalidSetting::new("sites", 0, "must be at least 1"));
+            return Err(InvalidSetting::new("provision.sites", 0, "must name at least one site"));
+        }
+        if self.method == Method::Slots && self.sites.len() != 1 {
+            return Err(InvalidSetting::new(
+                "provision.sites",
+                self.sites.len(),
+                "method `slots` records one site: give one site per point (a `sites` axis over one-site lists)",
+            ));
+        }
+        for site in &self.sites {
+            if let Some(u) = site.utilisation {
+                crate::setting::positive("provision.sites.utilisation", u)?;
+            }
+            if site.capacity == Some(0) {
+                return Err(InvalidSetting::new("provision.sites.capacity", 0, "must be at least 1"));
+            }
+        }
+        if self.method == Method::Slots {
+            return Ok(());
         }
         for &a in &self.alphas {
-            probability("alpha", a)?;
+            probability("provision.alphas", a)?;
         }
         if self.submissions == 0 {
-            return Err(InvalidSetting::new("submissions", 0, "must be at least 1"));
+            return Err(InvalidSetting::new("provision.submissions", 0, "must be at least 1"));
         }
         if self.fork_window <= 0 {
-            return Err(InvalidSetting::new("fork_window", self.fork_window, "must be positive"));
+            return Err(InvalidSetting::new("provision.fork_window_days", self.fork_window, "must be positive"));
         }
-        self.moga.validate()
+        self.moga.validate().map_err(|e| {
+            let setting = match e.setting {
+                "moga.population" => "provision.moga.population",
+                "moga.sigma_share" => "provision.moga.sigma_share",
+                other => other,
+            };
+            e.renamed(setting)
+        })
+    }
+
+    /// The method and pricing policy as the store names them (`greedy-easy`
+    /// for greedy provisioning priced with EASY).
+    pub fn method_name(&self) -> &'static str {
+        match (self.method, self.pricing_policy) {
+            (Method::Greedy, Policy::Easy) => "greedy-easy",
+            (m, _) => m.name(),
+        }
     }
 }
 
@@ -183,7 +224,7 @@ pub struct PreparedSite {
 }
 
 /// Loads a site's trace: every usable job at its own time; exact estimates if asked.
-pub fn prepare_site(spec: &SiteSpec, exact: bool, seed: u64) -> anyhow::Result<PreparedSite> {
+pub fn prepare_site(spec: &SiteSpec, estimates: Estimates, seed: u64) -> anyhow::Result<PreparedSite> {
     let trace = spec.trace.load()?;
     let mut prepare = PrepareConfig::default().for_classic_modes();
     prepare.filter.drop_wider_than_machine = true;
@@ -191,12 +232,12 @@ pub fn prepare_site(spec: &SiteSpec, exact: bool, seed: u64) -> anyhow::Result<P
     let (mut jobs, _, capacity) =
         prepare.usable_jobs(&trace).with_context(|| format!("preparing {}", spec.trace.name()))?;
     for job in &mut jobs {
-        if exact {
+        if estimates == Estimates::Exact {
             job.estimate = job.runtime.max(1);
         }
         job.runtime = job.runtime.clamp(0, job.estimate);
     }
-    let (copy_probability, jobs) = match spec.target_load {
+    let (copy_probability, jobs) = match spec.utilisation {
         Some(target) => scale_to(&jobs, capacity, target, seed)?,
         None => (0.0, jobs),
     };
@@ -271,15 +312,15 @@ pub struct SiteSummary {
     pub achieved: Option<f64>,
 }
 
-/// Runs one point: main run, then the forks on up to `threads` threads.
-pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<PointOutcome> {
+/// Runs one point: main run, then the forks on the threads `budget` has free.
+pub fn run_point(point: &ProvisionPoint, budget: &Arc<Budget>) -> anyhow::Result<PointOutcome> {
     point.validate()?;
     let workflow = point.workflow.build(point.seed)?;
     let prepared: Vec<PreparedSite> = point
         .sites
         .iter()
         .enumerate()
-        .map(|(i, s)| prepare_site(s, point.exact_estimates, point.seed.wrapping_add(i as u64)))
+        .map(|(i, s)| prepare_site(s, point.estimates, point.seed.wrapping_add(i as u64)))
         .collect::<anyhow::Result<_>>()?;
     let widths: Vec<u32> = prepared.iter().map(|s| s.capacity).collect();
     workflow.check_fits(&widths, &point.workflow.name())?;
@@ -291,8 +332,8 @@ pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<Point
         config: point.moga.clone(),
         alphas: point.alphas.clone(),
         seed: point.seed,
-        charging: point.charging,
-        threads,
+        charging: point.hole_charging,
+        budget: Arc::clone(budget),
     };
     let moga = (point.method == Method::Moga).then_some(moga);
     let provisioner = ProvisionerActor::new(0, prepared.len(), instants, true, moga);
@@ -320,12 +361,12 @@ pub fn run_point(point: &ProvisionPoint, threads: usize) -> anyhow::Result<Point
         })
         .collect();
     let forks: Vec<Fork> = main.submissions.iter().flat_map(|r| forks_of(r, point)).collect();
-    let results =
-        run_forks(&forks, &main.submissions, &prepared, &workflow, point.fork_window, threads, &point.alphas)?;
+    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, point, budget)?;
     let be_cost = workflow.best_effort_cost() as f64;
     let rows = match point.method {
         Method::Moga => outcomes(&main.submissions, &forks, &results, be_cost),
-        Method::Greedy { .. } => greedy_outcomes(&main.submissions, &forks, &results, &point.alphas, be_cost),
+        Method::Greedy => greedy_outcomes(&main.submissions, &forks, &results, &point.alphas, be_cost),
+        Method::Slots => Vec::new(),
     };
     let mean_procs = workflow.tasks().iter().map(|t| f64::from(t.procs)).sum::<f64>() / workflow.tasks().len() as f64;
     Ok(PointOutcome { sites, rows, tasks: workflow.tasks().len(), mean_procs })
@@ -349,7 +390,7 @@ enum ForkKind {
     /// The MOGA plan of choice i, enacted.
     Plan(usize),
     /// Greedy provisioning with the point's α number i.
-    Greedy { alpha: usize, easy: bool },
+    Greedy { alpha: usize },
 }
 
 impl Fork {
@@ -366,11 +407,10 @@ fn forks_of(record: &SubmissionRecord, point: &ProvisionPoint) -> Vec<Fork> {
     let submission = record.index;
     let mut forks = vec![Fork { submission, kind: ForkKind::BestEffort }];
     match point.method {
-        Method::Greedy { easy } => {
-            forks.extend(
-                (0..point.alphas.len()).map(|alpha| Fork { submission, kind: ForkKind::Greedy { alpha, easy } }),
-            );
+        Method::Greedy => {
+            forks.extend((0..point.alphas.len()).map(|alpha| Fork { submission, kind: ForkKind::Greedy { alpha } }));
         }
+        Method::Slots => {}
         Method::Moga => {
             if let (true, Some(p)) = (point.enact, &record.provisioning) {
                 let mut seen: Vec<usize> = Vec::new();
@@ -391,10 +431,10 @@ fn run_forks(
     records: &[SubmissionRecord],
     sites: &[PreparedSite],
     workflow: &Workflow,
-    window: Time,
-    threads: usize,
-    alphas: &[f64],
+    point: &ProvisionPoint,
+    budget: &Budget,
 ) -> anyhow::Result<Vec<Option<Execution>>> {
+    let easy = point.pricing_policy == Policy::Easy;
     let run = |fork: &Fork| -> anyhow::Result<Option<Execution>> {
         let record = &records[fork.submission];
         let mode = match fork.kind {
@@ -403,9 +443,10 @@ fn run_forks(
                 let (placements, sites) = plan_of(record, i);
                 Mode::Reserved { placements, sites }
             }
-            ForkKind::Greedy { alpha, easy } => Mode::Greedy { alpha: alphas.get(alpha).copied().unwrap_or(0.0), easy },
+            ForkKind::Greedy { alpha } => Mode::Greedy { alpha: point.alphas.get(alpha).copied().unwrap_or(0.0), easy },
         };
         let t = record.time;
+        let window = point.fork_window;
         let scenario = ProvisionScenario {
             sites: sites
                 .iter()
@@ -424,20 +465,7 @@ fn run_forks(
         };
         Ok(simulate_provisioning(scenario)?.execution)
     };
-    let threads = threads.clamp(1, forks.len().max(1));
-    let chunk = forks.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            forks.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(run).collect::<Vec<_>>())).collect();
-        let mut out = Vec::with_capacity(forks.len());
-        for h in handles {
-            let part = h.join().map_err(|_| anyhow::anyhow!("a fork thread panicked"))?;
-            for r in part {
-                out.push(r?);
-            }
-        }
-        Ok(out)
-    })
+    budget.map("what-if fork", forks, &mut (), || (), |_, fork| run(fork))?.into_iter().collect()
 }
 
 fn plan_of(record: &SubmissionRecord, choice: usize) -> (Vec<TaskPlacement>, Vec<SitePlan>) {
@@ -565,11 +593,16 @@ pub struct SlotStatistics {
 /// Runs a site's trace alone and records its advertised slots: the count at
 /// every arrival, and every slot each `observe_every` seconds (through the
 /// kernel, by an observer that provisions nothing).
-pub fn slot_statistics(spec: &SiteSpec, exact: bool, observe_every: Time, seed: u64) -> anyhow::Result<SlotStatistics> {
+pub fn slot_statistics(
+    spec: &SiteSpec,
+    estimates: Estimates,
+    observe_every: Time,
+    seed: u64,
+) -> anyhow::Result<SlotStatistics> {
     if observe_every <= 0 {
         return Err(InvalidSetting::new("observe_every", observe_every, "must be positive").into());
     }
-    let site = prepare_site(spec, exact, seed)?;
+    let site = prepare_site(spec, estimates, seed)?;
     let first = site.jobs.first().map_or(0, |j| j.occurrence);
     let last = site.jobs.last().map_or(0, |j| j.occurrence);
     let instants: Vec<Time> = (0..).map(|k| first + k * observe_every).take_while(|&t| t <= last).collect();
@@ -603,42 +636,49 @@ pub const OBSERVE_EVERY: Time = HOUR;
 
 /// One adaptive-pricing run (Ch. 5): a share of the jobs of a trace window buy
 /// priced reservations, the rest queue.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PricingPoint {
-    /// The site.
-    pub site: SiteSpec,
-    /// Jobs request their actual runtimes.
-    pub exact_estimates: bool,
-    /// The window: the first `days` days of the trace.
-    pub days: f64,
-    /// Percentage of the jobs that buy reservations (0–100).
-    pub share: f64,
-    /// The buyers' trade-off factor.
-    pub alpha: f64,
-    /// Price with EASY instead of conservative backfilling.
-    pub easy: bool,
     /// Seed (which jobs buy; the load copy).
     pub seed: u64,
-    /// Buyers accept only starts within this long of their submission (None: any).
+    /// The buyers' trade-off factor α.
+    pub alpha: f64,
+    /// Percentage of the jobs that buy reservations (0–100).
+    pub share: f64,
+    /// The window: the first `days` days of the trace.
+    pub days: f64,
+    /// The scheduler the site prices with.
+    pub pricing_policy: Policy,
+    /// Jobs request their actual runtimes or their logged estimates.
+    pub estimates: Estimates,
+    /// Buyers accept only starts within this many seconds of their submission (None: any).
     pub start_within: Option<Time>,
+    /// The site.
+    pub site: SiteSpec,
 }
 
 impl PricingPoint {
     /// Checks the settings.
     pub fn validate(&self) -> Result<(), InvalidSetting> {
         if !(0.0..=100.0).contains(&self.share) {
-            return Err(InvalidSetting::new("share", self.share, "must be a percentage in [0, 100]"));
+            return Err(InvalidSetting::new("pricing.share", self.share, "must be a percentage in [0, 100]"));
         }
-        probability("alpha", self.alpha)?;
-        crate::setting::positive("days", self.days)?;
+        probability("pricing.alpha", self.alpha)?;
+        crate::setting::positive("pricing.days", self.days)?;
         if let Some(w) = self.start_within
             && w < 0
         {
             return Err(InvalidSetting::new(
-                "start_within",
-                w,
+                "pricing.start_within_hours",
+                w as f64 / 3600.0,
                 "must not be negative: a deadline before the earliest start",
             ));
+        }
+        if let Some(u) = self.site.utilisation {
+            crate::setting::positive("pricing.site.utilisation", u)?;
+        }
+        if self.site.capacity == Some(0) {
+            return Err(InvalidSetting::new("pricing.site.capacity", 0, "must be at least 1"));
         }
         Ok(())
     }
@@ -677,9 +717,9 @@ pub struct Harm {
 }
 
 /// Runs one pricing point.
-pub fn run_pricing(point: &PricingPoint) -> anyhow::Result<PricingOutcome> {
+pub fn run_pricing(point: &PricingPoint, budget: &Budget) -> anyhow::Result<PricingOutcome> {
     point.validate()?;
-    let site = prepare_site(&point.site, point.exact_estimates, point.seed)?;
+    let site = prepare_site(&point.site, point.estimates, point.seed)?;
     let first = site.jobs.first().map_or(0, |j| j.occurrence);
     let end = first + (point.days * DAY as f64) as Time;
     let mut rng = stream(point.seed, Stream::ReservationShare, 0);
@@ -707,14 +747,30 @@ pub fn run_pricing(point: &PricingPoint) -> anyhow::Result<PricingOutcome> {
     let only_site = |sim: crate::sim::bench::ProvisionSimulated| {
         sim.sites.into_iter().next().context("the site produced no result")
     };
-    // The counterfactuals: the reservation requests absent, and queued best effort instead.
-    let absent = only_site(run(queued.clone(), None)?)?;
+    // The counterfactuals (the reservation requests absent, and queued best
+    // effort instead) and the run itself are independent.
     let mut everyone: Vec<Job> = queued.clone();
     // Best-effort jobs keep their ids; the former buyers follow them.
     everyone.extend(buyers.iter().enumerate().map(|(k, j)| Job { id: (queued.len() + k) as u32, ..*j }));
     everyone.sort_by_key(|j| j.occurrence);
-    let queueing = only_site(run(everyone, None)?)?;
-    let sim = run(queued.clone(), Some(BuyerActor::new(0, buyers, point.alpha, point.easy, point.start_within)))?;
+    let easy = point.pricing_policy == Policy::Easy;
+    let runs = [(queued.clone(), None), (everyone, None), (queued.clone(), Some(buyers))];
+    let mut done = budget
+        .map(
+            "pricing run",
+            &runs,
+            &mut (),
+            || (),
+            |_, (jobs, buyers)| {
+                let buyer = buyers.clone().map(|b| BuyerActor::new(0, b, point.alpha, easy, point.start_within));
+                run(jobs.clone(), buyer)
+            },
+        )?
+        .into_iter();
+    let mut next = || done.next().context("a pricing run produced no result");
+    let absent = only_site(next()??)?;
+    let queueing = only_site(next()??)?;
+    let sim = next()??;
     let purchases = sim.purchases;
     let result = sim.sites.into_iter().next().context("the site produced no result")?;
     let be = queued.len() as u32;

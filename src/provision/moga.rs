@@ -67,7 +67,8 @@ impl Objectives {
 }
 
 /// MOGA parameters (§3.5, §12.2).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct MogaConfig {
     /// Population size N (even, ≥ 2).
     pub population: usize,

@@ -21,10 +21,12 @@
 use crate::provision::moga::{self, Genome, MogaConfig, Objectives};
 use crate::provision::slots::{Advertised, Slot, SlotSet};
 use crate::provision::workflow::Workflow;
+use crate::threads::{Budget, Panicked};
 use crate::units::Time;
 
 /// How a plan pays for the non-divisible slots (holes) its tasks use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum HoleCharging {
     /// Table 1: a non-divisible slot costs n·d·c + f once any task uses it (the spec).
     #[default]
@@ -268,42 +270,6 @@ impl<'w> PlanEvaluator<'w> {
     }
 }
 
-/// Evaluates `population[i]` for each `i` in `todo` into `out` (in `todo`
-/// order), the first chunk on this thread and one chunk per helper on its own.
-fn evaluate_all(
-    evaluator: &mut PlanEvaluator<'_>,
-    helpers: &mut [PlanEvaluator<'_>],
-    population: &[Genome],
-    todo: &[usize],
-    out: &mut Vec<Objectives>,
-) {
-    out.clear();
-    if helpers.is_empty() || todo.len() < 2 {
-        out.extend(todo.iter().map(|&i| evaluator.evaluate(&population[i])));
-        return;
-    }
-    let chunk = todo.len().div_ceil(helpers.len() + 1);
-    let mut parts = todo.chunks(chunk);
-    let first = parts.next().unwrap_or(&[]);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .zip(helpers.iter_mut())
-            .map(|(part, helper)| {
-                scope.spawn(move || part.iter().map(|&i| helper.evaluate(&population[i])).collect::<Vec<_>>())
-            })
-            .collect();
-        out.extend(first.iter().map(|&i| evaluator.evaluate(&population[i])));
-        for h in handles {
-            // A helper cannot panic on valid input; if it did, its plans count as infeasible.
-            match h.join() {
-                Ok(values) => out.extend(values),
-                Err(_) => out.resize(out.len() + chunk, Objectives::INFEASIBLE),
-            }
-        }
-    });
-    out.truncate(todo.len());
-}
-
 /// An advertised slot as a free slot of a bin: edge slots extend without end.
 fn slot_of(origin: u32, a: &Advertised) -> Slot {
     let end = if a.extensible { Time::MAX } else { a.start + a.duration };
@@ -358,12 +324,13 @@ pub fn provision(
     config: &MogaConfig,
     alphas: &[f64],
     rng: &mut impl rand::Rng,
-) -> Provisioning {
-    provision_charging(workflow, submit, sites, config, alphas, HoleCharging::Whole, 1, rng)
+) -> Result<Provisioning, Panicked> {
+    provision_charging(workflow, submit, sites, config, alphas, HoleCharging::Whole, &Budget::serial(), rng)
 }
 
 /// [`provision`] with a choice of how holes are charged, its plan evaluations
-/// spread over `threads` threads (the result does not depend on it).
+/// spread over the threads `budget` has free (the result does not depend on
+/// them). A plan evaluation that panics is an error, not an infeasible plan.
 #[allow(clippy::too_many_arguments)]
 pub fn provision_charging(
     workflow: &Workflow,
@@ -372,15 +339,16 @@ pub fn provision_charging(
     config: &MogaConfig,
     alphas: &[f64],
     charging: HoleCharging,
-    threads: usize,
+    budget: &Budget,
     rng: &mut impl rand::Rng,
-) -> Provisioning {
+) -> Result<Provisioning, Panicked> {
     let mut evaluator = PlanEvaluator::new(workflow, submit, sites).with_charging(charging);
-    let mut helpers: Vec<PlanEvaluator<'_>> = (1..threads.max(1)).map(|_| evaluator.clone()).collect();
+    // Helper threads start from a copy of the fresh evaluator.
+    let template = evaluator.clone();
     // Populations repeat genomes as they converge: evaluate each once.
     let mut seen: std::collections::HashMap<Genome, Objectives> = std::collections::HashMap::new();
     let mut todo: Vec<usize> = Vec::new();
-    let mut fresh: Vec<Objectives> = Vec::new();
+    let mut failed: Option<Panicked> = None;
     let archive = moga::run_batched(evaluator.bits(), config, rng, |population, out| {
         out.clear();
         todo.clear();
@@ -393,12 +361,29 @@ pub fn provision_charging(
                 }
             }
         }
-        evaluate_all(&mut evaluator, &mut helpers, population, &todo, &mut fresh);
-        for (&i, &o) in todo.iter().zip(&fresh) {
-            out[i] = o;
-            seen.insert(population[i].clone(), o);
+        if failed.is_some() {
+            return;
+        }
+        let fresh = budget.map(
+            "plan evaluation",
+            &todo,
+            &mut evaluator,
+            || template.clone(),
+            |e: &mut PlanEvaluator<'_>, &i| e.evaluate(&population[i]),
+        );
+        match fresh {
+            Ok(fresh) => {
+                for (&i, o) in todo.iter().zip(fresh) {
+                    out[i] = o;
+                    seen.insert(population[i].clone(), o);
+                }
+            }
+            Err(e) => failed = Some(e),
         }
     });
+    if let Some(e) = failed {
+        return Err(e);
+    }
     let mut members: Vec<(Genome, Objectives)> = archive.members().to_vec();
     let mut fallback = false;
     if members.is_empty() {
@@ -418,5 +403,5 @@ pub fn provision_charging(
             Some(Choice { alpha, member, objectives: front[member], placements, sites })
         })
         .collect();
-    Provisioning { archive: front, choices, slots: evaluator.bits(), fallback }
+    Ok(Provisioning { archive: front, choices, slots: evaluator.bits(), fallback })
 }

@@ -37,14 +37,31 @@ pub struct Snapshot {
     pub queue: Vec<(u32, Time)>,
 }
 
-/// How the queue is scheduled when pricing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How the queue is scheduled when pricing (the pricing policy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Policy {
     /// Conservative backfilling: every queued job at its earliest start, in arrival order.
     #[default]
     Conservative,
     /// EASY (aggressive) backfilling, projected forward with estimates as runtimes.
     Easy,
+}
+
+impl Policy {
+    /// Both, with one line each.
+    pub const ALL: [(Policy, &'static str); 2] = [
+        (Policy::Conservative, "the queue replanned by conservative backfilling, every job at its earliest start"),
+        (Policy::Easy, "the queue replanned by EASY backfilling, projected forward with estimates as run times"),
+    ];
+
+    /// Its name in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Conservative => "conservative",
+            Policy::Easy => "easy",
+        }
+    }
 }
 
 /// A slot asked about: `procs` processors for `duration` from `start`.

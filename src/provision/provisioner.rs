@@ -25,8 +25,9 @@ use crate::provision::slots::Advertised;
 use crate::provision::workflow::Workflow;
 use crate::rng::{Stream, stream};
 use crate::sim::event::{Batched, Buffers, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
+use crate::sim::kernel::{Model, Outbox, Priority, Scheduled, SimError};
 use crate::sim::port::{Input, Output};
+use crate::threads::Panicked;
 use crate::units::Time;
 
 /// A message for a provisioner.
@@ -68,8 +69,8 @@ pub struct MogaJob {
     pub seed: u64,
     /// How holes are charged.
     pub charging: HoleCharging,
-    /// Threads for the MOGA's plan evaluations (no effect on results).
-    pub threads: usize,
+    /// The run's thread budget, for the MOGA's plan evaluations (no effect on results).
+    pub budget: std::sync::Arc<crate::threads::Budget>,
 }
 
 /// The provisioner actor.
@@ -86,6 +87,8 @@ pub struct ProvisionerActor {
     pending_snapshots: Vec<Option<SlotScheduler>>,
     answered: usize,
     records: Vec<SubmissionRecord>,
+    /// A MOGA that panicked: the error the run ends with.
+    failed: Option<(Time, Panicked)>,
     buffers: Buffers,
 }
 
@@ -107,6 +110,7 @@ impl ProvisionerActor {
             pending_snapshots: Vec::new(),
             answered: 0,
             records: Vec::new(),
+            failed: None,
             buffers: Buffers::default(),
         }
     }
@@ -164,16 +168,20 @@ impl ProvisionerActor {
             record.snapshots = self.pending_snapshots.drain(..).flatten().collect();
             if let Some(job) = &self.moga {
                 let mut rng = stream(job.seed, Stream::Moga, record.index as u64);
-                record.provisioning = Some(provision_charging(
+                match provision_charging(
                     &job.workflow,
                     record.time,
                     &record.slots,
                     &job.config,
                     &job.alphas,
                     job.charging,
-                    job.threads,
+                    &job.budget,
                     &mut rng,
-                ));
+                ) {
+                    Ok(p) => record.provisioning = Some(p),
+                    // Ends the run after this batch (see `broken`).
+                    Err(e) => self.failed = Some((record.time, e)),
+                }
             }
             self.records.push(record);
         }
@@ -207,6 +215,11 @@ impl Model for ProvisionerActor {
 impl Batched for ProvisionerActor {
     fn buffers(&mut self) -> &mut Buffers {
         &mut self.buffers
+    }
+
+    fn broken(&self) -> Option<SimError> {
+        let (at, e) = self.failed.as_ref()?;
+        Some(SimError::Model { model: format!("provisioner {}", self.me), at: *at, what: e.to_string() })
     }
 }
 

@@ -655,7 +655,8 @@ impl Workflow {
 ///
 /// Setting names in errors: `workflow_tasks`, `workflow_levels`, `task_runtime`,
 /// `task_processors`, `task_processors_max`, `edge_transfer`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SyntheticWorkflow {
     /// Number of tasks n (`workflow_tasks`, ≥ 1; default 100).
     pub tasks: usize,

@@ -100,7 +100,7 @@ pub fn load_grid(path: &Path, filter: &Filter) -> Result<Option<GridFrames>, Loa
                 g.start_weight, g.seed";
     let (join, params): (&str, Vec<String>) = match &filter.experiment {
         Some((hash, _)) => {
-            ("JOIN experiment_points e ON e.run_id = g.run_id AND e.experiment = ?1", vec![hash.clone()])
+            ("WHERE g.run_id IN (SELECT run_id FROM experiment_points WHERE experiment = ?1)", vec![hash.clone()])
         }
         None => ("", Vec::new()),
     };

@@ -13,6 +13,8 @@ use std::path::Path;
 use polars::prelude::*;
 use rusqlite::{Connection, OpenFlags};
 
+use crate::store::columns::{POINT_COLUMNS, SqlType};
+
 /// Report errors, each naming the store.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -36,65 +38,14 @@ pub enum LoadError {
     Polars { path: std::path::PathBuf, source: PolarsError },
 }
 
-/// The `points` columns a report reads, with their types.
-pub const POINT_COLUMNS: [(&str, Kind); 27] = [
-    ("run_id", Kind::Int),
-    ("strategy", Kind::Text),
-    ("trace", Kind::Text),
-    ("battery", Kind::Int),
-    ("seed", Kind::Int),
-    ("placement", Kind::Text),
-    ("acceptance", Kind::Text),
-    ("pof_max", Kind::Real),
-    ("security_factor", Kind::Real),
-    ("penalty_ratio", Kind::Real),
-    ("pdf_source", Kind::Text),
-    ("failures", Kind::Text),
-    ("capacity", Kind::Int),
-    ("jobs", Kind::Int),
-    ("accepted", Kind::Int),
-    ("successful", Kind::Int),
-    ("failed", Kind::Int),
-    ("rejected", Kind::Int),
-    ("fees", Kind::Real),
-    ("penalties", Kind::Real),
-    ("gain", Kind::Real),
-    ("utilisation", Kind::Real),
-    ("overbooked", Kind::Int),
-    ("overbooked_failed", Kind::Int),
-    ("overbooked_pof", Kind::Real),
-    ("wall_seconds", Kind::Real),
-    ("sweep", Kind::Text),
-];
-
-/// The `points` columns added after schema v1 (paper B's reservations and
-/// checkpointing in v2, the classic modes in v3), with the value a store
-/// from before them stands for.
-pub const COLUMNS_SINCE_V1: [(&str, Kind, &str); 23] = [
-    ("reservation_percent", Kind::Real, "0.0"),
-    ("start_factor", Kind::Real, "1.0"),
-    ("reservation_option", Kind::Text, "'reject'"),
-    ("checkpointing", Kind::Int, "0"),
-    ("reservations", Kind::Int, "0"),
-    ("reservations_accepted", Kind::Int, "0"),
-    ("reservation_rejection_rate", Kind::Real, "0.0"),
-    ("sldwa", Kind::Real, "0.0"),
-    ("moved_jobs", Kind::Int, "0"),
-    ("move_delay_mean", Kind::Real, "0.0"),
-    ("move_delay_max", Kind::Real, "0.0"),
-    ("pinned_jobs", Kind::Int, "0"),
-    ("checkpoints", Kind::Int, "0"),
-    ("resumed_successful", Kind::Int, "0"),
-    ("kill_at_estimate", Kind::Int, "1"),
-    ("dropped", Kind::Int, "0"),
-    ("wait_mean", Kind::Real, "0.0"),
-    ("wait_max", Kind::Real, "0.0"),
-    ("response_mean", Kind::Real, "0.0"),
-    ("slowdown_mean", Kind::Real, "0.0"),
-    ("bounded_slowdown_mean", Kind::Real, "0.0"),
-    ("makespan", Kind::Real, "0.0"),
-    ("calibration", Kind::Text, "'none'"),
-];
+/// A `points` column's kind, from its descriptor.
+fn kind_of(t: SqlType) -> Kind {
+    match t {
+        SqlType::Int => Kind::Int,
+        SqlType::Real => Kind::Real,
+        SqlType::Text => Kind::Text,
+    }
+}
 
 /// Column kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,25 +181,33 @@ fn label_traces(df: &mut DataFrame) -> PolarsResult<()> {
 /// The `points` of a store (as filtered), one row per point; traces by label.
 pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError> {
     let conn = open(path)?;
-    let names: Vec<&str> = POINT_COLUMNS.iter().map(|(n, _)| *n).filter(|n| *n != "sweep").collect();
-    require(&conn, path, "points", &names)?;
+    // The columns every store has; those added later read as their default
+    // in a store from before them.
+    let base: Vec<&str> = POINT_COLUMNS.iter().filter(|c| c.since == 1).map(|c| c.name).collect();
+    require(&conn, path, "points", &base)?;
     let have = columns_of(&conn, "points")
         .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?;
-    // Stores from before the reservation columns read as runs without them.
-    let optional = COLUMNS_SINCE_V1.iter().map(|(n, _, default)| {
-        if have.iter().any(|h| h == n) { format!("p.{n}") } else { format!("{default} AS {n}") }
-    });
-    let select = names.iter().map(|n| format!("p.{n}")).chain(optional).collect::<Vec<_>>().join(", ");
-    let mut columns: Vec<(&str, Kind)> = POINT_COLUMNS[..POINT_COLUMNS.len() - 1].to_vec();
-    columns.extend(COLUMNS_SINCE_V1.iter().map(|(n, k, _)| (*n, *k)));
-    columns.push(POINT_COLUMNS[POINT_COLUMNS.len() - 1]);
+    let select = POINT_COLUMNS
+        .iter()
+        .map(|c| {
+            if have.iter().any(|h| h == c.name) {
+                format!("p.{}", c.name)
+            } else {
+                format!("{} AS {}", c.default, c.name)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut columns: Vec<(&str, Kind)> = POINT_COLUMNS.iter().map(|c| (c.name, kind_of(c.sql_type))).collect();
+    columns.push(("sweep", Kind::Text));
     let (sql, params): (String, Vec<String>) = match &filter.experiment {
         Some((hash, _)) => {
             require(&conn, path, "experiment_points", &["experiment", "run_id", "sweep"])?;
             (
                 format!(
-                    "SELECT {select}, e.sweep FROM points p JOIN experiment_points e \
-                     ON e.run_id = p.run_id AND e.experiment = ?1 ORDER BY p.run_id"
+                    "SELECT {select}, (SELECT min(e.sweep) FROM experiment_points e \
+                     WHERE e.run_id = p.run_id AND e.experiment = ?1) AS sweep FROM points p \
+                     WHERE p.run_id IN (SELECT run_id FROM experiment_points WHERE experiment = ?1) ORDER BY p.run_id"
                 ),
                 vec![hash.clone()],
             )

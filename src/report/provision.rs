@@ -183,7 +183,19 @@ fn missing() -> MeanCi {
     MeanCi { mean: f64::NAN, half: f64::NAN, n: 0 }
 }
 
-/// The value of `key: ` in a point's canonical settings text.
+/// The sweeps (the config's groups) that named a point: a point belongs to
+/// each, and shows in each group's rows. Points of stores from before schema
+/// 9 name their group in their settings text instead (see [`setting`]).
+const SWEEPS: &str = "LEFT JOIN (SELECT DISTINCT run_id, sweep FROM experiment_points) e ON e.run_id = p.point_id";
+
+/// `column` of `provision_points` as SQL, or NULL in a store from before it.
+fn point_column(db: &Path, column: &str) -> Result<String, StoreError> {
+    let sql = format!("SELECT 1 FROM pragma_table_info('provision_points') WHERE name = '{column}'");
+    Ok(if query(db, &sql)?.rows.is_empty() { "NULL".to_string() } else { format!("p.{column}") })
+}
+
+/// The value of `key: ` in the settings text of a point stored before
+/// schema 9 (a debug rendering; later stores have columns for it).
 fn setting(config: &str, key: &str) -> String {
     config
         .split(&format!("{key}: "))
@@ -194,12 +206,14 @@ fn setting(config: &str, key: &str) -> String {
 fn run_rows(db: &Path) -> Result<Vec<RunRow>, StoreError> {
     let points = query(
         db,
-        "SELECT p.point_id, p.config, coalesce(p.method, 'moga'), p.traces, p.sites, p.workflow_tasks, p.task_processors, \
+        &format!(
+            "SELECT p.point_id, p.config, coalesce(p.method, 'moga'), p.traces, p.sites, p.workflow_tasks, p.task_processors, \
          (SELECT group_concat(CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END, ' ') \
           FROM provision_sites s WHERE s.point_id = p.point_id), p.workflow, \
          (SELECT group_concat(CASE WHEN s.target_load IS NULL THEN 'trace' ELSE printf('%.2f', s.target_load) END || '→' || \
-          printf('%.2f', s.achieved), ' ') FROM provision_sites s WHERE s.point_id = p.point_id) \
-         FROM provision_points p WHERE p.kind = 'run' ORDER BY p.config",
+          printf('%.2f', s.achieved), ' ') FROM provision_sites s WHERE s.point_id = p.point_id), e.sweep \
+         FROM provision_points p {SWEEPS} WHERE p.kind = 'run' ORDER BY p.config, e.sweep"
+        ),
     )?;
     let mut out = Vec::new();
     for row in &points.rows {
@@ -226,7 +240,7 @@ fn run_rows(db: &Path) -> Result<Vec<RunRow>, StoreError> {
             };
             let traces: Vec<&str> = row[3].split(',').map(|t| t.split('-').next().unwrap_or(t)).collect();
             out.push(RunRow {
-                group: setting(&row[1], "group"),
+                group: if row[10].is_empty() { setting(&row[1], "group") } else { row[10].clone() },
                 method: row[2].clone(),
                 traces: traces.join("+"),
                 sites: num(&row[4]).unwrap_or(f64::NAN),
@@ -262,12 +276,15 @@ fn price_rows(db: &Path) -> Result<Vec<PriceRow>, StoreError> {
     let has_audit =
         !query(db, "SELECT 1 FROM pragma_table_info('priced_reservations') WHERE name = 'f_easy'")?.rows.is_empty();
     let audit = if has_audit { "f_conservative, f_easy" } else { "NULL, NULL" };
+    let (share, alpha, policy) =
+        (point_column(db, "share")?, point_column(db, "alpha")?, point_column(db, "pricing_policy")?);
     let points = query(
         db,
         &format!(
             "SELECT p.point_id, p.config, s.trace, p.exact_estimates, CASE WHEN s.target_load IS NULL THEN 'trace' \
-             ELSE printf('%.2f', s.target_load) END, s.achieved, s.be_wait, {harm} FROM provision_points p \
-             JOIN provision_sites s USING (point_id) WHERE p.kind = 'price' ORDER BY p.config"
+             ELSE printf('%.2f', s.target_load) END, s.achieved, s.be_wait, {harm}, e.sweep, {share}, {alpha}, \
+             {policy}, p.seed FROM provision_points p \
+             JOIN provision_sites s ON s.point_id = p.point_id {SWEEPS} WHERE p.kind = 'price' ORDER BY p.config, e.sweep"
         ),
     )?;
     let mut out = Vec::new();
@@ -286,15 +303,16 @@ fn price_rows(db: &Path) -> Result<Vec<PriceRow>, StoreError> {
             mean_ci(&v).unwrap_or_else(missing)
         };
         out.push(PriceRow {
-            group: setting(&row[1], "group"),
+            group: if row[10].is_empty() { setting(&row[1], "group") } else { row[10].clone() },
             trace: row[2].split('-').next().unwrap_or(&row[2]).to_string(),
             exact: row[3] == "1",
-            easy: setting(&row[1], "easy") == "true",
-            share: num(&setting(&row[1], "share")).unwrap_or(f64::NAN),
+            // Stores from before schema 9 keep these in the settings text.
+            easy: if row[13].is_empty() { setting(&row[1], "easy") == "true" } else { row[13] == "easy" },
+            share: num(&row[11]).or_else(|| num(&setting(&row[1], "share"))).unwrap_or(f64::NAN),
             load: row[4].clone(),
             utilisation: num(&row[5]).map_or(f64::NAN, |u| 100.0 * u),
-            alpha: num(&setting(&row[1], "alpha")).unwrap_or(f64::NAN),
-            seed: setting(&row[1], "seed"),
+            alpha: num(&row[12]).or_else(|| num(&setting(&row[1], "alpha"))).unwrap_or(f64::NAN),
+            seed: row[14].clone(),
             requests: rows.rows.len() as f64,
             f: col(1),
             reserved_wait: col(2),

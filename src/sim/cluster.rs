@@ -147,6 +147,8 @@ pub struct ClusterCore {
     settling: bool,
     /// The first start the strategy made while settling: the run's error.
     broken: Option<(Time, JobId)>,
+    /// A defect the strategy reported: the run's error.
+    defect: Option<(Time, String)>,
 }
 
 impl ClusterCore {
@@ -171,6 +173,7 @@ impl ClusterCore {
             keep_executions: true,
             settling: false,
             broken: None,
+            defect: None,
         }
     }
 
@@ -357,6 +360,10 @@ impl Cluster for ClusterCore {
         self.executions[id as usize].suspended = false;
         self.records[id as usize].outcome = Some(Outcome::Failed);
         self.observe(id);
+    }
+
+    fn defect(&mut self, what: &str) {
+        self.defect.get_or_insert_with(|| (self.now, what.to_string()));
     }
 
     fn calibrated_pos(&self, pos: f64) -> f64 {
@@ -626,6 +633,9 @@ impl Batched for ClusterActor {
     }
 
     fn broken(&self) -> Option<SimError> {
+        if let Some((at, what)) = &self.core.defect {
+            return Some(SimError::Model { model: format!("cluster {}", self.core.me), at: *at, what: what.clone() });
+        }
         let (at, job) = self.core.broken?;
         Some(SimError::Contract {
             model: format!("cluster {}", self.core.me),

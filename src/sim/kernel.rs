@@ -102,6 +102,9 @@ pub enum SimError {
     /// its cluster handled an end, a repair or a failure).
     #[error("{model} broke the kernel's contract at t = {at}: {what}")]
     Contract { model: String, at: Time, what: String },
+    /// A model could not go on (a computation it runs failed).
+    #[error("{model} failed at t = {at}: {what}")]
+    Model { model: String, at: Time, what: String },
     /// The async runtime could not be built.
     #[error("cannot start the simulation runtime: {0}")]
     Runtime(#[from] std::io::Error),
@@ -182,10 +185,10 @@ impl<P> Agenda<P> {
     pub fn pop(&mut self) -> Option<(Key, P)> {
         while let Some(e) = self.heap.pop() {
             self.free.push(e.slot);
+            // Every heap entry's slot holds its payload until the entry is popped.
             if let Some(payload) = self.slots[e.slot as usize].take() {
                 return Some((e.key, payload));
             }
-            debug_assert!(false, "agenda: an entry without its payload");
         }
         None
     }

@@ -172,6 +172,34 @@ pub struct PrepareConfig {
     pub whole_log: bool,
 }
 
+/// What a job requests as its run time: its actual run time (exact
+/// estimates) or the run time limit its user gave (logged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Estimates {
+    /// The actual run time.
+    #[default]
+    Exact,
+    /// The logged estimate (requested time).
+    Logged,
+}
+
+impl Estimates {
+    /// Both, with one line each.
+    pub const ALL: [(Estimates, &'static str); 2] = [
+        (Estimates::Exact, "jobs request their actual run times"),
+        (Estimates::Logged, "jobs request the run time limits their users gave (the log's requested time)"),
+    ];
+
+    /// Its name in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Estimates::Exact => "exact",
+            Estimates::Logged => "logged",
+        }
+    }
+}
+
 impl Default for PrepareConfig {
     fn default() -> Self {
         PrepareConfig {

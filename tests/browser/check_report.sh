@@ -6,7 +6,7 @@
 # Usage: tests/browser/check_report.sh [REPORT_DIR]
 # Without REPORT_DIR, it runs configs/quick.toml (single-cluster), the Grid
 # configs coreservation-6.8 and -6.9, and short provisioning and pricing runs
-# on CTC-SP2 into fresh stores and checks a report of each, in
+# on CTC-SP2 into one fresh store and checks its report, in
 # target/browser-check/. It uses target/release/slasim (building it if missing).
 # Chromium is Debian's `chromium`; when it is not installed the script says
 # so and skips (exit 0): `.ci/run` installs it with apt-get first.
@@ -98,19 +98,23 @@ if [[ $# -ge 1 ]]; then
 fi
 [[ -x target/release/slasim ]] || cargo build --release --locked
 rm -rf target/browser-check && mkdir -p target/browser-check
+# One store holding all four point kinds: single-cluster (quick), Grid
+# (coreservation-6.8 and -6.9), provisioning (greedy and MOGA on CTC-SP2) and
+# pricing (five days of CTC-SP2); one report of it.
+db=target/browser-check/all.sqlite
 for config in quick coreservation-6.8 coreservation-6.9; do
-    target/release/slasim sweep "configs/$config.toml" --db "target/browser-check/$config.sqlite" --no-progress
-    target/release/slasim report "target/browser-check/$config.sqlite" --out "target/browser-check/$config" >/dev/null
-    check "target/browser-check/$config"
+    target/release/slasim sweep "configs/$config.toml" --db "$db" --no-progress
 done
-# Provisioning: greedy and MOGA provisioning and adaptive pricing on CTC-SP2 (short runs).
-prov=target/browser-check/provisioning.sqlite
 ctc=(--trace CTC-SP2-1996-3.1-cln.swf.gz --capacity 430)
 for method in greedy moga; do
     target/release/slasim provision run --method "$method" "${ctc[@]}" --submissions 4 \
-        --alpha 0 --alpha 0.5 --alpha 1 --db "$prov" >/dev/null
+        --alpha 0 --alpha 0.5 --alpha 1 --db "$db" >/dev/null
 done
-target/release/slasim provision price "${ctc[@]}" --days 5 --alpha 0 --alpha 0.5 --alpha 1 --db "$prov" >/dev/null
-target/release/slasim report "$prov" --out target/browser-check/provisioning >/dev/null
-check target/browser-check/provisioning
-echo "browser check passed: quick, coreservation-6.8, coreservation-6.9 and provisioning reports"
+target/release/slasim provision price "${ctc[@]}" --days 5 --alpha 0 --alpha 0.5 --alpha 1 --db "$db" >/dev/null
+target/release/slasim report --db "$db" --out target/browser-check/all >/dev/null
+check target/browser-check/all
+for table in aggregates grid-summary provisioning pricing; do
+    grep -q "data-table=\"$table\"" target/browser-check/all/index.html \
+        || { echo "browser check FAILED: the report has no $table table"; exit 1; }
+done
+echo "browser check passed: one report of a store holding single-cluster, Grid, provisioning and pricing points"

@@ -10,6 +10,9 @@
 #      the merge job must never run; submitting the same script again must
 #      simulate only shard 2 (the others report their points "already there")
 #      and the merge must then complete and equal the local sweep.
+#   3. A provisioning config (MOGA on the synthetic default) the same way: 2
+#      array tasks + merge, the merged store equal to a local sweep in every
+#      provisioning table.
 #
 # Usage: tests/slurm/run.sh   (as root; SLASIM=/path/to/slasim to use another binary)
 # Skips (exit 0, "SKIP: ...") when Slurm and munge cannot be installed with apt-get.
@@ -352,6 +355,54 @@ for task in 1 2 3 4; do
     mine="$(grep -oE 'shard [0-9]+/4: [0-9]+ points' "$log" | grep -oE '[0-9]+ points' | cut -d' ' -f1)"
     if [[ $task == 2 ]]; then want="0 already there, $mine simulated now"; else want="$mine already there, 0 simulated now"; fi
     [[ "$line" == *": $want "* ]] || fail "task $task: expected '$want' in: $line"
+done
+
+# ---------------------------------------------------------------- run 3
+step "3. a provisioning config: emit, sbatch, 2 array tasks + merge"
+work3="$tmp/run 3"
+mkdir -p "$work3"
+prov="$work3/provisioning-tiny.toml"
+cat >"$prov" <<'TOML'
+name = "provisioning-tiny"
+
+[provision]
+method = "moga"
+submissions = 2
+tasks = 20
+task_processors = 8
+alphas = [0.0, 1.0]
+moga = { population = 10, generations = 2, sigma_share = 0.041 }
+fork_window_days = 10.0
+
+[[sweep]]
+name = "seeds"
+[sweep.axes]
+seed = [1, 2, 3, 4]
+TOML
+"$slasim" sweep "$prov" --emit-slurm 2 --db "$work3/prov.sqlite" --cpus-per-task 1 --time 10:00 \
+    --partition "$partition" --account slasimtest >&2
+script3="$work3/slasim-provisioning-tiny.sbatch"
+array4="$(sbatch --parsable "$script3" | cut -d';' -f1)"
+echo "submitted array job $array4"
+wait_array "$array4"
+log="$work3/slasim-provisioning-tiny-${array4}_1.out"
+[[ -s "$log" ]] || fail "task 1 of array $array4 wrote no log at $log"
+merge4="$(head -n1 "$log" | cut -d';' -f1)"
+[[ "$merge4" =~ ^[0-9]+$ ]] || fail "task 1 of array $array4 did not submit the merge job: $(cat "$log")"
+merge4_state="$(wait_job "$merge4")"
+show_array "$array4"
+echo "  merge job $merge4 (afterok:$array4): $merge4_state"
+for task in 1 2; do
+    [[ "$(task_state "$array4" "$task")" == COMPLETED ]] || fail "array $array4 task $task did not complete"
+done
+[[ "$merge4_state" == COMPLETED ]] || fail "merge job $merge4 ended $merge4_state"
+"$slasim" sweep "$prov" --db "$tmp/prov-local.sqlite" --no-progress >/dev/null
+for table in provision_points provision_sites provision_submissions; do
+    cols="$(csv "$tmp/prov-local.sqlite" "SELECT name FROM pragma_table_info('$table') WHERE name NOT IN ('wall_seconds', 'code_version')" | tail -n +2 | paste -sd,)"
+    a="$(csv "$work3/prov.sqlite" "SELECT $cols FROM $table ORDER BY 1, 2, 3")"
+    b="$(csv "$tmp/prov-local.sqlite" "SELECT $cols FROM $table ORDER BY 1, 2, 3")"
+    [[ "$a" == "$b" ]] || fail "table $table of the merged provisioning store differs from the local sweep's"
+    echo "  $table: $(($(wc -l <<<"$a") - 1)) rows, equal to the local sweep"
 done
 
 echo

@@ -27,7 +27,7 @@ impl Rule for ComprehensiveOverbooking {
         let pick = match core.placement {
             // A full booking risks only failures, so it also has the
             // highest PoS (conservative).
-            Placement::BestFit | Placement::Conservative => {
+            Placement::BestFit | Placement::HighestPos => {
                 full.or_else(|| core.overbooked_choice(c, j, from, core.placement == Placement::BestFit))
             }
             Placement::FirstFit => {
@@ -68,7 +68,7 @@ impl Comprehensive<ComprehensiveOverbooking> {
                         {
                             let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
                             let better = match self.placement {
-                                Placement::Conservative => best.is_none_or(|b| pos > b.pos),
+                                Placement::HighestPos => best.is_none_or(|b| pos > b.pos),
                                 _ => true,
                             };
                             if better {

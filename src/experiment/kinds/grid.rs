@@ -1,18 +1,32 @@
-//! Running a Grid point: cluster windows, requests, the Grid bench, metrics.
+//! The Grid point: clusters, their local schedulers and a co-reservation
+//! broker, and running it (cluster windows, requests, the Grid bench,
+//! metrics).
 //!
-//! Contract: [`GridLog`] is a log's usable jobs at their own submit times
-//! (loaded once per workload, shared read-only by the workers);
-//! [`run_grid_point`] cuts the point's windows and requests from it, builds
-//! one cluster (local scheduler + LRS) per window and the broker with the
-//! point's algorithm, simulates them on the Grid bench and turns the records
-//! into a [`RunOutput`] with every job (numbered across clusters: cluster 0's
-//! jobs first), every request and sub-reservation, and per-cluster metrics.
-//! Bad settings that need the log (too few windows, a part wider than every
+//! Reference: the co-reservation thesis, Ch. 5 (the simulator) and Ch. 6
+//! (the experiments).
+//!
+//! Contract: a [`GridPoint`] reads its workload, seed, the clusters' local
+//! scheduler (`strategy`) and `[grid]`; [`GridPoint::resolve`] checks them.
+//! [`GridLog`] is a log's usable jobs at their own submit times (loaded once
+//! per workload, shared read-only by the workers); [`run_grid_point`] cuts
+//! the point's windows and requests from it, builds one cluster (local
+//! scheduler + LRS) per window and the broker with the point's algorithm,
+//! simulates them on the Grid bench and turns the records into a
+//! [`RunOutput`] with every job (numbered across clusters: cluster 0's jobs
+//! first), every request and sub-reservation, and per-cluster metrics. Bad
+//! settings that need the log (too few windows, a part wider than every
 //! cluster) are [`InvalidSetting`]-style errors naming the setting.
 
 use std::sync::Arc;
+use std::time::{Instant, SystemTime};
 
 use anyhow::anyhow;
+use serde::{Deserialize, Serialize};
+
+use crate::experiment::inputs::{Inputs, code_version, rfc3339};
+use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::sim::record::RunSummary;
+use crate::store::{RunOutput, RunRow};
 
 use crate::grid::algorithm::algorithm;
 use crate::grid::broker::{BrokerActor, BrokerSettings};
@@ -35,6 +49,82 @@ use crate::workload::job::Job;
 use crate::workload::prepare::PrepareConfig;
 use crate::workload::synthetic::SyntheticConfig;
 use crate::workload::windows::{ClusterWindow, WindowError, cut_windows};
+
+/// The resolved settings of one Grid simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridPoint {
+    /// The clusters' local scheduler (a queueing mode that takes advance reservations).
+    pub strategy: String,
+    /// Seed of the request workload and of the variant shuffle.
+    pub seed: u64,
+    /// The log the cluster windows are cut from.
+    pub workload: WorkloadSource,
+    /// Clusters, broker and requests.
+    pub grid: GridConfig,
+}
+
+impl GridPoint {
+    /// The point as run: its settings checked, the local scheduler one that
+    /// takes advance reservations, the cost tables well-formed.
+    pub fn resolve(self) -> anyhow::Result<GridPoint> {
+        self.grid.validate()?;
+        crate::policy::build_reserving(&self.strategy, self.grid.capacity, self.grid.t_stop())?;
+        self.grid.costs.tables(self.grid.clusters)?;
+        Ok(self)
+    }
+
+    /// The canonical TOML text of the settings.
+    pub fn canonical(&self) -> Result<String, Unserialisable> {
+        canonical_toml(self)
+    }
+
+    /// The point's stable id.
+    pub fn id(&self) -> Result<PointId, Unserialisable> {
+        self.canonical().map(|text| PointId::of(&text))
+    }
+
+    /// The identity of its jobs: the windows of its clusters.
+    pub fn battery_key(&self) -> i64 {
+        let text = format!(
+            "{}\n{}\nbattery = 0\ngrid windows = {}\nclusters = {}",
+            toml::to_string(&self.workload).unwrap_or_default(),
+            toml::to_string(&PrepareConfig::default()).unwrap_or_default(),
+            toml::to_string(&self.grid.windows).unwrap_or_default(),
+            self.grid.clusters
+        );
+        PointId::of(&text).run_id
+    }
+}
+
+/// Simulates one Grid point: what to store and its summary.
+pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSummary)> {
+    let log = inputs.grid_log(p)?;
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let run = run_grid_point(log, &p.grid, &p.strategy, p.seed)?;
+    let wall_seconds = clock.elapsed().as_secs_f64();
+    let capacity = p.grid.capacity;
+    let summary = RunSummary::of(&run.jobs, capacity);
+    let id = p.id()?;
+    let row = RunRow {
+        run_id: id.run_id,
+        strategy: p.strategy.clone(),
+        battery: 0,
+        battery_key: p.battery_key(),
+        trace: log.trace.clone(),
+        seed: p.seed,
+        capacity,
+        config: p.canonical()?,
+        config_hash: id.hash,
+        code_version: code_version(),
+        started_at: rfc3339(started),
+        finished_at: rfc3339(SystemTime::now()),
+        wall_seconds,
+    };
+    let output = RunOutput { run: row, jobs: run.jobs, node_events: Vec::new(), point: None, grid: Some(run.output) };
+    Ok((output, summary))
+}
 
 /// A log's usable jobs, for cutting cluster windows.
 #[derive(Debug, Clone)]
@@ -70,7 +160,7 @@ pub enum GridInputError {
     Windows(#[from] WindowError),
     /// A request part no cluster can hold.
     #[error(
-        "setting `grid.cpus` = {cpus}: request {request} (template job {template}) has a part of {part} CPUs, \
+        "setting `grid.capacity` = {cpus}: request {request} (template job {template}) has a part of {part} CPUs, \
          wider than every cluster"
     )]
     PartTooWide {
@@ -90,7 +180,7 @@ impl GridInputError {
     pub fn setting(&self) -> &'static str {
         match self {
             GridInputError::Windows(e) => e.setting(),
-            GridInputError::PartTooWide { .. } => "grid.cpus",
+            GridInputError::PartTooWide { .. } => "grid.capacity",
         }
     }
 }
@@ -103,9 +193,9 @@ pub fn grid_workload(
 ) -> Result<(Vec<ClusterWindow>, Vec<CoRequest>), GridInputError> {
     let windows = cut_windows(&log.jobs, g.clusters as usize, &g.windows)?;
     let t_stop = g.t_stop();
-    let requests = requests(&windows[0].jobs, &g.requests, t_stop, g.cpus, seed);
-    if let Some((r, &part)) = requests.iter().find_map(|r| r.parts.iter().find(|&&p| p > g.cpus).map(|p| (r, p))) {
-        return Err(GridInputError::PartTooWide { cpus: g.cpus, request: r.id, template: r.template, part });
+    let requests = requests(&windows[0].jobs, &g.requests, t_stop, g.capacity, seed);
+    if let Some((r, &part)) = requests.iter().find_map(|r| r.parts.iter().find(|&&p| p > g.capacity).map(|p| (r, p))) {
+        return Err(GridInputError::PartTooWide { cpus: g.capacity, request: r.id, template: r.template, part });
     }
     Ok((windows, requests))
 }
@@ -139,11 +229,11 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     for w in &windows {
         let wc_acc = accuracy(w);
         let costs = Some(Arc::new(tables[w.index].clone()));
-        let lrs = Lrs { cluster: w.index as u32, cpus: g.cpus, wc_acc, costs, settings: g.lrs };
+        let lrs = Lrs { cluster: w.index as u32, cpus: g.capacity, wc_acc, costs, settings: g.lrs };
         clusters.push(GridCluster {
-            capacity: g.cpus,
+            capacity: g.capacity,
             jobs: w.jobs.clone(),
-            strategy: policy::build_reserving(local_scheduler, g.cpus, t_stop)?,
+            strategy: policy::build_reserving(local_scheduler, g.capacity, t_stop)?,
             lrs,
         });
     }
@@ -153,8 +243,12 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
         enumeration: g.enumeration,
         tolerances: (g.start_tolerance, g.cost_tolerance),
     };
-    let broker =
-        BrokerActor::new(info.build(), settings, vec![g.cpus; windows.len()], stream(seed, Stream::VariantShuffle, 0));
+    let broker = BrokerActor::new(
+        info.build(),
+        settings,
+        vec![g.capacity; windows.len()],
+        stream(seed, Stream::VariantShuffle, 0),
+    );
     let simulated = simulate_grid(GridScenario { clusters, requests, broker })?;
     let unresolved: u32 = simulated.clusters.iter().map(|c| c.unresolved).sum();
     if unresolved > 0 {
@@ -170,7 +264,7 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     for (i, (c, w)) in simulated.clusters.iter().zip(&windows).enumerate() {
         let run = ClusterRun {
             cluster: i as u32,
-            cpus: g.cpus,
+            cpus: g.capacity,
             records: &c.records,
             blocks: &c.blocks,
             backlog_integrals: c.backlog_integrals,

@@ -1,21 +1,17 @@
-//! Provisioning rows of the store: points, sites, submissions, slot statistics.
-//!
-//! Contract: a point is written in one transaction (its `provision_points`
-//! row last-checked by [`Store::has_provision_point`] for resuming), with
-//! cached prepared statements; a crash never leaves half a point behind.
+//! Writing a provisioning point (MOGA or greedy against best effort) or a
+//! site's slot statistics.
 
 use rusqlite::params;
 
-use super::{Store, StoreError, sqlite};
-use crate::provision::buyer::PricedRecord;
-use crate::provision::experiment::{Harm, SiteSummary, SlotStatistics, SubmissionOutcome};
+use crate::provision::experiment::{SiteSummary, SlotStatistics, SubmissionOutcome};
+use crate::store::{Store, StoreError, sqlite};
 
 /// The `provision_points` row of a point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProvisionPointRow {
     /// Stable id from the resolved settings.
     pub point_id: i64,
-    /// 'run' or 'slots'.
+    /// 'run', 'slots' or 'price'.
     pub kind: &'static str,
     /// The config's name.
     pub experiment: Option<String>,
@@ -45,18 +41,53 @@ pub struct ProvisionPointRow {
     pub wall_seconds: f64,
     /// Run points: 'moga', 'greedy' or 'greedy-easy'.
     pub method: Option<&'static str>,
+    /// Pricing points: share (%), α and pricing policy.
+    pub pricing: Option<(f64, f64, &'static str)>,
+}
+
+/// What a provisioning point stores.
+#[derive(Debug, Clone)]
+pub enum ProvisionOutput {
+    /// A workflow provisioned at every submission, against best effort.
+    Run {
+        /// Its `provision_points` row.
+        row: ProvisionPointRow,
+        /// Each site's load figures and target utilisation.
+        sites: Vec<(SiteSummary, Option<f64>)>,
+        /// One row per submission and α.
+        rows: Vec<SubmissionOutcome>,
+    },
+    /// A site's advertised-slot statistics.
+    Slots {
+        /// Its `provision_points` row.
+        row: ProvisionPointRow,
+        /// The site's target utilisation.
+        load: Option<f64>,
+        /// The statistics.
+        stats: Box<SlotStatistics>,
+    },
+}
+
+impl ProvisionOutput {
+    /// Its `provision_points` row.
+    pub fn row(&self) -> &ProvisionPointRow {
+        match self {
+            ProvisionOutput::Run { row, .. } | ProvisionOutput::Slots { row, .. } => row,
+        }
+    }
 }
 
 impl Store {
-    /// True if the provisioning point is stored.
-    pub fn has_provision_point(&self, point_id: i64) -> Result<bool, StoreError> {
-        self.conn
-            .query_row("SELECT EXISTS (SELECT 1 FROM provision_points WHERE point_id = ?1)", [point_id], |r| r.get(0))
-            .map_err(sqlite(&self.path))
+    /// Writes a provisioning point in one transaction.
+    pub fn write_provision(&mut self, out: &ProvisionOutput) -> Result<(), StoreError> {
+        match out {
+            ProvisionOutput::Run { row, sites, rows } => self.write_provision_run(row, sites, rows),
+            ProvisionOutput::Slots { row, load, stats } => self.write_slot_statistics(row, *load, stats),
+        }
     }
 
     /// Writes a MOGA-vs-best-effort point in one transaction.
-    pub fn write_provision_run(
+    fn write_provision_run(
         &mut self,
         point: &ProvisionPointRow,
         sites: &[(SiteSummary, Option<f64>)],
@@ -101,70 +132,8 @@ impl Store {
         tx.commit().map_err(&err)
     }
 
-    /// Writes a pricing point in one transaction.
-    pub fn write_pricing(
-        &mut self,
-        point: &ProvisionPointRow,
-        site: (&SiteSummary, Option<f64>),
-        be_wait: Option<f64>,
-        alpha: f64,
-        records: &[PricedRecord],
-        harm: &Harm,
-    ) -> Result<(), StoreError> {
-        let err = sqlite(&self.path);
-        let tx = self.conn.transaction().map_err(&err)?;
-        insert_point(&tx, point).map_err(&err)?;
-        insert_sites(&tx, point.point_id, &[(site.0.clone(), site.1)]).map_err(&err)?;
-        tx.execute("UPDATE provision_sites SET be_wait = ?2 WHERE point_id = ?1", params![point.point_id, be_wait])
-            .map_err(&err)?;
-        tx.execute(
-            "INSERT INTO pricing_harm VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                point.point_id,
-                harm.charged,
-                harm.suffered,
-                harm.suffered_vs_queueing,
-                harm.be_jobs as i64,
-                harm.be_wait_without
-            ],
-        )
-        .map_err(&err)?;
-        {
-            let mut st = tx
-                .prepare_cached(
-                    "INSERT INTO priced_reservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-                )
-                .map_err(&err)?;
-            for r in records {
-                st.execute(params![
-                    point.point_id,
-                    r.request,
-                    r.submit,
-                    r.procs,
-                    r.duration,
-                    alpha,
-                    r.offers,
-                    r.start,
-                    r.start.map(|s| s - r.submit),
-                    r.base_price,
-                    r.f,
-                    r.bought,
-                    r.end,
-                    r.audit.map(|a| a.queued),
-                    r.audit.map(|a| a.queued_procs as i64),
-                    r.audit.map(|a| a.conservative.delayed),
-                    r.audit.map(|a| a.easy.delayed),
-                    r.audit.map(|a| a.conservative.advanced),
-                    r.audit.map(|a| a.easy.advanced),
-                ])
-                .map_err(&err)?;
-            }
-        }
-        tx.commit().map_err(&err)
-    }
-
     /// Writes a slot-statistics point in one transaction.
-    pub fn write_slot_statistics(
+    fn write_slot_statistics(
         &mut self,
         point: &ProvisionPointRow,
         target_load: Option<f64>,
@@ -189,7 +158,7 @@ impl Store {
     }
 }
 
-fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqlite::Result<()> {
+pub(crate) fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqlite::Result<()> {
     tx.execute("DELETE FROM provision_submissions WHERE point_id = ?1", [p.point_id])?;
     tx.execute("DELETE FROM provision_sites WHERE point_id = ?1", [p.point_id])?;
     tx.execute("DELETE FROM slot_samples WHERE point_id = ?1", [p.point_id])?;
@@ -197,7 +166,10 @@ fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqli
     tx.execute("DELETE FROM priced_reservations WHERE point_id = ?1", [p.point_id])?;
     tx.execute("DELETE FROM pricing_harm WHERE point_id = ?1", [p.point_id])?;
     tx.execute(
-        "INSERT OR REPLACE INTO provision_points VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        "INSERT OR REPLACE INTO provision_points (point_id, kind, experiment, workflow, workflow_tasks, task_processors, \
+         sites, traces, target_load, exact_estimates, seed, submissions, config, code_version, wall_seconds, method, \
+         share, alpha, pricing_policy) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
         params![
             p.point_id,
             p.kind,
@@ -215,12 +187,15 @@ fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqli
             p.code_version,
             p.wall_seconds,
             p.method,
+            p.pricing.map(|x| x.0),
+            p.pricing.map(|x| x.1),
+            p.pricing.map(|x| x.2),
         ],
     )?;
     Ok(())
 }
 
-fn insert_sites(
+pub(crate) fn insert_sites(
     tx: &rusqlite::Transaction<'_>,
     point_id: i64,
     sites: &[(SiteSummary, Option<f64>)],

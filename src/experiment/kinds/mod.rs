@@ -1,0 +1,63 @@
+//! The point kinds: one file each, with its settings, its `resolve` and its
+//! `run`.
+//!
+//! Contract: [`run`] dispatches a [`Point`] to its kind's file and returns an
+//! [`Output`], which the store writes in one transaction. A new kind is a new
+//! file here, a [`Point`] variant, its config section in
+//! [`crate::experiment::config`] and its writer in `store/writer/`.
+
+pub mod grid;
+pub mod pricing;
+pub mod provision;
+pub mod single;
+
+use std::sync::Arc;
+
+use crate::experiment::inputs::Inputs;
+use crate::experiment::point::Point;
+use crate::sim::record::RunSummary;
+use crate::store::{PricingOutput, ProvisionOutput, RunOutput};
+use crate::threads::Budget;
+
+/// What running a point produced, ready for the store.
+#[derive(Debug)]
+pub enum Output {
+    /// A single-cluster or Grid run: its rows and summary.
+    Run {
+        /// The rows.
+        output: Box<RunOutput>,
+        /// Aggregates over its jobs.
+        summary: RunSummary,
+    },
+    /// A provisioning run or slot statistics.
+    Provision(Box<ProvisionOutput>),
+    /// A pricing run.
+    Pricing(Box<PricingOutput>),
+}
+
+impl Output {
+    /// The single-cluster or Grid summary, if it is one.
+    pub fn summary(&self) -> Option<RunSummary> {
+        match self {
+            Output::Run { summary, .. } => Some(*summary),
+            _ => None,
+        }
+    }
+}
+
+/// Runs one point with its shared inputs, on the calling thread and the
+/// threads `budget` has free; `experiment` names the config it came from.
+pub fn run(point: &Point, inputs: &Inputs, budget: &Arc<Budget>, experiment: Option<&str>) -> anyhow::Result<Output> {
+    Ok(match point {
+        Point::Single(p) => {
+            let (output, summary) = single::run(inputs, p)?;
+            Output::Run { output: Box::new(output), summary }
+        }
+        Point::Grid(p) => {
+            let (output, summary) = grid::run(inputs, p)?;
+            Output::Run { output: Box::new(output), summary }
+        }
+        Point::Provision(p) => Output::Provision(Box::new(provision::run(p, budget, experiment)?)),
+        Point::Pricing(p) => Output::Pricing(Box::new(pricing::run(p, budget, experiment)?)),
+    })
+}

@@ -1,0 +1,278 @@
+//! The provisioning point: a workflow provisioned against the sites'
+//! background load (MOGA or greedy), or one site's slot statistics.
+//!
+//! Reference: the provisioning dissertation, Ch. 3 (slot statistics), Ch. 4
+//! (the MOGA against best effort: trade-off α, workflow size, task size,
+//! load, CyberShake, several sites) and Ch. 7 (greedy provisioning with
+//! adaptive pricing).
+//!
+//! Contract:
+//! - [`ProvisionSettings`] is what a config's `[provision]` table and the
+//!   command line say; [`ProvisionSettings::resolve`] is the one place their
+//!   defaults and checks live. It cuts the site list to `site_count`, gives
+//!   every site the `utilisation` set for all, builds the workflow's
+//!   description and resets what the method does not read (the pricing
+//!   policy outside greedy provisioning; the MOGA, the enacting and the hole
+//!   charging for greedy; everything about the workflow for `slots`), so
+//!   points differing only there are one simulation.
+//! - [`run`] runs a point on the threads the run's budget has free and
+//!   returns its rows for the store.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::experiment::inputs::code_version;
+use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::provision::experiment::{
+    FORK_WINDOW, Method, OBSERVE_EVERY, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, slot_statistics,
+};
+use crate::provision::moga::MogaConfig;
+use crate::provision::plan::HoleCharging;
+use crate::provision::pricing::Policy;
+use crate::provision::workflow::SyntheticWorkflow;
+use crate::setting::InvalidSetting;
+use crate::store::{ProvisionOutput, ProvisionPointRow};
+use crate::threads::Budget;
+use crate::units::DAY;
+use crate::workload::WorkloadSource;
+use crate::workload::prepare::Estimates;
+
+/// The α grid of the Ch. 4 trade-off sweep: 0, 0.1, …, 1.
+pub fn default_alphas() -> Vec<f64> {
+    (0..=10).map(|i| f64::from(i) / 10.0).collect()
+}
+
+/// One site as a config names it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteSettings {
+    /// SWF path or name under the traces directory; `synthetic` for the embedded generator.
+    pub trace: String,
+    /// Processors (default: the trace header's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<u32>,
+    /// Raise the offered utilisation to this with a week-shifted copy of the trace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub utilisation: Option<f64>,
+}
+
+impl SiteSettings {
+    /// The site as run.
+    pub fn spec(&self, utilisation: Option<f64>) -> SiteSpec {
+        SiteSpec {
+            trace: workload(&self.trace),
+            utilisation: utilisation.or(self.utilisation),
+            capacity: self.capacity,
+        }
+    }
+}
+
+/// `synthetic` is the embedded generator; anything else a trace path or name.
+pub fn workload(trace: &str) -> WorkloadSource {
+    if trace == "synthetic" {
+        WorkloadSource::default()
+    } else {
+        WorkloadSource::Swf { path: PathBuf::from(trace), lenient: false }
+    }
+}
+
+/// A provisioning experiment's settings (`[provision]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ProvisionSettings {
+    /// `moga` (Ch. 4), `greedy` (Ch. 7) or `slots` (Ch. 3: one site's slot statistics).
+    pub method: Method,
+    /// Greedy provisioning: the scheduler the sites price with.
+    pub pricing_policy: Policy,
+    /// Experiment seed (the workflow, the load copies, the MOGA streams).
+    pub seed: u64,
+    /// Background jobs request their actual run times or their logged estimates.
+    pub estimates: Estimates,
+    /// The sites, in order.
+    pub sites: Vec<SiteSettings>,
+    /// Use only the first K sites.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_count: Option<usize>,
+    /// Every site's target utilisation (overrides each site's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub utilisation: Option<f64>,
+    /// `synthetic`, `cybershake` or a workflow file (one task per line: NAME RUNTIME PROCS [PARENT[:TRANSFER]...]).
+    pub workflow: String,
+    /// Tasks of the synthetic workflow.
+    pub tasks: usize,
+    /// Mean processors per task of the synthetic workflow.
+    pub task_processors: u32,
+    /// Levels of the synthetic workflow (default: √tasks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<usize>,
+    /// Mean task run time of the synthetic workflow, seconds.
+    pub mean_runtime: i64,
+    /// Mean transfer time between sites, seconds (0: none).
+    pub mean_transfer: i64,
+    /// Trade-off factors α a plan is picked for (every one from the same MOGA run).
+    pub alphas: Vec<f64>,
+    /// Submission instants.
+    pub submissions: usize,
+    /// Reserve and run each chosen MOGA plan in a fork.
+    pub enact: bool,
+    /// MOGA population, generations and σ_share.
+    pub moga: MogaConfig,
+    /// How far a what-if fork simulates past its submission, days.
+    pub fork_window_days: f64,
+    /// How MOGA plans pay for holes: `whole` (Table 1) or `used` (an ablation).
+    pub hole_charging: HoleCharging,
+}
+
+impl Default for ProvisionSettings {
+    fn default() -> Self {
+        ProvisionSettings {
+            method: Method::Moga,
+            pricing_policy: Policy::Conservative,
+            seed: 1,
+            estimates: Estimates::Exact,
+            sites: vec![SiteSettings { trace: "synthetic".into(), capacity: None, utilisation: None }],
+            site_count: None,
+            utilisation: None,
+            workflow: "synthetic".into(),
+            tasks: 100,
+            task_processors: 22,
+            levels: None,
+            mean_runtime: 1000,
+            mean_transfer: 0,
+            alphas: default_alphas(),
+            submissions: 50,
+            enact: true,
+            moga: MogaConfig::default(),
+            fork_window_days: FORK_WINDOW as f64 / DAY as f64,
+            hole_charging: HoleCharging::Whole,
+        }
+    }
+}
+
+impl ProvisionSettings {
+    /// The point these settings describe.
+    pub fn resolve(&self) -> anyhow::Result<ProvisionPoint> {
+        let mut sites = self.sites.as_slice();
+        if let Some(k) = self.site_count {
+            if k == 0 || k > sites.len() {
+                return Err(InvalidSetting::new(
+                    "provision.site_count",
+                    k,
+                    "must be between 1 and the number of sites",
+                )
+                .into());
+            }
+            sites = &sites[..k];
+        }
+        if let Some(u) = self.utilisation {
+            crate::setting::positive("provision.utilisation", u)?;
+        }
+        crate::setting::positive("provision.fork_window_days", self.fork_window_days)?;
+        let sites: Vec<SiteSpec> = sites.iter().map(|s| s.spec(self.utilisation)).collect();
+        let defaults = ProvisionSettings::default();
+        let max_procs = sites.iter().filter_map(|s| s.capacity).min().unwrap_or(u32::MAX);
+        let workflow = |s: &ProvisionSettings| match s.workflow.as_str() {
+            "synthetic" => WorkflowSpec::Synthetic(SyntheticWorkflow {
+                tasks: s.tasks,
+                levels: s.levels,
+                mean_runtime: s.mean_runtime,
+                mean_procs: s.task_processors,
+                max_procs,
+                mean_transfer: s.mean_transfer,
+            }),
+            "cybershake" => WorkflowSpec::CyberShake,
+            path => WorkflowSpec::File(PathBuf::from(path)),
+        };
+        let fork_window = |days: f64| (days * DAY as f64).round() as i64;
+        let mut point = ProvisionPoint {
+            method: self.method,
+            pricing_policy: self.pricing_policy,
+            seed: self.seed,
+            estimates: self.estimates,
+            sites,
+            workflow: workflow(self),
+            alphas: self.alphas.clone(),
+            submissions: self.submissions,
+            moga: self.moga.clone(),
+            enact: self.enact,
+            fork_window: fork_window(self.fork_window_days),
+            hole_charging: self.hole_charging,
+        };
+        // What the method does not read takes its default.
+        match self.method {
+            Method::Moga => point.pricing_policy = defaults.pricing_policy,
+            Method::Greedy => {
+                point.moga = defaults.moga.clone();
+                point.enact = defaults.enact;
+                point.hole_charging = defaults.hole_charging;
+            }
+            Method::Slots => {
+                point.pricing_policy = defaults.pricing_policy;
+                point.workflow = WorkflowSpec::CyberShake;
+                point.alphas = Vec::new();
+                point.submissions = defaults.submissions;
+                point.moga = defaults.moga.clone();
+                point.enact = defaults.enact;
+                point.fork_window = fork_window(defaults.fork_window_days);
+                point.hole_charging = defaults.hole_charging;
+            }
+        }
+        point.validate()?;
+        Ok(point)
+    }
+}
+
+/// The canonical TOML text of a provisioning point.
+pub fn canonical(point: &ProvisionPoint) -> Result<String, Unserialisable> {
+    canonical_toml(point)
+}
+
+/// A provisioning point's stable id.
+pub fn id(point: &ProvisionPoint) -> Result<PointId, Unserialisable> {
+    canonical(point).map(|text| PointId::of(&text))
+}
+
+/// Runs one point; `experiment` names the config it came from.
+pub fn run(point: &ProvisionPoint, budget: &Arc<Budget>, experiment: Option<&str>) -> anyhow::Result<ProvisionOutput> {
+    let started = Instant::now();
+    let mut row = ProvisionPointRow {
+        point_id: id(point)?.run_id,
+        kind: "run",
+        experiment: experiment.map(str::to_string),
+        workflow: None,
+        workflow_tasks: None,
+        task_processors: None,
+        sites: point.sites.len(),
+        traces: String::new(),
+        target_load: point.sites.first().and_then(|s| s.utilisation),
+        exact_estimates: point.estimates == Estimates::Exact,
+        seed: point.seed,
+        submissions: None,
+        config: canonical(point)?,
+        code_version: code_version(),
+        wall_seconds: 0.0,
+        method: Some(point.method_name()),
+        pricing: None,
+    };
+    if point.method == Method::Slots {
+        let site = &point.sites[0];
+        let stats = slot_statistics(site, point.estimates, OBSERVE_EVERY, point.seed)?;
+        row.kind = "slots";
+        row.method = None;
+        row.traces = stats.site.trace.clone();
+        row.wall_seconds = started.elapsed().as_secs_f64();
+        return Ok(ProvisionOutput::Slots { row, load: site.utilisation, stats: Box::new(stats) });
+    }
+    let outcome = run_point(point, budget)?;
+    row.workflow = Some(point.workflow.name());
+    row.workflow_tasks = Some(outcome.tasks);
+    row.task_processors = Some(outcome.mean_procs);
+    row.traces = outcome.sites.iter().map(|s| s.trace.as_str()).collect::<Vec<_>>().join(",");
+    row.submissions = Some(point.submissions);
+    row.wall_seconds = started.elapsed().as_secs_f64();
+    let sites = outcome.sites.into_iter().zip(point.sites.iter().map(|s| s.utilisation)).collect();
+    Ok(ProvisionOutput::Run { row, sites, rows: outcome.rows })
+}

@@ -1,0 +1,364 @@
+//! The single-cluster point: one cluster, one strategy, one battery (or the
+//! whole log), and running it.
+//!
+//! Contract:
+//! - A [`SinglePoint`] names everything a single-cluster simulation reads:
+//!   workload, preparation, strategy and its settings, failures, seed and
+//!   battery. [`SinglePoint::resolve`] is the one place its defaults and
+//!   checks live, for the command line and configs alike: settings its
+//!   strategy does not read are reset (points differing only there are one
+//!   simulation), a classic queueing strategy (`fcfs`, `easy`,
+//!   `conservative`) runs the whole log without deadlines and, unless
+//!   failures were set explicitly, without node failures.
+//! - [`run`] simulates the point on the calling thread's own single-threaded
+//!   runtime and returns what to store; it shares nothing mutable.
+//!
+//! Reference: the overbooking dissertation, Ch. 6 (the experiments' setup).
+
+use std::time::{Instant, SystemTime};
+
+use anyhow::anyhow;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::experiment::inputs::{Inputs, code_version, rfc3339};
+use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::policy::classic::ClassicConfig;
+use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
+use crate::policy::{self, Placement, UnknownName, strategy};
+use crate::sim::bench::{Scenario, simulate_outcomes};
+use crate::sim::record::RunSummary;
+use crate::stats::calibration::OnlineCalibrator;
+use crate::store::{PointAxes, RunOutput, RunRow};
+use crate::units::Time;
+use crate::workload::WorkloadSource;
+use crate::workload::failures::FailureSource;
+use crate::workload::job::{Job, NO_DEADLINE};
+use crate::workload::prepare::{PrepareConfig, Prepared};
+use crate::workload::reservations::ReservationConfig;
+
+/// The resolved settings of one single-cluster simulation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SinglePoint {
+    /// Strategy name (kebab-case, stable).
+    pub strategy: String,
+    /// Placement policy.
+    pub placement: Placement,
+    /// Seed of every random stream of the run.
+    pub seed: u64,
+    /// Battery index.
+    pub battery: usize,
+    /// Where the jobs come from.
+    pub workload: WorkloadSource,
+    /// How they are prepared.
+    pub prepare: PrepareConfig,
+    /// Node failures.
+    pub failures: FailureSource,
+    /// Overbooking: acceptance test, PoF_max, runtime statistics, λ and μ.
+    #[serde(default)]
+    pub overbooking: OverbookingConfig,
+    /// Paper B's reservations (none by default; left out of the canonical
+    /// text when default, so the ids of points without them do not change).
+    #[serde(default, skip_serializing_if = "ReservationConfig::is_default")]
+    pub reservations: ReservationConfig,
+    /// The classic queueing modes' settings (left out when default).
+    #[serde(default, skip_serializing_if = "ClassicConfig::is_default")]
+    pub classic: ClassicConfig,
+}
+
+/// The failure model a point gets when none is set: none for the classic
+/// queueing modes, the LANL replay with a trace, Poisson with the LANL rates
+/// for the synthetic workload.
+pub fn default_failures(strategy: &str, workload: &WorkloadSource) -> FailureSource {
+    let queueing = policy::strategy(strategy).is_ok_and(|s| s.queueing);
+    let model = match (queueing, workload) {
+        (true, _) => "none",
+        (false, WorkloadSource::Swf { .. }) => "lanl",
+        (false, _) => "poisson",
+    };
+    FailureSource::default_for(model).unwrap_or(FailureSource::None)
+}
+
+impl SinglePoint {
+    /// The point as run: strategy-dependent defaults applied (failures as
+    /// [`default_failures`] unless `failures_set`; a classic queueing mode
+    /// runs the whole log without deadlines, failures or reservations),
+    /// unread settings reset, settings checked.
+    pub fn resolve(mut self, failures_set: bool) -> anyhow::Result<SinglePoint> {
+        let info = strategy(&self.strategy)?;
+        if !failures_set {
+            self.failures = default_failures(&self.strategy, &self.workload);
+        }
+        if info.queueing {
+            if self.failures != FailureSource::None {
+                anyhow::bail!(
+                    "the classic modes (fcfs, easy, conservative) model no node failures; set failures to none"
+                );
+            }
+            if self.reservations.active() {
+                anyhow::bail!("the classic modes (fcfs, easy, conservative) take no reservations");
+            }
+            self.prepare = self.prepare.for_classic_modes();
+        }
+        self.overbooking.validate()?;
+        self.reservations.validate()?;
+        self.prepare.validate_split()?;
+        if !self.prepare.whole_log {
+            self.prepare.validate()?;
+        }
+        Ok(self.normalized()?)
+    }
+
+    /// The same point with every setting its strategy does not read reset to
+    /// its default: points that differ only there are one simulation.
+    pub fn normalized(&self) -> Result<SinglePoint, UnknownName> {
+        let info = strategy(&self.strategy)?;
+        let reads = info.reads;
+        let mut p = self.clone();
+        if !info.queueing {
+            p.classic = ClassicConfig::default();
+        }
+        let defaults = OverbookingConfig::default();
+        if !reads.placement {
+            p.placement = Placement::default();
+        }
+        if !reads.overbooking {
+            p.overbooking.pof_max = defaults.pof_max;
+            p.overbooking.pdf = defaults.pdf.clone();
+            p.overbooking.calibration = defaults.calibration;
+            p.overbooking.calibration_min_count = defaults.calibration_min_count;
+            p.overbooking.calibration_warmup = defaults.calibration_warmup;
+            // Only overbooked jobs are ever checkpointed.
+            p.overbooking.checkpoint = defaults.checkpoint;
+        }
+        if !p.reservations.active() {
+            p.reservations = ReservationConfig::default();
+        }
+        if !reads.acceptance {
+            p.overbooking.acceptance = defaults.acceptance;
+            p.overbooking.security_factor = None;
+        } else {
+            match p.overbooking.acceptance {
+                AcceptanceKind::Pof => p.overbooking.security_factor = None,
+                AcceptanceKind::Risk => p.overbooking.pof_max = defaults.pof_max,
+            }
+        }
+        Ok(p)
+    }
+
+    /// The canonical TOML text of the settings.
+    pub fn canonical(&self) -> Result<String, Unserialisable> {
+        canonical_toml(self)
+    }
+
+    /// The identity of the point's jobs: workload, preparation (but for the
+    /// penalty ratio, which the jobs' attributes do not show) and battery.
+    pub fn battery_key(&self) -> i64 {
+        let prepare = PrepareConfig { penalty_ratio: 1.0, ..self.prepare.clone() };
+        let text = format!(
+            "{}\n{}\nbattery = {}",
+            toml::to_string(&self.workload).unwrap_or_default(),
+            toml::to_string(&prepare).unwrap_or_default(),
+            self.battery
+        );
+        let digest = Sha256::digest(text.as_bytes());
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&digest[..8]);
+        (u64::from_be_bytes(first) >> 1) as i64
+    }
+
+    /// The point's stable id.
+    pub fn id(&self) -> Result<PointId, Unserialisable> {
+        self.canonical().map(|text| PointId::of(&text))
+    }
+}
+
+/// The `points` columns describing a point's settings.
+pub fn axes(p: &SinglePoint) -> PointAxes {
+    let info = policy::strategy(&p.strategy).ok();
+    let (acceptance, security_factor) = match p.overbooking.acceptance {
+        AcceptanceKind::Pof => ("pof", None),
+        AcceptanceKind::Risk => {
+            ("risk", Some(p.overbooking.security_factor.unwrap_or(info.map_or(1.0, |i| i.security_factor))))
+        }
+    };
+    let failures = match &p.failures {
+        FailureSource::None => "none",
+        FailureSource::Lanl { .. } => "lanl",
+        FailureSource::Poisson { .. } => "poisson",
+        FailureSource::Weibull { .. } => "weibull",
+        FailureSource::Hyperexp { .. } => "hyperexp",
+    };
+    PointAxes {
+        placement: p.placement.name().to_string(),
+        acceptance: acceptance.to_string(),
+        pof_max: p.overbooking.pof_max,
+        security_factor,
+        penalty_ratio: p.prepare.penalty_ratio,
+        pdf_source: p.overbooking.pdf.source.to_string(),
+        failures: failures.to_string(),
+        reservation_percent: p.reservations.percent,
+        start_factor: p.reservations.start_factor,
+        reservation_option: p.reservations.option.name().to_string(),
+        checkpointing: p.overbooking.checkpoint.enabled,
+        kill_at_estimate: p.classic.kill_at_estimate,
+        calibration: p.overbooking.calibration.to_string(),
+    }
+}
+
+/// How far failures must reach: the last deadline, or for jobs without one
+/// (paper B) the last submission plus every estimate run back to back.
+fn failure_horizon(jobs: &[Job]) -> Time {
+    let open = jobs.iter().any(|j| j.deadline >= NO_DEADLINE);
+    let last_deadline = jobs.iter().map(|j| j.deadline).filter(|&d| d < NO_DEADLINE).max().unwrap_or(0);
+    if !open {
+        return last_deadline;
+    }
+    let last = jobs.iter().map(|j| j.occurrence).max().unwrap_or(0);
+    let work: Time = jobs.iter().map(|j| j.estimate).sum();
+    last_deadline.max(last.saturating_add(work))
+}
+
+/// The `runs` row of a point simulated from `started` for `wall_seconds`.
+fn run_row(
+    p: &SinglePoint,
+    trace: &str,
+    capacity: u32,
+    started: SystemTime,
+    wall_seconds: f64,
+) -> Result<RunRow, Unserialisable> {
+    let id = p.id()?;
+    Ok(RunRow {
+        run_id: id.run_id,
+        strategy: p.strategy.clone(),
+        battery: p.battery as i64,
+        battery_key: p.battery_key(),
+        trace: trace.to_string(),
+        seed: p.seed,
+        capacity,
+        config: p.canonical()?,
+        config_hash: id.hash,
+        code_version: code_version(),
+        started_at: rfc3339(started),
+        finished_at: rfc3339(SystemTime::now()),
+        wall_seconds,
+    })
+}
+
+/// The single-cluster scenario of point `p` on `jobs` (a battery).
+fn scenario(
+    inputs: &Inputs,
+    p: &SinglePoint,
+    jobs: &[Job],
+    capacity: u32,
+    calibrator: Option<OnlineCalibrator>,
+) -> anyhow::Result<Scenario> {
+    let reservations = p.reservations.generate(jobs, p.seed, p.battery);
+    let mut jobs = jobs.to_vec();
+    if !reservations.is_empty() {
+        jobs.extend(reservations);
+        jobs.sort_by_key(|j| (j.occurrence, j.id));
+    }
+    let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
+    let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
+    let checkpoint = Some(p.overbooking.checkpoint);
+    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator })
+}
+
+/// The calibrator a calibrated point starts with: carried through the
+/// `calibration_warmup` batteries before its own, as if the cluster had been
+/// running them, so it has seen outcomes (and only past ones) when its own
+/// battery begins. None without calibration.
+fn warm_calibrator(inputs: &Inputs, p: &SinglePoint, prepared: &Prepared) -> anyhow::Result<Option<OnlineCalibrator>> {
+    let Some(mut calibrator) = p.overbooking.calibrator() else { return Ok(None) };
+    for b in p.battery.saturating_sub(p.overbooking.calibration_warmup)..p.battery {
+        let q = SinglePoint { battery: b, ..p.clone() };
+        let Some(battery) = prepared.batteries.get(b) else { continue };
+        let warm = simulate_outcomes(scenario(inputs, &q, &battery.jobs, prepared.capacity, Some(calibrator))?)?;
+        calibrator = warm.cluster.calibrator.ok_or_else(|| anyhow!("the warm-up battery {b} lost its calibrator"))?;
+    }
+    Ok(Some(calibrator))
+}
+
+/// Simulates one single-cluster point: what to store and its summary. A job
+/// its strategy left without an outcome is an error (a defect), not a failure.
+pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSummary)> {
+    let prepared = inputs.prepared(p)?;
+    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
+        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
+    })?;
+    let capacity = prepared.capacity;
+    let started = SystemTime::now();
+    let clock = Instant::now();
+    let calibrator = warm_calibrator(inputs, p, prepared)?;
+    let simulated = simulate_outcomes(scenario(inputs, p, &battery.jobs, capacity, calibrator)?)?;
+    let wall_seconds = clock.elapsed().as_secs_f64();
+    let summary = RunSummary::of(&simulated.cluster.records, capacity);
+    let run = run_row(p, &prepared.trace, capacity, started, wall_seconds)?;
+    let unresolved = simulated.cluster.unresolved;
+    if unresolved > 0 {
+        anyhow::bail!("{unresolved} jobs were left without an outcome (a defect of strategy {})", p.strategy);
+    }
+    let point = Some((axes(p), summary));
+    let output = RunOutput {
+        run,
+        jobs: simulated.cluster.records,
+        node_events: simulated.cluster.node_events,
+        point,
+        grid: None,
+    };
+    Ok((output, summary))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point() -> SinglePoint {
+        SinglePoint {
+            strategy: "heuristic-planning".into(),
+            placement: Placement::BestFit,
+            seed: 1,
+            battery: 3,
+            workload: WorkloadSource::default(),
+            prepare: PrepareConfig::default(),
+            failures: FailureSource::default_for("lanl").unwrap(),
+            overbooking: OverbookingConfig::default(),
+            reservations: Default::default(),
+            classic: Default::default(),
+        }
+    }
+
+    #[test]
+    fn id_is_stable_and_sensitive() {
+        let p = point();
+        let text = p.canonical().unwrap();
+        assert!(text.contains("strategy = \"heuristic-planning\""), "{text}");
+        let back: SinglePoint = toml::from_str(&text).unwrap();
+        assert_eq!(back, p);
+        assert_eq!(p.id(), point().id());
+        assert!(p.id().unwrap().run_id >= 0);
+        let other = SinglePoint { battery: 4, ..point() };
+        assert_ne!(p.id(), other.id());
+    }
+
+    #[test]
+    fn unread_settings_normalise_away() {
+        let mut a = point();
+        a.overbooking.pof_max = 0.35;
+        // Heuristic planning reads neither PoF_max nor its placement.
+        let b = SinglePoint { placement: Placement::FirstFit, ..a.clone() };
+        assert_eq!(a.normalized().unwrap().id(), point().normalized().unwrap().id());
+        assert_eq!(b.normalized().unwrap().id(), point().normalized().unwrap().id());
+        // Heuristic overbooking reads PoF_max, but not the security factor under the PoF test.
+        let mut c = SinglePoint { strategy: "heuristic-overbooking".into(), ..a.clone() };
+        let d = c.clone();
+        c.overbooking.security_factor = Some(3.0);
+        assert_eq!(c.normalized().unwrap().id(), d.normalized().unwrap().id());
+        let mut e = d.clone();
+        e.overbooking.pof_max = 0.4;
+        assert_ne!(e.normalized().unwrap().id(), d.normalized().unwrap().id());
+        assert!(SinglePoint { strategy: "nope".into(), ..point() }.normalized().is_err());
+    }
+}

@@ -1,0 +1,138 @@
+//! Merging the stores of a sweep's shards.
+//!
+//! Contract: [`merge`] writes a new store holding every point of its inputs,
+//! of every kind — single-cluster and Grid runs with their jobs, node events,
+//! reservations, requests and clusters; provisioning and pricing points with
+//! their sites, submissions, purchases, slot samples and slots — each point
+//! once, with the experiments that name them. Inputs of different
+//! experiments, of another schema version, or an existing output are refused
+//! before anything is written.
+
+use std::path::{Path, PathBuf};
+
+use crate::store::schema::{SCHEMA_VERSION, user_version};
+use crate::store::{ExperimentId, Store, StoreError, experiments, open_read_only, sqlite};
+
+/// Merges shard stores into a new store at `output`. Refuses stores from
+/// different experiments (config hashes), older or newer schemas, and an
+/// existing output file. Runs present in several inputs are kept once.
+pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeError> {
+    if inputs.is_empty() {
+        return Err(MergeError::NoInputs);
+    }
+    if output.exists() {
+        return Err(MergeError::OutputExists { path: output.to_path_buf() });
+    }
+    let mut reference: Option<(PathBuf, Vec<ExperimentId>)> = None;
+    for input in inputs {
+        let conn = open_read_only(input)?;
+        let version = user_version(&conn).map_err(sqlite(input))?;
+        if version != SCHEMA_VERSION {
+            return Err(MergeError::Schema { path: input.clone(), found: version });
+        }
+        let found = experiments(input)?;
+        if found.is_empty() {
+            return Err(MergeError::NoExperiment { path: input.clone() });
+        }
+        match &reference {
+            None => reference = Some((input.clone(), found)),
+            Some((first, expected)) if *expected != found => {
+                let names = |v: &[ExperimentId]| {
+                    v.iter()
+                        .map(|(h, n, f)| format!("{n} ({f}, {})", &h[..12.min(h.len())]))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                return Err(MergeError::Mismatch {
+                    first: first.clone(),
+                    first_experiments: names(expected),
+                    other: input.clone(),
+                    other_experiments: names(&found),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    let mut store = Store::open(output)?;
+    let err = sqlite(output);
+    let mut report = MergeReport::default();
+    let count = |store: &Store| -> Result<i64, StoreError> {
+        store
+            .conn
+            .query_row("SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM provision_points)", [], |r| r.get(0))
+            .map_err(sqlite(output))
+    };
+    for input in inputs {
+        let before = count(&store)?;
+        store.conn.execute("ATTACH DATABASE ?1 AS src", [input.to_string_lossy()]).map_err(&err)?;
+        let tx = store.conn.transaction().map_err(&err)?;
+        tx.execute_batch(
+            "CREATE TEMP TABLE new_runs AS SELECT run_id FROM src.runs WHERE run_id NOT IN (SELECT run_id FROM main.runs);
+             INSERT OR IGNORE INTO main.experiments SELECT * FROM src.experiments;
+             INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;
+             INSERT OR IGNORE INTO main.battery_jobs SELECT * FROM src.battery_jobs;
+             INSERT INTO main.runs SELECT * FROM src.runs WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.job_outcomes SELECT * FROM src.job_outcomes WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.node_events SELECT * FROM src.node_events WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.reservations SELECT * FROM src.reservations WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT OR IGNORE INTO main.points SELECT * FROM src.points WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT OR IGNORE INTO main.grid_points SELECT * FROM src.grid_points WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.coreservations SELECT * FROM src.coreservations WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.subreservations SELECT * FROM src.subreservations WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.cluster_runs SELECT * FROM src.cluster_runs WHERE run_id IN (SELECT run_id FROM new_runs);
+             DROP TABLE temp.new_runs;
+             CREATE TEMP TABLE new_points AS SELECT point_id FROM src.provision_points
+                 WHERE point_id NOT IN (SELECT point_id FROM main.provision_points);
+             INSERT INTO main.provision_points SELECT * FROM src.provision_points WHERE point_id IN (SELECT point_id FROM new_points);
+             INSERT INTO main.provision_sites SELECT * FROM src.provision_sites WHERE point_id IN (SELECT point_id FROM new_points);
+             INSERT INTO main.provision_submissions SELECT * FROM src.provision_submissions WHERE point_id IN (SELECT point_id FROM new_points);
+             INSERT INTO main.priced_reservations SELECT * FROM src.priced_reservations WHERE point_id IN (SELECT point_id FROM new_points);
+             INSERT INTO main.pricing_harm SELECT * FROM src.pricing_harm WHERE point_id IN (SELECT point_id FROM new_points);
+             INSERT INTO main.slot_samples SELECT * FROM src.slot_samples WHERE point_id IN (SELECT point_id FROM new_points);
+             INSERT INTO main.advertised_slots SELECT * FROM src.advertised_slots WHERE point_id IN (SELECT point_id FROM new_points);
+             DROP TABLE temp.new_points;",
+        )
+        .map_err(&err)?;
+        tx.commit().map_err(&err)?;
+        store.conn.execute("DETACH DATABASE src", []).map_err(&err)?;
+        let after = count(&store)?;
+        report.runs += (after - before) as usize;
+        report.inputs += 1;
+    }
+    Ok(report)
+}
+
+/// What a merge did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MergeReport {
+    /// Stores merged.
+    pub inputs: usize,
+    /// Points copied, of every kind (duplicates counted once).
+    pub runs: usize,
+}
+
+/// Why a merge was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// Nothing to merge.
+    #[error("no input stores given")]
+    NoInputs,
+    /// The output exists.
+    #[error("{path}: already exists; merge writes a new store", path = .path.display())]
+    OutputExists { path: PathBuf },
+    /// A store with another schema version.
+    #[error("{path}: schema version {found}, this slasim writes {SCHEMA_VERSION}; re-run its sweep or use the matching slasim", path = .path.display())]
+    Schema { path: PathBuf, found: i64 },
+    /// A store not written by `slasim sweep`.
+    #[error("{path}: holds no experiment (was it written by `slasim sweep`?)", path = .path.display())]
+    NoExperiment { path: PathBuf },
+    /// Stores of different experiments.
+    #[error(
+        "refusing to merge stores of different configs: {first} holds {first_experiments}, \
+         {other} holds {other_experiments}", first = .first.display(), other = .other.display()
+    )]
+    Mismatch { first: PathBuf, first_experiments: String, other: PathBuf, other_experiments: String },
+    /// A store error.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}

@@ -1,0 +1,113 @@
+//! Read-only access: `slasim query`'s guard and the rendering of its tables.
+//!
+//! Contract: [`query`] opens the store read-only (`query_only` too) and
+//! refuses any statement that writes; a statement SQLite cannot prepare is
+//! an error naming the store and SQLite's message. Reading a store from a
+//! newer slasim is allowed; only writing is refused.
+
+use std::path::Path;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OpenFlags};
+
+use crate::store::{StoreError, sqlite};
+
+/// A query result: column names and rendered rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows of rendered values (`NULL` as empty).
+    pub rows: Vec<Vec<String>>,
+}
+
+fn render(value: ValueRef<'_>) -> String {
+    match value {
+        ValueRef::Null => String::new(),
+        ValueRef::Integer(i) => i.to_string(),
+        ValueRef::Real(r) => {
+            if r.fract() == 0.0 && r.abs() < 1e15 {
+                format!("{r:.1}")
+            } else {
+                format!("{r:.6}").trim_end_matches('0').to_string()
+            }
+        }
+        ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+        ValueRef::Blob(b) => format!("<{} bytes>", b.len()),
+    }
+}
+
+/// Runs one read-only SQL statement on the database at `path`.
+pub fn query(path: impl AsRef<Path>, sql: &str) -> Result<Table, StoreError> {
+    let path = path.as_ref().to_path_buf();
+    if !path.is_file() {
+        return Err(StoreError::Missing { path });
+    }
+    let sql_err = |e: rusqlite::Error| StoreError::Sql { path: path.clone(), message: e.to_string() };
+    // Reading a newer store is harmless: only writing is refused.
+    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(sqlite(&path))?;
+    conn.pragma_update(None, "query_only", true).map_err(sqlite(&path))?;
+    let mut stmt = conn.prepare(sql).map_err(sql_err)?;
+    if !stmt.readonly() {
+        return Err(StoreError::WriteRefused { sql: sql.trim().to_string() });
+    }
+    let columns: Vec<String> = stmt.column_names().map(str::to_string).collect();
+    let n = columns.len();
+    let mut rows = Vec::new();
+    let mut result = stmt.query([]).map_err(sql_err)?;
+    while let Some(row) = result.next().map_err(sql_err)? {
+        rows.push((0..n).map(|i| row.get_ref(i).map(render).unwrap_or_default()).collect());
+    }
+    Ok(Table { columns, rows })
+}
+
+impl Table {
+    /// Aligned text, numbers right-aligned.
+    pub fn to_text(&self) -> String {
+        let widths: Vec<usize> = (0..self.columns.len())
+            .map(|i| {
+                self.rows
+                    .iter()
+                    .map(|r| r[i].chars().count())
+                    .chain([self.columns[i].chars().count()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let numeric = |s: &str| !s.is_empty() && s.parse::<f64>().is_ok();
+        let mut out = String::new();
+        let line = |cells: Vec<String>, out: &mut String| {
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        };
+        line(self.columns.iter().enumerate().map(|(i, c)| format!("{c:<w$}", w = widths[i])).collect(), &mut out);
+        line(widths.iter().map(|&w| "-".repeat(w)).collect(), &mut out);
+        for row in &self.rows {
+            let cells = row
+                .iter()
+                .enumerate()
+                .map(
+                    |(i, v)| {
+                        if numeric(v) { format!("{v:>w$}", w = widths[i]) } else { format!("{v:<w$}", w = widths[i]) }
+                    },
+                )
+                .collect();
+            line(cells, &mut out);
+        }
+        out
+    }
+
+    /// CSV with a header line (RFC 4180 quoting).
+    pub fn to_csv(&self) -> String {
+        let quote = |s: &str| {
+            if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+        };
+        let mut out = String::new();
+        for row in std::iter::once(&self.columns).chain(&self.rows) {
+            out.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
+            out.push('\n');
+        }
+        out
+    }
+}

@@ -1,0 +1,201 @@
+//! The `--jobs` budget: how many threads may be busy at once.
+//!
+//! Contract:
+//! - A run with `--jobs N` never has more than N threads simulating. The
+//!   executor's workers each hold one slot of the [`Budget`] while they run
+//!   points; within a point, extra parallel work (provisioning forks, MOGA
+//!   plan evaluations, a pricing point's counterfactual runs) goes through
+//!   [`Budget::map`], which borrows only the slots that are free at that
+//!   moment (possibly none: the calling thread then does all the work) and
+//!   never waits for one.
+//! - Results never depend on how many slots were granted: [`Budget::map`]
+//!   returns one result per item, in item order, whoever computed it.
+//! - A panic while computing an item is an error ([`Panicked`]), never a value.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Slots of busy threads, shared by the workers of one run.
+#[derive(Debug)]
+pub struct Budget {
+    free: AtomicUsize,
+}
+
+/// A helper thread panicked while computing an item.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a parallel {what} panicked: {message}")]
+pub struct Panicked {
+    /// What was being computed.
+    pub what: &'static str,
+    /// The panic's message, when it had one.
+    pub message: String,
+}
+
+/// Slots taken from a budget, given back when dropped.
+#[derive(Debug)]
+pub struct Lease<'a> {
+    budget: &'a Budget,
+    slots: usize,
+}
+
+impl Lease<'_> {
+    /// Slots held.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        self.budget.free.fetch_add(self.slots, Ordering::AcqRel);
+    }
+}
+
+impl Budget {
+    /// A budget of `slots` threads (at least one).
+    pub fn new(slots: usize) -> Budget {
+        Budget { free: AtomicUsize::new(slots.max(1)) }
+    }
+
+    /// A budget whose only slot the caller already holds: everything runs on
+    /// the calling thread.
+    pub fn serial() -> Budget {
+        Budget { free: AtomicUsize::new(0) }
+    }
+
+    /// Takes up to `want` free slots now (possibly none); never waits.
+    pub fn lease(&self, want: usize) -> Lease<'_> {
+        let mut free = self.free.load(Ordering::Acquire);
+        loop {
+            let take = free.min(want);
+            if take == 0 {
+                return Lease { budget: self, slots: 0 };
+            }
+            match self.free.compare_exchange_weak(free, free - take, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Lease { budget: self, slots: take },
+                Err(now) => free = now,
+            }
+        }
+    }
+
+    /// `f(state, item)` for every item, in item order. The calling thread
+    /// works too, with `state`; helper threads run only on slots free now,
+    /// each with its own state from `helper`. Items are handed out one at a
+    /// time, so the result is the same however many helpers there were.
+    pub fn map<T: Sync, S: Send, R: Send>(
+        &self,
+        what: &'static str,
+        items: &[T],
+        state: &mut S,
+        helper: impl Fn() -> S + Sync,
+        f: impl Fn(&mut S, &T) -> R + Sync,
+    ) -> Result<Vec<R>, Panicked> {
+        let lease = self.lease(items.len().saturating_sub(1));
+        if lease.slots() == 0 {
+            return caught(what, || items.iter().map(|item| f(state, item)).collect());
+        }
+        let next = AtomicUsize::new(0);
+        let work = |state: &mut S| -> Vec<(usize, R)> {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else { return done };
+                done.push((i, f(state, item)));
+            }
+        };
+        let mut parts = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..lease.slots())
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut state = helper();
+                        work(&mut state)
+                    })
+                })
+                .collect();
+            let mut parts = vec![caught(what, || work(state))];
+            parts.extend(handles.into_iter().map(|h| h.join().map_err(|e| panic_message(what, e.as_ref()))));
+            parts
+        });
+        let mut slots: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+        for part in parts.drain(..) {
+            for (i, r) in part? {
+                slots[i] = Some(r);
+            }
+        }
+        slots
+            .into_iter()
+            .map(|r| r.ok_or_else(|| Panicked { what, message: "an item was left without a result".into() }))
+            .collect()
+    }
+}
+
+/// Runs `f`, turning a panic into [`Panicked`].
+fn caught<R>(what: &'static str, f: impl FnOnce() -> R) -> Result<R, Panicked> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|e| panic_message(what, e.as_ref()))
+}
+
+fn panic_message(what: &'static str, payload: &(dyn std::any::Any + Send)) -> Panicked {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    Panicked { what, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_gives_items_in_order_whatever_the_slots() {
+        let items: Vec<u64> = (0..100).collect();
+        for slots in [0, 1, 3, 8] {
+            let budget = Budget { free: AtomicUsize::new(slots) };
+            let out = budget.map(
+                "square",
+                &items,
+                &mut 0u64,
+                || 0u64,
+                |calls, &x| {
+                    *calls += 1;
+                    x * x
+                },
+            );
+            assert_eq!(out.unwrap(), items.iter().map(|x| x * x).collect::<Vec<_>>(), "{slots} slots");
+            // Every slot is back.
+            assert_eq!(budget.free.load(Ordering::Acquire), slots);
+        }
+    }
+
+    #[test]
+    fn leases_never_exceed_the_budget_and_come_back() {
+        let budget = Budget::new(3);
+        let a = budget.lease(2);
+        let b = budget.lease(5);
+        let c = budget.lease(1);
+        assert_eq!((a.slots(), b.slots(), c.slots()), (2, 1, 0));
+        drop(a);
+        assert_eq!(budget.lease(9).slots(), 2);
+        drop((b, c));
+        assert_eq!(Budget::serial().lease(4).slots(), 0);
+    }
+
+    #[test]
+    fn a_panicking_helper_is_an_error() {
+        let budget = Budget::new(4);
+        let items: Vec<u32> = (0..64).collect();
+        let out = budget.map(
+            "evaluation",
+            &items,
+            &mut (),
+            || (),
+            |_, &x| {
+                assert!(x != 40, "item forty");
+                x
+            },
+        );
+        let err = out.unwrap_err();
+        assert_eq!(err.what, "evaluation");
+        assert!(err.message.contains("item forty"), "{err}");
+    }
+}
