@@ -13,6 +13,7 @@ mod list;
 pub mod options;
 mod provision;
 mod query;
+mod reference;
 mod report;
 mod run;
 mod sweep;
@@ -65,6 +66,13 @@ enum Command {
     Trace(trace::TraceCommand),
     /// What exists: strategies, algorithms, axes, request workloads, … one line each.
     List(list::ListArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(reference::CompletionsArgs),
+    /// Write the manual pages (slasim.1 and one per subcommand).
+    Man(reference::ManArgs),
+    /// Print a generated reference page of the docs (Markdown).
+    #[command(subcommand, hide = true)]
+    Reference(reference::ReferenceCommand),
 }
 
 /// The command tree, for completions, the manual page and the tests.
@@ -114,6 +122,9 @@ pub fn main() -> ExitCode {
         Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
         Command::Trace(command) => trace::run(command).map(|()| ExitCode::SUCCESS),
         Command::List(command) => list::run(command).map(|()| ExitCode::SUCCESS),
+        Command::Completions(args) => reference::completions(args).map(|()| ExitCode::SUCCESS),
+        Command::Man(args) => reference::man(args).map(|()| ExitCode::SUCCESS),
+        Command::Reference(command) => reference::reference(command).map(|()| ExitCode::SUCCESS),
     };
     match result {
         Ok(code) => code,

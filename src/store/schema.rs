@@ -469,3 +469,46 @@ pub(crate) fn older_ids(conn: &Connection, found: i64) -> rusqlite::Result<Vec<(
     }
     Ok(kinds)
 }
+
+/// What each table and view of the store holds, for the schema reference
+/// (`slasim reference schema`, which refuses a table missing here).
+pub const TABLES: &[(&str, &str)] = &[
+    (
+        "runs",
+        "One row per single-cluster or Grid run: its strategy, battery, trace, seed, capacity and resolved settings.",
+    ),
+    ("battery_jobs", "A battery's jobs, stored once and shared by every run of that battery."),
+    (
+        "job_outcomes",
+        "What became of each job in each run: acceptance, planned and actual start and end, PoF, fee, penalty.",
+    ),
+    (
+        "jobs",
+        "View: `job_outcomes` joined with `battery_jobs` and `runs`, one row per job per run with every attribute and outcome.",
+    ),
+    ("node_events", "Node failures and repairs each run saw."),
+    ("points", "One row per run with its axes and summary metrics (the report reads these)."),
+    ("experiments", "One row per config (or command line) that ran points into this store: its name, text and hash."),
+    ("experiment_points", "Which point belongs to which experiment and sweep (a point may belong to several)."),
+    ("reservations", "Advance reservations of a run (paper B): requested start, acceptance, outcome, fee and penalty."),
+    (
+        "grid_points",
+        "One row per Grid run: broker algorithm, clusters, request workload and the broker's summary metrics.",
+    ),
+    (
+        "coreservations",
+        "Each co-reservation request of a Grid run: its shape, whether and when it was granted, and its cost.",
+    ),
+    ("subreservations", "The per-cluster parts of each granted co-reservation."),
+    ("cluster_runs", "Per-cluster metrics of a Grid run."),
+    ("provision_points", "One row per provisioning or pricing point: its kind, settings and resolved TOML."),
+    ("provision_sites", "Per-site metrics of a provisioning or pricing point (utilisation, best-effort wait)."),
+    (
+        "provision_submissions",
+        "Each workflow submission of a provisioning point, per α: the chosen plan's cost and makespan.",
+    ),
+    ("priced_reservations", "Each priced reservation request of a pricing point: its price, start and wait."),
+    ("slot_samples", "Slot statistics of a provisioning point: free slots sampled over time."),
+    ("advertised_slots", "The slots a site advertised at each sample."),
+    ("pricing_harm", "The provider's view of a pricing point: the externality charged against the delay suffered."),
+];
