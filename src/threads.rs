@@ -1,9 +1,10 @@
 //! The `--jobs` budget: how many threads may be busy at once.
 //!
 //! Contract:
-//! - A run with `--jobs N` never has more than N threads simulating. The
+//! - A run with `--jobs N` never has more than N busy threads. The
 //!   executor's workers each hold one slot of the [`Budget`] while they run
-//!   points; within a point, extra parallel work (provisioning forks, MOGA
+//!   a point, and the store's writer holds one while it writes
+//!   ([`Budget::acquire`] waits for it); within a point, extra parallel work (provisioning forks, MOGA
 //!   plan evaluations, a pricing point's counterfactual runs) goes through
 //!   [`Budget::map`], which borrows only the slots that are free at that
 //!   moment (possibly none: the calling thread then does all the work) and
@@ -13,11 +14,16 @@
 //! - A panic while computing an item is an error ([`Panicked`]), never a value.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 /// Slots of busy threads, shared by the workers of one run.
 #[derive(Debug)]
 pub struct Budget {
     free: AtomicUsize,
+    /// Threads waiting in [`Budget::acquire`], woken when a lease ends.
+    waiting: AtomicUsize,
+    wake: (Mutex<()>, Condvar),
 }
 
 /// A helper thread panicked while computing an item.
@@ -46,20 +52,26 @@ impl Lease<'_> {
 
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
-        self.budget.free.fetch_add(self.slots, Ordering::AcqRel);
+        if self.slots > 0 {
+            self.budget.free.fetch_add(self.slots, Ordering::AcqRel);
+            if self.budget.waiting.load(Ordering::Acquire) > 0 {
+                let _guard = self.budget.wake.0.lock();
+                self.budget.wake.1.notify_all();
+            }
+        }
     }
 }
 
 impl Budget {
     /// A budget of `slots` threads (at least one).
     pub fn new(slots: usize) -> Budget {
-        Budget { free: AtomicUsize::new(slots.max(1)) }
+        Budget { free: AtomicUsize::new(slots.max(1)), waiting: AtomicUsize::new(0), wake: Default::default() }
     }
 
     /// A budget whose only slot the caller already holds: everything runs on
     /// the calling thread.
     pub fn serial() -> Budget {
-        Budget { free: AtomicUsize::new(0) }
+        Budget { free: AtomicUsize::new(0), waiting: AtomicUsize::new(0), wake: Default::default() }
     }
 
     /// Takes up to `want` free slots now (possibly none); never waits.
@@ -74,6 +86,26 @@ impl Budget {
                 Ok(_) => return Lease { budget: self, slots: take },
                 Err(now) => free = now,
             }
+        }
+    }
+
+    /// Takes one slot, waiting until one is free (a worker before a point,
+    /// the writer before a write). A slot of a budget made by
+    /// [`Budget::serial`] is never free: do not call this on one.
+    pub fn acquire(&self) -> Lease<'_> {
+        loop {
+            let lease = self.lease(1);
+            if lease.slots() == 1 {
+                return lease;
+            }
+            self.waiting.fetch_add(1, Ordering::AcqRel);
+            let guard = self.wake.0.lock().unwrap_or_else(|e| e.into_inner());
+            // Checked again under the lock: a lease ending between the try and
+            // the lock has notified already. The timeout bounds any lost wake-up.
+            if self.free.load(Ordering::Acquire) == 0 {
+                let _ = self.wake.1.wait_timeout(guard, Duration::from_millis(5));
+            }
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
         }
     }
 

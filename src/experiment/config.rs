@@ -839,6 +839,16 @@ impl Experiment {
                     .collect();
                 sets.sort_by_key(|(path, _)| path.matches('.').count());
                 for (path, value) in sets {
+                    // Another failure model starts from its own defaults (as
+                    // `--failures` does), not the previous model's parameters.
+                    if path == "failures.model"
+                        && table.get("failures").and_then(|f| f.get("model")) != Some(value)
+                        && let Some(source) = value.as_str().and_then(FailureSource::default_for)
+                        && let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(&source)
+                    {
+                        table.insert("failures".into(), toml::Value::Table(defaults));
+                        continue;
+                    }
                     set_path(&mut table, path, value.clone());
                 }
                 let value = toml::Value::Table(table);
@@ -960,6 +970,17 @@ security_factor = [2.0, 3.0]
             Point::Single(s) => s,
             other => panic!("a single-cluster point, got {other:?}"),
         }
+    }
+
+    /// A `failures` axis switches to each model with its own defaults.
+    #[test]
+    fn a_failures_axis_takes_each_models_defaults() {
+        let text = "[[sweep]]\n[sweep.axes]\nfailures = [\"weibull\", \"none\", \"poisson\", \"hyperexp\"]\n";
+        let e = Experiment::parse("f.toml", text).unwrap();
+        let got: Vec<FailureSource> = e.points.iter().map(|p| single(p).failures.clone()).collect();
+        let want: Vec<FailureSource> =
+            ["weibull", "none", "poisson", "hyperexp"].iter().map(|m| FailureSource::default_for(m).unwrap()).collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -124,6 +124,8 @@ pub struct Writer {
     store: Option<Store>,
     coordinator: ActorRef<Coordinator>,
     results: Vec<PointResult>,
+    /// The run's `--jobs` budget: a write holds one of its slots.
+    budget: Arc<Budget>,
 }
 
 /// Close the store now: the last connection's close checkpoints the WAL into
@@ -166,6 +168,7 @@ impl Message<Persist> for Writer {
     async fn handle(&mut self, msg: Persist, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         let id = msg.id;
         let clock = Instant::now();
+        let slot = self.budget.acquire();
         let stored = match self.store.as_mut().map(|store| write(store, &msg.output)) {
             Some(Err(e)) => Err(format!("storing point {id}: {e}")),
             _ => Ok(()),
@@ -183,6 +186,7 @@ impl Message<Persist> for Writer {
             }
             Err(e) => Ended::Failed(e),
         };
+        drop(slot);
         tracing::debug!(id, seconds = clock.elapsed().as_secs_f64(), "point stored");
         let _ = self.coordinator.tell(finished).await;
     }
@@ -207,6 +211,7 @@ impl Message<StoreBattery> for Writer {
             return;
         };
         let clock = Instant::now();
+        let _slot = self.budget.acquire();
         match store.write_battery(msg.key, &battery.jobs) {
             Ok(written) => {
                 tracing::debug!(key = msg.key, written, seconds = clock.elapsed().as_secs_f64(), "battery stored")
@@ -367,14 +372,17 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
         interrupts: options.interrupts.as_ref().map(|c| (Arc::clone(c), c.load(Ordering::SeqCst))),
         bar,
     });
-    let writer = Writer::spawn_in_thread(Writer { store, coordinator: coordinator.clone(), results: Vec::new() });
+    let writer = Writer::spawn_in_thread(Writer {
+        store,
+        coordinator: coordinator.clone(),
+        results: Vec::new(),
+        budget: Arc::clone(&budget),
+    });
     let ids = &ids;
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let (coordinator, writer, inputs, budget) = (&coordinator, &writer, &inputs, &budget);
             scope.spawn(move || {
-                // This worker's own slot, held while it runs points.
-                let _slot = budget.lease(1);
                 while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
                     // The writer stores the battery's jobs while it is simulated.
                     if let Point::Single(p) = &point
@@ -387,7 +395,11 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
                         }
                     }
                     let clock = Instant::now();
-                    let sent = match kinds::run(&point, inputs, budget, experiment) {
+                    // This worker's slot, held while it runs the point.
+                    let slot = budget.acquire();
+                    let result = kinds::run(&point, inputs, budget, experiment);
+                    drop(slot);
+                    let sent = match result {
                         // Blocks only while the writer's mailbox is full.
                         Ok(output) => writer
                             .tell(Persist {
