@@ -178,11 +178,30 @@ fn panic_message(what: &'static str, payload: &(dyn std::any::Any + Send)) -> Pa
 mod tests {
     use super::*;
 
+    /// `acquire` waits for a slot another thread gives back.
+    #[test]
+    fn acquire_waits_for_a_returned_slot() {
+        let budget = Budget::new(1);
+        let held = budget.acquire();
+        let order = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let _slot = budget.acquire();
+                order.lock().unwrap().push("second");
+            });
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            order.lock().unwrap().push("first");
+            drop(held);
+        });
+        assert_eq!(*order.lock().unwrap(), ["first", "second"]);
+        assert_eq!(budget.free.load(Ordering::Acquire), 1);
+    }
+
     #[test]
     fn map_gives_items_in_order_whatever_the_slots() {
         let items: Vec<u64> = (0..100).collect();
         for slots in [0, 1, 3, 8] {
-            let budget = Budget { free: AtomicUsize::new(slots) };
+            let budget = if slots == 0 { Budget::serial() } else { Budget::new(slots) };
             let out = budget.map(
                 "square",
                 &items,
