@@ -44,7 +44,7 @@ fn mean_gain(strategy: &str, prepare: &PrepareConfig, pof_max: f64) -> f64 {
 /// With LANL failures: comprehensive overbooking beats comprehensive
 /// backfilling at a low PoF_max and collapses at PoF_max 1; heuristic
 /// overbooking rises above heuristic planning at a middle PoF_max and falls
-/// again (README, "the PoF_max curve").
+/// again (docs: reproductions/overbooking-dissertation.md, the PoF_max curve).
 #[test]
 fn ctc_overbooking_gain_rises_then_falls() {
     let thesis = PrepareConfig { occurrence_factor: Some(0.15), capacity: Some(430), ..PrepareConfig::default() };
