@@ -27,9 +27,8 @@ fn refill(path: &Path, text: &str) -> (String, usize) {
     let mut rest = text;
     let mut blocks = 0;
     // A marker begins a line (one quoted in the text does not count).
-    let find = |text: &str| {
-        text.match_indices(OPEN).map(|(i, _)| i).find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n')
-    };
+    let find =
+        |text: &str| text.match_indices(OPEN).map(|(i, _)| i).find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n');
     while let Some(open) = find(rest) {
         let line_end = open + rest[open..].find("-->").unwrap_or_else(|| panic!("{}: unclosed marker", path.display()));
         let args: Vec<&str> = rest[open + OPEN.len()..line_end].split_whitespace().collect();

@@ -44,22 +44,8 @@ fn case() -> impl Strategy<Value = Case> {
                 .map(|(i, (o, n, x, ratio, slack, delay))| {
                     let (o, x) = (snap(o), length(x));
                     let release = o + snap(delay);
-                    Job {
-                        id: i as u32,
-                        swf_id: i as i64,
-                        occurrence: o,
-                        release,
-                        deadline: release + length((slack * x as f64) as Time),
-                        estimate: x,
-                        runtime: snap((ratio * x as f64) as Time),
-                        nodes: n,
-                        user: -1,
-                        application: -1,
-                        queue: -1,
-                        fee: f64::from(n) * x as f64 / 3600.0,
-                        penalty: f64::from(n) * x as f64 / 3600.0,
-                        reservation: false,
-                    }
+                    let deadline = release + length((slack * x as f64) as Time);
+                    common::job_at(i as u32, o, release, deadline, x, snap((ratio * x as f64) as Time), n)
                 })
                 .collect();
             // Non-overlapping outages per node.

@@ -206,26 +206,8 @@ fn a_start_at_a_failure_instant_sees_the_failure() {
         (36_137, 41_956, 56_993, 12_089, 1_012, 2),
         (36_137, 36_137, 56_996, 8_404, 0, 8),
     ];
-    let jobs: Vec<Job> = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, &(o, e, d, x, w, n))| Job {
-            id: i as u32,
-            swf_id: i as i64,
-            occurrence: o,
-            release: e,
-            deadline: d,
-            estimate: x,
-            runtime: w,
-            nodes: n,
-            user: -1,
-            application: -1,
-            queue: -1,
-            fee: f64::from(n) * x as f64 / 3600.0,
-            penalty: f64::from(n) * x as f64 / 3600.0,
-            reservation: false,
-        })
-        .collect();
+    let jobs: Vec<Job> =
+        jobs.iter().enumerate().map(|(i, &(o, e, d, x, w, n))| common::job_at(i as u32, o, e, d, x, w, n)).collect();
     let events = vec![
         NodeEvent { time: 45_581, kind: NodeEventKind::Fail, node: 0 },
         NodeEvent { time: 55_980, kind: NodeEventKind::Repair, node: 0 },

@@ -36,6 +36,7 @@ use slasim::policy::{Placement, StrategySettings, strategy};
 use slasim::stats::failure_law::FailureLaw;
 use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
 use slasim::stats::pos::Reliability;
+use slasim::units::Time;
 use slasim::workload::job::Job;
 
 /// LANL node reliability (λ = 1.2904e-4/h, μ = 0.4333/h).
@@ -72,15 +73,21 @@ pub fn h(v: f64) -> slasim::units::Time {
 /// nodes, deadline `d` (times in hours, fractional allowed); fee = penalty =
 /// n·x node-hours.
 pub fn job(id: u32, o: f64, e: f64, x: f64, w: f64, n: u32, d: f64) -> Job {
-    let fee = f64::from(n) * x;
+    job_at(id, h(o), h(e), h(d), h(x), h(w), n)
+}
+
+/// A job in seconds: occurrence, release, deadline, estimate, runtime,
+/// nodes; fee and penalty are its booked node-hours.
+pub fn job_at(id: u32, o: Time, e: Time, d: Time, x: Time, w: Time, n: u32) -> Job {
+    let fee = f64::from(n) * x as f64 / 3600.0;
     Job {
         id,
         swf_id: i64::from(id),
-        occurrence: h(o),
-        release: h(e),
-        deadline: h(d),
-        estimate: h(x),
-        runtime: h(w),
+        occurrence: o,
+        release: e,
+        deadline: d,
+        estimate: x,
+        runtime: w,
         nodes: n,
         user: -1,
         application: -1,
