@@ -68,6 +68,7 @@ fn ctc_battery(c: &mut Criterion) {
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
+        batsim: None,
     };
     let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

@@ -37,6 +37,7 @@ fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
+        batsim: None,
     }
 }
 

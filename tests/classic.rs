@@ -209,6 +209,7 @@ fn classic_modes_on_the_whole_kth_log() {
             overbooking: Default::default(),
             reservations: Default::default(),
             classic: Default::default(),
+            batsim: None,
         };
         let inputs = Inputs::load(&[Point::Single(point.clone())]).unwrap();
         let prepared = inputs.prepared(&point).unwrap();

@@ -17,6 +17,10 @@ fn points() -> Vec<Point> {
     let failures = FailureSource::Poisson { lambda_per_hour: 2e-3, mu_per_hour: 0.5 };
     let mut points = Vec::new();
     for strategy in strategy_names() {
+        // An external scheduler (batsim) has its own determinism test (tests/batsim.rs).
+        if slasim::policy::strategy(strategy).unwrap().reads.scheduler {
+            continue;
+        }
         // A classic queueing mode runs the whole log: one battery.
         let queueing = slasim::policy::strategy(strategy).unwrap().queueing;
         for battery in 0..if queueing { 1 } else { 4 } {
@@ -31,6 +35,7 @@ fn points() -> Vec<Point> {
                 overbooking: Default::default(),
                 reservations: Default::default(),
                 classic: Default::default(),
+                batsim: None,
             };
             // The classic modes model no failures.
             points.push(Point::Single(point.resolve(!queueing).unwrap()));

@@ -160,7 +160,9 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.sqlite");
         let mut store = Store::open(&path).unwrap();
-        for (k, name) in strategy_names().into_iter().enumerate() {
+        // An external scheduler (batsim) has its own tests (tests/batsim.rs).
+        let simulated = strategy_names().into_iter().filter(|n| !strategy(n).is_ok_and(|s| s.reads.scheduler));
+        for (k, name) in simulated.enumerate() {
             let sim = run(&case, name, Placement::BestFit);
             let summary = RunSummary::of(&sim.cluster.records, case.capacity);
             let row = RunRow {

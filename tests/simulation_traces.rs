@@ -29,6 +29,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             overbooking: OverbookingConfig { pof_max, ..OverbookingConfig::default() },
             reservations: Default::default(),
             classic: Default::default(),
+            batsim: None,
         })
         .map(|p| Point::Single(p.resolve(true).expect("valid settings")))
         .collect()

@@ -34,6 +34,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         overbooking: Default::default(),
         reservations: Default::default(),
         classic: Default::default(),
+        batsim: None,
     };
     let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("the trace loads");
     let prepared = inputs.prepared(&point).expect("prepared");

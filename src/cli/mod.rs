@@ -43,7 +43,8 @@ pub struct Cli {
 enum Command {
     /// Run the battery set of a trace (or the synthetic default) under one or
     /// more strategies; store every job in SQLite and print a summary.
-    Run(run::RunArgs),
+    // Boxed: its options outweigh the other commands'.
+    Run(Box<run::RunArgs>),
     /// Co-reservations on a Grid of several clusters (a broker and its algorithms).
     #[command(subcommand)]
     Grid(grid::GridCommand),
@@ -113,7 +114,7 @@ pub fn main() -> ExitCode {
     };
     init_logging(cli.verbose);
     let result = match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(*args),
         Command::Grid(command) => grid::run(command),
         Command::Provision(command) => provision::run(command).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep::sweep(args),

@@ -148,6 +148,20 @@ pub(crate) struct RunArgs {
     no_kill_at_estimate: bool,
     #[command(flatten)]
     prepare: PrepareOptions,
+    /// Strategy batsim: a scheduler already listening (e.g. tcp://127.0.0.1:28000).
+    #[arg(long, value_name = "ENDPOINT", conflicts_with = "scheduler_command")]
+    scheduler_endpoint: Option<String>,
+    /// Strategy batsim: a command started per point, {port} standing for the
+    /// port it listens on (e.g. "pybatsim easyBackfill -s tcp://127.0.0.1:{port}").
+    #[arg(long, value_name = "COMMAND")]
+    scheduler_command: Option<String>,
+    /// Strategy batsim: seconds to wait for each reply of the scheduler.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    scheduler_timeout: f64,
+    /// Write the run's job table in Batsim's `_jobs.csv` columns here (one
+    /// run only; the point is simulated once more, keeping its node lists).
+    #[arg(long, value_name = "JOBS.csv")]
+    out: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
@@ -168,6 +182,15 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         queueing |= crate::policy::strategy(s)?.queueing;
     }
     let placement = args.placement;
+    let batsim = crate::policy::batsim::BatsimConfig {
+        command: args.scheduler_command.clone(),
+        endpoint: args.scheduler_endpoint.clone(),
+        timeout: args.scheduler_timeout,
+    };
+    let external = strategies.iter().any(|s| crate::policy::strategy(s).is_ok_and(|i| i.reads.scheduler));
+    if external {
+        batsim.validate()?;
+    }
     let workload = match &args.trace {
         Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
         None => WorkloadSource::Synthetic(SyntheticConfig { seed: args.seed, ..SyntheticConfig::default() }),
@@ -246,6 +269,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
                 overbooking: OverbookingConfig { pof_max, ..overbooking.clone() },
                 reservations: reservations.clone(),
                 classic: ClassicConfig { kill_at_estimate },
+                batsim: Some(batsim.clone()),
             };
             // Resolved once, as a config point would be: a classic mode
             // runs the whole log (one battery).
@@ -258,10 +282,34 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             }
         }
     }
+    // A running scheduler serves one simulation.
+    let external_points = points.iter().filter(|(p, _)| matches!(p, Point::Single(p) if p.batsim.is_some())).count();
+    if batsim.endpoint.is_some() && external_points > 1 {
+        anyhow::bail!(
+            "--scheduler-endpoint serves one run, and this command has {external_points} runs of an external \
+             scheduler; use --scheduler-command to start a scheduler per run"
+        );
+    }
+    let single = match points.as_slice() {
+        [(Point::Single(p), _)] => Some(p),
+        _ => None,
+    };
+    if args.out.is_some() && single.is_none() {
+        anyhow::bail!("--out writes the job table of one run; this command has {} runs", points.len());
+    }
+    if args.out.is_some() && single.is_some_and(|p| p.batsim.as_ref().is_some_and(|b| b.endpoint.is_some())) {
+        anyhow::bail!(
+            "--out simulates the run once more, and a running scheduler (--scheduler-endpoint) serves one run; \
+             use --scheduler-command to start one per simulation"
+        );
+    }
     let (report, ids) = execute_with(&points, args.store.jobs, &args.store.db, "slasim run", parsed)?;
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
         return Ok(std::process::ExitCode::from(130));
+    }
+    if let (Some(out), Some(point)) = (&args.out, single) {
+        crate::report::batsim_jobs::write_for_point(point, out)?;
     }
     let store = Store::open(&args.store.db)?;
     let results: Vec<RunSummary> = ids.iter().map(|&id| store.summary(id)).collect::<Result<_, _>>()?;
@@ -493,7 +541,11 @@ fn execute_with(
 /// when no line was skipped: it is then exactly what the simulation reads
 /// (the runnable check only adds errors), so it is not parsed again.
 fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<Option<SwfTrace>> {
-    if model != "none" {
+    // A queueing mode that models failures (an external scheduler is told
+    // of them) takes them; the classic modes do not.
+    let with_failures = !args.strategies.is_empty()
+        && args.strategies.iter().all(|s| crate::policy::strategy(s).is_ok_and(|i| i.node_failures));
+    if model != "none" && !with_failures {
         anyhow::bail!("the classic modes (fcfs, easy, conservative) model no node failures; use --failures none");
     }
     if args.reservations > 0.0 {
@@ -501,6 +553,10 @@ fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<Option<SwfTrace
     }
     if let Some(path) = &args.trace {
         let path = crate::workload::resolve_trace(path).map_err(anyhow::Error::msg)?;
+        // A Batsim JSON workload has no SWF lines to check.
+        if crate::workload::batsim::is_batsim_workload(&path) {
+            return Ok(None);
+        }
         let options = crate::workload::swf::ReadOptions { lenient: args.lenient, runnable: true };
         let trace = crate::workload::swf::SwfTrace::load(&path, options).map_err(|e| {
             anyhow::anyhow!(

@@ -28,6 +28,44 @@ pub(crate) enum TraceCommand {
     Prepare(PrepareArgs),
     /// Build a node-failure stream and print its statistics.
     Failures(FailuresArgs),
+    /// Write a prepared battery (with --whole-log, the whole log) in another
+    /// simulator's format: `--format batsim` writes a Batsim JSON workload.
+    Export(ExportArgs),
+}
+
+/// `trace export --format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// A Batsim JSON workload: jobs with subtime, res, walltime and a delay profile.
+    Batsim,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// An SWF trace (or a Batsim JSON workload); without it the embedded synthetic workload is used.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Skip malformed lines.
+    #[arg(long)]
+    lenient: bool,
+    /// Seed of the synthetic workload.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Batsim)]
+    format: ExportFormat,
+    /// The battery to write.
+    #[arg(long, default_value_t = 0)]
+    battery: usize,
+    /// Prepare as the classic queueing modes (fcfs, easy, batsim) do: the
+    /// whole log, no deadlines, every job kept.
+    #[arg(long)]
+    classic: bool,
+    /// Output file.
+    #[arg(short, long)]
+    out: PathBuf,
+    #[command(flatten)]
+    prepare: PrepareOptions,
 }
 
 #[derive(Debug, Args)]
@@ -103,7 +141,38 @@ pub(crate) fn run(command: TraceCommand) -> anyhow::Result<()> {
         TraceCommand::Generate(args) => generate(args),
         TraceCommand::Prepare(args) => prepare(args),
         TraceCommand::Failures(args) => failures(args),
+        TraceCommand::Export(args) => export_trace(args),
     }
+}
+
+/// Writes a prepared battery as a Batsim workload.
+fn export_trace(args: ExportArgs) -> anyhow::Result<()> {
+    let ExportFormat::Batsim = args.format;
+    let source = match &args.trace {
+        Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
+        None => WorkloadSource::Synthetic(SyntheticConfig { seed: args.seed, ..SyntheticConfig::default() }),
+    };
+    let trace = source.load()?;
+    let mut config = args.prepare.config();
+    if args.classic {
+        config = config.for_classic_modes();
+    }
+    let prepared = config.prepare(&trace)?;
+    let battery = prepared.batteries.get(args.battery).with_context(|| {
+        format!("battery {} does not exist: the workload has {} batteries", args.battery, prepared.batteries.len())
+    })?;
+    let description =
+        format!("{} battery {} prepared by slasim {}", prepared.trace, battery.index, env!("CARGO_PKG_VERSION"));
+    let json = crate::workload::batsim::to_json(&battery.jobs, prepared.capacity, &description);
+    let text = serde_json::to_string(&json)?;
+    std::fs::write(&args.out, text).with_context(|| format!("{}: cannot write", args.out.display()))?;
+    emit(&format!(
+        "wrote {} jobs on {} machines ({}) to {}\n",
+        thousands(battery.jobs.len()),
+        prepared.capacity,
+        prepared.trace,
+        args.out.display()
+    ))
 }
 
 fn info(args: InfoArgs) -> anyhow::Result<()> {

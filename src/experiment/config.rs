@@ -6,7 +6,7 @@
 //!   `[provision]` a provisioning one, `[pricing]` a pricing one; without
 //!   any it is a single-cluster experiment (`[workload]`, `[prepare]`,
 //!   `[failures]`, `[overbooking]`, `[reservations]`, `[classic]`,
-//!   `placement`). A Grid config reads `[workload]` (the log its cluster
+//!   `[batsim]`, `placement`). A Grid config reads `[workload]` (the log its cluster
 //!   windows are cut from) and `[grid]`. `name`, `description` and `seed`
 //!   are common. A section of another kind is refused, naming it. Every
 //!   table denies unknown keys; the provisioning dialect of earlier versions
@@ -147,6 +147,10 @@ pub struct ExperimentConfig {
     /// The classic queueing modes (`fcfs`, `easy`, `conservative`).
     #[serde(default)]
     pub classic: ClassicConfig,
+    /// The external scheduler of a strategy speaking Batsim's protocol
+    /// (`batsim`): single-cluster points only.
+    #[serde(default)]
+    pub batsim: Option<crate::policy::batsim::BatsimConfig>,
     /// Placement policy.
     #[serde(default)]
     pub placement: Placement,
@@ -260,6 +264,12 @@ pub const AXES: &[Axis] = &[
     axis("drop_overruns", "prepare.filter.drop_overruns", Kind::Single, "drop jobs that ran past their estimate"),
     axis("completed_only", "prepare.filter.completed_only", Kind::Single, "keep completed jobs only"),
     axis("kill_at_estimate", "classic.kill_at_estimate", Kind::Single, "classic modes: kill a job at its estimate"),
+    axis(
+        "scheduler_command",
+        "batsim.command",
+        Kind::Single,
+        "strategy batsim: the external scheduler's command, {port} for its port",
+    ),
     axis("target_load", "prepare.target_load", Kind::Single, "estimated offered load of the input (2.0 = 200 %)"),
     axis("capacity", "prepare.capacity", Kind::Single, "machine size (default: the trace header's)"),
     axis("strategy", "strategy", Kind::Grid, "the clusters' local scheduler: easy, conservative or fcfs"),
@@ -303,13 +313,14 @@ pub const AXES: &[Axis] = &[
 ];
 
 /// The sections of a config, with the kind each belongs to.
-const SECTIONS: [(&str, Kind); 9] = [
+const SECTIONS: [(&str, Kind); 10] = [
     ("workload", Kind::Single),
     ("prepare", Kind::Single),
     ("failures", Kind::Single),
     ("overbooking", Kind::Single),
     ("reservations", Kind::Single),
     ("classic", Kind::Single),
+    ("batsim", Kind::Single),
     ("placement", Kind::Single),
     ("provision", Kind::Provision),
     ("pricing", Kind::Pricing),
@@ -551,6 +562,7 @@ impl ExperimentConfig {
             overbooking: self.overbooking.clone(),
             reservations: self.reservations.clone(),
             classic: self.classic,
+            batsim: self.batsim.clone(),
         }
     }
 

@@ -189,6 +189,7 @@ impl Inputs {
             overbooking,
             reservations,
             kill_at_estimate: p.classic.kill_at_estimate,
+            batsim: p.batsim.clone().map(Arc::new),
         })
     }
 

@@ -10,6 +10,7 @@
 //! a strategy's name: strategies are built by name here ([`build`]) and used
 //! only through the trait.
 
+pub mod batsim;
 pub mod classic;
 pub mod comprehensive;
 pub mod heuristic;
@@ -63,6 +64,8 @@ pub enum RejectReason {
     PinnedJobs,
     /// A job it would move could no longer meet its deadline (*move*).
     MovedJobDeadline,
+    /// An external scheduler rejected it (Batsim's REJECT_JOB).
+    Scheduler,
 }
 
 impl RejectReason {
@@ -76,6 +79,7 @@ impl RejectReason {
             RejectReason::PlannedJobs => "planned-jobs",
             RejectReason::PinnedJobs => "pinned-jobs",
             RejectReason::MovedJobDeadline => "moved-job-deadline",
+            RejectReason::Scheduler => "scheduler",
         }
     }
 }
@@ -195,6 +199,17 @@ pub trait Strategy: Send {
     fn reservations(&mut self) -> Option<&mut dyn ReservationService> {
         None
     }
+    /// Called once before the run with every job it will be
+    /// submitted, in order (an external scheduler is told the workload's
+    /// profiles up front); an error ends the run before it starts.
+    fn begin(&mut self, _jobs: &[Job]) -> Result<(), crate::sim::kernel::SimError> {
+        Ok(())
+    }
+    /// An error that ends the run — (simulated time, what) —
+    /// such as an external scheduler's invalid decision; checked after each batch.
+    fn error(&self) -> Option<(Time, String)> {
+        None
+    }
 }
 
 /// How a strategy picks among feasible placements (spec §5.3–5.4).
@@ -270,6 +285,8 @@ pub struct StrategySettings {
     pub reservations: ReservationHandling,
     /// Classic queueing modes: kill a job at start + estimate.
     pub kill_at_estimate: bool,
+    /// The external scheduler of a strategy that reads one (`batsim`).
+    pub batsim: Option<Arc<batsim::BatsimConfig>>,
 }
 
 /// Which settings a strategy reads: points that differ only in other settings
@@ -282,6 +299,9 @@ pub struct Reads {
     pub overbooking: bool,
     /// The acceptance test (PoF or risk, security factor) changes its decisions.
     pub acceptance: bool,
+    /// Its decisions come from an external scheduler (`[batsim]`: command or
+    /// endpoint), which is then part of the point's identity.
+    pub scheduler: bool,
 }
 
 /// A registered strategy.
@@ -301,6 +321,9 @@ pub struct StrategyInfo {
     /// A classic queueing mode: no deadlines, fees or rejections; it reads
     /// `kill_at_estimate`.
     pub queueing: bool,
+    /// A queueing mode that still models node failures (an external
+    /// scheduler is told of them); every planning strategy does.
+    pub node_failures: bool,
     build: fn(&StrategySettings, u32) -> Box<dyn Strategy>,
     /// Builds it as a Grid cluster's local scheduler taking advance
     /// reservations, with backlog integrals over `[0, t_stop]` (queueing modes only).
@@ -323,15 +346,16 @@ fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
 }
 
 /// Every strategy, in report order.
-pub const STRATEGIES: [StrategyInfo; 8] = [
+pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "conservative-backfilling",
         description: "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
-        reads: Reads { placement: true, overbooking: false, acceptance: false },
+        reads: Reads { placement: true, overbooking: false, acceptance: false, scheduler: false },
         security_factor: 4.0,
         base: None,
         moves_planned_jobs: false,
         queueing: false,
+        node_failures: true,
         reserving: None,
         build: |s, k| {
             Box::new(Comprehensive::<ComprehensiveBackfilling>::new(k, s.placement, s.reliability.clone(), None))
@@ -340,22 +364,24 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
     StrategyInfo {
         name: "heuristic-planning",
         description: "heuristic planning: counts nodes, picks them at start, re-plans at every end, failure and repair",
-        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: true,
         queueing: false,
+        node_failures: true,
         reserving: None,
         build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), None, s.reservations)),
     },
     StrategyInfo {
         name: "comprehensive-overbooking",
         description: "comprehensive overbooking: early starts on freed nodes, PoS from predecessors' end CDFs by FFT convolution",
-        reads: Reads { placement: true, overbooking: true, acceptance: true },
+        reads: Reads { placement: true, overbooking: true, acceptance: true, scheduler: false },
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
         queueing: false,
+        node_failures: true,
         reserving: None,
         build: |s, k| {
             Box::new(Comprehensive::<ComprehensiveOverbooking>::new(
@@ -369,11 +395,12 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
     StrategyInfo {
         name: "heuristic-overbooking",
         description: "heuristic overbooking: heuristic planning that may book a gap shorter than the estimate",
-        reads: Reads { placement: true, overbooking: true, acceptance: true },
+        reads: Reads { placement: true, overbooking: true, acceptance: true, scheduler: false },
         security_factor: 2.0,
         base: Some("heuristic-planning"),
         moves_planned_jobs: true,
         queueing: false,
+        node_failures: true,
         reserving: None,
         build: |s, k| {
             Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), needs_overbooking(s), s.reservations))
@@ -382,11 +409,12 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
     StrategyInfo {
         name: "shortened-backfilling",
         description: "paper A: conservative backfilling with d' = d/(1+maxPoF) and predecessor overbooking",
-        reads: Reads { placement: false, overbooking: true, acceptance: false },
+        reads: Reads { placement: false, overbooking: true, acceptance: false, scheduler: false },
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
         queueing: false,
+        node_failures: true,
         reserving: None,
         build: |s, k| {
             Box::new(Comprehensive::<ShortenedBackfilling>::new(
@@ -400,11 +428,12 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
     StrategyInfo {
         name: "fcfs",
         description: "classic first come, first served: no backfilling, no deadlines, every job runs",
-        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        node_failures: false,
         build: |s, k| Box::new(Classic::new(classic::Mode::Fcfs, k, s.kill_at_estimate)),
         reserving: Some(|k, t_stop| {
             Box::new(Classic::new(classic::Mode::Fcfs, k, true).with_advance_reservations(t_stop))
@@ -413,11 +442,12 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
     StrategyInfo {
         name: "easy",
         description: "classic EASY backfilling: the queue head is reserved, later jobs may not delay it",
-        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        node_failures: false,
         build: |s, k| Box::new(Classic::new(classic::Mode::Easy, k, s.kill_at_estimate)),
         reserving: Some(|k, t_stop| {
             Box::new(Classic::new(classic::Mode::Easy, k, true).with_advance_reservations(t_stop))
@@ -426,15 +456,28 @@ pub const STRATEGIES: [StrategyInfo; 8] = [
     StrategyInfo {
         name: "conservative",
         description: "classic conservative backfilling: every job reserved at arrival, compressed at early ends",
-        reads: Reads { placement: false, overbooking: false, acceptance: false },
+        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        node_failures: false,
         build: |s, k| Box::new(Classic::new(classic::Mode::Conservative, k, s.kill_at_estimate)),
         reserving: Some(|k, t_stop| {
             Box::new(Classic::new(classic::Mode::Conservative, k, true).with_advance_reservations(t_stop))
         }),
+    },
+    StrategyInfo {
+        name: "batsim",
+        description: "an external scheduler speaking Batsim's protocol (pybatsim, batsched, …) over ZeroMQ",
+        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: true },
+        security_factor: 2.0,
+        base: None,
+        moves_planned_jobs: false,
+        queueing: true,
+        node_failures: true,
+        build: |s, k| Box::new(batsim::Batsim::new(s.batsim.clone().unwrap_or_default(), k)),
+        reserving: None,
     },
 ];
 
@@ -518,7 +561,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown strategy `easy-peasy`; valid strategy names: conservative-backfilling, heuristic-planning, \
-             comprehensive-overbooking, heuristic-overbooking, shortened-backfilling, fcfs, easy, conservative"
+             comprehensive-overbooking, heuristic-overbooking, shortened-backfilling, fcfs, easy, conservative, batsim"
         );
         let err = Placement::parse("worst-fit").unwrap_err();
         assert!(err.to_string().contains("first-fit, best-fit, highest-pos, last-fit"));

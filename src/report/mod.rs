@@ -10,6 +10,7 @@
 //! (empty store, unknown trace, older schema, `--out` naming a file) is an
 //! error with a clear message, never a panic.
 
+pub mod batsim_jobs;
 pub mod grid;
 pub mod load;
 pub mod plots;

@@ -233,7 +233,9 @@ pub fn simulate_outcomes(scenario: Scenario) -> Result<Simulated, SimError> {
     runtime()?.block_on(run(scenario, false))
 }
 
-async fn run(scenario: Scenario, executions: bool) -> Result<Simulated, SimError> {
+async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimError> {
+    // The strategy sees the workload before the first event.
+    scenario.strategy.begin(&scenario.jobs)?;
     let mut kernel = Kernel::new(horizon(&scenario.jobs));
     let jobs = scenario.jobs.len();
     let mut client = ClientActor::new(0, scenario.jobs);

@@ -633,6 +633,10 @@ impl Batched for ClusterActor {
     }
 
     fn broken(&self) -> Option<SimError> {
+        // An external scheduler's error ends the run.
+        if let Some((at, what)) = self.strategy.error() {
+            return Some(SimError::Scheduler { at, what });
+        }
         if let Some((at, what)) = &self.core.defect {
             return Some(SimError::Model { model: format!("cluster {}", self.core.me), at: *at, what: what.clone() });
         }

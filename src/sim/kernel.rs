@@ -105,6 +105,9 @@ pub enum SimError {
     /// A model could not go on (a computation it runs failed).
     #[error("{model} failed at t = {at}: {what}")]
     Model { model: String, at: Time, what: String },
+    /// An external scheduler failed: an invalid decision, no answer, an exit
+    #[error("external scheduler, at t = {at}: {what}")]
+    Scheduler { at: Time, what: String },
     /// The async runtime could not be built.
     #[error("cannot start the simulation runtime: {0}")]
     Runtime(#[from] std::io::Error),

@@ -8,6 +8,7 @@
 //! Trace files are never bundled: they are read from the path given, or looked
 //! up under the traces directory ([`trace_dir`]).
 
+pub mod batsim;
 pub mod coreservations;
 pub mod failures;
 pub mod info;
@@ -81,6 +82,10 @@ impl WorkloadSource {
         match self {
             WorkloadSource::Swf { path, lenient } => {
                 let path = resolve_trace(path).map_err(anyhow::Error::msg)?;
+                // `--trace x.json` is a Batsim workload.
+                if batsim::is_batsim_workload(&path) {
+                    return Ok(batsim::load(&path)?);
+                }
                 Ok(SwfTrace::load(path, ReadOptions { lenient: *lenient, ..ReadOptions::default() })?)
             }
             WorkloadSource::Synthetic(config) => Ok(config.generate()?),

@@ -61,6 +61,7 @@ pub fn settings(name: &str, placement: Placement, history: &[Job], pof_max: f64)
         overbooking,
         reservations: Default::default(),
         kill_at_estimate: true,
+        batsim: None,
     }
 }
 

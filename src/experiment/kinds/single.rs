@@ -23,10 +23,11 @@ use sha2::{Digest, Sha256};
 
 use crate::experiment::inputs::{Inputs, code_version, rfc3339};
 use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::policy::batsim::BatsimConfig;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{self, Placement, UnknownName, strategy};
-use crate::sim::bench::{Scenario, simulate_outcomes};
+use crate::sim::bench::{Scenario, Simulated, simulate, simulate_outcomes};
 use crate::sim::record::RunSummary;
 use crate::stats::calibration::OnlineCalibrator;
 use crate::store::{PointAxes, RunOutput, RunRow};
@@ -65,6 +66,11 @@ pub struct SinglePoint {
     /// The classic queueing modes' settings (left out when default).
     #[serde(default, skip_serializing_if = "ClassicConfig::is_default")]
     pub classic: ClassicConfig,
+    /// The external scheduler of a strategy that reads it (`batsim`): left
+    /// out for every other strategy, so their ids do not change, and part
+    /// of the id otherwise (different schedulers are different points).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batsim: Option<BatsimConfig>,
 }
 
 /// The failure model a point gets when none is set: none for the classic
@@ -90,8 +96,18 @@ impl SinglePoint {
         if !failures_set {
             self.failures = default_failures(&self.strategy, &self.workload);
         }
+        if info.reads.scheduler {
+            let batsim = self.batsim.as_ref().ok_or_else(|| {
+                anyhow!(
+                    "strategy {} needs its external scheduler: `[batsim] command` (started per point, with \
+                     {{port}}) or `endpoint`, or --scheduler-command / --scheduler-endpoint",
+                    self.strategy
+                )
+            })?;
+            batsim.validate()?;
+        }
         if info.queueing {
-            if self.failures != FailureSource::None {
+            if self.failures != FailureSource::None && !info.node_failures {
                 anyhow::bail!(
                     "the classic modes (fcfs, easy, conservative) model no node failures; set failures to none"
                 );
@@ -118,6 +134,9 @@ impl SinglePoint {
         let mut p = self.clone();
         if !info.queueing {
             p.classic = ClassicConfig::default();
+        }
+        if !reads.scheduler {
+            p.batsim = None;
         }
         let defaults = OverbookingConfig::default();
         if !reads.placement {
@@ -281,6 +300,17 @@ fn warm_calibrator(inputs: &Inputs, p: &SinglePoint, prepared: &Prepared) -> any
     Ok(Some(calibrator))
 }
 
+/// Simulates a single-cluster point again keeping its executions (the node
+/// list of every job), for Batsim's job table; nothing is stored.
+pub fn simulate_with_executions(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<Simulated> {
+    let prepared = inputs.prepared(p)?;
+    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
+        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
+    })?;
+    let calibrator = warm_calibrator(inputs, p, prepared)?;
+    Ok(simulate(scenario(inputs, p, &battery.jobs, prepared.capacity, calibrator)?)?)
+}
+
 /// Simulates one single-cluster point: what to store and its summary. A job
 /// its strategy left without an outcome is an error (a defect), not a failure.
 pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSummary)> {
@@ -327,6 +357,7 @@ mod tests {
             overbooking: OverbookingConfig::default(),
             reservations: Default::default(),
             classic: Default::default(),
+            batsim: None,
         }
     }
 

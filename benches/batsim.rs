@@ -1,0 +1,136 @@
+//! Protocol cost of the `batsim` strategy: the whole KTH-SP2 log (28,475
+//! jobs, 100 processors) scheduled FCFS by a minimal scheduler written here in
+//! Rust, which answers every message at once over a ZeroMQ REP socket on
+//! 127.0.0.1, next to the built-in `fcfs` on the same jobs. Criterion's
+//! throughput line is messages per second (every request and its reply
+//! counted once); the difference of the two times is what the protocol costs.
+
+mod common;
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use slasim::policy::batsim::BatsimConfig;
+use slasim::policy::batsim::protocol::IntervalSet;
+use slasim::policy::{StrategySettings, build};
+use slasim::sim::bench::{Scenario, simulate};
+use slasim::workload::failures::FailureStream;
+use slasim::workload::prepare::PrepareConfig;
+use zeromq::{RepSocket, Socket, SocketRecv, SocketSend, ZmqMessage};
+
+/// FCFS on the lowest free machines; answers each request at once.
+struct Fcfs {
+    free: BTreeSet<u32>,
+    queue: VecDeque<(String, usize)>,
+    allocs: HashMap<String, Vec<u32>>,
+    capacity: usize,
+}
+
+impl Fcfs {
+    fn answer(&mut self, request: &Value) -> String {
+        let now = request["now"].as_f64().unwrap_or(0.0);
+        let mut out = Vec::new();
+        for e in request["events"].as_array().into_iter().flatten() {
+            match e["type"].as_str() {
+                Some("JOB_SUBMITTED") => {
+                    let id = e["data"]["job_id"].as_str().unwrap_or_default().to_string();
+                    let res = e["data"]["job"]["res"].as_u64().unwrap_or(0) as usize;
+                    if res > self.capacity {
+                        out.push(json!({"timestamp": now, "type": "REJECT_JOB", "data": {"job_id": id}}));
+                    } else {
+                        self.queue.push_back((id, res));
+                    }
+                }
+                Some("JOB_COMPLETED") => {
+                    if let Some(nodes) = self.allocs.remove(e["data"]["job_id"].as_str().unwrap_or_default()) {
+                        self.free.extend(nodes);
+                    }
+                }
+                _ => {}
+            }
+        }
+        while let Some((id, res)) = self.queue.front().cloned() {
+            if res > self.free.len() {
+                break;
+            }
+            self.queue.pop_front();
+            let nodes: Vec<u32> = self.free.iter().copied().take(res).collect();
+            for n in &nodes {
+                self.free.remove(n);
+            }
+            let alloc = IntervalSet::from_nodes(&nodes).to_string();
+            out.push(json!({"timestamp": now, "type": "EXECUTE_JOB", "data": {"job_id": id, "alloc": alloc}}));
+            self.allocs.insert(id, nodes);
+        }
+        json!({"now": now, "events": out}).to_string()
+    }
+}
+
+/// Starts the scheduler on its own thread; returns its endpoint.
+fn serve(capacity: u32) -> String {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return };
+        rt.block_on(async move {
+            let mut socket = RepSocket::new();
+            let Ok(endpoint) = socket.bind("tcp://127.0.0.1:0").await else { return };
+            let _ = tx.send(endpoint.to_string());
+            let mut fcfs = Fcfs {
+                free: (0..capacity).collect(),
+                queue: VecDeque::new(),
+                allocs: HashMap::new(),
+                capacity: capacity as usize,
+            };
+            while let Ok(Ok(msg)) = tokio::time::timeout(Duration::from_secs(60), socket.recv()).await {
+                let Ok(text) = String::try_from(msg) else { return };
+                let Ok(request) = serde_json::from_str::<Value>(&text) else { return };
+                let ends = request["events"].as_array().into_iter().flatten().any(|e| e["type"] == "SIMULATION_ENDS");
+                if socket.send(ZmqMessage::from(fcfs.answer(&request))).await.is_err() || ends {
+                    return;
+                }
+            }
+        });
+    });
+    rx.recv().expect("the scheduler thread did not start")
+}
+
+fn kth(c: &mut Criterion) {
+    let prepare = PrepareConfig::default().for_classic_modes();
+    let (jobs, capacity, settings) = common::whole_log("fcfs", "KTH-SP2-1996-2.1-cln.swf.gz", prepare);
+    assert_eq!((jobs.len(), capacity), (28_475, 100));
+    let batsim_settings = |endpoint: String| StrategySettings {
+        batsim: Some(Arc::new(BatsimConfig { endpoint: Some(endpoint), timeout: 30.0, ..BatsimConfig::default() })),
+        ..settings.clone()
+    };
+    let run = |endpoint: String| {
+        let strategy = build("batsim", &batsim_settings(endpoint), capacity).expect("batsim");
+        simulate(Scenario::new(capacity, jobs.clone(), FailureStream::none(capacity), strategy)).expect("simulate")
+    };
+    // Messages of one run: one per instant with events, SIMULATION_BEGINS and SIMULATION_ENDS.
+    let once = run(serve(capacity));
+    let mut instants: Vec<i64> = jobs.iter().map(|j| j.occurrence).collect();
+    instants.extend(once.cluster.records.iter().filter_map(|r| r.actual_end));
+    instants.sort_unstable();
+    instants.dedup();
+    let messages = instants.len() as u64 + 2;
+    eprintln!("KTH-SP2 over the Batsim protocol: {messages} messages per run");
+
+    let mut group = c.benchmark_group("KTH-SP2 whole log");
+    group.sample_size(10);
+    group.bench_function("builtin fcfs", |b| {
+        b.iter(|| {
+            let strategy = build("fcfs", &settings, capacity).expect("fcfs");
+            simulate(Scenario::new(capacity, jobs.clone(), FailureStream::none(capacity), strategy)).expect("simulate")
+        })
+    });
+    group.throughput(Throughput::Elements(messages));
+    group.bench_function("batsim protocol, Rust FCFS over loopback", |b| b.iter(|| run(serve(capacity))));
+    group.finish();
+}
+
+criterion_group!(benches, kth);
+criterion_main!(benches);

@@ -1,0 +1,229 @@
+//! The `batsim` strategy against pybatsim 3.2.1 (installed by
+//! `.ci/pip-install-batsim` into target/batsim-venv, or `$SLASIM_BATSIM_VENV`):
+//! the FCFS of `examples/batsim/` reproduces the built-in `fcfs` on the whole
+//! KTH-SP2 log, job by job; pybatsim's `fcfsSchedSleep` is refused at its
+//! first SET_RESOURCE_STATE; a scheduler that crashes mid-run is an error; a
+//! sweep of two points (two scheduler processes, two ports) stores the same
+//! outcomes with `--jobs 2` as with `--jobs 1`; evalys 4.0.7 reads the job
+//! table and draws its Gantt chart. Each test prints SKIP and passes when
+//! pybatsim is not installed (only when installing it was impossible).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use slasim::policy::batsim::BatsimConfig;
+use slasim::policy::{Placement, StrategySettings};
+use slasim::sim::bench::{Scenario, simulate};
+use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+use slasim::workload::job::Job;
+
+/// The virtual environment with pybatsim and evalys, or None (SKIP printed).
+fn venv(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("SLASIM_BATSIM_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/batsim-venv"));
+    let python = dir.join("bin/python");
+    let ok = Command::new(&python).args(["-c", "import batsim, evalys"]).output().is_ok_and(|o| o.status.success());
+    if ok {
+        Some(dir)
+    } else {
+        println!(
+            "SKIP {test}: pybatsim and evalys are not installed in {} (run .ci/pip-install-batsim)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/batsim").join(name).display().to_string()
+}
+
+/// A pybatsim command template listening on 127.0.0.1:{port}.
+fn pybatsim(venv: &Path, scheduler: &str, export: &Path) -> String {
+    // `export-prefix`: the new scheduler API writes an event log there, not in the working directory.
+    format!(
+        "{} {scheduler} -s tcp://127.0.0.1:{{port}} -v warning -o '{{\"export-prefix\": \"{}\"}}'",
+        venv.join("bin/pybatsim").display(),
+        export.display()
+    )
+}
+
+fn kth() -> String {
+    common::traces().join("swf/KTH-SP2-1996-2.1-cln.swf.gz").display().to_string()
+}
+
+type Row = (i64, Option<i64>, Option<i64>, String);
+
+fn jobs_of(db: &Path, strategy: &str) -> Vec<Row> {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let mut q =
+        c.prepare("SELECT job, actual_start, actual_end, outcome FROM jobs WHERE strategy = ?1 ORDER BY job").unwrap();
+    q.query_map([strategy], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+#[test]
+fn the_example_fcfs_reproduces_builtin_fcfs_on_the_whole_kth_log() {
+    let Some(venv) = venv("the_example_fcfs_reproduces_builtin_fcfs_on_the_whole_kth_log") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("kth.sqlite");
+    let command = pybatsim(&venv, &example("fcfs.py"), &dir.path().join("out"));
+    let out = common::slasim()
+        .args(["run", "--trace", &kth(), "--whole-log", "--lenient", "--failures", "none"])
+        .args(["--strategy", "fcfs", "--strategy", "batsim", "--scheduler-command", &command])
+        .args(["--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let builtin = jobs_of(&db, "fcfs");
+    let external = jobs_of(&db, "batsim");
+    assert_eq!(builtin.len(), 28_475);
+    assert_eq!(external.len(), 28_475);
+    let differing: Vec<_> = builtin.iter().zip(&external).filter(|(a, b)| a != b).take(5).collect();
+    assert!(differing.is_empty(), "first differing jobs (built-in, pybatsim): {differing:?}");
+}
+
+/// A small workload: 12 jobs on 4 machines.
+fn small_swf(dir: &Path) -> PathBuf {
+    let path = dir.join("small.swf");
+    let mut text = String::from("; MaxProcs: 4\n; MaxNodes: 4\n");
+    for (i, &(o, n, x, w)) in
+        [(0, 2, 100, 50), (0, 2, 100, 120), (10, 3, 40, 30), (10, 1, 30, 30), (30, 4, 60, 20), (30, 1, 10, 10)]
+            .iter()
+            .enumerate()
+    {
+        text.push_str(&format!("{} {o} -1 {w} {n} -1 -1 {n} {x} -1 1 1 1 1 1 1 -1 -1\n", i + 1));
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn fcfs_sched_sleep_is_refused_at_its_first_power_state_decision() {
+    let Some(venv) = venv("fcfs_sched_sleep_is_refused_at_its_first_power_state_decision") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sleep.sqlite");
+    let command = pybatsim(&venv, "fcfsSchedSleep", &dir.path().join("out"));
+    let out = common::slasim()
+        .args(["run", "--trace", small_swf(dir.path()).to_str().unwrap(), "--failures", "none"])
+        .args(["--strategy", "batsim", "--scheduler-command", &command, "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("SET_RESOURCE_STATE"), "{err}");
+    assert!(err.contains("power states are not modelled yet: slasim cannot switch resources"), "{err}");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let runs: i64 = c.query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0)).unwrap();
+    assert_eq!(runs, 0);
+}
+
+#[test]
+fn a_scheduler_that_crashes_mid_run_is_an_error_with_its_last_words() {
+    let Some(venv) = venv("a_scheduler_that_crashes_mid_run_is_an_error_with_its_last_words") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // easyBackfill implements no machine events: a failure at t = 5 kills it.
+    let jobs: Vec<Job> = (0..4).map(|i| Job::without_sla(i, 0, 1, 100, 50)).collect();
+    let failures = FailureStream {
+        nodes: 4,
+        events: vec![
+            NodeEvent { time: 5, kind: NodeEventKind::Fail, node: 3 },
+            NodeEvent { time: 60, kind: NodeEventKind::Repair, node: 3 },
+        ],
+        source_records: 0,
+    };
+    let config = BatsimConfig {
+        command: Some(pybatsim(&venv, "easyBackfill", &dir.path().join("out"))),
+        timeout: 20.0,
+        ..BatsimConfig::default()
+    };
+    let settings =
+        StrategySettings { batsim: Some(Arc::new(config)), ..common::settings("fcfs", Placement::BestFit, &[], 0.1) };
+    let strategy = slasim::policy::build("batsim", &settings, 4).unwrap();
+    let err =
+        simulate(Scenario::new(4, jobs, failures, strategy)).expect_err("easyBackfill cannot take machine events");
+    let text = err.to_string();
+    assert!(text.starts_with("external scheduler, at t = 5: the scheduler process exited (exit status: 1)"), "{text}");
+    assert!(text.contains("NotImplementedError"), "{text}");
+}
+
+#[test]
+fn a_sweep_stores_the_same_outcomes_with_one_or_two_threads() {
+    let Some(venv) = venv("a_sweep_stores_the_same_outcomes_with_one_or_two_threads") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    // Two points, each its own scheduler (the example FCFS and pybatsim's
+    // EASY) in its own process on its own port, on 600 synthetic jobs.
+    let quoted = |c: String| format!("\"{}\"", c.replace('\\', "\\\\").replace('"', "\\\""));
+    let fcfs = quoted(pybatsim(&venv, &example("fcfs.py"), &dir.path().join("out-fcfs")));
+    let easy = quoted(pybatsim(&venv, "easyBackfill", &dir.path().join("out-easy")));
+    let config = format!(
+        "name = \"batsim-two\"\n\
+         [workload.synthetic]\njobs = 600\nseed = 5\nprocessors = 64\n\
+         [failures]\nmodel = \"none\"\n\
+         [batsim]\ntimeout = 30\n\
+         [[sweep]]\nname = \"two\"\n[sweep.axes]\nstrategy = [\"batsim\"]\nscheduler_command = [{fcfs}, {easy}]\n"
+    );
+    let path = dir.path().join("two.toml");
+    std::fs::write(&path, config).unwrap();
+    let outcomes = |threads: &str| {
+        let db = dir.path().join(format!("two-{threads}.sqlite"));
+        let out = common::slasim()
+            .args(["sweep", path.to_str().unwrap(), "--jobs", threads, "--db", db.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let c = rusqlite::Connection::open(&db).unwrap();
+        let mut q = c
+            .prepare("SELECT run_id, job, actual_start, actual_end, outcome FROM job_outcomes ORDER BY run_id, job")
+            .unwrap();
+        q.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+    };
+    let one = outcomes("1");
+    assert_eq!(one.len(), 1200);
+    let runs: std::collections::BTreeSet<i64> = one.iter().map(|r| r.0).collect();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(one, outcomes("2"));
+}
+
+#[test]
+fn evalys_reads_the_job_table_and_draws_a_gantt_chart() {
+    let Some(venv) = venv("evalys_reads_the_job_table_and_draws_a_gantt_chart") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("small_jobs.csv");
+    let png = dir.path().join("gantt.png");
+    let command = pybatsim(&venv, &example("fcfs.py"), &dir.path().join("out"));
+    let out = common::slasim()
+        .args(["run", "--trace", small_swf(dir.path()).to_str().unwrap(), "--failures", "none"])
+        .args(["--strategy", "batsim", "--scheduler-command", &command])
+        .args(["--db", dir.path().join("g.sqlite").to_str().unwrap(), "--out", csv.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(venv.join("bin/python"))
+        .args([&example("gantt.py"), csv.to_str().unwrap(), png.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("6 jobs on 4 resources"), "{stdout}");
+    let png_bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&png_bytes[1..4], b"PNG");
+    assert!(png_bytes.len() > 5_000, "{} bytes", png_bytes.len());
+}
