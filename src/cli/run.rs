@@ -502,7 +502,7 @@ fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<Option<SwfTrace
     if let Some(path) = &args.trace {
         let path = crate::workload::resolve_trace(path).map_err(anyhow::Error::msg)?;
         let options = crate::workload::swf::ReadOptions { lenient: args.lenient, runnable: true };
-        let trace = crate::workload::swf::SwfTrace::load(&path, options).map_err(|e| {
+        let trace = crate::workload::load_trace(&path, options).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\n(the classic modes need a processor count and a run time; --lenient skips such lines)"
             )
