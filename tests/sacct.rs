@@ -112,10 +112,10 @@ fn cluster_fixture_converts_field_by_field() {
     };
     assert_eq!(c.report, expected);
     assert_eq!(
-        c.report.warnings("--max-procs sets it", "--max-nodes sets it"),
+        c.report.warnings("--capacity sets it", "--max-nodes sets it"),
         [
             "MaxNodes not given: 4, the largest allocation in the dump (the machine may be larger; --max-nodes sets it)",
-            "MaxProcs not given: 64, the largest allocation in the dump (the machine may be larger; --max-procs sets it)",
+            "MaxProcs not given: 64, the largest allocation in the dump (the machine may be larger; --capacity sets it)",
         ]
     );
     let h = &c.trace.header;
@@ -332,8 +332,17 @@ fn trace_convert_command() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cluster.swf");
     let input = fixture("cluster.sacct");
-    let (ok, stdout, stderr) =
-        slasim(&["trace", "convert", "--from", "sacct", input.to_str().unwrap(), "--to", "swf", out.to_str().unwrap()]);
+    let (ok, stdout, stderr) = slasim(&[
+        "trace",
+        "convert",
+        "--from",
+        "sacct",
+        input.to_str().unwrap(),
+        "--to",
+        "swf",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(ok, "{stderr}");
     assert!(stderr.contains("warning: MaxProcs not given: 64, the largest allocation"), "{stderr}");
     assert!(stdout.contains("16 SWF jobs (6 completed, 6 failed, 4 cancelled"), "{stdout}");
@@ -342,14 +351,15 @@ fn trace_convert_command() {
     let swf = SwfTrace::load(&out, ReadOptions::default()).unwrap();
     assert_eq!(swf.records.iter().map(ToString::to_string).collect::<Vec<_>>(), CLUSTER_SWF);
 
-    // Detected without --from, and --max-procs silences the warning.
+    // Detected without --from, and --capacity silences the warning.
     let out2 = dir.path().join("sized.swf");
     let (ok, _, stderr) = slasim(&[
         "trace",
         "convert",
         input.to_str().unwrap(),
+        "--out",
         out2.to_str().unwrap(),
-        "--max-procs",
+        "--capacity",
         "128",
         "--max-nodes",
         "8",
@@ -375,7 +385,7 @@ fn trace_convert_refuses_bad_input_with_exit_1_and_writes_nothing() {
         (dir.path().join("missing.sacct"), "missing.sacct: cannot open"),
     ] {
         let output = common::slasim()
-            .args(["trace", "convert", input.to_str().unwrap(), out.to_str().unwrap()])
+            .args(["trace", "convert", input.to_str().unwrap(), "--out", out.to_str().unwrap()])
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -390,6 +400,7 @@ fn trace_convert_refuses_bad_input_with_exit_1_and_writes_nothing() {
         "convert",
         "--lenient",
         fixture("bad-negative.sacct").to_str().unwrap(),
+        "--out",
         out.to_str().unwrap(),
     ]);
     assert!(ok, "{stderr}");
@@ -428,4 +439,100 @@ fn runs_on_the_dump_equal_runs_on_its_conversion() {
     }
     assert_eq!(rows[0].lines().count(), 17, "{}", rows[0]);
     assert_eq!(rows[0], rows[1]);
+}
+
+/// A converted sacct workload is a trace like any other: every single-cluster
+/// strategy runs on the dump itself (`--trace FILE.sacct`, detected by its
+/// header), each storing every job of the dump.
+#[test]
+fn every_single_cluster_strategy_runs_on_a_sacct_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("cluster.sacct");
+    let db = dir.path().join("all.sqlite");
+    let strategies = slasim::policy::strategy_infos();
+    assert!(strategies.len() >= 8, "{}", strategies.len());
+    for info in strategies {
+        // Oracle PDFs: a whole-log run has no history to learn them from.
+        let (ok, stdout, stderr) = slasim(&[
+            "run",
+            "--trace",
+            input.to_str().unwrap(),
+            "--whole-log",
+            "--capacity",
+            "64",
+            "--oracle-pdfs",
+            "--pof-max",
+            "0.3",
+            "--failures",
+            "none",
+            "--strategy",
+            info.name,
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert!(ok, "{}: {stderr}\n{stdout}", info.name);
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", info.name);
+    }
+    let (ok, table, stderr) = slasim(&[
+        "query",
+        "--db",
+        db.to_str().unwrap(),
+        "--csv",
+        "SELECT strategy, count(*) FROM jobs GROUP BY strategy ORDER BY strategy",
+    ]);
+    assert!(ok, "{stderr}");
+    let rows: Vec<&str> = table.lines().skip(1).collect();
+    assert_eq!(rows.len(), strategies.len(), "{table}");
+    for row in rows {
+        let (strategy, jobs) = row.rsplit_once(',').unwrap();
+        // The classic queueing modes replay all 16 SWF jobs of the dump; the
+        // planning-based ones run what the preparation keeps: not the two
+        // jobs cancelled with run time 0, nor the one without a time limit
+        // (UNLIMITED, no estimate to plan with).
+        let queueing = slasim::policy::strategy(strategy).unwrap().queueing;
+        assert_eq!(jobs, if queueing { "16" } else { "13" }, "{strategy}\n{table}");
+    }
+}
+
+/// A sweep config names a sacct dump as its trace, as it names an SWF log.
+#[test]
+fn a_sweep_config_runs_on_a_sacct_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("cluster.sacct");
+    let config = dir.path().join("sacct.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"name = "sacct-sweep"
+[workload]
+trace = "{}"
+[prepare]
+whole_log = true
+capacity = 64
+[failures]
+model = "none"
+[overbooking.pdf]
+learn_from = "input"
+[[sweep]]
+[sweep.axes]
+strategy = ["easy", "conservative-backfilling", "heuristic-overbooking"]
+pof_max = [0.1, 0.3]
+"#,
+            input.display()
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("sweep.sqlite");
+    let (ok, stdout, stderr) =
+        slasim(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-progress"]);
+    assert!(ok, "{stderr}\n{stdout}");
+    let (ok, table, stderr) = slasim(&["query", "--db", db.to_str().unwrap(), "--csv", "SELECT count(*) FROM runs"]);
+    assert!(ok, "{stderr}");
+    let runs: usize = table.lines().nth(1).unwrap().parse().unwrap();
+    // easy reads no PoF_max: 1 point; the two planning strategies 2 each.
+    assert!((3..=6).contains(&runs), "{table}");
+    let (ok, table, _) =
+        slasim(&["query", "--db", db.to_str().unwrap(), "--csv", "SELECT count(DISTINCT strategy) FROM jobs"]);
+    assert!(ok);
+    assert_eq!(table.lines().nth(1), Some("3"), "{table}");
 }

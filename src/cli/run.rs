@@ -60,8 +60,9 @@ impl FailureModelArg {
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
 pub(crate) struct RunArgs {
-    /// An SWF trace (plain or .gz, or a name under the traces directory);
-    /// without it the embedded synthetic workload is used.
+    /// An SWF trace (plain or .gz, or a name under the traces directory), or
+    /// a Slurm accounting dump (`sacct --parsable2`, detected by its header
+    /// line); without it the embedded synthetic workload is used.
     #[arg(long)]
     trace: Option<PathBuf>,
     /// Skip malformed trace lines instead of failing.

@@ -61,14 +61,15 @@ pub(crate) struct ConvertArgs {
     to: ToFormat,
     /// The SWF file to write (gzip if it ends in .gz); the maps go to the same
     /// path without .swf/.gz plus .maps.csv.
-    output: PathBuf,
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
     /// Skip malformed lines and report how many were skipped.
     #[arg(long)]
     lenient: bool,
     /// The machine's processors, for the SWF header's MaxProcs (default: the
     /// largest allocation in the dump, with a warning).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_procs: Option<u64>,
+    capacity: Option<u64>,
     /// The machine's nodes, for MaxNodes (default: the largest allocation,
     /// when the dump has NNodes).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -308,14 +309,14 @@ fn convert(args: ConvertArgs) -> anyhow::Result<()> {
             );
         }
     }
-    if same_file(input, &args.output) {
-        bail!("{}: the output would overwrite the input", args.output.display());
+    if same_file(input, &args.out) {
+        bail!("{}: the output would overwrite the input", args.out.display());
     }
-    let options = SacctOptions { lenient: args.lenient, max_procs: args.max_procs, max_nodes: args.max_nodes };
+    let options = SacctOptions { lenient: args.lenient, max_procs: args.capacity, max_nodes: args.max_nodes };
     let conversion = sacct::convert_file(input, &options)?;
-    let maps = conversion.write(&args.output)?;
+    let maps = conversion.write(&args.out)?;
     let report = &conversion.report;
-    for warning in report.warnings("--max-procs sets it", "--max-nodes sets it") {
+    for warning in report.warnings("--capacity sets it", "--max-nodes sets it") {
         eprintln!("warning: {warning}");
     }
     let m = &conversion.maps;
@@ -327,7 +328,7 @@ fn convert(args: ConvertArgs) -> anyhow::Result<()> {
     writeln!(
         text,
         "wrote      {}: {} jobs, MaxProcs {}{}",
-        args.output.display(),
+        args.out.display(),
         thousands(conversion.trace.records.len()),
         conversion.trace.header.max_procs().map_or_else(|| "-".to_string(), |p| p.to_string()),
         conversion.trace.header.max_nodes().map_or_else(String::new, |n| format!(", MaxNodes {n}")),

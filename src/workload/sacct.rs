@@ -258,7 +258,7 @@ pub struct SacctReport {
 
 impl SacctReport {
     /// Warnings about guessed machine sizes, each ending with what sets the
-    /// size instead (`hint`, e.g. `--max-procs`/`--max-nodes` for a conversion).
+    /// size instead (`hint`, e.g. `--capacity`/`--max-nodes` for a conversion).
     pub fn warnings(&self, procs_hint: &str, nodes_hint: &str) -> Vec<String> {
         let guessed = |key: &str, value: Option<i64>, hint: &str| {
             value.map(|v| {

@@ -353,17 +353,17 @@ grep -E "^$pending_array\|${pending_array}_\[" "$dump" || fail "the pending arra
 # ---------------------------------------------------------------- convert
 step "3. slasim trace convert"
 swf="$work/converted.swf"
-"$slasim" trace convert --from sacct "$dump" --to swf "$swf" --max-procs 8 --max-nodes 1 | tee "$work/convert.out"
+"$slasim" trace convert --from sacct "$dump" --to swf --out "$swf" --capacity 8 --max-nodes 1 | tee "$work/convert.out"
 maps="$work/converted.maps.csv"
 [[ -s "$swf" && -s "$maps" ]] || fail "convert wrote no $swf or $maps"
 grep -q "skipped 1 pending (1 of them array ranges of 3 tasks), 1 running" "$work/convert.out" ||
     fail "convert did not skip the still-pending array range and the still-running job"
 grep -q "1 lines had a \`|\` inside JobName" "$work/convert.out" || fail "the job name with | was not resolved"
-"$slasim" trace convert "$work/dump-epoch.sacct" "$work/epoch.swf" --max-procs 8 --max-nodes 1 >/dev/null
+"$slasim" trace convert "$work/dump-epoch.sacct" --out "$work/epoch.swf" --capacity 8 --max-nodes 1 >/dev/null
 cmp -s <(grep -v '^;' "$swf") <(grep -v '^;' "$work/epoch.swf") || fail "epoch and local-time dumps convert differently"
 cmp -s "$maps" "$work/epoch.maps.csv" || fail "epoch and local-time dumps give different maps"
 grep -q '^; UnixStartTime: [0-9]' "$work/epoch.swf" || fail "no UnixStartTime from the epoch dump"
-warning="$("$slasim" trace convert "$dump" "$work/guess.swf" --max-nodes 1 2>&1 >/dev/null)"
+warning="$("$slasim" trace convert "$dump" --out "$work/guess.swf" --max-nodes 1 2>&1 >/dev/null)"
 [[ "$warning" == "warning: MaxProcs not given: 4, the largest allocation in the dump"* ]] ||
     fail "expected a MaxProcs warning (largest started allocation 4), got: $warning"
 
