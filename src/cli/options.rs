@@ -102,7 +102,7 @@ pub const VOCABULARY: [Word; 11] = [
     Word {
         concept: "trace",
         flag: "trace",
-        meaning: "an SWF log (path or name under the traces directory); without it the embedded synthetic workload",
+        meaning: "an SWF log (path or name under the traces directory) or a Slurm accounting dump; without it the embedded synthetic workload",
         not: &["swf", "log", "workload-file"],
     },
 ];

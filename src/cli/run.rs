@@ -60,8 +60,9 @@ impl FailureModelArg {
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
 pub(crate) struct RunArgs {
-    /// An SWF trace (plain or .gz, or a name under the traces directory);
-    /// without it the embedded synthetic workload is used.
+    /// An SWF trace (plain or .gz, or a name under the traces directory), or
+    /// a Slurm accounting dump (`sacct --parsable2`, detected by its header
+    /// line); without it the embedded synthetic workload is used.
     #[arg(long)]
     trace: Option<PathBuf>,
     /// Skip malformed trace lines instead of failing.
@@ -558,7 +559,7 @@ fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<Option<SwfTrace
             return Ok(None);
         }
         let options = crate::workload::swf::ReadOptions { lenient: args.lenient, runnable: true };
-        let trace = crate::workload::swf::SwfTrace::load(&path, options).map_err(|e| {
+        let trace = crate::workload::load_trace(&path, options).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\n(the classic modes need a processor count and a run time; --lenient skips such lines)"
             )

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 
 use crate::cli::options::PrepareOptions;
 use crate::cli::run::FailureModelArg;
@@ -13,9 +13,10 @@ use crate::cli::emit;
 use crate::units::HOUR;
 use crate::workload::failures::{FailureSource, LANL_FILE, LanlLog, empirical_mttf_mttr, synthetic_stream};
 use crate::workload::info::{TraceInfo, thousands};
+use crate::workload::sacct::{self, SacctOptions};
 use crate::workload::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
 use crate::workload::synthetic::SyntheticConfig;
-use crate::workload::{WorkloadSource, resolve_trace, trace_dir};
+use crate::workload::{WorkloadSource, load_trace, resolve_trace, trace_dir};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum TraceCommand {
@@ -31,6 +32,51 @@ pub(crate) enum TraceCommand {
     /// Write a prepared battery (with --whole-log, the whole log) in another
     /// simulator's format: `--format batsim` writes a Batsim JSON workload.
     Export(ExportArgs),
+    /// Convert a Slurm accounting dump (`sacct --allusers --parsable2
+    /// --format=…`) to SWF, with the name maps beside it in <OUT>.maps.csv.
+    Convert(ConvertArgs),
+}
+
+/// `--from` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum FromFormat {
+    /// `sacct --parsable2` output with its header line.
+    Sacct,
+}
+
+/// `--to` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum ToFormat {
+    /// The Standard Workload Format.
+    Swf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// Input format (default: detected from the header line).
+    #[arg(long, value_enum)]
+    from: Option<FromFormat>,
+    /// The dump (plain or gzip), e.g. from `sacct --allusers --parsable2
+    /// --format=JobIDRaw,JobID,JobName,User,Group,Partition,Submit,Start,End,Elapsed,Timelimit,AllocCPUS,ReqCPUS,AllocNodes,State -S 2024-01-01`.
+    input: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ToFormat::Swf)]
+    to: ToFormat,
+    /// The SWF file to write (gzip if it ends in .gz); the maps go to the same
+    /// path without .swf/.gz plus .maps.csv.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Skip malformed lines and report how many were skipped.
+    #[arg(long)]
+    lenient: bool,
+    /// The machine's processors, for the SWF header's MaxProcs (default: the
+    /// largest allocation in the dump, with a warning).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    capacity: Option<u64>,
+    /// The machine's nodes, for MaxNodes (default: the largest allocation,
+    /// when the dump has NNodes).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_nodes: Option<u64>,
 }
 
 /// `trace export --format` values.
@@ -70,7 +116,8 @@ pub(crate) struct ExportArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct InfoArgs {
-    /// The SWF file (plain or .gz), or a name under the traces directory.
+    /// The SWF file (plain or .gz), a Slurm accounting dump (detected by its
+    /// sacct header line), or a name under the traces directory.
     file: PathBuf,
     /// Skip malformed lines and report how many were skipped.
     #[arg(long)]
@@ -142,6 +189,7 @@ pub(crate) fn run(command: TraceCommand) -> anyhow::Result<()> {
         TraceCommand::Prepare(args) => prepare(args),
         TraceCommand::Failures(args) => failures(args),
         TraceCommand::Export(args) => export_trace(args),
+        TraceCommand::Convert(args) => convert(args),
     }
 }
 
@@ -177,7 +225,7 @@ fn export_trace(args: ExportArgs) -> anyhow::Result<()> {
 
 fn info(args: InfoArgs) -> anyhow::Result<()> {
     let path = resolve_trace(&args.file).map_err(anyhow::Error::msg)?;
-    let trace = SwfTrace::load(&path, ReadOptions { lenient: args.lenient, ..ReadOptions::default() })?;
+    let trace = load_trace(&path, ReadOptions { lenient: args.lenient, ..ReadOptions::default() })?;
     let config = args.prepare.config();
     config.validate_split()?;
     emit(&TraceInfo::of(&trace, &config).to_string())
@@ -311,4 +359,66 @@ fn failures(args: FailuresArgs) -> anyhow::Result<()> {
         HOUR as f64 / mttr
     )?;
     emit(&text)
+}
+
+fn convert(args: ConvertArgs) -> anyhow::Result<()> {
+    let ToFormat::Swf = args.to;
+    let input = &args.input;
+    if args.from.is_none() && !sacct::is_sacct_file(input) {
+        // Let the open errors speak first (missing file, directory, empty file).
+        let meta = std::fs::metadata(input).with_context(|| format!("{}: cannot open", input.display()))?;
+        if meta.is_dir() {
+            bail!("{}: is a directory, not a sacct dump", input.display());
+        }
+        if meta.len() > 0 {
+            bail!(
+                "{}: not a sacct dump: its first line is no `|`-separated header naming JobID or JobIDRaw \
+                 (--from sacct reads it anyway and says what is wrong)",
+                input.display()
+            );
+        }
+    }
+    if same_file(input, &args.out) {
+        bail!("{}: the output would overwrite the input", args.out.display());
+    }
+    let options = SacctOptions { lenient: args.lenient, max_procs: args.capacity, max_nodes: args.max_nodes };
+    let conversion = sacct::convert_file(input, &options)?;
+    let maps = conversion.write(&args.out)?;
+    let report = &conversion.report;
+    for warning in report.warnings("--capacity sets it", "--max-nodes sets it") {
+        eprintln!("warning: {warning}");
+    }
+    let m = &conversion.maps;
+    let mut text = String::new();
+    writeln!(text, "read       {}: {report}", input.display())?;
+    if conversion.trace.skipped.total() > 0 {
+        writeln!(text, "malformed  {}", conversion.trace.skipped)?;
+    }
+    writeln!(
+        text,
+        "wrote      {}: {} jobs, MaxProcs {}{}",
+        args.out.display(),
+        thousands(conversion.trace.records.len()),
+        conversion.trace.header.max_procs().map_or_else(|| "-".to_string(), |p| p.to_string()),
+        conversion.trace.header.max_nodes().map_or_else(String::new, |n| format!(", MaxNodes {n}")),
+    )?;
+    writeln!(
+        text,
+        "maps       {}: {} users, {} groups, {} partitions, {} job names, {} jobs",
+        maps.display(),
+        m.users.len(),
+        m.groups.len(),
+        m.partitions.len(),
+        m.job_names.len(),
+        m.jobs.len()
+    )?;
+    emit(&text)
+}
+
+/// Whether two paths name one existing file.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }

@@ -65,7 +65,8 @@ pub struct ConfigError {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WorkloadConfig {
-    /// An SWF trace (a path, or a name under the traces directory).
+    /// An SWF trace (a path, or a name under the traces directory), or a
+    /// Slurm accounting dump (detected by its `sacct --parsable2` header).
     pub trace: Option<PathBuf>,
     /// Skip malformed trace lines.
     #[serde(default)]

@@ -15,6 +15,7 @@ pub mod info;
 pub mod job;
 pub mod prepare;
 pub mod reservations;
+pub mod sacct;
 pub mod swf;
 pub mod synthetic;
 pub mod windows;
@@ -54,11 +55,24 @@ pub fn resolve_trace(name: &Path) -> Result<PathBuf, String> {
     })
 }
 
+/// Reads a trace file: an SWF log, a Batsim JSON workload, or a Slurm accounting dump (detected by
+/// its `sacct --parsable2` header line, [`sacct::is_sacct_file`]) converted
+/// to SWF in memory.
+pub fn load_trace(path: &Path, options: ReadOptions) -> anyhow::Result<SwfTrace> {
+    if batsim::is_batsim_workload(path) {
+        return Ok(batsim::load(path)?);
+    }
+    if sacct::is_sacct_file(path) {
+        return Ok(sacct::load(path, options)?);
+    }
+    Ok(SwfTrace::load(path, options)?)
+}
+
 /// Where a workload comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum WorkloadSource {
-    /// An SWF log (plain or gzip).
+    /// An SWF log (plain or gzip), or a Slurm accounting dump ([`load_trace`]).
     Swf {
         /// Path, or a name under the traces directory.
         path: PathBuf,
@@ -82,11 +96,8 @@ impl WorkloadSource {
         match self {
             WorkloadSource::Swf { path, lenient } => {
                 let path = resolve_trace(path).map_err(anyhow::Error::msg)?;
-                // `--trace x.json` is a Batsim workload.
-                if batsim::is_batsim_workload(&path) {
-                    return Ok(batsim::load(&path)?);
-                }
-                Ok(SwfTrace::load(path, ReadOptions { lenient: *lenient, ..ReadOptions::default() })?)
+                load_trace(&path, ReadOptions { lenient: *lenient, ..ReadOptions::default() })
+
             }
             WorkloadSource::Synthetic(config) => Ok(config.generate()?),
         }

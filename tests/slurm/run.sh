@@ -13,6 +13,9 @@
 #   3. A provisioning config (MOGA on the synthetic default) the same way: 2
 #      array tasks + merge, the merged store equal to a local sweep in every
 #      provisioning table.
+#   4. Then, with this cluster stopped, tests/slurm/accounting.sh: Slurm
+#      accounting (slurmdbd on MariaDB) dumped with sacct, converted and
+#      simulated; it skips plainly when its packages cannot be installed.
 #
 # Usage: tests/slurm/run.sh   (as root; SLASIM=/path/to/slasim to use another binary)
 # Skips (exit 0, "SKIP: ...") when Slurm and munge cannot be installed with apt-get.
@@ -89,6 +92,13 @@ cleanup() {
         tail -n 15 "$tmp"/log/*.log "$tmp"/log/munged.out >&2 2>/dev/null || true
     fi
     rm -rf "$tmp"
+    # Slurm accounting as a workload, in the same CI step once this cluster
+    # is stopped: its own private cluster with slurmdbd and MariaDB
+    # (tests/slurm/accounting.sh, which skips plainly on its own).
+    if ((status == 0)) && [[ "${scale_out_passed:-0}" == 1 ]]; then
+        trap - ERR
+        env -u SLURM_CONF "$root/tests/slurm/accounting.sh" || status=$?
+    fi
     exit "$status"
 }
 trap cleanup EXIT
@@ -407,3 +417,4 @@ done
 
 echo
 echo "slurm test passed in $((SECONDS - started)) s"
+scale_out_passed=1 # the accounting test runs next, from cleanup
