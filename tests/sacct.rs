@@ -449,9 +449,11 @@ fn every_single_cluster_strategy_runs_on_a_sacct_dump() {
     let dir = tempfile::tempdir().unwrap();
     let input = fixture("cluster.sacct");
     let db = dir.path().join("all.sqlite");
-    let strategies = slasim::policy::strategy_infos();
+    // A strategy whose decisions come from an external scheduler (batsim)
+    // needs one running: tests/batsim*.rs run those.
+    let strategies: Vec<_> = slasim::policy::strategy_infos().iter().filter(|i| !i.reads.scheduler).collect();
     assert!(strategies.len() >= 8, "{}", strategies.len());
-    for info in strategies {
+    for info in &strategies {
         // Oracle PDFs: a whole-log run has no history to learn them from.
         let (ok, stdout, stderr) = slasim(&[
             "run",

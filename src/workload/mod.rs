@@ -97,7 +97,6 @@ impl WorkloadSource {
             WorkloadSource::Swf { path, lenient } => {
                 let path = resolve_trace(path).map_err(anyhow::Error::msg)?;
                 load_trace(&path, ReadOptions { lenient: *lenient, ..ReadOptions::default() })
-
             }
             WorkloadSource::Synthetic(config) => Ok(config.generate()?),
         }
