@@ -340,21 +340,8 @@ fn a_scheduler_leaving_jobs_waiting_forever_is_an_error() {
 // Through the command line: exit status 1, the error on stderr, nothing stored.
 
 fn small_swf(dir: &Path) -> PathBuf {
-    let path = dir.join("small.swf");
-    let mut text = String::from("; MaxProcs: 4\n; MaxNodes: 4\n");
-    for (i, j) in jobs().iter().enumerate() {
-        text.push_str(&format!(
-            "{} {} -1 {} {} -1 -1 {} {} -1 1 1 1 1 1 1 -1 -1\n",
-            i + 1,
-            j.occurrence,
-            j.runtime,
-            j.nodes,
-            j.nodes,
-            j.estimate
-        ));
-    }
-    std::fs::write(&path, text).unwrap();
-    path
+    let jobs: Vec<_> = jobs().iter().map(|j| (j.occurrence, j.nodes, j.estimate, j.runtime)).collect();
+    common::write_swf(dir, 4, &jobs)
 }
 
 fn stored_runs(db: &Path) -> i64 {

@@ -89,19 +89,13 @@ fn the_example_fcfs_reproduces_builtin_fcfs_on_the_whole_kth_log() {
     assert!(differing.is_empty(), "first differing jobs (built-in, pybatsim): {differing:?}");
 }
 
-/// A small workload: 12 jobs on 4 machines.
+/// A small workload: 6 jobs on 4 machines.
 fn small_swf(dir: &Path) -> PathBuf {
-    let path = dir.join("small.swf");
-    let mut text = String::from("; MaxProcs: 4\n; MaxNodes: 4\n");
-    for (i, &(o, n, x, w)) in
-        [(0, 2, 100, 50), (0, 2, 100, 120), (10, 3, 40, 30), (10, 1, 30, 30), (30, 4, 60, 20), (30, 1, 10, 10)]
-            .iter()
-            .enumerate()
-    {
-        text.push_str(&format!("{} {o} -1 {w} {n} -1 -1 {n} {x} -1 1 1 1 1 1 1 -1 -1\n", i + 1));
-    }
-    std::fs::write(&path, text).unwrap();
-    path
+    common::write_swf(
+        dir,
+        4,
+        &[(0, 2, 100, 50), (0, 2, 100, 120), (10, 3, 40, 30), (10, 1, 30, 30), (30, 4, 60, 20), (30, 1, 10, 10)],
+    )
 }
 
 #[test]

@@ -110,3 +110,15 @@ pub fn double_booking(executions: &[slasim::sim::cluster::ExecutionRecord]) -> O
     busy.sort_unstable();
     busy.windows(2).find(|w| w[0].0 == w[1].0 && w[0].2 > w[1].1).map(|w| (w[0].0, (w[0].1, w[0].2), (w[1].1, w[1].2)))
 }
+
+/// Writes `small.swf` in `dir`: a log of `capacity` processors holding the
+/// jobs (occurrence, processors, estimate, runtime), numbered from 1.
+pub fn write_swf(dir: &std::path::Path, capacity: u32, jobs: &[(Time, u32, Time, Time)]) -> PathBuf {
+    let path = dir.join("small.swf");
+    let mut text = format!("; MaxProcs: {capacity}\n; MaxNodes: {capacity}\n");
+    for (i, &(o, n, x, w)) in jobs.iter().enumerate() {
+        text.push_str(&format!("{} {o} -1 {w} {n} -1 -1 {n} {x} -1 1 1 1 1 1 1 -1 -1\n", i + 1));
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
