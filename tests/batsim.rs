@@ -404,6 +404,21 @@ fn cli_errors_store_nothing_and_exit_1() {
     assert!(!failed, "{err}");
     assert!(out.contains("batsim"), "{out}");
     assert_eq!(stored_runs(&db), 1);
+    // The same endpoint again: already stored, and `--no-kill-at-estimate`
+    // (read by the built-in modes only) is the same run. Nothing listens
+    // there now, so a run that were simulated would fail.
+    for extra in [&[][..], &["--no-kill-at-estimate"][..]] {
+        let args = [&["--scheduler-endpoint", &s.endpoint, "--scheduler-timeout", "1"][..], extra].concat();
+        let (failed, out, err) = cli_run(dir.path(), &args);
+        assert!(!failed, "{err}");
+        assert!(out.contains("1 of 1 runs were already stored"), "{out}");
+        assert!(out.contains(&format!("cannot tell which scheduler listens at {}", s.endpoint)), "{out}");
+    }
+    // A name makes it another run, which is simulated (and fails here).
+    let args = ["--scheduler-endpoint", &s.endpoint, "--scheduler-timeout", "1", "--scheduler-name", "other"];
+    let (failed, _, err) = cli_run(dir.path(), &args);
+    assert!(failed, "{err}");
+    assert_eq!(stored_runs(&db), 1);
 }
 
 #[test]

@@ -10,6 +10,8 @@
 //!     cargo test --release --locked --test batsim_kth -- --ignored --nocapture
 //!
 //! It prints the table the guide (docs/src/guide/batsim.md) quotes.
+//! `SLASIM_KTH_SCHEDULERS=easyBackfill,schedFcfs` picks schedulers and
+//! `SLASIM_KTH_JOBS=3000` keeps the first jobs of the log.
 
 mod common;
 
@@ -50,6 +52,8 @@ struct Measured {
     /// Jobs started while an older job waited.
     out_of_order: usize,
     messages: u64,
+    /// The first start that differs from its built-in counterpart, and why.
+    first_divergence: Option<(i64, String)>,
 }
 
 /// Per job its (start, end, nodes) from the executions (one per job here).
@@ -59,6 +63,57 @@ fn schedule(s: &Simulated) -> Vec<Option<(i64, i64, Vec<u32>)>> {
         out[e.job as usize] = Some((e.start, e.end, e.nodes.clone()));
     }
     out
+}
+
+/// The first start of `sched` that differs from `reference`, and the rule of
+/// the external scheduler that explains it, read from its own schedule at
+/// that instant: the job the reference started had enough free machines but
+/// no contiguous block of them (contiguous allocation), or a job submitted
+/// later started first (another order).
+fn first_divergence(
+    jobs: &[Job],
+    reference: &[Option<(i64, i64, Vec<u32>)>],
+    sched: &[Option<(i64, i64, Vec<u32>)>],
+    capacity: u32,
+) -> Option<(i64, String)> {
+    let start = |s: &Option<(i64, i64, Vec<u32>)>| s.as_ref().map(|s| s.0);
+    // The earliest instant at which one of the two starts a job the other does not.
+    let t = reference
+        .iter()
+        .zip(sched)
+        .filter(|(a, b)| start(a) != start(b))
+        .flat_map(|(a, b)| [start(a), start(b)])
+        .flatten()
+        .min()?;
+    // Machines busy in `sched` just before its starts at t.
+    let mut busy = vec![false; capacity as usize];
+    for (_, _, nodes) in sched.iter().flatten().filter(|(s, e, _)| *s < t && *e > t) {
+        for &n in nodes {
+            busy[n as usize] = true;
+        }
+    }
+    let free = busy.iter().filter(|b| !**b).count() as u32;
+    let (mut block, mut run) = (0, 0);
+    for b in &busy {
+        run = if *b { 0 } else { run + 1 };
+        block = block.max(run);
+    }
+    let missed = (0..jobs.len()).find(|&j| start(&reference[j]) == Some(t) && start(&sched[j]) != Some(t));
+    let extra = (0..jobs.len()).find(|&j| start(&sched[j]) == Some(t) && start(&reference[j]) != Some(t));
+    let why = match (missed, extra) {
+        (Some(j), _) if free >= jobs[j].nodes && block < jobs[j].nodes => format!(
+            "job {j} ({} machines) starts in the reference; {free} machines are free but the widest contiguous block has {block}: contiguous allocation",
+            jobs[j].nodes
+        ),
+        (_, Some(k)) => format!(
+            "job {k} (estimate {} s) starts first; the reference starts {}: another order",
+            jobs[k].estimate,
+            missed.map_or("no job then".to_string(), |j| format!("job {j} (estimate {} s)", jobs[j].estimate))
+        ),
+        (Some(j), None) => format!("job {j} starts in the reference only ({free} machines free, widest block {block})"),
+        (None, None) => "none".to_string(),
+    };
+    Some((t, why))
 }
 
 /// Replays a schedule instant by instant: fragmentation-blocked heads and out-of-order starts.
@@ -126,8 +181,15 @@ fn kth_schedulers_compared() {
     let path = common::traces().join("swf/KTH-SP2-1996-2.1-cln.swf.gz");
     let trace = WorkloadSource::Swf { path, lenient: true }.load().unwrap();
     let prepared = PrepareConfig::default().for_classic_modes().prepare(&trace).unwrap();
-    let (jobs, capacity) = (prepared.batteries[0].jobs.clone(), prepared.capacity);
+    let (mut jobs, capacity) = (prepared.batteries[0].jobs.clone(), prepared.capacity);
     assert_eq!((jobs.len(), capacity), (28_475, 100));
+    // `SLASIM_KTH_JOBS=N` keeps the first N jobs: pybatsim's scheduler-API
+    // schedulers (schedFcfs, schedEasySjfBackfill) filter every job ever
+    // submitted at each decision, so their time grows with the square of the jobs.
+    if let Some(n) = std::env::var("SLASIM_KTH_JOBS").ok().and_then(|n| n.parse().ok()) {
+        jobs.truncate(n);
+    }
+    println!("KTH-SP2, the first {} jobs", jobs.len());
     let base = common::settings("fcfs", Placement::BestFit, &[], 0.1);
     let run = |name: &str, settings: &StrategySettings| {
         let strategy = slasim::policy::build(name, settings, capacity).unwrap();
@@ -162,6 +224,13 @@ fn kth_schedulers_compared() {
             sched.iter().zip(r).filter(|(a, b)| a.as_ref().map(|a| a.0) != b.as_ref().map(|b| b.0)).count()
         };
         let (fragmented_heads, out_of_order) = replay(&jobs, &s.cluster.executions, capacity);
+        // FCFS-like schedulers against the built-in fcfs, the others against easy.
+        let counterpart = if name.to_lowercase().contains("fcfs") { 0 } else { 1 };
+        let first = if name.starts_with("slasim") {
+            None
+        } else {
+            first_divergence(&jobs, &reference[counterpart].0, &sched, capacity)
+        };
         Measured {
             name: name.to_string(),
             seconds,
@@ -172,6 +241,7 @@ fn kth_schedulers_compared() {
             fragmented_heads,
             out_of_order,
             messages,
+            first_divergence: first,
         }
     };
     rows.push(measure("slasim fcfs", &fcfs, fcfs_time, 0));
@@ -219,6 +289,11 @@ fn kth_schedulers_compared() {
             r.fragmented_heads,
             r.out_of_order
         );
+    }
+    for r in &rows {
+        if let Some((t, why)) = &r.first_divergence {
+            println!("{}: first start differing from its built-in counterpart at t = {t}: {why}", r.name);
+        }
     }
     // The example FCFS is the built-in FCFS, job by job.
     if let Some(row) = rows.iter().find(|r| r.name == "examples/batsim/fcfs.py") {

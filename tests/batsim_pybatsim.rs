@@ -87,6 +87,34 @@ fn the_example_fcfs_reproduces_builtin_fcfs_on_the_whole_kth_log() {
     assert_eq!(external.len(), 28_475);
     let differing: Vec<_> = builtin.iter().zip(&external).filter(|(a, b)| a != b).take(5).collect();
     assert!(differing.is_empty(), "first differing jobs (built-in, pybatsim): {differing:?}");
+    // pybatsim's own EASY, unmodified, to the end of the log; then every
+    // stored schedule is checked against the machine's 100 processors.
+    let command = pybatsim(&venv, "easyBackfill", &dir.path().join("out"));
+    let out = common::slasim()
+        .args(["run", "--trace", &kth(), "--whole-log", "--lenient", "--failures", "none"])
+        .args(["--strategy", "batsim", "--scheduler-command", &command, "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let runs: Vec<i64> = c
+        .prepare("SELECT run_id FROM runs")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(runs.len(), 3);
+    for run in runs {
+        let mut q = c
+            .prepare("SELECT actual_start, actual_end, nodes FROM jobs WHERE run_id = ?1 AND actual_start IS NOT NULL")
+            .unwrap();
+        let spans: Vec<(i64, i64, i64)> =
+            q.query_map([run], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+        assert_eq!(spans.len(), 28_475, "run {run}: every job ran");
+        let peak = common::peak_use(&spans);
+        assert!(peak <= 100, "run {run}: {peak} processors in use at once on a machine of 100");
+    }
 }
 
 /// A small workload: 6 jobs on 4 machines.

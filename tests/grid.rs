@@ -275,27 +275,12 @@ fn grid() -> impl Strategy<Value = (Vec<u32>, Vec<Vec<Job>>, Vec<CoRequest>, u64
 /// Peak CPUs used by jobs and kept sub-reservations of a cluster.
 fn peak(sim: &GridSimulated, cluster: usize) -> u32 {
     let c = &sim.clusters[cluster];
-    let mut events: Vec<(Time, i64)> = Vec::new();
-    for r in &c.records {
-        if let (Some(s), Some(e)) = (r.actual_start, r.actual_end)
-            && e > s
-        {
-            events.push((s, i64::from(r.job.nodes)));
-            events.push((e, -i64::from(r.job.nodes)));
-        }
-    }
-    for b in c.blocks.iter().filter(|b| !b.cancelled) {
-        events.push((b.start, i64::from(b.cpus)));
-        events.push((b.end, -i64::from(b.cpus)));
-    }
-    // Ends before starts at equal times: intervals are half-open.
-    events.sort_unstable();
-    let (mut used, mut max) = (0i64, 0i64);
-    for (_, d) in events {
-        used += d;
-        max = max.max(used);
-    }
-    max as u32
+    let jobs = c.records.iter().filter_map(|r| match (r.actual_start, r.actual_end) {
+        (Some(s), Some(e)) if e > s => Some((s, e, i64::from(r.job.nodes))),
+        _ => None,
+    });
+    let blocks = c.blocks.iter().filter(|b| !b.cancelled).map(|b| (b.start, b.end, i64::from(b.cpus)));
+    common::peak_use(&jobs.chain(blocks).collect::<Vec<_>>()) as u32
 }
 
 proptest! {

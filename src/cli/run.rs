@@ -156,6 +156,10 @@ pub(crate) struct RunArgs {
     /// port it listens on (e.g. "pybatsim easyBackfill -s tcp://127.0.0.1:{port}").
     #[arg(long, value_name = "COMMAND")]
     scheduler_command: Option<String>,
+    /// Strategy batsim: a name for the scheduler, part of the run's identity
+    /// (needed to store a second scheduler served at the same endpoint).
+    #[arg(long, value_name = "NAME")]
+    scheduler_name: Option<String>,
     /// Strategy batsim: seconds to wait for each reply of the scheduler.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     scheduler_timeout: f64,
@@ -186,6 +190,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let batsim = crate::policy::batsim::BatsimConfig {
         command: args.scheduler_command.clone(),
         endpoint: args.scheduler_endpoint.clone(),
+        name: args.scheduler_name.clone(),
         timeout: args.scheduler_timeout,
     };
     let external = strategies.iter().any(|s| crate::policy::strategy(s).is_ok_and(|i| i.reads.scheduler));
@@ -342,6 +347,13 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     )?;
     if report.already > 0 {
         writeln!(text, "{} of {} runs were already stored and were not simulated again", report.already, report.total)?;
+        if let (true, Some(endpoint)) = (external, &args.scheduler_endpoint) {
+            writeln!(
+                text,
+                "(slasim cannot tell which scheduler listens at {endpoint}: store another one there under its own \
+                 --scheduler-name)"
+            )?;
+        }
     }
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(26);
     writeln!(text, "\nmeans per battery:")?;

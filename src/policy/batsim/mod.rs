@@ -75,6 +75,11 @@ pub struct BatsimConfig {
     /// instead of a command (one point at a time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub endpoint: Option<String>,
+    /// A name for the scheduler, part of the point's identity: an endpoint
+    /// alone does not say which scheduler listens there, so two schedulers
+    /// served one after the other at one endpoint need two names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// Seconds to wait for a reply, or for a started scheduler to listen.
     /// Not part of a point's identity (it changes no outcome).
     #[serde(default = "default_timeout", skip_serializing)]
@@ -87,7 +92,7 @@ fn default_timeout() -> f64 {
 
 impl Default for BatsimConfig {
     fn default() -> Self {
-        BatsimConfig { command: None, endpoint: None, timeout: default_timeout() }
+        BatsimConfig { command: None, endpoint: None, name: None, timeout: default_timeout() }
     }
 }
 
