@@ -5,8 +5,8 @@
 //! Contract:
 //! - x is simulated time in seconds, clipped to the window; y counts rows
 //!   of unit height from the top: each band has its reservation lanes first
-//!   (one unit each), then one unit per node, then a gap of one unit before
-//!   the next band.
+//!   (each a 40th of its node count high, at least one unit), then one unit
+//!   per node, then a gap as high as a lane before the next band.
 //! - An execution is drawn as one [`Bar`] per maximal run of consecutive
 //!   nodes in its node list, so its node set is covered exactly once. Rows
 //!   are node ranges: a band's nodes are cut wherever a drawn bar or outage
@@ -299,6 +299,9 @@ pub enum LayoutError {
     NothingRan,
 }
 
+/// A reservation lane is 1/this of its band's node rows high.
+const LANES_PER_BAND: u32 = 40;
+
 fn in_window(start: Time, end: Time, w: Window) -> bool {
     if start == end { start >= w.from && start < w.to } else { start < w.to && end > w.from }
 }
@@ -423,24 +426,28 @@ pub fn layout(source: &Source, window: Option<Window>) -> Result<Chart, LayoutEr
     // Lane rows of each linked item, for the links: (link, band, y middle, start).
     let mut linked: Vec<(u32, f64, Time)> = Vec::new();
     let mut y = 0u32;
+    let mut gap = 0;
     let mut cuts: Vec<u32> = Vec::new();
     for (band, b) in source.bands.iter().enumerate() {
         let y_band = y;
         let lane_items: Vec<&Item> = b.lanes.iter().filter(|i| in_window(i.start, i.end, window)).collect();
         let (lanes, lane_count) = assign_lanes(&lane_items);
+        // A lane is as high as a 40th of the band's nodes, so it stays visible.
+        let lane_height = (b.nodes / LANES_PER_BAND).max(1);
         for l in 0..lane_count {
-            chart.rows.push(Row { y0: y + l, y1: y + l + 1, label: format!("reserved {}", l + 1) });
+            let y0 = y + l * lane_height;
+            chart.rows.push(Row { y0, y1: y0 + lane_height, label: format!("reserved {}", l + 1) });
         }
         for (item, &lane) in lane_items.iter().zip(&lanes) {
-            let row = y + lane;
+            let row = y + lane * lane_height;
             if let Some(link) = item.link {
-                linked.push((link, f64::from(row) + 0.5, item.start));
+                linked.push((link, f64::from(row) + f64::from(lane_height) / 2.0, item.start));
             }
             chart.bars.push(Bar {
                 x0: clip(item.start),
                 x1: clip(item.end),
                 y0: row,
-                y1: row + 1,
+                y1: row + lane_height,
                 band,
                 first: lane,
                 last: lane,
@@ -448,7 +455,7 @@ pub fn layout(source: &Source, window: Option<Window>) -> Result<Chart, LayoutEr
                 item: (*item).clone(),
             });
         }
-        y += lane_count;
+        y += lane_count * lane_height;
         let nodes_y0 = y;
         cuts.clear();
         cuts.extend([0, b.nodes]);
@@ -514,9 +521,10 @@ pub fn layout(source: &Source, window: Option<Window>) -> Result<Chart, LayoutEr
         }
         y = nodes_y0 + b.nodes;
         chart.bands.push(BandBox { label: b.label.clone(), y0: y_band, y1: y, nodes_y0 });
-        y += 1;
+        gap = lane_height;
+        y += gap;
     }
-    chart.height = y.saturating_sub(1).max(1);
+    chart.height = y.saturating_sub(gap).max(1);
     // Parts of one request: a line through them at the first part's start.
     linked.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     for group in linked.chunk_by(|a, b| a.0 == b.0) {
