@@ -102,8 +102,11 @@ pub fn cluster_band(
     BandSource { label, nodes: capacity, row_names: Vec::new(), items, outages, lanes: Vec::new() }
 }
 
-/// Stored (outcome code, actual start, actual end) of a run's jobs on one cluster, by job.
-fn stored_outcomes(conn: &Connection, run: i64, cluster: u32) -> anyhow::Result<Vec<(i64, Option<i64>, Option<i64>)>> {
+/// A job's stored outcome code, actual start and actual end.
+type StoredOutcome = (i64, Option<Time>, Option<Time>);
+
+/// Stored outcomes of a run's jobs on one cluster, by job.
+fn stored_outcomes(conn: &Connection, run: i64, cluster: u32) -> anyhow::Result<Vec<StoredOutcome>> {
     let mut stmt = conn.prepare(
         "SELECT outcome, actual_start, actual_end FROM job_outcomes WHERE run_id = ?1 AND cluster = ?2 ORDER BY job",
     )?;
