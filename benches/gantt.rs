@@ -1,7 +1,8 @@
-//! A Gantt chart of a whole HPC2N run (202,876 jobs in the log): laying out
-//! and rendering as SVG a one-week window (the busiest) from the run's
-//! executions. Target: under 1 s. The simulation that recovers the
-//! executions (the store keeps no node lists) is timed once, apart.
+//! A Gantt chart of a whole HPC2N-2002 run (202,871 jobs, classic
+//! conservative backfilling): finding the busiest week, laying it out and
+//! rendering it as SVG from the run's executions. Target: under 1 s. The
+//! simulation that recovers the executions (the store keeps no node lists)
+//! is timed once, apart, and printed.
 
 mod common;
 
@@ -17,7 +18,7 @@ use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 
 fn gantt(c: &mut Criterion) {
-    let name = "conservative-backfilling";
+    let name = "conservative";
     let prepare = PrepareConfig { whole_log: true, ..PrepareConfig::default() };
     let (jobs, capacity, settings) = common::whole_log(name, "HPC2N-2002-2.2-cln.swf.gz", prepare);
     let clock = Instant::now();

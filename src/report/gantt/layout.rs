@@ -605,6 +605,31 @@ mod tests {
     }
 
     #[test]
+    fn parts_of_one_request_are_linked_across_bands() {
+        let part = |job, swf_id, start| Item {
+            link: Some(job),
+            cpus: 16,
+            swf_id,
+            ..item(job, start, start + 50, Vec::new(), Mark::Reserved)
+        };
+        let mut s = source();
+        let mut other = s.bands[0].clone();
+        s.bands[0].lanes = vec![part(7, 0, 10), part(8, 0, 20)];
+        other.lanes = vec![part(7, 1, 10)];
+        s.bands.push(other);
+        let chart = layout(&s, None).unwrap();
+        let links: Vec<&Line> = chart.lines.iter().filter(|l| l.kind == LineKind::Link).collect();
+        assert_eq!(links.len(), 1, "{links:?}");
+        assert_eq!(links[0].job, 7);
+        // Overlapping parts on one cluster take two lanes; nodes start below them.
+        assert_eq!(chart.bands[0].nodes_y0, 2);
+        assert!(chart.bands[1].y0 > chart.bands[0].y1);
+        let lanes: Vec<(u32, u32)> =
+            chart.bars.iter().filter(|b| b.lane && b.band == 0).map(|b| (b.y0, b.y1)).collect();
+        assert_eq!(lanes, vec![(0, 1), (1, 2)]);
+    }
+
+    #[test]
     fn the_busiest_week_holds_the_most_work() {
         let mut s = source();
         s.bands[0].items.push(item(2, 20 * DAY, 22 * DAY, vec![0, 1, 2, 3, 4, 5, 6, 7], Mark::Success));

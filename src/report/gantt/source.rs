@@ -177,7 +177,7 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
                 &config,
                 &stored_by,
                 capacity,
-                &format!("{strategy} on {trace}, battery {battery}"),
+                &format!("{strategy} on {}, battery {battery}", trace_name(&trace)),
             )
         };
     }
