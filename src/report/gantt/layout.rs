@@ -574,7 +574,7 @@ mod tests {
                 label: "c".into(),
                 nodes: 8,
                 items: vec![item(0, 0, 100, vec![0, 1, 2, 5], Mark::Success), item(1, 100, 200, vec![3], Mark::Failed)],
-                outages: vec![Outage { node: 3, from: 200, to: 300 }],
+                outages: vec![Outage { node: 4, from: 150, to: 250 }],
                 ..BandSource::default()
             }],
         }
