@@ -213,7 +213,6 @@ pub fn svg(chart: &Chart) -> String {
     // Bars, then outages and lines on top.
     for bar in &chart.bars {
         let i = &bar.item;
-        let class = format!("bar {}{}", i.mark.name(), if i.overbooked { " overbooked" } else { "" });
         let stroke = if i.overbooked {
             " stroke=\"#000\" stroke-width=\"1\" stroke-dasharray=\"3,2\""
         } else {
@@ -221,9 +220,11 @@ pub fn svg(chart: &Chart) -> String {
         };
         let _ = write!(
             s,
-            "<rect class=\"{class}\" x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{}\"{stroke} \
+            "<rect class=\"bar {}{}\" x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{}\"{stroke} \
              data-job=\"{}\" data-swf=\"{}\" data-start=\"{}\" data-end=\"{}\" data-nodes=\"{}-{}\" \
              data-band=\"{}\" data-outcome=\"{}\"",
+            i.mark.name(),
+            if i.overbooked { " overbooked" } else { "" },
             f.x(bar.x0),
             f.y(f64::from(bar.y0)),
             (f.x(bar.x1) - f.x(bar.x0)).max(0.5),
