@@ -8,6 +8,7 @@
 //! panics on user input. One concept has one flag name in every command
 //! ([`options::VOCABULARY`]).
 
+mod gantt;
 mod grid;
 mod list;
 pub mod options;
@@ -57,6 +58,9 @@ enum Command {
     Sweep(sweep::SweepArgs),
     /// Merge the stores of a sweep's shards into one.
     Merge(sweep::MergeArgs),
+    /// Draw a Gantt chart of a stored run (SVG, PNG or HTML): one row per
+    /// node, one bar per execution, coloured by outcome.
+    Gantt(gantt::GanttArgs),
     /// Run one read-only SQL statement on the store and print the result.
     Query(query::QueryArgs),
     /// Write comparison tables (Markdown, CSV, Parquet), plots (SVG, PNG) and
@@ -119,6 +123,7 @@ pub fn main() -> ExitCode {
         Command::Provision(command) => provision::run(command).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
+        Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
         Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
         Command::Trace(command) => trace::run(command).map(|()| ExitCode::SUCCESS),

@@ -38,7 +38,7 @@ pub struct Word {
 }
 
 /// The command line's vocabulary: one flag per concept, in every command.
-pub const VOCABULARY: [Word; 11] = [
+pub const VOCABULARY: [Word; 12] = [
     Word {
         concept: "store",
         flag: "db",
@@ -98,6 +98,12 @@ pub const VOCABULARY: [Word; 11] = [
         flag: "pricing-policy",
         meaning: "the scheduler a site prices a slot with: conservative or easy",
         not: &["pricing", "price-with"],
+    },
+    Word {
+        concept: "stored run",
+        flag: "run",
+        meaning: "a stored run by its id (runs.run_id, or a provisioning point's point_id)",
+        not: &["run-id", "point", "point-id", "id"],
     },
     Word {
         concept: "trace",

@@ -11,6 +11,7 @@
 //! error with a clear message, never a panic.
 
 pub mod batsim_jobs;
+pub mod gantt;
 pub mod grid;
 pub mod load;
 pub mod plots;
@@ -57,6 +58,8 @@ pub struct ReportSummary {
     pub tables: Vec<String>,
     /// Figure ids.
     pub figures: Vec<String>,
+    /// Gantt chart ids (`gantt-<run id>`).
+    pub gantts: Vec<String>,
     /// The HTML page.
     pub index: PathBuf,
     /// The maximum-gain table as Markdown, for the terminal.
@@ -169,12 +172,98 @@ fn write_table(out: &Path, table: &mut Table) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn page(title: &str, intro: &str, tables: &[Table], figures: &[(Figure, String)]) -> String {
+/// A Gantt chart of the report: its id, caption and SVG.
+#[derive(Debug, Clone, Default)]
+struct GanttFigure {
+    id: String,
+    caption: String,
+    svg: String,
+}
+
+/// The Gantt section of a report: its charts and a paragraph saying which
+/// runs and windows they show (and any run that could not be drawn).
+#[derive(Debug, Clone, Default)]
+struct Gantts {
+    charts: Vec<GanttFigure>,
+    text: String,
+}
+
+/// The runs a report draws Gantt charts of: the first single-cluster run of
+/// each trace (three traces at most), the first Grid run and the first
+/// provisioning run.
+fn gantt_runs(db: &Path, points: Option<&DataFrame>, grid: Option<&grid::GridFrames>) -> anyhow::Result<Vec<i64>> {
+    let mut runs = Vec::new();
+    if let Some(df) = points {
+        let ids = df.column("run_id")?.i64()?;
+        let traces = df.column("trace")?.str()?;
+        let mut seen: Vec<&str> = Vec::new();
+        for (id, trace) in ids.iter().zip(traces.iter()) {
+            if let (Some(id), Some(trace)) = (id, trace) {
+                if seen.len() < 3 && !seen.contains(&trace) {
+                    seen.push(trace);
+                    runs.push(id);
+                }
+            }
+        }
+    }
+    if let Some(g) = grid {
+        runs.extend(g.points.column("run_id")?.i64()?.iter().flatten().take(1));
+    }
+    let has_provisioning =
+        !crate::store::query(db, "SELECT name FROM sqlite_master WHERE name = 'provision_points'")?.rows.is_empty();
+    if has_provisioning {
+        let first = crate::store::query(db, "SELECT min(point_id) FROM provision_points WHERE kind = 'run'")?;
+        runs.extend(first.rows.iter().flatten().filter_map(|v| v.parse::<i64>().ok()));
+    }
+    Ok(runs)
+}
+
+/// Draws the report's Gantt charts into `plots/` (SVG, PNG, HTML).
+fn gantt_figures(out: &Path, db: &Path, runs: &[i64]) -> anyhow::Result<Gantts> {
+    let mut gantts = Gantts::default();
+    let mut failed = Vec::new();
+    for &run in runs {
+        let chart = match gantt::chart_for_run(db, run, None) {
+            Ok(chart) => chart,
+            Err(e) => {
+                failed.push(format!("run {run}: {e:#}"));
+                continue;
+            }
+        };
+        let id = format!("gantt-{run}");
+        let base = out.join("plots").join(&id);
+        for ext in ["png", "html"] {
+            gantt::write(&chart, &base.with_extension(ext))?;
+        }
+        let svg = gantt::render::svg(&chart);
+        std::fs::write(base.with_extension("svg"), &svg).with_context(|| format!("writing {id}.svg"))?;
+        let caption = format!("{}; {}", chart.title, gantt::render::window_text(&chart));
+        gantts.charts.push(GanttFigure { id, caption, svg });
+    }
+    let mut text = String::new();
+    if !gantts.charts.is_empty() {
+        text.push_str(
+            "<p>One row per node (nodes no execution splits share a row), one bar per execution coloured by \
+             outcome; hatched: a node down; dashed outline: overbooked, with a tick at its booked end; a thin line \
+             runs from a job's planned to its actual start. Each chart shows its run's busiest week (or the whole \
+             run if shorter), named under it; <code>slasim gantt --run ID --from T --to T</code> draws another \
+             window. Hover over a bar for the job's fields.</p>",
+        );
+    }
+    if !failed.is_empty() {
+        let _ = write!(text, "<p>Not drawn: {}.</p>", escape(&failed.join("; ")));
+    }
+    gantts.text = text;
+    Ok(gantts)
+}
+
+fn page(title: &str, intro: &str, tables: &[Table], figures: &[(Figure, String)], gantts: &Gantts) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title>\n\
          <meta name=\"slasim-tables\" content=\"{tables}\">\n<meta name=\"slasim-plots\" content=\"{plots}\">\n\
+         <meta name=\"slasim-gantts\" content=\"{gantt_ids}\">\n\
          <style>body{{font-family:sans-serif;margin:2em;max-width:1100px}}table{{border-collapse:collapse;font-size:13px}}\
          th,td{{border:1px solid #ccc;padding:3px 7px;text-align:right}}th{{background:#f2f2f2}}\
          td.text,th{{text-align:left}}.scroll{{overflow-x:auto;max-height:600px}}\
@@ -182,11 +271,16 @@ fn page(title: &str, intro: &str, tables: &[Table], figures: &[(Figure, String)]
         t = escape(title),
         tables = tables.iter().map(|t| t.id.as_str()).collect::<Vec<_>>().join(","),
         plots = figures.iter().map(|(f, _)| f.id.as_str()).collect::<Vec<_>>().join(","),
+        gantt_ids = gantts.charts.iter().map(|g| g.id.as_str()).collect::<Vec<_>>().join(","),
     );
     for t in tables {
         let _ = write!(s, "<a href=\"#{}\">{}</a>", t.id, escape(&t.title));
     }
-    s.push_str("<a href=\"#plots\">Plots</a></nav>\n");
+    s.push_str("<a href=\"#plots\">Plots</a>");
+    if !gantts.charts.is_empty() {
+        s.push_str("<a href=\"#gantt\">Gantt charts</a>");
+    }
+    s.push_str("</nav>\n");
     for t in tables {
         s.push_str(&html_table(t));
     }
@@ -200,7 +294,25 @@ fn page(title: &str, intro: &str, tables: &[Table], figures: &[(Figure, String)]
             c = escape(&f.caption)
         );
     }
-    s.push_str("</section>\n</body></html>\n");
+    s.push_str("</section>\n");
+    if !gantts.charts.is_empty() || !gantts.text.is_empty() {
+        s.push_str("<section id=\"gantt\"><h2>Gantt charts</h2>\n");
+        s.push_str(&gantts.text);
+        s.push_str(gantt::render::HOVER);
+        for g in &gantts.charts {
+            let _ = writeln!(
+                s,
+                "<figure class=\"report-gantt\" data-gantt=\"{id}\" id=\"{id}\" style=\"overflow-x:auto\">{svg}\
+                 <figcaption>{c} (<a href=\"plots/{id}.png\">PNG</a>, <a href=\"plots/{id}.svg\">SVG</a>, \
+                 <a href=\"plots/{id}.html\">HTML</a>)</figcaption></figure>",
+                id = g.id,
+                svg = g.svg,
+                c = escape(&g.caption)
+            );
+        }
+        s.push_str("</section>\n");
+    }
+    s.push_str("</body></html>\n");
     s
 }
 
@@ -690,11 +802,14 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let all_md: String = tables.iter().map(markdown).collect::<Vec<_>>().join("\n");
     std::fs::write(options.out.join("report.md"), format!("# {title}\n\n{all_md}"))?;
     let index = options.out.join("index.html");
-    std::fs::write(&index, page(&title, &intro, &tables, &drawn))?;
+    let runs = gantt_runs(&options.db, points.as_ref(), grid.as_ref()).context("choosing the Gantt charts' runs")?;
+    let gantts = gantt_figures(&options.out, &options.db, &runs)?;
+    std::fs::write(&index, page(&title, &intro, &tables, &drawn, &gantts))?;
     Ok(ReportSummary {
         points: n_points,
         tables: tables.iter().map(|t| t.id.clone()).collect(),
         figures: drawn.iter().map(|(f, _)| f.id.clone()).collect(),
+        gantts: gantts.charts.iter().map(|g| g.id.clone()).collect(),
         index,
         headline: tables.first().map(markdown).unwrap_or_default(),
     })
@@ -785,6 +900,13 @@ pub fn compare(a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> 
     let headline = markdown(&table);
     std::fs::write(out.join("report.md"), &headline)?;
     let index = out.join("index.html");
-    std::fs::write(&index, page("slasim comparison", "", std::slice::from_ref(&table), &[]))?;
-    Ok(ReportSummary { points: ra.len() + rb.len(), tables: vec![table.id], figures: Vec::new(), index, headline })
+    std::fs::write(&index, page("slasim comparison", "", std::slice::from_ref(&table), &[], &Gantts::default()))?;
+    Ok(ReportSummary {
+        points: ra.len() + rb.len(),
+        tables: vec![table.id],
+        figures: Vec::new(),
+        gantts: Vec::new(),
+        index,
+        headline,
+    })
 }

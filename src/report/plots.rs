@@ -79,7 +79,7 @@ fn colour(i: usize) -> RGBColor {
 }
 
 /// Registers the embedded font once.
-fn fonts() {
+pub(crate) fn fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The font ships inside the binary; a failure only loses PNG text.

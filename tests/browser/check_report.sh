@@ -80,6 +80,22 @@ while read -r id; do
     fi
 done < <(listed slasim-plots)
 
+gantts=0
+while read -r id; do
+    gantts=$((gantts + 1))
+    element="$(grep -F "data-gantt=\"$id\"" "$work/elements" || true)"
+    bars="$( (grep -o '<rect class="bar' <<<"$element" || true) | wc -l)"
+    if [[ -z "$element" || "$bars" -lt 1 ]]; then
+        echo "MISSING gantt $id (bars: $bars)"; failures=$((failures + 1))
+    else
+        echo "ok  gantt $id: $bars bars"
+        page="$report/plots/$id.html"
+        timeout 120 "$browser" "${flags[@]}" --window-size=1300,900 --hide-scrollbars \
+            --screenshot="$report/$id.png" "file://$page" >>"$work/chromium.log" 2>&1 || true
+        [[ -s "$report/$id.png" ]] || { echo "MISSING screenshot of gantt $id"; failures=$((failures + 1)); }
+    fi
+done < <(listed slasim-gantts)
+
 if [[ "$tables" -eq 0 || "$plots" -eq 0 ]]; then
     echo "browser check FAILED: the page lists $tables tables and $plots plots"; return 1
 fi
@@ -89,7 +105,7 @@ fi
 if [[ "$failures" -gt 0 ]]; then
     echo "browser check FAILED: $failures of $((tables + plots)) elements missing in $index"; return 1
 fi
-echo "report $report passed: $tables tables and $plots plots rendered by $("$browser" --version 2>/dev/null | head -1); screenshot $screenshot"
+echo "report $report passed: $tables tables, $plots plots and $gantts Gantt charts rendered by $("$browser" --version 2>/dev/null | head -1); screenshot $screenshot"
 }
 
 if [[ $# -ge 1 ]]; then
@@ -106,6 +122,9 @@ for config in quick coreservation-6.8 coreservation-6.9; do
     target/release/slasim sweep "configs/$config.toml" --db "$db" --no-progress
 done
 ctc=(--trace CTC-SP2-1996-3.1-cln.swf.gz --capacity 430)
+# A CTC-SP2 battery with node failures, for its Gantt chart.
+target/release/slasim run --trace CTC-SP2-1996-3.1-cln.swf.gz --strategy heuristic-overbooking --pof-max 0.3 \
+    --batteries 1 --battery-size 400 --failures poisson --seed 3 --db "$db" >/dev/null
 for method in greedy moga; do
     target/release/slasim provision run --method "$method" "${ctc[@]}" --submissions 4 \
         --alpha 0 --alpha 0.5 --alpha 1 --db "$db" >/dev/null
@@ -117,4 +136,7 @@ for table in aggregates grid-summary provisioning pricing; do
     grep -q "data-table=\"$table\"" target/browser-check/all/index.html \
         || { echo "browser check FAILED: the report has no $table table"; exit 1; }
 done
+# Gantt charts of the synthetic and CTC-SP2 runs, a Grid run and a provisioning run.
+count="$(sed -n 's/.*<meta name="slasim-gantts" content="\([^"]*\)".*/\1/p' target/browser-check/all/index.html | tr ',' '\n' | sed '/^$/d' | wc -l)"
+[[ "$count" -ge 4 ]] || { echo "browser check FAILED: $count Gantt charts, expected 4"; exit 1; }
 echo "browser check passed: one report of a store holding single-cluster, Grid, provisioning and pricing points"

@@ -211,6 +211,8 @@ pub struct GridRun {
     pub jobs: Vec<JobRecord>,
     /// The Grid tables' rows.
     pub output: GridOutput,
+    /// Each cluster's executions (job ids local to the cluster), for Gantt charts.
+    pub executions: Vec<Vec<crate::sim::cluster::ExecutionRecord>>,
 }
 
 /// Simulates one Grid point.
@@ -296,7 +298,9 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     let summary: GridSummary = summary(&records, &metrics, &cluster_stats);
     let request_rows =
         records.into_iter().zip(metrics).map(|(record, metrics)| RequestRow { record, metrics }).collect();
+    let executions = simulated.clusters.into_iter().map(|c| c.executions).collect();
     Ok(GridRun {
+        executions,
         jobs,
         output: GridOutput {
             algorithm: g.algorithm.clone(),

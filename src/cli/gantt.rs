@@ -1,0 +1,48 @@
+//! `slasim gantt`: a Gantt chart of one stored run.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use clap::Args;
+
+use crate::cli::emit;
+use crate::cli::options::DEFAULT_DB;
+use crate::report::gantt::{Window, chart_for_run, render, write};
+
+#[derive(Debug, Args)]
+pub(crate) struct GanttArgs {
+    /// The SQLite store to read.
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: PathBuf,
+    /// The run to draw: its run_id (a provisioning run: its point_id).
+    #[arg(long)]
+    run: i64,
+    /// Window start, seconds of simulated time [default: the busiest week].
+    #[arg(long, value_name = "T")]
+    from: Option<i64>,
+    /// Window end (exclusive), seconds of simulated time [default: the busiest week].
+    #[arg(long, value_name = "T")]
+    to: Option<i64>,
+    /// The chart to write: FILE.svg, FILE.png or FILE.html (hover shows a job's fields).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub(crate) fn run(args: GanttArgs) -> anyhow::Result<()> {
+    let window = match (args.from, args.to) {
+        (None, None) => None,
+        (Some(from), Some(to)) if to > from => Some(Window { from, to }),
+        (Some(from), Some(to)) => bail!("the window [{from}, {to}) is empty: --to must be after --from"),
+        _ => bail!("a window takes both --from and --to (seconds of simulated time)"),
+    };
+    let chart = chart_for_run(&args.db, args.run, window)?;
+    write(&chart, &args.out)?;
+    emit(&format!(
+        "{}\n{}: {} bars, {} node outages\nwrote {}\n",
+        chart.title,
+        render::window_text(&chart),
+        chart.bars.len(),
+        chart.shades.len(),
+        args.out.display()
+    ))
+}

@@ -1,0 +1,40 @@
+//! Gantt charts of stored runs: one row per node (or node range), one bar
+//! per execution coloured by outcome, node failures shaded.
+//!
+//! Contract:
+//! - [`chart_for_run`] is the one entry point the `gantt` command and the
+//!   report share: a stored run (single-cluster, Grid or provisioning) →
+//!   its [`source::for_run`] → [`layout::layout`] in a window (default: the
+//!   busiest week) → a [`Chart`]. [`write`] renders it by the output's
+//!   extension: `.svg`, `.png` or `.html` (SVG inline with a hover box).
+//! - Bad input is an error with a clear message, never a panic: an unknown
+//!   run id names it; an empty window names the window and the run's span.
+//! - The same store and window give the same bytes (SVG, HTML).
+
+pub mod layout;
+pub mod render;
+pub mod source;
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+pub use layout::{Chart, Source, Window, layout};
+
+/// Lays out stored run `run` of `db` in `window` (default: its busiest week).
+pub fn chart_for_run(db: &Path, run: i64, window: Option<Window>) -> anyhow::Result<Chart> {
+    let source = source::for_run(db, run)?;
+    layout(&source, window).with_context(|| format!("run {run}: no Gantt chart"))
+}
+
+/// Writes a chart to `out` as SVG, PNG or HTML, by its extension.
+pub fn write(chart: &Chart, out: &Path) -> anyhow::Result<()> {
+    let ext = out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let text = match ext.as_deref() {
+        Some("svg") => render::svg(chart),
+        Some("html" | "htm") => render::html(chart),
+        Some("png") => return render::png(chart, out),
+        _ => bail!("{}: a Gantt chart is written as .svg, .png or .html", out.display()),
+    };
+    std::fs::write(out, text).with_context(|| format!("{}: cannot write the Gantt chart", out.display()))
+}
