@@ -361,10 +361,7 @@ fn provision_source(
         }
     }
     Ok(Source {
-        title: format!(
-            "provisioning point {point}: {method}, workflow {} on {traces}: each submission provisioned and best effort",
-            workflow.unwrap_or("?")
-        ),
+        title: format!("provisioning point {point}: {method}, workflow {} on {traces}", workflow.unwrap_or("?")),
         bands: bands.into_iter().map(|(_, b)| b).collect(),
     })
 }
