@@ -36,7 +36,7 @@ pub struct Frame {
 const LEFT: f64 = 150.0;
 const TOP: f64 = 46.0;
 const PLOT_WIDTH: f64 = 1000.0;
-const RIGHT: f64 = 20.0;
+const RIGHT: f64 = 50.0; // room for the last time label, centred on the right edge
 const BOTTOM: f64 = 80.0;
 /// The plot area's height is about this, whatever the row count.
 const PLOT_HEIGHT: f64 = 620.0;
