@@ -209,9 +209,7 @@ fn gantt_runs(db: &Path, points: Option<&DataFrame>, grid: Option<&grid::GridFra
     if let Some(g) = grid {
         runs.extend(g.points.column("run_id")?.i64()?.iter().flatten().take(1));
     }
-    let has_provisioning =
-        !crate::store::query(db, "SELECT name FROM sqlite_master WHERE name = 'provision_points'")?.rows.is_empty();
-    if has_provisioning {
+    if crate::store::has_table(db, "provision_points")? {
         let first = crate::store::query(db, "SELECT min(point_id) FROM provision_points WHERE kind = 'run'")?;
         runs.extend(first.rows.iter().flatten().filter_map(|v| v.parse::<i64>().ok()));
     }
@@ -232,11 +230,11 @@ fn gantt_figures(out: &Path, db: &Path, runs: &[i64]) -> anyhow::Result<Gantts> 
         };
         let id = format!("gantt-{run}");
         let base = out.join("plots").join(&id);
-        for ext in ["png", "html"] {
-            gantt::write(&chart, &base.with_extension(ext))?;
-        }
+        gantt::write(&chart, &base.with_extension("png"))?;
         let svg = gantt::render::svg(&chart);
         std::fs::write(base.with_extension("svg"), &svg).with_context(|| format!("writing {id}.svg"))?;
+        let html = gantt::render::html_with(&chart, &svg);
+        std::fs::write(base.with_extension("html"), html).with_context(|| format!("writing {id}.html"))?;
         let caption = format!("{}; {}", chart.title, gantt::render::window_text(&chart));
         gantts.charts.push(GanttFigure { id, caption, svg });
     }

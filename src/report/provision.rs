@@ -264,7 +264,7 @@ fn run_rows(db: &Path) -> Result<Vec<RunRow>, StoreError> {
 }
 
 fn price_rows(db: &Path) -> Result<Vec<PriceRow>, StoreError> {
-    let has_harm = !query(db, "SELECT name FROM sqlite_master WHERE name = 'pricing_harm'")?.rows.is_empty();
+    let has_harm = crate::store::has_table(db, "pricing_harm")?;
     let harm = if has_harm {
         "(SELECT charged FROM pricing_harm h WHERE h.point_id = p.point_id), \
          (SELECT suffered FROM pricing_harm h WHERE h.point_id = p.point_id), \
@@ -347,7 +347,7 @@ pub type ProvisionReport = (Vec<Table>, Vec<Figure>, usize);
 /// The provisioning tables, figures and point count of a store for the HTML
 /// report; None if the store has no provisioning or pricing points.
 pub fn provision_report(db: &Path) -> anyhow::Result<Option<ProvisionReport>> {
-    if query(db, "SELECT name FROM sqlite_master WHERE name = 'provision_points'")?.rows.is_empty() {
+    if !crate::store::has_table(db, "provision_points")? {
         return Ok(None);
     }
     let runs = run_rows(db)?;

@@ -33,7 +33,7 @@ pub mod schema;
 pub mod writer;
 
 pub use merge::{MergeError, MergeReport, merge};
-pub use query::{Table, query};
+pub use query::{Table, has_table, query};
 pub use schema::{MIGRATIONS, SCHEMA_VERSION};
 pub use writer::pricing::PricingOutput;
 pub use writer::provision::{ProvisionOutput, ProvisionPointRow};

@@ -37,6 +37,13 @@ fn render(value: ValueRef<'_>) -> String {
     }
 }
 
+/// True if the store at `path` has a table or view `name` (a store written
+/// before a kind of point existed lacks that kind's tables).
+pub fn has_table(path: impl AsRef<Path>, name: &'static str) -> Result<bool, StoreError> {
+    // `name` is one of the code's table names, never user text.
+    Ok(!query(path, &format!("SELECT name FROM sqlite_master WHERE name = '{name}'"))?.rows.is_empty())
+}
+
 /// Runs one read-only SQL statement on the database at `path`.
 pub fn query(path: impl AsRef<Path>, sql: &str) -> Result<Table, StoreError> {
     let path = path.as_ref().to_path_buf();

@@ -385,11 +385,16 @@ else{tip.style.display='none';}});</script>\n";
 /// The chart as a self-contained HTML page: the SVG and a hover box with
 /// the fields of the bar under the pointer.
 pub fn html(chart: &Chart) -> String {
+    html_with(chart, &svg(chart))
+}
+
+/// The HTML page of a chart whose SVG is already drawn.
+pub fn html_with(chart: &Chart, svg: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\n\
          <style>body{{font-family:sans-serif;margin:1em}}</style></head><body>\n{HOVER}{}</body></html>\n",
         escape(&chart.title),
-        svg(chart)
+        svg
     )
 }
 

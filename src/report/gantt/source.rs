@@ -142,10 +142,6 @@ fn check_agrees(
     Ok(())
 }
 
-fn table_exists(conn: &Connection, name: &str) -> anyhow::Result<bool> {
-    Ok(conn.query_row("SELECT 1 FROM sqlite_master WHERE name = ?1", [name], |_| Ok(())).optional()?.is_some())
-}
-
 /// A trace's file name (the store keeps its path).
 fn trace_name(trace: &str) -> &str {
     trace.rsplit(['/', '\\']).next().unwrap_or(trace)
@@ -154,7 +150,7 @@ fn trace_name(trace: &str) -> &str {
 /// The source of stored run (or provisioning point) `run`.
 pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
     let conn = crate::store::open_read_only(db)?;
-    let found: Option<(String, String, i64, String, String, i64)> = if table_exists(&conn, "runs")? {
+    let found: Option<(String, String, i64, String, String, i64)> = if crate::store::has_table(db, "runs")? {
         conn.query_row(
             "SELECT config, code_version, capacity, strategy, trace, battery FROM runs WHERE run_id = ?1",
             [run],
@@ -165,7 +161,7 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
         None
     };
     if let Some((config, stored_by, capacity, strategy, trace, battery)) = found {
-        let grid = table_exists(&conn, "grid_points")?
+        let grid = crate::store::has_table(db, "grid_points")?
             && conn.query_row("SELECT 1 FROM grid_points WHERE run_id = ?1", [run], |_| Ok(())).optional()?.is_some();
         return if grid {
             grid_source(&conn, run, &config, &stored_by, trace_name(&trace))
@@ -181,7 +177,7 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
             )
         };
     }
-    if table_exists(&conn, "provision_points")? {
+    if crate::store::has_table(db, "provision_points")? {
         let point: Option<(String, Option<String>, Option<String>, String)> = conn
             .query_row("SELECT kind, method, workflow, traces FROM provision_points WHERE point_id = ?1", [run], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
