@@ -302,6 +302,9 @@ pub struct Reads {
     /// Its decisions come from an external scheduler (`[batsim]`: command or
     /// endpoint), which is then part of the point's identity.
     pub scheduler: bool,
+    /// `kill_at_estimate`: the built-in queueing modes (an external
+    /// scheduler's jobs are killed at their walltime, as Batsim's are).
+    pub kill_at_estimate: bool,
 }
 
 /// A registered strategy.
@@ -318,8 +321,7 @@ pub struct StrategyInfo {
     pub base: Option<&'static str>,
     /// It can move planned jobs later for a reservation (paper B's *move*).
     pub moves_planned_jobs: bool,
-    /// A classic queueing mode: no deadlines, fees or rejections; it reads
-    /// `kill_at_estimate`.
+    /// A queueing mode: no deadlines, fees or rejections.
     pub queueing: bool,
     /// A queueing mode that still models node failures (an external
     /// scheduler is told of them); every planning strategy does.
@@ -350,7 +352,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "conservative-backfilling",
         description: "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
-        reads: Reads { placement: true, overbooking: false, acceptance: false, scheduler: false },
+        reads: Reads {
+            placement: true,
+            overbooking: false,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: false,
+        },
         security_factor: 4.0,
         base: None,
         moves_planned_jobs: false,
@@ -364,7 +372,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "heuristic-planning",
         description: "heuristic planning: counts nodes, picks them at start, re-plans at every end, failure and repair",
-        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
+        reads: Reads {
+            placement: false,
+            overbooking: false,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: false,
+        },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: true,
@@ -376,7 +390,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "comprehensive-overbooking",
         description: "comprehensive overbooking: early starts on freed nodes, PoS from predecessors' end CDFs by FFT convolution",
-        reads: Reads { placement: true, overbooking: true, acceptance: true, scheduler: false },
+        reads: Reads {
+            placement: true,
+            overbooking: true,
+            acceptance: true,
+            scheduler: false,
+            kill_at_estimate: false,
+        },
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
@@ -395,7 +415,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "heuristic-overbooking",
         description: "heuristic overbooking: heuristic planning that may book a gap shorter than the estimate",
-        reads: Reads { placement: true, overbooking: true, acceptance: true, scheduler: false },
+        reads: Reads {
+            placement: true,
+            overbooking: true,
+            acceptance: true,
+            scheduler: false,
+            kill_at_estimate: false,
+        },
         security_factor: 2.0,
         base: Some("heuristic-planning"),
         moves_planned_jobs: true,
@@ -409,7 +435,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "shortened-backfilling",
         description: "paper A: conservative backfilling with d' = d/(1+maxPoF) and predecessor overbooking",
-        reads: Reads { placement: false, overbooking: true, acceptance: false, scheduler: false },
+        reads: Reads {
+            placement: false,
+            overbooking: true,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: false,
+        },
         security_factor: 4.0,
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
@@ -428,7 +460,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "fcfs",
         description: "classic first come, first served: no backfilling, no deadlines, every job runs",
-        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
+        reads: Reads {
+            placement: false,
+            overbooking: false,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: true,
+        },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
@@ -442,7 +480,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "easy",
         description: "classic EASY backfilling: the queue head is reserved, later jobs may not delay it",
-        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
+        reads: Reads {
+            placement: false,
+            overbooking: false,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: true,
+        },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
@@ -456,7 +500,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "conservative",
         description: "classic conservative backfilling: every job reserved at arrival, compressed at early ends",
-        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: false },
+        reads: Reads {
+            placement: false,
+            overbooking: false,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: true,
+        },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
@@ -470,7 +520,13 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "batsim",
         description: "an external scheduler speaking Batsim's protocol (pybatsim, batsched, …) over ZeroMQ",
-        reads: Reads { placement: false, overbooking: false, acceptance: false, scheduler: true },
+        reads: Reads {
+            placement: false,
+            overbooking: false,
+            acceptance: false,
+            scheduler: true,
+            kill_at_estimate: false,
+        },
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,

@@ -132,9 +132,7 @@ impl SinglePoint {
         let info = strategy(&self.strategy)?;
         let reads = info.reads;
         let mut p = self.clone();
-        // An external scheduler's jobs are killed at their walltime, as
-        // Batsim's are: `kill_at_estimate` is read by the built-in modes only.
-        if !info.queueing || reads.scheduler {
+        if !reads.kill_at_estimate {
             p.classic = ClassicConfig::default();
         }
         if !reads.scheduler {
