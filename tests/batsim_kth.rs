@@ -65,6 +65,16 @@ fn schedule(s: &Simulated) -> Vec<Option<(i64, i64, Vec<u32>)>> {
     out
 }
 
+/// The most adjacent free machines.
+fn widest_free_block(busy: &[bool]) -> u32 {
+    let (mut widest, mut run) = (0, 0);
+    for b in busy {
+        run = if *b { 0 } else { run + 1 };
+        widest = widest.max(run);
+    }
+    widest
+}
+
 /// The first start of `sched` that differs from `reference`, and the rule of
 /// the external scheduler that explains it, read from its own schedule at
 /// that instant: the job the reference started had enough free machines but
@@ -93,11 +103,7 @@ fn first_divergence(
         }
     }
     let free = busy.iter().filter(|b| !**b).count() as u32;
-    let (mut block, mut run) = (0, 0);
-    for b in &busy {
-        run = if *b { 0 } else { run + 1 };
-        block = block.max(run);
-    }
+    let block = widest_free_block(&busy);
     let missed = (0..jobs.len()).find(|&j| start(&reference[j]) == Some(t) && start(&sched[j]) != Some(t));
     let extra = (0..jobs.len()).find(|&j| start(&sched[j]) == Some(t) && start(&reference[j]) != Some(t));
     let why = match (missed, extra) {
@@ -158,12 +164,7 @@ fn replay(jobs: &[Job], executions: &[ExecutionRecord], capacity: u32) -> (usize
         if let Some(&head) = waiting.first() {
             let need = jobs[head].nodes;
             let free = busy.iter().filter(|b| !**b).count() as u32;
-            let (mut best, mut run) = (0, 0);
-            for b in &busy {
-                run = if *b { 0 } else { run + 1 };
-                best = best.max(run);
-            }
-            if free >= need && best < need {
+            if free >= need && widest_free_block(&busy) < need {
                 fragmented += 1;
             }
         }
