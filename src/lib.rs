@@ -20,6 +20,7 @@
 //! - [`cli`]: the `slasim` command line.
 
 pub mod cli;
+pub mod cluster;
 pub mod experiment;
 pub mod grid;
 pub mod plan;

@@ -26,10 +26,23 @@ use crate::grid::lrs::{LrsReply, LrsRequest, StatusQuery, StatusReply};
 use crate::grid::request::{CoRequest, Enumeration, StartGrid, Tr, all_trs};
 use crate::grid::search::{Action, Answer, Search, SearchCounters};
 use crate::grid::tree::{TreeCounts, TreeNode, VariantTree};
-use crate::sim::event::{Batched, BrokerMsg, Buffers, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority};
-use crate::sim::port::{Input, Output};
+use crate::cluster::instant;
+use crate::sim::kernel::{Model, Outbox};
+use crate::sim::model::{Batched, Buffers, Finish};
+use crate::sim::port::{Input, Output, Receive, Request};
 use crate::units::Time;
+
+/// A message for the Grid reservation broker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BrokerMsg {
+    /// A client submits a co-reservation request.
+    Request(CoRequest),
+    /// A cluster answers.
+    Reply(LrsReply),
+}
+
+/// A question for a cluster's local reservation service, answered to the broker.
+pub type LrsAsk = Request<LrsRequest, LrsReply>;
 
 /// How the broker forms start times.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,7 +123,9 @@ pub struct BrokerActor {
     /// Cluster candidates' CPUs (the information service).
     capacities: Vec<u32>,
     /// One output per cluster candidate, to its LRS.
-    pub lrs: Vec<Output<LrsRequest>>,
+    pub lrs: Vec<Output<LrsAsk>>,
+    /// Where the clusters answer (its own input, set by the bench).
+    pub answers: Option<Input<LrsReply>>,
     rng: ChaCha8Rng,
     current: Option<Negotiation>,
     queued: std::collections::VecDeque<CoRequest>,
@@ -120,11 +135,6 @@ pub struct BrokerActor {
 
 /// The broker's inputs.
 impl BrokerActor {
-    /// Co-reservation requests from clients.
-    pub const REQUESTS: Input<CoRequest> = Input::new(|i, r| Event::Broker(i, BrokerMsg::Request(r)));
-    /// Replies from the clusters' LRSs.
-    pub const REPLIES: Input<LrsReply> = Input::new(|i, r| Event::Broker(i, BrokerMsg::Reply(r)));
-
     /// A broker over clusters of `capacities` CPUs (its ports unconnected).
     pub fn new(
         strategy: Box<dyn BrokerStrategy>,
@@ -138,6 +148,7 @@ impl BrokerActor {
             settings,
             capacities,
             lrs,
+            answers: None,
             rng,
             current: None,
             queued: Default::default(),
@@ -147,7 +158,7 @@ impl BrokerActor {
     }
 
     /// Handles one message (the actor's handler, also usable directly).
-    pub fn handle_msg(&mut self, now: Time, msg: BrokerMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+    pub fn handle_msg(&mut self, now: Time, msg: BrokerMsg, mut outbox: Outbox) -> Outbox {
         match msg {
             BrokerMsg::Request(request) => {
                 if self.current.is_some() {
@@ -161,13 +172,13 @@ impl BrokerActor {
         outbox
     }
 
-    fn send(&self, cluster: u32, now: Time, msg: LrsRequest, outbox: &mut Outbox<Event>) {
-        if let Some(port) = self.lrs.get(cluster as usize) {
-            port.send(now, Priority::Negotiation, msg, outbox);
+    fn send(&self, cluster: u32, now: Time, msg: LrsRequest, outbox: &mut Outbox) {
+        if let (Some(port), Some(reply)) = (self.lrs.get(cluster as usize), self.answers) {
+            port.send(now, instant::NEGOTIATION, Request { body: msg, reply }, outbox);
         }
     }
 
-    fn begin(&mut self, now: Time, request: CoRequest, outbox: &mut Outbox<Event>) {
+    fn begin(&mut self, now: Time, request: CoRequest, outbox: &mut Outbox) {
         let parts = request.sorted_parts();
         let grid = StartGrid::new(&request, self.settings.minsize, self.settings.windows, self.settings.enumeration);
         let clusters = self.capacities.len();
@@ -209,7 +220,7 @@ impl BrokerActor {
     }
 
     /// Builds the tree from the TRs (Listing 1 order) and takes the first step.
-    fn search_with(&mut self, now: Time, mut trs: Vec<Tr>, outbox: &mut Outbox<Event>) {
+    fn search_with(&mut self, now: Time, mut trs: Vec<Tr>, outbox: &mut Outbox) {
         self.strategy.arrange(&mut trs, &mut self.rng);
         let Some(n) = self.current.as_mut() else { return };
         let tree = VariantTree::new(n.parts.len(), n.grid.count, &trs);
@@ -219,7 +230,7 @@ impl BrokerActor {
         self.act(now, action, outbox);
     }
 
-    fn answer(&mut self, now: Time, reply: LrsReply, outbox: &mut Outbox<Event>) {
+    fn answer(&mut self, now: Time, reply: LrsReply, outbox: &mut Outbox) {
         let Some(n) = self.current.as_mut() else { return };
         let answer = match reply {
             LrsReply::Status { cluster, reply } => {
@@ -262,7 +273,7 @@ impl BrokerActor {
         self.act(now, action, outbox);
     }
 
-    fn act(&mut self, now: Time, action: Action, outbox: &mut Outbox<Event>) {
+    fn act(&mut self, now: Time, action: Action, outbox: &mut Outbox) {
         let Some(n) = self.current.as_mut() else { return };
         match action {
             Action::Reserve(node) => {
@@ -295,7 +306,7 @@ impl BrokerActor {
         }
     }
 
-    fn finish(&mut self, now: Time, path: Option<Vec<TreeNode>>, outbox: &mut Outbox<Event>) {
+    fn finish(&mut self, now: Time, path: Option<Vec<TreeNode>>, outbox: &mut Outbox) {
         let Some(n) = self.current.take() else { return };
         let queries = self.strategy.status().is_some() && n.grid.count > 0;
         let status_messages = if queries { (n.parts.len() * self.capacities.len()) as u32 } else { 0 };
@@ -338,24 +349,25 @@ fn cost_range(tree: &VariantTree) -> Option<(f64, f64)> {
     range
 }
 
-/// The single broker of a bench sits at address 0.
 impl Model for BrokerActor {
-    type Payload = Event;
     type Msg = BrokerMsg;
 
-    fn owns(&self, payload: &Event) -> bool {
-        matches!(payload, Event::Broker(0, _))
-    }
-
-    fn open(&self, payload: Event) -> Result<BrokerMsg, Event> {
-        match payload {
-            Event::Broker(0, msg) => Ok(msg),
-            other => Err(other),
-        }
-    }
-
-    fn handle(&mut self, now: Time, msg: BrokerMsg, outbox: Outbox<Event>) -> Outbox<Event> {
+    fn handle(&mut self, now: Time, msg: BrokerMsg, outbox: Outbox) -> Outbox {
         self.handle_msg(now, msg, outbox)
+    }
+}
+
+/// Co-reservation requests from clients.
+impl Receive<CoRequest> for BrokerActor {
+    fn receive(r: CoRequest) -> BrokerMsg {
+        BrokerMsg::Request(r)
+    }
+}
+
+/// Answers from the clusters' LRSs.
+impl Receive<LrsReply> for BrokerActor {
+    fn receive(r: LrsReply) -> BrokerMsg {
+        BrokerMsg::Reply(r)
     }
 }
 

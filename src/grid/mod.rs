@@ -15,6 +15,7 @@
 //! through the kernel; [`metrics`] computes the thesis' criteria from a run.
 
 pub mod algorithm;
+pub mod bench;
 pub mod broker;
 pub mod config;
 pub mod cost;

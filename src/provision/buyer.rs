@@ -21,10 +21,11 @@ use kameo::Actor;
 use kameo::message::{Context, Message};
 
 use crate::provision::pricing::{PolicyAudit, choose};
-use crate::provision::site::{SiteReply, SiteRequest};
-use crate::sim::event::{Batched, Buffers, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
-use crate::sim::port::{Input, Output};
+use crate::provision::site::{SitePorts, SiteReply, SiteRequest};
+use crate::sim::model::{Batched, Buffers, Finish};
+use crate::cluster::instant;
+use crate::sim::kernel::{Model, Outbox, Scheduled};
+use crate::sim::port::Receive;
 use crate::units::Time;
 use crate::workload::job::Job;
 
@@ -67,26 +68,22 @@ pub struct PricedRecord {
 /// The buyer actor.
 #[derive(Actor)]
 pub struct BuyerActor {
-    me: usize,
     jobs: Vec<Job>,
     next: usize,
     alpha: f64,
     easy: bool,
     start_within: Option<Time>,
-    /// Its port to the site.
-    pub site: Output<SiteRequest>,
+    /// Its port to the site (site 0).
+    pub site: SitePorts,
     records: Vec<PricedRecord>,
     buffers: Buffers,
 }
 
 impl BuyerActor {
-    /// Site replies in.
-    pub const REPLIES: Input<SiteReply> = Input::new(|i, r| Event::Buyer(i, BuyerMsg::Reply(r)));
-
-    /// A buyer at `me` for `jobs` (ordered by occurrence) with trade-off `alpha`;
+    /// A buyer for `jobs` (ordered by occurrence) with trade-off `alpha`;
     /// `easy` prices with EASY instead of conservative backfilling;
     /// `start_within`: only offers starting within this long of the submission.
-    pub fn new(me: usize, jobs: Vec<Job>, alpha: f64, easy: bool, start_within: Option<Time>) -> BuyerActor {
+    pub fn new(jobs: Vec<Job>, alpha: f64, easy: bool, start_within: Option<Time>) -> BuyerActor {
         let records = jobs
             .iter()
             .enumerate()
@@ -105,33 +102,31 @@ impl BuyerActor {
             })
             .collect();
         BuyerActor {
-            me,
             jobs,
             next: 0,
             alpha,
             easy,
             start_within,
-            site: Output::new(),
+            site: SitePorts::new(1),
             records,
             buffers: Buffers::default(),
         }
     }
 
     /// The first wake-up.
-    pub fn first_event(&self) -> Option<Scheduled<Event>> {
+    pub fn first_event(&self) -> Option<Scheduled> {
         self.jobs.first().map(|j| self.wake(j.occurrence))
     }
 
-    fn wake(&self, time: Time) -> Scheduled<Event> {
-        Scheduled { time, priority: Priority::Request, payload: Event::Buyer(self.me, BuyerMsg::Wake) }
+    fn wake(&self, time: Time) -> Scheduled {
+        Scheduled::me(time, instant::REQUEST, BuyerMsg::Wake)
     }
 
     /// Asks about the next request due by `now`, one at a time: a purchase at
     /// an instant changes the offers the next request of that instant gets.
-    fn ask(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+    fn ask(&mut self, now: Time, outbox: &mut Outbox) {
         if let Some(job) = self.jobs.get(self.next).filter(|j| j.occurrence <= now) {
             let request = SiteRequest::Quote {
-                from: self.me as u32,
                 task: self.next as u32,
                 earliest: now,
                 procs: job.nodes,
@@ -139,14 +134,14 @@ impl BuyerActor {
                 easy: self.easy,
                 deadline: self.start_within.map(|w| now + w),
             };
-            self.site.send(now, Priority::Negotiation, request, outbox);
+            self.site.ask(0, now, instant::NEGOTIATION, request, outbox);
             self.next += 1;
         } else if let Some(job) = self.jobs.get(self.next) {
             outbox.push(self.wake(job.occurrence.max(now)));
         }
     }
 
-    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox<Event>) {
+    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox) {
         match reply {
             SiteReply::Offers { task, offers, .. } => {
                 let i = task as usize;
@@ -162,7 +157,6 @@ impl BuyerActor {
                     self.records[i].start = Some(o.start);
                     self.records[i].f = o.f;
                     let request = SiteRequest::Buy {
-                        from: self.me as u32,
                         task,
                         start: o.start,
                         procs: job.nodes,
@@ -170,7 +164,7 @@ impl BuyerActor {
                         runtime: job.runtime,
                         audit: true,
                     };
-                    self.site.send(now, Priority::Negotiation, request, outbox);
+                    self.site.ask(0, now, instant::NEGOTIATION, request, outbox);
                 }
             }
             SiteReply::Bought { task, audit, .. } => {
@@ -192,26 +186,21 @@ impl BuyerActor {
 }
 
 impl Model for BuyerActor {
-    type Payload = Event;
     type Msg = BuyerMsg;
 
-    fn owns(&self, payload: &Event) -> bool {
-        matches!(payload, Event::Buyer(i, _) if *i == self.me)
-    }
-
-    fn open(&self, payload: Event) -> Result<BuyerMsg, Event> {
-        match payload {
-            Event::Buyer(i, msg) if i == self.me => Ok(msg),
-            other => Err(other),
-        }
-    }
-
-    fn handle(&mut self, now: Time, msg: BuyerMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+    fn handle(&mut self, now: Time, msg: BuyerMsg, mut outbox: Outbox) -> Outbox {
         match msg {
             BuyerMsg::Wake => self.ask(now, &mut outbox),
             BuyerMsg::Reply(r) => self.reply(now, r, &mut outbox),
         }
         outbox
+    }
+}
+
+/// Site answers.
+impl Receive<SiteReply> for BuyerActor {
+    fn receive(r: SiteReply) -> BuyerMsg {
+        BuyerMsg::Reply(r)
     }
 }
 

@@ -29,11 +29,12 @@ use kameo::message::{Context, Message};
 use crate::provision::greedy::{SiteOffer, pick, ready_time};
 use crate::provision::plan::{SitePlan, TaskPlacement};
 use crate::provision::pricing::Offer;
-use crate::provision::site::{SiteReply, SiteRequest};
+use crate::provision::site::{SitePorts, SiteReply, SiteRequest};
 use crate::provision::workflow::Workflow;
-use crate::sim::event::{Batched, Buffers, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
-use crate::sim::port::{Input, Output};
+use crate::sim::model::{Batched, Buffers, Finish};
+use crate::cluster::instant;
+use crate::sim::kernel::{Model, Outbox, Scheduled};
+use crate::sim::port::Receive;
 use crate::units::Time;
 
 /// A message for an executor.
@@ -98,14 +99,13 @@ struct GreedyState {
 /// The executor actor.
 #[derive(Actor)]
 pub struct ExecutorActor {
-    me: usize,
     workflow: Workflow,
     /// HEFT position of each task: ready tasks go in this order.
     rank_of: Vec<u32>,
     mode: Mode,
     submit: Time,
     /// One port per site.
-    pub sites: Vec<Output<SiteRequest>>,
+    pub sites: SitePorts,
     waiting_parents: Vec<u32>,
     ready: std::collections::BTreeSet<(u32, u32)>,
     asking: Option<(u32, Vec<Option<u32>>)>,
@@ -119,11 +119,8 @@ pub struct ExecutorActor {
 }
 
 impl ExecutorActor {
-    /// Site replies in.
-    pub const REPLIES: Input<SiteReply> = Input::new(|i, r| Event::Executor(i, ExecutorMsg::Reply(r)));
-
-    /// Executor `me` running `workflow` from `submit` on `sites` sites.
-    pub fn new(me: usize, workflow: Workflow, mode: Mode, submit: Time, sites: usize) -> ExecutorActor {
+    /// An executor running `workflow` from `submit` on `sites` sites.
+    pub fn new(workflow: Workflow, mode: Mode, submit: Time, sites: usize) -> ExecutorActor {
         let n = workflow.tasks().len();
         let mut rank_of = vec![0; n];
         for (pos, &t) in workflow.heft_order().iter().enumerate() {
@@ -132,12 +129,11 @@ impl ExecutorActor {
         let waiting_parents =
             (0..n as u32).map(|t| workflow.tasks()[(t) as usize].parents.iter().copied().count() as u32).collect();
         ExecutorActor {
-            me,
             workflow,
             rank_of,
             mode,
             submit,
-            sites: (0..sites).map(|_| Output::new()).collect(),
+            sites: SitePorts::new(sites),
             waiting_parents,
             ready: std::collections::BTreeSet::new(),
             asking: None,
@@ -163,15 +159,11 @@ impl ExecutorActor {
     }
 
     /// The submission event.
-    pub fn first_event(&self) -> Scheduled<Event> {
-        Scheduled {
-            time: self.submit,
-            priority: Priority::Request,
-            payload: Event::Executor(self.me, ExecutorMsg::Start),
-        }
+    pub fn first_event(&self) -> Scheduled {
+        Scheduled::me(self.submit, instant::REQUEST, ExecutorMsg::Start)
     }
 
-    fn start(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+    fn start(&mut self, now: Time, outbox: &mut Outbox) {
         match &self.mode {
             Mode::Reserved { placements, sites } => {
                 for (site, plan) in sites.iter().enumerate() {
@@ -189,10 +181,8 @@ impl ExecutorActor {
                     for &(task, ..) in &tasks {
                         self.site_of[task as usize] = site as u32;
                     }
-                    let request = SiteRequest::ReservePlan { from: self.me as u32, plan: plan.clone(), tasks };
-                    if let Some(port) = self.sites.get(site) {
-                        port.send(now, Priority::Negotiation, request, outbox);
-                    }
+                    let request = SiteRequest::ReservePlan { plan: plan.clone(), tasks };
+                    self.sites.ask(site, now, instant::NEGOTIATION, request, outbox);
                 }
             }
             Mode::Greedy { .. } => {
@@ -213,7 +203,7 @@ impl ExecutorActor {
     }
 
     /// Handles ready tasks until one waits for load answers.
-    fn next_ready(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+    fn next_ready(&mut self, now: Time, outbox: &mut Outbox) {
         while self.asking.is_none() {
             let Some((_, task)) = self.ready.pop_first() else {
                 return;
@@ -222,24 +212,23 @@ impl ExecutorActor {
                 self.submit_to(now, task, 0, outbox);
             } else {
                 self.asking = Some((task, vec![None; self.sites.len()]));
-                for port in &self.sites {
-                    port.send(now, Priority::Negotiation, SiteRequest::Load { from: self.me as u32, task }, outbox);
+                for site in 0..self.sites.len() {
+                    self.sites.ask(site, now, instant::NEGOTIATION, SiteRequest::Load { task }, outbox);
                 }
             }
         }
     }
 
     /// Greedy: asks every site for offers for the next task in HEFT order.
-    fn ask_prices(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+    fn ask_prices(&mut self, now: Time, outbox: &mut Outbox) {
         let Mode::Greedy { easy, .. } = self.mode else { return };
         let Some(&task) = self.greedy.order.get(self.greedy.next) else { return };
         let t = &self.workflow.tasks()[task as usize];
         self.greedy.answers = vec![None; self.sites.len()];
-        for (r, port) in self.sites.iter().enumerate() {
+        for r in 0..self.sites.len() {
             let placed = &self.greedy.placed;
             let earliest = ready_time(t, r as u32, self.submit.max(now), |p| placed[p as usize]);
             let request = SiteRequest::Quote {
-                from: self.me as u32,
                 task,
                 earliest,
                 procs: t.procs,
@@ -247,12 +236,12 @@ impl ExecutorActor {
                 easy,
                 deadline: None,
             };
-            port.send(now, Priority::Negotiation, request, outbox);
+            self.sites.ask(r, now, instant::NEGOTIATION, request, outbox);
         }
     }
 
     /// Greedy: once every site has answered, buys the chosen offer.
-    fn offers(&mut self, now: Time, site: u32, task: u32, offers: Vec<Offer>, outbox: &mut Outbox<Event>) {
+    fn offers(&mut self, now: Time, site: u32, task: u32, offers: Vec<Offer>, outbox: &mut Outbox) {
         let Mode::Greedy { alpha, .. } = self.mode else { return };
         if self.greedy.order.get(self.greedy.next) != Some(&task) {
             return;
@@ -281,7 +270,6 @@ impl ExecutorActor {
         self.greedy.f += o.f;
         self.site_of[task as usize] = o.site;
         let request = SiteRequest::Buy {
-            from: self.me as u32,
             task,
             start: o.start,
             procs: t.procs,
@@ -289,10 +277,10 @@ impl ExecutorActor {
             runtime: t.runtime,
             audit: false,
         };
-        self.sites[o.site as usize].send(now, Priority::Negotiation, request, outbox);
+        self.sites.ask(o.site as usize, now, instant::NEGOTIATION, request, outbox);
     }
 
-    fn submit_to(&mut self, now: Time, task: u32, site: u32, outbox: &mut Outbox<Event>) {
+    fn submit_to(&mut self, now: Time, task: u32, site: u32, outbox: &mut Outbox) {
         self.site_of[task as usize] = site;
         let at = self.workflow.tasks()[(task) as usize]
             .parents
@@ -304,12 +292,12 @@ impl ExecutorActor {
             })
             .fold(now, Time::max);
         let t = &self.workflow.tasks()[task as usize];
-        let request = SiteRequest::Submit { from: self.me as u32, task, procs: t.procs, runtime: t.runtime };
-        let priority = if at == now { Priority::Negotiation } else { Priority::Occurrence };
-        self.sites[site as usize].send(at, priority, request, outbox);
+        let request = SiteRequest::Submit { task, procs: t.procs, runtime: t.runtime };
+        let class = if at == now { instant::NEGOTIATION } else { instant::OCCURRENCE };
+        self.sites.ask(site as usize, at, class, request, outbox);
     }
 
-    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox<Event>) {
+    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox) {
         match reply {
             SiteReply::Load { site, task, tasks } => {
                 let Some((asked, answers)) = self.asking.as_mut() else {
@@ -377,27 +365,22 @@ impl ExecutorActor {
 }
 
 impl Model for ExecutorActor {
-    type Payload = Event;
     type Msg = ExecutorMsg;
 
-    fn owns(&self, payload: &Event) -> bool {
-        matches!(payload, Event::Executor(i, _) if *i == self.me)
-    }
-
-    fn open(&self, payload: Event) -> Result<ExecutorMsg, Event> {
-        match payload {
-            Event::Executor(i, msg) if i == self.me => Ok(msg),
-            other => Err(other),
-        }
-    }
-
-    fn handle(&mut self, now: Time, msg: ExecutorMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+    fn handle(&mut self, now: Time, msg: ExecutorMsg, mut outbox: Outbox) -> Outbox {
         match msg {
             ExecutorMsg::Start => self.start(now, &mut outbox),
             ExecutorMsg::Reply(r) => self.reply(now, r, &mut outbox),
         }
         self.check_done();
         outbox
+    }
+}
+
+/// Site answers.
+impl Receive<SiteReply> for ExecutorActor {
+    fn receive(r: SiteReply) -> ExecutorMsg {
+        ExecutorMsg::Reply(r)
     }
 }
 

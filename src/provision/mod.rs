@@ -22,6 +22,7 @@
 //! the greedy per-task provisioning with priced slots (Fig. 51); [`buyer`] is
 //! the client of trace jobs that buy priced reservations (Ch. 5).
 
+pub mod bench;
 pub mod buyer;
 pub mod executor;
 pub mod experiment;

@@ -20,13 +20,14 @@ use kameo::message::{Context, Message};
 
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::{HoleCharging, Provisioning, provision_charging};
-use crate::provision::site::{SiteReply, SiteRequest, SlotScheduler};
+use crate::provision::site::{SitePorts, SiteReply, SiteRequest, SlotScheduler};
 use crate::provision::slots::Advertised;
 use crate::provision::workflow::Workflow;
 use crate::rng::{Stream, stream};
-use crate::sim::event::{Batched, Buffers, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled, SimError};
-use crate::sim::port::{Input, Output};
+use crate::sim::model::{Batched, Buffers, Finish};
+use crate::cluster::instant;
+use crate::sim::kernel::{Model, Outbox, Scheduled, SimError};
+use crate::sim::port::Receive;
 use crate::threads::Panicked;
 use crate::units::Time;
 
@@ -76,11 +77,10 @@ pub struct MogaJob {
 /// The provisioner actor.
 #[derive(Actor)]
 pub struct ProvisionerActor {
-    me: usize,
     instants: Vec<Time>,
     next: usize,
     /// One port per site, in site order.
-    pub sites: Vec<Output<SiteRequest>>,
+    pub sites: SitePorts,
     snapshots: bool,
     moga: Option<MogaJob>,
     pending: Option<SubmissionRecord>,
@@ -93,17 +93,13 @@ pub struct ProvisionerActor {
 }
 
 impl ProvisionerActor {
-    /// Site replies in.
-    pub const REPLIES: Input<SiteReply> = Input::new(|i, r| Event::Provisioner(i, ProvisionerMsg::Reply(r)));
-
-    /// A provisioner at `me` for `sites` sites, waking at `instants` (sorted);
+    /// A provisioner for `sites` sites, waking at `instants` (sorted);
     /// `snapshots` asks the sites for full copies of their state.
-    pub fn new(me: usize, sites: usize, instants: Vec<Time>, snapshots: bool, moga: Option<MogaJob>) -> Self {
+    pub fn new(sites: usize, instants: Vec<Time>, snapshots: bool, moga: Option<MogaJob>) -> Self {
         ProvisionerActor {
-            me,
             instants,
             next: 0,
-            sites: (0..sites).map(|_| Output::new()).collect(),
+            sites: SitePorts::new(sites),
             snapshots,
             moga,
             pending: None,
@@ -116,15 +112,15 @@ impl ProvisionerActor {
     }
 
     /// The first wake-up.
-    pub fn first_event(&self) -> Option<Scheduled<Event>> {
+    pub fn first_event(&self) -> Option<Scheduled> {
         self.instants.first().map(|&t| self.wake(t))
     }
 
-    fn wake(&self, time: Time) -> Scheduled<Event> {
-        Scheduled { time, priority: Priority::Request, payload: Event::Provisioner(self.me, ProvisionerMsg::Wake) }
+    fn wake(&self, time: Time) -> Scheduled {
+        Scheduled::me(time, instant::REQUEST, ProvisionerMsg::Wake)
     }
 
-    fn ask(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+    fn ask(&mut self, now: Time, outbox: &mut Outbox) {
         let n = self.sites.len();
         self.pending = Some(SubmissionRecord {
             index: self.next,
@@ -138,9 +134,9 @@ impl ProvisionerActor {
         let mut snapshots = Vec::with_capacity(n);
         snapshots.resize_with(n, || None::<SlotScheduler>);
         self.pending_snapshots = snapshots;
-        for port in &self.sites {
-            let request = SiteRequest::Advertise { from: self.me as u32, snapshot: self.snapshots };
-            port.send(now, Priority::Negotiation, request, outbox);
+        for site in 0..n {
+            let request = SiteRequest::Advertise { snapshot: self.snapshots };
+            self.sites.ask(site, now, instant::NEGOTIATION, request, outbox);
         }
         self.next += 1;
         if let Some(&t) = self.instants.get(self.next) {
@@ -189,26 +185,21 @@ impl ProvisionerActor {
 }
 
 impl Model for ProvisionerActor {
-    type Payload = Event;
     type Msg = ProvisionerMsg;
 
-    fn owns(&self, payload: &Event) -> bool {
-        matches!(payload, Event::Provisioner(i, _) if *i == self.me)
-    }
-
-    fn open(&self, payload: Event) -> Result<ProvisionerMsg, Event> {
-        match payload {
-            Event::Provisioner(i, msg) if i == self.me => Ok(msg),
-            other => Err(other),
-        }
-    }
-
-    fn handle(&mut self, now: Time, msg: ProvisionerMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+    fn handle(&mut self, now: Time, msg: ProvisionerMsg, mut outbox: Outbox) -> Outbox {
         match msg {
             ProvisionerMsg::Wake => self.ask(now, &mut outbox),
             ProvisionerMsg::Reply(r) => self.reply(r),
         }
         outbox
+    }
+}
+
+/// Site answers.
+impl Receive<SiteReply> for ProvisionerActor {
+    fn receive(r: SiteReply) -> ProvisionerMsg {
+        ProvisionerMsg::Reply(r)
     }
 }
 

@@ -17,10 +17,11 @@
 //!   snapshot is a full, independent copy (the what-if forks start from it).
 //! - Provisioned slots are reservations: blocks taken out of the free set, so
 //!   advertised holes plus running, queued and reserved work is the machine.
-//! - [`SiteActor`] drives it through the kernel: background jobs arrive on
-//!   [`SiteActor::JOBS`], requests of provisioners and executors on
-//!   [`SiteActor::REQUESTS`]; replies go out on its `replies` port at once
-//!   (class `Negotiation`), task starts and ends at their times. What a
+//! - [`SiteActor`] drives it through the kernel: it receives background jobs
+//!   and requests ([`SiteAsk`]) of provisioners, executors and buyers; each
+//!   answer goes at once (class `NEGOTIATION`) to the input the request
+//!   carries, and a task's end to the input of the model that placed it,
+//!   nowhere else. Task starts and ends at their times. What a
 //!   submission or a purchase books at `now` starts at once; what an end (or
 //!   anything handled after an end, before the wake-up of that instant)
 //!   books at `now` starts at that wake-up, after every end of the instant
@@ -34,9 +35,10 @@ use crate::provision::pricing::{
     self, Offer, Policy, PolicyAudit, Slot as PricedSlot, Snapshot, admissible, query_earliest, query_window,
 };
 use crate::provision::slots::{Advertised, SlotSet, advertisement_horizon};
-use crate::sim::event::{Batched, Buffers, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
-use crate::sim::port::{Input, Output};
+use crate::cluster::instant;
+use crate::sim::kernel::{Class, Model, Outbox, Scheduled};
+use crate::sim::model::{Batched, Buffers, Finish};
+use crate::sim::port::{Input, Output, Receive, Request};
 use crate::units::Time;
 use crate::workload::job::Job;
 
@@ -430,27 +432,22 @@ impl SlotScheduler {
     }
 }
 
-/// A site's request from a provisioner or an executor (address `from`).
+/// A site's request from a provisioner, an executor or a buyer (it travels in a
+/// [`Request`] that says where the answer goes).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SiteRequest {
     /// The advertised slot set and a snapshot of the scheduler.
     Advertise {
-        /// Reply address.
-        from: u32,
         /// Also send a full snapshot (for what-if forks).
         snapshot: bool,
     },
     /// Running plus queued tasks (best-effort site choice).
     Load {
-        /// Reply address.
-        from: u32,
         /// The task the answer is for.
         task: u32,
     },
     /// Queue a task best effort.
     Submit {
-        /// Reply address.
-        from: u32,
         /// Task index.
         task: u32,
         /// Processors.
@@ -461,8 +458,6 @@ pub enum SiteRequest {
     /// Price a slot (eq. 19): every feasible start at or after `earliest` with its
     /// additive charge. Answered at once; the site's state does not change.
     Quote {
-        /// Reply address.
-        from: u32,
         /// The task it is for.
         task: u32,
         /// Earliest start.
@@ -479,8 +474,6 @@ pub enum SiteRequest {
     /// Buy a priced reservation (any admissible slot; the queue is re-planned
     /// around it) and run the task in it.
     Buy {
-        /// Reply address.
-        from: u32,
         /// The task.
         task: u32,
         /// Slot start.
@@ -497,8 +490,6 @@ pub enum SiteRequest {
     },
     /// Reserve a provisioned plan's share of the site and run its tasks there.
     ReservePlan {
-        /// Reply address.
-        from: u32,
         /// The selected slots and what the tasks leave of them.
         plan: SitePlan,
         /// (task, start, procs, runtime) of the tasks placed here.
@@ -506,8 +497,6 @@ pub enum SiteRequest {
     },
     /// Reserve a slot for a task and run it there.
     Reserve {
-        /// Reply address.
-        from: u32,
         /// Task index.
         task: u32,
         /// Slot start.
@@ -581,8 +570,8 @@ pub enum SiteReply {
 pub enum SiteMsg {
     /// A background job arrives.
     Submit(Job),
-    /// A request.
-    Request(SiteRequest),
+    /// A request, and where its answers go.
+    Request(Request<SiteRequest, SiteReply>),
     /// A planned start is due.
     Wake,
     /// Reserved work starts.
@@ -621,8 +610,8 @@ pub struct SlotSample {
 pub struct SiteActor {
     me: u32,
     scheduler: SlotScheduler,
-    /// Replies to provisioners and executors.
-    pub replies: Output<SiteReply>,
+    /// Where each owner of tasks here hears that one ended (its reply input).
+    owners: Vec<Input<SiteReply>>,
     sample: bool,
     samples: Vec<SlotSample>,
     due: Vec<Due>,
@@ -634,17 +623,12 @@ pub struct SiteActor {
 }
 
 impl SiteActor {
-    /// Background jobs in.
-    pub const JOBS: Input<Job> = Input::new(|i, job| Event::Site(i, SiteMsg::Submit(job)));
-    /// Requests in.
-    pub const REQUESTS: Input<SiteRequest> = Input::new(|i, r| Event::Site(i, SiteMsg::Request(r)));
-
     /// Site `me` running `scheduler`; `sample` records slot statistics at arrivals.
     pub fn new(me: u32, scheduler: SlotScheduler, sample: bool) -> SiteActor {
         SiteActor {
             me,
             scheduler,
-            replies: Output::new(),
+            owners: Vec::new(),
             sample,
             samples: Vec::new(),
             due: Vec::new(),
@@ -652,10 +636,6 @@ impl SiteActor {
             ending: false,
             buffers: Buffers::default(),
         }
-    }
-
-    fn event(&self, msg: SiteMsg) -> Event {
-        Event::Site(self.me as usize, msg)
     }
 
     /// Its scheduler as it stands.
@@ -667,25 +647,25 @@ impl SiteActor {
     /// of every piece of work running in it and its next planned start
     /// (nothing for a fresh scheduler). Without them a fork's running work
     /// would never end.
-    pub fn first_events(&mut self) -> Vec<Scheduled<Event>> {
-        let mut events: Vec<Scheduled<Event>> = self
+    pub fn first_events(&mut self) -> Vec<Scheduled> {
+        let mut events: Vec<Scheduled> = self
             .scheduler
             .running
             .iter()
-            .map(|r| Scheduled { time: r.end, priority: Priority::JobEnd, payload: self.event(SiteMsg::End(r.key)) })
+            .map(|r| Scheduled::me(r.end, instant::JOB_END, SiteMsg::End(r.key)))
             .collect();
         if let Some(next) = self.scheduler.next_start() {
             self.woken_for = Some(next);
-            events.push(Scheduled { time: next, priority: Priority::JobStart, payload: self.event(SiteMsg::Wake) });
+            events.push(Scheduled::me(next, instant::JOB_START, SiteMsg::Wake));
         }
         events
     }
 
     /// Schedules the ends of what started and the next wake-up.
-    fn follow_up(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+    fn follow_up(&mut self, now: Time, outbox: &mut Outbox) {
         for d in std::mem::take(&mut self.due) {
             let Due::Started { key, end } = d;
-            outbox.push(Scheduled { time: end, priority: Priority::JobEnd, payload: self.event(SiteMsg::End(key)) });
+            outbox.push(Scheduled::me(end, instant::JOB_END, SiteMsg::End(key)));
         }
         // After an end, a wake-up at this instant: the starts wait for every
         // end of the instant.
@@ -694,30 +674,30 @@ impl SiteActor {
             && self.woken_for.is_none_or(|w| w < now || w > next)
         {
             self.woken_for = Some(next);
-            outbox.push(Scheduled { time: next, priority: Priority::JobStart, payload: self.event(SiteMsg::Wake) });
+            outbox.push(Scheduled::me(next, instant::JOB_START, SiteMsg::Wake));
         }
     }
 
-    fn request(&mut self, now: Time, request: SiteRequest, outbox: &mut Outbox<Event>) {
+    fn request(&mut self, now: Time, Request { body: request, reply: to }: Request<SiteRequest, SiteReply>, outbox: &mut Outbox) {
         let site = self.me;
-        let reply = |r: SiteReply, out: &mut Outbox<Event>, replies: &Output<SiteReply>| {
-            replies.send(now, Priority::Negotiation, r, out);
-        };
+        // Tasks run here are keyed by their owner: the model the answers go to.
+        let from = to.model().0;
+        let reply = |r: SiteReply, out: &mut Outbox| to.send(now, instant::NEGOTIATION, r, out);
         match request {
             SiteRequest::Advertise { snapshot, .. } => {
                 let slots = self.scheduler.advertise(now);
                 let snapshot = snapshot.then(|| Box::new(self.scheduler.clone()));
                 let tasks = self.scheduler.tasks_in_system();
-                reply(SiteReply::Slots { site, slots, tasks, snapshot }, outbox, &self.replies);
+                reply(SiteReply::Slots { site, slots, tasks, snapshot }, outbox);
             }
             SiteRequest::Load { task, .. } => {
                 let tasks = self.scheduler.tasks_in_system();
-                reply(SiteReply::Load { site, task, tasks }, outbox, &self.replies);
+                reply(SiteReply::Load { site, task, tasks }, outbox);
             }
-            SiteRequest::Submit { from, task, procs, runtime } => {
+            SiteRequest::Submit { task, procs, runtime } => {
                 let key = WorkKey::Task { owner: from, task };
                 if self.scheduler.submit(now, key, procs, runtime, runtime).is_none() {
-                    reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                    reply(SiteReply::Refused { site, task }, outbox);
                 }
             }
             SiteRequest::Quote { task, earliest, procs, duration, easy, deadline, .. } => {
@@ -729,9 +709,9 @@ impl SiteActor {
                     Some(d) => query_window(&snapshot, policy, 1.0, from, d, procs, duration).unwrap_or_default(),
                     None => query_earliest(&snapshot, policy, 1.0, from, procs, duration),
                 };
-                reply(SiteReply::Offers { site, task, offers }, outbox, &self.replies);
+                reply(SiteReply::Offers { site, task, offers }, outbox);
             }
-            SiteRequest::Buy { from, task, start, procs, duration, runtime, audit } => {
+            SiteRequest::Buy { task, start, procs, duration, runtime, audit } => {
                 let key = WorkKey::Task { owner: from, task };
                 // Priced on the state the quote saw: nothing changes a site between a quote and its purchase.
                 let audit = audit
@@ -740,53 +720,41 @@ impl SiteActor {
                     })
                     .flatten();
                 if self.scheduler.reserve_priced(now, key, start, procs, duration) {
-                    outbox.push(Scheduled {
-                        time: start.max(now),
-                        priority: Priority::JobStart,
-                        payload: self.event(SiteMsg::StartReserved { key, runtime: runtime.min(duration) }),
-                    });
-                    reply(SiteReply::Bought { site, task, audit }, outbox, &self.replies);
+                    outbox.push(Scheduled::me(start.max(now), instant::JOB_START, SiteMsg::StartReserved { key, runtime: runtime.min(duration) }));
+                    reply(SiteReply::Bought { site, task, audit }, outbox);
                 } else {
-                    reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                    reply(SiteReply::Refused { site, task }, outbox);
                 }
             }
-            SiteRequest::ReservePlan { from, plan, tasks } => {
+            SiteRequest::ReservePlan { plan, tasks } => {
                 let keyed: Vec<(WorkKey, Time, u32, Time)> = tasks
                     .iter()
                     .map(|&(task, start, procs, runtime)| (WorkKey::Task { owner: from, task }, start, procs, runtime))
                     .collect();
                 if self.scheduler.reserve_plan(&plan, &keyed) {
                     for (key, start, _, runtime) in keyed {
-                        outbox.push(Scheduled {
-                            time: start.max(now),
-                            priority: Priority::JobStart,
-                            payload: self.event(SiteMsg::StartReserved { key, runtime }),
-                        });
+                        outbox.push(Scheduled::me(start.max(now), instant::JOB_START, SiteMsg::StartReserved { key, runtime }));
                     }
                 } else {
                     for (task, ..) in tasks {
-                        reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                        reply(SiteReply::Refused { site, task }, outbox);
                     }
                 }
             }
-            SiteRequest::Reserve { from, task, start, procs, runtime } => {
+            SiteRequest::Reserve { task, start, procs, runtime } => {
                 let key = WorkKey::Task { owner: from, task };
                 if self.scheduler.reserve(key, start, procs, runtime) {
-                    outbox.push(Scheduled {
-                        time: start.max(now),
-                        priority: Priority::JobStart,
-                        payload: self.event(SiteMsg::StartReserved { key, runtime }),
-                    });
+                    outbox.push(Scheduled::me(start.max(now), instant::JOB_START, SiteMsg::StartReserved { key, runtime }));
                 } else {
-                    reply(SiteReply::Refused { site, task }, outbox, &self.replies);
+                    reply(SiteReply::Refused { site, task }, outbox);
                 }
             }
         }
     }
 
-    fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+    fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox) -> Outbox {
         // A price query reads the state and changes nothing, not even the past.
-        let query = matches!(msg, SiteMsg::Request(SiteRequest::Quote { .. }));
+        let query = matches!(msg, SiteMsg::Request(Request { body: SiteRequest::Quote { .. }, .. }));
         if !query {
             self.scheduler.advance(now);
         }
@@ -800,7 +768,12 @@ impl SiteActor {
                 let key = WorkKey::Background(job.id);
                 self.scheduler.submit(now, key, job.nodes, job.estimate, job.runtime);
             }
-            SiteMsg::Request(r) => self.request(now, r, &mut outbox),
+            SiteMsg::Request(r) => {
+                if !self.owners.contains(&r.reply) {
+                    self.owners.push(r.reply);
+                }
+                self.request(now, r, &mut outbox);
+            }
             SiteMsg::Wake => {
                 if self.woken_for == Some(now) {
                     self.woken_for = None;
@@ -815,13 +788,10 @@ impl SiteActor {
                 } else {
                     self.scheduler.end(now, key);
                 }
-                if let WorkKey::Task { task, .. } = key {
-                    self.replies.send(
-                        now,
-                        Priority::Negotiation,
-                        SiteReply::TaskEnded { site: self.me, task },
-                        &mut outbox,
-                    );
+                if let WorkKey::Task { owner, task } = key
+                    && let Some(to) = self.owners.iter().find(|o| o.model().0 == owner)
+                {
+                    to.send(now, instant::NEGOTIATION, SiteReply::TaskEnded { site: self.me, task }, &mut outbox);
                 }
             }
         }
@@ -836,22 +806,67 @@ impl SiteActor {
 }
 
 impl Model for SiteActor {
-    type Payload = Event;
     type Msg = SiteMsg;
 
-    fn owns(&self, payload: &Event) -> bool {
-        matches!(payload, Event::Site(i, _) if *i == self.me as usize)
+    fn handle(&mut self, now: Time, msg: SiteMsg, outbox: Outbox) -> Outbox {
+        self.handle_msg(now, msg, outbox)
+    }
+}
+
+/// Background jobs.
+impl Receive<Job> for SiteActor {
+    fn receive(job: Job) -> SiteMsg {
+        SiteMsg::Submit(job)
+    }
+}
+
+/// Requests from provisioners, executors and buyers.
+impl Receive<Request<SiteRequest, SiteReply>> for SiteActor {
+    fn receive(r: Request<SiteRequest, SiteReply>) -> SiteMsg {
+        SiteMsg::Request(r)
+    }
+}
+
+/// A question for a site, answered to the model that asks.
+pub type SiteAsk = Request<SiteRequest, SiteReply>;
+
+/// How a provisioner, an executor or a buyer reaches its sites: one port per
+/// site, and its own input, where the answers go (both wired by the bench).
+#[derive(Debug, Default)]
+pub struct SitePorts {
+    ports: Vec<Output<SiteAsk>>,
+    /// The asker's input for answers.
+    pub answers: Option<Input<SiteReply>>,
+}
+
+impl SitePorts {
+    /// `sites` unconnected ports.
+    pub fn new(sites: usize) -> SitePorts {
+        SitePorts { ports: (0..sites).map(|_| Output::new()).collect(), answers: None }
     }
 
-    fn open(&self, payload: Event) -> Result<SiteMsg, Event> {
-        match payload {
-            Event::Site(i, msg) if i == self.me as usize => Ok(msg),
-            other => Err(other),
+    /// How many sites.
+    pub fn len(&self) -> usize {
+        self.ports.len()
+    }
+
+    /// True without sites.
+    pub fn is_empty(&self) -> bool {
+        self.ports.is_empty()
+    }
+
+    /// Connects site `site`'s port to `input` (nothing if there is no such site).
+    pub fn connect(&mut self, site: usize, input: Input<SiteAsk>) {
+        if let Some(port) = self.ports.get_mut(site) {
+            port.connect(input);
         }
     }
 
-    fn handle(&mut self, now: Time, msg: SiteMsg, outbox: Outbox<Event>) -> Outbox<Event> {
-        self.handle_msg(now, msg, outbox)
+    /// Asks site `site` at `time` in `class`; the answer comes to [`Self::answers`].
+    pub fn ask(&self, site: usize, time: Time, class: Class, body: SiteRequest, outbox: &mut Outbox) {
+        if let (Some(port), Some(reply)) = (self.ports.get(site), self.answers) {
+            port.send(time, class, Request { body, reply }, outbox);
+        }
     }
 }
 
@@ -888,9 +903,11 @@ mod tests {
         }
         scheduler.start_due(0, &mut due);
         let mut site = SiteActor::new(0, scheduler.clone(), false);
-        site.replies.connect(crate::provision::provisioner::ProvisionerActor::REPLIES, 0);
+        let reply = crate::sim::port::Address::<crate::provision::provisioner::ProvisionerActor>::new(
+            crate::sim::kernel::ModelId(0),
+        )
+        .input();
         let quote = SiteRequest::Quote {
-            from: 0,
             task: 7,
             earliest: 0,
             procs: 3,
@@ -898,21 +915,10 @@ mod tests {
             easy: false,
             deadline: None,
         };
-        let out = site.handle_msg(0, SiteMsg::Request(quote), Vec::new());
+        let out = site.handle_msg(0, SiteMsg::Request(Request { body: quote, reply }), Vec::new());
         assert_eq!(site.scheduler, scheduler);
-        let [
-            Scheduled {
-                payload:
-                    Event::Provisioner(
-                        0,
-                        crate::provision::provisioner::ProvisionerMsg::Reply(SiteReply::Offers {
-                            offers, task: 7, ..
-                        }),
-                    ),
-                ..
-            },
-            ..,
-        ] = out.as_slice()
+        let first = out.first().and_then(|s| s.msg.get::<crate::provision::provisioner::ProvisionerMsg>());
+        let Some(crate::provision::provisioner::ProvisionerMsg::Reply(SiteReply::Offers { offers, task: 7, .. })) = first
         else {
             panic!("an offer list first, got {out:?}");
         };

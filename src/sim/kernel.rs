@@ -1,10 +1,5 @@
 //! The discrete-event kernel: owns virtual time and delivers events in a total order.
 //!
-//! Reference: the overbooking dissertation (Ch. 6, the simulation's events;
-//! the order at equal times is left open there and fixed here);
-//! the co-reservation thesis (a co-reservation request is processed
-//! instantaneously at its submit time, after the jobs of that instant).
-//!
 //! Contract:
 //! - Time is integer seconds and never goes back: scheduling an event before
 //!   `now` is an error ([`SimError::Causality`]).
@@ -14,17 +9,12 @@
 //!   affects the order. An event scheduled for `now` in a class earlier than
 //!   the one being handled is delivered next: the order never goes back
 //!   before an event already delivered.
-//! - **One instant.** Events at one time are handled class by class
-//!   ([`Priority`]): negotiation messages, job ends, node repairs, node
-//!   failures, wake-ups (starts), submissions, co-reservation and purchase
-//!   requests. **A job starts only in the wake-up class or later**: a model
-//!   that, handling an end, a repair or a failure, wants a job to start now
-//!   asks for a wake-up at now. So every start at `t` sees every end, repair
-//!   and failure at `t`: a job never starts on a node whose failure is due at
-//!   `t`, and a failure at `t` never stops an execution begun at `t`. A job
-//!   ending at `t` on a node that fails at `t` has ended: the failure
-//!   finds the node idle. The cluster model refuses a start made while it
-//!   handles an end, repair or failure with [`SimError::Contract`].
+//! - A [`Class`] is a number the bench declares: the kernel orders classes
+//!   and knows nothing of what they mean (the cluster benches declare theirs
+//!   in `crate::cluster::instant`).
+//! - A message ([`Msg`]) is addressed to one model ([`ModelId`]) and holds
+//!   that model's own message type; the kernel never looks inside. A model
+//!   schedules for itself with [`To::Me`].
 //! - The kernel hands a model its events in [`Batch`]es: the longest run of
 //!   consecutive events (in that order) addressed to it, the key of the next
 //!   event of anyone else (the horizon) and the next sequence number. The
@@ -38,56 +28,102 @@
 //!   event.
 //! - A bench may end the run early once it has what it was run for
 //!   ([`Bench::finished`], checked after each batch).
-//! - Events later than the horizon time are dropped: every job's fate is
-//!   decided by its deadline, so nothing after the last deadline can change
-//!   an outcome.
+//! - Events later than the time horizon are dropped.
 
+use std::any::Any;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::future::Future;
 
+use smallbox::SmallBox;
+use smallbox::space::S16;
+
 use crate::units::Time;
 
-/// Class of an event, ordering events at equal times (see "One instant" in
-/// the module contract). Lower first.
+/// Class of an event, ordering events at equal times: lower first. The bench
+/// that needs classes declares them (see the module contract).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum Priority {
-    /// A message between models in the middle of a negotiation (broker ↔
-    /// cluster): delivered before anything else due at its instant, so a
-    /// negotiation is atomic at the instant it was sent.
-    Negotiation = 0,
-    /// A job completes or is killed: frees nodes first.
-    JobEnd = 1,
-    /// A node comes back.
-    NodeRepair = 2,
-    /// A node goes down.
-    NodeFailure = 3,
-    /// Scheduler wake-ups: every start decision of the instant.
-    JobStart = 4,
-    /// Job occurrence (submission).
-    Occurrence = 5,
-    /// A co-reservation request reaches the broker: after the jobs submitted
-    /// at the same instant.
-    Request = 6,
+pub struct Class(pub u8);
+
+/// A model's place in a bench: an index into its models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ModelId(pub u32);
+
+/// A message for one model, holding that model's own message type.
+///
+/// Stored inline up to 128 bytes (a submitted job travels in its event), so
+/// sending one allocates nothing.
+pub struct Msg(SmallBox<dyn Any + Send, S16>);
+
+impl Msg {
+    /// The largest message stored without allocating, in bytes.
+    pub const INLINE: usize = std::mem::size_of::<S16>();
+
+    /// Wraps a model's message.
+    pub fn new<T: Any + Send>(msg: T) -> Msg {
+        Msg(smallbox::smallbox!(msg))
+    }
+
+    /// The message as `T`, or itself back if it holds another type.
+    pub fn take<T: Any>(self) -> Result<T, Msg> {
+        self.0.downcast::<T>().map(SmallBox::into_inner).map_err(Msg)
+    }
+
+    /// The message as `&T`, if it holds a `T`.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        (*self.0).downcast_ref::<T>()
+    }
+}
+
+impl std::fmt::Debug for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Msg(..)")
+    }
+}
+
+/// Where a scheduled event goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum To {
+    /// The model that scheduled it.
+    Me,
+    /// Another model (or itself, by address).
+    Model(ModelId),
 }
 
 /// An event to deliver at `time`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Scheduled<P> {
+#[derive(Debug)]
+pub struct Scheduled {
     /// Delivery time.
     pub time: Time,
     /// Class at equal times.
-    pub priority: Priority,
-    /// What to deliver, and to whom (the bench decides).
-    pub payload: P,
+    pub class: Class,
+    /// Its receiver.
+    pub to: To,
+    /// What to deliver.
+    pub msg: Msg,
+}
+
+impl Scheduled {
+    /// `msg` for the model that schedules it, at `time` in `class`.
+    pub fn me<T: Any + Send>(time: Time, class: Class, msg: T) -> Scheduled {
+        Scheduled { time, class, to: To::Me, msg: Msg::new(msg) }
+    }
 }
 
 /// Events a model schedules while handling one event.
-pub type Outbox<P> = Vec<Scheduled<P>>;
+pub type Outbox = Vec<Scheduled>;
 
-/// The place of an event in the total order: (time, priority, sequence).
-pub type Key = (Time, Priority, u64);
+/// The place of an event in the total order: (time, class, sequence).
+pub type Key = (Time, Class, u64);
+
+/// An addressed message in the kernel's queue.
+#[derive(Debug)]
+pub struct Envelope {
+    /// The receiver.
+    pub to: ModelId,
+    /// The message.
+    pub msg: Msg,
+}
 
 /// Simulation errors.
 #[derive(Debug, thiserror::Error)]
@@ -108,6 +144,9 @@ pub enum SimError {
     /// An external scheduler failed: an invalid decision, no answer, an exit
     #[error("external scheduler, at t = {at}: {what}")]
     Scheduler { at: Time, what: String },
+    /// A message reached a model of another kind (a bench wired it wrongly).
+    #[error("model {to} received a message it does not take")]
+    Misrouted { to: u32 },
     /// The async runtime could not be built.
     #[error("cannot start the simulation runtime: {0}")]
     Runtime(#[from] std::io::Error),
@@ -215,9 +254,11 @@ impl<P> Agenda<P> {
 
 /// The events of one model the kernel hands over at once.
 #[derive(Debug)]
-pub struct Batch<P> {
+pub struct Batch {
+    /// The model they are for.
+    pub to: ModelId,
     /// Consecutive events for the model, in key order.
-    pub items: Vec<(Key, P)>,
+    pub items: Vec<(Key, Msg)>,
     /// The key of the next event not in the batch, if any.
     pub horizon: Option<Key>,
     /// The next sequence number.
@@ -228,10 +269,10 @@ pub struct Batch<P> {
 
 /// What a model hands back after a batch.
 #[derive(Debug)]
-pub struct Handled<P> {
+pub struct Handled {
     /// Events to queue, with their keys: the batch items not handled, the
     /// model's own events not handled, and its events for other models.
-    pub events: Vec<(Key, P)>,
+    pub events: Vec<(Key, Envelope)>,
     /// The next sequence number.
     pub next_seq: u64,
     /// Events handled.
@@ -240,30 +281,24 @@ pub struct Handled<P> {
     pub last_time: Time,
 }
 
-/// A model, as a batch of events drives it.
-pub trait Model {
-    /// The bench's payload type.
-    type Payload;
-    /// Its own messages.
-    type Msg;
-    /// True if `payload` is addressed to this model.
-    fn owns(&self, payload: &Self::Payload) -> bool;
-    /// Takes the message out of a payload addressed to this model, or gives the payload back.
-    fn open(&self, payload: Self::Payload) -> Result<Self::Msg, Self::Payload>;
+/// A model: its own message type and how it handles one message.
+pub trait Model: Send + 'static {
+    /// Its messages.
+    type Msg: Any + Send;
     /// Handles one message at `now`; what it schedules goes to `outbox`.
-    fn handle(&mut self, now: Time, msg: Self::Msg, outbox: Outbox<Self::Payload>) -> Outbox<Self::Payload>;
+    fn handle(&mut self, now: Time, msg: Self::Msg, outbox: Outbox) -> Outbox;
 }
 
 /// Handles a batch (see the module contract); `agenda` and `outbox` are the
 /// model's reusable buffers (left empty).
 pub fn process_batch<M: Model>(
     model: &mut M,
-    batch: Batch<M::Payload>,
-    agenda: &mut Agenda<M::Payload>,
-    outbox: &mut Outbox<M::Payload>,
-) -> Result<Handled<M::Payload>, SimError> {
-    let Batch { items, horizon, mut next_seq, time_horizon } = batch;
-    let mut events: Vec<(Key, M::Payload)> = Vec::new();
+    batch: Batch,
+    agenda: &mut Agenda<Msg>,
+    outbox: &mut Outbox,
+) -> Result<Handled, SimError> {
+    let Batch { to: me, items, horizon, mut next_seq, time_horizon } = batch;
+    let mut events: Vec<(Key, Envelope)> = Vec::new();
     let mut items = items.into_iter().peekable();
     // Nothing at or after this key may be handled here.
     let mut stop = horizon;
@@ -276,18 +311,13 @@ pub fn process_batch<M: Model>(
             (None, None) => break,
         };
         let next = if from_items { items.next() } else { agenda.pop() };
-        let Some((key, payload)) = next else { break };
+        let Some((key, msg)) = next else { break };
         if delivered > 0 && stop.is_some_and(|s| key >= s) {
-            events.push((key, payload));
+            events.push((key, Envelope { to: me, msg }));
             break;
         }
-        let msg = match model.open(payload) {
-            Ok(msg) => msg,
-            // Not addressed here (cannot happen): give it back untouched.
-            Err(payload) => {
-                events.push((key, payload));
-                continue;
-            }
+        let Ok(msg) = msg.take::<M::Msg>() else {
+            return Err(SimError::Misrouted { to: me.0 });
         };
         let now = key.0;
         *outbox = model.handle(now, msg, std::mem::take(outbox));
@@ -300,34 +330,29 @@ pub fn process_batch<M: Model>(
             if e.time > time_horizon {
                 continue;
             }
-            let k = (e.time, e.priority, next_seq);
+            let k = (e.time, e.class, next_seq);
             next_seq += 1;
-            if model.owns(&e.payload) {
-                agenda.push(k, e.payload);
-            } else {
-                stop = Some(stop.map_or(k, |s| s.min(k)));
-                events.push((k, e.payload));
+            match e.to {
+                To::Me => agenda.push(k, e.msg),
+                To::Model(to) if to == me => agenda.push(k, e.msg),
+                To::Model(to) => {
+                    stop = Some(stop.map_or(k, |s| s.min(k)));
+                    events.push((k, Envelope { to, msg: e.msg }));
+                }
             }
         }
     }
-    events.extend(items);
-    agenda.drain_into(&mut events);
+    events.extend(items.map(|(k, msg)| (k, Envelope { to: me, msg })));
+    let mut own = Vec::new();
+    agenda.drain_into(&mut own);
+    events.extend(own.into_iter().map(|(k, msg)| (k, Envelope { to: me, msg })));
     Ok(Handled { events, next_seq, delivered, last_time })
 }
 
-/// A set of models wired together: routes batches to models.
+/// A set of models wired together: hands each batch to its model.
 pub trait Bench {
-    /// The event payload type.
-    type Payload;
-
-    /// The model a payload is addressed to (batches never mix models).
-    fn address(&self, payload: &Self::Payload) -> (u8, usize);
-
     /// Hands `batch` to its model and returns what the model hands back.
-    fn deliver(
-        &mut self,
-        batch: Batch<Self::Payload>,
-    ) -> impl Future<Output = Result<Handled<Self::Payload>, SimError>>;
+    fn deliver(&mut self, batch: Batch) -> impl Future<Output = Result<Handled, SimError>>;
 
     /// True when the bench has what it was run for and the kernel may stop
     /// early (checked after each batch; a what-if fork stops when its
@@ -349,16 +374,16 @@ pub struct KernelStats {
 }
 
 /// The event queue and the clock.
-pub struct Kernel<P> {
+pub struct Kernel {
     now: Time,
     horizon: Time,
     seq: u64,
-    queue: Agenda<P>,
+    queue: Agenda<Envelope>,
 }
 
-impl<P> Kernel<P> {
+impl Kernel {
     /// A kernel at t = 0 that stops after `horizon`.
-    pub fn new(horizon: Time) -> Kernel<P> {
+    pub fn new(horizon: Time) -> Kernel {
         Kernel { now: 0, horizon, seq: 0, queue: Agenda::default() }
     }
 
@@ -367,36 +392,41 @@ impl<P> Kernel<P> {
         self.now
     }
 
-    /// Queues one event.
-    pub fn schedule(&mut self, event: Scheduled<P>) -> Result<(), SimError> {
+    /// Queues one event for `to` (an event for [`To::Me`] goes to `from`).
+    pub fn schedule(&mut self, from: ModelId, event: Scheduled) -> Result<(), SimError> {
         if event.time < self.now {
             return Err(SimError::Causality { now: self.now, at: event.time });
         }
         if event.time <= self.horizon {
-            self.queue.push((event.time, event.priority, self.seq), event.payload);
+            let to = match event.to {
+                To::Me => from,
+                To::Model(to) => to,
+            };
+            self.queue.push((event.time, event.class, self.seq), Envelope { to, msg: event.msg });
             self.seq += 1;
         }
         Ok(())
     }
 
     /// Delivers events until the queue is empty or past the horizon.
-    pub async fn run<B: Bench<Payload = P>>(&mut self, bench: &mut B) -> Result<KernelStats, SimError> {
+    pub async fn run<B: Bench>(&mut self, bench: &mut B) -> Result<KernelStats, SimError> {
         let mut stats = KernelStats::default();
         let mut items = Vec::new();
-        while let Some((key, payload)) = self.queue.pop() {
-            let to = bench.address(&payload);
+        while let Some((key, first)) = self.queue.pop() {
+            let to = first.to;
             items.clear();
-            items.push((key, payload));
+            items.push((key, first.msg));
             // The run of consecutive events for the same model.
             while let Some(next) = self.queue.peek() {
-                if bench.address(next) != to {
+                if next.to != to {
                     break;
                 }
-                if let Some(entry) = self.queue.pop() {
-                    items.push(entry);
+                if let Some((key, e)) = self.queue.pop() {
+                    items.push((key, e.msg));
                 }
             }
             let batch = Batch {
+                to,
                 items: std::mem::take(&mut items),
                 horizon: self.queue.peek_key(),
                 next_seq: self.seq,
@@ -404,8 +434,8 @@ impl<P> Kernel<P> {
             };
             let handled = bench.deliver(batch).await?;
             self.seq = handled.next_seq;
-            for (key, payload) in handled.events {
-                self.queue.push(key, payload);
+            for (key, e) in handled.events {
+                self.queue.push(key, e);
             }
             self.now = handled.last_time.max(self.now);
             stats.delivered += handled.delivered;
@@ -423,41 +453,40 @@ impl<P> Kernel<P> {
 mod tests {
     use super::*;
 
+    const NEGOTIATION: Class = Class(0);
+    const JOB_END: Class = Class(1);
+    const NODE_REPAIR: Class = Class(2);
+    const NODE_FAILURE: Class = Class(3);
+    const JOB_START: Class = Class(4);
+    const OCCURRENCE: Class = Class(5);
+    const REQUEST: Class = Class(6);
+
     /// Two models (0 and 1) that log deliveries and play scripted follow-ups.
     #[derive(Default)]
     struct Logger {
-        me: u8,
         seen: Vec<(Time, &'static str)>,
     }
 
-    type Msg = (u8, &'static str);
+    fn at(time: Time, class: Class, to: u32, msg: &'static str) -> Scheduled {
+        Scheduled { time, class, to: To::Model(ModelId(to)), msg: Msg::new(msg) }
+    }
 
     impl Model for Logger {
-        type Payload = Msg;
         type Msg = &'static str;
 
-        fn owns(&self, payload: &Msg) -> bool {
-            payload.0 == self.me
-        }
-
-        fn open(&self, payload: Msg) -> Result<&'static str, Msg> {
-            if payload.0 == self.me { Ok(payload.1) } else { Err(payload) }
-        }
-
-        fn handle(&mut self, now: Time, msg: &'static str, mut outbox: Outbox<Msg>) -> Outbox<Msg> {
+        fn handle(&mut self, now: Time, msg: &'static str, mut outbox: Outbox) -> Outbox {
             self.seen.push((now, msg));
-            let at = |time, priority, to, payload| Scheduled { time, priority, payload: (to, payload) };
             match msg {
                 "occurrence-a" => {
                     // Same time, lower class: still after everything already due at
                     // this time with a lower class, before later-sequence equals.
-                    outbox.push(at(now, Priority::JobStart, 0, "start-a"));
-                    outbox.push(at(now + 5, Priority::JobEnd, 0, "end-a"));
+                    outbox.push(Scheduled::me(now, JOB_START, "start-a"));
+                    outbox.push(Scheduled::me(now + 5, JOB_END, "end-a"));
                     // A negotiation message jumps ahead of everything still due now.
-                    outbox.push(at(now, Priority::Negotiation, 1, "ask-a"));
+                    outbox.push(at(now, NEGOTIATION, 1, "ask-a"));
                 }
-                "ask-a" => outbox.push(at(now, Priority::Negotiation, 0, "reply-a")),
-                "bad" => outbox.push(at(now - 1, Priority::JobEnd, 0, "past")),
+                "ask-a" => outbox.push(at(now, NEGOTIATION, 0, "reply-a")),
+                "bad" => outbox.push(Scheduled::me(now - 1, JOB_END, "past")),
                 _ => {}
             }
             outbox
@@ -468,18 +497,12 @@ mod tests {
         models: [Logger; 2],
         log: Vec<(Time, &'static str)>,
         agendas: [Agenda<Msg>; 2],
-        outbox: Outbox<Msg>,
+        outbox: Outbox,
     }
 
     impl Bench for Two {
-        type Payload = Msg;
-
-        fn address(&self, payload: &Msg) -> (u8, usize) {
-            (0, usize::from(payload.0))
-        }
-
-        async fn deliver(&mut self, batch: Batch<Msg>) -> Result<Handled<Msg>, SimError> {
-            let i = usize::from(batch.items[0].1.0);
+        async fn deliver(&mut self, batch: Batch) -> Result<Handled, SimError> {
+            let i = batch.to.0 as usize;
             let before = self.models[i].seen.len();
             let handled = process_batch(&mut self.models[i], batch, &mut self.agendas[i], &mut self.outbox);
             self.log.extend_from_slice(&self.models[i].seen[before..]);
@@ -487,36 +510,27 @@ mod tests {
         }
     }
 
-    fn at(time: Time, priority: Priority, to: u8, payload: &'static str) -> Scheduled<Msg> {
-        Scheduled { time, priority, payload: (to, payload) }
-    }
-
     fn bench() -> Two {
-        Two {
-            models: [Logger { me: 0, seen: Vec::new() }, Logger { me: 1, seen: Vec::new() }],
-            log: Vec::new(),
-            agendas: Default::default(),
-            outbox: Vec::new(),
-        }
+        Two { models: Default::default(), log: Vec::new(), agendas: Default::default(), outbox: Vec::new() }
     }
 
     #[test]
-    fn equal_times_follow_the_spec_order_then_insertion() {
+    fn equal_times_follow_the_class_order_then_insertion() {
         let mut k = Kernel::new(100);
         for e in [
-            at(10, Priority::Occurrence, 0, "occurrence-a"),
-            at(10, Priority::JobStart, 0, "start-x"),
-            at(10, Priority::NodeFailure, 0, "failure"),
-            at(10, Priority::NodeRepair, 0, "repair"),
-            at(10, Priority::JobEnd, 0, "end-x"),
-            at(10, Priority::Occurrence, 0, "occurrence-b"),
-            at(10, Priority::Request, 1, "request"),
-            at(200, Priority::JobEnd, 0, "beyond-horizon"),
+            at(10, OCCURRENCE, 0, "occurrence-a"),
+            at(10, JOB_START, 0, "start-x"),
+            at(10, NODE_FAILURE, 0, "failure"),
+            at(10, NODE_REPAIR, 0, "repair"),
+            at(10, JOB_END, 0, "end-x"),
+            at(10, OCCURRENCE, 0, "occurrence-b"),
+            at(10, REQUEST, 1, "request"),
+            at(200, JOB_END, 0, "beyond-horizon"),
         ] {
-            k.schedule(e).unwrap();
+            k.schedule(ModelId(0), e).unwrap();
         }
         let mut b = bench();
-        let stats = futures_lite_block_on(k.run(&mut b)).unwrap();
+        let stats = block_on(k.run(&mut b)).unwrap();
         let order: Vec<&str> = b.log.iter().map(|s| s.1).collect();
         assert_eq!(
             order,
@@ -544,12 +558,26 @@ mod tests {
     #[test]
     fn scheduling_into_the_past_is_an_error() {
         let mut k = Kernel::new(100);
-        k.schedule(at(10, Priority::Occurrence, 0, "bad")).unwrap();
-        let err = futures_lite_block_on(k.run(&mut bench())).unwrap_err();
+        k.schedule(ModelId(0), at(10, OCCURRENCE, 0, "bad")).unwrap();
+        let err = block_on(k.run(&mut bench())).unwrap_err();
         assert!(matches!(err, SimError::Causality { now: 10, at: 9 }));
     }
 
-    fn futures_lite_block_on<F: Future>(f: F) -> F::Output {
+    #[test]
+    fn a_message_of_another_type_is_refused_not_handled() {
+        let mut k = Kernel::new(100);
+        k.schedule(ModelId(0), Scheduled { time: 1, class: JOB_END, to: To::Me, msg: Msg::new(7u64) }).unwrap();
+        let err = block_on(k.run(&mut bench())).unwrap_err();
+        assert!(matches!(err, SimError::Misrouted { to: 0 }));
+    }
+
+    #[test]
+    fn messages_up_to_the_inline_size_allocate_nothing() {
+        assert!(!Msg::new([0u8; Msg::INLINE]).0.is_heap());
+        assert!(Msg::new([0u8; Msg::INLINE + 1]).0.is_heap());
+    }
+
+    fn block_on<F: Future>(f: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
     }
 }

@@ -9,17 +9,24 @@
 
 use kameo::Actor;
 
+use crate::cluster::instant;
 use crate::sim::client::CHUNK;
-use crate::sim::event::{Batched, Buffers, Event, InjectorMsg};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled};
+use crate::sim::kernel::{Class, Model, Outbox, Scheduled};
+use crate::sim::model::{Batched, Buffers};
 use crate::sim::port::Output;
 use crate::units::Time;
 use crate::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 
+/// A message for a failure injector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InjectorMsg {
+    /// The next node event's time has come.
+    Tick,
+}
+
 /// The failure injector actor.
 #[derive(Actor)]
 pub struct FailureInjector {
-    me: usize,
     events: Vec<NodeEvent>,
     next: usize,
     /// Where node events go.
@@ -27,32 +34,32 @@ pub struct FailureInjector {
     buffers: Buffers,
 }
 
-fn priority(kind: NodeEventKind) -> Priority {
+fn class(kind: NodeEventKind) -> Class {
     match kind {
-        NodeEventKind::Repair => Priority::NodeRepair,
-        NodeEventKind::Fail => Priority::NodeFailure,
+        NodeEventKind::Repair => instant::NODE_REPAIR,
+        NodeEventKind::Fail => instant::NODE_FAILURE,
     }
 }
 
 impl FailureInjector {
-    /// An injector at address `me` replaying `stream`; its output unconnected.
-    pub fn new(me: usize, stream: FailureStream) -> FailureInjector {
-        FailureInjector { me, events: stream.events, next: 0, output: Output::new(), buffers: Buffers::default() }
+    /// An injector replaying `stream`; its output unconnected.
+    pub fn new(stream: FailureStream) -> FailureInjector {
+        FailureInjector { events: stream.events, next: 0, output: Output::new(), buffers: Buffers::default() }
     }
 
     /// The first wake-up, if there are events.
-    pub fn first_event(&self) -> Option<Scheduled<Event>> {
+    pub fn first_event(&self) -> Option<Scheduled> {
         self.events.first().map(|e| self.wake(e.time, e))
     }
 
-    fn wake(&self, time: Time, e: &NodeEvent) -> Scheduled<Event> {
-        Scheduled { time, priority: priority(e.kind), payload: Event::Injector(self.me, InjectorMsg::Tick) }
+    fn wake(&self, time: Time, e: &NodeEvent) -> Scheduled {
+        Scheduled::me(time, class(e.kind), InjectorMsg::Tick)
     }
 
-    fn tick(&mut self, now: Time, outbox: &mut Outbox<Event>) {
+    fn tick(&mut self, now: Time, outbox: &mut Outbox) {
         let end = (self.next + CHUNK).min(self.events.len());
         for &e in &self.events[self.next..end] {
-            self.output.send(e.time.max(now), priority(e.kind), e, outbox);
+            self.output.send(e.time.max(now), class(e.kind), e, outbox);
         }
         self.next = end;
         if let Some(e) = self.events.get(self.next) {
@@ -62,21 +69,9 @@ impl FailureInjector {
 }
 
 impl Model for FailureInjector {
-    type Payload = Event;
     type Msg = InjectorMsg;
 
-    fn owns(&self, payload: &Event) -> bool {
-        matches!(payload, Event::Injector(i, _) if *i == self.me)
-    }
-
-    fn open(&self, payload: Event) -> Result<InjectorMsg, Event> {
-        match payload {
-            Event::Injector(i, msg) if i == self.me => Ok(msg),
-            other => Err(other),
-        }
-    }
-
-    fn handle(&mut self, now: Time, msg: InjectorMsg, mut outbox: Outbox<Event>) -> Outbox<Event> {
+    fn handle(&mut self, now: Time, msg: InjectorMsg, mut outbox: Outbox) -> Outbox {
         match msg {
             InjectorMsg::Tick => self.tick(now, &mut outbox),
         }

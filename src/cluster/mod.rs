@@ -36,17 +36,48 @@ use std::collections::BTreeSet;
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::cluster::instant;
+use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;
 use crate::policy::{Block, Booking, Cluster, RejectReason, Strategy};
-use crate::sim::event::{Batched, Buffers, ClusterMsg, Event, Finish};
-use crate::sim::kernel::{Model, Outbox, Priority, Scheduled, SimError};
-use crate::sim::port::{Input, Output};
-use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
+use crate::sim::kernel::{Class, Model, Outbox, Scheduled, SimError};
+use crate::sim::model::{Batched, Buffers, Finish};
+use crate::sim::port::{Receive, Request};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::failures::{NodeEvent, NodeEventKind};
 use crate::workload::job::Job;
+
+pub mod bench;
+pub mod injector;
+pub mod instant;
+pub mod record;
+
+/// A message for a cluster (its planning scheduler and nodes).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClusterMsg {
+    /// A job occurs and asks for an SLA.
+    Submit(Job),
+    /// A wake-up the cluster asked for (planned starts).
+    Wake,
+    /// A job's execution ends (completion or kill); stale if `run` is old.
+    JobEnd {
+        /// The job.
+        job: JobId,
+        /// Which execution of it (restarts bump it).
+        run: u32,
+    },
+    /// A node goes down.
+    NodeFailure(NodeId),
+    /// A node comes back.
+    NodeRepair(NodeId),
+    /// A question for the cluster's local reservation service (Grid), and where its answer goes.
+    Lrs(Request<LrsRequest, LrsReply>),
+}
+
+// A submitted job travels inline in its event: no allocation per submission.
+const _: () = assert!(std::mem::size_of::<ClusterMsg>() <= crate::sim::kernel::Msg::INLINE);
 
 /// A fixed-size set of node ids, iterated in ascending order.
 #[derive(Debug, Clone)]
@@ -131,7 +162,7 @@ pub struct ClusterCore {
     /// Node lists of executions, appended at each start.
     arena: Vec<NodeId>,
     wakes: BTreeSet<Time>,
-    outbox: Outbox<Event>,
+    outbox: Outbox,
     node_events: Vec<NodeEventRecord>,
     /// Finished executions: (job, start, end, first node in the arena, nodes).
     log: Vec<(JobId, Time, Time, u32, u32)>,
@@ -186,8 +217,8 @@ impl ClusterCore {
         }
     }
 
-    fn schedule(&mut self, time: Time, priority: Priority, msg: ClusterMsg) {
-        self.outbox.push(Scheduled { time, priority, payload: Event::Cluster(self.me, msg) });
+    fn schedule(&mut self, time: Time, class: Class, msg: ClusterMsg) {
+        self.outbox.push(Scheduled::me(time, class, msg));
     }
 
     fn register(&mut self, job: Job) {
@@ -409,7 +440,7 @@ impl Cluster for ClusterCore {
         e.overhead = overhead;
         let run = e.run;
         let end = (self.now + work).min(kill_at.max(self.now));
-        self.schedule(end, Priority::JobEnd, ClusterMsg::JobEnd { job: id, run });
+        self.schedule(end, instant::JOB_END, ClusterMsg::JobEnd { job: id, run });
         true
     }
 
@@ -429,7 +460,7 @@ impl Cluster for ClusterCore {
     fn wake_at(&mut self, t: Time) {
         let t = t.max(self.now);
         if self.wakes.insert(t) {
-            self.schedule(t, Priority::JobStart, ClusterMsg::Wake);
+            self.schedule(t, instant::JOB_START, ClusterMsg::Wake);
         }
     }
 }
@@ -472,27 +503,10 @@ pub struct ClusterActor {
     core: ClusterCore,
     strategy: Box<dyn Strategy>,
     lrs: Option<Lrs>,
-    /// Where LRS replies go (the broker).
-    pub replies: Output<LrsReply>,
     buffers: Buffers,
 }
 
 impl ClusterActor {
-    /// Jobs submitted to the cluster.
-    pub const JOBS: Input<Job> = Input::new(|i, job| Event::Cluster(i, ClusterMsg::Submit(job)));
-    /// Node failures and repairs.
-    pub const NODE_EVENTS: Input<NodeEvent> = Input::new(|i, e| {
-        Event::Cluster(
-            i,
-            match e.kind {
-                NodeEventKind::Repair => ClusterMsg::NodeRepair(e.node),
-                NodeEventKind::Fail => ClusterMsg::NodeFailure(e.node),
-            },
-        )
-    });
-    /// Messages for its local reservation service.
-    pub const LRS: Input<LrsRequest> = Input::new(|i, r| Event::Cluster(i, ClusterMsg::Lrs(r)));
-
     /// A cluster actor at address `me` with `capacity` nodes.
     pub fn new(
         me: usize,
@@ -504,7 +518,6 @@ impl ClusterActor {
             core: ClusterCore::new(me, capacity, checkpoint),
             strategy,
             lrs: None,
-            replies: Output::new(),
             buffers: Buffers::default(),
         }
     }
@@ -538,7 +551,7 @@ impl ClusterActor {
         self
     }
 
-    fn serve(&mut self, now: Time, request: LrsRequest) {
+    fn serve(&mut self, now: Time, Request { body: request, reply: to }: Request<LrsRequest, LrsReply>) {
         let core = &mut self.core;
         let cluster = core.me as u32;
         let svc = self.strategy.reservations();
@@ -558,11 +571,11 @@ impl ClusterActor {
                 LrsReply::Cancelled { cluster }
             }
         };
-        self.replies.send(now, Priority::Negotiation, reply, &mut core.outbox);
+        to.send(now, instant::NEGOTIATION, reply, &mut core.outbox);
     }
 
     /// Handles one message synchronously (the actor's handler, also usable directly).
-    pub fn handle_msg(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<Event>) -> Outbox<Event> {
+    pub fn handle_msg(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox) -> Outbox {
         let core = &mut self.core;
         core.now = now;
         core.outbox = outbox;
@@ -608,22 +621,34 @@ impl ClusterActor {
 }
 
 impl Model for ClusterActor {
-    type Payload = Event;
     type Msg = ClusterMsg;
 
-    fn owns(&self, payload: &Event) -> bool {
-        matches!(payload, Event::Cluster(i, _) if *i == self.core.me)
+    fn handle(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox) -> Outbox {
+        self.handle_msg(now, msg, outbox)
     }
+}
 
-    fn open(&self, payload: Event) -> Result<ClusterMsg, Event> {
-        match payload {
-            Event::Cluster(i, msg) if i == self.core.me => Ok(msg),
-            other => Err(other),
+/// Jobs submitted to the cluster.
+impl Receive<Job> for ClusterActor {
+    fn receive(job: Job) -> ClusterMsg {
+        ClusterMsg::Submit(job)
+    }
+}
+
+/// Node failures and repairs.
+impl Receive<NodeEvent> for ClusterActor {
+    fn receive(e: NodeEvent) -> ClusterMsg {
+        match e.kind {
+            NodeEventKind::Repair => ClusterMsg::NodeRepair(e.node),
+            NodeEventKind::Fail => ClusterMsg::NodeFailure(e.node),
         }
     }
+}
 
-    fn handle(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<Event>) -> Outbox<Event> {
-        self.handle_msg(now, msg, outbox)
+/// Questions for its local reservation service.
+impl Receive<Request<LrsRequest, LrsReply>> for ClusterActor {
+    fn receive(r: Request<LrsRequest, LrsReply>) -> ClusterMsg {
+        ClusterMsg::Lrs(r)
     }
 }
 

@@ -1,0 +1,102 @@
+//! The single-cluster bench: one job client and one failure injector feeding one cluster.
+//!
+//! Contract: [`simulate`] assembles the bench on a [`crate::sim::bench::Bench`],
+//! seeds the kernel with the client's and the injector's first events and
+//! runs it to the end on its own single-threaded runtime
+//! ([`simulate_outcomes`]: the same without the execution list). The result
+//! depends only on the scenario: no shared state, no wall clock, no
+//! thread-count effects.
+
+use crate::cluster::ClusterActor;
+use crate::cluster::ClusterResult;
+use crate::cluster::injector::FailureInjector;
+use crate::policy::Strategy;
+use crate::policy::overbooking::CheckpointConfig;
+use crate::sim::bench::{Bench, runtime};
+use crate::sim::client::ClientActor;
+use crate::sim::kernel::{KernelStats, SimError};
+use crate::stats::calibration::OnlineCalibrator;
+use crate::units::Time;
+use crate::workload::failures::FailureStream;
+use crate::workload::job::Job;
+
+/// Everything one single-cluster simulation needs.
+pub struct Scenario {
+    /// Cluster size in nodes.
+    pub capacity: u32,
+    /// The jobs (variable jobs and reservations), ordered by occurrence, ids 0..n.
+    pub jobs: Vec<Job>,
+    /// Node failures and repairs.
+    pub failures: FailureStream,
+    /// The cluster's strategy.
+    pub strategy: Box<dyn Strategy>,
+    /// Checkpoint/restart of killed overbooked jobs (paper A), if any.
+    pub checkpoint: Option<CheckpointConfig>,
+    /// Online PoF calibration, if any.
+    pub calibrator: Option<OnlineCalibrator>,
+}
+
+impl Scenario {
+    /// A cluster of `capacity` nodes running `strategy` on `jobs` under
+    /// `failures`, without checkpointing or PoF calibration.
+    pub fn new(capacity: u32, jobs: Vec<Job>, failures: FailureStream, strategy: Box<dyn Strategy>) -> Scenario {
+        Scenario { capacity, jobs, failures, strategy, checkpoint: None, calibrator: None }
+    }
+}
+
+/// What one single-cluster simulation produced.
+#[derive(Debug, Clone)]
+pub struct Simulated {
+    /// The cluster's records and node events.
+    pub cluster: ClusterResult,
+    /// Kernel statistics.
+    pub kernel: KernelStats,
+}
+
+/// The last deadline: nothing after it can change an outcome.
+pub fn horizon(jobs: &[Job]) -> Time {
+    jobs.iter().map(|j| j.deadline.max(j.occurrence + j.estimate)).max().unwrap_or(0)
+}
+
+/// Runs one single-cluster scenario to the end on a fresh single-threaded runtime.
+pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
+    runtime()?.block_on(run(scenario, true))
+}
+
+/// [`simulate`] for a run that is only stored: the same records, node events
+/// and summary, but `cluster.executions` is left empty.
+pub fn simulate_outcomes(scenario: Scenario) -> Result<Simulated, SimError> {
+    runtime()?.block_on(run(scenario, false))
+}
+
+async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimError> {
+    // The strategy sees the workload before the first event.
+    scenario.strategy.begin(&scenario.jobs)?;
+    let mut bench = Bench::new(horizon(&scenario.jobs));
+    let jobs = scenario.jobs.len();
+    let at = bench.reserve::<ClusterActor>();
+    let mut client = ClientActor::new(scenario.jobs);
+    client.output.connect(at.input());
+    let mut injector = FailureInjector::new(scenario.failures);
+    injector.output.connect(at.input());
+    let (first_job, first_failure) = (client.first_event(), injector.first_event());
+    let client = bench.add(client);
+    let injector = bench.add(injector);
+    if let Some(first) = first_job {
+        bench.seed(client, first)?;
+    }
+    if let Some(first) = first_failure {
+        bench.seed(injector, first)?;
+    }
+    let mut cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy)
+        .with_calibrator(scenario.calibrator)
+        .expecting_jobs(jobs);
+    if !executions {
+        cluster = cluster.without_executions();
+    }
+    bench.place(at, cluster);
+    let kernel = bench.run().await?;
+    let cluster = bench.finish(at).await?;
+    bench.stop().await;
+    Ok(Simulated { cluster, kernel })
+}
