@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::batsim::protocol::IntervalSet;
 use slasim::policy::{StrategySettings, build};
-use slasim::sim::bench::{Scenario, simulate};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 use zeromq::{RepSocket, Socket, SocketRecv, SocketSend, ZmqMessage};

@@ -6,7 +6,7 @@ mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use slasim::policy::build;
-use slasim::sim::bench::{Scenario, simulate};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 

@@ -13,7 +13,7 @@ use slasim::policy::build;
 use slasim::report::gantt::layout::busiest_week;
 use slasim::report::gantt::source::cluster_band;
 use slasim::report::gantt::{Source, layout, render};
-use slasim::sim::bench::{Scenario, simulate};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 

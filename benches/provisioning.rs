@@ -14,7 +14,7 @@ use slasim::provision::provisioner::{ProvisionerActor, SubmissionRecord};
 use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
 use slasim::rng::{Stream, stream};
-use slasim::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use slasim::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim::threads::Budget;
 use slasim::units::Time;
 use slasim::workload::WorkloadSource;

@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::{Placement, StrategySettings};
-use slasim::sim::bench::{Scenario, simulate};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::sim::kernel::SimError;
 use slasim::units::Time;
 use slasim::workload::failures::FailureStream;
@@ -148,7 +148,7 @@ fn settings(batsim: Option<BatsimConfig>) -> StrategySettings {
     StrategySettings { batsim: batsim.map(Arc::new), ..common::settings("fcfs", Placement::BestFit, &[], 0.1) }
 }
 
-fn run_batsim(endpoint: &str, timeout: f64, jobs: Vec<Job>) -> Result<slasim::sim::bench::Simulated, SimError> {
+fn run_batsim(endpoint: &str, timeout: f64, jobs: Vec<Job>) -> Result<slasim::cluster::bench::Simulated, SimError> {
     let config = BatsimConfig { endpoint: Some(endpoint.to_string()), timeout, ..BatsimConfig::default() };
     let strategy = slasim::policy::build("batsim", &settings(Some(config)), 4).unwrap();
     simulate(Scenario::new(4, jobs, FailureStream::none(4), strategy))
@@ -160,7 +160,7 @@ fn a_correct_fcfs_gives_the_builtin_schedule_and_batsim_messages() {
     let ours = run_batsim(&scheduler.endpoint, 10.0, jobs()).unwrap();
     let builtin = slasim::policy::build("fcfs", &settings(None), 4).unwrap();
     let theirs = simulate(Scenario::new(4, jobs(), FailureStream::none(4), builtin)).unwrap();
-    let starts = |s: &slasim::sim::bench::Simulated| {
+    let starts = |s: &slasim::cluster::bench::Simulated| {
         s.cluster.records.iter().map(|r| (r.actual_start, r.actual_end, r.outcome)).collect::<Vec<_>>()
     };
     assert_eq!(starts(&ours), starts(&theirs));

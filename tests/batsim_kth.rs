@@ -22,8 +22,8 @@ use std::time::Instant;
 
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::{Placement, StrategySettings};
-use slasim::sim::bench::{Scenario, Simulated, simulate};
-use slasim::sim::cluster::ExecutionRecord;
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
+use slacluster::ExecutionRecord;
 use slasim::workload::WorkloadSource;
 use slasim::workload::failures::FailureStream;
 use slasim::workload::job::Job;

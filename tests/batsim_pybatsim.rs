@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::{Placement, StrategySettings};
-use slasim::sim::bench::{Scenario, simulate};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim::workload::job::Job;
 

@@ -6,8 +6,8 @@ mod common;
 
 use proptest::prelude::*;
 use slasim::policy::{RejectReason, StrategySettings, build};
-use slasim::sim::bench::{Scenario, Simulated, simulate};
-use slasim::sim::record::{Outcome, RunSummary};
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
+use slacluster::record::{Outcome, RunSummary};
 use slasim::units::Time;
 use slasim::workload::failures::FailureStream;
 use slasim::workload::job::{Job, NO_DEADLINE};

@@ -15,7 +15,7 @@ use slasim::grid::metrics::{Prices, WaitIndex, request_metrics};
 use slasim::grid::request::{CoRequest, Enumeration, StartGrid};
 use slasim::policy::build_reserving;
 use slasim::rng::{Stream, stream};
-use slasim::sim::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
+use slasim::grid::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
 use slasim::units::Time;
 use slasim::workload::job::Job;
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use slasim::policy::overbooking::{Overbooking, OverbookingConfig, PosAt};
 use slasim::policy::{Placement, StrategySettings, build, strategy};
-use slasim::sim::bench::{Scenario, Simulated, simulate};
-use slasim::sim::record::{JobRecord, Outcome};
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
+use slacluster::record::{JobRecord, Outcome};
 use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
 
 use slasim::workload::failures::FailureStream;

@@ -14,7 +14,7 @@ use slasim::provision::site::{Due, SlotScheduler, WorkKey};
 use slasim::provision::slots::Advertised;
 use slasim::provision::workflow::{SyntheticWorkflow, Workflow};
 use slasim::rng::{Stream, stream};
-use slasim::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use slasim::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim::units::{HOUR, Time};
 
 const H: Time = HOUR;

@@ -10,8 +10,8 @@ use proptest::prelude::*;
 
 use slasim::policy::overbooking::CheckpointConfig;
 use slasim::policy::{Placement, RejectReason, ReservationHandling, StrategySettings, build};
-use slasim::sim::bench::{Scenario, Simulated, simulate};
-use slasim::sim::record::{JobRecord, Outcome, RunSummary};
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
+use slacluster::record::{JobRecord, Outcome, RunSummary};
 use slasim::units::{HOUR, Time};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::job::{Job, NO_DEADLINE};

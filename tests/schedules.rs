@@ -6,8 +6,8 @@ mod common;
 use common::job;
 
 use slasim::policy::{Placement, build};
-use slasim::sim::bench::{Scenario, Simulated, simulate};
-use slasim::sim::record::{JobRecord, Outcome};
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
+use slacluster::record::{JobRecord, Outcome};
 use slasim::units::{HOUR, NodeId, Time};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim::workload::job::Job;

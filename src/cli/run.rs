@@ -19,7 +19,7 @@ use crate::experiment::point::Point;
 use crate::policy::Placement;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
-use crate::sim::record::RunSummary;
+use crate::cluster::record::RunSummary;
 use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};

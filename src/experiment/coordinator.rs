@@ -43,7 +43,7 @@ use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::{Inputs, PointInputError, code_version};
 use crate::experiment::kinds::{self, Output};
 use crate::experiment::point::Point;
-use crate::sim::record::RunSummary;
+use crate::cluster::record::RunSummary;
 use crate::store::{self, ExperimentRow, Store, StoreError};
 use crate::threads::Budget;
 use crate::workload::WorkloadSource;

@@ -22,7 +22,7 @@
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::cost::{Calendar, CostTable};
 use crate::policy::Block;
-use crate::sim::record::JobRecord;
+use crate::cluster::record::JobRecord;
 use crate::units::Time;
 
 /// Metrics of one request.

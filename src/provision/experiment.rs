@@ -41,7 +41,7 @@ use crate::provision::slots::Advertised;
 use crate::provision::workflow::{SyntheticWorkflow, Workflow, cybershake};
 use crate::rng::{Stream, stream};
 use crate::setting::{InvalidSetting, probability};
-use crate::sim::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::threads::Budget;
 use crate::units::{DAY, HOUR, Time};
 use crate::workload::WorkloadSource;
@@ -744,7 +744,7 @@ pub fn run_pricing(point: &PricingPoint, budget: &Budget) -> anyhow::Result<Pric
         };
         simulate_provisioning(scenario)
     };
-    let only_site = |sim: crate::sim::bench::ProvisionSimulated| {
+    let only_site = |sim: crate::provision::bench::ProvisionSimulated| {
         sim.sites.into_iter().next().context("the site produced no result")
     };
     // The counterfactuals (the reservation requests absent, and queued best

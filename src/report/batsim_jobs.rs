@@ -6,7 +6,7 @@
 //!
 //! Contract:
 //! - [`job_table`] is a pure function of a run's job records and executions
-//!   (as [`crate::sim::bench::simulate`] returns them): one row per job, in
+//!   (as [`crate::cluster::bench::simulate`] returns them): one row per job, in
 //!   job id order, with Batsim's columns `job_id, workload_name, profile,
 //!   submission_time, requested_number_of_resources, requested_time, success,
 //!   final_state, starting_time, execution_time, finish_time, waiting_time,
@@ -30,8 +30,8 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD, delay_profile_name};
-use crate::sim::cluster::ExecutionRecord;
-use crate::sim::record::{JobRecord, Outcome};
+use crate::cluster::ExecutionRecord;
+use crate::cluster::record::{JobRecord, Outcome};
 
 /// The header row.
 pub const HEADER: &str = "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,\

@@ -24,7 +24,7 @@ use rusqlite::{Connection, OpenFlags, params};
 
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
-use crate::sim::record::{JobRecord, NodeEventRecord, RunSummary};
+use crate::cluster::record::{JobRecord, NodeEventRecord, RunSummary};
 
 pub mod columns;
 pub mod merge;

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::experiment::inputs::{Inputs, code_version, rfc3339};
 use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
-use crate::sim::record::RunSummary;
+use crate::cluster::record::RunSummary;
 use crate::store::{RunOutput, RunRow};
 
 use crate::grid::algorithm::algorithm;
@@ -40,8 +40,8 @@ use crate::grid::metrics::{
 use crate::grid::request::CoRequest;
 use crate::policy;
 use crate::rng::{Stream, stream};
-use crate::sim::bench::{GridCluster, GridScenario, simulate_grid};
-use crate::sim::record::JobRecord;
+use crate::grid::bench::{GridCluster, GridScenario, simulate_grid};
+use crate::cluster::record::JobRecord;
 use crate::store::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::WorkloadSource;
 use crate::workload::coreservations::requests;
@@ -212,7 +212,7 @@ pub struct GridRun {
     /// The Grid tables' rows.
     pub output: GridOutput,
     /// Each cluster's executions (job ids local to the cluster), for Gantt charts.
-    pub executions: Vec<Vec<crate::sim::cluster::ExecutionRecord>>,
+    pub executions: Vec<Vec<crate::cluster::ExecutionRecord>>,
 }
 
 /// Simulates one Grid point.

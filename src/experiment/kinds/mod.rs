@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::Point;
-use crate::sim::record::RunSummary;
+use crate::cluster::record::RunSummary;
 use crate::store::{PricingOutput, ProvisionOutput, RunOutput};
 use crate::threads::Budget;
 

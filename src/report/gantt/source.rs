@@ -26,8 +26,8 @@ use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use crate::experiment::point::Point;
 use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, Source};
-use crate::sim::cluster::ExecutionRecord;
-use crate::sim::record::{JobRecord, NodeEventRecord, Outcome};
+use crate::cluster::ExecutionRecord;
+use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::units::Time;
 use crate::workload::failures::NodeEventKind;
 

@@ -3,7 +3,7 @@
 use rusqlite::params;
 
 use super::{BATTERY_COLUMNS, OUTCOME_COLUMNS, insert_batched};
-use crate::sim::record::{JobRecord, Outcome};
+use crate::cluster::record::{JobRecord, Outcome};
 use crate::store::columns::{self, PointRow};
 use crate::store::{RunOutput, Store, StoreError, sqlite};
 use crate::workload::failures::NodeEventKind;
