@@ -79,6 +79,9 @@ pub struct Execution {
     pub cost: Option<(f64, f64)>,
     /// Greedy: the planned makespan (last slot end − submission).
     pub planned: Option<Time>,
+    /// Greedy, if asked for ([`ExecutorActor::with_placements`]): each
+    /// provisioned task's site, slot start and end (start + runtime), in task order.
+    pub placements: Vec<TaskPlacement>,
 }
 
 /// Greedy provisioning in progress.
@@ -89,8 +92,8 @@ struct GreedyState {
     next: usize,
     /// Each site's offers for the task being asked about.
     answers: Vec<Option<Vec<Offer>>>,
-    /// Provisioned tasks: (site, planned end).
-    placed: Vec<Option<(u32, Time)>>,
+    /// Provisioned tasks: (site, slot start, planned end).
+    placed: Vec<Option<(u32, Time, Time)>>,
     cost: f64,
     f: f64,
 }
@@ -114,6 +117,8 @@ pub struct ExecutorActor {
     ended: usize,
     refused: bool,
     greedy: GreedyState,
+    /// Report greedy placements in the [`Execution`].
+    report_placements: bool,
     done: std::sync::Arc<std::sync::atomic::AtomicBool>,
     buffers: Buffers,
 }
@@ -146,9 +151,17 @@ impl ExecutorActor {
             ended: 0,
             refused: false,
             greedy: GreedyState::default(),
+            report_placements: false,
             done: std::sync::Arc::default(),
             buffers: Buffers::default(),
         }
+    }
+
+    /// The same executor reporting where greedy provisioning put each task
+    /// ([`Execution::placements`]); off by default, so sweeps keep nothing extra.
+    pub fn with_placements(mut self) -> ExecutorActor {
+        self.report_placements = true;
+        self
     }
 
     /// A flag set when every task has ended or one was refused (the bench stops then).
@@ -237,7 +250,8 @@ impl ExecutorActor {
         self.greedy.answers = vec![None; self.sites.len()];
         for (r, port) in self.sites.iter().enumerate() {
             let placed = &self.greedy.placed;
-            let earliest = ready_time(t, r as u32, self.submit.max(now), |p| placed[p as usize]);
+            let earliest =
+                ready_time(t, r as u32, self.submit.max(now), |p| placed[p as usize].map(|(s, _, end)| (s, end)));
             let request = SiteRequest::Quote {
                 from: self.me as u32,
                 task,
@@ -276,7 +290,7 @@ impl ExecutorActor {
             return;
         };
         let o = all[best];
-        self.greedy.placed[task as usize] = Some((o.site, o.start + t.runtime));
+        self.greedy.placed[task as usize] = Some((o.site, o.start, o.start + t.runtime));
         self.greedy.cost += o.cost;
         self.greedy.f += o.f;
         self.site_of[task as usize] = o.site;
@@ -371,7 +385,17 @@ impl ExecutorActor {
             refused: self.refused,
             cost: matches!(self.mode, Mode::Greedy { .. }).then_some((self.greedy.cost, self.greedy.f)),
             planned: (matches!(self.mode, Mode::Greedy { .. }) && self.greedy.placed.iter().all(Option::is_some))
-                .then(|| self.greedy.placed.iter().flatten().map(|p| p.1).max().unwrap_or(self.submit) - self.submit),
+                .then(|| self.greedy.placed.iter().flatten().map(|p| p.2).max().unwrap_or(self.submit) - self.submit),
+            placements: if self.report_placements {
+                self.greedy
+                    .placed
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(t, p)| p.map(|(site, start, end)| TaskPlacement { task: t as u32, site, start, end }))
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 }
