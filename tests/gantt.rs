@@ -225,3 +225,137 @@ fn unknown_runs_and_empty_windows_are_errors_naming_them() {
     assert!(String::from_utf8_lossy(&format.stderr).contains(".svg, .png or .html"));
     assert!(!out_file.exists());
 }
+
+/// A provisioning point of `method` on two synthetic sites (20 tasks, two
+/// submissions, α 0 and 1), stored in `dir`; its store and point id.
+fn stored_provisioning(dir: &Path, method: &str) -> (PathBuf, i64) {
+    let db = dir.join(format!("{method}.sqlite"));
+    let out = slasim()
+        .args(["provision", "run", "--method", method, "--sites", "2", "--tasks", "20", "--submissions", "2"])
+        .args(["--alpha", "0", "--alpha", "1", "--jobs", "1", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let conn = Connection::open(&db).unwrap();
+    let point = conn.query_row("SELECT point_id FROM provision_points", [], |r| r.get(0)).unwrap();
+    (db, point)
+}
+
+/// A drawn bar of a provisioning chart.
+#[derive(Debug)]
+struct PBar {
+    band: i64,
+    first: u32,
+    last: u32,
+    start: i64,
+    end: i64,
+    job: i64,
+    submission: i64,
+    alpha: String,
+}
+
+fn pbars(svg: &str, class: &str) -> Vec<PBar> {
+    tags(svg, class)
+        .into_iter()
+        .map(|tag| {
+            let (first, last) = attr(tag, "data-nodes").unwrap().split_once('-').unwrap();
+            PBar {
+                band: num(tag, "data-band"),
+                first: first.parse().unwrap(),
+                last: last.parse().unwrap(),
+                start: num(tag, "data-start"),
+                end: num(tag, "data-end"),
+                job: num(tag, "data-job"),
+                submission: num(tag, "data-submission"),
+                alpha: attr(tag, "data-alpha").unwrap().to_string(),
+            }
+        })
+        .collect()
+}
+
+/// A provisioning chart draws each submission's reserved slots and every
+/// task of its workflow inside them: each task CPU lies in a slot of its
+/// band and submission over the task's span, no CPU runs two tasks at once,
+/// and every drawn submission shows the workflow's tasks, each on one site.
+#[test]
+fn provisioning_charts_draw_tasks_inside_their_reserved_slots() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["moga", "greedy"] {
+        let (db, point) = stored_provisioning(dir.path(), method);
+        let svg_path = dir.path().join(format!("{method}.svg"));
+        let out = gantt(&db, point, &["--from", "0", "--to", "100000000000"], &svg_path);
+        assert!(out.status.success(), "{method}: {}", String::from_utf8_lossy(&out.stderr));
+        let svg = std::fs::read_to_string(&svg_path).unwrap();
+        let slots = pbars(&svg, "bar slot");
+        let tasks = pbars(&svg, "bar task");
+        assert!(!slots.is_empty() && !tasks.is_empty(), "{method}: {} slots, {} task bars", slots.len(), tasks.len());
+
+        // Every CPU of every task bar is inside a slot of its band and submission.
+        for t in &tasks {
+            for cpu in t.first..=t.last {
+                assert!(
+                    slots.iter().any(|s| s.band == t.band
+                        && s.submission == t.submission
+                        && s.first <= cpu
+                        && cpu <= s.last
+                        && s.start <= t.start
+                        && t.end <= s.end),
+                    "{method}: task {} (submission {}, α {}) on CPU {cpu} of band {} over {}–{} is in no slot",
+                    t.job,
+                    t.submission,
+                    t.alpha,
+                    t.band,
+                    t.start,
+                    t.end
+                );
+            }
+        }
+
+        // No CPU of a band runs two tasks at once.
+        let mut per_cpu: BTreeMap<(i64, u32), Vec<(i64, i64)>> = BTreeMap::new();
+        for t in &tasks {
+            for cpu in t.first..=t.last {
+                per_cpu.entry((t.band, cpu)).or_default().push((t.start, t.end));
+            }
+        }
+        for (cpu, spans) in &mut per_cpu {
+            spans.sort_unstable();
+            for w in spans.windows(2) {
+                assert!(w[0].1 <= w[1].0, "{method}: CPU {cpu:?}: {:?} overlaps {:?}", w[0], w[1]);
+            }
+        }
+
+        // Every stored submission and α is drawn with all the workflow's tasks, each on one band.
+        let conn = Connection::open(&db).unwrap();
+        let workflow_tasks: i64 = conn
+            .query_row("SELECT workflow_tasks FROM provision_points WHERE point_id = ?1", [point], |r| r.get(0))
+            .unwrap();
+        let stored: i64 = conn
+            .query_row("SELECT count(*) FROM provision_submissions WHERE point_id = ?1", [point], |r| r.get(0))
+            .unwrap();
+        let mut bands_of: BTreeMap<(String, i64, i64), Vec<i64>> = BTreeMap::new();
+        for t in &tasks {
+            let bands = bands_of.entry((t.alpha.clone(), t.submission, t.job)).or_default();
+            if !bands.contains(&t.band) {
+                bands.push(t.band);
+            }
+        }
+        assert!(bands_of.values().all(|b| b.len() == 1), "{method}: a task drawn on two sites");
+        let mut per_submission: BTreeMap<(String, i64), i64> = BTreeMap::new();
+        for (alpha, submission, _) in bands_of.keys() {
+            *per_submission.entry((alpha.clone(), *submission)).or_default() += 1;
+        }
+        assert_eq!(per_submission.len() as i64, stored, "{method}: drawn submissions");
+        for (key, count) in &per_submission {
+            assert_eq!(*count, workflow_tasks, "{method}: submission {key:?}");
+        }
+
+        // A store this build would provision differently is an error naming the build.
+        conn.execute("UPDATE provision_submissions SET makespan = makespan + 1 WHERE point_id = ?1", [point]).unwrap();
+        let bad = gantt(&db, point, &[], &dir.path().join("bad.svg"));
+        assert_eq!(bad.status.code(), Some(1), "{method}");
+        let stderr = String::from_utf8_lossy(&bad.stderr);
+        assert!(stderr.contains("another build of slasim"), "{method}: {stderr}");
+    }
+}

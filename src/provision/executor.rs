@@ -80,6 +80,9 @@ pub struct Execution {
     pub cost: Option<(f64, f64)>,
     /// Greedy: the planned makespan (last slot end − submission).
     pub planned: Option<Time>,
+    /// Greedy, if asked for ([`ExecutorActor::with_placements`]): each
+    /// provisioned task's site, slot start and end (start + runtime), in task order.
+    pub placements: Vec<TaskPlacement>,
 }
 
 /// Greedy provisioning in progress.
@@ -90,8 +93,8 @@ struct GreedyState {
     next: usize,
     /// Each site's offers for the task being asked about.
     answers: Vec<Option<Vec<Offer>>>,
-    /// Provisioned tasks: (site, planned end).
-    placed: Vec<Option<(u32, Time)>>,
+    /// Provisioned tasks: (site, slot start, planned end).
+    placed: Vec<Option<(u32, Time, Time)>>,
     cost: f64,
     f: f64,
 }
@@ -114,6 +117,8 @@ pub struct ExecutorActor {
     ended: usize,
     refused: bool,
     greedy: GreedyState,
+    /// Report greedy placements in the [`Execution`].
+    report_placements: bool,
     done: std::sync::Arc<std::sync::atomic::AtomicBool>,
     buffers: Buffers,
 }
@@ -142,9 +147,17 @@ impl ExecutorActor {
             ended: 0,
             refused: false,
             greedy: GreedyState::default(),
+            report_placements: false,
             done: std::sync::Arc::default(),
             buffers: Buffers::default(),
         }
+    }
+
+    /// The same executor reporting where greedy provisioning put each task
+    /// ([`Execution::placements`]); off by default, so sweeps keep nothing extra.
+    pub fn with_placements(mut self) -> ExecutorActor {
+        self.report_placements = true;
+        self
     }
 
     /// A flag set when every task has ended or one was refused (the bench stops then).
@@ -227,7 +240,8 @@ impl ExecutorActor {
         self.greedy.answers = vec![None; self.sites.len()];
         for r in 0..self.sites.len() {
             let placed = &self.greedy.placed;
-            let earliest = ready_time(t, r as u32, self.submit.max(now), |p| placed[p as usize]);
+            let earliest =
+                ready_time(t, r as u32, self.submit.max(now), |p| placed[p as usize].map(|(s, _, end)| (s, end)));
             let request = SiteRequest::Quote {
                 task,
                 earliest,
@@ -265,7 +279,7 @@ impl ExecutorActor {
             return;
         };
         let o = all[best];
-        self.greedy.placed[task as usize] = Some((o.site, o.start + t.runtime));
+        self.greedy.placed[task as usize] = Some((o.site, o.start, o.start + t.runtime));
         self.greedy.cost += o.cost;
         self.greedy.f += o.f;
         self.site_of[task as usize] = o.site;
@@ -359,7 +373,17 @@ impl ExecutorActor {
             refused: self.refused,
             cost: matches!(self.mode, Mode::Greedy { .. }).then_some((self.greedy.cost, self.greedy.f)),
             planned: (matches!(self.mode, Mode::Greedy { .. }) && self.greedy.placed.iter().all(Option::is_some))
-                .then(|| self.greedy.placed.iter().flatten().map(|p| p.1).max().unwrap_or(self.submit) - self.submit),
+                .then(|| self.greedy.placed.iter().flatten().map(|p| p.2).max().unwrap_or(self.submit) - self.submit),
+            placements: if self.report_placements {
+                self.greedy
+                    .placed
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(t, p)| p.map(|(site, start, end)| TaskPlacement { task: t as u32, site, start, end }))
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 }

@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use crate::provision::buyer::{BuyerActor, PricedRecord};
 use crate::provision::executor::{Execution, ExecutorActor, Mode};
 use crate::provision::load::{WEEK, offered_utilisation, scale_to};
-use crate::provision::moga::MogaConfig;
-use crate::provision::plan::{HoleCharging, SitePlan, TaskPlacement};
+use crate::provision::moga::{Genome, MogaConfig};
+use crate::provision::plan::{HoleCharging, PlanEvaluator, SitePlan, TaskPlacement};
 use crate::provision::pricing::Policy;
 use crate::provision::provisioner::{MogaJob, ProvisionerActor, SubmissionRecord};
 use crate::provision::site::{SlotSample, SlotScheduler};
@@ -312,8 +312,69 @@ pub struct SiteSummary {
     pub achieved: Option<f64>,
 }
 
+/// A slot a provisioned plan reserved on one site.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReservedSlot {
+    /// The site.
+    pub site: u32,
+    /// Start.
+    pub start: Time,
+    /// End: the advertised end; an extensible slot's end is at least the last
+    /// end of a task that took processors from its pool.
+    pub end: Time,
+    /// Processors.
+    pub procs: u32,
+    /// The pool whose processors tasks take ([`PlacedTask::from`]): a
+    /// site's divisible slots of one price share one; every other slot has its own.
+    pub pool: u32,
+}
+
+/// Where a provisioned task ran and which pools it took processors from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlacedTask {
+    /// Its site, start and end.
+    pub placement: TaskPlacement,
+    /// Processors.
+    pub procs: u32,
+    /// (pool, processors) taken; empty for a task that holds nothing (no runtime).
+    pub from: Vec<(u32, u32)>,
+}
+
+/// What one submission reserved for one α, and where its tasks ran in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReservedRun {
+    /// Submission index.
+    pub submission: usize,
+    /// Its instant.
+    pub time: Time,
+    /// The trade-off factor.
+    pub alpha: f64,
+    /// The reserved slots: the MOGA plan's selected advertised slots, or
+    /// greedy provisioning's one slot per task.
+    pub slots: Vec<ReservedSlot>,
+    /// Every task, in task order.
+    pub tasks: Vec<PlacedTask>,
+}
+
 /// Runs one point: main run, then the forks on the threads `budget` has free.
 pub fn run_point(point: &ProvisionPoint, budget: &Arc<Budget>) -> anyhow::Result<PointOutcome> {
+    run_point_with(point, budget, false).map(|(outcome, _)| outcome)
+}
+
+/// [`run_point`], plus what each submission reserved and ran for each α
+/// (for drawing); the outcome is the same.
+pub fn run_point_reserved(
+    point: &ProvisionPoint,
+    budget: &Arc<Budget>,
+) -> anyhow::Result<(PointOutcome, Vec<ReservedRun>)> {
+    run_point_with(point, budget, true)
+}
+
+fn run_point_with(
+    point: &ProvisionPoint,
+    budget: &Arc<Budget>,
+    reserved: bool,
+) -> anyhow::Result<(PointOutcome, Vec<ReservedRun>)> {
     point.validate()?;
     let workflow = point.workflow.build(point.seed)?;
     let prepared: Vec<PreparedSite> = point
@@ -361,7 +422,7 @@ pub fn run_point(point: &ProvisionPoint, budget: &Arc<Budget>) -> anyhow::Result
         })
         .collect();
     let forks: Vec<Fork> = main.submissions.iter().flat_map(|r| forks_of(r, point)).collect();
-    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, point, budget)?;
+    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, point, budget, reserved)?;
     let be_cost = workflow.best_effort_cost() as f64;
     let rows = match point.method {
         Method::Moga => outcomes(&main.submissions, &forks, &results, be_cost),
@@ -369,7 +430,123 @@ pub fn run_point(point: &ProvisionPoint, budget: &Arc<Budget>) -> anyhow::Result
         Method::Slots => Vec::new(),
     };
     let mean_procs = workflow.tasks().iter().map(|t| f64::from(t.procs)).sum::<f64>() / workflow.tasks().len() as f64;
-    Ok(PointOutcome { sites, rows, tasks: workflow.tasks().len(), mean_procs })
+    let runs = match (reserved, point.method) {
+        (false, _) | (_, Method::Slots) => Vec::new(),
+        (true, Method::Moga) => moga_reserved(&main.submissions, &workflow, point)?,
+        (true, Method::Greedy) => greedy_reserved(&main.submissions, &forks, &results, &workflow, &point.alphas),
+    };
+    Ok((PointOutcome { sites, rows, tasks: workflow.tasks().len(), mean_procs }, runs))
+}
+
+/// Every chosen MOGA plan: its selected slots, and its placements evaluated
+/// again with what each task took from them.
+fn moga_reserved(
+    records: &[SubmissionRecord],
+    workflow: &Workflow,
+    point: &ProvisionPoint,
+) -> anyhow::Result<Vec<ReservedRun>> {
+    let mut runs = Vec::new();
+    for record in records {
+        let Some(p) = &record.provisioning else { continue };
+        let mut evaluator = PlanEvaluator::new(workflow, record.time, &record.slots).with_charging(point.hole_charging);
+        // Position of each site's first slot in Â.
+        let offsets: Vec<usize> = record
+            .slots
+            .iter()
+            .scan(0, |at, list| {
+                let first = *at;
+                *at += list.len();
+                Some(first)
+            })
+            .collect();
+        for c in &p.choices {
+            let mut genome = Genome::zeros(evaluator.bits());
+            let mut slots = Vec::new();
+            for (site, plan) in c.sites.iter().enumerate() {
+                for &k in &plan.selected {
+                    let i = offsets.get(site).copied().unwrap_or(0) + k as usize;
+                    let (Some(a), Some(pool)) = (record.slots[site].get(k as usize), evaluator.origin(i)) else {
+                        anyhow::bail!(
+                            "submission {}: the plan selects slot {k} of site {site}, which it was not offered",
+                            record.index
+                        );
+                    };
+                    genome.set(i, true);
+                    let slot = ReservedSlot { site: site as u32, start: a.start, end: a.end(), procs: a.procs, pool };
+                    slots.push((slot, a.extensible));
+                }
+            }
+            let Some((placements, _, taken)) = evaluator.placements_taken(&genome) else {
+                anyhow::bail!(
+                    "submission {}, α = {}: its chosen plan no longer places every task",
+                    record.index,
+                    c.alpha
+                );
+            };
+            if placements != c.placements {
+                anyhow::bail!(
+                    "submission {}, α = {}: its chosen plan places the tasks differently when evaluated again",
+                    record.index,
+                    c.alpha
+                );
+            }
+            let tasks: Vec<PlacedTask> = placements
+                .into_iter()
+                .zip(taken)
+                .map(|(placement, from)| PlacedTask {
+                    placement,
+                    procs: workflow.tasks()[placement.task as usize].procs,
+                    from,
+                })
+                .collect();
+            // An extensible slot lasts as long as the tasks in its pool.
+            for (slot, _) in slots.iter_mut().filter(|s| s.1) {
+                for t in tasks.iter().filter(|t| t.from.iter().any(|f| f.0 == slot.pool)) {
+                    slot.end = slot.end.max(t.placement.end);
+                }
+            }
+            let slots = slots.into_iter().map(|s| s.0).collect();
+            runs.push(ReservedRun { submission: record.index, time: record.time, alpha: c.alpha, slots, tasks });
+        }
+    }
+    Ok(runs)
+}
+
+/// Every greedy fork's bought slots (one per task, as long as its runtime, at least a second).
+fn greedy_reserved(
+    records: &[SubmissionRecord],
+    forks: &[Fork],
+    results: &[Option<Execution>],
+    workflow: &Workflow,
+    alphas: &[f64],
+) -> Vec<ReservedRun> {
+    let mut runs = Vec::new();
+    for (fork, result) in forks.iter().zip(results) {
+        let (ForkKind::Greedy { alpha }, Some(e)) = (fork.kind, result) else { continue };
+        let Some(record) = records.get(fork.submission) else { continue };
+        let mut slots = Vec::with_capacity(e.placements.len());
+        let mut tasks = Vec::with_capacity(e.placements.len());
+        for (k, placement) in e.placements.iter().enumerate() {
+            let task = &workflow.tasks()[placement.task as usize];
+            let pool = k as u32;
+            slots.push(ReservedSlot {
+                site: placement.site,
+                start: placement.start,
+                end: placement.start + task.runtime.max(1),
+                procs: task.procs,
+                pool,
+            });
+            tasks.push(PlacedTask { placement: *placement, procs: task.procs, from: vec![(pool, task.procs)] });
+        }
+        runs.push(ReservedRun {
+            submission: fork.submission,
+            time: record.time,
+            alpha: alphas.get(alpha).copied().unwrap_or(f64::NAN),
+            slots,
+            tasks,
+        });
+    }
+    runs
 }
 
 fn first_scheduler(site: &PreparedSite) -> SlotScheduler {
@@ -433,6 +610,7 @@ fn run_forks(
     workflow: &Workflow,
     point: &ProvisionPoint,
     budget: &Budget,
+    placements: bool,
 ) -> anyhow::Result<Vec<Option<Execution>>> {
     let easy = point.pricing_policy == Policy::Easy;
     let run = |fork: &Fork| -> anyhow::Result<Option<Execution>> {
@@ -459,7 +637,10 @@ fn run_forks(
                 })
                 .collect(),
             provisioner: None,
-            executor: Some(ExecutorActor::new(0, workflow.clone(), mode, t, sites.len())),
+            executor: Some({
+                let executor = ExecutorActor::new(0, workflow.clone(), mode, t, sites.len());
+                if placements { executor.with_placements() } else { executor }
+            }),
             buyer: None,
             horizon: t + window,
         };

@@ -76,6 +76,9 @@ pub struct PlanEvaluator<'w> {
     /// Multi-site: each site's trial placement, and what the best one took.
     trials: Vec<SlotSet>,
     best_used: Vec<(u32, u32, Time, Time)>,
+    /// If kept ([`PlanEvaluator::placements_taken`]): per task, the (origin,
+    /// processors) its placement took.
+    taken: Option<Vec<Vec<(u32, u32)>>>,
 }
 
 impl<'w> PlanEvaluator<'w> {
@@ -113,6 +116,7 @@ impl<'w> PlanEvaluator<'w> {
             parked: vec![Vec::new(); sites.len()],
             trials: (0..sites.len()).map(|_| SlotSet::from_slots(Vec::new())).collect(),
             best_used: Vec::new(),
+            taken: None,
         }
     }
 
@@ -184,6 +188,25 @@ impl<'w> PlanEvaluator<'w> {
         Some((placements, sites))
     }
 
+    /// The origin of advertised slot `i` of Â: slots with one origin pool
+    /// their processors (a site's divisible slots of one price).
+    pub fn origin(&self, i: usize) -> Option<u32> {
+        self.origin_of.get(i).copied()
+    }
+
+    /// [`PlanEvaluator::placements`], plus per task the (origin, processors)
+    /// it took from the selected slots (see [`PlanEvaluator::origin`]).
+    #[allow(clippy::type_complexity)]
+    pub fn placements_taken(
+        &mut self,
+        genome: &Genome,
+    ) -> Option<(Vec<TaskPlacement>, Vec<SitePlan>, Vec<Vec<(u32, u32)>>)> {
+        self.taken = Some(vec![Vec::new(); self.workflow.tasks().len()]);
+        let placed = self.placements(genome);
+        let taken = self.taken.take().unwrap_or_default();
+        placed.map(|(placements, sites)| (placements, sites, taken))
+    }
+
     /// Places every task; returns (makespan, allocation cost).
     fn schedule(&mut self, genome: &Genome) -> Option<(Time, f64)> {
         for site in 0..self.sites {
@@ -229,6 +252,9 @@ impl<'w> PlanEvaluator<'w> {
             let (start, site) = best?;
             self.bins[site].park_shorter_than(self.min_runtime, &mut self.parked[site]);
             cost += self.charge();
+            if let Some(taken) = self.taken.as_mut() {
+                taken[t] = self.used.iter().map(|u| (u.0, u.1)).collect();
+            }
             self.site_of[t] = site as u32;
             self.start_of[t] = start;
             self.finish[t] = start + runtime;

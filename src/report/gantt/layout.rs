@@ -32,16 +32,18 @@ pub enum Mark {
     Killed,
     /// An execution a node failure interrupted; the job ran again.
     Interrupted,
-    /// A reserved part (a Grid sub-reservation, a provisioned plan).
+    /// A reserved part (a Grid sub-reservation).
     Reserved,
-    /// A workflow run best effort (provisioning).
-    BestEffort,
+    /// A slot a provisioned workflow reserved (drawn as an outline).
+    Slot,
+    /// A provisioned workflow's task, in its reserved slot.
+    Task,
 }
 
 impl Mark {
     /// Every mark, in legend order.
-    pub const ALL: [Mark; 6] =
-        [Mark::Success, Mark::Failed, Mark::Killed, Mark::Interrupted, Mark::Reserved, Mark::BestEffort];
+    pub const ALL: [Mark; 7] =
+        [Mark::Success, Mark::Failed, Mark::Killed, Mark::Interrupted, Mark::Reserved, Mark::Slot, Mark::Task];
 
     /// Its name (CSS class, legend, hover).
     pub fn name(self) -> &'static str {
@@ -51,7 +53,8 @@ impl Mark {
             Mark::Killed => "killed",
             Mark::Interrupted => "interrupted",
             Mark::Reserved => "reserved",
-            Mark::BestEffort => "best-effort",
+            Mark::Slot => "slot",
+            Mark::Task => "task",
         }
     }
 
@@ -63,7 +66,8 @@ impl Mark {
             Mark::Killed => "killed (deadline, estimate or booked end)",
             Mark::Interrupted => "interrupted, ran again",
             Mark::Reserved => "reserved",
-            Mark::BestEffort => "best effort",
+            Mark::Slot => "reserved slot",
+            Mark::Task => "workflow task",
         }
     }
 
@@ -75,8 +79,14 @@ impl Mark {
             Mark::Killed => (245, 140, 30),
             Mark::Interrupted => (240, 160, 160),
             Mark::Reserved => (80, 120, 200),
-            Mark::BestEffort => (150, 150, 150),
+            Mark::Slot => (31, 63, 159),
+            Mark::Task => (76, 154, 92),
         }
+    }
+
+    /// Drawn as an outline, not filled.
+    pub fn outlined(self) -> bool {
+        self == Mark::Slot
     }
 }
 
@@ -103,8 +113,10 @@ pub struct Item {
     pub planned_end: Option<Time>,
     /// Items with the same link (the parts of one co-reservation) are joined.
     pub link: Option<u32>,
-    /// Processors held (lane items), shown on hover.
+    /// Processors held (lane items, provisioning), shown on hover.
     pub cpus: u32,
+    /// Provisioning: the submission and the trade-off factor α.
+    pub provision: Option<(u32, f64)>,
 }
 
 /// A node out of service.
@@ -564,6 +576,7 @@ mod tests {
             planned_end: None,
             link: None,
             cpus: 0,
+            provision: None,
         }
     }
 

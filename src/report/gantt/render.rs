@@ -120,7 +120,11 @@ pub fn window_text(chart: &Chart) -> String {
 /// The hover text of a bar.
 fn bar_title(bar: &crate::report::gantt::layout::Bar) -> String {
     let i = &bar.item;
-    let mut s = if bar.lane {
+    let mut s = if let (Some((submission, alpha)), Mark::Task) = (i.provision, i.mark) {
+        format!("task {} of submission {submission}, α = {alpha} ({} CPUs)", i.job, i.cpus)
+    } else if let Some((submission, alpha)) = i.provision {
+        format!("reserved slot of submission {submission}, α = {alpha} ({} CPUs)", i.cpus)
+    } else if bar.lane {
         format!("request {} part {} ({} CPUs), {}", i.job, i.swf_id, i.cpus, i.mark.name())
     } else {
         format!("job {} (trace job {}), {}", i.job, i.swf_id, i.mark.name())
@@ -213,11 +217,15 @@ pub fn svg(chart: &Chart) -> String {
     // Bars, then outages and lines on top.
     for bar in &chart.bars {
         let i = &bar.item;
-        let stroke = if i.overbooked {
+        let stroke = if i.mark.outlined() {
+            " stroke-width=\"1.5\""
+        } else if i.overbooked {
             " stroke=\"#000\" stroke-width=\"1\" stroke-dasharray=\"3,2\""
         } else {
             " stroke=\"#fff\" stroke-width=\"0.3\""
         };
+        let fill =
+            if i.mark.outlined() { format!("none\" stroke=\"{}", rgb(i.mark.colour())) } else { rgb(i.mark.colour()) };
         let _ = write!(
             s,
             "<rect class=\"bar {}{}\" x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{}\"{stroke} \
@@ -229,7 +237,7 @@ pub fn svg(chart: &Chart) -> String {
             f.y(f64::from(bar.y0)),
             (f.x(bar.x1) - f.x(bar.x0)).max(0.5),
             f64::from(bar.y1 - bar.y0) * f.unit,
-            rgb(i.mark.colour()),
+            fill,
             i.job,
             i.swf_id,
             i.start,
@@ -244,6 +252,9 @@ pub fn svg(chart: &Chart) -> String {
         }
         if let Some(link) = i.link {
             let _ = write!(s, " data-request=\"{link}\"");
+        }
+        if let Some((submission, alpha)) = i.provision {
+            let _ = write!(s, " data-submission=\"{submission}\" data-alpha=\"{alpha}\" data-cpus=\"{}\"", i.cpus);
         }
         if let Some(t) = i.planned_start {
             let _ = write!(s, " data-planned-start=\"{t}\"");
@@ -327,11 +338,16 @@ pub fn svg(chart: &Chart) -> String {
         if !chart.bars.iter().any(|b| b.item.mark == mark) {
             continue;
         }
+        let swatch = if mark.outlined() {
+            format!("none\" stroke=\"{}\" stroke-width=\"1.5", rgb(mark.colour()))
+        } else {
+            rgb(mark.colour())
+        };
         let _ = writeln!(
             s,
             "<rect x=\"{x:.2}\" y=\"{:.2}\" width=\"12\" height=\"10\" fill=\"{}\"/><text x=\"{:.2}\" y=\"{ly:.2}\">{}</text>",
             ly - 9.0,
-            rgb(mark.colour()),
+            swatch,
             x + 16.0,
             escape(mark.legend())
         );
@@ -446,6 +462,10 @@ fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
         let (a, b) = (px(x0, y0), px(x1, y1));
         let b = (b.0.max(a.0 + 1), b.1.max(a.1 + 1));
         let (r, g, bl) = bar.item.mark.colour();
+        if bar.item.mark.outlined() {
+            root.draw(&Rectangle::new([a, b], RGBColor(r, g, bl).stroke_width(2)))?;
+            continue;
+        }
         root.draw(&Rectangle::new([a, b], RGBColor(r, g, bl).filled()))?;
         if b.1 - a.1 >= 3 && b.0 - a.0 >= 3 {
             let dark = |c: u8| (f64::from(c) * 0.6) as u8;
@@ -490,7 +510,9 @@ fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
         if !chart.bars.iter().any(|b| b.item.mark == mark) {
             continue;
         }
-        root.draw(&Rectangle::new([px(x, ly), px(x + 12.0, ly + 10.0)], colour(mark.colour()).filled()))?;
+        let style =
+            if mark.outlined() { colour(mark.colour()).stroke_width(2) } else { colour(mark.colour()).filled() };
+        root.draw(&Rectangle::new([px(x, ly), px(x + 12.0, ly + 10.0)], style))?;
         root.draw(&Text::new(mark.legend(), px(x + 16.0, ly), font(11.0)))?;
         x += 30.0 + 6.0 * mark.legend().len() as f64;
     }
