@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::batsim::protocol::IntervalSet;
 use slasim::policy::{StrategySettings, build};
-use slasim::cluster::bench::{Scenario, simulate};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 use zeromq::{RepSocket, Socket, SocketRecv, SocketSend, ZmqMessage};

@@ -5,8 +5,8 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::policy::build;
 use slasim::cluster::bench::{Scenario, simulate};
+use slasim::policy::build;
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 

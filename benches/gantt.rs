@@ -9,11 +9,11 @@ mod common;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::policy::build;
 use slasim::report::gantt::layout::busiest_week;
 use slasim::report::gantt::source::cluster_band;
 use slasim::report::gantt::{Source, layout, render};
-use slasim::cluster::bench::{Scenario, simulate};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 

@@ -6,6 +6,7 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use slasim::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim::provision::experiment::{SiteSpec, prepare_site};
 use slasim::provision::moga::MogaConfig;
 use slasim::provision::plan::{HoleCharging, provision, provision_charging};
@@ -14,7 +15,6 @@ use slasim::provision::provisioner::{ProvisionerActor, SubmissionRecord};
 use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
 use slasim::rng::{Stream, stream};
-use slasim::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim::threads::Budget;
 use slasim::units::Time;
 use slasim::workload::WorkloadSource;
@@ -36,7 +36,7 @@ fn observe_ctc(at: impl Fn(Time, Time) -> Vec<Time>) -> Vec<SubmissionRecord> {
     let first = site.jobs[0].occurrence;
     let instants = at(first, site.jobs[site.jobs.len() - 1].occurrence);
     let horizon = *instants.last().expect("an instant");
-    let observer = ProvisionerActor::new(0, 1, instants, true, None);
+    let observer = ProvisionerActor::new(1, instants, true, None);
     let sim = simulate_provisioning(ProvisionScenario {
         sites: vec![ProvisionSite {
             scheduler: SlotScheduler::new(site.capacity, first),

@@ -23,3 +23,16 @@ pub type JobId = u32;
 pub fn per_hour_to_per_second(rate_per_hour: f64) -> f64 {
     rate_per_hour / HOUR as f64
 }
+
+/// Groups digits by thousands: 447794 → 447,794.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -14,9 +14,9 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::{Placement, StrategySettings};
-use slasim::cluster::bench::{Scenario, simulate};
 use slasim::sim::kernel::SimError;
 use slasim::units::Time;
 use slasim::workload::failures::FailureStream;

@@ -20,10 +20,10 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
+use slasim::cluster::ExecutionRecord;
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::{Placement, StrategySettings};
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slacluster::ExecutionRecord;
 use slasim::workload::WorkloadSource;
 use slasim::workload::failures::FailureStream;
 use slasim::workload::job::Job;

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
+use slasim::cluster::bench::{Scenario, simulate};
 use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::{Placement, StrategySettings};
-use slasim::cluster::bench::{Scenario, simulate};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim::workload::job::Job;
 

@@ -5,9 +5,9 @@
 mod common;
 
 use proptest::prelude::*;
-use slasim::policy::{RejectReason, StrategySettings, build};
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slacluster::record::{Outcome, RunSummary};
+use slasim::cluster::record::{Outcome, RunSummary};
+use slasim::policy::{RejectReason, StrategySettings, build};
 use slasim::units::Time;
 use slasim::workload::failures::FailureStream;
 use slasim::workload::job::{Job, NO_DEADLINE};

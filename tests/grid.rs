@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use slasim::grid::algorithm::algorithm;
+use slasim::grid::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
 use slasim::grid::broker::{BrokerActor, BrokerSettings, CoReservationRecord};
 use slasim::grid::cost::{Calendar, CostConfig, DEFAULT_CALENDAR_OFFSET};
 use slasim::grid::lrs::{Lrs, LrsSettings};
@@ -15,7 +16,6 @@ use slasim::grid::metrics::{Prices, WaitIndex, request_metrics};
 use slasim::grid::request::{CoRequest, Enumeration, StartGrid};
 use slasim::policy::build_reserving;
 use slasim::rng::{Stream, stream};
-use slasim::grid::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
 use slasim::units::Time;
 use slasim::workload::job::Job;
 

@@ -6,10 +6,10 @@ use common::{h, job};
 
 use std::sync::Arc;
 
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::cluster::record::{JobRecord, Outcome};
 use slasim::policy::overbooking::{Overbooking, OverbookingConfig, PosAt};
 use slasim::policy::{Placement, StrategySettings, build, strategy};
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slacluster::record::{JobRecord, Outcome};
 use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
 
 use slasim::workload::failures::FailureStream;

@@ -4,9 +4,9 @@
 mod common;
 
 use proptest::prelude::*;
-use slasim::policy::{Placement, build, strategy, strategy_names};
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slacluster::record::{Outcome, RunSummary};
+use slasim::cluster::record::{Outcome, RunSummary};
+use slasim::policy::{Placement, build, strategy, strategy_names};
 use slasim::store::{RunOutput, RunRow, Store, query};
 use slasim::units::{HOUR, Time};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};

@@ -5,6 +5,7 @@
 mod common;
 
 use proptest::prelude::*;
+use slasim::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim::provision::executor::{ExecutorActor, Mode};
 use slasim::provision::greedy::provision_greedy;
 use slasim::provision::moga::{Genome, MogaConfig, Objectives};
@@ -14,7 +15,6 @@ use slasim::provision::site::{Due, SlotScheduler, WorkKey};
 use slasim::provision::slots::Advertised;
 use slasim::provision::workflow::{SyntheticWorkflow, Workflow};
 use slasim::rng::{Stream, stream};
-use slasim::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim::units::{HOUR, Time};
 
 const H: Time = HOUR;
@@ -278,7 +278,7 @@ proptest! {
         let scenario = ProvisionScenario {
             sites: sites.iter().map(|s| ProvisionSite { scheduler: s.clone(), jobs: Vec::new(), sample: false }).collect(),
             provisioner: None,
-            executor: Some(ExecutorActor::new(0, wf.clone(), Mode::Greedy { alpha, easy: false }, now, 2)),
+            executor: Some(ExecutorActor::new(wf.clone(), Mode::Greedy { alpha, easy: false }, now, 2)),
             buyer: None,
             horizon: Time::MAX,
         };
@@ -328,11 +328,14 @@ proptest! {
     ) {
         use slasim::provision::site::{SiteActor, SiteMsg, SiteRequest};
         use slasim::sim::kernel::Model;
+        use slasim::sim::port::Request;
+        // Where the answers would go: a buyer's input in a bench.
+        let reply = slasim::sim::bench::Bench::new(0).reserve::<slasim::provision::buyer::BuyerActor>().input();
         let (site, now) = random_site(16, &jobs);
         let mut actor = SiteActor::new(0, site.clone(), false);
         let at = now + later;
-        let quote = SiteRequest::Quote { from: 0, task: 0, earliest: at, procs, duration: minutes * 60, easy, deadline: None };
-        let _ = actor.handle(at, SiteMsg::Request(quote), Vec::new());
+        let quote = SiteRequest::Quote { task: 0, earliest: at, procs, duration: minutes * 60, easy, deadline: None };
+        let _ = actor.handle(at, SiteMsg::Request(Request { body: quote, reply }), Vec::new());
         prop_assert_eq!(actor.scheduler(), &site);
         // The same offers, bought, are admissible and change the plan.
         let snapshot = site.pricing_snapshot(at);
@@ -344,7 +347,6 @@ proptest! {
         let audit = slasim::provision::pricing::audit(&snapshot, slot).expect("an offered slot fits");
         prop_assert_eq!(if easy { audit.easy.delayed } else { audit.conservative.delayed }, offers[0].f);
         let buy = SiteRequest::Buy {
-            from: 0,
             task: 0,
             start: offers[0].start,
             procs,
@@ -352,7 +354,7 @@ proptest! {
             runtime: minutes * 60,
             audit: true,
         };
-        let _ = actor.handle(at, SiteMsg::Request(buy), Vec::new());
+        let _ = actor.handle(at, SiteMsg::Request(Request { body: buy, reply }), Vec::new());
         prop_assert_ne!(actor.scheduler(), &site);
     }
 }
@@ -599,4 +601,66 @@ fn priced_reservations_on_ctc_cost_nothing_at_alpha_one_and_more_at_alpha_zero()
         })
         .expect("query");
     assert!(bought > 100 && late == 0, "{bought} {late}");
+}
+
+/// Buyers' jobs from drawn (procs, estimate, runtime, gap) tuples.
+fn buyer_jobs(draw: &[(u32, Time, Time, Time)]) -> Vec<slasim::workload::job::Job> {
+    let mut t = 0;
+    draw.iter()
+        .enumerate()
+        .map(|(i, &(procs, estimate, runtime, gap))| {
+            t += gap;
+            slasim::workload::job::Job::without_sla(i as u32, t, procs, estimate, runtime)
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(common::testing::cases(32))]
+
+    /// Two buyers ask one site: each hears only its own answers. Every
+    /// reservation a buyer bought ran in its slot and its end reached that
+    /// buyer (had the site answered everyone, a buyer would take the other's
+    /// offers and task ends for its own requests with the same index).
+    #[test]
+    fn a_site_answers_only_the_model_that_asked(a in jobs_strategy(), b in jobs_strategy()) {
+        use slasim::provision::buyer::BuyerActor;
+        use slasim::provision::site::SiteActor;
+        use slasim::sim::bench::{Bench, runtime};
+        let (a, b) = (buyer_jobs(&a), buyer_jobs(&b));
+        let records = runtime().unwrap().block_on(async {
+            let mut bench = Bench::new(Time::MAX);
+            let site = bench.reserve::<SiteActor>();
+            let mut buyers = Vec::new();
+            for jobs in [a.clone(), b.clone()] {
+                let at = bench.reserve::<BuyerActor>();
+                let mut buyer = BuyerActor::new(jobs, 0.5, false, None);
+                buyer.site.answers = Some(at.input());
+                buyer.site.connect(0, site.input());
+                if let Some(first) = buyer.first_event() {
+                    bench.seed(at, first).unwrap();
+                }
+                bench.place(at, buyer);
+                buyers.push(at);
+            }
+            bench.place(site, SiteActor::new(0, SlotScheduler::new(16, 0), false));
+            bench.run().await.unwrap();
+            let mut records = Vec::new();
+            for at in buyers {
+                records.push(bench.finish(at).await.unwrap());
+            }
+            bench.stop().await;
+            records
+        });
+        for (jobs, records) in [(&a, &records[0]), (&b, &records[1])] {
+            prop_assert_eq!(records.len(), jobs.len());
+            for (job, r) in jobs.iter().zip(records) {
+                prop_assert!(r.offers > 0, "request {} got no offers of its own", r.request);
+                prop_assert!(r.bought, "request {} bought nothing", r.request);
+                let start = r.start.unwrap();
+                prop_assert!(start >= job.occurrence);
+                prop_assert_eq!(r.end, Some(start + job.runtime.min(job.estimate.max(1))), "request {}", r.request);
+            }
+        }
+    }
 }

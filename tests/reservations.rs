@@ -8,10 +8,10 @@ mod common;
 use common::{h, job};
 use proptest::prelude::*;
 
+use slasim::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::cluster::record::{JobRecord, Outcome, RunSummary};
 use slasim::policy::overbooking::CheckpointConfig;
 use slasim::policy::{Placement, RejectReason, ReservationHandling, StrategySettings, build};
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slacluster::record::{JobRecord, Outcome, RunSummary};
 use slasim::units::{HOUR, Time};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::job::{Job, NO_DEADLINE};

@@ -5,9 +5,9 @@ mod common;
 
 use common::job;
 
-use slasim::policy::{Placement, build};
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slacluster::record::{JobRecord, Outcome};
+use slasim::cluster::record::{JobRecord, Outcome};
+use slasim::policy::{Placement, build};
 use slasim::units::{HOUR, NodeId, Time};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim::workload::job::Job;

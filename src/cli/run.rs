@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::emit;
 use crate::cli::options::{PrepareOptions, StoreOptions, strategy_parser, threads};
+use crate::cluster::record::RunSummary;
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
 use crate::experiment::kinds::single::SinglePoint;
@@ -19,7 +20,6 @@ use crate::experiment::point::Point;
 use crate::policy::Placement;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
-use crate::cluster::record::RunSummary;
 use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};

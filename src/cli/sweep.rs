@@ -16,7 +16,7 @@ use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{Shard, SweepOptions, already_stored, run_sweep, shard_points};
 use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
 use crate::store::merge;
-use crate::workload::info::thousands;
+use crate::units::thousands;
 
 #[derive(Debug, Args)]
 pub(crate) struct SweepArgs {

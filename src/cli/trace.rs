@@ -11,8 +11,9 @@ use crate::cli::run::FailureModelArg;
 
 use crate::cli::emit;
 use crate::units::HOUR;
+use crate::units::thousands;
 use crate::workload::failures::{FailureSource, LANL_FILE, LanlLog, empirical_mttf_mttr, synthetic_stream};
-use crate::workload::info::{TraceInfo, thousands};
+use crate::workload::info::TraceInfo;
 use crate::workload::sacct::{self, SacctOptions};
 use crate::workload::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
 use crate::workload::synthetic::SyntheticConfig;

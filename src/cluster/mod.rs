@@ -36,7 +36,6 @@ use std::collections::BTreeSet;
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
-use crate::cluster::instant;
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;

@@ -39,11 +39,11 @@ use kameo::Actor;
 use kameo::actor::{ActorRef, Spawn};
 use kameo::message::{Context, Message};
 
+use crate::cluster::record::RunSummary;
 use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::{Inputs, PointInputError, code_version};
 use crate::experiment::kinds::{self, Output};
 use crate::experiment::point::Point;
-use crate::cluster::record::RunSummary;
 use crate::store::{self, ExperimentRow, Store, StoreError};
 use crate::threads::Budget;
 use crate::workload::WorkloadSource;

@@ -21,12 +21,12 @@ use kameo::Actor;
 use kameo::message::{Context, Message};
 use rand_chacha::ChaCha8Rng;
 
+use crate::cluster::instant;
 use crate::grid::algorithm::BrokerStrategy;
 use crate::grid::lrs::{LrsReply, LrsRequest, StatusQuery, StatusReply};
 use crate::grid::request::{CoRequest, Enumeration, StartGrid, Tr, all_trs};
 use crate::grid::search::{Action, Answer, Search, SearchCounters};
 use crate::grid::tree::{TreeCounts, TreeNode, VariantTree};
-use crate::cluster::instant;
 use crate::sim::kernel::{Model, Outbox};
 use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::{Input, Output, Receive, Request};

@@ -19,10 +19,10 @@
 //!   inside [0, t_stop]), mean expansion factor (wait + run) / limit, longest
 //!   and top-10 waits, mean backlog time (time-weighted over [0, t_stop]).
 
+use crate::cluster::record::JobRecord;
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::cost::{Calendar, CostTable};
 use crate::policy::Block;
-use crate::cluster::record::JobRecord;
 use crate::units::Time;
 
 /// Metrics of one request.

@@ -20,11 +20,11 @@
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::cluster::instant;
 use crate::provision::pricing::{PolicyAudit, choose};
 use crate::provision::site::{SitePorts, SiteReply, SiteRequest};
-use crate::sim::model::{Batched, Buffers, Finish};
-use crate::cluster::instant;
 use crate::sim::kernel::{Model, Outbox, Scheduled};
+use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::Receive;
 use crate::units::Time;
 use crate::workload::job::Job;

@@ -26,14 +26,14 @@
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::cluster::instant;
 use crate::provision::greedy::{SiteOffer, pick, ready_time};
 use crate::provision::plan::{SitePlan, TaskPlacement};
 use crate::provision::pricing::Offer;
 use crate::provision::site::{SitePorts, SiteReply, SiteRequest};
 use crate::provision::workflow::Workflow;
-use crate::sim::model::{Batched, Buffers, Finish};
-use crate::cluster::instant;
 use crate::sim::kernel::{Model, Outbox, Scheduled};
+use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::Receive;
 use crate::units::Time;
 
@@ -242,14 +242,8 @@ impl ExecutorActor {
             let placed = &self.greedy.placed;
             let earliest =
                 ready_time(t, r as u32, self.submit.max(now), |p| placed[p as usize].map(|(s, _, end)| (s, end)));
-            let request = SiteRequest::Quote {
-                task,
-                earliest,
-                procs: t.procs,
-                duration: t.runtime.max(1),
-                easy,
-                deadline: None,
-            };
+            let request =
+                SiteRequest::Quote { task, earliest, procs: t.procs, duration: t.runtime.max(1), easy, deadline: None };
             self.sites.ask(r, now, instant::NEGOTIATION, request, outbox);
         }
     }

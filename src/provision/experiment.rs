@@ -29,6 +29,7 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
+use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::provision::buyer::{BuyerActor, PricedRecord};
 use crate::provision::executor::{Execution, ExecutorActor, Mode};
 use crate::provision::load::{WEEK, offered_utilisation, scale_to};
@@ -41,7 +42,6 @@ use crate::provision::slots::Advertised;
 use crate::provision::workflow::{SyntheticWorkflow, Workflow, cybershake};
 use crate::rng::{Stream, stream};
 use crate::setting::{InvalidSetting, probability};
-use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::threads::Budget;
 use crate::units::{DAY, HOUR, Time};
 use crate::workload::WorkloadSource;
@@ -397,7 +397,7 @@ fn run_point_with(
         budget: Arc::clone(budget),
     };
     let moga = (point.method == Method::Moga).then_some(moga);
-    let provisioner = ProvisionerActor::new(0, prepared.len(), instants, true, moga);
+    let provisioner = ProvisionerActor::new(prepared.len(), instants, true, moga);
     let scenario = ProvisionScenario {
         sites: prepared
             .iter()
@@ -638,7 +638,7 @@ fn run_forks(
                 .collect(),
             provisioner: None,
             executor: Some({
-                let executor = ExecutorActor::new(0, workflow.clone(), mode, t, sites.len());
+                let executor = ExecutorActor::new(workflow.clone(), mode, t, sites.len());
                 if placements { executor.with_placements() } else { executor }
             }),
             buyer: None,
@@ -787,7 +787,7 @@ pub fn slot_statistics(
     let first = site.jobs.first().map_or(0, |j| j.occurrence);
     let last = site.jobs.last().map_or(0, |j| j.occurrence);
     let instants: Vec<Time> = (0..).map(|k| first + k * observe_every).take_while(|&t| t <= last).collect();
-    let observer = ProvisionerActor::new(0, 1, instants, false, None);
+    let observer = ProvisionerActor::new(1, instants, false, None);
     let scenario = ProvisionScenario {
         sites: vec![ProvisionSite { scheduler: first_scheduler(&site), jobs: site.jobs.clone(), sample: true }],
         provisioner: Some(observer),
@@ -943,7 +943,7 @@ pub fn run_pricing(point: &PricingPoint, budget: &Budget) -> anyhow::Result<Pric
             &mut (),
             || (),
             |_, (jobs, buyers)| {
-                let buyer = buyers.clone().map(|b| BuyerActor::new(0, b, point.alpha, easy, point.start_within));
+                let buyer = buyers.clone().map(|b| BuyerActor::new(b, point.alpha, easy, point.start_within));
                 run(jobs.clone(), buyer)
             },
         )?

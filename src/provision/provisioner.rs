@@ -18,15 +18,15 @@
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::cluster::instant;
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::{HoleCharging, Provisioning, provision_charging};
 use crate::provision::site::{SitePorts, SiteReply, SiteRequest, SlotScheduler};
 use crate::provision::slots::Advertised;
 use crate::provision::workflow::Workflow;
 use crate::rng::{Stream, stream};
-use crate::sim::model::{Batched, Buffers, Finish};
-use crate::cluster::instant;
 use crate::sim::kernel::{Model, Outbox, Scheduled, SimError};
+use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::Receive;
 use crate::threads::Panicked;
 use crate::units::Time;
@@ -210,7 +210,7 @@ impl Batched for ProvisionerActor {
 
     fn broken(&self) -> Option<SimError> {
         let (at, e) = self.failed.as_ref()?;
-        Some(SimError::Model { model: format!("provisioner {}", self.me), at: *at, what: e.to_string() })
+        Some(SimError::Model { model: "provisioner".to_string(), at: *at, what: e.to_string() })
     }
 }
 

@@ -30,12 +30,12 @@
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::cluster::instant;
 use crate::provision::plan::SitePlan;
 use crate::provision::pricing::{
     self, Offer, Policy, PolicyAudit, Slot as PricedSlot, Snapshot, admissible, query_earliest, query_window,
 };
 use crate::provision::slots::{Advertised, SlotSet, advertisement_horizon};
-use crate::cluster::instant;
 use crate::sim::kernel::{Class, Model, Outbox, Scheduled};
 use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::{Input, Output, Receive, Request};
@@ -678,7 +678,12 @@ impl SiteActor {
         }
     }
 
-    fn request(&mut self, now: Time, Request { body: request, reply: to }: Request<SiteRequest, SiteReply>, outbox: &mut Outbox) {
+    fn request(
+        &mut self,
+        now: Time,
+        Request { body: request, reply: to }: Request<SiteRequest, SiteReply>,
+        outbox: &mut Outbox,
+    ) {
         let site = self.me;
         // Tasks run here are keyed by their owner: the model the answers go to.
         let from = to.model().0;
@@ -720,7 +725,11 @@ impl SiteActor {
                     })
                     .flatten();
                 if self.scheduler.reserve_priced(now, key, start, procs, duration) {
-                    outbox.push(Scheduled::me(start.max(now), instant::JOB_START, SiteMsg::StartReserved { key, runtime: runtime.min(duration) }));
+                    outbox.push(Scheduled::me(
+                        start.max(now),
+                        instant::JOB_START,
+                        SiteMsg::StartReserved { key, runtime: runtime.min(duration) },
+                    ));
                     reply(SiteReply::Bought { site, task, audit }, outbox);
                 } else {
                     reply(SiteReply::Refused { site, task }, outbox);
@@ -733,7 +742,11 @@ impl SiteActor {
                     .collect();
                 if self.scheduler.reserve_plan(&plan, &keyed) {
                     for (key, start, _, runtime) in keyed {
-                        outbox.push(Scheduled::me(start.max(now), instant::JOB_START, SiteMsg::StartReserved { key, runtime }));
+                        outbox.push(Scheduled::me(
+                            start.max(now),
+                            instant::JOB_START,
+                            SiteMsg::StartReserved { key, runtime },
+                        ));
                     }
                 } else {
                     for (task, ..) in tasks {
@@ -744,7 +757,11 @@ impl SiteActor {
             SiteRequest::Reserve { task, start, procs, runtime } => {
                 let key = WorkKey::Task { owner: from, task };
                 if self.scheduler.reserve(key, start, procs, runtime) {
-                    outbox.push(Scheduled::me(start.max(now), instant::JOB_START, SiteMsg::StartReserved { key, runtime }));
+                    outbox.push(Scheduled::me(
+                        start.max(now),
+                        instant::JOB_START,
+                        SiteMsg::StartReserved { key, runtime },
+                    ));
                 } else {
                     reply(SiteReply::Refused { site, task }, outbox);
                 }
@@ -907,18 +924,13 @@ mod tests {
             crate::sim::kernel::ModelId(0),
         )
         .input();
-        let quote = SiteRequest::Quote {
-            task: 7,
-            earliest: 0,
-            procs: 3,
-            duration: 2 * HOUR,
-            easy: false,
-            deadline: None,
-        };
+        let quote =
+            SiteRequest::Quote { task: 7, earliest: 0, procs: 3, duration: 2 * HOUR, easy: false, deadline: None };
         let out = site.handle_msg(0, SiteMsg::Request(Request { body: quote, reply }), Vec::new());
         assert_eq!(site.scheduler, scheduler);
         let first = out.first().and_then(|s| s.msg.get::<crate::provision::provisioner::ProvisionerMsg>());
-        let Some(crate::provision::provisioner::ProvisionerMsg::Reply(SiteReply::Offers { offers, task: 7, .. })) = first
+        let Some(crate::provision::provisioner::ProvisionerMsg::Reply(SiteReply::Offers { offers, task: 7, .. })) =
+            first
         else {
             panic!("an offer list first, got {out:?}");
         };

@@ -29,9 +29,9 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD, delay_profile_name};
 use crate::cluster::ExecutionRecord;
 use crate::cluster::record::{JobRecord, Outcome};
+use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD, delay_profile_name};
 
 /// The header row.
 pub const HEADER: &str = "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,\

@@ -124,7 +124,10 @@ impl Bench {
     /// Runs the kernel to the end.
     pub async fn run(&mut self) -> Result<KernelStats, SimError> {
         if let Some(i) = self.models.iter().position(Option::is_none) {
-            return Err(SimError::ModelStopped { model: format!("model {i}"), reason: "reserved but never placed".into() });
+            return Err(SimError::ModelStopped {
+                model: format!("model {i}"),
+                reason: "reserved but never placed".into(),
+            });
         }
         let mut kernel = std::mem::replace(&mut self.kernel, Kernel::new(0));
         let stats = kernel.run(&mut Driver { models: &self.models, done: self.done.as_deref() }).await;
@@ -133,10 +136,7 @@ impl Bench {
     }
 
     /// The actor of the model at `at`, to ask for its results.
-    pub fn actor<M: kameo::Actor>(&self, at: Address<M>) -> Result<&ActorRef<M>, SimError>
-    where
-        M: Model,
-    {
+    pub fn actor<M: Model + kameo::Actor>(&self, at: Address<M>) -> Result<&ActorRef<M>, SimError> {
         self.models
             .get(at.id().0 as usize)
             .and_then(Option::as_ref)

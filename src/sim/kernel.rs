@@ -64,9 +64,9 @@ impl Msg {
         Msg(smallbox::smallbox!(msg))
     }
 
-    /// The message as `T`, or itself back if it holds another type.
-    pub fn take<T: Any>(self) -> Result<T, Msg> {
-        self.0.downcast::<T>().map(SmallBox::into_inner).map_err(Msg)
+    /// The message as `T`, if it holds a `T`.
+    pub fn take<T: Any>(self) -> Option<T> {
+        self.0.downcast::<T>().ok().map(SmallBox::into_inner)
     }
 
     /// The message as `&T`, if it holds a `T`.
@@ -316,7 +316,7 @@ pub fn process_batch<M: Model>(
             events.push((key, Envelope { to: me, msg }));
             break;
         }
-        let Ok(msg) = msg.take::<M::Msg>() else {
+        let Some(msg) = msg.take::<M::Msg>() else {
             return Err(SimError::Misrouted { to: me.0 });
         };
         let now = key.0;

@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, params};
 
+use crate::cluster::record::{JobRecord, NodeEventRecord, RunSummary};
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
-use crate::cluster::record::{JobRecord, NodeEventRecord, RunSummary};
 
 pub mod columns;
 pub mod merge;

@@ -10,6 +10,7 @@ use std::fmt::{self, Write as _};
 
 use chrono::DateTime;
 
+use crate::units::thousands;
 use crate::workload::prepare::{PrepareConfig, PrepareError, Split};
 use crate::workload::swf::SwfTrace;
 
@@ -113,19 +114,6 @@ fn pct(part: usize, whole: usize) -> f64 {
 
 fn date(unix: i64) -> String {
     DateTime::from_timestamp(unix, 0).map_or_else(|| unix.to_string(), |d| d.format("%Y-%m-%d %H:%M").to_string())
-}
-
-/// Groups digits by thousands: 447794 → 447,794.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl fmt::Display for TraceInfo {

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::setting::{InvalidSetting, at_least_one, positive};
 use crate::units::Time;
-use crate::workload::info::thousands;
+use crate::units::thousands;
 use crate::workload::job::{Job, NO_DEADLINE, node_hours};
 use crate::workload::swf::{SwfRecord, SwfTrace};
 

@@ -104,7 +104,7 @@ pub type Span = (slasim::units::Time, slasim::units::Time);
 
 /// The first node that runs two executions at once, with the two spans;
 /// `None` when no node is double-booked. O(e log e) over all executions.
-pub fn double_booking(executions: &[slacluster::ExecutionRecord]) -> Option<(u32, Span, Span)> {
+pub fn double_booking(executions: &[slasim::cluster::ExecutionRecord]) -> Option<(u32, Span, Span)> {
     let mut busy: Vec<(u32, slasim::units::Time, slasim::units::Time)> =
         executions.iter().flat_map(|e| e.nodes.iter().map(move |&n| (n, e.start, e.end))).collect();
     busy.sort_unstable();

@@ -23,12 +23,14 @@ use std::time::{Instant, SystemTime};
 use anyhow::anyhow;
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::record::RunSummary;
 use crate::experiment::inputs::{Inputs, code_version, rfc3339};
 use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
-use crate::cluster::record::RunSummary;
 use crate::store::{RunOutput, RunRow};
 
+use crate::cluster::record::JobRecord;
 use crate::grid::algorithm::algorithm;
+use crate::grid::bench::{GridCluster, GridScenario, simulate_grid};
 use crate::grid::broker::{BrokerActor, BrokerSettings};
 use crate::grid::config::GridConfig;
 use crate::grid::cost::Calendar;
@@ -40,8 +42,6 @@ use crate::grid::metrics::{
 use crate::grid::request::CoRequest;
 use crate::policy;
 use crate::rng::{Stream, stream};
-use crate::grid::bench::{GridCluster, GridScenario, simulate_grid};
-use crate::cluster::record::JobRecord;
 use crate::store::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::WorkloadSource;
 use crate::workload::coreservations::requests;

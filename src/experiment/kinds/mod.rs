@@ -13,9 +13,9 @@ pub mod single;
 
 use std::sync::Arc;
 
+use crate::cluster::record::RunSummary;
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::Point;
-use crate::cluster::record::RunSummary;
 use crate::store::{PricingOutput, ProvisionOutput, RunOutput};
 use crate::threads::Budget;
 

@@ -21,14 +21,14 @@ use anyhow::anyhow;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
+use crate::cluster::record::RunSummary;
 use crate::experiment::inputs::{Inputs, code_version, rfc3339};
 use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
 use crate::policy::batsim::BatsimConfig;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{self, Placement, UnknownName, strategy};
-use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
-use crate::cluster::record::RunSummary;
 use crate::stats::calibration::OnlineCalibrator;
 use crate::store::{PointAxes, RunOutput, RunRow};
 use crate::units::Time;

@@ -26,14 +26,14 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::cluster::ExecutionRecord;
+use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::experiment::inputs::{Inputs, code_version};
 use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use crate::experiment::point::Point;
 use crate::provision::experiment::{ProvisionPoint, ReservedRun, run_point_reserved};
 use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, Source};
-use crate::cluster::ExecutionRecord;
-use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::units::Time;
 use crate::workload::failures::NodeEventKind;
 

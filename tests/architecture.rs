@@ -1,0 +1,165 @@
+//! The crate's structure, read from its own `crate::` paths: the simulator
+//! core imports no domain module, and files import each other without cycles.
+//!
+//! Every `crate::a::b::…` path in a file (in `use` lines and in code) is an
+//! arrow to the file that defines `a::b` (`src/a/b.rs` or `src/a/b/mod.rs`,
+//! else the longest prefix that is a file). Test modules count as well;
+//! comments do not.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The file (relative to `src/`) that module path `segments` lives in.
+fn file_of(src: &Path, segments: &[&str]) -> Option<String> {
+    for n in (1..=segments.len()).rev() {
+        let base = segments[..n].join("/");
+        for candidate in [format!("{base}.rs"), format!("{base}/mod.rs")] {
+            if src.join(&candidate).is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+/// File → the files it names through `crate::` paths.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut graph = BTreeMap::new();
+    for file in files {
+        let me = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        // Comments (docs' links included) name modules without importing them.
+        let text: String = std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut to = BTreeSet::new();
+        for (i, _) in text.match_indices("crate::") {
+            let rest = &text[i + "crate::".len()..];
+            let path: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+            let segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+            // `crate::{a, b}` groups: each member on its own.
+            if let Some(group) = rest.strip_prefix('{') {
+                let group: String = group.chars().take_while(|c| *c != '}').collect();
+                for member in group.split(',') {
+                    let segs: Vec<&str> = member.trim().split("::").filter(|s| !s.is_empty()).collect();
+                    if let Some(f) = file_of(&src, &segs) {
+                        to.insert(f);
+                    }
+                }
+            } else if let Some(f) = file_of(&src, &segments) {
+                to.insert(f);
+            }
+        }
+        to.remove(&me);
+        graph.insert(me, to);
+    }
+    graph
+}
+
+#[test]
+fn the_simulator_core_imports_no_domain_module() {
+    let graph = graph();
+    let mut wrong = Vec::new();
+    for (file, to) in graph.iter().filter(|(f, _)| f.starts_with("sim/")) {
+        for target in to.iter().filter(|t| !t.starts_with("sim/") && *t != "units.rs") {
+            wrong.push(format!("{file} -> {target}"));
+        }
+    }
+    assert!(wrong.is_empty(), "sim/ imports domain modules: {wrong:#?}");
+    // The test reads paths: it must see the core's own arrows.
+    assert!(graph["sim/bench.rs"].contains("sim/kernel.rs"));
+}
+
+/// Strongly connected groups of more than one file (Tarjan).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a str) {
+        let i = s.index.len();
+        s.index.insert(v, i);
+        s.low.insert(v, i);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for w in s.graph.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v, low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v, low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut group = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                group.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if group.len() > 1 {
+                group.sort();
+                s.found.push(group);
+            }
+        }
+    }
+    let mut s = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.found
+}
+
+#[test]
+fn no_import_cycle_runs_through_the_simulator_core_or_between_models() {
+    let graph = graph();
+    let found = cycles(&graph);
+    // The kernel and the modules whose models it drives stay acyclic: a model
+    // kind imports the core, never the other way round.
+    let engine = ["sim/", "cluster/", "grid/", "workload/"];
+    let through: Vec<_> = found.iter().filter(|g| g.iter().any(|f| engine.iter().any(|e| f.starts_with(e)))).collect();
+    assert!(through.is_empty(), "import cycles through the engine: {through:#?}");
+}
+
+#[test]
+fn the_cycle_finder_finds_a_cycle() {
+    let mut g = BTreeMap::new();
+    g.insert("a.rs".to_string(), BTreeSet::from(["b.rs".to_string()]));
+    g.insert("b.rs".to_string(), BTreeSet::from(["a.rs".to_string()]));
+    g.insert("c.rs".to_string(), BTreeSet::from(["a.rs".to_string()]));
+    assert_eq!(cycles(&g), vec![vec!["a.rs".to_string(), "b.rs".to_string()]]);
+}
