@@ -15,7 +15,7 @@
 //!   (the renderers show them on hover); its x extent is clipped.
 //! - The default window is the busiest week: the 7 days, starting on a day
 //!   boundary of simulated time, with the most busy node-seconds (the whole
-//!   run when it is shorter). A window with nothing to draw is an error.
+//!   run when it is shorter), trimmed to the first start and last end in it. A window with nothing to draw is an error.
 //! - Output is a pure function of the input: the same source gives the same
 //!   chart.
 
@@ -382,7 +382,14 @@ pub fn busiest_week(source: &Source) -> Option<(Window, bool)> {
         }
     }
     let from = (day0 + best as Time) * DAY;
-    Some((Window { from, to: from + WEEK_DAYS as Time * DAY }, true))
+    let week = Window { from, to: from + WEEK_DAYS as Time * DAY };
+    // Trimmed to what happens in it: a workflow of a day in a quiet week fills the chart.
+    let (mut lo, mut hi) = (week.to, week.from);
+    for item in source.bands.iter().flat_map(|b| &b.items).filter(|i| in_window(i.start, i.end, week)) {
+        lo = lo.min(item.start.max(week.from));
+        hi = hi.max(item.end.min(week.to));
+    }
+    Some((if lo < hi { Window { from: lo, to: hi } } else { week }, true))
 }
 
 /// Greedy lanes for items that hold no nodes: each item goes to the first
@@ -414,7 +421,7 @@ pub fn layout(source: &Source, window: Option<Window>) -> Result<Chart, LayoutEr
     let (window, reason) = match window {
         Some(w) => (w, "the window asked for".to_string()),
         None => match busiest_week(source) {
-            Some((w, true)) => (w, "the busiest week".to_string()),
+            Some((w, true)) => (w, "the busiest week, from its first start to its last end".to_string()),
             Some((w, false)) => (w, "the whole run".to_string()),
             None => return Err(LayoutError::NothingRan),
         },
