@@ -75,9 +75,6 @@ pub enum ClusterMsg {
     Lrs(Request<LrsRequest, LrsReply>),
 }
 
-// A submitted job travels inline in its event: no allocation per submission.
-const _: () = assert!(std::mem::size_of::<ClusterMsg>() <= crate::sim::kernel::Msg::INLINE);
-
 /// A fixed-size set of node ids, iterated in ascending order.
 #[derive(Debug, Clone)]
 struct NodeSet {
