@@ -31,7 +31,7 @@ pub struct FailureInjector {
     next: usize,
     /// Where node events go.
     pub output: Output<NodeEvent>,
-    buffers: Buffers,
+    buffers: Buffers<InjectorMsg>,
 }
 
 fn class(kind: NodeEventKind) -> Class {
@@ -48,15 +48,15 @@ impl FailureInjector {
     }
 
     /// The first wake-up, if there are events.
-    pub fn first_event(&self) -> Option<Scheduled> {
+    pub fn first_event(&self) -> Option<Scheduled<InjectorMsg>> {
         self.events.first().map(|e| self.wake(e.time, e))
     }
 
-    fn wake(&self, time: Time, e: &NodeEvent) -> Scheduled {
+    fn wake(&self, time: Time, e: &NodeEvent) -> Scheduled<InjectorMsg> {
         Scheduled::me(time, class(e.kind), InjectorMsg::Tick)
     }
 
-    fn tick(&mut self, now: Time, outbox: &mut Outbox) {
+    fn tick(&mut self, now: Time, outbox: &mut Outbox<InjectorMsg>) {
         let end = (self.next + CHUNK).min(self.events.len());
         for &e in &self.events[self.next..end] {
             self.output.send(e.time.max(now), class(e.kind), e, outbox);
@@ -71,7 +71,7 @@ impl FailureInjector {
 impl Model for FailureInjector {
     type Msg = InjectorMsg;
 
-    fn handle(&mut self, now: Time, msg: InjectorMsg, mut outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: InjectorMsg, mut outbox: Outbox<InjectorMsg>) -> Outbox<InjectorMsg> {
         match msg {
             InjectorMsg::Tick => self.tick(now, &mut outbox),
         }
@@ -80,7 +80,7 @@ impl Model for FailureInjector {
 }
 
 impl Batched for FailureInjector {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<InjectorMsg> {
         &mut self.buffers
     }
 }

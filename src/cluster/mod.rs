@@ -158,7 +158,7 @@ pub struct ClusterCore {
     /// Node lists of executions, appended at each start.
     arena: Vec<NodeId>,
     wakes: BTreeSet<Time>,
-    outbox: Outbox,
+    outbox: Outbox<ClusterMsg>,
     node_events: Vec<NodeEventRecord>,
     /// Finished executions: (job, start, end, first node in the arena, nodes).
     log: Vec<(JobId, Time, Time, u32, u32)>,
@@ -499,7 +499,7 @@ pub struct ClusterActor {
     core: ClusterCore,
     strategy: Box<dyn Strategy>,
     lrs: Option<Lrs>,
-    buffers: Buffers,
+    buffers: Buffers<ClusterMsg>,
 }
 
 impl ClusterActor {
@@ -571,7 +571,7 @@ impl ClusterActor {
     }
 
     /// Handles one message synchronously (the actor's handler, also usable directly).
-    pub fn handle_msg(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox) -> Outbox {
+    pub fn handle_msg(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<ClusterMsg>) -> Outbox<ClusterMsg> {
         let core = &mut self.core;
         core.now = now;
         core.outbox = outbox;
@@ -619,7 +619,7 @@ impl ClusterActor {
 impl Model for ClusterActor {
     type Msg = ClusterMsg;
 
-    fn handle(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<ClusterMsg>) -> Outbox<ClusterMsg> {
         self.handle_msg(now, msg, outbox)
     }
 }
@@ -649,7 +649,7 @@ impl Receive<Request<LrsRequest, LrsReply>> for ClusterActor {
 }
 
 impl Batched for ClusterActor {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<ClusterMsg> {
         &mut self.buffers
     }
 

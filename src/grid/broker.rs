@@ -130,7 +130,7 @@ pub struct BrokerActor {
     current: Option<Negotiation>,
     queued: std::collections::VecDeque<CoRequest>,
     records: Vec<CoReservationRecord>,
-    buffers: Buffers,
+    buffers: Buffers<BrokerMsg>,
 }
 
 /// The broker's inputs.
@@ -158,7 +158,7 @@ impl BrokerActor {
     }
 
     /// Handles one message (the actor's handler, also usable directly).
-    pub fn handle_msg(&mut self, now: Time, msg: BrokerMsg, mut outbox: Outbox) -> Outbox {
+    pub fn handle_msg(&mut self, now: Time, msg: BrokerMsg, mut outbox: Outbox<BrokerMsg>) -> Outbox<BrokerMsg> {
         match msg {
             BrokerMsg::Request(request) => {
                 if self.current.is_some() {
@@ -172,13 +172,13 @@ impl BrokerActor {
         outbox
     }
 
-    fn send(&self, cluster: u32, now: Time, msg: LrsRequest, outbox: &mut Outbox) {
+    fn send(&self, cluster: u32, now: Time, msg: LrsRequest, outbox: &mut Outbox<BrokerMsg>) {
         if let (Some(port), Some(reply)) = (self.lrs.get(cluster as usize), self.answers) {
             port.send(now, instant::NEGOTIATION, Request { body: msg, reply }, outbox);
         }
     }
 
-    fn begin(&mut self, now: Time, request: CoRequest, outbox: &mut Outbox) {
+    fn begin(&mut self, now: Time, request: CoRequest, outbox: &mut Outbox<BrokerMsg>) {
         let parts = request.sorted_parts();
         let grid = StartGrid::new(&request, self.settings.minsize, self.settings.windows, self.settings.enumeration);
         let clusters = self.capacities.len();
@@ -220,7 +220,7 @@ impl BrokerActor {
     }
 
     /// Builds the tree from the TRs (Listing 1 order) and takes the first step.
-    fn search_with(&mut self, now: Time, mut trs: Vec<Tr>, outbox: &mut Outbox) {
+    fn search_with(&mut self, now: Time, mut trs: Vec<Tr>, outbox: &mut Outbox<BrokerMsg>) {
         self.strategy.arrange(&mut trs, &mut self.rng);
         let Some(n) = self.current.as_mut() else { return };
         let tree = VariantTree::new(n.parts.len(), n.grid.count, &trs);
@@ -230,7 +230,7 @@ impl BrokerActor {
         self.act(now, action, outbox);
     }
 
-    fn answer(&mut self, now: Time, reply: LrsReply, outbox: &mut Outbox) {
+    fn answer(&mut self, now: Time, reply: LrsReply, outbox: &mut Outbox<BrokerMsg>) {
         let Some(n) = self.current.as_mut() else { return };
         let answer = match reply {
             LrsReply::Status { cluster, reply } => {
@@ -273,7 +273,7 @@ impl BrokerActor {
         self.act(now, action, outbox);
     }
 
-    fn act(&mut self, now: Time, action: Action, outbox: &mut Outbox) {
+    fn act(&mut self, now: Time, action: Action, outbox: &mut Outbox<BrokerMsg>) {
         let Some(n) = self.current.as_mut() else { return };
         match action {
             Action::Reserve(node) => {
@@ -306,7 +306,7 @@ impl BrokerActor {
         }
     }
 
-    fn finish(&mut self, now: Time, path: Option<Vec<TreeNode>>, outbox: &mut Outbox) {
+    fn finish(&mut self, now: Time, path: Option<Vec<TreeNode>>, outbox: &mut Outbox<BrokerMsg>) {
         let Some(n) = self.current.take() else { return };
         let queries = self.strategy.status().is_some() && n.grid.count > 0;
         let status_messages = if queries { (n.parts.len() * self.capacities.len()) as u32 } else { 0 };
@@ -352,7 +352,7 @@ fn cost_range(tree: &VariantTree) -> Option<(f64, f64)> {
 impl Model for BrokerActor {
     type Msg = BrokerMsg;
 
-    fn handle(&mut self, now: Time, msg: BrokerMsg, outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: BrokerMsg, outbox: Outbox<BrokerMsg>) -> Outbox<BrokerMsg> {
         self.handle_msg(now, msg, outbox)
     }
 }
@@ -372,7 +372,7 @@ impl Receive<LrsReply> for BrokerActor {
 }
 
 impl Batched for BrokerActor {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<BrokerMsg> {
         &mut self.buffers
     }
 }

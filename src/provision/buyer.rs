@@ -76,7 +76,7 @@ pub struct BuyerActor {
     /// Its port to the site (site 0).
     pub site: SitePorts,
     records: Vec<PricedRecord>,
-    buffers: Buffers,
+    buffers: Buffers<BuyerMsg>,
 }
 
 impl BuyerActor {
@@ -114,17 +114,17 @@ impl BuyerActor {
     }
 
     /// The first wake-up.
-    pub fn first_event(&self) -> Option<Scheduled> {
+    pub fn first_event(&self) -> Option<Scheduled<BuyerMsg>> {
         self.jobs.first().map(|j| self.wake(j.occurrence))
     }
 
-    fn wake(&self, time: Time) -> Scheduled {
+    fn wake(&self, time: Time) -> Scheduled<BuyerMsg> {
         Scheduled::me(time, instant::REQUEST, BuyerMsg::Wake)
     }
 
     /// Asks about the next request due by `now`, one at a time: a purchase at
     /// an instant changes the offers the next request of that instant gets.
-    fn ask(&mut self, now: Time, outbox: &mut Outbox) {
+    fn ask(&mut self, now: Time, outbox: &mut Outbox<BuyerMsg>) {
         if let Some(job) = self.jobs.get(self.next).filter(|j| j.occurrence <= now) {
             let request = SiteRequest::Quote {
                 task: self.next as u32,
@@ -141,7 +141,7 @@ impl BuyerActor {
         }
     }
 
-    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox) {
+    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox<BuyerMsg>) {
         match reply {
             SiteReply::Offers { task, offers, .. } => {
                 let i = task as usize;
@@ -188,7 +188,7 @@ impl BuyerActor {
 impl Model for BuyerActor {
     type Msg = BuyerMsg;
 
-    fn handle(&mut self, now: Time, msg: BuyerMsg, mut outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: BuyerMsg, mut outbox: Outbox<BuyerMsg>) -> Outbox<BuyerMsg> {
         match msg {
             BuyerMsg::Wake => self.ask(now, &mut outbox),
             BuyerMsg::Reply(r) => self.reply(now, r, &mut outbox),
@@ -205,7 +205,7 @@ impl Receive<SiteReply> for BuyerActor {
 }
 
 impl Batched for BuyerActor {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<BuyerMsg> {
         &mut self.buffers
     }
 }

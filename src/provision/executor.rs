@@ -120,7 +120,7 @@ pub struct ExecutorActor {
     /// Report greedy placements in the [`Execution`].
     report_placements: bool,
     done: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    buffers: Buffers,
+    buffers: Buffers<ExecutorMsg>,
 }
 
 impl ExecutorActor {
@@ -172,11 +172,11 @@ impl ExecutorActor {
     }
 
     /// The submission event.
-    pub fn first_event(&self) -> Scheduled {
+    pub fn first_event(&self) -> Scheduled<ExecutorMsg> {
         Scheduled::me(self.submit, instant::REQUEST, ExecutorMsg::Start)
     }
 
-    fn start(&mut self, now: Time, outbox: &mut Outbox) {
+    fn start(&mut self, now: Time, outbox: &mut Outbox<ExecutorMsg>) {
         match &self.mode {
             Mode::Reserved { placements, sites } => {
                 for (site, plan) in sites.iter().enumerate() {
@@ -216,7 +216,7 @@ impl ExecutorActor {
     }
 
     /// Handles ready tasks until one waits for load answers.
-    fn next_ready(&mut self, now: Time, outbox: &mut Outbox) {
+    fn next_ready(&mut self, now: Time, outbox: &mut Outbox<ExecutorMsg>) {
         while self.asking.is_none() {
             let Some((_, task)) = self.ready.pop_first() else {
                 return;
@@ -233,7 +233,7 @@ impl ExecutorActor {
     }
 
     /// Greedy: asks every site for offers for the next task in HEFT order.
-    fn ask_prices(&mut self, now: Time, outbox: &mut Outbox) {
+    fn ask_prices(&mut self, now: Time, outbox: &mut Outbox<ExecutorMsg>) {
         let Mode::Greedy { easy, .. } = self.mode else { return };
         let Some(&task) = self.greedy.order.get(self.greedy.next) else { return };
         let t = &self.workflow.tasks()[task as usize];
@@ -249,7 +249,7 @@ impl ExecutorActor {
     }
 
     /// Greedy: once every site has answered, buys the chosen offer.
-    fn offers(&mut self, now: Time, site: u32, task: u32, offers: Vec<Offer>, outbox: &mut Outbox) {
+    fn offers(&mut self, now: Time, site: u32, task: u32, offers: Vec<Offer>, outbox: &mut Outbox<ExecutorMsg>) {
         let Mode::Greedy { alpha, .. } = self.mode else { return };
         if self.greedy.order.get(self.greedy.next) != Some(&task) {
             return;
@@ -288,7 +288,7 @@ impl ExecutorActor {
         self.sites.ask(o.site as usize, now, instant::NEGOTIATION, request, outbox);
     }
 
-    fn submit_to(&mut self, now: Time, task: u32, site: u32, outbox: &mut Outbox) {
+    fn submit_to(&mut self, now: Time, task: u32, site: u32, outbox: &mut Outbox<ExecutorMsg>) {
         self.site_of[task as usize] = site;
         let at = self.workflow.tasks()[(task) as usize]
             .parents
@@ -305,7 +305,7 @@ impl ExecutorActor {
         self.sites.ask(site as usize, at, class, request, outbox);
     }
 
-    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox) {
+    fn reply(&mut self, now: Time, reply: SiteReply, outbox: &mut Outbox<ExecutorMsg>) {
         match reply {
             SiteReply::Load { site, task, tasks } => {
                 let Some((asked, answers)) = self.asking.as_mut() else {
@@ -385,7 +385,7 @@ impl ExecutorActor {
 impl Model for ExecutorActor {
     type Msg = ExecutorMsg;
 
-    fn handle(&mut self, now: Time, msg: ExecutorMsg, mut outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: ExecutorMsg, mut outbox: Outbox<ExecutorMsg>) -> Outbox<ExecutorMsg> {
         match msg {
             ExecutorMsg::Start => self.start(now, &mut outbox),
             ExecutorMsg::Reply(r) => self.reply(now, r, &mut outbox),
@@ -403,7 +403,7 @@ impl Receive<SiteReply> for ExecutorActor {
 }
 
 impl Batched for ExecutorActor {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<ExecutorMsg> {
         &mut self.buffers
     }
 }

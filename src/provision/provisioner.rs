@@ -89,7 +89,7 @@ pub struct ProvisionerActor {
     records: Vec<SubmissionRecord>,
     /// A MOGA that panicked: the error the run ends with.
     failed: Option<(Time, Panicked)>,
-    buffers: Buffers,
+    buffers: Buffers<ProvisionerMsg>,
 }
 
 impl ProvisionerActor {
@@ -112,15 +112,15 @@ impl ProvisionerActor {
     }
 
     /// The first wake-up.
-    pub fn first_event(&self) -> Option<Scheduled> {
+    pub fn first_event(&self) -> Option<Scheduled<ProvisionerMsg>> {
         self.instants.first().map(|&t| self.wake(t))
     }
 
-    fn wake(&self, time: Time) -> Scheduled {
+    fn wake(&self, time: Time) -> Scheduled<ProvisionerMsg> {
         Scheduled::me(time, instant::REQUEST, ProvisionerMsg::Wake)
     }
 
-    fn ask(&mut self, now: Time, outbox: &mut Outbox) {
+    fn ask(&mut self, now: Time, outbox: &mut Outbox<ProvisionerMsg>) {
         let n = self.sites.len();
         self.pending = Some(SubmissionRecord {
             index: self.next,
@@ -187,7 +187,7 @@ impl ProvisionerActor {
 impl Model for ProvisionerActor {
     type Msg = ProvisionerMsg;
 
-    fn handle(&mut self, now: Time, msg: ProvisionerMsg, mut outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: ProvisionerMsg, mut outbox: Outbox<ProvisionerMsg>) -> Outbox<ProvisionerMsg> {
         match msg {
             ProvisionerMsg::Wake => self.ask(now, &mut outbox),
             ProvisionerMsg::Reply(r) => self.reply(r),
@@ -204,7 +204,7 @@ impl Receive<SiteReply> for ProvisionerActor {
 }
 
 impl Batched for ProvisionerActor {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<ProvisionerMsg> {
         &mut self.buffers
     }
 

@@ -619,7 +619,7 @@ pub struct SiteActor {
     /// Work ended at this instant and its wake-up has not come yet: what
     /// can start now waits for it (kernel contract, "one instant").
     ending: bool,
-    buffers: Buffers,
+    buffers: Buffers<SiteMsg>,
 }
 
 impl SiteActor {
@@ -647,8 +647,8 @@ impl SiteActor {
     /// of every piece of work running in it and its next planned start
     /// (nothing for a fresh scheduler). Without them a fork's running work
     /// would never end.
-    pub fn first_events(&mut self) -> Vec<Scheduled> {
-        let mut events: Vec<Scheduled> = self
+    pub fn first_events(&mut self) -> Vec<Scheduled<SiteMsg>> {
+        let mut events: Vec<Scheduled<SiteMsg>> = self
             .scheduler
             .running
             .iter()
@@ -662,7 +662,7 @@ impl SiteActor {
     }
 
     /// Schedules the ends of what started and the next wake-up.
-    fn follow_up(&mut self, now: Time, outbox: &mut Outbox) {
+    fn follow_up(&mut self, now: Time, outbox: &mut Outbox<SiteMsg>) {
         for d in std::mem::take(&mut self.due) {
             let Due::Started { key, end } = d;
             outbox.push(Scheduled::me(end, instant::JOB_END, SiteMsg::End(key)));
@@ -682,12 +682,12 @@ impl SiteActor {
         &mut self,
         now: Time,
         Request { body: request, reply: to }: Request<SiteRequest, SiteReply>,
-        outbox: &mut Outbox,
+        outbox: &mut Outbox<SiteMsg>,
     ) {
         let site = self.me;
         // Tasks run here are keyed by their owner: the model the answers go to.
         let from = to.model().0;
-        let reply = |r: SiteReply, out: &mut Outbox| to.send(now, instant::NEGOTIATION, r, out);
+        let reply = |r: SiteReply, out: &mut Outbox<SiteMsg>| to.send(now, instant::NEGOTIATION, r, out);
         match request {
             SiteRequest::Advertise { snapshot, .. } => {
                 let slots = self.scheduler.advertise(now);
@@ -769,7 +769,7 @@ impl SiteActor {
         }
     }
 
-    fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox) -> Outbox {
+    fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox<SiteMsg>) -> Outbox<SiteMsg> {
         // A price query reads the state and changes nothing, not even the past.
         let query = matches!(msg, SiteMsg::Request(Request { body: SiteRequest::Quote { .. }, .. }));
         if !query {
@@ -825,7 +825,7 @@ impl SiteActor {
 impl Model for SiteActor {
     type Msg = SiteMsg;
 
-    fn handle(&mut self, now: Time, msg: SiteMsg, outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: SiteMsg, outbox: Outbox<SiteMsg>) -> Outbox<SiteMsg> {
         self.handle_msg(now, msg, outbox)
     }
 }
@@ -880,7 +880,7 @@ impl SitePorts {
     }
 
     /// Asks site `site` at `time` in `class`; the answer comes to [`Self::answers`].
-    pub fn ask(&self, site: usize, time: Time, class: Class, body: SiteRequest, outbox: &mut Outbox) {
+    pub fn ask<U>(&self, site: usize, time: Time, class: Class, body: SiteRequest, outbox: &mut Outbox<U>) {
         if let (Some(port), Some(reply)) = (self.ports.get(site), self.answers) {
             port.send(time, class, Request { body, reply }, outbox);
         }
@@ -888,7 +888,7 @@ impl SitePorts {
 }
 
 impl Batched for SiteActor {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<SiteMsg> {
         &mut self.buffers
     }
 }
@@ -928,7 +928,10 @@ mod tests {
             SiteRequest::Quote { task: 7, earliest: 0, procs: 3, duration: 2 * HOUR, easy: false, deadline: None };
         let out = site.handle_msg(0, SiteMsg::Request(Request { body: quote, reply }), Vec::new());
         assert_eq!(site.scheduler, scheduler);
-        let first = out.first().and_then(|s| s.msg.get::<crate::provision::provisioner::ProvisionerMsg>());
+        let first = out.first().and_then(|s| match &s.to {
+            crate::sim::kernel::To::Model(_, msg) => msg.get::<crate::provision::provisioner::ProvisionerMsg>(),
+            crate::sim::kernel::To::Me(_) => None,
+        });
         let Some(crate::provision::provisioner::ProvisionerMsg::Reply(SiteReply::Offers { offers, task: 7, .. })) =
             first
         else {

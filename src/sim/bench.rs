@@ -112,7 +112,7 @@ impl Bench {
 
     /// Queues a first event of the model at `from` (an event for itself, or
     /// one it sends).
-    pub fn seed<M: Model>(&mut self, from: Address<M>, event: Scheduled) -> Result<(), SimError> {
+    pub fn seed<M: Model>(&mut self, from: Address<M>, event: Scheduled<M::Msg>) -> Result<(), SimError> {
         self.kernel.schedule(from.id(), event)
     }
 

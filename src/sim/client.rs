@@ -43,7 +43,7 @@ pub struct ClientActor<T: Submission> {
     next: usize,
     /// Where its submissions go.
     pub output: Output<T>,
-    buffers: Buffers,
+    buffers: Buffers<ClientMsg>,
 }
 
 impl<T: Submission> ClientActor<T> {
@@ -53,16 +53,16 @@ impl<T: Submission> ClientActor<T> {
     }
 
     /// The first wake-up, if there is anything to submit.
-    pub fn first_event(&self) -> Option<Scheduled> {
+    pub fn first_event(&self) -> Option<Scheduled<ClientMsg>> {
         self.items.first().map(|j| self.wake(j.submitted_at()))
     }
 
-    fn wake(&self, time: Time) -> Scheduled {
+    fn wake(&self, time: Time) -> Scheduled<ClientMsg> {
         Scheduled::me(time, T::CLASS, ClientMsg::Occur)
     }
 
     /// Sends the next chunk and asks for the wake-up after it.
-    fn occur(&mut self, now: Time, outbox: &mut Outbox) {
+    fn occur(&mut self, now: Time, outbox: &mut Outbox<ClientMsg>) {
         let end = (self.next + CHUNK).min(self.items.len());
         for item in &self.items[self.next..end] {
             // An item out of time order is submitted now rather than in the past.
@@ -78,7 +78,7 @@ impl<T: Submission> ClientActor<T> {
 impl<T: Submission> Model for ClientActor<T> {
     type Msg = ClientMsg;
 
-    fn handle(&mut self, now: Time, msg: ClientMsg, mut outbox: Outbox) -> Outbox {
+    fn handle(&mut self, now: Time, msg: ClientMsg, mut outbox: Outbox<ClientMsg>) -> Outbox<ClientMsg> {
         match msg {
             ClientMsg::Occur => self.occur(now, &mut outbox),
         }
@@ -87,7 +87,7 @@ impl<T: Submission> Model for ClientActor<T> {
 }
 
 impl<T: Submission> Batched for ClientActor<T> {
-    fn buffers(&mut self) -> &mut Buffers {
+    fn buffers(&mut self) -> &mut Buffers<ClientMsg> {
         &mut self.buffers
     }
 }

@@ -35,8 +35,6 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::future::Future;
 
-
-
 use crate::units::Time;
 
 /// Class of an event, ordering events at equal times: lower first. The bench
@@ -77,37 +75,36 @@ impl std::fmt::Debug for Msg {
     }
 }
 
-/// Where a scheduled event goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum To {
-    /// The model that scheduled it.
-    Me,
-    /// Another model (or itself, by address).
-    Model(ModelId),
+/// Where a scheduled event goes, and what it carries.
+#[derive(Debug)]
+pub enum To<T> {
+    /// The model that scheduled it, with one of its own messages: it stays
+    /// typed (never boxed) while the model handles its own events.
+    Me(T),
+    /// Another model (or itself, by address), with a message of that model's type.
+    Model(ModelId, Msg),
 }
 
-/// An event to deliver at `time`.
+/// An event to deliver at `time`, scheduled by a model whose messages are `T`.
 #[derive(Debug)]
-pub struct Scheduled {
+pub struct Scheduled<T> {
     /// Delivery time.
     pub time: Time,
     /// Class at equal times.
     pub class: Class,
-    /// Its receiver.
-    pub to: To,
-    /// What to deliver.
-    pub msg: Msg,
+    /// Its receiver and message.
+    pub to: To<T>,
 }
 
-impl Scheduled {
+impl<T> Scheduled<T> {
     /// `msg` for the model that schedules it, at `time` in `class`.
-    pub fn me<T: Any + Send>(time: Time, class: Class, msg: T) -> Scheduled {
-        Scheduled { time, class, to: To::Me, msg: Msg::new(msg) }
+    pub fn me(time: Time, class: Class, msg: T) -> Scheduled<T> {
+        Scheduled { time, class, to: To::Me(msg) }
     }
 }
 
-/// Events a model schedules while handling one event.
-pub type Outbox = Vec<Scheduled>;
+/// Events a model whose messages are `T` schedules while handling one event.
+pub type Outbox<T> = Vec<Scheduled<T>>;
 
 /// The place of an event in the total order: (time, class, sequence).
 pub type Key = (Time, Class, u64);
@@ -231,13 +228,13 @@ impl<P> Agenda<P> {
         None
     }
 
-    /// Moves every event into `out`, in no particular order, freeing only
-    /// the slots they held.
-    pub fn drain_into(&mut self, out: &mut Vec<(Key, P)>) {
+    /// Hands every event to `f`, in no particular order, freeing only the
+    /// slots they held.
+    pub fn drain_with(&mut self, mut f: impl FnMut(Key, P)) {
         for e in self.heap.drain() {
             self.free.push(e.slot);
             if let Some(payload) = self.slots[e.slot as usize].take() {
-                out.push((e.key, payload));
+                f(e.key, payload);
             }
         }
     }
@@ -282,16 +279,18 @@ pub trait Model: Send + 'static {
     /// Its messages.
     type Msg: Any + Send;
     /// Handles one message at `now`; what it schedules goes to `outbox`.
-    fn handle(&mut self, now: Time, msg: Self::Msg, outbox: Outbox) -> Outbox;
+    fn handle(&mut self, now: Time, msg: Self::Msg, outbox: Outbox<Self::Msg>) -> Outbox<Self::Msg>;
 }
 
 /// Handles a batch (see the module contract); `agenda` and `outbox` are the
-/// model's reusable buffers (left empty).
+/// model's reusable buffers (left empty). The model's events for itself stay
+/// typed in its agenda; only those still pending when the batch ends are
+/// boxed and go back to the kernel.
 pub fn process_batch<M: Model>(
     model: &mut M,
     batch: Batch,
-    agenda: &mut Agenda<Msg>,
-    outbox: &mut Outbox,
+    agenda: &mut Agenda<M::Msg>,
+    outbox: &mut Outbox<M::Msg>,
 ) -> Result<Handled, SimError> {
     let Batch { to: me, items, horizon, mut next_seq, time_horizon } = batch;
     let mut events: Vec<(Key, Envelope)> = Vec::new();
@@ -306,14 +305,23 @@ pub fn process_batch<M: Model>(
             (None, Some(_)) => false,
             (None, None) => break,
         };
-        let next = if from_items { items.next() } else { agenda.pop() };
-        let Some((key, msg)) = next else { break };
-        if delivered > 0 && stop.is_some_and(|s| key >= s) {
-            events.push((key, Envelope { to: me, msg }));
-            break;
-        }
-        let Some(msg) = msg.take::<M::Msg>() else {
-            return Err(SimError::Misrouted { to: me.0 });
+        let (key, msg) = if from_items {
+            let Some((key, msg)) = items.next() else { break };
+            if delivered > 0 && stop.is_some_and(|s| key >= s) {
+                events.push((key, Envelope { to: me, msg }));
+                break;
+            }
+            match msg.take::<M::Msg>() {
+                Some(msg) => (key, msg),
+                None => return Err(SimError::Misrouted { to: me.0 }),
+            }
+        } else {
+            let Some((key, msg)) = agenda.pop() else { break };
+            if delivered > 0 && stop.is_some_and(|s| key >= s) {
+                agenda.push(key, msg);
+                break;
+            }
+            (key, msg)
         };
         let now = key.0;
         *outbox = model.handle(now, msg, std::mem::take(outbox));
@@ -329,19 +337,20 @@ pub fn process_batch<M: Model>(
             let k = (e.time, e.class, next_seq);
             next_seq += 1;
             match e.to {
-                To::Me => agenda.push(k, e.msg),
-                To::Model(to) if to == me => agenda.push(k, e.msg),
-                To::Model(to) => {
+                To::Me(msg) => agenda.push(k, msg),
+                To::Model(to, msg) if to == me => match msg.take::<M::Msg>() {
+                    Some(msg) => agenda.push(k, msg),
+                    None => return Err(SimError::Misrouted { to: me.0 }),
+                },
+                To::Model(to, msg) => {
                     stop = Some(stop.map_or(k, |s| s.min(k)));
-                    events.push((k, Envelope { to, msg: e.msg }));
+                    events.push((k, Envelope { to, msg }));
                 }
             }
         }
     }
     events.extend(items.map(|(k, msg)| (k, Envelope { to: me, msg })));
-    let mut own = Vec::new();
-    agenda.drain_into(&mut own);
-    events.extend(own.into_iter().map(|(k, msg)| (k, Envelope { to: me, msg })));
+    agenda.drain_with(|k, msg| events.push((k, Envelope { to: me, msg: Msg::new(msg) })));
     Ok(Handled { events, next_seq, delivered, last_time })
 }
 
@@ -389,16 +398,16 @@ impl Kernel {
     }
 
     /// Queues one event for `to` (an event for [`To::Me`] goes to `from`).
-    pub fn schedule(&mut self, from: ModelId, event: Scheduled) -> Result<(), SimError> {
+    pub fn schedule<T: Any + Send>(&mut self, from: ModelId, event: Scheduled<T>) -> Result<(), SimError> {
         if event.time < self.now {
             return Err(SimError::Causality { now: self.now, at: event.time });
         }
         if event.time <= self.horizon {
-            let to = match event.to {
-                To::Me => from,
-                To::Model(to) => to,
+            let (to, msg) = match event.to {
+                To::Me(msg) => (from, Msg::new(msg)),
+                To::Model(to, msg) => (to, msg),
             };
-            self.queue.push((event.time, event.class, self.seq), Envelope { to, msg: event.msg });
+            self.queue.push((event.time, event.class, self.seq), Envelope { to, msg });
             self.seq += 1;
         }
         Ok(())
@@ -463,14 +472,14 @@ mod tests {
         seen: Vec<(Time, &'static str)>,
     }
 
-    fn at(time: Time, class: Class, to: u32, msg: &'static str) -> Scheduled {
-        Scheduled { time, class, to: To::Model(ModelId(to)), msg: Msg::new(msg) }
+    fn at(time: Time, class: Class, to: u32, msg: &'static str) -> Scheduled<&'static str> {
+        Scheduled { time, class, to: To::Model(ModelId(to), Msg::new(msg)) }
     }
 
     impl Model for Logger {
         type Msg = &'static str;
 
-        fn handle(&mut self, now: Time, msg: &'static str, mut outbox: Outbox) -> Outbox {
+        fn handle(&mut self, now: Time, msg: &'static str, mut outbox: Outbox<&'static str>) -> Outbox<&'static str> {
             self.seen.push((now, msg));
             match msg {
                 "occurrence-a" => {
@@ -492,8 +501,8 @@ mod tests {
     struct Two {
         models: [Logger; 2],
         log: Vec<(Time, &'static str)>,
-        agendas: [Agenda<Msg>; 2],
-        outbox: Outbox,
+        agendas: [Agenda<&'static str>; 2],
+        outbox: Outbox<&'static str>,
     }
 
     impl Bench for Two {
@@ -562,7 +571,9 @@ mod tests {
     #[test]
     fn a_message_of_another_type_is_refused_not_handled() {
         let mut k = Kernel::new(100);
-        k.schedule(ModelId(0), Scheduled { time: 1, class: JOB_END, to: To::Me, msg: Msg::new(7u64) }).unwrap();
+        let other: Scheduled<&'static str> =
+            Scheduled { time: 1, class: JOB_END, to: To::Model(ModelId(0), Msg::new(7u64)) };
+        k.schedule(ModelId(0), other).unwrap();
         let err = block_on(k.run(&mut bench())).unwrap_err();
         assert!(matches!(err, SimError::Misrouted { to: 0 }));
     }

@@ -7,7 +7,7 @@
 //! actor a [`crate::sim::bench::Bench`] can drive. A bench asks a model for
 //! its final state with [`Finish`]. Nothing here knows a model kind.
 
-use crate::sim::kernel::{Agenda, Batch, Handled, Model, Msg, Outbox, SimError, process_batch};
+use crate::sim::kernel::{Agenda, Batch, Handled, Model, Outbox, SimError, process_batch};
 
 /// The kernel's delivery of a batch of events to one model (see
 /// [`crate::sim::kernel::process_batch`]); the reply is what the model hands back.
@@ -19,18 +19,24 @@ pub struct DeliverBatch(pub Batch);
 pub struct Finish;
 
 /// A model's reusable event buffers.
-#[derive(Debug, Default)]
-pub struct Buffers {
+#[derive(Debug)]
+pub struct Buffers<T> {
     /// Its own pending events during a batch.
-    pub agenda: Agenda<Msg>,
+    pub agenda: Agenda<T>,
     /// What one handler call schedules.
-    pub outbox: Outbox,
+    pub outbox: Outbox<T>,
+}
+
+impl<T> Default for Buffers<T> {
+    fn default() -> Self {
+        Buffers { agenda: Agenda::default(), outbox: Vec::new() }
+    }
 }
 
 /// A model driven by batches, owning its buffers.
 pub trait Batched: Model + Sized {
     /// Its buffers.
-    fn buffers(&mut self) -> &mut Buffers;
+    fn buffers(&mut self) -> &mut Buffers<Self::Msg>;
 
     /// The error that ends the run if the model broke the kernel's contract
     /// while handling its events (checked after each batch).

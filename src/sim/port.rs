@@ -76,9 +76,9 @@ impl<M: Model> Address<M> {
         Input { to: self.id, wrap: wrap::<M, T> }
     }
 
-    /// `msg` for this model at `time` in `class`.
-    pub fn event(&self, time: Time, class: Class, msg: M::Msg) -> Scheduled {
-        Scheduled { time, class, to: To::Model(self.id), msg: Msg::new(msg) }
+    /// `msg` for this model at `time` in `class`, scheduled by a model whose messages are `U`.
+    pub fn event<U>(&self, time: Time, class: Class, msg: M::Msg) -> Scheduled<U> {
+        Scheduled { time, class, to: To::Model(self.id, Msg::new(msg)) }
     }
 }
 
@@ -120,13 +120,13 @@ impl<T> Input<T> {
         self.to
     }
 
-    /// `item` for this input at `time` in `class`.
-    pub fn event(&self, time: Time, class: Class, item: T) -> Scheduled {
-        Scheduled { time, class, to: To::Model(self.to), msg: (self.wrap)(item) }
+    /// `item` for this input at `time` in `class`, scheduled by a model whose messages are `U`.
+    pub fn event<U>(&self, time: Time, class: Class, item: T) -> Scheduled<U> {
+        Scheduled { time, class, to: To::Model(self.to, (self.wrap)(item)) }
     }
 
     /// Sends `item` to this input at `time` in `class`.
-    pub fn send(&self, time: Time, class: Class, item: T, outbox: &mut Outbox) {
+    pub fn send<U>(&self, time: Time, class: Class, item: T, outbox: &mut Outbox<U>) {
         outbox.push(self.event(time, class, item));
     }
 }
@@ -174,7 +174,7 @@ impl<T: Clone> Output<T> {
     }
 
     /// Sends `item` at `time` in `class` to every connected input.
-    pub fn send(&self, time: Time, class: Class, item: T, outbox: &mut Outbox) {
+    pub fn send<U>(&self, time: Time, class: Class, item: T, outbox: &mut Outbox<U>) {
         if let Some((last, rest)) = self.links.split_last() {
             for input in rest {
                 input.send(time, class, item.clone(), outbox);
@@ -193,7 +193,7 @@ mod tests {
 
     impl Model for Counter {
         type Msg = u64;
-        fn handle(&mut self, _: Time, _: u64, outbox: Outbox) -> Outbox {
+        fn handle(&mut self, _: Time, _: u64, outbox: Outbox<u64>) -> Outbox<u64> {
             outbox
         }
     }
@@ -206,7 +206,7 @@ mod tests {
 
     impl Model for Echo {
         type Msg = String;
-        fn handle(&mut self, _: Time, _: String, outbox: Outbox) -> Outbox {
+        fn handle(&mut self, _: Time, _: String, outbox: Outbox<String>) -> Outbox<String> {
             outbox
         }
     }
@@ -220,17 +220,23 @@ mod tests {
     #[test]
     fn sends_to_every_connection_in_order_and_drops_when_unconnected() {
         let mut out = Output::new();
-        let mut outbox = Vec::new();
+        let mut outbox: Outbox<()> = Vec::new();
         out.send(5, Class(5), 1u32, &mut outbox);
         assert!(outbox.is_empty() && !out.is_connected());
         out.connect(Address::<Echo>::new(ModelId(3)).input());
         out.connect(Address::<Counter>::new(ModelId(1)).input());
         out.send(7, Class(4), 2, &mut outbox);
-        let sent: Vec<_> = outbox.into_iter().map(|s| (s.time, s.class, s.to, s.msg)).collect();
+        let sent: Vec<_> = outbox
+            .into_iter()
+            .map(|s| match s.to {
+                To::Model(to, msg) => (s.time, s.class, to, msg),
+                To::Me(()) => panic!("an output never sends to its own model"),
+            })
+            .collect();
         assert_eq!(sent.len(), 2);
-        assert_eq!((sent[0].0, sent[0].1, sent[0].2), (7, Class(4), To::Model(ModelId(3))));
+        assert_eq!((sent[0].0, sent[0].1, sent[0].2), (7, Class(4), ModelId(3)));
         assert_eq!(sent[0].3.get::<String>().map(String::as_str), Some("2"));
-        assert_eq!((sent[1].0, sent[1].1, sent[1].2), (7, Class(4), To::Model(ModelId(1))));
+        assert_eq!((sent[1].0, sent[1].1, sent[1].2), (7, Class(4), ModelId(1)));
         assert_eq!(sent[1].3.get::<u64>(), Some(&20));
     }
 }
