@@ -8,11 +8,13 @@
 //! - [`policy`]: scheduling strategies and placement;
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
 //! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
-//! - [`sim`]: the event kernel and the actors (cluster, client, failure injector);
+//! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
+//! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
 //! - [`experiment`]: points of four kinds (single cluster, Grid, provisioning,
 //!   pricing), configs, and the one executor that runs them;
 //! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
+//! - [`registry`]: strategies, broker algorithms and model kinds by name, open to other crates;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`threads`]: the `--jobs` budget of busy threads;
@@ -26,6 +28,7 @@ pub mod grid;
 pub mod plan;
 pub mod policy;
 pub mod provision;
+pub mod registry;
 pub mod report;
 pub mod rng;
 pub mod setting;

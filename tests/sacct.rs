@@ -451,7 +451,7 @@ fn every_single_cluster_strategy_runs_on_a_sacct_dump() {
     let db = dir.path().join("all.sqlite");
     // A strategy whose decisions come from an external scheduler (batsim)
     // needs one running: tests/batsim*.rs run those.
-    let strategies: Vec<_> = slasim::policy::strategy_infos().iter().filter(|i| !i.reads.scheduler).collect();
+    let strategies: Vec<_> = slasim::policy::strategy_infos().into_iter().filter(|i| !i.reads.scheduler).collect();
     assert!(strategies.len() >= 8, "{}", strategies.len());
     for info in &strategies {
         // Oracle PDFs: a whole-log run has no history to learn them from.

@@ -116,7 +116,7 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
         )],
         ListCommand::Algorithms => vec![Section::new(
             ["algorithm", "what it does"],
-            ALGORITHMS.iter().map(|a| (a.name.to_string(), a.description.to_string())),
+            ALGORITHMS.all().into_iter().map(|a| (a.name.to_string(), a.description.to_string())),
         )],
         ListCommand::Axes => Kind::ALL
             .into_iter()

@@ -210,14 +210,14 @@ impl RunMethod {
 
 /// `--strategy`: every registered strategy, with its one line.
 pub(crate) fn strategy_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(strategy_infos().iter().map(|s| PossibleValue::new(s.name).help(s.description)))
+    PossibleValuesParser::new(strategy_infos().into_iter().map(|s| PossibleValue::new(s.name).help(s.description)))
 }
 
 /// `grid run --strategy`: the strategies that can run a Grid cluster.
 pub(crate) fn local_scheduler_parser() -> PossibleValuesParser {
     PossibleValuesParser::new(
         strategy_infos()
-            .iter()
+            .into_iter()
             .filter(|s| s.takes_reservations())
             .map(|s| PossibleValue::new(s.name).help(s.description)),
     )
@@ -225,7 +225,7 @@ pub(crate) fn local_scheduler_parser() -> PossibleValuesParser {
 
 /// `--algorithm`: every registered co-reservation algorithm, with its one line.
 pub(crate) fn algorithm_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(ALGORITHMS.iter().map(|a| PossibleValue::new(a.name).help(a.description)))
+    PossibleValuesParser::new(ALGORITHMS.all().into_iter().map(|a| PossibleValue::new(a.name).help(a.description)))
 }
 
 /// Preparation settings (dissertation defaults).

@@ -8,8 +8,9 @@
 //! Contract: an algorithm decides three things and nothing else — which status
 //! query the clusters answer (none for Alg. 1), the order of the TR list the
 //! variant tree is built from, and the reservation step. The broker asks it
-//! through the trait and never looks at its name; [`ALGORITHMS`] maps names
-//! to constructors for configs and the command line.
+//! through the trait and never looks at its name; the registry
+//! [`ALGORITHMS`] maps names to constructors for configs and the command
+//! line, and a program depending on the crate may add its own.
 
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -19,7 +20,7 @@ use crate::grid::request::{CoRequest, Tr};
 use crate::grid::resort::{Resorting, Weights};
 use crate::grid::search::{DepthFirst, Search};
 use crate::grid::tree::TreeCounts;
-use crate::policy::UnknownName;
+use crate::registry::{Named, Registry, UnknownName};
 
 /// The status query an algorithm sends to each cluster candidate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -150,7 +151,14 @@ pub struct AlgorithmInfo {
     pub description: &'static str,
     /// Sends status queries (its messages include r · C of them).
     pub queries: bool,
-    build: fn() -> Box<dyn BrokerStrategy>,
+    /// Builds a fresh instance.
+    pub build: fn() -> Box<dyn BrokerStrategy>,
+}
+
+impl Named for AlgorithmInfo {
+    fn name(&self) -> &'static str {
+        self.name
+    }
 }
 
 impl AlgorithmInfo {
@@ -160,8 +168,8 @@ impl AlgorithmInfo {
     }
 }
 
-/// Every algorithm, in report order.
-pub const ALGORITHMS: [AlgorithmInfo; 9] = [
+/// The built-in algorithms, in report order.
+static BUILTIN: [AlgorithmInfo; 9] = [
     AlgorithmInfo {
         name: "a1",
         description: "Alg. 1, trivial: no status query, random variants until one is reserved",
@@ -218,18 +226,19 @@ pub const ALGORITHMS: [AlgorithmInfo; 9] = [
     },
 ];
 
+/// Every algorithm a config or the command line can name: the built-in ones
+/// in report order, then those a program registered
+/// (`ALGORITHMS.register(AlgorithmInfo { .. })`).
+pub static ALGORITHMS: Registry<AlgorithmInfo> = Registry::new("algorithm", &BUILTIN);
+
 /// The valid algorithm names.
 pub fn algorithm_names() -> Vec<&'static str> {
-    ALGORITHMS.iter().map(|a| a.name).collect()
+    ALGORITHMS.names()
 }
 
 /// An algorithm by name.
 pub fn algorithm(name: &str) -> Result<&'static AlgorithmInfo, UnknownName> {
-    ALGORITHMS.iter().find(|a| a.name == name).ok_or_else(|| UnknownName {
-        kind: "algorithm",
-        name: name.to_string(),
-        valid: algorithm_names(),
-    })
+    ALGORITHMS.get(name)
 }
 
 #[cfg(test)]

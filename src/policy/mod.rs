@@ -27,6 +27,7 @@ use crate::policy::comprehensive::{
 };
 use crate::policy::heuristic::Heuristic;
 use crate::policy::overbooking::Overbooking;
+use crate::registry::{Named, Registry};
 use crate::setting::InvalidSetting;
 use crate::stats::pos::Reliability;
 
@@ -260,17 +261,7 @@ impl fmt::Display for Placement {
     }
 }
 
-/// An unknown strategy or placement name, with the valid ones.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("unknown {kind} `{name}`; valid {kind} names: {}", .valid.join(", "))]
-pub struct UnknownName {
-    /// "strategy" or "placement".
-    pub kind: &'static str,
-    /// What was asked for.
-    pub name: String,
-    /// What exists.
-    pub valid: Vec<&'static str>,
-}
+pub use crate::registry::UnknownName;
 
 /// What a strategy is built from.
 #[derive(Debug, Clone)]
@@ -307,7 +298,8 @@ pub struct Reads {
     pub kill_at_estimate: bool,
 }
 
-/// A registered strategy.
+/// A registered strategy: what the experiment pipeline, the reports and the
+/// command line know of it, and how to build it.
 pub struct StrategyInfo {
     /// Stable kebab-case name.
     pub name: &'static str,
@@ -326,10 +318,17 @@ pub struct StrategyInfo {
     /// A queueing mode that still models node failures (an external
     /// scheduler is told of them); every planning strategy does.
     pub node_failures: bool,
-    build: fn(&StrategySettings, u32) -> Box<dyn Strategy>,
+    /// Builds it for a cluster of the given number of nodes.
+    pub build: fn(&StrategySettings, u32) -> Box<dyn Strategy>,
     /// Builds it as a Grid cluster's local scheduler taking advance
     /// reservations, with backlog integrals over `[0, t_stop]` (queueing modes only).
-    reserving: Option<BuildReserving>,
+    pub reserving: Option<BuildReserving>,
+}
+
+impl Named for StrategyInfo {
+    fn name(&self) -> &'static str {
+        self.name
+    }
 }
 
 impl StrategyInfo {
@@ -341,14 +340,14 @@ impl StrategyInfo {
 
 /// Builds a queueing mode for a cluster of `capacity` CPUs taking advance
 /// reservations, with backlog integrals over `[0, t_stop]`.
-type BuildReserving = fn(u32, Time) -> Box<dyn Strategy>;
+pub type BuildReserving = fn(u32, Time) -> Box<dyn Strategy>;
 
 fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
     s.overbooking.clone()
 }
 
-/// Every strategy, in report order.
-pub const STRATEGIES: [StrategyInfo; 9] = [
+/// The built-in strategies, in report order.
+static BUILTIN: [StrategyInfo; 9] = [
     StrategyInfo {
         name: "conservative-backfilling",
         description: "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
@@ -537,23 +536,24 @@ pub const STRATEGIES: [StrategyInfo; 9] = [
     },
 ];
 
-/// Every strategy, in report order.
-pub fn strategy_infos() -> &'static [StrategyInfo] {
-    &STRATEGIES
+/// Every strategy a config or the command line can name: the built-in ones
+/// in report order, then those a program registered
+/// (`STRATEGIES.register(StrategyInfo { .. })`).
+pub static STRATEGIES: Registry<StrategyInfo> = Registry::new("strategy", &BUILTIN);
+
+/// Every registered strategy, in report order.
+pub fn strategy_infos() -> Vec<&'static StrategyInfo> {
+    STRATEGIES.all()
 }
 
 /// The valid strategy names.
 pub fn strategy_names() -> Vec<&'static str> {
-    STRATEGIES.iter().map(|s| s.name).collect()
+    STRATEGIES.names()
 }
 
 /// A strategy's registration, by name.
 pub fn strategy(name: &str) -> Result<&'static StrategyInfo, UnknownName> {
-    STRATEGIES.iter().find(|s| s.name == name).ok_or_else(|| UnknownName {
-        kind: "strategy",
-        name: name.to_string(),
-        valid: strategy_names(),
-    })
+    STRATEGIES.get(name)
 }
 
 /// Checks a strategy name.

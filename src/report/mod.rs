@@ -28,7 +28,7 @@ use anyhow::{Context, bail};
 use polars::prelude::*;
 use sha2::{Digest, Sha256};
 
-use crate::policy::STRATEGIES;
+use crate::policy::strategy_infos;
 use crate::report::load::{Filter, load_calibration, load_points};
 use crate::report::plots::{Figure, Panel, Series};
 use crate::report::tables::{
@@ -347,8 +347,8 @@ fn pof_figures(rows: &[Agg], trace: &str, pdf: &str) -> Vec<Figure> {
         return Vec::new();
     }
     let curves = |value: fn(&Agg) -> (f64, f64)| -> Vec<Series> {
-        STRATEGIES
-            .iter()
+        strategy_infos()
+            .into_iter()
             .enumerate()
             .filter_map(|(k, info)| {
                 let mut found: Vec<&Agg> = lookup(rows, info.name, trace, pdf, "pof", 1.0)
@@ -416,8 +416,8 @@ fn series_per_strategy(
     line: bool,
 ) -> PolarsResult<Vec<Series>> {
     let names = tables::strs(df, "strategy")?;
-    Ok(STRATEGIES
-        .iter()
+    Ok(strategy_infos()
+        .into_iter()
         .enumerate()
         .filter_map(|(k, info)| {
             let mut points: Vec<_> =

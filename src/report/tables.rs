@@ -17,7 +17,7 @@
 
 use polars::prelude::*;
 
-use crate::policy::{STRATEGIES, strategy};
+use crate::policy::{strategy, strategy_infos};
 use crate::report::reference;
 use crate::report::summary::{additional_percent, ci_from, t_quantile_975, wilson};
 use crate::stats::calibration::{Z95, wilson_bounds};
@@ -245,7 +245,7 @@ pub fn pof_table(rows: &[Agg]) -> PolarsResult<DataFrame> {
                 .filter(|r| r.acceptance == "pof")
                 .max_by(|a, b| a.gain.total_cmp(&b.gain).then(b.pof_max.total_cmp(&a.pof_max)))
         };
-        for info in &STRATEGIES {
+        for info in strategy_infos() {
             let Some(row) = best(info.name) else { continue };
             let base = info.base.and_then(&best).map(|b| b.gain);
             trace.push(t.clone());
@@ -281,7 +281,7 @@ pub fn risk_table(rows: &[Agg]) -> PolarsResult<DataFrame> {
         (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
     if !ratios.is_empty() {
         for (t, p) in groups(rows, "risk") {
-            for info in STRATEGIES.iter().filter(|s| !s.reads.overbooking || s.reads.acceptance) {
+            for info in strategy_infos().into_iter().filter(|s| !s.reads.overbooking || s.reads.acceptance) {
                 for &r in &ratios {
                     let pick = |s: &str| lookup(rows, s, &t, &p, "risk", r).into_iter().next();
                     let Some(row) = pick(info.name) else { continue };
@@ -550,7 +550,7 @@ pub fn checkpoint_table(points: &DataFrame) -> PolarsResult<DataFrame> {
 /// no classic mode was run.
 pub fn queueing_table(points: &DataFrame) -> PolarsResult<DataFrame> {
     let classic: BooleanChunked =
-        strs(points, "strategy")?.iter().map(|name| STRATEGIES.iter().any(|s| s.queueing && s.name == name)).collect();
+        strs(points, "strategy")?.iter().map(|name| strategy(name).is_ok_and(|s| s.queueing)).collect();
     let metrics = [
         "jobs",
         "dropped",

@@ -1,0 +1,41 @@
+//! A strategy and a co-reservation algorithm written outside slasim, and
+//! their registration. `main.rs` registers them and hands over to slasim's
+//! own command line, so every `slasim` command (sweep, run, report, list)
+//! knows them by name.
+
+pub mod sjf_backfilling;
+pub mod unshuffled;
+
+use slasim::grid::algorithm::{ALGORITHMS, AlgorithmInfo};
+use slasim::policy::{Reads, STRATEGIES, StrategyInfo};
+use slasim::registry::BadName;
+
+/// Registers `sjf-backfilling` and `a3b-unshuffled`.
+pub fn register() -> Result<(), BadName> {
+    STRATEGIES.register(StrategyInfo {
+        name: "sjf-backfilling",
+        description: "EASY backfilling whose candidates are tried shortest estimate first (outside the crate)",
+        reads: Reads {
+            placement: false,
+            overbooking: false,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: true,
+        },
+        security_factor: 2.0,
+        base: None,
+        moves_planned_jobs: false,
+        // A queueing mode: every job runs, no deadlines, fees or rejections.
+        queueing: true,
+        node_failures: false,
+        build: |settings, capacity| Box::new(sjf_backfilling::SjfBackfilling::new(capacity, settings.kill_at_estimate)),
+        reserving: None,
+    })?;
+    ALGORITHMS.register(AlgorithmInfo {
+        name: "a3b-unshuffled",
+        description: "Alg. 3b with the variants tried in generation order instead of a random one (outside the crate)",
+        queries: true,
+        build: || Box::new(unshuffled::Unshuffled),
+    })?;
+    Ok(())
+}

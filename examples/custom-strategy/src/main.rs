@@ -1,0 +1,11 @@
+//! slasim's command line, with `sjf-backfilling` and `a3b-unshuffled` registered.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    if let Err(e) = slasim_custom_strategy::register() {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    slasim::cli::main()
+}
