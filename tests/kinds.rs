@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use slasim::units::thousands;
+
 fn slasim(args: &[&str]) -> (i32, String, String) {
     let out = common::slasim().args(args).output().unwrap();
     (
@@ -262,16 +264,4 @@ fn every_config_dry_runs_with_its_point_count() {
     let (code, _, err) = slasim(&["sweep", s(&wrong), "--dry-run"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("wrong.toml:4:1") && err.contains("axis `pof_max` is a single-cluster setting"), "{err}");
-}
-
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -46,10 +46,11 @@ pub struct Class(pub u8);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ModelId(pub u32);
 
-/// A message for one model, holding that model's own message type.
+/// A message for another model, holding that model's own message type.
 ///
-/// Boxed: measured on the classic bench, moving a 128-byte inline message
-/// through the queues cost more than the allocation.
+/// Boxed: the kernel's queue holds messages of every kind. A model's events
+/// for itself, most of a run's, never become a `Msg` while it handles its
+/// batch ([`To::Me`]).
 pub struct Msg(Box<dyn Any + Send>);
 
 impl Msg {
