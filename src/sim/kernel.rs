@@ -229,17 +229,6 @@ impl<P> Agenda<P> {
         None
     }
 
-    /// Hands every event to `f`, in no particular order, freeing only the
-    /// slots they held.
-    pub fn drain_with(&mut self, mut f: impl FnMut(Key, P)) {
-        for e in self.heap.drain() {
-            self.free.push(e.slot);
-            if let Some(payload) = self.slots[e.slot as usize].take() {
-                f(e.key, payload);
-            }
-        }
-    }
-
     /// True when empty.
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
@@ -264,9 +253,11 @@ pub struct Batch {
 /// What a model hands back after a batch.
 #[derive(Debug)]
 pub struct Handled {
-    /// Events to queue, with their keys: the batch items not handled, the
-    /// model's own events not handled, and its events for other models.
+    /// Events to queue, with their keys: the batch items not handled and its
+    /// events for other models.
     pub events: Vec<(Key, Envelope)>,
+    /// The key of its first own event still pending (they stay in its agenda).
+    pub next_own: Option<Key>,
     /// The next sequence number.
     pub next_seq: u64,
     /// Events handled.
@@ -284,9 +275,9 @@ pub trait Model: Send + 'static {
 }
 
 /// Handles a batch (see the module contract); `agenda` and `outbox` are the
-/// model's reusable buffers (left empty). The model's events for itself stay
-/// typed in its agenda; only those still pending when the batch ends are
-/// boxed and go back to the kernel.
+/// model's buffers. The model's events for itself stay typed in its agenda,
+/// across batches too: the kernel holds only the key of the first
+/// ([`Handled::next_own`]).
 pub fn process_batch<M: Model>(
     model: &mut M,
     batch: Batch,
@@ -351,8 +342,7 @@ pub fn process_batch<M: Model>(
         }
     }
     events.extend(items.map(|(k, msg)| (k, Envelope { to: me, msg })));
-    agenda.drain_with(|k, msg| events.push((k, Envelope { to: me, msg: Msg::new(msg) })));
-    Ok(Handled { events, next_seq, delivered, last_time })
+    Ok(Handled { events, next_own: agenda.peek_key(), next_seq, delivered, last_time })
 }
 
 /// A set of models wired together: hands each batch to its model.
@@ -379,18 +369,30 @@ pub struct KernelStats {
     pub last_time: Time,
 }
 
+/// An entry of the kernel's queue.
+#[derive(Debug)]
+enum Queued {
+    /// A message for a model.
+    Msg(Envelope),
+    /// The first of a model's own pending events (they stay in its agenda);
+    /// stale once the model handled it in an earlier batch.
+    Own(ModelId),
+}
+
 /// The event queue and the clock.
 pub struct Kernel {
     now: Time,
     horizon: Time,
     seq: u64,
-    queue: Agenda<Envelope>,
+    queue: Agenda<Queued>,
+    /// Per model, the key of its live [`Queued::Own`] entry.
+    own: Vec<Option<Key>>,
 }
 
 impl Kernel {
     /// A kernel at t = 0 that stops after `horizon`.
     pub fn new(horizon: Time) -> Kernel {
-        Kernel { now: 0, horizon, seq: 0, queue: Agenda::default() }
+        Kernel { now: 0, horizon, seq: 0, queue: Agenda::default(), own: Vec::new() }
     }
 
     /// Current virtual time.
@@ -408,40 +410,65 @@ impl Kernel {
                 To::Me(msg) => (from, Msg::new(msg)),
                 To::Model(to, msg) => (to, msg),
             };
-            self.queue.push((event.time, event.class, self.seq), Envelope { to, msg });
+            self.queue.push((event.time, event.class, self.seq), Queued::Msg(Envelope { to, msg }));
             self.seq += 1;
         }
         Ok(())
+    }
+
+    /// The model of the first live entry, dropping stale ones.
+    fn peek_live(&mut self) -> Option<ModelId> {
+        loop {
+            let key = self.queue.peek_key()?;
+            match self.queue.peek()? {
+                Queued::Msg(e) => return Some(e.to),
+                Queued::Own(id) if self.own.get(id.0 as usize).copied().flatten() == Some(key) => return Some(*id),
+                Queued::Own(_) => {
+                    self.queue.pop();
+                }
+            }
+        }
     }
 
     /// Delivers events until the queue is empty or past the horizon.
     pub async fn run<B: Bench>(&mut self, bench: &mut B) -> Result<KernelStats, SimError> {
         let mut stats = KernelStats::default();
         let mut items = Vec::new();
-        while let Some((key, first)) = self.queue.pop() {
-            let to = first.to;
+        while let Some(to) = self.peek_live() {
             items.clear();
-            items.push((key, first.msg));
-            // The run of consecutive events for the same model.
-            while let Some(next) = self.queue.peek() {
-                if next.to != to {
-                    break;
-                }
-                if let Some((key, e)) = self.queue.pop() {
-                    items.push((key, e.msg));
+            // The run of consecutive entries for the same model; its own
+            // pending events come along in its agenda.
+            while self.peek_live() == Some(to) {
+                match self.queue.pop() {
+                    Some((key, Queued::Msg(e))) => items.push((key, e.msg)),
+                    Some((_, Queued::Own(_))) => self.own[to.0 as usize] = None,
+                    None => break,
                 }
             }
+            // Its live own entry, if still queued, is in the batch too.
+            if let Some(slot) = self.own.get_mut(to.0 as usize) {
+                *slot = None;
+            }
+            let horizon = self.peek_live().and_then(|_| self.queue.peek_key());
             let batch = Batch {
                 to,
                 items: std::mem::take(&mut items),
-                horizon: self.queue.peek_key(),
+                horizon,
                 next_seq: self.seq,
                 time_horizon: self.horizon,
             };
             let handled = bench.deliver(batch).await?;
             self.seq = handled.next_seq;
             for (key, e) in handled.events {
-                self.queue.push(key, e);
+                self.queue.push(key, Queued::Msg(e));
+            }
+            if let Some(key) = handled.next_own {
+                let i = to.0 as usize;
+                if self.own.len() <= i {
+                    self.own.resize(i + 1, None);
+                }
+                self.own[i] = Some(key);
+                self.queue.push(key, Queued::Own(to));
             }
             self.now = handled.last_time.max(self.now);
             stats.delivered += handled.delivered;
