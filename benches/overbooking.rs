@@ -69,6 +69,7 @@ fn ctc_battery(c: &mut Criterion) {
         reservations: Default::default(),
         classic: Default::default(),
         batsim: None,
+        energy: None,
     };
     let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

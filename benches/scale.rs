@@ -38,6 +38,7 @@ fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
         reservations: Default::default(),
         classic: Default::default(),
         batsim: None,
+        energy: None,
     }
 }
 

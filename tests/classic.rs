@@ -210,6 +210,7 @@ fn classic_modes_on_the_whole_kth_log() {
             reservations: Default::default(),
             classic: Default::default(),
             batsim: None,
+            energy: None,
         };
         let inputs = Inputs::load(&[Point::Single(point.clone())]).unwrap();
         let prepared = inputs.prepared(&point).unwrap();

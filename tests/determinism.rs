@@ -36,6 +36,7 @@ fn points() -> Vec<Point> {
                 reservations: Default::default(),
                 classic: Default::default(),
                 batsim: None,
+                energy: None,
             };
             // The classic modes model no failures.
             points.push(Point::Single(point.resolve(!queueing).unwrap()));

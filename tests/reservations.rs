@@ -49,7 +49,8 @@ fn run_with(
     jobs.sort_by_key(|j| (j.occurrence, j.id));
     let strategy = build(strategy, &settings, capacity).unwrap();
     let failures = FailureStream::none(capacity);
-    let sim = simulate(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator: None }).unwrap();
+    let sim =
+        simulate(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator: None, energy: None }).unwrap();
     assert_eq!(sim.cluster.unresolved, 0, "every job must end in exactly one outcome");
     sim
 }

@@ -30,6 +30,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             reservations: Default::default(),
             classic: Default::default(),
             batsim: None,
+            energy: None,
         })
         .map(|p| Point::Single(p.resolve(true).expect("valid settings")))
         .collect()

@@ -35,6 +35,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         reservations: Default::default(),
         classic: Default::default(),
         batsim: None,
+        energy: None,
     };
     let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("the trace loads");
     let prepared = inputs.prepared(&point).expect("prepared");

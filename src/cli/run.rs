@@ -276,6 +276,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
                 reservations: reservations.clone(),
                 classic: ClassicConfig { kill_at_estimate },
                 batsim: Some(batsim.clone()),
+                energy: None,
             };
             // Resolved once, as a config point would be: a classic mode
             // runs the whole log (one battery).

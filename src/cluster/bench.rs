@@ -1,4 +1,5 @@
-//! The single-cluster bench: one job client and one failure injector feeding one cluster.
+//! The single-cluster bench: one job client and one failure injector feeding
+//! one cluster, and an energy meter reading its node states when asked for.
 //!
 //! Contract: [`simulate`] assembles the bench on a [`crate::sim::bench::Bench`],
 //! seeds the kernel with the client's and the injector's first events and
@@ -9,6 +10,7 @@
 
 use crate::cluster::ClusterActor;
 use crate::cluster::ClusterResult;
+use crate::cluster::energy::{Energy, EnergyConfig, EnergyMeter};
 use crate::cluster::injector::FailureInjector;
 use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
@@ -34,13 +36,15 @@ pub struct Scenario {
     pub checkpoint: Option<CheckpointConfig>,
     /// Online PoF calibration, if any.
     pub calibrator: Option<OnlineCalibrator>,
+    /// An energy meter on the cluster's node states, if any.
+    pub energy: Option<EnergyConfig>,
 }
 
 impl Scenario {
     /// A cluster of `capacity` nodes running `strategy` on `jobs` under
     /// `failures`, without checkpointing or PoF calibration.
     pub fn new(capacity: u32, jobs: Vec<Job>, failures: FailureStream, strategy: Box<dyn Strategy>) -> Scenario {
-        Scenario { capacity, jobs, failures, strategy, checkpoint: None, calibrator: None }
+        Scenario { capacity, jobs, failures, strategy, checkpoint: None, calibrator: None, energy: None }
     }
 }
 
@@ -51,6 +55,8 @@ pub struct Simulated {
     pub cluster: ClusterResult,
     /// Kernel statistics.
     pub kernel: KernelStats,
+    /// The meter's reading over the run's makespan window, if it had one.
+    pub energy: Option<Energy>,
 }
 
 /// The last deadline: nothing after it can change an outcome.
@@ -74,6 +80,7 @@ async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimE
     scenario.strategy.begin(&scenario.jobs)?;
     let mut bench = Bench::new(horizon(&scenario.jobs));
     let jobs = scenario.jobs.len();
+    let first_submission = scenario.jobs.first().map_or(0, |j| j.occurrence);
     let at = bench.reserve::<ClusterActor>();
     let mut client = ClientActor::new(scenario.jobs);
     client.output.connect(at.input());
@@ -94,9 +101,17 @@ async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimE
     if !executions {
         cluster = cluster.without_executions();
     }
+    let meter = scenario.energy.map(|watts| bench.add(EnergyMeter::new(watts, scenario.capacity, first_submission)));
+    if let Some(meter) = meter {
+        cluster.node_states.connect(meter.input());
+    }
     bench.place(at, cluster);
     let kernel = bench.run().await?;
     let cluster = bench.finish(at).await?;
+    let energy = match meter {
+        Some(meter) => Some(bench.finish(meter).await?),
+        None => None,
+    };
     bench.stop().await;
-    Ok(Simulated { cluster, kernel })
+    Ok(Simulated { cluster, kernel, energy })
 }

@@ -8,7 +8,8 @@
 //!
 //! Contract: events at one time are handled class by class, lower first:
 //! negotiation messages, job ends, node repairs, node failures, wake-ups
-//! (starts), submissions, co-reservation and purchase requests. **A job
+//! (starts), submissions, co-reservation and purchase requests, meter
+//! readings. **A job
 //! starts only in the wake-up class or later**: a model that, handling an
 //! end, a repair or a failure, wants a job to start now asks for a wake-up at
 //! now. So every start at `t` sees every end, repair and failure at `t`: a
@@ -39,6 +40,9 @@ pub const JOB_START: Class = Class(4);
 pub const OCCURRENCE: Class = Class(5);
 /// A co-reservation or purchase request: after the jobs submitted at the same instant.
 pub const REQUEST: Class = Class(6);
+/// A meter reading (a cluster's node states after a change): after
+/// everything else at its instant, which it only observes.
+pub const METER: Class = Class(7);
 
 impl Submission for Job {
     const CLASS: Class = OCCURRENCE;

@@ -36,19 +36,21 @@ use std::collections::BTreeSet;
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
+use crate::cluster::energy::NodeStates;
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;
 use crate::policy::{Block, Booking, Cluster, RejectReason, Strategy};
 use crate::sim::kernel::{Class, Model, Outbox, Scheduled, SimError};
 use crate::sim::model::{Batched, Buffers, Finish};
-use crate::sim::port::{Receive, Request};
+use crate::sim::port::{Output, Receive, Request};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::failures::{NodeEvent, NodeEventKind};
 use crate::workload::job::Job;
 
 pub mod bench;
+pub mod energy;
 pub mod injector;
 pub mod instant;
 pub mod record;
@@ -155,6 +157,9 @@ pub struct ClusterCore {
     up: Vec<bool>,
     running_on: Vec<Option<JobId>>,
     idle_up: NodeSet,
+    /// Nodes running a job, and nodes down (for a meter).
+    busy: u32,
+    down: u32,
     /// Node lists of executions, appended at each start.
     arena: Vec<NodeId>,
     wakes: BTreeSet<Time>,
@@ -190,6 +195,8 @@ impl ClusterCore {
             up: vec![true; capacity as usize],
             running_on: vec![None; capacity as usize],
             idle_up: NodeSet::full(capacity),
+            busy: 0,
+            down: 0,
             arena: Vec::new(),
             wakes: BTreeSet::new(),
             outbox: Vec::new(),
@@ -232,6 +239,7 @@ impl ClusterCore {
         e.running = false;
         e.run += 1;
         let (start, first, count) = (e.start, e.first_node as usize, e.nodes as usize);
+        self.busy -= count as u32;
         for &node in &self.arena[first..first + count] {
             self.running_on[node as usize] = None;
             if self.up[node as usize] {
@@ -278,6 +286,7 @@ impl ClusterCore {
             return None;
         }
         self.up[node as usize] = false;
+        self.down += 1;
         self.idle_up.remove(node);
         let victim = self.running_on[node as usize];
         if let Some(job) = victim {
@@ -292,6 +301,7 @@ impl ClusterCore {
             return false;
         }
         self.up[node as usize] = true;
+        self.down -= 1;
         if self.running_on[node as usize].is_none() {
             self.idle_up.insert(node);
         }
@@ -410,6 +420,7 @@ impl Cluster for ClusterCore {
             return false;
         }
         let first_node = self.arena.len() as u32;
+        self.busy += nodes.len() as u32;
         for &node in nodes {
             self.running_on[node as usize] = Some(id);
             self.idle_up.remove(node);
@@ -499,6 +510,9 @@ pub struct ClusterActor {
     core: ClusterCore,
     strategy: Box<dyn Strategy>,
     lrs: Option<Lrs>,
+    /// Its node states after each change (for an energy meter); nothing is
+    /// sent while unconnected.
+    pub node_states: Output<NodeStates>,
     buffers: Buffers<ClusterMsg>,
 }
 
@@ -514,6 +528,7 @@ impl ClusterActor {
             core: ClusterCore::new(me, capacity, checkpoint),
             strategy,
             lrs: None,
+            node_states: Output::new(),
             buffers: Buffers::default(),
         }
     }
@@ -575,6 +590,8 @@ impl ClusterActor {
         let core = &mut self.core;
         core.now = now;
         core.outbox = outbox;
+        let before = (core.busy, core.down);
+        let mut job_ended = false;
         match msg {
             ClusterMsg::Submit(job) => {
                 core.register(job);
@@ -591,6 +608,7 @@ impl ClusterActor {
             // they allow happen at a wake-up (kernel contract, "one instant").
             ClusterMsg::JobEnd { job, run } => {
                 if core.end(job, run) {
+                    job_ended = true;
                     core.settling = true;
                     self.strategy.job_ended(core, job);
                     core.settling = false;
@@ -598,6 +616,7 @@ impl ClusterActor {
             }
             ClusterMsg::NodeFailure(node) => {
                 if let Some(victim) = core.node_failure(node) {
+                    job_ended = victim.is_some();
                     core.settling = true;
                     self.strategy.node_failed(core, node, victim);
                     core.settling = false;
@@ -611,6 +630,11 @@ impl ClusterActor {
                 }
             }
             ClusterMsg::Lrs(request) => self.serve(now, request),
+        }
+        let core = &mut self.core;
+        if self.node_states.is_connected() && (job_ended || (core.busy, core.down) != before) {
+            let states = NodeStates { busy: core.busy, down: core.down, job_ended };
+            self.node_states.send(now, instant::METER, states, &mut core.outbox);
         }
         std::mem::take(&mut self.core.outbox)
     }

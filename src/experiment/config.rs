@@ -152,6 +152,10 @@ pub struct ExperimentConfig {
     /// (`batsim`): single-cluster points only.
     #[serde(default)]
     pub batsim: Option<crate::policy::batsim::BatsimConfig>,
+    /// An energy meter on each run's cluster (watts per node state): off
+    /// when absent. Single-cluster points only.
+    #[serde(default)]
+    pub energy: Option<crate::cluster::energy::EnergyConfig>,
     /// Placement policy.
     #[serde(default)]
     pub placement: Placement,
@@ -314,7 +318,7 @@ pub const AXES: &[Axis] = &[
 ];
 
 /// The sections of a config, with the kind each belongs to.
-const SECTIONS: [(&str, Kind); 10] = [
+const SECTIONS: [(&str, Kind); 11] = [
     ("workload", Kind::Single),
     ("prepare", Kind::Single),
     ("failures", Kind::Single),
@@ -322,6 +326,7 @@ const SECTIONS: [(&str, Kind); 10] = [
     ("reservations", Kind::Single),
     ("classic", Kind::Single),
     ("batsim", Kind::Single),
+    ("energy", Kind::Single),
     ("placement", Kind::Single),
     ("provision", Kind::Provision),
     ("pricing", Kind::Pricing),
@@ -564,6 +569,7 @@ impl ExperimentConfig {
             reservations: self.reservations.clone(),
             classic: self.classic,
             batsim: self.batsim.clone(),
+            energy: self.energy,
         }
     }
 
@@ -773,6 +779,12 @@ impl Experiment {
                     loc.at(loc.key_offset(0..text.len(), key), e)
                 })?;
                 config.prepare.validate_split().map_err(|e| loc.at(0, e))?;
+                if let Some(energy) = &config.energy {
+                    energy.validate().map_err(|e| {
+                        let key = e.setting.rsplit('.').next().unwrap_or(e.setting);
+                        loc.at(loc.key_offset(0..text.len(), key), e)
+                    })?;
+                }
                 toml::Table::try_from(config.single_base())
             }
             Kind::Grid => {

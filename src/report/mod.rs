@@ -11,6 +11,7 @@
 //! error with a clear message, never a panic.
 
 pub mod batsim_jobs;
+pub mod energy;
 pub mod gantt;
 pub mod grid;
 pub mod load;
@@ -409,7 +410,7 @@ fn pof_figures(rows: &[Agg], trace: &str, pdf: &str) -> Vec<Figure> {
 
 /// One series per strategy from the rows of `df` that `keep` selects, each
 /// row giving the point (x, y, low, high) drawn with an error bar; sorted by x.
-fn series_per_strategy(
+pub(crate) fn series_per_strategy(
     df: &DataFrame,
     keep: impl Fn(usize) -> bool,
     point: impl Fn(usize) -> (f64, f64, f64, f64),
@@ -429,7 +430,7 @@ fn series_per_strategy(
 }
 
 /// A numeric column with nulls as 0.
-fn values(df: &DataFrame, name: &str) -> PolarsResult<Vec<f64>> {
+pub(crate) fn values(df: &DataFrame, name: &str) -> PolarsResult<Vec<f64>> {
     Ok(tables::floats(df, name)?.into_iter().map(|v| v.unwrap_or(0.0)).collect())
 }
 
@@ -601,6 +602,7 @@ fn single_cluster(
     let reservations = reservation_table(&points)?;
     let queueing = queueing_table(&points)?;
     let checkpointing = checkpoint_table(&points)?;
+    let metered = energy::load_energy(&options.db, &points).context("reading the energy meters' rows")?;
 
     let mut tables = vec![
         Table {
@@ -703,6 +705,15 @@ fn single_cluster(
             df: checkpointing,
         },
         Table {
+            id: "energy".into(),
+            title: "Energy per strategy".into(),
+            note: "Runs with an energy meter (`[energy]`), per trace and strategy: runs, the mean energy per run \
+                   over its makespan window (first submission to last end) in kWh, the mean gain per run (VC), gain \
+                   per kWh, and the mean shares of busy, idle and down node-time in %."
+                .into(),
+            df: energy::energy_table(&metered)?,
+        },
+        Table {
             id: "aggregates".into(),
             title: "Means over batteries along every sweep axis".into(),
             note: "Per combination of the sweep axes: batteries, and the mean and 95 % Student-t half-width of \
@@ -730,6 +741,7 @@ fn single_cluster(
         figures.extend(calibration_figure(&bins, trace, pdf)?);
     }
     figures.extend(reservation_figures(&reservations)?);
+    figures.extend(energy::energy_figures(&metered)?);
     let times = tables.iter().find(|t| t.id == "runtime").map(|t| &t.df);
     if let Some(times) = times {
         figures.extend(runtime_figure(times)?);

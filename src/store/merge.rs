@@ -74,6 +74,7 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
              INSERT INTO main.runs SELECT * FROM src.runs WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT INTO main.job_outcomes SELECT * FROM src.job_outcomes WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT INTO main.node_events SELECT * FROM src.node_events WHERE run_id IN (SELECT run_id FROM new_runs);
+             INSERT INTO main.energy SELECT * FROM src.energy WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT INTO main.reservations SELECT * FROM src.reservations WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT OR IGNORE INTO main.points SELECT * FROM src.points WHERE run_id IN (SELECT run_id FROM new_runs);
              INSERT OR IGNORE INTO main.grid_points SELECT * FROM src.grid_points WHERE run_id IN (SELECT run_id FROM new_runs);

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, params};
 
+use crate::cluster::energy::{Energy, EnergyConfig};
 use crate::cluster::record::{JobRecord, NodeEventRecord, RunSummary};
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
@@ -166,6 +167,8 @@ pub struct RunOutput {
     pub point: Option<(PointAxes, RunSummary)>,
     /// A Grid run's requests, sub-reservations and clusters.
     pub grid: Option<GridOutput>,
+    /// Its energy meter's watts and reading, if it had one.
+    pub energy: Option<(EnergyConfig, Energy)>,
 }
 
 /// A request and its metrics, for `coreservations` and `subreservations`.

@@ -16,7 +16,7 @@ use rusqlite::Connection;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 9] = [
+pub const MIGRATIONS: [&str; 10] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -433,6 +433,21 @@ ALTER TABLE provision_points ADD COLUMN share REAL;            -- pricing: % of 
 ALTER TABLE provision_points ADD COLUMN alpha REAL;            -- pricing: the buyers' trade-off factor
 ALTER TABLE provision_points ADD COLUMN pricing_policy TEXT;   -- pricing: 'conservative' or 'easy'
 "#,
+    // v10: an energy meter's reading per run and cluster.
+    r#"
+CREATE TABLE energy (
+    run_id            INTEGER NOT NULL REFERENCES runs(run_id),
+    cluster           INTEGER NOT NULL,  -- 0 in a single-cluster run
+    idle_watts        REAL    NOT NULL,  -- [energy]: watts of an idle node
+    busy_watts        REAL    NOT NULL,  -- of a node running a job
+    down_watts        REAL    NOT NULL,  -- of a failed node
+    idle_node_seconds REAL    NOT NULL,  -- over the makespan window: first submission to last end
+    busy_node_seconds REAL    NOT NULL,
+    down_node_seconds REAL    NOT NULL,
+    joules            REAL    NOT NULL,  -- Σ watts × node-seconds
+    PRIMARY KEY (run_id, cluster)
+) WITHOUT ROWID;
+"#,
 ];
 
 /// The schema version this build writes.
@@ -487,6 +502,10 @@ pub const TABLES: &[(&str, &str)] = &[
         "View: `job_outcomes` joined with `battery_jobs` and `runs`, one row per job per run with every attribute and outcome.",
     ),
     ("node_events", "Node failures and repairs each run saw."),
+    (
+        "energy",
+        "An energy meter's reading per run and cluster: idle, busy and down node-seconds over the makespan window, and joules.",
+    ),
     ("points", "One row per run with its axes and summary metrics (the report reads these)."),
     ("experiments", "One row per config (or command line) that ran points into this store: its name, text and hash."),
     ("experiment_points", "Which point belongs to which experiment and sweep (a point may belong to several)."),

@@ -122,7 +122,14 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
         finished_at: rfc3339(SystemTime::now()),
         wall_seconds,
     };
-    let output = RunOutput { run: row, jobs: run.jobs, node_events: Vec::new(), point: None, grid: Some(run.output) };
+    let output = RunOutput {
+        run: row,
+        jobs: run.jobs,
+        node_events: Vec::new(),
+        point: None,
+        grid: Some(run.output),
+        energy: None,
+    };
     Ok((output, summary))
 }
 

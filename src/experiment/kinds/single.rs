@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
+use crate::cluster::energy::EnergyConfig;
 use crate::cluster::record::RunSummary;
 use crate::experiment::inputs::{Inputs, code_version, rfc3339};
 use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
@@ -71,6 +72,10 @@ pub struct SinglePoint {
     /// of the id otherwise (different schedulers are different points).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batsim: Option<BatsimConfig>,
+    /// An energy meter's watts per node state: left out when off, so the
+    /// ids of points without one do not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy: Option<EnergyConfig>,
 }
 
 /// The failure model a point gets when none is set: none for the classic
@@ -282,7 +287,7 @@ fn scenario(
     let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
     let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
     let checkpoint = Some(p.overbooking.checkpoint);
-    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator })
+    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator, energy: p.energy })
 }
 
 /// The calibrator a calibrated point starts with: carried through the
@@ -337,6 +342,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
         node_events: simulated.cluster.node_events,
         point,
         grid: None,
+        energy: p.energy.zip(simulated.energy),
     };
     Ok((output, summary))
 }
@@ -358,6 +364,7 @@ mod tests {
             reservations: Default::default(),
             classic: Default::default(),
             batsim: None,
+            energy: None,
         }
     }
 

@@ -11,7 +11,7 @@ use crate::workload::job::Job;
 
 impl Store {
     /// Stores one run — its `runs` row, its jobs (their battery's attributes
-    /// the first time), node events and `points` row — in one transaction.
+    /// the first time), node events, energy and `points` row — in one transaction.
     pub fn write_run(&mut self, out: &RunOutput) -> Result<(), StoreError> {
         let err = sqlite(&self.path);
         let r = &out.run;
@@ -68,6 +68,23 @@ impl Store {
                 };
                 insert.execute(params![r.run_id, seq as i64, e.time, e.node, kind, e.job]).map_err(&err)?;
             }
+        }
+        if let Some((watts, e)) = &out.energy {
+            tx.execute(
+                "INSERT INTO energy (run_id, cluster, idle_watts, busy_watts, down_watts, idle_node_seconds, \
+                 busy_node_seconds, down_node_seconds, joules) VALUES (?1, 0, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    r.run_id,
+                    watts.idle_watts,
+                    watts.busy_watts,
+                    watts.down_watts,
+                    e.idle_node_seconds,
+                    e.busy_node_seconds,
+                    e.down_node_seconds,
+                    e.joules
+                ],
+            )
+            .map_err(&err)?;
         }
         if let Some((axes, summary)) = &out.point {
             let row = PointRow { run: r, axes, summary };
