@@ -145,14 +145,17 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 }
 
 #[test]
-fn no_import_cycle_runs_through_the_simulator_core_or_between_models() {
+fn no_import_cycle_outside_the_strategy_table_and_the_point_kinds() {
     let graph = graph();
     let found = cycles(&graph);
-    // The kernel and the modules whose models it drives stay acyclic: a model
-    // kind imports the core, never the other way round.
-    let engine = ["sim/", "cluster/", "grid/", "workload/"];
-    let through: Vec<_> = found.iter().filter(|g| g.iter().any(|f| engine.iter().any(|e| f.starts_with(e)))).collect();
-    assert!(through.is_empty(), "import cycles through the engine: {through:#?}");
+    // The kernel, the models and every other module are acyclic: a model kind
+    // imports the core, never the other way round. Two cycles are left to
+    // untangle: `policy/mod.rs` (its built-in strategy table) with the
+    // strategies it lists, and `experiment/inputs.rs`, `point.rs` with the
+    // point kinds.
+    let known = ["policy/", "experiment/"];
+    let other: Vec<_> = found.iter().filter(|g| g.iter().any(|f| !known.iter().any(|k| f.starts_with(k)))).collect();
+    assert!(other.is_empty(), "import cycles: {other:#?}");
 }
 
 #[test]

@@ -906,7 +906,25 @@ impl Message<Finish> for SiteActor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::kernel::{ModelId, To};
+    use crate::sim::port::Address;
     use crate::units::HOUR;
+
+    /// Whoever asks a site: it takes the site's replies as they are.
+    struct Asker;
+
+    impl Model for Asker {
+        type Msg = SiteReply;
+        fn handle(&mut self, _: Time, _: SiteReply, outbox: Outbox<SiteReply>) -> Outbox<SiteReply> {
+            outbox
+        }
+    }
+
+    impl Receive<SiteReply> for Asker {
+        fn receive(reply: SiteReply) -> SiteReply {
+            reply
+        }
+    }
 
     /// A price query through the site leaves its scheduler exactly as it was and
     /// prices the Fig. 1 plan, worked by hand below.
@@ -920,21 +938,16 @@ mod tests {
         }
         scheduler.start_due(0, &mut due);
         let mut site = SiteActor::new(0, scheduler.clone(), false);
-        let reply = crate::sim::port::Address::<crate::provision::provisioner::ProvisionerActor>::new(
-            crate::sim::kernel::ModelId(0),
-        )
-        .input();
+        let reply = Address::<Asker>::new(ModelId(0)).input();
         let quote =
             SiteRequest::Quote { task: 7, earliest: 0, procs: 3, duration: 2 * HOUR, easy: false, deadline: None };
         let out = site.handle_msg(0, SiteMsg::Request(Request { body: quote, reply }), Vec::new());
         assert_eq!(site.scheduler, scheduler);
         let first = out.first().and_then(|s| match &s.to {
-            crate::sim::kernel::To::Model(_, msg) => msg.get::<crate::provision::provisioner::ProvisionerMsg>(),
-            crate::sim::kernel::To::Me(_) => None,
+            To::Model(_, msg) => msg.get::<SiteReply>(),
+            To::Me(_) => None,
         });
-        let Some(crate::provision::provisioner::ProvisionerMsg::Reply(SiteReply::Offers { offers, task: 7, .. })) =
-            first
-        else {
+        let Some(SiteReply::Offers { offers, task: 7, .. }) = first else {
             panic!("an offer list first, got {out:?}");
         };
         let got: Vec<(Time, f64)> = offers.iter().map(|o| (o.start / HOUR, o.f / HOUR as f64)).collect();

@@ -32,7 +32,8 @@ use std::str::FromStr;
 use crate::setting::{InvalidSetting, positive};
 use crate::units::{DAY, Time};
 
-pub use crate::stats::pdf::BINS;
+/// Bins of a percent PDF: 0 … 100 %.
+pub const BINS: usize = 101;
 
 /// The scale factor e^230 ≈ 10^100 beyond which the stored weights are
 /// renormalised.
@@ -220,7 +221,6 @@ impl AgedHistogram {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::pdf::{Rounding, percent_bin};
     use proptest::prelude::*;
 
     fn close(a: f64, b: f64, eps: f64) -> bool {
@@ -265,23 +265,6 @@ mod tests {
         assert!(h.probabilities(&mut p));
         assert_eq!((p[10], p[50], p[100]), (0.4, 0.2, 0.4));
         assert_eq!(h.effective_count(10_000_000), 5.0);
-    }
-
-    #[test]
-    fn percent_bins_match_pdf_rs() {
-        // The cases of pdf.rs's own test: 10 %, 10.4 % → 10, 50 %, 100 %, 150 % → 100.
-        let bins: Vec<usize> =
-            [100, 104, 500, 1000, 1500].iter().map(|&r| percent_bin(r, 1000, Rounding::Round)).collect();
-        assert_eq!(bins, vec![10, 10, 50, 100, 100]);
-        assert_eq!(
-            (
-                percent_bin(1, 0, Rounding::Round),
-                percent_bin(0, 0, Rounding::Round),
-                percent_bin(-5, 10, Rounding::Round)
-            ),
-            (100, 0, 0)
-        );
-        assert_eq!(percent_bin(1005, 2000, Rounding::Round), 50, "50.25 rounds to 50");
     }
 
     #[test]

@@ -28,8 +28,7 @@ use crate::stats::aged::{AgedHistogram, PdfUpdate, half_life};
 use crate::units::Time;
 use crate::workload::job::Job;
 
-/// Bins of a percent PDF: 0 … 100 %.
-pub const BINS: usize = 101;
+pub use crate::stats::aged::BINS;
 
 /// The percent bin of a job that ran `runtime` seconds of an `estimate`:
 /// 100·runtime/estimate rounded by `rounding`, an estimate below 1 s counting

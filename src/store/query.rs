@@ -10,7 +10,7 @@ use std::path::Path;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
-use crate::store::{StoreError, sqlite};
+use crate::store::error::{StoreError, sqlite};
 
 /// A query result: column names and rendered rows.
 #[derive(Debug, Clone, PartialEq)]
