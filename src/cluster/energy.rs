@@ -23,15 +23,11 @@ use kameo::Actor;
 use kameo::message::{Context, Message};
 use serde::{Deserialize, Serialize};
 
-use crate::cluster::instant;
 use crate::setting::InvalidSetting;
-use crate::sim::kernel::{Class, Model, Outbox};
+use crate::sim::kernel::{Model, Outbox};
 use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::Receive;
 use crate::units::Time;
-
-/// The class of a meter reading: after everything else at its instant.
-pub const METER: Class = instant::METER;
 
 /// Watts a node draws in each state (`[energy]`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 //! over a run's clusters); a store without metered runs (or from before the
 //! `energy` table) gives no table and no figure.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::Path;
 
 use polars::prelude::*;
@@ -93,47 +93,21 @@ struct RunEnergy {
 
 /// Per trace and strategy: metered runs, mean energy (kWh), mean gain per
 /// run, gain per kWh, and the mean shares of busy, idle and down node-time.
-pub fn energy_table(runs: &DataFrame) -> anyhow::Result<DataFrame> {
-    let (traces, strategies) = (strs(runs, "trace")?, strs(runs, "strategy")?);
-    let (gain, kwh, busy, idle, down) = (
-        values(runs, "gain")?,
-        values(runs, "kwh")?,
-        values(runs, "busy")?,
-        values(runs, "idle")?,
-        values(runs, "down")?,
-    );
-    let order: Vec<&str> = crate::policy::strategy_names();
-    let rank = |s: &str| order.iter().position(|n| *n == s).unwrap_or(order.len());
-    let mut groups: BTreeMap<(String, usize, String), Vec<usize>> = BTreeMap::new();
-    for i in 0..runs.height() {
-        groups.entry((traces[i].clone(), rank(&strategies[i]), strategies[i].clone())).or_default().push(i);
-    }
-    let mean = |v: &[f64], rows: &[usize]| rows.iter().map(|&i| v[i]).sum::<f64>() / rows.len() as f64;
-    let mut out = Vec::new();
-    for ((trace, _, strategy), rows) in &groups {
-        let (e, g) = (mean(&kwh, rows), mean(&gain, rows));
-        let shares = (mean(&busy, rows), mean(&idle, rows), mean(&down, rows));
-        out.push((
-            trace.clone(),
-            strategy.clone(),
-            rows.len() as u32,
-            e,
-            g,
-            if e > 0.0 { g / e } else { f64::NAN },
-            shares,
-        ));
-    }
-    Ok(df!(
-        "trace" => out.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
-        "strategy" => out.iter().map(|r| r.1.clone()).collect::<Vec<_>>(),
-        "runs" => out.iter().map(|r| r.2).collect::<Vec<_>>(),
-        "energy_kwh" => out.iter().map(|r| r.3).collect::<Vec<_>>(),
-        "gain" => out.iter().map(|r| r.4).collect::<Vec<_>>(),
-        "gain_per_kwh" => out.iter().map(|r| r.5).collect::<Vec<_>>(),
-        "busy_percent" => out.iter().map(|r| r.6.0).collect::<Vec<_>>(),
-        "idle_percent" => out.iter().map(|r| r.6.1).collect::<Vec<_>>(),
-        "down_percent" => out.iter().map(|r| r.6.2).collect::<Vec<_>>(),
-    )?)
+pub fn energy_table(runs: &DataFrame) -> PolarsResult<DataFrame> {
+    runs.clone()
+        .lazy()
+        .group_by([col("trace"), col("strategy")])
+        .agg([
+            len().cast(DataType::Int64).alias("runs"),
+            col("kwh").mean().alias("energy_kwh"),
+            col("gain").mean(),
+            (col("gain").sum() / col("kwh").sum()).alias("gain_per_kwh"),
+            col("busy").mean().alias("busy_percent"),
+            col("idle").mean().alias("idle_percent"),
+            col("down").mean().alias("down_percent"),
+        ])
+        .sort(["trace", "strategy"], SortMultipleOptions::default())
+        .collect()
 }
 
 /// Energy against gain, one point per metered run, one series per strategy.
