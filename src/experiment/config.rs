@@ -675,7 +675,7 @@ impl Experiment {
         name: &str,
         command: &str,
         points: impl IntoIterator<Item = (Point, String)>,
-    ) -> Result<Experiment, crate::experiment::point::Unserialisable> {
+    ) -> Result<Experiment, crate::experiment::id::Unserialisable> {
         let mut text = format!("# {command}: the points of the command line\n");
         let mut seen = HashSet::new();
         let mut list = Vec::new();

@@ -31,7 +31,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use anyhow::{Context as _, anyhow};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -41,9 +41,11 @@ use kameo::message::{Context, Message};
 
 use crate::cluster::record::RunSummary;
 use crate::experiment::config::{Experiment, SweepPoint};
-use crate::experiment::inputs::{Inputs, PointInputError, code_version};
+use crate::experiment::inputs::Inputs;
+use crate::experiment::kinds::grid::PointInputError;
 use crate::experiment::kinds::{self, Output};
 use crate::experiment::point::Point;
+use crate::experiment::provenance::{code_version, rfc3339};
 use crate::store::{self, ExperimentRow, Store, StoreError};
 use crate::threads::Budget;
 use crate::workload::WorkloadSource;
@@ -308,11 +310,6 @@ impl Message<Report> for Coordinator {
     }
 }
 
-fn now_rfc3339() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-    chrono::DateTime::from_timestamp(secs, 0).map_or_else(String::new, |d| d.format("%Y-%m-%dT%H:%M:%SZ").to_string())
-}
-
 /// The points of `experiment` in `shard` (all without a shard), in order.
 pub fn shard_points(experiment: &Experiment, shard: Option<Shard>) -> Vec<(usize, &SweepPoint)> {
     experiment.points.iter().enumerate().filter(|(k, _)| shard.is_none_or(|s| s.holds(*k))).collect()
@@ -493,7 +490,7 @@ pub fn run_sweep_with(
         file: experiment.file.clone(),
         config: experiment.text.clone(),
         code_version: code_version(),
-        created_at: now_rfc3339(),
+        created_at: rfc3339(SystemTime::now()),
     };
     store.register_experiment(&row, mine.iter().flat_map(|(_, p)| p.sweeps().map(|s| (p.id, s.clone()))))?;
     // Points stored since the first look (another process) are skipped too.

@@ -10,7 +10,9 @@
 
 pub mod config;
 pub mod coordinator;
+pub mod id;
 pub mod inputs;
 pub mod kinds;
 pub mod point;
+pub mod provenance;
 pub mod slurm;

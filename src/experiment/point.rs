@@ -16,8 +16,7 @@
 //!   [`crate::store::schema`]): an older store holding such points is refused
 //!   for writing rather than silently re-run.
 
-use sha2::{Digest, Sha256};
-
+use crate::experiment::id::{PointId, Unserialisable};
 use crate::experiment::kinds::grid::GridPoint;
 use crate::experiment::kinds::single::SinglePoint;
 use crate::provision::experiment::{PricingPoint, ProvisionPoint};
@@ -75,38 +74,6 @@ impl Kind {
             Kind::Pricing => "a pricing experiment ([pricing])",
         }
     }
-}
-
-/// The stable identity of a point.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PointId {
-    /// 63-bit integer id: `run_id` or `point_id` in the store.
-    pub run_id: i64,
-    /// Full sha256 of the canonical settings, hex.
-    pub hash: String,
-}
-
-impl PointId {
-    /// The id of a canonical text.
-    pub fn of(canonical: &str) -> PointId {
-        let digest = Sha256::digest(canonical.as_bytes());
-        let mut first = [0u8; 8];
-        first.copy_from_slice(&digest[..8]);
-        let run_id = (u64::from_be_bytes(first) >> 1) as i64;
-        let hash = digest.iter().map(|b| format!("{b:02x}")).collect();
-        PointId { run_id, hash }
-    }
-}
-
-/// A point whose settings cannot be written as TOML (a non-finite number
-/// where the format has none): an error, never a placeholder id.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("the point's settings cannot be written as TOML: {0}")]
-pub struct Unserialisable(pub String);
-
-/// Canonical TOML text of a point's settings.
-pub(crate) fn canonical_toml<T: serde::Serialize>(settings: &T) -> Result<String, Unserialisable> {
-    toml::to_string(settings).map_err(|e| Unserialisable(e.to_string()))
 }
 
 impl Point {

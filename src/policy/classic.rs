@@ -56,7 +56,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::AvailabilityProfile;
-use crate::policy::{BacklogJob, Block, Booking, Cluster, RejectReason, ReservationService, Strategy};
+use crate::policy::interface::{BacklogJob, Block, Booking, Cluster, RejectReason, ReservationService, Strategy};
 use crate::units::{JobId, NodeId, Time};
 
 /// Settings of the classic modes.

@@ -50,8 +50,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::plan::AvailabilityProfile;
+use crate::policy::interface::{Booking, Cluster, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::policy::overbooking::{Overbooking, learn_from_end};
-use crate::policy::{Booking, Cluster, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::stats::pos::{self, Reliability};
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;

@@ -21,6 +21,8 @@
 //! - A window's wall-clock accuracy is the mean of min(runtime, limit) / limit
 //!   over its jobs (A9); its work-weighted accuracy weighs each job by its
 //!   limit × CPUs.
+//! - A [`GridLog`] is a log's usable jobs at their own submit times, loaded
+//!   once and cut into windows per point.
 
 use std::collections::HashMap;
 
@@ -28,7 +30,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::setting::InvalidSetting;
 use crate::units::{DAY, Time};
+use crate::workload::WorkloadSource;
 use crate::workload::job::Job;
+use crate::workload::prepare::PrepareConfig;
 
 /// How cluster windows are cut from a log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -185,6 +189,26 @@ fn merge(jobs: &[Job], config: &WindowConfig) -> Vec<Job> {
         out.push(*j);
     }
     out
+}
+
+/// A log's usable jobs, for cutting cluster windows.
+#[derive(Debug, Clone)]
+pub struct GridLog {
+    /// The trace's name.
+    pub trace: String,
+    /// Usable jobs at their own submit times, in submit order.
+    pub jobs: Vec<Job>,
+}
+
+impl GridLog {
+    /// Loads (or generates) the workload and keeps its usable jobs: known
+    /// submit time, run time > 0, a processor count and a limit, no wider than the log's machine.
+    pub fn load(source: &WorkloadSource) -> anyhow::Result<GridLog> {
+        let trace = source.load()?;
+        let prepare = PrepareConfig { deadline_factor: f64::INFINITY, whole_log: true, ..PrepareConfig::default() };
+        let (jobs, _, _) = prepare.usable_jobs(&trace)?;
+        Ok(GridLog { trace: trace.name.clone(), jobs })
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //!
 //! Contract: a [`GridPoint`] reads its workload, seed, the clusters' local
 //! scheduler (`strategy`) and `[grid]`; [`GridPoint::resolve`] checks them.
-//! [`GridLog`] is a log's usable jobs at their own submit times (loaded once
+//! [`GridLog`](crate::workload::windows::GridLog) is a log's usable jobs at their own submit times (loaded once
 //! per workload, shared read-only by the workers); [`run_grid_point`] cuts
 //! the point's windows and requests from it, builds one cluster (local
 //! scheduler + LRS) per window and the broker with the point's algorithm,
@@ -17,15 +17,17 @@
 //! settings that need the log (too few windows, a part wider than every
 //! cluster) are [`InvalidSetting`]-style errors naming the setting.
 
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-use anyhow::anyhow;
+use anyhow::{Context, anyhow};
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::record::RunSummary;
-use crate::experiment::inputs::{Inputs, code_version, rfc3339};
-use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::inputs::Inputs;
+use crate::experiment::provenance::{code_version, rfc3339};
 use crate::store::{RunOutput, RunRow};
 
 use crate::cluster::record::JobRecord;
@@ -45,10 +47,9 @@ use crate::rng::{Stream, stream};
 use crate::store::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::WorkloadSource;
 use crate::workload::coreservations::requests;
-use crate::workload::job::Job;
 use crate::workload::prepare::PrepareConfig;
 use crate::workload::synthetic::SyntheticConfig;
-use crate::workload::windows::{ClusterWindow, WindowError, cut_windows};
+use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows};
 
 /// The resolved settings of one Grid simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -133,30 +134,10 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
     Ok((output, summary))
 }
 
-/// A log's usable jobs, for cutting cluster windows.
-#[derive(Debug, Clone)]
-pub struct GridLog {
-    /// The trace's name.
-    pub trace: String,
-    /// Usable jobs at their own submit times, in submit order.
-    pub jobs: Vec<Job>,
-}
-
 /// The synthetic default of a Grid run: an SDSC-Blue-sized machine (1152
 /// processors) loaded at 75 %, long enough for ten 2-week windows.
 pub fn synthetic_grid_workload(seed: u64) -> SyntheticConfig {
     SyntheticConfig { seed, jobs: 36_000, processors: 1152, utilisation: 0.75, ..SyntheticConfig::default() }
-}
-
-impl GridLog {
-    /// Loads (or generates) the workload and keeps its usable jobs: known
-    /// submit time, run time > 0, a processor count and a limit, no wider than the log's machine.
-    pub fn load(source: &WorkloadSource) -> anyhow::Result<GridLog> {
-        let trace = source.load()?;
-        let prepare = PrepareConfig { deadline_factor: f64::INFINITY, whole_log: true, ..PrepareConfig::default() };
-        let (jobs, _, _) = prepare.usable_jobs(&trace)?;
-        Ok(GridLog { trace: trace.name.clone(), jobs })
-    }
 }
 
 /// A setting that needs the log is out of its domain.
@@ -324,4 +305,35 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
             job_clusters,
         },
     })
+}
+
+/// A point's setting that needs its inputs is out of its domain.
+#[derive(Debug, thiserror::Error)]
+#[error("point {index}: {error}")]
+pub struct PointInputError {
+    /// The point's position in the list.
+    pub index: usize,
+    /// What is wrong.
+    pub error: GridInputError,
+}
+
+// A Grid point's inputs: its log, shared by the points of one workload.
+impl Inputs {
+    pub(crate) fn load_grid(&mut self, index: usize, p: &GridPoint) -> anyhow::Result<()> {
+        let key = toml::to_string(&p.workload).unwrap_or_default();
+        if let Entry::Vacant(slot) = self.grid_logs.entry(key.clone()) {
+            let log = GridLog::load(&p.workload).with_context(|| format!("loading {}", p.workload.name()))?;
+            tracing::info!(trace = %log.trace, jobs = log.jobs.len(), "grid log loaded");
+            slot.insert(Arc::new(log));
+        }
+        p.grid.validate()?;
+        check_grid_point(&self.grid_logs[&key], &p.grid, p.seed).map_err(|error| PointInputError { index, error })?;
+        Ok(())
+    }
+
+    /// The log a Grid point cuts its cluster windows from.
+    pub fn grid_log(&self, p: &GridPoint) -> anyhow::Result<&Arc<GridLog>> {
+        let key = toml::to_string(&p.workload).unwrap_or_default();
+        self.grid_logs.get(&key).ok_or_else(|| anyhow!("grid log of point not loaded"))
+    }
 }

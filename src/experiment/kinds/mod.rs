@@ -13,11 +13,15 @@ pub mod single;
 
 use std::sync::Arc;
 
+use anyhow::anyhow;
+
 use crate::cluster::record::RunSummary;
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::Point;
 use crate::store::{PricingOutput, ProvisionOutput, RunOutput};
 use crate::threads::Budget;
+use crate::workload::swf::SwfTrace;
+use crate::workload::{WorkloadSource, resolve_trace};
 
 /// What running a point produced, ready for the store.
 #[derive(Debug)]
@@ -60,4 +64,41 @@ pub fn run(point: &Point, inputs: &Inputs, budget: &Arc<Budget>, experiment: Opt
         Point::Provision(p) => Output::Provision(Box::new(provision::run(p, budget, experiment)?)),
         Point::Pricing(p) => Output::Pricing(Box::new(pricing::run(p, budget, experiment)?)),
     })
+}
+
+impl Inputs {
+    /// Loads everything `points` need.
+    pub fn load(points: &[Point]) -> anyhow::Result<Inputs> {
+        Inputs::load_with(points, Vec::new())
+    }
+
+    /// [`Inputs::load`], taking the trace of a workload from `parsed` when it
+    /// is there: it must be what [`WorkloadSource::load`] returns for it. The
+    /// traces are dropped once prepared, before anything is simulated.
+    pub fn load_with(points: &[Point], parsed: Vec<(WorkloadSource, SwfTrace)>) -> anyhow::Result<Inputs> {
+        let mut inputs = Inputs::default();
+        for (index, point) in points.iter().enumerate() {
+            match point {
+                Point::Single(p) => inputs.load_single(p, &parsed)?,
+                Point::Grid(p) => inputs.load_grid(index, p)?,
+                // Their traces are prepared per point (load scaling depends
+                // on the point's seed); here they are only found.
+                Point::Provision(p) => {
+                    for site in &p.sites {
+                        check_trace(&site.trace)?;
+                    }
+                }
+                Point::Pricing(p) => check_trace(&p.site.trace)?,
+            }
+        }
+        Ok(inputs)
+    }
+}
+
+/// A trace named by a point exists (the synthetic workload always does).
+fn check_trace(source: &WorkloadSource) -> anyhow::Result<()> {
+    if let WorkloadSource::Swf { path, .. } = source {
+        resolve_trace(path).map_err(|e| anyhow!(e))?;
+    }
+    Ok(())
 }

@@ -14,9 +14,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::inputs::code_version;
+use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::kinds::provision::SiteSettings;
-use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::provenance::code_version;
 use crate::provision::experiment::{PricingPoint, run_pricing};
 use crate::provision::pricing::Policy;
 use crate::store::{PricingOutput, ProvisionPointRow};

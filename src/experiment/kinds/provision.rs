@@ -24,8 +24,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::inputs::code_version;
-use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::provenance::code_version;
 use crate::provision::experiment::{
     FORK_WINDOW, Method, OBSERVE_EVERY, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, slot_statistics,
 };

@@ -15,29 +15,37 @@
 //!
 //! Reference: the overbooking dissertation, Ch. 6 (the experiments' setup).
 
+use std::collections::hash_map::Entry;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-use anyhow::anyhow;
+use anyhow::{Context, anyhow};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
 use crate::cluster::energy::EnergyConfig;
 use crate::cluster::record::RunSummary;
-use crate::experiment::inputs::{Inputs, code_version, rfc3339};
-use crate::experiment::point::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::inputs::Inputs;
+use crate::experiment::provenance::{code_version, rfc3339};
 use crate::policy::batsim::BatsimConfig;
 use crate::policy::classic::ClassicConfig;
+use crate::policy::overbooking::Overbooking;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
-use crate::policy::{self, Placement, UnknownName, strategy};
+use crate::policy::{self, Placement, ReservationHandling, StrategySettings, UnknownName, strategy};
 use crate::stats::calibration::OnlineCalibrator;
+use crate::stats::failure_law::FailureLaw;
+use crate::stats::pdf::{LearnFrom, RuntimeModel};
+use crate::stats::pos::Reliability;
 use crate::store::{PointAxes, RunOutput, RunRow};
-use crate::units::Time;
-use crate::workload::WorkloadSource;
-use crate::workload::failures::FailureSource;
+use crate::units::{Time, per_hour_to_per_second};
+use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
 use crate::workload::job::{Job, NO_DEADLINE};
 use crate::workload::prepare::{PrepareConfig, Prepared};
 use crate::workload::reservations::ReservationConfig;
+use crate::workload::swf::SwfTrace;
+use crate::workload::{WorkloadSource, trace_dir};
 
 /// The resolved settings of one single-cluster simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -345,6 +353,117 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
         energy: p.energy.zip(simulated.energy),
     };
     Ok((output, summary))
+}
+
+fn model_key(p: &SinglePoint) -> String {
+    format!("{}\n{}", prepared_key(p), toml::to_string(&p.overbooking.pdf).unwrap_or_default())
+}
+
+fn prepared_key(p: &SinglePoint) -> String {
+    format!("{}\n{}", toml::to_string(&p.workload).unwrap_or_default(), toml::to_string(&p.prepare).unwrap_or_default())
+}
+
+// A single-cluster point's inputs: its prepared workload, runtime statistics
+// and failure log, shared by the points that name the same settings.
+impl Inputs {
+    pub(crate) fn load_single(&mut self, p: &SinglePoint, parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
+        if let Entry::Vacant(slot) = self.prepared.entry(prepared_key(p)) {
+            let loaded;
+            let trace = match parsed.iter().find(|(w, _)| *w == p.workload) {
+                Some((_, trace)) => trace,
+                None => {
+                    loaded = p.workload.load()?;
+                    &loaded
+                }
+            };
+            let prepared = p.prepare.prepare(trace).with_context(|| format!("preparing {}", p.workload.name()))?;
+            tracing::info!(
+                trace = %prepared.trace,
+                batteries = prepared.batteries.len(),
+                factor = prepared.occurrence_factor,
+                "workload prepared"
+            );
+            slot.insert(Arc::new(prepared));
+        }
+        p.overbooking.validate()?;
+        p.reservations.validate()?;
+        let reads = policy::strategy(&p.strategy)?.reads;
+        if reads.overbooking && !self.models.contains_key(&model_key(p)) {
+            let prepared = self.prepared(p)?;
+            let input: Vec<_>;
+            let jobs = match p.overbooking.pdf.learn_from {
+                LearnFrom::History => &prepared.history,
+                LearnFrom::Input => {
+                    input = prepared.batteries.iter().flat_map(|b| b.jobs.iter().copied()).collect();
+                    &input
+                }
+            };
+            let model = RuntimeModel::learn(jobs, &p.overbooking.pdf)
+                .with_context(|| format!("learning runtime statistics of {}", prepared.trace))?;
+            for battery in &prepared.batteries {
+                model.check_jobs(&battery.jobs)?;
+            }
+            tracing::info!(classes = model.class_count(), source = %p.overbooking.pdf.source, "runtime statistics learned");
+            self.models.insert(model_key(p), Arc::new(model));
+        }
+        if let FailureSource::Lanl { path, .. } = &p.failures {
+            let path = path.clone().unwrap_or_else(|| trace_dir().join(LANL_FILE));
+            if let Entry::Vacant(slot) = self.lanl.entry(path) {
+                let log = LanlLog::load(slot.key())?;
+                slot.insert(Arc::new(log));
+            }
+        }
+        Ok(())
+    }
+
+    /// The prepared workload of a point.
+    pub fn prepared(&self, p: &SinglePoint) -> anyhow::Result<&Arc<Prepared>> {
+        self.prepared.get(&prepared_key(p)).ok_or_else(|| anyhow!("workload of point not loaded"))
+    }
+
+    /// The strategy settings of a point: reliability, and overbooking when read.
+    pub fn strategy_settings(&self, p: &SinglePoint) -> anyhow::Result<StrategySettings> {
+        let info = policy::strategy(&p.strategy)?;
+        let lambda = per_hour_to_per_second(p.overbooking.lambda_per_hour);
+        let mu = per_hour_to_per_second(p.overbooking.mu_per_hour);
+        // The PoS assumes the failure law of the configured synthetic model,
+        // else the Poisson model the dissertation uses.
+        let law = match p.failures.laws()? {
+            Some((up, _)) if !matches!(p.failures, FailureSource::Poisson { .. }) => up,
+            _ => FailureLaw::exponential(lambda).map_err(|e| e.renamed("lambda_per_hour"))?,
+        };
+        let reliability = Reliability::new(1.0 / law.mean(), mu, law);
+        let overbooking = if info.reads.overbooking {
+            let model = self.models.get(&model_key(p)).ok_or_else(|| anyhow!("runtime statistics not learned"))?;
+            Some(Arc::new(Overbooking::new(&p.overbooking, Arc::clone(model), info.security_factor)))
+        } else {
+            None
+        };
+        let reservations = ReservationHandling { option: p.reservations.option, guard: p.reservations.guard() };
+        Ok(StrategySettings {
+            placement: p.placement,
+            reliability,
+            overbooking,
+            reservations,
+            kill_at_estimate: p.classic.kill_at_estimate,
+            batsim: p.batsim.clone().map(Arc::new),
+        })
+    }
+
+    pub(crate) fn failures(&self, p: &SinglePoint, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {
+        Ok(match &p.failures {
+            FailureSource::None => FailureStream::none(capacity),
+            FailureSource::Lanl { path, systems, offset_hours } => {
+                let path = path.clone().unwrap_or_else(|| trace_dir().join(LANL_FILE));
+                let log = self.lanl.get(&path).ok_or_else(|| anyhow!("LANL log not loaded"))?;
+                log.replay(systems, *offset_hours, capacity, Some(horizon))?
+            }
+            synthetic => {
+                let (up, repair) = synthetic.laws()?.ok_or_else(|| anyhow!("no failure laws"))?;
+                synthetic_stream(&up, &repair, capacity, horizon, p.seed)
+            }
+        })
+    }
 }
 
 #[cfg(test)]

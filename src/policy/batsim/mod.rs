@@ -58,7 +58,7 @@ use crate::policy::batsim::protocol::{
     Decision, IntervalSet, JobDescription, JobState, WORKLOAD, delay_profile_name, event, message, parse_reply,
     simulation_begins,
 };
-use crate::policy::{Booking, Cluster, RejectReason, Strategy};
+use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::sim::kernel::SimError;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;

@@ -49,8 +49,8 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::plan::{AvailabilityProfile, NodeOrder, NodePlan, Slot};
+use crate::policy::interface::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::policy::overbooking::{Overbooking, learn_from_end};
-use crate::policy::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::stats::pdf::stepped;
 use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
 use crate::units::{JobId, NodeId, Time};

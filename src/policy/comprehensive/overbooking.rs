@@ -6,7 +6,7 @@
 //! §5.4 (placements), §6.1, §6.5.
 
 use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
-use crate::policy::{Cluster, Placement};
+use crate::policy::interface::{Cluster, Placement};
 use crate::units::Time;
 use crate::workload::job::Job;
 

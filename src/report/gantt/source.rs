@@ -28,10 +28,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::cluster::ExecutionRecord;
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
-use crate::experiment::inputs::{Inputs, code_version};
+use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use crate::experiment::point::Point;
+use crate::experiment::provenance::code_version;
 use crate::provision::experiment::{ProvisionPoint, ReservedRun, run_point_reserved};
 use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, Source};
 use crate::units::Time;
