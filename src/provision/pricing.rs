@@ -117,21 +117,21 @@ pub fn schedule(snapshot: &Snapshot, policy: Policy, extra: Option<Slot>) -> Opt
 }
 
 fn conservative(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<Time> {
-    snapshot
-        .queue
-        .iter()
-        .map(|&(procs, estimate)| {
-            let estimate = estimate.max(1);
-            // A job wider than the machine never starts: it delays nobody.
-            match profile.earliest_fit(snapshot.now, estimate, procs, Time::MAX) {
-                Some(start) => {
-                    profile.reserve(start, start + estimate, procs);
-                    start
-                }
-                None => Time::MAX,
-            }
-        })
-        .collect()
+    snapshot.queue.iter().map(|&job| place(profile, snapshot.now, job)).collect()
+}
+
+/// Conservative backfilling of one queued job (processors, estimate): its
+/// earliest start, reserved. A job wider than the machine never starts
+/// (`Time::MAX`): it delays nobody.
+fn place(profile: &mut AvailabilityProfile, now: Time, (procs, estimate): (u32, Time)) -> Time {
+    let estimate = estimate.max(1);
+    match profile.earliest_fit(now, estimate, procs, Time::MAX) {
+        Some(start) => {
+            profile.reserve(start, start + estimate, procs);
+            start
+        }
+        None => Time::MAX,
+    }
 }
 
 /// EASY forward (A19): at each instant the head starts if it fits; otherwise it
@@ -223,25 +223,138 @@ fn shifts<'a>(snapshot: &'a Snapshot, base: &'a [Time], with: &'a [Time]) -> imp
     })
 }
 
-/// The [`Externality`] of `slot`; `base` is the schedule without it (compute
-/// it once per query, A23). `None`: the slot conflicts with running jobs or
-/// reservations.
-pub fn externality(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<Externality> {
-    let with = schedule(snapshot, policy, Some(slot))?;
-    let mut e = Externality::default();
-    for (shift, procs) in shifts(snapshot, base, &with) {
-        e.delayed += shift.max(0) as f64 * procs;
-        e.advanced += (-shift).max(0) as f64 * procs;
-    }
-    Some(e)
+/// Jobs between two kept profiles of a conservative schedule without the slot.
+const CHECKPOINT: usize = 8;
+
+/// The prices of slots on one snapshot under one policy (Fig. 22): the
+/// schedule without a slot is computed once (A23), and so is the occupied
+/// profile. Under conservative backfilling a slot's schedule is re-planned
+/// only from the first queued job it can move: a job whose start without the
+/// slot still fits beside it keeps that start (it was the earliest before and
+/// the slot only takes capacity away), and so does every job before the
+/// first one whose window meets the slot's. The schedule without the slot
+/// keeps its profile every [`CHECKPOINT`] jobs, so re-planning starts from
+/// the nearest one. The result is [`schedule`]'s, start for start.
+pub struct Pricer<'s> {
+    snapshot: &'s Snapshot,
+    policy: Policy,
+    occupied: AvailabilityProfile,
+    base: Vec<Time>,
+    /// Conservative: the profile before jobs `k × CHECKPOINT`, k = 0, 1, …
+    checkpoints: Vec<AvailabilityProfile>,
+    profile: AvailabilityProfile,
+    with: Vec<Time>,
 }
 
-/// Fig. 22: the additive price f of `slot` (processor-seconds): the delay
-/// part of its [`Externality`], summed alone (this runs for every candidate
-/// start of every query).
-pub fn price(snapshot: &Snapshot, policy: Policy, base: &[Time], slot: Slot) -> Option<f64> {
-    let with = schedule(snapshot, policy, Some(slot))?;
-    Some(shifts(snapshot, base, &with).map(|(shift, procs)| shift.max(0) as f64 * procs).sum())
+impl<'s> Pricer<'s> {
+    /// The schedule of `snapshot`'s queue without a slot, ready to price slots.
+    pub fn new(snapshot: &'s Snapshot, policy: Policy) -> Pricer<'s> {
+        let occupied = occupied(snapshot);
+        let mut profile = occupied.clone();
+        let mut checkpoints = Vec::new();
+        let base = match policy {
+            Policy::Conservative => {
+                let mut base = Vec::with_capacity(snapshot.queue.len());
+                for (k, &job) in snapshot.queue.iter().enumerate() {
+                    if k % CHECKPOINT == 0 {
+                        checkpoints.push(profile.clone());
+                    }
+                    base.push(place(&mut profile, snapshot.now, job));
+                }
+                base
+            }
+            Policy::Easy => easy(&mut profile, snapshot),
+        };
+        Pricer { snapshot, policy, occupied, base, checkpoints, profile, with: Vec::new() }
+    }
+
+    /// The start of every queued job without a slot.
+    pub fn base(&self) -> &[Time] {
+        &self.base
+    }
+
+    /// [`admissible`], on the occupied profile computed once.
+    fn admits(&self, slot: Slot) -> bool {
+        slot.procs > 0
+            && slot.duration > 0
+            && slot.start >= self.snapshot.now
+            && slot.procs <= self.snapshot.capacity
+            && self.occupied.min_free(slot.start, slot.start + slot.duration) >= slot.procs
+    }
+
+    /// The start of every queued job with `slot` reserved ([`schedule`]);
+    /// `None` if it does not fit.
+    pub fn schedule_with(&mut self, slot: Slot) -> Option<&[Time]> {
+        if !self.admits(slot) {
+            return None;
+        }
+        let (a, b) = (slot.start, slot.start + slot.duration);
+        let queue = &self.snapshot.queue;
+        let now = self.snapshot.now;
+        self.with.clear();
+        match self.policy {
+            Policy::Easy => {
+                self.profile.clone_from(&self.occupied);
+                self.profile.reserve(a, b, slot.procs);
+                self.with = easy(&mut self.profile, self.snapshot);
+            }
+            Policy::Conservative => {
+                let base = &self.base;
+                let meets = |k: usize| base[k] != Time::MAX && base[k] < b && base[k] + queue[k].1.max(1) > a;
+                let Some(first) = (0..queue.len()).find(|&k| meets(k)) else {
+                    self.with.extend_from_slice(base);
+                    return Some(&self.with);
+                };
+                let from = first / CHECKPOINT * CHECKPOINT;
+                self.profile.clone_from(&self.checkpoints[first / CHECKPOINT]);
+                self.profile.reserve(a, b, slot.procs);
+                for k in from..first {
+                    if base[k] != Time::MAX {
+                        self.profile.reserve(base[k], base[k] + queue[k].1.max(1), queue[k].0);
+                    }
+                }
+                self.with.extend_from_slice(&base[..first]);
+                let mut moved = false;
+                for (k, &(procs, estimate)) in queue.iter().enumerate().skip(first) {
+                    let s = base[k];
+                    let estimate = estimate.max(1);
+                    let keeps =
+                        !moved && (s == Time::MAX || !meets(k) || self.profile.min_free(s, s + estimate) >= procs);
+                    let start = if keeps {
+                        if s != Time::MAX {
+                            self.profile.reserve(s, s + estimate, procs);
+                        }
+                        s
+                    } else {
+                        moved = true;
+                        place(&mut self.profile, now, (procs, estimate))
+                    };
+                    self.with.push(start);
+                }
+            }
+        }
+        Some(&self.with)
+    }
+
+    /// The [`Externality`] of `slot`; `None`: the slot conflicts with running
+    /// jobs or reservations.
+    pub fn externality(&mut self, slot: Slot) -> Option<Externality> {
+        self.schedule_with(slot)?;
+        let mut e = Externality::default();
+        for (shift, procs) in shifts(self.snapshot, &self.base, &self.with) {
+            e.delayed += shift.max(0) as f64 * procs;
+            e.advanced += (-shift).max(0) as f64 * procs;
+        }
+        Some(e)
+    }
+
+    /// Fig. 22: the additive price f of `slot` (processor-seconds): the delay
+    /// part of its [`Externality`], summed alone (this runs for every
+    /// candidate start of every query).
+    pub fn price(&mut self, slot: Slot) -> Option<f64> {
+        self.schedule_with(slot)?;
+        Some(shifts(self.snapshot, &self.base, &self.with).map(|(shift, procs)| shift.max(0) as f64 * procs).sum())
+    }
 }
 
 /// One slot priced under both policies on the same snapshot: a measurement
@@ -260,10 +373,7 @@ pub struct PolicyAudit {
 
 /// Prices `slot` under both policies on `snapshot`; `None` if it does not fit.
 pub fn audit(snapshot: &Snapshot, slot: Slot) -> Option<PolicyAudit> {
-    let under = |policy| {
-        let base = schedule(snapshot, policy, None)?;
-        externality(snapshot, policy, &base, slot)
-    };
+    let under = |policy| Pricer::new(snapshot, policy).externality(slot);
     Some(PolicyAudit {
         conservative: under(Policy::Conservative)?,
         easy: under(Policy::Easy)?,
@@ -316,8 +426,8 @@ pub fn query_earliest(
     procs: u32,
     duration: Time,
 ) -> Vec<Offer> {
-    let Some(base) = schedule(snapshot, policy, None) else { return Vec::new() };
-    let mut times = candidates(snapshot, &base, from);
+    let mut pricer = Pricer::new(snapshot, policy);
+    let mut times = candidates(snapshot, pricer.base(), from);
     if from >= snapshot.now && !times.contains(&from) {
         times.insert(0, from);
     }
@@ -325,7 +435,7 @@ pub fn query_earliest(
         .into_iter()
         .filter_map(|start| {
             let slot = Slot { start, procs, duration };
-            price(snapshot, policy, &base, slot).map(|f| Offer { start, c, f })
+            pricer.price(slot).map(|f| Offer { start, c, f })
         })
         .collect()
 }
@@ -353,8 +463,7 @@ pub fn query_window(
 
 /// Eq. 17 (fixed start): the price of one slot, `None` if it is not available.
 pub fn query_fixed(snapshot: &Snapshot, policy: Policy, c: f64, slot: Slot) -> Option<Offer> {
-    let base = schedule(snapshot, policy, None)?;
-    price(snapshot, policy, &base, slot).map(|f| Offer { start: slot.start, c, f })
+    Pricer::new(snapshot, policy).price(slot).map(|f| Offer { start: slot.start, c, f })
 }
 
 /// Eq. 20: the offer minimising α·(f − f_min)/(f_max − f_min) + (1 − α)·(s −
@@ -411,9 +520,10 @@ mod tests {
     #[test]
     fn prices_on_figure_1_match_the_hand_worked_values() {
         let snap = figure_1();
-        let base = schedule(&snap, Policy::Conservative, None).unwrap();
         let f = |start, procs, hours| {
-            price(&snap, Policy::Conservative, &base, Slot { start: start * H, procs, duration: hours * H }).unwrap()
+            Pricer::new(&snap, Policy::Conservative)
+                .price(Slot { start: start * H, procs, duration: hours * H })
+                .unwrap()
                 / H as f64
         };
         let three_by_two: Vec<f64> = [0, 2, 3, 4, 6].iter().map(|&s| f(s, 3, 2)).collect();
@@ -500,10 +610,9 @@ mod tests {
     #[test]
     fn conflicts_with_running_jobs_or_reservations_have_no_price() {
         let snap = Snapshot { running: vec![(4, 2 * H)], reservations: vec![(3 * H, 5 * H, 3)], ..figure_1() };
-        let base = schedule(&snap, Policy::Conservative, None).unwrap();
-        assert_eq!(price(&snap, Policy::Conservative, &base, Slot { start: H, procs: 2, duration: H }), None);
-        assert_eq!(price(&snap, Policy::Conservative, &base, Slot { start: 4 * H, procs: 3, duration: H }), None);
-        assert!(price(&snap, Policy::Conservative, &base, Slot { start: 5 * H, procs: 5, duration: H }).is_some());
+        assert_eq!(Pricer::new(&snap, Policy::Conservative).price(Slot { start: H, procs: 2, duration: H }), None);
+        assert_eq!(Pricer::new(&snap, Policy::Conservative).price(Slot { start: 4 * H, procs: 3, duration: H }), None);
+        assert!(Pricer::new(&snap, Policy::Conservative).price(Slot { start: 5 * H, procs: 5, duration: H }).is_some());
     }
 
     /// Free: 1 processor over [0, 10), 3 over [10, 20), 4 after (running 2 until
@@ -542,8 +651,8 @@ mod tests {
             let base = schedule(&snap, policy, None).unwrap();
             assert_eq!(base, vec![0, 2 * H]);
             assert_eq!(schedule(&snap, policy, Some(slot)), Some(vec![H, 0]));
-            assert_eq!(externality(&snap, policy, &base, slot), Some(expected));
-            assert_eq!(price(&snap, policy, &base, slot), Some(expected.delayed));
+            assert_eq!(Pricer::new(&snap, policy).externality(slot), Some(expected));
+            assert_eq!(Pricer::new(&snap, policy).price(slot), Some(expected.delayed));
         }
         let a = audit(&snap, slot).unwrap();
         assert_eq!((a.conservative, a.easy, a.queued, a.queued_procs), (expected, expected, 2, 3));
@@ -562,13 +671,13 @@ mod tests {
         assert_eq!(a.conservative, Externality::default());
     }
 
-    fn snapshot_strategy() -> impl proptest::strategy::Strategy<Value = Snapshot> {
+    fn snapshot_strategy(max_queue: usize) -> impl proptest::strategy::Strategy<Value = Snapshot> {
         use proptest::prelude::*;
         (
             4u32..=16,
             prop::collection::vec((1u32..=4, 1i64..=20), 0..4),
             prop::collection::vec((0i64..=20, 1i64..=10, 1u32..=4), 0..3),
-            prop::collection::vec((1u32..=16, 1i64..=20), 0..12),
+            prop::collection::vec((1u32..=16, 1i64..=20), 0..max_queue),
         )
             .prop_map(|(capacity, running, reservations, queue)| {
                 let mut snap = Snapshot { now: 0, capacity, ..Snapshot::default() };
@@ -599,7 +708,7 @@ mod tests {
         /// after the latest end of the schedule without it (nobody can be delayed).
         #[test]
         fn prices_are_non_negative_and_zero_after_the_schedule(
-            snap in snapshot_strategy(),
+            snap in snapshot_strategy(12),
             start in 0i64..=40,
             procs in 1u32..=16,
             hours in 1i64..=6,
@@ -608,7 +717,7 @@ mod tests {
             let policy = if easy { Policy::Easy } else { Policy::Conservative };
             let base = schedule(&snap, policy, None).unwrap();
             let slot = Slot { start: start * 600, procs, duration: hours * 600 };
-            if let Some(f) = price(&snap, policy, &base, slot) {
+            if let Some(f) = Pricer::new(&snap, policy).price(slot) {
                 proptest::prop_assert!(f >= 0.0);
             }
             let latest = snap.running.iter().map(|r| r.1)
@@ -616,11 +725,30 @@ mod tests {
                 .chain(snap.queue.iter().zip(&base).filter(|(_, s)| **s != Time::MAX).map(|(q, s)| s + q.1))
                 .max().unwrap_or(0);
             let after = Slot { start: latest, procs: procs.min(snap.capacity), duration: hours * 600 };
-            proptest::prop_assert_eq!(price(&snap, policy, &base, after), Some(0.0));
+            proptest::prop_assert_eq!(Pricer::new(&snap, policy).price(after), Some(0.0));
             // Every offer of a flexible query is admissible and priced like a fixed query.
             for o in query_flexible(&snap, policy, 1.0, procs.min(snap.capacity), hours * 600) {
                 let fixed = query_fixed(&snap, policy, 1.0, Slot { start: o.start, procs: procs.min(snap.capacity), duration: hours * 600 });
                 proptest::prop_assert_eq!(fixed, Some(o));
+            }
+        }
+
+        /// The pricer's schedule with a slot is the full re-plan's ([`schedule`]),
+        /// start for start, for any slot and any number of slots priced in turn
+        /// (queues long enough to pass several kept profiles).
+        #[test]
+        fn the_pricer_replans_like_the_full_schedule(
+            snap in snapshot_strategy(40),
+            slots in proptest::collection::vec((0i64..=60, 1u32..=16, 1i64..=8), 1..8),
+            easy in proptest::bool::ANY,
+        ) {
+            let policy = if easy { Policy::Easy } else { Policy::Conservative };
+            let mut pricer = Pricer::new(&snap, policy);
+            proptest::prop_assert_eq!(Some(pricer.base().to_vec()), schedule(&snap, policy, None));
+            for (start, procs, hours) in slots {
+                let slot = Slot { start: start * 600, procs, duration: hours * 600 };
+                let full = schedule(&snap, policy, Some(slot));
+                proptest::prop_assert_eq!(pricer.schedule_with(slot).map(<[Time]>::to_vec), full);
             }
         }
     }
