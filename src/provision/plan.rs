@@ -67,7 +67,6 @@ pub struct PlanEvaluator<'w> {
     start_of: Vec<Time>,
     charged: Vec<bool>,
     used: Vec<(u32, u32, Time, Time)>,
-    selected: Vec<Slot>,
     charging: HoleCharging,
     /// The shortest task runtime: fragments shorter than it are parked.
     min_runtime: Time,
@@ -110,7 +109,6 @@ impl<'w> PlanEvaluator<'w> {
             site_of: vec![0; n],
             start_of: vec![0; n],
             used: Vec::new(),
-            selected: Vec::new(),
             charging: HoleCharging::Whole,
             min_runtime: workflow.tasks().iter().map(|t| t.runtime).filter(|&r| r > 0).min().unwrap_or(0),
             parked: vec![Vec::new(); sites.len()],
@@ -210,13 +208,14 @@ impl<'w> PlanEvaluator<'w> {
     /// Places every task; returns (makespan, allocation cost).
     fn schedule(&mut self, genome: &Genome) -> Option<(Time, f64)> {
         for site in 0..self.sites {
-            self.selected.clear();
-            for (i, (s, a)) in self.slots.iter().enumerate() {
-                if *s as usize == site && genome.get(i) {
-                    self.selected.push(slot_of(self.origin_of[i], a));
-                }
-            }
-            self.bins[site] = SlotSet::from_slots(std::mem::take(&mut self.selected));
+            let (slots, origin_of) = (&self.slots, &self.origin_of);
+            self.bins[site].refill(
+                slots
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, (s, _))| *s as usize == site && genome.get(i))
+                    .map(|(i, (_, a))| slot_of(origin_of[i], a)),
+            );
             self.parked[site].clear();
             self.bins[site].park_shorter_than(self.min_runtime, &mut self.parked[site]);
         }

@@ -296,8 +296,6 @@ pub struct SlotSet {
     picks: Vec<usize>,
     /// Scratch: left-overs of a carve.
     extra: Vec<Slot>,
-    /// Scratch: the merged set of a carve.
-    merged: Vec<Slot>,
     /// Scratch: (end, processors) of the slots counted in `place`'s capacity test.
     ends: std::collections::BinaryHeap<Reverse<(Time, u32)>>,
 }
@@ -320,13 +318,26 @@ impl SlotSet {
     /// are dropped; identical ones are merged.
     pub fn from_slots(slots: Vec<Slot>) -> SlotSet {
         let mut set = SlotSet { slots, ..SlotSet::default() };
-        for s in &mut set.slots {
+        set.stretch_and_normalise();
+        set
+    }
+
+    /// Makes this set the one [`SlotSet::from_slots`] makes of `slots`, keeping
+    /// its buffers (a plan evaluation refills its bins for every genome).
+    pub fn refill(&mut self, slots: impl IntoIterator<Item = Slot>) {
+        self.slots.clear();
+        self.slots.extend(slots);
+        self.stretch_and_normalise();
+    }
+
+    /// Extensible slots end at `Time::MAX`; then [`SlotSet::normalise`].
+    fn stretch_and_normalise(&mut self) {
+        for s in &mut self.slots {
             if s.extensible {
                 s.end = Time::MAX;
             }
         }
-        set.normalise();
-        set
+        self.normalise();
     }
 
     /// The slots, sorted by (start, end).
@@ -585,33 +596,20 @@ impl SlotSet {
             }
         }
         self.take.clear();
-        // The set was sorted with unique keys and shrinking keeps keys: dropping the
-        // emptied slots and merging in the sorted left-overs (summing identical blocks)
-        // gives what a full sort and merge would, in linear time.
+        // The set was sorted with unique keys and shrinking keeps keys: dropping
+        // the emptied slots and adding each left-over where its key belongs
+        // (summed into a slot of the same key) gives what a full sort and merge
+        // would. A carve leaves a few left-overs in a set of many slots, so
+        // each is found by binary search and shifted in, not merged through.
         self.slots.retain(|s| s.procs > 0);
-        extra.retain(|s| s.procs > 0 && s.start < s.end);
-        if !extra.is_empty() {
-            extra.sort_unstable_by_key(Slot::key);
-            let mut merged = std::mem::take(&mut self.merged);
-            merged.clear();
-            merged.reserve(self.slots.len() + extra.len());
-            let (mut a, mut b) = (self.slots.iter().peekable(), extra.iter().peekable());
-            loop {
-                let next = match (a.peek(), b.peek()) {
-                    (Some(x), Some(y)) if x.key() <= y.key() => a.next(),
-                    (Some(_), Some(_)) | (None, Some(_)) => b.next(),
-                    (Some(_), None) => a.next(),
-                    (None, None) => break,
-                };
-                let Some(&s) = next else { break };
-                match merged.last_mut() {
-                    Some(last) if last.key() == s.key() => last.procs = last.procs.saturating_add(s.procs),
-                    _ => merged.push(s),
-                }
+        for s in extra.drain(..) {
+            if s.procs == 0 || s.start >= s.end {
+                continue;
             }
-            std::mem::swap(&mut self.slots, &mut merged);
-            self.merged = merged;
-            extra.clear();
+            match self.slots.binary_search_by_key(&s.key(), Slot::key) {
+                Ok(i) => self.slots[i].procs = self.slots[i].procs.saturating_add(s.procs),
+                Err(i) => self.slots.insert(i, s),
+            }
         }
         self.extra = extra;
     }
