@@ -86,6 +86,25 @@ impl AvailabilityProfile {
         self.steps[self.index_at(t)].free as u32
     }
 
+    /// Whether `n` units are free throughout `[start, end)`: the test
+    /// [`AvailabilityProfile::earliest_fit`] applies to each start it tries,
+    /// also where the profile is overcommitted (free below zero).
+    pub fn fits(&self, start: Time, end: Time, n: u32) -> bool {
+        let mut i = self.index_at(start);
+        let n = i64::from(n);
+        if self.steps[i].free < n {
+            return false;
+        }
+        i += 1;
+        while i < self.steps.len() && self.steps[i].time < end {
+            if self.steps[i].free < n {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
     /// Minimum free capacity over `[start, end)`.
     pub fn min_free(&self, start: Time, end: Time) -> u32 {
         let mut i = self.index_at(start);

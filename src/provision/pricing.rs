@@ -318,8 +318,7 @@ impl<'s> Pricer<'s> {
                 for (k, &(procs, estimate)) in queue.iter().enumerate().skip(first) {
                     let s = base[k];
                     let estimate = estimate.max(1);
-                    let keeps =
-                        !moved && (s == Time::MAX || !meets(k) || self.profile.min_free(s, s + estimate) >= procs);
+                    let keeps = !moved && (s == Time::MAX || !meets(k) || self.profile.fits(s, s + estimate, procs));
                     let start = if keeps {
                         if s != Time::MAX {
                             self.profile.reserve(s, s + estimate, procs);
@@ -669,6 +668,29 @@ mod tests {
         // Conservative: J1 at 20, J2 at 10, J3 at 25 with or without the slot.
         assert_eq!(schedule(&snap, Policy::Conservative, Some(slot)), Some(vec![20, 10, 25]));
         assert_eq!(a.conservative, Externality::default());
+    }
+
+    /// A site's snapshot can hold more running and reserved processors than
+    /// it has (here 6 of 4 over [0, 50)): admission reads that window's
+    /// minimum as unsigned and lets a slot over it in. The job that a
+    /// 2-processor slot over [40, 60) pushes from 50 to 60 (1 free from 60 on)
+    /// moves in the pricer as in the full re-plan: its keeping test is
+    /// earliest_fit's.
+    #[test]
+    fn an_overcommitted_snapshot_prices_like_the_full_replan() {
+        let snap = Snapshot {
+            now: 0,
+            capacity: 4,
+            running: vec![(3, 100), (3, 50)],
+            reservations: vec![],
+            queue: vec![(1, 30)],
+        };
+        let slot = Slot { start: 40, procs: 2, duration: 20 };
+        assert_eq!(schedule(&snap, Policy::Conservative, None), Some(vec![50]));
+        assert_eq!(schedule(&snap, Policy::Conservative, Some(slot)), Some(vec![60]));
+        let mut pricer = Pricer::new(&snap, Policy::Conservative);
+        assert_eq!(pricer.schedule_with(slot), Some(&[60][..]));
+        assert_eq!(pricer.price(slot), Some(10.0));
     }
 
     fn snapshot_strategy(max_queue: usize) -> impl proptest::strategy::Strategy<Value = Snapshot> {
