@@ -26,9 +26,14 @@ fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
 
 /// The config of a property test that runs `cases` cases in `cargo test`.
 pub fn cases(cases: u32) -> Config {
+    let cases = env("SLASIM_EXPLORE").unwrap_or(cases);
+    let default = Config::default();
     Config {
-        cases: env("SLASIM_EXPLORE").unwrap_or(cases),
+        cases,
         rng_seed: RngSeed::Fixed(env("SLASIM_SEED").unwrap_or(FIXED_SEED)),
-        ..Config::default()
+        // Properties that skip unfit draws reject a share of them: exploring
+        // thousands of cases must not stop at the fixed cases' reject limit.
+        max_global_rejects: default.max_global_rejects.max(cases.saturating_mul(4)),
+        ..default
     }
 }
