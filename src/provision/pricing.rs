@@ -93,11 +93,16 @@ fn occupied(snapshot: &Snapshot) -> AvailabilityProfile {
 
 /// True if `slot` fits beside running jobs and reservations (§4.1).
 pub fn admissible(snapshot: &Snapshot, slot: Slot) -> bool {
+    admissible_on(&occupied(snapshot), snapshot, slot)
+}
+
+/// [`admissible`], given the snapshot's occupied profile.
+fn admissible_on(occupied: &AvailabilityProfile, snapshot: &Snapshot, slot: Slot) -> bool {
     slot.procs > 0
         && slot.duration > 0
         && slot.start >= snapshot.now
         && slot.procs <= snapshot.capacity
-        && occupied(snapshot).min_free(slot.start, slot.start + slot.duration) >= slot.procs
+        && occupied.min_free(slot.start, slot.start + slot.duration) >= slot.procs
 }
 
 /// The start of every queued job under `policy`, with `extra` reserved too.
@@ -105,7 +110,7 @@ pub fn admissible(snapshot: &Snapshot, slot: Slot) -> bool {
 pub fn schedule(snapshot: &Snapshot, policy: Policy, extra: Option<Slot>) -> Option<Vec<Time>> {
     let mut profile = occupied(snapshot);
     if let Some(s) = extra {
-        if !admissible(snapshot, s) {
+        if !admissible_on(&profile, snapshot, s) {
             return None;
         }
         profile.reserve(s.start, s.start + s.duration, s.procs);
@@ -273,19 +278,10 @@ impl<'s> Pricer<'s> {
         &self.base
     }
 
-    /// [`admissible`], on the occupied profile computed once.
-    fn admits(&self, slot: Slot) -> bool {
-        slot.procs > 0
-            && slot.duration > 0
-            && slot.start >= self.snapshot.now
-            && slot.procs <= self.snapshot.capacity
-            && self.occupied.min_free(slot.start, slot.start + slot.duration) >= slot.procs
-    }
-
     /// The start of every queued job with `slot` reserved ([`schedule`]);
     /// `None` if it does not fit.
     pub fn schedule_with(&mut self, slot: Slot) -> Option<&[Time]> {
-        if !self.admits(slot) {
+        if !admissible_on(&self.occupied, self.snapshot, slot) {
             return None;
         }
         let (a, b) = (slot.start, slot.start + slot.duration);
