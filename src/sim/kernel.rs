@@ -22,7 +22,9 @@
 //!   events it schedules for itself, numbering everything it schedules as the
 //!   kernel would, and stops before any event whose key is not below the
 //!   horizon or below an event it scheduled for another model. What it did
-//!   not handle goes back to the kernel with its key. So the order of
+//!   not handle stays in its agenda with its key (the kernel holds only the
+//!   key of its first pending event), so a long run of events for one model
+//!   is queued once, not again at every batch. So the order of
 //!   processing is exactly that of delivering one event at a time, while a
 //!   model that runs on its own for a while costs one message, not one per
 //!   event.
@@ -253,8 +255,8 @@ pub struct Batch {
 /// What a model hands back after a batch.
 #[derive(Debug)]
 pub struct Handled {
-    /// Events to queue, with their keys: the batch items not handled and its
-    /// events for other models.
+    /// Events to queue, with their keys: its events for other models (the
+    /// batch items it did not handle stay in its agenda).
     pub events: Vec<(Key, Envelope)>,
     /// The key of its first own event still pending (they stay in its agenda).
     pub next_own: Option<Key>,
@@ -299,14 +301,12 @@ pub fn process_batch<M: Model>(
         };
         let (key, msg) = if from_items {
             let Some((key, msg)) = items.next() else { break };
+            let Some(msg) = msg.take::<M::Msg>() else { return Err(SimError::Misrouted { to: me.0 }) };
             if delivered > 0 && stop.is_some_and(|s| key >= s) {
-                events.push((key, Envelope { to: me, msg }));
+                agenda.push(key, msg);
                 break;
             }
-            match msg.take::<M::Msg>() {
-                Some(msg) => (key, msg),
-                None => return Err(SimError::Misrouted { to: me.0 }),
-            }
+            (key, msg)
         } else {
             let Some((key, msg)) = agenda.pop() else { break };
             if delivered > 0 && stop.is_some_and(|s| key >= s) {
@@ -341,7 +341,12 @@ pub fn process_batch<M: Model>(
             }
         }
     }
-    events.extend(items.map(|(k, msg)| (k, Envelope { to: me, msg })));
+    // What it did not handle waits in its agenda, typed, under the same keys:
+    // handing it back to the kernel would queue it again at every batch.
+    for (key, msg) in items {
+        let Some(msg) = msg.take::<M::Msg>() else { return Err(SimError::Misrouted { to: me.0 }) };
+        agenda.push(key, msg);
+    }
     Ok(Handled { events, next_own: agenda.peek_key(), next_seq, delivered, last_time })
 }
 
@@ -531,6 +536,8 @@ mod tests {
         log: Vec<(Time, &'static str)>,
         agendas: [Agenda<&'static str>; 2],
         outbox: Outbox<&'static str>,
+        /// The most events one batch handed back to the kernel.
+        most_returned: usize,
     }
 
     impl Bench for Two {
@@ -539,12 +546,21 @@ mod tests {
             let before = self.models[i].seen.len();
             let handled = process_batch(&mut self.models[i], batch, &mut self.agendas[i], &mut self.outbox);
             self.log.extend_from_slice(&self.models[i].seen[before..]);
+            if let Ok(h) = &handled {
+                self.most_returned = self.most_returned.max(h.events.len());
+            }
             handled
         }
     }
 
     fn bench() -> Two {
-        Two { models: Default::default(), log: Vec::new(), agendas: Default::default(), outbox: Vec::new() }
+        Two {
+            models: Default::default(),
+            log: Vec::new(),
+            agendas: Default::default(),
+            outbox: Vec::new(),
+            most_returned: 0,
+        }
     }
 
     #[test]
@@ -586,6 +602,24 @@ mod tests {
         // model 1 broke the run; "start-a" and "occurrence-b" were handled
         // in model 0's agenda after the reply.
         assert_eq!(stats.batches, 5);
+    }
+
+    #[test]
+    fn a_long_run_broken_at_every_event_is_queued_once() {
+        // 300 events for model 0 in a row, each of which asks model 1: every
+        // batch of model 0 stops after one event. What it did not handle stays
+        // in its agenda; the kernel gets back only the ask.
+        let mut k = Kernel::new(10_000);
+        for t in 1..=300 {
+            k.schedule(ModelId(0), at(t * 10, OCCURRENCE, 0, "occurrence-a")).unwrap();
+        }
+        let mut b = bench();
+        let stats = block_on(k.run(&mut b)).unwrap();
+        assert_eq!(stats.delivered, 300 * 5);
+        let first: Vec<&str> = b.log.iter().take(6).map(|s| s.1).collect();
+        assert_eq!(first, ["occurrence-a", "ask-a", "reply-a", "start-a", "end-a", "occurrence-a"]);
+        assert!(b.log.windows(2).all(|w| w[0].0 <= w[1].0), "time went back");
+        assert_eq!(b.most_returned, 1, "a batch handed its unhandled events back to the kernel");
     }
 
     #[test]
