@@ -237,7 +237,12 @@ const CHECKPOINT: usize = 8;
 /// only from the first queued job it can move: a job whose start without the
 /// slot still fits beside it keeps that start (it was the earliest before and
 /// the slot only takes capacity away), and so does every job before the
-/// first one whose window meets the slot's. The schedule without the slot
+/// first one whose window meets the slot where the slot does not fit in
+/// the final schedule without it (a slot that fits there moves nobody and
+/// costs nothing). Once a job has moved, a later
+/// job's search starts at its start without the slot, or where its window
+/// could first reach capacity a moved job left: before that, no start fits
+/// that did not fit without the slot. The schedule without the slot
 /// keeps its profile every [`CHECKPOINT`] jobs, so re-planning starts from
 /// the nearest one. The result is [`schedule`]'s, start for start.
 pub struct Pricer<'s> {
@@ -247,6 +252,10 @@ pub struct Pricer<'s> {
     base: Vec<Time>,
     /// Conservative: the profile before jobs `k × CHECKPOINT`, k = 0, 1, …
     checkpoints: Vec<AvailabilityProfile>,
+    /// Conservative: the profile after every job without the slot.
+    planned: AvailabilityProfile,
+    /// Where the slot priced last does not fit in `planned`: disjoint windows.
+    short: Vec<(Time, Time)>,
     profile: AvailabilityProfile,
     with: Vec<Time>,
 }
@@ -270,7 +279,8 @@ impl<'s> Pricer<'s> {
             }
             Policy::Easy => easy(&mut profile, snapshot),
         };
-        Pricer { snapshot, policy, occupied, base, checkpoints, profile, with: Vec::new() }
+        let planned = if policy == Policy::Conservative { profile.clone() } else { AvailabilityProfile::new(0) };
+        Pricer { snapshot, policy, occupied, base, checkpoints, planned, short: Vec::new(), profile, with: Vec::new() }
     }
 
     /// The start of every queued job without a slot.
@@ -295,8 +305,26 @@ impl<'s> Pricer<'s> {
                 self.with = easy(&mut self.profile, self.snapshot);
             }
             Policy::Conservative => {
-                let base = &self.base;
-                let meets = |k: usize| base[k] != Time::MAX && base[k] < b && base[k] + queue[k].1.max(1) > a;
+                // Until a job moves, the profile is the base's before that job
+                // minus the slot, which holds at least `planned` plus the job
+                // itself on its window: a job whose window stays out of where
+                // the slot does not fit in `planned` keeps its start.
+                self.short.clear();
+                let mut t = a;
+                for gap in self.planned.gaps(a, b, slot.procs) {
+                    if gap.start > t {
+                        self.short.push((t, gap.start));
+                    }
+                    t = t.max(gap.end);
+                }
+                if t < b {
+                    self.short.push((t, b));
+                }
+                let (base, short) = (&self.base, &self.short);
+                let meets = |k: usize| {
+                    let (s, e) = (base[k], base[k].saturating_add(queue[k].1.max(1)));
+                    base[k] != Time::MAX && short.iter().any(|&(x, y)| s < y && e > x)
+                };
                 let Some(first) = (0..queue.len()).find(|&k| meets(k)) else {
                     self.with.extend_from_slice(base);
                     return Some(&self.with);
@@ -310,20 +338,27 @@ impl<'s> Pricer<'s> {
                     }
                 }
                 self.with.extend_from_slice(&base[..first]);
-                let mut moved = false;
+                // The earliest start without the slot of a job that moved: from
+                // there on the profile may hold capacity the base did not.
+                let mut freed = Time::MAX;
                 for (k, &(procs, estimate)) in queue.iter().enumerate().skip(first) {
                     let s = base[k];
                     let estimate = estimate.max(1);
-                    let keeps = !moved && (s == Time::MAX || !meets(k) || self.profile.fits(s, s + estimate, procs));
-                    let start = if keeps {
+                    let start = if s == Time::MAX || (freed == Time::MAX && !meets(k)) {
                         if s != Time::MAX {
                             self.profile.reserve(s, s + estimate, procs);
                         }
                         s
                     } else {
-                        moved = true;
-                        place(&mut self.profile, now, (procs, estimate))
+                        // No start before s fits unless its window reaches
+                        // capacity a moved job freed: elsewhere this profile
+                        // holds no more than the base's, where s was the earliest.
+                        let from = s.min(freed.saturating_sub(estimate - 1)).max(now);
+                        place(&mut self.profile, from, (procs, estimate))
                     };
+                    if start != s {
+                        freed = freed.min(s);
+                    }
                     self.with.push(start);
                 }
             }
