@@ -249,7 +249,7 @@ impl<'w> PlanEvaluator<'w> {
                 }
             }
             let (start, site) = best?;
-            self.bins[site].park_shorter_than(self.min_runtime, &mut self.parked[site]);
+            self.bins[site].take_parked(&mut self.parked[site]);
             cost += self.charge();
             if let Some(taken) = self.taken.as_mut() {
                 taken[t] = self.used.iter().map(|u| (u.0, u.1)).collect();

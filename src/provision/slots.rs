@@ -287,7 +287,7 @@ pub struct Conflict {
 ///
 /// Slots are kept sorted by (start asc, end asc), edge slots after finite ones of the
 /// same start, and slots with identical span, flags and origin are merged.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct SlotSet {
     slots: Vec<Slot>,
     /// Scratch: the slots Z a task is carved from, as (index, processors taken).
@@ -298,6 +298,30 @@ pub struct SlotSet {
     extra: Vec<Slot>,
     /// Scratch: (end, processors) of the slots counted in `place`'s capacity test.
     ends: std::collections::BinaryHeap<Reverse<(Time, u32)>>,
+    /// Finite left-overs shorter than this are parked as they are made
+    /// ([`SlotSet::park_shorter_than`]); 0: none are.
+    park_below: Time,
+    /// Left-overs parked since the last [`SlotSet::take_parked`].
+    parked: Vec<Slot>,
+}
+
+/// A copy holds the slots and the parking threshold; `clone_from` reuses the
+/// target's buffers (a multi-site plan evaluation copies a bin per site and task).
+impl Clone for SlotSet {
+    fn clone(&self) -> SlotSet {
+        SlotSet {
+            slots: self.slots.clone(),
+            park_below: self.park_below,
+            parked: self.parked.clone(),
+            ..SlotSet::default()
+        }
+    }
+
+    fn clone_from(&mut self, source: &SlotSet) {
+        self.slots.clone_from(&source.slots);
+        self.park_below = source.park_below;
+        self.parked.clone_from(&source.parked);
+    }
 }
 
 /// Two sets are equal when their slots are (scratch buffers do not count).
@@ -325,6 +349,8 @@ impl SlotSet {
     /// Makes this set the one [`SlotSet::from_slots`] makes of `slots`, keeping
     /// its buffers (a plan evaluation refills its bins for every genome).
     pub fn refill(&mut self, slots: impl IntoIterator<Item = Slot>) {
+        self.park_below = 0;
+        self.parked.clear();
         self.slots.clear();
         self.slots.extend(slots);
         self.stretch_and_normalise();
@@ -548,10 +574,14 @@ impl SlotSet {
     /// Moves every slot shorter than `min` (finite ones only) to `parked`: no task
     /// of at least `min` seconds can use it, alone or stacked (a stacked slot must
     /// span the task), so placements of such tasks are unchanged and faster.
+    /// From then on the left-overs of placements shorter than `min` are parked as
+    /// they are made, and [`SlotSet::take_parked`] hands them over.
     pub fn park_shorter_than(&mut self, min: Time, parked: &mut Vec<Slot>) {
         if min <= 1 {
             return;
         }
+        self.park_below = min;
+        parked.append(&mut self.parked);
         self.slots.retain(|s| {
             let short = s.end != Time::MAX && s.end - s.start < min;
             if short {
@@ -559,6 +589,11 @@ impl SlotSet {
             }
             !short
         });
+    }
+
+    /// Appends the left-overs parked since the last call to `parked`.
+    pub fn take_parked(&mut self, parked: &mut Vec<Slot>) {
+        parked.append(&mut self.parked);
     }
 
     /// Replaces the slots at positions `indices` of [`SlotSet::slots`] with `rest`
@@ -584,10 +619,14 @@ impl SlotSet {
     /// `S_j`'s flags, (c) the untouched `S_j.n − k_j` over `S_j`'s span (kept in place).
     fn carve(&mut self, st: Time, stop: Time) {
         let mut extra = std::mem::take(&mut self.extra);
+        let mut emptied = usize::MAX;
         for idx in 0..self.take.len() {
             let (j, k) = self.take[idx];
             let sj = self.slots[j];
             self.slots[j].procs -= k;
+            if self.slots[j].procs == 0 {
+                emptied = emptied.min(j);
+            }
             if sj.start < st {
                 extra.push(Slot::hole(sj.start, st, k, sj.origin));
             }
@@ -601,9 +640,25 @@ impl SlotSet {
         // (summed into a slot of the same key) gives what a full sort and merge
         // would. A carve leaves a few left-overs in a set of many slots, so
         // each is found by binary search and shifted in, not merged through.
-        self.slots.retain(|s| s.procs > 0);
+        if emptied < self.slots.len() {
+            // Only slots carved from can have emptied: compact from the first.
+            let mut kept = emptied;
+            for i in emptied..self.slots.len() {
+                if self.slots[i].procs > 0 {
+                    self.slots[kept] = self.slots[i];
+                    kept += 1;
+                }
+            }
+            self.slots.truncate(kept);
+        }
         for s in extra.drain(..) {
             if s.procs == 0 || s.start >= s.end {
+                continue;
+            }
+            // A set that parks short slots holds none: a short left-over has
+            // no slot of its key to join, and would be parked next.
+            if s.end != Time::MAX && s.end - s.start < self.park_below {
+                self.parked.push(s);
                 continue;
             }
             match self.slots.binary_search_by_key(&s.key(), Slot::key) {
@@ -954,6 +1009,38 @@ mod tests {
             // The edge slots still hold all N processors past the last finish.
             let last = placed.iter().map(|&(s, _, d)| s + d).max().unwrap_or(now);
             prop_assert_eq!(set.free_at(last), n);
+        }
+
+        /// A set that parks slots shorter than every task places each task where
+        /// a set that parks nothing does, takes the same slots, and holds with
+        /// what it parked the same free slots.
+        #[test]
+        fn parking_changes_no_placement(
+            n in 1u32..=16,
+            holes in proptest::collection::vec((0i64..60, 1i64..30, 1u32..=8), 0..6),
+            min in 2i64..12,
+            tasks in proptest::collection::vec((1u32..=16, 0i64..30, 0i64..150), 1..30),
+        ) {
+            let mut slots: Vec<Slot> = holes.iter().enumerate()
+                .map(|(i, &(s, d, p))| Slot::hole(s, s + d, p, i as u32 + 1))
+                .collect();
+            slots.push(Slot::edge(0, n, 0));
+            let mut plain = SlotSet::from_slots(slots.clone());
+            let mut parking = SlotSet::from_slots(slots);
+            let mut parked = Vec::new();
+            parking.park_shorter_than(min, &mut parked);
+            let (mut used_plain, mut used_parking) = (Vec::new(), Vec::new());
+            for (p, d, ready) in tasks {
+                let (p, d) = (1 + (p - 1) % n, min + d);
+                let a = plain.place(p, d, ready, &mut used_plain);
+                let b = parking.place(p, d, ready, &mut used_parking);
+                parking.take_parked(&mut parked);
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(&used_plain, &used_parking);
+                let mut both = parking.slots().to_vec();
+                both.extend(&parked);
+                prop_assert_eq!(SlotSet::from_slots(both), plain.clone());
+            }
         }
 
         /// Forgetting the past keeps the invariant from the cut on, and placement continues.
