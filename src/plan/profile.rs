@@ -72,11 +72,15 @@ impl AvailabilityProfile {
     }
 
     /// Index of the step covering `t`. Most queries ask about the present,
-    /// which lies in the first step once the past is forgotten: that case
-    /// needs no search.
+    /// which lies in the first step once the past is forgotten, or in the
+    /// second once something is reserved from the present on: those cases
+    /// need no search.
     fn index_at(&self, t: Time) -> usize {
         if self.steps.get(1).is_none_or(|s| s.time > t) {
             return 0;
+        }
+        if self.steps.get(2).is_none_or(|s| s.time > t) {
+            return 1;
         }
         self.steps.partition_point(|s| s.time <= t) - 1
     }
@@ -303,6 +307,12 @@ impl AvailabilityProfile {
             }
             None
         })
+    }
+
+    /// True if more than the capacity is reserved somewhere (free below
+    /// zero), which callers that reserve only where capacity is free never do.
+    pub fn overcommitted(&self) -> bool {
+        self.steps.iter().any(|s| s.free < 0)
     }
 
     /// Forgets everything before `t` (the past cannot be planned).

@@ -143,67 +143,133 @@ fn place(profile: &mut AvailabilityProfile, now: Time, (procs, estimate): (u32, 
 /// gets the earliest start that fits and later jobs start now only if they
 /// leave that start alone. Instants are now and every end that follows.
 fn easy(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<Time> {
-    let n = snapshot.queue.len();
-    let mut starts = vec![Time::MAX; n];
-    let mut waiting: Vec<usize> = (0..n).filter(|&i| snapshot.queue[i].0 <= snapshot.capacity).collect();
-    let mut events: BinaryHeap<Reverse<Time>> = BinaryHeap::new();
-    for &(_, end) in &snapshot.running {
-        events.push(Reverse(end));
+    let mut starts = vec![Time::MAX; snapshot.queue.len()];
+    easy_run(profile, snapshot, &mut Easy::new(snapshot), &mut starts, None);
+    starts
+}
+
+/// EASY forward between two instants: the instant, the queued jobs not yet
+/// started (arrival order) and the instants to come (ends and head starts;
+/// some repeat or lie in the past, and are skipped).
+#[derive(Debug, Clone, Default)]
+struct Easy {
+    t: Time,
+    waiting: Vec<usize>,
+    events: BinaryHeap<Reverse<Time>>,
+}
+
+impl Easy {
+    fn new(snapshot: &Snapshot) -> Easy {
+        let mut events = BinaryHeap::new();
+        for &(_, end) in &snapshot.running {
+            events.push(Reverse(end));
+        }
+        for &(start, end, _) in &snapshot.reservations {
+            events.push(Reverse(start));
+            events.push(Reverse(end));
+        }
+        let waiting = (0..snapshot.queue.len()).filter(|&i| snapshot.queue[i].0 <= snapshot.capacity).collect();
+        Easy { t: snapshot.now, waiting, events }
     }
-    for &(start, end, _) in &snapshot.reservations {
-        events.push(Reverse(start));
-        events.push(Reverse(end));
-    }
-    let mut t = snapshot.now;
+}
+
+/// What the schedule without a slot keeps to re-plan from: the state before
+/// every [`CHECKPOINT`]th instant with its profile, and for each queued job
+/// the first instant whose decisions read its window (it starts then, or is
+/// the head given the earliest start).
+#[derive(Debug, Clone, Default)]
+struct EasyLog {
+    checkpoints: Vec<(Easy, AvailabilityProfile)>,
+    first_read: Vec<usize>,
+}
+
+/// Runs EASY forward from `state` until no job waits, writing starts; with a
+/// `log`, records it.
+fn easy_run(
+    profile: &mut AvailabilityProfile,
+    snapshot: &Snapshot,
+    state: &mut Easy,
+    starts: &mut [Time],
+    mut log: Option<&mut EasyLog>,
+) {
+    let Easy { t, waiting, events } = state;
+    // A window EASY tests reads as free where the profile is overcommitted
+    // (its minimum taken unsigned). Started from a profile that is not, it
+    // never becomes so, and the test can stop at the first short step.
+    let wraps = profile.overcommitted();
+    let fits = |profile: &AvailabilityProfile, t: Time, estimate: Time, procs: u32| {
+        if wraps { profile.min_free(t, t + estimate) >= procs } else { profile.fits(t, t + estimate, procs) }
+    };
+    let mut instant = 0;
     while !waiting.is_empty() {
+        // Every window tested from here on starts at t or later.
+        profile.forget_before(*t);
+        if let Some(log) = log.as_deref_mut() {
+            if instant % CHECKPOINT == 0 {
+                log.checkpoints
+                    .push((Easy { t: *t, waiting: waiting.clone(), events: events.clone() }, profile.clone()));
+            }
+        }
+        let mut read = |job: usize| {
+            if let Some(log) = log.as_deref_mut() {
+                log.first_read[job] = log.first_read[job].min(instant);
+            }
+        };
         // Start the head while it fits now.
-        while let Some(&head) = waiting.first() {
+        let mut started = 0;
+        for &head in waiting.iter() {
             let (procs, estimate) = snapshot.queue[head];
             let estimate = estimate.max(1);
-            if profile.min_free(t, t + estimate) >= procs {
-                profile.reserve(t, t + estimate, procs);
-                starts[head] = t;
-                events.push(Reverse(t + estimate));
-                waiting.remove(0);
+            if fits(profile, *t, estimate, procs) {
+                profile.reserve(*t, *t + estimate, procs);
+                starts[head] = *t;
+                events.push(Reverse(*t + estimate));
+                read(head);
+                started += 1;
             } else {
                 break;
             }
         }
+        waiting.drain(..started);
         let Some(&head) = waiting.first() else { break };
         let (procs, estimate) = snapshot.queue[head];
         let estimate = estimate.max(1);
-        let Some(shadow) = profile.earliest_fit(t, estimate, procs, Time::MAX) else { break };
+        let Some(shadow) = profile.earliest_fit(*t, estimate, procs, Time::MAX) else { break };
+        read(head);
         // Backfill beside the head's reservation.
         profile.reserve(shadow, shadow + estimate, procs);
-        let mut i = 1;
-        while i < waiting.len() {
-            let (p, e) = snapshot.queue[waiting[i]];
+        let mut kept = 1;
+        for i in 1..waiting.len() {
+            let job = waiting[i];
+            let (p, e) = snapshot.queue[job];
             let e = e.max(1);
-            if profile.min_free(t, t + e) >= p {
-                profile.reserve(t, t + e, p);
-                starts[waiting[i]] = t;
-                events.push(Reverse(t + e));
-                waiting.remove(i);
+            if fits(profile, *t, e, p) {
+                profile.reserve(*t, *t + e, p);
+                starts[job] = *t;
+                events.push(Reverse(*t + e));
+                read(job);
             } else {
-                i += 1;
+                waiting[kept] = job;
+                kept += 1;
             }
         }
+        waiting.truncate(kept);
         profile.release(shadow, shadow + estimate, procs);
         // Next instant where capacity may free up (the shadow is one: the head fits there).
         events.push(Reverse(shadow));
         let mut next = None;
         while let Some(Reverse(e)) = events.pop() {
-            if e > t {
+            if e > *t {
                 next = Some(e);
                 break;
             }
         }
         match next {
-            Some(e) => t = e,
+            Some(e) => *t = e,
             None => break,
         }
+        instant += 1;
     }
-    starts
 }
 
 /// What a slot does to the queue under one policy, in processor-seconds:
@@ -228,23 +294,27 @@ fn shifts<'a>(snapshot: &'a Snapshot, base: &'a [Time], with: &'a [Time]) -> imp
     })
 }
 
-/// Jobs between two kept profiles of a conservative schedule without the slot.
+/// Jobs (conservative) or instants (EASY) between two kept states of the
+/// schedule without the slot.
 const CHECKPOINT: usize = 8;
 
 /// The prices of slots on one snapshot under one policy (Fig. 22): the
 /// schedule without a slot is computed once (A23), and so is the occupied
-/// profile. Under conservative backfilling a slot's schedule is re-planned
-/// only from the first queued job it can move: a job whose start without the
-/// slot still fits beside it keeps that start (it was the earliest before and
-/// the slot only takes capacity away), and so does every job before the
-/// first one whose window meets the slot where the slot does not fit in
-/// the final schedule without it (a slot that fits there moves nobody and
-/// costs nothing). Once a job has moved, a later
-/// job's search starts at its start without the slot, or where its window
-/// could first reach capacity a moved job left: before that, no start fits
-/// that did not fit without the slot. The schedule without the slot
-/// keeps its profile every [`CHECKPOINT`] jobs, so re-planning starts from
-/// the nearest one. The result is [`schedule`]'s, start for start.
+/// profile. A slot can move only a queued job whose window without the slot
+/// meets `short`, where the slot does not fit in the final schedule without
+/// it: elsewhere, as long as nothing has moved, the profile holds at least
+/// that schedule plus the job on its window. A slot that meets no window
+/// costs nothing; otherwise the schedule is re-planned from the kept state
+/// nearest before the first decision that reads such a window.
+///
+/// Under conservative backfilling that decision is the first such job's
+/// placement; the profile is kept every [`CHECKPOINT`] jobs. Once a job has
+/// moved, a later job's search starts at its start without the slot, or
+/// where its window could first reach capacity a moved job left: before
+/// that, no start fits that did not fit without the slot. Under EASY it is
+/// the first instant that starts such a job or makes it the head; the state
+/// is kept every [`CHECKPOINT`] instants. The result is [`schedule`]'s,
+/// start for start.
 pub struct Pricer<'s> {
     snapshot: &'s Snapshot,
     policy: Policy,
@@ -252,11 +322,17 @@ pub struct Pricer<'s> {
     base: Vec<Time>,
     /// Conservative: the profile before jobs `k × CHECKPOINT`, k = 0, 1, …
     checkpoints: Vec<AvailabilityProfile>,
-    /// Conservative: the profile after every job without the slot.
+    /// EASY: the states the schedule without the slot passed through.
+    log: EasyLog,
+    /// More running and reserved than the machine holds somewhere: EASY's
+    /// tests read such windows as free, so EASY re-plans in full.
+    overcommitted: bool,
+    /// The profile after every job without the slot.
     planned: AvailabilityProfile,
     /// Where the slot priced last does not fit in `planned`: disjoint windows.
     short: Vec<(Time, Time)>,
     profile: AvailabilityProfile,
+    state: Easy,
     with: Vec<Time>,
 }
 
@@ -266,6 +342,7 @@ impl<'s> Pricer<'s> {
         let occupied = occupied(snapshot);
         let mut profile = occupied.clone();
         let mut checkpoints = Vec::new();
+        let mut log = EasyLog::default();
         let base = match policy {
             Policy::Conservative => {
                 let mut base = Vec::with_capacity(snapshot.queue.len());
@@ -277,10 +354,34 @@ impl<'s> Pricer<'s> {
                 }
                 base
             }
-            Policy::Easy => easy(&mut profile, snapshot),
+            Policy::Easy => {
+                let mut base = vec![Time::MAX; snapshot.queue.len()];
+                log.first_read = vec![usize::MAX; snapshot.queue.len()];
+                easy_run(&mut profile, snapshot, &mut Easy::new(snapshot), &mut base, Some(&mut log));
+                // The run forgets the past as it goes: the whole schedule again.
+                profile.clone_from(&occupied);
+                for (&(procs, estimate), &start) in snapshot.queue.iter().zip(&base) {
+                    if start != Time::MAX {
+                        profile.reserve(start, start + estimate.max(1), procs);
+                    }
+                }
+                base
+            }
         };
-        let planned = if policy == Policy::Conservative { profile.clone() } else { AvailabilityProfile::new(0) };
-        Pricer { snapshot, policy, occupied, base, checkpoints, planned, short: Vec::new(), profile, with: Vec::new() }
+        Pricer {
+            snapshot,
+            policy,
+            overcommitted: occupied.overcommitted(),
+            occupied,
+            base,
+            checkpoints,
+            log,
+            planned: profile.clone(),
+            short: Vec::new(),
+            profile,
+            state: Easy::default(),
+            with: Vec::new(),
+        }
     }
 
     /// The start of every queued job without a slot.
@@ -298,33 +399,51 @@ impl<'s> Pricer<'s> {
         let queue = &self.snapshot.queue;
         let now = self.snapshot.now;
         self.with.clear();
+        if self.policy == Policy::Easy && self.overcommitted {
+            self.profile.clone_from(&self.occupied);
+            self.profile.reserve(a, b, slot.procs);
+            self.with = easy(&mut self.profile, self.snapshot);
+            return Some(&self.with);
+        }
+        // Until a job's window is read, the profile is the one without the
+        // slot at that point minus the slot, which holds at least `planned`
+        // plus the job itself on its window: a job whose window stays out of
+        // where the slot does not fit in `planned` keeps its start, and EASY
+        // decides as without the slot where it reads only such windows.
+        self.short.clear();
+        let mut t = a;
+        for gap in self.planned.gaps(a, b, slot.procs) {
+            if gap.start > t {
+                self.short.push((t, gap.start));
+            }
+            t = t.max(gap.end);
+        }
+        if t < b {
+            self.short.push((t, b));
+        }
+        let (base, short) = (&self.base, &self.short);
+        let meets = |k: usize| {
+            let (s, e) = (base[k], base[k].saturating_add(queue[k].1.max(1)));
+            base[k] != Time::MAX && short.iter().any(|&(x, y)| s < y && e > x)
+        };
         match self.policy {
             Policy::Easy => {
-                self.profile.clone_from(&self.occupied);
+                let log = &self.log;
+                let Some(first) = (0..queue.len()).filter(|&k| meets(k)).map(|k| log.first_read[k]).min() else {
+                    self.with.extend_from_slice(base);
+                    return Some(&self.with);
+                };
+                let (state, profile) = &log.checkpoints[first / CHECKPOINT];
+                self.profile.clone_from(profile);
                 self.profile.reserve(a, b, slot.procs);
-                self.with = easy(&mut self.profile, self.snapshot);
+                self.state.clone_from(state);
+                self.with.extend_from_slice(base);
+                for &job in &state.waiting {
+                    self.with[job] = Time::MAX;
+                }
+                easy_run(&mut self.profile, self.snapshot, &mut self.state, &mut self.with, None);
             }
             Policy::Conservative => {
-                // Until a job moves, the profile is the base's before that job
-                // minus the slot, which holds at least `planned` plus the job
-                // itself on its window: a job whose window stays out of where
-                // the slot does not fit in `planned` keeps its start.
-                self.short.clear();
-                let mut t = a;
-                for gap in self.planned.gaps(a, b, slot.procs) {
-                    if gap.start > t {
-                        self.short.push((t, gap.start));
-                    }
-                    t = t.max(gap.end);
-                }
-                if t < b {
-                    self.short.push((t, b));
-                }
-                let (base, short) = (&self.base, &self.short);
-                let meets = |k: usize| {
-                    let (s, e) = (base[k], base[k].saturating_add(queue[k].1.max(1)));
-                    base[k] != Time::MAX && short.iter().any(|&(x, y)| s < y && e > x)
-                };
                 let Some(first) = (0..queue.len()).find(|&k| meets(k)) else {
                     self.with.extend_from_slice(base);
                     return Some(&self.with);
@@ -519,6 +638,7 @@ pub fn choose(offers: &[Offer], alpha: f64) -> Result<Option<usize>, InvalidSett
 mod tests {
     use super::*;
     use crate::units::HOUR;
+    use proptest::strategy::Strategy as _;
 
     const H: Time = HOUR;
 
@@ -722,9 +842,20 @@ mod tests {
         let mut pricer = Pricer::new(&snap, Policy::Conservative);
         assert_eq!(pricer.schedule_with(slot), Some(&[60][..]));
         assert_eq!(pricer.price(slot), Some(10.0));
+        // EASY reads the overcommitted window as free and starts the job now,
+        // with the slot or without; the pricer re-plans it in full.
+        assert_eq!(schedule(&snap, Policy::Easy, Some(slot)), Some(vec![0]));
+        assert_eq!(Pricer::new(&snap, Policy::Easy).schedule_with(slot), Some(&[0][..]));
     }
 
     fn snapshot_strategy(max_queue: usize) -> impl proptest::strategy::Strategy<Value = Snapshot> {
+        snapshots(max_queue, false)
+    }
+
+    /// Snapshots as a site makes them or, with `overcommit`, sometimes more
+    /// running than the machine holds (a site keeps running work past its
+    /// planned end).
+    fn snapshots(max_queue: usize, overcommit: bool) -> impl proptest::strategy::Strategy<Value = Snapshot> {
         use proptest::prelude::*;
         (
             4u32..=16,
@@ -732,19 +863,19 @@ mod tests {
             prop::collection::vec((0i64..=20, 1i64..=10, 1u32..=4), 0..3),
             prop::collection::vec((1u32..=16, 1i64..=20), 0..max_queue),
         )
-            .prop_map(|(capacity, running, reservations, queue)| {
+            .prop_map(move |(capacity, running, reservations, queue)| {
                 let mut snap = Snapshot { now: 0, capacity, ..Snapshot::default() };
                 // Keep only what fits beside what is already there, as a site would.
                 let mut profile = AvailabilityProfile::new(capacity);
                 for (p, e) in running {
-                    if profile.min_free(0, e * 600) >= p {
+                    if overcommit || profile.min_free(0, e * 600) >= p {
                         profile.reserve(0, e * 600, p);
                         snap.running.push((p, e * 600));
                     }
                 }
                 for (s, d, p) in reservations {
                     let (s, e) = (s * 600, (s + d) * 600);
-                    if profile.min_free(s, e) >= p {
+                    if overcommit || profile.min_free(s, e) >= p {
                         profile.reserve(s, e, p);
                         snap.reservations.push((s, e, p));
                     }
@@ -791,7 +922,7 @@ mod tests {
         /// (queues long enough to pass several kept profiles).
         #[test]
         fn the_pricer_replans_like_the_full_schedule(
-            snap in snapshot_strategy(40),
+            snap in proptest::bool::weighted(0.2).prop_flat_map(|overcommit| snapshots(40, overcommit)),
             slots in proptest::collection::vec((0i64..=60, 1u32..=16, 1i64..=8), 1..8),
             easy in proptest::bool::ANY,
         ) {
