@@ -182,7 +182,7 @@ fn kth_schedulers_compared() {
     let path = common::traces().join("swf/KTH-SP2-1996-2.1-cln.swf.gz");
     let trace = WorkloadSource::Swf { path, lenient: true }.load().unwrap();
     let prepared = PrepareConfig::default().for_classic_modes().prepare(&trace).unwrap();
-    let (mut jobs, capacity) = (prepared.batteries[0].jobs.clone(), prepared.capacity);
+    let (mut jobs, capacity) = (prepared.batteries[0].jobs.to_vec(), prepared.capacity);
     assert_eq!((jobs.len(), capacity), (28_475, 100));
     // `SLASIM_KTH_JOBS=N` keeps the first N jobs: pybatsim's scheduler-API
     // schedulers (schedFcfs, schedEasySjfBackfill) filter every job ever

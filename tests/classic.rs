@@ -214,7 +214,7 @@ fn classic_modes_on_the_whole_kth_log() {
         };
         let inputs = Inputs::load(&[Point::Single(point.clone())]).unwrap();
         let prepared = inputs.prepared(&point).unwrap();
-        let (jobs, capacity) = (prepared.batteries[0].jobs.clone(), prepared.capacity);
+        let (jobs, capacity) = (prepared.batteries[0].jobs.to_vec(), prepared.capacity);
         assert_eq!((jobs.len(), capacity), (28_475, 100));
         let sim = run(mode, capacity, jobs, true);
         assert_eq!(sim.cluster.executions.len(), 28_475, "{mode}");

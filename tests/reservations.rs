@@ -49,8 +49,16 @@ fn run_with(
     jobs.sort_by_key(|j| (j.occurrence, j.id));
     let strategy = build(strategy, &settings, capacity).unwrap();
     let failures = FailureStream::none(capacity);
-    let sim =
-        simulate(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator: None, energy: None }).unwrap();
+    let sim = simulate(Scenario {
+        capacity,
+        jobs: jobs.into(),
+        failures,
+        strategy,
+        checkpoint,
+        calibrator: None,
+        energy: None,
+    })
+    .unwrap();
     assert_eq!(sim.cluster.unresolved, 0, "every job must end in exactly one outcome");
     sim
 }

@@ -95,7 +95,7 @@ fn ctc_prepares_into_the_dissertations_batteries() {
     let scaled = p.input_load / p.occurrence_factor;
     assert!((scaled - 2.0).abs() < 1e-12);
     // Jobs keep CTC's processors (requested is −1 there, so allocated is used).
-    assert!(p.batteries.iter().flat_map(|b| &b.jobs).all(|j| (1..=338).contains(&j.nodes)));
+    assert!(p.batteries.iter().flat_map(|b| b.jobs.iter()).all(|j| (1..=338).contains(&j.nodes)));
 }
 
 #[test]

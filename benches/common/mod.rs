@@ -40,5 +40,5 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
     let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("the trace loads");
     let prepared = inputs.prepared(&point).expect("prepared");
     let settings = inputs.strategy_settings(&point).expect("settings");
-    (prepared.batteries[0].jobs.clone(), prepared.capacity, settings)
+    (prepared.batteries[0].jobs.to_vec(), prepared.capacity, settings)
 }

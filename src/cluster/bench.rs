@@ -8,6 +8,8 @@
 //! depends only on the scenario: no shared state, no wall clock, no
 //! thread-count effects.
 
+use std::sync::Arc;
+
 use crate::cluster::ClusterActor;
 use crate::cluster::ClusterResult;
 use crate::cluster::energy::{Energy, EnergyConfig, EnergyMeter};
@@ -26,8 +28,9 @@ use crate::workload::job::Job;
 pub struct Scenario {
     /// Cluster size in nodes.
     pub capacity: u32,
-    /// The jobs (variable jobs and reservations), ordered by occurrence, ids 0..n.
-    pub jobs: Vec<Job>,
+    /// The jobs (variable jobs and reservations), ordered by occurrence, ids
+    /// 0..n; shared with the battery they come from when they are all of it.
+    pub jobs: Arc<[Job]>,
     /// Node failures and repairs.
     pub failures: FailureStream,
     /// The cluster's strategy.
@@ -43,8 +46,13 @@ pub struct Scenario {
 impl Scenario {
     /// A cluster of `capacity` nodes running `strategy` on `jobs` under
     /// `failures`, without checkpointing or PoF calibration.
-    pub fn new(capacity: u32, jobs: Vec<Job>, failures: FailureStream, strategy: Box<dyn Strategy>) -> Scenario {
-        Scenario { capacity, jobs, failures, strategy, checkpoint: None, calibrator: None, energy: None }
+    pub fn new(
+        capacity: u32,
+        jobs: impl Into<Arc<[Job]>>,
+        failures: FailureStream,
+        strategy: Box<dyn Strategy>,
+    ) -> Scenario {
+        Scenario { capacity, jobs: jobs.into(), failures, strategy, checkpoint: None, calibrator: None, energy: None }
     }
 }
 

@@ -160,7 +160,8 @@ pub struct ClusterCore {
     /// Nodes running a job, and nodes down (for a meter).
     busy: u32,
     down: u32,
-    /// Node lists of executions, appended at each start.
+    /// Node lists of executions, appended at each start (cleared whenever no
+    /// job runs, if the executions are not handed back).
     arena: Vec<NodeId>,
     wakes: BTreeSet<Time>,
     outbox: Outbox<ClusterMsg>,
@@ -247,7 +248,12 @@ impl ClusterCore {
             }
         }
         let ran = self.now - start;
-        self.log.push((id, start, self.now, first as u32, count as u32));
+        if self.keep_executions {
+            self.log.push((id, start, self.now, first as u32, count as u32));
+        } else if self.busy == 0 {
+            // No execution's node list is read again: reuse the arena.
+            self.arena.clear();
+        }
         let record = &mut self.records[id as usize];
         record.executed += ran;
         record.actual_end = Some(self.now);

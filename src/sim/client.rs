@@ -11,6 +11,8 @@
 //! connects its output to a cluster's job input, or to the broker's request
 //! input.
 
+use std::sync::Arc;
+
 use kameo::Actor;
 
 use crate::sim::kernel::{Class, Model, Outbox, Scheduled};
@@ -22,7 +24,7 @@ use crate::units::Time;
 pub const CHUNK: usize = 4096;
 
 /// Something a client submits at a time of its own.
-pub trait Submission: Clone + Send + 'static {
+pub trait Submission: Clone + Send + Sync + 'static {
     /// The class of its submission event at equal times.
     const CLASS: Class;
     /// When it is submitted.
@@ -39,7 +41,7 @@ pub enum ClientMsg {
 /// The client actor.
 #[derive(Actor)]
 pub struct ClientActor<T: Submission> {
-    items: Vec<T>,
+    items: Arc<[T]>,
     next: usize,
     /// Where its submissions go.
     pub output: Output<T>,
@@ -47,9 +49,10 @@ pub struct ClientActor<T: Submission> {
 }
 
 impl<T: Submission> ClientActor<T> {
-    /// A client submitting `items` (ordered by time); its output unconnected.
-    pub fn new(items: Vec<T>) -> ClientActor<T> {
-        ClientActor { items, next: 0, output: Output::new(), buffers: Buffers::default() }
+    /// A client submitting `items` (ordered by time), a list or a shared
+    /// one; its output unconnected.
+    pub fn new(items: impl Into<Arc<[T]>>) -> ClientActor<T> {
+        ClientActor { items: items.into(), next: 0, output: Output::new(), buffers: Buffers::default() }
     }
 
     /// The first wake-up, if there is anything to submit.

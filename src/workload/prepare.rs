@@ -20,6 +20,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -277,8 +278,9 @@ impl fmt::Display for FilterReport {
 pub struct Battery {
     /// 0-based battery index.
     pub index: usize,
-    /// Jobs in occurrence order, ids 0..len.
-    pub jobs: Vec<Job>,
+    /// Jobs in occurrence order, ids 0..len; shared by the scenarios that
+    /// run it (a whole-log battery is the run's largest input).
+    pub jobs: Arc<[Job]>,
 }
 
 /// The prepared experiment input.
@@ -534,8 +536,8 @@ impl PrepareConfig {
                     .iter()
                     .enumerate()
                     .map(|(i, u)| self.job(i as u32, u, ((u.submit - base) as f64 * factor).round() as Time))
-                    .collect();
-                Battery { index, jobs }
+                    .collect::<Vec<_>>();
+                Battery { index, jobs: jobs.into() }
             })
             .collect();
         let history = history.iter().enumerate().map(|(i, u)| self.job(i as u32, u, u.submit)).collect();

@@ -282,16 +282,19 @@ fn run_row(
 fn scenario(
     inputs: &Inputs,
     p: &SinglePoint,
-    jobs: &[Job],
+    jobs: &Arc<[Job]>,
     capacity: u32,
     calibrator: Option<OnlineCalibrator>,
 ) -> anyhow::Result<Scenario> {
     let reservations = p.reservations.generate(jobs, p.seed, p.battery);
-    let mut jobs = jobs.to_vec();
-    if !reservations.is_empty() {
-        jobs.extend(reservations);
-        jobs.sort_by_key(|j| (j.occurrence, j.id));
-    }
+    let jobs = if reservations.is_empty() {
+        Arc::clone(jobs)
+    } else {
+        let mut all = jobs.to_vec();
+        all.extend(reservations);
+        all.sort_by_key(|j| (j.occurrence, j.id));
+        all.into()
+    };
     let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
     let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
     let checkpoint = Some(p.overbooking.checkpoint);
@@ -401,7 +404,7 @@ impl Inputs {
             let model = RuntimeModel::learn(jobs, &p.overbooking.pdf)
                 .with_context(|| format!("learning runtime statistics of {}", prepared.trace))?;
             for battery in &prepared.batteries {
-                model.check_jobs(&battery.jobs)?;
+                model.check_jobs(battery.jobs.iter())?;
             }
             tracing::info!(classes = model.class_count(), source = %p.overbooking.pdf.source, "runtime statistics learned");
             self.models.insert(model_key(p), Arc::new(model));
