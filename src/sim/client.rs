@@ -31,6 +31,38 @@ pub trait Submission: Clone + Send + Sync + 'static {
     fn submitted_at(&self) -> Time;
 }
 
+/// What a client submits: a list of its own, or one it shares (a battery's
+/// jobs, read by every run of it), never copied.
+pub enum Items<T> {
+    /// Its own list.
+    Owned(Vec<T>),
+    /// A list shared with others.
+    Shared(Arc<[T]>),
+}
+
+impl<T> From<Vec<T>> for Items<T> {
+    fn from(items: Vec<T>) -> Items<T> {
+        Items::Owned(items)
+    }
+}
+
+impl<T> From<Arc<[T]>> for Items<T> {
+    fn from(items: Arc<[T]>) -> Items<T> {
+        Items::Shared(items)
+    }
+}
+
+impl<T> std::ops::Deref for Items<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match self {
+            Items::Owned(items) => items,
+            Items::Shared(items) => items,
+        }
+    }
+}
+
 /// A message for a client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClientMsg {
@@ -41,7 +73,7 @@ pub enum ClientMsg {
 /// The client actor.
 #[derive(Actor)]
 pub struct ClientActor<T: Submission> {
-    items: Arc<[T]>,
+    items: Items<T>,
     next: usize,
     /// Where its submissions go.
     pub output: Output<T>,
@@ -49,9 +81,9 @@ pub struct ClientActor<T: Submission> {
 }
 
 impl<T: Submission> ClientActor<T> {
-    /// A client submitting `items` (ordered by time), a list or a shared
-    /// one; its output unconnected.
-    pub fn new(items: impl Into<Arc<[T]>>) -> ClientActor<T> {
+    /// A client submitting `items` (ordered by time), a list of its own or
+    /// a shared one; its output unconnected.
+    pub fn new(items: impl Into<Items<T>>) -> ClientActor<T> {
         ClientActor { items: items.into(), next: 0, output: Output::new(), buffers: Buffers::default() }
     }
 
