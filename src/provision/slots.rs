@@ -294,8 +294,10 @@ pub struct SlotSet {
     take: Vec<(usize, u32)>,
     /// Scratch: candidate slot indices for `occupy`.
     picks: Vec<usize>,
-    /// Scratch: left-overs of a carve.
-    extra: Vec<Slot>,
+    /// Scratch: the holes a carve leaves, each with the index of the slot it was cut from.
+    holes: Vec<(usize, Slot)>,
+    /// Scratch: the tails a carve leaves (all start where the task ends).
+    tails: Vec<Slot>,
     /// Scratch: (end, processors) of the slots counted in `place`'s capacity test.
     ends: std::collections::BinaryHeap<Reverse<(Time, u32)>>,
     /// Finite left-overs shorter than this are parked as they are made
@@ -404,33 +406,76 @@ impl SlotSet {
         if procs == 0 || duration <= 0 {
             return Some(ready);
         }
+        let Some((st, stop)) = self.choose(procs, duration, ready) else {
+            self.take.clear();
+            return None;
+        };
+        used.extend(self.take.iter().map(|&(j, k)| (self.slots[j].origin, k, st, stop)));
+        self.carve(st, stop);
+        Some(st)
+    }
+
+    /// Figure 2's choice for [`SlotSet::place`]: fills `self.take` with what
+    /// to carve and returns the task's interval, or `None`.
+    fn choose(&mut self, procs: u32, duration: Time, ready: Time) -> Option<(Time, Time)> {
         let n = self.slots.len();
-        let mut found = None;
+        let need = u64::from(procs);
         // Both scenarios at slot i succeed iff the slots active over [st, stop) hold
-        // `procs` processors; so once that failed for a start time, every later slot
-        // with the same effective start (all that start before `ready`) fails too.
-        let mut failed_at: Option<Time> = None;
-        // The capacity over [st, stop) is kept incrementally: st and stop only grow with
-        // i, so the slots started by st enter once, and a slot whose end falls below stop
-        // never counts again (a min-heap of ends drops them). O(n log n) per placement.
+        // `procs` processors. The capacity over [st, stop) is kept incrementally: st
+        // and stop only grow with i, so the slots started by st enter once, and a
+        // slot whose end falls below stop never counts again (a min-heap of the
+        // finite ends drops them). O(n log n) per placement.
         self.ends.clear();
         let mut capacity: u64 = 0;
         let mut counted = false;
-        // Slots [0, prefix) start no later than the current effective start.
-        let mut prefix = 0;
-        for i in 0..n {
+        // Slots [0, ready_end) start by `ready`: their effective start is `ready`
+        // for all, so they share one interval and one capacity, tested once.
+        let (st, stop) = (ready, ready.saturating_add(duration));
+        let mut ready_end =
+            self.slots.iter().position(|s| s.start > ready || (s.end >= stop && s.end > st)).unwrap_or(n);
+        if ready_end < n && self.slots[ready_end].start <= ready {
+            // The first slot with enough time from `ready`.
+            let i = ready_end;
             let si = self.slots[i];
-            let st = si.start.max(ready);
-            let stop = st.saturating_add(duration);
-            // Neither scenario applies to a slot without enough time from its effective start.
+            if si.procs >= procs {
+                self.take.clear();
+                self.take.push((i, procs));
+                return Some((st, stop));
+            }
+            // The slots before i end too early to count.
+            capacity = 0;
+            while ready_end < n && self.slots[ready_end].start <= ready {
+                let s = self.slots[ready_end];
+                if s.end >= stop {
+                    capacity += u64::from(s.procs);
+                }
+                ready_end += 1;
+            }
+            if capacity >= need && self.stack(i, i, st, stop, procs) {
+                return Some((st, stop));
+            }
+            for s in &self.slots[i..ready_end] {
+                if s.end >= stop && s.end != Time::MAX && s.procs > 0 {
+                    self.ends.push(Reverse((s.end, s.procs)));
+                }
+            }
+            counted = true;
+        }
+        // Slots [0, prefix) start no later than the current effective start.
+        let mut prefix = ready_end;
+        // Once the test failed for a start time, every later slot of that start fails too.
+        let mut failed_at: Option<Time> = None;
+        for i in ready_end..n {
+            let si = self.slots[i];
+            let (st, stop) = (si.start, si.start.saturating_add(duration));
+            // Neither scenario applies to a slot without enough time from its start.
             if si.end < stop || si.end <= st || failed_at == Some(st) {
                 continue;
             }
             if si.procs >= procs {
                 self.take.clear();
                 self.take.push((i, procs));
-                found = Some((st, stop));
-                break;
+                return Some((st, stop));
             }
             if !counted {
                 // First test: a plain sum (it often succeeds; the heap is built only if not).
@@ -439,9 +484,9 @@ impl SlotSet {
                 }
                 capacity = self.slots[..prefix].iter().filter(|s| s.end >= stop).map(|s| u64::from(s.procs)).sum();
                 counted = true;
-                if capacity < u64::from(procs) {
+                if capacity < need {
                     for s in &self.slots[..prefix] {
-                        if s.end >= stop && s.procs > 0 {
+                        if s.end >= stop && s.end != Time::MAX && s.procs > 0 {
                             self.ends.push(Reverse((s.end, s.procs)));
                         }
                     }
@@ -450,7 +495,10 @@ impl SlotSet {
             while prefix < n && self.slots[prefix].start <= st {
                 let s = self.slots[prefix];
                 if s.end >= stop && s.procs > 0 {
-                    self.ends.push(Reverse((s.end, s.procs)));
+                    // An edge slot never ends before a stop: counted, not heaped.
+                    if s.end != Time::MAX {
+                        self.ends.push(Reverse((s.end, s.procs)));
+                    }
                     capacity += u64::from(s.procs);
                 }
                 prefix += 1;
@@ -462,43 +510,40 @@ impl SlotSet {
                 self.ends.pop();
                 capacity -= u64::from(p);
             }
-            if capacity < u64::from(procs) {
-                failed_at = Some(st);
-                continue;
-            }
-            // Enough: take them in Fig. 2's order (S_i, predecessors nearest first, then later slots).
-            self.take.clear();
-            self.take.push((i, si.procs));
-            let mut need = procs - si.procs;
-            for j in (0..i).rev().chain(i + 1..n) {
-                let sj = self.slots[j];
-                if sj.start > st {
-                    // Sorted by start: no later slot has started by `st` either.
-                    break;
-                }
-                if sj.end < stop || sj.procs == 0 {
-                    continue;
-                }
-                let k = sj.procs.min(need);
-                self.take.push((j, k));
-                need -= k;
-                if need == 0 {
-                    found = Some((st, stop));
-                    break;
-                }
-            }
-            if found.is_some() {
-                break;
+            if capacity >= need && self.stack(i, 0, st, stop, procs) {
+                return Some((st, stop));
             }
             failed_at = Some(st);
         }
-        let Some((st, stop)) = found else {
-            self.take.clear();
-            return None;
-        };
-        used.extend(self.take.iter().map(|&(j, k)| (self.slots[j].origin, k, st, stop)));
-        self.carve(st, stop);
-        Some(st)
+        None
+    }
+
+    /// Scenario 2 at slot i over `[st, stop)`: takes S_i whole, then
+    /// predecessors from `i − 1` down to `lo` nearest first, then later slots
+    /// started by `st`, each active over the interval, until `procs` are
+    /// found. Returns whether they were.
+    fn stack(&mut self, i: usize, lo: usize, st: Time, stop: Time, procs: u32) -> bool {
+        let si = self.slots[i];
+        self.take.clear();
+        self.take.push((i, si.procs));
+        let mut need = procs - si.procs;
+        for j in (lo..i).rev().chain(i + 1..self.slots.len()) {
+            let sj = self.slots[j];
+            if sj.start > st {
+                // Sorted by start: no later slot has started by `st` either.
+                break;
+            }
+            if sj.end < stop || sj.procs == 0 {
+                continue;
+            }
+            let k = sj.procs.min(need);
+            self.take.push((j, k));
+            need -= k;
+            if need == 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Takes exactly `procs` processors over `[start, start + duration)` out of the slots
@@ -618,55 +663,96 @@ impl SlotSet {
     /// the left-overs of §2.4: (a) `[S_j.start, st)` as a hole, (b) `[stop, S_j.end)` with
     /// `S_j`'s flags, (c) the untouched `S_j.n − k_j` over `S_j`'s span (kept in place).
     fn carve(&mut self, st: Time, stop: Time) {
-        let mut extra = std::mem::take(&mut self.extra);
-        let mut emptied = usize::MAX;
-        for idx in 0..self.take.len() {
-            let (j, k) = self.take[idx];
-            let sj = self.slots[j];
-            self.slots[j].procs -= k;
-            if self.slots[j].procs == 0 {
-                emptied = emptied.min(j);
-            }
-            if sj.start < st {
-                extra.push(Slot::hole(sj.start, st, k, sj.origin));
-            }
-            if stop < sj.end {
-                extra.push(Slot { start: stop, procs: k, ..sj });
-            }
-        }
-        self.take.clear();
+        let (mut holes, mut tails) = (std::mem::take(&mut self.holes), std::mem::take(&mut self.tails));
         // The set was sorted with unique keys and shrinking keeps keys: dropping
         // the emptied slots and adding each left-over where its key belongs
         // (summed into a slot of the same key) gives what a full sort and merge
-        // would. A carve leaves a few left-overs in a set of many slots, so
-        // each is found by binary search and shifted in, not merged through.
-        if emptied < self.slots.len() {
-            // Only slots carved from can have emptied: compact from the first.
-            let mut kept = emptied;
-            for i in emptied..self.slots.len() {
-                if self.slots[i].procs > 0 {
-                    self.slots[kept] = self.slots[i];
-                    kept += 1;
+        // would. A carve empties and leaves a few slots in a set of many, so
+        // each is shifted out or in, not merged through. A hole's key lies just
+        // before its slot's, so it is found by stepping from there; every tail
+        // starts at `stop`, found by one search.
+        self.take.sort_unstable_by_key(|&(j, _)| j);
+        let mut emptied_before = 0;
+        for &(j, k) in &self.take {
+            let sj = self.slots[j];
+            self.slots[j].procs -= k;
+            let mut hole = (sj.start < st).then(|| Slot::hole(sj.start, st, k, sj.origin));
+            if self.slots[j].procs == 0 {
+                // An emptied slot's hole takes its place when its key falls
+                // right there (nothing shifts), unless it is to be parked.
+                if let Some(h) = hole
+                    && st - sj.start >= self.park_below
+                    && (j == 0 || self.slots[j - 1].key() < h.key())
+                {
+                    self.slots[j] = h;
+                    hole = None;
+                } else {
+                    emptied_before += 1;
+                    if let Some(h) = hole.take() {
+                        // Where slot j's successor will be once the emptied slots up to j are gone.
+                        holes.push((j + 1 - emptied_before, h));
+                    }
                 }
             }
-            self.slots.truncate(kept);
-        }
-        for s in extra.drain(..) {
-            if s.procs == 0 || s.start >= s.end {
-                continue;
+            if let Some(h) = hole {
+                // Where slot j will be once the emptied slots before it are gone.
+                holes.push((j - emptied_before, h));
             }
-            // A set that parks short slots holds none: a short left-over has
-            // no slot of its key to join, and would be parked next.
-            if s.end != Time::MAX && s.end - s.start < self.park_below {
-                self.parked.push(s);
-                continue;
-            }
-            match self.slots.binary_search_by_key(&s.key(), Slot::key) {
-                Ok(i) => self.slots[i].procs = self.slots[i].procs.saturating_add(s.procs),
-                Err(i) => self.slots.insert(i, s),
+            if stop < sj.end {
+                tails.push(Slot { start: stop, procs: k, ..sj });
             }
         }
-        self.extra = extra;
+        for &(j, _) in self.take.iter().rev() {
+            if self.slots[j].procs == 0 {
+                self.slots.remove(j);
+            }
+        }
+        self.take.clear();
+        let mut inserted = 0;
+        for (hint, s) in holes.drain(..) {
+            if let Some(at) = self.admit(s, hint + inserted) {
+                self.slots.insert(at, s);
+                inserted += 1;
+            }
+        }
+        // Inserting at or after it leaves the first slot starting at `stop` where it is.
+        let from = self.slots.partition_point(|x| x.start < stop);
+        for s in tails.drain(..) {
+            if let Some(at) = self.admit(s, from) {
+                self.slots.insert(at, s);
+            }
+        }
+        self.holes = holes;
+        self.tails = tails;
+    }
+
+    /// Where left-over `s` goes, searched by stepping from `near`: `None` if
+    /// it is empty, parked, or summed into the slot of its key.
+    fn admit(&mut self, s: Slot, near: usize) -> Option<usize> {
+        if s.procs == 0 || s.start >= s.end {
+            return None;
+        }
+        // A set that parks short slots holds none: a short left-over has
+        // no slot of its key to join, and would be parked next.
+        if s.end != Time::MAX && s.end - s.start < self.park_below {
+            self.parked.push(s);
+            return None;
+        }
+        let key = s.key();
+        let mut at = near.min(self.slots.len());
+        while at > 0 && self.slots[at - 1].key() >= key {
+            at -= 1;
+        }
+        while at < self.slots.len() && self.slots[at].key() < key {
+            at += 1;
+        }
+        match self.slots.get_mut(at) {
+            Some(same) if same.key() == key => {
+                same.procs = same.procs.saturating_add(s.procs);
+                None
+            }
+            _ => Some(at),
+        }
     }
 
     /// Drops empty slots, sorts by (start, end, flags, origin) and merges identical blocks.
@@ -967,6 +1053,46 @@ mod tests {
         Ok(())
     }
 
+    /// Figure 2 and §2.4 as written, for comparison: every slot tried in
+    /// order, the capacity summed afresh, the left-overs sorted and merged
+    /// with the whole set. Returns the start, the set after, and what was taken.
+    fn reference_place(slots: &[Slot], procs: u32, duration: Time, ready: Time) -> Option<(Time, SlotSet, Vec<Taken>)> {
+        for (i, si) in slots.iter().enumerate() {
+            let st = si.start.max(ready);
+            let stop = st.saturating_add(duration);
+            if si.end < stop || si.end <= st {
+                continue;
+            }
+            let mut take = vec![(i, si.procs.min(procs))];
+            let mut need = procs - take[0].1;
+            for j in (0..i).rev().chain(i + 1..slots.len()) {
+                let sj = slots[j];
+                if need == 0 || sj.start > st {
+                    break;
+                }
+                if sj.end >= stop && sj.procs > 0 {
+                    let k = sj.procs.min(need);
+                    take.push((j, k));
+                    need -= k;
+                }
+            }
+            if need > 0 {
+                continue;
+            }
+            let mut after = slots.to_vec();
+            let mut used = Vec::new();
+            for &(j, k) in &take {
+                let sj = slots[j];
+                after[j].procs -= k;
+                after.push(Slot::hole(sj.start, st, k, sj.origin));
+                after.push(Slot { start: stop, procs: k, ..sj });
+                used.push((sj.origin, k, st, stop));
+            }
+            return Some((st, SlotSet::from_slots(after), used));
+        }
+        None
+    }
+
     proptest! {
         #![proptest_config(crate::testing::cases(256))]
 
@@ -1009,6 +1135,37 @@ mod tests {
             // The edge slots still hold all N processors past the last finish.
             let last = placed.iter().map(|&(s, _, d)| s + d).max().unwrap_or(now);
             prop_assert_eq!(set.free_at(last), n);
+        }
+
+        /// Placement picks what Figure 2 as written picks (scenario 1 first
+        /// fit, else the first slot whose stack of predecessors and later
+        /// slots holds the task), takes it in the same order, and leaves the
+        /// same set, on sets of edge slots and holes of several origins and flags.
+        #[test]
+        fn place_matches_figure_2_as_written(
+            blocks in proptest::collection::vec((0i64..80, proptest::option::of(1i64..60), 1u32..=8, any::<bool>(), 0u32..3), 1..14),
+            tasks in proptest::collection::vec((1u32..=20, 1i64..40, 0i64..120), 1..25),
+        ) {
+            let slots: Vec<Slot> = blocks.iter()
+                .map(|&(s, d, p, divisible, origin)| match d {
+                    Some(d) => Slot { divisible, ..Slot::hole(s, s + d, p, origin) },
+                    None => Slot::edge(s, p, origin),
+                })
+                .collect();
+            let mut set = SlotSet::from_slots(slots);
+            let mut used = Vec::new();
+            for (p, d, ready) in tasks {
+                let expected = reference_place(set.slots(), p, d, ready);
+                let got = set.place(p, d, ready, &mut used);
+                match expected {
+                    Some((st, after, taken)) => {
+                        prop_assert_eq!(got, Some(st));
+                        prop_assert_eq!(&used, &taken);
+                        prop_assert_eq!(&set, &after);
+                    }
+                    None => prop_assert_eq!(got, None),
+                }
+            }
         }
 
         /// A set that parks slots shorter than every task places each task where
