@@ -298,6 +298,8 @@ pub struct SlotSet {
     holes: Vec<(usize, Slot)>,
     /// Scratch: the tails a carve leaves (all start where the task ends).
     tails: Vec<Slot>,
+    /// Scratch: positions of the slots a carve emptied, ascending.
+    gaps: Vec<usize>,
     /// Scratch: (end, processors) of the slots counted in `place`'s capacity test.
     ends: std::collections::BinaryHeap<Reverse<(Time, u32)>>,
     /// Finite left-overs shorter than this are parked as they are made
@@ -433,6 +435,8 @@ impl SlotSet {
         let (st, stop) = (ready, ready.saturating_add(duration));
         let mut ready_end =
             self.slots.iter().position(|s| s.start > ready || (s.end >= stop && s.end > st)).unwrap_or(n);
+        // The slots before it end before every later stop: none is ever stacked.
+        let live = ready_end;
         if ready_end < n && self.slots[ready_end].start <= ready {
             // The first slot with enough time from `ready`.
             let i = ready_end;
@@ -510,7 +514,7 @@ impl SlotSet {
                 self.ends.pop();
                 capacity -= u64::from(p);
             }
-            if capacity >= need && self.stack(i, 0, st, stop, procs) {
+            if capacity >= need && self.stack(i, live, st, stop, procs) {
                 return Some((st, stop));
             }
             failed_at = Some(st);
@@ -667,63 +671,80 @@ impl SlotSet {
         // The set was sorted with unique keys and shrinking keeps keys: dropping
         // the emptied slots and adding each left-over where its key belongs
         // (summed into a slot of the same key) gives what a full sort and merge
-        // would. A carve empties and leaves a few slots in a set of many, so
-        // each is shifted out or in, not merged through. A hole's key lies just
+        // would. A carve empties and leaves a few slots in a set of many, so the
+        // emptied ones stay as gaps a left-over can take (shifting only what lies
+        // between), and the rest are shifted in or out. A hole's key lies just
         // before its slot's, so it is found by stepping from there; every tail
         // starts at `stop`, found by one search.
         self.take.sort_unstable_by_key(|&(j, _)| j);
-        let mut emptied_before = 0;
         for &(j, k) in &self.take {
             let sj = self.slots[j];
             self.slots[j].procs -= k;
-            let mut hole = (sj.start < st).then(|| Slot::hole(sj.start, st, k, sj.origin));
-            if self.slots[j].procs == 0 {
-                // An emptied slot's hole takes its place when its key falls
-                // right there (nothing shifts), unless it is to be parked.
-                if let Some(h) = hole
-                    && st - sj.start >= self.park_below
-                    && (j == 0 || self.slots[j - 1].key() < h.key())
-                {
-                    self.slots[j] = h;
-                    hole = None;
-                } else {
-                    emptied_before += 1;
-                    if let Some(h) = hole.take() {
-                        // Where slot j's successor will be once the emptied slots up to j are gone.
-                        holes.push((j + 1 - emptied_before, h));
-                    }
-                }
-            }
-            if let Some(h) = hole {
-                // Where slot j will be once the emptied slots before it are gone.
-                holes.push((j - emptied_before, h));
+            if sj.start < st {
+                holes.push((j, Slot::hole(sj.start, st, k, sj.origin)));
             }
             if stop < sj.end {
                 tails.push(Slot { start: stop, procs: k, ..sj });
             }
         }
-        for &(j, _) in self.take.iter().rev() {
-            if self.slots[j].procs == 0 {
-                self.slots.remove(j);
-            }
-        }
+        let slots = &self.slots;
+        self.gaps.clear();
+        self.gaps.extend(self.take.iter().map(|&(j, _)| j).filter(|&j| slots[j].procs == 0));
         self.take.clear();
-        let mut inserted = 0;
-        for (hint, s) in holes.drain(..) {
-            if let Some(at) = self.admit(s, hint + inserted) {
-                self.slots.insert(at, s);
-                inserted += 1;
+        for (near, s) in holes.drain(..) {
+            if let Some(at) = self.admit(s, near) {
+                self.put(at, s);
             }
         }
-        // Inserting at or after it leaves the first slot starting at `stop` where it is.
+        // Putting at or after it leaves the first slot starting at `stop` where it is.
         let from = self.slots.partition_point(|x| x.start < stop);
         for s in tails.drain(..) {
             if let Some(at) = self.admit(s, from) {
-                self.slots.insert(at, s);
+                self.put(at, s);
+            }
+        }
+        for &g in self.gaps.iter().rev() {
+            if self.slots[g].procs == 0 {
+                self.slots.remove(g);
             }
         }
         self.holes = holes;
         self.tails = tails;
+    }
+
+    /// Puts `s` just before the slot at `at`, into the nearest gap (an
+    /// emptied slot) if there is one, so only the slots between move.
+    fn put(&mut self, at: usize, s: Slot) {
+        // A left-over summed into a gap's key filled it.
+        let slots = &self.slots;
+        self.gaps.retain(|&g| slots[g].procs == 0);
+        let below = self.gaps.iter().rposition(|&g| g < at);
+        let above = self.gaps.iter().position(|&g| g >= at);
+        let nearest = match (below, above) {
+            (Some(b), Some(a)) if at - self.gaps[b] <= self.gaps[a] - at => Some(b),
+            (Some(b), None) => Some(b),
+            (_, a) => a,
+        };
+        match nearest {
+            Some(i) if self.gaps[i] < at => {
+                let g = self.gaps.remove(i);
+                self.slots.copy_within(g + 1..at, g);
+                self.slots[at - 1] = s;
+            }
+            Some(i) => {
+                let g = self.gaps.remove(i);
+                self.slots.copy_within(at..g, at + 1);
+                self.slots[at] = s;
+            }
+            None => {
+                self.slots.insert(at, s);
+                for g in &mut self.gaps {
+                    if *g >= at {
+                        *g += 1;
+                    }
+                }
+            }
+        }
     }
 
     /// Where left-over `s` goes, searched by stepping from `near`: `None` if
