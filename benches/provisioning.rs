@@ -1,7 +1,7 @@
 //! One MOGA provisioning (population 100, 10 generations) of the 100-task
 //! synthetic workflow (22 processors per task) against the slot set CTC-SP2's
 //! 430-processor cluster advertises a quarter into its log (accurate
-//! estimates, 80 slots). Target: under 50 ms.
+//! estimates, 79 slots). Target: under 20 ms on one thread.
 
 mod common;
 
@@ -79,7 +79,7 @@ fn moga_on_ctc(c: &mut Criterion) {
 /// One flexible-start price query (eq. 18: every candidate start priced by
 /// Fig. 22, conservative backfilling) for a 32 × 1 h slot on CTC-SP2 (430
 /// processors) about 30 days into its log, at the hour of days 25–35 with the
-/// longest queue. Target: under 5 ms.
+/// longest queue. Target: under 1 ms.
 fn price_query_on_ctc(c: &mut Criterion) {
     let records = observe_ctc(|first, _| (25 * 24..35 * 24).map(|h| first + h * 3600).collect());
     let busiest = records.iter().max_by_key(|r| r.tasks[0]).expect("observed");
