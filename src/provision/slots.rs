@@ -458,11 +458,7 @@ impl SlotSet {
             if capacity >= need && self.stack(i, i, st, stop, procs) {
                 return Some((st, stop));
             }
-            for s in &self.slots[i..ready_end] {
-                if s.end >= stop && s.end != Time::MAX && s.procs > 0 {
-                    self.ends.push(Reverse((s.end, s.procs)));
-                }
-            }
+            self.heap_finite_ends(i..ready_end, stop);
             counted = true;
         }
         // Slots [0, prefix) start no later than the current effective start.
@@ -489,11 +485,7 @@ impl SlotSet {
                 capacity = self.slots[..prefix].iter().filter(|s| s.end >= stop).map(|s| u64::from(s.procs)).sum();
                 counted = true;
                 if capacity < need {
-                    for s in &self.slots[..prefix] {
-                        if s.end >= stop && s.end != Time::MAX && s.procs > 0 {
-                            self.ends.push(Reverse((s.end, s.procs)));
-                        }
-                    }
+                    self.heap_finite_ends(0..prefix, stop);
                 }
             }
             while prefix < n && self.slots[prefix].start <= st {
@@ -520,6 +512,16 @@ impl SlotSet {
             failed_at = Some(st);
         }
         None
+    }
+
+    /// Adds to the heap of ends the finite slots of `range` active until `stop`
+    /// (an edge slot never ends before a stop: it is counted, not heaped).
+    fn heap_finite_ends(&mut self, range: std::ops::Range<usize>, stop: Time) {
+        for s in &self.slots[range] {
+            if s.end >= stop && s.end != Time::MAX && s.procs > 0 {
+                self.ends.push(Reverse((s.end, s.procs)));
+            }
+        }
     }
 
     /// Scenario 2 at slot i over `[st, stop)`: takes S_i whole, then
@@ -696,7 +698,7 @@ impl SlotSet {
                 self.put(at, s);
             }
         }
-        // Putting at or after it leaves the first slot starting at `stop` where it is.
+        // Where the tails go, give or take the slots a put shifts (admit steps from it).
         let from = self.slots.partition_point(|x| x.start < stop);
         for s in tails.drain(..) {
             if let Some(at) = self.admit(s, from) {
