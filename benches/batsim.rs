@@ -113,7 +113,7 @@ fn kth(c: &mut Criterion) {
     // Messages of one run: one per instant with events, SIMULATION_BEGINS and SIMULATION_ENDS.
     let once = run(serve(capacity));
     let mut instants: Vec<i64> = jobs.iter().map(|j| j.occurrence).collect();
-    instants.extend(once.cluster.records.iter().filter_map(|r| r.actual_end));
+    instants.extend(once.cluster.records.iter().filter_map(|(_, r)| r.actual_end));
     instants.sort_unstable();
     instants.dedup();
     let messages = instants.len() as u64 + 2;

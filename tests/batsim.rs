@@ -161,7 +161,7 @@ fn a_correct_fcfs_gives_the_builtin_schedule_and_batsim_messages() {
     let builtin = slasim::policy::build("fcfs", &settings(None), 4).unwrap();
     let theirs = simulate(Scenario::new(4, jobs(), FailureStream::none(4), builtin)).unwrap();
     let starts = |s: &slasim::cluster::bench::Simulated| {
-        s.cluster.records.iter().map(|r| (r.actual_start, r.actual_end, r.outcome)).collect::<Vec<_>>()
+        s.cluster.records.iter().map(|(_, r)| (r.actual_start, r.actual_end, r.outcome)).collect::<Vec<_>>()
     };
     assert_eq!(starts(&ours), starts(&theirs));
     // The wide job was rejected, and by the scheduler.

@@ -215,7 +215,7 @@ fn kth_schedulers_compared() {
     let measure = |name: &str, s: &Simulated, seconds: f64, messages: u64| -> Measured {
         assert_eq!(common::double_booking(&s.cluster.executions), None, "{name}: a machine holds two jobs at once");
         assert!(s.cluster.executions.iter().all(|e| e.nodes.iter().all(|&n| n < capacity)));
-        let done = s.cluster.records.iter().filter(|r| r.actual_end.is_some()).count();
+        let done = s.cluster.records.iter().filter(|(_, r)| r.actual_end.is_some()).count();
         let too_wide = jobs.iter().filter(|j| j.nodes > capacity).count();
         assert_eq!(done + too_wide, jobs.len(), "{name}: every job that fits runs to its end");
         let sched = schedule(s);
@@ -268,7 +268,7 @@ fn kth_schedulers_compared() {
         let (s, seconds) = run("batsim", &settings);
         let s = s.unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut instants: Vec<i64> = jobs.iter().map(|j| j.occurrence).collect();
-        instants.extend(s.cluster.records.iter().filter_map(|r| r.actual_end));
+        instants.extend(s.cluster.records.iter().filter_map(|(_, r)| r.actual_end));
         instants.sort_unstable();
         instants.dedup();
         rows.push(measure(name, &s, seconds, instants.len() as u64 + 2));

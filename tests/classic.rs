@@ -41,7 +41,7 @@ fn run(mode: &str, capacity: u32, jobs: Vec<Job>, kill_at_estimate: bool) -> Sim
 }
 
 fn starts(sim: &Simulated) -> Vec<Option<Time>> {
-    sim.cluster.records.iter().map(|r| r.actual_start).collect()
+    sim.cluster.records.iter().map(|(_, r)| r.actual_start).collect()
 }
 
 /// Four nodes. J0 takes 3 nodes for [0, 10); J1 (2 nodes) is the blocked head
@@ -85,7 +85,7 @@ fn conservative_reserves_every_job_so_none_is_delayed_by_a_backfill() {
     // J2 keeps its reservation at 10; J3 is reserved after it at 20; J4 fits
     // the 1 idle node in [4, 9) at once.
     assert_eq!(starts(&sim), [Some(0), Some(10), Some(10), Some(20), Some(4)]);
-    let planned: Vec<Option<Time>> = sim.cluster.records.iter().map(|r| r.planned_start).collect();
+    let planned: Vec<Option<Time>> = sim.cluster.records.iter().map(|(_, r)| r.planned_start).collect();
     assert_eq!(planned, starts(&sim));
 }
 
@@ -97,7 +97,7 @@ fn conservative_compresses_when_a_job_ends_early() {
     // (J3 still holds a node in [10, 15)) and keeps 15; J3 moves to 4.
     let jobs = vec![job(0, 0, 4, 10, 4), job(1, 1, 3, 5, 5), job(2, 2, 4, 5, 5), job(3, 3, 1, 5, 5)];
     let sim = run("conservative", 4, jobs, true);
-    let planned: Vec<Option<Time>> = sim.cluster.records.iter().map(|r| r.planned_start).collect();
+    let planned: Vec<Option<Time>> = sim.cluster.records.iter().map(|(_, r)| r.planned_start).collect();
     assert_eq!(planned, [Some(0), Some(10), Some(15), Some(10)]);
     assert_eq!(starts(&sim), [Some(0), Some(4), Some(15), Some(4)]);
 }
@@ -112,7 +112,7 @@ fn jobs_are_killed_at_their_estimate_unless_told_otherwise() {
         let sim = run(mode, 2, jobs.clone(), false);
         assert_eq!(sim.cluster.records[0].actual_end, Some(25), "{mode}");
         assert_eq!(sim.cluster.records[1].actual_start, Some(25), "{mode}");
-        assert!(sim.cluster.records.iter().all(|r| r.outcome == Some(Outcome::Success)), "{mode}");
+        assert!(sim.cluster.records.iter().all(|(_, r)| r.outcome == Some(Outcome::Success)), "{mode}");
     }
 }
 
@@ -162,13 +162,13 @@ proptest! {
             let clash = common::double_booking(&sim.cluster.executions);
             prop_assert!(clash.is_none(), "{}: double-booked {:?}", mode, clash);
             prop_assert_eq!(sim.cluster.executions.len(), jobs.len(), "{}: one execution per job", mode);
-            for r in &sim.cluster.records {
+            for (job, r) in &sim.cluster.records {
                 let start = r.actual_start.unwrap();
-                prop_assert!(start >= r.job.occurrence, "{}: job {} early", mode, r.job.id);
-                prop_assert!(r.actual_end.unwrap() - start <= r.job.estimate, "{}: job {} overran", mode, r.job.id);
+                prop_assert!(start >= job.occurrence, "{}: job {} early", mode, job.id);
+                prop_assert!(r.actual_end.unwrap() - start <= job.estimate, "{}: job {} overran", mode, job.id);
                 prop_assert_eq!(r.outcome, Some(Outcome::Success));
                 if mode == "conservative" {
-                    prop_assert!(start <= r.planned_start.unwrap(), "job {} started after its reservation", r.job.id);
+                    prop_assert!(start <= r.planned_start.unwrap(), "job {} started after its reservation", job.id);
                 }
             }
             if mode == "fcfs" {
@@ -221,7 +221,7 @@ fn classic_modes_on_the_whole_kth_log() {
         let clash = common::double_booking(&sim.cluster.executions);
         assert!(clash.is_none(), "{mode}: double-booked {clash:?}");
         if mode == "conservative" {
-            assert!(sim.cluster.records.iter().all(|r| r.actual_start <= r.planned_start), "started late");
+            assert!(sim.cluster.records.iter().all(|(_, r)| r.actual_start <= r.planned_start), "started late");
         }
         waits.push(RunSummary::of(&sim.cluster.records, capacity).wait_mean);
     }

@@ -275,8 +275,8 @@ fn grid() -> impl Strategy<Value = (Vec<u32>, Vec<Vec<Job>>, Vec<CoRequest>, u64
 /// Peak CPUs used by jobs and kept sub-reservations of a cluster.
 fn peak(sim: &GridSimulated, cluster: usize) -> u32 {
     let c = &sim.clusters[cluster];
-    let jobs = c.records.iter().filter_map(|r| match (r.actual_start, r.actual_end) {
-        (Some(s), Some(e)) if e > s => Some((s, e, i64::from(r.job.nodes))),
+    let jobs = c.records.iter().filter_map(|(job, r)| match (r.actual_start, r.actual_end) {
+        (Some(s), Some(e)) if e > s => Some((s, e, i64::from(job.nodes))),
         _ => None,
     });
     let blocks = c.blocks.iter().filter(|b| !b.cancelled).map(|b| (b.start, b.end, i64::from(b.cpus)));

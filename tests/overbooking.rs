@@ -100,7 +100,7 @@ fn paper_a_worked_example_anchors_at_0226_with_4_26() {
     let j = rec(&sb, 4);
     assert_eq!((j.actual_start, j.actual_end), (Some(h(6.0)), Some(h(10.0))));
     assert_eq!(j.outcome, Some(Outcome::Failed));
-    assert_eq!(j.penalty(), 32.0 * 5.0);
+    assert_eq!(j.penalty(&sb.cluster.records.jobs[4]), 32.0 * 5.0);
 }
 
 /// Comprehensive overbooking, by hand. P holds both nodes [0, 10 h) and ends

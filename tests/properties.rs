@@ -94,9 +94,9 @@ fn check(case: &Case, sim: &Simulated, label: &str) -> Result<(), TestCaseError>
     // Every job ends in exactly one outcome.
     prop_assert_eq!(sim.cluster.unresolved, 0, "{}: unresolved jobs", label);
     prop_assert_eq!(records.len(), case.jobs.len());
-    for r in records {
+    for (job, r) in records {
         let outcome = r.outcome.expect("outcome");
-        prop_assert_eq!(outcome == Outcome::Rejected, !r.accepted, "{}: job {} {:?}", label, r.job.id, r);
+        prop_assert_eq!(outcome == Outcome::Rejected, !r.accepted, "{}: job {} {:?}", label, job.id, r);
     }
     // No node is ever double-booked.
     let clash = common::double_booking(&sim.cluster.executions);
@@ -114,22 +114,22 @@ fn check(case: &Case, sim: &Simulated, label: &str) -> Result<(), TestCaseError>
             prop_assert!(!down_during(case, node, e.start, e.end), "{}: job {} on down node {}", label, j.id, node);
         }
     }
-    for r in records.iter().filter(|r| r.accepted) {
+    for (job, r) in records.iter().filter(|(_, r)| r.accepted) {
         let (start, end) = (r.planned_start.unwrap(), r.planned_end.unwrap());
-        prop_assert!(start >= r.job.release && end <= r.job.deadline, "{}: booking outside the window", label);
+        prop_assert!(start >= job.release && end <= job.deadline, "{}: booking outside the window", label);
         if r.outcome == Some(Outcome::Success) {
-            let last = sim.cluster.executions.iter().rev().find(|e| e.job == r.job.id).expect("an execution");
-            prop_assert!(last.end - last.start >= r.job.runtime.min(r.job.estimate), "{}: success without work", label);
+            let last = sim.cluster.executions.iter().rev().find(|e| e.job == job.id).expect("an execution");
+            prop_assert!(last.end - last.start >= job.runtime.min(job.estimate), "{}: success without work", label);
         }
         if case.failures.events.is_empty() {
             if label.starts_with("shortened-backfilling") && r.overbooked {
                 // Paper A books an anchored job at its earliest start and it
                 // starts when its predecessors end (possibly later, or earlier
                 // on freed nodes): always before the end of its booking.
-                prop_assert!(r.actual_start.is_some_and(|s| s < end), "{}: job {}", label, r.job.id);
+                prop_assert!(r.actual_start.is_some_and(|s| s < end), "{}: job {}", label, job.id);
             } else {
                 // Without failures nobody starts later than booked.
-                prop_assert!(r.actual_start.is_some_and(|s| s <= start), "{}: job {} started late", label, r.job.id);
+                prop_assert!(r.actual_start.is_some_and(|s| s <= start), "{}: job {} started late", label, job.id);
             }
         }
     }
@@ -183,7 +183,7 @@ proptest! {
             store
                 .write_run(&RunOutput {
                     run: row,
-                    jobs: sim.cluster.records.clone(),
+                    records: sim.cluster.records.clone(),
                     node_events: sim.cluster.node_events.clone(),
                     point: None,
                     grid: None,

@@ -309,17 +309,17 @@ proptest! {
         let sim = run(HP, capacity, jobs, handling(option, MoveGuard { max_moves, max_delay_factor: None }));
         let clash = common::double_booking(&sim.cluster.executions);
         prop_assert!(clash.is_none(), "double-booked: {:?}", clash);
-        for r in &sim.cluster.records {
+        for (job, r) in &sim.cluster.records {
             if let Some(start) = r.actual_start {
-                prop_assert!(start >= r.job.release, "job {} started before its release", r.job.id);
+                prop_assert!(start >= job.release, "job {} started before its release", job.id);
             }
-            if r.job.reservation && r.accepted {
-                prop_assert_eq!(r.actual_start, Some(r.job.release), "reservation {} moved", r.job.id);
+            if job.reservation && r.accepted {
+                prop_assert_eq!(r.actual_start, Some(job.release), "reservation {} moved", job.id);
             }
             if r.outcome == Some(Outcome::Rejected) {
                 prop_assert!(r.reject_reason.is_some());
             }
-            if !r.job.reservation {
+            if !job.reservation {
                 prop_assert!(r.accepted, "variable jobs without deadlines are always accepted");
                 prop_assert_eq!(r.outcome, Some(Outcome::Success));
             }
@@ -366,12 +366,12 @@ proptest! {
             let sim = run_with(strategy, capacity, jobs.clone(), settings, Some(on));
             let clash = common::double_booking(&sim.cluster.executions);
             prop_assert!(clash.is_none(), "{}: double-booked: {:?}", strategy, clash);
-            for r in &sim.cluster.records {
+            for (job, r) in &sim.cluster.records {
                 if r.accepted {
-                    prop_assert!(r.actual_start.is_some(), "{}: accepted job {} never started", strategy, r.job.id);
+                    prop_assert!(r.actual_start.is_some(), "{}: accepted job {} never started", strategy, job.id);
                 }
-                if r.job.reservation && r.accepted {
-                    prop_assert_eq!(r.actual_start, Some(r.job.release), "{}: reservation {} moved", strategy, r.job.id);
+                if job.reservation && r.accepted {
+                    prop_assert_eq!(r.actual_start, Some(job.release), "{}: reservation {} moved", strategy, job.id);
                 }
             }
         }

@@ -80,7 +80,7 @@ fn backfilling_wastes_early_ends_and_heuristic_planning_compresses() {
     assert_eq!(hours(rec(&hp, 1).planned_start), Some(10.0), "planned behind A at acceptance");
     assert_eq!(hours(rec(&hp, 1).actual_start), Some(1.0), "moved up when A ended");
     for sim in [&cb, &hp] {
-        assert!(sim.cluster.records.iter().all(|r| r.outcome == Some(Outcome::Success)));
+        assert!(sim.cluster.records.iter().all(|(_, r)| r.outcome == Some(Outcome::Success)));
     }
     // A deadline B can only meet if A's early end is reused: CB rejects, HP accepts.
     let jobs = vec![job(0, 0.0, 0.0, 10.0, 1.0, 4, 20.0), job(1, 2.0, 2.0, 1.0, 1.0, 4, 4.0)];
@@ -99,7 +99,8 @@ fn killed_at_full_estimate_is_a_success() {
         assert_eq!(r.outcome, Some(Outcome::Success), "{strategy}");
         assert_eq!((hours(r.actual_start), hours(r.actual_end)), (Some(0.0), Some(2.0)), "{strategy}");
         assert_eq!(r.executed, 2 * HOUR);
-        assert_eq!((r.fee(), r.penalty()), (4.0, 0.0));
+        let j = &sim.cluster.records.jobs[0];
+        assert_eq!((r.fee(j), r.penalty(j)), (4.0, 0.0));
     }
 }
 
@@ -137,7 +138,8 @@ fn failures_disable_and_restart_within_the_deadline() {
         let sim = run(strategy, 2, vec![job(0, 0.0, 0.0, 2.0, 2.0, 2, 2.5)], &[outage(0, 0.5, 1.0)]);
         let r = rec(&sim, 0);
         assert_eq!(r.outcome, Some(Outcome::Failed), "{strategy}");
-        assert_eq!((r.fee(), r.penalty()), (0.0, 4.0), "{strategy}");
+        let j = &sim.cluster.records.jobs[0];
+        assert_eq!((r.fee(j), r.penalty(j)), (0.0, 4.0), "{strategy}");
 
         // A failure of the idle node 1 leaves the 1-node job on node 0 alone.
         let sim = run(strategy, 2, vec![job(0, 0.0, 0.0, 2.0, 2.0, 1, 10.0)], &[outage(1, 0.5, 1.0)]);

@@ -10,10 +10,9 @@
 
 use std::sync::Arc;
 
-use crate::cluster::ClusterActor;
-use crate::cluster::ClusterResult;
 use crate::cluster::energy::{Energy, EnergyConfig, EnergyMeter};
 use crate::cluster::injector::FailureInjector;
+use crate::cluster::{self, ClusterActor, ClusterResult};
 use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
 use crate::sim::bench::{Bench, runtime};
@@ -87,7 +86,11 @@ async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimE
     // The strategy sees the workload before the first event.
     scenario.strategy.begin(&scenario.jobs)?;
     let mut bench = Bench::new(horizon(&scenario.jobs));
-    let jobs = scenario.jobs.len();
+    let by_id = cluster::by_id(&scenario.jobs).ok_or_else(|| SimError::Model {
+        model: "cluster 0".into(),
+        at: 0,
+        what: "its job ids are not 0..n".into(),
+    })?;
     let first_submission = scenario.jobs.first().map_or(0, |j| j.occurrence);
     let at = bench.reserve::<ClusterActor>();
     let mut client = ClientActor::new(scenario.jobs);
@@ -103,9 +106,8 @@ async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimE
     if let Some(first) = first_failure {
         bench.seed(injector, first)?;
     }
-    let mut cluster = ClusterActor::new(0, scenario.capacity, scenario.checkpoint, scenario.strategy)
-        .with_calibrator(scenario.calibrator)
-        .expecting_jobs(jobs);
+    let mut cluster = ClusterActor::new(0, scenario.capacity, by_id, scenario.checkpoint, scenario.strategy)
+        .with_calibrator(scenario.calibrator);
     if !executions {
         cluster = cluster.without_executions();
     }

@@ -23,6 +23,9 @@
 //!   repair or a failure it asks for a wake-up at now instead (the kernel's
 //!   "one instant" rule). A start made there is refused and ends the run
 //!   with [`SimError::Contract`].
+//! - The cluster is given its jobs up front, by id, shared with the run
+//!   ([`by_id`]); a submission registers one, and its record holds what the
+//!   run decided, not a copy of the job ([`ClusterResult::records`]).
 //! - Everything the cluster schedules goes to the kernel through the outbox;
 //!   nothing here reads the wall clock.
 //! - In a Grid bench the cluster also runs a local reservation service
@@ -32,12 +35,13 @@
 //!   one refuses every reservation and offers no TR.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
 use crate::cluster::energy::NodeStates;
-use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
+use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
 use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;
 use crate::policy::{Block, Booking, Cluster, RejectReason, Strategy};
@@ -151,7 +155,9 @@ pub struct ClusterCore {
     me: usize,
     now: Time,
     capacity: u32,
-    /// One record per job id; it also holds the job as submitted (no second copy).
+    /// Its jobs by id, shared with the run (a record holds no copy).
+    jobs: Arc<[Job]>,
+    /// One record per submitted job, by id.
     records: Vec<JobRecord>,
     executions: Vec<Execution>,
     up: Vec<bool>,
@@ -185,14 +191,19 @@ pub struct ClusterCore {
 }
 
 impl ClusterCore {
-    /// A cluster of `capacity` nodes, all up; `me` is its address.
-    pub fn new(me: usize, capacity: u32, checkpoint: Option<CheckpointConfig>) -> ClusterCore {
+    /// A cluster of `capacity` nodes, all up, that runs `jobs` (by id, see
+    /// [`by_id`]); `me` is its address.
+    pub fn new(me: usize, capacity: u32, jobs: Arc<[Job]>, checkpoint: Option<CheckpointConfig>) -> ClusterCore {
+        // The per-job vectors at their final size up front, not doubling (a
+        // quarter of their memory on a whole log).
+        let n = jobs.len();
         ClusterCore {
             me,
             now: 0,
             capacity,
-            records: Vec::new(),
-            executions: Vec::new(),
+            jobs,
+            records: Vec::with_capacity(n),
+            executions: Vec::with_capacity(n),
             up: vec![true; capacity as usize],
             running_on: vec![None; capacity as usize],
             idle_up: NodeSet::full(capacity),
@@ -225,13 +236,14 @@ impl ClusterCore {
         self.outbox.push(Scheduled::me(time, class, msg));
     }
 
-    fn register(&mut self, job: Job) {
+    fn register(&mut self, job: &Job) {
+        debug_assert_eq!(self.jobs.get(job.id as usize), Some(job), "a job the cluster was not given");
         let id = job.id as usize;
         if id >= self.records.len() {
-            self.records.resize(id + 1, JobRecord::new(job));
+            self.records.extend((self.records.len() as JobId..=job.id).map(JobRecord::new));
             self.executions.resize(id + 1, Execution::default());
         }
-        self.records[id] = JobRecord::new(job);
+        self.records[id] = JobRecord::new(job.id);
     }
 
     /// Stops `id`'s execution now, freeing its nodes; returns the run time it got.
@@ -268,7 +280,7 @@ impl ClusterCore {
         }
         let ran = self.stop(id);
         let record = &mut self.records[id as usize];
-        let job = record.job;
+        let job = &self.jobs[id as usize];
         let useful = (ran - e.overhead).max(0);
         let done = record.saved + useful;
         // Completed, or killed after receiving the whole estimate: the SLA holds.
@@ -336,7 +348,7 @@ impl ClusterCore {
             })
             .collect();
         ClusterResult {
-            records: std::mem::take(&mut self.records),
+            records: RunRecords { jobs: Arc::clone(&self.jobs), records: std::mem::take(&mut self.records) },
             node_events: std::mem::take(&mut self.node_events),
             executions,
             unresolved,
@@ -357,7 +369,7 @@ impl Cluster for ClusterCore {
     }
 
     fn job(&self, id: JobId) -> &Job {
-        &self.records[id as usize].job
+        &self.jobs[id as usize]
     }
 
     fn accept(&mut self, id: JobId, booking: Booking) {
@@ -392,7 +404,7 @@ impl Cluster for ClusterCore {
         if !e.suspended {
             return None;
         }
-        let (job, saved) = (&self.records[id as usize].job, self.records[id as usize].saved);
+        let (job, saved) = (&self.jobs[id as usize], self.records[id as usize].saved);
         Some((job.estimate - saved).max(1) + c.restart_seconds)
     }
 
@@ -438,7 +450,7 @@ impl Cluster for ClusterCore {
             Some(c) if record.checkpoints > 0 => c.restart_seconds,
             _ => 0,
         };
-        let work = (record.job.runtime - record.saved).max(0) + overhead;
+        let work = (self.jobs[id as usize].runtime - record.saved).max(0) + overhead;
         if record.actual_start.is_some() {
             record.restarts += 1;
         }
@@ -478,6 +490,19 @@ impl Cluster for ClusterCore {
     }
 }
 
+/// `jobs` by id, if their ids are 0..n: the list itself when it is in id
+/// order (a battery), else a copy sorted by id (reservations, numbered after
+/// the battery, come in occurrence order). `None` if the ids are not 0..n.
+pub fn by_id(jobs: &Arc<[Job]>) -> Option<Arc<[Job]>> {
+    let in_order = |jobs: &[Job]| jobs.iter().enumerate().all(|(i, j)| j.id as usize == i);
+    if in_order(jobs) {
+        return Some(Arc::clone(jobs));
+    }
+    let mut sorted = jobs.to_vec();
+    sorted.sort_by_key(|j| j.id);
+    in_order(&sorted).then(|| sorted.into())
+}
+
 /// One execution of a job on its nodes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecutionRecord {
@@ -494,8 +519,8 @@ pub struct ExecutionRecord {
 /// What a cluster hands back at the end of a run.
 #[derive(Debug, Clone, kameo::Reply)]
 pub struct ClusterResult {
-    /// One record per submitted job, by job id.
-    pub records: Vec<JobRecord>,
+    /// Its jobs and one record per submitted job, by job id.
+    pub records: RunRecords,
     /// Node failures and repairs as applied.
     pub node_events: Vec<NodeEventRecord>,
     /// Every execution, in the order they ended.
@@ -523,15 +548,17 @@ pub struct ClusterActor {
 }
 
 impl ClusterActor {
-    /// A cluster actor at address `me` with `capacity` nodes.
+    /// A cluster actor at address `me` with `capacity` nodes that runs
+    /// `jobs` (by id, see [`by_id`]).
     pub fn new(
         me: usize,
         capacity: u32,
+        jobs: Arc<[Job]>,
         checkpoint: Option<CheckpointConfig>,
         strategy: Box<dyn Strategy>,
     ) -> ClusterActor {
         ClusterActor {
-            core: ClusterCore::new(me, capacity, checkpoint),
+            core: ClusterCore::new(me, capacity, jobs, checkpoint),
             strategy,
             lrs: None,
             node_states: Output::new(),
@@ -542,16 +569,6 @@ impl ClusterActor {
     /// The same cluster calibrating its PoF predictions online.
     pub fn with_calibrator(mut self, calibrator: Option<OnlineCalibrator>) -> ClusterActor {
         self.core.calibrator = calibrator;
-        self
-    }
-
-    /// The same cluster with room for `jobs` job ids up front: the per-job
-    /// vectors are allocated once at their final size instead of doubling
-    /// (a quarter of their memory on a whole log).
-    pub fn expecting_jobs(mut self, jobs: usize) -> ClusterActor {
-        let core = &mut self.core;
-        core.records.reserve_exact(jobs.saturating_sub(core.records.len()));
-        core.executions.reserve_exact(jobs.saturating_sub(core.executions.len()));
         self
     }
 
@@ -600,7 +617,7 @@ impl ClusterActor {
         let mut job_ended = false;
         match msg {
             ClusterMsg::Submit(job) => {
-                core.register(job);
+                core.register(&job);
                 self.strategy.submit(core, job.id);
             }
             ClusterMsg::Wake => {

@@ -4,11 +4,15 @@
 //! (outcome rules), §6.4 (money: gain = Σ fees of successful jobs − Σ penalties
 //! of failed jobs).
 //!
-//! Contract: every job of a run ends in exactly one [`Outcome`]. `fee` is what
-//! the provider earned from the job (0 unless it succeeded) and `penalty` what it
-//! paid (0 unless it failed), so Σ fee − Σ penalty is the gain.
+//! Contract: every job of a run ends in exactly one [`Outcome`]. A
+//! [`JobRecord`] holds what the run decided for a job and the job's id, not
+//! the job: [`RunRecords`] keeps the run's jobs beside their records, and its
+//! [`RunRecords::iter`] is how a reader pairs them. `fee` is what the provider
+//! earned from the job (0 unless it succeeded) and `penalty` what it paid (0
+//! unless it failed), so Σ fee − Σ penalty is the gain.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -55,11 +59,11 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Everything known about one job after a run.
+/// What a run decided for one job.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobRecord {
-    /// The job as submitted.
-    pub job: Job,
+    /// The job's id (its jobs are in the run's [`RunRecords`]).
+    pub job: JobId,
     /// Accepted at occurrence.
     pub accepted: bool,
     /// Planned start of the accepted booking.
@@ -95,8 +99,8 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
-    /// A fresh record for a submitted job.
-    pub fn new(job: Job) -> JobRecord {
+    /// A fresh record for the submitted job `job`.
+    pub fn new(job: JobId) -> JobRecord {
         JobRecord {
             job,
             accepted: false,
@@ -118,14 +122,66 @@ impl JobRecord {
         }
     }
 
-    /// What the provider earned.
-    pub fn fee(&self) -> f64 {
-        if self.outcome == Some(Outcome::Success) { self.job.fee } else { 0.0 }
+    /// What the provider earned from `job`, this record's job.
+    pub fn fee(&self, job: &Job) -> f64 {
+        if self.outcome == Some(Outcome::Success) { job.fee } else { 0.0 }
     }
 
-    /// What the provider paid.
-    pub fn penalty(&self) -> f64 {
-        if self.outcome == Some(Outcome::Failed) { self.job.penalty } else { 0.0 }
+    /// What the provider paid for `job`, this record's job.
+    pub fn penalty(&self, job: &Job) -> f64 {
+        if self.outcome == Some(Outcome::Failed) { job.penalty } else { 0.0 }
+    }
+}
+
+/// A run's jobs and its record of each, both by job id: `records[i]` is of
+/// `jobs[i]`, whose id is `i`. The jobs are the ones the run was given (a
+/// battery's, shared, not copied); a record holds only what the run decided.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunRecords {
+    /// The jobs, by id.
+    pub jobs: Arc<[Job]>,
+    /// One record per submitted job, by id.
+    pub records: Vec<JobRecord>,
+}
+
+impl RunRecords {
+    /// Each record with its job, by id.
+    pub fn iter(&self) -> std::iter::Zip<std::slice::Iter<'_, Job>, std::slice::Iter<'_, JobRecord>> {
+        self.into_iter()
+    }
+
+    /// Job `id` and its record, if it has one.
+    pub fn get(&self, id: JobId) -> Option<(&Job, &JobRecord)> {
+        Some((self.jobs.get(id as usize)?, self.records.get(id as usize)?))
+    }
+
+    /// Records (jobs submitted).
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// No record.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+}
+
+/// Each record with its job, by id.
+impl<'a> IntoIterator for &'a RunRecords {
+    type Item = (&'a Job, &'a JobRecord);
+    type IntoIter = std::iter::Zip<std::slice::Iter<'a, Job>, std::slice::Iter<'a, JobRecord>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.jobs.iter().zip(&self.records)
+    }
+}
+
+/// The record of job `id`.
+impl std::ops::Index<usize> for RunRecords {
+    type Output = JobRecord;
+
+    fn index(&self, id: usize) -> &JobRecord {
+        &self.records[id]
     }
 }
 
@@ -213,7 +269,7 @@ pub const BOUNDED_SLOWDOWN_TAU: Time = 10;
 
 impl RunSummary {
     /// Aggregates a run's records on a cluster of `capacity` nodes.
-    pub fn of(records: &[JobRecord], capacity: u32) -> RunSummary {
+    pub fn of(records: &RunRecords, capacity: u32) -> RunSummary {
         let mut s = RunSummary { jobs: records.len() as u32, ..RunSummary::default() };
         let mut busy = 0f64;
         let mut span_end: Time = 0;
@@ -221,29 +277,29 @@ impl RunSummary {
         let (mut delay_sum, mut delayed) = (0f64, 0u32);
         let (mut ran, mut wait, mut response, mut slowdown, mut bounded) = (0u32, 0f64, 0f64, 0f64, 0f64);
         let mut first_occurrence = Time::MAX;
-        for r in records {
+        for (job, r) in records.iter() {
             if r.reject_reason == Some(RejectReason::TooWide) {
                 s.dropped += 1;
             }
-            if let (false, Some(start), Some(end)) = (r.job.reservation, r.actual_start, r.actual_end) {
-                let (w, resp, run) = (start - r.job.occurrence, end - r.job.occurrence, end - start);
+            if let (false, Some(start), Some(end)) = (job.reservation, r.actual_start, r.actual_end) {
+                let (w, resp, run) = (start - job.occurrence, end - job.occurrence, end - start);
                 ran += 1;
                 wait += w as f64;
                 s.wait_max = s.wait_max.max(w as f64);
                 response += resp as f64;
                 slowdown += resp as f64 / run.max(1) as f64;
                 bounded += (resp as f64 / run.max(BOUNDED_SLOWDOWN_TAU) as f64).max(1.0);
-                first_occurrence = first_occurrence.min(r.job.occurrence);
+                first_occurrence = first_occurrence.min(job.occurrence);
             }
-            if r.job.reservation {
+            if job.reservation {
                 s.reservations += 1;
                 s.reservations_accepted += u32::from(r.accepted);
             } else if let (Some(start), Some(end)) = (r.actual_start, r.actual_end)
                 && end > start
             {
                 // sᵢ·aᵢ = response · nodes.
-                let nodes = f64::from(r.job.nodes);
-                weighted_slowdown += (end - r.job.occurrence) as f64 * nodes;
+                let nodes = f64::from(job.nodes);
+                weighted_slowdown += (end - job.occurrence) as f64 * nodes;
                 area += (end - start) as f64 * nodes;
             }
             if r.moves > 0 {
@@ -269,8 +325,8 @@ impl RunSummary {
                 Some(Outcome::Rejected) => s.rejected += 1,
                 None => {}
             }
-            s.fees += r.fee();
-            s.penalties += r.penalty();
+            s.fees += r.fee(job);
+            s.penalties += r.penalty(job);
             if r.accepted && r.overbooked {
                 s.overbooked += 1;
                 s.overbooked_pof_sum += r.pof.unwrap_or(0.0);
@@ -281,7 +337,7 @@ impl RunSummary {
                     s.overbooked_failed += 1;
                 }
             }
-            busy += f64::from(r.job.nodes) * r.executed as f64;
+            busy += f64::from(job.nodes) * r.executed as f64;
             span_end = span_end.max(r.actual_end.unwrap_or(0));
         }
         s.gain = s.fees - s.penalties;

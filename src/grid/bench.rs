@@ -10,8 +10,9 @@
 //! the end on its own single-threaded runtime. Each question the broker asks
 //! carries the broker's input: the clusters answer there and nowhere else.
 
-use crate::cluster::instant;
-use crate::cluster::{ClusterActor, ClusterResult};
+use std::sync::Arc;
+
+use crate::cluster::{self, ClusterActor, ClusterResult, instant};
 use crate::grid::broker::{BrokerActor, BrokerResult};
 use crate::grid::lrs::Lrs;
 use crate::grid::request::CoRequest;
@@ -33,7 +34,7 @@ impl Submission for CoRequest {
 pub struct GridCluster {
     /// CPUs.
     pub capacity: u32,
-    /// Its local jobs, ordered by occurrence, ids unique within the cluster.
+    /// Its local jobs, ordered by occurrence, ids 0..n within the cluster.
     pub jobs: Vec<Job>,
     /// Its local scheduler (one that takes advance reservations).
     pub strategy: Box<dyn Strategy>,
@@ -74,8 +75,14 @@ async fn run_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
     broker.answers = Some(broker_at.input());
     let mut clusters = Vec::with_capacity(scenario.clusters.len());
     for (i, c) in scenario.clusters.into_iter().enumerate() {
-        let at = bench.add(ClusterActor::new(i, c.capacity, None, c.strategy).with_lrs(c.lrs));
-        let mut client = ClientActor::new(c.jobs);
+        let jobs: Arc<[Job]> = c.jobs.into();
+        let by_id = cluster::by_id(&jobs).ok_or_else(|| SimError::Model {
+            model: format!("cluster {i}"),
+            at: 0,
+            what: "its job ids are not 0..n".into(),
+        })?;
+        let at = bench.add(ClusterActor::new(i, c.capacity, by_id, None, c.strategy).with_lrs(c.lrs));
+        let mut client = ClientActor::new(jobs);
         client.output.connect(at.input());
         let first = client.first_event();
         let client = bench.add(client);

@@ -19,7 +19,7 @@
 //!   inside [0, t_stop]), mean expansion factor (wait + run) / limit, longest
 //!   and top-10 waits, mean backlog time (time-weighted over [0, t_stop]).
 
-use crate::cluster::record::JobRecord;
+use crate::cluster::record::RunRecords;
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::cost::{Calendar, CostTable};
 use crate::policy::Block;
@@ -98,9 +98,9 @@ pub struct WaitIndex {
 
 impl WaitIndex {
     /// From a cluster's job records (a job never started waits forever).
-    pub fn new(records: &[JobRecord]) -> WaitIndex {
+    pub fn new(records: &RunRecords) -> WaitIndex {
         let mut jobs: Vec<(Time, Time)> =
-            records.iter().map(|r| (r.job.occurrence, r.actual_start.unwrap_or(Time::MAX))).collect();
+            records.iter().map(|(job, r)| (job.occurrence, r.actual_start.unwrap_or(Time::MAX))).collect();
         jobs.sort_unstable();
         WaitIndex { jobs }
     }
@@ -185,8 +185,8 @@ pub struct ClusterRun<'a> {
     pub cluster: u32,
     /// Its CPUs.
     pub cpus: u32,
-    /// Its job records.
-    pub records: &'a [JobRecord],
+    /// Its jobs and their records.
+    pub records: &'a RunRecords,
     /// Its accepted blocks (cancelled ones included).
     pub blocks: &'a [Block],
     /// Its backlog integrals (Σ estimate·CPUs, Σ duration·CPUs of reservations).
@@ -206,12 +206,12 @@ pub fn cluster_metrics(
     let mut m = ClusterMetrics { jobs: c.records.len(), ..ClusterMetrics::default() };
     let mut waits = Vec::with_capacity(c.records.len());
     let (mut expansion, mut started) = (0.0, 0usize);
-    for r in c.records {
+    for (job, r) in c.records.iter() {
         let (Some(start), Some(end)) = (r.actual_start, r.actual_end) else { continue };
-        m.job_utilisation += inside(start, end, r.job.nodes, t_stop);
-        let wait = (start - r.job.occurrence) as f64;
+        m.job_utilisation += inside(start, end, job.nodes, t_stop);
+        let wait = (start - job.occurrence) as f64;
         waits.push(wait);
-        expansion += (wait + (end - start) as f64) / r.job.estimate.max(1) as f64;
+        expansion += (wait + (end - start) as f64) / job.estimate.max(1) as f64;
         started += 1;
     }
     m.job_utilisation /= capacity;
@@ -342,22 +342,36 @@ pub fn summary(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::record::JobRecord;
     use crate::workload::job::Job;
 
-    fn record(o: Time, start: Option<Time>, end: Option<Time>, n: u32, x: Time) -> JobRecord {
-        let job = Job::without_sla(0, o, n, x, x);
-        JobRecord { actual_start: start, actual_end: end, ..JobRecord::new(job) }
+    type Row = (Time, Option<Time>, Option<Time>, u32, Time);
+
+    /// Jobs (o, start, end, n, x), ids in order.
+    fn records(rows: &[Row]) -> RunRecords {
+        let jobs =
+            rows.iter().enumerate().map(|(i, &(o, _, _, n, x))| Job::without_sla(i as u32, o, n, x, x)).collect();
+        let records = rows
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, start, end, _, _))| JobRecord {
+                actual_start: start,
+                actual_end: end,
+                ..JobRecord::new(i as u32)
+            })
+            .collect();
+        RunRecords { jobs, records }
     }
 
     #[test]
     fn waiting_jobs_at_submit_and_still_at_start() {
         // Submits 0, 10, 20, 30; starts 5, 50, 100, never.
-        let records = [
-            record(0, Some(5), Some(6), 1, 10),
-            record(10, Some(50), Some(60), 1, 10),
-            record(20, Some(100), Some(110), 1, 10),
-            record(30, None, None, 1, 10),
-        ];
+        let records = records(&[
+            (0, Some(5), Some(6), 1, 10),
+            (10, Some(50), Some(60), 1, 10),
+            (20, Some(100), Some(110), 1, 10),
+            (30, None, None, 1, 10),
+        ]);
         let w = WaitIndex::new(&records);
         // At 25: jobs 10 and 20 wait (0 started at 5; 30 not submitted yet).
         // At a start of 60: job 20 (starts 100) still waits; job 10 started at 50.
@@ -371,7 +385,7 @@ mod tests {
     fn utilisation_expansion_and_waits_to_t_stop() {
         // 10 CPUs, t_stop 100. Job A: 5 CPUs over [0, 40) (submitted 0, limit 40);
         // job B: 10 CPUs over [80, 120), submitted 60, limit 80: 20 of its 40 s count.
-        let records = [record(0, Some(0), Some(40), 5, 40), record(60, Some(80), Some(120), 10, 80)];
+        let records = records(&[(0, Some(0), Some(40), 5, 40), (60, Some(80), Some(120), 10, 80)]);
         // A block of 4 CPUs over [40, 60) and a cancelled one.
         let blocks = [
             Block { start: 40, end: 60, cpus: 4, cancelled: false },

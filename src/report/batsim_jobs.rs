@@ -5,12 +5,13 @@
 //! in `docs/interval-set.rst`.
 //!
 //! Contract:
-//! - [`job_table`] is a pure function of a run's job records and executions
-//!   (as [`crate::cluster::bench::simulate`] returns them): one row per job, in
-//!   job id order, with Batsim's columns `job_id, workload_name, profile,
-//!   submission_time, requested_number_of_resources, requested_time, success,
-//!   final_state, starting_time, execution_time, finish_time, waiting_time,
-//!   turnaround_time, stretch, allocated_resources, consumed_energy, metadata`
+//! - [`job_table`] is a pure function of a run's jobs, their records and its
+//!   executions (as [`crate::cluster::bench::simulate`] returns them): one
+//!   row per job, in job id order, with Batsim's columns `job_id,
+//!   workload_name, profile, submission_time, requested_number_of_resources,
+//!   requested_time, success, final_state, starting_time, execution_time,
+//!   finish_time, waiting_time, turnaround_time, stretch,
+//!   allocated_resources, consumed_energy, metadata`
 //!   followed by slasim's own columns (`slasim_outcome, slasim_deadline,
 //!   slasim_overbooked, slasim_pof, slasim_fee, slasim_penalty,
 //!   slasim_restarts`), which evalys ignores.
@@ -30,7 +31,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::cluster::ExecutionRecord;
-use crate::cluster::record::{JobRecord, Outcome};
+use crate::cluster::record::{Outcome, RunRecords};
 use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD, delay_profile_name};
 
 /// The header row.
@@ -40,7 +41,7 @@ allocated_resources,consumed_energy,metadata,slasim_outcome,slasim_deadline,slas
 slasim_fee,slasim_penalty,slasim_restarts";
 
 /// The job table of a run, as CSV text.
-pub fn job_table(records: &[JobRecord], executions: &[ExecutionRecord]) -> String {
+pub fn job_table(records: &RunRecords, executions: &[ExecutionRecord]) -> String {
     // The last execution of each job.
     let mut last: Vec<Option<&ExecutionRecord>> = vec![None; records.len()];
     for e in executions {
@@ -51,13 +52,12 @@ pub fn job_table(records: &[JobRecord], executions: &[ExecutionRecord]) -> Strin
             }
         }
     }
-    let jobs: Vec<_> = records.iter().map(|r| r.job).collect();
+    let jobs: Vec<_> = records.iter().map(|(j, _)| *j).collect();
     let numbers = crate::workload::batsim::job_numbers(&jobs);
     let mut out = String::with_capacity(160 * (records.len() + 1));
     out.push_str(HEADER);
     out.push('\n');
-    for (i, r) in records.iter().enumerate() {
-        let j = &r.job;
+    for (i, (j, r)) in records.iter().enumerate() {
         let execution = last[i];
         let state = match (r.outcome, execution) {
             (Some(Outcome::Rejected), _) => JobState::Rejected,
@@ -100,8 +100,8 @@ pub fn job_table(records: &[JobRecord], executions: &[ExecutionRecord]) -> Strin
             "-1,,{},{deadline},{},{pof},{},{},{}",
             r.outcome.map_or("", Outcome::as_str),
             u8::from(r.overbooked),
-            r.fee(),
-            r.penalty(),
+            r.fee(j),
+            r.penalty(j),
             r.restarts
         );
     }
@@ -122,31 +122,31 @@ pub fn write_for_point(point: &crate::experiment::kinds::single::SinglePoint, ou
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::record::JobRecord;
     use crate::workload::job::Job;
 
     #[test]
     fn rows_follow_batsim_columns() {
+        let jobs = [
+            Job { swf_id: 7, ..Job::without_sla(0, 5, 2, 60, 30) },
+            Job { swf_id: 8, ..Job::without_sla(1, 6, 1, 20, 90) },
+            Job { swf_id: 9, ..Job::without_sla(2, 7, 9, 20, 5) },
+        ];
         let done = JobRecord {
             accepted: true,
             actual_start: Some(10),
             actual_end: Some(40),
             outcome: Some(Outcome::Success),
-            ..JobRecord::new(Job { swf_id: 7, ..Job::without_sla(0, 5, 2, 60, 30) })
+            ..JobRecord::new(0)
         };
-        let killed = JobRecord {
-            accepted: true,
-            outcome: Some(Outcome::Success),
-            ..JobRecord::new(Job { swf_id: 8, ..Job::without_sla(1, 6, 1, 20, 90) })
-        };
-        let rejected = JobRecord {
-            outcome: Some(Outcome::Rejected),
-            ..JobRecord::new(Job { swf_id: 9, ..Job::without_sla(2, 7, 9, 20, 5) })
-        };
+        let killed = JobRecord { accepted: true, outcome: Some(Outcome::Success), ..JobRecord::new(1) };
+        let rejected = JobRecord { outcome: Some(Outcome::Rejected), ..JobRecord::new(2) };
         let executions = vec![
             ExecutionRecord { job: 0, start: 10, end: 40, nodes: vec![3, 0, 1] },
             ExecutionRecord { job: 1, start: 40, end: 60, nodes: vec![2] },
         ];
-        let text = job_table(&[done, killed, rejected], &executions);
+        let records = RunRecords { jobs: jobs.into(), records: vec![done, killed, rejected] };
+        let text = job_table(&records, &executions);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], HEADER);
         assert_eq!(

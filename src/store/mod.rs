@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, params};
 
 use crate::cluster::energy::{Energy, EnergyConfig};
-use crate::cluster::record::{JobRecord, NodeEventRecord, RunSummary};
+use crate::cluster::record::{NodeEventRecord, RunRecords, RunSummary};
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 
@@ -131,8 +131,8 @@ pub struct PointAxes {
 pub struct RunOutput {
     /// The `runs` row.
     pub run: RunRow,
-    /// One record per job.
-    pub jobs: Vec<JobRecord>,
+    /// Its jobs and the record of each.
+    pub records: RunRecords,
     /// Node failures and repairs.
     pub node_events: Vec<NodeEventRecord>,
     /// The point's axes and aggregates, for `points`.

@@ -30,7 +30,7 @@ use crate::experiment::inputs::Inputs;
 use crate::experiment::provenance::{code_version, rfc3339};
 use crate::store::{RunOutput, RunRow};
 
-use crate::cluster::record::JobRecord;
+use crate::cluster::record::{JobRecord, RunRecords};
 use crate::grid::algorithm::algorithm;
 use crate::grid::bench::{GridCluster, GridScenario, simulate_grid};
 use crate::grid::broker::{BrokerActor, BrokerSettings};
@@ -47,6 +47,7 @@ use crate::rng::{Stream, stream};
 use crate::store::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::WorkloadSource;
 use crate::workload::coreservations::requests;
+use crate::workload::job::Job;
 use crate::workload::prepare::PrepareConfig;
 use crate::workload::synthetic::SyntheticConfig;
 use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows};
@@ -106,7 +107,7 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
     let run = run_grid_point(log, &p.grid, &p.strategy, p.seed)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let capacity = p.grid.capacity;
-    let summary = RunSummary::of(&run.jobs, capacity);
+    let summary = RunSummary::of(&run.records, capacity);
     let id = p.id()?;
     let row = RunRow {
         run_id: id.run_id,
@@ -125,7 +126,7 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
     };
     let output = RunOutput {
         run: row,
-        jobs: run.jobs,
+        records: run.records,
         node_events: Vec::new(),
         point: None,
         grid: Some(run.output),
@@ -195,8 +196,8 @@ pub fn check_grid_point(log: &GridLog, g: &GridConfig, seed: u64) -> Result<(), 
 
 /// What a Grid simulation produced, ready for the store.
 pub struct GridRun {
-    /// Every job record, numbered across clusters.
-    pub jobs: Vec<JobRecord>,
+    /// Every job and its record, numbered across clusters.
+    pub records: RunRecords,
     /// The Grid tables' rows.
     pub output: GridOutput,
     /// Each cluster's executions (job ids local to the cluster), for Gantt charts.
@@ -250,7 +251,7 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     let metrics: Vec<RequestMetrics> = records.iter().map(|r| request_metrics(r, &waits, &prices)).collect();
     let mut cluster_rows = Vec::with_capacity(windows.len());
     let mut cluster_stats: Vec<ClusterMetrics> = Vec::with_capacity(windows.len());
-    let mut jobs = Vec::new();
+    let (mut jobs, mut job_records) = (Vec::new(), Vec::new());
     for (i, (c, w)) in simulated.clusters.iter().zip(&windows).enumerate() {
         let run = ClusterRun {
             cluster: i as u32,
@@ -271,11 +272,10 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
         });
         cluster_stats.push(m);
         let base = jobs.len() as u32;
-        jobs.extend(c.records.iter().map(|r| {
-            let mut r = r.clone();
-            r.job.id += base;
-            r
-        }));
+        for (job, r) in c.records.iter() {
+            jobs.push(Job { id: job.id + base, ..*job });
+            job_records.push(JobRecord { job: r.job + base, ..r.clone() });
+        }
     }
     let job_clusters = simulated
         .clusters
@@ -289,7 +289,7 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
     let executions = simulated.clusters.into_iter().map(|c| c.executions).collect();
     Ok(GridRun {
         executions,
-        jobs,
+        records: RunRecords { jobs: jobs.into(), records: job_records },
         output: GridOutput {
             algorithm: g.algorithm.clone(),
             clusters: g.clusters,

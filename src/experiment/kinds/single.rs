@@ -349,7 +349,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
     let point = Some((axes(p), summary));
     let output = RunOutput {
         run,
-        jobs: simulated.cluster.records,
+        records: simulated.cluster.records,
         node_events: simulated.cluster.node_events,
         point,
         grid: None,

@@ -27,7 +27,7 @@ use anyhow::{Context, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::cluster::ExecutionRecord;
-use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
+use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
@@ -43,7 +43,7 @@ use crate::workload::failures::NodeEventKind;
 pub fn cluster_band(
     label: String,
     capacity: u32,
-    records: &[JobRecord],
+    records: &RunRecords,
     executions: &[ExecutionRecord],
     events: &[NodeEventRecord],
 ) -> BandSource {
@@ -63,7 +63,7 @@ pub fn cluster_band(
     let mut items = Vec::with_capacity(executions.len());
     let mut end_of_run: Time = 0;
     for (i, e) in executions.iter().enumerate() {
-        let Some(r) = records.get(e.job as usize) else { continue };
+        let Some((job, r)) = records.get(e.job) else { continue };
         end_of_run = end_of_run.max(e.end);
         let is_last = last[e.job as usize] == Some(i);
         let mark = match (is_last, r.outcome) {
@@ -77,7 +77,7 @@ pub fn cluster_band(
         nodes.sort_unstable();
         items.push(Item {
             job: e.job,
-            swf_id: r.job.swf_id,
+            swf_id: job.swf_id,
             start: e.start,
             end: e.end,
             nodes,
@@ -144,7 +144,7 @@ fn check_agrees(
     for (r, s) in records.iter().zip(&stored) {
         let now = (r.outcome.map_or(0, Outcome::code), r.actual_start, r.actual_end);
         if now != *s {
-            return differ(format!("job {}: stored {s:?}, simulated {now:?}", r.job.id));
+            return differ(format!("job {}: stored {s:?}, simulated {now:?}", r.job));
         }
     }
     Ok(())
@@ -232,7 +232,7 @@ fn single_source(
     let simulated =
         simulate_with_executions(&inputs, &point).with_context(|| format!("run {run}: simulating it again"))?;
     let cluster = &simulated.cluster;
-    check_agrees(conn, run, 0, &cluster.records, stored_by)?;
+    check_agrees(conn, run, 0, &cluster.records.records, stored_by)?;
     let band = cluster_band(
         format!("{capacity} nodes"),
         capacity,
@@ -254,23 +254,21 @@ fn grid_source(conn: &Connection, run: i64, config: &str, stored_by: &str, trace
     let mut bands = Vec::with_capacity(simulated.executions.len());
     for (c, executions) in simulated.executions.iter().enumerate() {
         let c = c as u32;
-        let mine: Vec<JobRecord> = simulated
-            .jobs
-            .iter()
-            .zip(&simulated.output.job_clusters)
-            .filter(|(_, cluster)| **cluster == c)
-            .map(|(r, _)| r.clone())
-            .collect();
+        let (mut jobs, mut records) = (Vec::new(), Vec::new());
+        for ((job, r), _) in simulated.records.iter().zip(&simulated.output.job_clusters).filter(|(_, k)| **k == c) {
+            jobs.push(*job);
+            records.push(r.clone());
+        }
         // Records are numbered across clusters; the executions per cluster.
-        let base = mine.first().map_or(0, |r| r.job.id);
-        let local: Vec<JobRecord> = mine
-            .into_iter()
-            .map(|mut r| {
-                r.job.id -= base;
-                r
-            })
-            .collect();
-        check_agrees(conn, run, c, &local, stored_by)?;
+        let base = records.first().map_or(0, |r| r.job);
+        for job in &mut jobs {
+            job.id -= base;
+        }
+        for r in &mut records {
+            r.job -= base;
+        }
+        let local = RunRecords { jobs: jobs.into(), records };
+        check_agrees(conn, run, c, &local.records, stored_by)?;
         bands.push(cluster_band(format!("cluster {c}"), point.grid.capacity, &local, executions, &[]));
     }
     let mut stmt = conn.prepare(

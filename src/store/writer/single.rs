@@ -44,17 +44,19 @@ impl Store {
                 })
                 .map_err(&err)?;
         // The battery's jobs come first (ids 0..n); reservations follow.
-        let variable = out.jobs.iter().take_while(|j| !j.job.reservation).count();
-        let (jobs, reservations) = out.jobs.split_at(variable);
+        let (jobs, records) = (&out.records.jobs[..out.records.len()], &out.records.records[..]);
+        let variable = jobs.iter().take_while(|j| !j.reservation).count();
+        let ((jobs, reservations), (records, reservation_records)) =
+            (jobs.split_at(variable), records.split_at(variable));
         if new_battery {
-            write_battery_jobs(&tx, &self.battery_sql, r.battery_key, jobs, |r| &r.job).map_err(&err)?;
+            write_battery_jobs(&tx, &self.battery_sql, r.battery_key, jobs).map_err(&err)?;
         }
         let clusters = out.grid.as_ref().map(|g| g.job_clusters.as_slice());
-        write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs, clusters).map_err(&err)?;
+        write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs, records, clusters).map_err(&err)?;
         if let Some(g) = &out.grid {
             super::grid::write_grid(&tx, r, g).map_err(&err)?;
         }
-        write_reservations(&tx, r.run_id, reservations).map_err(&err)?;
+        write_reservations(&tx, r.run_id, reservations, reservation_records).map_err(&err)?;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -115,7 +117,7 @@ impl Store {
             })
             .map_err(&err)?;
         if !stored {
-            write_battery_jobs(&tx, &self.battery_sql, battery_key, jobs, |j| j).map_err(&err)?;
+            write_battery_jobs(&tx, &self.battery_sql, battery_key, jobs).map_err(&err)?;
         }
         tx.commit().map_err(&err)?;
         self.batteries.insert(battery_key);
@@ -123,15 +125,8 @@ impl Store {
     }
 }
 
-fn write_battery_jobs<T>(
-    tx: &rusqlite::Transaction<'_>,
-    sql: &str,
-    key: i64,
-    jobs: &[T],
-    job: impl Fn(&T) -> &Job,
-) -> rusqlite::Result<()> {
-    insert_batched(tx, "battery_jobs", BATTERY_COLUMNS, sql, jobs, |s, i, r| {
-        let j = job(r);
+fn write_battery_jobs(tx: &rusqlite::Transaction<'_>, sql: &str, key: i64, jobs: &[Job]) -> rusqlite::Result<()> {
+    insert_batched(tx, "battery_jobs", BATTERY_COLUMNS, sql, jobs, |s, i, j| {
         s.raw_bind_parameter(i, key)?;
         s.raw_bind_parameter(i + 1, j.id)?;
         s.raw_bind_parameter(i + 2, j.swf_id)?;
@@ -151,13 +146,15 @@ fn write_outcomes(
     tx: &rusqlite::Transaction<'_>,
     sql: &str,
     run_id: i64,
-    jobs: &[JobRecord],
+    jobs: &[Job],
+    records: &[JobRecord],
     clusters: Option<&[u32]>,
 ) -> rusqlite::Result<()> {
     let cluster_of = |job: u32| clusters.and_then(|c| c.get(job as usize)).copied().unwrap_or(0);
-    insert_batched(tx, "job_outcomes", OUTCOME_COLUMNS, sql, jobs, |s, i, r| {
+    insert_batched(tx, "job_outcomes", OUTCOME_COLUMNS, sql, records, |s, i, r| {
+        let job = &jobs[r.job as usize];
         s.raw_bind_parameter(i, run_id)?;
-        s.raw_bind_parameter(i + 1, r.job.id)?;
+        s.raw_bind_parameter(i + 1, r.job)?;
         s.raw_bind_parameter(i + 2, r.accepted)?;
         s.raw_bind_parameter(i + 3, r.planned_start)?;
         s.raw_bind_parameter(i + 4, r.planned_end)?;
@@ -166,24 +163,28 @@ fn write_outcomes(
         s.raw_bind_parameter(i + 7, r.overbooked)?;
         s.raw_bind_parameter(i + 8, r.pof)?;
         s.raw_bind_parameter(i + 9, r.outcome.map_or(2, Outcome::code))?;
-        s.raw_bind_parameter(i + 10, r.fee())?;
-        s.raw_bind_parameter(i + 11, r.penalty())?;
+        s.raw_bind_parameter(i + 10, r.fee(job))?;
+        s.raw_bind_parameter(i + 11, r.penalty(job))?;
         s.raw_bind_parameter(i + 12, r.restarts)?;
         s.raw_bind_parameter(i + 13, r.executed)?;
         s.raw_bind_parameter(i + 14, r.moves)?;
         s.raw_bind_parameter(i + 15, r.pinned)?;
         s.raw_bind_parameter(i + 16, r.checkpoints)?;
-        s.raw_bind_parameter(i + 17, cluster_of(r.job.id))?;
+        s.raw_bind_parameter(i + 17, cluster_of(r.job))?;
         s.raw_bind_parameter(i + 18, r.pof_calibrated)
     })
 }
 
-fn write_reservations(tx: &rusqlite::Transaction<'_>, run_id: i64, jobs: &[JobRecord]) -> rusqlite::Result<()> {
+fn write_reservations(
+    tx: &rusqlite::Transaction<'_>,
+    run_id: i64,
+    jobs: &[Job],
+    records: &[JobRecord],
+) -> rusqlite::Result<()> {
     let mut insert = tx.prepare_cached(
         "INSERT INTO reservations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
     )?;
-    for r in jobs {
-        let j = &r.job;
+    for (j, r) in jobs.iter().zip(records) {
         insert.execute(params![
             run_id,
             j.id,
@@ -198,8 +199,8 @@ fn write_reservations(tx: &rusqlite::Transaction<'_>, run_id: i64, jobs: &[JobRe
             r.actual_start,
             r.actual_end,
             r.outcome.unwrap_or(Outcome::Failed).as_str(),
-            r.fee(),
-            r.penalty()
+            r.fee(j),
+            r.penalty(j)
         ])?;
     }
     Ok(())
