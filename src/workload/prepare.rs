@@ -532,12 +532,13 @@ impl PrepareConfig {
             .enumerate()
             .map(|(index, chunk)| {
                 let base = chunk[0].submit;
+                // Straight into the shared slice: no Vec to copy it from.
                 let jobs = chunk
                     .iter()
                     .enumerate()
                     .map(|(i, u)| self.job(i as u32, u, ((u.submit - base) as f64 * factor).round() as Time))
-                    .collect::<Vec<_>>();
-                Battery { index, jobs: jobs.into() }
+                    .collect();
+                Battery { index, jobs }
             })
             .collect();
         let history = history.iter().enumerate().map(|(i, u)| self.job(i as u32, u, u.submit)).collect();
