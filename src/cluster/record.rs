@@ -155,6 +155,12 @@ impl RunRecords {
         Some((self.jobs.get(id as usize)?, self.records.get(id as usize)?))
     }
 
+    /// The jobs that have a record, by id: `recorded_jobs()[i]` is of
+    /// `records[i]`, as [`RunRecords::iter`] pairs them.
+    pub fn recorded_jobs(&self) -> &[Job] {
+        &self.jobs[..self.records.len().min(self.jobs.len())]
+    }
+
     /// Records (jobs submitted).
     pub fn len(&self) -> usize {
         self.records.len()

@@ -52,8 +52,7 @@ pub fn job_table(records: &RunRecords, executions: &[ExecutionRecord]) -> String
             }
         }
     }
-    let jobs: Vec<_> = records.iter().map(|(j, _)| *j).collect();
-    let numbers = crate::workload::batsim::job_numbers(&jobs);
+    let numbers = crate::workload::batsim::job_numbers(records.recorded_jobs());
     let mut out = String::with_capacity(160 * (records.len() + 1));
     out.push_str(HEADER);
     out.push('\n');

@@ -44,7 +44,7 @@ impl Store {
                 })
                 .map_err(&err)?;
         // The battery's jobs come first (ids 0..n); reservations follow.
-        let (jobs, records) = (&out.records.jobs[..out.records.len()], &out.records.records[..]);
+        let (jobs, records) = (out.records.recorded_jobs(), &out.records.records[..]);
         let variable = jobs.iter().take_while(|j| !j.reservation).count();
         let ((jobs, reservations), (records, reservation_records)) =
             (jobs.split_at(variable), records.split_at(variable));
