@@ -9,8 +9,11 @@
 //! of steps; the first step starts at `Time::MIN`, the last extends to infinity.
 //! Adjacent steps never hold the same value. Every query locates its start by
 //! binary search and then walks only the steps it needs: O(log n + k) for n steps
-//! and k steps visited. Reservations are rectangles `[start, end) × n`; callers
-//! reserve only where the capacity is free, so `free(t)` stays in `0..=capacity`.
+//! and k steps visited. Reservations are rectangles `[start, end) × n`, and
+//! `free(t)` never exceeds the capacity. Callers reserve where capacity is
+//! free, except a pricing snapshot of an overcommitted site, which takes more
+//! than is free: there `free(t)` falls below zero, and [`AvailabilityProfile::fits`]
+//! and the searches read it as too little.
 
 use crate::units::Time;
 
@@ -121,41 +124,55 @@ impl AvailabilityProfile {
         min as u32
     }
 
-    /// Ensures a step starts at `t`; returns its index.
-    fn split(&mut self, t: Time) -> usize {
-        let i = self.index_at(t);
-        if self.steps[i].time == t {
-            i
-        } else {
-            let free = self.steps[i].free;
-            self.steps.insert(i + 1, Step { time: t, free });
-            i + 1
-        }
-    }
-
+    /// Adds `delta` to the free capacity over `[start, end)`.
     fn add(&mut self, start: Time, end: Time, delta: i64) {
         if end <= start || delta == 0 {
             return;
         }
-        let i = self.split(start);
-        let j = self.split(end);
-        for step in &mut self.steps[i..j] {
+        let i = self.index_at(start);
+        self.add_from(i, start, end, delta);
+    }
+
+    /// [`add`](Self::add), given `i`, the index of the step covering
+    /// `start`. One binary search at most (the caller's), one walk over the
+    /// window's steps, and one shift of the tail for the new edges.
+    fn add_from(&mut self, i: usize, start: Time, end: Time, delta: i64) {
+        let steps = &mut self.steps;
+        debug_assert!(steps[i].time <= start && steps.get(i + 1).is_none_or(|s| s.time > start));
+        // j: the step covering `end`; the window's steps lie between.
+        let mut j = i;
+        while j + 1 < steps.len() && steps[j + 1].time <= end {
+            j += 1;
+        }
+        let (cut_start, cut_end) = (steps[i].time != start, steps[j].time != end);
+        let len = steps.len();
+        let (before, at_end) = (steps[i].free, steps[j].free);
+        let added = usize::from(cut_start) + usize::from(cut_end);
+        if added > 0 {
+            steps.resize(len + added, Step { time: end, free: at_end });
+            steps.copy_within(j + 1..len, j + 1 + added);
+            if cut_end {
+                steps[j + 1 + usize::from(cut_start)] = Step { time: end, free: at_end };
+            }
+            if cut_start {
+                steps.copy_within(i + 1..j + 1, i + 2);
+                steps[i + 1] = Step { time: start, free: before };
+            }
+        }
+        // The window's steps: from the one at `start` to the one before `end`.
+        let first = i + usize::from(cut_start);
+        let after = j + usize::from(cut_start) + usize::from(cut_end);
+        for step in &mut steps[first..after] {
             step.free += delta;
-            debug_assert!(
-                (0..=self.capacity).contains(&step.free),
-                "profile free {} outside 0..={} at {}",
-                step.free,
-                self.capacity,
-                step.time
-            );
+            debug_assert!(step.free <= self.capacity, "profile free {} above {} at {}", step.free, self.capacity, step.time);
         }
         // Only the window's two edges can now equal their neighbour: the
         // steps inside it moved together, so they still differ pairwise.
-        if self.steps[j].free == self.steps[j - 1].free {
-            self.steps.remove(j);
+        if after < steps.len() && steps[after].free == steps[after - 1].free {
+            steps.remove(after);
         }
-        if i > 0 && self.steps[i].free == self.steps[i - 1].free {
-            self.steps.remove(i);
+        if first > 0 && steps[first].free == steps[first - 1].free {
+            steps.remove(first);
         }
     }
 
@@ -172,7 +189,16 @@ impl AvailabilityProfile {
     /// The earliest `t` in `[from, latest_start]` with at least `n` free over
     /// `[t, t + duration)`. Such a `t` is `from` or a time where capacity rises.
     pub fn earliest_fit(&self, from: Time, duration: Time, n: u32, latest_start: Time) -> Option<Time> {
-        self.earliest_fit_in(from, duration, n, latest_start, None)
+        self.earliest_fit_in(from, duration, n, latest_start, None).map(|(t, _)| t)
+    }
+
+    /// [`earliest_fit`](Self::earliest_fit), and `n` units reserved over the
+    /// window found: the reservation starts where the search ended, without
+    /// searching the steps again.
+    pub fn reserve_earliest(&mut self, from: Time, duration: Time, n: u32, latest_start: Time) -> Option<Time> {
+        let (start, i) = self.earliest_fit_in(from, duration, n, latest_start, None)?;
+        self.add_from(i, start, start.saturating_add(duration), -i64::from(n));
+        Some(start)
     }
 
     /// [`earliest_fit`](Self::earliest_fit) as if `own` (a window `[start,
@@ -188,12 +214,13 @@ impl AvailabilityProfile {
         latest_start: Time,
         own: (Time, Time),
     ) -> Option<Time> {
-        self.earliest_fit_in(from, duration, n, latest_start, Some((own.0, own.1, i64::from(n))))
+        self.earliest_fit_in(from, duration, n, latest_start, Some((own.0, own.1, i64::from(n)))).map(|(t, _)| t)
     }
 
     /// The fit search over the steps from `from`, with `bonus` (a window and
-    /// units) added to the free capacity. The answer depends only on the step
-    /// function, not on where steps are cut.
+    /// units) added to the free capacity: the start found and the index of
+    /// the step covering it. The start depends only on the step function,
+    /// not on where steps are cut.
     fn earliest_fit_in(
         &self,
         from: Time,
@@ -201,7 +228,7 @@ impl AvailabilityProfile {
         n: u32,
         latest_start: Time,
         bonus: Option<(Time, Time, i64)>,
-    ) -> Option<Time> {
+    ) -> Option<(Time, usize)> {
         let n = i64::from(n);
         if n > self.capacity || from > latest_start {
             return None;
@@ -209,6 +236,7 @@ impl AvailabilityProfile {
         let mut k = self.index_at(from);
         let mut at = from;
         let mut candidate = from;
+        let mut candidate_step = k;
         // Fast path over the whole steps before the bonus window (or before
         // the last step), which have one free value each, in runs: a run of
         // blocked steps moves the candidate to its end, a run of free ones
@@ -226,6 +254,7 @@ impl AvailabilityProfile {
                     k += 1;
                 }
                 candidate = steps[k].time;
+                candidate_step = k;
                 if candidate > latest_start {
                     return None;
                 }
@@ -234,7 +263,7 @@ impl AvailabilityProfile {
             let target = candidate.saturating_add(duration);
             while whole(k) && steps[k].free >= n {
                 if steps[k + 1].time >= target {
-                    return Some(candidate);
+                    return Some((candidate, candidate_step));
                 }
                 k += 1;
             }
@@ -254,7 +283,7 @@ impl AvailabilityProfile {
                         // bonus alone does): a window ending in it fits. A
                         // job asking where it could move has its own window
                         // here, so its search never walks that window.
-                        return Some(candidate);
+                        return Some((candidate, candidate_step));
                     } else {
                         (step_end.min(e), self.steps[k].free + extra)
                     }
@@ -267,11 +296,12 @@ impl AvailabilityProfile {
                     return None;
                 }
                 candidate = next;
+                candidate_step = if next == step_end { k + 1 } else { k };
                 if candidate > latest_start {
                     return None;
                 }
             } else if next >= candidate.saturating_add(duration) {
-                return Some(candidate);
+                return Some((candidate, candidate_step));
             }
             at = next;
             if next == step_end {
@@ -461,6 +491,28 @@ mod tests {
         ) {
             let p = profile_holding(&holds);
             proptest::prop_assert_eq!(p.earliest_fit(from, len, n, latest), earliest_fit_by_brute_force(&p, from, len, n, latest));
+        }
+
+        /// Reserving where the search ends gives the profile (and start) of a
+        /// search followed by a reservation, also for windows that fall in
+        /// the middle of a step or end on an existing edge.
+        #[test]
+        fn reserve_earliest_equals_search_then_reserve(
+            holds in proptest::collection::vec((0i64..80, 1i64..40, 1u32..8), 0..16),
+            from in 0i64..100,
+            len in 1i64..50,
+            n in 1u32..10,
+            latest in 0i64..150,
+        ) {
+            let p = profile_holding(&holds);
+            let mut expected = p.clone();
+            let start = expected.earliest_fit(from, len, n, latest);
+            if let Some(t) = start {
+                expected.reserve(t, t + len, n);
+            }
+            let mut q = p.clone();
+            proptest::prop_assert_eq!(q.reserve_earliest(from, len, n, latest), start);
+            proptest::prop_assert_eq!(q, expected);
         }
 
         /// Reserving and releasing keep the step function equal to a

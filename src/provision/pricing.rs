@@ -129,14 +129,7 @@ fn conservative(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<T
 /// earliest start, reserved. A job wider than the machine never starts
 /// (`Time::MAX`): it delays nobody.
 fn place(profile: &mut AvailabilityProfile, now: Time, (procs, estimate): (u32, Time)) -> Time {
-    let estimate = estimate.max(1);
-    match profile.earliest_fit(now, estimate, procs, Time::MAX) {
-        Some(start) => {
-            profile.reserve(start, start + estimate, procs);
-            start
-        }
-        None => Time::MAX,
-    }
+    profile.reserve_earliest(now, estimate.max(1), procs, Time::MAX).unwrap_or(Time::MAX)
 }
 
 /// EASY forward (A19): at each instant the head starts if it fits; otherwise it
