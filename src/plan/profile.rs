@@ -164,7 +164,13 @@ impl AvailabilityProfile {
         let after = j + usize::from(cut_start) + usize::from(cut_end);
         for step in &mut steps[first..after] {
             step.free += delta;
-            debug_assert!(step.free <= self.capacity, "profile free {} above {} at {}", step.free, self.capacity, step.time);
+            debug_assert!(
+                step.free <= self.capacity,
+                "profile free {} above {} at {}",
+                step.free,
+                self.capacity,
+                step.time
+            );
         }
         // Only the window's two edges can now equal their neighbour: the
         // steps inside it moved together, so they still differ pairwise.

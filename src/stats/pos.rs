@@ -16,6 +16,11 @@
 //!   convolved (FFT) with the job's stepped runtime PDF; P_executable is its
 //!   mass up to the slot end. It can also return the job's own end CDF,
 //!   truncated at the slot end, for its successors.
+//! - A caller may give each predecessor a key (its job id): its factor of the
+//!   start CDF is then kept for that grid (now, t0, Δ, conditioning) and read
+//!   back, not recomputed, until [`Comprehensive::forget_predecessors`]. The
+//!   caller promises that a key names the same predecessor until then. Kept
+//!   or not, every result is the same to the bit.
 //! - Every result is a probability in [0, 1]; nothing here yields NaN.
 
 use crate::stats::convolution::Convolver;
@@ -181,9 +186,93 @@ impl Predecessor<'_> {
     }
 }
 
+/// The grid of a placement's start CDF.
+fn grid_of(p: &Placement<'_>) -> Grid {
+    (p.now, p.t0.max(p.now), p.step.max(1), p.condition)
+}
+
+/// Multiplies a start CDF by one predecessor's factor (0 before `from`,
+/// `middle` on `[from, kill)`).
+fn multiply(start_cdf: &mut [f64], from: usize, kill: usize, middle: &[f64]) {
+    for f in &mut start_cdf[..from] {
+        *f *= 0.0;
+    }
+    for (f, &v) in start_cdf[from..kill].iter_mut().zip(middle) {
+        *f *= v;
+    }
+}
+
 /// The first k with t0 + kΔ ≥ t.
 fn first_step_at(t0: Time, step: Time, t: Time) -> usize {
     if t <= t0 { 0 } else { ((t - t0).saturating_add(step - 1) / step) as usize }
+}
+
+/// One predecessor's factor of the start CDF on a grid: 0 before `from`,
+/// `middle` on `[from, kill)`, 1 from `kill` on.
+#[derive(Debug, Default)]
+struct Factor {
+    from: usize,
+    kill: usize,
+    middle: Vec<f64>,
+}
+
+/// The grid a factor is computed on: now, t0, Δ and whether predecessors are
+/// conditioned on not having ended by now.
+type Grid = (Time, Time, Time, bool);
+
+/// Factors kept by key for one grid, until forgotten: a slot per key holds
+/// the generation it was written in and where its factor is; forgetting
+/// starts a new generation, so nothing is cleared key by key.
+#[derive(Debug, Default)]
+struct Factors {
+    grid: Option<Grid>,
+    generation: u32,
+    slots: Vec<(u32, u32)>,
+    kept: Vec<Factor>,
+    len: usize,
+}
+
+impl Factors {
+    fn forget(&mut self) {
+        self.grid = None;
+        self.len = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Written slots of an old generation 0 would read as current.
+            self.slots.clear();
+            self.generation = 1;
+        }
+    }
+
+    fn get(&self, key: u32, grid: Grid) -> Option<&Factor> {
+        if self.grid != Some(grid) {
+            return None;
+        }
+        match self.slots.get(key as usize) {
+            Some(&(generation, i)) if generation == self.generation && self.generation != 0 => {
+                Some(&self.kept[i as usize])
+            }
+            _ => None,
+        }
+    }
+
+    /// A fresh factor kept under `key` on `grid` (a different grid forgets the others).
+    fn insert(&mut self, key: u32, grid: Grid) -> &mut Factor {
+        if self.grid != Some(grid) {
+            self.forget();
+            self.grid = Some(grid);
+        }
+        let key = key as usize;
+        if self.slots.len() <= key {
+            self.slots.resize(key + 1, (0, 0));
+        }
+        self.slots[key] = (self.generation, self.len as u32);
+        if self.kept.len() == self.len {
+            self.kept.push(Factor::default());
+        }
+        self.len += 1;
+        &mut self.kept[self.len - 1]
+    }
 }
 
 /// The comprehensive P_executable computation, with its buffers.
@@ -196,6 +285,7 @@ pub struct Comprehensive {
     cumulative: Vec<f64>,
     pred_cum: Vec<f64>,
     pred_grid: Vec<f64>,
+    factors: Factors,
 }
 
 /// Inputs of one P_executable evaluation.
@@ -229,7 +319,37 @@ impl Comprehensive {
     where
         I: Iterator<Item = Predecessor<'a>> + Clone,
     {
-        self.evaluate(p, predecessors, None::<fn(f64) -> bool>, end_cdf).unwrap_or(0.0)
+        self.evaluate(p, predecessors.map(|pred| (None, pred)), None::<fn(f64) -> bool>, end_cdf).unwrap_or(0.0)
+    }
+
+    /// [`Comprehensive::p_executable`], or with `worth`
+    /// [`Comprehensive::p_executable_if`], for predecessors each named by a
+    /// key (distinct keys): a predecessor's factor is kept under its key and
+    /// read back by later calls on the same grid until
+    /// [`Comprehensive::forget_predecessors`].
+    pub fn p_executable_keyed<'a, I, W>(
+        &mut self,
+        p: Placement<'_>,
+        predecessors: I,
+        worth: Option<W>,
+        end_cdf: Option<&mut EndCdf>,
+    ) -> Option<f64>
+    where
+        I: Iterator<Item = (u32, Predecessor<'a>)> + Clone,
+        W: FnOnce(f64) -> bool,
+    {
+        self.evaluate(p, predecessors.map(|(key, pred)| (Some(key), pred)), worth, end_cdf)
+    }
+
+    /// Whether the factor of the predecessor under `key` is kept for `p`'s
+    /// grid: a caller need not prepare that predecessor's runtime PDF.
+    pub fn keeps(&self, key: u32, p: &Placement<'_>) -> bool {
+        self.factors.get(key, grid_of(p)).is_some()
+    }
+
+    /// Forgets every kept factor: keys may name other predecessors from now on.
+    pub fn forget_predecessors(&mut self) {
+        self.factors.forget();
     }
 
     /// [`Comprehensive::p_executable`] unless `worth(bound)` is false for an
@@ -247,7 +367,7 @@ impl Comprehensive {
     where
         I: Iterator<Item = Predecessor<'a>> + Clone,
     {
-        self.evaluate(p, predecessors, Some(worth), end_cdf)
+        self.evaluate(p, predecessors.map(|pred| (None, pred)), Some(worth), end_cdf)
     }
 
     fn evaluate<'a, I, W>(
@@ -258,7 +378,7 @@ impl Comprehensive {
         end_cdf: Option<&mut EndCdf>,
     ) -> Option<f64>
     where
-        I: Iterator<Item = Predecessor<'a>> + Clone,
+        I: Iterator<Item = (Option<u32>, Predecessor<'a>)> + Clone,
         W: FnOnce(f64) -> bool,
     {
         let step = p.step.max(1);
@@ -308,50 +428,40 @@ impl Comprehensive {
     /// The start PDF on the grid t0 + kΔ into `start_pdf`.
     fn start_pdf<'a, I>(&mut self, p: Placement<'_>, t0: Time, step: Time, predecessors: I)
     where
-        I: Iterator<Item = Predecessor<'a>> + Clone,
+        I: Iterator<Item = (Option<u32>, Predecessor<'a>)> + Clone,
     {
         // The start can be no later than the last predecessor's kill (or latest_start).
-        let latest = predecessors.clone().map(|pred| pred.kill()).fold(p.latest_start.max(t0), Time::max);
+        let latest = predecessors.clone().map(|(_, pred)| pred.kill()).fold(p.latest_start.max(t0), Time::max);
         let m = ((latest - t0) + step - 1) / step;
         let m = m.max(0) as usize;
         self.start_cdf.clear();
         self.start_cdf.resize(m + 1, 1.0);
-        for pred in predecessors {
-            let pred = &pred;
-            self.pred_cum.clear();
-            if let Predecessor::Running { stepped, .. } = pred {
-                let mut acc = 0.0;
-                self.pred_cum.extend(stepped.iter().map(|m| {
-                    acc += m;
-                    acc.min(1.0)
-                }));
-            }
-            let cum = &self.pred_cum;
-            let at_now = pred.raw(p.now, step, cum);
-            let conditioned = p.condition && at_now > 0.0;
-            // Ended for sure by now per its model although it has not: fall back
-            // to its kill time (the worst case).
-            let hopeless = conditioned && at_now >= 1.0 - 1e-12;
-            let n = self.start_cdf.len();
-            let (from, kill) = if hopeless {
-                let kill = first_step_at(t0, step, pred.kill()).min(n);
-                (kill, kill)
-            } else {
-                pred.raw_on_grid(t0, step, n, cum, &mut self.pred_grid)
-            };
-            // Before `from` the factor is 0 (conditioned too: the clamp), from
-            // `kill` on exactly 1 (conditioned: x/x), so only the middle is read.
-            for f in &mut self.start_cdf[..from] {
-                *f *= 0.0;
-            }
-            // A hopeless predecessor has no middle (from = kill) and leaves the
-            // grid unfilled: it must not be indexed then.
-            if from < kill {
-                for (f, &raw) in self.start_cdf[from..kill].iter_mut().zip(&self.pred_grid[from..kill]) {
-                    let v = if conditioned { ((raw - at_now) / (1.0 - at_now)).clamp(0.0, 1.0) } else { raw };
-                    *f *= v;
+        let grid = grid_of(&p);
+        for (key, pred) in predecessors {
+            let kept = key.and_then(|key| self.factors.get(key, grid));
+            let factor = match kept {
+                Some(factor) => factor,
+                None => {
+                    let (from, kill) = self.factor(&p, t0, step, &pred);
+                    match key {
+                        // Its grid is read only on [from, kill), which does not
+                        // depend on how long this start CDF is (kill ≤ m).
+                        Some(key) if kill < self.start_cdf.len() => {
+                            let factor = self.factors.insert(key, grid);
+                            factor.from = from;
+                            factor.kill = kill;
+                            factor.middle.clear();
+                            factor.middle.extend_from_slice(&self.pred_grid[from..kill]);
+                            &*factor
+                        }
+                        _ => {
+                            multiply(&mut self.start_cdf, from, kill, &self.pred_grid[from..kill]);
+                            continue;
+                        }
+                    }
                 }
-            }
+            };
+            multiply(&mut self.start_cdf, factor.from, factor.kill, &factor.middle);
         }
         self.start_cdf[m] = 1.0;
         self.start_pdf.clear();
@@ -361,6 +471,41 @@ impl Comprehensive {
             self.start_pdf.push(c - previous);
             previous = c;
         }
+    }
+
+    /// One predecessor's factor of the start CDF on a grid of
+    /// `start_cdf.len()` points: returns `(from, kill)`; the factor is 0
+    /// before `from`, `pred_grid[from..kill]` up to `kill`, 1 after.
+    fn factor(&mut self, p: &Placement<'_>, t0: Time, step: Time, pred: &Predecessor<'_>) -> (usize, usize) {
+        self.pred_cum.clear();
+        if let Predecessor::Running { stepped, .. } = pred {
+            let mut acc = 0.0;
+            self.pred_cum.extend(stepped.iter().map(|m| {
+                acc += m;
+                acc.min(1.0)
+            }));
+        }
+        let cum = &self.pred_cum;
+        let at_now = pred.raw(p.now, step, cum);
+        let conditioned = p.condition && at_now > 0.0;
+        // Ended for sure by now per its model although it has not: fall back
+        // to its kill time (the worst case).
+        let hopeless = conditioned && at_now >= 1.0 - 1e-12;
+        let n = self.start_cdf.len();
+        if hopeless {
+            // No middle: the grid is left unfilled and must not be indexed.
+            let kill = first_step_at(t0, step, pred.kill()).min(n);
+            return (kill, kill);
+        }
+        let (from, kill) = pred.raw_on_grid(t0, step, n, cum, &mut self.pred_grid);
+        // Before `from` the factor is 0 (conditioned too: the clamp), from
+        // `kill` on exactly 1 (conditioned: x/x), so only the middle is read.
+        if conditioned {
+            for raw in &mut self.pred_grid[from..kill] {
+                *raw = ((*raw - at_now) / (1.0 - at_now)).clamp(0.0, 1.0);
+            }
+        }
+        (from, kill)
     }
 
     /// Σ_{i ≤ last} (start ∗ own)_i by the direct sum: Σ_k start_k · OwnCDF(last − k).
@@ -520,6 +665,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Predecessors named by keys give the bits of unnamed ones: on every
+    /// grid (conditioned and not, a predecessor hopeless at now, a planned
+    /// one on another step), for each subset, read back or computed, with
+    /// the end CDF; a key reused after forgetting names a new predecessor.
+    #[test]
+    fn kept_factors_give_the_same_bits() {
+        let mut counts = [0u64; BINS];
+        for (k, c) in counts.iter_mut().enumerate().skip(20) {
+            *c = (k % 7 + 1) as u64;
+        }
+        let pdf = PercentPdf::from_counts(&counts);
+        let (mut long, mut short, mut own) = (Vec::new(), Vec::new(), Vec::new());
+        stepped(&pdf, 3 * H, 60, Rounding::Round, &mut long);
+        stepped(&pdf, 20 * 60, 60, Rounding::Round, &mut short);
+        stepped(&uniform_pdf(), 2 * H, 60, Rounding::Round, &mut own);
+        let planned = EndCdf { origin: 600, step: 60, values: (1..=90).map(|k| f64::from(k) / 90.0).collect() };
+        let odd = EndCdf { origin: 600, step: 45, values: (1..=90).map(|k| f64::from(k) / 90.0).collect() };
+        let preds = [
+            Predecessor::Running { start: 0, kill: 3 * H, stepped: &long },
+            // Its model says it has ended by now = 1 h: hopeless.
+            Predecessor::Running { start: 0, kill: 2 * H, stepped: &short },
+            Predecessor::Planned { cdf: &planned, kill: 2 * H },
+            Predecessor::Planned { cdf: &odd, kill: 2 * H + 600 },
+        ];
+        let (mut kept, mut plain) = (Comprehensive::new(), Comprehensive::new());
+        // Never forgotten here: a factor kept on another grid must not be read.
+        for now in [0, H] {
+            for condition in [true, false] {
+                for mask in 1..16u32 {
+                    for (latest_start, limit) in [(H, 3 * H), (4 * H, 5 * H), (0, 2 * H)] {
+                        let place = Placement { now, t0: now, latest_start, limit, own: &own, step: 60, condition };
+                        let chosen = || (0..4).filter(move |i| mask & (1 << i) != 0);
+                        let (mut a, mut b) = (EndCdf::default(), EndCdf::default());
+                        let keyed = chosen().map(|i| (i as u32, preds[i]));
+                        let got = kept.p_executable_keyed(place, keyed, None::<fn(f64) -> bool>, Some(&mut a));
+                        let want = plain.p_executable(place, chosen().map(|i| preds[i]), Some(&mut b));
+                        assert_eq!(got.map(f64::to_bits), Some(want.to_bits()), "now {now} mask {mask}");
+                        assert_eq!(a, b);
+                    }
+                }
+            }
+        }
+        // After forgetting, key 0 names another predecessor.
+        kept.forget_predecessors();
+        let place = Placement { now: 0, t0: 0, latest_start: H, limit: 3 * H, own: &own, step: 60, condition: true };
+        let got = kept.p_executable_keyed(place, [(0, preds[2])].into_iter(), None::<fn(f64) -> bool>, None);
+        let want = plain.p_executable(place, [preds[2]].into_iter(), None);
+        assert_eq!(got.map(f64::to_bits), Some(want.to_bits()));
     }
 
     #[test]

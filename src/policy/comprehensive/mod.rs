@@ -252,6 +252,9 @@ impl<R: Rule> Comprehensive<R> {
         self.pos_of(c, j, s, end, true, true)
     }
 
+    /// The PoS of booking `j` on `chosen` over [s, end). Predecessors are
+    /// keyed by job id: their start-CDF factors are kept from the start of
+    /// the choice ([`Self::choose`]) to its booking.
     fn pos_of(&mut self, c: &dyn Cluster, j: &Job, s: Time, end: Time, store: bool, screen: bool) -> Option<f64> {
         let Some(ob) = self.overbooking.clone() else { return Some(self.failure_only_pos(j)) };
         let now = c.now();
@@ -274,26 +277,28 @@ impl<R: Rule> Comprehensive<R> {
         }
         let step = ob.model.step();
         let rounding = ob.model.config().step_rounding;
+        ob.model.stepped(j, &mut self.own);
+        let place =
+            pos::Placement { now, t0, latest_start: s, limit: end, own: &self.own, step, condition: ob.condition };
+        // A predecessor's factor kept since this choice began needs no PDF.
         for (k, &p) in self.preds.iter().enumerate() {
-            if self.booking(p).is_some_and(|b| b.running.is_some()) {
+            if self.booking(p).is_some_and(|b| b.running.is_some()) && !self.pos.keeps(p, &place) {
                 let pj = c.job(p);
                 stepped(ob.model.pdf(pj), pj.estimate, step, rounding, &mut self.pred_pdfs[k]);
             }
         }
-        ob.model.stepped(j, &mut self.own);
         let (booked, cdfs, pred_pdfs) = (&self.booked, &self.cdfs, &self.pred_pdfs);
         let empty: &EndCdf = &EndCdf { origin: 0, step, values: Vec::new() };
         let predecessors = self.preds.iter().enumerate().map(move |(k, &p)| {
             let b = booked[p as usize].expect("a predecessor is booked");
-            match (b.running, b.cdf) {
+            let pred = match (b.running, b.cdf) {
                 (Some(start), _) => Predecessor::Running { start, kill: b.end, stepped: &pred_pdfs[k] },
                 (None, Some(i)) => Predecessor::Planned { cdf: &cdfs[i as usize], kill: b.end },
                 // Disabled or without a model: assume it ends at its kill time.
                 (None, None) => Predecessor::Planned { cdf: empty, kill: b.end },
-            }
+            };
+            (p, pred)
         });
-        let place =
-            pos::Placement { now, t0, latest_start: s, limit: end, own: &self.own, step, condition: ob.condition };
         let out = if store { Some(&mut self.cdf_scratch) } else { None };
         let n = j.nodes;
         let available = self.reliability.available(n);
@@ -303,9 +308,9 @@ impl<R: Rule> Comprehensive<R> {
             // calibration map is monotone too).
             let worth =
                 |bound: f64| ob.acceptance.accepts(c.calibrated_pos(available * bound * success), j.fee, j.penalty);
-            self.pos.p_executable_if(place, predecessors, worth, out)?
+            self.pos.p_executable_keyed(place, predecessors, Some(worth), out)?
         } else {
-            self.pos.p_executable(place, predecessors, out)
+            self.pos.p_executable_keyed(place, predecessors, None::<fn(f64) -> bool>, out).unwrap_or(0.0)
         };
         Some(available * executable * success)
     }
@@ -322,6 +327,9 @@ impl<R: Rule> Comprehensive<R> {
 
     /// The booking the placement policy picks for `j`; its nodes are left in `chosen`.
     fn choose(&mut self, c: &dyn Cluster, j: &Job) -> Option<Choice> {
+        // Predecessors' factors are kept from here until the booking (the
+        // plan and the models do not change in between).
+        self.pos.forget_predecessors();
         let from = c.now().max(j.release);
         if j.nodes > self.plan.node_count() || from > j.deadline {
             return None;
