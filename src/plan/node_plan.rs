@@ -15,10 +15,13 @@
 //!   booking covers part of one, and classes whose futures became equal merge
 //!   when the past is forgotten ([`NodePlan::forget_before`]).
 //! - Point queries on one node (is it free at t, until when, which slot ends
-//!   last before t) are binary searches over its class's slots: O(log r).
+//!   last before t) are binary searches over its class's slots: O(log r). A
+//!   class remembers where its last free-until search ended, and the next
+//!   one, usually at a slightly later time, looks there first.
 //! - The plan keeps the distinct slot end times, because the earliest start of
 //!   a comprehensive placement is always the search origin or such an end.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::units::{JobId, NodeId, Time};
@@ -110,11 +113,36 @@ impl NodeRanges {
 struct Class {
     nodes: NodeRanges,
     slots: Vec<Slot>,
+    /// Where the last [`Class::free_until`] ended: a search checks it (and
+    /// the next slot) first, as a choice asks about one time after another.
+    /// Any value is correct, so edits of `slots` leave it as it is.
+    hint: Cell<u32>,
 }
 
 impl Class {
+    fn new(nodes: NodeRanges, slots: Vec<Slot>) -> Class {
+        Class { nodes, slots, hint: Cell::new(0) }
+    }
+
+    /// The first slot ending after `t` (ends are sorted: slots do not overlap).
+    fn first_ending_after(&self, t: Time) -> usize {
+        let slots = &self.slots[..];
+        let h = (self.hint.get() as usize).min(slots.len());
+        let i = if h > 0 && slots[h - 1].end > t {
+            slots[..h - 1].partition_point(|s| s.end <= t)
+        } else if h == slots.len() || slots[h].end > t {
+            h
+        } else if h + 1 == slots.len() || slots[h + 1].end > t {
+            h + 1
+        } else {
+            h + 2 + slots[h + 2..].partition_point(|s| s.end <= t)
+        };
+        self.hint.set(i as u32);
+        i
+    }
+
     fn free_until(&self, t: Time) -> Option<Time> {
-        let i = self.slots.partition_point(|s| s.end <= t);
+        let i = self.first_ending_after(t);
         match self.slots.get(i) {
             Some(s) if s.start <= t => None,
             Some(s) => Some(s.start),
@@ -162,7 +190,7 @@ impl NodePlan {
         NodePlan {
             node_count: nodes,
             class_of: vec![0; nodes as usize],
-            classes: vec![Class { nodes: all, slots: Vec::new() }],
+            classes: vec![Class::new(all, Vec::new())],
             ..NodePlan::default()
         }
     }
@@ -190,11 +218,11 @@ impl NodePlan {
     fn new_class(&mut self, nodes: NodeRanges, slots: Vec<Slot>) -> u32 {
         let index = match self.spare.pop() {
             Some(i) => {
-                self.classes[i as usize] = Class { nodes, slots };
+                self.classes[i as usize] = Class::new(nodes, slots);
                 i
             }
             None => {
-                self.classes.push(Class { nodes, slots });
+                self.classes.push(Class::new(nodes, slots));
                 self.classes.len() as u32 - 1
             }
         };
@@ -228,7 +256,7 @@ impl NodePlan {
             c.nodes.remove(&part);
             let mut slots = c.slots.clone();
             if part.len() <= c.nodes.len() {
-                let mut moved = Class { nodes: NodeRanges::default(), slots: std::mem::take(&mut slots) };
+                let mut moved = Class::new(NodeRanges::default(), std::mem::take(&mut slots));
                 change(&mut moved);
                 self.new_class(part, moved.slots);
             } else {
