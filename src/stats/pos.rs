@@ -202,6 +202,28 @@ fn multiply(start_cdf: &mut [f64], from: usize, kill: usize, middle: &[f64]) {
     }
 }
 
+/// The PDF of a CDF on a grid: the increments of its running maximum (a CDF
+/// computed with rounding may dip). Where the CDF never falls and holds no
+/// −0, its running maximum is itself, and the increments are taken without
+/// the serial maximum, to the same bits.
+fn increments(cdf: &[f64], pdf: &mut Vec<f64>) {
+    pdf.clear();
+    let rising = cdf.iter().zip(cdf.iter().skip(1)).fold(true, |ok, (a, b)| ok & (b >= a));
+    let signed = cdf.iter().fold(true, |ok, c| ok & (*c >= 0.0) & (c.to_bits() != (-0.0f64).to_bits()));
+    if rising && signed {
+        pdf.extend(cdf.first().map(|&c| c - 0.0));
+        pdf.extend(cdf.iter().zip(cdf.iter().skip(1)).map(|(a, b)| b - a));
+        return;
+    }
+    let mut previous = 0.0;
+    pdf.extend(cdf.iter().map(|&c| {
+        let c = c.max(previous);
+        let step = c - previous;
+        previous = c;
+        step
+    }));
+}
+
 /// The first k with t0 + kΔ ≥ t.
 fn first_step_at(t0: Time, step: Time, t: Time) -> usize {
     if t <= t0 { 0 } else { ((t - t0).saturating_add(step - 1) / step) as usize }
@@ -464,13 +486,7 @@ impl Comprehensive {
             multiply(&mut self.start_cdf, factor.from, factor.kill, &factor.middle);
         }
         self.start_cdf[m] = 1.0;
-        self.start_pdf.clear();
-        let mut previous = 0.0;
-        for &c in &self.start_cdf {
-            let c = c.max(previous);
-            self.start_pdf.push(c - previous);
-            previous = c;
-        }
+        increments(&self.start_cdf, &mut self.start_pdf);
     }
 
     /// One predecessor's factor of the start CDF on a grid of
@@ -715,6 +731,37 @@ mod tests {
         let got = kept.p_executable_keyed(place, [(0, preds[2])].into_iter(), None::<fn(f64) -> bool>, None);
         let want = plain.p_executable(place, [preds[2]].into_iter(), None);
         assert_eq!(got.map(f64::to_bits), Some(want.to_bits()));
+    }
+
+    /// The increments of the running maximum, fast path or not, by the
+    /// serial definition: rising, dipping, with zeros of both signs.
+    #[test]
+    fn increments_are_those_of_the_running_maximum() {
+        let serial = |cdf: &[f64]| {
+            let mut previous = 0.0;
+            cdf.iter()
+                .map(|&c| {
+                    let c = c.max(previous);
+                    let step = c - previous;
+                    previous = c;
+                    step.to_bits()
+                })
+                .collect::<Vec<u64>>()
+        };
+        let cases: [&[f64]; 7] = [
+            &[],
+            &[0.0, 0.1, 0.1, 0.35, 1.0],
+            &[0.2, 0.5, 0.4999999999999999, 0.7, 1.0],
+            &[-0.0, 0.0, 0.3, 1.0],
+            &[0.0, -0.0, 0.3, 1.0],
+            &[-1e-17, 0.2, 1.0],
+            &[1.0],
+        ];
+        for cdf in cases {
+            let mut pdf = vec![9.0];
+            increments(cdf, &mut pdf);
+            assert_eq!(pdf.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), serial(cdf), "{cdf:?}");
+        }
     }
 
     #[test]
