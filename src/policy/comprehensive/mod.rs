@@ -151,6 +151,8 @@ pub struct Comprehensive<R: Rule> {
     jobs: Vec<JobId>,
     preds: Vec<JobId>,
     own: Vec<f64>,
+    /// The job whose stepped PDF `own` holds, within the current choice.
+    own_of: Option<JobId>,
     pred_pdfs: Vec<Vec<f64>>,
     pos: pos::Comprehensive,
     cdfs: Vec<EndCdf>,
@@ -189,6 +191,7 @@ impl<R: Rule> Comprehensive<R> {
             jobs: Vec::new(),
             preds: Vec::new(),
             own: Vec::new(),
+            own_of: None,
             pred_pdfs: Vec::new(),
             pos: pos::Comprehensive::new(),
             cdfs: Vec::new(),
@@ -277,7 +280,10 @@ impl<R: Rule> Comprehensive<R> {
         }
         let step = ob.model.step();
         let rounding = ob.model.config().step_rounding;
-        ob.model.stepped(j, &mut self.own);
+        if self.own_of != Some(j.id) {
+            ob.model.stepped(j, &mut self.own);
+            self.own_of = Some(j.id);
+        }
         let place =
             pos::Placement { now, t0, latest_start: s, limit: end, own: &self.own, step, condition: ob.condition };
         // A predecessor's factor kept since this choice began needs no PDF.
@@ -327,9 +333,10 @@ impl<R: Rule> Comprehensive<R> {
 
     /// The booking the placement policy picks for `j`; its nodes are left in `chosen`.
     fn choose(&mut self, c: &dyn Cluster, j: &Job) -> Option<Choice> {
-        // Predecessors' factors are kept from here until the booking (the
-        // plan and the models do not change in between).
+        // Predecessors' factors and the job's stepped PDF are kept from here
+        // until the booking (the plan and the models do not change in between).
         self.pos.forget_predecessors();
+        self.own_of = None;
         let from = c.now().max(j.release);
         if j.nodes > self.plan.node_count() || from > j.deadline {
             return None;
