@@ -133,28 +133,26 @@ impl AvailabilityProfile {
         self.add_from(i, start, end, delta);
     }
 
-    /// [`add`](Self::add), given `i`, the index of the step covering
-    /// `start`. One binary search at most (the caller's), one walk over the
-    /// window's steps, and one shift of the tail for the new edges.
+    /// [`add`](Self::add), given `i`, the index of the step covering `start`
+    /// (a search that found `start` knows it): the window's end found by one
+    /// binary search, one walk over its steps, and one shift of the tail for
+    /// its new edges.
     fn add_from(&mut self, i: usize, start: Time, end: Time, delta: i64) {
+        debug_assert!(self.steps[i].time <= start && self.steps.get(i + 1).is_none_or(|s| s.time > start));
+        let j = self.index_at(end);
         let steps = &mut self.steps;
-        debug_assert!(steps[i].time <= start && steps.get(i + 1).is_none_or(|s| s.time > start));
-        // j: the step covering `end`; the window's steps lie between.
-        let mut j = i;
-        while j + 1 < steps.len() && steps[j + 1].time <= end {
-            j += 1;
-        }
         let (cut_start, cut_end) = (steps[i].time != start, steps[j].time != end);
         let len = steps.len();
         let (before, at_end) = (steps[i].free, steps[j].free);
-        let added = usize::from(cut_start) + usize::from(cut_end);
-        if added > 0 {
-            steps.resize(len + added, Step { time: end, free: at_end });
-            steps.copy_within(j + 1..len, j + 1 + added);
-            if cut_end {
-                steps[j + 1 + usize::from(cut_start)] = Step { time: end, free: at_end };
-            }
-            if cut_start {
+        match (cut_start, cut_end) {
+            (false, false) => {}
+            (true, false) => steps.insert(i + 1, Step { time: start, free: before }),
+            (false, true) => steps.insert(j + 1, Step { time: end, free: at_end }),
+            (true, true) => {
+                steps.push(Step { time: end, free: at_end });
+                steps.push(Step { time: end, free: at_end });
+                steps.copy_within(j + 1..len, j + 3);
+                steps[j + 2] = Step { time: end, free: at_end };
                 steps.copy_within(i + 1..j + 1, i + 2);
                 steps[i + 1] = Step { time: start, free: before };
             }
@@ -174,7 +172,7 @@ impl AvailabilityProfile {
         }
         // Only the window's two edges can now equal their neighbour: the
         // steps inside it moved together, so they still differ pairwise.
-        if after < steps.len() && steps[after].free == steps[after - 1].free {
+        if steps[after].free == steps[after - 1].free {
             steps.remove(after);
         }
         if first > 0 && steps[first].free == steps[first - 1].free {
