@@ -191,6 +191,12 @@ fn grid_of(p: &Placement<'_>) -> Grid {
     (p.now, p.t0.max(p.now), p.step.max(1), p.condition)
 }
 
+/// A factor's middle `[from, kill)` in `grid`; a hopeless predecessor has
+/// none (from = kill) and leaves the grid unfilled, so it is not indexed.
+fn middle(grid: &[f64], from: usize, kill: usize) -> &[f64] {
+    if from < kill { &grid[from..kill] } else { &[] }
+}
+
 /// Multiplies a start CDF by one predecessor's factor (0 before `from`,
 /// `middle` on `[from, kill)`).
 fn multiply(start_cdf: &mut [f64], from: usize, kill: usize, middle: &[f64]) {
@@ -473,11 +479,11 @@ impl Comprehensive {
                             factor.from = from;
                             factor.kill = kill;
                             factor.middle.clear();
-                            factor.middle.extend_from_slice(&self.pred_grid[from..kill]);
+                            factor.middle.extend_from_slice(middle(&self.pred_grid, from, kill));
                             &*factor
                         }
                         _ => {
-                            multiply(&mut self.start_cdf, from, kill, &self.pred_grid[from..kill]);
+                            multiply(&mut self.start_cdf, from, kill, middle(&self.pred_grid, from, kill));
                             continue;
                         }
                     }
@@ -724,6 +730,20 @@ mod tests {
                     }
                 }
             }
+        }
+        // A fresh engine whose first predecessor is hopeless: its grid was
+        // never filled.
+        for keyed in [true, false] {
+            let mut fresh = Comprehensive::new();
+            let place =
+                Placement { now: H, t0: H, latest_start: H, limit: 3 * H, own: &own, step: 60, condition: true };
+            let got = if keyed {
+                fresh.p_executable_keyed(place, [(1, preds[1])].into_iter(), None::<fn(f64) -> bool>, None)
+            } else {
+                Some(fresh.p_executable(place, [preds[1]].into_iter(), None))
+            };
+            let want = plain.p_executable(place, [preds[1]].into_iter(), None);
+            assert_eq!(got.map(f64::to_bits), Some(want.to_bits()));
         }
         // After forgetting, key 0 names another predecessor.
         kept.forget_predecessors();
