@@ -314,9 +314,8 @@ impl NodePlan {
     /// The slot of `node` that ends last at or before `t` (the direct predecessor
     /// of a job starting at `t`).
     pub fn predecessor(&self, node: NodeId, t: Time) -> Option<Slot> {
-        let list = self.slots(node);
-        let i = list.partition_point(|s| s.end <= t);
-        i.checked_sub(1).map(|k| list[k])
+        let class = self.class(node);
+        class.first_ending_after(t).checked_sub(1).map(|k| class.slots[k])
     }
 
     /// The start of the first slot of `node` beginning at or after `t`.
