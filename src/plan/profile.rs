@@ -124,6 +124,14 @@ impl AvailabilityProfile {
         min as u32
     }
 
+    /// The pieces of `free(t)` over `[start, end)`: each piece's first
+    /// instant (the first clipped to `start`) and its free capacity, which
+    /// holds until the next piece's instant (the last until `end`).
+    pub fn pieces(&self, start: Time, end: Time) -> impl Iterator<Item = (Time, i64)> + '_ {
+        let i = if start < end { self.index_at(start) } else { self.steps.len() };
+        self.steps[i..].iter().take_while(move |s| s.time < end).map(move |s| (s.time.max(start), s.free))
+    }
+
     /// Adds `delta` to the free capacity over `[start, end)`.
     fn add(&mut self, start: Time, end: Time, delta: i64) {
         if end <= start || delta == 0 {
@@ -378,6 +386,19 @@ mod tests {
         p.release(0, 100, 4);
         p.release(50, 150, 3);
         assert!(p.is_empty());
+    }
+
+    #[test]
+    fn pieces_of_a_window() {
+        let mut p = AvailabilityProfile::new(10);
+        p.reserve(0, 100, 4);
+        p.reserve(50, 150, 3);
+        let pieces = |a, b| p.pieces(a, b).collect::<Vec<_>>();
+        assert_eq!(pieces(20, 120), [(20, 6), (50, 3), (100, 7)]);
+        assert_eq!(pieces(50, 100), [(50, 3)]);
+        assert_eq!(pieces(-10, 0), [(-10, 10)]);
+        assert_eq!(pieces(140, 1000), [(140, 7), (150, 10)]);
+        assert_eq!(pieces(60, 60), []);
     }
 
     #[test]

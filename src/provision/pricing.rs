@@ -287,27 +287,66 @@ fn shifts<'a>(snapshot: &'a Snapshot, base: &'a [Time], with: &'a [Time]) -> imp
     })
 }
 
+/// What each queued job leaves free on its window in the schedule without a
+/// slot (conservative), right after its placement: the pieces of job `k` are
+/// `pieces[at[k]..at[k + 1]]`, each an instant and the free capacity from it
+/// to the next (the last to the window's end), and `least[k]` is their
+/// minimum.
+#[derive(Debug, Clone)]
+struct Slack {
+    pieces: Vec<(Time, i64)>,
+    at: Vec<usize>,
+    least: Vec<i64>,
+}
+
+impl Slack {
+    /// Adds the next job's pieces (none for a job that never starts).
+    fn push(&mut self, pieces: impl Iterator<Item = (Time, i64)>) {
+        let before = self.pieces.len();
+        self.pieces.extend(pieces);
+        self.at.push(self.pieces.len());
+        self.least.push(self.pieces[before..].iter().map(|&(_, free)| free).min().unwrap_or(i64::MAX));
+    }
+
+    /// Whether a slot of `procs` over `[a, b)` takes more than job `k` left
+    /// free somewhere on its window `[s, e)`.
+    fn short(&self, k: usize, s: Time, e: Time, a: Time, b: Time, procs: u32) -> bool {
+        let procs = i64::from(procs);
+        if e <= a || s >= b || self.least[k] >= procs {
+            return false;
+        }
+        let pieces = &self.pieces[self.at[k]..self.at[k + 1]];
+        pieces.iter().enumerate().any(|(i, &(from, free))| {
+            let until = pieces.get(i + 1).map_or(e, |&(t, _)| t);
+            free < procs && from < b && until > a
+        })
+    }
+}
+
 /// Jobs (conservative) or instants (EASY) between two kept states of the
 /// schedule without the slot.
 const CHECKPOINT: usize = 8;
 
 /// The prices of slots on one snapshot under one policy (Fig. 22): the
 /// schedule without a slot is computed once (A23), and so is the occupied
-/// profile. A slot can move only a queued job whose window without the slot
-/// meets `short`, where the slot does not fit in the final schedule without
-/// it: elsewhere, as long as nothing has moved, the profile holds at least
-/// that schedule plus the job on its window. A slot that meets no window
-/// costs nothing; otherwise the schedule is re-planned from the kept state
-/// nearest before the first decision that reads such a window.
+/// profile. As long as nothing has moved, the profile before a queued job is
+/// the one without the slot minus the slot, so no earlier start fits and
+/// the job keeps its start unless the slot takes more than is free there. A
+/// slot that moves no job costs nothing; otherwise the schedule is
+/// re-planned from the kept state nearest before the first decision that
+/// may change.
 ///
-/// Under conservative backfilling that decision is the first such job's
-/// placement; the profile is kept every [`CHECKPOINT`] jobs. Once a job has
-/// moved, a later job's search starts at its start without the slot, or
-/// where its window could first reach capacity a moved job left: before
-/// that, no start fits that did not fit without the slot. Under EASY it is
-/// the first instant that starts such a job or makes it the head; the state
-/// is kept every [`CHECKPOINT`] instants. The result is [`schedule`]'s,
-/// start for start.
+/// Under conservative backfilling that decision is the placement of the
+/// first job whose window, right after its placement without the slot, has
+/// less free than the slot takes where the two meet; the profile is kept
+/// every [`CHECKPOINT`] jobs. Once a job has moved, a later job's search
+/// starts at its start without the slot, or where its window could first
+/// reach capacity a moved job left: before that, no start fits that did not
+/// fit without the slot. Under EASY it is the first instant that starts, or
+/// makes the head, a job whose window meets `short`, where the slot does
+/// not fit in the final schedule without it (the profile holds at least
+/// that schedule plus the job on its window); the state is kept every
+/// [`CHECKPOINT`] instants. The result is [`schedule`]'s, start for start.
 pub struct Pricer<'s> {
     snapshot: &'s Snapshot,
     policy: Policy,
@@ -320,9 +359,11 @@ pub struct Pricer<'s> {
     /// More running and reserved than the machine holds somewhere: EASY's
     /// tests read such windows as free, so EASY re-plans in full.
     overcommitted: bool,
-    /// The profile after every job without the slot.
+    /// Conservative: what each queued job leaves free on its window.
+    slack: Slack,
+    /// EASY: the profile after every job without the slot.
     planned: AvailabilityProfile,
-    /// Where the slot priced last does not fit in `planned`: disjoint windows.
+    /// EASY: where the slot priced last does not fit in `planned`: disjoint windows.
     short: Vec<(Time, Time)>,
     profile: AvailabilityProfile,
     state: Easy,
@@ -336,14 +377,17 @@ impl<'s> Pricer<'s> {
         let mut profile = occupied.clone();
         let mut checkpoints = Vec::new();
         let mut log = EasyLog::default();
+        let mut slack = Slack { pieces: Vec::new(), at: vec![0], least: Vec::new() };
         let base = match policy {
             Policy::Conservative => {
                 let mut base = Vec::with_capacity(snapshot.queue.len());
-                for (k, &job) in snapshot.queue.iter().enumerate() {
+                for (k, &(procs, estimate)) in snapshot.queue.iter().enumerate() {
                     if k % CHECKPOINT == 0 {
                         checkpoints.push(profile.clone());
                     }
-                    base.push(place(&mut profile, snapshot.now, job));
+                    let s = place(&mut profile, snapshot.now, (procs, estimate));
+                    slack.push(profile.pieces(s, s.saturating_add(estimate.max(1))));
+                    base.push(s);
                 }
                 base
             }
@@ -369,6 +413,7 @@ impl<'s> Pricer<'s> {
             base,
             checkpoints,
             log,
+            slack,
             planned: profile.clone(),
             short: Vec::new(),
             profile,
@@ -398,30 +443,29 @@ impl<'s> Pricer<'s> {
             self.with = easy(&mut self.profile, self.snapshot);
             return Some(&self.with);
         }
-        // Until a job's window is read, the profile is the one without the
-        // slot at that point minus the slot, which holds at least `planned`
-        // plus the job itself on its window: a job whose window stays out of
-        // where the slot does not fit in `planned` keeps its start, and EASY
-        // decides as without the slot where it reads only such windows.
-        self.short.clear();
-        let mut t = a;
-        for gap in self.planned.gaps(a, b, slot.procs) {
-            if gap.start > t {
-                self.short.push((t, gap.start));
-            }
-            t = t.max(gap.end);
-        }
-        if t < b {
-            self.short.push((t, b));
-        }
-        let (base, short) = (&self.base, &self.short);
-        let meets = |k: usize| {
-            let (s, e) = (base[k], base[k].saturating_add(queue[k].1.max(1)));
-            base[k] != Time::MAX && short.iter().any(|&(x, y)| s < y && e > x)
-        };
         match self.policy {
             Policy::Easy => {
-                let log = &self.log;
+                // Until a job's window is read, the profile is the one without
+                // the slot at that point minus the slot, which holds at least
+                // `planned` plus the job itself on its window: EASY decides as
+                // without the slot where it reads only windows that stay out
+                // of where the slot does not fit in `planned`.
+                self.short.clear();
+                let mut t = a;
+                for gap in self.planned.gaps(a, b, slot.procs) {
+                    if gap.start > t {
+                        self.short.push((t, gap.start));
+                    }
+                    t = t.max(gap.end);
+                }
+                if t < b {
+                    self.short.push((t, b));
+                }
+                let (base, short, log) = (&self.base, &self.short, &self.log);
+                let meets = |k: usize| {
+                    let (s, e) = (base[k], base[k].saturating_add(queue[k].1.max(1)));
+                    base[k] != Time::MAX && short.iter().any(|&(x, y)| s < y && e > x)
+                };
                 let Some(first) = (0..queue.len()).filter(|&k| meets(k)).map(|k| log.first_read[k]).min() else {
                     self.with.extend_from_slice(base);
                     return Some(&self.with);
@@ -437,7 +481,15 @@ impl<'s> Pricer<'s> {
                 easy_run(&mut self.profile, self.snapshot, &mut self.state, &mut self.with, None);
             }
             Policy::Conservative => {
-                let Some(first) = (0..queue.len()).find(|&k| meets(k)) else {
+                // Until a job has moved, the profile before a job is the one
+                // without the slot minus the slot: the job keeps its start
+                // unless the slot takes more than it left free on its window.
+                let (base, slack) = (&self.base, &self.slack);
+                let touched = |k: usize| {
+                    let s = base[k];
+                    s != Time::MAX && slack.short(k, s, s.saturating_add(queue[k].1.max(1)), a, b, slot.procs)
+                };
+                let Some(first) = (0..queue.len()).find(|&k| touched(k)) else {
                     self.with.extend_from_slice(base);
                     return Some(&self.with);
                 };
@@ -456,7 +508,7 @@ impl<'s> Pricer<'s> {
                 for (k, &(procs, estimate)) in queue.iter().enumerate().skip(first) {
                     let s = base[k];
                     let estimate = estimate.max(1);
-                    let start = if s == Time::MAX || (freed == Time::MAX && !meets(k)) {
+                    let start = if s == Time::MAX || (freed == Time::MAX && !touched(k)) {
                         if s != Time::MAX {
                             self.profile.reserve(s, s + estimate, procs);
                         }
