@@ -288,36 +288,48 @@ fn shifts<'a>(snapshot: &'a Snapshot, base: &'a [Time], with: &'a [Time]) -> imp
 }
 
 /// What each queued job leaves free on its window in the schedule without a
-/// slot (conservative), right after its placement: the pieces of job `k` are
-/// `pieces[at[k]..at[k + 1]]`, each an instant and the free capacity from it
-/// to the next (the last to the window's end), and `least[k]` is their
-/// minimum.
+/// slot (conservative), right after its placement: job `k`'s window with the
+/// least it leaves free there, and its pieces `pieces[at[k]..at[k + 1]]`,
+/// each an instant and the free capacity from it to the next (the last to
+/// the window's end).
 #[derive(Debug, Clone)]
 struct Slack {
+    windows: Vec<Window>,
     pieces: Vec<(Time, i64)>,
     at: Vec<usize>,
-    least: Vec<i64>,
+}
+
+/// A queued job's window `[start, end)` without the slot and the least free
+/// capacity it leaves there (an empty window at `Time::MAX` for a job that
+/// never starts).
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    start: Time,
+    end: Time,
+    least: i64,
 }
 
 impl Slack {
-    /// Adds the next job's pieces (none for a job that never starts).
-    fn push(&mut self, pieces: impl Iterator<Item = (Time, i64)>) {
+    /// Adds the next job's window and its pieces.
+    fn push(&mut self, start: Time, end: Time, pieces: impl Iterator<Item = (Time, i64)>) {
         let before = self.pieces.len();
         self.pieces.extend(pieces);
         self.at.push(self.pieces.len());
-        self.least.push(self.pieces[before..].iter().map(|&(_, free)| free).min().unwrap_or(i64::MAX));
+        let least = self.pieces[before..].iter().map(|&(_, free)| free).min().unwrap_or(i64::MAX);
+        self.windows.push(Window { start, end, least });
     }
 
     /// Whether a slot of `procs` over `[a, b)` takes more than job `k` left
-    /// free somewhere on its window `[s, e)`.
-    fn short(&self, k: usize, s: Time, e: Time, a: Time, b: Time, procs: u32) -> bool {
+    /// free somewhere on its window.
+    fn short(&self, k: usize, a: Time, b: Time, procs: u32) -> bool {
         let procs = i64::from(procs);
-        if e <= a || s >= b || self.least[k] >= procs {
+        let Window { start, end, least } = self.windows[k];
+        if end <= a || start >= b || least >= procs {
             return false;
         }
         let pieces = &self.pieces[self.at[k]..self.at[k + 1]];
         pieces.iter().enumerate().any(|(i, &(from, free))| {
-            let until = pieces.get(i + 1).map_or(e, |&(t, _)| t);
+            let until = pieces.get(i + 1).map_or(end, |&(t, _)| t);
             free < procs && from < b && until > a
         })
     }
@@ -377,7 +389,7 @@ impl<'s> Pricer<'s> {
         let mut profile = occupied.clone();
         let mut checkpoints = Vec::new();
         let mut log = EasyLog::default();
-        let mut slack = Slack { pieces: Vec::new(), at: vec![0], least: Vec::new() };
+        let mut slack = Slack { windows: Vec::new(), pieces: Vec::new(), at: vec![0] };
         let base = match policy {
             Policy::Conservative => {
                 let mut base = Vec::with_capacity(snapshot.queue.len());
@@ -386,7 +398,8 @@ impl<'s> Pricer<'s> {
                         checkpoints.push(profile.clone());
                     }
                     let s = place(&mut profile, snapshot.now, (procs, estimate));
-                    slack.push(profile.pieces(s, s.saturating_add(estimate.max(1))));
+                    let end = s.saturating_add(estimate.max(1));
+                    slack.push(s, end, profile.pieces(s, end));
                     base.push(s);
                 }
                 base
@@ -485,10 +498,7 @@ impl<'s> Pricer<'s> {
                 // without the slot minus the slot: the job keeps its start
                 // unless the slot takes more than it left free on its window.
                 let (base, slack) = (&self.base, &self.slack);
-                let touched = |k: usize| {
-                    let s = base[k];
-                    s != Time::MAX && slack.short(k, s, s.saturating_add(queue[k].1.max(1)), a, b, slot.procs)
-                };
+                let touched = |k: usize| slack.short(k, a, b, slot.procs);
                 let Some(first) = (0..queue.len()).find(|&k| touched(k)) else {
                     self.with.extend_from_slice(base);
                     return Some(&self.with);
