@@ -341,24 +341,26 @@ const CHECKPOINT: usize = 8;
 
 /// The prices of slots on one snapshot under one policy (Fig. 22): the
 /// schedule without a slot is computed once (A23), and so is the occupied
-/// profile. As long as nothing has moved, the profile before a queued job is
-/// the one without the slot minus the slot, so no earlier start fits and
-/// the job keeps its start unless the slot takes more than is free there. A
-/// slot that moves no job costs nothing; otherwise the schedule is
+/// profile. A slot that moves no job costs nothing; otherwise the schedule is
 /// re-planned from the kept state nearest before the first decision that
 /// may change.
 ///
-/// Under conservative backfilling that decision is the placement of the
-/// first job whose window, right after its placement without the slot, has
-/// less free than the slot takes where the two meet; the profile is kept
-/// every [`CHECKPOINT`] jobs. Once a job has moved, a later job's search
-/// starts at its start without the slot, or where its window could first
-/// reach capacity a moved job left: before that, no start fits that did not
-/// fit without the slot. Under EASY it is the first instant that starts, or
-/// makes the head, a job whose window meets `short`, where the slot does
-/// not fit in the final schedule without it (the profile holds at least
-/// that schedule plus the job on its window); the state is kept every
-/// [`CHECKPOINT`] instants. The result is [`schedule`]'s, start for start.
+/// Under conservative backfilling, as long as nothing has moved, the profile
+/// before a queued job is the one without the slot minus the slot: no
+/// earlier start fits, and the job keeps its start unless the slot takes
+/// more than its window, right after its placement without the slot, has
+/// free where the two meet. The first such job's placement is the first
+/// decision that may change; the profile is kept every [`CHECKPOINT`] jobs.
+/// Once a job has moved, a later job's search starts at its start without
+/// the slot, or where its window could first reach capacity a moved job
+/// left: before that, no start fits that did not fit without the slot.
+///
+/// Under EASY it is the first instant that starts, or makes the head, a job
+/// whose window meets `short`, where the slot does not fit in the final
+/// schedule without it (the profile holds at least that schedule plus the
+/// job on its window); the state is kept every [`CHECKPOINT`] instants.
+///
+/// The result is [`schedule`]'s, start for start.
 pub struct Pricer<'s> {
     snapshot: &'s Snapshot,
     policy: Policy,
