@@ -500,8 +500,7 @@ impl<'s> Pricer<'s> {
                 // without the slot minus the slot: the job keeps its start
                 // unless the slot takes more than it left free on its window.
                 let (base, slack) = (&self.base, &self.slack);
-                let touched = |k: usize| slack.short(k, a, b, slot.procs);
-                let Some(first) = (0..queue.len()).find(|&k| touched(k)) else {
+                let Some(first) = (0..queue.len()).find(|&k| slack.short(k, a, b, slot.procs)) else {
                     self.with.extend_from_slice(base);
                     return Some(&self.with);
                 };
@@ -515,15 +514,14 @@ impl<'s> Pricer<'s> {
                 }
                 self.with.extend_from_slice(&base[..first]);
                 // The earliest start without the slot of a job that moved: from
-                // there on the profile may hold capacity the base did not.
+                // there on the profile may hold capacity the base did not. The
+                // first job does not fit at its start and nothing earlier fits,
+                // so it moves, and every job from it on is searched.
                 let mut freed = Time::MAX;
                 for (k, &(procs, estimate)) in queue.iter().enumerate().skip(first) {
                     let s = base[k];
                     let estimate = estimate.max(1);
-                    let start = if s == Time::MAX || (freed == Time::MAX && !touched(k)) {
-                        if s != Time::MAX {
-                            self.profile.reserve(s, s + estimate, procs);
-                        }
+                    let start = if s == Time::MAX {
                         s
                     } else {
                         // No start before s fits unless its window reaches
