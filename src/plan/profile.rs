@@ -45,6 +45,16 @@ impl Gap {
     }
 }
 
+/// What a fit search found: the start, the index of the step covering it
+/// and, when the search walked that far, the index of the step covering the
+/// window's end.
+#[derive(Debug, Clone, Copy)]
+struct Fit {
+    start: Time,
+    at: usize,
+    end_at: Option<usize>,
+}
+
 /// Free capacity over time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AvailabilityProfile {
@@ -137,17 +147,17 @@ impl AvailabilityProfile {
         if end <= start || delta == 0 {
             return;
         }
-        let i = self.index_at(start);
-        self.add_from(i, start, end, delta);
+        let (i, j) = (self.index_at(start), self.index_at(end));
+        self.add_from(i, j, start, end, delta);
     }
 
-    /// [`add`](Self::add), given `i`, the index of the step covering `start`
-    /// (a search that found `start` knows it): the window's end found by one
-    /// binary search, one walk over its steps, and one shift of the tail for
+    /// [`add`](Self::add), given `i` and `j`, the indices of the steps
+    /// covering `start` and `end` (a search that found the window knows
+    /// them): one walk over the window's steps and one shift of the tail for
     /// its new edges.
-    fn add_from(&mut self, i: usize, start: Time, end: Time, delta: i64) {
+    fn add_from(&mut self, i: usize, j: usize, start: Time, end: Time, delta: i64) {
         debug_assert!(self.steps[i].time <= start && self.steps.get(i + 1).is_none_or(|s| s.time > start));
-        let j = self.index_at(end);
+        debug_assert!(self.steps[j].time <= end && self.steps.get(j + 1).is_none_or(|s| s.time > end));
         let steps = &mut self.steps;
         let (cut_start, cut_end) = (steps[i].time != start, steps[j].time != end);
         let len = steps.len();
@@ -201,15 +211,17 @@ impl AvailabilityProfile {
     /// The earliest `t` in `[from, latest_start]` with at least `n` free over
     /// `[t, t + duration)`. Such a `t` is `from` or a time where capacity rises.
     pub fn earliest_fit(&self, from: Time, duration: Time, n: u32, latest_start: Time) -> Option<Time> {
-        self.earliest_fit_in(from, duration, n, latest_start, None).map(|(t, _)| t)
+        self.earliest_fit_in(from, duration, n, latest_start, None).map(|fit| fit.start)
     }
 
     /// [`earliest_fit`](Self::earliest_fit), and `n` units reserved over the
     /// window found: the reservation starts where the search ended, without
     /// searching the steps again.
     pub fn reserve_earliest(&mut self, from: Time, duration: Time, n: u32, latest_start: Time) -> Option<Time> {
-        let (start, i) = self.earliest_fit_in(from, duration, n, latest_start, None)?;
-        self.add_from(i, start, start.saturating_add(duration), -i64::from(n));
+        let Fit { start, at, end_at } = self.earliest_fit_in(from, duration, n, latest_start, None)?;
+        let end = start.saturating_add(duration);
+        let end_at = end_at.unwrap_or_else(|| self.index_at(end));
+        self.add_from(at, end_at, start, end, -i64::from(n));
         Some(start)
     }
 
@@ -226,13 +238,12 @@ impl AvailabilityProfile {
         latest_start: Time,
         own: (Time, Time),
     ) -> Option<Time> {
-        self.earliest_fit_in(from, duration, n, latest_start, Some((own.0, own.1, i64::from(n)))).map(|(t, _)| t)
+        self.earliest_fit_in(from, duration, n, latest_start, Some((own.0, own.1, i64::from(n)))).map(|fit| fit.start)
     }
 
     /// The fit search over the steps from `from`, with `bonus` (a window and
-    /// units) added to the free capacity: the start found and the index of
-    /// the step covering it. The start depends only on the step function,
-    /// not on where steps are cut.
+    /// units) added to the free capacity: the [`Fit`] found. The start
+    /// depends only on the step function, not on where steps are cut.
     fn earliest_fit_in(
         &self,
         from: Time,
@@ -240,7 +251,7 @@ impl AvailabilityProfile {
         n: u32,
         latest_start: Time,
         bonus: Option<(Time, Time, i64)>,
-    ) -> Option<(Time, usize)> {
+    ) -> Option<Fit> {
         let n = i64::from(n);
         if n > self.capacity || from > latest_start {
             return None;
@@ -275,7 +286,9 @@ impl AvailabilityProfile {
             let target = candidate.saturating_add(duration);
             while whole(k) && steps[k].free >= n {
                 if steps[k + 1].time >= target {
-                    return Some((candidate, candidate_step));
+                    // The window ends in step k, or exactly where k + 1 starts.
+                    let end_at = k + usize::from(steps[k + 1].time == target);
+                    return Some(Fit { start: candidate, at: candidate_step, end_at: Some(end_at) });
                 }
                 k += 1;
             }
@@ -295,7 +308,7 @@ impl AvailabilityProfile {
                         // bonus alone does): a window ending in it fits. A
                         // job asking where it could move has its own window
                         // here, so its search never walks that window.
-                        return Some((candidate, candidate_step));
+                        return Some(Fit { start: candidate, at: candidate_step, end_at: None });
                     } else {
                         (step_end.min(e), self.steps[k].free + extra)
                     }
@@ -313,7 +326,11 @@ impl AvailabilityProfile {
                     return None;
                 }
             } else if next >= candidate.saturating_add(duration) {
-                return Some((candidate, candidate_step));
+                // The window ends in the piece [at, next) of step k, or
+                // exactly where step k + 1 starts.
+                let ends_at_next_step = next == step_end && candidate.saturating_add(duration) == next;
+                let end_at = k + usize::from(ends_at_next_step && k + 1 < self.steps.len());
+                return Some(Fit { start: candidate, at: candidate_step, end_at: Some(end_at) });
             }
             at = next;
             if next == step_end {
