@@ -325,12 +325,18 @@ impl AvailabilityProfile {
                 if candidate > latest_start {
                     return None;
                 }
-            } else if next >= candidate.saturating_add(duration) {
-                // The window ends in the piece [at, next) of step k, or
-                // exactly where step k + 1 starts.
-                let ends_at_next_step = next == step_end && candidate.saturating_add(duration) == next;
-                let end_at = k + usize::from(ends_at_next_step && k + 1 < self.steps.len());
-                return Some(Fit { start: candidate, at: candidate_step, end_at: Some(end_at) });
+            } else {
+                let target = candidate.saturating_add(duration);
+                if next >= target {
+                    // The window ends in the piece [at, next) of step k, or
+                    // exactly where step k + 1 starts.
+                    let next_step = next == target && next == step_end && k + 1 < self.steps.len();
+                    return Some(Fit {
+                        start: candidate,
+                        at: candidate_step,
+                        end_at: Some(k + usize::from(next_step)),
+                    });
+                }
             }
             at = next;
             if next == step_end {
