@@ -1,14 +1,56 @@
-//! The docs cannot go stale: every generated block of `docs/` (opened by
-//! `<!-- generated: slasim ARGS -->`, closed by `<!-- end generated -->`)
-//! holds exactly what `slasim ARGS` prints now. `scripts/gen-docs` rewrites
-//! them (this test with `SLASIM_DOCS_WRITE=1`).
+//! The docs cannot go stale. A generated block of `docs/` holds exactly what
+//! the binary prints now; three kinds, each closed by a line starting
+//! `<!-- end generated`:
+//!
+//! - `<!-- generated: slasim ARGS -->`: the output of `slasim ARGS`.
+//! - `<!-- generated from CONFIG …: slasim ARGS -->`: the configs are swept
+//!   (`slasim sweep CONFIG --jobs 2`) into one store and `slasim ARGS` runs
+//!   on it (`--db STORE` after the subcommand); the output is followed by a
+//!   line naming the sweep and the command. Its end marker carries a hash of
+//!   the block (`<!-- end generated 0123456789abcdef -->`), so a block edited
+//!   by hand fails the cheap test below at once.
+//! - `<!-- generated stamp -->`: the version and commit of the binary that
+//!   wrote the page's blocks, and each sweep's points and wall time. Not
+//!   compared (it changes with every commit and run).
+//!
+//! `generated_blocks_match_what_the_binary_prints` (run by `cargo test`)
+//! refills the first kind and the store blocks of the configs in
+//! `CHEAP_CONFIGS` (under a minute in all) and checks every hash;
+//! `store_blocks_match_what_the_binary_prints` (ignored: several minutes)
+//! refills every store block. `scripts/gen-docs` rewrites the cheap blocks,
+//! `scripts/gen-docs --all` every block (these tests with
+//! `SLASIM_DOCS_WRITE=1`); stores are kept in `target/docs-stores/`, one per
+//! binary and set of configs.
 
 mod common;
 
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use sha2::{Digest, Sha256};
 
 const OPEN: &str = "<!-- generated: slasim ";
-const CLOSE: &str = "<!-- end generated -->";
+const OPEN_STORE: &str = "<!-- generated from ";
+const OPEN_STAMP: &str = "<!-- generated stamp -->";
+const CLOSE: &str = "<!-- end generated";
+
+/// Configs whose store blocks `cargo test` refills: they sweep in seconds.
+const CHEAP_CONFIGS: &[&str] = &[
+    "configs/quick.toml",
+    "configs/fixed-reservations.toml",
+    "configs/heuristic-ablation-sdsc.toml",
+    "configs/coreservation-6.2.toml",
+    "configs/coreservation-6.4.toml",
+    "configs/coreservation-6.5.toml",
+    "configs/coreservation-6.7.toml",
+    "configs/provisioning-ch3.toml",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
 
 fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -21,63 +63,303 @@ fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The text with every generated block refilled, and how many blocks it has.
-fn refill(path: &Path, text: &str) -> (String, usize) {
+fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The hash a store block's end marker carries.
+fn block_hash(body: &str) -> String {
+    sha256(body.as_bytes())[..16].to_string()
+}
+
+/// A store swept by the binary under test: its path and, per config, the
+/// points it holds and the wall seconds the sweep took.
+struct Store {
+    db: PathBuf,
+    sweeps: Vec<(String, u64, f64)>,
+}
+
+/// The stores of one test run, keyed by their configs.
+#[derive(Default)]
+struct Stores(BTreeMap<Vec<String>, Store>);
+
+impl Stores {
+    /// The store of `configs` (paths relative to the repository), swept now
+    /// unless one swept by this very binary from these very configs is kept.
+    fn get(&mut self, configs: &[String]) -> &Store {
+        self.0.entry(configs.to_vec()).or_insert_with(|| {
+            let binary = std::fs::read(env!("CARGO_BIN_EXE_slasim")).unwrap();
+            let mut key = sha256(&binary);
+            for c in configs {
+                let text = std::fs::read(root().join(c)).unwrap_or_else(|e| panic!("{c}: {e}"));
+                key = sha256(format!("{key} {c} {}", sha256(&text)).as_bytes());
+            }
+            let dir = root().join("target/docs-stores");
+            std::fs::create_dir_all(&dir).unwrap();
+            let db = dir.join(format!("{}.sqlite", &key[..16]));
+            let meta = db.with_extension("sweeps");
+            if let Ok(text) = std::fs::read_to_string(&meta) {
+                let sweeps = text
+                    .lines()
+                    .map(|l| {
+                        let f: Vec<&str> = l.split('\t').collect();
+                        (f[0].to_string(), f[1].parse().unwrap(), f[2].parse().unwrap())
+                    })
+                    .collect();
+                return Store { db, sweeps };
+            }
+            let _ = std::fs::remove_file(&db);
+            let mut sweeps = Vec::new();
+            for c in configs {
+                let started = Instant::now();
+                let out = common::slasim()
+                    .current_dir(root())
+                    .args(["sweep", c, "--jobs", "2", "--no-progress", "--db"])
+                    .arg(&db)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "slasim sweep {c} failed: {}", String::from_utf8_lossy(&out.stderr));
+                let seconds = started.elapsed().as_secs_f64();
+                let points = slasim::store::query(
+                    &db,
+                    &format!(
+                        "SELECT count(DISTINCT p.run_id) FROM experiment_points p JOIN experiments e \
+                         ON p.experiment = e.hash WHERE e.name = '{}'",
+                        config_name(c)
+                    ),
+                )
+                .unwrap()
+                .rows[0][0]
+                    .parse()
+                    .unwrap();
+                sweeps.push((c.clone(), points, seconds));
+            }
+            let text: String = sweeps.iter().map(|(c, p, s)| format!("{c}\t{p}\t{s}\n")).collect();
+            std::fs::write(&meta, text).unwrap();
+            Store { db, sweeps }
+        })
+    }
+}
+
+/// The `name` a config declares.
+fn config_name(path: &str) -> String {
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("name = \"").and_then(|r| r.strip_suffix('"')))
+        .unwrap_or_else(|| panic!("{path}: no `name = \"…\"` line"))
+        .to_string()
+}
+
+/// A marker's command split as a shell would (it may quote SQL, and span
+/// lines).
+fn words(place: &str, command: &str) -> Vec<String> {
+    shlex::split(command).unwrap_or_else(|| panic!("{place}: cannot split `{command}`"))
+}
+
+/// Runs `slasim ARGS` (on `db` when given, inserted after the subcommand)
+/// from the repository root and returns what it printed.
+fn run_slasim(place: &str, args: &[&str], db: Option<&Path>) -> String {
+    let mut cmd = common::slasim();
+    cmd.current_dir(root());
+    match db {
+        Some(db) => {
+            cmd.arg(args[0]).arg("--db").arg(db).args(&args[1..]);
+        }
+        None => {
+            cmd.args(args);
+        }
+    }
+    let output = cmd.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{place}: slasim {} failed: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap().trim_end().to_string()
+}
+
+/// What refilling a page does.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// Refill the first kind and the cheap store blocks; check every hash.
+    Cheap,
+    /// Refill every block.
+    All,
+}
+
+/// A page refilled: its text, how many blocks it has, and the store blocks
+/// whose hash does not match their body.
+struct Refilled {
+    text: String,
+    blocks: usize,
+    tampered: Vec<String>,
+}
+
+/// The text with its generated blocks refilled as `mode` says.
+fn refill(path: &Path, text: &str, mode: Mode, stores: &mut Stores) -> Refilled {
+    let rel = path.strip_prefix(root()).unwrap_or(path).display().to_string();
     let mut out = String::new();
     let mut rest = text;
     let mut blocks = 0;
+    let mut tampered = Vec::new();
+    let mut sweeps: Vec<(String, u64, f64)> = Vec::new();
+    let mut stamp_at = None;
     // A marker begins a line (one quoted in the text does not count).
-    let find =
-        |text: &str| text.match_indices(OPEN).map(|(i, _)| i).find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n');
+    let find = |text: &str| {
+        [OPEN, OPEN_STORE, OPEN_STAMP]
+            .iter()
+            .filter_map(|m| text.match_indices(m).map(|(i, _)| i).find(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n'))
+            .min()
+    };
     while let Some(open) = find(rest) {
-        let line_end = open + rest[open..].find("-->").unwrap_or_else(|| panic!("{}: unclosed marker", path.display()));
-        let args: Vec<&str> = rest[open + OPEN.len()..line_end].split_whitespace().collect();
-        let close = rest[line_end..]
-            .find(CLOSE)
-            .unwrap_or_else(|| panic!("{}: `{OPEN}{}` has no `{CLOSE}`", path.display(), args.join(" ")))
-            + line_end;
-        let output = common::slasim().args(&args).output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}: slasim {} failed: {}",
-            path.display(),
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let line_end = open + rest[open..].find("-->").unwrap_or_else(|| panic!("{rel}: unclosed marker"));
+        let marker = &rest[open..line_end];
+        let close =
+            rest[line_end..].find(CLOSE).unwrap_or_else(|| panic!("{rel}: `{marker}` has no `{CLOSE}`")) + line_end;
+        let close_end = close + rest[close..].find("-->").unwrap() + 3;
+        let end_marker = &rest[close..close_end];
+        let body = rest[line_end + 3..close].trim();
         out.push_str(&rest[..line_end + 3]);
-        out.push_str("\n\n");
-        out.push_str(String::from_utf8(output.stdout).unwrap().trim_end());
-        out.push_str("\n\n");
-        rest = &rest[close..];
         blocks += 1;
+        if marker.starts_with(OPEN_STAMP.trim_end_matches("-->").trim_end()) {
+            // Filled once the page's sweeps are known.
+            stamp_at = Some((out.len(), body.to_string()));
+            out.push_str(CLOSE);
+            out.push_str(" -->");
+        } else if let Some(args) = marker.strip_prefix(OPEN) {
+            let args = words(&rel, args);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let fresh = run_slasim(&rel, &args, None);
+            let _ = write!(out, "\n\n{fresh}\n\n{CLOSE} -->");
+        } else {
+            let spec = &marker[OPEN_STORE.len()..];
+            let (configs, command) = spec
+                .split_once(": slasim ")
+                .unwrap_or_else(|| panic!("{rel}: `{marker}`: expected `from CONFIG …: slasim ARGS`"));
+            let configs: Vec<String> = configs.split_whitespace().map(str::to_string).collect();
+            let args = words(&rel, command);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let recorded = end_marker.trim_start_matches(CLOSE).trim_end_matches("-->").trim();
+            if recorded != block_hash(body) {
+                tampered.push(format!("{rel}: `{}`", marker.trim()));
+            }
+            let cheap = configs.iter().all(|c| CHEAP_CONFIGS.contains(&c.as_str()));
+            if mode == Mode::All || cheap {
+                let store = stores.get(&configs);
+                for s in &store.sweeps {
+                    if !sweeps.iter().any(|(c, _, _)| c == &s.0) {
+                        sweeps.push(s.clone());
+                    }
+                }
+                let fresh = run_slasim(&rel, &args, Some(&store.db.clone()));
+                let sweep: Vec<String> = configs.iter().map(|c| format!("`slasim sweep {c}`")).collect();
+                let command = shlex::try_join(args.iter().copied()).unwrap();
+                let body = format!("{fresh}\n\n*Generated by {}, then `slasim {command}`.*", sweep.join(", "));
+                let _ = write!(out, "\n\n{body}\n\n{CLOSE} {} -->", block_hash(&body));
+            } else {
+                let _ = write!(out, "\n\n{body}\n\n{end_marker}");
+            }
+        }
+        rest = &rest[close_end..];
     }
     out.push_str(rest);
-    (out, blocks)
+    if let Some((at, old)) = stamp_at {
+        let stamp = if mode == Mode::All {
+            let version = run_slasim(&rel, &["--version"], None);
+            let mut s = format!("*The generated tables of this page: {version}, written by `scripts/gen-docs --all`");
+            if !sweeps.is_empty() {
+                let list: Vec<String> = sweeps
+                    .iter()
+                    .map(|(c, points, secs)| format!("`{c}` ({} points, {secs:.0} s)", thousands(*points)))
+                    .collect();
+                let _ = write!(s, "; sweeps with `--jobs 2` on {} cores: {}", cores(), list.join(", "));
+            }
+            s.push_str(".*");
+            s
+        } else {
+            old
+        };
+        out.insert_str(at, &format!("\n\n{stamp}\n\n"));
+    }
+    Refilled { text: out, blocks, tampered }
+}
+
+/// `n` with a comma between thousands, as the book writes numbers.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Refills every page of the book as `mode` says; rewrites them with
+/// `SLASIM_DOCS_WRITE=1`, else fails naming the stale and tampered pages.
+fn refill_book(mode: Mode) {
+    let mut files = Vec::new();
+    markdown_files(&root().join("docs"), &mut files);
+    files.sort();
+    let write = std::env::var_os("SLASIM_DOCS_WRITE").is_some();
+    let mut stores = Stores::default();
+    let (mut blocks, mut stale, mut tampered) = (0, Vec::new(), Vec::new());
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let refilled = refill(&path, &text, mode, &mut stores);
+        blocks += refilled.blocks;
+        // A stamp is not compared: only what the blocks hold.
+        let unstamped = |t: &str| refill_stamps_blank(t);
+        if refilled.text != text {
+            if write {
+                std::fs::write(&path, &refilled.text).unwrap();
+            } else if unstamped(&refilled.text) != unstamped(&text) {
+                stale.push(path.display().to_string());
+            }
+        }
+        if !write {
+            tampered.extend(refilled.tampered);
+        }
+    }
+    assert!(blocks > 0, "no generated block under docs/");
+    assert!(
+        tampered.is_empty(),
+        "generated blocks edited by hand (their hash does not match; run scripts/gen-docs --all):\n{}",
+        tampered.join("\n")
+    );
+    let command = if mode == Mode::All { "scripts/gen-docs --all" } else { "scripts/gen-docs" };
+    assert!(stale.is_empty(), "stale generated docs (run {command}): {}", stale.join(", "));
+}
+
+/// The text with every stamp block emptied.
+fn refill_stamps_blank(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(OPEN_STAMP) {
+        let j = rest[i..].find(CLOSE).map_or(rest.len(), |j| i + j);
+        out.push_str(&rest[..i + OPEN_STAMP.len()]);
+        rest = &rest[j..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[test]
 fn generated_blocks_match_what_the_binary_prints() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs");
-    let mut files = Vec::new();
-    markdown_files(&root, &mut files);
-    files.sort();
-    let write = std::env::var_os("SLASIM_DOCS_WRITE").is_some();
-    let mut blocks = 0;
-    let mut stale = Vec::new();
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let (fresh, n) = refill(&path, &text);
-        blocks += n;
-        if fresh != text {
-            if write {
-                std::fs::write(&path, fresh).unwrap();
-            } else {
-                stale.push(path.display().to_string());
-            }
-        }
-    }
-    assert!(blocks > 0, "no generated block under {}", root.display());
-    assert!(stale.is_empty(), "stale generated docs (run scripts/gen-docs): {}", stale.join(", "));
+    refill_book(Mode::Cheap);
+}
+
+#[test]
+#[ignore = "sweeps every reproduction config (several minutes): run by scripts/gen-docs --check"]
+fn store_blocks_match_what_the_binary_prints() {
+    refill_book(Mode::All);
 }
 
 /// The keys a config table accepts, from the parser's own refusal of an

@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::cli::emit;
 use crate::cli::options::DEFAULT_DB;
-use crate::report::{ReportOptions, compare, generate};
+use crate::report::{ReportOptions, compare, generate, table};
 
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
@@ -27,6 +27,10 @@ pub(crate) struct ReportArgs {
     /// Output directory [default: reports/<config or store name>].
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Print this one table (its id, e.g. `max-gain-vs-dissertation`) as
+    /// Markdown and write nothing.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["compare", "out"])]
+    table: Option<String>,
 }
 
 fn stem(path: &Path) -> String {
@@ -34,6 +38,15 @@ fn stem(path: &Path) -> String {
 }
 
 pub(crate) fn run(args: ReportArgs) -> anyhow::Result<()> {
+    if let Some(id) = &args.table {
+        let options = ReportOptions {
+            db: args.db.clone(),
+            config: args.config.clone(),
+            trace: args.trace.clone(),
+            out: PathBuf::new(),
+        };
+        return emit(&table(&options, id)?);
+    }
     let started = std::time::Instant::now();
     let summary = match (&args.compare, &args.db) {
         (Some(pair), _) => {

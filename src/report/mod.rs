@@ -125,7 +125,12 @@ fn rows(df: &DataFrame) -> Vec<Vec<String>> {
 }
 
 fn markdown(table: &Table) -> String {
-    let mut s = format!("### {}\n\n{}\n\n", table.title, table.note);
+    format!("### {}\n\n{}\n\n{}", table.title, table.note, markdown_rows(table))
+}
+
+/// The table's header and rows in Markdown.
+fn markdown_rows(table: &Table) -> String {
+    let mut s = String::new();
     let names: Vec<String> = table.df.get_column_names().iter().map(|n| n.to_string()).collect();
     let _ = writeln!(s, "| {} |", names.join(" | "));
     let _ = writeln!(s, "|{}|", names.iter().map(|_| "---").collect::<Vec<_>>().join("|"));
@@ -749,10 +754,22 @@ fn single_cluster(
     Ok((tables, figures, omitted))
 }
 
-/// Generates a report: the single-cluster tables of its points and the Grid
-/// tables of its Grid runs, whichever the store (as filtered) holds.
-pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
-    prepare_out(&options.out)?;
+/// What a report holds before anything is written: the points it read and
+/// its tables and figures.
+struct Built {
+    points: Option<DataFrame>,
+    grid: Option<grid::GridFrames>,
+    tables: Vec<Table>,
+    figures: Vec<Figure>,
+    /// Titles of the tables left out for having no rows.
+    omitted: Vec<String>,
+    n_points: usize,
+}
+
+/// Reads the store (as filtered) and builds every table and figure a report
+/// of it holds: the single-cluster tables of its points, the Grid tables of
+/// its Grid runs and the provisioning tables, whichever it has.
+fn build(options: &ReportOptions) -> anyhow::Result<Built> {
     let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
     let grid = grid::load_grid(&options.db, &filter)?;
     let provisioning = provision::provision_report(&options.db).context("building the provisioning tables")?;
@@ -778,11 +795,33 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
         figures.extend(prov_figures);
         provisioned = count;
     }
+    let n_points =
+        points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height()) + provisioned;
+    Ok(Built { points, grid, tables, figures, omitted, n_points })
+}
+
+/// One table of the report a store gives, as a Markdown table (header and
+/// rows, without title or note); nothing is written. The error lists the
+/// tables there are when the store gives none called `id`.
+pub fn table(options: &ReportOptions, id: &str) -> anyhow::Result<String> {
+    let built = build(options)?;
+    match built.tables.iter().find(|t| t.id == id) {
+        Some(t) => Ok(markdown_rows(t)),
+        None => bail!(
+            "this report has no table `{id}`; it has: {}",
+            built.tables.iter().map(|t| t.id.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// Generates a report: the single-cluster tables of its points and the Grid
+/// tables of its Grid runs, whichever the store (as filtered) holds.
+pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
+    let Built { points, grid, mut tables, figures, omitted, n_points } = build(options)?;
+    prepare_out(&options.out)?;
     for t in &mut tables {
         write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
     }
-    let n_points =
-        points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height()) + provisioned;
     let mut drawn = Vec::new();
     for f in figures {
         let svg = f.svg().map_err(anyhow::Error::msg).with_context(|| format!("drawing {}", f.id))?;

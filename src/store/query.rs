@@ -117,4 +117,18 @@ impl Table {
         }
         out
     }
+
+    /// A Markdown (GitHub) table: header, rule, one line a row; `|` in a
+    /// cell is escaped.
+    pub fn to_markdown(&self) -> String {
+        let line = |cells: &[String]| {
+            format!("| {} |\n", cells.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "))
+        };
+        let mut out = line(&self.columns);
+        out.push_str(&format!("|{}|\n", vec!["---"; self.columns.len()].join("|")));
+        for row in &self.rows {
+            out.push_str(&line(row));
+        }
+        out
+    }
 }
