@@ -88,8 +88,7 @@ impl Stores {
     /// unless one swept by this very binary from these very configs is kept.
     fn get(&mut self, configs: &[String]) -> &Store {
         self.0.entry(configs.to_vec()).or_insert_with(|| {
-            let binary = std::fs::read(env!("CARGO_BIN_EXE_slasim")).unwrap();
-            let mut key = sha256(&binary);
+            let mut key = sha256(&binary_without_commit());
             for c in configs {
                 let text = std::fs::read(root().join(c)).unwrap_or_else(|e| panic!("{c}: {e}"));
                 key = sha256(format!("{key} {c} {}", sha256(&text)).as_bytes());
@@ -139,6 +138,26 @@ impl Stores {
             Store { db, sweeps }
         })
     }
+}
+
+/// The binary under test with its embedded commit blanked: a new commit
+/// that changes no code keeps the stores.
+fn binary_without_commit() -> Vec<u8> {
+    let mut binary = std::fs::read(env!("CARGO_BIN_EXE_slasim")).unwrap();
+    let version = run_slasim("the binary", &["--version"], None);
+    if let Some(commit) = version.split(['(', ')']).nth(1).filter(|c| c.len() >= 7) {
+        let commit = commit.as_bytes();
+        let mut i = 0;
+        while i + commit.len() <= binary.len() {
+            if &binary[i..i + commit.len()] == commit {
+                binary[i..i + commit.len()].fill(b'0');
+                i += commit.len();
+            } else {
+                i += 1;
+            }
+        }
+    }
+    binary
 }
 
 /// The `name` a config declares.
