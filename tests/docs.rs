@@ -39,6 +39,7 @@ const CLOSE: &str = "<!-- end generated";
 /// Configs whose store blocks `cargo test` refills: they sweep in seconds.
 const CHEAP_CONFIGS: &[&str] = &[
     "configs/quick.toml",
+    "configs/ctc-sp2-bases.toml",
     "configs/fixed-reservations.toml",
     "configs/heuristic-ablation-sdsc.toml",
     "configs/coreservation-6.2.toml",
@@ -107,20 +108,24 @@ impl Stores {
                     .collect();
                 return Store { db, sweeps };
             }
-            let _ = std::fs::remove_file(&db);
+            // Swept under a name of its own and renamed when whole: two
+            // tests (or processes) may sweep the same configs at once.
+            let partial =
+                dir.join(format!("{}.{}-{:?}.partial", &key[..16], std::process::id(), std::thread::current().id()));
+            let _ = std::fs::remove_file(&partial);
             let mut sweeps = Vec::new();
             for c in configs {
                 let started = Instant::now();
                 let out = common::slasim()
                     .current_dir(root())
                     .args(["sweep", c, "--jobs", "2", "--no-progress", "--db"])
-                    .arg(&db)
+                    .arg(&partial)
                     .output()
                     .unwrap();
                 assert!(out.status.success(), "slasim sweep {c} failed: {}", String::from_utf8_lossy(&out.stderr));
                 let seconds = started.elapsed().as_secs_f64();
                 let points = slasim::store::query(
-                    &db,
+                    &partial,
                     &format!(
                         "SELECT count(DISTINCT p.run_id) FROM experiment_points p JOIN experiments e \
                          ON p.experiment = e.hash WHERE e.name = '{}'",
@@ -134,6 +139,7 @@ impl Stores {
                 sweeps.push((c.clone(), points, seconds));
             }
             let text: String = sweeps.iter().map(|(c, p, s)| format!("{c}\t{p}\t{s}\n")).collect();
+            std::fs::rename(&partial, &db).unwrap();
             std::fs::write(&meta, text).unwrap();
             Store { db, sweeps }
         })

@@ -97,3 +97,160 @@ fn the_classic_modes_on_the_whole_kth_log() {
     ];
     check("classic-kth", &args);
 }
+
+/// Axes every setting of which the digests below keep: what a strategy,
+/// model or method is, not how far a number is swept.
+const EVERY_VALUE: &[&str] = &[
+    "strategy",
+    "placement",
+    "pdf_source",
+    "pdf_update",
+    "acceptance",
+    "failures",
+    "estimates",
+    "pricing_policy",
+    "method",
+    "algorithm",
+    "request_workload",
+    "reservation_option",
+    "checkpointing",
+    "pof_calibration",
+    "pos_at",
+    "replan_shortens",
+    "bin_rounding",
+    "kill_at_estimate",
+    "workflow",
+    "site",
+    "sites",
+    "trace",
+];
+
+/// The config with every sweep shrunk to a small shard that still holds
+/// every setting of the axes in `EVERY_VALUE`: one battery and one seed,
+/// and the first and last value of every other axis.
+fn shrink(text: &str) -> String {
+    use toml::Value;
+    let mut config: toml::Table = toml::from_str(text).unwrap();
+    let ends = |v: &Value| -> Value {
+        match v {
+            Value::Array(a) if a.len() > 2 => Value::Array(vec![a[0].clone(), a[a.len() - 1].clone()]),
+            Value::Table(t) if t.contains_key("from") && t.contains_key("to") => {
+                Value::Array(vec![t["from"].clone(), t["to"].clone()])
+            }
+            other => other.clone(),
+        }
+    };
+    let first = |v: &Value| -> Value {
+        match v {
+            Value::Array(a) => Value::Array(a[..1].to_vec()),
+            Value::Table(t) if t.contains_key("from") => Value::Array(vec![t["from"].clone()]),
+            Value::String(s) if s == "all" => Value::Array(vec![Value::Integer(0)]),
+            other => other.clone(),
+        }
+    };
+    if let Some(Value::Array(sweeps)) = config.get_mut("sweep") {
+        for sweep in sweeps {
+            let Some(Value::Table(axes)) = sweep.get_mut("axes") else { continue };
+            for (name, value) in axes.iter_mut() {
+                *value = match name.as_str() {
+                    n if EVERY_VALUE.contains(&n) => value.clone(),
+                    "battery" | "seed" => first(value),
+                    _ => ends(value),
+                };
+            }
+        }
+    }
+    toml::to_string(&config).unwrap()
+}
+
+/// Every table of a store as canonical CSV, a line per table: its name, rows
+/// and sha256. Wall-clock columns and the config's file name are left out,
+/// and the traces directory is written `$TRACES` (it differs by checkout).
+fn store_digest(db: &Path) -> String {
+    const WALL_CLOCK: &[&str] = &["started_at", "finished_at", "wall_seconds", "created_at", "code_version", "file"];
+    let tables = slasim::store::query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").unwrap();
+    let traces = common::traces().display().to_string();
+    let mut out = String::new();
+    for row in &tables.rows {
+        let name = &row[0];
+        let columns = slasim::store::query(db, &format!("SELECT name FROM pragma_table_info('{name}')")).unwrap();
+        let kept: Vec<&str> = columns.rows.iter().map(|r| r[0].as_str()).filter(|c| !WALL_CLOCK.contains(c)).collect();
+        if kept.is_empty() {
+            continue;
+        }
+        let list = kept.join(", ");
+        let csv = slasim::store::query(db, &format!("SELECT {list} FROM {name} ORDER BY {list}"))
+            .unwrap()
+            .to_csv()
+            .replace(&traces, "$TRACES");
+        let hash: String = Sha256::digest(csv.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        out.push_str(&format!("{name} {} {hash}\n", csv.matches('\n').count() - 1));
+    }
+    out
+}
+
+/// The reproduction configs whose every setting a digest pins.
+const REPRODUCTIONS: &[&str] = &[
+    "ctc-sp2-chapter6",
+    "hpc2n-chapter6",
+    "lanl-cm5-chapter6",
+    "sdsc-blue-chapter6",
+    "sdsc-ds-chapter6",
+    "sdsc-sp2-chapter6",
+    "paper-b",
+    "fixed-reservations",
+    "coreservation-6.2",
+    "coreservation-6.4",
+    "coreservation-6.5",
+    "coreservation-6.6",
+    "coreservation-6.7",
+    "coreservation-6.8",
+    "coreservation-6.9",
+    "provisioning-ch3",
+    "provisioning-ch4",
+    "pricing-ch5",
+    "provisioning-ch7",
+];
+
+/// Every strategy × placement × PDF kind × failure model × estimate setting
+/// (and every other axis of `EVERY_VALUE`) of the reproduction configs, on
+/// one battery or seed and the ends of the numeric axes: the whole store's
+/// digest is pinned in `tests/fixtures/regression/settings/`.
+/// `SLASIM_DIGESTS_WRITE=1` rewrites a digest (say why in the CHANGELOG).
+#[test]
+fn every_setting_of_the_reproduction_configs() {
+    let write = std::env::var_os("SLASIM_DIGESTS_WRITE").is_some();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut differ = Vec::new();
+    for name in REPRODUCTIONS {
+        let text = std::fs::read_to_string(root.join("configs").join(format!("{name}.toml"))).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&config, shrink(&text)).unwrap();
+        let db = dir.path().join("r.sqlite");
+        let started = std::time::Instant::now();
+        let out = common::slasim()
+            .current_dir(root)
+            .args(["sweep", "--jobs", "2", "--no-progress", "--db"])
+            .arg(&db)
+            .arg(&config)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        eprintln!("{name}: swept in {:.1} s", started.elapsed().as_secs_f64());
+        let digest = store_digest(&db);
+        let fixture = fixture(&format!("settings/{name}.digest"));
+        if write {
+            std::fs::create_dir_all(fixture.parent().unwrap()).unwrap();
+            std::fs::write(&fixture, &digest).unwrap();
+        } else if std::fs::read_to_string(&fixture).unwrap_or_default() != digest {
+            differ.push(format!("{name}:\n{digest}"));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "stored outcomes differ from the pinned digests (SLASIM_DIGESTS_WRITE=1 rewrites them; say why in the \
+         CHANGELOG):\n{}",
+        differ.join("\n")
+    );
+}
