@@ -5,8 +5,10 @@
 //! machine holds two jobs at once) and measured (waits, wall time, how many
 //! start times differ, and the rules that explain the differences:
 //! fragmentation-blocked queue heads under contiguous allocation, starts out
-//! of submission order). Minutes long, so ignored by default:
+//! of submission order). Minutes long, so ignored by default and not run by
+//! `.ci/run`; it needs pybatsim (and fails, naming the command, without it):
 //!
+//!     .ci/pip-install-batsim
 //!     cargo test --release --locked --test batsim_kth -- --ignored --nocapture
 //!
 //! It prints the table the guide (docs/src/guide/batsim.md) quotes.
@@ -29,13 +31,20 @@ use slasim::workload::failures::FailureStream;
 use slasim::workload::job::Job;
 use slasim::workload::prepare::PrepareConfig;
 
-fn venv() -> Option<PathBuf> {
+/// The virtual environment with pybatsim; panics, naming the install
+/// command, when it is not there.
+fn venv() -> PathBuf {
     let dir = std::env::var_os("SLASIM_BATSIM_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/batsim-venv"));
     let ok =
         Command::new(dir.join("bin/python")).args(["-c", "import batsim"]).output().is_ok_and(|o| o.status.success());
-    ok.then_some(dir)
+    assert!(
+        ok,
+        "pybatsim is not installed in {} (SLASIM_BATSIM_VENV, else target/batsim-venv): run .ci/pip-install-batsim",
+        dir.display()
+    );
+    dir
 }
 
 /// What one schedule shows.
@@ -173,12 +182,9 @@ fn replay(jobs: &[Job], executions: &[ExecutionRecord], capacity: u32) -> (usize
 }
 
 #[test]
-#[ignore = "minutes: runs pybatsim's schedulers on the whole KTH-SP2 log"]
+#[ignore = "minutes: runs pybatsim's schedulers on the whole KTH-SP2 log; needs .ci/pip-install-batsim"]
 fn kth_schedulers_compared() {
-    let Some(venv) = venv() else {
-        println!("SKIP kth_schedulers_compared: pybatsim is not installed (run .ci/pip-install-batsim)");
-        return;
-    };
+    let venv = venv();
     let path = common::traces().join("swf/KTH-SP2-1996-2.1-cln.swf.gz");
     let trace = WorkloadSource::Swf { path, lenient: true }.load().unwrap();
     let prepared = PrepareConfig::default().for_classic_modes().prepare(&trace).unwrap();

@@ -5,8 +5,15 @@
 //! first SET_RESOURCE_STATE; a scheduler that crashes mid-run is an error; a
 //! sweep of two points (two scheduler processes, two ports) stores the same
 //! outcomes with `--jobs 2` as with `--jobs 1`; evalys 4.0.7 reads the job
-//! table and draws its Gantt chart. Each test prints SKIP and passes when
-//! pybatsim is not installed (only when installing it was impossible).
+//! table and draws its Gantt chart.
+//!
+//! They need pybatsim and evalys, so plain `cargo test` ignores them;
+//! `.ci/run` installs both and then runs them:
+//!
+//!     .ci/pip-install-batsim
+//!     cargo test --release --locked --workspace --test batsim_pybatsim -- --ignored
+//!
+//! Run without them installed, they fail, naming `.ci/pip-install-batsim`.
 
 mod common;
 
@@ -20,22 +27,21 @@ use slasim::policy::{Placement, StrategySettings};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim::workload::job::Job;
 
-/// The virtual environment with pybatsim and evalys, or None (SKIP printed).
-fn venv(test: &str) -> Option<PathBuf> {
+/// The virtual environment with pybatsim and evalys; panics, naming the
+/// install command, when they are not there.
+fn venv() -> PathBuf {
     let dir = std::env::var_os("SLASIM_BATSIM_VENV")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/batsim-venv"));
     let python = dir.join("bin/python");
     let ok = Command::new(&python).args(["-c", "import batsim, evalys"]).output().is_ok_and(|o| o.status.success());
-    if ok {
-        Some(dir)
-    } else {
-        println!(
-            "SKIP {test}: pybatsim and evalys are not installed in {} (run .ci/pip-install-batsim)",
-            dir.display()
-        );
-        None
-    }
+    assert!(
+        ok,
+        "pybatsim and evalys are not installed in {} (SLASIM_BATSIM_VENV, else target/batsim-venv): \
+         run .ci/pip-install-batsim",
+        dir.display()
+    );
+    dir
 }
 
 fn example(name: &str) -> String {
@@ -69,8 +75,9 @@ fn jobs_of(db: &Path, strategy: &str) -> Vec<Row> {
 }
 
 #[test]
+#[ignore = "needs pybatsim and evalys: run .ci/pip-install-batsim, then --ignored"]
 fn the_example_fcfs_reproduces_builtin_fcfs_on_the_whole_kth_log() {
-    let Some(venv) = venv("the_example_fcfs_reproduces_builtin_fcfs_on_the_whole_kth_log") else { return };
+    let venv = venv();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("kth.sqlite");
     let command = pybatsim(&venv, &example("fcfs.py"), &dir.path().join("out"));
@@ -127,8 +134,9 @@ fn small_swf(dir: &Path) -> PathBuf {
 }
 
 #[test]
+#[ignore = "needs pybatsim and evalys: run .ci/pip-install-batsim, then --ignored"]
 fn fcfs_sched_sleep_is_refused_at_its_first_power_state_decision() {
-    let Some(venv) = venv("fcfs_sched_sleep_is_refused_at_its_first_power_state_decision") else { return };
+    let venv = venv();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("sleep.sqlite");
     let command = pybatsim(&venv, "fcfsSchedSleep", &dir.path().join("out"));
@@ -147,8 +155,9 @@ fn fcfs_sched_sleep_is_refused_at_its_first_power_state_decision() {
 }
 
 #[test]
+#[ignore = "needs pybatsim and evalys: run .ci/pip-install-batsim, then --ignored"]
 fn a_scheduler_that_crashes_mid_run_is_an_error_with_its_last_words() {
-    let Some(venv) = venv("a_scheduler_that_crashes_mid_run_is_an_error_with_its_last_words") else { return };
+    let venv = venv();
     let dir = tempfile::tempdir().unwrap();
     // easyBackfill implements no machine events: a failure at t = 5 kills it.
     let jobs: Vec<Job> = (0..4).map(|i| Job::without_sla(i, 0, 1, 100, 50)).collect();
@@ -176,8 +185,9 @@ fn a_scheduler_that_crashes_mid_run_is_an_error_with_its_last_words() {
 }
 
 #[test]
+#[ignore = "needs pybatsim and evalys: run .ci/pip-install-batsim, then --ignored"]
 fn a_sweep_stores_the_same_outcomes_with_one_or_two_threads() {
-    let Some(venv) = venv("a_sweep_stores_the_same_outcomes_with_one_or_two_threads") else { return };
+    let venv = venv();
     let dir = tempfile::tempdir().unwrap();
     // Two points, each its own scheduler (the example FCFS and pybatsim's
     // EASY) in its own process on its own port, on 600 synthetic jobs.
@@ -225,8 +235,9 @@ fn a_sweep_stores_the_same_outcomes_with_one_or_two_threads() {
 }
 
 #[test]
+#[ignore = "needs pybatsim and evalys: run .ci/pip-install-batsim, then --ignored"]
 fn evalys_reads_the_job_table_and_draws_a_gantt_chart() {
-    let Some(venv) = venv("evalys_reads_the_job_table_and_draws_a_gantt_chart") else { return };
+    let venv = venv();
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("small_jobs.csv");
     let png = dir.path().join("gantt.png");

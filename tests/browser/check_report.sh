@@ -4,23 +4,40 @@
 # screenshot next to it.
 #
 # Usage: tests/browser/check_report.sh [REPORT_DIR]
+#        tests/browser/check_report.sh --install
 # Without REPORT_DIR, it runs configs/quick.toml (single-cluster), the Grid
 # configs coreservation-6.8 and -6.9, and short provisioning and pricing runs
 # on CTC-SP2 into one fresh store and checks its report, in
 # target/browser-check/. It uses target/release/slasim (building it if missing).
-# Chromium is Debian's `chromium`; when it is not installed the script says
-# so and skips (exit 0): `.ci/run` installs it with apt-get first.
+# Chromium is Debian's `chromium`, installed with .ci/apt-install when
+# missing; `--install` only does that (exit 0 when Chromium is there). When
+# it cannot be installed the check is skipped, or fails under CI=true (see
+# .ci/skip.sh; SLASIM_CI_UNAVAILABLE=browser makes it so).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. .ci/skip.sh
 
-browser=""
-for candidate in chromium chromium-browser; do
-    if command -v "$candidate" >/dev/null 2>&1; then browser="$candidate"; break; fi
-done
-if [[ -z "$browser" ]]; then
-    echo "browser check SKIPPED: chromium is not installed (Debian: apt-get install chromium)"
-    exit 0
+browser="" why=""
+# Finds Chromium, installing it when missing; else sets $why and fails.
+prerequisites() {
+    local candidate out
+    if unavailable browser; then
+        why="SLASIM_CI_UNAVAILABLE names browser: Chromium treated as not installable"; return 1
+    fi
+    for candidate in chromium chromium-browser; do
+        if command -v "$candidate" >/dev/null 2>&1; then browser="$candidate"; return 0; fi
+    done
+    if ! out="$(.ci/apt-install chromium 2>&1)"; then
+        why="Chromium is not installed (${out:-.ci/apt-install chromium failed})"; return 1
+    fi
+    command -v chromium >/dev/null 2>&1 || { why="chromium is still missing after .ci/apt-install chromium"; return 1; }
+    browser=chromium
+}
+if ! prerequisites; then
+    if [[ "${1:-}" == --install ]]; then echo "$why"; exit 1; fi
+    skip_and_exit "browser check" "$why"
 fi
+if [[ "${1:-}" == --install ]]; then echo "browser check: $($browser --version 2>/dev/null | head -1)"; exit 0; fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -25,9 +25,13 @@
 #      (conservative-backfilling, heuristic-overbooking) must succeed too.
 #
 # Usage: tests/slurm/accounting.sh   (as root; SLASIM=/path/to/slasim to use another binary)
-# Skips (exit 0, "SKIP: ...") when Slurm, slurmdbd, munge and MariaDB cannot be
-# installed with apt-get, or no network namespace can be made. Every wait is bounded; the daemons it started are
-# stopped by their PIDs and the temporary directory is removed on every exit.
+#        tests/slurm/accounting.sh --install   (installs the packages, exit 0 when it can run)
+# Skipped (exit 0) when not root, when Slurm, slurmdbd, munge and MariaDB
+# cannot be installed with apt-get, or when no network namespace can be made;
+# under CI=true that is a failure (see .ci/skip.sh;
+# SLASIM_CI_UNAVAILABLE=slurm-accounting makes it so). Every wait is bounded;
+# the daemons it started are stopped by their PIDs and the temporary directory
+# is removed on every exit.
 set -eEuo pipefail
 trap 'echo "slurm accounting test FAILED: line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
 cd "$(dirname "$0")/../.."
@@ -38,6 +42,43 @@ export PATH="$PATH:/usr/sbin:/sbin"
 
 fail() { echo "slurm accounting test FAILED: $*" >&2; exit 1; }
 step() { echo; echo "== $*"; }
+. "$root/.ci/skip.sh"
+
+have() { local path; path="$(command -v "$1")" && [[ -x "$path" ]]; }
+tools=(slurmctld slurmd slurmdbd sbatch srun squeue scancel sacct sacctmgr sinfo munged mariadbd mariadb-install-db
+    mariadb runuser unshare ip)
+packages="slurm-wlm slurmdbd munge mariadb-server iproute2"
+why=""
+# Root, the packages installed (with apt-get when missing) and a network
+# namespace to be had; else sets $why and fails.
+prerequisites() {
+    local out tool missing=0
+    if unavailable slurm-accounting; then
+        why="SLASIM_CI_UNAVAILABLE names slurm-accounting: $packages treated as not installable"; return 1
+    fi
+    if [[ $(id -u) -ne 0 ]]; then
+        why="the Slurm accounting test runs slurmd, munged and MariaDB as root; run it as root"; return 1
+    fi
+    for tool in "${tools[@]}"; do have "$tool" || missing=1; done
+    if ((missing)); then
+        # shellcheck disable=SC2086 # the package list splits on purpose
+        if ! out="$("$root/.ci/apt-install" $packages 2>&1)"; then
+            why="cannot install $packages with apt-get (${out:-apt-get failed})"; return 1
+        fi
+    fi
+    for tool in "${tools[@]}"; do
+        have "$tool" || { why="cannot install $packages with apt-get ($tool is still missing)"; return 1; }
+    done
+    if [[ -z "${SLASIM_ACCT_NETNS:-}" ]] && ! unshare --net -- true 2>/dev/null; then
+        why="cannot create a network namespace (unshare --net) to keep slurmdbd, which binds every address, off the network"
+        return 1
+    fi
+}
+if [[ "${1:-}" == --install ]]; then
+    prerequisites || { echo "$why"; exit 1; }
+    echo "slurm accounting test: $(slurmdbd -V), $(mariadbd --version | awk '{print $1, $2, $3}')"
+    exit 0
+fi
 
 slasim="${SLASIM:-$root/target/release/slasim}"
 if [[ -z "${SLASIM:-}" && ! -x "$slasim" ]]; then cargo build --release --locked; fi
@@ -47,34 +88,8 @@ format=JobIDRaw,JobID,JobName,User,Group,Partition,Submit,Start,End,Elapsed,Time
 
 # ---------------------------------------------------------------- install
 step "Slurm, slurmdbd, munge and MariaDB"
-if [[ $(id -u) -ne 0 ]]; then
-    echo "SKIP: the Slurm accounting test runs slurmd, munged and MariaDB as root; run it as root"
-    exit 0
-fi
-have() { local path; path="$(command -v "$1")" && [[ -x "$path" ]]; }
-tools=(slurmctld slurmd slurmdbd sbatch srun squeue scancel sacct sacctmgr sinfo munged mariadbd mariadb-install-db
-    mariadb runuser unshare ip)
-packages="slurm-wlm slurmdbd munge mariadb-server iproute2"
-missing=0
-for tool in "${tools[@]}"; do have "$tool" || missing=1; done
-if ((missing)); then
-    # shellcheck disable=SC2086 # the package list splits on purpose
-    if ! why="$("$root/.ci/apt-install" $packages 2>&1)"; then
-        echo "SKIP: cannot install $packages with apt-get (${why:-apt-get failed})"
-        exit 0
-    fi
-fi
-for tool in "${tools[@]}"; do
-    have "$tool" || {
-        echo "SKIP: cannot install $packages with apt-get ($tool is still missing)"
-        exit 0
-    }
-done
+prerequisites || skip_and_exit "slurm accounting test" "$why"
 if [[ -z "${SLASIM_ACCT_NETNS:-}" ]]; then
-    if ! unshare --net -- true 2>/dev/null; then
-        echo "SKIP: cannot create a network namespace (unshare --net) to keep slurmdbd, which binds every address, off the network"
-        exit 0
-    fi
     echo "re-running in a private network namespace (unshare --net; only lo, brought up)"
     export SLASIM_ACCT_NETNS=1 SLASIM_ACCT_T0="$t0"
     # Slurm resolves with AI_ADDRCONFIG, for which glibc ignores 127.0.0.1: a

@@ -18,7 +18,11 @@
 #      simulated; it skips plainly when its packages cannot be installed.
 #
 # Usage: tests/slurm/run.sh   (as root; SLASIM=/path/to/slasim to use another binary)
-# Skips (exit 0, "SKIP: ...") when Slurm and munge cannot be installed with apt-get.
+#        tests/slurm/run.sh --install   (installs this test's packages and
+#        accounting.sh's, then exits: 0 when both can run)
+# Skipped (exit 0) when not root or when Slurm and munge cannot be installed
+# with apt-get; under CI=true that is a failure (see .ci/skip.sh;
+# SLASIM_CI_UNAVAILABLE=slurm makes it so).
 # Every wait is bounded; the daemons it started are stopped by their PIDs and
 # the temporary directory is removed on every exit.
 set -eEuo pipefail
@@ -30,6 +34,33 @@ export PATH="$PATH:/usr/sbin:/sbin"
 
 fail() { echo "slurm test FAILED: $*" >&2; exit 1; }
 step() { echo; echo "== $*"; }
+. "$root/.ci/skip.sh"
+
+have() { local path; path="$(command -v "$1")" && [[ -x "$path" ]]; }
+why=""
+# Root, and Slurm and munge installed (with apt-get when missing); else sets $why and fails.
+prerequisites() {
+    local out tool
+    if unavailable slurm; then
+        why="SLASIM_CI_UNAVAILABLE names slurm: slurm-wlm and munge treated as not installable"; return 1
+    fi
+    if [[ $(id -u) -ne 0 ]]; then
+        why="the Slurm test runs slurmd and munged as root; run it as root"; return 1
+    fi
+    if ! have slurmctld || ! have slurmd || ! have sbatch || ! have munged; then
+        if ! out="$("$root/.ci/apt-install" slurm-wlm munge 2>&1)"; then
+            why="cannot install slurm-wlm/munge with apt-get (${out:-apt-get failed})"; return 1
+        fi
+    fi
+    for tool in slurmctld slurmd sbatch squeue scontrol scancel sinfo munged; do
+        have "$tool" || { why="cannot install slurm-wlm/munge with apt-get ($tool is still missing)"; return 1; }
+    done
+}
+if [[ "${1:-}" == --install ]]; then
+    prerequisites || { echo "$why"; exit 1; }
+    echo "slurm test: $(slurmctld -V), $(munged -V 2>&1 | head -n1)"
+    exec "$root/tests/slurm/accounting.sh" --install
+fi
 
 slasim="${SLASIM:-$root/target/release/slasim}"
 if [[ -z "${SLASIM:-}" && ! -x "$slasim" ]]; then cargo build --release --locked; fi
@@ -51,23 +82,7 @@ rm -rf "$probe"
 
 # ---------------------------------------------------------------- install
 step "Slurm and munge"
-if [[ $(id -u) -ne 0 ]]; then
-    echo "SKIP: the Slurm test runs slurmd and munged as root; run it as root"
-    exit 0
-fi
-have() { local path; path="$(command -v "$1")" && [[ -x "$path" ]]; }
-if ! have slurmctld || ! have slurmd || ! have sbatch || ! have munged; then
-    if ! why="$("$root/.ci/apt-install" slurm-wlm munge 2>&1)"; then
-        echo "SKIP: cannot install slurm-wlm/munge with apt-get (${why:-apt-get failed})"
-        exit 0
-    fi
-fi
-for tool in slurmctld slurmd sbatch squeue scontrol scancel sinfo munged; do
-    have "$tool" || {
-        echo "SKIP: cannot install slurm-wlm/munge with apt-get ($tool is still missing)"
-        exit 0
-    }
-done
+prerequisites || skip_and_exit "slurm test" "$why"
 echo "$(slurmctld -V), $(munged -V 2>&1 | head -n1)"
 
 # ---------------------------------------------------------------- cluster
@@ -94,7 +109,7 @@ cleanup() {
     rm -rf "$tmp"
     # Slurm accounting as a workload, in the same CI step once this cluster
     # is stopped: its own private cluster with slurmdbd and MariaDB
-    # (tests/slurm/accounting.sh, which skips plainly on its own).
+    # (tests/slurm/accounting.sh, which skips, or fails under CI, on its own).
     if ((status == 0)) && [[ "${scale_out_passed:-0}" == 1 ]]; then
         trap - ERR
         env -u SLURM_CONF "$root/tests/slurm/accounting.sh" || status=$?
