@@ -341,3 +341,99 @@ fn the_version_names_its_commit() {
     assert!(ok, "{err}");
     assert!(out.starts_with(&format!("slasim {} (", env!("CARGO_PKG_VERSION"))), "{out}");
 }
+
+/// A user's own SWF log outside the repository, with the default failure
+/// model (the LANL replay, whose file lives under the traces directory): the
+/// dry run that promises a clean sweep catches the missing LANL log, and the
+/// error names the ways out. With `failures = ["none"]` the same dry run is
+/// clean.
+#[test]
+fn a_dry_run_catches_the_lanl_log_a_user_trace_outside_the_repository_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("no-traces");
+    std::fs::create_dir(&empty).unwrap();
+    let jobs: Vec<(i64, u32, i64, i64)> = (0..40).map(|i| (600 * i, 1 + (i as u32 % 4), 3600, 1800)).collect();
+    let swf = common::write_swf(dir.path(), 8, &jobs);
+    let config = |failures: &str| {
+        format!(
+            "name = \"mine\"\n[workload]\ntrace = \"{}\"\n[[sweep]]\nname = \"s\"\n[sweep.axes]\n\
+             strategy = [\"conservative-backfilling\"]\n{failures}",
+            swf.display()
+        )
+    };
+    let file = dir.path().join("mine.toml");
+    let db = dir.path().join("mine.sqlite");
+    let dry = |env: Option<&std::path::Path>| {
+        let mut cmd = common::slasim();
+        cmd.current_dir(dir.path());
+        match env {
+            Some(path) => cmd.env("SLASIM_TRACE_DIR", path),
+            None => cmd.env_remove("SLASIM_TRACE_DIR"),
+        };
+        let out =
+            cmd.args(["sweep", file.to_str().unwrap(), "--dry-run", "--db", db.to_str().unwrap()]).output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    std::fs::write(&file, config("")).unwrap();
+    // The traces directory set to an empty one, and not set at all (then it
+    // is ../shared/data/traces from the working directory, here a temp dir).
+    for env in [Some(empty.as_path()), None] {
+        let (ok, out, err) = dry(env);
+        assert!(!ok, "the dry run passed without the LANL log:\n{out}");
+        assert!(out.contains("to run"), "the points are still listed:\n{out}");
+        for expected in
+            ["LA-UR-05-7318-failure-data-1996-2005.csv.gz: no such file", "--failures none|poisson", "SLASIM_TRACE_DIR"]
+        {
+            assert!(err.contains(expected), "`{expected}` not in:\n{err}");
+        }
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert!(!db.exists(), "a dry run wrote the store");
+    std::fs::write(&file, config("failures = [\"none\"]\n")).unwrap();
+    let (ok, out, err) = dry(Some(&empty));
+    assert!(ok, "{err}");
+    assert!(out.contains("1 points, 0 already in"), "{out}");
+    // A trace that is not there is caught as well.
+    std::fs::remove_file(&swf).unwrap();
+    let (ok, _, err) = dry(Some(&empty));
+    assert!(!ok && err.contains("small.swf: no such file"), "{err}");
+}
+
+/// A Slurm accounting dump has no header of its own: `--capacity` is its
+/// machine's size, so `trace info` neither warns that it is missing nor
+/// prints the largest allocation as MaxProcs.
+#[test]
+fn trace_info_takes_the_capacity_of_a_sacct_dump() {
+    let dump = "tests/fixtures/sacct/cluster.sacct";
+    let (ok, out, err) = run(&["trace", "info", dump]);
+    assert!(ok, "{err}");
+    assert!(out.contains("MaxProcs      64\n"), "{out}");
+    assert!(err.contains("MaxProcs not given: 64"), "{err}");
+    let (ok, out, err) = run(&["trace", "info", dump, "--capacity", "512"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("MaxProcs      512\n"), "{out}");
+    assert!(out.contains("capacity 512\n"), "{out}");
+    assert!(!err.contains("not given"), "{err}");
+    // In whole nodes, --capacity is the node count.
+    let (ok, out, err) = run(&["trace", "info", dump, "--capacity", "6", "--node-unit", "nodes"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("MaxNodes      6\n") && out.contains("MaxProcs      64\n"), "{out}");
+    assert!(!err.contains("MaxNodes not given"), "{err}");
+}
+
+/// `--strategy batsim` without a scheduler names the command-line flags that
+/// give one, and the config keys.
+#[test]
+fn batsim_without_a_scheduler_names_the_flags() {
+    let (ok, _, err) = run(&["run", "--strategy", "batsim", "--failures", "none"]);
+    assert!(!ok);
+    for expected in ["--scheduler-command", "--scheduler-endpoint", "[batsim] command", "neither command nor endpoint"]
+    {
+        assert!(err.contains(expected), "`{expected}` not in:\n{err}");
+    }
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

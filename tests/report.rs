@@ -426,6 +426,8 @@ fn bad_stores_and_outputs_get_clear_errors() {
     std::fs::write(&file, "").unwrap();
     let (ok, _, err) = report_cli(&["--db", &s(&hand), "--out", &s(&file)]);
     assert!(!ok && err.contains("a-file: exists and is not a directory"), "{err}");
+    // Each refusal came before anything was written: no empty folders.
+    assert!(!out.exists(), "a refused report left {}", out.display());
 
     let (ok, stdout, err) = report_cli(&["--db", &s(&hand), "--out", &s(&out)]);
     assert!(ok, "{err}");
@@ -489,4 +491,73 @@ fn the_queueing_table_averages_the_classic_modes_only() {
     assert_eq!(f64s(&table, "runs"), [Some(2.0), Some(1.0)]);
     let summary = generate(&options(&db, &dir.path().join("report"))).unwrap();
     assert!(summary.tables.contains(&"queueing".to_string()));
+}
+
+/// The CSV of a report table as rows of named cells.
+fn csv_rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let names: Vec<String> = lines.next().unwrap().split(',').map(str::to_string).collect();
+    lines.map(|l| names.iter().cloned().zip(l.split(',').map(str::to_string)).collect()).collect()
+}
+
+/// `slasim sweep configs/provisioning-ch3.toml` then `slasim report`: the
+/// slot-statistics store is reported as the Ch. 3 table, beside the
+/// dissertation's 27 (CTC) and 14 (SDSC) slots at 63 % and 70 % utilisation,
+/// with the whole-log figures the reproduction page quotes.
+#[test]
+fn a_provisioning_ch3_store_reports_the_ch3_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let db = dir.path().join("ch3.sqlite");
+    let sweep = common::slasim()
+        .args(["sweep", "configs/provisioning-ch3.toml", "--db", &s(&db), "--no-progress"])
+        .output()
+        .unwrap();
+    assert!(sweep.status.success(), "{}", String::from_utf8_lossy(&sweep.stderr));
+    let out = dir.path().join("report");
+    let (ok, stdout, err) = report_cli(&["--db", &s(&db), "--out", &s(&out)]);
+    assert!(ok, "{err}");
+    // The terminal shows the table first.
+    assert!(stdout.starts_with("### Advertised slots (Ch. 3) beside the dissertation"), "{stdout}");
+    assert!(stdout.contains("4 points, 1 tables"), "{stdout}");
+    let rows = csv_rows(&out.join("tables/slots.csv"));
+    let got: Vec<(&str, &str, &str)> =
+        rows.iter().map(|r| (r["trace"].as_str(), r["processors"].as_str(), r["estimates"].as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("CTC-SP2-1996-3.1-cln", "430", "exact"),
+            ("CTC-SP2-1996-3.1-cln", "430", "logged"),
+            ("SDSC-SP2-1998-4.2-cln", "128", "exact"),
+            ("SDSC-SP2-1998-4.2-cln", "128", "logged"),
+        ]
+    );
+    let stated: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r["dissertation_slots"].as_str(), r["dissertation_utilisation_pct"].as_str())).collect();
+    assert_eq!(stated, [("27.0", "63.0"), ("", ""), ("14.0", "70.0"), ("", "")]);
+    let num = |r: &std::collections::HashMap<String, String>, k: &str| -> f64 {
+        r[k].parse().unwrap_or_else(|_| panic!("{k} = {:?}", r[k]))
+    };
+    // The page's Ch. 3 table, to its printed digits: utilisation, slots at
+    // arrivals, hourly, the 1–10-processor share, corr(slots, tasks).
+    let page = [
+        (66.1, 44.9, 37.8, 78.0, 0.97),
+        (65.7, 36.3, 30.1, 73.0, 0.75),
+        (83.4, 18.7, 15.1, 63.0, 0.70),
+        (82.4, 16.2, 13.5, 57.0, 0.57),
+    ];
+    for (r, (util, arrivals, hourly, small, corr)) in rows.iter().zip(page) {
+        let at = |k: &str, digits: i32| (num(r, k) * 10f64.powi(digits)).round() / 10f64.powi(digits);
+        assert_eq!(
+            (at("utilisation_pct", 1), at("slots_at_arrivals", 1), at("slots_hourly", 1)),
+            (util, arrivals, hourly),
+            "{r:?}"
+        );
+        assert_eq!((at("slots_1_10_procs_pct", 0), at("corr_slots_tasks", 2)), (small, corr), "{r:?}");
+        assert!(num(r, "slots_at_arrivals_ci") > 0.0 && num(r, "slots_at_arrivals_ci") < 0.5, "{r:?}");
+    }
+    for file in ["report.md", "index.html", "tables/slots.md", "tables/slots.parquet"] {
+        assert!(out.join(file).is_file(), "{file} missing");
+    }
 }

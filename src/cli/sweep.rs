@@ -197,5 +197,10 @@ fn dry_run(experiment: &Experiment, args: &SweepArgs, db: PathBuf) -> anyhow::Re
         thousands(mine.len() - already)
     )?;
     emit(&text)?;
+    // A clean dry run promises the sweep finds its files.
+    let missing = crate::experiment::kinds::missing_inputs(mine.iter().map(|(_, p)| &p.point));
+    if !missing.is_empty() {
+        anyhow::bail!("the sweep would fail: {}", missing.join("\n"));
+    }
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -12,12 +12,13 @@ use crate::cli::run::FailureModelArg;
 use crate::cli::emit;
 use crate::units::HOUR;
 use crate::units::thousands;
-use crate::workload::failures::{FailureSource, LANL_FILE, LanlLog, empirical_mttf_mttr, synthetic_stream};
+use crate::workload::failures::{FailureSource, LanlLog, empirical_mttf_mttr, existing_lanl_file, synthetic_stream};
 use crate::workload::info::TraceInfo;
+use crate::workload::prepare::NodeUnit;
 use crate::workload::sacct::{self, SacctOptions};
 use crate::workload::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
 use crate::workload::synthetic::SyntheticConfig;
-use crate::workload::{WorkloadSource, load_trace, resolve_trace, trace_dir};
+use crate::workload::{WorkloadSource, load_trace, resolve_trace};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum TraceCommand {
@@ -226,8 +227,17 @@ fn export_trace(args: ExportArgs) -> anyhow::Result<()> {
 
 fn info(args: InfoArgs) -> anyhow::Result<()> {
     let path = resolve_trace(&args.file).map_err(anyhow::Error::msg)?;
-    let trace = load_trace(&path, ReadOptions { lenient: args.lenient, ..ReadOptions::default() })?;
+    let options = ReadOptions { lenient: args.lenient, ..ReadOptions::default() };
     let config = args.prepare.config();
+    // A dump has no header of its own: --capacity is its machine's size, in
+    // the node unit's terms.
+    let trace = match config.capacity.map(u64::from) {
+        Some(size) if sacct::is_sacct_file(&path) => match config.node_unit {
+            NodeUnit::Processors => sacct::load_sized(&path, options, Some(size), None)?,
+            NodeUnit::Nodes => sacct::load_sized(&path, options, None, Some(size))?,
+        },
+        _ => load_trace(&path, options)?,
+    };
     config.validate_split()?;
     emit(&TraceInfo::of(&trace, &config).to_string())
 }
@@ -328,11 +338,7 @@ fn failures(args: FailuresArgs) -> anyhow::Result<()> {
     let stream = match &source {
         FailureSource::None => crate::workload::failures::FailureStream::none(args.nodes),
         FailureSource::Lanl { .. } => {
-            let path = match &args.file {
-                Some(p) => p.clone(),
-                None => trace_dir().join(LANL_FILE),
-            };
-            let log = LanlLog::load(&path)?;
+            let log = LanlLog::load(existing_lanl_file(args.file.as_deref())?)?;
             for &system in &args.systems {
                 writeln!(text, "LANL system {system}: {} records", thousands(log.system_records(system).count()))?;
             }

@@ -8,7 +8,8 @@
 //! self-contained `index.html` (tables and inline SVG, no external resources)
 //! that opens offline. [`compare`] puts two stores side by side. Bad input
 //! (empty store, unknown trace, older schema, `--out` naming a file) is an
-//! error with a clear message, never a panic.
+//! error with a clear message, never a panic; a store that cannot be
+//! reported is refused before anything is written.
 
 pub mod batsim_jobs;
 pub mod energy;
@@ -817,6 +818,8 @@ pub fn table(options: &ReportOptions, id: &str) -> anyhow::Result<String> {
 /// Generates a report: the single-cluster tables of its points and the Grid
 /// tables of its Grid runs, whichever the store (as filtered) holds.
 pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
+    // Everything is read before the output directory is made: a store with
+    // nothing to report leaves no empty folders behind.
     let Built { points, grid, mut tables, figures, omitted, n_points } = build(options)?;
     prepare_out(&options.out)?;
     for t in &mut tables {
@@ -854,6 +857,8 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let runs = gantt_runs(&options.db, points.as_ref(), grid.as_ref()).context("choosing the Gantt charts' runs")?;
     let gantts = gantt_figures(&options.out, &options.db, &runs)?;
     std::fs::write(&index, page(&title, &intro, &tables, &drawn, &gantts))?;
+    // A report without figures (a store of slot statistics) keeps no empty folder.
+    let _ = std::fs::remove_dir(options.out.join("plots"));
     Ok(ReportSummary {
         points: n_points,
         tables: tables.iter().map(|t| t.id.clone()).collect(),
@@ -868,7 +873,6 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
 /// (and successful jobs) of each with its interval, the difference, and
 /// whether the intervals overlap.
 pub fn compare(a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> {
-    prepare_out(out)?;
     let load = |p: &Path| -> anyhow::Result<Vec<Agg>> {
         let points = load_points(p, &Filter::default())?;
         Ok(agg_rows(&aggregates(&points)?)?)
@@ -945,6 +949,7 @@ pub fn compare(a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> 
             .into(),
         df: DataFrame::new_infer_height(columns)?,
     };
+    prepare_out(out)?;
     write_table(out, &mut table)?;
     let headline = markdown(&table);
     std::fs::write(out.join("report.md"), &headline)?;

@@ -40,6 +40,20 @@ pub const LANL_MU_PER_HOUR: f64 = 0.4333;
 /// The LANL failure file's name under the traces directory.
 pub const LANL_FILE: &str = "failures/LA-UR-05-7318-failure-data-1996-2005.csv.gz";
 
+/// The file a LANL replay reads: `path` as given, else [`LANL_FILE`] under
+/// the traces directory.
+pub fn lanl_file(path: Option<&Path>) -> PathBuf {
+    path.map_or_else(|| crate::workload::trace_dir().join(LANL_FILE), Path::to_path_buf)
+}
+
+/// [`lanl_file`], checked to be there. The default failure model of a run on
+/// a trace is this replay, so a user's own log run outside this repository
+/// ends here: the error names both ways out.
+pub fn existing_lanl_file(path: Option<&Path>) -> Result<PathBuf, FailureError> {
+    let file = lanl_file(path);
+    if file.is_file() { Ok(file) } else { Err(FailureError::MissingLanl { path: file }) }
+}
+
 /// What happens to a node. The derive order is the order at equal times.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum NodeEventKind {
@@ -206,6 +220,14 @@ pub enum FailureError {
     /// The file cannot be read.
     #[error("{path}: cannot read the failure records: {cause}", path = .path.display())]
     Read { path: PathBuf, cause: std::io::Error },
+    /// The LANL log a replay needs is not there.
+    #[error(
+        "{path}: no such file: the LANL failure log, which the `lanl` failure model (the default with a trace) \
+         replays; set {env} to the traces directory holding failures/, or choose another failure model: \
+         `--failures none|poisson` (in a config, the `failures` axis or `[failures] model`)",
+        path = .path.display(), env = crate::workload::TRACE_DIR_ENV
+    )]
+    MissingLanl { path: PathBuf },
     /// A CSV-level problem.
     #[error("{path}:{line}: {detail}", path = .path.display())]
     Csv { path: PathBuf, line: u64, detail: String },

@@ -508,13 +508,16 @@ pub fn is_sacct_file(path: &Path) -> bool {
             Ok(_) => {}
         }
         let text = String::from_utf8_lossy(&line);
-        let text = text.trim();
+        let text = text.strip_prefix(BOM).unwrap_or(&text).trim();
         if !text.is_empty() {
             return looks_like_header(text);
         }
     }
     false
 }
+
+/// A UTF-8 byte-order mark, which editors on Windows put before a file's first line.
+const BOM: &str = "\u{feff}";
 
 /// A `|`-separated list of identifiers naming JobID or JobIDRaw.
 fn looks_like_header(text: &str) -> bool {
@@ -534,12 +537,26 @@ fn is_identifier(name: &str) -> bool {
 /// without a processor count or run time as malformed (its line is named).
 /// Warnings (a guessed `MaxProcs`) and the conversion's counts are logged.
 pub fn load(path: &Path, options: ReadOptions) -> Result<SwfTrace, SacctError> {
-    let sacct = SacctOptions { lenient: options.lenient, ..SacctOptions::default() };
+    load_sized(path, options, None, None)
+}
+
+/// [`load`] with the machine's size given (`--capacity`): its processors as
+/// the header's `MaxProcs`, its nodes as `MaxNodes`, neither then guessed.
+pub fn load_sized(
+    path: &Path,
+    options: ReadOptions,
+    max_procs: Option<u64>,
+    max_nodes: Option<u64>,
+) -> Result<SwfTrace, SacctError> {
+    let sacct = SacctOptions { lenient: options.lenient, max_procs, max_nodes };
     let SacctConversion { mut trace, lines, report, .. } = convert_file(path, &sacct)?;
-    // MaxNodes matters only to --node-unit nodes; the same --capacity sets it.
+    // MaxNodes matters only to --node-unit nodes; the same --capacity sets
+    // it. Given either, the machine's size is the user's: nothing to warn of.
     let hint = "--capacity or a config's `capacity` sets the simulated machine's size";
-    for warning in report.warnings(hint, hint) {
-        tracing::warn!("{}: {warning}", path.display());
+    if max_procs.is_none() && max_nodes.is_none() {
+        for warning in report.warnings(hint, hint) {
+            tracing::warn!("{}: {warning}", path.display());
+        }
     }
     tracing::info!("{}: sacct dump: {report}", path.display());
     if options.runnable {
@@ -602,6 +619,9 @@ pub fn convert_reader<R: BufRead>(
                 return Ok(false);
             }
             *line += 1;
+            if *line == 1 && fields.buf.starts_with(BOM.as_bytes()) {
+                fields.buf.drain(..BOM.len());
+            }
             while matches!(fields.buf.last(), Some(b'\n' | b'\r')) {
                 fields.buf.pop();
             }
@@ -1753,6 +1773,25 @@ mod tests {
         assert_eq!((r.submit, r.wait, r.runtime, r.allocated_procs, r.status), (0, 5, 60, 4, 1));
         assert_eq!(c.lines, vec![3]);
         assert_eq!(c.report.lines, 1);
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_header_is_read_past() {
+        let body = "7|1970-01-01T00:00:00|1970-01-01T00:00:05|1970-01-01T00:01:05|4|COMPLETED\n";
+        let plain = convert(&format!("JobIDRaw|Submit|Start|End|AllocCPUS|State\n{body}"), false).unwrap();
+        let marked = convert(&format!("\u{feff}JobIDRaw|Submit|Start|End|AllocCPUS|State\n{body}"), false).unwrap();
+        assert_eq!(marked.trace.records, plain.trace.records);
+        assert_eq!(marked.trace.records.len(), 1);
+        let r = marked.trace.records[0];
+        assert_eq!((r.wait, r.runtime, r.allocated_procs), (5, 60, 4));
+        // The file is recognised as a dump too, before the reader sees it.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bom.sacct");
+        std::fs::write(&file, format!("\u{feff}JobIDRaw|Submit|Start|End|AllocCPUS|State\n{body}")).unwrap();
+        assert!(is_sacct_file(&file));
+        assert_eq!(load(&file, ReadOptions::default()).unwrap().records, plain.trace.records);
+        // A mark elsewhere is no header.
+        assert!(convert(&format!("x\u{feff}JobIDRaw|Submit\n{body}"), false).is_err());
     }
 
     #[test]

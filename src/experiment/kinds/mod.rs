@@ -95,6 +95,35 @@ impl Inputs {
     }
 }
 
+/// The input files `points` would read that are not there, each once, as
+/// messages naming the file and the way out; reads nothing. `--dry-run`
+/// checks this, so a clean dry run means the sweep finds its files.
+pub fn missing_inputs<'a>(points: impl IntoIterator<Item = &'a Point>) -> Vec<String> {
+    let mut missing: Vec<String> = Vec::new();
+    let mut note = |r: anyhow::Result<()>| {
+        if let Err(e) = r {
+            let text = format!("{e:#}");
+            if !missing.contains(&text) {
+                missing.push(text);
+            }
+        }
+    };
+    for point in points {
+        match point {
+            Point::Single(p) => {
+                note(check_trace(&p.workload));
+                if let crate::workload::failures::FailureSource::Lanl { path, .. } = &p.failures {
+                    note(crate::workload::failures::existing_lanl_file(path.as_deref()).map(drop).map_err(Into::into));
+                }
+            }
+            Point::Grid(p) => note(check_trace(&p.workload)),
+            Point::Provision(p) => p.sites.iter().for_each(|site| note(check_trace(&site.trace))),
+            Point::Pricing(p) => note(check_trace(&p.site.trace)),
+        }
+    }
+    missing
+}
+
 /// A trace named by a point exists (the synthetic workload always does).
 fn check_trace(source: &WorkloadSource) -> anyhow::Result<()> {
     if let WorkloadSource::Swf { path, .. } = source {

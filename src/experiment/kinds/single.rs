@@ -40,12 +40,14 @@ use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
 use crate::store::{PointAxes, RunOutput, RunRow};
 use crate::units::{Time, per_hour_to_per_second};
-use crate::workload::failures::{FailureSource, FailureStream, LANL_FILE, LanlLog, synthetic_stream};
+use crate::workload::WorkloadSource;
+use crate::workload::failures::{
+    FailureSource, FailureStream, LanlLog, existing_lanl_file, lanl_file, synthetic_stream,
+};
 use crate::workload::job::{Job, NO_DEADLINE};
 use crate::workload::prepare::{PrepareConfig, Prepared};
 use crate::workload::reservations::ReservationConfig;
 use crate::workload::swf::SwfTrace;
-use crate::workload::{WorkloadSource, trace_dir};
 
 /// The resolved settings of one single-cluster simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -410,7 +412,7 @@ impl Inputs {
             self.models.insert(model_key(p), Arc::new(model));
         }
         if let FailureSource::Lanl { path, .. } = &p.failures {
-            let path = path.clone().unwrap_or_else(|| trace_dir().join(LANL_FILE));
+            let path = existing_lanl_file(path.as_deref())?;
             if let Entry::Vacant(slot) = self.lanl.entry(path) {
                 let log = LanlLog::load(slot.key())?;
                 slot.insert(Arc::new(log));
@@ -457,7 +459,7 @@ impl Inputs {
         Ok(match &p.failures {
             FailureSource::None => FailureStream::none(capacity),
             FailureSource::Lanl { path, systems, offset_hours } => {
-                let path = path.clone().unwrap_or_else(|| trace_dir().join(LANL_FILE));
+                let path = lanl_file(path.as_deref());
                 let log = self.lanl.get(&path).ok_or_else(|| anyhow!("LANL log not loaded"))?;
                 log.replay(systems, *offset_hours, capacity, Some(horizon))?
             }

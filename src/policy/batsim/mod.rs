@@ -112,8 +112,10 @@ impl BatsimConfig {
                 return Err(InvalidSetting::new(
                     "batsim",
                     "neither command nor endpoint",
-                    "the batsim strategy needs `command` (started per point, with {port}) or `endpoint` \
-                     (a running scheduler, e.g. tcp://127.0.0.1:28000)",
+                    "the batsim strategy needs a scheduler: on the command line \
+                     `--scheduler-command \"CMD {port}\"` (started per point, {port} the port it listens on) or \
+                     `--scheduler-endpoint tcp://127.0.0.1:28000` (a running scheduler); in a config, \
+                     `[batsim] command` or `endpoint`",
                 ));
             }
             (Some(c), None) if !c.contains("{port}") => {
