@@ -7,7 +7,8 @@
 //! strategy on the synthetic workload (PoF and risk tests, fixed
 //! reservations with and without checkpoints, paper B's reject and move),
 //! chapter-6 points of CTC-SP2 and SDSC-SP2 (LANL failures), and the classic
-//! modes on the whole KTH-SP2 log.
+//! modes on the whole KTH-SP2 log (regenerated when `easy` came to count every
+//! node free at the shadow time as extra; see the CHANGELOG).
 
 mod common;
 

@@ -12,8 +12,9 @@
 //! and k steps visited. Reservations are rectangles `[start, end) × n`, and
 //! `free(t)` never exceeds the capacity. Callers reserve where capacity is
 //! free, except a pricing snapshot of an overcommitted site, which takes more
-//! than is free: there `free(t)` falls below zero, and [`AvailabilityProfile::fits`]
-//! and the searches read it as too little.
+//! than is free: there `free(t)` falls below zero, and every query
+//! ([`AvailabilityProfile::fits`], `min_free`, `free_at`, the searches) reads
+//! it as too little.
 
 use crate::units::Time;
 
@@ -22,6 +23,12 @@ use crate::units::Time;
 struct Step {
     time: Time,
     free: i64,
+}
+
+/// Free capacity as callers read it: an overcommitted step (below zero) has
+/// nothing free. (The capacity is a `u32`, so the upper end never clamps.)
+fn clamp_free(free: i64) -> u32 {
+    u32::try_from(free.max(0)).unwrap_or(u32::MAX)
 }
 
 /// A maximal window with at least the asked-for free capacity.
@@ -98,9 +105,9 @@ impl AvailabilityProfile {
         self.steps.partition_point(|s| s.time <= t) - 1
     }
 
-    /// Free capacity at `t`.
+    /// Free capacity at `t`; 0 where the profile is overcommitted.
     pub fn free_at(&self, t: Time) -> u32 {
-        self.steps[self.index_at(t)].free as u32
+        clamp_free(self.steps[self.index_at(t)].free)
     }
 
     /// Whether `n` units are free throughout `[start, end)`: the test
@@ -122,7 +129,9 @@ impl AvailabilityProfile {
         true
     }
 
-    /// Minimum free capacity over `[start, end)`.
+    /// Minimum free capacity over `[start, end)`; 0 where the profile is
+    /// overcommitted, so that `min_free(..) >= n` agrees with
+    /// [`AvailabilityProfile::fits`] for every `n > 0`.
     pub fn min_free(&self, start: Time, end: Time) -> u32 {
         let mut i = self.index_at(start);
         let mut min = self.steps[i].free;
@@ -131,7 +140,7 @@ impl AvailabilityProfile {
             min = min.min(self.steps[i].free);
             i += 1;
         }
-        min as u32
+        clamp_free(min)
     }
 
     /// The pieces of `free(t)` over `[start, end)`: each piece's first
@@ -409,6 +418,24 @@ mod tests {
         p.release(0, 100, 4);
         p.release(50, 150, 3);
         assert!(p.is_empty());
+    }
+
+    /// A pricing snapshot may hold more than the capacity (6 of 4 over
+    /// [0, 50)): every query reads that window as having nothing free, never
+    /// as a huge unsigned number.
+    #[test]
+    fn an_overcommitted_window_has_nothing_free() {
+        let mut p = AvailabilityProfile::new(4);
+        p.reserve(0, 100, 3);
+        p.reserve(0, 50, 3);
+        assert!(p.overcommitted());
+        assert_eq!(p.free_at(10), 0);
+        assert_eq!(p.free_at(60), 1);
+        assert_eq!(p.min_free(0, 100), 0);
+        assert_eq!(p.min_free(40, 60), 0);
+        assert_eq!(p.min_free(50, 100), 1);
+        assert!(!p.fits(40, 60, 1) && p.fits(50, 60, 1));
+        assert_eq!(p.earliest_fit(0, 10, 1, Time::MAX), Some(50));
     }
 
     #[test]

@@ -24,7 +24,9 @@
 //!   time (the earliest expected end of running jobs at which enough nodes are
 //!   free) and a later job, in queue order, starts now if it fits now and
 //!   either ends by the shadow time (by its estimate) or uses no more than the
-//!   extra nodes (those free at the shadow time beyond the head's need).
+//!   extra nodes (those free at the shadow time beyond the head's need: every
+//!   running job expected to end by then counts, whatever the order of jobs
+//!   ending at the same instant).
 //! - `conservative`: every job gets a reservation at arrival, the earliest
 //!   window of its estimate in the availability profile. When a job ends
 //!   before its estimate the schedule is compressed: in arrival order, each
@@ -45,10 +47,9 @@
 //!   availability profile: the blocked head's reservation is the earliest
 //!   window of its estimate, and a later job backfills if it fits now beside
 //!   the head's reservation and every block. (Without advance reservations EASY
-//!   counts nodes instead: the extra nodes are those freed up to the job that
-//!   completes the head's need, as the single-cluster results were computed;
-//!   the profile form also counts other jobs ending at the shadow time.) Jobs
-//!   must be killed at their estimate, so no job outlives its table entry.
+//!   counts nodes, as Lifka 1995 and Mu'alem & Feitelson 2001 define it.)
+//!   Jobs must be killed at their estimate, so no job outlives its table
+//!   entry.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
@@ -276,15 +277,19 @@ impl Classic {
         }
         let Some(&head) = self.queue.first() else { return };
         let now = c.now();
-        // The head's shadow time and the extra nodes at it.
+        // The head's shadow time (the earliest expected end at which enough
+        // nodes are free) and the extra nodes: every node free then, with all
+        // jobs expected to end by it counted whatever their order, beyond
+        // the head's need. An overdue job is expected to end now.
         let need = c.job(head).nodes;
         let (mut available, mut shadow) = (self.free, now);
         for &(end, job) in &self.running {
-            if available >= need {
+            let end = end.max(now);
+            if available >= need && end > shadow {
                 break;
             }
             available += c.job(job).nodes;
-            shadow = end.max(now);
+            shadow = end;
         }
         let mut extra = available.saturating_sub(need);
         let mut free = self.free;

@@ -76,6 +76,11 @@ pub struct Slot {
 }
 
 /// The occupied profile of running jobs and reservations (what admission looks at).
+///
+/// Everything in the snapshot is reserved even where it holds more than the
+/// machine (a snapshot is taken as the site has it, not re-admitted): the
+/// profile is then overcommitted there, and admission and both policies read
+/// such a window as having nothing free.
 fn occupied(snapshot: &Snapshot) -> AvailabilityProfile {
     let mut profile = AvailabilityProfile::new(snapshot.capacity);
     for &(procs, end) in &snapshot.running {
@@ -186,13 +191,9 @@ fn easy_run(
     mut log: Option<&mut EasyLog>,
 ) {
     let Easy { t, waiting, events } = state;
-    // A window EASY tests reads as free where the profile is overcommitted
-    // (its minimum taken unsigned). Started from a profile that is not, it
-    // never becomes so, and the test can stop at the first short step.
-    let wraps = profile.overcommitted();
-    let fits = |profile: &AvailabilityProfile, t: Time, estimate: Time, procs: u32| {
-        if wraps { profile.min_free(t, t + estimate) >= procs } else { profile.fits(t, t + estimate, procs) }
-    };
+    // Where the snapshot is overcommitted nothing is free: no job starts there.
+    let fits =
+        |profile: &AvailabilityProfile, t: Time, estimate: Time, procs: u32| profile.fits(t, t + estimate, procs);
     let mut instant = 0;
     while !waiting.is_empty() {
         // Every window tested from here on starts at t or later.
@@ -370,9 +371,6 @@ pub struct Pricer<'s> {
     checkpoints: Vec<AvailabilityProfile>,
     /// EASY: the states the schedule without the slot passed through.
     log: EasyLog,
-    /// More running and reserved than the machine holds somewhere: EASY's
-    /// tests read such windows as free, so EASY re-plans in full.
-    overcommitted: bool,
     /// Conservative: what each queued job leaves free on its window.
     slack: Slack,
     /// EASY: the profile after every job without the slot.
@@ -423,7 +421,6 @@ impl<'s> Pricer<'s> {
         Pricer {
             snapshot,
             policy,
-            overcommitted: occupied.overcommitted(),
             occupied,
             base,
             checkpoints,
@@ -452,12 +449,6 @@ impl<'s> Pricer<'s> {
         let queue = &self.snapshot.queue;
         let now = self.snapshot.now;
         self.with.clear();
-        if self.policy == Policy::Easy && self.overcommitted {
-            self.profile.clone_from(&self.occupied);
-            self.profile.reserve(a, b, slot.procs);
-            self.with = easy(&mut self.profile, self.snapshot);
-            return Some(&self.with);
-        }
         match self.policy {
             Policy::Easy => {
                 // Until a job's window is read, the profile is the one without
@@ -876,14 +867,13 @@ mod tests {
         assert_eq!(a.conservative, Externality::default());
     }
 
-    /// A site's snapshot can hold more running and reserved processors than
-    /// it has (here 6 of 4 over [0, 50)): admission reads that window's
-    /// minimum as unsigned and lets a slot over it in. The job that a
-    /// 2-processor slot over [40, 60) pushes from 50 to 60 (1 free from 60 on)
-    /// moves in the pricer as in the full re-plan: its keeping test is
-    /// earliest_fit's.
+    /// A snapshot can hold more running and reserved processors than the
+    /// machine has (here 6 of 4 over [0, 50)): that window has nothing free.
+    /// Admission refuses a slot meeting it; a 1-processor slot over [50, 60)
+    /// pushes the job waiting for the 1 processor free from 50 to 60, in the
+    /// pricer as in the full re-plan, under both policies.
     #[test]
-    fn an_overcommitted_snapshot_prices_like_the_full_replan() {
+    fn an_overcommitted_snapshot_has_nothing_free() {
         let snap = Snapshot {
             now: 0,
             capacity: 4,
@@ -891,16 +881,16 @@ mod tests {
             reservations: vec![],
             queue: vec![(1, 30)],
         };
-        let slot = Slot { start: 40, procs: 2, duration: 20 };
-        assert_eq!(schedule(&snap, Policy::Conservative, None), Some(vec![50]));
-        assert_eq!(schedule(&snap, Policy::Conservative, Some(slot)), Some(vec![60]));
-        let mut pricer = Pricer::new(&snap, Policy::Conservative);
-        assert_eq!(pricer.schedule_with(slot), Some(&[60][..]));
-        assert_eq!(pricer.price(slot), Some(10.0));
-        // EASY reads the overcommitted window as free and starts the job now,
-        // with the slot or without; the pricer re-plans it in full.
-        assert_eq!(schedule(&snap, Policy::Easy, Some(slot)), Some(vec![0]));
-        assert_eq!(Pricer::new(&snap, Policy::Easy).schedule_with(slot), Some(&[0][..]));
+        assert!(!admissible(&snap, Slot { start: 40, procs: 2, duration: 20 }));
+        assert!(!admissible(&snap, Slot { start: 0, procs: 1, duration: 10 }));
+        let slot = Slot { start: 50, procs: 1, duration: 10 };
+        for policy in [Policy::Conservative, Policy::Easy] {
+            assert_eq!(schedule(&snap, policy, None), Some(vec![50]), "{policy:?}");
+            assert_eq!(schedule(&snap, policy, Some(slot)), Some(vec![60]), "{policy:?}");
+            let mut pricer = Pricer::new(&snap, policy);
+            assert_eq!(pricer.schedule_with(slot), Some(&[60][..]), "{policy:?}");
+            assert_eq!(pricer.price(slot), Some(10.0), "{policy:?}");
+        }
     }
 
     fn snapshot_strategy(max_queue: usize) -> impl proptest::strategy::Strategy<Value = Snapshot> {
