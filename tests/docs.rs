@@ -303,7 +303,7 @@ fn refill(path: &Path, text: &str, mode: Mode, stores: &mut Stores) -> Refilled 
             if !sweeps.is_empty() {
                 let list: Vec<String> = sweeps
                     .iter()
-                    .map(|(c, points, secs)| format!("`{c}` ({} points, {secs:.0} s)", thousands(*points)))
+                    .map(|(c, points, secs)| format!("`{c}` ({} points, {secs:.0} s)", slasim::units::thousands(*points as usize)))
                     .collect();
                 let _ = write!(s, "; sweeps with `--jobs 2` on {} cores: {}", cores(), list.join(", "));
             }
@@ -315,19 +315,6 @@ fn refill(path: &Path, text: &str, mode: Mode, stores: &mut Stores) -> Refilled 
         out.insert_str(at, &format!("\n\n{stamp}\n\n"));
     }
     Refilled { text: out, blocks, tampered }
-}
-
-/// `n` with a comma between thousands, as the book writes numbers.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn cores() -> usize {

@@ -127,36 +127,61 @@ const EVERY_VALUE: &[&str] = &[
 ];
 
 /// The config with every sweep shrunk to a small shard that still holds
-/// every setting of the axes in `EVERY_VALUE`: one battery and one seed,
-/// and the first and last value of every other axis.
+/// every setting of the axes in `EVERY_VALUE`: every fourth battery of the
+/// first 20 (what `"all"` prepares in the reproduction configs), one seed,
+/// at most five workflow submissions a point, and the first, middle and
+/// last value of every other axis. (One battery and the ends of PoF_max
+/// missed the change of 4853d82, which moved heuristic outcomes only where
+/// several jobs end at one instant; this shard catches it.)
 fn shrink(text: &str) -> String {
     use toml::Value;
     let mut config: toml::Table = toml::from_str(text).unwrap();
-    let ends = |v: &Value| -> Value {
-        match v {
-            Value::Array(a) if a.len() > 2 => Value::Array(vec![a[0].clone(), a[a.len() - 1].clone()]),
-            Value::Table(t) if t.contains_key("from") && t.contains_key("to") => {
-                Value::Array(vec![t["from"].clone(), t["to"].clone()])
-            }
-            other => other.clone(),
+    let three = |values: Vec<Value>| -> Value {
+        let n = values.len();
+        if n > 3 {
+            Value::Array(vec![values[0].clone(), values[(n - 1) / 2].clone(), values[n - 1].clone()])
+        } else {
+            Value::Array(values)
         }
     };
-    let first = |v: &Value| -> Value {
+    // A range's values, as the config's `{ from, to, step }` spells them.
+    let range = |t: &toml::Table| -> Vec<Value> {
+        let num = |v: &Value| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)).unwrap();
+        let (from, to) = (num(&t["from"]), num(&t["to"]));
+        let step = t.get("step").map_or(1.0, num);
+        let integers = t["from"].is_integer() && t["to"].is_integer() && t.get("step").is_none_or(Value::is_integer);
+        let n = ((to - from) / step + 1e-9).floor() as usize;
+        (0..=n)
+            .map(|i| {
+                let v = from + i as f64 * step;
+                if integers { Value::Integer(v.round() as i64) } else { Value::Float((v * 1e9).round() / 1e9) }
+            })
+            .collect()
+    };
+    let values = |v: &Value| -> Option<Vec<Value>> {
         match v {
-            Value::Array(a) => Value::Array(a[..1].to_vec()),
-            Value::Table(t) if t.contains_key("from") => Value::Array(vec![t["from"].clone()]),
-            Value::String(s) if s == "all" => Value::Array(vec![Value::Integer(0)]),
-            other => other.clone(),
+            Value::Array(a) => Some(a.clone()),
+            Value::Table(t) if t.contains_key("from") && t.contains_key("to") => Some(range(t)),
+            _ => None,
         }
     };
+    // Fewer workflow submissions per point: each is a whole provisioning.
+    if let Some(Value::Table(provision)) = config.get_mut("provision") {
+        if let Some(Value::Integer(n)) = provision.get_mut("submissions") {
+            *n = (*n).min(5);
+        }
+    }
     if let Some(Value::Array(sweeps)) = config.get_mut("sweep") {
         for sweep in sweeps {
             let Some(Value::Table(axes)) = sweep.get_mut("axes") else { continue };
             for (name, value) in axes.iter_mut() {
-                *value = match name.as_str() {
-                    n if EVERY_VALUE.contains(&n) => value.clone(),
-                    "battery" | "seed" => first(value),
-                    _ => ends(value),
+                *value = match (name.as_str(), values(value)) {
+                    (n, _) if EVERY_VALUE.contains(&n) => value.clone(),
+                    ("battery", None) => Value::Array((0..20).step_by(4).map(Value::Integer).collect()),
+                    ("battery", Some(all)) => Value::Array(all.into_iter().step_by(4).collect()),
+                    ("seed" | "submissions", Some(all)) => Value::Array(all[..1].to_vec()),
+                    (_, Some(all)) => three(all),
+                    _ => value.clone(),
                 };
             }
         }
@@ -193,6 +218,8 @@ fn store_digest(db: &Path) -> String {
 /// The reproduction configs whose every setting a digest pins.
 const REPRODUCTIONS: &[&str] = &[
     "ctc-sp2-chapter6",
+    "ctc-sp2-computed-factor",
+    "ctc-sp2-bases",
     "hpc2n-chapter6",
     "lanl-cm5-chapter6",
     "sdsc-blue-chapter6",
