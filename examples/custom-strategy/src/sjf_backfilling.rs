@@ -14,7 +14,8 @@
 //!   estimates).
 //! - Every other waiting job may start now if it fits the idle nodes and
 //!   either ends (by its estimate) before the shadow time or uses only the
-//!   nodes the head will not need then. Candidates are tried by estimate,
+//!   extra nodes: those free at the shadow time (every running job expected
+//!   to end by then counted) that the head will not need. Candidates are tried by estimate,
 //!   shortest first (ties: arrival order).
 //! - A pass runs at each submission and each wake-up. A job's end only asks
 //!   for a wake-up now (the kernel's rule: jobs start in the wake-up class,
@@ -82,16 +83,19 @@ impl SjfBackfilling {
         }
         self.queue.drain(..started);
         let Some(&head) = self.queue.first() else { return };
-        // The head's shadow time and the nodes left over at it.
+        // The head's shadow time and the extra nodes: every node free then,
+        // with all jobs expected to end by it counted whatever their order,
+        // beyond the head's need (as the built-in `easy`).
         let need = c.job(head).nodes;
         self.running.sort_unstable();
         let (mut available, mut shadow) = (self.free, now);
         for &(end, nodes, _) in &self.running {
-            if available >= need {
+            let end = end.max(now);
+            if available >= need && end > shadow {
                 break;
             }
             available += nodes;
-            shadow = end.max(now);
+            shadow = end;
         }
         let mut extra = available.saturating_sub(need);
         self.candidates.clear();
