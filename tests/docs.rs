@@ -143,6 +143,11 @@ impl Stores {
             }
             let text: String = sweeps.iter().map(|(c, p, s)| format!("{c}\t{p}\t{s}\n")).collect();
             std::fs::rename(&partial, &db).unwrap();
+            for side in ["-shm", "-wal"] {
+                let mut name = partial.clone().into_os_string();
+                name.push(side);
+                let _ = std::fs::remove_file(name);
+            }
             std::fs::write(&meta, text).unwrap();
             Store { db, sweeps }
         })
@@ -303,7 +308,9 @@ fn refill(path: &Path, text: &str, mode: Mode, stores: &mut Stores) -> Refilled 
             if !sweeps.is_empty() {
                 let list: Vec<String> = sweeps
                     .iter()
-                    .map(|(c, points, secs)| format!("`{c}` ({} points, {secs:.0} s)", slasim::units::thousands(*points as usize)))
+                    .map(|(c, points, secs)| {
+                        format!("`{c}` ({} points, {secs:.0} s)", slasim::units::thousands(*points as usize))
+                    })
                     .collect();
                 let _ = write!(s, "; sweeps with `--jobs 2` on {} cores: {}", cores(), list.join(", "));
             }
