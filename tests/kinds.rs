@@ -200,6 +200,8 @@ fn the_command_line_and_a_config_store_the_same_point() {
 #[test]
 fn every_config_dry_runs_with_its_point_count() {
     let expected = [
+        ("calibration-study-pof-0.1.toml", 600),
+        ("calibration-study-pof-0.3.toml", 600),
         ("coreservation-6.2.toml", 2),
         ("coreservation-6.4.toml", 80),
         ("coreservation-6.5.toml", 30),
@@ -207,19 +209,24 @@ fn every_config_dry_runs_with_its_point_count() {
         ("coreservation-6.7.toml", 30),
         ("coreservation-6.8.toml", 105),
         ("coreservation-6.9.toml", 115),
+        ("ctc-sp2-bases.toml", 80),
         ("ctc-sp2-chapter6.toml", 3000),
+        // PoF_max 0 … 1 for the overbooking strategies; the two bases once.
+        ("ctc-sp2-computed-factor.toml", 1300),
         ("fixed-reservations.toml", 180),
         ("heuristic-ablation-ctc.toml", 3280),
         ("heuristic-ablation-sdsc.toml", 3280),
         ("hpc2n-chapter6.toml", 3000),
         ("lanl-cm5-chapter6.toml", 3000),
+        ("online-pdfs-study.toml", 1920),
+        ("paper-b-unguarded.toml", 6),
         ("paper-b.toml", 610),
         // 350 settings of its figures, 60 of them shared by two (Fig. 29's
         // conservative arm is Fig. 23's), run once each.
         ("pricing-ch5.toml", 290),
         ("provisioning-ch3.toml", 4),
         // Fig. 14's SDSC point at 100 tasks is Fig. 15's at 6 processors per task.
-        ("provisioning-ch4.toml", 45),
+        ("provisioning-ch4.toml", 46),
         ("provisioning-ch7.toml", 48),
         ("quick.toml", 52),
         ("scale-100k.toml", 100),
