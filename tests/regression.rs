@@ -42,15 +42,14 @@ const TABLES: [(&str, &str); 6] = [
     ),
 ];
 
+/// A table's digest line: its name, rows and the sha256 of its CSV.
+fn digest_line(name: &str, csv: &str) -> String {
+    let hash: String = Sha256::digest(csv.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    format!("{name} {} {hash}\n", csv.matches('\n').count() - 1)
+}
+
 fn digest(db: &Path) -> String {
-    TABLES
-        .iter()
-        .map(|(name, sql)| {
-            let csv = slasim::store::query(db, sql).unwrap().to_csv();
-            let hash: String = Sha256::digest(csv.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
-            format!("{name} {} {hash}\n", csv.matches('\n').count() - 1)
-        })
-        .collect()
+    TABLES.iter().map(|(name, sql)| digest_line(name, &slasim::store::query(db, sql).unwrap().to_csv())).collect()
 }
 
 fn fixture(name: &str) -> std::path::PathBuf {
@@ -209,8 +208,7 @@ fn store_digest(db: &Path) -> String {
             .unwrap()
             .to_csv()
             .replace(&traces, "$TRACES");
-        let hash: String = Sha256::digest(csv.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
-        out.push_str(&format!("{name} {} {hash}\n", csv.matches('\n').count() - 1));
+        out.push_str(&digest_line(name, &csv));
     }
     out
 }

@@ -42,6 +42,15 @@ fn engine_starts(trace: &Path) -> HashMap<String, HashMap<i64, Option<i64>>> {
     starts
 }
 
+/// One mode's starts from `engine_starts`, in the log's order.
+fn in_log_order(
+    engine: &HashMap<String, HashMap<i64, Option<i64>>>,
+    mode: &str,
+    log: &reference::Log,
+) -> Vec<Option<i64>> {
+    log.jobs.iter().map(|j| engine[mode][&j.swf_id]).collect()
+}
+
 /// Compares the engine and the references on `trace`, start for start.
 fn compare(trace: &Path) {
     let log = reference::read_swf(trace);
@@ -88,8 +97,7 @@ fn easy_counts_every_node_free_at_the_shadow_time() {
     let engine = engine_starts(&trace);
     for (mode, reference_mode) in MODES {
         let expected = reference::simulate(reference_mode, &log);
-        let got: Vec<Option<i64>> = log.jobs.iter().map(|j| engine[mode][&j.swf_id]).collect();
-        assert_eq!(got, expected, "{mode}");
+        assert_eq!(in_log_order(&engine, mode, &log), expected, "{mode}");
     }
     // FCFS: J4 waits behind J3. Conservative: J4 is reserved at arrival
     // beside J3's reservation [10, 20), which leaves 2 processors free.
@@ -109,8 +117,7 @@ fn conservative_compresses_in_arrival_order() {
     let expected = reference::simulate(Mode::Conservative, &log);
     assert_eq!(expected, [Some(0), Some(4), Some(15), Some(4)]);
     let engine = engine_starts(&trace);
-    let got: Vec<Option<i64>> = log.jobs.iter().map(|j| engine["conservative"][&j.swf_id]).collect();
-    assert_eq!(got, expected);
+    assert_eq!(in_log_order(&engine, "conservative", &log), expected);
 }
 
 #[test]
