@@ -20,66 +20,25 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::report::load::{Filter, Kind, LoadError, frame_of, has_table, label_traces_of};
+use crate::report::load::{Filter, Kind, LoadError, frame_of, has_table, kind_of, label_traces_of};
 use crate::report::plots::{Figure, Panel, Series};
 use crate::report::reference::{TABLE_6, ThesisValue, coreservation_values};
 use crate::report::slug;
 use crate::report::tables::{Table, aggregate_by, floats, strs};
+use crate::store::columns::Section::{Grid, GridClusters};
+use crate::store::columns::{Part, report_columns};
+use crate::store::tables::grid::{CLUSTER_RUNS, GRID_POINTS};
 
-/// The axes a Grid report groups by.
-pub const GRID_AXES: [&str; 9] = [
-    "sweep",
-    "trace",
-    "clusters",
-    "request_workload",
-    "algorithm",
-    "minsize",
-    "starts",
-    "local_scheduler",
-    "start_weight",
-];
+/// The axes a Grid report groups by: the run's sweep, then those the
+/// descriptors of `grid_points` name.
+fn grid_axes() -> Vec<&'static str> {
+    std::iter::once("sweep").chain(report_columns(&GRID_POINTS, Grid, Part::Axis)).collect()
+}
 
 /// The per-run metrics averaged over seeds.
-pub const GRID_METRICS: [&str; 21] = [
-    "failure_rate",
-    "messages_mean",
-    "reservation_messages_mean",
-    "messages_max",
-    "efficiency_mean",
-    "unfairness_mean",
-    "rel_start_mean",
-    "rel_start_grid_mean",
-    "cost_mean",
-    "rel_cost_mean",
-    "day_share",
-    "night_share",
-    "off_peak_share",
-    "first_weekend_rel_start_mean",
-    "first_weekend_rel_cost_mean",
-    "utilisation_mean",
-    "wait_max",
-    "wait_top10",
-    "expansion_factor",
-    "granted",
-    "wall_seconds",
-];
-
-/// The per-cluster metrics averaged over seeds.
-pub const CLUSTER_METRICS: [&str; 13] = [
-    "jobs",
-    "wc_acc",
-    "utilisation",
-    "job_utilisation",
-    "reservation_utilisation",
-    "expansion_factor",
-    "wait_max",
-    "wait_top10",
-    "backlog_time",
-    "filtering_degree",
-    "infeasibility_rate",
-    "subreservations",
-    "first_weekend_subreservations",
-];
+fn grid_metrics() -> Vec<&'static str> {
+    report_columns(&GRID_POINTS, Grid, Part::Metric)
+}
 
 /// A store's Grid runs: one row per run, and one per run and cluster.
 pub struct GridFrames {
@@ -95,33 +54,39 @@ pub fn load_grid(path: &Path, filter: &Filter) -> Result<Option<GridFrames>, Loa
         return Ok(None);
     }
     // A run's sweep (the first, if several experiments share it) labels variants of one setting.
-    let axes = "coalesce((SELECT min(x.sweep) FROM experiment_points x WHERE x.run_id = g.run_id), '') AS sweep, \
-                g.trace, g.clusters, g.request_workload, g.algorithm, g.minsize, g.starts, g.local_scheduler, \
-                g.start_weight, g.seed";
+    let sweep = "coalesce((SELECT min(x.sweep) FROM experiment_points x WHERE x.run_id = g.run_id), '') AS sweep";
     let (join, params): (&str, Vec<String>) = match &filter.experiment {
         Some((hash, _)) => {
-            ("WHERE g.run_id IN (SELECT run_id FROM experiment_points WHERE experiment = ?1)", vec![hash.clone()])
+            ("WHERE g.run_id IN (SELECT run_id FROM experiment_points WHERE experiment = ?)", vec![hash.clone()])
         }
         None => ("", Vec::new()),
     };
-    let metrics = GRID_METRICS.iter().map(|m| format!("g.{m}")).collect::<Vec<_>>().join(", ");
-    let point_sql =
-        format!("SELECT g.run_id, {axes}, g.requests, {metrics} FROM grid_points g {join} ORDER BY g.run_id");
-    let mut names: Vec<&str> = vec!["run_id"];
-    names.extend(GRID_AXES);
-    names.extend(["seed", "requests"]);
-    names.extend(GRID_METRICS);
-    let mut points = frame_of(path, &point_sql, &params, &with_kinds(&names))?;
-    let cluster_metrics = CLUSTER_METRICS.iter().map(|m| format!("c.{m}")).collect::<Vec<_>>().join(", ");
+    // Per run: its id, sweep, axes, details and metrics; per cluster also
+    // the cluster's axes, details and metrics.
+    let run_columns: Vec<_> = [Part::Axis, Part::Detail, Part::Metric]
+        .into_iter()
+        .flat_map(|part| GRID_POINTS.report_columns(Grid, part))
+        .collect();
+    let cluster_columns: Vec<_> = [Part::Axis, Part::Detail, Part::Metric]
+        .into_iter()
+        .flat_map(|part| CLUSTER_RUNS.report_columns(GridClusters, part))
+        .collect();
+    let head = [("run_id", Kind::Int), ("sweep", Kind::Text)];
+    let selected = |prefix: &str, names: &mut dyn Iterator<Item = &str>| {
+        names.map(|n| format!("{prefix}.{n}")).collect::<Vec<_>>().join(", ")
+    };
+    let run_select = selected("g", &mut run_columns.iter().map(|c| c.name));
+    let point_sql = format!("SELECT g.run_id, {sweep}, {run_select} FROM grid_points g {join} ORDER BY g.run_id");
+    let mut kinds: Vec<(&str, Kind)> = head.to_vec();
+    kinds.extend(run_columns.iter().map(|c| (c.name, kind_of(c.sql_type))));
+    let mut points = frame_of(path, &point_sql, &params, &kinds)?;
+    let cluster_select = selected("c", &mut cluster_columns.iter().map(|c| c.name));
     let cluster_sql = format!(
-        "SELECT g.run_id, {axes}, c.cluster, c.window, c.window_offset, {cluster_metrics} FROM cluster_runs c \
+        "SELECT g.run_id, {sweep}, {run_select}, {cluster_select} FROM cluster_runs c \
          JOIN grid_points g ON g.run_id = c.run_id {join} ORDER BY g.run_id, c.cluster"
     );
-    let mut names: Vec<&str> = vec!["run_id"];
-    names.extend(GRID_AXES);
-    names.extend(["seed", "cluster", "window", "window_offset"]);
-    names.extend(CLUSTER_METRICS);
-    let mut clusters = frame_of(path, &cluster_sql, &params, &with_kinds(&names))?;
+    kinds.extend(cluster_columns.iter().map(|c| (c.name, kind_of(c.sql_type))));
+    let mut clusters = frame_of(path, &cluster_sql, &params, &kinds)?;
     let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
     label_traces_of(&mut points).map_err(polars)?;
     label_traces_of(&mut clusters).map_err(polars)?;
@@ -137,42 +102,15 @@ pub fn load_grid(path: &Path, filter: &Filter) -> Result<Option<GridFrames>, Loa
     Ok((points.height() > 0).then_some(GridFrames { points, clusters }))
 }
 
-/// Column kinds of the Grid frames.
-fn with_kinds<'a>(names: &[&'a str]) -> Vec<(&'a str, Kind)> {
-    names
-        .iter()
-        .map(|&n| {
-            let kind = match n {
-                "sweep" | "trace" | "request_workload" | "algorithm" | "local_scheduler" => Kind::Text,
-                "run_id"
-                | "seed"
-                | "clusters"
-                | "minsize"
-                | "starts"
-                | "cluster"
-                | "window"
-                | "window_offset"
-                | "requests"
-                | "granted"
-                | "jobs"
-                | "subreservations"
-                | "messages_max"
-                | "first_weekend_subreservations" => Kind::Int,
-                _ => Kind::Real,
-            };
-            (n, kind)
-        })
-        .collect()
-}
-
 /// The Grid tables of a report.
 pub fn grid_tables(g: &GridFrames) -> PolarsResult<Vec<Table>> {
+    let mut axes = grid_axes();
     let summary =
-        aggregate_by(g.points.clone().lazy(), &GRID_AXES, &GRID_METRICS)?.rename("batteries", "seeds".into())?.clone();
-    let mut axes: Vec<&str> = GRID_AXES.to_vec();
-    axes.push("cluster");
+        aggregate_by(g.points.clone().lazy(), &axes, &grid_metrics())?.rename("batteries", "seeds".into())?.clone();
+    axes.extend(report_columns(&CLUSTER_RUNS, GridClusters, Part::Axis));
+    let cluster_metrics = report_columns(&CLUSTER_RUNS, GridClusters, Part::Metric);
     let clusters =
-        aggregate_by(g.clusters.clone().lazy(), &axes, &CLUSTER_METRICS)?.rename("batteries", "seeds".into())?.clone();
+        aggregate_by(g.clusters.clone().lazy(), &axes, &cluster_metrics)?.rename("batteries", "seeds".into())?.clone();
     let thesis = versus_thesis(&summary, &clusters)?;
     let mut tables = vec![
         Table {

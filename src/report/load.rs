@@ -13,7 +13,8 @@ use std::path::Path;
 use polars::prelude::*;
 use rusqlite::{Connection, OpenFlags};
 
-use crate::store::columns::{POINT_COLUMNS, SqlType};
+use crate::store::columns::SqlType;
+use crate::store::tables::points::POINTS;
 
 /// Report errors, each naming the store.
 #[derive(Debug, thiserror::Error)]
@@ -38,8 +39,8 @@ pub enum LoadError {
     Polars { path: std::path::PathBuf, source: PolarsError },
 }
 
-/// A `points` column's kind, from its descriptor.
-fn kind_of(t: SqlType) -> Kind {
+/// A column's kind, from its descriptor's SQL type.
+pub fn kind_of(t: SqlType) -> Kind {
     match t {
         SqlType::Int => Kind::Int,
         SqlType::Real => Kind::Real,
@@ -183,11 +184,12 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
     let conn = open(path)?;
     // The columns every store has; those added later read as their default
     // in a store from before them.
-    let base: Vec<&str> = POINT_COLUMNS.iter().filter(|c| c.since == 1).map(|c| c.name).collect();
+    let base: Vec<&str> = POINTS.columns.iter().filter(|c| c.since == 0).map(|c| c.name).collect();
     require(&conn, path, "points", &base)?;
     let have = columns_of(&conn, "points")
         .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?;
-    let select = POINT_COLUMNS
+    let select = POINTS
+        .columns
         .iter()
         .map(|c| {
             if have.iter().any(|h| h == c.name) {
@@ -198,7 +200,7 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let mut columns: Vec<(&str, Kind)> = POINT_COLUMNS.iter().map(|c| (c.name, kind_of(c.sql_type))).collect();
+    let mut columns: Vec<(&str, Kind)> = POINTS.columns.iter().map(|c| (c.name, kind_of(c.sql_type))).collect();
     columns.push(("sweep", Kind::Text));
     let (sql, params): (String, Vec<String>) = match &filter.experiment {
         Some((hash, _)) => {

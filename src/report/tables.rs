@@ -21,56 +21,24 @@ use crate::policy::{strategy, strategy_infos};
 use crate::report::reference;
 use crate::report::summary::{additional_percent, ci_from, t_quantile_975, wilson};
 use crate::stats::calibration::{Z95, wilson_bounds};
+use crate::store::columns::{Part, Section, report_columns};
+use crate::store::tables::points::POINTS;
+
+/// The columns of `points` a report section uses as `part`, by rank (from
+/// the descriptors).
+fn points_columns(section: Section, part: Part) -> Vec<&'static str> {
+    report_columns(&POINTS, section, part)
+}
 
 /// The sweep axes a report groups by.
-pub const AXES: [&str; 14] = [
-    "strategy",
-    "trace",
-    "pdf_source",
-    "acceptance",
-    "pof_max",
-    "security_factor",
-    "penalty_ratio",
-    "placement",
-    "failures",
-    "reservation_percent",
-    "start_factor",
-    "reservation_option",
-    "checkpointing",
-    "calibration",
-];
-
-/// The axes of paper B's reservation experiments, in table order.
-pub const RESERVATION_AXES: [&str; 6] =
-    ["trace", "strategy", "reservation_option", "start_factor", "checkpointing", "reservation_percent"];
-
-/// The reservation metrics averaged over repetitions.
-pub const RESERVATION_METRICS: [&str; 8] = [
-    "reservation_rejection_rate",
-    "sldwa",
-    "utilisation",
-    "reservations",
-    "moved_jobs",
-    "move_delay_mean",
-    "move_delay_max",
-    "pinned_jobs",
-];
-
-/// The axes of the checkpointing comparison.
-const CHECKPOINT_AXES: [&str; 8] = [
-    "trace",
-    "strategy",
-    "pdf_source",
-    "acceptance",
-    "pof_max",
-    "penalty_ratio",
-    "reservation_percent",
-    "checkpointing",
-];
+pub fn axes() -> Vec<&'static str> {
+    points_columns(Section::Summary, Part::Axis)
+}
 
 /// The per-point metrics a report averages over batteries.
-pub const METRICS: [&str; 8] =
-    ["accepted", "successful", "failed", "fees", "penalties", "gain", "utilisation", "wall_seconds"];
+pub fn metrics() -> Vec<&'static str> {
+    points_columns(Section::Summary, Part::Metric)
+}
 
 /// A named table of a report.
 #[derive(Debug, Clone)]
@@ -128,7 +96,7 @@ pub fn floats(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
 
 /// Mean and 95 % interval of every metric per combination of the axes.
 pub fn aggregates(points: &DataFrame) -> PolarsResult<DataFrame> {
-    aggregate_by(points.clone().lazy(), &AXES, &METRICS)
+    aggregate_by(points.clone().lazy(), &axes(), &metrics())
 }
 
 /// Per combination of `axes`: the number of points (`batteries`) and each
@@ -491,7 +459,9 @@ pub fn reservation_table(points: &DataFrame) -> PolarsResult<DataFrame> {
         .clone()
         .lazy()
         .filter(col("reservation_percent").gt(lit(0.0)).any(true).over([col("trace"), col("strategy")])?);
-    let mut df = aggregate_by(with_reservations, &RESERVATION_AXES, &RESERVATION_METRICS)?;
+    let (axes, metrics) =
+        (points_columns(Section::Reservations, Part::Axis), points_columns(Section::Reservations, Part::Metric));
+    let mut df = aggregate_by(with_reservations, &axes, &metrics)?;
     df.rename("batteries", "repetitions".into())?;
     Ok(df)
 }
@@ -502,9 +472,11 @@ pub fn reservation_table(points: &DataFrame) -> PolarsResult<DataFrame> {
 /// difference and the additional gain in %, and the checkpoints written and
 /// resumed jobs that then succeeded (means per run). Empty when no such pair.
 pub fn checkpoint_table(points: &DataFrame) -> PolarsResult<DataFrame> {
-    let keys: Vec<Expr> = CHECKPOINT_AXES[..CHECKPOINT_AXES.len() - 1].iter().map(|a| col(*a)).collect();
+    // The last axis is `checkpointing`: the others pair a run without it with one with it.
+    let axes = points_columns(Section::Checkpoints, Part::Axis);
+    let keys: Vec<Expr> = axes[..axes.len() - 1].iter().map(|a| col(*a)).collect();
     let paired = points.clone().lazy().filter(col("checkpointing").n_unique().over(keys)?.gt(lit(1)));
-    let agg = aggregate_by(paired, &CHECKPOINT_AXES, &["gain", "checkpoints", "resumed_successful"])?;
+    let agg = aggregate_by(paired, &axes, &points_columns(Section::Checkpoints, Part::Metric))?;
     let text = |name| strs(&agg, name);
     let num =
         |name| -> PolarsResult<Vec<f64>> { Ok(floats(&agg, name)?.into_iter().map(|v| v.unwrap_or(0.0)).collect()) };
@@ -551,21 +523,12 @@ pub fn checkpoint_table(points: &DataFrame) -> PolarsResult<DataFrame> {
 pub fn queueing_table(points: &DataFrame) -> PolarsResult<DataFrame> {
     let classic: BooleanChunked =
         strs(points, "strategy")?.iter().map(|name| strategy(name).is_ok_and(|s| s.queueing)).collect();
-    let metrics = [
-        "jobs",
-        "dropped",
-        "wait_mean",
-        "response_mean",
-        "slowdown_mean",
-        "bounded_slowdown_mean",
-        "utilisation",
-        "makespan",
-        "wait_max",
-    ];
+    let metrics = points_columns(Section::Queueing, Part::Metric);
+    let axes: Vec<Expr> = points_columns(Section::Queueing, Part::Axis).into_iter().map(col).collect();
     points
         .filter(&classic)?
         .lazy()
-        .group_by([col("trace"), col("strategy"), col("capacity"), col("kill_at_estimate")])
+        .group_by(axes)
         .agg(
             std::iter::once(len().cast(DataType::Int64).alias("runs"))
                 .chain(metrics.iter().map(|m| col(*m).cast(DataType::Float64).mean()))

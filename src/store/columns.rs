@@ -1,19 +1,35 @@
-//! The `points` table, one descriptor per column.
+//! Column descriptors: every table the writers fill, one descriptor per column.
 //!
-//! Contract: a single-cluster point's stored settings and metrics are
-//! declared here once. A [`PointColumn`] says its name, SQL type, the schema
-//! version that added it and the value its rows in older stores stand for;
-//! how to write it from a run (and, for a metric, how to read it back into a
-//! [`RunSummary`]). The INSERT ([`insert_sql`]), [`crate::store::Store::summary`],
-//! the report loader and the migration of a column added after schema 9
-//! ([`migrations_after`]) are all derived from [`POINT_COLUMNS`]: a new
-//! metric or axis is one line here (plus its field in `RunSummary` or
-//! `PointAxes`).
+//! Contract:
+//! - A [`Table`] names its SQL table and lists a [`Column`] per column, in
+//!   table order: its name, SQL type, the schema version that added it, the
+//!   value rows of older stores stand for, how to bind it from the table's
+//!   row type ([`Rows::Row`]), for a `points` metric how to read it back, and
+//!   where the report uses it ([`Use`]: an axis or a metric of a report
+//!   section, at a rank).
+//! - Every INSERT is generated from the descriptors: the column names, then
+//!   anonymous `?` parameters bound in descriptor order, several rows per
+//!   statement for the tables written row by row ([`insert_all`], batches of
+//!   [`BATCH`]); the SQL texts are built once per table and statements are
+//!   cached. No SQL of the store numbers its parameters.
+//! - A test checks every table's descriptors against the schema the
+//!   migrations build: names, order and types ([`described_tables`]).
+//! - The report's axis and metric lists are collected from the descriptors
+//!   ([`report_columns`]), never kept by hand.
+//!
+//! A new stored metric (or axis) is therefore one descriptor in its table's
+//! list plus the code that computes its value: the INSERT, the schema check,
+//! the report's loading and aggregating follow from the descriptor. If the
+//! column is new to the schema, give it `since` = the next schema version and
+//! append an empty step to [`crate::store::MIGRATIONS`]: columns added after
+//! [`DESCRIBED_SINCE`] are added to older stores by `ALTER TABLE` from their
+//! descriptors ([`migrations_after`]), with `default` standing for their
+//! rows. For a `points` metric also add its field to `RunSummary` (and a
+//! `read`); for an axis its field to `PointAxes`.
 
-use rusqlite::types::Value;
+use std::sync::OnceLock;
 
-use crate::cluster::record::RunSummary;
-use crate::store::{PointAxes, RunRow};
+use rusqlite::Statement;
 
 /// A column's SQL type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,195 +53,390 @@ impl SqlType {
     }
 }
 
-/// What a `points` row is written from.
-#[derive(Debug, Clone, Copy)]
-pub struct PointRow<'a> {
-    /// The run.
-    pub run: &'a RunRow,
-    /// Its settings.
-    pub axes: &'a PointAxes,
-    /// Its aggregates.
-    pub summary: &'a RunSummary,
+/// A report section that groups a table's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// The single-cluster aggregates (and the dissertation tables from them).
+    Summary,
+    /// Paper B's reservation table.
+    Reservations,
+    /// The gain with and without checkpointing.
+    Checkpoints,
+    /// The classic queueing modes' metrics.
+    Queueing,
+    /// The Grid summary per run setting.
+    Grid,
+    /// The Grid's per-cluster table.
+    GridClusters,
 }
 
-/// Reads a column into a summary.
-pub type Read = fn(&mut RunSummary, &rusqlite::Row<'_>, usize) -> rusqlite::Result<()>;
+/// What a column is to a report section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Rows are grouped (and sorted) by it.
+    Axis,
+    /// It is averaged over each group.
+    Metric,
+    /// It is loaded along (an identity, a count), neither grouped nor averaged.
+    Detail,
+}
 
-/// One column of `points`.
-#[derive(Debug, Clone, Copy)]
-pub struct PointColumn {
+/// A column's use in a report section: its part and its rank among the
+/// section's columns of that part (the order the section lists them in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Use {
+    /// The section.
+    pub section: Section,
+    /// Axis, metric or detail.
+    pub part: Part,
+    /// Position among the section's columns of this part.
+    pub rank: u8,
+}
+
+/// An axis of `section` at `rank`.
+pub const fn axis(section: Section, rank: u8) -> Use {
+    Use { section, part: Part::Axis, rank }
+}
+
+/// A metric of `section` at `rank`.
+pub const fn metric(section: Section, rank: u8) -> Use {
+    Use { section, part: Part::Metric, rank }
+}
+
+/// A detail of `section` at `rank`.
+pub const fn detail(section: Section, rank: u8) -> Use {
+    Use { section, part: Part::Detail, rank }
+}
+
+/// The row type a table is written from, and what its metrics are read into.
+pub trait Rows {
+    /// One row's data (borrowed from the run's output).
+    type Row<'a>;
+    /// What [`Column::read`] sets (`()` for tables the store does not read back).
+    type Summary;
+}
+
+/// Binds a column's value of a row to a statement's 1-based parameter.
+pub type Bind<R> =
+    for<'a, 'r, 's, 'c> fn(&'r <R as Rows>::Row<'a>, &'s mut Statement<'c>, usize) -> rusqlite::Result<()>;
+
+/// Sets a summary's field from a stored value (0-based result column).
+pub type Read<R> = fn(&mut <R as Rows>::Summary, &rusqlite::Row<'_>, usize) -> rusqlite::Result<()>;
+
+/// One column of a table.
+pub struct Column<R: Rows + 'static> {
     /// Its name.
     pub name: &'static str,
     /// Its type.
     pub sql_type: SqlType,
-    /// The schema version that added it.
+    /// The schema version that added it to its table (0: it came with the table).
     pub since: i64,
     /// The SQL value rows of stores from before `since` stand for.
     pub default: &'static str,
-    /// Its value for a run.
-    pub write: fn(&PointRow<'_>) -> Value,
-    /// For a metric: sets the summary's field from the stored value.
-    pub read: Option<Read>,
+    /// Binds its value for a row.
+    pub bind: Bind<R>,
+    /// For a metric the store reads back: sets the summary's field.
+    pub read: Option<Read<R>>,
+    /// Where the report uses it.
+    pub uses: &'static [Use],
 }
 
-fn int(v: impl Into<i64>) -> Value {
-    Value::Integer(v.into())
+/// `xs`' one element, or `default` (for the optional parts of [`column!`]).
+#[doc(hidden)]
+pub const fn one_or<T: Copy>(xs: &[T], default: T) -> T {
+    if let [x] = xs { *x } else { default }
 }
 
-fn real(v: f64) -> Value {
-    Value::Real(v)
+/// How rows go in when a row with the same key may exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// A duplicate key is an error.
+    Abort,
+    /// The new row replaces the old one.
+    Replace,
+    /// The old row stays.
+    Ignore,
 }
 
-fn text(v: &str) -> Value {
-    Value::Text(v.to_string())
+/// A table and its columns.
+pub struct Table<R: Rows + 'static> {
+    /// Its SQL name.
+    pub name: &'static str,
+    /// The schema version that created it.
+    pub since: i64,
+    /// Every column, in table order.
+    pub columns: &'static [Column<R>],
+    /// What a duplicate key does.
+    pub conflict: Conflict,
+    /// The one-row and full-batch INSERTs, built on first use.
+    sql: OnceLock<(String, String)>,
 }
 
-macro_rules! setting {
-    ($name:literal, $ty:ident, $since:expr, $default:literal, $write:expr) => {
-        PointColumn { name: $name, sql_type: SqlType::$ty, since: $since, default: $default, write: $write, read: None }
-    };
-}
+impl<R: Rows + 'static> Table<R> {
+    /// A table created by schema `since`, whose INSERTs abort on a duplicate key.
+    pub const fn new(name: &'static str, since: i64, columns: &'static [Column<R>]) -> Table<R> {
+        Table::with_conflict(name, Conflict::Abort, since, columns)
+    }
 
-macro_rules! metric {
-    ($name:literal, $field:ident, Int, $since:expr, $default:literal) => {
-        PointColumn {
-            name: $name,
-            sql_type: SqlType::Int,
-            since: $since,
-            default: $default,
-            write: |r| int(r.summary.$field),
-            read: Some(|s, row, i| {
-                s.$field = row.get(i)?;
-                Ok(())
-            }),
+    /// The same, with `conflict` on a duplicate key.
+    pub const fn with_conflict(
+        name: &'static str,
+        conflict: Conflict,
+        since: i64,
+        columns: &'static [Column<R>],
+    ) -> Table<R> {
+        Table { name, since, columns, conflict, sql: OnceLock::new() }
+    }
+
+    /// `INSERT … INTO name (columns) VALUES (?, …)` with `rows` rows.
+    pub fn insert_sql(&self, rows: usize) -> String {
+        let verb = match self.conflict {
+            Conflict::Abort => "INSERT",
+            Conflict::Replace => "INSERT OR REPLACE",
+            Conflict::Ignore => "INSERT OR IGNORE",
+        };
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name).collect();
+        let row = format!("({})", vec!["?"; names.len()].join(","));
+        format!("{verb} INTO {} ({}) VALUES {}", self.name, names.join(", "), vec![row; rows].join(","))
+    }
+
+    fn cached_sql(&self) -> &(String, String) {
+        self.sql.get_or_init(|| (self.insert_sql(1), self.insert_sql(BATCH)))
+    }
+
+    /// Binds `row` from parameter `first` (1-based) on, in descriptor order.
+    fn bind(&self, stmt: &mut Statement<'_>, first: usize, row: &R::Row<'_>) -> rusqlite::Result<()> {
+        for (k, c) in self.columns.iter().enumerate() {
+            (c.bind)(row, stmt, first + k)?;
         }
-    };
-    ($name:literal, $field:ident, Real, $since:expr, $default:literal) => {
-        PointColumn {
-            name: $name,
-            sql_type: SqlType::Real,
-            since: $since,
-            default: $default,
-            write: |r| real(r.summary.$field),
-            read: Some(|s, row, i| {
-                s.$field = row.get(i)?;
-                Ok(())
-            }),
+        Ok(())
+    }
+
+    /// Its columns a report section uses as `part`, by rank.
+    pub fn report_columns(&'static self, section: Section, part: Part) -> Vec<&'static Column<R>> {
+        let mut found: Vec<(u8, &Column<R>)> = self
+            .columns
+            .iter()
+            .filter_map(|c| c.uses.iter().find(|u| u.section == section && u.part == part).map(|u| (u.rank, c)))
+            .collect();
+        found.sort_by_key(|(rank, _)| *rank);
+        found.into_iter().map(|(_, c)| c).collect()
+    }
+}
+
+/// The names of the columns of `table` a report section uses as `part`, by rank.
+pub fn report_columns<R: Rows + 'static>(table: &'static Table<R>, section: Section, part: Part) -> Vec<&'static str> {
+    table.report_columns(section, part).into_iter().map(|c| c.name).collect()
+}
+
+/// Rows per multi-row INSERT: one statement per batch instead of per row.
+pub const BATCH: usize = 50;
+
+/// Inserts one row (cached statement).
+pub(crate) fn insert<R: Rows + 'static>(
+    tx: &rusqlite::Transaction<'_>,
+    table: &Table<R>,
+    row: &R::Row<'_>,
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(&table.cached_sql().0)?;
+    table.bind(&mut stmt, 1, row)?;
+    stmt.raw_execute().map(|_| ())
+}
+
+/// Inserts `rows` in batches of [`BATCH`] rows per statement (cached).
+pub(crate) fn insert_all<'a, R: Rows + 'static>(
+    tx: &rusqlite::Transaction<'_>,
+    table: &Table<R>,
+    rows: impl ExactSizeIterator<Item = R::Row<'a>>,
+) -> rusqlite::Result<()> {
+    let (total, width) = (rows.len(), table.columns.len());
+    let (single, full) = table.cached_sql();
+    let mut rows = rows.peekable();
+    let mut done = 0;
+    while done < total {
+        let n = BATCH.min(total - done);
+        // Full batches and single rows reuse their SQL text (building and
+        // hashing it per chunk cost as much as the inserts); only a short
+        // tail of several rows builds its own.
+        let mut stmt = match n {
+            BATCH => tx.prepare_cached(full)?,
+            1 => tx.prepare_cached(single)?,
+            _ => tx.prepare_cached(&table.insert_sql(n))?,
+        };
+        for r in 0..n {
+            let Some(row) = rows.next() else { break };
+            table.bind(&mut stmt, r * width + 1, &row)?;
         }
-    };
+        stmt.raw_execute()?;
+        done += n;
+    }
+    debug_assert!(rows.peek().is_none(), "{}: more rows than announced", table.name);
+    Ok(())
 }
 
-/// Every column of `points`, in table order.
-pub const POINT_COLUMNS: &[PointColumn] = &[
-    setting!("run_id", Int, 1, "NULL", |r| int(r.run.run_id)),
-    setting!("strategy", Text, 1, "NULL", |r| text(&r.run.strategy)),
-    setting!("trace", Text, 1, "NULL", |r| text(&r.run.trace)),
-    setting!("battery", Int, 1, "NULL", |r| int(r.run.battery)),
-    setting!("seed", Int, 1, "NULL", |r| int(r.run.seed as i64)),
-    setting!("placement", Text, 1, "NULL", |r| text(&r.axes.placement)),
-    setting!("acceptance", Text, 1, "NULL", |r| text(&r.axes.acceptance)),
-    setting!("pof_max", Real, 1, "NULL", |r| real(r.axes.pof_max)),
-    setting!("security_factor", Real, 1, "NULL", |r| r.axes.security_factor.map_or(Value::Null, real)),
-    setting!("penalty_ratio", Real, 1, "NULL", |r| real(r.axes.penalty_ratio)),
-    setting!("pdf_source", Text, 1, "NULL", |r| text(&r.axes.pdf_source)),
-    setting!("failures", Text, 1, "NULL", |r| text(&r.axes.failures)),
-    setting!("capacity", Int, 1, "NULL", |r| int(r.run.capacity)),
-    metric!("jobs", jobs, Int, 1, "NULL"),
-    metric!("accepted", accepted, Int, 1, "NULL"),
-    metric!("successful", successful, Int, 1, "NULL"),
-    metric!("failed", failed, Int, 1, "NULL"),
-    metric!("rejected", rejected, Int, 1, "NULL"),
-    metric!("fees", fees, Real, 1, "NULL"),
-    metric!("penalties", penalties, Real, 1, "NULL"),
-    metric!("gain", gain, Real, 1, "NULL"),
-    metric!("utilisation", utilisation, Real, 1, "NULL"),
-    metric!("overbooked", overbooked, Int, 1, "NULL"),
-    metric!("overbooked_failed", overbooked_failed, Int, 1, "NULL"),
-    metric!("overbooked_pof", overbooked_pof_sum, Real, 1, "NULL"),
-    setting!("wall_seconds", Real, 1, "NULL", |r| real(r.run.wall_seconds)),
-    setting!("reservation_percent", Real, 2, "0.0", |r| real(r.axes.reservation_percent)),
-    setting!("start_factor", Real, 2, "1.0", |r| real(r.axes.start_factor)),
-    setting!("reservation_option", Text, 2, "'reject'", |r| text(&r.axes.reservation_option)),
-    setting!("checkpointing", Int, 2, "0", |r| int(r.axes.checkpointing)),
-    metric!("reservations", reservations, Int, 2, "0"),
-    metric!("reservations_accepted", reservations_accepted, Int, 2, "0"),
-    metric!("reservation_rejection_rate", reservation_rejection_rate, Real, 2, "0.0"),
-    metric!("sldwa", sldwa, Real, 2, "0.0"),
-    metric!("moved_jobs", moved_jobs, Int, 2, "0"),
-    metric!("move_delay_mean", move_delay_mean, Real, 2, "0.0"),
-    metric!("move_delay_max", move_delay_max, Real, 2, "0.0"),
-    metric!("pinned_jobs", pinned_jobs, Int, 2, "0"),
-    metric!("checkpoints", checkpoints, Int, 2, "0"),
-    metric!("resumed_successful", resumed_successful, Int, 2, "0"),
-    setting!("kill_at_estimate", Int, 3, "1", |r| int(r.axes.kill_at_estimate)),
-    metric!("dropped", dropped, Int, 3, "0"),
-    metric!("wait_mean", wait_mean, Real, 3, "0.0"),
-    metric!("wait_max", wait_max, Real, 3, "0.0"),
-    metric!("response_mean", response_mean, Real, 3, "0.0"),
-    metric!("slowdown_mean", slowdown_mean, Real, 3, "0.0"),
-    metric!("bounded_slowdown_mean", bounded_slowdown_mean, Real, 3, "0.0"),
-    metric!("makespan", makespan, Real, 3, "0.0"),
-    setting!("calibration", Text, 7, "'none'", |r| text(&r.axes.calibration)),
-    PointColumn {
-        name: "overbooked_pof_calibrated",
-        sql_type: SqlType::Real,
-        since: 7,
-        default: "NULL",
-        write: |r| r.summary.overbooked_pof_calibrated_sum.map_or(Value::Null, real),
-        read: Some(|s, row, i| {
-            s.overbooked_pof_calibrated_sum = row.get(i)?;
-            Ok(())
-        }),
-    },
-];
-
-/// `INSERT INTO points (…) VALUES (…)` over every column, by name.
-pub fn insert_sql() -> String {
-    let names: Vec<&str> = POINT_COLUMNS.iter().map(|c| c.name).collect();
-    let slots: Vec<String> = (1..=names.len()).map(|i| format!("?{i}")).collect();
-    format!("INSERT INTO points ({}) VALUES ({})", names.join(", "), slots.join(", "))
+/// The name of a table and its columns' names and types, whatever its row type.
+pub trait Described: Sync {
+    /// Its SQL name.
+    fn name(&self) -> &'static str;
+    /// The schema version that created it.
+    fn since(&self) -> i64;
+    /// (name, type, schema version that added it to the table or 0, default)
+    /// of every column, in table order.
+    fn columns(&self) -> Vec<(&'static str, SqlType, i64, &'static str)>;
 }
 
-/// The values of one row, in [`POINT_COLUMNS`] order.
-pub fn values(row: &PointRow<'_>) -> Vec<Value> {
-    POINT_COLUMNS.iter().map(|c| (c.write)(row)).collect()
+impl<R: Rows + 'static> Described for Table<R>
+where
+    Table<R>: Sync,
+{
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn since(&self) -> i64 {
+        self.since
+    }
+
+    fn columns(&self) -> Vec<(&'static str, SqlType, i64, &'static str)> {
+        self.columns.iter().map(|c| (c.name, c.sql_type, c.since, c.default)).collect()
+    }
 }
 
-/// `SELECT` of every metric column, and the readers in that order.
-pub fn summary_select() -> (String, Vec<Read>) {
-    let metrics: Vec<&PointColumn> = POINT_COLUMNS.iter().filter(|c| c.read.is_some()).collect();
-    let names: Vec<&str> = metrics.iter().map(|c| c.name).collect();
-    (
-        format!("SELECT {} FROM points WHERE run_id = ?1", names.join(", ")),
-        metrics.iter().filter_map(|c| c.read).collect(),
-    )
+/// Every table the writers fill.
+pub fn described_tables() -> Vec<&'static dyn Described> {
+    use crate::store::tables::{experiment, grid, points, pricing, provision, run};
+    vec![
+        &run::RUNS,
+        &run::BATTERY_JOBS,
+        &run::JOB_OUTCOMES,
+        &run::NODE_EVENTS,
+        &run::RESERVATIONS,
+        &run::ENERGY,
+        &points::POINTS,
+        &experiment::EXPERIMENTS,
+        &experiment::EXPERIMENT_POINTS,
+        &grid::GRID_POINTS,
+        &grid::CORESERVATIONS,
+        &grid::SUBRESERVATIONS,
+        &grid::CLUSTER_RUNS,
+        &provision::PROVISION_POINTS,
+        &provision::PROVISION_SITES,
+        &provision::PROVISION_SUBMISSIONS,
+        &provision::SLOT_SAMPLES,
+        &provision::ADVERTISED_SLOTS,
+        &pricing::PRICED_RESERVATIONS,
+        &pricing::PRICING_HARM,
+    ]
 }
 
-/// The columns the descriptors add after schema 9 (none of today's), as
-/// `ALTER TABLE` statements for the step to `version`.
+/// The last schema version whose columns the migration scripts create;
+/// later columns come from their descriptors.
+pub const DESCRIBED_SINCE: i64 = 10;
+
+/// The columns the descriptors add after [`DESCRIBED_SINCE`] (none of
+/// today's), as `ALTER TABLE` statements for the step to `version`.
 pub fn migrations_after(version: i64) -> String {
-    POINT_COLUMNS
+    described_tables()
         .iter()
-        .filter(|c| c.since == version && version > 9)
-        .map(|c| format!("ALTER TABLE points ADD COLUMN {} {} DEFAULT {};\n", c.name, c.sql_type.sql(), c.default))
+        .flat_map(|t| t.columns().into_iter().map(move |c| (t.name(), c)))
+        .filter(|(_, (_, _, since, _))| *since == version && version > DESCRIBED_SINCE)
+        .map(|(table, (name, ty, _, default))| {
+            format!("ALTER TABLE {table} ADD COLUMN {name} {} DEFAULT {default};\n", ty.sql())
+        })
         .collect()
 }
+
+/// A descriptor: `column!(name, Type, |row| value)` binds `value` of a row;
+/// optional parts, in this order: `; since VERSION, "DEFAULT"` (added to its
+/// table later), `; uses [axis(…), metric(…)]` (the report's), `; read
+/// READER` (read back by the store).
+macro_rules! column {
+    ($name:literal, $ty:ident, |$r:ident| $value:expr
+        $(; since $since:expr, $default:literal)?
+        $(; uses [$($use:expr),* $(,)?])?
+        $(; read $read:expr)?) => {
+        $crate::store::columns::Column {
+            name: $name,
+            sql_type: $crate::store::columns::SqlType::$ty,
+            since: $crate::store::columns::one_or(&[$($since)?], 0),
+            default: $crate::store::columns::one_or(&[$($default)?], "NULL"),
+            bind: |$r, stmt, i| stmt.raw_bind_parameter(i, $value),
+            read: $crate::store::columns::one_or(&[$(Some($read))?], None),
+            uses: &[$($($use),*)?],
+        }
+    };
+}
+pub(crate) use column;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The descriptors describe exactly the table the migrations build.
+    /// Every table's descriptors describe exactly the table the migrations build.
     #[test]
-    fn descriptors_match_the_table() {
+    fn descriptors_match_the_schema() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.sqlite");
         crate::store::Store::open(&path).unwrap();
-        let table =
-            crate::store::query(&path, "SELECT name, type FROM pragma_table_info('points') ORDER BY cid").unwrap();
-        let stored: Vec<(String, String)> = table.rows.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
-        let declared: Vec<(String, String)> =
-            POINT_COLUMNS.iter().map(|c| (c.name.to_string(), c.sql_type.sql().to_string())).collect();
-        assert_eq!(stored, declared);
+        let tables = described_tables();
+        for t in &tables {
+            let sql = format!("SELECT name, type FROM pragma_table_info('{}') ORDER BY cid", t.name());
+            let stored: Vec<(String, String)> =
+                crate::store::query(&path, &sql).unwrap().rows.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
+            let declared: Vec<(String, String)> =
+                t.columns().iter().map(|c| (c.0.to_string(), c.1.sql().to_string())).collect();
+            assert_eq!(stored, declared, "table {}", t.name());
+            for (name, _, since, _) in t.columns() {
+                let ok = since == 0 || (t.since() < since && since <= crate::store::SCHEMA_VERSION);
+                assert!(ok, "{}.{name}: since {since}", t.name());
+            }
+        }
+        // Every table of the schema is described (the `jobs` view is derived).
+        let all = crate::store::query(&path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .unwrap()
+            .rows
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect::<Vec<_>>();
+        for name in all {
+            assert!(tables.iter().any(|t| t.name() == name), "table {name} has no descriptors");
+        }
+    }
+
+    #[test]
+    fn inserts_name_their_columns_and_number_no_parameter() {
+        let sql = crate::store::tables::run::NODE_EVENTS.insert_sql(2);
+        assert_eq!(
+            sql,
+            "INSERT INTO node_events (run_id, seq, time, node, kind, job) VALUES (?,?,?,?,?,?),(?,?,?,?,?,?)"
+        );
+        let replace = crate::store::tables::provision::PROVISION_POINTS.insert_sql(1);
+        assert!(replace.starts_with("INSERT OR REPLACE INTO provision_points (point_id, kind,"), "{replace}");
+    }
+
+    /// A sorted rank per section and part: no two columns of a table share one.
+    #[test]
+    fn report_ranks_are_unique() {
+        use crate::store::tables::{grid, points};
+        fn check<R: Rows + 'static>(t: &'static Table<R>) {
+            for c in t.columns {
+                for u in c.uses {
+                    let same = t
+                        .columns
+                        .iter()
+                        .flat_map(|d| d.uses.iter())
+                        .filter(|v| v.section == u.section && v.part == u.part && v.rank == u.rank)
+                        .count();
+                    assert_eq!(
+                        same, 1,
+                        "{}.{}: rank {} of {:?} {:?} taken twice",
+                        t.name, c.name, u.rank, u.section, u.part
+                    );
+                }
+            }
+        }
+        check(&points::POINTS);
+        check(&grid::GRID_POINTS);
+        check(&grid::CLUSTER_RUNS);
     }
 }

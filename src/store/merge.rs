@@ -64,7 +64,7 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
     };
     for input in inputs {
         let before = count(&store)?;
-        store.conn.execute("ATTACH DATABASE ?1 AS src", [input.to_string_lossy()]).map_err(&err)?;
+        store.conn.execute("ATTACH DATABASE ? AS src", [input.to_string_lossy()]).map_err(&err)?;
         let tx = store.conn.transaction().map_err(&err)?;
         tx.execute_batch(
             "CREATE TEMP TABLE new_runs AS SELECT run_id FROM src.runs WHERE run_id NOT IN (SELECT run_id FROM main.runs);

@@ -3,7 +3,8 @@
 //!
 //! Contract:
 //! - One module per concept: [`schema`] (versioned migrations), [`columns`]
-//!   (the `points` table, one descriptor per column), [`writer`] (one writer
+//!   (column descriptors: INSERTs, schema check, report lists), [`tables`]
+//!   (every table's descriptors, per kind of point), [`writer`] (one writer
 //!   per point kind, each point in one transaction), [`merge`] (every table
 //!   of a sweep's shards) and [`query`] (read-only access).
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
@@ -20,7 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags, params};
+use rusqlite::{Connection, OpenFlags};
 
 use crate::cluster::energy::{Energy, EnergyConfig};
 use crate::cluster::record::{NodeEventRecord, RunRecords, RunSummary};
@@ -32,6 +33,7 @@ mod error;
 pub mod merge;
 pub mod query;
 pub mod schema;
+pub mod tables;
 pub mod writer;
 
 pub use merge::{MergeError, MergeReport, merge};
@@ -204,9 +206,6 @@ pub struct Store {
     conn: Connection,
     /// Battery keys whose jobs are known to be stored.
     batteries: std::collections::HashSet<i64>,
-    /// Full-batch INSERTs, built once.
-    battery_sql: String,
-    outcome_sql: String,
 }
 
 impl Store {
@@ -244,13 +243,7 @@ impl Store {
             tx.commit().map_err(&err)?;
         }
         drop(err);
-        Ok(Store {
-            path,
-            conn,
-            batteries: std::collections::HashSet::new(),
-            battery_sql: writer::insert_sql("battery_jobs", writer::BATTERY_COLUMNS, writer::BATCH),
-            outcome_sql: writer::insert_sql("job_outcomes", writer::OUTCOME_COLUMNS, writer::BATCH),
-        })
+        Ok(Store { path, conn, batteries: std::collections::HashSet::new() })
     }
 
     /// The database file.
@@ -261,13 +254,13 @@ impl Store {
     /// True if a run with this id is already stored.
     pub fn has_run(&self, run_id: i64) -> Result<bool, StoreError> {
         self.conn
-            .query_row("SELECT EXISTS (SELECT 1 FROM runs WHERE run_id = ?1)", [run_id], |r| r.get(0))
+            .query_row("SELECT EXISTS (SELECT 1 FROM runs WHERE run_id = ?)", [run_id], |r| r.get(0))
             .map_err(sqlite(&self.path))
     }
 
     /// A stored single-cluster run's summary, from its `points` row.
     pub fn summary(&self, run_id: i64) -> Result<RunSummary, StoreError> {
-        let (sql, readers) = columns::summary_select();
+        let (sql, readers) = tables::points::summary_select();
         self.conn
             .query_row(&sql, [run_id], |row| {
                 let mut summary = RunSummary::default();
@@ -288,23 +281,14 @@ impl Store {
     ) -> Result<(), StoreError> {
         let err = sqlite(&self.path);
         let tx = self.conn.transaction().map_err(&err)?;
-        tx.execute(
-            "INSERT OR IGNORE INTO experiments (hash, name, file, config, code_version, created_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![e.hash, e.name, e.file, e.config, e.code_version, e.created_at],
-        )
-        .map_err(&err)?;
-        let hash = &e.hash;
-        {
-            let mut insert = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO experiment_points (experiment, run_id, sweep) VALUES (?1, ?2, ?3)",
-                )
-                .map_err(&err)?;
-            for (run_id, sweep) in points {
-                insert.execute(params![hash, run_id, sweep]).map_err(&err)?;
-            }
-        }
+        columns::insert(&tx, &tables::experiment::EXPERIMENTS, &e).map_err(&err)?;
+        let points: Vec<(i64, String)> = points.into_iter().collect();
+        let rows = points.iter().map(|(point_id, sweep)| tables::experiment::ExperimentPointRow {
+            experiment: &e.hash,
+            point_id: *point_id,
+            sweep,
+        });
+        columns::insert_all(&tx, &tables::experiment::EXPERIMENT_POINTS, rows).map_err(&err)?;
         tx.commit().map_err(&err)
     }
 

@@ -1,9 +1,12 @@
 //! Writing a provisioning point (MOGA or greedy against best effort) or a
 //! site's slot statistics.
 
-use rusqlite::params;
-
 use crate::provision::experiment::{SiteSummary, SlotStatistics, SubmissionOutcome};
+use crate::store::columns::{insert, insert_all};
+use crate::store::tables::provision::{
+    ADVERTISED_SLOTS, AdvertisedRow, PROVISION_POINTS, PROVISION_SITES, PROVISION_SUBMISSIONS, SLOT_SAMPLES, SiteRow,
+    SlotSampleRow, SubmissionRow,
+};
 use crate::store::{Store, StoreError, sqlite};
 
 /// The `provision_points` row of a point.
@@ -96,39 +99,10 @@ impl Store {
         let err = sqlite(&self.path);
         let tx = self.conn.transaction().map_err(&err)?;
         insert_point(&tx, point).map_err(&err)?;
-        insert_sites(&tx, point.point_id, sites).map_err(&err)?;
-        {
-            let mut st = tx
-                .prepare_cached(
-                    "INSERT OR REPLACE INTO provision_submissions VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-                )
-                .map_err(&err)?;
-            for r in rows {
-                let makespan_ratio = match (r.makespan, r.be_makespan) {
-                    (Some(m), Some(b)) if b > 0 => Some(m as f64 / b as f64),
-                    _ => None,
-                };
-                let cost_ratio = r.cost.filter(|_| r.be_cost > 0.0).map(|c| c / r.be_cost);
-                st.execute(params![
-                    point.point_id,
-                    r.submission as i64,
-                    r.time,
-                    r.alpha,
-                    r.makespan,
-                    r.cost,
-                    r.enacted_makespan,
-                    r.be_makespan,
-                    r.be_cost,
-                    makespan_ratio,
-                    cost_ratio,
-                    r.archive as i64,
-                    r.slots as i64,
-                    r.fallback,
-                    r.f,
-                ])
-                .map_err(&err)?;
-            }
-        }
+        insert_sites(&tx, point.point_id, sites.iter().map(|(s, target)| (s, *target, None))).map_err(&err)?;
+        let point_id = point.point_id;
+        insert_all(&tx, &PROVISION_SUBMISSIONS, rows.iter().map(|outcome| SubmissionRow { point_id, outcome }))
+            .map_err(&err)?;
         tx.commit().map_err(&err)
     }
 
@@ -142,77 +116,54 @@ impl Store {
         let err = sqlite(&self.path);
         let tx = self.conn.transaction().map_err(&err)?;
         insert_point(&tx, point).map_err(&err)?;
-        insert_sites(&tx, point.point_id, &[(stats.site.clone(), target_load)]).map_err(&err)?;
-        {
-            let mut st = tx.prepare_cached("INSERT INTO slot_samples VALUES (?1, ?2, ?3, ?4)").map_err(&err)?;
-            for s in &stats.samples {
-                st.execute(params![point.point_id, s.time, s.slots, s.tasks]).map_err(&err)?;
-            }
-            let mut st =
-                tx.prepare_cached("INSERT INTO advertised_slots VALUES (?1, ?2, ?3, ?4, ?5, ?6)").map_err(&err)?;
-            for (t, a) in &stats.observed {
-                st.execute(params![point.point_id, t, a.start - t, a.duration, a.procs, a.extensible]).map_err(&err)?;
-            }
-        }
+        insert_sites(&tx, point.point_id, std::iter::once((&stats.site, target_load, None))).map_err(&err)?;
+        let point_id = point.point_id;
+        let samples =
+            stats.samples.iter().map(|s| SlotSampleRow { point_id, time: s.time, slots: s.slots, tasks: s.tasks });
+        insert_all(&tx, &SLOT_SAMPLES, samples).map_err(&err)?;
+        let observed = stats.observed.iter().map(|(t, a)| AdvertisedRow {
+            point_id,
+            time: *t,
+            start: a.start - t,
+            duration: a.duration,
+            procs: a.procs,
+            edge: a.extensible,
+        });
+        insert_all(&tx, &ADVERTISED_SLOTS, observed).map_err(&err)?;
         tx.commit().map_err(&err)
     }
 }
 
+/// The tables holding a point's rows besides `provision_points`, cleared
+/// before it is written again.
+const POINT_TABLES: [&str; 6] = [
+    "provision_submissions",
+    "provision_sites",
+    "slot_samples",
+    "advertised_slots",
+    "priced_reservations",
+    "pricing_harm",
+];
+
 pub(crate) fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqlite::Result<()> {
-    tx.execute("DELETE FROM provision_submissions WHERE point_id = ?1", [p.point_id])?;
-    tx.execute("DELETE FROM provision_sites WHERE point_id = ?1", [p.point_id])?;
-    tx.execute("DELETE FROM slot_samples WHERE point_id = ?1", [p.point_id])?;
-    tx.execute("DELETE FROM advertised_slots WHERE point_id = ?1", [p.point_id])?;
-    tx.execute("DELETE FROM priced_reservations WHERE point_id = ?1", [p.point_id])?;
-    tx.execute("DELETE FROM pricing_harm WHERE point_id = ?1", [p.point_id])?;
-    tx.execute(
-        "INSERT OR REPLACE INTO provision_points (point_id, kind, experiment, workflow, workflow_tasks, task_processors, \
-         sites, traces, target_load, exact_estimates, seed, submissions, config, code_version, wall_seconds, method, \
-         share, alpha, pricing_policy) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-        params![
-            p.point_id,
-            p.kind,
-            p.experiment,
-            p.workflow,
-            p.workflow_tasks.map(|n| n as i64),
-            p.task_processors,
-            p.sites as i64,
-            p.traces,
-            p.target_load,
-            p.exact_estimates,
-            p.seed as i64,
-            p.submissions.map(|n| n as i64),
-            p.config,
-            p.code_version,
-            p.wall_seconds,
-            p.method,
-            p.pricing.map(|x| x.0),
-            p.pricing.map(|x| x.1),
-            p.pricing.map(|x| x.2),
-        ],
-    )?;
-    Ok(())
+    for table in POINT_TABLES {
+        tx.prepare_cached(&format!("DELETE FROM {table} WHERE point_id = ?"))?.execute([p.point_id])?;
+    }
+    insert(tx, &PROVISION_POINTS, &p)
 }
 
-pub(crate) fn insert_sites(
+/// Inserts a point's sites: (figures, target utilisation, best-effort wait) each.
+pub(crate) fn insert_sites<'a>(
     tx: &rusqlite::Transaction<'_>,
     point_id: i64,
-    sites: &[(SiteSummary, Option<f64>)],
+    sites: impl ExactSizeIterator<Item = (&'a SiteSummary, Option<f64>, Option<f64>)>,
 ) -> rusqlite::Result<()> {
-    let mut st = tx.prepare_cached("INSERT INTO provision_sites VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL)")?;
-    for (i, (s, target)) in sites.iter().enumerate() {
-        st.execute(params![
-            point_id,
-            i as i64,
-            s.trace,
-            s.capacity,
-            s.jobs as i64,
-            target,
-            s.copy_probability,
-            s.offered,
-            s.achieved,
-        ])?;
-    }
-    Ok(())
+    let rows = sites.enumerate().map(|(site, (summary, target_load, be_wait))| SiteRow {
+        point_id,
+        site,
+        summary,
+        target_load,
+        be_wait,
+    });
+    insert_all(tx, &PROVISION_SITES, rows)
 }

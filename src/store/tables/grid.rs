@@ -1,0 +1,217 @@
+//! The tables of a Grid run: `grid_points`, `coreservations`,
+//! `subreservations` and `cluster_runs` (its jobs go to
+//! [`super::run`]'s tables).
+//!
+//! Contract: one `grid_points` row per run with the broker's settings and
+//! summary; one `coreservations` row per request, one `subreservations` row
+//! per part of a granted request, one `cluster_runs` row per cluster. The
+//! report groups `grid_points` by its [`Section::Grid`] axes (after the
+//! run's sweep) and `cluster_runs` by those and its [`Section::GridClusters`]
+//! axes.
+
+use crate::grid::request::RequestId;
+use crate::store::columns::Section::{Grid, GridClusters};
+use crate::store::columns::{Rows, Table, axis, column, detail, metric};
+use crate::store::{ClusterRow, GridOutput, RequestRow, RunRow};
+
+/// A Grid run.
+#[derive(Debug, Clone, Copy)]
+pub struct GridPointRow<'a> {
+    /// The run.
+    pub run: &'a RunRow,
+    /// What the Grid produced.
+    pub grid: &'a GridOutput,
+}
+
+/// The row type of `grid_points`.
+pub enum GridPoints {}
+
+impl Rows for GridPoints {
+    type Row<'a> = GridPointRow<'a>;
+    type Summary = ();
+}
+
+/// One row per Grid run.
+pub static GRID_POINTS: Table<GridPoints> = Table::new(
+    "grid_points",
+    4,
+    &[
+        column!("run_id", Int, |r| r.run.run_id),
+        column!("algorithm", Text, |r| r.grid.algorithm.as_str(); uses [axis(Grid, 3)]),
+        column!("clusters", Int, |r| r.grid.clusters; uses [axis(Grid, 1)]),
+        column!("request_workload", Text, |r| r.grid.request_workload.as_str(); uses [axis(Grid, 2)]),
+        column!("minsize", Int, |r| r.grid.minsize; uses [axis(Grid, 4)]),
+        column!("starts", Int, |r| r.grid.starts; uses [axis(Grid, 5)]),
+        column!("local_scheduler", Text, |r| r.grid.local_scheduler.as_str(); uses [axis(Grid, 6)]),
+        column!("start_weight", Real, |r| r.grid.start_weight; uses [axis(Grid, 7)]),
+        column!("trace", Text, |r| r.run.trace.as_str(); uses [axis(Grid, 0)]),
+        column!("seed", Int, |r| r.run.seed as i64; uses [detail(Grid, 0)]),
+        column!("t_stop", Int, |r| r.grid.t_stop),
+        column!("requests", Int, |r| r.grid.summary.requests; uses [detail(Grid, 1)]),
+        column!("granted", Int, |r| r.grid.summary.granted; uses [metric(Grid, 19)]),
+        column!("failure_rate", Real, |r| r.grid.summary.failure_rate; uses [metric(Grid, 0)]),
+        column!("messages_mean", Real, |r| r.grid.summary.messages_mean; uses [metric(Grid, 1)]),
+        column!("reservation_messages_mean", Real, |r| r.grid.summary.reservation_messages_mean; uses [metric(Grid, 2)]),
+        column!("messages_max", Int, |r| r.grid.summary.messages_max; uses [metric(Grid, 3)]),
+        column!("efficiency_mean", Real, |r| r.grid.summary.efficiency_mean; uses [metric(Grid, 4)]),
+        column!("unfairness_mean", Real, |r| r.grid.summary.unfairness_mean; uses [metric(Grid, 5)]),
+        column!("rel_start_mean", Real, |r| r.grid.summary.rel_start_mean; uses [metric(Grid, 6)]),
+        column!("rel_start_grid_mean", Real, |r| r.grid.summary.rel_start_grid_mean; uses [metric(Grid, 7)]),
+        column!("cost_mean", Real, |r| r.grid.summary.cost_mean; uses [metric(Grid, 8)]),
+        column!("rel_cost_mean", Real, |r| r.grid.summary.rel_cost_mean; uses [metric(Grid, 9)]),
+        column!("day_share", Real, |r| r.grid.summary.day_share; uses [metric(Grid, 10)]),
+        column!("night_share", Real, |r| r.grid.summary.night_share; uses [metric(Grid, 11)]),
+        column!("off_peak_share", Real, |r| r.grid.summary.off_peak_share; uses [metric(Grid, 12)]),
+        column!("first_weekend_rel_start_mean", Real, |r| r.grid.summary.first_weekend_rel_start_mean; uses [metric(Grid, 13)]),
+        column!("first_weekend_rel_cost_mean", Real, |r| r.grid.summary.first_weekend_rel_cost_mean; uses [metric(Grid, 14)]),
+        column!("utilisation_mean", Real, |r| r.grid.summary.utilisation_mean; uses [metric(Grid, 15)]),
+        column!("wait_max", Real, |r| r.grid.summary.wait_max; uses [metric(Grid, 16)]),
+        column!("wait_top10", Real, |r| r.grid.summary.wait_top10; uses [metric(Grid, 17)]),
+        column!("expansion_factor", Real, |r| r.grid.summary.expansion_factor; uses [metric(Grid, 18)]),
+        column!("wall_seconds", Real, |r| r.run.wall_seconds; uses [metric(Grid, 20)]),
+    ],
+);
+
+/// A co-reservation request of a Grid run.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestRowOf<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// The broker's algorithm.
+    pub algorithm: &'a str,
+    /// Cluster candidates.
+    pub clusters: u32,
+    /// The request and its metrics.
+    pub request: &'a RequestRow,
+}
+
+/// The row type of `coreservations`.
+pub enum Requests {}
+
+impl Rows for Requests {
+    type Row<'a> = RequestRowOf<'a>;
+    type Summary = ();
+}
+
+/// Each co-reservation request.
+pub static CORESERVATIONS: Table<Requests> = Table::new(
+    "coreservations",
+    4,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("request", Int, |r| r.request.record.request.id),
+        column!("algorithm", Text, |r| r.algorithm),
+        column!("clusters", Int, |r| r.clusters),
+        column!("template", Int, |r| r.request.record.request.template),
+        column!("submit", Int, |r| r.request.record.request.submit),
+        column!("earliest_start", Int, |r| r.request.record.request.earliest_start),
+        column!("deadline", Int, |r| r.request.record.request.deadline),
+        column!("duration", Int, |r| r.request.record.request.duration),
+        column!("parts", Int, |r| r.request.record.request.parts.len() as u32),
+        column!("cpus", Text, |r| {
+            r.request.record.request.sorted_parts().iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+        }),
+        column!("start_weight", Real, |r| r.request.record.request.start_weight),
+        column!("outcome", Text, |r| if r.request.record.granted() { "granted" } else { "rejected" }),
+        column!("start", Int, |r| r.request.record.start),
+        column!("attempts", Int, |r| r.request.record.counters.attempts),
+        column!("failures", Int, |r| r.request.record.counters.failures),
+        column!("rollbacks", Int, |r| r.request.record.counters.rollbacks),
+        column!("status_messages", Int, |r| r.request.record.status_messages),
+        column!("messages", Int, |r| r.request.record.messages()),
+        column!("variants", Int, |r| r.request.record.tree.variants() as i64),
+        column!("max_messages", Int, |r| r.request.record.max_messages as i64),
+        column!("efficiency", Real, |r| r.request.metrics.efficiency),
+        column!("unfairness", Real, |r| r.request.metrics.unfairness),
+        column!("rel_start", Real, |r| r.request.metrics.rel_start),
+        column!("rel_start_grid", Real, |r| r.request.metrics.rel_start_grid),
+        column!("cost", Real, |r| r.request.metrics.cost),
+        column!("rel_cost", Real, |r| r.request.metrics.rel_cost),
+        column!("first_weekend", Int, |r| r.request.metrics.first_weekend),
+    ],
+);
+
+/// One part of a granted co-reservation.
+#[derive(Debug, Clone, Copy)]
+pub struct SubreservationRow {
+    /// The run.
+    pub run_id: i64,
+    /// The request's id.
+    pub request: RequestId,
+    /// The part (0 = the largest).
+    pub part: u32,
+    /// Its cluster.
+    pub cluster: u32,
+    /// Its CPUs.
+    pub cpus: u32,
+    /// Its start.
+    pub start: i64,
+    /// Its end.
+    pub end: i64,
+}
+
+/// The row type of `subreservations`.
+pub enum Subreservations {}
+
+impl Rows for Subreservations {
+    type Row<'a> = SubreservationRow;
+    type Summary = ();
+}
+
+/// The per-cluster parts of granted co-reservations.
+pub static SUBRESERVATIONS: Table<Subreservations> = Table::new(
+    "subreservations",
+    4,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("request", Int, |r| r.request),
+        column!("part", Int, |r| r.part),
+        column!("cluster", Int, |r| r.cluster),
+        column!("cpus", Int, |r| r.cpus),
+        column!("start", Int, |r| r.start),
+        column!("end", Int, |r| r.end),
+    ],
+);
+
+/// One cluster of a Grid run.
+#[derive(Debug, Clone, Copy)]
+pub struct ClusterRunRow<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// The cluster and its metrics.
+    pub cluster: &'a ClusterRow,
+}
+
+/// The row type of `cluster_runs`.
+pub enum ClusterRuns {}
+
+impl Rows for ClusterRuns {
+    type Row<'a> = ClusterRunRow<'a>;
+    type Summary = ();
+}
+
+/// Per-cluster metrics of a Grid run.
+pub static CLUSTER_RUNS: Table<ClusterRuns> = Table::new(
+    "cluster_runs",
+    4,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("cluster", Int, |r| r.cluster.cluster; uses [axis(GridClusters, 0)]),
+        column!("window", Int, |r| r.cluster.window; uses [detail(GridClusters, 0)]),
+        column!("window_offset", Int, |r| r.cluster.window_offset; uses [detail(GridClusters, 1)]),
+        column!("raw_jobs", Int, |r| r.cluster.raw_jobs),
+        column!("jobs", Int, |r| r.cluster.metrics.jobs as u32; uses [metric(GridClusters, 0)]),
+        column!("wc_acc", Real, |r| r.cluster.wc_acc; uses [metric(GridClusters, 1)]),
+        column!("utilisation", Real, |r| r.cluster.metrics.utilisation(); uses [metric(GridClusters, 2)]),
+        column!("job_utilisation", Real, |r| r.cluster.metrics.job_utilisation; uses [metric(GridClusters, 3)]),
+        column!("reservation_utilisation", Real, |r| r.cluster.metrics.reservation_utilisation; uses [metric(GridClusters, 4)]),
+        column!("expansion_factor", Real, |r| r.cluster.metrics.expansion_factor; uses [metric(GridClusters, 5)]),
+        column!("wait_max", Real, |r| r.cluster.metrics.wait_max; uses [metric(GridClusters, 6)]),
+        column!("wait_top10", Real, |r| r.cluster.metrics.wait_top10; uses [metric(GridClusters, 7)]),
+        column!("backlog_time", Real, |r| r.cluster.metrics.backlog_time; uses [metric(GridClusters, 8)]),
+        column!("filtering_degree", Real, |r| r.cluster.metrics.filtering_degree; uses [metric(GridClusters, 9)]),
+        column!("infeasibility_rate", Real, |r| r.cluster.metrics.infeasibility_rate; uses [metric(GridClusters, 10)]),
+        column!("subreservations", Int, |r| r.cluster.metrics.subreservations as u32; uses [metric(GridClusters, 11)]),
+        column!("first_weekend_subreservations", Int, |r| r.cluster.metrics.first_weekend_subreservations as u32; uses [metric(GridClusters, 12)]),
+    ],
+);
