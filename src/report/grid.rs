@@ -26,7 +26,7 @@ use crate::report::reference::{TABLE_6, ThesisValue, coreservation_values};
 use crate::report::slug;
 use crate::report::tables::{Table, aggregate_by, floats, strs};
 use crate::store::columns::Section::{Grid, GridClusters};
-use crate::store::columns::{Part, report_columns};
+use crate::store::columns::{Part, SqlType, report_columns};
 use crate::store::tables::grid::{CLUSTER_RUNS, GRID_POINTS};
 
 /// The axes a Grid report groups by: the run's sweep, then those the
@@ -61,32 +61,34 @@ pub fn load_grid(path: &Path, filter: &Filter) -> Result<Option<GridFrames>, Loa
         }
         None => ("", Vec::new()),
     };
-    // Per run: its id, sweep, axes, details and metrics; per cluster also
-    // the cluster's axes, details and metrics.
-    let run_columns: Vec<_> = [Part::Axis, Part::Detail, Part::Metric]
-        .into_iter()
-        .flat_map(|part| GRID_POINTS.report_columns(Grid, part))
-        .collect();
-    let cluster_columns: Vec<_> = [Part::Axis, Part::Detail, Part::Metric]
-        .into_iter()
-        .flat_map(|part| CLUSTER_RUNS.report_columns(GridClusters, part))
-        .collect();
-    let head = [("run_id", Kind::Int), ("sweep", Kind::Text)];
-    let selected = |prefix: &str, names: &mut dyn Iterator<Item = &str>| {
-        names.map(|n| format!("{prefix}.{n}")).collect::<Vec<_>>().join(", ")
+    // Per run: its id, sweep, axes, details and metrics; per cluster: the
+    // run's id, sweep, axes and details, and the cluster's axes, details and
+    // metrics (the run's metrics would clash with the cluster's names).
+    let described = |columns: Vec<(&'static str, SqlType)>| -> Vec<(&'static str, Kind)> {
+        columns.into_iter().map(|(name, t)| (name, kind_of(t))).collect()
     };
-    let run_select = selected("g", &mut run_columns.iter().map(|c| c.name));
-    let point_sql = format!("SELECT g.run_id, {sweep}, {run_select} FROM grid_points g {join} ORDER BY g.run_id");
-    let mut kinds: Vec<(&str, Kind)> = head.to_vec();
-    kinds.extend(run_columns.iter().map(|c| (c.name, kind_of(c.sql_type))));
-    let mut points = frame_of(path, &point_sql, &params, &kinds)?;
-    let cluster_select = selected("c", &mut cluster_columns.iter().map(|c| c.name));
-    let cluster_sql = format!(
-        "SELECT g.run_id, {sweep}, {run_select}, {cluster_select} FROM cluster_runs c \
-         JOIN grid_points g ON g.run_id = c.run_id {join} ORDER BY g.run_id, c.cluster"
+    let of_run = |part| GRID_POINTS.report_columns(Grid, part).into_iter().map(|c| (c.name, c.sql_type));
+    let of_cluster = |part| CLUSTER_RUNS.report_columns(GridClusters, part).into_iter().map(|c| (c.name, c.sql_type));
+    let run_keys = described(of_run(Part::Axis).chain(of_run(Part::Detail)).collect());
+    let run_metrics = described(of_run(Part::Metric).collect());
+    let cluster =
+        described(of_cluster(Part::Axis).chain(of_cluster(Part::Detail)).chain(of_cluster(Part::Metric)).collect());
+    let select = |prefix: &str, columns: &[&[(&str, Kind)]]| {
+        columns.concat().iter().map(|(name, _)| format!("{prefix}.{name}")).collect::<Vec<_>>().join(", ")
+    };
+    let head = [("run_id", Kind::Int), ("sweep", Kind::Text)];
+    let point_sql = format!(
+        "SELECT g.run_id, {sweep}, {} FROM grid_points g {join} ORDER BY g.run_id",
+        select("g", &[&run_keys, &run_metrics])
     );
-    kinds.extend(cluster_columns.iter().map(|c| (c.name, kind_of(c.sql_type))));
-    let mut clusters = frame_of(path, &cluster_sql, &params, &kinds)?;
+    let mut points = frame_of(path, &point_sql, &params, &[&head[..], &run_keys, &run_metrics].concat())?;
+    let cluster_sql = format!(
+        "SELECT g.run_id, {sweep}, {}, {} FROM cluster_runs c JOIN grid_points g ON g.run_id = c.run_id {join} \
+         ORDER BY g.run_id, c.cluster",
+        select("g", &[&run_keys]),
+        select("c", &[&cluster]),
+    );
+    let mut clusters = frame_of(path, &cluster_sql, &params, &[&head[..], &run_keys, &cluster].concat())?;
     let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
     label_traces_of(&mut points).map_err(polars)?;
     label_traces_of(&mut clusters).map_err(polars)?;

@@ -13,7 +13,8 @@
 //!   [`BATCH`]); the SQL texts are built once per table and statements are
 //!   cached. No SQL of the store numbers its parameters.
 //! - A test checks every table's descriptors against the schema the
-//!   migrations build: names, order and types ([`described_tables`]).
+//!   migrations build: names, order and types
+//!   ([`crate::store::tables::described_tables`]).
 //! - The report's axis and metric lists are collected from the descriptors
 //!   ([`report_columns`]), never kept by hand.
 //!
@@ -22,9 +23,10 @@
 //! the report's loading and aggregating follow from the descriptor. If the
 //! column is new to the schema, give it `since` = the next schema version and
 //! append an empty step to [`crate::store::MIGRATIONS`]: columns added after
-//! [`DESCRIBED_SINCE`] are added to older stores by `ALTER TABLE` from their
-//! descriptors ([`migrations_after`]), with `default` standing for their
-//! rows. For a `points` metric also add its field to `RunSummary` (and a
+//! [`crate::store::tables::DESCRIBED_SINCE`] are added to older stores by
+//! `ALTER TABLE` from their descriptors
+//! ([`crate::store::tables::migrations_after`]), with `default` standing for
+//! their rows. For a `points` metric also add its field to `RunSummary` (and a
 //! `read`); for an axis its field to `PointAxes`.
 
 use std::sync::OnceLock;
@@ -142,8 +144,7 @@ pub struct Column<R: Rows + 'static> {
 }
 
 /// `xs`' one element, or `default` (for the optional parts of [`column!`]).
-#[doc(hidden)]
-pub const fn one_or<T: Copy>(xs: &[T], default: T) -> T {
+pub(crate) const fn one_or<T: Copy>(xs: &[T], default: T) -> T {
     if let [x] = xs { *x } else { default }
 }
 
@@ -302,50 +303,6 @@ where
     }
 }
 
-/// Every table the writers fill.
-pub fn described_tables() -> Vec<&'static dyn Described> {
-    use crate::store::tables::{experiment, grid, points, pricing, provision, run};
-    vec![
-        &run::RUNS,
-        &run::BATTERY_JOBS,
-        &run::JOB_OUTCOMES,
-        &run::NODE_EVENTS,
-        &run::RESERVATIONS,
-        &run::ENERGY,
-        &points::POINTS,
-        &experiment::EXPERIMENTS,
-        &experiment::EXPERIMENT_POINTS,
-        &grid::GRID_POINTS,
-        &grid::CORESERVATIONS,
-        &grid::SUBRESERVATIONS,
-        &grid::CLUSTER_RUNS,
-        &provision::PROVISION_POINTS,
-        &provision::PROVISION_SITES,
-        &provision::PROVISION_SUBMISSIONS,
-        &provision::SLOT_SAMPLES,
-        &provision::ADVERTISED_SLOTS,
-        &pricing::PRICED_RESERVATIONS,
-        &pricing::PRICING_HARM,
-    ]
-}
-
-/// The last schema version whose columns the migration scripts create;
-/// later columns come from their descriptors.
-pub const DESCRIBED_SINCE: i64 = 10;
-
-/// The columns the descriptors add after [`DESCRIBED_SINCE`] (none of
-/// today's), as `ALTER TABLE` statements for the step to `version`.
-pub fn migrations_after(version: i64) -> String {
-    described_tables()
-        .iter()
-        .flat_map(|t| t.columns().into_iter().map(move |c| (t.name(), c)))
-        .filter(|(_, (_, _, since, _))| *since == version && version > DESCRIBED_SINCE)
-        .map(|(table, (name, ty, _, default))| {
-            format!("ALTER TABLE {table} ADD COLUMN {name} {} DEFAULT {default};\n", ty.sql())
-        })
-        .collect()
-}
-
 /// A descriptor: `column!(name, Type, |row| value)` binds `value` of a row;
 /// optional parts, in this order: `; since VERSION, "DEFAULT"` (added to its
 /// table later), `; uses [axis(…), metric(…)]` (the report's), `; read
@@ -367,76 +324,3 @@ macro_rules! column {
     };
 }
 pub(crate) use column;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every table's descriptors describe exactly the table the migrations build.
-    #[test]
-    fn descriptors_match_the_schema() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("c.sqlite");
-        crate::store::Store::open(&path).unwrap();
-        let tables = described_tables();
-        for t in &tables {
-            let sql = format!("SELECT name, type FROM pragma_table_info('{}') ORDER BY cid", t.name());
-            let stored: Vec<(String, String)> =
-                crate::store::query(&path, &sql).unwrap().rows.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
-            let declared: Vec<(String, String)> =
-                t.columns().iter().map(|c| (c.0.to_string(), c.1.sql().to_string())).collect();
-            assert_eq!(stored, declared, "table {}", t.name());
-            for (name, _, since, _) in t.columns() {
-                let ok = since == 0 || (t.since() < since && since <= crate::store::SCHEMA_VERSION);
-                assert!(ok, "{}.{name}: since {since}", t.name());
-            }
-        }
-        // Every table of the schema is described (the `jobs` view is derived).
-        let all = crate::store::query(&path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            .unwrap()
-            .rows
-            .into_iter()
-            .map(|r| r[0].clone())
-            .collect::<Vec<_>>();
-        for name in all {
-            assert!(tables.iter().any(|t| t.name() == name), "table {name} has no descriptors");
-        }
-    }
-
-    #[test]
-    fn inserts_name_their_columns_and_number_no_parameter() {
-        let sql = crate::store::tables::run::NODE_EVENTS.insert_sql(2);
-        assert_eq!(
-            sql,
-            "INSERT INTO node_events (run_id, seq, time, node, kind, job) VALUES (?,?,?,?,?,?),(?,?,?,?,?,?)"
-        );
-        let replace = crate::store::tables::provision::PROVISION_POINTS.insert_sql(1);
-        assert!(replace.starts_with("INSERT OR REPLACE INTO provision_points (point_id, kind,"), "{replace}");
-    }
-
-    /// A sorted rank per section and part: no two columns of a table share one.
-    #[test]
-    fn report_ranks_are_unique() {
-        use crate::store::tables::{grid, points};
-        fn check<R: Rows + 'static>(t: &'static Table<R>) {
-            for c in t.columns {
-                for u in c.uses {
-                    let same = t
-                        .columns
-                        .iter()
-                        .flat_map(|d| d.uses.iter())
-                        .filter(|v| v.section == u.section && v.part == u.part && v.rank == u.rank)
-                        .count();
-                    assert_eq!(
-                        same, 1,
-                        "{}.{}: rank {} of {:?} {:?} taken twice",
-                        t.name, c.name, u.rank, u.section, u.part
-                    );
-                }
-            }
-        }
-        check(&points::POINTS);
-        check(&grid::GRID_POINTS);
-        check(&grid::CLUSTER_RUNS);
-    }
-}

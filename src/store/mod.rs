@@ -237,7 +237,7 @@ impl Store {
             let tx = conn.transaction().map_err(&err)?;
             for (step, script) in MIGRATIONS.iter().enumerate().skip(found as usize) {
                 tx.execute_batch(script).map_err(&err)?;
-                tx.execute_batch(&columns::migrations_after(step as i64 + 1)).map_err(&err)?;
+                tx.execute_batch(&tables::migrations_after(step as i64 + 1)).map_err(&err)?;
             }
             tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
             tx.commit().map_err(&err)?;

@@ -1,8 +1,8 @@
 //! The store's schema: one migration script per version step.
 //!
 //! Contract: `PRAGMA user_version` is the schema version. Opening a store for
-//! writing applies the missing steps in one transaction (plus the `points`
-//! columns declared after schema 9 in [`crate::store::columns`]); a store
+//! writing applies the missing steps in one transaction (plus the columns
+//! the descriptors of [`crate::store::tables`] add after schema 10); a store
 //! from a newer slasim is refused before anything is written. A store from
 //! before schema 9 that holds Grid, provisioning or pricing points is refused
 //! for writing too: those points' ids were derived differently then, so

@@ -4,7 +4,7 @@
 //! inserted or ignored); a point belongs to every sweep that names it.
 
 use crate::store::ExperimentRow;
-use crate::store::columns::{Conflict, Rows, Table, column};
+use crate::store::columns::{Conflict, Described, Rows, Table, column};
 
 /// The row type of `experiments`.
 pub enum Experiments {}
@@ -59,3 +59,8 @@ pub static EXPERIMENT_POINTS: Table<ExperimentPoints> = Table::with_conflict(
         column!("sweep", Text, |r| r.sweep),
     ],
 );
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 2] {
+    [&EXPERIMENTS, &EXPERIMENT_POINTS]
+}

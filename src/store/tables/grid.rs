@@ -11,7 +11,7 @@
 
 use crate::grid::request::RequestId;
 use crate::store::columns::Section::{Grid, GridClusters};
-use crate::store::columns::{Rows, Table, axis, column, detail, metric};
+use crate::store::columns::{Described, Rows, Table, axis, column, detail, metric};
 use crate::store::{ClusterRow, GridOutput, RequestRow, RunRow};
 
 /// A Grid run.
@@ -51,7 +51,8 @@ pub static GRID_POINTS: Table<GridPoints> = Table::new(
         column!("granted", Int, |r| r.grid.summary.granted; uses [metric(Grid, 19)]),
         column!("failure_rate", Real, |r| r.grid.summary.failure_rate; uses [metric(Grid, 0)]),
         column!("messages_mean", Real, |r| r.grid.summary.messages_mean; uses [metric(Grid, 1)]),
-        column!("reservation_messages_mean", Real, |r| r.grid.summary.reservation_messages_mean; uses [metric(Grid, 2)]),
+        column!("reservation_messages_mean", Real, |r| r.grid.summary.reservation_messages_mean
+            ; uses [metric(Grid, 2)]),
         column!("messages_max", Int, |r| r.grid.summary.messages_max; uses [metric(Grid, 3)]),
         column!("efficiency_mean", Real, |r| r.grid.summary.efficiency_mean; uses [metric(Grid, 4)]),
         column!("unfairness_mean", Real, |r| r.grid.summary.unfairness_mean; uses [metric(Grid, 5)]),
@@ -62,8 +63,10 @@ pub static GRID_POINTS: Table<GridPoints> = Table::new(
         column!("day_share", Real, |r| r.grid.summary.day_share; uses [metric(Grid, 10)]),
         column!("night_share", Real, |r| r.grid.summary.night_share; uses [metric(Grid, 11)]),
         column!("off_peak_share", Real, |r| r.grid.summary.off_peak_share; uses [metric(Grid, 12)]),
-        column!("first_weekend_rel_start_mean", Real, |r| r.grid.summary.first_weekend_rel_start_mean; uses [metric(Grid, 13)]),
-        column!("first_weekend_rel_cost_mean", Real, |r| r.grid.summary.first_weekend_rel_cost_mean; uses [metric(Grid, 14)]),
+        column!("first_weekend_rel_start_mean", Real, |r| r.grid.summary.first_weekend_rel_start_mean
+            ; uses [metric(Grid, 13)]),
+        column!("first_weekend_rel_cost_mean", Real, |r| r.grid.summary.first_weekend_rel_cost_mean
+            ; uses [metric(Grid, 14)]),
         column!("utilisation_mean", Real, |r| r.grid.summary.utilisation_mean; uses [metric(Grid, 15)]),
         column!("wait_max", Real, |r| r.grid.summary.wait_max; uses [metric(Grid, 16)]),
         column!("wait_top10", Real, |r| r.grid.summary.wait_top10; uses [metric(Grid, 17)]),
@@ -204,7 +207,8 @@ pub static CLUSTER_RUNS: Table<ClusterRuns> = Table::new(
         column!("wc_acc", Real, |r| r.cluster.wc_acc; uses [metric(GridClusters, 1)]),
         column!("utilisation", Real, |r| r.cluster.metrics.utilisation(); uses [metric(GridClusters, 2)]),
         column!("job_utilisation", Real, |r| r.cluster.metrics.job_utilisation; uses [metric(GridClusters, 3)]),
-        column!("reservation_utilisation", Real, |r| r.cluster.metrics.reservation_utilisation; uses [metric(GridClusters, 4)]),
+        column!("reservation_utilisation", Real, |r| r.cluster.metrics.reservation_utilisation
+            ; uses [metric(GridClusters, 4)]),
         column!("expansion_factor", Real, |r| r.cluster.metrics.expansion_factor; uses [metric(GridClusters, 5)]),
         column!("wait_max", Real, |r| r.cluster.metrics.wait_max; uses [metric(GridClusters, 6)]),
         column!("wait_top10", Real, |r| r.cluster.metrics.wait_top10; uses [metric(GridClusters, 7)]),
@@ -212,6 +216,12 @@ pub static CLUSTER_RUNS: Table<ClusterRuns> = Table::new(
         column!("filtering_degree", Real, |r| r.cluster.metrics.filtering_degree; uses [metric(GridClusters, 9)]),
         column!("infeasibility_rate", Real, |r| r.cluster.metrics.infeasibility_rate; uses [metric(GridClusters, 10)]),
         column!("subreservations", Int, |r| r.cluster.metrics.subreservations as u32; uses [metric(GridClusters, 11)]),
-        column!("first_weekend_subreservations", Int, |r| r.cluster.metrics.first_weekend_subreservations as u32; uses [metric(GridClusters, 12)]),
+        column!("first_weekend_subreservations", Int, |r| r.cluster.metrics.first_weekend_subreservations as u32
+            ; uses [metric(GridClusters, 12)]),
     ],
 );
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 4] {
+    [&GRID_POINTS, &CORESERVATIONS, &SUBRESERVATIONS, &CLUSTER_RUNS]
+}

@@ -7,7 +7,7 @@
 
 use crate::cluster::record::RunSummary;
 use crate::store::columns::Section::{Checkpoints, Queueing, Reservations, Summary};
-use crate::store::columns::{Column, Read, Rows, Table, axis, column, metric};
+use crate::store::columns::{Column, Described, Read, Rows, Table, axis, column, metric};
 use crate::store::{PointAxes, RunRow};
 
 /// What a `points` row is written from.
@@ -31,8 +31,8 @@ impl Rows for Points {
 
 /// A metric of the run's summary, read back into the same field.
 macro_rules! summary {
-    ($name:literal, $field:ident, $ty:ident $(, $since:literal, $default:literal)? $(; uses [$($use:expr),* $(,)?])?) => {
-        column!($name, $ty, |r| r.summary.$field $(; since $since, $default)? $(; uses [$($use),*])?; read read!($field))
+    ($name:literal, $field:ident, $ty:ident $(, $since:literal, $default:literal)? $(; $($uses:tt)+)?) => {
+        column!($name, $ty, |r| r.summary.$field $(; since $since, $default)? $(; $($uses)+)?; read read!($field))
     };
 }
 
@@ -51,8 +51,10 @@ pub static POINTS: Table<Points> = Table::new("points", 1, COLUMNS);
 
 const COLUMNS: &[Column<Points>] = &[
     column!("run_id", Int, |r| r.run.run_id),
-    column!("strategy", Text, |r| r.run.strategy.as_str(); uses [axis(Summary, 0), axis(Reservations, 1), axis(Checkpoints, 1), axis(Queueing, 1)]),
-    column!("trace", Text, |r| r.run.trace.as_str(); uses [axis(Summary, 1), axis(Reservations, 0), axis(Checkpoints, 0), axis(Queueing, 0)]),
+    column!("strategy", Text, |r| r.run.strategy.as_str()
+        ; uses [axis(Summary, 0), axis(Reservations, 1), axis(Checkpoints, 1), axis(Queueing, 1)]),
+    column!("trace", Text, |r| r.run.trace.as_str()
+        ; uses [axis(Summary, 1), axis(Reservations, 0), axis(Checkpoints, 0), axis(Queueing, 0)]),
     column!("battery", Int, |r| r.run.battery),
     column!("seed", Int, |r| r.run.seed as i64),
     column!("placement", Text, |r| r.axes.placement.as_str(); uses [axis(Summary, 7)]),
@@ -85,8 +87,10 @@ const COLUMNS: &[Column<Points>] = &[
         axis(Reservations, 5),
         axis(Checkpoints, 6),
     ]),
-    column!("start_factor", Real, |r| r.axes.start_factor; since 2, "1.0"; uses [axis(Summary, 10), axis(Reservations, 3)]),
-    column!("reservation_option", Text, |r| r.axes.reservation_option.as_str(); since 2, "'reject'"; uses [axis(Summary, 11), axis(Reservations, 2)]),
+    column!("start_factor", Real, |r| r.axes.start_factor; since 2, "1.0"
+        ; uses [axis(Summary, 10), axis(Reservations, 3)]),
+    column!("reservation_option", Text, |r| r.axes.reservation_option.as_str(); since 2, "'reject'"
+        ; uses [axis(Summary, 11), axis(Reservations, 2)]),
     // Last among the checkpointing axes: sorted by them, a pair is (off, on).
     column!("checkpointing", Int, |r| r.axes.checkpointing; since 2, "0"; uses [
         axis(Summary, 12),
@@ -121,4 +125,9 @@ pub fn summary_select() -> (String, Vec<Read<Points>>) {
     let read: Vec<&Column<Points>> = COLUMNS.iter().filter(|c| c.read.is_some()).collect();
     let names: Vec<&str> = read.iter().map(|c| c.name).collect();
     (format!("SELECT {} FROM points WHERE run_id = ?", names.join(", ")), read.iter().filter_map(|c| c.read).collect())
+}
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 1] {
+    [&POINTS]
 }

@@ -7,7 +7,7 @@
 
 use crate::provision::buyer::PricedRecord;
 use crate::provision::experiment::Harm;
-use crate::store::columns::{Rows, Table, column};
+use crate::store::columns::{Described, Rows, Table, column};
 
 /// A purchase request of a pricing point.
 #[derive(Debug, Clone, Copy)]
@@ -85,3 +85,8 @@ pub static PRICING_HARM: Table<Harms> = Table::new(
         column!("be_wait_without", Real, |r| r.harm.be_wait_without),
     ],
 );
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 2] {
+    [&PRICED_RESERVATIONS, &PRICING_HARM]
+}

@@ -9,7 +9,7 @@
 
 use crate::provision::experiment::{SiteSummary, SubmissionOutcome};
 use crate::store::ProvisionPointRow;
-use crate::store::columns::{Conflict, Rows, Table, column};
+use crate::store::columns::{Conflict, Described, Rows, Table, column};
 use crate::units::Time;
 
 /// The row type of `provision_points`.
@@ -208,3 +208,8 @@ pub static ADVERTISED_SLOTS: Table<AdvertisedSlots> = Table::new(
         column!("edge", Int, |r| r.edge),
     ],
 );
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 5] {
+    [&PROVISION_POINTS, &PROVISION_SITES, &PROVISION_SUBMISSIONS, &SLOT_SAMPLES, &ADVERTISED_SLOTS]
+}

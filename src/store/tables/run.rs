@@ -8,7 +8,7 @@
 use crate::cluster::energy::{Energy, EnergyConfig};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::store::RunRow;
-use crate::store::columns::{Column, Rows, Table, column};
+use crate::store::columns::{Column, Described, Rows, Table, column};
 use crate::workload::failures::NodeEventKind;
 use crate::workload::job::Job;
 
@@ -220,3 +220,8 @@ pub static ENERGY: Table<Energies> = Table::new(
         column!("joules", Real, |r| r.energy.joules),
     ],
 );
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 6] {
+    [&RUNS, &BATTERY_JOBS, &JOB_OUTCOMES, &NODE_EVENTS, &RESERVATIONS, &ENERGY]
+}
