@@ -9,5 +9,5 @@
 pub mod node_plan;
 pub mod profile;
 
-pub use node_plan::{NodeOrder, NodePlan, Slot};
+pub use node_plan::{NodeBooking, NodeOrder, NodePlan};
 pub use profile::{AvailabilityProfile, Gap};
