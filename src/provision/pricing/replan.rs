@@ -12,6 +12,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use crate::plan::easy::{self, Shadow};
 use crate::plan::profile::AvailabilityProfile;
 use crate::provision::pricing::{Policy, SlotRequest, Snapshot};
 use crate::units::Time;
@@ -78,9 +79,10 @@ pub(super) fn place(profile: &mut AvailabilityProfile, now: Time, (procs, estima
     profile.reserve_earliest(now, estimate.max(1), procs, Time::MAX).unwrap_or(Time::MAX)
 }
 
-/// EASY forward (A19): at each instant the head starts if it fits; otherwise it
-/// gets the earliest start that fits and later jobs start now only if they
-/// leave that start alone. Instants are now and every end that follows.
+/// EASY forward (A19): at each instant one pass of the crate's EASY rule
+/// ([`crate::plan::easy`]): the head starts if it fits; otherwise it gets the
+/// earliest start that fits and later jobs start now only if they leave that
+/// start alone. Instants are now and every end that follows.
 fn easy(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<Time> {
     let mut starts = vec![Time::MAX; snapshot.queue.len()];
     easy_run(profile, snapshot, &mut Easy::new(snapshot), &mut starts, None);
@@ -132,9 +134,6 @@ pub(super) fn easy_run(
     mut log: Option<&mut EasyLog>,
 ) {
     let Easy { t, waiting, events } = state;
-    // Where the snapshot is overcommitted nothing is free: no job starts there.
-    let fits =
-        |profile: &AvailabilityProfile, t: Time, estimate: Time, procs: u32| profile.fits(t, t + estimate, procs);
     let mut instant = 0;
     while !waiting.is_empty() {
         // Every window tested from here on starts at t or later.
@@ -154,8 +153,8 @@ pub(super) fn easy_run(
         let mut started = 0;
         for &head in waiting.iter() {
             let (procs, estimate) = snapshot.queue[head];
-            let estimate = estimate.max(1);
-            if fits(profile, *t, estimate, procs) {
+            let estimate = easy::length(estimate);
+            if easy::fits_now(profile, *t, procs, estimate) {
                 profile.reserve(*t, *t + estimate, procs);
                 starts[head] = *t;
                 events.push(Reverse(*t + estimate));
@@ -168,17 +167,15 @@ pub(super) fn easy_run(
         waiting.drain(..started);
         let Some(&head) = waiting.first() else { break };
         let (procs, estimate) = snapshot.queue[head];
-        let estimate = estimate.max(1);
-        let Some(shadow) = profile.earliest_fit(*t, estimate, procs, Time::MAX) else { break };
+        let Some(shadow) = Shadow::reserve(profile, *t, procs, easy::length(estimate)) else { break };
         read(head);
         // Backfill beside the head's reservation.
-        profile.reserve(shadow, shadow + estimate, procs);
         let mut kept = 1;
         for i in 1..waiting.len() {
             let job = waiting[i];
             let (p, e) = snapshot.queue[job];
-            let e = e.max(1);
-            if fits(profile, *t, e, p) {
+            let e = easy::length(e);
+            if easy::fits_now(profile, *t, p, e) {
                 profile.reserve(*t, *t + e, p);
                 starts[job] = *t;
                 events.push(Reverse(*t + e));
@@ -189,9 +186,10 @@ pub(super) fn easy_run(
             }
         }
         waiting.truncate(kept);
-        profile.release(shadow, shadow + estimate, procs);
+        let shadow_start = shadow.start();
+        shadow.release(profile);
         // Next instant where capacity may free up (the shadow is one: the head fits there).
-        events.push(Reverse(shadow));
+        events.push(Reverse(shadow_start));
         let mut next = None;
         while let Some(Reverse(e)) = events.pop() {
             if e > *t {
