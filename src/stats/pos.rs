@@ -9,7 +9,7 @@
 //!   P_success = Π S_i(t) over a node set, with S the survival of the failure
 //!   law (e^(−λt) for the Poisson model the dissertation simulates).
 //! - [`heuristic`]: P_executable = CDF_j(⌊100·min(x, l)/x⌋) (floor: the
-//!   conservative reading), one cluster-wide reliability.
+//!   pessimistic reading), one cluster-wide reliability.
 //! - [`Comprehensive::p_executable`]: on the grid t0 + kΔ, the start CDF is the
 //!   product of the direct predecessors' end CDFs (each conditioned on not
 //!   having ended by `now`, unless disabled); the end PDF is the start PDF
@@ -95,7 +95,7 @@ pub struct EndCdf {
 }
 
 impl EndCdf {
-    /// F(t): the grid point at or before `t` (conservative), 0 before the origin.
+    /// F(t): the grid point at or before `t` (never ahead of `t`), 0 before the origin.
     pub fn at(&self, t: Time) -> f64 {
         if t < self.origin || self.values.is_empty() {
             return 0.0;
