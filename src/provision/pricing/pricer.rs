@@ -3,14 +3,13 @@
 //! first decision a slot may change; and a slot's full [`Externality`] under
 //! both policies ([`PolicyAudit`]).
 //!
-//! Contract: [`Pricer::schedule_with`] is [`schedule`]'s result, start for
-//! start; a slot that conflicts with running jobs or reservations has no
-//! price (`None`).
+//! Contract: [`Pricer::schedule_with`] gives the starts of
+//! [`schedule`](crate::provision::pricing::schedule), start for start; a
+//! slot that conflicts with running jobs or reservations has no price
+//! (`None`).
 
 use crate::plan::profile::AvailabilityProfile;
 use crate::provision::pricing::replan::{CHECKPOINT, Easy, EasyLog, admissible_on, easy_run, occupied, place};
-#[cfg(doc)]
-use crate::provision::pricing::schedule;
 use crate::provision::pricing::{Policy, SlotRequest, Snapshot};
 use crate::units::Time;
 
@@ -105,7 +104,7 @@ impl Slack {
 /// schedule without it (the profile holds at least that schedule plus the
 /// job on its window); the state is kept every [`CHECKPOINT`] instants.
 ///
-/// The result is [`schedule`]'s, start for start.
+/// The result is [`schedule`](crate::provision::pricing::schedule)'s, start for start.
 pub struct Pricer<'s> {
     snapshot: &'s Snapshot,
     policy: Policy,
@@ -183,7 +182,7 @@ impl<'s> Pricer<'s> {
         &self.base
     }
 
-    /// The start of every queued job with `slot` reserved ([`schedule`]);
+    /// The start of every queued job with `slot` reserved ([`schedule`](crate::provision::pricing::schedule));
     /// `None` if it does not fit.
     pub fn schedule_with(&mut self, slot: SlotRequest) -> Option<&[Time]> {
         if !admissible_on(&self.occupied, self.snapshot, slot) {
