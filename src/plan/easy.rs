@@ -25,12 +25,14 @@ use crate::plan::profile::AvailabilityProfile;
 use crate::units::Time;
 
 /// The planning length of a job: its estimate, at least 1 s.
+#[inline]
 pub fn length(estimate: Time) -> Time {
     estimate.max(1)
 }
 
 /// True if `procs` fit now for `length` (a head that may start, or a later
 /// job that may backfill beside the shadow).
+#[inline]
 pub fn fits_now(profile: &AvailabilityProfile, now: Time, procs: u32, length: Time) -> bool {
     profile.fits(now, now + length, procs)
 }
@@ -46,6 +48,7 @@ pub struct Shadow {
 impl Shadow {
     /// Reserves the blocked head's earliest window of `length` from `now`;
     /// `None` (nothing reserved) if the profile has none.
+    #[inline]
     pub fn reserve(profile: &mut AvailabilityProfile, now: Time, procs: u32, length: Time) -> Option<Shadow> {
         let start = profile.earliest_fit(now, length, procs, Time::MAX)?;
         profile.reserve(start, start + length, procs);
@@ -53,11 +56,13 @@ impl Shadow {
     }
 
     /// When the head will start: the next instant where capacity may free up.
+    #[inline]
     pub fn start(&self) -> Time {
         self.start
     }
 
     /// Takes the reservation out of the profile again (the end of the pass).
+    #[inline]
     pub fn release(self, profile: &mut AvailabilityProfile) {
         profile.release(self.start, self.start + self.length, self.procs);
     }
