@@ -343,7 +343,7 @@ proptest! {
         let offers = slasim::provision::pricing::query_earliest(&snapshot, policy, 1.0, at, procs, minutes * 60);
         prop_assert!(!offers.is_empty());
         // Priced under both policies on the same state, the offer's own policy gives its f.
-        let slot = slasim::provision::pricing::Slot { start: offers[0].start, procs, duration: minutes * 60 };
+        let slot = slasim::provision::pricing::SlotRequest { start: offers[0].start, procs, duration: minutes * 60 };
         let audit = slasim::provision::pricing::audit(&snapshot, slot).expect("an offered slot fits");
         prop_assert_eq!(if easy { audit.easy.delayed } else { audit.conservative.delayed }, offers[0].f);
         let buy = SiteRequest::Buy {

@@ -5,7 +5,6 @@
 //! [`SinglePoint::resolve`], exactly as a config point with the same settings
 //! (same id, same stored rows), and runs on the sweep executor.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -20,6 +19,7 @@ use crate::experiment::point::Point;
 use crate::policy::Placement;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
+use crate::report::text::{RunResult, RunSettings, SummaryRow, run_text};
 use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};
@@ -256,14 +256,14 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let mut points = Vec::new();
     // (label, strategy, PoF_max) of each summary row: one per PoF_max for
     // strategies that read it, one for the others.
-    let mut rows: Vec<(String, String, f64)> = Vec::new();
+    let mut rows: Vec<SummaryRow> = Vec::new();
     let mut batteries = 0;
     for strategy in &strategies {
         let reads = crate::policy::strategy(strategy).is_ok_and(|i| i.reads.overbooking);
         let pofs: &[f64] = if reads { &curve } else { &curve[..1] };
         for &pof_max in pofs {
             let label = if reads && curve.len() > 1 { format!("{strategy} @{pof_max}") } else { strategy.clone() };
-            rows.push((label.clone(), strategy.clone(), pof_max));
+            rows.push(SummaryRow { label: label.clone(), strategy: strategy.clone(), pof_max });
             let base = SinglePoint {
                 strategy: strategy.clone(),
                 placement,
@@ -320,203 +320,37 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     }
     let store = Store::open(&args.store.db)?;
     let results: Vec<RunSummary> = ids.iter().map(|&id| store.summary(id)).collect::<Result<_, _>>()?;
-    let singles: Vec<&SinglePoint> = points
+    let runs: Vec<RunResult> = results
         .iter()
-        .filter_map(|(p, _)| match p {
+        .zip(points.iter().filter_map(|(p, _)| match p {
             Point::Single(p) => Some(p),
             _ => None,
-        })
+        }))
+        .map(|(&summary, p)| RunResult { strategy: &p.strategy, pof_max: p.overbooking.pof_max, summary })
         .collect();
-
-    let mut text = String::new();
-    writeln!(
-        text,
-        "workload {}, {} batteries, placement {placement}, failures {model}, stored in {}",
-        workload.name(),
+    let workload = workload.name();
+    let settings = RunSettings {
+        workload: &workload,
         batteries,
-        args.store.db.display()
-    )?;
-    writeln!(
-        text,
-        "overbooking: {} test, PoF_max {}, runtime statistics by {}",
-        match overbooking.acceptance {
-            AcceptanceKind::Pof => "PoF",
-            AcceptanceKind::Risk => "risk",
-        },
-        curve.iter().map(f64::to_string).collect::<Vec<_>>().join(", "),
-        overbooking.pdf.source
-    )?;
-    if report.already > 0 {
-        writeln!(text, "{} of {} runs were already stored and were not simulated again", report.already, report.total)?;
-        if let (true, Some(endpoint)) = (external, &args.scheduler_endpoint) {
-            writeln!(
-                text,
-                "(slasim cannot tell which scheduler listens at {endpoint}: store another one there under its own \
-                 --scheduler-name)"
-            )?;
-        }
-    }
-    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(26);
-    writeln!(text, "\nmeans per battery:")?;
-    writeln!(
-        text,
-        "{:<width$} {:>9} {:>10} {:>8} {:>9} {:>11} {:>10} {:>11} {:>11}",
-        "strategy", "accepted", "successful", "failed", "rejected", "fees", "penalties", "gain", "utilisation"
-    )?;
-    // The summaries of one strategy's runs, and a mean over them.
-    let runs_of = |row: &(String, String, f64)| -> Vec<RunSummary> {
-        results
-            .iter()
-            .zip(&singles)
-            .filter(|(_, p)| p.strategy == row.1 && (p.overbooking.pof_max == row.2 || !reads_pof(&p.strategy)))
-            .map(|(r, _)| *r)
-            .collect()
+        placement,
+        failures: model,
+        db: &args.store.db,
+        overbooking: &overbooking,
+        curve: &curve,
+        already: report.already,
+        total: report.total,
+        external_endpoint: args.scheduler_endpoint.as_deref().filter(|_| external),
+        queueing,
+        kill_at_estimate,
+        reservations: &reservations,
     };
-    let mean_of =
-        |runs: &[RunSummary], f: fn(&RunSummary) -> f64| runs.iter().map(f).sum::<f64>() / runs.len().max(1) as f64;
-    for row in &rows {
-        let runs = runs_of(row);
-        let mean = |f| mean_of(&runs, f);
-        writeln!(
-            text,
-            "{:<width$} {:>9.1} {:>10.1} {:>8.1} {:>9.1} {:>11.1} {:>10.1} {:>11.1} {:>10.1}%",
-            row.0,
-            mean(|s| f64::from(s.accepted)),
-            mean(|s| f64::from(s.successful)),
-            mean(|s| f64::from(s.failed)),
-            mean(|s| f64::from(s.rejected)),
-            mean(|s| s.fees),
-            mean(|s| s.penalties),
-            mean(|s| s.gain),
-            100.0 * mean(|s| s.utilisation),
-        )?;
-    }
-    if queueing {
-        writeln!(
-            text,
-            "\nqueueing metrics ({}; times in seconds; slowdown over max(run time, 1 s), bounded slowdown τ = 10 s):",
-            if kill_at_estimate { "jobs killed at their estimate" } else { "jobs run past their estimate" }
-        )?;
-        writeln!(
-            text,
-            "{:<26} {:>8} {:>8} {:>10} {:>11} {:>9} {:>10} {:>11} {:>12} {:>10}",
-            "strategy",
-            "jobs",
-            "dropped",
-            "mean wait",
-            "mean resp.",
-            "slowdown",
-            "bounded sd",
-            "utilisation",
-            "makespan",
-            "max wait"
-        )?;
-        for (s, p) in results.iter().zip(&singles) {
-            writeln!(
-                text,
-                "{:<26} {:>8} {:>8} {:>10.0} {:>11.0} {:>9.2} {:>10.2} {:>10.1}% {:>12.0} {:>10.0}",
-                p.strategy,
-                s.jobs,
-                s.dropped,
-                s.wait_mean,
-                s.response_mean,
-                s.slowdown_mean,
-                s.bounded_slowdown_mean,
-                100.0 * s.utilisation,
-                s.makespan,
-                s.wait_max,
-            )?;
-        }
-    }
-    if reservations.active() {
-        writeln!(
-            text,
-            "\nreservations ({}% of the jobs, start factor {}, option {}), means per battery:",
-            reservations.percent, reservations.start_factor, reservations.option
-        )?;
-        writeln!(
-            text,
-            "{:<width$} {:>12} {:>9} {:>10} {:>8} {:>6} {:>15} {:>14} {:>7}",
-            "strategy",
-            "reservations",
-            "accepted",
-            "rejected %",
-            "SLDwA",
-            "moved",
-            "mean delay (h)",
-            "max delay (h)",
-            "pinned"
-        )?;
-        for row in &rows {
-            let runs = runs_of(row);
-            let mean = |f| mean_of(&runs, f);
-            let max_delay = runs.iter().map(|s| s.move_delay_max).fold(0.0, f64::max);
-            writeln!(
-                text,
-                "{:<width$} {:>12.1} {:>9.1} {:>10.1} {:>8.2} {:>6.1} {:>15.2} {:>14.2} {:>7.1}",
-                row.0,
-                mean(|s| f64::from(s.reservations)),
-                mean(|s| f64::from(s.reservations_accepted)),
-                mean(|s| s.reservation_rejection_rate),
-                mean(|s| s.sldwa),
-                mean(|s| f64::from(s.moved_jobs)),
-                mean(|s| s.move_delay_mean) / 3600.0,
-                max_delay / 3600.0,
-                mean(|s| f64::from(s.pinned_jobs)),
-            )?;
-        }
-    }
-    if overbooking.checkpoint.enabled {
-        let checkpoints: u32 = results.iter().map(|r| r.checkpoints).sum();
-        let resumed: u32 = results.iter().map(|r| r.resumed_successful).sum();
-        writeln!(text, "\ncheckpoints written: {checkpoints}; of those jobs, {resumed} succeeded after resuming")?;
-    }
-    let overbooking_runs: Vec<&(String, String, f64)> =
-        rows.iter().filter(|r| crate::policy::strategy(&r.1).is_ok_and(|i| i.reads.overbooking)).collect();
-    if !overbooking_runs.is_empty() {
-        writeln!(text, "\ncalibration of overbooked jobs (all batteries):")?;
-        // The calibrated column only when the runs calibrate.
-        let calibrating = overbooking.calibration != Calibration::None;
-        let extra = if calibrating { format!(" {:>19}", "mean calibrated") } else { String::new() };
-        writeln!(
-            text,
-            "{:<width$} {:>11} {:>19}{extra} {:>19}",
-            "strategy", "overbooked", "mean predicted PoF", "observed failures"
-        )?;
-        for row in overbooking_runs {
-            let runs = runs_of(row);
-            let overbooked: u32 = runs.iter().map(|s| s.overbooked).sum();
-            let failed: u32 = runs.iter().map(|s| s.overbooked_failed).sum();
-            let pof: f64 = runs.iter().map(|s| s.overbooked_pof_sum).sum();
-            let n = f64::from(overbooked.max(1));
-            let calibrated: Option<f64> =
-                runs.iter().filter_map(|s| s.overbooked_pof_calibrated_sum).reduce(|a, b| a + b);
-            let extra = match (calibrating, calibrated) {
-                (false, _) => String::new(),
-                (true, Some(c)) => format!(" {:>19.4}", c / n),
-                (true, None) => format!(" {:>19}", "-"),
-            };
-            writeln!(
-                text,
-                "{:<width$} {:>11} {:>19.4}{extra} {:>19.4}",
-                row.0,
-                overbooked,
-                pof / n,
-                f64::from(failed) / n
-            )?;
-        }
-    }
+    let text = run_text(&settings, &rows, &runs)?;
     emit(&text)?;
     Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// PoF_max values `slasim run` sweeps when none is given.
 const DEFAULT_POF_CURVE: [f64; 3] = [0.1, 0.3, 0.5];
-
-/// Does the strategy read PoF_max (so its runs differ per PoF_max)?
-fn reads_pof(strategy: &str) -> bool {
-    crate::policy::strategy(strategy).is_ok_and(|i| i.reads.overbooking)
-}
 
 /// Hands the command line's points (each with a label) to the sweep executor
 /// as an experiment; returns what it did and the points' ids, in order.

@@ -4,10 +4,12 @@
 //! passing: [`profile::AvailabilityProfile`] (free capacity over time, gap
 //! search) and [`node_plan::NodePlan`] (each node's reservations, kept per
 //! class of nodes with one history, so machine-wide queries cost what the plan
-//! holds, not what the machine has). Strategies in `policy` build on them.
+//! holds, not what the machine has), and [`easy`], the one EASY backfilling
+//! rule over a profile. Strategies in `policy` build on them.
 
+pub mod easy;
 pub mod node_plan;
 pub mod profile;
 
-pub use node_plan::{NodeOrder, NodePlan, Slot};
+pub use node_plan::{NodeBooking, NodeOrder, NodePlan};
 pub use profile::{AvailabilityProfile, Gap};

@@ -5,7 +5,8 @@
 //! §5.5 (node choice).
 //!
 //! Contract:
-//! - Every node has a list of [`Slot`]s sorted by start, never overlapping.
+//! - Every node has a list of [`NodeBooking`]s (one reservation of one node)
+//!   sorted by start, never overlapping.
 //!   Nodes with the same list form one *class* (a set of node-id ranges), so
 //!   the cost of a query over all nodes ([`NodePlan::choose`]) grows with the
 //!   number of distinct node histories in the plan, not with the machine: an
@@ -28,7 +29,7 @@ use crate::units::{JobId, NodeId, Time};
 
 /// One reservation of one node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Slot {
+pub struct NodeBooking {
     /// First reserved instant.
     pub start: Time,
     /// End of the reservation (exclusive).
@@ -112,7 +113,7 @@ impl NodeRanges {
 #[derive(Debug, Clone, Default)]
 struct Class {
     nodes: NodeRanges,
-    slots: Vec<Slot>,
+    slots: Vec<NodeBooking>,
     /// Where the last [`Class::free_until`] ended: a search checks it (and
     /// the next slot) first, as a choice asks about one time after another.
     /// Any value is correct, so edits of `slots` leave it as it is.
@@ -120,7 +121,7 @@ struct Class {
 }
 
 impl Class {
-    fn new(nodes: NodeRanges, slots: Vec<Slot>) -> Class {
+    fn new(nodes: NodeRanges, slots: Vec<NodeBooking>) -> Class {
         Class { nodes, slots, hint: Cell::new(0) }
     }
 
@@ -150,7 +151,7 @@ impl Class {
         }
     }
 
-    fn insert(&mut self, slot: Slot) {
+    fn insert(&mut self, slot: NodeBooking) {
         let i = self.slots.partition_point(|s| s.start < slot.start);
         debug_assert!(i == 0 || self.slots[i - 1].end <= slot.start, "{slot:?} overlaps {:?}", self.slots[i - 1]);
         debug_assert!(
@@ -161,7 +162,7 @@ impl Class {
         self.slots.insert(i, slot);
     }
 
-    fn remove(&mut self, start: Time, job: JobId) -> Option<Slot> {
+    fn remove(&mut self, start: Time, job: JobId) -> Option<NodeBooking> {
         let i = self.slots.partition_point(|s| s.start < start);
         self.slots.get(i).is_some_and(|s| s.start == start && s.job == job).then(|| self.slots.remove(i))
     }
@@ -175,7 +176,7 @@ pub struct NodePlan {
     classes: Vec<Class>,
     /// Indices of empty classes, for reuse.
     spare: Vec<u32>,
-    /// Slot end times, counted per booking.
+    /// Booking end times, counted per booking.
     ends: BTreeMap<Time, u32>,
     // Scratch, reused so bookings and choices do not allocate in steady state.
     by_class: Vec<(u32, NodeId)>,
@@ -210,12 +211,12 @@ impl NodePlan {
     }
 
     /// The slots of one node, sorted by start.
-    pub fn slots(&self, node: NodeId) -> &[Slot] {
+    pub fn slots(&self, node: NodeId) -> &[NodeBooking] {
         &self.class(node).slots
     }
 
     /// A new class holding `nodes` (moved out of their classes by the caller).
-    fn new_class(&mut self, nodes: NodeRanges, slots: Vec<Slot>) -> u32 {
+    fn new_class(&mut self, nodes: NodeRanges, slots: Vec<NodeBooking>) -> u32 {
         let index = match self.spare.pop() {
             Some(i) => {
                 self.classes[i as usize] = Class::new(nodes, slots);
@@ -270,7 +271,7 @@ impl NodePlan {
 
     /// Adds `slot` on every node of `nodes` (sorted). The caller guarantees
     /// it overlaps no other slot there.
-    pub fn reserve(&mut self, nodes: &[NodeId], slot: Slot) {
+    pub fn reserve(&mut self, nodes: &[NodeId], slot: NodeBooking) {
         if nodes.is_empty() {
             return;
         }
@@ -313,7 +314,7 @@ impl NodePlan {
 
     /// The slot of `node` that ends last at or before `t` (the direct predecessor
     /// of a job starting at `t`).
-    pub fn predecessor(&self, node: NodeId, t: Time) -> Option<Slot> {
+    pub fn predecessor(&self, node: NodeId, t: Time) -> Option<NodeBooking> {
         let class = self.class(node);
         class.first_ending_after(t).checked_sub(1).map(|k| class.slots[k])
     }
@@ -324,14 +325,14 @@ impl NodePlan {
     }
 
     /// The first slot of `node` that starts at or after `t`.
-    pub fn next_slot(&self, node: NodeId, t: Time) -> Option<Slot> {
+    pub fn next_slot(&self, node: NodeId, t: Time) -> Option<NodeBooking> {
         let list = self.slots(node);
         let i = list.partition_point(|s| s.start < t);
         list.get(i).copied()
     }
 
     /// The slots of `node` ending exactly at `t`.
-    pub fn ending_at(&self, node: NodeId, t: Time) -> Option<Slot> {
+    pub fn ending_at(&self, node: NodeId, t: Time) -> Option<NodeBooking> {
         self.predecessor(node, t).filter(|s| s.end == t)
     }
 
@@ -429,7 +430,7 @@ impl NodePlan {
             c.slots.drain(..done);
         }
         self.ends = self.ends.split_off(&(t + 1));
-        let mut first: HashMap<Vec<Slot>, u32> = HashMap::new();
+        let mut first: HashMap<Vec<NodeBooking>, u32> = HashMap::new();
         for i in 0..self.classes.len() as u32 {
             if self.classes[i as usize].nodes.ranges.is_empty() {
                 continue;
@@ -468,7 +469,7 @@ mod tests {
     /// The plan as every node's own list: the reference the classes must match.
     #[derive(Debug, Clone)]
     struct PerNode {
-        nodes: Vec<Vec<Slot>>,
+        nodes: Vec<Vec<NodeBooking>>,
         ends: BTreeMap<Time, u32>,
     }
 
@@ -477,7 +478,7 @@ mod tests {
             PerNode { nodes: vec![Vec::new(); n as usize], ends: BTreeMap::new() }
         }
 
-        fn reserve(&mut self, nodes: &[NodeId], slot: Slot) {
+        fn reserve(&mut self, nodes: &[NodeId], slot: NodeBooking) {
             for &n in nodes {
                 let list = &mut self.nodes[n as usize];
                 let i = list.partition_point(|s| s.start < slot.start);
@@ -547,9 +548,9 @@ mod tests {
     #[test]
     fn free_until_predecessor_and_ends() {
         let mut p = NodePlan::new(2);
-        p.reserve(&[0], Slot { start: 10, end: 20, job: 1 });
-        p.reserve(&[0], Slot { start: 30, end: 40, job: 2 });
-        p.reserve(&[1], Slot { start: 0, end: 20, job: 3 });
+        p.reserve(&[0], NodeBooking { start: 10, end: 20, job: 1 });
+        p.reserve(&[0], NodeBooking { start: 30, end: 40, job: 2 });
+        p.reserve(&[1], NodeBooking { start: 0, end: 20, job: 3 });
         assert_eq!(p.free_until(0, 0), Some(10));
         assert_eq!(p.free_until(0, 10), None);
         assert_eq!(p.free_until(0, 20), Some(30));
@@ -574,7 +575,7 @@ mod tests {
         let mut p = NodePlan::new(100_000);
         assert_eq!(p.class_count(), 1);
         let job: Vec<NodeId> = (10..1010).collect();
-        p.reserve(&job, Slot { start: 0, end: 50, job: 7 });
+        p.reserve(&job, NodeBooking { start: 0, end: 50, job: 7 });
         assert_eq!(p.class_count(), 2);
         let mut out = Vec::new();
         // 2,000 nodes free over [10, 100): the 10 below the job, then from 1010 up.
@@ -618,7 +619,7 @@ mod tests {
                     Op::Reserve(nodes, s, e) => {
                         // Only where every node is free over [s, e) and after the forgotten past.
                         if s >= horizon && nodes.iter().all(|&x| reference.free_until(x, s).is_some_and(|u| u >= e)) {
-                            let slot = Slot { start: s, end: e, job: job as JobId };
+                            let slot = NodeBooking { start: s, end: e, job: job as JobId };
                             plan.reserve(&nodes, slot);
                             reference.reserve(&nodes, slot);
                             booked.push((nodes, s, job as JobId));

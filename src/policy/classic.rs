@@ -57,6 +57,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::AvailabilityProfile;
+use crate::plan::easy::{self, Shadow, length};
 use crate::policy::interface::{BacklogJob, Block, Booking, Cluster, RejectReason, ReservationService, Strategy};
 use crate::units::{JobId, NodeId, Time};
 
@@ -190,11 +191,6 @@ impl Reserving {
     }
 }
 
-/// The planning length of a job: its estimate, at least 1 s.
-fn length(estimate: Time) -> Time {
-    estimate.max(1)
-}
-
 impl Classic {
     /// A classic scheduler for a machine of `capacity` nodes.
     pub fn new(mode: Mode, capacity: u32, kill_at_estimate: bool) -> Classic {
@@ -326,7 +322,9 @@ impl Classic {
 
     /// FCFS and EASY with advance reservations: a job starts only if it fits
     /// beside every block (and, for EASY backfills, beside the head's
-    /// reservation) for its whole estimate.
+    /// reservation) for its whole estimate: the profile EASY of
+    /// [`crate::plan::easy`] on the reservation table, with the idle nodes
+    /// counted too.
     fn schedule_beside_blocks(&mut self, c: &mut dyn Cluster) {
         let now = c.now();
         while let Some(&head) = self.queue.first() {
@@ -343,8 +341,7 @@ impl Classic {
         let (need, len) = (c.job(head).nodes, length(c.job(head).estimate));
         let Some(r) = self.reserving.as_mut() else { return };
         // Only jobs ending and blocks are in the table: a window exists.
-        let Some(shadow) = r.table.earliest_fit(now, len, need, Time::MAX) else { return };
-        r.table.reserve(shadow, shadow + len, need);
+        let Some(shadow) = Shadow::reserve(&mut r.table, now, need, len) else { return };
         let mut free = self.free;
         self.batch.clear();
         for &job in self.queue.iter().skip(1) {
@@ -353,14 +350,14 @@ impl Classic {
             }
             let j = c.job(job);
             let jl = length(j.estimate);
-            if j.nodes <= free && r.table.min_free(now, now + jl) >= j.nodes {
+            if j.nodes <= free && easy::fits_now(&r.table, now, j.nodes, jl) {
                 r.table.reserve(now, now + jl, j.nodes);
                 free -= j.nodes;
                 self.batch.push(job);
             }
         }
         // Tentative holds out again: starting a job books its own hold.
-        r.table.release(shadow, shadow + len, need);
+        shadow.release(&mut r.table);
         for &job in &self.batch {
             r.table.release(now, now + length(c.job(job).estimate), c.job(job).nodes);
         }
@@ -370,7 +367,7 @@ impl Classic {
     /// True if `nodes` are idle and, with advance reservations, free in the
     /// table over `[now, now + len)`.
     fn fits_now(&self, now: Time, nodes: u32, len: Time) -> bool {
-        nodes <= self.free && self.reserving.as_ref().is_none_or(|r| r.table.min_free(now, now + len) >= nodes)
+        nodes <= self.free && self.reserving.as_ref().is_none_or(|r| easy::fits_now(&r.table, now, nodes, len))
     }
 
     /// Conservative: takes every waiting job out of the plan (to re-plan them all).

@@ -16,7 +16,7 @@
 //!   overbooked booking of its length l if its heuristic PoS passes the
 //!   acceptance test. Best fit takes the earliest full booking, else the first
 //!   passing overbooked gap; first fit the first acceptable gap in time order;
-//!   conservative the highest PoS; last fit the latest acceptable gap.
+//!   highest-pos the highest PoS; last fit the latest acceptable gap.
 //! - At every job end, node failure and repair the waiting jobs are re-planned
 //!   in order of planned start (the starts this allows wait for the wake-up
 //!   of that instant, after all its ends, repairs and failures): each is put

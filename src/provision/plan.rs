@@ -19,7 +19,7 @@
 //! - Evaluation reuses its buffers; it is deterministic.
 
 use crate::provision::moga::{self, Genome, MogaConfig, Objectives};
-use crate::provision::slots::{Advertised, Slot, SlotSet};
+use crate::provision::slots::{Advertised, FreeSlot, SlotSet};
 use crate::provision::workflow::Workflow;
 use crate::threads::{Budget, Panicked};
 use crate::units::Time;
@@ -71,7 +71,7 @@ pub struct PlanEvaluator<'w> {
     /// The shortest task runtime: fragments shorter than it are parked.
     min_runtime: Time,
     /// Per site, the fragments parked out of its bin (still free: part of what a plan leaves).
-    parked: Vec<Vec<Slot>>,
+    parked: Vec<Vec<FreeSlot>>,
     /// Multi-site: each site's trial placement, and what the best one took.
     trials: Vec<SlotSet>,
     best_used: Vec<(u32, u32, Time, Time)>,
@@ -296,9 +296,9 @@ impl<'w> PlanEvaluator<'w> {
 }
 
 /// An advertised slot as a free slot of a bin: edge slots extend without end.
-fn slot_of(origin: u32, a: &Advertised) -> Slot {
+fn slot_of(origin: u32, a: &Advertised) -> FreeSlot {
     let end = if a.extensible { Time::MAX } else { a.start + a.duration };
-    Slot { start: a.start, end, procs: a.procs, divisible: a.divisible, extensible: a.extensible, origin }
+    FreeSlot { start: a.start, end, procs: a.procs, divisible: a.divisible, extensible: a.extensible, origin }
 }
 
 /// What a plan takes from one site: the positions of the selected slots in
@@ -309,7 +309,7 @@ pub struct SitePlan {
     /// Positions of the selected slots in the site's advertised list.
     pub selected: Vec<u32>,
     /// The selected slots' free fragments after every task was placed.
-    pub remaining: Vec<Slot>,
+    pub remaining: Vec<FreeSlot>,
 }
 
 /// The plan eq. 15 picks for one α.

@@ -21,6 +21,7 @@ pub mod provision;
 pub mod reference;
 pub mod summary;
 pub mod tables;
+pub mod text;
 
 use std::fmt::Write as _;
 use std::fs::File;

@@ -105,7 +105,7 @@ pub enum Rounding {
     Round,
     /// Down.
     Floor,
-    /// Up (conservative for end times).
+    /// Up (pessimistic for end times: never earlier).
     Ceil,
 }
 

@@ -9,7 +9,8 @@ use crate::policy::interface::Cluster;
 use crate::units::Time;
 use crate::workload::job::Job;
 
-/// Comprehensive (conservative) backfilling.
+/// Comprehensive backfilling (the strategy `conservative-backfilling`, the
+/// dissertation's name; not the classic mode `conservative`).
 pub struct ComprehensiveBackfilling;
 
 impl Rule for ComprehensiveBackfilling {

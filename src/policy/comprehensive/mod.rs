@@ -48,7 +48,7 @@ use std::collections::BTreeSet;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::plan::{AvailabilityProfile, NodeOrder, NodePlan, Slot};
+use crate::plan::{AvailabilityProfile, NodeBooking, NodeOrder, NodePlan};
 use crate::policy::interface::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::policy::overbooking::{Overbooking, learn_from_end};
 use crate::stats::pdf::stepped;
@@ -383,7 +383,7 @@ impl<R: Rule> Comprehensive<R> {
     /// Reserves `chosen` over [start, end) for `job`.
     fn book(&mut self, job: JobId, start: Time, end: Time, spare: Time) {
         let first = self.arena.len() as u32;
-        self.plan.reserve(&self.chosen, Slot { start, end, job });
+        self.plan.reserve(&self.chosen, NodeBooking { start, end, job });
         self.arena.extend_from_slice(&self.chosen);
         self.profile.reserve(start, end, self.chosen.len() as u32);
         let i = job as usize;
@@ -407,7 +407,7 @@ impl<R: Rule> Comprehensive<R> {
         let Some(b) = self.booking(job) else { return };
         self.unreserve(job);
         let nodes = &self.arena[b.first as usize..(b.first + b.count) as usize];
-        self.plan.reserve(nodes, Slot { start, end, job });
+        self.plan.reserve(nodes, NodeBooking { start, end, job });
         self.profile.reserve(start, end, b.count);
         if let Some(Some(b)) = self.booked.get_mut(job as usize) {
             b.start = start;
@@ -721,8 +721,8 @@ mod tests {
         let hour = crate::units::HOUR;
         for (placement, expected) in [(Placement::FirstFit, vec![0, 1]), (Placement::BestFit, vec![2, 3])] {
             let mut s = Comprehensive::<ComprehensiveBackfilling>::new(4, placement, reliability(), None);
-            s.plan.reserve(&[2], Slot { start: 5 * hour, end: 6 * hour, job: 90 });
-            s.plan.reserve(&[3], Slot { start: 3 * hour, end: 4 * hour, job: 91 });
+            s.plan.reserve(&[2], NodeBooking { start: 5 * hour, end: 6 * hour, job: 90 });
+            s.plan.reserve(&[3], NodeBooking { start: 3 * hour, end: 4 * hour, job: 91 });
             assert!(s.choose_full(0, 2 * hour, 2));
             assert_eq!(s.chosen, expected, "{placement}");
             // Node 3 is free only until 3 h: a 4-h job cannot use it.

@@ -26,7 +26,7 @@ impl Rule for ComprehensiveOverbooking {
     ) -> (Option<Choice>, bool) {
         let pick = match core.placement {
             // A full booking risks only failures, so it also has the
-            // highest PoS (conservative).
+            // highest PoS.
             Placement::BestFit | Placement::HighestPos => {
                 full.or_else(|| core.overbooked_choice(c, j, from, core.placement == Placement::BestFit))
             }
