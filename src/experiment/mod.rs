@@ -13,6 +13,7 @@ pub mod coordinator;
 pub mod id;
 pub mod inputs;
 pub mod kinds;
+pub mod locate;
 pub mod point;
 pub mod provenance;
 pub mod slurm;

@@ -10,17 +10,24 @@
 //! the reservations, without them, with the buyers queueing instead) on the
 //! threads the run's budget has free and returns its rows for the store.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::provision::SiteSettings;
+use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
 use crate::provision::experiment::{PricingPoint, run_pricing};
 use crate::provision::pricing::Policy;
+use crate::store::tables::{PROVISION_POINTS, PointTables};
 use crate::store::{PricingOutput, ProvisionPointRow};
+use crate::store::{Store, StoreError};
 use crate::threads::Budget;
+use crate::workload::WorkloadSource;
 use crate::workload::prepare::Estimates;
 
 /// A pricing experiment's settings (`[pricing]`).
@@ -125,4 +132,123 @@ pub fn run(point: &PricingPoint, budget: &Budget, experiment: Option<&str>) -> a
         pricing: Some((point.share, point.alpha, point.pricing_policy.name())),
     };
     Ok(PricingOutput { row, load: point.site.utilisation, alpha: point.alpha, outcome })
+}
+
+/// A pricing config file: `[pricing]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PricingFile {
+    #[serde(default)]
+    name: Option<toml::Value>,
+    #[serde(default)]
+    description: Option<toml::Value>,
+    #[serde(default)]
+    pricing: Option<PricingSettings>,
+    #[serde(default)]
+    seed: Option<toml::Value>,
+    #[serde(default)]
+    sweep: Option<toml::Value>,
+}
+
+/// The pricing kind.
+pub struct PricingKind;
+
+/// The pricing kind.
+pub static PRICING: PricingKind = PricingKind;
+
+/// Its short axis names.
+const AXES: &[Axis] = &[
+    axis("alpha", "alpha", "the buyers' trade-off factor α"),
+    axis("share", "share", "percentage of the jobs that buy reservations"),
+    axis("days", "days", "the first DAYS days of the trace"),
+    axis("pricing_policy", "pricing_policy", "the scheduler the site prices with"),
+    axis("estimates", "estimates", "exact or logged"),
+    axis("site", "site", "the site, e.g. [{ trace = \"CTC-SP2-1996-3.1-cln.swf.gz\", capacity = 430 }]"),
+    axis("utilisation", "site.utilisation", "the site's target utilisation (0.88 = 88 %)"),
+];
+
+impl PointKind for PricingKind {
+    fn name(&self) -> &'static str {
+        "pricing"
+    }
+
+    fn described(&self) -> &'static str {
+        "a pricing experiment ([pricing])"
+    }
+
+    fn setting_of(&self) -> &'static str {
+        "pricing"
+    }
+
+    fn section(&self) -> Option<&'static str> {
+        Some("pricing")
+    }
+
+    fn sections(&self) -> &'static [&'static str] {
+        &["pricing"]
+    }
+
+    fn settings_in_section(&self) -> bool {
+        true
+    }
+
+    fn axes(&self) -> &'static [Axis] {
+        AXES
+    }
+
+    fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
+        let loc = &file.loc;
+        let config: PricingFile = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
+        let settings = config.pricing.unwrap_or_default();
+        let base = PricingSettings { seed: file.seed_of("pricing", settings.seed), ..settings };
+        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
+        Ok(Base { table, batteries: 1 })
+    }
+
+    fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
+        let settings: PricingSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
+        Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
+    }
+
+    fn tables(&self) -> &'static PointTables {
+        &PROVISION_POINTS
+    }
+}
+
+// The pricing kind's points, stored as provisioning points.
+impl AnyPoint for PricingPoint {
+    fn kind(&self) -> &'static dyn PointKind {
+        &PRICING
+    }
+
+    fn canonical(&self) -> Result<String, Unserialisable> {
+        canonical(self)
+    }
+
+    fn label(&self) -> String {
+        format!("pricing at α = {}", self.alpha)
+    }
+
+    // Their traces are prepared per point (load scaling depends on the
+    // point's seed); the default `load` only finds them.
+    fn traces(&self) -> Vec<&WorkloadSource> {
+        vec![&self.site.trace]
+    }
+
+    fn run(
+        &self,
+        _inputs: &Inputs,
+        budget: &Arc<Budget>,
+        experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>> {
+        Ok(Box::new(run(self, budget, experiment)?))
+    }
+
+    crate::point_boilerplate!();
+}
+
+impl PointOutput for PricingOutput {
+    fn write(&self, store: &mut Store) -> Result<(), StoreError> {
+        store.write_pricing(self)
+    }
 }

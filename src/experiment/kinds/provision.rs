@@ -25,6 +25,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::inputs::Inputs;
+use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
 use crate::provision::experiment::{
     FORK_WINDOW, Method, OBSERVE_EVERY, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, slot_statistics,
@@ -34,7 +37,9 @@ use crate::provision::plan::HoleCharging;
 use crate::provision::pricing::Policy;
 use crate::provision::workflow::SyntheticWorkflow;
 use crate::setting::InvalidSetting;
+use crate::store::tables::{PROVISION_POINTS, PointTables};
 use crate::store::{ProvisionOutput, ProvisionPointRow};
+use crate::store::{Store, StoreError};
 use crate::threads::Budget;
 use crate::units::DAY;
 use crate::workload::WorkloadSource;
@@ -275,4 +280,128 @@ pub fn run(point: &ProvisionPoint, budget: &Arc<Budget>, experiment: Option<&str
     row.wall_seconds = started.elapsed().as_secs_f64();
     let sites = outcome.sites.into_iter().zip(point.sites.iter().map(|s| s.utilisation)).collect();
     Ok(ProvisionOutput::Run { row, sites, rows: outcome.rows })
+}
+
+/// A provisioning config file: `[provision]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProvisionFile {
+    #[serde(default)]
+    name: Option<toml::Value>,
+    #[serde(default)]
+    description: Option<toml::Value>,
+    #[serde(default)]
+    provision: Option<ProvisionSettings>,
+    #[serde(default)]
+    seed: Option<toml::Value>,
+    #[serde(default)]
+    sweep: Option<toml::Value>,
+}
+
+/// The provisioning kind.
+pub struct ProvisionKind;
+
+/// The provisioning kind.
+pub static PROVISION: ProvisionKind = ProvisionKind;
+
+/// Its short axis names.
+const AXES: &[Axis] = &[
+    axis("method", "method", "moga, greedy or slots"),
+    axis("pricing_policy", "pricing_policy", "greedy: the scheduler sites price with"),
+    axis("sites", "sites", "the site list, e.g. [[{ trace = \"CTC-SP2-1996-3.1-cln.swf.gz\", capacity = 430 }]]"),
+    axis("site_count", "site_count", "use the first K sites"),
+    axis("utilisation", "utilisation", "every site's target utilisation (0.88 = 88 %)"),
+    axis("estimates", "estimates", "exact or logged"),
+    axis("workflow", "workflow", "synthetic, cybershake or a workflow file"),
+    axis("tasks", "tasks", "tasks of the synthetic workflow"),
+    axis("task_processors", "task_processors", "mean processors per task of the synthetic workflow"),
+    axis("alphas", "alphas", "the trade-off factors each point picks plans for (a list per point)"),
+    axis("submissions", "submissions", "submission instants per point"),
+    axis("mean_transfer", "mean_transfer", "mean transfer time between sites, seconds"),
+];
+
+impl PointKind for ProvisionKind {
+    fn name(&self) -> &'static str {
+        "provision"
+    }
+
+    fn described(&self) -> &'static str {
+        "a provisioning experiment ([provision])"
+    }
+
+    fn setting_of(&self) -> &'static str {
+        "provisioning"
+    }
+
+    fn section(&self) -> Option<&'static str> {
+        Some("provision")
+    }
+
+    fn sections(&self) -> &'static [&'static str] {
+        &["provision"]
+    }
+
+    fn settings_in_section(&self) -> bool {
+        true
+    }
+
+    fn axes(&self) -> &'static [Axis] {
+        AXES
+    }
+
+    fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
+        let loc = &file.loc;
+        let config: ProvisionFile = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
+        let settings = config.provision.unwrap_or_default();
+        let base = ProvisionSettings { seed: file.seed_of("provision", settings.seed), ..settings };
+        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
+        Ok(Base { table, batteries: 1 })
+    }
+
+    fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
+        let settings: ProvisionSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
+        Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
+    }
+
+    fn tables(&self) -> &'static PointTables {
+        &PROVISION_POINTS
+    }
+}
+
+// The provisioning kind's points, stored as provisioning points.
+impl AnyPoint for ProvisionPoint {
+    fn kind(&self) -> &'static dyn PointKind {
+        &PROVISION
+    }
+
+    fn canonical(&self) -> Result<String, Unserialisable> {
+        canonical(self)
+    }
+
+    fn label(&self) -> String {
+        format!("{} provisioning", self.method.name())
+    }
+
+    // Their traces are prepared per point (load scaling depends on the
+    // point's seed); the default `load` only finds them.
+    fn traces(&self) -> Vec<&WorkloadSource> {
+        self.sites.iter().map(|s| &s.trace).collect()
+    }
+
+    fn run(
+        &self,
+        _inputs: &Inputs,
+        budget: &Arc<Budget>,
+        experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>> {
+        Ok(Box::new(run(self, budget, experiment)?))
+    }
+
+    crate::point_boilerplate!();
+}
+
+impl PointOutput for ProvisionOutput {
+    fn write(&self, store: &mut Store) -> Result<(), StoreError> {
+        store.write_provision(self)
+    }
 }

@@ -228,7 +228,7 @@ fn single_source(
     let point: SinglePoint =
         toml::from_str(config).with_context(|| format!("run {run}: its stored settings do not parse"))?;
     let inputs =
-        Inputs::load(&[Point::Single(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
+        Inputs::load(&[Point::new(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
     let simulated =
         simulate_with_executions(&inputs, &point).with_context(|| format!("run {run}: simulating it again"))?;
     let cluster = &simulated.cluster;
@@ -247,7 +247,7 @@ fn grid_source(conn: &Connection, run: i64, config: &str, stored_by: &str, trace
     let point: GridPoint =
         toml::from_str(config).with_context(|| format!("run {run}: its stored settings do not parse"))?;
     let inputs =
-        Inputs::load(&[Point::Grid(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
+        Inputs::load(&[Point::new(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
     let log = inputs.grid_log(&point)?;
     let simulated = run_grid_point(log, &point.grid, &point.strategy, point.seed)
         .with_context(|| format!("run {run}: simulating it again"))?;
