@@ -8,9 +8,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
 use crate::experiment::kinds::KINDS;
+use crate::experiment::kinds::provision::point::Method;
 use crate::grid::algorithm::ALGORITHMS;
 use crate::policy::{Placement, strategy_infos};
-use crate::provision::experiment::Method;
 use crate::workload::coreservations::RequestWorkload;
 
 #[derive(Debug, Args)]

@@ -25,7 +25,6 @@
 pub mod bench;
 pub mod buyer;
 pub mod executor;
-pub mod experiment;
 pub mod greedy;
 pub mod load;
 pub mod moga;

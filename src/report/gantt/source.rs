@@ -30,10 +30,11 @@ use crate::cluster::ExecutionRecord;
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
+use crate::experiment::kinds::provision::point::ProvisionPoint;
+use crate::experiment::kinds::provision::run::{ReservedRun, run_point_reserved};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use crate::experiment::point::Point;
 use crate::experiment::provenance::code_version;
-use crate::provision::experiment::{ProvisionPoint, ReservedRun, run_point_reserved};
 use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, Source};
 use crate::units::Time;
 use crate::workload::failures::NodeEventKind;
@@ -460,7 +461,7 @@ fn provision_band(runs: &[&ReservedRun], site: u32, capacity: u32) -> BandSource
     // pool's slots spanning it that no earlier task still holds.
     let mut held: Vec<Time> = vec![Time::MIN; busy.len()];
     for (r, run) in runs.iter().enumerate() {
-        let mut tasks: Vec<&crate::provision::experiment::PlacedTask> =
+        let mut tasks: Vec<&crate::experiment::kinds::provision::run::PlacedTask> =
             run.tasks.iter().filter(|t| t.placement.site == site).collect();
         tasks.sort_by_key(|t| (t.placement.start, t.placement.task));
         for t in tasks {

@@ -4,7 +4,7 @@
 use rusqlite::params;
 
 use super::provision::{ProvisionPointRow, insert_point, insert_sites};
-use crate::provision::experiment::PricingOutcome;
+use crate::experiment::kinds::pricing::PricingOutcome;
 use crate::store::{Store, StoreError, sqlite};
 
 /// What a pricing point stores.

@@ -3,7 +3,8 @@
 
 use rusqlite::params;
 
-use crate::provision::experiment::{SiteSummary, SlotStatistics, SubmissionOutcome};
+use crate::experiment::kinds::provision::run::{SiteSummary, SubmissionOutcome};
+use crate::experiment::kinds::provision::slots::SlotStatistics;
 use crate::store::{Store, StoreError, sqlite};
 
 /// The `provision_points` row of a point.

@@ -16,7 +16,11 @@
 //!   charging for greedy; everything about the workflow for `slots`), so
 //!   points differing only there are one simulation.
 //! - [`run`] runs a point on the threads the run's budget has free and
-//!   returns its rows for the store.
+//!   returns its rows for the store; [`ProvisionKind`] reads `[provision]`
+//!   configs.
+//! - One concept per file: the resolved point ([`point`]), a site's
+//!   background load ([`background`]), the provisioning run and its forks
+//!   ([`run`](mod@run)), and slot statistics ([`slots`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,9 +33,14 @@ use crate::experiment::inputs::Inputs;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
-use crate::provision::experiment::{
-    FORK_WINDOW, Method, OBSERVE_EVERY, ProvisionPoint, SiteSpec, WorkflowSpec, run_point, slot_statistics,
-};
+pub mod background;
+pub mod point;
+pub mod run;
+pub mod slots;
+
+use crate::experiment::kinds::provision::point::{Method, ProvisionPoint, SiteSpec, WorkflowSpec};
+use crate::experiment::kinds::provision::run::{FORK_WINDOW, run_point};
+use crate::experiment::kinds::provision::slots::{OBSERVE_EVERY, slot_statistics};
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::HoleCharging;
 use crate::provision::pricing::Policy;
