@@ -11,10 +11,10 @@
 //!   command line say; [`ProvisionSettings::resolve`] is the one place their
 //!   defaults and checks live. It cuts the site list to `site_count`, gives
 //!   every site the `utilisation` set for all, builds the workflow's
-//!   description and resets what the method does not read (the pricing
-//!   policy outside greedy provisioning; the MOGA, the enacting and the hole
-//!   charging for greedy; everything about the workflow for `slots`), so
-//!   points differing only there are one simulation.
+//!   description and keeps only what the method reads (the pricing policy
+//!   for greedy provisioning; the MOGA, the enacting and the hole charging
+//!   for the MOGA; nothing about the workflow for `slots`), so points
+//!   differing only in the rest are one simulation.
 //! - [`run`] runs a point on the threads the run's budget has free and
 //!   returns its rows for the store; [`ProvisionKind`] reads `[provision]`
 //!   configs.
@@ -38,8 +38,11 @@ pub mod point;
 pub mod run;
 pub mod slots;
 
-use crate::experiment::kinds::provision::point::{Method, ProvisionPoint, SiteSpec, WorkflowSpec};
-use crate::experiment::kinds::provision::run::{FORK_WINDOW, run_point};
+use crate::experiment::kinds::provision::point::{
+    DEFAULT_ENACT, DEFAULT_HOLE_CHARGING, DEFAULT_PRICING_POLICY, DEFAULT_SUBMISSIONS, FORK_WINDOW, Method,
+    MethodSettings, ProvisionPoint, SiteSpec, WorkflowSettings, WorkflowSpec,
+};
+use crate::experiment::kinds::provision::run::run_point;
 use crate::experiment::kinds::provision::slots::{OBSERVE_EVERY, slot_statistics};
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::HoleCharging;
@@ -144,7 +147,7 @@ impl Default for ProvisionSettings {
     fn default() -> Self {
         ProvisionSettings {
             method: Method::Moga,
-            pricing_policy: Policy::Conservative,
+            pricing_policy: DEFAULT_PRICING_POLICY,
             seed: 1,
             estimates: Estimates::Exact,
             sites: vec![SiteSettings { trace: "synthetic".into(), capacity: None, utilisation: None }],
@@ -157,11 +160,11 @@ impl Default for ProvisionSettings {
             mean_runtime: 1000,
             mean_transfer: 0,
             alphas: default_alphas(),
-            submissions: 50,
-            enact: true,
+            submissions: DEFAULT_SUBMISSIONS,
+            enact: DEFAULT_ENACT,
             moga: MogaConfig::default(),
             fork_window_days: FORK_WINDOW as f64 / DAY as f64,
-            hole_charging: HoleCharging::Whole,
+            hole_charging: DEFAULT_HOLE_CHARGING,
         }
     }
 }
@@ -186,54 +189,37 @@ impl ProvisionSettings {
         }
         crate::setting::positive("provision.fork_window_days", self.fork_window_days)?;
         let sites: Vec<SiteSpec> = sites.iter().map(|s| s.spec(self.utilisation)).collect();
-        let defaults = ProvisionSettings::default();
         let max_procs = sites.iter().filter_map(|s| s.capacity).min().unwrap_or(u32::MAX);
-        let workflow = |s: &ProvisionSettings| match s.workflow.as_str() {
-            "synthetic" => WorkflowSpec::Synthetic(SyntheticWorkflow {
-                tasks: s.tasks,
-                levels: s.levels,
-                mean_runtime: s.mean_runtime,
-                mean_procs: s.task_processors,
-                max_procs,
-                mean_transfer: s.mean_transfer,
-            }),
-            "cybershake" => WorkflowSpec::CyberShake,
-            path => WorkflowSpec::File(PathBuf::from(path)),
-        };
-        let fork_window = |days: f64| (days * DAY as f64).round() as i64;
-        let mut point = ProvisionPoint {
-            method: self.method,
-            pricing_policy: self.pricing_policy,
-            seed: self.seed,
-            estimates: self.estimates,
-            sites,
-            workflow: workflow(self),
+        let workflow = || WorkflowSettings {
+            workflow: match self.workflow.as_str() {
+                "synthetic" => WorkflowSpec::Synthetic(SyntheticWorkflow {
+                    tasks: self.tasks,
+                    levels: self.levels,
+                    mean_runtime: self.mean_runtime,
+                    mean_procs: self.task_processors,
+                    max_procs,
+                    mean_transfer: self.mean_transfer,
+                }),
+                "cybershake" => WorkflowSpec::CyberShake,
+                path => WorkflowSpec::File(PathBuf::from(path)),
+            },
             alphas: self.alphas.clone(),
             submissions: self.submissions,
-            moga: self.moga.clone(),
-            enact: self.enact,
-            fork_window: fork_window(self.fork_window_days),
-            hole_charging: self.hole_charging,
+            fork_window: (self.fork_window_days * DAY as f64).round() as i64,
         };
-        // What the method does not read takes its default.
-        match self.method {
-            Method::Moga => point.pricing_policy = defaults.pricing_policy,
-            Method::Greedy => {
-                point.moga = defaults.moga.clone();
-                point.enact = defaults.enact;
-                point.hole_charging = defaults.hole_charging;
-            }
-            Method::Slots => {
-                point.pricing_policy = defaults.pricing_policy;
-                point.workflow = WorkflowSpec::CyberShake;
-                point.alphas = Vec::new();
-                point.submissions = defaults.submissions;
-                point.moga = defaults.moga.clone();
-                point.enact = defaults.enact;
-                point.fork_window = fork_window(defaults.fork_window_days);
-                point.hole_charging = defaults.hole_charging;
-            }
-        }
+        // The point holds what its method reads: points differing only in
+        // the rest are one simulation.
+        let method = match self.method {
+            Method::Moga => MethodSettings::Moga {
+                workflow: workflow(),
+                moga: self.moga.clone(),
+                enact: self.enact,
+                hole_charging: self.hole_charging,
+            },
+            Method::Greedy => MethodSettings::Greedy { workflow: workflow(), pricing_policy: self.pricing_policy },
+            Method::Slots => MethodSettings::Slots,
+        };
+        let point = ProvisionPoint { seed: self.seed, estimates: self.estimates, sites, method };
         point.validate()?;
         Ok(point)
     }
@@ -271,7 +257,7 @@ pub fn run(point: &ProvisionPoint, budget: &Arc<Budget>, experiment: Option<&str
         method: Some(point.method_name()),
         pricing: None,
     };
-    if point.method == Method::Slots {
+    let Some(workflow) = point.method.workflow() else {
         let site = &point.sites[0];
         let stats = slot_statistics(site, point.estimates, OBSERVE_EVERY, point.seed)?;
         row.kind = "slots";
@@ -279,13 +265,13 @@ pub fn run(point: &ProvisionPoint, budget: &Arc<Budget>, experiment: Option<&str
         row.traces = stats.site.trace.clone();
         row.wall_seconds = started.elapsed().as_secs_f64();
         return Ok(ProvisionOutput::Slots { row, load: site.utilisation, stats: Box::new(stats) });
-    }
+    };
     let outcome = run_point(point, budget)?;
-    row.workflow = Some(point.workflow.name());
+    row.workflow = Some(workflow.workflow.name());
     row.workflow_tasks = Some(outcome.tasks);
     row.task_processors = Some(outcome.mean_procs);
     row.traces = outcome.sites.iter().map(|s| s.trace.as_str()).collect::<Vec<_>>().join(",");
-    row.submissions = Some(point.submissions);
+    row.submissions = Some(workflow.submissions);
     row.wall_seconds = started.elapsed().as_secs_f64();
     let sites = outcome.sites.into_iter().zip(point.sites.iter().map(|s| s.utilisation)).collect();
     Ok(ProvisionOutput::Run { row, sites, rows: outcome.rows })
@@ -388,7 +374,7 @@ impl AnyPoint for ProvisionPoint {
     }
 
     fn label(&self) -> String {
-        format!("{} provisioning", self.method.name())
+        format!("{} provisioning", self.method.method().name())
     }
 
     // Their traces are prepared per point (load scaling depends on the

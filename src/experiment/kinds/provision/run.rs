@@ -26,16 +26,19 @@ use std::sync::Arc;
 use crate::experiment::kinds::provision::background::{
     PreparedSite, first_scheduler, prepare_site, submission_instants,
 };
-use crate::experiment::kinds::provision::point::{Method, ProvisionPoint};
+use anyhow::Context as _;
+
+use crate::experiment::kinds::provision::point::{MethodSettings, ProvisionPoint, WorkflowSettings};
 use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::provision::executor::{Execution, ExecutorActor, Mode};
 use crate::provision::moga::Genome;
+use crate::provision::plan::HoleCharging;
 use crate::provision::plan::{PlanEvaluator, SitePlan, TaskPlacement};
 use crate::provision::pricing::Policy;
 use crate::provision::provisioner::{MogaJob, ProvisionerActor, SubmissionRecord};
 use crate::provision::workflow::Workflow;
 use crate::threads::Budget;
-use crate::units::{DAY, Time};
+use crate::units::Time;
 
 /// The measurements of one submission and one α.
 #[derive(Debug, Clone, PartialEq)]
@@ -160,7 +163,8 @@ fn run_point_with(
     reserved: bool,
 ) -> anyhow::Result<(PointOutcome, Vec<ReservedRun>)> {
     point.validate()?;
-    let workflow = point.workflow.build(point.seed)?;
+    let settings = point.method.workflow().context("method `slots` provisions no workflow")?;
+    let workflow = settings.workflow.build(point.seed)?;
     let prepared: Vec<PreparedSite> = point
         .sites
         .iter()
@@ -168,19 +172,21 @@ fn run_point_with(
         .map(|(i, s)| prepare_site(s, point.estimates, point.seed.wrapping_add(i as u64)))
         .collect::<anyhow::Result<_>>()?;
     let widths: Vec<u32> = prepared.iter().map(|s| s.capacity).collect();
-    workflow.check_fits(&widths, &point.workflow.name())?;
+    workflow.check_fits(&widths, &settings.workflow.name())?;
     let first = prepared.iter().filter_map(|s| s.jobs.first().map(|j| j.occurrence)).max().unwrap_or(0);
     let last = prepared.iter().filter_map(|s| s.jobs.last().map(|j| j.occurrence)).min().unwrap_or(0);
-    let instants = submission_instants(first, last, point.submissions);
-    let moga = MogaJob {
-        workflow: workflow.clone(),
-        config: point.moga.clone(),
-        alphas: point.alphas.clone(),
-        seed: point.seed,
-        charging: point.hole_charging,
-        budget: Arc::clone(budget),
+    let instants = submission_instants(first, last, settings.submissions);
+    let moga = match &point.method {
+        MethodSettings::Moga { moga, hole_charging, .. } => Some(MogaJob {
+            workflow: workflow.clone(),
+            config: moga.clone(),
+            alphas: settings.alphas.clone(),
+            seed: point.seed,
+            charging: *hole_charging,
+            budget: Arc::clone(budget),
+        }),
+        _ => None,
     };
-    let moga = (point.method == Method::Moga).then_some(moga);
     let provisioner = ProvisionerActor::new(prepared.len(), instants, true, moga);
     let scenario = ProvisionScenario {
         sites: prepared
@@ -205,19 +211,25 @@ fn run_point_with(
             achieved: r.scheduler.utilisation(),
         })
         .collect();
-    let forks: Vec<Fork> = main.submissions.iter().flat_map(|r| forks_of(r, point)).collect();
-    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, point, budget, reserved)?;
+    let forks: Vec<Fork> = main.submissions.iter().flat_map(|r| forks_of(r, &point.method)).collect();
+    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, point, settings, budget, reserved)?;
     let be_cost = workflow.best_effort_cost() as f64;
     let rows = match point.method {
-        Method::Moga => outcomes(&main.submissions, &forks, &results, be_cost),
-        Method::Greedy => greedy_outcomes(&main.submissions, &forks, &results, &point.alphas, be_cost),
-        Method::Slots => Vec::new(),
+        MethodSettings::Moga { .. } => outcomes(&main.submissions, &forks, &results, be_cost),
+        MethodSettings::Greedy { .. } => {
+            greedy_outcomes(&main.submissions, &forks, &results, &settings.alphas, be_cost)
+        }
+        MethodSettings::Slots => Vec::new(),
     };
     let mean_procs = workflow.tasks().iter().map(|t| f64::from(t.procs)).sum::<f64>() / workflow.tasks().len() as f64;
-    let runs = match (reserved, point.method) {
-        (false, _) | (_, Method::Slots) => Vec::new(),
-        (true, Method::Moga) => moga_reserved(&main.submissions, &workflow, point)?,
-        (true, Method::Greedy) => greedy_reserved(&main.submissions, &forks, &results, &workflow, &point.alphas),
+    let runs = match (reserved, &point.method) {
+        (false, _) | (_, MethodSettings::Slots) => Vec::new(),
+        (true, MethodSettings::Moga { hole_charging, .. }) => {
+            moga_reserved(&main.submissions, &workflow, *hole_charging)?
+        }
+        (true, MethodSettings::Greedy { .. }) => {
+            greedy_reserved(&main.submissions, &forks, &results, &workflow, &settings.alphas)
+        }
     };
     Ok((PointOutcome { sites, rows, tasks: workflow.tasks().len(), mean_procs }, runs))
 }
@@ -227,12 +239,12 @@ fn run_point_with(
 fn moga_reserved(
     records: &[SubmissionRecord],
     workflow: &Workflow,
-    point: &ProvisionPoint,
+    hole_charging: HoleCharging,
 ) -> anyhow::Result<Vec<ReservedRun>> {
     let mut runs = Vec::new();
     for record in records {
         let Some(p) = &record.provisioning else { continue };
-        let mut evaluator = PlanEvaluator::new(workflow, record.time, &record.slots).with_charging(point.hole_charging);
+        let mut evaluator = PlanEvaluator::new(workflow, record.time, &record.slots).with_charging(hole_charging);
         // Position of each site's first slot in Â.
         let offsets: Vec<usize> = record
             .slots
@@ -360,16 +372,16 @@ impl Fork {
 }
 
 /// The best-effort fork, then one per distinct chosen MOGA plan or one per α for greedy.
-fn forks_of(record: &SubmissionRecord, point: &ProvisionPoint) -> Vec<Fork> {
+fn forks_of(record: &SubmissionRecord, method: &MethodSettings) -> Vec<Fork> {
     let submission = record.index;
     let mut forks = vec![Fork { submission, kind: ForkKind::BestEffort }];
-    match point.method {
-        Method::Greedy => {
-            forks.extend((0..point.alphas.len()).map(|alpha| Fork { submission, kind: ForkKind::Greedy { alpha } }));
+    match method {
+        MethodSettings::Greedy { workflow, .. } => {
+            forks.extend((0..workflow.alphas.len()).map(|alpha| Fork { submission, kind: ForkKind::Greedy { alpha } }));
         }
-        Method::Slots => {}
-        Method::Moga => {
-            if let (true, Some(p)) = (point.enact, &record.provisioning) {
+        MethodSettings::Slots => {}
+        MethodSettings::Moga { enact, .. } => {
+            if let (true, Some(p)) = (*enact, &record.provisioning) {
                 let mut seen: Vec<usize> = Vec::new();
                 for (i, c) in p.choices.iter().enumerate() {
                     if !seen.contains(&c.member) {
@@ -389,10 +401,11 @@ fn run_forks(
     sites: &[PreparedSite],
     workflow: &Workflow,
     point: &ProvisionPoint,
+    settings: &WorkflowSettings,
     budget: &Budget,
     placements: bool,
 ) -> anyhow::Result<Vec<Option<Execution>>> {
-    let easy = point.pricing_policy == Policy::Easy;
+    let easy = matches!(point.method, MethodSettings::Greedy { pricing_policy: Policy::Easy, .. });
     let run = |fork: &Fork| -> anyhow::Result<Option<Execution>> {
         let record = &records[fork.submission];
         let mode = match fork.kind {
@@ -401,10 +414,12 @@ fn run_forks(
                 let (placements, sites) = plan_of(record, i);
                 Mode::Reserved { placements, sites }
             }
-            ForkKind::Greedy { alpha } => Mode::Greedy { alpha: point.alphas.get(alpha).copied().unwrap_or(0.0), easy },
+            ForkKind::Greedy { alpha } => {
+                Mode::Greedy { alpha: settings.alphas.get(alpha).copied().unwrap_or(0.0), easy }
+            }
         };
         let t = record.time;
-        let window = point.fork_window;
+        let window = settings.fork_window;
         let scenario = ProvisionScenario {
             sites: sites
                 .iter()
@@ -537,6 +552,3 @@ fn outcomes(
     }
     rows
 }
-
-/// The default fork window: 30 days.
-pub const FORK_WINDOW: Time = 30 * DAY;
