@@ -2,6 +2,9 @@
 //! settings plus sweeps over any setting.
 //!
 //! Contract:
+//! - The reader knows no kind by name: it asks the registered kinds
+//!   ([`crate::experiment::kinds::KINDS`]) which sections and axes are
+//!   theirs, and each kind reads its base settings and resolves its points.
 //! - A config's kind is its section: `[grid]` makes a Grid experiment,
 //!   `[provision]` a provisioning one, `[pricing]` a pricing one; without
 //!   any it is a single-cluster experiment (`[workload]`, `[prepare]`,
@@ -14,8 +17,8 @@
 //! - Then one or more `[[sweep]]` tables. A sweep's `[sweep.axes]` maps a
 //!   setting to a list of values or a range (`{ from, to, step }`,
 //!   inclusive); `battery = "all"` means every battery. Axis names are the
-//!   short names of [`AXES`] (`pof_max`, `clusters`, `task_processors`,
-//!   `alpha`, … ; `slasim list axes`) or the dotted path of any setting of a
+//!   short names of the kind's axes ([`axes`]: `pof_max`, `clusters`, `task_processors`,
+//!   `alpha`, …; `slasim list axes`) or the dotted path of any setting of a
 //!   point (`overbooking.pdf.step_seconds`, `grid.windows.offset_days`,
 //!   `provision.moga.population`, …). An axis of another kind is refused.
 //! - The points of a sweep are the Cartesian product of its axes; axes listed
