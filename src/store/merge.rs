@@ -65,9 +65,26 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
     };
     for input in inputs {
         let before = count(&store)?;
-        store.conn.execute("ATTACH DATABASE ?1 AS src", [input.to_string_lossy()]).map_err(&err)?;
+        store
+            .conn
+            .execute("ATTACH DATABASE :path AS src", rusqlite::named_params! { ":path": input.to_string_lossy() })
+            .map_err(&err)?;
         let tx = store.conn.transaction().map_err(&err)?;
-        tx.execute_batch(&copy_script(&groups)).map_err(&err)?;
+        // A registered kind's tables are missing from a store written without it.
+        let mut present = Vec::new();
+        for group in &groups {
+            let exists: bool = tx
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = :table)",
+                    rusqlite::named_params! { ":table": group.key_table },
+                    |r| r.get(0),
+                )
+                .map_err(&err)?;
+            if exists {
+                present.push(*group);
+            }
+        }
+        tx.execute_batch(&copy_script(&present)).map_err(&err)?;
         tx.commit().map_err(&err)?;
         store.conn.execute("DETACH DATABASE src", []).map_err(&err)?;
         let after = count(&store)?;

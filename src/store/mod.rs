@@ -356,9 +356,11 @@ pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
 /// (a registered kind's tables are missing from a store it never wrote).
 fn stored_points_sql(conn: &Connection) -> String {
     let exists = |table: &str| {
-        conn.query_row("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1)", [table], |r| {
-            r.get::<_, bool>(0)
-        })
+        conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :table)",
+            rusqlite::named_params! { ":table": table },
+            |r| r.get::<_, bool>(0),
+        )
         .unwrap_or(false)
     };
     tables::groups()

@@ -400,3 +400,55 @@ impl PointOutput for ProvisionOutput {
         store.write_provision(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::config::Experiment;
+
+    /// Settings a method does not read are not in its point, and its text
+    /// writes them at their defaults: points differing only there are one.
+    #[test]
+    fn a_point_holds_what_its_method_reads() {
+        let differing = |method| ProvisionSettings {
+            method,
+            pricing_policy: Policy::Easy,
+            enact: false,
+            submissions: 7,
+            hole_charging: HoleCharging::Used,
+            workflow: "cybershake".into(),
+            ..ProvisionSettings::default()
+        };
+        let plain = |method| ProvisionSettings { method, ..ProvisionSettings::default() };
+        let slots = differing(Method::Slots).resolve().unwrap();
+        assert_eq!(slots.method, MethodSettings::Slots);
+        assert_eq!(canonical(&slots), canonical(&plain(Method::Slots).resolve().unwrap()));
+        let greedy = differing(Method::Greedy).resolve().unwrap();
+        assert!(matches!(greedy.method, MethodSettings::Greedy { pricing_policy: Policy::Easy, .. }));
+        assert_eq!(greedy.method_name(), "greedy-easy");
+        let moga = differing(Method::Moga).resolve().unwrap();
+        let MethodSettings::Moga { enact, hole_charging, .. } = &moga.method else { panic!("{moga:?}") };
+        assert_eq!((*enact, *hole_charging), (false, HoleCharging::Used));
+        let text = canonical(&moga).unwrap();
+        assert!(text.contains("pricing_policy = \"conservative\""), "{text}");
+        // The canonical text reads back into the same point (the Gantt chart re-runs stored points).
+        for point in [slots, greedy, moga] {
+            let back: ProvisionPoint = toml::from_str(&canonical(&point).unwrap()).unwrap();
+            assert_eq!(back, point);
+        }
+    }
+
+    /// Point ids are stored in every store: those of earlier versions stay.
+    #[test]
+    fn the_ids_of_earlier_versions_stay() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+        for (config, ids) in [
+            ("provisioning-ch3.toml", [1593941871666343950, 1346202431474796465]),
+            ("provisioning-ch7.toml", [893587144497815523, 247929184619477614]),
+        ] {
+            let e = Experiment::load(root.join(config)).unwrap();
+            let found: Vec<i64> = e.points.iter().take(2).map(|p| p.id).collect();
+            assert_eq!(found, ids, "{config}");
+        }
+    }
+}
