@@ -28,7 +28,7 @@ use crate::experiment::kinds::provision::background::{
 };
 use anyhow::Context as _;
 
-use crate::experiment::kinds::provision::point::{MethodSettings, ProvisionPoint, WorkflowSettings};
+use crate::experiment::kinds::provision::point::{MethodSettings, ProvisionPoint};
 use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::provision::executor::{Execution, ExecutorActor, Mode};
 use crate::provision::moga::Genome;
@@ -212,7 +212,7 @@ fn run_point_with(
         })
         .collect();
     let forks: Vec<Fork> = main.submissions.iter().flat_map(|r| forks_of(r, &point.method)).collect();
-    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, point, settings, budget, reserved)?;
+    let results = run_forks(&forks, &main.submissions, &prepared, &workflow, &point.method, budget, reserved)?;
     let be_cost = workflow.best_effort_cost() as f64;
     let rows = match point.method {
         MethodSettings::Moga { .. } => outcomes(&main.submissions, &forks, &results, be_cost),
@@ -400,12 +400,12 @@ fn run_forks(
     records: &[SubmissionRecord],
     sites: &[PreparedSite],
     workflow: &Workflow,
-    point: &ProvisionPoint,
-    settings: &WorkflowSettings,
+    method: &MethodSettings,
     budget: &Budget,
     placements: bool,
 ) -> anyhow::Result<Vec<Option<Execution>>> {
-    let easy = matches!(point.method, MethodSettings::Greedy { pricing_policy: Policy::Easy, .. });
+    let settings = method.workflow().context("method `slots` forks no run")?;
+    let easy = matches!(method, MethodSettings::Greedy { pricing_policy: Policy::Easy, .. });
     let run = |fork: &Fork| -> anyhow::Result<Option<Execution>> {
         let record = &records[fork.submission];
         let mode = match fork.kind {
