@@ -365,10 +365,8 @@ impl Experiment {
         }
         known.extend(COMMON_LAST);
         for key in raw.keys() {
-            if kind.sections().contains(&key.as_str()) || COMMON_FIRST.contains(&key.as_str()) {
-                continue;
-            }
-            if COMMON_LAST.contains(&key.as_str()) {
+            let key_str = key.as_str();
+            if kind.sections().contains(&key_str) || COMMON_FIRST.contains(&key_str) || COMMON_LAST.contains(&key_str) {
                 continue;
             }
             let message = match owner_of(key) {
