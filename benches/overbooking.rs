@@ -71,7 +71,7 @@ fn ctc_battery(c: &mut Criterion) {
         batsim: None,
         energy: None,
     };
-    let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("CTC-SP2 and LANL load");
+    let inputs = Inputs::load(&[Point::new(point.clone())]).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");
     group.sample_size(10);
     group.bench_function("comprehensive-overbooking, 1000 jobs, LANL failures", |b| {

@@ -44,7 +44,7 @@ fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
 
 fn bench_batteries(c: &mut Criterion, group: &str, strategies: &[&str], workload: WorkloadSource) {
     let points: Vec<SinglePoint> = strategies.iter().map(|s| point(s, workload.clone())).collect();
-    let all: Vec<Point> = points.iter().cloned().map(Point::Single).collect();
+    let all: Vec<Point> = points.iter().cloned().map(Point::new).collect();
     let inputs = Inputs::load(&all).expect("the workload and LANL load");
     let mut group = c.benchmark_group(group);
     group.sample_size(10);

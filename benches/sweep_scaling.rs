@@ -12,6 +12,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use slasim::experiment::config::Experiment;
 use slasim::experiment::coordinator::run_points;
 use slasim::experiment::coordinator::{SweepOptions, run_sweep};
+use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
 
 fn experiment() -> Experiment {
@@ -21,9 +22,9 @@ fn experiment() -> Experiment {
         unsafe { std::env::set_var("SLASIM_TRACE_DIR", root.join("../shared/data/traces")) };
     }
     let mut e = Experiment::load(root.join("configs/ctc-sp2-chapter6.toml")).expect("config loads");
-    e.points.retain(|p| matches!(&p.point, Point::Single(s) if s.battery < 3));
+    e.points.retain(|p| p.point.get::<SinglePoint>().is_some_and(|s| s.battery < 3));
     for p in &mut e.points {
-        if let Point::Single(s) = &mut p.point {
+        if let Some(s) = p.point.get_mut::<SinglePoint>() {
             s.prepare.occurrence_factor = None;
             s.prepare.capacity = None;
         }

@@ -212,7 +212,7 @@ fn classic_modes_on_the_whole_kth_log() {
             batsim: None,
             energy: None,
         };
-        let inputs = Inputs::load(&[Point::Single(point.clone())]).unwrap();
+        let inputs = Inputs::load(&[Point::new(point.clone())]).unwrap();
         let prepared = inputs.prepared(&point).unwrap();
         let (jobs, capacity) = (prepared.batteries[0].jobs.to_vec(), prepared.capacity);
         assert_eq!((jobs.len(), capacity), (28_475, 100));

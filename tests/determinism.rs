@@ -39,7 +39,7 @@ fn points() -> Vec<Point> {
                 energy: None,
             };
             // The classic modes model no failures.
-            points.push(Point::Single(point.resolve(!queueing).unwrap()));
+            points.push(Point::new(point.resolve(!queueing).unwrap()));
         }
     }
     points

@@ -105,7 +105,7 @@ fn the_svg_bars_are_the_stored_executions() {
     let conn = Connection::open(&db).unwrap();
     let config: String = conn.query_row("SELECT config FROM runs WHERE run_id = ?1", [run], |r| r.get(0)).unwrap();
     let point: SinglePoint = toml::from_str(&config).unwrap();
-    let inputs = Inputs::load(&[Point::Single(point.clone())]).unwrap();
+    let inputs = Inputs::load(&[Point::new(point.clone())]).unwrap();
     let simulated = simulate_with_executions(&inputs, &point).unwrap();
     let mut executions = HashMap::new();
     for e in &simulated.cluster.executions {

@@ -32,7 +32,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             batsim: None,
             energy: None,
         })
-        .map(|p| Point::Single(p.resolve(true).expect("valid settings")))
+        .map(|p| Point::new(p.resolve(true).expect("valid settings")))
         .collect()
 }
 

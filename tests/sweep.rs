@@ -462,20 +462,13 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
 fn the_ablation_configs_sweep_each_candidate() {
     use slasim::experiment::config::Experiment;
     use slasim::experiment::kinds::single::SinglePoint;
-    use slasim::experiment::point::Point;
     use slasim::policy::overbooking::PosAt;
     use slasim::stats::pdf::Rounding;
     for name in ["heuristic-ablation-ctc.toml", "heuristic-ablation-sdsc.toml"] {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
         let e = Experiment::load(&path).unwrap();
-        let singles: Vec<&SinglePoint> = e
-            .points
-            .iter()
-            .map(|p| match &p.point {
-                Point::Single(s) => s,
-                other => panic!("{other:?}"),
-            })
-            .collect();
+        let singles: Vec<&SinglePoint> =
+            e.points.iter().map(|p| p.point.get::<SinglePoint>().unwrap_or_else(|| panic!("{:?}", p.point))).collect();
         assert_eq!(e.points.len(), 20 * 21 * 4 + 20 * 20 * 4, "{name}");
         let filtered = |overruns: bool, completed: bool| {
             singles

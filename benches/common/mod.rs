@@ -37,7 +37,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         batsim: None,
         energy: None,
     };
-    let inputs = Inputs::load(&[Point::Single(point.clone())]).expect("the trace loads");
+    let inputs = Inputs::load(&[Point::new(point.clone())]).expect("the trace loads");
     let prepared = inputs.prepared(&point).expect("prepared");
     let settings = inputs.strategy_settings(&point).expect("settings");
     (prepared.batteries[0].jobs.to_vec(), prepared.capacity, settings)

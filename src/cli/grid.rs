@@ -101,7 +101,7 @@ fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
         grid.requests.start_weight = args.start_weight;
         let point =
             GridPoint { strategy: args.strategy.clone(), seed: args.seed, workload: source.clone(), grid }.resolve()?;
-        points.push((Point::Grid(point), name.clone()));
+        points.push((Point::new(point), name.clone()));
     }
     let (report, ids) = execute(&points, args.store.jobs, &args.store.db, "slasim grid run")?;
     if report.interrupted {

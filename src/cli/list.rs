@@ -7,11 +7,10 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
-use crate::experiment::config::AXES;
-use crate::experiment::point::Kind;
+use crate::experiment::kinds::KINDS;
+use crate::experiment::kinds::provision::point::Method;
 use crate::grid::algorithm::ALGORITHMS;
 use crate::policy::{Placement, strategy_infos};
-use crate::provision::experiment::Method;
 use crate::workload::coreservations::RequestWorkload;
 
 #[derive(Debug, Args)]
@@ -118,15 +117,12 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
             ["algorithm", "what it does"],
             ALGORITHMS.all().into_iter().map(|a| (a.name.to_string(), a.description.to_string())),
         )],
-        ListCommand::Axes => Kind::ALL
+        ListCommand::Axes => KINDS
+            .all()
             .into_iter()
             .map(|kind| {
                 let mut axes: Vec<(String, String)> = vec![("seed".into(), "seed of every random stream".into())];
-                axes.extend(
-                    AXES.iter()
-                        .filter(|a| a.kind == kind)
-                        .map(|a| (a.name.to_string(), format!("{} (`{}`)", a.about, a.path))),
-                );
+                axes.extend(kind.axes().iter().map(|a| (a.name.to_string(), format!("{} (`{}`)", a.about, a.path))));
                 Section { title: Some(kind.described().to_string()), ..Section::new(["axis", "what it sets"], axes) }
             })
             .collect(),

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
 
+use crate::experiment::kinds::provision::point::Method;
 use crate::grid::algorithm::ALGORITHMS;
 use crate::policy::overbooking::AcceptanceKind;
 use crate::policy::{Placement, strategy_infos};
-use crate::provision::experiment::Method;
 use crate::provision::plan::HoleCharging;
 use crate::provision::pricing::Policy;
 use crate::stats::aged::PdfUpdate;

@@ -10,9 +10,9 @@ use crate::cli::emit;
 use crate::cli::options::{RunMethod, StoreOptions, as_flags};
 use crate::cli::run::execute;
 use crate::experiment::kinds::pricing::PricingSettings;
+use crate::experiment::kinds::provision::point::Method;
 use crate::experiment::kinds::provision::{ProvisionSettings, SiteSettings, default_alphas};
 use crate::experiment::point::Point;
-use crate::provision::experiment::Method;
 use crate::provision::plan::HoleCharging;
 use crate::provision::pricing::Policy;
 use crate::report::summary::mean_ci;
@@ -185,7 +185,7 @@ fn slots(args: SlotsArgs) -> anyhow::Result<()> {
         sites: vec![site(args.trace.as_deref(), args.capacity, args.utilisation)],
         ..ProvisionSettings::default()
     };
-    let point = Point::Provision(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
+    let point = Point::new(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
     let (_, ids) = execute(&[(point, "slots".to_string())], args.store.jobs, &args.store.db, "slasim provision slots")?;
     let id = ids[0];
     let db = &args.store.db;
@@ -242,7 +242,7 @@ fn run_command(args: RunArgs) -> anyhow::Result<()> {
         hole_charging: args.hole_charging,
         ..ProvisionSettings::default()
     };
-    let point = Point::Provision(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
+    let point = Point::new(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
     let (report, ids) = execute(
         &[(point, args.method.method().name().to_string())],
         args.store.jobs,
@@ -336,7 +336,7 @@ fn price(args: PriceArgs) -> anyhow::Result<()> {
                 site: site(args.trace.as_deref(), args.capacity, args.utilisation),
             };
             let point = settings.resolve().map_err(|e| as_flags(e, PRICE_FLAGS))?;
-            Ok((Point::Pricing(point), format!("α = {alpha}")))
+            Ok((Point::new(point), format!("α = {alpha}")))
         })
         .collect::<anyhow::Result<_>>()?;
     let (_, ids) = execute(&points, args.store.jobs, &args.store.db, "slasim provision price")?;

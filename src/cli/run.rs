@@ -285,12 +285,13 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
             batteries = batteries.max(count);
             for battery in 0..count {
                 let point = SinglePoint { battery, ..base.clone() }.resolve(args.failures.is_some())?;
-                points.push((Point::Single(point), label.clone()));
+                points.push((Point::new(point), label.clone()));
             }
         }
     }
     // A running scheduler serves one simulation.
-    let external_points = points.iter().filter(|(p, _)| matches!(p, Point::Single(p) if p.batsim.is_some())).count();
+    let external_points =
+        points.iter().filter(|(p, _)| p.get::<SinglePoint>().is_some_and(|p| p.batsim.is_some())).count();
     if batsim.endpoint.is_some() && external_points > 1 {
         anyhow::bail!(
             "--scheduler-endpoint serves one run, and this command has {external_points} runs of an external \
@@ -298,7 +299,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         );
     }
     let single = match points.as_slice() {
-        [(Point::Single(p), _)] => Some(p),
+        [(p, _)] => p.get::<SinglePoint>(),
         _ => None,
     };
     if args.out.is_some() && single.is_none() {
@@ -322,10 +323,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let results: Vec<RunSummary> = ids.iter().map(|&id| store.summary(id)).collect::<Result<_, _>>()?;
     let runs: Vec<RunResult> = results
         .iter()
-        .zip(points.iter().filter_map(|(p, _)| match p {
-            Point::Single(p) => Some(p),
-            _ => None,
-        }))
+        .zip(points.iter().filter_map(|(p, _)| p.get::<SinglePoint>()))
         .map(|(&summary, p)| RunResult { strategy: &p.strategy, pof_max: p.overbooking.pof_max, summary })
         .collect();
     let workload = workload.name();

@@ -3,7 +3,7 @@
 //! Contract:
 //! - A [`Coordinator`] actor owns the queue of points still to simulate. Each
 //!   worker is an OS thread that asks it for the next point, runs it (any
-//!   kind: [`kinds::run`]) and hands the result to the [`Writer`] actor (its
+//!   kind: [`crate::experiment::point::AnyPoint::run`]) and hands the result to the [`Writer`] actor (its
 //!   own thread), which commits the point in one transaction — for a
 //!   single-cluster run its `runs` row, all its `jobs` and `node_events` rows
 //!   and its `points` row; for a provisioning or pricing point every row of
@@ -43,13 +43,11 @@ use crate::cluster::record::RunSummary;
 use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::grid::PointInputError;
-use crate::experiment::kinds::{self, Output};
-use crate::experiment::point::Point;
+use crate::experiment::point::{BatteryJobs, Point, PointOutput};
 use crate::experiment::provenance::{code_version, rfc3339};
-use crate::store::{self, ExperimentRow, Store, StoreError};
+use crate::store::{self, ExperimentRow, Store};
 use crate::threads::Budget;
 use crate::workload::WorkloadSource;
-use crate::workload::prepare::Prepared;
 use crate::workload::swf::SwfTrace;
 
 /// One of N deterministic parts of a sweep: `i/N`, 1 ≤ i ≤ N.
@@ -150,18 +148,9 @@ pub struct Persist {
     /// Its id.
     pub id: i64,
     /// What to store.
-    pub output: Output,
+    pub output: Box<dyn PointOutput>,
     /// Wall seconds it took.
     pub wall_seconds: f64,
-}
-
-/// Writes one point's output in one transaction.
-fn write(store: &mut Store, output: &Output) -> Result<(), StoreError> {
-    match output {
-        Output::Run { output, .. } => store.write_run(output),
-        Output::Provision(p) => store.write_provision(p),
-        Output::Pricing(p) => store.write_pricing(p),
-    }
 }
 
 impl Message<Persist> for Writer {
@@ -171,7 +160,7 @@ impl Message<Persist> for Writer {
         let id = msg.id;
         let clock = Instant::now();
         let slot = self.budget.acquire();
-        let stored = match self.store.as_mut().map(|store| write(store, &msg.output)) {
+        let stored = match self.store.as_mut().map(|store| msg.output.write(store)) {
             Some(Err(e)) => Err(format!("storing point {id}: {e}")),
             _ => Ok(()),
         };
@@ -196,19 +185,12 @@ impl Message<Persist> for Writer {
 
 /// Store a battery's jobs now, while a worker simulates it (a no-op when
 /// they are stored already or there is no store).
-pub struct StoreBattery {
-    /// Its `battery_key`.
-    pub key: i64,
-    /// The prepared workload holding it.
-    pub prepared: Arc<Prepared>,
-    /// Its index there.
-    pub battery: usize,
-}
+pub struct StoreBattery(pub BatteryJobs);
 
 impl Message<StoreBattery> for Writer {
     type Reply = ();
 
-    async fn handle(&mut self, msg: StoreBattery, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    async fn handle(&mut self, StoreBattery(msg): StoreBattery, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         let (Some(store), Some(battery)) = (self.store.as_mut(), msg.prepared.batteries.get(msg.battery)) else {
             return;
         };
@@ -382,19 +364,15 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
             scope.spawn(move || {
                 while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
                     // The writer stores the battery's jobs while it is simulated.
-                    if let Point::Single(p) = &point
-                        && let Ok(prepared) = inputs.prepared(p)
+                    if let Some(battery) = point.settings().battery(inputs)
+                        && writer.tell(StoreBattery(battery)).blocking_send().is_err()
                     {
-                        let battery =
-                            StoreBattery { key: p.battery_key(), prepared: Arc::clone(prepared), battery: p.battery };
-                        if writer.tell(battery).blocking_send().is_err() {
-                            break;
-                        }
+                        break;
                     }
                     let clock = Instant::now();
                     // This worker's slot, held while it runs the point.
                     let slot = budget.acquire();
-                    let result = kinds::run(&point, inputs, budget, experiment);
+                    let result = point.settings().run(inputs, budget, experiment);
                     drop(slot);
                     let sent = match result {
                         // Blocks only while the writer's mailbox is full.
@@ -533,10 +511,7 @@ pub fn run_points(points: &[Point], threads: usize, db: Option<&Path>) -> anyhow
         first_of.insert(run_id, index);
         match &store {
             Some(store) if stored.contains(&run_id) => {
-                let summary = match &points[index] {
-                    Point::Single(_) => Some(store.summary(run_id)?),
-                    _ => None,
-                };
+                let summary = points[index].settings().stored_summary(store, run_id)?;
                 results[index] = Some(PointResult { index, run_id, summary, wall_seconds: 0.0, skipped: true });
             }
             _ => todo.push_back(index),

@@ -35,6 +35,6 @@ impl PointId {
 pub struct Unserialisable(pub String);
 
 /// Canonical TOML text of a point's settings.
-pub(crate) fn canonical_toml<T: serde::Serialize>(settings: &T) -> Result<String, Unserialisable> {
+pub fn canonical_toml<T: serde::Serialize>(settings: &T) -> Result<String, Unserialisable> {
     toml::to_string(settings).map_err(|e| Unserialisable(e.to_string()))
 }

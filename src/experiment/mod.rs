@@ -1,8 +1,11 @@
-//! Experiments: points of four kinds, configs, and one executor for them all.
+//! Experiments: points of registered kinds, configs, and one executor for
+//! them all.
 //!
-//! Contract: a [`point::Point`] is a single-cluster, Grid, provisioning or
-//! pricing run, each kind resolved once in its own file under [`kinds`]
-//! (from the command line or a [`config`] alike). The [`coordinator`] runs any
+//! Contract: a [`point::Point`] is a point of a registered
+//! [`point::PointKind`] (built in: single-cluster, Grid, provisioning and
+//! pricing runs), each kind resolved once in its own file under [`kinds`]
+//! (from the command line or a [`config`] alike; [`locate`] places a
+//! config's errors). The [`coordinator`] runs any
 //! list of points on worker threads within one `--jobs` budget, sharing the
 //! [`inputs`] loaded once; a point's stored outcome depends on the point
 //! alone, never on the number of threads or the order in which points finish.
@@ -13,6 +16,7 @@ pub mod coordinator;
 pub mod id;
 pub mod inputs;
 pub mod kinds;
+pub mod locate;
 pub mod point;
 pub mod provenance;
 pub mod slurm;

@@ -1,12 +1,16 @@
-//! A point: the fully resolved settings of one simulation, of one of four kinds.
+//! A point: the fully resolved settings of one simulation, of a registered kind.
 //!
 //! Contract:
-//! - A [`Point`] is a single-cluster run, a Grid run, a provisioning run
-//!   (slot statistics, MOGA or greedy provisioning) or an adaptive-pricing
-//!   run. Each kind's settings type lives in its own file under
-//!   [`crate::experiment::kinds`], with the one `resolve` that fills its
-//!   defaults, resets what the point does not read and checks the rest; the
-//!   command line and configs both build points through it.
+//! - A [`PointKind`] is a kind of point (single-cluster, Grid, provisioning,
+//!   pricing, or one a program depending on this crate registers in
+//!   [`crate::experiment::kinds::KINDS`]). It says which config sections and
+//!   axes are its own, reads a config into the base settings its sweeps
+//!   modify, resolves each swept point, and names the tables its points are
+//!   stored in ([`PointTables`]). The config reader, the executor and merge
+//!   only ever call it: none of them knows a kind by name.
+//! - A [`Point`] is one resolved point of any kind, behind [`AnyPoint`]: its
+//!   canonical text, label, inputs, run and output. The typed settings are
+//!   reached with [`Point::get`].
 //! - A point's canonical TOML text is hashed (sha256) into a stable id: the
 //!   same settings get the same id in any process, on any machine. It is the
 //!   `run_id` of single-cluster and Grid runs and the `point_id` of
@@ -16,85 +20,215 @@
 //!   [`crate::store::schema`]): an older store holding such points is refused
 //!   for writing rather than silently re-run.
 
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::cluster::record::RunSummary;
 use crate::experiment::id::{PointId, Unserialisable};
-use crate::experiment::kinds::grid::GridPoint;
-use crate::experiment::kinds::single::SinglePoint;
-use crate::provision::experiment::{PricingPoint, ProvisionPoint};
+use crate::experiment::inputs::Inputs;
+use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use crate::registry::Named;
+use crate::store::tables::groups::PointTables;
+use crate::store::{Store, StoreError};
+use crate::threads::Budget;
+use crate::workload::prepare::Prepared;
+use crate::workload::swf::SwfTrace;
+use crate::workload::{WorkloadSource, resolve_trace};
 
-/// The resolved settings of one simulation.
-// A sweep holds its points once, in one Vec; boxing the large variants would
-// buy nothing but an indirection.
-#[allow(clippy::large_enum_variant)]
+/// A kind of point, registered once per process.
+pub trait PointKind: Send + Sync + 'static {
+    /// Its name (`single`, `grid`, …; kebab-case).
+    fn name(&self) -> &'static str;
+
+    /// A phrase for messages: "a Grid experiment ([grid])".
+    fn described(&self) -> &'static str;
+
+    /// Its adjective in "`x` is a … setting": "Grid".
+    fn setting_of(&self) -> &'static str;
+
+    /// The config section whose presence makes a config of this kind
+    /// (`None`: the kind of a config with no such section; one kind only).
+    fn section(&self) -> Option<&'static str>;
+
+    /// Every top-level config key it reads besides `name`, `description`,
+    /// `seed` and `sweep`, its own section included.
+    fn sections(&self) -> &'static [&'static str];
+
+    /// Are its points' settings its section's contents (so the axis
+    /// `provision.tasks` sets `tasks`)? Else they are the whole config's.
+    fn settings_in_section(&self) -> bool {
+        false
+    }
+
+    /// Its short axis names (`seed`, which every kind has, aside).
+    fn axes(&self) -> &'static [Axis];
+
+    /// Reads a config into the base settings its sweeps modify.
+    fn base(&self, config: &ConfigFile<'_>) -> Result<Base, ConfigError>;
+
+    /// Reads one swept point (the base with a sweep's settings applied) and
+    /// resolves it: defaults filled, unread settings reset, settings checked.
+    fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError>;
+
+    /// The tables its points are stored in.
+    fn tables(&self) -> &'static PointTables;
+}
+
+impl Named for &'static dyn PointKind {
+    fn name(&self) -> &'static str {
+        PointKind::name(*self)
+    }
+}
+
+impl fmt::Debug for dyn PointKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PointKind({})", self.name())
+    }
+}
+
+impl PartialEq for dyn PointKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+/// A sweep axis: its short name, the setting it sets and what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Axis {
+    /// The name in `[sweep.axes]`.
+    pub name: &'static str,
+    /// The dotted setting it sets.
+    pub path: &'static str,
+    /// One line.
+    pub about: &'static str,
+}
+
+/// An [`Axis`].
+pub const fn axis(name: &'static str, path: &'static str, about: &'static str) -> Axis {
+    Axis { name, path, about }
+}
+
+/// What a kind reads from a config before its sweeps.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Point {
-    /// One cluster under one strategy (one battery, or the whole log).
-    Single(SinglePoint),
-    /// Clusters, their local schedulers and a co-reservation broker.
-    Grid(GridPoint),
-    /// Slot statistics, or a workflow provisioned (MOGA or greedy) against the sites' load.
-    Provision(ProvisionPoint),
-    /// Adaptive pricing: a share of a trace's jobs buy priced reservations.
-    Pricing(PricingPoint),
+pub struct Base {
+    /// The base settings, as a TOML table the sweeps set paths in.
+    pub table: toml::Table,
+    /// How many batteries `battery = "all"` means.
+    pub batteries: usize,
 }
 
-/// A point's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// [`Point::Single`].
-    Single,
-    /// [`Point::Grid`].
-    Grid,
-    /// [`Point::Provision`].
-    Provision,
-    /// [`Point::Pricing`].
-    Pricing,
+/// A battery's jobs, to store while the point that reads them runs.
+pub struct BatteryJobs {
+    /// Its `battery_key`.
+    pub key: i64,
+    /// The prepared workload holding it.
+    pub prepared: Arc<Prepared>,
+    /// Its index there.
+    pub battery: usize,
 }
 
-impl Kind {
-    /// Every kind, in report order.
-    pub const ALL: [Kind; 4] = [Kind::Single, Kind::Grid, Kind::Provision, Kind::Pricing];
+/// One resolved point of some kind.
+pub trait AnyPoint: fmt::Debug + Send + Sync + Any {
+    /// Its kind.
+    fn kind(&self) -> &'static dyn PointKind;
 
-    /// Its name: the config section that makes a config of this kind
-    /// (`single` has none).
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Single => "single",
-            Kind::Grid => "grid",
-            Kind::Provision => "provision",
-            Kind::Pricing => "pricing",
-        }
+    /// The canonical TOML text of its settings.
+    fn canonical(&self) -> Result<String, Unserialisable>;
+
+    /// A short description for messages and progress.
+    fn label(&self) -> String;
+
+    /// Loads what it needs into `inputs` (shared by the points of a run),
+    /// taking a workload's trace from `parsed` when it is there; `index` is
+    /// its position in the run. The default checks its traces exist.
+    fn load(&self, index: usize, inputs: &mut Inputs, parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
+        let _ = (index, inputs, parsed);
+        self.traces().iter().try_for_each(|t| check_trace(t))
     }
 
-    /// A phrase for messages: "a single-cluster point", …
-    pub fn described(self) -> &'static str {
-        match self {
-            Kind::Single => "a single-cluster experiment",
-            Kind::Grid => "a Grid experiment ([grid])",
-            Kind::Provision => "a provisioning experiment ([provision])",
-            Kind::Pricing => "a pricing experiment ([pricing])",
-        }
+    /// The input files it would read that are not there, as errors; reads nothing.
+    fn missing(&self) -> Vec<anyhow::Error> {
+        self.traces().iter().filter_map(|t| check_trace(t).err()).collect()
+    }
+
+    /// The workloads it reads.
+    fn traces(&self) -> Vec<&WorkloadSource> {
+        Vec::new()
+    }
+
+    /// A battery's jobs to store while it runs (once per battery).
+    fn battery(&self, inputs: &Inputs) -> Option<BatteryJobs> {
+        let _ = inputs;
+        None
+    }
+
+    /// Runs it on the calling thread and the threads `budget` has free;
+    /// `experiment` names the config it came from.
+    fn run(
+        &self,
+        inputs: &Inputs,
+        budget: &Arc<Budget>,
+        experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>>;
+
+    /// The summary of its run already in `store`, if its kind has one.
+    fn stored_summary(&self, store: &Store, id: i64) -> Result<Option<RunSummary>, StoreError> {
+        let _ = (store, id);
+        Ok(None)
+    }
+
+    /// A copy, boxed.
+    fn clone_point(&self) -> Box<dyn AnyPoint>;
+
+    /// Equal to `other` (a point of any kind).
+    fn equals(&self, other: &dyn Any) -> bool;
+
+    /// As [`Any`], to reach its settings.
+    fn as_any(&self) -> &dyn Any;
+
+    /// As [`Any`], to change its settings.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// What running a point produced, ready for the store.
+pub trait PointOutput: fmt::Debug + Send {
+    /// Writes it in one transaction.
+    fn write(&self, store: &mut Store) -> Result<(), StoreError>;
+
+    /// Aggregates of a single-cluster or Grid run.
+    fn summary(&self) -> Option<RunSummary> {
+        None
     }
 }
+
+/// The resolved settings of one simulation, of any kind.
+pub struct Point(Box<dyn AnyPoint>);
 
 impl Point {
+    /// A point of settings `p`.
+    pub fn new(p: impl AnyPoint) -> Point {
+        Point(Box::new(p))
+    }
+
     /// Its kind.
-    pub fn kind(&self) -> Kind {
-        match self {
-            Point::Single(_) => Kind::Single,
-            Point::Grid(_) => Kind::Grid,
-            Point::Provision(_) => Kind::Provision,
-            Point::Pricing(_) => Kind::Pricing,
-        }
+    pub fn kind(&self) -> &'static dyn PointKind {
+        self.0.kind()
+    }
+
+    /// Its settings, if they are a `T`.
+    pub fn get<T: AnyPoint>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+
+    /// Its settings to change, if they are a `T`.
+    pub fn get_mut<T: AnyPoint>(&mut self) -> Option<&mut T> {
+        self.0.as_any_mut().downcast_mut()
     }
 
     /// The canonical TOML text of its settings.
     pub fn canonical(&self) -> Result<String, Unserialisable> {
-        match self {
-            Point::Single(p) => p.canonical(),
-            Point::Grid(p) => p.canonical(),
-            Point::Provision(p) => crate::experiment::kinds::provision::canonical(p),
-            Point::Pricing(p) => crate::experiment::kinds::pricing::canonical(p),
-        }
+        self.0.canonical()
     }
 
     /// Its stable id.
@@ -105,11 +239,57 @@ impl Point {
     /// A short description for messages and progress: the strategy, the
     /// algorithm or the method.
     pub fn label(&self) -> String {
-        match self {
-            Point::Single(p) => format!("{} battery {}", p.strategy, p.battery),
-            Point::Grid(p) => format!("{} on {} clusters, {}", p.grid.algorithm, p.grid.clusters, p.strategy),
-            Point::Provision(p) => format!("{} provisioning", p.method.name()),
-            Point::Pricing(p) => format!("pricing at α = {}", p.alpha),
-        }
+        self.0.label()
     }
+
+    /// Its kind's behaviour: inputs, run, output.
+    pub fn settings(&self) -> &dyn AnyPoint {
+        &*self.0
+    }
+}
+
+impl Clone for Point {
+    fn clone(&self) -> Point {
+        Point(self.0.clone_point())
+    }
+}
+
+impl fmt::Debug for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl PartialEq for Point {
+    fn eq(&self, other: &Point) -> bool {
+        self.0.equals(other.0.as_any())
+    }
+}
+
+/// A trace named by a point exists (the synthetic workload always does).
+pub fn check_trace(source: &WorkloadSource) -> anyhow::Result<()> {
+    if let WorkloadSource::Swf { path, .. } = source {
+        resolve_trace(path).map_err(|e| anyhow::anyhow!(e))?;
+    }
+    Ok(())
+}
+
+/// Implements [`AnyPoint`]'s copy, equality and [`Any`] access for a
+/// settings type that is `Clone + PartialEq`.
+#[macro_export]
+macro_rules! point_boilerplate {
+    () => {
+        fn clone_point(&self) -> Box<dyn $crate::experiment::point::AnyPoint> {
+            Box::new(self.clone())
+        }
+        fn equals(&self, other: &dyn std::any::Any) -> bool {
+            other.downcast_ref::<Self>() == Some(self)
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+        fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+            self
+        }
+    };
 }

@@ -14,9 +14,9 @@
 //! backfilling) and which answers advertisement, reservation and load
 //! queries through the kernel; [`provisioner`] is the workflow user's client
 //! (MOGA provisioning at each submission instant) and [`executor`] runs one
-//! workflow best effort or in its reserved slots; [`experiment`] assembles
-//! them, forks the what-if runs from snapshots and measures a point;
-//! [`load`] raises a trace's load with a week-shifted, thinned copy;
+//! workflow best effort or in its reserved slots (the provisioning point
+//! kind, `experiment::kinds::provision`, assembles them, forks the what-if
+//! runs from snapshots and measures a point); [`load`] raises a trace's load with a week-shifted, thinned copy;
 //! [`pricing`] is the adaptive pricing of Ch. 5 (Fig. 22, the query models
 //! and the user's choice), pure functions of a site's state; [`greedy`] is
 //! the greedy per-task provisioning with priced slots (Fig. 51); [`buyer`] is
@@ -25,7 +25,6 @@
 pub mod bench;
 pub mod buyer;
 pub mod executor;
-pub mod experiment;
 pub mod greedy;
 pub mod load;
 pub mod moga;

@@ -112,7 +112,7 @@ pub fn job_table(records: &RunRecords, executions: &[ExecutionRecord]) -> String
 pub fn write_for_point(point: &crate::experiment::kinds::single::SinglePoint, out: &Path) -> anyhow::Result<()> {
     use crate::experiment::inputs::Inputs;
     use crate::experiment::point::Point;
-    let inputs = Inputs::load(&[Point::Single(point.clone())])?;
+    let inputs = Inputs::load(&[Point::new(point.clone())])?;
     let simulated = crate::experiment::kinds::single::simulate_with_executions(&inputs, point)?;
     let text = job_table(&simulated.cluster.records, &simulated.cluster.executions);
     std::fs::write(out, text).with_context(|| format!("{}: cannot write the job table", out.display()))

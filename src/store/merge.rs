@@ -1,16 +1,18 @@
 //! Merging the stores of a sweep's shards.
 //!
 //! Contract: [`merge`] writes a new store holding every point of its inputs,
-//! of every kind — single-cluster and Grid runs with their jobs, node events,
-//! reservations, requests and clusters; provisioning and pricing points with
-//! their sites, submissions, purchases, slot samples and slots — each point
-//! once, with the experiments that name them. Inputs of different
+//! of every kind — every table of every group in [`crate::store::tables`]
+//! (single-cluster and Grid runs with their jobs, node events, reservations,
+//! requests and clusters; provisioning and pricing points with their sites,
+//! submissions, purchases, slot samples and slots; a registered kind's) —
+//! each point once, with the experiments that name them. Inputs of different
 //! experiments, of another schema version, or an existing output are refused
 //! before anything is written.
 
 use std::path::{Path, PathBuf};
 
 use crate::store::schema::{SCHEMA_VERSION, user_version};
+use crate::store::tables::groups::{self, CopyRows, PointTables};
 use crate::store::{ExperimentId, Store, StoreError, experiments, open_read_only, sqlite};
 
 /// Merges shard stores into a new store at `output`. Refuses stores from
@@ -56,44 +58,30 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
     let mut store = Store::open(output)?;
     let err = sqlite(output);
     let mut report = MergeReport::default();
+    let groups = groups::groups();
     let count = |store: &Store| -> Result<i64, StoreError> {
-        store
-            .conn
-            .query_row("SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM provision_points)", [], |r| r.get(0))
-            .map_err(sqlite(output))
+        let sql = groups.iter().map(|g| format!("(SELECT count(*) FROM {})", g.key_table)).collect::<Vec<_>>();
+        store.conn.query_row(&format!("SELECT {}", sql.join(" + ")), [], |r| r.get(0)).map_err(sqlite(output))
     };
     for input in inputs {
         let before = count(&store)?;
         store.conn.execute("ATTACH DATABASE ? AS src", [input.to_string_lossy()]).map_err(&err)?;
         let tx = store.conn.transaction().map_err(&err)?;
-        tx.execute_batch(
-            "CREATE TEMP TABLE new_runs AS SELECT run_id FROM src.runs WHERE run_id NOT IN (SELECT run_id FROM main.runs);
-             INSERT OR IGNORE INTO main.experiments SELECT * FROM src.experiments;
-             INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;
-             INSERT OR IGNORE INTO main.battery_jobs SELECT * FROM src.battery_jobs;
-             INSERT INTO main.runs SELECT * FROM src.runs WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT INTO main.job_outcomes SELECT * FROM src.job_outcomes WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT INTO main.node_events SELECT * FROM src.node_events WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT INTO main.energy SELECT * FROM src.energy WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT INTO main.reservations SELECT * FROM src.reservations WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT OR IGNORE INTO main.points SELECT * FROM src.points WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT OR IGNORE INTO main.grid_points SELECT * FROM src.grid_points WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT INTO main.coreservations SELECT * FROM src.coreservations WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT INTO main.subreservations SELECT * FROM src.subreservations WHERE run_id IN (SELECT run_id FROM new_runs);
-             INSERT INTO main.cluster_runs SELECT * FROM src.cluster_runs WHERE run_id IN (SELECT run_id FROM new_runs);
-             DROP TABLE temp.new_runs;
-             CREATE TEMP TABLE new_points AS SELECT point_id FROM src.provision_points
-                 WHERE point_id NOT IN (SELECT point_id FROM main.provision_points);
-             INSERT INTO main.provision_points SELECT * FROM src.provision_points WHERE point_id IN (SELECT point_id FROM new_points);
-             INSERT INTO main.provision_sites SELECT * FROM src.provision_sites WHERE point_id IN (SELECT point_id FROM new_points);
-             INSERT INTO main.provision_submissions SELECT * FROM src.provision_submissions WHERE point_id IN (SELECT point_id FROM new_points);
-             INSERT INTO main.priced_reservations SELECT * FROM src.priced_reservations WHERE point_id IN (SELECT point_id FROM new_points);
-             INSERT INTO main.pricing_harm SELECT * FROM src.pricing_harm WHERE point_id IN (SELECT point_id FROM new_points);
-             INSERT INTO main.slot_samples SELECT * FROM src.slot_samples WHERE point_id IN (SELECT point_id FROM new_points);
-             INSERT INTO main.advertised_slots SELECT * FROM src.advertised_slots WHERE point_id IN (SELECT point_id FROM new_points);
-             DROP TABLE temp.new_points;",
-        )
-        .map_err(&err)?;
+        // A registered kind's tables are missing from a store written without it.
+        let mut present = Vec::new();
+        for group in &groups {
+            let exists: bool = tx
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = :table)",
+                    rusqlite::named_params! { ":table": group.key_table },
+                    |r| r.get(0),
+                )
+                .map_err(&err)?;
+            if exists {
+                present.push(*group);
+            }
+        }
+        tx.execute_batch(&copy_script(&present)).map_err(&err)?;
         tx.commit().map_err(&err)?;
         store.conn.execute("DETACH DATABASE src", []).map_err(&err)?;
         let after = count(&store)?;
@@ -101,6 +89,35 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
         report.inputs += 1;
     }
     Ok(report)
+}
+
+/// The script copying the attached store `src` into `main`: the
+/// experiments and batteries, then each group's new points, table by table.
+fn copy_script(groups: &[&PointTables]) -> String {
+    let mut sql = String::from(
+        "INSERT OR IGNORE INTO main.experiments SELECT * FROM src.experiments;
+         INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;
+         INSERT OR IGNORE INTO main.battery_jobs SELECT * FROM src.battery_jobs;\n",
+    );
+    for group in groups {
+        let (key, table) = (group.key, group.key_table);
+        sql.push_str(&format!(
+            "CREATE TEMP TABLE new_points AS SELECT {key} FROM src.{table} \
+             WHERE {key} NOT IN (SELECT {key} FROM main.{table});\n"
+        ));
+        for t in group.tables {
+            let insert = match t.copy {
+                CopyRows::All => "INSERT",
+                CopyRows::New => "INSERT OR IGNORE",
+            };
+            sql.push_str(&format!(
+                "{insert} INTO main.{name} SELECT * FROM src.{name} WHERE {key} IN (SELECT {key} FROM new_points);\n",
+                name = t.name
+            ));
+        }
+        sql.push_str("DROP TABLE temp.new_points;\n");
+    }
+    sql
 }
 
 /// What a merge did.

@@ -6,15 +6,17 @@
 //!   (column descriptors: INSERTs, schema check, report lists), [`tables`]
 //!   (every table's descriptors, per kind of point), [`writer`] (one writer
 //!   per point kind, each point in one transaction), [`merge`] (every table
-//!   of a sweep's shards) and [`query`] (read-only access).
+//!   of a sweep's shards), [`tables`] (the tables of each point kind) and
+//!   [`query`] (read-only access).
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
 //! - A crash never leaves half a point behind. A battery's jobs
 //!   (`battery_jobs`, shared by every run of it) are inputs:
 //!   [`Store::write_battery`] may commit them earlier, in a transaction of
 //!   their own.
 //! - Point ids: a single-cluster or Grid run's `run_id` (table `runs`), a
-//!   provisioning or pricing point's `point_id` (table `provision_points`);
-//!   [`Store::stored_points`] is both.
+//!   provisioning or pricing point's `point_id` (table `provision_points`),
+//!   a registered kind's in its own key table ([`tables`]);
+//!   [`Store::stored_points`] is all of them.
 //! - `jobs.fee` is what the provider earned from the job (0 unless it
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
 //!   `sum(fee) - sum(penalty)` is the gain.
@@ -35,6 +37,9 @@ pub mod query;
 pub mod schema;
 pub mod tables;
 pub mod writer;
+
+/// The SQLite binding a registered point kind writes its rows with.
+pub use rusqlite;
 
 pub use merge::{MergeError, MergeReport, merge};
 pub use query::{Table, has_table, query};
@@ -242,6 +247,12 @@ impl Store {
             tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
             tx.commit().map_err(&err)?;
         }
+        // The tables of registered point kinds.
+        for group in tables::groups::groups() {
+            if !group.schema.is_empty() {
+                conn.execute_batch(group.schema).map_err(&err)?;
+            }
+        }
         drop(err);
         Ok(Store { path, conn, batteries: std::collections::HashSet::new() })
     }
@@ -292,9 +303,21 @@ impl Store {
         tx.commit().map_err(&err)
     }
 
+    /// Writes a registered point kind's rows in one transaction: `write`
+    /// gets the transaction, which commits when it returns `Ok`.
+    pub fn write_with(
+        &mut self,
+        write: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
+    ) -> Result<(), StoreError> {
+        let err = sqlite(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
+        write(&tx).map_err(&err)?;
+        tx.commit().map_err(&err)
+    }
+
     /// The ids of every point stored, of every kind.
     pub fn stored_points(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
-        let mut stmt = self.conn.prepare(STORED_POINTS).map_err(sqlite(&self.path))?;
+        let mut stmt = self.conn.prepare(&stored_points_sql(&self.conn)).map_err(sqlite(&self.path))?;
         let rows = stmt.query_map([], |r| r.get(0)).map_err(sqlite(&self.path))?;
         rows.collect::<Result<_, _>>().map_err(sqlite(&self.path))
     }
@@ -312,8 +335,24 @@ pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
     rows.collect::<Result<_, _>>().map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })
 }
 
-/// Every point id a store holds: runs and provisioning or pricing points.
-const STORED_POINTS: &str = "SELECT run_id FROM runs UNION ALL SELECT point_id FROM provision_points";
+/// Every point id a store holds: the key of every group of tables there
+/// (a registered kind's tables are missing from a store it never wrote).
+fn stored_points_sql(conn: &Connection) -> String {
+    let exists = |table: &str| {
+        conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :table)",
+            rusqlite::named_params! { ":table": table },
+            |r| r.get::<_, bool>(0),
+        )
+        .unwrap_or(false)
+    };
+    tables::groups::groups()
+        .iter()
+        .filter(|g| g.schema.is_empty() || exists(g.key_table))
+        .map(|g| format!("SELECT {} FROM {}", g.key, g.key_table))
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ")
+}
 
 /// The ids of every point stored in the database at `path` (read-only).
 pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, StoreError> {
@@ -324,8 +363,8 @@ pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, Stor
     if version == 0 {
         return Ok(Default::default());
     }
-    let sql = if version >= 5 { STORED_POINTS } else { "SELECT run_id FROM runs" };
-    let mut stmt = conn.prepare(sql).map_err(&err)?;
+    let sql = if version >= 5 { stored_points_sql(&conn) } else { "SELECT run_id FROM runs".to_string() };
+    let mut stmt = conn.prepare(&sql).map_err(&err)?;
     let rows = stmt.query_map([], |r| r.get(0)).map_err(&err)?;
     rows.collect::<Result<_, _>>().map_err(&err)
 }

@@ -1,16 +1,18 @@
-//! A strategy and a co-reservation algorithm written outside slasim, and
-//! their registration. `main.rs` registers them and hands over to slasim's
+//! A strategy, a co-reservation algorithm and a point kind written outside
+//! slasim, and their registration. `main.rs` registers them and hands over to slasim's
 //! own command line, so every `slasim` command (sweep, run, report, list)
 //! knows them by name.
 
+pub mod dice;
 pub mod sjf_backfilling;
 pub mod unshuffled;
 
+use slasim::experiment::kinds::KINDS;
 use slasim::grid::algorithm::{ALGORITHMS, AlgorithmInfo};
 use slasim::policy::{Reads, STRATEGIES, StrategyInfo};
 use slasim::registry::BadName;
 
-/// Registers `sjf-backfilling` and `a3b-unshuffled`.
+/// Registers `sjf-backfilling`, `a3b-unshuffled` and the `dice` point kind.
 pub fn register() -> Result<(), BadName> {
     STRATEGIES.register(StrategyInfo {
         name: "sjf-backfilling",
@@ -37,5 +39,6 @@ pub fn register() -> Result<(), BadName> {
         queries: true,
         build: || Box::new(unshuffled::Unshuffled),
     })?;
+    KINDS.register(&dice::DICE)?;
     Ok(())
 }

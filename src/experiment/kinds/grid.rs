@@ -27,8 +27,15 @@ use serde::{Deserialize, Serialize};
 use crate::cluster::record::RunSummary;
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
+use crate::experiment::kinds::single_kind::WorkloadConfig;
+use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::{code_version, rfc3339};
+use crate::grid::cost::CostError;
+use crate::store::tables::groups::{PointTables, RUNS};
 use crate::store::{RunOutput, RunRow};
+use crate::threads::Budget;
+use crate::workload::swf::SwfTrace;
 
 use crate::cluster::record::{JobRecord, RunRecords};
 use crate::grid::algorithm::algorithm;
@@ -305,6 +312,148 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
             job_clusters,
         },
     })
+}
+
+/// A Grid config file: `[workload]` (the log its cluster windows are cut
+/// from) and `[grid]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GridConfigFile {
+    #[serde(default)]
+    name: Option<toml::Value>,
+    #[serde(default)]
+    description: Option<toml::Value>,
+    /// The log the cluster windows are cut from.
+    #[serde(default)]
+    workload: WorkloadConfig,
+    /// Clusters, broker and requests.
+    #[serde(default)]
+    grid: Option<GridConfig>,
+    #[serde(default)]
+    seed: Option<toml::Value>,
+    #[serde(default)]
+    sweep: Option<toml::Value>,
+}
+
+/// The Grid kind.
+pub struct GridKind;
+
+/// The Grid kind, registered second.
+pub static GRID: GridKind = GridKind;
+
+/// Its short axis names.
+const AXES: &[Axis] = &[
+    axis("strategy", "strategy", "the clusters' local scheduler: easy, conservative or fcfs"),
+    axis("trace", "workload.swf.path", "the SWF log the cluster windows are cut from"),
+    axis("clusters", "grid.clusters", "cluster candidates, each running its own window of the log"),
+    axis("algorithm", "grid.algorithm", "the co-reservation algorithm (`slasim list algorithms`)"),
+    axis("request_workload", "grid.requests.workload", "the request workload (`slasim list request-workloads`)"),
+    axis("minsize", "grid.minsize", "lower bound of the start-time increment, seconds"),
+    axis("starts", "grid.starts", "start times per request at most"),
+    axis("start_weight", "grid.requests.start_weight", "s of Alg. 5: start time (1) against cost (0)"),
+    axis("capacity", "grid.capacity", "CPUs of every cluster"),
+];
+
+impl PointKind for GridKind {
+    fn name(&self) -> &'static str {
+        "grid"
+    }
+
+    fn described(&self) -> &'static str {
+        "a Grid experiment ([grid])"
+    }
+
+    fn setting_of(&self) -> &'static str {
+        "Grid"
+    }
+
+    fn section(&self) -> Option<&'static str> {
+        Some("grid")
+    }
+
+    fn sections(&self) -> &'static [&'static str] {
+        &["workload", "grid"]
+    }
+
+    fn axes(&self) -> &'static [Axis] {
+        AXES
+    }
+
+    /// The base Grid point: the clusters' local scheduler EASY; without a
+    /// trace, an SDSC-Blue-sized synthetic log.
+    fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
+        let loc = &file.loc;
+        let config: GridConfigFile = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
+        let workload = match (&config.workload.trace, &config.workload.synthetic) {
+            (None, None) => WorkloadSource::Synthetic(synthetic_grid_workload(file.seed)),
+            _ => config.workload.source(),
+        };
+        let grid = config.grid.unwrap_or_default();
+        let base = GridPoint { strategy: "easy".to_string(), seed: file.seed, workload, grid };
+        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
+        Ok(Base { table, batteries: 1 })
+    }
+
+    fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
+        let p: GridPoint = value.try_into().map_err(|e| sweep.unreadable(e))?;
+        let p = p.resolve().map_err(|e| match e.downcast_ref::<CostError>() {
+            Some(c) => sweep.at(cost_table_offset(sweep.loc.text, c), format!("{}: {e:#}", sweep.label)),
+            None => sweep.invalid(e),
+        })?;
+        Ok(Point::new(p))
+    }
+
+    fn tables(&self) -> &'static PointTables {
+        &RUNS
+    }
+}
+
+/// Where a cost-table error points: the table's `clusters` key, its `rates`
+/// key, or the offending rate's `{`.
+fn cost_table_offset(text: &str, e: &CostError) -> usize {
+    let Some(table) = text.match_indices("[[grid.costs.tables]]").nth(e.table).map(|(i, _)| i) else { return 0 };
+    let end = text[table + 1..].find("\n[").map_or(text.len(), |i| table + 1 + i);
+    let region = &text[table..end];
+    let key = if e.setting.ends_with("clusters") { "clusters" } else { "rates" };
+    let Some(at) = region.find(&format!("{key} =")).or_else(|| region.find(key)) else { return table };
+    match e.rate {
+        Some(r) => region[at..].match_indices('{').nth(r).map_or(table + at, |(i, _)| table + at + i),
+        None => table + at,
+    }
+}
+
+// The Grid kind's points: clusters and a broker, stored as runs.
+impl AnyPoint for GridPoint {
+    fn kind(&self) -> &'static dyn PointKind {
+        &GRID
+    }
+
+    fn canonical(&self) -> Result<String, Unserialisable> {
+        GridPoint::canonical(self)
+    }
+
+    fn label(&self) -> String {
+        format!("{} on {} clusters, {}", self.grid.algorithm, self.grid.clusters, self.strategy)
+    }
+
+    fn load(&self, index: usize, inputs: &mut Inputs, _parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
+        inputs.load_grid(index, self)
+    }
+
+    fn traces(&self) -> Vec<&WorkloadSource> {
+        vec![&self.workload]
+    }
+
+    fn run(
+        &self,
+        inputs: &Inputs,
+        _budget: &Arc<Budget>,
+        _experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>> {
+        Ok(Box::new(run(inputs, self)?))
+    }
+
+    crate::point_boilerplate!();
 }
 
 /// A point's setting that needs its inputs is out of its domain.

@@ -1,69 +1,56 @@
-//! The point kinds: one file each, with its settings, its `resolve` and its
-//! `run`.
+//! The point kinds: the registry, and one file per built-in kind with its
+//! settings, its `resolve`, its `run` and its [`PointKind`].
 //!
-//! Contract: [`run`] dispatches a [`Point`] to its kind's file and returns an
-//! [`Output`], which the store writes in one transaction. A new kind is a new
-//! file here, a [`Point`] variant, its config section in
-//! [`crate::experiment::config`] and its writer in `store/writer/`.
+//! Contract:
+//! - [`KINDS`] holds the built-in kinds (single-cluster, Grid, provisioning,
+//!   pricing, in report order) and the kinds a program depending on this
+//!   crate adds with [`Kinds::register`] before it runs a config or the CLI;
+//!   registering a kind registers its tables with the store too.
+//! - A new kind is one file (its settings, an [`AnyPoint`] and a
+//!   [`PointKind`]) and one registration: the config reader, the executor,
+//!   the store's list of stored points and merge find it here.
+//!
+//! [`AnyPoint`]: crate::experiment::point::AnyPoint
 
 pub mod grid;
 pub mod pricing;
 pub mod provision;
 pub mod single;
+pub mod single_kind;
 
-use std::sync::Arc;
-
-use anyhow::anyhow;
-
-use crate::cluster::record::RunSummary;
 use crate::experiment::inputs::Inputs;
-use crate::experiment::point::Point;
-use crate::store::{PricingOutput, ProvisionOutput, RunOutput};
-use crate::threads::Budget;
+use crate::experiment::point::{Point, PointKind};
+use crate::registry::{BadName, Registry, UnknownName};
+use crate::workload::WorkloadSource;
 use crate::workload::swf::SwfTrace;
-use crate::workload::{WorkloadSource, resolve_trace};
 
-/// What running a point produced, ready for the store.
-#[derive(Debug)]
-pub enum Output {
-    /// A single-cluster or Grid run: its rows and summary.
-    Run {
-        /// The rows.
-        output: Box<RunOutput>,
-        /// Aggregates over its jobs.
-        summary: RunSummary,
-    },
-    /// A provisioning run or slot statistics.
-    Provision(Box<ProvisionOutput>),
-    /// A pricing run.
-    Pricing(Box<PricingOutput>),
-}
+/// The registered point kinds.
+pub struct Kinds(Registry<&'static dyn PointKind>);
 
-impl Output {
-    /// The single-cluster or Grid summary, if it is one.
-    pub fn summary(&self) -> Option<RunSummary> {
-        match self {
-            Output::Run { summary, .. } => Some(*summary),
-            _ => None,
-        }
+static BUILTIN: [&'static dyn PointKind; 4] =
+    [&single_kind::SINGLE, &grid::GRID, &provision::PROVISION, &pricing::PRICING];
+
+/// Every point kind: the built-in ones, then the registered ones.
+pub static KINDS: Kinds = Kinds(Registry::new("point kind", &BUILTIN));
+
+impl Kinds {
+    /// Adds `kind` after every kind registered so far, and its tables to the
+    /// store's (once: kinds may share their tables).
+    pub fn register(&self, kind: &'static dyn PointKind) -> Result<&'static dyn PointKind, BadName> {
+        let kind = *self.0.register(kind)?;
+        crate::store::tables::groups::register(kind.tables());
+        Ok(kind)
     }
-}
 
-/// Runs one point with its shared inputs, on the calling thread and the
-/// threads `budget` has free; `experiment` names the config it came from.
-pub fn run(point: &Point, inputs: &Inputs, budget: &Arc<Budget>, experiment: Option<&str>) -> anyhow::Result<Output> {
-    Ok(match point {
-        Point::Single(p) => {
-            let (output, summary) = single::run(inputs, p)?;
-            Output::Run { output: Box::new(output), summary }
-        }
-        Point::Grid(p) => {
-            let (output, summary) = grid::run(inputs, p)?;
-            Output::Run { output: Box::new(output), summary }
-        }
-        Point::Provision(p) => Output::Provision(Box::new(provision::run(p, budget, experiment)?)),
-        Point::Pricing(p) => Output::Pricing(Box::new(pricing::run(p, budget, experiment)?)),
-    })
+    /// Every kind, the built-in ones first.
+    pub fn all(&self) -> Vec<&'static dyn PointKind> {
+        self.0.all().into_iter().copied().collect()
+    }
+
+    /// The kind named `name`.
+    pub fn get(&self, name: &str) -> Result<&'static dyn PointKind, UnknownName> {
+        self.0.get(name).copied()
+    }
 }
 
 impl Inputs {
@@ -78,18 +65,7 @@ impl Inputs {
     pub fn load_with(points: &[Point], parsed: Vec<(WorkloadSource, SwfTrace)>) -> anyhow::Result<Inputs> {
         let mut inputs = Inputs::default();
         for (index, point) in points.iter().enumerate() {
-            match point {
-                Point::Single(p) => inputs.load_single(p, &parsed)?,
-                Point::Grid(p) => inputs.load_grid(index, p)?,
-                // Their traces are prepared per point (load scaling depends
-                // on the point's seed); here they are only found.
-                Point::Provision(p) => {
-                    for site in &p.sites {
-                        check_trace(&site.trace)?;
-                    }
-                }
-                Point::Pricing(p) => check_trace(&p.site.trace)?,
-            }
+            point.settings().load(index, &mut inputs, &parsed)?;
         }
         Ok(inputs)
     }
@@ -100,34 +76,13 @@ impl Inputs {
 /// checks this, so a clean dry run means the sweep finds its files.
 pub fn missing_inputs<'a>(points: impl IntoIterator<Item = &'a Point>) -> Vec<String> {
     let mut missing: Vec<String> = Vec::new();
-    let mut note = |r: anyhow::Result<()>| {
-        if let Err(e) = r {
+    for point in points {
+        for e in point.settings().missing() {
             let text = format!("{e:#}");
             if !missing.contains(&text) {
                 missing.push(text);
             }
         }
-    };
-    for point in points {
-        match point {
-            Point::Single(p) => {
-                note(check_trace(&p.workload));
-                if let crate::workload::failures::FailureSource::Lanl { path, .. } = &p.failures {
-                    note(crate::workload::failures::existing_lanl_file(path.as_deref()).map(drop).map_err(Into::into));
-                }
-            }
-            Point::Grid(p) => note(check_trace(&p.workload)),
-            Point::Provision(p) => p.sites.iter().for_each(|site| note(check_trace(&site.trace))),
-            Point::Pricing(p) => note(check_trace(&p.site.trace)),
-        }
     }
     missing
-}
-
-/// A trace named by a point exists (the synthetic workload always does).
-fn check_trace(source: &WorkloadSource) -> anyhow::Result<()> {
-    if let WorkloadSource::Swf { path, .. } = source {
-        resolve_trace(path).map_err(|e| anyhow!(e))?;
-    }
-    Ok(())
 }

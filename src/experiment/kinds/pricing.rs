@@ -10,17 +10,35 @@
 //! the reservations, without them, with the buyers queueing instead) on the
 //! threads the run's budget has free and returns its rows for the store.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
+use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::provision::SiteSettings;
+use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
-use crate::provision::experiment::{PricingPoint, run_pricing};
+use anyhow::Context as _;
+
+use crate::experiment::kinds::provision::background::{first_scheduler, prepare_site};
+use crate::experiment::kinds::provision::point::SiteSpec;
+use crate::experiment::kinds::provision::run::SiteSummary;
+use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use crate::provision::buyer::{BuyerActor, PricedRecord};
 use crate::provision::pricing::Policy;
+use crate::provision::site::SlotScheduler;
+use crate::rng::{Stream, stream};
+use crate::setting::{InvalidSetting, probability};
+use crate::store::tables::groups::{PROVISION_POINTS, PointTables};
 use crate::store::{PricingOutput, ProvisionPointRow};
+use crate::store::{Store, StoreError};
 use crate::threads::Budget;
+use crate::units::{DAY, Time};
+use crate::workload::WorkloadSource;
+use crate::workload::job::Job;
 use crate::workload::prepare::Estimates;
 
 /// A pricing experiment's settings (`[pricing]`).
@@ -125,4 +143,286 @@ pub fn run(point: &PricingPoint, budget: &Budget, experiment: Option<&str>) -> a
         pricing: Some((point.share, point.alpha, point.pricing_policy.name())),
     };
     Ok(PricingOutput { row, load: point.site.utilisation, alpha: point.alpha, outcome })
+}
+
+/// One adaptive-pricing run (Ch. 5): a share of the jobs of a trace window buy
+/// priced reservations, the rest queue.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PricingPoint {
+    /// Seed (which jobs buy; the load copy).
+    pub seed: u64,
+    /// The buyers' trade-off factor α.
+    pub alpha: f64,
+    /// Percentage of the jobs that buy reservations (0–100).
+    pub share: f64,
+    /// The window: the first `days` days of the trace.
+    pub days: f64,
+    /// The scheduler the site prices with.
+    pub pricing_policy: Policy,
+    /// Jobs request their actual runtimes or their logged estimates.
+    pub estimates: Estimates,
+    /// Buyers accept only starts within this many seconds of their submission (None: any).
+    pub start_within: Option<Time>,
+    /// The site.
+    pub site: SiteSpec,
+}
+
+impl PricingPoint {
+    /// Checks the settings.
+    pub fn validate(&self) -> Result<(), InvalidSetting> {
+        if !(0.0..=100.0).contains(&self.share) {
+            return Err(InvalidSetting::new("pricing.share", self.share, "must be a percentage in [0, 100]"));
+        }
+        probability("pricing.alpha", self.alpha)?;
+        crate::setting::positive("pricing.days", self.days)?;
+        if let Some(w) = self.start_within
+            && w < 0
+        {
+            return Err(InvalidSetting::new(
+                "pricing.start_within_hours",
+                w as f64 / 3600.0,
+                "must not be negative: a deadline before the earliest start",
+            ));
+        }
+        if let Some(u) = self.site.utilisation {
+            crate::setting::positive("pricing.site.utilisation", u)?;
+        }
+        if self.site.capacity == Some(0) {
+            return Err(InvalidSetting::new("pricing.site.capacity", 0, "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// What a pricing run produced.
+#[derive(Debug, Clone)]
+pub struct PricingOutcome {
+    /// The site's load figures.
+    pub site: SiteSummary,
+    /// One record per reservation request.
+    pub records: Vec<PricedRecord>,
+    /// Mean wait of the queued (best-effort) jobs, seconds.
+    pub be_wait: Option<f64>,
+    /// The provider's view: what the reservations did to the best-effort jobs.
+    pub harm: Harm,
+}
+
+/// The externality charged against the delay best-effort jobs actually
+/// suffered: the same run without the reservation requests is the
+/// counterfactual (f is defined against the slot's absence, §4.2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Harm {
+    /// Σ f of the bought reservations, processor-seconds.
+    pub charged: f64,
+    /// Σ over best-effort jobs of processors × (wait with − wait without the
+    /// reservations), processor-seconds; None if the two runs did not start the same jobs.
+    pub suffered: Option<f64>,
+    /// The same against the run where the would-be buyers queue as best effort
+    /// instead: what reserving (rather than queueing) costs the others.
+    pub suffered_vs_queueing: Option<f64>,
+    /// Best-effort jobs.
+    pub be_jobs: u64,
+    /// Their mean wait without the reservations, seconds.
+    pub be_wait_without: Option<f64>,
+}
+
+/// Runs one pricing point.
+pub fn run_pricing(point: &PricingPoint, budget: &Budget) -> anyhow::Result<PricingOutcome> {
+    point.validate()?;
+    let site = prepare_site(&point.site, point.estimates, point.seed)?;
+    let first = site.jobs.first().map_or(0, |j| j.occurrence);
+    let end = first + (point.days * DAY as f64) as Time;
+    let mut rng = stream(point.seed, Stream::ReservationShare, 0);
+    let (mut buyers, mut queued) = (Vec::new(), Vec::new());
+    for job in site.jobs.iter().filter(|j| j.occurrence < end) {
+        let u: f64 = rand::RngExt::random(&mut rng);
+        if u * 100.0 < point.share { buyers.push(*job) } else { queued.push(*job) }
+    }
+    for (i, j) in queued.iter_mut().enumerate() {
+        j.id = i as u32;
+    }
+    let jobs = queued.len() + buyers.len();
+    let run = |queued: Vec<Job>, buyer: Option<BuyerActor>| {
+        let mut scheduler = first_scheduler(&site);
+        scheduler.record_waits();
+        let scenario = ProvisionScenario {
+            sites: vec![ProvisionSite { scheduler, jobs: queued, sample: false }],
+            provisioner: None,
+            executor: None,
+            buyer,
+            horizon: Time::MAX,
+        };
+        simulate_provisioning(scenario)
+    };
+    let only_site = |sim: crate::provision::bench::ProvisionSimulated| {
+        sim.sites.into_iter().next().context("the site produced no result")
+    };
+    // The counterfactuals (the reservation requests absent, and queued best
+    // effort instead) and the run itself are independent.
+    let mut everyone: Vec<Job> = queued.clone();
+    // Best-effort jobs keep their ids; the former buyers follow them.
+    everyone.extend(buyers.iter().enumerate().map(|(k, j)| Job { id: (queued.len() + k) as u32, ..*j }));
+    everyone.sort_by_key(|j| j.occurrence);
+    let easy = point.pricing_policy == Policy::Easy;
+    let runs = [(queued.clone(), None), (everyone, None), (queued.clone(), Some(buyers))];
+    let mut done = budget
+        .map(
+            "pricing run",
+            &runs,
+            &mut (),
+            || (),
+            |_, (jobs, buyers)| {
+                let buyer = buyers.clone().map(|b| BuyerActor::new(b, point.alpha, easy, point.start_within));
+                run(jobs.clone(), buyer)
+            },
+        )?
+        .into_iter();
+    let mut next = || done.next().context("a pricing run produced no result");
+    let absent = only_site(next()??)?;
+    let queueing = only_site(next()??)?;
+    let sim = next()??;
+    let purchases = sim.purchases;
+    let result = sim.sites.into_iter().next().context("the site produced no result")?;
+    let be = queued.len() as u32;
+    let area = |s: &SlotScheduler| -> Option<f64> {
+        let w: Vec<&(u32, u32, Time)> = s.background_waits().iter().filter(|w| w.0 < be).collect();
+        (w.len() == queued.len()).then(|| w.iter().map(|&&(_, p, wait)| f64::from(p) * wait as f64).sum())
+    };
+    let with = area(&result.scheduler);
+    let harm = Harm {
+        charged: purchases.iter().filter(|r| r.bought).map(|r| r.f).sum(),
+        suffered: with.zip(area(&absent.scheduler)).map(|(a, b)| a - b),
+        suffered_vs_queueing: with.zip(area(&queueing.scheduler)).map(|(a, b)| a - b),
+        be_jobs: queued.len() as u64,
+        be_wait_without: absent.scheduler.mean_background_wait(),
+    };
+    let summary = SiteSummary {
+        trace: site.trace.clone(),
+        capacity: site.capacity,
+        jobs,
+        copy_probability: site.copy_probability,
+        offered: site.offered,
+        achieved: result.scheduler.utilisation(),
+    };
+    Ok(PricingOutcome { site: summary, records: purchases, be_wait: result.scheduler.mean_background_wait(), harm })
+}
+
+/// A pricing config file: `[pricing]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PricingFile {
+    #[serde(default)]
+    name: Option<toml::Value>,
+    #[serde(default)]
+    description: Option<toml::Value>,
+    #[serde(default)]
+    pricing: Option<PricingSettings>,
+    #[serde(default)]
+    seed: Option<toml::Value>,
+    #[serde(default)]
+    sweep: Option<toml::Value>,
+}
+
+/// The pricing kind.
+pub struct PricingKind;
+
+/// The pricing kind.
+pub static PRICING: PricingKind = PricingKind;
+
+/// Its short axis names.
+const AXES: &[Axis] = &[
+    axis("alpha", "alpha", "the buyers' trade-off factor α"),
+    axis("share", "share", "percentage of the jobs that buy reservations"),
+    axis("days", "days", "the first DAYS days of the trace"),
+    axis("pricing_policy", "pricing_policy", "the scheduler the site prices with"),
+    axis("estimates", "estimates", "exact or logged"),
+    axis("site", "site", "the site, e.g. [{ trace = \"CTC-SP2-1996-3.1-cln.swf.gz\", capacity = 430 }]"),
+    axis("utilisation", "site.utilisation", "the site's target utilisation (0.88 = 88 %)"),
+];
+
+impl PointKind for PricingKind {
+    fn name(&self) -> &'static str {
+        "pricing"
+    }
+
+    fn described(&self) -> &'static str {
+        "a pricing experiment ([pricing])"
+    }
+
+    fn setting_of(&self) -> &'static str {
+        "pricing"
+    }
+
+    fn section(&self) -> Option<&'static str> {
+        Some("pricing")
+    }
+
+    fn sections(&self) -> &'static [&'static str] {
+        &["pricing"]
+    }
+
+    fn settings_in_section(&self) -> bool {
+        true
+    }
+
+    fn axes(&self) -> &'static [Axis] {
+        AXES
+    }
+
+    fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
+        let loc = &file.loc;
+        let config: PricingFile = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
+        let settings = config.pricing.unwrap_or_default();
+        let base = PricingSettings { seed: file.seed_of("pricing", settings.seed), ..settings };
+        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
+        Ok(Base { table, batteries: 1 })
+    }
+
+    fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
+        let settings: PricingSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
+        Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
+    }
+
+    fn tables(&self) -> &'static PointTables {
+        &PROVISION_POINTS
+    }
+}
+
+// The pricing kind's points, stored as provisioning points.
+impl AnyPoint for PricingPoint {
+    fn kind(&self) -> &'static dyn PointKind {
+        &PRICING
+    }
+
+    fn canonical(&self) -> Result<String, Unserialisable> {
+        canonical(self)
+    }
+
+    fn label(&self) -> String {
+        format!("pricing at α = {}", self.alpha)
+    }
+
+    // Their traces are prepared per point (load scaling depends on the
+    // point's seed); the default `load` only finds them.
+    fn traces(&self) -> Vec<&WorkloadSource> {
+        vec![&self.site.trace]
+    }
+
+    fn run(
+        &self,
+        _inputs: &Inputs,
+        budget: &Arc<Budget>,
+        experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>> {
+        Ok(Box::new(run(self, budget, experiment)?))
+    }
+
+    crate::point_boilerplate!();
+}
+
+impl PointOutput for PricingOutput {
+    fn write(&self, store: &mut Store) -> Result<(), StoreError> {
+        store.write_pricing(self)
+    }
 }

@@ -30,10 +30,11 @@ use crate::cluster::ExecutionRecord;
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
+use crate::experiment::kinds::provision::point::ProvisionPoint;
+use crate::experiment::kinds::provision::run::{ReservedRun, run_point_reserved};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use crate::experiment::point::Point;
 use crate::experiment::provenance::code_version;
-use crate::provision::experiment::{ProvisionPoint, ReservedRun, run_point_reserved};
 use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, Source};
 use crate::units::Time;
 use crate::workload::failures::NodeEventKind;
@@ -228,7 +229,7 @@ fn single_source(
     let point: SinglePoint =
         toml::from_str(config).with_context(|| format!("run {run}: its stored settings do not parse"))?;
     let inputs =
-        Inputs::load(&[Point::Single(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
+        Inputs::load(&[Point::new(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
     let simulated =
         simulate_with_executions(&inputs, &point).with_context(|| format!("run {run}: simulating it again"))?;
     let cluster = &simulated.cluster;
@@ -247,7 +248,7 @@ fn grid_source(conn: &Connection, run: i64, config: &str, stored_by: &str, trace
     let point: GridPoint =
         toml::from_str(config).with_context(|| format!("run {run}: its stored settings do not parse"))?;
     let inputs =
-        Inputs::load(&[Point::Grid(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
+        Inputs::load(&[Point::new(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
     let log = inputs.grid_log(&point)?;
     let simulated = run_grid_point(log, &point.grid, &point.strategy, point.seed)
         .with_context(|| format!("run {run}: simulating it again"))?;
@@ -460,7 +461,7 @@ fn provision_band(runs: &[&ReservedRun], site: u32, capacity: u32) -> BandSource
     // pool's slots spanning it that no earlier task still holds.
     let mut held: Vec<Time> = vec![Time::MIN; busy.len()];
     for (r, run) in runs.iter().enumerate() {
-        let mut tasks: Vec<&crate::provision::experiment::PlacedTask> =
+        let mut tasks: Vec<&crate::experiment::kinds::provision::run::PlacedTask> =
             run.tasks.iter().filter(|t| t.placement.site == site).collect();
         tasks.sort_by_key(|t| (t.placement.start, t.placement.task));
         for t in tasks {

@@ -11,6 +11,7 @@ use crate::store::columns::Described;
 
 pub mod experiment;
 pub mod grid;
+pub mod groups;
 pub mod points;
 pub mod pricing;
 pub mod provision;

@@ -1,0 +1,322 @@
+//! The single-cluster kind: its sections, its axes, its base point, how a
+//! swept point is resolved, and its points' inputs, run and output.
+//!
+//! Contract: a config without a kind's section is single-cluster. It reads
+//! `[workload]`, `[prepare]`, `[failures]`, `[overbooking]`,
+//! `[reservations]`, `[classic]`, `[batsim]`, `[energy]` and `placement`;
+//! every table denies unknown keys. A swept point's settings are checked
+//! before its strategy's normalisation, so a value outside its domain is
+//! refused even where the strategy does not read it; errors point at the
+//! sweep's axis that set the value, else at its key.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::cluster::record::RunSummary;
+use crate::experiment::id::Unserialisable;
+use crate::experiment::inputs::Inputs;
+use crate::experiment::kinds::single::{SinglePoint, default_failures, run};
+use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use crate::experiment::point::{AnyPoint, Axis, Base, BatteryJobs, Point, PointKind, PointOutput, axis, check_trace};
+use crate::policy::classic::ClassicConfig;
+use crate::policy::overbooking::OverbookingConfig;
+use crate::policy::{Placement, strategy_infos};
+use crate::store::tables::groups::{PointTables, RUNS};
+use crate::store::{RunOutput, Store, StoreError};
+use crate::threads::Budget;
+use crate::workload::WorkloadSource;
+use crate::workload::failures::FailureSource;
+use crate::workload::failures::existing_lanl_file;
+use crate::workload::prepare::PrepareConfig;
+use crate::workload::reservations::{ReservationConfig, ReservationOption};
+use crate::workload::swf::SwfTrace;
+use crate::workload::synthetic::SyntheticConfig;
+
+/// Where the jobs come from, as written in a config.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadConfig {
+    /// An SWF trace (a path, or a name under the traces directory), or a
+    /// Slurm accounting dump (detected by its `sacct --parsable2` header).
+    pub trace: Option<PathBuf>,
+    /// Skip malformed trace lines.
+    #[serde(default)]
+    pub lenient: bool,
+    /// Synthetic workload settings (used when no trace is given).
+    pub synthetic: Option<SyntheticConfig>,
+}
+
+impl WorkloadConfig {
+    /// The workload it names.
+    pub fn source(&self) -> WorkloadSource {
+        match &self.trace {
+            Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: self.lenient },
+            None => WorkloadSource::Synthetic(self.synthetic.clone().unwrap_or_default()),
+        }
+    }
+}
+
+/// A single-cluster config file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SingleConfig {
+    #[serde(default)]
+    name: Option<toml::Value>,
+    #[serde(default)]
+    description: Option<toml::Value>,
+    /// The jobs.
+    #[serde(default)]
+    workload: WorkloadConfig,
+    /// Preparation.
+    #[serde(default)]
+    prepare: PrepareConfig,
+    /// Node failures (default: LANL replay with a trace, Poisson otherwise,
+    /// none for the classic queueing modes).
+    #[serde(default)]
+    failures: Option<FailureSource>,
+    /// Overbooking settings.
+    #[serde(default)]
+    overbooking: OverbookingConfig,
+    /// Paper B's reservations.
+    #[serde(default)]
+    reservations: ReservationConfig,
+    /// The classic queueing modes (`fcfs`, `easy`, `conservative`).
+    #[serde(default)]
+    classic: ClassicConfig,
+    /// The external scheduler of a strategy speaking Batsim's protocol (`batsim`).
+    #[serde(default)]
+    batsim: Option<crate::policy::batsim::BatsimConfig>,
+    /// An energy meter on each run's cluster (watts per node state): off when absent.
+    #[serde(default)]
+    energy: Option<crate::cluster::energy::EnergyConfig>,
+    /// Placement policy.
+    #[serde(default)]
+    placement: Placement,
+    #[serde(default)]
+    seed: Option<toml::Value>,
+    #[serde(default)]
+    sweep: Option<toml::Value>,
+}
+
+/// The single-cluster kind.
+pub struct SingleKind;
+
+/// The single-cluster kind, registered first.
+pub static SINGLE: SingleKind = SingleKind;
+
+/// Its short axis names.
+const AXES: &[Axis] = &[
+    axis("strategy", "strategy", "the scheduling strategy (`slasim list strategies`)"),
+    axis("placement", "placement", "first-fit, best-fit, highest-pos or last-fit"),
+    axis("battery", "battery", "a battery index, or \"all\""),
+    axis("trace", "workload.swf.path", "an SWF trace (path or name under the traces directory)"),
+    axis("pof_max", "overbooking.pof_max", "PoF_max of the PoF acceptance test"),
+    axis("acceptance", "overbooking.acceptance", "pof or risk"),
+    axis("security_factor", "overbooking.security_factor", "security factor of the risk test"),
+    axis("penalty_ratio", "prepare.penalty_ratio", "penalty = ratio × fee"),
+    axis("pdf_source", "overbooking.pdf.source", "runtime statistics by runtime, resources, user, …"),
+    axis("pdf_update", "overbooking.pdf.update", "static or online runtime statistics"),
+    axis("pdf_half_life", "overbooking.pdf.half_life_days", "online statistics' half-life, days"),
+    axis("bin_rounding", "overbooking.pdf.bin_rounding", "how runtime ratios fall into bins"),
+    axis("pof_calibration", "overbooking.calibration", "none, isotonic, isotonic-upper, scale, logistic"),
+    axis("checkpointing", "overbooking.checkpoint.enabled", "paper A's checkpoint/restart"),
+    axis("replan_shortens", "overbooking.replan_shortens", "heuristic re-planning may shorten (ablation)"),
+    axis("pos_at", "overbooking.pos_at", "where heuristic overbooking reads a gap's PoS (ablation)"),
+    axis("failures", "failures.model", "lanl, none, poisson, weibull or hyperexp"),
+    axis("reservation_percent", "reservations.percent", "paper B's reservations, % of the jobs"),
+    axis("start_factor", "reservations.start_factor", "start delay of a reservation / estimate"),
+    axis("reservation_option", "reservations.option", "reject or move"),
+    axis("max_moves", "reservations.max_moves", "starvation guard: pin after this many moves"),
+    axis("drop_overruns", "prepare.filter.drop_overruns", "drop jobs that ran past their estimate"),
+    axis("completed_only", "prepare.filter.completed_only", "keep completed jobs only"),
+    axis("kill_at_estimate", "classic.kill_at_estimate", "classic modes: kill a job at its estimate"),
+    axis(
+        "scheduler_command",
+        "batsim.command",
+        "strategy batsim: the external scheduler's command, {port} for its port",
+    ),
+    axis("target_load", "prepare.target_load", "estimated offered load of the input (2.0 = 200 %)"),
+    axis("capacity", "prepare.capacity", "machine size (default: the trace header's)"),
+];
+
+/// The sections it reads (`workload` shared with the Grid kind).
+pub(crate) const SECTIONS: [&str; 9] =
+    ["workload", "prepare", "failures", "overbooking", "reservations", "classic", "batsim", "energy", "placement"];
+
+impl PointKind for SingleKind {
+    fn name(&self) -> &'static str {
+        "single"
+    }
+
+    fn described(&self) -> &'static str {
+        "a single-cluster experiment"
+    }
+
+    fn setting_of(&self) -> &'static str {
+        "single-cluster"
+    }
+
+    fn section(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn sections(&self) -> &'static [&'static str] {
+        &SECTIONS
+    }
+
+    fn axes(&self) -> &'static [Axis] {
+        AXES
+    }
+
+    fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
+        let loc = &file.loc;
+        let config: SingleConfig = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
+        config.overbooking.validate().map_err(|e| loc.at(loc.anywhere(e.setting), e))?;
+        config.reservations.validate().map_err(|e| {
+            let key = e.setting.rsplit('.').next().unwrap_or(e.setting);
+            loc.at(loc.anywhere(key), e)
+        })?;
+        config.prepare.validate_split().map_err(|e| loc.at(0, e))?;
+        if let Some(energy) = &config.energy {
+            energy.validate().map_err(|e| {
+                let key = e.setting.rsplit('.').next().unwrap_or(e.setting);
+                loc.at(loc.anywhere(key), e)
+            })?;
+        }
+        let batteries = if config.prepare.whole_log { 1 } else { config.prepare.batteries };
+        let workload = config.workload.source();
+        let strategy = "conservative-backfilling".to_string();
+        let failures = config.failures.clone().unwrap_or_else(|| default_failures(&strategy, &workload));
+        let base = SinglePoint {
+            strategy,
+            placement: config.placement,
+            seed: file.seed,
+            battery: 0,
+            workload,
+            prepare: config.prepare,
+            failures,
+            overbooking: config.overbooking,
+            reservations: config.reservations,
+            classic: config.classic,
+            batsim: config.batsim,
+            energy: config.energy,
+        };
+        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
+        Ok(Base { table, batteries })
+    }
+
+    fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
+        let point: SinglePoint = value.try_into().map_err(|e| sweep.unreadable(e))?;
+        finish(point, sweep).map(Point::new)
+    }
+
+    fn tables(&self) -> &'static PointTables {
+        &RUNS
+    }
+}
+
+/// Checks one single-cluster point read from a sweep and resolves it.
+fn finish(point: SinglePoint, sweep: &SweepContext<'_>) -> Result<SinglePoint, ConfigError> {
+    let (loc, label) = (&sweep.loc, sweep.label);
+    let alias_of = |setting: &str| AXES.iter().find(|a| a.path == setting).map(|a| a.name);
+    // Checked before normalising: a value outside its domain is refused even
+    // where the point's strategy does not read it.
+    point.overbooking.validate().map_err(|e| {
+        let axis = AXES.iter().find(|a| a.path.ends_with(e.setting)).map_or(e.setting, |a| a.name);
+        loc.at(sweep.in_sweep(axis), e)
+    })?;
+    point.reservations.validate().map_err(|e| loc.at(sweep.in_sweep(alias_of(e.setting).unwrap_or(e.setting)), e))?;
+    let moving = point.reservations.option == ReservationOption::Move;
+    let point = point.resolve(sweep.sets("failures")).map_err(|e| {
+        let at = match e.downcast_ref::<crate::setting::InvalidSetting>() {
+            Some(s) => alias_of(s.setting).map_or_else(|| loc.anywhere(s.setting), |a| sweep.in_sweep(a)),
+            None => sweep.in_sweep("strategy"),
+        };
+        loc.at(at, format!("{label}: {e:#}"))
+    })?;
+    if moving && strategy_infos().iter().any(|s| s.name == point.strategy && !s.moves_planned_jobs) {
+        return Err(loc.at(
+            sweep.in_sweep("reservation_option"),
+            format!(
+                "{label}: reservation option `move` with strategy {}, which never moves a booking; \
+                 strategies that move planned jobs: {}",
+                point.strategy,
+                strategy_infos().iter().filter(|s| s.moves_planned_jobs).map(|s| s.name).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    let batteries = if point.prepare.whole_log { 1 } else { sweep.batteries };
+    if point.battery >= batteries {
+        return Err(loc.at(
+            sweep.in_sweep("battery"),
+            format!("battery {} does not exist: the preparation makes {batteries}", point.battery),
+        ));
+    }
+    Ok(point)
+}
+
+// The single-cluster kind's points: run on one cluster, stored as runs.
+impl AnyPoint for SinglePoint {
+    fn kind(&self) -> &'static dyn PointKind {
+        &SINGLE
+    }
+
+    fn canonical(&self) -> Result<String, Unserialisable> {
+        SinglePoint::canonical(self)
+    }
+
+    fn label(&self) -> String {
+        format!("{} battery {}", self.strategy, self.battery)
+    }
+
+    fn load(&self, _index: usize, inputs: &mut Inputs, parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
+        inputs.load_single(self, parsed)
+    }
+
+    fn missing(&self) -> Vec<anyhow::Error> {
+        let mut missing: Vec<anyhow::Error> = check_trace(&self.workload).err().into_iter().collect();
+        if let FailureSource::Lanl { path, .. } = &self.failures
+            && let Err(e) = existing_lanl_file(path.as_deref())
+        {
+            missing.push(e.into());
+        }
+        missing
+    }
+
+    fn traces(&self) -> Vec<&WorkloadSource> {
+        vec![&self.workload]
+    }
+
+    fn battery(&self, inputs: &Inputs) -> Option<BatteryJobs> {
+        let prepared = inputs.prepared(self).ok()?;
+        Some(BatteryJobs { key: self.battery_key(), prepared: Arc::clone(prepared), battery: self.battery })
+    }
+
+    fn run(
+        &self,
+        inputs: &Inputs,
+        _budget: &Arc<Budget>,
+        _experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>> {
+        Ok(Box::new(run(inputs, self)?))
+    }
+
+    fn stored_summary(&self, store: &Store, id: i64) -> Result<Option<RunSummary>, StoreError> {
+        store.summary(id).map(Some)
+    }
+
+    crate::point_boilerplate!();
+}
+
+/// A single-cluster or Grid run's rows and summary.
+impl PointOutput for (RunOutput, RunSummary) {
+    fn write(&self, store: &mut Store) -> Result<(), StoreError> {
+        store.write_run(&self.0)
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        Some(self.1)
+    }
+}

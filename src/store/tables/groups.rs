@@ -1,0 +1,107 @@
+//! The tables points are stored in, by point kind: what the store lists as
+//! stored and what merge copies.
+//!
+//! Contract:
+//! - A [`PointTables`] is a key table (one row per stored point, keyed by
+//!   the point's id) and every table holding rows of those points, keyed by
+//!   the same column. Kinds may share one (single-cluster and Grid runs are
+//!   both `runs`; provisioning and pricing points both `provision_points`).
+//! - The built-in groups' tables are created by the schema's migrations; a
+//!   registered group brings its own `CREATE TABLE IF NOT EXISTS` script,
+//!   run whenever a store is opened for writing.
+//! - [`groups`] lists the built-in groups, then the registered ones, each once;
+//!   merge copies them in that order, every table in its listed order.
+
+use std::sync::RwLock;
+
+/// How merge copies a table's rows of new points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CopyRows {
+    /// Every row (`INSERT`).
+    All,
+    /// Rows whose key is not there yet (`INSERT OR IGNORE`).
+    New,
+}
+
+/// One table of a group, and how merge copies it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredTable {
+    /// Its name.
+    pub name: &'static str,
+    /// How merge copies it.
+    pub copy: CopyRows,
+}
+
+/// The tables of a kind's points.
+#[derive(Debug, PartialEq, Eq)]
+pub struct PointTables {
+    /// The table with one row per point.
+    pub key_table: &'static str,
+    /// The id column, in every table of the group.
+    pub key: &'static str,
+    /// Every table, the key table first, in merge order.
+    pub tables: &'static [StoredTable],
+    /// `CREATE TABLE IF NOT EXISTS …` for a registered group; empty for the
+    /// built-in ones (see [`crate::store::schema`]).
+    pub schema: &'static str,
+}
+
+const fn all(name: &'static str) -> StoredTable {
+    StoredTable { name, copy: CopyRows::All }
+}
+
+const fn new(name: &'static str) -> StoredTable {
+    StoredTable { name, copy: CopyRows::New }
+}
+
+/// Single-cluster and Grid runs.
+pub static RUNS: PointTables = PointTables {
+    key_table: "runs",
+    key: "run_id",
+    tables: &[
+        all("runs"),
+        all("job_outcomes"),
+        all("node_events"),
+        all("energy"),
+        all("reservations"),
+        new("points"),
+        new("grid_points"),
+        all("coreservations"),
+        all("subreservations"),
+        all("cluster_runs"),
+    ],
+    schema: "",
+};
+
+/// Provisioning and pricing points.
+pub static PROVISION_POINTS: PointTables = PointTables {
+    key_table: "provision_points",
+    key: "point_id",
+    tables: &[
+        all("provision_points"),
+        all("provision_sites"),
+        all("provision_submissions"),
+        all("priced_reservations"),
+        all("pricing_harm"),
+        all("slot_samples"),
+        all("advertised_slots"),
+    ],
+    schema: "",
+};
+
+static ADDED: RwLock<Vec<&'static PointTables>> = RwLock::new(Vec::new());
+
+/// Adds a group (a no-op for one already there: kinds may share theirs).
+pub fn register(tables: &'static PointTables) {
+    let mut added = ADDED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let known = |t: &PointTables| t.key_table == tables.key_table;
+    if !known(&RUNS) && !known(&PROVISION_POINTS) && !added.iter().any(|t| known(t)) {
+        added.push(tables);
+    }
+}
+
+/// Every group: the built-in ones, then the registered ones.
+pub fn groups() -> Vec<&'static PointTables> {
+    let added = ADDED.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+    [&RUNS, &PROVISION_POINTS].into_iter().chain(added.iter().copied()).collect()
+}
