@@ -6,7 +6,7 @@
 //! `pricing_harm` row per point.
 
 use crate::provision::buyer::PricedRecord;
-use crate::provision::experiment::Harm;
+use crate::experiment::kinds::pricing::Harm;
 use crate::store::columns::{Described, Rows, Table, column};
 
 /// A purchase request of a pricing point.
