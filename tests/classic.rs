@@ -6,7 +6,8 @@ mod common;
 
 use proptest::prelude::*;
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::{Outcome, RunSummary};
+use slasim::cluster::record::Outcome;
+use slasim::experiment::summary::RunSummary;
 use slasim::policy::{RejectReason, StrategySettings, build};
 use slasim::units::Time;
 use slasim::workload::failures::FailureStream;

@@ -12,11 +12,11 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::emit;
 use crate::cli::options::{PrepareOptions, StoreOptions, strategy_parser, threads};
-use crate::cluster::record::RunSummary;
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
 use crate::experiment::kinds::single::SinglePoint;
 use crate::experiment::point::Point;
+use crate::experiment::summary::RunSummary;
 use crate::policy::Placement;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};

@@ -16,3 +16,4 @@ pub mod kinds;
 pub mod point;
 pub mod provenance;
 pub mod slurm;
+pub mod summary;

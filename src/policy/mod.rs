@@ -12,12 +12,14 @@
 //! they are built by name ([`build`]) and then used only through the trait.
 
 pub mod batsim;
+pub mod calibrator;
 pub mod classic;
 pub mod comprehensive;
 pub mod heuristic;
 pub mod overbooking;
 
 pub mod interface;
+pub mod reservation;
 
 use std::sync::Arc;
 
@@ -26,10 +28,9 @@ use crate::policy::comprehensive::{
     Comprehensive, ComprehensiveBackfilling, ComprehensiveOverbooking, ShortenedBackfilling,
 };
 use crate::policy::heuristic::Heuristic;
-pub use crate::policy::interface::{
-    BacklogJob, Block, Booking, Cluster, Placement, RejectReason, ReservationHandling, ReservationService, Strategy,
-};
+pub use crate::policy::interface::{Booking, Cluster, Outcome, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::policy::overbooking::Overbooking;
+pub use crate::policy::reservation::{BacklogJob, Block, ReservationService, ReservingStrategy};
 use crate::registry::{Named, Registry};
 use crate::setting::InvalidSetting;
 use crate::stats::pos::Reliability;
@@ -115,7 +116,7 @@ impl StrategyInfo {
 
 /// Builds a queueing mode for a cluster of `capacity` CPUs taking advance
 /// reservations, with backlog integrals over `[0, t_stop]`.
-pub type BuildReserving = fn(u32, Time) -> Box<dyn Strategy>;
+pub type BuildReserving = fn(u32, Time) -> Box<dyn ReservingStrategy>;
 
 fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
     s.overbooking.clone()
@@ -349,7 +350,7 @@ pub enum BuildError {
 
 /// Builds the named queueing mode as a Grid cluster's local scheduler: it
 /// takes advance reservations and integrates its backlog over `[0, t_stop]`.
-pub fn build_reserving(name: &str, capacity: u32, t_stop: Time) -> Result<Box<dyn Strategy>, BuildError> {
+pub fn build_reserving(name: &str, capacity: u32, t_stop: Time) -> Result<Box<dyn ReservingStrategy>, BuildError> {
     let info = strategy(name)?;
     let build = info.reserving.ok_or_else(|| {
         InvalidSetting::new(

@@ -137,9 +137,10 @@ pub enum SimError {
     /// A model could not go on (a computation it runs failed).
     #[error("{model} failed at t = {at}: {what}")]
     Model { model: String, at: Time, what: String },
-    /// An external scheduler failed: an invalid decision, no answer, an exit
-    #[error("external scheduler, at t = {at}: {what}")]
-    Scheduler { at: Time, what: String },
+    /// Something outside the simulation that a model relies on failed (an
+    /// external process it talks to); `party` is the model's name for it.
+    #[error("{party}, at t = {at}: {what}")]
+    External { party: String, at: Time, what: String },
     /// A message reached a model of another kind (a bench wired it wrongly).
     #[error("model {to} received a message it does not take")]
     Misrouted { to: u32 },

@@ -12,7 +12,7 @@
 
 use rusqlite::types::Value;
 
-use crate::cluster::record::RunSummary;
+use crate::experiment::summary::RunSummary;
 use crate::store::{PointAxes, RunRow};
 
 /// A column's SQL type.

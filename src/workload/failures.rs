@@ -30,8 +30,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::{Stream, stream};
 use crate::setting::InvalidSetting;
-use crate::stats::failure_law::FailureLaw;
 use crate::units::{HOUR, NodeId, Time, per_hour_to_per_second};
+use crate::workload::failure_law::FailureLaw;
 
 /// λ of the LANL systems 18/19 used by the dissertation, per hour.
 pub const LANL_LAMBDA_PER_HOUR: f64 = 1.2904e-4;

@@ -24,10 +24,10 @@ use std::time::{Instant, SystemTime};
 use anyhow::{Context, anyhow};
 use serde::{Deserialize, Serialize};
 
-use crate::cluster::record::RunSummary;
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::provenance::{code_version, rfc3339};
+use crate::experiment::summary::RunSummary;
 use crate::store::{RunOutput, RunRow};
 
 use crate::cluster::record::{JobRecord, RunRecords};
@@ -41,11 +41,11 @@ use crate::grid::metrics::{
     ClusterMetrics, ClusterRun, GridSummary, Prices, RequestMetrics, WaitIndex, cluster_metrics, request_metrics,
     summary,
 };
-use crate::grid::request::CoRequest;
 use crate::policy;
 use crate::rng::{Stream, stream};
 use crate::store::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::WorkloadSource;
+use crate::workload::corequest::CoRequest;
 use crate::workload::coreservations::requests;
 use crate::workload::job::Job;
 use crate::workload::prepare::PrepareConfig;
@@ -127,6 +127,7 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
     let output = RunOutput {
         run: row,
         records: run.records,
+        calibrated: None,
         node_events: Vec::new(),
         point: None,
         grid: Some(run.output),
@@ -257,8 +258,8 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
             cluster: i as u32,
             cpus: g.capacity,
             records: &c.records,
-            blocks: &c.blocks,
-            backlog_integrals: c.backlog_integrals,
+            blocks: &c.report.blocks,
+            backlog_integrals: c.report.backlog_integrals,
             wc_acc: accuracy(w),
         };
         let m = cluster_metrics(&run, &records, t_stop, calendar.first_weekend());

@@ -15,9 +15,9 @@ use std::sync::Arc;
 
 use anyhow::anyhow;
 
-use crate::cluster::record::RunSummary;
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::Point;
+use crate::experiment::summary::RunSummary;
 use crate::store::{PricingOutput, ProvisionOutput, RunOutput};
 use crate::threads::Budget;
 use crate::workload::swf::SwfTrace;

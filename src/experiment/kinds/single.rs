@@ -25,22 +25,23 @@ use sha2::{Digest, Sha256};
 
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
 use crate::cluster::energy::EnergyConfig;
-use crate::cluster::record::RunSummary;
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::provenance::{code_version, rfc3339};
+use crate::experiment::summary::RunSummary;
 use crate::policy::batsim::BatsimConfig;
+use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::Overbooking;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{self, Placement, ReservationHandling, StrategySettings, UnknownName, strategy};
 use crate::stats::calibration::OnlineCalibrator;
-use crate::stats::failure_law::FailureLaw;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
 use crate::store::{PointAxes, RunOutput, RunRow};
 use crate::units::{Time, per_hour_to_per_second};
 use crate::workload::WorkloadSource;
+use crate::workload::failure_law::FailureLaw;
 use crate::workload::failures::{
     FailureSource, FailureStream, LanlLog, existing_lanl_file, lanl_file, synthetic_stream,
 };
@@ -281,13 +282,7 @@ fn run_row(
 }
 
 /// The single-cluster scenario of point `p` on `jobs` (a battery).
-fn scenario(
-    inputs: &Inputs,
-    p: &SinglePoint,
-    jobs: &Arc<[Job]>,
-    capacity: u32,
-    calibrator: Option<OnlineCalibrator>,
-) -> anyhow::Result<Scenario> {
+fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) -> anyhow::Result<Scenario> {
     let reservations = p.reservations.generate(jobs, p.seed, p.battery);
     let jobs = if reservations.is_empty() {
         Arc::clone(jobs)
@@ -300,49 +295,68 @@ fn scenario(
     let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
     let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
     let checkpoint = Some(p.overbooking.checkpoint);
-    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator, energy: p.energy })
+    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy })
 }
 
 /// The calibrator a calibrated point starts with: carried through the
-/// `calibration_warmup` batteries before its own, as if the cluster had been
-/// running them, so it has seen outcomes (and only past ones) when its own
-/// battery begins. None without calibration.
+/// `calibration_warmup` batteries before its own ([`warm_up`]). None without
+/// calibration.
 fn warm_calibrator(inputs: &Inputs, p: &SinglePoint, prepared: &Prepared) -> anyhow::Result<Option<OnlineCalibrator>> {
-    let Some(mut calibrator) = p.overbooking.calibrator() else { return Ok(None) };
-    for b in p.battery.saturating_sub(p.overbooking.calibration_warmup)..p.battery {
+    let Some(calibrator) = p.overbooking.calibrator() else { return Ok(None) };
+    let first = p.battery.saturating_sub(p.overbooking.calibration_warmup);
+    let warm = warm_up(calibrator, first..p.battery, |calibrator, b| {
+        let Some(battery) = prepared.batteries.get(b) else { return Ok(calibrator) };
         let q = SinglePoint { battery: b, ..p.clone() };
-        let Some(battery) = prepared.batteries.get(b) else { continue };
-        let warm = simulate_outcomes(scenario(inputs, &q, &battery.jobs, prepared.capacity, Some(calibrator))?)?;
-        calibrator = warm.cluster.calibrator.ok_or_else(|| anyhow!("the warm-up battery {b} lost its calibrator"))?;
-    }
-    Ok(Some(calibrator))
+        let scenario = scenario(inputs, &q, &battery.jobs, prepared.capacity)?;
+        let warm = simulate_outcomes(scenario.driven_by(|s| Calibrated::new(s, calibrator)))?;
+        anyhow::Ok(warm.cluster.report.calibrator)
+    })?;
+    Ok(Some(warm))
+}
+
+/// Simulates point `p` on its battery (calibrated online if it calibrates),
+/// keeping the executions if asked: the result and, calibrated, the
+/// calibrator's report.
+fn simulate_point(
+    inputs: &Inputs,
+    p: &SinglePoint,
+    prepared: &Prepared,
+    executions: bool,
+) -> anyhow::Result<(Simulated, Option<CalibratedRun>)> {
+    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
+        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
+    })?;
+    let calibrator = warm_calibrator(inputs, p, prepared)?;
+    let scenario = scenario(inputs, p, &battery.jobs, prepared.capacity)?;
+    Ok(match calibrator {
+        None if executions => (simulate(scenario)?, None),
+        None => (simulate_outcomes(scenario)?, None),
+        Some(calibrator) => {
+            let scenario = scenario.driven_by(|s| Calibrated::new(s, calibrator));
+            let simulated = if executions { simulate(scenario)? } else { simulate_outcomes(scenario)? };
+            let (simulated, calibrated) = simulated.split();
+            (simulated, Some(calibrated))
+        }
+    })
 }
 
 /// Simulates a single-cluster point again keeping its executions (the node
 /// list of every job), for Batsim's job table; nothing is stored.
 pub fn simulate_with_executions(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<Simulated> {
-    let prepared = inputs.prepared(p)?;
-    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
-        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
-    })?;
-    let calibrator = warm_calibrator(inputs, p, prepared)?;
-    Ok(simulate(scenario(inputs, p, &battery.jobs, prepared.capacity, calibrator)?)?)
+    Ok(simulate_point(inputs, p, inputs.prepared(p)?, true)?.0)
 }
 
 /// Simulates one single-cluster point: what to store and its summary. A job
 /// its strategy left without an outcome is an error (a defect), not a failure.
 pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSummary)> {
     let prepared = inputs.prepared(p)?;
-    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
-        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
-    })?;
     let capacity = prepared.capacity;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let calibrator = warm_calibrator(inputs, p, prepared)?;
-    let simulated = simulate_outcomes(scenario(inputs, p, &battery.jobs, capacity, calibrator)?)?;
+    let (simulated, calibrated) = simulate_point(inputs, p, prepared, false)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
-    let summary = RunSummary::of(&simulated.cluster.records, capacity);
+    let records = &simulated.cluster.records;
+    let summary = RunSummary::of(records, capacity).calibrated(records, calibrated.as_ref());
     let run = run_row(p, &prepared.trace, capacity, started, wall_seconds)?;
     let unresolved = simulated.cluster.unresolved;
     if unresolved > 0 {
@@ -352,6 +366,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
     let output = RunOutput {
         run,
         records: simulated.cluster.records,
+        calibrated,
         node_events: simulated.cluster.node_events,
         point,
         grid: None,

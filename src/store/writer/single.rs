@@ -4,6 +4,7 @@ use rusqlite::params;
 
 use super::{BATTERY_COLUMNS, OUTCOME_COLUMNS, insert_batched};
 use crate::cluster::record::{JobRecord, Outcome};
+use crate::policy::calibrator::CalibratedRun;
 use crate::store::columns::{self, PointRow};
 use crate::store::{RunOutput, Store, StoreError, sqlite};
 use crate::workload::failures::NodeEventKind;
@@ -52,7 +53,8 @@ impl Store {
             write_battery_jobs(&tx, &self.battery_sql, r.battery_key, jobs).map_err(&err)?;
         }
         let clusters = out.grid.as_ref().map(|g| g.job_clusters.as_slice());
-        write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs, records, clusters).map_err(&err)?;
+        let calibrated = out.calibrated.as_ref();
+        write_outcomes(&tx, &self.outcome_sql, r.run_id, jobs, records, clusters, calibrated).map_err(&err)?;
         if let Some(g) = &out.grid {
             super::grid::write_grid(&tx, r, g).map_err(&err)?;
         }
@@ -149,6 +151,7 @@ fn write_outcomes(
     jobs: &[Job],
     records: &[JobRecord],
     clusters: Option<&[u32]>,
+    calibrated: Option<&CalibratedRun>,
 ) -> rusqlite::Result<()> {
     let cluster_of = |job: u32| clusters.and_then(|c| c.get(job as usize)).copied().unwrap_or(0);
     insert_batched(tx, "job_outcomes", OUTCOME_COLUMNS, sql, records, |s, i, r| {
@@ -171,7 +174,7 @@ fn write_outcomes(
         s.raw_bind_parameter(i + 15, r.pinned)?;
         s.raw_bind_parameter(i + 16, r.checkpoints)?;
         s.raw_bind_parameter(i + 17, cluster_of(r.job))?;
-        s.raw_bind_parameter(i + 18, r.pof_calibrated)
+        s.raw_bind_parameter(i + 18, calibrated.and_then(|c| c.pof(r.job)))
     })
 }
 
