@@ -197,7 +197,7 @@ fn classic_modes_on_the_whole_kth_log() {
     let mut waits = Vec::new();
     for mode in ["fcfs", "easy", "conservative"] {
         let point = SinglePoint {
-            strategy: mode.to_string(),
+            strategy: slasim::policy::StrategyRef::named(mode).unwrap(),
             placement: Default::default(),
             seed: 1,
             battery: 0,

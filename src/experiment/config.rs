@@ -40,7 +40,7 @@ use crate::experiment::point::{Kind, Point};
 use crate::grid::config::GridConfig;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::OverbookingConfig;
-use crate::policy::{Placement, strategy_infos};
+use crate::policy::{Placement, StrategyRef, strategy_infos};
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::prepare::PrepareConfig;
@@ -552,11 +552,11 @@ impl ExperimentConfig {
     /// The base single-cluster point (battery 0) the sweeps modify.
     fn single_base(&self) -> SinglePoint {
         let workload = self.workload.source();
-        let strategy = "conservative-backfilling".to_string();
+        let strategy = StrategyRef::named("conservative-backfilling").expect("a built-in strategy");
         let failures = self
             .failures
             .clone()
-            .unwrap_or_else(|| crate::experiment::kinds::single::default_failures(&strategy, &workload));
+            .unwrap_or_else(|| crate::experiment::kinds::single::default_failures(strategy, &workload));
         SinglePoint {
             strategy,
             placement: self.placement,
@@ -580,7 +580,12 @@ impl ExperimentConfig {
             (None, None) => WorkloadSource::Synthetic(synthetic_grid_workload(self.seed)),
             _ => self.workload.source(),
         };
-        GridPoint { strategy: "easy".to_string(), seed: self.seed, workload, grid: grid.clone() }
+        GridPoint {
+            strategy: StrategyRef::named("easy").expect("a built-in strategy"),
+            seed: self.seed,
+            workload,
+            grid: grid.clone(),
+        }
     }
 }
 
@@ -628,7 +633,7 @@ fn finish_single(
         };
         loc.at(at, format!("{label}: {e:#}"))
     })?;
-    if moving && strategy_infos().iter().any(|s| s.name == point.strategy && !s.moves_planned_jobs) {
+    if moving && !point.strategy.moves_planned_jobs {
         return Err(loc.at(
             in_sweep("reservation_option"),
             format!(
@@ -1016,7 +1021,7 @@ security_factor = [2.0, 3.0]
         let pof: Vec<f64> = e
             .points
             .iter()
-            .filter(|p| single(p).strategy == "heuristic-overbooking" && p.sweep == "pof")
+            .filter(|p| single(p).strategy.name() == "heuristic-overbooking" && p.sweep == "pof")
             .map(|p| single(p).overbooking.pof_max)
             .collect();
         assert_eq!(pof, vec![0.1, 0.1, 0.2, 0.2, 0.3, 0.3]);

@@ -348,39 +348,116 @@ pub enum BuildError {
     Setting(#[from] InvalidSetting),
 }
 
-/// Builds the named queueing mode as a Grid cluster's local scheduler: it
-/// takes advance reservations and integrates its backlog over `[0, t_stop]`.
-pub fn build_reserving(name: &str, capacity: u32, t_stop: Time) -> Result<Box<dyn ReservingStrategy>, BuildError> {
-    let info = strategy(name)?;
-    let build = info.reserving.ok_or_else(|| {
-        InvalidSetting::new(
-            "strategy",
-            name,
-            "a Grid cluster's local scheduler must be a queueing mode that takes advance reservations: \
-             fcfs, easy or conservative",
-        )
-    })?;
-    Ok(build(capacity, t_stop))
+/// A registered strategy, resolved once from its name: a point holds it,
+/// and reads what the strategy reads and how it is built without looking
+/// the name up again. It serialises as its name and deserialises by looking
+/// the name up (an unknown name is an error there, naming the valid ones),
+/// so canonical texts, point ids and the store see only the name.
+#[derive(Clone, Copy)]
+pub struct StrategyRef(&'static StrategyInfo);
+
+impl StrategyRef {
+    /// The strategy registered as `name`.
+    pub fn named(name: &str) -> Result<StrategyRef, UnknownName> {
+        strategy(name).map(StrategyRef)
+    }
+
+    /// Its registration.
+    pub fn info(self) -> &'static StrategyInfo {
+        self.0
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// Builds it for a cluster of `capacity` nodes.
+    pub fn build(self, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, BuildError> {
+        let (info, name) = (self.0, self.0.name);
+        if settings.reservations.option == ReservationOption::Move && !info.moves_planned_jobs {
+            return Err(InvalidSetting::new(
+                "reservations.option",
+                format!("move (strategy {name})"),
+                "this strategy keeps every booking where it was placed; heuristic-planning and heuristic-overbooking \
+                 move planned jobs",
+            )
+            .into());
+        }
+        if info.reads.overbooking && settings.overbooking.is_none() {
+            return Err(
+                InvalidSetting::new("overbooking", name, "needs runtime statistics (a trace history) to run").into()
+            );
+        }
+        Ok((info.build)(settings, capacity))
+    }
+
+    /// Builds it as a Grid cluster's local scheduler: a queueing mode that
+    /// takes advance reservations and integrates its backlog over `[0, t_stop]`.
+    pub fn build_reserving(self, capacity: u32, t_stop: Time) -> Result<Box<dyn ReservingStrategy>, BuildError> {
+        let build = self.0.reserving.ok_or_else(|| {
+            InvalidSetting::new(
+                "strategy",
+                self.0.name,
+                "a Grid cluster's local scheduler must be a queueing mode that takes advance reservations: \
+                 fcfs, easy or conservative",
+            )
+        })?;
+        Ok(build(capacity, t_stop))
+    }
 }
 
-/// Builds the named strategy for a cluster of `capacity` nodes.
+impl std::ops::Deref for StrategyRef {
+    type Target = StrategyInfo;
+
+    fn deref(&self) -> &StrategyInfo {
+        self.0
+    }
+}
+
+/// Two references are equal when they name the same strategy.
+impl PartialEq for StrategyRef {
+    fn eq(&self, other: &StrategyRef) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for StrategyRef {}
+
+impl std::fmt::Debug for StrategyRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "StrategyRef({:?})", self.0.name)
+    }
+}
+
+impl std::fmt::Display for StrategyRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+impl serde::Serialize for StrategyRef {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.name)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for StrategyRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<StrategyRef, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        StrategyRef::named(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Builds the named queueing mode as a Grid cluster's local scheduler
+/// ([`StrategyRef::build_reserving`]).
+pub fn build_reserving(name: &str, capacity: u32, t_stop: Time) -> Result<Box<dyn ReservingStrategy>, BuildError> {
+    StrategyRef::named(name)?.build_reserving(capacity, t_stop)
+}
+
+/// Builds the named strategy for a cluster of `capacity` nodes ([`StrategyRef::build`]).
 pub fn build(name: &str, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, BuildError> {
-    let info = strategy(name)?;
-    if settings.reservations.option == ReservationOption::Move && !info.moves_planned_jobs {
-        return Err(InvalidSetting::new(
-            "reservations.option",
-            format!("move (strategy {name})"),
-            "this strategy keeps every booking where it was placed; heuristic-planning and heuristic-overbooking \
-             move planned jobs",
-        )
-        .into());
-    }
-    if info.reads.overbooking && settings.overbooking.is_none() {
-        return Err(
-            InvalidSetting::new("overbooking", name, "needs runtime statistics (a trace history) to run").into()
-        );
-    }
-    Ok((info.build)(settings, capacity))
+    StrategyRef::named(name)?.build(settings, capacity)
 }
 
 #[cfg(test)]

@@ -41,7 +41,7 @@ use crate::grid::metrics::{
     ClusterMetrics, ClusterRun, GridSummary, Prices, RequestMetrics, WaitIndex, cluster_metrics, request_metrics,
     summary,
 };
-use crate::policy;
+use crate::policy::StrategyRef;
 use crate::rng::{Stream, stream};
 use crate::store::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::WorkloadSource;
@@ -57,7 +57,7 @@ use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows}
 #[serde(deny_unknown_fields)]
 pub struct GridPoint {
     /// The clusters' local scheduler (a queueing mode that takes advance reservations).
-    pub strategy: String,
+    pub strategy: StrategyRef,
     /// Seed of the request workload and of the variant shuffle.
     pub seed: u64,
     /// The log the cluster windows are cut from.
@@ -71,7 +71,7 @@ impl GridPoint {
     /// takes advance reservations, the cost tables well-formed.
     pub fn resolve(self) -> anyhow::Result<GridPoint> {
         self.grid.validate()?;
-        crate::policy::build_reserving(&self.strategy, self.grid.capacity, self.grid.t_stop())?;
+        self.strategy.build_reserving(self.grid.capacity, self.grid.t_stop())?;
         self.grid.costs.tables(self.grid.clusters)?;
         Ok(self)
     }
@@ -104,14 +104,14 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
     let log = inputs.grid_log(p)?;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let run = run_grid_point(log, &p.grid, &p.strategy, p.seed)?;
+    let run = run_grid_point(log, &p.grid, p.strategy, p.seed)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let capacity = p.grid.capacity;
     let summary = RunSummary::of(&run.records, capacity);
     let id = p.id()?;
     let row = RunRow {
         run_id: id.run_id,
-        strategy: p.strategy.clone(),
+        strategy: p.strategy.to_string(),
         battery: 0,
         battery_key: p.battery_key(),
         trace: log.trace.clone(),
@@ -206,7 +206,12 @@ pub struct GridRun {
 }
 
 /// Simulates one Grid point.
-pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str, seed: u64) -> anyhow::Result<GridRun> {
+pub fn run_grid_point(
+    log: &Arc<GridLog>,
+    g: &GridConfig,
+    local_scheduler: StrategyRef,
+    seed: u64,
+) -> anyhow::Result<GridRun> {
     g.validate()?;
     let (windows, requests) = grid_workload(log, g, seed)?;
     let info = algorithm(&g.algorithm)?;
@@ -225,7 +230,7 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
         clusters.push(GridCluster {
             capacity: g.capacity,
             jobs: w.jobs.clone(),
-            strategy: policy::build_reserving(local_scheduler, g.capacity, t_stop)?,
+            strategy: local_scheduler.build_reserving(g.capacity, t_stop)?,
             lrs,
         });
     }

@@ -34,7 +34,7 @@ use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::Overbooking;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
-use crate::policy::{self, Placement, ReservationHandling, StrategySettings, UnknownName, strategy};
+use crate::policy::{Placement, ReservationHandling, StrategyRef, StrategySettings};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
@@ -54,8 +54,8 @@ use crate::workload::swf::SwfTrace;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SinglePoint {
-    /// Strategy name (kebab-case, stable).
-    pub strategy: String,
+    /// The strategy (stored and identified by its kebab-case name).
+    pub strategy: StrategyRef,
     /// Placement policy.
     pub placement: Placement,
     /// Seed of every random stream of the run.
@@ -89,12 +89,11 @@ pub struct SinglePoint {
     pub energy: Option<EnergyConfig>,
 }
 
-/// The failure model a point gets when none is set: none for the classic
-/// queueing modes, the LANL replay with a trace, Poisson with the LANL rates
-/// for the synthetic workload.
-pub fn default_failures(strategy: &str, workload: &WorkloadSource) -> FailureSource {
-    let queueing = policy::strategy(strategy).is_ok_and(|s| s.queueing);
-    let model = match (queueing, workload) {
+/// The failure model a point gets when none is set (configs and the command
+/// line alike): none for the classic queueing modes, the LANL replay with a
+/// trace, Poisson with the LANL rates for the synthetic workload.
+pub fn default_failures(strategy: StrategyRef, workload: &WorkloadSource) -> FailureSource {
+    let model = match (strategy.queueing, workload) {
         (true, _) => "none",
         (false, WorkloadSource::Swf { .. }) => "lanl",
         (false, _) => "poisson",
@@ -108,9 +107,9 @@ impl SinglePoint {
     /// runs the whole log without deadlines, failures or reservations),
     /// unread settings reset, settings checked.
     pub fn resolve(mut self, failures_set: bool) -> anyhow::Result<SinglePoint> {
-        let info = strategy(&self.strategy)?;
+        let info = self.strategy.info();
         if !failures_set {
-            self.failures = default_failures(&self.strategy, &self.workload);
+            self.failures = default_failures(self.strategy, &self.workload);
         }
         if info.reads.scheduler {
             let batsim = self.batsim.as_ref().ok_or_else(|| {
@@ -139,14 +138,13 @@ impl SinglePoint {
         if !self.prepare.whole_log {
             self.prepare.validate()?;
         }
-        Ok(self.normalized()?)
+        Ok(self.normalized())
     }
 
     /// The same point with every setting its strategy does not read reset to
     /// its default: points that differ only there are one simulation.
-    pub fn normalized(&self) -> Result<SinglePoint, UnknownName> {
-        let info = strategy(&self.strategy)?;
-        let reads = info.reads;
+    pub fn normalized(&self) -> SinglePoint {
+        let reads = self.strategy.reads;
         let mut p = self.clone();
         if !reads.kill_at_estimate {
             p.classic = ClassicConfig::default();
@@ -179,7 +177,7 @@ impl SinglePoint {
                 AcceptanceKind::Risk => p.overbooking.pof_max = defaults.pof_max,
             }
         }
-        Ok(p)
+        p
     }
 
     /// The canonical TOML text of the settings.
@@ -211,20 +209,11 @@ impl SinglePoint {
 
 /// The `points` columns describing a point's settings.
 pub fn axes(p: &SinglePoint) -> PointAxes {
-    let info = policy::strategy(&p.strategy).ok();
     let (acceptance, security_factor) = match p.overbooking.acceptance {
         AcceptanceKind::Pof => ("pof", None),
-        AcceptanceKind::Risk => {
-            ("risk", Some(p.overbooking.security_factor.unwrap_or(info.map_or(1.0, |i| i.security_factor))))
-        }
+        AcceptanceKind::Risk => ("risk", Some(p.overbooking.security_factor.unwrap_or(p.strategy.security_factor))),
     };
-    let failures = match &p.failures {
-        FailureSource::None => "none",
-        FailureSource::Lanl { .. } => "lanl",
-        FailureSource::Poisson { .. } => "poisson",
-        FailureSource::Weibull { .. } => "weibull",
-        FailureSource::Hyperexp { .. } => "hyperexp",
-    };
+    let failures = p.failures.name();
     PointAxes {
         placement: p.placement.name().to_string(),
         acceptance: acceptance.to_string(),
@@ -266,7 +255,7 @@ fn run_row(
     let id = p.id()?;
     Ok(RunRow {
         run_id: id.run_id,
-        strategy: p.strategy.clone(),
+        strategy: p.strategy.to_string(),
         battery: p.battery as i64,
         battery_key: p.battery_key(),
         trace: trace.to_string(),
@@ -293,7 +282,7 @@ fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) 
         all.into()
     };
     let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
-    let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
+    let strategy = p.strategy.build(&inputs.strategy_settings(p)?, capacity)?;
     let checkpoint = Some(p.overbooking.checkpoint);
     Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy })
 }
@@ -407,7 +396,7 @@ impl Inputs {
         }
         p.overbooking.validate()?;
         p.reservations.validate()?;
-        let reads = policy::strategy(&p.strategy)?.reads;
+        let reads = p.strategy.reads;
         if reads.overbooking && !self.models.contains_key(&model_key(p)) {
             let prepared = self.prepared(p)?;
             let input: Vec<_>;
@@ -443,7 +432,7 @@ impl Inputs {
 
     /// The strategy settings of a point: reliability, and overbooking when read.
     pub fn strategy_settings(&self, p: &SinglePoint) -> anyhow::Result<StrategySettings> {
-        let info = policy::strategy(&p.strategy)?;
+        let info = p.strategy.info();
         let lambda = per_hour_to_per_second(p.overbooking.lambda_per_hour);
         let mu = per_hour_to_per_second(p.overbooking.mu_per_hour);
         // The PoS assumes the failure law of the configured synthetic model,
@@ -492,7 +481,7 @@ mod tests {
 
     fn point() -> SinglePoint {
         SinglePoint {
-            strategy: "heuristic-planning".into(),
+            strategy: StrategyRef::named("heuristic-planning").unwrap(),
             placement: Placement::BestFit,
             seed: 1,
             battery: 3,
@@ -520,22 +509,29 @@ mod tests {
         assert_ne!(p.id(), other.id());
     }
 
+    fn p_text() -> String {
+        point().canonical().unwrap()
+    }
+
     #[test]
     fn unread_settings_normalise_away() {
         let mut a = point();
         a.overbooking.pof_max = 0.35;
         // Heuristic planning reads neither PoF_max nor its placement.
         let b = SinglePoint { placement: Placement::FirstFit, ..a.clone() };
-        assert_eq!(a.normalized().unwrap().id(), point().normalized().unwrap().id());
-        assert_eq!(b.normalized().unwrap().id(), point().normalized().unwrap().id());
+        assert_eq!(a.normalized().id(), point().normalized().id());
+        assert_eq!(b.normalized().id(), point().normalized().id());
         // Heuristic overbooking reads PoF_max, but not the security factor under the PoF test.
-        let mut c = SinglePoint { strategy: "heuristic-overbooking".into(), ..a.clone() };
+        let mut c = SinglePoint { strategy: StrategyRef::named("heuristic-overbooking").unwrap(), ..a.clone() };
         let d = c.clone();
         c.overbooking.security_factor = Some(3.0);
-        assert_eq!(c.normalized().unwrap().id(), d.normalized().unwrap().id());
+        assert_eq!(c.normalized().id(), d.normalized().id());
         let mut e = d.clone();
         e.overbooking.pof_max = 0.4;
-        assert_ne!(e.normalized().unwrap().id(), d.normalized().unwrap().id());
-        assert!(SinglePoint { strategy: "nope".into(), ..point() }.normalized().is_err());
+        assert_ne!(e.normalized().id(), d.normalized().id());
+        // An unknown name is refused where the point is read, naming the valid ones.
+        let text = p_text().replace("heuristic-planning", "nope");
+        let err = toml::from_str::<SinglePoint>(&text).unwrap_err().to_string();
+        assert!(err.contains("unknown strategy `nope`") && err.contains("valid strategy names"), "{err}");
     }
 }
