@@ -130,8 +130,8 @@ pub enum SimError {
     /// A model's actor stopped (it panicked or its mailbox closed).
     #[error("simulation model `{model}` stopped: {reason}")]
     ModelStopped { model: String, reason: String },
-    /// A model broke the kernel's contract (a strategy started a job while
-    /// its cluster handled an end, a repair or a failure).
+    /// A model broke the kernel's contract (it acted where the one-instant
+    /// rule forbids it); `what` is the model's own description.
     #[error("{model} broke the kernel's contract at t = {at}: {what}")]
     Contract { model: String, at: Time, what: String },
     /// A model could not go on (a computation it runs failed).
