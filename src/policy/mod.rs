@@ -430,9 +430,10 @@ impl std::fmt::Debug for StrategyRef {
     }
 }
 
+/// Its name (padded as a string is, for tables).
 impl std::fmt::Display for StrategyRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0.name)
+        f.pad(self.0.name)
     }
 }
 
@@ -475,5 +476,23 @@ mod tests {
         let err = Placement::parse("worst-fit").unwrap_err();
         assert!(err.to_string().contains("first-fit, best-fit, highest-pos, last-fit"));
         assert_eq!(Placement::parse("first-fit"), Ok(Placement::FirstFit));
+    }
+
+    /// A resolved strategy is written and read as its bare name, prints as
+    /// one (padded in tables), and an unknown name does not read.
+    #[test]
+    fn a_strategy_ref_is_its_name() {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct Point {
+            strategy: StrategyRef,
+        }
+        let easy = StrategyRef::named("easy").unwrap();
+        let text = toml::to_string(&Point { strategy: easy }).unwrap();
+        assert_eq!(text, "strategy = \"easy\"\n");
+        assert_eq!(toml::from_str::<Point>(&text).unwrap().strategy, easy);
+        assert!(easy.queueing && easy.takes_reservations());
+        assert_eq!(format!("[{easy:<6}]"), "[easy  ]");
+        let err = toml::from_str::<Point>("strategy = \"easy-peasy\"").unwrap_err().to_string();
+        assert!(err.contains("unknown strategy `easy-peasy`; valid strategy names:"), "{err}");
     }
 }
