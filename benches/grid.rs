@@ -20,9 +20,10 @@ fn section_6_6(c: &mut Criterion) {
     let log = Arc::new(GridLog::load(&source).expect("the SDSC-Blue log loads"));
     let mut group = c.benchmark_group("grid §6.6, 4 clusters, R1");
     group.sample_size(10);
+    let easy = slasim::policy::StrategyRef::named("easy").expect("a built-in strategy");
     for algorithm in ["a1", "a2", "a3", "a3-star", "a3b"] {
         let config = GridConfig { clusters: 4, algorithm: algorithm.to_string(), ..GridConfig::default() };
-        group.bench_function(algorithm, |b| b.iter(|| run_grid_point(&log, &config, "easy", 1).expect("runs")));
+        group.bench_function(algorithm, |b| b.iter(|| run_grid_point(&log, &config, easy, 1).expect("runs")));
     }
     group.finish();
 }

@@ -58,7 +58,7 @@ fn one_pos(c: &mut Criterion) {
 
 fn ctc_battery(c: &mut Criterion) {
     let point = SinglePoint {
-        strategy: "comprehensive-overbooking".to_string(),
+        strategy: slasim::policy::StrategyRef::named("comprehensive-overbooking").unwrap(),
         placement: Placement::BestFit,
         seed: 1,
         battery: 0,

@@ -27,7 +27,7 @@ const STRATEGIES: [&str; 5] = [
 
 fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
     SinglePoint {
-        strategy: strategy.to_string(),
+        strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
         placement: Placement::BestFit,
         seed: 1,
         battery: 0,

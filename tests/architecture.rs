@@ -1,5 +1,7 @@
 //! The crate's structure, read from its own `crate::` paths: the simulator
-//! core imports no domain module, and files import each other without cycles.
+//! core imports no domain module, no arrow runs up from the cluster or the
+//! workload to the layers built on them, the cluster holds no service, and
+//! files import each other without cycles.
 //!
 //! Every `crate::a::b::…` path in a file (in `use` lines and in code) is an
 //! arrow to the file that defines `a::b` (`src/a/b.rs` or `src/a/b/mod.rs`,
@@ -84,6 +86,54 @@ fn the_simulator_core_imports_no_domain_module() {
     assert!(wrong.is_empty(), "sim/ imports domain modules: {wrong:#?}");
     // The test reads paths: it must see the core's own arrows.
     assert!(graph["sim/bench.rs"].contains("sim/kernel.rs"));
+}
+
+/// The arrows from files under `from` to files under `to` (directories of `src/`).
+fn arrows(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> Vec<String> {
+    graph
+        .iter()
+        .filter(|(f, _)| f.starts_with(from))
+        .flat_map(|(f, targets)| targets.iter().filter(|t| t.starts_with(to)).map(move |t| format!("{f} -> {t}")))
+        .collect()
+}
+
+#[test]
+fn no_arrow_runs_up_from_the_cluster_or_the_workload() {
+    // The cluster is mechanics: the Grid attaches its services from outside.
+    // A workload is data: it names no scheduler, Grid or statistics.
+    let graph = graph();
+    for (from, to) in [("cluster/", "grid/"), ("workload/", "grid/"), ("workload/", "policy/"), ("workload/", "stats/")]
+    {
+        let wrong = arrows(&graph, from, to);
+        assert!(wrong.is_empty(), "{from} imports {to}: {wrong:#?}");
+    }
+    // The test reads paths: it must see real arrows the other way.
+    assert!(arrows(&graph, "grid/", "cluster/").contains(&"grid/bench.rs -> cluster/mod.rs".to_string()));
+    assert!(arrows(&graph, "grid/", "workload/").contains(&"grid/broker.rs -> workload/corequest.rs".to_string()));
+    assert!(arrows(&graph, "stats/", "workload/").contains(&"stats/pos.rs -> workload/failure_law.rs".to_string()));
+}
+
+/// The `src/` files under `dir` whose text (comments included) contains `needle`, ignoring case.
+fn files_naming(dir: &str, needle: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir), &mut files);
+    files
+        .into_iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap().to_lowercase().contains(needle))
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn the_cluster_holds_no_service() {
+    // The PoF calibrator is overbooking's, the reservation service the
+    // Grid's: both attach around the strategy from outside.
+    for needle in ["calibrat", "crate::grid"] {
+        let found = files_naming("cluster", needle);
+        assert!(found.is_empty(), "src/cluster names `{needle}`: {found:#?}");
+    }
+    // The scan reads real files: the calibrator is found where it lives.
+    assert!(!files_naming("policy", "calibrat").is_empty());
 }
 
 /// Strongly connected groups of more than one file (Tarjan).

@@ -6,7 +6,8 @@ mod common;
 
 use proptest::prelude::*;
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::{Outcome, RunSummary};
+use slasim::cluster::record::Outcome;
+use slasim::experiment::summary::RunSummary;
 use slasim::policy::{RejectReason, StrategySettings, build};
 use slasim::units::Time;
 use slasim::workload::failures::FailureStream;
@@ -196,7 +197,7 @@ fn classic_modes_on_the_whole_kth_log() {
     let mut waits = Vec::new();
     for mode in ["fcfs", "easy", "conservative"] {
         let point = SinglePoint {
-            strategy: mode.to_string(),
+            strategy: slasim::policy::StrategyRef::named(mode).unwrap(),
             placement: Default::default(),
             seed: 1,
             battery: 0,

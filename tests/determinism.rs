@@ -25,7 +25,7 @@ fn points() -> Vec<Point> {
         let queueing = slasim::policy::strategy(strategy).unwrap().queueing;
         for battery in 0..if queueing { 1 } else { 4 } {
             let point = SinglePoint {
-                strategy: strategy.to_string(),
+                strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
                 placement: Placement::BestFit,
                 seed: 3,
                 battery,

@@ -13,10 +13,11 @@ use slasim::grid::broker::{BrokerActor, BrokerSettings, CoReservationRecord};
 use slasim::grid::cost::{Calendar, CostConfig, DEFAULT_CALENDAR_OFFSET};
 use slasim::grid::lrs::{Lrs, LrsSettings};
 use slasim::grid::metrics::{Prices, WaitIndex, request_metrics};
-use slasim::grid::request::{CoRequest, Enumeration, StartGrid};
+use slasim::grid::request::{Enumeration, StartGrid};
 use slasim::policy::build_reserving;
 use slasim::rng::{Stream, stream};
 use slasim::units::Time;
+use slasim::workload::corequest::CoRequest;
 use slasim::workload::job::Job;
 
 fn job(id: u32, submit: Time, cpus: u32, estimate: Time, runtime: Time) -> Job {
@@ -114,15 +115,15 @@ fn case_1_trivial_rolls_back_where_status_queries_see_the_busy_cluster() {
     assert_eq!(outcome(r), (false, 2, 1, 1, 3));
     assert_eq!((r.tree.by_depth.clone(), r.tree.max_messages(), r.efficiency()), (vec![1, 1], 3, Some(0.0)));
     // The rolled-back sub-reservation is cancelled at cluster 0.
-    assert_eq!(a1.clusters[0].blocks.len(), 1);
-    assert!(a1.clusters[0].blocks[0].cancelled);
+    assert_eq!(a1.clusters[0].report.blocks.len(), 1);
+    assert!(a1.clusters[0].report.blocks[0].cancelled);
     for alg in ["a2", "a3", "a3b"] {
         let sim = run(alg, &[8, 6, 4], jobs(), req(), 1);
         let r = &sim.broker.records[0];
         assert_eq!(outcome(r), (false, 0, 0, 0, 6), "{alg}");
         assert_eq!(r.filtering, vec![(2, 0), (1, 1), (0, 0)], "{alg}");
         assert_eq!(r.efficiency(), None, "{alg}");
-        assert!(sim.clusters.iter().all(|c| c.blocks.is_empty()), "{alg}");
+        assert!(sim.clusters.iter().all(|c| c.report.blocks.is_empty()), "{alg}");
     }
 }
 
@@ -279,7 +280,7 @@ fn peak(sim: &GridSimulated, cluster: usize) -> u32 {
         (Some(s), Some(e)) if e > s => Some((s, e, i64::from(job.nodes))),
         _ => None,
     });
-    let blocks = c.blocks.iter().filter(|b| !b.cancelled).map(|b| (b.start, b.end, i64::from(b.cpus)));
+    let blocks = c.report.blocks.iter().filter(|b| !b.cancelled).map(|b| (b.start, b.end, i64::from(b.cpus)));
     common::peak_use(&jobs.chain(blocks).collect::<Vec<_>>()) as u32
 }
 
@@ -313,7 +314,7 @@ proptest! {
                 prop_assert_eq!(clusters.len(), q.parts.len(), "{}: clusters not distinct", alg);
                 // Each part is a kept block of its cluster at that start.
                 for &(cluster, part) in &r.placement {
-                    let held = sim.clusters[cluster as usize].blocks.iter().any(|b| {
+                    let held = sim.clusters[cluster as usize].report.blocks.iter().any(|b| {
                         !b.cancelled && b.start == start && b.end == start + q.duration && b.cpus == part
                     });
                     prop_assert!(held, "{alg}: part of {part} CPUs missing on cluster {cluster}");
@@ -327,7 +328,7 @@ proptest! {
                 }
             }
             // Every kept block belongs to a granted request.
-            let kept: usize = sim.clusters.iter().map(|c| c.blocks.iter().filter(|b| !b.cancelled).count()).sum();
+            let kept: usize = sim.clusters.iter().map(|c| c.report.blocks.iter().filter(|b| !b.cancelled).count()).sum();
             let granted: usize = sim.broker.records.iter().map(|r| r.placement.len()).sum();
             prop_assert_eq!(kept, granted, "{}", alg);
         }

@@ -5,7 +5,8 @@ mod common;
 
 use proptest::prelude::*;
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::{Outcome, RunSummary};
+use slasim::cluster::record::Outcome;
+use slasim::experiment::summary::RunSummary;
 use slasim::policy::{Placement, build, strategy, strategy_names};
 use slasim::store::{RunOutput, RunRow, Store, query};
 use slasim::units::{HOUR, Time};
@@ -184,6 +185,7 @@ proptest! {
                 .write_run(&RunOutput {
                     run: row,
                     records: sim.cluster.records.clone(),
+                    calibrated: None,
                     node_events: sim.cluster.node_events.clone(),
                     point: None,
                     grid: None,

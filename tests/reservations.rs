@@ -9,7 +9,8 @@ use common::{h, job};
 use proptest::prelude::*;
 
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::{JobRecord, Outcome, RunSummary};
+use slasim::cluster::record::{JobRecord, Outcome};
+use slasim::experiment::summary::RunSummary;
 use slasim::policy::overbooking::CheckpointConfig;
 use slasim::policy::{Placement, RejectReason, ReservationHandling, StrategySettings, build};
 use slasim::units::{HOUR, Time};
@@ -49,16 +50,7 @@ fn run_with(
     jobs.sort_by_key(|j| (j.occurrence, j.id));
     let strategy = build(strategy, &settings, capacity).unwrap();
     let failures = FailureStream::none(capacity);
-    let sim = simulate(Scenario {
-        capacity,
-        jobs: jobs.into(),
-        failures,
-        strategy,
-        checkpoint,
-        calibrator: None,
-        energy: None,
-    })
-    .unwrap();
+    let sim = simulate(Scenario { capacity, jobs: jobs.into(), failures, strategy, checkpoint, energy: None }).unwrap();
     assert_eq!(sim.cluster.unresolved, 0, "every job must end in exactly one outcome");
     sim
 }

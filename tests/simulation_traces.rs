@@ -19,7 +19,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
     let path = common::traces().join("swf/CTC-SP2-1996-3.1-cln.swf.gz");
     (0..prepare.batteries)
         .map(|battery| SinglePoint {
-            strategy: strategy.to_string(),
+            strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
             placement: Placement::BestFit,
             seed: 1,
             battery,

@@ -24,7 +24,7 @@ pub fn traces() -> PathBuf {
 /// log `swf/<trace>` prepared by `prepare`, without failures.
 pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Job>, u32, StrategySettings) {
     let point = SinglePoint {
-        strategy: strategy.to_string(),
+        strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
         placement: Placement::BestFit,
         seed: 1,
         battery: 0,

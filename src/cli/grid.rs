@@ -12,6 +12,7 @@ use crate::cli::run::execute;
 use crate::experiment::kinds::grid::{GridPoint, synthetic_grid_workload};
 use crate::experiment::point::Point;
 use crate::grid::config::GridConfig;
+use crate::policy::StrategyRef;
 use crate::store;
 use crate::workload::WorkloadSource;
 use crate::workload::coreservations::RequestWorkload;
@@ -99,8 +100,13 @@ fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
         };
         grid.requests.workload = workload;
         grid.requests.start_weight = args.start_weight;
-        let point =
-            GridPoint { strategy: args.strategy.clone(), seed: args.seed, workload: source.clone(), grid }.resolve()?;
+        let point = GridPoint {
+            strategy: StrategyRef::named(&args.strategy)?,
+            seed: args.seed,
+            workload: source.clone(),
+            grid,
+        }
+        .resolve()?;
         points.push((Point::new(point), name.clone()));
     }
     let (report, ids) = execute(&points, args.store.jobs, &args.store.db, "slasim grid run")?;

@@ -11,14 +11,14 @@ use clap::{Args, ValueEnum};
 
 use crate::cli::emit;
 use crate::cli::options::{PrepareOptions, StoreOptions, strategy_parser, threads};
-use crate::cluster::record::RunSummary;
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
-use crate::experiment::kinds::single::SinglePoint;
+use crate::experiment::kinds::single::{SinglePoint, default_failures};
 use crate::experiment::point::Point;
-use crate::policy::Placement;
+use crate::experiment::summary::RunSummary;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
+use crate::policy::{Placement, StrategyRef};
 use crate::report::text::{RunResult, RunSettings, SummaryRow, run_text};
 use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
@@ -172,20 +172,17 @@ pub(crate) struct RunArgs {
 pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let moving = args.reservations > 0.0 && args.reservation_option == ReservationOption::Move;
     let kill_at_estimate = !args.no_kill_at_estimate;
-    let strategies: Vec<String> = if args.strategies.is_empty() {
+    let strategies: Vec<StrategyRef> = if args.strategies.is_empty() {
         // Under *move* the default is every strategy that can move planned jobs.
         crate::policy::strategy_infos()
             .iter()
             .filter(|s| !s.queueing && (!moving || s.moves_planned_jobs))
-            .map(|s| s.name.to_string())
-            .collect()
+            .map(|s| StrategyRef::named(s.name))
+            .collect::<Result<_, _>>()?
     } else {
-        args.strategies.clone()
+        args.strategies.iter().map(|s| StrategyRef::named(s)).collect::<Result<_, _>>()?
     };
-    let mut queueing = false;
-    for s in &strategies {
-        queueing |= crate::policy::strategy(s)?.queueing;
-    }
+    let queueing = strategies.iter().any(|s| s.queueing);
     let placement = args.placement;
     let batsim = crate::policy::batsim::BatsimConfig {
         command: args.scheduler_command.clone(),
@@ -193,7 +190,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         name: args.scheduler_name.clone(),
         timeout: args.scheduler_timeout,
     };
-    let external = strategies.iter().any(|s| crate::policy::strategy(s).is_ok_and(|i| i.reads.scheduler));
+    let external = strategies.iter().any(|s| s.reads.scheduler);
     if external {
         batsim.validate()?;
     }
@@ -201,18 +198,17 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
         None => WorkloadSource::Synthetic(SyntheticConfig { seed: args.seed, ..SyntheticConfig::default() }),
     };
-    let default_model = match (queueing, args.trace.is_some()) {
-        (true, _) => "none",
-        (false, true) => "lanl",
-        (false, false) => "poisson",
-    };
-    let model = args.failures.map_or(default_model, FailureModelArg::name);
-    let failures = FailureSource::default_for(model).ok_or_else(|| anyhow::anyhow!("unknown failure model {model}"))?;
+    // An explicit model; without one, each point gets its strategy's default
+    // (`default_failures`, decided where a point is resolved).
+    let model = args.failures.map(FailureModelArg::name);
+    let failures = model
+        .map(|m| FailureSource::default_for(m).ok_or_else(|| anyhow::anyhow!("unknown failure model {m}")))
+        .transpose()?;
     let prepare = args.prepare.config();
     // The trace the classic checks parsed, reused when it is the simulated one.
     let mut parsed = Vec::new();
     if queueing {
-        if let Some(trace) = classic_checks(&args, model)? {
+        if let Some(trace) = classic_checks(&args, &strategies, model)? {
             parsed.push((workload.clone(), trace));
         }
     }
@@ -258,20 +254,20 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     // strategies that read it, one for the others.
     let mut rows: Vec<SummaryRow> = Vec::new();
     let mut batteries = 0;
-    for strategy in &strategies {
-        let reads = crate::policy::strategy(strategy).is_ok_and(|i| i.reads.overbooking);
+    for &strategy in &strategies {
+        let reads = strategy.reads.overbooking;
         let pofs: &[f64] = if reads { &curve } else { &curve[..1] };
         for &pof_max in pofs {
-            let label = if reads && curve.len() > 1 { format!("{strategy} @{pof_max}") } else { strategy.clone() };
-            rows.push(SummaryRow { label: label.clone(), strategy: strategy.clone(), pof_max });
+            let label = if reads && curve.len() > 1 { format!("{strategy} @{pof_max}") } else { strategy.to_string() };
+            rows.push(SummaryRow { label: label.clone(), strategy, pof_max });
             let base = SinglePoint {
-                strategy: strategy.clone(),
+                strategy,
                 placement,
                 seed: args.seed,
                 battery: 0,
                 workload: workload.clone(),
                 prepare: prepare.clone(),
-                failures: failures.clone(),
+                failures: failures.clone().unwrap_or_else(|| default_failures(strategy, &workload)),
                 overbooking: OverbookingConfig { pof_max, ..overbooking.clone() },
                 reservations: reservations.clone(),
                 classic: ClassicConfig { kill_at_estimate },
@@ -324,14 +320,23 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let runs: Vec<RunResult> = results
         .iter()
         .zip(points.iter().filter_map(|(p, _)| p.get::<SinglePoint>()))
-        .map(|(&summary, p)| RunResult { strategy: &p.strategy, pof_max: p.overbooking.pof_max, summary })
+        .map(|(&summary, p)| RunResult { strategy: p.strategy, pof_max: p.overbooking.pof_max, summary })
         .collect();
+
+    // The model given, else the defaults the points got.
+    let mut defaults: Vec<&str> = Vec::new();
+    for name in points.iter().filter_map(|(p, _)| p.get::<SinglePoint>()).map(|p| p.failures.name()) {
+        if !defaults.contains(&name) {
+            defaults.push(name);
+        }
+    }
+    let model = model.map_or_else(|| defaults.join(", "), str::to_string);
     let workload = workload.name();
     let settings = RunSettings {
         workload: &workload,
         batteries,
         placement,
-        failures: model,
+        failures: &model,
         db: &args.store.db,
         overbooking: &overbooking,
         curve: &curve,
@@ -386,12 +391,11 @@ fn execute_with(
 /// line, or (with `--lenient`) is skipped and reported. Returns the trace
 /// when no line was skipped: it is then exactly what the simulation reads
 /// (the runnable check only adds errors), so it is not parsed again.
-fn classic_checks(args: &RunArgs, model: &str) -> anyhow::Result<Option<SwfTrace>> {
+fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str>) -> anyhow::Result<Option<SwfTrace>> {
     // A queueing mode that models failures (an external scheduler is told
     // of them) takes them; the classic modes do not.
-    let with_failures = !args.strategies.is_empty()
-        && args.strategies.iter().all(|s| crate::policy::strategy(s).is_ok_and(|i| i.node_failures));
-    if model != "none" && !with_failures {
+    let with_failures = !strategies.is_empty() && strategies.iter().all(|s| s.node_failures);
+    if model.is_some_and(|m| m != "none") && !with_failures {
         anyhow::bail!("the classic modes (fcfs, easy, conservative) model no node failures; use --failures none");
     }
     if args.reservations > 0.0 {

@@ -6,25 +6,26 @@
 //! runs it to the end on its own single-threaded runtime
 //! ([`simulate_outcomes`]: the same without the execution list). The result
 //! depends only on the scenario: no shared state, no wall clock, no
-//! thread-count effects.
+//! thread-count effects. What drives the cluster is the scenario's: a plain
+//! strategy, or one with something attached around it from outside
+//! ([`crate::cluster::Drive`]), whose report comes back in the result.
 
 use std::sync::Arc;
 
 use crate::cluster::energy::{Energy, EnergyConfig, EnergyMeter};
 use crate::cluster::injector::FailureInjector;
-use crate::cluster::{self, ClusterActor, ClusterResult};
+use crate::cluster::{self, ClusterActor, ClusterResult, Drive};
 use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
 use crate::sim::bench::{Bench, runtime};
 use crate::sim::client::ClientActor;
 use crate::sim::kernel::{KernelStats, SimError};
-use crate::stats::calibration::OnlineCalibrator;
 use crate::units::Time;
 use crate::workload::failures::FailureStream;
 use crate::workload::job::Job;
 
-/// Everything one single-cluster simulation needs.
-pub struct Scenario {
+/// Everything one single-cluster simulation needs, its cluster driven by `D`.
+pub struct Scenario<D: Drive = Box<dyn Strategy>> {
     /// Cluster size in nodes.
     pub capacity: u32,
     /// The jobs (variable jobs and reservations), ordered by occurrence, ids
@@ -32,38 +33,54 @@ pub struct Scenario {
     pub jobs: Arc<[Job]>,
     /// Node failures and repairs.
     pub failures: FailureStream,
-    /// The cluster's strategy.
-    pub strategy: Box<dyn Strategy>,
+    /// The cluster's strategy (and what is attached around it).
+    pub strategy: D,
     /// Checkpoint/restart of killed overbooked jobs (paper A), if any.
     pub checkpoint: Option<CheckpointConfig>,
-    /// Online PoF calibration, if any.
-    pub calibrator: Option<OnlineCalibrator>,
     /// An energy meter on the cluster's node states, if any.
     pub energy: Option<EnergyConfig>,
 }
 
 impl Scenario {
     /// A cluster of `capacity` nodes running `strategy` on `jobs` under
-    /// `failures`, without checkpointing or PoF calibration.
+    /// `failures`, without checkpointing.
     pub fn new(
         capacity: u32,
         jobs: impl Into<Arc<[Job]>>,
         failures: FailureStream,
         strategy: Box<dyn Strategy>,
     ) -> Scenario {
-        Scenario { capacity, jobs: jobs.into(), failures, strategy, checkpoint: None, calibrator: None, energy: None }
+        Scenario { capacity, jobs: jobs.into(), failures, strategy, checkpoint: None, energy: None }
     }
 }
 
-/// What one single-cluster simulation produced.
+impl Scenario {
+    /// The same scenario driven by `drive` (the strategy with something
+    /// attached around it) instead of the plain strategy.
+    pub fn driven_by<D: Drive>(self, drive: impl FnOnce(Box<dyn Strategy>) -> D) -> Scenario<D> {
+        let Scenario { capacity, jobs, failures, strategy, checkpoint, energy } = self;
+        Scenario { capacity, jobs, failures, strategy: drive(strategy), checkpoint, energy }
+    }
+}
+
+/// What one single-cluster simulation produced, with `R`, the report of
+/// what drove its cluster.
 #[derive(Debug, Clone)]
-pub struct Simulated {
+pub struct Simulated<R: Send + 'static = ()> {
     /// The cluster's records and node events.
-    pub cluster: ClusterResult,
+    pub cluster: ClusterResult<R>,
     /// Kernel statistics.
     pub kernel: KernelStats,
     /// The meter's reading over the run's makespan window, if it had one.
     pub energy: Option<Energy>,
+}
+
+impl<R: Send + 'static> Simulated<R> {
+    /// The result without the report, and the report.
+    pub fn split(self) -> (Simulated, R) {
+        let (cluster, report) = self.cluster.split();
+        (Simulated { cluster, kernel: self.kernel, energy: self.energy }, report)
+    }
 }
 
 /// The last deadline: nothing after it can change an outcome.
@@ -72,19 +89,19 @@ pub fn horizon(jobs: &[Job]) -> Time {
 }
 
 /// Runs one single-cluster scenario to the end on a fresh single-threaded runtime.
-pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
+pub fn simulate<D: Drive>(scenario: Scenario<D>) -> Result<Simulated<D::Report>, SimError> {
     runtime()?.block_on(run(scenario, true))
 }
 
 /// [`simulate`] for a run that is only stored: the same records, node events
 /// and summary, but `cluster.executions` is left empty.
-pub fn simulate_outcomes(scenario: Scenario) -> Result<Simulated, SimError> {
+pub fn simulate_outcomes<D: Drive>(scenario: Scenario<D>) -> Result<Simulated<D::Report>, SimError> {
     runtime()?.block_on(run(scenario, false))
 }
 
-async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimError> {
+async fn run<D: Drive>(mut scenario: Scenario<D>, executions: bool) -> Result<Simulated<D::Report>, SimError> {
     // The strategy sees the workload before the first event.
-    scenario.strategy.begin(&scenario.jobs)?;
+    scenario.strategy.strategy().begin(&scenario.jobs)?;
     let mut bench = Bench::new(horizon(&scenario.jobs));
     let by_id = cluster::by_id(&scenario.jobs).ok_or_else(|| SimError::Model {
         model: "cluster 0".into(),
@@ -92,7 +109,7 @@ async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimE
         what: "its job ids are not 0..n".into(),
     })?;
     let first_submission = scenario.jobs.first().map_or(0, |j| j.occurrence);
-    let at = bench.reserve::<ClusterActor>();
+    let at = bench.reserve::<ClusterActor<D>>();
     let mut client = ClientActor::new(scenario.jobs);
     client.output.connect(at.input());
     let mut injector = FailureInjector::new(scenario.failures);
@@ -106,8 +123,7 @@ async fn run(mut scenario: Scenario, executions: bool) -> Result<Simulated, SimE
     if let Some(first) = first_failure {
         bench.seed(injector, first)?;
     }
-    let mut cluster = ClusterActor::new(0, scenario.capacity, by_id, scenario.checkpoint, scenario.strategy)
-        .with_calibrator(scenario.calibrator);
+    let mut cluster = ClusterActor::new(0, scenario.capacity, by_id, scenario.checkpoint, scenario.strategy);
     if !executions {
         cluster = cluster.without_executions();
     }

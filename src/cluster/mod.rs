@@ -28,13 +28,17 @@
 //!   run decided, not a copy of the job ([`ClusterResult::records`]).
 //! - Everything the cluster schedules goes to the kernel through the outbox;
 //!   nothing here reads the wall clock.
-//! - In a Grid bench the cluster also runs a local reservation service
-//!   ([`Lrs`]): it answers the broker's status queries, reservations and
-//!   cancellations at once (class `Negotiation`) through its reply port, using
-//!   the strategy's [`crate::policy::ReservationService`]. A strategy without
-//!   one refuses every reservation and offers no TR.
+//! - The cluster holds no service. What drives it ([`Drive`]) is its
+//!   strategy and whatever is attached around the strategy from outside: a
+//!   service answering its own questions at once (the Grid's local
+//!   reservation service), a decorator keeping its own record. Each question
+//!   is answered with the strategy and the cluster at hand, and the answer
+//!   goes to the asker's input in the service's class. A plain boxed strategy
+//!   attaches nothing: its question type is uninhabited, so the single-cluster
+//!   path has no branch, dispatch or allocation for it.
 
 use std::collections::BTreeSet;
+use std::convert::Infallible;
 use std::sync::Arc;
 
 use kameo::Actor;
@@ -42,13 +46,11 @@ use kameo::message::{Context, Message};
 
 use crate::cluster::energy::NodeStates;
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
-use crate::grid::lrs::{Lrs, LrsReply, LrsRequest, StatusReply};
 use crate::policy::overbooking::CheckpointConfig;
-use crate::policy::{Block, Booking, Cluster, RejectReason, Strategy};
+use crate::policy::{Booking, Cluster, RejectReason, Strategy};
 use crate::sim::kernel::{Class, Model, Outbox, Scheduled, SimError};
 use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::{Output, Receive, Request};
-use crate::stats::calibration::OnlineCalibrator;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::failures::{NodeEvent, NodeEventKind};
 use crate::workload::job::Job;
@@ -59,9 +61,10 @@ pub mod injector;
 pub mod instant;
 pub mod record;
 
-/// A message for a cluster (its planning scheduler and nodes).
+/// A message for a cluster (its planning scheduler and nodes), asked
+/// questions `Q` answered with `A` by what is attached to it (none by default).
 #[derive(Debug, Clone, PartialEq)]
-pub enum ClusterMsg {
+pub enum ClusterMsg<Q = Infallible, A = Infallible> {
     /// A job occurs and asks for an SLA.
     Submit(Job),
     /// A wake-up the cluster asked for (planned starts).
@@ -77,9 +80,57 @@ pub enum ClusterMsg {
     NodeFailure(NodeId),
     /// A node comes back.
     NodeRepair(NodeId),
-    /// A question for the cluster's local reservation service (Grid), and where its answer goes.
-    Lrs(Request<LrsRequest, LrsReply>),
+    /// A question for a service attached to the cluster, and where its answer goes.
+    Ask(Request<Q, A>),
 }
+
+/// What drives a cluster: its strategy, and what is attached around it from
+/// outside. The cluster calls [`Drive::strategy`] at each event and hands
+/// each question to [`Drive::answer`]; [`Drive::report`] is what it adds to
+/// the cluster's result.
+pub trait Drive: Send + 'static {
+    /// Questions an attached service answers.
+    type Question: Send + 'static;
+    /// Its answers.
+    type Answer: Send + 'static;
+    /// What it hands back at the end of a run, beside the cluster's records.
+    type Report: Send + 'static;
+    /// The class answers are sent in.
+    const ANSWER_CLASS: Class = instant::NEGOTIATION;
+
+    /// The strategy the cluster calls at each event.
+    fn strategy(&mut self) -> &mut dyn Strategy;
+    /// Answers `question` at once, with the cluster at hand.
+    fn answer(&mut self, question: Self::Question, cluster: &mut dyn Cluster) -> Self::Answer;
+    /// Its report at the end of the run.
+    fn report(&mut self) -> Self::Report;
+    /// An error of the strategy that ends the run ([`Strategy::error`]).
+    fn error(&self) -> Option<SimError>;
+}
+
+/// A plain strategy: nothing attached, no question, nothing to report.
+impl Drive for Box<dyn Strategy> {
+    type Question = Infallible;
+    type Answer = Infallible;
+    type Report = ();
+
+    fn strategy(&mut self) -> &mut dyn Strategy {
+        &mut **self
+    }
+
+    fn answer(&mut self, question: Infallible, _: &mut dyn Cluster) -> Infallible {
+        match question {}
+    }
+
+    fn report(&mut self) {}
+
+    fn error(&self) -> Option<SimError> {
+        (**self).error()
+    }
+}
+
+/// The messages of a cluster driven by `D`.
+pub type MsgOf<D> = ClusterMsg<<D as Drive>::Question, <D as Drive>::Answer>;
 
 /// A fixed-size set of node ids, iterated in ascending order.
 #[derive(Debug, Clone)]
@@ -150,8 +201,8 @@ struct Execution {
     suspended: bool,
 }
 
-/// The mechanics of one cluster; strategies see it as a [`Cluster`].
-pub struct ClusterCore {
+/// The mechanics of one cluster driven by `D`; strategies see it as a [`Cluster`].
+pub struct ClusterCore<D: Drive> {
     me: usize,
     now: Time,
     capacity: u32,
@@ -170,14 +221,12 @@ pub struct ClusterCore {
     /// job runs, if the executions are not handed back).
     arena: Vec<NodeId>,
     wakes: BTreeSet<Time>,
-    outbox: Outbox<ClusterMsg>,
+    outbox: Outbox<MsgOf<D>>,
     node_events: Vec<NodeEventRecord>,
     /// Finished executions: (job, start, end, first node in the arena, nodes).
     log: Vec<(JobId, Time, Time, u32, u32)>,
     /// Checkpoint/restart of killed overbooked jobs, when enabled.
     checkpoint: Option<CheckpointConfig>,
-    /// Online PoF calibration, learned from the overbooked outcomes seen so far.
-    calibrator: Option<OnlineCalibrator>,
     /// Hand the executions back at the end (tests check them; a stored run
     /// does not need them).
     keep_executions: bool,
@@ -190,10 +239,10 @@ pub struct ClusterCore {
     defect: Option<(Time, String)>,
 }
 
-impl ClusterCore {
+impl<D: Drive> ClusterCore<D> {
     /// A cluster of `capacity` nodes, all up, that runs `jobs` (by id, see
     /// [`by_id`]); `me` is its address.
-    pub fn new(me: usize, capacity: u32, jobs: Arc<[Job]>, checkpoint: Option<CheckpointConfig>) -> ClusterCore {
+    pub fn new(me: usize, capacity: u32, jobs: Arc<[Job]>, checkpoint: Option<CheckpointConfig>) -> ClusterCore<D> {
         // The per-job vectors at their final size up front, not doubling (a
         // quarter of their memory on a whole log).
         let n = jobs.len();
@@ -215,7 +264,6 @@ impl ClusterCore {
             node_events: Vec::new(),
             log: Vec::new(),
             checkpoint: checkpoint.filter(|c| c.enabled),
-            calibrator: None,
             keep_executions: true,
             settling: false,
             broken: None,
@@ -223,16 +271,7 @@ impl ClusterCore {
         }
     }
 
-    /// An overbooked job's outcome became final: the calibrator learns it.
-    fn observe(&mut self, id: JobId) {
-        let r = &self.records[id as usize];
-        if let (Some(cal), true, Some(pof), Some(outcome)) = (self.calibrator.as_mut(), r.overbooked, r.pof, r.outcome)
-        {
-            cal.observe(pof, outcome == Outcome::Failed);
-        }
-    }
-
-    fn schedule(&mut self, time: Time, class: Class, msg: ClusterMsg) {
+    fn schedule(&mut self, time: Time, class: Class, msg: MsgOf<D>) {
         self.outbox.push(Scheduled::me(time, class, msg));
     }
 
@@ -295,7 +334,6 @@ impl ClusterCore {
         } else {
             Some(Outcome::Failed)
         };
-        self.observe(id);
         true
     }
 
@@ -329,7 +367,7 @@ impl ClusterCore {
 
     /// The records and node events, closing any job still open as failed
     /// (counted; a correct strategy leaves none).
-    fn finish(&mut self) -> ClusterResult {
+    fn finish(&mut self, report: D::Report) -> ClusterResult<D::Report> {
         let mut unresolved = 0;
         for r in &mut self.records {
             if r.outcome.is_none() {
@@ -352,14 +390,12 @@ impl ClusterCore {
             node_events: std::mem::take(&mut self.node_events),
             executions,
             unresolved,
-            blocks: Vec::new(),
-            backlog_integrals: (0.0, 0.0),
-            calibrator: self.calibrator.take(),
+            report,
         }
     }
 }
 
-impl Cluster for ClusterCore {
+impl<D: Drive> Cluster for ClusterCore<D> {
     fn now(&self) -> Time {
         self.now
     }
@@ -379,10 +415,6 @@ impl Cluster for ClusterCore {
         r.planned_end = Some(booking.end);
         r.overbooked = booking.overbooked;
         r.pof = booking.pof;
-        r.pof_calibrated = match (&self.calibrator, booking.pof) {
-            (Some(c), Some(p)) => Some(c.calibrate(p)),
-            _ => None,
-        };
     }
 
     fn reject(&mut self, id: JobId, reason: RejectReason) {
@@ -414,19 +446,14 @@ impl Cluster for ClusterCore {
         }
         self.executions[id as usize].suspended = false;
         self.records[id as usize].outcome = Some(Outcome::Failed);
-        self.observe(id);
     }
 
     fn defect(&mut self, what: &str) {
         self.defect.get_or_insert_with(|| (self.now, what.to_string()));
     }
 
-    fn calibrated_pos(&self, pos: f64) -> f64 {
-        match &self.calibrator {
-            // Untouched without calibration: outcomes stay bit-identical.
-            None => pos,
-            Some(c) => 1.0 - c.calibrate(1.0 - pos),
-        }
+    fn outcome(&self, id: JobId) -> Option<Outcome> {
+        self.records.get(id as usize)?.outcome
     }
 
     fn start(&mut self, id: JobId, nodes: &[NodeId], kill_at: Time) -> bool {
@@ -516,9 +543,10 @@ pub struct ExecutionRecord {
     pub nodes: Vec<NodeId>,
 }
 
-/// What a cluster hands back at the end of a run.
+/// What a cluster hands back at the end of a run, with `R`, the report of
+/// what drove it.
 #[derive(Debug, Clone, kameo::Reply)]
-pub struct ClusterResult {
+pub struct ClusterResult<R: Send + 'static = ()> {
     /// Its jobs and one record per submitted job, by job id.
     pub records: RunRecords,
     /// Node failures and repairs as applied.
@@ -527,89 +555,56 @@ pub struct ClusterResult {
     pub executions: Vec<ExecutionRecord>,
     /// Accepted jobs the strategy left without an outcome (closed as failed).
     pub unresolved: u32,
-    /// Advance reservations the cluster accepted (Grid), by id.
-    pub blocks: Vec<Block>,
-    /// Its backlog integrals (Grid; see [`crate::policy::ReservationService::backlog_integrals`]).
-    pub backlog_integrals: (f64, f64),
-    /// Its PoF calibrator as the run left it, if it calibrated.
-    pub calibrator: Option<OnlineCalibrator>,
+    /// The report of what drove it ([`Drive::report`]).
+    pub report: R,
 }
 
-/// The cluster actor: mechanics plus strategy, and in a Grid its LRS.
+impl<R: Send + 'static> ClusterResult<R> {
+    /// The result without the report, and the report.
+    pub fn split(self) -> (ClusterResult, R) {
+        let ClusterResult { records, node_events, executions, unresolved, report } = self;
+        (ClusterResult { records, node_events, executions, unresolved, report: () }, report)
+    }
+}
+
+/// The cluster actor: mechanics plus what drives it (by default a plain strategy).
 #[derive(Actor)]
-pub struct ClusterActor {
-    core: ClusterCore,
-    strategy: Box<dyn Strategy>,
-    lrs: Option<Lrs>,
+pub struct ClusterActor<D: Drive = Box<dyn Strategy>> {
+    core: ClusterCore<D>,
+    drive: D,
     /// Its node states after each change (for an energy meter); nothing is
     /// sent while unconnected.
     pub node_states: Output<NodeStates>,
-    buffers: Buffers<ClusterMsg>,
+    buffers: Buffers<MsgOf<D>>,
 }
 
-impl ClusterActor {
+impl<D: Drive> ClusterActor<D> {
     /// A cluster actor at address `me` with `capacity` nodes that runs
-    /// `jobs` (by id, see [`by_id`]).
+    /// `jobs` (by id, see [`by_id`]), driven by `drive`.
     pub fn new(
         me: usize,
         capacity: u32,
         jobs: Arc<[Job]>,
         checkpoint: Option<CheckpointConfig>,
-        strategy: Box<dyn Strategy>,
-    ) -> ClusterActor {
+        drive: D,
+    ) -> ClusterActor<D> {
         ClusterActor {
             core: ClusterCore::new(me, capacity, jobs, checkpoint),
-            strategy,
-            lrs: None,
+            drive,
             node_states: Output::new(),
             buffers: Buffers::default(),
         }
     }
 
-    /// The same cluster calibrating its PoF predictions online.
-    pub fn with_calibrator(mut self, calibrator: Option<OnlineCalibrator>) -> ClusterActor {
-        self.core.calibrator = calibrator;
-        self
-    }
-
     /// The same cluster without its execution list at the end: one node
     /// vector per execution that a stored run never reads.
-    pub fn without_executions(mut self) -> ClusterActor {
+    pub fn without_executions(mut self) -> ClusterActor<D> {
         self.core.keep_executions = false;
         self
     }
 
-    /// The same cluster running a local reservation service.
-    pub fn with_lrs(mut self, lrs: Lrs) -> ClusterActor {
-        self.lrs = Some(lrs);
-        self
-    }
-
-    fn serve(&mut self, now: Time, Request { body: request, reply: to }: Request<LrsRequest, LrsReply>) {
-        let core = &mut self.core;
-        let cluster = core.me as u32;
-        let svc = self.strategy.reservations();
-        let reply = match (request, svc, &self.lrs) {
-            (LrsRequest::Status(q), Some(svc), Some(lrs)) => {
-                LrsReply::Status { cluster, reply: lrs.status(svc, core, &q) }
-            }
-            (LrsRequest::Status(_), _, _) => LrsReply::Status { cluster, reply: StatusReply::default() },
-            (LrsRequest::Reserve { cpus, start, duration, .. }, Some(svc), _) => {
-                LrsReply::Reserved { cluster, reservation: svc.reserve(core, cpus, start, start + duration) }
-            }
-            (LrsRequest::Reserve { .. }, None, _) => LrsReply::Reserved { cluster, reservation: None },
-            (LrsRequest::Cancel { reservation, .. }, svc, _) => {
-                if let Some(svc) = svc {
-                    svc.cancel(core, reservation);
-                }
-                LrsReply::Cancelled { cluster }
-            }
-        };
-        to.send(now, instant::NEGOTIATION, reply, &mut core.outbox);
-    }
-
     /// Handles one message synchronously (the actor's handler, also usable directly).
-    pub fn handle_msg(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<ClusterMsg>) -> Outbox<ClusterMsg> {
+    pub fn handle_msg(&mut self, now: Time, msg: MsgOf<D>, outbox: Outbox<MsgOf<D>>) -> Outbox<MsgOf<D>> {
         let core = &mut self.core;
         core.now = now;
         core.outbox = outbox;
@@ -618,14 +613,14 @@ impl ClusterActor {
         match msg {
             ClusterMsg::Submit(job) => {
                 core.register(&job);
-                self.strategy.submit(core, job.id);
+                self.drive.strategy().submit(core, job.id);
             }
             ClusterMsg::Wake => {
                 // Forget this and any passed wake-up so it can be asked for again.
                 while core.wakes.first().is_some_and(|&t| t <= now) {
                     core.wakes.pop_first();
                 }
-                self.strategy.wake(core);
+                self.drive.strategy().wake(core);
             }
             // Ends, repairs and failures only settle the state: the starts
             // they allow happen at a wake-up (kernel contract, "one instant").
@@ -633,7 +628,7 @@ impl ClusterActor {
                 if core.end(job, run) {
                     job_ended = true;
                     core.settling = true;
-                    self.strategy.job_ended(core, job);
+                    self.drive.strategy().job_ended(core, job);
                     core.settling = false;
                 }
             }
@@ -641,18 +636,21 @@ impl ClusterActor {
                 if let Some(victim) = core.node_failure(node) {
                     job_ended = victim.is_some();
                     core.settling = true;
-                    self.strategy.node_failed(core, node, victim);
+                    self.drive.strategy().node_failed(core, node, victim);
                     core.settling = false;
                 }
             }
             ClusterMsg::NodeRepair(node) => {
                 if core.node_repair(node) {
                     core.settling = true;
-                    self.strategy.node_repaired(core, node);
+                    self.drive.strategy().node_repaired(core, node);
                     core.settling = false;
                 }
             }
-            ClusterMsg::Lrs(request) => self.serve(now, request),
+            ClusterMsg::Ask(Request { body, reply }) => {
+                let answer = self.drive.answer(body, core);
+                reply.send(now, D::ANSWER_CLASS, answer, &mut core.outbox);
+            }
         }
         let core = &mut self.core;
         if self.node_states.is_connected() && (job_ended || (core.busy, core.down) != before) {
@@ -663,24 +661,24 @@ impl ClusterActor {
     }
 }
 
-impl Model for ClusterActor {
-    type Msg = ClusterMsg;
+impl<D: Drive> Model for ClusterActor<D> {
+    type Msg = MsgOf<D>;
 
-    fn handle(&mut self, now: Time, msg: ClusterMsg, outbox: Outbox<ClusterMsg>) -> Outbox<ClusterMsg> {
+    fn handle(&mut self, now: Time, msg: MsgOf<D>, outbox: Outbox<MsgOf<D>>) -> Outbox<MsgOf<D>> {
         self.handle_msg(now, msg, outbox)
     }
 }
 
 /// Jobs submitted to the cluster.
-impl Receive<Job> for ClusterActor {
-    fn receive(job: Job) -> ClusterMsg {
+impl<D: Drive> Receive<Job> for ClusterActor<D> {
+    fn receive(job: Job) -> MsgOf<D> {
         ClusterMsg::Submit(job)
     }
 }
 
 /// Node failures and repairs.
-impl Receive<NodeEvent> for ClusterActor {
-    fn receive(e: NodeEvent) -> ClusterMsg {
+impl<D: Drive> Receive<NodeEvent> for ClusterActor<D> {
+    fn receive(e: NodeEvent) -> MsgOf<D> {
         match e.kind {
             NodeEventKind::Repair => ClusterMsg::NodeRepair(e.node),
             NodeEventKind::Fail => ClusterMsg::NodeFailure(e.node),
@@ -688,22 +686,22 @@ impl Receive<NodeEvent> for ClusterActor {
     }
 }
 
-/// Questions for its local reservation service.
-impl Receive<Request<LrsRequest, LrsReply>> for ClusterActor {
-    fn receive(r: Request<LrsRequest, LrsReply>) -> ClusterMsg {
-        ClusterMsg::Lrs(r)
+/// Questions for what is attached to it.
+impl<D: Drive> Receive<Request<D::Question, D::Answer>> for ClusterActor<D> {
+    fn receive(r: Request<D::Question, D::Answer>) -> MsgOf<D> {
+        ClusterMsg::Ask(r)
     }
 }
 
-impl Batched for ClusterActor {
-    fn buffers(&mut self) -> &mut Buffers<ClusterMsg> {
+impl<D: Drive> Batched for ClusterActor<D> {
+    fn buffers(&mut self) -> &mut Buffers<MsgOf<D>> {
         &mut self.buffers
     }
 
     fn broken(&self) -> Option<SimError> {
-        // An external scheduler's error ends the run.
-        if let Some((at, what)) = self.strategy.error() {
-            return Some(SimError::Scheduler { at, what });
+        // A strategy's own error (an external scheduler's) ends the run.
+        if let Some(error) = self.drive.error() {
+            return Some(error);
         }
         if let Some((at, what)) = &self.core.defect {
             return Some(SimError::Model { model: format!("cluster {}", self.core.me), at: *at, what: what.clone() });
@@ -720,18 +718,14 @@ impl Batched for ClusterActor {
     }
 }
 
-crate::batched_actor!(ClusterActor);
+crate::batched_actor!(D: Drive => ClusterActor<D>);
 
-impl Message<Finish> for ClusterActor {
-    type Reply = ClusterResult;
+impl<D: Drive> Message<Finish> for ClusterActor<D> {
+    type Reply = ClusterResult<D::Report>;
 
     async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        let mut result = self.core.finish();
-        if let Some(svc) = self.strategy.reservations() {
-            result.blocks = svc.blocks().to_vec();
-            result.backlog_integrals = svc.backlog_integrals();
-        }
-        result
+        let report = self.drive.report();
+        self.core.finish(report)
     }
 }
 

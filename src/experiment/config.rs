@@ -565,7 +565,7 @@ security_factor = [2.0, 3.0]
         let pof: Vec<f64> = e
             .points
             .iter()
-            .filter(|p| single(p).strategy == "heuristic-overbooking" && p.sweep == "pof")
+            .filter(|p| single(p).strategy.name() == "heuristic-overbooking" && p.sweep == "pof")
             .map(|p| single(p).overbooking.pof_max)
             .collect();
         assert_eq!(pof, vec![0.1, 0.1, 0.2, 0.2, 0.3, 0.3]);

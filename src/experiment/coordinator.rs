@@ -39,12 +39,12 @@ use kameo::Actor;
 use kameo::actor::{ActorRef, Spawn};
 use kameo::message::{Context, Message};
 
-use crate::cluster::record::RunSummary;
 use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::grid::PointInputError;
 use crate::experiment::point::{BatteryJobs, Point, PointOutput};
 use crate::experiment::provenance::{code_version, rfc3339};
+use crate::experiment::summary::RunSummary;
 use crate::store::{self, ExperimentRow, Store};
 use crate::threads::Budget;
 use crate::workload::WorkloadSource;

@@ -20,3 +20,4 @@ pub mod locate;
 pub mod point;
 pub mod provenance;
 pub mod slurm;
+pub mod summary;

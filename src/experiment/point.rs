@@ -24,10 +24,10 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::cluster::record::RunSummary;
 use crate::experiment::id::{PointId, Unserialisable};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use crate::experiment::summary::RunSummary;
 use crate::registry::Named;
 use crate::store::tables::groups::PointTables;
 use crate::store::{Store, StoreError};

@@ -16,11 +16,12 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::grid::lrs::Admission;
-use crate::grid::request::{CoRequest, Tr};
+use crate::grid::request::Tr;
 use crate::grid::resort::{Resorting, Weights};
 use crate::grid::search::{DepthFirst, Search};
 use crate::grid::tree::TreeCounts;
 use crate::registry::{Named, Registry, UnknownName};
+use crate::workload::corequest::CoRequest;
 
 /// The status query an algorithm sends to each cluster candidate.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -14,13 +14,13 @@ use std::sync::Arc;
 
 use crate::cluster::{self, ClusterActor, ClusterResult, instant};
 use crate::grid::broker::{BrokerActor, BrokerResult};
-use crate::grid::lrs::Lrs;
-use crate::grid::request::CoRequest;
-use crate::policy::Strategy;
+use crate::grid::lrs::{LocalReservations, Lrs, LrsReport};
+use crate::policy::ReservingStrategy;
 use crate::sim::bench::{Bench, runtime};
 use crate::sim::client::{ClientActor, Submission};
 use crate::sim::kernel::{Class, KernelStats, SimError};
 use crate::units::Time;
+use crate::workload::corequest::CoRequest;
 use crate::workload::job::Job;
 
 impl Submission for CoRequest {
@@ -37,7 +37,7 @@ pub struct GridCluster {
     /// Its local jobs, ordered by occurrence, ids 0..n within the cluster.
     pub jobs: Vec<Job>,
     /// Its local scheduler (one that takes advance reservations).
-    pub strategy: Box<dyn Strategy>,
+    pub strategy: Box<dyn ReservingStrategy>,
     /// Its local reservation service.
     pub lrs: Lrs,
 }
@@ -56,7 +56,7 @@ pub struct GridScenario {
 #[derive(Debug, Clone)]
 pub struct GridSimulated {
     /// Each cluster's records, reservations and backlog integrals.
-    pub clusters: Vec<ClusterResult>,
+    pub clusters: Vec<ClusterResult<LrsReport>>,
     /// The broker's request records.
     pub broker: BrokerResult,
     /// Kernel statistics.
@@ -81,7 +81,8 @@ async fn run_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
             at: 0,
             what: "its job ids are not 0..n".into(),
         })?;
-        let at = bench.add(ClusterActor::new(i, c.capacity, by_id, None, c.strategy).with_lrs(c.lrs));
+        let drive = LocalReservations { cluster: i as u32, strategy: c.strategy, lrs: c.lrs };
+        let at = bench.add(ClusterActor::new(i, c.capacity, by_id, None, drive));
         let mut client = ClientActor::new(jobs);
         client.output.connect(at.input());
         let first = client.first_event();

@@ -24,13 +24,14 @@ use rand_chacha::ChaCha8Rng;
 use crate::cluster::instant;
 use crate::grid::algorithm::BrokerStrategy;
 use crate::grid::lrs::{LrsReply, LrsRequest, StatusQuery, StatusReply};
-use crate::grid::request::{CoRequest, Enumeration, StartGrid, Tr, all_trs};
+use crate::grid::request::{Enumeration, StartGrid, Tr, all_trs};
 use crate::grid::search::{Action, Answer, Search, SearchCounters};
 use crate::grid::tree::{TreeCounts, TreeNode, VariantTree};
 use crate::sim::kernel::{Model, Outbox};
 use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::{Input, Output, Receive, Request};
 use crate::units::Time;
+use crate::workload::corequest::CoRequest;
 
 /// A message for the Grid reservation broker.
 #[derive(Debug, Clone, PartialEq)]

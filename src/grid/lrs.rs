@@ -9,6 +9,11 @@
 //! test), A9 (wall-clock accuracy), A10 (`t_sched`).
 //!
 //! Contract:
+//! - The LRS attaches to a cluster from outside: [`LocalReservations`] drives
+//!   the cluster with its local scheduler (a [`ReservingStrategy`]) and
+//!   answers the broker's status queries, reservations and cancellations at
+//!   once (class `Negotiation`), naming the cluster in each answer; at the
+//!   end it reports the accepted reservations and the backlog integrals.
 //! - The LRS reads its cluster's local scheduler through
 //!   [`ReservationService`]; it never changes the scheduler's state while it
 //!   answers a status query.
@@ -28,10 +33,13 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::Drive;
 use crate::grid::cost::CostTable;
-use crate::grid::request::{RequestId, StartGrid};
-use crate::policy::{BacklogJob, Cluster, ReservationService};
+use crate::grid::request::StartGrid;
+use crate::policy::{BacklogJob, Block, Cluster, ReservationService, ReservingStrategy, Strategy};
+use crate::sim::kernel::SimError;
 use crate::units::Time;
+use crate::workload::corequest::RequestId;
 
 /// The admission rule a status query asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -255,4 +263,57 @@ fn reserved_before(svc: &dyn ReservationService, now: Time, t: Time) -> f64 {
         .filter(|b| !b.cancelled && b.end > now && b.start < t)
         .map(|b| (b.end - b.start) as f64 * f64::from(b.cpus))
         .sum()
+}
+
+/// A Grid cluster's local scheduler with its LRS attached: what drives the
+/// cluster in a Grid bench.
+pub struct LocalReservations {
+    /// The cluster's index in the Grid (named in every answer).
+    pub cluster: u32,
+    /// Its local scheduler.
+    pub strategy: Box<dyn ReservingStrategy>,
+    /// Its LRS.
+    pub lrs: Lrs,
+}
+
+/// What a Grid cluster's LRS hands back at the end of a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LrsReport {
+    /// Advance reservations the cluster accepted, by id.
+    pub blocks: Vec<Block>,
+    /// Its backlog integrals (see [`ReservationService::backlog_integrals`]).
+    pub backlog_integrals: (f64, f64),
+}
+
+impl Drive for LocalReservations {
+    type Question = LrsRequest;
+    type Answer = LrsReply;
+    type Report = LrsReport;
+
+    fn strategy(&mut self) -> &mut dyn Strategy {
+        &mut *self.strategy
+    }
+
+    fn answer(&mut self, request: LrsRequest, core: &mut dyn Cluster) -> LrsReply {
+        let cluster = self.cluster;
+        let svc: &mut dyn ReservationService = &mut *self.strategy;
+        match request {
+            LrsRequest::Status(q) => LrsReply::Status { cluster, reply: self.lrs.status(svc, core, &q) },
+            LrsRequest::Reserve { cpus, start, duration, .. } => {
+                LrsReply::Reserved { cluster, reservation: svc.reserve(core, cpus, start, start + duration) }
+            }
+            LrsRequest::Cancel { reservation, .. } => {
+                svc.cancel(core, reservation);
+                LrsReply::Cancelled { cluster }
+            }
+        }
+    }
+
+    fn report(&mut self) -> LrsReport {
+        LrsReport { blocks: self.strategy.blocks().to_vec(), backlog_integrals: self.strategy.backlog_integrals() }
+    }
+
+    fn error(&self) -> Option<SimError> {
+        self.strategy.error()
+    }
 }

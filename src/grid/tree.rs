@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn the_start_grid_feeds_the_tree() {
-        let r = crate::grid::request::CoRequest {
+        let r = crate::workload::corequest::CoRequest {
             id: 0,
             submit: 0,
             earliest_start: 0,

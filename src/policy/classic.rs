@@ -58,7 +58,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::plan::AvailabilityProfile;
 use crate::plan::easy::{self, Shadow, length};
-use crate::policy::interface::{BacklogJob, Block, Booking, Cluster, RejectReason, ReservationService, Strategy};
+use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
+use crate::policy::reservation::{BacklogJob, Block, ReservationService};
 use crate::units::{JobId, NodeId, Time};
 
 /// Settings of the classic modes.
@@ -593,10 +594,6 @@ impl Strategy for Classic {
     }
 
     fn node_repaired(&mut self, _c: &mut dyn Cluster, _node: NodeId) {}
-
-    fn reservations(&mut self) -> Option<&mut dyn ReservationService> {
-        if self.reserving.is_some() { Some(self) } else { None }
-    }
 }
 
 impl ReservationService for Classic {

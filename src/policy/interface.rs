@@ -3,8 +3,8 @@
 //! Contract: the simulator's cluster implements [`Cluster`] (mechanics: node
 //! states, running jobs, kill timers, outcomes and money); a [`Strategy`]
 //! owns its plan and decides at each event through it. [`Booking`],
-//! [`RejectReason`], [`Placement`] and [`ReservationHandling`] are the words
-//! they share. This file imports no strategy, so strategies and the table
+//! [`RejectReason`], [`Outcome`], [`Placement`] and [`ReservationHandling`]
+//! are the words they share. This file imports no strategy, so strategies and the table
 //! that lists them both build on it.
 //!
 //! Reference: `overbooking-dissertation-spec.md` §5.3–5.5 (placement),
@@ -69,6 +69,44 @@ impl RejectReason {
     }
 }
 
+/// How a job ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Ran to its real runtime, or was killed after receiving its full estimate.
+    Success,
+    /// Killed before receiving its estimate (overbooking), or lost to node failures.
+    Failed,
+    /// Rejected at its occurrence.
+    Rejected,
+}
+
+impl Outcome {
+    /// The code stored in `job_outcomes.outcome`.
+    pub fn code(self) -> i64 {
+        match self {
+            Outcome::Success => 1,
+            Outcome::Failed => 2,
+            Outcome::Rejected => 3,
+        }
+    }
+
+    /// The name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Success => "success",
+            Outcome::Failed => "failed",
+            Outcome::Rejected => "rejected",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// How a cluster handles reservations (paper B).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ReservationHandling {
@@ -113,59 +151,13 @@ pub trait Cluster {
     /// out): the run ends with an error naming it, and nothing of it is stored.
     fn defect(&mut self, what: &str);
     /// The PoS an acceptance test reads for a predicted `pos`: `pos` itself,
-    /// or 1 − the calibrated PoF when the cluster calibrates online (issue 17).
+    /// or what a calibrating decorator around the strategy makes of it (issue 17).
     fn calibrated_pos(&self, pos: f64) -> f64 {
         pos
     }
-}
-
-/// An accepted advance reservation of CPUs: a Grid sub-reservation, a block
-/// in the local plan that no job may overlap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Block {
-    /// First reserved instant.
-    pub start: Time,
-    /// End (exclusive).
-    pub end: Time,
-    /// CPUs held.
-    pub cpus: u32,
-    /// Cancelled (rolled back) after it was accepted.
-    pub cancelled: bool,
-}
-
-/// A job in a local scheduler's backlog: what a backlog time is computed from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BacklogJob {
-    /// Start time if running, `None` if waiting.
-    pub started: Option<Time>,
-    /// Its estimate (wall-clock limit).
-    pub estimate: Time,
-    /// CPUs.
-    pub cpus: u32,
-}
-
-/// A local scheduler that takes advance reservations of CPU counts: the
-/// scheduler side of a Grid cluster's local reservation service
-/// (`coreservation-thesis-spec.md` §4.1, A5, A16, A31).
-pub trait ReservationService {
-    /// Minimum free CPUs over `[start, end)` in the reservation table: running
-    /// jobs held to start + estimate and accepted reservations; queued jobs
-    /// are not in it (spec A5).
-    fn table_free(&self, start: Time, end: Time) -> u32;
-    /// Accepted reservations, by id.
-    fn blocks(&self) -> &[Block];
-    /// The running and waiting jobs.
-    fn backlog(&self, cluster: &dyn Cluster, out: &mut Vec<BacklogJob>);
-    /// The earliest planned end (start + estimate) of a running job after `now`.
-    fn next_job_end(&self, now: Time) -> Option<Time>;
-    /// Reserves `cpus` over `[start, end)` if the table has room; its id.
-    fn reserve(&mut self, cluster: &mut dyn Cluster, cpus: u32, start: Time, end: Time) -> Option<u32>;
-    /// Cancels an accepted reservation.
-    fn cancel(&mut self, cluster: &mut dyn Cluster, id: u32);
-    /// Time integrals over `[0, t_stop]` of the backlog's Σ estimate × CPUs
-    /// and of the unfinished reservations' Σ duration × CPUs (CPU-s × s), up
-    /// to the cluster's last event.
-    fn backlog_integrals(&self) -> (f64, f64);
+    /// Job `id`'s outcome once it is final: `None` while it waits, runs or
+    /// is checkpointed (and for a job the cluster was not given).
+    fn outcome(&self, id: JobId) -> Option<Outcome>;
 }
 
 /// A scheduling strategy: the planning scheduler of one cluster.
@@ -180,19 +172,15 @@ pub trait Strategy: Send {
     fn node_failed(&mut self, cluster: &mut dyn Cluster, node: NodeId, victim: Option<JobId>);
     /// A node was repaired.
     fn node_repaired(&mut self, cluster: &mut dyn Cluster, node: NodeId);
-    /// Its advance-reservation service, if it takes reservations of CPUs.
-    fn reservations(&mut self) -> Option<&mut dyn ReservationService> {
-        None
-    }
     /// Called once before the run with every job it will be
     /// submitted, in order (an external scheduler is told the workload's
     /// profiles up front); an error ends the run before it starts.
     fn begin(&mut self, _jobs: &[Job]) -> Result<(), crate::sim::kernel::SimError> {
         Ok(())
     }
-    /// An error that ends the run — (simulated time, what) —
-    /// such as an external scheduler's invalid decision; checked after each batch.
-    fn error(&self) -> Option<(Time, String)> {
+    /// An error that ends the run, such as an external scheduler's invalid
+    /// decision; checked after each batch.
+    fn error(&self) -> Option<crate::sim::kernel::SimError> {
         None
     }
 }

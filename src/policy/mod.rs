@@ -12,12 +12,14 @@
 //! they are built by name ([`build`]) and then used only through the trait.
 
 pub mod batsim;
+pub mod calibrator;
 pub mod classic;
 pub mod comprehensive;
 pub mod heuristic;
 pub mod overbooking;
 
 pub mod interface;
+pub mod reservation;
 
 use std::sync::Arc;
 
@@ -26,10 +28,9 @@ use crate::policy::comprehensive::{
     Comprehensive, ComprehensiveBackfilling, ComprehensiveOverbooking, ShortenedBackfilling,
 };
 use crate::policy::heuristic::Heuristic;
-pub use crate::policy::interface::{
-    BacklogJob, Block, Booking, Cluster, Placement, RejectReason, ReservationHandling, ReservationService, Strategy,
-};
+pub use crate::policy::interface::{Booking, Cluster, Outcome, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::policy::overbooking::Overbooking;
+pub use crate::policy::reservation::{BacklogJob, Block, ReservationService, ReservingStrategy};
 use crate::registry::{Named, Registry};
 use crate::setting::InvalidSetting;
 use crate::stats::pos::Reliability;
@@ -115,7 +116,7 @@ impl StrategyInfo {
 
 /// Builds a queueing mode for a cluster of `capacity` CPUs taking advance
 /// reservations, with backlog integrals over `[0, t_stop]`.
-pub type BuildReserving = fn(u32, Time) -> Box<dyn Strategy>;
+pub type BuildReserving = fn(u32, Time) -> Box<dyn ReservingStrategy>;
 
 fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
     s.overbooking.clone()
@@ -347,39 +348,117 @@ pub enum BuildError {
     Setting(#[from] InvalidSetting),
 }
 
-/// Builds the named queueing mode as a Grid cluster's local scheduler: it
-/// takes advance reservations and integrates its backlog over `[0, t_stop]`.
-pub fn build_reserving(name: &str, capacity: u32, t_stop: Time) -> Result<Box<dyn Strategy>, BuildError> {
-    let info = strategy(name)?;
-    let build = info.reserving.ok_or_else(|| {
-        InvalidSetting::new(
-            "strategy",
-            name,
-            "a Grid cluster's local scheduler must be a queueing mode that takes advance reservations: \
-             fcfs, easy or conservative",
-        )
-    })?;
-    Ok(build(capacity, t_stop))
+/// A registered strategy, resolved once from its name: a point holds it,
+/// and reads what the strategy reads and how it is built without looking
+/// the name up again. It serialises as its name and deserialises by looking
+/// the name up (an unknown name is an error there, naming the valid ones),
+/// so canonical texts, point ids and the store see only the name.
+#[derive(Clone, Copy)]
+pub struct StrategyRef(&'static StrategyInfo);
+
+impl StrategyRef {
+    /// The strategy registered as `name`.
+    pub fn named(name: &str) -> Result<StrategyRef, UnknownName> {
+        strategy(name).map(StrategyRef)
+    }
+
+    /// Its registration.
+    pub fn info(self) -> &'static StrategyInfo {
+        self.0
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// Builds it for a cluster of `capacity` nodes.
+    pub fn build(self, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, BuildError> {
+        let (info, name) = (self.0, self.0.name);
+        if settings.reservations.option == ReservationOption::Move && !info.moves_planned_jobs {
+            return Err(InvalidSetting::new(
+                "reservations.option",
+                format!("move (strategy {name})"),
+                "this strategy keeps every booking where it was placed; heuristic-planning and heuristic-overbooking \
+                 move planned jobs",
+            )
+            .into());
+        }
+        if info.reads.overbooking && settings.overbooking.is_none() {
+            return Err(
+                InvalidSetting::new("overbooking", name, "needs runtime statistics (a trace history) to run").into()
+            );
+        }
+        Ok((info.build)(settings, capacity))
+    }
+
+    /// Builds it as a Grid cluster's local scheduler: a queueing mode that
+    /// takes advance reservations and integrates its backlog over `[0, t_stop]`.
+    pub fn build_reserving(self, capacity: u32, t_stop: Time) -> Result<Box<dyn ReservingStrategy>, BuildError> {
+        let build = self.0.reserving.ok_or_else(|| {
+            InvalidSetting::new(
+                "strategy",
+                self.0.name,
+                "a Grid cluster's local scheduler must be a queueing mode that takes advance reservations: \
+                 fcfs, easy or conservative",
+            )
+        })?;
+        Ok(build(capacity, t_stop))
+    }
 }
 
-/// Builds the named strategy for a cluster of `capacity` nodes.
+impl std::ops::Deref for StrategyRef {
+    type Target = StrategyInfo;
+
+    fn deref(&self) -> &StrategyInfo {
+        self.0
+    }
+}
+
+/// Two references are equal when they name the same strategy.
+impl PartialEq for StrategyRef {
+    fn eq(&self, other: &StrategyRef) -> bool {
+        self.0.name == other.0.name
+    }
+}
+
+impl Eq for StrategyRef {}
+
+impl std::fmt::Debug for StrategyRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "StrategyRef({:?})", self.0.name)
+    }
+}
+
+/// Its name (padded as a string is, for tables).
+impl std::fmt::Display for StrategyRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.0.name)
+    }
+}
+
+impl serde::Serialize for StrategyRef {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.name)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for StrategyRef {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<StrategyRef, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        StrategyRef::named(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Builds the named queueing mode as a Grid cluster's local scheduler
+/// ([`StrategyRef::build_reserving`]).
+pub fn build_reserving(name: &str, capacity: u32, t_stop: Time) -> Result<Box<dyn ReservingStrategy>, BuildError> {
+    StrategyRef::named(name)?.build_reserving(capacity, t_stop)
+}
+
+/// Builds the named strategy for a cluster of `capacity` nodes ([`StrategyRef::build`]).
 pub fn build(name: &str, settings: &StrategySettings, capacity: u32) -> Result<Box<dyn Strategy>, BuildError> {
-    let info = strategy(name)?;
-    if settings.reservations.option == ReservationOption::Move && !info.moves_planned_jobs {
-        return Err(InvalidSetting::new(
-            "reservations.option",
-            format!("move (strategy {name})"),
-            "this strategy keeps every booking where it was placed; heuristic-planning and heuristic-overbooking \
-             move planned jobs",
-        )
-        .into());
-    }
-    if info.reads.overbooking && settings.overbooking.is_none() {
-        return Err(
-            InvalidSetting::new("overbooking", name, "needs runtime statistics (a trace history) to run").into()
-        );
-    }
-    Ok((info.build)(settings, capacity))
+    StrategyRef::named(name)?.build(settings, capacity)
 }
 
 #[cfg(test)]
@@ -397,5 +476,23 @@ mod tests {
         let err = Placement::parse("worst-fit").unwrap_err();
         assert!(err.to_string().contains("first-fit, best-fit, highest-pos, last-fit"));
         assert_eq!(Placement::parse("first-fit"), Ok(Placement::FirstFit));
+    }
+
+    /// A resolved strategy is written and read as its bare name, prints as
+    /// one (padded in tables), and an unknown name does not read.
+    #[test]
+    fn a_strategy_ref_is_its_name() {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        struct Point {
+            strategy: StrategyRef,
+        }
+        let easy = StrategyRef::named("easy").unwrap();
+        let text = toml::to_string(&Point { strategy: easy }).unwrap();
+        assert_eq!(text, "strategy = \"easy\"\n");
+        assert_eq!(toml::from_str::<Point>(&text).unwrap().strategy, easy);
+        assert!(easy.queueing && easy.takes_reservations());
+        assert_eq!(format!("[{easy:<6}]"), "[easy  ]");
+        let err = toml::from_str::<Point>("strategy = \"easy-peasy\"").unwrap_err().to_string();
+        assert!(err.contains("unknown strategy `easy-peasy`; valid strategy names:"), "{err}");
     }
 }

@@ -32,7 +32,8 @@ use anyhow::Context;
 
 use crate::cluster::ExecutionRecord;
 use crate::cluster::record::{Outcome, RunRecords};
-use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD, delay_profile_name};
+use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD};
+use crate::workload::batsim::delay_profile_name;
 
 /// The header row.
 pub const HEADER: &str = "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,\

@@ -780,6 +780,9 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
         Err(load::LoadError::Empty { .. }) if grid.is_some() || provisioning.is_some() => None,
         Err(e) => return Err(e.into()),
     };
+    if let Some(points) = &points {
+        tables::check_strategies(points)?;
+    }
     let (mut tables, mut figures, omitted) = match &points {
         Some(points) => single_cluster(points, options)?,
         None => Default::default(),

@@ -159,7 +159,25 @@ pub fn agg_rows(agg: &DataFrame) -> PolarsResult<Vec<Agg>> {
         .collect())
 }
 
+/// Checks that every strategy the points name is registered in this
+/// program. What a strategy reads decides which rows stand for which
+/// settings, and the report does not guess it: a store may hold the runs of
+/// a strategy that another program registered (report it with that one).
+pub fn check_strategies(points: &DataFrame) -> anyhow::Result<()> {
+    let names = strs(points, "strategy")?;
+    for name in &names {
+        strategy(name).map_err(|e| {
+            anyhow::anyhow!(
+                "the store holds runs of strategy `{name}`, which this program does not register ({e}); \
+                 report them with the program that registered it"
+            )
+        })?;
+    }
+    Ok(())
+}
+
 /// Does `strategy` read the overbooking settings (PoF_max, PDF source)?
+/// (Every name the report reads is registered: [`check_strategies`].)
 pub fn reads_overbooking(name: &str) -> bool {
     strategy(name).is_ok_and(|s| s.reads.overbooking)
 }

@@ -11,9 +11,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::cluster::record::RunSummary;
-use crate::policy::Placement;
+use crate::experiment::summary::RunSummary;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
+use crate::policy::{Placement, StrategyRef};
 use crate::stats::calibration::Calibration;
 use crate::workload::reservations::ReservationConfig;
 
@@ -22,17 +22,17 @@ use crate::workload::reservations::ReservationConfig;
 pub struct SummaryRow {
     /// `strategy`, or `strategy @PoF_max` when the strategy reads a curve of them.
     pub label: String,
-    /// The strategy's name.
-    pub strategy: String,
+    /// The strategy.
+    pub strategy: StrategyRef,
     /// Its PoF_max (the curve's first for strategies that do not read it).
     pub pof_max: f64,
 }
 
 /// One simulated run: its strategy, its PoF_max and its stored summary.
 #[derive(Debug, Clone, Copy)]
-pub struct RunResult<'a> {
-    /// The strategy's name.
-    pub strategy: &'a str,
+pub struct RunResult {
+    /// The strategy.
+    pub strategy: StrategyRef,
     /// The PoF_max it ran with.
     pub pof_max: f64,
     /// Its summary.
@@ -113,7 +113,7 @@ pub fn run_text(s: &RunSettings, rows: &[SummaryRow], runs: &[RunResult]) -> Res
     // The summaries of one row's runs, and a mean over them.
     let runs_of = |row: &SummaryRow| -> Vec<RunSummary> {
         runs.iter()
-            .filter(|r| r.strategy == row.strategy && (r.pof_max == row.pof_max || !reads_pof(r.strategy)))
+            .filter(|r| r.strategy == row.strategy && (r.pof_max == row.pof_max || !r.strategy.reads.overbooking))
             .map(|r| r.summary)
             .collect()
     };
@@ -183,7 +183,7 @@ pub fn run_text(s: &RunSettings, rows: &[SummaryRow], runs: &[RunResult]) -> Res
         let resumed: u32 = runs.iter().map(|r| r.summary.resumed_successful).sum();
         writeln!(text, "\ncheckpoints written: {checkpoints}; of those jobs, {resumed} succeeded after resuming")?;
     }
-    let overbooking_rows: Vec<&SummaryRow> = rows.iter().filter(|r| reads_pof(&r.strategy)).collect();
+    let overbooking_rows: Vec<&SummaryRow> = rows.iter().filter(|r| r.strategy.reads.overbooking).collect();
     if !overbooking_rows.is_empty() {
         writeln!(text, "\ncalibration of overbooked jobs (all batteries):")?;
         // The calibrated column only when the runs calibrate.
@@ -259,9 +259,4 @@ fn queueing(text: &mut String, kill_at_estimate: bool, runs: &[RunResult]) -> st
         )?;
     }
     Ok(())
-}
-
-/// Does the strategy read PoF_max (so its runs differ per PoF_max)?
-fn reads_pof(strategy: &str) -> bool {
-    crate::policy::strategy(strategy).is_ok_and(|i| i.reads.overbooking)
 }

@@ -130,16 +130,17 @@ pub enum SimError {
     /// A model's actor stopped (it panicked or its mailbox closed).
     #[error("simulation model `{model}` stopped: {reason}")]
     ModelStopped { model: String, reason: String },
-    /// A model broke the kernel's contract (a strategy started a job while
-    /// its cluster handled an end, a repair or a failure).
+    /// A model broke the kernel's contract (it acted where the one-instant
+    /// rule forbids it); `what` is the model's own description.
     #[error("{model} broke the kernel's contract at t = {at}: {what}")]
     Contract { model: String, at: Time, what: String },
     /// A model could not go on (a computation it runs failed).
     #[error("{model} failed at t = {at}: {what}")]
     Model { model: String, at: Time, what: String },
-    /// An external scheduler failed: an invalid decision, no answer, an exit
-    #[error("external scheduler, at t = {at}: {what}")]
-    Scheduler { at: Time, what: String },
+    /// Something outside the simulation that a model relies on failed (an
+    /// external process it talks to); `party` is the model's name for it.
+    #[error("{party}, at t = {at}: {what}")]
+    External { party: String, at: Time, what: String },
     /// A message reached a model of another kind (a bench wired it wrongly).
     #[error("model {to} received a message it does not take")]
     Misrouted { to: u32 },

@@ -6,6 +6,5 @@
 pub mod aged;
 pub mod calibration;
 pub mod convolution;
-pub mod failure_law;
 pub mod pdf;
 pub mod pos;

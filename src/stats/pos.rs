@@ -24,9 +24,9 @@
 //! - Every result is a probability in [0, 1]; nothing here yields NaN.
 
 use crate::stats::convolution::Convolver;
-use crate::stats::failure_law::{FailureLaw, availability};
 use crate::stats::pdf::PercentPdf;
 use crate::units::Time;
+use crate::workload::failure_law::{FailureLaw, availability};
 
 /// The three factors of a PoS and their product.
 #[derive(Debug, Clone, Copy, PartialEq)]

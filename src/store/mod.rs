@@ -26,9 +26,11 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 
 use crate::cluster::energy::{Energy, EnergyConfig};
-use crate::cluster::record::{NodeEventRecord, RunRecords, RunSummary};
+use crate::cluster::record::{NodeEventRecord, RunRecords};
+use crate::experiment::summary::RunSummary;
 use crate::grid::broker::CoReservationRecord;
 use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
+use crate::policy::calibrator::CalibratedRun;
 
 pub mod columns;
 mod error;
@@ -140,6 +142,9 @@ pub struct RunOutput {
     pub run: RunRow,
     /// Its jobs and the record of each.
     pub records: RunRecords,
+    /// The calibrator's report of a run that calibrated its PoF online
+    /// (the calibrated PoF of each job).
+    pub calibrated: Option<CalibratedRun>,
     /// Node failures and repairs.
     pub node_events: Vec<NodeEventRecord>,
     /// The point's axes and aggregates, for `points`.

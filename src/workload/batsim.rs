@@ -148,6 +148,11 @@ pub fn job_numbers(jobs: &[Job]) -> Vec<i64> {
     }
 }
 
+/// The name of the delay profile of a job running `runtime` seconds.
+pub fn delay_profile_name(runtime: Time) -> String {
+    format!("delay{runtime}")
+}
+
 /// `jobs` on a machine of `capacity` as a Batsim workload.
 pub fn to_json(jobs: &[Job], capacity: u32, description: &str) -> Value {
     let numbers = job_numbers(jobs);
@@ -162,12 +167,11 @@ pub fn to_json(jobs: &[Job], capacity: u32, description: &str) -> Value {
                 "subtime": j.occurrence as f64,
                 "res": j.nodes,
                 "walltime": j.estimate as f64,
-                "profile": crate::policy::batsim::protocol::delay_profile_name(j.runtime),
+                "profile": delay_profile_name(j.runtime),
             })
         })
         .collect();
-    let profiles: Map<String, Value> =
-        profiles.into_iter().map(|(r, p)| (crate::policy::batsim::protocol::delay_profile_name(r), p)).collect();
+    let profiles: Map<String, Value> = profiles.into_iter().map(|(r, p)| (delay_profile_name(r), p)).collect();
     json!({
         "description": description,
         "nb_res": capacity,

@@ -25,9 +25,9 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use crate::grid::request::CoRequest;
 use crate::rng::{Stream, stream};
 use crate::units::{DAY, Time};
+use crate::workload::corequest::CoRequest;
 use crate::workload::job::Job;
 
 /// Which request workload.

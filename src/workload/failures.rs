@@ -30,8 +30,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::{Stream, stream};
 use crate::setting::InvalidSetting;
-use crate::stats::failure_law::FailureLaw;
 use crate::units::{HOUR, NodeId, Time, per_hour_to_per_second};
+use crate::workload::failure_law::FailureLaw;
 
 /// λ of the LANL systems 18/19 used by the dissertation, per hour.
 pub const LANL_LAMBDA_PER_HOUR: f64 = 1.2904e-4;
@@ -155,6 +155,17 @@ fn default_lanl_systems() -> Vec<u16> {
 pub const DEFAULT_WEIBULL_SHAPE: f64 = 0.7;
 
 impl FailureSource {
+    /// Its model's name (`none`, `lanl`, `poisson`, `weibull`, `hyperexp`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            FailureSource::None => "none",
+            FailureSource::Lanl { .. } => "lanl",
+            FailureSource::Poisson { .. } => "poisson",
+            FailureSource::Weibull { .. } => "weibull",
+            FailureSource::Hyperexp { .. } => "hyperexp",
+        }
+    }
+
     /// The default source of a model name (`none`, `lanl`, `poisson`, `weibull`,
     /// `hyperexp`); synthetic defaults have the LANL mean time to failure.
     pub fn default_for(model: &str) -> Option<FailureSource> {

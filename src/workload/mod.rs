@@ -9,7 +9,9 @@
 //! up under the traces directory ([`trace_dir`]).
 
 pub mod batsim;
+pub mod corequest;
 pub mod coreservations;
+pub mod failure_law;
 pub mod failures;
 pub mod info;
 pub mod job;

@@ -33,10 +33,10 @@ use std::sync::Arc;
 
 use slasim::policy::overbooking::{Overbooking, OverbookingConfig};
 use slasim::policy::{Placement, StrategySettings, strategy};
-use slasim::stats::failure_law::FailureLaw;
 use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
 use slasim::stats::pos::Reliability;
 use slasim::units::Time;
+use slasim::workload::failure_law::FailureLaw;
 use slasim::workload::job::Job;
 
 /// LANL node reliability (λ = 1.2904e-4/h, μ = 0.4333/h).

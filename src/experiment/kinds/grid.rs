@@ -24,13 +24,13 @@ use std::time::{Instant, SystemTime};
 use anyhow::{Context, anyhow};
 use serde::{Deserialize, Serialize};
 
-use crate::cluster::record::RunSummary;
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::single_kind::WorkloadConfig;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::{code_version, rfc3339};
+use crate::experiment::summary::RunSummary;
 use crate::grid::cost::CostError;
 use crate::store::tables::groups::{PointTables, RUNS};
 use crate::store::{RunOutput, RunRow};
@@ -48,11 +48,11 @@ use crate::grid::metrics::{
     ClusterMetrics, ClusterRun, GridSummary, Prices, RequestMetrics, WaitIndex, cluster_metrics, request_metrics,
     summary,
 };
-use crate::grid::request::CoRequest;
-use crate::policy;
+use crate::policy::StrategyRef;
 use crate::rng::{Stream, stream};
 use crate::store::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::WorkloadSource;
+use crate::workload::corequest::CoRequest;
 use crate::workload::coreservations::requests;
 use crate::workload::job::Job;
 use crate::workload::prepare::PrepareConfig;
@@ -64,7 +64,7 @@ use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows}
 #[serde(deny_unknown_fields)]
 pub struct GridPoint {
     /// The clusters' local scheduler (a queueing mode that takes advance reservations).
-    pub strategy: String,
+    pub strategy: StrategyRef,
     /// Seed of the request workload and of the variant shuffle.
     pub seed: u64,
     /// The log the cluster windows are cut from.
@@ -78,7 +78,7 @@ impl GridPoint {
     /// takes advance reservations, the cost tables well-formed.
     pub fn resolve(self) -> anyhow::Result<GridPoint> {
         self.grid.validate()?;
-        crate::policy::build_reserving(&self.strategy, self.grid.capacity, self.grid.t_stop())?;
+        self.strategy.build_reserving(self.grid.capacity, self.grid.t_stop())?;
         self.grid.costs.tables(self.grid.clusters)?;
         Ok(self)
     }
@@ -111,14 +111,14 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
     let log = inputs.grid_log(p)?;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let run = run_grid_point(log, &p.grid, &p.strategy, p.seed)?;
+    let run = run_grid_point(log, &p.grid, p.strategy, p.seed)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let capacity = p.grid.capacity;
     let summary = RunSummary::of(&run.records, capacity);
     let id = p.id()?;
     let row = RunRow {
         run_id: id.run_id,
-        strategy: p.strategy.clone(),
+        strategy: p.strategy.to_string(),
         battery: 0,
         battery_key: p.battery_key(),
         trace: log.trace.clone(),
@@ -134,6 +134,7 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
     let output = RunOutput {
         run: row,
         records: run.records,
+        calibrated: None,
         node_events: Vec::new(),
         point: None,
         grid: Some(run.output),
@@ -212,7 +213,12 @@ pub struct GridRun {
 }
 
 /// Simulates one Grid point.
-pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str, seed: u64) -> anyhow::Result<GridRun> {
+pub fn run_grid_point(
+    log: &Arc<GridLog>,
+    g: &GridConfig,
+    local_scheduler: StrategyRef,
+    seed: u64,
+) -> anyhow::Result<GridRun> {
     g.validate()?;
     let (windows, requests) = grid_workload(log, g, seed)?;
     let info = algorithm(&g.algorithm)?;
@@ -231,7 +237,7 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
         clusters.push(GridCluster {
             capacity: g.capacity,
             jobs: w.jobs.clone(),
-            strategy: policy::build_reserving(local_scheduler, g.capacity, t_stop)?,
+            strategy: local_scheduler.build_reserving(g.capacity, t_stop)?,
             lrs,
         });
     }
@@ -264,8 +270,8 @@ pub fn run_grid_point(log: &Arc<GridLog>, g: &GridConfig, local_scheduler: &str,
             cluster: i as u32,
             cpus: g.capacity,
             records: &c.records,
-            blocks: &c.blocks,
-            backlog_integrals: c.backlog_integrals,
+            blocks: &c.report.blocks,
+            backlog_integrals: c.report.backlog_integrals,
             wc_acc: accuracy(w),
         };
         let m = cluster_metrics(&run, &records, t_stop, calendar.first_weekend());
@@ -389,7 +395,12 @@ impl PointKind for GridKind {
             _ => config.workload.source(),
         };
         let grid = config.grid.unwrap_or_default();
-        let base = GridPoint { strategy: "easy".to_string(), seed: file.seed, workload, grid };
+        let base = GridPoint {
+            strategy: StrategyRef::named("easy").map_err(|e| loc.at(0, e))?,
+            seed: file.seed,
+            workload,
+            grid,
+        };
         let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
         Ok(Base { table, batteries: 1 })
     }

@@ -25,22 +25,23 @@ use sha2::{Digest, Sha256};
 
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
 use crate::cluster::energy::EnergyConfig;
-use crate::cluster::record::RunSummary;
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::provenance::{code_version, rfc3339};
+use crate::experiment::summary::RunSummary;
 use crate::policy::batsim::BatsimConfig;
+use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::Overbooking;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
-use crate::policy::{self, Placement, ReservationHandling, StrategySettings, UnknownName, strategy};
+use crate::policy::{Placement, ReservationHandling, StrategyRef, StrategySettings};
 use crate::stats::calibration::OnlineCalibrator;
-use crate::stats::failure_law::FailureLaw;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
 use crate::store::{PointAxes, RunOutput, RunRow};
 use crate::units::{Time, per_hour_to_per_second};
 use crate::workload::WorkloadSource;
+use crate::workload::failure_law::FailureLaw;
 use crate::workload::failures::{
     FailureSource, FailureStream, LanlLog, existing_lanl_file, lanl_file, synthetic_stream,
 };
@@ -53,8 +54,8 @@ use crate::workload::swf::SwfTrace;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SinglePoint {
-    /// Strategy name (kebab-case, stable).
-    pub strategy: String,
+    /// The strategy (stored and identified by its kebab-case name).
+    pub strategy: StrategyRef,
     /// Placement policy.
     pub placement: Placement,
     /// Seed of every random stream of the run.
@@ -88,12 +89,11 @@ pub struct SinglePoint {
     pub energy: Option<EnergyConfig>,
 }
 
-/// The failure model a point gets when none is set: none for the classic
-/// queueing modes, the LANL replay with a trace, Poisson with the LANL rates
-/// for the synthetic workload.
-pub fn default_failures(strategy: &str, workload: &WorkloadSource) -> FailureSource {
-    let queueing = policy::strategy(strategy).is_ok_and(|s| s.queueing);
-    let model = match (queueing, workload) {
+/// The failure model a point gets when none is set (configs and the command
+/// line alike): none for the classic queueing modes, the LANL replay with a
+/// trace, Poisson with the LANL rates for the synthetic workload.
+pub fn default_failures(strategy: StrategyRef, workload: &WorkloadSource) -> FailureSource {
+    let model = match (strategy.queueing, workload) {
         (true, _) => "none",
         (false, WorkloadSource::Swf { .. }) => "lanl",
         (false, _) => "poisson",
@@ -107,9 +107,9 @@ impl SinglePoint {
     /// runs the whole log without deadlines, failures or reservations),
     /// unread settings reset, settings checked.
     pub fn resolve(mut self, failures_set: bool) -> anyhow::Result<SinglePoint> {
-        let info = strategy(&self.strategy)?;
+        let info = self.strategy.info();
         if !failures_set {
-            self.failures = default_failures(&self.strategy, &self.workload);
+            self.failures = default_failures(self.strategy, &self.workload);
         }
         if info.reads.scheduler {
             let batsim = self.batsim.as_ref().ok_or_else(|| {
@@ -138,14 +138,13 @@ impl SinglePoint {
         if !self.prepare.whole_log {
             self.prepare.validate()?;
         }
-        Ok(self.normalized()?)
+        Ok(self.normalized())
     }
 
     /// The same point with every setting its strategy does not read reset to
     /// its default: points that differ only there are one simulation.
-    pub fn normalized(&self) -> Result<SinglePoint, UnknownName> {
-        let info = strategy(&self.strategy)?;
-        let reads = info.reads;
+    pub fn normalized(&self) -> SinglePoint {
+        let reads = self.strategy.reads;
         let mut p = self.clone();
         if !reads.kill_at_estimate {
             p.classic = ClassicConfig::default();
@@ -178,7 +177,7 @@ impl SinglePoint {
                 AcceptanceKind::Risk => p.overbooking.pof_max = defaults.pof_max,
             }
         }
-        Ok(p)
+        p
     }
 
     /// The canonical TOML text of the settings.
@@ -210,20 +209,11 @@ impl SinglePoint {
 
 /// The `points` columns describing a point's settings.
 pub fn axes(p: &SinglePoint) -> PointAxes {
-    let info = policy::strategy(&p.strategy).ok();
     let (acceptance, security_factor) = match p.overbooking.acceptance {
         AcceptanceKind::Pof => ("pof", None),
-        AcceptanceKind::Risk => {
-            ("risk", Some(p.overbooking.security_factor.unwrap_or(info.map_or(1.0, |i| i.security_factor))))
-        }
+        AcceptanceKind::Risk => ("risk", Some(p.overbooking.security_factor.unwrap_or(p.strategy.security_factor))),
     };
-    let failures = match &p.failures {
-        FailureSource::None => "none",
-        FailureSource::Lanl { .. } => "lanl",
-        FailureSource::Poisson { .. } => "poisson",
-        FailureSource::Weibull { .. } => "weibull",
-        FailureSource::Hyperexp { .. } => "hyperexp",
-    };
+    let failures = p.failures.name();
     PointAxes {
         placement: p.placement.name().to_string(),
         acceptance: acceptance.to_string(),
@@ -265,7 +255,7 @@ fn run_row(
     let id = p.id()?;
     Ok(RunRow {
         run_id: id.run_id,
-        strategy: p.strategy.clone(),
+        strategy: p.strategy.to_string(),
         battery: p.battery as i64,
         battery_key: p.battery_key(),
         trace: trace.to_string(),
@@ -281,13 +271,7 @@ fn run_row(
 }
 
 /// The single-cluster scenario of point `p` on `jobs` (a battery).
-fn scenario(
-    inputs: &Inputs,
-    p: &SinglePoint,
-    jobs: &Arc<[Job]>,
-    capacity: u32,
-    calibrator: Option<OnlineCalibrator>,
-) -> anyhow::Result<Scenario> {
+fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) -> anyhow::Result<Scenario> {
     let reservations = p.reservations.generate(jobs, p.seed, p.battery);
     let jobs = if reservations.is_empty() {
         Arc::clone(jobs)
@@ -298,51 +282,70 @@ fn scenario(
         all.into()
     };
     let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
-    let strategy = policy::build(&p.strategy, &inputs.strategy_settings(p)?, capacity)?;
+    let strategy = p.strategy.build(&inputs.strategy_settings(p)?, capacity)?;
     let checkpoint = Some(p.overbooking.checkpoint);
-    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, calibrator, energy: p.energy })
+    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy })
 }
 
 /// The calibrator a calibrated point starts with: carried through the
-/// `calibration_warmup` batteries before its own, as if the cluster had been
-/// running them, so it has seen outcomes (and only past ones) when its own
-/// battery begins. None without calibration.
+/// `calibration_warmup` batteries before its own ([`warm_up`]). None without
+/// calibration.
 fn warm_calibrator(inputs: &Inputs, p: &SinglePoint, prepared: &Prepared) -> anyhow::Result<Option<OnlineCalibrator>> {
-    let Some(mut calibrator) = p.overbooking.calibrator() else { return Ok(None) };
-    for b in p.battery.saturating_sub(p.overbooking.calibration_warmup)..p.battery {
+    let Some(calibrator) = p.overbooking.calibrator() else { return Ok(None) };
+    let first = p.battery.saturating_sub(p.overbooking.calibration_warmup);
+    let warm = warm_up(calibrator, first..p.battery, |calibrator, b| {
+        let Some(battery) = prepared.batteries.get(b) else { return Ok(calibrator) };
         let q = SinglePoint { battery: b, ..p.clone() };
-        let Some(battery) = prepared.batteries.get(b) else { continue };
-        let warm = simulate_outcomes(scenario(inputs, &q, &battery.jobs, prepared.capacity, Some(calibrator))?)?;
-        calibrator = warm.cluster.calibrator.ok_or_else(|| anyhow!("the warm-up battery {b} lost its calibrator"))?;
-    }
-    Ok(Some(calibrator))
+        let scenario = scenario(inputs, &q, &battery.jobs, prepared.capacity)?;
+        let warm = simulate_outcomes(scenario.driven_by(|s| Calibrated::new(s, calibrator)))?;
+        anyhow::Ok(warm.cluster.report.calibrator)
+    })?;
+    Ok(Some(warm))
+}
+
+/// Simulates point `p` on its battery (calibrated online if it calibrates),
+/// keeping the executions if asked: the result and, calibrated, the
+/// calibrator's report.
+fn simulate_point(
+    inputs: &Inputs,
+    p: &SinglePoint,
+    prepared: &Prepared,
+    executions: bool,
+) -> anyhow::Result<(Simulated, Option<CalibratedRun>)> {
+    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
+        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
+    })?;
+    let calibrator = warm_calibrator(inputs, p, prepared)?;
+    let scenario = scenario(inputs, p, &battery.jobs, prepared.capacity)?;
+    Ok(match calibrator {
+        None if executions => (simulate(scenario)?, None),
+        None => (simulate_outcomes(scenario)?, None),
+        Some(calibrator) => {
+            let scenario = scenario.driven_by(|s| Calibrated::new(s, calibrator));
+            let simulated = if executions { simulate(scenario)? } else { simulate_outcomes(scenario)? };
+            let (simulated, calibrated) = simulated.split();
+            (simulated, Some(calibrated))
+        }
+    })
 }
 
 /// Simulates a single-cluster point again keeping its executions (the node
 /// list of every job), for Batsim's job table; nothing is stored.
 pub fn simulate_with_executions(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<Simulated> {
-    let prepared = inputs.prepared(p)?;
-    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
-        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
-    })?;
-    let calibrator = warm_calibrator(inputs, p, prepared)?;
-    Ok(simulate(scenario(inputs, p, &battery.jobs, prepared.capacity, calibrator)?)?)
+    Ok(simulate_point(inputs, p, inputs.prepared(p)?, true)?.0)
 }
 
 /// Simulates one single-cluster point: what to store and its summary. A job
 /// its strategy left without an outcome is an error (a defect), not a failure.
 pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSummary)> {
     let prepared = inputs.prepared(p)?;
-    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
-        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
-    })?;
     let capacity = prepared.capacity;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let calibrator = warm_calibrator(inputs, p, prepared)?;
-    let simulated = simulate_outcomes(scenario(inputs, p, &battery.jobs, capacity, calibrator)?)?;
+    let (simulated, calibrated) = simulate_point(inputs, p, prepared, false)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
-    let summary = RunSummary::of(&simulated.cluster.records, capacity);
+    let records = &simulated.cluster.records;
+    let summary = RunSummary::of(records, capacity).calibrated(records, calibrated.as_ref());
     let run = run_row(p, &prepared.trace, capacity, started, wall_seconds)?;
     let unresolved = simulated.cluster.unresolved;
     if unresolved > 0 {
@@ -352,6 +355,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
     let output = RunOutput {
         run,
         records: simulated.cluster.records,
+        calibrated,
         node_events: simulated.cluster.node_events,
         point,
         grid: None,
@@ -392,7 +396,7 @@ impl Inputs {
         }
         p.overbooking.validate()?;
         p.reservations.validate()?;
-        let reads = policy::strategy(&p.strategy)?.reads;
+        let reads = p.strategy.reads;
         if reads.overbooking && !self.models.contains_key(&model_key(p)) {
             let prepared = self.prepared(p)?;
             let input: Vec<_>;
@@ -428,7 +432,7 @@ impl Inputs {
 
     /// The strategy settings of a point: reliability, and overbooking when read.
     pub fn strategy_settings(&self, p: &SinglePoint) -> anyhow::Result<StrategySettings> {
-        let info = policy::strategy(&p.strategy)?;
+        let info = p.strategy.info();
         let lambda = per_hour_to_per_second(p.overbooking.lambda_per_hour);
         let mu = per_hour_to_per_second(p.overbooking.mu_per_hour);
         // The PoS assumes the failure law of the configured synthetic model,
@@ -477,7 +481,7 @@ mod tests {
 
     fn point() -> SinglePoint {
         SinglePoint {
-            strategy: "heuristic-planning".into(),
+            strategy: StrategyRef::named("heuristic-planning").unwrap(),
             placement: Placement::BestFit,
             seed: 1,
             battery: 3,
@@ -505,22 +509,29 @@ mod tests {
         assert_ne!(p.id(), other.id());
     }
 
+    fn p_text() -> String {
+        point().canonical().unwrap()
+    }
+
     #[test]
     fn unread_settings_normalise_away() {
         let mut a = point();
         a.overbooking.pof_max = 0.35;
         // Heuristic planning reads neither PoF_max nor its placement.
         let b = SinglePoint { placement: Placement::FirstFit, ..a.clone() };
-        assert_eq!(a.normalized().unwrap().id(), point().normalized().unwrap().id());
-        assert_eq!(b.normalized().unwrap().id(), point().normalized().unwrap().id());
+        assert_eq!(a.normalized().id(), point().normalized().id());
+        assert_eq!(b.normalized().id(), point().normalized().id());
         // Heuristic overbooking reads PoF_max, but not the security factor under the PoF test.
-        let mut c = SinglePoint { strategy: "heuristic-overbooking".into(), ..a.clone() };
+        let mut c = SinglePoint { strategy: StrategyRef::named("heuristic-overbooking").unwrap(), ..a.clone() };
         let d = c.clone();
         c.overbooking.security_factor = Some(3.0);
-        assert_eq!(c.normalized().unwrap().id(), d.normalized().unwrap().id());
+        assert_eq!(c.normalized().id(), d.normalized().id());
         let mut e = d.clone();
         e.overbooking.pof_max = 0.4;
-        assert_ne!(e.normalized().unwrap().id(), d.normalized().unwrap().id());
-        assert!(SinglePoint { strategy: "nope".into(), ..point() }.normalized().is_err());
+        assert_ne!(e.normalized().id(), d.normalized().id());
+        // An unknown name is refused where the point is read, naming the valid ones.
+        let text = p_text().replace("heuristic-planning", "nope");
+        let err = toml::from_str::<SinglePoint>(&text).unwrap_err().to_string();
+        assert!(err.contains("unknown strategy `nope`") && err.contains("valid strategy names"), "{err}");
     }
 }

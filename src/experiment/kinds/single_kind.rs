@@ -14,15 +14,15 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use crate::cluster::record::RunSummary;
 use crate::experiment::id::Unserialisable;
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::single::{SinglePoint, default_failures, run};
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use crate::experiment::point::{AnyPoint, Axis, Base, BatteryJobs, Point, PointKind, PointOutput, axis, check_trace};
+use crate::experiment::summary::RunSummary;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::OverbookingConfig;
-use crate::policy::{Placement, strategy_infos};
+use crate::policy::{Placement, StrategyRef, strategy_infos};
 use crate::store::tables::groups::{PointTables, RUNS};
 use crate::store::{RunOutput, Store, StoreError};
 use crate::threads::Budget;
@@ -187,8 +187,8 @@ impl PointKind for SingleKind {
         }
         let batteries = if config.prepare.whole_log { 1 } else { config.prepare.batteries };
         let workload = config.workload.source();
-        let strategy = "conservative-backfilling".to_string();
-        let failures = config.failures.clone().unwrap_or_else(|| default_failures(&strategy, &workload));
+        let strategy = StrategyRef::named("conservative-backfilling").map_err(|e| loc.at(0, e))?;
+        let failures = config.failures.clone().unwrap_or_else(|| default_failures(strategy, &workload));
         let base = SinglePoint {
             strategy,
             placement: config.placement,
@@ -236,7 +236,7 @@ fn finish(point: SinglePoint, sweep: &SweepContext<'_>) -> Result<SinglePoint, C
         };
         loc.at(at, format!("{label}: {e:#}"))
     })?;
-    if moving && strategy_infos().iter().any(|s| s.name == point.strategy && !s.moves_planned_jobs) {
+    if moving && !point.strategy.moves_planned_jobs {
         return Err(loc.at(
             sweep.in_sweep("reservation_option"),
             format!(

@@ -55,12 +55,12 @@ use serde_json::{Value, json};
 
 use crate::policy::batsim::link::{Link, LinkError};
 use crate::policy::batsim::protocol::{
-    Decision, IntervalSet, JobDescription, JobState, WORKLOAD, delay_profile_name, event, message, parse_reply,
-    simulation_begins,
+    Decision, IntervalSet, JobDescription, JobState, WORKLOAD, event, message, parse_reply, simulation_begins,
 };
 use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::sim::kernel::SimError;
 use crate::units::{JobId, NodeId, Time};
+use crate::workload::batsim::delay_profile_name;
 use crate::workload::job::Job;
 
 /// Where the scheduler is: `[batsim]` in a config, `--scheduler-…` on the command line.
@@ -476,9 +476,14 @@ impl Batsim {
     }
 }
 
+/// The run's error when the external scheduler fails at `at`.
+fn external_scheduler(at: Time, what: String) -> SimError {
+    SimError::External { party: "external scheduler".into(), at, what }
+}
+
 impl Strategy for Batsim {
     fn begin(&mut self, jobs: &[Job]) -> Result<(), SimError> {
-        let err = |what: String| SimError::Scheduler { at: 0, what };
+        let err = |what: String| external_scheduler(0, what);
         self.config.validate().map_err(|e| err(e.to_string()))?;
         for (i, j) in jobs.iter().enumerate() {
             if j.id as usize != i {
@@ -505,8 +510,8 @@ impl Strategy for Batsim {
         Ok(())
     }
 
-    fn error(&self) -> Option<(Time, String)> {
-        self.error.clone()
+    fn error(&self) -> Option<SimError> {
+        self.error.as_ref().map(|(at, what)| external_scheduler(*at, what.clone()))
     }
 
     fn submit(&mut self, c: &mut dyn Cluster, job: JobId) {

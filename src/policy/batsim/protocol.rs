@@ -20,6 +20,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::units::{NodeId, Time};
+use crate::workload::batsim::delay_profile_name;
 
 /// A set of resource ids, as sorted disjoint closed intervals.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -156,11 +157,6 @@ impl JobDescription<'_> {
             "profile": self.profile,
         })
     }
-}
-
-/// The name of the delay profile of a job running `runtime` seconds.
-pub fn delay_profile_name(runtime: Time) -> String {
-    format!("delay{runtime}")
 }
 
 /// A slasim time as Batsim time, in seconds. The instant 0 goes out as

@@ -705,7 +705,7 @@ impl<R: Rule> Strategy for Comprehensive<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::failure_law::FailureLaw;
+    use crate::workload::failure_law::FailureLaw;
 
     fn reliability() -> Reliability {
         let lambda = 1.2904e-4 / 3600.0;

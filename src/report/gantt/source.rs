@@ -250,7 +250,7 @@ fn grid_source(conn: &Connection, run: i64, config: &str, stored_by: &str, trace
     let inputs =
         Inputs::load(&[Point::new(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
     let log = inputs.grid_log(&point)?;
-    let simulated = run_grid_point(log, &point.grid, &point.strategy, point.seed)
+    let simulated = run_grid_point(log, &point.grid, point.strategy, point.seed)
         .with_context(|| format!("run {run}: simulating it again"))?;
     let mut bands = Vec::with_capacity(simulated.executions.len());
     for (c, executions) in simulated.executions.iter().enumerate() {

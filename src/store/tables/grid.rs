@@ -9,10 +9,10 @@
 //! run's sweep) and `cluster_runs` by those and its [`Section::GridClusters`]
 //! axes.
 
-use crate::grid::request::RequestId;
 use crate::store::columns::Section::{Grid, GridClusters};
 use crate::store::columns::{Described, Rows, Table, axis, column, detail, metric};
 use crate::store::{ClusterRow, GridOutput, RequestRow, RunRow};
+use crate::workload::corequest::RequestId;
 
 /// A Grid run.
 #[derive(Debug, Clone, Copy)]

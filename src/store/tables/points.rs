@@ -5,7 +5,7 @@
 //! column with a `read` back into a [`RunSummary`]. Columns added after
 //! schema 1 read as their `default` in older stores.
 
-use crate::cluster::record::RunSummary;
+use crate::experiment::summary::RunSummary;
 use crate::store::columns::Section::{Checkpoints, Queueing, Reservations, Summary};
 use crate::store::columns::{Column, Described, Read, Rows, Table, axis, column, metric};
 use crate::store::{PointAxes, RunRow};

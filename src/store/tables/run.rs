@@ -89,6 +89,8 @@ pub struct JobRow<'a> {
     pub record: &'a JobRecord,
     /// The cluster it ran on (0 in a single-cluster run).
     pub cluster: u32,
+    /// The calibrated PoF its acceptance test read, if the run calibrated.
+    pub pof_calibrated: Option<f64>,
 }
 
 /// The row type of `job_outcomes` and `reservations`.
@@ -121,7 +123,7 @@ const OUTCOME_COLUMNS: &[Column<Jobs>] = &[
     column!("pinned", Int, |r| r.record.pinned; since 2, "0"),
     column!("checkpoints", Int, |r| r.record.checkpoints; since 2, "0"),
     column!("cluster", Int, |r| r.cluster; since 4, "0"),
-    column!("pof_calibrated", Real, |r| r.record.pof_calibrated; since 7, "NULL"),
+    column!("pof_calibrated", Real, |r| r.pof_calibrated; since 7, "NULL"),
 ];
 
 /// A run's advance reservations (paper B).

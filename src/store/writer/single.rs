@@ -1,6 +1,7 @@
 //! Writing a single-cluster run (and the job rows of a Grid run).
 
 use crate::cluster::record::JobRecord;
+use crate::policy::calibrator::CalibratedRun;
 use crate::store::columns::{insert, insert_all};
 use crate::store::tables::points::{POINTS, PointRow};
 use crate::store::tables::run::{
@@ -31,7 +32,7 @@ impl Store {
             write_battery_jobs(&tx, r.battery_key, jobs).map_err(&err)?;
         }
         let clusters = out.grid.as_ref().map(|g| g.job_clusters.as_slice());
-        write_outcomes(&tx, r.run_id, jobs, records, clusters).map_err(&err)?;
+        write_outcomes(&tx, r.run_id, jobs, records, clusters, out.calibrated.as_ref()).map_err(&err)?;
         if let Some(g) = &out.grid {
             super::grid::write_grid(&tx, r, g).map_err(&err)?;
         }
@@ -40,6 +41,7 @@ impl Store {
             job,
             record,
             cluster: 0,
+            pof_calibrated: None,
         });
         insert_all(&tx, &RESERVATIONS, reservations).map_err(&err)?;
         let events =
@@ -88,6 +90,7 @@ fn write_outcomes(
     jobs: &[Job],
     records: &[JobRecord],
     clusters: Option<&[u32]>,
+    calibrated: Option<&CalibratedRun>,
 ) -> rusqlite::Result<()> {
     let cluster_of = |job: u32| clusters.and_then(|c| c.get(job as usize)).copied().unwrap_or(0);
     let rows = records.iter().map(|record| JobRow {
@@ -95,6 +98,7 @@ fn write_outcomes(
         job: &jobs[record.job as usize],
         record,
         cluster: cluster_of(record.job),
+        pof_calibrated: calibrated.and_then(|c| c.pof(record.job)),
     });
     insert_all(tx, &JOB_OUTCOMES, rows)
 }
