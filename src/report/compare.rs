@@ -5,9 +5,8 @@ use std::path::Path;
 use anyhow::bail;
 use polars::prelude::*;
 
-use crate::report::figures::Gantts;
 use crate::report::load::{Filter, load_points};
-use crate::report::render::{markdown, page, write_table};
+use crate::report::render::{Gantts, markdown, page, write_table};
 use crate::report::tables::{Agg, Table, agg_rows, aggregates};
 use crate::report::{ReportSummary, prepare_out, summary};
 

@@ -9,25 +9,9 @@ use polars::prelude::*;
 
 use crate::policy::strategy_infos;
 use crate::report::plots::{Figure, Panel, Series};
-use crate::report::render::{escape, slug};
+use crate::report::render::{GanttFigure, Gantts, escape, slug};
 use crate::report::tables::{Agg, lookup};
 use crate::report::{gantt, grid, tables};
-
-/// A Gantt chart of the report: its id, caption and SVG.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct GanttFigure {
-    pub(crate) id: String,
-    pub(crate) caption: String,
-    pub(crate) svg: String,
-}
-
-/// The Gantt section of a report: its charts and a paragraph saying which
-/// runs and windows they show (and any run that could not be drawn).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Gantts {
-    pub(crate) charts: Vec<GanttFigure>,
-    pub(crate) text: String,
-}
 
 /// The runs a report draws Gantt charts of: the first single-cluster run of
 /// each trace (three traces at most), the first Grid run and the first

@@ -7,7 +7,6 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::report::figures::Gantts;
 use crate::report::gantt;
 use crate::report::plots::Figure;
 use crate::report::tables::Table;
@@ -176,4 +175,20 @@ pub(crate) fn slug(s: &str) -> String {
         .map(str::to_ascii_lowercase)
         .collect::<Vec<_>>()
         .join("-")
+}
+
+/// A Gantt chart of the report: its id, caption and SVG.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GanttFigure {
+    pub(crate) id: String,
+    pub(crate) caption: String,
+    pub(crate) svg: String,
+}
+
+/// The Gantt section of a report: its charts and a paragraph saying which
+/// runs and windows they show (and any run that could not be drawn).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Gantts {
+    pub(crate) charts: Vec<GanttFigure>,
+    pub(crate) text: String,
 }
