@@ -118,6 +118,15 @@ pub struct Base {
     pub batteries: usize,
 }
 
+impl Base {
+    /// The base of a kind whose settings are `settings`, read from `file`.
+    pub fn of(file: &ConfigFile<'_>, settings: impl serde::Serialize, batteries: usize) -> Result<Base, ConfigError> {
+        let table =
+            toml::Table::try_from(settings).map_err(|e| file.loc.at(0, format!("cannot build the base point: {e}")))?;
+        Ok(Base { table, batteries })
+    }
+}
+
 /// A battery's jobs, to store while the point that reads them runs.
 pub struct BatteryJobs {
     /// Its `battery_key`.

@@ -104,8 +104,7 @@ impl PointKind for DiceKind {
         let config: DiceFile = toml::from_str(file.loc.text).map_err(|e| file.loc.syntax(e))?;
         let dice = config.dice.unwrap_or_default();
         let dice = DicePoint { seed: file.seed_of("dice", dice.seed), ..dice };
-        let table = toml::Table::try_from(dice).map_err(|e| file.loc.at(0, e))?;
-        Ok(Base { table, batteries: 1 })
+        Base::of(file, dice, 1)
     }
 
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {

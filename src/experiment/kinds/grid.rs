@@ -401,8 +401,7 @@ impl PointKind for GridKind {
             workload,
             grid,
         };
-        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
-        Ok(Base { table, batteries: 1 })
+        Base::of(file, base, 1)
     }
 
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {

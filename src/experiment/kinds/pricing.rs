@@ -375,8 +375,7 @@ impl PointKind for PricingKind {
         let config: PricingFile = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
         let settings = config.pricing.unwrap_or_default();
         let base = PricingSettings { seed: file.seed_of("pricing", settings.seed), ..settings };
-        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
-        Ok(Base { table, batteries: 1 })
+        Base::of(file, base, 1)
     }
 
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {

@@ -203,8 +203,7 @@ impl PointKind for SingleKind {
             batsim: config.batsim,
             energy: config.energy,
         };
-        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
-        Ok(Base { table, batteries })
+        Base::of(file, base, batteries)
     }
 
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {

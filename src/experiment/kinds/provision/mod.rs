@@ -349,8 +349,7 @@ impl PointKind for ProvisionKind {
         let config: ProvisionFile = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
         let settings = config.provision.unwrap_or_default();
         let base = ProvisionSettings { seed: file.seed_of("provision", settings.seed), ..settings };
-        let table = toml::Table::try_from(base).map_err(|e| loc.at(0, format!("cannot build the base point: {e}")))?;
-        Ok(Base { table, batteries: 1 })
+        Base::of(file, base, 1)
     }
 
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
