@@ -95,11 +95,11 @@ fn listed(title: &str) -> Vec<Listed> {
     found.1.clone()
 }
 
-/// The files whose code satisfies `defines`, outside `skip`.
-fn defining(files: &[(String, String)], defines: impl Fn(&str) -> bool, skip: &[&str]) -> Vec<String> {
+/// The files whose code satisfies `defines`, except those under `outside`.
+fn defining(files: &[(String, String)], defines: impl Fn(&str) -> bool, outside: &[&str]) -> Vec<String> {
     files
         .iter()
-        .filter(|(f, code)| !skip.iter().any(|s| f.starts_with(s)) && defines(code))
+        .filter(|(f, code)| !outside.iter().any(|o| f.starts_with(o)) && defines(code))
         .map(|(f, _)| f.clone())
         .collect()
 }

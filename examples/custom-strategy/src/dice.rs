@@ -35,18 +35,9 @@ impl Default for DicePoint {
 
 /// A dice config file (the common keys are slasim's to read).
 #[derive(Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct DiceFile {
     #[serde(default)]
-    name: Option<toml::Value>,
-    #[serde(default)]
-    description: Option<toml::Value>,
-    #[serde(default)]
     dice: Option<DicePoint>,
-    #[serde(default)]
-    seed: Option<toml::Value>,
-    #[serde(default)]
-    sweep: Option<toml::Value>,
 }
 
 /// The dice kind.

@@ -323,22 +323,15 @@ pub fn run_grid_point(
 /// A Grid config file: `[workload]` (the log its cluster windows are cut
 /// from) and `[grid]`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+// The top-level keys are checked by the config reader before a kind reads
+// its own (`Experiment::kind_of`): the common ones are not repeated here.
 struct GridConfigFile {
-    #[serde(default)]
-    name: Option<toml::Value>,
-    #[serde(default)]
-    description: Option<toml::Value>,
     /// The log the cluster windows are cut from.
     #[serde(default)]
     workload: WorkloadConfig,
     /// Clusters, broker and requests.
     #[serde(default)]
     grid: Option<GridConfig>,
-    #[serde(default)]
-    seed: Option<toml::Value>,
-    #[serde(default)]
-    sweep: Option<toml::Value>,
 }
 
 /// The Grid kind.

@@ -310,18 +310,11 @@ pub fn run_pricing(point: &PricingPoint, budget: &Budget) -> anyhow::Result<Pric
 
 /// A pricing config file: `[pricing]`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+// The top-level keys are checked by the config reader before a kind reads
+// its own (`Experiment::kind_of`): the common ones are not repeated here.
 struct PricingFile {
     #[serde(default)]
-    name: Option<toml::Value>,
-    #[serde(default)]
-    description: Option<toml::Value>,
-    #[serde(default)]
     pricing: Option<PricingSettings>,
-    #[serde(default)]
-    seed: Option<toml::Value>,
-    #[serde(default)]
-    sweep: Option<toml::Value>,
 }
 
 /// The pricing kind.

@@ -60,12 +60,9 @@ impl WorkloadConfig {
 
 /// A single-cluster config file.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+// The top-level keys are checked by the config reader before a kind reads
+// its own (`Experiment::kind_of`): the common ones are not repeated here.
 struct SingleConfig {
-    #[serde(default)]
-    name: Option<toml::Value>,
-    #[serde(default)]
-    description: Option<toml::Value>,
     /// The jobs.
     #[serde(default)]
     workload: WorkloadConfig,
@@ -94,10 +91,6 @@ struct SingleConfig {
     /// Placement policy.
     #[serde(default)]
     placement: Placement,
-    #[serde(default)]
-    seed: Option<toml::Value>,
-    #[serde(default)]
-    sweep: Option<toml::Value>,
 }
 
 /// The single-cluster kind.

@@ -105,3 +105,33 @@ pub fn groups() -> Vec<&'static PointTables> {
     let added = ADDED.read().unwrap_or_else(|poisoned| poisoned.into_inner());
     [&RUNS, &PROVISION_POINTS].into_iter().chain(added.iter().copied()).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in groups name exactly the tables described column by
+    /// column (aside from the experiments' two and the batteries' jobs,
+    /// which merge copies for every kind), and each holds its group's key
+    /// column.
+    #[test]
+    fn built_in_groups_are_the_described_tables() {
+        let described = crate::store::tables::described_tables();
+        let mut grouped: Vec<&str> =
+            [&RUNS, &PROVISION_POINTS].iter().flat_map(|g| g.tables.iter().map(|t| t.name)).collect();
+        let mut expected: Vec<&str> = described
+            .iter()
+            .map(|t| t.name())
+            .filter(|n| !["experiments", "experiment_points", "battery_jobs"].contains(n))
+            .collect();
+        grouped.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(grouped, expected);
+        for group in [&RUNS, &PROVISION_POINTS] {
+            for table in group.tables {
+                let t = described.iter().find(|t| t.name() == table.name).expect("described above");
+                assert!(t.columns().iter().any(|c| c.0 == group.key), "{} has no {}", table.name, group.key);
+            }
+        }
+    }
+}

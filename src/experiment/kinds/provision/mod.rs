@@ -279,18 +279,11 @@ pub fn run(point: &ProvisionPoint, budget: &Arc<Budget>, experiment: Option<&str
 
 /// A provisioning config file: `[provision]`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+// The top-level keys are checked by the config reader before a kind reads
+// its own (`Experiment::kind_of`): the common ones are not repeated here.
 struct ProvisionFile {
     #[serde(default)]
-    name: Option<toml::Value>,
-    #[serde(default)]
-    description: Option<toml::Value>,
-    #[serde(default)]
     provision: Option<ProvisionSettings>,
-    #[serde(default)]
-    seed: Option<toml::Value>,
-    #[serde(default)]
-    sweep: Option<toml::Value>,
 }
 
 /// The provisioning kind.
