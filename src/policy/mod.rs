@@ -17,6 +17,7 @@ pub mod classic;
 pub mod comprehensive;
 pub mod heuristic;
 pub mod overbooking;
+pub mod priority;
 
 pub mod interface;
 pub mod reservation;
