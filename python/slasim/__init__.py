@@ -1,0 +1,9 @@
+"""slasim from Python: runs, sweeps and stores as polars DataFrames,
+in-process schedulers, and Gymnasium environments stepped in Rust.
+
+See the book's page "From Python" (docs/src/guide/python.md).
+"""
+
+from slasim._slasim import SlasimError, version
+
+__all__ = ["SlasimError", "version"]
