@@ -1,25 +1,35 @@
-//! EASY backfilling on an availability profile: the crate's one EASY rule
-//! for planners that keep their commitments in an [`AvailabilityProfile`]
-//! (the classic modes with advance reservations, and the pricing of slots,
-//! which projects EASY forward).
+//! EASY backfilling: the crate's one EASY rule, in its two forms.
 //!
 //! Reference: D. Lifka, "The ANL/IBM SP scheduling system", JSSPP 1995;
 //! A. Mu'alem and D. Feitelson, IEEE TPDS 12(6), 2001.
 //!
 //! Contract: a pass at instant `now` goes over the waiting jobs in queue
-//! order.
+//! order (whatever order the caller keeps: arrival, or a priority rule's).
 //! - Heads start while they fit now for their whole length ([`fits_now`]).
-//! - The first head that does not fit gets a reservation at its earliest
-//!   window, the shadow ([`Shadow::reserve`]).
-//! - Every later job starts now if it fits now for its whole length beside
-//!   the shadow and the jobs started before it in the pass ([`fits_now`],
-//!   with the shadow in the profile).
-//! - The shadow is released at the end of the pass ([`Shadow::release`]).
+//! - The first head that does not fit gets a reservation, the shadow.
+//! - Every later job starts now if it fits now and does not delay the head.
 //!
-//! A start books `[now, now + length)` in the profile; a job's length is its
-//! estimate, at least 1 s ([`length`]). Where the profile is overcommitted
-//! nothing fits. Callers drive their own queue (a set, a vector) and their
-//! starts; the rule is here, pure, with no allocation.
+//! The rule comes in two forms:
+//! - **By counting nodes** ([`CountedShadow`]), as Lifka and Mu'alem &
+//!   Feitelson define it: the shadow time is the earliest expected end of a
+//!   running job at which enough nodes are free for the head, and the extra
+//!   nodes are those free then beyond the head's need (every running job
+//!   expected to end by the shadow time counts, whatever the order of jobs
+//!   ending at the same instant; an overdue job is expected to end now). A
+//!   later job starts now if it fits the idle nodes and either ends by the
+//!   shadow time (by its length) or uses no more than the extra nodes.
+//! - **On an availability profile** ([`Shadow`]), for planners that keep
+//!   their commitments in an [`AvailabilityProfile`] (the classic modes with
+//!   advance reservations, and the pricing of slots, which projects EASY
+//!   forward): the head's reservation is its earliest window
+//!   ([`Shadow::reserve`]); a later job starts now if it fits now for its
+//!   whole length beside the shadow and the jobs started before it in the
+//!   pass ([`fits_now`]); the shadow is released at the end of the pass
+//!   ([`Shadow::release`]). Where the profile is overcommitted nothing fits.
+//!
+//! A start books `[now, now + length)`; a job's length is its estimate, at
+//! least 1 s ([`length`]). Callers drive their own queue (a set, a vector)
+//! and their starts; the rule is here, pure, with no allocation.
 
 use crate::plan::profile::AvailabilityProfile;
 use crate::units::Time;
@@ -65,5 +75,64 @@ impl Shadow {
     #[inline]
     pub fn release(self, profile: &mut AvailabilityProfile) {
         profile.release(self.start, self.start + self.length, self.procs);
+    }
+}
+
+/// The blocked head's reservation by counting nodes: its shadow time and the
+/// extra nodes, and the idle nodes a pass has not handed out yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountedShadow {
+    shadow: Time,
+    extra: u32,
+    free: u32,
+}
+
+impl CountedShadow {
+    /// The shadow of a head needing `need` nodes, with `free` nodes idle now
+    /// and the running jobs' `(expected end, nodes)` in order of expected end.
+    #[inline]
+    pub fn new(now: Time, free: u32, need: u32, running: impl IntoIterator<Item = (Time, u32)>) -> CountedShadow {
+        let (mut available, mut shadow) = (free, now);
+        for (end, nodes) in running {
+            let end = end.max(now);
+            if available >= need && end > shadow {
+                break;
+            }
+            available += nodes;
+            shadow = end;
+        }
+        CountedShadow { shadow, extra: available.saturating_sub(need), free }
+    }
+
+    /// When the head will start.
+    #[inline]
+    pub fn start(&self) -> Time {
+        self.shadow
+    }
+
+    /// Idle nodes not handed out in this pass.
+    #[inline]
+    pub fn free(&self) -> u32 {
+        self.free
+    }
+
+    /// True if a later job of `nodes` for `length` may start now without
+    /// delaying the head; it is then counted (its nodes taken from the idle
+    /// ones, and from the extra ones unless it ends by the shadow time).
+    #[inline]
+    pub fn admit(&mut self, now: Time, nodes: u32, length: Time) -> bool {
+        if nodes > self.free {
+            return false;
+        }
+        if now + length <= self.shadow {
+            self.free -= nodes;
+            true
+        } else if nodes <= self.extra {
+            self.extra -= nodes;
+            self.free -= nodes;
+            true
+        } else {
+            false
+        }
     }
 }

@@ -57,7 +57,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::AvailabilityProfile;
-use crate::plan::easy::{self, Shadow, length};
+use crate::plan::easy::{self, CountedShadow, Shadow, length};
 use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::policy::reservation::{BacklogJob, Block, ReservationService};
 use crate::units::{JobId, NodeId, Time};
@@ -274,37 +274,15 @@ impl Classic {
         }
         let Some(&head) = self.queue.first() else { return };
         let now = c.now();
-        // The head's shadow time (the earliest expected end at which enough
-        // nodes are free) and the extra nodes: every node free then, with all
-        // jobs expected to end by it counted whatever their order, beyond
-        // the head's need. An overdue job is expected to end now.
-        let need = c.job(head).nodes;
-        let (mut available, mut shadow) = (self.free, now);
-        for &(end, job) in &self.running {
-            let end = end.max(now);
-            if available >= need && end > shadow {
-                break;
-            }
-            available += c.job(job).nodes;
-            shadow = end;
-        }
-        let mut extra = available.saturating_sub(need);
-        let mut free = self.free;
+        let running = self.running.iter().map(|&(end, job)| (end, c.job(job).nodes));
+        let mut shadow = CountedShadow::new(now, self.free, c.job(head).nodes, running);
         self.batch.clear();
         for &job in self.queue.iter().skip(1) {
-            if free == 0 {
+            if shadow.free() == 0 {
                 break;
             }
             let j = c.job(job);
-            if j.nodes > free {
-                continue;
-            }
-            if now + length(j.estimate) <= shadow {
-                free -= j.nodes;
-                self.batch.push(job);
-            } else if j.nodes <= extra {
-                extra -= j.nodes;
-                free -= j.nodes;
+            if shadow.admit(now, j.nodes, length(j.estimate)) {
                 self.batch.push(job);
             }
         }

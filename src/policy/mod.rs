@@ -31,6 +31,8 @@ use crate::policy::comprehensive::{
 use crate::policy::heuristic::Heuristic;
 pub use crate::policy::interface::{Booking, Cluster, Outcome, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::policy::overbooking::Overbooking;
+use crate::policy::priority::queueing::PriorityQueueing;
+use crate::policy::priority::{f1::F1, sjf::Sjf, smallest::Smallest, uni::Uni, wfp3::Wfp3};
 pub use crate::policy::reservation::{BacklogJob, Block, ReservationService, ReservingStrategy};
 use crate::registry::{Named, Registry};
 use crate::setting::InvalidSetting;
@@ -123,8 +125,35 @@ fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
     s.overbooking.clone()
 }
 
+/// Builds a priority rule's queueing strategy.
+type BuildStrategy = fn(&StrategySettings, u32) -> Box<dyn Strategy>;
+
+/// The entry of a priority rule's queueing strategy (`<rule>` or
+/// `<rule>-easy`): a queueing mode that reads `kill_at_estimate`, like the
+/// classic ones.
+const fn priority_queueing(name: &'static str, description: &'static str, build: BuildStrategy) -> StrategyInfo {
+    StrategyInfo {
+        name,
+        description,
+        reads: Reads {
+            placement: false,
+            overbooking: false,
+            acceptance: false,
+            scheduler: false,
+            kill_at_estimate: true,
+        },
+        security_factor: 2.0,
+        base: None,
+        moves_planned_jobs: false,
+        queueing: true,
+        node_failures: false,
+        build,
+        reserving: None,
+    }
+}
+
 /// The built-in strategies, in report order.
-static BUILTIN: [StrategyInfo; 9] = [
+static BUILTIN: [StrategyInfo; 19] = [
     StrategyInfo {
         name: "conservative-backfilling",
         description: "comprehensive (conservative) backfilling: nodes fixed at acceptance, held for the full estimate",
@@ -311,6 +340,50 @@ static BUILTIN: [StrategyInfo; 9] = [
         build: |s, k| Box::new(batsim::Batsim::new(s.batsim.clone().unwrap_or_default(), k)),
         reserving: None,
     },
+    priority_queueing(
+        "sjf",
+        "shortest job (requested time) first, no backfilling: the first job that does not fit blocks the queue",
+        |s, k| Box::new(PriorityQueueing::new(Sjf, false, k, s.kill_at_estimate)),
+    ),
+    priority_queueing(
+        "sjf-easy",
+        "shortest job (requested time) first, with EASY backfilling in that order",
+        |s, k| Box::new(PriorityQueueing::new(Sjf, true, k, s.kill_at_estimate)),
+    ),
+    priority_queueing(
+        "smallest-first",
+        "fewest processors first, no backfilling: the first job that does not fit blocks the queue",
+        |s, k| Box::new(PriorityQueueing::new(Smallest, false, k, s.kill_at_estimate)),
+    ),
+    priority_queueing("smallest-first-easy", "fewest processors first, with EASY backfilling in that order", |s, k| {
+        Box::new(PriorityQueueing::new(Smallest, true, k, s.kill_at_estimate))
+    }),
+    priority_queueing("wfp3", "WFP3 (largest (wait / estimate)^3 × processors first), no backfilling", |s, k| {
+        Box::new(PriorityQueueing::new(Wfp3, false, k, s.kill_at_estimate))
+    }),
+    priority_queueing(
+        "wfp3-easy",
+        "WFP3 (largest (wait / estimate)^3 × processors first), with EASY backfilling in that order",
+        |s, k| Box::new(PriorityQueueing::new(Wfp3, true, k, s.kill_at_estimate)),
+    ),
+    priority_queueing("uni", "UNI (largest wait / (log2(processors) × estimate) first), no backfilling", |s, k| {
+        Box::new(PriorityQueueing::new(Uni, false, k, s.kill_at_estimate))
+    }),
+    priority_queueing(
+        "uni-easy",
+        "UNI (largest wait / (log2(processors) × estimate) first), with EASY backfilling in that order",
+        |s, k| Box::new(PriorityQueueing::new(Uni, true, k, s.kill_at_estimate)),
+    ),
+    priority_queueing(
+        "f1",
+        "F1 (smallest log10(estimate) × processors + 870 × log10(submit) first), no backfilling",
+        |s, k| Box::new(PriorityQueueing::new(F1, false, k, s.kill_at_estimate)),
+    ),
+    priority_queueing(
+        "f1-easy",
+        "F1 (smallest log10(estimate) × processors + 870 × log10(submit) first), with EASY backfilling in that order",
+        |s, k| Box::new(PriorityQueueing::new(F1, true, k, s.kill_at_estimate)),
+    ),
 ];
 
 /// Every strategy a config or the command line can name: the built-in ones
@@ -472,7 +545,8 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown strategy `easy-peasy`; valid strategy names: conservative-backfilling, heuristic-planning, \
-             comprehensive-overbooking, heuristic-overbooking, shortened-backfilling, fcfs, easy, conservative, batsim"
+             comprehensive-overbooking, heuristic-overbooking, shortened-backfilling, fcfs, easy, conservative, batsim, \
+             sjf, sjf-easy, smallest-first, smallest-first-easy, wfp3, wfp3-easy, uni, uni-easy, f1, f1-easy"
         );
         let err = Placement::parse("worst-fit").unwrap_err();
         assert!(err.to_string().contains("first-fit, best-fit, highest-pos, last-fit"));

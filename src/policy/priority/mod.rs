@@ -14,10 +14,13 @@
 //! (every user of a rule sorts stably). A rule reads only what [`Waiting`]
 //! holds and the current time; the scores' formulas are on the strategies'
 //! reference page. One rule per file; [`RULES`] is their table, by name.
+//! [`queueing`] schedules in a rule's order (the strategies `<rule>` and
+//! `<rule>-easy`).
 
 pub mod f1;
-pub mod smallest;
+pub mod queueing;
 pub mod sjf;
+pub mod smallest;
 pub mod uni;
 pub mod wfp3;
 
@@ -68,9 +71,21 @@ impl Named for PriorityInfo {
 static BUILTIN: [PriorityInfo; 5] = [
     PriorityInfo { name: "sjf", description: "shortest (requested time) job first", rule: &sjf::Sjf },
     PriorityInfo { name: "smallest-first", description: "fewest processors first", rule: &smallest::Smallest },
-    PriorityInfo { name: "wfp3", description: "WFP3: largest (wait / estimate)^3 × processors first", rule: &wfp3::Wfp3 },
-    PriorityInfo { name: "uni", description: "UNI: largest wait / (log2(processors) × estimate) first", rule: &uni::Uni },
-    PriorityInfo { name: "f1", description: "F1: smallest log10(estimate) × processors + 870 × log10(submit) first", rule: &f1::F1 },
+    PriorityInfo {
+        name: "wfp3",
+        description: "WFP3: largest (wait / estimate)^3 × processors first",
+        rule: &wfp3::Wfp3,
+    },
+    PriorityInfo {
+        name: "uni",
+        description: "UNI: largest wait / (log2(processors) × estimate) first",
+        rule: &uni::Uni,
+    },
+    PriorityInfo {
+        name: "f1",
+        description: "F1: smallest log10(estimate) × processors + 870 × log10(submit) first",
+        rule: &f1::F1,
+    },
 ];
 
 /// The priority rules, by name.
