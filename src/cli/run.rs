@@ -143,7 +143,7 @@ pub(crate) struct RunArgs {
     /// Seconds a resumed job restores before it continues.
     #[arg(long, default_value_t = 60, requires = "checkpoint")]
     restart_seconds: i64,
-    /// Classic modes (fcfs, easy, conservative): let a job run past its
+    /// Queueing modes (fcfs, easy, conservative, the priority rules): let a job run past its
     /// estimate instead of killing it at start + estimate.
     #[arg(long)]
     no_kill_at_estimate: bool,
@@ -396,10 +396,10 @@ fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str
     // of them) takes them; the classic modes do not.
     let with_failures = !strategies.is_empty() && strategies.iter().all(|s| s.node_failures);
     if model.is_some_and(|m| m != "none") && !with_failures {
-        anyhow::bail!("the classic modes (fcfs, easy, conservative) model no node failures; use --failures none");
+        anyhow::bail!("the queueing modes (fcfs, easy, conservative, the priority rules) model no node failures; use --failures none");
     }
     if args.reservations > 0.0 {
-        anyhow::bail!("the classic modes (fcfs, easy, conservative) take no reservations; drop --reservations");
+        anyhow::bail!("the queueing modes (fcfs, easy, conservative, the priority rules) take no reservations; drop --reservations");
     }
     if let Some(path) = &args.trace {
         let path = crate::workload::resolve_trace(path).map_err(anyhow::Error::msg)?;

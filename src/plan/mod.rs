@@ -5,7 +5,8 @@
 //! search) and [`node_plan::NodePlan`] (each node's reservations, kept per
 //! class of nodes with one history, so machine-wide queries cost what the plan
 //! holds, not what the machine has), and [`easy`], the one EASY backfilling
-//! rule over a profile. Strategies in `policy` build on them.
+//! rule, by counting nodes or over a profile. Strategies in `policy` build on
+//! them.
 
 pub mod easy;
 pub mod node_plan;

@@ -124,11 +124,11 @@ impl SinglePoint {
         if info.queueing {
             if self.failures != FailureSource::None && !info.node_failures {
                 anyhow::bail!(
-                    "the classic modes (fcfs, easy, conservative) model no node failures; set failures to none"
+                    "the queueing modes (fcfs, easy, conservative, the priority rules) model no node failures; set failures to none"
                 );
             }
             if self.reservations.active() {
-                anyhow::bail!("the classic modes (fcfs, easy, conservative) take no reservations");
+                anyhow::bail!("the queueing modes (fcfs, easy, conservative, the priority rules) take no reservations");
             }
             self.prepare = self.prepare.for_classic_modes();
         }
