@@ -51,7 +51,7 @@ fn the_registered_names_are_listed_and_an_unknown_one_lists_them() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("bad.toml:6") && stderr.contains("unknown strategy `sjf-backfiling`"), "{stderr}");
-    assert!(stderr.contains("batsim, sjf-backfilling"), "the registered names, built-in first: {stderr}");
+    assert!(stderr.contains("f1-easy, sjf-backfilling"), "the registered names, built-in first: {stderr}");
 }
 
 #[test]
