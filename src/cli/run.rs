@@ -396,10 +396,14 @@ fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str
     // of them) takes them; the classic modes do not.
     let with_failures = !strategies.is_empty() && strategies.iter().all(|s| s.node_failures);
     if model.is_some_and(|m| m != "none") && !with_failures {
-        anyhow::bail!("the queueing modes (fcfs, easy, conservative, the priority rules) model no node failures; use --failures none");
+        anyhow::bail!(
+            "the queueing modes (fcfs, easy, conservative, the priority rules) model no node failures; use --failures none"
+        );
     }
     if args.reservations > 0.0 {
-        anyhow::bail!("the queueing modes (fcfs, easy, conservative, the priority rules) take no reservations; drop --reservations");
+        anyhow::bail!(
+            "the queueing modes (fcfs, easy, conservative, the priority rules) take no reservations; drop --reservations"
+        );
     }
     if let Some(path) = &args.trace {
         let path = crate::workload::resolve_trace(path).map_err(anyhow::Error::msg)?;

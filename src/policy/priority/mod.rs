@@ -12,10 +12,10 @@
 //! Contract: a rule gives each waiting job a [`Key`]; the job with the
 //! smallest key goes first, and equal keys keep the queue's arrival order
 //! (every user of a rule sorts stably). A rule reads only what [`Waiting`]
-//! holds and the current time; the scores' formulas are on the strategies'
-//! reference page. One rule per file; [`RULES`] is their table, by name.
-//! [`queueing`] schedules in a rule's order (the strategies `<rule>` and
-//! `<rule>-easy`).
+//! holds and the current time; the scores' formulas are on the book's
+//! classic modes page (`docs/src/guide/classic.md`). One rule per file;
+//! [`RULES`] is their table, by name. [`queueing`] schedules in a rule's
+//! order (the strategies `<rule>` and `<rule>-easy`).
 
 pub mod f1;
 pub mod queueing;
