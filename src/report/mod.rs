@@ -183,10 +183,10 @@ fn single_cluster(
         Table {
             id: "queueing".into(),
             title: "Classic queueing modes".into(),
-            note: "FCFS, EASY and conservative backfilling per trace, machine size and kill-at-estimate setting: \
-                   runs, jobs, dropped jobs (wider than the machine), and the means of wait, response, slowdown \
-                   (over max(run time, 1 s)), bounded slowdown (τ = 10 s), utilisation, makespan and maximum \
-                   wait; times in seconds."
+            note: "FCFS, EASY, conservative backfilling and the priority rules per trace, machine size and \
+                   kill-at-estimate setting: runs, jobs, dropped jobs (wider than the machine), and the means of \
+                   wait, response, slowdown (over max(run time, 1 s)), bounded slowdown (τ = 10 s), utilisation, \
+                   makespan and maximum wait; times in seconds."
                 .into(),
             df: queueing,
         },
