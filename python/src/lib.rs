@@ -10,7 +10,12 @@ use pyo3::prelude::*;
 
 mod admission;
 
-pyo3::create_exception!(_slasim, SlasimError, pyo3::exceptions::PyException, "An error slasim reports: a bad setting, trace, config, query or scheduler decision.");
+pyo3::create_exception!(
+    _slasim,
+    SlasimError,
+    pyo3::exceptions::PyException,
+    "An error slasim reports: a bad setting, trace, config, query or scheduler decision."
+);
 
 /// The version of the slasim crate this module was built from.
 #[pyfunction]
