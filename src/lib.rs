@@ -25,6 +25,7 @@ pub mod cli;
 pub mod cluster;
 pub mod experiment;
 pub mod grid;
+pub mod gym;
 pub mod plan;
 pub mod policy;
 pub mod provision;

@@ -36,6 +36,8 @@ pub enum Stream {
     LoadCopy = 14,
     /// Which trace jobs ask for a priced reservation instead of queueing.
     ReservationShare = 15,
+    /// The battery an SLA admission episode runs, drawn from its reset seed.
+    AdmissionBattery = 20,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele et al., 2014).

@@ -5,5 +5,6 @@ See the book's page "From Python" (docs/src/guide/python.md).
 """
 
 from slasim._slasim import SlasimError, version
+from slasim import admission as _admission  # registers slasim/SlaAdmission-v0
 
 __all__ = ["SlasimError", "version"]

@@ -49,7 +49,7 @@ pub enum RejectReason {
     PinnedJobs,
     /// A job it would move could no longer meet its deadline (*move*).
     MovedJobDeadline,
-    /// An external scheduler rejected it (Batsim's REJECT_JOB).
+    /// An external scheduler or a learning agent rejected it (Batsim's REJECT_JOB).
     Scheduler,
 }
 

@@ -34,7 +34,7 @@ use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::Overbooking;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
-use crate::policy::{Placement, ReservationHandling, StrategyRef, StrategySettings};
+use crate::policy::{Placement, ReservationHandling, Strategy, StrategyRef, StrategySettings};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
@@ -333,6 +333,24 @@ fn simulate_point(
 /// list of every job), for Batsim's job table; nothing is stored.
 pub fn simulate_with_executions(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<Simulated> {
     Ok(simulate_point(inputs, p, inputs.prepared(p)?, true)?.0)
+}
+
+/// Simulates point `p` with its strategy replaced by what `replace` builds
+/// from the point's strategy settings and capacity (a learning agent's
+/// strategy, say); nothing is stored, and the point is not calibrated.
+pub fn simulate_replaced(
+    inputs: &Inputs,
+    p: &SinglePoint,
+    replace: impl FnOnce(&StrategySettings, u32) -> Box<dyn Strategy>,
+) -> anyhow::Result<Simulated> {
+    let prepared = inputs.prepared(p)?;
+    let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
+        anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
+    })?;
+    let settings = inputs.strategy_settings(p)?;
+    let capacity = prepared.capacity;
+    let scenario = scenario(inputs, p, &battery.jobs, capacity)?.driven_by(|_| replace(&settings, capacity));
+    Ok(simulate_outcomes(scenario)?)
 }
 
 /// Simulates one single-cluster point: what to store and its summary. A job

@@ -56,10 +56,12 @@ use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
 
+mod admission;
 mod backfilling;
 mod overbooking;
 mod shortened;
 
+pub use admission::{Admission, AgentAdmitted, Candidate};
 pub use backfilling::ComprehensiveBackfilling;
 pub use overbooking::ComprehensiveOverbooking;
 pub use shortened::{ShortenedBackfilling, shortened};
@@ -159,6 +161,12 @@ pub struct Comprehensive<R: Rule> {
     free_cdfs: Vec<u32>,
     cdf_scratch: EndCdf,
     submissions: u32,
+    /// Who picks the booking, for [`AgentAdmitted`].
+    admission: Option<Box<dyn Admission>>,
+    /// The candidates offered (reused).
+    candidates: Vec<Candidate>,
+    /// The rule rejected the job by choice, not for want of room.
+    declined: bool,
 }
 
 impl<R: Rule> Comprehensive<R> {
@@ -198,7 +206,16 @@ impl<R: Rule> Comprehensive<R> {
             free_cdfs: Vec::new(),
             cdf_scratch: EndCdf::default(),
             submissions: 0,
+            admission: None,
+            candidates: Vec::new(),
+            declined: false,
         }
+    }
+
+    /// The strategy with `admission` picking every booking (for [`AgentAdmitted`]).
+    pub fn admitted_by(mut self, admission: Box<dyn Admission>) -> Comprehensive<R> {
+        self.admission = Some(admission);
+        self
     }
 
     fn booking(&self, job: JobId) -> Option<Booked> {
@@ -622,7 +639,14 @@ impl<R: Rule> Strategy for Comprehensive<R> {
             return;
         }
         let Some(mut choice) = self.choose(c, &j) else {
-            c.reject(job, if j.reservation { RejectReason::Occupied } else { RejectReason::NoRoom });
+            let reason = if std::mem::take(&mut self.declined) {
+                RejectReason::Scheduler
+            } else if j.reservation {
+                RejectReason::Occupied
+            } else {
+                RejectReason::NoRoom
+            };
+            c.reject(job, reason);
             return;
         };
         // Full bookings' PoS (and every overbooking booking's end CDF).

@@ -1,0 +1,448 @@
+//! The SLA admission environment: at each arrival an agent sees the job's
+//! SLA and the planning scheduler's candidate bookings with their PoS, and
+//! picks one or rejects the job; its reward is the fees earned less the
+//! penalties paid, as they are realised.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §3.1, §5.4, §6.1 (the
+//! candidates and their PoS: comprehensive overbooking's,
+//! [`crate::policy::comprehensive::AgentAdmitted`]); the baseline
+//! ([`AdmissionEnv::baseline`]) is the dissertation's acceptance test.
+//!
+//! Contract:
+//! - An episode is one battery of a single-cluster point whose strategy is
+//!   `comprehensive-overbooking`, simulated by the kernel as `slasim run`
+//!   simulates it, on a thread of its own that waits for the agent at each
+//!   arrival: one step is one arrival's decision. Failures, early starts,
+//!   kills and restarts are the point's own. The agent's strategy replaces
+//!   the point's acceptance test and placement choice, nothing else.
+//! - `reset(seed)` starts an episode: the point's seed becomes `seed` (the
+//!   failure streams) and the battery is drawn from `seed` unless given. The
+//!   same seed, battery and actions give the same observations and rewards,
+//!   to the bit.
+//! - A step's reward is the money realised since the previous decision:
+//!   +fee for each accepted job that succeeded, −penalty for each that
+//!   failed; the last step's reward adds everything realised after the last
+//!   arrival. Their sum over an episode is the point's stored gain.
+//! - An action that names no candidate is an error naming the action, the
+//!   job and the simulated time, and changes nothing: the environment stays
+//!   usable. A simulation error ends the episode with that error; `reset`
+//!   starts a new one.
+//! - Observation: [`JOB_FEATURES`] features of the job, then
+//!   [`CANDIDATE_FEATURES`] per candidate slot (zeros where there is no
+//!   candidate); see [`AdmissionEnv::observe`].
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
+
+use anyhow::{Context, anyhow, bail};
+use rand::RngExt;
+
+use crate::experiment::config::Experiment;
+use crate::experiment::inputs::Inputs;
+use crate::experiment::kinds::single::{SinglePoint, simulate_replaced};
+use crate::experiment::point::Point;
+use crate::experiment::summary::RunSummary;
+use crate::policy::comprehensive::{Admission, AgentAdmitted, Candidate, Comprehensive};
+use crate::policy::interface::{Cluster, Outcome, Placement};
+use crate::policy::overbooking::Acceptance;
+use crate::rng::{Stream, stream};
+use crate::units::{JobId, Time};
+use crate::workload::job::Job;
+
+/// Features of the arriving job in an observation.
+pub const JOB_FEATURES: usize = 5;
+/// Features of each candidate slot in an observation.
+pub const CANDIDATE_FEATURES: usize = 5;
+/// Candidate slots when none are asked for.
+pub const DEFAULT_SLOTS: usize = 8;
+
+/// The point an environment runs when no config is given: the embedded
+/// synthetic workload, four batteries of 500 jobs, Poisson node failures.
+pub const DEFAULT_CONFIG: &str = r#"name = "sla-admission"
+description = "The SLA admission environment's default: comprehensive overbooking on the embedded synthetic workload"
+placement = "best-fit"
+
+[workload.synthetic]
+seed = 1
+jobs = 6000
+
+[prepare]
+input_jobs = 2000
+batteries = 4
+battery_size = 500
+
+[failures]
+model = "poisson"
+lambda_per_hour = 1.2904e-4
+mu_per_hour = 0.4333
+
+[[sweep]]
+[sweep.axes]
+strategy = ["comprehensive-overbooking"]
+"#;
+
+/// An arrival waiting for the agent's decision.
+#[derive(Debug, Clone)]
+pub struct Arrival {
+    /// Simulated time.
+    pub now: Time,
+    /// The job and its SLA.
+    pub job: Job,
+    /// Nodes in the cluster.
+    pub capacity: u32,
+    /// The bookings it may have, in the order of [`AgentAdmitted`].
+    pub candidates: Vec<Candidate>,
+    /// Money realised since the previous arrival.
+    realised: f64,
+}
+
+enum Message {
+    Arrival(Arrival),
+    /// The episode is over: the point's summary, or why it failed.
+    End(anyhow::Result<RunSummary>),
+}
+
+/// The agent's side of the simulation thread.
+struct Channel {
+    arrivals: SyncSender<Message>,
+    answers: Receiver<Option<usize>>,
+    slots: usize,
+    /// Accepted jobs whose outcome is not final yet.
+    pending: Vec<JobId>,
+    /// The environment is gone: reject the rest quickly.
+    hung_up: bool,
+}
+
+impl Admission for Channel {
+    fn slots(&self) -> usize {
+        self.slots
+    }
+
+    fn admit(&mut self, c: &dyn Cluster, job: &Job, candidates: &[Candidate]) -> Option<usize> {
+        if self.hung_up {
+            return None;
+        }
+        let mut realised = 0.0;
+        self.pending.retain(|&id| match c.outcome(id) {
+            Some(Outcome::Success) => {
+                realised += c.job(id).fee;
+                false
+            }
+            Some(Outcome::Failed) => {
+                realised -= c.job(id).penalty;
+                false
+            }
+            Some(Outcome::Rejected) => false,
+            None => true,
+        });
+        let arrival =
+            Arrival { now: c.now(), job: *job, capacity: c.capacity(), candidates: candidates.to_vec(), realised };
+        if self.arrivals.send(Message::Arrival(arrival)).is_err() {
+            self.hung_up = true;
+            return None;
+        }
+        match self.answers.recv() {
+            Ok(Some(i)) if i < candidates.len() => {
+                self.pending.push(job.id);
+                Some(i)
+            }
+            Ok(_) => None,
+            Err(_) => {
+                self.hung_up = true;
+                None
+            }
+        }
+    }
+}
+
+struct Episode {
+    arrivals: Receiver<Message>,
+    answers: Option<SyncSender<Option<usize>>>,
+    thread: Option<JoinHandle<()>>,
+    current: Option<Arrival>,
+    /// Reward handed out so far.
+    given: f64,
+    /// The run's summary, once the episode is over.
+    summary: Option<RunSummary>,
+}
+
+impl Episode {
+    /// Ends the episode: the simulation rejects the rest and its thread is joined.
+    fn stop(&mut self) {
+        self.answers = None;
+        while let Ok(message) = self.arrivals.recv() {
+            if let Message::End(_) = message {
+                break;
+            }
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Episode {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// What a step returns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Step {
+    /// Money realised since the previous decision.
+    pub reward: f64,
+    /// The episode is over (every job of the battery has its outcome).
+    pub terminated: bool,
+}
+
+/// The SLA admission environment.
+pub struct AdmissionEnv {
+    point: SinglePoint,
+    inputs: Arc<Inputs>,
+    batteries: usize,
+    slots: usize,
+    acceptance: Acceptance,
+    episode: Option<Episode>,
+}
+
+impl AdmissionEnv {
+    /// The environment over point `index` of the config `text` (read from
+    /// `file`, for errors), offering at most `slots` candidates.
+    pub fn from_config(file: &str, text: &str, index: usize, slots: usize) -> anyhow::Result<AdmissionEnv> {
+        if slots == 0 {
+            bail!("slots = 0: the environment needs at least one candidate slot");
+        }
+        let experiment = Experiment::parse(file, text)?;
+        let count = experiment.points.len();
+        let point = experiment
+            .points
+            .get(index)
+            .ok_or_else(|| anyhow!("{file}: point {index} does not exist (the config has {count} points)"))?;
+        let p = point
+            .point
+            .get::<SinglePoint>()
+            .ok_or_else(|| anyhow!("{file}: the SLA admission environment takes a single-cluster config"))?
+            .clone();
+        if p.strategy.name != "comprehensive-overbooking" {
+            bail!(
+                "{file}: point {index} runs strategy {}; the SLA admission environment offers the candidates of \
+                 comprehensive-overbooking, so its config must name that strategy",
+                p.strategy
+            );
+        }
+        let inputs = Inputs::load(&[Point::new(p.clone())]).with_context(|| format!("loading the inputs of {file}"))?;
+        let prepared = inputs.prepared(&p)?;
+        let batteries = if p.prepare.whole_log { 1 } else { prepared.batteries.len() };
+        let acceptance = inputs
+            .strategy_settings(&p)?
+            .overbooking
+            .map(|o| o.acceptance)
+            .ok_or_else(|| anyhow!("{file}: the point has no overbooking settings"))?;
+        Ok(AdmissionEnv { point: p, inputs: Arc::new(inputs), batteries, slots, acceptance, episode: None })
+    }
+
+    /// The environment over [`DEFAULT_CONFIG`].
+    pub fn default_point(slots: usize) -> anyhow::Result<AdmissionEnv> {
+        AdmissionEnv::from_config("the default SLA admission config", DEFAULT_CONFIG, 0, slots)
+    }
+
+    /// Candidate slots.
+    pub fn slots(&self) -> usize {
+        self.slots
+    }
+
+    /// Batteries an episode may run.
+    pub fn batteries(&self) -> usize {
+        self.batteries
+    }
+
+    /// Length of an observation.
+    pub fn observation_len(&self) -> usize {
+        JOB_FEATURES + CANDIDATE_FEATURES * self.slots
+    }
+
+    /// Starts an episode on `battery` (drawn from `seed` if `None`) with the
+    /// point's seed set to `seed`; false if it ended before any arrival.
+    pub fn reset(&mut self, seed: u64, battery: Option<usize>) -> anyhow::Result<bool> {
+        if let Some(mut old) = self.episode.take() {
+            old.stop();
+        }
+        let battery = match battery {
+            Some(b) if b >= self.batteries => {
+                bail!("battery {b} does not exist: the workload has {} batteries", self.batteries)
+            }
+            Some(b) => b,
+            None => stream(seed, Stream::AdmissionBattery, 0).random_range(0..self.batteries),
+        };
+        let point = SinglePoint { battery, seed, ..self.point.clone() };
+        let (arrivals_tx, arrivals) = sync_channel(1);
+        let (answers, answers_rx) = sync_channel(1);
+        let inputs = Arc::clone(&self.inputs);
+        let slots = self.slots;
+        let thread = std::thread::Builder::new()
+            .name("sla-admission".into())
+            .spawn(move || {
+                let channel = Channel {
+                    arrivals: arrivals_tx.clone(),
+                    answers: answers_rx,
+                    slots,
+                    pending: Vec::new(),
+                    hung_up: false,
+                };
+                let simulated = simulate_replaced(&inputs, &point, |settings, capacity| {
+                    let core = Comprehensive::<AgentAdmitted>::new(
+                        capacity,
+                        settings.placement,
+                        settings.reliability.clone(),
+                        settings.overbooking.clone(),
+                    );
+                    Box::new(core.admitted_by(Box::new(channel)))
+                });
+                let summary = simulated.and_then(|s| {
+                    let capacity = inputs.prepared(&point)?.capacity;
+                    Ok(RunSummary::of(&s.cluster.records, capacity))
+                });
+                let _ = arrivals_tx.send(Message::End(summary));
+            })
+            .context("starting the simulation thread")?;
+        let mut episode = Episode {
+            arrivals,
+            answers: Some(answers),
+            thread: Some(thread),
+            current: None,
+            given: 0.0,
+            summary: None,
+        };
+        episode.advance()?;
+        let waiting = episode.current.is_some();
+        self.episode = Some(episode);
+        Ok(waiting)
+    }
+
+    /// The summary `slasim run` would store for the episode, once it is over.
+    pub fn summary(&self) -> Option<&RunSummary> {
+        self.episode.as_ref().and_then(|e| e.summary.as_ref())
+    }
+
+    /// The point an episode runs (its battery and seed are set at reset).
+    pub fn point(&self) -> &SinglePoint {
+        &self.point
+    }
+
+    /// The arrival waiting for a decision, if any.
+    pub fn arrival(&self) -> Option<&Arrival> {
+        self.episode.as_ref().and_then(|e| e.current.as_ref())
+    }
+
+    /// Decides the waiting arrival: candidate `action`, or reject with `None`.
+    pub fn step(&mut self, action: Option<usize>) -> anyhow::Result<Step> {
+        let episode = self.episode.as_mut().ok_or_else(|| anyhow!("no episode: call reset first"))?;
+        let arrival = episode.current.as_ref().ok_or_else(|| anyhow!("the episode has ended: call reset"))?;
+        if let Some(i) = action
+            && i >= arrival.candidates.len()
+        {
+            bail!(
+                "action {i} for job {} at t = {}: there {} only {} candidate{} (0-{}; reject with {})",
+                arrival.job.id,
+                arrival.now,
+                if arrival.candidates.len() == 1 { "is" } else { "are" },
+                arrival.candidates.len(),
+                if arrival.candidates.len() == 1 { "" } else { "s" },
+                arrival.candidates.len().saturating_sub(1),
+                self.slots
+            );
+        }
+        let sent = episode.answers.as_ref().is_some_and(|a| a.send(action).is_ok());
+        if !sent {
+            bail!("the simulation of this episode stopped: call reset");
+        }
+        episode.current = None;
+        let reward = episode.advance()?;
+        Ok(Step { reward: reward.unwrap_or(0.0), terminated: episode.current.is_none() })
+    }
+
+    /// The dissertation's decision for the waiting arrival (comprehensive
+    /// overbooking with the point's acceptance test): with first-fit
+    /// placement the first overbooked candidate that passes the test, else
+    /// the full booking; with best-fit the full booking, else the first
+    /// overbooked candidate that passes; else reject. (Other placements are
+    /// read as first-fit.)
+    pub fn baseline(&self) -> Option<usize> {
+        let a = self.arrival()?;
+        let (fee, penalty) = (a.job.fee, a.job.penalty);
+        let passes = |k: &Candidate| k.overbooked && self.acceptance.accepts(k.pos, fee, penalty);
+        let full = a.candidates.iter().position(|k| !k.overbooked);
+        match self.point.placement {
+            Placement::BestFit | Placement::HighestPos => full.or_else(|| a.candidates.iter().position(passes)),
+            Placement::FirstFit | Placement::LastFit => a.candidates.iter().position(|k| passes(k) || !k.overbooked),
+        }
+    }
+
+    /// Writes the observation of the waiting arrival into `out` (length
+    /// [`Self::observation_len`]); zeros when the episode is over.
+    ///
+    /// Job: nodes / capacity; estimate (hours); time to the deadline from now
+    /// (hours); fee; penalty. Each candidate slot: 1 if a candidate is there;
+    /// its wait from now (hours); its length / the estimate; its PoS; 1 if
+    /// overbooked.
+    pub fn observe(&self, out: &mut [f32]) {
+        out.fill(0.0);
+        let Some(a) = self.arrival() else { return };
+        let j = &a.job;
+        let hours = |t: Time| (t as f64 / 3600.0) as f32;
+        out[0] = (f64::from(j.nodes) / f64::from(a.capacity.max(1))) as f32;
+        out[1] = hours(j.estimate);
+        out[2] = hours(j.deadline.saturating_sub(a.now));
+        out[3] = j.fee as f32;
+        out[4] = j.penalty as f32;
+        for (k, c) in a.candidates.iter().take(self.slots).enumerate() {
+            let o = &mut out[JOB_FEATURES + k * CANDIDATE_FEATURES..][..CANDIDATE_FEATURES];
+            o[0] = 1.0;
+            o[1] = hours(c.start - a.now);
+            o[2] = ((c.end - c.start) as f64 / j.estimate.max(1) as f64) as f32;
+            o[3] = c.pos as f32;
+            o[4] = if c.overbooked { 1.0 } else { 0.0 };
+        }
+    }
+
+    /// Valid actions of the waiting arrival: `slots + 1` flags, the last
+    /// (reject) always set; all clear when the episode is over.
+    pub fn mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        let Some(a) = self.arrival() else { return };
+        for flag in out.iter_mut().take(a.candidates.len().min(self.slots)) {
+            *flag = true;
+        }
+        if let Some(last) = out.get_mut(self.slots) {
+            *last = true;
+        }
+    }
+}
+
+impl Episode {
+    /// Waits for the next arrival or the end: the reward realised meanwhile.
+    fn advance(&mut self) -> anyhow::Result<Option<f64>> {
+        match self.arrivals.recv() {
+            Ok(Message::Arrival(a)) => {
+                let r = a.realised;
+                self.given += r;
+                self.current = Some(a);
+                Ok(Some(r))
+            }
+            Ok(Message::End(summary)) => {
+                self.answers = None;
+                if let Some(t) = self.thread.take() {
+                    let _ = t.join();
+                }
+                let summary = summary?;
+                let r = summary.gain - self.given;
+                self.given = summary.gain;
+                self.summary = Some(summary);
+                Ok(Some(r))
+            }
+            Err(_) => Err(anyhow!("the simulation thread stopped without a result")),
+        }
+    }
+}

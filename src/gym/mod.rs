@@ -1,0 +1,3 @@
+//! Gymnasium environments stepped in Rust (the Python package wraps them).
+
+pub mod admission;

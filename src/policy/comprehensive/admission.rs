@@ -1,0 +1,132 @@
+//! Admission by an outside agent over the comprehensive plan core: at each
+//! arrival the core lists the candidate bookings with their PoS, and an
+//! [`Admission`] (a learning agent, say) picks one or rejects the job.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §3.1 (comprehensive PoS),
+//! §5.4 (placements), §6.1 (the PoF-threshold acceptance this replaces).
+//!
+//! Contract:
+//! - Candidates, in this order: the overbooked candidates of comprehensive
+//!   overbooking (`overbooking.rs`) from the search origin, in start order,
+//!   that start before the earliest full booking — each on the nodes free
+//!   longest at its start, its slot ending at min(n-th longest free-until,
+//!   deadline), shorter than the estimate — then the full booking, if one
+//!   fits before the deadline. At most [`Admission::slots`] in all; when they
+//!   are more, the full booking keeps its place and the latest overbooked
+//!   ones are left out. No acceptance test filters them: the agent sees the
+//!   PoS of every one.
+//! - A candidate's PoS is the comprehensive PoS of comprehensive
+//!   overbooking (P_available · P_executable · P_success; a full booking's
+//!   P_executable from its predecessors' end CDFs too), uncalibrated.
+//! - The booking picked is made exactly as comprehensive overbooking makes
+//!   it (same nodes, end CDF, start, kill limit); a rejected job is stored
+//!   with reason `scheduler`. Everything after acceptance (early starts,
+//!   kills, failures, restarts) is comprehensive overbooking's.
+//! - Picking, in start order, the first overbooked candidate that passes the
+//!   point's acceptance test, else the full booking, else rejecting, is
+//!   comprehensive overbooking with first-fit placement, decision for
+//!   decision (while the candidates fit in the slots).
+
+use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
+use crate::policy::interface::Cluster;
+use crate::units::Time;
+use crate::workload::job::Job;
+
+/// A booking the agent may pick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate {
+    /// Slot start (the planned start).
+    pub start: Time,
+    /// Slot end: the kill limit.
+    pub end: Time,
+    /// Predicted probability of success.
+    pub pos: f64,
+    /// Shorter than the estimate.
+    pub overbooked: bool,
+}
+
+/// Who decides each arrival: returns the index of a candidate, or `None` to
+/// reject. Called at the arrival's simulated time; `cluster` tells the
+/// outcomes of earlier jobs.
+pub trait Admission: Send {
+    /// Most candidates offered at once (at least 1).
+    fn slots(&self) -> usize;
+    /// Picks among `candidates` for `job`; an index out of range rejects.
+    fn admit(&mut self, cluster: &dyn Cluster, job: &Job, candidates: &[Candidate]) -> Option<usize>;
+}
+
+/// Comprehensive overbooking's candidates, chosen by an [`Admission`].
+pub struct AgentAdmitted;
+
+impl Rule for AgentAdmitted {
+    const RELEASES_EARLY: bool = true;
+    const STORES_END_CDF: bool = true;
+
+    fn pick(
+        core: &mut Comprehensive<Self>,
+        c: &dyn Cluster,
+        j: &Job,
+        from: Time,
+        full: Option<Choice>,
+    ) -> (Option<Choice>, bool) {
+        let Some(mut admission) = core.admission.take() else {
+            // Nobody to ask: a defect of whoever built the strategy.
+            core.declined = true;
+            return (None, false);
+        };
+        let slots = admission.slots().max(1);
+        let overbooked_slots = if full.is_some() { slots - 1 } else { slots };
+        let mut candidates = std::mem::take(&mut core.candidates);
+        candidates.clear();
+        let limit = full.map_or(j.deadline, |f| f.start);
+        let mut s = from;
+        while s < limit && candidates.len() < overbooked_slots {
+            if let Some(end) = overbooked_slot(core, j, s) {
+                let pos = core.comprehensive_pos(c, j, s, end, false);
+                candidates.push(Candidate { start: s, end, pos, overbooked: true });
+            }
+            match core.plan.ends_from(s + 1).next() {
+                Some(next) => s = next,
+                None => break,
+            }
+        }
+        if let Some(f) = full {
+            core.chosen.clear();
+            core.chosen.extend_from_slice(&core.full_nodes);
+            let pos = core.comprehensive_pos(c, j, f.start, f.end, false);
+            candidates.push(Candidate { start: f.start, end: f.end, pos, overbooked: false });
+        }
+        let picked = admission.admit(c, j, &candidates).and_then(|i| candidates.get(i).copied());
+        core.admission = Some(admission);
+        core.candidates = candidates;
+        let choice = match picked {
+            None => {
+                core.declined = true;
+                None
+            }
+            Some(k) if !k.overbooked => full,
+            Some(k) => {
+                // Its nodes and end CDF again, where the core books from.
+                let _ = overbooked_slot(core, j, k.start);
+                let pos = core.pos_of(c, j, k.start, k.end, true, false).unwrap_or(k.pos);
+                core.best_nodes.clear();
+                core.best_nodes.extend_from_slice(&core.chosen);
+                std::mem::swap(&mut core.best_cdf, &mut core.cdf_scratch);
+                Some(Choice { start: k.start, end: k.end, planned: k.start, pos, overbooked: true })
+            }
+        };
+        (choice, false)
+    }
+}
+
+/// The end of the overbooked slot at `s` (nodes in `chosen`): the gap
+/// there is shorter than the estimate and `n` nodes are free at `s`.
+fn overbooked_slot(core: &mut Comprehensive<AgentAdmitted>, j: &Job, s: Time) -> Option<Time> {
+    let gap_end = core.profile.gaps(s, s + 1, j.nodes).next().map(|g| g.end).filter(|&g| g > s)?;
+    if gap_end.min(j.deadline) - s >= j.estimate {
+        return None;
+    }
+    let until = core.choose_longest(s, j.nodes)?;
+    let end = until.min(j.deadline);
+    (end > s && end - s < j.estimate).then_some(end)
+}
