@@ -36,6 +36,8 @@ pub enum Stream {
     LoadCopy = 14,
     /// Which trace jobs ask for a priced reservation instead of queueing.
     ReservationShare = 15,
+    /// The start index of a job-picking environment's episodes.
+    EpisodeStarts = 16,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele et al., 2014).

@@ -7,3 +7,13 @@ See the book's page "From Python" (docs/src/guide/python.md).
 from slasim._slasim import SlasimError, version
 
 __all__ = ["SlasimError", "version"]
+
+try:  # The Gymnasium environments, when gymnasium is installed.
+    from slasim import gym as _gym
+except ImportError:
+    pass
+else:
+    _gym.register()
+    from slasim._slasim import InvalidActionError
+
+    __all__ += ["InvalidActionError"]

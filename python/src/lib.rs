@@ -8,6 +8,8 @@
 
 use pyo3::prelude::*;
 
+mod gym;
+
 pyo3::create_exception!(_slasim, SlasimError, pyo3::exceptions::PyException, "An error slasim reports: a bad setting, trace, config, query or scheduler decision.");
 
 /// The version of the slasim crate this module was built from.
@@ -20,5 +22,6 @@ fn version() -> &'static str {
 fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SlasimError", m.py().get_type::<SlasimError>())?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    gym::register(m)?;
     Ok(())
 }

@@ -1,0 +1,12 @@
+//! Reinforcement-learning environments stepped in Rust, for Gymnasium-style
+//! loops (the Python package wraps them as `gymnasium.Env`s).
+//!
+//! Contract: an environment owns its seeded generator (a [`crate::rng`]
+//! stream), reads no clock, and writes observations, masks and rewards into
+//! buffers its caller owns. The same log, options, seed and actions give the
+//! same observations and rewards to the bit. One environment per
+//! sub-module: [`pick`] (choose the next job to start, RLScheduler's MDP);
+//! [`vector`] steps many in one call.
+
+pub mod pick;
+pub mod vector;
