@@ -18,7 +18,7 @@ from gymnasium.vector.utils import batch_space
 
 from slasim._slasim import InvalidActionError, PickJobs, VectorPickJobs
 
-__all__ = ["JobPickingEnv", "VectorJobPickingEnv", "rlscheduler_env", "rlscheduler_vector_env", "InvalidActionError"]
+__all__ = ["MaskedDiscrete", "JobPickingEnv", "VectorJobPickingEnv", "rlscheduler_env", "rlscheduler_vector_env", "InvalidActionError"]
 
 FEATURES = 8
 
@@ -39,6 +39,8 @@ def _options(window, backfill, skip, score, sequence_len, whole_log, estimates, 
 
 def _action(action, now):
     """The action as an int, or InvalidActionError for anything that is not an integer."""
+    if type(action) is int:
+        return action
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action[()]
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (numbers.Integral, np.integer)):
@@ -47,6 +49,21 @@ def _action(action, now):
             f"got {type(action).__name__}"
         )
     return int(action)
+
+
+class MaskedDiscrete(spaces.Discrete):
+    """``Discrete(window)`` whose ``sample()`` without a mask draws among the rows valid now
+    (the environment's current action mask), so that random agents and Gymnasium's checker
+    send valid actions. It equals ``Discrete(window)``."""
+
+    def __init__(self, n, seed=None):
+        super().__init__(n, seed=seed)
+        self.current_mask = np.zeros(n, np.int8)
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self.current_mask.any():
+            mask = self.current_mask
+        return super().sample(mask=mask, probability=probability)
 
 
 class JobPickingEnv(gymnasium.Env):
@@ -80,7 +97,7 @@ class JobPickingEnv(gymnasium.Env):
         self.trace = str(trace)
         self.window = int(window)
         self.observation_space = spaces.Box(0.0, 1.0, (self.window * FEATURES,), np.float32)
-        self.action_space = spaces.Discrete(self.window)
+        self.action_space = MaskedDiscrete(self.window)
         self.render_mode = render_mode
         self._mask = np.zeros(self.window, np.int8)
 
@@ -90,13 +107,13 @@ class JobPickingEnv(gymnasium.Env):
             self._env.seed(int(seed))
         start = None if not options else options.get("start")
         obs, mask = self._env.reset(start)
-        self._mask = mask.view(np.int8)
+        self._mask = self.action_space.current_mask = mask
         return obs, {"action_mask": self._mask, "start_index": self._env.start_index}
 
     def step(self, action):
-        a = _action(action, self._env.now)
+        a = action if type(action) is int else _action(action, self._env.now)
         obs, mask, reward, terminated = self._env.step(a)
-        self._mask = mask.view(np.int8)
+        self._mask = self.action_space.current_mask = mask
         info = {"action_mask": self._mask}
         if terminated:
             total = self._env.total()

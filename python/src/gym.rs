@@ -44,7 +44,7 @@ fn build(
         "exact" => Estimates::Exact,
         other => return Err(PyValueError::new_err(format!("estimates must be \"logged\" or \"exact\", got {other:?}"))),
     };
-    let jobs = JobTable::load_swf(trace, estimates).map_err(slasim_err)?;
+    let jobs = JobTable::load(trace, estimates).map_err(slasim_err)?;
     let episode = match sequence_len {
         Some(len) => Episode::Sampled { len },
         None => Episode::WholeLog,
@@ -58,6 +58,17 @@ pub struct PyPickJobs {
     env: PickJobs,
     obs: Vec<f32>,
     mask: Vec<u8>,
+    /// The mask as Gymnasium wants it (`int8`).
+    mask_i8: Vec<i8>,
+}
+
+impl PyPickJobs {
+    fn write(&mut self) {
+        self.env.write_observation(&mut self.obs, &mut self.mask);
+        for (m, &v) in self.mask_i8.iter_mut().zip(&self.mask) {
+            *m = v as i8;
+        }
+    }
 }
 
 #[pymethods]
@@ -78,7 +89,7 @@ impl PyPickJobs {
         let (jobs, options) = build(trace, window, backfill, skip, score, sequence_len, estimates, baselines)?;
         let env = PickJobs::new(jobs, options).map_err(slasim_err)?;
         let n = env.observation_len();
-        Ok(PyPickJobs { env, obs: vec![0.0; n], mask: vec![0; window] })
+        Ok(PyPickJobs { env, obs: vec![0.0; n], mask: vec![0; window], mask_i8: vec![0; window] })
     }
 
     /// Reseeds the start-index generator.
@@ -88,23 +99,23 @@ impl PyPickJobs {
 
     /// Starts an episode (at job position `start`, or a drawn one); returns (obs, mask).
     #[pyo3(signature = (start=None))]
-    fn reset<'py>(&mut self, py: Python<'py>, start: Option<usize>) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<u8>>)> {
+    fn reset<'py>(&mut self, py: Python<'py>, start: Option<usize>) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
         self.env.reset(start).map_err(slasim_err)?;
-        self.env.write_observation(&mut self.obs, &mut self.mask);
-        Ok((PyArray1::from_slice(py, &self.obs), PyArray1::from_slice(py, &self.mask)))
+        self.write();
+        Ok((PyArray1::from_slice(py, &self.obs), PyArray1::from_slice(py, &self.mask_i8)))
     }
 
     /// One step; returns (obs, mask, reward, terminated).
     #[allow(clippy::type_complexity)]
-    fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<u8>>, f64, bool)> {
+    fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>, f64, bool)> {
         let step = self.env.step(action).map_err(|e| InvalidActionError::new_err(e.to_string()))?;
-        self.env.write_observation(&mut self.obs, &mut self.mask);
-        Ok((PyArray1::from_slice(py, &self.obs), PyArray1::from_slice(py, &self.mask), step.reward, step.terminated))
+        self.write();
+        Ok((PyArray1::from_slice(py, &self.obs), PyArray1::from_slice(py, &self.mask_i8), step.reward, step.terminated))
     }
 
     /// The current mask, as a new array.
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        PyArray1::from_slice(py, &self.mask)
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        PyArray1::from_slice(py, &self.mask_i8)
     }
 
     /// (SJF total, F1 total) of the current sequence, when computed.

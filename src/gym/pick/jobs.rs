@@ -4,7 +4,8 @@
 //! nodes a job takes and the six features of its observation row that do not
 //! change while it waits.
 //!
-//! Contract (each rule mirrors `job.py`):
+//! Contract (each rule mirrors `job.py`; the log is any trace slasim reads,
+//! SWF or a `sacct` dump, [`JobTable::load`]):
 //! - processors = max(allocated, requested); a requested time of −1 becomes
 //!   the run time ([`Estimates::Logged`]; [`Estimates::Exact`] uses the run
 //!   time for every job);
@@ -28,6 +29,7 @@ use std::path::Path;
 
 use crate::policy::priority::{Key, Priority, Waiting, f1::F1, sjf::Sjf, smallest::Smallest};
 use crate::units::Time;
+use crate::workload::sacct;
 use crate::workload::swf::{ReadOptions, SwfRecord, SwfTrace};
 
 /// RLScheduler's `MAX_WAIT_TIME`: waits are normalised by 12 hours.
@@ -90,6 +92,9 @@ pub enum JobTableError {
     /// The SWF file could not be read.
     #[error(transparent)]
     Swf(#[from] crate::workload::swf::SwfError),
+    /// The sacct dump could not be read.
+    #[error(transparent)]
+    Sacct(#[from] crate::workload::sacct::SacctError),
     /// A job needs more nodes than the machine has.
     #[error("{name}: job {id} needs {nodes} nodes ({procs} processors) but the machine has {total} nodes")]
     TooWide { name: String, id: i64, procs: i64, nodes: i64, total: i64 },
@@ -99,9 +104,15 @@ pub enum JobTableError {
 }
 
 impl JobTable {
-    /// Reads an SWF file (plain or gzip) with slasim's reader.
-    pub fn load_swf(path: impl AsRef<Path>, estimates: Estimates) -> Result<JobTable, JobTableError> {
-        let trace = SwfTrace::load(path, ReadOptions::default())?;
+    /// Reads a log as slasim reads traces: an SWF file (plain or gzip), or a
+    /// Slurm `sacct` dump (converted to SWF records by [`crate::workload::sacct`]).
+    pub fn load(path: impl AsRef<Path>, estimates: Estimates) -> Result<JobTable, JobTableError> {
+        let path = path.as_ref();
+        let trace = if sacct::is_sacct_file(path) {
+            sacct::load(path, ReadOptions::default())?
+        } else {
+            SwfTrace::load(path, ReadOptions::default())?
+        };
         JobTable::from_swf(&trace, estimates)
     }
 
