@@ -16,8 +16,8 @@
 //! reference page. One rule per file; [`RULES`] is their table, by name.
 
 pub mod f1;
-pub mod sjf;
 pub mod smallest;
+pub mod sjf;
 pub mod uni;
 pub mod wfp3;
 
@@ -68,21 +68,9 @@ impl Named for PriorityInfo {
 static BUILTIN: [PriorityInfo; 5] = [
     PriorityInfo { name: "sjf", description: "shortest (requested time) job first", rule: &sjf::Sjf },
     PriorityInfo { name: "smallest-first", description: "fewest processors first", rule: &smallest::Smallest },
-    PriorityInfo {
-        name: "wfp3",
-        description: "WFP3: largest (wait / estimate)^3 × processors first",
-        rule: &wfp3::Wfp3,
-    },
-    PriorityInfo {
-        name: "uni",
-        description: "UNI: largest wait / (log2(processors) × estimate) first",
-        rule: &uni::Uni,
-    },
-    PriorityInfo {
-        name: "f1",
-        description: "F1: smallest log10(estimate) × processors + 870 × log10(submit) first",
-        rule: &f1::F1,
-    },
+    PriorityInfo { name: "wfp3", description: "WFP3: largest (wait / estimate)^3 × processors first", rule: &wfp3::Wfp3 },
+    PriorityInfo { name: "uni", description: "UNI: largest wait / (log2(processors) × estimate) first", rule: &uni::Uni },
+    PriorityInfo { name: "f1", description: "F1: smallest log10(estimate) × processors + 870 × log10(submit) first", rule: &f1::F1 },
 ];
 
 /// The priority rules, by name.
