@@ -21,7 +21,15 @@ use slasim::gym::vector::{Buffers, VectorError, VectorPick};
 
 use crate::SlasimError;
 
-pyo3::create_exception!(_slasim, InvalidActionError, SlasimError, "An action a job-picking environment refuses (out of range, an empty or masked slot, or after the end).");
+pyo3::create_exception!(
+    _slasim,
+    InvalidActionError,
+    SlasimError,
+    "An action a job-picking environment refuses (out of range, an empty or masked slot, or after the end)."
+);
+
+/// An observation and its mask.
+type Observed<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
 
 fn slasim_err(e: impl std::fmt::Display) -> PyErr {
     SlasimError::new_err(e.to_string())
@@ -38,11 +46,15 @@ fn build(
     estimates: &str,
     baselines: bool,
 ) -> PyResult<(Arc<JobTable>, Options)> {
-    let score = Score::from_code(score).ok_or_else(|| PyValueError::new_err(format!("score must be 0..=4 (RLScheduler's job_score_type), got {score}")))?;
+    let score = Score::from_code(score).ok_or_else(|| {
+        PyValueError::new_err(format!("score must be 0..=4 (RLScheduler's job_score_type), got {score}"))
+    })?;
     let estimates = match estimates {
         "logged" => Estimates::Logged,
         "exact" => Estimates::Exact,
-        other => return Err(PyValueError::new_err(format!("estimates must be \"logged\" or \"exact\", got {other:?}"))),
+        other => {
+            return Err(PyValueError::new_err(format!("estimates must be \"logged\" or \"exact\", got {other:?}")));
+        }
     };
     let jobs = JobTable::load(trace, estimates).map_err(slasim_err)?;
     let episode = match sequence_len {
@@ -99,7 +111,7 @@ impl PyPickJobs {
 
     /// Starts an episode (at job position `start`, or a drawn one); returns (obs, mask).
     #[pyo3(signature = (start=None))]
-    fn reset<'py>(&mut self, py: Python<'py>, start: Option<usize>) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+    fn reset<'py>(&mut self, py: Python<'py>, start: Option<usize>) -> PyResult<Observed<'py>> {
         self.env.reset(start).map_err(slasim_err)?;
         self.write();
         Ok((PyArray1::from_slice(py, &self.obs), PyArray1::from_slice(py, &self.mask_i8)))
@@ -107,7 +119,11 @@ impl PyPickJobs {
 
     /// One step; returns (obs, mask, reward, terminated).
     #[allow(clippy::type_complexity)]
-    fn step<'py>(&mut self, py: Python<'py>, action: i64) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>, f64, bool)> {
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: i64,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>, f64, bool)> {
         let step = self.env.step(action).map_err(|e| InvalidActionError::new_err(e.to_string()))?;
         self.write();
         Ok((PyArray1::from_slice(py, &self.obs), PyArray1::from_slice(py, &self.mask_i8), step.reward, step.terminated))
@@ -172,7 +188,10 @@ fn vector_err(e: VectorError) -> PyErr {
     }
 }
 
-fn slice_mut<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(a: &'a mut numpy::PyReadwriteArray<'_, T, D>, what: &str) -> PyResult<&'a mut [T]> {
+fn slice_mut<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    a: &'a mut numpy::PyReadwriteArray<'_, T, D>,
+    what: &str,
+) -> PyResult<&'a mut [T]> {
     a.as_slice_mut().map_err(|e| PyValueError::new_err(format!("{what}: {e} (pass a C-contiguous array)")))
 }
 

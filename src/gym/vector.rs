@@ -154,7 +154,7 @@ impl VectorPick {
             step_chunk(k * per, envs, resets, acts, obs, masks, rewards, terms, truncs, ol, w)
         };
         if per >= n {
-            chunks.enumerate().map(run).collect::<Result<(), _>>()
+            chunks.enumerate().try_for_each(run)
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = chunks.enumerate().map(|c| s.spawn(move || run(c))).collect();

@@ -73,6 +73,14 @@ pub struct JobTable {
     /// RLScheduler's `f2_score` (`sqrt(r)·n + 25600·log10(s)`): only a tie-break
     /// of the visible-job selection.
     pub f2: Vec<f64>,
+    /// Rank of the job in the log by (SJF, F2, F1, submission, position):
+    /// the order of RLScheduler's SJF list after its earlier sorts.
+    pub sjf_rank: Vec<u32>,
+    /// Rank by (smallest, SJF, F2, F1, submission, position): its smallest-first list.
+    pub smallest_rank: Vec<u32>,
+    /// Rank by (submission, processors, requested time, position): the order
+    /// its sorts leave the queue in, as far as a later step can tell.
+    pub settled_rank: Vec<u32>,
     /// Observation features 1..=6 (requested time, processors, memory, user,
     /// group, executable), already normalised.
     pub features: Vec<[f32; 6]>,
@@ -185,6 +193,9 @@ impl JobTable {
             f1: Vec::with_capacity(n),
             f2: Vec::with_capacity(n),
             features: Vec::with_capacity(n),
+            sjf_rank: Vec::new(),
+            smallest_rank: Vec::new(),
+            settled_rank: Vec::new(),
             total_nodes,
             procs_per_node,
             max_procs,
@@ -229,7 +240,46 @@ impl JobTable {
             table.procs.push(procs);
             table.nodes.push(nodes);
         }
+        table.rank();
         Ok(table)
+    }
+
+    /// The static ranks. Jobs that tie on every key have equal submission,
+    /// processors and requested time, so every stable sort RLScheduler applies
+    /// keeps them in arrival order, which is their position: position is the
+    /// last key.
+    fn rank(&mut self) {
+        use super::dynamics::PyOrd;
+        let n = self.len();
+        let sjf = |a: &u32, b: &u32| {
+            let (x, y) = (*a as usize, *b as usize);
+            self.sjf[x]
+                .total_cmp_py(&self.sjf[y])
+                .then_with(|| self.f2[x].total_cmp_py(&self.f2[y]))
+                .then_with(|| self.f1[x].total_cmp_py(&self.f1[y]))
+                .then_with(|| self.submit[x].cmp(&self.submit[y]))
+        };
+        let smallest = |a: &u32, b: &u32| {
+            self.smallest[*a as usize].total_cmp_py(&self.smallest[*b as usize]).then_with(|| sjf(a, b))
+        };
+        let settled = |a: &u32, b: &u32| {
+            let (x, y) = (*a as usize, *b as usize);
+            self.submit[x]
+                .cmp(&self.submit[y])
+                .then(self.procs[x].cmp(&self.procs[y]))
+                .then(self.request[x].cmp(&self.request[y]))
+        };
+        let ranks = |order: &dyn Fn(&u32, &u32) -> std::cmp::Ordering| {
+            let mut by: Vec<u32> = (0..n as u32).collect();
+            by.sort_by(order);
+            let mut rank = vec![0u32; n];
+            for (r, &j) in by.iter().enumerate() {
+                rank[j as usize] = r as u32;
+            }
+            rank
+        };
+        let (a, b, c) = (ranks(&sjf), ranks(&smallest), ranks(&settled));
+        (self.sjf_rank, self.smallest_rank, self.settled_rank) = (a, b, c);
     }
 
     /// Number of jobs.

@@ -28,7 +28,7 @@
 //! - *Mask:* 1 for a visible job's row; 1 for the skip row while `p` = 0 (the
 //!   PPO agent masks an all-ones row); 0 elsewhere.
 
-use super::dynamics::{Dynamics, PyOrd};
+use super::dynamics::Dynamics;
 use super::jobs::{ALMOST_ONE, JobTable, MAX_WAIT_TIME};
 
 /// Features per row (`JOB_FEATURES`).
@@ -63,22 +63,9 @@ pub fn select_visible(
         return;
     }
     let queue = &state.queue;
-    // Ties: SJF, then F2, F1 and submission (the earlier sorts), then queue order.
-    let sjf_order = |a: &u32, b: &u32| {
-        let (x, y) = (queue[*a as usize] as usize, queue[*b as usize] as usize);
-        jobs.sjf[x]
-            .total_cmp_py(&jobs.sjf[y])
-            .then_with(|| jobs.f2[x].total_cmp_py(&jobs.f2[y]))
-            .then_with(|| jobs.f1[x].total_cmp_py(&jobs.f1[y]))
-            .then_with(|| jobs.submit[x].cmp(&jobs.submit[y]))
-            .then_with(|| a.cmp(b))
-    };
-    let smallest_order = |a: &u32, b: &u32| {
-        let (x, y) = (queue[*a as usize] as usize, queue[*b as usize] as usize);
-        jobs.smallest[x].total_cmp_py(&jobs.smallest[y]).then_with(|| sjf_order(a, b))
-    };
-    first_by(&mut sel.by_sjf, n, window, sjf_order);
-    first_by(&mut sel.by_smallest, n, window, smallest_order);
+    // Each list is one selection by the job's static rank (see `JobTable::sjf_rank`).
+    first_by(&mut sel.by_sjf, n, window, |&p| jobs.sjf_rank[queue[p as usize] as usize]);
+    first_by(&mut sel.by_smallest, n, window, |&p| jobs.smallest_rank[queue[p as usize] as usize]);
     sel.taken.clear();
     sel.taken.resize(n, false);
     let mut i = 0;
@@ -92,24 +79,18 @@ pub fn select_visible(
         i += 1;
     }
     // What the smallest-first sort leaves, as the next submission sort sees it.
-    state.queue.sort_by(|&a, &b| {
-        let (x, y) = (a as usize, b as usize);
-        jobs.submit[x]
-            .cmp(&jobs.submit[y])
-            .then(jobs.procs[x].cmp(&jobs.procs[y]))
-            .then(jobs.request[x].cmp(&jobs.request[y]))
-    });
+    state.queue.sort_by_key(|&j| jobs.settled_rank[j as usize]);
 }
 
-/// The first `k` of `0..n` by `order` (a total order), sorted, into `out`.
-fn first_by(out: &mut Vec<u32>, n: usize, k: usize, order: impl Fn(&u32, &u32) -> std::cmp::Ordering) {
+/// The first `k` of the queue positions `0..n` by `rank` (distinct), sorted, into `out`.
+fn first_by(out: &mut Vec<u32>, n: usize, k: usize, rank: impl Fn(&u32) -> u32) {
     out.clear();
     out.extend(0..n as u32);
     if k < n {
-        out.select_nth_unstable_by(k, &order);
+        out.select_nth_unstable_by_key(k, &rank);
         out.truncate(k);
     }
-    out.sort_unstable_by(&order);
+    out.sort_unstable_by_key(&rank);
 }
 
 /// Writes the window's rows into `obs` (`window × 8`) and the mask into `mask` (`window`).
