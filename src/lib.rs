@@ -8,6 +8,7 @@
 //! - [`policy`]: scheduling strategies and placement;
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
 //! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
+//! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, RLScheduler's MDP);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
 //! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
 //! - [`experiment`]: points of four kinds (single cluster, Grid, provisioning,

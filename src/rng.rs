@@ -36,6 +36,8 @@ pub enum Stream {
     LoadCopy = 14,
     /// Which trace jobs ask for a priced reservation instead of queueing.
     ReservationShare = 15,
+    /// The start index of a job-picking environment's episodes.
+    EpisodeStarts = 16,
     /// The battery an SLA admission episode runs, drawn from its reset seed.
     AdmissionBattery = 20,
 }

@@ -5,6 +5,18 @@ See the book's page "From Python" (docs/src/guide/python.md).
 """
 
 from slasim._slasim import SlasimError, version
-from slasim import admission as _admission  # registers slasim/SlaAdmission-v0
 
 __all__ = ["SlasimError", "version"]
+
+try:  # The Gymnasium environments, when gymnasium is installed.
+    from slasim import gym as _gym
+except ImportError:
+    pass
+else:
+    from slasim import admission as _admission
+
+    _gym.register()
+    _admission.register()
+    from slasim._slasim import InvalidActionError
+
+    __all__ += ["InvalidActionError"]

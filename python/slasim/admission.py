@@ -18,22 +18,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from slasim._slasim import AdmissionCore
-
-
-class _MaskedDiscrete(spaces.Discrete):
-    """A Discrete space whose ``sample()`` draws among the actions valid now."""
-
-    def __init__(self, n: int, masks):
-        super().__init__(n)
-        self._masks = masks
-
-    def sample(self, mask=None, probability=None):
-        if mask is None and probability is None:
-            mask = self._masks().astype(np.int8)
-            if not mask.any():
-                mask = None
-        return super().sample(mask=mask, probability=probability)
+from slasim._slasim import AdmissionCore, InvalidActionError
+from slasim.gym import MaskedDiscrete, _action
 
 
 class SlaAdmissionEnv(gymnasium.Env):
@@ -61,17 +47,20 @@ class SlaAdmissionEnv(gymnasium.Env):
         self._battery = battery
         n = self._core.observation_len()
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=(n,), dtype=np.float32)
-        self.action_space = _MaskedDiscrete(slots + 1, self.action_masks)
+        self.action_space = MaskedDiscrete(slots + 1)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
         episode_seed = int(self.np_random.integers(0, 2**63 - 1))
         battery = (options or {}).get("battery", self._battery)
         self._core.reset(episode_seed, battery)
+        self._time = None
         return self._core.observation(), self._info()
 
     def step(self, action: Any):
-        index = _action_index(action, self._slots + 1)
+        index = _action(action, self._time)
+        if not 0 <= index <= self._slots:
+            raise InvalidActionError(f"action {index} at t = {self._time}: out of range 0..{self._slots}")
         reward, terminated = self._core.step(None if index == self._slots else index)
         return self._core.observation(), float(reward), terminated, False, self._info()
 
@@ -86,22 +75,12 @@ class SlaAdmissionEnv(gymnasium.Env):
 
     def _info(self) -> dict:
         info = self._core.info()
-        info["action_mask"] = self._core.mask()
+        self._time = info.get("time")
+        info["action_mask"] = self.action_space.current_mask = self._core.mask().astype(np.int8)
         return info
 
 
-def _action_index(action: Any, n: int) -> int:
-    """The action as an index, or a TypeError/ValueError naming it."""
-    if isinstance(action, np.ndarray):
-        if action.shape != ():
-            raise TypeError(f"action {action!r}: expected one integer, got an array of shape {action.shape}")
-        action = action[()]
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"action {action!r}: expected an integer in 0..{n - 1}, got {type(action).__name__}")
-    index = int(action)
-    if not 0 <= index < n:
-        raise ValueError(f"action {index}: out of range 0..{n - 1}")
-    return index
 
-
-gymnasium.register(id="slasim/SlaAdmission-v0", entry_point="slasim.admission:SlaAdmissionEnv")
+def register():
+    """Registers ``slasim/SlaAdmission-v0`` with gymnasium."""
+    gymnasium.register(id="slasim/SlaAdmission-v0", entry_point="slasim.admission:SlaAdmissionEnv")

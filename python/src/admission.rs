@@ -5,9 +5,10 @@ use std::sync::Mutex;
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use slasim::gym::admission::AdmissionEnv;
+use slasim::gym::admission::{AdmissionEnv, StepError};
 
 use crate::SlasimError;
+use crate::gym::InvalidActionError;
 
 /// The SLA admission environment's core: one episode at a time, stepped in Rust.
 #[pyclass(module = "slasim._slasim")]
@@ -63,7 +64,10 @@ impl AdmissionCore {
     /// Decides the waiting arrival (candidate index, or None to reject):
     /// (reward, terminated).
     fn step(&self, py: Python<'_>, action: Option<usize>) -> PyResult<(f64, bool)> {
-        let step = py.detach(|| self.with(|e| e.step(action)))?.map_err(error)?;
+        let step = py.detach(|| self.with(|e| e.step(action)))?.map_err(|e| match e {
+            StepError::Action(what) => InvalidActionError::new_err(what),
+            StepError::Simulation(e) => error(e),
+        })?;
         Ok((step.reward, step.terminated))
     }
 

@@ -9,6 +9,7 @@
 use pyo3::prelude::*;
 
 mod admission;
+mod gym;
 
 pyo3::create_exception!(
     _slasim,
@@ -28,5 +29,6 @@ fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SlasimError", m.py().get_type::<SlasimError>())?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_class::<admission::AdmissionCore>()?;
+    gym::register(m)?;
     Ok(())
 }

@@ -188,6 +188,17 @@ impl Drop for Episode {
     }
 }
 
+/// Why a step failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StepError {
+    /// The action names no candidate, or there is nothing to decide: nothing changed.
+    #[error("{0}")]
+    Action(String),
+    /// The simulation failed: the episode is over.
+    #[error("{0:#}")]
+    Simulation(anyhow::Error),
+}
+
 /// What a step returns.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Step {
@@ -337,13 +348,14 @@ impl AdmissionEnv {
     }
 
     /// Decides the waiting arrival: candidate `action`, or reject with `None`.
-    pub fn step(&mut self, action: Option<usize>) -> anyhow::Result<Step> {
-        let episode = self.episode.as_mut().ok_or_else(|| anyhow!("no episode: call reset first"))?;
-        let arrival = episode.current.as_ref().ok_or_else(|| anyhow!("the episode has ended: call reset"))?;
+    pub fn step(&mut self, action: Option<usize>) -> Result<Step, StepError> {
+        let episode = self.episode.as_mut().ok_or_else(|| StepError::Action("no episode: call reset first".into()))?;
+        let arrival =
+            episode.current.as_ref().ok_or_else(|| StepError::Action("the episode has ended: call reset".into()))?;
         if let Some(i) = action
             && i >= arrival.candidates.len()
         {
-            bail!(
+            return Err(StepError::Action(format!(
                 "action {i} for job {} at t = {}: there {} only {} candidate{} (0-{}; reject with {})",
                 arrival.job.id,
                 arrival.now,
@@ -352,14 +364,14 @@ impl AdmissionEnv {
                 if arrival.candidates.len() == 1 { "" } else { "s" },
                 arrival.candidates.len().saturating_sub(1),
                 self.slots
-            );
+            )));
         }
         let sent = episode.answers.as_ref().is_some_and(|a| a.send(action).is_ok());
         if !sent {
-            bail!("the simulation of this episode stopped: call reset");
+            return Err(StepError::Simulation(anyhow!("the simulation of this episode stopped: call reset")));
         }
         episode.current = None;
-        let reward = episode.advance()?;
+        let reward = episode.advance().map_err(StepError::Simulation)?;
         Ok(Step { reward: reward.unwrap_or(0.0), terminated: episode.current.is_none() })
     }
 
