@@ -13,49 +13,16 @@
 //! name (default `slasim.sqlite`), read back with [`crate::store::query`].
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
 use clap::Parser;
 
+pub use crate::cli::run::Ran;
+pub use crate::cli::sweep::Swept;
 use crate::cli::trace::TraceCommand;
+pub use crate::cli::trace::Workload;
 use crate::cli::{Cli, Command};
-use crate::experiment::coordinator::SweepOutcome;
-use crate::experiment::point::PointKind;
-use crate::workload::prepare::Prepared;
-use crate::workload::swf::SwfTrace;
-
-/// What an embedded `slasim run` stored.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ran {
-    /// The store it wrote.
-    pub db: PathBuf,
-    /// Its runs' ids (`runs.run_id`), in the command line's order.
-    pub run_ids: Vec<i64>,
-    /// Stopped by the interrupt counter before every run was stored.
-    pub interrupted: bool,
-}
-
-/// What an embedded `slasim sweep` stored.
-pub struct Swept {
-    /// The store it wrote.
-    pub db: PathBuf,
-    /// The config's point kind (its tables say where the points are).
-    pub kind: &'static dyn PointKind,
-    /// The ids of the points it was to run (its shard's), stored now or before.
-    pub point_ids: Vec<i64>,
-    /// What it did; `interrupted` when the counter stopped it.
-    pub outcome: SweepOutcome,
-}
-
-/// A workload as an embedding program reads it.
-pub enum Workload {
-    /// The whole log as read (`prepared` false).
-    Read(SwfTrace),
-    /// Prepared for a run: history and batteries, as `slasim run` simulates them.
-    Prepared(Prepared),
-}
 
 /// Parses `slasim WORDS…` with the command line's parser; a refused word is
 /// clap's message.

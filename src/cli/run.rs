@@ -179,13 +179,24 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     }
 }
 
+/// What an embedded `slasim run` stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ran {
+    /// The store it wrote.
+    pub db: PathBuf,
+    /// Its runs' ids (`runs.run_id`), in the command line's order.
+    pub run_ids: Vec<i64>,
+    /// Stopped by the interrupt counter before every run was stored.
+    pub interrupted: bool,
+}
+
 /// What [`run_driven`] did: printed the summary (the command line), or ran
 /// and handed back the stored runs (an embedding program).
 pub(crate) enum Finished {
     /// The command line's exit status.
     Printed(std::process::ExitCode),
     /// The embedding program's result.
-    Ran(crate::cli::embed::Ran),
+    Ran(Ran),
 }
 
 /// `slasim run` driven by the terminal (`interrupts` `None`: a Ctrl-C
@@ -336,11 +347,7 @@ pub(crate) fn run_driven(args: RunArgs, interrupts: Option<Arc<AtomicUsize>>) ->
         if let (Some(out), Some(point), false) = (&args.out, single, report.interrupted) {
             crate::report::batsim_jobs::write_for_point(point, out)?;
         }
-        return Ok(Finished::Ran(crate::cli::embed::Ran {
-            db: args.store.db.clone(),
-            run_ids: ids,
-            interrupted: report.interrupted,
-        }));
+        return Ok(Finished::Ran(Ran { db: args.store.db.clone(), run_ids: ids, interrupted: report.interrupted }));
     }
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;

@@ -14,6 +14,7 @@ use crate::cli::emit;
 use crate::cli::options::DEFAULT_DB;
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{Shard, SweepOptions, SweepOutcome, already_stored, run_sweep, shard_points};
+use crate::experiment::point::PointKind;
 use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
 use crate::store::merge;
 use crate::units::thousands;
@@ -157,6 +158,18 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
     Ok(std::process::ExitCode::SUCCESS)
 }
 
+/// What an embedded `slasim sweep` stored.
+pub struct Swept {
+    /// The store it wrote.
+    pub db: PathBuf,
+    /// The config's point kind (its tables say where the points are).
+    pub kind: &'static dyn PointKind,
+    /// The ids of the points it was to run (its shard's), stored now or before.
+    pub point_ids: Vec<i64>,
+    /// What it did; `interrupted` when the counter stopped it.
+    pub outcome: SweepOutcome,
+}
+
 /// Runs (or resumes) the sweep's points, or its shard's, into its store:
 /// the command line's, or an embedding program's with its own interrupt
 /// counter (no Ctrl-C handler, no progress bar). Returns the store's path
@@ -184,17 +197,14 @@ pub(crate) fn run_points(
 /// The embedding program's `slasim sweep`: the config loaded and its points
 /// (or its shard's) run; `--dry-run` and `--emit-slurm` print, so they are
 /// the command line's only.
-pub(crate) fn sweep_embedded(
-    args: SweepArgs,
-    interrupts: Arc<AtomicUsize>,
-) -> anyhow::Result<crate::cli::embed::Swept> {
+pub(crate) fn sweep_embedded(args: SweepArgs, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Swept> {
     if args.dry_run || args.emit_slurm.is_some() {
         anyhow::bail!("--dry-run and --emit-slurm print their result: run them with the slasim command");
     }
     let experiment = Experiment::load(&args.config)?;
     let (db, outcome) = run_points(&experiment, &args, Some(interrupts))?;
     let ids = shard_points(&experiment, args.shard).iter().map(|(_, p)| p.id).collect();
-    Ok(crate::cli::embed::Swept { db, kind: experiment.kind, point_ids: ids, outcome })
+    Ok(Swept { db, kind: experiment.kind, point_ids: ids, outcome })
 }
 
 pub(crate) fn merge_command(args: MergeArgs) -> anyhow::Result<()> {

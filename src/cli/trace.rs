@@ -250,6 +250,14 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
     emit(&format!("wrote {} jobs of {} to {}\n", thousands(trace.records.len()), trace.name, args.out.display()))
 }
 
+/// A workload as an embedding program reads it.
+pub enum Workload {
+    /// The whole log as read (`prepared` false).
+    Read(SwfTrace),
+    /// Prepared for a run: history and batteries, as `slasim run` simulates them.
+    Prepared(crate::workload::prepare::Prepared),
+}
+
 /// The workload `trace prepare`'s options name.
 fn source(args: &PrepareArgs) -> WorkloadSource {
     match &args.trace {
@@ -260,16 +268,16 @@ fn source(args: &PrepareArgs) -> WorkloadSource {
 
 /// `trace prepare` for an embedding program: the prepared workload, or
 /// (`prepared` false) the log as read; `--out` writes the export as here.
-pub(crate) fn workload_embedded(args: PrepareArgs, prepared: bool) -> anyhow::Result<crate::cli::embed::Workload> {
+pub(crate) fn workload_embedded(args: PrepareArgs, prepared: bool) -> anyhow::Result<Workload> {
     let trace = source(&args).load()?;
     if !prepared {
-        return Ok(crate::cli::embed::Workload::Read(trace));
+        return Ok(Workload::Read(trace));
     }
     let result = args.prepare.config().prepare(&trace)?;
     if let Some(dir) = &args.out {
         export(&result, &trace.header, dir)?;
     }
-    Ok(crate::cli::embed::Workload::Prepared(result))
+    Ok(Workload::Prepared(result))
 }
 
 fn prepare(args: PrepareArgs) -> anyhow::Result<()> {
