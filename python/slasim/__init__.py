@@ -5,8 +5,9 @@ See the book's page "From Python" (docs/src/guide/python.md).
 """
 
 from slasim._slasim import SlasimError, version
+from slasim._api import Store, read_trace, run, sweep
 
-__all__ = ["SlasimError", "version"]
+__all__ = ["SlasimError", "Store", "read_trace", "run", "sweep", "version"]
 
 try:  # The Gymnasium environments, when gymnasium is installed.
     from slasim import gym as _gym

@@ -8,16 +8,13 @@ use pyo3::prelude::*;
 use slasim::gym::admission::{AdmissionEnv, StepError};
 
 use crate::SlasimError;
+use crate::error::to_py as error;
 use crate::gym::InvalidActionError;
 
 /// The SLA admission environment's core: one episode at a time, stepped in Rust.
 #[pyclass(module = "slasim._slasim")]
 pub struct AdmissionCore {
     env: Mutex<AdmissionEnv>,
-}
-
-fn error(e: anyhow::Error) -> PyErr {
-    SlasimError::new_err(format!("{e:#}"))
 }
 
 impl AdmissionCore {

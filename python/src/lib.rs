@@ -2,21 +2,25 @@
 //!
 //! Contract: everything here is a thin translation between Python objects
 //! and the `slasim` crate; no model, strategy or store logic lives here. The
-//! Python side (`slasim/*.py`) turns the columns it returns into polars
+//! command line's parser reads the settings ([`slasim::cli::embed`]), so
+//! names, defaults and messages are the CLI's. Tables come back as columns
+//! ([`table`]) that the Python side (`slasim/*.py`) turns into polars
 //! DataFrames. Errors from the crate become `slasim.SlasimError` with the
-//! same message the command line prints.
+//! message the command line prints ([`error`]).
+//!
+//! Each part registers its functions in [`_slasim`], one line each.
+
+mod admission;
+mod error;
+mod gym;
+mod run;
+mod store;
+mod table;
+mod trace;
 
 use pyo3::prelude::*;
 
-mod admission;
-mod gym;
-
-pyo3::create_exception!(
-    _slasim,
-    SlasimError,
-    pyo3::exceptions::PyException,
-    "An error slasim reports: a bad setting, trace, config, query or scheduler decision."
-);
+pub(crate) use error::SlasimError;
 
 /// The version of the slasim crate this module was built from.
 #[pyfunction]
@@ -26,9 +30,12 @@ fn version() -> &'static str {
 
 #[pymodule]
 fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("SlasimError", m.py().get_type::<SlasimError>())?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
-    m.add_class::<admission::AdmissionCore>()?;
+    error::register(m)?;
+    run::register(m)?;
+    store::register(m)?;
+    trace::register(m)?;
     gym::register(m)?;
+    m.add_class::<admission::AdmissionCore>()?;
     Ok(())
 }

@@ -46,7 +46,26 @@ pub fn has_table(path: impl AsRef<Path>, name: &'static str) -> Result<bool, Sto
 
 /// Runs one read-only SQL statement on the database at `path`.
 pub fn query(path: impl AsRef<Path>, sql: &str) -> Result<Table, StoreError> {
-    let path = path.as_ref().to_path_buf();
+    guarded(path.as_ref(), sql, |stmt, sql_err| {
+        let columns: Vec<String> = stmt.column_names().map(str::to_string).collect();
+        let n = columns.len();
+        let mut rows = Vec::new();
+        let mut result = stmt.query([]).map_err(sql_err)?;
+        while let Some(row) = result.next().map_err(sql_err)? {
+            rows.push((0..n).map(|i| row.get_ref(i).map(render).unwrap_or_default()).collect());
+        }
+        Ok(Table { columns, rows })
+    })
+}
+
+/// Prepares `sql` on the store at `path` opened read-only, refuses it if it
+/// writes, and hands the statement to `read`.
+fn guarded<T>(
+    path: &Path,
+    sql: &str,
+    read: impl FnOnce(&mut rusqlite::Statement<'_>, &dyn Fn(rusqlite::Error) -> StoreError) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let path = path.to_path_buf();
     if !path.is_file() {
         return Err(StoreError::Missing { path });
     }
@@ -59,14 +78,115 @@ pub fn query(path: impl AsRef<Path>, sql: &str) -> Result<Table, StoreError> {
     if !stmt.readonly() {
         return Err(StoreError::WriteRefused { sql: sql.trim().to_string() });
     }
-    let columns: Vec<String> = stmt.column_names().map(str::to_string).collect();
-    let n = columns.len();
-    let mut rows = Vec::new();
-    let mut result = stmt.query([]).map_err(sql_err)?;
-    while let Some(row) = result.next().map_err(sql_err)? {
-        rows.push((0..n).map(|i| row.get_ref(i).map(render).unwrap_or_default()).collect());
+    read(&mut stmt, &sql_err)
+}
+
+/// One column of a [`Columns`] result, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    /// Integers (`NULL` as `None`).
+    Int(Vec<Option<i64>>),
+    /// Reals.
+    Real(Vec<Option<f64>>),
+    /// Text (a blob as `<n bytes>`).
+    Text(Vec<Option<String>>),
+    /// This many rows, none with a value: of no type SQLite can tell (an
+    /// embedding program may look the column's name up in the descriptors,
+    /// [`crate::store::tables::described_tables`]).
+    Null(usize),
+}
+
+impl Values {
+    /// Its number of rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Int(v) => v.len(),
+            Values::Real(v) => v.len(),
+            Values::Text(v) => v.len(),
+            Values::Null(n) => *n,
+        }
     }
-    Ok(Table { columns, rows })
+
+    /// True without rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Appends a value; a value its type cannot hold widens the column
+    /// (integers to reals, numbers to text), as SQLite's are dynamic.
+    fn push(&mut self, value: ValueRef<'_>) {
+        match (&mut *self, value) {
+            (_, ValueRef::Null) => self.push_null(),
+            (Values::Int(v), ValueRef::Integer(i)) => v.push(Some(i)),
+            (Values::Real(v), ValueRef::Real(r)) => v.push(Some(r)),
+            (Values::Real(v), ValueRef::Integer(i)) => v.push(Some(i as f64)),
+            (Values::Text(v), value) => v.push(Some(render(value))),
+            (Values::Int(v), ValueRef::Real(r)) => {
+                let mut widened: Vec<Option<f64>> = v.iter().map(|x| x.map(|i| i as f64)).collect();
+                widened.push(Some(r));
+                *self = Values::Real(widened);
+            }
+            (_, value) => {
+                let mut text = self.texts();
+                text.push(Some(render(value)));
+                *self = Values::Text(text);
+            }
+        }
+    }
+
+    fn push_null(&mut self) {
+        match self {
+            Values::Int(v) => v.push(None),
+            Values::Real(v) => v.push(None),
+            Values::Text(v) => v.push(None),
+            Values::Null(n) => *n += 1,
+        }
+    }
+
+    fn texts(&self) -> Vec<Option<String>> {
+        match self {
+            Values::Int(v) => v.iter().map(|x| x.map(|i| i.to_string())).collect(),
+            Values::Real(v) => v.iter().map(|x| x.map(|r| render(ValueRef::Real(r)))).collect(),
+            Values::Text(v) => v.clone(),
+            Values::Null(n) => vec![None; *n],
+        }
+    }
+}
+
+/// A query result by column, each typed as the store declares it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Columns {
+    /// Column names and values, in the statement's order.
+    pub columns: Vec<(String, Values)>,
+}
+
+/// [`query`], its result by typed column (for data frames rather than
+/// printing): integers stay integers, `NULL` stays missing; a column is
+/// typed by its values (integers widen to reals, numbers to text, as
+/// SQLite's values are dynamic); one without a value is [`Values::Null`].
+pub fn query_columns(path: impl AsRef<Path>, sql: &str) -> Result<Columns, StoreError> {
+    guarded(path.as_ref(), sql, |stmt, sql_err| {
+        // Typed by their values (integers widen to reals, numbers to text),
+        // as SQLite's values are.
+        let mut columns: Vec<(String, Values, bool)> =
+            stmt.column_names().map(|n| (n.to_string(), Values::Int(Vec::new()), false)).collect();
+        let mut result = stmt.query([]).map_err(sql_err)?;
+        while let Some(row) = result.next().map_err(sql_err)? {
+            for (i, (_, values, typed)) in columns.iter_mut().enumerate() {
+                let value = row.get_ref(i).map_err(sql_err)?;
+                *typed |= value != ValueRef::Null;
+                values.push(value);
+            }
+        }
+        let columns = columns
+            .into_iter()
+            .map(|(name, values, typed)| {
+                let values = if typed { values } else { Values::Null(values.len()) };
+                (name, values)
+            })
+            .collect();
+        Ok(Columns { columns })
+    })
 }
 
 impl Table {
