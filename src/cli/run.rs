@@ -189,6 +189,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         endpoint: args.scheduler_endpoint.clone(),
         name: args.scheduler_name.clone(),
         timeout: args.scheduler_timeout,
+        in_process: None,
     };
     let external = strategies.iter().any(|s| s.reads.scheduler);
     if external {
