@@ -8,7 +8,15 @@
 
 use pyo3::prelude::*;
 
-pyo3::create_exception!(_slasim, SlasimError, pyo3::exceptions::PyException, "An error slasim reports: a bad setting, trace, config, query or scheduler decision.");
+mod run_scheduled;
+mod scheduler;
+
+pyo3::create_exception!(
+    _slasim,
+    SlasimError,
+    pyo3::exceptions::PyException,
+    "An error slasim reports: a bad setting, trace, config, query or scheduler decision."
+);
 
 /// The version of the slasim crate this module was built from.
 #[pyfunction]
@@ -20,5 +28,8 @@ fn version() -> &'static str {
 fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SlasimError", m.py().get_type::<SlasimError>())?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(run_scheduled::run_scheduled, m)?)?;
+    m.add_class::<scheduler::Job>()?;
+    m.add_class::<scheduler::Handle>()?;
     Ok(())
 }
