@@ -5,5 +5,6 @@ See the book's page "From Python" (docs/src/guide/python.md).
 """
 
 from slasim._slasim import SlasimError, version
+from slasim._api import Store, read_trace, run, sweep
 
-__all__ = ["SlasimError", "version"]
+__all__ = ["SlasimError", "Store", "read_trace", "run", "sweep", "version"]

@@ -2,21 +2,23 @@
 //!
 //! Contract: everything here is a thin translation between Python objects
 //! and the `slasim` crate; no model, strategy or store logic lives here. The
-//! Python side (`slasim/*.py`) turns the columns it returns into polars
+//! command line's parser reads the settings ([`slasim::cli::embed`]), so
+//! names, defaults and messages are the CLI's. Tables come back as columns
+//! ([`table`]) that the Python side (`slasim/*.py`) turns into polars
 //! DataFrames. Errors from the crate become `slasim.SlasimError` with the
-//! same message the command line prints.
+//! message the command line prints ([`error`]).
+//!
+//! Each part registers its functions in [`_slasim`], one line each.
+
+mod error;
+mod run;
+mod scheduled_run;
+mod scheduler;
+mod store;
+mod table;
+mod trace;
 
 use pyo3::prelude::*;
-
-mod run_scheduled;
-mod scheduler;
-
-pyo3::create_exception!(
-    _slasim,
-    SlasimError,
-    pyo3::exceptions::PyException,
-    "An error slasim reports: a bad setting, trace, config, query or scheduler decision."
-);
 
 /// The version of the slasim crate this module was built from.
 #[pyfunction]
@@ -26,10 +28,11 @@ fn version() -> &'static str {
 
 #[pymodule]
 fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("SlasimError", m.py().get_type::<SlasimError>())?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
-    m.add_function(wrap_pyfunction!(run_scheduled::run_scheduled, m)?)?;
-    m.add_class::<scheduler::Job>()?;
-    m.add_class::<scheduler::Handle>()?;
+    error::register(m)?;
+    run::register(m)?;
+    scheduled_run::register(m)?;
+    store::register(m)?;
+    trace::register(m)?;
     Ok(())
 }

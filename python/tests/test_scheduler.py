@@ -4,8 +4,8 @@ naming the decision or callback, the job and the simulated time."""
 
 import pytest
 
-from slasim import _slasim
-from slasim._slasim import SlasimError
+import slasim
+from slasim import SlasimError
 
 # (submit, processors, requested time, run time) on 4 machines: job 2 is
 # killed at its walltime, job 3 waits for it, job 4 is too wide, job 5 waits
@@ -57,20 +57,25 @@ class Fcfs:
             del self.free[: job.requested_resources]
 
 
-def run(trace, scheduler):
-    return _slasim.run_scheduled(trace, scheduler=scheduler)
+def run(trace, scheduler, **settings):
+    return slasim.run(trace, scheduler=scheduler, **settings)
+
+
+def starts(table):
+    return table["actual_start"].to_list()
 
 
 def test_fcfs_gives_the_builtin_schedule_and_the_callbacks_in_order(trace):
     scheduler = Fcfs()
     table = run(trace, scheduler)
-    builtin = _slasim.run_scheduled(trace, strategy="fcfs")
-    assert table["start"] == builtin["start"]
+    builtin = slasim.run(trace, "fcfs")
+    assert table["strategy"].to_list() == ["batsim"] * 5
+    assert starts(table) == starts(builtin)
     # Hand-checked: 1 and 2 start at 0; 3 needs 3 machines, has 2 when 1
     # ends at 50 and 4 when 2 is killed at its walltime (100); 4 is too wide;
     # 5 waits behind 3 (the head blocks), then takes the fourth machine.
-    assert table["start"] == [0, 0, 100, None, 100]
-    assert table["outcome"] == ["success", "success", "success", "rejected", "success"]
+    assert starts(table) == [0, 0, 100, None, 100]
+    assert table["outcome"].to_list() == ["success", "success", "success", "rejected", "success"]
     assert scheduler.seen[0] == ("submitted", "w0!1", 0)
     assert ("COMPLETED_SUCCESSFULLY", "w0!1", 50, [0, 1]) in scheduler.seen
     assert ("COMPLETED_WALLTIME_REACHED", "w0!2", 100, [2, 3]) in scheduler.seen
@@ -88,22 +93,26 @@ def test_a_missing_callback_is_a_no_op_and_the_handle_is_set_first(trace):
                 self.bs.kill(job)  # and stop it at once
 
     table = run(trace, OnlySubmissions())
-    assert table["outcome"] == ["failed", "failed", "failed", "rejected", "failed"]
+    assert table["outcome"].to_list() == ["failed", "failed", "failed", "rejected", "failed"]
 
 
-def error_of(trace, scheduler):
+def error_of(trace, scheduler, tmp_path=None):
+    """The run's error; nothing of the run is stored."""
+    db = None if tmp_path is None else tmp_path / "failed.sqlite"
     with pytest.raises(SlasimError) as caught:
-        run(trace, scheduler)
+        run(trace, scheduler, db=db)
+    if db is not None:
+        assert slasim.Store(db).query("SELECT count(*) AS n FROM runs")["n"].to_list() == [0]
     return caught.value
 
 
-def test_a_callback_that_raises_is_chained_and_named(trace):
+def test_a_callback_that_raises_is_chained_and_named_and_nothing_is_stored(trace, tmp_path):
     class Raises:
         def on_job_submission(self, job):
             if job.id == "w0!3":
                 raise ValueError("no room for you")
 
-    e = error_of(trace, Raises())
+    e = error_of(trace, Raises(), tmp_path)
     text = str(e)
     assert "Python scheduler, at t = 10" in text, text
     assert "callback on_job_submission (job w0!3) raised ValueError: no room for you" in text, text
@@ -119,12 +128,12 @@ def test_a_callback_returning_something_is_an_error(trace):
     assert "at t = 0" in text and "callback on_job_submission (job w0!1) returned [('execute', 'w0!1')]" in text, text
 
 
-def test_a_busy_machine_is_refused_as_the_bridge_refuses_it(trace):
+def test_a_busy_machine_is_refused_as_the_bridge_refuses_it(trace, tmp_path):
     class Greedy:
         def on_job_submission(self, job):
             self.bs.execute(job, list(range(job.requested_resources)))
 
-    text = str(error_of(trace, Greedy()))
+    text = str(error_of(trace, Greedy(), tmp_path))
     assert "Python scheduler, at t = 0: decision EXECUTE_JOB for job w0!2 on 0-1: resource 0 is busy with job w0!1" in text, text
 
 
@@ -215,6 +224,35 @@ def test_jobs_left_waiting_forever_are_an_error(trace):
     assert "it would never be called again" in text
 
 
-def test_the_scheduler_name_is_required_to_be_non_empty(trace):
+def test_the_scheduler_is_named_in_the_runs_identity(trace, tmp_path):
+    db = tmp_path / "named.sqlite"
+    run(trace, Fcfs(), db=db)
+    run(trace, Fcfs(), db=db, scheduler_name="fcfs, second version")
+    names = slasim.Store(db).query("SELECT config FROM runs ORDER BY config")["config"].to_list()
+    assert len(names) == 2
+    assert 'name = "fcfs, second version"' in names[0] + names[1]
+    assert 'name = "python:test_scheduler.Fcfs"' in names[0] + names[1]
     with pytest.raises(SlasimError, match="needs a name"):
-        _slasim.run_scheduled(trace, scheduler=Fcfs(), name="")
+        run(trace, Fcfs(), scheduler_name="")
+    with pytest.raises(SlasimError, match="runs the batsim strategy"):
+        slasim.run(trace, "fcfs", scheduler=Fcfs())
+
+
+def test_ctrl_c_in_a_callback_stops_the_run(trace, tmp_path):
+    import os
+    import signal
+    import time
+
+    class Interrupted(Fcfs):
+        def on_job_submission(self, job):
+            if job.id == "w0!1":
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.3)  # the waiting thread sees the signal meanwhile
+            super().on_job_submission(job)
+
+    scheduler = Interrupted()
+    db = tmp_path / "interrupted.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        run(trace, scheduler, db=db)
+    assert scheduler.seen[-1][0] != "ends"
+    assert slasim.Store(db).query("SELECT count(*) AS n FROM runs")["n"].to_list() == [0]

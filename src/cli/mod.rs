@@ -8,6 +8,7 @@
 //! panics on user input. One concept has one flag name in every command
 //! ([`options::VOCABULARY`]).
 
+pub mod embed;
 mod gantt;
 mod grid;
 mod list;
@@ -16,9 +17,9 @@ mod provision;
 mod query;
 mod reference;
 mod report;
-mod run;
-mod sweep;
-mod trace;
+pub(crate) mod run;
+pub(crate) mod sweep;
+pub(crate) mod trace;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -37,11 +38,11 @@ pub struct Cli {
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
     #[command(subcommand)]
-    command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {
+pub(crate) enum Command {
     /// Run the battery set of a trace (or the synthetic default) under one or
     /// more strategies; store every job in SQLite and print a summary.
     // Boxed: its options outweigh the other commands'.

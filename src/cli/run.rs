@@ -6,6 +6,8 @@
 //! (same id, same stored rows), and runs on the sweep executor.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 
 use clap::{Args, ValueEnum};
 
@@ -170,6 +172,43 @@ pub(crate) struct RunArgs {
 }
 
 pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
+    match run_driven(args, None, None)? {
+        Finished::Printed(code) => Ok(code),
+        // Only an embedding program asks for the ids.
+        Finished::Ran(_) => Ok(std::process::ExitCode::SUCCESS),
+    }
+}
+
+/// What an embedded `slasim run` stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ran {
+    /// The store it wrote.
+    pub db: PathBuf,
+    /// Its runs' ids (`runs.run_id`), in the command line's order.
+    pub run_ids: Vec<i64>,
+    /// Stopped by the interrupt counter before every run was stored.
+    pub interrupted: bool,
+}
+
+/// What [`run_driven`] did: printed the summary (the command line), or ran
+/// and handed back the stored runs (an embedding program).
+pub(crate) enum Finished {
+    /// The command line's exit status.
+    Printed(std::process::ExitCode),
+    /// The embedding program's result.
+    Ran(Ran),
+}
+
+/// `slasim run` driven by the terminal (`interrupts` `None`: a Ctrl-C
+/// handler, a progress bar on a terminal, the summary printed) or by an
+/// embedding program (its own interrupt counter, nothing drawn or printed,
+/// the stored runs' ids returned). `in_process`: the batsim strategy's
+/// scheduler is the embedding program's own (named by `--scheduler-name`).
+pub(crate) fn run_driven(
+    args: RunArgs,
+    interrupts: Option<Arc<AtomicUsize>>,
+    in_process: Option<crate::policy::batsim::InProcess>,
+) -> anyhow::Result<Finished> {
     let moving = args.reservations > 0.0 && args.reservation_option == ReservationOption::Move;
     let kill_at_estimate = !args.no_kill_at_estimate;
     let strategies: Vec<StrategyRef> = if args.strategies.is_empty() {
@@ -189,7 +228,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         endpoint: args.scheduler_endpoint.clone(),
         name: args.scheduler_name.clone(),
         timeout: args.scheduler_timeout,
-        in_process: None,
+        in_process,
     };
     let external = strategies.iter().any(|s| s.reads.scheduler);
     if external {
@@ -308,10 +347,17 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
              use --scheduler-command to start one per simulation"
         );
     }
-    let (report, ids) = execute_with(&points, args.store.jobs, &args.store.db, "slasim run", parsed)?;
+    let embedded = interrupts.is_some();
+    let (report, ids) = execute_with(&points, args.store.jobs, &args.store.db, "slasim run", parsed, interrupts)?;
+    if embedded {
+        if let (Some(out), Some(point), false) = (&args.out, single, report.interrupted) {
+            crate::report::batsim_jobs::write_for_point(point, out)?;
+        }
+        return Ok(Finished::Ran(Ran { db: args.store.db.clone(), run_ids: ids, interrupted: report.interrupted }));
+    }
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
-        return Ok(std::process::ExitCode::from(130));
+        return Ok(Finished::Printed(std::process::ExitCode::from(130)));
     }
     if let (Some(out), Some(point)) = (&args.out, single) {
         crate::report::batsim_jobs::write_for_point(point, out)?;
@@ -350,7 +396,7 @@ pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     };
     let text = run_text(&settings, &rows, &runs)?;
     emit(&text)?;
-    Ok(std::process::ExitCode::SUCCESS)
+    Ok(Finished::Printed(std::process::ExitCode::SUCCESS))
 }
 
 /// PoF_max values `slasim run` sweeps when none is given.
@@ -364,16 +410,19 @@ pub(crate) fn execute(
     db: &std::path::Path,
     command: &str,
 ) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
-    execute_with(points, jobs, db, command, Vec::new())
+    execute_with(points, jobs, db, command, Vec::new(), None)
 }
 
-/// [`execute`] with traces already parsed (see [`run_sweep_with`]).
+/// [`execute`] with traces already parsed (see [`run_sweep_with`]) and,
+/// from an embedding program, its interrupt counter (no Ctrl-C handler, no
+/// progress bar).
 fn execute_with(
     points: &[(Point, String)],
     jobs: Option<usize>,
     db: &std::path::Path,
     command: &str,
     parsed: Vec<(WorkloadSource, SwfTrace)>,
+    interrupts: Option<Arc<AtomicUsize>>,
 ) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
     let ids: Vec<i64> = points.iter().map(|(p, _)| p.id().map(|id| id.run_id)).collect::<Result<_, _>>()?;
     let name = command.trim_start_matches("slasim ").replace(' ', "-");
@@ -381,8 +430,8 @@ fn execute_with(
     let options = SweepOptions {
         threads: threads(jobs),
         shard: None,
-        progress: std::io::IsTerminal::is_terminal(&std::io::stdout()),
-        interrupts: Some(crate::cli::sweep::interrupt_counter()),
+        progress: interrupts.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        interrupts: Some(interrupts.unwrap_or_else(crate::cli::sweep::interrupt_counter)),
     };
     Ok((run_sweep_with(&experiment, db, &options, parsed)?, ids))
 }

@@ -13,7 +13,8 @@ use clap::Args;
 use crate::cli::emit;
 use crate::cli::options::DEFAULT_DB;
 use crate::experiment::config::Experiment;
-use crate::experiment::coordinator::{Shard, SweepOptions, already_stored, run_sweep, shard_points};
+use crate::experiment::coordinator::{Shard, SweepOptions, SweepOutcome, already_stored, run_sweep, shard_points};
+use crate::experiment::point::PointKind;
 use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
 use crate::store::merge;
 use crate::units::thousands;
@@ -127,20 +128,8 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
         ))?;
         return Ok(std::process::ExitCode::SUCCESS);
     }
-    let db = match (&args.db, args.shard) {
-        (Some(db), _) => db.clone(),
-        (None, Some(shard)) => shard_db(&default_db(), &shard.index.to_string(), shard.count),
-        (None, None) => default_db(),
-    };
-    let threads = crate::cli::options::threads(args.jobs);
-    let options = SweepOptions {
-        threads,
-        shard: args.shard,
-        progress: !args.no_progress && std::io::stdout().is_terminal(),
-        interrupts: Some(interrupt_counter()),
-    };
+    let (db, report) = run_points(&experiment, &args, None)?;
     let mine = shard_points(&experiment, args.shard).len();
-    let report = run_sweep(&experiment, &db, &options)?;
     let mut text = String::new();
     let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}: {} points", thousands(mine)));
     writeln!(
@@ -167,6 +156,55 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
     }
     emit(&text)?;
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// What an embedded `slasim sweep` stored.
+pub struct Swept {
+    /// The store it wrote.
+    pub db: PathBuf,
+    /// The config's point kind (its tables say where the points are).
+    pub kind: &'static dyn PointKind,
+    /// The ids of the points it was to run (its shard's), stored now or before.
+    pub point_ids: Vec<i64>,
+    /// What it did; `interrupted` when the counter stopped it.
+    pub outcome: SweepOutcome,
+}
+
+/// Runs (or resumes) the sweep's points, or its shard's, into its store:
+/// the command line's, or an embedding program's with its own interrupt
+/// counter (no Ctrl-C handler, no progress bar). Returns the store's path
+/// and what was done.
+pub(crate) fn run_points(
+    experiment: &Experiment,
+    args: &SweepArgs,
+    interrupts: Option<Arc<AtomicUsize>>,
+) -> anyhow::Result<(PathBuf, SweepOutcome)> {
+    let db = match (&args.db, args.shard) {
+        (Some(db), _) => db.clone(),
+        (None, Some(shard)) => shard_db(&PathBuf::from(DEFAULT_DB), &shard.index.to_string(), shard.count),
+        (None, None) => PathBuf::from(DEFAULT_DB),
+    };
+    let options = SweepOptions {
+        threads: crate::cli::options::threads(args.jobs),
+        shard: args.shard,
+        progress: interrupts.is_none() && !args.no_progress && std::io::stdout().is_terminal(),
+        interrupts: Some(interrupts.unwrap_or_else(interrupt_counter)),
+    };
+    let report = run_sweep(experiment, &db, &options)?;
+    Ok((db, report))
+}
+
+/// The embedding program's `slasim sweep`: the config loaded and its points
+/// (or its shard's) run; `--dry-run` and `--emit-slurm` print, so they are
+/// the command line's only.
+pub(crate) fn sweep_embedded(args: SweepArgs, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Swept> {
+    if args.dry_run || args.emit_slurm.is_some() {
+        anyhow::bail!("--dry-run and --emit-slurm print their result: run them with the slasim command");
+    }
+    let experiment = Experiment::load(&args.config)?;
+    let (db, outcome) = run_points(&experiment, &args, Some(interrupts))?;
+    let ids = shard_points(&experiment, args.shard).iter().map(|(_, p)| p.id).collect();
+    Ok(Swept { db, kind: experiment.kind, point_ids: ids, outcome })
 }
 
 pub(crate) fn merge_command(args: MergeArgs) -> anyhow::Result<()> {

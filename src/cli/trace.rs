@@ -250,12 +250,38 @@ fn generate(args: GenerateArgs) -> anyhow::Result<()> {
     emit(&format!("wrote {} jobs of {} to {}\n", thousands(trace.records.len()), trace.name, args.out.display()))
 }
 
-fn prepare(args: PrepareArgs) -> anyhow::Result<()> {
-    let source = match &args.trace {
+/// A workload as an embedding program reads it.
+pub enum Workload {
+    /// The whole log as read (`prepared` false).
+    Read(SwfTrace),
+    /// Prepared for a run: history and batteries, as `slasim run` simulates them.
+    Prepared(crate::workload::prepare::Prepared),
+}
+
+/// The workload `trace prepare`'s options name.
+fn source(args: &PrepareArgs) -> WorkloadSource {
+    match &args.trace {
         Some(path) => WorkloadSource::Swf { path: path.clone(), lenient: args.lenient },
         None => WorkloadSource::Synthetic(SyntheticConfig { seed: args.seed, ..SyntheticConfig::default() }),
-    };
-    let trace = source.load()?;
+    }
+}
+
+/// `trace prepare` for an embedding program: the prepared workload, or
+/// (`prepared` false) the log as read; `--out` writes the export as here.
+pub(crate) fn workload_embedded(args: PrepareArgs, prepared: bool) -> anyhow::Result<Workload> {
+    let trace = source(&args).load()?;
+    if !prepared {
+        return Ok(Workload::Read(trace));
+    }
+    let result = args.prepare.config().prepare(&trace)?;
+    if let Some(dir) = &args.out {
+        export(&result, &trace.header, dir)?;
+    }
+    Ok(Workload::Prepared(result))
+}
+
+fn prepare(args: PrepareArgs) -> anyhow::Result<()> {
+    let trace = source(&args).load()?;
     let config = args.prepare.config();
     let prepared = config.prepare(&trace)?;
     let mut text = String::new();

@@ -44,7 +44,7 @@ pub mod writer;
 pub use rusqlite;
 
 pub use merge::{MergeError, MergeReport, merge};
-pub use query::{Table, has_table, query};
+pub use query::{Columns, Table, Values, has_table, query, query_columns};
 pub use schema::{MIGRATIONS, SCHEMA_VERSION};
 pub use writer::pricing::PricingOutput;
 pub use writer::provision::{ProvisionOutput, ProvisionPointRow};

@@ -10,6 +10,7 @@ use std::path::Path;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
+use crate::store::columns::SqlType;
 use crate::store::error::{StoreError, sqlite};
 
 /// A query result: column names and rendered rows.
@@ -46,7 +47,26 @@ pub fn has_table(path: impl AsRef<Path>, name: &'static str) -> Result<bool, Sto
 
 /// Runs one read-only SQL statement on the database at `path`.
 pub fn query(path: impl AsRef<Path>, sql: &str) -> Result<Table, StoreError> {
-    let path = path.as_ref().to_path_buf();
+    guarded(path.as_ref(), sql, |stmt, sql_err| {
+        let columns: Vec<String> = stmt.column_names().map(str::to_string).collect();
+        let n = columns.len();
+        let mut rows = Vec::new();
+        let mut result = stmt.query([]).map_err(sql_err)?;
+        while let Some(row) = result.next().map_err(sql_err)? {
+            rows.push((0..n).map(|i| row.get_ref(i).map(render).unwrap_or_default()).collect());
+        }
+        Ok(Table { columns, rows })
+    })
+}
+
+/// Prepares `sql` on the store at `path` opened read-only, refuses it if it
+/// writes, and hands the statement to `read`.
+fn guarded<T>(
+    path: &Path,
+    sql: &str,
+    read: impl FnOnce(&mut rusqlite::Statement<'_>, &dyn Fn(rusqlite::Error) -> StoreError) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let path = path.to_path_buf();
     if !path.is_file() {
         return Err(StoreError::Missing { path });
     }
@@ -59,14 +79,126 @@ pub fn query(path: impl AsRef<Path>, sql: &str) -> Result<Table, StoreError> {
     if !stmt.readonly() {
         return Err(StoreError::WriteRefused { sql: sql.trim().to_string() });
     }
-    let columns: Vec<String> = stmt.column_names().map(str::to_string).collect();
-    let n = columns.len();
-    let mut rows = Vec::new();
-    let mut result = stmt.query([]).map_err(sql_err)?;
-    while let Some(row) = result.next().map_err(sql_err)? {
-        rows.push((0..n).map(|i| row.get_ref(i).map(render).unwrap_or_default()).collect());
+    read(&mut stmt, &sql_err)
+}
+
+/// One column of a [`Columns`] result, typed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    /// Integers (`NULL` as `None`).
+    Int(Vec<Option<i64>>),
+    /// Reals.
+    Real(Vec<Option<f64>>),
+    /// Text (a blob as `<n bytes>`).
+    Text(Vec<Option<String>>),
+}
+
+impl Values {
+    /// Its number of rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Int(v) => v.len(),
+            Values::Real(v) => v.len(),
+            Values::Text(v) => v.len(),
+        }
     }
-    Ok(Table { columns, rows })
+
+    /// True without rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The column of a name no value typed (every row `NULL`, or none):
+    /// the type the store's descriptors give a column of that name, if they
+    /// agree, else integers.
+    fn described(name: &str, rows: usize) -> Values {
+        let mut types = crate::store::tables::described_tables()
+            .into_iter()
+            .flat_map(|t| t.columns())
+            .filter(|(n, ..)| *n == name)
+            .map(|(_, ty, ..)| ty);
+        let first = types.next();
+        match first.filter(|&ty| types.all(|t| t == ty)) {
+            Some(SqlType::Real) => Values::Real(vec![None; rows]),
+            Some(SqlType::Text) => Values::Text(vec![None; rows]),
+            _ => Values::Int(vec![None; rows]),
+        }
+    }
+
+    /// Appends a value; a value its type cannot hold widens the column
+    /// (integers to reals, numbers to text), as SQLite's are dynamic.
+    fn push(&mut self, value: ValueRef<'_>) {
+        match (&mut *self, value) {
+            (_, ValueRef::Null) => self.push_null(),
+            (Values::Int(v), ValueRef::Integer(i)) => v.push(Some(i)),
+            (Values::Real(v), ValueRef::Real(r)) => v.push(Some(r)),
+            (Values::Real(v), ValueRef::Integer(i)) => v.push(Some(i as f64)),
+            (Values::Text(v), value) => v.push(Some(render(value))),
+            (Values::Int(v), ValueRef::Real(r)) => {
+                let mut widened: Vec<Option<f64>> = v.iter().map(|x| x.map(|i| i as f64)).collect();
+                widened.push(Some(r));
+                *self = Values::Real(widened);
+            }
+            (_, value) => {
+                let mut text = self.texts();
+                text.push(Some(render(value)));
+                *self = Values::Text(text);
+            }
+        }
+    }
+
+    fn push_null(&mut self) {
+        match self {
+            Values::Int(v) => v.push(None),
+            Values::Real(v) => v.push(None),
+            Values::Text(v) => v.push(None),
+        }
+    }
+
+    fn texts(&self) -> Vec<Option<String>> {
+        match self {
+            Values::Int(v) => v.iter().map(|x| x.map(|i| i.to_string())).collect(),
+            Values::Real(v) => v.iter().map(|x| x.map(|r| render(ValueRef::Real(r)))).collect(),
+            Values::Text(v) => v.clone(),
+        }
+    }
+}
+
+/// A query result by column, each typed as the store declares it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Columns {
+    /// Column names and values, in the statement's order.
+    pub columns: Vec<(String, Values)>,
+}
+
+/// [`query`], its result by typed column (for data frames rather than
+/// printing): integers stay integers, `NULL` stays missing; a column is
+/// typed by its values (integers widen to reals, numbers to text, as
+/// SQLite's values are dynamic), one without a value by the descriptors of
+/// the store's columns of that name.
+pub fn query_columns(path: impl AsRef<Path>, sql: &str) -> Result<Columns, StoreError> {
+    guarded(path.as_ref(), sql, |stmt, sql_err| {
+        // Typed by their values (integers widen to reals, numbers to text),
+        // as SQLite's values are; a column without one by its descriptor.
+        let mut columns: Vec<(String, Values, bool)> =
+            stmt.column_names().into_iter().map(|n| (n.to_string(), Values::Int(Vec::new()), false)).collect();
+        let mut result = stmt.query([]).map_err(sql_err)?;
+        while let Some(row) = result.next().map_err(sql_err)? {
+            for (i, (_, values, typed)) in columns.iter_mut().enumerate() {
+                let value = row.get_ref(i).map_err(sql_err)?;
+                *typed |= value != ValueRef::Null;
+                values.push(value);
+            }
+        }
+        let columns = columns
+            .into_iter()
+            .map(|(name, values, typed)| {
+                let values = if typed { values } else { Values::described(&name, values.len()) };
+                (name, values)
+            })
+            .collect();
+        Ok(Columns { columns })
+    })
 }
 
 impl Table {
