@@ -4,7 +4,7 @@ in-process schedulers, and Gymnasium environments stepped in Rust.
 See the book's page "From Python" (docs/src/guide/python.md).
 """
 
-from slasim._slasim import SlasimError, version
+from slasim._slasim import Job, SchedulerHandle, SlasimError, version
 from slasim._api import Store, read_trace, run, sweep
 
-__all__ = ["SlasimError", "Store", "read_trace", "run", "sweep", "version"]
+__all__ = ["Job", "SchedulerHandle", "SlasimError", "Store", "read_trace", "run", "sweep", "version"]

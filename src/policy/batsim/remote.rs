@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::policy::batsim::BatsimConfig;
+use crate::policy::batsim::config::BatsimConfig;
 use crate::policy::batsim::event::{Event, Workload};
 use crate::policy::batsim::link::{Link, LinkError};
 use crate::policy::batsim::protocol::{
