@@ -46,7 +46,7 @@ def run(
     trace: Optional[PathLike] = None,
     strategy: Union[str, Iterable[str], None] = None,
     *,
-    config: Optional[PathLike] = None,
+    config: Optional[Mapping[str, Any]] = None,
     scheduler: Any = None,
     db: Optional[PathLike] = None,
     **settings: Any,
@@ -56,7 +56,9 @@ def run(
     (the store's ``jobs`` view: one row per job of each run).
 
     ``trace=None`` is the embedded synthetic workload, ``strategy=None``
-    every strategy ``slasim run`` runs by default. ``db=None`` stores the run
+    every strategy ``slasim run`` runs by default; ``config`` is a dict of
+    settings, merged under the keyword arguments. ``scheduler`` is reserved
+    for in-process Python schedulers. ``db=None`` stores the run
     in a temporary store, removed afterwards; with a path the run is stored
     there, as ``slasim run --db PATH`` does (and a run stored there already
     is read, not simulated again).
@@ -75,9 +77,12 @@ def run(
             kind = type(scheduler)
             settings = {**settings, "scheduler_name": f"python:{kind.__module__}.{kind.__qualname__}"}
     if config is not None:
-        raise SlasimError(
-            "slasim.run takes settings as keyword arguments; to run a config file use slasim.sweep(config)"
-        )
+        if not isinstance(config, Mapping):
+            raise SlasimError(
+                "slasim.run(config=…) takes the settings as a dict (as keyword arguments do); "
+                "to run an experiment config file use slasim.sweep(config)"
+            )
+        settings = {**config, **settings}
     words = []
     if trace is not None:
         words += ["--trace", _text(trace)]

@@ -6,6 +6,7 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
+use slasim::store::columns::SqlType;
 use slasim::store::{Columns, Values};
 
 /// One column from values with gaps: the values (a filler in the gaps)
@@ -36,8 +37,34 @@ pub fn column<'py>(py: Python<'py>, name: &str, values: Values) -> PyResult<Boun
         }
         // None stays None in the list: polars reads it as missing.
         Values::Text(v) => ("str", PyList::new(py, v)?.into_any(), None),
+        // No row has a value: typed as the store's columns of that name are.
+        Values::Null(n) => {
+            let kind = match described_type(name) {
+                Some(SqlType::Real) => "float",
+                Some(SqlType::Text) => "str",
+                _ => "int",
+            };
+            let values = match kind {
+                "float" => PyArray1::from_vec(py, vec![0.0f64; n]).into_any(),
+                "str" => PyList::new(py, vec![None::<String>; n])?.into_any(),
+                _ => PyArray1::from_vec(py, vec![0i64; n]).into_any(),
+            };
+            let valid = (kind != "str").then(|| PyArray1::from_vec(py, vec![false; n]).into_any());
+            (kind, values, valid)
+        }
     };
     Ok((name, kind, values, valid).into_pyobject(py)?.into_any())
+}
+
+/// The type the store's descriptors give columns named `name`, if they agree.
+fn described_type(name: &str) -> Option<SqlType> {
+    let mut types = slasim::store::tables::described_tables()
+        .into_iter()
+        .flat_map(|t| t.columns())
+        .filter(|(n, ..)| *n == name)
+        .map(|(_, ty, ..)| ty);
+    let first = types.next()?;
+    types.all(|t| t == first).then_some(first)
 }
 
 /// Every column of a query result, in order.
@@ -60,6 +87,7 @@ pub fn reorder(result: Columns, order: &[usize]) -> Columns {
                 Values::Int(v) => Values::Int(pick(&v, order)),
                 Values::Real(v) => Values::Real(pick(&v, order)),
                 Values::Text(v) => Values::Text(pick(&v, order)),
+                Values::Null(n) => Values::Null(n.min(order.len())),
             };
             (name, values)
         })

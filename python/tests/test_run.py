@@ -98,3 +98,36 @@ def test_pandas():
 def test_exception_is_slasims():
     assert slasim.SlasimError.__module__ == "slasim"
     assert issubclass(slasim.SlasimError, Exception)
+
+
+def test_config_is_a_dict_of_settings():
+    a = slasim.run(config={"strategy": "conservative-backfilling", "batteries": 1})
+    b = slasim.run(strategy="conservative-backfilling", config={"batteries": 1})
+    assert a.equals(b)
+    with pytest.raises(slasim.SlasimError, match="slasim.sweep"):
+        slasim.run(config="configs/quick.toml")
+
+
+def test_the_gil_is_released_while_simulating():
+    import threading
+
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    try:
+        before = ticks
+        slasim.run(strategy=["heuristic-overbooking", "comprehensive-overbooking"], batteries=4)
+        during = ticks - before
+    finally:
+        done.set()
+        thread.join()
+    # A Python thread runs while the simulation does (it would not advance
+    # at all if the GIL were held).
+    assert during > 10_000

@@ -10,7 +10,6 @@ use std::path::Path;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 
-use crate::store::columns::SqlType;
 use crate::store::error::{StoreError, sqlite};
 
 /// A query result: column names and rendered rows.
@@ -91,6 +90,10 @@ pub enum Values {
     Real(Vec<Option<f64>>),
     /// Text (a blob as `<n bytes>`).
     Text(Vec<Option<String>>),
+    /// This many rows, none with a value: of no type SQLite can tell (an
+    /// embedding program may look the column's name up in the descriptors,
+    /// [`crate::store::tables::described_tables`]).
+    Null(usize),
 }
 
 impl Values {
@@ -100,29 +103,13 @@ impl Values {
             Values::Int(v) => v.len(),
             Values::Real(v) => v.len(),
             Values::Text(v) => v.len(),
+            Values::Null(n) => *n,
         }
     }
 
     /// True without rows.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// The column of a name no value typed (every row `NULL`, or none):
-    /// the type the store's descriptors give a column of that name, if they
-    /// agree, else integers.
-    fn described(name: &str, rows: usize) -> Values {
-        let mut types = crate::store::tables::described_tables()
-            .into_iter()
-            .flat_map(|t| t.columns())
-            .filter(|(n, ..)| *n == name)
-            .map(|(_, ty, ..)| ty);
-        let first = types.next();
-        match first.filter(|&ty| types.all(|t| t == ty)) {
-            Some(SqlType::Real) => Values::Real(vec![None; rows]),
-            Some(SqlType::Text) => Values::Text(vec![None; rows]),
-            _ => Values::Int(vec![None; rows]),
-        }
     }
 
     /// Appends a value; a value its type cannot hold widens the column
@@ -152,6 +139,7 @@ impl Values {
             Values::Int(v) => v.push(None),
             Values::Real(v) => v.push(None),
             Values::Text(v) => v.push(None),
+            Values::Null(n) => *n += 1,
         }
     }
 
@@ -160,6 +148,7 @@ impl Values {
             Values::Int(v) => v.iter().map(|x| x.map(|i| i.to_string())).collect(),
             Values::Real(v) => v.iter().map(|x| x.map(|r| render(ValueRef::Real(r)))).collect(),
             Values::Text(v) => v.clone(),
+            Values::Null(n) => vec![None; *n],
         }
     }
 }
@@ -174,12 +163,11 @@ pub struct Columns {
 /// [`query`], its result by typed column (for data frames rather than
 /// printing): integers stay integers, `NULL` stays missing; a column is
 /// typed by its values (integers widen to reals, numbers to text, as
-/// SQLite's values are dynamic), one without a value by the descriptors of
-/// the store's columns of that name.
+/// SQLite's values are dynamic); one without a value is [`Values::Null`].
 pub fn query_columns(path: impl AsRef<Path>, sql: &str) -> Result<Columns, StoreError> {
     guarded(path.as_ref(), sql, |stmt, sql_err| {
         // Typed by their values (integers widen to reals, numbers to text),
-        // as SQLite's values are; a column without one by its descriptor.
+        // as SQLite's values are.
         let mut columns: Vec<(String, Values, bool)> =
             stmt.column_names().into_iter().map(|n| (n.to_string(), Values::Int(Vec::new()), false)).collect();
         let mut result = stmt.query([]).map_err(sql_err)?;
@@ -193,7 +181,7 @@ pub fn query_columns(path: impl AsRef<Path>, sql: &str) -> Result<Columns, Store
         let columns = columns
             .into_iter()
             .map(|(name, values, typed)| {
-                let values = if typed { values } else { Values::described(&name, values.len()) };
+                let values = if typed { values } else { Values::Null(values.len()) };
                 (name, values)
             })
             .collect();
