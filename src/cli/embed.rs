@@ -33,7 +33,7 @@ fn parse(words: impl IntoIterator<Item = OsString>) -> anyhow::Result<Command> {
         Ok(cli) => Ok(cli.command),
         Err(e) => {
             let text = e.render().to_string();
-            Err(anyhow::anyhow!("{}", text.trim_start_matches("error: ").trim_end().to_string()))
+            Err(anyhow::anyhow!("{}", text.trim_start_matches("error: ").trim_end()))
         }
     }
 }
