@@ -403,7 +403,7 @@ impl PyScheduler {
             None => callback.call0()?,
         };
         self.called += 1;
-        if self.called.is_multiple_of(SIGNAL_EVERY) {
+        if self.called % SIGNAL_EVERY == 0 {
             py.check_signals()?;
         }
         Ok((!result.is_none()).then(|| result.unbind()))

@@ -169,7 +169,7 @@ pub fn query_columns(path: impl AsRef<Path>, sql: &str) -> Result<Columns, Store
         // Typed by their values (integers widen to reals, numbers to text),
         // as SQLite's values are.
         let mut columns: Vec<(String, Values, bool)> =
-            stmt.column_names().into_iter().map(|n| (n.to_string(), Values::Int(Vec::new()), false)).collect();
+            stmt.column_names().map(|n| (n.to_string(), Values::Int(Vec::new()), false)).collect();
         let mut result = stmt.query([]).map_err(sql_err)?;
         while let Some(row) = result.next().map_err(sql_err)? {
             for (i, (_, values, typed)) in columns.iter_mut().enumerate() {
