@@ -4,6 +4,8 @@
 //! 127.0.0.1, next to the built-in `fcfs` on the same jobs. Criterion's
 //! throughput line is messages per second (every request and its reply
 //! counted once); the difference of the two times is what the protocol costs.
+//! The same FCFS as an in-process scheduler (the strategy's `Scheduler`
+//! seam, no socket, no JSON) shows what the strategy's own checks cost.
 
 mod common;
 
@@ -15,9 +17,10 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use slasim::cluster::bench::{Scenario, simulate};
-use slasim::policy::batsim::BatsimConfig;
 use slasim::policy::batsim::protocol::IntervalSet;
+use slasim::policy::batsim::{BatsimConfig, Decision, Event, InProcess, Scheduler, Workload};
 use slasim::policy::{StrategySettings, build};
+use slasim::units::{JobId, Time};
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 use zeromq::{RepSocket, Socket, SocketRecv, SocketSend, ZmqMessage};
@@ -67,6 +70,67 @@ impl Fcfs {
             self.allocs.insert(id, nodes);
         }
         json!({"now": now, "events": out}).to_string()
+    }
+}
+
+/// The same FCFS in process: typed events in, decisions out.
+#[derive(Default)]
+struct InProcessFcfs {
+    free: BTreeSet<u32>,
+    queue: VecDeque<JobId>,
+    nodes: Vec<u32>,
+    exchanged: u64,
+}
+
+impl Scheduler for InProcessFcfs {
+    fn start(&mut self, workload: &Workload) -> Result<(), String> {
+        self.free = (0..workload.capacity).collect();
+        Ok(())
+    }
+
+    fn exchange(
+        &mut self,
+        workload: &Workload,
+        _now: Time,
+        events: &[Event],
+        decisions: &mut Vec<Decision>,
+    ) -> Result<(), String> {
+        self.exchanged += 1;
+        for e in events {
+            match e {
+                Event::JobSubmitted { job } if workload.jobs[*job as usize].nodes > workload.capacity => {
+                    decisions.push(Decision::Reject { job: workload.name(*job).to_string() });
+                }
+                Event::JobSubmitted { job } => self.queue.push_back(*job),
+                Event::JobCompleted { alloc, .. } => {
+                    self.nodes.clear();
+                    alloc.members(&mut self.nodes);
+                    self.free.extend(&self.nodes);
+                }
+                _ => {}
+            }
+        }
+        while let Some(&job) = self.queue.front() {
+            let res = workload.jobs[job as usize].nodes as usize;
+            if res > self.free.len() {
+                break;
+            }
+            self.queue.pop_front();
+            self.nodes.clear();
+            self.nodes.extend(self.free.iter().copied().take(res));
+            for n in &self.nodes {
+                self.free.remove(n);
+            }
+            let alloc = IntervalSet::from_nodes(&self.nodes);
+            decisions.push(Decision::Execute { job: workload.name(job).to_string(), alloc });
+        }
+        Ok(())
+    }
+
+    fn stop(&mut self, _finished: bool) {}
+
+    fn exchanges(&self) -> u64 {
+        self.exchanged
     }
 }
 
@@ -129,6 +193,22 @@ fn kth(c: &mut Criterion) {
     });
     group.throughput(Throughput::Elements(messages));
     group.bench_function("batsim protocol, Rust FCFS over loopback", |b| b.iter(|| run(serve(capacity))));
+    let in_process = StrategySettings {
+        batsim: Some(Arc::new(BatsimConfig::in_process(
+            "rust-fcfs",
+            InProcess::new(|| Box::new(InProcessFcfs::default())),
+        ))),
+        ..settings.clone()
+    };
+    group.bench_function("batsim strategy, Rust FCFS in process", |b| {
+        b.iter(|| {
+            let strategy = build("batsim", &in_process, capacity).expect("batsim");
+            let ran = simulate(Scenario::new(capacity, jobs.clone(), FailureStream::none(capacity), strategy))
+                .expect("simulate");
+            assert_eq!(ran.cluster.records.iter().filter(|(_, r)| r.actual_start.is_some()).count(), 28_475);
+            ran
+        })
+    });
     group.finish();
 }
 

@@ -4,20 +4,23 @@ in-process schedulers, and Gymnasium environments stepped in Rust.
 See the book's page "From Python" (docs/src/guide/python.md).
 """
 
-from slasim._slasim import SlasimError, version
+from slasim._slasim import InvalidActionError, Job, SchedulerHandle, SlasimError, version
 from slasim._api import Store, read_trace, run, sweep
+from slasim import admission as _admission
+from slasim import gym as _gym
 
-__all__ = ["SlasimError", "Store", "read_trace", "run", "sweep", "version"]
+# The Gymnasium environments: slasim/RLScheduler-v0, slasim/JobPicking-v0, slasim/SlaAdmission-v0.
+_gym.register()
+_admission.register()
 
-try:  # The Gymnasium environments, when gymnasium is installed.
-    from slasim import gym as _gym
-except ImportError:
-    pass
-else:
-    from slasim import admission as _admission
-
-    _gym.register()
-    _admission.register()
-    from slasim._slasim import InvalidActionError
-
-    __all__ += ["InvalidActionError"]
+__all__ = [
+    "InvalidActionError",
+    "Job",
+    "SchedulerHandle",
+    "SlasimError",
+    "Store",
+    "read_trace",
+    "run",
+    "sweep",
+    "version",
+]

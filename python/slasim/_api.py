@@ -62,11 +62,20 @@ def run(
     in a temporary store, removed afterwards; with a path the run is stored
     there, as ``slasim run --db PATH`` does (and a run stored there already
     is read, not simulated again).
+
+    ``scheduler``: an object whose callbacks make the decisions of the
+    ``batsim`` strategy, in this process (see "In-process schedulers" in the
+    book's page "From Python"). ``scheduler_name`` names it in the run's
+    identity (default ``python:MODULE.CLASS``): give another name when the
+    scheduler's code changes, or a run stored under the old one is read back.
     """
     if scheduler is not None:
-        raise NotImplementedError(
-            "slasim.run(scheduler=…): in-process Python schedulers are not available in this build"
-        )
+        strategy = _scheduled_strategy(strategy)
+        if settings.get("scheduler_command") is not None or settings.get("scheduler_endpoint") is not None:
+            raise SlasimError("slasim.run(scheduler=…) is the scheduler: give no scheduler_command or scheduler_endpoint")
+        if settings.get("scheduler_name") is None:
+            kind = type(scheduler)
+            settings = {**settings, "scheduler_name": f"python:{kind.__module__}.{kind.__qualname__}"}
     if config is not None:
         if not isinstance(config, Mapping):
             raise SlasimError(
@@ -81,10 +90,25 @@ def run(
         for s in [strategy] if isinstance(strategy, str) else strategy:
             words += ["--strategy", s]
     words += _words(settings)
+
+    def run_into(path: str) -> pl.DataFrame:
+        if scheduler is None:
+            return frame(_slasim.run(words + ["--db", path]))
+        return frame(_slasim.run_scheduled(words + ["--db", path], scheduler))
+
     if db is not None:
-        return frame(_slasim.run(words + ["--db", _text(db)]))
+        return run_into(_text(db))
     with tempfile.TemporaryDirectory(prefix="slasim-run-") as tmp:
-        return frame(_slasim.run(words + ["--db", str(Path(tmp) / "run.sqlite")]))
+        return run_into(str(Path(tmp) / "run.sqlite"))
+
+
+def _scheduled_strategy(strategy: Union[str, Iterable[str], None]) -> str:
+    """The strategy of a run with an in-process scheduler: batsim's."""
+    if strategy is None or strategy == "batsim" or list(strategy) == ["batsim"]:
+        return "batsim"
+    raise SlasimError(
+        f"slasim.run(scheduler=…) runs the batsim strategy (the scheduler decides), not {strategy!r}"
+    )
 
 
 def sweep(

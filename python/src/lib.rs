@@ -14,6 +14,8 @@ mod admission;
 mod error;
 mod gym;
 mod run;
+mod scheduled_run;
+mod scheduler;
 mod store;
 mod table;
 mod trace;
@@ -33,6 +35,7 @@ fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     error::register(m)?;
     run::register(m)?;
+    scheduled_run::register(m)?;
     store::register(m)?;
     trace::register(m)?;
     gym::register(m)?;

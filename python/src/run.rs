@@ -29,7 +29,7 @@ const POLL: Duration = Duration::from_millis(50);
 
 /// Runs `work` on a worker thread with an interrupt counter, the GIL
 /// released, honouring Ctrl-C (see the module's contract).
-fn drive<T: Send + 'static>(
+pub(crate) fn drive<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce(Arc<AtomicUsize>) -> anyhow::Result<T> + Send + 'static,
 ) -> PyResult<T> {

@@ -82,8 +82,9 @@ def test_the_temporary_store_is_removed(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_scheduler_is_reserved():
-    with pytest.raises(NotImplementedError, match="in-process Python schedulers"):
+def test_a_scheduler_that_takes_no_handle_is_refused():
+    # In-process schedulers: tests/test_scheduler.py.
+    with pytest.raises(slasim.SlasimError, match="cannot set the scheduler's `bs` handle"):
         slasim.run(scheduler=object())
 
 

@@ -23,6 +23,7 @@ pub use crate::cli::sweep::Swept;
 use crate::cli::trace::TraceCommand;
 pub use crate::cli::trace::Workload;
 use crate::cli::{Cli, Command};
+use crate::policy::batsim::InProcess;
 
 /// Parses `slasim WORDS…` with the command line's parser; a refused word is
 /// clap's message.
@@ -43,10 +44,21 @@ fn with_command(command: &str, args: Vec<OsString>) -> impl Iterator<Item = OsSt
 
 /// `slasim run ARGS…`, stopped when `interrupts` moves.
 pub fn run(args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Ran> {
+    run_with(args, interrupts, None)
+}
+
+/// `slasim run ARGS…` with the batsim strategy's scheduler in this process
+/// (`--scheduler-name` names it in the runs' identity), stopped when
+/// `interrupts` moves.
+pub fn run_scheduled(args: Vec<OsString>, interrupts: Arc<AtomicUsize>, scheduler: InProcess) -> anyhow::Result<Ran> {
+    run_with(args, interrupts, Some(scheduler))
+}
+
+fn run_with(args: Vec<OsString>, interrupts: Arc<AtomicUsize>, scheduler: Option<InProcess>) -> anyhow::Result<Ran> {
     let Command::Run(args) = parse(with_command("run", args))? else {
         anyhow::bail!("not a run command");
     };
-    match crate::cli::run::run_driven(*args, Some(interrupts))? {
+    match crate::cli::run::run_driven(*args, Some(interrupts), scheduler)? {
         crate::cli::run::Finished::Ran(ran) => Ok(ran),
         crate::cli::run::Finished::Printed(_) => anyhow::bail!("the run printed its summary instead of returning it"),
     }

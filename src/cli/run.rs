@@ -172,7 +172,7 @@ pub(crate) struct RunArgs {
 }
 
 pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
-    match run_driven(args, None)? {
+    match run_driven(args, None, None)? {
         Finished::Printed(code) => Ok(code),
         // Only an embedding program asks for the ids.
         Finished::Ran(_) => Ok(std::process::ExitCode::SUCCESS),
@@ -202,8 +202,13 @@ pub(crate) enum Finished {
 /// `slasim run` driven by the terminal (`interrupts` `None`: a Ctrl-C
 /// handler, a progress bar on a terminal, the summary printed) or by an
 /// embedding program (its own interrupt counter, nothing drawn or printed,
-/// the stored runs' ids returned).
-pub(crate) fn run_driven(args: RunArgs, interrupts: Option<Arc<AtomicUsize>>) -> anyhow::Result<Finished> {
+/// the stored runs' ids returned). `in_process`: the batsim strategy's
+/// scheduler is the embedding program's own (named by `--scheduler-name`).
+pub(crate) fn run_driven(
+    args: RunArgs,
+    interrupts: Option<Arc<AtomicUsize>>,
+    in_process: Option<crate::policy::batsim::InProcess>,
+) -> anyhow::Result<Finished> {
     let moving = args.reservations > 0.0 && args.reservation_option == ReservationOption::Move;
     let kill_at_estimate = !args.no_kill_at_estimate;
     let strategies: Vec<StrategyRef> = if args.strategies.is_empty() {
@@ -223,6 +228,7 @@ pub(crate) fn run_driven(args: RunArgs, interrupts: Option<Arc<AtomicUsize>>) ->
         endpoint: args.scheduler_endpoint.clone(),
         name: args.scheduler_name.clone(),
         timeout: args.scheduler_timeout,
+        in_process,
     };
     let external = strategies.iter().any(|s| s.reads.scheduler);
     if external {

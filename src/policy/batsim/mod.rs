@@ -1,4 +1,5 @@
-//! `batsim`: the decisions of an external scheduler speaking Batsim's protocol.
+//! `batsim`: the decisions of a scheduler speaking Batsim's protocol, in
+//! another process (over ZeroMQ) or in this one.
 //!
 //! Reference: Batsim's protocol documentation (oar-team/batsim,
 //! `docs/protocol.rst`) in the version pybatsim 3.2.1 reads; Batsim's job
@@ -42,101 +43,35 @@
 //!   CALL_ME_LATER at a fractional time is delivered at the next whole second.
 //! - The same scheduler answering the same messages gives the same stored
 //!   outcomes: nothing here reads the wall clock except the timeout.
+//! - Where the scheduler is, is a transport's business ([`Scheduler`]): the
+//!   ZeroMQ transport ([`remote::Remote`]) for `[batsim] command` or
+//!   `endpoint`, or an in-process scheduler ([`InProcess`]). Every check
+//!   above is made here, the same for all of them.
+//!
+//! Layout: [`config`] (which scheduler), [`event`] (what it is told),
+//! [`protocol`] (Batsim's JSON and the [`Decision`]s it answers),
+//! [`scheduler`] (the transport seam), [`remote`] and [`link`] (ZeroMQ).
 
+pub mod config;
+pub mod event;
 pub mod link;
 pub mod protocol;
+pub mod remote;
+pub mod scheduler;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-
-use crate::policy::batsim::link::{Link, LinkError};
-use crate::policy::batsim::protocol::{
-    Decision, IntervalSet, JobDescription, JobState, WORKLOAD, event, message, parse_reply, simulation_begins,
-};
+pub use crate::policy::batsim::config::{BatsimConfig, InProcess};
+pub use crate::policy::batsim::event::{Event, JobSpec, KilledJob, Workload};
+pub use crate::policy::batsim::protocol::Decision;
+use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD};
+use crate::policy::batsim::remote::Remote;
+pub use crate::policy::batsim::scheduler::Scheduler;
 use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::sim::kernel::SimError;
 use crate::units::{JobId, NodeId, Time};
-use crate::workload::batsim::delay_profile_name;
 use crate::workload::job::Job;
-
-/// Where the scheduler is: `[batsim]` in a config, `--scheduler-…` on the command line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BatsimConfig {
-    /// A command started for each point, `{port}` standing for the TCP port
-    /// it must listen on (e.g. `pybatsim easyBackfill -s tcp://127.0.0.1:{port}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
-    /// A scheduler already listening (e.g. `tcp://127.0.0.1:28000`), used
-    /// instead of a command (one point at a time).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub endpoint: Option<String>,
-    /// A name for the scheduler, part of the point's identity: an endpoint
-    /// alone does not say which scheduler listens there, so two schedulers
-    /// served one after the other at one endpoint need two names.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Seconds to wait for a reply, or for a started scheduler to listen.
-    /// Not part of a point's identity (it changes no outcome).
-    #[serde(default = "default_timeout", skip_serializing)]
-    pub timeout: f64,
-}
-
-fn default_timeout() -> f64 {
-    30.0
-}
-
-impl Default for BatsimConfig {
-    fn default() -> Self {
-        BatsimConfig { command: None, endpoint: None, name: None, timeout: default_timeout() }
-    }
-}
-
-impl BatsimConfig {
-    /// Checks that exactly one of command and endpoint is given, and the timeout.
-    pub fn validate(&self) -> Result<(), crate::setting::InvalidSetting> {
-        use crate::setting::InvalidSetting;
-        match (&self.command, &self.endpoint) {
-            (Some(_), Some(_)) => {
-                return Err(InvalidSetting::new(
-                    "batsim",
-                    "command and endpoint",
-                    "give either a command to start per point or the endpoint of a running scheduler, not both",
-                ));
-            }
-            (None, None) => {
-                return Err(InvalidSetting::new(
-                    "batsim",
-                    "neither command nor endpoint",
-                    "the batsim strategy needs a scheduler: on the command line \
-                     `--scheduler-command \"CMD {port}\"` (started per point, {port} the port it listens on) or \
-                     `--scheduler-endpoint tcp://127.0.0.1:28000` (a running scheduler); in a config, \
-                     `[batsim] command` or `endpoint`",
-                ));
-            }
-            (Some(c), None) if !c.contains("{port}") => {
-                return Err(InvalidSetting::new(
-                    "batsim.command",
-                    c,
-                    "must contain {port}, the TCP port the scheduler is to listen on",
-                ));
-            }
-            _ => {}
-        }
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(InvalidSetting::new(
-                "batsim.timeout",
-                self.timeout.to_string(),
-                "must be a positive number of seconds",
-            ));
-        }
-        Ok(())
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -146,17 +81,16 @@ enum State {
     Finished,
 }
 
-/// The strategy: a proxy for an external scheduler.
+/// The strategy: a proxy for a scheduler speaking Batsim's protocol.
 pub struct Batsim {
-    config: Arc<BatsimConfig>,
-    capacity: u32,
-    link: Option<Link>,
-    /// Per job: `w0!NUMBER`.
-    names: Vec<String>,
+    /// Why the configured scheduler cannot be used (reported at `begin`).
+    invalid: Option<String>,
+    scheduler: Box<dyn Scheduler>,
+    /// Started and not stopped.
+    connected: bool,
+    workload: Workload,
     /// NUMBER → job.
     numbers: HashMap<i64, JobId>,
-    /// Per job: (occurrence, runtime, walltime, nodes).
-    jobs: Vec<(Time, Time, Time, u32)>,
     state: Vec<State>,
     /// Per node: the job running on it.
     running_on: Vec<Option<JobId>>,
@@ -168,7 +102,11 @@ pub struct Batsim {
     /// Jobs submitted so far (they come in id order).
     submitted: usize,
     /// Events of the current instant not sent yet.
-    pending: Vec<Value>,
+    pending: Vec<Event>,
+    /// Events being sent (reused between exchanges).
+    outgoing: Vec<Event>,
+    /// The decisions of the last answer (reused between exchanges).
+    decisions: Vec<Decision>,
     /// CALL_ME_LATER times asked for, with how many calls each.
     calls: BTreeMap<Time, u32>,
     begun: bool,
@@ -176,19 +114,30 @@ pub struct Batsim {
     /// The error that ends the run: (simulated time, what).
     error: Option<(Time, String)>,
     nodes: Vec<NodeId>,
-    workload_path: String,
 }
 
 impl Batsim {
-    /// A proxy for the scheduler `config` names, on `capacity` machines.
+    /// A proxy for the scheduler `config` names, on `capacity` machines: its
+    /// in-process scheduler, else the command or endpoint over ZeroMQ.
     pub fn new(config: Arc<BatsimConfig>, capacity: u32) -> Batsim {
+        let invalid = config.validate().err().map(|e| e.to_string());
+        let scheduler: Box<dyn Scheduler> = match &config.in_process {
+            Some(make) => make.make(),
+            None => Box::new(Remote::new(&config)),
+        };
+        let mut batsim = Batsim::with_scheduler(scheduler, capacity);
+        batsim.invalid = invalid;
+        batsim
+    }
+
+    /// A proxy for `scheduler`, on `capacity` machines.
+    pub fn with_scheduler(scheduler: Box<dyn Scheduler>, capacity: u32) -> Batsim {
         Batsim {
-            config,
-            capacity,
-            link: None,
-            names: Vec::new(),
+            invalid: None,
+            scheduler,
+            connected: false,
+            workload: Workload { capacity, ..Workload::default() },
             numbers: HashMap::new(),
-            jobs: Vec::new(),
             state: Vec::new(),
             running_on: vec![None; capacity as usize],
             up: vec![true; capacity as usize],
@@ -198,31 +147,41 @@ impl Batsim {
             finished: 0,
             submitted: 0,
             pending: Vec::new(),
+            outgoing: Vec::new(),
+            decisions: Vec::new(),
             calls: BTreeMap::new(),
             begun: false,
             ended: false,
             error: None,
             nodes: Vec::new(),
-            workload_path: "slasim".into(),
         }
     }
 
     /// Messages exchanged with the scheduler so far.
     pub fn messages(&self) -> u64 {
-        self.link.as_ref().map_or(0, |l| l.exchanged)
+        self.scheduler.exchanges()
+    }
+
+    fn disconnect(&mut self, finished: bool) {
+        if self.connected {
+            self.connected = false;
+            self.scheduler.stop(finished);
+        }
     }
 
     fn fail_with(&mut self, now: Time, what: String) {
         if self.error.is_none() {
             self.error = Some((now, what));
         }
-        if let Some(mut link) = self.link.take() {
-            link.close(Duration::ZERO);
-        }
+        self.disconnect(false);
     }
 
     fn dead(&self) -> bool {
         self.error.is_some()
+    }
+
+    fn capacity(&self) -> u32 {
+        self.workload.capacity
     }
 
     /// The job a decision names, or why none.
@@ -234,7 +193,7 @@ impl Batsim {
             .and_then(|n| n.parse::<i64>().ok())
             .ok_or_else(unknown)?;
         let id = *self.numbers.get(&number).ok_or_else(unknown)?;
-        if id as usize >= self.jobs.len() {
+        if id as usize >= self.workload.jobs.len() {
             return Err(unknown());
         }
         Ok(id)
@@ -242,11 +201,10 @@ impl Batsim {
 
     /// More submissions are due at `now`: the message waits for them.
     fn more_submissions_at(&self, now: Time) -> bool {
-        self.jobs.get(self.submitted).is_some_and(|j| j.0 == now)
+        self.workload.jobs.get(self.submitted).is_some_and(|j| j.submit == now)
     }
 
-    fn completed(&mut self, c: &mut dyn Cluster, job: JobId, state: JobState) {
-        let now = c.now();
+    fn completed(&mut self, job: JobId, state: JobState) {
         self.nodes.clear();
         for (node, on) in self.running_on.iter_mut().enumerate() {
             if *on == Some(job) {
@@ -257,14 +215,8 @@ impl Batsim {
         self.state[job as usize] = State::Finished;
         self.running -= 1;
         self.finished += 1;
-        let data = json!({
-            "job_id": self.names[job as usize],
-            "job_state": state.as_str(),
-            "return_code": if state == JobState::CompletedSuccessfully { 0 } else { -1 },
-            "kill_reason": "",
-            "alloc": IntervalSet::from_nodes(&self.nodes).to_string(),
-        });
-        self.pending.push(event(now, "JOB_COMPLETED", data));
+        let alloc = IntervalSet::from_nodes(&self.nodes);
+        self.pending.push(Event::JobCompleted { job, state, alloc });
     }
 
     /// Sends SIMULATION_BEGINS, once.
@@ -273,40 +225,32 @@ impl Batsim {
             return;
         }
         self.begun = true;
-        let mut runtimes: Vec<Time> = self.jobs.iter().map(|j| j.1).collect();
-        runtimes.sort_unstable();
-        runtimes.dedup();
-        let begins = simulation_begins(self.capacity, &self.workload_path, &runtimes);
-        self.exchange(c, 0, vec![begins]);
+        self.outgoing.push(Event::SimulationBegins);
+        self.exchange(c, 0);
     }
 
-    /// Sends `events` at `now` and applies the reply; repeats while applying
-    /// produced events of the same instant (JOB_KILLED).
-    fn exchange(&mut self, c: &mut dyn Cluster, now: Time, mut events: Vec<Value>) {
-        while !events.is_empty() && !self.dead() {
-            let text = message(now, &events);
-            events.clear();
-            let Some(link) = self.link.as_mut() else {
+    /// Sends the outgoing events at `now` and applies the answer; repeats
+    /// while applying produced events of the same instant (JOB_KILLED).
+    fn exchange(&mut self, c: &mut dyn Cluster, now: Time) {
+        while !self.outgoing.is_empty() && !self.dead() {
+            if !self.connected {
+                self.outgoing.clear();
                 self.fail_with(now, "the scheduler is not connected".into());
                 return;
-            };
-            let reply = match link.request(text) {
-                Ok(r) => r,
-                Err(e) => {
-                    let what = match e {
-                        LinkError::Timeout(_) => format!("{e} (the simulation waited for its decisions)"),
-                        _ => e.to_string(),
-                    };
-                    self.fail_with(now, what);
-                    return;
-                }
-            };
-            match self.apply(c, now, &reply, &mut events) {
-                Ok(()) => {}
-                Err(what) => {
-                    self.fail_with(now, what);
-                    return;
-                }
+            }
+            let mut decisions = std::mem::take(&mut self.decisions);
+            decisions.clear();
+            let sent = self.scheduler.exchange(&self.workload, now, &self.outgoing, &mut decisions);
+            self.outgoing.clear();
+            // The decisions read before a fault of the answer apply first:
+            // the first fault in the scheduler's order is the one reported.
+            let applied = self.apply(c, now, &decisions);
+            decisions.clear();
+            self.decisions = decisions;
+            if let Err(what) = applied.and(sent) {
+                self.outgoing.clear();
+                self.fail_with(now, what);
+                return;
             }
         }
     }
@@ -326,24 +270,23 @@ impl Batsim {
         if self.more_submissions_at(now) || self.pending.is_empty() {
             return;
         }
-        let events = std::mem::take(&mut self.pending);
-        self.exchange(c, now, events);
+        std::mem::swap(&mut self.pending, &mut self.outgoing);
+        self.exchange(c, now);
         if self.dead() {
             return;
         }
-        if self.finished as usize == self.jobs.len() && !self.ended {
+        if self.finished as usize == self.workload.jobs.len() && !self.ended {
             self.ended = true;
-            self.exchange(c, now, vec![event(now, "SIMULATION_ENDS", json!({}))]);
-            if let Some(mut link) = self.link.take() {
-                link.close(Duration::from_secs(2));
-            }
+            self.outgoing.push(Event::SimulationEnds);
+            self.exchange(c, now);
+            self.disconnect(true);
             return;
         }
         if self.waiting > 0
             && self.running == 0
             && self.calls.is_empty()
             && self.down == 0
-            && self.submitted == self.jobs.len()
+            && self.submitted == self.workload.jobs.len()
         {
             let first = self.state.iter().position(|s| *s == State::Waiting).unwrap_or(0);
             self.fail_with(
@@ -351,22 +294,20 @@ impl Batsim {
                 format!(
                     "the scheduler leaves {} submitted jobs waiting (first: {}) with nothing running, no \
                      CALL_ME_LATER pending and every machine up: it would never be called again",
-                    self.waiting, self.names[first]
+                    self.waiting, self.workload.names[first]
                 ),
             );
         }
     }
 
-    /// Applies one reply's decisions at `now`; events they cause go to `out`.
-    fn apply(&mut self, c: &mut dyn Cluster, now: Time, reply: &str, out: &mut Vec<Value>) -> Result<(), String> {
-        let events = parse_reply(reply, now).map_err(|b| format!("malformed reply: {} {}", b.event, b.why))?;
-        for e in &events {
-            let (_, decision) = Decision::parse(e).map_err(|b| format!("decision {}: {}", b.event, b.why))?;
-            let named = |what: &str, job: &str| format!("decision {what} for job {job}");
+    /// Applies one answer's decisions at `now`; events they cause go out next.
+    fn apply(&mut self, c: &mut dyn Cluster, now: Time, decisions: &[Decision]) -> Result<(), String> {
+        let named = |what: &str, job: &str| format!("decision {what} for job {job}");
+        for decision in decisions {
             match decision {
                 Decision::Execute { job, alloc } => {
-                    let id = self.job_named(&job).map_err(|w| format!("{}: {w}", named("EXECUTE_JOB", &job)))?;
-                    let (_, _, walltime, res) = self.jobs[id as usize];
+                    let id = self.job_named(job).map_err(|w| format!("{}: {w}", named("EXECUTE_JOB", job)))?;
+                    let spec = self.workload.jobs[id as usize];
                     let why = match self.state[id as usize] {
                         State::Unsubmitted => Some("it has not been submitted yet".to_string()),
                         State::Running { start } => Some(format!("it has been running since t = {start}")),
@@ -374,37 +315,37 @@ impl Batsim {
                         State::Waiting => None,
                     };
                     if let Some(why) = why {
-                        return Err(format!("{} on {alloc}: {why}", named("EXECUTE_JOB", &job)));
+                        return Err(format!("{} on {alloc}: {why}", named("EXECUTE_JOB", job)));
                     }
-                    if alloc.len() != u64::from(res) {
+                    if alloc.len() != u64::from(spec.nodes) {
                         return Err(format!(
-                            "{} on {alloc}: {} resources allocated, the job requests {res}",
-                            named("EXECUTE_JOB", &job),
-                            alloc.len()
+                            "{} on {alloc}: {} resources allocated, the job requests {}",
+                            named("EXECUTE_JOB", job),
+                            alloc.len(),
+                            spec.nodes
                         ));
                     }
                     self.nodes.clear();
                     alloc.members(&mut self.nodes);
+                    let capacity = self.capacity();
                     for &n in &self.nodes {
-                        let problem = if n >= self.capacity {
-                            Some(format!("resource {n} does not exist (the machines are 0-{})", self.capacity - 1))
+                        let problem = if n >= capacity {
+                            Some(format!("resource {n} does not exist (the machines are 0-{})", capacity - 1))
                         } else if !self.up[n as usize] {
                             Some(format!("resource {n} is down"))
                         } else {
-                            self.running_on[n as usize]
-                                .map(|other| format!("resource {n} is busy with job {}", self.names[other as usize]))
+                            self.running_on[n as usize].map(|other| {
+                                format!("resource {n} is busy with job {}", self.workload.names[other as usize])
+                            })
                         };
                         if let Some(p) = problem {
-                            return Err(format!("{} on {alloc}: {p}", named("EXECUTE_JOB", &job)));
+                            return Err(format!("{} on {alloc}: {p}", named("EXECUTE_JOB", job)));
                         }
                     }
-                    if !c.start(id, &self.nodes, now + walltime) {
-                        return Err(format!(
-                            "{} on {alloc}: the cluster refused the start",
-                            named("EXECUTE_JOB", &job)
-                        ));
+                    if !c.start(id, &self.nodes, now + spec.walltime) {
+                        return Err(format!("{} on {alloc}: the cluster refused the start", named("EXECUTE_JOB", job)));
                     }
-                    c.accept(id, Booking { start: now, end: now + walltime.max(1), overbooked: false, pof: None });
+                    c.accept(id, Booking { start: now, end: now + spec.walltime.max(1), overbooked: false, pof: None });
                     for &n in &self.nodes {
                         self.running_on[n as usize] = Some(id);
                     }
@@ -413,11 +354,11 @@ impl Batsim {
                     self.running += 1;
                 }
                 Decision::Reject { job } => {
-                    let id = self.job_named(&job).map_err(|w| format!("{}: {w}", named("REJECT_JOB", &job)))?;
+                    let id = self.job_named(job).map_err(|w| format!("{}: {w}", named("REJECT_JOB", job)))?;
                     if self.state[id as usize] != State::Waiting {
-                        return Err(format!("{}: it is not waiting", named("REJECT_JOB", &job)));
+                        return Err(format!("{}: it is not waiting", named("REJECT_JOB", job)));
                     }
-                    let reason = if self.jobs[id as usize].3 > self.capacity {
+                    let reason = if self.workload.jobs[id as usize].nodes > self.capacity() {
                         RejectReason::TooWide
                     } else {
                         RejectReason::Scheduler
@@ -428,25 +369,22 @@ impl Batsim {
                     self.finished += 1;
                 }
                 Decision::Kill { jobs } => {
-                    let mut ids = Vec::new();
-                    let mut progress = serde_json::Map::new();
-                    for job in &jobs {
+                    let mut killed = Vec::with_capacity(jobs.len());
+                    for job in jobs {
                         let id = self.job_named(job).map_err(|w| format!("{}: {w}", named("KILL_JOB", job)))?;
+                        let mut progress = None;
                         if let State::Running { start } = self.state[id as usize] {
-                            let (_, runtime, _, _) = self.jobs[id as usize];
+                            let runtime = self.workload.jobs[id as usize].runtime;
                             c.fail(id);
                             self.completed_killed(id);
                             let done = if runtime > 0 { (now - start) as f64 / runtime as f64 } else { 1.0 };
-                            progress.insert(
-                                job.clone(),
-                                json!({"profile": delay_profile_name(runtime), "progress": done.clamp(0.0, 1.0)}),
-                            );
+                            progress = Some(done.clamp(0.0, 1.0));
                         }
-                        ids.push(Value::String(job.clone()));
+                        killed.push(KilledJob { job: id, progress });
                     }
-                    out.push(event(now, "JOB_KILLED", json!({"job_ids": ids, "job_progress": progress})));
+                    self.outgoing.push(Event::JobKilled { jobs: killed });
                 }
-                Decision::CallMeLater { at } => {
+                &Decision::CallMeLater { at } => {
                     if !at.is_finite() || at + 1e-6 < now as f64 {
                         return Err(format!("decision CALL_ME_LATER at {at}: before now = {now}"));
                     }
@@ -474,44 +412,39 @@ impl Batsim {
         self.running -= 1;
         self.finished += 1;
     }
-}
 
-/// The run's error when the external scheduler fails at `at`.
-fn external_scheduler(at: Time, what: String) -> SimError {
-    SimError::External { party: "external scheduler".into(), at, what }
+    /// The run's error when the scheduler fails at `at`.
+    fn failure(&self, at: Time, what: String) -> SimError {
+        SimError::External { party: self.scheduler.party().to_string(), at, what }
+    }
 }
 
 impl Strategy for Batsim {
     fn begin(&mut self, jobs: &[Job]) -> Result<(), SimError> {
-        let err = |what: String| external_scheduler(0, what);
-        self.config.validate().map_err(|e| err(e.to_string()))?;
+        if let Some(invalid) = &self.invalid {
+            return Err(self.failure(0, invalid.clone()));
+        }
         for (i, j) in jobs.iter().enumerate() {
             if j.id as usize != i {
-                return Err(err(format!("job {} is at position {i}: jobs must be numbered 0..n in order", j.id)));
+                return Err(
+                    self.failure(0, format!("job {} is at position {i}: jobs must be numbered 0..n in order", j.id))
+                );
             }
             if j.reservation {
-                return Err(err("the batsim strategy takes no advance reservations".into()));
+                return Err(self.failure(0, "the batsim strategy takes no advance reservations".into()));
             }
         }
         // Job numbers: the trace's own when they are unique, else slasim's ids.
-        let numbers = crate::workload::batsim::job_numbers(jobs);
-        self.numbers = numbers.iter().zip(jobs).map(|(&n, j)| (n, j.id)).collect();
-        self.names = numbers.iter().map(|n| format!("{WORKLOAD}!{n}")).collect();
-        self.jobs = jobs.iter().map(|j| (j.occurrence, j.runtime, j.estimate, j.nodes)).collect();
+        self.workload = Workload::new(self.capacity(), jobs);
+        self.numbers = self.workload.numbers.iter().zip(jobs).map(|(&n, j)| (n, j.id)).collect();
         self.state = vec![State::Unsubmitted; jobs.len()];
-        let timeout = Duration::from_secs_f64(self.config.timeout);
-        let link = match (&self.config.command, &self.config.endpoint) {
-            (Some(command), _) => Link::launch(command, timeout),
-            (None, Some(endpoint)) => Link::connect(endpoint, timeout),
-            (None, None) => Err(LinkError::Other("no scheduler command or endpoint".into())),
-        };
-        let link = link.map_err(|e| err(format!("cannot reach the scheduler: {e}")))?;
-        self.link = Some(link);
+        self.scheduler.start(&self.workload).map_err(|what| self.failure(0, what))?;
+        self.connected = true;
         Ok(())
     }
 
     fn error(&self) -> Option<SimError> {
-        self.error.as_ref().map(|(at, what)| external_scheduler(*at, what.clone()))
+        self.error.as_ref().map(|(at, what)| self.failure(*at, what.clone()))
     }
 
     fn submit(&mut self, c: &mut dyn Cluster, job: JobId) {
@@ -519,17 +452,14 @@ impl Strategy for Batsim {
             return;
         }
         let now = c.now();
-        let Some(&(_, _, walltime, res)) = self.jobs.get(job as usize) else {
+        if job as usize >= self.workload.jobs.len() {
             self.fail_with(now, format!("job {job} was not in the workload announced at the start"));
             return;
-        };
+        }
         self.state[job as usize] = State::Waiting;
         self.waiting += 1;
         self.submitted = self.submitted.max(job as usize + 1);
-        let profile = delay_profile_name(self.jobs[job as usize].1);
-        let name = &self.names[job as usize];
-        let description = JobDescription { id: name, subtime: now, res, walltime, profile: &profile };
-        self.pending.push(event(now, "JOB_SUBMITTED", json!({"job_id": name, "job": description.to_json()})));
+        self.pending.push(Event::JobSubmitted { job });
         self.flush(c);
     }
 
@@ -544,7 +474,7 @@ impl Strategy for Batsim {
             }
             self.calls.remove(&t);
             for _ in 0..n {
-                self.pending.push(event(now, "REQUESTED_CALL", json!({})));
+                self.pending.push(Event::RequestedCall);
             }
         }
         self.flush(c);
@@ -555,13 +485,13 @@ impl Strategy for Batsim {
             return;
         }
         let State::Running { start } = self.state[job as usize] else { return };
-        let (_, runtime, _, _) = self.jobs[job as usize];
+        let runtime = self.workload.jobs[job as usize].runtime;
         let state = if c.now() - start >= runtime {
             JobState::CompletedSuccessfully
         } else {
             JobState::CompletedWalltimeReached
         };
-        self.completed(c, job, state);
+        self.completed(job, state);
         c.wake_at(c.now());
     }
 
@@ -575,14 +505,13 @@ impl Strategy for Batsim {
         {
             // The job is lost: Batsim's COMPLETED_FAILED (no resubmission).
             c.fail(job);
-            self.completed(c, job, JobState::CompletedFailed);
+            self.completed(job, JobState::CompletedFailed);
         }
         if self.up[node as usize] {
             self.up[node as usize] = false;
             self.down += 1;
         }
-        let data = json!({"type": "event_machine_unavailable", "resources": node.to_string()});
-        self.pending.push(event(now, "NOTIFY", data));
+        self.pending.push(Event::MachineUnavailable { node });
         c.wake_at(now);
     }
 
@@ -595,8 +524,7 @@ impl Strategy for Batsim {
             self.up[node as usize] = true;
             self.down -= 1;
         }
-        let data = json!({"type": "event_machine_available", "resources": node.to_string()});
-        self.pending.push(event(now, "NOTIFY", data));
+        self.pending.push(Event::MachineAvailable { node });
         c.wake_at(now);
     }
 }
