@@ -128,6 +128,10 @@ fn needs_overbooking(s: &StrategySettings) -> Option<Arc<Overbooking>> {
 /// Builds a priority rule's queueing strategy.
 type BuildStrategy = fn(&StrategySettings, u32) -> Box<dyn Strategy>;
 
+/// What a built-in queueing mode reads: only `kill_at_estimate`.
+const QUEUEING_READS: Reads =
+    Reads { placement: false, overbooking: false, acceptance: false, scheduler: false, kill_at_estimate: true };
+
 /// The entry of a priority rule's queueing strategy (`<rule>` or
 /// `<rule>-easy`): a queueing mode that reads `kill_at_estimate`, like the
 /// classic ones.
@@ -135,13 +139,7 @@ const fn priority_queueing(name: &'static str, description: &'static str, build:
     StrategyInfo {
         name,
         description,
-        reads: Reads {
-            placement: false,
-            overbooking: false,
-            acceptance: false,
-            scheduler: false,
-            kill_at_estimate: true,
-        },
+        reads: QUEUEING_READS,
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
@@ -265,13 +263,7 @@ static BUILTIN: [StrategyInfo; 19] = [
     StrategyInfo {
         name: "fcfs",
         description: "classic first come, first served: no backfilling, no deadlines, every job runs",
-        reads: Reads {
-            placement: false,
-            overbooking: false,
-            acceptance: false,
-            scheduler: false,
-            kill_at_estimate: true,
-        },
+        reads: QUEUEING_READS,
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
@@ -285,13 +277,7 @@ static BUILTIN: [StrategyInfo; 19] = [
     StrategyInfo {
         name: "easy",
         description: "classic EASY backfilling: the queue head is reserved, later jobs may not delay it",
-        reads: Reads {
-            placement: false,
-            overbooking: false,
-            acceptance: false,
-            scheduler: false,
-            kill_at_estimate: true,
-        },
+        reads: QUEUEING_READS,
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
@@ -305,13 +291,7 @@ static BUILTIN: [StrategyInfo; 19] = [
     StrategyInfo {
         name: "conservative",
         description: "classic conservative backfilling: every job reserved at arrival, compressed at early ends",
-        reads: Reads {
-            placement: false,
-            overbooking: false,
-            acceptance: false,
-            scheduler: false,
-            kill_at_estimate: true,
-        },
+        reads: QUEUEING_READS,
         security_factor: 2.0,
         base: None,
         moves_planned_jobs: false,
