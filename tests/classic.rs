@@ -33,6 +33,14 @@ fn job(id: u32, o: Time, n: u32, x: Time, w: Time) -> Job {
     }
 }
 
+/// Every built-in queueing mode that is not an external scheduler's.
+fn queueing_modes() -> Vec<&'static str> {
+    let modes: Vec<_> =
+        slasim::policy::strategy_infos().iter().filter(|s| s.queueing && !s.reads.scheduler).map(|s| s.name).collect();
+    assert!(modes.len() >= 13, "the classic modes and the ten priority ones: {modes:?}");
+    modes
+}
+
 fn run(mode: &str, capacity: u32, jobs: Vec<Job>, kill_at_estimate: bool) -> Simulated {
     let settings = StrategySettings { kill_at_estimate, ..common::settings(mode, Default::default(), &jobs, 0.1) };
     let strategy = build(mode, &settings, capacity).unwrap();
@@ -152,13 +160,14 @@ fn random_jobs() -> impl Strategy<Value = (u32, Vec<Job>)> {
 proptest! {
     #![proptest_config(common::testing::cases(300))]
 
-    /// Every mode runs every job once, after its arrival, on distinct nodes,
-    /// for at most its estimate; FCFS starts jobs in arrival order; under
-    /// compression conservative backfilling never starts a job later than
-    /// its reservation at arrival.
+    /// Every queueing mode (the classic ones and the priority rules', with
+    /// and without EASY) runs every job once, after its arrival, on distinct
+    /// nodes, for at most its estimate; FCFS starts jobs in arrival order;
+    /// under compression conservative backfilling never starts a job later
+    /// than its reservation at arrival.
     #[test]
     fn classic_schedules_keep_their_invariants((capacity, jobs) in random_jobs()) {
-        for mode in ["fcfs", "easy", "conservative"] {
+        for mode in queueing_modes() {
             let sim = run(mode, capacity, jobs.clone(), true);
             let clash = common::double_booking(&sim.cluster.executions);
             prop_assert!(clash.is_none(), "{}: double-booked {:?}", mode, clash);
