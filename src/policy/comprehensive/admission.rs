@@ -81,7 +81,7 @@ impl Rule for AgentAdmitted {
         let limit = full.map_or(j.deadline, |f| f.start);
         let mut s = from;
         while s < limit && candidates.len() < overbooked_slots {
-            if let Some(end) = overbooked_slot(core, j, s) {
+            if let Some(end) = core.overbooked_slot(j, s, |_, _| true) {
                 let pos = core.comprehensive_pos(c, j, s, end, false);
                 candidates.push(Candidate { start: s, end, pos, overbooked: true });
             }
@@ -107,7 +107,7 @@ impl Rule for AgentAdmitted {
             Some(k) if !k.overbooked => full,
             Some(k) => {
                 // Its nodes and end CDF again, where the core books from.
-                let _ = overbooked_slot(core, j, k.start);
+                let _ = core.overbooked_slot(j, k.start, |_, _| true);
                 let pos = core.pos_of(c, j, k.start, k.end, true, false).unwrap_or(k.pos);
                 core.best_nodes.clear();
                 core.best_nodes.extend_from_slice(&core.chosen);
@@ -117,16 +117,4 @@ impl Rule for AgentAdmitted {
         };
         (choice, false)
     }
-}
-
-/// The end of the overbooked slot at `s` (nodes in `chosen`): the gap
-/// there is shorter than the estimate and `n` nodes are free at `s`.
-fn overbooked_slot(core: &mut Comprehensive<AgentAdmitted>, j: &Job, s: Time) -> Option<Time> {
-    let gap_end = core.profile.gaps(s, s + 1, j.nodes).next().map(|g| g.end).filter(|&g| g > s)?;
-    if gap_end.min(j.deadline) - s >= j.estimate {
-        return None;
-    }
-    let until = core.choose_longest(s, j.nodes)?;
-    let end = until.min(j.deadline);
-    (end > s && end - s < j.estimate).then_some(end)
 }

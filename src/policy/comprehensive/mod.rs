@@ -241,6 +241,21 @@ impl<R: Rule> Comprehensive<R> {
         self.plan.choose(s, s, n, NodeOrder::LongestFree, &mut self.chosen)
     }
 
+    /// The overbooked slot of `j` at `s`, its nodes (the `n` free longest at
+    /// `s`) in `chosen`: its end min(n-th longest free-until, deadline), when
+    /// the gap at `s` is shorter than the estimate and `worth` passes the
+    /// gap's end (checked before any per-node work).
+    fn overbooked_slot(&mut self, j: &Job, s: Time, worth: impl FnOnce(&Self, Time) -> bool) -> Option<Time> {
+        let gap_end = self.profile.gaps(s, s + 1, j.nodes).next().map(|g| g.end).filter(|&g| g > s)?;
+        let upper = gap_end.min(j.deadline);
+        if upper - s >= j.estimate || !worth(self, upper) {
+            return None;
+        }
+        let until = self.choose_longest(s, j.nodes)?;
+        let end = until.min(j.deadline);
+        (end > s && end - s < j.estimate).then_some(end)
+    }
+
     /// The earliest full booking from `from`; nodes in `chosen`.
     fn find_full(&mut self, from: Time, x: Time, n: u32, latest: Time) -> Option<Time> {
         let mut t = from;

@@ -51,36 +51,26 @@ impl Comprehensive<ComprehensiveOverbooking> {
         let mut best: Option<Choice> = None;
         let mut s = from;
         while s < j.deadline {
-            // The profile bounds the slot before any per-node work.
-            let gap_end = self.profile.gaps(s, s + 1, j.nodes).next().map(|g| g.end);
-            if let Some(gap_end) = gap_end.filter(|&g| g > s) {
-                let upper = gap_end.min(j.deadline);
-                if upper - s < j.estimate
-                    // A calibration map is monotone: a bound on the PoS stays a bound.
-                    && ob.acceptance.accepts(c.calibrated_pos(self.pos_upper_bound(j, from, s, upper)), j.fee, j.penalty)
-                    && let Some(until) = self.choose_longest(s, j.nodes)
-                {
-                    let end = until.min(j.deadline);
-                    if end > s && end - s < j.estimate {
-                        let pos = self.acceptable_pos(c, j, s, end);
-                        if let Some(pos) =
-                            pos.filter(|&pos| ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty))
-                        {
-                            let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
-                            let better = match self.placement {
-                                Placement::HighestPos => best.is_none_or(|b| pos > b.pos),
-                                _ => true,
-                            };
-                            if better {
-                                best = Some(choice);
-                                self.best_nodes.clear();
-                                self.best_nodes.extend_from_slice(&self.chosen);
-                                std::mem::swap(&mut self.best_cdf, &mut self.cdf_scratch);
-                            }
-                            if first_only {
-                                return best;
-                            }
-                        }
+            // A calibration map is monotone: a bound on the PoS stays a bound.
+            let worth = |core: &Self, upper| {
+                ob.acceptance.accepts(c.calibrated_pos(core.pos_upper_bound(j, from, s, upper)), j.fee, j.penalty)
+            };
+            if let Some(end) = self.overbooked_slot(j, s, worth) {
+                let pos = self.acceptable_pos(c, j, s, end);
+                if let Some(pos) = pos.filter(|&pos| ob.acceptance.accepts(c.calibrated_pos(pos), j.fee, j.penalty)) {
+                    let choice = Choice { start: s, end, planned: s, pos, overbooked: true };
+                    let better = match self.placement {
+                        Placement::HighestPos => best.is_none_or(|b| pos > b.pos),
+                        _ => true,
+                    };
+                    if better {
+                        best = Some(choice);
+                        self.best_nodes.clear();
+                        self.best_nodes.extend_from_slice(&self.chosen);
+                        std::mem::swap(&mut self.best_cdf, &mut self.cdf_scratch);
+                    }
+                    if first_only {
+                        return best;
                     }
                 }
             }
