@@ -15,6 +15,15 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
+# The traces directory as an absolute path, for the tests and for the package
+# itself: slasim's default (`../shared/data/traces`) is relative to the working
+# directory, and the tests run from target/ (so that the installed package is
+# imported), where it would name nothing. A run with LANL failures reads the
+# failure log from here too.
+os.environ["SLASIM_TRACE_DIR"] = str(
+    Path(os.environ.get("SLASIM_TRACE_DIR", REPO.parent / "shared" / "data" / "traces")).resolve()
+)
+
 
 def in_ci() -> bool:
     value = os.environ.get("CI", "")
@@ -48,8 +57,9 @@ def slasim_bin() -> Path:
 
 @pytest.fixture(scope="session")
 def traces() -> Path:
-    """The traces directory (SLASIM_TRACE_DIR, else ../shared/data/traces)."""
-    path = Path(os.environ.get("SLASIM_TRACE_DIR", REPO.parent / "shared" / "data" / "traces"))
+    """The traces directory (SLASIM_TRACE_DIR, else ../shared/data/traces
+    beside the repository)."""
+    path = Path(os.environ["SLASIM_TRACE_DIR"])
     if not (path / "swf").is_dir():
         missing(f"{path}/swf: no traces (set SLASIM_TRACE_DIR)")
     return path

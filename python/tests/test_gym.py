@@ -1,16 +1,13 @@
 """The job-picking environments from Python: Gymnasium's checker, seeding,
 invalid actions, and the vector form against single environments."""
 
-import os
-
+import gymnasium
 import numpy as np
 import pytest
 
-gymnasium = pytest.importorskip("gymnasium")
-
-import slasim  # noqa: E402  (registers the environments)
-from slasim import InvalidActionError, SlasimError  # noqa: E402
-from slasim.gym import JobPickingEnv, VectorJobPickingEnv  # noqa: E402
+import slasim  # noqa: F401  (registers the environments)
+from slasim import InvalidActionError, SlasimError
+from slasim.gym import JobPickingEnv, VectorJobPickingEnv
 
 
 @pytest.fixture(scope="module")
@@ -188,9 +185,7 @@ def test_make_vec(trace):
     assert envs.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
 
 
-@pytest.mark.skipif(not os.environ.get("SLASIM_TRACE_DIR"), reason="needs $SLASIM_TRACE_DIR")
-def test_real_log(trace):
-    path = os.path.join(os.environ["SLASIM_TRACE_DIR"], "swf", "SDSC-SP2-1998-4.2-cln.swf.gz")
-    env = JobPickingEnv(path, backfill=True)
+def test_real_log(traces):
+    env = JobPickingEnv(str(traces / "swf" / "SDSC-SP2-1998-4.2-cln.swf.gz"), backfill=True)
     _, reward, info = episode(env, 0)
     assert reward < 0 and info["sjf"] > 0
