@@ -70,6 +70,7 @@ fn ctc_battery(c: &mut Criterion) {
         classic: Default::default(),
         batsim: None,
         energy: None,
+        energy_policy: Default::default(),
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

@@ -39,6 +39,7 @@ fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
         classic: Default::default(),
         batsim: None,
         energy: None,
+        energy_policy: Default::default(),
     }
 }
 

@@ -314,18 +314,206 @@ fn a_scheduler_that_does_not_answer_is_a_timeout_not_a_hang() {
     assert!(clock.elapsed() < Duration::from_secs(5), "{:?}", clock.elapsed());
 }
 
+fn set_state(now: f64, resources: &str, state: &str) -> Value {
+    json!({"timestamp": now, "type": "SET_RESOURCE_STATE", "data": {"resources": resources, "state": state}})
+}
+
 #[test]
-fn unsupported_decisions_are_named() {
-    let e = misbehaving(
-        10.0,
-        after_begin(|_| {
-            let set =
-                json!({"timestamp": 0.0, "type": "SET_RESOURCE_STATE", "data": {"resources": "0-3", "state": "3"}});
-            Some(reply(0.0, vec![set]))
-        }),
+fn power_decisions_without_a_power_model_are_refused() {
+    let e = misbehaving(10.0, after_begin(|_| Some(reply(0.0, vec![set_state(0.0, "0-3", "3")]))));
+    assert_eq!(
+        e,
+        "external scheduler, at t = 0: decision SET_RESOURCE_STATE of resources 0-3 to state 3: the cluster has no \
+         power model: add [energy] with [energy.sleep]"
     );
-    assert!(e.contains("SET_RESOURCE_STATE"), "{e}");
-    assert!(e.contains("power states are not modelled yet"), "{e}");
+    let query = json!({"timestamp": 0.0, "type": "QUERY", "data": {"requests": {"consumed_energy": {}}}});
+    let e = misbehaving(10.0, after_begin(move |_| Some(reply(0.0, vec![query.clone()]))));
+    assert!(
+        e.ends_with(
+            "decision QUERY of consumed_energy: the cluster has no power model: add [energy] with [energy.sleep]"
+        ),
+        "{e}"
+    );
+}
+
+/// 4 nodes: idle 100 W, busy 200 W, sleep 10 W; switching off 5 s at 10 W,
+/// on 20 s at 20 W; 3 computing pstates (sleep is pstate 3).
+fn power_model() -> slasim::cluster::energy::EnergyConfig {
+    let mut model = slasim::cluster::energy::EnergyConfig::watts(100.0, 200.0, 0.0);
+    model.compute_pstates = 3;
+    model.sleep = Some(slasim::cluster::energy::SleepState {
+        watts: 10.0,
+        switch_off_seconds: 5,
+        switch_off_joules: 50.0,
+        switch_on_seconds: 20,
+        switch_on_joules: 400.0,
+    });
+    model
+}
+
+fn run_powered(
+    endpoint: &str,
+    jobs: Vec<Job>,
+    state_as_number: bool,
+) -> Result<slasim::cluster::bench::Simulated, SimError> {
+    let config = BatsimConfig {
+        endpoint: Some(endpoint.to_string()),
+        timeout: 10.0,
+        state_as_number,
+        ..BatsimConfig::default()
+    };
+    let strategy = slasim::policy::build("batsim", &settings(Some(config)), 4).unwrap();
+    let mut scenario = Scenario::new(4, jobs, FailureStream::none(4), strategy);
+    scenario.energy = Some(power_model());
+    simulate(scenario)
+}
+
+/// A scheduler that runs job 0 (2 nodes) at 0 and sends nodes 2-3 to sleep;
+/// at job 0's end sends 0-1 to sleep and asks for the energy; at job 1's
+/// submission (4 nodes, t = 100) wakes them all, and runs it once they are on.
+fn sleeper() -> Answer {
+    let mut on = 0;
+    Box::new(move |r| {
+        let now = r["now"].as_f64().unwrap();
+        let mut out = Vec::new();
+        for e in r["events"].as_array().unwrap() {
+            let data = &e["data"];
+            match e["type"].as_str().unwrap() {
+                "JOB_SUBMITTED" if data["job_id"] == "w0!0" => {
+                    out.push(execute(now, "w0!0", "0-1"));
+                    out.push(set_state(now, "2-3", "3"));
+                }
+                "JOB_COMPLETED" if data["job_id"] == "w0!0" => {
+                    out.push(set_state(now, "0-1", "3"));
+                    out.push(json!({"timestamp": now, "type": "QUERY", "data": {"requests": {"consumed_energy": {}}}}));
+                }
+                "JOB_SUBMITTED" => out.push(set_state(now, "0-3", "0")),
+                "RESOURCE_STATE_CHANGED" if data["state"] == "0" || data["state"] == 0 => {
+                    on += 1;
+                    out.push(execute(now, "w0!1", "0-3"));
+                }
+                _ => {}
+            }
+        }
+        assert!(on <= 1);
+        Some(reply(now, out))
+    })
+}
+
+fn sleeper_jobs() -> Vec<Job> {
+    vec![Job::without_sla(0, 0, 2, 100, 50), Job::without_sla(1, 100, 4, 100, 10)]
+}
+
+#[test]
+fn nodes_switch_off_and_on_with_resource_state_changed() {
+    use slasim::cluster::power::PowerState;
+    let scheduler = TestScheduler::start(sleeper());
+    let s = run_powered(&scheduler.endpoint, sleeper_jobs(), false).unwrap();
+    let requests = scheduler.requests();
+    // The platform's power states, as Batsim gives them.
+    let props = &requests[0]["events"][0]["data"]["compute_resources"][3]["properties"];
+    assert_eq!(props["sleep_pstates"], "3:4:5");
+    assert_eq!(props["wattage_per_state"], "100.0:200.0, 100.0:200.0, 100.0:200.0, 10.0:10.0, 10.0:10.0, 20.0:20.0");
+    let summary: Vec<(f64, Vec<Value>)> = requests[1..]
+        .iter()
+        .map(|r| {
+            let events = r["events"].as_array().unwrap();
+            let short = events
+                .iter()
+                .map(|e| match e["type"].as_str().unwrap() {
+                    "RESOURCE_STATE_CHANGED" | "ANSWER" => json!([e["type"], e["data"]]),
+                    t => json!(t),
+                })
+                .collect();
+            (r["now"].as_f64().unwrap(), short)
+        })
+        .collect();
+    let changed = |r: &str, s: &str| json!(["RESOURCE_STATE_CHANGED", {"resources": r, "state": s}]);
+    // Energy at 50: 2 busy nodes (200 W) and 2 switching off (10 W) for 5 s,
+    // then asleep (10 W) for 45 s.
+    let expected: Vec<(f64, Vec<Value>)> = vec![
+        (1e-6, vec![json!("JOB_SUBMITTED")]),
+        (5.0, vec![changed("2-3", "3")]),
+        (50.0, vec![json!("JOB_COMPLETED")]),
+        (50.0, vec![json!(["ANSWER", {"consumed_energy": 21_000.0}])]),
+        (55.0, vec![changed("0-1", "3")]),
+        (100.0, vec![json!("JOB_SUBMITTED")]),
+        (120.0, vec![changed("0-3", "0")]),
+        (130.0, vec![json!("JOB_COMPLETED")]),
+        (130.0, vec![json!("SIMULATION_ENDS")]),
+    ];
+    assert_eq!(summary, expected);
+    // Job 1 started once every node was on again.
+    let starts: Vec<Option<Time>> = s.cluster.records.iter().map(|(_, r)| r.actual_start).collect();
+    assert_eq!(starts, [Some(0), Some(120)]);
+    let events: Vec<(Time, u32, PowerState)> =
+        s.cluster.power_events.iter().map(|e| (e.time, e.node, e.state)).collect();
+    assert!(events.contains(&(5, 3, PowerState::Asleep)), "{events:?}");
+    assert!(events.contains(&(100, 0, PowerState::SwitchingOn)), "{events:?}");
+    assert!(events.contains(&(120, 0, PowerState::On)), "{events:?}");
+    // The state as a number, for pybatsim's fcfsSchedSleep.
+    let scheduler = TestScheduler::start(sleeper());
+    run_powered(&scheduler.endpoint, sleeper_jobs(), true).unwrap();
+    let requests = scheduler.requests();
+    let states: Vec<&Value> = requests
+        .iter()
+        .flat_map(|r| r["events"].as_array().unwrap())
+        .filter(|e| e["type"] == "RESOURCE_STATE_CHANGED")
+        .map(|e| &e["data"]["state"])
+        .collect();
+    assert_eq!(states, [&json!(3), &json!(3), &json!(0)]);
+}
+
+#[test]
+fn bad_power_decisions_name_the_decision_the_node_and_the_time() {
+    let powered = |answer: Answer| {
+        let scheduler = TestScheduler::start(answer);
+        run_powered(&scheduler.endpoint, sleeper_jobs(), false).expect_err("the point must fail").to_string()
+    };
+    let e = powered(after_begin(|_| Some(reply(0.0, vec![set_state(0.0, "0", "7")]))));
+    assert_eq!(
+        e,
+        "external scheduler, at t = 0: decision SET_RESOURCE_STATE of resources 0 to state 7: state 7 is not a \
+         pstate of the platform (0-2 computing, 3 sleep)"
+    );
+    let e = powered(after_begin(|_| Some(reply(0.0, vec![execute(0.0, "w0!0", "0-1"), set_state(0.0, "1-2", "3")]))));
+    assert_eq!(
+        e,
+        "external scheduler, at t = 0: decision SET_RESOURCE_STATE of resources 1-2 to state 3: resource 1 is busy \
+         with job w0!0"
+    );
+    let e = powered(after_begin(|_| Some(reply(0.0, vec![set_state(0.0, "3", "3"), set_state(0.0, "3", "0")]))));
+    assert!(e.ends_with("resource 3 is switching-off (Batsim refuses a pstate change during a transition)"), "{e}");
+    let e = powered(after_begin(|_| Some(reply(0.0, vec![set_state(0.0, "0", "3"), execute(0.0, "w0!0", "0-1")]))));
+    assert_eq!(
+        e,
+        "external scheduler, at t = 0: decision EXECUTE_JOB for job w0!0 on 0-1: resource 0 is switching-off (not in \
+         a computing pstate)"
+    );
+}
+
+#[test]
+fn waiting_for_machines_to_switch_on_is_not_a_deadlock() {
+    // Everything off at 0 while job 0 waits, on again once asleep, then the job runs.
+    let answer: Answer = Box::new(|r| {
+        let now = r["now"].as_f64().unwrap();
+        let mut out = Vec::new();
+        for e in r["events"].as_array().unwrap() {
+            match (e["type"].as_str().unwrap(), &e["data"]["state"]) {
+                ("JOB_SUBMITTED", _) if e["data"]["job_id"] == "w0!0" => out.push(set_state(now, "0-3", "3")),
+                ("RESOURCE_STATE_CHANGED", s) if s == "3" => out.push(set_state(now, "0-3", "1")),
+                ("RESOURCE_STATE_CHANGED", _) => out.push(execute(now, "w0!0", "0-1")),
+                ("JOB_COMPLETED", _) if e["data"]["job_id"] == "w0!0" => {}
+                ("JOB_SUBMITTED", _) => out.push(execute(now, "w0!1", "0-3")),
+                _ => {}
+            }
+        }
+        Some(reply(now, out))
+    });
+    let scheduler = TestScheduler::start(answer);
+    let s = run_powered(&scheduler.endpoint, sleeper_jobs(), false).unwrap();
+    let starts: Vec<Option<Time>> = s.cluster.records.iter().map(|(_, r)| r.actual_start).collect();
+    assert_eq!(starts, [Some(25), Some(100)]);
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! `.ci/pip-install-batsim` into target/batsim-venv, or `$SLASIM_BATSIM_VENV`):
 //! the FCFS of `examples/batsim/` reproduces the built-in `fcfs` on the whole
 //! KTH-SP2 log, job by job; pybatsim's `fcfsSchedSleep` is refused at its
-//! first SET_RESOURCE_STATE; a scheduler that crashes mid-run is an error; a
+//! first SET_RESOURCE_STATE without a power model, and runs unmodified from
+//! `configs/power-kth-fcfs-sleep.toml` with one; a scheduler that crashes mid-run is an error; a
 //! sweep of two points (two scheduler processes, two ports) stores the same
 //! outcomes with `--jobs 2` as with `--jobs 1`; evalys 4.0.7 reads the job
 //! table and draws its Gantt chart.
@@ -135,7 +136,7 @@ fn small_swf(dir: &Path) -> PathBuf {
 
 #[test]
 #[ignore = "needs pybatsim and evalys: run .ci/pip-install-batsim, then --ignored"]
-fn fcfs_sched_sleep_is_refused_at_its_first_power_state_decision() {
+fn fcfs_sched_sleep_without_a_power_model_is_refused_at_its_first_power_state_decision() {
     let venv = venv();
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("sleep.sqlite");
@@ -148,10 +149,94 @@ fn fcfs_sched_sleep_is_refused_at_its_first_power_state_decision() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("SET_RESOURCE_STATE"), "{err}");
-    assert!(err.contains("power states are not modelled yet: slasim cannot switch resources"), "{err}");
+    assert!(err.contains("the cluster has no power model: add [energy] with [energy.sleep]"), "{err}");
     let c = rusqlite::Connection::open(&db).unwrap();
     let runs: i64 = c.query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0)).unwrap();
     assert_eq!(runs, 0);
+}
+
+/// The shipped `configs/power-kth-fcfs-sleep.toml`: pybatsim's
+/// `fcfsSchedSleep`, unmodified, on the first 3,000 KTH-SP2 jobs beside the
+/// built-in `fcfs` with and without idle shutdown. Every job of every run
+/// succeeds; the sleeper switches nodes and uses less energy than nodes
+/// always on; and in the re-simulated schedule no job runs on a node that
+/// is not on (no bar over a shade of its node) and no node runs two jobs.
+#[test]
+#[ignore = "needs pybatsim and evalys: run .ci/pip-install-batsim, then --ignored"]
+fn fcfs_sched_sleep_runs_unmodified_beside_the_builtin_fcfs() {
+    let venv = venv();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("power.sqlite");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = std::fs::read_to_string(root.join("configs/power-kth-fcfs-sleep.toml")).unwrap();
+    assert!(shipped.contains("target/batsim-venv/bin/pybatsim fcfsSchedSleep"));
+    let config = dir.path().join("power-kth-fcfs-sleep.toml");
+    let pybatsim = venv.join("bin/pybatsim").display().to_string();
+    std::fs::write(&config, shipped.replace("target/batsim-venv/bin/pybatsim", &pybatsim)).unwrap();
+    let out = common::slasim()
+        .current_dir(dir.path())
+        .args(["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let mut q = c
+        .prepare(
+            "SELECT p.run_id, p.strategy, p.energy_policy, p.idle_timeout, p.jobs, p.successful, e.joules, \
+             (SELECT transitions FROM energy_states s WHERE s.run_id = p.run_id AND s.state = 'switching-off') \
+             FROM points p JOIN energy e USING (run_id) ORDER BY p.strategy, p.energy_policy, p.idle_timeout",
+        )
+        .unwrap();
+    type Stored = (i64, String, String, i64, i64, i64, f64, i64);
+    let rows: Vec<Stored> = q
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let keys: Vec<(&str, &str, i64)> = rows.iter().map(|r| (r.1.as_str(), r.2.as_str(), r.3)).collect();
+    assert_eq!(
+        keys,
+        [("batsim", "none", 0), ("fcfs", "idle-shutdown", 600), ("fcfs", "idle-shutdown", 3600), ("fcfs", "none", 0)]
+    );
+    for r in &rows {
+        assert_eq!((r.4, r.5), (3000, 3000), "{r:?}: every job ran to success");
+    }
+    let (sleeper, always_on) = (&rows[0], &rows[3]);
+    assert!(sleeper.7 > 0, "fcfsSchedSleep switched no node off: {sleeper:?}");
+    assert_eq!(always_on.7, 0);
+    assert!(sleeper.6 < always_on.6, "fcfsSchedSleep used {} J, nodes always on {} J", sleeper.6, always_on.6);
+    for r in &rows {
+        let source = slasim::report::gantt::source::for_run(&db, r.0).unwrap();
+        let band = &source.bands[0];
+        assert_eq!(band.items.len(), 3000);
+        if r.7 > 0 {
+            assert!(!band.outages.is_empty(), "{r:?}: no sleeping node drawn");
+        }
+        let mut by_node: Vec<Vec<(i64, i64)>> = vec![Vec::new(); band.nodes as usize];
+        for item in &band.items {
+            for &n in &item.nodes {
+                by_node[n as usize].push((item.start, item.end));
+            }
+        }
+        for spans in &mut by_node {
+            spans.sort_unstable();
+            for w in spans.windows(2) {
+                assert!(w[0].1 <= w[1].0, "{r:?}: a node runs two jobs at once: {w:?}");
+            }
+        }
+        for o in &band.outages {
+            for &(start, end) in &by_node[o.node as usize] {
+                assert!(
+                    end <= o.from || o.to <= start,
+                    "{r:?}: a job runs over [{start}, {end}) on node {} while it is {:?} over [{}, {})",
+                    o.node,
+                    o.kind,
+                    o.from,
+                    o.to
+                );
+            }
+        }
+    }
 }
 
 #[test]

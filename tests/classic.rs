@@ -221,6 +221,7 @@ fn classic_modes_on_the_whole_kth_log() {
             classic: Default::default(),
             batsim: None,
             energy: None,
+            energy_policy: Default::default(),
         };
         let inputs = Inputs::load(&[Point::new(point.clone())]).unwrap();
         let prepared = inputs.prepared(&point).unwrap();

@@ -37,6 +37,7 @@ fn points() -> Vec<Point> {
                 classic: Default::default(),
                 batsim: None,
                 energy: None,
+                energy_policy: Default::default(),
             };
             // The classic modes model no failures.
             points.push(Point::new(point.resolve(!queueing).unwrap()));

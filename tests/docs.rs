@@ -334,6 +334,11 @@ fn refill_book(mode: Mode) {
     let mut files = Vec::new();
     markdown_files(&root().join("docs"), &mut files);
     files.sort();
+    // `SLASIM_DOCS_PAGE=docs/src/…/page.md`: that page alone (a new page's
+    // blocks, without sweeping every other page's configs again).
+    if let Some(page) = std::env::var_os("SLASIM_DOCS_PAGE") {
+        files.retain(|f| f.ends_with(&page));
+    }
     let write = std::env::var_os("SLASIM_DOCS_WRITE").is_some();
     let mut stores = Stores::default();
     let (mut blocks, mut stale, mut tampered) = (0, Vec::new(), Vec::new());

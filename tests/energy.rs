@@ -3,13 +3,13 @@
 mod common;
 
 use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::energy::{Energy, EnergyConfig};
+use slasim::cluster::energy::EnergyConfig;
 use slasim::cluster::record::Outcome;
 use slasim::policy::{StrategySettings, build};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim::workload::job::Job;
 
-const WATTS: EnergyConfig = EnergyConfig { idle_watts: 100.0, busy_watts: 250.0, down_watts: 10.0 };
+const WATTS: EnergyConfig = EnergyConfig::watts(100.0, 250.0, 10.0);
 
 /// EASY on 3 nodes, jobs killed at their estimate:
 /// - j0: submitted at 0, 2 nodes, 100 s: nodes 0 and 1 over [0, 100);
@@ -51,10 +51,12 @@ fn a_three_node_schedule_with_one_failure_by_hand() {
     // busy = 2·10 + 3·20 + 2·50 + 2·20 + 3·20 = 280 node-s
     // down = 1·50 = 50 node-s; idle = 1·10 + 1·20 = 30 node-s (280 + 50 + 30 = 3 · 120)
     // joules = 30 · 100 W + 280 · 250 W + 50 · 10 W = 3,000 + 70,000 + 500 = 73,500 J
+    let e = sim.energy.unwrap();
     assert_eq!(
-        sim.energy,
-        Some(Energy { idle_node_seconds: 30.0, busy_node_seconds: 280.0, down_node_seconds: 50.0, joules: 73_500.0 })
+        (e.idle_node_seconds, e.busy_node_seconds, e.down_node_seconds, e.joules),
+        (30.0, 280.0, 50.0, 73_500.0)
     );
+    assert_eq!(e.states[..3], [(30.0, 3_000.0), (280.0, 70_000.0), (50.0, 500.0)]);
 }
 
 #[test]

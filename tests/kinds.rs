@@ -221,6 +221,8 @@ fn every_config_dry_runs_with_its_point_count() {
         ("online-pdfs-study.toml", 1920),
         ("paper-b-unguarded.toml", 6),
         ("paper-b.toml", 610),
+        ("power-idle-timeouts.toml", 30),
+        ("power-kth-fcfs-sleep.toml", 4),
         // 350 settings of its figures, 60 of them shared by two (Fig. 29's
         // conservative arm is Fig. 23's), run once each.
         ("pricing-ch5.toml", 290),

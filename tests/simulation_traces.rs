@@ -31,6 +31,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             classic: Default::default(),
             batsim: None,
             energy: None,
+            energy_policy: Default::default(),
         })
         .map(|p| Point::new(p.resolve(true).expect("valid settings")))
         .collect()

@@ -36,6 +36,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         classic: Default::default(),
         batsim: None,
         energy: None,
+        energy_policy: Default::default(),
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("the trace loads");
     let prepared = inputs.prepared(&point).expect("prepared");

@@ -196,7 +196,7 @@ impl Handle {
 }
 
 /// The callbacks, in [`Event`] order, then the one after each exchange's events.
-const CALLBACKS: [&str; 9] = [
+const CALLBACKS: [&str; 11] = [
     "on_simulation_begins",
     "on_job_submission",
     "on_job_completion",
@@ -205,11 +205,13 @@ const CALLBACKS: [&str; 9] = [
     "on_machine_available",
     "on_requested_call",
     "on_simulation_ends",
+    "on_machine_pstate_changed",
+    "on_report_energy_consumed",
     "on_no_more_events",
 ];
 
 /// Index of `on_no_more_events` in [`CALLBACKS`].
-const NO_MORE_EVENTS: usize = 8;
+const NO_MORE_EVENTS: usize = 10;
 
 /// A Python object as the `batsim` strategy's scheduler.
 pub struct PyScheduler {
@@ -240,6 +242,8 @@ impl PyScheduler {
             Event::MachineAvailable { .. } => (5, None),
             Event::RequestedCall => (6, None),
             Event::SimulationEnds => (7, None),
+            Event::ResourceStateChanged { .. } => (8, None),
+            Event::EnergyAnswer { .. } => (9, None),
         }
     }
 
@@ -384,6 +388,13 @@ impl PyScheduler {
             Event::MachineUnavailable { node } | Event::MachineAvailable { node } => {
                 Some(PyList::new(py, [*node])?.into_any())
             }
+            // One argument: (nodes, pstate).
+            Event::ResourceStateChanged { nodes, pstate } => {
+                let mut members = Vec::with_capacity(nodes.len() as usize);
+                nodes.members(&mut members);
+                Some((PyList::new(py, members)?, *pstate).into_pyobject(py)?.into_any())
+            }
+            Event::EnergyAnswer { joules } => Some(joules.into_pyobject(py)?.into_any()),
             _ => None,
         };
         self.invoke(py, index, argument)

@@ -38,7 +38,7 @@ pub(crate) fn run(args: GanttArgs) -> anyhow::Result<()> {
     let chart = chart_for_run(&args.db, args.run, window)?;
     write(&chart, &args.out)?;
     emit(&format!(
-        "{}\n{}: {} bars, {} node outages\nwrote {}\n",
+        "{}\n{}: {} bars, {} shaded node spans (down, switching or asleep)\nwrote {}\n",
         chart.title,
         render::window_text(&chart),
         chart.bars.len(),

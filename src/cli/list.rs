@@ -10,6 +10,7 @@ use crate::cli::options::VOCABULARY;
 use crate::experiment::kinds::KINDS;
 use crate::experiment::kinds::provision::point::Method;
 use crate::grid::algorithm::ALGORITHMS;
+use crate::policy::energy::ENERGY_POLICIES;
 use crate::policy::{Placement, strategy_infos};
 use crate::workload::coreservations::RequestWorkload;
 
@@ -36,6 +37,8 @@ pub(crate) enum ListCommand {
     Placements,
     /// Provisioning methods (`method` in `[provision]`).
     Methods,
+    /// Energy policies (`[energy_policy] name`, the `energy_policy` axis).
+    EnergyPolicies,
     /// The command line's vocabulary: one flag per concept.
     Flags,
 }
@@ -133,6 +136,10 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
         ListCommand::Methods => vec![Section::new(
             ["method", "what it does"],
             Method::ALL.iter().map(|(m, about)| (m.name().to_string(), about.to_string())),
+        )],
+        ListCommand::EnergyPolicies => vec![Section::new(
+            ["energy policy", "what it does"],
+            ENERGY_POLICIES.all().into_iter().map(|p| (p.name.to_string(), p.description.to_string())),
         )],
         ListCommand::Flags => vec![Section {
             title: None,

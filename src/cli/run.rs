@@ -229,6 +229,7 @@ pub(crate) fn run_driven(
         name: args.scheduler_name.clone(),
         timeout: args.scheduler_timeout,
         in_process,
+        state_as_number: false,
     };
     let external = strategies.iter().any(|s| s.reads.scheduler);
     if external {
@@ -313,6 +314,7 @@ pub(crate) fn run_driven(
                 classic: ClassicConfig { kill_at_estimate },
                 batsim: Some(batsim.clone()),
                 energy: None,
+                energy_policy: Default::default(),
             };
             // Resolved once, as a config point would be: a classic mode
             // runs the whole log (one battery).

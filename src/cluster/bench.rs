@@ -127,6 +127,9 @@ async fn run<D: Drive>(mut scenario: Scenario<D>, executions: bool) -> Result<Si
     if !executions {
         cluster = cluster.without_executions();
     }
+    if let Some(model) = &scenario.energy {
+        cluster = cluster.with_power(model);
+    }
     let meter = scenario.energy.map(|watts| bench.add(EnergyMeter::new(watts, scenario.capacity, first_submission)));
     if let Some(meter) = meter {
         cluster.node_states.connect(meter.input());

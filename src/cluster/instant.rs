@@ -7,7 +7,8 @@
 //! instantaneously at its submit time, after the jobs of that instant).
 //!
 //! Contract: events at one time are handled class by class, lower first:
-//! negotiation messages, job ends, node repairs, node failures, wake-ups
+//! negotiation messages, job ends, node repairs and the ends of nodes'
+//! power transitions, node failures, wake-ups
 //! (starts), submissions, co-reservation and purchase requests, meter
 //! readings. **A job
 //! starts only in the wake-up class or later**: a model that, handling an
@@ -30,7 +31,7 @@ use crate::workload::job::Job;
 pub const NEGOTIATION: Class = Class(0);
 /// A job completes or is killed: frees nodes first.
 pub const JOB_END: Class = Class(1);
-/// A node comes back.
+/// A node comes back (a repair, or the end of a switch on or off).
 pub const NODE_REPAIR: Class = Class(2);
 /// A node goes down.
 pub const NODE_FAILURE: Class = Class(3);

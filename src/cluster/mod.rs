@@ -20,7 +20,8 @@
 //!   and the strategy decides whether it restarts or fails; stale end events of
 //!   stopped executions are ignored.
 //! - A strategy starts jobs only from `submit` and `wake`: handling an end, a
-//!   repair or a failure it asks for a wake-up at now instead (the kernel's
+//!   repair, a failure or the end of a node's power transition it asks for a
+//!   wake-up at now instead (the kernel's
 //!   "one instant" rule). A start made there is refused and ends the run
 //!   with [`SimError::Contract`].
 //! - The cluster is given its jobs up front, by id, shared with the run
@@ -44,7 +45,8 @@ use std::sync::Arc;
 use kameo::Actor;
 use kameo::message::{Context, Message};
 
-use crate::cluster::energy::NodeStates;
+use crate::cluster::energy::{EnergyConfig, NodeStates};
+use crate::cluster::power::{Activity, NodePower, PowerEventRecord, PowerRefusal, PowerState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
 use crate::policy::overbooking::CheckpointConfig;
 use crate::policy::{Booking, Cluster, RejectReason, Strategy};
@@ -59,6 +61,7 @@ pub mod bench;
 pub mod energy;
 pub mod injector;
 pub mod instant;
+pub mod power;
 pub mod record;
 
 /// A message for a cluster (its planning scheduler and nodes), asked
@@ -82,6 +85,13 @@ pub enum ClusterMsg<Q = Infallible, A = Infallible> {
     NodeRepair(NodeId),
     /// A question for a service attached to the cluster, and where its answer goes.
     Ask(Request<Q, A>),
+    /// A node's power transition ends; stale if `generation` is old.
+    PowerSwitched {
+        /// The node.
+        node: NodeId,
+        /// Its transition generation when the transition began.
+        generation: u32,
+    },
 }
 
 /// What drives a cluster: its strategy, and what is attached around it from
@@ -237,6 +247,10 @@ pub struct ClusterCore<D: Drive> {
     broken: Option<(Time, JobId)>,
     /// A defect the strategy reported: the run's error.
     defect: Option<(Time, String)>,
+    /// Node power states and the cap, with a power model.
+    power: Option<NodePower>,
+    /// A start was refused for the cap: wake the strategy when power frees.
+    cap_refused: bool,
 }
 
 impl<D: Drive> ClusterCore<D> {
@@ -268,6 +282,56 @@ impl<D: Drive> ClusterCore<D> {
             settling: false,
             broken: None,
             defect: None,
+            power: None,
+            cap_refused: false,
+        }
+    }
+
+    /// Node states for a meter.
+    fn states(&self, job_ended: bool) -> NodeStates {
+        let counts = self.power.as_ref().map(|p| p.counts).unwrap_or_default();
+        NodeStates { busy: self.busy, down: self.down, job_ended, ..counts }
+    }
+
+    /// A transition of `node` ending at `end`, if not immediate.
+    fn transition(&mut self, node: NodeId, end: Option<Time>) {
+        if let (Some(end), Some(p)) = (end, &self.power) {
+            let generation = p.generation(node);
+            self.schedule(end, instant::NODE_REPAIR, ClusterMsg::PowerSwitched { node, generation });
+        }
+    }
+
+    /// Ends a transition of `node`; the state it entered, or `None` if stale.
+    fn switched(&mut self, node: NodeId, generation: u32) -> Option<PowerState> {
+        let now = self.now;
+        let p = self.power.as_mut()?;
+        if p.generation(node) != generation || !self.up[node as usize] {
+            return None;
+        }
+        match p.state(node) {
+            PowerState::SwitchingOff => {
+                p.set(now, node, Activity::Idle, PowerState::Asleep);
+                if p.take_want_on(node) {
+                    return match p.begin_on(now, node) {
+                        Ok(None) => {
+                            self.idle_up.insert(node);
+                            Some(PowerState::On)
+                        }
+                        Ok(end) => {
+                            self.transition(node, end);
+                            Some(PowerState::Asleep)
+                        }
+                        Err(_) => Some(PowerState::Asleep),
+                    };
+                }
+                Some(PowerState::Asleep)
+            }
+            PowerState::SwitchingOn => {
+                p.set(now, node, Activity::Idle, PowerState::On);
+                self.idle_up.insert(node);
+                Some(PowerState::On)
+            }
+            PowerState::On | PowerState::Asleep => None,
         }
     }
 
@@ -296,6 +360,9 @@ impl<D: Drive> ClusterCore<D> {
             self.running_on[node as usize] = None;
             if self.up[node as usize] {
                 self.idle_up.insert(node);
+                if let Some(p) = &mut self.power {
+                    p.set(self.now, node, Activity::Idle, PowerState::On);
+                }
             }
         }
         let ran = self.now - start;
@@ -348,6 +415,9 @@ impl<D: Drive> ClusterCore<D> {
         if let Some(job) = victim {
             self.stop(job);
         }
+        if let Some(p) = &mut self.power {
+            p.fail(self.now, node);
+        }
         self.node_events.push(NodeEventRecord { time: self.now, node, kind: NodeEventKind::Fail, job: victim });
         Some(victim)
     }
@@ -358,7 +428,8 @@ impl<D: Drive> ClusterCore<D> {
         }
         self.up[node as usize] = true;
         self.down -= 1;
-        if self.running_on[node as usize].is_none() {
+        let on = self.power.as_mut().is_none_or(|p| p.repair(self.now, node));
+        if on && self.running_on[node as usize].is_none() {
             self.idle_up.insert(node);
         }
         self.node_events.push(NodeEventRecord { time: self.now, node, kind: NodeEventKind::Repair, job: None });
@@ -390,6 +461,7 @@ impl<D: Drive> ClusterCore<D> {
             node_events: std::mem::take(&mut self.node_events),
             executions,
             unresolved,
+            power_events: self.power.as_mut().map(NodePower::take_log).unwrap_or_default(),
             report,
         }
     }
@@ -464,6 +536,15 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         if !self.nodes_ready(nodes) {
             return false;
         }
+        if let Some(p) = &mut self.power {
+            if !p.room_for(nodes, Activity::Busy, PowerState::On) {
+                self.cap_refused = true;
+                return false;
+            }
+            for &node in nodes {
+                p.set(self.now, node, Activity::Busy, PowerState::On);
+            }
+        }
         let first_node = self.arena.len() as u32;
         self.busy += nodes.len() as u32;
         for &node in nodes {
@@ -515,6 +596,92 @@ impl<D: Drive> Cluster for ClusterCore<D> {
             self.schedule(t, instant::JOB_START, ClusterMsg::Wake);
         }
     }
+
+    fn power_model(&self) -> Option<&EnergyConfig> {
+        self.power.as_ref().map(NodePower::model)
+    }
+
+    fn power_state(&self, node: NodeId) -> PowerState {
+        self.power.as_ref().filter(|_| node < self.capacity).map_or(PowerState::On, |p| p.state(node))
+    }
+
+    fn idle_since(&self, node: NodeId) -> Time {
+        self.power.as_ref().filter(|_| node < self.capacity).map_or(0, |p| p.idle_since(node))
+    }
+
+    fn node_states(&self) -> NodeStates {
+        self.states(false)
+    }
+
+    fn idle_count(&self) -> u32 {
+        self.idle_up.len
+    }
+
+    fn nodes_in(&self, state: PowerState, idle_only: bool, out: &mut Vec<NodeId>) {
+        out.clear();
+        let Some(p) = &self.power else { return };
+        out.extend(
+            (0..self.capacity)
+                .filter(|&n| p.state(n) == state && self.up[n as usize] && (!idle_only || self.idle_up.contains(n))),
+        );
+    }
+
+    fn switch_off(&mut self, node: NodeId) -> Result<(), PowerRefusal> {
+        self.check_switch(node, PowerState::On)?;
+        let p = self.power.as_mut().ok_or(PowerRefusal::NoSleepState)?;
+        let end = p.begin_off(self.now, node)?;
+        self.idle_up.remove(node);
+        self.transition(node, end);
+        Ok(())
+    }
+
+    fn switch_on(&mut self, node: NodeId) -> Result<(), PowerRefusal> {
+        if self.power_state(node) == PowerState::SwitchingOff && self.up.get(node as usize) == Some(&true) {
+            if let Some(p) = &mut self.power {
+                p.want_on(node);
+            }
+            return Ok(());
+        }
+        self.check_switch(node, PowerState::Asleep)?;
+        let p = self.power.as_mut().ok_or(PowerRefusal::NoSleepState)?;
+        match p.begin_on(self.now, node)? {
+            None => {
+                self.idle_up.insert(node);
+            }
+            end => self.transition(node, end),
+        }
+        Ok(())
+    }
+}
+
+impl<D: Drive> ClusterCore<D> {
+    /// After power was freed: a start the cap refused is tried again now.
+    fn retry_after_cap(&mut self) {
+        if std::mem::take(&mut self.cap_refused) {
+            self.wake_at(self.now);
+        }
+    }
+
+    /// `node` exists, is up, runs nothing and is in `from`.
+    fn check_switch(&self, node: NodeId, from: PowerState) -> Result<(), PowerRefusal> {
+        let p = self.power.as_ref().ok_or(PowerRefusal::NoSleepState)?;
+        if p.model().sleep.is_none() {
+            return Err(PowerRefusal::NoSleepState);
+        }
+        if node >= self.capacity {
+            return Err(PowerRefusal::NoSuchNode);
+        }
+        if !self.up[node as usize] {
+            return Err(PowerRefusal::Down);
+        }
+        if let Some(job) = self.running_on[node as usize] {
+            return Err(PowerRefusal::Busy(job));
+        }
+        match p.state(node) {
+            s if s == from => Ok(()),
+            s => Err(PowerRefusal::Wrong(s)),
+        }
+    }
 }
 
 /// `jobs` by id, if their ids are 0..n: the list itself when it is in id
@@ -555,6 +722,8 @@ pub struct ClusterResult<R: Send + 'static = ()> {
     pub executions: Vec<ExecutionRecord>,
     /// Accepted jobs the strategy left without an outcome (closed as failed).
     pub unresolved: u32,
+    /// Power transitions as applied (with a power model and the execution list).
+    pub power_events: Vec<PowerEventRecord>,
     /// The report of what drove it ([`Drive::report`]).
     pub report: R,
 }
@@ -562,8 +731,8 @@ pub struct ClusterResult<R: Send + 'static = ()> {
 impl<R: Send + 'static> ClusterResult<R> {
     /// The result without the report, and the report.
     pub fn split(self) -> (ClusterResult, R) {
-        let ClusterResult { records, node_events, executions, unresolved, report } = self;
-        (ClusterResult { records, node_events, executions, unresolved, report: () }, report)
+        let ClusterResult { records, node_events, executions, unresolved, power_events, report } = self;
+        (ClusterResult { records, node_events, executions, unresolved, power_events, report: () }, report)
     }
 }
 
@@ -600,6 +769,19 @@ impl<D: Drive> ClusterActor<D> {
     /// vector per execution that a stored run never reads.
     pub fn without_executions(mut self) -> ClusterActor<D> {
         self.core.keep_executions = false;
+        if let Some(p) = &mut self.core.power {
+            p.take_log();
+        }
+        self
+    }
+
+    /// The same cluster with power states and a cap, as `model` gives them
+    /// (nothing changes for a model without a sleep state or a cap).
+    pub fn with_power(mut self, model: &EnergyConfig) -> ClusterActor<D> {
+        if model.has_power_states() {
+            let keep = self.core.keep_executions;
+            self.core.power = Some(NodePower::new(*model, self.core.capacity, keep));
+        }
         self
     }
 
@@ -608,7 +790,7 @@ impl<D: Drive> ClusterActor<D> {
         let core = &mut self.core;
         core.now = now;
         core.outbox = outbox;
-        let before = (core.busy, core.down);
+        let before = core.states(false);
         let mut job_ended = false;
         match msg {
             ClusterMsg::Submit(job) => {
@@ -630,6 +812,7 @@ impl<D: Drive> ClusterActor<D> {
                     core.settling = true;
                     self.drive.strategy().job_ended(core, job);
                     core.settling = false;
+                    core.retry_after_cap();
                 }
             }
             ClusterMsg::NodeFailure(node) => {
@@ -638,6 +821,16 @@ impl<D: Drive> ClusterActor<D> {
                     core.settling = true;
                     self.drive.strategy().node_failed(core, node, victim);
                     core.settling = false;
+                    core.retry_after_cap();
+                }
+            }
+            // A transition ends with the repairs: it only settles the state.
+            ClusterMsg::PowerSwitched { node, generation } => {
+                if let Some(state) = core.switched(node, generation) {
+                    core.settling = true;
+                    self.drive.strategy().power_changed(core, node, state);
+                    core.settling = false;
+                    core.retry_after_cap();
                 }
             }
             ClusterMsg::NodeRepair(node) => {
@@ -653,9 +846,11 @@ impl<D: Drive> ClusterActor<D> {
             }
         }
         let core = &mut self.core;
-        if self.node_states.is_connected() && (job_ended || (core.busy, core.down) != before) {
-            let states = NodeStates { busy: core.busy, down: core.down, job_ended };
-            self.node_states.send(now, instant::METER, states, &mut core.outbox);
+        if self.node_states.is_connected() {
+            let states = core.states(job_ended);
+            if job_ended || states != before {
+                self.node_states.send(now, instant::METER, states, &mut core.outbox);
+            }
         }
         std::mem::take(&mut self.core.outbox)
     }

@@ -20,6 +20,8 @@
 use std::convert::Infallible;
 
 use crate::cluster::Drive;
+use crate::cluster::energy::{EnergyConfig, NodeStates};
+use crate::cluster::power::{PowerRefusal, PowerState};
 use crate::cluster::record::RunRecords;
 use crate::policy::interface::{Booking, Cluster, Outcome, RejectReason, Strategy};
 use crate::sim::kernel::SimError;
@@ -142,6 +144,38 @@ impl Cluster for View<'_> {
 
     fn outcome(&self, id: JobId) -> Option<Outcome> {
         self.cluster.outcome(id)
+    }
+
+    fn power_model(&self) -> Option<&EnergyConfig> {
+        self.cluster.power_model()
+    }
+
+    fn power_state(&self, node: NodeId) -> PowerState {
+        self.cluster.power_state(node)
+    }
+
+    fn idle_since(&self, node: NodeId) -> Time {
+        self.cluster.idle_since(node)
+    }
+
+    fn node_states(&self) -> NodeStates {
+        self.cluster.node_states()
+    }
+
+    fn idle_count(&self) -> u32 {
+        self.cluster.idle_count()
+    }
+
+    fn nodes_in(&self, state: PowerState, idle_only: bool, out: &mut Vec<NodeId>) {
+        self.cluster.nodes_in(state, idle_only, out);
+    }
+
+    fn switch_off(&mut self, node: NodeId) -> Result<(), PowerRefusal> {
+        self.cluster.switch_off(node)
+    }
+
+    fn switch_on(&mut self, node: NodeId) -> Result<(), PowerRefusal> {
+        self.cluster.switch_on(node)
     }
 }
 

@@ -506,6 +506,10 @@ impl Strategy for Classic {
         }
     }
 
+    fn planned_profile(&self) -> Option<&AvailabilityProfile> {
+        (self.mode == Mode::Conservative && self.reserving.is_none()).then_some(&self.profile)
+    }
+
     fn wake(&mut self, c: &mut dyn Cluster) {
         let now = c.now();
         if let Some(r) = &mut self.reserving {

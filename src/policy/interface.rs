@@ -14,6 +14,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::energy::{EnergyConfig, NodeStates};
+use crate::cluster::power::{PowerRefusal, PowerState};
+use crate::plan::profile::AvailabilityProfile;
 use crate::registry::UnknownName;
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
@@ -158,6 +161,41 @@ pub trait Cluster {
     /// Job `id`'s outcome once it is final: `None` while it waits, runs or
     /// is checkpointed (and for a job the cluster was not given).
     fn outcome(&self, id: JobId) -> Option<Outcome>;
+    /// The nodes' power model, when they have power states or a cap.
+    fn power_model(&self) -> Option<&EnergyConfig> {
+        None
+    }
+    /// A node's power state (always on without a power model).
+    fn power_state(&self, _node: NodeId) -> PowerState {
+        PowerState::On
+    }
+    /// When an idle node became idle (0 without a power model).
+    fn idle_since(&self, _node: NodeId) -> Time {
+        0
+    }
+    /// How many nodes are in each state.
+    fn node_states(&self) -> NodeStates {
+        NodeStates::default()
+    }
+    /// How many nodes are idle (up, on, running nothing).
+    fn idle_count(&self) -> u32 {
+        0
+    }
+    /// Fills `out` with the up nodes in power state `state` (only the idle
+    /// ones if `idle_only`), in ascending order.
+    fn nodes_in(&self, _state: PowerState, _idle_only: bool, out: &mut Vec<NodeId>) {
+        out.clear();
+    }
+    /// Begins switching idle `node` off into the sleep state; the strategy
+    /// hears [`Strategy::power_changed`] when it sleeps.
+    fn switch_off(&mut self, _node: NodeId) -> Result<(), PowerRefusal> {
+        Err(PowerRefusal::NoSleepState)
+    }
+    /// Begins switching sleeping `node` on (one switching off: once it
+    /// sleeps); the strategy hears [`Strategy::power_changed`] when it is on.
+    fn switch_on(&mut self, _node: NodeId) -> Result<(), PowerRefusal> {
+        Err(PowerRefusal::NoSleepState)
+    }
 }
 
 /// A scheduling strategy: the planning scheduler of one cluster.
@@ -181,6 +219,18 @@ pub trait Strategy: Send {
     /// An error that ends the run, such as an external scheduler's invalid
     /// decision; checked after each batch.
     fn error(&self) -> Option<crate::sim::kernel::SimError> {
+        None
+    }
+    /// A node's power transition ended in `state` (handled with the
+    /// repairs: no start here; by default a node on asks for a wake-up now).
+    fn power_changed(&mut self, cluster: &mut dyn Cluster, _node: NodeId, state: PowerState) {
+        if state == PowerState::On {
+            cluster.wake_at(cluster.now());
+        }
+    }
+    /// The plan's use of the nodes over time, for a strategy that plans
+    /// every start (conservative backfilling): free nodes as a step function.
+    fn planned_profile(&self) -> Option<&AvailabilityProfile> {
         None
     }
 }

@@ -15,6 +15,7 @@ pub mod batsim;
 pub mod calibrator;
 pub mod classic;
 pub mod comprehensive;
+pub mod energy;
 pub mod heuristic;
 pub mod overbooking;
 pub mod priority;

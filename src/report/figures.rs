@@ -71,7 +71,8 @@ pub(crate) fn gantt_figures(out: &Path, db: &Path, runs: &[i64]) -> anyhow::Resu
     if !gantts.charts.is_empty() {
         text.push_str(
             "<p>One row per node (nodes no execution splits share a row), one bar per execution coloured by \
-             outcome; hatched: a node down; dashed outline: overbooked, with a tick at its booked end; a thin line \
+             outcome; hatched: a node down; shaded: a node switching off, asleep or switching on (with \
+             <code>[energy]</code>, the cluster's power is drawn under the nodes); dashed outline: overbooked, with a tick at its booked end; a thin line \
              runs from a job's planned to its actual start. Each chart shows its run's busiest week (or the whole \
              run if shorter), named under it; <code>slasim gantt --run ID --from T --to T</code> draws another \
              window. Hover over a bar for the job's fields.</p>",

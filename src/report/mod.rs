@@ -109,6 +109,7 @@ fn single_cluster(
     let queueing = queueing_table(&points)?;
     let checkpointing = checkpoint_table(&points)?;
     let metered = energy::load_energy(&options.db, &points).context("reading the energy meters' rows")?;
+    let power = energy::load_power(&options.db, &points).context("reading the node power states' rows")?;
 
     let mut tables = vec![
         Table {
@@ -220,6 +221,28 @@ fn single_cluster(
             df: energy::energy_table(&metered)?,
         },
         Table {
+            id: "power".into(),
+            title: "Node power states: energy against wait".into(),
+            note: "Runs with node power states (`[energy.sleep]` or `energy.cap_watts`) and the metered runs of \
+                   energy policy `none` beside them, per trace, strategy, machine size, power cap (W), energy \
+                   policy and idle timeout (s): runs, the mean wait (s), the mean energy per run over its makespan \
+                   window in kWh, the energy saved against policy `none` at the same cap (else without a cap) in \
+                   %, and the mean switch-offs per run."
+                .into(),
+            df: energy::power_table(&power)?,
+        },
+        Table {
+            id: "power-equal-energy".into(),
+            title: "Planned wake-up against idle shutdown at equal energy".into(),
+            note: "Per trace, strategy, machine size and power cap with both policies: each policy's mean wait (s) \
+                   as a function of energy, piecewise-linear between its points over the swept idle timeouts, read \
+                   at the energies (kWh) of idle-shutdown's points inside planned-wakeup's range (idle_timeout_s \
+                   is that point's; the ends of the overlap when none is inside), and the wait planned-wakeup \
+                   saves there (s and %). `no overlap` when the two energy ranges do not meet."
+                .into(),
+            df: energy::equal_energy_table(&power)?,
+        },
+        Table {
             id: "aggregates".into(),
             title: "Means over batteries along every sweep axis".into(),
             note: "Per combination of the sweep axes: batteries, and the mean and 95 % Student-t half-width of \
@@ -248,6 +271,7 @@ fn single_cluster(
     }
     figures.extend(reservation_figures(&reservations)?);
     figures.extend(energy::energy_figures(&metered)?);
+    figures.extend(energy::power_figures(&power));
     let times = tables.iter().find(|t| t.id == "runtime").map(|t| &t.df);
     if let Some(times) = times {
         figures.extend(runtime_figure(times)?);

@@ -133,6 +133,12 @@ pub struct PointAxes {
     pub kill_at_estimate: bool,
     /// PoF calibration: `none` or `isotonic`.
     pub calibration: String,
+    /// The energy policy (`none` without one).
+    pub energy_policy: String,
+    /// Its idle timeout, seconds (0 when it reads none).
+    pub idle_timeout: i64,
+    /// The power cap, watts.
+    pub power_cap: Option<f64>,
 }
 
 /// A run with its outcomes.

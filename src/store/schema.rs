@@ -16,7 +16,7 @@ use rusqlite::Connection;
 /// stored once (`battery_jobs`) and each run stores only its outcomes
 /// (`job_outcomes`); the `jobs` view joins them back into one row per job per
 /// run with every attribute and outcome.
-pub const MIGRATIONS: [&str; 10] = [
+pub const MIGRATIONS: [&str; 11] = [
     r#"
 CREATE TABLE runs (
     run_id        INTEGER PRIMARY KEY,  -- stable: derived from the run's resolved settings
@@ -448,6 +448,21 @@ CREATE TABLE energy (
     PRIMARY KEY (run_id, cluster)
 ) WITHOUT ROWID;
 "#,
+    // v11: node power states: seconds and joules per state, transitions
+    // included (and the points' energy_policy, idle_timeout and power_cap,
+    // from their descriptors).
+    r#"
+CREATE TABLE energy_states (
+    run_id       INTEGER NOT NULL REFERENCES runs(run_id),
+    cluster      INTEGER NOT NULL,  -- 0 in a single-cluster run
+    state        TEXT    NOT NULL,  -- idle, busy, down, switching-off, asleep, switching-on
+    watts        REAL    NOT NULL,  -- a node's watts in the state ([energy], [energy.sleep])
+    node_seconds REAL    NOT NULL,  -- over the makespan window: first submission to last end
+    joules       REAL    NOT NULL,  -- watts × node-seconds
+    transitions  INTEGER NOT NULL,  -- switch-offs or switch-ons begun (0 for the other states)
+    PRIMARY KEY (run_id, cluster, state)
+) WITHOUT ROWID;
+"#,
 ];
 
 /// The schema version this build writes.
@@ -505,6 +520,10 @@ pub const TABLES: &[(&str, &str)] = &[
     (
         "energy",
         "An energy meter's reading per run and cluster: idle, busy and down node-seconds over the makespan window, and joules.",
+    ),
+    (
+        "energy_states",
+        "Per run and cluster with an energy meter: node-seconds, joules and transitions per node power state over the makespan window.",
     ),
     ("points", "One row per run with its axes and summary metrics (the report reads these)."),
     ("experiments", "One row per config (or command line) that ran points into this store: its name, text and hash."),

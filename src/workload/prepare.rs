@@ -171,6 +171,10 @@ pub struct PrepareConfig {
     /// Simulate the whole log as one battery at its own arrival times (scaled
     /// only by an explicit `occurrence_factor`), with no PDF history.
     pub whole_log: bool,
+    /// Keep only the log's first N usable jobs (by submit time), before
+    /// anything else; left out of the canonical text when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_jobs: Option<usize>,
 }
 
 /// What a job requests as its run time: its actual run time (exact
@@ -217,6 +221,7 @@ impl Default for PrepareConfig {
             deadline_factor: 2.0,
             penalty_ratio: 1.0,
             whole_log: false,
+            first_jobs: None,
         }
     }
 }
@@ -438,6 +443,9 @@ impl PrepareConfig {
             }
         }
         jobs.sort_by_key(|j| (j.submit, j.swf_id));
+        if let Some(n) = self.first_jobs {
+            jobs.truncate(n);
+        }
         report.usable = jobs.len();
         if jobs.is_empty() {
             return Err(PrepareError::NoUsableJobs { trace: trace.name.clone(), report: report.to_string() });

@@ -32,6 +32,7 @@ use crate::experiment::summary::RunSummary;
 use crate::policy::batsim::BatsimConfig;
 use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
 use crate::policy::classic::ClassicConfig;
+use crate::policy::energy::{EnergyPolicySettings, PowerManager};
 use crate::policy::overbooking::Overbooking;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{Placement, ReservationHandling, Strategy, StrategyRef, StrategySettings};
@@ -87,6 +88,10 @@ pub struct SinglePoint {
     /// ids of points without one do not change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub energy: Option<EnergyConfig>,
+    /// Who switches the nodes off and on (`[energy_policy]`): left out when
+    /// `none`, so the ids of points without one do not change.
+    #[serde(default, skip_serializing_if = "EnergyPolicySettings::is_default")]
+    pub energy_policy: EnergyPolicySettings,
 }
 
 /// The failure model a point gets when none is set (configs and the command
@@ -132,6 +137,7 @@ impl SinglePoint {
             }
             self.prepare = self.prepare.for_classic_modes();
         }
+        self.check_energy()?;
         self.overbooking.validate()?;
         self.reservations.validate()?;
         self.prepare.validate_split()?;
@@ -139,6 +145,37 @@ impl SinglePoint {
             self.prepare.validate()?;
         }
         Ok(self.normalized())
+    }
+
+    /// The power model and the energy policy agree with each other and the strategy.
+    fn check_energy(&self) -> anyhow::Result<()> {
+        if let Some(energy) = &self.energy {
+            energy.validate()?;
+        }
+        self.energy_policy.validate()?;
+        let policy = self.energy_policy.name;
+        if policy.is_none() {
+            return Ok(());
+        }
+        let Some(energy) = &self.energy else {
+            anyhow::bail!("energy policy {policy} needs the nodes' power model: an [energy] section");
+        };
+        if policy.switches_off && energy.sleep.is_none() {
+            return Err(crate::setting::InvalidSetting::new(
+                "energy_policy.name",
+                policy.name,
+                "this policy switches nodes off: give the nodes a sleep state ([energy.sleep])",
+            )
+            .into());
+        }
+        if self.strategy.reads.scheduler {
+            anyhow::bail!(
+                "strategy {}: its external scheduler switches the nodes itself (Batsim's SET_RESOURCE_STATE); \
+                 set energy_policy to none",
+                self.strategy
+            );
+        }
+        Ok(())
     }
 
     /// The same point with every setting its strategy does not read reset to
@@ -168,6 +205,7 @@ impl SinglePoint {
         if !p.reservations.active() {
             p.reservations = ReservationConfig::default();
         }
+        p.energy_policy = p.energy_policy.normalized();
         if !reads.acceptance {
             p.overbooking.acceptance = defaults.acceptance;
             p.overbooking.security_factor = None;
@@ -228,6 +266,9 @@ pub fn axes(p: &SinglePoint) -> PointAxes {
         checkpointing: p.overbooking.checkpoint.enabled,
         kill_at_estimate: p.classic.kill_at_estimate,
         calibration: p.overbooking.calibration.to_string(),
+        energy_policy: p.energy_policy.name.name.to_string(),
+        idle_timeout: p.energy_policy.idle_timeout,
+        power_cap: p.energy.and_then(|e| e.cap_watts),
     }
 }
 
@@ -282,7 +323,12 @@ fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) 
         all.into()
     };
     let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
-    let strategy = p.strategy.build(&inputs.strategy_settings(p)?, capacity)?;
+    let mut strategy = p.strategy.build(&inputs.strategy_settings(p)?, capacity)?;
+    // Nodes that can sleep are woken on demand, whatever the policy; an
+    // external scheduler switches them itself.
+    if p.energy.is_some_and(|e| e.has_power_states()) && !p.strategy.reads.scheduler {
+        strategy = Box::new(PowerManager::new(strategy, &p.energy_policy));
+    }
     let checkpoint = Some(p.overbooking.checkpoint);
     Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy })
 }
@@ -511,6 +557,7 @@ mod tests {
             classic: Default::default(),
             batsim: None,
             energy: None,
+            energy_policy: Default::default(),
         }
     }
 

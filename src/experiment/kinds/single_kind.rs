@@ -21,6 +21,7 @@ use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use crate::experiment::point::{AnyPoint, Axis, Base, BatteryJobs, Point, PointKind, PointOutput, axis, check_trace};
 use crate::experiment::summary::RunSummary;
 use crate::policy::classic::ClassicConfig;
+use crate::policy::energy::EnergyPolicySettings;
 use crate::policy::overbooking::OverbookingConfig;
 use crate::policy::{Placement, StrategyRef, strategy_infos};
 use crate::store::tables::groups::{PointTables, RUNS};
@@ -88,6 +89,9 @@ struct SingleConfig {
     /// An energy meter on each run's cluster (watts per node state): off when absent.
     #[serde(default)]
     energy: Option<crate::cluster::energy::EnergyConfig>,
+    /// Who switches the nodes off and on: nobody when absent.
+    #[serde(default)]
+    energy_policy: EnergyPolicySettings,
     /// Placement policy.
     #[serde(default)]
     placement: Placement,
@@ -130,13 +134,26 @@ const AXES: &[Axis] = &[
         "batsim.command",
         "strategy batsim: the external scheduler's command, {port} for its port",
     ),
+    axis("energy_policy", "energy_policy.name", "who switches nodes off and on (`slasim list energy-policies`)"),
+    axis("idle_timeout", "energy_policy.idle_timeout", "seconds idle before a shutdown policy switches a node off"),
+    axis("power_cap", "energy.cap_watts", "watts the cluster may draw at any instant (needs [energy])"),
     axis("target_load", "prepare.target_load", "estimated offered load of the input (2.0 = 200 %)"),
     axis("capacity", "prepare.capacity", "machine size (default: the trace header's)"),
 ];
 
 /// The sections it reads (`workload` shared with the Grid kind).
-pub(crate) const SECTIONS: [&str; 9] =
-    ["workload", "prepare", "failures", "overbooking", "reservations", "classic", "batsim", "energy", "placement"];
+pub(crate) const SECTIONS: [&str; 10] = [
+    "workload",
+    "prepare",
+    "failures",
+    "overbooking",
+    "reservations",
+    "classic",
+    "batsim",
+    "energy",
+    "energy_policy",
+    "placement",
+];
 
 impl PointKind for SingleKind {
     fn name(&self) -> &'static str {
@@ -178,6 +195,7 @@ impl PointKind for SingleKind {
                 loc.at(loc.anywhere(key), e)
             })?;
         }
+        config.energy_policy.validate().map_err(|e| loc.at(loc.anywhere("idle_timeout"), e))?;
         let batteries = if config.prepare.whole_log { 1 } else { config.prepare.batteries };
         let workload = config.workload.source();
         let strategy = StrategyRef::named("conservative-backfilling").map_err(|e| loc.at(0, e))?;
@@ -195,6 +213,7 @@ impl PointKind for SingleKind {
             classic: config.classic,
             batsim: config.batsim,
             energy: config.energy,
+            energy_policy: config.energy_policy,
         };
         Base::of(file, base, batteries)
     }
@@ -220,6 +239,14 @@ fn finish(point: SinglePoint, sweep: &SweepContext<'_>) -> Result<SinglePoint, C
         loc.at(sweep.in_sweep(axis), e)
     })?;
     point.reservations.validate().map_err(|e| loc.at(sweep.in_sweep(alias_of(e.setting).unwrap_or(e.setting)), e))?;
+    if let Some(energy) = &point.energy {
+        energy.validate().map_err(|e| {
+            let at = alias_of(e.setting)
+                .map_or_else(|| loc.anywhere(e.setting.rsplit('.').next().unwrap_or(e.setting)), |a| sweep.in_sweep(a));
+            loc.at(at, format!("{label}: {e}"))
+        })?;
+    }
+    point.energy_policy.validate().map_err(|e| loc.at(sweep.in_sweep("idle_timeout"), format!("{label}: {e}")))?;
     let moving = point.reservations.option == ReservationOption::Move;
     let point = point.resolve(sweep.sets("failures")).map_err(|e| {
         let at = match e.downcast_ref::<crate::setting::InvalidSetting>() {

@@ -8,6 +8,8 @@
 //!   not serialised: its `name` stands for it in the point's identity, and is
 //!   required.
 //! - The timeout is not part of a point's identity (it changes no outcome).
+//! - `state_as_number` (default false) is left out of the canonical text
+//!   when false, so the ids of points that do not set it do not change.
 
 use std::sync::Arc;
 
@@ -74,6 +76,13 @@ pub struct BatsimConfig {
     /// serialised: `name` stands for it).
     #[serde(skip)]
     pub in_process: Option<InProcess>,
+    /// Send RESOURCE_STATE_CHANGED's `state` as a JSON number instead of
+    /// Batsim's string (`"3"`). A departure from Batsim, for pybatsim's
+    /// `fcfsSchedSleep`, which compares the state it is given with integers
+    /// and so never recognises Batsim's string. Part of the point's identity
+    /// (left out when false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub state_as_number: bool,
 }
 
 fn default_timeout() -> f64 {
@@ -82,7 +91,14 @@ fn default_timeout() -> f64 {
 
 impl Default for BatsimConfig {
     fn default() -> Self {
-        BatsimConfig { command: None, endpoint: None, name: None, timeout: default_timeout(), in_process: None }
+        BatsimConfig {
+            command: None,
+            endpoint: None,
+            name: None,
+            timeout: default_timeout(),
+            in_process: None,
+            state_as_number: false,
+        }
     }
 }
 

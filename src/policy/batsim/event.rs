@@ -4,7 +4,8 @@
 //! Reference: Batsim's protocol documentation (oar-team/batsim,
 //! `docs/protocol.rst`): the events SIMULATION_BEGINS, JOB_SUBMITTED,
 //! JOB_COMPLETED, JOB_KILLED, NOTIFY (`event_machine_unavailable`,
-//! `event_machine_available`), REQUESTED_CALL and SIMULATION_ENDS.
+//! `event_machine_available`), RESOURCE_STATE_CHANGED, ANSWER,
+//! REQUESTED_CALL and SIMULATION_ENDS.
 //!
 //! Contract:
 //! - An [`Event`] names jobs by their [`JobId`] in the [`Workload`] (the job
@@ -15,6 +16,7 @@
 //! - The events of one instant travel together, in the order the strategy
 //!   produced them (see the strategy's module documentation).
 
+use crate::cluster::energy::EnergyConfig;
 use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD};
 use crate::units::{JobId, NodeId, Time};
 use crate::workload::job::Job;
@@ -44,6 +46,10 @@ pub struct Workload {
     pub names: Vec<String>,
     /// Per job: what it requests and how long it runs.
     pub jobs: Vec<JobSpec>,
+    /// The machines' power model (pstates and their watts), when the cluster
+    /// has one. Known from the first exchange on (SIMULATION_BEGINS), not
+    /// yet at [`super::Scheduler::start`].
+    pub power: Option<EnergyConfig>,
 }
 
 impl Workload {
@@ -55,7 +61,7 @@ impl Workload {
             .iter()
             .map(|j| JobSpec { submit: j.occurrence, runtime: j.runtime, walltime: j.estimate, nodes: j.nodes })
             .collect();
-        Workload { capacity, numbers, names, jobs }
+        Workload { capacity, numbers, names, jobs, power: None }
     }
 
     /// The protocol name of `job`.
@@ -77,7 +83,8 @@ pub struct KilledJob {
 /// One event sent to a scheduler.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// The first event: the machines (all idle) and the workload.
+    /// The first event: the machines (all idle, in computing pstate 0), their
+    /// power states when [`Workload::power`] is set, and the workload.
     SimulationBegins,
     /// A job is submitted and waits for a decision.
     JobSubmitted { job: JobId },
@@ -90,6 +97,12 @@ pub enum Event {
     MachineUnavailable { node: NodeId },
     /// A machine was repaired (NOTIFY `event_machine_available`).
     MachineAvailable { node: NodeId },
+    /// Every machine of one SET_RESOURCE_STATE request reached its pstate
+    /// (RESOURCE_STATE_CHANGED): `nodes` the request's machines (those that
+    /// failed on the way left out), `pstate` the state asked for.
+    ResourceStateChanged { nodes: IntervalSet, pstate: u32 },
+    /// The answer to a QUERY of `consumed_energy`: joules since t = 0.
+    EnergyAnswer { joules: f64 },
     /// A CALL_ME_LATER is due.
     RequestedCall,
     /// The last event: every job has finished or been rejected.

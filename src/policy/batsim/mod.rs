@@ -12,16 +12,19 @@
 //!   Like the classic modes it is a queueing mode: no deadlines, fees or
 //!   acceptance test; a job is accepted when it starts.
 //! - One message per instant: at a time `t` the JOB_COMPLETED events (job
-//!   ends), machine events (repairs, failures), REQUESTED_CALLs and
-//!   JOB_SUBMITTEDs of `t` travel together, in that order, in one message
-//!   sent once the last of them is known (the jobs are known up front, so the
-//!   strategy knows whether more submissions are due at `t`). The first
-//!   message is SIMULATION_BEGINS (the machines, and the delay profiles of the
-//!   trace's jobs); after the last job has finished or been rejected comes
-//!   SIMULATION_ENDS.
+//!   ends), machine events (repairs, failures), RESOURCE_STATE_CHANGEDs
+//!   (transitions ending at `t`), REQUESTED_CALLs and JOB_SUBMITTEDs of `t`
+//!   travel together, in that order, in one message sent once the last of
+//!   them is known (the jobs are known up front, so the strategy knows
+//!   whether more submissions are due at `t`; it knows when the transitions
+//!   it began end, and which wake-ups it asked for). The first message is
+//!   SIMULATION_BEGINS (the machines, their power states when the cluster
+//!   has a power model, and the delay profiles of the trace's jobs); after
+//!   the last job has finished or been rejected comes SIMULATION_ENDS.
 //! - Kernel "one instant" rule: messages are sent, and decisions applied,
-//!   only in `submit` and `wake`; ends, repairs and failures only record their
-//!   events and ask for a wake-up at now.
+//!   only in `submit`, `wake` and `power_changed` (a transition's end is a
+//!   wake-up); ends, repairs and failures only record their events and ask
+//!   for a wake-up at now.
 //! - A job runs for its runtime and is killed at its walltime (the estimate):
 //!   COMPLETED_SUCCESSFULLY if its runtime fits, else
 //!   COMPLETED_WALLTIME_REACHED. A job stopped by a node failure is
@@ -33,11 +36,41 @@
 //!   for a job that is unknown, not yet submitted, running or finished;
 //!   REJECT_JOB of a job not waiting; KILL_JOB of an unknown job;
 //!   CALL_ME_LATER in the past; any malformed reply; a decision for what is
-//!   not modelled (power states, energy, dynamic jobs) — each ends the point
-//!   with an error naming the decision, the job and the simulated time. So
-//!   does a scheduler that does not answer within the timeout, exits, or
-//!   leaves waiting jobs with nothing running, no call pending and every
-//!   machine up (it would never be called again).
+//!   not modelled (dynamic jobs, queries other than the consumed energy) —
+//!   each ends the point with an error naming the decision, the job and the
+//!   simulated time. So does a scheduler that does not answer within the
+//!   timeout, exits, or leaves waiting jobs with nothing running, no call
+//!   pending, no power state change under way and every machine up (it would
+//!   never be called again).
+//! - Power states (the cluster's power model, `[energy]` with
+//!   `[energy.sleep]`; the scheduler switches the nodes itself, no energy
+//!   policy is wrapped around it). The platform has `k =
+//!   [energy] compute_pstates` computing pstates `0..k` and the sleep pstate
+//!   `k` (with the virtual switching pstates `k+1`, `k+2`, never asked for).
+//!   SET_RESOURCE_STATE of a computing pstate switches a sleeping node on and
+//!   leaves an on node as it is (DVFS is not modelled: every computing pstate
+//!   draws the idle and busy watts and runs at full speed, a departure from
+//!   Batsim); the sleep pstate switches an idle on node off and leaves a
+//!   sleeping one as it is. Refused, ending the point: any other pstate
+//!   ("state N is not a pstate of the platform"), a node that is busy (asked
+//!   to sleep), down, switching (Batsim refuses a change during a
+//!   transition) or does not exist, a switch the cluster refuses (the power
+//!   cap), and any power decision when the cluster has no power model. A
+//!   request is checked whole before any node is switched. When every node
+//!   of one request is in its pstate, RESOURCE_STATE_CHANGED {resources,
+//!   state} names the request's nodes and pstate: in the message of the
+//!   instant the last transition ends, or, when nothing was to wait for
+//!   (no-ops, transitions of 0 seconds), in a message right after the
+//!   answer, at the same instant (like JOB_KILLED). A node that fails during
+//!   its transition is left out of the request's RESOURCE_STATE_CHANGED
+//!   (none is sent if no node is left). EXECUTE_JOB on a node not on is
+//!   refused.
+//! - QUERY `consumed_energy` is answered by ANSWER {consumed_energy: joules}
+//!   in a message right after the answer, at the same instant: the joules
+//!   the nodes drew since t = 0 (Batsim's origin), integrated here from the
+//!   cluster's node states at each event with the watts of the power model
+//!   (transitions at their joules over their seconds). The energy table's
+//!   window (first submission to last job end) differs.
 //! - Decisions apply at the instant of the request (slasim's clock is whole
 //!   seconds; a scheduler's own decision delay is not modelled). A
 //!   CALL_ME_LATER at a fractional time is delivered at the next whole second.
@@ -62,6 +95,8 @@ pub mod scheduler;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use crate::cluster::energy::NodeStates;
+use crate::cluster::power::PowerState;
 pub use crate::policy::batsim::config::{BatsimConfig, InProcess};
 pub use crate::policy::batsim::event::{Event, JobSpec, KilledJob, Workload};
 pub use crate::policy::batsim::protocol::Decision;
@@ -79,6 +114,17 @@ enum State {
     Waiting,
     Running { start: Time },
     Finished,
+}
+
+/// A SET_RESOURCE_STATE request with transitions under way.
+#[derive(Debug, Clone)]
+struct PowerRequest {
+    /// Its nodes (those that failed during their transition removed).
+    nodes: Vec<NodeId>,
+    /// The pstate asked for.
+    pstate: u32,
+    /// Transitions not ended yet.
+    left: u32,
 }
 
 /// The strategy: a proxy for a scheduler speaking Batsim's protocol.
@@ -114,6 +160,19 @@ pub struct Batsim {
     /// The error that ends the run: (simulated time, what).
     error: Option<(Time, String)>,
     nodes: Vec<NodeId>,
+    /// Per node: the request whose transition it is in, and when it ends.
+    awaiting: Vec<Option<(u64, Time)>>,
+    /// Requests with transitions under way, by number.
+    requests: HashMap<u64, PowerRequest>,
+    next_request: u64,
+    /// Transitions under way, by end time.
+    transition_ends: BTreeMap<Time, u32>,
+    /// A wake-up asked for at this time (an end, failure or repair) and not yet had.
+    wake_asked: Option<Time>,
+    /// Joules drawn from 0 to `metered_at`, and the watts drawn since.
+    joules: f64,
+    metered_at: Time,
+    watts: Option<f64>,
 }
 
 impl Batsim {
@@ -154,6 +213,14 @@ impl Batsim {
             ended: false,
             error: None,
             nodes: Vec::new(),
+            awaiting: vec![None; capacity as usize],
+            requests: HashMap::new(),
+            next_request: 0,
+            transition_ends: BTreeMap::new(),
+            wake_asked: None,
+            joules: 0.0,
+            metered_at: 0,
+            watts: None,
         }
     }
 
@@ -199,9 +266,73 @@ impl Batsim {
         Ok(id)
     }
 
-    /// More submissions are due at `now`: the message waits for them.
-    fn more_submissions_at(&self, now: Time) -> bool {
+    /// More events are due at `now` (submissions, transition ends, a
+    /// wake-up asked for): the message waits for them.
+    fn more_events_at(&self, now: Time) -> bool {
         self.workload.jobs.get(self.submitted).is_some_and(|j| j.submit == now)
+            || self.transition_ends.contains_key(&now)
+            || self.wake_asked == Some(now)
+            || self.calls.first_key_value().is_some_and(|(&t, _)| t <= now)
+    }
+
+    /// Asks for a wake-up at now (ends, repairs, failures).
+    fn wake_now(&mut self, c: &mut dyn Cluster) {
+        self.wake_asked = Some(c.now());
+        c.wake_at(c.now());
+    }
+
+    /// Integrates the nodes' watts up to now, then reads the watts they draw
+    /// from now on (nothing without a power model).
+    fn meter(&mut self, c: &dyn Cluster) {
+        let Some(model) = c.power_model() else { return };
+        let now = c.now();
+        let capacity = self.capacity();
+        let watts = self.watts.unwrap_or_else(|| NodeStates::default().watts(model, capacity));
+        if now > self.metered_at {
+            self.joules += watts * (now - self.metered_at) as f64;
+            self.metered_at = now;
+        }
+        self.watts = Some(c.node_states().watts(model, capacity));
+    }
+
+    /// Queues RESOURCE_STATE_CHANGED among the instant's pending events:
+    /// after the ends and machine events, before the calls and submissions.
+    fn state_changed(&mut self, nodes: &[NodeId], pstate: u32) {
+        if nodes.is_empty() {
+            return;
+        }
+        let event = Event::ResourceStateChanged { nodes: IntervalSet::from_nodes(nodes), pstate };
+        let at = self
+            .pending
+            .iter()
+            .position(|e| matches!(e, Event::RequestedCall | Event::JobSubmitted { .. }))
+            .unwrap_or(self.pending.len());
+        self.pending.insert(at, event);
+    }
+
+    /// `node`'s transition is over (ended, or abandoned by a failure):
+    /// true when it was awaited.
+    fn transition_over(&mut self, node: NodeId, failed: bool) -> bool {
+        let Some((request, end)) = self.awaiting.get_mut(node as usize).and_then(Option::take) else {
+            return false;
+        };
+        if let Some(n) = self.transition_ends.get_mut(&end) {
+            *n -= 1;
+            if *n == 0 {
+                self.transition_ends.remove(&end);
+            }
+        }
+        let Some(r) = self.requests.get_mut(&request) else { return true };
+        r.left -= 1;
+        if failed {
+            r.nodes.retain(|&n| n != node);
+        }
+        if r.left == 0
+            && let Some(r) = self.requests.remove(&request)
+        {
+            self.state_changed(&r.nodes, r.pstate);
+        }
+        true
     }
 
     fn completed(&mut self, job: JobId, state: JobState) {
@@ -225,6 +356,7 @@ impl Batsim {
             return;
         }
         self.begun = true;
+        self.workload.power = c.power_model().copied();
         self.outgoing.push(Event::SimulationBegins);
         self.exchange(c, 0);
     }
@@ -245,6 +377,7 @@ impl Batsim {
             // The decisions read before a fault of the answer apply first:
             // the first fault in the scheduler's order is the one reported.
             let applied = self.apply(c, now, &decisions);
+            self.meter(c);
             decisions.clear();
             self.decisions = decisions;
             if let Err(what) = applied.and(sent) {
@@ -267,7 +400,7 @@ impl Batsim {
         }
         let now = c.now();
         self.begin_simulation(c);
-        if self.more_submissions_at(now) || self.pending.is_empty() {
+        if self.more_events_at(now) || self.pending.is_empty() {
             return;
         }
         std::mem::swap(&mut self.pending, &mut self.outgoing);
@@ -286,6 +419,7 @@ impl Batsim {
             && self.running == 0
             && self.calls.is_empty()
             && self.down == 0
+            && self.requests.is_empty()
             && self.submitted == self.workload.jobs.len()
         {
             let first = self.state.iter().position(|s| *s == State::Waiting).unwrap_or(0);
@@ -293,7 +427,8 @@ impl Batsim {
                 now,
                 format!(
                     "the scheduler leaves {} submitted jobs waiting (first: {}) with nothing running, no \
-                     CALL_ME_LATER pending and every machine up: it would never be called again",
+                     CALL_ME_LATER pending, no power state change under way and every machine up: it would \
+                     never be called again",
                     self.waiting, self.workload.names[first]
                 ),
             );
@@ -333,10 +468,13 @@ impl Batsim {
                             Some(format!("resource {n} does not exist (the machines are 0-{})", capacity - 1))
                         } else if !self.up[n as usize] {
                             Some(format!("resource {n} is down"))
+                        } else if let Some(other) = self.running_on[n as usize] {
+                            Some(format!("resource {n} is busy with job {}", self.workload.names[other as usize]))
                         } else {
-                            self.running_on[n as usize].map(|other| {
-                                format!("resource {n} is busy with job {}", self.workload.names[other as usize])
-                            })
+                            match c.power_state(n) {
+                                PowerState::On => None,
+                                s => Some(format!("resource {n} is {} (not in a computing pstate)", s.as_str())),
+                            }
                         };
                         if let Some(p) = problem {
                             return Err(format!("{} on {alloc}: {p}", named("EXECUTE_JOB", job)));
@@ -396,9 +534,93 @@ impl Batsim {
                     *self.calls.entry(t).or_insert(0) += 1;
                     c.wake_at(t);
                 }
+                Decision::SetResourceState { resources, state } => self.set_state(c, now, resources, *state)?,
+                Decision::QueryEnergy => {
+                    if c.power_model().is_none() {
+                        return Err(format!("decision QUERY of consumed_energy: {NO_POWER_MODEL}"));
+                    }
+                    self.meter(c);
+                    self.outgoing.push(Event::EnergyAnswer { joules: self.joules });
+                }
                 Decision::Ignored => {}
             }
         }
+        Ok(())
+    }
+
+    /// SET_RESOURCE_STATE of `resources` to pstate `state` at `now`.
+    fn set_state(&mut self, c: &mut dyn Cluster, now: Time, resources: &IntervalSet, state: u64) -> Result<(), String> {
+        let what = format!("decision SET_RESOURCE_STATE of resources {resources} to state {state}");
+        let Some(model) = c.power_model().copied().filter(|m| m.sleep.is_some()) else {
+            return Err(format!("{what}: {NO_POWER_MODEL}"));
+        };
+        let k = model.compute_pstates;
+        if state > u64::from(k) {
+            return Err(format!(
+                "{what}: state {state} is not a pstate of the platform (0-{} computing, {k} sleep)",
+                k - 1
+            ));
+        }
+        let pstate = state as u32;
+        let sleep = pstate == k;
+        self.nodes.clear();
+        resources.members(&mut self.nodes);
+        let capacity = self.capacity();
+        // The whole request is checked before any node is switched.
+        for &n in &self.nodes {
+            let problem = if n >= capacity {
+                Some(format!("resource {n} does not exist (the machines are 0-{})", capacity - 1))
+            } else if !self.up[n as usize] {
+                Some(format!("resource {n} is down"))
+            } else if let Some(job) = self.running_on[n as usize].filter(|_| sleep) {
+                Some(format!("resource {n} is busy with job {}", self.workload.names[job as usize]))
+            } else {
+                match c.power_state(n) {
+                    PowerState::On | PowerState::Asleep => None,
+                    s => Some(format!(
+                        "resource {n} is {} (Batsim refuses a pstate change during a transition)",
+                        s.as_str()
+                    )),
+                }
+            };
+            if let Some(p) = problem {
+                return Err(format!("{what}: {p}"));
+            }
+        }
+        let nodes = std::mem::take(&mut self.nodes);
+        let id = self.next_request;
+        let mut left = 0;
+        let mut refused = None;
+        for &n in &nodes {
+            let switched = match (c.power_state(n), sleep) {
+                (PowerState::On, true) => c.switch_off(n),
+                (PowerState::Asleep, false) => c.switch_on(n),
+                _ => continue, // already in a pstate of the kind asked for
+            };
+            if let Err(why) = switched {
+                refused = Some(format!("{what}: the cluster refused to switch resource {n}: {why}"));
+                break;
+            }
+            let target = if sleep { PowerState::Asleep } else { PowerState::On };
+            if c.power_state(n) != target {
+                let seconds = model.sleep.map_or(0, |s| if sleep { s.switch_off_seconds } else { s.switch_on_seconds });
+                let end = now + seconds;
+                self.awaiting[n as usize] = Some((id, end));
+                *self.transition_ends.entry(end).or_insert(0) += 1;
+                left += 1;
+            }
+        }
+        if let Some(refused) = refused {
+            self.nodes = nodes;
+            return Err(refused);
+        }
+        if left == 0 {
+            self.outgoing.push(Event::ResourceStateChanged { nodes: resources.clone(), pstate });
+        } else {
+            self.next_request += 1;
+            self.requests.insert(id, PowerRequest { nodes: nodes.clone(), pstate, left });
+        }
+        self.nodes = nodes;
         Ok(())
     }
 
@@ -418,6 +640,9 @@ impl Batsim {
         SimError::External { party: self.scheduler.party().to_string(), at, what }
     }
 }
+
+/// Why a power decision is refused without a power model.
+const NO_POWER_MODEL: &str = "the cluster has no power model: add [energy] with [energy.sleep]";
 
 impl Strategy for Batsim {
     fn begin(&mut self, jobs: &[Job]) -> Result<(), SimError> {
@@ -451,6 +676,7 @@ impl Strategy for Batsim {
         if self.dead() {
             return;
         }
+        self.meter(c);
         let now = c.now();
         if job as usize >= self.workload.jobs.len() {
             self.fail_with(now, format!("job {job} was not in the workload announced at the start"));
@@ -467,7 +693,11 @@ impl Strategy for Batsim {
         if self.dead() {
             return;
         }
+        self.meter(c);
         let now = c.now();
+        if self.wake_asked.is_some_and(|t| t <= now) {
+            self.wake_asked = None;
+        }
         while let Some((&t, &n)) = self.calls.first_key_value() {
             if t > now {
                 break;
@@ -484,6 +714,7 @@ impl Strategy for Batsim {
         if self.dead() {
             return;
         }
+        self.meter(c);
         let State::Running { start } = self.state[job as usize] else { return };
         let runtime = self.workload.jobs[job as usize].runtime;
         let state = if c.now() - start >= runtime {
@@ -492,14 +723,14 @@ impl Strategy for Batsim {
             JobState::CompletedWalltimeReached
         };
         self.completed(job, state);
-        c.wake_at(c.now());
+        self.wake_now(c);
     }
 
     fn node_failed(&mut self, c: &mut dyn Cluster, node: NodeId, victim: Option<JobId>) {
         if self.dead() {
             return;
         }
-        let now = c.now();
+        self.meter(c);
         if let Some(job) = victim
             && let State::Running { .. } = self.state[job as usize]
         {
@@ -512,19 +743,31 @@ impl Strategy for Batsim {
             self.down += 1;
         }
         self.pending.push(Event::MachineUnavailable { node });
-        c.wake_at(now);
+        self.transition_over(node, true);
+        self.wake_now(c);
     }
 
     fn node_repaired(&mut self, c: &mut dyn Cluster, node: NodeId) {
         if self.dead() {
             return;
         }
-        let now = c.now();
+        self.meter(c);
         if !self.up[node as usize] {
             self.up[node as usize] = true;
             self.down -= 1;
         }
         self.pending.push(Event::MachineAvailable { node });
-        c.wake_at(now);
+        self.wake_now(c);
+    }
+
+    fn power_changed(&mut self, c: &mut dyn Cluster, node: NodeId, _state: PowerState) {
+        if self.dead() {
+            return;
+        }
+        self.meter(c);
+        // Handled with the repairs: the event goes out at the wake-up of now.
+        if self.transition_over(node, false) {
+            self.wake_now(c);
+        }
     }
 }

@@ -10,8 +10,18 @@
 //! - [`Decision::parse`] reads one event of a scheduler's reply. Anything the
 //!   simulator cannot apply — a missing or mistyped field, an unknown type, a
 //!   malformed interval set, a decision for something slasim does not model
-//!   (power states, energy queries, dynamic jobs) — is an error that names the
-//!   event; nothing here panics on what a scheduler sends.
+//!   (dynamic jobs, queries other than `consumed_energy`) — is an error that
+//!   names the event; nothing here panics on what a scheduler sends.
+//!   SET_RESOURCE_STATE's `state` is a pstate number, as Batsim's string
+//!   (`"3"`) or a JSON integer; whether the platform has it, and whether the
+//!   cluster has power states at all, is the strategy's check.
+//! - With a power model, SIMULATION_BEGINS gives each compute resource the
+//!   properties Batsim forwards from an energy platform: `wattage_per_state`
+//!   (`idle:busy` per pstate: the computing pstates `0..k`, the sleep pstate
+//!   `k`, the switching-off and switching-on virtual pstates `k+1`, `k+2`,
+//!   a transition's watts being its joules over its seconds), `wattage_off`
+//!   (the sleep watts) and `sleep_pstates` (`k:k+1:k+2`), `k` being
+//!   `[energy] compute_pstates`.
 //! - [`parse_reply`] checks the message frame: `now` and `events` present,
 //!   event timestamps non-decreasing, none before the request's `now` nor after
 //!   the reply's `now`.
@@ -19,6 +29,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::cluster::energy::EnergyConfig;
 use crate::units::{NodeId, Time};
 use crate::workload::batsim::delay_profile_name;
 
@@ -173,11 +184,29 @@ pub fn event(now: Time, kind: &str, data: Value) -> Value {
     json!({"timestamp": batsim_time(now), "type": kind, "data": data})
 }
 
-/// SIMULATION_BEGINS for `capacity` idle compute machines and one workload
-/// whose delay profiles are `runtimes` (distinct).
-pub fn simulation_begins(capacity: u32, workload_path: &str, runtimes: &[Time]) -> Value {
+/// The properties Batsim gives a compute resource of an energy platform
+/// (see the module contract); empty without a sleep state.
+pub fn power_properties(power: Option<&EnergyConfig>) -> Value {
+    let Some((m, sleep)) = power.and_then(|m| m.sleep.map(|s| (m, s))) else { return json!({}) };
+    let k = m.compute_pstates;
+    let mut states: Vec<String> = (0..k).map(|_| format!("{:?}:{:?}", m.idle_watts, m.busy_watts)).collect();
+    for w in [sleep.watts, sleep.switch_off_watts(), sleep.switch_on_watts()] {
+        states.push(format!("{w:?}:{w:?}"));
+    }
+    json!({
+        "wattage_per_state": states.join(", "),
+        "wattage_off": format!("{:?}", sleep.watts),
+        "sleep_pstates": format!("{k}:{}:{}", k + 1, k + 2),
+    })
+}
+
+/// SIMULATION_BEGINS for `capacity` idle compute machines (with the power
+/// states of `power`, if any) and one workload whose delay profiles are
+/// `runtimes` (distinct).
+pub fn simulation_begins(capacity: u32, workload_path: &str, runtimes: &[Time], power: Option<&EnergyConfig>) -> Value {
+    let properties = power_properties(power);
     let resources: Vec<Value> = (0..capacity)
-        .map(|i| json!({"id": i, "name": format!("node{i}"), "state": "idle", "properties": {}}))
+        .map(|i| json!({"id": i, "name": format!("node{i}"), "state": "idle", "properties": properties}))
         .collect();
     let mut profiles = Map::new();
     for &r in runtimes {
@@ -242,6 +271,10 @@ pub enum Decision {
     Kill { jobs: Vec<String> },
     /// CALL_ME_LATER at `at` seconds.
     CallMeLater { at: f64 },
+    /// SET_RESOURCE_STATE: put `resources` in pstate `state`.
+    SetResourceState { resources: IntervalSet, state: u64 },
+    /// QUERY of `consumed_energy` (the only query answered).
+    QueryEnergy,
     /// NOTIFY, SET_JOB_METADATA: nothing for the simulation to do.
     Ignored,
 }
@@ -313,13 +346,30 @@ impl Decision {
             }
             "NOTIFY" | "SET_JOB_METADATA" => Decision::Ignored,
             "SET_RESOURCE_STATE" => {
-                return Err(bad(format!(
-                    "power states are not modelled yet: slasim cannot switch resources {} to state {}",
-                    data.get("resources").map_or_else(|| "?".into(), short),
-                    data.get("state").map_or_else(|| "?".into(), short)
-                )));
+                let resources = string(data, "resources").map_err(bad)?;
+                let resources = IntervalSet::parse(&resources).map_err(|e| bad(format!("bad resource set: {e}")))?;
+                let state = field(data, "state").map_err(bad)?;
+                let number = match state {
+                    Value::String(s) => s.trim().parse::<u64>().ok(),
+                    Value::Number(n) => n.as_u64(),
+                    _ => None,
+                };
+                let state = number.ok_or_else(|| bad(format!("`state` {} is not a pstate number", short(state))))?;
+                Decision::SetResourceState { resources, state }
             }
-            "QUERY" => return Err(bad("slasim answers no queries (energy is not modelled yet)".into())),
+            "QUERY" => {
+                let requests = field(data, "requests")
+                    .map_err(bad)?
+                    .as_object()
+                    .ok_or_else(|| bad("`requests` is not an object".into()))?;
+                if requests.is_empty() {
+                    return Err(bad("`requests` asks for nothing".into()));
+                }
+                if let Some(other) = requests.keys().find(|k| *k != "consumed_energy") {
+                    return Err(bad(format!("slasim answers only `consumed_energy` queries, not `{other}`")));
+                }
+                Decision::QueryEnergy
+            }
             "REGISTER_JOB" | "REGISTER_PROFILE" => {
                 return Err(
                     bad("dynamic job registration is disabled (config `dynamic-jobs-enabled` is false)".into()),
@@ -409,13 +459,48 @@ mod tests {
         assert_eq!(t, 5.0);
         assert_eq!(d, Decision::Execute { job: "w0!1".into(), alloc: IntervalSet(vec![(0, 1)]) });
         let e = json!({"timestamp": 5.0, "type": "SET_RESOURCE_STATE", "data": {"resources": "0-3", "state": "3"}});
+        let (_, d) = Decision::parse(&e).unwrap();
+        assert_eq!(d, Decision::SetResourceState { resources: IntervalSet(vec![(0, 3)]), state: 3 });
+        let e = json!({"timestamp": 5.0, "type": "SET_RESOURCE_STATE", "data": {"resources": "2", "state": 0}});
+        let (_, d) = Decision::parse(&e).unwrap();
+        assert_eq!(d, Decision::SetResourceState { resources: IntervalSet(vec![(2, 2)]), state: 0 });
+        let e = json!({"timestamp": 5.0, "type": "SET_RESOURCE_STATE", "data": {"resources": "2", "state": "sleep"}});
         let err = Decision::parse(&e).unwrap_err();
-        assert!(err.why.contains("power states are not modelled"), "{err:?}");
+        assert!(err.why.contains("is not a pstate number"), "{err:?}");
         assert!(err.event.contains("SET_RESOURCE_STATE"));
+        let e = json!({"timestamp": 5.0, "type": "QUERY", "data": {"requests": {"consumed_energy": {}}}});
+        assert_eq!(Decision::parse(&e).unwrap().1, Decision::QueryEnergy);
+        let e = json!({"timestamp": 5.0, "type": "QUERY", "data": {"requests": {"air_temperature_all": {}}}});
+        assert!(Decision::parse(&e).unwrap_err().why.contains("only `consumed_energy`"));
         let e = json!({"timestamp": 5.0, "type": "EXECUTE_JOB", "data": {"job_id": 3}});
         assert!(Decision::parse(&e).unwrap_err().why.contains("not a string"));
         let e = json!({"timestamp": 5.0, "type": "FROBNICATE"});
         assert!(Decision::parse(&e).unwrap_err().why.contains("unknown event type"));
+    }
+
+    #[test]
+    fn simulation_begins_gives_the_power_states_batsim_gives() {
+        use crate::cluster::energy::SleepState;
+        let mut model = EnergyConfig::watts(95.0, 190.0, 0.0);
+        let plain = simulation_begins(2, "w", &[1], Some(&model));
+        assert_eq!(plain["data"]["compute_resources"][1]["properties"], json!({}));
+        model.compute_pstates = 3;
+        model.sleep = Some(SleepState {
+            watts: 9.75,
+            switch_off_seconds: 6,
+            switch_off_joules: 600.0,
+            switch_on_seconds: 150,
+            switch_on_joules: 18_000.0,
+        });
+        let begins = simulation_begins(2, "w", &[1], Some(&model));
+        let props = &begins["data"]["compute_resources"][1]["properties"];
+        assert_eq!(
+            props["wattage_per_state"],
+            "95.0:190.0, 95.0:190.0, 95.0:190.0, 9.75:9.75, 100.0:100.0, 120.0:120.0"
+        );
+        assert_eq!(props["sleep_pstates"], "3:4:5");
+        assert_eq!(props["wattage_off"], "9.75");
+        assert_eq!(simulation_begins(2, "w", &[1], None)["data"]["compute_resources"][0]["properties"], json!({}));
     }
 
     #[test]

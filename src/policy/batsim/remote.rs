@@ -9,6 +9,8 @@
 //!   reply. The events are written exactly as Batsim writes them (see
 //!   [`super::protocol`]); the reply's frame is checked by
 //!   [`parse_reply`] and each of its events read by [`Decision::parse`].
+//! - RESOURCE_STATE_CHANGED's `state` is Batsim's string (`"3"`), or a JSON
+//!   number with `[batsim] state_as_number` (see [`BatsimConfig`]).
 //! - Errors say what the socket or the process did (no answer within the
 //!   timeout, exited with its last words on stderr, refused) or which event of
 //!   the reply is malformed, and why.
@@ -36,6 +38,7 @@ pub struct Remote {
     endpoint: Option<String>,
     timeout: Duration,
     link: Option<Link>,
+    state_as_number: bool,
     exchanged: u64,
     /// The events of the message being written (reused).
     values: Vec<Value>,
@@ -49,20 +52,21 @@ impl Remote {
             endpoint: config.endpoint.clone(),
             timeout: Duration::from_secs_f64(config.timeout),
             link: None,
+            state_as_number: config.state_as_number,
             exchanged: 0,
             values: Vec::new(),
         }
     }
 }
 
-/// `e` as Batsim writes it at `now`.
-fn to_json(workload: &Workload, now: Time, e: &Event) -> Value {
+/// `e` as Batsim writes it at `now` (a pstate as a number if `state_as_number`).
+fn to_json(workload: &Workload, now: Time, e: &Event, state_as_number: bool) -> Value {
     match e {
         Event::SimulationBegins => {
             let mut runtimes: Vec<Time> = workload.jobs.iter().map(|j| j.runtime).collect();
             runtimes.sort_unstable();
             runtimes.dedup();
-            simulation_begins(workload.capacity, WORKLOAD_PATH, &runtimes)
+            simulation_begins(workload.capacity, WORKLOAD_PATH, &runtimes, workload.power.as_ref())
         }
         Event::JobSubmitted { job } => {
             let spec = workload.jobs[*job as usize];
@@ -102,6 +106,11 @@ fn to_json(workload: &Workload, now: Time, e: &Event) -> Value {
         Event::MachineAvailable { node } => {
             event(now, "NOTIFY", json!({"type": "event_machine_available", "resources": node.to_string()}))
         }
+        Event::ResourceStateChanged { nodes, pstate } => {
+            let state = if state_as_number { json!(pstate) } else { json!(pstate.to_string()) };
+            event(now, "RESOURCE_STATE_CHANGED", json!({"resources": nodes.to_string(), "state": state}))
+        }
+        Event::EnergyAnswer { joules } => event(now, "ANSWER", json!({"consumed_energy": joules})),
         Event::RequestedCall => event(now, "REQUESTED_CALL", json!({})),
         Event::SimulationEnds => event(now, "SIMULATION_ENDS", json!({})),
     }
@@ -126,7 +135,8 @@ impl Scheduler for Remote {
         decisions: &mut Vec<Decision>,
     ) -> Result<(), String> {
         self.values.clear();
-        self.values.extend(events.iter().map(|e| to_json(workload, now, e)));
+        let as_number = self.state_as_number;
+        self.values.extend(events.iter().map(|e| to_json(workload, now, e, as_number)));
         let text = message(now, &self.values);
         let link = self.link.as_mut().ok_or("the scheduler is not connected")?;
         let reply = link.request(text).map_err(|e| match e {

@@ -11,6 +11,11 @@
 //!   nodes in its node list, so its node set is covered exactly once. Rows
 //!   are node ranges: a band's nodes are cut wherever a drawn bar or outage
 //!   begins or ends, so nodes no execution in the window splits share a row.
+//! - Outages are a node down (failure to repair) or, for a run with node
+//!   power states, a node switching off, asleep or switching on
+//!   ([`OutageKind`]); a node runs nothing then, so no bar overlaps an
+//!   outage of its node. A band's [`PowerCurve`] (the watts its nodes draw)
+//!   becomes the chart's [`PowerStrip`], clipped to the window.
 //! - Each bar keeps the execution's real start and end and the job's fields
 //!   (the renderers show them on hover); its x extent is clipped.
 //! - The default window is the busiest week: the 7 days, starting on a day
@@ -119,15 +124,99 @@ pub struct Item {
     pub provision: Option<(u32, f64)>,
 }
 
-/// A node out of service.
+/// Why a node runs nothing: failed, or in a power state other than on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OutageKind {
+    /// Failed, until its repair.
+    #[default]
+    Down,
+    /// Switching off into its sleep state.
+    SwitchingOff,
+    /// Asleep.
+    Asleep,
+    /// Switching on.
+    SwitchingOn,
+}
+
+impl OutageKind {
+    /// Every kind, in legend order.
+    pub const ALL: [OutageKind; 4] =
+        [OutageKind::Down, OutageKind::SwitchingOff, OutageKind::Asleep, OutageKind::SwitchingOn];
+
+    /// Its name (CSS class, hover).
+    pub fn name(self) -> &'static str {
+        match self {
+            OutageKind::Down => "down",
+            OutageKind::SwitchingOff => "switching-off",
+            OutageKind::Asleep => "asleep",
+            OutageKind::SwitchingOn => "switching-on",
+        }
+    }
+
+    /// A power state rather than a failure.
+    pub fn is_power(self) -> bool {
+        self != OutageKind::Down
+    }
+
+    /// Its legend text.
+    pub fn legend(self) -> &'static str {
+        match self {
+            OutageKind::Down => "node down (triangle: failure)",
+            OutageKind::SwitchingOff => "switching off",
+            OutageKind::Asleep => "asleep",
+            OutageKind::SwitchingOn => "switching on",
+        }
+    }
+
+    /// Its fill colour (power states; a down node is hatched).
+    pub fn colour(self) -> (u8, u8, u8) {
+        match self {
+            OutageKind::Down => (68, 68, 68),
+            OutageKind::SwitchingOff => (214, 160, 60),
+            OutageKind::Asleep => (150, 165, 200),
+            OutageKind::SwitchingOn => (240, 205, 80),
+        }
+    }
+}
+
+/// A node out of service: down, or switching or asleep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outage {
     /// The node.
     pub node: u32,
-    /// Failure.
+    /// Failure (or the power state's start).
     pub from: Time,
-    /// Repair (or the run's end).
+    /// Repair (or the power state's end, or the run's end).
     pub to: Time,
+    /// Down, or which power state.
+    pub kind: OutageKind,
+}
+
+/// The watts a cluster draws over time: a step function.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PowerCurve {
+    /// (from, watts): the watts drawn from each time on, times ascending.
+    pub steps: Vec<(Time, f64)>,
+    /// The cluster's power cap, if any.
+    pub cap: Option<f64>,
+}
+
+impl PowerCurve {
+    /// The watts drawn at `t` (the first step's before it starts).
+    pub fn at(&self, t: Time) -> f64 {
+        match self.steps.partition_point(|s| s.0 <= t) {
+            0 => self.steps.first().map_or(0.0, |s| s.1),
+            k => self.steps[k - 1].1,
+        }
+    }
+
+    /// The steps in window `w`: the first at `w.from`, every later change
+    /// before `w.to`.
+    pub fn clipped(&self, w: Window) -> Vec<(Time, f64)> {
+        let mut out = vec![(w.from, self.at(w.from))];
+        out.extend(self.steps.iter().copied().filter(|s| s.0 > w.from && s.0 < w.to));
+        out
+    }
 }
 
 /// One band: a cluster (or site) and what ran on it.
@@ -145,6 +234,8 @@ pub struct BandSource {
     pub outages: Vec<Outage>,
     /// Reserved parts drawn in lanes above its nodes (Grid sub-reservations).
     pub lanes: Vec<Item>,
+    /// The watts its nodes draw over time, for a run with a power model.
+    pub power: Option<PowerCurve>,
 }
 
 /// What a chart is drawn from.
@@ -283,10 +374,25 @@ pub struct Chart {
     pub rows: Vec<Row>,
     /// Bars.
     pub bars: Vec<Bar>,
-    /// Outages.
+    /// Outages: node failures, and nodes switching or asleep.
     pub shades: Vec<Shade>,
     /// Lines.
     pub lines: Vec<Line>,
+    /// The power drawn in the window (the first band with a power model).
+    pub power: Option<PowerStrip>,
+}
+
+/// The power a chart draws under its rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PowerStrip {
+    /// (from, watts) in the window, the first at its start.
+    pub steps: Vec<(Time, f64)>,
+    /// The cap, if any.
+    pub cap: Option<f64>,
+    /// The band it belongs to.
+    pub band: usize,
+    /// The mean watts over the window.
+    pub mean: f64,
 }
 
 /// Why a chart cannot be laid out.
@@ -441,6 +547,7 @@ pub fn layout(source: &Source, window: Option<Window>) -> Result<Chart, LayoutEr
         bars: Vec::new(),
         shades: Vec::new(),
         lines: Vec::new(),
+        power: None,
     };
     // Lane rows of each linked item, for the links: (link, band, y middle, start).
     let mut linked: Vec<(u32, f64, Time)> = Vec::new();
@@ -527,6 +634,17 @@ pub fn layout(source: &Source, window: Option<Window>) -> Result<Chart, LayoutEr
             cuts.extend([o.node, o.node + 1]);
             chart.shades.push(Shade { x0: clip(o.from), x1: clip(o.to), y: nodes_y0 + o.node, band, outage: *o });
         }
+        if let (None, Some(curve)) = (&chart.power, &b.power) {
+            let steps = curve.clipped(window);
+            let span = (window.to - window.from) as f64;
+            let mean = steps
+                .iter()
+                .enumerate()
+                .map(|(k, s)| s.1 * (steps.get(k + 1).map_or(window.to, |n| n.0) - s.0) as f64)
+                .sum::<f64>()
+                / span;
+            chart.power = Some(PowerStrip { steps, cap: curve.cap, band, mean });
+        }
         cuts.retain(|&c| c <= b.nodes);
         cuts.sort_unstable();
         cuts.dedup();
@@ -594,7 +712,7 @@ mod tests {
                 label: "c".into(),
                 nodes: 8,
                 items: vec![item(0, 0, 100, vec![0, 1, 2, 5], Mark::Success), item(1, 100, 200, vec![3], Mark::Failed)],
-                outages: vec![Outage { node: 4, from: 150, to: 250 }],
+                outages: vec![Outage { node: 4, from: 150, to: 250, kind: OutageKind::Down }],
                 ..BandSource::default()
             }],
         }

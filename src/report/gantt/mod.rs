@@ -1,5 +1,7 @@
 //! Gantt charts of stored runs: one row per node (or node range), one bar
-//! per execution coloured by outcome, node failures shaded.
+//! per execution coloured by outcome, node failures shaded, and, for a run
+//! with node power states, nodes switching or asleep shaded and the power
+//! drawn in a strip under the rows.
 //!
 //! Contract:
 //! - [`chart_for_run`] is the one entry point the `gantt` command and the

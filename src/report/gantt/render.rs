@@ -9,7 +9,11 @@
 //! and, where known, `data-planned-start`, `data-planned-end`,
 //! `data-overbooked`, `data-request`, `data-cpus`, plus a `<title>`; node
 //! outages are `<rect class="outage">` with `data-node`, `data-from`,
-//! `data-to`. Numbers are written with fixed precision: the same chart gives
+//! `data-to`; nodes switching or asleep are `<rect class="power STATE">`
+//! (`switching-off`, `asleep`, `switching-on`) with the same fields and
+//! `data-state`, drawn under the bars; the power drawn is a
+//! `<g class="power-curve">` strip between the rows and the time axis (a
+//! chart without one is drawn as before). Numbers are written with fixed precision: the same chart gives
 //! the same bytes. Drawing errors are returned, never panics.
 
 use std::fmt::Write as _;
@@ -18,7 +22,7 @@ use std::path::Path;
 use anyhow::Context;
 use plotters::prelude::*;
 
-use crate::report::gantt::layout::{Chart, LineKind, Mark};
+use crate::report::gantt::layout::{Chart, LineKind, Mark, OutageKind, PowerStrip};
 use crate::units::{DAY, HOUR, Time};
 
 /// Pixel geometry of a chart.
@@ -31,6 +35,8 @@ pub struct Frame {
     from: Time,
     span: f64,
     height: f64,
+    /// Pixels of the power strip under the rows (0 without one).
+    strip: f64,
 }
 
 const LEFT: f64 = 150.0;
@@ -40,6 +46,9 @@ const RIGHT: f64 = 50.0; // room for the last time label, centred on the right e
 const BOTTOM: f64 = 80.0;
 /// The plot area's height is about this, whatever the row count.
 const PLOT_HEIGHT: f64 = 620.0;
+/// The power strip: a gap, then its plot.
+const STRIP_GAP: f64 = 12.0;
+const STRIP_PLOT: f64 = 80.0;
 
 impl Frame {
     /// The frame of a chart.
@@ -53,7 +62,19 @@ impl Frame {
             from: chart.window.from,
             span: (chart.window.to - chart.window.from).max(1) as f64,
             height: unit * f64::from(chart.height.max(1)),
+            strip: if chart.power.is_some() { STRIP_GAP + STRIP_PLOT } else { 0.0 },
         }
+    }
+
+    /// Pixel y of the time axis: under the rows and the power strip.
+    pub fn axis_y(&self) -> f64 {
+        self.top + self.height + self.strip
+    }
+
+    /// The power strip's plot: top and bottom pixel y.
+    fn strip_span(&self) -> (f64, f64) {
+        let top = self.top + self.height + STRIP_GAP;
+        (top, top + STRIP_PLOT)
     }
 
     /// Pixel x of a time.
@@ -68,7 +89,7 @@ impl Frame {
 
     /// The picture's size in pixels.
     pub fn size(&self) -> (u32, u32) {
-        ((self.left + self.width + RIGHT).ceil() as u32, (self.top + self.height + BOTTOM).ceil() as u32)
+        ((self.left + self.width + RIGHT).ceil() as u32, (self.axis_y() + BOTTOM).ceil() as u32)
     }
 }
 
@@ -140,6 +161,43 @@ fn bar_title(bar: &crate::report::gantt::layout::Bar) -> String {
         s.push_str("\noverbooked");
     }
     s
+}
+
+/// The power strip's scale: the highest watts drawn or the cap, at least 1.
+fn strip_top(p: &PowerStrip) -> f64 {
+    p.steps.iter().map(|s| s.1).chain(p.cap).fold(1.0, f64::max)
+}
+
+/// The strip's step line: (x, y) pixel corners from the window's start to its end.
+fn strip_path(p: &PowerStrip, f: &Frame, to: Time) -> Vec<(f64, f64)> {
+    let (top, bottom) = f.strip_span();
+    let scale = strip_top(p);
+    let y = |w: f64| bottom - w / scale * (bottom - top);
+    let mut points = Vec::with_capacity(2 * p.steps.len() + 1);
+    for (k, &(t, w)) in p.steps.iter().enumerate() {
+        let next = p.steps.get(k + 1).map_or(to, |n| n.0);
+        points.push((f.x(t), y(w)));
+        points.push((f.x(next), y(w)));
+    }
+    points
+}
+
+/// The hover text of a power state's span.
+fn power_title(o: &crate::report::gantt::layout::Shade) -> String {
+    format!(
+        "node {} {} {} – {} ({} s – {} s)",
+        o.outage.node,
+        o.outage.kind.legend(),
+        clock(o.outage.from),
+        clock(o.outage.to),
+        o.outage.from,
+        o.outage.to
+    )
+}
+
+/// The chart's power-state kinds present, in legend order.
+fn power_kinds(chart: &Chart) -> Vec<OutageKind> {
+    OutageKind::ALL.into_iter().filter(|k| k.is_power() && chart.shades.iter().any(|s| s.outage.kind == *k)).collect()
 }
 
 /// The chart as SVG text.
@@ -214,7 +272,28 @@ pub fn svg(chart: &Chart) -> String {
             }
         }
     }
-    // Bars, then outages and lines on top.
+    // Power states under the bars (they never share a node's time), then
+    // bars, then outages and lines on top.
+    for o in chart.shades.iter().filter(|o| o.outage.kind.is_power()) {
+        let _ = writeln!(
+            s,
+            "<rect class=\"power {}\" x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"{}\" \
+             data-band=\"{}\" data-node=\"{}\" data-from=\"{}\" data-to=\"{}\" data-state=\"{}\">\
+             <title>{}</title></rect>",
+            o.outage.kind.name(),
+            f.x(o.x0),
+            f.y(f64::from(o.y)),
+            (f.x(o.x1) - f.x(o.x0)).max(0.5),
+            f.unit,
+            rgb(o.outage.kind.colour()),
+            o.band,
+            o.outage.node,
+            o.outage.from,
+            o.outage.to,
+            o.outage.kind.name(),
+            escape(&power_title(o))
+        );
+    }
     for bar in &chart.bars {
         let i = &bar.item;
         let stroke = if i.mark.outlined() {
@@ -267,7 +346,7 @@ pub fn svg(chart: &Chart) -> String {
         }
         let _ = writeln!(s, "><title>{}</title></rect>", escape(&bar_title(bar)));
     }
-    for o in &chart.shades {
+    for o in chart.shades.iter().filter(|o| !o.outage.kind.is_power()) {
         let _ = writeln!(
             s,
             "<rect class=\"outage\" x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"url(#gantt-hatch)\" \
@@ -312,8 +391,11 @@ pub fn svg(chart: &Chart) -> String {
             l.job
         );
     }
+    if let Some(p) = &chart.power {
+        svg_strip(&mut s, p, &f, chart.window.to);
+    }
     // Time axis.
-    let axis_y = f.top + f.height;
+    let axis_y = f.axis_y();
     let _ = writeln!(
         s,
         "<line x1=\"{:.2}\" y1=\"{axis_y:.2}\" x2=\"{:.2}\" y2=\"{axis_y:.2}\" stroke=\"#000\"/>",
@@ -384,8 +466,84 @@ pub fn svg(chart: &Chart) -> String {
             x + 6.0
         );
     }
+    let kinds = power_kinds(chart);
+    if !kinds.is_empty() || chart.power.is_some() {
+        let (mut x, ly) = (f.left, ly + 18.0);
+        for kind in kinds {
+            let _ = writeln!(
+                s,
+                "<rect x=\"{x:.2}\" y=\"{:.2}\" width=\"12\" height=\"10\" fill=\"{}\"/><text x=\"{:.2}\" y=\"{ly:.2}\">{}</text>",
+                ly - 9.0,
+                rgb(kind.colour()),
+                x + 16.0,
+                kind.legend()
+            );
+            x += 30.0 + 6.0 * kind.legend().len() as f64;
+        }
+        if chart.power.is_some() {
+            let text = "power drawn (dashed: cap)";
+            let _ = writeln!(
+                s,
+                "<line x1=\"{x:.2}\" y1=\"{m:.2}\" x2=\"{:.2}\" y2=\"{m:.2}\" stroke=\"{POWER_COLOUR}\" stroke-width=\"1.5\"/>\
+                 <text x=\"{:.2}\" y=\"{ly:.2}\">{text}</text>",
+                x + 12.0,
+                x + 16.0,
+                m = ly - 4.0
+            );
+        }
+    }
     s.push_str("</svg>\n");
     s
+}
+
+const POWER_COLOUR: &str = "#8c2d04";
+
+/// The power strip in SVG: a framed plot under the rows, the watts drawn as
+/// a step line, the cap dashed, and the scale and mean as text.
+fn svg_strip(s: &mut String, p: &PowerStrip, f: &Frame, to: Time) {
+    let (top, bottom) = f.strip_span();
+    let scale = strip_top(p);
+    let _ = writeln!(
+        s,
+        "<g class=\"power-curve\" data-band=\"{}\" data-mean-watts=\"{:.1}\" data-max-watts=\"{:.1}\"{}>\n\
+         <rect x=\"{:.2}\" y=\"{top:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"#fcfcfc\" stroke=\"#999\" \
+         stroke-width=\"0.5\"/>\n<text x=\"4\" y=\"{:.2}\" font-weight=\"bold\">power (W)</text>\n\
+         <text x=\"4\" y=\"{:.2}\" fill=\"#444\">mean {:.0} W</text>\n\
+         <text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"end\" font-size=\"9\">{:.0}</text>\n\
+         <text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"end\" font-size=\"9\">0</text>",
+        p.band,
+        p.mean,
+        scale,
+        p.cap.map_or_else(String::new, |c| format!(" data-cap-watts=\"{c:.1}\"")),
+        f.left,
+        f.width,
+        bottom - top,
+        top + 12.0,
+        top + 26.0,
+        p.mean,
+        f.left - 4.0,
+        top + 8.0,
+        scale,
+        f.left - 4.0,
+        bottom,
+    );
+    let path: Vec<String> = strip_path(p, f, to).iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
+    let _ = writeln!(
+        s,
+        "<polyline class=\"power\" points=\"{}\" fill=\"none\" stroke=\"{POWER_COLOUR}\" stroke-width=\"1.5\"/>",
+        path.join(" ")
+    );
+    if let Some(cap) = p.cap {
+        let y = bottom - cap / scale * (bottom - top);
+        let _ = writeln!(
+            s,
+            "<line class=\"cap\" x1=\"{:.2}\" y1=\"{y:.2}\" x2=\"{:.2}\" y2=\"{y:.2}\" stroke=\"#b00000\" \
+             stroke-dasharray=\"5,3\"/>",
+            f.left,
+            f.left + f.width
+        );
+    }
+    s.push_str("</g>\n");
 }
 
 /// CSS and script of the hover box, for a page holding Gantt SVGs.
@@ -456,6 +614,13 @@ fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
             root.draw(&Text::new(row.label.clone(), px(f.left - 70.0, f.y(f64::from(row.y0)) + 1.0), font(10.0)))?;
         }
     }
+    for o in chart.shades.iter().filter(|o| o.outage.kind.is_power()) {
+        let (x0, x1) = (f.x(o.x0), f.x(o.x1).max(f.x(o.x0) + 1.0));
+        let (y0, y1) = (f.y(f64::from(o.y)), f.y(f64::from(o.y) + 1.0));
+        let (a, b) = (px(x0, y0), px(x1, y1));
+        let b = (b.0.max(a.0 + 1), b.1.max(a.1 + 1));
+        root.draw(&Rectangle::new([a, b], colour(o.outage.kind.colour()).filled()))?;
+    }
     for bar in &chart.bars {
         let (x0, x1) = (f.x(bar.x0), f.x(bar.x1).max(f.x(bar.x0) + 1.0));
         let (y0, y1) = (f.y(f64::from(bar.y0)), f.y(f64::from(bar.y1)));
@@ -475,7 +640,7 @@ fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
             root.draw(&Rectangle::new([a, b], BLACK.stroke_width(1)))?;
         }
     }
-    for o in &chart.shades {
+    for o in chart.shades.iter().filter(|o| !o.outage.kind.is_power()) {
         let (x0, x1) = (f.x(o.x0), f.x(o.x1).max(f.x(o.x0) + 1.0));
         let h = f.unit.max(4.0);
         let y = f.y(f64::from(o.y) + 0.5) - h / 2.0;
@@ -497,7 +662,22 @@ fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
         };
         root.draw(&PathElement::new(vec![px(f.x(l.x0), f.y(l.y0)), px(f.x(l.x1), f.y(l.y1))], style))?;
     }
-    let axis_y = f.top + f.height;
+    if let Some(p) = &chart.power {
+        let (top, bottom) = f.strip_span();
+        let frame = [px(f.left, top), px(f.left + f.width, bottom)];
+        root.draw(&Rectangle::new(frame, RGBColor(252, 252, 252).filled()))?;
+        root.draw(&Rectangle::new(frame, RGBColor(153, 153, 153)))?;
+        root.draw(&Text::new("power (W)", px(4.0, top + 1.0), font(12.0).style(FontStyle::Bold)))?;
+        root.draw(&Text::new(format!("mean {:.0} W", p.mean), px(4.0, top + 16.0), font(11.0)))?;
+        root.draw(&Text::new(format!("{:.0}", strip_top(p)), px(f.left - 40.0, top), font(10.0)))?;
+        let path: Vec<(i32, i32)> = strip_path(p, f, chart.window.to).into_iter().map(|(x, y)| px(x, y)).collect();
+        root.draw(&PathElement::new(path, RGBColor(140, 45, 4).stroke_width(2)))?;
+        if let Some(cap) = p.cap {
+            let y = bottom - cap / strip_top(p) * (bottom - top);
+            root.draw(&PathElement::new(vec![px(f.left, y), px(f.left + f.width, y)], RGBColor(176, 0, 0)))?;
+        }
+    }
+    let axis_y = f.axis_y();
     root.draw(&PathElement::new(vec![px(f.left, axis_y), px(f.left + f.width, axis_y)], BLACK))?;
     for t in ticks(chart.window.from, chart.window.to) {
         let x = f.x(t);
@@ -521,6 +701,19 @@ fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
     root.draw(&Text::new("node down", px(f.left + 16.0, ly), font(11.0)))?;
     root.draw(&Rectangle::new([px(f.left + 90.0, ly), px(f.left + 102.0, ly + 10.0)], BLACK.stroke_width(1)))?;
     root.draw(&Text::new("overbooked (tick: booked end)", px(f.left + 106.0, ly), font(11.0)))?;
+    let (mut x, ly) = (f.left, ly + 18.0);
+    for kind in power_kinds(chart) {
+        root.draw(&Rectangle::new([px(x, ly), px(x + 12.0, ly + 10.0)], colour(kind.colour()).filled()))?;
+        root.draw(&Text::new(kind.legend(), px(x + 16.0, ly), font(11.0)))?;
+        x += 30.0 + 6.0 * kind.legend().len() as f64;
+    }
+    if chart.power.is_some() {
+        root.draw(&PathElement::new(
+            vec![px(x, ly + 5.0), px(x + 12.0, ly + 5.0)],
+            RGBColor(140, 45, 4).stroke_width(2),
+        ))?;
+        root.draw(&Text::new("power drawn (cap: red)", px(x + 16.0, ly), font(11.0)))?;
+    }
     Ok(())
 }
 

@@ -27,6 +27,8 @@ use anyhow::{Context, bail};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::cluster::ExecutionRecord;
+use crate::cluster::energy::EnergyConfig;
+use crate::cluster::power::{PowerEventRecord, PowerState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
@@ -35,7 +37,7 @@ use crate::experiment::kinds::provision::run::{ReservedRun, run_point_reserved};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use crate::experiment::point::Point;
 use crate::experiment::provenance::code_version;
-use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, Source};
+use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, OutageKind, PowerCurve, Source};
 use crate::units::Time;
 use crate::workload::failures::NodeEventKind;
 
@@ -101,14 +103,150 @@ pub fn cluster_band(
             NodeEventKind::Repair => {
                 if let Some(k) = down.iter().position(|d| d.0 == e.node) {
                     let (node, from) = down.swap_remove(k);
-                    outages.push(Outage { node, from, to: e.time });
+                    outages.push(Outage { node, from, to: e.time, kind: OutageKind::Down });
                 }
             }
         }
     }
-    outages.extend(down.into_iter().map(|(node, from)| Outage { node, from, to: end_of_run.max(from + 1) }));
+    outages.extend(down.into_iter().map(|(node, from)| Outage {
+        node,
+        from,
+        to: end_of_run.max(from + 1),
+        kind: OutageKind::Down,
+    }));
     outages.sort_by_key(|o| (o.from, o.node));
-    BandSource { label, nodes: capacity, row_names: Vec::new(), items, outages, lanes: Vec::new() }
+    BandSource { label, nodes: capacity, row_names: Vec::new(), items, outages, lanes: Vec::new(), power: None }
+}
+
+fn power_kind(state: PowerState) -> Option<OutageKind> {
+    match state {
+        PowerState::On => None,
+        PowerState::SwitchingOff => Some(OutageKind::SwitchingOff),
+        PowerState::Asleep => Some(OutageKind::Asleep),
+        PowerState::SwitchingOn => Some(OutageKind::SwitchingOn),
+    }
+}
+
+/// Adds a run's node power states to its band: each node's spans switching
+/// off, asleep and switching on (from `power`, the transitions as applied;
+/// a span still open at the end lasts to the run's last event), and the
+/// watts the cluster draws over time under `model`: a node down draws its
+/// down watts, one running an execution its busy watts, any other its power
+/// state's (on: idle).
+pub fn add_power(
+    band: &mut BandSource,
+    model: &EnergyConfig,
+    executions: &[ExecutionRecord],
+    events: &[NodeEventRecord],
+    power: &[PowerEventRecord],
+) {
+    let end_of_run = executions
+        .iter()
+        .map(|e| e.end)
+        .chain(events.iter().map(|e| e.time))
+        .chain(power.iter().map(|p| p.time))
+        .max()
+        .unwrap_or(0);
+    // Spans per node, from its transitions in the order applied.
+    let mut open: Vec<Option<(Time, OutageKind)>> = vec![None; band.nodes as usize];
+    let mut spans = Vec::new();
+    for p in power {
+        let Some(slot) = open.get_mut(p.node as usize) else { continue };
+        if let Some((from, kind)) = slot.take() {
+            if p.time > from {
+                spans.push(Outage { node: p.node, from, to: p.time, kind });
+            }
+        }
+        *slot = power_kind(p.state).map(|k| (p.time, k));
+    }
+    for (node, slot) in open.into_iter().enumerate() {
+        if let Some((from, kind)) = slot.filter(|s| end_of_run > s.0) {
+            spans.push(Outage { node: node as u32, from, to: end_of_run, kind });
+        }
+    }
+    band.outages.extend(spans);
+    band.outages.sort_by_key(|o| (o.from, o.node, o.kind as u8));
+    band.power = Some(power_curve(band.nodes, model, executions, events, power));
+}
+
+/// The watts `capacity` nodes draw over time (see [`add_power`]).
+pub fn power_curve(
+    capacity: u32,
+    model: &EnergyConfig,
+    executions: &[ExecutionRecord],
+    events: &[NodeEventRecord],
+    power: &[PowerEventRecord],
+) -> PowerCurve {
+    // Changes: (time, node, what): 0 busy +1, 1 busy −1, 2 fail, 3 repair, 4.. a power state.
+    let mut changes: Vec<(Time, u32, u8)> = Vec::new();
+    for e in executions.iter().filter(|e| e.end > e.start) {
+        for &n in &e.nodes {
+            changes.push((e.start, n, 0));
+            changes.push((e.end, n, 1));
+        }
+    }
+    for e in events {
+        changes.push((e.time, e.node, if e.kind == NodeEventKind::Fail { 2 } else { 3 }));
+    }
+    for p in power {
+        let code = match p.state {
+            PowerState::On => 4,
+            PowerState::SwitchingOff => 5,
+            PowerState::Asleep => 6,
+            PowerState::SwitchingOn => 7,
+        };
+        changes.push((p.time, p.node, code));
+    }
+    // Stable: at one instant, changes apply in the order the run made them.
+    changes.sort_by_key(|c| c.0);
+    // Watts per category: idle, busy, down, switching off, asleep, switching on.
+    let watts = model.state_watts();
+    let n = capacity as usize;
+    let (mut busy, mut down, mut state) = (vec![0u32; n], vec![false; n], vec![4u8; n]);
+    let category = |busy: u32, down: bool, state: u8| -> usize {
+        if down {
+            2
+        } else if busy > 0 {
+            1
+        } else {
+            match state {
+                5 => 3,
+                6 => 4,
+                7 => 5,
+                _ => 0,
+            }
+        }
+    };
+    let mut counts = [0i64; 6];
+    counts[0] = i64::from(capacity);
+    let total = |counts: &[i64; 6]| counts.iter().zip(&watts).map(|(c, w)| *c as f64 * w).sum::<f64>();
+    let first = changes.first().map_or(0, |c| c.0.min(0));
+    let mut steps = vec![(first, total(&counts))];
+    for group in changes.chunk_by(|a, b| a.0 == b.0) {
+        for &(_, node, what) in group {
+            let i = node as usize;
+            if i >= n {
+                continue;
+            }
+            counts[category(busy[i], down[i], state[i])] -= 1;
+            match what {
+                0 => busy[i] += 1,
+                1 => busy[i] = busy[i].saturating_sub(1),
+                2 => down[i] = true,
+                3 => down[i] = false,
+                code => state[i] = code,
+            }
+            counts[category(busy[i], down[i], state[i])] += 1;
+        }
+        let now = total(&counts);
+        let t = group[0].0;
+        match steps.last_mut() {
+            Some(last) if last.0 == t => last.1 = now,
+            Some(last) if last.1 == now => {}
+            _ => steps.push((t, now)),
+        }
+    }
+    PowerCurve { steps, cap: model.cap_watts }
 }
 
 /// A job's stored outcome code, actual start and actual end.
@@ -234,13 +372,16 @@ fn single_source(
         simulate_with_executions(&inputs, &point).with_context(|| format!("run {run}: simulating it again"))?;
     let cluster = &simulated.cluster;
     check_agrees(conn, run, 0, &cluster.records.records, stored_by)?;
-    let band = cluster_band(
+    let mut band = cluster_band(
         format!("{capacity} nodes"),
         capacity,
         &cluster.records,
         &cluster.executions,
         &cluster.node_events,
     );
+    if let Some(model) = &point.energy {
+        add_power(&mut band, model, &cluster.executions, &cluster.node_events, &cluster.power_events);
+    }
     Ok(Source { title: format!("run {run}: {what}"), bands: vec![band] })
 }
 
@@ -523,5 +664,6 @@ fn provision_band(runs: &[&ReservedRun], site: u32, capacity: u32) -> BandSource
         items,
         outages: Vec::new(),
         lanes: Vec::new(),
+        power: None,
     }
 }

@@ -63,6 +63,7 @@ pub static RUNS: PointTables = PointTables {
         all("job_outcomes"),
         all("node_events"),
         all("energy"),
+        all("energy_states"),
         all("reservations"),
         new("points"),
         new("grid_points"),

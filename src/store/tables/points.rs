@@ -117,6 +117,9 @@ const COLUMNS: &[Column<Points>] = &[
     summary!("makespan", makespan, Real, 3, "0.0"; uses [metric(Queueing, 7)]),
     column!("calibration", Text, |r| r.axes.calibration.as_str(); since 7, "'none'"; uses [axis(Summary, 13)]),
     summary!("overbooked_pof_calibrated", overbooked_pof_calibrated_sum, Real, 7, "NULL"),
+    column!("energy_policy", Text, |r| r.axes.energy_policy.as_str(); since 11, "'none'"),
+    column!("idle_timeout", Int, |r| r.axes.idle_timeout; since 11, "0"),
+    column!("power_cap", Real, |r| r.axes.power_cap; since 11, "NULL"),
 ];
 
 /// `SELECT` of every column read back into a summary (the run id bound as

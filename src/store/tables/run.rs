@@ -1,11 +1,11 @@
 //! The tables of a single-cluster or Grid run: `runs`, `battery_jobs`,
-//! `job_outcomes`, `node_events`, `reservations` and `energy`.
+//! `job_outcomes`, `node_events`, `reservations`, `energy` and `energy_states`.
 //!
 //! Contract: `battery_jobs` holds a battery's inputs once, `job_outcomes`
 //! and `reservations` one row per job or reservation of a run (the jobs
 //! view joins them back); none of them is read back by the store.
 
-use crate::cluster::energy::{Energy, EnergyConfig};
+use crate::cluster::energy::{Energy, EnergyConfig, MeteredState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::store::RunRow;
 use crate::store::columns::{Column, Described, Rows, Table, column};
@@ -223,7 +223,71 @@ pub static ENERGY: Table<Energies> = Table::new(
     ],
 );
 
+/// One node power state's share of a cluster's energy.
+#[derive(Debug, Clone, Copy)]
+pub struct EnergyStateRow {
+    /// The run.
+    pub run_id: i64,
+    /// The cluster (0 in a single-cluster run).
+    pub cluster: u32,
+    /// The state.
+    pub state: MeteredState,
+    /// A node's watts in it.
+    pub watts: f64,
+    /// Node-seconds in it.
+    pub node_seconds: f64,
+    /// Their joules.
+    pub joules: f64,
+    /// Transitions into it begun (switching states only).
+    pub transitions: u32,
+}
+
+/// The row type of `energy_states`.
+pub enum EnergyStates {}
+
+impl Rows for EnergyStates {
+    type Row<'a> = EnergyStateRow;
+    type Summary = ();
+}
+
+/// Seconds and joules per node power state, per run and cluster.
+pub static ENERGY_STATES: Table<EnergyStates> = Table::new(
+    "energy_states",
+    11,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("cluster", Int, |r| r.cluster),
+        column!("state", Text, |r| r.state.as_str()),
+        column!("watts", Real, |r| r.watts),
+        column!("node_seconds", Real, |r| r.node_seconds),
+        column!("joules", Real, |r| r.joules),
+        column!("transitions", Int, |r| r.transitions),
+    ],
+);
+
+/// The `energy_states` rows of a reading: one per state.
+pub fn energy_state_rows(run_id: i64, cluster: u32, w: &EnergyConfig, e: &Energy) -> [EnergyStateRow; 6] {
+    let watts = w.state_watts();
+    std::array::from_fn(|k| {
+        let state = MeteredState::ALL[k];
+        let transitions = match state {
+            MeteredState::SwitchingOff => e.switches.0,
+            MeteredState::SwitchingOn => e.switches.1,
+            _ => 0,
+        };
+        EnergyStateRow {
+            run_id,
+            cluster,
+            state,
+            watts: watts[k],
+            node_seconds: e.states[k].0,
+            joules: e.states[k].1,
+            transitions,
+        }
+    })
+}
+
 /// This module's tables.
-pub fn tables() -> [&'static dyn Described; 6] {
-    [&RUNS, &BATTERY_JOBS, &JOB_OUTCOMES, &NODE_EVENTS, &RESERVATIONS, &ENERGY]
+pub fn tables() -> [&'static dyn Described; 7] {
+    [&RUNS, &BATTERY_JOBS, &JOB_OUTCOMES, &NODE_EVENTS, &RESERVATIONS, &ENERGY, &ENERGY_STATES]
 }

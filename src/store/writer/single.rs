@@ -5,7 +5,8 @@ use crate::policy::calibrator::CalibratedRun;
 use crate::store::columns::{insert, insert_all};
 use crate::store::tables::points::{POINTS, PointRow};
 use crate::store::tables::run::{
-    BATTERY_JOBS, BatteryJobRow, ENERGY, EnergyRow, JOB_OUTCOMES, JobRow, NODE_EVENTS, NodeEventRow, RESERVATIONS, RUNS,
+    BATTERY_JOBS, BatteryJobRow, ENERGY, ENERGY_STATES, EnergyRow, JOB_OUTCOMES, JobRow, NODE_EVENTS, NodeEventRow,
+    RESERVATIONS, RUNS, energy_state_rows,
 };
 use crate::store::{RunOutput, Store, StoreError, sqlite};
 use crate::workload::job::Job;
@@ -49,6 +50,7 @@ impl Store {
         insert_all(&tx, &NODE_EVENTS, events).map_err(&err)?;
         if let Some((watts, energy)) = &out.energy {
             insert(&tx, &ENERGY, &EnergyRow { run_id: r.run_id, cluster: 0, watts, energy }).map_err(&err)?;
+            insert_all(&tx, &ENERGY_STATES, energy_state_rows(r.run_id, 0, watts, energy).into_iter()).map_err(&err)?;
         }
         if let Some((axes, summary)) = &out.point {
             insert(&tx, &POINTS, &PointRow { run: r, axes, summary }).map_err(&err)?;
