@@ -14,6 +14,7 @@ use rusqlite::Connection;
 use slasim::report::energy::{PowerRow, equal_energy_table, interpolate, pareto_front, power_table};
 use slasim::report::gantt::layout::OutageKind;
 use slasim::report::gantt::{chart_for_run, source};
+use slasim::report::render::number;
 
 /// (occurrence, processors, estimate, runtime) on 8 nodes: quiet gaps
 /// between bursts, so idle nodes sleep and queued jobs wait for them.
@@ -511,26 +512,6 @@ fn markdown(table: &slasim::report::tables::Table) -> String {
         s.push_str(&format!("| {} |\n", row.join(" | ")));
     }
     s
-}
-
-/// The report's number format (`report::render::number`).
-fn number(f: f64) -> String {
-    let a = f.abs();
-    if a >= 1000.0 {
-        let whole = format!("{a:.0}");
-        let mut grouped = String::new();
-        for (i, c) in whole.chars().enumerate() {
-            if i > 0 && (whole.len() - i) % 3 == 0 {
-                grouped.push(',');
-            }
-            grouped.push(c);
-        }
-        if f < 0.0 { format!("-{grouped}") } else { grouped }
-    } else if a >= 10.0 {
-        format!("{f:.1}")
-    } else {
-        format!("{f:.3}")
-    }
 }
 
 fn attr<'a>(tag: &'a str, name: &str) -> &'a str {

@@ -23,7 +23,9 @@ pub(crate) fn cell(v: AnyValue<'_>) -> String {
     }
 }
 
-pub(crate) fn number(f: f64) -> String {
+/// A number as the report prints it: thousands grouped from 1,000, one
+/// decimal from 10, three below.
+pub fn number(f: f64) -> String {
     if !f.is_finite() {
         return f.to_string();
     }

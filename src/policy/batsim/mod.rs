@@ -312,6 +312,20 @@ impl Batsim {
 
     /// `node`'s transition is over (ended, or abandoned by a failure):
     /// true when it was awaited.
+    /// What stops a decision on machine `n`: it does not exist, is down, or
+    /// (if `busy_matters`) runs a job.
+    fn machine_problem(&self, n: NodeId, busy_matters: bool) -> Option<String> {
+        let capacity = self.capacity();
+        if n >= capacity {
+            return Some(format!("resource {n} does not exist (the machines are 0-{})", capacity - 1));
+        }
+        if !self.up[n as usize] {
+            return Some(format!("resource {n} is down"));
+        }
+        let job = self.running_on[n as usize].filter(|_| busy_matters)?;
+        Some(format!("resource {n} is busy with job {}", self.workload.names[job as usize]))
+    }
+
     fn transition_over(&mut self, node: NodeId, failed: bool) -> bool {
         let Some((request, end)) = self.awaiting.get_mut(node as usize).and_then(Option::take) else {
             return false;
@@ -462,20 +476,11 @@ impl Batsim {
                     }
                     self.nodes.clear();
                     alloc.members(&mut self.nodes);
-                    let capacity = self.capacity();
                     for &n in &self.nodes {
-                        let problem = if n >= capacity {
-                            Some(format!("resource {n} does not exist (the machines are 0-{})", capacity - 1))
-                        } else if !self.up[n as usize] {
-                            Some(format!("resource {n} is down"))
-                        } else if let Some(other) = self.running_on[n as usize] {
-                            Some(format!("resource {n} is busy with job {}", self.workload.names[other as usize]))
-                        } else {
-                            match c.power_state(n) {
-                                PowerState::On => None,
-                                s => Some(format!("resource {n} is {} (not in a computing pstate)", s.as_str())),
-                            }
-                        };
+                        let problem = self.machine_problem(n, true).or_else(|| match c.power_state(n) {
+                            PowerState::On => None,
+                            s => Some(format!("resource {n} is {} (not in a computing pstate)", s.as_str())),
+                        });
                         if let Some(p) = problem {
                             return Err(format!("{} on {alloc}: {p}", named("EXECUTE_JOB", job)));
                         }
@@ -565,24 +570,14 @@ impl Batsim {
         let sleep = pstate == k;
         self.nodes.clear();
         resources.members(&mut self.nodes);
-        let capacity = self.capacity();
         // The whole request is checked before any node is switched.
         for &n in &self.nodes {
-            let problem = if n >= capacity {
-                Some(format!("resource {n} does not exist (the machines are 0-{})", capacity - 1))
-            } else if !self.up[n as usize] {
-                Some(format!("resource {n} is down"))
-            } else if let Some(job) = self.running_on[n as usize].filter(|_| sleep) {
-                Some(format!("resource {n} is busy with job {}", self.workload.names[job as usize]))
-            } else {
-                match c.power_state(n) {
-                    PowerState::On | PowerState::Asleep => None,
-                    s => Some(format!(
-                        "resource {n} is {} (Batsim refuses a pstate change during a transition)",
-                        s.as_str()
-                    )),
+            let problem = self.machine_problem(n, sleep).or_else(|| match c.power_state(n) {
+                PowerState::On | PowerState::Asleep => None,
+                s => {
+                    Some(format!("resource {n} is {} (Batsim refuses a pstate change during a transition)", s.as_str()))
                 }
-            };
+            });
             if let Some(p) = problem {
                 return Err(format!("{what}: {p}"));
             }
