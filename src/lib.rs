@@ -34,6 +34,7 @@ pub mod registry;
 pub mod report;
 pub mod rng;
 pub mod setting;
+pub mod slurm;
 pub mod sim;
 pub mod stats;
 pub mod store;

@@ -18,6 +18,7 @@ mod query;
 mod reference;
 mod report;
 pub(crate) mod run;
+mod slurm;
 pub(crate) mod sweep;
 pub(crate) mod trace;
 
@@ -54,6 +55,10 @@ pub(crate) enum Command {
     /// and adaptive pricing.
     #[command(subcommand)]
     Provision(provision::ProvisionCommand),
+    /// Slurm's scheduling on a slurm.conf's machine: read the conf, run a
+    /// sacct dump or a synthetic workload, compare with what Slurm did.
+    #[command(subcommand)]
+    Slurm(slurm::SlurmCommand),
     /// Run (or resume) an experiment config of any kind: every point of its
     /// sweeps, on all cores, stored in SQLite; or write a Slurm script for it.
     Sweep(sweep::SweepArgs),
@@ -121,6 +126,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(*args),
         Command::Grid(command) => grid::run(command),
+        Command::Slurm(command) => slurm::run(command),
         Command::Provision(command) => provision::run(command).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),

@@ -29,4 +29,6 @@ pub struct Inputs {
     pub(crate) models: HashMap<String, Arc<RuntimeModel>>,
     /// Grid logs, by workload.
     pub(crate) grid_logs: HashMap<String, Arc<GridLog>>,
+    /// Slurm confs and workloads, by conf and workload settings.
+    pub(crate) slurm: HashMap<String, Arc<crate::experiment::kinds::slurm::SlurmInputs>>,
 }

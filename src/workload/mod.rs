@@ -18,6 +18,8 @@ pub mod job;
 pub mod prepare;
 pub mod reservations;
 pub mod sacct;
+pub mod slurm_jobs;
+pub mod slurm_synthetic;
 pub mod swf;
 pub mod synthetic;
 pub mod windows;

@@ -61,7 +61,10 @@ use crate::workload::swf::{FileSink, LineProblem, ReadOptions, SwfTrace, SwfWrit
 
 mod columns;
 mod convert;
+mod native;
 mod values;
+
+pub use native::{NativeOptions, parse_native, read_native};
 
 pub use values::{StateClass, parse_duration, swf_status};
 
@@ -196,6 +199,9 @@ pub struct SacctReport {
     pub guessed_max_procs: Option<i64>,
     /// `MaxNodes` when it was not given and the dump counts nodes.
     pub guessed_max_nodes: Option<i64>,
+    /// Malformed lines skipped in lenient mode, by [`read_native`] (the SWF
+    /// conversion counts them in [`SwfTrace::skipped`] instead).
+    pub skipped: crate::workload::swf::SkippedLines,
 }
 
 impl SacctReport {

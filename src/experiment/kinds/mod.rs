@@ -17,6 +17,7 @@ pub mod pricing;
 pub mod provision;
 pub mod single;
 pub mod single_kind;
+pub mod slurm;
 
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::{Point, PointKind};
@@ -27,8 +28,8 @@ use crate::workload::swf::SwfTrace;
 /// The registered point kinds.
 pub struct Kinds(Registry<&'static dyn PointKind>);
 
-static BUILTIN: [&'static dyn PointKind; 4] =
-    [&single_kind::SINGLE, &grid::GRID, &provision::PROVISION, &pricing::PRICING];
+static BUILTIN: [&'static dyn PointKind; 5] =
+    [&single_kind::SINGLE, &grid::GRID, &provision::PROVISION, &pricing::PRICING, &slurm::SLURM];
 
 /// Every point kind: the built-in ones, then the registered ones.
 pub static KINDS: Kinds = Kinds(Registry::new("point kind", &BUILTIN));

@@ -6,9 +6,10 @@
 //!   the point's id) and every table holding rows of those points, keyed by
 //!   the same column. Kinds may share one (single-cluster and Grid runs are
 //!   both `runs`; provisioning and pricing points both `provision_points`).
-//! - The built-in groups' tables are created by the schema's migrations; a
-//!   registered group brings its own `CREATE TABLE IF NOT EXISTS` script,
-//!   run whenever a store is opened for writing.
+//! - The first two built-in groups' tables are created by the schema's
+//!   migrations; the Slurm group, like a registered group, brings its own
+//!   `CREATE TABLE IF NOT EXISTS` script, run whenever a store is opened for
+//!   writing (new tables, no migration of older stores needed).
 //! - [`groups`] lists the built-in groups, then the registered ones, each once;
 //!   merge copies them in that order, every table in its listed order.
 
@@ -90,21 +91,57 @@ pub static PROVISION_POINTS: PointTables = PointTables {
     schema: "",
 };
 
+/// Slurm points: created by their own script (see the Slurm kind).
+pub static SLURM_POINTS: PointTables = PointTables {
+    key_table: "slurm_points",
+    key: "point_id",
+    tables: &[
+        all("slurm_points"),
+        all("slurm_groups"),
+        all("slurm_jobs"),
+    ],
+    schema: "CREATE TABLE IF NOT EXISTS slurm_points (
+                 point_id INTEGER PRIMARY KEY, experiment TEXT, conf TEXT NOT NULL, conf_sha256 TEXT NOT NULL,
+                 trace TEXT NOT NULL, seed INTEGER NOT NULL, config TEXT NOT NULL,
+                 jobs INTEGER NOT NULL, mean_wait REAL, median_wait REAL, max_wait INTEGER,
+                 mean_bounded_slowdown REAL, makespan INTEGER NOT NULL,
+                 cpu_utilisation REAL, gpu_utilisation REAL, backfilled INTEGER NOT NULL,
+                 main_passes INTEGER NOT NULL, backfill_passes INTEGER NOT NULL,
+                 code_version TEXT NOT NULL, wall_seconds REAL NOT NULL);
+             CREATE TABLE IF NOT EXISTS slurm_groups (
+                 point_id INTEGER NOT NULL, grouping TEXT NOT NULL, name TEXT NOT NULL,
+                 jobs INTEGER NOT NULL, mean_wait REAL, max_wait INTEGER,
+                 cpu_seconds REAL NOT NULL, gpu_seconds REAL NOT NULL,
+                 PRIMARY KEY (point_id, grouping, name));
+             CREATE TABLE IF NOT EXISTS slurm_jobs (
+                 point_id INTEGER NOT NULL, job INTEGER NOT NULL, slurm_id INTEGER NOT NULL,
+                 user TEXT NOT NULL, account TEXT NOT NULL, partition TEXT NOT NULL,
+                 submit INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+                 wait INTEGER NOT NULL, cpus INTEGER NOT NULL, mem_mib INTEGER NOT NULL,
+                 nodes INTEGER NOT NULL, gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,
+                 priority INTEGER NOT NULL, backfilled INTEGER NOT NULL, first_node TEXT NOT NULL,
+                 logged_start INTEGER,
+                 PRIMARY KEY (point_id, job));",
+};
+
 static ADDED: RwLock<Vec<&'static PointTables>> = RwLock::new(Vec::new());
 
 /// Adds a group (a no-op for one already there: kinds may share theirs).
 pub fn register(tables: &'static PointTables) {
     let mut added = ADDED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
     let known = |t: &PointTables| t.key_table == tables.key_table;
-    if !known(&RUNS) && !known(&PROVISION_POINTS) && !added.iter().any(|t| known(t)) {
+    if !BUILT_IN.iter().any(|t| known(t)) && !added.iter().any(|t| known(t)) {
         added.push(tables);
     }
 }
 
+/// The built-in groups, in merge order.
+static BUILT_IN: [&PointTables; 3] = [&RUNS, &PROVISION_POINTS, &SLURM_POINTS];
+
 /// Every group: the built-in ones, then the registered ones.
 pub fn groups() -> Vec<&'static PointTables> {
     let added = ADDED.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-    [&RUNS, &PROVISION_POINTS].into_iter().chain(added.iter().copied()).collect()
+    BUILT_IN.into_iter().chain(added.iter().copied()).collect()
 }
 
 #[cfg(test)]

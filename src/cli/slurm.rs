@@ -1,0 +1,263 @@
+//! `slasim slurm`: a workload on the machine and schedulers of a `slurm.conf`.
+//!
+//! Contract:
+//! - `slurm conf --slurm-conf FILE` prints what slasim reads of the file and
+//!   lists every setting it does not read, with its line.
+//! - `slurm run --slurm-conf FILE [--trace DUMP]` runs one Slurm point (the
+//!   dump, or the synthetic Slurm workload) through the sweep executor and
+//!   stores it, exactly as a config with the same `[slurm]` settings.
+//! - `slurm compare --slurm-conf FILE DUMP` simulates the jobs of a sacct
+//!   dump with their submit times and compares each job's simulated start
+//!   with the logged one: the share of jobs whose start order is the same
+//!   (no other job started before it in one run and after it in the other,
+//!   beyond the tolerance), and the distribution of start differences. It
+//!   exits 1 when the share is below `--min-in-order` or a start differs by
+//!   more than `--max-outside` jobs beyond the tolerance.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::cli::emit;
+use crate::cli::options::threads;
+use crate::experiment::config::Experiment;
+use crate::experiment::coordinator::{SweepOptions, run_sweep_with};
+use crate::experiment::kinds::slurm::{SlurmSettings, aggregates, load, simulate_point};
+use crate::experiment::point::Point;
+use crate::units::Time;
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SlurmCommand {
+    /// Print what slasim reads of a slurm.conf, and every setting it ignores.
+    Conf(ConfArgs),
+    /// Run a sacct dump (or the synthetic Slurm workload) on a slurm.conf's machine and store it.
+    Run(RunArgs),
+    /// Replay a sacct dump with its slurm.conf and compare every job's start with the logged one.
+    Compare(CompareArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ConfArgs {
+    /// The slurm.conf.
+    #[arg(long, value_name = "FILE")]
+    slurm_conf: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The slurm.conf: nodes, partitions, priority and schedulers.
+    #[arg(long, value_name = "FILE")]
+    slurm_conf: PathBuf,
+    /// A sacct dump (`sacct --allusers --parsable2`); without it, the synthetic Slurm workload.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Skip malformed dump lines instead of failing.
+    #[arg(long)]
+    lenient: bool,
+    /// Seed of the synthetic workload.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Days of the synthetic workload.
+    #[arg(long, default_value_t = 30.0)]
+    days: f64,
+    /// The store.
+    #[arg(long, default_value = "slasim.sqlite")]
+    db: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompareArgs {
+    /// The slurm.conf the dump's jobs ran under.
+    #[arg(long, value_name = "FILE")]
+    slurm_conf: PathBuf,
+    /// The sacct dump (with Submit, Start and, for TRES, ReqTRES).
+    dump: PathBuf,
+    /// Seconds within which a simulated start counts as the logged one
+    /// (default: the conf's bf_interval, Slurm's backfill cycle).
+    #[arg(long, value_name = "SECONDS")]
+    tolerance: Option<Time>,
+    /// Fail when fewer jobs than this share start in the logged order.
+    #[arg(long, default_value_t = 0.95)]
+    min_in_order: f64,
+    /// Fail when more jobs than this start beyond the tolerance.
+    #[arg(long, default_value_t = usize::MAX)]
+    max_outside: usize,
+    /// Write one CSV line per job here.
+    #[arg(long, value_name = "FILE.csv")]
+    csv: Option<PathBuf>,
+}
+
+pub(crate) fn run(command: SlurmCommand) -> anyhow::Result<std::process::ExitCode> {
+    match command {
+        SlurmCommand::Conf(args) => conf(args),
+        SlurmCommand::Run(args) => run_point(args),
+        SlurmCommand::Compare(args) => compare(args),
+    }
+}
+
+fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
+    let conf = crate::slurm::conf::read(&args.slurm_conf)?;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}: {} nodes, {} partitions", args.slurm_conf.display(), conf.nodes.len(), conf.partitions.len());
+    for p in &conf.partitions {
+        let nodes: Vec<&str> = p.nodes.iter().map(|&i| conf.nodes[i].name.as_str()).collect();
+        let (cpus, gpus): (u32, u32) = p.nodes.iter().fold((0, 0), |(c, g), &i| (c + conf.nodes[i].cpus, g + conf.nodes[i].gpus));
+        let _ = writeln!(
+            out,
+            "  partition {} (line {}): {} nodes, {cpus} CPUs, {gpus} GPUs, MaxTime {}, PriorityTier {}, PriorityJobFactor {}: {}",
+            p.name,
+            p.line,
+            nodes.len(),
+            p.max_time.map_or("UNLIMITED".to_string(), |t| format!("{t} s")),
+            p.priority_tier,
+            p.priority_job_factor,
+            nodes.join(",")
+        );
+    }
+    let _ = writeln!(out, "  select/cons_tres: {:?}", conf.consumable);
+    let _ = writeln!(out, "  priority: {:?}", conf.priority);
+    let _ = writeln!(out, "  scheduler: {:?}", conf.scheduler);
+    if conf.ignored.is_empty() {
+        let _ = writeln!(out, "ignored: nothing");
+    } else {
+        let _ = writeln!(out, "ignored ({} settings slasim does not model):", conf.ignored.len());
+        for i in &conf.ignored {
+            let _ = writeln!(out, "  line {}: {}", i.line, i.key);
+        }
+    }
+    emit(&out)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
+    let settings = SlurmSettings {
+        seed: args.seed,
+        conf: args.slurm_conf.clone(),
+        trace: args.trace.clone(),
+        lenient: args.lenient,
+        synthetic: crate::workload::slurm_synthetic::SlurmSynthetic {
+            days: args.days,
+            ..Default::default()
+        },
+        ..SlurmSettings::default()
+    };
+    let point = Point::new(settings.resolve()?);
+    let label = point.label();
+    let experiment = Experiment::from_points("slurm", "slasim slurm run", [(point.clone(), label)])?;
+    let options = SweepOptions { threads: threads(args.jobs), shard: None, progress: false, interrupts: None };
+    let outcome = run_sweep_with(&experiment, &args.db, &options, Vec::new())?;
+    let id = point.id()?.run_id;
+    let summary = crate::store::query::query(
+        &args.db,
+        &format!(
+            "SELECT jobs, mean_wait, max_wait, cpu_utilisation, gpu_utilisation, backfilled FROM slurm_points WHERE point_id = {id}"
+        ),
+    );
+    let mut out = format!(
+        "{}: {} point(s), {} already there, {} simulated now in {:.2} s; stored in {} (slurm_points, slurm_groups, slurm_jobs; point_id {id})\n",
+        experiment.name,
+        outcome.total,
+        outcome.already,
+        outcome.done,
+        outcome.wall_seconds,
+        args.db.display()
+    );
+    out.push_str(&summary?.to_text());
+    emit(&out)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// One job of a comparison.
+#[derive(Debug, Clone)]
+struct Compared {
+    id: u64,
+    submit: Time,
+    logged: Time,
+    simulated: Time,
+    backfilled: bool,
+}
+
+fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
+    let settings =
+        SlurmSettings { conf: args.slurm_conf.clone(), trace: Some(args.dump.clone()), ..SlurmSettings::default() };
+    let inputs = load(&settings)?;
+    let run = simulate_point(&settings, &inputs)?;
+    let tolerance = args.tolerance.unwrap_or(inputs.conf.scheduler.bf_interval).max(0);
+    let jobs: Vec<Compared> = inputs
+        .workload
+        .jobs
+        .iter()
+        .zip(&run.outcomes)
+        .filter_map(|(job, o)| {
+            let logged = job.logged.as_ref()?;
+            Some(Compared { id: job.id, submit: job.submit, logged: logged.start, simulated: o.start, backfilled: o.backfilled })
+        })
+        .collect();
+    anyhow::ensure!(!jobs.is_empty(), "{}: no job with a logged start to compare", args.dump.display());
+    // A job is in order when no other job started before it in one run and
+    // after it in the other, beyond the tolerance.
+    let out_of_order: Vec<usize> = (0..jobs.len())
+        .map(|i| {
+            let a = &jobs[i];
+            jobs.iter()
+                .filter(|b| {
+                    let real = b.logged - a.logged;
+                    let sim = b.simulated - a.simulated;
+                    (real > tolerance && sim < 0) || (real < -tolerance && sim > 0)
+                })
+                .count()
+        })
+        .collect();
+    let in_order = out_of_order.iter().filter(|&&n| n == 0).count();
+    let mut diffs: Vec<Time> = jobs.iter().map(|j| j.simulated - j.logged).collect();
+    diffs.sort_unstable();
+    let outside: Vec<&Compared> = jobs.iter().filter(|j| (j.simulated - j.logged).abs() > tolerance).collect();
+    let q = |p: f64| diffs[((diffs.len() - 1) as f64 * p).round() as usize];
+    let share = in_order as f64 / jobs.len() as f64;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
+    let _ = writeln!(out, "start order: {in_order} of {} jobs in the logged order ({:.1} %), tolerance {tolerance} s", jobs.len(), share * 100.0);
+    let _ = writeln!(
+        out,
+        "simulated − logged start (s): min {}, 5% {}, 25% {}, median {}, 75% {}, 95% {}, max {}",
+        diffs[0],
+        q(0.05),
+        q(0.25),
+        q(0.5),
+        q(0.75),
+        q(0.95),
+        diffs[diffs.len() - 1]
+    );
+    let within = jobs.len() - outside.len();
+    let _ = writeln!(out, "within {tolerance} s of the logged start: {within} of {} jobs ({:.1} %)", jobs.len(), within as f64 * 100.0 / jobs.len() as f64);
+    let exact = diffs.iter().filter(|&&d| d == 0).count();
+    let _ = writeln!(out, "identical starts: {exact}");
+    for j in outside.iter().take(20) {
+        let _ = writeln!(
+            out,
+            "  job {}: submitted {}, logged start {}, simulated {} ({:+} s){}",
+            j.id,
+            j.submit,
+            j.logged,
+            j.simulated,
+            j.simulated - j.logged,
+            if j.backfilled { ", backfilled" } else { "" }
+        );
+    }
+    if let Some(path) = &args.csv {
+        let mut csv = String::from("job,submit,logged_start,simulated_start,difference,backfilled,out_of_order_pairs\n");
+        for (j, n) in jobs.iter().zip(&out_of_order) {
+            let _ = writeln!(csv, "{},{},{},{},{},{},{n}", j.id, j.submit, j.logged, j.simulated, j.simulated - j.logged, j.backfilled);
+        }
+        std::fs::write(path, csv).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+    }
+    let a = aggregates(&inputs, &run);
+    let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
+    emit(&out)?;
+    let ok = share >= args.min_in_order && outside.len() <= args.max_outside;
+    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+}

@@ -1,0 +1,123 @@
+//! The Slurm bench: a client submitting a workload's jobs to one controller.
+//!
+//! Contract: [`Scenario::new`] checks every job against the machine (its
+//! partition, its size, its time limit; a located error otherwise) and
+//! derives what the controller needs; [`simulate`] runs the bench to the end
+//! on a fresh single-threaded runtime. The result depends only on the
+//! scenario.
+
+use std::sync::Arc;
+
+use crate::sim::bench::{Bench, runtime};
+use crate::sim::client::ClientActor;
+use crate::sim::kernel::{KernelStats, SimError};
+use crate::slurm::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
+use crate::slurm::controller::{Controller, Counters, Outcome, Queued};
+use crate::slurm::instant::Arrival;
+use crate::slurm::machine::{JobError, Machine};
+use crate::slurm::priority::Multifactor;
+use crate::workload::slurm_jobs::SlurmWorkload;
+
+/// One Slurm simulation, ready to run.
+pub struct Scenario {
+    machine: Machine,
+    scheduler: SchedulerSettings,
+    priority: Multifactor,
+    jobs: Arc<[Queued]>,
+    arrivals: Vec<Arrival>,
+    accounts: usize,
+    assoc_accounts: Vec<u32>,
+    /// Per job: its user association.
+    pub assocs: Vec<u32>,
+}
+
+/// What a simulation produced.
+#[derive(Debug, Clone)]
+pub struct Simulated {
+    /// Per job, in workload order.
+    pub outcomes: Vec<Outcome>,
+    /// The schedulers' counters.
+    pub counters: Counters,
+    /// Kernel statistics.
+    pub kernel: KernelStats,
+}
+
+impl Scenario {
+    /// `workload` on the machine of `conf`, with its priority and scheduler
+    /// settings (possibly changed from the file's by a sweep).
+    pub fn new(
+        conf: &SlurmConf,
+        priority: PrioritySettings,
+        scheduler: SchedulerSettings,
+        workload: &SlurmWorkload,
+    ) -> Result<Scenario, JobError> {
+        let machine = Machine::new(conf);
+        let priority = Multifactor::new(priority, &machine);
+        let mut assoc_keys: Vec<(u32, u32)> = Vec::new();
+        let mut assocs = Vec::with_capacity(workload.jobs.len());
+        let mut jobs = Vec::with_capacity(workload.jobs.len());
+        let mut arrivals = Vec::with_capacity(workload.jobs.len());
+        for (i, job) in workload.jobs.iter().enumerate() {
+            let (partition, need, limit) = machine.admit(workload, job)?;
+            let key = (job.user, job.account);
+            let assoc = match assoc_keys.iter().position(|k| *k == key) {
+                Some(a) => a,
+                None => {
+                    assoc_keys.push(key);
+                    assoc_keys.len() - 1
+                }
+            } as u32;
+            assocs.push(assoc);
+            jobs.push(Queued {
+                partition: partition as u16,
+                assoc,
+                need,
+                limit,
+                run: job.run_time.max(0),
+                submit: job.submit,
+                id: job.id,
+                fixed: priority.fixed(partition, &need),
+            });
+            arrivals.push(Arrival { job: i as u32, at: job.submit });
+        }
+        arrivals.sort_by_key(|a| (a.at, a.job));
+        Ok(Scenario {
+            machine,
+            scheduler,
+            priority,
+            jobs: jobs.into(),
+            arrivals,
+            accounts: workload.accounts.len().max(1),
+            assoc_accounts: assoc_keys.iter().map(|k| k.1).collect(),
+            assocs,
+        })
+    }
+
+    /// The machine.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+}
+
+/// Runs `scenario` to the end.
+pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
+    runtime()?.block_on(run(scenario))
+}
+
+async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
+    let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, .. } = scenario;
+    let mut bench = Bench::new(crate::units::Time::MAX / 4);
+    let at = bench.reserve::<Controller>();
+    let mut client = ClientActor::new(arrivals);
+    client.output.connect(at.input());
+    let first = client.first_event();
+    let client = bench.add(client);
+    if let Some(first) = first {
+        bench.seed(client, first)?;
+    }
+    bench.place(at, Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts));
+    let kernel = bench.run().await?;
+    let (outcomes, counters) = bench.finish(at).await?;
+    bench.stop().await;
+    Ok(Simulated { outcomes, counters, kernel })
+}

@@ -1,0 +1,134 @@
+//! A Slurm-shaped workload: jobs that ask a partition for CPUs, nodes, memory
+//! and GPUs, on behalf of a user in an account, under a QOS, with a time limit.
+//!
+//! Contract:
+//! - [`SlurmWorkload`] holds the jobs in submit order (ties by Slurm job id)
+//!   and the names their numeric fields index: `users[job.user]`,
+//!   `accounts[job.account]`, `partitions[job.partition]`, `qos[job.qos]`.
+//!   Names are numbered from 0 in order of first appearance.
+//! - Partition names are only names here: the machine (`crate::slurm`)
+//!   resolves them and refuses a job whose partition it does not define,
+//!   naming the job's [`Origin`].
+//! - Times are seconds; submit times are relative to the first job's (0).
+//! - [`Tres`] counts are a job's totals (sacct's `ReqTRES`/`AllocTRES`):
+//!   CPUs, memory in MiB, nodes and GPUs (`gres/gpu`) over the whole job.
+
+use std::path::PathBuf;
+
+use crate::units::Time;
+
+/// Trackable resources: a request or an allocation, totals over the job.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Tres {
+    /// CPUs (cores).
+    pub cpus: u32,
+    /// Memory in MiB (0: none asked).
+    pub mem_mib: u64,
+    /// Nodes (at least 1 for a real request).
+    pub nodes: u32,
+    /// GPUs (`gres/gpu`).
+    pub gpus: u32,
+}
+
+/// How a logged job ended (sacct's state, in classes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// COMPLETED.
+    Completed,
+    /// FAILED, NODE_FAIL, OUT_OF_MEMORY, BOOT_FAIL, DEADLINE.
+    Failed,
+    /// TIMEOUT: it ran to its time limit.
+    Timeout,
+    /// CANCELLED or PREEMPTED after it started.
+    Cancelled,
+}
+
+/// What the log says actually happened to a job (absent for synthetic jobs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Logged {
+    /// Start, on the workload's time axis.
+    pub start: Time,
+    /// End, on the workload's time axis.
+    pub end: Time,
+    /// What it was given (`AllocTRES`, else the request).
+    pub alloc: Tres,
+    /// The nodes it ran on, as sacct wrote them (`NodeList`), if dumped.
+    pub node_list: Option<String>,
+    /// How it ended.
+    pub ending: Ending,
+}
+
+/// Where a job came from, for error messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Line `line` of a sacct dump.
+    Dump { path: PathBuf, line: u64 },
+    /// The synthetic generator's job number.
+    Synthetic { index: u64 },
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Dump { path, line } => write!(f, "{}:{line}", path.display()),
+            Origin::Synthetic { index } => write!(f, "synthetic job {index}"),
+        }
+    }
+}
+
+/// One job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlurmJob {
+    /// Slurm's job id (array tasks: their own `JobIDRaw`), or the synthetic number.
+    pub id: u64,
+    /// Index into [`SlurmWorkload::users`].
+    pub user: u32,
+    /// Index into [`SlurmWorkload::accounts`].
+    pub account: u32,
+    /// Index into [`SlurmWorkload::partitions`].
+    pub partition: u32,
+    /// Index into [`SlurmWorkload::qos`].
+    pub qos: u32,
+    /// Submit time (eligible time, when the dump has it and it is later).
+    pub submit: Time,
+    /// Time limit in seconds (`None`: the partition's default or maximum).
+    pub time_limit: Option<Time>,
+    /// How long it runs once started (capped by its time limit when simulated).
+    pub run_time: Time,
+    /// What it asks for.
+    pub request: Tres,
+    /// What the log says happened, if it comes from one.
+    pub logged: Option<Logged>,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// Jobs and the names they index.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SlurmWorkload {
+    /// In submit order.
+    pub jobs: Vec<SlurmJob>,
+    /// User names.
+    pub users: Vec<String>,
+    /// Account names.
+    pub accounts: Vec<String>,
+    /// Partition names.
+    pub partitions: Vec<String>,
+    /// QOS names.
+    pub qos: Vec<String>,
+    /// The Unix time of submit time 0, when the dump gave absolute times.
+    pub epoch: Option<i64>,
+}
+
+impl SlurmWorkload {
+    /// The index of `name` in `names`, added at the end when new.
+    pub fn intern(names: &mut Vec<String>, name: &str) -> u32 {
+        match names.iter().position(|n| n == name) {
+            Some(i) => i as u32,
+            None => {
+                names.push(name.to_string());
+                (names.len() - 1) as u32
+            }
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! The Slurm strategy on small machines, checked by hand: the main scheduler's
+//! partition blocking, backfill reservations, cons_tres placement, multifactor
+//! priority and Fair Tree; and the machine's located errors.
+
+use std::path::Path;
+
+use slasim::slurm::bench::{Scenario, simulate};
+use slasim::slurm::conf::parse;
+use slasim::slurm::controller::Outcome;
+use slasim::slurm::machine::{Machine, Need};
+use slasim::slurm::priority::{FairTree, Multifactor};
+use slasim::workload::slurm_jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
+
+const ONE_NODE: &str = "\
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
+NodeName=n1 CPUs=4 RealMemory=1000
+PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
+";
+
+fn job(id: u64, submit: i64, cpus: u32, limit: i64, run: i64) -> SlurmJob {
+    SlurmJob {
+        id,
+        user: 0,
+        account: 0,
+        partition: 0,
+        qos: 0,
+        submit,
+        time_limit: Some(limit),
+        run_time: run,
+        request: Tres { cpus, mem_mib: 0, nodes: 1, gpus: 0 },
+        logged: None,
+        origin: Origin::Synthetic { index: id },
+    }
+}
+
+fn workload(jobs: Vec<SlurmJob>, partitions: &[&str]) -> SlurmWorkload {
+    SlurmWorkload {
+        jobs,
+        users: vec!["alice".into(), "bob".into()],
+        accounts: vec!["physics".into(), "biology".into()],
+        partitions: partitions.iter().map(|p| p.to_string()).collect(),
+        qos: vec!["normal".into()],
+        epoch: None,
+    }
+}
+
+fn run(conf: &str, w: &SlurmWorkload) -> Vec<Outcome> {
+    let conf = parse(conf, Path::new("test.conf")).expect("the test conf parses");
+    let scenario = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), w).expect("every job fits");
+    simulate(scenario).expect("the run ends").outcomes
+}
+
+fn starts(outcomes: &[Outcome]) -> Vec<(i64, i64, bool)> {
+    outcomes.iter().map(|o| (o.start, o.end, o.backfilled)).collect()
+}
+
+/// One 4-CPU node, FIFO priorities (priority/basic).
+/// - 0: J1 (2 CPUs, limit 100) starts (main pass at its submission).
+/// - 1: J2 (4 CPUs) is submitted; the pass 3 s after the previous one (at 3)
+///   cannot start it: the partition is blocked, so J3 (2 CPUs, limit 50),
+///   submitted at 2, is not tried although it fits.
+/// - 10: backfill: J2's earliest start is J1's expected end, 100; it
+///   reserves n1 for [100, 200). J3 fits now and ends (limit) by 60 < 100:
+///   backfilled at 10. J4 (2 CPUs, limit 95) would end at 105 > 100: it only
+///   reserves (n1 after 200).
+/// - 50: J3 ends. 100: J1 ends, J2 starts. 200: J2 ends, J4 starts.
+#[test]
+fn backfill_starts_what_ends_before_the_reservation_and_nothing_else() {
+    let w = workload(
+        vec![job(1, 0, 2, 100, 100), job(2, 1, 4, 100, 100), job(3, 2, 2, 50, 40), job(4, 3, 2, 95, 10)],
+        &["batch"],
+    );
+    let o = run(ONE_NODE, &w);
+    assert_eq!(starts(&o), vec![(0, 100, false), (100, 200, false), (10, 50, true), (200, 210, false)]);
+}
+
+/// Without backfill (sched/builtin) the blocked partition keeps J3 and J4
+/// waiting behind J2: strict priority order.
+#[test]
+fn without_backfill_the_queue_is_strictly_ordered() {
+    let conf = ONE_NODE.replace("sched/backfill", "sched/builtin");
+    let w = workload(
+        vec![job(1, 0, 2, 100, 100), job(2, 1, 4, 100, 100), job(3, 2, 2, 50, 40), job(4, 3, 2, 95, 10)],
+        &["batch"],
+    );
+    let o = run(&conf, &w);
+    // 200: J2 ends; the pass starts J3 and J4 together (2 + 2 CPUs).
+    assert_eq!(starts(&o), vec![(0, 100, false), (100, 200, false), (200, 240, false), (200, 210, false)]);
+}
+
+/// Jobs share a node by cores; a job runs no longer than its limit.
+#[test]
+fn jobs_share_a_node_by_cores_and_stop_at_their_limit() {
+    let w = workload(vec![job(1, 0, 1, 50, 500), job(2, 0, 3, 100, 80), job(3, 0, 1, 100, 10)], &["batch"]);
+    let o = run(ONE_NODE, &w);
+    // J1 and J2 fill the node at 0; J1 is stopped at its 50-s limit, and J3
+    // starts in the pass that follows.
+    assert_eq!(starts(&o), vec![(0, 50, false), (0, 80, false), (50, 60, false)]);
+}
+
+const TWO_PARTITIONS: &str = "\
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=30
+NodeName=c[1-2] CPUs=4 RealMemory=4000
+NodeName=g1 CPUs=8 RealMemory=16000 Gres=gpu:2
+PartitionName=cpu Nodes=c[1-2] Default=YES MaxTime=60
+PartitionName=gpu Nodes=g1 MaxTime=60
+";
+
+/// GPUs are a node's own: two 1-GPU jobs share g1, a third waits for one of
+/// them; a 2-node job takes both CPU nodes.
+#[test]
+fn gpus_and_nodes_are_allocated_per_node() {
+    let gpu = |id, submit, gpus, run| SlurmJob {
+        partition: 1,
+        request: Tres { cpus: 2, mem_mib: 2000, nodes: 1, gpus },
+        ..job(id, submit, 2, 600, run)
+    };
+    let wide = SlurmJob { request: Tres { cpus: 8, mem_mib: 4000, nodes: 2, gpus: 0 }, ..job(4, 0, 8, 600, 100) };
+    let w = workload(vec![gpu(1, 0, 1, 100), gpu(2, 0, 1, 300), gpu(3, 0, 1, 50), wide], &["cpu", "gpu"]);
+    let o = run(TWO_PARTITIONS, &w);
+    assert_eq!(starts(&o), vec![(0, 100, false), (0, 300, false), (100, 150, false), (0, 100, false)]);
+}
+
+/// A job the machine can never run, or of a partition the conf lacks, is a
+/// located error naming the job and the field.
+#[test]
+fn impossible_jobs_are_located_errors() {
+    let conf = parse(TWO_PARTITIONS, Path::new("test.conf")).unwrap();
+    let mut too_many = SlurmJob { partition: 1, ..job(7, 0, 2, 60, 10) };
+    too_many.request.gpus = 3;
+    too_many.origin = Origin::Dump { path: "dump.sacct".into(), line: 12 };
+    let w = workload(vec![too_many], &["cpu", "gpu"]);
+    let e = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused");
+    let text = e.to_string();
+    assert!(text.contains("dump.sacct:12") && text.contains("job 7") && text.contains("gres/gpu"), "{text}");
+    assert!(text.contains("no node of partition gpu has more than 2"), "{text}");
+
+    let w = workload(vec![SlurmJob { partition: 1, ..job(8, 0, 2, 60, 10) }], &["cpu", "debug"]);
+    let text = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
+    assert!(text.contains("Partition") && text.contains("\"debug\" is not defined"), "{text}");
+
+    let w = workload(vec![job(9, 0, 2, 3601, 10)], &["cpu"]);
+    let text = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
+    assert!(text.contains("Timelimit") && text.contains("MaxTime"), "{text}");
+}
+
+/// Fair Tree by hand: accounts A (u0 with 100 units of usage, u1 with none)
+/// and B (u2 with 50). Level fair-share of the accounts: A 0.5/(100/150) =
+/// 0.75, B 0.5/(50/150) = 1.5, so B's subtree ranks first: u2 gets rank 3.
+/// In A, u1 (no usage: infinite) gets 2, u0 (0.5/1) gets 1. Factors: rank/3.
+#[test]
+fn fair_tree_ranks_by_hand() {
+    let mut tree = FairTree::new(2, &[0, 0, 1]);
+    tree.charge(0, 100.0);
+    tree.charge(2, 50.0);
+    tree.rank();
+    assert_eq!([tree.factor(0), tree.factor(1), tree.factor(2)], [1.0 / 3.0, 2.0 / 3.0, 1.0]);
+    // Decay scales every usage alike: the ranks stay.
+    tree.decay(0.5);
+    tree.rank();
+    assert_eq!([tree.factor(0), tree.factor(1), tree.factor(2)], [1.0 / 3.0, 2.0 / 3.0, 1.0]);
+    // Tied users share the higher rank ("1224"): no usage anywhere.
+    let mut fresh = FairTree::new(1, &[0, 0, 0]);
+    fresh.rank();
+    assert_eq!([fresh.factor(0), fresh.factor(1), fresh.factor(2)], [1.0, 1.0, 1.0]);
+}
+
+/// Multifactor priority by hand on c[1-2] + g1 (3 nodes, 16 CPUs): a
+/// 1-node, 4-CPU job of the gpu partition (PriorityJobFactor 2 of at most 2)
+/// at age 30 of a 60-s PriorityMaxAge, with fair-share 0.25:
+/// age 1000·0.5 + fair-share 2000·0.25 + size 600·(1/3 + 4/16)/2 +
+/// partition 100·1 = 500 + 500 + 175 + 100 = 1275.
+#[test]
+fn multifactor_priority_by_hand() {
+    let text = format!(
+        "{TWO_PARTITIONS}PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityWeightFairshare=2000\n\
+         PriorityWeightJobSize=600\nPriorityWeightPartition=100\nPriorityMaxAge=1\n"
+    )
+    .replace("PartitionName=gpu Nodes=g1 MaxTime=60", "PartitionName=gpu Nodes=g1 MaxTime=60 PriorityJobFactor=2");
+    let conf = parse(&text, Path::new("test.conf")).unwrap();
+    let machine = Machine::new(&conf);
+    let m = Multifactor::new(conf.priority.clone(), &machine);
+    let need = Need { nodes: 1, cpus: 4, mem_mib: 0, gpus: 0 };
+    let fixed = m.fixed(1, &need);
+    assert_eq!(m.priority(fixed, 0, 30, 0.25), 1275);
+    // At submission the age is 0; never below 1.
+    assert_eq!(m.priority(fixed, 30, 30, 0.25), 775);
+    let nothing = Multifactor::new(slasim::slurm::conf::PrioritySettings { multifactor: true, ..Default::default() }, &machine);
+    assert_eq!(nothing.priority(nothing.fixed(0, &need), 0, 0, 0.0), 1);
+}
