@@ -50,6 +50,7 @@ const CHEAP_CONFIGS: &[&str] = &[
     "configs/coreservation-6.8.toml",
     "configs/coreservation-6.9.toml",
     "configs/provisioning-ch3.toml",
+    "configs/slurm-month.toml",
 ];
 
 fn root() -> PathBuf {

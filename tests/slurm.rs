@@ -194,3 +194,115 @@ fn multifactor_priority_by_hand() {
     let nothing = Multifactor::new(slasim::slurm::conf::PrioritySettings { multifactor: true, ..Default::default() }, &machine);
     assert_eq!(nothing.priority(nothing.fixed(0, &need), 0, 0, 0.0), 1);
 }
+
+mod common;
+
+use proptest::prelude::*;
+
+/// A machine of `cpu_nodes` 4-CPU nodes (partition cpu) and `gpu_nodes`
+/// 8-CPU, 2-GPU nodes (partition gpu), with multifactor priority and the
+/// given scheduler type.
+fn machine_conf(cpu_nodes: u32, gpu_nodes: u32, backfill: bool, memory: bool) -> String {
+    format!(
+        "SelectType=select/cons_tres\nSelectTypeParameters={}\nPriorityType=priority/multifactor\n\
+         PriorityWeightAge=1000\nPriorityWeightFairshare=1000\nPriorityWeightJobSize=100\nPriorityCalcPeriod=1\n\
+         PriorityMaxAge=10\nPriorityDecayHalfLife=0-0:30\nSchedulerType={}\n\
+         SchedulerParameters=bf_interval=7,bf_resolution=5,bf_window=30,bf_max_job_test=20,default_queue_depth=5\n\
+         NodeName=c[1-{cpu_nodes}] CPUs=4 RealMemory=4000\nNodeName=g[1-{gpu_nodes}] CPUs=8 RealMemory=8000 Gres=gpu:2\n\
+         PartitionName=cpu Nodes=c[1-{cpu_nodes}] MaxTime=60\nPartitionName=gpu Nodes=g[1-{gpu_nodes}] MaxTime=60\n",
+        if memory { "CR_Core_Memory" } else { "CR_Core" },
+        if backfill { "sched/backfill" } else { "sched/builtin" },
+    )
+}
+
+proptest! {
+    #![proptest_config(common::testing::cases(100))]
+
+    /// Whatever the machine and the jobs: every job runs, after its
+    /// submission, for its run time cut at its limit; no node ever holds
+    /// more CPUs, memory or GPUs than it has; and without backfill, jobs of
+    /// one partition and one priority start in submission order.
+    #[test]
+    fn slurm_schedules_respect_every_node_and_every_job(
+        cpu_nodes in 1u32..4,
+        gpu_nodes in 1u32..3,
+        backfill in any::<bool>(),
+        memory in any::<bool>(),
+        shapes in prop::collection::vec(
+            (0i64..400, 0u32..2, 1u32..3, 1u32..8, 0u64..4000, 0u32..3, 1i64..30, 1i64..2000, 0u32..2, 0u32..2),
+            1..40,
+        ),
+    ) {
+        let text = machine_conf(cpu_nodes, gpu_nodes, backfill, memory);
+        let conf = parse(&text, Path::new("prop.conf")).unwrap();
+        let mut t = 0;
+        let jobs: Vec<SlurmJob> = shapes
+            .iter()
+            .enumerate()
+            .map(|(i, &(gap, part, nodes, cpus, mem, gpus, limit_min, run, user, account))| {
+                t += gap;
+                let nodes = nodes.min(if part == 0 { cpu_nodes } else { gpu_nodes });
+                SlurmJob {
+                    id: i as u64 + 1,
+                    user,
+                    account,
+                    partition: part,
+                    qos: 0,
+                    submit: t,
+                    time_limit: Some(limit_min * 60),
+                    run_time: run,
+                    request: Tres {
+                        cpus: cpus.min(4) * nodes,
+                        mem_mib: mem * u64::from(nodes),
+                        nodes,
+                        gpus: if part == 1 { gpus.min(2) * nodes } else { 0 },
+                    },
+                    logged: None,
+                    origin: Origin::Synthetic { index: i as u64 },
+                }
+            })
+            .collect();
+        let w = workload(jobs, &["cpu", "gpu"]);
+        let scenario = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).unwrap();
+        let machine = scenario.machine().clone();
+        let sim = simulate(scenario).unwrap();
+        // Every job ran, after its submission, for min(run, limit).
+        for (job, o) in w.jobs.iter().zip(&sim.outcomes) {
+            prop_assert!(o.start >= job.submit, "job {} started at {} before its submission {}", job.id, o.start, job.submit);
+            prop_assert_eq!(o.end - o.start, job.run_time.min(job.time_limit.unwrap()));
+            prop_assert_eq!(sim.nodes_of(w.jobs.iter().position(|j| j.id == job.id).unwrap()).len() as u32, job.request.nodes);
+        }
+        // Node capacity at every start.
+        for (i, o) in sim.outcomes.iter().enumerate() {
+            let mut used = vec![(0u32, 0u64, 0u32); machine.size.len()];
+            for (k, other) in sim.outcomes.iter().enumerate() {
+                if other.start <= o.start && o.start < other.end {
+                    let need = Need::of(&w.jobs[k].request, machine.consumable);
+                    for &n in sim.nodes_of(k) {
+                        let u = &mut used[n as usize];
+                        u.0 += need.cpus;
+                        u.1 += need.mem_mib;
+                        u.2 += need.gpus;
+                    }
+                }
+            }
+            for (n, u) in used.iter().enumerate() {
+                let size = machine.size[n];
+                prop_assert!(u.0 <= size.cpus && u.1 <= size.mem_mib && u.2 <= size.gpus,
+                    "node {} over-allocated at {} (job {i}): {u:?} of {size:?}", machine.names[n], o.start);
+            }
+        }
+        // Without backfill, within a partition, equal-priority... submission
+        // order holds for jobs of one user and size (their priorities are equal).
+        if !backfill {
+            for (a, ja) in w.jobs.iter().enumerate() {
+                for (b, jb) in w.jobs.iter().enumerate().skip(a + 1) {
+                    if ja.partition == jb.partition && ja.user == jb.user && ja.account == jb.account && ja.request == jb.request {
+                        prop_assert!(sim.outcomes[a].start <= sim.outcomes[b].start,
+                            "jobs {} and {}: same partition, user and size, started out of submission order", ja.id, jb.id);
+                    }
+                }
+            }
+        }
+    }
+}

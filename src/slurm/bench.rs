@@ -13,6 +13,7 @@ use crate::sim::client::ClientActor;
 use crate::sim::kernel::{KernelStats, SimError};
 use crate::slurm::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::slurm::controller::{Controller, Counters, Outcome, Queued};
+pub use crate::slurm::machine::Need;
 use crate::slurm::instant::Arrival;
 use crate::slurm::machine::{JobError, Machine};
 use crate::slurm::priority::Multifactor;
@@ -40,6 +41,20 @@ pub struct Simulated {
     pub counters: Counters,
     /// Kernel statistics.
     pub kernel: KernelStats,
+    nodes: Vec<u32>,
+    node_at: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Simulated {
+    /// The nodes job `j` ran on (none if it never started).
+    pub fn nodes_of(&self, j: usize) -> &[u32] {
+        if self.outcomes.get(j).is_none_or(|o| o.start < 0) {
+            return &[];
+        }
+        let first = self.node_at[j] as usize;
+        &self.nodes[first..first + self.counts[j] as usize]
+    }
 }
 
 impl Scenario {
@@ -106,6 +121,7 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, .. } = scenario;
+    let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(crate::units::Time::MAX / 4);
     let at = bench.reserve::<Controller>();
     let mut client = ClientActor::new(arrivals);
@@ -117,7 +133,14 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     }
     bench.place(at, Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts));
     let kernel = bench.run().await?;
-    let (outcomes, counters) = bench.finish(at).await?;
+    let done = bench.finish(at).await?;
     bench.stop().await;
-    Ok(Simulated { outcomes, counters, kernel })
+    Ok(Simulated {
+        outcomes: done.outcomes,
+        counters: done.counters,
+        kernel,
+        nodes: done.nodes,
+        node_at: done.node_at,
+        counts,
+    })
 }

@@ -12,16 +12,25 @@
 //!   case-insensitive, values possibly quoted. `NodeName=` and
 //!   `PartitionName=` lines take hostlists (`cpu[1-4,7],gpu[01-02]`) and
 //!   `NodeName=DEFAULT` / `PartitionName=DEFAULT` set defaults for the lines
-//!   after them.
+//!   after them. A partition may name nodes defined further down: its
+//!   `Nodes` are resolved once the whole file is read. With `Boards`,
+//!   `Sockets` counts sockets per board (as in slurm.conf(5)).
+//! - `Gres` counts `gpu` only; `SchedulerParameters` entries other than
+//!   `bf_window`, `bf_resolution`, `bf_interval`, `bf_max_job_test`,
+//!   `bf_continue`, `default_queue_depth` and `sched_interval` are kept in
+//!   [`SchedulerSettings::other`]; `Include`, `DownNodes`, `NodeSet` and
+//!   `FrontendName` lines are not followed.
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
 //!   and key), never dropped silently; the CLI prints that list.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
 //!   a value that is not a number, a duration or a size; `Gres` without a
 //!   count; a partition naming a node no `NodeName` line defines; a
-//!   partition over no nodes; a node defined twice; no nodes at all.
+//!   partition over no nodes; a node or partition defined twice; no nodes
+//!   or no partitions at all; a `PriorityType`, `SchedulerType`,
+//!   `SelectType` or `SelectTypeParameters` slasim does not model.
 //! - Durations are seconds here: `MaxTime`/`DefaultTime` in Slurm's time
 //!   syntax (minutes, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`, `D-HH:MM:SS`,
-//!   `UNLIMITED`/`INFINITE` → `None`); `PriorityDecayHalfLife` and
+//!   `UNLIMITED`/`INFINITE`/`-1` → `None`); `PriorityDecayHalfLife` and
 //!   `PriorityMaxAge` in the same syntax; `PriorityCalcPeriod` in minutes
 //!   (or the time syntax); `bf_window` in minutes, `bf_resolution` and
 //!   `bf_interval` in seconds.
@@ -244,6 +253,8 @@ pub fn parse(text: &str, path: &Path) -> Result<SlurmConf, ConfError> {
         node_index: HashMap::new(),
         pending: Vec::new(),
     };
+    // Editors on Windows may leave a byte-order mark before the first key.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (line, body) in logical_lines(text) {
         parser.line(line, &body)?;
     }
@@ -1375,6 +1386,7 @@ PartitionName=gpu Nodes=gpu[1-2] MaxTime=10 PriorityJobFactor=2
             let _ = p(&format!("{text}\n{MIN}"));
             let _ = p(&format!("{MIN}{text}\n"));
         }
+        assert_eq!(ok(&format!("\u{feff}{MIN}")).nodes.len(), 1);
     }
 
     proptest::proptest! {

@@ -161,6 +161,9 @@ pub struct Controller {
     releases: Vec<(Time, u32)>,
     scratch: Vec<crate::slurm::machine::Resources>,
     reserved: Vec<Vec<(Time, Time)>>,
+    /// The ends of this pass's reservations, in order.
+    reservation_ends: Vec<Time>,
+    most: Vec<crate::slurm::machine::Resources>,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -181,6 +184,8 @@ impl Controller {
         Controller {
             scratch: machine.free.clone(),
             reserved: vec![Vec::new(); nodes],
+            reservation_ends: Vec::new(),
+            most: Vec::new(),
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
             machine,
@@ -388,20 +393,24 @@ impl Controller {
         self.counters.main_starts += started as u64;
     }
 
-    /// Could job `j` fit now on its partition, with no reservation?
+    /// Could job `j` fit now on its partition, with no reservation? `most`
+    /// holds each partition's largest free CPUs, MiB and GPUs on one node: a
+    /// job above them cannot fit, and most jobs of a full machine are.
     #[inline]
-    fn could_fit_now(&self, j: u32) -> bool {
+    fn could_fit_now(&self, j: u32, most: &[crate::slurm::machine::Resources]) -> bool {
         let job = &self.jobs[j as usize];
-        let part = &self.machine.partitions[job.partition as usize];
-        part.up && {
-            let mut count = 0;
-            part.nodes.iter().any(|&n| {
-                if self.machine.free[n as usize].holds(&job.need) {
-                    count += 1;
-                }
-                count == job.need.nodes
-            })
+        let p = job.partition as usize;
+        let part = &self.machine.partitions[p];
+        if !part.up || !most[p].holds(&job.need) {
+            return false;
         }
+        let mut count = 0;
+        part.nodes.iter().any(|&n| {
+            if self.machine.free[n as usize].holds(&job.need) {
+                count += 1;
+            }
+            count == job.need.nodes
+        })
     }
 
     /// The backfill scheduler's pass.
@@ -413,8 +422,22 @@ impl Controller {
         self.dirty = false;
         self.counters.backfill_passes += 1;
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
+        let mut most = std::mem::take(&mut self.most);
+        most.clear();
+        for part in &self.machine.partitions {
+            most.push(part.nodes.iter().fold(crate::slurm::machine::Resources::default(), |m, &n| {
+                let f = self.machine.free[n as usize];
+                crate::slurm::machine::Resources {
+                    cpus: m.cpus.max(f.cpus),
+                    mem_mib: m.mem_mib.max(f.mem_mib),
+                    gpus: m.gpus.max(f.gpus),
+                }
+            }));
+        }
         // The last job in reach that could fit now: past it, a pass only reserves.
-        let Some(last) = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i])) else {
+        let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most));
+        self.most = most;
+        let Some(last) = last else {
             return;
         };
         let resolution = self.sched.bf_resolution.max(1);
@@ -422,6 +445,7 @@ impl Controller {
         for r in &mut self.reserved {
             r.clear();
         }
+        self.reservation_ends.clear();
         self.releases.clear();
         for &r in &self.running {
             let o = &self.outcome[r as usize];
@@ -472,6 +496,8 @@ impl Controller {
                     for &n in &self.found {
                         self.reserved[n as usize].push((begin, end));
                     }
+                    let at = self.reservation_ends.partition_point(|&e| e <= end);
+                    self.reservation_ends.insert(at, end);
                 }
                 None => {}
             }
@@ -517,8 +543,8 @@ impl Controller {
             // The next moment something is released: a running job's
             // expected end, or a reservation's end on this partition.
             let next_release = self.releases.get(r).map(|x| x.0);
-            let next_unreserve =
-                part.nodes.iter().flat_map(|&n| self.reserved[n as usize].iter()).map(|&(_, e)| e).filter(|&e| e > t).min();
+            // (Any partition's: a needless candidate only costs a check.)
+            let next_unreserve = self.reservation_ends.get(self.reservation_ends.partition_point(|&e| e <= t)).copied();
             let next = match (next_release, next_unreserve) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
@@ -589,10 +615,28 @@ impl Batched for Controller {
 
 crate::batched_actor!(Controller);
 
+/// What a finished controller hands back.
+#[derive(Debug, Clone, Default)]
+pub struct Finished {
+    /// Per job.
+    pub outcomes: Vec<Outcome>,
+    /// The schedulers' counters.
+    pub counters: Counters,
+    /// Every started job's nodes, one after the other.
+    pub nodes: Vec<u32>,
+    /// Per job: where its nodes begin in `nodes`.
+    pub node_at: Vec<u32>,
+}
+
 impl kameo::message::Message<Finish> for Controller {
-    type Reply = Result<(Vec<Outcome>, Counters), crate::sim::kernel::SimError>;
+    type Reply = Result<Finished, crate::sim::kernel::SimError>;
 
     async fn handle(&mut self, _: Finish, _ctx: &mut kameo::message::Context<Self, Self::Reply>) -> Self::Reply {
-        Ok((std::mem::take(&mut self.outcome), self.counters))
+        Ok(Finished {
+            outcomes: std::mem::take(&mut self.outcome),
+            counters: self.counters,
+            nodes: std::mem::take(&mut self.nodes),
+            node_at: std::mem::take(&mut self.node_at),
+        })
     }
 }

@@ -779,6 +779,14 @@ mod tests {
         assert_eq!((w.epoch, w.jobs[0].submit), (Some(T + 10), 0));
         assert_eq!(w.jobs[0].origin, origin(4));
 
+        // A skipped job's step is then an orphan; the report is as if the line were not there.
+        let bad_job_12 = dump(GPU_REQ).replace("billing=4,cpu=4,mem=4G,node=1|cn03", "billing=4,cpu|cn03");
+        let err = parse(&bad_job_12, false).unwrap_err().to_string();
+        assert!(err.starts_with("t.sacct:4: column AllocTRES: `cpu` is not key=value"), "{err}");
+        let (w, report) = parse(&bad_job_12, true).unwrap();
+        assert_eq!(w.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), [10, 11, 23]);
+        assert_eq!((report.allocations, report.steps, report.orphan_steps), (4, 0, 1));
+
         let bad_alloc = dump(GPU_REQ).replace("cpu=1,mem=1.5G,node=1", "cpu=1,mem=lots,node=1");
         let err = parse(&bad_alloc, false).unwrap_err().to_string();
         assert!(err.starts_with("t.sacct:6: column AllocTRES: `lots` is not a memory size"), "{err}");
@@ -819,6 +827,13 @@ mod tests {
         assert_eq!(w.jobs[2].logged.as_ref().unwrap().ending, Ending::Cancelled);
         assert_eq!(w.jobs[3].origin, origin(5));
         assert_eq!(report.het_jobs, 1);
+
+        // A ReqTRES without mem takes ReqMem.
+        let text = HEAD.to_string()
+            + "5|5|j|u|g|a|p|q|100|100|110|120|00:00:10|00:01:00|2|2|1|1|100Mc|cpu=2,node=1||n1|COMPLETED\n";
+        let (w, _) = parse(&text, false).unwrap();
+        assert_eq!(w.jobs[0].request, tres(2, 200, 1));
+        assert_eq!(w.jobs[0].logged.as_ref().unwrap().alloc, tres(2, 200, 1));
     }
 
     #[test]

@@ -1,0 +1,578 @@
+#!/usr/bin/env bash
+# A real multi-node Slurm test cluster and a scripted workload, whose
+# accounting a simulator then replays.
+#
+# The cluster (Debian's slurm-wlm, slurmdbd, munge, MariaDB), as root, with
+# config, key, sockets, database, state and logs in one temporary directory:
+#   - munged, MariaDB, slurmdbd and slurmctld in a private network namespace
+#     (unshare --net) that holds a bridge, br0, at 10.77.0.1/24, and lo;
+#   - six slurmd, each in a network namespace of its own (unshare --net, one
+#     per daemon) whose only interfaces are lo and eth0, one end of a veth pair
+#     whose other end is a port of br0: cpu1-cpu4 at 10.77.0.11-14 (4 CPUs,
+#     8000 MB) and gpu1-gpu2 at 10.77.0.21-22 (4 CPUs, 16000 MB, 2 GPUs that
+#     exist only in gres.conf). The counts are fake (SlurmdParameters=
+#     config_overrides); the jobs only sleep.
+#   Nothing leaves these namespaces: they die with the processes that hold them.
+#   - partitions cpu (default; PriorityJobFactor=1) and gpu (PriorityJobFactor=2);
+#     accounts physics (fairshare 2) and biology (fairshare 1); users nobody
+#     and daemon in physics, daemon, bin and sys in biology; associations
+#     enforced; multifactor priority (age, fair share, job size, partition)
+#     and backfilling.
+#
+#   1. A deterministic plan of short jobs (tests/slurm/plan-workload.awk, seed
+#      fixed; 160 jobs over 420 s unless told otherwise) is written to
+#      OUT/plan.tsv; each job is submitted with sbatch, as its user, at its
+#      planned offset from the start (so Slurm's Submit time is the planned
+#      time), named after its plan line (j001, j002, ...). They sleep 5 to 60 s
+#      on 1 to 4 CPUs per node, some on 2 nodes, with memory requests, some
+#      with 1 or 2 GPUs; time limits 1 to 5 minutes. Enough load that queues
+#      form and backfilling matters. sprio, squeue and sshare are sampled
+#      every 10 s meanwhile (OUT/snapshots.txt).
+#   2. Once every job has ended (at most 20 minutes after the first
+#      submission): the accounting, with SLURM_TIME_FORMAT=%s,
+#        sacct --allusers --parsable2 --format=<list below> -S <start>  > OUT/dump.sacct
+#      plus each job's scheduling flags and priority (OUT/sched.sacct:
+#      SchedSubmit, SchedMain or SchedBackfill), `sshare -a -l -P`
+#      (OUT/sshare.txt), the associations and Slurm's own view of its
+#      configuration (OUT/sacctmgr-assoc.txt, OUT/scontrol-config.txt).
+#      Checked: every planned job is there once, COMPLETED, with its user,
+#      account, partition, nodes, CPUs and GPUs; GPU jobs ran on gpu nodes;
+#      the jobs ran on at least 4 distinct nodes; submitted on time.
+#   3. The cluster stopped: if $SLASIM (default target/release/slasim) exists
+#      and has `slurm compare`, `slasim slurm compare --slurm-conf
+#      OUT/slurm.conf OUT/dump.sacct` must exit 0; otherwise that step says
+#      SKIPPED (it is not a failure).
+#
+# Usage: tests/slurm/cluster.sh [--out DIR]   (as root; about 11 minutes)
+#          --out DIR keeps slurm.conf, gres.conf, plan.tsv, dump.sacct, ...,
+#          and the daemons' logs (DIR/logs/) in DIR; without it they go to a
+#          temporary directory that is removed.
+#          --jobs N --span S (default 160 and 420): a plan of N jobs
+#          submitted over S seconds, for trying the script quickly.
+#        tests/slurm/cluster.sh --install   (installs the packages, exit 0 when it can run)
+# Skipped (exit 0) when not root, when the packages cannot be installed with
+# apt-get, or when network namespaces, veth pairs and a bridge cannot be
+# made; under CI=true that is a failure (see .ci/skip.sh;
+# SLASIM_CI_UNAVAILABLE=slurm-cluster makes it so). Every wait is bounded;
+# the daemons it started are stopped by their PIDs and the temporary
+# directory is removed on every exit.
+set -eEuo pipefail
+trap 'echo "slurm cluster test FAILED: line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
+caller_pwd="$PWD"
+cd "$(dirname "$0")/../.."
+root="$PWD"
+self="$root/tests/slurm/$(basename "$0")"
+t0="${SLASIM_CLUSTER_T0:-$(date +%s)}"
+export PATH="$PATH:/usr/sbin:/sbin"
+
+fail() { echo "slurm cluster test FAILED: $*" >&2; exit 1; }
+step() { echo; echo "== $*  [$(($(date +%s) - t0)) s]"; }
+. "$root/.ci/skip.sh"
+
+install=0 out="" jobs=160 span=420 seed=20240601
+while (($#)); do
+    case "$1" in
+        --install) install=1 ;;
+        --out) (($# >= 2)) || fail "--out needs a directory"; out="$2"; shift ;;
+        --out=*) out="${1#--out=}" ;;
+        --jobs) (($# >= 2)) || fail "--jobs needs a number"; jobs="$2"; shift ;;
+        --span) (($# >= 2)) || fail "--span needs a number of seconds"; span="$2"; shift ;;
+        -h | --help) sed -n '2,/^set -eEuo/p' "$self" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) fail "unknown argument '$1' (usage: tests/slurm/cluster.sh [--install] [--out DIR] [--jobs N --span S])" ;;
+    esac
+    shift
+done
+[[ "$jobs" =~ ^[1-9][0-9]*$ && "$jobs" -le 999 ]] || fail "--jobs must be 1 to 999"
+[[ "$span" =~ ^[1-9][0-9]*$ && "$span" -ge "$jobs" ]] || fail "--span must be at least --jobs (one submission a second at most)"
+if [[ -n "$out" && "$out" != /* ]]; then out="$caller_pwd/$out"; fi
+
+have() { local path; path="$(command -v "$1")" && [[ -x "$path" ]]; }
+tools=(slurmctld slurmd slurmdbd sbatch squeue scancel scontrol sacct sacctmgr sinfo sshare sprio munged mariadbd
+    mariadb-install-db mariadb runuser unshare ip awk)
+packages="slurm-wlm slurmdbd munge mariadb-server iproute2"
+why=""
+# Root, the packages installed (with apt-get when missing), and network
+# namespaces with veth pairs and a bridge to be had; else sets $why and fails.
+prerequisites() {
+    local out tool missing=0
+    if unavailable slurm-cluster; then
+        why="SLASIM_CI_UNAVAILABLE names slurm-cluster: $packages treated as not installable"; return 1
+    fi
+    if [[ $(id -u) -ne 0 ]]; then
+        why="the Slurm cluster test runs slurmd, munged and MariaDB as root and makes network namespaces; run it as root"
+        return 1
+    fi
+    for tool in "${tools[@]}"; do have "$tool" || missing=1; done
+    if ((missing)); then
+        # shellcheck disable=SC2086 # the package list splits on purpose
+        if ! out="$("$root/.ci/apt-install" $packages 2>&1)"; then
+            why="cannot install $packages with apt-get (${out:-apt-get failed})"; return 1
+        fi
+    fi
+    for tool in "${tools[@]}"; do
+        have "$tool" || { why="cannot install $packages with apt-get ($tool is still missing)"; return 1; }
+    done
+    if [[ -z "${SLASIM_CLUSTER_NETNS:-}" ]] &&
+        ! unshare --net -- sh -c 'ip link add b0 type bridge && ip link add v0 type veth peer name v1' 2>/dev/null; then
+        why="cannot create a network namespace with a bridge and a veth pair (unshare --net; ip link add)"
+        return 1
+    fi
+}
+if ((install)); then
+    prerequisites || { echo "$why"; exit 1; }
+    echo "slurm cluster test: $(slurmctld -V), slurmdbd $(dpkg-query -W -f='${Version}' slurmdbd), $(mariadbd --version | awk '{print $1, $2, $3}')"
+    exit 0
+fi
+
+# ---------------------------------------------------------------- install
+if [[ -z "${SLASIM_CLUSTER_NETNS:-}" ]]; then
+    step "Slurm, slurmdbd, munge and MariaDB"
+    prerequisites || skip_and_exit "slurm cluster test" "$why"
+    echo "re-running in a private network namespace (unshare --net)"
+    export SLASIM_CLUSTER_NETNS=1 SLASIM_CLUSTER_T0="$t0"
+    exec unshare --net -- bash -c 'ip link set lo up && exec "$@"' bash "$self" --out "$out" --jobs "$jobs" --span "$span"
+fi
+[[ -z "$(awk -F: 'NR > 2 { gsub(/ /, "", $1); if ($1 != "lo") print $1 }' /proc/net/dev)" ]] ||
+    fail "the private network namespace has interfaces other than lo"
+echo "$(slurmctld -V), $(mariadbd --version | awk '{print $1, $2, $3}')"
+
+# ---------------------------------------------------------------- directories
+tmp="$(mktemp -d)"
+chmod 711 "$tmp" # munged, and the jobs of nobody and co., need every directory above the socket searchable
+keep_out=1
+if [[ -z "$out" ]]; then out="$tmp/out" keep_out=0; fi
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+pids=()    # munged, MariaDB, slurmdbd, slurmctld, the slurmd: stopped in reverse order
+sampler="" # the snapshot loop
+stop_cluster() {
+    local pid i
+    if [[ -n "$sampler" ]]; then
+        kill "$sampler" 2>/dev/null || true
+        wait "$sampler" 2>/dev/null || true
+        sampler=""
+    fi
+    if [[ -n "${SLURM_CONF:-}" && -e "${SLURM_CONF:-}" ]] && ((${#pids[@]} > 4)); then
+        # The jobs of this private cluster only; slurmstepd outlives slurmd otherwise.
+        timeout 15 scancel --quiet --partition=cpu >/dev/null 2>&1 || true
+        timeout 15 scancel --quiet --partition=gpu >/dev/null 2>&1 || true
+        for _ in $(seq 1 20); do [[ -z "$(timeout 5 squeue -h 2>/dev/null || echo ?)" ]] && break; sleep 0.5; done
+    fi
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+        pid="${pids[i]}"
+        kill "$pid" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    pids=()
+}
+cleanup() {
+    local status=$?
+    stop_cluster
+    if ((status != 0)) && [[ -d "$tmp/log" ]]; then
+        echo "--- last lines of the daemon logs ($tmp/log) ---" >&2
+        tail -n 8 "$tmp"/log/*.log >&2 2>/dev/null || true
+        if ((keep_out)); then mkdir -p "$out/logs" && cp "$tmp"/log/* "$tmp"/slurm.conf "$tmp"/gres.conf "$out/logs/" 2>/dev/null || true; fi
+    fi
+    rm -rf "$tmp"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'echo "slurm cluster test interrupted" >&2; exit 130' INT TERM
+mkdir -m 755 "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/log" "$tmp/work"
+mkdir -m 700 "$tmp/key" "$tmp/db"
+chmod 777 "$tmp/work"
+
+# ---------------------------------------------------------------- network
+# br0 in this namespace; one veth pair per slurmd (see start_node).
+net=10.77.0
+ip link add br0 type bridge forward_delay 0
+ip addr add "$net.1/24" dev br0
+ip link set br0 up
+nodes=(cpu1 cpu2 cpu3 cpu4 gpu1 gpu2)
+declare -A addr=([cpu1]=$net.11 [cpu2]=$net.12 [cpu3]=$net.13 [cpu4]=$net.14 [gpu1]=$net.21 [gpu2]=$net.22)
+# Ports: the namespace is ours alone, so fixed ones.
+ctld_port=6817 slurmd_port=6818 dbd_port=6819 db_port=3306
+
+# ---------------------------------------------------------------- munged, MariaDB, slurmdbd
+key="$tmp/key/munge.key"
+if have mungekey; then mungekey --create --bits=1024 --keyfile="$key"; else dd if=/dev/urandom of="$key" bs=1 count=1024 status=none; fi
+chmod 400 "$key"
+socket="$tmp/munge/munge.socket"
+munged --foreground --socket="$socket" --key-file="$key" --pid-file="$tmp/munge/munged.pid" \
+    --seed-file="$tmp/munge/munged.seed" --log-file="$tmp/log/munged.log" >"$tmp/log/munged.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 50); do [[ -S "$socket" ]] && break; sleep 0.1; done
+[[ -S "$socket" ]] || fail "munged did not create $socket"
+
+mariadb-install-db --no-defaults --datadir="$tmp/db" --user=root --auth-root-authentication-method=normal \
+    --skip-test-db >"$tmp/log/mariadb-install.out" 2>&1 || fail "mariadb-install-db failed (see $tmp/log/mariadb-install.out)"
+db_socket="$tmp/mariadb.sock"
+mariadbd --no-defaults --datadir="$tmp/db" --user=root --bind-address=127.0.0.1 --port="$db_port" \
+    --socket="$db_socket" --pid-file="$tmp/mariadb.pid" --log-error="$tmp/log/mariadb.log" --skip-name-resolve \
+    --innodb-buffer-pool-size=64M --innodb-log-file-size=16M >"$tmp/log/mariadb.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do [[ -S "$db_socket" ]] && break; sleep 0.2; done
+[[ -S "$db_socket" ]] || fail "MariaDB did not create $db_socket within 20 s"
+db_password="$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+mariadb --no-defaults --socket="$db_socket" -uroot -e \
+    "CREATE USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$db_password';
+     GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';" || fail "cannot create the slurmdbd database user"
+
+cluster=slasimcluster
+export SLURM_CONF="$tmp/slurm.conf"
+cat >"$tmp/slurmdbd.conf" <<EOF
+AuthType=auth/munge
+AuthInfo=socket=$socket
+DbdHost=localhost
+DbdAddr=127.0.0.1
+DbdPort=$dbd_port
+SlurmUser=root
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$db_port
+StorageUser=slurm
+StoragePass=$db_password
+StorageLoc=slurm_acct_db
+PidFile=$tmp/slurmdbd.pid
+LogFile=$tmp/log/slurmdbd.log
+EOF
+chmod 600 "$tmp/slurmdbd.conf"
+
+# ---------------------------------------------------------------- slurm.conf
+# The scheduling part first (what a simulator replaying the accounting reads),
+# then the plumbing of this private cluster (addresses, ports, paths).
+{
+    cat <<EOF
+# slurm.conf of tests/slurm/cluster.sh: a private 6-node Slurm (Debian's
+# slurm-wlm $(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null || echo '?')), each slurmd in a network namespace of
+# its own. CPU, memory and GPU counts are fake (config_overrides): jobs only sleep.
+ClusterName=$cluster
+
+# ---- scheduling
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=5,bf_resolution=5,bf_window=30,bf_max_job_test=500,default_queue_depth=100
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+DefMemPerCPU=500
+GresTypes=gpu
+PriorityType=priority/multifactor
+PriorityCalcPeriod=1
+PriorityDecayHalfLife=0-0:30
+PriorityMaxAge=0-0:10
+PriorityWeightAge=1000
+PriorityWeightFairshare=2000
+PriorityWeightJobSize=500
+PriorityWeightPartition=1000
+PriorityWeightQOS=0
+PriorityFavorSmall=NO
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageEnforce=associations
+AccountingStorageTRES=gres/gpu
+JobAcctGatherType=jobacct_gather/none
+MinJobAge=86400
+
+# ---- nodes and partitions
+EOF
+    for n in "${nodes[@]}"; do
+        if [[ $n == gpu* ]]; then mem=16000 gres=" Gres=gpu:2"; else mem=8000 gres=""; fi
+        echo "NodeName=$n NodeAddr=${addr[$n]} CPUs=4 Sockets=1 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=$mem$gres State=UNKNOWN"
+    done
+    cat <<EOF
+PartitionName=cpu Nodes=cpu[1-4] Default=YES MaxTime=10 PriorityTier=1 PriorityJobFactor=1 State=UP
+PartitionName=gpu Nodes=gpu[1-2] MaxTime=10 PriorityTier=1 PriorityJobFactor=2 State=UP
+
+# ---- plumbing of this private cluster
+SlurmctldHost=localhost($net.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+SlurmdParameters=config_overrides
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$socket
+AccountingStorageHost=localhost
+AccountingStoragePort=$dbd_port
+AccountingStoragePass=$socket
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+MpiDefault=none
+SwitchType=switch/none
+JobCompType=jobcomp/none
+MailProg=/bin/true
+ReturnToService=2
+KillWait=2
+StateSaveLocation=$tmp/state
+SlurmdSpoolDir=$tmp/spool/%n
+SlurmctldPidFile=$tmp/slurmctld.pid
+SlurmdPidFile=$tmp/slurmd-%n.pid
+SlurmctldLogFile=$tmp/log/slurmctld.log
+SlurmdLogFile=$tmp/log/slurmd-%n.log
+EOF
+} >"$SLURM_CONF"
+# Fake GPUs. slurmd 22.05 drops a GPU without a File ("Removing file-less GPU
+# from final GRES list") and complains about a File that is no character
+# device; so each GPU is a character device node 1:3, a clone of /dev/null.
+mkdir -m 755 "$tmp/dev"
+for g in 0 1; do
+    mknod -m 666 "$tmp/dev/gpu$g" c 1 3 2>/dev/null || : >"$tmp/dev/gpu$g" # a plain file still counts, with an error logged
+done
+cat >"$tmp/gres.conf" <<EOF
+NodeName=gpu[1-2] Name=gpu File=$tmp/dev/gpu[0-1]
+EOF
+
+# ---------------------------------------------------------------- slurmdbd, associations
+slurmdbd -D >"$tmp/log/slurmdbd.out" 2>&1 &
+pids+=($!)
+registered=0
+for _ in $(seq 1 60); do
+    kill -0 "${pids[-1]}" 2>/dev/null || fail "slurmdbd exited at start"
+    if sacctmgr -i add cluster "$cluster" >"$tmp/log/sacctmgr.out" 2>&1; then registered=1; break; fi
+    sleep 0.5
+done
+((registered)) || fail "slurmdbd did not accept the cluster within 30 s: $(tail -n 3 "$tmp/log/sacctmgr.out")"
+users=(nobody daemon bin sys)
+for u in "${users[@]}"; do id "$u" >/dev/null 2>&1 || fail "no Unix user $u"; done
+{
+    sacctmgr -i add account physics Cluster="$cluster" Description=physics Organization=slasim Fairshare=2
+    sacctmgr -i add account biology Cluster="$cluster" Description=biology Organization=slasim Fairshare=1
+    sacctmgr -i add user nobody Account=physics DefaultAccount=physics
+    sacctmgr -i add user daemon Account=physics,biology DefaultAccount=physics
+    sacctmgr -i add user bin Account=biology DefaultAccount=biology
+    sacctmgr -i add user sys Account=biology DefaultAccount=biology
+} >>"$tmp/log/sacctmgr.out" 2>&1 || fail "sacctmgr could not add the accounts and users: $(tail -n 3 "$tmp/log/sacctmgr.out")"
+
+# ---------------------------------------------------------------- slurmctld, slurmd
+slurmctld -D -f "$SLURM_CONF" >"$tmp/log/slurmctld.out" 2>&1 &
+pids+=($!)
+outer_ns="$(readlink /proc/self/ns/net)"
+# slurmd $1 in a network namespace of its own, at address $2 on eth0, the
+# peer of vh-$1 on br0. The namespace is made first (unshare --net), then
+# eth0 is moved into it by PID, then slurmd is exec'd there.
+start_node() {
+    local name="$1" address="$2" pid ns=""
+    unshare --net -- bash -c '
+        for _ in $(seq 1 100); do ip link show eth0 >/dev/null 2>&1 && break; sleep 0.1; done
+        ip link set lo up && ip addr add "$2/24" dev eth0 && ip link set eth0 up || exit 1
+        exec slurmd -D -N "$1" -f "$SLURM_CONF"' node "$name" "$address" >"$tmp/log/slurmd-$name.out" 2>&1 &
+    pid=$!
+    pids+=("$pid")
+    for _ in $(seq 1 50); do
+        ns="$(readlink "/proc/$pid/ns/net" 2>/dev/null || true)"
+        [[ -n "$ns" && "$ns" != "$outer_ns" ]] && break
+        sleep 0.1
+    done
+    [[ -n "$ns" && "$ns" != "$outer_ns" ]] || fail "slurmd $name: no network namespace of its own (pid $pid)"
+    ip link add "vh-$name" type veth peer name eth0 netns "$pid"
+    ip link set "vh-$name" master br0 up
+}
+for n in "${nodes[@]}"; do start_node "$n" "${addr[$n]}"; done
+echo "munged, MariaDB, slurmdbd, slurmctld, 6 slurmd started (pids ${pids[*]}); config $SLURM_CONF"
+idle=0
+for _ in $(seq 1 90); do
+    idle="$(timeout 10 sinfo -h -N -o '%N %T' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l || true)"
+    ((idle == ${#nodes[@]})) && break
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a daemon (pid $pid) exited at start"; done
+    sleep 1
+done
+((idle == ${#nodes[@]})) || fail "only $idle of ${#nodes[@]} nodes idle after 90 s: $(sinfo -N -h -o '%N:%T' | paste -sd' ')"
+sinfo -N -o '%N %P %c %m %G %T'
+for n in "${nodes[@]}"; do
+    pid="$(cat "$tmp/slurmd-$n.pid" 2>/dev/null || true)"
+    [[ -n "$pid" ]] || continue
+    echo "  $n: slurmd pid $pid in $(readlink "/proc/$pid/ns/net") with $(nsenter -t "$pid" -n ip -o -4 addr show dev eth0 2>/dev/null | awk '{print $4}' || echo '?')"
+done
+echo "this namespace ($outer_ns): $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | paste -sd' ')"
+scontrol show node gpu1 | grep -E 'Gres=|CfgTRES' | sed 's/^ */  gpu1: /'
+
+# ---------------------------------------------------------------- plan
+step "1. the workload: $jobs jobs over $span s"
+plan="$out/plan.tsv"
+awk -v seed="$seed" -v jobs="$jobs" -v span="$span" -f "$root/tests/slurm/plan-workload.awk" >"$plan"
+(($(wc -l <"$plan") == jobs + 1)) || fail "the plan has $(($(wc -l <"$plan") - 1)) jobs, expected $jobs"
+awk -F'\t' 'NR > 1 {
+        n++; part[$5]++; user[$3]++; acct[$4]++
+        if ($6 == 2) two++; if ($9 > 0) gpus[$9]++
+        cpu_s += $6 * $7 * $10
+    }
+    END {
+        printf "plan: %d jobs; partitions", n; for (k in part) printf " %s %d", k, part[k]
+        printf "; users"; for (k in user) printf " %s %d", k, user[k]
+        printf "; accounts"; for (k in acct) printf " %s %d", k, acct[k]
+        printf "; %d on 2 nodes; GPU jobs", two; for (k in gpus) printf " gpu:%s %d", k, gpus[k]
+        printf "; %d CPU-seconds of sleep\n", cpu_s
+    }' "$plan"
+head -n 4 "$plan" | column -t
+
+# Samples of the queue, the priorities and the fair share, every 10 s.
+snapshots="$out/snapshots.txt"
+: >"$snapshots"
+(
+    trap - ERR
+    set +e
+    while :; do
+        {
+            echo "### $(date +%s) squeue"
+            squeue -h -o '%i %j %u %a %P %T %Q %r %S' 2>&1
+            echo "### $(date +%s) sprio -l"
+            sprio -l 2>&1
+            echo "### $(date +%s) sshare -a -l -P"
+            sshare -a -l -P 2>&1
+        } >>"$snapshots"
+        sleep 10
+    done
+) &
+sampler=$!
+
+# Each job at its planned second: sbatch as its user, 50 ms after the second starts.
+submitted="$out/submitted.tsv"
+printf 'name\tjobid\tplanned\tsubmitted\n' >"$submitted"
+sub0=$(($(date +%s) + 3))
+dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
+echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T')); sacct -S $dump_start"
+late_max=0 count=0
+while IFS=$'\t' read -r name offset user account partition nnodes cpus mem gpus sleep_s limit; do
+    target=$((sub0 + offset))
+    now_ns=$(date +%s%N)
+    wait_ns=$((target * 1000000000 + 50000000 - now_ns))
+    if ((wait_ns > 0)); then sleep "$(printf '%d.%09d' $((wait_ns / 1000000000)) $((wait_ns % 1000000000)))"; fi
+    args=(--parsable -J "$name" -A "$account" -p "$partition" -N "$nnodes" --ntasks-per-node="$cpus" --mem="${mem}M"
+        --time="$limit" -o /dev/null -D "$tmp/work")
+    ((gpus == 0)) || args+=(--gres="gpu:$gpus")
+    at=$(date +%s)
+    id="$(runuser -u "$user" -- sbatch "${args[@]}" --wrap "sleep $sleep_s" 2>&1 | cut -d';' -f1)" || true
+    [[ "$id" =~ ^[0-9]+$ ]] || fail "sbatch of $name as $user did not print a job id: $id"
+    printf '%s\t%s\t%s\t%s\n' "$name" "$id" "$target" "$at" >>"$submitted"
+    ((at - target <= late_max)) || late_max=$((at - target))
+    count=$((count + 1))
+    if ((count % 20 == 0)); then
+        echo "  $count submitted [$(($(date +%s) - sub0)) s]; queue: $(squeue -h -o '%T' | sort | uniq -c | awk '{printf "%s %s ", $2, $1}')"
+    fi
+done < <(tail -n +2 "$plan")
+echo "all $count submitted in $(($(date +%s) - sub0)) s; the latest sbatch started $late_max s after its planned second"
+
+# ---------------------------------------------------------------- wait
+step "waiting for every job to end (at most 20 minutes after the first submission)"
+deadline=$((sub0 + 1200))
+final='^(COMPLETED|FAILED|TIMEOUT|CANCELLED.*|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE)$'
+last_report=0
+while :; do
+    queued="$(timeout 20 squeue -h -o '%T' 2>/dev/null | sort | uniq -c | awk '{printf "%s %s ", $2, $1}')" || queued="?"
+    if [[ -z "$queued" ]]; then
+        ended="$(timeout 20 sacct --allusers -X -n -P -S "$dump_start" --format=JobName,State 2>/dev/null |
+            awk -F'|' -v re="$final" '$1 ~ /^j[0-9]+$/ && $2 ~ re' | wc -l || true)"
+        ((ended == jobs)) && break
+    fi
+    now=$(date +%s)
+    ((now < deadline)) || fail "jobs still not ended 20 minutes after the first submission (queue: $queued)"
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a daemon (pid $pid) died"; done
+    if ((now - last_report >= 30)); then
+        echo "  [$((now - sub0)) s] queue: ${queued:-empty, waiting for the accounting}"
+        last_report=$now
+    fi
+    sleep 3
+done
+kill "$sampler" 2>/dev/null || true
+wait "$sampler" 2>/dev/null || true
+sampler=""
+echo "every job ended, $(($(date +%s) - sub0)) s after the first submission"
+
+# ---------------------------------------------------------------- dump
+step "2. the accounting dump"
+format=JobIDRaw,JobID,JobName,User,Group,Account,Partition,QOS,Submit,Eligible,Start,End,Elapsed,Timelimit,ReqCPUS,AllocCPUS,ReqNodes,AllocNodes,ReqMem,ReqTRES,AllocTRES,NodeList,State
+dump="$out/dump.sacct"
+SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format="$format" -S "$dump_start" >"$dump"
+SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 -X --format=JobIDRaw,JobName,Partition,Priority,Flags,Reason,Submit,Start \
+    -S "$dump_start" >"$out/sched.sacct"
+sshare -a -l -P >"$out/sshare.txt"
+sacctmgr -P show assoc format=Cluster,Account,User,Fairshare,ParentName,DefaultQOS >"$out/sacctmgr-assoc.txt"
+scontrol show config >"$out/scontrol-config.txt"
+scontrol show nodes >"$out/scontrol-nodes.txt"
+scontrol show partitions >"$out/scontrol-partitions.txt"
+cp "$SLURM_CONF" "$out/slurm.conf"
+cp "$tmp/gres.conf" "$out/gres.conf"
+echo "SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format=$format -S $dump_start"
+echo "  -> $dump: $(wc -l <"$dump") lines"
+head -n 3 "$dump"
+
+# Every planned job once, as planned; GPU jobs on gpu nodes; at least 4 nodes used.
+check="$(awk -F'\t' -v OFS='\t' '
+    FILENAME == ARGV[1] { if (FNR > 1) plan[$1] = $0; next }
+    FILENAME == ARGV[2] { if (FNR > 1) planned[$1] = $3; next }
+    FNR == 1 { FS = "|"; $0 = $0; for (i = 1; i <= NF; i++) col[$i] = i; next }
+    {
+        id = $col["JobIDRaw"]; name = $col["JobName"]
+        if (index(id, ".") || !(name in plan)) next
+        seen[name]++
+        split(plan[name], p, "\t") # name offset user account partition nodes cpus mem gpus sleep limit
+        what = name " (job " id ")"
+        if ($col["State"] != "COMPLETED") bad = bad "\n" what " ended " $col["State"]
+        if ($col["User"] != p[3]) bad = bad "\n" what ": user " $col["User"] ", planned " p[3]
+        if ($col["Account"] != p[4]) bad = bad "\n" what ": account " $col["Account"] ", planned " p[4]
+        if ($col["Partition"] != p[5]) bad = bad "\n" what ": partition " $col["Partition"] ", planned " p[5]
+        if ($col["AllocNodes"] != p[6]) bad = bad "\n" what ": " $col["AllocNodes"] " nodes, planned " p[6]
+        if ($col["ReqCPUS"] != p[6] * p[7] || $col["AllocCPUS"] != p[6] * p[7])
+            bad = bad "\n" what ": CPUs " $col["ReqCPUS"] "/" $col["AllocCPUS"] ", planned " p[6] * p[7]
+        if ($col["Timelimit"] != sprintf("00:%02d:00", p[11])) bad = bad "\n" what ": time limit " $col["Timelimit"] ", planned " p[11] " min"
+        gpu = ($col["AllocTRES"] ~ /gres\/gpu=/) ? $col["AllocTRES"] : ""
+        sub(/.*gres\/gpu=/, "", gpu); sub(/,.*/, "", gpu); gpu += 0
+        if (gpu != p[9]) bad = bad "\n" what ": " gpu " GPUs in AllocTRES, planned " p[9]
+        if (p[9] > 0 && $col["NodeList"] !~ /^gpu[0-9]+$/) bad = bad "\n" what ": a GPU job on " $col["NodeList"]
+        if ($col["End"] - $col["Start"] < p[10]) bad = bad "\n" what ": ran " $col["End"] - $col["Start"] " s, sleeps " p[10]
+        late = $col["Submit"] - planned[name]
+        if (late < 0 || late > 5) bad = bad "\n" what ": submitted " late " s after its planned time"
+        if (late == 0) on_time++
+        print "node", $col["NodeList"]
+    }
+    END {
+        for (n in plan) if (seen[n] != 1) bad = bad "\n" n ": " seen[n] + 0 " records in the dump"
+        print "on_time", on_time + 0
+        if (bad != "") print "bad", substr(bad, 2)
+    }' "$plan" "$submitted" "$dump")"
+if grep -q '^bad' <<<"$check"; then
+    fail "the dump does not match the plan:$(sed -n '/^bad/,$p' <<<"$check" | sed '1s/^bad\t/\n/' | head -n 30)"
+fi
+used="$(grep '^node' <<<"$check" | cut -f2 | sort -u | xargs -r -n1 scontrol show hostnames | sort -u | paste -sd' ')"
+(($(wc -w <<<"$used") >= 4)) || fail "the jobs ran on only these nodes: $used"
+echo "all $jobs planned jobs in the dump once, COMPLETED, with their user, account, partition, nodes, CPUs, GPUs and time limit;"
+echo "  $(grep '^on_time' <<<"$check" | cut -f2) submitted in their planned second (the others within 5 s); GPU jobs on gpu nodes; nodes used: $used"
+
+# Waits (Start - Submit) and how each job was started (sacct Flags).
+awk -F'|' 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["JobName"] ~ /^j[0-9]+$/ {
+        w = $col["Start"] - $col["Submit"]; part = $col["Partition"]
+        n[part]++; sum[part] += w; if (w > max[part]) max[part] = w
+        if (w > 0) waited[part]++; if (w >= 10) w10[part]++; if (w >= 60) w60[part]++
+        f = $col["Flags"]; how = f ~ /SchedBackfill/ ? "backfill" : f ~ /SchedMain/ ? "main" : f ~ /SchedSubmit/ ? "submit" : "other"
+        by[part, how]++; wait_by[how] += w; cnt_by[how]++
+    }
+    END {
+        for (p in n)
+            printf "  %s: %d jobs; waited > 0 s: %d, >= 10 s: %d, >= 60 s: %d; mean wait %.1f s, max %d s; started by submit %d, main %d, backfill %d\n",
+                p, n[p], waited[p], w10[p], w60[p], sum[p] / n[p], max[p], by[p, "submit"], by[p, "main"], by[p, "backfill"]
+        for (h in cnt_by) printf "  started by %s: %d jobs, mean wait %.1f s\n", h, cnt_by[h], wait_by[h] / cnt_by[h]
+    }' "$out/sched.sacct" | tee "$out/waits.txt"
+echo "sshare -a -l -P:"
+column -t -s'|' "$out/sshare.txt" | cut -c1-150
+
+# ---------------------------------------------------------------- stop
+stop_cluster
+if ((keep_out)); then mkdir -p "$out/logs" && cp "$tmp"/log/* "$out/logs/"; fi
+echo "cluster stopped; $( ((keep_out)) && echo "kept in $out: $(cd "$out" && ls | paste -sd' ')" || echo "output in a temporary directory (--out DIR keeps it)")"
+
+# ---------------------------------------------------------------- compare
+step "3. slasim slurm compare"
+slasim="${SLASIM:-$root/target/release/slasim}"
+if [[ -x "$slasim" ]] && "$slasim" slurm compare --help >/dev/null 2>&1; then
+    echo "$slasim slurm compare --slurm-conf $out/slurm.conf $out/dump.sacct"
+    "$slasim" slurm compare --slurm-conf "$out/slurm.conf" "$out/dump.sacct" || fail "slasim slurm compare exited $?"
+else
+    if [[ -x "$slasim" ]]; then reason="$slasim has no 'slurm compare' subcommand"; else reason="no slasim binary at $slasim"; fi
+    echo "slurm cluster test: comparison with slasim SKIPPED: $reason"
+    if [[ -n "${SLASIM_SKIP_LOG:-}" ]]; then printf '%-8s %s: %s\n' SKIPPED "slurm cluster comparison" "$reason" >>"$SLASIM_SKIP_LOG"; fi
+fi
+
+echo
+echo "slurm cluster test passed in $(($(date +%s) - t0)) s"
