@@ -34,8 +34,8 @@ pub mod registry;
 pub mod report;
 pub mod rng;
 pub mod setting;
-pub mod slurm;
 pub mod sim;
+pub mod slurm;
 pub mod stats;
 pub mod store;
 #[cfg(test)]

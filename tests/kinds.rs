@@ -233,6 +233,8 @@ fn every_config_dry_runs_with_its_point_count() {
         ("quick.toml", 52),
         ("scale-100k.toml", 100),
         ("sdsc-blue-chapter6.toml", 3000),
+        ("slurm-month.toml", 1),
+        ("slurm-priority-sweep.toml", 1000),
         ("sdsc-ds-chapter6.toml", 3000),
         ("sdsc-sp2-chapter6.toml", 3000),
     ];

@@ -109,6 +109,7 @@ fn cluster_fixture_converts_field_by_field() {
         epoch_times: false,
         guessed_max_procs: Some(64),
         guessed_max_nodes: Some(4),
+        skipped: Default::default(),
     };
     assert_eq!(c.report, expected);
     assert_eq!(

@@ -142,11 +142,13 @@ fn impossible_jobs_are_located_errors() {
     assert!(text.contains("no node of partition gpu has more than 2"), "{text}");
 
     let w = workload(vec![SlurmJob { partition: 1, ..job(8, 0, 2, 60, 10) }], &["cpu", "debug"]);
-    let text = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
+    let text =
+        Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
     assert!(text.contains("Partition") && text.contains("\"debug\" is not defined"), "{text}");
 
     let w = workload(vec![job(9, 0, 2, 3601, 10)], &["cpu"]);
-    let text = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
+    let text =
+        Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
     assert!(text.contains("Timelimit") && text.contains("MaxTime"), "{text}");
 }
 
@@ -191,7 +193,8 @@ fn multifactor_priority_by_hand() {
     assert_eq!(m.priority(fixed, 0, 30, 0.25), 1275);
     // At submission the age is 0; never below 1.
     assert_eq!(m.priority(fixed, 30, 30, 0.25), 775);
-    let nothing = Multifactor::new(slasim::slurm::conf::PrioritySettings { multifactor: true, ..Default::default() }, &machine);
+    let nothing =
+        Multifactor::new(slasim::slurm::conf::PrioritySettings { multifactor: true, ..Default::default() }, &machine);
     assert_eq!(nothing.priority(nothing.fixed(0, &need), 0, 0, 0.0), 1);
 }
 
@@ -303,6 +306,137 @@ proptest! {
                     }
                 }
             }
+        }
+    }
+}
+
+fn stdout_of(args: &[&str]) -> (bool, String, String) {
+    let out = common::slasim().args(args).output().expect("slasim runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A sweep of Slurm settings stores the same rows on one thread and on two,
+/// and a second run finds every point already there.
+#[test]
+fn a_slurm_sweep_is_the_same_on_any_number_of_threads_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("small.toml");
+    let conf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/gpu-machine.conf");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"slurm-small\"\n[slurm]\nconf = {:?}\nsynthetic = {{ days = 2.0, load = 0.9 }}\n\
+             [[sweep]]\nname = \"w\"\n[sweep.axes]\npriority_weight_age = [0, 4000]\nbf_window = [60, 2880]\n",
+            conf.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut dumps = Vec::new();
+    for jobs in ["1", "2"] {
+        let db = dir.path().join(format!("s{jobs}.sqlite"));
+        let (ok, out, err) = stdout_of(&[
+            "sweep",
+            config.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+            "--jobs",
+            jobs,
+            "--no-progress",
+        ]);
+        assert!(ok, "{out}{err}");
+        assert!(out.contains("0 already there, 4 simulated now"), "{out}");
+        let mut rows = String::new();
+        for sql in [
+            "SELECT point_id, conf_sha256, jobs, mean_wait, max_wait, cpu_utilisation, gpu_utilisation, backfilled FROM slurm_points ORDER BY point_id",
+            "SELECT * FROM slurm_groups ORDER BY point_id, grouping, name",
+            "SELECT * FROM slurm_jobs ORDER BY point_id, job",
+        ] {
+            let (ok, out, err) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
+            assert!(ok, "{err}");
+            rows.push_str(&out);
+        }
+        assert!(rows.lines().count() > 100, "jobs were stored");
+        dumps.push(rows);
+    }
+    assert_eq!(dumps[0], dumps[1]);
+    let db = dir.path().join("s1.sqlite");
+    let (ok, out, _) = stdout_of(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-progress"]);
+    assert!(ok && out.contains("4 already there, 0 simulated now"), "{out}");
+}
+
+/// Bad slurm.conf lines are errors naming the file, the line and the field.
+#[test]
+fn a_bad_slurm_conf_names_its_line_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let base =
+        "NodeName=c[1-2] CPUs=4 RealMemory=4000\nNodeName=g1 CPUs=8 Gres=gpu:2\nPartitionName=cpu Nodes=c[1-2]\n";
+    let cases = [
+        ("PartitionName=gpu Nodes=g1,g7\n", 4, "PartitionName=gpu Nodes", "g7"),
+        ("PartitionName=empty\n", 4, "PartitionName=empty", "no nodes"),
+        ("NodeName=g2 CPUs=8 Gres=gpu\n", 4, "Gres", "count"),
+        ("PriorityWeightAge=lots\n", 4, "PriorityWeightAge", "lots"),
+    ];
+    for (line, at, field, detail) in cases {
+        let path = dir.path().join("slurm.conf");
+        std::fs::write(&path, format!("{base}{line}")).unwrap();
+        let (ok, out, err) = stdout_of(&["slurm", "conf", "--slurm-conf", path.to_str().unwrap()]);
+        assert!(!ok, "{line} was accepted: {out}");
+        let located = format!("{}:{at}:", path.display());
+        assert!(err.contains(&located) && err.contains(field) && err.contains(detail), "{line}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// A dump whose job asks for more GPUs than any node has, or for a partition
+/// the conf does not define, is refused naming the dump's line and the field;
+/// nothing is stored.
+#[test]
+fn a_dump_the_machine_cannot_run_is_refused_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("slurm.conf");
+    std::fs::write(
+        &conf,
+        "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nNodeName=c1 CPUs=4 RealMemory=4000\n\
+         NodeName=g1 CPUs=8 RealMemory=8000 Gres=gpu:2\nPartitionName=cpu Nodes=c1\nPartitionName=gpu Nodes=g1\n",
+    )
+    .unwrap();
+    let header = "JobIDRaw|JobID|JobName|User|Group|Account|Partition|QOS|Submit|Eligible|Start|End|Elapsed|Timelimit|ReqCPUS|AllocCPUS|ReqNodes|AllocNodes|ReqMem|ReqTRES|AllocTRES|NodeList|State";
+    let ok_line = "10|10|a|alice|alice|physics|cpu|normal|1000|1000|1000|1060|00:01:00|00:05:00|2|2|1|1|1000M|billing=2,cpu=2,mem=1000M,node=1|billing=2,cpu=2,mem=1000M,node=1|c1|COMPLETED";
+    let cases = [
+        (
+            "11|11|b|bob|bob|biology|gpu|normal|1010|1010|1010|1070|00:01:00|00:05:00|2|2|1|1|1000M|billing=2,cpu=2,gres/gpu=3,mem=1000M,node=1|billing=2,cpu=2,gres/gpu=3,mem=1000M,node=1|g1|COMPLETED",
+            "gres/gpu",
+        ),
+        (
+            "11|11|b|bob|bob|biology|debug|normal|1010|1010|1010|1070|00:01:00|00:05:00|2|2|1|1|1000M|billing=2,cpu=2,mem=1000M,node=1|billing=2,cpu=2,mem=1000M,node=1|g1|COMPLETED",
+            "Partition",
+        ),
+    ];
+    for (bad, field) in cases {
+        let dump = dir.path().join("dump.sacct");
+        std::fs::write(&dump, format!("{header}\n{ok_line}\n{bad}\n")).unwrap();
+        let db = dir.path().join("store.sqlite");
+        let (ok, out, err) = stdout_of(&[
+            "slurm",
+            "run",
+            "--slurm-conf",
+            conf.to_str().unwrap(),
+            "--trace",
+            dump.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert!(!ok, "accepted: {out}");
+        let located = format!("{}:3", dump.display());
+        assert!(err.contains(&located) && err.contains(field) && err.contains("job 11"), "{err}");
+        if db.exists() {
+            let (_, rows, _) =
+                stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", "SELECT count(*) FROM slurm_points"]);
+            assert_eq!(rows.lines().nth(1), Some("0"), "a point was stored: {rows}");
         }
     }
 }

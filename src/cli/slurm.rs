@@ -102,10 +102,17 @@ pub(crate) fn run(command: SlurmCommand) -> anyhow::Result<std::process::ExitCod
 fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     let conf = crate::slurm::conf::read(&args.slurm_conf)?;
     let mut out = String::new();
-    let _ = writeln!(out, "{}: {} nodes, {} partitions", args.slurm_conf.display(), conf.nodes.len(), conf.partitions.len());
+    let _ = writeln!(
+        out,
+        "{}: {} nodes, {} partitions",
+        args.slurm_conf.display(),
+        conf.nodes.len(),
+        conf.partitions.len()
+    );
     for p in &conf.partitions {
         let nodes: Vec<&str> = p.nodes.iter().map(|&i| conf.nodes[i].name.as_str()).collect();
-        let (cpus, gpus): (u32, u32) = p.nodes.iter().fold((0, 0), |(c, g), &i| (c + conf.nodes[i].cpus, g + conf.nodes[i].gpus));
+        let (cpus, gpus): (u32, u32) =
+            p.nodes.iter().fold((0, 0), |(c, g), &i| (c + conf.nodes[i].cpus, g + conf.nodes[i].gpus));
         let _ = writeln!(
             out,
             "  partition {} (line {}): {} nodes, {cpus} CPUs, {gpus} GPUs, MaxTime {}, PriorityTier {}, PriorityJobFactor {}: {}",
@@ -139,10 +146,7 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         conf: args.slurm_conf.clone(),
         trace: args.trace.clone(),
         lenient: args.lenient,
-        synthetic: crate::workload::slurm_synthetic::SlurmSynthetic {
-            days: args.days,
-            ..Default::default()
-        },
+        synthetic: crate::workload::slurm_synthetic::SlurmSynthetic { days: args.days, ..Default::default() },
         ..SlurmSettings::default()
     };
     let point = Point::new(settings.resolve()?);
@@ -194,7 +198,13 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         .zip(&run.outcomes)
         .filter_map(|(job, o)| {
             let logged = job.logged.as_ref()?;
-            Some(Compared { id: job.id, submit: job.submit, logged: logged.start, simulated: o.start, backfilled: o.backfilled })
+            Some(Compared {
+                id: job.id,
+                submit: job.submit,
+                logged: logged.start,
+                simulated: o.start,
+                backfilled: o.backfilled,
+            })
         })
         .collect();
     anyhow::ensure!(!jobs.is_empty(), "{}: no job with a logged start to compare", args.dump.display());
@@ -220,7 +230,12 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
     let share = in_order as f64 / jobs.len() as f64;
     let mut out = String::new();
     let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
-    let _ = writeln!(out, "start order: {in_order} of {} jobs in the logged order ({:.1} %), tolerance {tolerance} s", jobs.len(), share * 100.0);
+    let _ = writeln!(
+        out,
+        "start order: {in_order} of {} jobs in the logged order ({:.1} %), tolerance {tolerance} s",
+        jobs.len(),
+        share * 100.0
+    );
     let _ = writeln!(
         out,
         "simulated − logged start (s): min {}, 5% {}, 25% {}, median {}, 75% {}, 95% {}, max {}",
@@ -233,7 +248,12 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         diffs[diffs.len() - 1]
     );
     let within = jobs.len() - outside.len();
-    let _ = writeln!(out, "within {tolerance} s of the logged start: {within} of {} jobs ({:.1} %)", jobs.len(), within as f64 * 100.0 / jobs.len() as f64);
+    let _ = writeln!(
+        out,
+        "within {tolerance} s of the logged start: {within} of {} jobs ({:.1} %)",
+        jobs.len(),
+        within as f64 * 100.0 / jobs.len() as f64
+    );
     let exact = diffs.iter().filter(|&&d| d == 0).count();
     let _ = writeln!(out, "identical starts: {exact}");
     for j in outside.iter().take(20) {
@@ -249,9 +269,19 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         );
     }
     if let Some(path) = &args.csv {
-        let mut csv = String::from("job,submit,logged_start,simulated_start,difference,backfilled,out_of_order_pairs\n");
+        let mut csv =
+            String::from("job,submit,logged_start,simulated_start,difference,backfilled,out_of_order_pairs\n");
         for (j, n) in jobs.iter().zip(&out_of_order) {
-            let _ = writeln!(csv, "{},{},{},{},{},{},{n}", j.id, j.submit, j.logged, j.simulated, j.simulated - j.logged, j.backfilled);
+            let _ = writeln!(
+                csv,
+                "{},{},{},{},{},{},{n}",
+                j.id,
+                j.submit,
+                j.logged,
+                j.simulated,
+                j.simulated - j.logged,
+                j.backfilled
+            );
         }
         std::fs::write(path, csv).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
     }

@@ -30,5 +30,5 @@ pub struct Inputs {
     /// Grid logs, by workload.
     pub(crate) grid_logs: HashMap<String, Arc<GridLog>>,
     /// Slurm confs and workloads, by conf and workload settings.
-    pub(crate) slurm: HashMap<String, Arc<crate::experiment::kinds::slurm::SlurmInputs>>,
+    pub(crate) slurm: HashMap<String, Arc<crate::slurm::bench::SlurmInputs>>,
 }

@@ -13,11 +13,20 @@ use crate::sim::client::ClientActor;
 use crate::sim::kernel::{KernelStats, SimError};
 use crate::slurm::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::slurm::controller::{Controller, Counters, Outcome, Queued};
-pub use crate::slurm::machine::Need;
 use crate::slurm::instant::Arrival;
+pub use crate::slurm::machine::Need;
 use crate::slurm::machine::{JobError, Machine};
 use crate::slurm::priority::Multifactor;
 use crate::workload::slurm_jobs::SlurmWorkload;
+
+/// A conf and the workload read for it, shared by the points that read them.
+#[derive(Debug)]
+pub struct SlurmInputs {
+    /// The conf.
+    pub conf: SlurmConf,
+    /// The workload.
+    pub workload: SlurmWorkload,
+}
 
 /// One Slurm simulation, ready to run.
 pub struct Scenario {

@@ -22,8 +22,9 @@
 //! - The backfill scheduler runs every `bf_interval`. It walks the queue (at
 //!   most `bf_max_job_test` jobs). For each job it finds the earliest time
 //!   within `bf_window` at which enough of its partition's nodes are free
-//!   for its whole time limit, given the running jobs' expected ends (start
-//!   + time limit) and the nodes reserved for the jobs before it. A job that
+//!   for its whole time limit, given the running jobs' expected ends (their
+//!   start plus their time limit) and the nodes reserved for the jobs before
+//!   it. A job that
 //!   can start now starts; one that cannot has the nodes it would get
 //!   reserved against the jobs after it: whole nodes, from its start to its
 //!   expected end, both rounded down to `bf_resolution`.
@@ -344,7 +345,8 @@ impl Controller {
         self.fairshare.rank();
         for &j in &self.queue {
             let job = &self.jobs[j as usize];
-            self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
+            self.prio[j as usize] =
+                self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
         }
         self.sort_queue();
         self.dirty = true;

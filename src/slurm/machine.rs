@@ -164,11 +164,8 @@ pub struct JobError {
 impl Machine {
     /// The machine `conf` describes, empty.
     pub fn new(conf: &SlurmConf) -> Machine {
-        let size: Vec<Resources> = conf
-            .nodes
-            .iter()
-            .map(|n| Resources { cpus: n.cpus, mem_mib: n.real_memory_mib, gpus: n.gpus })
-            .collect();
+        let size: Vec<Resources> =
+            conf.nodes.iter().map(|n| Resources { cpus: n.cpus, mem_mib: n.real_memory_mib, gpus: n.gpus }).collect();
         let partitions = conf
             .partitions
             .iter()
@@ -231,7 +228,10 @@ impl Machine {
         let name = workload.partitions.get(job.partition as usize).map(String::as_str).unwrap_or("");
         let p = self.partition(name).ok_or_else(|| {
             let known: Vec<&str> = self.partitions.iter().map(|p| p.name.as_str()).collect();
-            fail("Partition", format!("partition {name:?} is not defined by the slurm.conf (it has {})", known.join(", ")))
+            fail(
+                "Partition",
+                format!("partition {name:?} is not defined by the slurm.conf (it has {})", known.join(", ")),
+            )
         })?;
         let part = &self.partitions[p];
         let need = Need::of(&job.request, self.consumable);
@@ -243,15 +243,46 @@ impl Machine {
         }
         let large_enough = part.nodes.iter().filter(|&&n| self.size[n as usize].holds(&need)).count();
         if large_enough < need.nodes as usize {
-            let most = |f: fn(&Resources) -> u64| part.nodes.iter().map(|&n| f(&self.size[n as usize])).max().unwrap_or(0);
+            let most =
+                |f: fn(&Resources) -> u64| part.nodes.iter().map(|&n| f(&self.size[n as usize])).max().unwrap_or(0);
             let (field, detail) = if part.nodes.iter().all(|&n| self.size[n as usize].gpus < need.gpus) {
-                ("ReqTRES gres/gpu", format!("asks for {} GPUs per node; no node of partition {} has more than {}", need.gpus, part.name, most(|r| u64::from(r.gpus))))
+                (
+                    "ReqTRES gres/gpu",
+                    format!(
+                        "asks for {} GPUs per node; no node of partition {} has more than {}",
+                        need.gpus,
+                        part.name,
+                        most(|r| u64::from(r.gpus))
+                    ),
+                )
             } else if part.nodes.iter().all(|&n| self.size[n as usize].cpus < need.cpus) {
-                ("ReqTRES cpu", format!("asks for {} CPUs per node; no node of partition {} has more than {}", need.cpus, part.name, most(|r| u64::from(r.cpus))))
+                (
+                    "ReqTRES cpu",
+                    format!(
+                        "asks for {} CPUs per node; no node of partition {} has more than {}",
+                        need.cpus,
+                        part.name,
+                        most(|r| u64::from(r.cpus))
+                    ),
+                )
             } else if part.nodes.iter().all(|&n| self.size[n as usize].mem_mib < need.mem_mib) {
-                ("ReqTRES mem", format!("asks for {} MiB per node; no node of partition {} has more than {}", need.mem_mib, part.name, most(|r| r.mem_mib)))
+                (
+                    "ReqTRES mem",
+                    format!(
+                        "asks for {} MiB per node; no node of partition {} has more than {}",
+                        need.mem_mib,
+                        part.name,
+                        most(|r| r.mem_mib)
+                    ),
+                )
             } else {
-                ("ReqTRES", format!("asks for {} nodes of {} CPUs, {} MiB and {} GPUs each; partition {} has only {large_enough} such nodes", need.nodes, need.cpus, need.mem_mib, need.gpus, part.name))
+                (
+                    "ReqTRES",
+                    format!(
+                        "asks for {} nodes of {} CPUs, {} MiB and {} GPUs each; partition {} has only {large_enough} such nodes",
+                        need.nodes, need.cpus, need.mem_mib, need.gpus, part.name
+                    ),
+                )
             };
             return Err(fail(field, detail));
         }
@@ -259,7 +290,10 @@ impl Machine {
             (Some(l), _, Some(max)) if l > max => {
                 return Err(fail(
                     "Timelimit",
-                    format!("{l} s is above partition {}'s MaxTime of {max} s (Slurm would hold it forever)", part.name),
+                    format!(
+                        "{l} s is above partition {}'s MaxTime of {max} s (Slurm would hold it forever)",
+                        part.name
+                    ),
                 ));
             }
             (Some(l), _, _) => l,

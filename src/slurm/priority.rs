@@ -58,7 +58,9 @@ impl Norms {
         Norms {
             nodes: machine.size.len().max(1) as f64,
             cpus: f64::from(total.cpus.max(1)),
-            max_job_factor: f64::from(machine.partitions.iter().map(|p| p.priority_job_factor).max().unwrap_or(1).max(1)),
+            max_job_factor: f64::from(
+                machine.partitions.iter().map(|p| p.priority_job_factor).max().unwrap_or(1).max(1),
+            ),
             partition_totals: machine.partitions.iter().map(|p| p.total).collect(),
         }
     }
@@ -83,11 +85,8 @@ impl Multifactor {
     /// Multifactor priority on `machine` with `settings`.
     pub fn new(settings: PrioritySettings, machine: &Machine) -> Multifactor {
         let norms = Norms::of(machine);
-        let job_factors = machine
-            .partitions
-            .iter()
-            .map(|p| f64::from(p.priority_job_factor) / norms.max_job_factor)
-            .collect();
+        let job_factors =
+            machine.partitions.iter().map(|p| f64::from(p.priority_job_factor) / norms.max_job_factor).collect();
         Multifactor { settings, norms, job_factors }
     }
 
@@ -118,7 +117,11 @@ impl Multifactor {
                 w * factor
             })
             .sum();
-        Fixed { weighted: s.weight_job_size * size.clamp(0.0, 1.0) + s.weight_partition * self.job_factors[partition] + tres }
+        Fixed {
+            weighted: s.weight_job_size * size.clamp(0.0, 1.0)
+                + s.weight_partition * self.job_factors[partition]
+                + tres,
+        }
     }
 
     /// The priority of a pending job submitted at `submit`, at `now`.

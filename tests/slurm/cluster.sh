@@ -145,6 +145,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 pids=()    # munged, MariaDB, slurmdbd, slurmctld, the slurmd: stopped in reverse order
 sampler="" # the snapshot loop
+cluster_stopped=0
 stop_cluster() {
     local pid i
     if [[ -n "$sampler" ]]; then
@@ -170,7 +171,7 @@ stop_cluster() {
 cleanup() {
     local status=$?
     stop_cluster
-    if ((status != 0)) && [[ -d "$tmp/log" ]]; then
+    if ((status != 0 && !cluster_stopped)) && [[ -d "$tmp/log" ]]; then
         echo "--- last lines of the daemon logs ($tmp/log) ---" >&2
         tail -n 8 "$tmp"/log/*.log >&2 2>/dev/null || true
         if ((keep_out)); then mkdir -p "$out/logs" && cp "$tmp"/log/* "$tmp"/slurm.conf "$tmp"/gres.conf "$out/logs/" 2>/dev/null || true; fi
@@ -353,6 +354,7 @@ outer_ns="$(readlink /proc/self/ns/net)"
 # eth0 is moved into it by PID, then slurmd is exec'd there.
 start_node() {
     local name="$1" address="$2" pid ns=""
+    mkdir -m 755 "$tmp/spool/$name"
     unshare --net -- bash -c '
         for _ in $(seq 1 100); do ip link show eth0 >/dev/null 2>&1 && break; sleep 0.1; done
         ip link set lo up && ip addr add "$2/24" dev eth0 && ip link set eth0 up || exit 1
@@ -554,11 +556,26 @@ awk -F'|' 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
                 p, n[p], waited[p], w10[p], w60[p], sum[p] / n[p], max[p], by[p, "submit"], by[p, "main"], by[p, "backfill"]
         for (h in cnt_by) printf "  started by %s: %d jobs, mean wait %.1f s\n", h, cnt_by[h], wait_by[h] / cnt_by[h]
     }' "$out/sched.sacct" | tee "$out/waits.txt"
+# Out of submission order: jobs that started while a job submitted before them
+# to the same partition was still waiting (what backfilling allows).
+awk -F'|' 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["JobName"] ~ /^j[0-9]+$/ { n++; p[n] = $col["Partition"]; sub_[n] = $col["Submit"]; st[n] = $col["Start"]; id[n] = $col["JobIDRaw"] + 0 }
+    END {
+        for (j = 1; j <= n; j++) {
+            for (i = 1; i <= n; i++)
+                if (p[i] == p[j] && (sub_[i] < sub_[j] || (sub_[i] == sub_[j] && id[i] < id[j])) && st[i] > st[j] && sub_[i] < st[j]) {
+                    ahead[p[j]]++; break
+                }
+            total[p[j]]++
+        }
+        for (q in total) printf "  %s: %d of %d jobs started while a job submitted before them to %s was still waiting\n", q, ahead[q], total[q], q
+    }' "$out/sched.sacct" | tee -a "$out/waits.txt"
 echo "sshare -a -l -P:"
 column -t -s'|' "$out/sshare.txt" | cut -c1-150
 
 # ---------------------------------------------------------------- stop
 stop_cluster
+cluster_stopped=1
 if ((keep_out)); then mkdir -p "$out/logs" && cp "$tmp"/log/* "$out/logs/"; fi
 echo "cluster stopped; $( ((keep_out)) && echo "kept in $out: $(cd "$out" && ls | paste -sd' ')" || echo "output in a temporary directory (--out DIR keeps it)")"
 

@@ -162,7 +162,9 @@ impl SlurmSettings {
     /// The point these settings describe: the conf read for its digest.
     pub fn resolve(&self) -> anyhow::Result<SlurmPoint> {
         if self.conf.as_os_str().is_empty() {
-            anyhow::bail!("slurm.conf: no file given (set `conf = \"path/to/slurm.conf\"` in [slurm], or --slurm-conf)");
+            anyhow::bail!(
+                "slurm.conf: no file given (set `conf = \"path/to/slurm.conf\"` in [slurm], or --slurm-conf)"
+            );
         }
         for (name, v) in [
             ("slurm.priority_weight_age", self.priority_weight_age),
@@ -182,7 +184,8 @@ impl SlurmSettings {
         ] {
             amount(name, v)?;
         }
-        let bytes = std::fs::read(&self.conf).with_context(|| format!("{}: cannot read the slurm.conf", self.conf.display()))?;
+        let bytes = std::fs::read(&self.conf)
+            .with_context(|| format!("{}: cannot read the slurm.conf", self.conf.display()))?;
         let conf_sha256 = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
         Ok(SlurmPoint { settings: self.clone(), conf_sha256 })
     }
@@ -224,14 +227,7 @@ impl SlurmSettings {
     }
 }
 
-/// A conf and the workload read for it, shared by the points that read them.
-#[derive(Debug)]
-pub struct SlurmInputs {
-    /// The conf.
-    pub conf: SlurmConf,
-    /// The workload.
-    pub workload: SlurmWorkload,
-}
+pub use crate::slurm::bench::SlurmInputs;
 
 /// The partitions of `conf` as the synthetic generator sees them.
 pub fn shapes(conf: &SlurmConf) -> Vec<PartitionShape> {
@@ -388,13 +384,18 @@ impl AnyPoint for SlurmPoint {
         format!("slurm {} on {}", workload, s.conf.display())
     }
 
-    fn load(&self, _index: usize, inputs: &mut Inputs, _parsed: &[(crate::workload::WorkloadSource, crate::workload::swf::SwfTrace)]) -> anyhow::Result<()> {
+    fn load(
+        &self,
+        _index: usize,
+        inputs: &mut Inputs,
+        _parsed: &[(crate::workload::WorkloadSource, crate::workload::swf::SwfTrace)],
+    ) -> anyhow::Result<()> {
         let key = self.settings.workload_key();
-        if !inputs.slurm.contains_key(&key) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = inputs.slurm.entry(key) {
             let loaded = load(&self.settings)?;
             // Every job must fit the machine before anything runs or is stored.
             Scenario::new(&loaded.conf, loaded.conf.priority.clone(), loaded.conf.scheduler.clone(), &loaded.workload)?;
-            inputs.slurm.insert(key, Arc::new(loaded));
+            slot.insert(Arc::new(loaded));
         }
         Ok(())
     }
@@ -412,7 +413,12 @@ impl AnyPoint for SlurmPoint {
         missing
     }
 
-    fn run(&self, inputs: &Inputs, _budget: &Arc<Budget>, experiment: Option<&str>) -> anyhow::Result<Box<dyn PointOutput>> {
+    fn run(
+        &self,
+        inputs: &Inputs,
+        _budget: &Arc<Budget>,
+        experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>> {
         let started = Instant::now();
         let loaded = inputs.slurm(&self.settings)?.clone();
         let run = simulate_point(&self.settings, &loaded)?;
@@ -504,9 +510,8 @@ pub fn aggregates(inputs: &SlurmInputs, run: &SlurmRun) -> Aggregates {
     Aggregates {
         jobs: n,
         mean_wait: (n > 0).then(|| waits.iter().sum::<i64>() as f64 / n as f64),
-        median_wait: (n > 0).then(|| {
-            if n % 2 == 1 { sorted[n / 2] as f64 } else { (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0 }
-        }),
+        median_wait: (n > 0)
+            .then(|| if n % 2 == 1 { sorted[n / 2] as f64 } else { (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0 }),
         max_wait: sorted.last().copied(),
         mean_bounded_slowdown: (n > 0).then(|| bsld / n as f64),
         makespan,
@@ -533,9 +538,11 @@ impl PointOutput for SlurmOutput {
             let wait = o.start - job.submit;
             let ran = (o.end - o.start) as f64;
             let need = crate::slurm::machine::Need::of(&job.request, machine.consumable).total();
-            for (grouping, names, i) in
-                [("partition", &w.partitions, job.partition), ("account", &w.accounts, job.account), ("user", &w.users, job.user)]
-            {
+            for (grouping, names, i) in [
+                ("partition", &w.partitions, job.partition),
+                ("account", &w.accounts, job.account),
+                ("user", &w.users, job.user),
+            ] {
                 let key = (grouping, names.get(i as usize).map_or("", String::as_str));
                 let g = groups.entry(key).or_default();
                 g.jobs += 1;

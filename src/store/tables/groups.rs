@@ -95,11 +95,7 @@ pub static PROVISION_POINTS: PointTables = PointTables {
 pub static SLURM_POINTS: PointTables = PointTables {
     key_table: "slurm_points",
     key: "point_id",
-    tables: &[
-        all("slurm_points"),
-        all("slurm_groups"),
-        all("slurm_jobs"),
-    ],
+    tables: &[all("slurm_points"), all("slurm_groups"), all("slurm_jobs")],
     schema: "CREATE TABLE IF NOT EXISTS slurm_points (
                  point_id INTEGER PRIMARY KEY, experiment TEXT, conf TEXT NOT NULL, conf_sha256 TEXT NOT NULL,
                  trace TEXT NOT NULL, seed INTEGER NOT NULL, config TEXT NOT NULL,
