@@ -11,8 +11,10 @@
 //! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, RLScheduler's MDP);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
 //! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
-//! - [`experiment`]: points of four kinds (single cluster, Grid, provisioning,
-//!   pricing), configs, and the one executor that runs them;
+//! - [`slurm`]: Slurm's scheduling on a heterogeneous machine (slurm.conf, partitions,
+//!   cons_tres, multifactor priority, the main and backfill schedulers) and its bench;
+//! - [`experiment`]: points of five kinds (single cluster, Grid, provisioning,
+//!   pricing, Slurm), configs, and the one executor that runs them;
 //! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
 //! - [`registry`]: strategies, broker algorithms and model kinds by name, open to other crates;

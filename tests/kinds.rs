@@ -233,10 +233,10 @@ fn every_config_dry_runs_with_its_point_count() {
         ("quick.toml", 52),
         ("scale-100k.toml", 100),
         ("sdsc-blue-chapter6.toml", 3000),
-        ("slurm-month.toml", 1),
-        ("slurm-priority-sweep.toml", 1000),
         ("sdsc-ds-chapter6.toml", 3000),
         ("sdsc-sp2-chapter6.toml", 3000),
+        ("slurm-month.toml", 1),
+        ("slurm-priority-sweep.toml", 1000),
     ];
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs");
     let mut files: Vec<String> = std::fs::read_dir(&dir)

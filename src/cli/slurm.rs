@@ -89,6 +89,10 @@ pub(crate) struct CompareArgs {
     /// Write one CSV line per job here.
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
+    /// When slurmctld started (Unix seconds): the phase of its periodic
+    /// priority and scheduling passes (the dump needs SLURM_TIME_FORMAT=%s times).
+    #[arg(long, value_name = "EPOCH")]
+    controller_start: Option<i64>,
 }
 
 pub(crate) fn run(command: SlurmCommand) -> anyhow::Result<std::process::ExitCode> {
@@ -186,8 +190,12 @@ struct Compared {
 }
 
 fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
-    let settings =
-        SlurmSettings { conf: args.slurm_conf.clone(), trace: Some(args.dump.clone()), ..SlurmSettings::default() };
+    let settings = SlurmSettings {
+        conf: args.slurm_conf.clone(),
+        trace: Some(args.dump.clone()),
+        controller_start: args.controller_start,
+        ..SlurmSettings::default()
+    };
     let inputs = load(&settings)?;
     let run = simulate_point(&settings, &inputs)?;
     let tolerance = args.tolerance.unwrap_or(inputs.conf.scheduler.bf_interval).max(0);

@@ -22,6 +22,7 @@ pub mod plots;
 pub mod provision;
 pub mod reference;
 pub mod render;
+pub mod slurm;
 pub mod summary;
 pub mod tables;
 pub mod text;
@@ -293,14 +294,16 @@ struct Built {
 
 /// Reads the store (as filtered) and builds every table and figure a report
 /// of it holds: the single-cluster tables of its points, the Grid tables of
-/// its Grid runs and the provisioning tables, whichever it has.
+/// its Grid runs, the provisioning tables and the Slurm tables, whichever it
+/// has.
 fn build(options: &ReportOptions) -> anyhow::Result<Built> {
     let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
     let grid = grid::load_grid(&options.db, &filter)?;
     let provisioning = provision::provision_report(&options.db).context("building the provisioning tables")?;
+    let slurm_part = slurm::slurm_report(&options.db, &filter).context("building the Slurm tables")?;
     let points = match load_points(&options.db, &filter) {
         Ok(points) => Some(points),
-        Err(load::LoadError::Empty { .. }) if grid.is_some() || provisioning.is_some() => None,
+        Err(load::LoadError::Empty { .. }) if grid.is_some() || provisioning.is_some() || slurm_part.is_some() => None,
         Err(e) => return Err(e.into()),
     };
     if let Some(points) = &points {
@@ -323,8 +326,16 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
         figures.extend(prov_figures);
         provisioned = count;
     }
-    let n_points =
-        points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height()) + provisioned;
+    let mut slurm_points = 0;
+    if let Some((slurm_tables, slurm_figures, count)) = slurm_part {
+        tables.extend(slurm_tables.into_iter().filter(|t| t.df.height() > 0));
+        figures.extend(slurm_figures);
+        slurm_points = count;
+    }
+    let n_points = points.as_ref().map_or(0, DataFrame::height)
+        + grid.as_ref().map_or(0, |g| g.points.height())
+        + provisioned
+        + slurm_points;
     Ok(Built { points, grid, tables, figures, omitted, n_points })
 }
 

@@ -39,6 +39,7 @@ pub struct Scenario {
     assoc_accounts: Vec<u32>,
     /// Per job: its user association.
     pub assocs: Vec<u32>,
+    origin: crate::units::Time,
 }
 
 /// What a simulation produced.
@@ -114,7 +115,15 @@ impl Scenario {
             accounts: workload.accounts.len().max(1),
             assoc_accounts: assoc_keys.iter().map(|k| k.1).collect(),
             assocs,
+            origin: 0,
         })
+    }
+
+    /// The same scenario with slurmctld started at `origin` on the
+    /// workload's time axis (0 is the first submission), which sets the
+    /// phase of the periodic events.
+    pub fn controller_started_at(self, origin: crate::units::Time) -> Scenario {
+        Scenario { origin, ..self }
     }
 
     /// The machine.
@@ -129,7 +138,7 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 }
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
-    let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, .. } = scenario;
+    let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, .. } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(crate::units::Time::MAX / 4);
     let at = bench.reserve::<Controller>();
@@ -140,7 +149,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     if let Some(first) = first {
         bench.seed(client, first)?;
     }
-    bench.place(at, Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts));
+    bench.place(at, Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts).started_at(origin));
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;
     bench.stop().await;

@@ -28,8 +28,13 @@
 //!   can start now starts; one that cannot has the nodes it would get
 //!   reserved against the jobs after it: whole nodes, from its start to its
 //!   expected end, both rounded down to `bf_resolution`.
-//! - A backfill pass is skipped when nothing changed since the previous one
-//!   (no submission, start, end or priority tick): it would decide the same.
+//! - The periodic events (priority ticks, full main passes) keep the phase
+//!   of slurmctld's start ([`Controller::started_at`]; the first submission
+//!   when unknown). The backfill scheduler runs `bf_interval` after its
+//!   previous pass once something changed (a submission, start, end or
+//!   priority tick), at once if that is past: Slurm's agent checks every
+//!   second for work (`_more_work`) once its interval is over. Without a
+//!   change it does not run: it would decide the same.
 //!   It stops early once no later job of the queue could fit now even with
 //!   no reservation (it could only reserve, and reservations last one pass).
 //! - A job runs for its run time, cut at its time limit.
@@ -152,7 +157,13 @@ pub struct Controller {
     /// When each periodic event is next due (`None`: not armed while idle).
     next_tick: Option<Time>,
     next_main: Option<Time>,
+    /// The backfill pass asked for, if any.
     next_backfill: Option<Time>,
+    /// The last backfill pass.
+    last_backfill: Time,
+    /// slurmctld's start on the workload's time axis: the periodic events'
+    /// phase (the first submission when unknown).
+    origin: Time,
     counters: Counters,
     // Scratch, reused across passes.
     found: Vec<u32>,
@@ -209,12 +220,22 @@ impl Controller {
             next_tick: None,
             next_main: None,
             next_backfill: None,
+            last_backfill: Time::MIN / 2,
+            origin: 0,
             counters: Counters::default(),
             found: Vec::new(),
             pass: 0,
             releases: Vec::new(),
             buffers: Buffers::default(),
         }
+    }
+
+    /// The same controller started at `origin` on the workload's time axis
+    /// (slurmctld's start: the phase of its periodic events).
+    pub fn started_at(mut self, origin: Time) -> Controller {
+        self.origin = origin;
+        self.last_tick = origin;
+        self
     }
 
     /// The queue order: tier, priority (higher first), submit, id.
@@ -240,7 +261,7 @@ impl Controller {
         self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
         let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
         self.queue.insert(at, j);
-        self.dirty = true;
+        self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least
         // `batch_sched_delay` after the previous pass.
@@ -251,21 +272,29 @@ impl Controller {
     /// Arms the periodic events not armed (after an idle spell), each on
     /// its own phase: the next multiple of its period.
     fn arm(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
-        let next = |period: Time| (now / period + 1) * period;
+        let origin = self.origin;
+        let next = |period: Time| origin + ((now - origin).div_euclid(period) + 1) * period;
         if self.next_tick.is_none() {
             let t = next(self.priority.settings().calc_period.max(1));
             self.next_tick = Some(t);
             outbox.push(Scheduled::me(t, TICK, ControllerMsg::Tick));
         }
-        if self.sched.backfill && self.next_backfill.is_none() {
-            let t = next(self.sched.bf_interval.max(1));
-            self.next_backfill = Some(t);
-            outbox.push(Scheduled::me(t, BACKFILL, ControllerMsg::Backfill));
-        }
         if self.next_main.is_none() {
             let t = next(self.sched.sched_interval.max(1));
             self.next_main = Some(t);
             outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main { periodic: true }));
+        }
+    }
+
+    /// Something changed: the backfill scheduler runs `bf_interval` after its
+    /// previous pass, or now if that is past (Slurm's agent checks every
+    /// second for work once its interval is over).
+    fn touch(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        self.dirty = true;
+        if self.sched.backfill && self.next_backfill.is_none() {
+            let at = now.max(self.last_backfill + self.sched.bf_interval.max(1));
+            self.next_backfill = Some(at);
+            outbox.push(Scheduled::me(at, BACKFILL, ControllerMsg::Backfill));
         }
     }
 
@@ -300,7 +329,7 @@ impl Controller {
             first_node: self.found.first().copied().unwrap_or(0),
         };
         self.running.push(j);
-        self.dirty = true;
+        self.touch(now, outbox);
         outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
     }
 
@@ -314,7 +343,7 @@ impl Controller {
         }
         self.ended.push(j);
         self.done += 1;
-        self.dirty = true;
+        self.touch(now, outbox);
         self.main_at(now, outbox);
     }
 
@@ -325,7 +354,7 @@ impl Controller {
         // Slurm's decay factor per second, its own approximation of 2^(−1/half-life).
         let d = if half_life > 0 { 1.0 - 0.693 / half_life as f64 } else { 1.0 };
         let elapsed = now - self.last_tick;
-        if elapsed > 0 && self.last_tick > 0 {
+        if elapsed > 0 {
             self.fairshare.decay(d.powf(elapsed as f64));
         }
         let since = self.last_tick;
@@ -574,6 +603,7 @@ impl Model for Controller {
             ControllerMsg::End(j) => self.end(now, j, &mut outbox),
             ControllerMsg::Tick => {
                 self.tick(now);
+                self.touch(now, &mut outbox);
                 let mut due = self.next_tick;
                 if let Some(t) = self.rearm(now, self.priority.settings().calc_period, &mut due) {
                     outbox.push(Scheduled::me(t, TICK, ControllerMsg::Tick));
@@ -591,12 +621,11 @@ impl Model for Controller {
                 }
             }
             ControllerMsg::Backfill => {
-                self.backfill(now, &mut outbox);
-                let mut due = self.next_backfill;
-                if let Some(t) = self.rearm(now, self.sched.bf_interval, &mut due) {
-                    outbox.push(Scheduled::me(t, BACKFILL, ControllerMsg::Backfill));
+                self.next_backfill = None;
+                if self.dirty {
+                    self.last_backfill = now;
                 }
-                self.next_backfill = due;
+                self.backfill(now, &mut outbox);
             }
         }
         outbox

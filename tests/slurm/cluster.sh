@@ -584,7 +584,8 @@ step "3. slasim slurm compare"
 slasim="${SLASIM:-$root/target/release/slasim}"
 if [[ -x "$slasim" ]] && "$slasim" slurm compare --help >/dev/null 2>&1; then
     echo "$slasim slurm compare --slurm-conf $out/slurm.conf $out/dump.sacct"
-    "$slasim" slurm compare --slurm-conf "$out/slurm.conf" "$out/dump.sacct" || fail "slasim slurm compare exited $?"
+    "$slasim" slurm compare --slurm-conf "$out/slurm.conf" "$out/dump.sacct" ||
+        fail "slasim slurm compare exited $?$( ((keep_out)) || echo " (--out DIR keeps the dump and slurm.conf)")"
 else
     if [[ -x "$slasim" ]]; then reason="$slasim has no 'slurm compare' subcommand"; else reason="no slasim binary at $slasim"; fi
     echo "slurm cluster test: comparison with slasim SKIPPED: $reason"

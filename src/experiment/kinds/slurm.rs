@@ -39,7 +39,6 @@ use crate::store::tables::groups::{PointTables, SLURM_POINTS};
 use crate::store::{Store, StoreError};
 use crate::threads::Budget;
 use crate::units::Time;
-use crate::workload::slurm_jobs::SlurmWorkload;
 use crate::workload::slurm_synthetic::{PartitionShape, SlurmSynthetic, generate};
 
 /// A Slurm experiment's settings (`[slurm]`).
@@ -107,6 +106,10 @@ pub struct SlurmSettings {
     /// `SchedulerType=sched/backfill` (true) or `sched/builtin` (false).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub backfill: Option<bool>,
+    /// When slurmctld started (Unix seconds), for a dump with absolute
+    /// times: the phase of its periodic events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller_start: Option<i64>,
 }
 
 impl Default for SlurmSettings {
@@ -134,6 +137,7 @@ impl Default for SlurmSettings {
             default_queue_depth: None,
             sched_interval: None,
             backfill: None,
+            controller_start: None,
         }
     }
 }
@@ -280,7 +284,10 @@ pub struct SlurmRun {
 pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow::Result<SlurmRun> {
     let priority = settings.priority(&inputs.conf.priority);
     let scheduler = settings.scheduler(&inputs.conf.scheduler);
-    let scenario = Scenario::new(&inputs.conf, priority, scheduler, &inputs.workload)?;
+    let mut scenario = Scenario::new(&inputs.conf, priority, scheduler, &inputs.workload)?;
+    if let (Some(start), Some(epoch)) = (settings.controller_start, inputs.workload.epoch) {
+        scenario = scenario.controller_started_at(start - epoch);
+    }
     let done = simulate(scenario)?;
     Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters })
 }

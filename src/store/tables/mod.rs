@@ -79,7 +79,7 @@ mod tests {
             .collect::<Vec<_>>();
         // Tables a group creates with its own script (the Slurm group) are
         // described by that script, as a registered kind's are.
-        let scripted: Vec<&str> = crate::store::tables::groups::groups()
+        let scripted: Vec<&str> = super::groups::groups()
             .iter()
             .filter(|g| !g.schema.is_empty())
             .flat_map(|g| g.tables.iter().map(|t| t.name))
