@@ -243,47 +243,29 @@ impl Machine {
         }
         let large_enough = part.nodes.iter().filter(|&&n| self.size[n as usize].holds(&need)).count();
         if large_enough < need.nodes as usize {
-            let most =
-                |f: fn(&Resources) -> u64| part.nodes.iter().map(|&n| f(&self.size[n as usize])).max().unwrap_or(0);
-            let (field, detail) = if part.nodes.iter().all(|&n| self.size[n as usize].gpus < need.gpus) {
-                (
-                    "ReqTRES gres/gpu",
-                    format!(
-                        "asks for {} GPUs per node; no node of partition {} has more than {}",
-                        need.gpus,
-                        part.name,
-                        most(|r| u64::from(r.gpus))
-                    ),
-                )
-            } else if part.nodes.iter().all(|&n| self.size[n as usize].cpus < need.cpus) {
-                (
-                    "ReqTRES cpu",
-                    format!(
-                        "asks for {} CPUs per node; no node of partition {} has more than {}",
-                        need.cpus,
-                        part.name,
-                        most(|r| u64::from(r.cpus))
-                    ),
-                )
-            } else if part.nodes.iter().all(|&n| self.size[n as usize].mem_mib < need.mem_mib) {
-                (
-                    "ReqTRES mem",
-                    format!(
-                        "asks for {} MiB per node; no node of partition {} has more than {}",
-                        need.mem_mib,
-                        part.name,
-                        most(|r| r.mem_mib)
-                    ),
-                )
-            } else {
-                (
-                    "ReqTRES",
-                    format!(
-                        "asks for {} nodes of {} CPUs, {} MiB and {} GPUs each; partition {} has only {large_enough} such nodes",
-                        need.nodes, need.cpus, need.mem_mib, need.gpus, part.name
-                    ),
-                )
-            };
+            // The first resource no node of the partition has enough of.
+            let resources: [(&str, &str, u64, fn(&Resources) -> u64); 3] = [
+                ("ReqTRES gres/gpu", "GPUs", u64::from(need.gpus), |r| u64::from(r.gpus)),
+                ("ReqTRES cpu", "CPUs", u64::from(need.cpus), |r| u64::from(r.cpus)),
+                ("ReqTRES mem", "MiB", need.mem_mib, |r| r.mem_mib),
+            ];
+            let short = resources.iter().find_map(|&(field, unit, asked, of)| {
+                let most = part.nodes.iter().map(|&n| of(&self.size[n as usize])).max().unwrap_or(0);
+                (most < asked).then(|| {
+                    let detail = format!(
+                        "asks for {asked} {unit} per node; no node of partition {} has more than {most}",
+                        part.name
+                    );
+                    (field, detail)
+                })
+            });
+            let (field, detail) = short.unwrap_or_else(|| {
+                let detail = format!(
+                    "asks for {} nodes of {} CPUs, {} MiB and {} GPUs each; partition {} has only {large_enough} such nodes",
+                    need.nodes, need.cpus, need.mem_mib, need.gpus, part.name
+                );
+                ("ReqTRES", detail)
+            });
             return Err(fail(field, detail));
         }
         let limit = match (job.time_limit, part.default_time, part.max_time) {

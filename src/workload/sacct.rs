@@ -551,23 +551,51 @@ pub fn convert_reader<R: BufRead>(
     mut input: R,
     options: &SacctOptions,
 ) -> Result<SacctConversion, SacctError> {
-    // Lines are read here rather than by the csv crate: its line numbers are
-    // wrong after blank lines, and --parsable2 has no quoting to undo.
     let mut fields = Fields::default();
-    let mut line = 0u64;
-    let mut next = |fields: &mut Fields, line: &mut u64| -> Result<bool, SacctError> {
+    let mut lines = Lines { path, input: &mut input, line: 0 };
+    if !lines.next(&mut fields)? {
+        return Err(SacctError::Empty { path: path.to_path_buf() });
+    }
+    let line = lines.line;
+    let columns = Columns::from_header(path, line, &fields)?;
+    let mut state = Converter::new(path, columns, *options);
+    while lines.next(&mut fields)? {
+        state.report.lines += 1;
+        match state.line(lines.line, &fields) {
+            Ok(()) => {}
+            Err(e) if options.lenient && e.line_problem().is_some() => state.skip(&e),
+            Err(e) => return Err(e),
+        }
+    }
+    state.finish()
+}
+
+/// A dump's numbered lines that are not blank, split into fields: a BOM
+/// before the header and CR LF removed. Read here rather than by the csv
+/// crate: its line numbers are wrong after blank lines, and --parsable2 has
+/// no quoting to undo.
+struct Lines<'a, R> {
+    path: &'a Path,
+    input: R,
+    /// The number of the line read last.
+    line: u64,
+}
+
+impl<R: BufRead> Lines<'_, R> {
+    /// Reads the next line that is not blank into `fields`; false at the end.
+    fn next(&mut self, fields: &mut Fields) -> Result<bool, SacctError> {
         loop {
             fields.buf.clear();
-            let n = input.read_until(b'\n', &mut fields.buf).map_err(|cause| SacctError::Read {
-                path: path.to_path_buf(),
-                line: *line,
+            let n = self.input.read_until(b'\n', &mut fields.buf).map_err(|cause| SacctError::Read {
+                path: self.path.to_path_buf(),
+                line: self.line,
                 cause,
             })?;
             if n == 0 {
                 return Ok(false);
             }
-            *line += 1;
-            if *line == 1 && fields.buf.starts_with(BOM.as_bytes()) {
+            self.line += 1;
+            if self.line == 1 && fields.buf.starts_with(BOM.as_bytes()) {
                 fields.buf.drain(..BOM.len());
             }
             while matches!(fields.buf.last(), Some(b'\n' | b'\r')) {
@@ -578,21 +606,7 @@ pub fn convert_reader<R: BufRead>(
                 return Ok(true);
             }
         }
-    };
-    if !next(&mut fields, &mut line)? {
-        return Err(SacctError::Empty { path: path.to_path_buf() });
     }
-    let columns = Columns::from_header(path, line, &fields)?;
-    let mut state = Converter::new(path, columns, *options);
-    while next(&mut fields, &mut line)? {
-        state.report.lines += 1;
-        match state.line(line, &fields) {
-            Ok(()) => {}
-            Err(e) if options.lenient && e.line_problem().is_some() => state.skip(&e),
-            Err(e) => return Err(e),
-        }
-    }
-    state.finish()
 }
 
 /// `text` trimmed and cut to 160 bytes (at a character boundary) for a message.

@@ -14,20 +14,34 @@
 #     config_overrides); the jobs only sleep.
 #   Nothing leaves these namespaces: they die with the processes that hold them.
 #   - partitions cpu (default; PriorityJobFactor=1) and gpu (PriorityJobFactor=2);
-#     accounts physics (fairshare 2) and biology (fairshare 1); users nobody
-#     and daemon in physics, daemon, bin and sys in biology; associations
-#     enforced; multifactor priority (age, fair share, job size, partition)
-#     and backfilling.
+#     accounts physics and biology (Fairshare=1 each, Slurm's default); users
+#     nobody and daemon in physics, daemon, bin and sys in biology, and no
+#     other user association (root's, which sacctmgr makes with the cluster,
+#     is deleted; OUT/assoc.txt); associations enforced; multifactor priority
+#     (age, fair share, job size, partition) and backfilling. slurmctld's
+#     start (BOOT_TIME, Unix seconds) goes to OUT/controller-start.txt.
 #
 #   1. A deterministic plan of short jobs (tests/slurm/plan-workload.awk, seed
-#      fixed; 160 jobs over 420 s unless told otherwise) is written to
-#      OUT/plan.tsv; each job is submitted with sbatch, as its user, at its
-#      planned offset from the start (so Slurm's Submit time is the planned
-#      time), named after its plan line (j001, j002, ...). They sleep 5 to 60 s
-#      on 1 to 4 CPUs per node, some on 2 nodes, with memory requests, some
-#      with 1 or 2 GPUs; time limits 1 to 5 minutes. Enough load that queues
-#      form and backfilling matters. sprio, squeue and sshare are sampled
-#      every 10 s meanwhile (OUT/snapshots.txt).
+#      fixed; 150 jobs over 540 s unless told otherwise) is written to
+#      OUT/plan.tsv. Every event is on a grid of G = 20 s (--grid), so that
+#      Slurm's scheduling jitter (0-5 s from an event to the starts it allows)
+#      cannot reorder events and two runs take the same decisions: jobs are
+#      submitted with sbatch, as their users, only at multiples of G from the
+#      start (OUT/sub0.txt; several at one grid point, in plan order, one
+#      right after the other; Slurm's Submit time is the planned second),
+#      named after their plan lines (j001, j002, ...); each job sleeps until
+#      G*k - 10 s (k = 1..4) after the grid point nearest to its start, so it
+#      ends 10 s before a grid point however late it started, and the jobs
+#      its end lets start start near a grid point too (--fixed-sleep: sleep
+#      exactly G*k - 10 s instead, and let the phases drift). The start of the
+#      submissions is a multiple of 5 s (bf_resolution), and is put at a
+#      fixed phase of slurmctld's PriorityCalcPeriod (1 minute from its
+#      start), so the priorities are recalculated 5-9 s after a grid point,
+#      when nothing happens. 1 to 4 CPUs per node, some on 2 nodes, memory
+#      requests, some with 1 or 2 GPUs; time limits 2 to 5 minutes, at least a
+#      minute more than the job can run. Enough load that queues form and
+#      backfilling matters. sprio, squeue and sshare are sampled every grid
+#      point, 12 s after it (OUT/snapshots.txt).
 #   2. Once every job has ended (at most 20 minutes after the first
 #      submission): the accounting, with SLURM_TIME_FORMAT=%s,
 #        sacct --allusers --parsable2 --format=<list below> -S <start>  > OUT/dump.sacct
@@ -37,18 +51,27 @@
 #      configuration (OUT/sacctmgr-assoc.txt, OUT/scontrol-config.txt).
 #      Checked: every planned job is there once, COMPLETED, with its user,
 #      account, partition, nodes, CPUs and GPUs; GPU jobs ran on gpu nodes;
-#      the jobs ran on at least 4 distinct nodes; submitted on time.
+#      the jobs ran on at least 4 distinct nodes; submitted on time; each
+#      ended on its grid (10 s before a grid point, within 2 s).
 #   3. The cluster stopped: if $SLASIM (default target/release/slasim) exists
 #      and has `slurm compare`, `slasim slurm compare --slurm-conf
-#      OUT/slurm.conf OUT/dump.sacct` must exit 0; otherwise that step says
-#      SKIPPED (it is not a failure).
+#      OUT/slurm.conf OUT/dump.sacct --csv OUT/compare.csv` runs, its output
+#      kept in OUT/compare.txt; its exit status is reported, and decides the
+#      test's only with --require-match. Otherwise that step says SKIPPED.
 #
-# Usage: tests/slurm/cluster.sh [--out DIR]   (as root; about 11 minutes)
+# Usage: tests/slurm/cluster.sh [--out DIR]   (as root; about 13 minutes)
 #          --out DIR keeps slurm.conf, gres.conf, plan.tsv, dump.sacct, ...,
 #          and the daemons' logs (DIR/logs/) in DIR; without it they go to a
 #          temporary directory that is removed.
-#          --jobs N --span S (default 160 and 420): a plan of N jobs
-#          submitted over S seconds, for trying the script quickly.
+#          --jobs N --span S --grid G (default 150, 540 and 20): a plan of N
+#          jobs submitted over S seconds on a grid of G seconds.
+#          --fixed-sleep: each job sleeps its planned seconds, not until its grid.
+#          --require-match: fail when `slasim slurm compare` exits non-zero.
+#          --repeat: run it all twice, into DIR and DIR2 (--out DIR needed),
+#          and compare the two runs' starts job by job (DIR/repeat-compare.txt).
+#        tests/slurm/cluster.sh --compare-runs DIR1 DIR2   (only that comparison:
+#          jobs matched by name; starts relative to each run's first
+#          submission; within 5 s; in the same order, as slasim counts it)
 #        tests/slurm/cluster.sh --install   (installs the packages, exit 0 when it can run)
 # Skipped (exit 0) when not root, when the packages cannot be installed with
 # apt-get, or when network namespaces, veth pairs and a bridge cannot be
@@ -69,22 +92,101 @@ fail() { echo "slurm cluster test FAILED: $*" >&2; exit 1; }
 step() { echo; echo "== $*  [$(($(date +%s) - t0)) s]"; }
 . "$root/.ci/skip.sh"
 
-install=0 out="" jobs=160 span=420 seed=20240601
+install=0 out="" jobs=150 span=540 grid=20 seed=20240601 fixed_sleep=0 require_match=0 repeat=0 compare_runs=()
 while (($#)); do
     case "$1" in
         --install) install=1 ;;
+        --grid) (($# >= 2)) || fail "--grid needs a number of seconds"; grid="$2"; shift ;;
+        --fixed-sleep) fixed_sleep=1 ;;
+        --require-match) require_match=1 ;;
+        --repeat) repeat=1 ;;
+        --compare-runs) (($# >= 3)) || fail "--compare-runs needs two directories"; compare_runs=("$2" "$3"); shift 2 ;;
         --out) (($# >= 2)) || fail "--out needs a directory"; out="$2"; shift ;;
         --out=*) out="${1#--out=}" ;;
         --jobs) (($# >= 2)) || fail "--jobs needs a number"; jobs="$2"; shift ;;
         --span) (($# >= 2)) || fail "--span needs a number of seconds"; span="$2"; shift ;;
         -h | --help) sed -n '2,/^set -eEuo/p' "$self" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) fail "unknown argument '$1' (usage: tests/slurm/cluster.sh [--install] [--out DIR] [--jobs N --span S])" ;;
+        *) fail "unknown argument '$1' (usage: tests/slurm/cluster.sh [--install] [--out DIR] [--jobs N --span S --grid G] [--fixed-sleep] [--require-match] [--repeat] | --compare-runs DIR1 DIR2)" ;;
     esac
     shift
 done
 [[ "$jobs" =~ ^[1-9][0-9]*$ && "$jobs" -le 999 ]] || fail "--jobs must be 1 to 999"
-[[ "$span" =~ ^[1-9][0-9]*$ && "$span" -ge "$jobs" ]] || fail "--span must be at least --jobs (one submission a second at most)"
+[[ "$grid" =~ ^[1-9][0-9]*$ && "$grid" -ge 15 && $((grid % 5)) -eq 0 ]] || fail "--grid must be a multiple of 5 seconds, at least 15"
+[[ "$span" =~ ^[0-9]+$ && $((span % grid)) -eq 0 ]] || fail "--span must be a multiple of --grid"
 if [[ -n "$out" && "$out" != /* ]]; then out="$caller_pwd/$out"; fi
+
+# The starts of two runs' jobs, matched by name (top-level records j001 ...),
+# relative to each run's first submission (DIR/sub0.txt, else the earliest
+# Submit): how many within 5 s, identical, on the same nodes, and in the same
+# order (as slasim slurm compare counts it: no job started more than 5 s
+# before it in one run and after it in the other). The per-job table goes to
+# DIR1/repeat-starts.tsv.
+compare_two_runs() {
+    local a="$1" b="$2"
+    awk -F'|' -v tol=5 '
+        FNR == 1 { run++; for (i = 1; i <= NF; i++) col[run, $i] = i; next }
+        function c(name) { return $col[run, name] }
+        index(c("JobIDRaw"), ".") == 0 && c("JobName") ~ /^j[0-9]+$/ {
+            name = c("JobName"); st[run, name] = c("Start"); nl[run, name] = c("NodeList")
+            if (!(run in zero) || c("Submit") < zero[run]) zero[run] = c("Submit")
+            if (run == 1) names[++n] = name
+        }
+        END {
+            if (s01 != "") zero[1] = s01; if (s02 != "") zero[2] = s02
+            printf "name\trun1_start\trun2_start\trun2-run1\trun1_nodes\trun2_nodes\n" > table
+            for (i = 1; i <= n; i++) {
+                x = names[i]
+                if (!((2, x) in st)) { missing++; continue }
+                m++; a[m] = st[1, x] - zero[1]; b[m] = st[2, x] - zero[2]; d[m] = b[m] - a[m]
+                if (d[m] >= -tol && d[m] <= tol) within++
+                if (d[m] == 0) same++
+                if (nl[1, x] == nl[2, x]) nodes++
+                printf "%s\t%d\t%d\t%+d\t%s\t%s\n", x, a[m], b[m], d[m], nl[1, x], nl[2, x] > table
+            }
+            for (i = 1; i <= m; i++) {
+                bad = 0
+                for (j = 1; j <= m && !bad; j++) {
+                    r = a[j] - a[i]; s = b[j] - b[i]
+                    if ((r > tol && s < 0) || (r < -tol && s > 0)) bad = 1
+                }
+                if (!bad) inorder++
+                sorted[i] = d[i]
+            }
+            sort_n(sorted, m)
+            printf "runs compared: %d jobs in both%s\n", m, missing ? sprintf(" (%d of the first run missing in the second)", missing) : ""
+            printf "starts within %d s of each other: %d of %d (%.1f %%); identical: %d; same nodes: %d\n", tol, within, m, 100 * within / m, same, nodes
+            printf "in the same start order (tolerance %d s): %d of %d (%.1f %%)\n", tol, inorder, m, 100 * inorder / m
+            printf "run2 - run1 start (s): min %d, 5%% %d, median %d, 95%% %d, max %d\n", sorted[1], sorted[int(0.05 * (m - 1) + 1.5)], sorted[int(0.5 * (m - 1) + 1.5)], sorted[int(0.95 * (m - 1) + 1.5)], sorted[m]
+        }
+        function sort_n(v, k,    i, j, t) { for (i = 2; i <= k; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t } }
+    ' s01="$(cat "$a/sub0.txt" 2>/dev/null || true)" s02="$(cat "$b/sub0.txt" 2>/dev/null || true)" table="$a/repeat-starts.tsv" \
+        "$a/dump.sacct" "$b/dump.sacct"
+}
+if ((${#compare_runs[@]})); then
+    for d in "${compare_runs[@]}"; do [[ -f "$d/dump.sacct" ]] || fail "no $d/dump.sacct"; done
+    compare_two_runs "${compare_runs[@]}"
+    exit 0
+fi
+if ((repeat)); then
+    [[ -n "$out" ]] || fail "--repeat needs --out DIR (the second run goes to DIR2)"
+    out2="${out%/}2"
+    more=(--jobs "$jobs" --span "$span" --grid "$grid")
+    ((fixed_sleep)) && more+=(--fixed-sleep)
+    ((require_match)) && more+=(--require-match)
+    status1=0 status2=0
+    echo "=== run 1 of 2, into $out"
+    "$self" --out "$out" "${more[@]}" || status1=$?
+    echo; echo "=== run 2 of 2, into $out2"
+    "$self" --out "$out2" "${more[@]}" || status2=$?
+    echo; echo "=== Slurm against itself: $out against $out2"
+    if [[ -f "$out/dump.sacct" && -f "$out2/dump.sacct" ]]; then
+        compare_two_runs "$out" "$out2" | tee "$out/repeat-compare.txt"
+        cp "$out/repeat-compare.txt" "$out2/repeat-compare.txt"
+    fi
+    echo "run 1 exited $status1, run 2 exited $status2"
+    ((status1 == 0 && status2 == 0)) || exit 1
+    exit 0
+fi
 
 have() { local path; path="$(command -v "$1")" && [[ -x "$path" ]]; }
 tools=(slurmctld slurmd slurmdbd sbatch squeue scancel scontrol sacct sacctmgr sinfo sshare sprio munged mariadbd
@@ -130,7 +232,11 @@ if [[ -z "${SLASIM_CLUSTER_NETNS:-}" ]]; then
     prerequisites || skip_and_exit "slurm cluster test" "$why"
     echo "re-running in a private network namespace (unshare --net)"
     export SLASIM_CLUSTER_NETNS=1 SLASIM_CLUSTER_T0="$t0"
-    exec unshare --net -- bash -c 'ip link set lo up && exec "$@"' bash "$self" --out "$out" --jobs "$jobs" --span "$span"
+    more=()
+    ((fixed_sleep)) && more+=(--fixed-sleep)
+    ((require_match)) && more+=(--require-match)
+    exec unshare --net -- bash -c 'ip link set lo up && exec "$@"' bash "$self" --out "$out" --jobs "$jobs" --span "$span" \
+        --grid "$grid" "${more[@]}"
 fi
 [[ -z "$(awk -F: 'NR > 2 { gsub(/ /, "", $1); if ($1 != "lo") print $1 }' /proc/net/dev)" ]] ||
     fail "the private network namespace has interfaces other than lo"
@@ -337,15 +443,27 @@ done
 users=(nobody daemon bin sys)
 for u in "${users[@]}"; do id "$u" >/dev/null 2>&1 || fail "no Unix user $u"; done
 {
-    sacctmgr -i add account physics Cluster="$cluster" Description=physics Organization=slasim Fairshare=2
+    sacctmgr -i add account physics Cluster="$cluster" Description=physics Organization=slasim Fairshare=1
     sacctmgr -i add account biology Cluster="$cluster" Description=biology Organization=slasim Fairshare=1
     sacctmgr -i add user nobody Account=physics DefaultAccount=physics
     sacctmgr -i add user daemon Account=physics,biology DefaultAccount=physics
     sacctmgr -i add user bin Account=biology DefaultAccount=biology
     sacctmgr -i add user sys Account=biology DefaultAccount=biology
 } >>"$tmp/log/sacctmgr.out" 2>&1 || fail "sacctmgr could not add the accounts and users: $(tail -n 3 "$tmp/log/sacctmgr.out")"
+# `sacctmgr add cluster` gives root a user association under the root account:
+# delete it, so that the user associations are exactly the workload's.
+if sacctmgr -n -P show assoc cluster="$cluster" format=account,user | grep -qx 'root|root'; then
+    sacctmgr -i delete user name=root account=root cluster="$cluster" >>"$tmp/log/sacctmgr.out" 2>&1 ||
+        sacctmgr -i delete user where name=root cluster="$cluster" >>"$tmp/log/sacctmgr.out" 2>&1 || true
+fi
+if sacctmgr -n -P show assoc cluster="$cluster" format=account,user | grep -qx 'root|root'; then
+    echo "note: root's user association could not be deleted: $(tail -n 2 "$tmp/log/sacctmgr.out" | paste -sd' ')"
+fi
+sacctmgr -P show assoc format=cluster,account,user,fairshare >"$out/assoc.txt"
+echo "associations (OUT/assoc.txt): $(tail -n +2 "$out/assoc.txt" | paste -sd' ')"
 
 # ---------------------------------------------------------------- slurmctld, slurmd
+ctld_launch="$(date +%s)"
 slurmctld -D -f "$SLURM_CONF" >"$tmp/log/slurmctld.out" 2>&1 &
 pids+=($!)
 outer_ns="$(readlink /proc/self/ns/net)"
@@ -388,11 +506,17 @@ for n in "${nodes[@]}"; do
 done
 echo "this namespace ($outer_ns): $(ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | paste -sd' ')"
 scontrol show node gpu1 | grep -E 'Gres=|CfgTRES' | sed 's/^ */  gpu1: /'
+# slurmctld's start: its BOOT_TIME, else the second it was launched.
+boot="$(SLURM_TIME_FORMAT=%s scontrol show config | awk '$1 == "BOOT_TIME" { print $3 }')"
+[[ "$boot" =~ ^[0-9]+$ ]] || boot="$ctld_launch"
+echo "$boot" >"$out/controller-start.txt"
+echo "slurmctld launched at $ctld_launch, BOOT_TIME $boot (OUT/controller-start.txt)"
+echo "sshare -a -P: $(sshare -a -P | tail -n +2 | cut -d'|' -f1-3 | tr -d ' ' | paste -sd' ')"
 
 # ---------------------------------------------------------------- plan
-step "1. the workload: $jobs jobs over $span s"
+step "1. the workload: $jobs jobs over $span s on a grid of $grid s"
 plan="$out/plan.tsv"
-awk -v seed="$seed" -v jobs="$jobs" -v span="$span" -f "$root/tests/slurm/plan-workload.awk" >"$plan"
+awk -v seed="$seed" -v jobs="$jobs" -v span="$span" -v grid="$grid" -f "$root/tests/slurm/plan-workload.awk" >"$plan"
 (($(wc -l <"$plan") == jobs + 1)) || fail "the plan has $(($(wc -l <"$plan") - 1)) jobs, expected $jobs"
 awk -F'\t' 'NR > 1 {
         n++; part[$5]++; user[$3]++; acct[$4]++
@@ -408,13 +532,39 @@ awk -F'\t' 'NR > 1 {
     }' "$plan"
 head -n 4 "$plan" | column -t
 
-# Samples of the queue, the priorities and the fair share, every 10 s.
+# The first submission: a multiple of 5 s (bf_resolution), at least 3 s from
+# now, with slurmctld's priority recalculations (every PriorityCalcPeriod = 60
+# s from its start) 5-9 s after a grid point.
+sub0=$(($(date +%s) + 3))
+sub0=$(((sub0 + 4) / 5 * 5))
+while (((((boot - sub0) % grid) + grid) % grid < 5 || (((boot - sub0) % grid) + grid) % grid > 9)); do sub0=$((sub0 + 5)); done
+echo "$sub0" >"$out/sub0.txt"
+dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
+echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T'); OUT/sub0.txt), $(((((boot - sub0) % 60) + 60) % 60)) s before a priority recalculation; sacct -S $dump_start"
+
+# The job script: sleep until SLEEP s after the grid point nearest to now.
+sleeper="$tmp/work/grid-sleep"
+cat >"$sleeper" <<'SLEEPER'
+#!/bin/sh
+# grid-sleep SUB0 GRID SLEEP: sleep until SLEEP seconds after the grid point
+# (SUB0 + a multiple of GRID) nearest to now.
+now=$(date +%s.%N)
+exec sleep "$(awk -v now="$now" -v s0="$1" -v g="$2" -v d="$3" 'BEGIN {
+    p = s0 + g * int((now - s0) / g + 0.5); t = p + d - now; if (t < 1) t = 1; printf "%.3f", t }')"
+SLEEPER
+chmod 755 "$sleeper"
+
+# Samples of the queue, the priorities and the fair share, every grid point
+# (12 s after it: after its starts, before the ends 10 s before the next).
 snapshots="$out/snapshots.txt"
 : >"$snapshots"
 (
     trap - ERR
     set +e
     while :; do
+        now_ns=$(date +%s%N)
+        next=$((sub0 + 12)); while ((next * 1000000000 <= now_ns)); do next=$((next + grid)); done
+        sleep "$(printf '%d.%09d' $(((next * 1000000000 - now_ns) / 1000000000)) $(((next * 1000000000 - now_ns) % 1000000000)))"
         {
             echo "### $(date +%s) squeue"
             squeue -h -o '%i %j %u %a %P %T %Q %r %S' 2>&1
@@ -423,37 +573,41 @@ snapshots="$out/snapshots.txt"
             echo "### $(date +%s) sshare -a -l -P"
             sshare -a -l -P 2>&1
         } >>"$snapshots"
-        sleep 10
     done
 ) &
 sampler=$!
 
-# Each job at its planned second: sbatch as its user, 50 ms after the second starts.
+# The jobs of each grid point: sbatch as their users, one right after the
+# other in plan order, from 50 ms after the grid point's second starts.
 submitted="$out/submitted.tsv"
 printf 'name\tjobid\tplanned\tsubmitted\n' >"$submitted"
-sub0=$(($(date +%s) + 3))
-dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
-echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T')); sacct -S $dump_start"
-late_max=0 count=0
+late_max=0 count=0 burst_max=0 last_offset=-1 burst_ns=0
 while IFS=$'\t' read -r name offset user account partition nnodes cpus mem gpus sleep_s limit; do
     target=$((sub0 + offset))
-    now_ns=$(date +%s%N)
-    wait_ns=$((target * 1000000000 + 50000000 - now_ns))
-    if ((wait_ns > 0)); then sleep "$(printf '%d.%09d' $((wait_ns / 1000000000)) $((wait_ns % 1000000000)))"; fi
+    if ((offset != last_offset)); then
+        if ((last_offset >= 0 && (last_offset / grid) % 5 == 4)); then
+            echo "  $count submitted [$(($(date +%s) - sub0)) s]; queue: $(squeue -h -o '%T' | sort | uniq -c | awk '{printf "%s %s ", $2, $1}')"
+        fi
+        now_ns=$(date +%s%N)
+        wait_ns=$((target * 1000000000 + 50000000 - now_ns))
+        if ((wait_ns > 0)); then sleep "$(printf '%d.%09d' $((wait_ns / 1000000000)) $((wait_ns % 1000000000)))"; fi
+        burst_ns=$(date +%s%N) last_offset=$offset
+    fi
     args=(--parsable -J "$name" -A "$account" -p "$partition" -N "$nnodes" --ntasks-per-node="$cpus" --mem="${mem}M"
         --time="$limit" -o /dev/null -D "$tmp/work")
     ((gpus == 0)) || args+=(--gres="gpu:$gpus")
+    if ((fixed_sleep)); then wrap="sleep $sleep_s"; else wrap="exec $sleeper $sub0 $grid $sleep_s"; fi
     at=$(date +%s)
-    id="$(runuser -u "$user" -- sbatch "${args[@]}" --wrap "sleep $sleep_s" 2>&1 | cut -d';' -f1)" || true
+    id="$(runuser -u "$user" -- sbatch "${args[@]}" --wrap "$wrap" 2>&1 | cut -d';' -f1)" || true
     [[ "$id" =~ ^[0-9]+$ ]] || fail "sbatch of $name as $user did not print a job id: $id"
     printf '%s\t%s\t%s\t%s\n' "$name" "$id" "$target" "$at" >>"$submitted"
     ((at - target <= late_max)) || late_max=$((at - target))
+    took=$((($(date +%s%N) - burst_ns) / 1000000))
+    ((took <= burst_max)) || burst_max=$took
     count=$((count + 1))
-    if ((count % 20 == 0)); then
-        echo "  $count submitted [$(($(date +%s) - sub0)) s]; queue: $(squeue -h -o '%T' | sort | uniq -c | awk '{printf "%s %s ", $2, $1}')"
-    fi
 done < <(tail -n +2 "$plan")
-echo "all $count submitted in $(($(date +%s) - sub0)) s; the latest sbatch started $late_max s after its planned second"
+echo "all $count submitted in $(($(date +%s) - sub0)) s; the latest sbatch started $late_max s after its planned second;"
+echo "  the longest burst (the sbatch of one grid point) took $burst_max ms"
 
 # ---------------------------------------------------------------- wait
 step "waiting for every job to end (at most 20 minutes after the first submission)"
@@ -522,7 +676,12 @@ check="$(awk -F'\t' -v OFS='\t' '
         sub(/.*gres\/gpu=/, "", gpu); sub(/,.*/, "", gpu); gpu += 0
         if (gpu != p[9]) bad = bad "\n" what ": " gpu " GPUs in AllocTRES, planned " p[9]
         if (p[9] > 0 && $col["NodeList"] !~ /^gpu[0-9]+$/) bad = bad "\n" what ": a GPU job on " $col["NodeList"]
-        if ($col["End"] - $col["Start"] < p[10]) bad = bad "\n" what ": ran " $col["End"] - $col["Start"] " s, sleeps " p[10]
+        if (fixed) { if ($col["End"] - $col["Start"] < p[10]) bad = bad "\n" what ": ran " $col["End"] - $col["Start"] " s, sleeps " p[10] }
+        else {
+            g = sub0 + grid * int(($col["Start"] - sub0) / grid + 0.5)
+            off = $col["End"] - (g + p[10])
+            if (off < -1 || off > 2) bad = bad "\n" what ": ended " off " s off its grid (start " $col["Start"] - sub0 ", end " $col["End"] - sub0 " s after the first submission)"
+        }
         late = $col["Submit"] - planned[name]
         if (late < 0 || late > 5) bad = bad "\n" what ": submitted " late " s after its planned time"
         if (late == 0) on_time++
@@ -532,13 +691,13 @@ check="$(awk -F'\t' -v OFS='\t' '
         for (n in plan) if (seen[n] != 1) bad = bad "\n" n ": " seen[n] + 0 " records in the dump"
         print "on_time", on_time + 0
         if (bad != "") print "bad", substr(bad, 2)
-    }' "$plan" "$submitted" "$dump")"
+    }' fixed="$fixed_sleep" sub0="$sub0" grid="$grid" "$plan" "$submitted" "$dump")"
 if grep -q '^bad' <<<"$check"; then
     fail "the dump does not match the plan:$(sed -n '/^bad/,$p' <<<"$check" | sed '1s/^bad\t/\n/' | head -n 30)"
 fi
 used="$(grep '^node' <<<"$check" | cut -f2 | sort -u | xargs -r -n1 scontrol show hostnames | sort -u | paste -sd' ')"
 (($(wc -w <<<"$used") >= 4)) || fail "the jobs ran on only these nodes: $used"
-echo "all $jobs planned jobs in the dump once, COMPLETED, with their user, account, partition, nodes, CPUs, GPUs and time limit;"
+echo "all $jobs planned jobs in the dump once, COMPLETED, with their user, account, partition, nodes, CPUs, GPUs and time limit$( ((fixed_sleep)) || echo ", ending on their grid");"
 echo "  $(grep '^on_time' <<<"$check" | cut -f2) submitted in their planned second (the others within 5 s); GPU jobs on gpu nodes; nodes used: $used"
 
 # Waits (Start - Submit) and how each job was started (sacct Flags).
@@ -583,9 +742,15 @@ echo "cluster stopped; $( ((keep_out)) && echo "kept in $out: $(cd "$out" && ls 
 step "3. slasim slurm compare"
 slasim="${SLASIM:-$root/target/release/slasim}"
 if [[ -x "$slasim" ]] && "$slasim" slurm compare --help >/dev/null 2>&1; then
-    echo "$slasim slurm compare --slurm-conf $out/slurm.conf $out/dump.sacct"
-    "$slasim" slurm compare --slurm-conf "$out/slurm.conf" "$out/dump.sacct" ||
-        fail "slasim slurm compare exited $?$( ((keep_out)) || echo " (--out DIR keeps the dump and slurm.conf)")"
+    echo "$slasim slurm compare --slurm-conf $out/slurm.conf $out/dump.sacct --csv $out/compare.csv"
+    compare_status=0
+    "$slasim" slurm compare --slurm-conf "$out/slurm.conf" "$out/dump.sacct" --csv "$out/compare.csv" >"$out/compare.txt" 2>&1 ||
+        compare_status=$?
+    cat "$out/compare.txt"
+    echo "slasim slurm compare exited $compare_status (OUT/compare.txt, OUT/compare.csv)"
+    if ((require_match && compare_status != 0)); then
+        fail "slasim slurm compare exited $compare_status (--require-match)$( ((keep_out)) || echo "; --out DIR keeps the dump and slurm.conf")"
+    fi
 else
     if [[ -x "$slasim" ]]; then reason="$slasim has no 'slurm compare' subcommand"; else reason="no slasim binary at $slasim"; fi
     echo "slurm cluster test: comparison with slasim SKIPPED: $reason"

@@ -2,7 +2,19 @@
 # for its 6-node cluster, written as TSV on stdout (one header line, then one
 # job a line, in submission order).
 #
-#   awk -v seed=20240601 -v jobs=160 -v span=420 -f tests/slurm/plan-workload.awk
+#   awk -v seed=20240601 -v jobs=150 -v span=540 -v grid=20 -f tests/slurm/plan-workload.awk
+#
+# Every event is on a time grid of `grid` seconds (G), so that Slurm's own
+# scheduling jitter (batch_sched_delay, the backfill interval, its 1-s
+# background loop: starts 0 to ~5 s after the event that allowed them) cannot
+# reorder events, and two runs of the plan take the same decisions:
+#   - jobs are submitted only at multiples of G (0 .. span), several at one
+#     grid point (in plan order, one sbatch right after the other);
+#   - a job runs `sleep` = G*k - 10 s (k = 1..4) counted from the grid point
+#     nearest to its start (cluster.sh's job script sleeps until then), so
+#     every job ends exactly 10 s before a grid point, whenever it started,
+#     and a job started by such an end (0-5 s later) starts near a grid point
+#     too: no drift along chains of jobs.
 #
 # The random numbers come from MINSTD (x = 48271 x mod 2^31-1), computed
 # exactly in any awk's doubles, so the plan is the same with mawk, gawk or
@@ -10,7 +22,8 @@
 #
 # Columns:
 #   name       the job name (-J), j001, j002, ... in submission order
-#   offset     seconds after the start of the submissions, strictly increasing
+#   offset     seconds after the start of the submissions, a multiple of G,
+#              non-decreasing
 #   user       nobody, daemon, bin or sys
 #   account    physics (nobody, daemon) or biology (daemon, bin, sys)
 #   partition  cpu (nodes cpu[1-4]: 4 CPUs, 8000 MB each) or
@@ -19,35 +32,43 @@
 #   cpus       CPUs per node (--ntasks-per-node), 1 to 4
 #   mem        MB per node (--mem)
 #   gpus       GPUs per node (--gres=gpu:N, gpu partition only), else 0
-#   sleep      seconds the job sleeps (5 to 60)
-#   limit      time limit in minutes (--time), 1 to 5, at least sleep + 15 s
+#   sleep      G*k - 10 s, k = 1..4: the job ends this long after the grid
+#              point nearest to its start
+#   limit      time limit in whole minutes (--time), 2 to 5, at least
+#              G*k + 60 s (the longest the job can run, plus a minute)
 function rnd() { state = (state * 48271) % 2147483647; return state / 2147483647 }
 function below(n) { return int(rnd() * n) }            # 0 .. n-1
 function pick(list,    a, n) { n = split(list, a, " "); return a[below(n) + 1] }
 BEGIN {
     OFS = "\t"
     if (seed == "") seed = 20240601
-    if (jobs == "") jobs = 160
-    if (span == "") span = 420
+    if (jobs == "") jobs = 150
+    if (span == "") span = 540
+    if (grid == "") grid = 20
+    if (cap == "") cap = 7          # at most this many submissions at one grid point
     state = seed % 2147483647
     if (state <= 0) state += 2147483646
     for (i = 0; i < 10; i++) rnd()
 
-    # Arrivals: exponential-ish gaps, heavier at the start so the cluster
-    # fills quickly, scaled to span seconds, distinct whole seconds.
-    total = 0
+    # Arrivals: each job at a grid point drawn with weights 1.4 for the first
+    # three points (the cluster fills quickly) and 1 after; at most `cap` a
+    # point (the excess moves to the next one).
+    points = int(span / grid) + 1
+    if (points * cap < jobs) { print "plan-workload.awk: " jobs " jobs do not fit " points " grid points of " cap > "/dev/stderr"; exit 1 }
+    wsum = 0
+    for (p = 0; p < points; p++) { w[p] = (p < 3 ? 1.4 : 1); wsum += w[p] }
+    for (p = 0; p < points; p++) count[p] = 0
     for (i = 1; i <= jobs; i++) {
-        u = rnd(); if (u < 1e-9) u = 1e-9
-        gap[i] = -log(u) * (i <= jobs / 4 ? 0.5 : 1)
-        total += gap[i]
+        u = rnd() * wsum; acc = 0
+        for (p = 0; p < points - 1; p++) { acc += w[p]; if (u < acc) break }
+        count[p]++
     }
-    cum = 0; prev = -1
-    for (i = 1; i <= jobs; i++) {
-        cum += gap[i]
-        off = int(cum * (span - 1) / total)
-        if (off <= prev) off = prev + 1
-        offset[i] = off; prev = off
-    }
+    for (p = 0; p < points - 1; p++)
+        if (count[p] > cap) { count[p + 1] += count[p] - cap; count[p] = cap }
+    for (p = 0; count[points - 1] > cap; p++)
+        if (count[p] < cap) { count[p]++; count[points - 1]-- }
+    n = 0
+    for (p = 0; p < points; p++) for (c = 0; c < count[p]; c++) offset[++n] = p * grid
 
     print "name", "offset", "user", "account", "partition", "nodes", "cpus", "mem", "gpus", "sleep", "limit"
     for (i = 1; i <= jobs; i++) {
@@ -58,21 +79,23 @@ BEGIN {
         else { user = "sys"; account = "biology" }
 
         u = rnd()
-        cpus = (u < 0.35 ? 1 : u < 0.65 ? 2 : u < 0.80 ? 3 : 4)
-        if (rnd() < 0.27) {
+        cpus = (u < 0.50 ? 1 : u < 0.78 ? 2 : u < 0.90 ? 3 : 4)
+        if (rnd() < 0.23) {
             partition = "gpu"; nodes = 1
-            gpus = (rnd() < 0.65 ? 1 : 2)
+            gpus = (rnd() < 0.70 ? 1 : 2)
             mem = cpus * pick("1000 2000 3000 4000")
         } else {
             partition = "cpu"; gpus = 0
-            nodes = (rnd() < 0.15 ? 2 : 1)
+            nodes = (rnd() < 0.10 ? 2 : 1)
             mem = cpus * pick("500 1000 1500 2000")
             if (nodes == 1 && cpus == 1 && rnd() < 0.3) mem = pick("5000 6000 7000") # memory-bound
         }
 
-        sleep_s = (rnd() < 0.4 ? 5 + below(16) : 20 + below(41))
-        need = int((sleep_s + 15 + 59) / 60)
-        limit = need + pick("0 0 1 2 3")
+        u = rnd()
+        k = (u < 0.55 ? 1 : u < 0.85 ? 2 : u < 0.95 ? 3 : 4)
+        sleep_s = grid * k - 10
+        need = int((grid * k + 60 + 59) / 60)
+        limit = need + pick("0 0 1 2")
         if (limit > 5) limit = 5
 
         printf "j%03d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", i, offset[i], user, account, partition, nodes, cpus, mem, gpus, sleep_s, limit

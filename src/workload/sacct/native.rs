@@ -56,7 +56,7 @@ use std::path::Path;
 use crate::workload::sacct::columns::{Col, Columns, Fields};
 use crate::workload::sacct::convert::{Alloc, Converter};
 use crate::workload::sacct::values::{TimeKind, parse_count, parse_job_id, parse_time};
-use crate::workload::sacct::{BOM, SacctError, SacctOptions, SacctReport, open, shorten};
+use crate::workload::sacct::{SacctError, SacctOptions, SacctReport, open, shorten};
 use crate::workload::slurm_jobs::{Ending, Logged, Origin, SlurmJob, SlurmWorkload, Tres};
 use crate::workload::swf::{LineProblem, SkippedLines};
 
@@ -79,43 +79,19 @@ pub fn parse_native<R: BufRead>(
     mut input: R,
     options: NativeOptions,
 ) -> Result<(SlurmWorkload, SacctReport), SacctError> {
-    // The same line reading as `convert_reader`: numbered lines, a BOM before
-    // the header, CR LF, blank lines skipped.
     let mut fields = Fields::default();
-    let mut line = 0u64;
-    let mut next = |fields: &mut Fields, line: &mut u64| -> Result<bool, SacctError> {
-        loop {
-            fields.buf.clear();
-            let n = input.read_until(b'\n', &mut fields.buf).map_err(|cause| SacctError::Read {
-                path: path.to_path_buf(),
-                line: *line,
-                cause,
-            })?;
-            if n == 0 {
-                return Ok(false);
-            }
-            *line += 1;
-            if *line == 1 && fields.buf.starts_with(BOM.as_bytes()) {
-                fields.buf.drain(..BOM.len());
-            }
-            while matches!(fields.buf.last(), Some(b'\n' | b'\r')) {
-                fields.buf.pop();
-            }
-            if !fields.buf.trim_ascii().is_empty() {
-                fields.split();
-                return Ok(true);
-            }
-        }
-    };
-    if !next(&mut fields, &mut line)? {
+    let mut lines = super::Lines { path, input: &mut input, line: 0 };
+    if !lines.next(&mut fields)? {
         return Err(SacctError::Empty { path: path.to_path_buf() });
     }
+    let line = lines.line;
     let columns = Columns::from_header(path, line, &fields)?;
     let extra = ExtraColumns::find(&columns.names);
     let sacct = SacctOptions { lenient: options.lenient, ..SacctOptions::default() };
     let mut conv = Converter::new(path, columns, sacct);
     let mut pieces: Vec<Piece> = Vec::new();
-    while next(&mut fields, &mut line)? {
+    while lines.next(&mut fields)? {
+        let line = lines.line;
         conv.report.lines += 1;
         // Undoing an allocation whose own columns turn out malformed needs its
         // key's previous entry (a duplicate job id), taken before the line.
