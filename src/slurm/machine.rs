@@ -105,6 +105,9 @@ impl Resources {
     }
 }
 
+/// One amount of a node's resources.
+type Amount = fn(&Resources) -> u64;
+
 /// A partition of the machine.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Partition {
@@ -244,7 +247,7 @@ impl Machine {
         let large_enough = part.nodes.iter().filter(|&&n| self.size[n as usize].holds(&need)).count();
         if large_enough < need.nodes as usize {
             // The first resource no node of the partition has enough of.
-            let resources: [(&str, &str, u64, fn(&Resources) -> u64); 3] = [
+            let resources: [(&str, &str, u64, Amount); 3] = [
                 ("ReqTRES gres/gpu", "GPUs", u64::from(need.gpus), |r| u64::from(r.gpus)),
                 ("ReqTRES cpu", "CPUs", u64::from(need.cpus), |r| u64::from(r.cpus)),
                 ("ReqTRES mem", "MiB", need.mem_mib, |r| r.mem_mib),

@@ -535,22 +535,28 @@ head -n 4 "$plan" | column -t
 # The first submission: a multiple of 5 s (bf_resolution), at least 3 s from
 # now, with slurmctld's priority recalculations (every PriorityCalcPeriod = 60
 # s from its start) 5-9 s after a grid point.
+# The recalculations run every 60 s from the start of priority/multifactor's
+# decay thread, about 2 s after BOOT_TIME: its first log line dates it.
+decay="$(grep -m1 -o '^\[[^]]*\] priority/multifactor: _read_last_decay_ran' "$tmp/log/slurmctld.log" | cut -c2-24 || true)"
+decay="$(date -d "$decay" +%s 2>/dev/null || echo $((boot + 2)))"
+echo "priority/multifactor's decay thread started at $decay (BOOT_TIME + $((decay - boot)) s)"
 sub0=$(($(date +%s) + 3))
-sub0=$(((sub0 + 4) / 5 * 5))
-while (((((boot - sub0) % grid) + grid) % grid < 5 || (((boot - sub0) % grid) + grid) % grid > 9)); do sub0=$((sub0 + 5)); done
+while (((((decay - sub0) % grid) + grid) % grid != 7)); do sub0=$((sub0 + 1)); done
 echo "$sub0" >"$out/sub0.txt"
 dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
-echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T'); OUT/sub0.txt), $(((((boot - sub0) % 60) + 60) % 60)) s before a priority recalculation; sacct -S $dump_start"
+echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T'); OUT/sub0.txt), $(((((decay - sub0) % 60) + 60) % 60)) s before a priority recalculation; sacct -S $dump_start"
 
-# The job script: sleep until SLEEP s after the grid point nearest to now.
+# The job script: sleep until SLEEP s after the grid point nearest to now,
+# plus 0.3 s times (its plan number mod 7), so that the jobs ending at one
+# grid point end one after the other, in the same order in every run.
 sleeper="$tmp/work/grid-sleep"
 cat >"$sleeper" <<'SLEEPER'
 #!/bin/sh
 # grid-sleep SUB0 GRID SLEEP: sleep until SLEEP seconds after the grid point
 # (SUB0 + a multiple of GRID) nearest to now.
 now=$(date +%s.%N)
-exec sleep "$(awk -v now="$now" -v s0="$1" -v g="$2" -v d="$3" 'BEGIN {
-    p = s0 + g * int((now - s0) / g + 0.5); t = p + d - now; if (t < 1) t = 1; printf "%.3f", t }')"
+exec sleep "$(awk -v now="$now" -v s0="$1" -v g="$2" -v d="$3" -v name="${SLURM_JOB_NAME:-j0}" 'BEGIN {
+    p = s0 + g * int((now - s0) / g + 0.5); t = p + d + 0.3 * (substr(name, 2) % 7) - now; if (t < 1) t = 1; printf "%.3f", t }')"
 SLEEPER
 chmod 755 "$sleeper"
 
@@ -654,7 +660,7 @@ echo "  -> $dump: $(wc -l <"$dump") lines"
 head -n 3 "$dump"
 
 # Every planned job once, as planned; GPU jobs on gpu nodes; at least 4 nodes used.
-check="$(awk -F'\t' -v OFS='\t' '
+check="$(awk -F'\t' -v OFS='\t' -v fixed="$fixed_sleep" -v sub0="$sub0" -v grid="$grid" '
     FILENAME == ARGV[1] { if (FNR > 1) plan[$1] = $0; next }
     FILENAME == ARGV[2] { if (FNR > 1) planned[$1] = $3; next }
     FNR == 1 { FS = "|"; $0 = $0; for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -691,7 +697,7 @@ check="$(awk -F'\t' -v OFS='\t' '
         for (n in plan) if (seen[n] != 1) bad = bad "\n" n ": " seen[n] + 0 " records in the dump"
         print "on_time", on_time + 0
         if (bad != "") print "bad", substr(bad, 2)
-    }' fixed="$fixed_sleep" sub0="$sub0" grid="$grid" "$plan" "$submitted" "$dump")"
+    }' "$plan" "$submitted" "$dump")"
 if grep -q '^bad' <<<"$check"; then
     fail "the dump does not match the plan:$(sed -n '/^bad/,$p' <<<"$check" | sed '1s/^bad\t/\n/' | head -n 30)"
 fi
