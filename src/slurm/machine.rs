@@ -18,7 +18,7 @@
 //!   one-node job takes the node of the lowest weight with the fewest free
 //!   CPUs that holds it (cons_tres' best fit); a job of several nodes takes
 //!   the first `nodes` nodes that can hold its share.
-//! - [`Machine::new`] checks that every job can ever run: its partition is
+//! - [`Machine::admit`] checks that every job can ever run: its partition is
 //!   defined and up, it asks for no more nodes than the partition has, and
 //!   enough of its nodes are large enough. A job that cannot is an error
 //!   naming the job, its origin (dump file and line) and the field.
@@ -237,6 +237,12 @@ impl Machine {
             )
         })?;
         let part = &self.partitions[p];
+        if !part.up {
+            return Err(fail(
+                "Partition",
+                format!("partition {} is not UP in the slurm.conf: its jobs would never start", part.name),
+            ));
+        }
         let need = Need::of(&job.request, self.consumable);
         if need.nodes as usize > part.nodes.len() {
             return Err(fail(

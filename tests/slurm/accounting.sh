@@ -359,6 +359,9 @@ step "2. sacct dump"
 dump="$work/dump.sacct"
 sacct --allusers --parsable2 --format="$format" -S "$dump_start" >"$dump"
 SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format="$format" -S "$dump_start" >"$work/dump-epoch.sacct"
+# The list docs/src/guide/slurm-strategy.md gives, read natively by `slasim slurm`.
+native_format=JobIDRaw,JobID,JobName,User,Group,Account,Partition,QOS,Submit,Eligible,Start,End,Elapsed,Timelimit,ReqCPUS,AllocCPUS,ReqNodes,AllocNodes,ReqMem,ReqTRES,AllocTRES,NodeList,State
+SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format="$native_format" -S "$dump_start" >"$work/dump-native.sacct"
 scancel "$still_running" "$pending_array"
 echo "sacct --allusers --parsable2 --format=$format -S $dump_start: $(wc -l <"$dump") lines"
 head -n 3 "$dump"
@@ -437,6 +440,27 @@ echo "simulated: $rows job rows, equal for --trace converted.swf and --trace dum
     --strategy heuristic-overbooking --pof-max 0.3 --oracle-pdfs --failures none --db "$work/planning.sqlite" |
     grep -E '^(strategy|conservative-backfilling|heuristic-overbooking) ' | head -n 3 ||
     fail "slasim run with planning strategies on $swf failed"
+
+# ---------------------------------------------------------------- native
+step "5. the dump as a native Slurm workload on this cluster's own slurm.conf"
+"$slasim" slurm conf --slurm-conf "$SLURM_CONF" >"$work/conf.out" || { cat "$work/conf.out"; fail "slasim slurm conf refused this cluster's slurm.conf"; }
+grep -E '^  partition |^ignored' "$work/conf.out"
+grep -q '^  partition batch ' "$work/conf.out" || fail "slasim slurm conf does not list partition batch"
+grep -q 'line [0-9]*: SlurmctldHost' "$work/conf.out" || fail "slasim slurm conf does not list SlurmctldHost as ignored"
+native_db="$work/native.sqlite"
+"$slasim" slurm run --slurm-conf "$SLURM_CONF" --trace "$work/dump-native.sacct" --db "$native_db" >"$work/native.out" 2>&1 ||
+    { cat "$work/native.out"; fail "slasim slurm run on the native dump failed"; }
+cat "$work/native.out"
+# Every job that started is a native job (the SWF conversion also keeps the
+# jobs cancelled before they started, with wait −1).
+started="$(awk '!/^;/ && $3 != -1 { n++ } END { print n + 0 }' "$swf")"
+native="$("$slasim" query --db "$native_db" --csv "SELECT count(*) FROM slurm_jobs" | tail -n1)"
+[[ "$native" == "$started" ]] || fail "the native dump has $native jobs, the SWF conversion $started that started"
+partitions="$("$slasim" query --db "$native_db" --csv "SELECT DISTINCT partition FROM slurm_jobs ORDER BY 1" | tail -n +2 | paste -sd,)"
+[[ "$partitions" == batch,debug ]] || fail "native jobs in partitions '$partitions', expected batch,debug"
+echo "native: $native jobs (as many as started), partitions $partitions"
+"$slasim" slurm compare --slurm-conf "$SLURM_CONF" "$work/dump-native.sacct" --min-in-order 0 | head -n 5 ||
+    fail "slasim slurm compare on the native dump failed"
 
 echo
 echo "slurm accounting test passed in $(($(date +%s) - t0)) s"

@@ -34,10 +34,11 @@
 #      ends 10 s before a grid point however late it started, and the jobs
 #      its end lets start start near a grid point too (--fixed-sleep: sleep
 #      exactly G*k - 10 s instead, and let the phases drift). The start of the
-#      submissions is a multiple of 5 s (bf_resolution), and is put at a
-#      fixed phase of slurmctld's PriorityCalcPeriod (1 minute from its
-#      start), so the priorities are recalculated 5-9 s after a grid point,
-#      when nothing happens. 1 to 4 CPUs per node, some on 2 nodes, memory
+#      submissions is put at a fixed phase of slurmctld's PriorityCalcPeriod
+#      (every minute from the start of priority/multifactor's decay thread,
+#      dated by its first log line, about 2 s after BOOT_TIME), so that fair
+#      share usage and priorities are recalculated 7 s after a grid point in
+#      every run, when nothing happens. 1 to 4 CPUs per node, some on 2 nodes, memory
 #      requests, some with 1 or 2 GPUs; time limits 2 to 5 minutes, at least a
 #      minute more than the job can run. Enough load that queues form and
 #      backfilling matters. sprio, squeue and sshare are sampled every grid
@@ -175,9 +176,9 @@ if ((repeat)); then
     ((require_match)) && more+=(--require-match)
     status1=0 status2=0
     echo "=== run 1 of 2, into $out"
-    "$self" --out "$out" "${more[@]}" || status1=$?
+    bash "$self" --out "$out" "${more[@]}" || status1=$?
     echo; echo "=== run 2 of 2, into $out2"
-    "$self" --out "$out2" "${more[@]}" || status2=$?
+    bash "$self" --out "$out2" "${more[@]}" || status2=$?
     echo; echo "=== Slurm against itself: $out against $out2"
     if [[ -f "$out/dump.sacct" && -f "$out2/dump.sacct" ]]; then
         compare_two_runs "$out" "$out2" | tee "$out/repeat-compare.txt"
@@ -536,7 +537,12 @@ head -n 4 "$plan" | column -t
 # now, with slurmctld's priority recalculations (every PriorityCalcPeriod = 60
 # s from its start) 5-9 s after a grid point.
 # The recalculations run every 60 s from the start of priority/multifactor's
-# decay thread, about 2 s after BOOT_TIME: its first log line dates it.
+# decay thread, about 2 s after BOOT_TIME: its first log line dates it. Their
+# phase matters: Slurm 22.05 charges fair-share usage only there, to the jobs
+# running then (the time since the previous one); what a job ran after the
+# last recalculation before its end is never charged. With the recalculation
+# at 9 s after a grid point in one run and 11 s in another (the jobs end at
+# 10 s), the usage of the same schedule differed by a factor of 3.
 decay="$(grep -m1 -o '^\[[^]]*\] priority/multifactor: _read_last_decay_ran' "$tmp/log/slurmctld.log" | cut -c2-24 || true)"
 decay="$(date -d "$decay" +%s 2>/dev/null || echo $((boot + 2)))"
 echo "priority/multifactor's decay thread started at $decay (BOOT_TIME + $((decay - boot)) s)"
@@ -546,9 +552,7 @@ echo "$sub0" >"$out/sub0.txt"
 dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
 echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T'); OUT/sub0.txt), $(((((decay - sub0) % 60) + 60) % 60)) s before a priority recalculation; sacct -S $dump_start"
 
-# The job script: sleep until SLEEP s after the grid point nearest to now,
-# plus 0.3 s times (its plan number mod 7), so that the jobs ending at one
-# grid point end one after the other, in the same order in every run.
+# The job script: sleep until SLEEP s after the grid point nearest to now.
 sleeper="$tmp/work/grid-sleep"
 cat >"$sleeper" <<'SLEEPER'
 #!/bin/sh
@@ -556,7 +560,7 @@ cat >"$sleeper" <<'SLEEPER'
 # (SUB0 + a multiple of GRID) nearest to now.
 now=$(date +%s.%N)
 exec sleep "$(awk -v now="$now" -v s0="$1" -v g="$2" -v d="$3" -v name="${SLURM_JOB_NAME:-j0}" 'BEGIN {
-    p = s0 + g * int((now - s0) / g + 0.5); t = p + d + 0.3 * (substr(name, 2) % 7) - now; if (t < 1) t = 1; printf "%.3f", t }')"
+    p = s0 + g * int((now - s0) / g + 0.5); t = p + d - now; if (t < 1) t = 1; printf "%.3f", t }')"
 SLEEPER
 chmod 755 "$sleeper"
 

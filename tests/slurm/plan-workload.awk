@@ -45,7 +45,7 @@ BEGIN {
     if (jobs == "") jobs = 150
     if (span == "") span = 540
     if (grid == "") grid = 20
-    if (cap == "") cap = 7          # at most this many submissions at one grid point
+    if (cap == "") cap = 6          # at most this many submissions at one grid point
     state = seed % 2147483647
     if (state <= 0) state += 2147483646
     for (i = 0; i < 10; i++) rnd()
@@ -92,7 +92,7 @@ BEGIN {
         }
 
         u = rnd()
-        k = (u < 0.55 ? 1 : u < 0.85 ? 2 : u < 0.95 ? 3 : 4)
+        k = (u < 0.70 ? 1 : u < 0.90 ? 2 : u < 0.97 ? 3 : 4)
         sleep_s = grid * k - 10
         need = int((grid * k + 60 + 59) / 60)
         limit = need + pick("0 0 1 2")
