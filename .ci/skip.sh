@@ -7,7 +7,7 @@
 # green CI run means every check ran. Each skip is appended to
 # $SLASIM_SKIP_LOG when set; .ci/run prints that file last.
 #
-# SLASIM_CI_UNAVAILABLE=pybatsim,browser,book,slurm,slurm-accounting,python (or
+# SLASIM_CI_UNAVAILABLE=pybatsim,browser,book,slurm,slurm-accounting,slurm-cluster,python (or
 # `all`) makes those checks treat their prerequisites as missing and
 # uninstallable, to try these paths in seconds without uninstalling anything.
 

@@ -144,8 +144,6 @@ pub struct Controller {
     queue: Vec<u32>,
     /// Running jobs.
     running: Vec<u32>,
-    /// Jobs that ended since the last tick (to charge their last usage).
-    ended: Vec<u32>,
     last_tick: Time,
     done: usize,
     /// Something changed since the last backfill pass.
@@ -211,7 +209,6 @@ impl Controller {
             node_at: vec![0; n],
             queue: Vec::new(),
             running: Vec::new(),
-            ended: Vec::new(),
             last_tick: 0,
             done: 0,
             dirty: true,
@@ -341,7 +338,6 @@ impl Controller {
         if let Some(i) = self.running.iter().position(|&r| r == j) {
             self.running.swap_remove(i);
         }
-        self.ended.push(j);
         self.done += 1;
         self.touch(now, outbox);
         self.main_at(now, outbox);
@@ -357,19 +353,19 @@ impl Controller {
         if elapsed > 0 {
             self.fairshare.decay(d.powf(elapsed as f64));
         }
+        // Slurm 22.05 charges usage only here, to the jobs running now, for
+        // the time since the previous tick: what a job ran after the last
+        // tick before its end is never charged (seen in RawUsage against the
+        // jobs' CPU-seconds on a real slurmctld; see the guide's departures).
         let since = self.last_tick;
-        let charge = |tree: &mut FairTree, job: &Queued, outcome: &Outcome| {
+        for &j in &self.running {
+            let (job, outcome) = (&self.jobs[j as usize], &self.outcome[j as usize]);
             let from = outcome.start.max(since);
-            let to = if outcome.end >= 0 && outcome.end <= now { outcome.end } else { now };
-            if to > from {
-                let r = (to - from) as f64;
-                tree.charge(job.assoc, f64::from(job.need.cpus * job.need.nodes) * r * d.powf(r));
+            if now > from {
+                let r = (now - from) as f64;
+                self.fairshare.charge(job.assoc, f64::from(job.need.cpus * job.need.nodes) * r * d.powf(r));
             }
-        };
-        for &j in self.running.iter().chain(self.ended.iter()) {
-            charge(&mut self.fairshare, &self.jobs[j as usize], &self.outcome[j as usize]);
         }
-        self.ended.clear();
         self.last_tick = now;
         self.fairshare.rank();
         for &j in &self.queue {

@@ -21,8 +21,10 @@
 //!   they change at no other time.
 //! - Usage: with `d = 1 − 0.693 / PriorityDecayHalfLife` (Slurm's own
 //!   approximation), each tick multiplies every usage by `d^Δt`, then each
-//!   job that ran for `r` seconds since the last tick adds `CPUs · r · d^r`
-//!   to its user's association and to its account (billing = CPUs).
+//!   job running at the tick that ran for `r` seconds since the last tick
+//!   adds `CPUs · r · d^r` to its user's association and to its account
+//!   (billing = CPUs). A job that ended since is not charged again: a real
+//!   slurmctld 22.05 leaves that last part uncharged.
 //! - Fair Tree: every association has 1 share (Slurm's default). Among
 //!   siblings (the accounts under the root; the users of one account) the
 //!   level fair-share is `S / U`, `S` its share of its siblings' shares and
