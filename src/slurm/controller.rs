@@ -58,7 +58,7 @@ use crate::units::Time;
 pub const BATCH_SCHED_DELAY: Time = 3;
 
 /// A job as the controller holds it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Queued {
     /// Its partition.
     pub partition: u16,
@@ -484,7 +484,7 @@ impl Controller {
         while tested <= last && i < self.queue.len() {
             tested += 1;
             let j = self.queue[i];
-            let job = self.jobs[j as usize].clone();
+            let job = self.jobs[j as usize];
             let p = job.partition as usize;
             if !self.machine.partitions[p].up {
                 i += 1;

@@ -431,6 +431,7 @@ impl AnyPoint for SlurmPoint {
         let run = simulate_point(&self.settings, &loaded)?;
         Ok(Box::new(SlurmOutput {
             id: self.id()?,
+            config: canonical_toml(self)?,
             experiment: experiment.map(str::to_string),
             point: self.clone(),
             inputs: loaded,
@@ -446,6 +447,8 @@ impl AnyPoint for SlurmPoint {
 #[derive(Debug)]
 struct SlurmOutput {
     id: i64,
+    /// The point's canonical settings.
+    config: String,
     experiment: Option<String>,
     point: SlurmPoint,
     inputs: Arc<SlurmInputs>,
@@ -485,10 +488,9 @@ pub struct Aggregates {
     pub backfilled: usize,
 }
 
-/// The aggregates of `run` on `inputs`.
-pub fn aggregates(inputs: &SlurmInputs, run: &SlurmRun) -> Aggregates {
+/// The aggregates of `run` on `inputs`, on its `machine`.
+pub fn aggregates(inputs: &SlurmInputs, machine: &crate::slurm::machine::Machine, run: &SlurmRun) -> Aggregates {
     let jobs = &inputs.workload.jobs;
-    let machine = crate::slurm::machine::Machine::new(&inputs.conf);
     let total = machine.total();
     let mut waits: Vec<i64> = Vec::with_capacity(jobs.len());
     let (mut cpu, mut gpu, mut bsld) = (0.0, 0.0, 0.0);
@@ -531,10 +533,10 @@ pub fn aggregates(inputs: &SlurmInputs, run: &SlurmRun) -> Aggregates {
 impl PointOutput for SlurmOutput {
     fn write(&self, store: &mut Store) -> Result<(), StoreError> {
         let w = &self.inputs.workload;
-        let a = aggregates(&self.inputs, &self.run);
-        let s = &self.point.settings;
-        let config = canonical_toml(&self.point).unwrap_or_default();
         let machine = crate::slurm::machine::Machine::new(&self.inputs.conf);
+        let a = aggregates(&self.inputs, &machine, &self.run);
+        let s = &self.point.settings;
+        let config = &self.config;
         let trace = s.trace.as_ref().map_or_else(|| "synthetic".to_string(), |t| t.display().to_string());
         // Groups: partitions, accounts, users, in name order.
         let mut groups: std::collections::BTreeMap<(&str, &str), Group> = std::collections::BTreeMap::new();
