@@ -1,7 +1,8 @@
-# Sourced by tests/slurm/accounting.sh and tests/slurm/cluster.sh: munged, a
-# private MariaDB and slurmdbd.conf, all under $tmp. Each daemon's pid is
-# appended to `pids`, which the caller's cleanup stops. Needs tmp, db_port,
-# dbd_port, pids, fail and have; sets socket, db_socket and db_password.
+# Sourced by the Slurm tests: munged (run.sh, accounting.sh, cluster.sh), a
+# private MariaDB and slurmdbd.conf (accounting.sh, cluster.sh), all under
+# $tmp. Each daemon's pid is appended to `pids`, which the caller's cleanup
+# stops. Needs tmp, pids, fail and have (and db_port and dbd_port for the
+# last two); sets socket, db_socket and db_password.
 
 # munged with a fresh key; its socket in $tmp/munge.
 start_munged() {

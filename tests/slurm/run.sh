@@ -121,19 +121,8 @@ trap 'echo "slurm test interrupted" >&2; exit 130' INT TERM
 
 mkdir -m 755 "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/log"
 mkdir -m 700 "$tmp/key"
-key="$tmp/key/munge.key"
-if have mungekey; then
-    mungekey --create --bits=1024 --keyfile="$key"
-else
-    dd if=/dev/urandom of="$key" bs=1 count=1024 status=none
-fi
-chmod 400 "$key"
-socket="$tmp/munge/munge.socket"
-munged --foreground --socket="$socket" --key-file="$key" --pid-file="$tmp/munge/munged.pid" \
-    --seed-file="$tmp/munge/munged.seed" --log-file="$tmp/log/munged.log" >"$tmp/log/munged.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 50); do [[ -S "$socket" ]] && break; sleep 0.1; done
-[[ -S "$socket" ]] || fail "munged did not create $socket"
+. "$root/tests/slurm/daemons.sh"
+start_munged
 
 # Two free TCP ports on 127.0.0.1 (no listener on them in /proc/net/tcp*).
 port_busy() { grep -qiE "^ *[0-9]+: [0-9A-F]+:$(printf '%04X' "$1") " /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
