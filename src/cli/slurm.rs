@@ -182,12 +182,14 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
 
 /// One job of a comparison.
 #[derive(Debug, Clone)]
-struct Compared {
+struct Compared<'a> {
     id: u64,
     submit: Time,
     logged: Time,
     simulated: Time,
     backfilled: bool,
+    logged_nodes: &'a str,
+    simulated_node: &'a str,
 }
 
 fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
@@ -200,6 +202,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
     let inputs = load(&settings)?;
     let run = simulate_point(&settings, &inputs)?;
     let tolerance = args.tolerance.unwrap_or(inputs.conf.scheduler.bf_interval).max(0);
+    let machine = crate::slurm::machine::Machine::new(&inputs.conf);
     let jobs: Vec<Compared> = inputs
         .workload
         .jobs
@@ -213,6 +216,12 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
                 logged: logged.start,
                 simulated: o.start,
                 backfilled: o.backfilled,
+                logged_nodes: logged.node_list.as_deref().unwrap_or(""),
+                simulated_node: if o.start >= 0 {
+                    machine.names.get(o.first_node as usize).map_or("", String::as_str)
+                } else {
+                    ""
+                },
             })
         })
         .collect();
@@ -265,22 +274,26 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         );
     }
     if let Some(path) = &args.csv {
-        let mut csv = String::from("job,submit,logged_start,simulated_start,difference,backfilled,in_order\n");
+        let mut csv = String::from(
+            "job,submit,logged_start,simulated_start,difference,backfilled,in_order,logged_nodes,simulated_first_node\n",
+        );
         for (j, n) in jobs.iter().zip(&in_order_flags) {
             let _ = writeln!(
                 csv,
-                "{},{},{},{},{},{},{n}",
+                "{},{},{},{},{},{},{n},\"{}\",{}",
                 j.id,
                 j.submit,
                 j.logged,
                 j.simulated,
                 j.simulated - j.logged,
-                j.backfilled
+                j.backfilled,
+                j.logged_nodes.replace('"', "\"\""),
+                j.simulated_node
             );
         }
         std::fs::write(path, csv).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
     }
-    let a = aggregates(&inputs, &crate::slurm::machine::Machine::new(&inputs.conf), &run);
+    let a = aggregates(&inputs, &machine, &run);
     let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
     emit(&out)?;
     let ok = share >= args.min_in_order && outside.len() <= args.max_outside;
@@ -319,8 +332,8 @@ fn in_order(jobs: &[Compared], tolerance: Time) -> Vec<bool> {
 mod tests {
     use super::*;
 
-    fn job(logged: Time, simulated: Time) -> Compared {
-        Compared { id: 0, submit: 0, logged, simulated, backfilled: false }
+    fn job(logged: Time, simulated: Time) -> Compared<'static> {
+        Compared { id: 0, submit: 0, logged, simulated, backfilled: false, logged_nodes: "", simulated_node: "" }
     }
 
     /// The sorted test agrees with the definition, pair by pair.

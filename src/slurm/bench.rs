@@ -40,6 +40,8 @@ pub struct Scenario {
     /// Per job: its user association.
     pub assocs: Vec<u32>,
     origin: crate::units::Time,
+    /// The Unix time of the workload's time 0 (0 when it has none).
+    epoch: crate::units::Time,
 }
 
 /// What a simulation produced.
@@ -116,6 +118,7 @@ impl Scenario {
             assoc_accounts: assoc_keys.iter().map(|k| k.1).collect(),
             assocs,
             origin: 0,
+            epoch: workload.epoch.unwrap_or(0),
         })
     }
 
@@ -138,7 +141,8 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 }
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
-    let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, .. } = scenario;
+    let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, .. } =
+        scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(crate::units::Time::MAX / 4);
     let at = bench.reserve::<Controller>();
@@ -149,7 +153,12 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     if let Some(first) = first {
         bench.seed(client, first)?;
     }
-    bench.place(at, Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts).started_at(origin));
+    bench.place(
+        at,
+        Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
+            .started_at(origin)
+            .at_epoch(epoch),
+    );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;
     bench.stop().await;

@@ -12,9 +12,12 @@
 //! - Same-instant order ([`crate::slurm::instant`]): job ends, submissions,
 //!   the priority tick, the main scheduler, the backfill scheduler. So every
 //!   start at `t` sees every end and submission at `t`.
-//! - The main scheduler runs at every job end, `batch_sched_delay` (3 s)
-//!   after its previous pass when a job is submitted (at once if that is
-//!   past), and every `sched_interval` (a full pass). It walks the queue (at
+//! - The main scheduler runs at every job end (its epilog complete calls
+//!   `schedule()` at once), in the background loop's pass for submissions,
+//!   and in that loop's full pass every `sched_interval`. The background
+//!   loop's pass comes `batch_sched_delay` (3 s) after its own previous pass
+//!   (batch or full; `last_sched_time` in `controller.c`), at once if that is
+//!   past; a full pass takes the submissions before it. It walks the queue (at
 //!   most `default_queue_depth` + 1 jobs, all of them in a full pass) and
 //!   starts each job that fits now on its partition's nodes. When a job does not fit, its partition is blocked
 //!   for the rest of the pass: no later job of it is tried, and its nodes
@@ -32,7 +35,7 @@
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
 //!   when unknown). The backfill scheduler runs `bf_interval` after its
 //!   previous pass once something changed (a submission, start, end or
-//!   priority tick), at once if that is past: Slurm's agent checks every
+//!   priority tick, or a main pass that left a job waiting), at once if that is past: Slurm's agent checks every
 //!   second for work (`_more_work`) once its interval is over. Without a
 //!   change it does not run: it would decide the same.
 //!   It stops early once no later job of the queue could fit now even with
@@ -117,13 +120,22 @@ pub enum ControllerMsg {
     End(u32),
     /// The priority calculation period.
     Tick,
-    /// The main scheduler (after an event, or its `sched_interval`).
-    Main {
-        /// Its periodic run (re-arms itself).
-        periodic: bool,
-    },
+    /// The main scheduler.
+    Main(Pass),
     /// The backfill scheduler.
     Backfill,
+}
+
+/// What runs a main scheduler pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    /// A job's end (its epilog complete: `schedule()` at once).
+    JobEnd,
+    /// The background loop, for the submissions since its previous pass
+    /// (`job_sched_cnt`), at least `batch_sched_delay` after that pass.
+    Batch,
+    /// The background loop's full pass, every `sched_interval` (re-arms itself).
+    Full,
 }
 
 /// The controller model.
@@ -146,12 +158,15 @@ pub struct Controller {
     running: Vec<u32>,
     last_tick: Time,
     done: usize,
-    /// Something changed since the last backfill pass.
-    dirty: bool,
-    /// A main pass is already due at this time.
+    /// The last change the backfill scheduler sees (`last_job_update`).
+    changed_at: Time,
+    /// A job end's main pass is already due at this time.
     main_due: Time,
-    /// The last main pass.
-    last_main: Time,
+    /// The background loop's pass for submissions, when one is due.
+    batch_due: Option<Time>,
+    /// The background loop's last pass (`last_sched_time`): a batch or a
+    /// full pass, never a job end's.
+    last_background: Time,
     /// When each periodic event is next due (`None`: not armed while idle).
     next_tick: Option<Time>,
     next_main: Option<Time>,
@@ -171,8 +186,14 @@ pub struct Controller {
     releases: Vec<(Time, u32)>,
     scratch: Vec<crate::slurm::machine::Resources>,
     reserved: Vec<Vec<(Time, Time)>>,
-    /// The ends of this pass's reservations, in order.
-    reservation_ends: Vec<Time>,
+    /// Reservations made in this backfill pass.
+    reservation_count: usize,
+    /// Nodes marked with `stamp` are available to the job tested.
+    mark: Vec<u64>,
+    stamp: u64,
+    /// The Unix time of the workload's time 0: the will-run test's batches
+    /// are aligned on the epoch.
+    epoch: Time,
     most: Vec<crate::slurm::machine::Resources>,
     buffers: Buffers<ControllerMsg>,
 }
@@ -194,7 +215,10 @@ impl Controller {
         Controller {
             scratch: machine.free.clone(),
             reserved: vec![Vec::new(); nodes],
-            reservation_ends: Vec::new(),
+            reservation_count: 0,
+            mark: vec![0; nodes],
+            stamp: 0,
+            epoch: 0,
             most: Vec::new(),
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
@@ -211,9 +235,10 @@ impl Controller {
             running: Vec::new(),
             last_tick: 0,
             done: 0,
-            dirty: true,
+            changed_at: Time::MIN / 2,
             main_due: -1,
-            last_main: Time::MIN / 2,
+            batch_due: None,
+            last_background: Time::MIN / 2,
             next_tick: None,
             next_main: None,
             next_backfill: None,
@@ -232,6 +257,12 @@ impl Controller {
     pub fn started_at(mut self, origin: Time) -> Controller {
         self.origin = origin;
         self.last_tick = origin;
+        self
+    }
+
+    /// The same controller on a workload whose time 0 is Unix time `epoch`.
+    pub fn at_epoch(mut self, epoch: Time) -> Controller {
+        self.epoch = epoch;
         self
     }
 
@@ -261,9 +292,13 @@ impl Controller {
         self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least
-        // `batch_sched_delay` after the previous pass.
-        let at = now.max(self.last_main + BATCH_SCHED_DELAY);
-        self.main_at(at, outbox);
+        // `batch_sched_delay` after that loop's previous pass (job ends'
+        // passes do not count: controller.c, `last_sched_time`).
+        if self.batch_due.is_none() {
+            let at = now.max(self.last_background + BATCH_SCHED_DELAY);
+            self.batch_due = Some(at);
+            outbox.push(Scheduled::me(at, MAIN, ControllerMsg::Main(Pass::Batch)));
+        }
     }
 
     /// Arms the periodic events not armed (after an idle spell), each on
@@ -279,7 +314,7 @@ impl Controller {
         if self.next_main.is_none() {
             let t = next(self.sched.sched_interval.max(1));
             self.next_main = Some(t);
-            outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main { periodic: true }));
+            outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main(Pass::Full)));
         }
     }
 
@@ -287,7 +322,11 @@ impl Controller {
     /// previous pass, or now if that is past (Slurm's agent checks every
     /// second for work once its interval is over).
     fn touch(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
-        self.dirty = true;
+        self.changed_at = now;
+        self.arm_backfill(now, outbox);
+    }
+
+    fn arm_backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         if self.sched.backfill && self.next_backfill.is_none() {
             let at = now.max(self.last_backfill + self.sched.bf_interval.max(1));
             self.next_backfill = Some(at);
@@ -308,7 +347,7 @@ impl Controller {
     fn main_at(&mut self, at: Time, outbox: &mut Outbox<ControllerMsg>) {
         if self.main_due != at {
             self.main_due = at;
-            outbox.push(Scheduled::me(at, MAIN, ControllerMsg::Main { periodic: false }));
+            outbox.push(Scheduled::me(at, MAIN, ControllerMsg::Main(Pass::JobEnd)));
         }
     }
 
@@ -374,13 +413,11 @@ impl Controller {
                 self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
         }
         self.sort_queue();
-        self.dirty = true;
     }
 
     /// The main scheduler's pass (a full one ignores `default_queue_depth`).
     fn main(&mut self, now: Time, full: bool, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.main_passes += 1;
-        self.last_main = now;
         self.pass += 1;
         let pass = self.pass;
         let parts = self.machine.partitions.len();
@@ -418,6 +455,11 @@ impl Controller {
             }
         }
         self.counters.main_starts += started as u64;
+        // A job left waiting has its reason set, which is a change for the
+        // backfill scheduler (`last_job_update` in `_schedule`).
+        if blocked > 0 {
+            self.touch(now, outbox);
+        }
     }
 
     /// Could job `j` fit now on its partition, with no reservation? `most`
@@ -442,11 +484,6 @@ impl Controller {
 
     /// The backfill scheduler's pass.
     fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
-        if !self.dirty {
-            self.counters.backfill_skipped += 1;
-            return;
-        }
-        self.dirty = false;
         self.counters.backfill_passes += 1;
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
         let mut most = std::mem::take(&mut self.most);
@@ -472,7 +509,6 @@ impl Controller {
         for r in &mut self.reserved {
             r.clear();
         }
-        self.reservation_ends.clear();
         self.releases.clear();
         for &r in &self.running {
             let o = &self.outcome[r as usize];
@@ -490,98 +526,162 @@ impl Controller {
                 i += 1;
                 continue;
             }
-            match self.earliest(now, horizon, &job) {
-                Some(start) if start == now => {
-                    // cons_tres chooses the nodes again, among those no
-                    // reservation touches before the job's expected end.
-                    let end = now + job.limit;
-                    let mut found = std::mem::take(&mut self.found);
-                    let reserved = &self.reserved;
-                    let placed = self.machine.find(
-                        p,
-                        &job.need,
-                        |n| !reserved[n as usize].iter().any(|&(b, e)| b < end && now < e),
-                        &mut found,
-                    );
-                    self.found = found;
-                    if !placed {
-                        i += 1;
-                        continue;
+            // `TRY_LATER`: from `start_res` on, each retry a later one or
+            // fewer nodes, so a bound on retries only guards the loop.
+            let mut start_res = now;
+            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2;
+            let started = loop {
+                retries -= 1;
+                let end = start_res + job.limit;
+                let later = self.mark_available(p, start_res, end, horizon);
+                let Some(start) = self.will_run(now, &job) else {
+                    match later {
+                        Some(l) if retries > 0 => {
+                            start_res = l;
+                            continue;
+                        }
+                        _ => break false,
                     }
-                    self.start(now, j, true, outbox);
-                    self.counters.backfill_starts += 1;
-                    self.queue.remove(i);
-                    let expected = now + job.limit;
-                    let at = self.releases.partition_point(|&(t, r)| (t, r) < (expected, j));
-                    self.releases.insert(at, (expected, j));
+                };
+                let start = start.max(start_res);
+                if start <= now {
+                    break true;
+                }
+                if let Some(l) = later.filter(|&l| start > l && retries > 0) {
+                    start_res = l;
                     continue;
                 }
-                Some(start) => {
-                    // `_add_reservation`: both ends rounded down to the resolution.
-                    let begin = start.div_euclid(resolution) * resolution;
-                    let end = ((start + job.limit).div_euclid(resolution) * resolution).max(begin + resolution);
-                    for &n in &self.found {
-                        self.reserved[n as usize].push((begin, end));
-                    }
-                    let at = self.reservation_ends.partition_point(|&e| e <= end);
-                    self.reservation_ends.insert(at, end);
+                if start > horizon {
+                    break false;
                 }
-                None => {}
+                // `_add_reservation`: both ends rounded down to the resolution,
+                // at least one resolution long, within the window.
+                let begin = start.div_euclid(resolution) * resolution;
+                let until = ((start + job.limit).div_euclid(resolution) * resolution).max(begin + resolution);
+                // `_test_resv_overlap`: the nodes must be free of other reservations then.
+                let reserved = &self.reserved;
+                if self.found.iter().any(|&n| reserved[n as usize].iter().any(|&(b, e)| e > begin && b < until)) {
+                    if retries > 0 {
+                        start_res = start;
+                        continue;
+                    }
+                    break false;
+                }
+                let (begin, until) = (begin.max(now), until.min(horizon));
+                for &n in &self.found {
+                    self.reserved[n as usize].push((begin, until));
+                }
+                self.reservation_count += 1;
+                break false;
+            };
+            if started {
+                self.start(now, j, true, outbox);
+                self.counters.backfill_starts += 1;
+                self.queue.remove(i);
+                let expected = now + job.limit;
+                let at = self.releases.partition_point(|&(t, r)| (t, r) < (expected, j));
+                self.releases.insert(at, (expected, j));
+                continue;
             }
             i += 1;
         }
+        self.reservation_count = 0;
     }
 
-    /// The earliest time, within the window, at which `job` finds its nodes
-    /// for its whole limit; its nodes in `found`.
-    fn earliest(&mut self, now: Time, horizon: Time, job: &Queued) -> Option<Time> {
-        let part = &self.machine.partitions[job.partition as usize];
-        for &n in &part.nodes {
+    /// Marks the nodes of partition `p` that no reservation holds between
+    /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
+    /// reservation that begins at `end` counts), and returns `later_start`:
+    /// the first instant after `start_res`, within the window, at which a
+    /// reservation of the partition's nodes ends and its node is free.
+    fn mark_available(&mut self, p: usize, start_res: Time, end: Time, horizon: Time) -> Option<Time> {
+        self.stamp += 1;
+        let mut later: Option<Time> = None;
+        for &n in &self.machine.partitions[p].nodes {
+            let r = &self.reserved[n as usize];
+            if !r.iter().any(|&(b, e)| e > start_res && b <= end) {
+                self.mark[n as usize] = self.stamp;
+            }
+            for &(_, e) in r {
+                if e > start_res
+                    && e < horizon
+                    && later.is_none_or(|l| e < l)
+                    && !r.iter().any(|&(b2, e2)| b2 <= e && e < e2)
+                {
+                    later = Some(e);
+                }
+            }
+        }
+        later
+    }
+
+    /// cons_tres's will-run test on the marked nodes (Slurm 22.05,
+    /// `select/cons_common/job_test.c`, `_will_run_test`): now, if the job
+    /// fits the free resources; else the running jobs are taken away in
+    /// the order of their expected ends, in batches up to a barrier (the
+    /// first one's end rounded up to 30 s of the epoch) plus a window of
+    /// 30 s, doubled after each batch, and the job starts at the expected
+    /// end of the last job of the first batch after which it fits. Its
+    /// nodes are in `found`.
+    fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
+        let p = job.partition as usize;
+        let (free, mark, stamp) = (&self.machine.free, &self.mark, self.stamp);
+        let now_free = |n: u32| {
+            let f = free[n as usize];
+            (mark[n as usize] == stamp && f.holds(&job.need)).then_some(f.cpus)
+        };
+        if self.machine.pick(p, &job.need, now_free, &mut self.found) {
+            return Some(now);
+        }
+        for &n in &self.machine.partitions[p].nodes {
             self.scratch[n as usize] = self.machine.free[n as usize];
         }
+        let mut barrier: Option<Time> = None;
+        let mut window: Time = 30;
         let mut r = 0;
-        let mut t = now;
-        loop {
-            // Running jobs expected to end by t have released their nodes.
-            while r < self.releases.len() && self.releases[r].0 <= t {
-                let (_, done) = self.releases[r];
+        while r < self.releases.len() {
+            let mut last = None;
+            while r < self.releases.len() {
+                let (t, done) = self.releases[r];
+                r += 1;
                 let d = &self.jobs[done as usize];
                 let first = self.node_at[done as usize] as usize;
-                for &n in &self.nodes[first..first + d.need.nodes as usize] {
+                let nodes = &self.nodes[first..first + d.need.nodes as usize];
+                if !nodes.iter().any(|&n| self.mark[n as usize] == self.stamp) {
+                    continue;
+                }
+                let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
+                last = Some(t);
+                for &n in nodes {
                     let s = &mut self.scratch[n as usize];
                     s.cpus += d.need.cpus;
                     s.mem_mib += d.need.mem_mib;
                     s.gpus += d.need.gpus;
                 }
-                r += 1;
-            }
-            let end = t + job.limit;
-            self.found.clear();
-            for &n in &part.nodes {
-                if self.scratch[n as usize].holds(&job.need)
-                    && !self.reserved[n as usize].iter().any(|&(b, e)| b < end && t < e)
-                {
-                    self.found.push(n);
-                    if self.found.len() == job.need.nodes as usize {
-                        return Some(t);
-                    }
+                if self.releases.get(r).is_some_and(|&(next, _)| next > barrier + window) {
+                    break;
                 }
             }
-            // The next moment something is released: a running job's
-            // expected end, or a reservation's end on this partition.
-            let next_release = self.releases.get(r).map(|x| x.0);
-            // (Any partition's: a needless candidate only costs a check.)
-            let next_unreserve = self.reservation_ends.get(self.reservation_ends.partition_point(|&e| e <= t)).copied();
-            let next = match (next_release, next_unreserve) {
-                (Some(a), Some(b)) => a.min(b),
-                (Some(a), None) | (None, Some(a)) => a,
-                (None, None) => return None,
+            let Some(last) = last else {
+                break;
             };
-            if next > horizon {
-                return None;
+            let barrier = barrier.unwrap_or(last);
+            let next = self.releases.get(r).map(|x| x.0);
+            loop {
+                window *= 2;
+                if next.is_none_or(|t| t <= barrier + window) {
+                    break;
+                }
             }
-            t = next;
+            let (scratch, mark, stamp) = (&self.scratch, &self.mark, self.stamp);
+            let then_free = |n: u32| {
+                let f = scratch[n as usize];
+                (mark[n as usize] == stamp && f.holds(&job.need)).then_some(f.cpus)
+            };
+            if self.machine.pick(p, &job.need, then_free, &mut self.found) {
+                return Some(last.max(now + 1));
+            }
         }
+        None
     }
 
     /// What the run produced.
@@ -599,29 +699,53 @@ impl Model for Controller {
             ControllerMsg::End(j) => self.end(now, j, &mut outbox),
             ControllerMsg::Tick => {
                 self.tick(now);
-                self.touch(now, &mut outbox);
+                // New priorities of pending jobs are a change for the
+                // backfill scheduler (`last_job_update`); with none pending,
+                // nothing changed.
+                if !self.queue.is_empty() {
+                    self.touch(now, &mut outbox);
+                }
                 let mut due = self.next_tick;
                 if let Some(t) = self.rearm(now, self.priority.settings().calc_period, &mut due) {
                     outbox.push(Scheduled::me(t, TICK, ControllerMsg::Tick));
                 }
                 self.next_tick = due;
             }
-            ControllerMsg::Main { periodic } => {
-                self.main(now, periodic, &mut outbox);
-                if periodic {
-                    let mut due = self.next_main;
-                    if let Some(t) = self.rearm(now, self.sched.sched_interval, &mut due) {
-                        outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main { periodic: true }));
-                    }
-                    self.next_main = due;
+            ControllerMsg::Main(Pass::JobEnd) => self.main(now, false, &mut outbox),
+            ControllerMsg::Main(Pass::Batch) => {
+                // A full pass since it was asked for took its submissions.
+                if self.batch_due == Some(now) {
+                    self.batch_due = None;
+                    self.last_background = now;
+                    self.main(now, false, &mut outbox);
                 }
+            }
+            ControllerMsg::Main(Pass::Full) => {
+                // The full pass clears `job_sched_cnt`: no batch pass is due.
+                self.batch_due = None;
+                self.last_background = now;
+                self.main(now, true, &mut outbox);
+                let mut due = self.next_main;
+                if let Some(t) = self.rearm(now, self.sched.sched_interval, &mut due) {
+                    outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main(Pass::Full)));
+                }
+                self.next_main = due;
             }
             ControllerMsg::Backfill => {
                 self.next_backfill = None;
-                if self.dirty {
+                // `_more_work`: a change since the second the previous pass
+                // ended, that second included.
+                if self.changed_at < self.last_backfill {
+                    self.counters.backfill_skipped += 1;
+                } else {
                     self.last_backfill = now;
+                    self.backfill(now, &mut outbox);
+                    // A change in this second, before or in the pass, is
+                    // work for the next one.
+                    if self.changed_at >= now {
+                        self.arm_backfill(now, &mut outbox);
+                    }
                 }
-                self.backfill(now, &mut outbox);
             }
         }
         outbox

@@ -295,38 +295,89 @@ impl Machine {
         Ok((p, need, limit.max(1)))
     }
 
-    /// Puts into `out` the first `need.nodes` nodes of partition `p` that can
-    /// hold `need` now and pass `usable`; false (and `out` unspecified) when
-    /// there are not enough.
-    /// One node is the best fit: of the lowest weight, the one with the
-    /// fewest free CPUs that holds the job (the first on a tie).
+    /// Puts into `out` the nodes of partition `p` that cons_tres gives a job
+    /// of `need` now among those that pass `usable`; false (and `out`
+    /// unspecified) when there are not enough. See [`Machine::pick`].
     #[inline]
     pub fn find(&self, p: usize, need: &Need, mut usable: impl FnMut(u32) -> bool, out: &mut Vec<u32>) -> bool {
+        let free = &self.free;
+        self.pick(p, need, |n| (free[n as usize].holds(need) && usable(n)).then_some(free[n as usize].cpus), out)
+    }
+
+    /// Puts into `out` the nodes of partition `p` that cons_tres chooses
+    /// for a job of `need`, given `free`: a node's free CPUs when it can hold
+    /// the job, else `None`; false (and `out` unspecified) when there are not
+    /// enough.
+    ///
+    /// Slurm 22.05, `select/cons_tres` `_eval_nodes` (job_test.c): the nodes
+    /// that can hold the job form runs of consecutive nodes (in slurm.conf
+    /// order) of one weight. Of the lowest weight, the run that suffices
+    /// with the fewest free CPUs is taken (the first on a tie): its first
+    /// nodes, or, for the last node a job needs, its node with the fewest
+    /// free CPUs (best fit). When no run suffices, the run with the most
+    /// free CPUs is taken whole, and the rest chosen again.
+    pub fn pick(&self, p: usize, need: &Need, mut free: impl FnMut(u32) -> Option<u32>, out: &mut Vec<u32>) -> bool {
         out.clear();
-        if need.nodes == 1 {
-            let mut best: Option<(u32, u32, u32)> = None; // (weight, free cpus, node)
-            for &n in &self.partitions[p].nodes {
-                let w = self.weight[n as usize];
-                if best.is_some_and(|b| w > b.0) {
-                    break;
+        // Sorted by (weight, index): a run is a stretch of this list.
+        let nodes = &self.partitions[p].nodes;
+        while (out.len() as u32) < need.nodes {
+            let rest = need.nodes - out.len() as u32;
+            // (weight, free CPUs, first position in `nodes`, nodes, suffices)
+            let mut best: Option<(u32, u64, usize, u32, bool)> = None;
+            let mut i = 0;
+            while i < nodes.len() {
+                let n = nodes[i];
+                i += 1;
+                let Some(f) = free(n).filter(|_| !out.contains(&n)) else {
+                    continue;
+                };
+                let (weight, first) = (self.weight[n as usize], i - 1);
+                let (mut cpus, mut last) = (u64::from(f), n);
+                while i < nodes.len() {
+                    let m = nodes[i];
+                    if m != last + 1 || self.weight[m as usize] != weight || out.contains(&m) {
+                        break;
+                    }
+                    let Some(f) = free(m) else { break };
+                    cpus += u64::from(f);
+                    last = m;
+                    i += 1;
                 }
-                let free = self.free[n as usize];
-                if free.holds(need) && best.is_none_or(|b| free.cpus < b.1) && usable(n) {
-                    best = Some((w, free.cpus, n));
+                let len = (i - first) as u32;
+                let suffices = len >= rest;
+                let better = best.is_none_or(|(w, c, _, _, s)| match weight.cmp(&w) {
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Greater => false,
+                    std::cmp::Ordering::Equal => match (suffices, s) {
+                        (true, false) => true,      // the first run that suffices
+                        (true, true) => cpus < c,   // a tighter one
+                        (false, false) => cpus > c, // none suffices yet: the largest
+                        (false, true) => false,
+                    },
+                });
+                if better {
+                    best = Some((weight, cpus, first, len, suffices));
                 }
             }
-            out.extend(best.map(|b| b.2));
-            return !out.is_empty();
-        }
-        for &n in &self.partitions[p].nodes {
-            if self.free[n as usize].holds(need) && usable(n) {
-                out.push(n);
-                if out.len() == need.nodes as usize {
-                    return true;
+            let Some((_, _, first, len, _)) = best else {
+                return false;
+            };
+            let run = &nodes[first..first + len as usize];
+            if rest == 1 {
+                // Best fit: the fewest free CPUs, the first on a tie.
+                let mut fit: Option<(u32, u32)> = None;
+                for &n in run {
+                    let f = free(n).unwrap_or(u32::MAX);
+                    if fit.is_none_or(|(b, _)| f < b) {
+                        fit = Some((f, n));
+                    }
                 }
+                out.extend(fit.map(|(_, n)| n));
+            } else {
+                out.extend_from_slice(&run[..len.min(rest) as usize]);
             }
         }
-        false
+        true
     }
 
     /// Gives `need` on each of `nodes` to a job.
