@@ -440,3 +440,156 @@ fn a_dump_the_machine_cannot_run_is_refused_and_nothing_is_stored() {
         }
     }
 }
+
+/// Runs `w` on `conf` and hands back the whole simulation (outcomes, nodes).
+fn simulated(conf: &str, w: &SlurmWorkload) -> slasim::slurm::bench::Simulated {
+    let conf = parse(conf, Path::new("test.conf")).expect("the test conf parses");
+    let scenario = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), w).expect("every job fits");
+    simulate(scenario).expect("the run ends")
+}
+
+/// The first node (0-based, slurm.conf order) of each job.
+fn first_nodes(sim: &slasim::slurm::bench::Simulated) -> Vec<u32> {
+    (0..sim.outcomes.len()).map(|j| sim.nodes_of(j)[0]).collect()
+}
+
+/// cons_tres's `_eval_nodes` on 4 nodes of 4 CPUs (no backfill: one main
+/// pass at 0 places every job, in id order; all run 100 s).
+/// - J1 (3 CPUs): one run n1-n4 (16 free), best fit on a tie: n1 (free 1,4,4,4).
+/// - J2 (3): n1 cannot hold it; run n2-n4: n2 (free 1,1,4,4).
+/// - J3 (4): run n3-n4, tie: n3 (free 1,1,0,4). J4 (3): only n4 (free 1,1,0,1).
+/// - J5 (1): runs {n1,n2} with 2 free CPUs and {n4} with 1: the tighter run
+///   wins, n4. (The old rule, the fewest free CPUs first on a tie, said n1;
+///   the first run that suffices would say n1 too.)
+///
+/// Then on n1-n3 of 4 CPUs and n4 of 3 (free 4,4,4,3): a 3-CPU job sees one
+/// run n1-n4 and takes its tightest node, n4 (best fit inside the run, not
+/// the run's first node).
+#[test]
+fn cons_tres_takes_the_tightest_run_then_the_tightest_node_of_it() {
+    let conf = "\
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/builtin
+NodeName=n[1-4] CPUs=4 RealMemory=1000
+PartitionName=batch Nodes=n[1-4] Default=YES MaxTime=UNLIMITED
+";
+    let w = workload(
+        vec![
+            job(1, 0, 3, 100, 100),
+            job(2, 0, 3, 100, 100),
+            job(3, 0, 4, 100, 100),
+            job(4, 0, 3, 100, 100),
+            job(5, 0, 1, 100, 100),
+        ],
+        &["batch"],
+    );
+    let sim = simulated(conf, &w);
+    assert!(sim.outcomes.iter().all(|o| o.start == 0), "{:?}", starts(&sim.outcomes));
+    assert_eq!(first_nodes(&sim), vec![0, 1, 2, 3, 3]);
+
+    let uneven = conf.replace(
+        "NodeName=n[1-4] CPUs=4 RealMemory=1000",
+        "NodeName=n[1-3] CPUs=4 RealMemory=1000\nNodeName=n4 CPUs=3 RealMemory=1000",
+    );
+    let sim = simulated(&uneven, &workload(vec![job(1, 0, 3, 100, 100)], &["batch"]));
+    assert_eq!(first_nodes(&sim), vec![3]);
+}
+
+/// A reservation that begins exactly when a job would end blocks it
+/// (node_space's `begin_time <= end_time`). One 4-CPU node, bf_interval 10.
+/// - 0: J1 (2 CPUs, limit 100) starts. 1: J2 (4 CPUs) is submitted; the
+///   pass at 3 cannot start it and blocks the partition.
+/// - 10: backfill: J2's start is J1's expected end, 100: n1 is reserved from
+///   100 rounded down to bf_resolution (100 with 1 s; 90 with 30 s). J3
+///   (2 CPUs) has the limit that ends exactly there (90 s; 80 s): not
+///   backfilled; it reserves n1 after J2's reservation. J4 (2 CPUs) ends one
+///   second earlier (limit 89 s; 79 s): backfilled at 10.
+/// - J4 ends; 100: J1 ends, J2 starts; 200: J2 ends, J3 starts.
+#[test]
+fn backfill_refuses_a_job_that_ends_exactly_when_a_reservation_begins() {
+    for (resolution, limit) in [(1, 90), (30, 80)] {
+        let conf = ONE_NODE.replace("bf_resolution=1", &format!("bf_resolution={resolution}"));
+        let w = workload(
+            vec![
+                job(1, 0, 2, 100, 100),
+                job(2, 1, 4, 100, 100),
+                job(3, 2, 2, limit, limit),
+                job(4, 3, 2, limit - 1, limit - 1),
+            ],
+            &["batch"],
+        );
+        let o = run(&conf, &w);
+        assert_eq!(
+            starts(&o),
+            vec![(0, 100, false), (100, 200, false), (200, 200 + limit, false), (10, 9 + limit, true)],
+            "bf_resolution={resolution}"
+        );
+    }
+}
+
+/// cons_tres's will-run test takes the running jobs away in batches aligned
+/// on 30 s of the Unix epoch. One 8-CPU node, bf_interval 10, bf_resolution 1.
+/// - 0: A (3 CPUs, limit 100) and B (3 CPUs, limit 140) start: 2 CPUs free.
+///   J (4 CPUs, limit 100, submitted at 1) is blocked at 3; K (2 CPUs, limit
+///   95, submitted at 2) is not tried.
+/// - 10, workload epoch 0: A's expected end 100 rounds up to the barrier
+///   120; the first batch holds every end up to 120 + 30 = 150, B's 140 too.
+///   J fits after it: its planned start is B's end, 140, not 100 (when it
+///   would already fit, with 5 free CPUs). K ends by 105 < 140: backfilled.
+///   100: A ends, J does not fit (3 free); 105: K ends, J starts.
+/// - Epoch 1_699_999_999 (≡ 19 mod 30): 100 is Unix …119, so the barrier is
+///   101 and the batch ends at 131: A alone. J's planned start is 100; K
+///   would end at 105 and is refused. 100: J starts; 140: B ends, K starts.
+#[test]
+fn will_run_batches_are_aligned_on_the_epoch_and_plan_the_batchs_last_end() {
+    let conf = ONE_NODE.replace("CPUs=4", "CPUs=8");
+    let jobs = vec![job(1, 0, 3, 100, 100), job(2, 0, 3, 140, 140), job(3, 1, 4, 100, 100), job(4, 2, 2, 95, 95)];
+    let mut w = workload(jobs, &["batch"]);
+    assert_eq!(starts(&run(&conf, &w)), vec![(0, 100, false), (0, 140, false), (105, 205, false), (10, 105, true)]);
+    w.epoch = Some(1_699_999_999);
+    assert_eq!(starts(&run(&conf, &w)), vec![(0, 100, false), (0, 140, false), (100, 200, false), (140, 235, false)]);
+}
+
+/// batch_sched_delay is counted from the background loop's own passes (its
+/// submission passes and its full passes every sched_interval = 60 s), not
+/// from the passes that job ends run. One 4-CPU node, no backfill.
+/// - 0: J1 (4 CPUs, 10 s) starts in the submission pass at 0. 10: it ends;
+///   that pass does not count.
+/// - 11: J2 (2 CPUs, 5 s): the previous background pass was at 0, so the
+///   pass is at max(11, 0 + 3) = 11: J2 starts at 11 (not 13).
+/// - 12: J3 (2 CPUs, 5 s): the pass at 11 counts: max(12, 11 + 3) = 14.
+/// - 60: the full pass (idle machine). 61: J4: max(61, 60 + 3) = 63.
+#[test]
+fn batch_sched_delay_counts_only_the_background_loops_passes() {
+    let conf = ONE_NODE.replace("sched/backfill", "sched/builtin");
+    let w =
+        workload(vec![job(1, 0, 4, 10, 10), job(2, 11, 2, 5, 5), job(3, 12, 2, 5, 5), job(4, 61, 2, 5, 5)], &["batch"]);
+    assert_eq!(starts(&run(&conf, &w)), vec![(0, 10, false), (11, 16, false), (14, 19, false), (63, 68, false)]);
+}
+
+/// The backfill agent's `_more_work`. One 4-CPU node, bf_interval 10,
+/// bf_max_job_test 2, PriorityCalcPeriod 60 s, sched_interval 60 s.
+/// - 0: J1 (2 CPUs, 200 s) starts; backfill passes at 0 and 10 (the start
+///   at 0 is in the second of the pass at 0), then none: nothing changes.
+/// - 60: the priority tick finds no pending job: no change, so no backfill
+///   pass (else one at 60, and the next not before 70).
+/// - 65: J2 (4 CPUs, limit 100), K1 and K2 (1 CPU, limit 50 each) arrive;
+///   the pass at 65 blocks on J2. Backfill at 65 (the last pass was at 10):
+///   J2 reserves n1 from 200; K1 starts (ends at 115 < 200); then the pass
+///   has tested its 2 jobs.
+/// - 75: K1's start was in the second of the previous pass: the next pass
+///   runs, and starts K2 (not at K1's end, 115, the next change).
+/// - 200: J1 ends, J2 starts.
+#[test]
+fn backfill_runs_again_after_a_change_in_its_second_and_not_after_an_idle_tick() {
+    let conf = ONE_NODE
+        .replace("bf_window=60", "bf_window=60,bf_max_job_test=2")
+        .replace("SchedulerType", "PriorityCalcPeriod=1\nSchedulerType");
+    let w = workload(
+        vec![job(1, 0, 2, 200, 200), job(2, 65, 4, 100, 100), job(3, 65, 1, 50, 50), job(4, 65, 1, 50, 50)],
+        &["batch"],
+    );
+    let sim = simulated(&conf, &w);
+    assert_eq!(starts(&sim.outcomes), vec![(0, 200, false), (200, 300, false), (65, 115, true), (75, 125, true)]);
+}

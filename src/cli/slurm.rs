@@ -87,7 +87,8 @@ pub(crate) struct CompareArgs {
     /// Fail when more jobs than this start beyond the tolerance.
     #[arg(long, default_value_t = usize::MAX)]
     max_outside: usize,
-    /// Write one CSV line per job here.
+    /// Write one CSV line per job here: its logged and simulated start,
+    /// their difference, and its logged nodes and first simulated node.
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
     /// When slurmctld started (Unix seconds): the phase of its periodic

@@ -1,10 +1,13 @@
 //! The controller: Slurm's queue, its main scheduler and its backfill
 //! scheduler on one machine, as a kernel model.
 //!
-//! Sources: Slurm 22.05, `src/slurmctld/job_scheduler.c` (`schedule`,
+//! Sources: Slurm 22.05, `src/slurmctld/controller.c`
+//! (`_slurmctld_background`), `src/slurmctld/job_scheduler.c` (`schedule`,
 //! `sort_job_queue2`), `src/plugins/sched/backfill/backfill.c`
-//! (`_attempt_backfill`, `_add_reservation`), the documents `sched_config.html`
-//! and `slurm.conf(5)` (SchedulerParameters).
+//! (`backfill_agent`, `_more_work`, `_attempt_backfill`, `_add_reservation`,
+//! `_test_resv_overlap`), `src/plugins/select/cons_common/job_test.c`
+//! (`_will_run_test`), the documents `sched_config.html` and `slurm.conf(5)`
+//! (SchedulerParameters).
 //!
 //! Contract:
 //! - The queue is ordered by partition `PriorityTier` (higher first), then
@@ -16,30 +19,39 @@
 //!   `schedule()` at once), in the background loop's pass for submissions,
 //!   and in that loop's full pass every `sched_interval`. The background
 //!   loop's pass comes `batch_sched_delay` (3 s) after its own previous pass
-//!   (batch or full; `last_sched_time` in `controller.c`), at once if that is
-//!   past; a full pass takes the submissions before it. It walks the queue (at
-//!   most `default_queue_depth` + 1 jobs, all of them in a full pass) and
-//!   starts each job that fits now on its partition's nodes. When a job does not fit, its partition is blocked
-//!   for the rest of the pass: no later job of it is tried, and its nodes
-//!   are withheld from the jobs of other partitions.
-//! - The backfill scheduler runs every `bf_interval`. It walks the queue (at
-//!   most `bf_max_job_test` jobs). For each job it finds the earliest time
-//!   within `bf_window` at which enough of its partition's nodes are free
-//!   for its whole time limit, given the running jobs' expected ends (their
-//!   start plus their time limit) and the nodes reserved for the jobs before
-//!   it. A job that
-//!   can start now starts; one that cannot has the nodes it would get
-//!   reserved against the jobs after it: whole nodes, from its start to its
-//!   expected end, both rounded down to `bf_resolution`.
+//!   (batch or full; `last_sched_time`), at once if that is past; a full
+//!   pass takes the submissions before it. It walks the queue (at most
+//!   `default_queue_depth` + 1 jobs, all of them in a full pass) and starts
+//!   each job that fits now on its partition's nodes. When a job does not
+//!   fit, its partition is blocked for the rest of the pass: no later job of
+//!   it is tried, and its nodes are withheld from the jobs of other
+//!   partitions.
+//! - The backfill scheduler runs `bf_interval` after its previous pass once
+//!   something changed in that pass's second or later (`_more_work`: a
+//!   submission, start or end, a main pass that left a job waiting, new
+//!   priorities of pending jobs), at once if the interval is past: Slurm's
+//!   agent checks every second for work once its interval is over.
+//! - A backfill pass walks the queue (at most `bf_max_job_test` jobs). Each
+//!   job is tested from `start_res` (now at first) on the nodes of its
+//!   partition that no reservation holds from `start_res` to `start_res` +
+//!   its limit (a reservation that begins at that end counts). The will-run
+//!   test gives its start and nodes: now if it fits the free resources, else
+//!   the expected end (start plus limit) of the last running job of the
+//!   first batch after which it fits; the running jobs are taken away in the
+//!   order of their expected ends, up to a barrier (the first one's end
+//!   rounded up to 30 s of the epoch) plus a window of 30 s that doubles
+//!   after each batch. If a reservation of the partition's nodes ends after
+//!   `start_res` and before that start (`later_start`), the job is tested
+//!   again from there. A job that can start now starts; one that cannot,
+//!   within `bf_window`, has its nodes reserved against the jobs after it
+//!   from its start to its expected end, both rounded down to
+//!   `bf_resolution`, unless they overlap another reservation (then it is
+//!   tested again from its start). A pass stops early once no later job of
+//!   the queue could fit now even with no reservation (it could only
+//!   reserve, and reservations last one pass).
 //! - The periodic events (priority ticks, full main passes) keep the phase
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
-//!   when unknown). The backfill scheduler runs `bf_interval` after its
-//!   previous pass once something changed (a submission, start, end or
-//!   priority tick, or a main pass that left a job waiting), at once if that is past: Slurm's agent checks every
-//!   second for work (`_more_work`) once its interval is over. Without a
-//!   change it does not run: it would decide the same.
-//!   It stops early once no later job of the queue could fit now even with
-//!   no reservation (it could only reserve, and reservations last one pass).
+//!   when unknown).
 //! - A job runs for its run time, cut at its time limit.
 //! - Deterministic: no hash order, no wall clock.
 
@@ -533,8 +545,10 @@ impl Controller {
             let started = loop {
                 retries -= 1;
                 let end = start_res + job.limit;
-                let later = self.mark_available(p, start_res, end, horizon);
-                let Some(start) = self.will_run(now, &job) else {
+                let (available, later) = self.mark_available(p, start_res, end, horizon);
+                // Too few nodes free of reservations: no will-run test.
+                let planned = if available >= job.need.nodes { self.will_run(now, &job) } else { None };
+                let Some(start) = planned else {
                     match later {
                         Some(l) if retries > 0 => {
                             start_res = l;
@@ -560,7 +574,10 @@ impl Controller {
                 let until = ((start + job.limit).div_euclid(resolution) * resolution).max(begin + resolution);
                 // `_test_resv_overlap`: the nodes must be free of other reservations then.
                 let reserved = &self.reserved;
-                if self.found.iter().any(|&n| reserved[n as usize].iter().any(|&(b, e)| e > begin && b < until)) {
+                if self.found.iter().any(|&n| {
+                    let r = &reserved[n as usize];
+                    r.get(r.partition_point(|&(_, e)| e <= begin)).is_some_and(|&(b, _)| b < until)
+                }) {
                     if retries > 0 {
                         start_res = start;
                         continue;
@@ -569,7 +586,9 @@ impl Controller {
                 }
                 let (begin, until) = (begin.max(now), until.min(horizon));
                 for &n in &self.found {
-                    self.reserved[n as usize].push((begin, until));
+                    // Kept in order: a node's reservations never overlap.
+                    let r = &mut self.reserved[n as usize];
+                    r.insert(r.partition_point(|&(b, _)| b < begin), (begin, until));
                 }
                 self.reservation_count += 1;
                 break false;
@@ -590,28 +609,35 @@ impl Controller {
 
     /// Marks the nodes of partition `p` that no reservation holds between
     /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
-    /// reservation that begins at `end` counts), and returns `later_start`:
-    /// the first instant after `start_res`, within the window, at which a
-    /// reservation of the partition's nodes ends and its node is free.
-    fn mark_available(&mut self, p: usize, start_res: Time, end: Time, horizon: Time) -> Option<Time> {
+    /// reservation that begins at `end` counts), and returns how many, and
+    /// `later_start`: the first instant after `start_res`, within the window,
+    /// at which a reservation of the partition's nodes ends and its node is
+    /// free.
+    fn mark_available(&mut self, p: usize, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
         self.stamp += 1;
         let mut later: Option<Time> = None;
+        let mut available = 0;
         for &n in &self.machine.partitions[p].nodes {
+            // A node's reservations are in order and never overlap.
             let r = &self.reserved[n as usize];
-            if !r.iter().any(|&(b, e)| e > start_res && b <= end) {
+            let mut k = r.partition_point(|&(_, e)| e <= start_res);
+            if r.get(k).is_none_or(|&(b, _)| b > end) {
                 self.mark[n as usize] = self.stamp;
+                available += 1;
             }
-            for &(_, e) in r {
-                if e > start_res
-                    && e < horizon
-                    && later.is_none_or(|l| e < l)
-                    && !r.iter().any(|&(b2, e2)| b2 <= e && e < e2)
-                {
-                    later = Some(e);
+            while let Some(&(_, e)) = r.get(k) {
+                if e >= horizon || later.is_some_and(|l| e >= l) {
+                    break;
                 }
+                // The next reservation may begin where this one ends.
+                if r.get(k + 1).is_none_or(|&(b, _)| b > e) {
+                    later = Some(e);
+                    break;
+                }
+                k += 1;
             }
         }
-        later
+        (available, later)
     }
 
     /// cons_tres's will-run test on the marked nodes (Slurm 22.05,
@@ -624,16 +650,24 @@ impl Controller {
     /// nodes are in `found`.
     fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
         let p = job.partition as usize;
-        let (free, mark, stamp) = (&self.machine.free, &self.mark, self.stamp);
-        let now_free = |n: u32| {
-            let f = free[n as usize];
-            (mark[n as usize] == stamp && f.holds(&job.need)).then_some(f.cpus)
-        };
-        if self.machine.pick(p, &job.need, now_free, &mut self.found) {
-            return Some(now);
-        }
+        let need = job.need;
+        // How many marked nodes can hold the job: cons_tres finds its nodes
+        // exactly when there are enough of them.
+        let mut fitting = 0;
         for &n in &self.machine.partitions[p].nodes {
-            self.scratch[n as usize] = self.machine.free[n as usize];
+            let f = self.machine.free[n as usize];
+            self.scratch[n as usize] = f;
+            if self.mark[n as usize] == self.stamp && f.holds(&need) {
+                fitting += 1;
+            }
+        }
+        if fitting >= need.nodes {
+            let (free, mark, stamp) = (&self.machine.free, &self.mark, self.stamp);
+            let now_free = |n: u32| {
+                let f = free[n as usize];
+                (mark[n as usize] == stamp && f.holds(&need)).then_some(f.cpus)
+            };
+            return self.machine.pick(p, &need, now_free, &mut self.found).then_some(now);
         }
         let mut barrier: Option<Time> = None;
         let mut window: Time = 30;
@@ -652,10 +686,17 @@ impl Controller {
                 let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
                 last = Some(t);
                 for &n in nodes {
+                    if self.mark[n as usize] != self.stamp {
+                        continue;
+                    }
                     let s = &mut self.scratch[n as usize];
+                    let held = s.holds(&need);
                     s.cpus += d.need.cpus;
                     s.mem_mib += d.need.mem_mib;
                     s.gpus += d.need.gpus;
+                    if !held && s.holds(&need) {
+                        fitting += 1;
+                    }
                 }
                 if self.releases.get(r).is_some_and(|&(next, _)| next > barrier + window) {
                     break;
@@ -672,13 +713,13 @@ impl Controller {
                     break;
                 }
             }
-            let (scratch, mark, stamp) = (&self.scratch, &self.mark, self.stamp);
-            let then_free = |n: u32| {
-                let f = scratch[n as usize];
-                (mark[n as usize] == stamp && f.holds(&job.need)).then_some(f.cpus)
-            };
-            if self.machine.pick(p, &job.need, then_free, &mut self.found) {
-                return Some(last.max(now + 1));
+            if fitting >= need.nodes {
+                let (scratch, mark, stamp) = (&self.scratch, &self.mark, self.stamp);
+                let then_free = |n: u32| {
+                    let f = scratch[n as usize];
+                    (mark[n as usize] == stamp && f.holds(&need)).then_some(f.cpus)
+                };
+                return self.machine.pick(p, &need, then_free, &mut self.found).then_some(last.max(now + 1));
             }
         }
         None

@@ -14,19 +14,19 @@
 //! - Nodes are shared by cores: a node runs several jobs while its free CPUs,
 //!   free GPUs and (with `CR_Core_Memory`) free memory cover them. With
 //!   `CR_Core` memory is no limit.
-//! - A partition's nodes are tried in order of `Weight`, then file order. A
-//!   one-node job takes the node of the lowest weight with the fewest free
-//!   CPUs that holds it (cons_tres' best fit); a job of several nodes takes
-//!   the first `nodes` nodes that can hold its share.
+//! - Nodes are chosen as cons_tres's `_eval_nodes` chooses them
+//!   ([`Machine::pick`]): runs of consecutive nodes of one weight that can
+//!   hold the job, the lowest weight first, then the run that suffices with
+//!   the fewest free CPUs; its first nodes, and for a job's last node its
+//!   node with the fewest free CPUs (best fit).
 //! - [`Machine::admit`] checks that every job can ever run: its partition is
 //!   defined and up, it asks for no more nodes than the partition has, and
 //!   enough of its nodes are large enough. A job that cannot is an error
 //!   naming the job, its origin (dump file and line) and the field.
 //!
-//! Departures from Slurm, named on the docs' Slurm page: the even spread of
+//! Departure from Slurm, named on the docs' Slurm page: the even spread of
 //! a multi-node job's CPUs, memory and GPUs (Slurm may place more tasks on
-//! some nodes), and first fit for several nodes (Slurm's cons_tres picks
-//! the tightest run of consecutive usable nodes).
+//! some nodes).
 
 use crate::slurm::conf::{Consumable, SlurmConf};
 use crate::units::Time;
