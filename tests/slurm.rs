@@ -48,9 +48,7 @@ fn workload(jobs: Vec<SlurmJob>, partitions: &[&str]) -> SlurmWorkload {
 }
 
 fn run(conf: &str, w: &SlurmWorkload) -> Vec<Outcome> {
-    let conf = parse(conf, Path::new("test.conf")).expect("the test conf parses");
-    let scenario = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), w).expect("every job fits");
-    simulate(scenario).expect("the run ends").outcomes
+    simulated(conf, w).outcomes
 }
 
 fn starts(outcomes: &[Outcome]) -> Vec<(i64, i64, bool)> {

@@ -662,12 +662,8 @@ impl Controller {
             }
         }
         if fitting >= need.nodes {
-            let (free, mark, stamp) = (&self.machine.free, &self.mark, self.stamp);
-            let now_free = |n: u32| {
-                let f = free[n as usize];
-                (mark[n as usize] == stamp && f.holds(&need)).then_some(f.cpus)
-            };
-            return self.machine.pick(p, &need, now_free, &mut self.found).then_some(now);
+            let free = offered(&self.machine.free, &self.mark, self.stamp, &need);
+            return self.machine.pick(p, &need, free, &mut self.found).then_some(now);
         }
         let mut barrier: Option<Time> = None;
         let mut window: Time = 30;
@@ -714,12 +710,8 @@ impl Controller {
                 }
             }
             if fitting >= need.nodes {
-                let (scratch, mark, stamp) = (&self.scratch, &self.mark, self.stamp);
-                let then_free = |n: u32| {
-                    let f = scratch[n as usize];
-                    (mark[n as usize] == stamp && f.holds(&need)).then_some(f.cpus)
-                };
-                return self.machine.pick(p, &need, then_free, &mut self.found).then_some(last.max(now + 1));
+                let free = offered(&self.scratch, &self.mark, self.stamp, &need);
+                return self.machine.pick(p, &need, free, &mut self.found).then_some(last.max(now + 1));
             }
         }
         None
@@ -728,6 +720,20 @@ impl Controller {
     /// What the run produced.
     pub fn outcomes(&self) -> (&[Outcome], Counters) {
         (&self.outcome, self.counters)
+    }
+}
+
+/// For [`Machine::pick`]: the free CPUs of a node marked with `stamp` that
+/// can hold `need` given `resources`, else `None`.
+fn offered<'a>(
+    resources: &'a [crate::slurm::machine::Resources],
+    mark: &'a [u64],
+    stamp: u64,
+    need: &'a Need,
+) -> impl FnMut(u32) -> Option<u32> + 'a {
+    move |n| {
+        let f = resources[n as usize];
+        (mark[n as usize] == stamp && f.holds(need)).then_some(f.cpus)
     }
 }
 
