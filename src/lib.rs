@@ -9,7 +9,8 @@
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
 //! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
 //! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, RLScheduler's MDP);
-//! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
+//! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
+//!   `slasim-sim` crate, re-exported;
 //! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
 //! - [`slurm`]: Slurm's scheduling on a heterogeneous machine (slurm.conf, partitions,
 //!   cons_tres, multifactor priority, the main and backfill schedulers) and its bench;
@@ -21,7 +22,7 @@
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`threads`]: the `--jobs` budget of busy threads;
-//! - [`units`]: virtual time and rate units;
+//! - [`units`]: virtual time and rate units (`slasim-sim`'s);
 //! - [`cli`]: the `slasim` command line.
 
 pub mod cli;
@@ -36,12 +37,14 @@ pub mod registry;
 pub mod report;
 pub mod rng;
 pub mod setting;
-pub mod sim;
 pub mod slurm;
 pub mod stats;
 pub mod store;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod threads;
-pub mod units;
 pub mod workload;
+
+// The kernel crate, under the paths every module of this crate names.
+pub use slasim_sim as sim;
+pub use slasim_sim::units;

@@ -76,6 +76,12 @@ def run(
         if settings.get("scheduler_name") is None:
             kind = type(scheduler)
             settings = {**settings, "scheduler_name": f"python:{kind.__module__}.{kind.__qualname__}"}
+        # The scheduler is called on this thread, one point at a time.
+        if settings.get("jobs") not in (None, 1):
+            raise SlasimError(
+                "slasim.run(scheduler=…) calls the scheduler on this thread, one run at a time: give no jobs, or jobs=1"
+            )
+        settings = {**settings, "jobs": 1}
     if config is not None:
         if not isinstance(config, Mapping):
             raise SlasimError(

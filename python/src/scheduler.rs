@@ -27,20 +27,17 @@
 //!   exception itself is kept in the run's [`Raised`] slot so the caller can
 //!   chain it. `KeyboardInterrupt` (Ctrl-C) is checked every
 //!   [`SIGNAL_EVERY`] callbacks and ends the run the same way.
-//! - The run is simulated on a worker thread (`slasim.run`'s), the calling
-//!   thread waiting without the GIL. [`Scheduler::start`] attaches the worker
-//!   to the interpreter and holds the GIL until [`Scheduler::stop`] (or the
-//!   drop): an exchange then attaches by a counter increment instead of
-//!   taking the GIL. Python's own switching still hands the GIL to the
-//!   waiting thread while callbacks run, so it sees Ctrl-C; it then moves the
-//!   run's interrupt counter, which the next exchange reads and ends the run
-//!   on. Start, exchanges and stop happen on one thread (the point's).
+//! - The run is simulated on the calling thread, which holds the GIL
+//!   throughout: each callback is a plain call (attaching is a counter
+//!   increment), with no worker thread and no channel. Its points run one at
+//!   a time (`slasim.run(scheduler=…)` runs with `jobs=1`). Ctrl-C raises
+//!   KeyboardInterrupt in the callback running (Python checks its signals
+//!   in `time.sleep` and the like, and this module every [`SIGNAL_EVERY`]
+//!   callbacks), which ends the run as any exception does.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use slasim::policy::batsim::protocol::IntervalSet;
@@ -222,10 +219,6 @@ pub struct PyScheduler {
     /// Per job: its Python object, once submitted.
     jobs: Vec<Option<Py<Job>>>,
     raised: Raised,
-    /// The run's interrupt counter and its value at the start.
-    interrupts: Option<(Arc<AtomicUsize>, usize)>,
-    /// The GIL state taken at start, given back at stop.
-    pinned: Option<ffi::PyGILState_STATE>,
     exchanged: u64,
     called: u64,
 }
@@ -247,32 +240,14 @@ impl PyScheduler {
         }
     }
 
-    /// `object`'s callbacks; what one raises goes to `raised`; the run ends
-    /// when `interrupts` moves.
-    pub fn new(object: Arc<Py<PyAny>>, raised: Raised, interrupts: Option<Arc<AtomicUsize>>) -> PyScheduler {
-        PyScheduler {
-            object,
-            callbacks: Vec::new(),
-            handle: None,
-            jobs: Vec::new(),
-            raised,
-            interrupts: interrupts.map(|c| {
-                let now = c.load(Ordering::SeqCst);
-                (c, now)
-            }),
-            pinned: None,
-            exchanged: 0,
-            called: 0,
-        }
+    /// `object`'s callbacks; what one raises goes to `raised`.
+    pub fn new(object: Arc<Py<PyAny>>, raised: Raised) -> PyScheduler {
+        PyScheduler { object, callbacks: Vec::new(), handle: None, jobs: Vec::new(), raised, exchanged: 0, called: 0 }
     }
 
-    fn interrupted(&self) -> bool {
-        self.interrupts.as_ref().is_some_and(|(c, at)| c.load(Ordering::Relaxed) != *at)
-    }
-
-    /// Drops the Python objects (attached) and gives the GIL back.
+    /// Drops the Python objects (attached).
     fn release(&mut self) {
-        if self.pinned.is_none() && self.handle.is_none() {
+        if self.handle.is_none() {
             return;
         }
         Python::attach(|_| {
@@ -280,10 +255,6 @@ impl PyScheduler {
             self.jobs.clear();
             self.handle = None;
         });
-        if let Some(state) = self.pinned.take() {
-            // SAFETY: taken by `PyGILState_Ensure` in `start`, on this thread.
-            unsafe { ffi::PyGILState_Release(state) };
-        }
     }
 
     fn keep(&self, err: PyErr) {
@@ -427,11 +398,6 @@ impl Scheduler for PyScheduler {
     }
 
     fn start(&mut self, workload: &Workload) -> Result<(), String> {
-        if self.pinned.is_none() {
-            // SAFETY: the interpreter is running (a Python object handed
-            // this scheduler over); released in `release`, on this thread.
-            self.pinned = Some(unsafe { ffi::PyGILState_Ensure() });
-        }
         Python::attach(|py| {
             let object = self.object.bind(py);
             let handle =
@@ -462,9 +428,6 @@ impl Scheduler for PyScheduler {
         events: &[Event],
         decisions: &mut Vec<Decision>,
     ) -> Result<(), String> {
-        if self.interrupted() {
-            return Err("interrupted (Ctrl-C)".into());
-        }
         Python::attach(|py| {
             let Some(handle) = self.handle.as_ref().map(|h| h.clone_ref(py)) else {
                 return Err("the scheduler is not started".to_string());

@@ -247,7 +247,7 @@ def test_ctrl_c_in_a_callback_stops_the_run(trace, tmp_path):
         def on_job_submission(self, job):
             if job.id == "w0!1":
                 os.kill(os.getpid(), signal.SIGINT)
-                time.sleep(0.3)  # the waiting thread sees the signal meanwhile
+                time.sleep(0.3)  # Python raises KeyboardInterrupt here
             super().on_job_submission(job)
 
     scheduler = Interrupted()
@@ -256,3 +256,20 @@ def test_ctrl_c_in_a_callback_stops_the_run(trace, tmp_path):
         run(trace, scheduler, db=db)
     assert scheduler.seen[-1][0] != "ends"
     assert slasim.Store(db).query("SELECT count(*) AS n FROM runs")["n"].to_list() == [0]
+
+
+def test_callbacks_are_plain_calls_on_the_calling_thread(trace):
+    import threading
+
+    class Where(Fcfs):
+        def on_job_submission(self, job):
+            self.threads.add(threading.get_ident())
+            super().on_job_submission(job)
+
+    scheduler = Where()
+    scheduler.threads = set()
+    run(trace, scheduler)
+    assert scheduler.threads == {threading.get_ident()}
+    # Several runs share the one scheduler on this thread: one at a time.
+    with pytest.raises(SlasimError, match="one run at a time"):
+        run(trace, Fcfs(), jobs=2)

@@ -2,7 +2,7 @@
 //! pages, printed as Markdown; `slasim completions SHELL` and `slasim man`.
 //!
 //! Contract: the output depends on nothing but this build (the clap command
-//! tree, the store's migrations), so `tests/docs.rs` can hold the committed
+//! tree, the store's migrations), so `tests/integration/docs.rs` can hold the committed
 //! pages equal to it.
 
 use std::fmt::Write as _;

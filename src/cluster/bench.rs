@@ -6,7 +6,8 @@
 //! runs it to the end on its own single-threaded runtime
 //! ([`simulate_outcomes`]: the same without the execution list). The result
 //! depends only on the scenario: no shared state, no wall clock, no
-//! thread-count effects. What drives the cluster is the scenario's: a plain
+//! thread-count effects. [`Stepped`] is the same bench for a caller that
+//! steps it and decides between steps. What drives the cluster is the scenario's: a plain
 //! strategy, or one with something attached around it from outside
 //! ([`crate::cluster::Drive`]), whose report comes back in the result.
 
@@ -19,7 +20,8 @@ use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
 use crate::sim::bench::{Bench, runtime};
 use crate::sim::client::ClientActor;
-use crate::sim::kernel::{KernelStats, SimError};
+use crate::sim::kernel::{KernelStats, SimError, Stop};
+use crate::sim::port::Address;
 use crate::units::Time;
 use crate::workload::failures::FailureStream;
 use crate::workload::job::Job;
@@ -99,48 +101,89 @@ pub fn simulate_outcomes<D: Drive>(scenario: Scenario<D>) -> Result<Simulated<D:
     runtime()?.block_on(run(scenario, false))
 }
 
-async fn run<D: Drive>(mut scenario: Scenario<D>, executions: bool) -> Result<Simulated<D::Report>, SimError> {
-    // The strategy sees the workload before the first event.
-    scenario.strategy.strategy().begin(&scenario.jobs)?;
-    let mut bench = Bench::new(horizon(&scenario.jobs));
-    let by_id = cluster::by_id(&scenario.jobs).ok_or_else(|| SimError::Model {
-        model: "cluster 0".into(),
-        at: 0,
-        what: "its job ids are not 0..n".into(),
-    })?;
-    let first_submission = scenario.jobs.first().map_or(0, |j| j.occurrence);
-    let at = bench.reserve::<ClusterActor<D>>();
-    let mut client = ClientActor::new(scenario.jobs);
-    client.output.connect(at.input());
-    let mut injector = FailureInjector::new(scenario.failures);
-    injector.output.connect(at.input());
-    let (first_job, first_failure) = (client.first_event(), injector.first_event());
-    let client = bench.add(client);
-    let injector = bench.add(injector);
-    if let Some(first) = first_job {
-        bench.seed(client, first)?;
+async fn run<D: Drive>(scenario: Scenario<D>, executions: bool) -> Result<Simulated<D::Report>, SimError> {
+    let mut bench = Stepped::assemble(scenario, executions)?;
+    let kernel = bench.bench.run().await?;
+    bench.finish(kernel).await
+}
+
+/// A single-cluster bench assembled and seeded, for its caller to run or
+/// step ([`Stepped::step`]): an environment that decides between steps
+/// holds one on its own thread.
+pub struct Stepped<D: Drive> {
+    bench: Bench,
+    cluster: Address<ClusterActor<D>>,
+    meter: Option<Address<EnergyMeter>>,
+}
+
+impl<D: Drive> Stepped<D> {
+    /// Assembles and seeds the bench of `scenario` (inside the runtime that
+    /// will run it); `executions`: the cluster hands back its execution list.
+    pub fn assemble(mut scenario: Scenario<D>, executions: bool) -> Result<Stepped<D>, SimError> {
+        // The strategy sees the workload before the first event.
+        scenario.strategy.strategy().begin(&scenario.jobs)?;
+        let mut bench = Bench::new(horizon(&scenario.jobs));
+        let by_id = cluster::by_id(&scenario.jobs).ok_or_else(|| SimError::Model {
+            model: "cluster 0".into(),
+            at: 0,
+            what: "its job ids are not 0..n".into(),
+        })?;
+        let first_submission = scenario.jobs.first().map_or(0, |j| j.occurrence);
+        let at = bench.reserve::<ClusterActor<D>>();
+        let mut client = ClientActor::new(scenario.jobs);
+        client.output.connect(at.input());
+        let mut injector = FailureInjector::new(scenario.failures);
+        injector.output.connect(at.input());
+        let (first_job, first_failure) = (client.first_event(), injector.first_event());
+        let client = bench.add(client);
+        let injector = bench.add(injector);
+        if let Some(first) = first_job {
+            bench.seed(client, first)?;
+        }
+        if let Some(first) = first_failure {
+            bench.seed(injector, first)?;
+        }
+        let mut cluster = ClusterActor::new(0, scenario.capacity, by_id, scenario.checkpoint, scenario.strategy);
+        if !executions {
+            cluster = cluster.without_executions();
+        }
+        if let Some(model) = &scenario.energy {
+            cluster = cluster.with_power(model);
+        }
+        let meter =
+            scenario.energy.map(|watts| bench.add(EnergyMeter::new(watts, scenario.capacity, first_submission)));
+        if let Some(meter) = meter {
+            cluster.node_states.connect(meter.input());
+        }
+        bench.place(at, cluster);
+        Ok(Stepped { bench, cluster: at, meter })
     }
-    if let Some(first) = first_failure {
-        bench.seed(injector, first)?;
+
+    /// Runs the kernel up to `until`, or until the strategy suspends for its
+    /// caller (the kernel's contract).
+    pub async fn step(&mut self, until: Time) -> Result<Stop, SimError> {
+        self.bench.step(until).await
     }
-    let mut cluster = ClusterActor::new(0, scenario.capacity, by_id, scenario.checkpoint, scenario.strategy);
-    if !executions {
-        cluster = cluster.without_executions();
+
+    /// Current virtual time.
+    pub fn now(&self) -> Time {
+        self.bench.now()
     }
-    if let Some(model) = &scenario.energy {
-        cluster = cluster.with_power(model);
+
+    /// The results, once the kernel has run to the end (`kernel`: its statistics).
+    pub async fn finish(self, kernel: KernelStats) -> Result<Simulated<D::Report>, SimError> {
+        let cluster = self.bench.finish(self.cluster).await?;
+        let energy = match self.meter {
+            Some(meter) => Some(self.bench.finish(meter).await?),
+            None => None,
+        };
+        self.bench.stop().await;
+        Ok(Simulated { cluster, kernel, energy })
     }
-    let meter = scenario.energy.map(|watts| bench.add(EnergyMeter::new(watts, scenario.capacity, first_submission)));
-    if let Some(meter) = meter {
-        cluster.node_states.connect(meter.input());
+
+    /// The results of a run stepped to its end.
+    pub async fn finished(self) -> Result<Simulated<D::Report>, SimError> {
+        let kernel = self.bench.stats();
+        self.finish(kernel).await
     }
-    bench.place(at, cluster);
-    let kernel = bench.run().await?;
-    let cluster = bench.finish(at).await?;
-    let energy = match meter {
-        Some(meter) => Some(bench.finish(meter).await?),
-        None => None,
-    };
-    bench.stop().await;
-    Ok(Simulated { cluster, kernel, energy })
 }

@@ -19,8 +19,6 @@
 //!   `node_states` output; a cluster whose output is unconnected sends
 //!   nothing, so a run without a meter costs nothing more.
 
-use kameo::Actor;
-use kameo::message::{Context, Message};
 use serde::{Deserialize, Serialize};
 
 use crate::setting::InvalidSetting;
@@ -292,7 +290,7 @@ impl MeteredState {
 }
 
 /// Node-seconds per state and their energy.
-#[derive(Debug, Clone, Copy, PartialEq, Default, kameo::Reply)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Energy {
     /// Idle node-seconds.
     pub idle_node_seconds: f64,
@@ -309,7 +307,6 @@ pub struct Energy {
 }
 
 /// The meter model.
-#[derive(Actor)]
 pub struct EnergyMeter {
     watts: EnergyConfig,
     capacity: u32,
@@ -385,12 +382,10 @@ impl Batched for EnergyMeter {
     }
 }
 
-crate::batched_actor!(EnergyMeter);
+impl Finish for EnergyMeter {
+    type Final = Energy;
 
-impl Message<Finish> for EnergyMeter {
-    type Reply = Energy;
-
-    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    fn finish(&mut self) -> Self::Final {
         self.at_last_end
     }
 }

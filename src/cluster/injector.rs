@@ -7,8 +7,6 @@
 //! event not yet sent; only the injector sends node events, so the order is
 //! the one of sending each at its time.
 
-use kameo::Actor;
-
 use crate::cluster::instant;
 use crate::sim::client::CHUNK;
 use crate::sim::kernel::{Class, Model, Outbox, Scheduled};
@@ -25,7 +23,6 @@ pub enum InjectorMsg {
 }
 
 /// The failure injector actor.
-#[derive(Actor)]
 pub struct FailureInjector {
     events: Vec<NodeEvent>,
     next: usize,
@@ -84,5 +81,3 @@ impl Batched for FailureInjector {
         &mut self.buffers
     }
 }
-
-crate::batched_actor!(FailureInjector);

@@ -42,9 +42,6 @@ use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use kameo::Actor;
-use kameo::message::{Context, Message};
-
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::power::{Activity, NodePower, PowerEventRecord, PowerRefusal, PowerState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
@@ -251,6 +248,9 @@ pub struct ClusterCore<D: Drive> {
     power: Option<NodePower>,
     /// A start was refused for the cap: wake the strategy when power frees.
     cap_refused: bool,
+    /// The strategy suspended in the event being handled, waiting for the
+    /// caller; the node states before that event, for the meter.
+    suspended: Option<NodeStates>,
 }
 
 impl<D: Drive> ClusterCore<D> {
@@ -284,6 +284,7 @@ impl<D: Drive> ClusterCore<D> {
             defect: None,
             power: None,
             cap_refused: false,
+            suspended: None,
         }
     }
 
@@ -524,6 +525,13 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         self.defect.get_or_insert_with(|| (self.now, what.to_string()));
     }
 
+    fn suspend(&mut self) {
+        if self.settling {
+            self.defect("it suspended while handling a job end, a node repair or a node failure");
+        }
+        self.suspended = Some(self.states(false));
+    }
+
     fn outcome(&self, id: JobId) -> Option<Outcome> {
         self.records.get(id as usize)?.outcome
     }
@@ -712,7 +720,7 @@ pub struct ExecutionRecord {
 
 /// What a cluster hands back at the end of a run, with `R`, the report of
 /// what drove it.
-#[derive(Debug, Clone, kameo::Reply)]
+#[derive(Debug, Clone)]
 pub struct ClusterResult<R: Send + 'static = ()> {
     /// Its jobs and one record per submitted job, by job id.
     pub records: RunRecords,
@@ -737,7 +745,6 @@ impl<R: Send + 'static> ClusterResult<R> {
 }
 
 /// The cluster actor: mechanics plus what drives it (by default a plain strategy).
-#[derive(Actor)]
 pub struct ClusterActor<D: Drive = Box<dyn Strategy>> {
     core: ClusterCore<D>,
     drive: D,
@@ -845,6 +852,18 @@ impl<D: Drive> ClusterActor<D> {
                 reply.send(now, D::ANSWER_CLASS, answer, &mut core.outbox);
             }
         }
+        if let Some(states) = &mut self.core.suspended {
+            // The meter hears of this event once it is over.
+            *states = before;
+            return std::mem::take(&mut self.core.outbox);
+        }
+        self.settled(now, before, job_ended)
+    }
+
+    /// Tells the meter the node states an event at `now` left, if they
+    /// changed from `before`; hands back what the event scheduled.
+    #[inline]
+    fn settled(&mut self, now: Time, before: NodeStates, job_ended: bool) -> Outbox<MsgOf<D>> {
         let core = &mut self.core;
         if self.node_states.is_connected() {
             let states = core.states(job_ended);
@@ -854,6 +873,25 @@ impl<D: Drive> ClusterActor<D> {
         }
         std::mem::take(&mut self.core.outbox)
     }
+
+    /// Goes on with the event its strategy suspended in, at `now`.
+    pub fn resume_msg(&mut self, now: Time, outbox: Outbox<MsgOf<D>>) -> Outbox<MsgOf<D>> {
+        let core = &mut self.core;
+        core.now = now;
+        core.outbox = outbox;
+        let Some(before) = core.suspended.take() else {
+            core.defect("the cluster was resumed, but it had not suspended");
+            return std::mem::take(&mut core.outbox);
+        };
+        self.drive.strategy().resume(core);
+        match &mut self.core.suspended {
+            Some(states) => {
+                *states = before;
+                std::mem::take(&mut self.core.outbox)
+            }
+            None => self.settled(now, before, false),
+        }
+    }
 }
 
 impl<D: Drive> Model for ClusterActor<D> {
@@ -861,6 +899,14 @@ impl<D: Drive> Model for ClusterActor<D> {
 
     fn handle(&mut self, now: Time, msg: MsgOf<D>, outbox: Outbox<MsgOf<D>>) -> Outbox<MsgOf<D>> {
         self.handle_msg(now, msg, outbox)
+    }
+
+    fn suspended(&self) -> bool {
+        self.core.suspended.is_some()
+    }
+
+    fn resume(&mut self, now: Time, outbox: Outbox<MsgOf<D>>) -> Outbox<MsgOf<D>> {
+        self.resume_msg(now, outbox)
     }
 }
 
@@ -913,12 +959,10 @@ impl<D: Drive> Batched for ClusterActor<D> {
     }
 }
 
-crate::batched_actor!(D: Drive => ClusterActor<D>);
+impl<D: Drive> Finish for ClusterActor<D> {
+    type Final = ClusterResult<D::Report>;
 
-impl<D: Drive> Message<Finish> for ClusterActor<D> {
-    type Reply = ClusterResult<D::Report>;
-
-    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    fn finish(&mut self) -> Self::Final {
         let report = self.drive.report();
         self.core.finish(report)
     }

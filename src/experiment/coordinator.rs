@@ -2,7 +2,8 @@
 //!
 //! Contract:
 //! - A [`Coordinator`] actor owns the queue of points still to simulate. Each
-//!   worker is an OS thread that asks it for the next point, runs it (any
+//!   worker is an OS thread (the calling thread itself when there is one
+//!   worker) that asks it for the next point, runs it (any
 //!   kind: [`crate::experiment::point::AnyPoint::run`]) and hands the result to the [`Writer`] actor (its
 //!   own thread), which commits the point in one transaction — for a
 //!   single-cluster run its `runs` row, all its `jobs` and `node_events` rows
@@ -358,46 +359,48 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
         budget: Arc::clone(&budget),
     });
     let ids = &ids;
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let (coordinator, writer, inputs, budget) = (&coordinator, &writer, &inputs, &budget);
-            scope.spawn(move || {
-                while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
-                    // The writer stores the battery's jobs while it is simulated.
-                    if let Some(battery) = point.settings().battery(inputs)
-                        && writer.tell(StoreBattery(battery)).blocking_send().is_err()
-                    {
-                        break;
-                    }
-                    let clock = Instant::now();
-                    // This worker's slot, held while it runs the point.
-                    let slot = budget.acquire();
-                    let result = point.settings().run(inputs, budget, experiment);
-                    drop(slot);
-                    let sent = match result {
-                        // Blocks only while the writer's mailbox is full.
-                        Ok(output) => writer
-                            .tell(Persist {
-                                index,
-                                id: ids[index],
-                                output,
-                                wall_seconds: clock.elapsed().as_secs_f64(),
-                            })
-                            .blocking_send()
-                            .is_ok(),
-                        Err(e) => coordinator
-                            .tell(Ended::Failed(format!("point {index} ({}): {e:#}", point.label())))
-                            .blocking_send()
-                            .is_ok(),
-                    };
-                    if !sent {
-                        break;
-                    }
-                }
-            });
-        }
-    });
     drop(_entered);
+    // One worker's loop: asks for points until none is left.
+    let work = || {
+        while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
+            // The writer stores the battery's jobs while it is simulated.
+            if let Some(battery) = point.settings().battery(inputs)
+                && writer.tell(StoreBattery(battery)).blocking_send().is_err()
+            {
+                break;
+            }
+            let clock = Instant::now();
+            // This worker's slot, held while it runs the point.
+            let slot = budget.acquire();
+            let result = point.settings().run(inputs, &budget, experiment);
+            drop(slot);
+            let sent = match result {
+                // Blocks only while the writer's mailbox is full.
+                Ok(output) => writer
+                    .tell(Persist { index, id: ids[index], output, wall_seconds: clock.elapsed().as_secs_f64() })
+                    .blocking_send()
+                    .is_ok(),
+                Err(e) => coordinator
+                    .tell(Ended::Failed(format!("point {index} ({}): {e:#}", point.label())))
+                    .blocking_send()
+                    .is_ok(),
+            };
+            if !sent {
+                break;
+            }
+        }
+    };
+    if threads == 1 {
+        // One worker is the caller: an in-process scheduler's callbacks run
+        // on the thread that started the run.
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(work);
+            }
+        });
+    }
     // Let the writer drain its mailbox and close the store; its last
     // reports reach the coordinator before the final count is asked for.
     let (results, report) = runtime.block_on(async {

@@ -8,7 +8,7 @@
 //! (messages = reservations + roll-backs + r · C status queries).
 //!
 //! Contract:
-//! - The broker is a kameo actor driven by the kernel. A request arrives as an
+//! - The broker is a model driven by the kernel. A request arrives as an
 //!   occurrence; every message of its negotiation (status queries, their
 //!   replies, reservations, cancellations) is a kernel event of class
 //!   `Negotiation` at the same instant, so nothing else happens between the
@@ -17,8 +17,6 @@
 //!   and learns about clusters only from their replies.
 //! - It keeps one [`CoReservationRecord`] per request, in submit order.
 
-use kameo::Actor;
-use kameo::message::{Context, Message};
 use rand_chacha::ChaCha8Rng;
 
 use crate::cluster::instant;
@@ -117,7 +115,6 @@ struct Negotiation {
 }
 
 /// The broker actor.
-#[derive(Actor)]
 pub struct BrokerActor {
     strategy: Box<dyn BrokerStrategy>,
     settings: BrokerSettings,
@@ -378,19 +375,17 @@ impl Batched for BrokerActor {
     }
 }
 
-crate::batched_actor!(BrokerActor);
-
 /// The broker's records at the end of a run.
-#[derive(Debug, Clone, kameo::Reply)]
+#[derive(Debug, Clone)]
 pub struct BrokerResult {
     /// One record per request, in the order they were processed.
     pub records: Vec<CoReservationRecord>,
 }
 
-impl Message<Finish> for BrokerActor {
-    type Reply = BrokerResult;
+impl Finish for BrokerActor {
+    type Final = BrokerResult;
 
-    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    fn finish(&mut self) -> Self::Final {
         BrokerResult { records: std::mem::take(&mut self.records) }
     }
 }

@@ -11,8 +11,10 @@
 //! Contract:
 //! - An episode is one battery of a single-cluster point whose strategy is
 //!   `comprehensive-overbooking`, simulated by the kernel as `slasim run`
-//!   simulates it, on a thread of its own that waits for the agent at each
-//!   arrival: one step is one arrival's decision. Failures, early starts,
+//!   simulates it, stepped on the caller's thread: at each arrival the
+//!   strategy suspends (the kernel's contract) and the kernel returns to the
+//!   environment, which returns to the agent; no other thread runs. One step
+//!   is one arrival's decision. Failures, early starts,
 //!   kills and restarts are the point's own. The agent's strategy replaces
 //!   the point's acceptance test and placement choice, nothing else.
 //! - `reset(seed)` starts an episode: the point's seed becomes `seed` (the
@@ -31,22 +33,23 @@
 //!   [`CANDIDATE_FEATURES`] per candidate slot (zeros where there is no
 //!   candidate); see [`AdmissionEnv::observe`].
 
-use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, anyhow, bail};
 use rand::RngExt;
 
+use crate::cluster::bench::Stepped;
 use crate::experiment::config::Experiment;
 use crate::experiment::inputs::Inputs;
-use crate::experiment::kinds::single::{SinglePoint, simulate_replaced};
+use crate::experiment::kinds::single::{SinglePoint, scenario_replaced};
 use crate::experiment::point::Point;
 use crate::experiment::summary::RunSummary;
-use crate::policy::comprehensive::{Admission, AgentAdmitted, Candidate, Comprehensive};
+use crate::policy::Strategy;
+use crate::policy::comprehensive::{Admission, AgentAdmitted, Answer, Candidate, Comprehensive};
 use crate::policy::interface::{Cluster, Outcome, Placement};
 use crate::policy::overbooking::Acceptance;
 use crate::rng::{Stream, stream};
+use crate::sim::kernel::Stop;
 use crate::units::{JobId, Time};
 use crate::workload::job::Job;
 
@@ -97,32 +100,32 @@ pub struct Arrival {
     realised: f64,
 }
 
-enum Message {
-    Arrival(Arrival),
-    /// The episode is over: the point's summary, or why it failed.
-    End(anyhow::Result<RunSummary>),
+/// What passes between the environment and the strategy it steps: the
+/// arrival put off to the agent, and the agent's answer. Both sides run on
+/// the caller's thread, one after the other: the lock is never contended.
+#[derive(Default)]
+struct Exchange {
+    arrival: Option<Arrival>,
+    answer: Option<usize>,
 }
 
-/// The agent's side of the simulation thread.
-struct Channel {
-    arrivals: SyncSender<Message>,
-    answers: Receiver<Option<usize>>,
+/// The agent's side inside the strategy: every arrival is put off to the
+/// caller ([`Answer::Later`]).
+struct Caller {
+    exchange: Arc<Mutex<Exchange>>,
     slots: usize,
+    /// The job put off, and how many candidates it was offered.
+    offered: Option<(JobId, usize)>,
     /// Accepted jobs whose outcome is not final yet.
     pending: Vec<JobId>,
-    /// The environment is gone: reject the rest quickly.
-    hung_up: bool,
 }
 
-impl Admission for Channel {
+impl Admission for Caller {
     fn slots(&self) -> usize {
         self.slots
     }
 
-    fn admit(&mut self, c: &dyn Cluster, job: &Job, candidates: &[Candidate]) -> Option<usize> {
-        if self.hung_up {
-            return None;
-        }
+    fn admit(&mut self, c: &dyn Cluster, job: &Job, candidates: &[Candidate]) -> Answer {
         let mut realised = 0.0;
         self.pending.retain(|&id| match c.outcome(id) {
             Some(Outcome::Success) => {
@@ -138,28 +141,27 @@ impl Admission for Channel {
         });
         let arrival =
             Arrival { now: c.now(), job: *job, capacity: c.capacity(), candidates: candidates.to_vec(), realised };
-        if self.arrivals.send(Message::Arrival(arrival)).is_err() {
-            self.hung_up = true;
-            return None;
-        }
-        match self.answers.recv() {
-            Ok(Some(i)) if i < candidates.len() => {
-                self.pending.push(job.id);
-                Some(i)
-            }
-            Ok(_) => None,
-            Err(_) => {
-                self.hung_up = true;
-                None
-            }
-        }
+        self.offered = Some((job.id, candidates.len()));
+        self.exchange.lock().unwrap_or_else(PoisonError::into_inner).arrival = Some(arrival);
+        Answer::Later
+    }
+
+    fn answer(&mut self) -> Option<usize> {
+        let answer = self.exchange.lock().unwrap_or_else(PoisonError::into_inner).answer.take();
+        let (job, offered) = self.offered.take()?;
+        let i = answer.filter(|&i| i < offered)?;
+        self.pending.push(job);
+        Some(i)
     }
 }
 
+/// One episode: its bench, stepped on the caller's thread.
 struct Episode {
-    arrivals: Receiver<Message>,
-    answers: Option<SyncSender<Option<usize>>>,
-    thread: Option<JoinHandle<()>>,
+    runtime: tokio::runtime::Runtime,
+    /// The simulation, until it ends or fails.
+    bench: Option<Stepped<Box<dyn Strategy>>>,
+    exchange: Arc<Mutex<Exchange>>,
+    capacity: u32,
     current: Option<Arrival>,
     /// Reward handed out so far.
     given: f64,
@@ -167,24 +169,11 @@ struct Episode {
     summary: Option<RunSummary>,
 }
 
-impl Episode {
-    /// Ends the episode: the simulation rejects the rest and its thread is joined.
-    fn stop(&mut self) {
-        self.answers = None;
-        while let Ok(message) = self.arrivals.recv() {
-            if let Message::End(_) = message {
-                break;
-            }
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
 impl Drop for Episode {
     fn drop(&mut self) {
-        self.stop();
+        // Its actors go with the runtime they were spawned on.
+        let _inside = self.runtime.enter();
+        self.bench = None;
     }
 }
 
@@ -277,9 +266,7 @@ impl AdmissionEnv {
     /// Starts an episode on `battery` (drawn from `seed` if `None`) with the
     /// point's seed set to `seed`; false if it ended before any arrival.
     pub fn reset(&mut self, seed: u64, battery: Option<usize>) -> anyhow::Result<bool> {
-        if let Some(mut old) = self.episode.take() {
-            old.stop();
-        }
+        self.episode = None;
         let battery = match battery {
             Some(b) if b >= self.batteries => {
                 bail!("battery {b} does not exist: the workload has {} batteries", self.batteries)
@@ -288,44 +275,25 @@ impl AdmissionEnv {
             None => stream(seed, Stream::AdmissionBattery, 0).random_range(0..self.batteries),
         };
         let point = SinglePoint { battery, seed, ..self.point.clone() };
-        let (arrivals_tx, arrivals) = sync_channel(1);
-        let (answers, answers_rx) = sync_channel(1);
-        let inputs = Arc::clone(&self.inputs);
-        let slots = self.slots;
-        let thread = std::thread::Builder::new()
-            .name("sla-admission".into())
-            .spawn(move || {
-                let channel = Channel {
-                    arrivals: arrivals_tx.clone(),
-                    answers: answers_rx,
-                    slots,
-                    pending: Vec::new(),
-                    hung_up: false,
-                };
-                let simulated = simulate_replaced(&inputs, &point, |settings, capacity| {
-                    let core = Comprehensive::<AgentAdmitted>::new(
-                        capacity,
-                        settings.placement,
-                        settings.reliability.clone(),
-                        settings.overbooking.clone(),
-                    );
-                    Box::new(core.admitted_by(Box::new(channel)))
-                });
-                let summary = simulated.and_then(|s| {
-                    let capacity = inputs.prepared(&point)?.capacity;
-                    Ok(RunSummary::of(&s.cluster.records, capacity))
-                });
-                let _ = arrivals_tx.send(Message::End(summary));
-            })
-            .context("starting the simulation thread")?;
-        let mut episode = Episode {
-            arrivals,
-            answers: Some(answers),
-            thread: Some(thread),
-            current: None,
-            given: 0.0,
-            summary: None,
+        let exchange = Arc::new(Mutex::new(Exchange::default()));
+        let caller = Caller { exchange: Arc::clone(&exchange), slots: self.slots, offered: None, pending: Vec::new() };
+        let scenario = scenario_replaced(&self.inputs, &point, |settings, capacity| {
+            let core = Comprehensive::<AgentAdmitted>::new(
+                capacity,
+                settings.placement,
+                settings.reliability.clone(),
+                settings.overbooking.clone(),
+            );
+            Box::new(core.admitted_by(Box::new(caller)))
+        })?;
+        let capacity = scenario.capacity;
+        let runtime = crate::sim::bench::runtime().context("starting the simulation runtime")?;
+        let bench = {
+            let _inside = runtime.enter();
+            Stepped::assemble(scenario, false)?
         };
+        let mut episode =
+            Episode { runtime, bench: Some(bench), exchange, capacity, current: None, given: 0.0, summary: None };
         episode.advance()?;
         let waiting = episode.current.is_some();
         self.episode = Some(episode);
@@ -366,10 +334,10 @@ impl AdmissionEnv {
                 self.slots
             )));
         }
-        let sent = episode.answers.as_ref().is_some_and(|a| a.send(action).is_ok());
-        if !sent {
+        if episode.bench.is_none() {
             return Err(StepError::Simulation(anyhow!("the simulation of this episode stopped: call reset")));
         }
+        episode.exchange.lock().unwrap_or_else(PoisonError::into_inner).answer = action;
         episode.current = None;
         let reward = episode.advance().map_err(StepError::Simulation)?;
         Ok(Step { reward: reward.unwrap_or(0.0), terminated: episode.current.is_none() })
@@ -434,27 +402,36 @@ impl AdmissionEnv {
 }
 
 impl Episode {
-    /// Waits for the next arrival or the end: the reward realised meanwhile.
+    /// Runs the simulation to the next arrival or the end: the reward
+    /// realised meanwhile.
     fn advance(&mut self) -> anyhow::Result<Option<f64>> {
-        match self.arrivals.recv() {
-            Ok(Message::Arrival(a)) => {
+        let Some(bench) = self.bench.as_mut() else { bail!("the simulation of this episode stopped: call reset") };
+        let stop = self.runtime.block_on(bench.step(Time::MAX));
+        match stop {
+            Ok(Stop::Suspended(_)) => {
+                let arrival = self.exchange.lock().unwrap_or_else(PoisonError::into_inner).arrival.take();
+                let Some(a) = arrival else {
+                    let now = self.bench.take().map_or(0, |b| b.now());
+                    bail!("the simulation suspended at t = {now} with no arrival to decide")
+                };
                 let r = a.realised;
                 self.given += r;
                 self.current = Some(a);
                 Ok(Some(r))
             }
-            Ok(Message::End(summary)) => {
-                self.answers = None;
-                if let Some(t) = self.thread.take() {
-                    let _ = t.join();
-                }
-                let summary = summary?;
+            Ok(Stop::Ended | Stop::Finished | Stop::Reached) => {
+                let Some(bench) = self.bench.take() else { bail!("the simulation of this episode stopped") };
+                let simulated = self.runtime.block_on(bench.finished())?;
+                let summary = RunSummary::of(&simulated.cluster.records, self.capacity);
                 let r = summary.gain - self.given;
                 self.given = summary.gain;
                 self.summary = Some(summary);
                 Ok(Some(r))
             }
-            Err(_) => Err(anyhow!("the simulation thread stopped without a result")),
+            Err(e) => {
+                self.bench = None;
+                Err(e.into())
+            }
         }
     }
 }

@@ -97,6 +97,10 @@ impl Cluster for View<'_> {
         self.cluster.accept(id, booking);
     }
 
+    fn suspend(&mut self) {
+        self.cluster.suspend();
+    }
+
     fn reject(&mut self, id: JobId, reason: RejectReason) {
         self.cluster.reject(id, reason);
     }
@@ -200,6 +204,11 @@ impl Strategy for Calibrated {
     fn node_failed(&mut self, cluster: &mut dyn Cluster, node: NodeId, victim: Option<JobId>) {
         let (strategy, mut view) = self.view(cluster);
         strategy.node_failed(&mut view, node, victim);
+    }
+
+    fn resume(&mut self, cluster: &mut dyn Cluster) {
+        let (strategy, mut view) = self.view(cluster);
+        strategy.resume(&mut view);
     }
 
     fn node_repaired(&mut self, cluster: &mut dyn Cluster, node: NodeId) {

@@ -153,6 +153,13 @@ pub trait Cluster {
     /// Reports a defect of the strategy (a state its own invariants rule
     /// out): the run ends with an error naming it, and nothing of it is stored.
     fn defect(&mut self, what: &str);
+    /// Suspends the event being handled until the caller of the simulation
+    /// has decided (the kernel's contract): the cluster calls
+    /// [`Strategy::resume`] when it is run again, at the same instant. Where
+    /// nobody can resume it, a defect.
+    fn suspend(&mut self) {
+        self.defect("it suspended for a caller's decision where the cluster has no caller");
+    }
     /// The PoS an acceptance test reads for a predicted `pos`: `pos` itself,
     /// or what a calibrating decorator around the strategy makes of it (issue 17).
     fn calibrated_pos(&self, pos: f64) -> f64 {
@@ -210,6 +217,11 @@ pub trait Strategy: Send {
     fn node_failed(&mut self, cluster: &mut dyn Cluster, node: NodeId, victim: Option<JobId>);
     /// A node was repaired.
     fn node_repaired(&mut self, cluster: &mut dyn Cluster, node: NodeId);
+    /// Goes on with the event it suspended in ([`Cluster::suspend`]), once
+    /// the caller has decided.
+    fn resume(&mut self, cluster: &mut dyn Cluster) {
+        cluster.defect("it was resumed, but it never suspends");
+    }
     /// Called once before the run with every job it will be
     /// submitted, in order (an external scheduler is told the workload's
     /// profiles up front); an error ends the run before it starts.

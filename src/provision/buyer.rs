@@ -17,9 +17,6 @@
 //! n·d·c, the externality f and, for a bought slot, its price under both
 //! policies on the state it was sold on. It never reads the wall clock.
 
-use kameo::Actor;
-use kameo::message::{Context, Message};
-
 use crate::cluster::instant;
 use crate::provision::pricing::{PolicyAudit, choose};
 use crate::provision::site::{SitePorts, SiteReply, SiteRequest};
@@ -66,7 +63,6 @@ pub struct PricedRecord {
 }
 
 /// The buyer actor.
-#[derive(Actor)]
 pub struct BuyerActor {
     jobs: Vec<Job>,
     next: usize,
@@ -210,12 +206,10 @@ impl Batched for BuyerActor {
     }
 }
 
-crate::batched_actor!(BuyerActor);
+impl Finish for BuyerActor {
+    type Final = Vec<PricedRecord>;
 
-impl Message<Finish> for BuyerActor {
-    type Reply = Vec<PricedRecord>;
-
-    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    fn finish(&mut self) -> Self::Final {
         std::mem::take(&mut self.records)
     }
 }

@@ -23,9 +23,6 @@
 //! - The makespan is last task end − submission instant; a refused task (too
 //!   wide, or a reservation conflict) makes the run fail.
 
-use kameo::Actor;
-use kameo::message::{Context, Message};
-
 use crate::cluster::instant;
 use crate::provision::greedy::{SiteOffer, pick, ready_time};
 use crate::provision::plan::{SitePlan, TaskPlacement};
@@ -68,7 +65,7 @@ pub enum Mode {
 }
 
 /// What an execution produced.
-#[derive(Debug, Clone, PartialEq, kameo::Reply)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Execution {
     /// Last end − submission, if every task ran.
     pub makespan: Option<Time>,
@@ -100,7 +97,6 @@ struct GreedyState {
 }
 
 /// The executor actor.
-#[derive(Actor)]
 pub struct ExecutorActor {
     workflow: Workflow,
     /// HEFT position of each task: ready tasks go in this order.
@@ -408,12 +404,10 @@ impl Batched for ExecutorActor {
     }
 }
 
-crate::batched_actor!(ExecutorActor);
+impl Finish for ExecutorActor {
+    type Final = Execution;
 
-impl Message<Finish> for ExecutorActor {
-    type Reply = Execution;
-
-    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    fn finish(&mut self) -> Self::Final {
         self.execution()
     }
 }

@@ -20,7 +20,8 @@
 //! [`pricing`] is the adaptive pricing of Ch. 5 (Fig. 22, the query models
 //! and the user's choice), pure functions of a site's state; [`greedy`] is
 //! the greedy per-task provisioning with priced slots (Fig. 51); [`buyer`] is
-//! the client of trace jobs that buy priced reservations (Ch. 5).
+//! the client of trace jobs that buy priced reservations (Ch. 5); [`outcome`]
+//! is what a provisioning or pricing run hands the store.
 
 pub mod bench;
 pub mod buyer;
@@ -28,6 +29,7 @@ pub mod executor;
 pub mod greedy;
 pub mod load;
 pub mod moga;
+pub mod outcome;
 pub mod plan;
 pub mod pricing;
 pub mod provisioner;

@@ -15,9 +15,6 @@
 //! random stream per submission. It changes no site's state: provisioned plans
 //! are enacted only in forks ([`crate::provision::executor`]).
 
-use kameo::Actor;
-use kameo::message::{Context, Message};
-
 use crate::cluster::instant;
 use crate::provision::moga::MogaConfig;
 use crate::provision::plan::{HoleCharging, Provisioning, provision_charging};
@@ -75,7 +72,6 @@ pub struct MogaJob {
 }
 
 /// The provisioner actor.
-#[derive(Actor)]
 pub struct ProvisionerActor {
     instants: Vec<Time>,
     next: usize,
@@ -214,12 +210,10 @@ impl Batched for ProvisionerActor {
     }
 }
 
-crate::batched_actor!(ProvisionerActor);
+impl Finish for ProvisionerActor {
+    type Final = Vec<SubmissionRecord>;
 
-impl Message<Finish> for ProvisionerActor {
-    type Reply = Vec<SubmissionRecord>;
-
-    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    fn finish(&mut self) -> Self::Final {
         std::mem::take(&mut self.records)
     }
 }

@@ -57,8 +57,6 @@
 
 use std::sync::Arc;
 
-use kameo::Actor;
-
 use crate::sim::kernel::{Model, Outbox, Scheduled};
 use crate::sim::model::{Batched, Buffers, Finish};
 use crate::sim::port::Receive;
@@ -151,7 +149,6 @@ pub enum Pass {
 }
 
 /// The controller model.
-#[derive(Actor)]
 pub struct Controller {
     machine: Machine,
     sched: SchedulerSettings,
@@ -811,8 +808,6 @@ impl Batched for Controller {
     }
 }
 
-crate::batched_actor!(Controller);
-
 /// What a finished controller hands back.
 #[derive(Debug, Clone, Default)]
 pub struct Finished {
@@ -826,15 +821,15 @@ pub struct Finished {
     pub node_at: Vec<u32>,
 }
 
-impl kameo::message::Message<Finish> for Controller {
-    type Reply = Result<Finished, crate::sim::kernel::SimError>;
+impl Finish for Controller {
+    type Final = Finished;
 
-    async fn handle(&mut self, _: Finish, _ctx: &mut kameo::message::Context<Self, Self::Reply>) -> Self::Reply {
-        Ok(Finished {
+    fn finish(&mut self) -> Self::Final {
+        Finished {
             outcomes: std::mem::take(&mut self.outcome),
             counters: self.counters,
             nodes: std::mem::take(&mut self.nodes),
             node_at: std::mem::take(&mut self.node_at),
-        })
+        }
     }
 }

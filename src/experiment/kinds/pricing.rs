@@ -25,9 +25,9 @@ use anyhow::Context as _;
 
 use crate::experiment::kinds::provision::background::{first_scheduler, prepare_site};
 use crate::experiment::kinds::provision::point::SiteSpec;
-use crate::experiment::kinds::provision::run::SiteSummary;
 use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
-use crate::provision::buyer::{BuyerActor, PricedRecord};
+use crate::provision::buyer::BuyerActor;
+use crate::provision::outcome::{Harm, PricingOutcome, SiteSummary};
 use crate::provision::pricing::Policy;
 use crate::provision::site::SlotScheduler;
 use crate::rng::{Stream, stream};
@@ -193,38 +193,6 @@ impl PricingPoint {
         }
         Ok(())
     }
-}
-
-/// What a pricing run produced.
-#[derive(Debug, Clone)]
-pub struct PricingOutcome {
-    /// The site's load figures.
-    pub site: SiteSummary,
-    /// One record per reservation request.
-    pub records: Vec<PricedRecord>,
-    /// Mean wait of the queued (best-effort) jobs, seconds.
-    pub be_wait: Option<f64>,
-    /// The provider's view: what the reservations did to the best-effort jobs.
-    pub harm: Harm,
-}
-
-/// The externality charged against the delay best-effort jobs actually
-/// suffered: the same run without the reservation requests is the
-/// counterfactual (f is defined against the slot's absence, §4.2).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Harm {
-    /// Σ f of the bought reservations, processor-seconds.
-    pub charged: f64,
-    /// Σ over best-effort jobs of processors × (wait with − wait without the
-    /// reservations), processor-seconds; None if the two runs did not start the same jobs.
-    pub suffered: Option<f64>,
-    /// The same against the run where the would-be buyers queue as best effort
-    /// instead: what reserving (rather than queueing) costs the others.
-    pub suffered_vs_queueing: Option<f64>,
-    /// Best-effort jobs.
-    pub be_jobs: u64,
-    /// Their mean wait without the reservations, seconds.
-    pub be_wait_without: Option<f64>,
 }
 
 /// Runs one pricing point.

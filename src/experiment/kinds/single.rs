@@ -381,22 +381,22 @@ pub fn simulate_with_executions(inputs: &Inputs, p: &SinglePoint) -> anyhow::Res
     Ok(simulate_point(inputs, p, inputs.prepared(p)?, true)?.0)
 }
 
-/// Simulates point `p` with its strategy replaced by what `replace` builds
-/// from the point's strategy settings and capacity (a learning agent's
-/// strategy, say); nothing is stored, and the point is not calibrated.
-pub fn simulate_replaced(
+/// The scenario of point `p` with its strategy replaced by what `replace`
+/// builds from the point's strategy settings and capacity (a learning
+/// agent's strategy, say), for its caller to simulate; nothing is stored,
+/// and the point is not calibrated.
+pub fn scenario_replaced(
     inputs: &Inputs,
     p: &SinglePoint,
     replace: impl FnOnce(&StrategySettings, u32) -> Box<dyn Strategy>,
-) -> anyhow::Result<Simulated> {
+) -> anyhow::Result<Scenario> {
     let prepared = inputs.prepared(p)?;
     let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
         anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
     })?;
     let settings = inputs.strategy_settings(p)?;
     let capacity = prepared.capacity;
-    let scenario = scenario(inputs, p, &battery.jobs, capacity)?.driven_by(|_| replace(&settings, capacity));
-    Ok(simulate_outcomes(scenario)?)
+    Ok(scenario(inputs, p, &battery.jobs, capacity)?.driven_by(|_| replace(&settings, capacity)))
 }
 
 /// Simulates one single-cluster point: what to store and its summary. A job

@@ -27,6 +27,7 @@
 //!   sequence scheduled by a priority rule, from the same start.
 
 use super::jobs::JobTable;
+use super::order::PyOrd;
 use super::reward::Score;
 use crate::policy::priority::Key;
 use crate::units::Time;
@@ -294,26 +295,6 @@ impl Dynamics {
             break;
         }
         score.total(&self.scores, last - first, self.now, jobs.submit[first], jobs.max_procs)
-    }
-}
-
-/// Python's `<` on floats as an ordering: NaN-free keys compare as numbers.
-pub(crate) trait PyOrd {
-    /// The ordering Python's stable sort sees (equal when neither is less).
-    fn total_cmp_py(&self, other: &Self) -> std::cmp::Ordering;
-}
-
-impl PyOrd for f64 {
-    #[inline]
-    fn total_cmp_py(&self, other: &f64) -> std::cmp::Ordering {
-        self.partial_cmp(other).unwrap_or(std::cmp::Ordering::Equal)
-    }
-}
-
-impl PyOrd for Key {
-    #[inline]
-    fn total_cmp_py(&self, other: &Key) -> std::cmp::Ordering {
-        self.0.total_cmp_py(&other.0).then_with(|| self.1.total_cmp_py(&other.1))
     }
 }
 

@@ -249,7 +249,7 @@ impl JobTable {
     /// keeps them in arrival order, which is their position: position is the
     /// last key.
     fn rank(&mut self) {
-        use super::dynamics::PyOrd;
+        use super::order::PyOrd;
         let n = self.len();
         let sjf = |a: &u32, b: &u32| {
             let (x, y) = (*a as usize, *b as usize);

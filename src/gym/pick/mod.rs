@@ -46,6 +46,7 @@
 pub mod dynamics;
 pub mod jobs;
 pub mod observation;
+mod order;
 pub mod reward;
 
 use std::sync::Arc;

@@ -45,14 +45,29 @@ pub struct Candidate {
     pub overbooked: bool,
 }
 
-/// Who decides each arrival: returns the index of a candidate, or `None` to
-/// reject. Called at the arrival's simulated time; `cluster` tells the
-/// outcomes of earlier jobs.
+/// An answer to an arrival.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// The index of a candidate (one out of range rejects), or `None` to reject.
+    Now(Option<usize>),
+    /// The simulation's caller decides: the cluster suspends (the kernel
+    /// returns to the caller) and [`Admission::answer`] is asked when it
+    /// resumes, at the same instant.
+    Later,
+}
+
+/// Who decides each arrival. Called at the arrival's simulated time;
+/// `cluster` tells the outcomes of earlier jobs.
 pub trait Admission: Send {
     /// Most candidates offered at once (at least 1).
     fn slots(&self) -> usize;
-    /// Picks among `candidates` for `job`; an index out of range rejects.
-    fn admit(&mut self, cluster: &dyn Cluster, job: &Job, candidates: &[Candidate]) -> Option<usize>;
+    /// Picks among `candidates` for `job`, now or later.
+    fn admit(&mut self, cluster: &dyn Cluster, job: &Job, candidates: &[Candidate]) -> Answer;
+    /// The answer to the arrival put off with [`Answer::Later`], once the
+    /// simulation resumes (`None` rejects).
+    fn answer(&mut self) -> Option<usize> {
+        None
+    }
 }
 
 /// Comprehensive overbooking's candidates, chosen by an [`Admission`].
@@ -96,9 +111,39 @@ impl Rule for AgentAdmitted {
             let pos = core.comprehensive_pos(c, j, f.start, f.end, false);
             candidates.push(Candidate { start: f.start, end: f.end, pos, overbooked: false });
         }
-        let picked = admission.admit(c, j, &candidates).and_then(|i| candidates.get(i).copied());
+        let answer = admission.admit(c, j, &candidates);
         core.admission = Some(admission);
         core.candidates = candidates;
+        match answer {
+            Answer::Now(picked) => Self::book_picked(core, c, j, full, picked),
+            Answer::Later => {
+                core.deferred = Some((j.id, full));
+                (None, false)
+            }
+        }
+    }
+
+    fn resume_pick(
+        core: &mut Comprehensive<Self>,
+        c: &dyn Cluster,
+        j: &Job,
+        full: Option<Choice>,
+    ) -> (Option<Choice>, bool) {
+        let picked = core.admission.as_mut().and_then(|a| a.answer());
+        Self::book_picked(core, c, j, full, picked)
+    }
+}
+
+impl AgentAdmitted {
+    /// The booking of candidate `picked` (rejected: `None` or out of range).
+    fn book_picked(
+        core: &mut Comprehensive<Self>,
+        c: &dyn Cluster,
+        j: &Job,
+        full: Option<Choice>,
+        picked: Option<usize>,
+    ) -> (Option<Choice>, bool) {
+        let picked = picked.and_then(|i| core.candidates.get(i).copied());
         let choice = match picked {
             None => {
                 core.declined = true;

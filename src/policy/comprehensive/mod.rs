@@ -61,7 +61,7 @@ mod backfilling;
 mod overbooking;
 mod shortened;
 
-pub use admission::{Admission, AgentAdmitted, Candidate};
+pub use admission::{Admission, AgentAdmitted, Answer, Candidate};
 pub use backfilling::ComprehensiveBackfilling;
 pub use overbooking::ComprehensiveOverbooking;
 pub use shortened::{ShortenedBackfilling, shortened};
@@ -87,6 +87,21 @@ pub trait Rule: Send + 'static {
     ) -> (Option<Choice>, bool)
     where
         Self: Sized;
+    /// The pick of a rule that deferred job `j`'s choice to the simulation's
+    /// caller (it set `deferred`), once the caller has decided.
+    fn resume_pick(
+        core: &mut Comprehensive<Self>,
+        c: &dyn Cluster,
+        j: &Job,
+        full: Option<Choice>,
+    ) -> (Option<Choice>, bool)
+    where
+        Self: Sized,
+    {
+        let _ = (c, j, full);
+        core.declined = true;
+        (None, false)
+    }
     /// Paper A's o_j: how much earlier a successor may be anchored on `j`.
     fn spare(_overbooking: Option<&Overbooking>, _j: &Job) -> Time {
         0
@@ -167,6 +182,9 @@ pub struct Comprehensive<R: Rule> {
     candidates: Vec<Candidate>,
     /// The rule rejected the job by choice, not for want of room.
     declined: bool,
+    /// The job whose choice waits for the simulation's caller, with its
+    /// full booking (for [`AgentAdmitted`]).
+    deferred: Option<(JobId, Option<Choice>)>,
 }
 
 impl<R: Rule> Comprehensive<R> {
@@ -209,6 +227,7 @@ impl<R: Rule> Comprehensive<R> {
             admission: None,
             candidates: Vec::new(),
             declined: false,
+            deferred: None,
         }
     }
 
@@ -378,12 +397,17 @@ impl<R: Rule> Comprehensive<R> {
             self.full_nodes.extend_from_slice(&self.chosen);
             Choice { start: s, end: s + j.estimate, planned: s, pos: 0.0, overbooked: false }
         });
-        let (pick, in_chosen) = if j.reservation {
+        let picked = if j.reservation {
             // A fixed reservation is never overbooked or shortened (paper A).
             (full, false)
         } else {
             R::pick(self, c, j, from, full)
         };
+        self.take_nodes(picked)
+    }
+
+    /// A rule's pick with its nodes in `chosen` (see [`Rule::pick`]).
+    fn take_nodes(&mut self, (pick, in_chosen): (Option<Choice>, bool)) -> Option<Choice> {
         if in_chosen {
             return pick;
         }
@@ -615,9 +639,60 @@ impl<R: Rule> Comprehensive<R> {
 }
 
 impl<R: Rule> Comprehensive<R> {
+    /// Books `job` as `choice` (from [`Self::choose`]) and accepts it, or
+    /// rejects it for want of a choice.
+    fn book_choice(&mut self, c: &mut dyn Cluster, job: JobId, j: &Job, choice: Option<Choice>) {
+        let Some(mut choice) = choice else {
+            let reason = if std::mem::take(&mut self.declined) {
+                RejectReason::Scheduler
+            } else if j.reservation {
+                RejectReason::Occupied
+            } else {
+                RejectReason::NoRoom
+            };
+            c.reject(job, reason);
+            return;
+        };
+        // Full bookings' PoS (and every overbooking booking's end CDF).
+        let store_cdf = R::STORES_END_CDF;
+        if store_cdf && choice.overbooked {
+            // Evaluated on these nodes and this slot when it was chosen.
+            std::mem::swap(&mut self.cdf_scratch, &mut self.best_cdf);
+        } else if store_cdf {
+            choice.pos = self.comprehensive_pos(c, j, choice.start, choice.end, true);
+        } else if !choice.overbooked {
+            choice.pos = self.failure_only_pos(j);
+        } else {
+            choice.pos *= self.failure_only_pos(j);
+        }
+        // Nothing may be anchored early on a reservation.
+        let spare = if j.reservation { 0 } else { R::spare(self.overbooking.as_deref(), j) };
+        self.book(job, choice.start, choice.end, spare);
+        if store_cdf {
+            let slot = self.take_cdf_slot();
+            std::mem::swap(&mut self.cdfs[slot as usize], &mut self.cdf_scratch);
+            if let Some(Some(b)) = self.booked.get_mut(job as usize) {
+                b.cdf = Some(slot);
+            }
+        }
+        let booking = Booking {
+            start: choice.planned,
+            end: choice.end,
+            overbooked: choice.overbooked,
+            pof: Some((1.0 - choice.pos).clamp(0.0, 1.0)),
+        };
+        c.accept(job, booking);
+        self.pending.insert((choice.start, job));
+        if choice.start <= c.now() {
+            self.start_due(c);
+        } else {
+            c.wake_at(choice.start);
+        }
+    }
+
     /// Books the rest of a checkpointed job as a full booking before its
     /// deadline (paper A's restart in a later gap), or fails it.
-    fn resume(&mut self, c: &mut dyn Cluster, job: JobId, rest: Time) {
+    fn book_rest(&mut self, c: &mut dyn Cluster, job: JobId, rest: Time) {
         let j = *c.job(job);
         let now = c.now();
         let from = now.max(j.release);
@@ -653,52 +728,24 @@ impl<R: Rule> Strategy for Comprehensive<R> {
             c.reject(job, RejectReason::TooWide);
             return;
         }
-        let Some(mut choice) = self.choose(c, &j) else {
-            let reason = if std::mem::take(&mut self.declined) {
-                RejectReason::Scheduler
-            } else if j.reservation {
-                RejectReason::Occupied
-            } else {
-                RejectReason::NoRoom
-            };
-            c.reject(job, reason);
+        let choice = self.choose(c, &j);
+        if self.deferred.is_some() {
+            // The rule asked the caller: the rest waits for `resume`.
+            c.suspend();
+            return;
+        }
+        self.book_choice(c, job, &j, choice);
+    }
+
+    fn resume(&mut self, c: &mut dyn Cluster) {
+        let Some((job, full)) = self.deferred.take() else {
+            c.defect("comprehensive planning was resumed with no decision pending");
             return;
         };
-        // Full bookings' PoS (and every overbooking booking's end CDF).
-        let store_cdf = R::STORES_END_CDF;
-        if store_cdf && choice.overbooked {
-            // Evaluated on these nodes and this slot when it was chosen.
-            std::mem::swap(&mut self.cdf_scratch, &mut self.best_cdf);
-        } else if store_cdf {
-            choice.pos = self.comprehensive_pos(c, &j, choice.start, choice.end, true);
-        } else if !choice.overbooked {
-            choice.pos = self.failure_only_pos(&j);
-        } else {
-            choice.pos *= self.failure_only_pos(&j);
-        }
-        // Nothing may be anchored early on a reservation.
-        let spare = if j.reservation { 0 } else { R::spare(self.overbooking.as_deref(), &j) };
-        self.book(job, choice.start, choice.end, spare);
-        if store_cdf {
-            let slot = self.take_cdf_slot();
-            std::mem::swap(&mut self.cdfs[slot as usize], &mut self.cdf_scratch);
-            if let Some(Some(b)) = self.booked.get_mut(job as usize) {
-                b.cdf = Some(slot);
-            }
-        }
-        let booking = Booking {
-            start: choice.planned,
-            end: choice.end,
-            overbooked: choice.overbooked,
-            pof: Some((1.0 - choice.pos).clamp(0.0, 1.0)),
-        };
-        c.accept(job, booking);
-        self.pending.insert((choice.start, job));
-        if choice.start <= c.now() {
-            self.start_due(c);
-        } else {
-            c.wake_at(choice.start);
-        }
+        let j = *c.job(job);
+        let picked = R::resume_pick(self, c, &j, full);
+        let choice = self.take_nodes(picked);
+        self.book_choice(c, job, &j, choice);
     }
 
     fn wake(&mut self, c: &mut dyn Cluster) {
@@ -722,7 +769,7 @@ impl<R: Rule> Strategy for Comprehensive<R> {
         let Some(b) = self.booking(job) else { return };
         self.forget(job);
         if let Some(rest) = c.resumable(job) {
-            self.resume(c, job, rest);
+            self.book_rest(c, job, rest);
         }
         let nodes = &self.arena[b.first as usize..(b.first + b.count) as usize];
         self.freed.extend(nodes.iter().map(|&node| (node, false)));

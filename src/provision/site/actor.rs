@@ -10,9 +10,6 @@
 //! of the instant (the kernel's "one instant" rule). It never reads the wall
 //! clock.
 
-use kameo::Actor;
-use kameo::message::{Context, Message};
-
 use crate::cluster::instant;
 use crate::provision::pricing::{self, Policy, SlotRequest, query_earliest, query_window};
 use crate::provision::site::{Due, SiteReply, SiteRequest, SlotScheduler, WorkKey};
@@ -43,7 +40,7 @@ pub enum SiteMsg {
 }
 
 /// What a site hands back at the end.
-#[derive(Debug, Clone, PartialEq, kameo::Reply)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SiteResult {
     /// The final scheduler state.
     pub scheduler: SlotScheduler,
@@ -63,7 +60,6 @@ pub struct SlotSample {
 }
 
 /// The site actor.
-#[derive(Actor)]
 pub struct SiteActor {
     me: u32,
     scheduler: SlotScheduler,
@@ -306,12 +302,10 @@ impl Batched for SiteActor {
     }
 }
 
-crate::batched_actor!(SiteActor);
+impl Finish for SiteActor {
+    type Final = SiteResult;
 
-impl Message<Finish> for SiteActor {
-    type Reply = SiteResult;
-
-    async fn handle(&mut self, _: Finish, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    fn finish(&mut self) -> Self::Final {
         SiteResult { scheduler: self.scheduler.clone(), samples: std::mem::take(&mut self.samples) }
     }
 }

@@ -5,8 +5,8 @@
 //! bought slot's f under both policies on the state it was sold on; one
 //! `pricing_harm` row per point.
 
-use crate::experiment::kinds::pricing::Harm;
 use crate::provision::buyer::PricedRecord;
+use crate::provision::outcome::Harm;
 use crate::store::columns::{Described, Rows, Table, column};
 
 /// A purchase request of a pricing point.

@@ -7,7 +7,8 @@
 //! site; slot statistics as sampled. The report reads these tables with its
 //! own SQL (no grouping by descriptors).
 
-use crate::experiment::kinds::provision::run::{SiteSummary, SubmissionOutcome};
+use crate::experiment::kinds::provision::run::SubmissionOutcome;
+use crate::provision::outcome::SiteSummary;
 use crate::store::ProvisionPointRow;
 use crate::store::columns::{Conflict, Described, Rows, Table, column};
 use crate::units::Time;

@@ -2,7 +2,7 @@
 //! provider's view of what the reservations cost the queued jobs.
 
 use super::provision::{ProvisionPointRow, insert_point, insert_sites};
-use crate::experiment::kinds::pricing::PricingOutcome;
+use crate::provision::outcome::PricingOutcome;
 use crate::store::columns::{insert, insert_all};
 use crate::store::tables::pricing::{HarmRow, PRICED_RESERVATIONS, PRICING_HARM, PricedRow};
 use crate::store::{Store, StoreError, sqlite};

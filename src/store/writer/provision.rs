@@ -1,8 +1,9 @@
 //! Writing a provisioning point (MOGA or greedy against best effort) or a
 //! site's slot statistics.
 
-use crate::experiment::kinds::provision::run::{SiteSummary, SubmissionOutcome};
+use crate::experiment::kinds::provision::run::SubmissionOutcome;
 use crate::experiment::kinds::provision::slots::SlotStatistics;
+use crate::provision::outcome::SiteSummary;
 use crate::store::columns::{insert, insert_all};
 use crate::store::tables::provision::{
     ADVERTISED_SLOTS, AdvertisedRow, PROVISION_POINTS, PROVISION_SITES, PROVISION_SUBMISSIONS, SLOT_SAMPLES, SiteRow,

@@ -396,7 +396,6 @@ impl PointOutput for ProvisionOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::config::Experiment;
 
     /// Settings a method does not read are not in its point, and its text
     /// writes them at their defaults: points differing only there are one.
@@ -427,20 +426,6 @@ mod tests {
         for point in [slots, greedy, moga] {
             let back: ProvisionPoint = toml::from_str(&canonical(&point).unwrap()).unwrap();
             assert_eq!(back, point);
-        }
-    }
-
-    /// Point ids are stored in every store: those of earlier versions stay.
-    #[test]
-    fn the_ids_of_earlier_versions_stay() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
-        for (config, ids) in [
-            ("provisioning-ch3.toml", [1593941871666343950, 1346202431474796465]),
-            ("provisioning-ch7.toml", [893587144497815523, 247929184619477614]),
-        ] {
-            let e = Experiment::load(root.join(config)).unwrap();
-            let found: Vec<i64> = e.points.iter().take(2).map(|p| p.id).collect();
-            assert_eq!(found, ids, "{config}");
         }
     }
 }

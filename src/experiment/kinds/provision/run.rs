@@ -32,6 +32,7 @@ use crate::experiment::kinds::provision::point::{MethodSettings, ProvisionPoint}
 use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::provision::executor::{Execution, ExecutorActor, Mode};
 use crate::provision::moga::Genome;
+use crate::provision::outcome::SiteSummary;
 use crate::provision::plan::HoleCharging;
 use crate::provision::plan::{PlanEvaluator, SitePlan, TaskPlacement};
 use crate::provision::pricing::Policy;
@@ -80,23 +81,6 @@ pub struct PointOutcome {
     pub tasks: usize,
     /// Mean processors per task.
     pub mean_procs: f64,
-}
-
-/// A site's load figures.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SiteSummary {
-    /// Trace name.
-    pub trace: String,
-    /// Processors.
-    pub capacity: u32,
-    /// Background jobs.
-    pub jobs: usize,
-    /// Copy probability.
-    pub copy_probability: f64,
-    /// Offered utilisation.
-    pub offered: f64,
-    /// Utilisation the main run achieved.
-    pub achieved: Option<f64>,
 }
 
 /// A slot a provisioned plan reserved on one site.

@@ -9,8 +9,8 @@ use anyhow::Context as _;
 
 use crate::experiment::kinds::provision::background::{first_scheduler, prepare_site};
 use crate::experiment::kinds::provision::point::SiteSpec;
-use crate::experiment::kinds::provision::run::SiteSummary;
 use crate::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use crate::provision::outcome::SiteSummary;
 use crate::provision::provisioner::ProvisionerActor;
 use crate::provision::site::SlotSample;
 use crate::provision::slots::Advertised;

@@ -1,0 +1,102 @@
+//! How a model is driven: batches of its events, its reusable buffers, its
+//! final state, and the adapter that runs it.
+//!
+//! Contract: a model kind is a plain type. It implements
+//! [`crate::kernel::Model`] (its own message type and one handler),
+//! [`Batched`] (its buffers, and the error that ends a run if it broke a
+//! contract) and, if it hands something back after the run, [`Finish`].
+//! A [`crate::bench::Bench`] runs it through the kernel's adapter, a kameo
+//! actor that only this crate names: no model kind depends on the runtime,
+//! and replacing it changes no model. Nothing here knows a model kind.
+
+use std::convert::Infallible;
+
+use kameo::actor::ActorRef;
+use kameo::message::{Context, Message};
+
+use crate::kernel::{Agenda, Batch, Handled, Model, Outbox, SimError, process_batch};
+
+/// The kernel's delivery of a batch of events to one model (see
+/// [`crate::kernel::process_batch`]); the reply is what the model hands back.
+#[derive(Debug)]
+pub(crate) struct DeliverBatch(pub Batch);
+
+/// A model's reusable event buffers.
+#[derive(Debug)]
+pub struct Buffers<T> {
+    /// Its own pending events during a batch.
+    pub agenda: Agenda<T>,
+    /// What one handler call schedules.
+    pub outbox: Outbox<T>,
+}
+
+impl<T> Default for Buffers<T> {
+    fn default() -> Self {
+        Buffers { agenda: Agenda::default(), outbox: Vec::new() }
+    }
+}
+
+/// A model driven by batches, owning its buffers.
+pub trait Batched: Model + Sized {
+    /// Its buffers.
+    fn buffers(&mut self) -> &mut Buffers<Self::Msg>;
+
+    /// The error that ends the run if the model broke the kernel's contract
+    /// while handling its events (checked after each batch).
+    fn broken(&self) -> Option<SimError> {
+        None
+    }
+
+    /// Handles a batch with its own buffers.
+    fn handle_batch(&mut self, batch: Batch) -> Result<Handled, SimError> {
+        let mut buffers = std::mem::take(self.buffers());
+        let handled = process_batch(self, batch, &mut buffers.agenda, &mut buffers.outbox);
+        *self.buffers() = buffers;
+        match self.broken() {
+            Some(error) => Err(error),
+            None => handled,
+        }
+    }
+}
+
+/// A model's final state, asked for once the run is over
+/// ([`crate::bench::Bench::finish`]).
+pub trait Finish: Batched {
+    /// What it hands back.
+    type Final: Send + 'static;
+    /// Its final state.
+    fn finish(&mut self) -> Self::Final;
+}
+
+/// The kernel's adapter: a model run as a kameo actor. kameo is the runtime
+/// that drives models; a model is a plain type that never names it.
+pub(crate) struct Actor<M>(M);
+
+impl<M: Batched> kameo::Actor for Actor<M> {
+    type Args = M;
+    type Error = Infallible;
+
+    async fn on_start(model: M, _: ActorRef<Self>) -> Result<Self, Infallible> {
+        Ok(Actor(model))
+    }
+}
+
+impl<M: Batched> Message<DeliverBatch> for Actor<M> {
+    type Reply = Result<Handled, SimError>;
+
+    async fn handle(&mut self, d: DeliverBatch, _: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        self.0.handle_batch(d.0)
+    }
+}
+
+/// Asks an actor's model for its final state.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Conclude;
+
+impl<M: Finish> Message<Conclude> for Actor<M> {
+    type Reply = Result<M::Final, Infallible>;
+
+    async fn handle(&mut self, _: Conclude, _: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        Ok(self.0.finish())
+    }
+}

@@ -1,0 +1,355 @@
+//! The crate's structure, read from its own `crate::` paths: the simulator
+//! core is a crate of its own that depends on no other crate of slasim (so
+//! the compiler holds that border), no arrow runs up from the cluster or the
+//! workload to the layers built on them, the cluster holds no service, and
+//! files import each other without cycles.
+//!
+//! Every path in a file (in `use` lines and in code) is an arrow to the file
+//! that defines it (`src/a/b.rs` or `src/a/b/mod.rs`, else the longest prefix
+//! that is a file): `crate::a::b::…`, and relative ones too (`super::…`,
+//! `self::…`, and `x::…` through a child module `x` the file declares). A
+//! child module may use what its enclosing modules define: those arrows are
+//! left out. Test modules count as well; comments do not.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The file (relative to `src/`) that module path `segments` lives in.
+fn file_of(src: &Path, segments: &[&str]) -> Option<String> {
+    for n in (1..=segments.len()).rev() {
+        let base = segments[..n].join("/");
+        for candidate in [format!("{base}.rs"), format!("{base}/mod.rs")] {
+            if src.join(&candidate).is_file() {
+                return Some(candidate);
+            }
+        }
+    }
+    None
+}
+
+/// The module path of a file under `src/`: `a/b.rs` and `a/b/mod.rs` are `a::b`.
+fn module_of(file: &str) -> Vec<String> {
+    let mut parts: Vec<String> = file.trim_end_matches(".rs").split('/').map(String::from).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    parts
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The module paths `text` names, from the crate root: every `crate::…`,
+/// every relative `self::…` and `super::…` (from `module`, or from its
+/// inline `#[cfg(test)] mod` below where that starts), and every `x::…`
+/// through a child module `x` the file declares (`mod x;`).
+fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
+    let inline = text.find("#[cfg(test)]\nmod ").map(|at| {
+        let name: String =
+            text[at..].trim_start_matches("#[cfg(test)]\nmod ").chars().take_while(|c| is_ident(*c)).collect();
+        (at, name)
+    });
+    let children: Vec<String> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l.strip_prefix("pub(crate) ").or_else(|| l.strip_prefix("pub ")).unwrap_or(l);
+            let name = l.strip_prefix("mod ")?.strip_suffix(';')?;
+            name.chars().all(is_ident).then(|| name.to_string())
+        })
+        .collect();
+    let mut heads: Vec<String> = ["crate::", "self::", "super::"].map(String::from).to_vec();
+    heads.extend(children.iter().map(|c| format!("{c}::")));
+    let mut out = Vec::new();
+    for head in &heads {
+        for (i, _) in text.match_indices(head.as_str()) {
+            // A path starts here, not in the middle of another (`a::self::`, `my_crate::`).
+            if text[..i].chars().next_back().is_some_and(|c| is_ident(c) || c == ':') {
+                continue;
+            }
+            let mut base: Vec<String> = match &inline {
+                Some((at, name)) if i > *at => module.iter().cloned().chain([name.clone()]).collect(),
+                _ => module.to_vec(),
+            };
+            let mut rest = &text[i..];
+            match head.as_str() {
+                "crate::" => {
+                    base.clear();
+                    rest = &rest["crate::".len()..];
+                }
+                "self::" | "super::" => loop {
+                    if let Some(r) = rest.strip_prefix("super::") {
+                        base.pop();
+                        rest = r;
+                    } else if let Some(r) = rest.strip_prefix("self::") {
+                        rest = r;
+                    } else {
+                        break;
+                    }
+                },
+                _ => {}
+            }
+            // `a::{b, c}` groups: each member on its own.
+            let path: String = rest.chars().take_while(|c| is_ident(*c) || *c == ':').collect();
+            let mut prefix: Vec<String> = base;
+            prefix.extend(path.split("::").filter(|s| !s.is_empty()).map(String::from));
+            if let Some(group) = rest[path.len()..].strip_prefix('{') {
+                let group: String = group.chars().take_while(|c| *c != '}').collect();
+                for member in group.split(',') {
+                    let mut segments = prefix.clone();
+                    segments
+                        .extend(member.trim().split("::").filter(|s| !s.is_empty() && *s != "self").map(String::from));
+                    out.push(segments);
+                }
+            } else {
+                out.push(prefix);
+            }
+        }
+    }
+    out
+}
+
+/// File → the files it names (see [`named_paths`]), for the crate whose
+/// sources are under `src`. A child module may use what its enclosing
+/// modules define (it is part of them): those arrows are left out.
+fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    sources(src, &mut files);
+    let mut graph = BTreeMap::new();
+    for file in files {
+        let me = file.strip_prefix(src).unwrap().to_string_lossy().replace('\\', "/");
+        let module = module_of(&me);
+        // Comments (docs' links included) name modules without importing them.
+        let text: String = std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut to = BTreeSet::new();
+        for segments in named_paths(&text, &module) {
+            let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+            if let Some(f) = file_of(src, &segments) {
+                let target = module_of(&f);
+                let enclosing = target.len() < module.len() && module.starts_with(&target);
+                if !enclosing {
+                    to.insert(f);
+                }
+            }
+        }
+        to.remove(&me);
+        graph.insert(me, to);
+    }
+    graph
+}
+
+/// The crate's own graph.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+#[test]
+fn the_simulator_core_is_a_crate_that_depends_on_no_other_of_slasim() {
+    // The compiler holds the kernel's border: `crates/sim` cannot name a
+    // domain module, as no crate of slasim is among its dependencies.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Table = std::fs::read_to_string(root.join("crates/sim/Cargo.toml")).unwrap().parse().unwrap();
+    let mut deps = Vec::new();
+    for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        if let Some(table) = manifest.get(section).and_then(|t| t.as_table()) {
+            deps.extend(table.keys().cloned());
+        }
+    }
+    // The test reads the manifest: it must see the kernel's real dependencies.
+    assert!(deps.iter().any(|d| d == "kameo"), "{deps:?}");
+    let upward: Vec<&String> = deps.iter().filter(|d| d.starts_with("slasim")).collect();
+    assert!(upward.is_empty(), "the kernel crate depends on {upward:?}");
+    // And the domain no longer lives beside it.
+    assert!(!root.join("src/sim").exists() && !root.join("src/units.rs").exists());
+}
+
+/// The arrows from files under `from` to files under `to` (directories of `src/`).
+fn arrows(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> Vec<String> {
+    graph
+        .iter()
+        .filter(|(f, _)| f.starts_with(from))
+        .flat_map(|(f, targets)| targets.iter().filter(|t| t.starts_with(to)).map(move |t| format!("{f} -> {t}")))
+        .collect()
+}
+
+#[test]
+fn no_arrow_runs_up_from_the_cluster_or_the_workload() {
+    // The cluster is mechanics: the Grid attaches its services from outside.
+    // A workload is data: it names no scheduler, Grid or statistics.
+    let graph = graph();
+    for (from, to) in [("cluster/", "grid/"), ("workload/", "grid/"), ("workload/", "policy/"), ("workload/", "stats/")]
+    {
+        let wrong = arrows(&graph, from, to);
+        assert!(wrong.is_empty(), "{from} imports {to}: {wrong:#?}");
+    }
+    // The test reads paths: it must see real arrows the other way.
+    assert!(arrows(&graph, "grid/", "cluster/").contains(&"grid/bench.rs -> cluster/mod.rs".to_string()));
+    assert!(arrows(&graph, "grid/", "workload/").contains(&"grid/broker.rs -> workload/corequest.rs".to_string()));
+    assert!(arrows(&graph, "stats/", "workload/").contains(&"stats/pos.rs -> workload/failure_law.rs".to_string()));
+}
+
+#[test]
+fn no_model_names_the_actor_runtime() {
+    // kameo is the kernel's adapter (crates/sim) and the runtime of the
+    // executor's own actors (the coordinator and the writer); a model is a
+    // plain type.
+    let graph = graph();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let naming: Vec<&String> = graph
+        .keys()
+        .filter(|f| {
+            let text = std::fs::read_to_string(src.join(f)).unwrap();
+            text.lines().map(|l| l.split("//").next().unwrap_or("")).any(|code| code.contains("kameo"))
+        })
+        .collect();
+    assert_eq!(naming, ["experiment/coordinator.rs"], "files naming kameo");
+}
+
+/// The `src/` files under `dir` whose text (comments included) contains `needle`, ignoring case.
+fn files_naming(dir: &str, needle: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir), &mut files);
+    files
+        .into_iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap().to_lowercase().contains(needle))
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn the_cluster_holds_no_service() {
+    // The PoF calibrator is overbooking's, the reservation service the
+    // Grid's: both attach around the strategy from outside.
+    for needle in ["calibrat", "crate::grid"] {
+        let found = files_naming("cluster", needle);
+        assert!(found.is_empty(), "src/cluster names `{needle}`: {found:#?}");
+    }
+    // The scan reads real files: the calibrator is found where it lives.
+    assert!(!files_naming("policy", "calibrat").is_empty());
+}
+
+/// Strongly connected groups of more than one file (Tarjan).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a str) {
+        let i = s.index.len();
+        s.index.insert(v, i);
+        s.low.insert(v, i);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for w in s.graph.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v, low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v, low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut group = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                group.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if group.len() > 1 {
+                group.sort();
+                s.found.push(group);
+            }
+        }
+    }
+    let mut s = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.found
+}
+
+#[test]
+fn no_import_cycle() {
+    // The kernel, the models, the strategies and the point kinds are acyclic:
+    // a model kind imports the core, a strategy the interface it implements,
+    // a point kind the inputs and ids it reads; never the other way round.
+    let found = cycles(&graph());
+    assert!(found.is_empty(), "import cycles: {found:#?}");
+}
+
+#[test]
+fn a_cycle_written_through_relative_paths_is_found() {
+    // A planted crate: siblings naming each other through `super::`, a
+    // parent reaching a child through its `mod` name, the child naming its
+    // parent back only as its enclosing module (no cycle), and a test
+    // module's `super::*`.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("a")).unwrap();
+    let files = [
+        ("lib.rs", "pub mod a;\npub mod b;\n"),
+        ("a/mod.rs", "mod x;\nmod y;\npub struct P;\npub fn f() -> x::T { x::T }\n"),
+        ("a/x.rs", "use super::y::U;\nuse super::P;\npub struct T;\n#[cfg(test)]\nmod tests {\n    use super::*;\n}\n"),
+        ("a/y.rs", "pub struct U(super::x::T);\n"),
+        ("b.rs", "use self::inner::V;\nmod inner { pub struct V; }\npub fn g() -> crate::a::P { crate::a::P }\n"),
+    ];
+    for (path, text) in files {
+        std::fs::write(src.join(path), text).unwrap();
+    }
+    let graph = graph_of(src);
+    assert_eq!(graph["a/mod.rs"], BTreeSet::from(["a/x.rs".to_string()]));
+    assert_eq!(
+        graph["a/x.rs"],
+        BTreeSet::from(["a/y.rs".to_string()]),
+        "the parent and the test module are not arrows"
+    );
+    assert_eq!(graph["b.rs"], BTreeSet::from(["a/mod.rs".to_string()]));
+    assert_eq!(cycles(&graph), vec![vec!["a/x.rs".to_string(), "a/y.rs".to_string()]]);
+    // Without the arrow back, no cycle.
+    std::fs::write(src.join("a/y.rs"), "pub struct U;\n").unwrap();
+    assert!(cycles(&graph_of(src)).is_empty());
+}
+
+#[test]
+fn the_cycle_finder_finds_a_cycle() {
+    let mut g = BTreeMap::new();
+    g.insert("a.rs".to_string(), BTreeSet::from(["b.rs".to_string()]));
+    g.insert("b.rs".to_string(), BTreeSet::from(["a.rs".to_string()]));
+    g.insert("c.rs".to_string(), BTreeSet::from(["a.rs".to_string()]));
+    assert_eq!(cycles(&g), vec![vec!["a.rs".to_string(), "b.rs".to_string()]]);
+}

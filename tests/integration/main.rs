@@ -1,0 +1,41 @@
+//! slasim's integration tests, one binary: each file of this folder is a
+//! module (run one with `cargo test --release --locked --test integration
+//! <module>::`), and `common` holds what they share. One binary links the
+//! crate once, where a binary per file linked it once each.
+
+mod common;
+
+mod admission;
+mod architecture;
+mod batsim;
+mod batsim_kth;
+mod batsim_pybatsim;
+mod classic;
+mod cli;
+mod convolution;
+mod determinism;
+mod docs;
+mod energy;
+mod extending;
+mod failure_streams;
+mod gantt;
+mod grid;
+mod kinds;
+mod overbooking;
+mod power;
+mod power_report;
+mod priority;
+mod properties;
+mod provisioning;
+mod regression;
+mod report;
+mod reservations;
+mod sacct;
+mod schedules;
+mod simulation_traces;
+mod slurm;
+mod slurm_report;
+mod sweep;
+mod swf_roundtrip;
+mod textbook;
+mod traces;
