@@ -158,10 +158,10 @@ impl PointOutput for Rolls {
         store.write_with(|tx| {
             let total: u32 = self.values.iter().sum();
             tx.execute(
-                "INSERT INTO dice_points (point_id, seed, rolls, faces, total) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO dice_points (point_id, seed, rolls, faces, total) VALUES (?, ?, ?, ?, ?)",
                 (self.id, self.point.seed as i64, self.point.rolls, self.point.faces, total),
             )?;
-            let mut insert = tx.prepare_cached("INSERT INTO dice_rolls (point_id, roll, value) VALUES (?1, ?2, ?3)")?;
+            let mut insert = tx.prepare_cached("INSERT INTO dice_rolls (point_id, roll, value) VALUES (?, ?, ?)")?;
             for (roll, value) in self.values.iter().enumerate() {
                 insert.execute((self.id, roll as i64, value))?;
             }
