@@ -30,14 +30,14 @@ use sha2::{Digest, Sha256};
 use crate::experiment::id::{Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
+use crate::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
 use crate::slurm::bench::{Scenario, simulate};
 use crate::slurm::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::slurm::controller::Outcome;
 use crate::stats::slowdown;
 use crate::store::columns::{insert, insert_all};
-use crate::store::tables::groups::{PointTables, SLURM_POINTS};
+use crate::store::tables::groups::SLURM_POINTS;
 use crate::store::tables::slurm::{
     SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
 };
@@ -328,33 +328,21 @@ struct SlurmFile {
     slurm: Option<SlurmSettings>,
 }
 
+/// The Slurm kind, as data.
+static INFO: KindInfo = KindInfo {
+    name: "slurm",
+    described: "a Slurm experiment ([slurm])",
+    setting_of: "Slurm",
+    section: Some("slurm"),
+    sections: &["slurm"],
+    settings_in_section: true,
+    axes: &AXES,
+    tables: &SLURM_POINTS,
+};
+
 impl PointKind for SlurmKind {
-    fn name(&self) -> &'static str {
-        "slurm"
-    }
-
-    fn described(&self) -> &'static str {
-        "a Slurm experiment ([slurm])"
-    }
-
-    fn setting_of(&self) -> &'static str {
-        "Slurm"
-    }
-
-    fn section(&self) -> Option<&'static str> {
-        Some("slurm")
-    }
-
-    fn sections(&self) -> &'static [&'static str] {
-        &["slurm"]
-    }
-
-    fn settings_in_section(&self) -> bool {
-        true
-    }
-
-    fn axes(&self) -> &'static [Axis] {
-        &AXES
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
@@ -367,10 +355,6 @@ impl PointKind for SlurmKind {
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
         let settings: SlurmSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
         Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
-    }
-
-    fn tables(&self) -> &'static PointTables {
-        &SLURM_POINTS
     }
 }
 
