@@ -149,6 +149,8 @@ fn schema_reference() -> anyhow::Result<String> {
     for step in MIGRATIONS {
         conn.execute_batch(step)?;
     }
+    // The Slurm tables and the `all_jobs` view, as opening a store for writing adds them.
+    conn.execute_batch(crate::store::tables::groups::SLURM_POINTS.schema)?;
     let comments = column_comments();
     let mut statement =
         conn.prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY rowid")?;

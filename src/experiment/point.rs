@@ -2,12 +2,13 @@
 //!
 //! Contract:
 //! - A [`PointKind`] is a kind of point (single-cluster, Grid, provisioning,
-//!   pricing, or one a program depending on this crate registers in
-//!   [`crate::experiment::kinds::KINDS`]). It says which config sections and
-//!   axes are its own, reads a config into the base settings its sweeps
-//!   modify, resolves each swept point, and names the tables its points are
-//!   stored in ([`PointTables`]). The config reader, the executor and merge
-//!   only ever call it: none of them knows a kind by name.
+//!   pricing, Slurm, or one a program depending on this crate registers in
+//!   [`crate::experiment::kinds::KINDS`]). Its constants are one
+//!   [`KindInfo`]: its name, which config sections and axes are its own, the
+//!   tables its points are stored in ([`PointTables`]). Its code reads a
+//!   config into the base settings its sweeps modify and resolves each swept
+//!   point. The config reader, the executor and merge only ever call it:
+//!   none of them knows a kind by name.
 //! - A [`Point`] is one resolved point of any kind, behind [`AnyPoint`]: its
 //!   canonical text, label, inputs, run and output. The typed settings are
 //!   reached with [`Point::get`].
@@ -36,33 +37,80 @@ use crate::workload::prepare::Prepared;
 use crate::workload::swf::SwfTrace;
 use crate::workload::{WorkloadSource, resolve_trace};
 
-/// A kind of point, registered once per process.
-pub trait PointKind: Send + Sync + 'static {
+/// What a kind of point is, as data: the constants its [`PointKind`]
+/// accessors return. Each kind writes one (a `static`) and returns it from
+/// [`PointKind::info`].
+#[derive(Debug)]
+pub struct KindInfo {
     /// Its name (`single`, `grid`, …; kebab-case).
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
+    /// A phrase for messages: "a Grid experiment ([grid])".
+    pub described: &'static str,
+    /// Its adjective in "`x` is a … setting": "Grid".
+    pub setting_of: &'static str,
+    /// The config section whose presence makes a config of this kind
+    /// (`None`: the kind of a config with no such section; one kind only).
+    pub section: Option<&'static str>,
+    /// Every top-level config key it reads besides `name`, `description`,
+    /// `seed` and `sweep`, its own section included.
+    pub sections: &'static [&'static str],
+    /// Are its points' settings its section's contents (so the axis
+    /// `provision.tasks` sets `tasks`)? Else they are the whole config's.
+    pub settings_in_section: bool,
+    /// Its short axis names (`seed`, which every kind has, aside).
+    pub axes: &'static [Axis],
+    /// The tables its points are stored in.
+    pub tables: &'static PointTables,
+}
+
+/// A kind of point, registered once per process: its constants as one
+/// [`KindInfo`], and the code reading a config and resolving its points.
+pub trait PointKind: Send + Sync + 'static {
+    /// What it is, as data.
+    fn info(&self) -> &'static KindInfo;
+
+    /// Its name (`single`, `grid`, …; kebab-case).
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
 
     /// A phrase for messages: "a Grid experiment ([grid])".
-    fn described(&self) -> &'static str;
+    fn described(&self) -> &'static str {
+        self.info().described
+    }
 
     /// Its adjective in "`x` is a … setting": "Grid".
-    fn setting_of(&self) -> &'static str;
+    fn setting_of(&self) -> &'static str {
+        self.info().setting_of
+    }
 
     /// The config section whose presence makes a config of this kind
     /// (`None`: the kind of a config with no such section; one kind only).
-    fn section(&self) -> Option<&'static str>;
+    fn section(&self) -> Option<&'static str> {
+        self.info().section
+    }
 
     /// Every top-level config key it reads besides `name`, `description`,
     /// `seed` and `sweep`, its own section included.
-    fn sections(&self) -> &'static [&'static str];
+    fn sections(&self) -> &'static [&'static str] {
+        self.info().sections
+    }
 
     /// Are its points' settings its section's contents (so the axis
     /// `provision.tasks` sets `tasks`)? Else they are the whole config's.
     fn settings_in_section(&self) -> bool {
-        false
+        self.info().settings_in_section
     }
 
     /// Its short axis names (`seed`, which every kind has, aside).
-    fn axes(&self) -> &'static [Axis];
+    fn axes(&self) -> &'static [Axis] {
+        self.info().axes
+    }
+
+    /// The tables its points are stored in.
+    fn tables(&self) -> &'static PointTables {
+        self.info().tables
+    }
 
     /// Reads a config into the base settings its sweeps modify.
     fn base(&self, config: &ConfigFile<'_>) -> Result<Base, ConfigError>;
@@ -70,9 +118,6 @@ pub trait PointKind: Send + Sync + 'static {
     /// Reads one swept point (the base with a sweep's settings applied) and
     /// resolves it: defaults filled, unread settings reset, settings checked.
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError>;
-
-    /// The tables its points are stored in.
-    fn tables(&self) -> &'static PointTables;
 }
 
 impl Named for &'static dyn PointKind {

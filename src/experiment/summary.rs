@@ -13,6 +13,7 @@ use serde::Serialize;
 use crate::cluster::record::{Outcome, RunRecords};
 use crate::policy::RejectReason;
 use crate::policy::calibrator::CalibratedRun;
+use crate::stats::slowdown::{bounded_slowdown, wait as wait_of};
 use crate::units::Time;
 
 /// Per-run aggregates, the figures `slasim run` prints.
@@ -82,9 +83,6 @@ pub struct RunSummary {
     pub makespan: f64,
 }
 
-/// τ of the bounded slowdown, s.
-pub const BOUNDED_SLOWDOWN_TAU: Time = 10;
-
 impl RunSummary {
     /// The same summary with the calibrated PoF of a calibrated run.
     pub fn calibrated(mut self, records: &RunRecords, calibrated: Option<&CalibratedRun>) -> RunSummary {
@@ -106,13 +104,13 @@ impl RunSummary {
                 s.dropped += 1;
             }
             if let (false, Some(start), Some(end)) = (job.reservation, r.actual_start, r.actual_end) {
-                let (w, resp, run) = (start - job.occurrence, end - job.occurrence, end - start);
+                let (w, resp, run) = (wait_of(job.occurrence, start), end - job.occurrence, end - start);
                 ran += 1;
                 wait += w as f64;
                 s.wait_max = s.wait_max.max(w as f64);
                 response += resp as f64;
                 slowdown += resp as f64 / run.max(1) as f64;
-                bounded += (resp as f64 / run.max(BOUNDED_SLOWDOWN_TAU) as f64).max(1.0);
+                bounded += bounded_slowdown(w, run);
                 first_occurrence = first_occurrence.min(job.occurrence);
             }
             if job.reservation {

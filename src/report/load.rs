@@ -208,8 +208,8 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
             (
                 format!(
                     "SELECT {select}, (SELECT min(e.sweep) FROM experiment_points e \
-                     WHERE e.run_id = p.run_id AND e.experiment = ?1) AS sweep FROM points p \
-                     WHERE p.run_id IN (SELECT run_id FROM experiment_points WHERE experiment = ?1) ORDER BY p.run_id"
+                     WHERE e.run_id = p.run_id AND e.experiment = :experiment) AS sweep FROM points p \
+                     WHERE p.run_id IN (SELECT run_id FROM experiment_points WHERE experiment = :experiment) ORDER BY p.run_id"
                 ),
                 vec![hash.clone()],
             )

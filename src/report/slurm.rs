@@ -148,9 +148,9 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
     let (sweep, join, params): (String, &str, Vec<String>) = match &filter.experiment {
         Some((hash, _)) => (
             "coalesce((SELECT min(x.sweep) FROM experiment_points x WHERE x.run_id = p.point_id \
-             AND x.experiment = ?1), '')"
+             AND x.experiment = :experiment), '')"
                 .to_string(),
-            "WHERE p.point_id IN (SELECT run_id FROM experiment_points WHERE experiment = ?1)",
+            "WHERE p.point_id IN (SELECT run_id FROM experiment_points WHERE experiment = :experiment)",
             vec![hash.clone()],
         ),
         None => (sweep.to_string(), "", Vec::new()),

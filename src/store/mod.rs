@@ -20,6 +20,10 @@
 //! - `jobs.fee` is what the provider earned from the job (0 unless it
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
 //!   `sum(fee) - sum(penalty)` is the gain.
+//! - The Slurm tables and the `all_jobs` view (every kind's jobs in one
+//!   vocabulary) come from the Slurm group's `CREATE … IF NOT EXISTS`
+//!   script ([`tables::slurm::SCHEMA`]), run, like a registered kind's,
+//!   whenever a store is opened for writing, after the migrations.
 
 use std::path::{Path, PathBuf};
 
@@ -258,7 +262,7 @@ impl Store {
             tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
             tx.commit().map_err(&err)?;
         }
-        // The tables of registered point kinds.
+        // The Slurm tables and the all_jobs view, and registered kinds' tables.
         for group in tables::groups::groups() {
             if !group.schema.is_empty() {
                 conn.execute_batch(group.schema).map_err(&err)?;
@@ -416,6 +420,28 @@ mod tests {
         assert!(matches!(err, StoreError::NewerSchema { .. }), "{err}");
         assert!(err.to_string().contains("newer than this slasim"));
         assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    /// A store without the Slurm tables (schema 11 before them) is still
+    /// read; opened for writing it gets them and the `all_jobs` view.
+    #[test]
+    fn a_store_opened_for_writing_gets_the_all_jobs_view() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        for step in MIGRATIONS {
+            conn.execute_batch(step).unwrap();
+        }
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION).unwrap();
+        drop(conn);
+        assert_eq!(query(&path, "SELECT count(*) FROM jobs").unwrap().rows, vec![vec!["0".to_string()]]);
+        assert!(query(&path, "SELECT count(*) FROM all_jobs").is_err());
+        Store::open(&path).unwrap();
+        let t = query(&path, "SELECT * FROM all_jobs").unwrap();
+        assert_eq!(t.columns, ["point", "kind", "job", "submit", "start", "end", "wait", "processors"]);
+        // Opening it again leaves it as it is.
+        Store::open(&path).unwrap();
+        assert!(query(&path, "SELECT count(*) FROM all_jobs").is_ok());
     }
 
     #[test]

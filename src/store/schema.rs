@@ -549,4 +549,20 @@ pub const TABLES: &[(&str, &str)] = &[
     ("slot_samples", "Slot statistics of a provisioning point: free slots sampled over time."),
     ("advertised_slots", "The slots a site advertised at each sample."),
     ("pricing_harm", "The provider's view of a pricing point: the externality charged against the delay suffered."),
+    (
+        "slurm_points",
+        "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes.",
+    ),
+    (
+        "slurm_groups",
+        "Per Slurm point and partition, account or user (`grouping`, `name`): jobs, mean and largest wait, CPU- and GPU-seconds.",
+    ),
+    (
+        "slurm_jobs",
+        "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node and the logged start of a sacct dump.",
+    ),
+    (
+        "all_jobs",
+        "View: every kind's jobs in one vocabulary, one row per job of every single-cluster, Grid and Slurm point: `point` (`run_id` or `point_id`), `kind` (`single`, `grid` or `slurm`), `job` (its index in the battery or workload), `submit`, `start`, `end`, `wait` (start − submit; the three NULL for a job that never started) and `processors` (single-cluster and Grid: the job's `nodes`, in the run's node unit, processors unless `prepare.node_unit = \"nodes\"`; Slurm: its CPUs).",
+    ),
 ];

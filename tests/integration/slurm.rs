@@ -591,3 +591,52 @@ fn backfill_runs_again_after_a_change_in_its_second_and_not_after_an_idle_tick()
     let sim = simulated(&conf, &w);
     assert_eq!(starts(&sim.outcomes), vec![(0, 200, false), (200, 300, false), (65, 115, true), (75, 125, true)]);
 }
+
+/// The `all_jobs` query of the querying page, run on a store holding
+/// single-cluster runs and a Slurm point, returns rows of both kinds with
+/// the jobs each stored.
+#[test]
+fn the_all_jobs_view_compares_single_cluster_and_slurm_jobs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/src/guide/querying.md")).unwrap();
+    let marker = page.lines().find(|l| l.contains("FROM all_jobs")).expect("the page's all_jobs query");
+    let command = marker.split_once(": slasim ").unwrap().1.trim_end_matches("-->").trim();
+    let args = shlex::split(command).unwrap();
+    assert_eq!(args[0], "query");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("both.sqlite");
+    let config = dir.path().join("small.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"slurm-small\"\n[slurm]\nconf = {:?}\nsynthetic = {{ days = 2.0, load = 0.9 }}\n\
+             [[sweep]]\nname = \"one\"\n[sweep.axes]\nseed = [1]\n",
+            root.join("configs/slurm/gpu-machine.conf").display().to_string()
+        ),
+    )
+    .unwrap();
+    for c in [root.join("configs/quick.toml"), config] {
+        let (ok, out, err) = stdout_of(&["sweep", c.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-progress"]);
+        assert!(ok, "{out}{err}");
+    }
+    let (ok, out, err) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", &args[1]]);
+    assert!(ok, "{err}");
+    let rows: Vec<Vec<&str>> = out.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let kinds: Vec<&str> = rows.iter().map(|r| r[0]).collect();
+    assert_eq!(kinds, ["single", "slurm"], "{out}");
+    // Each kind's jobs are the jobs its own tables hold.
+    for (kind, sql) in [("single", "SELECT count(*) FROM jobs"), ("slurm", "SELECT count(*) FROM slurm_jobs")] {
+        let (_, stored, _) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
+        let row = rows.iter().find(|r| r[0] == kind).unwrap();
+        assert_eq!(row[2], stored.lines().nth(1).unwrap(), "{kind}: {out}");
+        assert_ne!(row[2], "0", "{kind}: {out}");
+    }
+    // A Slurm job's wait is the one slurm_jobs stores; a rejected job has none.
+    let check = "SELECT (SELECT count(*) FROM all_jobs a JOIN slurm_jobs s ON a.point = s.point_id AND a.job = s.job \
+                 WHERE a.kind = 'slurm' AND a.wait IS NOT s.wait AND s.start >= 0), \
+                 (SELECT count(*) FROM all_jobs a JOIN jobs j ON a.point = j.run_id AND a.job = j.job \
+                 WHERE a.kind = 'single' AND j.outcome = 'rejected' AND a.start IS NOT NULL)";
+    let (ok, out, err) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", check]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().nth(1), Some("0,0"), "{out}");
+}

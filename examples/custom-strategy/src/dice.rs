@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use slasim::experiment::id::{Unserialisable, canonical_toml};
 use slasim::experiment::inputs::Inputs;
 use slasim::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use slasim::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
+use slasim::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use slasim::store::tables::groups::{CopyRows, PointTables, StoredTable};
 use slasim::store::{Store, StoreError};
 use slasim::threads::Budget;
@@ -62,33 +62,21 @@ static TABLES: PointTables = PointTables {
 
 static AXES: [Axis; 2] = [axis("rolls", "rolls", "rolls per point"), axis("faces", "faces", "faces of the die")];
 
+/// The dice kind, as data.
+static INFO: KindInfo = KindInfo {
+    name: "dice",
+    described: "a dice experiment ([dice])",
+    setting_of: "dice",
+    section: Some("dice"),
+    sections: &["dice"],
+    settings_in_section: true,
+    axes: &AXES,
+    tables: &TABLES,
+};
+
 impl PointKind for DiceKind {
-    fn name(&self) -> &'static str {
-        "dice"
-    }
-
-    fn described(&self) -> &'static str {
-        "a dice experiment ([dice])"
-    }
-
-    fn setting_of(&self) -> &'static str {
-        "dice"
-    }
-
-    fn section(&self) -> Option<&'static str> {
-        Some("dice")
-    }
-
-    fn sections(&self) -> &'static [&'static str] {
-        &["dice"]
-    }
-
-    fn settings_in_section(&self) -> bool {
-        true
-    }
-
-    fn axes(&self) -> &'static [Axis] {
-        &AXES
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
@@ -104,10 +92,6 @@ impl PointKind for DiceKind {
             return Err(sweep.at(sweep.setting_offset("faces"), format!("{}: a die has faces", sweep.label)));
         }
         Ok(Point::new(point))
-    }
-
-    fn tables(&self) -> &'static PointTables {
-        &TABLES
     }
 }
 
@@ -158,10 +142,10 @@ impl PointOutput for Rolls {
         store.write_with(|tx| {
             let total: u32 = self.values.iter().sum();
             tx.execute(
-                "INSERT INTO dice_points (point_id, seed, rolls, faces, total) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO dice_points (point_id, seed, rolls, faces, total) VALUES (?, ?, ?, ?, ?)",
                 (self.id, self.point.seed as i64, self.point.rolls, self.point.faces, total),
             )?;
-            let mut insert = tx.prepare_cached("INSERT INTO dice_rolls (point_id, roll, value) VALUES (?1, ?2, ?3)")?;
+            let mut insert = tx.prepare_cached("INSERT INTO dice_rolls (point_id, roll, value) VALUES (?, ?, ?)")?;
             for (roll, value) in self.values.iter().enumerate() {
                 insert.execute((self.id, roll as i64, value))?;
             }

@@ -102,7 +102,7 @@ fn the_sweeps_store_the_registered_strategy_and_algorithm_beside_the_built_in_on
     // Shortest first backfills more: a lower mean wait than EASY's.
     let conn = rusqlite::Connection::open(&db).unwrap();
     let wait = |s: &str| -> f64 {
-        conn.query_row("SELECT wait_mean FROM points WHERE strategy = ?1", [s], |r| r.get(0)).unwrap()
+        conn.query_row("SELECT wait_mean FROM points WHERE strategy = ?", [s], |r| r.get(0)).unwrap()
     };
     assert!(wait("sjf-backfilling") < wait("easy"), "{} vs {}", wait("sjf-backfilling"), wait("easy"));
     let grid = rows(&db, "SELECT algorithm, seed, requests FROM grid_points ORDER BY algorithm, seed");

@@ -28,11 +28,11 @@ use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::single_kind::WorkloadConfig;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
+use crate::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::{code_version, rfc3339};
 use crate::experiment::summary::RunSummary;
 use crate::grid::cost::CostError;
-use crate::store::tables::groups::{PointTables, RUNS};
+use crate::store::tables::groups::RUNS;
 use crate::store::{RunOutput, RunRow};
 use crate::threads::Budget;
 use crate::workload::swf::SwfTrace;
@@ -353,29 +353,21 @@ const AXES: &[Axis] = &[
     axis("capacity", "grid.capacity", "CPUs of every cluster"),
 ];
 
+/// The Grid kind, as data.
+static INFO: KindInfo = KindInfo {
+    name: "grid",
+    described: "a Grid experiment ([grid])",
+    setting_of: "Grid",
+    section: Some("grid"),
+    sections: &["workload", "grid"],
+    settings_in_section: false,
+    axes: AXES,
+    tables: &RUNS,
+};
+
 impl PointKind for GridKind {
-    fn name(&self) -> &'static str {
-        "grid"
-    }
-
-    fn described(&self) -> &'static str {
-        "a Grid experiment ([grid])"
-    }
-
-    fn setting_of(&self) -> &'static str {
-        "Grid"
-    }
-
-    fn section(&self) -> Option<&'static str> {
-        Some("grid")
-    }
-
-    fn sections(&self) -> &'static [&'static str] {
-        &["workload", "grid"]
-    }
-
-    fn axes(&self) -> &'static [Axis] {
-        AXES
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     /// The base Grid point: the clusters' local scheduler EASY; without a
@@ -404,10 +396,6 @@ impl PointKind for GridKind {
             None => sweep.invalid(e),
         })?;
         Ok(Point::new(p))
-    }
-
-    fn tables(&self) -> &'static PointTables {
-        &RUNS
     }
 }
 

@@ -19,7 +19,7 @@ use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::provision::SiteSettings;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
+use crate::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
 use anyhow::Context as _;
 
@@ -32,7 +32,7 @@ use crate::provision::pricing::Policy;
 use crate::provision::site::SlotScheduler;
 use crate::rng::{Stream, stream};
 use crate::setting::{InvalidSetting, probability};
-use crate::store::tables::groups::{PROVISION_POINTS, PointTables};
+use crate::store::tables::groups::PROVISION_POINTS;
 use crate::store::{PricingOutput, ProvisionPointRow};
 use crate::store::{Store, StoreError};
 use crate::threads::Budget;
@@ -302,33 +302,21 @@ const AXES: &[Axis] = &[
     axis("utilisation", "site.utilisation", "the site's target utilisation (0.88 = 88 %)"),
 ];
 
+/// The pricing kind, as data.
+static INFO: KindInfo = KindInfo {
+    name: "pricing",
+    described: "a pricing experiment ([pricing])",
+    setting_of: "pricing",
+    section: Some("pricing"),
+    sections: &["pricing"],
+    settings_in_section: true,
+    axes: AXES,
+    tables: &PROVISION_POINTS,
+};
+
 impl PointKind for PricingKind {
-    fn name(&self) -> &'static str {
-        "pricing"
-    }
-
-    fn described(&self) -> &'static str {
-        "a pricing experiment ([pricing])"
-    }
-
-    fn setting_of(&self) -> &'static str {
-        "pricing"
-    }
-
-    fn section(&self) -> Option<&'static str> {
-        Some("pricing")
-    }
-
-    fn sections(&self) -> &'static [&'static str] {
-        &["pricing"]
-    }
-
-    fn settings_in_section(&self) -> bool {
-        true
-    }
-
-    fn axes(&self) -> &'static [Axis] {
-        AXES
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
@@ -342,10 +330,6 @@ impl PointKind for PricingKind {
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
         let settings: PricingSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
         Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
-    }
-
-    fn tables(&self) -> &'static PointTables {
-        &PROVISION_POINTS
     }
 }
 

@@ -18,13 +18,15 @@ use crate::experiment::id::Unserialisable;
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::single::{SinglePoint, default_failures, run};
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{AnyPoint, Axis, Base, BatteryJobs, Point, PointKind, PointOutput, axis, check_trace};
+use crate::experiment::point::{
+    AnyPoint, Axis, Base, BatteryJobs, KindInfo, Point, PointKind, PointOutput, axis, check_trace,
+};
 use crate::experiment::summary::RunSummary;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::energy::EnergyPolicySettings;
 use crate::policy::overbooking::OverbookingConfig;
 use crate::policy::{Placement, StrategyRef, strategy_infos};
-use crate::store::tables::groups::{PointTables, RUNS};
+use crate::store::tables::groups::RUNS;
 use crate::store::{RunOutput, Store, StoreError};
 use crate::threads::Budget;
 use crate::workload::WorkloadSource;
@@ -155,29 +157,21 @@ pub(crate) const SECTIONS: [&str; 10] = [
     "placement",
 ];
 
+/// The single-cluster kind, as data.
+static INFO: KindInfo = KindInfo {
+    name: "single",
+    described: "a single-cluster experiment",
+    setting_of: "single-cluster",
+    section: None,
+    sections: &SECTIONS,
+    settings_in_section: false,
+    axes: AXES,
+    tables: &RUNS,
+};
+
 impl PointKind for SingleKind {
-    fn name(&self) -> &'static str {
-        "single"
-    }
-
-    fn described(&self) -> &'static str {
-        "a single-cluster experiment"
-    }
-
-    fn setting_of(&self) -> &'static str {
-        "single-cluster"
-    }
-
-    fn section(&self) -> Option<&'static str> {
-        None
-    }
-
-    fn sections(&self) -> &'static [&'static str] {
-        &SECTIONS
-    }
-
-    fn axes(&self) -> &'static [Axis] {
-        AXES
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
@@ -221,10 +215,6 @@ impl PointKind for SingleKind {
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
         let point: SinglePoint = value.try_into().map_err(|e| sweep.unreadable(e))?;
         finish(point, sweep).map(Point::new)
-    }
-
-    fn tables(&self) -> &'static PointTables {
-        &RUNS
     }
 }
 

@@ -30,12 +30,17 @@ use sha2::{Digest, Sha256};
 use crate::experiment::id::{Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
+use crate::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
 use crate::slurm::bench::{Scenario, simulate};
 use crate::slurm::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::slurm::controller::Outcome;
-use crate::store::tables::groups::{PointTables, SLURM_POINTS};
+use crate::stats::slowdown;
+use crate::store::columns::{insert, insert_all};
+use crate::store::tables::groups::SLURM_POINTS;
+use crate::store::tables::slurm::{
+    SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
+};
 use crate::store::{Store, StoreError};
 use crate::threads::Budget;
 use crate::units::Time;
@@ -323,33 +328,21 @@ struct SlurmFile {
     slurm: Option<SlurmSettings>,
 }
 
+/// The Slurm kind, as data.
+static INFO: KindInfo = KindInfo {
+    name: "slurm",
+    described: "a Slurm experiment ([slurm])",
+    setting_of: "Slurm",
+    section: Some("slurm"),
+    sections: &["slurm"],
+    settings_in_section: true,
+    axes: &AXES,
+    tables: &SLURM_POINTS,
+};
+
 impl PointKind for SlurmKind {
-    fn name(&self) -> &'static str {
-        "slurm"
-    }
-
-    fn described(&self) -> &'static str {
-        "a Slurm experiment ([slurm])"
-    }
-
-    fn setting_of(&self) -> &'static str {
-        "Slurm"
-    }
-
-    fn section(&self) -> Option<&'static str> {
-        Some("slurm")
-    }
-
-    fn sections(&self) -> &'static [&'static str] {
-        &["slurm"]
-    }
-
-    fn settings_in_section(&self) -> bool {
-        true
-    }
-
-    fn axes(&self) -> &'static [Axis] {
-        &AXES
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
@@ -362,10 +355,6 @@ impl PointKind for SlurmKind {
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
         let settings: SlurmSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
         Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
-    }
-
-    fn tables(&self) -> &'static PointTables {
-        &SLURM_POINTS
     }
 }
 
@@ -500,13 +489,13 @@ pub fn aggregates(inputs: &SlurmInputs, machine: &crate::slurm::machine::Machine
         if o.start < 0 {
             continue;
         }
-        let wait = o.start - job.submit;
+        let wait = slowdown::wait(job.submit, o.start);
         waits.push(wait);
         let ran = (o.end - o.start) as f64;
         let need = crate::slurm::machine::Need::of(&job.request, machine.consumable).total();
         cpu += f64::from(need.cpus) * ran;
         gpu += f64::from(need.gpus) * ran;
-        bsld += ((wait as f64 + ran) / ran.max(crate::experiment::summary::BOUNDED_SLOWDOWN_TAU as f64)).max(1.0);
+        bsld += slowdown::bounded_slowdown(wait, o.end - o.start);
         first = first.min(job.submit);
         last = last.max(o.end);
         backfilled += usize::from(o.backfilled);
@@ -544,7 +533,7 @@ impl PointOutput for SlurmOutput {
             if o.start < 0 {
                 continue;
             }
-            let wait = o.start - job.submit;
+            let wait = slowdown::wait(job.submit, o.start);
             let ran = (o.end - o.start) as f64;
             let need = crate::slurm::machine::Need::of(&job.request, machine.consumable).total();
             for (grouping, names, i) in [
@@ -561,81 +550,58 @@ impl PointOutput for SlurmOutput {
                 g.gpu_seconds += f64::from(need.gpus) * ran;
             }
         }
+        let conf = s.conf.display().to_string();
+        let code_version = code_version();
+        let point = SlurmPointRow {
+            point_id: self.id,
+            experiment: self.experiment.as_deref(),
+            conf: &conf,
+            conf_sha256: &self.point.conf_sha256,
+            trace: &trace,
+            seed: s.seed as i64,
+            config,
+            jobs: a.jobs as i64,
+            mean_wait: a.mean_wait,
+            median_wait: a.median_wait,
+            max_wait: a.max_wait,
+            mean_bounded_slowdown: a.mean_bounded_slowdown,
+            makespan: a.makespan,
+            cpu_utilisation: a.cpu_utilisation,
+            gpu_utilisation: a.gpu_utilisation,
+            backfilled: a.backfilled as i64,
+            main_passes: self.run.counters.main_passes as i64,
+            backfill_passes: self.run.counters.backfill_passes as i64,
+            code_version: &code_version,
+            wall_seconds: self.wall_seconds,
+        };
+        let group_rows = groups.iter().map(|(&(grouping, name), g)| SlurmGroupRow {
+            point_id: self.id,
+            grouping,
+            name,
+            jobs: g.jobs,
+            mean_wait: g.wait_sum / g.jobs.max(1) as f64,
+            max_wait: g.max_wait,
+            cpu_seconds: g.cpu_seconds,
+            gpu_seconds: g.gpu_seconds,
+        });
+        fn name(names: &[String], i: u32) -> &str {
+            names.get(i as usize).map_or("", String::as_str)
+        }
+        let job_rows = w.jobs.iter().zip(&self.run.outcomes).enumerate().map(|(i, (job, o))| SlurmJobRow {
+            point_id: self.id,
+            job: i,
+            slurm: job,
+            outcome: o,
+            user: name(&w.users, job.user),
+            account: name(&w.accounts, job.account),
+            partition: name(&w.partitions, job.partition),
+            first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
+        });
         store.write_with(|tx| {
-            tx.execute(
-                "INSERT INTO slurm_points (point_id, experiment, conf, conf_sha256, trace, seed, config, jobs, mean_wait,
-                     median_wait, max_wait, mean_bounded_slowdown, makespan, cpu_utilisation, gpu_utilisation,
-                     backfilled, main_passes, backfill_passes, code_version, wall_seconds)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-                rusqlite::params![
-                    self.id,
-                    self.experiment,
-                    s.conf.display().to_string(),
-                    self.point.conf_sha256,
-                    trace,
-                    s.seed as i64,
-                    config,
-                    a.jobs as i64,
-                    a.mean_wait,
-                    a.median_wait,
-                    a.max_wait,
-                    a.mean_bounded_slowdown,
-                    a.makespan,
-                    a.cpu_utilisation,
-                    a.gpu_utilisation,
-                    a.backfilled as i64,
-                    self.run.counters.main_passes as i64,
-                    self.run.counters.backfill_passes as i64,
-                    code_version(),
-                    self.wall_seconds,
-                ],
-            )?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO slurm_groups (point_id, grouping, name, jobs, mean_wait, max_wait, cpu_seconds, gpu_seconds)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?;
-            for ((grouping, name), g) in &groups {
-                insert.execute(rusqlite::params![
-                    self.id,
-                    grouping,
-                    name,
-                    g.jobs,
-                    g.wait_sum / g.jobs.max(1) as f64,
-                    g.max_wait,
-                    g.cpu_seconds,
-                    g.gpu_seconds
-                ])?;
-            }
+            insert(tx, &SLURM_POINT_ROWS, &point)?;
+            insert_all(tx, &SLURM_GROUPS, group_rows)?;
             if s.store_jobs {
-                let mut insert = tx.prepare_cached(
-                    "INSERT INTO slurm_jobs (point_id, job, slurm_id, user, account, partition, submit, start, end, wait,
-                         cpus, mem_mib, nodes, gpus, time_limit, priority, backfilled, first_node, logged_start)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
-                )?;
-                let name = |names: &[String], i: u32| names.get(i as usize).cloned().unwrap_or_default();
-                for (i, (job, o)) in w.jobs.iter().zip(&self.run.outcomes).enumerate() {
-                    insert.execute(rusqlite::params![
-                        self.id,
-                        i as i64,
-                        job.id as i64,
-                        name(&w.users, job.user),
-                        name(&w.accounts, job.account),
-                        name(&w.partitions, job.partition),
-                        job.submit,
-                        o.start,
-                        o.end,
-                        if o.start >= 0 { o.start - job.submit } else { -1 },
-                        job.request.cpus,
-                        job.request.mem_mib as i64,
-                        job.request.nodes,
-                        job.request.gpus,
-                        job.time_limit.unwrap_or(-1),
-                        o.priority,
-                        o.backfilled,
-                        machine.names.get(o.first_node as usize).cloned().unwrap_or_default(),
-                        job.logged.as_ref().map(|l| l.start),
-                    ])?;
-                }
+                insert_all(tx, &SLURM_JOBS, job_rows)?;
             }
             Ok(())
         })

@@ -17,7 +17,7 @@
 //! and summed in the order the jobs started (Python's `dict` order); the
 //! reward of the last step is minus that total, every other step's is 0.
 
-use crate::experiment::summary::BOUNDED_SLOWDOWN_TAU;
+use crate::stats::slowdown::{bounded_slowdown, wait};
 use crate::units::Time;
 
 /// What a job's score measures (RLScheduler's `job_score_type`).
@@ -63,8 +63,9 @@ impl Score {
     /// A job's score (`job_score`).
     pub fn job(self, start: Time, submit: Time, run: Time, procs: i64) -> f64 {
         match self {
-            Score::BoundedSlowdown => ((start - submit + run) as f64 / run.max(BOUNDED_SLOWDOWN_TAU) as f64).max(1.0),
-            Score::Wait => (start - submit) as f64,
+            // Feitelson's bounded slowdown is RLScheduler's job_score 0 exactly.
+            Score::BoundedSlowdown => bounded_slowdown(wait(submit, start), run),
+            Score::Wait => wait(submit, start) as f64,
             Score::Turnaround => (start - submit + run) as f64,
             Score::Utilisation => -((run * procs) as f64),
             Score::Slowdown => (start - submit + run) as f64 / run as f64,

@@ -255,7 +255,7 @@ type StoredOutcome = (i64, Option<Time>, Option<Time>);
 /// Stored outcomes of a run's jobs on one cluster, by job.
 fn stored_outcomes(conn: &Connection, run: i64, cluster: u32) -> anyhow::Result<Vec<StoredOutcome>> {
     let mut stmt = conn.prepare(
-        "SELECT outcome, actual_start, actual_end FROM job_outcomes WHERE run_id = ?1 AND cluster = ?2 ORDER BY job",
+        "SELECT outcome, actual_start, actual_end FROM job_outcomes WHERE run_id = ? AND cluster = ? ORDER BY job",
     )?;
     let rows = stmt.query_map(params![run, cluster], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -299,7 +299,7 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
     let conn = crate::store::open_read_only(db)?;
     let found: Option<(String, String, i64, String, String, i64)> = if crate::store::has_table(db, "runs")? {
         conn.query_row(
-            "SELECT config, code_version, capacity, strategy, trace, battery FROM runs WHERE run_id = ?1",
+            "SELECT config, code_version, capacity, strategy, trace, battery FROM runs WHERE run_id = ?",
             [run],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
         )
@@ -309,7 +309,7 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
     };
     if let Some((config, stored_by, capacity, strategy, trace, battery)) = found {
         let grid = crate::store::has_table(db, "grid_points")?
-            && conn.query_row("SELECT 1 FROM grid_points WHERE run_id = ?1", [run], |_| Ok(())).optional()?.is_some();
+            && conn.query_row("SELECT 1 FROM grid_points WHERE run_id = ?", [run], |_| Ok(())).optional()?.is_some();
         return if grid {
             grid_source(&conn, run, &config, &stored_by, trace_name(&trace))
         } else {
@@ -328,7 +328,7 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
         type Row = (String, Option<String>, Option<String>, String, String, String);
         let point: Option<Row> = conn
             .query_row(
-                "SELECT kind, method, workflow, traces, config, code_version FROM provision_points WHERE point_id = ?1",
+                "SELECT kind, method, workflow, traces, config, code_version FROM provision_points WHERE point_id = ?",
                 [run],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)),
             )
@@ -414,7 +414,7 @@ fn grid_source(conn: &Connection, run: i64, config: &str, stored_by: &str, trace
         bands.push(cluster_band(format!("cluster {c}"), point.grid.capacity, &local, executions, &[]));
     }
     let mut stmt = conn.prepare(
-        "SELECT request, part, cluster, cpus, start, \"end\" FROM subreservations WHERE run_id = ?1 \
+        "SELECT request, part, cluster, cpus, start, \"end\" FROM subreservations WHERE run_id = ? \
          ORDER BY request, part",
     )?;
     let parts = stmt.query_map([run], |r| {
@@ -475,7 +475,7 @@ fn provision_source(
         run_point_reserved(&settings, &budget).with_context(|| format!("point {point}: simulating it again"))?;
     let mut stmt = conn.prepare(
         "SELECT submission, submit_time, alpha, makespan, enacted_makespan, be_makespan FROM provision_submissions \
-         WHERE point_id = ?1 ORDER BY alpha, submission",
+         WHERE point_id = ? ORDER BY alpha, submission",
     )?;
     let stored: Vec<StoredSubmission> = stmt
         .query_map([point], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?

@@ -9,7 +9,9 @@
 //! - The first two built-in groups' tables are created by the schema's
 //!   migrations; the Slurm group, like a registered group, brings its own
 //!   `CREATE TABLE IF NOT EXISTS` script, run whenever a store is opened for
-//!   writing (new tables, no migration of older stores needed).
+//!   writing (new tables, no migration of older stores needed). Every
+//!   built-in group's tables are described column by column
+//!   ([`crate::store::tables::described_tables`]), the Slurm group's too.
 //! - [`groups`] lists the built-in groups, then the registered ones, each once;
 //!   merge copies them in that order, every table in its listed order.
 
@@ -42,8 +44,9 @@ pub struct PointTables {
     pub key: &'static str,
     /// Every table, the key table first, in merge order.
     pub tables: &'static [StoredTable],
-    /// `CREATE TABLE IF NOT EXISTS …` for a registered group; empty for the
-    /// built-in ones (see [`crate::store::schema`]).
+    /// `CREATE TABLE IF NOT EXISTS …` for the Slurm group and a registered
+    /// one; empty for the groups the migrations create (see
+    /// [`crate::store::schema`]).
     pub schema: &'static str,
 }
 
@@ -91,33 +94,12 @@ pub static PROVISION_POINTS: PointTables = PointTables {
     schema: "",
 };
 
-/// Slurm points: created by their own script (see the Slurm kind).
+/// Slurm points: created by their own script ([`super::slurm::SCHEMA`]).
 pub static SLURM_POINTS: PointTables = PointTables {
     key_table: "slurm_points",
     key: "point_id",
     tables: &[all("slurm_points"), all("slurm_groups"), all("slurm_jobs")],
-    schema: "CREATE TABLE IF NOT EXISTS slurm_points (
-                 point_id INTEGER PRIMARY KEY, experiment TEXT, conf TEXT NOT NULL, conf_sha256 TEXT NOT NULL,
-                 trace TEXT NOT NULL, seed INTEGER NOT NULL, config TEXT NOT NULL,
-                 jobs INTEGER NOT NULL, mean_wait REAL, median_wait REAL, max_wait INTEGER,
-                 mean_bounded_slowdown REAL, makespan INTEGER NOT NULL,
-                 cpu_utilisation REAL, gpu_utilisation REAL, backfilled INTEGER NOT NULL,
-                 main_passes INTEGER NOT NULL, backfill_passes INTEGER NOT NULL,
-                 code_version TEXT NOT NULL, wall_seconds REAL NOT NULL);
-             CREATE TABLE IF NOT EXISTS slurm_groups (
-                 point_id INTEGER NOT NULL, grouping TEXT NOT NULL, name TEXT NOT NULL,
-                 jobs INTEGER NOT NULL, mean_wait REAL, max_wait INTEGER,
-                 cpu_seconds REAL NOT NULL, gpu_seconds REAL NOT NULL,
-                 PRIMARY KEY (point_id, grouping, name));
-             CREATE TABLE IF NOT EXISTS slurm_jobs (
-                 point_id INTEGER NOT NULL, job INTEGER NOT NULL, slurm_id INTEGER NOT NULL,
-                 user TEXT NOT NULL, account TEXT NOT NULL, partition TEXT NOT NULL,
-                 submit INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
-                 wait INTEGER NOT NULL, cpus INTEGER NOT NULL, mem_mib INTEGER NOT NULL,
-                 nodes INTEGER NOT NULL, gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,
-                 priority INTEGER NOT NULL, backfilled INTEGER NOT NULL, first_node TEXT NOT NULL,
-                 logged_start INTEGER,
-                 PRIMARY KEY (point_id, job));",
+    schema: super::slurm::SCHEMA,
 };
 
 static ADDED: RwLock<Vec<&'static PointTables>> = RwLock::new(Vec::new());
@@ -144,15 +126,14 @@ pub fn groups() -> Vec<&'static PointTables> {
 mod tests {
     use super::*;
 
-    /// The built-in groups name exactly the tables described column by
-    /// column (aside from the experiments' two and the batteries' jobs,
-    /// which merge copies for every kind), and each holds its group's key
-    /// column.
+    /// The built-in groups (the Slurm one too) name exactly the tables
+    /// described column by column (aside from the experiments' two and the
+    /// batteries' jobs, which merge copies for every kind), and each holds
+    /// its group's key column.
     #[test]
     fn built_in_groups_are_the_described_tables() {
         let described = crate::store::tables::described_tables();
-        let mut grouped: Vec<&str> =
-            [&RUNS, &PROVISION_POINTS].iter().flat_map(|g| g.tables.iter().map(|t| t.name)).collect();
+        let mut grouped: Vec<&str> = BUILT_IN.iter().flat_map(|g| g.tables.iter().map(|t| t.name)).collect();
         let mut expected: Vec<&str> = described
             .iter()
             .map(|t| t.name())
@@ -161,7 +142,7 @@ mod tests {
         grouped.sort_unstable();
         expected.sort_unstable();
         assert_eq!(grouped, expected);
-        for group in [&RUNS, &PROVISION_POINTS] {
+        for group in BUILT_IN {
             for table in group.tables {
                 let t = described.iter().find(|t| t.name() == table.name).expect("described above");
                 assert!(t.columns().iter().any(|c| c.0 == group.key), "{} has no {}", table.name, group.key);

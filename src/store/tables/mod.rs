@@ -1,11 +1,13 @@
 //! Every table the writers fill, by descriptors ([`crate::store::columns`]):
 //! one module per kind of point (and one for experiments), each exposing a
-//! [`crate::store::columns::Table`] per table and its `tables()`.
+//! [`crate::store::columns::Table`] per table and its `tables()` (the Slurm
+//! tables too, though their group's own script creates them).
 //!
 //! Contract: [`described_tables`] lists every table of the schema (the test
-//! below checks each against the schema the migrations build: names, order,
-//! types); columns added after [`DESCRIBED_SINCE`] come to older stores from
-//! their descriptors ([`migrations_after`]).
+//! below checks each against the schema the migrations and the Slurm
+//! group's script build: names, order, types); columns added after
+//! [`DESCRIBED_SINCE`] come to older stores from their descriptors
+//! ([`migrations_after`]).
 
 use crate::store::columns::Described;
 
@@ -16,6 +18,7 @@ pub mod points;
 pub mod pricing;
 pub mod provision;
 pub mod run;
+pub mod slurm;
 
 /// Every table the writers fill, by kind of point.
 pub fn described_tables() -> Vec<&'static dyn Described> {
@@ -26,6 +29,7 @@ pub fn described_tables() -> Vec<&'static dyn Described> {
     all.extend(grid::tables());
     all.extend(provision::tables());
     all.extend(pricing::tables());
+    all.extend(slurm::tables());
     all
 }
 
@@ -77,11 +81,11 @@ mod tests {
             .into_iter()
             .map(|r| r[0].clone())
             .collect::<Vec<_>>();
-        // Tables a group creates with its own script (the Slurm group) are
-        // described by that script, as a registered kind's are.
+        // Only a registered kind's tables (another test may register one)
+        // are described by their group's script alone.
         let scripted: Vec<&str> = super::groups::groups()
             .iter()
-            .filter(|g| !g.schema.is_empty())
+            .filter(|g| !g.schema.is_empty() && !std::ptr::eq(**g, &super::groups::SLURM_POINTS))
             .flat_map(|g| g.tables.iter().map(|t| t.name))
             .collect();
         for name in all {
@@ -90,6 +94,22 @@ mod tests {
                 "table {name} has no descriptors"
             );
         }
+    }
+
+    /// The Slurm group's tables are checked like the others: described,
+    /// and written through their descriptors' INSERTs.
+    #[test]
+    fn the_slurm_tables_are_described() {
+        let names: Vec<&str> = described_tables().iter().map(|t| t.name()).collect();
+        for table in ["slurm_points", "slurm_groups", "slurm_jobs"] {
+            assert!(names.contains(&table), "{table} has no descriptors");
+        }
+        let sql = slurm::SLURM_GROUPS.insert_sql(1);
+        assert_eq!(
+            sql,
+            "INSERT INTO slurm_groups (point_id, grouping, name, jobs, mean_wait, max_wait, cpu_seconds, \
+             gpu_seconds) VALUES (?,?,?,?,?,?,?,?)"
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{AnyPoint, Axis, Base, Point, PointKind, PointOutput, axis};
+use crate::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use crate::experiment::provenance::code_version;
 pub mod background;
 pub mod point;
@@ -49,7 +49,7 @@ use crate::provision::plan::HoleCharging;
 use crate::provision::pricing::Policy;
 use crate::provision::workflow::SyntheticWorkflow;
 use crate::setting::InvalidSetting;
-use crate::store::tables::groups::{PROVISION_POINTS, PointTables};
+use crate::store::tables::groups::PROVISION_POINTS;
 use crate::store::{ProvisionOutput, ProvisionPointRow};
 use crate::store::{Store, StoreError};
 use crate::threads::Budget;
@@ -308,33 +308,21 @@ const AXES: &[Axis] = &[
     axis("mean_transfer", "mean_transfer", "mean transfer time between sites, seconds"),
 ];
 
+/// The provisioning kind, as data.
+static INFO: KindInfo = KindInfo {
+    name: "provision",
+    described: "a provisioning experiment ([provision])",
+    setting_of: "provisioning",
+    section: Some("provision"),
+    sections: &["provision"],
+    settings_in_section: true,
+    axes: AXES,
+    tables: &PROVISION_POINTS,
+};
+
 impl PointKind for ProvisionKind {
-    fn name(&self) -> &'static str {
-        "provision"
-    }
-
-    fn described(&self) -> &'static str {
-        "a provisioning experiment ([provision])"
-    }
-
-    fn setting_of(&self) -> &'static str {
-        "provisioning"
-    }
-
-    fn section(&self) -> Option<&'static str> {
-        Some("provision")
-    }
-
-    fn sections(&self) -> &'static [&'static str] {
-        &["provision"]
-    }
-
-    fn settings_in_section(&self) -> bool {
-        true
-    }
-
-    fn axes(&self) -> &'static [Axis] {
-        AXES
+    fn info(&self) -> &'static KindInfo {
+        &INFO
     }
 
     fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
@@ -348,10 +336,6 @@ impl PointKind for ProvisionKind {
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
         let settings: ProvisionSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
         Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
-    }
-
-    fn tables(&self) -> &'static PointTables {
-        &PROVISION_POINTS
     }
 }
 
