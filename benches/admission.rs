@@ -25,6 +25,7 @@ fn episode(env: &mut AdmissionEnv) -> u64 {
 
 fn bench(c: &mut Criterion, name: &str, mut env: AdmissionEnv, samples: usize) {
     let steps = episode(&mut env);
+    eprintln!("admission/{name}: {steps} steps an episode");
     let mut group = c.benchmark_group("admission");
     group.sample_size(samples);
     group.throughput(Throughput::Elements(steps));

@@ -249,8 +249,9 @@ pub struct ClusterCore<D: Drive> {
     /// A start was refused for the cap: wake the strategy when power frees.
     cap_refused: bool,
     /// The strategy suspended in the event being handled, waiting for the
-    /// caller; the node states before that event, for the meter.
-    suspended: Option<NodeStates>,
+    /// caller; the node states before that event, for the meter (boxed:
+    /// only an environment's cluster ever waits).
+    awaiting_caller: Option<Box<NodeStates>>,
 }
 
 impl<D: Drive> ClusterCore<D> {
@@ -284,7 +285,7 @@ impl<D: Drive> ClusterCore<D> {
             defect: None,
             power: None,
             cap_refused: false,
-            suspended: None,
+            awaiting_caller: None,
         }
     }
 
@@ -529,7 +530,7 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         if self.settling {
             self.defect("it suspended while handling a job end, a node repair or a node failure");
         }
-        self.suspended = Some(self.states(false));
+        self.awaiting_caller = Some(Box::new(self.states(false)));
     }
 
     fn outcome(&self, id: JobId) -> Option<Outcome> {
@@ -852,9 +853,9 @@ impl<D: Drive> ClusterActor<D> {
                 reply.send(now, D::ANSWER_CLASS, answer, &mut core.outbox);
             }
         }
-        if let Some(states) = &mut self.core.suspended {
+        if let Some(states) = &mut self.core.awaiting_caller {
             // The meter hears of this event once it is over.
-            *states = before;
+            **states = before;
             return std::mem::take(&mut self.core.outbox);
         }
         self.settled(now, before, job_ended)
@@ -879,14 +880,14 @@ impl<D: Drive> ClusterActor<D> {
         let core = &mut self.core;
         core.now = now;
         core.outbox = outbox;
-        let Some(before) = core.suspended.take() else {
+        let Some(before) = core.awaiting_caller.take().map(|b| *b) else {
             core.defect("the cluster was resumed, but it had not suspended");
             return std::mem::take(&mut core.outbox);
         };
         self.drive.strategy().resume(core);
-        match &mut self.core.suspended {
+        match &mut self.core.awaiting_caller {
             Some(states) => {
-                *states = before;
+                **states = before;
                 std::mem::take(&mut self.core.outbox)
             }
             None => self.settled(now, before, false),
@@ -902,7 +903,7 @@ impl<D: Drive> Model for ClusterActor<D> {
     }
 
     fn suspended(&self) -> bool {
-        self.core.suspended.is_some()
+        self.core.awaiting_caller.is_some()
     }
 
     fn resume(&mut self, now: Time, outbox: Outbox<MsgOf<D>>) -> Outbox<MsgOf<D>> {

@@ -45,7 +45,7 @@ use crate::experiment::kinds::single::{SinglePoint, scenario_replaced};
 use crate::experiment::point::Point;
 use crate::experiment::summary::RunSummary;
 use crate::policy::Strategy;
-use crate::policy::comprehensive::{Admission, AgentAdmitted, Answer, Candidate, Comprehensive};
+use crate::policy::comprehensive::{Admission, Admitted, AgentAdmitted, Answer, Candidate, Comprehensive};
 use crate::policy::interface::{Cluster, Outcome, Placement};
 use crate::policy::overbooking::Acceptance;
 use crate::rng::{Stream, stream};
@@ -284,7 +284,7 @@ impl AdmissionEnv {
                 settings.reliability.clone(),
                 settings.overbooking.clone(),
             );
-            Box::new(core.admitted_by(Box::new(caller)))
+            Box::new(Admitted::new(core, Box::new(caller)))
         })?;
         let capacity = scenario.capacity;
         let runtime = crate::sim::bench::runtime().context("starting the simulation runtime")?;

@@ -27,9 +27,13 @@
 //!   comprehensive overbooking with first-fit placement, decision for
 //!   decision (while the candidates fit in the slots).
 
+use crate::cluster::power::PowerState;
+use crate::plan::profile::AvailabilityProfile;
 use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
-use crate::policy::interface::Cluster;
+use crate::policy::interface::{Cluster, Strategy};
+use crate::sim::kernel::SimError;
 use crate::units::Time;
+use crate::units::{JobId, NodeId};
 use crate::workload::job::Job;
 
 /// A booking the agent may pick.
@@ -122,16 +126,6 @@ impl Rule for AgentAdmitted {
             }
         }
     }
-
-    fn resume_pick(
-        core: &mut Comprehensive<Self>,
-        c: &dyn Cluster,
-        j: &Job,
-        full: Option<Choice>,
-    ) -> (Option<Choice>, bool) {
-        let picked = core.admission.as_mut().and_then(|a| a.answer());
-        Self::book_picked(core, c, j, full, picked)
-    }
 }
 
 impl AgentAdmitted {
@@ -161,5 +155,69 @@ impl AgentAdmitted {
             }
         };
         (choice, false)
+    }
+}
+
+/// Comprehensive overbooking whose bookings an [`Admission`] picks: the
+/// strategy that may suspend for the simulation's caller and resume with
+/// its answer. A type of its own, so that the planning rules that never
+/// defer carry no resuming code.
+pub struct Admitted(Comprehensive<AgentAdmitted>);
+
+impl Admitted {
+    /// `core`, its bookings picked by `admission`.
+    pub fn new(core: Comprehensive<AgentAdmitted>, admission: Box<dyn Admission>) -> Admitted {
+        Admitted(core.admitted_by(admission))
+    }
+}
+
+impl Strategy for Admitted {
+    fn submit(&mut self, c: &mut dyn Cluster, job: JobId) {
+        self.0.submit(c, job);
+    }
+
+    fn resume(&mut self, c: &mut dyn Cluster) {
+        let core = &mut self.0;
+        let Some((job, full)) = core.deferred.take() else {
+            c.defect("comprehensive planning was resumed with no decision pending");
+            return;
+        };
+        let j = *c.job(job);
+        let picked = core.admission.as_mut().and_then(|a| a.answer());
+        let choice = AgentAdmitted::book_picked(core, c, &j, full, picked);
+        let choice = core.take_nodes(choice);
+        core.book_choice(c, job, &j, choice);
+    }
+
+    fn wake(&mut self, c: &mut dyn Cluster) {
+        self.0.wake(c);
+    }
+
+    fn job_ended(&mut self, c: &mut dyn Cluster, job: JobId) {
+        self.0.job_ended(c, job);
+    }
+
+    fn node_failed(&mut self, c: &mut dyn Cluster, node: NodeId, victim: Option<JobId>) {
+        self.0.node_failed(c, node, victim);
+    }
+
+    fn node_repaired(&mut self, c: &mut dyn Cluster, node: NodeId) {
+        self.0.node_repaired(c, node);
+    }
+
+    fn begin(&mut self, jobs: &[Job]) -> Result<(), SimError> {
+        self.0.begin(jobs)
+    }
+
+    fn error(&self) -> Option<SimError> {
+        self.0.error()
+    }
+
+    fn power_changed(&mut self, c: &mut dyn Cluster, node: NodeId, state: PowerState) {
+        self.0.power_changed(c, node, state);
+    }
+
+    fn planned_profile(&self) -> Option<&AvailabilityProfile> {
+        self.0.planned_profile()
     }
 }

@@ -61,7 +61,7 @@ mod backfilling;
 mod overbooking;
 mod shortened;
 
-pub use admission::{Admission, AgentAdmitted, Answer, Candidate};
+pub use admission::{Admission, Admitted, AgentAdmitted, Answer, Candidate};
 pub use backfilling::ComprehensiveBackfilling;
 pub use overbooking::ComprehensiveOverbooking;
 pub use shortened::{ShortenedBackfilling, shortened};
@@ -87,21 +87,6 @@ pub trait Rule: Send + 'static {
     ) -> (Option<Choice>, bool)
     where
         Self: Sized;
-    /// The pick of a rule that deferred job `j`'s choice to the simulation's
-    /// caller (it set `deferred`), once the caller has decided.
-    fn resume_pick(
-        core: &mut Comprehensive<Self>,
-        c: &dyn Cluster,
-        j: &Job,
-        full: Option<Choice>,
-    ) -> (Option<Choice>, bool)
-    where
-        Self: Sized,
-    {
-        let _ = (c, j, full);
-        core.declined = true;
-        (None, false)
-    }
     /// Paper A's o_j: how much earlier a successor may be anchored on `j`.
     fn spare(_overbooking: Option<&Overbooking>, _j: &Job) -> Time {
         0
@@ -231,7 +216,7 @@ impl<R: Rule> Comprehensive<R> {
         }
     }
 
-    /// The strategy with `admission` picking every booking (for [`AgentAdmitted`]).
+    /// The core with `admission` picking every booking (for [`AgentAdmitted`]).
     pub fn admitted_by(mut self, admission: Box<dyn Admission>) -> Comprehensive<R> {
         self.admission = Some(admission);
         self
@@ -734,17 +719,6 @@ impl<R: Rule> Strategy for Comprehensive<R> {
             c.suspend();
             return;
         }
-        self.book_choice(c, job, &j, choice);
-    }
-
-    fn resume(&mut self, c: &mut dyn Cluster) {
-        let Some((job, full)) = self.deferred.take() else {
-            c.defect("comprehensive planning was resumed with no decision pending");
-            return;
-        };
-        let j = *c.job(job);
-        let picked = R::resume_pick(self, c, &j, full);
-        let choice = self.take_nodes(picked);
         self.book_choice(c, job, &j, choice);
     }
 
