@@ -1,50 +1,39 @@
 //! slasim: an experiment engine for SLA-aware, planning-based HPC and Grid
 //! scheduling research.
 //!
+//! This crate is the engine with every kind: [`slasim_core`] (the engine and
+//! the single-cluster, Grid, provisioning and gym kinds), re-exported here
+//! under the paths it always had, and each kind of a crate of its own under
+//! its name ([`slurm`]). [`register_kinds`] adds those kinds to the engine;
+//! the `slasim` binary and the Python package call it first.
+//!
 //! Module map (each module's doc states its contract and spec references):
-//! - [`workload`]: SWF traces, preparation, the synthetic default, failure streams;
+//! - [`workload`]: SWF traces, sacct dumps, preparation, the synthetic default, failure streams;
 //! - [`stats`]: runtime PDFs, failure laws, probability-of-success models;
 //! - [`plan`]: availability profile and per-node plan, with gap search;
 //! - [`policy`]: scheduling strategies and placement;
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
 //! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
-//! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, RLScheduler's MDP);
-//! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
-//!   `slasim-sim` crate, re-exported;
+//! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, SLA admission);
+//! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
 //! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
 //! - [`slurm`]: Slurm's scheduling on a heterogeneous machine (slurm.conf, partitions,
-//!   cons_tres, multifactor priority, the main and backfill schedulers) and its bench;
-//! - [`experiment`]: points of five kinds (single cluster, Grid, provisioning,
-//!   pricing, Slurm), configs, and the one executor that runs them;
+//!   cons_tres, multifactor priority, the main and backfill schedulers), as a kind;
+//! - [`experiment`]: points of every kind, configs, and the one executor that runs them;
 //! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
-//! - [`registry`]: strategies, broker algorithms and model kinds by name, open to other crates;
+//! - [`registry`]: strategies, broker algorithms, kinds, report sections and subcommands by name;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`threads`]: the `--jobs` budget of busy threads;
-//! - [`units`]: virtual time and rate units (`slasim-sim`'s);
+//! - [`units`]: virtual time and rate units;
 //! - [`cli`]: the `slasim` command line.
 
-pub mod cli;
-pub mod cluster;
-pub mod experiment;
-pub mod grid;
-pub mod gym;
-pub mod plan;
-pub mod policy;
-pub mod provision;
-pub mod registry;
-pub mod report;
-pub mod rng;
-pub mod setting;
-pub mod slurm;
-pub mod stats;
-pub mod store;
-#[cfg(test)]
-pub(crate) mod testing;
-pub mod threads;
-pub mod workload;
+pub use slasim_core::*;
+pub use slasim_slurm as slurm;
 
-// The kernel crate, under the paths every module of this crate names.
-pub use slasim_sim as sim;
-pub use slasim_sim::units;
+/// Adds the kinds of their own crates (Slurm) to the engine: point kinds,
+/// tables, report sections, subcommands. Idempotent.
+pub fn register_kinds() -> Result<(), registry::BadName> {
+    slasim_slurm::register()
+}

@@ -1,5 +1,11 @@
-//! The `slasim` binary: see [`slasim::cli`].
+//! The `slasim` binary: every kind registered, then [`slasim::cli`].
 
-fn main() -> std::process::ExitCode {
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    if let Err(e) = slasim::register_kinds() {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
     slasim::cli::main()
 }

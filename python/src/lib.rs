@@ -32,6 +32,8 @@ fn version() -> &'static str {
 
 #[pymodule]
 fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Every kind, as the `slasim` binary has them.
+    slasim::register_kinds().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     error::register(m)?;
     run::register(m)?;

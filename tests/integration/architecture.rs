@@ -1,12 +1,12 @@
-//! The crate's structure, read from its own `crate::` paths: the simulator
-//! core is a crate of its own that depends on no other crate of slasim (so
-//! the compiler holds that border), no arrow runs up from the cluster or the
-//! workload to the layers built on them, the cluster holds no service, and
-//! files import each other without cycles.
+//! The workspace's structure: its crates depend on one another only
+//! downwards (read from their manifests, so the compiler holds each border),
+//! and inside each crate, read from its own paths, no arrow runs up from the
+//! cluster or the workload to the layers built on them, the cluster holds no
+//! service, and files import each other without cycles.
 //!
 //! Every path in a file (in `use` lines and in code) is an arrow to the file
-//! that defines it (`src/a/b.rs` or `src/a/b/mod.rs`, else the longest prefix
-//! that is a file): `crate::a::b::…`, and relative ones too (`super::…`,
+//! of the same crate that defines it (`src/a/b.rs` or `src/a/b/mod.rs`, else
+//! the longest prefix that is a file): `crate::a::b::…`, and relative ones too (`super::…`,
 //! `self::…`, and `x::…` through a child module `x` the file declares). A
 //! child module may use what its enclosing modules define: those arrows are
 //! left out. Test modules count as well; comments do not.
@@ -155,29 +155,101 @@ fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-/// The crate's own graph.
-fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+/// The workspace's crates, from the bottom up: (directory, package).
+const CRATES: [(&str, &str); 5] = [
+    ("crates/sim", "slasim-sim"),
+    ("crates/core", "slasim-core"),
+    ("crates/slurm", "slasim-slurm"),
+    (".", "slasim"),
+    ("examples/custom-strategy", "slasim-custom-strategy"),
+];
+
+/// The slasim packages in `[dependencies]` of `dir/Cargo.toml`.
+fn normal_dependencies(dir: &str) -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Table = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap().parse().unwrap();
+    manifest
+        .get("dependencies")
+        .and_then(|t| t.as_table())
+        .map(|t| t.keys().filter(|k| k.starts_with("slasim")).cloned().collect())
+        .unwrap_or_default()
 }
 
 #[test]
-fn the_simulator_core_is_a_crate_that_depends_on_no_other_of_slasim() {
-    // The compiler holds the kernel's border: `crates/sim` cannot name a
-    // domain module, as no crate of slasim is among its dependencies.
+fn the_architecture_page_draws_the_crates_as_cargo_does() {
+    // The page's `cargo tree` block: each crate at the start of a line, its
+    // slasim dependencies on the `├──`/`└──` lines below it.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let manifest: toml::Table = std::fs::read_to_string(root.join("crates/sim/Cargo.toml")).unwrap().parse().unwrap();
+    let page = std::fs::read_to_string(root.join("docs/src/dev/architecture.md")).unwrap();
+    let start = page.find("$ cargo tree --workspace").expect("architecture.md: the cargo tree block");
+    let block = &page[start..page[start..].find("\n```").map_or(page.len(), |e| start + e)];
+    let mut drawn: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut current = String::new();
+    for line in block.lines().skip(1) {
+        match line.strip_prefix("├── ").or_else(|| line.strip_prefix("└── ")) {
+            Some(dep) => {
+                drawn.get_mut(&current).expect("a dependency under its crate").insert(dep.to_string());
+            }
+            None => {
+                current = line.trim().to_string();
+                drawn.insert(current.clone(), BTreeSet::new());
+            }
+        }
+    }
+    let manifests: BTreeMap<String, BTreeSet<String>> =
+        CRATES.iter().map(|(dir, package)| (package.to_string(), normal_dependencies(dir))).collect();
+    assert_eq!(drawn, manifests, "architecture.md's cargo tree block against the manifests");
+}
+
+/// The engine crate's graph (the kinds still inside it included).
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src"))
+}
+
+/// The slasim packages a crate's manifest (`dir/Cargo.toml`) depends on, in
+/// any section.
+fn slasim_dependencies(dir: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Table = std::fs::read_to_string(root.join(dir).join("Cargo.toml")).unwrap().parse().unwrap();
     let mut deps = Vec::new();
     for section in ["dependencies", "dev-dependencies", "build-dependencies"] {
         if let Some(table) = manifest.get(section).and_then(|t| t.as_table()) {
-            deps.extend(table.keys().cloned());
+            deps.extend(table.keys().filter(|k| k.starts_with("slasim")).cloned());
         }
     }
-    // The test reads the manifest: it must see the kernel's real dependencies.
-    assert!(deps.iter().any(|d| d == "kameo"), "{deps:?}");
-    let upward: Vec<&String> = deps.iter().filter(|d| d.starts_with("slasim")).collect();
-    assert!(upward.is_empty(), "the kernel crate depends on {upward:?}");
-    // And the domain no longer lives beside it.
-    assert!(!root.join("src/sim").exists() && !root.join("src/units.rs").exists());
+    deps
+}
+
+#[test]
+fn no_crate_depends_on_one_above_it() {
+    // The compiler holds each border: a crate can name only the crates its
+    // manifest lists, and every one listed is below it. So the kernel names
+    // no domain, the engine no kind of its own crate (Slurm), and a kind
+    // crate no other kind crate.
+    let rank = |package: &str| CRATES.iter().position(|(_, p)| *p == package);
+    for (at, (dir, package)) in CRATES.iter().enumerate() {
+        for dep in slasim_dependencies(dir) {
+            let below = rank(&dep).is_some_and(|r| r < at);
+            assert!(below, "{package} ({dir}) depends on {dep}, which is not below it");
+        }
+    }
+    // The test reads the manifests: it must see the real arrows.
+    assert_eq!(slasim_dependencies("crates/sim"), Vec::<String>::new());
+    assert_eq!(slasim_dependencies("crates/core"), ["slasim-sim"]);
+    assert_eq!(slasim_dependencies("crates/slurm"), ["slasim-core", "slasim-sim"]);
+    // Every member is in the list (a new crate gets its place in it).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml")).unwrap().parse().unwrap();
+    let members = manifest["workspace"]["members"].as_array().unwrap();
+    let mut listed: Vec<&str> = members.iter().map(|m| m.as_str().unwrap()).collect();
+    let mut known: Vec<&str> = CRATES.iter().map(|(d, _)| *d).collect();
+    listed.sort_unstable();
+    known.sort_unstable();
+    assert_eq!(listed, known);
+    // And the kernel's and Slurm's files live in their crates alone.
+    for moved in ["crates/core/src/sim", "crates/core/src/units.rs", "crates/core/src/slurm", "src/slurm"] {
+        assert!(!root.join(moved).exists(), "{moved}");
+    }
 }
 
 /// The arrows from files under `from` to files under `to` (directories of `src/`).
@@ -210,22 +282,27 @@ fn no_model_names_the_actor_runtime() {
     // kameo is the kernel's adapter (crates/sim) and the runtime of the
     // executor's own actors (the coordinator and the writer); a model is a
     // plain type.
-    let graph = graph();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let naming: Vec<&String> = graph
-        .keys()
-        .filter(|f| {
-            let text = std::fs::read_to_string(src.join(f)).unwrap();
-            text.lines().map(|l| l.split("//").next().unwrap_or("")).any(|code| code.contains("kameo"))
-        })
-        .collect();
-    assert_eq!(naming, ["experiment/coordinator.rs"], "files naming kameo");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut naming = Vec::new();
+    for dir in ["crates/core/src", "crates/slurm/src", "src"] {
+        let mut files = Vec::new();
+        sources(&root.join(dir), &mut files);
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            if text.lines().map(|l| l.split("//").next().unwrap_or("")).any(|code| code.contains("kameo")) {
+                naming.push(f.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    assert_eq!(naming, ["crates/core/src/experiment/coordinator.rs"], "files naming kameo");
 }
 
-/// The `src/` files under `dir` whose text (comments included) contains `needle`, ignoring case.
+/// The engine crate's files under `dir` whose text (comments included)
+/// contains `needle`, ignoring case.
 fn files_naming(dir: &str, needle: &str) -> Vec<String> {
     let mut files = Vec::new();
-    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir), &mut files);
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src").join(dir), &mut files);
     files
         .into_iter()
         .filter(|f| std::fs::read_to_string(f).unwrap().to_lowercase().contains(needle))
@@ -308,8 +385,15 @@ fn no_import_cycle() {
     // The kernel, the models, the strategies and the point kinds are acyclic:
     // a model kind imports the core, a strategy the interface it implements,
     // a point kind the inputs and ids it reads; never the other way round.
-    let found = cycles(&graph());
-    assert!(found.is_empty(), "import cycles: {found:#?}");
+    // In every crate.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (dir, _) in CRATES {
+        let graph = graph_of(&root.join(dir).join("src"));
+        // The test reads real files.
+        assert!(!graph.is_empty(), "{dir}");
+        let found = cycles(&graph);
+        assert!(found.is_empty(), "import cycles in {dir}: {found:#?}");
+    }
 }
 
 #[test]

@@ -155,8 +155,8 @@ impl Stores {
     }
 }
 
-/// What the binary is built from: every file under `src/`, the manifest,
-/// the lock file and the build script. A commit that changes none of them
+/// What the binary is built from: every file of its crates' sources, their
+/// manifests, the lock file and the build script. A commit that changes none of them
 /// keeps the stores (the binary itself differs by its embedded commit).
 fn sources() -> Vec<u8> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -165,8 +165,12 @@ fn sources() -> Vec<u8> {
             if path.is_dir() { walk(&path, out) } else { out.push(path) }
         }
     }
-    let mut files = vec![root().join("Cargo.toml"), root().join("Cargo.lock"), root().join("build.rs")];
+    let mut files = vec![root().join("Cargo.toml"), root().join("Cargo.lock"), root().join("crates/core/build.rs")];
     walk(&root().join("src"), &mut files);
+    for krate in ["sim", "core", "slurm"] {
+        files.push(root().join("crates").join(krate).join("Cargo.toml"));
+        walk(&root().join("crates").join(krate).join("src"), &mut files);
+    }
     files.sort();
     let mut all = Vec::new();
     for f in files {
@@ -430,9 +434,11 @@ fn config_keys() -> Vec<String> {
     found
 }
 
-/// The config reference lists every key a config accepts, and no other.
+/// The config reference lists every key a config accepts, and no other
+/// (every kind's, as the `slasim` binary registers them).
 #[test]
 fn the_config_reference_lists_every_key() {
+    slasim::register_kinds().unwrap();
     let page = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/src/reference/config.md");
     let text = std::fs::read_to_string(&page).unwrap();
     // A key row: | `path` | type | default | meaning |

@@ -28,11 +28,23 @@ fn sources(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// Every file under `src/`, relative to the crate root, with its text
+/// The source folders of the crates an extension goes in (the kernel crate
+/// holds no extension).
+const SOURCES: [&str; 3] = ["src", "crates/core/src", "crates/slurm/src"];
+
+/// Every file of [`SOURCES`], relative to the workspace root.
+fn all_sources() -> Vec<String> {
+    let mut files = Vec::new();
+    for dir in SOURCES {
+        sources(&root().join(dir), &mut files);
+    }
+    files
+}
+
+/// Every file of [`SOURCES`], relative to the workspace root, with its text
 /// (comments dropped: docs name things without defining them).
 fn src_files() -> Vec<(String, String)> {
-    let mut files = Vec::new();
-    sources(&root().join("src"), &mut files);
+    let mut files = all_sources();
     files.sort();
     files
         .into_iter()
@@ -118,8 +130,7 @@ fn lives_where_listed(title: &str, what: &str, found: &[String], new: Option<boo
 
 #[test]
 fn every_listed_pattern_names_files_that_exist() {
-    let mut files = Vec::new();
-    sources(&root().join("src"), &mut files);
+    let files = all_sources();
     for (title, listed) in sections() {
         for l in listed {
             assert!(
@@ -158,7 +169,7 @@ fn models_live_where_the_docs_say() {
     let files = src_files();
     let model = |code: &str| code.lines().any(|l| l.trim_start().starts_with("impl") && l.contains(" Model for "));
     // The core's own generic models (the client) and the test models of
-    // its contract live in the kernel crate, outside `src/`.
+    // its contract live in the kernel crate, which holds no extension.
     let models = defining(&files, model, &[]);
     lives_where_listed("A model", "a model", &models, Some(true));
     let benches = defining(&files, |c| c.contains("Bench::new("), &[]);
@@ -169,7 +180,7 @@ fn models_live_where_the_docs_say() {
 fn stored_metrics_live_where_the_docs_say() {
     let files = src_files();
     // `columns.rs` defines the macro; every table lists its columns elsewhere.
-    let described = defining(&files, |c| c.contains("column!(\""), &["src/store/columns.rs"]);
+    let described = defining(&files, |c| c.contains("column!(\""), &["crates/core/src/store/columns.rs"]);
     lives_where_listed("A stored metric", "a column descriptor", &described, Some(false));
 }
 
@@ -183,7 +194,7 @@ fn point_kinds_live_where_the_docs_say() {
     let writers: Vec<String> = files
         .iter()
         .map(|(f, _)| f.clone())
-        .filter(|f| f.starts_with("src/store/writer/") && !f.ends_with("/mod.rs"))
+        .filter(|f| f.starts_with("crates/core/src/store/writer/") && !f.ends_with("/mod.rs"))
         .collect();
     lives_where_listed("A point kind", "a writer", &writers, Some(true));
 }
@@ -192,9 +203,9 @@ fn point_kinds_live_where_the_docs_say() {
 fn axes_live_where_the_docs_say() {
     let files = src_files();
     // A kind's axes are a field of its KindInfo.
-    let axes = defining(&files, |c| c.contains(": KindInfo = KindInfo {"), &["src/experiment/point.rs"]);
+    let axes = defining(&files, |c| c.contains(": KindInfo = KindInfo {"), &["crates/core/src/experiment/point.rs"]);
     lives_where_listed("An axis", "a kind's axes", &axes, Some(false));
-    let grouped = defining(&files, |c| c.contains("uses [axis("), &["src/store/columns.rs"]);
+    let grouped = defining(&files, |c| c.contains("uses [axis("), &["crates/core/src/store/columns.rs"]);
     lives_where_listed("An axis", "a column the report groups by", &grouped, Some(false));
 }
 
@@ -212,8 +223,13 @@ fn the_architecture_page_lists_the_same_files() {
             continue;
         }
         let title = format!("A{} {}", if cells[1].starts_with(['a', 'e', 'i', 'o', 'u']) { "n" } else { "" }, cells[1]);
-        let named: BTreeSet<String> =
-            cells[2].split('`').skip(1).step_by(2).filter(|p| p.starts_with("src/")).map(str::to_string).collect();
+        let named: BTreeSet<String> = cells[2]
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|p| p.starts_with("src/") || p.starts_with("crates/"))
+            .map(str::to_string)
+            .collect();
         let want: BTreeSet<String> = listed(&title).into_iter().map(|l| l.pattern).collect();
         assert_eq!(named, want, "architecture.md's row for {title} against extending.md");
         rows += 1;

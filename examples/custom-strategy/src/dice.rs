@@ -1,17 +1,27 @@
 //! A point kind written outside slasim: `[dice]` configs roll dice, and each
 //! point stores its rolls in tables of its own (`dice_points`,
 //! `dice_rolls`). It shows what a new kind is: settings, one `PointKind`,
-//! one `AnyPoint`, its tables and one registration; sweeping, sharding,
-//! merging and `slasim query` then work as for the built-in kinds.
+//! one `AnyPoint`, its tables (by descriptors), a report section, a
+//! subcommand (`slasim dice roll`) and one registration; sweeping, sharding,
+//! merging, `slasim query` and `slasim report` then work as for the built-in
+//! kinds.
 
+use std::path::Path;
+use std::process::ExitCode;
 use std::sync::Arc;
+
+use clap::{Args, FromArgMatches};
 
 use serde::{Deserialize, Serialize};
 use slasim::experiment::id::{Unserialisable, canonical_toml};
 use slasim::experiment::inputs::Inputs;
 use slasim::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use slasim::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
-use slasim::store::tables::groups::{CopyRows, PointTables, StoredTable};
+use slasim::report::load::{Filter, Kind, frame_of, has_table};
+use slasim::report::section::{ReportSection, Section};
+use slasim::report::tables::Table as ReportTable;
+use slasim::store::columns::{Described, Rows, Table, column, insert, insert_all};
+use slasim::store::tables::groups::{PointTables, all};
 use slasim::store::{Store, StoreError};
 use slasim::threads::Budget;
 
@@ -49,16 +59,75 @@ pub static DICE: DiceKind = DiceKind;
 static TABLES: PointTables = PointTables {
     key_table: "dice_points",
     key: "point_id",
-    tables: &[
-        StoredTable { name: "dice_points", copy: CopyRows::All },
-        StoredTable { name: "dice_rolls", copy: CopyRows::All },
-    ],
+    tables: &[all("dice_points"), all("dice_rolls")],
     schema: "CREATE TABLE IF NOT EXISTS dice_points (
                  point_id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, rolls INTEGER NOT NULL,
                  faces INTEGER NOT NULL, total INTEGER NOT NULL);
              CREATE TABLE IF NOT EXISTS dice_rolls (
                  point_id INTEGER NOT NULL, roll INTEGER NOT NULL, value INTEGER NOT NULL);",
+    described: || vec![&DICE_POINTS, &DICE_ROLLS],
+    docs: &[
+        ("dice_points", "One row per dice point: its settings and the total of its rolls."),
+        ("dice_rolls", "Each roll of a dice point."),
+    ],
+    // Rolls are not jobs: no rows in `all_jobs`.
+    jobs: None,
 };
+
+/// A `dice_points` row.
+struct PointRow<'a> {
+    id: i64,
+    point: &'a DicePoint,
+    total: u32,
+}
+
+/// The row type of `dice_points`.
+enum Points {}
+
+impl Rows for Points {
+    type Row<'a> = PointRow<'a>;
+    type Summary = ();
+}
+
+/// One row per point.
+static DICE_POINTS: Table<Points> = Table::new(
+    "dice_points",
+    0,
+    &[
+        column!("point_id", Int, |r| r.id),
+        column!("seed", Int, |r| r.point.seed as i64),
+        column!("rolls", Int, |r| r.point.rolls),
+        column!("faces", Int, |r| r.point.faces),
+        column!("total", Int, |r| r.total),
+    ],
+);
+
+/// A `dice_rolls` row: a point's roll and its value.
+struct RollRow {
+    id: i64,
+    roll: usize,
+    value: u32,
+}
+
+/// The row type of `dice_rolls`.
+enum RollRows {}
+
+impl Rows for RollRows {
+    type Row<'a> = RollRow;
+    type Summary = ();
+}
+
+/// One row per roll.
+static DICE_ROLLS: Table<RollRows> = Table::new(
+    "dice_rolls",
+    0,
+    &[column!("point_id", Int, |r| r.id), column!("roll", Int, |r| r.roll as i64), column!("value", Int, |r| r.value)],
+);
+
+/// The descriptors of the dice tables.
+pub fn described() -> Vec<&'static dyn Described> {
+    (TABLES.described)()
+}
 
 static AXES: [Axis; 2] = [axis("rolls", "rolls", "rolls per point"), axis("faces", "faces", "faces of the die")];
 
@@ -103,6 +172,20 @@ struct Rolls {
     values: Vec<u32>,
 }
 
+impl DicePoint {
+    /// Its rolls.
+    pub fn roll(&self) -> Vec<u32> {
+        // A 64-bit LCG: deterministic, and enough for a toy.
+        let mut state = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (0..self.rolls)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                ((state >> 33) % u64::from(self.faces)) as u32 + 1
+            })
+            .collect()
+    }
+}
+
 impl AnyPoint for DicePoint {
     fn kind(&self) -> &'static dyn PointKind {
         &DICE
@@ -122,14 +205,7 @@ impl AnyPoint for DicePoint {
         _budget: &Arc<Budget>,
         _experiment: Option<&str>,
     ) -> anyhow::Result<Box<dyn PointOutput>> {
-        // A 64-bit LCG: deterministic, and enough for a toy.
-        let mut state = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let values = (0..self.rolls)
-            .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((state >> 33) % u64::from(self.faces)) as u32 + 1
-            })
-            .collect();
+        let values = self.roll();
         let id = slasim::experiment::point::Point::new(self.clone()).id()?.run_id;
         Ok(Box::new(Rolls { id, point: self.clone(), values }))
     }
@@ -140,16 +216,85 @@ impl AnyPoint for DicePoint {
 impl PointOutput for Rolls {
     fn write(&self, store: &mut Store) -> Result<(), StoreError> {
         store.write_with(|tx| {
-            let total: u32 = self.values.iter().sum();
-            tx.execute(
-                "INSERT INTO dice_points (point_id, seed, rolls, faces, total) VALUES (?, ?, ?, ?, ?)",
-                (self.id, self.point.seed as i64, self.point.rolls, self.point.faces, total),
-            )?;
-            let mut insert = tx.prepare_cached("INSERT INTO dice_rolls (point_id, roll, value) VALUES (?, ?, ?)")?;
-            for (roll, value) in self.values.iter().enumerate() {
-                insert.execute((self.id, roll as i64, value))?;
-            }
-            Ok(())
+            let total = self.values.iter().sum();
+            insert(tx, &DICE_POINTS, &PointRow { id: self.id, point: &self.point, total })?;
+            let rolls = self.values.iter().enumerate().map(|(roll, &value)| RollRow { id: self.id, roll, value });
+            insert_all(tx, &DICE_ROLLS, rolls)
         })
+    }
+}
+
+/// The dice section of a report: per number of faces, the points and their
+/// mean roll.
+pub struct DiceSection;
+
+impl ReportSection for DiceSection {
+    fn name(&self) -> &'static str {
+        "dice"
+    }
+
+    fn build(&self, db: &Path, _filter: &Filter) -> anyhow::Result<Option<Section>> {
+        if !has_table(db, "dice_points")? {
+            return Ok(None);
+        }
+        let sql = "SELECT faces, count(*) AS points, sum(total) * 1.0 / sum(rolls) AS mean_roll
+                   FROM dice_points GROUP BY faces ORDER BY faces";
+        let columns = [("faces", Kind::Int), ("points", Kind::Int), ("mean_roll", Kind::Real)];
+        let df = frame_of(db, sql, &[], &columns)?;
+        let points = frame_of(db, "SELECT count(*) AS n FROM dice_points", &[], &[("n", Kind::Int)])?;
+        let points = points.column("n")?.i64()?.get(0).unwrap_or(0) as usize;
+        if points == 0 {
+            return Ok(None);
+        }
+        let table = ReportTable {
+            id: "dice-faces".into(),
+            title: "Dice: mean roll by faces".into(),
+            note: "Per die, the points rolled and the mean of their rolls ((faces + 1) / 2 for a fair die).".into(),
+            df,
+        };
+        Ok(Some(Section { tables: vec![table], figures: Vec::new(), points }))
+    }
+}
+
+/// `slasim dice roll`: one point's rolls, printed, nothing stored.
+#[derive(Debug, Args)]
+struct RollArgs {
+    /// Seed of the rolls.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Rolls.
+    #[arg(long, default_value_t = 10)]
+    rolls: u32,
+    /// Faces of the die.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..))]
+    faces: u32,
+}
+
+/// `slasim dice`, as the command line registers it.
+pub struct DiceCommand;
+
+impl slasim::cli::subcommand::Subcommand for DiceCommand {
+    fn name(&self) -> &'static str {
+        "dice"
+    }
+
+    fn command(&self) -> clap::Command {
+        let roll = RollArgs::augment_args(clap::Command::new("roll").about("Roll one dice point and print its rolls"));
+        clap::Command::new("dice")
+            .about("The dice kind (registered outside slasim)")
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+            .subcommand(roll)
+    }
+
+    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+        let Some(("roll", matched)) = matches.subcommand() else {
+            anyhow::bail!("slasim dice: no such command");
+        };
+        let args = RollArgs::from_arg_matches(matched)?;
+        let point = DicePoint { seed: args.seed, rolls: args.rolls, faces: args.faces };
+        let rolls: Vec<String> = point.roll().iter().map(u32::to_string).collect();
+        slasim::cli::emit(&format!("{}\n", rolls.join(" ")))?;
+        Ok(ExitCode::SUCCESS)
     }
 }

@@ -7,13 +7,17 @@ pub mod dice;
 pub mod sjf_backfilling;
 pub mod unshuffled;
 
+use slasim::cli::subcommand::SUBCOMMANDS;
 use slasim::experiment::kinds::KINDS;
 use slasim::grid::algorithm::{ALGORITHMS, AlgorithmInfo};
 use slasim::policy::{Reads, STRATEGIES, StrategyInfo};
 use slasim::registry::BadName;
+use slasim::report::section::SECTIONS;
 
-/// Registers `sjf-backfilling`, `a3b-unshuffled` and the `dice` point kind.
+/// Registers slasim's own kinds, then `sjf-backfilling`, `a3b-unshuffled`
+/// and the `dice` point kind with its report section and subcommand.
 pub fn register() -> Result<(), BadName> {
+    slasim::register_kinds()?;
     STRATEGIES.register(StrategyInfo {
         name: "sjf-backfilling",
         description: "EASY backfilling whose candidates are tried shortest estimate first (outside the crate)",
@@ -40,5 +44,7 @@ pub fn register() -> Result<(), BadName> {
         build: || Box::new(unshuffled::Unshuffled),
     })?;
     KINDS.register(&dice::DICE)?;
+    SECTIONS.register(&dice::DiceSection)?;
+    SUBCOMMANDS.register(&dice::DiceCommand)?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! slasim's command line, with `sjf-backfilling` and `a3b-unshuffled` registered.
+//! slasim's command line, with `sjf-backfilling`, `a3b-unshuffled` and the `dice` kind registered.
 
 use std::process::ExitCode;
 

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 /// The property tests' case count and seed (one file with the library's unit tests).
-#[path = "../../../src/testing.rs"]
+#[path = "../../../crates/core/src/testing.rs"]
 pub mod testing;
 
 /// The textbook rules, written again from their sources (`textbook.rs`).

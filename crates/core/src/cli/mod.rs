@@ -1,0 +1,168 @@
+//! The `slasim` command line.
+//!
+//! Contract: parsing is clap's; every command returns `anyhow::Result`, and
+//! [`main`] turns an error into one `error: …` paragraph on stderr and exit
+//! status 1 — a flag clap refuses too (an unknown flag, a value not in a
+//! flag's list), so every kind of bad input exits with 1. Results go to
+//! stdout, logs (tracing) to stderr, so output can be piped. Nothing here
+//! panics on user input. One concept has one flag name in every command
+//! ([`options::VOCABULARY`]). A kind of another crate adds its command
+//! through [`subcommand::SUBCOMMANDS`].
+
+pub mod embed;
+mod gantt;
+mod grid;
+mod list;
+pub mod options;
+mod provision;
+mod query;
+mod reference;
+mod report;
+pub(crate) mod run;
+pub mod subcommand;
+pub(crate) mod sweep;
+pub(crate) mod trace;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
+
+/// The version `--version` prints: the package version and the commit it was built from.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SLASIM_GIT_COMMIT"), ")");
+
+/// slasim: SLA-aware, planning-based HPC and Grid scheduling experiments.
+#[derive(Debug, Parser)]
+#[command(
+    name = "slasim",
+    version = VERSION,
+    about = "Experiment engine for SLA-aware, planning-based HPC and Grid scheduling research",
+    long_about = None
+)]
+pub struct Cli {
+    /// More log output on stderr (-v info, -vv debug). `SLASIM_LOG` overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run the battery set of a trace (or the synthetic default) under one or
+    /// more strategies; store every job in SQLite and print a summary.
+    // Boxed: its options outweigh the other commands'.
+    Run(Box<run::RunArgs>),
+    /// Co-reservations on a Grid of several clusters (a broker and its algorithms).
+    #[command(subcommand)]
+    Grid(grid::GridCommand),
+    /// Provisioning: slot statistics, workflow provisioning (MOGA or greedy)
+    /// and adaptive pricing.
+    #[command(subcommand)]
+    Provision(provision::ProvisionCommand),
+    /// Run (or resume) an experiment config of any kind: every point of its
+    /// sweeps, on all cores, stored in SQLite; or write a Slurm script for it.
+    Sweep(sweep::SweepArgs),
+    /// Merge the stores of a sweep's shards into one.
+    Merge(sweep::MergeArgs),
+    /// Draw a Gantt chart of a stored run (SVG, PNG or HTML): one row per
+    /// node, one bar per execution, coloured by outcome.
+    Gantt(gantt::GanttArgs),
+    /// Run one read-only SQL statement on the store and print the result.
+    Query(query::QueryArgs),
+    /// Write comparison tables (Markdown, CSV, Parquet), plots (SVG, PNG) and
+    /// an offline HTML page from a store; or compare two stores.
+    Report(report::ReportArgs),
+    /// Inspect, generate, prepare and export workloads and failure streams.
+    #[command(subcommand)]
+    Trace(trace::TraceCommand),
+    /// What exists: strategies, algorithms, axes, request workloads, … one line each.
+    List(list::ListArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(reference::CompletionsArgs),
+    /// Write the manual pages (slasim.1 and one per subcommand).
+    Man(reference::ManArgs),
+    /// Print a generated reference page of the docs (Markdown).
+    #[command(subcommand, hide = true)]
+    Reference(reference::ReferenceCommand),
+}
+
+/// The command tree, registered subcommands included, for parsing,
+/// completions, the manual page and the tests.
+pub fn command() -> clap::Command {
+    subcommand::SUBCOMMANDS
+        .all()
+        .into_iter()
+        .fold(<Cli as clap::CommandFactory>::command(), |command, s| command.subcommand(s.command()))
+}
+
+fn init_logging(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = EnvFilter::try_from_env("SLASIM_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    // A second initialisation (tests) is harmless.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Writes command output to stdout; a closed pipe (`| head`) is not an error.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the command line; the binary's `main`.
+pub fn main() -> ExitCode {
+    // --help and --version are not errors.
+    let refused = |e: clap::Error| {
+        let code = if e.use_stderr() { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+        let _ = e.print();
+        code
+    };
+    let matches = match command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(e) => return refused(e),
+    };
+    init_logging(matches.get_count("verbose"));
+    let registered =
+        matches.subcommand().and_then(|(name, matched)| Some((subcommand::SUBCOMMANDS.get(name).ok()?, matched)));
+    let result = match registered {
+        Some((registered, matched)) => registered.run(matched),
+        None => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+            Ok(cli) => run(cli.command),
+            Err(e) => return refused(e),
+        },
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a built-in command.
+fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Run(args) => run::run(*args),
+        Command::Grid(command) => grid::run(command),
+        Command::Provision(command) => provision::run(command).map(|()| ExitCode::SUCCESS),
+        Command::Sweep(args) => sweep::sweep(args),
+        Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
+        Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Trace(command) => trace::run(command).map(|()| ExitCode::SUCCESS),
+        Command::List(command) => list::run(command).map(|()| ExitCode::SUCCESS),
+        Command::Completions(args) => reference::completions(args).map(|()| ExitCode::SUCCESS),
+        Command::Man(args) => reference::man(args).map(|()| ExitCode::SUCCESS),
+        Command::Reference(command) => reference::reference(command).map(|()| ExitCode::SUCCESS),
+    }
+}

@@ -1,0 +1,212 @@
+//! `slasim reference cli|schema` (hidden): the docs' generated reference
+//! pages, printed as Markdown; `slasim completions SHELL` and `slasim man`.
+//!
+//! Contract: the output depends on nothing but this build (the clap command
+//! tree, the store's migrations), so `tests/integration/docs.rs` can hold the committed
+//! pages equal to it.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use clap_complete::Shell;
+
+use crate::cli::{command, emit};
+use crate::store::schema::{MIGRATIONS, TABLES};
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ReferenceCommand {
+    /// Every command and flag, from the command tree.
+    Cli,
+    /// Every table and column of the store, from its migrations.
+    Schema,
+}
+
+/// `slasim completions SHELL`.
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: Shell,
+}
+
+/// `slasim man`.
+#[derive(Debug, Args)]
+pub(crate) struct ManArgs {
+    /// Directory to write slasim.1 and a page per subcommand into.
+    #[arg(long, default_value = "man")]
+    out: PathBuf,
+}
+
+pub(crate) fn reference(command: ReferenceCommand) -> anyhow::Result<()> {
+    let text = match command {
+        ReferenceCommand::Cli => cli_reference(),
+        ReferenceCommand::Schema => schema_reference()?,
+    };
+    emit(&text)
+}
+
+pub(crate) fn completions(args: CompletionsArgs) -> anyhow::Result<()> {
+    let mut buffer = Vec::new();
+    clap_complete::generate(args.shell, &mut command(), "slasim", &mut buffer);
+    emit(&String::from_utf8_lossy(&buffer))
+}
+
+pub(crate) fn man(args: ManArgs) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    clap_mangen::generate_to(command(), &args.out).with_context(|| format!("writing into {}", args.out.display()))?;
+    println!("manual pages written to {} (man -l {}/slasim.1)", args.out.display(), args.out.display());
+    Ok(())
+}
+
+/// One section per command, depth first: usage, what it does, its arguments.
+fn cli_reference() -> String {
+    let mut out = String::new();
+    let mut root = command();
+    root.build();
+    section(&mut out, &root, "slasim");
+    out
+}
+
+fn section(out: &mut String, cmd: &clap::Command, path: &str) {
+    let depth = path.split(' ').count().min(3);
+    let _ = writeln!(out, "{} `{path}`\n", "#".repeat(depth + 1));
+    if let Some(about) = cmd.get_long_about().or(cmd.get_about()) {
+        let _ = writeln!(out, "{}\n", about.to_string().trim());
+    }
+    let usage = cmd.clone().render_usage().to_string();
+    let usage = usage.trim_start_matches("Usage: ").trim();
+    let _ = writeln!(out, "```text\n{usage}\n```\n");
+    let args: Vec<&clap::Arg> =
+        cmd.get_arguments().filter(|a| !a.is_hide_set() && a.get_id() != "help" && a.get_id() != "version").collect();
+    if !args.is_empty() {
+        let _ = writeln!(out, "| argument | meaning |\n|---|---|");
+        for arg in args {
+            let _ = writeln!(out, "| `{}` | {} |", arg_name(arg), cell(&arg_help(arg)));
+        }
+        out.push('\n');
+    }
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set() && s.get_name() != "help") {
+        section(out, sub, &format!("{path} {}", sub.get_name()));
+    }
+}
+
+fn arg_name(arg: &clap::Arg) -> String {
+    let value = arg
+        .get_value_names()
+        .map(|names| names.iter().map(|n| format!("<{n}>")).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| format!("<{}>", arg.get_id().as_str().to_uppercase()));
+    let takes_value = arg.get_num_args().is_some_and(|n| n.takes_values());
+    match (arg.get_long(), arg.get_short()) {
+        (Some(long), Some(short)) if takes_value => format!("-{short}, --{long} {value}"),
+        (Some(long), Some(short)) => format!("-{short}, --{long}"),
+        (Some(long), None) if takes_value => format!("--{long} {value}"),
+        (Some(long), None) => format!("--{long}"),
+        (None, Some(short)) => format!("-{short}"),
+        (None, None) => value,
+    }
+}
+
+fn arg_help(arg: &clap::Arg) -> String {
+    let mut help = arg.get_long_help().or(arg.get_help()).map(|h| h.to_string()).unwrap_or_default();
+    let values: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| match v.get_help() {
+            Some(h) => format!("`{}`: {h}", v.get_name()),
+            None => format!("`{}`", v.get_name()),
+        })
+        .collect();
+    let sentence = |help: &mut String| {
+        if !help.is_empty() && !help.ends_with('.') {
+            help.push('.');
+        }
+    };
+    if !values.is_empty() {
+        sentence(&mut help);
+        let _ = write!(help, " Values: {}.", values.join("; "));
+    }
+    let defaults: Vec<String> = arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
+    if !defaults.is_empty() && !arg.is_hide_default_value_set() && arg.get_num_args().is_some_and(|n| n.takes_values())
+    {
+        sentence(&mut help);
+        let _ = write!(help, " Default: `{}`.", defaults.join(" "));
+    }
+    help
+}
+
+/// A Markdown table cell: one line, pipes escaped.
+fn cell(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|")
+}
+
+/// Every table and view of a store of this build: its description, and its
+/// columns with type, constraints and the migration's comment.
+fn schema_reference() -> anyhow::Result<String> {
+    let conn = rusqlite::Connection::open_in_memory()?;
+    for step in MIGRATIONS {
+        conn.execute_batch(step)?;
+    }
+    // Registered kinds' tables and the `all_jobs` view, as opening a store for writing adds them.
+    let groups = crate::store::tables::groups::groups();
+    for group in &groups {
+        conn.execute_batch(group.schema)?;
+    }
+    conn.execute_batch(&crate::store::jobs_view())?;
+    let comments = column_comments();
+    let mut statement =
+        conn.prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY rowid")?;
+    let objects: Vec<(String, String)> =
+        statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+    let mut out = String::new();
+    for (name, kind) in objects {
+        let about = TABLES.iter().chain(groups.iter().flat_map(|g| g.docs)).find(|(t, _)| *t == name);
+        let Some((_, about)) = about else {
+            bail!("the store's {kind} `{name}` has no description in store::schema::TABLES");
+        };
+        let _ = writeln!(out, "## `{name}`\n\n{about}\n\n| column | type | meaning |\n|---|---|---|");
+        let mut info = conn.prepare(&format!("PRAGMA table_info('{name}')"))?;
+        let columns: Vec<(String, String, bool, i64)> =
+            info.query_map([], |r| Ok((r.get(1)?, r.get(2)?, r.get(3)?, r.get(5)?)))?.collect::<Result<_, _>>()?;
+        for (column, ty, not_null, pk) in columns {
+            let mut ty = if ty.is_empty() { "any".to_string() } else { ty };
+            if pk > 0 {
+                ty.push_str(", key");
+            } else if !not_null && kind == "table" {
+                ty.push_str(", nullable");
+            }
+            let comment = comments.get(&(name.clone(), column.clone())).map(String::as_str).unwrap_or("");
+            let _ = writeln!(out, "| `{column}` | {ty} | {} |", cell(comment));
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// (table, column) → the comment its migration line carries (the latest).
+fn column_comments() -> std::collections::HashMap<(String, String), String> {
+    let mut comments = std::collections::HashMap::new();
+    let mut table = String::new();
+    for line in MIGRATIONS.iter().flat_map(|m| m.lines()) {
+        let line = line.trim();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if let ["CREATE", "TABLE", name, ..] = words.as_slice() {
+            table = name.trim_end_matches('(').to_string();
+            continue;
+        }
+        let Some((code, comment)) = line.split_once("--") else { continue };
+        let code: Vec<&str> = code.split_whitespace().collect();
+        let (owner, column) = match code.as_slice() {
+            ["ALTER", "TABLE", owner, "ADD", "COLUMN", column, ..] => (owner.to_string(), *column),
+            [column, ..] if !column.is_empty() && column.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
+                (table.clone(), *column)
+            }
+            _ => continue,
+        };
+        let owner = owner.trim_end_matches("_v9").to_string();
+        comments.insert((owner, column.to_string()), comment.trim().to_string());
+    }
+    comments
+}

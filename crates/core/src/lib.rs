@@ -1,0 +1,48 @@
+//! slasim's engine and its single-cluster, Grid, provisioning and gym kinds
+//! (the `slasim` crate re-exports it with the kinds of the other crates).
+//!
+//! Module map (each module's doc states its contract and spec references):
+//! - [`workload`]: SWF traces, preparation, the synthetic default, failure streams;
+//! - [`stats`]: runtime PDFs, failure laws, probability-of-success models;
+//! - [`plan`]: availability profile and per-node plan, with gap search;
+//! - [`policy`]: scheduling strategies and placement;
+//! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
+//! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
+//! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, RLScheduler's MDP);
+//! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
+//!   `slasim-sim` crate, re-exported;
+//! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
+//! - [`experiment`]: points of four built-in kinds (single cluster, Grid,
+//!   provisioning, pricing) and of registered ones, configs, and the one
+//!   executor that runs them;
+//! - [`store`]: the SQLite store of every point;
+//! - [`report`]: Polars tables, plots and the HTML report of a store;
+//! - [`registry`]: strategies, broker algorithms and model kinds by name, open to other crates;
+//! - [`rng`]: seeded, independent random streams;
+//! - [`setting`]: validation of user-supplied settings;
+//! - [`threads`]: the `--jobs` budget of busy threads;
+//! - [`units`]: virtual time and rate units (`slasim-sim`'s);
+//! - [`cli`]: the `slasim` command line.
+
+pub mod cli;
+pub mod cluster;
+pub mod experiment;
+pub mod grid;
+pub mod gym;
+pub mod plan;
+pub mod policy;
+pub mod provision;
+pub mod registry;
+pub mod report;
+pub mod rng;
+pub mod setting;
+pub mod stats;
+pub mod store;
+#[cfg(test)]
+pub(crate) mod testing;
+pub mod threads;
+pub mod workload;
+
+// The kernel crate, under the paths every module of this crate names.
+pub use slasim_sim as sim;
+pub use slasim_sim::units;

@@ -1,0 +1,328 @@
+//! Column descriptors: every table the writers fill, one descriptor per column.
+//!
+//! Contract:
+//! - A [`Table`] names its SQL table and lists a [`Column`] per column, in
+//!   table order: its name, SQL type, the schema version that added it, the
+//!   value rows of older stores stand for, how to bind it from the table's
+//!   row type ([`Rows::Row`]), for a `points` metric how to read it back, and
+//!   where the report uses it ([`Use`]: an axis or a metric of a report
+//!   section, at a rank).
+//! - Every INSERT is generated from the descriptors: the column names, then
+//!   anonymous `?` parameters bound in descriptor order, several rows per
+//!   statement for the tables written row by row ([`insert_all`], batches of
+//!   [`BATCH`]); the SQL texts are built once per table and statements are
+//!   cached. No SQL of the store numbers its parameters.
+//! - A test checks every table's descriptors against the schema the
+//!   migrations build: names, order and types
+//!   ([`crate::store::tables::described_tables`]).
+//! - The report's axis and metric lists are collected from the descriptors
+//!   ([`report_columns`]), never kept by hand.
+//!
+//! A new stored metric (or axis) is therefore one descriptor in its table's
+//! list plus the code that computes its value: the INSERT, the schema check,
+//! the report's loading and aggregating follow from the descriptor. If the
+//! column is new to the schema, give it `since` = the next schema version and
+//! append an empty step to [`crate::store::MIGRATIONS`]: columns added after
+//! [`crate::store::tables::DESCRIBED_SINCE`] are added to older stores by
+//! `ALTER TABLE` from their descriptors
+//! ([`crate::store::tables::migrations_after`]), with `default` standing for
+//! their rows. For a `points` metric also add its field to `RunSummary` (and a
+//! `read`); for an axis its field to `PointAxes`.
+
+use std::sync::OnceLock;
+
+use rusqlite::Statement;
+
+/// A column's SQL type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SqlType {
+    /// 64-bit integer (booleans are 0/1).
+    Int,
+    /// Double.
+    Real,
+    /// UTF-8 text.
+    Text,
+}
+
+impl SqlType {
+    /// Its name in `CREATE TABLE` / `ALTER TABLE`.
+    pub fn sql(self) -> &'static str {
+        match self {
+            SqlType::Int => "INTEGER",
+            SqlType::Real => "REAL",
+            SqlType::Text => "TEXT",
+        }
+    }
+}
+
+/// A report section that groups a table's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// The single-cluster aggregates (and the dissertation tables from them).
+    Summary,
+    /// Paper B's reservation table.
+    Reservations,
+    /// The gain with and without checkpointing.
+    Checkpoints,
+    /// The classic queueing modes' metrics.
+    Queueing,
+    /// The Grid summary per run setting.
+    Grid,
+    /// The Grid's per-cluster table.
+    GridClusters,
+}
+
+/// What a column is to a report section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Rows are grouped (and sorted) by it.
+    Axis,
+    /// It is averaged over each group.
+    Metric,
+    /// It is loaded along (an identity, a count), neither grouped nor averaged.
+    Detail,
+}
+
+/// A column's use in a report section: its part and its rank among the
+/// section's columns of that part (the order the section lists them in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Use {
+    /// The section.
+    pub section: Section,
+    /// Axis, metric or detail.
+    pub part: Part,
+    /// Position among the section's columns of this part.
+    pub rank: u8,
+}
+
+/// An axis of `section` at `rank`.
+pub const fn axis(section: Section, rank: u8) -> Use {
+    Use { section, part: Part::Axis, rank }
+}
+
+/// A metric of `section` at `rank`.
+pub const fn metric(section: Section, rank: u8) -> Use {
+    Use { section, part: Part::Metric, rank }
+}
+
+/// A detail of `section` at `rank`.
+pub const fn detail(section: Section, rank: u8) -> Use {
+    Use { section, part: Part::Detail, rank }
+}
+
+/// The row type a table is written from, and what its metrics are read into.
+pub trait Rows {
+    /// One row's data (borrowed from the run's output).
+    type Row<'a>;
+    /// What [`Column::read`] sets (`()` for tables the store does not read back).
+    type Summary;
+}
+
+/// Binds a column's value of a row to a statement's 1-based parameter.
+pub type Bind<R> =
+    for<'a, 'r, 's, 'c> fn(&'r <R as Rows>::Row<'a>, &'s mut Statement<'c>, usize) -> rusqlite::Result<()>;
+
+/// Sets a summary's field from a stored value (0-based result column).
+pub type Read<R> = fn(&mut <R as Rows>::Summary, &rusqlite::Row<'_>, usize) -> rusqlite::Result<()>;
+
+/// One column of a table.
+pub struct Column<R: Rows + 'static> {
+    /// Its name.
+    pub name: &'static str,
+    /// Its type.
+    pub sql_type: SqlType,
+    /// The schema version that added it to its table (0: it came with the table).
+    pub since: i64,
+    /// The SQL value rows of stores from before `since` stand for.
+    pub default: &'static str,
+    /// Binds its value for a row.
+    pub bind: Bind<R>,
+    /// For a metric the store reads back: sets the summary's field.
+    pub read: Option<Read<R>>,
+    /// Where the report uses it.
+    pub uses: &'static [Use],
+}
+
+/// `xs`' one element, or `default` (for the optional parts of [`column!`]).
+pub const fn one_or<T: Copy>(xs: &[T], default: T) -> T {
+    if let [x] = xs { *x } else { default }
+}
+
+/// How rows go in when a row with the same key may exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// A duplicate key is an error.
+    Abort,
+    /// The new row replaces the old one.
+    Replace,
+    /// The old row stays.
+    Ignore,
+}
+
+/// A table and its columns.
+pub struct Table<R: Rows + 'static> {
+    /// Its SQL name.
+    pub name: &'static str,
+    /// The schema version that created it.
+    pub since: i64,
+    /// Every column, in table order.
+    pub columns: &'static [Column<R>],
+    /// What a duplicate key does.
+    pub conflict: Conflict,
+    /// The one-row and full-batch INSERTs, built on first use.
+    sql: OnceLock<(String, String)>,
+}
+
+impl<R: Rows + 'static> Table<R> {
+    /// A table created by schema `since`, whose INSERTs abort on a duplicate key.
+    pub const fn new(name: &'static str, since: i64, columns: &'static [Column<R>]) -> Table<R> {
+        Table::with_conflict(name, Conflict::Abort, since, columns)
+    }
+
+    /// The same, with `conflict` on a duplicate key.
+    pub const fn with_conflict(
+        name: &'static str,
+        conflict: Conflict,
+        since: i64,
+        columns: &'static [Column<R>],
+    ) -> Table<R> {
+        Table { name, since, columns, conflict, sql: OnceLock::new() }
+    }
+
+    /// `INSERT … INTO name (columns) VALUES (?, …)` with `rows` rows.
+    pub fn insert_sql(&self, rows: usize) -> String {
+        let verb = match self.conflict {
+            Conflict::Abort => "INSERT",
+            Conflict::Replace => "INSERT OR REPLACE",
+            Conflict::Ignore => "INSERT OR IGNORE",
+        };
+        let names: Vec<&str> = self.columns.iter().map(|c| c.name).collect();
+        let row = format!("({})", vec!["?"; names.len()].join(","));
+        format!("{verb} INTO {} ({}) VALUES {}", self.name, names.join(", "), vec![row; rows].join(","))
+    }
+
+    fn cached_sql(&self) -> &(String, String) {
+        self.sql.get_or_init(|| (self.insert_sql(1), self.insert_sql(BATCH)))
+    }
+
+    /// Binds `row` from parameter `first` (1-based) on, in descriptor order.
+    fn bind(&self, stmt: &mut Statement<'_>, first: usize, row: &R::Row<'_>) -> rusqlite::Result<()> {
+        for (k, c) in self.columns.iter().enumerate() {
+            (c.bind)(row, stmt, first + k)?;
+        }
+        Ok(())
+    }
+
+    /// Its columns a report section uses as `part`, by rank.
+    pub fn report_columns(&'static self, section: Section, part: Part) -> Vec<&'static Column<R>> {
+        let mut found: Vec<(u8, &Column<R>)> = self
+            .columns
+            .iter()
+            .filter_map(|c| c.uses.iter().find(|u| u.section == section && u.part == part).map(|u| (u.rank, c)))
+            .collect();
+        found.sort_by_key(|(rank, _)| *rank);
+        found.into_iter().map(|(_, c)| c).collect()
+    }
+}
+
+/// The names of the columns of `table` a report section uses as `part`, by rank.
+pub fn report_columns<R: Rows + 'static>(table: &'static Table<R>, section: Section, part: Part) -> Vec<&'static str> {
+    table.report_columns(section, part).into_iter().map(|c| c.name).collect()
+}
+
+/// Rows per multi-row INSERT: one statement per batch instead of per row.
+pub const BATCH: usize = 50;
+
+/// Inserts one row (cached statement).
+pub fn insert<R: Rows + 'static>(
+    tx: &rusqlite::Transaction<'_>,
+    table: &Table<R>,
+    row: &R::Row<'_>,
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(&table.cached_sql().0)?;
+    table.bind(&mut stmt, 1, row)?;
+    stmt.raw_execute().map(|_| ())
+}
+
+/// Inserts `rows` in batches of [`BATCH`] rows per statement (cached).
+pub fn insert_all<'a, R: Rows + 'static>(
+    tx: &rusqlite::Transaction<'_>,
+    table: &Table<R>,
+    rows: impl ExactSizeIterator<Item = R::Row<'a>>,
+) -> rusqlite::Result<()> {
+    let (total, width) = (rows.len(), table.columns.len());
+    let (single, full) = table.cached_sql();
+    let mut rows = rows.peekable();
+    let mut done = 0;
+    while done < total {
+        let n = BATCH.min(total - done);
+        // Full batches and single rows reuse their SQL text (building and
+        // hashing it per chunk cost as much as the inserts); only a short
+        // tail of several rows builds its own.
+        let mut stmt = match n {
+            BATCH => tx.prepare_cached(full)?,
+            1 => tx.prepare_cached(single)?,
+            _ => tx.prepare_cached(&table.insert_sql(n))?,
+        };
+        for r in 0..n {
+            let Some(row) = rows.next() else { break };
+            table.bind(&mut stmt, r * width + 1, &row)?;
+        }
+        stmt.raw_execute()?;
+        done += n;
+    }
+    debug_assert!(rows.peek().is_none(), "{}: more rows than announced", table.name);
+    Ok(())
+}
+
+/// The name of a table and its columns' names and types, whatever its row type.
+pub trait Described: Sync {
+    /// Its SQL name.
+    fn name(&self) -> &'static str;
+    /// The schema version that created it.
+    fn since(&self) -> i64;
+    /// (name, type, schema version that added it to the table or 0, default)
+    /// of every column, in table order.
+    fn columns(&self) -> Vec<(&'static str, SqlType, i64, &'static str)>;
+}
+
+impl<R: Rows + 'static> Described for Table<R>
+where
+    Table<R>: Sync,
+{
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn since(&self) -> i64 {
+        self.since
+    }
+
+    fn columns(&self) -> Vec<(&'static str, SqlType, i64, &'static str)> {
+        self.columns.iter().map(|c| (c.name, c.sql_type, c.since, c.default)).collect()
+    }
+}
+
+/// A descriptor: `column!(name, Type, |row| value)` binds `value` of a row;
+/// optional parts, in this order: `; since VERSION, "DEFAULT"` (added to its
+/// table later), `; uses [axis(…), metric(…)]` (the report's), `; read
+/// READER` (read back by the store).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __column {
+    ($name:literal, $ty:ident, |$r:ident| $value:expr
+        $(; since $since:expr, $default:literal)?
+        $(; uses [$($use:expr),* $(,)?])?
+        $(; read $read:expr)?) => {
+        $crate::store::columns::Column {
+            name: $name,
+            sql_type: $crate::store::columns::SqlType::$ty,
+            since: $crate::store::columns::one_or(&[$($since)?], 0),
+            default: $crate::store::columns::one_or(&[$($default)?], "NULL"),
+            bind: |$r, stmt, i| stmt.raw_bind_parameter(i, $value),
+            read: $crate::store::columns::one_or(&[$(Some($read))?], None),
+            uses: &[$($($use),*)?],
+        }
+    };
+}
+pub use crate::__column as column;

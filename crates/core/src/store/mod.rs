@@ -1,0 +1,485 @@
+//! The SQLite store of every point: runs, jobs, node events, Grid requests,
+//! provisioning and pricing points.
+//!
+//! Contract:
+//! - One module per concept: [`schema`] (versioned migrations), [`columns`]
+//!   (column descriptors: INSERTs, schema check, report lists), [`tables`]
+//!   (every table's descriptors, per kind of point), [`writer`] (one writer
+//!   per point kind, each point in one transaction), [`merge`] (every table
+//!   of a sweep's shards), [`tables`] (the tables of each point kind) and
+//!   [`query`] (read-only access).
+//! - WAL journal: readers (`slasim query`, reports) never block the writer.
+//! - A crash never leaves half a point behind. A battery's jobs
+//!   (`battery_jobs`, shared by every run of it) are inputs:
+//!   [`Store::write_battery`] may commit them earlier, in a transaction of
+//!   their own.
+//! - Point ids: a single-cluster or Grid run's `run_id` (table `runs`), a
+//!   provisioning or pricing point's `point_id` (table `provision_points`),
+//!   a registered kind's in its own key table ([`tables`]);
+//!   [`Store::stored_points`] is all of them.
+//! - `jobs.fee` is what the provider earned from the job (0 unless it
+//!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
+//!   `sum(fee) - sum(penalty)` is the gain.
+//! - A registered kind's tables come from its group's `CREATE … IF NOT
+//!   EXISTS` script, run whenever a store is opened for writing, after the
+//!   migrations. The `all_jobs` view (every kind's jobs in one vocabulary)
+//!   is then made the union of the registered groups' job selects
+//!   ([`jobs_view`]), unless the store already has that view.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
+
+use crate::cluster::energy::{Energy, EnergyConfig};
+use crate::cluster::record::{NodeEventRecord, RunRecords};
+use crate::experiment::summary::RunSummary;
+use crate::grid::broker::CoReservationRecord;
+use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
+use crate::policy::calibrator::CalibratedRun;
+
+pub mod columns;
+mod error;
+pub mod merge;
+pub mod query;
+pub mod schema;
+pub mod tables;
+pub mod writer;
+
+/// The SQLite binding a registered point kind writes its rows with.
+pub use rusqlite;
+
+pub use merge::{MergeError, MergeReport, merge};
+pub use query::{Columns, Table, Values, has_table, query, query_columns};
+pub use schema::{MIGRATIONS, SCHEMA_VERSION};
+pub use writer::pricing::PricingOutput;
+pub use writer::provision::{ProvisionOutput, ProvisionPointRow};
+
+pub use error::StoreError;
+pub(crate) use error::sqlite;
+use schema::user_version;
+
+/// One run ready to be stored.
+#[derive(Debug, Clone)]
+pub struct RunRow {
+    /// Stable id (from the resolved settings).
+    pub run_id: i64,
+    /// Strategy name.
+    pub strategy: String,
+    /// Battery index.
+    pub battery: i64,
+    /// Identity of the battery's jobs (workload, preparation, battery).
+    pub battery_key: i64,
+    /// Trace name.
+    pub trace: String,
+    /// Seed.
+    pub seed: u64,
+    /// Cluster size.
+    pub capacity: u32,
+    /// Resolved settings, TOML.
+    pub config: String,
+    /// sha256 of `config`, hex.
+    pub config_hash: String,
+    /// slasim version (and git commit when known).
+    pub code_version: String,
+    /// Wall-clock start, RFC 3339 UTC.
+    pub started_at: String,
+    /// Wall-clock end, RFC 3339 UTC.
+    pub finished_at: String,
+    /// Wall seconds the simulation took.
+    pub wall_seconds: f64,
+}
+
+/// An experiment as stored in `experiments`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExperimentRow {
+    /// sha256 of the config text.
+    pub hash: String,
+    /// Its name.
+    pub name: String,
+    /// The config file.
+    pub file: String,
+    /// The config text.
+    pub config: String,
+    /// slasim version and commit.
+    pub code_version: String,
+    /// Wall-clock time of the first registration, RFC 3339.
+    pub created_at: String,
+}
+
+/// An experiment's identity in a store: (hash, name, file).
+pub type ExperimentId = (String, String, String);
+
+/// The sweep-axis values of a point, as stored in `points`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointAxes {
+    /// Placement name.
+    pub placement: String,
+    /// `pof` or `risk`.
+    pub acceptance: String,
+    /// PoF_max.
+    pub pof_max: f64,
+    /// Resolved security factor under the risk test.
+    pub security_factor: Option<f64>,
+    /// Penalty ratio.
+    pub penalty_ratio: f64,
+    /// PDF source name.
+    pub pdf_source: String,
+    /// Failure model name.
+    pub failures: String,
+    /// Reservations in % of the jobs.
+    pub reservation_percent: f64,
+    /// Start factor of the reservations.
+    pub start_factor: f64,
+    /// `reject` or `move`.
+    pub reservation_option: String,
+    /// Checkpoint/restart on.
+    pub checkpointing: bool,
+    /// Classic modes: jobs are killed at their estimate.
+    pub kill_at_estimate: bool,
+    /// PoF calibration: `none` or `isotonic`.
+    pub calibration: String,
+    /// The energy policy (`none` without one).
+    pub energy_policy: String,
+    /// Its idle timeout, seconds (0 when it reads none).
+    pub idle_timeout: i64,
+    /// The power cap, watts.
+    pub power_cap: Option<f64>,
+}
+
+/// A run with its outcomes.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    /// The `runs` row.
+    pub run: RunRow,
+    /// Its jobs and the record of each.
+    pub records: RunRecords,
+    /// The calibrator's report of a run that calibrated its PoF online
+    /// (the calibrated PoF of each job).
+    pub calibrated: Option<CalibratedRun>,
+    /// Node failures and repairs.
+    pub node_events: Vec<NodeEventRecord>,
+    /// The point's axes and aggregates, for `points`.
+    pub point: Option<(PointAxes, RunSummary)>,
+    /// A Grid run's requests, sub-reservations and clusters.
+    pub grid: Option<GridOutput>,
+    /// Its energy meter's watts and reading, if it had one.
+    pub energy: Option<(EnergyConfig, Energy)>,
+}
+
+/// A request and its metrics, for `coreservations` and `subreservations`.
+#[derive(Debug, Clone)]
+pub struct RequestRow {
+    /// What the broker recorded.
+    pub record: CoReservationRecord,
+    /// Its metrics.
+    pub metrics: RequestMetrics,
+}
+
+/// One cluster of a Grid run, for `cluster_runs`.
+#[derive(Debug, Clone)]
+pub struct ClusterRow {
+    /// Its index.
+    pub cluster: u32,
+    /// The log window it ran.
+    pub window: u32,
+    /// The window's start in the log's seconds.
+    pub window_offset: i64,
+    /// Usable jobs in the window before merging.
+    pub raw_jobs: u32,
+    /// Its wall-clock accuracy.
+    pub wc_acc: f64,
+    /// Its metrics.
+    pub metrics: ClusterMetrics,
+}
+
+/// What a Grid run adds to the store.
+#[derive(Debug, Clone)]
+pub struct GridOutput {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Cluster candidates.
+    pub clusters: u32,
+    /// Request workload name.
+    pub request_workload: String,
+    /// Start-time increment bound, s.
+    pub minsize: i64,
+    /// Start times per request at most.
+    pub starts: u32,
+    /// The clusters' local scheduler.
+    pub local_scheduler: String,
+    /// s of Alg. 5.
+    pub start_weight: f64,
+    /// Submit stop, s.
+    pub t_stop: i64,
+    /// Aggregates.
+    pub summary: GridSummary,
+    /// Every request.
+    pub requests: Vec<RequestRow>,
+    /// Every cluster.
+    pub clusters_rows: Vec<ClusterRow>,
+    /// The cluster of each job record of the run, in order.
+    pub job_clusters: Vec<u32>,
+}
+
+/// `CREATE VIEW all_jobs …`: one row per job of every point of a group with
+/// jobs ([`tables::groups::PointTables::jobs`]), in the columns they share:
+/// `point` (the point's id), `kind` (its kind's name), `job` (its index in
+/// the battery or workload), `submit`, `start`, `end`, `wait` (start −
+/// submit; the three NULL for a job that never started) and `processors`.
+pub fn jobs_view() -> String {
+    let selects: Vec<&str> = tables::groups::groups().iter().filter_map(|g| g.jobs).collect();
+    format!("CREATE VIEW all_jobs AS\n{}", selects.join("\nUNION ALL\n"))
+}
+
+/// A database open for writing.
+pub struct Store {
+    path: PathBuf,
+    conn: Connection,
+    /// Battery keys whose jobs are known to be stored.
+    batteries: std::collections::HashSet<i64>,
+}
+
+impl Store {
+    /// Opens (or creates) a store, migrating an older schema.
+    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+        let path = path.as_ref().to_path_buf();
+        let err = sqlite(&path);
+        let mut conn = Connection::open(&path).map_err(&err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(30)).map_err(&err)?;
+        let found = user_version(&conn).map_err(&err)?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema { path: path.clone(), found });
+        }
+        if found == 0 {
+            // A new file: 16 KB pages take fewer writes per commit (set
+            // before the WAL exists; ignored for an existing database).
+            conn.pragma_update(None, "page_size", 16_384).map_err(&err)?;
+        }
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(&err)?;
+        // Commits stay atomic and survive a killed process; only a power
+        // loss may roll back the last commits (WAL with synchronous=NORMAL).
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(&err)?;
+        let older = schema::older_ids(&conn, found).map_err(&err)?;
+        if !older.is_empty() {
+            let kinds = older.iter().map(|(k, n)| format!("{n} {k} points")).collect::<Vec<_>>().join(" and ");
+            return Err(StoreError::OlderIds { path: path.clone(), found, kinds });
+        }
+        if found < SCHEMA_VERSION {
+            let tx = conn.transaction().map_err(&err)?;
+            for (step, script) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+                tx.execute_batch(script).map_err(&err)?;
+                tx.execute_batch(&tables::migrations_after(step as i64 + 1)).map_err(&err)?;
+            }
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
+            tx.commit().map_err(&err)?;
+        }
+        // Registered kinds' tables, then the view of every kind's jobs.
+        for group in tables::groups::groups() {
+            if !group.schema.is_empty() {
+                conn.execute_batch(group.schema).map_err(&err)?;
+            }
+        }
+        let view = jobs_view();
+        let stored: Option<String> = conn
+            .query_row("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'all_jobs'", [], |r| r.get(0))
+            .optional()
+            .map_err(&err)?;
+        if stored.as_deref() != Some(view.as_str()) {
+            conn.execute_batch(&format!("DROP VIEW IF EXISTS all_jobs;\n{view};")).map_err(&err)?;
+        }
+        drop(err);
+        Ok(Store { path, conn, batteries: std::collections::HashSet::new() })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// True if a run with this id is already stored.
+    pub fn has_run(&self, run_id: i64) -> Result<bool, StoreError> {
+        self.conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM runs WHERE run_id = ?)", [run_id], |r| r.get(0))
+            .map_err(sqlite(&self.path))
+    }
+
+    /// A stored single-cluster run's summary, from its `points` row.
+    pub fn summary(&self, run_id: i64) -> Result<RunSummary, StoreError> {
+        let (sql, readers) = tables::points::summary_select();
+        self.conn
+            .query_row(&sql, [run_id], |row| {
+                let mut summary = RunSummary::default();
+                for (i, read) in readers.iter().enumerate() {
+                    read(&mut summary, row, i)?;
+                }
+                Ok(summary)
+            })
+            .map_err(sqlite(&self.path))
+    }
+
+    /// Records an experiment and the points it consists of, each with every
+    /// sweep that names it (idempotent).
+    pub fn register_experiment(
+        &mut self,
+        e: &ExperimentRow,
+        points: impl IntoIterator<Item = (i64, String)>,
+    ) -> Result<(), StoreError> {
+        let err = sqlite(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
+        columns::insert(&tx, &tables::experiment::EXPERIMENTS, &e).map_err(&err)?;
+        let points: Vec<(i64, String)> = points.into_iter().collect();
+        let rows = points.iter().map(|(point_id, sweep)| tables::experiment::ExperimentPointRow {
+            experiment: &e.hash,
+            point_id: *point_id,
+            sweep,
+        });
+        columns::insert_all(&tx, &tables::experiment::EXPERIMENT_POINTS, rows).map_err(&err)?;
+        tx.commit().map_err(&err)
+    }
+
+    /// Writes a registered point kind's rows in one transaction: `write`
+    /// gets the transaction, which commits when it returns `Ok`.
+    pub fn write_with(
+        &mut self,
+        write: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
+    ) -> Result<(), StoreError> {
+        let err = sqlite(&self.path);
+        let tx = self.conn.transaction().map_err(&err)?;
+        write(&tx).map_err(&err)?;
+        tx.commit().map_err(&err)
+    }
+
+    /// The ids of every point stored, of every kind.
+    pub fn stored_points(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
+        let mut stmt = self.conn.prepare(&stored_points_sql(&self.conn)).map_err(sqlite(&self.path))?;
+        let rows = stmt.query_map([], |r| r.get(0)).map_err(sqlite(&self.path))?;
+        rows.collect::<Result<_, _>>().map_err(sqlite(&self.path))
+    }
+}
+
+/// The experiments (config hash, name, file) a store holds.
+pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
+    let conn = open_read_only(path)?;
+    let mut stmt = conn
+        .prepare("SELECT hash, name, file FROM experiments ORDER BY hash")
+        .map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })?;
+    rows.collect::<Result<_, _>>().map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })
+}
+
+/// Every point id a store holds: the key of every group of tables there
+/// (a registered kind's tables are missing from a store it never wrote).
+fn stored_points_sql(conn: &Connection) -> String {
+    let exists = |table: &str| {
+        conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :table)",
+            rusqlite::named_params! { ":table": table },
+            |r| r.get::<_, bool>(0),
+        )
+        .unwrap_or(false)
+    };
+    tables::groups::groups()
+        .iter()
+        .filter(|g| g.schema.is_empty() || exists(g.key_table))
+        .map(|g| format!("SELECT {} FROM {}", g.key, g.key_table))
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ")
+}
+
+/// The ids of every point stored in the database at `path` (read-only).
+pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, StoreError> {
+    let conn = open_read_only(path)?;
+    let err = sqlite(path);
+    // A file without the schema yet (an interrupted creation) holds no point.
+    let version = user_version(&conn).map_err(&err)?;
+    if version == 0 {
+        return Ok(Default::default());
+    }
+    let sql = if version >= 5 { stored_points_sql(&conn) } else { "SELECT run_id FROM runs".to_string() };
+    let mut stmt = conn.prepare(&sql).map_err(&err)?;
+    let rows = stmt.query_map([], |r| r.get(0)).map_err(&err)?;
+    rows.collect::<Result<_, _>>().map_err(&err)
+}
+
+pub(crate) fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
+    if !path.is_file() {
+        return Err(StoreError::Missing { path: path.to_path_buf() });
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(sqlite(path))?;
+    let version = user_version(&conn).map_err(sqlite(path))?;
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::NewerSchema { path: path.to_path_buf(), found: version });
+    }
+    Ok(conn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::query::query;
+
+    #[test]
+    fn creates_migrates_and_refuses_newer_schemas() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.sqlite");
+        Store::open(&path).unwrap();
+        let table = query(&path, "PRAGMA user_version").unwrap();
+        assert_eq!(table.rows, vec![vec![SCHEMA_VERSION.to_string()]]);
+        // Re-opening is a no-op.
+        Store::open(&path).unwrap();
+        // A newer schema is refused and left untouched.
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        drop(conn);
+        let before = std::fs::read(&path).unwrap();
+        let err = Store::open(&path).err().unwrap();
+        assert!(matches!(err, StoreError::NewerSchema { .. }), "{err}");
+        assert!(err.to_string().contains("newer than this slasim"));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+    }
+
+    /// A store without the `all_jobs` view (schema 11 before it) is still
+    /// read; opened for writing it gets the view.
+    #[test]
+    fn a_store_opened_for_writing_gets_the_all_jobs_view() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        for step in MIGRATIONS {
+            conn.execute_batch(step).unwrap();
+        }
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION).unwrap();
+        drop(conn);
+        assert_eq!(query(&path, "SELECT count(*) FROM jobs").unwrap().rows, vec![vec!["0".to_string()]]);
+        assert!(query(&path, "SELECT count(*) FROM all_jobs").is_err());
+        Store::open(&path).unwrap();
+        let t = query(&path, "SELECT * FROM all_jobs").unwrap();
+        assert_eq!(t.columns, ["point", "kind", "job", "submit", "start", "end", "wait", "processors"]);
+        // Opening it again leaves it as it is.
+        Store::open(&path).unwrap();
+        assert!(query(&path, "SELECT count(*) FROM all_jobs").is_ok());
+    }
+
+    #[test]
+    fn query_refuses_writes_and_reports_sql_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.sqlite");
+        Store::open(&path).unwrap();
+        for sql in
+            ["DELETE FROM jobs", "DROP TABLE runs", "INSERT INTO runs (run_id) VALUES (1)", "PRAGMA user_version = 9"]
+        {
+            let err = query(&path, sql).unwrap_err();
+            assert!(matches!(err, StoreError::WriteRefused { .. } | StoreError::Sql { .. }), "{sql}: {err}");
+        }
+        let err = query(&path, "SELEC 1").unwrap_err();
+        assert!(err.to_string().contains("syntax error"), "{err}");
+        let err = query(&path, "SELECT nope FROM jobs").unwrap_err();
+        assert!(err.to_string().contains("no such column: nope"), "{err}");
+        let t = query(&path, "SELECT 1 AS a, 'x,y' AS b, NULL AS c, 2.5 AS d").unwrap();
+        assert_eq!(t.to_csv(), "a,b,c,d\n1,\"x,y\",,2.5\n");
+        assert!(query(dir.path().join("missing.sqlite"), "SELECT 1").is_err());
+    }
+}

@@ -1,0 +1,137 @@
+//! Every table the writers fill, by descriptors ([`crate::store::columns`]):
+//! one module per kind of point (and one for experiments), each exposing a
+//! [`crate::store::columns::Table`] per table and its `tables()`.
+//!
+//! Contract: [`described_tables`] lists every table of the schema, a
+//! registered group's too (the test below, and each kind crate's, checks
+//! each against the schema the migrations and the groups' scripts build:
+//! names, order, types); columns added after
+//! [`DESCRIBED_SINCE`] come to older stores from their descriptors
+//! ([`migrations_after`]).
+
+use crate::store::columns::Described;
+
+pub mod experiment;
+pub mod grid;
+pub mod groups;
+pub mod points;
+pub mod pricing;
+pub mod provision;
+pub mod run;
+
+/// Every table the writers fill, by kind of point: the built-in groups',
+/// then the registered groups'.
+pub fn described_tables() -> Vec<&'static dyn Described> {
+    let mut all: Vec<&'static dyn Described> = Vec::new();
+    all.extend(run::tables());
+    all.extend(points::tables());
+    all.extend(experiment::tables());
+    all.extend(grid::tables());
+    all.extend(provision::tables());
+    all.extend(pricing::tables());
+    for group in groups::groups() {
+        all.extend((group.described)());
+    }
+    all
+}
+
+/// The last schema version whose columns the migration scripts create;
+/// later columns come from their descriptors.
+pub const DESCRIBED_SINCE: i64 = 10;
+
+/// The columns the descriptors add after [`DESCRIBED_SINCE`] (none of
+/// today's), as `ALTER TABLE` statements for the step to `version`.
+pub fn migrations_after(version: i64) -> String {
+    described_tables()
+        .iter()
+        .flat_map(|t| t.columns().into_iter().map(move |c| (t.name(), c)))
+        .filter(|(_, (_, _, since, _))| *since == version && version > DESCRIBED_SINCE)
+        .map(|(table, (name, ty, _, default))| {
+            format!("ALTER TABLE {table} ADD COLUMN {name} {} DEFAULT {default};\n", ty.sql())
+        })
+        .collect()
+}
+
+/// How the store at `path` (opened for writing once, so every registered
+/// group's script has run) differs from [`described_tables`]: a table whose
+/// columns (names, order, types) are not its descriptors', a column added at
+/// a schema version it could not be, a table of the store with no
+/// descriptors. Empty when they agree.
+pub fn schema_mismatches(path: &std::path::Path) -> Result<Vec<String>, crate::store::StoreError> {
+    let tables = described_tables();
+    let mut found = Vec::new();
+    for t in &tables {
+        let sql = format!("SELECT name, type FROM pragma_table_info('{}') ORDER BY cid", t.name());
+        let stored: Vec<(String, String)> =
+            crate::store::query(path, &sql)?.rows.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
+        let declared: Vec<(String, String)> =
+            t.columns().iter().map(|c| (c.0.to_string(), c.1.sql().to_string())).collect();
+        if stored != declared {
+            found.push(format!("table {}: stored {stored:?}, described {declared:?}", t.name()));
+        }
+        for (name, _, since, _) in t.columns() {
+            if !(since == 0 || (t.since() < since && since <= crate::store::SCHEMA_VERSION)) {
+                found.push(format!("{}.{name}: since {since}", t.name()));
+            }
+        }
+    }
+    // Every table of the schema is described (views are derived).
+    let all = crate::store::query(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")?;
+    for row in all.rows {
+        if !tables.iter().any(|t| t.name() == row[0]) {
+            found.push(format!("table {} has no descriptors", row[0]));
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::columns::{Rows, Table};
+
+    /// Every table's descriptors describe exactly the table the migrations build.
+    #[test]
+    fn descriptors_match_the_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.sqlite");
+        crate::store::Store::open(&path).unwrap();
+        assert_eq!(schema_mismatches(&path).unwrap(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn inserts_name_their_columns_and_number_no_parameter() {
+        let sql = run::NODE_EVENTS.insert_sql(2);
+        assert_eq!(
+            sql,
+            "INSERT INTO node_events (run_id, seq, time, node, kind, job) VALUES (?,?,?,?,?,?),(?,?,?,?,?,?)"
+        );
+        let replace = provision::PROVISION_POINTS.insert_sql(1);
+        assert!(replace.starts_with("INSERT OR REPLACE INTO provision_points (point_id, kind,"), "{replace}");
+    }
+
+    /// A sorted rank per section and part: no two columns of a table share one.
+    #[test]
+    fn report_ranks_are_unique() {
+        fn check<R: Rows + 'static>(t: &'static Table<R>) {
+            for c in t.columns {
+                for u in c.uses {
+                    let same = t
+                        .columns
+                        .iter()
+                        .flat_map(|d| d.uses.iter())
+                        .filter(|v| v.section == u.section && v.part == u.part && v.rank == u.rank)
+                        .count();
+                    assert_eq!(
+                        same, 1,
+                        "{}.{}: rank {} of {:?} {:?} taken twice",
+                        t.name, c.name, u.rank, u.section, u.part
+                    );
+                }
+            }
+        }
+        check(&points::POINTS);
+        check(&grid::GRID_POINTS);
+        check(&grid::CLUSTER_RUNS);
+    }
+}

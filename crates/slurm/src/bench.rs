@@ -1,0 +1,173 @@
+//! The Slurm bench: a client submitting a workload's jobs to one controller.
+//!
+//! Contract: [`Scenario::new`] checks every job against the machine (its
+//! partition, its size, its time limit; a located error otherwise) and
+//! derives what the controller needs; [`simulate`] runs the bench to the end
+//! on a fresh single-threaded runtime. The result depends only on the
+//! scenario.
+
+use std::sync::Arc;
+
+use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
+use crate::controller::{Controller, Counters, Outcome, Queued};
+use crate::instant::Arrival;
+pub use crate::machine::Need;
+use crate::machine::{JobError, Machine};
+use crate::priority::Multifactor;
+use slasim_core::workload::slurm_jobs::SlurmWorkload;
+use slasim_sim::bench::{Bench, runtime};
+use slasim_sim::client::ClientActor;
+use slasim_sim::kernel::{KernelStats, SimError};
+
+/// A conf and the workload read for it, shared by the points that read them.
+#[derive(Debug)]
+pub struct SlurmInputs {
+    /// The conf.
+    pub conf: SlurmConf,
+    /// The workload.
+    pub workload: SlurmWorkload,
+}
+
+/// One Slurm simulation, ready to run.
+pub struct Scenario {
+    machine: Machine,
+    scheduler: SchedulerSettings,
+    priority: Multifactor,
+    jobs: Arc<[Queued]>,
+    arrivals: Vec<Arrival>,
+    accounts: usize,
+    assoc_accounts: Vec<u32>,
+    /// Per job: its user association.
+    pub assocs: Vec<u32>,
+    origin: slasim_sim::units::Time,
+    /// The Unix time of the workload's time 0 (0 when it has none).
+    epoch: slasim_sim::units::Time,
+}
+
+/// What a simulation produced.
+#[derive(Debug, Clone)]
+pub struct Simulated {
+    /// Per job, in workload order.
+    pub outcomes: Vec<Outcome>,
+    /// The schedulers' counters.
+    pub counters: Counters,
+    /// Kernel statistics.
+    pub kernel: KernelStats,
+    nodes: Vec<u32>,
+    node_at: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl Simulated {
+    /// The nodes job `j` ran on (none if it never started).
+    pub fn nodes_of(&self, j: usize) -> &[u32] {
+        if self.outcomes.get(j).is_none_or(|o| o.start < 0) {
+            return &[];
+        }
+        let first = self.node_at[j] as usize;
+        &self.nodes[first..first + self.counts[j] as usize]
+    }
+}
+
+impl Scenario {
+    /// `workload` on the machine of `conf`, with its priority and scheduler
+    /// settings (possibly changed from the file's by a sweep).
+    pub fn new(
+        conf: &SlurmConf,
+        priority: PrioritySettings,
+        scheduler: SchedulerSettings,
+        workload: &SlurmWorkload,
+    ) -> Result<Scenario, JobError> {
+        let machine = Machine::new(conf);
+        let priority = Multifactor::new(priority, &machine);
+        let mut assoc_keys: Vec<(u32, u32)> = Vec::new();
+        let mut assocs = Vec::with_capacity(workload.jobs.len());
+        let mut jobs = Vec::with_capacity(workload.jobs.len());
+        let mut arrivals = Vec::with_capacity(workload.jobs.len());
+        for (i, job) in workload.jobs.iter().enumerate() {
+            let (partition, need, limit) = machine.admit(workload, job)?;
+            let key = (job.user, job.account);
+            let assoc = match assoc_keys.iter().position(|k| *k == key) {
+                Some(a) => a,
+                None => {
+                    assoc_keys.push(key);
+                    assoc_keys.len() - 1
+                }
+            } as u32;
+            assocs.push(assoc);
+            jobs.push(Queued {
+                partition: partition as u16,
+                assoc,
+                need,
+                limit,
+                run: job.run_time.max(0),
+                submit: job.submit,
+                id: job.id,
+                fixed: priority.fixed(partition, &need),
+            });
+            arrivals.push(Arrival { job: i as u32, at: job.submit });
+        }
+        arrivals.sort_by_key(|a| (a.at, a.job));
+        Ok(Scenario {
+            machine,
+            scheduler,
+            priority,
+            jobs: jobs.into(),
+            arrivals,
+            accounts: workload.accounts.len().max(1),
+            assoc_accounts: assoc_keys.iter().map(|k| k.1).collect(),
+            assocs,
+            origin: 0,
+            epoch: workload.epoch.unwrap_or(0),
+        })
+    }
+
+    /// The same scenario with slurmctld started at `origin` on the
+    /// workload's time axis (0 is the first submission), which sets the
+    /// phase of the periodic events.
+    pub fn controller_started_at(self, origin: slasim_sim::units::Time) -> Scenario {
+        Scenario { origin, ..self }
+    }
+
+    /// The machine.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+}
+
+/// Runs `scenario` to the end.
+pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
+    runtime()?.block_on(run(scenario))
+}
+
+async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
+    let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, .. } =
+        scenario;
+    let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
+    let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
+    let at = bench.reserve::<Controller>();
+    let mut client = ClientActor::new(arrivals);
+    client.output.connect(at.input());
+    let first = client.first_event();
+    let client = bench.add(client);
+    if let Some(first) = first {
+        bench.seed(client, first)?;
+    }
+    bench.place(
+        at,
+        Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
+            .started_at(origin)
+            .at_epoch(epoch),
+    );
+    let kernel = bench.run().await?;
+    let done = bench.finish(at).await?;
+    bench.stop().await;
+    Ok(Simulated {
+        outcomes: done.outcomes,
+        counters: done.counters,
+        kernel,
+        nodes: done.nodes,
+        node_at: done.node_at,
+        counts,
+    })
+}

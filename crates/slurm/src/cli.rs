@@ -1,0 +1,385 @@
+//! `slasim slurm`: a workload on the machine and schedulers of a `slurm.conf`.
+//!
+//! Contract:
+//! - `slurm conf --slurm-conf FILE` prints what slasim reads of the file and
+//!   lists every setting it does not read, with its line.
+//! - `slurm run --slurm-conf FILE [--trace DUMP]` runs one Slurm point (the
+//!   dump, or the synthetic Slurm workload) through the sweep executor and
+//!   stores it, exactly as a config with the same `[slurm]` settings.
+//! - `slurm compare --slurm-conf FILE DUMP` simulates the jobs of a sacct
+//!   dump with their submit times and compares each job's simulated start
+//!   with the logged one: the share of jobs whose start order is the same
+//!   (no other job started before it in one run and after it in the other,
+//!   beyond the tolerance; O(n log n)), and the distribution of start
+//!   differences. It
+//!   exits 1 when the share is below `--min-in-order` or a start differs by
+//!   more than `--max-outside` jobs beyond the tolerance.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::{Args, FromArgMatches, Subcommand};
+
+use crate::kind::{SlurmSettings, aggregates, load, simulate_point};
+use slasim_core::cli::emit;
+use slasim_core::cli::options::threads;
+use slasim_core::experiment::config::Experiment;
+use slasim_core::experiment::coordinator::{SweepOptions, run_sweep_with};
+use slasim_core::experiment::point::Point;
+use slasim_sim::units::Time;
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SlurmCommand {
+    /// Print what slasim reads of a slurm.conf, and every setting it ignores.
+    Conf(ConfArgs),
+    /// Run a sacct dump (or the synthetic Slurm workload) on a slurm.conf's machine and store it.
+    Run(RunArgs),
+    /// Replay a sacct dump with its slurm.conf and compare every job's start with the logged one.
+    Compare(CompareArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ConfArgs {
+    /// The slurm.conf.
+    #[arg(long, value_name = "FILE")]
+    slurm_conf: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The slurm.conf: nodes, partitions, priority and schedulers.
+    #[arg(long, value_name = "FILE")]
+    slurm_conf: PathBuf,
+    /// A sacct dump (`sacct --allusers --parsable2`); without it, the synthetic Slurm workload.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Skip malformed dump lines instead of failing.
+    #[arg(long)]
+    lenient: bool,
+    /// Seed of the synthetic workload.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Days of the synthetic workload.
+    #[arg(long, default_value_t = 30.0)]
+    days: f64,
+    /// The store.
+    #[arg(long, default_value = "slasim.sqlite")]
+    db: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompareArgs {
+    /// The slurm.conf the dump's jobs ran under.
+    #[arg(long, value_name = "FILE")]
+    slurm_conf: PathBuf,
+    /// The sacct dump (with Submit, Start and, for TRES, ReqTRES).
+    dump: PathBuf,
+    /// Seconds within which a simulated start counts as the logged one
+    /// (default: the conf's bf_interval, Slurm's backfill cycle).
+    #[arg(long, value_name = "SECONDS")]
+    tolerance: Option<Time>,
+    /// Fail when fewer jobs than this share start in the logged order.
+    #[arg(long, default_value_t = 0.95)]
+    min_in_order: f64,
+    /// Fail when more jobs than this start beyond the tolerance.
+    #[arg(long, default_value_t = usize::MAX)]
+    max_outside: usize,
+    /// Write one CSV line per job here: its logged and simulated start,
+    /// their difference, and its logged nodes and first simulated node.
+    #[arg(long, value_name = "FILE.csv")]
+    csv: Option<PathBuf>,
+    /// When slurmctld started (Unix seconds): the phase of its periodic
+    /// priority and scheduling passes (the dump needs SLURM_TIME_FORMAT=%s times).
+    #[arg(long, value_name = "EPOCH")]
+    controller_start: Option<i64>,
+}
+
+/// `slasim slurm`, as the command line registers it.
+pub struct SlurmSubcommand;
+
+impl slasim_core::cli::subcommand::Subcommand for SlurmSubcommand {
+    fn name(&self) -> &'static str {
+        "slurm"
+    }
+
+    fn command(&self) -> clap::Command {
+        let slurm = clap::Command::new("slurm")
+            .about(
+                "Slurm's scheduling on a slurm.conf's machine: read the conf, run a sacct dump or a synthetic \
+                 workload, compare with what Slurm did",
+            )
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        SlurmCommand::augment_subcommands(slurm)
+    }
+
+    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
+        run(SlurmCommand::from_arg_matches(matches)?)
+    }
+}
+
+/// Runs `slasim slurm …`.
+pub(crate) fn run(command: SlurmCommand) -> anyhow::Result<std::process::ExitCode> {
+    match command {
+        SlurmCommand::Conf(args) => conf(args),
+        SlurmCommand::Run(args) => run_point(args),
+        SlurmCommand::Compare(args) => compare(args),
+    }
+}
+
+fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
+    let conf = crate::conf::read(&args.slurm_conf)?;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {} nodes, {} partitions",
+        args.slurm_conf.display(),
+        conf.nodes.len(),
+        conf.partitions.len()
+    );
+    for p in &conf.partitions {
+        let nodes: Vec<&str> = p.nodes.iter().map(|&i| conf.nodes[i].name.as_str()).collect();
+        let (cpus, gpus): (u32, u32) =
+            p.nodes.iter().fold((0, 0), |(c, g), &i| (c + conf.nodes[i].cpus, g + conf.nodes[i].gpus));
+        let _ = writeln!(
+            out,
+            "  partition {} (line {}): {} nodes, {cpus} CPUs, {gpus} GPUs, MaxTime {}, PriorityTier {}, PriorityJobFactor {}: {}",
+            p.name,
+            p.line,
+            nodes.len(),
+            p.max_time.map_or("UNLIMITED".to_string(), |t| format!("{t} s")),
+            p.priority_tier,
+            p.priority_job_factor,
+            nodes.join(",")
+        );
+    }
+    let _ = writeln!(out, "  select/cons_tres: {:?}", conf.consumable);
+    let _ = writeln!(out, "  priority: {:?}", conf.priority);
+    let _ = writeln!(out, "  scheduler: {:?}", conf.scheduler);
+    if conf.ignored.is_empty() {
+        let _ = writeln!(out, "ignored: nothing");
+    } else {
+        let _ = writeln!(out, "ignored ({} settings slasim does not model):", conf.ignored.len());
+        for i in &conf.ignored {
+            let _ = writeln!(out, "  line {}: {}", i.line, i.key);
+        }
+    }
+    emit(&out)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
+    let settings = SlurmSettings {
+        seed: args.seed,
+        conf: args.slurm_conf.clone(),
+        trace: args.trace.clone(),
+        lenient: args.lenient,
+        synthetic: slasim_core::workload::slurm_synthetic::SlurmSynthetic { days: args.days, ..Default::default() },
+        ..SlurmSettings::default()
+    };
+    let point = Point::new(settings.resolve()?);
+    let label = point.label();
+    let experiment = Experiment::from_points("slurm", "slasim slurm run", [(point.clone(), label)])?;
+    let options = SweepOptions { threads: threads(args.jobs), shard: None, progress: false, interrupts: None };
+    let outcome = run_sweep_with(&experiment, &args.db, &options, Vec::new())?;
+    let id = point.id()?.run_id;
+    let summary = slasim_core::store::query::query(
+        &args.db,
+        &format!(
+            "SELECT jobs, mean_wait, max_wait, cpu_utilisation, gpu_utilisation, backfilled FROM slurm_points WHERE point_id = {id}"
+        ),
+    );
+    let mut out = format!(
+        "{}: {} point(s), {} already there, {} simulated now in {:.2} s; stored in {} (slurm_points, slurm_groups, slurm_jobs; point_id {id})\n",
+        experiment.name,
+        outcome.total,
+        outcome.already,
+        outcome.done,
+        outcome.wall_seconds,
+        args.db.display()
+    );
+    out.push_str(&summary?.to_text());
+    emit(&out)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// One job of a comparison.
+#[derive(Debug, Clone)]
+struct Compared<'a> {
+    id: u64,
+    submit: Time,
+    logged: Time,
+    simulated: Time,
+    backfilled: bool,
+    logged_nodes: &'a str,
+    simulated_node: &'a str,
+}
+
+fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
+    let settings = SlurmSettings {
+        conf: args.slurm_conf.clone(),
+        trace: Some(args.dump.clone()),
+        controller_start: args.controller_start,
+        ..SlurmSettings::default()
+    };
+    let inputs = load(&settings)?;
+    let run = simulate_point(&settings, &inputs)?;
+    let tolerance = args.tolerance.unwrap_or(inputs.conf.scheduler.bf_interval).max(0);
+    let machine = crate::machine::Machine::new(&inputs.conf);
+    let jobs: Vec<Compared> = inputs
+        .workload
+        .jobs
+        .iter()
+        .zip(&run.outcomes)
+        .filter_map(|(job, o)| {
+            let logged = job.logged.as_ref()?;
+            Some(Compared {
+                id: job.id,
+                submit: job.submit,
+                logged: logged.start,
+                simulated: o.start,
+                backfilled: o.backfilled,
+                logged_nodes: logged.node_list.as_deref().unwrap_or(""),
+                simulated_node: if o.start >= 0 {
+                    machine.names.get(o.first_node as usize).map_or("", String::as_str)
+                } else {
+                    ""
+                },
+            })
+        })
+        .collect();
+    anyhow::ensure!(!jobs.is_empty(), "{}: no job with a logged start to compare", args.dump.display());
+    let in_order_flags = in_order(&jobs, tolerance);
+    let in_order = in_order_flags.iter().filter(|&&ok| ok).count();
+    let mut diffs: Vec<Time> = jobs.iter().map(|j| j.simulated - j.logged).collect();
+    diffs.sort_unstable();
+    let outside: Vec<&Compared> = jobs.iter().filter(|j| (j.simulated - j.logged).abs() > tolerance).collect();
+    let q = |p: f64| diffs[((diffs.len() - 1) as f64 * p).round() as usize];
+    let share = in_order as f64 / jobs.len() as f64;
+    let mut out = String::new();
+    let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
+    let _ = writeln!(
+        out,
+        "start order: {in_order} of {} jobs in the logged order ({:.1} %), tolerance {tolerance} s",
+        jobs.len(),
+        share * 100.0
+    );
+    let _ = writeln!(
+        out,
+        "simulated − logged start (s): min {}, 5% {}, 25% {}, median {}, 75% {}, 95% {}, max {}",
+        diffs[0],
+        q(0.05),
+        q(0.25),
+        q(0.5),
+        q(0.75),
+        q(0.95),
+        diffs[diffs.len() - 1]
+    );
+    let within = jobs.len() - outside.len();
+    let _ = writeln!(
+        out,
+        "within {tolerance} s of the logged start: {within} of {} jobs ({:.1} %)",
+        jobs.len(),
+        within as f64 * 100.0 / jobs.len() as f64
+    );
+    let exact = diffs.iter().filter(|&&d| d == 0).count();
+    let _ = writeln!(out, "identical starts: {exact}");
+    for j in outside.iter().take(20) {
+        let _ = writeln!(
+            out,
+            "  job {}: submitted {}, logged start {}, simulated {} ({:+} s){}",
+            j.id,
+            j.submit,
+            j.logged,
+            j.simulated,
+            j.simulated - j.logged,
+            if j.backfilled { ", backfilled" } else { "" }
+        );
+    }
+    if let Some(path) = &args.csv {
+        let mut csv = String::from(
+            "job,submit,logged_start,simulated_start,difference,backfilled,in_order,logged_nodes,simulated_first_node\n",
+        );
+        for (j, n) in jobs.iter().zip(&in_order_flags) {
+            let _ = writeln!(
+                csv,
+                "{},{},{},{},{},{},{n},\"{}\",{}",
+                j.id,
+                j.submit,
+                j.logged,
+                j.simulated,
+                j.simulated - j.logged,
+                j.backfilled,
+                j.logged_nodes.replace('"', "\"\""),
+                j.simulated_node
+            );
+        }
+        std::fs::write(path, csv).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+    }
+    let a = aggregates(&inputs, &machine, &run);
+    let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
+    emit(&out)?;
+    let ok = share >= args.min_in_order && outside.len() <= args.max_outside;
+    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+}
+
+/// Per job: is it in the logged order, that is, did no other job start more
+/// than `tolerance` after it in the log yet before it in the simulation, or
+/// more than `tolerance` before it in the log yet after it in the
+/// simulation? O(n log n): jobs sorted by logged start, with the smallest
+/// simulated start of every suffix and the largest of every prefix.
+fn in_order(jobs: &[Compared], tolerance: Time) -> Vec<bool> {
+    let mut by_log: Vec<(Time, Time)> = jobs.iter().map(|j| (j.logged, j.simulated)).collect();
+    by_log.sort_unstable();
+    let n = by_log.len();
+    let mut suffix_min = vec![Time::MAX; n + 1];
+    for i in (0..n).rev() {
+        suffix_min[i] = suffix_min[i + 1].min(by_log[i].1);
+    }
+    let mut prefix_max = vec![Time::MIN; n + 1];
+    for i in 0..n {
+        prefix_max[i + 1] = prefix_max[i].max(by_log[i].1);
+    }
+    jobs.iter()
+        .map(|j| {
+            // Jobs logged more than `tolerance` later must not be simulated earlier.
+            let later = by_log.partition_point(|&(l, _)| l <= j.logged + tolerance);
+            // Jobs logged more than `tolerance` earlier must not be simulated later.
+            let earlier = by_log.partition_point(|&(l, _)| l < j.logged - tolerance);
+            suffix_min[later] >= j.simulated && prefix_max[earlier] <= j.simulated
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(logged: Time, simulated: Time) -> Compared<'static> {
+        Compared { id: 0, submit: 0, logged, simulated, backfilled: false, logged_nodes: "", simulated_node: "" }
+    }
+
+    /// The sorted test agrees with the definition, pair by pair.
+    #[test]
+    fn in_order_is_the_pairwise_definition() {
+        let jobs: Vec<Compared> = [(0, 0), (5, 20), (10, 10), (12, 3), (40, 41), (41, 40), (60, 100), (80, 70)]
+            .iter()
+            .map(|&(l, s)| job(l, s))
+            .collect();
+        for tolerance in [0, 1, 5, 10, 30] {
+            let pairwise: Vec<bool> = jobs
+                .iter()
+                .map(|a| {
+                    !jobs.iter().any(|b| {
+                        let (real, sim) = (b.logged - a.logged, b.simulated - a.simulated);
+                        (real > tolerance && sim < 0) || (real < -tolerance && sim > 0)
+                    })
+                })
+                .collect();
+            assert_eq!(in_order(&jobs, tolerance), pairwise, "tolerance {tolerance}");
+        }
+    }
+}

@@ -1,0 +1,1405 @@
+//! The subset of `slurm.conf` that decides scheduling, read with located errors.
+//!
+//! Source: Slurm 22.05's `slurm.conf(5)` man page (NodeName, PartitionName,
+//! PriorityType and the PriorityWeight* family, PriorityDecayHalfLife,
+//! PriorityMaxAge, PriorityFavorSmall, PriorityCalcPeriod, SchedulerType,
+//! SchedulerParameters, SelectType, SelectTypeParameters) and `gres.conf(5)`
+//! for `Gres=gpu[:type]:count`.
+//!
+//! Contract:
+//! - [`read`] / [`parse`] take the file's text: `#` comments, blank lines,
+//!   `\` line continuations, `Key=Value` pairs separated by blanks, keys
+//!   case-insensitive, values possibly quoted. `NodeName=` and
+//!   `PartitionName=` lines take hostlists (`cpu[1-4,7],gpu[01-02]`) and
+//!   `NodeName=DEFAULT` / `PartitionName=DEFAULT` set defaults for the lines
+//!   after them. A partition may name nodes defined further down: its
+//!   `Nodes` are resolved once the whole file is read. With `Boards`,
+//!   `Sockets` counts sockets per board (as in slurm.conf(5)).
+//! - `Gres` counts `gpu` only; `SchedulerParameters` entries other than
+//!   `bf_window`, `bf_resolution`, `bf_interval`, `bf_max_job_test`,
+//!   `bf_continue`, `default_queue_depth` and `sched_interval` are kept in
+//!   [`SchedulerSettings::other`]; `Include`, `DownNodes`, `NodeSet` and
+//!   `FrontendName` lines are not followed.
+//! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
+//!   and key), never dropped silently; the CLI prints that list.
+//! - Bad input is a [`ConfError`] naming the file, the line and the field:
+//!   a value that is not a number, a duration or a size; `Gres` without a
+//!   count; a partition naming a node no `NodeName` line defines; a
+//!   partition over no nodes; a node or partition defined twice; no nodes
+//!   or no partitions at all; a `PriorityType`, `SchedulerType`,
+//!   `SelectType` or `SelectTypeParameters` slasim does not model.
+//! - Durations are seconds here: `MaxTime`/`DefaultTime` in Slurm's time
+//!   syntax (minutes, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM`, `D-HH:MM:SS`,
+//!   `UNLIMITED`/`INFINITE`/`-1` → `None`); `PriorityDecayHalfLife` and
+//!   `PriorityMaxAge` in the same syntax; `PriorityCalcPeriod` in minutes
+//!   (or the time syntax); `bf_window` in minutes, `bf_resolution` and
+//!   `bf_interval` in seconds.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use slasim_sim::units::Time;
+
+/// One node, its hostlist expanded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeDef {
+    /// Its name.
+    pub name: String,
+    /// `CPUs` (default 1; else Boards×Sockets×CoresPerSocket×ThreadsPerCore if given).
+    pub cpus: u32,
+    /// `RealMemory` in MiB (default 1).
+    pub real_memory_mib: u64,
+    /// GPUs from `Gres=gpu[:type]:N` (0 without).
+    pub gpus: u32,
+    /// `Weight` (default 1): lower weights are allocated first.
+    pub weight: u32,
+    /// The line that defined it.
+    pub line: u64,
+}
+
+/// One partition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionDef {
+    /// `PartitionName`.
+    pub name: String,
+    /// Indices into [`SlurmConf::nodes`] of its `Nodes` (`ALL`: every node), in node order.
+    pub nodes: Vec<usize>,
+    /// `MaxTime` in seconds (`None`: UNLIMITED/INFINITE, the default).
+    pub max_time: Option<Time>,
+    /// `DefaultTime` in seconds (`None`: MaxTime applies).
+    pub default_time: Option<Time>,
+    /// `PriorityTier` (default 1).
+    pub priority_tier: u32,
+    /// `PriorityJobFactor` (default 1).
+    pub priority_job_factor: u32,
+    /// `MaxNodes` (`None`: unlimited).
+    pub max_nodes: Option<u32>,
+    /// `Default=YES`.
+    pub default: bool,
+    /// `State=UP` (default) — jobs of a partition that is not up never start.
+    pub up: bool,
+    /// The line that defined it.
+    pub line: u64,
+}
+
+/// `SelectTypeParameters`: what cons_tres allocates besides cores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Consumable {
+    /// `CR_Core` / `CR_CPU`: cores only; memory is not a limit.
+    #[default]
+    Core,
+    /// `CR_Core_Memory` / `CR_CPU_Memory`: cores and memory.
+    CoreMemory,
+}
+
+/// The multifactor priority settings (`Priority*`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrioritySettings {
+    /// `PriorityType=priority/multifactor` (else `priority/basic`: FIFO by submit).
+    pub multifactor: bool,
+    /// `PriorityWeightAge`.
+    pub weight_age: f64,
+    /// `PriorityWeightAssoc`.
+    pub weight_assoc: f64,
+    /// `PriorityWeightFairshare`.
+    pub weight_fairshare: f64,
+    /// `PriorityWeightJobSize`.
+    pub weight_job_size: f64,
+    /// `PriorityWeightPartition`.
+    pub weight_partition: f64,
+    /// `PriorityWeightQOS`.
+    pub weight_qos: f64,
+    /// `PriorityWeightTRES=CPU=1000,Mem=2000,GRES/gpu=3000`: (TRES name lower-cased, weight).
+    pub weight_tres: Vec<(String, f64)>,
+    /// `PriorityDecayHalfLife` in seconds (default 7 days; 0: no decay).
+    pub decay_half_life: Time,
+    /// `PriorityMaxAge` in seconds (default 7 days).
+    pub max_age: Time,
+    /// `PriorityFavorSmall=YES`.
+    pub favor_small: bool,
+    /// `PriorityCalcPeriod` in seconds (default 5 minutes).
+    pub calc_period: Time,
+    /// `PriorityFlags` as written (upper-cased, comma-separated), for the docs' checks.
+    pub flags: Vec<String>,
+}
+
+impl Default for PrioritySettings {
+    fn default() -> Self {
+        PrioritySettings {
+            multifactor: false,
+            weight_age: 0.0,
+            weight_assoc: 0.0,
+            weight_fairshare: 0.0,
+            weight_job_size: 0.0,
+            weight_partition: 0.0,
+            weight_qos: 0.0,
+            weight_tres: Vec::new(),
+            decay_half_life: 7 * 86_400,
+            max_age: 7 * 86_400,
+            favor_small: false,
+            calc_period: 300,
+            flags: Vec::new(),
+        }
+    }
+}
+
+/// The scheduler settings (`SchedulerType`, `SchedulerParameters`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchedulerSettings {
+    /// `SchedulerType=sched/backfill` (else `sched/builtin`: no backfill).
+    pub backfill: bool,
+    /// `bf_window` in seconds (default 1440 minutes).
+    pub bf_window: Time,
+    /// `bf_resolution` in seconds (default 60).
+    pub bf_resolution: Time,
+    /// `bf_max_job_test` (default 500).
+    pub bf_max_job_test: u32,
+    /// `bf_continue`.
+    pub bf_continue: bool,
+    /// `bf_interval` in seconds (default 30).
+    pub bf_interval: Time,
+    /// `default_queue_depth` (default 100).
+    pub default_queue_depth: u32,
+    /// `sched_interval` in seconds (default 60).
+    pub sched_interval: Time,
+    /// Other `SchedulerParameters` entries, as written, for the ignored list.
+    pub other: Vec<String>,
+}
+
+impl Default for SchedulerSettings {
+    fn default() -> Self {
+        SchedulerSettings {
+            backfill: true,
+            bf_window: 1440 * 60,
+            bf_resolution: 60,
+            bf_max_job_test: 500,
+            bf_continue: false,
+            bf_interval: 30,
+            default_queue_depth: 100,
+            sched_interval: 60,
+            other: Vec::new(),
+        }
+    }
+}
+
+/// A setting of the file that slasim does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ignored {
+    /// Its line.
+    pub line: u64,
+    /// Its key as written (or `SchedulerParameters: name` for one entry).
+    pub key: String,
+}
+
+/// What a `slurm.conf` says about scheduling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlurmConf {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// Every node, in file order.
+    pub nodes: Vec<NodeDef>,
+    /// Every partition, in file order.
+    pub partitions: Vec<PartitionDef>,
+    /// `SelectTypeParameters`.
+    pub consumable: Consumable,
+    /// Priority.
+    pub priority: PrioritySettings,
+    /// The schedulers.
+    pub scheduler: SchedulerSettings,
+    /// Settings read but not modelled.
+    pub ignored: Vec<Ignored>,
+}
+
+/// A located error in a `slurm.conf`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}:{line}: {field}: {detail}", path = .path.display())]
+pub struct ConfError {
+    /// The file.
+    pub path: PathBuf,
+    /// The line (1-based; 0 for the file as a whole).
+    pub line: u64,
+    /// The key at fault (`PartitionName=gpu Nodes`, `PriorityWeightAge`, …).
+    pub field: String,
+    /// What is wrong, and the value.
+    pub detail: String,
+}
+
+/// Reads the file at `path`.
+pub fn read(path: &Path) -> Result<SlurmConf, ConfError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ConfError {
+        path: path.to_path_buf(),
+        line: 0,
+        field: "file".into(),
+        detail: format!("cannot read: {e}"),
+    })?;
+    parse(&text, path)
+}
+
+/// Parses `text`, read from `path`.
+pub fn parse(text: &str, path: &Path) -> Result<SlurmConf, ConfError> {
+    let mut parser = Parser {
+        path,
+        conf: SlurmConf {
+            path: path.to_path_buf(),
+            nodes: Vec::new(),
+            partitions: Vec::new(),
+            consumable: Consumable::default(),
+            priority: PrioritySettings::default(),
+            scheduler: SchedulerSettings::default(),
+            ignored: Vec::new(),
+        },
+        node_default: NodeAttrs::default(),
+        part_default: PartAttrs::default(),
+        node_index: HashMap::new(),
+        pending: Vec::new(),
+    };
+    // Editors on Windows may leave a byte-order mark before the first key.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for (line, body) in logical_lines(text) {
+        parser.line(line, &body)?;
+    }
+    parser.finish()
+}
+
+/// Caps hostlist expansion so that `n[0-99999999999]` is an error, not an out-of-memory.
+const MAX_HOSTS: usize = 1 << 20;
+
+/// A `NodeName` line's attributes; unset ones come from `NodeName=DEFAULT`.
+#[derive(Debug, Clone, Default)]
+struct NodeAttrs {
+    cpus: Option<u32>,
+    real_memory_mib: Option<u64>,
+    gpus: Option<u32>,
+    weight: Option<u32>,
+    boards: Option<u32>,
+    sockets: Option<u32>,
+    cores_per_socket: Option<u32>,
+    threads_per_core: Option<u32>,
+}
+
+impl NodeAttrs {
+    /// `self` with the fields `over` sets replaced.
+    fn overlay(&self, over: &NodeAttrs) -> NodeAttrs {
+        NodeAttrs {
+            cpus: over.cpus.or(self.cpus),
+            real_memory_mib: over.real_memory_mib.or(self.real_memory_mib),
+            gpus: over.gpus.or(self.gpus),
+            weight: over.weight.or(self.weight),
+            boards: over.boards.or(self.boards),
+            sockets: over.sockets.or(self.sockets),
+            cores_per_socket: over.cores_per_socket.or(self.cores_per_socket),
+            threads_per_core: over.threads_per_core.or(self.threads_per_core),
+        }
+    }
+
+    /// `CPUs`, else the topology's product (with `Boards`, `Sockets` is per board), else 1.
+    fn cpus(&self) -> Result<u32, String> {
+        if let Some(cpus) = self.cpus {
+            return Ok(cpus);
+        }
+        let topology = [self.boards, self.sockets, self.cores_per_socket, self.threads_per_core];
+        topology
+            .iter()
+            .try_fold(1u32, |acc, n| acc.checked_mul(n.unwrap_or(1)))
+            .ok_or_else(|| "Boards×Sockets×CoresPerSocket×ThreadsPerCore overflows".to_string())
+    }
+}
+
+/// A `PartitionName` line's attributes; unset ones come from `PartitionName=DEFAULT`.
+#[derive(Debug, Clone, Default)]
+struct PartAttrs {
+    nodes: Option<String>,
+    max_time: Option<Option<Time>>,
+    default_time: Option<Option<Time>>,
+    priority_tier: Option<u32>,
+    priority_job_factor: Option<u32>,
+    max_nodes: Option<Option<u32>>,
+    default: Option<bool>,
+    up: Option<bool>,
+}
+
+impl PartAttrs {
+    /// `self` with the fields `over` sets replaced.
+    fn overlay(&self, over: &PartAttrs) -> PartAttrs {
+        PartAttrs {
+            nodes: over.nodes.clone().or_else(|| self.nodes.clone()),
+            max_time: over.max_time.or(self.max_time),
+            default_time: over.default_time.or(self.default_time),
+            priority_tier: over.priority_tier.or(self.priority_tier),
+            priority_job_factor: over.priority_job_factor.or(self.priority_job_factor),
+            max_nodes: over.max_nodes.or(self.max_nodes),
+            default: over.default.or(self.default),
+            up: over.up.or(self.up),
+        }
+    }
+}
+
+/// A partition whose `Nodes` are resolved once every node is known.
+struct PendingPartition {
+    name: String,
+    line: u64,
+    attrs: PartAttrs,
+}
+
+struct Parser<'a> {
+    path: &'a Path,
+    conf: SlurmConf,
+    node_default: NodeAttrs,
+    part_default: PartAttrs,
+    /// Node name → index into `conf.nodes`.
+    node_index: HashMap<String, usize>,
+    pending: Vec<PendingPartition>,
+}
+
+impl Parser<'_> {
+    fn err(&self, line: u64, field: impl Into<String>, detail: impl Into<String>) -> ConfError {
+        ConfError { path: self.path.to_path_buf(), line, field: field.into(), detail: detail.into() }
+    }
+
+    fn ignore(&mut self, line: u64, key: impl Into<String>) {
+        self.conf.ignored.push(Ignored { line, key: key.into() });
+    }
+
+    /// One logical line.
+    fn line(&mut self, line: u64, body: &str) -> Result<(), ConfError> {
+        let Some(first_word) = body.split_whitespace().next() else {
+            return Ok(());
+        };
+        // `Include file` is the one line that is not `Key=Value` pairs.
+        if first_word.eq_ignore_ascii_case("include") {
+            self.ignore(line, first_word);
+            return Ok(());
+        }
+        let pairs = tokenize(body).map_err(|d| self.err(line, "syntax", d))?;
+        let Some((first_key, first_value)) = pairs.first() else {
+            return Ok(());
+        };
+        match first_key.to_ascii_lowercase().as_str() {
+            "nodename" => self.node_line(line, first_value, &pairs[1..]),
+            "partitionname" => self.partition_line(line, first_value, &pairs[1..]),
+            // Lines whose other keys belong to them, not to the global settings.
+            "nodeset" | "downnodes" | "frontendname" => {
+                self.ignore(line, first_key.as_str());
+                Ok(())
+            }
+            _ => pairs.iter().try_for_each(|(key, value)| self.global(line, key, value)),
+        }
+    }
+
+    fn node_line(&mut self, line: u64, expr: &str, pairs: &[Pair]) -> Result<(), ConfError> {
+        let prefix = format!("NodeName={expr}");
+        let mut attrs = NodeAttrs::default();
+        for (key, value) in pairs {
+            let field = || format!("{prefix} {key}");
+            let count = |v: &str| positive_u32(v).map_err(|d| self.err(line, field(), d));
+            match key.to_ascii_lowercase().as_str() {
+                "cpus" => attrs.cpus = Some(count(value)?),
+                "boards" => attrs.boards = Some(count(value)?),
+                "sockets" | "socketsperboard" => attrs.sockets = Some(count(value)?),
+                "corespersocket" => attrs.cores_per_socket = Some(count(value)?),
+                "threadspercore" => attrs.threads_per_core = Some(count(value)?),
+                "realmemory" => {
+                    attrs.real_memory_mib = Some(uint::<u64>(value).map_err(|d| self.err(line, field(), d))?)
+                }
+                "weight" => attrs.weight = Some(uint::<u32>(value).map_err(|d| self.err(line, field(), d))?),
+                "gres" => {
+                    let (gpus, others) = parse_gres(value).map_err(|d| self.err(line, field(), d))?;
+                    attrs.gpus = Some(gpus);
+                    for other in others {
+                        self.ignore(line, format!("Gres: {other}"));
+                    }
+                }
+                _ => self.ignore(line, key.as_str()),
+            }
+        }
+        if expr.eq_ignore_ascii_case("default") {
+            self.node_default = self.node_default.overlay(&attrs);
+            return Ok(());
+        }
+        let attrs = self.node_default.overlay(&attrs);
+        let cpus = attrs.cpus().map_err(|d| self.err(line, format!("{prefix} CPUs"), d))?;
+        let hosts = expand_hostlist(expr).map_err(|d| self.err(line, "NodeName", d))?;
+        if hosts.is_empty() {
+            return Err(self.err(line, "NodeName", "no node name"));
+        }
+        for name in hosts {
+            if let Some(&first) = self.node_index.get(&name) {
+                let first_line = self.conf.nodes.get(first).map_or(0, |n| n.line);
+                return Err(self.err(
+                    line,
+                    prefix,
+                    format!("node `{name}` defined twice (first on line {first_line})"),
+                ));
+            }
+            self.node_index.insert(name.clone(), self.conf.nodes.len());
+            self.conf.nodes.push(NodeDef {
+                name,
+                cpus,
+                real_memory_mib: attrs.real_memory_mib.unwrap_or(1),
+                gpus: attrs.gpus.unwrap_or(0),
+                weight: attrs.weight.unwrap_or(1),
+                line,
+            });
+        }
+        Ok(())
+    }
+
+    fn partition_line(&mut self, line: u64, name: &str, pairs: &[Pair]) -> Result<(), ConfError> {
+        let prefix = format!("PartitionName={name}");
+        let mut attrs = PartAttrs::default();
+        for (key, value) in pairs {
+            let field = || format!("{prefix} {key}");
+            let wrap = |d: String| self.err(line, field(), d);
+            match key.to_ascii_lowercase().as_str() {
+                "nodes" => attrs.nodes = Some(value.clone()),
+                "maxtime" => attrs.max_time = Some(parse_time(value).map_err(wrap)?),
+                "defaulttime" => attrs.default_time = Some(parse_time(value).map_err(wrap)?),
+                "prioritytier" => attrs.priority_tier = Some(uint::<u32>(value).map_err(wrap)?),
+                "priorityjobfactor" => attrs.priority_job_factor = Some(uint::<u32>(value).map_err(wrap)?),
+                "maxnodes" => {
+                    attrs.max_nodes =
+                        Some(if is_unlimited(value) { None } else { Some(uint::<u32>(value).map_err(wrap)?) })
+                }
+                "default" => attrs.default = Some(yes_no(value).map_err(wrap)?),
+                "state" => {
+                    attrs.up = Some(match value.to_ascii_uppercase().as_str() {
+                        "UP" => true,
+                        "DOWN" | "DRAIN" | "INACTIVE" => false,
+                        _ => return Err(wrap(format!("not UP, DOWN, DRAIN or INACTIVE: `{value}`"))),
+                    })
+                }
+                _ => self.ignore(line, key.as_str()),
+            }
+        }
+        if name.eq_ignore_ascii_case("default") {
+            self.part_default = self.part_default.overlay(&attrs);
+            return Ok(());
+        }
+        if name.is_empty() {
+            return Err(self.err(line, "PartitionName", "no partition name"));
+        }
+        if let Some(first) = self.pending.iter().find(|p| p.name == name) {
+            return Err(self.err(line, prefix, format!("partition defined twice (first on line {})", first.line)));
+        }
+        let attrs = self.part_default.overlay(&attrs);
+        self.pending.push(PendingPartition { name: name.to_string(), line, attrs });
+        Ok(())
+    }
+
+    /// A key outside `NodeName` and `PartitionName` lines.
+    fn global(&mut self, line: u64, key: &str, value: &str) -> Result<(), ConfError> {
+        let path = self.path;
+        let wrap = |d: String| ConfError { path: path.to_path_buf(), line, field: key.into(), detail: d };
+        let prio = &mut self.conf.priority;
+        let sched = &mut self.conf.scheduler;
+        match key.to_ascii_lowercase().as_str() {
+            "nodename" | "partitionname" => return Err(wrap(format!("`{key}` must start its line"))),
+            "prioritytype" => {
+                prio.multifactor = match value.to_ascii_lowercase().as_str() {
+                    "priority/multifactor" => true,
+                    "priority/basic" => false,
+                    _ => return Err(wrap(format!("not priority/multifactor or priority/basic: `{value}`"))),
+                }
+            }
+            "priorityweightage" => prio.weight_age = f64::from(uint::<u32>(value).map_err(wrap)?),
+            "priorityweightassoc" => prio.weight_assoc = f64::from(uint::<u32>(value).map_err(wrap)?),
+            "priorityweightfairshare" => prio.weight_fairshare = f64::from(uint::<u32>(value).map_err(wrap)?),
+            "priorityweightjobsize" => prio.weight_job_size = f64::from(uint::<u32>(value).map_err(wrap)?),
+            "priorityweightpartition" => prio.weight_partition = f64::from(uint::<u32>(value).map_err(wrap)?),
+            "priorityweightqos" => prio.weight_qos = f64::from(uint::<u32>(value).map_err(wrap)?),
+            "priorityweighttres" => prio.weight_tres = parse_tres_weights(value).map_err(wrap)?,
+            "prioritydecayhalflife" => prio.decay_half_life = bounded_time(value).map_err(wrap)?,
+            "prioritymaxage" => prio.max_age = bounded_time(value).map_err(wrap)?,
+            "prioritycalcperiod" => prio.calc_period = bounded_time(value).map_err(wrap)?,
+            "priorityfavorsmall" => prio.favor_small = yes_no(value).map_err(wrap)?,
+            "priorityflags" => {
+                prio.flags =
+                    value.split(',').map(str::trim).filter(|f| !f.is_empty()).map(str::to_ascii_uppercase).collect()
+            }
+            "schedulertype" => {
+                sched.backfill = match value.to_ascii_lowercase().as_str() {
+                    "sched/backfill" => true,
+                    "sched/builtin" => false,
+                    _ => return Err(wrap(format!("not sched/backfill or sched/builtin: `{value}`"))),
+                }
+            }
+            "schedulerparameters" => self.scheduler_parameters(line, value)?,
+            "selecttype" => match value.to_ascii_lowercase().as_str() {
+                "select/cons_tres" | "select/cons_res" => {}
+                _ => return Err(wrap(format!("only select/cons_tres and select/cons_res are modelled: `{value}`"))),
+            },
+            "selecttypeparameters" => self.select_type_parameters(line, key, value)?,
+            _ => self.ignore(line, key),
+        }
+        Ok(())
+    }
+
+    fn scheduler_parameters(&mut self, line: u64, value: &str) -> Result<(), ConfError> {
+        for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let (name, arg) = match entry.split_once('=') {
+                Some((name, arg)) => (name.trim(), Some(arg.trim())),
+                None => (entry, None),
+            };
+            let field = || format!("SchedulerParameters {name}");
+            // Zero would be a division by zero or an empty window downstream.
+            let positive = |arg: Option<&str>| match arg {
+                Some(a) => positive_u32(a).map_err(|d| self.err(line, field(), d)),
+                None => Err(self.err(line, field(), "needs a value (`name=N`)")),
+            };
+            let count = |arg: Option<&str>| match arg {
+                Some(a) => uint::<u32>(a).map_err(|d| self.err(line, field(), d)),
+                None => Err(self.err(line, field(), "needs a value (`name=N`)")),
+            };
+            match name.to_ascii_lowercase().as_str() {
+                "bf_window" => self.conf.scheduler.bf_window = Time::from(positive(arg)?) * 60,
+                "bf_resolution" => self.conf.scheduler.bf_resolution = Time::from(positive(arg)?),
+                "bf_interval" => self.conf.scheduler.bf_interval = Time::from(positive(arg)?),
+                "bf_max_job_test" => self.conf.scheduler.bf_max_job_test = count(arg)?,
+                "default_queue_depth" => self.conf.scheduler.default_queue_depth = count(arg)?,
+                "sched_interval" => self.conf.scheduler.sched_interval = Time::from(count(arg)?),
+                "bf_continue" => self.conf.scheduler.bf_continue = true,
+                _ => {
+                    self.conf.scheduler.other.push(entry.to_string());
+                    self.ignore(line, format!("SchedulerParameters: {name}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn select_type_parameters(&mut self, line: u64, key: &str, value: &str) -> Result<(), ConfError> {
+        let mut flags = value.split(',').map(str::trim).filter(|f| !f.is_empty());
+        let first = flags.next().unwrap_or("");
+        self.conf.consumable = match first.to_ascii_uppercase().as_str() {
+            "CR_CORE" | "CR_CPU" => Consumable::Core,
+            "CR_CORE_MEMORY" | "CR_CPU_MEMORY" => Consumable::CoreMemory,
+            "CR_MEMORY" | "CR_SOCKET" | "CR_SOCKET_MEMORY" => {
+                return Err(self.err(
+                    line,
+                    key,
+                    format!("`{first}` is not modelled (only CR_Core, CR_CPU, CR_Core_Memory, CR_CPU_Memory)"),
+                ));
+            }
+            _ => {
+                return Err(self.err(
+                    line,
+                    key,
+                    format!("not CR_Core, CR_CPU, CR_Core_Memory or CR_CPU_Memory: `{first}`"),
+                ));
+            }
+        };
+        for flag in flags {
+            self.ignore(line, format!("SelectTypeParameters: {flag}"));
+        }
+        Ok(())
+    }
+
+    /// Resolves the partitions' nodes and checks the file as a whole.
+    fn finish(mut self) -> Result<SlurmConf, ConfError> {
+        if self.conf.nodes.is_empty() {
+            return Err(self.err(0, "NodeName", "no nodes defined"));
+        }
+        if self.pending.is_empty() {
+            return Err(self.err(0, "PartitionName", "no PartitionName line"));
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            let field = format!("PartitionName={} Nodes", p.name);
+            let expr = p.attrs.nodes.as_deref().unwrap_or("").trim();
+            let mut nodes: Vec<usize> = if expr.eq_ignore_ascii_case("all") {
+                (0..self.conf.nodes.len()).collect()
+            } else {
+                let hosts = expand_hostlist(expr).map_err(|d| self.err(p.line, field.as_str(), d))?;
+                let mut indices = Vec::with_capacity(hosts.len());
+                for host in hosts {
+                    match self.node_index.get(&host) {
+                        Some(&i) => indices.push(i),
+                        None => {
+                            return Err(self.err(
+                                p.line,
+                                field,
+                                format!("unknown node `{host}`: no NodeName line defines it"),
+                            ));
+                        }
+                    }
+                }
+                indices
+            };
+            if nodes.is_empty() {
+                return Err(self.err(p.line, field, "a partition over no nodes"));
+            }
+            nodes.sort_unstable();
+            nodes.dedup();
+            self.conf.partitions.push(PartitionDef {
+                name: p.name,
+                nodes,
+                max_time: p.attrs.max_time.unwrap_or(None),
+                default_time: p.attrs.default_time.unwrap_or(None),
+                priority_tier: p.attrs.priority_tier.unwrap_or(1),
+                priority_job_factor: p.attrs.priority_job_factor.unwrap_or(1),
+                max_nodes: p.attrs.max_nodes.unwrap_or(None),
+                default: p.attrs.default.unwrap_or(false),
+                up: p.attrs.up.unwrap_or(true),
+                line: p.line,
+            });
+        }
+        Ok(self.conf)
+    }
+}
+
+/// A `Key=Value` pair: the key as written, the value unquoted.
+type Pair = (String, String);
+
+/// Logical lines with the number of their first physical line, comments removed
+/// and `\` continuations joined.
+fn logical_lines(text: &str) -> Vec<(u64, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(u64, String)> = None;
+    for (number, raw) in (1u64..).zip(text.lines()) {
+        let body = strip_comment(raw).trim_end();
+        let (body, continues) = match body.strip_suffix('\\') {
+            Some(head) => (head, true),
+            None => (body, false),
+        };
+        let entry = current.get_or_insert_with(|| (number, String::new()));
+        entry.1.push_str(body);
+        entry.1.push(' ');
+        if !continues {
+            out.extend(current.take());
+        }
+    }
+    out.extend(current);
+    out
+}
+
+/// `raw` up to a `#` outside double quotes.
+fn strip_comment(raw: &str) -> &str {
+    let mut quoted = false;
+    for (i, c) in raw.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted => return raw.get(..i).unwrap_or(raw),
+            _ => {}
+        }
+    }
+    raw
+}
+
+/// Splits a logical line into `Key=Value` pairs; quotes group blanks into a value.
+fn tokenize(body: &str) -> Result<Vec<Pair>, String> {
+    let mut pairs = Vec::new();
+    let mut chars = body.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        if chars.peek().is_none() {
+            return Ok(pairs);
+        }
+        let mut key = String::new();
+        while let Some(c) = chars.next_if(|&c| c != '=' && !c.is_whitespace()) {
+            key.push(c);
+        }
+        if chars.next_if_eq(&'=').is_none() {
+            return Err(format!("`{key}` is not a Key=Value pair"));
+        }
+        if key.is_empty() {
+            return Err("`=` without a key".to_string());
+        }
+        let mut value = String::new();
+        let mut quoted = false;
+        while let Some(c) = chars.next_if(|&c| quoted || !c.is_whitespace()) {
+            if c == '"' {
+                quoted = !quoted;
+            } else {
+                value.push(c);
+            }
+        }
+        if quoted {
+            return Err(format!("unterminated quote in the value of `{key}`"));
+        }
+        pairs.push((key, value));
+    }
+}
+
+/// `s` split at `sep` outside `open`…`close` groups.
+fn split_outside(s: &str, sep: char, open: char, close: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth = depth.saturating_sub(1);
+        } else if c == sep && depth == 0 {
+            parts.push(s.get(start..i).unwrap_or(""));
+            start = i + c.len_utf8();
+        }
+    }
+    parts.push(s.get(start..).unwrap_or(""));
+    parts
+}
+
+/// Expands a hostlist: `n1,x[1-2,5]`, `gpu[01-02]` (zero padding kept),
+/// several bracket groups in one name (their product).
+fn expand_hostlist(expr: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for item in split_outside(expr, ',', '[', ']') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let mut names = vec![String::new()];
+        let mut rest = item;
+        while !rest.is_empty() {
+            let Some((prefix, after)) = rest.split_once('[') else {
+                if rest.contains(']') {
+                    return Err(format!("`]` without `[` in `{item}`"));
+                }
+                names.iter_mut().for_each(|n| n.push_str(rest));
+                break;
+            };
+            if prefix.contains(']') {
+                return Err(format!("`]` without `[` in `{item}`"));
+            }
+            let Some((inner, tail)) = after.split_once(']') else {
+                return Err(format!("unclosed `[` in `{item}`"));
+            };
+            if inner.contains('[') {
+                return Err(format!("nested `[` in `{item}`"));
+            }
+            let numbers = expand_ranges(inner).map_err(|d| format!("{d} in `{item}`"))?;
+            if names.len().saturating_mul(numbers.len()) > MAX_HOSTS {
+                return Err(format!("`{item}` names more than {MAX_HOSTS} hosts"));
+            }
+            names =
+                names.iter().flat_map(|n| numbers.iter().map(move |number| format!("{n}{prefix}{number}"))).collect();
+            rest = tail;
+        }
+        if out.len() + names.len() > MAX_HOSTS {
+            return Err(format!("the hostlist names more than {MAX_HOSTS} hosts"));
+        }
+        out.extend(names);
+    }
+    Ok(out)
+}
+
+/// `1,3-5,07` → `1 3 4 5 07`; a range keeps the width of its lower bound.
+fn expand_ranges(inner: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for part in inner.split(',').map(str::trim) {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        match part.split_once('-') {
+            Some((lo, hi)) if digits(lo) && digits(hi) => {
+                let bad = || format!("range `{part}` out of range");
+                let (a, b) = (lo.parse::<u64>().map_err(|_| bad())?, hi.parse::<u64>().map_err(|_| bad())?);
+                if b < a {
+                    return Err(format!("range `{part}` runs backwards"));
+                }
+                if b - a >= MAX_HOSTS as u64 || out.len() as u64 + (b - a) >= MAX_HOSTS as u64 {
+                    return Err(format!("range `{part}` names more than {MAX_HOSTS} hosts"));
+                }
+                let width = lo.len();
+                out.extend((a..=b).map(|n| format!("{n:0width$}")));
+            }
+            None if digits(part) => out.push(part.to_string()),
+            _ => return Err(format!("`[{inner}]`: `{part}` is not a number or a range")),
+        }
+    }
+    Ok(out)
+}
+
+/// `Gres=gpu[:type][:no_consume]:N[(S:…)],…`: the GPU count, and the other GRES names.
+fn parse_gres(value: &str) -> Result<(u32, Vec<String>), String> {
+    let mut gpus = 0u32;
+    let mut others = Vec::new();
+    for entry in split_outside(value, ',', '(', ')') {
+        let entry = entry.trim();
+        if entry.is_empty() {
+            continue;
+        }
+        // `(S:0-1)` binds the GRES to sockets; the count comes before it.
+        let spec = entry.split_once('(').map_or(entry, |(head, _)| head);
+        let parts: Vec<&str> = spec.split(':').collect();
+        let name = parts.first().copied().unwrap_or("");
+        if !name.eq_ignore_ascii_case("gpu") {
+            others.push(name.to_string());
+            continue;
+        }
+        let count = match parts.as_slice() {
+            [_] => return Err(format!("`{entry}` has no count (`gpu:N` or `gpu:type:N`)")),
+            [.., last] => *last,
+            [] => "",
+        };
+        let n = uint::<u32>(count).map_err(|_| format!("`{entry}`: the count is not a whole number: `{count}`"))?;
+        gpus = gpus.checked_add(n).ok_or_else(|| format!("`{value}`: the GPU count overflows"))?;
+    }
+    Ok((gpus, others))
+}
+
+/// `CPU=1000,Mem=2000,GRES/gpu=3000` → lower-cased names and weights.
+fn parse_tres_weights(value: &str) -> Result<Vec<(String, f64)>, String> {
+    let mut out = Vec::new();
+    for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let Some((name, weight)) = entry.split_once('=') else {
+            return Err(format!("`{entry}` is not TRES=weight"));
+        };
+        let w = weight.trim().parse::<f64>().ok().filter(|w| w.is_finite() && *w >= 0.0);
+        let Some(w) = w else {
+            return Err(format!("the weight of `{}` is not a non-negative number: `{weight}`", name.trim()));
+        };
+        out.push((name.trim().to_ascii_lowercase(), w));
+    }
+    Ok(out)
+}
+
+/// A whole number of type `T`, digits only.
+fn uint<T: std::str::FromStr>(value: &str) -> Result<T, String> {
+    let v = value.trim();
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("not a whole number: `{value}`"));
+    }
+    v.parse::<T>().map_err(|_| format!("out of range: `{value}`"))
+}
+
+/// A count of at least 1.
+fn positive_u32(value: &str) -> Result<u32, String> {
+    match uint::<u32>(value)? {
+        0 => Err(format!("must be at least 1: `{value}`")),
+        n => Ok(n),
+    }
+}
+
+fn is_unlimited(value: &str) -> bool {
+    let v = value.trim();
+    v.eq_ignore_ascii_case("unlimited") || v.eq_ignore_ascii_case("infinite") || v == "-1"
+}
+
+fn yes_no(value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_uppercase().as_str() {
+        "YES" | "TRUE" => Ok(true),
+        "NO" | "FALSE" => Ok(false),
+        _ => Err(format!("not YES or NO: `{value}`")),
+    }
+}
+
+/// Slurm's time syntax in seconds: `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M`,
+/// `D-H:M:S`; `None` for `UNLIMITED`, `INFINITE` or `-1`.
+fn parse_time(value: &str) -> Result<Option<Time>, String> {
+    if is_unlimited(value) {
+        return Ok(None);
+    }
+    let bad = || format!("not a duration (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED): `{value}`");
+    let v = value.trim();
+    let (days, clock) = match v.split_once('-') {
+        Some((d, c)) => (Some(uint::<u64>(d).map_err(|_| bad())?), c),
+        None => (None, v),
+    };
+    let fields: Vec<u64> = clock.split(':').map(uint::<u64>).collect::<Result<_, _>>().map_err(|_| bad())?;
+    let (d, h, m, s) = match (days, fields.as_slice()) {
+        (None, [m]) => (0, 0, *m, 0),
+        (None, [m, s]) => (0, 0, *m, *s),
+        (None, [h, m, s]) => (0, *h, *m, *s),
+        (Some(d), [h]) => (d, *h, 0, 0),
+        (Some(d), [h, m]) => (d, *h, *m, 0),
+        (Some(d), [h, m, s]) => (d, *h, *m, *s),
+        _ => return Err(bad()),
+    };
+    let total = d
+        .checked_mul(86_400)
+        .and_then(|t| t.checked_add(h.checked_mul(3_600)?))
+        .and_then(|t| t.checked_add(m.checked_mul(60)?))
+        .and_then(|t| t.checked_add(s))
+        .and_then(|t| Time::try_from(t).ok())
+        .ok_or_else(|| format!("duration out of range: `{value}`"))?;
+    Ok(Some(total))
+}
+
+/// The time syntax where `UNLIMITED` makes no sense.
+fn bounded_time(value: &str) -> Result<Time, String> {
+    parse_time(value)?.ok_or_else(|| format!("must be a finite duration: `{value}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "\
+ClusterName=test
+SlurmctldHost=localhost
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+GresTypes=gpu
+PriorityType=priority/multifactor
+PriorityDecayHalfLife=0-0:30
+PriorityCalcPeriod=1
+PriorityMaxAge=0-0:10
+PriorityWeightAge=1000
+PriorityWeightFairshare=2000
+PriorityWeightJobSize=500
+PriorityWeightPartition=1000
+PriorityWeightTRES=CPU=100,GRES/gpu=400
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=5,bf_resolution=5,bf_window=30,bf_max_job_test=500,default_queue_depth=100,bf_continue
+NodeName=cpu[1-4] CPUs=4 RealMemory=8000 State=UNKNOWN
+NodeName=gpu[1-2] CPUs=4 RealMemory=16000 Gres=gpu:2
+PartitionName=cpu Nodes=cpu[1-4] Default=YES MaxTime=10 PriorityTier=1 PriorityJobFactor=1
+PartitionName=gpu Nodes=gpu[1-2] MaxTime=10 PriorityJobFactor=2
+";
+
+    /// One node and one partition, to append to settings under test.
+    const MIN: &str = "NodeName=n1\nPartitionName=p Nodes=n1\n";
+
+    fn p(text: &str) -> Result<SlurmConf, ConfError> {
+        parse(text, Path::new("test.conf"))
+    }
+
+    fn ok(text: &str) -> SlurmConf {
+        match p(text) {
+            Ok(conf) => conf,
+            Err(e) => panic!("unexpected error: {e}"),
+        }
+    }
+
+    /// The error, checked to name `line` and `field`.
+    fn err_at(text: &str, line: u64, field: &str) -> ConfError {
+        match p(text) {
+            Ok(conf) => panic!("expected an error, got {conf:?}"),
+            Err(e) => {
+                assert_eq!((e.line, e.field.as_str()), (line, field), "{e}");
+                assert_eq!(e.path, Path::new("test.conf"));
+                e
+            }
+        }
+    }
+
+    fn names(conf: &SlurmConf) -> Vec<&str> {
+        conf.nodes.iter().map(|n| n.name.as_str()).collect()
+    }
+
+    fn ignored(conf: &SlurmConf) -> Vec<(u64, &str)> {
+        conf.ignored.iter().map(|i| (i.line, i.key.as_str())).collect()
+    }
+
+    #[test]
+    fn sample_parses() {
+        let conf = ok(SAMPLE);
+        assert_eq!(names(&conf), ["cpu1", "cpu2", "cpu3", "cpu4", "gpu1", "gpu2"]);
+        for n in &conf.nodes[..4] {
+            assert_eq!((n.cpus, n.real_memory_mib, n.gpus, n.weight, n.line), (4, 8000, 0, 1, 17));
+        }
+        for n in &conf.nodes[4..] {
+            assert_eq!((n.cpus, n.real_memory_mib, n.gpus, n.weight, n.line), (4, 16000, 2, 1, 18));
+        }
+        let cpu = &conf.partitions[0];
+        assert_eq!(
+            cpu,
+            &PartitionDef {
+                name: "cpu".into(),
+                nodes: vec![0, 1, 2, 3],
+                max_time: Some(600),
+                default_time: None,
+                priority_tier: 1,
+                priority_job_factor: 1,
+                max_nodes: None,
+                default: true,
+                up: true,
+                line: 19,
+            }
+        );
+        let gpu = &conf.partitions[1];
+        assert_eq!((gpu.name.as_str(), &gpu.nodes[..], gpu.max_time), ("gpu", &[4, 5][..], Some(600)));
+        assert_eq!((gpu.priority_job_factor, gpu.default, gpu.line), (2, false, 20));
+        assert_eq!(conf.consumable, Consumable::CoreMemory);
+        let prio = &conf.priority;
+        assert!(prio.multifactor);
+        assert_eq!((prio.decay_half_life, prio.calc_period, prio.max_age), (1800, 60, 600));
+        assert_eq!(
+            (prio.weight_age, prio.weight_fairshare, prio.weight_job_size, prio.weight_partition),
+            (1000.0, 2000.0, 500.0, 1000.0)
+        );
+        assert_eq!((prio.weight_assoc, prio.weight_qos), (0.0, 0.0));
+        assert_eq!(prio.weight_tres, vec![("cpu".to_string(), 100.0), ("gres/gpu".to_string(), 400.0)]);
+        let s = &conf.scheduler;
+        assert!(s.backfill && s.bf_continue);
+        assert_eq!((s.bf_interval, s.bf_resolution, s.bf_window), (5, 5, 1800));
+        assert_eq!((s.bf_max_job_test, s.default_queue_depth, s.sched_interval), (500, 100, 60));
+        assert!(s.other.is_empty());
+        assert_eq!(ignored(&conf), [(1, "ClusterName"), (2, "SlurmctldHost"), (5, "GresTypes"), (17, "State")]);
+        assert_eq!(conf.path, Path::new("test.conf"));
+    }
+
+    #[test]
+    fn hostlists_expand() {
+        let ok_list = |expr: &str| expand_hostlist(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        assert_eq!(ok_list("cpu[1-4]"), ["cpu1", "cpu2", "cpu3", "cpu4"]);
+        assert_eq!(ok_list("gpu[01-02]"), ["gpu01", "gpu02"]);
+        assert_eq!(ok_list("n[8-10]"), ["n8", "n9", "n10"]);
+        assert_eq!(ok_list("n[098-100]"), ["n098", "n099", "n100"]);
+        assert_eq!(ok_list("a[1,3-5]"), ["a1", "a3", "a4", "a5"]);
+        assert_eq!(ok_list("n1,n2,x[1-2]"), ["n1", "n2", "x1", "x2"]);
+        assert_eq!(ok_list("r[1-2]n[1-2]-ib"), ["r1n1-ib", "r1n2-ib", "r2n1-ib", "r2n2-ib"]);
+        assert_eq!(ok_list("localhost"), ["localhost"]);
+        for bad in ["n[1-", "n]1", "n[]", "n[a-b]", "n[3-1]", "n[[1]]", "n[1-99999999999999999999]", "n[0-9999999]"] {
+            assert!(expand_hostlist(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn node_lines_expand_with_lists_and_padding() {
+        let conf = ok("NodeName=n1,x[1-2] CPUs=2\nNodeName=gpu[01-02],a[1,3-4]\nPartitionName=p Nodes=ALL\n");
+        assert_eq!(names(&conf), ["n1", "x1", "x2", "gpu01", "gpu02", "a1", "a3", "a4"]);
+        assert_eq!(conf.partitions[0].nodes, (0..8).collect::<Vec<_>>());
+        let e = err_at("NodeName=n[1-\nPartitionName=p Nodes=ALL\n", 1, "NodeName");
+        assert!(e.detail.contains("unclosed"), "{e}");
+    }
+
+    #[test]
+    fn continuation_lines_join() {
+        let conf = ok("NodeName=n[1-2] \\\n  CPUs=8 \\\n  RealMemory=100\nPartitionName=p \\\nNodes=n1\n");
+        assert_eq!((conf.nodes[1].cpus, conf.nodes[1].real_memory_mib, conf.nodes[1].line), (8, 100, 1));
+        assert_eq!(conf.partitions[0].line, 4);
+        // An error on the third physical line names the logical line's first.
+        err_at("# head\nNodeName=n1 \\\n  CPUs=4 \\\n  Weight=x\nPartitionName=p Nodes=n1\n", 2, "NodeName=n1 Weight");
+        // A trailing backslash at the end of the file ends the line.
+        assert_eq!(ok("NodeName=n1\nPartitionName=p Nodes=n1 \\").partitions.len(), 1);
+    }
+
+    #[test]
+    fn comments_quotes_and_case() {
+        let text =
+            "# comment\n\n  nodename=n1 cpus=2 # trailing\nPARTITIONNAME=p nodes=n1 ClusterName=\"a # b\" State=up\n";
+        let conf = ok(text);
+        assert_eq!(conf.nodes[0].cpus, 2);
+        assert!(conf.partitions[0].up);
+        assert_eq!(ignored(&conf), [(4, "ClusterName")]);
+        let conf = ok(&format!("SlurmctldParameters=\"a b\" AuthType=auth/munge\n{MIN}"));
+        assert_eq!(ignored(&conf), [(1, "SlurmctldParameters"), (1, "AuthType")]);
+        err_at(&format!("ClusterName=\"open\n{MIN}"), 1, "syntax");
+        err_at(&format!("ClusterName=a stray\n{MIN}"), 1, "syntax");
+    }
+
+    #[test]
+    fn node_defaults_apply_to_later_lines() {
+        let text = "NodeName=a1 CPUs=1\nNodeName=DEFAULT CPUs=16 RealMemory=64000 Gres=gpu:1 Weight=5 State=UNKNOWN\n\
+                    NodeName=b[1-2]\nNodeName=c1 CPUs=2 Gres=gpu:a100:4\nNodeName=DEFAULT Weight=7\nNodeName=d1\n\
+                    PartitionName=p Nodes=ALL\n";
+        let conf = ok(text);
+        let got: Vec<_> =
+            conf.nodes.iter().map(|n| (n.name.as_str(), n.cpus, n.real_memory_mib, n.gpus, n.weight)).collect();
+        assert_eq!(
+            got,
+            [
+                ("a1", 1, 1, 0, 1),
+                ("b1", 16, 64000, 1, 5),
+                ("b2", 16, 64000, 1, 5),
+                ("c1", 2, 64000, 4, 5),
+                ("d1", 16, 64000, 1, 7)
+            ]
+        );
+        // The DEFAULT line's unmodelled key is listed once, on its line.
+        assert_eq!(ignored(&conf), [(2, "State")]);
+    }
+
+    #[test]
+    fn cpus_from_topology() {
+        let conf = ok(
+            "NodeName=a Sockets=2 CoresPerSocket=8 ThreadsPerCore=2\nNodeName=b Boards=2 Sockets=2 CoresPerSocket=4\n\
+                       NodeName=c CPUs=3 Sockets=2 CoresPerSocket=8\nNodeName=d\nPartitionName=p Nodes=ALL\n",
+        );
+        let cpus: Vec<u32> = conf.nodes.iter().map(|n| n.cpus).collect();
+        assert_eq!(cpus, [32, 16, 3, 1]);
+        err_at(&format!("NodeName=x Sockets=65536 CoresPerSocket=65536\n{MIN}"), 1, "NodeName=x CPUs");
+        err_at(&format!("NodeName=x CPUs=0\n{MIN}"), 1, "NodeName=x CPUs");
+    }
+
+    #[test]
+    fn gres_forms() {
+        let gpus = |gres: &str| parse_gres(gres).map(|(n, _)| n);
+        assert_eq!(gpus("gpu:4"), Ok(4));
+        assert_eq!(gpus("gpu:a100:4"), Ok(4));
+        assert_eq!(gpus("gpu:4(S:0-1)"), Ok(4));
+        assert_eq!(gpus("gpu:a100:2(S:0,1),gpu:v100:1"), Ok(3));
+        assert_eq!(parse_gres("mps:100,gpu:2,nic:1"), Ok((2, vec!["mps".to_string(), "nic".to_string()])));
+        let conf = ok("NodeName=n1 Gres=gpu:2,mps:200\nPartitionName=p Nodes=n1\n");
+        assert_eq!(conf.nodes[0].gpus, 2);
+        assert_eq!(ignored(&conf), [(1, "Gres: mps")]);
+    }
+
+    #[test]
+    fn gres_errors() {
+        let e = err_at(&format!("NodeName=g[1-2] Gres=gpu\n{MIN}"), 1, "NodeName=g[1-2] Gres");
+        assert!(e.detail.contains("no count"), "{e}");
+        let e = err_at(&format!("ClusterName=c\nNodeName=g1 Gres=gpu:a100\n{MIN}"), 2, "NodeName=g1 Gres");
+        assert!(e.detail.contains("a100"), "{e}");
+        err_at(&format!("NodeName=g1 Gres=gpu:x:-1\n{MIN}"), 1, "NodeName=g1 Gres");
+        err_at(&format!("NodeName=g1 Gres=gpu:4294967296\n{MIN}"), 1, "NodeName=g1 Gres");
+    }
+
+    #[test]
+    fn node_defined_twice() {
+        let e = err_at("NodeName=n[1-3]\nNodeName=n3\nPartitionName=p Nodes=ALL\n", 2, "NodeName=n3");
+        assert!(e.detail.contains("`n3`") && e.detail.contains("line 1"), "{e}");
+        err_at("NodeName=n1,n1\nPartitionName=p Nodes=ALL\n", 1, "NodeName=n1,n1");
+    }
+
+    #[test]
+    fn node_numbers_checked() {
+        err_at(&format!("NodeName=x RealMemory=8G\n{MIN}"), 1, "NodeName=x RealMemory");
+        err_at(&format!("NodeName=x Weight=4294967296\n{MIN}"), 1, "NodeName=x Weight");
+        err_at(&format!("NodeName=x CPUs=-4\n{MIN}"), 1, "NodeName=x CPUs");
+        let conf = ok(&format!("NodeName=x RealMemory=18446744073709551615 Weight=4294967295\n{MIN}"));
+        assert_eq!((conf.nodes[0].real_memory_mib, conf.nodes[0].weight), (u64::MAX, u32::MAX));
+    }
+
+    #[test]
+    fn partitions_resolve_in_node_order() {
+        let text = "PartitionName=early Nodes=b,a[2-1]\n";
+        err_at(&format!("NodeName=a[1-2],b\n{text}"), 2, "PartitionName=early Nodes");
+        let text = "PartitionName=early Nodes=b,a2,a1,b MaxNodes=UNLIMITED\nNodeName=a[1-2],b\n\
+                    PartitionName=late Nodes=a2 MaxNodes=3 State=DRAIN DefaultTime=1-0\n";
+        let conf = ok(text);
+        assert_eq!(conf.partitions[0].nodes, [0, 1, 2]);
+        assert_eq!((conf.partitions[0].max_nodes, conf.partitions[0].line), (None, 1));
+        let late = &conf.partitions[1];
+        assert_eq!(
+            (&late.nodes[..], late.max_nodes, late.up, late.default_time),
+            (&[1][..], Some(3), false, Some(86_400))
+        );
+    }
+
+    #[test]
+    fn partition_defaults_apply() {
+        let text = "NodeName=n[1-3]\nPartitionName=DEFAULT MaxTime=1:00:00 PriorityTier=5 Nodes=n[1-2] OverSubscribe=NO\n\
+                    PartitionName=a\nPartitionName=b Nodes=n3 MaxTime=INFINITE\n";
+        let conf = ok(text);
+        let a = &conf.partitions[0];
+        assert_eq!((&a.nodes[..], a.max_time, a.priority_tier, a.line), (&[0, 1][..], Some(3600), 5, 3));
+        let b = &conf.partitions[1];
+        assert_eq!((&b.nodes[..], b.max_time, b.priority_tier), (&[2][..], None, 5));
+        assert_eq!(conf.partitions.len(), 2);
+        assert_eq!(ignored(&conf), [(2, "OverSubscribe")]);
+    }
+
+    #[test]
+    fn partition_errors() {
+        let e = err_at("NodeName=n[1-2]\nPartitionName=p Nodes=n1,n7\n", 2, "PartitionName=p Nodes");
+        assert!(e.detail.contains("`n7`"), "{e}");
+        assert_eq!(e.to_string(), format!("test.conf:2: PartitionName=p Nodes: {}", e.detail));
+        let e = err_at("NodeName=n1\nPartitionName=p MaxTime=5\n", 2, "PartitionName=p Nodes");
+        assert!(e.detail.contains("a partition over no nodes"), "{e}");
+        let e = err_at("NodeName=n1\nPartitionName=p Nodes=\n", 2, "PartitionName=p Nodes");
+        assert!(e.detail.contains("a partition over no nodes"), "{e}");
+        err_at("NodeName=n1\nPartitionName=p Nodes=n1\nPartitionName=p Nodes=n1\n", 3, "PartitionName=p");
+        err_at("NodeName=n1\nPartitionName=p Nodes=n1 State=SLEEPY\n", 2, "PartitionName=p State");
+        err_at("NodeName=n1\nPartitionName=p Nodes=n1 Default=maybe\n", 2, "PartitionName=p Default");
+        err_at("NodeName=n1\nPartitionName=p Nodes=n1 MaxTime=1:2:3:4\n", 2, "PartitionName=p MaxTime");
+        err_at("NodeName=n1\nPartitionName=p Nodes=n1 MaxNodes=lots\n", 2, "PartitionName=p MaxNodes");
+        err_at("NodeName=n1\nPartitionName=p Nodes=n1 PriorityTier=4294967296\n", 2, "PartitionName=p PriorityTier");
+    }
+
+    #[test]
+    fn whole_file_errors() {
+        let e = err_at("ClusterName=c\n", 0, "NodeName");
+        assert!(e.detail.contains("no nodes defined"), "{e}");
+        let e = err_at("NodeName=n1\n", 0, "PartitionName");
+        assert!(e.detail.contains("no PartitionName line"), "{e}");
+        err_at("ClusterName=c NodeName=n1\n", 1, "NodeName");
+    }
+
+    #[test]
+    fn priority_settings() {
+        let conf = ok(&format!(
+            "PriorityType=priority/basic\nPriorityWeightQOS=7 PriorityWeightAssoc=4294967295\n\
+             PriorityFavorSmall=YES PriorityFlags=small_relative_to_time,,max_tres\n\
+             PriorityWeightTRES=CPU=1000,Mem=0.5,GRES/gpu=3000\nPriorityUsageResetPeriod=NONE\n\
+             PriorityWeightFoo=3\n{MIN}"
+        ));
+        let prio = &conf.priority;
+        assert!(!prio.multifactor && prio.favor_small);
+        assert_eq!((prio.weight_qos, prio.weight_assoc), (7.0, f64::from(u32::MAX)));
+        assert_eq!(prio.flags, ["SMALL_RELATIVE_TO_TIME", "MAX_TRES"]);
+        assert_eq!(
+            prio.weight_tres,
+            [("cpu".to_string(), 1000.0), ("mem".to_string(), 0.5), ("gres/gpu".to_string(), 3000.0)]
+        );
+        assert_eq!((prio.decay_half_life, prio.max_age, prio.calc_period), (7 * 86_400, 7 * 86_400, 300));
+        assert_eq!(ignored(&conf), [(5, "PriorityUsageResetPeriod"), (6, "PriorityWeightFoo")]);
+    }
+
+    #[test]
+    fn priority_errors() {
+        err_at(&format!("PriorityType=priority/fancy\n{MIN}"), 1, "PriorityType");
+        let e = err_at(&format!("ClusterName=x\npriorityWeightAge=lots\n{MIN}"), 2, "priorityWeightAge");
+        assert!(e.detail.contains("lots"), "{e}");
+        err_at(&format!("PriorityWeightFairshare=-1\n{MIN}"), 1, "PriorityWeightFairshare");
+        err_at(&format!("PriorityWeightJobSize=4294967296\n{MIN}"), 1, "PriorityWeightJobSize");
+        err_at(&format!("PriorityWeightPartition=1.5\n{MIN}"), 1, "PriorityWeightPartition");
+        err_at(&format!("PriorityWeightTRES=CPU=x\n{MIN}"), 1, "PriorityWeightTRES");
+        err_at(&format!("PriorityWeightTRES=CPU\n{MIN}"), 1, "PriorityWeightTRES");
+        err_at(&format!("PriorityWeightTRES=CPU=NaN\n{MIN}"), 1, "PriorityWeightTRES");
+        err_at(&format!("PriorityDecayHalfLife=soon\n{MIN}"), 1, "PriorityDecayHalfLife");
+        err_at(&format!("PriorityMaxAge=UNLIMITED\n{MIN}"), 1, "PriorityMaxAge");
+        err_at(&format!("PriorityCalcPeriod=5x\n{MIN}"), 1, "PriorityCalcPeriod");
+        err_at(&format!("PriorityFavorSmall=perhaps\n{MIN}"), 1, "PriorityFavorSmall");
+    }
+
+    #[test]
+    fn priority_durations() {
+        let conf = ok(&format!("PriorityDecayHalfLife=14-0\nPriorityMaxAge=1-12\nPriorityCalcPeriod=0:30\n{MIN}"));
+        let prio = &conf.priority;
+        assert_eq!((prio.decay_half_life, prio.max_age, prio.calc_period), (14 * 86_400, 36 * 3600, 30));
+        assert_eq!(ok(&format!("PriorityDecayHalfLife=0\n{MIN}")).priority.decay_half_life, 0);
+    }
+
+    #[test]
+    fn scheduler_settings() {
+        let conf = ok(&format!(
+            "SchedulerType=sched/builtin\nSchedulerParameters=sched_interval=10,bf_max_job_test=7,max_rpc_cnt=150,\
+             ,bf_busy_nodes\n{MIN}"
+        ));
+        let s = &conf.scheduler;
+        assert!(!s.backfill && !s.bf_continue);
+        assert_eq!((s.sched_interval, s.bf_max_job_test, s.bf_window), (10, 7, 1440 * 60));
+        assert_eq!(s.other, ["max_rpc_cnt=150", "bf_busy_nodes"]);
+        assert_eq!(
+            ignored(&conf),
+            [(2, "SchedulerParameters: max_rpc_cnt"), (2, "SchedulerParameters: bf_busy_nodes")]
+        );
+    }
+
+    #[test]
+    fn scheduler_errors() {
+        err_at(&format!("SchedulerType=sched/gang\n{MIN}"), 1, "SchedulerType");
+        let e = err_at(&format!("SchedulerParameters=bf_window=1d\n{MIN}"), 1, "SchedulerParameters bf_window");
+        assert!(e.detail.contains("1d"), "{e}");
+        err_at(
+            &format!("SchedulerParameters=bf_continue,bf_resolution=0\n{MIN}"),
+            1,
+            "SchedulerParameters bf_resolution",
+        );
+        err_at(&format!("SchedulerParameters=bf_interval\n{MIN}"), 1, "SchedulerParameters bf_interval");
+        err_at(
+            &format!("SchedulerParameters=default_queue_depth=-1\n{MIN}"),
+            1,
+            "SchedulerParameters default_queue_depth",
+        );
+        err_at(
+            &format!("SchedulerParameters=bf_max_job_test=4294967296\n{MIN}"),
+            1,
+            "SchedulerParameters bf_max_job_test",
+        );
+    }
+
+    #[test]
+    fn select_settings() {
+        assert_eq!(ok(MIN).consumable, Consumable::Core);
+        assert_eq!(
+            ok(&format!("SelectType=select/cons_res\nSelectTypeParameters=CR_CPU\n{MIN}")).consumable,
+            Consumable::Core
+        );
+        let conf = ok(&format!("SelectTypeParameters=CR_CPU_Memory,CR_ONE_TASK_PER_CORE\n{MIN}"));
+        assert_eq!(conf.consumable, Consumable::CoreMemory);
+        assert_eq!(ignored(&conf), [(1, "SelectTypeParameters: CR_ONE_TASK_PER_CORE")]);
+        let e = err_at(&format!("SelectType=select/linear\n{MIN}"), 1, "SelectType");
+        assert!(e.detail.contains("only select/cons_tres and select/cons_res are modelled"), "{e}");
+        for value in ["CR_Memory", "CR_Socket", "CR_Socket_Memory"] {
+            let e = err_at(&format!("SelectTypeParameters={value}\n{MIN}"), 1, "SelectTypeParameters");
+            assert!(e.detail.contains("not modelled"), "{e}");
+        }
+        err_at(&format!("SelectTypeParameters=CR_Whatever\n{MIN}"), 1, "SelectTypeParameters");
+    }
+
+    #[test]
+    fn ignored_lines_listed() {
+        let text = "Include /etc/slurm/other.conf\nDownNodes=n1 State=DOWN Reason=x\nNodeSet=ns Nodes=n1\n\
+                    NodeName=n1 NodeAddr=10.0.0.1 NodeHostname=h Port=1 Features=a,b State=IDLE\n\
+                    PartitionName=p Nodes=n1 AllowGroups=ALL\n";
+        let conf = ok(text);
+        assert_eq!(
+            ignored(&conf),
+            [
+                (1, "Include"),
+                (2, "DownNodes"),
+                (3, "NodeSet"),
+                (4, "NodeAddr"),
+                (4, "NodeHostname"),
+                (4, "Port"),
+                (4, "Features"),
+                (4, "State"),
+                (5, "AllowGroups")
+            ]
+        );
+    }
+
+    #[test]
+    fn time_syntax() {
+        let cases = [
+            ("10", Some(600)),
+            ("10:30", Some(630)),
+            ("1:02:03", Some(3723)),
+            ("2-3", Some(2 * 86_400 + 3 * 3600)),
+            ("2-3:04", Some(2 * 86_400 + 3 * 3600 + 240)),
+            ("2-3:04:05", Some(2 * 86_400 + 3 * 3600 + 245)),
+            ("0", Some(0)),
+            ("UNLIMITED", None),
+            ("infinite", None),
+            ("-1", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_time(text), Ok(want), "{text}");
+        }
+        for bad in
+            ["", "x", "1:2:3:4", "1-2:3:4:5", "-5", "1-", "1.5", "1:-2", "99999999999999999999", "213503982334601-0"]
+        {
+            assert!(parse_time(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        let odd = [
+            "",
+            "\\",
+            "=",
+            "==",
+            "\"",
+            "#",
+            "NodeName",
+            "NodeName=",
+            "NodeName=\"\"",
+            "NodeName=é[1-2]ü CPUs=ß",
+            "PartitionName=ü Nodes=é",
+            "NodeName=[",
+            "NodeName=]",
+            "NodeName=a[1-2",
+            "Gres=gpu:",
+            "NodeName=x Gres=(((",
+            "NodeName=x Gres=gpu:2(S:0",
+            "SchedulerParameters==,=,bf_window=",
+            "PriorityWeightTRES==,=1",
+            "NodeName=DEFAULT\nPartitionName=DEFAULT",
+            "NodeName=a\u{00a0}b",
+            "\u{feff}NodeName=a",
+        ];
+        for text in odd {
+            let _ = p(text);
+            let _ = p(&format!("{text}\n{MIN}"));
+            let _ = p(&format!("{MIN}{text}\n"));
+        }
+        assert_eq!(ok(&format!("\u{feff}{MIN}")).nodes.len(), 1);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "(?s).{0,200}") {
+            let _ = p(&text);
+            let _ = p(&format!("{MIN}{text}"));
+        }
+
+        #[test]
+        fn structured_text_never_panics(text in "([A-Za-z=\\[\\]0-9,:\\-\"#\\\\() \n]|NodeName=|PartitionName=|Gres=gpu){0,60}") {
+            let _ = p(&text);
+            let _ = p(&format!("{MIN}{text}"));
+        }
+    }
+}

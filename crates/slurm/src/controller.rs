@@ -1,0 +1,835 @@
+//! The controller: Slurm's queue, its main scheduler and its backfill
+//! scheduler on one machine, as a kernel model.
+//!
+//! Sources: Slurm 22.05, `src/slurmctld/controller.c`
+//! (`_slurmctld_background`), `src/slurmctld/job_scheduler.c` (`schedule`,
+//! `sort_job_queue2`), `src/plugins/sched/backfill/backfill.c`
+//! (`backfill_agent`, `_more_work`, `_attempt_backfill`, `_add_reservation`,
+//! `_test_resv_overlap`), `src/plugins/select/cons_common/job_test.c`
+//! (`_will_run_test`), the documents `sched_config.html` and `slurm.conf(5)`
+//! (SchedulerParameters).
+//!
+//! Contract:
+//! - The queue is ordered by partition `PriorityTier` (higher first), then
+//!   priority (higher first), then submit time, then job id.
+//! - Same-instant order ([`crate::instant`]): job ends, submissions,
+//!   the priority tick, the main scheduler, the backfill scheduler. So every
+//!   start at `t` sees every end and submission at `t`.
+//! - The main scheduler runs at every job end (its epilog complete calls
+//!   `schedule()` at once), in the background loop's pass for submissions,
+//!   and in that loop's full pass every `sched_interval`. The background
+//!   loop's pass comes `batch_sched_delay` (3 s) after its own previous pass
+//!   (batch or full; `last_sched_time`), at once if that is past; a full
+//!   pass takes the submissions before it. It walks the queue (at most
+//!   `default_queue_depth` + 1 jobs, all of them in a full pass) and starts
+//!   each job that fits now on its partition's nodes. When a job does not
+//!   fit, its partition is blocked for the rest of the pass: no later job of
+//!   it is tried, and its nodes are withheld from the jobs of other
+//!   partitions.
+//! - The backfill scheduler runs `bf_interval` after its previous pass once
+//!   something changed in that pass's second or later (`_more_work`: a
+//!   submission, start or end, a main pass that left a job waiting, new
+//!   priorities of pending jobs), at once if the interval is past: Slurm's
+//!   agent checks every second for work once its interval is over.
+//! - A backfill pass walks the queue (at most `bf_max_job_test` jobs). Each
+//!   job is tested from `start_res` (now at first) on the nodes of its
+//!   partition that no reservation holds from `start_res` to `start_res` +
+//!   its limit (a reservation that begins at that end counts). The will-run
+//!   test gives its start and nodes: now if it fits the free resources, else
+//!   the expected end (start plus limit) of the last running job of the
+//!   first batch after which it fits; the running jobs are taken away in the
+//!   order of their expected ends, up to a barrier (the first one's end
+//!   rounded up to 30 s of the epoch) plus a window of 30 s that doubles
+//!   after each batch. If a reservation of the partition's nodes ends after
+//!   `start_res` and before that start (`later_start`), the job is tested
+//!   again from there. A job that can start now starts; one that cannot,
+//!   within `bf_window`, has its nodes reserved against the jobs after it
+//!   from its start to its expected end, both rounded down to
+//!   `bf_resolution`, unless they overlap another reservation (then it is
+//!   tested again from its start). A pass stops early once no later job of
+//!   the queue could fit now even with no reservation (it could only
+//!   reserve, and reservations last one pass).
+//! - The periodic events (priority ticks, full main passes) keep the phase
+//!   of slurmctld's start ([`Controller::started_at`]; the first submission
+//!   when unknown).
+//! - A job runs for its run time, cut at its time limit.
+//! - Deterministic: no hash order, no wall clock.
+
+use std::sync::Arc;
+
+use crate::conf::SchedulerSettings;
+use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, TICK};
+use crate::machine::{Machine, Need};
+use crate::priority::{FairTree, Fixed, Multifactor};
+use slasim_sim::kernel::{Model, Outbox, Scheduled};
+use slasim_sim::model::{Batched, Buffers, Finish};
+use slasim_sim::port::Receive;
+use slasim_sim::units::Time;
+
+/// Slurm's `batch_sched_delay` default: seconds between a pass and the
+/// next one a batch submission asks for.
+pub const BATCH_SCHED_DELAY: Time = 3;
+
+/// A job as the controller holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Queued {
+    /// Its partition.
+    pub partition: u16,
+    /// Its user association (user in account).
+    pub assoc: u32,
+    /// What it takes on each node.
+    pub need: Need,
+    /// Its time limit.
+    pub limit: Time,
+    /// How long it runs (cut at the limit).
+    pub run: Time,
+    /// Submit time.
+    pub submit: Time,
+    /// Slurm's job id (the queue's last tie-break).
+    pub id: u64,
+    /// Its factors that never change.
+    pub fixed: Fixed,
+}
+
+/// What happened to a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Outcome {
+    /// Start (−1: never started).
+    pub start: Time,
+    /// End (−1: never ended).
+    pub end: Time,
+    /// Its priority when it started.
+    pub priority: u32,
+    /// Started by the backfill scheduler.
+    pub backfilled: bool,
+    /// Its first node.
+    pub first_node: u32,
+}
+
+/// Counters of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counters {
+    /// Main scheduler passes.
+    pub main_passes: u64,
+    /// Backfill passes run.
+    pub backfill_passes: u64,
+    /// Backfill passes skipped (nothing changed).
+    pub backfill_skipped: u64,
+    /// Jobs started by the main scheduler.
+    pub main_starts: u64,
+    /// Jobs started by backfill.
+    pub backfill_starts: u64,
+}
+
+/// A message of the controller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ControllerMsg {
+    /// A job is submitted.
+    Submit(u32),
+    /// A job ends.
+    End(u32),
+    /// The priority calculation period.
+    Tick,
+    /// The main scheduler.
+    Main(Pass),
+    /// The backfill scheduler.
+    Backfill,
+}
+
+/// What runs a main scheduler pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    /// A job's end (its epilog complete: `schedule()` at once).
+    JobEnd,
+    /// The background loop, for the submissions since its previous pass
+    /// (`job_sched_cnt`), at least `batch_sched_delay` after that pass.
+    Batch,
+    /// The background loop's full pass, every `sched_interval` (re-arms itself).
+    Full,
+}
+
+/// The controller model.
+pub struct Controller {
+    machine: Machine,
+    sched: SchedulerSettings,
+    priority: Multifactor,
+    fairshare: FairTree,
+    jobs: Arc<[Queued]>,
+    outcome: Vec<Outcome>,
+    /// Current priority of each pending job.
+    prio: Vec<u32>,
+    /// Nodes of each started job (`nodes[first..first + need.nodes]`).
+    nodes: Vec<u32>,
+    node_at: Vec<u32>,
+    /// Pending jobs, in queue order.
+    queue: Vec<u32>,
+    /// Running jobs.
+    running: Vec<u32>,
+    last_tick: Time,
+    done: usize,
+    /// The last change the backfill scheduler sees (`last_job_update`).
+    changed_at: Time,
+    /// A job end's main pass is already due at this time.
+    main_due: Time,
+    /// The background loop's pass for submissions, when one is due.
+    batch_due: Option<Time>,
+    /// The background loop's last pass (`last_sched_time`): a batch or a
+    /// full pass, never a job end's.
+    last_background: Time,
+    /// When each periodic event is next due (`None`: not armed while idle).
+    next_tick: Option<Time>,
+    next_main: Option<Time>,
+    /// The backfill pass asked for, if any.
+    next_backfill: Option<Time>,
+    /// The last backfill pass.
+    last_backfill: Time,
+    /// slurmctld's start on the workload's time axis: the periodic events'
+    /// phase (the first submission when unknown).
+    origin: Time,
+    counters: Counters,
+    // Scratch, reused across passes.
+    found: Vec<u32>,
+    blocked_node: Vec<u64>,
+    blocked_part: Vec<u64>,
+    pass: u64,
+    releases: Vec<(Time, u32)>,
+    scratch: Vec<crate::machine::Resources>,
+    reserved: Vec<Vec<(Time, Time)>>,
+    /// Reservations made in this backfill pass.
+    reservation_count: usize,
+    /// Nodes marked with `stamp` are available to the job tested.
+    mark: Vec<u64>,
+    stamp: u64,
+    /// The Unix time of the workload's time 0: the will-run test's batches
+    /// are aligned on the epoch.
+    epoch: Time,
+    most: Vec<crate::machine::Resources>,
+    buffers: Buffers<ControllerMsg>,
+}
+
+impl Controller {
+    /// A controller of `machine` for `jobs`, whose associations belong to
+    /// `assoc_accounts` of `accounts` accounts.
+    pub fn new(
+        machine: Machine,
+        sched: SchedulerSettings,
+        priority: Multifactor,
+        jobs: Arc<[Queued]>,
+        accounts: usize,
+        assoc_accounts: &[u32],
+    ) -> Controller {
+        let n = jobs.len();
+        let nodes = machine.size.len();
+        let parts = machine.partitions.len();
+        Controller {
+            scratch: machine.free.clone(),
+            reserved: vec![Vec::new(); nodes],
+            reservation_count: 0,
+            mark: vec![0; nodes],
+            stamp: 0,
+            epoch: 0,
+            most: Vec::new(),
+            blocked_node: vec![0; nodes],
+            blocked_part: vec![0; parts],
+            machine,
+            sched,
+            priority,
+            fairshare: FairTree::new(accounts, assoc_accounts),
+            jobs,
+            outcome: vec![Outcome { start: -1, end: -1, ..Outcome::default() }; n],
+            prio: vec![0; n],
+            nodes: Vec::new(),
+            node_at: vec![0; n],
+            queue: Vec::new(),
+            running: Vec::new(),
+            last_tick: 0,
+            done: 0,
+            changed_at: Time::MIN / 2,
+            main_due: -1,
+            batch_due: None,
+            last_background: Time::MIN / 2,
+            next_tick: None,
+            next_main: None,
+            next_backfill: None,
+            last_backfill: Time::MIN / 2,
+            origin: 0,
+            counters: Counters::default(),
+            found: Vec::new(),
+            pass: 0,
+            releases: Vec::new(),
+            buffers: Buffers::default(),
+        }
+    }
+
+    /// The same controller started at `origin` on the workload's time axis
+    /// (slurmctld's start: the phase of its periodic events).
+    pub fn started_at(mut self, origin: Time) -> Controller {
+        self.origin = origin;
+        self.last_tick = origin;
+        self
+    }
+
+    /// The same controller on a workload whose time 0 is Unix time `epoch`.
+    pub fn at_epoch(mut self, epoch: Time) -> Controller {
+        self.epoch = epoch;
+        self
+    }
+
+    /// The queue order: tier, priority (higher first), submit, id.
+    #[inline]
+    fn before(&self, a: u32, b: u32) -> std::cmp::Ordering {
+        let (ja, jb) = (&self.jobs[a as usize], &self.jobs[b as usize]);
+        let tier = |j: &Queued| self.machine.partitions[j.partition as usize].priority_tier;
+        tier(jb)
+            .cmp(&tier(ja))
+            .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
+            .then(ja.submit.cmp(&jb.submit))
+            .then(ja.id.cmp(&jb.id))
+    }
+
+    fn sort_queue(&mut self) {
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.sort_by(|&a, &b| self.before(a, b));
+        self.queue = queue;
+    }
+
+    fn submit(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        let job = &self.jobs[j as usize];
+        self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
+        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+        self.queue.insert(at, j);
+        self.touch(now, outbox);
+        self.arm(now, outbox);
+        // A batch job is first tried by the background loop's pass, at least
+        // `batch_sched_delay` after that loop's previous pass (job ends'
+        // passes do not count: controller.c, `last_sched_time`).
+        if self.batch_due.is_none() {
+            let at = now.max(self.last_background + BATCH_SCHED_DELAY);
+            self.batch_due = Some(at);
+            outbox.push(Scheduled::me(at, MAIN, ControllerMsg::Main(Pass::Batch)));
+        }
+    }
+
+    /// Arms the periodic events not armed (after an idle spell), each on
+    /// its own phase: the next multiple of its period.
+    fn arm(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        let origin = self.origin;
+        let next = |period: Time| origin + ((now - origin).div_euclid(period) + 1) * period;
+        if self.next_tick.is_none() {
+            let t = next(self.priority.settings().calc_period.max(1));
+            self.next_tick = Some(t);
+            outbox.push(Scheduled::me(t, TICK, ControllerMsg::Tick));
+        }
+        if self.next_main.is_none() {
+            let t = next(self.sched.sched_interval.max(1));
+            self.next_main = Some(t);
+            outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main(Pass::Full)));
+        }
+    }
+
+    /// Something changed: the backfill scheduler runs `bf_interval` after its
+    /// previous pass, or now if that is past (Slurm's agent checks every
+    /// second for work once its interval is over).
+    fn touch(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        self.changed_at = now;
+        self.arm_backfill(now, outbox);
+    }
+
+    fn arm_backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        if self.sched.backfill && self.next_backfill.is_none() {
+            let at = now.max(self.last_backfill + self.sched.bf_interval.max(1));
+            self.next_backfill = Some(at);
+            outbox.push(Scheduled::me(at, BACKFILL, ControllerMsg::Backfill));
+        }
+    }
+
+    /// Re-arms a periodic event that just fired, unless the machine is idle.
+    fn rearm(&self, now: Time, period: Time, due: &mut Option<Time>) -> Option<Time> {
+        *due = if self.idle() { None } else { Some(now + period.max(1)) };
+        *due
+    }
+
+    fn idle(&self) -> bool {
+        self.queue.is_empty() && self.running.is_empty()
+    }
+
+    fn main_at(&mut self, at: Time, outbox: &mut Outbox<ControllerMsg>) {
+        if self.main_due != at {
+            self.main_due = at;
+            outbox.push(Scheduled::me(at, MAIN, ControllerMsg::Main(Pass::JobEnd)));
+        }
+    }
+
+    fn start(&mut self, now: Time, j: u32, backfilled: bool, outbox: &mut Outbox<ControllerMsg>) {
+        let job = &self.jobs[j as usize];
+        self.machine.take(&self.found, &job.need);
+        self.node_at[j as usize] = self.nodes.len() as u32;
+        self.nodes.extend_from_slice(&self.found);
+        let end = now + job.run.min(job.limit);
+        self.outcome[j as usize] = Outcome {
+            start: now,
+            end,
+            priority: self.prio[j as usize],
+            backfilled,
+            first_node: self.found.first().copied().unwrap_or(0),
+        };
+        self.running.push(j);
+        self.touch(now, outbox);
+        outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
+    }
+
+    fn end(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        let job = &self.jobs[j as usize];
+        let first = self.node_at[j as usize] as usize;
+        let nodes = &self.nodes[first..first + job.need.nodes as usize];
+        self.machine.give(nodes, &job.need);
+        if let Some(i) = self.running.iter().position(|&r| r == j) {
+            self.running.swap_remove(i);
+        }
+        self.done += 1;
+        self.touch(now, outbox);
+        self.main_at(now, outbox);
+    }
+
+    /// The decay thread: usage decayed and charged, fair-share ranked,
+    /// pending priorities recomputed.
+    fn tick(&mut self, now: Time) {
+        let half_life = self.priority.settings().decay_half_life;
+        // Slurm's decay factor per second, its own approximation of 2^(−1/half-life).
+        let d = if half_life > 0 { 1.0 - 0.693 / half_life as f64 } else { 1.0 };
+        let elapsed = now - self.last_tick;
+        if elapsed > 0 {
+            self.fairshare.decay(d.powf(elapsed as f64));
+        }
+        // Slurm 22.05 charges usage only here, to the jobs running now, for
+        // the time since the previous tick: what a job ran after the last
+        // tick before its end is never charged (seen in RawUsage against the
+        // jobs' CPU-seconds on a real slurmctld; see the guide's departures).
+        let since = self.last_tick;
+        for &j in &self.running {
+            let (job, outcome) = (&self.jobs[j as usize], &self.outcome[j as usize]);
+            let from = outcome.start.max(since);
+            if now > from {
+                let r = (now - from) as f64;
+                self.fairshare.charge(job.assoc, f64::from(job.need.cpus * job.need.nodes) * r * d.powf(r));
+            }
+        }
+        self.last_tick = now;
+        self.fairshare.rank();
+        for &j in &self.queue {
+            let job = &self.jobs[j as usize];
+            self.prio[j as usize] =
+                self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
+        }
+        self.sort_queue();
+    }
+
+    /// The main scheduler's pass (a full one ignores `default_queue_depth`).
+    fn main(&mut self, now: Time, full: bool, outbox: &mut Outbox<ControllerMsg>) {
+        self.counters.main_passes += 1;
+        self.pass += 1;
+        let pass = self.pass;
+        let parts = self.machine.partitions.len();
+        let mut blocked = 0;
+        let mut started = 0usize;
+        // `job_depth++ > default_queue_depth`: one more record than the depth.
+        let depth = if full { usize::MAX } else { self.sched.default_queue_depth as usize + 1 };
+        let mut i = 0;
+        let mut tested = 0;
+        while i < self.queue.len() && tested < depth && blocked < parts {
+            let j = self.queue[i];
+            let job = &self.jobs[j as usize];
+            let p = job.partition as usize;
+            tested += 1;
+            if self.blocked_part[p] == pass {
+                i += 1;
+                continue;
+            }
+            let need = job.need;
+            let up = self.machine.partitions[p].up;
+            let mut found = std::mem::take(&mut self.found);
+            let fits = up && self.machine.find(p, &need, |n| self.blocked_node[n as usize] != pass, &mut found);
+            self.found = found;
+            if fits {
+                self.start(now, j, false, outbox);
+                self.queue.remove(i);
+                started += 1;
+            } else {
+                self.blocked_part[p] = pass;
+                blocked += 1;
+                for &n in &self.machine.partitions[p].nodes {
+                    self.blocked_node[n as usize] = pass;
+                }
+                i += 1;
+            }
+        }
+        self.counters.main_starts += started as u64;
+        // A job left waiting has its reason set, which is a change for the
+        // backfill scheduler (`last_job_update` in `_schedule`).
+        if blocked > 0 {
+            self.touch(now, outbox);
+        }
+    }
+
+    /// Could job `j` fit now on its partition, with no reservation? `most`
+    /// holds each partition's largest free CPUs, MiB and GPUs on one node: a
+    /// job above them cannot fit, and most jobs of a full machine are.
+    #[inline]
+    fn could_fit_now(&self, j: u32, most: &[crate::machine::Resources]) -> bool {
+        let job = &self.jobs[j as usize];
+        let p = job.partition as usize;
+        let part = &self.machine.partitions[p];
+        if !part.up || !most[p].holds(&job.need) {
+            return false;
+        }
+        let mut count = 0;
+        part.nodes.iter().any(|&n| {
+            if self.machine.free[n as usize].holds(&job.need) {
+                count += 1;
+            }
+            count == job.need.nodes
+        })
+    }
+
+    /// The backfill scheduler's pass.
+    fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        self.counters.backfill_passes += 1;
+        let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
+        let mut most = std::mem::take(&mut self.most);
+        most.clear();
+        for part in &self.machine.partitions {
+            most.push(part.nodes.iter().fold(crate::machine::Resources::default(), |m, &n| {
+                let f = self.machine.free[n as usize];
+                crate::machine::Resources {
+                    cpus: m.cpus.max(f.cpus),
+                    mem_mib: m.mem_mib.max(f.mem_mib),
+                    gpus: m.gpus.max(f.gpus),
+                }
+            }));
+        }
+        // The last job in reach that could fit now: past it, a pass only reserves.
+        let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most));
+        self.most = most;
+        let Some(last) = last else {
+            return;
+        };
+        let resolution = self.sched.bf_resolution.max(1);
+        let horizon = now + self.sched.bf_window;
+        for r in &mut self.reserved {
+            r.clear();
+        }
+        self.releases.clear();
+        for &r in &self.running {
+            let o = &self.outcome[r as usize];
+            self.releases.push((o.start + self.jobs[r as usize].limit, r));
+        }
+        self.releases.sort_unstable();
+        let mut i = 0;
+        let mut tested = 0;
+        while tested <= last && i < self.queue.len() {
+            tested += 1;
+            let j = self.queue[i];
+            let job = self.jobs[j as usize];
+            let p = job.partition as usize;
+            if !self.machine.partitions[p].up {
+                i += 1;
+                continue;
+            }
+            // `TRY_LATER`: from `start_res` on, each retry a later one or
+            // fewer nodes, so a bound on retries only guards the loop.
+            let mut start_res = now;
+            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2;
+            let started = loop {
+                retries -= 1;
+                let end = start_res + job.limit;
+                let (available, later) = self.mark_available(p, start_res, end, horizon);
+                // Too few nodes free of reservations: no will-run test.
+                let planned = if available >= job.need.nodes { self.will_run(now, &job) } else { None };
+                let Some(start) = planned else {
+                    match later {
+                        Some(l) if retries > 0 => {
+                            start_res = l;
+                            continue;
+                        }
+                        _ => break false,
+                    }
+                };
+                let start = start.max(start_res);
+                if start <= now {
+                    break true;
+                }
+                if let Some(l) = later.filter(|&l| start > l && retries > 0) {
+                    start_res = l;
+                    continue;
+                }
+                if start > horizon {
+                    break false;
+                }
+                // `_add_reservation`: both ends rounded down to the resolution,
+                // at least one resolution long, within the window.
+                let begin = start.div_euclid(resolution) * resolution;
+                let until = ((start + job.limit).div_euclid(resolution) * resolution).max(begin + resolution);
+                // `_test_resv_overlap`: the nodes must be free of other reservations then.
+                let reserved = &self.reserved;
+                if self.found.iter().any(|&n| {
+                    let r = &reserved[n as usize];
+                    r.get(r.partition_point(|&(_, e)| e <= begin)).is_some_and(|&(b, _)| b < until)
+                }) {
+                    if retries > 0 {
+                        start_res = start;
+                        continue;
+                    }
+                    break false;
+                }
+                let (begin, until) = (begin.max(now), until.min(horizon));
+                for &n in &self.found {
+                    // Kept in order: a node's reservations never overlap.
+                    let r = &mut self.reserved[n as usize];
+                    r.insert(r.partition_point(|&(b, _)| b < begin), (begin, until));
+                }
+                self.reservation_count += 1;
+                break false;
+            };
+            if started {
+                self.start(now, j, true, outbox);
+                self.counters.backfill_starts += 1;
+                self.queue.remove(i);
+                let expected = now + job.limit;
+                let at = self.releases.partition_point(|&(t, r)| (t, r) < (expected, j));
+                self.releases.insert(at, (expected, j));
+                continue;
+            }
+            i += 1;
+        }
+        self.reservation_count = 0;
+    }
+
+    /// Marks the nodes of partition `p` that no reservation holds between
+    /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
+    /// reservation that begins at `end` counts), and returns how many, and
+    /// `later_start`: the first instant after `start_res`, within the window,
+    /// at which a reservation of the partition's nodes ends and its node is
+    /// free.
+    fn mark_available(&mut self, p: usize, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+        self.stamp += 1;
+        let mut later: Option<Time> = None;
+        let mut available = 0;
+        for &n in &self.machine.partitions[p].nodes {
+            // A node's reservations are in order and never overlap.
+            let r = &self.reserved[n as usize];
+            let mut k = r.partition_point(|&(_, e)| e <= start_res);
+            if r.get(k).is_none_or(|&(b, _)| b > end) {
+                self.mark[n as usize] = self.stamp;
+                available += 1;
+            }
+            while let Some(&(_, e)) = r.get(k) {
+                if e >= horizon || later.is_some_and(|l| e >= l) {
+                    break;
+                }
+                // The next reservation may begin where this one ends.
+                if r.get(k + 1).is_none_or(|&(b, _)| b > e) {
+                    later = Some(e);
+                    break;
+                }
+                k += 1;
+            }
+        }
+        (available, later)
+    }
+
+    /// cons_tres's will-run test on the marked nodes (Slurm 22.05,
+    /// `select/cons_common/job_test.c`, `_will_run_test`): now, if the job
+    /// fits the free resources; else the running jobs are taken away in
+    /// the order of their expected ends, in batches up to a barrier (the
+    /// first one's end rounded up to 30 s of the epoch) plus a window of
+    /// 30 s, doubled after each batch, and the job starts at the expected
+    /// end of the last job of the first batch after which it fits. Its
+    /// nodes are in `found`.
+    fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
+        let p = job.partition as usize;
+        let need = job.need;
+        // How many marked nodes can hold the job: cons_tres finds its nodes
+        // exactly when there are enough of them.
+        let mut fitting = 0;
+        for &n in &self.machine.partitions[p].nodes {
+            let f = self.machine.free[n as usize];
+            self.scratch[n as usize] = f;
+            if self.mark[n as usize] == self.stamp && f.holds(&need) {
+                fitting += 1;
+            }
+        }
+        if fitting >= need.nodes {
+            let free = offered(&self.machine.free, &self.mark, self.stamp, &need);
+            return self.machine.pick(p, &need, free, &mut self.found).then_some(now);
+        }
+        let mut barrier: Option<Time> = None;
+        let mut window: Time = 30;
+        let mut r = 0;
+        while r < self.releases.len() {
+            let mut last = None;
+            while r < self.releases.len() {
+                let (t, done) = self.releases[r];
+                r += 1;
+                let d = &self.jobs[done as usize];
+                let first = self.node_at[done as usize] as usize;
+                let nodes = &self.nodes[first..first + d.need.nodes as usize];
+                if !nodes.iter().any(|&n| self.mark[n as usize] == self.stamp) {
+                    continue;
+                }
+                let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
+                last = Some(t);
+                for &n in nodes {
+                    if self.mark[n as usize] != self.stamp {
+                        continue;
+                    }
+                    let s = &mut self.scratch[n as usize];
+                    let held = s.holds(&need);
+                    s.cpus += d.need.cpus;
+                    s.mem_mib += d.need.mem_mib;
+                    s.gpus += d.need.gpus;
+                    if !held && s.holds(&need) {
+                        fitting += 1;
+                    }
+                }
+                if self.releases.get(r).is_some_and(|&(next, _)| next > barrier + window) {
+                    break;
+                }
+            }
+            let Some(last) = last else {
+                break;
+            };
+            let barrier = barrier.unwrap_or(last);
+            let next = self.releases.get(r).map(|x| x.0);
+            loop {
+                window *= 2;
+                if next.is_none_or(|t| t <= barrier + window) {
+                    break;
+                }
+            }
+            if fitting >= need.nodes {
+                let free = offered(&self.scratch, &self.mark, self.stamp, &need);
+                return self.machine.pick(p, &need, free, &mut self.found).then_some(last.max(now + 1));
+            }
+        }
+        None
+    }
+
+    /// What the run produced.
+    pub fn outcomes(&self) -> (&[Outcome], Counters) {
+        (&self.outcome, self.counters)
+    }
+}
+
+/// For [`Machine::pick`]: the free CPUs of a node marked with `stamp` that
+/// can hold `need` given `resources`, else `None`.
+fn offered<'a>(
+    resources: &'a [crate::machine::Resources],
+    mark: &'a [u64],
+    stamp: u64,
+    need: &'a Need,
+) -> impl FnMut(u32) -> Option<u32> + 'a {
+    move |n| {
+        let f = resources[n as usize];
+        (mark[n as usize] == stamp && f.holds(need)).then_some(f.cpus)
+    }
+}
+
+impl Model for Controller {
+    type Msg = ControllerMsg;
+
+    fn handle(&mut self, now: Time, msg: ControllerMsg, mut outbox: Outbox<ControllerMsg>) -> Outbox<ControllerMsg> {
+        match msg {
+            ControllerMsg::Submit(j) => self.submit(now, j, &mut outbox),
+            ControllerMsg::End(j) => self.end(now, j, &mut outbox),
+            ControllerMsg::Tick => {
+                self.tick(now);
+                // New priorities of pending jobs are a change for the
+                // backfill scheduler (`last_job_update`); with none pending,
+                // nothing changed.
+                if !self.queue.is_empty() {
+                    self.touch(now, &mut outbox);
+                }
+                let mut due = self.next_tick;
+                if let Some(t) = self.rearm(now, self.priority.settings().calc_period, &mut due) {
+                    outbox.push(Scheduled::me(t, TICK, ControllerMsg::Tick));
+                }
+                self.next_tick = due;
+            }
+            ControllerMsg::Main(Pass::JobEnd) => self.main(now, false, &mut outbox),
+            ControllerMsg::Main(Pass::Batch) => {
+                // A full pass since it was asked for took its submissions.
+                if self.batch_due == Some(now) {
+                    self.batch_due = None;
+                    self.last_background = now;
+                    self.main(now, false, &mut outbox);
+                }
+            }
+            ControllerMsg::Main(Pass::Full) => {
+                // The full pass clears `job_sched_cnt`: no batch pass is due.
+                self.batch_due = None;
+                self.last_background = now;
+                self.main(now, true, &mut outbox);
+                let mut due = self.next_main;
+                if let Some(t) = self.rearm(now, self.sched.sched_interval, &mut due) {
+                    outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main(Pass::Full)));
+                }
+                self.next_main = due;
+            }
+            ControllerMsg::Backfill => {
+                self.next_backfill = None;
+                // `_more_work`: a change since the second the previous pass
+                // ended, that second included.
+                if self.changed_at < self.last_backfill {
+                    self.counters.backfill_skipped += 1;
+                } else {
+                    self.last_backfill = now;
+                    self.backfill(now, &mut outbox);
+                    // A change in this second, before or in the pass, is
+                    // work for the next one.
+                    if self.changed_at >= now {
+                        self.arm_backfill(now, &mut outbox);
+                    }
+                }
+            }
+        }
+        outbox
+    }
+}
+
+impl Receive<Arrival> for Controller {
+    fn receive(item: Arrival) -> ControllerMsg {
+        ControllerMsg::Submit(item.job)
+    }
+}
+
+impl Batched for Controller {
+    fn buffers(&mut self) -> &mut Buffers<ControllerMsg> {
+        &mut self.buffers
+    }
+}
+
+/// What a finished controller hands back.
+#[derive(Debug, Clone, Default)]
+pub struct Finished {
+    /// Per job.
+    pub outcomes: Vec<Outcome>,
+    /// The schedulers' counters.
+    pub counters: Counters,
+    /// Every started job's nodes, one after the other.
+    pub nodes: Vec<u32>,
+    /// Per job: where its nodes begin in `nodes`.
+    pub node_at: Vec<u32>,
+}
+
+impl Finish for Controller {
+    type Final = Finished;
+
+    fn finish(&mut self) -> Self::Final {
+        Finished {
+            outcomes: std::mem::take(&mut self.outcome),
+            counters: self.counters,
+            nodes: std::mem::take(&mut self.nodes),
+            node_at: std::mem::take(&mut self.node_at),
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The order of one instant in the Slurm bench, and what its client submits.
+//!
+//! Contract: events at one time are handled class by class, lower first:
+//! job ends, submissions, the priority tick, the main scheduler, the backfill
+//! scheduler. So every start at `t` sees every end and submission at `t`,
+//! and priorities recomputed at `t`; the backfill scheduler sees what the
+//! main scheduler started at `t`. Slurm runs these in threads of its own;
+//! this order is the one a quiet controller shows.
+
+use slasim_sim::client::Submission;
+use slasim_sim::kernel::Class;
+use slasim_sim::units::Time;
+
+/// A job ends: its nodes are free at once.
+pub const JOB_END: Class = Class(1);
+/// A job is submitted.
+pub const SUBMIT: Class = Class(2);
+/// The priority calculation (decay thread).
+pub const TICK: Class = Class(3);
+/// The main scheduler.
+pub const MAIN: Class = Class(4);
+/// The backfill scheduler.
+pub const BACKFILL: Class = Class(5);
+
+/// A job's submission: its index in the run and its time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arrival {
+    /// Index of the job in the run.
+    pub job: u32,
+    /// Submit time.
+    pub at: Time,
+}
+
+impl Submission for Arrival {
+    const CLASS: Class = SUBMIT;
+    fn submitted_at(&self) -> Time {
+        self.at
+    }
+}

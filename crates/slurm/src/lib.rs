@@ -1,0 +1,44 @@
+//! Slurm's scheduling on a heterogeneous machine: node types, partitions,
+//! multifactor priority with fair-share, and the main and backfill schedulers.
+//!
+//! Rooms: [`conf`] (the `slurm.conf` subset, with located errors),
+//! [`machine`] (nodes, partitions, cons_tres placement), [`priority`]
+//! (multifactor priority and Fair Tree), [`controller`] (the queue and the
+//! two schedulers as one kernel model), [`instant`] (the order of an
+//! instant), [`bench`] (the bench that runs a workload on it).
+//!
+//! As a kind of point: [`kind`] (its settings, resolve and run), [`tables`]
+//! (its store group, by descriptors), [`report`] (its report section) and
+//! [`cli`] (`slasim slurm`), all added to the engine by [`register`].
+//!
+//! Every departure from Slurm's documented behaviour is listed on the docs'
+//! Slurm reference page, beside the document it departs from.
+
+pub mod bench;
+pub mod cli;
+pub mod conf;
+pub mod controller;
+pub mod instant;
+pub mod kind;
+pub mod machine;
+pub mod priority;
+pub mod report;
+pub mod tables;
+
+use std::sync::OnceLock;
+
+use slasim_core::registry::BadName;
+
+/// Adds the Slurm kind to the engine: its point kind (and so its tables),
+/// its report section and its subcommand. Once per process; later calls
+/// return the first one's result.
+pub fn register() -> Result<(), BadName> {
+    static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        slasim_core::experiment::kinds::KINDS.register(&kind::SLURM)?;
+        slasim_core::report::section::SECTIONS.register(&report::SlurmSection)?;
+        slasim_core::cli::subcommand::SUBCOMMANDS.register(&cli::SlurmSubcommand)?;
+        Ok(())
+    })
+    .clone()
+}

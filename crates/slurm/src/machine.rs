@@ -1,0 +1,396 @@
+//! A heterogeneous machine as `select/cons_tres` sees it: nodes with CPUs,
+//! memory and GPUs, partitions over node sets, and jobs placed on nodes by
+//! cores.
+//!
+//! Source: Slurm 22.05, `slurm.conf(5)` (NodeName, PartitionName,
+//! SelectTypeParameters) and the cons_tres selection plugin
+//! (`src/plugins/select/cons_tres/job_test.c`).
+//!
+//! Contract:
+//! - A job asks its partition for `nodes` nodes and, over them, CPUs, memory
+//!   and GPUs. Each node it is given holds an equal share of each
+//!   ([`Need`]: the total over the nodes, rounded up), so a job of 6 CPUs on
+//!   2 nodes takes 3 on each.
+//! - Nodes are shared by cores: a node runs several jobs while its free CPUs,
+//!   free GPUs and (with `CR_Core_Memory`) free memory cover them. With
+//!   `CR_Core` memory is no limit.
+//! - Nodes are chosen as cons_tres's `_eval_nodes` chooses them
+//!   ([`Machine::pick`]): runs of consecutive nodes of one weight that can
+//!   hold the job, the lowest weight first, then the run that suffices with
+//!   the fewest free CPUs; its first nodes, and for a job's last node its
+//!   node with the fewest free CPUs (best fit).
+//! - [`Machine::admit`] checks that every job can ever run: its partition is
+//!   defined and up, it asks for no more nodes than the partition has, and
+//!   enough of its nodes are large enough. A job that cannot is an error
+//!   naming the job, its origin (dump file and line) and the field.
+//!
+//! Departure from Slurm, named on the docs' Slurm page: the even spread of
+//! a multi-node job's CPUs, memory and GPUs (Slurm may place more tasks on
+//! some nodes).
+
+use crate::conf::{Consumable, SlurmConf};
+use slasim_core::workload::slurm_jobs::{SlurmJob, SlurmWorkload, Tres};
+use slasim_sim::units::Time;
+
+/// What a job takes on each of its nodes, and on how many.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Need {
+    /// Nodes.
+    pub nodes: u32,
+    /// CPUs on each.
+    pub cpus: u32,
+    /// MiB on each (0 with `CR_Core`).
+    pub mem_mib: u64,
+    /// GPUs on each.
+    pub gpus: u32,
+}
+
+impl Need {
+    /// The per-node share of `request` (totals), as the machine counts it.
+    pub fn of(request: &Tres, consumable: Consumable) -> Need {
+        let nodes = request.nodes.max(1);
+        let per = |total: u64| total.div_ceil(u64::from(nodes));
+        Need {
+            nodes,
+            cpus: per(u64::from(request.cpus.max(1))) as u32,
+            mem_mib: match consumable {
+                Consumable::Core => 0,
+                Consumable::CoreMemory => per(request.mem_mib),
+            },
+            gpus: per(u64::from(request.gpus)) as u32,
+        }
+    }
+
+    /// The totals it takes over all its nodes.
+    pub fn total(&self) -> Tres {
+        Tres {
+            cpus: self.cpus * self.nodes,
+            mem_mib: self.mem_mib * u64::from(self.nodes),
+            nodes: self.nodes,
+            gpus: self.gpus * self.nodes,
+        }
+    }
+}
+
+/// A node's resources (its size, or what is free on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Resources {
+    /// CPUs.
+    pub cpus: u32,
+    /// MiB.
+    pub mem_mib: u64,
+    /// GPUs.
+    pub gpus: u32,
+}
+
+impl Resources {
+    /// Can it hold `need`'s share of one node?
+    #[inline]
+    pub fn holds(&self, need: &Need) -> bool {
+        self.cpus >= need.cpus && self.mem_mib >= need.mem_mib && self.gpus >= need.gpus
+    }
+
+    #[inline]
+    fn take(&mut self, need: &Need) {
+        self.cpus -= need.cpus;
+        self.mem_mib -= need.mem_mib;
+        self.gpus -= need.gpus;
+    }
+
+    #[inline]
+    fn give(&mut self, need: &Need) {
+        self.cpus += need.cpus;
+        self.mem_mib += need.mem_mib;
+        self.gpus += need.gpus;
+    }
+}
+
+/// One amount of a node's resources.
+type Amount = fn(&Resources) -> u64;
+
+/// A partition of the machine.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partition {
+    /// Its name.
+    pub name: String,
+    /// Its nodes, in the order they are tried (weight, then file order).
+    pub nodes: Vec<u32>,
+    /// `MaxTime` in seconds, if limited.
+    pub max_time: Option<Time>,
+    /// `DefaultTime` in seconds, if set.
+    pub default_time: Option<Time>,
+    /// `PriorityTier`.
+    pub priority_tier: u32,
+    /// `PriorityJobFactor`.
+    pub priority_job_factor: u32,
+    /// Jobs of a partition that is not up never start.
+    pub up: bool,
+    /// The sum of its nodes' sizes.
+    pub total: Resources,
+}
+
+/// A job's time limit when neither it nor its partition has one: Slurm's
+/// "infinite" is a year in the backfill scheduler's plans.
+pub const NO_LIMIT: Time = 365 * 86_400;
+
+/// Nodes, partitions and what is free on each node now.
+#[derive(Debug, Clone)]
+pub struct Machine {
+    /// Node names, in file order.
+    pub names: Vec<String>,
+    /// Node sizes.
+    pub size: Vec<Resources>,
+    /// What is free on each node.
+    pub free: Vec<Resources>,
+    /// Partitions, in file order.
+    pub partitions: Vec<Partition>,
+    /// What cons_tres allocates besides cores.
+    pub consumable: Consumable,
+    /// Node weights (lower first).
+    pub weight: Vec<u32>,
+}
+
+/// A job the machine can never run, or whose partition it lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{origin}: job {id}: {field}: {detail}")]
+pub struct JobError {
+    /// Where the job came from (a dump's file and line).
+    pub origin: String,
+    /// Slurm's job id.
+    pub id: u64,
+    /// The field at fault (`Partition`, `ReqTRES gres/gpu`, …).
+    pub field: String,
+    /// What is wrong.
+    pub detail: String,
+}
+
+impl Machine {
+    /// The machine `conf` describes, empty.
+    pub fn new(conf: &SlurmConf) -> Machine {
+        let size: Vec<Resources> =
+            conf.nodes.iter().map(|n| Resources { cpus: n.cpus, mem_mib: n.real_memory_mib, gpus: n.gpus }).collect();
+        let partitions = conf
+            .partitions
+            .iter()
+            .map(|p| {
+                let mut nodes: Vec<u32> = p.nodes.iter().map(|&i| i as u32).collect();
+                nodes.sort_by_key(|&i| (conf.nodes[i as usize].weight, i));
+                let total = nodes.iter().fold(Resources::default(), |mut t, &i| {
+                    let s = size[i as usize];
+                    t.cpus += s.cpus;
+                    t.mem_mib += s.mem_mib;
+                    t.gpus += s.gpus;
+                    t
+                });
+                Partition {
+                    name: p.name.clone(),
+                    nodes,
+                    max_time: p.max_time,
+                    default_time: p.default_time,
+                    priority_tier: p.priority_tier,
+                    priority_job_factor: p.priority_job_factor,
+                    up: p.up,
+                    total,
+                }
+            })
+            .collect();
+        Machine {
+            names: conf.nodes.iter().map(|n| n.name.clone()).collect(),
+            free: size.clone(),
+            size,
+            partitions,
+            consumable: conf.consumable,
+            weight: conf.nodes.iter().map(|n| n.weight).collect(),
+        }
+    }
+
+    /// Every CPU, MiB and GPU of the machine.
+    pub fn total(&self) -> Resources {
+        self.size.iter().fold(Resources::default(), |mut t, s| {
+            t.cpus += s.cpus;
+            t.mem_mib += s.mem_mib;
+            t.gpus += s.gpus;
+            t
+        })
+    }
+
+    /// The partition named `name`.
+    pub fn partition(&self, name: &str) -> Option<usize> {
+        self.partitions.iter().position(|p| p.name == name)
+    }
+
+    /// Checks that `job` of `workload` can run here some day, and returns
+    /// its partition's index, its per-node need and its time limit.
+    pub fn admit(&self, workload: &SlurmWorkload, job: &SlurmJob) -> Result<(usize, Need, Time), JobError> {
+        let fail = |field: &str, detail: String| JobError {
+            origin: job.origin.to_string(),
+            id: job.id,
+            field: field.to_string(),
+            detail,
+        };
+        let name = workload.partitions.get(job.partition as usize).map(String::as_str).unwrap_or("");
+        let p = self.partition(name).ok_or_else(|| {
+            let known: Vec<&str> = self.partitions.iter().map(|p| p.name.as_str()).collect();
+            fail(
+                "Partition",
+                format!("partition {name:?} is not defined by the slurm.conf (it has {})", known.join(", ")),
+            )
+        })?;
+        let part = &self.partitions[p];
+        if !part.up {
+            return Err(fail(
+                "Partition",
+                format!("partition {} is not UP in the slurm.conf: its jobs would never start", part.name),
+            ));
+        }
+        let need = Need::of(&job.request, self.consumable);
+        if need.nodes as usize > part.nodes.len() {
+            return Err(fail(
+                "ReqTRES node",
+                format!("asks for {} nodes; partition {} has {}", need.nodes, part.name, part.nodes.len()),
+            ));
+        }
+        let large_enough = part.nodes.iter().filter(|&&n| self.size[n as usize].holds(&need)).count();
+        if large_enough < need.nodes as usize {
+            // The first resource no node of the partition has enough of.
+            let resources: [(&str, &str, u64, Amount); 3] = [
+                ("ReqTRES gres/gpu", "GPUs", u64::from(need.gpus), |r| u64::from(r.gpus)),
+                ("ReqTRES cpu", "CPUs", u64::from(need.cpus), |r| u64::from(r.cpus)),
+                ("ReqTRES mem", "MiB", need.mem_mib, |r| r.mem_mib),
+            ];
+            let short = resources.iter().find_map(|&(field, unit, asked, of)| {
+                let most = part.nodes.iter().map(|&n| of(&self.size[n as usize])).max().unwrap_or(0);
+                (most < asked).then(|| {
+                    let detail = format!(
+                        "asks for {asked} {unit} per node; no node of partition {} has more than {most}",
+                        part.name
+                    );
+                    (field, detail)
+                })
+            });
+            let (field, detail) = short.unwrap_or_else(|| {
+                let detail = format!(
+                    "asks for {} nodes of {} CPUs, {} MiB and {} GPUs each; partition {} has only {large_enough} such nodes",
+                    need.nodes, need.cpus, need.mem_mib, need.gpus, part.name
+                );
+                ("ReqTRES", detail)
+            });
+            return Err(fail(field, detail));
+        }
+        let limit = match (job.time_limit, part.default_time, part.max_time) {
+            (Some(l), _, Some(max)) if l > max => {
+                return Err(fail(
+                    "Timelimit",
+                    format!(
+                        "{l} s is above partition {}'s MaxTime of {max} s (Slurm would hold it forever)",
+                        part.name
+                    ),
+                ));
+            }
+            (Some(l), _, _) => l,
+            (None, Some(d), _) => d,
+            (None, None, Some(max)) => max,
+            (None, None, None) => NO_LIMIT,
+        };
+        Ok((p, need, limit.max(1)))
+    }
+
+    /// Puts into `out` the nodes of partition `p` that cons_tres gives a job
+    /// of `need` now among those that pass `usable`; false (and `out`
+    /// unspecified) when there are not enough. See [`Machine::pick`].
+    #[inline]
+    pub fn find(&self, p: usize, need: &Need, mut usable: impl FnMut(u32) -> bool, out: &mut Vec<u32>) -> bool {
+        let free = &self.free;
+        self.pick(p, need, |n| (free[n as usize].holds(need) && usable(n)).then_some(free[n as usize].cpus), out)
+    }
+
+    /// Puts into `out` the nodes of partition `p` that cons_tres chooses
+    /// for a job of `need`, given `free`: a node's free CPUs when it can hold
+    /// the job, else `None`; false (and `out` unspecified) when there are not
+    /// enough.
+    ///
+    /// Slurm 22.05, `select/cons_tres` `_eval_nodes` (job_test.c): the nodes
+    /// that can hold the job form runs of consecutive nodes (in slurm.conf
+    /// order) of one weight. Of the lowest weight, the run that suffices
+    /// with the fewest free CPUs is taken (the first on a tie): its first
+    /// nodes, or, for the last node a job needs, its node with the fewest
+    /// free CPUs (best fit). When no run suffices, the run with the most
+    /// free CPUs is taken whole, and the rest chosen again.
+    pub fn pick(&self, p: usize, need: &Need, mut free: impl FnMut(u32) -> Option<u32>, out: &mut Vec<u32>) -> bool {
+        out.clear();
+        // Sorted by (weight, index): a run is a stretch of this list.
+        let nodes = &self.partitions[p].nodes;
+        while (out.len() as u32) < need.nodes {
+            let rest = need.nodes - out.len() as u32;
+            // (weight, free CPUs, first position in `nodes`, nodes, suffices)
+            let mut best: Option<(u32, u64, usize, u32, bool)> = None;
+            let mut i = 0;
+            while i < nodes.len() {
+                let n = nodes[i];
+                i += 1;
+                let Some(f) = free(n).filter(|_| !out.contains(&n)) else {
+                    continue;
+                };
+                let (weight, first) = (self.weight[n as usize], i - 1);
+                let (mut cpus, mut last) = (u64::from(f), n);
+                while i < nodes.len() {
+                    let m = nodes[i];
+                    if m != last + 1 || self.weight[m as usize] != weight || out.contains(&m) {
+                        break;
+                    }
+                    let Some(f) = free(m) else { break };
+                    cpus += u64::from(f);
+                    last = m;
+                    i += 1;
+                }
+                let len = (i - first) as u32;
+                let suffices = len >= rest;
+                let better = best.is_none_or(|(w, c, _, _, s)| match weight.cmp(&w) {
+                    std::cmp::Ordering::Less => true,
+                    std::cmp::Ordering::Greater => false,
+                    std::cmp::Ordering::Equal => match (suffices, s) {
+                        (true, false) => true,      // the first run that suffices
+                        (true, true) => cpus < c,   // a tighter one
+                        (false, false) => cpus > c, // none suffices yet: the largest
+                        (false, true) => false,
+                    },
+                });
+                if better {
+                    best = Some((weight, cpus, first, len, suffices));
+                }
+            }
+            let Some((_, _, first, len, _)) = best else {
+                return false;
+            };
+            let run = &nodes[first..first + len as usize];
+            if rest == 1 {
+                // Best fit: the fewest free CPUs, the first on a tie.
+                let mut fit: Option<(u32, u32)> = None;
+                for &n in run {
+                    let f = free(n).unwrap_or(u32::MAX);
+                    if fit.is_none_or(|(b, _)| f < b) {
+                        fit = Some((f, n));
+                    }
+                }
+                out.extend(fit.map(|(_, n)| n));
+            } else {
+                out.extend_from_slice(&run[..len.min(rest) as usize]);
+            }
+        }
+        true
+    }
+
+    /// Gives `need` on each of `nodes` to a job.
+    pub fn take(&mut self, nodes: &[u32], need: &Need) {
+        for &n in nodes {
+            self.free[n as usize].take(need);
+        }
+    }
+
+    /// Takes `need` back from each of `nodes`.
+    pub fn give(&mut self, nodes: &[u32], need: &Need) {
+        for &n in nodes {
+            self.free[n as usize].give(need);
+        }
+    }
+}

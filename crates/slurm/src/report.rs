@@ -1,0 +1,564 @@
+//! The Slurm section of a report: what each Slurm point's scheduling
+//! settings gave, per point, per partition and per user.
+//!
+//! Contract: built from the `slurm_points` and `slurm_groups` rows of a store
+//! (as filtered: `--config` keeps the points of that experiment, `--trace`
+//! those whose workload label contains the text); a store without them (or
+//! from before them) gives no table and no figure. A point's settings are
+//! read from its canonical TOML (`config`, table `[settings]`, nested tables
+//! flattened with `_`); the settings whose values differ between the points
+//! become columns (absent: the `slurm.conf`'s own value, shown empty). Points
+//! are ordered by sweep, then those settings, then point id; the same store
+//! gives the same bytes. A partition's CPU and GPU utilisation need its
+//! processors, read from the point's `slurm.conf` when that file is still
+//! there with the digest the point ran with; otherwise they are empty.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use polars::prelude::*;
+use sha2::{Digest, Sha256};
+
+use slasim_core::report::load::{Filter, Kind, frame_of, has_table, trace_label};
+use slasim_core::report::plots::{Figure, Panel, Series};
+use slasim_core::report::section::{ReportSection, Section};
+use slasim_core::report::tables::{Table, floats, strs};
+
+const HOUR: f64 = 3600.0;
+
+/// The Slurm section of a report.
+pub struct SlurmSection;
+
+impl ReportSection for SlurmSection {
+    fn name(&self) -> &'static str {
+        "slurm"
+    }
+
+    fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
+        slurm_report(db, filter)
+    }
+}
+
+/// One value of a swept setting.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Int(i64),
+    Real(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl Value {
+    fn of(v: &toml::Value) -> Option<Value> {
+        match v {
+            toml::Value::Integer(i) => Some(Value::Int(*i)),
+            toml::Value::Float(f) => Some(Value::Real(*f)),
+            toml::Value::Boolean(b) => Some(Value::Bool(*b)),
+            toml::Value::String(s) => Some(Value::Text(s.clone())),
+            toml::Value::Datetime(d) => Some(Value::Text(d.to_string())),
+            toml::Value::Array(_) | toml::Value::Table(_) => Some(Value::Text(v.to_string())),
+        }
+    }
+
+    fn number(&self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(*i as f64),
+            Value::Real(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Value::Int(i) => i.to_string(),
+            Value::Real(f) => f.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Text(s) => s.clone(),
+        }
+    }
+}
+
+/// Absent first, then numbers, then the rest as text.
+fn value_order(a: &Option<Value>, b: &Option<Value>) -> Ordering {
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        (Some(a), Some(b)) => match (a.number(), b.number()) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => a.text().cmp(&b.text()),
+        },
+    }
+}
+
+/// The scalar settings of a point's canonical TOML, nested tables flattened.
+fn settings_of(config: &str) -> BTreeMap<String, Value> {
+    fn flatten(prefix: &str, table: &toml::Table, out: &mut BTreeMap<String, Value>) {
+        for (key, v) in table {
+            let name = if prefix.is_empty() { key.clone() } else { format!("{prefix}_{key}") };
+            match v {
+                toml::Value::Table(t) => flatten(&name, t, out),
+                other => {
+                    if let Some(value) = Value::of(other) {
+                        out.insert(name, value);
+                    }
+                }
+            }
+        }
+    }
+    let parsed: toml::Table = toml::from_str(config).unwrap_or_default();
+    let mut out = BTreeMap::new();
+    if let Some(settings) = parsed.get("settings").and_then(toml::Value::as_table) {
+        flatten("", settings, &mut out);
+    }
+    out
+}
+
+/// One Slurm point.
+#[derive(Debug, Clone)]
+struct PointRow {
+    id: i64,
+    sweep: String,
+    conf: String,
+    conf_sha256: String,
+    settings: BTreeMap<String, Value>,
+    jobs: i64,
+    mean_wait: Option<f64>,
+    median_wait: Option<f64>,
+    max_wait: Option<f64>,
+    bounded_slowdown: Option<f64>,
+    makespan: f64,
+    cpu_utilisation: Option<f64>,
+    gpu_utilisation: Option<f64>,
+    backfilled: i64,
+}
+
+/// One partition, account or user of a point.
+#[derive(Debug, Clone)]
+struct GroupRow {
+    point: i64,
+    grouping: String,
+    name: String,
+    jobs: i64,
+    mean_wait: Option<f64>,
+    max_wait: Option<f64>,
+    cpu_seconds: f64,
+    gpu_seconds: f64,
+}
+
+fn ints(df: &DataFrame, name: &str) -> PolarsResult<Vec<i64>> {
+    Ok(df.column(name)?.cast(&DataType::Int64)?.i64()?.iter().map(|v| v.unwrap_or(0)).collect())
+}
+
+/// The Slurm points of the store (as filtered).
+fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
+    let sweep = "coalesce((SELECT min(x.sweep) FROM experiment_points x WHERE x.run_id = p.point_id), '')";
+    let (sweep, join, params): (String, &str, Vec<String>) = match &filter.experiment {
+        Some((hash, _)) => (
+            "coalesce((SELECT min(x.sweep) FROM experiment_points x WHERE x.run_id = p.point_id \
+             AND x.experiment = :experiment), '')"
+                .to_string(),
+            "WHERE p.point_id IN (SELECT run_id FROM experiment_points WHERE experiment = :experiment)",
+            vec![hash.clone()],
+        ),
+        None => (sweep.to_string(), "", Vec::new()),
+    };
+    let sql = format!(
+        "SELECT p.point_id, {sweep}, p.conf, p.conf_sha256, p.trace, p.config, p.jobs, p.mean_wait, p.median_wait, \
+         p.max_wait, p.mean_bounded_slowdown, p.makespan, p.cpu_utilisation, p.gpu_utilisation, p.backfilled \
+         FROM slurm_points p {join} ORDER BY p.point_id"
+    );
+    let columns = [
+        ("point_id", Kind::Int),
+        ("sweep", Kind::Text),
+        ("conf", Kind::Text),
+        ("conf_sha256", Kind::Text),
+        ("trace", Kind::Text),
+        ("config", Kind::Text),
+        ("jobs", Kind::Int),
+        ("mean_wait", Kind::Real),
+        ("median_wait", Kind::Real),
+        ("max_wait", Kind::Real),
+        ("mean_bounded_slowdown", Kind::Real),
+        ("makespan", Kind::Real),
+        ("cpu_utilisation", Kind::Real),
+        ("gpu_utilisation", Kind::Real),
+        ("backfilled", Kind::Int),
+    ];
+    let df = frame_of(db, &sql, &params, &columns)?;
+    let (ids, jobs, backfilled) = (ints(&df, "point_id")?, ints(&df, "jobs")?, ints(&df, "backfilled")?);
+    let (sweeps, confs, digests, traces, configs) =
+        (strs(&df, "sweep")?, strs(&df, "conf")?, strs(&df, "conf_sha256")?, strs(&df, "trace")?, strs(&df, "config")?);
+    let (mean, median, max, bsld, makespan, cpu, gpu) = (
+        floats(&df, "mean_wait")?,
+        floats(&df, "median_wait")?,
+        floats(&df, "max_wait")?,
+        floats(&df, "mean_bounded_slowdown")?,
+        floats(&df, "makespan")?,
+        floats(&df, "cpu_utilisation")?,
+        floats(&df, "gpu_utilisation")?,
+    );
+    let mut out = Vec::new();
+    for i in 0..df.height() {
+        if let Some(trace) = &filter.trace
+            && !trace_label(&traces[i]).contains(trace.as_str())
+        {
+            continue;
+        }
+        out.push(PointRow {
+            id: ids[i],
+            sweep: sweeps[i].clone(),
+            conf: confs[i].clone(),
+            conf_sha256: digests[i].clone(),
+            settings: settings_of(&configs[i]),
+            jobs: jobs[i],
+            mean_wait: mean[i],
+            median_wait: median[i],
+            max_wait: max[i],
+            bounded_slowdown: bsld[i],
+            makespan: makespan[i].unwrap_or(0.0),
+            cpu_utilisation: cpu[i],
+            gpu_utilisation: gpu[i],
+            backfilled: backfilled[i],
+        });
+    }
+    Ok(out)
+}
+
+/// The partition and user rows of the store's Slurm points, in name order.
+fn load_groups(db: &Path) -> anyhow::Result<Vec<GroupRow>> {
+    let sql = "SELECT point_id, grouping, name, jobs, mean_wait, max_wait, cpu_seconds, gpu_seconds \
+               FROM slurm_groups WHERE grouping IN ('partition', 'user') ORDER BY point_id, grouping, name";
+    let columns = [
+        ("point_id", Kind::Int),
+        ("grouping", Kind::Text),
+        ("name", Kind::Text),
+        ("jobs", Kind::Int),
+        ("mean_wait", Kind::Real),
+        ("max_wait", Kind::Real),
+        ("cpu_seconds", Kind::Real),
+        ("gpu_seconds", Kind::Real),
+    ];
+    let df = frame_of(db, sql, &[], &columns)?;
+    let (ids, jobs) = (ints(&df, "point_id")?, ints(&df, "jobs")?);
+    let (groupings, names) = (strs(&df, "grouping")?, strs(&df, "name")?);
+    let (mean, max, cpu, gpu) =
+        (floats(&df, "mean_wait")?, floats(&df, "max_wait")?, floats(&df, "cpu_seconds")?, floats(&df, "gpu_seconds")?);
+    Ok((0..df.height())
+        .map(|i| GroupRow {
+            point: ids[i],
+            grouping: groupings[i].clone(),
+            name: names[i].clone(),
+            jobs: jobs[i],
+            mean_wait: mean[i],
+            max_wait: max[i],
+            cpu_seconds: cpu[i].unwrap_or(0.0),
+            gpu_seconds: gpu[i].unwrap_or(0.0),
+        })
+        .collect())
+}
+
+/// The settings whose values differ between `points` (absent counts as a value).
+fn swept(points: &[PointRow]) -> Vec<String> {
+    let keys: BTreeSet<&String> = points.iter().flat_map(|p| p.settings.keys()).collect();
+    keys.into_iter()
+        .filter(|k| {
+            let first = points.first().and_then(|p| p.settings.get(*k));
+            points.iter().any(|p| p.settings.get(*k) != first)
+        })
+        .cloned()
+        .collect()
+}
+
+/// A setting's column: integers, numbers, or text (absent values empty).
+fn setting_column(name: &str, values: Vec<Option<&Value>>) -> Column {
+    let name = name.into();
+    if values.iter().flatten().all(|v| matches!(v, Value::Int(_))) {
+        Column::new(name, values.iter().map(|v| v.and_then(Value::number).map(|f| f as i64)).collect::<Vec<_>>())
+    } else if values.iter().flatten().all(|v| v.number().is_some()) {
+        Column::new(name, values.iter().map(|v| v.and_then(Value::number)).collect::<Vec<_>>())
+    } else {
+        Column::new(name, values.iter().map(|v| v.map(Value::text)).collect::<Vec<_>>())
+    }
+}
+
+/// A float column (non-finite values empty).
+fn reals(name: &str, values: impl Iterator<Item = Option<f64>>) -> Column {
+    Column::new(name.into(), values.map(|v| v.filter(|v| v.is_finite())).collect::<Vec<Option<f64>>>())
+}
+
+/// The point id and the swept settings of each row's point.
+fn key_columns(rows: &[&PointRow], keys: &[String]) -> Vec<Column> {
+    let mut columns = vec![
+        Column::new("point_id".into(), rows.iter().map(|p| p.id).collect::<Vec<i64>>()),
+        Column::new("sweep".into(), rows.iter().map(|p| p.sweep.clone()).collect::<Vec<String>>()),
+    ];
+    for key in keys {
+        columns.push(setting_column(key, rows.iter().map(|p| p.settings.get(key)).collect()));
+    }
+    columns
+}
+
+/// Per partition name: its (CPUs, GPUs).
+type Sizes = HashMap<String, (f64, f64)>;
+
+/// The partition sizes of the point's `slurm.conf`, when that file still has
+/// the digest the point ran with.
+fn partition_sizes(point: &PointRow) -> Option<Sizes> {
+    let bytes = std::fs::read(&point.conf).ok()?;
+    let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+    if digest != point.conf_sha256 {
+        return None;
+    }
+    let conf = crate::conf::read(Path::new(&point.conf)).ok()?;
+    Some(
+        conf.partitions
+            .iter()
+            .map(|p| {
+                let nodes = p.nodes.iter().filter_map(|&i| conf.nodes.get(i));
+                let (cpus, gpus) = nodes.fold((0.0, 0.0), |(c, g), n| (c + f64::from(n.cpus), g + f64::from(n.gpus)));
+                (p.name.clone(), (cpus, gpus))
+            })
+            .collect(),
+    )
+}
+
+fn hours(seconds: Option<f64>) -> Option<f64> {
+    seconds.map(|s| s / HOUR)
+}
+
+fn percent(fraction: Option<f64>) -> Option<f64> {
+    fraction.map(|f| 100.0 * f)
+}
+
+/// The table of one grouping (partitions or users) of the points.
+fn group_table(
+    points: &[PointRow],
+    keys: &[String],
+    groups: &[&GroupRow],
+    partitions: bool,
+) -> PolarsResult<DataFrame> {
+    let by_id: HashMap<i64, &PointRow> = points.iter().map(|p| (p.id, p)).collect();
+    let owners: Vec<&PointRow> = groups.iter().map(|g| by_id[&g.point]).collect();
+    let mut columns = key_columns(&owners, keys);
+    let name = if partitions { "partition" } else { "user" };
+    columns.push(Column::new(name.into(), groups.iter().map(|g| g.name.clone()).collect::<Vec<String>>()));
+    columns.push(Column::new("jobs".into(), groups.iter().map(|g| g.jobs).collect::<Vec<i64>>()));
+    columns.push(reals("mean_wait_h", groups.iter().map(|g| hours(g.mean_wait))));
+    columns.push(reals("max_wait_h", groups.iter().map(|g| hours(g.max_wait))));
+    columns.push(reals("cpu_hours", groups.iter().map(|g| Some(g.cpu_seconds / HOUR))));
+    columns.push(reals("gpu_hours", groups.iter().map(|g| Some(g.gpu_seconds / HOUR))));
+    if partitions {
+        let mut sizes: HashMap<i64, Option<Sizes>> = HashMap::new();
+        let size: Vec<Option<(f64, f64)>> = groups
+            .iter()
+            .zip(&owners)
+            .map(|(g, p)| sizes.entry(p.id).or_insert_with(|| partition_sizes(p)).as_ref()?.get(&g.name).copied())
+            .collect();
+        let share =
+            |used: f64, of: f64, makespan: f64| (of > 0.0 && makespan > 0.0).then(|| 100.0 * used / (of * makespan));
+        columns.push(Column::new("cpus".into(), size.iter().map(|s| s.map(|s| s.0 as i64)).collect::<Vec<_>>()));
+        columns.push(Column::new("gpus".into(), size.iter().map(|s| s.map(|s| s.1 as i64)).collect::<Vec<_>>()));
+        columns.push(reals(
+            "cpu_utilisation_pct",
+            groups
+                .iter()
+                .zip(&size)
+                .zip(&owners)
+                .map(|((g, s), p)| s.and_then(|s| share(g.cpu_seconds, s.0, p.makespan))),
+        ));
+        columns.push(reals(
+            "gpu_utilisation_pct",
+            groups
+                .iter()
+                .zip(&size)
+                .zip(&owners)
+                .map(|((g, s), p)| s.and_then(|s| share(g.gpu_seconds, s.1, p.makespan))),
+        ));
+    }
+    DataFrame::new_infer_height(columns)
+}
+
+/// Mean wait per partition against the points: one series per partition;
+/// x is the one swept numeric setting when there is exactly one (and no two
+/// points share its value), else the point's row in the `slurm` table.
+fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow]) -> Option<Figure> {
+    let xs_of_setting: Option<Vec<f64>> = match keys {
+        [key] => points.iter().map(|p| p.settings.get(key).and_then(Value::number)).collect(),
+        _ => None,
+    };
+    let distinct = |xs: &Vec<f64>| {
+        let mut sorted = xs.clone();
+        sorted.sort_by(f64::total_cmp);
+        sorted.windows(2).all(|w| w[0] != w[1])
+    };
+    let (xs, x_label) = match xs_of_setting.filter(distinct) {
+        Some(xs) => (xs, keys[0].clone()),
+        None => ((1..=points.len()).map(|i| i as f64).collect(), "point (row of the slurm table)".to_string()),
+    };
+    let x_of: HashMap<i64, f64> = points.iter().zip(&xs).map(|(p, x)| (p.id, *x)).collect();
+    let names: BTreeSet<&str> = partitions.iter().map(|g| g.name.as_str()).collect();
+    let series: Vec<Series> = names
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, name)| {
+            let mut curve: Vec<(f64, f64, f64, f64)> = partitions
+                .iter()
+                .filter(|g| g.name == name)
+                .filter_map(|g| Some((x_of[&g.point], g.mean_wait? / HOUR)))
+                .map(|(x, y)| (x, y, y, y))
+                .collect();
+            curve.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (!curve.is_empty()).then(|| Series {
+                name: name.to_string(),
+                points: curve,
+                band: false,
+                error_bars: false,
+                line: true,
+                colour: k,
+            })
+        })
+        .collect();
+    (!series.is_empty() && points.len() > 1).then(|| Figure {
+        id: "slurm-partition-wait".into(),
+        caption: format!("Slurm: mean wait (h) per partition against {x_label}"),
+        panels: vec![Panel {
+            title: "Slurm: mean wait per partition".into(),
+            x_label,
+            y_label: "mean wait (h)".into(),
+            series,
+            diagonal: false,
+        }],
+    })
+}
+
+/// The Slurm tables, figure and point count of a store; None if it has no
+/// Slurm points (as filtered).
+pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
+    if !has_table(db, "slurm_points")? {
+        return Ok(None);
+    }
+    let mut points = load_points(db, filter)?;
+    if points.is_empty() {
+        return Ok(None);
+    }
+    let keys = swept(&points);
+    points.sort_by(|a, b| {
+        a.sweep
+            .cmp(&b.sweep)
+            .then_with(|| {
+                keys.iter()
+                    .map(|k| value_order(&a.settings.get(k).cloned(), &b.settings.get(k).cloned()))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+            .then(a.id.cmp(&b.id))
+    });
+    let rank: HashMap<i64, usize> = points.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
+    let groups = if has_table(db, "slurm_groups")? { load_groups(db)? } else { Vec::new() };
+    let mut partitions: Vec<&GroupRow> =
+        groups.iter().filter(|g| g.grouping == "partition" && rank.contains_key(&g.point)).collect();
+    partitions.sort_by(|a, b| rank[&a.point].cmp(&rank[&b.point]).then_with(|| a.name.cmp(&b.name)));
+    let mut users: Vec<&GroupRow> =
+        groups.iter().filter(|g| g.grouping == "user" && rank.contains_key(&g.point)).collect();
+    users.sort_by(|a, b| {
+        rank[&a.point]
+            .cmp(&rank[&b.point])
+            .then_with(|| b.mean_wait.unwrap_or(f64::NEG_INFINITY).total_cmp(&a.mean_wait.unwrap_or(f64::NEG_INFINITY)))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+
+    let all: Vec<&PointRow> = points.iter().collect();
+    let mut columns = key_columns(&all, &keys);
+    columns.extend([
+        Column::new("jobs".into(), points.iter().map(|p| p.jobs).collect::<Vec<i64>>()),
+        reals("mean_wait_h", points.iter().map(|p| hours(p.mean_wait))),
+        reals("median_wait_h", points.iter().map(|p| hours(p.median_wait))),
+        reals("max_wait_h", points.iter().map(|p| hours(p.max_wait))),
+        reals("mean_bounded_slowdown", points.iter().map(|p| p.bounded_slowdown)),
+        reals("cpu_utilisation_pct", points.iter().map(|p| percent(p.cpu_utilisation))),
+        reals("gpu_utilisation_pct", points.iter().map(|p| percent(p.gpu_utilisation))),
+        reals(
+            "backfilled_pct",
+            points.iter().map(|p| (p.jobs > 0).then(|| 100.0 * p.backfilled as f64 / p.jobs as f64)),
+        ),
+    ]);
+    let settings = if keys.is_empty() {
+        "no setting differs between the points".to_string()
+    } else {
+        format!("the settings that differ between the points ({})", keys.join(", "))
+    };
+    let tables = vec![
+        Table {
+            id: "slurm".into(),
+            title: "Slurm: scheduling settings against wait and utilisation".into(),
+            note: format!(
+                "One row per Slurm point ([slurm]): its id and sweep, {settings} (empty: the slurm.conf's own \
+                 value; weights as PriorityWeight*, bf_window and the priority times in minutes, bf_* intervals \
+                 in seconds), the jobs that ran, their mean, median and maximum wait (h), mean bounded slowdown \
+                 (τ = 10 s), the busy share of the machine's CPUs and GPUs over the makespan (first submission to \
+                 last end, %), and the share of jobs the backfill scheduler started (%)."
+            ),
+            df: DataFrame::new_infer_height(columns)?,
+        },
+        Table {
+            id: "slurm-partitions".into(),
+            title: "Slurm: wait and usage per partition".into(),
+            note: "Per Slurm point (in the order of the slurm table) and partition: jobs, mean and maximum wait \
+                   (h), CPU-hours and GPU-hours used, the partition's CPUs and GPUs, and its CPU and GPU \
+                   utilisation (used over the partition's processors × the point's makespan, %). CPUs, GPUs and \
+                   utilisation are empty when the point's slurm.conf is no longer there with the digest it ran \
+                   with."
+                .into(),
+            df: group_table(&points, &keys, &partitions, true)?,
+        },
+        Table {
+            id: "slurm-users".into(),
+            title: "Slurm: wait and usage per user".into(),
+            note: "Per Slurm point (in the order of the slurm table) and user, longest mean wait first: jobs, mean \
+                   and maximum wait (h), CPU-hours and GPU-hours used."
+                .into(),
+            df: group_table(&points, &keys, &users, false)?,
+        },
+    ];
+    let figures = wait_figure(&points, &keys, &partitions).into_iter().collect();
+    Ok(Some(Section { tables, figures, points: points.len() }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_flattened_and_only_differing_ones_kept() {
+        let a = settings_of(
+            "conf_sha256 = \"x\"\n[settings]\nseed = 1\npriority_weight_age = 0.0\n[settings.synthetic]\nload = 0.9\n",
+        );
+        let b = settings_of(
+            "conf_sha256 = \"x\"\n[settings]\nseed = 1\npriority_weight_age = 4000.0\n[settings.synthetic]\nload = 0.9\n",
+        );
+        assert_eq!(a.get("synthetic_load"), Some(&Value::Real(0.9)));
+        let point = |settings| PointRow {
+            id: 0,
+            sweep: String::new(),
+            conf: String::new(),
+            conf_sha256: String::new(),
+            settings,
+            jobs: 0,
+            mean_wait: None,
+            median_wait: None,
+            max_wait: None,
+            bounded_slowdown: None,
+            makespan: 0.0,
+            cpu_utilisation: None,
+            gpu_utilisation: None,
+            backfilled: 0,
+        };
+        let c = settings_of("[settings]\nseed = 1\n");
+        assert_eq!(swept(&[point(a.clone()), point(b)]), vec!["priority_weight_age".to_string()]);
+        assert_eq!(swept(&[point(a), point(c)]), vec!["priority_weight_age".to_string(), "synthetic_load".to_string()]);
+    }
+}
