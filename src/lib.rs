@@ -2,9 +2,9 @@
 //! scheduling research.
 //!
 //! This crate is the engine with every kind: [`slasim_core`] (the engine and
-//! the single-cluster, Grid, provisioning and gym kinds), re-exported here
-//! under the paths it always had, and each kind of a crate of its own under
-//! its name ([`slurm`]). [`register_kinds`] adds those kinds to the engine;
+//! the single-cluster, Grid, provisioning and pricing kinds), re-exported
+//! here under the paths it always had, and each crate of its own under its
+//! name ([`slurm`], [`gym`]). [`register_kinds`] adds those kinds to the engine;
 //! the `slasim` binary and the Python package call it first.
 //!
 //! Module map (each module's doc states its contract and spec references):
@@ -30,6 +30,7 @@
 //! - [`cli`]: the `slasim` command line.
 
 pub use slasim_core::*;
+pub use slasim_gym as gym;
 pub use slasim_slurm as slurm;
 
 /// Adds the kinds of their own crates (Slurm) to the engine: point kinds,

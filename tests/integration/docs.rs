@@ -167,7 +167,7 @@ fn sources() -> Vec<u8> {
     }
     let mut files = vec![root().join("Cargo.toml"), root().join("Cargo.lock"), root().join("crates/core/build.rs")];
     walk(&root().join("src"), &mut files);
-    for krate in ["sim", "core", "slurm"] {
+    for krate in ["sim", "core", "slurm", "gym"] {
         files.push(root().join("crates").join(krate).join("Cargo.toml"));
         walk(&root().join("crates").join(krate).join("src"), &mut files);
     }

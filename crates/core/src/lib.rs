@@ -1,4 +1,4 @@
-//! slasim's engine and its single-cluster, Grid, provisioning and gym kinds
+//! slasim's engine and its single-cluster, Grid, provisioning and pricing kinds
 //! (the `slasim` crate re-exports it with the kinds of the other crates).
 //!
 //! Module map (each module's doc states its contract and spec references):
@@ -8,7 +8,6 @@
 //! - [`policy`]: scheduling strategies and placement;
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
 //! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
-//! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, RLScheduler's MDP);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
 //!   `slasim-sim` crate, re-exported;
 //! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
@@ -28,7 +27,6 @@ pub mod cli;
 pub mod cluster;
 pub mod experiment;
 pub mod grid;
-pub mod gym;
 pub mod plan;
 pub mod policy;
 pub mod provision;

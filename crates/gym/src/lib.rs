@@ -1,7 +1,7 @@
 //! Reinforcement-learning environments stepped in Rust, for Gymnasium-style
 //! loops (the Python package wraps them as `gymnasium.Env`s).
 //!
-//! Contract: an environment owns its seeded generator (a [`crate::rng`]
+//! Contract: an environment owns its seeded generator (a [`slasim_core::rng`]
 //! stream), reads no clock, and writes observations, masks and rewards into
 //! buffers its caller owns. The same log, options, seed and actions give the
 //! same observations and rewards to the bit. One environment per

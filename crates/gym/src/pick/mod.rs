@@ -54,12 +54,12 @@ use std::sync::Arc;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::rng::{self, Stream};
-use crate::units::Time;
 use dynamics::{Dynamics, Heuristic};
 use jobs::JobTable;
 use observation::{FEATURES, RLSCHEDULER_WINDOW, Selection};
 use reward::Score;
+use slasim_core::rng::{self, Stream};
+use slasim_sim::units::Time;
 
 /// RLScheduler's `JOB_SEQUENCE_SIZE`.
 pub const RLSCHEDULER_SEQUENCE: usize = 256;

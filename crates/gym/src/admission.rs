@@ -5,7 +5,7 @@
 //!
 //! Reference: `overbooking-dissertation-spec.md` §3.1, §5.4, §6.1 (the
 //! candidates and their PoS: comprehensive overbooking's,
-//! [`crate::policy::comprehensive::AgentAdmitted`]); the baseline
+//! [`slasim_core::policy::comprehensive::AgentAdmitted`]); the baseline
 //! ([`AdmissionEnv::baseline`]) is the dissertation's acceptance test.
 //!
 //! Contract:
@@ -38,20 +38,20 @@ use std::sync::{Arc, Mutex, PoisonError};
 use anyhow::{Context, anyhow, bail};
 use rand::RngExt;
 
-use crate::cluster::bench::Stepped;
-use crate::experiment::config::Experiment;
-use crate::experiment::inputs::Inputs;
-use crate::experiment::kinds::single::{SinglePoint, scenario_replaced};
-use crate::experiment::point::Point;
-use crate::experiment::summary::RunSummary;
-use crate::policy::Strategy;
-use crate::policy::comprehensive::{Admission, Admitted, AgentAdmitted, Answer, Candidate, Comprehensive};
-use crate::policy::interface::{Cluster, Outcome, Placement};
-use crate::policy::overbooking::Acceptance;
-use crate::rng::{Stream, stream};
-use crate::sim::kernel::Stop;
-use crate::units::{JobId, Time};
-use crate::workload::job::Job;
+use slasim_core::cluster::bench::Stepped;
+use slasim_core::experiment::config::Experiment;
+use slasim_core::experiment::inputs::Inputs;
+use slasim_core::experiment::kinds::single::{SinglePoint, scenario_replaced};
+use slasim_core::experiment::point::Point;
+use slasim_core::experiment::summary::RunSummary;
+use slasim_core::policy::Strategy;
+use slasim_core::policy::comprehensive::{Admission, Admitted, AgentAdmitted, Answer, Candidate, Comprehensive};
+use slasim_core::policy::interface::{Cluster, Outcome, Placement};
+use slasim_core::policy::overbooking::Acceptance;
+use slasim_core::rng::{Stream, stream};
+use slasim_core::workload::job::Job;
+use slasim_sim::kernel::Stop;
+use slasim_sim::units::{JobId, Time};
 
 /// Features of the arriving job in an observation.
 pub const JOB_FEATURES: usize = 5;
@@ -287,7 +287,7 @@ impl AdmissionEnv {
             Box::new(Admitted::new(core, Box::new(caller)))
         })?;
         let capacity = scenario.capacity;
-        let runtime = crate::sim::bench::runtime().context("starting the simulation runtime")?;
+        let runtime = slasim_sim::bench::runtime().context("starting the simulation runtime")?;
         let bench = {
             let _inside = runtime.enter();
             Stepped::assemble(scenario, false)?

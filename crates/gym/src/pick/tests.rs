@@ -10,8 +10,8 @@ use super::jobs::{Estimates, JobTable};
 use super::observation::FEATURES;
 use super::reward::Score;
 use super::*;
-use crate::gym::vector::{Buffers, VectorPick};
-use crate::workload::swf::SwfRecord;
+use crate::vector::{Buffers, VectorPick};
+use slasim_core::workload::swf::SwfRecord;
 
 /// (submit, run, processors, requested time) → a table on `nodes` nodes.
 fn table(nodes: i64, jobs: &[(i64, i64, i64, i64)]) -> Arc<JobTable> {
@@ -216,7 +216,7 @@ fn seeded_resets_repeat_and_draw_in_rlscheduler_range() {
 
 /// Plays random valid actions to the end, checking the invariants at every step.
 fn play(env: &mut PickJobs, seed: u64) -> (Vec<i64>, f64) {
-    let mut rng = crate::rng::stream(seed, crate::rng::Stream::TieBreak, 0);
+    let mut rng = slasim_core::rng::stream(seed, slasim_core::rng::Stream::TieBreak, 0);
     let jobs = Arc::clone(env.jobs());
     let mut obs = vec![0.0; env.observation_len()];
     let mut mask = vec![0; env.options().window];
