@@ -31,7 +31,7 @@ use crate::bench::{Scenario, simulate};
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::Outcome;
 use crate::tables::{
-    SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
+    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
 };
 use slasim_core::experiment::id::{Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::Inputs;
@@ -451,28 +451,6 @@ struct Group {
     gpu_seconds: f64,
 }
 
-/// The aggregates of a run: per point, and per partition, account and user.
-pub struct Aggregates {
-    /// Jobs that ran.
-    pub jobs: usize,
-    /// Mean, median and largest wait.
-    pub mean_wait: Option<f64>,
-    /// Median wait.
-    pub median_wait: Option<f64>,
-    /// Largest wait.
-    pub max_wait: Option<i64>,
-    /// Mean bounded slowdown (τ = 10 s).
-    pub mean_bounded_slowdown: Option<f64>,
-    /// First submit to last end.
-    pub makespan: Time,
-    /// Busy CPU-seconds over CPUs × makespan.
-    pub cpu_utilisation: Option<f64>,
-    /// Busy GPU-seconds over GPUs × makespan.
-    pub gpu_utilisation: Option<f64>,
-    /// Jobs the backfill scheduler started.
-    pub backfilled: usize,
-}
-
 /// The aggregates of `run` on `inputs`, on its `machine`.
 pub fn aggregates(inputs: &SlurmInputs, machine: &crate::machine::Machine, run: &SlurmRun) -> Aggregates {
     let jobs = &inputs.workload.jobs;
@@ -556,15 +534,7 @@ impl PointOutput for SlurmOutput {
             trace: &trace,
             seed: s.seed as i64,
             config,
-            jobs: a.jobs as i64,
-            mean_wait: a.mean_wait,
-            median_wait: a.median_wait,
-            max_wait: a.max_wait,
-            mean_bounded_slowdown: a.mean_bounded_slowdown,
-            makespan: a.makespan,
-            cpu_utilisation: a.cpu_utilisation,
-            gpu_utilisation: a.gpu_utilisation,
-            backfilled: a.backfilled as i64,
+            aggregates: &a,
             main_passes: self.run.counters.main_passes as i64,
             backfill_passes: self.run.counters.backfill_passes as i64,
             code_version: &code_version,

@@ -45,6 +45,29 @@ pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS slurm_points (
                  logged_start INTEGER,
                  PRIMARY KEY (point_id, job));";
 
+/// The aggregates of a run (its `slurm_points` figures), in seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aggregates {
+    /// Jobs that ran.
+    pub jobs: usize,
+    /// Mean wait.
+    pub mean_wait: Option<f64>,
+    /// Median wait.
+    pub median_wait: Option<f64>,
+    /// Largest wait.
+    pub max_wait: Option<i64>,
+    /// Mean bounded slowdown (τ = 10 s).
+    pub mean_bounded_slowdown: Option<f64>,
+    /// First submit to last end.
+    pub makespan: Time,
+    /// Busy CPU-seconds over CPUs × makespan.
+    pub cpu_utilisation: Option<f64>,
+    /// Busy GPU-seconds over GPUs × makespan.
+    pub gpu_utilisation: Option<f64>,
+    /// Jobs the backfill scheduler started.
+    pub backfilled: usize,
+}
+
 /// The `slurm_points` row of a point.
 #[derive(Debug, Clone, Copy)]
 pub struct SlurmPointRow<'a> {
@@ -62,24 +85,8 @@ pub struct SlurmPointRow<'a> {
     pub seed: i64,
     /// Resolved settings, TOML.
     pub config: &'a str,
-    /// Jobs that ran.
-    pub jobs: i64,
-    /// Mean wait, s.
-    pub mean_wait: Option<f64>,
-    /// Median wait, s.
-    pub median_wait: Option<f64>,
-    /// Largest wait, s.
-    pub max_wait: Option<i64>,
-    /// Mean bounded slowdown (τ = 10 s).
-    pub mean_bounded_slowdown: Option<f64>,
-    /// First submit to last end, s.
-    pub makespan: Time,
-    /// Busy CPU-seconds over CPUs × makespan.
-    pub cpu_utilisation: Option<f64>,
-    /// Busy GPU-seconds over GPUs × makespan.
-    pub gpu_utilisation: Option<f64>,
-    /// Jobs the backfill scheduler started.
-    pub backfilled: i64,
+    /// Its aggregates.
+    pub aggregates: &'a Aggregates,
     /// Main scheduler passes.
     pub main_passes: i64,
     /// Backfill passes run.
@@ -110,15 +117,15 @@ pub static SLURM_POINTS: Table<Points> = Table::new(
         column!("trace", Text, |r| r.trace),
         column!("seed", Int, |r| r.seed),
         column!("config", Text, |r| r.config),
-        column!("jobs", Int, |r| r.jobs),
-        column!("mean_wait", Real, |r| r.mean_wait),
-        column!("median_wait", Real, |r| r.median_wait),
-        column!("max_wait", Int, |r| r.max_wait),
-        column!("mean_bounded_slowdown", Real, |r| r.mean_bounded_slowdown),
-        column!("makespan", Int, |r| r.makespan),
-        column!("cpu_utilisation", Real, |r| r.cpu_utilisation),
-        column!("gpu_utilisation", Real, |r| r.gpu_utilisation),
-        column!("backfilled", Int, |r| r.backfilled),
+        column!("jobs", Int, |r| r.aggregates.jobs as i64),
+        column!("mean_wait", Real, |r| r.aggregates.mean_wait),
+        column!("median_wait", Real, |r| r.aggregates.median_wait),
+        column!("max_wait", Int, |r| r.aggregates.max_wait),
+        column!("mean_bounded_slowdown", Real, |r| r.aggregates.mean_bounded_slowdown),
+        column!("makespan", Int, |r| r.aggregates.makespan),
+        column!("cpu_utilisation", Real, |r| r.aggregates.cpu_utilisation),
+        column!("gpu_utilisation", Real, |r| r.aggregates.gpu_utilisation),
+        column!("backfilled", Int, |r| r.aggregates.backfilled as i64),
         column!("main_passes", Int, |r| r.main_passes),
         column!("backfill_passes", Int, |r| r.backfill_passes),
         column!("code_version", Text, |r| r.code_version),

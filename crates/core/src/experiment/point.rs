@@ -2,8 +2,8 @@
 //!
 //! Contract:
 //! - A [`PointKind`] is a kind of point (single-cluster, Grid, provisioning,
-//!   pricing, Slurm, or one a program depending on this crate registers in
-//!   [`crate::experiment::kinds::KINDS`]). Its constants are one
+//!   pricing, or one a crate depending on this one registers in
+//!   [`crate::experiment::kinds::KINDS`], as Slurm's does). Its constants are one
 //!   [`KindInfo`]: its name, which config sections and axes are its own, the
 //!   tables its points are stored in ([`PointTables`]). Its code reads a
 //!   config into the base settings its sweeps modify and resolves each swept

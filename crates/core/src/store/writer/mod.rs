@@ -6,9 +6,9 @@
 //! crash (even `kill -9`) never leaves half a point behind: [`single`]
 //! writes a single-cluster run (and its battery's jobs once), [`grid`] a
 //! Grid run's requests and clusters, [`provision`] a provisioning point or
-//! slot statistics, [`pricing`] a pricing point. The Slurm kind writes its
-//! rows through [`crate::store::Store::write_with`], with its tables'
-//! descriptors ([`crate::store::tables::slurm`]).
+//! slot statistics, [`pricing`] a pricing point. A kind of another crate
+//! writes its rows through [`crate::store::Store::write_with`], with its
+//! tables' descriptors ([`crate::store::columns::insert`]).
 
 pub mod grid;
 pub mod pricing;
