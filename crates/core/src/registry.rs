@@ -23,6 +23,26 @@ pub trait Named: Send + Sync + 'static {
     fn name(&self) -> &'static str;
 }
 
+/// Makes `&'static dyn Trait` a registry entry, found by the trait's own
+/// `name()`, and prints `dyn Trait` as `Trait(name)`: for the registries of
+/// trait objects (point kinds, report sections, subcommands).
+#[macro_export]
+macro_rules! named_trait_objects {
+    ($trait:ident) => {
+        impl $crate::registry::Named for &'static dyn $trait {
+            fn name(&self) -> &'static str {
+                $trait::name(*self)
+            }
+        }
+
+        impl std::fmt::Debug for dyn $trait {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}({})", stringify!($trait), self.name())
+            }
+        }
+    };
+}
+
 /// An unknown strategy, algorithm, placement or model name, with the valid ones.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("unknown {kind} `{name}`; valid {kind} names: {}", .valid.join(", "))]

@@ -225,7 +225,8 @@ impl PointOutput for Rolls {
 }
 
 /// The dice section of a report: per number of faces, the points and their
-/// mean roll.
+/// mean roll, over every dice point of the store (a toy: it leaves the
+/// report's experiment and trace filters aside).
 pub struct DiceSection;
 
 impl ReportSection for DiceSection {

@@ -7,10 +7,9 @@
 //! runs with what clap matched for it, under the same rules as every command:
 //! an error is one `error: …` paragraph and exit status 1.
 
-use std::fmt;
 use std::process::ExitCode;
 
-use crate::registry::{Named, Registry};
+use crate::registry::Registry;
 
 /// A subcommand of the `slasim` command line.
 pub trait Subcommand: Send + Sync + 'static {
@@ -25,17 +24,7 @@ pub trait Subcommand: Send + Sync + 'static {
     fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode>;
 }
 
-impl Named for &'static dyn Subcommand {
-    fn name(&self) -> &'static str {
-        Subcommand::name(*self)
-    }
-}
-
-impl fmt::Debug for dyn Subcommand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Subcommand({})", self.name())
-    }
-}
+crate::named_trait_objects!(Subcommand);
 
 /// The registered subcommands.
 pub static SUBCOMMANDS: Registry<&'static dyn Subcommand> = Registry::new("subcommand", &[]);

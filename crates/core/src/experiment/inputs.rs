@@ -34,8 +34,8 @@ pub struct Inputs {
     pub(crate) models: HashMap<String, Arc<RuntimeModel>>,
     /// Grid logs, by workload.
     pub(crate) grid_logs: HashMap<String, Arc<GridLog>>,
-    /// Other kinds' inputs, by type and key.
-    others: HashMap<(TypeId, String), Arc<dyn Any + Send + Sync>>,
+    /// Other kinds' inputs, by type, then by key.
+    others: HashMap<TypeId, HashMap<String, Arc<dyn Any + Send + Sync>>>,
 }
 
 impl Inputs {
@@ -45,7 +45,7 @@ impl Inputs {
         key: String,
         load: impl FnOnce() -> anyhow::Result<T>,
     ) -> anyhow::Result<()> {
-        if let Entry::Vacant(slot) = self.others.entry((TypeId::of::<T>(), key)) {
+        if let Entry::Vacant(slot) = self.others.entry(TypeId::of::<T>()).or_default().entry(key) {
             slot.insert(Arc::new(load()?));
         }
         Ok(())
@@ -53,8 +53,7 @@ impl Inputs {
 
     /// The `T` loaded for `key`, if it was.
     pub fn get<T: Any + Send + Sync>(&self, key: &str) -> Option<Arc<T>> {
-        // The map's key owns its String: look up by an owned copy (once per point).
-        let found = self.others.get(&(TypeId::of::<T>(), key.to_string()))?;
+        let found = self.others.get(&TypeId::of::<T>())?.get(key)?;
         Arc::clone(found).downcast::<T>().ok()
     }
 }

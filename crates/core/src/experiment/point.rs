@@ -29,7 +29,6 @@ use crate::experiment::id::{PointId, Unserialisable};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use crate::experiment::summary::RunSummary;
-use crate::registry::Named;
 use crate::store::tables::groups::PointTables;
 use crate::store::{Store, StoreError};
 use crate::threads::Budget;
@@ -120,17 +119,7 @@ pub trait PointKind: Send + Sync + 'static {
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError>;
 }
 
-impl Named for &'static dyn PointKind {
-    fn name(&self) -> &'static str {
-        PointKind::name(*self)
-    }
-}
-
-impl fmt::Debug for dyn PointKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PointKind({})", self.name())
-    }
-}
+crate::named_trait_objects!(PointKind);
 
 impl PartialEq for dyn PointKind {
     fn eq(&self, other: &Self) -> bool {

@@ -7,10 +7,9 @@
 //! filter. A section with nothing to report (the store holds none of its
 //! points) returns `None`; its tables with no rows are left out.
 
-use std::fmt;
 use std::path::Path;
 
-use crate::registry::{Named, Registry};
+use crate::registry::Registry;
 use crate::report::load::Filter;
 use crate::report::plots::Figure;
 use crate::report::tables::Table;
@@ -36,17 +35,7 @@ pub trait ReportSection: Send + Sync + 'static {
     fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>>;
 }
 
-impl Named for &'static dyn ReportSection {
-    fn name(&self) -> &'static str {
-        ReportSection::name(*self)
-    }
-}
-
-impl fmt::Debug for dyn ReportSection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ReportSection({})", self.name())
-    }
-}
+crate::named_trait_objects!(ReportSection);
 
 /// The registered report sections.
 pub static SECTIONS: Registry<&'static dyn ReportSection> = Registry::new("report section", &[]);
