@@ -6,9 +6,9 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::experiment::kinds::provision::background::prepare_site;
-use slasim::experiment::kinds::provision::point::SiteSpec;
 use slasim::provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
+use slasim::provision::kind::provision::background::prepare_site;
+use slasim::provision::kind::provision::point::SiteSpec;
 use slasim::provision::moga::MogaConfig;
 use slasim::provision::plan::{HoleCharging, provision, provision_charging};
 use slasim::provision::pricing::{Policy, query_flexible};

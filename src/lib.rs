@@ -2,9 +2,9 @@
 //! scheduling research.
 //!
 //! This crate is the engine with every kind: [`slasim_core`] (the engine and
-//! the single-cluster, Grid, provisioning and pricing kinds), re-exported
-//! here under the paths it always had, and each crate of its own under its
-//! name ([`slurm`], [`gym`]). [`register_kinds`] adds those kinds to the engine;
+//! the single-cluster and Grid kinds), re-exported here under the paths it
+//! always had, and each kind crate of its own under its name ([`provision`],
+//! [`slurm`], [`gym`]). [`register_kinds`] adds those kinds to the engine;
 //! the `slasim` binary and the Python package call it first.
 //!
 //! Module map (each module's doc states its contract and spec references):
@@ -13,7 +13,7 @@
 //! - [`plan`]: availability profile and per-node plan, with gap search;
 //! - [`policy`]: scheduling strategies and placement;
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
-//! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
+//! - [`provision`]: slot advertisement, workflows, MOGA and greedy provisioning, adaptive pricing, as kinds;
 //! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, SLA admission);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
 //! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
@@ -31,10 +31,13 @@
 
 pub use slasim_core::*;
 pub use slasim_gym as gym;
+pub use slasim_provision as provision;
 pub use slasim_slurm as slurm;
 
-/// Adds the kinds of their own crates (Slurm) to the engine: point kinds,
-/// tables, report sections, subcommands. Idempotent.
+/// Adds the kinds of their own crates (provisioning and pricing, then
+/// Slurm) to the engine: point kinds, tables, report sections, subcommands.
+/// Idempotent.
 pub fn register_kinds() -> Result<(), registry::BadName> {
+    slasim_provision::register()?;
     slasim_slurm::register()
 }

@@ -158,9 +158,10 @@ fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
 /// The workspace's crates, from the bottom up: (directory, package, level).
 /// A crate may depend only on crates of a lower level: the kind crates
 /// (level 2) on the engine and the kernel, never on one another.
-const CRATES: [(&str, &str, usize); 6] = [
+const CRATES: [(&str, &str, usize); 7] = [
     ("crates/sim", "slasim-sim", 0),
     ("crates/core", "slasim-core", 1),
+    ("crates/provision", "slasim-provision", 2),
     ("crates/slurm", "slasim-slurm", 2),
     ("crates/gym", "slasim-gym", 2),
     (".", "slasim", 3),
@@ -239,6 +240,7 @@ fn no_crate_depends_on_one_above_it() {
     // The test reads the manifests: it must see the real arrows.
     assert_eq!(slasim_dependencies("crates/sim"), Vec::<String>::new());
     assert_eq!(slasim_dependencies("crates/core"), ["slasim-sim"]);
+    assert_eq!(slasim_dependencies("crates/provision"), ["slasim-core"]);
     assert_eq!(slasim_dependencies("crates/slurm"), ["slasim-core", "slasim-sim"]);
     assert_eq!(slasim_dependencies("crates/gym"), ["slasim-core", "slasim-sim"]);
     // Every member is in the list (a new crate gets its place in it).
@@ -251,7 +253,15 @@ fn no_crate_depends_on_one_above_it() {
     known.sort_unstable();
     assert_eq!(listed, known);
     // And the kernel's and Slurm's files live in their crates alone.
-    let moved = ["crates/core/src/sim", "crates/core/src/units.rs", "crates/core/src/slurm", "crates/core/src/gym"];
+    let moved = [
+        "crates/core/src/sim",
+        "crates/core/src/units.rs",
+        "crates/core/src/slurm",
+        "crates/core/src/gym",
+        "crates/core/src/provision",
+        "crates/core/src/experiment/kinds/provision",
+        "crates/core/src/experiment/kinds/pricing.rs",
+    ];
     for moved in moved {
         assert!(!root.join(moved).exists(), "{moved}");
     }
@@ -289,7 +299,7 @@ fn no_model_names_the_actor_runtime() {
     // plain type.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut naming = Vec::new();
-    for dir in ["crates/core/src", "crates/slurm/src", "crates/gym/src", "src"] {
+    for dir in ["crates/core/src", "crates/provision/src", "crates/slurm/src", "crates/gym/src", "src"] {
         let mut files = Vec::new();
         sources(&root.join(dir), &mut files);
         files.sort();

@@ -320,6 +320,7 @@ fn the_command_tree_speaks_one_vocabulary() {
             walk(sub, &format!("{path} {}", sub.get_name()), out);
         }
     }
+    slasim::register_kinds().unwrap();
     let root = slasim::cli::command();
     root.clone().debug_assert();
     let mut problems = Vec::new();

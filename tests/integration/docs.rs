@@ -508,6 +508,7 @@ fn documented_commands() -> Vec<(String, Vec<String>)> {
 /// Every slasim command the docs show parses with the command line as built.
 #[test]
 fn every_documented_command_parses() {
+    slasim::register_kinds().unwrap();
     let commands = documented_commands();
     assert!(commands.len() >= 10, "only {} documented commands found", commands.len());
     let mut bad = Vec::new();

@@ -30,7 +30,7 @@ fn sources(dir: &Path, out: &mut Vec<String>) {
 
 /// The source folders of the crates an extension goes in (the kernel crate
 /// holds no extension).
-const SOURCES: [&str; 4] = ["src", "crates/core/src", "crates/slurm/src", "crates/gym/src"];
+const SOURCES: [&str; 5] = ["src", "crates/core/src", "crates/provision/src", "crates/slurm/src", "crates/gym/src"];
 
 /// Every file of [`SOURCES`], relative to the workspace root.
 fn all_sources() -> Vec<String> {

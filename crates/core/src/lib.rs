@@ -29,7 +29,6 @@ pub mod experiment;
 pub mod grid;
 pub mod plan;
 pub mod policy;
-pub mod provision;
 pub mod registry;
 pub mod report;
 pub mod rng;
@@ -40,6 +39,10 @@ pub mod store;
 pub(crate) mod testing;
 pub mod threads;
 pub mod workload;
+
+// clap, for the macros kind crates use (`value_enum!`).
+#[doc(hidden)]
+pub use clap as __clap;
 
 // The kernel crate, under the paths every module of this crate names.
 pub use slasim_sim as sim;

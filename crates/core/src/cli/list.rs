@@ -1,5 +1,7 @@
 //! `slasim list`: what exists, one line each; `--markdown` prints the same as
-//! the tables of the docs' references (a test keeps those equal).
+//! the tables of the docs' references (a test keeps those equal). A kind of
+//! another crate adds its lists through [`LISTS`]: `slasim list NAME`, after
+//! the built-in ones.
 
 use std::fmt::Write as _;
 
@@ -8,10 +10,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
 use crate::experiment::kinds::KINDS;
-use crate::experiment::kinds::provision::point::Method;
 use crate::grid::algorithm::ALGORITHMS;
 use crate::policy::energy::ENERGY_POLICIES;
 use crate::policy::{Placement, strategy_infos};
+use crate::registry::Registry;
 use crate::workload::coreservations::RequestWorkload;
 
 #[derive(Debug, Args)]
@@ -35,8 +37,6 @@ pub(crate) enum ListCommand {
     RequestWorkloads,
     /// Placement policies (`--placement`).
     Placements,
-    /// Provisioning methods (`method` in `[provision]`).
-    Methods,
     /// Energy policies (`[energy_policy] name`, the `energy_policy` axis).
     EnergyPolicies,
     /// The command line's vocabulary: one flag per concept.
@@ -109,6 +109,40 @@ fn markdown(sections: &[Section]) -> String {
     out
 }
 
+/// A list of a kind of another crate: `slasim list NAME`.
+pub trait Listing: Send + Sync + 'static {
+    /// Its name on the command line (kebab-case).
+    fn name(&self) -> &'static str;
+
+    /// One line for `--help`.
+    fn about(&self) -> &'static str;
+
+    /// Its two column heads: the name of a thing, and what it is.
+    fn header(&self) -> [&'static str; 2];
+
+    /// Its rows: a name and one line.
+    fn rows(&self) -> Vec<(String, String)>;
+}
+
+crate::named_trait_objects!(Listing);
+
+/// The registered lists.
+pub static LISTS: Registry<&'static dyn Listing> = Registry::new("list", &[]);
+
+/// `list` with the registered lists as its subcommands after the built-in ones.
+pub(crate) fn with_registered(list: clap::Command) -> clap::Command {
+    LISTS.all().into_iter().fold(list, |list, l| list.subcommand(clap::Command::new(l.name()).about(l.about())))
+}
+
+/// Runs `slasim list NAME` for a registered list; `None` for a built-in one.
+pub(crate) fn run_registered(matches: &clap::ArgMatches) -> Option<anyhow::Result<()>> {
+    let (name, _) = matches.subcommand()?;
+    let listing = LISTS.get(name).ok()?;
+    let sections = [Section::new(listing.header(), listing.rows())];
+    let markdown_wanted = matches.get_flag("markdown");
+    Some(emit(&if markdown_wanted { markdown(&sections) } else { text(&sections) }))
+}
+
 pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
     let axes = matches!(args.command, ListCommand::Axes);
     let sections = match args.command {
@@ -133,10 +167,6 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
             vec![Section::new(["request workload", "what it is"], possible_values::<RequestWorkload>())]
         }
         ListCommand::Placements => vec![Section::new(["placement", "what it does"], possible_values::<Placement>())],
-        ListCommand::Methods => vec![Section::new(
-            ["method", "what it does"],
-            Method::ALL.iter().map(|(m, about)| (m.name().to_string(), about.to_string())),
-        )],
         ListCommand::EnergyPolicies => vec![Section::new(
             ["energy policy", "what it does"],
             ENERGY_POLICIES.all().into_iter().map(|p| (p.name.to_string(), p.description.to_string())),

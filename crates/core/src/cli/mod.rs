@@ -7,18 +7,18 @@
 //! stdout, logs (tracing) to stderr, so output can be piped. Nothing here
 //! panics on user input. One concept has one flag name in every command
 //! ([`options::VOCABULARY`]). A kind of another crate adds its command
-//! through [`subcommand::SUBCOMMANDS`].
+//! through [`subcommand::SUBCOMMANDS`] and its lists through
+//! [`list::LISTS`].
 
 pub mod embed;
 mod gantt;
 mod grid;
-mod list;
+pub mod list;
 pub mod options;
-mod provision;
 mod query;
 mod reference;
 mod report;
-pub(crate) mod run;
+pub mod run;
 pub mod subcommand;
 pub(crate) mod sweep;
 pub(crate) mod trace;
@@ -57,10 +57,6 @@ pub(crate) enum Command {
     /// Co-reservations on a Grid of several clusters (a broker and its algorithms).
     #[command(subcommand)]
     Grid(grid::GridCommand),
-    /// Provisioning: slot statistics, workflow provisioning (MOGA or greedy)
-    /// and adaptive pricing.
-    #[command(subcommand)]
-    Provision(provision::ProvisionCommand),
     /// Run (or resume) an experiment config of any kind: every point of its
     /// sweeps, on all cores, stored in SQLite; or write a Slurm script for it.
     Sweep(sweep::SweepArgs),
@@ -95,6 +91,7 @@ pub fn command() -> clap::Command {
         .all()
         .into_iter()
         .fold(<Cli as clap::CommandFactory>::command(), |command, s| command.subcommand(s.command()))
+        .mut_subcommand("list", list::with_registered)
 }
 
 fn init_logging(verbose: u8) {
@@ -132,9 +129,14 @@ pub fn main() -> ExitCode {
     init_logging(matches.get_count("verbose"));
     let registered =
         matches.subcommand().and_then(|(name, matched)| Some((subcommand::SUBCOMMANDS.get(name).ok()?, matched)));
-    let result = match registered {
-        Some((registered, matched)) => registered.run(matched),
-        None => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+    let listed = match matches.subcommand() {
+        Some(("list", matched)) => list::run_registered(matched),
+        _ => None,
+    };
+    let result = match (registered, listed) {
+        (_, Some(listed)) => listed.map(|()| ExitCode::SUCCESS),
+        (Some((registered, matched)), None) => registered.run(matched),
+        (None, None) => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
             Ok(cli) => run(cli.command),
             Err(e) => return refused(e),
         },
@@ -153,7 +155,6 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Run(args) => run::run(*args),
         Command::Grid(command) => grid::run(command),
-        Command::Provision(command) => provision::run(command).map(|()| ExitCode::SUCCESS),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),

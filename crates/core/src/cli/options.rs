@@ -9,15 +9,12 @@
 
 use std::path::PathBuf;
 
+use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser};
-use clap::{Args, ValueEnum};
 
-use crate::experiment::kinds::provision::point::Method;
 use crate::grid::algorithm::ALGORITHMS;
 use crate::policy::overbooking::AcceptanceKind;
 use crate::policy::{Placement, strategy_infos};
-use crate::provision::plan::HoleCharging;
-use crate::provision::pricing::Policy;
 use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
 use crate::workload::coreservations::RequestWorkload;
@@ -113,22 +110,27 @@ pub const VOCABULARY: [Word; 12] = [
     },
 ];
 
-/// Implements [`ValueEnum`] for a domain enum: its values with the names
-/// configs use and one line of help each.
-macro_rules! value_enum {
+/// Implements [`clap::ValueEnum`] for a domain enum: its values with the
+/// names configs use and one line of help each.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __value_enum {
     ($ty:ty { $($variant:expr => $name:literal: $help:literal),+ $(,)? }) => {
-        impl ValueEnum for $ty {
+        impl $crate::__clap::ValueEnum for $ty {
             fn value_variants<'a>() -> &'a [Self] {
                 &[$($variant),+]
             }
 
-            fn to_possible_value(&self) -> Option<PossibleValue> {
+            fn to_possible_value(&self) -> Option<$crate::__clap::builder::PossibleValue> {
                 let all: &[($ty, &'static str, &'static str)] = &[$(($variant, $name, $help)),+];
-                all.iter().find(|(v, _, _)| v == self).map(|(_, n, h)| PossibleValue::new(*n).help(*h))
+                all.iter()
+                    .find(|(v, _, _)| v == self)
+                    .map(|(_, n, h)| $crate::__clap::builder::PossibleValue::new(*n).help(*h))
             }
         }
     };
 }
+pub use crate::__value_enum as value_enum;
 
 value_enum!(Placement {
     Placement::FirstFit => "first-fit": "the earliest start; among nodes, the lowest ids",
@@ -170,16 +172,6 @@ value_enum!(Estimates {
     Estimates::Logged => "logged": "jobs request the run time limits their users gave",
 });
 
-value_enum!(Policy {
-    Policy::Conservative => "conservative": "price by replanning the queue with conservative backfilling",
-    Policy::Easy => "easy": "price by replanning the queue with EASY backfilling",
-});
-
-value_enum!(HoleCharging {
-    HoleCharging::Whole => "whole": "a non-divisible slot (a hole) costs its whole size once used (Table 1)",
-    HoleCharging::Used => "used": "holes are charged for the parts used (an ablation)",
-});
-
 value_enum!(RequestWorkload {
     RequestWorkload::R1 => "r1": "long advance booking (up to 3 · wc), span min(1 day, 6 · wc)",
     RequestWorkload::R2 => "r2": "short advance booking (wc / 2), span min(1 day, 6 · wc)",
@@ -188,25 +180,6 @@ value_enum!(RequestWorkload {
     RequestWorkload::Span6h3Part => "r1-6h-3part": "three parts (the third a copy of the second), every third dropped",
     RequestWorkload::None => "none": "no requests: the job-only reference simulation",
 });
-
-/// `slasim provision run --method`: how the workflow is provisioned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum RunMethod {
-    /// The MOGA over the sites' advertised slots, every α from its archive (Ch. 4).
-    Moga,
-    /// Task by task, each at the start its α-weighted price and wait make best (Ch. 7).
-    Greedy,
-}
-
-impl RunMethod {
-    /// The domain's method.
-    pub fn method(self) -> Method {
-        match self {
-            RunMethod::Moga => Method::Moga,
-            RunMethod::Greedy => Method::Greedy,
-        }
-    }
-}
 
 /// `--strategy`: every registered strategy, with its one line.
 pub(crate) fn strategy_parser() -> PossibleValuesParser {
@@ -287,7 +260,7 @@ impl PrepareOptions {
 /// A setting refused while resolving a command line's point, renamed to the
 /// flag the user typed (`pricing.share` → `--share`): the error names what
 /// was given, as a config error names its file and line.
-pub(crate) fn as_flags(error: anyhow::Error, flags: &[(&'static str, &'static str)]) -> anyhow::Error {
+pub fn as_flags(error: anyhow::Error, flags: &[(&'static str, &'static str)]) -> anyhow::Error {
     match error.downcast::<crate::setting::InvalidSetting>() {
         Ok(e) => match flags.iter().find(|(setting, _)| *setting == e.setting) {
             Some((_, flag)) => e.renamed(flag).into(),
@@ -302,7 +275,7 @@ pub(crate) const DEFAULT_DB: &str = "slasim.sqlite";
 
 /// Where results go and how many threads produce them.
 #[derive(Debug, Args)]
-pub(crate) struct StoreOptions {
+pub struct StoreOptions {
     /// The SQLite store results are written to.
     #[arg(long, default_value = DEFAULT_DB)]
     pub db: PathBuf,

@@ -406,7 +406,7 @@ const DEFAULT_POF_CURVE: [f64; 3] = [0.1, 0.3, 0.5];
 
 /// Hands the command line's points (each with a label) to the sweep executor
 /// as an experiment; returns what it did and the points' ids, in order.
-pub(crate) fn execute(
+pub fn execute(
     points: &[(Point, String)],
     jobs: Option<usize>,
     db: &std::path::Path,

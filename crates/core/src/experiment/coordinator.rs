@@ -7,14 +7,14 @@
 //!   kind: [`crate::experiment::point::AnyPoint::run`]) and hands the result to the [`Writer`] actor (its
 //!   own thread), which commits the point in one transaction — for a
 //!   single-cluster run its `runs` row, all its `jobs` and `node_events` rows
-//!   and its `points` row; for a provisioning or pricing point every row of
-//!   its tables — and then tells the coordinator. Before simulating a
+//!   and its `points` row; for a point of another kind every row of its
+//!   tables — and then tells the coordinator. Before simulating a
 //!   single-cluster point, a worker has the writer store the point's battery
 //!   jobs (inputs shared by its runs, committed on their own), so that
 //!   overlaps the simulation. The writer's mailbox is bounded, so workers
 //!   wait only when it falls behind.
-//! - One executor: `slasim sweep`, `slasim run`, `slasim grid run`,
-//!   `slasim provision …` and [`run_points`] all run their points here, and
+//! - One executor: `slasim sweep`, `slasim run`, `slasim grid run`, the
+//!   registered kinds' commands and [`run_points`] all run their points here, and
 //!   every thread a point uses beyond its worker's comes from the same
 //!   `--jobs` budget ([`Budget`]): never more busy threads than `--jobs`.
 //! - Points already in the store are skipped: re-running a sweep resumes it.

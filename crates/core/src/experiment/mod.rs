@@ -2,8 +2,9 @@
 //! them all.
 //!
 //! Contract: a [`point::Point`] is a point of a registered
-//! [`point::PointKind`] (built in: single-cluster, Grid, provisioning and
-//! pricing runs), each kind resolved once in its own file under [`kinds`]
+//! [`point::PointKind`] (built in: single-cluster and Grid runs, each
+//! resolved once in its own file under [`kinds`]; the others in their own
+//! crates)
 //! (from the command line or a [`config`] alike; [`locate`] places a
 //! config's errors). The [`coordinator`] runs any
 //! list of points on worker threads within one `--jobs` budget, sharing the

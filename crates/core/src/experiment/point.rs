@@ -1,9 +1,10 @@
 //! A point: the fully resolved settings of one simulation, of a registered kind.
 //!
 //! Contract:
-//! - A [`PointKind`] is a kind of point (single-cluster, Grid, provisioning,
-//!   pricing, or one a crate depending on this one registers in
-//!   [`crate::experiment::kinds::KINDS`], as Slurm's does). Its constants are one
+//! - A [`PointKind`] is a kind of point (single-cluster, Grid, or one a
+//!   crate depending on this one registers in
+//!   [`crate::experiment::kinds::KINDS`], as provisioning, pricing and
+//!   Slurm do). Its constants are one
 //!   [`KindInfo`]: its name, which config sections and axes are its own, the
 //!   tables its points are stored in ([`PointTables`]). Its code reads a
 //!   config into the base settings its sweeps modify and resolves each swept

@@ -14,8 +14,8 @@ use crate::report::tables::{Agg, lookup};
 use crate::report::{gantt, grid, tables};
 
 /// The runs a report draws Gantt charts of: the first single-cluster run of
-/// each trace (three traces at most), the first Grid run and the first
-/// provisioning run.
+/// each trace (three traces at most), the first Grid run and those of each
+/// registered kind.
 pub(crate) fn gantt_runs(
     db: &Path,
     points: Option<&DataFrame>,
@@ -38,9 +38,8 @@ pub(crate) fn gantt_runs(
     if let Some(g) = grid {
         runs.extend(g.points.column("run_id")?.i64()?.iter().flatten().take(1));
     }
-    if crate::store::has_table(db, "provision_points")? {
-        let first = crate::store::query(db, "SELECT min(point_id) FROM provision_points WHERE kind = 'run'")?;
-        runs.extend(first.rows.iter().flatten().filter_map(|v| v.parse::<i64>().ok()));
+    for registered in gantt::source::GANTT_SOURCES.all() {
+        runs.extend(registered.report_points(db)?);
     }
     Ok(runs)
 }

@@ -19,7 +19,6 @@ pub mod gantt;
 pub mod grid;
 pub mod load;
 pub mod plots;
-pub mod provision;
 pub mod reference;
 pub mod render;
 pub mod section;
@@ -294,12 +293,11 @@ struct Built {
 
 /// Reads the store (as filtered) and builds every table and figure a report
 /// of it holds: the single-cluster tables of its points, the Grid tables of
-/// its Grid runs, the provisioning tables and each registered kind's section
+/// its Grid runs and each registered kind's section
 /// ([`section::SECTIONS`]), whichever it has.
 fn build(options: &ReportOptions) -> anyhow::Result<Built> {
     let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
     let grid = grid::load_grid(&options.db, &filter)?;
-    let provisioning = provision::provision_report(&options.db).context("building the provisioning tables")?;
     let mut sections = Vec::new();
     for section in section::SECTIONS.all() {
         let built =
@@ -308,7 +306,7 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
     }
     let points = match load_points(&options.db, &filter) {
         Ok(points) => Some(points),
-        Err(load::LoadError::Empty { .. }) if grid.is_some() || provisioning.is_some() || !sections.is_empty() => None,
+        Err(load::LoadError::Empty { .. }) if grid.is_some() || !sections.is_empty() => None,
         Err(e) => return Err(e.into()),
     };
     if let Some(points) = &points {
@@ -325,22 +323,14 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
         }
         tables.extend(grid_tables.into_iter().filter(|t| t.df.height() > 0));
     }
-    let mut provisioned = 0;
-    if let Some((prov_tables, prov_figures, count)) = provisioning {
-        tables.extend(prov_tables.into_iter().filter(|t| t.df.height() > 0));
-        figures.extend(prov_figures);
-        provisioned = count;
-    }
     let mut registered = 0;
     for section in sections {
         tables.extend(section.tables.into_iter().filter(|t| t.df.height() > 0));
         figures.extend(section.figures);
         registered += section.points;
     }
-    let n_points = points.as_ref().map_or(0, DataFrame::height)
-        + grid.as_ref().map_or(0, |g| g.points.height())
-        + provisioned
-        + registered;
+    let n_points =
+        points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height()) + registered;
     Ok(Built { points, grid, tables, figures, omitted, n_points })
 }
 

@@ -135,21 +135,6 @@ pub fn risk_result(label: &str, strategy: &str, pdf: &str, ratio: f64) -> Option
     RISK.iter().find(|(t, s, _)| *t == trace && *s == strategy).map(|(_, _, v)| v[k][r])
 }
 
-/// What the provisioning dissertation states of its Ch. 3 slot sets
-/// (`provisioning-dissertation-spec.md` §8: Fig 4, "the average number of
-/// advertised slots for the CTC cluster was 27 whereas for the SDSC cluster it
-/// was 14", and Fig 6, the clusters' utilisation of 63 % and 70 %), both with
-/// exact run time estimates: (PWA log, mean advertised slots, utilisation %).
-const CH3_SLOTS: [(&str, f64, f64); 2] = [("CTC-SP2", 27.0, 63.0), ("SDSC-SP2", 14.0, 70.0)];
-
-/// The dissertation's Ch. 3 mean advertised slots and utilisation (%) for a
-/// trace label, with exact estimates; `None` for other traces or logged
-/// estimates (Fig 8 states no count).
-pub fn ch3_slots(label: &str, exact: bool) -> Option<(f64, f64)> {
-    let upper = label.to_ascii_uppercase();
-    CH3_SLOTS.iter().find(|(log, _, _)| exact && upper.starts_with(log)).map(|&(_, slots, util)| (slots, util))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,14 +158,6 @@ mod tests {
         assert_eq!(risk_result("LANL-CM5-1994-4.1-cln", HO, "resources", 4.0), Some(2_342.0));
         assert_eq!(risk_result("SDSC-SP2-1998-4.2-cln", HO, "resources", 0.5), Some(31_427.0));
         assert_eq!(risk_result("SDSC-SP2-1998-4.2-cln", HO, "resources", 3.0), None);
-    }
-
-    #[test]
-    fn ch3_slot_counts_are_the_exact_estimate_runs_of_ctc_and_sdsc() {
-        assert_eq!(ch3_slots("CTC-SP2-1996-3.1-cln", true), Some((27.0, 63.0)));
-        assert_eq!(ch3_slots("SDSC-SP2-1998-4.2-cln", true), Some((14.0, 70.0)));
-        assert_eq!(ch3_slots("SDSC-SP2-1998-4.2-cln", false), None);
-        assert_eq!(ch3_slots("SDSC-BLUE-2000-4.2-cln", true), None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The SQLite store of every point: runs, jobs, node events, Grid requests,
-//! provisioning and pricing points.
+//! and the tables of the kinds registered from other crates.
 //!
 //! Contract:
 //! - One module per concept: [`schema`] (versioned migrations), [`columns`]
@@ -14,8 +14,7 @@
 //!   [`Store::write_battery`] may commit them earlier, in a transaction of
 //!   their own.
 //! - Point ids: a single-cluster or Grid run's `run_id` (table `runs`), a
-//!   provisioning or pricing point's `point_id` (table `provision_points`),
-//!   a registered kind's in its own key table ([`tables`]);
+//!   registered kind's in its own key table ([`tables`]);
 //!   [`Store::stored_points`] is all of them.
 //! - `jobs.fee` is what the provider earned from the job (0 unless it
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
@@ -51,8 +50,6 @@ pub use rusqlite;
 pub use merge::{MergeError, MergeReport, merge};
 pub use query::{Columns, Table, Values, has_table, query, query_columns};
 pub use schema::{MIGRATIONS, SCHEMA_VERSION};
-pub use writer::pricing::PricingOutput;
-pub use writer::provision::{ProvisionOutput, ProvisionPointRow};
 
 pub use error::StoreError;
 pub(crate) use error::sqlite;
@@ -403,7 +400,7 @@ pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, Stor
     rows.collect::<Result<_, _>>().map_err(&err)
 }
 
-pub(crate) fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
+pub fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
     if !path.is_file() {
         return Err(StoreError::Missing { path: path.to_path_buf() });
     }

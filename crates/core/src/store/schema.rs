@@ -500,6 +500,19 @@ pub(crate) fn older_ids(conn: &Connection, found: i64) -> rusqlite::Result<Vec<(
     Ok(kinds)
 }
 
+/// The tables the migrations made (schemas 5 to 9) for the provisioning and
+/// pricing kinds, which now live in a crate of their own: that crate
+/// describes them when it is registered.
+pub const MADE_FOR_OTHER_CRATES: [&str; 7] = [
+    "provision_points",
+    "provision_sites",
+    "provision_submissions",
+    "priced_reservations",
+    "slot_samples",
+    "advertised_slots",
+    "pricing_harm",
+];
+
 /// What each table and view of the store holds, for the schema reference
 /// (`slasim reference schema`, which refuses a table missing here).
 pub const TABLES: &[(&str, &str)] = &[
@@ -539,16 +552,6 @@ pub const TABLES: &[(&str, &str)] = &[
     ),
     ("subreservations", "The per-cluster parts of each granted co-reservation."),
     ("cluster_runs", "Per-cluster metrics of a Grid run."),
-    ("provision_points", "One row per provisioning or pricing point: its kind, settings and resolved TOML."),
-    ("provision_sites", "Per-site metrics of a provisioning or pricing point (utilisation, best-effort wait)."),
-    (
-        "provision_submissions",
-        "Each workflow submission of a provisioning point, per α: the chosen plan's cost and makespan.",
-    ),
-    ("priced_reservations", "Each priced reservation request of a pricing point: its price, start and wait."),
-    ("slot_samples", "Slot statistics of a provisioning point: free slots sampled over time."),
-    ("advertised_slots", "The slots a site advertised at each sample."),
-    ("pricing_harm", "The provider's view of a pricing point: the externality charged against the delay suffered."),
     (
         "all_jobs",
         "View: every kind's jobs in one vocabulary, one row per job of every point whose kind has jobs (single-cluster, Grid, Slurm): `point` (`run_id` or `point_id`), `kind` (the kind's name: `single`, `grid`, `slurm`), `job` (its index in the battery or workload), `submit`, `start`, `end`, `wait` (start − submit; the three NULL for a job that never started) and `processors` (single-cluster and Grid: the job's `nodes`, in the run's node unit, processors unless `prepare.node_unit = \"nodes\"`; Slurm: its CPUs).",

@@ -2,8 +2,8 @@
 //! settings, its `resolve`, its `run` and its [`PointKind`].
 //!
 //! Contract:
-//! - [`KINDS`] holds the built-in kinds (single-cluster, Grid, provisioning,
-//!   pricing, in report order) and the kinds a program depending on this
+//! - [`KINDS`] holds the built-in kinds (single-cluster, Grid, in report
+//!   order) and the kinds a program depending on this
 //!   crate adds with [`Kinds::register`] before it runs a config or the CLI;
 //!   registering a kind registers its tables with the store too.
 //! - A new kind is one file (its settings, an [`AnyPoint`] and a
@@ -13,8 +13,6 @@
 //! [`AnyPoint`]: crate::experiment::point::AnyPoint
 
 pub mod grid;
-pub mod pricing;
-pub mod provision;
 pub mod single;
 pub mod single_kind;
 
@@ -27,8 +25,7 @@ use crate::workload::swf::SwfTrace;
 /// The registered point kinds.
 pub struct Kinds(Registry<&'static dyn PointKind>);
 
-static BUILTIN: [&'static dyn PointKind; 4] =
-    [&single_kind::SINGLE, &grid::GRID, &provision::PROVISION, &pricing::PRICING];
+static BUILTIN: [&'static dyn PointKind; 2] = [&single_kind::SINGLE, &grid::GRID];
 
 /// Every point kind: the built-in ones, then the registered ones.
 pub static KINDS: Kinds = Kinds(Registry::new("point kind", &BUILTIN));

@@ -6,8 +6,10 @@
 //!   the point's id) and every table holding rows of those points, keyed by
 //!   the same column. Kinds may share one (single-cluster and Grid runs are
 //!   both `runs`; provisioning and pricing points both `provision_points`).
-//! - The built-in groups' tables are created by the schema's migrations; a
-//!   registered group (a kind of another crate: Slurm's) brings its own
+//! - The schema's migrations (the store's history up to schema 11) create
+//!   the tables of the groups that existed then, the provisioning and
+//!   pricing group's too, which its kind's crate registers with an empty
+//!   script; a group added since (Slurm's) brings its own
 //!   `CREATE TABLE IF NOT EXISTS` script, run whenever a store is opened for
 //!   writing (new tables, no migration of older stores needed), its
 //!   descriptors ([`PointTables::described`], checked against that script
@@ -73,7 +75,7 @@ pub const fn all(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::All }
 }
 
-const fn new(name: &'static str) -> StoredTable {
+pub const fn new(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::New }
 }
 
@@ -108,25 +110,6 @@ LEFT JOIN grid_points g ON g.run_id = o.run_id",
     ),
 };
 
-/// Provisioning and pricing points.
-pub static PROVISION_POINTS: PointTables = PointTables {
-    key_table: "provision_points",
-    key: "point_id",
-    tables: &[
-        all("provision_points"),
-        all("provision_sites"),
-        all("provision_submissions"),
-        all("priced_reservations"),
-        all("pricing_harm"),
-        all("slot_samples"),
-        all("advertised_slots"),
-    ],
-    schema: "",
-    described: described_elsewhere,
-    docs: &[],
-    jobs: None,
-};
-
 static ADDED: RwLock<Vec<&'static PointTables>> = RwLock::new(Vec::new());
 
 /// Adds a group (a no-op for one already there: kinds may share theirs).
@@ -139,7 +122,7 @@ pub fn register(tables: &'static PointTables) {
 }
 
 /// The built-in groups, in merge order.
-static BUILT_IN: [&PointTables; 2] = [&RUNS, &PROVISION_POINTS];
+static BUILT_IN: [&PointTables; 1] = [&RUNS];
 
 /// Every group: the built-in ones, then the registered ones.
 pub fn groups() -> Vec<&'static PointTables> {

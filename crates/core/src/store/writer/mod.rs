@@ -5,12 +5,9 @@
 //! statements and multi-row INSERTs for the tables written row by row, so a
 //! crash (even `kill -9`) never leaves half a point behind: [`single`]
 //! writes a single-cluster run (and its battery's jobs once), [`grid`] a
-//! Grid run's requests and clusters, [`provision`] a provisioning point or
-//! slot statistics, [`pricing`] a pricing point. A kind of another crate
+//! Grid run's requests and clusters. A kind of another crate
 //! writes its rows through [`crate::store::Store::write_with`], with its
 //! tables' descriptors ([`crate::store::columns::insert`]).
 
 pub mod grid;
-pub mod pricing;
-pub mod provision;
 pub mod single;
