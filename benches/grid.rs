@@ -7,10 +7,10 @@ mod common;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::experiment::kinds::grid::run_grid_point;
 use slasim::grid::config::GridConfig;
+use slasim::grid::kind::run_grid_point;
+use slasim::grid::workload::windows::GridLog;
 use slasim::workload::WorkloadSource;
-use slasim::workload::windows::GridLog;
 
 fn section_6_6(c: &mut Criterion) {
     let source = WorkloadSource::Swf {

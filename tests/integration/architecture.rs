@@ -158,9 +158,10 @@ fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
 /// The workspace's crates, from the bottom up: (directory, package, level).
 /// A crate may depend only on crates of a lower level: the kind crates
 /// (level 2) on the engine and the kernel, never on one another.
-const CRATES: [(&str, &str, usize); 7] = [
+const CRATES: [(&str, &str, usize); 8] = [
     ("crates/sim", "slasim-sim", 0),
     ("crates/core", "slasim-core", 1),
+    ("crates/grid", "slasim-grid", 2),
     ("crates/provision", "slasim-provision", 2),
     ("crates/slurm", "slasim-slurm", 2),
     ("crates/gym", "slasim-gym", 2),
@@ -240,6 +241,7 @@ fn no_crate_depends_on_one_above_it() {
     // The test reads the manifests: it must see the real arrows.
     assert_eq!(slasim_dependencies("crates/sim"), Vec::<String>::new());
     assert_eq!(slasim_dependencies("crates/core"), ["slasim-sim"]);
+    assert_eq!(slasim_dependencies("crates/grid"), ["slasim-core"]);
     assert_eq!(slasim_dependencies("crates/provision"), ["slasim-core"]);
     assert_eq!(slasim_dependencies("crates/slurm"), ["slasim-core", "slasim-sim"]);
     assert_eq!(slasim_dependencies("crates/gym"), ["slasim-core", "slasim-sim"]);
@@ -261,6 +263,10 @@ fn no_crate_depends_on_one_above_it() {
         "crates/core/src/provision",
         "crates/core/src/experiment/kinds/provision",
         "crates/core/src/experiment/kinds/pricing.rs",
+        "crates/core/src/grid",
+        "crates/core/src/experiment/kinds/grid.rs",
+        "crates/core/src/workload/corequest.rs",
+        "crates/core/src/workload/windows.rs",
     ];
     for moved in moved {
         assert!(!root.join(moved).exists(), "{moved}");
@@ -278,17 +284,16 @@ fn arrows(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> V
 
 #[test]
 fn no_arrow_runs_up_from_the_cluster_or_the_workload() {
-    // The cluster is mechanics: the Grid attaches its services from outside.
-    // A workload is data: it names no scheduler, Grid or statistics.
+    // The cluster is mechanics: the Grid attaches its services from outside
+    // (from its own crate, which the engine's cannot name). A workload is
+    // data: it names no scheduler or statistics.
     let graph = graph();
-    for (from, to) in [("cluster/", "grid/"), ("workload/", "grid/"), ("workload/", "policy/"), ("workload/", "stats/")]
-    {
+    for (from, to) in [("workload/", "policy/"), ("workload/", "stats/")] {
         let wrong = arrows(&graph, from, to);
         assert!(wrong.is_empty(), "{from} imports {to}: {wrong:#?}");
     }
     // The test reads paths: it must see real arrows the other way.
-    assert!(arrows(&graph, "grid/", "cluster/").contains(&"grid/bench.rs -> cluster/mod.rs".to_string()));
-    assert!(arrows(&graph, "grid/", "workload/").contains(&"grid/broker.rs -> workload/corequest.rs".to_string()));
+    assert!(arrows(&graph, "policy/", "cluster/").iter().any(|a| a.starts_with("policy/interface.rs -> cluster/")));
     assert!(arrows(&graph, "stats/", "workload/").contains(&"stats/pos.rs -> workload/failure_law.rs".to_string()));
 }
 
@@ -299,7 +304,9 @@ fn no_model_names_the_actor_runtime() {
     // plain type.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut naming = Vec::new();
-    for dir in ["crates/core/src", "crates/provision/src", "crates/slurm/src", "crates/gym/src", "src"] {
+    for dir in
+        ["crates/core/src", "crates/grid/src", "crates/provision/src", "crates/slurm/src", "crates/gym/src", "src"]
+    {
         let mut files = Vec::new();
         sources(&root.join(dir), &mut files);
         files.sort();

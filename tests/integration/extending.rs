@@ -30,7 +30,8 @@ fn sources(dir: &Path, out: &mut Vec<String>) {
 
 /// The source folders of the crates an extension goes in (the kernel crate
 /// holds no extension).
-const SOURCES: [&str; 5] = ["src", "crates/core/src", "crates/provision/src", "crates/slurm/src", "crates/gym/src"];
+const SOURCES: [&str; 6] =
+    ["src", "crates/core/src", "crates/grid/src", "crates/provision/src", "crates/slurm/src", "crates/gym/src"];
 
 /// Every file of [`SOURCES`], relative to the workspace root.
 fn all_sources() -> Vec<String> {

@@ -14,10 +14,10 @@ use slasim::grid::cost::{Calendar, CostConfig, DEFAULT_CALENDAR_OFFSET};
 use slasim::grid::lrs::{Lrs, LrsSettings};
 use slasim::grid::metrics::{Prices, WaitIndex, request_metrics};
 use slasim::grid::request::{Enumeration, StartGrid};
+use slasim::grid::workload::corequest::CoRequest;
 use slasim::policy::build_reserving;
 use slasim::rng::{Stream, stream};
 use slasim::units::Time;
-use slasim::workload::corequest::CoRequest;
 use slasim::workload::job::Job;
 
 fn job(id: u32, submit: Time, cpus: u32, estimate: Time, runtime: Time) -> Job {

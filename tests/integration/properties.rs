@@ -188,7 +188,6 @@ proptest! {
                     calibrated: None,
                     node_events: sim.cluster.node_events.clone(),
                     point: None,
-                    grid: None,
                     energy: None,
                 })
                 .unwrap();

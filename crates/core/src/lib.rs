@@ -26,7 +26,6 @@
 pub mod cli;
 pub mod cluster;
 pub mod experiment;
-pub mod grid;
 pub mod plan;
 pub mod policy;
 pub mod registry;

@@ -21,6 +21,7 @@ use crate::kind::provision::run::{ReservedRun, run_point_reserved};
 use slasim_core::experiment::provenance::code_version;
 use slasim_core::report::gantt::layout::{BandSource, Item, Mark, Source};
 use slasim_core::report::gantt::source::{GanttSource, trace_name};
+use slasim_core::report::load::Filter;
 use slasim_core::store::has_table;
 use slasim_core::units::Time;
 
@@ -62,7 +63,7 @@ impl GanttSource for ProvisionGantt {
         .map(Some)
     }
 
-    fn report_points(&self, db: &Path) -> anyhow::Result<Vec<i64>> {
+    fn report_points(&self, db: &Path, _filter: &Filter) -> anyhow::Result<Vec<i64>> {
         if !has_table(db, "provision_points")? {
             return Ok(Vec::new());
         }

@@ -90,12 +90,12 @@ mod tests {
         let path = dir.path().join("p.sqlite");
         slasim_core::store::Store::open(&path).unwrap();
         assert_eq!(slasim_core::store::tables::schema_mismatches(&path).unwrap(), Vec::<String>::new());
-        // Its tables are those the engine leaves to it.
-        let mut described: Vec<&str> = crate::tables::described().iter().map(|t| t.name()).collect();
-        let mut left = slasim_core::store::schema::MADE_FOR_OTHER_CRATES.to_vec();
-        described.sort_unstable();
-        left.sort_unstable();
-        assert_eq!(described, left);
+        // Its tables are among those the engine leaves to other crates.
+        let described: Vec<&str> = crate::tables::described().iter().map(|t| t.name()).collect();
+        assert_eq!(described.len(), 7, "{described:?}");
+        for table in described {
+            assert!(slasim_core::store::schema::MADE_FOR_OTHER_CRATES.contains(&table), "{table}");
+        }
         let replace = crate::tables::provision::PROVISION_POINTS.insert_sql(1);
         assert!(replace.starts_with("INSERT OR REPLACE INTO provision_points (point_id, kind,"), "{replace}");
     }

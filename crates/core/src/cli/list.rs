@@ -10,11 +10,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
 use crate::experiment::kinds::KINDS;
-use crate::grid::algorithm::ALGORITHMS;
 use crate::policy::energy::ENERGY_POLICIES;
 use crate::policy::{Placement, strategy_infos};
 use crate::registry::Registry;
-use crate::workload::coreservations::RequestWorkload;
 
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
@@ -29,12 +27,8 @@ pub(crate) struct ListArgs {
 pub(crate) enum ListCommand {
     /// Scheduling strategies (`--strategy`, the `strategy` axis).
     Strategies,
-    /// Co-reservation algorithms of the Grid broker (`--algorithm`, the `algorithm` axis).
-    Algorithms,
     /// Sweep axes of every kind of config, with the setting each sets.
     Axes,
-    /// Grid request workloads (`--request-workload`, the `request_workload` axis).
-    RequestWorkloads,
     /// Placement policies (`--placement`).
     Placements,
     /// Energy policies (`[energy_policy] name`, the `energy_policy` axis).
@@ -150,10 +144,6 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
             ["strategy", "what it does"],
             strategy_infos().iter().map(|s| (s.name.to_string(), s.description.to_string())),
         )],
-        ListCommand::Algorithms => vec![Section::new(
-            ["algorithm", "what it does"],
-            ALGORITHMS.all().into_iter().map(|a| (a.name.to_string(), a.description.to_string())),
-        )],
         ListCommand::Axes => KINDS
             .all()
             .into_iter()
@@ -163,9 +153,6 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
                 Section { title: Some(kind.described().to_string()), ..Section::new(["axis", "what it sets"], axes) }
             })
             .collect(),
-        ListCommand::RequestWorkloads => {
-            vec![Section::new(["request workload", "what it is"], possible_values::<RequestWorkload>())]
-        }
         ListCommand::Placements => vec![Section::new(["placement", "what it does"], possible_values::<Placement>())],
         ListCommand::EnergyPolicies => vec![Section::new(
             ["energy policy", "what it does"],
@@ -191,7 +178,7 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
 }
 
 /// Every value of an enumerated flag with its help line.
-fn possible_values<T: ValueEnum>() -> Vec<(String, String)> {
+pub fn possible_values<T: ValueEnum>() -> Vec<(String, String)> {
     T::value_variants()
         .iter()
         .filter_map(T::to_possible_value)

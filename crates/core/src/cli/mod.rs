@@ -12,7 +12,6 @@
 
 pub mod embed;
 mod gantt;
-mod grid;
 pub mod list;
 pub mod options;
 mod query;
@@ -54,9 +53,6 @@ pub(crate) enum Command {
     /// more strategies; store every job in SQLite and print a summary.
     // Boxed: its options outweigh the other commands'.
     Run(Box<run::RunArgs>),
-    /// Co-reservations on a Grid of several clusters (a broker and its algorithms).
-    #[command(subcommand)]
-    Grid(grid::GridCommand),
     /// Run (or resume) an experiment config of any kind: every point of its
     /// sweeps, on all cores, stored in SQLite; or write a Slurm script for it.
     Sweep(sweep::SweepArgs),
@@ -154,7 +150,6 @@ pub fn main() -> ExitCode {
 fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Run(args) => run::run(*args),
-        Command::Grid(command) => grid::run(command),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),

@@ -12,12 +12,10 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 
-use crate::grid::algorithm::ALGORITHMS;
 use crate::policy::overbooking::AcceptanceKind;
 use crate::policy::{Placement, strategy_infos};
 use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
-use crate::workload::coreservations::RequestWorkload;
 use crate::workload::prepare::{Estimates, NodeUnit, PrepareConfig};
 use crate::workload::reservations::ReservationOption;
 
@@ -172,33 +170,9 @@ value_enum!(Estimates {
     Estimates::Logged => "logged": "jobs request the run time limits their users gave",
 });
 
-value_enum!(RequestWorkload {
-    RequestWorkload::R1 => "r1": "long advance booking (up to 3 · wc), span min(1 day, 6 · wc)",
-    RequestWorkload::R2 => "r2": "short advance booking (wc / 2), span min(1 day, 6 · wc)",
-    RequestWorkload::R3 => "r3": "short advance booking and span min(1 day, 3 · wc)",
-    RequestWorkload::Span6h2Part => "r1-6h-2part": "two parts, 6-hour span, submitted 30 s before the earliest start",
-    RequestWorkload::Span6h3Part => "r1-6h-3part": "three parts (the third a copy of the second), every third dropped",
-    RequestWorkload::None => "none": "no requests: the job-only reference simulation",
-});
-
 /// `--strategy`: every registered strategy, with its one line.
-pub(crate) fn strategy_parser() -> PossibleValuesParser {
+pub fn strategy_parser() -> PossibleValuesParser {
     PossibleValuesParser::new(strategy_infos().into_iter().map(|s| PossibleValue::new(s.name).help(s.description)))
-}
-
-/// `grid run --strategy`: the strategies that can run a Grid cluster.
-pub(crate) fn local_scheduler_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        strategy_infos()
-            .into_iter()
-            .filter(|s| s.takes_reservations())
-            .map(|s| PossibleValue::new(s.name).help(s.description)),
-    )
-}
-
-/// `--algorithm`: every registered co-reservation algorithm, with its one line.
-pub(crate) fn algorithm_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(ALGORITHMS.all().into_iter().map(|a| PossibleValue::new(a.name).help(a.description)))
 }
 
 /// Preparation settings (dissertation defaults).

@@ -41,8 +41,7 @@ use kameo::actor::{ActorRef, Spawn};
 use kameo::message::{Context, Message};
 
 use crate::experiment::config::{Experiment, SweepPoint};
-use crate::experiment::inputs::Inputs;
-use crate::experiment::kinds::grid::PointInputError;
+use crate::experiment::inputs::{Inputs, PointInputError};
 use crate::experiment::point::{BatteryJobs, Point, PointOutput};
 use crate::experiment::provenance::{code_version, rfc3339};
 use crate::experiment::summary::RunSummary;
@@ -425,8 +424,8 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
 /// Locates an input error of a point in the experiment's config.
 fn locate(experiment: &Experiment, error: anyhow::Error) -> anyhow::Error {
     match error.downcast::<PointInputError>() {
-        Ok(e) if experiment.command_line => e.error.into(),
-        Ok(e) => experiment.locate(e.error.setting(), &e.error).into(),
+        Ok(e) if experiment.command_line => e.error,
+        Ok(e) => experiment.locate(e.setting, &e.error).into(),
         Err(e) => e,
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Contract: [`Inputs`] holds every input a list of points needs, once —
 //! prepared workloads per distinct (workload, preparation) pair, runtime
-//! statistics, LANL logs, Grid logs — keyed by the settings that make them.
+//! statistics, LANL logs — keyed by the settings that make them.
 //! Each point kind loads and checks what it needs in its own file under
 //! [`crate::experiment::kinds`] (its `impl Inputs` block), before anything is
 //! stored; workers only read them (`Arc`). A trace the caller has already
@@ -21,7 +21,6 @@ use std::sync::Arc;
 use crate::stats::pdf::RuntimeModel;
 use crate::workload::failures::LanlLog;
 use crate::workload::prepare::Prepared;
-use crate::workload::windows::GridLog;
 
 /// Inputs shared by the points of one run of the runner.
 #[derive(Default)]
@@ -32,8 +31,6 @@ pub struct Inputs {
     pub(crate) lanl: HashMap<PathBuf, Arc<LanlLog>>,
     /// Runtime statistics, by workload, preparation and PDF settings.
     pub(crate) models: HashMap<String, Arc<RuntimeModel>>,
-    /// Grid logs, by workload.
-    pub(crate) grid_logs: HashMap<String, Arc<GridLog>>,
     /// Other kinds' inputs, by type, then by key.
     others: HashMap<TypeId, HashMap<String, Arc<dyn Any + Send + Sync>>>,
 }
@@ -56,4 +53,18 @@ impl Inputs {
         let found = self.others.get(&TypeId::of::<T>())?.get(key)?;
         Arc::clone(found).downcast::<T>().ok()
     }
+}
+
+/// A point's setting that its inputs show out of its domain (a Grid window
+/// longer than its log): the executor places it at the setting in the
+/// config, or, for a command line, reports it as it is.
+#[derive(Debug, thiserror::Error)]
+#[error("point {index}: {error}")]
+pub struct PointInputError {
+    /// The point's position in the list.
+    pub index: usize,
+    /// The setting at fault (its dotted path).
+    pub setting: &'static str,
+    /// What is wrong.
+    pub error: anyhow::Error,
 }

@@ -8,19 +8,15 @@ use anyhow::Context;
 use polars::prelude::*;
 
 use crate::policy::strategy_infos;
+use crate::report::load::Filter;
 use crate::report::plots::{Figure, Panel, Series};
 use crate::report::render::{GanttFigure, Gantts, escape, slug};
 use crate::report::tables::{Agg, lookup};
-use crate::report::{gantt, grid, tables};
+use crate::report::{gantt, tables};
 
 /// The runs a report draws Gantt charts of: the first single-cluster run of
-/// each trace (three traces at most), the first Grid run and those of each
-/// registered kind.
-pub(crate) fn gantt_runs(
-    db: &Path,
-    points: Option<&DataFrame>,
-    grid: Option<&grid::GridFrames>,
-) -> anyhow::Result<Vec<i64>> {
+/// each trace (three traces at most), then those of each registered kind.
+pub(crate) fn gantt_runs(db: &Path, points: Option<&DataFrame>, filter: &Filter) -> anyhow::Result<Vec<i64>> {
     let mut runs = Vec::new();
     if let Some(df) = points {
         let ids = df.column("run_id")?.i64()?;
@@ -35,11 +31,8 @@ pub(crate) fn gantt_runs(
             }
         }
     }
-    if let Some(g) = grid {
-        runs.extend(g.points.column("run_id")?.i64()?.iter().flatten().take(1));
-    }
     for registered in gantt::source::GANTT_SOURCES.all() {
-        runs.extend(registered.report_points(db)?);
+        runs.extend(registered.report_points(db, filter)?);
     }
     Ok(runs)
 }

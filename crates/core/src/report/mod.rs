@@ -16,7 +16,6 @@ pub mod compare;
 pub mod energy;
 pub mod figures;
 pub mod gantt;
-pub mod grid;
 pub mod load;
 pub mod plots;
 pub mod reference;
@@ -283,7 +282,7 @@ fn single_cluster(
 /// its tables and figures.
 struct Built {
     points: Option<DataFrame>,
-    grid: Option<grid::GridFrames>,
+    filter: Filter,
     tables: Vec<Table>,
     figures: Vec<Figure>,
     /// Titles of the tables left out for having no rows.
@@ -292,12 +291,11 @@ struct Built {
 }
 
 /// Reads the store (as filtered) and builds every table and figure a report
-/// of it holds: the single-cluster tables of its points, the Grid tables of
-/// its Grid runs and each registered kind's section
+/// of it holds: the single-cluster tables of its points and each registered
+/// kind's section
 /// ([`section::SECTIONS`]), whichever it has.
 fn build(options: &ReportOptions) -> anyhow::Result<Built> {
     let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
-    let grid = grid::load_grid(&options.db, &filter)?;
     let mut sections = Vec::new();
     for section in section::SECTIONS.all() {
         let built =
@@ -306,7 +304,7 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
     }
     let points = match load_points(&options.db, &filter) {
         Ok(points) => Some(points),
-        Err(load::LoadError::Empty { .. }) if grid.is_some() || !sections.is_empty() => None,
+        Err(load::LoadError::Empty { .. }) if !sections.is_empty() => None,
         Err(e) => return Err(e.into()),
     };
     if let Some(points) = &points {
@@ -316,22 +314,14 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
         Some(points) => single_cluster(points, options)?,
         None => Default::default(),
     };
-    if let Some(g) = &grid {
-        let grid_tables = grid::grid_tables(g).map_err(|e| anyhow::anyhow!("building the Grid tables: {e}"))?;
-        if let Some(summary) = grid_tables.first() {
-            figures.extend(grid::grid_figures(&summary.df).map_err(|e| anyhow::anyhow!("Grid plots: {e}"))?);
-        }
-        tables.extend(grid_tables.into_iter().filter(|t| t.df.height() > 0));
-    }
     let mut registered = 0;
     for section in sections {
         tables.extend(section.tables.into_iter().filter(|t| t.df.height() > 0));
         figures.extend(section.figures);
         registered += section.points;
     }
-    let n_points =
-        points.as_ref().map_or(0, DataFrame::height) + grid.as_ref().map_or(0, |g| g.points.height()) + registered;
-    Ok(Built { points, grid, tables, figures, omitted, n_points })
+    let n_points = points.as_ref().map_or(0, DataFrame::height) + registered;
+    Ok(Built { points, filter, tables, figures, omitted, n_points })
 }
 
 /// One table of the report a store gives, as a Markdown table (header and
@@ -348,12 +338,12 @@ pub fn table(options: &ReportOptions, id: &str) -> anyhow::Result<String> {
     }
 }
 
-/// Generates a report: the single-cluster tables of its points and the Grid
-/// tables of its Grid runs, whichever the store (as filtered) holds.
+/// Generates a report: the single-cluster tables of its points and each
+/// registered kind's section, whichever the store (as filtered) holds.
 pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     // Everything is read before the output directory is made: a store with
     // nothing to report leaves no empty folders behind.
-    let Built { points, grid, mut tables, figures, omitted, n_points } = build(options)?;
+    let Built { points, filter, mut tables, figures, omitted, n_points } = build(options)?;
     prepare_out(&options.out)?;
     for t in &mut tables {
         write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
@@ -387,7 +377,7 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let all_md: String = tables.iter().map(markdown).collect::<Vec<_>>().join("\n");
     std::fs::write(options.out.join("report.md"), format!("# {title}\n\n{all_md}"))?;
     let index = options.out.join("index.html");
-    let runs = gantt_runs(&options.db, points.as_ref(), grid.as_ref()).context("choosing the Gantt charts' runs")?;
+    let runs = gantt_runs(&options.db, points.as_ref(), &filter).context("choosing the Gantt charts' runs")?;
     let gantts = gantt_figures(&options.out, &options.db, &runs)?;
     std::fs::write(&index, page(&title, &intro, &tables, &drawn, &gantts))?;
     // A report without figures (a store of slot statistics) keeps no empty folder.

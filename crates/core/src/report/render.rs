@@ -171,7 +171,7 @@ pub(crate) fn page(
 }
 
 /// A file-name and anchor-safe id: lower-case alphanumerics joined by `-`.
-pub(crate) fn slug(s: &str) -> String {
+pub fn slug(s: &str) -> String {
     s.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)

@@ -101,7 +101,7 @@ pub fn aggregates(points: &DataFrame) -> PolarsResult<DataFrame> {
 
 /// Per combination of `axes`: the number of points (`batteries`) and each
 /// metric's mean and 95 % Student-t half-width, sorted by the axes.
-pub(crate) fn aggregate_by(points: LazyFrame, axes: &[&str], metrics: &[&str]) -> PolarsResult<DataFrame> {
+pub fn aggregate_by(points: LazyFrame, axes: &[&str], metrics: &[&str]) -> PolarsResult<DataFrame> {
     let mut aggs = vec![len().cast(DataType::Int64).alias("batteries")];
     for m in metrics {
         aggs.push(col(*m).cast(DataType::Float64).mean().alias(format!("{m}_mean")));

@@ -60,8 +60,11 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
     let mut report = MergeReport::default();
     let groups = groups::groups();
     let count = |store: &Store| -> Result<i64, StoreError> {
-        let sql = groups.iter().map(|g| format!("(SELECT count(*) FROM {})", g.key_table)).collect::<Vec<_>>();
-        store.conn.query_row(&format!("SELECT {}", sql.join(" + ")), [], |r| r.get(0)).map_err(sqlite(output))
+        // A point in two groups' key tables (a Grid run: `runs` and
+        // `grid_points`) counts once.
+        let sql = groups.iter().map(|g| format!("SELECT {} FROM {}", g.key, g.key_table)).collect::<Vec<_>>();
+        let sql = format!("SELECT count(*) FROM ({})", sql.join(" UNION "));
+        store.conn.query_row(&sql, [], |r| r.get(0)).map_err(sqlite(output))
     };
     for input in inputs {
         let before = count(&store)?;

@@ -32,8 +32,6 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use crate::cluster::energy::{Energy, EnergyConfig};
 use crate::cluster::record::{NodeEventRecord, RunRecords};
 use crate::experiment::summary::RunSummary;
-use crate::grid::broker::CoReservationRecord;
-use crate::grid::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::policy::calibrator::CalibratedRun;
 
 pub mod columns;
@@ -157,65 +155,8 @@ pub struct RunOutput {
     pub node_events: Vec<NodeEventRecord>,
     /// The point's axes and aggregates, for `points`.
     pub point: Option<(PointAxes, RunSummary)>,
-    /// A Grid run's requests, sub-reservations and clusters.
-    pub grid: Option<GridOutput>,
     /// Its energy meter's watts and reading, if it had one.
     pub energy: Option<(EnergyConfig, Energy)>,
-}
-
-/// A request and its metrics, for `coreservations` and `subreservations`.
-#[derive(Debug, Clone)]
-pub struct RequestRow {
-    /// What the broker recorded.
-    pub record: CoReservationRecord,
-    /// Its metrics.
-    pub metrics: RequestMetrics,
-}
-
-/// One cluster of a Grid run, for `cluster_runs`.
-#[derive(Debug, Clone)]
-pub struct ClusterRow {
-    /// Its index.
-    pub cluster: u32,
-    /// The log window it ran.
-    pub window: u32,
-    /// The window's start in the log's seconds.
-    pub window_offset: i64,
-    /// Usable jobs in the window before merging.
-    pub raw_jobs: u32,
-    /// Its wall-clock accuracy.
-    pub wc_acc: f64,
-    /// Its metrics.
-    pub metrics: ClusterMetrics,
-}
-
-/// What a Grid run adds to the store.
-#[derive(Debug, Clone)]
-pub struct GridOutput {
-    /// Algorithm name.
-    pub algorithm: String,
-    /// Cluster candidates.
-    pub clusters: u32,
-    /// Request workload name.
-    pub request_workload: String,
-    /// Start-time increment bound, s.
-    pub minsize: i64,
-    /// Start times per request at most.
-    pub starts: u32,
-    /// The clusters' local scheduler.
-    pub local_scheduler: String,
-    /// s of Alg. 5.
-    pub start_weight: f64,
-    /// Submit stop, s.
-    pub t_stop: i64,
-    /// Aggregates.
-    pub summary: GridSummary,
-    /// Every request.
-    pub requests: Vec<RequestRow>,
-    /// Every cluster.
-    pub clusters_rows: Vec<ClusterRow>,
-    /// The cluster of each job record of the run, in order.
-    pub job_clusters: Vec<u32>,
 }
 
 /// `CREATE VIEW all_jobs …`: one row per job of every point of a group with

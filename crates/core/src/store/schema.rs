@@ -500,10 +500,14 @@ pub(crate) fn older_ids(conn: &Connection, found: i64) -> rusqlite::Result<Vec<(
     Ok(kinds)
 }
 
-/// The tables the migrations made (schemas 5 to 9) for the provisioning and
-/// pricing kinds, which now live in a crate of their own: that crate
-/// describes them when it is registered.
-pub const MADE_FOR_OTHER_CRATES: [&str; 7] = [
+/// The tables the migrations made for the Grid (schema 4) and for the
+/// provisioning and pricing kinds (schemas 5 to 9), which now live in crates
+/// of their own: each crate describes its tables when it is registered.
+pub const MADE_FOR_OTHER_CRATES: [&str; 11] = [
+    "grid_points",
+    "coreservations",
+    "subreservations",
+    "cluster_runs",
     "provision_points",
     "provision_sites",
     "provision_submissions",
@@ -542,16 +546,6 @@ pub const TABLES: &[(&str, &str)] = &[
     ("experiments", "One row per config (or command line) that ran points into this store: its name, text and hash."),
     ("experiment_points", "Which point belongs to which experiment and sweep (a point may belong to several)."),
     ("reservations", "Advance reservations of a run (paper B): requested start, acceptance, outcome, fee and penalty."),
-    (
-        "grid_points",
-        "One row per Grid run: broker algorithm, clusters, request workload and the broker's summary metrics.",
-    ),
-    (
-        "coreservations",
-        "Each co-reservation request of a Grid run: its shape, whether and when it was granted, and its cost.",
-    ),
-    ("subreservations", "The per-cluster parts of each granted co-reservation."),
-    ("cluster_runs", "Per-cluster metrics of a Grid run."),
     (
         "all_jobs",
         "View: every kind's jobs in one vocabulary, one row per job of every point whose kind has jobs (single-cluster, Grid, Slurm): `point` (`run_id` or `point_id`), `kind` (the kind's name: `single`, `grid`, `slurm`), `job` (its index in the battery or workload), `submit`, `start`, `end`, `wait` (start − submit; the three NULL for a job that never started) and `processors` (single-cluster and Grid: the job's `nodes`, in the run's node unit, processors unless `prepare.node_unit = \"nodes\"`; Slurm: its CPUs).",

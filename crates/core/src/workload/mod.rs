@@ -9,8 +9,6 @@
 //! up under the traces directory ([`trace_dir`]).
 
 pub mod batsim;
-pub mod corequest;
-pub mod coreservations;
 pub mod failure_law;
 pub mod failures;
 pub mod info;
@@ -22,7 +20,6 @@ pub mod slurm_jobs;
 pub mod slurm_synthetic;
 pub mod swf;
 pub mod synthetic;
-pub mod windows;
 
 use std::path::{Path, PathBuf};
 

@@ -2,8 +2,7 @@
 //! settings, its `resolve`, its `run` and its [`PointKind`].
 //!
 //! Contract:
-//! - [`KINDS`] holds the built-in kinds (single-cluster, Grid, in report
-//!   order) and the kinds a program depending on this
+//! - [`KINDS`] holds the built-in kind (single-cluster) and the kinds a program depending on this
 //!   crate adds with [`Kinds::register`] before it runs a config or the CLI;
 //!   registering a kind registers its tables with the store too.
 //! - A new kind is one file (its settings, an [`AnyPoint`] and a
@@ -12,7 +11,6 @@
 //!
 //! [`AnyPoint`]: crate::experiment::point::AnyPoint
 
-pub mod grid;
 pub mod single;
 pub mod single_kind;
 
@@ -25,7 +23,7 @@ use crate::workload::swf::SwfTrace;
 /// The registered point kinds.
 pub struct Kinds(Registry<&'static dyn PointKind>);
 
-static BUILTIN: [&'static dyn PointKind; 2] = [&single_kind::SINGLE, &grid::GRID];
+static BUILTIN: [&'static dyn PointKind; 1] = [&single_kind::SINGLE];
 
 /// Every point kind: the built-in ones, then the registered ones.
 pub static KINDS: Kinds = Kinds(Registry::new("point kind", &BUILTIN));

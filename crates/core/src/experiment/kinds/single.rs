@@ -422,7 +422,6 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
         calibrated,
         node_events: simulated.cluster.node_events,
         point,
-        grid: None,
         energy: p.energy.zip(simulated.energy),
     };
     Ok((output, summary))

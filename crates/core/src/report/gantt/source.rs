@@ -5,12 +5,10 @@
 //!   simulated again from its stored settings
 //!   ([`crate::experiment::kinds::single::simulate_with_executions`], the
 //!   path `slasim run --out` takes) and its executions drawn; its node
-//!   failures are those of that simulation. Grid runs: the same through
-//!   [`run_grid_point`], one band per cluster, with the stored
-//!   sub-reservations in lanes above each cluster's nodes, the parts of one
-//!   request linked. A kind of another crate draws its points through a
-//!   [`GanttSource`] registered in [`GANTT_SOURCES`], asked in registration
-//!   order after the single-cluster and Grid runs.
+//!   failures are those of that simulation. A kind of another crate draws
+//!   its points through a [`GanttSource`] registered in [`GANTT_SOURCES`],
+//!   asked in registration order before the single-cluster runs (a Grid
+//!   run is a run too).
 //! - A re-simulated run must agree with the stored outcomes (outcome,
 //!   actual start and end of every job), else it is an error naming the
 //!   build that stored it.
@@ -26,12 +24,12 @@ use crate::cluster::energy::EnergyConfig;
 use crate::cluster::power::{PowerEventRecord, PowerState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
 use crate::experiment::inputs::Inputs;
-use crate::experiment::kinds::grid::{GridPoint, run_grid_point};
 use crate::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use crate::experiment::point::Point;
 use crate::experiment::provenance::code_version;
 use crate::registry::Registry;
 use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, OutageKind, PowerCurve, Source};
+use crate::report::load::Filter;
 use crate::units::Time;
 use crate::workload::failures::NodeEventKind;
 
@@ -255,8 +253,9 @@ fn stored_outcomes(conn: &Connection, run: i64, cluster: u32) -> anyhow::Result<
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
-/// The re-simulated records agree with the stored ones, or an error.
-fn check_agrees(
+/// The re-simulated records of `cluster` agree with the ones stored for
+/// run `run`, or an error naming the build that stored it.
+pub fn check_agrees(
     conn: &Connection,
     run: i64,
     cluster: u32,
@@ -288,8 +287,8 @@ pub fn trace_name(trace: &str) -> &str {
     trace.rsplit(['/', '\\']).next().unwrap_or(trace)
 }
 
-/// The source of stored run `run`: a single-cluster or Grid run, or a
-/// point of a registered kind ([`GANTT_SOURCES`]).
+/// The source of stored run `run`: a point of a registered kind
+/// ([`GANTT_SOURCES`], asked first), else a single-cluster run.
 pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
     let conn = crate::store::open_read_only(db)?;
     let found: Option<(String, String, i64, String, String, i64)> = if crate::store::has_table(db, "runs")? {
@@ -302,27 +301,22 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
     } else {
         None
     };
-    if let Some((config, stored_by, capacity, strategy, trace, battery)) = found {
-        let grid = crate::store::has_table(db, "grid_points")?
-            && conn.query_row("SELECT 1 FROM grid_points WHERE run_id = ?", [run], |_| Ok(())).optional()?.is_some();
-        return if grid {
-            grid_source(&conn, run, &config, &stored_by, trace_name(&trace))
-        } else {
-            let capacity = u32::try_from(capacity).with_context(|| format!("run {run}: capacity {capacity}"))?;
-            single_source(
-                &conn,
-                run,
-                &config,
-                &stored_by,
-                capacity,
-                &format!("{strategy} on {}, battery {battery}", trace_name(&trace)),
-            )
-        };
-    }
+    // A registered kind's first: a Grid run is a run too.
     for registered in GANTT_SOURCES.all() {
         if let Some(source) = registered.source(db, run)? {
             return Ok(source);
         }
+    }
+    if let Some((config, stored_by, capacity, strategy, trace, battery)) = found {
+        let capacity = u32::try_from(capacity).with_context(|| format!("run {run}: capacity {capacity}"))?;
+        return single_source(
+            &conn,
+            run,
+            &config,
+            &stored_by,
+            capacity,
+            &format!("{strategy} on {}, battery {battery}", trace_name(&trace)),
+        );
     }
     bail!(
         "run {run} is not in {}: `slasim query --db {} \"SELECT run_id, strategy, trace FROM runs\"` lists its runs",
@@ -360,74 +354,6 @@ fn single_source(
     Ok(Source { title: format!("run {run}: {what}"), bands: vec![band] })
 }
 
-fn grid_source(conn: &Connection, run: i64, config: &str, stored_by: &str, trace: &str) -> anyhow::Result<Source> {
-    let point: GridPoint =
-        toml::from_str(config).with_context(|| format!("run {run}: its stored settings do not parse"))?;
-    let inputs =
-        Inputs::load(&[Point::new(point.clone())]).with_context(|| format!("run {run}: loading its workload"))?;
-    let log = inputs.grid_log(&point)?;
-    let simulated = run_grid_point(log, &point.grid, point.strategy, point.seed)
-        .with_context(|| format!("run {run}: simulating it again"))?;
-    let mut bands = Vec::with_capacity(simulated.executions.len());
-    for (c, executions) in simulated.executions.iter().enumerate() {
-        let c = c as u32;
-        let (mut jobs, mut records) = (Vec::new(), Vec::new());
-        for ((job, r), _) in simulated.records.iter().zip(&simulated.output.job_clusters).filter(|(_, k)| **k == c) {
-            jobs.push(*job);
-            records.push(r.clone());
-        }
-        // Records are numbered across clusters; the executions per cluster.
-        let base = records.first().map_or(0, |r| r.job);
-        for job in &mut jobs {
-            job.id -= base;
-        }
-        for r in &mut records {
-            r.job -= base;
-        }
-        let local = RunRecords { jobs: jobs.into(), records };
-        check_agrees(conn, run, c, &local.records, stored_by)?;
-        bands.push(cluster_band(format!("cluster {c}"), point.grid.capacity, &local, executions, &[]));
-    }
-    let mut stmt = conn.prepare(
-        "SELECT request, part, cluster, cpus, start, \"end\" FROM subreservations WHERE run_id = ? \
-         ORDER BY request, part",
-    )?;
-    let parts = stmt.query_map([run], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?, r.get(4)?, r.get(5)?))
-    })?;
-    for part in parts {
-        let (request, part, cluster, cpus, start, end): (i64, i64, i64, i64, Time, Time) = part?;
-        let Some(band) = usize::try_from(cluster).ok().and_then(|c| bands.get_mut(c)) else {
-            bail!("run {run}: a sub-reservation on cluster {cluster}, which the run does not have");
-        };
-        let request = u32::try_from(request).with_context(|| format!("run {run}: request {request}"))?;
-        band.lanes.push(Item {
-            job: request,
-            swf_id: part,
-            start,
-            end,
-            nodes: Vec::new(),
-            mark: Mark::Reserved,
-            overbooked: false,
-            planned_start: None,
-            planned_end: None,
-            link: Some(request),
-            cpus: u32::try_from(cpus).unwrap_or(0),
-            provision: None,
-        });
-    }
-    for band in &mut bands {
-        band.lanes.sort_by_key(|i| (i.start, i.job, i.swf_id));
-    }
-    Ok(Source {
-        title: format!(
-            "Grid run {run}: {} on {} clusters of {trace}, local scheduler {}",
-            point.grid.algorithm, point.grid.clusters, point.strategy
-        ),
-        bands,
-    })
-}
-
 /// A kind of another crate whose stored points have Gantt charts.
 pub trait GanttSource: Send + Sync + 'static {
     /// Its name (kebab-case; its kind's, as a rule).
@@ -437,8 +363,9 @@ pub trait GanttSource: Send + Sync + 'static {
     /// store holds no such point of this kind.
     fn source(&self, db: &Path, point: i64) -> anyhow::Result<Option<Source>>;
 
-    /// The points of this kind a report draws (a few at most).
-    fn report_points(&self, db: &Path) -> anyhow::Result<Vec<i64>>;
+    /// The points of this kind a report draws (a few at most), among those
+    /// `filter` keeps where the kind's points have an experiment and a trace.
+    fn report_points(&self, db: &Path, filter: &Filter) -> anyhow::Result<Vec<i64>>;
 }
 
 crate::named_trait_objects!(GanttSource);

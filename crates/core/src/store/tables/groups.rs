@@ -79,7 +79,8 @@ pub const fn new(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::New }
 }
 
-/// Single-cluster and Grid runs.
+/// Single-cluster runs, and the runs of the Grid's points (whose own
+/// tables are the Grid's group).
 pub static RUNS: PointTables = PointTables {
     key_table: "runs",
     key: "run_id",
@@ -91,10 +92,6 @@ pub static RUNS: PointTables = PointTables {
         all("energy_states"),
         all("reservations"),
         new("points"),
-        new("grid_points"),
-        all("coreservations"),
-        all("subreservations"),
-        all("cluster_runs"),
     ],
     schema: "",
     described: described_elsewhere,

@@ -12,7 +12,6 @@
 use crate::store::columns::Described;
 
 pub mod experiment;
-pub mod grid;
 pub mod groups;
 pub mod points;
 pub mod run;
@@ -24,7 +23,6 @@ pub fn described_tables() -> Vec<&'static dyn Described> {
     all.extend(run::tables());
     all.extend(points::tables());
     all.extend(experiment::tables());
-    all.extend(grid::tables());
     for group in groups::groups() {
         all.extend((group.described)());
     }
@@ -142,7 +140,5 @@ mod tests {
             }
         }
         check(&points::POINTS);
-        check(&grid::GRID_POINTS);
-        check(&grid::CLUSTER_RUNS);
     }
 }

@@ -1,4 +1,5 @@
-//! Writing a single-cluster run (and the job rows of a Grid run).
+//! Writing a single-cluster run (and the run rows of a kind that stores its
+//! points as runs, as the Grid does).
 
 use crate::cluster::record::JobRecord;
 use crate::policy::calibrator::CalibratedRun;
@@ -18,6 +19,18 @@ impl Store {
     /// Stores one run — its `runs` row, its jobs (their battery's attributes
     /// the first time), node events, energy and `points` row — in one transaction.
     pub fn write_run(&mut self, out: &RunOutput) -> Result<(), StoreError> {
+        self.write_run_with(out, None, |_| Ok(()))
+    }
+
+    /// [`Store::write_run`] for a kind that stores its points as runs with
+    /// rows of its own: each job's cluster (`job_clusters`, by job id; else
+    /// 0), and `more` rows written in the same transaction, after the jobs.
+    pub fn write_run_with(
+        &mut self,
+        out: &RunOutput,
+        job_clusters: Option<&[u32]>,
+        more: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
+    ) -> Result<(), StoreError> {
         let err = sqlite(&self.path);
         let r = &out.run;
         let tx = self.conn.transaction().map_err(&err)?;
@@ -32,11 +45,8 @@ impl Store {
         if new_battery {
             write_battery_jobs(&tx, r.battery_key, jobs).map_err(&err)?;
         }
-        let clusters = out.grid.as_ref().map(|g| g.job_clusters.as_slice());
-        write_outcomes(&tx, r.run_id, jobs, records, clusters, out.calibrated.as_ref()).map_err(&err)?;
-        if let Some(g) = &out.grid {
-            super::grid::write_grid(&tx, r, g).map_err(&err)?;
-        }
+        write_outcomes(&tx, r.run_id, jobs, records, job_clusters, out.calibrated.as_ref()).map_err(&err)?;
+        more(&tx).map_err(&err)?;
         let reservations = reservations.iter().zip(reservation_records).map(|(job, record)| JobRow {
             run_id: r.run_id,
             job,

@@ -28,11 +28,11 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::setting::InvalidSetting;
-use crate::units::{DAY, Time};
-use crate::workload::WorkloadSource;
-use crate::workload::job::Job;
-use crate::workload::prepare::PrepareConfig;
+use slasim_core::setting::InvalidSetting;
+use slasim_core::units::{DAY, Time};
+use slasim_core::workload::WorkloadSource;
+use slasim_core::workload::job::Job;
+use slasim_core::workload::prepare::PrepareConfig;
 
 /// How cluster windows are cut from a log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -19,17 +19,17 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::cluster::instant;
-use crate::grid::algorithm::BrokerStrategy;
-use crate::grid::lrs::{LrsReply, LrsRequest, StatusQuery, StatusReply};
-use crate::grid::request::{Enumeration, StartGrid, Tr, all_trs};
-use crate::grid::search::{Action, Answer, Search, SearchCounters};
-use crate::grid::tree::{TreeCounts, TreeNode, VariantTree};
-use crate::sim::kernel::{Model, Outbox};
-use crate::sim::model::{Batched, Buffers, Finish};
-use crate::sim::port::{Input, Output, Receive, Request};
-use crate::units::Time;
+use crate::algorithm::BrokerStrategy;
+use crate::lrs::{LrsReply, LrsRequest, StatusQuery, StatusReply};
+use crate::request::{Enumeration, StartGrid, Tr, all_trs};
+use crate::search::{Action, Answer, Search, SearchCounters};
+use crate::tree::{TreeCounts, TreeNode, VariantTree};
 use crate::workload::corequest::CoRequest;
+use slasim_core::cluster::instant;
+use slasim_core::sim::kernel::{Model, Outbox};
+use slasim_core::sim::model::{Batched, Buffers, Finish};
+use slasim_core::sim::port::{Input, Output, Receive, Request};
+use slasim_core::units::Time;
 
 /// A message for the Grid reservation broker.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,16 +12,16 @@
 
 use std::sync::Arc;
 
-use crate::cluster::{self, ClusterActor, ClusterResult, instant};
-use crate::grid::broker::{BrokerActor, BrokerResult};
-use crate::grid::lrs::{LocalReservations, Lrs, LrsReport};
-use crate::policy::ReservingStrategy;
-use crate::sim::bench::{Bench, runtime};
-use crate::sim::client::{ClientActor, Submission};
-use crate::sim::kernel::{Class, KernelStats, SimError};
-use crate::units::Time;
+use crate::broker::{BrokerActor, BrokerResult};
+use crate::lrs::{LocalReservations, Lrs, LrsReport};
 use crate::workload::corequest::CoRequest;
-use crate::workload::job::Job;
+use slasim_core::cluster::{self, ClusterActor, ClusterResult, instant};
+use slasim_core::policy::ReservingStrategy;
+use slasim_core::sim::bench::{Bench, runtime};
+use slasim_core::sim::client::{ClientActor, Submission};
+use slasim_core::sim::kernel::{Class, KernelStats, SimError};
+use slasim_core::units::Time;
+use slasim_core::workload::job::Job;
 
 impl Submission for CoRequest {
     const CLASS: Class = instant::REQUEST;

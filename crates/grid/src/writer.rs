@@ -1,12 +1,13 @@
-//! Writing a Grid run's requests, sub-reservations and clusters (its jobs
-//! go with [`super::single`]).
+//! Writing a Grid run's requests, sub-reservations and clusters (its run and
+//! jobs go with the single-cluster writer, in the same transaction).
 
-use crate::store::columns::{insert, insert_all};
-use crate::store::tables::grid::{
+use crate::tables::GridOutput;
+use crate::tables::{
     CLUSTER_RUNS, CORESERVATIONS, ClusterRunRow, GRID_POINTS, GridPointRow, RequestRowOf, SUBRESERVATIONS,
     SubreservationRow,
 };
-use crate::store::{GridOutput, RunRow};
+use slasim_core::store::RunRow;
+use slasim_core::store::columns::{insert, insert_all};
 
 pub(crate) fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> rusqlite::Result<()> {
     let run_id = run.run_id;

@@ -17,47 +17,45 @@
 //! settings that need the log (too few windows, a part wider than every
 //! cluster) are [`InvalidSetting`]-style errors naming the setting.
 
-use std::collections::hash_map::Entry;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use anyhow::{Context, anyhow};
 use serde::{Deserialize, Serialize};
 
-use crate::experiment::id::{PointId, Unserialisable, canonical_toml};
-use crate::experiment::inputs::Inputs;
-use crate::experiment::kinds::single_kind::WorkloadConfig;
-use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
-use crate::experiment::provenance::{code_version, rfc3339};
-use crate::experiment::summary::RunSummary;
-use crate::grid::cost::CostError;
-use crate::store::tables::groups::RUNS;
-use crate::store::{RunOutput, RunRow};
-use crate::threads::Budget;
-use crate::workload::swf::SwfTrace;
+use crate::cost::CostError;
+use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
+use slasim_core::experiment::inputs::{Inputs, PointInputError};
+use slasim_core::experiment::kinds::single_kind::WorkloadConfig;
+use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
+use slasim_core::experiment::provenance::{code_version, rfc3339};
+use slasim_core::experiment::summary::RunSummary;
+use slasim_core::store::{RunOutput, RunRow, Store, StoreError};
+use slasim_core::threads::Budget;
+use slasim_core::workload::swf::SwfTrace;
 
-use crate::cluster::record::{JobRecord, RunRecords};
-use crate::grid::algorithm::algorithm;
-use crate::grid::bench::{GridCluster, GridScenario, simulate_grid};
-use crate::grid::broker::{BrokerActor, BrokerSettings};
-use crate::grid::config::GridConfig;
-use crate::grid::cost::Calendar;
-use crate::grid::lrs::{AccuracyEstimate, Lrs};
-use crate::grid::metrics::{
+use crate::algorithm::algorithm;
+use crate::bench::{GridCluster, GridScenario, simulate_grid};
+use crate::broker::{BrokerActor, BrokerSettings};
+use crate::config::GridConfig;
+use crate::cost::Calendar;
+use crate::lrs::{AccuracyEstimate, Lrs};
+use crate::metrics::{
     ClusterMetrics, ClusterRun, GridSummary, Prices, RequestMetrics, WaitIndex, cluster_metrics, request_metrics,
     summary,
 };
-use crate::policy::StrategyRef;
-use crate::rng::{Stream, stream};
-use crate::store::{ClusterRow, GridOutput, RequestRow};
-use crate::workload::WorkloadSource;
+use crate::tables::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::corequest::CoRequest;
 use crate::workload::coreservations::requests;
-use crate::workload::job::Job;
-use crate::workload::prepare::PrepareConfig;
-use crate::workload::synthetic::SyntheticConfig;
 use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows};
+use slasim_core::cluster::record::{JobRecord, RunRecords};
+use slasim_core::policy::StrategyRef;
+use slasim_core::rng::{Stream, stream};
+use slasim_core::workload::WorkloadSource;
+use slasim_core::workload::job::Job;
+use slasim_core::workload::prepare::PrepareConfig;
+use slasim_core::workload::synthetic::SyntheticConfig;
 
 /// The resolved settings of one Grid simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -106,12 +104,35 @@ impl GridPoint {
     }
 }
 
+/// What a Grid point stores: its run (the single-cluster tables), the
+/// Grid's own rows, and the run's summary.
+#[derive(Debug, Clone)]
+pub struct GridRunOutput {
+    /// The run and every job (numbered across clusters).
+    pub run: RunOutput,
+    /// Requests, sub-reservations and clusters.
+    pub grid: GridOutput,
+    /// The run's aggregates.
+    pub summary: RunSummary,
+}
+
+impl PointOutput for GridRunOutput {
+    fn write(&self, store: &mut Store) -> Result<(), StoreError> {
+        let (run, grid) = (&self.run, &self.grid);
+        store.write_run_with(run, Some(&grid.job_clusters), |tx| crate::writer::write_grid(tx, &run.run, grid))
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        Some(self.summary)
+    }
+}
+
 /// Simulates one Grid point: what to store and its summary.
-pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSummary)> {
-    let log = inputs.grid_log(p)?;
+pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<GridRunOutput> {
+    let log = grid_log(inputs, p)?;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let run = run_grid_point(log, &p.grid, p.strategy, p.seed)?;
+    let run = run_grid_point(&log, &p.grid, p.strategy, p.seed)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let capacity = p.grid.capacity;
     let summary = RunSummary::of(&run.records, capacity);
@@ -137,10 +158,9 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<(RunOutput, RunSumm
         calibrated: None,
         node_events: Vec::new(),
         point: None,
-        grid: Some(run.output),
         energy: None,
     };
-    Ok((output, summary))
+    Ok(GridRunOutput { run: output, grid: run.output, summary })
 }
 
 /// The synthetic default of a Grid run: an SDSC-Blue-sized machine (1152
@@ -209,7 +229,7 @@ pub struct GridRun {
     /// The Grid tables' rows.
     pub output: GridOutput,
     /// Each cluster's executions (job ids local to the cluster), for Gantt charts.
-    pub executions: Vec<Vec<crate::cluster::ExecutionRecord>>,
+    pub executions: Vec<Vec<slasim_core::cluster::ExecutionRecord>>,
 }
 
 /// Simulates one Grid point.
@@ -362,7 +382,7 @@ static INFO: KindInfo = KindInfo {
     sections: &["workload", "grid"],
     settings_in_section: false,
     axes: AXES,
-    tables: &RUNS,
+    tables: &crate::tables::GROUP,
 };
 
 impl PointKind for GridKind {
@@ -428,7 +448,7 @@ impl AnyPoint for GridPoint {
     }
 
     fn load(&self, index: usize, inputs: &mut Inputs, _parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
-        inputs.load_grid(index, self)
+        load_grid(inputs, index, self)
     }
 
     fn traces(&self) -> Vec<&WorkloadSource> {
@@ -444,36 +464,36 @@ impl AnyPoint for GridPoint {
         Ok(Box::new(run(inputs, self)?))
     }
 
-    crate::point_boilerplate!();
-}
-
-/// A point's setting that needs its inputs is out of its domain.
-#[derive(Debug, thiserror::Error)]
-#[error("point {index}: {error}")]
-pub struct PointInputError {
-    /// The point's position in the list.
-    pub index: usize,
-    /// What is wrong.
-    pub error: GridInputError,
+    slasim_core::point_boilerplate!();
 }
 
 // A Grid point's inputs: its log, shared by the points of one workload.
-impl Inputs {
-    pub(crate) fn load_grid(&mut self, index: usize, p: &GridPoint) -> anyhow::Result<()> {
-        let key = toml::to_string(&p.workload).unwrap_or_default();
-        if let Entry::Vacant(slot) = self.grid_logs.entry(key.clone()) {
-            let log = GridLog::load(&p.workload).with_context(|| format!("loading {}", p.workload.name()))?;
-            tracing::info!(trace = %log.trace, jobs = log.jobs.len(), "grid log loaded");
-            slot.insert(Arc::new(log));
-        }
-        p.grid.validate()?;
-        check_grid_point(&self.grid_logs[&key], &p.grid, p.seed).map_err(|error| PointInputError { index, error })?;
-        Ok(())
-    }
 
-    /// The log a Grid point cuts its cluster windows from.
-    pub fn grid_log(&self, p: &GridPoint) -> anyhow::Result<&Arc<GridLog>> {
-        let key = toml::to_string(&p.workload).unwrap_or_default();
-        self.grid_logs.get(&key).ok_or_else(|| anyhow!("grid log of point not loaded"))
-    }
+/// The key of a Grid point's log among the inputs.
+fn log_key(p: &GridPoint) -> String {
+    toml::to_string(&p.workload).unwrap_or_default()
+}
+
+/// Loads a Grid point's log (once per workload) and checks the point's
+/// settings against it.
+fn load_grid(inputs: &mut Inputs, index: usize, p: &GridPoint) -> anyhow::Result<()> {
+    let key = log_key(p);
+    inputs.load_once(key.clone(), || {
+        let log = GridLog::load(&p.workload).with_context(|| format!("loading {}", p.workload.name()))?;
+        tracing::info!(trace = %log.trace, jobs = log.jobs.len(), "grid log loaded");
+        Ok(log)
+    })?;
+    p.grid.validate()?;
+    let log = inputs.get::<GridLog>(&key).ok_or_else(|| anyhow!("grid log of point {index} not loaded"))?;
+    check_grid_point(&log, &p.grid, p.seed).map_err(|error| PointInputError {
+        index,
+        setting: error.setting(),
+        error: error.into(),
+    })?;
+    Ok(())
+}
+
+/// The log a Grid point cuts its cluster windows from.
+pub fn grid_log(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<Arc<GridLog>> {
+    inputs.get::<GridLog>(&log_key(p)).ok_or_else(|| anyhow!("grid log of point not loaded"))
 }

@@ -20,7 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::units::{DAY, HOUR, Time};
+use slasim_core::units::{DAY, HOUR, Time};
 
 /// Seconds per week.
 pub const WEEK: Time = 7 * DAY;

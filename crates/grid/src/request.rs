@@ -17,8 +17,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::units::Time;
 use crate::workload::corequest::CoRequest;
+use slasim_core::units::Time;
 
 /// How the start grid counts its times (spec A1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

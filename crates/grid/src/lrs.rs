@@ -33,13 +33,13 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cluster::Drive;
-use crate::grid::cost::CostTable;
-use crate::grid::request::StartGrid;
-use crate::policy::{BacklogJob, Block, Cluster, ReservationService, ReservingStrategy, Strategy};
-use crate::sim::kernel::SimError;
-use crate::units::Time;
+use crate::cost::CostTable;
+use crate::request::StartGrid;
 use crate::workload::corequest::RequestId;
+use slasim_core::cluster::Drive;
+use slasim_core::policy::{BacklogJob, Block, Cluster, ReservationService, ReservingStrategy, Strategy};
+use slasim_core::sim::kernel::SimError;
+use slasim_core::units::Time;
 
 /// The admission rule a status query asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

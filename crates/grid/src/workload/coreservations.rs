@@ -25,10 +25,10 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use crate::rng::{Stream, stream};
-use crate::units::{DAY, Time};
 use crate::workload::corequest::CoRequest;
-use crate::workload::job::Job;
+use slasim_core::rng::{Stream, stream};
+use slasim_core::units::{DAY, Time};
+use slasim_core::workload::job::Job;
 
 /// Which request workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -14,14 +14,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::grid::algorithm::algorithm;
-use crate::grid::cost::CostConfig;
-use crate::grid::lrs::LrsSettings;
-use crate::grid::request::Enumeration;
-use crate::setting::{InvalidSetting, probability};
-use crate::units::Time;
+use crate::algorithm::algorithm;
+use crate::cost::CostConfig;
+use crate::lrs::LrsSettings;
+use crate::request::Enumeration;
 use crate::workload::coreservations::RequestSettings;
 use crate::workload::windows::WindowConfig;
+use slasim_core::setting::{InvalidSetting, probability};
+use slasim_core::units::Time;
 
 /// Most clusters a path of the variant tree can hold (a 64-bit mask).
 pub const MAX_CLUSTERS: u32 = 64;

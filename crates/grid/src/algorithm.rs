@@ -15,13 +15,13 @@
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::grid::lrs::Admission;
-use crate::grid::request::Tr;
-use crate::grid::resort::{Resorting, Weights};
-use crate::grid::search::{DepthFirst, Search};
-use crate::grid::tree::TreeCounts;
-use crate::registry::{Named, Registry, UnknownName};
+use crate::lrs::Admission;
+use crate::request::Tr;
+use crate::resort::{Resorting, Weights};
+use crate::search::{DepthFirst, Search};
+use crate::tree::TreeCounts;
 use crate::workload::corequest::CoRequest;
+use slasim_core::registry::{Named, Registry, UnknownName};
 
 /// The status query an algorithm sends to each cluster candidate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -245,7 +245,7 @@ pub fn algorithm(name: &str) -> Result<&'static AlgorithmInfo, UnknownName> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{Stream, stream};
+    use slasim_core::rng::{Stream, stream};
 
     #[test]
     fn names_resolve_and_unknown_ones_list_the_valid() {

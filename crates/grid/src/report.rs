@@ -20,14 +20,15 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::report::load::{Filter, Kind, LoadError, frame_of, has_table, kind_of, label_traces_of};
-use crate::report::plots::{Figure, Panel, Series};
-use crate::report::reference::{TABLE_6, ThesisValue, coreservation_values};
-use crate::report::slug;
-use crate::report::tables::{Table, aggregate_by, floats, strs};
-use crate::store::columns::Section::{Grid, GridClusters};
-use crate::store::columns::{Part, SqlType, report_columns};
-use crate::store::tables::grid::{CLUSTER_RUNS, GRID_POINTS};
+use crate::reference::{TABLE_6, ThesisValue, coreservation_values};
+use crate::tables::{CLUSTER_RUNS, GRID_POINTS};
+use slasim_core::report::load::{Filter, Kind, LoadError, frame_of, has_table, kind_of, label_traces_of};
+use slasim_core::report::plots::{Figure, Panel, Series};
+use slasim_core::report::render::slug;
+use slasim_core::report::section::{ReportSection, Section};
+use slasim_core::report::tables::{Table, aggregate_by, floats, strs};
+use slasim_core::store::columns::Section::{Grid, GridClusters};
+use slasim_core::store::columns::{Part, SqlType, report_columns};
 
 /// The axes a Grid report groups by: the run's sweep, then those the
 /// descriptors of `grid_points` name.
@@ -38,6 +39,26 @@ fn grid_axes() -> Vec<&'static str> {
 /// The per-run metrics averaged over seeds.
 fn grid_metrics() -> Vec<&'static str> {
     report_columns(&GRID_POINTS, Grid, Part::Metric)
+}
+
+/// The Grid section of a report: its tables and figures, from the Grid runs
+/// the filter keeps.
+pub struct GridSection;
+
+impl ReportSection for GridSection {
+    fn name(&self) -> &'static str {
+        "grid"
+    }
+
+    fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
+        let Some(g) = load_grid(db, filter)? else { return Ok(None) };
+        let tables = grid_tables(&g).map_err(|e| anyhow::anyhow!("building the Grid tables: {e}"))?;
+        let figures = match tables.first() {
+            Some(summary) => grid_figures(&summary.df).map_err(|e| anyhow::anyhow!("Grid plots: {e}"))?,
+            None => Vec::new(),
+        };
+        Ok(Some(Section { tables, figures, points: g.points.height() }))
+    }
 }
 
 /// A store's Grid runs: one row per run, and one per run and cluster.

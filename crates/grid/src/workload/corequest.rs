@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::units::Time;
+use slasim_core::units::Time;
 
 /// A request's id within its run (its position in the request workload).
 pub type RequestId = u32;

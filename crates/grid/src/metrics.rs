@@ -19,11 +19,11 @@
 //!   inside [0, t_stop]), mean expansion factor (wait + run) / limit, longest
 //!   and top-10 waits, mean backlog time (time-weighted over [0, t_stop]).
 
-use crate::cluster::record::RunRecords;
-use crate::grid::broker::CoReservationRecord;
-use crate::grid::cost::{Calendar, CostTable};
-use crate::policy::Block;
-use crate::units::Time;
+use crate::broker::CoReservationRecord;
+use crate::cost::{Calendar, CostTable};
+use slasim_core::cluster::record::RunRecords;
+use slasim_core::policy::Block;
+use slasim_core::units::Time;
 
 /// Metrics of one request.
 #[derive(Debug, Clone, PartialEq)]
@@ -342,8 +342,8 @@ pub fn summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::record::JobRecord;
-    use crate::workload::job::Job;
+    use slasim_core::cluster::record::JobRecord;
+    use slasim_core::workload::job::Job;
 
     type Row = (Time, Option<Time>, Option<Time>, u32, Time);
 

@@ -15,7 +15,7 @@
 //!   (shuffled by the caller; stable-sorted by start for Alg. 4).
 //! - Paths are at most 64 clusters wide (a bit mask).
 
-use crate::grid::request::Tr;
+use crate::request::Tr;
 
 /// A node of the tree: one TR on a partial path.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -186,7 +186,7 @@ pub fn path_mask(path: &[TreeNode]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::request::{Enumeration, StartGrid, all_trs, variant_count};
+    use crate::request::{Enumeration, StartGrid, all_trs, variant_count};
 
     fn tr(cluster: u32, part: u32, start: u32) -> Tr {
         Tr { cluster, part, start, cost: 0.0 }

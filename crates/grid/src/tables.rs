@@ -1,6 +1,7 @@
 //! The tables of a Grid run: `grid_points`, `coreservations`,
-//! `subreservations` and `cluster_runs` (its jobs go to
-//! [`super::run`]'s tables).
+//! `subreservations` and `cluster_runs`, the Grid's store group (its run and
+//! jobs go to the single-cluster tables, `runs` and `job_outcomes`). The
+//! engine's migrations made them (schema 4), so the group has no script.
 //!
 //! Contract: one `grid_points` row per run with the broker's settings and
 //! summary; one `coreservations` row per request, one `subreservations` row
@@ -9,10 +10,68 @@
 //! run's sweep) and `cluster_runs` by those and its [`Section::GridClusters`]
 //! axes.
 
-use crate::store::columns::Section::{Grid, GridClusters};
-use crate::store::columns::{Described, Rows, Table, axis, column, detail, metric};
-use crate::store::{ClusterRow, GridOutput, RequestRow, RunRow};
+use crate::broker::CoReservationRecord;
+use crate::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::workload::corequest::RequestId;
+use slasim_core::store::RunRow;
+use slasim_core::store::columns::Section::{Grid, GridClusters};
+use slasim_core::store::columns::{Described, Rows, Table, axis, column, detail, metric};
+use slasim_core::store::tables::groups::{PointTables, all, new};
+
+/// A request and its metrics, for `coreservations` and `subreservations`.
+#[derive(Debug, Clone)]
+pub struct RequestRow {
+    /// What the broker recorded.
+    pub record: CoReservationRecord,
+    /// Its metrics.
+    pub metrics: RequestMetrics,
+}
+
+/// One cluster of a Grid run, for `cluster_runs`.
+#[derive(Debug, Clone)]
+pub struct ClusterRow {
+    /// Its index.
+    pub cluster: u32,
+    /// The log window it ran.
+    pub window: u32,
+    /// The window's start in the log's seconds.
+    pub window_offset: i64,
+    /// Usable jobs in the window before merging.
+    pub raw_jobs: u32,
+    /// Its wall-clock accuracy.
+    pub wc_acc: f64,
+    /// Its metrics.
+    pub metrics: ClusterMetrics,
+}
+
+/// What a Grid run adds to the store.
+#[derive(Debug, Clone)]
+pub struct GridOutput {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Cluster candidates.
+    pub clusters: u32,
+    /// Request workload name.
+    pub request_workload: String,
+    /// Start-time increment bound, s.
+    pub minsize: i64,
+    /// Start times per request at most.
+    pub starts: u32,
+    /// The clusters' local scheduler.
+    pub local_scheduler: String,
+    /// s of Alg. 5.
+    pub start_weight: f64,
+    /// Submit stop, s.
+    pub t_stop: i64,
+    /// Aggregates.
+    pub summary: GridSummary,
+    /// Every request.
+    pub requests: Vec<RequestRow>,
+    /// Every cluster.
+    pub clusters_rows: Vec<ClusterRow>,
+    /// The cluster of each job record of the run, in order.
+    pub job_clusters: Vec<u32>,
+}
 
 /// A Grid run.
 #[derive(Debug, Clone, Copy)]
@@ -225,3 +284,26 @@ pub static CLUSTER_RUNS: Table<ClusterRuns> = Table::new(
 pub fn tables() -> [&'static dyn Described; 4] {
     [&GRID_POINTS, &CORESERVATIONS, &SUBRESERVATIONS, &CLUSTER_RUNS]
 }
+
+/// The Grid's points: a row in `grid_points` (beside their run in the
+/// single-cluster tables) and the requests and clusters of each.
+pub static GROUP: PointTables = PointTables {
+    key_table: "grid_points",
+    key: "run_id",
+    tables: &[new("grid_points"), all("coreservations"), all("subreservations"), all("cluster_runs")],
+    schema: "",
+    described: || tables().to_vec(),
+    docs: &[
+        (
+            "grid_points",
+            "One row per Grid run: broker algorithm, clusters, request workload and the broker's summary metrics.",
+        ),
+        (
+            "coreservations",
+            "Each co-reservation request of a Grid run: its shape, whether and when it was granted, and its cost.",
+        ),
+        ("subreservations", "The per-cluster parts of each granted co-reservation."),
+        ("cluster_runs", "Per-cluster metrics of a Grid run."),
+    ],
+    jobs: None,
+};

@@ -12,7 +12,7 @@
 //! tested with scripted answers. Counters: attempts (reservations asked for),
 //! failures (refused), roll-backs (cancelled).
 
-use crate::grid::tree::{TreeNode, VariantTree, path_mask};
+use crate::tree::{TreeNode, VariantTree, path_mask};
 
 /// What the broker should do next.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,7 +149,7 @@ pub fn drive(search: &mut dyn Search, tree: &VariantTree, mut reserve: impl FnMu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::request::Tr;
+    use crate::request::Tr;
 
     fn tr(cluster: u32, part: u32, start: u32) -> Tr {
         Tr { cluster, part, start, cost: 0.0 }

@@ -4,18 +4,20 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use clap::{Args, Subcommand};
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{Args, FromArgMatches, Subcommand};
 
-use crate::cli::emit;
-use crate::cli::options::{StoreOptions, algorithm_parser, local_scheduler_parser};
-use crate::cli::run::execute;
-use crate::experiment::kinds::grid::{GridPoint, synthetic_grid_workload};
-use crate::experiment::point::Point;
-use crate::grid::config::GridConfig;
-use crate::policy::StrategyRef;
-use crate::store;
-use crate::workload::WorkloadSource;
+use crate::config::GridConfig;
+use crate::kind::{GridPoint, synthetic_grid_workload};
 use crate::workload::coreservations::RequestWorkload;
+use slasim_core::cli::emit;
+use slasim_core::cli::list::{Listing, possible_values};
+use slasim_core::cli::options::{StoreOptions, value_enum};
+use slasim_core::cli::run::execute;
+use slasim_core::experiment::point::Point;
+use slasim_core::policy::StrategyRef;
+use slasim_core::store;
+use slasim_core::workload::WorkloadSource;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum GridCommand {
@@ -70,6 +72,104 @@ pub(crate) struct GridRunArgs {
 /// The algorithms `grid run` compares when none is named: the thesis'
 /// Algs. 1–3b of §6.3–6.7.
 pub(crate) const DEFAULT_ALGORITHMS: [&str; 5] = ["a1", "a2", "a3", "a3-star", "a3b"];
+
+/// `slasim grid`, registered by [`crate::register`].
+pub struct GridSubcommand;
+
+impl slasim_core::cli::subcommand::Subcommand for GridSubcommand {
+    fn name(&self) -> &'static str {
+        "grid"
+    }
+
+    fn command(&self) -> clap::Command {
+        GridCommand::augment_subcommands(clap::Command::new("grid"))
+            .about("Co-reservations on a Grid of several clusters (a broker and its algorithms)")
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+    }
+
+    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
+        run(GridCommand::from_arg_matches(matches)?)
+    }
+}
+
+/// `slasim list algorithms`: the registered co-reservation algorithms.
+pub struct Algorithms;
+
+/// The list of broker algorithms, registered by [`crate::register`].
+pub static ALGORITHM_LIST: Algorithms = Algorithms;
+
+impl Listing for Algorithms {
+    fn name(&self) -> &'static str {
+        "algorithms"
+    }
+
+    fn about(&self) -> &'static str {
+        "Co-reservation algorithms of the Grid broker (`--algorithm`, the `algorithm` axis)"
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        ["algorithm", "what it does"]
+    }
+
+    fn rows(&self) -> Vec<(String, String)> {
+        crate::algorithm::ALGORITHMS
+            .all()
+            .into_iter()
+            .map(|a| (a.name.to_string(), a.description.to_string()))
+            .collect()
+    }
+}
+
+/// `slasim list request-workloads`: the Grid's request workloads.
+pub struct RequestWorkloads;
+
+/// The list of request workloads, registered by [`crate::register`].
+pub static REQUEST_WORKLOAD_LIST: RequestWorkloads = RequestWorkloads;
+
+impl Listing for RequestWorkloads {
+    fn name(&self) -> &'static str {
+        "request-workloads"
+    }
+
+    fn about(&self) -> &'static str {
+        "Grid request workloads (`--request-workload`, the `request_workload` axis)"
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        ["request workload", "what it is"]
+    }
+
+    fn rows(&self) -> Vec<(String, String)> {
+        possible_values::<RequestWorkload>()
+    }
+}
+
+value_enum!(RequestWorkload {
+    RequestWorkload::R1 => "r1": "long advance booking (up to 3 · wc), span min(1 day, 6 · wc)",
+    RequestWorkload::R2 => "r2": "short advance booking (wc / 2), span min(1 day, 6 · wc)",
+    RequestWorkload::R3 => "r3": "short advance booking and span min(1 day, 3 · wc)",
+    RequestWorkload::Span6h2Part => "r1-6h-2part": "two parts, 6-hour span, submitted 30 s before the earliest start",
+    RequestWorkload::Span6h3Part => "r1-6h-3part": "three parts (the third a copy of the second), every third dropped",
+    RequestWorkload::None => "none": "no requests: the job-only reference simulation",
+});
+
+/// `grid run --strategy`: the strategies that can run a Grid cluster.
+fn local_scheduler_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        slasim_core::policy::strategy_infos()
+            .into_iter()
+            .filter(|s| s.takes_reservations())
+            .map(|s| PossibleValue::new(s.name).help(s.description)),
+    )
+}
+
+/// `--algorithm`: every registered co-reservation algorithm, with its one line.
+fn algorithm_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        crate::algorithm::ALGORITHMS.all().into_iter().map(|a| PossibleValue::new(a.name).help(a.description)),
+    )
+}
 
 pub(crate) fn run(command: GridCommand) -> anyhow::Result<std::process::ExitCode> {
     match command {

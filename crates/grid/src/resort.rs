@@ -25,8 +25,8 @@
 //! - With k = 0 and s = 1 the order is the start order of Alg. 4, and so is
 //!   every reservation and roll-back.
 
-use crate::grid::search::{Action, Answer, Search, SearchCounters};
-use crate::grid::tree::{TreeNode, VariantTree};
+use crate::search::{Action, Answer, Search, SearchCounters};
+use crate::tree::{TreeNode, VariantTree};
 
 /// The weights and tolerances of one request.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -269,8 +269,8 @@ impl Search for Resorting {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::request::Tr;
-    use crate::grid::search::{DepthFirst, drive};
+    use crate::request::Tr;
+    use crate::search::{DepthFirst, drive};
 
     fn tr(cluster: u32, part: u32, start: u32, cost: f64) -> Tr {
         Tr { cluster, part, start, cost }
