@@ -209,6 +209,9 @@ fn every_config_dry_runs_with_its_point_count() {
         ("coreservation-6.7.toml", 30),
         ("coreservation-6.8.toml", 105),
         ("coreservation-6.9.toml", 115),
+        ("crates-grid.toml", 2),
+        ("crates-pricing.toml", 8),
+        ("crates-provisioning.toml", 2),
         ("ctc-sp2-bases.toml", 80),
         ("ctc-sp2-chapter6.toml", 3000),
         // PoF_max 0 … 1 for the overbooking strategies; the two bases once.

@@ -83,6 +83,23 @@ pub fn schema_mismatches(path: &std::path::Path) -> Result<Vec<String>, crate::s
     Ok(found)
 }
 
+/// For a kind crate whose tables the migrations made: a new store at `path`
+/// (opened for writing, so every registered group's script has run) against
+/// every descriptor ([`schema_mismatches`]), and each of the crate's `tables`
+/// not among [`crate::store::schema::MADE_FOR_OTHER_CRATES`] or whose
+/// descriptors are not registered. Empty when the crate, registered,
+/// describes exactly its tables.
+pub fn registered_mismatches(path: &std::path::Path, tables: &[&str]) -> Result<Vec<String>, crate::store::StoreError> {
+    crate::store::Store::open(path)?;
+    let mut found = schema_mismatches(path)?;
+    let left = crate::store::schema::MADE_FOR_OTHER_CRATES;
+    found.extend(tables.iter().filter(|t| !left.contains(t)).map(|t| format!("table {t} is not left to a crate")));
+    let registered = described_tables();
+    let unregistered = tables.iter().filter(|t| !registered.iter().any(|d| d.name() == **t));
+    found.extend(unregistered.map(|t| format!("table {t}: its descriptors are not registered")));
+    Ok(found)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
