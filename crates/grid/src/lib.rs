@@ -79,4 +79,11 @@ mod tests {
         let mismatches = slasim_core::store::tables::registered_mismatches(&path, &described).unwrap();
         assert_eq!(mismatches, Vec::<String>::new());
     }
+
+    /// A sorted rank per report section and part: no two columns share one.
+    #[test]
+    fn report_ranks_are_unique() {
+        assert_eq!(crate::tables::GRID_POINTS.shared_ranks(), Vec::<String>::new());
+        assert_eq!(crate::tables::CLUSTER_RUNS.shared_ranks(), Vec::<String>::new());
+    }
 }

@@ -21,24 +21,23 @@ use std::path::Path;
 use polars::prelude::*;
 
 use crate::reference::{TABLE_6, ThesisValue, coreservation_values};
-use crate::tables::{CLUSTER_RUNS, GRID_POINTS};
+use crate::tables::{CLUSTER_RUNS, GRID, GRID_CLUSTERS, GRID_POINTS};
 use slasim_core::report::load::{Filter, Kind, LoadError, frame_of, has_table, kind_of, label_traces_of};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::render::slug;
 use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, aggregate_by, floats, strs};
-use slasim_core::store::columns::Section::{Grid, GridClusters};
 use slasim_core::store::columns::{Part, SqlType, report_columns};
 
 /// The axes a Grid report groups by: the run's sweep, then those the
 /// descriptors of `grid_points` name.
 fn grid_axes() -> Vec<&'static str> {
-    std::iter::once("sweep").chain(report_columns(&GRID_POINTS, Grid, Part::Axis)).collect()
+    std::iter::once("sweep").chain(report_columns(&GRID_POINTS, GRID, Part::Axis)).collect()
 }
 
 /// The per-run metrics averaged over seeds.
 fn grid_metrics() -> Vec<&'static str> {
-    report_columns(&GRID_POINTS, Grid, Part::Metric)
+    report_columns(&GRID_POINTS, GRID, Part::Metric)
 }
 
 /// The Grid section of a report: its tables and figures, from the Grid runs
@@ -88,8 +87,8 @@ pub fn load_grid(path: &Path, filter: &Filter) -> Result<Option<GridFrames>, Loa
     let described = |columns: Vec<(&'static str, SqlType)>| -> Vec<(&'static str, Kind)> {
         columns.into_iter().map(|(name, t)| (name, kind_of(t))).collect()
     };
-    let of_run = |part| GRID_POINTS.report_columns(Grid, part).into_iter().map(|c| (c.name, c.sql_type));
-    let of_cluster = |part| CLUSTER_RUNS.report_columns(GridClusters, part).into_iter().map(|c| (c.name, c.sql_type));
+    let of_run = |part| GRID_POINTS.report_columns(GRID, part).into_iter().map(|c| (c.name, c.sql_type));
+    let of_cluster = |part| CLUSTER_RUNS.report_columns(GRID_CLUSTERS, part).into_iter().map(|c| (c.name, c.sql_type));
     let run_keys = described(of_run(Part::Axis).chain(of_run(Part::Detail)).collect());
     let run_metrics = described(of_run(Part::Metric).collect());
     let cluster =
@@ -130,8 +129,8 @@ pub fn grid_tables(g: &GridFrames) -> PolarsResult<Vec<Table>> {
     let mut axes = grid_axes();
     let summary =
         aggregate_by(g.points.clone().lazy(), &axes, &grid_metrics())?.rename("batteries", "seeds".into())?.clone();
-    axes.extend(report_columns(&CLUSTER_RUNS, GridClusters, Part::Axis));
-    let cluster_metrics = report_columns(&CLUSTER_RUNS, GridClusters, Part::Metric);
+    axes.extend(report_columns(&CLUSTER_RUNS, GRID_CLUSTERS, Part::Axis));
+    let cluster_metrics = report_columns(&CLUSTER_RUNS, GRID_CLUSTERS, Part::Metric);
     let clusters =
         aggregate_by(g.clusters.clone().lazy(), &axes, &cluster_metrics)?.rename("batteries", "seeds".into())?.clone();
     let thesis = versus_thesis(&summary, &clusters)?;

@@ -6,16 +6,15 @@
 //! Contract: one `grid_points` row per run with the broker's settings and
 //! summary; one `coreservations` row per request, one `subreservations` row
 //! per part of a granted request, one `cluster_runs` row per cluster. The
-//! report groups `grid_points` by its [`Section::Grid`] axes (after the
-//! run's sweep) and `cluster_runs` by those and its [`Section::GridClusters`]
+//! report groups `grid_points` by its [`GRID`] axes (after the
+//! run's sweep) and `cluster_runs` by those and its [`GRID_CLUSTERS`]
 //! axes.
 
 use crate::broker::CoReservationRecord;
 use crate::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::workload::corequest::RequestId;
 use slasim_core::store::RunRow;
-use slasim_core::store::columns::Section::{Grid, GridClusters};
-use slasim_core::store::columns::{Described, Rows, Table, axis, column, detail, metric};
+use slasim_core::store::columns::{Described, Rows, Section, Table, axis, column, detail, metric};
 use slasim_core::store::tables::groups::{PointTables, all, new};
 
 /// A request and its metrics, for `coreservations` and `subreservations`.
@@ -73,6 +72,12 @@ pub struct GridOutput {
     pub job_clusters: Vec<u32>,
 }
 
+/// The report section of the Grid's summary per run setting.
+pub const GRID: Section = Section::Named("grid");
+
+/// The report section of the Grid's per-cluster table.
+pub const GRID_CLUSTERS: Section = Section::Named("grid-clusters");
+
 /// A Grid run.
 #[derive(Debug, Clone, Copy)]
 pub struct GridPointRow<'a> {
@@ -96,41 +101,41 @@ pub static GRID_POINTS: Table<GridPoints> = Table::new(
     4,
     &[
         column!("run_id", Int, |r| r.run.run_id),
-        column!("algorithm", Text, |r| r.grid.algorithm.as_str(); uses [axis(Grid, 3)]),
-        column!("clusters", Int, |r| r.grid.clusters; uses [axis(Grid, 1)]),
-        column!("request_workload", Text, |r| r.grid.request_workload.as_str(); uses [axis(Grid, 2)]),
-        column!("minsize", Int, |r| r.grid.minsize; uses [axis(Grid, 4)]),
-        column!("starts", Int, |r| r.grid.starts; uses [axis(Grid, 5)]),
-        column!("local_scheduler", Text, |r| r.grid.local_scheduler.as_str(); uses [axis(Grid, 6)]),
-        column!("start_weight", Real, |r| r.grid.start_weight; uses [axis(Grid, 7)]),
-        column!("trace", Text, |r| r.run.trace.as_str(); uses [axis(Grid, 0)]),
-        column!("seed", Int, |r| r.run.seed as i64; uses [detail(Grid, 0)]),
+        column!("algorithm", Text, |r| r.grid.algorithm.as_str(); uses [axis(GRID, 3)]),
+        column!("clusters", Int, |r| r.grid.clusters; uses [axis(GRID, 1)]),
+        column!("request_workload", Text, |r| r.grid.request_workload.as_str(); uses [axis(GRID, 2)]),
+        column!("minsize", Int, |r| r.grid.minsize; uses [axis(GRID, 4)]),
+        column!("starts", Int, |r| r.grid.starts; uses [axis(GRID, 5)]),
+        column!("local_scheduler", Text, |r| r.grid.local_scheduler.as_str(); uses [axis(GRID, 6)]),
+        column!("start_weight", Real, |r| r.grid.start_weight; uses [axis(GRID, 7)]),
+        column!("trace", Text, |r| r.run.trace.as_str(); uses [axis(GRID, 0)]),
+        column!("seed", Int, |r| r.run.seed as i64; uses [detail(GRID, 0)]),
         column!("t_stop", Int, |r| r.grid.t_stop),
-        column!("requests", Int, |r| r.grid.summary.requests; uses [detail(Grid, 1)]),
-        column!("granted", Int, |r| r.grid.summary.granted; uses [metric(Grid, 19)]),
-        column!("failure_rate", Real, |r| r.grid.summary.failure_rate; uses [metric(Grid, 0)]),
-        column!("messages_mean", Real, |r| r.grid.summary.messages_mean; uses [metric(Grid, 1)]),
+        column!("requests", Int, |r| r.grid.summary.requests; uses [detail(GRID, 1)]),
+        column!("granted", Int, |r| r.grid.summary.granted; uses [metric(GRID, 19)]),
+        column!("failure_rate", Real, |r| r.grid.summary.failure_rate; uses [metric(GRID, 0)]),
+        column!("messages_mean", Real, |r| r.grid.summary.messages_mean; uses [metric(GRID, 1)]),
         column!("reservation_messages_mean", Real, |r| r.grid.summary.reservation_messages_mean
-            ; uses [metric(Grid, 2)]),
-        column!("messages_max", Int, |r| r.grid.summary.messages_max; uses [metric(Grid, 3)]),
-        column!("efficiency_mean", Real, |r| r.grid.summary.efficiency_mean; uses [metric(Grid, 4)]),
-        column!("unfairness_mean", Real, |r| r.grid.summary.unfairness_mean; uses [metric(Grid, 5)]),
-        column!("rel_start_mean", Real, |r| r.grid.summary.rel_start_mean; uses [metric(Grid, 6)]),
-        column!("rel_start_grid_mean", Real, |r| r.grid.summary.rel_start_grid_mean; uses [metric(Grid, 7)]),
-        column!("cost_mean", Real, |r| r.grid.summary.cost_mean; uses [metric(Grid, 8)]),
-        column!("rel_cost_mean", Real, |r| r.grid.summary.rel_cost_mean; uses [metric(Grid, 9)]),
-        column!("day_share", Real, |r| r.grid.summary.day_share; uses [metric(Grid, 10)]),
-        column!("night_share", Real, |r| r.grid.summary.night_share; uses [metric(Grid, 11)]),
-        column!("off_peak_share", Real, |r| r.grid.summary.off_peak_share; uses [metric(Grid, 12)]),
+            ; uses [metric(GRID, 2)]),
+        column!("messages_max", Int, |r| r.grid.summary.messages_max; uses [metric(GRID, 3)]),
+        column!("efficiency_mean", Real, |r| r.grid.summary.efficiency_mean; uses [metric(GRID, 4)]),
+        column!("unfairness_mean", Real, |r| r.grid.summary.unfairness_mean; uses [metric(GRID, 5)]),
+        column!("rel_start_mean", Real, |r| r.grid.summary.rel_start_mean; uses [metric(GRID, 6)]),
+        column!("rel_start_grid_mean", Real, |r| r.grid.summary.rel_start_grid_mean; uses [metric(GRID, 7)]),
+        column!("cost_mean", Real, |r| r.grid.summary.cost_mean; uses [metric(GRID, 8)]),
+        column!("rel_cost_mean", Real, |r| r.grid.summary.rel_cost_mean; uses [metric(GRID, 9)]),
+        column!("day_share", Real, |r| r.grid.summary.day_share; uses [metric(GRID, 10)]),
+        column!("night_share", Real, |r| r.grid.summary.night_share; uses [metric(GRID, 11)]),
+        column!("off_peak_share", Real, |r| r.grid.summary.off_peak_share; uses [metric(GRID, 12)]),
         column!("first_weekend_rel_start_mean", Real, |r| r.grid.summary.first_weekend_rel_start_mean
-            ; uses [metric(Grid, 13)]),
+            ; uses [metric(GRID, 13)]),
         column!("first_weekend_rel_cost_mean", Real, |r| r.grid.summary.first_weekend_rel_cost_mean
-            ; uses [metric(Grid, 14)]),
-        column!("utilisation_mean", Real, |r| r.grid.summary.utilisation_mean; uses [metric(Grid, 15)]),
-        column!("wait_max", Real, |r| r.grid.summary.wait_max; uses [metric(Grid, 16)]),
-        column!("wait_top10", Real, |r| r.grid.summary.wait_top10; uses [metric(Grid, 17)]),
-        column!("expansion_factor", Real, |r| r.grid.summary.expansion_factor; uses [metric(Grid, 18)]),
-        column!("wall_seconds", Real, |r| r.run.wall_seconds; uses [metric(Grid, 20)]),
+            ; uses [metric(GRID, 14)]),
+        column!("utilisation_mean", Real, |r| r.grid.summary.utilisation_mean; uses [metric(GRID, 15)]),
+        column!("wait_max", Real, |r| r.grid.summary.wait_max; uses [metric(GRID, 16)]),
+        column!("wait_top10", Real, |r| r.grid.summary.wait_top10; uses [metric(GRID, 17)]),
+        column!("expansion_factor", Real, |r| r.grid.summary.expansion_factor; uses [metric(GRID, 18)]),
+        column!("wall_seconds", Real, |r| r.run.wall_seconds; uses [metric(GRID, 20)]),
     ],
 );
 
@@ -258,25 +263,25 @@ pub static CLUSTER_RUNS: Table<ClusterRuns> = Table::new(
     4,
     &[
         column!("run_id", Int, |r| r.run_id),
-        column!("cluster", Int, |r| r.cluster.cluster; uses [axis(GridClusters, 0)]),
-        column!("window", Int, |r| r.cluster.window; uses [detail(GridClusters, 0)]),
-        column!("window_offset", Int, |r| r.cluster.window_offset; uses [detail(GridClusters, 1)]),
+        column!("cluster", Int, |r| r.cluster.cluster; uses [axis(GRID_CLUSTERS, 0)]),
+        column!("window", Int, |r| r.cluster.window; uses [detail(GRID_CLUSTERS, 0)]),
+        column!("window_offset", Int, |r| r.cluster.window_offset; uses [detail(GRID_CLUSTERS, 1)]),
         column!("raw_jobs", Int, |r| r.cluster.raw_jobs),
-        column!("jobs", Int, |r| r.cluster.metrics.jobs as u32; uses [metric(GridClusters, 0)]),
-        column!("wc_acc", Real, |r| r.cluster.wc_acc; uses [metric(GridClusters, 1)]),
-        column!("utilisation", Real, |r| r.cluster.metrics.utilisation(); uses [metric(GridClusters, 2)]),
-        column!("job_utilisation", Real, |r| r.cluster.metrics.job_utilisation; uses [metric(GridClusters, 3)]),
+        column!("jobs", Int, |r| r.cluster.metrics.jobs as u32; uses [metric(GRID_CLUSTERS, 0)]),
+        column!("wc_acc", Real, |r| r.cluster.wc_acc; uses [metric(GRID_CLUSTERS, 1)]),
+        column!("utilisation", Real, |r| r.cluster.metrics.utilisation(); uses [metric(GRID_CLUSTERS, 2)]),
+        column!("job_utilisation", Real, |r| r.cluster.metrics.job_utilisation; uses [metric(GRID_CLUSTERS, 3)]),
         column!("reservation_utilisation", Real, |r| r.cluster.metrics.reservation_utilisation
-            ; uses [metric(GridClusters, 4)]),
-        column!("expansion_factor", Real, |r| r.cluster.metrics.expansion_factor; uses [metric(GridClusters, 5)]),
-        column!("wait_max", Real, |r| r.cluster.metrics.wait_max; uses [metric(GridClusters, 6)]),
-        column!("wait_top10", Real, |r| r.cluster.metrics.wait_top10; uses [metric(GridClusters, 7)]),
-        column!("backlog_time", Real, |r| r.cluster.metrics.backlog_time; uses [metric(GridClusters, 8)]),
-        column!("filtering_degree", Real, |r| r.cluster.metrics.filtering_degree; uses [metric(GridClusters, 9)]),
-        column!("infeasibility_rate", Real, |r| r.cluster.metrics.infeasibility_rate; uses [metric(GridClusters, 10)]),
-        column!("subreservations", Int, |r| r.cluster.metrics.subreservations as u32; uses [metric(GridClusters, 11)]),
+            ; uses [metric(GRID_CLUSTERS, 4)]),
+        column!("expansion_factor", Real, |r| r.cluster.metrics.expansion_factor; uses [metric(GRID_CLUSTERS, 5)]),
+        column!("wait_max", Real, |r| r.cluster.metrics.wait_max; uses [metric(GRID_CLUSTERS, 6)]),
+        column!("wait_top10", Real, |r| r.cluster.metrics.wait_top10; uses [metric(GRID_CLUSTERS, 7)]),
+        column!("backlog_time", Real, |r| r.cluster.metrics.backlog_time; uses [metric(GRID_CLUSTERS, 8)]),
+        column!("filtering_degree", Real, |r| r.cluster.metrics.filtering_degree; uses [metric(GRID_CLUSTERS, 9)]),
+        column!("infeasibility_rate", Real, |r| r.cluster.metrics.infeasibility_rate; uses [metric(GRID_CLUSTERS, 10)]),
+        column!("subreservations", Int, |r| r.cluster.metrics.subreservations as u32; uses [metric(GRID_CLUSTERS, 11)]),
         column!("first_weekend_subreservations", Int, |r| r.cluster.metrics.first_weekend_subreservations as u32
-            ; uses [metric(GridClusters, 12)]),
+            ; uses [metric(GRID_CLUSTERS, 12)]),
     ],
 );
 

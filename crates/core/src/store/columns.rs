@@ -66,10 +66,9 @@ pub enum Section {
     Checkpoints,
     /// The classic queueing modes' metrics.
     Queueing,
-    /// The Grid summary per run setting.
-    Grid,
-    /// The Grid's per-cluster table.
-    GridClusters,
+    /// A section of a kind of another crate, by its name (the Grid's
+    /// `grid` and `grid-clusters`).
+    Named(&'static str),
 }
 
 /// What a column is to a report section.
@@ -222,6 +221,22 @@ impl<R: Rows + 'static> Table<R> {
             .collect();
         found.sort_by_key(|(rank, _)| *rank);
         found.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// Every rank two of its columns take in one report section and part
+    /// (a report's order would then depend on the column order): empty when
+    /// each section's ranks are unique.
+    pub fn shared_ranks(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for c in self.columns {
+            for u in c.uses {
+                let same = self.columns.iter().flat_map(|d| d.uses.iter()).filter(|v| *v == u).count();
+                if same > 1 {
+                    found.push(format!("{}.{}: rank {} of {:?} {:?}", self.name, c.name, u.rank, u.section, u.part));
+                }
+            }
+        }
+        found
     }
 }
 

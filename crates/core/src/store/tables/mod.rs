@@ -103,7 +103,6 @@ pub fn registered_mismatches(path: &std::path::Path, tables: &[&str]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::columns::{Rows, Table};
 
     /// Every table's descriptors describe exactly the table the migrations
     /// build (the provisioning and pricing kinds' crate checks theirs).
@@ -139,23 +138,6 @@ mod tests {
     /// A sorted rank per section and part: no two columns of a table share one.
     #[test]
     fn report_ranks_are_unique() {
-        fn check<R: Rows + 'static>(t: &'static Table<R>) {
-            for c in t.columns {
-                for u in c.uses {
-                    let same = t
-                        .columns
-                        .iter()
-                        .flat_map(|d| d.uses.iter())
-                        .filter(|v| v.section == u.section && v.part == u.part && v.rank == u.rank)
-                        .count();
-                    assert_eq!(
-                        same, 1,
-                        "{}.{}: rank {} of {:?} {:?} taken twice",
-                        t.name, c.name, u.rank, u.section, u.part
-                    );
-                }
-            }
-        }
-        check(&points::POINTS);
+        assert_eq!(points::POINTS.shared_ranks(), Vec::<String>::new());
     }
 }
