@@ -120,7 +120,7 @@ fn the_example_fcfs_reproduces_builtin_fcfs_on_the_whole_kth_log() {
         let spans: Vec<(i64, i64, i64)> =
             q.query_map([run], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
         assert_eq!(spans.len(), 28_475, "run {run}: every job ran");
-        let peak = common::peak_use(&spans);
+        let peak = common::testing::peak_use(&spans);
         assert!(peak <= 100, "run {run}: {peak} processors in use at once on a machine of 100");
     }
 }

@@ -19,7 +19,6 @@ mod energy;
 mod extending;
 mod failure_streams;
 mod gantt;
-mod grid;
 mod kinds;
 mod overbooking;
 mod power;

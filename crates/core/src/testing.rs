@@ -9,7 +9,7 @@
 //! the `*.proptest-regressions` files and re-run first.
 //!
 //! Compiled only into tests: the library's unit tests include it as a module,
-//! the integration tests through `tests/common`.
+//! the integration tests through `tests/common`, a kind crate's tests by path.
 
 use proptest::test_runner::{Config, RngSeed};
 
@@ -36,4 +36,19 @@ pub fn cases(cases: u32) -> Config {
         max_global_rejects: default.max_global_rejects.max(cases.saturating_mul(4)),
         ..default
     }
+}
+
+/// The most processors in use at once by half-open `[start, end)` spans of
+/// `(start, end, processors)`, times in seconds.
+#[allow(dead_code)] // not every crate that includes this file draws spans
+pub fn peak_use(spans: &[(i64, i64, i64)]) -> i64 {
+    let mut events: Vec<(i64, i64)> = spans.iter().flat_map(|&(s, e, n)| [(s, n), (e, -n)]).collect();
+    // Ends before starts at equal times: the spans are half-open.
+    events.sort_unstable();
+    let (mut used, mut max) = (0, 0);
+    for (_, d) in events {
+        used += d;
+        max = max.max(used);
+    }
+    max
 }

@@ -125,17 +125,3 @@ pub fn write_swf(dir: &std::path::Path, capacity: u32, jobs: &[(Time, u32, Time,
     std::fs::write(&path, text).unwrap();
     path
 }
-
-/// The most processors in use at once by half-open `[start, end)` spans of
-/// `(start, end, processors)`.
-pub fn peak_use(spans: &[(Time, Time, i64)]) -> i64 {
-    let mut events: Vec<(Time, i64)> = spans.iter().flat_map(|&(s, e, n)| [(s, n), (e, -n)]).collect();
-    // Ends before starts at equal times: the spans are half-open.
-    events.sort_unstable();
-    let (mut used, mut max) = (0, 0);
-    for (_, d) in events {
-        used += d;
-        max = max.max(used);
-    }
-    max
-}

@@ -1,24 +1,26 @@
 //! The Grid bench and the co-reservation algorithms on hand-made clusters:
 //! three cases where Alg. 1, 2, 3 and 3b differ, worked out by hand, and
-//! property tests of what every algorithm must keep.
+//! property tests of what every algorithm must keep. One binary: the Grid
+//! kind's in-process tests (its command-line tests are the `slasim` crate's).
 
-use crate::common;
+#[path = "../../core/src/testing.rs"]
+mod testing;
 
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use slasim::grid::algorithm::algorithm;
-use slasim::grid::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
-use slasim::grid::broker::{BrokerActor, BrokerSettings, CoReservationRecord};
-use slasim::grid::cost::{Calendar, CostConfig, DEFAULT_CALENDAR_OFFSET};
-use slasim::grid::lrs::{Lrs, LrsSettings};
-use slasim::grid::metrics::{Prices, WaitIndex, request_metrics};
-use slasim::grid::request::{Enumeration, StartGrid};
-use slasim::grid::workload::corequest::CoRequest;
-use slasim::policy::build_reserving;
-use slasim::rng::{Stream, stream};
-use slasim::units::Time;
-use slasim::workload::job::Job;
+use slasim_core::policy::build_reserving;
+use slasim_core::rng::{Stream, stream};
+use slasim_core::units::Time;
+use slasim_core::workload::job::Job;
+use slasim_grid::algorithm::algorithm;
+use slasim_grid::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
+use slasim_grid::broker::{BrokerActor, BrokerSettings, CoReservationRecord};
+use slasim_grid::cost::{Calendar, CostConfig, DEFAULT_CALENDAR_OFFSET};
+use slasim_grid::lrs::{Lrs, LrsSettings};
+use slasim_grid::metrics::{Prices, WaitIndex, request_metrics};
+use slasim_grid::request::{Enumeration, StartGrid};
+use slasim_grid::workload::corequest::CoRequest;
 
 fn job(id: u32, submit: Time, cpus: u32, estimate: Time, runtime: Time) -> Job {
     Job::without_sla(id, submit, cpus, estimate, runtime)
@@ -281,11 +283,11 @@ fn peak(sim: &GridSimulated, cluster: usize) -> u32 {
         _ => None,
     });
     let blocks = c.report.blocks.iter().filter(|b| !b.cancelled).map(|b| (b.start, b.end, i64::from(b.cpus)));
-    common::peak_use(&jobs.chain(blocks).collect::<Vec<_>>()) as u32
+    testing::peak_use(&jobs.chain(blocks).collect::<Vec<_>>()) as u32
 }
 
 proptest! {
-    #![proptest_config(common::testing::cases(96))]
+    #![proptest_config(testing::cases(96))]
 
     #[test]
     fn no_cluster_is_over_committed_and_grants_are_well_formed((cpus, jobs, requests, seed) in grid()) {
