@@ -5,7 +5,8 @@
 //!
 //! Contract: the run simulated again must agree with the stored one (every
 //! job's outcome, actual start and end), else it is an error naming the
-//! build that stored it. A report draws the first Grid run it keeps.
+//! build that stored it. A report draws the first Grid run it keeps (its
+//! section chooses it).
 
 use std::path::Path;
 
@@ -18,7 +19,6 @@ use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
 use slasim_core::report::gantt::layout::{Item, Mark, Source};
 use slasim_core::report::gantt::source::{GanttSource, check_agrees, cluster_band, trace_name};
-use slasim_core::report::load::Filter;
 use slasim_core::store::has_table;
 use slasim_core::units::Time;
 
@@ -45,11 +45,6 @@ impl GanttSource for GridGantt {
             .optional()?;
         let Some((config, stored_by, trace)) = found else { return Ok(None) };
         grid_source(&conn, run, &config, &stored_by, trace_name(&trace)).map(Some)
-    }
-
-    fn report_points(&self, db: &Path, filter: &Filter) -> anyhow::Result<Vec<i64>> {
-        let Some(g) = crate::report::load_grid(db, filter)? else { return Ok(Vec::new()) };
-        Ok(g.points.column("run_id")?.i64()?.iter().flatten().take(1).collect())
     }
 }
 

@@ -56,7 +56,8 @@ impl ReportSection for GridSection {
             Some(summary) => grid_figures(&summary.df).map_err(|e| anyhow::anyhow!("Grid plots: {e}"))?,
             None => Vec::new(),
         };
-        Ok(Some(Section { tables, figures, points: g.points.height() }))
+        let gantt = g.points.column("run_id")?.i64()?.iter().flatten().take(1).collect();
+        Ok(Some(Section { tables, figures, points: g.points.height(), gantt }))
     }
 }
 

@@ -9,7 +9,7 @@
 //! submission's instant and planned, enacted and best-effort makespans),
 //! else it is an error naming the build that stored it. A slot-statistics or
 //! pricing point runs no workflow: asking for its chart is an error. A
-//! report draws the first provisioning run.
+//! report draws the first provisioning run (its section chooses it).
 
 use std::path::Path;
 
@@ -21,7 +21,6 @@ use crate::kind::provision::run::{ReservedRun, run_point_reserved};
 use slasim_core::experiment::provenance::code_version;
 use slasim_core::report::gantt::layout::{BandSource, Item, Mark, Source};
 use slasim_core::report::gantt::source::{GanttSource, trace_name};
-use slasim_core::report::load::Filter;
 use slasim_core::store::has_table;
 use slasim_core::units::Time;
 
@@ -61,14 +60,6 @@ impl GanttSource for ProvisionGantt {
             &traces.join(", "),
         )
         .map(Some)
-    }
-
-    fn report_points(&self, db: &Path, _filter: &Filter) -> anyhow::Result<Vec<i64>> {
-        if !has_table(db, "provision_points")? {
-            return Ok(Vec::new());
-        }
-        let first = slasim_core::store::query(db, "SELECT min(point_id) FROM provision_points WHERE kind = 'run'")?;
-        Ok(first.rows.iter().flatten().filter_map(|v| v.parse::<i64>().ok()).collect())
     }
 }
 

@@ -563,7 +563,9 @@ pub fn provision_report(db: &Path) -> anyhow::Result<Option<Section>> {
     }
     let points = query(db, "SELECT count(*) FROM provision_points WHERE kind IN ('slots', 'run', 'price')")?;
     let count = points.rows.first().and_then(|r| r.first()).and_then(|v| v.parse().ok()).unwrap_or(0);
-    Ok(Some(Section { tables, figures, points: count }))
+    let first = query(db, "SELECT min(point_id) FROM provision_points WHERE kind = 'run'")?;
+    let gantt = first.rows.iter().flatten().filter_map(|v| v.parse::<i64>().ok()).collect();
+    Ok(Some(Section { tables, figures, points: count, gantt }))
 }
 
 type RunKey = (String, String, String, u64, u64, u64);

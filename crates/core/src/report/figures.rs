@@ -8,15 +8,15 @@ use anyhow::Context;
 use polars::prelude::*;
 
 use crate::policy::strategy_infos;
-use crate::report::load::Filter;
 use crate::report::plots::{Figure, Panel, Series};
 use crate::report::render::{GanttFigure, Gantts, escape, slug};
 use crate::report::tables::{Agg, lookup};
 use crate::report::{gantt, tables};
 
 /// The runs a report draws Gantt charts of: the first single-cluster run of
-/// each trace (three traces at most), then those of each registered kind.
-pub(crate) fn gantt_runs(db: &Path, points: Option<&DataFrame>, filter: &Filter) -> anyhow::Result<Vec<i64>> {
+/// each trace (three traces at most), then those the registered kinds'
+/// sections chose (`sections`, in section order).
+pub(crate) fn gantt_runs(points: Option<&DataFrame>, sections: Vec<i64>) -> anyhow::Result<Vec<i64>> {
     let mut runs = Vec::new();
     if let Some(df) = points {
         let ids = df.column("run_id")?.i64()?;
@@ -31,9 +31,7 @@ pub(crate) fn gantt_runs(db: &Path, points: Option<&DataFrame>, filter: &Filter)
             }
         }
     }
-    for registered in gantt::source::GANTT_SOURCES.all() {
-        runs.extend(registered.report_points(db, filter)?);
-    }
+    runs.extend(sections);
     Ok(runs)
 }
 

@@ -282,7 +282,8 @@ fn single_cluster(
 /// its tables and figures.
 struct Built {
     points: Option<DataFrame>,
-    filter: Filter,
+    /// The points the registered kinds' sections draw Gantt charts of.
+    gantt: Vec<i64>,
     tables: Vec<Table>,
     figures: Vec<Figure>,
     /// Titles of the tables left out for having no rows.
@@ -314,14 +315,15 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
         Some(points) => single_cluster(points, options)?,
         None => Default::default(),
     };
-    let mut registered = 0;
+    let (mut registered, mut gantt) = (0, Vec::new());
     for section in sections {
+        gantt.extend(section.gantt);
         tables.extend(section.tables.into_iter().filter(|t| t.df.height() > 0));
         figures.extend(section.figures);
         registered += section.points;
     }
     let n_points = points.as_ref().map_or(0, DataFrame::height) + registered;
-    Ok(Built { points, filter, tables, figures, omitted, n_points })
+    Ok(Built { points, gantt, tables, figures, omitted, n_points })
 }
 
 /// One table of the report a store gives, as a Markdown table (header and
@@ -343,7 +345,7 @@ pub fn table(options: &ReportOptions, id: &str) -> anyhow::Result<String> {
 pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     // Everything is read before the output directory is made: a store with
     // nothing to report leaves no empty folders behind.
-    let Built { points, filter, mut tables, figures, omitted, n_points } = build(options)?;
+    let Built { points, gantt, mut tables, figures, omitted, n_points } = build(options)?;
     prepare_out(&options.out)?;
     for t in &mut tables {
         write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
@@ -377,7 +379,7 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let all_md: String = tables.iter().map(markdown).collect::<Vec<_>>().join("\n");
     std::fs::write(options.out.join("report.md"), format!("# {title}\n\n{all_md}"))?;
     let index = options.out.join("index.html");
-    let runs = gantt_runs(&options.db, points.as_ref(), &filter).context("choosing the Gantt charts' runs")?;
+    let runs = gantt_runs(points.as_ref(), gantt).context("choosing the Gantt charts' runs")?;
     let gantts = gantt_figures(&options.out, &options.db, &runs)?;
     std::fs::write(&index, page(&title, &intro, &tables, &drawn, &gantts))?;
     // A report without figures (a store of slot statistics) keeps no empty folder.

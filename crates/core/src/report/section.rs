@@ -23,6 +23,10 @@ pub struct Section {
     pub figures: Vec<Figure>,
     /// How many of its points the store holds (as filtered).
     pub points: usize,
+    /// The points whose Gantt charts the report draws (a few at most, drawn
+    /// by the kind's [`crate::report::gantt::source::GanttSource`]); empty
+    /// for a kind without charts.
+    pub gantt: Vec<i64>,
 }
 
 /// A kind's section of the report.

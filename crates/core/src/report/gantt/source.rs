@@ -29,7 +29,6 @@ use crate::experiment::point::Point;
 use crate::experiment::provenance::code_version;
 use crate::registry::Registry;
 use crate::report::gantt::layout::{BandSource, Item, Mark, Outage, OutageKind, PowerCurve, Source};
-use crate::report::load::Filter;
 use crate::units::Time;
 use crate::workload::failures::NodeEventKind;
 
@@ -362,10 +361,6 @@ pub trait GanttSource: Send + Sync + 'static {
     /// What stored point `point` of the store `db` draws; `None` when the
     /// store holds no such point of this kind.
     fn source(&self, db: &Path, point: i64) -> anyhow::Result<Option<Source>>;
-
-    /// The points of this kind a report draws (a few at most), among those
-    /// `filter` keeps where the kind's points have an experiment and a trace.
-    fn report_points(&self, db: &Path, filter: &Filter) -> anyhow::Result<Vec<i64>>;
 }
 
 crate::named_trait_objects!(GanttSource);
