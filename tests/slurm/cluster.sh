@@ -345,6 +345,12 @@ SchedulerType=sched/backfill
 SchedulerParameters=bf_interval=5,bf_resolution=5,bf_window=30,bf_max_job_test=500,default_queue_depth=100
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
+# A node's share of an ended job is free once its epilog completes, which
+# can come after the scheduling pass the job's end starts (a race, worse on
+# a loaded machine). CompleteWait > 0 holds every pass (main and backfill;
+# job_is_completing()) until the ended jobs' epilogs are in, as the
+# simulator assumes: an ended job's resources are free to the next pass.
+CompleteWait=2
 DefMemPerCPU=500
 GresTypes=gpu
 PriorityType=priority/multifactor
