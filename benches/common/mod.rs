@@ -39,7 +39,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         energy_policy: Default::default(),
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("the trace loads");
-    let prepared = inputs.prepared(&point).expect("prepared");
-    let settings = inputs.strategy_settings(&point).expect("settings");
+    let prepared = point.prepared(&inputs).expect("prepared");
+    let settings = point.strategy_settings(&inputs).expect("settings");
     (prepared.batteries[0].jobs.to_vec(), prepared.capacity, settings)
 }

@@ -224,7 +224,7 @@ fn classic_modes_on_the_whole_kth_log() {
             energy_policy: Default::default(),
         };
         let inputs = Inputs::load(&[Point::new(point.clone())]).unwrap();
-        let prepared = inputs.prepared(&point).unwrap();
+        let prepared = point.prepared(&inputs).unwrap();
         let (jobs, capacity) = (prepared.batteries[0].jobs.to_vec(), prepared.capacity);
         assert_eq!((jobs.len(), capacity), (28_475, 100));
         let sim = run(mode, capacity, jobs, true);

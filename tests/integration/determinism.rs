@@ -82,7 +82,7 @@ fn a_second_run_into_the_same_store_skips_stored_points() {
     assert!(second.iter().all(|r| r.skipped));
     for (a, b) in first.iter().zip(&second) {
         assert_eq!(a.run_id, b.run_id);
-        let (a, b) = (a.summary.unwrap(), b.summary.unwrap());
+        let (a, b) = (crate::common::summary(a), crate::common::summary(b));
         assert_eq!(a.accepted, b.accepted);
         assert!((a.gain - b.gain).abs() < 1e-9);
         assert!((a.utilisation - b.utilisation).abs() < 1e-9);

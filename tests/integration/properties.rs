@@ -8,7 +8,9 @@ use slasim::cluster::bench::{Scenario, Simulated, simulate};
 use slasim::cluster::record::Outcome;
 use slasim::experiment::summary::RunSummary;
 use slasim::policy::{Placement, build, strategy, strategy_names};
-use slasim::store::{RunOutput, RunRow, Store, query};
+use slasim::store::tables::run::RunRow;
+use slasim::store::writer::single::{RunOutput, write_run};
+use slasim::store::{Store, query};
 use slasim::units::{HOUR, Time};
 use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim::workload::job::Job;
@@ -181,16 +183,15 @@ proptest! {
                 finished_at: String::new(),
                 wall_seconds: 0.0,
             };
-            store
-                .write_run(&RunOutput {
-                    run: row,
-                    records: sim.cluster.records.clone(),
-                    calibrated: None,
-                    node_events: sim.cluster.node_events.clone(),
-                    point: None,
-                    energy: None,
-                })
-                .unwrap();
+            write_run(&mut store, &RunOutput {
+                run: row,
+                records: sim.cluster.records.clone(),
+                calibrated: None,
+                node_events: sim.cluster.node_events.clone(),
+                point: None,
+                energy: None,
+            })
+            .unwrap();
             let t = query(&path, &format!("SELECT sum(fee) - sum(penalty) FROM jobs WHERE run_id = {k}")).unwrap();
             let stored: f64 = t.rows[0][0].parse().unwrap();
             prop_assert!((stored - summary.gain).abs() < 1e-6, "{}: stored {} vs {}", name, stored, summary.gain);

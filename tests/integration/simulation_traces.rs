@@ -41,7 +41,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
 fn mean_gain(strategy: &str, prepare: &PrepareConfig, pof_max: f64) -> f64 {
     let lanl = FailureSource::default_for("lanl").unwrap();
     let results = run_points(&ctc_points_with(strategy, prepare, lanl, pof_max), 2, None).unwrap();
-    results.iter().map(|r| r.summary.unwrap().gain).sum::<f64>() / results.len() as f64
+    results.iter().map(|r| common::summary(r).gain).sum::<f64>() / results.len() as f64
 }
 
 /// With LANL failures: comprehensive overbooking beats comprehensive
@@ -69,8 +69,8 @@ fn ctc_overbooking_gain_rises_then_falls() {
 fn mean_accepted(strategy: &str, prepare: &PrepareConfig) -> (f64, f64) {
     let results = run_points(&ctc_points(strategy, prepare), 2, None).unwrap();
     let n = results.len() as f64;
-    let accepted = results.iter().map(|r| f64::from(r.summary.unwrap().accepted)).sum::<f64>() / n;
-    let fees = results.iter().map(|r| r.summary.unwrap().fees).sum::<f64>() / n;
+    let accepted = results.iter().map(|r| f64::from(common::summary(r).accepted)).sum::<f64>() / n;
+    let fees = results.iter().map(|r| common::summary(r).fees).sum::<f64>() / n;
     (accepted, fees)
 }
 

@@ -1,19 +1,17 @@
-//! slasim's engine and its single-cluster, Grid, provisioning and pricing kinds
-//! (the `slasim` crate re-exports it with the kinds of the other crates).
+//! slasim's engine and its single-cluster kind (the `slasim` crate re-exports
+//! it with the kinds of the other crates: the Grid, provisioning and pricing,
+//! Slurm, the environments).
 //!
 //! Module map (each module's doc states its contract and spec references):
 //! - [`workload`]: SWF traces, preparation, the synthetic default, failure streams;
 //! - [`stats`]: runtime PDFs, failure laws, probability-of-success models;
 //! - [`plan`]: availability profile and per-node plan, with gap search;
 //! - [`policy`]: scheduling strategies and placement;
-//! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service;
-//! - [`provision`]: slot advertisement, workflows, MOGA provisioning and its sites and clients;
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
 //!   `slasim-sim` crate, re-exported;
 //! - [`cluster`]: the single-cluster models (cluster, failure injector) and their bench;
-//! - [`experiment`]: points of four built-in kinds (single cluster, Grid,
-//!   provisioning, pricing) and of registered ones, configs, and the one
-//!   executor that runs them;
+//! - [`experiment`]: points of the built-in kind (single cluster) and of
+//!   registered ones, configs, and the one executor that runs them;
 //! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
 //! - [`registry`]: strategies, broker algorithms and model kinds by name, open to other crates;

@@ -7,7 +7,7 @@
 //!
 //! Contract: a [`GridPoint`] reads its workload, seed, the clusters' local
 //! scheduler (`strategy`) and `[grid]`; [`GridPoint::resolve`] checks them.
-//! [`GridLog`](crate::workload::windows::GridLog) is a log's usable jobs at their own submit times (loaded once
+//! [`crate::workload::windows::GridLog`] is a log's usable jobs at their own submit times (loaded once
 //! per workload, shared read-only by the workers); [`run_grid_point`] cuts
 //! the point's windows and requests from it, builds one cluster (local
 //! scheduler + LRS) per window and the broker with the point's algorithm,
@@ -15,7 +15,7 @@
 //! [`RunOutput`] with every job (numbered across clusters: cluster 0's jobs
 //! first), every request and sub-reservation, and per-cluster metrics. Bad
 //! settings that need the log (too few windows, a part wider than every
-//! cluster) are [`InvalidSetting`]-style errors naming the setting.
+//! cluster) are `InvalidSetting`-style errors naming the setting.
 
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -28,12 +28,13 @@ use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::{Inputs, PointInputError};
 use slasim_core::experiment::kinds::single_kind::WorkloadConfig;
 use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
+use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, Summary, axis};
 use slasim_core::experiment::provenance::{code_version, rfc3339};
 use slasim_core::experiment::summary::RunSummary;
-use slasim_core::store::{RunOutput, RunRow, Store, StoreError};
+use slasim_core::store::tables::run::RunRow;
+use slasim_core::store::writer::single::{RunOutput, write_run_with};
+use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
-use slasim_core::workload::swf::SwfTrace;
 
 use crate::algorithm::algorithm;
 use crate::bench::{GridCluster, GridScenario, simulate_grid};
@@ -50,7 +51,7 @@ use crate::workload::corequest::CoRequest;
 use crate::workload::coreservations::requests;
 use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows};
 use slasim_core::cluster::record::{JobRecord, RunRecords};
-use slasim_core::policy::StrategyRef;
+use slasim_core::policy::{BuildError, StrategyRef};
 use slasim_core::rng::{Stream, stream};
 use slasim_core::workload::WorkloadSource;
 use slasim_core::workload::job::Job;
@@ -76,7 +77,7 @@ impl GridPoint {
     /// takes advance reservations, the cost tables well-formed.
     pub fn resolve(self) -> anyhow::Result<GridPoint> {
         self.grid.validate()?;
-        self.strategy.build_reserving(self.grid.capacity, self.grid.t_stop())?;
+        self.strategy.build_reserving(self.grid.capacity, self.grid.t_stop()).map_err(BuildError::unwrapped)?;
         self.grid.costs.tables(self.grid.clusters)?;
         Ok(self)
     }
@@ -119,11 +120,11 @@ pub struct GridRunOutput {
 impl PointOutput for GridRunOutput {
     fn write(&self, store: &mut Store) -> Result<(), StoreError> {
         let (run, grid) = (&self.run, &self.grid);
-        store.write_run_with(run, Some(&grid.job_clusters), |tx| crate::writer::write_grid(tx, &run.run, grid))
+        write_run_with(store, run, Some(&grid.job_clusters), |tx| crate::writer::write_grid(tx, &run.run, grid))
     }
 
-    fn summary(&self) -> Option<RunSummary> {
-        Some(self.summary)
+    fn summary(&self) -> Option<Summary> {
+        Some(std::sync::Arc::new(self.summary))
     }
 }
 
@@ -447,12 +448,12 @@ impl AnyPoint for GridPoint {
         format!("{} on {} clusters, {}", self.grid.algorithm, self.grid.clusters, self.strategy)
     }
 
-    fn load(&self, index: usize, inputs: &mut Inputs, _parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
+    fn load(&self, index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
         load_grid(inputs, index, self)
     }
 
-    fn traces(&self) -> Vec<&WorkloadSource> {
-        vec![&self.workload]
+    fn missing(&self) -> Vec<anyhow::Error> {
+        self.workload.check().err().into_iter().collect()
     }
 
     fn run(

@@ -19,7 +19,7 @@
 //! As a kind of point: [`kind`] (its settings, resolve and run, stored as a
 //! run of the single-cluster tables plus its own), [`tables`] and [`writer`]
 //! (its store group, by descriptors), [`report`] (its report section),
-//! [`reference`] (the thesis' values beside ours), [`gantt`] (a Grid run's
+//! [`mod@reference`] (the thesis' values beside ours), [`gantt`] (a Grid run's
 //! Gantt chart), [`cli`] (`slasim grid`, and
 //! `slasim list algorithms` and `request-workloads`), all added to the
 //! engine by [`register`].

@@ -6,8 +6,8 @@ use crate::tables::{
     CLUSTER_RUNS, CORESERVATIONS, ClusterRunRow, GRID_POINTS, GridPointRow, RequestRowOf, SUBRESERVATIONS,
     SubreservationRow,
 };
-use slasim_core::store::RunRow;
 use slasim_core::store::columns::{insert, insert_all};
+use slasim_core::store::tables::run::RunRow;
 
 pub(crate) fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> rusqlite::Result<()> {
     let run_id = run.run_id;

@@ -233,10 +233,10 @@ impl AdmissionEnv {
             );
         }
         let inputs = Inputs::load(&[Point::new(p.clone())]).with_context(|| format!("loading the inputs of {file}"))?;
-        let prepared = inputs.prepared(&p)?;
+        let prepared = p.prepared(&inputs)?;
         let batteries = if p.prepare.whole_log { 1 } else { prepared.batteries.len() };
-        let acceptance = inputs
-            .strategy_settings(&p)?
+        let acceptance = p
+            .strategy_settings(&inputs)?
             .overbooking
             .map(|o| o.acceptance)
             .ok_or_else(|| anyhow!("{file}: the point has no overbooking settings"))?;

@@ -24,7 +24,7 @@ use crate::kind::{SlurmSettings, aggregates, load, simulate_point};
 use slasim_core::cli::emit;
 use slasim_core::cli::options::threads;
 use slasim_core::experiment::config::Experiment;
-use slasim_core::experiment::coordinator::{SweepOptions, run_sweep_with};
+use slasim_core::experiment::coordinator::{SweepOptions, run_sweep};
 use slasim_core::experiment::point::Point;
 use slasim_sim::units::Time;
 
@@ -184,7 +184,7 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let label = point.label();
     let experiment = Experiment::from_points("slurm", "slasim slurm run", [(point.clone(), label)])?;
     let options = SweepOptions { threads: threads(args.jobs), shard: None, progress: false, interrupts: None };
-    let outcome = run_sweep_with(&experiment, &args.db, &options, Vec::new())?;
+    let outcome = run_sweep(&experiment, &args.db, &options)?;
     let id = point.id()?.run_id;
     let summary = slasim_core::store::query::query(
         &args.db,

@@ -378,12 +378,7 @@ impl AnyPoint for SlurmPoint {
         format!("slurm {} on {}", workload, s.conf.display())
     }
 
-    fn load(
-        &self,
-        _index: usize,
-        inputs: &mut Inputs,
-        _parsed: &[(slasim_core::workload::WorkloadSource, slasim_core::workload::swf::SwfTrace)],
-    ) -> anyhow::Result<()> {
+    fn load(&self, _index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
         inputs.load_once(self.settings.workload_key(), || {
             let loaded = load(&self.settings)?;
             // Every job must fit the machine before anything runs or is stored.

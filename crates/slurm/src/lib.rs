@@ -5,7 +5,7 @@
 //! [`machine`] (nodes, partitions, cons_tres placement), [`priority`]
 //! (multifactor priority and Fair Tree), [`controller`] (the queue and the
 //! two schedulers as one kernel model), [`instant`] (the order of an
-//! instant), [`bench`] (the bench that runs a workload on it).
+//! instant), [`mod@bench`] (the bench that runs a workload on it).
 //!
 //! As a kind of point: [`kind`] (its settings, resolve and run), [`tables`]
 //! (its store group, by descriptors), [`report`] (its report section) and

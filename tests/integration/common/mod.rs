@@ -125,3 +125,8 @@ pub fn write_swf(dir: &std::path::Path, capacity: u32, jobs: &[(Time, u32, Time,
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// The single-cluster summary of a point's result (a defect if it has none).
+pub fn summary(result: &slasim::experiment::coordinator::PointResult) -> slasim::experiment::summary::RunSummary {
+    *result.summary_as().expect("a single-cluster run's summary")
+}

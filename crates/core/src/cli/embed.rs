@@ -10,7 +10,7 @@
 //! interrupt counter and bumps it to stop the dispatch of points (the
 //! command line's first Ctrl-C); points in flight finish and stay stored.
 //! Results are where the command line puts them: the store the options
-//! name (default `slasim.sqlite`), read back with [`crate::store::query`].
+//! name (default `slasim.sqlite`), read back with [`crate::store::query()`].
 
 use std::ffi::OsString;
 use std::sync::Arc;

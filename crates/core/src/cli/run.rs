@@ -15,6 +15,7 @@ use crate::cli::emit;
 use crate::cli::options::{PrepareOptions, StoreOptions, strategy_parser, threads};
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
+use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::single::{SinglePoint, default_failures};
 use crate::experiment::point::Point;
 use crate::experiment::summary::RunSummary;
@@ -26,6 +27,7 @@ use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};
 use crate::store::Store;
+use crate::store::writer::single::stored_summary;
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::reservations::{ReservationConfig, ReservationOption};
@@ -247,10 +249,10 @@ pub(crate) fn run_driven(
         .transpose()?;
     let prepare = args.prepare.config();
     // The trace the classic checks parsed, reused when it is the simulated one.
-    let mut parsed = Vec::new();
+    let mut parsed = Inputs::default();
     if queueing {
         if let Some(trace) = classic_checks(&args, &strategies, model)? {
-            parsed.push((workload.clone(), trace));
+            parsed.give(SinglePoint::trace_key(&workload), trace);
         }
     }
     prepare.validate_split()?;
@@ -365,7 +367,7 @@ pub(crate) fn run_driven(
         crate::report::batsim_jobs::write_for_point(point, out)?;
     }
     let store = Store::open(&args.store.db)?;
-    let results: Vec<RunSummary> = ids.iter().map(|&id| store.summary(id)).collect::<Result<_, _>>()?;
+    let results: Vec<RunSummary> = ids.iter().map(|&id| stored_summary(&store, id)).collect::<Result<_, _>>()?;
     let runs: Vec<RunResult> = results
         .iter()
         .zip(points.iter().filter_map(|(p, _)| p.get::<SinglePoint>()))
@@ -412,7 +414,7 @@ pub fn execute(
     db: &std::path::Path,
     command: &str,
 ) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
-    execute_with(points, jobs, db, command, Vec::new(), None)
+    execute_with(points, jobs, db, command, Inputs::default(), None)
 }
 
 /// [`execute`] with traces already parsed (see [`run_sweep_with`]) and,
@@ -423,7 +425,7 @@ fn execute_with(
     jobs: Option<usize>,
     db: &std::path::Path,
     command: &str,
-    parsed: Vec<(WorkloadSource, SwfTrace)>,
+    parsed: Inputs,
     interrupts: Option<Arc<AtomicUsize>>,
 ) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
     let ids: Vec<i64> = points.iter().map(|(p, _)| p.id().map(|id| id.run_id)).collect::<Result<_, _>>()?;

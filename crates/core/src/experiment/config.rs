@@ -39,7 +39,6 @@ use crate::experiment::kinds::KINDS;
 pub use crate::experiment::locate::ConfigError;
 use crate::experiment::locate::{ConfigFile, Locator, SweepContext, line_col};
 use crate::experiment::point::{Axis, Point, PointKind};
-use crate::workload::failures::FailureSource;
 
 /// The values of one axis.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -462,17 +461,12 @@ impl Experiment {
                     .collect();
                 sets.sort_by_key(|(path, _)| path.matches('.').count());
                 for (path, value) in sets {
-                    // Another failure model starts from its own defaults (as
-                    // `--failures` does), not the previous model's parameters.
-                    if path == "failures.model"
-                        && table.get("failures").and_then(|f| f.get("model")) != Some(value)
-                        && let Some(source) = value.as_str().and_then(FailureSource::default_for)
-                        && let Ok(toml::Value::Table(defaults)) = toml::Value::try_from(&source)
-                    {
-                        table.insert("failures".into(), toml::Value::Table(defaults));
-                        continue;
+                    match kind.restarted_section(&table, path, value) {
+                        Some((section, defaults)) => {
+                            table.insert(section.into(), toml::Value::Table(defaults));
+                        }
+                        None => set_path(&mut table, path, value.clone()),
                     }
-                    set_path(&mut table, path, value.clone());
                 }
                 let context = SweepContext {
                     loc,
@@ -515,6 +509,7 @@ impl Experiment {
 mod tests {
     use super::*;
     use crate::experiment::kinds::single::SinglePoint;
+    use crate::workload::failures::FailureSource;
 
     const CONFIG: &str = r#"
 name = "t"

@@ -42,13 +42,10 @@ use kameo::message::{Context, Message};
 
 use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::{Inputs, PointInputError};
-use crate::experiment::point::{BatteryJobs, Point, PointOutput};
+use crate::experiment::point::{Point, PointOutput, Summary};
 use crate::experiment::provenance::{code_version, rfc3339};
-use crate::experiment::summary::RunSummary;
 use crate::store::{self, ExperimentRow, Store};
 use crate::threads::Budget;
-use crate::workload::WorkloadSource;
-use crate::workload::swf::SwfTrace;
 
 /// One of N deterministic parts of a sweep: `i/N`, 1 ≤ i ≤ N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,25 +180,24 @@ impl Message<Persist> for Writer {
     }
 }
 
-/// Store a battery's jobs now, while a worker simulates it (a no-op when
-/// they are stored already or there is no store).
-pub struct StoreBattery(pub BatteryJobs);
+/// Store rows a point shares with others (a battery's jobs) now, while a
+/// worker simulates it (a no-op when there is no store; the rows' writing
+/// leaves rows already there as they are).
+pub struct StoreShared(pub Box<dyn PointOutput>);
 
-impl Message<StoreBattery> for Writer {
+impl Message<StoreShared> for Writer {
     type Reply = ();
 
-    async fn handle(&mut self, StoreBattery(msg): StoreBattery, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        let (Some(store), Some(battery)) = (self.store.as_mut(), msg.prepared.batteries.get(msg.battery)) else {
+    async fn handle(&mut self, StoreShared(rows): StoreShared, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        let Some(store) = self.store.as_mut() else {
             return;
         };
         let clock = Instant::now();
         let _slot = self.budget.acquire();
-        match store.write_battery(msg.key, &battery.jobs) {
-            Ok(written) => {
-                tracing::debug!(key = msg.key, written, seconds = clock.elapsed().as_secs_f64(), "battery stored")
-            }
+        match rows.write(store) {
+            Ok(()) => tracing::debug!(seconds = clock.elapsed().as_secs_f64(), "shared rows stored"),
             Err(e) => {
-                let _ = self.coordinator.tell(Ended::Failed(format!("storing battery {}: {e}", msg.key))).await;
+                let _ = self.coordinator.tell(Ended::Failed(format!("storing shared rows: {e}"))).await;
             }
         }
     }
@@ -214,12 +210,19 @@ pub struct PointResult {
     pub index: usize,
     /// The stored id (`run_id` or `point_id`).
     pub run_id: i64,
-    /// Aggregates of a single-cluster or Grid run.
-    pub summary: Option<RunSummary>,
+    /// Its run's aggregates, if its kind has them ([`PointResult::summary`]).
+    pub summary: Option<Summary>,
     /// Wall seconds of the simulation.
     pub wall_seconds: f64,
     /// Already in the store; not simulated again.
     pub skipped: bool,
+}
+
+impl PointResult {
+    /// Its summary, if it has one of type `T` (a single-cluster run's `RunSummary`, say).
+    pub fn summary_as<T: std::any::Any>(&self) -> Option<&T> {
+        self.summary.as_deref()?.downcast_ref()
+    }
 }
 
 /// The coordinator actor: the queue of points and the progress.
@@ -362,9 +365,9 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
     // One worker's loop: asks for points until none is left.
     let work = || {
         while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
-            // The writer stores the battery's jobs while it is simulated.
-            if let Some(battery) = point.settings().battery(inputs)
-                && writer.tell(StoreBattery(battery)).blocking_send().is_err()
+            // The writer stores the rows it shares (a battery's jobs) while it is simulated.
+            if let Some(rows) = point.settings().shared_rows(inputs)
+                && writer.tell(StoreShared(rows)).blocking_send().is_err()
             {
                 break;
             }
@@ -434,7 +437,7 @@ fn locate(experiment: &Experiment, error: anyhow::Error) -> anyhow::Error {
 /// are loaded and checked before the store is created or changed, so a bad
 /// setting leaves nothing behind.
 pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> anyhow::Result<SweepOutcome> {
-    run_sweep_with(experiment, db, options, Vec::new())
+    run_sweep_with(experiment, db, options, Inputs::default())
 }
 
 /// How many of a shard's points a store already holds (none if it does not exist).
@@ -446,13 +449,13 @@ pub fn already_stored(experiment: &Experiment, db: &Path, shard: Option<Shard>) 
     Ok(shard_points(experiment, shard).iter().filter(|(_, p)| stored.contains(&p.id)).count())
 }
 
-/// [`run_sweep`] with traces the caller has already parsed (see
-/// [`Inputs::load_with`]), so they are not parsed twice.
+/// [`run_sweep`] with inputs the caller `given` (a trace it has already
+/// parsed; see [`Inputs::load_with`]), so they are not loaded twice.
 pub fn run_sweep_with(
     experiment: &Experiment,
     db: &Path,
     options: &SweepOptions,
-    parsed: Vec<(WorkloadSource, SwfTrace)>,
+    given: Inputs,
 ) -> anyhow::Result<SweepOutcome> {
     let clock = Instant::now();
     let mine = shard_points(experiment, options.shard);
@@ -461,7 +464,7 @@ pub fn run_sweep_with(
     let stored = if db.is_file() { store::stored_points(db)? } else { Default::default() };
     let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&ids[k])).collect();
     let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
-    let inputs = Inputs::load_with(&needed, parsed).map_err(|e| locate(experiment, e))?;
+    let inputs = Inputs::load_with(&needed, given).map_err(|e| locate(experiment, e))?;
     tracing::debug!(seconds = clock.elapsed().as_secs_f64(), "inputs loaded");
     let mut store = Store::open(db)?;
     let row = ExperimentRow {

@@ -1,38 +1,28 @@
 //! The inputs a list of points shares, loaded once.
 //!
-//! Contract: [`Inputs`] holds every input a list of points needs, once —
-//! prepared workloads per distinct (workload, preparation) pair, runtime
-//! statistics, LANL logs — keyed by the settings that make them.
-//! Each point kind loads and checks what it needs in its own file under
-//! [`crate::experiment::kinds`] (its `impl Inputs` block), before anything is
-//! stored; workers only read them (`Arc`). A trace the caller has already
-//! parsed ([`Inputs::load_with`]) is prepared from, not parsed again. This
-//! file knows no point kind.
-//! - A kind of another crate keeps its inputs here by type and key
-//!   ([`Inputs::load_once`], [`Inputs::get`]): one load per key, shared by its
-//!   points.
+//! Contract: [`Inputs`] holds every input a list of points needs, once, by
+//! type and key: a kind's points that name the same settings (a prepared
+//! workload, runtime statistics, a failure log) share one load
+//! ([`Inputs::load_once`], [`Inputs::get`]). Each point kind loads and checks
+//! what it needs in its `AnyPoint::load`, before anything is stored; workers
+//! only read them (`Arc`). What the caller already has (a trace it parsed) is
+//! given ([`Inputs::give`], [`Inputs::given`]) and dropped once every point
+//! has loaded, before anything is simulated. This file knows no point kind.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::stats::pdf::RuntimeModel;
-use crate::workload::failures::LanlLog;
-use crate::workload::prepare::Prepared;
+type ByType = HashMap<TypeId, HashMap<String, Arc<dyn Any + Send + Sync>>>;
 
 /// Inputs shared by the points of one run of the runner.
 #[derive(Default)]
 pub struct Inputs {
-    /// Prepared workloads, by workload and preparation settings.
-    pub(crate) prepared: HashMap<String, Arc<Prepared>>,
-    /// LANL failure logs, by path.
-    pub(crate) lanl: HashMap<PathBuf, Arc<LanlLog>>,
-    /// Runtime statistics, by workload, preparation and PDF settings.
-    pub(crate) models: HashMap<String, Arc<RuntimeModel>>,
-    /// Other kinds' inputs, by type, then by key.
-    others: HashMap<TypeId, HashMap<String, Arc<dyn Any + Send + Sync>>>,
+    /// What the points loaded, by type, then by key.
+    loaded: ByType,
+    /// What the caller gave, by type, then by key; dropped once loaded.
+    given: ByType,
 }
 
 impl Inputs {
@@ -42,7 +32,7 @@ impl Inputs {
         key: String,
         load: impl FnOnce() -> anyhow::Result<T>,
     ) -> anyhow::Result<()> {
-        if let Entry::Vacant(slot) = self.others.entry(TypeId::of::<T>()).or_default().entry(key) {
+        if let Entry::Vacant(slot) = self.loaded.entry(TypeId::of::<T>()).or_default().entry(key) {
             slot.insert(Arc::new(load()?));
         }
         Ok(())
@@ -50,9 +40,29 @@ impl Inputs {
 
     /// The `T` loaded for `key`, if it was.
     pub fn get<T: Any + Send + Sync>(&self, key: &str) -> Option<Arc<T>> {
-        let found = self.others.get(&TypeId::of::<T>())?.get(key)?;
-        Arc::clone(found).downcast::<T>().ok()
+        find(&self.loaded, key)
     }
+
+    /// Gives `value` as the `T` of `key` (what a caller already has, a parsed
+    /// trace say), for the points' loads to use instead of loading it.
+    pub fn give<T: Any + Send + Sync>(&mut self, key: String, value: T) {
+        self.given.entry(TypeId::of::<T>()).or_default().insert(key, Arc::new(value));
+    }
+
+    /// The `T` given for `key`, if it was and the points are still loading.
+    pub fn given<T: Any + Send + Sync>(&self, key: &str) -> Option<Arc<T>> {
+        find(&self.given, key)
+    }
+
+    /// Drops what was given: every point has loaded.
+    pub(crate) fn loaded(&mut self) {
+        self.given.clear();
+    }
+}
+
+fn find<T: Any + Send + Sync>(map: &ByType, key: &str) -> Option<Arc<T>> {
+    let found = map.get(&TypeId::of::<T>())?.get(key)?;
+    Arc::clone(found).downcast::<T>().ok()
 }
 
 /// A point's setting that its inputs show out of its domain (a Grid window

@@ -208,15 +208,9 @@ impl SweepContext<'_> {
     /// A point's settings refused by its `resolve`, located at the setting
     /// at fault (or its strategy).
     pub fn invalid(&self, e: anyhow::Error) -> ConfigError {
-        let setting = e.downcast_ref::<crate::setting::InvalidSetting>().or_else(|| {
-            match e.downcast_ref::<crate::policy::BuildError>() {
-                Some(crate::policy::BuildError::Setting(s)) => Some(s),
-                _ => None,
-            }
-        });
-        let at = match setting {
+        let at = match e.downcast_ref::<crate::setting::InvalidSetting>() {
             Some(s) => self.setting_offset(s.setting),
-            None => match e.downcast_ref::<crate::policy::UnknownName>() {
+            None => match e.downcast_ref::<crate::registry::UnknownName>() {
                 Some(_) => self.in_sweep("strategy"),
                 None => self.span.start,
             },

@@ -29,13 +29,9 @@ use std::sync::Arc;
 use crate::experiment::id::{PointId, Unserialisable};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::summary::RunSummary;
 use crate::store::tables::groups::PointTables;
 use crate::store::{Store, StoreError};
 use crate::threads::Budget;
-use crate::workload::prepare::Prepared;
-use crate::workload::swf::SwfTrace;
-use crate::workload::{WorkloadSource, resolve_trace};
 
 /// What a kind of point is, as data: the constants its [`PointKind`]
 /// accessors return. Each kind writes one (a `static`) and returns it from
@@ -44,7 +40,7 @@ use crate::workload::{WorkloadSource, resolve_trace};
 pub struct KindInfo {
     /// Its name (`single`, `grid`, …; kebab-case).
     pub name: &'static str,
-    /// A phrase for messages: "a Grid experiment ([grid])".
+    /// A phrase for messages: "a Grid experiment (`[grid]`)".
     pub described: &'static str,
     /// Its adjective in "`x` is a … setting": "Grid".
     pub setting_of: &'static str,
@@ -74,7 +70,7 @@ pub trait PointKind: Send + Sync + 'static {
         self.info().name
     }
 
-    /// A phrase for messages: "a Grid experiment ([grid])".
+    /// A phrase for messages: "a Grid experiment (`[grid]`)".
     fn described(&self) -> &'static str {
         self.info().described
     }
@@ -114,6 +110,20 @@ pub trait PointKind: Send + Sync + 'static {
 
     /// Reads a config into the base settings its sweeps modify.
     fn base(&self, config: &ConfigFile<'_>) -> Result<Base, ConfigError>;
+
+    /// The section that a sweep setting `path` to `value` in `table` starts
+    /// anew from the defaults of its new value, and those defaults, if it
+    /// does (another failure model starts from its own defaults, not the
+    /// previous model's parameters); `None` sets the path as usual.
+    fn restarted_section(
+        &self,
+        table: &toml::Table,
+        path: &str,
+        value: &toml::Value,
+    ) -> Option<(&'static str, toml::Table)> {
+        let _ = (table, path, value);
+        None
+    }
 
     /// Reads one swept point (the base with a sweep's settings applied) and
     /// resolves it: defaults filled, unread settings reset, settings checked.
@@ -162,15 +172,11 @@ impl Base {
     }
 }
 
-/// A battery's jobs, to store while the point that reads them runs.
-pub struct BatteryJobs {
-    /// Its `battery_key`.
-    pub key: i64,
-    /// The prepared workload holding it.
-    pub prepared: Arc<Prepared>,
-    /// Its index there.
-    pub battery: usize,
-}
+/// A run's aggregates, of a type its kind chooses (a single-cluster run's
+/// `RunSummary`, say); [`PointResult`] hands it back to the caller.
+///
+/// [`PointResult`]: crate::experiment::coordinator::PointResult
+pub type Summary = Arc<dyn Any + Send + Sync>;
 
 /// One resolved point of some kind.
 pub trait AnyPoint: fmt::Debug + Send + Sync + Any {
@@ -183,26 +189,27 @@ pub trait AnyPoint: fmt::Debug + Send + Sync + Any {
     /// A short description for messages and progress.
     fn label(&self) -> String;
 
-    /// Loads what it needs into `inputs` (shared by the points of a run),
-    /// taking a workload's trace from `parsed` when it is there; `index` is
-    /// its position in the run. The default checks its traces exist.
-    fn load(&self, index: usize, inputs: &mut Inputs, parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
-        let _ = (index, inputs, parsed);
-        self.traces().iter().try_for_each(|t| check_trace(t))
+    /// Loads what it needs into `inputs` (shared by the points of a run;
+    /// what the caller put there first, a trace it parsed, say, is used, not
+    /// loaded again); `index` is its position in the run. The default loads
+    /// nothing and checks that [`AnyPoint::missing`] is empty.
+    fn load(&self, index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
+        let _ = (index, inputs);
+        match self.missing().into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// The input files it would read that are not there, as errors; reads nothing.
     fn missing(&self) -> Vec<anyhow::Error> {
-        self.traces().iter().filter_map(|t| check_trace(t).err()).collect()
-    }
-
-    /// The workloads it reads.
-    fn traces(&self) -> Vec<&WorkloadSource> {
         Vec::new()
     }
 
-    /// A battery's jobs to store while it runs (once per battery).
-    fn battery(&self, inputs: &Inputs) -> Option<BatteryJobs> {
+    /// Rows its points share (a battery's jobs), to store while it runs; their
+    /// writing must leave rows already there as they are, as every point
+    /// sharing them hands them over.
+    fn shared_rows(&self, inputs: &Inputs) -> Option<Box<dyn PointOutput>> {
         let _ = inputs;
         None
     }
@@ -217,7 +224,7 @@ pub trait AnyPoint: fmt::Debug + Send + Sync + Any {
     ) -> anyhow::Result<Box<dyn PointOutput>>;
 
     /// The summary of its run already in `store`, if its kind has one.
-    fn stored_summary(&self, store: &Store, id: i64) -> Result<Option<RunSummary>, StoreError> {
+    fn stored_summary(&self, store: &Store, id: i64) -> Result<Option<Summary>, StoreError> {
         let _ = (store, id);
         Ok(None)
     }
@@ -240,8 +247,8 @@ pub trait PointOutput: fmt::Debug + Send {
     /// Writes it in one transaction.
     fn write(&self, store: &mut Store) -> Result<(), StoreError>;
 
-    /// Aggregates of a single-cluster or Grid run.
-    fn summary(&self) -> Option<RunSummary> {
+    /// Its run's aggregates, if its kind has them.
+    fn summary(&self) -> Option<Summary> {
         None
     }
 }
@@ -308,14 +315,6 @@ impl PartialEq for Point {
     fn eq(&self, other: &Point) -> bool {
         self.0.equals(other.0.as_any())
     }
-}
-
-/// A trace named by a point exists (the synthetic workload always does).
-pub fn check_trace(source: &WorkloadSource) -> anyhow::Result<()> {
-    if let WorkloadSource::Swf { path, .. } = source {
-        resolve_trace(path).map_err(|e| anyhow::anyhow!(e))?;
-    }
-    Ok(())
 }
 
 /// Implements [`AnyPoint`]'s copy, equality and [`Any`] access for a

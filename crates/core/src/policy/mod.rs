@@ -403,6 +403,17 @@ pub enum BuildError {
     Setting(#[from] InvalidSetting),
 }
 
+impl BuildError {
+    /// The error it wraps, so that a config reader finds the setting at
+    /// fault (an [`InvalidSetting`]) or the unknown name by its own type.
+    pub fn unwrapped(self) -> anyhow::Error {
+        match self {
+            BuildError::Unknown(e) => e.into(),
+            BuildError::Setting(e) => e.into(),
+        }
+    }
+}
+
 /// A registered strategy, resolved once from its name: a point holds it,
 /// and reads what the strategy reads and how it is built without looking
 /// the name up again. It serialises as its name and deserialises by looking

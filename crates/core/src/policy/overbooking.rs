@@ -90,7 +90,7 @@ pub enum PosAt {
     GapStart,
     /// At the start re-planning will likely give: the work planned ahead of
     /// the gap takes, on average, the history's mean runtime ratio of its
-    /// estimates, so the job likely starts at now + (gap start − now)·E[r]
+    /// estimates, so the job likely starts at now + (gap start − now)·E\[r\]
     /// and may run until the gap's end. The booking itself is unchanged.
     LikelyStart,
 }

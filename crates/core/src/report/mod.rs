@@ -6,7 +6,7 @@
 //! one directory: every table as Markdown, CSV and Parquet (`tables/`), every
 //! figure as SVG and PNG (`plots/`), `report.md` with all tables, and a
 //! self-contained `index.html` (tables and inline SVG, no external resources)
-//! that opens offline. [`compare`] puts two stores side by side. Bad input
+//! that opens offline. [`compare()`] puts two stores side by side. Bad input
 //! (empty store, unknown trace, older schema, `--out` naming a file) is an
 //! error with a clear message, never a panic; a store that cannot be
 //! reported is refused before anything is written.

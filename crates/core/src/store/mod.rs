@@ -5,13 +5,13 @@
 //! - One module per concept: [`schema`] (versioned migrations), [`columns`]
 //!   (column descriptors: INSERTs, schema check, report lists), [`tables`]
 //!   (every table's descriptors, per kind of point), [`writer`] (one writer
-//!   per point kind, each point in one transaction), [`merge`] (every table
+//!   per point kind, each point in one transaction), [`mod@merge`] (every table
 //!   of a sweep's shards), [`tables`] (the tables of each point kind) and
-//!   [`query`] (read-only access).
+//!   [`mod@query`] (read-only access).
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
 //! - A crash never leaves half a point behind. A battery's jobs
 //!   (`battery_jobs`, shared by every run of it) are inputs:
-//!   [`Store::write_battery`] may commit them earlier, in a transaction of
+//!   [`writer::single::write_battery`] may commit them earlier, in a transaction of
 //!   their own.
 //! - Point ids: a single-cluster or Grid run's `run_id` (table `runs`), a
 //!   registered kind's in its own key table ([`tables`]);
@@ -25,14 +25,11 @@
 //!   is then made the union of the registered groups' job selects
 //!   ([`jobs_view`]), unless the store already has that view.
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
-
-use crate::cluster::energy::{Energy, EnergyConfig};
-use crate::cluster::record::{NodeEventRecord, RunRecords};
-use crate::experiment::summary::RunSummary;
-use crate::policy::calibrator::CalibratedRun;
 
 pub mod columns;
 mod error;
@@ -52,37 +49,6 @@ pub use schema::{MIGRATIONS, SCHEMA_VERSION};
 pub use error::StoreError;
 pub(crate) use error::sqlite;
 use schema::user_version;
-
-/// One run ready to be stored.
-#[derive(Debug, Clone)]
-pub struct RunRow {
-    /// Stable id (from the resolved settings).
-    pub run_id: i64,
-    /// Strategy name.
-    pub strategy: String,
-    /// Battery index.
-    pub battery: i64,
-    /// Identity of the battery's jobs (workload, preparation, battery).
-    pub battery_key: i64,
-    /// Trace name.
-    pub trace: String,
-    /// Seed.
-    pub seed: u64,
-    /// Cluster size.
-    pub capacity: u32,
-    /// Resolved settings, TOML.
-    pub config: String,
-    /// sha256 of `config`, hex.
-    pub config_hash: String,
-    /// slasim version (and git commit when known).
-    pub code_version: String,
-    /// Wall-clock start, RFC 3339 UTC.
-    pub started_at: String,
-    /// Wall-clock end, RFC 3339 UTC.
-    pub finished_at: String,
-    /// Wall seconds the simulation took.
-    pub wall_seconds: f64,
-}
 
 /// An experiment as stored in `experiments`.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,61 +70,6 @@ pub struct ExperimentRow {
 /// An experiment's identity in a store: (hash, name, file).
 pub type ExperimentId = (String, String, String);
 
-/// The sweep-axis values of a point, as stored in `points`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PointAxes {
-    /// Placement name.
-    pub placement: String,
-    /// `pof` or `risk`.
-    pub acceptance: String,
-    /// PoF_max.
-    pub pof_max: f64,
-    /// Resolved security factor under the risk test.
-    pub security_factor: Option<f64>,
-    /// Penalty ratio.
-    pub penalty_ratio: f64,
-    /// PDF source name.
-    pub pdf_source: String,
-    /// Failure model name.
-    pub failures: String,
-    /// Reservations in % of the jobs.
-    pub reservation_percent: f64,
-    /// Start factor of the reservations.
-    pub start_factor: f64,
-    /// `reject` or `move`.
-    pub reservation_option: String,
-    /// Checkpoint/restart on.
-    pub checkpointing: bool,
-    /// Classic modes: jobs are killed at their estimate.
-    pub kill_at_estimate: bool,
-    /// PoF calibration: `none` or `isotonic`.
-    pub calibration: String,
-    /// The energy policy (`none` without one).
-    pub energy_policy: String,
-    /// Its idle timeout, seconds (0 when it reads none).
-    pub idle_timeout: i64,
-    /// The power cap, watts.
-    pub power_cap: Option<f64>,
-}
-
-/// A run with its outcomes.
-#[derive(Debug, Clone)]
-pub struct RunOutput {
-    /// The `runs` row.
-    pub run: RunRow,
-    /// Its jobs and the record of each.
-    pub records: RunRecords,
-    /// The calibrator's report of a run that calibrated its PoF online
-    /// (the calibrated PoF of each job).
-    pub calibrated: Option<CalibratedRun>,
-    /// Node failures and repairs.
-    pub node_events: Vec<NodeEventRecord>,
-    /// The point's axes and aggregates, for `points`.
-    pub point: Option<(PointAxes, RunSummary)>,
-    /// Its energy meter's watts and reading, if it had one.
-    pub energy: Option<(EnergyConfig, Energy)>,
-}
-
 /// `CREATE VIEW all_jobs …`: one row per job of every point of a group with
 /// jobs ([`tables::groups::PointTables::jobs`]), in the columns they share:
 /// `point` (the point's id), `kind` (its kind's name), `job` (its index in
@@ -173,8 +84,8 @@ pub fn jobs_view() -> String {
 pub struct Store {
     path: PathBuf,
     conn: Connection,
-    /// Battery keys whose jobs are known to be stored.
-    batteries: std::collections::HashSet<i64>,
+    /// What each kind's writer keeps of this store between points, by type.
+    kept: HashMap<TypeId, Box<dyn Any + Send>>,
 }
 
 impl Store {
@@ -226,33 +137,12 @@ impl Store {
             conn.execute_batch(&format!("DROP VIEW IF EXISTS all_jobs;\n{view};")).map_err(&err)?;
         }
         drop(err);
-        Ok(Store { path, conn, batteries: std::collections::HashSet::new() })
+        Ok(Store { path, conn, kept: HashMap::new() })
     }
 
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// True if a run with this id is already stored.
-    pub fn has_run(&self, run_id: i64) -> Result<bool, StoreError> {
-        self.conn
-            .query_row("SELECT EXISTS (SELECT 1 FROM runs WHERE run_id = ?)", [run_id], |r| r.get(0))
-            .map_err(sqlite(&self.path))
-    }
-
-    /// A stored single-cluster run's summary, from its `points` row.
-    pub fn summary(&self, run_id: i64) -> Result<RunSummary, StoreError> {
-        let (sql, readers) = tables::points::summary_select();
-        self.conn
-            .query_row(&sql, [run_id], |row| {
-                let mut summary = RunSummary::default();
-                for (i, read) in readers.iter().enumerate() {
-                    read(&mut summary, row, i)?;
-                }
-                Ok(summary)
-            })
-            .map_err(sqlite(&self.path))
     }
 
     /// Records an experiment and the points it consists of, each with every
@@ -273,6 +163,18 @@ impl Store {
         });
         columns::insert_all(&tx, &tables::experiment::EXPERIMENT_POINTS, rows).map_err(&err)?;
         tx.commit().map_err(&err)
+    }
+
+    /// Reads with `read`, which gets the connection; an error names the file.
+    pub fn read<T>(&self, read: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+        read(&self.conn).map_err(sqlite(&self.path))
+    }
+
+    /// What a kind's writer keeps of this store between points (the
+    /// batteries it knows are stored, say), made on first use.
+    pub fn kept<T: Any + Send + Default>(&mut self) -> &mut T {
+        let kept = self.kept.entry(TypeId::of::<T>()).or_insert_with(|| Box::new(T::default()));
+        kept.downcast_mut().expect("kept by its type")
     }
 
     /// Writes a registered point kind's rows in one transaction: `write`

@@ -6,7 +6,7 @@
 //! from a newer slasim is refused before anything is written. A store from
 //! before schema 9 that holds Grid, provisioning or pricing points is refused
 //! for writing too: those points' ids were derived differently then, so
-//! resuming it would run them again under new ids ([`older_ids`]).
+//! resuming it would run them again under new ids (`older_ids`).
 
 use rusqlite::Connection;
 

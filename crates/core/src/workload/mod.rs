@@ -103,6 +103,14 @@ impl WorkloadSource {
         }
     }
 
+    /// Its trace exists (the synthetic workload always does); reads nothing.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if let WorkloadSource::Swf { path, .. } = self {
+            resolve_trace(path).map_err(anyhow::Error::msg)?;
+        }
+        Ok(())
+    }
+
     /// A short name for reports: the file name, or the synthetic description.
     pub fn name(&self) -> String {
         match self {

@@ -3,7 +3,7 @@
 //! Reference: `seed-000-001-spec.md`, paper B, "Workload": pick variable jobs
 //! at random, a percentage of all of them (at 100 % every job is copied once);
 //! copy submission time, nodes, estimated and actual runtime; requested start
-//! = submission + U[0,1] · estimate · start factor. Each configuration is
+//! = submission + U\[0,1\] · estimate · start factor. Each configuration is
 //! repeated with different random reservations (the point's seed).
 //!
 //! Contract: [`ReservationConfig::generate`] is a pure function of the jobs,
@@ -59,7 +59,7 @@ impl fmt::Display for ReservationOption {
 pub struct ReservationConfig {
     /// Reservations as a percentage of the battery's jobs (0–100).
     pub percent: f64,
-    /// Start delay = U[0,1] · estimate · start_factor.
+    /// Start delay = U\[0,1\] · estimate · start_factor.
     pub start_factor: f64,
     /// What a collision with planned variable jobs does.
     pub option: ReservationOption,

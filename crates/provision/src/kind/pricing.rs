@@ -38,7 +38,6 @@ use slasim_core::setting::{InvalidSetting, probability};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
 use slasim_core::units::{DAY, Time};
-use slasim_core::workload::WorkloadSource;
 use slasim_core::workload::job::Job;
 use slasim_core::workload::prepare::Estimates;
 
@@ -349,8 +348,8 @@ impl AnyPoint for PricingPoint {
 
     // Their traces are prepared per point (load scaling depends on the
     // point's seed); the default `load` only finds them.
-    fn traces(&self) -> Vec<&WorkloadSource> {
-        vec![&self.site.trace]
+    fn missing(&self) -> Vec<anyhow::Error> {
+        self.site.trace.check().err().into_iter().collect()
     }
 
     fn run(

@@ -94,7 +94,7 @@ impl Slack {
 /// earlier start fits, and the job keeps its start unless the slot takes
 /// more than its window, right after its placement without the slot, has
 /// free where the two meet. The first such job's placement is the first
-/// decision that may change; the profile is kept every [`CHECKPOINT`] jobs.
+/// decision that may change; the profile is kept every `CHECKPOINT` jobs.
 /// Once a job has moved, a later job's search starts at its start without
 /// the slot, or where its window could first reach capacity a moved job
 /// left: before that, no start fits that did not fit without the slot.
@@ -102,7 +102,7 @@ impl Slack {
 /// Under EASY it is the first instant that starts, or makes the head, a job
 /// whose window meets `short`, where the slot does not fit in the final
 /// schedule without it (the profile holds at least that schedule plus the
-/// job on its window); the state is kept every [`CHECKPOINT`] instants.
+/// job on its window); the state is kept every `CHECKPOINT` instants.
 ///
 /// The result is [`schedule`](crate::pricing::schedule)'s, start for start.
 pub struct Pricer<'s> {

@@ -17,8 +17,6 @@ pub mod single_kind;
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::{Point, PointKind};
 use crate::registry::{BadName, Registry, UnknownName};
-use crate::workload::WorkloadSource;
-use crate::workload::swf::SwfTrace;
 
 /// The registered point kinds.
 pub struct Kinds(Registry<&'static dyn PointKind>);
@@ -51,17 +49,18 @@ impl Kinds {
 impl Inputs {
     /// Loads everything `points` need.
     pub fn load(points: &[Point]) -> anyhow::Result<Inputs> {
-        Inputs::load_with(points, Vec::new())
+        Inputs::load_with(points, Inputs::default())
     }
 
-    /// [`Inputs::load`], taking the trace of a workload from `parsed` when it
-    /// is there: it must be what [`WorkloadSource::load`] returns for it. The
-    /// traces are dropped once prepared, before anything is simulated.
-    pub fn load_with(points: &[Point], parsed: Vec<(WorkloadSource, SwfTrace)>) -> anyhow::Result<Inputs> {
-        let mut inputs = Inputs::default();
+    /// [`Inputs::load`], starting from what the caller `given` (see
+    /// [`Inputs::give`]); what was given is dropped once every point has
+    /// loaded, before anything is simulated.
+    pub fn load_with(points: &[Point], given: Inputs) -> anyhow::Result<Inputs> {
+        let mut inputs = given;
         for (index, point) in points.iter().enumerate() {
-            point.settings().load(index, &mut inputs, &parsed)?;
+            point.settings().load(index, &mut inputs)?;
         }
+        inputs.loaded();
         Ok(inputs)
     }
 }

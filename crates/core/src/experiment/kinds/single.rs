@@ -15,7 +15,6 @@
 //!
 //! Reference: the overbooking dissertation, Ch. 6 (the experiments' setup).
 
-use std::collections::hash_map::Entry;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
@@ -39,7 +38,9 @@ use crate::policy::{Placement, ReservationHandling, Strategy, StrategyRef, Strat
 use crate::stats::calibration::OnlineCalibrator;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
-use crate::store::{PointAxes, RunOutput, RunRow};
+use crate::store::tables::points::PointAxes;
+use crate::store::tables::run::RunRow;
+use crate::store::writer::single::RunOutput;
 use crate::units::{Time, per_hour_to_per_second};
 use crate::workload::WorkloadSource;
 use crate::workload::failure_law::FailureLaw;
@@ -322,8 +323,8 @@ fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) 
         all.sort_by_key(|j| (j.occurrence, j.id));
         all.into()
     };
-    let failures = inputs.failures(p, capacity, failure_horizon(&jobs))?;
-    let mut strategy = p.strategy.build(&inputs.strategy_settings(p)?, capacity)?;
+    let failures = p.failure_stream(inputs, capacity, failure_horizon(&jobs))?;
+    let mut strategy = p.strategy.build(&p.strategy_settings(inputs)?, capacity)?;
     // Nodes that can sleep are woken on demand, whatever the policy; an
     // external scheduler switches them itself.
     if p.energy.is_some_and(|e| e.has_power_states()) && !p.strategy.reads.scheduler {
@@ -378,7 +379,7 @@ fn simulate_point(
 /// Simulates a single-cluster point again keeping its executions (the node
 /// list of every job), for Batsim's job table; nothing is stored.
 pub fn simulate_with_executions(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<Simulated> {
-    Ok(simulate_point(inputs, p, inputs.prepared(p)?, true)?.0)
+    Ok(simulate_point(inputs, p, &*p.prepared(inputs)?, true)?.0)
 }
 
 /// The scenario of point `p` with its strategy replaced by what `replace`
@@ -390,11 +391,11 @@ pub fn scenario_replaced(
     p: &SinglePoint,
     replace: impl FnOnce(&StrategySettings, u32) -> Box<dyn Strategy>,
 ) -> anyhow::Result<Scenario> {
-    let prepared = inputs.prepared(p)?;
+    let prepared = p.prepared(inputs)?;
     let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
         anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())
     })?;
-    let settings = inputs.strategy_settings(p)?;
+    let settings = p.strategy_settings(inputs)?;
     let capacity = prepared.capacity;
     Ok(scenario(inputs, p, &battery.jobs, capacity)?.driven_by(|_| replace(&settings, capacity)))
 }
@@ -402,11 +403,11 @@ pub fn scenario_replaced(
 /// Simulates one single-cluster point: what to store and its summary. A job
 /// its strategy left without an outcome is an error (a defect), not a failure.
 pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSummary)> {
-    let prepared = inputs.prepared(p)?;
+    let prepared = p.prepared(inputs)?;
     let capacity = prepared.capacity;
     let started = SystemTime::now();
     let clock = Instant::now();
-    let (simulated, calibrated) = simulate_point(inputs, p, prepared, false)?;
+    let (simulated, calibrated) = simulate_point(inputs, p, &prepared, false)?;
     let wall_seconds = clock.elapsed().as_secs_f64();
     let records = &simulated.cluster.records;
     let summary = RunSummary::of(records, capacity).calibrated(records, calibrated.as_ref());
@@ -437,64 +438,72 @@ fn prepared_key(p: &SinglePoint) -> String {
 
 // A single-cluster point's inputs: its prepared workload, runtime statistics
 // and failure log, shared by the points that name the same settings.
-impl Inputs {
-    pub(crate) fn load_single(&mut self, p: &SinglePoint, parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
-        if let Entry::Vacant(slot) = self.prepared.entry(prepared_key(p)) {
-            let loaded;
-            let trace = match parsed.iter().find(|(w, _)| *w == p.workload) {
-                Some((_, trace)) => trace,
-                None => {
-                    loaded = p.workload.load()?;
-                    &loaded
-                }
+impl SinglePoint {
+    /// Loads its inputs into `inputs` unless a point of the same settings
+    /// did: its workload prepared (from a trace given as an [`SwfTrace`]
+    /// under [`SinglePoint::trace_key`], else read), its runtime statistics
+    /// when its strategy reads them, its LANL log.
+    pub fn load_inputs(&self, inputs: &mut Inputs) -> anyhow::Result<()> {
+        let p = self;
+        let given: Option<Arc<SwfTrace>> = inputs.given(&SinglePoint::trace_key(&p.workload));
+        inputs.load_once(prepared_key(p), || {
+            let trace = match given {
+                Some(trace) => trace,
+                None => Arc::new(p.workload.load()?),
             };
-            let prepared = p.prepare.prepare(trace).with_context(|| format!("preparing {}", p.workload.name()))?;
+            let prepared = p.prepare.prepare(&trace).with_context(|| format!("preparing {}", p.workload.name()))?;
             tracing::info!(
                 trace = %prepared.trace,
                 batteries = prepared.batteries.len(),
                 factor = prepared.occurrence_factor,
                 "workload prepared"
             );
-            slot.insert(Arc::new(prepared));
-        }
+            Ok(prepared)
+        })?;
         p.overbooking.validate()?;
         p.reservations.validate()?;
-        let reads = p.strategy.reads;
-        if reads.overbooking && !self.models.contains_key(&model_key(p)) {
-            let prepared = self.prepared(p)?;
-            let input: Vec<_>;
-            let jobs = match p.overbooking.pdf.learn_from {
-                LearnFrom::History => &prepared.history,
-                LearnFrom::Input => {
-                    input = prepared.batteries.iter().flat_map(|b| b.jobs.iter().copied()).collect();
-                    &input
+        if p.strategy.reads.overbooking {
+            let prepared = p.prepared(inputs)?;
+            inputs.load_once(model_key(p), || {
+                let input: Vec<_>;
+                let jobs = match p.overbooking.pdf.learn_from {
+                    LearnFrom::History => &prepared.history,
+                    LearnFrom::Input => {
+                        input = prepared.batteries.iter().flat_map(|b| b.jobs.iter().copied()).collect();
+                        &input
+                    }
+                };
+                let model = RuntimeModel::learn(jobs, &p.overbooking.pdf)
+                    .with_context(|| format!("learning runtime statistics of {}", prepared.trace))?;
+                for battery in &prepared.batteries {
+                    model.check_jobs(battery.jobs.iter())?;
                 }
-            };
-            let model = RuntimeModel::learn(jobs, &p.overbooking.pdf)
-                .with_context(|| format!("learning runtime statistics of {}", prepared.trace))?;
-            for battery in &prepared.batteries {
-                model.check_jobs(battery.jobs.iter())?;
-            }
-            tracing::info!(classes = model.class_count(), source = %p.overbooking.pdf.source, "runtime statistics learned");
-            self.models.insert(model_key(p), Arc::new(model));
+                tracing::info!(classes = model.class_count(), source = %p.overbooking.pdf.source, "runtime statistics learned");
+                Ok(model)
+            })?;
         }
         if let FailureSource::Lanl { path, .. } = &p.failures {
             let path = existing_lanl_file(path.as_deref())?;
-            if let Entry::Vacant(slot) = self.lanl.entry(path) {
-                let log = LanlLog::load(slot.key())?;
-                slot.insert(Arc::new(log));
-            }
+            inputs.load_once(path.display().to_string(), || Ok(LanlLog::load(&path)?))?;
         }
         Ok(())
     }
 
-    /// The prepared workload of a point.
-    pub fn prepared(&self, p: &SinglePoint) -> anyhow::Result<&Arc<Prepared>> {
-        self.prepared.get(&prepared_key(p)).ok_or_else(|| anyhow!("workload of point not loaded"))
+    /// The key under which a caller gives its workload's parsed trace
+    /// ([`Inputs::give`]); the trace must be what [`WorkloadSource::load`]
+    /// returns for it.
+    pub fn trace_key(workload: &WorkloadSource) -> String {
+        toml::to_string(workload).unwrap_or_default()
     }
 
-    /// The strategy settings of a point: reliability, and overbooking when read.
-    pub fn strategy_settings(&self, p: &SinglePoint) -> anyhow::Result<StrategySettings> {
+    /// Its prepared workload.
+    pub fn prepared(&self, inputs: &Inputs) -> anyhow::Result<Arc<Prepared>> {
+        inputs.get(&prepared_key(self)).ok_or_else(|| anyhow!("workload of point not loaded"))
+    }
+
+    /// Its strategy settings: reliability, and overbooking when read.
+    pub fn strategy_settings(&self, inputs: &Inputs) -> anyhow::Result<StrategySettings> {
+        let p = self;
         let info = p.strategy.info();
         let lambda = per_hour_to_per_second(p.overbooking.lambda_per_hour);
         let mu = per_hour_to_per_second(p.overbooking.mu_per_hour);
@@ -506,8 +515,9 @@ impl Inputs {
         };
         let reliability = Reliability::new(1.0 / law.mean(), mu, law);
         let overbooking = if info.reads.overbooking {
-            let model = self.models.get(&model_key(p)).ok_or_else(|| anyhow!("runtime statistics not learned"))?;
-            Some(Arc::new(Overbooking::new(&p.overbooking, Arc::clone(model), info.security_factor)))
+            let model: Arc<RuntimeModel> =
+                inputs.get(&model_key(p)).ok_or_else(|| anyhow!("runtime statistics not learned"))?;
+            Some(Arc::new(Overbooking::new(&p.overbooking, model, info.security_factor)))
         } else {
             None
         };
@@ -522,12 +532,14 @@ impl Inputs {
         })
     }
 
-    pub(crate) fn failures(&self, p: &SinglePoint, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {
+    fn failure_stream(&self, inputs: &Inputs, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {
+        let p = self;
         Ok(match &p.failures {
             FailureSource::None => FailureStream::none(capacity),
             FailureSource::Lanl { path, systems, offset_hours } => {
                 let path = lanl_file(path.as_deref());
-                let log = self.lanl.get(&path).ok_or_else(|| anyhow!("LANL log not loaded"))?;
+                let log: Arc<LanlLog> =
+                    inputs.get(&path.display().to_string()).ok_or_else(|| anyhow!("LANL log not loaded"))?;
                 log.replay(systems, *offset_hours, capacity, Some(horizon))?
             }
             synthetic => {

@@ -18,23 +18,21 @@ use crate::experiment::id::Unserialisable;
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::single::{SinglePoint, default_failures, run};
 use crate::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use crate::experiment::point::{
-    AnyPoint, Axis, Base, BatteryJobs, KindInfo, Point, PointKind, PointOutput, axis, check_trace,
-};
+use crate::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, Summary, axis};
 use crate::experiment::summary::RunSummary;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::energy::EnergyPolicySettings;
 use crate::policy::overbooking::OverbookingConfig;
 use crate::policy::{Placement, StrategyRef, strategy_infos};
 use crate::store::tables::groups::RUNS;
-use crate::store::{RunOutput, Store, StoreError};
+use crate::store::writer::single::{RunOutput, stored_summary, write_battery, write_run};
+use crate::store::{Store, StoreError};
 use crate::threads::Budget;
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::failures::existing_lanl_file;
-use crate::workload::prepare::PrepareConfig;
+use crate::workload::prepare::{PrepareConfig, Prepared};
 use crate::workload::reservations::{ReservationConfig, ReservationOption};
-use crate::workload::swf::SwfTrace;
 use crate::workload::synthetic::SyntheticConfig;
 
 /// Where the jobs come from, as written in a config.
@@ -212,6 +210,24 @@ impl PointKind for SingleKind {
         Base::of(file, base, batteries)
     }
 
+    // Another failure model starts from its own defaults (as `--failures`
+    // does), not the previous model's parameters.
+    fn restarted_section(
+        &self,
+        table: &toml::Table,
+        path: &str,
+        value: &toml::Value,
+    ) -> Option<(&'static str, toml::Table)> {
+        if path != "failures.model" || table.get("failures").and_then(|f| f.get("model")) == Some(value) {
+            return None;
+        }
+        let source = value.as_str().and_then(FailureSource::default_for)?;
+        match toml::Value::try_from(&source) {
+            Ok(toml::Value::Table(defaults)) => Some(("failures", defaults)),
+            _ => None,
+        }
+    }
+
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
         let point: SinglePoint = value.try_into().map_err(|e| sweep.unreadable(e))?;
         finish(point, sweep).map(Point::new)
@@ -280,12 +296,12 @@ impl AnyPoint for SinglePoint {
         format!("{} battery {}", self.strategy, self.battery)
     }
 
-    fn load(&self, _index: usize, inputs: &mut Inputs, parsed: &[(WorkloadSource, SwfTrace)]) -> anyhow::Result<()> {
-        inputs.load_single(self, parsed)
+    fn load(&self, _index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
+        self.load_inputs(inputs)
     }
 
     fn missing(&self) -> Vec<anyhow::Error> {
-        let mut missing: Vec<anyhow::Error> = check_trace(&self.workload).err().into_iter().collect();
+        let mut missing: Vec<anyhow::Error> = self.workload.check().err().into_iter().collect();
         if let FailureSource::Lanl { path, .. } = &self.failures
             && let Err(e) = existing_lanl_file(path.as_deref())
         {
@@ -294,13 +310,9 @@ impl AnyPoint for SinglePoint {
         missing
     }
 
-    fn traces(&self) -> Vec<&WorkloadSource> {
-        vec![&self.workload]
-    }
-
-    fn battery(&self, inputs: &Inputs) -> Option<BatteryJobs> {
-        let prepared = inputs.prepared(self).ok()?;
-        Some(BatteryJobs { key: self.battery_key(), prepared: Arc::clone(prepared), battery: self.battery })
+    fn shared_rows(&self, inputs: &Inputs) -> Option<Box<dyn PointOutput>> {
+        let prepared = self.prepared(inputs).ok()?;
+        Some(Box::new(BatteryRows { key: self.battery_key(), prepared, battery: self.battery }))
     }
 
     fn run(
@@ -312,8 +324,8 @@ impl AnyPoint for SinglePoint {
         Ok(Box::new(run(inputs, self)?))
     }
 
-    fn stored_summary(&self, store: &Store, id: i64) -> Result<Option<RunSummary>, StoreError> {
-        store.summary(id).map(Some)
+    fn stored_summary(&self, store: &Store, id: i64) -> Result<Option<Summary>, StoreError> {
+        Ok(Some(Arc::new(stored_summary(store, id)?)))
     }
 
     crate::point_boilerplate!();
@@ -322,10 +334,32 @@ impl AnyPoint for SinglePoint {
 /// A single-cluster or Grid run's rows and summary.
 impl PointOutput for (RunOutput, RunSummary) {
     fn write(&self, store: &mut Store) -> Result<(), StoreError> {
-        store.write_run(&self.0)
+        write_run(store, &self.0)
     }
 
-    fn summary(&self) -> Option<RunSummary> {
-        Some(self.1)
+    fn summary(&self) -> Option<Summary> {
+        Some(Arc::new(self.1))
+    }
+}
+
+/// A battery's jobs, stored while a point that reads them runs (once: a
+/// battery stored already is left as it is).
+#[derive(Debug)]
+struct BatteryRows {
+    /// Its `battery_key`.
+    key: i64,
+    /// The prepared workload holding it.
+    prepared: Arc<Prepared>,
+    /// Its index there.
+    battery: usize,
+}
+
+impl PointOutput for BatteryRows {
+    fn write(&self, store: &mut Store) -> Result<(), StoreError> {
+        if let Some(battery) = self.prepared.batteries.get(self.battery) {
+            let written = write_battery(store, self.key, &battery.jobs)?;
+            tracing::debug!(key = self.key, written, "battery stored");
+        }
+        Ok(())
     }
 }

@@ -7,7 +7,7 @@
 //! - [`chart_for_run`] is the one entry point the `gantt` command and the
 //!   report share: a stored run (single-cluster, Grid or provisioning) →
 //!   its [`source::for_run`] → [`layout::layout`] in a window (default: the
-//!   busiest week) → a [`Chart`]. [`write`] renders it by the output's
+//!   busiest week) → a [`Chart`]. [`write()`] renders it by the output's
 //!   extension: `.svg`, `.png` or `.html` (SVG inline with a hover box).
 //! - Bad input is an error with a clear message, never a panic: an unknown
 //!   run id names it; an empty window names the window and the run's span.

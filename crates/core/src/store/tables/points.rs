@@ -1,14 +1,51 @@
 //! The `points` table: a single-cluster point's settings and aggregates.
 //!
 //! Contract: one row per run; the report reads its axes and metrics as the
-//! descriptors' [`Use`]s say, [`crate::store::Store::summary`] reads every
+//! descriptors' [`Use`](crate::store::columns::Use)s say, [`crate::store::writer::single::stored_summary`] reads every
 //! column with a `read` back into a [`RunSummary`]. Columns added after
 //! schema 1 read as their `default` in older stores.
 
 use crate::experiment::summary::RunSummary;
 use crate::store::columns::Section::{Checkpoints, Queueing, Reservations, Summary};
 use crate::store::columns::{Column, Described, Read, Rows, Table, axis, column, metric};
-use crate::store::{PointAxes, RunRow};
+use crate::store::tables::run::RunRow;
+
+/// The sweep-axis values of a point, as stored in `points`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointAxes {
+    /// Placement name.
+    pub placement: String,
+    /// `pof` or `risk`.
+    pub acceptance: String,
+    /// PoF_max.
+    pub pof_max: f64,
+    /// Resolved security factor under the risk test.
+    pub security_factor: Option<f64>,
+    /// Penalty ratio.
+    pub penalty_ratio: f64,
+    /// PDF source name.
+    pub pdf_source: String,
+    /// Failure model name.
+    pub failures: String,
+    /// Reservations in % of the jobs.
+    pub reservation_percent: f64,
+    /// Start factor of the reservations.
+    pub start_factor: f64,
+    /// `reject` or `move`.
+    pub reservation_option: String,
+    /// Checkpoint/restart on.
+    pub checkpointing: bool,
+    /// Classic modes: jobs are killed at their estimate.
+    pub kill_at_estimate: bool,
+    /// PoF calibration: `none` or `isotonic`.
+    pub calibration: String,
+    /// The energy policy (`none` without one).
+    pub energy_policy: String,
+    /// Its idle timeout, seconds (0 when it reads none).
+    pub idle_timeout: i64,
+    /// The power cap, watts.
+    pub power_cap: Option<f64>,
+}
 
 /// What a `points` row is written from.
 #[derive(Debug, Clone, Copy)]

@@ -7,10 +7,40 @@
 
 use crate::cluster::energy::{Energy, EnergyConfig, MeteredState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
-use crate::store::RunRow;
 use crate::store::columns::{Column, Described, Rows, Table, column};
 use crate::workload::failures::NodeEventKind;
 use crate::workload::job::Job;
+
+/// One run ready to be stored.
+#[derive(Debug, Clone)]
+pub struct RunRow {
+    /// Stable id (from the resolved settings).
+    pub run_id: i64,
+    /// Strategy name.
+    pub strategy: String,
+    /// Battery index.
+    pub battery: i64,
+    /// Identity of the battery's jobs (workload, preparation, battery).
+    pub battery_key: i64,
+    /// Trace name.
+    pub trace: String,
+    /// Seed.
+    pub seed: u64,
+    /// Cluster size.
+    pub capacity: u32,
+    /// Resolved settings, TOML.
+    pub config: String,
+    /// sha256 of `config`, hex.
+    pub config_hash: String,
+    /// slasim version (and git commit when known).
+    pub code_version: String,
+    /// Wall-clock start, RFC 3339 UTC.
+    pub started_at: String,
+    /// Wall-clock end, RFC 3339 UTC.
+    pub finished_at: String,
+    /// Wall seconds the simulation took.
+    pub wall_seconds: f64,
+}
 
 /// The row type of `runs`.
 pub enum Runs {}

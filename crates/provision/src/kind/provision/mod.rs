@@ -15,7 +15,7 @@
 //!   for greedy provisioning; the MOGA, the enacting and the hole charging
 //!   for the MOGA; nothing about the workflow for `slots`), so points
 //!   differing only in the rest are one simulation.
-//! - [`run`] runs a point on the threads the run's budget has free and
+//! - [`run()`] runs a point on the threads the run's budget has free and
 //!   returns its rows for the store; [`ProvisionKind`] reads `[provision]`
 //!   configs.
 //! - One concept per file: the resolved point ([`point`]), a site's
@@ -117,7 +117,7 @@ pub struct ProvisionSettings {
     /// Every site's target utilisation (overrides each site's own).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub utilisation: Option<f64>,
-    /// `synthetic`, `cybershake` or a workflow file (one task per line: NAME RUNTIME PROCS [PARENT[:TRANSFER]...]).
+    /// `synthetic`, `cybershake` or a workflow file (one task per line: `NAME RUNTIME PROCS [PARENT[:TRANSFER]...]`).
     pub workflow: String,
     /// Tasks of the synthetic workflow.
     pub tasks: usize,
@@ -356,8 +356,8 @@ impl AnyPoint for ProvisionPoint {
 
     // Their traces are prepared per point (load scaling depends on the
     // point's seed); the default `load` only finds them.
-    fn traces(&self) -> Vec<&WorkloadSource> {
-        self.sites.iter().map(|s| &s.trace).collect()
+    fn missing(&self) -> Vec<anyhow::Error> {
+        self.sites.iter().filter_map(|s| s.trace.check().err()).collect()
     }
 
     fn run(
