@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::workload::swf::{ReadOptions, SwfTrace};
+use slasim::trace::swf::{ReadOptions, SwfTrace};
 
 fn ricc() -> PathBuf {
     let dir = std::env::var_os("SLASIM_TRACE_DIR")

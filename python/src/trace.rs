@@ -8,7 +8,7 @@ use pyo3::types::PyList;
 use slasim::cli::embed::{self, Workload};
 use slasim::store::{Columns, Values};
 use slasim::workload::job::Job;
-use slasim::workload::swf::SwfRecord;
+use slasim::trace::swf::SwfRecord;
 
 use crate::error::to_py;
 use crate::table::columns;

@@ -313,11 +313,12 @@ const SINGLE_CLUSTER: [&str; 11] = [
 ];
 
 #[test]
-fn the_experiment_framework_and_the_store_name_no_single_cluster_module() {
+fn the_engines_machinery_names_no_single_cluster_module() {
     // Their unit tests may run single-cluster points: only code is checked.
     let graph = graph_of_code(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src"));
     let engine = |f: &str| {
-        (f.starts_with("experiment/") || f.starts_with("store/")) && !SINGLE_CLUSTER.iter().any(|s| f.starts_with(s))
+        ["experiment/", "store/", "trace/", "metrics.rs"].iter().any(|e| f.starts_with(e))
+            && !SINGLE_CLUSTER.iter().any(|s| f.starts_with(s))
     };
     // The built-in kind's two registrations: its point kind among the
     // kinds, its tables among the described ones.
@@ -342,6 +343,31 @@ fn the_experiment_framework_and_the_store_name_no_single_cluster_module() {
     // The test reads paths: it sees the kind's own arrows.
     assert!(graph["experiment/kinds/single_kind.rs"].contains("store/writer/single.rs"));
     assert!(graph["store/writer/single.rs"].contains("experiment/summary.rs"));
+}
+
+#[test]
+fn the_slurm_kind_names_no_single_cluster_module() {
+    // Slurm shares only the kernel and the engine (its jobs, its sacct
+    // reading and the metrics included); the manifests cannot tell while the
+    // single cluster lives in the engine's crate, so its paths are read.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/slurm");
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    sources(&root.join("tests"), &mut files);
+    let named = |text: &str| {
+        SINGLE_CLUSTER.iter().any(|m| {
+            let path = m.trim_end_matches('/').trim_end_matches(".rs").replace('/', "::");
+            text.contains(&format!("slasim_core::{path}"))
+        })
+    };
+    let wrong: Vec<String> =
+        files.iter().filter(|f| named(&std::fs::read_to_string(f).unwrap())).map(|f| f.display().to_string()).collect();
+    assert!(wrong.is_empty(), "Slurm's files name the single-cluster kind: {wrong:#?}");
+    // The check reads real paths: the Grid's kind names the single cluster.
+    assert!(named(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/grid/src/kind.rs")).unwrap()
+    ));
+    assert!(files.len() > 10);
 }
 
 #[test]

@@ -83,7 +83,7 @@ fn prepare_exports_batteries_as_swf() {
     let (ok, out, err) = run(&["trace", "prepare", "--batteries", "2", "--out", out_dir.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.contains("batteries     2 × 1000 jobs"), "{out}");
-    let battery = slasim::workload::swf::SwfTrace::load(out_dir.join("battery-001.swf"), Default::default()).unwrap();
+    let battery = slasim::trace::swf::SwfTrace::load(out_dir.join("battery-001.swf"), Default::default()).unwrap();
     assert_eq!(battery.records.len(), 1000);
     assert_eq!(battery.records[0].submit, 0);
     // A file where the directory should be is refused.

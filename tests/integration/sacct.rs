@@ -8,8 +8,8 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use slasim::workload::sacct::{SacctOptions, SacctReport, convert_file, is_sacct_file, maps_path};
-use slasim::workload::swf::{LineProblem, ReadOptions, SwfTrace};
+use slasim::trace::sacct::{SacctOptions, SacctReport, convert_file, is_sacct_file, maps_path};
+use slasim::trace::swf::{LineProblem, ReadOptions, SwfTrace};
 use slasim::workload::{WorkloadSource, load_trace};
 
 fn fixture(name: &str) -> PathBuf {

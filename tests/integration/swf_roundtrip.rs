@@ -3,7 +3,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slasim::workload::swf::{ReadOptions, SwfHeader, SwfReader, SwfRecord, SwfTrace, SwfWriter};
+use slasim::trace::swf::{ReadOptions, SwfHeader, SwfReader, SwfRecord, SwfTrace, SwfWriter};
 
 fn int() -> impl Strategy<Value = i64> {
     prop_oneof![Just(-1i64), 0..10i64, 0..1_000_000_000_000i64]

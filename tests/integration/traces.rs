@@ -3,10 +3,10 @@
 
 use crate::common;
 
+use slasim::trace::swf::{ReadOptions, SwfTrace};
 use slasim::workload::failures::{LANL_FILE, LanlLog};
 use slasim::workload::info::TraceInfo;
 use slasim::workload::prepare::PrepareConfig;
-use slasim::workload::swf::{ReadOptions, SwfTrace};
 
 /// What SOURCES.md says about a log's runtime estimates (field 9).
 #[derive(Clone, Copy)]

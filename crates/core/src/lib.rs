@@ -3,7 +3,10 @@
 //! Slurm, the environments).
 //!
 //! Module map (each module's doc states its contract and spec references):
-//! - [`workload`]: SWF traces, preparation, the synthetic default, failure streams;
+//! - [`trace`]: the log formats (SWF, Slurm's sacct dumps) and the traces directory;
+//! - [`metrics`]: the queueing metrics every kind reports (wait, bounded slowdown);
+//! - [`workload`]: a single cluster's jobs: traces prepared into batteries, the synthetic
+//!   default, failure streams;
 //! - [`stats`]: runtime PDFs, failure laws, probability-of-success models;
 //! - [`plan`]: availability profile and per-node plan, with gap search;
 //! - [`policy`]: scheduling strategies and placement;
@@ -24,6 +27,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod experiment;
+pub mod metrics;
 pub mod plan;
 pub mod policy;
 pub mod registry;
@@ -35,6 +39,7 @@ pub mod store;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod threads;
+pub mod trace;
 pub mod workload;
 
 // clap, for the macros kind crates use (`value_enum!`).

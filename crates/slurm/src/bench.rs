@@ -14,7 +14,7 @@ use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
 use crate::priority::Multifactor;
-use slasim_core::workload::slurm_jobs::SlurmWorkload;
+use slasim_core::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::bench::{Bench, runtime};
 use slasim_sim::client::ClientActor;
 use slasim_sim::kernel::{KernelStats, SimError};

@@ -177,7 +177,7 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         conf: args.slurm_conf.clone(),
         trace: args.trace.clone(),
         lenient: args.lenient,
-        synthetic: slasim_core::workload::slurm_synthetic::SlurmSynthetic { days: args.days, ..Default::default() },
+        synthetic: crate::synthetic::SlurmSynthetic { days: args.days, ..Default::default() },
         ..SlurmSettings::default()
     };
     let point = Point::new(settings.resolve()?);

@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 use crate::bench::{Scenario, simulate};
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::Outcome;
+use crate::synthetic::{PartitionShape, SlurmSynthetic, generate};
 use crate::tables::{
     Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
 };
@@ -38,11 +39,10 @@ use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use slasim_core::experiment::provenance::code_version;
-use slasim_core::stats::slowdown;
+use slasim_core::metrics;
 use slasim_core::store::columns::{insert, insert_all};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
-use slasim_core::workload::slurm_synthetic::{PartitionShape, SlurmSynthetic, generate};
 use slasim_sim::units::Time;
 
 /// A Slurm experiment's settings (`[slurm]`).
@@ -260,9 +260,9 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
     let conf = crate::conf::read(&settings.conf)?;
     let workload = match &settings.trace {
         Some(path) => {
-            let path = slasim_core::workload::resolve_trace(path).map_err(|e| anyhow::anyhow!(e))?;
-            let options = slasim_core::workload::sacct::NativeOptions { lenient: settings.lenient };
-            slasim_core::workload::sacct::read_native(&path, options)?.0
+            let path = slasim_core::trace::resolve_trace(path).map_err(|e| anyhow::anyhow!(e))?;
+            let options = slasim_core::trace::sacct::NativeOptions { lenient: settings.lenient };
+            slasim_core::trace::sacct::read_native(&path, options)?.0
         }
         None => generate(&settings.synthetic, &shapes(&conf), settings.seed),
     };
@@ -393,7 +393,7 @@ impl AnyPoint for SlurmPoint {
             missing.push(anyhow::anyhow!("{}: no such slurm.conf", self.settings.conf.display()));
         }
         if let Some(t) = &self.settings.trace
-            && let Err(e) = slasim_core::workload::resolve_trace(t)
+            && let Err(e) = slasim_core::trace::resolve_trace(t)
         {
             missing.push(anyhow::anyhow!(e));
         }
@@ -458,13 +458,13 @@ pub fn aggregates(inputs: &SlurmInputs, machine: &crate::machine::Machine, run: 
         if o.start < 0 {
             continue;
         }
-        let wait = slowdown::wait(job.submit, o.start);
+        let wait = metrics::wait(job.submit, o.start);
         waits.push(wait);
         let ran = (o.end - o.start) as f64;
         let need = crate::machine::Need::of(&job.request, machine.consumable).total();
         cpu += f64::from(need.cpus) * ran;
         gpu += f64::from(need.gpus) * ran;
-        bsld += slowdown::bounded_slowdown(wait, o.end - o.start);
+        bsld += metrics::bounded_slowdown(wait, o.end - o.start);
         first = first.min(job.submit);
         last = last.max(o.end);
         backfilled += usize::from(o.backfilled);
@@ -502,7 +502,7 @@ impl PointOutput for SlurmOutput {
             if o.start < 0 {
                 continue;
             }
-            let wait = slowdown::wait(job.submit, o.start);
+            let wait = metrics::wait(job.submit, o.start);
             let ran = (o.end - o.start) as f64;
             let need = crate::machine::Need::of(&job.request, machine.consumable).total();
             for (grouping, names, i) in [

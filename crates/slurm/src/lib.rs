@@ -7,6 +7,11 @@
 //! two schedulers as one kernel model), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it).
 //!
+//! Its workloads: a sacct dump's jobs as recorded
+//! ([`slasim_core::trace::sacct::jobs`], read by
+//! [`slasim_core::trace::sacct::read_native`]), or a generated month of a
+//! centre ([`synthetic`]).
+//!
 //! As a kind of point: [`kind`] (its settings, resolve and run), [`tables`]
 //! (its store group, by descriptors), [`report`] (its report section) and
 //! [`cli`] (`slasim slurm`), all added to the engine by [`register`].
@@ -23,6 +28,7 @@ pub mod kind;
 pub mod machine;
 pub mod priority;
 pub mod report;
+pub mod synthetic;
 pub mod tables;
 
 use std::sync::OnceLock;

@@ -29,7 +29,7 @@
 //! some nodes).
 
 use crate::conf::{Consumable, SlurmConf};
-use slasim_core::workload::slurm_jobs::{SlurmJob, SlurmWorkload, Tres};
+use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload, Tres};
 use slasim_sim::units::Time;
 
 /// What a job takes on each of its nodes, and on how many.

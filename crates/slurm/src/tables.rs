@@ -18,7 +18,7 @@
 use crate::controller::Outcome;
 use slasim_core::store::columns::{Described, Rows, Table, column};
 use slasim_core::store::tables::groups::{PointTables, all};
-use slasim_core::workload::slurm_jobs::SlurmJob;
+use slasim_core::trace::sacct::jobs::SlurmJob;
 use slasim_sim::units::Time;
 
 /// Creates the Slurm tables (idempotent).
@@ -223,7 +223,7 @@ pub static SLURM_JOBS: Table<Jobs> = Table::new(
         column!("end", Int, |r| r.outcome.end),
         // −1 for a job that never started.
         column!("wait", Int, |r| if r.outcome.start >= 0 {
-            slasim_core::stats::slowdown::wait(r.slurm.submit, r.outcome.start)
+            slasim_core::metrics::wait(r.slurm.submit, r.outcome.start)
         } else {
             -1
         }),

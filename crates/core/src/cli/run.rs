@@ -28,10 +28,10 @@ use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};
 use crate::store::Store;
 use crate::store::writer::single::stored_summary;
+use crate::trace::swf::SwfTrace;
 use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::reservations::{ReservationConfig, ReservationOption};
-use crate::workload::swf::SwfTrace;
 use crate::workload::synthetic::SyntheticConfig;
 
 /// `--failures` values.
@@ -460,12 +460,12 @@ fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str
         );
     }
     if let Some(path) = &args.trace {
-        let path = crate::workload::resolve_trace(path).map_err(anyhow::Error::msg)?;
+        let path = crate::trace::resolve_trace(path).map_err(anyhow::Error::msg)?;
         // A Batsim JSON workload has no SWF lines to check.
         if crate::workload::batsim::is_batsim_workload(&path) {
             return Ok(None);
         }
-        let options = crate::workload::swf::ReadOptions { lenient: args.lenient, runnable: true };
+        let options = crate::trace::swf::ReadOptions { lenient: args.lenient, runnable: true };
         let trace = crate::workload::load_trace(&path, options).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\n(the classic modes need a processor count and a run time; --lenient skips such lines)"

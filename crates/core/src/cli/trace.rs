@@ -10,15 +10,16 @@ use crate::cli::options::PrepareOptions;
 use crate::cli::run::FailureModelArg;
 
 use crate::cli::emit;
+use crate::trace::resolve_trace;
+use crate::trace::sacct::{self, SacctOptions};
+use crate::trace::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
 use crate::units::HOUR;
 use crate::units::thousands;
 use crate::workload::failures::{FailureSource, LanlLog, empirical_mttf_mttr, existing_lanl_file, synthetic_stream};
 use crate::workload::info::TraceInfo;
 use crate::workload::prepare::NodeUnit;
-use crate::workload::sacct::{self, SacctOptions};
-use crate::workload::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
 use crate::workload::synthetic::SyntheticConfig;
-use crate::workload::{WorkloadSource, load_trace, resolve_trace};
+use crate::workload::{WorkloadSource, load_trace};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum TraceCommand {

@@ -11,9 +11,9 @@
 use serde::Serialize;
 
 use crate::cluster::record::{Outcome, RunRecords};
+use crate::metrics::{bounded_slowdown, wait as wait_of};
 use crate::policy::RejectReason;
 use crate::policy::calibrator::CalibratedRun;
-use crate::stats::slowdown::{bounded_slowdown, wait as wait_of};
 use crate::units::Time;
 
 /// Per-run aggregates, the figures `slasim run` prints.

@@ -9,4 +9,3 @@ pub mod calibration;
 pub mod convolution;
 pub mod pdf;
 pub mod pos;
-pub mod slowdown;

@@ -26,9 +26,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
+use crate::trace::swf::{SwfHeader, SwfRecord, SwfTrace};
 use crate::units::Time;
 use crate::workload::job::Job;
-use crate::workload::swf::{SwfHeader, SwfRecord, SwfTrace};
 
 /// A Batsim workload that cannot be read.
 #[derive(Debug, thiserror::Error)]

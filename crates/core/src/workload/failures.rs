@@ -43,7 +43,7 @@ pub const LANL_FILE: &str = "failures/LA-UR-05-7318-failure-data-1996-2005.csv.g
 /// The file a LANL replay reads: `path` as given, else [`LANL_FILE`] under
 /// the traces directory.
 pub fn lanl_file(path: Option<&Path>) -> PathBuf {
-    path.map_or_else(|| crate::workload::trace_dir().join(LANL_FILE), Path::to_path_buf)
+    path.map_or_else(|| crate::trace::trace_dir().join(LANL_FILE), Path::to_path_buf)
 }
 
 /// [`lanl_file`], checked to be there. The default failure model of a run on
@@ -236,7 +236,7 @@ pub enum FailureError {
         "{path}: no such file: the LANL failure log, which the `lanl` failure model (the default with a trace) \
          replays; set {env} to the traces directory holding failures/, or choose another failure model: \
          `--failures none|poisson` (in a config, the `failures` axis or `[failures] model`)",
-        path = .path.display(), env = crate::workload::TRACE_DIR_ENV
+        path = .path.display(), env = crate::trace::TRACE_DIR_ENV
     )]
     MissingLanl { path: PathBuf },
     /// A CSV-level problem.

@@ -10,9 +10,9 @@ use std::fmt::{self, Write as _};
 
 use chrono::DateTime;
 
+use crate::trace::swf::SwfTrace;
 use crate::units::thousands;
 use crate::workload::prepare::{PrepareConfig, PrepareError, Split};
-use crate::workload::swf::SwfTrace;
 
 /// Histogram bins of real/estimated runtime: ten 10 % bins (the last includes
 /// exactly 100 %) and one for over-runs.
@@ -203,7 +203,7 @@ impl fmt::Display for TraceInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::swf::{SwfHeader, SwfRecord};
+    use crate::trace::swf::{SwfHeader, SwfRecord};
 
     #[test]
     fn counts_estimates_overruns_and_bins() {

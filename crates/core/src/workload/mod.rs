@@ -2,11 +2,11 @@
 //! node-failure streams.
 //!
 //! Contract: everything a simulation consumes enters here. A [`WorkloadSource`]
-//! yields an [`swf::SwfTrace`] (a real log, or the embedded synthetic generator
+//! yields an [`SwfTrace`] (a real log, or the embedded synthetic generator
 //! when no trace is given); [`prepare::PrepareConfig`] turns it into PDF history
 //! and batteries of [`job::Job`]s; [`failures`] yields node-event streams.
 //! Trace files are never bundled: they are read from the path given, or looked
-//! up under the traces directory ([`trace_dir`]).
+//! up under the traces directory ([`crate::trace::trace_dir`]).
 
 pub mod batsim;
 pub mod failure_law;
@@ -15,46 +15,16 @@ pub mod info;
 pub mod job;
 pub mod prepare;
 pub mod reservations;
-pub mod sacct;
-pub mod slurm_jobs;
-pub mod slurm_synthetic;
-pub mod swf;
 pub mod synthetic;
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::workload::swf::{ReadOptions, SwfTrace};
+use crate::trace::resolve_trace;
+use crate::trace::sacct;
+use crate::trace::swf::{ReadOptions, SwfTrace};
 use crate::workload::synthetic::SyntheticConfig;
-
-/// Environment variable naming the traces directory.
-pub const TRACE_DIR_ENV: &str = "SLASIM_TRACE_DIR";
-
-/// The traces directory: `$SLASIM_TRACE_DIR`, else `../shared/data/traces`.
-/// It holds `swf/`, `other/` and `failures/` as in the PWA/LANL layout of
-/// `SOURCES.md`.
-pub fn trace_dir() -> PathBuf {
-    std::env::var_os(TRACE_DIR_ENV).map_or_else(|| PathBuf::from("../shared/data/traces"), PathBuf::from)
-}
-
-/// Resolves a trace name: the path itself if it exists, else the same name
-/// under the traces directory (`swf/`, `other/`, `failures/`, or its root).
-pub fn resolve_trace(name: &Path) -> Result<PathBuf, String> {
-    if name.exists() {
-        return Ok(name.to_path_buf());
-    }
-    let dir = trace_dir();
-    let candidates: Vec<PathBuf> =
-        ["swf", "other", "failures", ""].iter().map(|sub| dir.join(sub).join(name)).collect();
-    candidates.iter().find(|p| p.exists()).cloned().ok_or_else(|| {
-        format!(
-            "{}: no such file (also looked under {}; set {TRACE_DIR_ENV} to the directory holding swf/ and failures/)",
-            name.display(),
-            dir.display()
-        )
-    })
-}
 
 /// Reads a trace file: an SWF log, a Batsim JSON workload, or a Slurm accounting dump (detected by
 /// its `sacct --parsable2` header line, [`sacct::is_sacct_file`]) converted

@@ -25,10 +25,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::setting::{InvalidSetting, at_least_one, positive};
+use crate::trace::swf::{SwfRecord, SwfTrace};
 use crate::units::Time;
 use crate::units::thousands;
 use crate::workload::job::{Job, NO_DEADLINE, node_hours};
-use crate::workload::swf::{SwfRecord, SwfTrace};
 
 /// Which SWF field gives a job's processor count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -600,7 +600,7 @@ pub fn estimated_load(jobs: impl IntoIterator<Item = (Time, u32, Time)>, capacit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::swf::SwfHeader;
+    use crate::trace::swf::SwfHeader;
 
     fn record(job: i64, submit: i64, runtime: i64, procs: i64, estimate: i64) -> SwfRecord {
         SwfRecord { job, submit, runtime, allocated_procs: procs, requested_time: estimate, ..SwfRecord::UNKNOWN }

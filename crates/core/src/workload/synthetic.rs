@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::rng::{Stream, stream};
 use crate::setting::{InvalidSetting, at_least_one, positive, probability};
+use crate::trace::swf::{SwfHeader, SwfRecord, SwfTrace};
 use crate::units::{DAY, HOUR, Time};
-use crate::workload::swf::{SwfHeader, SwfRecord, SwfTrace};
 
 /// Estimates users type, in minutes: raw estimates are rounded up to these.
 const ROUND_ESTIMATES_MIN: [i64; 18] =

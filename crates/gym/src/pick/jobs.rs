@@ -28,8 +28,8 @@
 use std::path::Path;
 
 use slasim_core::policy::priority::{Key, Priority, Waiting, f1::F1, sjf::Sjf, smallest::Smallest};
-use slasim_core::workload::sacct;
-use slasim_core::workload::swf::{ReadOptions, SwfRecord, SwfTrace};
+use slasim_core::trace::sacct;
+use slasim_core::trace::swf::{ReadOptions, SwfRecord, SwfTrace};
 use slasim_sim::units::Time;
 
 /// RLScheduler's `MAX_WAIT_TIME`: waits are normalised by 12 hours.
@@ -99,10 +99,10 @@ pub struct JobTable {
 pub enum JobTableError {
     /// The SWF file could not be read.
     #[error(transparent)]
-    Swf(#[from] slasim_core::workload::swf::SwfError),
+    Swf(#[from] slasim_core::trace::swf::SwfError),
     /// The sacct dump could not be read.
     #[error(transparent)]
-    Sacct(#[from] slasim_core::workload::sacct::SacctError),
+    Sacct(#[from] slasim_core::trace::sacct::SacctError),
     /// A job needs more nodes than the machine has.
     #[error("{name}: job {id} needs {nodes} nodes ({procs} processors) but the machine has {total} nodes")]
     TooWide { name: String, id: i64, procs: i64, nodes: i64, total: i64 },
@@ -113,7 +113,7 @@ pub enum JobTableError {
 
 impl JobTable {
     /// Reads a log as slasim reads traces: an SWF file (plain or gzip), or a
-    /// Slurm `sacct` dump (converted to SWF records by [`slasim_core::workload::sacct`]).
+    /// Slurm `sacct` dump (converted to SWF records by [`slasim_core::trace::sacct`]).
     pub fn load(path: impl AsRef<Path>, estimates: Estimates) -> Result<JobTable, JobTableError> {
         let path = path.as_ref();
         let trace = if sacct::is_sacct_file(path) {

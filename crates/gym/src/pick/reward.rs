@@ -17,7 +17,7 @@
 //! and summed in the order the jobs started (Python's `dict` order); the
 //! reward of the last step is minus that total, every other step's is 0.
 
-use slasim_core::stats::slowdown::{bounded_slowdown, wait};
+use slasim_core::metrics::{bounded_slowdown, wait};
 use slasim_sim::units::Time;
 
 /// What a job's score measures (RLScheduler's `job_score_type`).

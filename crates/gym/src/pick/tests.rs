@@ -11,7 +11,7 @@ use super::observation::FEATURES;
 use super::reward::Score;
 use super::*;
 use crate::vector::{Buffers, VectorPick};
-use slasim_core::workload::swf::SwfRecord;
+use slasim_core::trace::swf::SwfRecord;
 
 /// (submit, run, processors, requested time) → a table on `nodes` nodes.
 fn table(nodes: i64, jobs: &[(i64, i64, i64, i64)]) -> Arc<JobTable> {

@@ -41,6 +41,7 @@ use crate::stats::pos::Reliability;
 use crate::store::tables::points::PointAxes;
 use crate::store::tables::run::RunRow;
 use crate::store::writer::single::RunOutput;
+use crate::trace::swf::SwfTrace;
 use crate::units::{Time, per_hour_to_per_second};
 use crate::workload::WorkloadSource;
 use crate::workload::failure_law::FailureLaw;
@@ -50,7 +51,6 @@ use crate::workload::failures::{
 use crate::workload::job::{Job, NO_DEADLINE};
 use crate::workload::prepare::{PrepareConfig, Prepared};
 use crate::workload::reservations::ReservationConfig;
-use crate::workload::swf::SwfTrace;
 
 /// The resolved settings of one single-cluster simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

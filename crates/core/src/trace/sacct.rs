@@ -1,4 +1,5 @@
-//! Slurm accounting (`sacct --parsable2`) as a workload: conversion to SWF.
+//! Slurm accounting (`sacct --parsable2`): conversion to SWF, and the dump's
+//! jobs as recorded ([`jobs`], [`read_native`]).
 //!
 //! Sources: the `sacct(1)` man page of Slurm (22.05 and later: `--parsable2`,
 //! the `--format` field names, job ids `123`, `123.batch`, `123_4`,
@@ -57,10 +58,11 @@ use flate2::Compression;
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 
-use crate::workload::swf::{FileSink, LineProblem, ReadOptions, SwfTrace, SwfWriter};
+use crate::trace::swf::{FileSink, LineProblem, ReadOptions, SwfTrace, SwfWriter};
 
 mod columns;
 mod convert;
+pub mod jobs;
 mod native;
 mod values;
 
@@ -201,7 +203,7 @@ pub struct SacctReport {
     pub guessed_max_nodes: Option<i64>,
     /// Malformed lines skipped in lenient mode, by [`read_native`] (the SWF
     /// conversion counts them in [`SwfTrace::skipped`] instead).
-    pub skipped: crate::workload::swf::SkippedLines,
+    pub skipped: crate::trace::swf::SkippedLines,
 }
 
 impl SacctReport {

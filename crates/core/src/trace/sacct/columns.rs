@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::workload::sacct::{RECOMMENDED_FORMAT, REQUIRED, SacctError, looks_like_header, shorten};
+use crate::trace::sacct::{RECOMMENDED_FORMAT, REQUIRED, SacctError, looks_like_header, shorten};
 
 /// Columns whose text may hold a `|` (free text, not escaped by `--parsable2`).
 pub(super) const FREE_TEXT: [&str; 13] = [

@@ -8,12 +8,12 @@ use std::path::Path;
 
 use chrono::DateTime;
 
-use crate::workload::sacct::columns::{Col, Columns, Fields};
-use crate::workload::sacct::values::{
+use crate::trace::sacct::columns::{Col, Columns, Fields};
+use crate::trace::sacct::values::{
     IdKind, JobId, StateClass, TimeKind, parse_count, parse_duration, parse_job_id, parse_limit, parse_time, swf_status,
 };
-use crate::workload::sacct::{SacctConversion, SacctError, SacctMaps, SacctOptions, SacctReport, shorten};
-use crate::workload::swf::{LineProblem, SkippedLines, SwfHeader, SwfRecord, SwfTrace};
+use crate::trace::sacct::{SacctConversion, SacctError, SacctMaps, SacctOptions, SacctReport, shorten};
+use crate::trace::swf::{LineProblem, SkippedLines, SwfHeader, SwfRecord, SwfTrace};
 
 /// Interns names; numbers are assigned later, in order of first use.
 #[derive(Debug, Default)]

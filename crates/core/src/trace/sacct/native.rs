@@ -53,12 +53,12 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
-use crate::workload::sacct::columns::{Col, Columns, Fields};
-use crate::workload::sacct::convert::{Alloc, Converter};
-use crate::workload::sacct::values::{TimeKind, parse_count, parse_job_id, parse_time};
-use crate::workload::sacct::{SacctError, SacctOptions, SacctReport, open, shorten};
-use crate::workload::slurm_jobs::{Ending, Logged, Origin, SlurmJob, SlurmWorkload, Tres};
-use crate::workload::swf::{LineProblem, SkippedLines};
+use crate::trace::sacct::columns::{Col, Columns, Fields};
+use crate::trace::sacct::convert::{Alloc, Converter};
+use crate::trace::sacct::jobs::{Ending, Logged, Origin, SlurmJob, SlurmWorkload, Tres};
+use crate::trace::sacct::values::{TimeKind, parse_count, parse_job_id, parse_time};
+use crate::trace::sacct::{SacctError, SacctOptions, SacctReport, open, shorten};
+use crate::trace::swf::{LineProblem, SkippedLines};
 
 /// Options of [`read_native`].
 #[derive(Debug, Clone, Copy, Default)]

@@ -13,9 +13,9 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use crate::rng::{Stream, stream};
-use crate::units::{DAY, Time};
-use crate::workload::slurm_jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
+use slasim_core::rng::{Stream, stream};
+use slasim_core::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
+use slasim_sim::units::{DAY, Time};
 
 /// What a partition offers the generator.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! The SWF writer: a header and records as text, plain or gzip-compressed.
 //!
-//! Contract: what it writes, [`crate::workload::swf::SwfReader`] reads back
+//! Contract: what it writes, [`crate::trace::swf::SwfReader`] reads back
 //! equal (`f64` fields use Rust's shortest round-trip format).
 
 use std::fs::File;
@@ -10,7 +10,7 @@ use std::path::Path;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use crate::workload::swf::{READ_BUFFER, SwfHeader, SwfRecord};
+use crate::trace::swf::{READ_BUFFER, SwfHeader, SwfRecord};
 
 /// A file being written, plain or gzip-compressed.
 pub enum FileSink {

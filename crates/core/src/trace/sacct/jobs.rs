@@ -1,12 +1,14 @@
-//! A Slurm-shaped workload: jobs that ask a partition for CPUs, nodes, memory
-//! and GPUs, on behalf of a user in an account, under a QOS, with a time limit.
+//! A sacct dump's jobs as Slurm recorded them: jobs that ask a partition for
+//! CPUs, nodes, memory and GPUs, on behalf of a user in an account, under a
+//! QOS, with a time limit (what the SWF conversion flattens, kept). The Slurm
+//! kind replays them; its synthetic months are made of them too.
 //!
 //! Contract:
 //! - [`SlurmWorkload`] holds the jobs in submit order (ties by Slurm job id)
 //!   and the names their numeric fields index: `users[job.user]`,
 //!   `accounts[job.account]`, `partitions[job.partition]`, `qos[job.qos]`.
 //!   Names are numbered from 0 in order of first appearance.
-//! - Partition names are only names here: the machine (`crate::slurm`)
+//! - Partition names are only names here: the Slurm kind's machine
 //!   resolves them and refuses a job whose partition it does not define,
 //!   naming the job's [`Origin`].
 //! - Times are seconds; submit times are relative to the first job's (0).
