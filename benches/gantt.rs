@@ -12,8 +12,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use slasim::cluster::bench::{Scenario, simulate};
 use slasim::policy::build;
 use slasim::report::gantt::layout::busiest_week;
-use slasim::report::gantt::source::cluster_band;
 use slasim::report::gantt::{Source, layout, render};
+use slasim::report::single::gantt::cluster_band;
 use slasim::workload::failures::FailureStream;
 use slasim::workload::prepare::PrepareConfig;
 

@@ -679,7 +679,7 @@ fn batsim_workloads_round_trip_through_the_simulation() {
 fn job_tables_come_from_simulate() {
     let builtin = slasim::policy::build("fcfs", &settings(None), 4).unwrap();
     let s = simulate(Scenario::new(4, jobs(), FailureStream::none(4), builtin)).unwrap();
-    let table = slasim::report::batsim_jobs::job_table(&s.cluster.records, &s.cluster.executions);
+    let table = slasim::report::single::batsim_jobs::job_table(&s.cluster.records, &s.cluster.executions);
     let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 13);
     assert!(rows.iter().all(|r| r.len() == 24));

@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::Connection;
-use slasim::report::energy::{PowerRow, equal_energy_table, interpolate, pareto_front, power_table};
 use slasim::report::gantt::layout::OutageKind;
-use slasim::report::gantt::{chart_for_run, source};
+use slasim::report::gantt::{chart_for_run, for_run};
 use slasim::report::render::number;
+use slasim::report::single::energy::{PowerRow, equal_energy_table, interpolate, pareto_front, power_table};
 
 /// (occurrence, processors, estimate, runtime) on 8 nodes: quiet gaps
 /// between bursts, so idle nodes sleep and queued jobs wait for them.
@@ -368,7 +368,7 @@ fn check_charts(db: &Path, runs: &[Run]) -> usize {
         }
         let sleeps = chart.shades.iter().any(|s| s.outage.kind == OutageKind::Asleep);
         assert_eq!(sleeps, run.policy != "none", "run {}", run.id);
-        let source = source::for_run(db, run.id).unwrap();
+        let source = for_run(db, run.id).unwrap();
         let curve = source.bands[0].power.as_ref().expect("a run with a power model has a power curve");
         let (from, to): (i64, i64) = conn
             .query_row(

@@ -18,7 +18,8 @@ use slasim_core::cluster::record::RunRecords;
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
 use slasim_core::report::gantt::layout::{Item, Mark, Source};
-use slasim_core::report::gantt::source::{GanttSource, check_agrees, cluster_band, trace_name};
+use slasim_core::report::gantt::source::{GanttSource, trace_name};
+use slasim_core::report::single::gantt::{check_agrees, cluster_band};
 use slasim_core::store::has_table;
 use slasim_core::units::Time;
 

@@ -55,8 +55,8 @@ pub fn register() -> Result<(), BadName> {
     static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
     DONE.get_or_init(|| {
         slasim_core::experiment::kinds::KINDS.register(&kind::GRID)?;
-        slasim_core::report::section::SECTIONS.register(&report::GridSection)?;
-        slasim_core::report::gantt::source::GANTT_SOURCES.register(&gantt::GridGantt)?;
+        slasim_core::report::SECTIONS.register(&report::GridSection)?;
+        slasim_core::report::gantt::GANTT_SOURCES.register(&gantt::GridGantt)?;
         slasim_core::cli::list::LISTS.register(&cli::ALGORITHM_LIST)?;
         slasim_core::cli::list::LISTS.register(&cli::REQUEST_WORKLOAD_LIST)?;
         slasim_core::cli::subcommand::SUBCOMMANDS.register(&cli::GridSubcommand)?;

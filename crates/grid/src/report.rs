@@ -57,7 +57,7 @@ impl ReportSection for GridSection {
             None => Vec::new(),
         };
         let gantt = g.points.column("run_id")?.i64()?.iter().flatten().take(1).collect();
-        Ok(Some(Section { tables, figures, points: g.points.height(), gantt }))
+        Ok(Some(Section { tables, figures, points: g.points.height(), gantt, omitted: Vec::new() }))
     }
 }
 

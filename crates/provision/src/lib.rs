@@ -68,8 +68,8 @@ pub fn register() -> Result<(), BadName> {
     DONE.get_or_init(|| {
         slasim_core::experiment::kinds::KINDS.register(&kind::provision::PROVISION)?;
         slasim_core::experiment::kinds::KINDS.register(&kind::pricing::PRICING)?;
-        slasim_core::report::section::SECTIONS.register(&report::ProvisionSection)?;
-        slasim_core::report::gantt::source::GANTT_SOURCES.register(&gantt::ProvisionGantt)?;
+        slasim_core::report::SECTIONS.register(&report::ProvisionSection)?;
+        slasim_core::report::gantt::GANTT_SOURCES.register(&gantt::ProvisionGantt)?;
         slasim_core::cli::list::LISTS.register(&cli::METHODS)?;
         slasim_core::cli::subcommand::SUBCOMMANDS.register(&cli::ProvisionSubcommand)?;
         Ok(())

@@ -565,7 +565,7 @@ pub fn provision_report(db: &Path) -> anyhow::Result<Option<Section>> {
     let count = points.rows.first().and_then(|r| r.first()).and_then(|v| v.parse().ok()).unwrap_or(0);
     let first = query(db, "SELECT min(point_id) FROM provision_points WHERE kind = 'run'")?;
     let gantt = first.rows.iter().flatten().filter_map(|v| v.parse::<i64>().ok()).collect();
-    Ok(Some(Section { tables, figures, points: count, gantt }))
+    Ok(Some(Section { tables, figures, points: count, gantt, omitted: Vec::new() }))
 }
 
 type RunKey = (String, String, String, u64, u64, u64);

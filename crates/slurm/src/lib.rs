@@ -42,7 +42,7 @@ pub fn register() -> Result<(), BadName> {
     static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
     DONE.get_or_init(|| {
         slasim_core::experiment::kinds::KINDS.register(&kind::SLURM)?;
-        slasim_core::report::section::SECTIONS.register(&report::SlurmSection)?;
+        slasim_core::report::SECTIONS.register(&report::SlurmSection)?;
         slasim_core::cli::subcommand::SUBCOMMANDS.register(&cli::SlurmSubcommand)?;
         Ok(())
     })

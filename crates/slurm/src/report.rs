@@ -525,7 +525,7 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
         },
     ];
     let figures = wait_figure(&points, &keys, &partitions).into_iter().collect();
-    Ok(Some(Section { tables, figures, points: points.len(), gantt: Vec::new() }))
+    Ok(Some(Section { tables, figures, points: points.len(), gantt: Vec::new(), omitted: Vec::new() }))
 }
 
 #[cfg(test)]

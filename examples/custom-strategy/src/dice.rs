@@ -253,7 +253,7 @@ impl ReportSection for DiceSection {
             note: "Per die, the points rolled and the mean of their rolls ((faces + 1) / 2 for a fair die).".into(),
             df,
         };
-        Ok(Some(Section { tables: vec![table], figures: Vec::new(), points, gantt: Vec::new() }))
+        Ok(Some(Section { tables: vec![table], figures: Vec::new(), points, gantt: Vec::new(), omitted: Vec::new() }))
     }
 }
 

@@ -12,7 +12,7 @@ use slasim::experiment::kinds::KINDS;
 use slasim::grid::algorithm::{ALGORITHMS, AlgorithmInfo};
 use slasim::policy::{Reads, STRATEGIES, StrategyInfo};
 use slasim::registry::BadName;
-use slasim::report::section::SECTIONS;
+use slasim::report::SECTIONS;
 
 /// Registers slasim's own kinds, then `sjf-backfilling`, `a3b-unshuffled`
 /// and the `dice` point kind with its report section and subcommand.

@@ -22,7 +22,7 @@ use crate::experiment::summary::RunSummary;
 use crate::policy::classic::ClassicConfig;
 use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
 use crate::policy::{Placement, StrategyRef};
-use crate::report::text::{RunResult, RunSettings, SummaryRow, run_text};
+use crate::report::single::text::{RunResult, RunSettings, SummaryRow, run_text};
 use crate::stats::aged::PdfUpdate;
 use crate::stats::calibration::Calibration;
 use crate::stats::pdf::{LearnFrom, PdfConfig};
@@ -355,7 +355,7 @@ pub(crate) fn run_driven(
     let (report, ids) = execute_with(&points, args.store.jobs, &args.store.db, "slasim run", parsed, interrupts)?;
     if embedded {
         if let (Some(out), Some(point), false) = (&args.out, single, report.interrupted) {
-            crate::report::batsim_jobs::write_for_point(point, out)?;
+            crate::report::single::batsim_jobs::write_for_point(point, out)?;
         }
         return Ok(Finished::Ran(Ran { db: args.store.db.clone(), run_ids: ids, interrupted: report.interrupted }));
     }
@@ -364,7 +364,7 @@ pub(crate) fn run_driven(
         return Ok(Finished::Printed(std::process::ExitCode::from(130)));
     }
     if let (Some(out), Some(point)) = (&args.out, single) {
-        crate::report::batsim_jobs::write_for_point(point, out)?;
+        crate::report::single::batsim_jobs::write_for_point(point, out)?;
     }
     let store = Store::open(&args.store.db)?;
     let results: Vec<RunSummary> = ids.iter().map(|&id| stored_summary(&store, id)).collect::<Result<_, _>>()?;

@@ -1,12 +1,12 @@
-//! Loading a store into Polars frames.
+//! Loading a store into Polars frames: the helpers every kind's section
+//! reads its rows with.
 //!
-//! Contract: the store is opened read-only. [`load_points`] returns the
-//! `points` table (optionally only one experiment's points, or one trace's) as
-//! a DataFrame; [`load_calibration`] returns the predicted PoF and the fate of
-//! the accepted overbooked jobs, summed per run and PoF bin in SQL, so memory
-//! stays bounded by runs, not jobs. A store that is empty, lacks a table or a
-//! column (an older schema), or has no points for the filter, is an error
-//! that says so; nothing here panics on a store's contents.
+//! Contract: the store is opened read-only. [`frame_of`] runs one query and
+//! builds a DataFrame of the given column names and kinds; [`has_table`]
+//! says whether the store has a table; [`require`] checks a table's columns.
+//! A store that is missing, lacks a table or a column (an older schema), or
+//! has nothing for the report's [`Filter`], is a [`LoadError`] that names
+//! the store and says so; nothing here panics on a store's contents.
 
 use std::path::Path;
 
@@ -14,7 +14,6 @@ use polars::prelude::*;
 use rusqlite::{Connection, OpenFlags};
 
 use crate::store::columns::SqlType;
-use crate::store::tables::points::POINTS;
 
 /// Report errors, each naming the store.
 #[derive(Debug, thiserror::Error)]
@@ -68,7 +67,8 @@ pub struct Filter {
     pub trace: Option<String>,
 }
 
-fn open(path: &Path) -> Result<Connection, LoadError> {
+/// Opens the store read-only (a missing file is [`LoadError::Missing`]).
+pub fn open(path: &Path) -> Result<Connection, LoadError> {
     if !path.is_file() {
         return Err(LoadError::Missing { path: path.to_path_buf() });
     }
@@ -76,14 +76,15 @@ fn open(path: &Path) -> Result<Connection, LoadError> {
         .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })
 }
 
-fn columns_of(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+/// The columns of `table` (none if the store lacks it).
+pub fn columns_of(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
     let mut stmt = conn.prepare(&format!("PRAGMA table_info({table})"))?;
     let rows = stmt.query_map([], |r| r.get::<_, String>(1))?;
     rows.collect()
 }
 
 /// Checks that `table` has `columns`; names the first missing one.
-fn require(conn: &Connection, path: &Path, table: &str, columns: &[&str]) -> Result<(), LoadError> {
+pub fn require(conn: &Connection, path: &Path, table: &str, columns: &[&str]) -> Result<(), LoadError> {
     let sql_err = |e: rusqlite::Error| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() };
     let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(sql_err)?;
     let have = columns_of(conn, table).map_err(sql_err)?;
@@ -107,7 +108,7 @@ enum Buffer {
 }
 
 /// Runs `sql` and builds a DataFrame with the given column names and kinds.
-fn frame(
+pub fn frame(
     conn: &Connection,
     path: &Path,
     sql: &str,
@@ -173,154 +174,9 @@ pub fn frame_of(path: &Path, sql: &str, params: &[String], columns: &[(&str, Kin
     frame(&conn, path, sql, &bound, columns)
 }
 
+/// Replaces the `trace` column's paths by their labels ([`trace_label`]).
 fn label_traces(df: &mut DataFrame) -> PolarsResult<()> {
     let labels: Vec<Option<String>> = df.column("trace")?.str()?.iter().map(|t| t.map(trace_label)).collect();
     df.with_column(Column::new("trace".into(), labels))?;
     Ok(())
-}
-
-/// The `points` of a store (as filtered), one row per point; traces by label.
-pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError> {
-    let conn = open(path)?;
-    // The columns every store has; those added later read as their default
-    // in a store from before them.
-    let base: Vec<&str> = POINTS.columns.iter().filter(|c| c.since == 0).map(|c| c.name).collect();
-    require(&conn, path, "points", &base)?;
-    let have = columns_of(&conn, "points")
-        .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?;
-    let select = POINTS
-        .columns
-        .iter()
-        .map(|c| {
-            if have.iter().any(|h| h == c.name) {
-                format!("p.{}", c.name)
-            } else {
-                format!("{} AS {}", c.default, c.name)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let mut columns: Vec<(&str, Kind)> = POINTS.columns.iter().map(|c| (c.name, kind_of(c.sql_type))).collect();
-    columns.push(("sweep", Kind::Text));
-    let (sql, params): (String, Vec<String>) = match &filter.experiment {
-        Some((hash, _)) => {
-            require(&conn, path, "experiment_points", &["experiment", "run_id", "sweep"])?;
-            (
-                format!(
-                    "SELECT {select}, (SELECT min(e.sweep) FROM experiment_points e \
-                     WHERE e.run_id = p.run_id AND e.experiment = :experiment) AS sweep FROM points p \
-                     WHERE p.run_id IN (SELECT run_id FROM experiment_points WHERE experiment = :experiment) ORDER BY p.run_id"
-                ),
-                vec![hash.clone()],
-            )
-        }
-        None => (format!("SELECT {select}, '' FROM points p ORDER BY p.run_id"), Vec::new()),
-    };
-    let bound: Vec<&dyn rusqlite::ToSql> = params.iter().map(|p| p as &dyn rusqlite::ToSql).collect();
-    let mut df = frame(&conn, path, &sql, &bound, &columns)?;
-    label_traces(&mut df).map_err(|source| LoadError::Polars { path: path.to_path_buf(), source })?;
-    if df.height() == 0 {
-        let what = match &filter.experiment {
-            Some((_, name)) => format!("holds no points of experiment `{name}` (run its sweep first)"),
-            None => "holds no points (run `slasim sweep` or `slasim run` into it first)".to_string(),
-        };
-        return Err(LoadError::Empty { path: path.to_path_buf(), what });
-    }
-    match &filter.trace {
-        None => Ok(df),
-        Some(trace) => {
-            let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
-            let traces = df.column("trace").map_err(polars)?.str().map_err(polars)?.clone();
-            let mask: BooleanChunked = traces.iter().map(|t| t.is_some_and(|t| t.contains(trace.as_str()))).collect();
-            let out = df.filter(&mask).map_err(polars)?;
-            if out.height() == 0 {
-                let mut known: Vec<String> = df
-                    .column("trace")
-                    .map_err(polars)?
-                    .str()
-                    .map_err(polars)?
-                    .iter()
-                    .flatten()
-                    .map(str::to_string)
-                    .collect();
-                known.sort();
-                known.dedup();
-                return Err(LoadError::Empty {
-                    path: path.to_path_buf(),
-                    what: format!("holds no points for trace `{trace}`; its traces: {}", known.join(", ")),
-                });
-            }
-            Ok(out)
-        }
-    }
-}
-
-/// The calibration data of the loaded points' accepted overbooked jobs,
-/// summed in SQL per run and PoF bin (so a report of millions of jobs holds
-/// one row per run and bin): strategy, trace, PDF source, bin (its lower
-/// edge), jobs, failures, Σ predicted PoF and Σ (PoF − failed)².
-pub fn load_calibration(path: &Path, points: &DataFrame) -> Result<DataFrame, LoadError> {
-    let conn = open(path)?;
-    require(&conn, path, "job_outcomes", &["run_id", "accepted", "overbooked", "pof", "outcome"])?;
-    let polars = |source| LoadError::Polars { path: path.to_path_buf(), source };
-    let ids: Vec<i64> = points.column("run_id").map_err(polars)?.i64().map_err(polars)?.iter().flatten().collect();
-    let wanted: std::collections::HashSet<i64> = ids.into_iter().collect();
-    // PoF ≥ 0, so the integer cast floors; PoF = 1 joins the last bin. A
-    // calibrated point (v7) shows twice, its raw and its calibrated
-    // predictions, as "strategy [isotonic, raw]" and "[isotonic, calibrated]".
-    let calibrated = columns_of(&conn, "job_outcomes")
-        .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?
-        .iter()
-        .any(|c| c == "pof_calibrated");
-    let select = |pof: &str, label: &str| {
-        format!(
-            "SELECT o.run_id, {label}, p.trace, p.pdf_source, min(CAST({pof} / {bin} AS INTEGER), {last}) * {bin}, \
-             count(*), sum(o.outcome = 2), sum({pof}), sum(({pof} - (o.outcome = 2)) * ({pof} - (o.outcome = 2))) \
-             FROM job_outcomes o JOIN points p ON p.run_id = o.run_id \
-             WHERE o.accepted = 1 AND o.overbooked = 1 AND {pof} IS NOT NULL \
-             GROUP BY o.run_id, min(CAST({pof} / {bin} AS INTEGER), {last})",
-            bin = crate::report::tables::BIN,
-            last = crate::report::tables::LAST_BIN,
-        )
-    };
-    let sql = if calibrated {
-        format!(
-            "{} UNION ALL {}",
-            select(
-                "o.pof",
-                "p.strategy || CASE p.calibration WHEN 'none' THEN '' ELSE ' [' || p.calibration || ', raw]' END"
-            ),
-            select("o.pof_calibrated", "p.strategy || ' [' || p.calibration || ', calibrated]'")
-        )
-    } else {
-        select("o.pof", "p.strategy")
-    };
-    let df = frame(
-        &conn,
-        path,
-        &sql,
-        &[],
-        &[
-            ("run_id", Kind::Int),
-            ("strategy", Kind::Text),
-            ("trace", Kind::Text),
-            ("pdf_source", Kind::Text),
-            ("bin", Kind::Real),
-            ("jobs", Kind::Int),
-            ("failures", Kind::Int),
-            ("pof_sum", Kind::Real),
-            ("square_sum", Kind::Real),
-        ],
-    )?;
-    let keep: BooleanChunked = df
-        .column("run_id")
-        .map_err(polars)?
-        .i64()
-        .map_err(polars)?
-        .iter()
-        .map(|id| id.is_some_and(|id| wanted.contains(&id)))
-        .collect();
-    let mut df = df.filter(&keep).map_err(polars)?;
-    label_traces(&mut df).map_err(polars)?;
-    Ok(df)
 }

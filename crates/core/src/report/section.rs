@@ -1,15 +1,17 @@
-//! The report sections of kinds registered from other crates.
+//! The report sections: what each point kind adds to a report.
 //!
-//! Contract: a kind crate registers a [`ReportSection`] in [`SECTIONS`]
-//! before the report is built; [`crate::report::generate`] (and
-//! [`crate::report::table`]) call each registered section, in registration
-//! order, after the built-in kinds' tables, with the store and the report's
-//! filter. A section with nothing to report (the store holds none of its
-//! points) returns `None`; its tables with no rows are left out.
+//! Contract: a kind registers a [`ReportSection`] in
+//! [`crate::report::SECTIONS`] before the report is built (the single
+//! cluster's is a built-in entry there, first, until it leaves this crate);
+//! [`crate::report::generate`] (and [`crate::report::table`]) call each
+//! section, in registration order, with the store and the report's filter,
+//! and put their tables in that order. A section with nothing to report
+//! (the store holds none of its points) returns `None`, or the error
+//! [`LoadError::Empty`](crate::report::load::LoadError::Empty) saying why: the report shows the first such reason
+//! when no section has anything. Its tables with no rows are left out.
 
 use std::path::Path;
 
-use crate::registry::Registry;
 use crate::report::load::Filter;
 use crate::report::plots::Figure;
 use crate::report::tables::Table;
@@ -27,6 +29,10 @@ pub struct Section {
     /// by the kind's [`crate::report::gantt::source::GanttSource`]); empty
     /// for a kind without charts.
     pub gantt: Vec<i64>,
+    /// Titles of the tables it left out for having no rows, which the
+    /// page's introduction names (a section may also just leave them in
+    /// `tables`: the report drops them without naming them).
+    pub omitted: Vec<String>,
 }
 
 /// A kind's section of the report.
@@ -35,11 +41,16 @@ pub trait ReportSection: Send + Sync + 'static {
     fn name(&self) -> &'static str;
 
     /// Its tables and figures from the store `db` (read-only), as `filter`
-    /// keeps; `None` if the store holds none of its points.
+    /// keeps; `None` (or [`LoadError::Empty`](crate::report::load::LoadError::Empty)) if the store holds none of
+    /// its points.
     fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>>;
+
+    /// What the report puts before an error of [`ReportSection::build`]:
+    /// by default `building the <name> tables`; `None` for a section whose
+    /// errors name the store and the table they come from already.
+    fn error_context(&self) -> Option<String> {
+        Some(format!("building the {} tables", self.name()))
+    }
 }
 
 crate::named_trait_objects!(ReportSection);
-
-/// The registered report sections.
-pub static SECTIONS: Registry<&'static dyn ReportSection> = Registry::new("report section", &[]);

@@ -5,10 +5,14 @@
 //!
 //! Contract:
 //! - [`chart_for_run`] is the one entry point the `gantt` command and the
-//!   report share: a stored run (single-cluster, Grid or provisioning) →
-//!   its [`source::for_run`] → [`layout::layout`] in a window (default: the
-//!   busiest week) → a [`Chart`]. [`write()`] renders it by the output's
-//!   extension: `.svg`, `.png` or `.html` (SVG inline with a hover box).
+//!   report share: a stored run of any kind → its [`for_run`] (the
+//!   [`GANTT_SOURCES`] that claims it) → [`layout::layout`] in a window
+//!   (default: the busiest week) → a [`Chart`]. [`write()`] renders it by
+//!   the output's extension: `.svg`, `.png` or `.html` (SVG inline with a
+//!   hover box).
+//! - [`GANTT_SOURCES`] holds the single cluster's source as a built-in entry
+//!   (until that kind leaves this crate) and the sources kinds of other
+//!   crates register.
 //! - Bad input is an error with a clear message, never a panic: an unknown
 //!   run id names it; an empty window names the window and the run's span.
 //! - The same store and window give the same bytes (SVG, HTML).
@@ -21,11 +25,38 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
+use crate::registry::Registry;
+use source::GanttSource;
+
 pub use layout::{Chart, Source, Window, layout};
+
+/// The single cluster's Gantt source: the one entry of this registry that
+/// lives in this crate (it comes before any a program registers).
+static BUILTIN: [&'static dyn GanttSource; 1] = [&crate::report::single::gantt::SingleClusterGantt];
+
+/// The Gantt sources: the built-in one, then the registered ones.
+pub static GANTT_SOURCES: Registry<&'static dyn GanttSource> = Registry::new("Gantt source", &BUILTIN);
+
+/// The source of stored run `run`: the first [`GANTT_SOURCES`] entry that
+/// claims it. A run no source claims is an error naming it and the store.
+pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
+    // A store that cannot be opened is its own error, before any source.
+    drop(crate::store::open_read_only(db)?);
+    for registered in GANTT_SOURCES.all() {
+        if let Some(source) = registered.source(db, run)? {
+            return Ok(source);
+        }
+    }
+    bail!(
+        "run {run} is not in {}: `slasim query --db {} \"SELECT run_id, strategy, trace FROM runs\"` lists its runs",
+        db.display(),
+        db.display()
+    )
+}
 
 /// Lays out stored run `run` of `db` in `window` (default: its busiest week).
 pub fn chart_for_run(db: &Path, run: i64, window: Option<Window>) -> anyhow::Result<Chart> {
-    let source = source::for_run(db, run)?;
+    let source = for_run(db, run)?;
     layout(&source, window).with_context(|| format!("run {run}: no Gantt chart"))
 }
 

@@ -1,79 +1,19 @@
-//! The report's figures: gain and PoF curves per strategy, risk,
-//! calibration, reservations, runtimes, and the Gantt charts of chosen runs.
+//! The single-cluster report's figures: gain and PoF curves per strategy,
+//! risk, calibration, reservations and runtimes.
+//!
+//! Contract: each figure is drawn from a table the section built (never
+//! from the store); a figure with nothing to draw (one PoF_max, one
+//! cluster size, no strategy in the group) is left out, not drawn empty.
+//! Series are per strategy in [`strategy_infos`] order, so a strategy keeps
+//! its colour across figures.
 
-use std::fmt::Write as _;
-use std::path::Path;
-
-use anyhow::Context;
 use polars::prelude::*;
 
 use crate::policy::strategy_infos;
 use crate::report::plots::{Figure, Panel, Series};
-use crate::report::render::{GanttFigure, Gantts, escape, slug};
-use crate::report::tables::{Agg, lookup};
-use crate::report::{gantt, tables};
-
-/// The runs a report draws Gantt charts of: the first single-cluster run of
-/// each trace (three traces at most), then those the registered kinds'
-/// sections chose (`sections`, in section order).
-pub(crate) fn gantt_runs(points: Option<&DataFrame>, sections: Vec<i64>) -> anyhow::Result<Vec<i64>> {
-    let mut runs = Vec::new();
-    if let Some(df) = points {
-        let ids = df.column("run_id")?.i64()?;
-        let traces = df.column("trace")?.str()?;
-        let mut seen: Vec<&str> = Vec::new();
-        for (id, trace) in ids.iter().zip(traces.iter()) {
-            if let (Some(id), Some(trace)) = (id, trace) {
-                if seen.len() < 3 && !seen.contains(&trace) {
-                    seen.push(trace);
-                    runs.push(id);
-                }
-            }
-        }
-    }
-    runs.extend(sections);
-    Ok(runs)
-}
-
-/// Draws the report's Gantt charts into `plots/` (SVG, PNG, HTML).
-pub(crate) fn gantt_figures(out: &Path, db: &Path, runs: &[i64]) -> anyhow::Result<Gantts> {
-    let mut gantts = Gantts::default();
-    let mut failed = Vec::new();
-    for &run in runs {
-        let chart = match gantt::chart_for_run(db, run, None) {
-            Ok(chart) => chart,
-            Err(e) => {
-                failed.push(format!("run {run}: {e:#}"));
-                continue;
-            }
-        };
-        let id = format!("gantt-{run}");
-        let base = out.join("plots").join(&id);
-        gantt::write(&chart, &base.with_extension("png"))?;
-        let svg = gantt::render::svg(&chart);
-        std::fs::write(base.with_extension("svg"), &svg).with_context(|| format!("writing {id}.svg"))?;
-        let html = gantt::render::html_with(&chart, &svg);
-        std::fs::write(base.with_extension("html"), html).with_context(|| format!("writing {id}.html"))?;
-        let caption = format!("{}; {}", chart.title, gantt::render::window_text(&chart));
-        gantts.charts.push(GanttFigure { id, caption, svg });
-    }
-    let mut text = String::new();
-    if !gantts.charts.is_empty() {
-        text.push_str(
-            "<p>One row per node (nodes no execution splits share a row), one bar per execution coloured by \
-             outcome; hatched: a node down; shaded: a node switching off, asleep or switching on (with \
-             <code>[energy]</code>, the cluster's power is drawn under the nodes); dashed outline: overbooked, with a tick at its booked end; a thin line \
-             runs from a job's planned to its actual start. Each chart shows its run's busiest week (or the whole \
-             run if shorter), named under it; <code>slasim gantt --run ID --from T --to T</code> draws another \
-             window. Hover over a bar for the job's fields.</p>",
-        );
-    }
-    if !failed.is_empty() {
-        let _ = write!(text, "<p>Not drawn: {}.</p>", escape(&failed.join("; ")));
-    }
-    gantts.text = text;
-    Ok(gantts)
-}
+use crate::report::render::slug;
+use crate::report::single::tables::{self, Agg, lookup};
+use crate::report::tables::{floats, strs};
 
 pub(crate) fn band(rows: &[&Agg], value: fn(&Agg) -> (f64, f64)) -> Vec<(f64, f64, f64, f64)> {
     rows.iter()
@@ -167,7 +107,7 @@ pub(crate) fn series_per_strategy(
     point: impl Fn(usize) -> (f64, f64, f64, f64),
     line: bool,
 ) -> PolarsResult<Vec<Series>> {
-    let names = tables::strs(df, "strategy")?;
+    let names = strs(df, "strategy")?;
     Ok(strategy_infos()
         .into_iter()
         .enumerate()
@@ -182,12 +122,12 @@ pub(crate) fn series_per_strategy(
 
 /// A numeric column with nulls as 0.
 pub(crate) fn values(df: &DataFrame, name: &str) -> PolarsResult<Vec<f64>> {
-    Ok(tables::floats(df, name)?.into_iter().map(|v| v.unwrap_or(0.0)).collect())
+    Ok(floats(df, name)?.into_iter().map(|v| v.unwrap_or(0.0)).collect())
 }
 
 /// Rows of `df` for one trace and PDF source.
 pub(crate) fn rows_of(df: &DataFrame, trace: &str, pdf: &str) -> PolarsResult<impl Fn(usize) -> bool> {
-    let (traces, pdfs) = (tables::strs(df, "trace")?, tables::strs(df, "pdf_source")?);
+    let (traces, pdfs) = (strs(df, "trace")?, strs(df, "pdf_source")?);
     let (trace, pdf) = (trace.to_string(), pdf.to_string());
     Ok(move |i: usize| traces[i] == trace && pdfs[i] == pdf)
 }
@@ -247,7 +187,7 @@ pub(crate) fn calibration_figure(bins: &DataFrame, trace: &str, pdf: &str) -> an
 /// factor (each starting from the shared 0 % baseline), 95 % error bars.
 pub(crate) fn reservation_figures(table: &DataFrame) -> anyhow::Result<Vec<Figure>> {
     let (trace, strategy, option) =
-        (tables::strs(table, "trace")?, tables::strs(table, "strategy")?, tables::strs(table, "reservation_option")?);
+        (strs(table, "trace")?, strs(table, "strategy")?, strs(table, "reservation_option")?);
     let (factor, checkpointing, percent) =
         (values(table, "start_factor")?, values(table, "checkpointing")?, values(table, "reservation_percent")?);
     let mut groups: Vec<(String, String, u8)> =

@@ -1,13 +1,22 @@
-//! Two stores side by side ([`compare`]).
+//! Two stores' single-cluster points side by side ([`compare`]).
+//!
+//! Contract: both stores are read (read-only) before anything is written;
+//! the comparison is one table (per combination of the axes both hold: the
+//! mean gain of each with its 95 % half-width, B − A and whether the
+//! intervals overlap) written as the report writes its tables, with
+//! `report.md` and an `index.html`. Stores with no settings in common are
+//! an error naming both.
 
 use std::path::Path;
 
 use anyhow::bail;
 use polars::prelude::*;
 
-use crate::report::load::{Filter, load_points};
+use crate::report::load::Filter;
 use crate::report::render::{Gantts, markdown, page, write_table};
-use crate::report::tables::{Agg, Table, agg_rows, aggregates};
+use crate::report::single::load::load_points;
+use crate::report::single::tables::{Agg, agg_rows, aggregates};
+use crate::report::tables::Table;
 use crate::report::{ReportSummary, prepare_out, summary};
 
 /// Puts two stores side by side: per combination of the axes, the mean gain

@@ -21,8 +21,9 @@ use crate::policy::energy::EnergyPolicyRef;
 use crate::report::load::{Kind, frame_of, has_table};
 use crate::report::plots::{Figure, Panel, Series};
 use crate::report::render::number;
+use crate::report::render::slug;
+use crate::report::single::figures::{series_per_strategy, values};
 use crate::report::tables::{floats, strs};
-use crate::report::{series_per_strategy, slug, values};
 
 const JOULES_PER_KWH: f64 = 3.6e6;
 
