@@ -12,6 +12,7 @@ mod batsim_kth;
 mod batsim_pybatsim;
 mod classic;
 mod cli;
+mod config;
 mod convolution;
 mod determinism;
 mod docs;
