@@ -2,11 +2,12 @@
 //!
 //! Contract: everything here is a thin translation between Python objects
 //! and the `slasim` crate; no model, strategy or store logic lives here. The
-//! command line's parser reads the settings ([`slasim::cli::embed`]), so
-//! names, defaults and messages are the CLI's. Tables come back as columns
-//! ([`table`]) that the Python side (`slasim/*.py`) turns into polars
-//! DataFrames. Errors from the crate become `slasim.SlasimError` with the
-//! message the command line prints ([`error`]).
+//! command line's parser reads the settings ([`slasim::cli::embed`],
+//! [`slasim::cli::single::embed`]), so names, defaults and messages are the
+//! CLI's. Tables come back as columns ([`table`]) that the Python side
+//! (`slasim/*.py`) turns into polars DataFrames. Errors from the crate
+//! become `slasim.SlasimError` with the message the command line prints
+//! ([`error`]).
 //!
 //! Each part registers its functions in [`_slasim`], one line each.
 

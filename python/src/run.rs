@@ -19,6 +19,7 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use slasim::cli::embed;
+use slasim::cli::single::embed as single_embed;
 
 use crate::error::{SlasimError, to_py};
 use crate::store::rows_of;
@@ -87,7 +88,7 @@ fn words(args: Vec<String>) -> Vec<OsString> {
 fn run<'py>(py: Python<'py>, args: Vec<String>) -> PyResult<Bound<'py, PyList>> {
     let args = words(args);
     let table = drive(py, move |interrupts| {
-        let ran = embed::run(args, interrupts)?;
+        let ran = single_embed::run(args, interrupts)?;
         rows_of(&ran.db, "jobs", "run_id", &ran.run_ids, Some("job"))
     })?;
     columns(py, table)

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use slasim::cli::embed;
+use slasim::cli::single::embed;
 use slasim::policy::batsim::InProcess;
 
 use crate::error::to_py;

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use slasim::cli::embed::{self, Workload};
+use slasim::cli::single::embed::{self, Workload};
 use slasim::store::{Columns, Values};
 use slasim::workload::job::Job;
 use slasim::trace::swf::SwfRecord;

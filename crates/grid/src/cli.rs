@@ -13,7 +13,7 @@ use crate::workload::coreservations::RequestWorkload;
 use slasim_core::cli::emit;
 use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::options::{StoreOptions, value_enum};
-use slasim_core::cli::run::execute;
+use slasim_core::cli::points::execute;
 use slasim_core::experiment::point::Point;
 use slasim_core::policy::StrategyRef;
 use slasim_core::store;

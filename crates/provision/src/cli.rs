@@ -16,7 +16,7 @@ use crate::pricing::Policy;
 use slasim_core::cli::emit;
 use slasim_core::cli::list::Listing;
 use slasim_core::cli::options::{StoreOptions, as_flags, value_enum};
-use slasim_core::cli::run::execute;
+use slasim_core::cli::points::execute;
 use slasim_core::experiment::point::Point;
 use slasim_core::report::summary::mean_ci;
 use slasim_core::setting::InvalidSetting;

@@ -1,6 +1,8 @@
-//! The command line embedded in another program (the Python package):
-//! `slasim run`, `slasim sweep` and `slasim trace prepare` with the same
-//! options, defaults, validation and messages, minus the terminal.
+//! The command line embedded in another program (the Python package): a
+//! command with the same options, defaults, validation and messages, minus
+//! the terminal. This shell embeds `slasim sweep`; a kind embeds its own
+//! commands with [`matches()`] (the single cluster's `run` and `trace prepare`
+//! beside its command line).
 //!
 //! Contract: every function takes the words the command line would after
 //! its command's name (`--trace`, `x.swf`, …) and parses them with the
@@ -16,67 +18,32 @@ use std::ffi::OsString;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
-use clap::Parser;
+use clap::FromArgMatches;
 
-pub use crate::cli::run::Ran;
 pub use crate::cli::sweep::Swept;
-use crate::cli::trace::TraceCommand;
-pub use crate::cli::trace::Workload;
-use crate::cli::{Cli, Command};
-use crate::policy::batsim::InProcess;
 
-/// Parses `slasim WORDS…` with the command line's parser; a refused word is
-/// clap's message.
-fn parse(words: impl IntoIterator<Item = OsString>) -> anyhow::Result<Command> {
-    let argv = std::iter::once(OsString::from("slasim")).chain(words);
-    match Cli::try_parse_from(argv) {
-        Ok(cli) => Ok(cli.command),
-        Err(e) => {
-            let text = e.render().to_string();
-            Err(anyhow::anyhow!("{}", text.trim_start_matches("error: ").trim_end()))
-        }
+/// What clap matched for `slasim COMMAND WORDS…` (`COMMAND` one or more
+/// words, `trace prepare`), parsed by the whole command line's parser; a
+/// refused word is clap's message.
+pub fn matches(command: &str, words: Vec<OsString>) -> anyhow::Result<clap::ArgMatches> {
+    let path: Vec<&str> = command.split(' ').collect();
+    let argv = std::iter::once(OsString::from("slasim")).chain(path.iter().map(OsString::from)).chain(words);
+    let mut matched = crate::cli::command().try_get_matches_from(argv).map_err(|e| {
+        let text = e.render().to_string();
+        anyhow::anyhow!("{}", text.trim_start_matches("error: ").trim_end())
+    })?;
+    // Down the command's words to its own matches.
+    for name in path {
+        matched = match matched.remove_subcommand() {
+            Some((found, sub)) if found == name => sub,
+            _ => anyhow::bail!("not a {command} command"),
+        };
     }
-}
-
-fn with_command(command: &str, args: Vec<OsString>) -> impl Iterator<Item = OsString> {
-    command.split(' ').map(OsString::from).collect::<Vec<_>>().into_iter().chain(args)
-}
-
-/// `slasim run ARGS…`, stopped when `interrupts` moves.
-pub fn run(args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Ran> {
-    run_with(args, interrupts, None)
-}
-
-/// `slasim run ARGS…` with the batsim strategy's scheduler in this process
-/// (`--scheduler-name` names it in the runs' identity), stopped when
-/// `interrupts` moves.
-pub fn run_scheduled(args: Vec<OsString>, interrupts: Arc<AtomicUsize>, scheduler: InProcess) -> anyhow::Result<Ran> {
-    run_with(args, interrupts, Some(scheduler))
-}
-
-fn run_with(args: Vec<OsString>, interrupts: Arc<AtomicUsize>, scheduler: Option<InProcess>) -> anyhow::Result<Ran> {
-    let Command::Run(args) = parse(with_command("run", args))? else {
-        anyhow::bail!("not a run command");
-    };
-    match crate::cli::run::run_driven(*args, Some(interrupts), scheduler)? {
-        crate::cli::run::Finished::Ran(ran) => Ok(ran),
-        crate::cli::run::Finished::Printed(_) => anyhow::bail!("the run printed its summary instead of returning it"),
-    }
+    Ok(matched)
 }
 
 /// `slasim sweep CONFIG ARGS…`, stopped when `interrupts` moves.
 pub fn sweep(args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Swept> {
-    let Command::Sweep(args) = parse(with_command("sweep", args))? else {
-        anyhow::bail!("not a sweep command");
-    };
+    let args = crate::cli::sweep::SweepArgs::from_arg_matches(&matches("sweep", args)?)?;
     crate::cli::sweep::sweep_embedded(args, interrupts)
-}
-
-/// The workload `slasim trace prepare ARGS…` prepares, or (`prepared`
-/// false) the log it reads before preparing it.
-pub fn workload(args: Vec<OsString>, prepared: bool) -> anyhow::Result<Workload> {
-    let Command::Trace(TraceCommand::Prepare(args)) = parse(with_command("trace prepare", args))? else {
-        anyhow::bail!("not a trace prepare command");
-    };
-    crate::cli::trace::workload_embedded(args, prepared)
 }

@@ -1,40 +1,87 @@
 //! `slasim list`: what exists, one line each; `--markdown` prints the same as
-//! the tables of the docs' references (a test keeps those equal). A kind of
-//! another crate adds its lists through [`LISTS`]: `slasim list NAME`, after
-//! the built-in ones.
+//! the tables of the docs' references (a test keeps those equal).
+//!
+//! Contract: the shell lists what every kind has (axes, flags); a kind adds
+//! its lists through [`LISTS`] (the single cluster's are built-in entries
+//! until it has its own crate): `slasim list NAME`, where its [`Place`] puts
+//! it among the others, printed in the same frame (aligned text or Markdown).
 
 use std::fmt::Write as _;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
 
 use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
+use crate::cli::subcommand::{Place, arrange};
 use crate::experiment::kinds::KINDS;
-use crate::policy::energy::ENERGY_POLICIES;
-use crate::policy::{Placement, strategy_infos};
 use crate::registry::Registry;
 
+/// `slasim list`'s flags.
 #[derive(Debug, Args)]
-pub(crate) struct ListArgs {
-    #[command(subcommand)]
-    command: ListCommand,
+struct ListFlags {
     /// Print Markdown tables (as in the docs) instead of aligned text.
     #[arg(long, global = true)]
     markdown: bool,
 }
 
+/// `slasim list NAME`: the flags and the list chosen, one of the shell's or
+/// a kind's. Not derived: clap cannot insert the kinds' lists among the
+/// shell's, so [`clap::Args::augment_args`] arranges them.
+#[derive(Debug)]
+pub(crate) struct ListArgs {
+    markdown: bool,
+    list: Chosen,
+}
+
+/// The list asked for.
+#[derive(Debug)]
+enum Chosen {
+    Own(ListCommand),
+    Kind(&'static dyn Listing),
+}
+
 #[derive(Debug, Subcommand)]
-pub(crate) enum ListCommand {
-    /// Scheduling strategies (`--strategy`, the `strategy` axis).
-    Strategies,
+enum ListCommand {
     /// Sweep axes of every kind of config, with the setting each sets.
     Axes,
-    /// Placement policies (`--placement`).
-    Placements,
-    /// Energy policies (`[energy_policy] name`, the `energy_policy` axis).
-    EnergyPolicies,
     /// The command line's vocabulary: one flag per concept.
     Flags,
+}
+
+impl FromArgMatches for ListArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let flags = ListFlags::from_arg_matches(matches)?;
+        let kind = matches.subcommand_name().and_then(|name| LISTS.get(name).ok());
+        let list = match kind {
+            Some(listing) => Chosen::Kind(*listing),
+            None => Chosen::Own(ListCommand::from_arg_matches(matches)?),
+        };
+        Ok(ListArgs { markdown: flags.markdown, list })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = ListArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for ListArgs {
+    fn augment_args(list: clap::Command) -> clap::Command {
+        // The shell's lists, taken from a scratch parent to be arranged.
+        let scratch = ListCommand::augment_subcommands(clap::Command::new("list"));
+        let own: Vec<clap::Command> = scratch.get_subcommands().cloned().collect();
+        let kinds = LISTS.all().into_iter().map(|l| (l.place(), clap::Command::new(l.name()).about(l.about())));
+        // The lists first, then the flags, as clap's derive adds a subcommand
+        // field before a later one: the display order counts both, and
+        // `--verbose` (the root's first) stays before `--markdown`.
+        let list = arrange(list, own, kinds);
+        // As clap's derive makes a required subcommand.
+        ListFlags::augment_args(list).subcommand_required(true).arg_required_else_help(true)
+    }
+
+    fn augment_args_for_update(list: clap::Command) -> clap::Command {
+        ListArgs::augment_args(list)
+    }
 }
 
 /// A titled table; the first column is a name, the last its meaning.
@@ -103,13 +150,18 @@ fn markdown(sections: &[Section]) -> String {
     out
 }
 
-/// A list of a kind of another crate: `slasim list NAME`.
+/// A list of a kind: `slasim list NAME`.
 pub trait Listing: Send + Sync + 'static {
     /// Its name on the command line (kebab-case).
     fn name(&self) -> &'static str;
 
     /// One line for `--help`.
     fn about(&self) -> &'static str;
+
+    /// Where it stands among the lists; after them unless it says otherwise.
+    fn place(&self) -> Place {
+        Place::Last
+    }
 
     /// Its two column heads: the name of a thing, and what it is.
     fn header(&self) -> [&'static str; 2];
@@ -120,30 +172,20 @@ pub trait Listing: Send + Sync + 'static {
 
 crate::named_trait_objects!(Listing);
 
-/// The registered lists.
-pub static LISTS: Registry<&'static dyn Listing> = Registry::new("list", &[]);
-
-/// `list` with the registered lists as its subcommands after the built-in ones.
-pub(crate) fn with_registered(list: clap::Command) -> clap::Command {
-    LISTS.all().into_iter().fold(list, |list, l| list.subcommand(clap::Command::new(l.name()).about(l.about())))
-}
-
-/// Runs `slasim list NAME` for a registered list; `None` for a built-in one.
-pub(crate) fn run_registered(matches: &clap::ArgMatches) -> Option<anyhow::Result<()>> {
-    let (name, _) = matches.subcommand()?;
-    let listing = LISTS.get(name).ok()?;
-    let sections = [Section::new(listing.header(), listing.rows())];
-    let markdown_wanted = matches.get_flag("markdown");
-    Some(emit(&if markdown_wanted { markdown(&sections) } else { text(&sections) }))
-}
+/// The lists of kinds: the single cluster's built in (until the kind has its
+/// own crate), then the registered ones.
+pub static LISTS: Registry<&'static dyn Listing> = Registry::new("list", &crate::cli::single::list::BUILTIN);
 
 pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
-    let axes = matches!(args.command, ListCommand::Axes);
-    let sections = match args.command {
-        ListCommand::Strategies => vec![Section::new(
-            ["strategy", "what it does"],
-            strategy_infos().iter().map(|s| (s.name.to_string(), s.description.to_string())),
-        )],
+    let own = match args.list {
+        Chosen::Own(own) => own,
+        Chosen::Kind(listing) => {
+            let sections = [Section::new(listing.header(), listing.rows())];
+            return emit(&if args.markdown { markdown(&sections) } else { text(&sections) });
+        }
+    };
+    let axes = matches!(own, ListCommand::Axes);
+    let sections = match own {
         ListCommand::Axes => KINDS
             .all()
             .into_iter()
@@ -153,11 +195,6 @@ pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
                 Section { title: Some(kind.described().to_string()), ..Section::new(["axis", "what it sets"], axes) }
             })
             .collect(),
-        ListCommand::Placements => vec![Section::new(["placement", "what it does"], possible_values::<Placement>())],
-        ListCommand::EnergyPolicies => vec![Section::new(
-            ["energy policy", "what it does"],
-            ENERGY_POLICIES.all().into_iter().map(|p| (p.name.to_string(), p.description.to_string())),
-        )],
         ListCommand::Flags => vec![Section {
             title: None,
             header: vec!["flag", "concept", "never called", "meaning"],

@@ -6,21 +6,24 @@
 //! flag's list), so every kind of bad input exits with 1. Results go to
 //! stdout, logs (tracing) to stderr, so output can be piped. Nothing here
 //! panics on user input. One concept has one flag name in every command
-//! ([`options::VOCABULARY`]). A kind of another crate adds its command
-//! through [`subcommand::SUBCOMMANDS`] and its lists through
-//! [`list::LISTS`].
+//! ([`options::VOCABULARY`]). This shell has the commands of every kind
+//! (sweep, merge, report, …); a kind adds its own commands through
+//! [`subcommand::SUBCOMMANDS`] and its lists through [`list::LISTS`]. The
+//! single cluster's (`run`, `trace`, its lists) are built-in entries of
+//! those registries until the kind has its own crate, so the shell names
+//! none of its modules: the registrations are the only arrows into them.
 
 pub mod embed;
 mod gantt;
 pub mod list;
 pub mod options;
+pub mod points;
 mod query;
 mod reference;
 mod report;
-pub mod run;
+pub mod single;
 pub mod subcommand;
 pub(crate) mod sweep;
-pub(crate) mod trace;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,16 +46,14 @@ pub struct Cli {
     /// More log output on stderr (-v info, -vv debug). `SLASIM_LOG` overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
-    #[command(subcommand)]
-    pub(crate) command: Command,
 }
 
+// The shell's commands; a kind's (`run`, `trace`, `grid`, …) are in
+// `subcommand::SUBCOMMANDS`. Not a field of `Cli`: `command()` adds them
+// beside the kinds' in the order the kinds' places ask for. (A `//` comment:
+// clap's derive would take a doc comment for the parent's about.)
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run the battery set of a trace (or the synthetic default) under one or
-    /// more strategies; store every job in SQLite and print a summary.
-    // Boxed: its options outweigh the other commands'.
-    Run(Box<run::RunArgs>),
     /// Run (or resume) an experiment config of any kind: every point of its
     /// sweeps, on all cores, stored in SQLite; or write a Slurm script for it.
     Sweep(sweep::SweepArgs),
@@ -66,9 +67,6 @@ pub(crate) enum Command {
     /// Write comparison tables (Markdown, CSV, Parquet), plots (SVG, PNG) and
     /// an offline HTML page from a store; or compare two stores.
     Report(report::ReportArgs),
-    /// Inspect, generate, prepare and export workloads and failure streams.
-    #[command(subcommand)]
-    Trace(trace::TraceCommand),
     /// What exists: strategies, algorithms, axes, request workloads, … one line each.
     List(list::ListArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -83,11 +81,17 @@ pub(crate) enum Command {
 /// The command tree, registered subcommands included, for parsing,
 /// completions, the manual page and the tests.
 pub fn command() -> clap::Command {
-    subcommand::SUBCOMMANDS
-        .all()
-        .into_iter()
-        .fold(<Cli as clap::CommandFactory>::command(), |command, s| command.subcommand(s.command()))
-        .mut_subcommand("list", list::with_registered)
+    // The shell's commands, taken from a scratch parent to be arranged.
+    let scratch = <Command as Subcommand>::augment_subcommands(clap::Command::new("slasim"));
+    let own: Vec<clap::Command> = scratch.get_subcommands().cloned().collect();
+    subcommand::arrange(<Cli as clap::CommandFactory>::command(), own, subcommand::placed())
+        // As clap's derive makes a required subcommand.
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        // `list` stands in its place in `--help` (its display order) but last
+        // in the tree, which the reference page and completions follow, as it
+        // always has: clap's `mut_subcommand` moves a command last.
+        .mut_subcommand("list", |list| list)
 }
 
 fn init_logging(verbose: u8) {
@@ -125,15 +129,10 @@ pub fn main() -> ExitCode {
     init_logging(matches.get_count("verbose"));
     let registered =
         matches.subcommand().and_then(|(name, matched)| Some((subcommand::SUBCOMMANDS.get(name).ok()?, matched)));
-    let listed = match matches.subcommand() {
-        Some(("list", matched)) => list::run_registered(matched),
-        _ => None,
-    };
-    let result = match (registered, listed) {
-        (_, Some(listed)) => listed.map(|()| ExitCode::SUCCESS),
-        (Some((registered, matched)), None) => registered.run(matched),
-        (None, None) => match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
-            Ok(cli) => run(cli.command),
+    let result = match registered {
+        Some((registered, matched)) => registered.run(matched),
+        None => match <Command as clap::FromArgMatches>::from_arg_matches(&matches) {
+            Ok(command) => run(command),
             Err(e) => return refused(e),
         },
     };
@@ -146,17 +145,15 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Runs a built-in command.
+/// Runs one of the shell's commands.
 fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Run(args) => run::run(*args),
         Command::Sweep(args) => sweep::sweep(args),
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
         Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
-        Command::Trace(command) => trace::run(command).map(|()| ExitCode::SUCCESS),
-        Command::List(command) => list::run(command).map(|()| ExitCode::SUCCESS),
+        Command::List(args) => list::run(args).map(|()| ExitCode::SUCCESS),
         Command::Completions(args) => reference::completions(args).map(|()| ExitCode::SUCCESS),
         Command::Man(args) => reference::man(args).map(|()| ExitCode::SUCCESS),
         Command::Reference(command) => reference::reference(command).map(|()| ExitCode::SUCCESS),

@@ -1,11 +1,14 @@
-//! The subcommands of kinds registered from other crates.
+//! The subcommands of kinds: the single cluster's built in, those of other
+//! crates registered.
 //!
-//! Contract: a kind crate registers a [`Subcommand`] in [`SUBCOMMANDS`]
-//! before [`crate::cli::main`] runs; the command line then has it beside the
-//! built-in commands (in `--help`, completions and the manual pages, after
-//! them, in registration order). Its name is its clap command's name. It
-//! runs with what clap matched for it, under the same rules as every command:
-//! an error is one `error: …` paragraph and exit status 1.
+//! Contract: a kind registers a [`Subcommand`] in [`SUBCOMMANDS`] before
+//! [`crate::cli::main`] runs (the single cluster's are built-in entries
+//! until it has a crate of its own); the command line then has it beside the
+//! shell's commands (in `--help`, completions, the manual pages and the
+//! reference) where its [`Place`] puts it: by default after them, in
+//! registration order. Its name is its clap command's name. It runs with
+//! what clap matched for it, under the same rules as every command: an error
+//! is one `error: …` paragraph and exit status 1.
 
 use std::process::ExitCode;
 
@@ -20,11 +23,61 @@ pub trait Subcommand: Send + Sync + 'static {
     /// own subcommands.
     fn command(&self) -> clap::Command;
 
+    /// Where it stands among the commands; after them unless it says otherwise.
+    fn place(&self) -> Place {
+        Place::Last
+    }
+
     /// Runs it with what clap matched for it.
     fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode>;
 }
 
 crate::named_trait_objects!(Subcommand);
 
-/// The registered subcommands.
-pub static SUBCOMMANDS: Registry<&'static dyn Subcommand> = Registry::new("subcommand", &[]);
+/// The subcommands of kinds: the single cluster's built in (until the kind
+/// has its own crate), then the registered ones.
+pub static SUBCOMMANDS: Registry<&'static dyn Subcommand> = Registry::new("subcommand", &crate::cli::single::BUILTIN);
+
+/// Where a kind's command (or list) stands among its parent's commands: the
+/// order of `--help`, completions, the manual pages and the reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Before every other (after the ones placed first earlier).
+    First,
+    /// Right after the named command (after the ones placed after it earlier);
+    /// at the end if there is none of that name.
+    After(&'static str),
+    /// After every other placed so far.
+    Last,
+}
+
+/// `parent` with `own` (its own commands, in order) and `placed` (a kind's,
+/// in registration order, each where its [`Place`] puts it) as subcommands.
+/// clap has no insertion, so the order is settled before any is added; each
+/// gets its position as its display order, as clap numbers added commands.
+pub(crate) fn arrange(
+    parent: clap::Command,
+    own: impl IntoIterator<Item = clap::Command>,
+    placed: impl IntoIterator<Item = (Place, clap::Command)>,
+) -> clap::Command {
+    // Each command with the place it was put at (own ones: Last).
+    let mut order: Vec<(Place, clap::Command)> = own.into_iter().map(|c| (Place::Last, c)).collect();
+    for (place, command) in placed {
+        let at = match place {
+            Place::First => order.iter().take_while(|(p, _)| *p == Place::First).count(),
+            Place::After(name) => match order.iter().position(|(_, c)| c.get_name() == name) {
+                // Past the ones placed after it earlier, so registration order holds.
+                Some(i) => i + 1 + order[i + 1..].iter().take_while(|(p, _)| *p == place).count(),
+                None => order.len(),
+            },
+            Place::Last => order.len(),
+        };
+        order.insert(at, (place, command));
+    }
+    order.into_iter().enumerate().fold(parent, |parent, (i, (_, command))| parent.subcommand(command.display_order(i)))
+}
+
+/// The registered subcommands with their places, for [`arrange`].
+pub(crate) fn placed() -> Vec<(Place, clap::Command)> {
+    SUBCOMMANDS.all().into_iter().map(|s| (s.place(), s.command())).collect()
+}

@@ -3,18 +3,19 @@
 //!
 //! Contract: every point is a single-cluster point resolved by
 //! [`SinglePoint::resolve`], exactly as a config point with the same settings
-//! (same id, same stored rows), and runs on the sweep executor.
+//! (same id, same stored rows), and runs on the sweep executor
+//! ([`crate::cli::points`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::cli::emit;
-use crate::cli::options::{PrepareOptions, StoreOptions, strategy_parser, threads};
-use crate::experiment::config::Experiment;
-use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
+use crate::cli::options::StoreOptions;
+use crate::cli::points::execute_with;
+use crate::cli::single::options::{FailureModelArg, PrepareOptions, strategy_parser};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::kinds::single::{SinglePoint, default_failures};
 use crate::experiment::point::Point;
@@ -33,33 +34,6 @@ use crate::workload::WorkloadSource;
 use crate::workload::failures::FailureSource;
 use crate::workload::reservations::{ReservationConfig, ReservationOption};
 use crate::workload::synthetic::SyntheticConfig;
-
-/// `--failures` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum FailureModelArg {
-    /// Replay the LANL failure log (systems 18 and 19) onto the nodes.
-    Lanl,
-    /// No node failures.
-    None,
-    /// Exponential up and repair times with the LANL mean rates.
-    Poisson,
-    /// Weibull up times (shape 0.7) with the LANL mean rates.
-    Weibull,
-    /// Hyper-exponential up times with the LANL mean rates.
-    Hyperexp,
-}
-
-impl FailureModelArg {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            FailureModelArg::Lanl => "lanl",
-            FailureModelArg::None => "none",
-            FailureModelArg::Poisson => "poisson",
-            FailureModelArg::Weibull => "weibull",
-            FailureModelArg::Hyperexp => "hyperexp",
-        }
-    }
-}
 
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
@@ -405,40 +379,6 @@ pub(crate) fn run_driven(
 
 /// PoF_max values `slasim run` sweeps when none is given.
 const DEFAULT_POF_CURVE: [f64; 3] = [0.1, 0.3, 0.5];
-
-/// Hands the command line's points (each with a label) to the sweep executor
-/// as an experiment; returns what it did and the points' ids, in order.
-pub fn execute(
-    points: &[(Point, String)],
-    jobs: Option<usize>,
-    db: &std::path::Path,
-    command: &str,
-) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
-    execute_with(points, jobs, db, command, Inputs::default(), None)
-}
-
-/// [`execute`] with traces already parsed (see [`run_sweep_with`]) and,
-/// from an embedding program, its interrupt counter (no Ctrl-C handler, no
-/// progress bar).
-fn execute_with(
-    points: &[(Point, String)],
-    jobs: Option<usize>,
-    db: &std::path::Path,
-    command: &str,
-    parsed: Inputs,
-    interrupts: Option<Arc<AtomicUsize>>,
-) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
-    let ids: Vec<i64> = points.iter().map(|(p, _)| p.id().map(|id| id.run_id)).collect::<Result<_, _>>()?;
-    let name = command.trim_start_matches("slasim ").replace(' ', "-");
-    let experiment = Experiment::from_points(&name, command, points.iter().cloned())?;
-    let options = SweepOptions {
-        threads: threads(jobs),
-        shard: None,
-        progress: interrupts.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()),
-        interrupts: Some(interrupts.unwrap_or_else(crate::cli::sweep::interrupt_counter)),
-    };
-    Ok((run_sweep_with(&experiment, db, &options, parsed)?, ids))
-}
 
 /// Checks what the classic modes cannot take, and the trace's lines: a job
 /// with no processor count or a negative run time is an error naming its

@@ -1,4 +1,9 @@
 //! `slasim trace …`: workload and failure-stream inspection and export.
+//!
+//! Contract: inputs are read by the loaders and the preparation a run uses
+//! (`trace prepare` shows the batteries `slasim run` with the same flags
+//! simulates); results go to stdout or the `--out` file; an unreadable input
+//! is an error naming it.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -6,10 +11,8 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::cli::options::PrepareOptions;
-use crate::cli::run::FailureModelArg;
-
 use crate::cli::emit;
+use crate::cli::single::options::{FailureModelArg, PrepareOptions};
 use crate::trace::resolve_trace;
 use crate::trace::sacct::{self, SacctOptions};
 use crate::trace::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
