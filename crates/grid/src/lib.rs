@@ -57,9 +57,9 @@ pub fn register() -> Result<(), BadName> {
         slasim_core::experiment::kinds::KINDS.register(&kind::GRID)?;
         slasim_core::report::SECTIONS.register(&report::GridSection)?;
         slasim_core::report::gantt::GANTT_SOURCES.register(&gantt::GridGantt)?;
-        slasim_core::cli::list::LISTS.register(&cli::ALGORITHM_LIST)?;
-        slasim_core::cli::list::LISTS.register(&cli::REQUEST_WORKLOAD_LIST)?;
-        slasim_core::cli::subcommand::SUBCOMMANDS.register(&cli::GridSubcommand)?;
+        slasim_core::cli::LISTS.register(&cli::ALGORITHM_LIST)?;
+        slasim_core::cli::LISTS.register(&cli::REQUEST_WORKLOAD_LIST)?;
+        slasim_core::cli::SUBCOMMANDS.register(&cli::GridSubcommand)?;
         Ok(())
     })
     .clone()

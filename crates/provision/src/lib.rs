@@ -70,8 +70,8 @@ pub fn register() -> Result<(), BadName> {
         slasim_core::experiment::kinds::KINDS.register(&kind::pricing::PRICING)?;
         slasim_core::report::SECTIONS.register(&report::ProvisionSection)?;
         slasim_core::report::gantt::GANTT_SOURCES.register(&gantt::ProvisionGantt)?;
-        slasim_core::cli::list::LISTS.register(&cli::METHODS)?;
-        slasim_core::cli::subcommand::SUBCOMMANDS.register(&cli::ProvisionSubcommand)?;
+        slasim_core::cli::LISTS.register(&cli::METHODS)?;
+        slasim_core::cli::SUBCOMMANDS.register(&cli::ProvisionSubcommand)?;
         Ok(())
     })
     .clone()

@@ -43,7 +43,7 @@ pub fn register() -> Result<(), BadName> {
     DONE.get_or_init(|| {
         slasim_core::experiment::kinds::KINDS.register(&kind::SLURM)?;
         slasim_core::report::SECTIONS.register(&report::SlurmSection)?;
-        slasim_core::cli::subcommand::SUBCOMMANDS.register(&cli::SlurmSubcommand)?;
+        slasim_core::cli::SUBCOMMANDS.register(&cli::SlurmSubcommand)?;
         Ok(())
     })
     .clone()

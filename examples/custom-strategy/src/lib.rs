@@ -7,7 +7,7 @@ pub mod dice;
 pub mod sjf_backfilling;
 pub mod unshuffled;
 
-use slasim::cli::subcommand::SUBCOMMANDS;
+use slasim::cli::SUBCOMMANDS;
 use slasim::experiment::kinds::KINDS;
 use slasim::grid::algorithm::{ALGORITHMS, AlgorithmInfo};
 use slasim::policy::{Reads, STRATEGIES, StrategyInfo};

@@ -2,7 +2,7 @@
 //! the tables of the docs' references (a test keeps those equal).
 //!
 //! Contract: the shell lists what every kind has (axes, flags); a kind adds
-//! its lists through [`LISTS`] (the single cluster's are built-in entries
+//! its lists through [`LISTS`](crate::cli::LISTS) (the single cluster's are built-in entries
 //! until it has its own crate): `slasim list NAME`, where its [`Place`] puts
 //! it among the others, printed in the same frame (aligned text or Markdown).
 
@@ -14,7 +14,6 @@ use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
 use crate::cli::subcommand::{Place, arrange};
 use crate::experiment::kinds::KINDS;
-use crate::registry::Registry;
 
 /// `slasim list`'s flags.
 #[derive(Debug, Args)]
@@ -51,7 +50,7 @@ enum ListCommand {
 impl FromArgMatches for ListArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let flags = ListFlags::from_arg_matches(matches)?;
-        let kind = matches.subcommand_name().and_then(|name| LISTS.get(name).ok());
+        let kind = matches.subcommand_name().and_then(|name| crate::cli::LISTS.get(name).ok());
         let list = match kind {
             Some(listing) => Chosen::Kind(*listing),
             None => Chosen::Own(ListCommand::from_arg_matches(matches)?),
@@ -70,7 +69,8 @@ impl Args for ListArgs {
         // The shell's lists, taken from a scratch parent to be arranged.
         let scratch = ListCommand::augment_subcommands(clap::Command::new("list"));
         let own: Vec<clap::Command> = scratch.get_subcommands().cloned().collect();
-        let kinds = LISTS.all().into_iter().map(|l| (l.place(), clap::Command::new(l.name()).about(l.about())));
+        let kinds =
+            crate::cli::LISTS.all().into_iter().map(|l| (l.place(), clap::Command::new(l.name()).about(l.about())));
         // The lists first, then the flags, as clap's derive adds a subcommand
         // field before a later one: the display order counts both, and
         // `--verbose` (the root's first) stays before `--markdown`.
@@ -171,10 +171,6 @@ pub trait Listing: Send + Sync + 'static {
 }
 
 crate::named_trait_objects!(Listing);
-
-/// The lists of kinds: the single cluster's built in (until the kind has its
-/// own crate), then the registered ones.
-pub static LISTS: Registry<&'static dyn Listing> = Registry::new("list", &crate::cli::single::list::BUILTIN);
 
 pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
     let own = match args.list {

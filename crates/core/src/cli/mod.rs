@@ -8,7 +8,7 @@
 //! panics on user input. One concept has one flag name in every command
 //! ([`options::VOCABULARY`]). This shell has the commands of every kind
 //! (sweep, merge, report, …); a kind adds its own commands through
-//! [`subcommand::SUBCOMMANDS`] and its lists through [`list::LISTS`]. The
+//! [`SUBCOMMANDS`] and its lists through [`LISTS`]. The
 //! single cluster's (`run`, `trace`, its lists) are built-in entries of
 //! those registries until the kind has its own crate, so the shell names
 //! none of its modules: the registrations are the only arrows into them.
@@ -31,6 +31,18 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
+use crate::registry::Registry;
+
+/// The subcommands of kinds ([`subcommand::Subcommand`]): the single
+/// cluster's built in (until the kind has its own crate), then the
+/// registered ones. Held here, above the modules that implement it, so that
+/// the built-in entry is no import cycle.
+pub static SUBCOMMANDS: Registry<&'static dyn subcommand::Subcommand> = Registry::new("subcommand", &single::BUILTIN);
+
+/// The lists of kinds (`slasim list NAME`, [`list::Listing`]): the single
+/// cluster's built in, then the registered ones.
+pub static LISTS: Registry<&'static dyn list::Listing> = Registry::new("list", &single::list::BUILTIN);
+
 /// The version `--version` prints: the package version and the commit it was built from.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SLASIM_GIT_COMMIT"), ")");
 
@@ -49,7 +61,7 @@ pub struct Cli {
 }
 
 // The shell's commands; a kind's (`run`, `trace`, `grid`, …) are in
-// `subcommand::SUBCOMMANDS`. Not a field of `Cli`: `command()` adds them
+// `SUBCOMMANDS`. Not a field of `Cli`: `command()` adds them
 // beside the kinds' in the order the kinds' places ask for. (A `//` comment:
 // clap's derive would take a doc comment for the parent's about.)
 #[derive(Debug, Subcommand)]
@@ -127,8 +139,7 @@ pub fn main() -> ExitCode {
         Err(e) => return refused(e),
     };
     init_logging(matches.get_count("verbose"));
-    let registered =
-        matches.subcommand().and_then(|(name, matched)| Some((subcommand::SUBCOMMANDS.get(name).ok()?, matched)));
+    let registered = matches.subcommand().and_then(|(name, matched)| Some((SUBCOMMANDS.get(name).ok()?, matched)));
     let result = match registered {
         Some((registered, matched)) => registered.run(matched),
         None => match <Command as clap::FromArgMatches>::from_arg_matches(&matches) {

@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::cli::emit;
 use crate::cli::options::DEFAULT_DB;
-use crate::report::single::compare;
+use crate::report::compare;
 use crate::report::{ReportOptions, generate, table};
 
 #[derive(Debug, Args)]

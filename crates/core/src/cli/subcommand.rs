@@ -1,7 +1,7 @@
 //! The subcommands of kinds: the single cluster's built in, those of other
 //! crates registered.
 //!
-//! Contract: a kind registers a [`Subcommand`] in [`SUBCOMMANDS`] before
+//! Contract: a kind registers a [`Subcommand`] in [`SUBCOMMANDS`](crate::cli::SUBCOMMANDS) before
 //! [`crate::cli::main`] runs (the single cluster's are built-in entries
 //! until it has a crate of its own); the command line then has it beside the
 //! shell's commands (in `--help`, completions, the manual pages and the
@@ -11,8 +11,6 @@
 //! is one `error: …` paragraph and exit status 1.
 
 use std::process::ExitCode;
-
-use crate::registry::Registry;
 
 /// A subcommand of the `slasim` command line.
 pub trait Subcommand: Send + Sync + 'static {
@@ -33,10 +31,6 @@ pub trait Subcommand: Send + Sync + 'static {
 }
 
 crate::named_trait_objects!(Subcommand);
-
-/// The subcommands of kinds: the single cluster's built in (until the kind
-/// has its own crate), then the registered ones.
-pub static SUBCOMMANDS: Registry<&'static dyn Subcommand> = Registry::new("subcommand", &crate::cli::single::BUILTIN);
 
 /// Where a kind's command (or list) stands among its parent's commands: the
 /// order of `--help`, completions, the manual pages and the reference.
@@ -79,5 +73,5 @@ pub(crate) fn arrange(
 
 /// The registered subcommands with their places, for [`arrange`].
 pub(crate) fn placed() -> Vec<(Place, clap::Command)> {
-    SUBCOMMANDS.all().into_iter().map(|s| (s.place(), s.command())).collect()
+    crate::cli::SUBCOMMANDS.all().into_iter().map(|s| (s.place(), s.command())).collect()
 }

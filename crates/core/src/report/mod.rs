@@ -11,9 +11,10 @@
 //! This module is the frame: what a report holds comes from the kinds'
 //! sections ([`section::ReportSection`], registered in [`SECTIONS`]) and
 //! their Gantt sources ([`gantt::GANTT_SOURCES`]), in registration order;
-//! the frame names no kind. The single cluster's part lives in [`single`]
-//! (with the comparison of two stores, [`single::compare()`]) and is a
-//! built-in entry of both registries until that kind leaves this crate.
+//! the frame names no kind. [`compare()`] puts two stores side by side
+//! through the first section that compares stores. The single cluster's part
+//! lives in [`single`] and is a built-in entry of both registries until that
+//! kind leaves this crate.
 
 pub mod gantt;
 pub mod load;
@@ -149,6 +150,17 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
         n_points += section.points;
     }
     Ok(Built { gantt, tables, figures, omitted, n_points })
+}
+
+/// Puts two stores side by side in `out` (`slasim report --compare`): the
+/// first section whose kind compares stores does (today the single cluster's).
+pub fn compare(a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> {
+    for section in SECTIONS.all() {
+        if let Some(compared) = section.compare(a, b, out) {
+            return compared;
+        }
+    }
+    bail!("no kind of point registered here compares stores")
 }
 
 /// One table of the report a store gives, as a Markdown table (header and

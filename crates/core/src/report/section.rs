@@ -51,6 +51,14 @@ pub trait ReportSection: Send + Sync + 'static {
     fn error_context(&self) -> Option<String> {
         Some(format!("building the {} tables", self.name()))
     }
+
+    /// Puts the stores `a` and `b` side by side in `out` (`slasim report
+    /// --compare`), if its kind compares stores; `None` (the default) leaves
+    /// it to the next section.
+    fn compare(&self, a: &Path, b: &Path, out: &Path) -> Option<anyhow::Result<crate::report::ReportSummary>> {
+        let _ = (a, b, out);
+        None
+    }
 }
 
 crate::named_trait_objects!(ReportSection);

@@ -71,6 +71,10 @@ impl ReportSection for SingleClusterSection {
         // Its errors name the store and the table or column they are about.
         None
     }
+
+    fn compare(&self, a: &Path, b: &Path, out: &Path) -> Option<anyhow::Result<crate::report::ReportSummary>> {
+        Some(compare::compare(a, b, out))
+    }
 }
 
 /// The single-cluster tables and figures of a store's points, and the
