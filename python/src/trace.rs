@@ -7,8 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyList;
 use slasim::cli::single::embed::{self, Workload};
 use slasim::store::{Columns, Values};
-use slasim::workload::job::Job;
 use slasim::trace::swf::SwfRecord;
+use slasim::workload::job::Job;
 
 use crate::error::to_py;
 use crate::table::columns;

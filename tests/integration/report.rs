@@ -8,8 +8,8 @@ use std::path::Path;
 
 use polars::prelude::*;
 use rusqlite::{Connection, params};
-use slasim::report::load::Filter;
 use slasim::report::compare;
+use slasim::report::load::Filter;
 use slasim::report::single::load::{load_calibration, load_points};
 use slasim::report::single::tables::{
     agg_rows, aggregates, calibration, checkpoint_table, pof_table, queueing_table, reservation_table, risk_table,
