@@ -16,13 +16,13 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
-use slasim::cluster::bench::{Scenario, simulate};
-use slasim::policy::batsim::protocol::IntervalSet;
-use slasim::policy::batsim::{BatsimConfig, Decision, Event, InProcess, Scheduler, Workload};
-use slasim::policy::{StrategySettings, build};
+use slasim::single::cluster::bench::{Scenario, simulate};
+use slasim::single::policy::batsim::protocol::IntervalSet;
+use slasim::single::policy::batsim::{BatsimConfig, Decision, Event, InProcess, Scheduler, Workload};
+use slasim::single::policy::{StrategySettings, build};
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::prepare::PrepareConfig;
 use slasim::units::{JobId, Time};
-use slasim::workload::failures::FailureStream;
-use slasim::workload::prepare::PrepareConfig;
 use zeromq::{RepSocket, Socket, SocketRecv, SocketSend, ZmqMessage};
 
 /// FCFS on the lowest free machines; answers each request at once.

@@ -6,10 +6,10 @@
 mod common;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::cluster::bench::{Scenario, simulate};
-use slasim::policy::build;
-use slasim::workload::failures::FailureStream;
-use slasim::workload::prepare::PrepareConfig;
+use slasim::single::cluster::bench::{Scenario, simulate};
+use slasim::single::policy::build;
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::prepare::PrepareConfig;
 
 fn full_hpc2n(c: &mut Criterion) {
     let mut group = c.benchmark_group("full HPC2N-2002");

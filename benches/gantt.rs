@@ -9,13 +9,13 @@ mod common;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use slasim::cluster::bench::{Scenario, simulate};
-use slasim::policy::build;
 use slasim::report::gantt::layout::busiest_week;
 use slasim::report::gantt::{Source, layout, render};
-use slasim::report::single::gantt::cluster_band;
-use slasim::workload::failures::FailureStream;
-use slasim::workload::prepare::PrepareConfig;
+use slasim::single::cluster::bench::{Scenario, simulate};
+use slasim::single::policy::build;
+use slasim::single::report::gantt::cluster_band;
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::prepare::PrepareConfig;
 
 fn gantt(c: &mut Criterion) {
     let name = "conservative";

@@ -7,14 +7,14 @@ mod common;
 use common::traces;
 use criterion::{Criterion, criterion_group, criterion_main};
 use slasim::experiment::inputs::Inputs;
-use slasim::experiment::kinds::single;
-use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
-use slasim::policy::Placement;
-use slasim::stats::pos::{Comprehensive, EndCdf, Placement as Place, Predecessor};
-use slasim::workload::WorkloadSource;
-use slasim::workload::failures::FailureSource;
-use slasim::workload::prepare::PrepareConfig;
+use slasim::single::point;
+use slasim::single::point::SinglePoint;
+use slasim::single::policy::Placement;
+use slasim::single::stats::pos::{Comprehensive, EndCdf, Placement as Place, Predecessor};
+use slasim::single::workload::WorkloadSource;
+use slasim::single::workload::failures::FailureSource;
+use slasim::single::workload::prepare::PrepareConfig;
 
 /// A smooth 1000-step PDF.
 fn pdf(shift: f64) -> Vec<f64> {
@@ -58,7 +58,7 @@ fn one_pos(c: &mut Criterion) {
 
 fn ctc_battery(c: &mut Criterion) {
     let point = SinglePoint {
-        strategy: slasim::policy::StrategyRef::named("comprehensive-overbooking").unwrap(),
+        strategy: slasim::single::policy::StrategyRef::named("comprehensive-overbooking").unwrap(),
         placement: Placement::BestFit,
         seed: 1,
         battery: 0,
@@ -76,7 +76,7 @@ fn ctc_battery(c: &mut Criterion) {
     let mut group = c.benchmark_group("CTC-SP2 battery");
     group.sample_size(10);
     group.bench_function("comprehensive-overbooking, 1000 jobs, LANL failures", |b| {
-        b.iter(|| single::run(&inputs, &point).expect("runs"))
+        b.iter(|| point::run(&inputs, &point).expect("runs"))
     });
     group.finish();
 }

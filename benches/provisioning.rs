@@ -16,10 +16,10 @@ use slasim::provision::provisioner::{ProvisionerActor, SubmissionRecord};
 use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
 use slasim::rng::{Stream, stream};
+use slasim::single::workload::WorkloadSource;
+use slasim::single::workload::prepare::Estimates;
 use slasim::threads::Budget;
 use slasim::units::Time;
-use slasim::workload::WorkloadSource;
-use slasim::workload::prepare::Estimates;
 
 /// CTC-SP2 on the thesis' 430 processors (spec §2.6), accurate estimates,
 /// observed by a provisioner at the instants `at(first job, last job)` gives:

@@ -9,13 +9,13 @@ mod common;
 use common::traces;
 use criterion::{Criterion, criterion_group, criterion_main};
 use slasim::experiment::inputs::Inputs;
-use slasim::experiment::kinds::single::{self, SinglePoint};
 use slasim::experiment::point::Point;
-use slasim::policy::Placement;
-use slasim::workload::WorkloadSource;
-use slasim::workload::failures::FailureSource;
-use slasim::workload::prepare::PrepareConfig;
-use slasim::workload::synthetic::SyntheticConfig;
+use slasim::single::point::{self, SinglePoint};
+use slasim::single::policy::Placement;
+use slasim::single::workload::WorkloadSource;
+use slasim::single::workload::failures::FailureSource;
+use slasim::single::workload::prepare::PrepareConfig;
+use slasim::single::workload::synthetic::SyntheticConfig;
 
 const STRATEGIES: [&str; 5] = [
     "conservative-backfilling",
@@ -27,7 +27,7 @@ const STRATEGIES: [&str; 5] = [
 
 fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
     SinglePoint {
-        strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
+        strategy: slasim::single::policy::StrategyRef::named(strategy).unwrap(),
         placement: Placement::BestFit,
         seed: 1,
         battery: 0,
@@ -51,7 +51,7 @@ fn bench_batteries(c: &mut Criterion, group: &str, strategies: &[&str], workload
     group.sample_size(10);
     for point in &points {
         group.bench_function(format!("{}, 1000 jobs, LANL failures", point.strategy), |b| {
-            b.iter(|| single::run(&inputs, point).expect("runs"))
+            b.iter(|| point::run(&inputs, point).expect("runs"))
         });
     }
     group.finish();

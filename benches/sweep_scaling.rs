@@ -12,8 +12,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use slasim::experiment::config::Experiment;
 use slasim::experiment::coordinator::run_points;
 use slasim::experiment::coordinator::{SweepOptions, run_sweep};
-use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
+use slasim::single::point::SinglePoint;
 
 fn experiment() -> Experiment {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

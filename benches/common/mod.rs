@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 
 use slasim::experiment::inputs::Inputs;
-use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
-use slasim::policy::{Placement, StrategySettings};
-use slasim::workload::WorkloadSource;
-use slasim::workload::failures::FailureSource;
-use slasim::workload::job::Job;
-use slasim::workload::prepare::PrepareConfig;
+use slasim::single::point::SinglePoint;
+use slasim::single::policy::{Placement, StrategySettings};
+use slasim::single::workload::WorkloadSource;
+use slasim::single::workload::failures::FailureSource;
+use slasim::single::workload::job::Job;
+use slasim::single::workload::prepare::PrepareConfig;
 
 /// `$SLASIM_TRACE_DIR`, else `../shared/data/traces` next to the crate.
 pub fn traces() -> PathBuf {
@@ -24,7 +24,7 @@ pub fn traces() -> PathBuf {
 /// log `swf/<trace>` prepared by `prepare`, without failures.
 pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Job>, u32, StrategySettings) {
     let point = SinglePoint {
-        strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
+        strategy: slasim::single::policy::StrategyRef::named(strategy).unwrap(),
         placement: Placement::BestFit,
         seed: 1,
         battery: 0,

@@ -3,7 +3,7 @@
 //! Contract: everything here is a thin translation between Python objects
 //! and the `slasim` crate; no model, strategy or store logic lives here. The
 //! command line's parser reads the settings ([`slasim::cli::embed`],
-//! [`slasim::cli::single::embed`]), so names, defaults and messages are the
+//! [`slasim::single::cli::embed`]), so names, defaults and messages are the
 //! CLI's. Tables come back as columns ([`table`]) that the Python side
 //! (`slasim/*.py`) turns into polars DataFrames. Errors from the crate
 //! become `slasim.SlasimError` with the message the command line prints

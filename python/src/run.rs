@@ -19,7 +19,7 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use slasim::cli::embed;
-use slasim::cli::single::embed as single_embed;
+use slasim::single::cli::embed as single_embed;
 
 use crate::error::{SlasimError, to_py};
 use crate::store::rows_of;

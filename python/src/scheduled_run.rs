@@ -17,8 +17,8 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use slasim::cli::single::embed;
-use slasim::policy::batsim::InProcess;
+use slasim::single::cli::embed;
+use slasim::single::policy::batsim::InProcess;
 
 use crate::error::to_py;
 use crate::scheduler::{PyScheduler, Raised};

@@ -40,8 +40,8 @@ use std::sync::{Arc, Mutex};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
-use slasim::policy::batsim::protocol::IntervalSet;
-use slasim::policy::batsim::{Decision, Event, Scheduler, Workload};
+use slasim::single::policy::batsim::protocol::IntervalSet;
+use slasim::single::policy::batsim::{Decision, Event, Scheduler, Workload};
 use slasim::units::{JobId, NodeId, Time};
 
 use crate::error::SlasimError;
@@ -79,7 +79,7 @@ impl Job {
     /// Its delay profile's name (`delay<run time>`), as Batsim announces it.
     #[getter]
     fn profile(&self) -> String {
-        slasim::workload::batsim::delay_profile_name(self.runtime)
+        slasim::single::workload::batsim::delay_profile_name(self.runtime)
     }
 
     fn __repr__(&self) -> String {

@@ -5,10 +5,10 @@ use std::ffi::OsString;
 
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use slasim::cli::single::embed::{self, Workload};
+use slasim::single::cli::embed::{self, Workload};
+use slasim::single::workload::job::Job;
 use slasim::store::{Columns, Values};
 use slasim::trace::swf::SwfRecord;
-use slasim::workload::job::Job;
 
 use crate::error::to_py;
 use crate::table::columns;

@@ -4,9 +4,9 @@
 //! that change nothing.
 
 use slasim::experiment::inputs::Inputs;
-use slasim::experiment::kinds::single::{SinglePoint, run};
 use slasim::experiment::point::Point;
 use slasim::gym::admission::{AdmissionEnv, DEFAULT_CONFIG};
+use slasim::single::point::{SinglePoint, run};
 
 /// The default config with `placement` and PoF_max set.
 fn config(placement: &str, pof_max: f64) -> String {

@@ -125,15 +125,6 @@ fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
 /// sources are under `src`. A child module may use what its enclosing
 /// modules define (it is part of them): those arrows are left out.
 fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    graph_with(src, false)
-}
-
-/// [`graph_of`] without the files' `#[cfg(test)] mod tests` blocks.
-fn graph_of_code(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    graph_with(src, true)
-}
-
-fn graph_with(src: &Path, code_only: bool) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
     sources(src, &mut files);
     let mut graph = BTreeMap::new();
@@ -147,10 +138,6 @@ fn graph_with(src: &Path, code_only: bool) -> BTreeMap<String, BTreeSet<String>>
             .map(|l| l.split("//").next().unwrap_or(""))
             .collect::<Vec<_>>()
             .join("\n");
-        let text = match text.find("#[cfg(test)]\nmod tests") {
-            Some(at) if code_only => text[..at].to_string(),
-            _ => text,
-        };
         let mut to = BTreeSet::new();
         for segments in named_paths(&text, &module) {
             let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
@@ -169,17 +156,19 @@ fn graph_with(src: &Path, code_only: bool) -> BTreeMap<String, BTreeSet<String>>
 }
 
 /// The workspace's crates, from the bottom up: (directory, package, level).
-/// A crate may depend only on crates of a lower level: the kind crates
-/// (level 2) on the engine and the kernel, never on one another.
-const CRATES: [(&str, &str, usize); 8] = [
+/// A crate may depend only on crates of a lower level: the kind crates on
+/// the engine and the kernel; those built on the single cluster's model (the
+/// Grid, provisioning and pricing, the environments) on its crate too.
+const CRATES: [(&str, &str, usize); 9] = [
     ("crates/sim", "slasim-sim", 0),
     ("crates/core", "slasim-core", 1),
-    ("crates/grid", "slasim-grid", 2),
-    ("crates/provision", "slasim-provision", 2),
+    ("crates/single", "slasim-single", 2),
     ("crates/slurm", "slasim-slurm", 2),
-    ("crates/gym", "slasim-gym", 2),
-    (".", "slasim", 3),
-    ("examples/custom-strategy", "slasim-custom-strategy", 4),
+    ("crates/grid", "slasim-grid", 3),
+    ("crates/provision", "slasim-provision", 3),
+    ("crates/gym", "slasim-gym", 3),
+    (".", "slasim", 4),
+    ("examples/custom-strategy", "slasim-custom-strategy", 5),
 ];
 
 /// The slasim packages in `[dependencies]` of `dir/Cargo.toml`.
@@ -219,9 +208,9 @@ fn the_architecture_page_draws_the_crates_as_cargo_does() {
     assert_eq!(drawn, manifests, "architecture.md's cargo tree block against the manifests");
 }
 
-/// The engine crate's graph (the kinds still inside it included).
+/// The single-cluster kind's graph.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src"))
+    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/single/src"))
 }
 
 /// The slasim packages a crate's manifest (`dir/Cargo.toml`) depends on, in
@@ -242,8 +231,8 @@ fn slasim_dependencies(dir: &str) -> Vec<String> {
 fn no_crate_depends_on_one_above_it() {
     // The compiler holds each border: a crate can name only the crates its
     // manifest lists, and every one listed is below it. So the kernel names
-    // no domain, the engine no kind of its own crate (Slurm), and a kind
-    // crate no other kind crate.
+    // no domain, the engine no kind, Slurm no other kind, and a kind crate
+    // only the single cluster it is built on.
     let level = |package: &str| CRATES.iter().find(|(_, p, _)| *p == package).map(|c| c.2);
     for (dir, package, at) in CRATES {
         for dep in slasim_dependencies(dir) {
@@ -254,10 +243,11 @@ fn no_crate_depends_on_one_above_it() {
     // The test reads the manifests: it must see the real arrows.
     assert_eq!(slasim_dependencies("crates/sim"), Vec::<String>::new());
     assert_eq!(slasim_dependencies("crates/core"), ["slasim-sim"]);
-    assert_eq!(slasim_dependencies("crates/grid"), ["slasim-core"]);
-    assert_eq!(slasim_dependencies("crates/provision"), ["slasim-core"]);
+    assert_eq!(slasim_dependencies("crates/single"), ["slasim-core"]);
+    assert_eq!(slasim_dependencies("crates/grid"), ["slasim-core", "slasim-single"]);
+    assert_eq!(slasim_dependencies("crates/provision"), ["slasim-core", "slasim-single"]);
     assert_eq!(slasim_dependencies("crates/slurm"), ["slasim-core", "slasim-sim"]);
-    assert_eq!(slasim_dependencies("crates/gym"), ["slasim-core", "slasim-sim"]);
+    assert_eq!(slasim_dependencies("crates/gym"), ["slasim-core", "slasim-single", "slasim-sim"]);
     // Every member is in the list (a new crate gets its place in it).
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml")).unwrap().parse().unwrap();
@@ -267,8 +257,21 @@ fn no_crate_depends_on_one_above_it() {
     listed.sort_unstable();
     known.sort_unstable();
     assert_eq!(listed, known);
-    // And the kernel's and Slurm's files live in their crates alone.
+    // And the kernel's and the kinds' files live in their crates alone.
     let moved = [
+        "crates/core/src/workload",
+        "crates/core/src/stats",
+        "crates/core/src/plan",
+        "crates/core/src/cluster",
+        "crates/core/src/policy",
+        "crates/core/src/experiment/kinds/single.rs",
+        "crates/core/src/experiment/kinds/single_kind.rs",
+        "crates/core/src/experiment/summary.rs",
+        "crates/core/src/store/tables/run.rs",
+        "crates/core/src/store/tables/points.rs",
+        "crates/core/src/store/writer/single.rs",
+        "crates/core/src/report/single",
+        "crates/core/src/cli/single",
         "crates/core/src/sim",
         "crates/core/src/units.rs",
         "crates/core/src/slurm",
@@ -295,101 +298,6 @@ fn arrows(graph: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> V
         .collect()
 }
 
-/// The single-cluster kind's files in the engine crate: its domain, its
-/// point kind and summary, its tables and writer. They are to leave it for
-/// a crate of their own; until then, the engine's machinery names none.
-const SINGLE_CLUSTER: [&str; 13] = [
-    "workload/",
-    "stats/",
-    "plan/",
-    "cluster/",
-    "policy/",
-    "experiment/kinds/single.rs",
-    "experiment/kinds/single_kind.rs",
-    "experiment/summary.rs",
-    "store/tables/run.rs",
-    "store/tables/points.rs",
-    "store/writer/single.rs",
-    "report/single/",
-    "cli/single/",
-];
-
-#[test]
-fn the_engines_machinery_names_no_single_cluster_module() {
-    // Their unit tests may run single-cluster points: only code is checked.
-    let graph = graph_of_code(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src"));
-    let engine = |f: &str| {
-        [
-            "experiment/",
-            "store/",
-            "trace/",
-            "metrics.rs",
-            "report/",
-            "cli/",
-            "registry.rs",
-            "setting.rs",
-            "threads.rs",
-            "rng.rs",
-        ]
-        .iter()
-        .any(|e| f.starts_with(e))
-            && !SINGLE_CLUSTER.iter().any(|s| f.starts_with(s))
-    };
-    // The built-in kind's registrations: its point kind among the kinds, its
-    // tables among the described ones, its report section and Gantt charts,
-    // its commands and lists.
-    let registrations = [
-        "experiment/kinds/mod.rs -> experiment/kinds/single_kind.rs",
-        "store/tables/mod.rs -> store/tables/points.rs",
-        "store/tables/mod.rs -> store/tables/run.rs",
-        "report/mod.rs -> report/single/mod.rs",
-        "report/gantt/mod.rs -> report/single/gantt.rs",
-        "cli/mod.rs -> cli/single/mod.rs",
-        "cli/mod.rs -> cli/single/list.rs",
-    ];
-    let wrong: Vec<String> = graph
-        .iter()
-        .filter(|(f, _)| engine(f))
-        .flat_map(|(f, to)| {
-            to.iter().filter(|t| SINGLE_CLUSTER.iter().any(|s| t.starts_with(s))).map(move |t| format!("{f} -> {t}"))
-        })
-        .filter(|arrow| !registrations.contains(&arrow.as_str()))
-        .collect();
-    assert!(wrong.is_empty(), "the engine's machinery names the single-cluster kind: {wrong:#?}");
-    for arrow in registrations {
-        let (from, to) = arrow.split_once(" -> ").unwrap();
-        assert!(graph[from].contains(to), "{arrow} is gone: take it out of the list");
-    }
-    // The test reads paths: it sees the kind's own arrows.
-    assert!(graph["experiment/kinds/single_kind.rs"].contains("store/writer/single.rs"));
-    assert!(graph["store/writer/single.rs"].contains("experiment/summary.rs"));
-}
-
-#[test]
-fn the_slurm_kind_names_no_single_cluster_module() {
-    // Slurm shares only the kernel and the engine (its jobs, its sacct
-    // reading and the metrics included); the manifests cannot tell while the
-    // single cluster lives in the engine's crate, so its paths are read.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/slurm");
-    let mut files = Vec::new();
-    sources(&root.join("src"), &mut files);
-    sources(&root.join("tests"), &mut files);
-    let named = |text: &str| {
-        SINGLE_CLUSTER.iter().any(|m| {
-            let path = m.trim_end_matches('/').trim_end_matches(".rs").replace('/', "::");
-            text.contains(&format!("slasim_core::{path}"))
-        })
-    };
-    let wrong: Vec<String> =
-        files.iter().filter(|f| named(&std::fs::read_to_string(f).unwrap())).map(|f| f.display().to_string()).collect();
-    assert!(wrong.is_empty(), "Slurm's files name the single-cluster kind: {wrong:#?}");
-    // The check reads real paths: the Grid's kind names the single cluster.
-    assert!(named(
-        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/grid/src/kind.rs")).unwrap()
-    ));
-    assert!(files.len() > 10);
-}
-
 #[test]
 fn no_arrow_runs_up_from_the_cluster_or_the_workload() {
     // The cluster is mechanics: the Grid attaches its services from outside
@@ -412,9 +320,15 @@ fn no_model_names_the_actor_runtime() {
     // plain type.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut naming = Vec::new();
-    for dir in
-        ["crates/core/src", "crates/grid/src", "crates/provision/src", "crates/slurm/src", "crates/gym/src", "src"]
-    {
+    for dir in [
+        "crates/core/src",
+        "crates/single/src",
+        "crates/grid/src",
+        "crates/provision/src",
+        "crates/slurm/src",
+        "crates/gym/src",
+        "src",
+    ] {
         let mut files = Vec::new();
         sources(&root.join(dir), &mut files);
         files.sort();
@@ -428,11 +342,11 @@ fn no_model_names_the_actor_runtime() {
     assert_eq!(naming, ["crates/core/src/experiment/coordinator.rs"], "files naming kameo");
 }
 
-/// The engine crate's files under `dir` whose text (comments included)
-/// contains `needle`, ignoring case.
+/// The single-cluster kind's files under `dir` whose text (comments
+/// included) contains `needle`, ignoring case.
 fn files_naming(dir: &str, needle: &str) -> Vec<String> {
     let mut files = Vec::new();
-    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src").join(dir), &mut files);
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/single/src").join(dir), &mut files);
     files
         .into_iter()
         .filter(|f| std::fs::read_to_string(f).unwrap().to_lowercase().contains(needle))

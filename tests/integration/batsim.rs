@@ -14,13 +14,13 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use slasim::cluster::bench::{Scenario, simulate};
-use slasim::policy::batsim::BatsimConfig;
-use slasim::policy::{Placement, StrategySettings};
 use slasim::sim::kernel::SimError;
+use slasim::single::cluster::bench::{Scenario, simulate};
+use slasim::single::policy::batsim::BatsimConfig;
+use slasim::single::policy::{Placement, StrategySettings};
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::job::Job;
 use slasim::units::Time;
-use slasim::workload::failures::FailureStream;
-use slasim::workload::job::Job;
 use zeromq::{RepSocket, Socket, SocketRecv, SocketSend, ZmqMessage};
 
 /// What a test scheduler does with one request: a reply, or no reply at all.
@@ -117,7 +117,7 @@ fn fcfs(capacity: u32) -> Answer {
             for n in &nodes {
                 free.remove(n);
             }
-            let alloc = slasim::policy::batsim::protocol::IntervalSet::from_nodes(&nodes).to_string();
+            let alloc = slasim::single::policy::batsim::protocol::IntervalSet::from_nodes(&nodes).to_string();
             out.push(execute(now, &id, &alloc));
             allocs.insert(id, nodes);
         }
@@ -148,9 +148,13 @@ fn settings(batsim: Option<BatsimConfig>) -> StrategySettings {
     StrategySettings { batsim: batsim.map(Arc::new), ..common::settings("fcfs", Placement::BestFit, &[], 0.1) }
 }
 
-fn run_batsim(endpoint: &str, timeout: f64, jobs: Vec<Job>) -> Result<slasim::cluster::bench::Simulated, SimError> {
+fn run_batsim(
+    endpoint: &str,
+    timeout: f64,
+    jobs: Vec<Job>,
+) -> Result<slasim::single::cluster::bench::Simulated, SimError> {
     let config = BatsimConfig { endpoint: Some(endpoint.to_string()), timeout, ..BatsimConfig::default() };
-    let strategy = slasim::policy::build("batsim", &settings(Some(config)), 4).unwrap();
+    let strategy = slasim::single::policy::build("batsim", &settings(Some(config)), 4).unwrap();
     simulate(Scenario::new(4, jobs, FailureStream::none(4), strategy))
 }
 
@@ -158,14 +162,14 @@ fn run_batsim(endpoint: &str, timeout: f64, jobs: Vec<Job>) -> Result<slasim::cl
 fn a_correct_fcfs_gives_the_builtin_schedule_and_batsim_messages() {
     let scheduler = TestScheduler::start(fcfs(4));
     let ours = run_batsim(&scheduler.endpoint, 10.0, jobs()).unwrap();
-    let builtin = slasim::policy::build("fcfs", &settings(None), 4).unwrap();
+    let builtin = slasim::single::policy::build("fcfs", &settings(None), 4).unwrap();
     let theirs = simulate(Scenario::new(4, jobs(), FailureStream::none(4), builtin)).unwrap();
-    let starts = |s: &slasim::cluster::bench::Simulated| {
+    let starts = |s: &slasim::single::cluster::bench::Simulated| {
         s.cluster.records.iter().map(|(_, r)| (r.actual_start, r.actual_end, r.outcome)).collect::<Vec<_>>()
     };
     assert_eq!(starts(&ours), starts(&theirs));
     // The wide job was rejected, and by the scheduler.
-    assert_eq!(ours.cluster.records[4].reject_reason, Some(slasim::policy::RejectReason::TooWide));
+    assert_eq!(ours.cluster.records[4].reject_reason, Some(slasim::single::policy::RejectReason::TooWide));
     assert_eq!(common::double_booking(&ours.cluster.executions), None);
     let requests = scheduler.requests();
     let types = |r: &Value| -> Vec<String> {
@@ -338,10 +342,10 @@ fn power_decisions_without_a_power_model_are_refused() {
 
 /// 4 nodes: idle 100 W, busy 200 W, sleep 10 W; switching off 5 s at 10 W,
 /// on 20 s at 20 W; 3 computing pstates (sleep is pstate 3).
-fn power_model() -> slasim::cluster::energy::EnergyConfig {
-    let mut model = slasim::cluster::energy::EnergyConfig::watts(100.0, 200.0, 0.0);
+fn power_model() -> slasim::single::cluster::energy::EnergyConfig {
+    let mut model = slasim::single::cluster::energy::EnergyConfig::watts(100.0, 200.0, 0.0);
     model.compute_pstates = 3;
-    model.sleep = Some(slasim::cluster::energy::SleepState {
+    model.sleep = Some(slasim::single::cluster::energy::SleepState {
         watts: 10.0,
         switch_off_seconds: 5,
         switch_off_joules: 50.0,
@@ -355,14 +359,14 @@ fn run_powered(
     endpoint: &str,
     jobs: Vec<Job>,
     state_as_number: bool,
-) -> Result<slasim::cluster::bench::Simulated, SimError> {
+) -> Result<slasim::single::cluster::bench::Simulated, SimError> {
     let config = BatsimConfig {
         endpoint: Some(endpoint.to_string()),
         timeout: 10.0,
         state_as_number,
         ..BatsimConfig::default()
     };
-    let strategy = slasim::policy::build("batsim", &settings(Some(config)), 4).unwrap();
+    let strategy = slasim::single::policy::build("batsim", &settings(Some(config)), 4).unwrap();
     let mut scenario = Scenario::new(4, jobs, FailureStream::none(4), strategy);
     scenario.energy = Some(power_model());
     simulate(scenario)
@@ -406,7 +410,7 @@ fn sleeper_jobs() -> Vec<Job> {
 
 #[test]
 fn nodes_switch_off_and_on_with_resource_state_changed() {
-    use slasim::cluster::power::PowerState;
+    use slasim::single::cluster::power::PowerState;
     let scheduler = TestScheduler::start(sleeper());
     let s = run_powered(&scheduler.endpoint, sleeper_jobs(), false).unwrap();
     let requests = scheduler.requests();
@@ -677,9 +681,9 @@ fn batsim_workloads_round_trip_through_the_simulation() {
 
 #[test]
 fn job_tables_come_from_simulate() {
-    let builtin = slasim::policy::build("fcfs", &settings(None), 4).unwrap();
+    let builtin = slasim::single::policy::build("fcfs", &settings(None), 4).unwrap();
     let s = simulate(Scenario::new(4, jobs(), FailureStream::none(4), builtin)).unwrap();
-    let table = slasim::report::single::batsim_jobs::job_table(&s.cluster.records, &s.cluster.executions);
+    let table = slasim::single::report::batsim_jobs::job_table(&s.cluster.records, &s.cluster.executions);
     let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 13);
     assert!(rows.iter().all(|r| r.len() == 24));
@@ -709,7 +713,7 @@ fn job_tables_come_from_simulate() {
     let mut edges: Vec<(i64, i64)> = Vec::new();
     for r in &rows[1..] {
         if let (Ok(s), Ok(f)) = (r[8].parse::<i64>(), r[10].parse::<i64>()) {
-            let n: i64 = slasim::policy::batsim::protocol::IntervalSet::parse(r[14]).unwrap().len() as i64;
+            let n: i64 = slasim::single::policy::batsim::protocol::IntervalSet::parse(r[14]).unwrap().len() as i64;
             edges.push((s, n));
             edges.push((f, -n));
         }
@@ -724,12 +728,12 @@ fn job_tables_come_from_simulate() {
 
 #[test]
 fn machine_failures_are_batsim_machine_events_and_down_machines_are_refused() {
-    use slasim::workload::failures::{NodeEvent, NodeEventKind};
+    use slasim::single::workload::failures::{NodeEvent, NodeEventKind};
     // The Rust FCFS ignores machine events: it frees machine 3 when job 1
     // fails on it and later starts a job there while it is still down.
     let scheduler = TestScheduler::start(fcfs(4));
     let config = BatsimConfig { endpoint: Some(scheduler.endpoint.clone()), timeout: 10.0, ..BatsimConfig::default() };
-    let strategy = slasim::policy::build("batsim", &settings(Some(config)), 4).unwrap();
+    let strategy = slasim::single::policy::build("batsim", &settings(Some(config)), 4).unwrap();
     let failures = FailureStream {
         nodes: 4,
         events: vec![
@@ -744,7 +748,7 @@ fn machine_failures_are_batsim_machine_events_and_down_machines_are_refused() {
     // The event itself: the message at t = 5.
     let scheduler = TestScheduler::start(fcfs(4));
     let config = BatsimConfig { endpoint: Some(scheduler.endpoint.clone()), timeout: 10.0, ..BatsimConfig::default() };
-    let strategy = slasim::policy::build("batsim", &settings(Some(config)), 4).unwrap();
+    let strategy = slasim::single::policy::build("batsim", &settings(Some(config)), 4).unwrap();
     let jobs = vec![Job::without_sla(0, 0, 1, 100, 50)];
     let failures = FailureStream {
         nodes: 4,

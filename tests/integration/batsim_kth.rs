@@ -22,14 +22,14 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Instant;
 
-use slasim::cluster::ExecutionRecord;
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::policy::batsim::BatsimConfig;
-use slasim::policy::{Placement, StrategySettings};
-use slasim::workload::WorkloadSource;
-use slasim::workload::failures::FailureStream;
-use slasim::workload::job::Job;
-use slasim::workload::prepare::PrepareConfig;
+use slasim::single::cluster::ExecutionRecord;
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::policy::batsim::BatsimConfig;
+use slasim::single::policy::{Placement, StrategySettings};
+use slasim::single::workload::WorkloadSource;
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::job::Job;
+use slasim::single::workload::prepare::PrepareConfig;
 
 /// The virtual environment with pybatsim; panics, naming the install
 /// command, when it is not there.
@@ -199,7 +199,7 @@ fn kth_schedulers_compared() {
     println!("KTH-SP2, the first {} jobs", jobs.len());
     let base = common::settings("fcfs", Placement::BestFit, &[], 0.1);
     let run = |name: &str, settings: &StrategySettings| {
-        let strategy = slasim::policy::build(name, settings, capacity).unwrap();
+        let strategy = slasim::single::policy::build(name, settings, capacity).unwrap();
         let clock = Instant::now();
         let s = simulate(Scenario::new(capacity, jobs.clone(), FailureStream::none(capacity), strategy));
         (s, clock.elapsed().as_secs_f64())

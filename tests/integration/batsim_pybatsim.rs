@@ -22,11 +22,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
-use slasim::cluster::bench::{Scenario, simulate};
-use slasim::policy::batsim::BatsimConfig;
-use slasim::policy::{Placement, StrategySettings};
-use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
-use slasim::workload::job::Job;
+use slasim::single::cluster::bench::{Scenario, simulate};
+use slasim::single::policy::batsim::BatsimConfig;
+use slasim::single::policy::{Placement, StrategySettings};
+use slasim::single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+use slasim::single::workload::job::Job;
 
 /// The virtual environment with pybatsim and evalys; panics, naming the
 /// install command, when they are not there.
@@ -261,7 +261,7 @@ fn a_scheduler_that_crashes_mid_run_is_an_error_with_its_last_words() {
     };
     let settings =
         StrategySettings { batsim: Some(Arc::new(config)), ..common::settings("fcfs", Placement::BestFit, &[], 0.1) };
-    let strategy = slasim::policy::build("batsim", &settings, 4).unwrap();
+    let strategy = slasim::single::policy::build("batsim", &settings, 4).unwrap();
     let err =
         simulate(Scenario::new(4, jobs, failures, strategy)).expect_err("easyBackfill cannot take machine events");
     let text = err.to_string();

@@ -5,13 +5,13 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::Outcome;
-use slasim::experiment::summary::RunSummary;
-use slasim::policy::{RejectReason, StrategySettings, build};
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::record::Outcome;
+use slasim::single::policy::{RejectReason, StrategySettings, build};
+use slasim::single::summary::RunSummary;
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::job::{Job, NO_DEADLINE};
 use slasim::units::Time;
-use slasim::workload::failures::FailureStream;
-use slasim::workload::job::{Job, NO_DEADLINE};
 
 /// A job occurring at `o` s on `n` nodes, estimate `x` s, run time `w` s.
 fn job(id: u32, o: Time, n: u32, x: Time, w: Time) -> Job {
@@ -35,8 +35,11 @@ fn job(id: u32, o: Time, n: u32, x: Time, w: Time) -> Job {
 
 /// Every built-in queueing mode that is not an external scheduler's.
 fn queueing_modes() -> Vec<&'static str> {
-    let modes: Vec<_> =
-        slasim::policy::strategy_infos().iter().filter(|s| s.queueing && !s.reads.scheduler).map(|s| s.name).collect();
+    let modes: Vec<_> = slasim::single::policy::strategy_infos()
+        .iter()
+        .filter(|s| s.queueing && !s.reads.scheduler)
+        .map(|s| s.name)
+        .collect();
     assert!(modes.len() >= 13, "the classic modes and the ten priority ones: {modes:?}");
     modes
 }
@@ -197,16 +200,16 @@ proptest! {
 #[test]
 fn classic_modes_on_the_whole_kth_log() {
     use slasim::experiment::inputs::Inputs;
-    use slasim::experiment::kinds::single::SinglePoint;
     use slasim::experiment::point::Point;
-    use slasim::workload::WorkloadSource;
-    use slasim::workload::failures::FailureSource;
-    use slasim::workload::prepare::PrepareConfig;
+    use slasim::single::point::SinglePoint;
+    use slasim::single::workload::WorkloadSource;
+    use slasim::single::workload::failures::FailureSource;
+    use slasim::single::workload::prepare::PrepareConfig;
 
     let mut waits = Vec::new();
     for mode in ["fcfs", "easy", "conservative"] {
         let point = SinglePoint {
-            strategy: slasim::policy::StrategyRef::named(mode).unwrap(),
+            strategy: slasim::single::policy::StrategyRef::named(mode).unwrap(),
             placement: Default::default(),
             seed: 1,
             battery: 0,

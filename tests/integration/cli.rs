@@ -130,7 +130,7 @@ fn run_and_query_the_synthetic_default() {
     // only when named), and the overbooking ones report calibration.
     let (ok, out, err) = run(&args(&[]));
     assert!(ok, "{err}");
-    for info in slasim::policy::strategy_infos() {
+    for info in slasim::single::policy::strategy_infos() {
         assert_eq!(out.contains(&format!("\n{} ", info.name)), !info.queueing, "{}:\n{out}", info.name);
     }
     assert!(out.contains("calibration of overbooked jobs"), "{out}");

@@ -2,9 +2,9 @@
 //! each failure model's defaults, and where errors point.
 
 use slasim::experiment::config::{Experiment, SweepPoint};
-use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::locate::ConfigError;
-use slasim::workload::failures::FailureSource;
+use slasim::single::point::SinglePoint;
+use slasim::single::workload::failures::FailureSource;
 
 const CONFIG: &str = r#"
 name = "t"

@@ -3,7 +3,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slasim::stats::convolution::{Convolver, convolve_direct};
+use slasim::single::stats::convolution::{Convolver, convolve_direct};
 
 fn pdf(max_len: usize) -> impl Strategy<Value = Vec<f64>> {
     prop::collection::vec(0.0..1.0f64, 1..max_len).prop_map(|v| {

@@ -1,14 +1,14 @@
 //! Same settings and seed ⇒ byte-identical stored outcomes, whatever the thread count.
 
 use slasim::experiment::coordinator::run_points;
-use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
-use slasim::policy::{Placement, strategy_names};
+use slasim::single::point::SinglePoint;
+use slasim::single::policy::{Placement, strategy_names};
+use slasim::single::workload::WorkloadSource;
+use slasim::single::workload::failures::FailureSource;
+use slasim::single::workload::prepare::PrepareConfig;
+use slasim::single::workload::synthetic::SyntheticConfig;
 use slasim::store::query;
-use slasim::workload::WorkloadSource;
-use slasim::workload::failures::FailureSource;
-use slasim::workload::prepare::PrepareConfig;
-use slasim::workload::synthetic::SyntheticConfig;
 
 fn points() -> Vec<Point> {
     let workload = WorkloadSource::Synthetic(SyntheticConfig { jobs: 3000, seed: 7, ..SyntheticConfig::default() });
@@ -18,14 +18,14 @@ fn points() -> Vec<Point> {
     let mut points = Vec::new();
     for strategy in strategy_names() {
         // An external scheduler (batsim) has its own determinism test (tests/integration/batsim.rs).
-        if slasim::policy::strategy(strategy).unwrap().reads.scheduler {
+        if slasim::single::policy::strategy(strategy).unwrap().reads.scheduler {
             continue;
         }
         // A classic queueing mode runs the whole log: one battery.
-        let queueing = slasim::policy::strategy(strategy).unwrap().queueing;
+        let queueing = slasim::single::policy::strategy(strategy).unwrap().queueing;
         for battery in 0..if queueing { 1 } else { 4 } {
             let point = SinglePoint {
-                strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
+                strategy: slasim::single::policy::StrategyRef::named(strategy).unwrap(),
                 placement: Placement::BestFit,
                 seed: 3,
                 battery,

@@ -2,12 +2,12 @@
 
 use crate::common;
 
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::energy::EnergyConfig;
-use slasim::cluster::record::Outcome;
-use slasim::policy::{StrategySettings, build};
-use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
-use slasim::workload::job::Job;
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::energy::EnergyConfig;
+use slasim::single::cluster::record::Outcome;
+use slasim::single::policy::{StrategySettings, build};
+use slasim::single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+use slasim::single::workload::job::Job;
 
 const WATTS: EnergyConfig = EnergyConfig::watts(100.0, 250.0, 10.0);
 

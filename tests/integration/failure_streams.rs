@@ -1,7 +1,7 @@
 //! Synthetic failure streams reproduce their model's MTTF and MTTR.
 
+use slasim::single::workload::failures::{FailureSource, empirical_mttf_mttr, synthetic_stream};
 use slasim::units::HOUR;
-use slasim::workload::failures::{FailureSource, empirical_mttf_mttr, synthetic_stream};
 
 #[test]
 fn synthetic_streams_match_lambda_and_mu_within_5_percent() {

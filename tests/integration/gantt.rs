@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use common::slasim;
 use rusqlite::Connection;
 use slasim::experiment::inputs::Inputs;
-use slasim::experiment::kinds::single::{SinglePoint, simulate_with_executions};
 use slasim::experiment::point::Point;
+use slasim::single::point::{SinglePoint, simulate_with_executions};
 
 /// One battery of CTC-SP2 under heuristic overbooking with Poisson node
 /// failures, stored in `dir`; its store and run id.

@@ -6,14 +6,14 @@ use common::{h, job};
 
 use std::sync::Arc;
 
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::{JobRecord, Outcome};
-use slasim::policy::overbooking::{Overbooking, OverbookingConfig, PosAt};
-use slasim::policy::{Placement, StrategySettings, build, strategy};
-use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::record::{JobRecord, Outcome};
+use slasim::single::policy::overbooking::{Overbooking, OverbookingConfig, PosAt};
+use slasim::single::policy::{Placement, StrategySettings, build, strategy};
+use slasim::single::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
 
-use slasim::workload::failures::FailureStream;
-use slasim::workload::job::Job;
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::job::Job;
 
 const LAMBDA_H: f64 = 1.2904e-4;
 const MU_H: f64 = 0.4333;
@@ -87,7 +87,7 @@ fn paper_a_worked_example_anchors_at_0226_with_4_26() {
     let j = rec(&sb, 4);
     assert!(j.accepted && j.overbooked);
     let anchor = j.planned_start.unwrap();
-    let shortened = slasim::policy::comprehensive::shortened(h(5.0), 0.13);
+    let shortened = slasim::single::policy::comprehensive::shortened(h(5.0), 0.13);
     assert_eq!(shortened, 4 * 3600 + 25 * 60 + 30, "d' = ⌈18000/1.13⌉ s = 4:25:30");
     assert_eq!(anchor, h(6.0) - (h(5.0) - shortened), "anchor 02:25:30");
     assert_eq!(j.planned_end, Some(h(10.0)), "killed at 07:00 at the latest");

@@ -5,16 +5,16 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slasim::cluster::ExecutionRecord;
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::energy::{EnergyConfig, SleepState};
-use slasim::cluster::power::{PowerEventRecord, PowerState};
-use slasim::cluster::record::{NodeEventRecord, Outcome};
-use slasim::policy::energy::{EnergyPolicyRef, EnergyPolicySettings, PowerManager};
-use slasim::policy::{Strategy, StrategySettings, build};
+use slasim::single::cluster::ExecutionRecord;
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::energy::{EnergyConfig, SleepState};
+use slasim::single::cluster::power::{PowerEventRecord, PowerState};
+use slasim::single::cluster::record::{NodeEventRecord, Outcome};
+use slasim::single::policy::energy::{EnergyPolicyRef, EnergyPolicySettings, PowerManager};
+use slasim::single::policy::{Strategy, StrategySettings, build};
+use slasim::single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+use slasim::single::workload::job::Job;
 use slasim::units::Time;
-use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
-use slasim::workload::job::Job;
 
 const SLEEP: SleepState = SleepState {
     watts: 5.0,

@@ -14,7 +14,7 @@ use rusqlite::Connection;
 use slasim::report::gantt::layout::OutageKind;
 use slasim::report::gantt::{chart_for_run, for_run};
 use slasim::report::render::number;
-use slasim::report::single::energy::{PowerRow, equal_energy_table, interpolate, pareto_front, power_table};
+use slasim::single::report::energy::{PowerRow, equal_energy_table, interpolate, pareto_front, power_table};
 
 /// (occurrence, processors, estimate, runtime) on 8 nodes: quiet gaps
 /// between bursts, so idle nodes sleep and queued jobs wait for them.

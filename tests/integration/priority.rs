@@ -11,14 +11,14 @@
 
 use crate::common;
 
-use slasim::cluster::bench::{Scenario, simulate};
-use slasim::policy::priority::queueing::PriorityQueueing;
-use slasim::policy::priority::{Key, Priority, Waiting};
-use slasim::policy::{Placement, Strategy, build};
+use slasim::single::cluster::bench::{Scenario, simulate};
+use slasim::single::policy::priority::queueing::PriorityQueueing;
+use slasim::single::policy::priority::{Key, Priority, Waiting};
+use slasim::single::policy::{Placement, Strategy, build};
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::job::Job;
+use slasim::single::workload::prepare::PrepareConfig;
 use slasim::units::Time;
-use slasim::workload::failures::FailureStream;
-use slasim::workload::job::Job;
-use slasim::workload::prepare::PrepareConfig;
 
 /// Jobs (occurrence, processors, estimate, runtime), ids in order.
 fn jobs(spec: &[(Time, u32, Time, Time)]) -> Vec<Job> {
@@ -149,7 +149,7 @@ fn a_job_wider_than_the_machine_is_dropped() {
         let sim = simulate(Scenario::new(4, jobs(&[(0, 5, 10, 10), (0, 4, 10, 10)]), FailureStream::none(4), strategy))
             .unwrap();
         let r = &sim.cluster.records.records;
-        assert_eq!(r[0].reject_reason, Some(slasim::policy::RejectReason::TooWide), "{name}");
+        assert_eq!(r[0].reject_reason, Some(slasim::single::policy::RejectReason::TooWide), "{name}");
         assert_eq!(r[1].actual_start, Some(0), "{name}");
     }
 }
@@ -166,7 +166,7 @@ impl Priority for Arrival {
 /// The first 5,000 jobs of KTH-SP2 as the classic modes run them.
 fn kth() -> (u32, Vec<Job>) {
     let path = common::traces().join("swf/KTH-SP2-1996-2.1-cln.swf.gz");
-    let trace = slasim::workload::load_trace(&path, Default::default()).unwrap();
+    let trace = slasim::single::workload::load_trace(&path, Default::default()).unwrap();
     let prepared = PrepareConfig::default().for_classic_modes().prepare(&trace).unwrap();
     (prepared.capacity, prepared.batteries[0].jobs[..5000].to_vec())
 }

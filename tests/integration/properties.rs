@@ -4,16 +4,16 @@
 use crate::common;
 
 use proptest::prelude::*;
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::Outcome;
-use slasim::experiment::summary::RunSummary;
-use slasim::policy::{Placement, build, strategy, strategy_names};
-use slasim::store::tables::run::RunRow;
-use slasim::store::writer::single::{RunOutput, write_run};
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::record::Outcome;
+use slasim::single::policy::{Placement, build, strategy, strategy_names};
+use slasim::single::summary::RunSummary;
+use slasim::single::tables::run::RunRow;
+use slasim::single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+use slasim::single::workload::job::Job;
+use slasim::single::writer::{RunOutput, write_run};
 use slasim::store::{Store, query};
 use slasim::units::{HOUR, Time};
-use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
-use slasim::workload::job::Job;
 
 #[derive(Debug, Clone)]
 struct Case {

@@ -10,11 +10,11 @@ use polars::prelude::*;
 use rusqlite::{Connection, params};
 use slasim::report::compare;
 use slasim::report::load::Filter;
-use slasim::report::single::load::{load_calibration, load_points};
-use slasim::report::single::tables::{
+use slasim::report::{ReportOptions, generate};
+use slasim::single::report::load::{load_calibration, load_points};
+use slasim::single::report::tables::{
     agg_rows, aggregates, calibration, checkpoint_table, pof_table, queueing_table, reservation_table, risk_table,
 };
-use slasim::report::{ReportOptions, generate};
 use slasim::store::Store;
 
 const TRACE: &str = "/data/swf/CTC-SP2-1996-3.1-cln.swf.gz";

@@ -8,15 +8,15 @@ use crate::common;
 use common::{h, job};
 use proptest::prelude::*;
 
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::{JobRecord, Outcome};
-use slasim::experiment::summary::RunSummary;
-use slasim::policy::overbooking::CheckpointConfig;
-use slasim::policy::{Placement, RejectReason, ReservationHandling, StrategySettings, build};
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::record::{JobRecord, Outcome};
+use slasim::single::policy::overbooking::CheckpointConfig;
+use slasim::single::policy::{Placement, RejectReason, ReservationHandling, StrategySettings, build};
+use slasim::single::summary::RunSummary;
+use slasim::single::workload::failures::FailureStream;
+use slasim::single::workload::job::{Job, NO_DEADLINE};
+use slasim::single::workload::reservations::{MoveGuard, ReservationOption};
 use slasim::units::{HOUR, Time};
-use slasim::workload::failures::FailureStream;
-use slasim::workload::job::{Job, NO_DEADLINE};
-use slasim::workload::reservations::{MoveGuard, ReservationOption};
 
 const CB: &str = "conservative-backfilling";
 const HP: &str = "heuristic-planning";

@@ -8,9 +8,9 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
+use slasim::single::workload::{WorkloadSource, load_trace};
 use slasim::trace::sacct::{SacctOptions, SacctReport, convert_file, is_sacct_file, maps_path};
 use slasim::trace::swf::{LineProblem, ReadOptions, SwfTrace};
-use slasim::workload::{WorkloadSource, load_trace};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sacct").join(name)
@@ -452,7 +452,8 @@ fn every_single_cluster_strategy_runs_on_a_sacct_dump() {
     let db = dir.path().join("all.sqlite");
     // A strategy whose decisions come from an external scheduler (batsim)
     // needs one running: tests/batsim*.rs run those.
-    let strategies: Vec<_> = slasim::policy::strategy_infos().into_iter().filter(|i| !i.reads.scheduler).collect();
+    let strategies: Vec<_> =
+        slasim::single::policy::strategy_infos().into_iter().filter(|i| !i.reads.scheduler).collect();
     assert!(strategies.len() >= 8, "{}", strategies.len());
     for info in &strategies {
         // Oracle PDFs: a whole-log run has no history to learn them from.
@@ -492,7 +493,7 @@ fn every_single_cluster_strategy_runs_on_a_sacct_dump() {
         // planning-based ones run what the preparation keeps: not the two
         // jobs cancelled with run time 0, nor the one without a time limit
         // (UNLIMITED, no estimate to plan with).
-        let queueing = slasim::policy::strategy(strategy).unwrap().queueing;
+        let queueing = slasim::single::policy::strategy(strategy).unwrap().queueing;
         assert_eq!(jobs, if queueing { "16" } else { "13" }, "{strategy}\n{table}");
     }
 }

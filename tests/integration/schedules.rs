@@ -5,12 +5,12 @@ use crate::common;
 
 use common::job;
 
-use slasim::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::cluster::record::{JobRecord, Outcome};
-use slasim::policy::{Placement, build};
+use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::record::{JobRecord, Outcome};
+use slasim::single::policy::{Placement, build};
+use slasim::single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+use slasim::single::workload::job::Job;
 use slasim::units::{HOUR, NodeId, Time};
-use slasim::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
-use slasim::workload::job::Job;
 
 const CB: &str = "conservative-backfilling";
 const HP: &str = "heuristic-planning";

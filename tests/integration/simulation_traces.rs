@@ -3,13 +3,13 @@
 use crate::common;
 
 use slasim::experiment::coordinator::run_points;
-use slasim::experiment::kinds::single::SinglePoint;
 use slasim::experiment::point::Point;
-use slasim::policy::Placement;
-use slasim::policy::overbooking::OverbookingConfig;
-use slasim::workload::WorkloadSource;
-use slasim::workload::failures::FailureSource;
-use slasim::workload::prepare::PrepareConfig;
+use slasim::single::point::SinglePoint;
+use slasim::single::policy::Placement;
+use slasim::single::policy::overbooking::OverbookingConfig;
+use slasim::single::workload::WorkloadSource;
+use slasim::single::workload::failures::FailureSource;
+use slasim::single::workload::prepare::PrepareConfig;
 
 fn ctc_points(strategy: &str, prepare: &PrepareConfig) -> Vec<Point> {
     ctc_points_with(strategy, prepare, FailureSource::None, 0.1)
@@ -19,7 +19,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
     let path = common::traces().join("swf/CTC-SP2-1996-3.1-cln.swf.gz");
     (0..prepare.batteries)
         .map(|battery| SinglePoint {
-            strategy: slasim::policy::StrategyRef::named(strategy).unwrap(),
+            strategy: slasim::single::policy::StrategyRef::named(strategy).unwrap(),
             placement: Placement::BestFit,
             seed: 1,
             battery,

@@ -461,9 +461,9 @@ fn bad_grid_settings_name_the_setting_and_store_nothing() {
 #[test]
 fn the_ablation_configs_sweep_each_candidate() {
     use slasim::experiment::config::Experiment;
-    use slasim::experiment::kinds::single::SinglePoint;
-    use slasim::policy::overbooking::PosAt;
-    use slasim::stats::pdf::Rounding;
+    use slasim::single::point::SinglePoint;
+    use slasim::single::policy::overbooking::PosAt;
+    use slasim::single::stats::pdf::Rounding;
     for name in ["heuristic-ablation-ctc.toml", "heuristic-ablation-sdsc.toml"] {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
         let e = Experiment::load(&path).unwrap();

@@ -57,7 +57,8 @@ proptest! {
 
 #[test]
 fn gzip_and_plain_files_round_trip() {
-    let trace = slasim::workload::synthetic::SyntheticConfig { jobs: 500, ..Default::default() }.generate().unwrap();
+    let trace =
+        slasim::single::workload::synthetic::SyntheticConfig { jobs: 500, ..Default::default() }.generate().unwrap();
     let dir = tempfile::tempdir().unwrap();
     for name in ["w.swf", "w.swf.gz"] {
         let path = dir.path().join(name);

@@ -3,10 +3,10 @@
 
 use crate::common;
 
+use slasim::single::workload::failures::{LANL_FILE, LanlLog};
+use slasim::single::workload::info::TraceInfo;
+use slasim::single::workload::prepare::PrepareConfig;
 use slasim::trace::swf::{ReadOptions, SwfTrace};
-use slasim::workload::failures::{LANL_FILE, LanlLog};
-use slasim::workload::info::TraceInfo;
-use slasim::workload::prepare::PrepareConfig;
 
 /// What SOURCES.md says about a log's runtime estimates (field 9).
 #[derive(Clone, Copy)]

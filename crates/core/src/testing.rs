@@ -8,8 +8,9 @@
 //! be replayed with the same two variables). Failures found once are kept in
 //! the `*.proptest-regressions` files and re-run first.
 //!
-//! Compiled only into tests: the library's unit tests include it as a module,
-//! the integration tests through `tests/common`, a kind crate's tests by path.
+//! Compiled only into tests: no crate's library holds it; the kind crates'
+//! tests and the integration tests (through `tests/common`) include it by
+//! path.
 
 use proptest::test_runner::{Config, RngSeed};
 

@@ -15,13 +15,13 @@ use std::sync::Arc;
 use crate::broker::{BrokerActor, BrokerResult};
 use crate::lrs::{LocalReservations, Lrs, LrsReport};
 use crate::workload::corequest::CoRequest;
-use slasim_core::cluster::{self, ClusterActor, ClusterResult, instant};
-use slasim_core::policy::ReservingStrategy;
 use slasim_core::sim::bench::{Bench, runtime};
 use slasim_core::sim::client::{ClientActor, Submission};
 use slasim_core::sim::kernel::{Class, KernelStats, SimError};
 use slasim_core::units::Time;
-use slasim_core::workload::job::Job;
+use slasim_single::cluster::{self, ClusterActor, ClusterResult, instant};
+use slasim_single::policy::ReservingStrategy;
+use slasim_single::workload::job::Job;
 
 impl Submission for CoRequest {
     const CLASS: Class = instant::REQUEST;

@@ -25,11 +25,11 @@ use crate::request::{Enumeration, StartGrid, Tr, all_trs};
 use crate::search::{Action, Answer, Search, SearchCounters};
 use crate::tree::{TreeCounts, TreeNode, VariantTree};
 use crate::workload::corequest::CoRequest;
-use slasim_core::cluster::instant;
 use slasim_core::sim::kernel::{Model, Outbox};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
 use slasim_core::sim::port::{Input, Output, Receive, Request};
 use slasim_core::units::Time;
+use slasim_single::cluster::instant;
 
 /// A message for the Grid reservation broker.
 #[derive(Debug, Clone, PartialEq)]

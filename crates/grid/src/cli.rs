@@ -15,9 +15,9 @@ use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::options::{StoreOptions, value_enum};
 use slasim_core::cli::points::execute;
 use slasim_core::experiment::point::Point;
-use slasim_core::policy::StrategyRef;
 use slasim_core::store;
-use slasim_core::workload::WorkloadSource;
+use slasim_single::policy::StrategyRef;
+use slasim_single::workload::WorkloadSource;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum GridCommand {
@@ -157,7 +157,7 @@ value_enum!(RequestWorkload {
 /// `grid run --strategy`: the strategies that can run a Grid cluster.
 fn local_scheduler_parser() -> PossibleValuesParser {
     PossibleValuesParser::new(
-        slasim_core::policy::strategy_infos()
+        slasim_single::policy::strategy_infos()
             .into_iter()
             .filter(|s| s.takes_reservations())
             .map(|s| PossibleValue::new(s.name).help(s.description)),

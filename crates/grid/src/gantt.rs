@@ -14,14 +14,14 @@ use anyhow::{Context, bail};
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::kind::{GridPoint, grid_log, run_grid_point};
-use slasim_core::cluster::record::RunRecords;
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
 use slasim_core::report::gantt::layout::{Item, Mark, Source};
 use slasim_core::report::gantt::source::{GanttSource, trace_name};
-use slasim_core::report::single::gantt::{check_agrees, cluster_band};
 use slasim_core::store::has_table;
 use slasim_core::units::Time;
+use slasim_single::cluster::record::RunRecords;
+use slasim_single::report::gantt::{check_agrees, cluster_band};
 
 /// The Gantt charts of Grid runs.
 pub struct GridGantt;

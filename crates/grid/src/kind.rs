@@ -26,15 +26,15 @@ use serde::{Deserialize, Serialize};
 use crate::cost::CostError;
 use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::{Inputs, PointInputError};
-use slasim_core::experiment::kinds::single_kind::WorkloadConfig;
 use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, Summary, axis};
 use slasim_core::experiment::provenance::{code_version, rfc3339};
-use slasim_core::experiment::summary::RunSummary;
-use slasim_core::store::tables::run::RunRow;
-use slasim_core::store::writer::single::{RunOutput, write_run_with};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
+use slasim_single::kind::WorkloadConfig;
+use slasim_single::summary::RunSummary;
+use slasim_single::tables::run::RunRow;
+use slasim_single::writer::{RunOutput, write_run_with};
 
 use crate::algorithm::algorithm;
 use crate::bench::{GridCluster, GridScenario, simulate_grid};
@@ -50,13 +50,13 @@ use crate::tables::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::corequest::CoRequest;
 use crate::workload::coreservations::requests;
 use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows};
-use slasim_core::cluster::record::{JobRecord, RunRecords};
-use slasim_core::policy::{BuildError, StrategyRef};
 use slasim_core::rng::{Stream, stream};
-use slasim_core::workload::WorkloadSource;
-use slasim_core::workload::job::Job;
-use slasim_core::workload::prepare::PrepareConfig;
-use slasim_core::workload::synthetic::SyntheticConfig;
+use slasim_single::cluster::record::{JobRecord, RunRecords};
+use slasim_single::policy::{BuildError, StrategyRef};
+use slasim_single::workload::WorkloadSource;
+use slasim_single::workload::job::Job;
+use slasim_single::workload::prepare::PrepareConfig;
+use slasim_single::workload::synthetic::SyntheticConfig;
 
 /// The resolved settings of one Grid simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -230,7 +230,7 @@ pub struct GridRun {
     /// The Grid tables' rows.
     pub output: GridOutput,
     /// Each cluster's executions (job ids local to the cluster), for Gantt charts.
-    pub executions: Vec<Vec<slasim_core::cluster::ExecutionRecord>>,
+    pub executions: Vec<Vec<slasim_single::cluster::ExecutionRecord>>,
 }
 
 /// Simulates one Grid point.

@@ -49,11 +49,13 @@ use std::sync::OnceLock;
 use slasim_core::registry::BadName;
 
 /// Adds the Grid kind to the engine: its point kind (and so its tables),
-/// its report section, its Gantt charts, its lists and `slasim grid`. Once
-/// per process; later calls return the first one's result.
+/// its report section, its Gantt charts, its lists and `slasim grid`; the
+/// single cluster's first, whose tables hold a Grid point's runs. Once per
+/// process; later calls return the first one's result.
 pub fn register() -> Result<(), BadName> {
     static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
     DONE.get_or_init(|| {
+        slasim_single::register()?;
         slasim_core::experiment::kinds::KINDS.register(&kind::GRID)?;
         slasim_core::report::SECTIONS.register(&report::GridSection)?;
         slasim_core::report::gantt::GANTT_SOURCES.register(&gantt::GridGantt)?;

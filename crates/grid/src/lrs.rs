@@ -36,10 +36,10 @@ use serde::{Deserialize, Serialize};
 use crate::cost::CostTable;
 use crate::request::StartGrid;
 use crate::workload::corequest::RequestId;
-use slasim_core::cluster::Drive;
-use slasim_core::policy::{BacklogJob, Block, Cluster, ReservationService, ReservingStrategy, Strategy};
 use slasim_core::sim::kernel::SimError;
 use slasim_core::units::Time;
+use slasim_single::cluster::Drive;
+use slasim_single::policy::{BacklogJob, Block, Cluster, ReservationService, ReservingStrategy, Strategy};
 
 /// The admission rule a status query asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

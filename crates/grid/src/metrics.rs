@@ -21,9 +21,9 @@
 
 use crate::broker::CoReservationRecord;
 use crate::cost::{Calendar, CostTable};
-use slasim_core::cluster::record::RunRecords;
-use slasim_core::policy::Block;
 use slasim_core::units::Time;
+use slasim_single::cluster::record::RunRecords;
+use slasim_single::policy::Block;
 
 /// Metrics of one request.
 #[derive(Debug, Clone, PartialEq)]
@@ -342,8 +342,8 @@ pub fn summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use slasim_core::cluster::record::JobRecord;
-    use slasim_core::workload::job::Job;
+    use slasim_single::cluster::record::JobRecord;
+    use slasim_single::workload::job::Job;
 
     type Row = (Time, Option<Time>, Option<Time>, u32, Time);
 

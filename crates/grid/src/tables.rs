@@ -15,7 +15,7 @@ use crate::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::workload::corequest::RequestId;
 use slasim_core::store::columns::{Described, Rows, Section, Table, axis, column, detail, metric};
 use slasim_core::store::tables::groups::{PointTables, all, new};
-use slasim_core::store::tables::run::RunRow;
+use slasim_single::tables::run::RunRow;
 
 /// A request and its metrics, for `coreservations` and `subreservations`.
 #[derive(Debug, Clone)]

@@ -7,7 +7,7 @@ use crate::tables::{
     SubreservationRow,
 };
 use slasim_core::store::columns::{insert, insert_all};
-use slasim_core::store::tables::run::RunRow;
+use slasim_single::tables::run::RunRow;
 
 pub(crate) fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> rusqlite::Result<()> {
     let run_id = run.run_id;

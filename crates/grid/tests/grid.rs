@@ -9,10 +9,8 @@ mod testing;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use slasim_core::policy::build_reserving;
 use slasim_core::rng::{Stream, stream};
 use slasim_core::units::Time;
-use slasim_core::workload::job::Job;
 use slasim_grid::algorithm::algorithm;
 use slasim_grid::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
 use slasim_grid::broker::{BrokerActor, BrokerSettings, CoReservationRecord};
@@ -21,6 +19,8 @@ use slasim_grid::lrs::{Lrs, LrsSettings};
 use slasim_grid::metrics::{Prices, WaitIndex, request_metrics};
 use slasim_grid::request::{Enumeration, StartGrid};
 use slasim_grid::workload::corequest::CoRequest;
+use slasim_single::policy::build_reserving;
+use slasim_single::workload::job::Job;
 
 fn job(id: u32, submit: Time, cpus: u32, estimate: Time, runtime: Time) -> Job {
     Job::without_sla(id, submit, cpus, estimate, runtime)

@@ -5,7 +5,7 @@
 //!
 //! Reference: `overbooking-dissertation-spec.md` §3.1, §5.4, §6.1 (the
 //! candidates and their PoS: comprehensive overbooking's,
-//! [`slasim_core::policy::comprehensive::AgentAdmitted`]); the baseline
+//! [`slasim_single::policy::comprehensive::AgentAdmitted`]); the baseline
 //! ([`AdmissionEnv::baseline`]) is the dissertation's acceptance test.
 //!
 //! Contract:
@@ -38,20 +38,20 @@ use std::sync::{Arc, Mutex, PoisonError};
 use anyhow::{Context, anyhow, bail};
 use rand::RngExt;
 
-use slasim_core::cluster::bench::Stepped;
 use slasim_core::experiment::config::Experiment;
 use slasim_core::experiment::inputs::Inputs;
-use slasim_core::experiment::kinds::single::{SinglePoint, scenario_replaced};
 use slasim_core::experiment::point::Point;
-use slasim_core::experiment::summary::RunSummary;
-use slasim_core::policy::Strategy;
-use slasim_core::policy::comprehensive::{Admission, Admitted, AgentAdmitted, Answer, Candidate, Comprehensive};
-use slasim_core::policy::interface::{Cluster, Outcome, Placement};
-use slasim_core::policy::overbooking::Acceptance;
 use slasim_core::rng::{Stream, stream};
-use slasim_core::workload::job::Job;
 use slasim_sim::kernel::Stop;
 use slasim_sim::units::{JobId, Time};
+use slasim_single::cluster::bench::Stepped;
+use slasim_single::point::{SinglePoint, scenario_replaced};
+use slasim_single::policy::Strategy;
+use slasim_single::policy::comprehensive::{Admission, Admitted, AgentAdmitted, Answer, Candidate, Comprehensive};
+use slasim_single::policy::interface::{Cluster, Outcome, Placement};
+use slasim_single::policy::overbooking::Acceptance;
+use slasim_single::summary::RunSummary;
+use slasim_single::workload::job::Job;
 
 /// Features of the arriving job in an observation.
 pub const JOB_FEATURES: usize = 5;
@@ -214,6 +214,8 @@ impl AdmissionEnv {
         if slots == 0 {
             bail!("slots = 0: the environment needs at least one candidate slot");
         }
+        // Its config is a single cluster's: the kind reads it.
+        slasim_single::register()?;
         let experiment = Experiment::parse(file, text)?;
         let count = experiment.points.len();
         let point = experiment

@@ -18,7 +18,7 @@ use slasim_core::sim::bench::{Bench, runtime};
 use slasim_core::sim::client::ClientActor;
 use slasim_core::sim::kernel::{KernelStats, SimError};
 use slasim_core::units::Time;
-use slasim_core::workload::job::Job;
+use slasim_single::workload::job::Job;
 
 /// One provisioning site of a bench.
 pub struct ProvisionSite {

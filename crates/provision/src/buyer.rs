@@ -19,12 +19,12 @@
 
 use crate::pricing::{PolicyAudit, choose};
 use crate::site::{SitePorts, SiteReply, SiteRequest};
-use slasim_core::cluster::instant;
 use slasim_core::sim::kernel::{Model, Outbox, Scheduled};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
 use slasim_core::sim::port::Receive;
 use slasim_core::units::Time;
-use slasim_core::workload::job::Job;
+use slasim_single::cluster::instant;
+use slasim_single::workload::job::Job;
 
 /// A message for a buyer.
 #[derive(Debug, Clone, PartialEq)]

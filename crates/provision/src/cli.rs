@@ -21,7 +21,7 @@ use slasim_core::experiment::point::Point;
 use slasim_core::report::summary::mean_ci;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::store;
-use slasim_core::workload::prepare::Estimates;
+use slasim_single::workload::prepare::Estimates;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum ProvisionCommand {

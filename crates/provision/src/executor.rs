@@ -28,11 +28,11 @@ use crate::plan::{SitePlan, TaskPlacement};
 use crate::pricing::Offer;
 use crate::site::{SitePorts, SiteReply, SiteRequest};
 use crate::workflow::Workflow;
-use slasim_core::cluster::instant;
 use slasim_core::sim::kernel::{Model, Outbox, Scheduled};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
 use slasim_core::sim::port::Receive;
 use slasim_core::units::Time;
+use slasim_single::cluster::instant;
 
 /// A message for an executor.
 #[derive(Debug, Clone, PartialEq)]

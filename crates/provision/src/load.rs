@@ -19,7 +19,7 @@ use rand::RngExt;
 use slasim_core::rng::{Stream, stream};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{DAY, Time};
-use slasim_core::workload::job::Job;
+use slasim_single::workload::job::Job;
 
 /// The shift of the copy: one week.
 pub const WEEK: Time = 7 * DAY;

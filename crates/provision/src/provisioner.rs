@@ -20,13 +20,13 @@ use crate::plan::{HoleCharging, Provisioning, provision_charging};
 use crate::site::{SitePorts, SiteReply, SiteRequest, SlotScheduler};
 use crate::slots::Advertised;
 use crate::workflow::Workflow;
-use slasim_core::cluster::instant;
 use slasim_core::rng::{Stream, stream};
 use slasim_core::sim::kernel::{Model, Outbox, Scheduled, SimError};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
 use slasim_core::sim::port::Receive;
 use slasim_core::threads::Panicked;
 use slasim_core::units::Time;
+use slasim_single::cluster::instant;
 
 /// A message for a provisioner.
 #[derive(Debug, Clone, PartialEq)]

@@ -363,13 +363,13 @@ proptest! {
 }
 
 /// Buyers' jobs from drawn (procs, estimate, runtime, gap) tuples.
-fn buyer_jobs(draw: &[(u32, Time, Time, Time)]) -> Vec<slasim_core::workload::job::Job> {
+fn buyer_jobs(draw: &[(u32, Time, Time, Time)]) -> Vec<slasim_single::workload::job::Job> {
     let mut t = 0;
     draw.iter()
         .enumerate()
         .map(|(i, &(procs, estimate, runtime, gap))| {
             t += gap;
-            slasim_core::workload::job::Job::without_sla(i as u32, t, procs, estimate, runtime)
+            slasim_single::workload::job::Job::without_sla(i as u32, t, procs, estimate, runtime)
         })
         .collect()
 }

@@ -10,9 +10,9 @@ pub mod unshuffled;
 use slasim::cli::SUBCOMMANDS;
 use slasim::experiment::kinds::KINDS;
 use slasim::grid::algorithm::{ALGORITHMS, AlgorithmInfo};
-use slasim::policy::{Reads, STRATEGIES, StrategyInfo};
 use slasim::registry::BadName;
 use slasim::report::SECTIONS;
+use slasim::single::policy::{Reads, STRATEGIES, StrategyInfo};
 
 /// Registers slasim's own kinds, then `sjf-backfilling`, `a3b-unshuffled`
 /// and the `dice` point kind with its report section and subcommand.

@@ -22,7 +22,7 @@
 //!   after every end of the instant). A job is killed at its estimate when
 //!   the setting `kill_at_estimate` is on.
 
-use slasim::policy::{Booking, Cluster, RejectReason, Strategy};
+use slasim::single::policy::{Booking, Cluster, RejectReason, Strategy};
 use slasim::units::{JobId, NodeId, Time};
 
 /// The strategy's state: waiting jobs and running jobs' planned ends.

@@ -34,13 +34,13 @@ pub fn slasim() -> std::process::Command {
 
 use std::sync::Arc;
 
-use slasim::policy::overbooking::{Overbooking, OverbookingConfig};
-use slasim::policy::{Placement, StrategySettings, strategy};
-use slasim::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
-use slasim::stats::pos::Reliability;
+use slasim::single::policy::overbooking::{Overbooking, OverbookingConfig};
+use slasim::single::policy::{Placement, StrategySettings, strategy};
+use slasim::single::stats::pdf::{PdfConfig, PdfSource, RuntimeModel};
+use slasim::single::stats::pos::Reliability;
+use slasim::single::workload::failure_law::FailureLaw;
+use slasim::single::workload::job::Job;
 use slasim::units::Time;
-use slasim::workload::failure_law::FailureLaw;
-use slasim::workload::job::Job;
 
 /// LANL node reliability (λ = 1.2904e-4/h, μ = 0.4333/h).
 pub fn lanl_reliability() -> Reliability {
@@ -107,7 +107,7 @@ pub type Span = (slasim::units::Time, slasim::units::Time);
 
 /// The first node that runs two executions at once, with the two spans;
 /// `None` when no node is double-booked. O(e log e) over all executions.
-pub fn double_booking(executions: &[slasim::cluster::ExecutionRecord]) -> Option<(u32, Span, Span)> {
+pub fn double_booking(executions: &[slasim::single::cluster::ExecutionRecord]) -> Option<(u32, Span, Span)> {
     let mut busy: Vec<(u32, slasim::units::Time, slasim::units::Time)> =
         executions.iter().flat_map(|e| e.nodes.iter().map(move |&n| (n, e.start, e.end))).collect();
     busy.sort_unstable();
@@ -127,6 +127,6 @@ pub fn write_swf(dir: &std::path::Path, capacity: u32, jobs: &[(Time, u32, Time,
 }
 
 /// The single-cluster summary of a point's result (a defect if it has none).
-pub fn summary(result: &slasim::experiment::coordinator::PointResult) -> slasim::experiment::summary::RunSummary {
+pub fn summary(result: &slasim::experiment::coordinator::PointResult) -> slasim::single::summary::RunSummary {
     *result.summary_as().expect("a single-cluster run's summary")
 }

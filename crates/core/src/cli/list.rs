@@ -2,8 +2,7 @@
 //! the tables of the docs' references (a test keeps those equal).
 //!
 //! Contract: the shell lists what every kind has (axes, flags); a kind adds
-//! its lists through [`LISTS`](crate::cli::LISTS) (the single cluster's are built-in entries
-//! until it has its own crate): `slasim list NAME`, where its [`Place`] puts
+//! its lists through [`LISTS`](crate::cli::LISTS): `slasim list NAME`, where its [`Place`] puts
 //! it among the others, printed in the same frame (aligned text or Markdown).
 
 use std::fmt::Write as _;

@@ -8,10 +8,8 @@
 //! panics on user input. One concept has one flag name in every command
 //! ([`options::VOCABULARY`]). This shell has the commands of every kind
 //! (sweep, merge, report, …); a kind adds its own commands through
-//! [`SUBCOMMANDS`] and its lists through [`LISTS`]. The
-//! single cluster's (`run`, `trace`, its lists) are built-in entries of
-//! those registries until the kind has its own crate, so the shell names
-//! none of its modules: the registrations are the only arrows into them.
+//! [`SUBCOMMANDS`] and its lists through [`LISTS`] (the single cluster's
+//! `run`, `trace` and lists too), so the shell names no kind.
 
 pub mod embed;
 mod gantt;
@@ -21,7 +19,6 @@ pub mod points;
 mod query;
 mod reference;
 mod report;
-pub mod single;
 pub mod subcommand;
 pub(crate) mod sweep;
 
@@ -33,15 +30,13 @@ use tracing_subscriber::EnvFilter;
 
 use crate::registry::Registry;
 
-/// The subcommands of kinds ([`subcommand::Subcommand`]): the single
-/// cluster's built in (until the kind has its own crate), then the
-/// registered ones. Held here, above the modules that implement it, so that
-/// the built-in entry is no import cycle.
-pub static SUBCOMMANDS: Registry<&'static dyn subcommand::Subcommand> = Registry::new("subcommand", &single::BUILTIN);
+/// The subcommands of kinds ([`subcommand::Subcommand`]), in the order they
+/// were registered ([`subcommand::Place`] says where each stands).
+pub static SUBCOMMANDS: Registry<&'static dyn subcommand::Subcommand> = Registry::new("subcommand", &[]);
 
-/// The lists of kinds (`slasim list NAME`, [`list::Listing`]): the single
-/// cluster's built in, then the registered ones.
-pub static LISTS: Registry<&'static dyn list::Listing> = Registry::new("list", &single::list::BUILTIN);
+/// The lists of kinds (`slasim list NAME`, [`list::Listing`]), in the order
+/// they were registered.
+pub static LISTS: Registry<&'static dyn list::Listing> = Registry::new("list", &[]);
 
 /// The version `--version` prints: the package version and the commit it was built from.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SLASIM_GIT_COMMIT"), ")");

@@ -30,7 +30,7 @@ pub fn execute(
 /// [`execute`] with inputs already loaded (see [`run_sweep_with`]) and,
 /// from an embedding program, its interrupt counter (no Ctrl-C handler, no
 /// progress bar).
-pub(crate) fn execute_with(
+pub fn execute_with(
     points: &[(Point, String)],
     jobs: Option<usize>,
     db: &std::path::Path,

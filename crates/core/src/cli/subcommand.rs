@@ -1,9 +1,7 @@
-//! The subcommands of kinds: the single cluster's built in, those of other
-//! crates registered.
+//! The subcommands of kinds, registered by their crates.
 //!
 //! Contract: a kind registers a [`Subcommand`] in [`SUBCOMMANDS`](crate::cli::SUBCOMMANDS) before
-//! [`crate::cli::main`] runs (the single cluster's are built-in entries
-//! until it has a crate of its own); the command line then has it beside the
+//! [`crate::cli::main`] runs; the command line then has it beside the
 //! shell's commands (in `--help`, completions, the manual pages and the
 //! reference) where its [`Place`] puts it: by default after them, in
 //! registration order. Its name is its clap command's name. It runs with

@@ -2,11 +2,9 @@
 //! them all.
 //!
 //! Contract: a [`point::Point`] is a point of a registered
-//! [`point::PointKind`] (built in: single-cluster and Grid runs, each
-//! resolved once in its own file under [`kinds`]; the others in their own
-//! crates)
-//! (from the command line or a [`config`] alike; [`locate`] places a
-//! config's errors). The [`coordinator`] runs any
+//! [`point::PointKind`] ([`kinds`]; each kind resolves its points in its
+//! own crate), from the command line or a [`config`] alike ([`locate`]
+//! places a config's errors). The [`coordinator`] runs any
 //! list of points on worker threads within one `--jobs` budget, sharing the
 //! [`inputs`] loaded once; a point's stored outcome depends on the point
 //! alone, never on the number of threads or the order in which points finish.
@@ -21,4 +19,3 @@ pub mod locate;
 pub mod point;
 pub mod provenance;
 pub mod slurm;
-pub mod summary;

@@ -12,16 +12,13 @@
 //! sections ([`section::ReportSection`], registered in [`SECTIONS`]) and
 //! their Gantt sources ([`gantt::GANTT_SOURCES`]), in registration order;
 //! the frame names no kind. [`compare()`] puts two stores side by side
-//! through the first section that compares stores. The single cluster's part
-//! lives in [`single`] and is a built-in entry of both registries until that
-//! kind leaves this crate.
+//! through the first section that compares stores.
 
 pub mod gantt;
 pub mod load;
 pub mod plots;
 pub mod render;
 pub mod section;
-pub mod single;
 pub mod summary;
 pub mod tables;
 
@@ -38,14 +35,9 @@ use crate::report::section::ReportSection;
 use crate::report::tables::Table;
 use render::*;
 
-/// The single cluster's section: the one entry of this registry that lives
-/// in this crate. It comes first, so its maximum-gain table heads the
-/// report, as it did before the kinds had sections.
-static BUILTIN_SECTIONS: [&'static dyn ReportSection; 1] = [&crate::report::single::SingleClusterSection];
-
-/// The report sections: the built-in one, then those registered by kinds of
-/// other crates, in the order they were registered.
-pub static SECTIONS: Registry<&'static dyn ReportSection> = Registry::new("report section", &BUILTIN_SECTIONS);
+/// The report sections of the kinds, in the order they were registered
+/// (the report's order).
+pub static SECTIONS: Registry<&'static dyn ReportSection> = Registry::new("report section", &[]);
 
 /// What to report on.
 #[derive(Debug, Clone)]
@@ -78,7 +70,7 @@ pub struct ReportSummary {
     pub headline: String,
 }
 
-pub(crate) fn prepare_out(out: &Path) -> anyhow::Result<()> {
+pub fn prepare_out(out: &Path) -> anyhow::Result<()> {
     if out.exists() && !out.is_dir() {
         bail!("{}: exists and is not a directory; choose another --out", out.display());
     }

@@ -51,7 +51,7 @@ pub(crate) fn rows(df: &DataFrame) -> Vec<Vec<String>> {
     (0..df.height()).map(|i| df.columns().iter().map(|c| c.get(i).map(cell).unwrap_or_default()).collect()).collect()
 }
 
-pub(crate) fn markdown(table: &Table) -> String {
+pub fn markdown(table: &Table) -> String {
     format!("### {}\n\n{}\n\n{}", table.title, table.note, markdown_rows(table))
 }
 
@@ -95,7 +95,7 @@ pub(crate) fn html_table(table: &Table) -> String {
     s
 }
 
-pub(crate) fn write_table(out: &Path, table: &mut Table) -> anyhow::Result<()> {
+pub fn write_table(out: &Path, table: &mut Table) -> anyhow::Result<()> {
     let base = out.join("tables").join(&table.id);
     std::fs::write(base.with_extension("md"), markdown(table))?;
     let file = File::create(base.with_extension("csv"))?;
@@ -105,13 +105,7 @@ pub(crate) fn write_table(out: &Path, table: &mut Table) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub(crate) fn page(
-    title: &str,
-    intro: &str,
-    tables: &[Table],
-    figures: &[(Figure, String)],
-    gantts: &Gantts,
-) -> String {
+pub fn page(title: &str, intro: &str, tables: &[Table], figures: &[(Figure, String)], gantts: &Gantts) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
@@ -190,7 +184,7 @@ pub(crate) struct GanttFigure {
 /// The Gantt section of a report: its charts and a paragraph saying which
 /// runs and windows they show (and any run that could not be drawn).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Gantts {
+pub struct Gantts {
     pub(crate) charts: Vec<GanttFigure>,
     pub(crate) text: String,
 }

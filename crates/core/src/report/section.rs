@@ -1,8 +1,7 @@
 //! The report sections: what each point kind adds to a report.
 //!
 //! Contract: a kind registers a [`ReportSection`] in
-//! [`crate::report::SECTIONS`] before the report is built (the single
-//! cluster's is a built-in entry there, first, until it leaves this crate);
+//! [`crate::report::SECTIONS`] before the report is built;
 //! [`crate::report::generate`] (and [`crate::report::table`]) call each
 //! section, in registration order, with the store and the report's filter,
 //! and put their tables in that order. A section with nothing to report

@@ -9,12 +9,12 @@
 //!   of a sweep's shards), [`tables`] (the tables of each point kind) and
 //!   [`mod@query`] (read-only access).
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
-//! - A crash never leaves half a point behind. A battery's jobs
-//!   (`battery_jobs`, shared by every run of it) are inputs:
-//!   [`writer::single::write_battery`] may commit them earlier, in a transaction of
-//!   their own.
-//! - Point ids: a single-cluster or Grid run's `run_id` (table `runs`), a
-//!   registered kind's in its own key table ([`tables`]);
+//! - A crash never leaves half a point behind. Rows that points share (a
+//!   single-cluster battery's jobs, `battery_jobs`) are inputs: they may be
+//!   committed earlier, in a transaction of their own
+//!   ([`crate::experiment::point::AnyPoint::shared_rows`]).
+//! - Point ids: each kind's in its key table ([`tables`]; a single-cluster
+//!   or Grid run's `run_id` in `runs`);
 //!   [`Store::stored_points`] is all of them.
 //! - `jobs.fee` is what the provider earned from the job (0 unless it
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
@@ -70,13 +70,19 @@ pub struct ExperimentRow {
 /// An experiment's identity in a store: (hash, name, file).
 pub type ExperimentId = (String, String, String);
 
+/// The `all_jobs` columns, and no row.
+const NO_JOBS: &str = "SELECT NULL AS point, NULL AS kind, NULL AS job, NULL AS submit, NULL AS start, \
+     NULL AS \"end\", NULL AS wait, NULL AS processors WHERE 0";
+
 /// `CREATE VIEW all_jobs …`: one row per job of every point of a group with
 /// jobs ([`tables::groups::PointTables::jobs`]), in the columns they share:
 /// `point` (the point's id), `kind` (its kind's name), `job` (its index in
 /// the battery or workload), `submit`, `start`, `end`, `wait` (start −
 /// submit; the three NULL for a job that never started) and `processors`.
+/// With no such group registered, the view has those columns and no row.
 pub fn jobs_view() -> String {
     let selects: Vec<&str> = tables::groups::groups().iter().filter_map(|g| g.jobs).collect();
+    let selects = if selects.is_empty() { vec![NO_JOBS] } else { selects };
     format!("CREATE VIEW all_jobs AS\n{}", selects.join("\nUNION ALL\n"))
 }
 

@@ -500,10 +500,19 @@ pub(crate) fn older_ids(conn: &Connection, found: i64) -> rusqlite::Result<Vec<(
     Ok(kinds)
 }
 
-/// The tables the migrations made for the Grid (schema 4) and for the
-/// provisioning and pricing kinds (schemas 5 to 9), which now live in crates
-/// of their own: each crate describes its tables when it is registered.
-pub const MADE_FOR_OTHER_CRATES: [&str; 11] = [
+/// The tables the migrations made for the single cluster (schemas 1 to 3
+/// and 10), the Grid (schema 4) and the provisioning and pricing kinds
+/// (schemas 5 to 9), which now live in crates of their own: each crate
+/// describes its tables when it is registered.
+pub const MADE_FOR_OTHER_CRATES: [&str; 19] = [
+    "runs",
+    "battery_jobs",
+    "job_outcomes",
+    "reservations",
+    "node_events",
+    "energy",
+    "energy_states",
+    "points",
     "grid_points",
     "coreservations",
     "subreservations",

@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use crate::workload::corequest::CoRequest;
 use slasim_core::rng::{Stream, stream};
 use slasim_core::units::{DAY, Time};
-use slasim_core::workload::job::Job;
+use slasim_single::workload::job::Job;
 
 /// Which request workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -30,9 +30,9 @@ use serde::{Deserialize, Serialize};
 
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{DAY, Time};
-use slasim_core::workload::WorkloadSource;
-use slasim_core::workload::job::Job;
-use slasim_core::workload::prepare::PrepareConfig;
+use slasim_single::workload::WorkloadSource;
+use slasim_single::workload::job::Job;
+use slasim_single::workload::prepare::PrepareConfig;
 
 /// How cluster windows are cut from a log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

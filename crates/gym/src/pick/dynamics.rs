@@ -29,8 +29,8 @@
 use super::jobs::JobTable;
 use super::order::PyOrd;
 use super::reward::Score;
-use slasim_core::policy::priority::Key;
 use slasim_sim::units::Time;
+use slasim_single::policy::priority::Key;
 
 /// RLScheduler's `SKIP_TIME`: the skip action waits at most 360 s.
 pub const SKIP_TIME: Time = 360;

@@ -27,10 +27,10 @@
 
 use std::path::Path;
 
-use slasim_core::policy::priority::{Key, Priority, Waiting, f1::F1, sjf::Sjf, smallest::Smallest};
 use slasim_core::trace::sacct;
 use slasim_core::trace::swf::{ReadOptions, SwfRecord, SwfTrace};
 use slasim_sim::units::Time;
+use slasim_single::policy::priority::{Key, Priority, Waiting, f1::F1, sjf::Sjf, smallest::Smallest};
 
 /// RLScheduler's `MAX_WAIT_TIME`: waits are normalised by 12 hours.
 pub const MAX_WAIT_TIME: f64 = 12.0 * 60.0 * 60.0;

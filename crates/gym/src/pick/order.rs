@@ -4,7 +4,7 @@
 //! Reference: RLScheduler (SC20), `HPCEnv`'s sorts: Python's stable
 //! `sorted` with `<` on floats.
 
-use slasim_core::policy::priority::Key;
+use slasim_single::policy::priority::Key;
 
 /// Python's `<` on floats as an ordering: NaN-free keys compare as numbers.
 pub(crate) trait PyOrd {

@@ -38,8 +38,8 @@ use slasim_core::setting::{InvalidSetting, probability};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
 use slasim_core::units::{DAY, Time};
-use slasim_core::workload::job::Job;
-use slasim_core::workload::prepare::Estimates;
+use slasim_single::workload::job::Job;
+use slasim_single::workload::prepare::Estimates;
 
 /// A pricing experiment's settings (`[pricing]`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,8 +10,8 @@
 
 use crate::pricing::replan::{CHECKPOINT, Easy, EasyLog, admissible_on, easy_run, occupied, place};
 use crate::pricing::{Policy, SlotRequest, Snapshot};
-use slasim_core::plan::profile::AvailabilityProfile;
 use slasim_core::units::Time;
+use slasim_single::plan::profile::AvailabilityProfile;
 
 /// What a slot does to the queue under one policy, in processor-seconds:
 /// `delayed` is Σ (start with − start without)⁺ × processors, the price f of

@@ -6,16 +6,16 @@
 //! occupied profile, all that admission reads, §4.1); the queue is re-planned
 //! from scratch in arrival order, by conservative backfilling (every job at
 //! its earliest start) or by EASY projected forward with estimates as run
-//! times ([`slasim_core::plan::easy`], the crate's one EASY rule). A job wider than
+//! times ([`slasim_single::plan::easy`], the crate's one EASY rule). A job wider than
 //! the machine never starts (`Time::MAX`).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::pricing::{Policy, SlotRequest, Snapshot};
-use slasim_core::plan::easy::{self, Shadow};
-use slasim_core::plan::profile::AvailabilityProfile;
 use slasim_core::units::Time;
+use slasim_single::plan::easy::{self, Shadow};
+use slasim_single::plan::profile::AvailabilityProfile;
 
 /// The occupied profile of running jobs and reservations (what admission looks at).
 ///
@@ -80,7 +80,7 @@ pub(super) fn place(profile: &mut AvailabilityProfile, now: Time, (procs, estima
 }
 
 /// EASY forward (A19): at each instant one pass of the crate's EASY rule
-/// ([`slasim_core::plan::easy`]): the head starts if it fits; otherwise it gets the
+/// ([`slasim_single::plan::easy`]): the head starts if it fits; otherwise it gets the
 /// earliest start that fits and later jobs start now only if they leave that
 /// start alone. Instants are now and every end that follows.
 fn easy(profile: &mut AvailabilityProfile, snapshot: &Snapshot) -> Vec<Time> {

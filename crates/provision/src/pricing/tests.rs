@@ -3,8 +3,8 @@
 
 use super::*;
 use proptest::strategy::Strategy as _;
-use slasim_core::plan::profile::AvailabilityProfile;
 use slasim_core::units::HOUR;
+use slasim_single::plan::profile::AvailabilityProfile;
 
 const H: Time = HOUR;
 

@@ -12,12 +12,12 @@
 
 use crate::pricing::{self, Policy, SlotRequest, query_earliest, query_window};
 use crate::site::{Due, SiteReply, SiteRequest, SlotScheduler, WorkKey};
-use slasim_core::cluster::instant;
 use slasim_core::sim::kernel::{Model, Outbox, Scheduled};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
 use slasim_core::sim::port::{Input, Receive, Request};
 use slasim_core::units::Time;
-use slasim_core::workload::job::Job;
+use slasim_single::cluster::instant;
+use slasim_single::workload::job::Job;
 
 /// A message for a site.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,18 +1,15 @@
-//! The point kinds: the registry, and one file per built-in kind with its
-//! settings, its `resolve`, its `run` and its [`PointKind`].
+//! The registry of point kinds.
 //!
 //! Contract:
-//! - [`KINDS`] holds the built-in kind (single-cluster) and the kinds a program depending on this
-//!   crate adds with [`Kinds::register`] before it runs a config or the CLI;
-//!   registering a kind registers its tables with the store too.
-//! - A new kind is one file (its settings, an [`AnyPoint`] and a
-//!   [`PointKind`]) and one registration: the config reader, the executor,
-//!   the store's list of stored points and merge find it here.
+//! - [`KINDS`] holds the kinds a program adds with [`Kinds::register`]
+//!   before it runs a config or the CLI (the `slasim` binary: every kind of
+//!   the workspace, the single cluster first); registering a kind registers
+//!   its tables with the store too. The engine has no kind of its own.
+//! - A new kind is its settings, an [`AnyPoint`] and a [`PointKind`], in a
+//!   crate of its own, and one registration: the config reader, the
+//!   executor, the store's list of stored points and merge find it here.
 //!
 //! [`AnyPoint`]: crate::experiment::point::AnyPoint
-
-pub mod single;
-pub mod single_kind;
 
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::{Point, PointKind};
@@ -21,10 +18,8 @@ use crate::registry::{BadName, Registry, UnknownName};
 /// The registered point kinds.
 pub struct Kinds(Registry<&'static dyn PointKind>);
 
-static BUILTIN: [&'static dyn PointKind; 1] = [&single_kind::SINGLE];
-
-/// Every point kind: the built-in ones, then the registered ones.
-pub static KINDS: Kinds = Kinds(Registry::new("point kind", &BUILTIN));
+/// Every point kind, in the order they were registered.
+pub static KINDS: Kinds = Kinds(Registry::new("point kind", &[]));
 
 impl Kinds {
     /// Adds `kind` after every kind registered so far, and its tables to the
@@ -35,7 +30,7 @@ impl Kinds {
         Ok(kind)
     }
 
-    /// Every kind, the built-in ones first.
+    /// Every kind, in the order they were registered.
     pub fn all(&self) -> Vec<&'static dyn PointKind> {
         self.0.all().into_iter().copied().collect()
     }

@@ -10,9 +10,7 @@
 //!   (default: the busiest week) → a [`Chart`]. [`write()`] renders it by
 //!   the output's extension: `.svg`, `.png` or `.html` (SVG inline with a
 //!   hover box).
-//! - [`GANTT_SOURCES`] holds the single cluster's source as a built-in entry
-//!   (until that kind leaves this crate) and the sources kinds of other
-//!   crates register.
+//! - [`GANTT_SOURCES`] holds the sources the kinds register.
 //! - Bad input is an error with a clear message, never a panic: an unknown
 //!   run id names it; an empty window names the window and the run's span.
 //! - The same store and window give the same bytes (SVG, HTML).
@@ -30,12 +28,8 @@ use source::GanttSource;
 
 pub use layout::{Chart, Source, Window, layout};
 
-/// The single cluster's Gantt source: the one entry of this registry that
-/// lives in this crate (it comes before any a program registers).
-static BUILTIN: [&'static dyn GanttSource; 1] = [&crate::report::single::gantt::SingleClusterGantt];
-
-/// The Gantt sources: the built-in one, then the registered ones.
-pub static GANTT_SOURCES: Registry<&'static dyn GanttSource> = Registry::new("Gantt source", &BUILTIN);
+/// The Gantt sources of the kinds, in the order they were registered.
+pub static GANTT_SOURCES: Registry<&'static dyn GanttSource> = Registry::new("Gantt source", &[]);
 
 /// The source of stored run `run`: the first [`GANTT_SOURCES`] entry that
 /// claims it. A run no source claims is an error naming it and the store.

@@ -13,15 +13,11 @@ use crate::store::columns::Described;
 
 pub mod experiment;
 pub mod groups;
-pub mod points;
-pub mod run;
 
-/// Every table the writers fill, by kind of point: the built-in groups',
-/// then the registered groups'.
+/// Every table the writers fill: the experiments', then the registered
+/// groups'.
 pub fn described_tables() -> Vec<&'static dyn Described> {
     let mut all: Vec<&'static dyn Described> = Vec::new();
-    all.extend(run::tables());
-    all.extend(points::tables());
     all.extend(experiment::tables());
     for group in groups::groups() {
         all.extend((group.described)());
@@ -124,20 +120,5 @@ mod tests {
         undescribed.sort_unstable();
         expected.sort_unstable();
         assert_eq!(undescribed, expected);
-    }
-
-    #[test]
-    fn inserts_name_their_columns_and_number_no_parameter() {
-        let sql = run::NODE_EVENTS.insert_sql(2);
-        assert_eq!(
-            sql,
-            "INSERT INTO node_events (run_id, seq, time, node, kind, job) VALUES (?,?,?,?,?,?),(?,?,?,?,?,?)"
-        );
-    }
-
-    /// A sorted rank per section and part: no two columns of a table share one.
-    #[test]
-    fn report_ranks_are_unique() {
-        assert_eq!(points::POINTS.shared_ranks(), Vec::<String>::new());
     }
 }

@@ -14,8 +14,8 @@ use crate::kind::provision::point::SiteSpec;
 use crate::load::{WEEK, offered_utilisation, scale_to};
 use crate::site::SlotScheduler;
 use slasim_core::units::Time;
-use slasim_core::workload::job::Job;
-use slasim_core::workload::prepare::{Estimates, PrepareConfig};
+use slasim_single::workload::job::Job;
+use slasim_single::workload::prepare::{Estimates, PrepareConfig};
 
 /// A site's background workload after preparation and load scaling.
 #[derive(Debug, Clone)]

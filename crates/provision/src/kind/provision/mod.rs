@@ -55,8 +55,8 @@ use slasim_core::setting::InvalidSetting;
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
 use slasim_core::units::DAY;
-use slasim_core::workload::WorkloadSource;
-use slasim_core::workload::prepare::Estimates;
+use slasim_single::workload::WorkloadSource;
+use slasim_single::workload::prepare::Estimates;
 
 /// The α grid of the Ch. 4 trade-off sweep: 0, 0.1, …, 1.
 pub fn default_alphas() -> Vec<f64> {

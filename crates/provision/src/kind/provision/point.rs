@@ -17,8 +17,8 @@ use crate::workflow::{SyntheticWorkflow, Workflow, cybershake};
 use slasim_core::rng::{Stream, stream};
 use slasim_core::setting::{InvalidSetting, probability};
 use slasim_core::units::{DAY, Time};
-use slasim_core::workload::WorkloadSource;
-use slasim_core::workload::prepare::Estimates;
+use slasim_single::workload::WorkloadSource;
+use slasim_single::workload::prepare::Estimates;
 
 /// Which workflow is provisioned.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

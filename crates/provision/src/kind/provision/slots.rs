@@ -16,7 +16,7 @@ use crate::site::SlotSample;
 use crate::slots::Advertised;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{HOUR, Time};
-use slasim_core::workload::prepare::Estimates;
+use slasim_single::workload::prepare::Estimates;
 
 /// Advertised-slot statistics of one site over its whole trace (§2.6).
 #[derive(Debug, Clone)]

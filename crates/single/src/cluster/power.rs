@@ -1,0 +1,292 @@
+//! Node power states: on, switching off, asleep, switching on; and the power
+//! cap's committed watts.
+//!
+//! Reference: Batsim's energy model (Poquet, "Simulation approach for
+//! resource management", PhD thesis, Univ. Grenoble Alpes, 2017, §4.3.4;
+//! Batsim's `docs/energy.rst`): a node is in one power state at a time, a
+//! sleep pstate is entered and left through switching-off and switching-on
+//! virtual pstates of given durations and energies, and a node that is not
+//! in a computing pstate runs nothing.
+//!
+//! Contract:
+//! - A node switching off, asleep or switching on is not idle: no job starts
+//!   on it. Only an idle node (up, on, running nothing) is switched off, only
+//!   a sleeping one on; a switch-on asked while the node switches off is
+//!   kept and done when it sleeps. A transition of 0 seconds is immediate.
+//! - A failure ends a transition (its end event is then stale); a repaired
+//!   node comes back on, or asleep when the cap has no room for an idle node.
+//! - With a cap, every node commits the most it can draw without another
+//!   decision: its state's watts, or during a transition the larger of the
+//!   transition's and the next state's; a down node the watts of the state
+//!   its repair may bring it back in. A start, switch or repair that would
+//!   raise the committed total above the cap is refused, so the drawn power
+//!   (never above the committed) never exceeds it.
+//! - Committed watts are counted in whole milliwatts, rounded up: exact
+//!   sums, no drift over a long log.
+
+use crate::cluster::energy::{EnergyConfig, NodeStates, SleepState};
+use slasim_core::units::{NodeId, Time};
+
+/// A node's power state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PowerState {
+    /// On: idle or running a job (or down: failures are tracked apart).
+    On,
+    /// Switching off into the sleep state.
+    SwitchingOff,
+    /// Asleep.
+    Asleep,
+    /// Switching on.
+    SwitchingOn,
+}
+
+impl PowerState {
+    /// Its name in the store and the Gantt chart.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PowerState::On => "on",
+            PowerState::SwitchingOff => "switching-off",
+            PowerState::Asleep => "asleep",
+            PowerState::SwitchingOn => "switching-on",
+        }
+    }
+}
+
+/// Why a switch was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PowerRefusal {
+    /// The cluster's nodes have no sleep state.
+    #[error("the platform has no sleep state")]
+    NoSleepState,
+    /// The node does not exist.
+    #[error("there is no such node")]
+    NoSuchNode,
+    /// The node is down.
+    #[error("the node is down")]
+    Down,
+    /// The node runs a job.
+    #[error("the node runs job {0}")]
+    Busy(u32),
+    /// The node is not in the state the switch starts from.
+    #[error("the node is {}", .0.as_str())]
+    Wrong(PowerState),
+    /// The switch would raise the committed power above the cap.
+    #[error("the power cap has no room for it")]
+    Cap,
+}
+
+/// A power transition as applied, for pictures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PowerEventRecord {
+    /// When.
+    pub time: Time,
+    /// The node.
+    pub node: NodeId,
+    /// The state it entered.
+    pub state: PowerState,
+}
+
+fn milliwatts(watts: f64) -> i64 {
+    (watts * 1000.0).ceil() as i64
+}
+
+/// The power states of a cluster's nodes.
+#[derive(Debug, Clone)]
+pub struct NodePower {
+    model: EnergyConfig,
+    sleep: Option<SleepState>,
+    state: Vec<PowerState>,
+    /// A switch-on asked while switching off.
+    then_on: Vec<bool>,
+    /// Transition generation per node: a failure makes a pending end stale.
+    generation: Vec<u32>,
+    /// When each node last became idle.
+    idle_since: Vec<Time>,
+    /// Committed milliwatts per node, and their sum.
+    committed: Vec<i64>,
+    total: i64,
+    cap: Option<i64>,
+    /// Counts for the meter.
+    pub(crate) counts: NodeStates,
+    log: Option<Vec<PowerEventRecord>>,
+}
+
+/// What a node is doing, for its committed watts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Activity {
+    Idle,
+    Busy,
+    Down,
+}
+
+impl NodePower {
+    /// `capacity` nodes, all on and idle at time 0.
+    pub fn new(model: EnergyConfig, capacity: u32, keep_log: bool) -> NodePower {
+        let n = capacity as usize;
+        let idle = milliwatts(model.idle_watts);
+        NodePower {
+            model,
+            sleep: model.sleep,
+            state: vec![PowerState::On; n],
+            then_on: vec![false; n],
+            generation: vec![0; n],
+            idle_since: vec![0; n],
+            committed: vec![idle; n],
+            total: idle * i64::from(capacity),
+            cap: model.cap_watts.map(milliwatts),
+            counts: NodeStates::default(),
+            log: keep_log.then(Vec::new),
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &EnergyConfig {
+        &self.model
+    }
+
+    /// A node's state.
+    pub fn state(&self, node: NodeId) -> PowerState {
+        self.state[node as usize]
+    }
+
+    /// When a node last became idle.
+    pub fn idle_since(&self, node: NodeId) -> Time {
+        self.idle_since[node as usize]
+    }
+
+    /// The node's generation (to tell a stale transition end).
+    pub fn generation(&self, node: NodeId) -> u32 {
+        self.generation[node as usize]
+    }
+
+    /// The committed watts (cap accounting) of the whole cluster.
+    pub fn committed_watts(&self) -> f64 {
+        self.total as f64 / 1000.0
+    }
+
+    /// The log of transitions, if kept.
+    pub fn take_log(&mut self) -> Vec<PowerEventRecord> {
+        self.log.take().unwrap_or_default()
+    }
+
+    fn commitment(&self, activity: Activity, state: PowerState) -> i64 {
+        let m = &self.model;
+        let sleep = self.sleep;
+        let off = sleep.map_or(0.0, |s| s.switch_off_watts().max(s.watts));
+        let on = sleep.map_or(0.0, |s| s.switch_on_watts().max(m.idle_watts));
+        let watts = match (activity, state) {
+            (Activity::Down, _) => m.down_watts.max(sleep.map_or(m.idle_watts, |s| s.watts.min(m.idle_watts))),
+            (Activity::Busy, _) => m.busy_watts,
+            (Activity::Idle, PowerState::On) => m.idle_watts,
+            (Activity::Idle, PowerState::SwitchingOff) => off,
+            (Activity::Idle, PowerState::Asleep) => sleep.map_or(m.idle_watts, |s| s.watts),
+            (Activity::Idle, PowerState::SwitchingOn) => on,
+        };
+        milliwatts(watts)
+    }
+
+    /// True if `node` may move to (`activity`, `state`) under the cap.
+    pub(crate) fn room(&self, node: NodeId, activity: Activity, state: PowerState) -> bool {
+        self.room_for(&[node], activity, state)
+    }
+
+    /// True if every node of `nodes` may move to (`activity`, `state`) under the cap.
+    pub(crate) fn room_for(&self, nodes: &[NodeId], activity: Activity, state: PowerState) -> bool {
+        let Some(cap) = self.cap else { return true };
+        let new = self.commitment(activity, state);
+        let delta: i64 = nodes.iter().map(|&n| new - self.committed[n as usize]).sum();
+        self.total + delta <= cap
+    }
+
+    /// Records `node`'s new activity and state at `now`.
+    pub(crate) fn set(&mut self, now: Time, node: NodeId, activity: Activity, state: PowerState) {
+        let i = node as usize;
+        let old = self.state[i];
+        if old != state {
+            self.count(old, -1);
+            self.count(state, 1);
+            self.state[i] = state;
+            if let Some(log) = &mut self.log {
+                log.push(PowerEventRecord { time: now, node, state });
+            }
+        }
+        if activity == Activity::Idle && state == PowerState::On {
+            self.idle_since[i] = now;
+        }
+        let new = self.commitment(activity, state);
+        self.total += new - self.committed[i];
+        self.committed[i] = new;
+    }
+
+    fn count(&mut self, state: PowerState, by: i32) {
+        let c = &mut self.counts;
+        let slot = match state {
+            PowerState::On => return,
+            PowerState::SwitchingOff => &mut c.switching_off,
+            PowerState::Asleep => &mut c.asleep,
+            PowerState::SwitchingOn => &mut c.switching_on,
+        };
+        *slot = slot.wrapping_add_signed(by);
+    }
+
+    /// Begins switching idle `node` off at `now`; the time its transition
+    /// ends (now for an immediate one, already applied).
+    pub(crate) fn begin_off(&mut self, now: Time, node: NodeId) -> Result<Option<Time>, PowerRefusal> {
+        let sleep = self.sleep.ok_or(PowerRefusal::NoSleepState)?;
+        if !self.room(node, Activity::Idle, PowerState::SwitchingOff) {
+            return Err(PowerRefusal::Cap);
+        }
+        self.counts.switches_off += 1;
+        if sleep.switch_off_seconds == 0 {
+            self.set(now, node, Activity::Idle, PowerState::Asleep);
+            return Ok(None);
+        }
+        self.set(now, node, Activity::Idle, PowerState::SwitchingOff);
+        Ok(Some(now + sleep.switch_off_seconds))
+    }
+
+    /// Begins switching sleeping `node` on at `now`; the time it is on
+    /// (`None`: immediate, already applied).
+    pub(crate) fn begin_on(&mut self, now: Time, node: NodeId) -> Result<Option<Time>, PowerRefusal> {
+        let sleep = self.sleep.ok_or(PowerRefusal::NoSleepState)?;
+        if !self.room(node, Activity::Idle, PowerState::SwitchingOn) {
+            return Err(PowerRefusal::Cap);
+        }
+        self.counts.switches_on += 1;
+        if sleep.switch_on_seconds == 0 {
+            self.set(now, node, Activity::Idle, PowerState::On);
+            return Ok(None);
+        }
+        self.set(now, node, Activity::Idle, PowerState::SwitchingOn);
+        Ok(Some(now + sleep.switch_on_seconds))
+    }
+
+    /// Marks a switch-on to follow the switch-off under way.
+    pub(crate) fn want_on(&mut self, node: NodeId) {
+        self.then_on[node as usize] = true;
+    }
+
+    /// Takes the mark of a switch-on asked during the switch-off.
+    pub(crate) fn take_want_on(&mut self, node: NodeId) -> bool {
+        std::mem::take(&mut self.then_on[node as usize])
+    }
+
+    /// A failure: the node is down, its transition (if any) abandoned.
+    pub(crate) fn fail(&mut self, now: Time, node: NodeId) {
+        self.generation[node as usize] += 1;
+        self.then_on[node as usize] = false;
+        self.set(now, node, Activity::Down, PowerState::On);
+    }
+
+    /// A repair: the node comes back on if the cap has room, else asleep
+    /// (a state no higher than the one its failure committed). True if on.
+    pub(crate) fn repair(&mut self, now: Time, node: NodeId) -> bool {
+        if self.sleep.is_none() || self.room(node, Activity::Idle, PowerState::On) {
+            self.set(now, node, Activity::Idle, PowerState::On);
+            true
+        } else {
+            self.set(now, node, Activity::Idle, PowerState::Asleep);
+            false
+        }
+    }
+}

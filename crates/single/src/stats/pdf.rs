@@ -1,0 +1,663 @@
+//! Runtime-estimate statistics: percent-binned PDFs of real/estimated runtime,
+//! per job class, learned from a trace's history.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §2.1 (percent PDF/CDF), §2.2
+//! (classes), §2.3 (learned from the history before the simulation input),
+//! §2.4 (conversion to fixed time steps).
+//!
+//! Contract:
+//! - A [`PercentPdf`] has 101 bins (0 … 100 %) summing to 1; a job's ratio
+//!   100·ω/x goes to bin `min(100, round(ratio))` (or floor); jobs running past
+//!   their estimate land in bin 100 (they are killed at x).
+//! - A [`RuntimeModel`] holds one PDF per class of the chosen [`PdfSource`]
+//!   (runtime frames, resource frames, user, application, or a combination)
+//!   plus the "all jobs" PDF. A class with fewer than `min_class_size`
+//!   history jobs falls back to "all jobs" (or is an error, if so configured).
+//! - [`RuntimeModel::stepped`] converts a job's PDF to fixed time steps Δ:
+//!   step k ↔ runtime k·Δ, K = ⌈x/Δ⌉ steps, bin 100 at step K; the vector sums
+//!   to 1. It writes into a caller's buffer: no allocation per call.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::stats::aged::{AgedHistogram, PdfUpdate, half_life};
+use crate::workload::job::Job;
+use slasim_core::setting::InvalidSetting;
+use slasim_core::units::Time;
+
+pub use crate::stats::aged::BINS;
+
+/// The percent bin of a job that ran `runtime` seconds of an `estimate`:
+/// 100·runtime/estimate rounded by `rounding`, an estimate below 1 s counting
+/// as 1 s, overruns in the last bin.
+pub fn percent_bin(runtime: Time, estimate: Time, rounding: Rounding) -> usize {
+    let ratio = 100.0 * runtime as f64 / estimate.max(1) as f64;
+    (rounding.apply(ratio) as usize).min(BINS - 1)
+}
+
+/// A distribution of real/estimated runtime in percent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PercentPdf {
+    mass: [f64; BINS],
+    cdf: [f64; BINS],
+    samples: usize,
+}
+
+impl PercentPdf {
+    /// The PDF of bin counts.
+    pub fn from_counts(counts: &[u64; BINS]) -> PercentPdf {
+        let total: u64 = counts.iter().sum();
+        let mut weights = [0.0; BINS];
+        for (w, &c) in weights.iter_mut().zip(counts) {
+            *w = c as f64;
+        }
+        // Integer-valued weights: Σ is exact, so this divides as counts / total did.
+        PercentPdf::from_weights(&weights, total as usize)
+    }
+
+    /// The PDF of non-negative bin weights (aged counts) learned from `samples` jobs.
+    pub fn from_weights(weights: &[f64; BINS], samples: usize) -> PercentPdf {
+        let total: f64 = weights.iter().sum();
+        let mut mass = [0.0; BINS];
+        let mut cdf = [0.0; BINS];
+        let mut acc = 0.0;
+        for i in 0..BINS {
+            mass[i] = if total > 0.0 { weights[i] / total } else { 0.0 };
+            acc += mass[i];
+            cdf[i] = acc;
+        }
+        if total > 0.0 {
+            cdf[BINS - 1] = 1.0;
+        }
+        PercentPdf { mass, cdf, samples }
+    }
+
+    /// Probability of bin `p`.
+    pub fn pdf(&self, p: usize) -> f64 {
+        self.mass[p.min(BINS - 1)]
+    }
+
+    /// P(ratio ≤ p %).
+    pub fn cdf(&self, p: usize) -> f64 {
+        self.cdf[p.min(BINS - 1)]
+    }
+
+    /// Number of jobs it was learned from.
+    pub fn samples(&self) -> usize {
+        self.samples
+    }
+
+    /// Mean ratio in [0, 1].
+    pub fn mean_ratio(&self) -> f64 {
+        self.mass.iter().enumerate().map(|(p, m)| p as f64 * m).sum::<f64>() / 100.0
+    }
+}
+
+/// How a ratio becomes a percent bin, and a percent a time step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rounding {
+    /// To the nearest (the spec's proposal).
+    #[default]
+    Round,
+    /// Down.
+    Floor,
+    /// Up (pessimistic for end times: never earlier).
+    Ceil,
+}
+
+impl Rounding {
+    fn apply(self, v: f64) -> f64 {
+        match self {
+            Rounding::Round => v.round(),
+            Rounding::Floor => v.floor(),
+            Rounding::Ceil => v.ceil(),
+        }
+    }
+}
+
+/// Which job attributes define a PDF class; none means "all jobs".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PdfSource {
+    /// Runtime-estimate frames.
+    pub runtime: bool,
+    /// Requested-resource frames.
+    pub resources: bool,
+    /// Submitting user.
+    pub user: bool,
+    /// Application (SWF executable number; the queue when it is unknown).
+    pub application: bool,
+}
+
+impl PdfSource {
+    /// The names `FromStr` accepts, joined by `+` for combinations.
+    pub const NAMES: [&'static str; 5] = ["runtime", "resources", "user", "application", "all"];
+}
+
+impl FromStr for PdfSource {
+    type Err = InvalidSetting;
+
+    fn from_str(s: &str) -> Result<PdfSource, InvalidSetting> {
+        let mut source = PdfSource::default();
+        for part in s.split('+').map(str::trim) {
+            match part {
+                "runtime" => source.runtime = true,
+                "resources" => source.resources = true,
+                "user" => source.user = true,
+                "application" => source.application = true,
+                "all" => {}
+                _ => {
+                    return Err(InvalidSetting::new(
+                        "pdf_source",
+                        s,
+                        "must be runtime, resources, user, application or all, or a combination joined by +",
+                    ));
+                }
+            }
+        }
+        Ok(source)
+    }
+}
+
+impl fmt::Display for PdfSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<&str> = [
+            (self.runtime, "runtime"),
+            (self.resources, "resources"),
+            (self.user, "user"),
+            (self.application, "application"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, n)| *n)
+        .collect();
+        if parts.is_empty() { f.write_str("all") } else { f.write_str(&parts.join("+")) }
+    }
+}
+
+impl Serialize for PdfSource {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for PdfSource {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PdfSource, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What happens to a class with too little history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fallback {
+    /// Use the "all jobs" PDF (the dissertation: "a general statistic").
+    #[default]
+    AllJobs,
+    /// Refuse: a job of such a class is an error.
+    Error,
+}
+
+/// Which jobs the runtime statistics are learned from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum LearnFrom {
+    /// The jobs before the simulation input (the dissertation).
+    #[default]
+    History,
+    /// The simulation input itself: "oracle" statistics, to measure how much
+    /// a drift between history and input costs.
+    Input,
+}
+
+/// Settings of the runtime statistics.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PdfConfig {
+    /// Class attributes.
+    pub source: PdfSource,
+    /// Classes with fewer history jobs use the fallback.
+    pub min_class_size: usize,
+    /// What a too-small class does.
+    pub fallback: Fallback,
+    /// Lower bounds (seconds) of the runtime-estimate frames after the first:
+    /// default 10 min, 1 h, 2 h, 3 h, 5 h, 12 h (seven frames, spec §2.2).
+    pub runtime_bounds: Vec<Time>,
+    /// Lower bounds of the resource frames after the first: default 2, 3, 5,
+    /// 9, 17, 33, 65 (1; 2; 3–4; 5–8; 9–16; 17–32; 33–64; > 64).
+    pub resource_bounds: Vec<u32>,
+    /// Ratio → percent bin.
+    pub bin_rounding: Rounding,
+    /// Time step Δ of the stepped PDFs, seconds.
+    pub step_seconds: Time,
+    /// Percent → time step.
+    pub step_rounding: Rounding,
+    /// History (default) or the input itself (oracle).
+    pub learn_from: LearnFrom,
+    /// Static (the dissertation) or online: jobs that end during a run enter
+    /// their class's PDF (issue 17 §3).
+    #[serde(skip_serializing_if = "is_static")]
+    pub update: PdfUpdate,
+    /// Online only: the half-life of an observation in days (none: never
+    /// forgets, history included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_life_days: Option<f64>,
+}
+
+fn is_static(u: &PdfUpdate) -> bool {
+    *u == PdfUpdate::Static
+}
+
+impl Default for PdfConfig {
+    fn default() -> Self {
+        PdfConfig {
+            source: PdfSource { runtime: true, ..PdfSource::default() },
+            min_class_size: 30,
+            fallback: Fallback::AllJobs,
+            runtime_bounds: vec![600, 3600, 7200, 10_800, 18_000, 43_200],
+            resource_bounds: vec![2, 3, 5, 9, 17, 33, 65],
+            bin_rounding: Rounding::Round,
+            step_seconds: 60,
+            step_rounding: Rounding::Round,
+            learn_from: LearnFrom::History,
+            update: PdfUpdate::Static,
+            half_life_days: None,
+        }
+    }
+}
+
+impl PdfConfig {
+    /// Checks the settings.
+    pub fn validate(&self) -> Result<(), InvalidSetting> {
+        if self.step_seconds <= 0 {
+            return Err(InvalidSetting::new("step_seconds", self.step_seconds, "must be a positive number of seconds"));
+        }
+        if !self.runtime_bounds.windows(2).all(|w| w[0] < w[1]) {
+            return Err(InvalidSetting::new("runtime_bounds", format!("{:?}", self.runtime_bounds), "must increase"));
+        }
+        if !self.resource_bounds.windows(2).all(|w| w[0] < w[1]) {
+            return Err(InvalidSetting::new("resource_bounds", format!("{:?}", self.resource_bounds), "must increase"));
+        }
+        if let Some(days) = self.half_life_days {
+            half_life(days)?;
+        }
+        Ok(())
+    }
+}
+
+/// A job's class under a source: the attributes it uses, others `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct ClassKey {
+    runtime: Option<u8>,
+    resources: Option<u8>,
+    user: Option<i64>,
+    application: Option<i64>,
+}
+
+/// Runtime statistics learned from history jobs.
+#[derive(Debug, Clone)]
+pub struct RuntimeModel {
+    config: PdfConfig,
+    classes: HashMap<ClassKey, PercentPdf>,
+    all: PercentPdf,
+    /// The aged histograms behind the PDFs when they learn online.
+    online: Option<Box<OnlineState>>,
+}
+
+/// Online learning: one aged histogram per class with its own PDF, and one
+/// for "all jobs"; the history enters at time 0.
+#[derive(Debug, Clone)]
+struct OnlineState {
+    classes: HashMap<ClassKey, AgedHistogram>,
+    all: AgedHistogram,
+    scratch: [f64; BINS],
+}
+
+fn frame<T: PartialOrd + Copy>(bounds: &[T], v: T) -> u8 {
+    bounds.iter().take_while(|&&b| v >= b).count() as u8
+}
+
+impl RuntimeModel {
+    /// Learns the PDFs from `history` (the jobs before the simulation input).
+    pub fn learn(history: &[Job], config: &PdfConfig) -> Result<RuntimeModel, InvalidSetting> {
+        config.validate()?;
+        if history.is_empty() {
+            return Err(InvalidSetting::new(
+                "pdf_source",
+                config.source,
+                "has no history jobs to learn from (the simulation input covers the whole trace; lower input_jobs)",
+            ));
+        }
+        let mut counts: HashMap<ClassKey, [u64; BINS]> = HashMap::new();
+        let mut all = [0u64; BINS];
+        for job in history {
+            let bin = Self::bin(config, job);
+            all[bin] += 1;
+            counts.entry(Self::key(config, job)).or_insert([0; BINS])[bin] += 1;
+        }
+        let kept: Vec<(ClassKey, [u64; BINS])> = counts
+            .into_iter()
+            .filter(|(_, c)| c.iter().sum::<u64>() as usize >= config.min_class_size.max(1))
+            .collect();
+        let online = match config.update {
+            PdfUpdate::Static => None,
+            PdfUpdate::Online => {
+                let rate = config.half_life_days.map_or(Ok(0.0), half_life)?;
+                let seeded = |c: &[u64; BINS]| -> Result<AgedHistogram, InvalidSetting> {
+                    let mut h = AgedHistogram::new(rate)?;
+                    for (bin, &n) in c.iter().enumerate().filter(|(_, n)| **n > 0) {
+                        // Time 0, in bin order: never out of order, never an overflowing weight.
+                        let _ = h.observe(0, bin, n as f64);
+                    }
+                    Ok(h)
+                };
+                let mut classes = HashMap::with_capacity(kept.len());
+                for (k, c) in &kept {
+                    classes.insert(*k, seeded(c)?);
+                }
+                Some(Box::new(OnlineState { classes, all: seeded(&all)?, scratch: [0.0; BINS] }))
+            }
+        };
+        let classes = kept.into_iter().map(|(k, c)| (k, PercentPdf::from_counts(&c))).collect();
+        Ok(RuntimeModel { config: config.clone(), classes, all: PercentPdf::from_counts(&all), online })
+    }
+
+    /// Whether the PDFs learn from the jobs that end during a run.
+    pub fn is_online(&self) -> bool {
+        self.online.is_some()
+    }
+
+    /// Online learning: `job` ended at `now` after its whole runtime (or at
+    /// its estimate, an over-run in bin 100); it enters the "all jobs" PDF and
+    /// its class's, if the class has one. Static statistics ignore it. Ends
+    /// must come in time order (the kernel's); an older one changes nothing.
+    pub fn observe(&mut self, job: &Job, now: Time) {
+        let Some(o) = self.online.as_deref_mut() else { return };
+        let bin = Self::bin(&self.config, job);
+        let key = Self::key(&self.config, job);
+        if o.all.observe(now, bin, 1.0).is_ok() {
+            o.all.probabilities(&mut o.scratch);
+            self.all = PercentPdf::from_weights(&o.scratch, self.all.samples() + 1);
+        }
+        if let (Some(h), Some(pdf)) = (o.classes.get_mut(&key), self.classes.get_mut(&key))
+            && h.observe(now, bin, 1.0).is_ok()
+        {
+            h.probabilities(&mut o.scratch);
+            *pdf = PercentPdf::from_weights(&o.scratch, pdf.samples() + 1);
+        }
+    }
+
+    fn bin(config: &PdfConfig, job: &Job) -> usize {
+        percent_bin(job.runtime, job.estimate, config.bin_rounding)
+    }
+
+    fn key(config: &PdfConfig, job: &Job) -> ClassKey {
+        let s = config.source;
+        ClassKey {
+            runtime: s.runtime.then(|| frame(&config.runtime_bounds, job.estimate)),
+            resources: s.resources.then(|| frame(&config.resource_bounds, job.nodes)),
+            user: s.user.then_some(job.user),
+            application: s
+                .application
+                .then(|| if job.application >= 0 { job.application } else { -1_000_000 - job.queue }),
+        }
+    }
+
+    /// The settings it was learned with.
+    pub fn config(&self) -> &PdfConfig {
+        &self.config
+    }
+
+    /// Number of classes with their own PDF.
+    pub fn class_count(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// The "all jobs" PDF.
+    pub fn all_jobs(&self) -> &PercentPdf {
+        &self.all
+    }
+
+    /// The PDF for `job`'s class, or the fallback.
+    pub fn pdf(&self, job: &Job) -> &PercentPdf {
+        self.classes.get(&Self::key(&self.config, job)).unwrap_or(&self.all)
+    }
+
+    /// Checks that every job has a class of its own when the fallback is `error`.
+    pub fn check_jobs<'a>(&self, jobs: impl IntoIterator<Item = &'a Job>) -> Result<(), InvalidSetting> {
+        if self.config.fallback == Fallback::AllJobs {
+            return Ok(());
+        }
+        for job in jobs {
+            if !self.classes.contains_key(&Self::key(&self.config, job)) {
+                return Err(InvalidSetting::new(
+                    "pdf_fallback",
+                    format!("error (job {} of class {:?})", job.swf_id, Self::key(&self.config, job)),
+                    "refuses a job whose class has fewer than min_class_size history jobs",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The job's PDF over fixed steps of Δ: `out[k]` = P(runtime ends in step k),
+    /// k = 0 … ⌈x/Δ⌉. Returns the number of steps K.
+    pub fn stepped(&self, job: &Job, out: &mut Vec<f64>) -> usize {
+        stepped(self.pdf(job), job.estimate, self.config.step_seconds, self.config.step_rounding, out)
+    }
+
+    /// The time step Δ.
+    pub fn step(&self) -> Time {
+        self.config.step_seconds
+    }
+}
+
+/// Converts a percent PDF for estimate `x` to `⌈x/Δ⌉ + 1` time steps.
+pub fn stepped(pdf: &PercentPdf, x: Time, step: Time, rounding: Rounding, out: &mut Vec<f64>) -> usize {
+    let k_max = ((x + step - 1) / step).max(1) as usize;
+    out.clear();
+    out.resize(k_max + 1, 0.0);
+    for p in 0..BINS {
+        let m = pdf.pdf(p);
+        if m == 0.0 {
+            continue;
+        }
+        let k = if p == BINS - 1 {
+            k_max
+        } else {
+            (rounding.apply(p as f64 * x as f64 / (100.0 * step as f64)) as usize).min(k_max)
+        };
+        out[k] += m;
+    }
+    k_max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slasim_core::units::DAY;
+
+    fn job(estimate: Time, runtime: Time, nodes: u32, user: i64) -> Job {
+        Job {
+            id: 0,
+            swf_id: 1,
+            occurrence: 0,
+            release: 0,
+            deadline: 2 * estimate,
+            estimate,
+            runtime,
+            nodes,
+            user,
+            application: -1,
+            queue: 1,
+            fee: 0.0,
+            penalty: 0.0,
+            reservation: false,
+        }
+    }
+
+    #[test]
+    fn percent_pdf_bins_ratios_and_caps_overruns() {
+        // Ratios 10 %, 10.4 % (→ 10), 50 %, 100 %, 150 % (→ 100).
+        let history = [
+            job(1000, 100, 1, 1),
+            job(1000, 104, 1, 1),
+            job(1000, 500, 1, 1),
+            job(1000, 1000, 1, 1),
+            job(1000, 1500, 1, 1),
+        ];
+        let cfg = PdfConfig { source: PdfSource::default(), min_class_size: 1, ..PdfConfig::default() };
+        let m = RuntimeModel::learn(&history, &cfg).unwrap();
+        let pdf = m.all_jobs();
+        assert_eq!(pdf.samples(), 5);
+        assert!((pdf.pdf(10) - 0.4).abs() < 1e-15);
+        assert!((pdf.pdf(50) - 0.2).abs() < 1e-15);
+        assert!((pdf.pdf(100) - 0.4).abs() < 1e-15);
+        assert!((pdf.cdf(9) - 0.0).abs() < 1e-15);
+        assert!((pdf.cdf(49) - 0.4).abs() < 1e-15);
+        assert!((pdf.cdf(50) - 0.6).abs() < 1e-15);
+        assert_eq!(pdf.cdf(100), 1.0);
+        assert!((pdf.mean_ratio() - (0.4 * 0.1 + 0.2 * 0.5 + 0.4)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn classes_by_runtime_and_resources_with_fallback() {
+        // 3 short serial jobs (ratio 20 %) and 3 long 64-node jobs (ratio 90 %).
+        let mut history = vec![job(300, 60, 1, 1); 3];
+        history.extend(vec![job(50_000, 45_000, 64, 2); 3]);
+        let cfg = PdfConfig { min_class_size: 3, ..PdfConfig::default() };
+        let m = RuntimeModel::learn(&history, &cfg).unwrap();
+        assert_eq!(m.class_count(), 2);
+        assert_eq!(m.pdf(&job(400, 1, 8, 9)).pdf(20), 1.0, "< 10 min frame");
+        assert_eq!(m.pdf(&job(44_000, 1, 8, 9)).pdf(90), 1.0, "> 12 h frame");
+        // A 2-hour job has no class of its own: all jobs.
+        assert!((m.pdf(&job(7200, 1, 8, 9)).pdf(20) - 0.5).abs() < 1e-15);
+        // Resource classes: 64 nodes is the 33–64 frame.
+        let cfg = PdfConfig { source: "resources".parse().unwrap(), min_class_size: 3, ..PdfConfig::default() };
+        let m = RuntimeModel::learn(&history, &cfg).unwrap();
+        assert_eq!(m.pdf(&job(10, 1, 40, 9)).pdf(90), 1.0);
+        assert!((m.pdf(&job(10, 1, 65, 9)).pdf(90) - 0.5).abs() < 1e-15, "> 64 falls back");
+        // Too-small classes fall back; the error fallback refuses them.
+        let cfg = PdfConfig { min_class_size: 4, fallback: Fallback::Error, ..PdfConfig::default() };
+        let m = RuntimeModel::learn(&history, &cfg).unwrap();
+        assert_eq!(m.class_count(), 0);
+        let err = m.check_jobs(&[job(300, 60, 1, 1)]).unwrap_err();
+        assert_eq!(err.setting, "pdf_fallback");
+    }
+
+    #[test]
+    fn no_history_is_an_error_naming_the_setting() {
+        let err = RuntimeModel::learn(&[], &PdfConfig::default()).unwrap_err();
+        assert_eq!(err.setting, "pdf_source");
+        let err = RuntimeModel::learn(&[job(10, 1, 1, 1)], &PdfConfig { step_seconds: 0, ..PdfConfig::default() })
+            .unwrap_err();
+        assert_eq!(err.setting, "step_seconds");
+    }
+
+    #[test]
+    fn sources_parse_and_print() {
+        let s: PdfSource = "runtime+user".parse().unwrap();
+        assert!(s.runtime && s.user && !s.resources);
+        assert_eq!(s.to_string(), "runtime+user");
+        assert_eq!("all".parse::<PdfSource>().unwrap().to_string(), "all");
+        assert_eq!("runtimes".parse::<PdfSource>().unwrap_err().setting, "pdf_source");
+    }
+
+    #[test]
+    fn stepped_pdf_spreads_percent_bins_over_time_steps() {
+        // Estimate 10 min, Δ = 60 s: 10 steps; 10 % → step 1; 55 % → step 6
+        // (5.5 rounds to 6); 100 % → step 10.
+        let mut counts = [0u64; BINS];
+        counts[10] = 1;
+        counts[55] = 1;
+        counts[100] = 2;
+        let pdf = PercentPdf::from_counts(&counts);
+        let mut out = Vec::new();
+        let k = stepped(&pdf, 600, 60, Rounding::Round, &mut out);
+        assert_eq!(k, 10);
+        assert_eq!(out.len(), 11);
+        assert_eq!((out[1], out[6], out[10]), (0.25, 0.25, 0.5));
+        assert!((out.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+        // A 90-s estimate has 2 steps; 100 % sits at the last one.
+        let k = stepped(&pdf, 90, 60, Rounding::Round, &mut out);
+        assert_eq!((k, out[2]), (2, 0.5));
+    }
+
+    fn online(half_life_days: Option<f64>) -> PdfConfig {
+        PdfConfig { min_class_size: 1, update: PdfUpdate::Online, half_life_days, ..PdfConfig::default() }
+    }
+
+    /// History: two jobs of one class at 50 % (bin 50). With a one-day
+    /// half-life, a job at 100 % ending one day in weighs 1 against the
+    /// history's 2 × ½ = 1: the class PDF is ½ at 50 % and ½ at 100 %.
+    /// Without ageing it is ⅔ / ⅓. A static model ignores the end.
+    #[test]
+    fn online_pdfs_age_by_hand() {
+        let history = [job(1000, 500, 1, 1), job(1000, 500, 1, 1)];
+        let full = job(1000, 1000, 1, 1);
+        let mut aged = RuntimeModel::learn(&history, &online(Some(1.0))).unwrap();
+        aged.observe(&full, DAY);
+        assert!((aged.pdf(&full).pdf(50) - 0.5).abs() < 1e-12 && (aged.pdf(&full).pdf(100) - 0.5).abs() < 1e-12);
+        assert!((aged.all_jobs().pdf(100) - 0.5).abs() < 1e-12);
+        let mut kept = RuntimeModel::learn(&history, &online(None)).unwrap();
+        kept.observe(&full, DAY);
+        assert!((kept.pdf(&full).pdf(100) - 1.0 / 3.0).abs() < 1e-12);
+        let mut fixed =
+            RuntimeModel::learn(&history, &PdfConfig { min_class_size: 1, ..PdfConfig::default() }).unwrap();
+        fixed.observe(&full, DAY);
+        assert_eq!(fixed.pdf(&full).pdf(100), 0.0);
+        // An end older than the latest one is refused: it changes nothing.
+        let before = aged.pdf(&full).clone();
+        aged.observe(&job(1000, 100, 1, 1), DAY - 1);
+        assert_eq!(aged.pdf(&full), &before);
+        // Bad settings name themselves.
+        for days in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let err = RuntimeModel::learn(&history, &online(Some(days))).unwrap_err();
+            assert_eq!(err.setting, "pdf_half_life");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::testing::cases(256))]
+
+        /// Online statistics never use an outcome from the future, and age as
+        /// they should. Fed ends in any order, the model takes exactly the
+        /// ends no older than one already taken (a late report of an older
+        /// end is refused), and its "all jobs" PDF is the closed form: each
+        /// taken end at t weighs e^(rate·t) against the history's 1 at time 0.
+        #[test]
+        fn online_pdfs_see_only_past_ends_and_age_in_closed_form(
+            ends in proptest::collection::vec((0i64..10 * DAY, 1i64..2000), 1..40),
+            half_life in proptest::option::of(0.5f64..30.0),
+        ) {
+            let history: Vec<Job> = (0..40).map(|i| job(1000, 10 + 25 * i, 1, 1)).collect();
+            let config = online(half_life);
+            let mut model = RuntimeModel::learn(&history, &config).unwrap();
+            let mut taken: Vec<(Time, Job)> = Vec::new();
+            for &(t, r) in &ends {
+                let j = job(1000, r, 1, 1);
+                model.observe(&j, t);
+                if taken.last().is_none_or(|l| t >= l.0) {
+                    taken.push((t, j));
+                }
+            }
+            let rate = half_life.map_or(0.0, |d| std::f64::consts::LN_2 / (d * DAY as f64));
+            let mut weights = [0.0; BINS];
+            for h in &history {
+                weights[RuntimeModel::bin(&config, h)] += 1.0;
+            }
+            for (t, j) in &taken {
+                weights[RuntimeModel::bin(&config, j)] += (rate * *t as f64).exp();
+            }
+            let total: f64 = weights.iter().sum();
+            for (b, w) in weights.iter().enumerate() {
+                let got = model.all_jobs().pdf(b);
+                proptest::prop_assert!((got - w / total).abs() < 1e-9, "bin {}: {} vs {}", b, got, w / total);
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The single-cluster runs' store group, by descriptors: a run and its
+//! battery's jobs ([`run`]) and its row of axes and summary metrics
+//! ([`points`]), created by the engine's migrations. The Grid's points
+//! store their runs here too.
+
+pub mod points;
+pub mod run;
+
+use slasim_core::store::columns::Described;
+use slasim_core::store::tables::groups::{PointTables, all, new};
+
+/// Every table of single-cluster runs.
+pub fn described() -> Vec<&'static dyn Described> {
+    let mut all: Vec<&'static dyn Described> = run::tables().to_vec();
+    all.extend(points::tables());
+    all
+}
+
+/// Single-cluster runs, and the runs of the Grid's points (whose own
+/// tables are the Grid's group): the tables the engine's migrations made
+/// for them, so no script of their own. Merge copies `battery_jobs` for
+/// every kind, before the groups.
+pub static RUNS: PointTables = PointTables {
+    key_table: "runs",
+    key: "run_id",
+    tables: &[
+        all("runs"),
+        all("job_outcomes"),
+        all("node_events"),
+        all("energy"),
+        all("energy_states"),
+        all("reservations"),
+        new("points"),
+    ],
+    schema: "",
+    described,
+    docs: &[],
+    jobs: Some(
+        "SELECT o.run_id AS point, CASE WHEN g.run_id IS NULL THEN 'single' ELSE 'grid' END AS kind, o.job AS job,
+       b.occurrence AS submit, o.actual_start AS start, o.actual_end AS \"end\",
+       o.actual_start - b.occurrence AS wait, b.nodes AS processors
+FROM job_outcomes o
+JOIN runs r ON r.run_id = o.run_id
+JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job
+LEFT JOIN grid_points g ON g.run_id = o.run_id",
+    ),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inserts_name_their_columns_and_number_no_parameter() {
+        let sql = run::NODE_EVENTS.insert_sql(2);
+        assert_eq!(
+            sql,
+            "INSERT INTO node_events (run_id, seq, time, node, kind, job) VALUES (?,?,?,?,?,?),(?,?,?,?,?,?)"
+        );
+    }
+
+    /// A sorted rank per section and part: no two columns of a table share one.
+    #[test]
+    fn report_ranks_are_unique() {
+        assert_eq!(points::POINTS.shared_ranks(), Vec::<String>::new());
+    }
+}

@@ -1,0 +1,173 @@
+//! The `points` table: a single-cluster point's settings and aggregates.
+//!
+//! Contract: one row per run; the report reads its axes and metrics as the
+//! descriptors' [`Use`](slasim_core::store::columns::Use)s say, [`crate::writer::stored_summary`] reads every
+//! column with a `read` back into a [`RunSummary`]. Columns added after
+//! schema 1 read as their `default` in older stores.
+
+use crate::summary::RunSummary;
+use crate::tables::run::RunRow;
+use slasim_core::store::columns::Section::{Checkpoints, Queueing, Reservations, Summary};
+use slasim_core::store::columns::{Column, Described, Read, Rows, Table, axis, column, metric};
+
+/// The sweep-axis values of a point, as stored in `points`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointAxes {
+    /// Placement name.
+    pub placement: String,
+    /// `pof` or `risk`.
+    pub acceptance: String,
+    /// PoF_max.
+    pub pof_max: f64,
+    /// Resolved security factor under the risk test.
+    pub security_factor: Option<f64>,
+    /// Penalty ratio.
+    pub penalty_ratio: f64,
+    /// PDF source name.
+    pub pdf_source: String,
+    /// Failure model name.
+    pub failures: String,
+    /// Reservations in % of the jobs.
+    pub reservation_percent: f64,
+    /// Start factor of the reservations.
+    pub start_factor: f64,
+    /// `reject` or `move`.
+    pub reservation_option: String,
+    /// Checkpoint/restart on.
+    pub checkpointing: bool,
+    /// Classic modes: jobs are killed at their estimate.
+    pub kill_at_estimate: bool,
+    /// PoF calibration: `none` or `isotonic`.
+    pub calibration: String,
+    /// The energy policy (`none` without one).
+    pub energy_policy: String,
+    /// Its idle timeout, seconds (0 when it reads none).
+    pub idle_timeout: i64,
+    /// The power cap, watts.
+    pub power_cap: Option<f64>,
+}
+
+/// What a `points` row is written from.
+#[derive(Debug, Clone, Copy)]
+pub struct PointRow<'a> {
+    /// The run.
+    pub run: &'a RunRow,
+    /// Its settings.
+    pub axes: &'a PointAxes,
+    /// Its aggregates.
+    pub summary: &'a RunSummary,
+}
+
+/// The row type of `points`.
+pub enum Points {}
+
+impl Rows for Points {
+    type Row<'a> = PointRow<'a>;
+    type Summary = RunSummary;
+}
+
+/// A metric of the run's summary, read back into the same field.
+macro_rules! summary {
+    ($name:literal, $field:ident, $ty:ident $(, $since:literal, $default:literal)? $(; $($uses:tt)+)?) => {
+        column!($name, $ty, |r| r.summary.$field $(; since $since, $default)? $(; $($uses)+)?; read read!($field))
+    };
+}
+
+macro_rules! read {
+    ($field:ident) => {{
+        let read: Read<Points> = |s, row, i| {
+            s.$field = row.get(i)?;
+            Ok(())
+        };
+        read
+    }};
+}
+
+/// Every column of `points`, in table order.
+pub static POINTS: Table<Points> = Table::new("points", 1, COLUMNS);
+
+const COLUMNS: &[Column<Points>] = &[
+    column!("run_id", Int, |r| r.run.run_id),
+    column!("strategy", Text, |r| r.run.strategy.as_str()
+        ; uses [axis(Summary, 0), axis(Reservations, 1), axis(Checkpoints, 1), axis(Queueing, 1)]),
+    column!("trace", Text, |r| r.run.trace.as_str()
+        ; uses [axis(Summary, 1), axis(Reservations, 0), axis(Checkpoints, 0), axis(Queueing, 0)]),
+    column!("battery", Int, |r| r.run.battery),
+    column!("seed", Int, |r| r.run.seed as i64),
+    column!("placement", Text, |r| r.axes.placement.as_str(); uses [axis(Summary, 7)]),
+    column!("acceptance", Text, |r| r.axes.acceptance.as_str(); uses [axis(Summary, 3), axis(Checkpoints, 3)]),
+    column!("pof_max", Real, |r| r.axes.pof_max; uses [axis(Summary, 4), axis(Checkpoints, 4)]),
+    column!("security_factor", Real, |r| r.axes.security_factor; uses [axis(Summary, 5)]),
+    column!("penalty_ratio", Real, |r| r.axes.penalty_ratio; uses [axis(Summary, 6), axis(Checkpoints, 5)]),
+    column!("pdf_source", Text, |r| r.axes.pdf_source.as_str(); uses [axis(Summary, 2), axis(Checkpoints, 2)]),
+    column!("failures", Text, |r| r.axes.failures.as_str(); uses [axis(Summary, 8)]),
+    column!("capacity", Int, |r| r.run.capacity; uses [axis(Queueing, 2)]),
+    summary!("jobs", jobs, Int; uses [metric(Queueing, 0)]),
+    summary!("accepted", accepted, Int; uses [metric(Summary, 0)]),
+    summary!("successful", successful, Int; uses [metric(Summary, 1)]),
+    summary!("failed", failed, Int; uses [metric(Summary, 2)]),
+    summary!("rejected", rejected, Int),
+    summary!("fees", fees, Real; uses [metric(Summary, 3)]),
+    summary!("penalties", penalties, Real; uses [metric(Summary, 4)]),
+    summary!("gain", gain, Real; uses [metric(Summary, 5), metric(Checkpoints, 0)]),
+    summary!("utilisation", utilisation, Real; uses [
+        metric(Summary, 6),
+        metric(Reservations, 2),
+        metric(Queueing, 6),
+    ]),
+    summary!("overbooked", overbooked, Int),
+    summary!("overbooked_failed", overbooked_failed, Int),
+    summary!("overbooked_pof", overbooked_pof_sum, Real),
+    column!("wall_seconds", Real, |r| r.run.wall_seconds; uses [metric(Summary, 7)]),
+    column!("reservation_percent", Real, |r| r.axes.reservation_percent; since 2, "0.0"; uses [
+        axis(Summary, 9),
+        axis(Reservations, 5),
+        axis(Checkpoints, 6),
+    ]),
+    column!("start_factor", Real, |r| r.axes.start_factor; since 2, "1.0"
+        ; uses [axis(Summary, 10), axis(Reservations, 3)]),
+    column!("reservation_option", Text, |r| r.axes.reservation_option.as_str(); since 2, "'reject'"
+        ; uses [axis(Summary, 11), axis(Reservations, 2)]),
+    // Last among the checkpointing axes: sorted by them, a pair is (off, on).
+    column!("checkpointing", Int, |r| r.axes.checkpointing; since 2, "0"; uses [
+        axis(Summary, 12),
+        axis(Reservations, 4),
+        axis(Checkpoints, 7),
+    ]),
+    summary!("reservations", reservations, Int, 2, "0"; uses [metric(Reservations, 3)]),
+    summary!("reservations_accepted", reservations_accepted, Int, 2, "0"),
+    summary!("reservation_rejection_rate", reservation_rejection_rate, Real, 2, "0.0"; uses [metric(Reservations, 0)]),
+    summary!("sldwa", sldwa, Real, 2, "0.0"; uses [metric(Reservations, 1)]),
+    summary!("moved_jobs", moved_jobs, Int, 2, "0"; uses [metric(Reservations, 4)]),
+    summary!("move_delay_mean", move_delay_mean, Real, 2, "0.0"; uses [metric(Reservations, 5)]),
+    summary!("move_delay_max", move_delay_max, Real, 2, "0.0"; uses [metric(Reservations, 6)]),
+    summary!("pinned_jobs", pinned_jobs, Int, 2, "0"; uses [metric(Reservations, 7)]),
+    summary!("checkpoints", checkpoints, Int, 2, "0"; uses [metric(Checkpoints, 1)]),
+    summary!("resumed_successful", resumed_successful, Int, 2, "0"; uses [metric(Checkpoints, 2)]),
+    column!("kill_at_estimate", Int, |r| r.axes.kill_at_estimate; since 3, "1"; uses [axis(Queueing, 3)]),
+    summary!("dropped", dropped, Int, 3, "0"; uses [metric(Queueing, 1)]),
+    summary!("wait_mean", wait_mean, Real, 3, "0.0"; uses [metric(Queueing, 2)]),
+    summary!("wait_max", wait_max, Real, 3, "0.0"; uses [metric(Queueing, 8)]),
+    summary!("response_mean", response_mean, Real, 3, "0.0"; uses [metric(Queueing, 3)]),
+    summary!("slowdown_mean", slowdown_mean, Real, 3, "0.0"; uses [metric(Queueing, 4)]),
+    summary!("bounded_slowdown_mean", bounded_slowdown_mean, Real, 3, "0.0"; uses [metric(Queueing, 5)]),
+    summary!("makespan", makespan, Real, 3, "0.0"; uses [metric(Queueing, 7)]),
+    column!("calibration", Text, |r| r.axes.calibration.as_str(); since 7, "'none'"; uses [axis(Summary, 13)]),
+    summary!("overbooked_pof_calibrated", overbooked_pof_calibrated_sum, Real, 7, "NULL"),
+    column!("energy_policy", Text, |r| r.axes.energy_policy.as_str(); since 11, "'none'"),
+    column!("idle_timeout", Int, |r| r.axes.idle_timeout; since 11, "0"),
+    column!("power_cap", Real, |r| r.axes.power_cap; since 11, "NULL"),
+];
+
+/// `SELECT` of every column read back into a summary (the run id bound as
+/// the one parameter), and the readers in that order.
+pub fn summary_select() -> (String, Vec<Read<Points>>) {
+    let read: Vec<&Column<Points>> = COLUMNS.iter().filter(|c| c.read.is_some()).collect();
+    let names: Vec<&str> = read.iter().map(|c| c.name).collect();
+    (format!("SELECT {} FROM points WHERE run_id = ?", names.join(", ")), read.iter().filter_map(|c| c.read).collect())
+}
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 1] {
+    [&POINTS]
+}

@@ -1,0 +1,323 @@
+//! The tables of a single-cluster or Grid run: `runs`, `battery_jobs`,
+//! `job_outcomes`, `node_events`, `reservations`, `energy` and `energy_states`.
+//!
+//! Contract: `battery_jobs` holds a battery's inputs once, `job_outcomes`
+//! and `reservations` one row per job or reservation of a run (the jobs
+//! view joins them back); none of them is read back by the store.
+
+use crate::cluster::energy::{Energy, EnergyConfig, MeteredState};
+use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
+use crate::workload::failures::NodeEventKind;
+use crate::workload::job::Job;
+use slasim_core::store::columns::{Column, Described, Rows, Table, column};
+
+/// One run ready to be stored.
+#[derive(Debug, Clone)]
+pub struct RunRow {
+    /// Stable id (from the resolved settings).
+    pub run_id: i64,
+    /// Strategy name.
+    pub strategy: String,
+    /// Battery index.
+    pub battery: i64,
+    /// Identity of the battery's jobs (workload, preparation, battery).
+    pub battery_key: i64,
+    /// Trace name.
+    pub trace: String,
+    /// Seed.
+    pub seed: u64,
+    /// Cluster size.
+    pub capacity: u32,
+    /// Resolved settings, TOML.
+    pub config: String,
+    /// sha256 of `config`, hex.
+    pub config_hash: String,
+    /// slasim version (and git commit when known).
+    pub code_version: String,
+    /// Wall-clock start, RFC 3339 UTC.
+    pub started_at: String,
+    /// Wall-clock end, RFC 3339 UTC.
+    pub finished_at: String,
+    /// Wall seconds the simulation took.
+    pub wall_seconds: f64,
+}
+
+/// The row type of `runs`.
+pub enum Runs {}
+
+impl Rows for Runs {
+    type Row<'a> = &'a RunRow;
+    type Summary = ();
+}
+
+/// One run.
+pub static RUNS: Table<Runs> = Table::new(
+    "runs",
+    1,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("strategy", Text, |r| r.strategy.as_str()),
+        column!("battery", Int, |r| r.battery),
+        column!("battery_key", Int, |r| r.battery_key),
+        column!("trace", Text, |r| r.trace.as_str()),
+        column!("seed", Int, |r| r.seed as i64),
+        column!("capacity", Int, |r| r.capacity),
+        column!("config", Text, |r| r.config.as_str()),
+        column!("config_hash", Text, |r| r.config_hash.as_str()),
+        column!("code_version", Text, |r| r.code_version.as_str()),
+        column!("started_at", Text, |r| r.started_at.as_str()),
+        column!("finished_at", Text, |r| r.finished_at.as_str()),
+        column!("wall_seconds", Real, |r| r.wall_seconds),
+    ],
+);
+
+/// A battery's job.
+#[derive(Debug, Clone, Copy)]
+pub struct BatteryJobRow<'a> {
+    /// The battery's identity.
+    pub battery_key: i64,
+    /// The job.
+    pub job: &'a Job,
+}
+
+/// The row type of `battery_jobs`.
+pub enum BatteryJobs {}
+
+impl Rows for BatteryJobs {
+    type Row<'a> = BatteryJobRow<'a>;
+    type Summary = ();
+}
+
+/// A battery's jobs, stored once.
+pub static BATTERY_JOBS: Table<BatteryJobs> = Table::new(
+    "battery_jobs",
+    1,
+    &[
+        column!("battery_key", Int, |r| r.battery_key),
+        column!("job", Int, |r| r.job.id),
+        column!("swf_id", Int, |r| r.job.swf_id),
+        column!("occurrence", Int, |r| r.job.occurrence),
+        column!("release", Int, |r| r.job.release),
+        column!("deadline", Int, |r| r.job.deadline),
+        column!("estimate", Int, |r| r.job.estimate),
+        column!("runtime", Int, |r| r.job.runtime),
+        column!("nodes", Int, |r| r.job.nodes),
+        column!("user", Int, |r| r.job.user),
+        column!("application", Int, |r| r.job.application),
+        column!("queue", Int, |r| r.job.queue),
+    ],
+);
+
+/// A job (or reservation) of a run and what became of it.
+#[derive(Debug, Clone, Copy)]
+pub struct JobRow<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// The job.
+    pub job: &'a Job,
+    /// Its record.
+    pub record: &'a JobRecord,
+    /// The cluster it ran on (0 in a single-cluster run).
+    pub cluster: u32,
+    /// The calibrated PoF its acceptance test read, if the run calibrated.
+    pub pof_calibrated: Option<f64>,
+}
+
+/// The row type of `job_outcomes` and `reservations`.
+pub enum Jobs {}
+
+impl Rows for Jobs {
+    type Row<'a> = JobRow<'a>;
+    type Summary = ();
+}
+
+/// What became of each job of a run.
+pub static JOB_OUTCOMES: Table<Jobs> = Table::new("job_outcomes", 1, OUTCOME_COLUMNS);
+
+const OUTCOME_COLUMNS: &[Column<Jobs>] = &[
+    column!("run_id", Int, |r| r.run_id),
+    column!("job", Int, |r| r.record.job),
+    column!("accepted", Int, |r| r.record.accepted),
+    column!("planned_start", Int, |r| r.record.planned_start),
+    column!("planned_end", Int, |r| r.record.planned_end),
+    column!("actual_start", Int, |r| r.record.actual_start),
+    column!("actual_end", Int, |r| r.record.actual_end),
+    column!("overbooked", Int, |r| r.record.overbooked),
+    column!("pof", Real, |r| r.record.pof),
+    column!("outcome", Int, |r| r.record.outcome.map_or(2, Outcome::code)),
+    column!("fee", Real, |r| r.record.fee(r.job)),
+    column!("penalty", Real, |r| r.record.penalty(r.job)),
+    column!("restarts", Int, |r| r.record.restarts),
+    column!("executed", Int, |r| r.record.executed),
+    column!("moves", Int, |r| r.record.moves; since 2, "0"),
+    column!("pinned", Int, |r| r.record.pinned; since 2, "0"),
+    column!("checkpoints", Int, |r| r.record.checkpoints; since 2, "0"),
+    column!("cluster", Int, |r| r.cluster; since 4, "0"),
+    column!("pof_calibrated", Real, |r| r.pof_calibrated; since 7, "NULL"),
+];
+
+/// A run's advance reservations (paper B).
+pub static RESERVATIONS: Table<Jobs> = Table::new(
+    "reservations",
+    2,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("reservation", Int, |r| r.job.id),
+        column!("swf_id", Int, |r| r.job.swf_id),
+        column!("submit", Int, |r| r.job.occurrence),
+        column!("requested_start", Int, |r| r.job.release),
+        column!("nodes", Int, |r| r.job.nodes),
+        column!("estimate", Int, |r| r.job.estimate),
+        column!("runtime", Int, |r| r.job.runtime),
+        column!("accepted", Int, |r| r.record.accepted),
+        column!("reason", Text, |r| r.record.reject_reason.map(|x| x.as_str())),
+        column!("actual_start", Int, |r| r.record.actual_start),
+        column!("actual_end", Int, |r| r.record.actual_end),
+        column!("outcome", Text, |r| r.record.outcome.unwrap_or(Outcome::Failed).as_str()),
+        column!("fee", Real, |r| r.record.fee(r.job)),
+        column!("penalty", Real, |r| r.record.penalty(r.job)),
+    ],
+);
+
+/// A node failure or repair of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeEventRow<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// Its position among the run's events.
+    pub seq: usize,
+    /// The event.
+    pub event: &'a NodeEventRecord,
+}
+
+/// The row type of `node_events`.
+pub enum NodeEvents {}
+
+impl Rows for NodeEvents {
+    type Row<'a> = NodeEventRow<'a>;
+    type Summary = ();
+}
+
+/// Node failures and repairs.
+pub static NODE_EVENTS: Table<NodeEvents> = Table::new(
+    "node_events",
+    1,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("seq", Int, |r| r.seq as i64),
+        column!("time", Int, |r| r.event.time),
+        column!("node", Int, |r| r.event.node),
+        column!("kind", Text, |r| match r.event.kind {
+            NodeEventKind::Fail => "fail",
+            NodeEventKind::Repair => "repair",
+        }),
+        column!("job", Int, |r| r.event.job),
+    ],
+);
+
+/// A cluster's energy meter reading.
+#[derive(Debug, Clone, Copy)]
+pub struct EnergyRow<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// The cluster (0 in a single-cluster run).
+    pub cluster: u32,
+    /// The meter's watts.
+    pub watts: &'a EnergyConfig,
+    /// Its reading.
+    pub energy: &'a Energy,
+}
+
+/// The row type of `energy`.
+pub enum Energies {}
+
+impl Rows for Energies {
+    type Row<'a> = EnergyRow<'a>;
+    type Summary = ();
+}
+
+/// Energy per run and cluster.
+pub static ENERGY: Table<Energies> = Table::new(
+    "energy",
+    10,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("cluster", Int, |r| r.cluster),
+        column!("idle_watts", Real, |r| r.watts.idle_watts),
+        column!("busy_watts", Real, |r| r.watts.busy_watts),
+        column!("down_watts", Real, |r| r.watts.down_watts),
+        column!("idle_node_seconds", Real, |r| r.energy.idle_node_seconds),
+        column!("busy_node_seconds", Real, |r| r.energy.busy_node_seconds),
+        column!("down_node_seconds", Real, |r| r.energy.down_node_seconds),
+        column!("joules", Real, |r| r.energy.joules),
+    ],
+);
+
+/// One node power state's share of a cluster's energy.
+#[derive(Debug, Clone, Copy)]
+pub struct EnergyStateRow {
+    /// The run.
+    pub run_id: i64,
+    /// The cluster (0 in a single-cluster run).
+    pub cluster: u32,
+    /// The state.
+    pub state: MeteredState,
+    /// A node's watts in it.
+    pub watts: f64,
+    /// Node-seconds in it.
+    pub node_seconds: f64,
+    /// Their joules.
+    pub joules: f64,
+    /// Transitions into it begun (switching states only).
+    pub transitions: u32,
+}
+
+/// The row type of `energy_states`.
+pub enum EnergyStates {}
+
+impl Rows for EnergyStates {
+    type Row<'a> = EnergyStateRow;
+    type Summary = ();
+}
+
+/// Seconds and joules per node power state, per run and cluster.
+pub static ENERGY_STATES: Table<EnergyStates> = Table::new(
+    "energy_states",
+    11,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("cluster", Int, |r| r.cluster),
+        column!("state", Text, |r| r.state.as_str()),
+        column!("watts", Real, |r| r.watts),
+        column!("node_seconds", Real, |r| r.node_seconds),
+        column!("joules", Real, |r| r.joules),
+        column!("transitions", Int, |r| r.transitions),
+    ],
+);
+
+/// The `energy_states` rows of a reading: one per state.
+pub fn energy_state_rows(run_id: i64, cluster: u32, w: &EnergyConfig, e: &Energy) -> [EnergyStateRow; 6] {
+    let watts = w.state_watts();
+    std::array::from_fn(|k| {
+        let state = MeteredState::ALL[k];
+        let transitions = match state {
+            MeteredState::SwitchingOff => e.switches.0,
+            MeteredState::SwitchingOn => e.switches.1,
+            _ => 0,
+        };
+        EnergyStateRow {
+            run_id,
+            cluster,
+            state,
+            watts: watts[k],
+            node_seconds: e.states[k].0,
+            joules: e.states[k].1,
+            transitions,
+        }
+    })
+}
+
+/// This module's tables.
+pub fn tables() -> [&'static dyn Described; 7] {
+    [&RUNS, &BATTERY_JOBS, &JOB_OUTCOMES, &NODE_EVENTS, &RESERVATIONS, &ENERGY, &ENERGY_STATES]
+}
