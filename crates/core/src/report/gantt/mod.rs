@@ -36,7 +36,11 @@ pub static GANTT_SOURCES: Registry<&'static dyn GanttSource> = Registry::new("Ga
 pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
     // A store that cannot be opened is its own error, before any source.
     drop(crate::store::open_read_only(db)?);
-    for registered in GANTT_SOURCES.all() {
+    let sources = GANTT_SOURCES.all();
+    if sources.is_empty() {
+        bail!("no kind with Gantt charts is registered: a program embedding slasim registers its kinds first");
+    }
+    for registered in sources {
         if let Some(source) = registered.source(db, run)? {
             return Ok(source);
         }
@@ -64,4 +68,18 @@ pub fn write(chart: &Chart, out: &Path) -> anyhow::Result<()> {
         _ => bail!("{}: a Gantt chart is written as .svg, .png or .html", out.display()),
     };
     std::fs::write(out, text).with_context(|| format!("{}: cannot write the Gantt chart", out.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The engine alone has no Gantt source: asking for a chart says so
+    /// rather than that the run is missing.
+    #[test]
+    fn with_no_kind_registered_a_chart_is_refused_for_that_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("g.sqlite");
+        crate::store::Store::open(&db).unwrap();
+        let e = super::for_run(&db, 1).unwrap_err().to_string();
+        assert!(e.contains("no kind with Gantt charts is registered"), "{e}");
+    }
 }
