@@ -6,12 +6,10 @@
 //!
 //! Contract:
 //! - [`SingleClusterSection`] is a [`ReportSection`] like every other
-//!   kind's; the report finds it in [`slasim_core::report::SECTIONS`] (a built-in
-//!   entry, first, so its maximum-gain table heads the report) and its
-//!   Gantt source ([`gantt::SingleClusterGantt`]) in
-//!   [`slasim_core::report::gantt::GANTT_SOURCES`]. This folder leaves the crate
-//!   with the kind; the report's frame names nothing in it but those two
-//!   registrations.
+//!   kind's; [`crate::register`] adds it to [`slasim_core::report::SECTIONS`]
+//!   (first, so its maximum-gain table heads the report) and its Gantt
+//!   source ([`gantt::SingleClusterGantt`]) to
+//!   [`slasim_core::report::gantt::GANTT_SOURCES`].
 //! - A store (as filtered) without single-cluster points gives the error
 //!   [`slasim_core::report::load::LoadError::Empty`] saying why (no points, none of
 //!   the experiment, none for the trace, with the traces there are): the
