@@ -66,26 +66,3 @@ pub fn register() -> Result<(), BadName> {
     })
     .clone()
 }
-
-#[cfg(test)]
-mod tests {
-    /// Registered, the Grid's descriptors describe exactly the tables the
-    /// engine's migrations made for it.
-    #[test]
-    fn the_tables_the_migrations_made_are_described() {
-        super::register().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let described: Vec<&str> = crate::tables::tables().iter().map(|t| t.name()).collect();
-        assert_eq!(described, ["grid_points", "coreservations", "subreservations", "cluster_runs"]);
-        let path = dir.path().join("g.sqlite");
-        let mismatches = slasim_core::store::tables::registered_mismatches(&path, &described).unwrap();
-        assert_eq!(mismatches, Vec::<String>::new());
-    }
-
-    /// A sorted rank per report section and part: no two columns share one.
-    #[test]
-    fn report_ranks_are_unique() {
-        assert_eq!(crate::tables::GRID_POINTS.shared_ranks(), Vec::<String>::new());
-        assert_eq!(crate::tables::CLUSTER_RUNS.shared_ranks(), Vec::<String>::new());
-    }
-}

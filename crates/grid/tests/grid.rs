@@ -3,6 +3,8 @@
 //! property tests of what every algorithm must keep. One binary: the Grid
 //! kind's in-process tests (its command-line tests are the `slasim` crate's).
 
+mod unit;
+
 #[path = "../../core/src/testing.rs"]
 mod testing;
 

@@ -51,10 +51,6 @@ pub mod tables;
 pub mod workflow;
 pub mod writer;
 
-#[cfg(test)]
-#[path = "../../core/src/testing.rs"]
-pub(crate) mod testing;
-
 use std::sync::OnceLock;
 
 use slasim_core::registry::BadName;
@@ -75,23 +71,4 @@ pub fn register() -> Result<(), BadName> {
         Ok(())
     })
     .clone()
-}
-
-#[cfg(test)]
-mod tests {
-    /// Registered, the kinds' descriptors describe exactly the tables the
-    /// engine's migrations made for them, and the store lists no table
-    /// without descriptors.
-    #[test]
-    fn the_tables_the_migrations_made_are_described() {
-        super::register().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let described: Vec<&str> = crate::tables::described().iter().map(|t| t.name()).collect();
-        assert_eq!(described.len(), 7, "{described:?}");
-        let path = dir.path().join("p.sqlite");
-        let mismatches = slasim_core::store::tables::registered_mismatches(&path, &described).unwrap();
-        assert_eq!(mismatches, Vec::<String>::new());
-        let replace = crate::tables::provision::PROVISION_POINTS.insert_sql(1);
-        assert!(replace.starts_with("INSERT OR REPLACE INTO provision_points (point_id, kind,"), "{replace}");
-    }
 }

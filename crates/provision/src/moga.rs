@@ -134,7 +134,7 @@ impl Genome {
     }
 
     /// Each of `len` bits i.i.d. Bernoulli(0.5) (§3.5, initial population).
-    fn random(len: usize, rng: &mut impl rand::Rng) -> Genome {
+    pub fn random(len: usize, rng: &mut impl rand::Rng) -> Genome {
         let mut genome = Genome::zeros(len);
         for word in &mut genome.words {
             *word = rng.random::<u64>();
@@ -212,7 +212,7 @@ impl Genome {
     }
 
     /// Exchanges bits `from..to` with `other` (same length); the core of crossover.
-    fn swap_range(&mut self, other: &mut Genome, from: usize, to: usize) {
+    pub fn swap_range(&mut self, other: &mut Genome, from: usize, to: usize) {
         let to = to.min(self.len).min(other.len);
         if from >= to {
             return;
@@ -302,7 +302,7 @@ impl Archive {
 }
 
 /// Sharing function of eq 11. `d = 0` shares fully even for a degenerate σ_share.
-fn sharing(d: f64, sigma_share: f64) -> f64 {
+pub fn sharing(d: f64, sigma_share: f64) -> f64 {
     if d == 0.0 {
         1.0
     } else if d < sigma_share {
@@ -328,13 +328,13 @@ struct Scratch {
 }
 
 /// r_i = 1 + number of members dominating i (eq 8); `ranks` is overwritten.
-fn rank(objectives: &[Objectives], ranks: &mut Vec<usize>) {
+pub fn rank(objectives: &[Objectives], ranks: &mut Vec<usize>) {
     ranks.clear();
     ranks.extend(objectives.iter().map(|o| 1 + objectives.iter().filter(|p| p.dominates(o)).count()));
 }
 
 /// μ(r) (eq 9) and F_i (eq 10) from the ranks.
-fn raw_fitness(ranks: &[usize], mu: &mut Vec<usize>, raw: &mut Vec<f64>) {
+pub fn raw_fitness(ranks: &[usize], mu: &mut Vec<usize>, raw: &mut Vec<f64>) {
     let n = ranks.len();
     mu.clear();
     mu.resize(n + 2, 0);
@@ -452,7 +452,7 @@ pub fn select(front: &[Objectives], alpha: f64) -> Option<usize> {
 
 /// Two-point crossover (A11): two distinct cut points uniform in [1, n − 1], the
 /// middle segment is exchanged; n = 2 ⇒ one-point at 1; n < 2 ⇒ copies.
-fn crossover(a: &mut Genome, b: &mut Genome, rng: &mut impl rand::Rng) {
+pub fn crossover(a: &mut Genome, b: &mut Genome, rng: &mut impl rand::Rng) {
     let n = a.len();
     if n >= 3 {
         let c1 = rng.random_range(1..n);
@@ -581,6 +581,3 @@ pub fn run_batched<E: FnMut(&[Genome], &mut Vec<Objectives>)>(
     }
     archive
 }
-
-#[cfg(test)]
-mod tests;

@@ -31,7 +31,7 @@ const CH3_SLOTS: [(&str, f64, f64); 2] = [("CTC-SP2", 27.0, 63.0), ("SDSC-SP2", 
 /// The dissertation's Ch. 3 mean advertised slots and utilisation (%) for a
 /// trace label, with exact estimates; `None` for other traces or logged
 /// estimates (Fig 8 states no count).
-fn ch3_slots(label: &str, exact: bool) -> Option<(f64, f64)> {
+pub fn ch3_slots(label: &str, exact: bool) -> Option<(f64, f64)> {
     let upper = label.to_ascii_uppercase();
     CH3_SLOTS.iter().find(|(log, _, _)| exact && upper.starts_with(log)).map(|&(_, slots, util)| (slots, util))
 }
@@ -781,17 +781,4 @@ fn pricing_figures(prices: &[PriceRow]) -> Vec<Figure> {
         });
     }
     figures
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ch3_slot_counts_are_the_exact_estimate_runs_of_ctc_and_sdsc() {
-        assert_eq!(ch3_slots("CTC-SP2-1996-3.1-cln", true), Some((27.0, 63.0)));
-        assert_eq!(ch3_slots("SDSC-SP2-1998-4.2-cln", true), Some((14.0, 70.0)));
-        assert_eq!(ch3_slots("SDSC-SP2-1998-4.2-cln", false), None);
-        assert_eq!(ch3_slots("SDSC-BLUE-2000-4.2-cln", true), None);
-    }
 }

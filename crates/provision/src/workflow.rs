@@ -30,7 +30,7 @@
 //! ignored; parents may be defined on earlier or later lines.
 
 mod format;
-mod generate;
+pub mod generate;
 
 pub use generate::{CYBERSHAKE_SGT_TASKS, SyntheticWorkflow, cybershake};
 
@@ -535,6 +535,3 @@ impl Workflow {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

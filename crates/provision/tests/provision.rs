@@ -4,6 +4,8 @@
 //! provisioning kinds' in-process tests (their command-line tests are the
 //! `slasim` crate's).
 
+mod unit;
+
 #[path = "../../core/src/testing.rs"]
 mod testing;
 

@@ -31,10 +31,6 @@ pub mod tables;
 pub mod workload;
 pub mod writer;
 
-#[cfg(test)]
-#[path = "../../core/src/testing.rs"]
-pub(crate) mod testing;
-
 use std::sync::OnceLock;
 
 use slasim_core::registry::BadName;
@@ -59,20 +55,4 @@ pub fn register() -> Result<(), BadName> {
         Ok(())
     })
     .clone()
-}
-
-#[cfg(test)]
-mod tests {
-    /// Registered, the kind's descriptors describe exactly the tables the
-    /// engine's migrations made for it.
-    #[test]
-    fn the_tables_the_migrations_made_are_described() {
-        super::register().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let names: Vec<&str> = crate::tables::described().iter().map(|t| t.name()).collect();
-        assert_eq!(names.len(), 8, "{names:?}");
-        let path = dir.path().join("s.sqlite");
-        let found = slasim_core::store::tables::registered_mismatches(&path, &names).unwrap();
-        assert_eq!(found, Vec::<String>::new());
-    }
 }

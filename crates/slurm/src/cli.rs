@@ -208,14 +208,14 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
 
 /// One job of a comparison.
 #[derive(Debug, Clone)]
-struct Compared<'a> {
-    id: u64,
-    submit: Time,
-    logged: Time,
-    simulated: Time,
-    backfilled: bool,
-    logged_nodes: &'a str,
-    simulated_node: &'a str,
+pub struct Compared<'a> {
+    pub id: u64,
+    pub submit: Time,
+    pub logged: Time,
+    pub simulated: Time,
+    pub backfilled: bool,
+    pub logged_nodes: &'a str,
+    pub simulated_node: &'a str,
 }
 
 fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
@@ -331,7 +331,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
 /// more than `tolerance` before it in the log yet after it in the
 /// simulation? O(n log n): jobs sorted by logged start, with the smallest
 /// simulated start of every suffix and the largest of every prefix.
-fn in_order(jobs: &[Compared], tolerance: Time) -> Vec<bool> {
+pub fn in_order(jobs: &[Compared], tolerance: Time) -> Vec<bool> {
     let mut by_log: Vec<(Time, Time)> = jobs.iter().map(|j| (j.logged, j.simulated)).collect();
     by_log.sort_unstable();
     let n = by_log.len();
@@ -352,34 +352,4 @@ fn in_order(jobs: &[Compared], tolerance: Time) -> Vec<bool> {
             suffix_min[later] >= j.simulated && prefix_max[earlier] <= j.simulated
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn job(logged: Time, simulated: Time) -> Compared<'static> {
-        Compared { id: 0, submit: 0, logged, simulated, backfilled: false, logged_nodes: "", simulated_node: "" }
-    }
-
-    /// The sorted test agrees with the definition, pair by pair.
-    #[test]
-    fn in_order_is_the_pairwise_definition() {
-        let jobs: Vec<Compared> = [(0, 0), (5, 20), (10, 10), (12, 3), (40, 41), (41, 40), (60, 100), (80, 70)]
-            .iter()
-            .map(|&(l, s)| job(l, s))
-            .collect();
-        for tolerance in [0, 1, 5, 10, 30] {
-            let pairwise: Vec<bool> = jobs
-                .iter()
-                .map(|a| {
-                    !jobs.iter().any(|b| {
-                        let (real, sim) = (b.logged - a.logged, b.simulated - a.simulated);
-                        (real > tolerance && sim < 0) || (real < -tolerance && sim > 0)
-                    })
-                })
-                .collect();
-            assert_eq!(in_order(&jobs, tolerance), pairwise, "tolerance {tolerance}");
-        }
-    }
 }

@@ -42,7 +42,7 @@ impl ReportSection for SlurmSection {
 
 /// One value of a swept setting.
 #[derive(Debug, Clone, PartialEq)]
-enum Value {
+pub enum Value {
     Int(i64),
     Real(f64),
     Bool(bool),
@@ -95,7 +95,7 @@ fn value_order(a: &Option<Value>, b: &Option<Value>) -> Ordering {
 }
 
 /// The scalar settings of a point's canonical TOML, nested tables flattened.
-fn settings_of(config: &str) -> BTreeMap<String, Value> {
+pub fn settings_of(config: &str) -> BTreeMap<String, Value> {
     fn flatten(prefix: &str, table: &toml::Table, out: &mut BTreeMap<String, Value>) {
         for (key, v) in table {
             let name = if prefix.is_empty() { key.clone() } else { format!("{prefix}_{key}") };
@@ -119,21 +119,21 @@ fn settings_of(config: &str) -> BTreeMap<String, Value> {
 
 /// One Slurm point.
 #[derive(Debug, Clone)]
-struct PointRow {
-    id: i64,
-    sweep: String,
-    conf: String,
-    conf_sha256: String,
-    settings: BTreeMap<String, Value>,
-    jobs: i64,
-    mean_wait: Option<f64>,
-    median_wait: Option<f64>,
-    max_wait: Option<f64>,
-    bounded_slowdown: Option<f64>,
-    makespan: f64,
-    cpu_utilisation: Option<f64>,
-    gpu_utilisation: Option<f64>,
-    backfilled: i64,
+pub struct PointRow {
+    pub id: i64,
+    pub sweep: String,
+    pub conf: String,
+    pub conf_sha256: String,
+    pub settings: BTreeMap<String, Value>,
+    pub jobs: i64,
+    pub mean_wait: Option<f64>,
+    pub median_wait: Option<f64>,
+    pub max_wait: Option<f64>,
+    pub bounded_slowdown: Option<f64>,
+    pub makespan: f64,
+    pub cpu_utilisation: Option<f64>,
+    pub gpu_utilisation: Option<f64>,
+    pub backfilled: i64,
 }
 
 /// One partition, account or user of a point.
@@ -262,7 +262,7 @@ fn load_groups(db: &Path) -> anyhow::Result<Vec<GroupRow>> {
 }
 
 /// The settings whose values differ between `points` (absent counts as a value).
-fn swept(points: &[PointRow]) -> Vec<String> {
+pub fn swept(points: &[PointRow]) -> Vec<String> {
     let keys: BTreeSet<&String> = points.iter().flat_map(|p| p.settings.keys()).collect();
     keys.into_iter()
         .filter(|k| {
@@ -526,39 +526,4 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
     ];
     let figures = wait_figure(&points, &keys, &partitions).into_iter().collect();
     Ok(Some(Section { tables, figures, points: points.len(), gantt: Vec::new(), omitted: Vec::new() }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn settings_are_flattened_and_only_differing_ones_kept() {
-        let a = settings_of(
-            "conf_sha256 = \"x\"\n[settings]\nseed = 1\npriority_weight_age = 0.0\n[settings.synthetic]\nload = 0.9\n",
-        );
-        let b = settings_of(
-            "conf_sha256 = \"x\"\n[settings]\nseed = 1\npriority_weight_age = 4000.0\n[settings.synthetic]\nload = 0.9\n",
-        );
-        assert_eq!(a.get("synthetic_load"), Some(&Value::Real(0.9)));
-        let point = |settings| PointRow {
-            id: 0,
-            sweep: String::new(),
-            conf: String::new(),
-            conf_sha256: String::new(),
-            settings,
-            jobs: 0,
-            mean_wait: None,
-            median_wait: None,
-            max_wait: None,
-            bounded_slowdown: None,
-            makespan: 0.0,
-            cpu_utilisation: None,
-            gpu_utilisation: None,
-            backfilled: 0,
-        };
-        let c = settings_of("[settings]\nseed = 1\n");
-        assert_eq!(swept(&[point(a.clone()), point(b)]), vec!["priority_weight_age".to_string()]);
-        assert_eq!(swept(&[point(a), point(c)]), vec!["priority_weight_age".to_string(), "synthetic_load".to_string()]);
-    }
 }

@@ -5,6 +5,8 @@
 //! tables against the store's schema. One binary; the command line's tests
 //! are the `slasim` crate's (`tests/integration/slurm.rs`).
 
+mod unit;
+
 use std::path::Path;
 
 #[path = "../../core/src/testing.rs"]

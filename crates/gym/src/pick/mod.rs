@@ -364,6 +364,3 @@ impl PickJobs {
         &self.state
     }
 }
-
-#[cfg(test)]
-mod tests;

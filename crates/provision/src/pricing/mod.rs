@@ -19,9 +19,9 @@
 //! slot), `pricer` (prices and externalities of slots on one snapshot),
 //! `query` (the query models and the user's choice).
 
-mod pricer;
-mod query;
-mod replan;
+pub mod pricer;
+pub mod query;
+pub mod replan;
 
 pub use pricer::{Externality, PolicyAudit, Pricer, audit};
 pub use query::{Offer, candidates, choose, query_earliest, query_fixed, query_flexible, query_window};
@@ -81,6 +81,3 @@ pub struct SlotRequest {
     /// Duration.
     pub duration: Time,
 }
-
-#[cfg(test)]
-mod tests;

@@ -42,14 +42,15 @@ struct Running {
     end: Time,
 }
 
+/// A queued piece of work and its planned start.
 #[derive(Debug, Clone, PartialEq)]
-struct Queued {
+pub struct Queued {
     key: WorkKey,
     submit: Time,
     procs: u32,
     estimate: Time,
     runtime: Time,
-    start: Time,
+    pub start: Time,
 }
 
 /// A reservation (a provisioned slot): fixed processors over a fixed interval.
@@ -212,6 +213,11 @@ impl SlotScheduler {
             reservations: self.reservations.iter().filter(|r| r.end > now).map(|r| (r.start, r.end, r.procs)).collect(),
             queue: self.queue.iter().map(|q| (q.procs, q.estimate)).collect(),
         }
+    }
+
+    /// The queue in arrival order, each with its planned start.
+    pub fn queue(&self) -> &[Queued] {
+        &self.queue
     }
 
     /// Drops what lies in the past from the free-slot set.
@@ -409,32 +415,5 @@ impl SlotScheduler {
         }
         self.last_end = self.last_end.max(now);
         self.reservations.retain(|r| !(r.key == key && r.end <= now));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use slasim_core::units::HOUR;
-
-    /// Buying 3 × 2 h at 2 h on the Fig. 1 plan (A, C running; B at 3, D at 4
-    /// queued) re-plans the queue around it: B → 4, D → 5 (the delays its price
-    /// of 7 proc-hours charged), and the books stay balanced.
-    #[test]
-    fn a_bought_reservation_delays_the_queue_as_priced() {
-        let mut s = SlotScheduler::new(5, 0);
-        let mut due = Vec::new();
-        for (i, (procs, hours)) in [(2, 3), (4, 1), (1, 2), (3, 2)].into_iter().enumerate() {
-            s.submit(0, WorkKey::Background(i as u32), procs, hours * HOUR, hours * HOUR);
-        }
-        s.start_due(0, &mut due);
-        let key = WorkKey::Task { owner: 0, task: 0 };
-        assert!(!s.reserve_priced(0, key, 0, 3, 2 * HOUR), "A and C hold 3 of 5 until 2 h");
-        assert!(s.reserve_priced(0, key, 2 * HOUR, 3, 2 * HOUR));
-        let starts: Vec<Time> = s.queue.iter().map(|q| q.start / HOUR).collect();
-        assert_eq!(starts, vec![4, 5]);
-        for t in (0..10 * HOUR).step_by(600) {
-            assert_eq!(s.slot_set().free_at(t) + s.booked_at(t), 5, "t = {t}");
-        }
     }
 }

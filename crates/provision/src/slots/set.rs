@@ -84,7 +84,7 @@ impl FreeSlot {
 
     /// The set's sort key: (start, end) as §2.4 requires, then the remaining merge key
     /// so that the order is total and merge candidates are adjacent.
-    fn key(&self) -> (Time, Time, u64) {
+    pub fn key(&self) -> (Time, Time, u64) {
         // The flags and the origin in one word, in the same order: one
         // comparison where a left-over steps to its place.
         let rest = u64::from(self.extensible) << 33 | u64::from(self.divisible) << 32 | u64::from(self.origin);
@@ -624,6 +624,3 @@ impl SlotSet {
         });
     }
 }
-
-#[cfg(test)]
-mod tests;

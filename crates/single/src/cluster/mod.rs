@@ -141,13 +141,13 @@ pub type MsgOf<D> = ClusterMsg<<D as Drive>::Question, <D as Drive>::Answer>;
 
 /// A fixed-size set of node ids, iterated in ascending order.
 #[derive(Debug, Clone)]
-struct NodeSet {
+pub struct NodeSet {
     words: Vec<u64>,
-    len: u32,
+    pub len: u32,
 }
 
 impl NodeSet {
-    fn full(nodes: u32) -> NodeSet {
+    pub fn full(nodes: u32) -> NodeSet {
         let mut words = vec![u64::MAX; nodes.div_ceil(64) as usize];
         if nodes % 64 != 0
             && let Some(last) = words.last_mut()
@@ -157,7 +157,7 @@ impl NodeSet {
         NodeSet { words, len: nodes }
     }
 
-    fn insert(&mut self, node: NodeId) {
+    pub fn insert(&mut self, node: NodeId) {
         let (w, b) = ((node / 64) as usize, node % 64);
         if self.words[w] & (1 << b) == 0 {
             self.words[w] |= 1 << b;
@@ -165,7 +165,7 @@ impl NodeSet {
         }
     }
 
-    fn remove(&mut self, node: NodeId) {
+    pub fn remove(&mut self, node: NodeId) {
         let (w, b) = ((node / 64) as usize, node % 64);
         if self.words[w] & (1 << b) != 0 {
             self.words[w] &= !(1 << b);
@@ -173,12 +173,12 @@ impl NodeSet {
         }
     }
 
-    fn contains(&self, node: NodeId) -> bool {
+    pub fn contains(&self, node: NodeId) -> bool {
         self.words[(node / 64) as usize] & (1 << (node % 64)) != 0
     }
 
     /// Appends the `n` smallest members to `out`.
-    fn lowest(&self, n: u32, out: &mut Vec<NodeId>) {
+    pub fn lowest(&self, n: u32, out: &mut Vec<NodeId>) {
         let mut left = n;
         for (w, &word) in self.words.iter().enumerate() {
             let mut bits = word;
@@ -966,48 +966,5 @@ impl<D: Drive> Finish for ClusterActor<D> {
     fn finish(&mut self) -> Self::Final {
         let report = self.drive.report();
         self.core.finish(report)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A battery in id order is shared as it is; reservations numbered after
-    /// it but listed by occurrence are put in id order; ids with a gap or a
-    /// repeat are refused.
-    #[test]
-    fn by_id_shares_sorts_or_refuses() {
-        let jobs = |ids: &[u32]| -> Arc<[Job]> {
-            ids.iter().map(|&i| Job::without_sla(i, 10 * i64::from(i), 1, 5, 5)).collect()
-        };
-        let battery = jobs(&[0, 1, 2]);
-        assert!(by_id(&battery).is_some_and(|b| Arc::ptr_eq(&b, &battery)));
-        let mixed = jobs(&[0, 3, 1, 2]);
-        let sorted = by_id(&mixed).expect("ids 0..4");
-        assert_eq!(sorted.iter().map(|j| j.id).collect::<Vec<_>>(), [0, 1, 2, 3]);
-        assert_eq!(sorted[3], mixed[1]);
-        assert!(by_id(&jobs(&[0, 2])).is_none());
-        assert!(by_id(&jobs(&[1, 0, 1])).is_none());
-    }
-
-    #[test]
-    fn node_set_lowest_and_count() {
-        let mut s = NodeSet::full(130);
-        assert_eq!(s.len, 130);
-        s.remove(0);
-        s.remove(64);
-        s.remove(64);
-        assert_eq!(s.len, 128);
-        let mut out = Vec::new();
-        s.lowest(3, &mut out);
-        assert_eq!(out, vec![1, 2, 3]);
-        out.clear();
-        s.lowest(200, &mut out);
-        assert_eq!(out.len(), 128);
-        assert_eq!(*out.last().unwrap(), 129);
-        assert!(!s.contains(64) && s.contains(65));
-        s.insert(64);
-        assert!(s.contains(64));
     }
 }

@@ -113,7 +113,7 @@ pub struct NodePower {
 
 /// What a node is doing, for its committed watts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Activity {
+pub enum Activity {
     Idle,
     Busy,
     Down,

@@ -241,12 +241,12 @@ pub struct OnlineCalibrator {
     /// z of the upper bound each block's rate is read at (0: the rate itself).
     upper_z: f64,
     /// Which map it fits, with the parameters in force once fitted.
-    fit: Fit,
+    pub fit: Fit,
 }
 
 /// The map an [`OnlineCalibrator`] fits.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Fit {
+pub enum Fit {
     /// The isotonic map (its blocks are the calibrator's centres and rates).
     Isotonic,
     /// One factor ([`Calibration::Scale`]), with a prior of `prior`
@@ -586,6 +586,3 @@ pub fn reliability_table(pairs: &[(f64, bool)], bins: usize) -> Vec<ReliabilityB
         })
         .collect()
 }
-
-#[cfg(test)]
-mod tests;

@@ -130,7 +130,7 @@ pub enum Predecessor<'a> {
 impl Predecessor<'_> {
     /// The unconditioned P(ended by t); `cum` is the cumulative of a running
     /// predecessor's stepped PDF.
-    fn raw(&self, t: Time, step: Time, cum: &[f64]) -> f64 {
+    pub fn raw(&self, t: Time, step: Time, cum: &[f64]) -> f64 {
         match *self {
             Predecessor::Running { start, kill, .. } => {
                 if t >= kill {
@@ -155,7 +155,7 @@ impl Predecessor<'_> {
     /// (before the start, the PDF's steps, after the kill) rather than with a
     /// division per grid point, when the predecessor's grid step is Δ.
     /// Returns `(from, kill)`: `out[..from]` is 0 and `out[kill..]` is 1.
-    fn raw_on_grid(&self, t0: Time, step: Time, n: usize, cum: &[f64], out: &mut Vec<f64>) -> (usize, usize) {
+    pub fn raw_on_grid(&self, t0: Time, step: Time, n: usize, cum: &[f64], out: &mut Vec<f64>) -> (usize, usize) {
         out.clear();
         let (base, values, own_step, beyond) = match *self {
             Predecessor::Running { start, .. } => (start, cum, step, cum.last().copied().unwrap_or(0.0)),
@@ -212,7 +212,7 @@ fn multiply(start_cdf: &mut [f64], from: usize, kill: usize, middle: &[f64]) {
 /// computed with rounding may dip). Where the CDF never falls and holds no
 /// −0, its running maximum is itself, and the increments are taken without
 /// the serial maximum, to the same bits.
-fn increments(cdf: &[f64], pdf: &mut Vec<f64>) {
+pub fn increments(cdf: &[f64], pdf: &mut Vec<f64>) {
     pdf.clear();
     let rising = cdf.iter().zip(cdf.iter().skip(1)).fold(true, |ok, (a, b)| ok & (b >= a));
     let signed = cdf.iter().fold(true, |ok, c| ok & (*c >= 0.0) & (c.to_bits() != (-0.0f64).to_bits()));
@@ -556,6 +556,3 @@ pub const SCREEN_MARGIN: f64 = 1e-6;
 
 /// Longer convolutions are never screened (the margin's error bound holds up to here).
 const SCREEN_MAX_LEN: usize = 1 << 22;
-
-#[cfg(test)]
-mod tests;

@@ -45,23 +45,3 @@ JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job
 LEFT JOIN grid_points g ON g.run_id = o.run_id",
     ),
 };
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn inserts_name_their_columns_and_number_no_parameter() {
-        let sql = run::NODE_EVENTS.insert_sql(2);
-        assert_eq!(
-            sql,
-            "INSERT INTO node_events (run_id, seq, time, node, kind, job) VALUES (?,?,?,?,?,?),(?,?,?,?,?,?)"
-        );
-    }
-
-    /// A sorted rank per section and part: no two columns of a table share one.
-    #[test]
-    fn report_ranks_are_unique() {
-        assert_eq!(points::POINTS.shared_ranks(), Vec::<String>::new());
-    }
-}

@@ -56,10 +56,10 @@ use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
 use crate::workload::job::Job;
 use slasim_core::units::{JobId, NodeId, Time};
 
-mod admission;
-mod backfilling;
-mod overbooking;
-mod shortened;
+pub mod admission;
+pub mod backfilling;
+pub mod overbooking;
+pub mod shortened;
 
 pub use admission::{Admission, Admitted, AgentAdmitted, Answer, Candidate};
 pub use backfilling::ComprehensiveBackfilling;
@@ -129,7 +129,7 @@ pub struct Comprehensive<R: Rule> {
     placement: Placement,
     reliability: Reliability,
     overbooking: Option<Arc<Overbooking>>,
-    plan: NodePlan,
+    pub plan: NodePlan,
     profile: AvailabilityProfile,
     booked: Vec<Option<Booked>>,
     arena: Vec<NodeId>,
@@ -142,7 +142,7 @@ pub struct Comprehensive<R: Rule> {
     /// end, repair and failure of the instant (kernel contract).
     freed: Vec<(NodeId, bool)>,
     // Scratch buffers: reused, so placing a job does not allocate.
-    chosen: Vec<NodeId>,
+    pub chosen: Vec<NodeId>,
     /// Nodes of the best overbooked candidate so far.
     best_nodes: Vec<NodeId>,
     /// Nodes of the full booking found first.
@@ -233,7 +233,7 @@ impl<R: Rule> Comprehensive<R> {
     /// Picks `n` nodes free over `[s, s + x)` into `chosen`: the lowest ids
     /// under first fit, else the tightest fit (ties by the lower node id);
     /// false if too few are free.
-    fn choose_full(&mut self, s: Time, x: Time, n: u32) -> bool {
+    pub fn choose_full(&mut self, s: Time, x: Time, n: u32) -> bool {
         let order = if self.placement == Placement::FirstFit { NodeOrder::LowestIds } else { NodeOrder::TightestFit };
         self.plan.choose(s, s + x, n, order, &mut self.chosen).is_some()
     }
@@ -759,36 +759,5 @@ impl<R: Rule> Strategy for Comprehensive<R> {
     fn node_repaired(&mut self, c: &mut dyn Cluster, node: NodeId) {
         self.freed.push((node, true));
         c.wake_at(c.now());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::workload::failure_law::FailureLaw;
-
-    fn reliability() -> Reliability {
-        let lambda = 1.2904e-4 / 3600.0;
-        Reliability::new(lambda, 0.4333 / 3600.0, FailureLaw::exponential(lambda).unwrap())
-    }
-
-    /// Nodes 0–1 free forever, node 2 booked from 5 h, node 3 from 3 h: a 2-h
-    /// job on two nodes at t = 0 fits everywhere. First fit takes the lowest ids
-    /// {0, 1}; best fit the tightest {2, 3} (smallest free-until), keeping the
-    /// long free stretches for long jobs.
-    #[test]
-    fn first_fit_takes_lowest_ids_best_fit_the_tightest_nodes() {
-        let hour = slasim_core::units::HOUR;
-        for (placement, expected) in [(Placement::FirstFit, vec![0, 1]), (Placement::BestFit, vec![2, 3])] {
-            let mut s = Comprehensive::<ComprehensiveBackfilling>::new(4, placement, reliability(), None);
-            s.plan.reserve(&[2], NodeBooking { start: 5 * hour, end: 6 * hour, job: 90 });
-            s.plan.reserve(&[3], NodeBooking { start: 3 * hour, end: 4 * hour, job: 91 });
-            assert!(s.choose_full(0, 2 * hour, 2));
-            assert_eq!(s.chosen, expected, "{placement}");
-            // Node 3 is free only until 3 h: a 4-h job cannot use it.
-            assert!(s.choose_full(0, 4 * hour, 3));
-            assert!(!s.chosen.contains(&3), "{placement}");
-            assert!(!s.choose_full(0, 4 * hour, 4));
-        }
     }
 }

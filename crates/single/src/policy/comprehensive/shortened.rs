@@ -108,14 +108,3 @@ impl Comprehensive<ShortenedBackfilling> {
 pub fn shortened(x: Time, max_pof: f64) -> Time {
     ((x as f64 / (1.0 + max_pof)).ceil() as Time).max(1)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shortened_duration_of_paper_a() {
-        // 5 h with maxPoF = 0.13: 300/1.13 = 265.49 min → 4:25:30 (ceil to seconds).
-        assert_eq!(shortened(5 * 3600, 0.13), 15_930);
-    }
-}

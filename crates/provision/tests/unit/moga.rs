@@ -1,6 +1,6 @@
-use super::*;
 use proptest::prelude::*;
 use slasim_core::rng::{Stream, stream};
+use slasim_provision::moga::*;
 
 fn obj(cost: f64, makespan: f64) -> Objectives {
     Objectives { cost, makespan }

@@ -1,17 +1,15 @@
 //! Hand-checked sequences (starts and rewards worked out in the comments) and
 //! invariants of random episodes.
 
-use std::sync::Arc;
-
 use proptest::prelude::*;
 use rand::RngExt;
-
-use super::jobs::{Estimates, JobTable};
-use super::observation::FEATURES;
-use super::reward::Score;
-use super::*;
-use crate::vector::{Buffers, VectorPick};
 use slasim_core::trace::swf::SwfRecord;
+use slasim_gym::pick::jobs::{Estimates, JobTable};
+use slasim_gym::pick::observation::FEATURES;
+use slasim_gym::pick::reward::Score;
+use slasim_gym::pick::*;
+use slasim_gym::vector::{Buffers, VectorPick};
+use std::sync::Arc;
 
 /// (submit, run, processors, requested time) → a table on `nodes` nodes.
 fn table(nodes: i64, jobs: &[(i64, i64, i64, i64)]) -> Arc<JobTable> {

@@ -1,9 +1,13 @@
 //! Pricing worked by hand (Fig. 1, Table 3, eq. 20) and checked against the
 //! full re-planning (the pricer's shortcuts change no start).
 
-use super::*;
 use proptest::strategy::Strategy as _;
 use slasim_core::units::HOUR;
+use slasim_core::units::Time;
+use slasim_provision::pricing::pricer::{Externality, Pricer, audit};
+use slasim_provision::pricing::query::{Offer, choose, query_fixed, query_flexible, query_window};
+use slasim_provision::pricing::replan::{admissible, schedule};
+use slasim_provision::pricing::*;
 use slasim_single::plan::profile::AvailabilityProfile;
 
 const H: Time = HOUR;

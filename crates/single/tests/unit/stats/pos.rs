@@ -1,5 +1,8 @@
-use super::*;
-use crate::stats::pdf::{BINS, Rounding, stepped};
+use slasim_core::units::Time;
+use slasim_single::stats::pdf::PercentPdf;
+use slasim_single::stats::pdf::{BINS, Rounding, stepped};
+use slasim_single::stats::pos::*;
+use slasim_single::workload::failure_law::FailureLaw;
 
 const H: Time = 3600;
 

@@ -1,10 +1,10 @@
 //! The slot set worked by hand (Figure 1, §13 item 1) and checked against
 //! Figure 2 as written and the conservation of processors (§13 item 2).
 
-use super::*;
-use crate::slots::OfferedSlot;
 use proptest::prelude::*;
-use slasim_core::units::HOUR;
+use slasim_core::units::{HOUR, Time};
+use slasim_provision::slots::OfferedSlot;
+use slasim_provision::slots::set::*;
 
 const H: Time = HOUR;
 

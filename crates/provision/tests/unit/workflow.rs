@@ -1,8 +1,10 @@
-use super::*;
 use proptest::prelude::*;
 use slasim_core::rng::{Stream, stream};
+use slasim_provision::workflow::*;
 
 /// Re-validates a workflow through the checked constructor.
+use slasim_provision::workflow::generate::{CYBERSHAKE_SGT_TASKS, SyntheticWorkflow, cybershake};
+
 fn revalidate(wf: &Workflow) -> Workflow {
     Workflow::new(wf.tasks().to_vec(), wf.edges().to_vec(), "revalidate").unwrap()
 }

@@ -1,0 +1,2 @@
+mod coreservations;
+mod windows;

@@ -1,0 +1,3 @@
+//! The library's tests, one module per module of `slasim_gym`.
+
+mod pick;

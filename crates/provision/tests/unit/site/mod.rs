@@ -1,0 +1,2 @@
+mod actor;
+mod scheduler;

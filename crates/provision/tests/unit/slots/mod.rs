@@ -1,0 +1,2 @@
+mod cost;
+mod set;

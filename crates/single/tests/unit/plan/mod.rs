@@ -1,0 +1,2 @@
+mod node_plan;
+mod profile;

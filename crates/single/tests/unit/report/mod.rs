@@ -1,0 +1,2 @@
+mod batsim_jobs;
+mod reference;

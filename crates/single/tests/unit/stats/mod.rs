@@ -1,0 +1,5 @@
+mod aged;
+mod calibration;
+mod convolution;
+mod pdf;
+mod pos;

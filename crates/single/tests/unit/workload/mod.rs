@@ -1,0 +1,7 @@
+mod batsim;
+mod failure_law;
+mod failures;
+mod info;
+mod prepare;
+mod reservations;
+mod synthetic;

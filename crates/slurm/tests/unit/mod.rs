@@ -1,0 +1,5 @@
+//! The library's tests, one module per module of `slasim_slurm`.
+
+mod cli;
+mod conf;
+mod report;
