@@ -2,6 +2,9 @@
 //! three cases where Alg. 1, 2, 3 and 3b differ, worked out by hand, and
 //! property tests of what every algorithm must keep. One binary: the Grid
 //! kind's in-process tests (its command-line tests are the `slasim` crate's).
+//!
+//! Module `unit` holds the library's own tests, one module per library
+//! module, under its path.
 
 mod unit;
 

@@ -3,6 +3,9 @@
 //! the site, of provisioned plans and of priced reservations. One binary: the
 //! provisioning kinds' in-process tests (their command-line tests are the
 //! `slasim` crate's).
+//!
+//! Module `unit` holds the library's own tests, one module per library
+//! module, under its path.
 
 mod unit;
 

@@ -4,6 +4,9 @@
 //! located errors, a property over random machines and workloads, and its
 //! tables against the store's schema. One binary; the command line's tests
 //! are the `slasim` crate's (`tests/integration/slurm.rs`).
+//!
+//! Module `unit` holds the library's own tests, one module per library
+//! module, under its path.
 
 mod unit;
 
