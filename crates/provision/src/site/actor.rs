@@ -62,7 +62,7 @@ pub struct SlotSample {
 /// The site actor.
 pub struct SiteActor {
     me: u32,
-    pub scheduler: SlotScheduler,
+    scheduler: SlotScheduler,
     /// Where each owner of tasks here hears that one ended (its reply input).
     owners: Vec<Input<SiteReply>>,
     sample: bool,
@@ -221,7 +221,7 @@ impl SiteActor {
         }
     }
 
-    pub fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox<SiteMsg>) -> Outbox<SiteMsg> {
+    fn handle_msg(&mut self, now: Time, msg: SiteMsg, mut outbox: Outbox<SiteMsg>) -> Outbox<SiteMsg> {
         // A price query reads the state and changes nothing, not even the past.
         let query = matches!(msg, SiteMsg::Request(Request { body: SiteRequest::Quote { .. }, .. }));
         if !query {

@@ -143,10 +143,20 @@ pub type MsgOf<D> = ClusterMsg<<D as Drive>::Question, <D as Drive>::Answer>;
 #[derive(Debug, Clone)]
 pub struct NodeSet {
     words: Vec<u64>,
-    pub len: u32,
+    len: u32,
 }
 
 impl NodeSet {
+    /// How many nodes are in the set.
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// Whether the set has no node.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     pub fn full(nodes: u32) -> NodeSet {
         let mut words = vec![u64::MAX; nodes.div_ceil(64) as usize];
         if nodes % 64 != 0

@@ -241,7 +241,7 @@ pub struct OnlineCalibrator {
     /// z of the upper bound each block's rate is read at (0: the rate itself).
     upper_z: f64,
     /// Which map it fits, with the parameters in force once fitted.
-    pub fit: Fit,
+    fit: Fit,
 }
 
 /// The map an [`OnlineCalibrator`] fits.
@@ -289,6 +289,11 @@ impl OnlineCalibrator {
         let prior = if expected.is_finite() { expected.max(0.0) } else { 0.0 };
         self.fit = Fit::Scale { prior, factor: None };
         self
+    }
+
+    /// Which map it fits, with the parameters in force once fitted.
+    pub fn fit(&self) -> Fit {
+        self.fit
     }
 
     /// The same calibrator fitting a logistic map instead of the isotonic

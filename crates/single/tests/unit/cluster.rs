@@ -19,11 +19,11 @@ fn by_id_shares_sorts_or_refuses() {
 #[test]
 fn node_set_lowest_and_count() {
     let mut s = NodeSet::full(130);
-    assert_eq!(s.len, 130);
+    assert_eq!(s.len(), 130);
     s.remove(0);
     s.remove(64);
     s.remove(64);
-    assert_eq!(s.len, 128);
+    assert_eq!(s.len(), 128);
     let mut out = Vec::new();
     s.lowest(3, &mut out);
     assert_eq!(out, vec![1, 2, 3]);

@@ -36,8 +36,8 @@ fn a_price_query_changes_nothing_and_prices_figure_1() {
     let mut site = SiteActor::new(0, scheduler.clone(), false);
     let reply = Address::<Asker>::new(ModelId(0)).input();
     let quote = SiteRequest::Quote { task: 7, earliest: 0, procs: 3, duration: 2 * HOUR, easy: false, deadline: None };
-    let out = site.handle_msg(0, SiteMsg::Request(Request { body: quote, reply }), Vec::new());
-    assert_eq!(site.scheduler, scheduler);
+    let out = Model::handle(&mut site, 0, SiteMsg::Request(Request { body: quote, reply }), Vec::new());
+    assert_eq!(site.scheduler(), &scheduler);
     let first = out.first().and_then(|s| match &s.to {
         To::Model(_, msg) => msg.get::<SiteReply>(),
         To::Me(_) => None,

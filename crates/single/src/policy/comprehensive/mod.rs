@@ -129,7 +129,7 @@ pub struct Comprehensive<R: Rule> {
     placement: Placement,
     reliability: Reliability,
     overbooking: Option<Arc<Overbooking>>,
-    pub plan: NodePlan,
+    plan: NodePlan,
     profile: AvailabilityProfile,
     booked: Vec<Option<Booked>>,
     arena: Vec<NodeId>,
@@ -142,7 +142,7 @@ pub struct Comprehensive<R: Rule> {
     /// end, repair and failure of the instant (kernel contract).
     freed: Vec<(NodeId, bool)>,
     // Scratch buffers: reused, so placing a job does not allocate.
-    pub chosen: Vec<NodeId>,
+    chosen: Vec<NodeId>,
     /// Nodes of the best overbooked candidate so far.
     best_nodes: Vec<NodeId>,
     /// Nodes of the full booking found first.
@@ -228,6 +228,16 @@ impl<R: Rule> Comprehensive<R> {
 
     fn nodes_of(&self, b: Booked) -> &[NodeId] {
         &self.arena[b.first as usize..(b.first + b.count) as usize]
+    }
+
+    /// The per-node plan, to book nodes by hand (a test, a tool).
+    pub fn plan_mut(&mut self) -> &mut NodePlan {
+        &mut self.plan
+    }
+
+    /// The nodes the last successful node choice took.
+    pub fn chosen(&self) -> &[NodeId] {
+        &self.chosen
     }
 
     /// Picks `n` nodes free over `[s, s + x)` into `chosen`: the lowest ids

@@ -127,7 +127,7 @@ fn scale_is_observed_over_predicted_with_its_prior() {
 }
 
 fn logistic_fit(c: &OnlineCalibrator) -> Option<(f64, f64)> {
-    match c.fit {
+    match c.fit() {
         Fit::Logistic { ab } => ab,
         _ => None,
     }

@@ -21,13 +21,13 @@ fn first_fit_takes_lowest_ids_best_fit_the_tightest_nodes() {
     let hour = slasim_core::units::HOUR;
     for (placement, expected) in [(Placement::FirstFit, vec![0, 1]), (Placement::BestFit, vec![2, 3])] {
         let mut s = Comprehensive::<ComprehensiveBackfilling>::new(4, placement, reliability(), None);
-        s.plan.reserve(&[2], NodeBooking { start: 5 * hour, end: 6 * hour, job: 90 });
-        s.plan.reserve(&[3], NodeBooking { start: 3 * hour, end: 4 * hour, job: 91 });
+        s.plan_mut().reserve(&[2], NodeBooking { start: 5 * hour, end: 6 * hour, job: 90 });
+        s.plan_mut().reserve(&[3], NodeBooking { start: 3 * hour, end: 4 * hour, job: 91 });
         assert!(s.choose_full(0, 2 * hour, 2));
-        assert_eq!(s.chosen, expected, "{placement}");
+        assert_eq!(s.chosen(), expected, "{placement}");
         // Node 3 is free only until 3 h: a 4-h job cannot use it.
         assert!(s.choose_full(0, 4 * hour, 3));
-        assert!(!s.chosen.contains(&3), "{placement}");
+        assert!(!s.chosen().contains(&3), "{placement}");
         assert!(!s.choose_full(0, 4 * hour, 4));
     }
 }
