@@ -35,10 +35,11 @@ pub use slasim_slurm as slurm;
 
 /// Adds the kinds (the single cluster first, then the Grid, provisioning
 /// and pricing, and Slurm) to the engine: point kinds, tables, report
-/// sections, subcommands. Idempotent.
+/// sections, subcommands; then the environments' `gym` command. Idempotent.
 pub fn register_kinds() -> Result<(), registry::BadName> {
     slasim_single::register()?;
     slasim_grid::register()?;
     slasim_provision::register()?;
-    slasim_slurm::register()
+    slasim_slurm::register()?;
+    slasim_gym::register()
 }

@@ -2,7 +2,8 @@
 
 ``gymnasium.make("slasim/RLScheduler-v0", trace=PATH, backfill=False, skip=False, score=0)``
 is RLScheduler's ``HPCEnv(backfil, skip, job_score_type)`` (SC20); ``slasim/JobPicking-v0``
-takes every option. The book's page "Environments" (docs/src/reference/environments.md)
+takes every option. Without ``trace``, both run on slasim's embedded synthetic workload
+(40,000 jobs on 256 processors), as every slasim command does. The book's page "Environments" (docs/src/reference/environments.md)
 documents the observation per feature, the mask, the rewards and the dynamics.
 """
 
@@ -80,7 +81,7 @@ class JobPickingEnv(gymnasium.Env):
 
     def __init__(
         self,
-        trace,
+        trace=None,
         *,
         window=128,
         backfill=False,
@@ -93,8 +94,8 @@ class JobPickingEnv(gymnasium.Env):
         render_mode=None,
     ):
         self.options = _options(window, backfill, skip, score, sequence_len, whole_log, estimates, baselines)
-        self._env = PickJobs(str(trace), **self.options)
-        self.trace = str(trace)
+        self.trace = None if trace is None else str(trace)
+        self._env = PickJobs(self.trace, **self.options)
         self.window = int(window)
         self.observation_space = spaces.Box(0.0, 1.0, (self.window * FEATURES,), np.float32)
         self.action_space = MaskedDiscrete(self.window)
@@ -147,7 +148,7 @@ class JobPickingEnv(gymnasium.Env):
         return self._env.visible_job_ids()
 
 
-def rlscheduler_env(trace, backfill=False, skip=False, score=0, **kwargs):
+def rlscheduler_env(trace=None, backfill=False, skip=False, score=0, **kwargs):
     """RLScheduler's ``HPCEnv(backfil=backfill, skip=skip, job_score_type=score)``."""
     return JobPickingEnv(trace, backfill=backfill, skip=skip, score=score, **kwargs)
 
@@ -160,8 +161,8 @@ class VectorJobPickingEnv(gymnasium.vector.VectorEnv):
 
     def __init__(
         self,
-        trace,
-        num_envs,
+        trace=None,
+        num_envs=1,
         *,
         threads=1,
         copy=True,
@@ -176,7 +177,7 @@ class VectorJobPickingEnv(gymnasium.vector.VectorEnv):
         render_mode=None,
     ):
         self.options = _options(window, backfill, skip, score, sequence_len, whole_log, estimates, baselines)
-        self._vec = VectorPickJobs(str(trace), int(num_envs), threads=int(threads), **self.options)
+        self._vec = VectorPickJobs(None if trace is None else str(trace), int(num_envs), threads=int(threads), **self.options)
         self.num_envs = int(num_envs)
         self.window = int(window)
         self.copy = copy
@@ -225,7 +226,7 @@ class VectorJobPickingEnv(gymnasium.vector.VectorEnv):
         return self._masks.astype(bool)
 
 
-def rlscheduler_vector_env(trace, num_envs, backfill=False, skip=False, score=0, **kwargs):
+def rlscheduler_vector_env(trace=None, num_envs=1, backfill=False, skip=False, score=0, **kwargs):
     """``num_envs`` copies of RLScheduler's preset, stepped together."""
     return VectorJobPickingEnv(trace, num_envs, backfill=backfill, skip=skip, score=score, **kwargs)
 

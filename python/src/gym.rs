@@ -37,7 +37,7 @@ fn slasim_err(e: impl std::fmt::Display) -> PyErr {
 
 #[allow(clippy::too_many_arguments)]
 fn build(
-    trace: &str,
+    trace: Option<&str>,
     window: usize,
     backfill: bool,
     skip: bool,
@@ -56,7 +56,7 @@ fn build(
             return Err(PyValueError::new_err(format!("estimates must be \"logged\" or \"exact\", got {other:?}")));
         }
     };
-    let jobs = JobTable::load(trace, estimates).map_err(slasim_err)?;
+    let jobs = JobTable::open(trace.map(std::path::Path::new), estimates).map_err(slasim_err)?;
     let episode = match sequence_len {
         Some(len) => Episode::Sampled { len },
         None => Episode::WholeLog,
@@ -86,10 +86,10 @@ impl PyPickJobs {
 #[pymethods]
 impl PyPickJobs {
     #[new]
-    #[pyo3(signature = (trace, *, window=128, backfill=false, skip=false, score=0, sequence_len=Some(256), estimates="logged", baselines=true))]
+    #[pyo3(signature = (trace=None, *, window=128, backfill=false, skip=false, score=0, sequence_len=Some(256), estimates="logged", baselines=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        trace: &str,
+        trace: Option<&str>,
         window: usize,
         backfill: bool,
         skip: bool,
@@ -201,7 +201,7 @@ impl PyVectorPickJobs {
     #[pyo3(signature = (trace, num_envs, *, threads=1, window=128, backfill=false, skip=false, score=0, sequence_len=Some(256), estimates="logged", baselines=true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        trace: &str,
+        trace: Option<&str>,
         num_envs: usize,
         threads: usize,
         window: usize,

@@ -31,6 +31,7 @@ use slasim_core::trace::sacct;
 use slasim_core::trace::swf::{ReadOptions, SwfRecord, SwfTrace};
 use slasim_sim::units::Time;
 use slasim_single::policy::priority::{Key, Priority, Waiting, f1::F1, sjf::Sjf, smallest::Smallest};
+use slasim_single::workload::synthetic::SyntheticConfig;
 
 /// RLScheduler's `MAX_WAIT_TIME`: waits are normalised by 12 hours.
 pub const MAX_WAIT_TIME: f64 = 12.0 * 60.0 * 60.0;
@@ -122,6 +123,25 @@ impl JobTable {
             SwfTrace::load(path, ReadOptions::default())?
         };
         JobTable::from_swf(&trace, estimates)
+    }
+
+    /// The embedded default: slasim's seeded synthetic workload
+    /// ([`SyntheticConfig::default`]: 40,000 jobs on 256 processors), which
+    /// every command runs when no trace is given.
+    pub fn embedded(estimates: Estimates) -> Result<JobTable, JobTableError> {
+        let trace = SyntheticConfig::default()
+            .generate()
+            .map_err(|e| JobTableError::Unusable { name: "the embedded workload".into(), why: e.to_string() })?;
+        JobTable::from_swf(&trace, estimates)
+    }
+
+    /// The table of `trace` ([`JobTable::load`]), or the embedded default
+    /// ([`JobTable::embedded`]) when none is given.
+    pub fn open(trace: Option<&Path>, estimates: Estimates) -> Result<JobTable, JobTableError> {
+        match trace {
+            Some(path) => JobTable::load(path, estimates),
+            None => JobTable::embedded(estimates),
+        }
     }
 
     /// Builds the table from SWF records, as `Workloads.__init__` does.

@@ -46,7 +46,7 @@
 pub mod dynamics;
 pub mod jobs;
 pub mod observation;
-mod order;
+pub(crate) mod order;
 pub mod reward;
 
 use std::sync::Arc;

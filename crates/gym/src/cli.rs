@@ -1,0 +1,144 @@
+//! `slasim gym …`: the environments from the command line.
+//!
+//! Contract: `gym record` writes an offline-RL dataset ([`crate::record`])
+//! of the job-picking environment, on a trace or the embedded workload,
+//! and prints what it wrote; a trace or option it cannot use is an error
+//! naming it, and no dataset file is left behind.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
+
+use crate::pick::jobs::{Estimates, JobTable};
+use crate::pick::observation::RLSCHEDULER_WINDOW;
+use crate::pick::reward::Score;
+use crate::pick::{Episode, Options, RLSCHEDULER_SEQUENCE};
+use crate::record::behaviour;
+use crate::record::{Metadata, record};
+use slasim_core::cli::emit;
+use slasim_core::trace::resolve_trace;
+use slasim_core::units::thousands;
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum GymCommand {
+    /// Record an offline-RL dataset: trajectories of behaviour policies
+    /// (FCFS, SJF, F1, EASY, the Slurm twin) in the job-picking environment, as Parquet.
+    Record(RecordArgs),
+}
+
+/// `--estimates` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum EstimatesArg {
+    /// As logged (−1 → the run time), as RLScheduler.
+    Logged,
+    /// The requested time is the run time.
+    Exact,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RecordArgs {
+    /// An SWF log or a sacct dump (a path, or a name under the traces
+    /// directory); without it, the embedded synthetic workload.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// The behaviour policies, comma-separated, recorded in this order.
+    #[arg(long, value_delimiter = ',', default_value = "fcfs,sjf,f1,easy,slurm")]
+    policy: Vec<String>,
+    /// Episodes per behaviour.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    episodes: u32,
+    /// Seed of the episodes' start indices (the same for every behaviour).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The Parquet file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Rows of the window (RLScheduler's MAX_QUEUE_SIZE).
+    #[arg(long, default_value_t = RLSCHEDULER_WINDOW as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    window: u32,
+    /// Backfill while a picked job waits (EASY always does).
+    #[arg(long)]
+    backfill: bool,
+    /// Offer the skip row (never taken by the built-in behaviours).
+    #[arg(long)]
+    skip: bool,
+    /// RLScheduler's job_score_type: 0 bounded slowdown, 1 wait, 2 turnaround, 3 utilisation, 4 slowdown.
+    #[arg(long, default_value_t = 0)]
+    score: i64,
+    /// Jobs per episode (RLScheduler's JOB_SEQUENCE_SIZE).
+    #[arg(long, default_value_t = RLSCHEDULER_SEQUENCE as u32, conflicts_with = "whole_log", value_parser = clap::value_parser!(u32).range(1..))]
+    sequence_len: u32,
+    /// One episode over the whole log instead of sampled sequences.
+    #[arg(long)]
+    whole_log: bool,
+    /// Which requested times the jobs carry.
+    #[arg(long, value_enum, default_value_t = EstimatesArg::Logged)]
+    estimates: EstimatesArg,
+}
+
+/// The `gym` command.
+pub struct GymSubcommand;
+
+impl slasim_core::cli::subcommand::Subcommand for GymSubcommand {
+    fn name(&self) -> &'static str {
+        "gym"
+    }
+
+    fn command(&self) -> clap::Command {
+        let gym = clap::Command::new("gym")
+            .about("The reinforcement-learning environments: record offline datasets")
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        GymCommand::augment_subcommands(gym)
+    }
+
+    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+        match GymCommand::from_arg_matches(matches)? {
+            GymCommand::Record(args) => record_dataset(args),
+        }
+    }
+}
+
+fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
+    let behaviours = args
+        .policy
+        .iter()
+        .map(|name| behaviour::behaviour(name).map_err(|e| anyhow::anyhow!("--policy: {e}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let score = Score::from_code(args.score)
+        .with_context(|| format!("--score must be 0..=4 (RLScheduler's job_score_type), got {}", args.score))?;
+    let estimates = match args.estimates {
+        EstimatesArg::Logged => Estimates::Logged,
+        EstimatesArg::Exact => Estimates::Exact,
+    };
+    let trace = args.trace.as_deref().map(resolve_trace).transpose().map_err(anyhow::Error::msg)?;
+    let jobs = JobTable::open(trace.as_deref(), estimates)?;
+    let episode = if args.whole_log { Episode::WholeLog } else { Episode::Sampled { len: args.sequence_len as usize } };
+    let options = Options {
+        window: args.window as usize,
+        backfill: args.backfill,
+        skip: args.skip,
+        score,
+        episode,
+        baselines: false,
+    };
+    let metadata = Metadata {
+        trace: jobs.name.clone(),
+        trace_sha256: None,
+        code_version: slasim_core::experiment::provenance::code_version(),
+    };
+    let summary =
+        record(Arc::new(jobs), options, &behaviours, args.episodes as usize, args.seed, &metadata, &args.out)?;
+    emit(&format!(
+        "{}: {} steps of {} episodes ({}), {} bytes\n",
+        args.out.display(),
+        thousands(summary.rows as usize),
+        thousands(summary.episodes as usize),
+        args.policy.join(", "),
+        thousands(summary.bytes as usize)
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
