@@ -17,7 +17,7 @@ use crate::pick::observation::RLSCHEDULER_WINDOW;
 use crate::pick::reward::Score;
 use crate::pick::{Episode, Options, RLSCHEDULER_SEQUENCE};
 use crate::record::behaviour;
-use crate::record::{Metadata, record};
+use crate::record::{Metadata, Recording, record};
 use slasim_core::cli::emit;
 use slasim_core::trace::resolve_trace;
 use slasim_core::units::thousands;
@@ -130,8 +130,8 @@ fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
         trace_sha256: None,
         code_version: slasim_core::experiment::provenance::code_version(),
     };
-    let summary =
-        record(Arc::new(jobs), options, &behaviours, args.episodes as usize, args.seed, &metadata, &args.out)?;
+    let recording = Recording { options, behaviours, episodes: args.episodes as usize, seed: args.seed };
+    let summary = record(Arc::new(jobs), &recording, &metadata, &args.out)?;
     emit(&format!(
         "{}: {} steps of {} episodes ({}), {} bytes\n",
         args.out.display(),

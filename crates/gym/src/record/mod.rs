@@ -144,20 +144,26 @@ fn part_path(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Records `episodes` episodes of each behaviour on `jobs` with `options`
-/// and `seed` into the Parquet file `out` (see the module contract).
-pub fn record(
-    jobs: Arc<JobTable>,
-    options: Options,
-    behaviours: &[&'static dyn Behaviour],
-    episodes: usize,
-    seed: u64,
-    metadata: &Metadata,
-    out: &Path,
-) -> anyhow::Result<Summary> {
-    anyhow::ensure!(!behaviours.is_empty(), "no behaviour policy to record");
+/// What to record: the environment's options, the behaviours in order,
+/// episodes per behaviour and the seed of their start indices.
+#[derive(Debug, Clone)]
+pub struct Recording {
+    /// The environment's options (a behaviour's [`Behaviour::backfill`] overrides `backfill`).
+    pub options: Options,
+    /// The behaviours, in the order they are recorded.
+    pub behaviours: Vec<&'static dyn Behaviour>,
+    /// Episodes per behaviour.
+    pub episodes: usize,
+    /// Seed of every behaviour's environment.
+    pub seed: u64,
+}
+
+/// Records `recording` on `jobs` into the Parquet file `out` (see the
+/// module contract).
+pub fn record(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, out: &Path) -> anyhow::Result<Summary> {
+    anyhow::ensure!(!recording.behaviours.is_empty(), "no behaviour policy to record");
     let part = part_path(out);
-    let result = write(jobs, options, behaviours, episodes, seed, metadata, &part);
+    let result = write(jobs, recording, metadata, &part);
     match result {
         Ok(summary) => {
             std::fs::rename(&part, out).with_context(|| format!("renaming {} to {}", part.display(), out.display()))?;
@@ -170,7 +176,8 @@ pub fn record(
     }
 }
 
-fn key_values(options: &Options, episodes: usize, seed: u64, metadata: &Metadata) -> Vec<(String, String)> {
+fn key_values(recording: &Recording, metadata: &Metadata) -> Vec<(String, String)> {
+    let Recording { options, episodes, seed, .. } = recording;
     let sequence = match options.episode {
         Episode::Sampled { len } => len.to_string(),
         Episode::WholeLog => "whole-log".into(),
@@ -191,27 +198,20 @@ fn key_values(options: &Options, episodes: usize, seed: u64, metadata: &Metadata
     .collect()
 }
 
-fn write(
-    jobs: Arc<JobTable>,
-    options: Options,
-    behaviours: &[&'static dyn Behaviour],
-    episodes: usize,
-    seed: u64,
-    metadata: &Metadata,
-    part: &Path,
-) -> anyhow::Result<Summary> {
+fn write(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, part: &Path) -> anyhow::Result<Summary> {
+    let Recording { options, ref behaviours, episodes, seed } = *recording;
     let file = File::create(part).with_context(|| format!("creating {}", part.display()))?;
     let writing = |e: PolarsError| anyhow::anyhow!("writing {}: {e}", part.display());
     let mut batch = Batch::new(options.window);
     let schema = batch.take().map_err(writing)?.schema().as_ref().clone();
     let mut writer = ParquetWriter::new(BufWriter::new(file))
-        .with_key_value_metadata(Some(KeyValueMetadata::from_static(key_values(&options, episodes, seed, metadata))))
+        .with_key_value_metadata(Some(KeyValueMetadata::from_static(key_values(recording, metadata))))
         .batched(&schema)
         .map_err(writing)?;
     let mut obs = vec![0f32; options.window * crate::pick::observation::FEATURES];
     let mut mask = vec![0u8; options.window];
     let mut summary = Summary { rows: 0, episodes: 0, bytes: 0 };
-    for &behaviour in behaviours {
+    for &behaviour in behaviours.iter() {
         let options = Options { backfill: behaviour.backfill().unwrap_or(options.backfill), ..options };
         let mut env = PickJobs::new(Arc::clone(&jobs), options)?;
         env.seed(seed);

@@ -12,7 +12,7 @@ use slasim_gym::vector::{Buffers, VectorPick};
 use std::sync::Arc;
 
 /// (submit, run, processors, requested time) → a table on `nodes` nodes.
-fn table(nodes: i64, jobs: &[(i64, i64, i64, i64)]) -> Arc<JobTable> {
+pub(crate) fn table(nodes: i64, jobs: &[(i64, i64, i64, i64)]) -> Arc<JobTable> {
     let records: Vec<SwfRecord> = jobs
         .iter()
         .enumerate()

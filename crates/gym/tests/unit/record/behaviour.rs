@@ -1,9 +1,6 @@
 //! Each behaviour's pick in a hand-checked state.
 
-use std::sync::Arc;
-
-use slasim_core::trace::swf::SwfRecord;
-use slasim_gym::pick::jobs::{Estimates, JobTable};
+use crate::unit::pick::table;
 use slasim_gym::pick::reward::Score;
 use slasim_gym::pick::{Episode, Options, PickJobs};
 use slasim_gym::record::behaviour::behaviour;
@@ -13,21 +10,7 @@ use slasim_gym::record::behaviour::behaviour;
 /// asks 400 s) and D (t=30, 2 nodes, asks 40 s) arrive. At 100 B starts, and
 /// C and D wait together: the state the behaviours are asked about.
 fn two_waiting(backfill: bool) -> PickJobs {
-    let jobs = [(0, 100, 4, 100), (10, 50, 2, 300), (20, 10, 1, 400), (30, 20, 2, 40)];
-    let records: Vec<SwfRecord> = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, &(submit, runtime, procs, requested_time))| SwfRecord {
-            job: i as i64 + 1,
-            submit,
-            runtime,
-            allocated_procs: procs,
-            requested_procs: procs,
-            requested_time,
-            ..SwfRecord::UNKNOWN
-        })
-        .collect();
-    let table = Arc::new(JobTable::from_records("four", &records, 4, 4, Estimates::Logged).unwrap());
+    let table = table(4, &[(0, 100, 4, 100), (10, 50, 2, 300), (20, 10, 1, 400), (30, 20, 2, 40)]);
     let options =
         Options { episode: Episode::WholeLog, ..Options::rlscheduler(backfill, false, Score::BoundedSlowdown) };
     let mut env = PickJobs::new(table, options).unwrap();

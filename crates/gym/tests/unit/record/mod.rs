@@ -10,7 +10,7 @@ use polars::prelude::*;
 use slasim_gym::pick::jobs::{Estimates, JobTable};
 use slasim_gym::pick::{Options, PickJobs};
 use slasim_gym::record::behaviour::{BEHAVIOURS, behaviour};
-use slasim_gym::record::{COLUMNS, Metadata, record};
+use slasim_gym::record::{COLUMNS, Metadata, Recording, record};
 
 fn metadata() -> Metadata {
     Metadata { trace: "embedded".into(), trace_sha256: None, code_version: "test".into() }
@@ -29,8 +29,9 @@ fn a_recorded_episode_replays_with_the_same_actions_and_rewards() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d.parquet");
     let jobs = embedded();
-    let behaviours = [behaviour("sjf").unwrap(), behaviour("easy").unwrap()];
-    let summary = record(Arc::clone(&jobs), Options::default(), &behaviours, 2, 11, &metadata(), &out).unwrap();
+    let behaviours = vec![behaviour("sjf").unwrap(), behaviour("easy").unwrap()];
+    let recording = Recording { options: Options::default(), behaviours, episodes: 2, seed: 11 };
+    let summary = record(Arc::clone(&jobs), &recording, &metadata(), &out).unwrap();
     let data = read(&out);
     assert_eq!(data.height() as u64, summary.rows);
     assert_eq!(summary.episodes, 4);
@@ -62,7 +63,8 @@ fn every_behaviour_shares_the_episodes_start_indices() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d.parquet");
     let all = BEHAVIOURS.all().into_iter().copied().collect::<Vec<_>>();
-    record(embedded(), Options::default(), &all, 3, 5, &metadata(), &out).unwrap();
+    let recording = Recording { options: Options::default(), behaviours: all.clone(), episodes: 3, seed: 5 };
+    record(embedded(), &recording, &metadata(), &out).unwrap();
     let starts = read(&out)
         .lazy()
         .filter(col("step").eq(lit(0u32)))
@@ -82,7 +84,9 @@ fn every_behaviour_shares_the_episodes_start_indices() {
 fn a_failed_record_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("missing").join("d.parquet");
-    let err = record(embedded(), Options::default(), &[behaviour("fcfs").unwrap()], 1, 0, &metadata(), &out);
+    let fcfs =
+        Recording { options: Options::default(), behaviours: vec![behaviour("fcfs").unwrap()], episodes: 1, seed: 0 };
+    let err = record(embedded(), &fcfs, &metadata(), &out);
     assert!(format!("{:#}", err.unwrap_err()).contains("missing/d.parquet.part"));
     assert!(!out.exists());
     // A log too short for a sampled sequence of 256 jobs.
@@ -100,7 +104,7 @@ fn a_failed_record_leaves_no_file() {
     )
     .unwrap();
     let out = dir.path().join("d.parquet");
-    let err = record(Arc::new(short), Options::default(), &[behaviour("fcfs").unwrap()], 1, 0, &metadata(), &out);
+    let err = record(Arc::new(short), &fcfs, &metadata(), &out);
     assert!(err.is_err());
     assert!(!out.exists() && !dir.path().join("d.parquet.part").exists());
 }
