@@ -34,6 +34,16 @@ def test_every_environment_makes_and_runs_with_no_arguments(env_id):
             obs, info = env.reset()
 
 
+@pytest.mark.parametrize("env_id", ["slasim/JobPicking-v0", "slasim/RLScheduler-v0"])
+def test_vector_forms_make_with_no_trace(env_id):
+    envs = gymnasium.make_vec(env_id, num_envs=2)
+    obs, info = envs.reset(seed=1)
+    assert obs.shape == (2, 128 * 8)
+    actions = np.array([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])
+    obs, rewards, terminated, truncated, info = envs.step(actions)
+    assert obs.shape == (2, 128 * 8) and not truncated.any()
+
+
 def test_no_argument_environment_is_the_embedded_workload(slasim_bin, tmp_path):
     # The recorded dataset's default trace is the same embedded workload.
     out = tmp_path / "d.parquet"
