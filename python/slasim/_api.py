@@ -150,6 +150,13 @@ class Store:
         message."""
         return frame(_slasim.query(str(self.path), sql))
 
+    def export(self, dir: PathLike, *, force: bool = False) -> dict[str, int]:
+        """``slasim export``: every table as ``dir/<table>.parquet``, plus
+        ``provenance.parquet`` (settings, code version, trace and seed of every
+        point). Written beside ``dir`` and renamed when complete; an existing
+        ``dir`` raises SlasimError unless ``force``. Returns the rows of each file."""
+        return dict(_slasim.export(str(self.path), _text(dir), force))
+
     def tables(self) -> list[str]:
         """The store's tables and views, by name."""
         names = self.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")

@@ -1,6 +1,6 @@
 //! `slasim.Store(path).query(sql)`: `slasim query`'s read-only guard, its
-//! result by typed column; and the stored rows of given points, in the
-//! order the command line ran them.
+//! result by typed column; `Store(path).export(dir)`: `slasim export`; and
+//! the stored rows of given points, in the order the command line ran them.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -18,6 +18,15 @@ use crate::table::{columns, reorder};
 fn query<'py>(py: Python<'py>, path: PathBuf, sql: String) -> PyResult<Bound<'py, PyList>> {
     let result = py.detach(|| query_columns(&path, &sql)).map_err(|e| to_py(e.into()))?;
     columns(py, result)
+}
+
+/// `slasim export --db path --out dir [--force]`: every table as Parquet,
+/// with the provenance table; returns (table, rows) per file written.
+#[pyfunction]
+#[pyo3(signature = (path, dir, force=false))]
+fn export(py: Python<'_>, path: PathBuf, dir: PathBuf, force: bool) -> PyResult<Vec<(String, u64)>> {
+    let exported = py.detach(|| slasim::store::export::export(&path, &dir, force)).map_err(to_py)?;
+    Ok(exported.tables)
 }
 
 /// The rows of `table` whose `key` is one of `ids`, ordered as `ids` are
@@ -44,5 +53,6 @@ pub fn rows_of(db: &Path, table: &str, key: &str, ids: &[i64], then: Option<&str
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(query, m)?)
+    m.add_function(wrap_pyfunction!(query, m)?)?;
+    m.add_function(wrap_pyfunction!(export, m)?)
 }

@@ -17,6 +17,7 @@ mod convolution;
 mod determinism;
 mod docs;
 mod energy;
+mod export;
 mod extending;
 mod failure_streams;
 mod gantt;

@@ -311,4 +311,5 @@ pub static GROUP: PointTables = PointTables {
         ("cluster_runs", "Per-cluster metrics of a Grid run."),
     ],
     jobs: None,
+    provenance: None,
 };

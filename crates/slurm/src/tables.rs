@@ -270,4 +270,5 @@ pub static GROUP: PointTables = PointTables {
        CASE WHEN start >= 0 THEN wait END, cpus
 FROM slurm_jobs",
     ),
+    provenance: Some("SELECT point_id AS point, trace, seed, config, code_version FROM slurm_points"),
 };

@@ -72,6 +72,10 @@ static TABLES: PointTables = PointTables {
     ],
     // Rolls are not jobs: no rows in `all_jobs`.
     jobs: None,
+    // A dice point reads no trace and stores no settings text: NULL there.
+    provenance: Some(
+        "SELECT point_id AS point, NULL AS trace, seed, NULL AS config, NULL AS code_version FROM dice_points",
+    ),
 };
 
 /// A `dice_points` row.

@@ -12,6 +12,7 @@
 //! `run`, `trace` and lists too), so the shell names no kind.
 
 pub mod embed;
+mod export;
 mod gantt;
 pub mod list;
 pub mod options;
@@ -71,6 +72,9 @@ pub(crate) enum Command {
     Gantt(gantt::GanttArgs),
     /// Run one read-only SQL statement on the store and print the result.
     Query(query::QueryArgs),
+    /// Write every table of a store as Parquet, with a provenance table
+    /// (settings, code version, trace and seed of every point).
+    Export(export::ExportArgs),
     /// Write comparison tables (Markdown, CSV, Parquet), plots (SVG, PNG) and
     /// an offline HTML page from a store; or compare two stores.
     Report(report::ReportArgs),
@@ -158,6 +162,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Export(args) => export::run(args).map(|()| ExitCode::SUCCESS),
         Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
         Command::List(args) => list::run(args).map(|()| ExitCode::SUCCESS),
         Command::Completions(args) => reference::completions(args).map(|()| ExitCode::SUCCESS),

@@ -33,6 +33,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 pub mod columns;
 mod error;
+pub mod export;
 pub mod merge;
 pub mod query;
 pub mod schema;

@@ -45,4 +45,5 @@ pub static GROUP: PointTables = PointTables {
         ("pricing_harm", "The provider's view of a pricing point: the externality charged against the delay suffered."),
     ],
     jobs: None,
+    provenance: Some("SELECT point_id AS point, traces AS trace, seed, config, code_version FROM provision_points"),
 };

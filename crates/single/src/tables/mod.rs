@@ -44,4 +44,5 @@ JOIN runs r ON r.run_id = o.run_id
 JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job
 LEFT JOIN grid_points g ON g.run_id = o.run_id",
     ),
+    provenance: Some("SELECT run_id AS point, trace, seed, config, code_version FROM runs"),
 };

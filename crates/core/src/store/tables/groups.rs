@@ -18,6 +18,9 @@
 //!   vocabulary of the `all_jobs` view ([`PointTables::jobs`]); the view is
 //!   every registered group's select, in group order
 //!   ([`crate::store::jobs_view`]).
+//! - A group whose key table holds its points' trace, seed and settings
+//!   gives a `SELECT` of them ([`PointTables::provenance`]) for the
+//!   export's provenance table.
 //! - [`groups`] lists the registered groups in their order, each once;
 //!   merge copies them in that order, every table in its listed order.
 
@@ -63,6 +66,12 @@ pub struct PointTables {
     /// Its points' jobs as `SELECT point, kind, job, submit, start, "end",
     /// wait, processors` (see [`crate::store::jobs_view`]), if they have jobs.
     pub jobs: Option<&'static str>,
+    /// Where its points came from, as `SELECT point, trace, seed, config,
+    /// code_version` (one row per point; `trace` names every trace,
+    /// comma-separated), for the export's provenance table
+    /// ([`crate::store::export`]); `None` for a group whose points have
+    /// their row in another group's key table (the Grid's runs are `runs`).
+    pub provenance: Option<&'static str>,
 }
 
 /// A table merge copies whole.

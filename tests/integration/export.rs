@@ -1,0 +1,110 @@
+//! `slasim export`: every table of a store as Parquet, read back with polars
+//! and compared with SQLite row for row; the provenance table; the same bytes
+//! twice; nothing half-written when a value does not fit its column.
+
+use crate::common;
+
+use std::fs::File;
+use std::path::Path;
+
+use polars::prelude::*;
+
+fn read(path: &Path) -> DataFrame {
+    ParquetReader::new(File::open(path).unwrap()).finish().unwrap()
+}
+
+/// A store of `configs/quick.toml` (52 points in well under a second) in `dir`.
+fn quick_store(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("q.sqlite");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = common::slasim().arg("sweep").arg(root.join("configs/quick.toml")).arg("--db").arg(&db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    db
+}
+
+fn export(db: &Path, out: &Path) -> std::process::Output {
+    common::slasim().args(["export", "--db"]).arg(db).arg("--out").arg(out).output().unwrap()
+}
+
+#[test]
+fn every_table_equals_the_store_and_the_provenance_names_each_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = quick_store(dir.path());
+    let out = dir.path().join("parquet");
+    let done = export(&db, &out);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(tables.len() > 10);
+    for table in &tables {
+        let frame = read(&out.join(format!("{table}.parquet")));
+        let count: i64 = conn.query_row(&format!("SELECT count(*) FROM \"{table}\""), [], |r| r.get(0)).unwrap();
+        assert_eq!(frame.height() as i64, count, "{table}");
+    }
+    // A column, value for value: the outcomes' fees in stored order.
+    let fees: Vec<f64> =
+        conn.prepare("SELECT fee FROM job_outcomes").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let frame = read(&out.join("job_outcomes.parquet"));
+    let exported: Vec<f64> = frame.column("fee").unwrap().f64().unwrap().into_no_null_iter().collect();
+    assert_eq!(exported, fees);
+    assert_eq!(frame.column("planned_start").unwrap().null_count() > 0, true, "rejected jobs keep NULL starts");
+    // One provenance row per run, with its settings, version and seed.
+    let provenance = read(&out.join("provenance.parquet"));
+    let runs: i64 = conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).unwrap();
+    assert_eq!(provenance.height() as i64, runs);
+    let names: Vec<&str> = provenance.get_column_names().iter().map(|n| n.as_str()).collect();
+    assert_eq!(names, slasim::store::export::PROVENANCE_COLUMNS.map(|(n, _)| n));
+    let (config, version): (String, String) = conn
+        .query_row("SELECT config, code_version FROM runs ORDER BY run_id LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    assert_eq!(provenance.column("config").unwrap().str().unwrap().get(0), Some(config.as_str()));
+    assert_eq!(provenance.column("code_version").unwrap().str().unwrap().get(0), Some(version.as_str()));
+    // The synthetic workload has no file: no trace sum.
+    assert_eq!(provenance.column("trace_sha256").unwrap().null_count(), provenance.height());
+}
+
+#[test]
+fn the_same_store_gives_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = quick_store(dir.path());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    assert!(export(&db, &a).status.success() && export(&db, &b).status.success());
+    for entry in std::fs::read_dir(&a).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(b.join(name)).unwrap(), "{}", path.display());
+    }
+    let again = export(&db, &a);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists (give --force to replace it)"));
+}
+
+#[test]
+fn a_value_that_does_not_fit_its_column_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = quick_store(dir.path());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    // SQLite keeps text in an INTEGER column; Parquet's Int64 cannot.
+    conn.execute("UPDATE points SET jobs = 'many' WHERE rowid = (SELECT min(rowid) FROM points)", []).unwrap();
+    drop(conn);
+    let out = dir.path().join("parquet");
+    let done = export(&db, &out);
+    assert_eq!(done.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(stderr.contains("table points, column jobs, row 1: holds a value of type Text"), "{stderr}");
+    assert!(!out.exists());
+    assert!(!dir.path().join(".parquet.part").exists());
+    // Not a store at all.
+    let junk = dir.path().join("junk.sqlite");
+    std::fs::write(&junk, "not a database").unwrap();
+    let done = export(&junk, &out);
+    assert_eq!(done.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&done.stderr).contains("junk.sqlite"));
+    assert!(!out.exists());
+}
