@@ -18,9 +18,11 @@ use crate::workload::prepare::NodeUnit;
 use crate::workload::synthetic::SyntheticConfig;
 use crate::workload::{WorkloadSource, load_trace};
 use slasim_core::cli::emit;
-use slasim_core::trace::resolve_trace;
+use slasim_core::trace::catalogue::{self, CATALOGUE};
+use slasim_core::trace::fetch::{FetchOptions, Fetched, Local, fetch as catalogue_fetch, local};
 use slasim_core::trace::sacct::{self, SacctOptions};
 use slasim_core::trace::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
+use slasim_core::trace::{resolve_trace, trace_dir, trace_dirs};
 use slasim_core::units::HOUR;
 use slasim_core::units::thousands;
 
@@ -41,6 +43,30 @@ pub(crate) enum TraceCommand {
     /// Convert a Slurm accounting dump (`sacct --allusers --parsable2
     /// --format=…`) to SWF, with the name maps beside it in <OUT>.maps.csv.
     Convert(ConvertArgs),
+    /// List the catalogued trace files: size, sha256, licence, citation,
+    /// source, and whether each is in the traces directories (and verified).
+    List(ListArgs),
+    /// Download catalogued files into the traces directory, verified against
+    /// their sha256 (resuming a broken download; never overwriting a file).
+    Fetch(FetchArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ListArgs {
+    /// Print the catalogue as a Markdown table, without the local status.
+    #[arg(long)]
+    markdown: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct FetchArgs {
+    /// Catalogue names (or catalogued file names), as `slasim trace list` shows.
+    #[arg(required = true, value_name = "NAME")]
+    names: Vec<String>,
+    /// Download from this base URL, laid out as the traces directory
+    /// (`<URL>/swf/…`), instead of the public sources [env: SLASIM_TRACE_MIRROR].
+    #[arg(long, value_name = "URL")]
+    mirror: Option<String>,
 }
 
 /// `--from` values.
@@ -196,7 +222,91 @@ pub(crate) fn run(command: TraceCommand) -> anyhow::Result<()> {
         TraceCommand::Failures(args) => failures(args),
         TraceCommand::Export(args) => export_trace(args),
         TraceCommand::Convert(args) => convert(args),
+        TraceCommand::List(args) => list(&args),
+        TraceCommand::Fetch(args) => fetch(args),
     }
+}
+
+/// `trace list`: the catalogue, each entry with where it is locally.
+fn list(args: &ListArgs) -> anyhow::Result<()> {
+    let mut text = String::new();
+    if args.markdown {
+        writeln!(text, "| name | file under the traces directory | bytes | sha256 | licence |")?;
+        writeln!(text, "|---|---|---|---|---|")?;
+        for entry in CATALOGUE {
+            let (size, sha256) = entry.shipped.map_or_else(
+                || ("-".to_string(), "not shipped".to_string()),
+                |d| (bytes(d.size), format!("`{}`", d.sha256)),
+            );
+            writeln!(text, "| `{}` | `{}` | {size} | {sha256} | {} |", entry.name, entry.path, entry.licence)?;
+        }
+        return emit(&text);
+    }
+    writeln!(text, "traces directories (in lookup order; fetch writes to the first):")?;
+    for dir in trace_dirs() {
+        writeln!(text, "  {}", dir.display())?;
+    }
+    for entry in CATALOGUE {
+        writeln!(text)?;
+        writeln!(text, "{}", entry.name)?;
+        for (path, digest) in entry.forms() {
+            match digest {
+                Some(d) => writeln!(text, "  file     {path}  {} bytes  sha256 {}", bytes(d.size), d.sha256)?,
+                None => writeln!(text, "  file     {path}  (not shipped; no sum known)")?,
+            }
+        }
+        writeln!(text, "  licence  {}", entry.licence)?;
+        writeln!(text, "  cite     {}", entry.cite)?;
+        writeln!(text, "  source   {}", entry.url)?;
+        let status = match local(entry)? {
+            Local::Missing => format!("missing (slasim trace fetch {})", entry.name),
+            Local::Verified(path) => format!("present, verified: {}", path.display()),
+            Local::Unverified(path) => format!("present, not verified (no sum known): {}", path.display()),
+            Local::Differs(path) => format!("present but DIFFERS from the catalogue: {}", path.display()),
+        };
+        writeln!(text, "  local    {status}")?;
+    }
+    emit(&text)
+}
+
+/// A byte count with thousands separators.
+fn bytes(size: u64) -> String {
+    usize::try_from(size).map_or_else(|_| size.to_string(), thousands)
+}
+
+/// `trace fetch`: each name downloaded and verified, or why not; fails when
+/// any was not.
+fn fetch(args: FetchArgs) -> anyhow::Result<()> {
+    let mut options = FetchOptions::new(trace_dir());
+    if args.mirror.is_some() {
+        options.mirror = args.mirror;
+    }
+    let mut failed = 0;
+    for name in &args.names {
+        let Some(entry) = catalogue::find(name) else {
+            eprintln!("error: {name}: not in the catalogue (`slasim trace list` shows the names)");
+            failed += 1;
+            continue;
+        };
+        match catalogue_fetch(entry, &options) {
+            Ok(Fetched::Present(path)) => {
+                emit(&format!("{}: already present and verified: {}\n", entry.name, path.display()))?;
+            }
+            Ok(Fetched::Downloaded { path, resumed_from, .. }) => {
+                let resumed =
+                    if resumed_from > 0 { format!(" (resumed from byte {resumed_from})") } else { String::new() };
+                emit(&format!("{}: downloaded and verified{resumed}: {}\n", entry.name, path.display()))?;
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        bail!("{failed} of {} files not fetched", args.names.len());
+    }
+    Ok(())
 }
 
 /// Writes a prepared battery as a Batsim workload.

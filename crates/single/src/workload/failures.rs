@@ -40,10 +40,17 @@ pub const LANL_MU_PER_HOUR: f64 = 0.4333;
 /// The LANL failure file's name under the traces directory.
 pub const LANL_FILE: &str = "failures/LA-UR-05-7318-failure-data-1996-2005.csv.gz";
 
-/// The file a LANL replay reads: `path` as given, else [`LANL_FILE`] under
-/// the traces directory.
+/// The file a LANL replay reads: `path` as given, else [`LANL_FILE`] (or its
+/// plain CSV) as a catalogued trace resolves, else where `slasim trace fetch`
+/// would put it.
 pub fn lanl_file(path: Option<&Path>) -> PathBuf {
-    path.map_or_else(|| slasim_core::trace::trace_dir().join(LANL_FILE), Path::to_path_buf)
+    path.map_or_else(
+        || {
+            slasim_core::trace::resolve_trace(Path::new(LANL_FILE))
+                .unwrap_or_else(|_| slasim_core::trace::trace_dir().join(LANL_FILE))
+        },
+        Path::to_path_buf,
+    )
 }
 
 /// [`lanl_file`], checked to be there. The default failure model of a run on
