@@ -19,6 +19,7 @@ pub mod points;
 mod query;
 mod reference;
 mod report;
+mod signal;
 pub mod subcommand;
 pub(crate) mod sweep;
 
@@ -71,6 +72,10 @@ pub(crate) enum Command {
     Gantt(gantt::GanttArgs),
     /// Run one read-only SQL statement on the store and print the result.
     Query(query::QueryArgs),
+    /// Inspect a grid signal file: carbon intensity, electricity price or
+    /// renewable supply as a time series.
+    #[command(subcommand)]
+    Signal(signal::SignalCommand),
     /// Write comparison tables (Markdown, CSV, Parquet), plots (SVG, PNG) and
     /// an offline HTML page from a store; or compare two stores.
     Report(report::ReportArgs),
@@ -158,6 +163,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
         Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Signal(command) => signal::run(command).map(|()| ExitCode::SUCCESS),
         Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
         Command::List(args) => list::run(args).map(|()| ExitCode::SUCCESS),
         Command::Completions(args) => reference::completions(args).map(|()| ExitCode::SUCCESS),
