@@ -34,6 +34,7 @@ mod report;
 mod reservations;
 mod sacct;
 mod schedules;
+mod signals;
 mod simulation_traces;
 mod slurm;
 mod slurm_report;

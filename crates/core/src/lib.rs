@@ -4,6 +4,8 @@
 //!
 //! Module map (each module's doc states its contract and spec references):
 //! - [`trace`]: the log formats (SWF, Slurm's sacct dumps) and the traces directory;
+//! - [`signal`]: time-varying grid signals (carbon intensity, price, renewable
+//!   supply) read as time series, and their alignment onto a run's virtual time;
 //! - [`metrics`]: the queueing metrics every kind reports (wait, bounded slowdown);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
 //!   `slasim-sim` crate, re-exported;
@@ -24,6 +26,7 @@ pub mod registry;
 pub mod report;
 pub mod rng;
 pub mod setting;
+pub mod signal;
 pub mod store;
 pub mod threads;
 pub mod trace;

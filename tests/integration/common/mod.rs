@@ -25,6 +25,21 @@ pub fn traces() -> PathBuf {
     dir
 }
 
+/// The signals directory: `$SLASIM_SIGNAL_DIR`, else `../shared/data/signals`
+/// next to the crate. As for the traces, tests fail (never skip, under
+/// `CI=true` or not) when it is missing: they exist to check the real files.
+pub fn signals() -> PathBuf {
+    let dir = std::env::var_os("SLASIM_SIGNAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/signals"));
+    assert!(
+        dir.join("SOURCES.md").is_file(),
+        "signal directory {} not found: set SLASIM_SIGNAL_DIR to the directory holding SOURCES.md, carbon_intensity/, grid_mix/ and prices/",
+        dir.display()
+    );
+    dir
+}
+
 /// The `slasim` binary built for this test run.
 pub fn slasim() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_slasim"));

@@ -20,6 +20,7 @@ pub mod points;
 mod query;
 mod reference;
 mod report;
+mod signal;
 pub mod subcommand;
 pub(crate) mod sweep;
 
@@ -75,6 +76,10 @@ pub(crate) enum Command {
     /// Write every table of a store as Parquet, with a provenance table
     /// (settings, code version, trace and seed of every point).
     Export(export::ExportArgs),
+    /// Inspect a grid signal file: carbon intensity, electricity price or
+    /// renewable supply as a time series.
+    #[command(subcommand)]
+    Signal(signal::SignalCommand),
     /// Write comparison tables (Markdown, CSV, Parquet), plots (SVG, PNG) and
     /// an offline HTML page from a store; or compare two stores.
     Report(report::ReportArgs),
@@ -163,6 +168,7 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
         Command::Export(args) => export::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Signal(command) => signal::run(command).map(|()| ExitCode::SUCCESS),
         Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
         Command::List(args) => list::run(args).map(|()| ExitCode::SUCCESS),
         Command::Completions(args) => reference::completions(args).map(|()| ExitCode::SUCCESS),

@@ -1,0 +1,164 @@
+//! Alignment of a run's virtual time onto a signal.
+//!
+//! Contract, the exact rule. Given an [`Alignment`] `{ start, offset, scale }`
+//! (`start`: the UTC instant of virtual time 0, e.g. an SWF log's
+//! `UnixStartTime`; `offset`: seconds added after it; `scale`: real seconds
+//! per virtual second, > 0) and a signal spanning `[A, A + L)`:
+//!
+//! 1. The *shift* `D` is the whole number of weeks nearest to `start − S`,
+//!    where `S` is `start`'s UTC calendar date and clock time in the year of
+//!    `A` (29 February becomes 28 February); a tie of half a week rounds up.
+//!    So `start − D` has `start`'s weekday and UTC hour and lies within half
+//!    a week of the same date in the signal's first year: the season is kept.
+//! 2. The *period* `P` is the longest whole number of weeks within `L`; a
+//!    signal shorter than one week cannot be aligned.
+//! 3. Virtual time `t` is the signal instant `A + ((start + offset + scale·t
+//!    − D − A) mod P)` (mod: the non-negative remainder). The signal loops
+//!    with period `P`: by whole weeks, so weekday and hour of day stay those
+//!    of the log at every `t`.
+//!
+//! At the loop seam (every `P` seconds of signal time) the value jumps from
+//! the signal's value just before `A + P` to its value at `A`: the same
+//! weekday and hour, one period earlier in the data. The signal's last
+//! `L − P` seconds (a day of a 365-day year, two of a leap year) are never
+//! used, and linear interpolation does not run across the seam. An `offset`
+//! that is not a whole number of weeks moves the run off its weekday and hour
+//! on purpose.
+//!
+//! [`AlignedSignal::value_at`] and [`AlignedSignal::integral`] (`∫ value dt`
+//! over virtual seconds, so a power in W held over `[a, b]` times a carbon
+//! intensity integral gives g·W·s/kWh) are O(log n) and allocate nothing.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Datelike, NaiveDate};
+
+use super::Signal;
+use crate::setting::{self, InvalidSetting};
+use crate::units::{DAY, Time};
+
+/// Seconds per week.
+pub const WEEK: Time = 7 * DAY;
+
+/// Where a run's virtual time 0 is in real (UTC) time (module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Alignment {
+    /// The UTC instant (Unix seconds) of virtual time 0.
+    pub start: i64,
+    /// Seconds added to every instant after the shift is chosen.
+    pub offset: Time,
+    /// Real seconds per virtual second (> 0).
+    pub scale: f64,
+}
+
+/// A signal that cannot be aligned.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AlignError {
+    /// The scale is not a positive, finite number.
+    #[error(transparent)]
+    Scale(#[from] InvalidSetting),
+    /// The signal spans less than one week: it cannot loop by whole weeks.
+    #[error("{signal}: spans {span} s, less than one week: a signal must span a week to keep weekday and hour")]
+    TooShort {
+        /// The signal's name.
+        signal: String,
+        /// Its span, seconds.
+        span: Time,
+    },
+}
+
+impl Alignment {
+    /// Virtual time 0 at `start`, no offset, scale 1.
+    pub fn at(start: i64) -> Alignment {
+        Alignment { start, offset: 0, scale: 1.0 }
+    }
+
+    /// The shift `D` (whole weeks) that brings `start` into the year of
+    /// `signal_start` (rule step 1).
+    pub fn shift(&self, signal_start: i64) -> Time {
+        let (Some(log), Some(signal)) =
+            (DateTime::from_timestamp(self.start, 0), DateTime::from_timestamp(signal_start, 0))
+        else {
+            return 0;
+        };
+        let year = signal.year();
+        let date = NaiveDate::from_ymd_opt(year, log.month(), log.day())
+            .or_else(|| NaiveDate::from_ymd_opt(year, log.month(), log.day() - 1));
+        let Some(same) = date.map(|d| d.and_time(log.time()).and_utc().timestamp()) else {
+            return 0;
+        };
+        (self.start - same + WEEK / 2).div_euclid(WEEK) * WEEK
+    }
+
+    /// The signal seen through this alignment.
+    pub fn align(&self, signal: Arc<Signal>) -> Result<AlignedSignal, AlignError> {
+        let scale = setting::positive("alignment scale", self.scale)?;
+        let span = signal.span();
+        if span < WEEK {
+            return Err(AlignError::TooShort { signal: signal.name().to_string(), span });
+        }
+        let shift = self.shift(signal.start());
+        let period = span / WEEK * WEEK;
+        let origin = self.start.saturating_add(self.offset).saturating_sub(shift).saturating_sub(signal.start());
+        let period_integral = signal.integral_to_offset(period as f64);
+        Ok(AlignedSignal { signal, shift, period, origin, scale, period_integral })
+    }
+}
+
+/// A signal mapped onto a run's virtual time, looping by whole weeks.
+#[derive(Debug, Clone)]
+pub struct AlignedSignal {
+    signal: Arc<Signal>,
+    shift: Time,
+    period: Time,
+    /// Signal seconds (after its start) of virtual time 0, before the loop.
+    origin: i64,
+    scale: f64,
+    /// ∫ value over one period.
+    period_integral: f64,
+}
+
+impl AlignedSignal {
+    /// The signal.
+    pub fn signal(&self) -> &Signal {
+        &self.signal
+    }
+
+    /// The shift `D` (rule step 1), seconds, a whole number of weeks.
+    pub fn shift(&self) -> Time {
+        self.shift
+    }
+
+    /// The loop period `P`, seconds, a whole number of weeks.
+    pub fn period(&self) -> Time {
+        self.period
+    }
+
+    /// Signal seconds after its start of virtual `t`, unrolled (not looped).
+    fn unrolled(&self, t: Time) -> f64 {
+        self.origin as f64 + self.scale * t as f64
+    }
+
+    /// The signal instant (UTC seconds) virtual time `t` reads.
+    pub fn signal_instant(&self, t: Time) -> i64 {
+        self.signal.start() + self.unrolled(t).rem_euclid(self.period as f64).floor() as i64
+    }
+
+    /// The value at virtual time `t`.
+    pub fn value_at(&self, t: Time) -> f64 {
+        self.signal.value_at_offset(self.unrolled(t).rem_euclid(self.period as f64))
+    }
+
+    /// ∫ value dt over the loop from its origin to unrolled position `x`.
+    fn cumulative(&self, x: f64) -> f64 {
+        let period = self.period as f64;
+        let loops = (x / period).floor();
+        loops * self.period_integral + self.signal.integral_to_offset(x - loops * period)
+    }
+
+    /// `∫ value dt` over virtual seconds from `from` to `to` (negative when
+    /// `to < from`), in the signal's unit times seconds.
+    pub fn integral(&self, from: Time, to: Time) -> f64 {
+        (self.cumulative(self.unrolled(to)) - self.cumulative(self.unrolled(from))) / self.scale
+    }
+}
