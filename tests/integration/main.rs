@@ -20,6 +20,7 @@ mod energy;
 mod extending;
 mod failure_streams;
 mod gantt;
+mod gpu_traces;
 mod kinds;
 mod overbooking;
 mod power;

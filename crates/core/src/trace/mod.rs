@@ -1,6 +1,6 @@
 //! The field's log formats and where their files are: the Standard Workload
 //! Format of the Parallel Workloads Archive ([`swf`]), Slurm accounting
-//! dumps ([`sacct`]), and the traces directory ([`trace_dir`],
+//! dumps ([`sacct`]), GPU-era CSV traces read as SWF ([`gpu`]), and the traces directory ([`trace_dir`],
 //! [`resolve_trace`]).
 //!
 //! Contract: these are data formats, read with located errors (file, line,
@@ -10,6 +10,7 @@
 //! never bundled: they are read from the path given, or looked up under the
 //! traces directory.
 
+pub mod gpu;
 pub mod sacct;
 pub mod swf;
 
