@@ -22,6 +22,7 @@ mod export;
 mod extending;
 mod failure_streams;
 mod gantt;
+mod gpu_traces;
 mod kinds;
 mod overbooking;
 mod power;

@@ -1,7 +1,8 @@
 //! The field's log formats and where their files are: the Standard Workload
 //! Format of the Parallel Workloads Archive ([`swf`]), Slurm accounting
-//! dumps ([`sacct`]), the catalogue of known files ([`catalogue`]), their
-//! download ([`fetch`]) and the traces directory ([`trace_dir`],
+//! dumps ([`sacct`]), GPU-era CSV traces read as SWF ([`gpu`]), the
+//! catalogue of known files ([`catalogue`]), their download ([`fetch`]) and
+//! the traces directory ([`trace_dir`],
 //! [`resolve_trace`]).
 //!
 //! Contract: these are data formats, read with located errors (file, line,
@@ -13,6 +14,7 @@
 
 pub mod catalogue;
 pub mod fetch;
+pub mod gpu;
 pub mod sacct;
 pub mod swf;
 

@@ -22,19 +22,24 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::workload::synthetic::SyntheticConfig;
+use slasim_core::trace::gpu;
 use slasim_core::trace::resolve_trace;
 use slasim_core::trace::sacct;
 use slasim_core::trace::swf::{ReadOptions, SwfTrace};
 
 /// Reads a trace file: an SWF log, a Batsim JSON workload, or a Slurm accounting dump (detected by
 /// its `sacct --parsable2` header line, [`sacct::is_sacct_file`]) converted
-/// to SWF in memory.
+/// to SWF in memory, or a GPU-era CSV trace ([`gpu::load`]: GPUs are the
+/// counted processors).
 pub fn load_trace(path: &Path, options: ReadOptions) -> anyhow::Result<SwfTrace> {
     if batsim::is_batsim_workload(path) {
         return Ok(batsim::load(path)?);
     }
     if sacct::is_sacct_file(path) {
         return Ok(sacct::load(path, options)?);
+    }
+    if gpu::is_gpu_trace(path) {
+        return Ok(gpu::load(path)?);
     }
     Ok(SwfTrace::load(path, options)?)
 }

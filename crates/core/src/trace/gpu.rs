@@ -1,0 +1,569 @@
+//! GPU-era job traces (Alibaba GPU v2023 and v2025, the v2026 spot-GPU node
+//! list, GAIA's job slices), read as SWF records so every SWF path (trace
+//! info, prepare, run, the job-picking environment) takes them unchanged.
+//!
+//! Sources (see the traces directory's `gpu/SOURCES.md` for sha256 values):
+//! - Alibaba v2023 "openb" pods and node lists: `alibaba/clusterdata` at
+//!   commit `7a6c496e4f4b6ce6150be8f881cb051bf2abff42`,
+//!   `cluster-trace-gpu-v2023/`; Weng et al., "Beware of Fragmentation",
+//!   USENIX ATC 2023.
+//! - Alibaba v2025 DLRM instances: same commit, `cluster-trace-gpu-v2025/`;
+//!   Yang et al., "GPU-Disaggregated Serving for Deep Learning
+//!   Recommendation Models at Scale", USENIX NSDI 2025.
+//! - Alibaba v2026 spot-GPU node list: same commit,
+//!   `cluster-trace-v2026-spot-gpu/node_info_df.csv`; Duan et al., "GFS",
+//!   ASPLOS 2026.
+//! - GAIA slices: `umassos/GAIA` at commit
+//!   `62a5efccb20fa04d6e507e12350eb4468eab9888`, `src/cluster_traces/`;
+//!   Hanafy et al., "Going Green for Less Green", ASPLOS 2024 (MIT).
+//!
+//! Contract:
+//! - The format is detected from the header line ([`detect`]); files are
+//!   plain or gzip (magic bytes), streamed row by row.
+//! - One kept row is one SWF record: submit, wait, run time, requested and
+//!   allocated processors = **GPUs** (Alibaba) or CPUs (GAIA, which has no
+//!   GPU column), requested time = run time (the traces hold no limit: the
+//!   estimate is exact), requested memory per processor in KB, status 1.
+//!   The job number is the 1-based data row.
+//! - v2023 pods: a shared GPU (`gpu_milli` < 1000) counts as one whole GPU;
+//!   `qos` becomes the SWF queue ([`QOS_QUEUES`]). Dropped: pods never
+//!   scheduled (empty `scheduled_time`) and CPU-only pods (`num_gpu` 0).
+//!   The resource-only `multigpuNN` files (no times) are refused.
+//!   `MaxProcs` is the GPUs of `openb_node_list_gpu_node.csv[.gz]` beside
+//!   the file if present, else the documented cluster's 6,212.
+//! - v2025 instances: all latency-sensitive (queue 1). Dropped: CPU-only
+//!   instances (`gpu_request` 0) and instances created before the trace
+//!   started (empty `creation_time`). An instance never deleted is censored
+//!   at the trace's end (the largest time in the file).
+//! - GAIA: times are hours in files whose name contains `100k`, seconds
+//!   otherwise (`pai_1k`); rounded to whole seconds. Nothing is dropped.
+//! - Node lists (v2023, v2026) describe machines, not jobs: [`load`] refuses
+//!   them, [`read_nodes`] reads them.
+//! - Errors ([`GpuTraceError`]) name the file, the 1-based line and the
+//!   column; nothing panics.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
+
+use super::swf::{SkippedLines, SwfHeader, SwfRecord, SwfTrace};
+
+/// The v2023 `qos` classes, in SWF queue order 1..=4.
+pub const QOS_QUEUES: [&str; 4] = ["LS", "BE", "Burstable", "Guaranteed"];
+
+/// GPUs of the v2023 openb cluster when no node list is beside the pods.
+pub const OPENB_GPUS: u64 = 6212;
+
+/// A GPU-era file's format, from its header line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GpuFormat {
+    /// Alibaba v2023 pods with times.
+    Pods2023,
+    /// Alibaba v2023 `multigpuNN` pods: resources only, no times.
+    PodsNoTimes2023,
+    /// Alibaba v2023 node list.
+    Nodes2023,
+    /// Alibaba v2025 DLRM instances.
+    Instances2025,
+    /// Alibaba v2026 spot-GPU node list.
+    Nodes2026,
+    /// GAIA slice (`arrival_time,length,cpus`).
+    Gaia,
+}
+
+/// Errors reading a GPU-era file. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuTraceError {
+    /// Cannot open or read.
+    #[error("{path}: {cause}", path = .path.display())]
+    Io { path: PathBuf, cause: io::Error },
+    /// Not a known GPU-era header.
+    #[error("{path}: not a known GPU trace header: \"{header}\"", path = .path.display())]
+    UnknownHeader { path: PathBuf, header: String },
+    /// A file that cannot be run as jobs.
+    #[error("{path}: {why}", path = .path.display())]
+    NotJobs { path: PathBuf, why: String },
+    /// A malformed row.
+    #[error("{path}:{line}: column {column}: {detail}: \"{text}\"", path = .path.display())]
+    Malformed { path: PathBuf, line: u64, column: String, detail: String, text: String },
+    /// Rows read, none kept.
+    #[error("{path}: no job records ({why})", path = .path.display())]
+    NoRecords { path: PathBuf, why: String },
+}
+
+fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, GpuTraceError> {
+    let io_err = |cause| GpuTraceError::Io { path: path.to_path_buf(), cause };
+    let mut file = File::open(path).map_err(io_err)?;
+    let mut magic = [0u8; 2];
+    let n = file.read(&mut magic).map_err(io_err)?;
+    let file = File::open(path).map_err(io_err)?;
+    Ok(if n == 2 && magic == [0x1f, 0x8b] {
+        Box::new(BufReader::new(MultiGzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::new(file))
+    })
+}
+
+fn format_of(header: &str) -> Option<GpuFormat> {
+    let h = header.trim().trim_start_matches('\u{feff}');
+    if h.starts_with("name,cpu_milli,memory_mib,num_gpu,gpu_milli") {
+        return Some(if h.contains("scheduled_time") { GpuFormat::Pods2023 } else { GpuFormat::PodsNoTimes2023 });
+    }
+    match h {
+        "sn,cpu_milli,memory_mib,gpu,model" => Some(GpuFormat::Nodes2023),
+        "gpu_model,gpu_capacity_num,cpu_num,node_name" => Some(GpuFormat::Nodes2026),
+        "arrival_time,length,cpus" => Some(GpuFormat::Gaia),
+        _ if h.starts_with("instance_sn,role,app_name,") && h.contains("gpu_request") => Some(GpuFormat::Instances2025),
+        _ => None,
+    }
+}
+
+/// The file's GPU-era format, or `None` if its first line is not one (or it
+/// cannot be read).
+pub fn detect(path: &Path) -> Option<GpuFormat> {
+    let mut input = open(path).ok()?;
+    let mut line = String::new();
+    input.read_line(&mut line).ok()?;
+    format_of(&line)
+}
+
+/// A CSV row reader with located field parsing.
+struct Rows {
+    path: PathBuf,
+    input: Box<dyn BufRead + Send>,
+    columns: Vec<String>,
+    line: u64,
+    text: String,
+    /// Byte ranges of the current row's fields in `text`, reused.
+    spans: Vec<(usize, usize)>,
+}
+
+impl Rows {
+    fn open(path: &Path) -> Result<(Rows, GpuFormat), GpuTraceError> {
+        let mut input = open(path)?;
+        let mut header = String::new();
+        input.read_line(&mut header).map_err(|cause| GpuTraceError::Io { path: path.to_path_buf(), cause })?;
+        let format = format_of(&header).ok_or_else(|| GpuTraceError::UnknownHeader {
+            path: path.to_path_buf(),
+            header: header.trim().chars().take(120).collect(),
+        })?;
+        let columns = header.trim().trim_start_matches('\u{feff}').split(',').map(str::to_string).collect();
+        Ok((Rows { path: path.to_path_buf(), input, columns, line: 1, text: String::new(), spans: Vec::new() }, format))
+    }
+
+    /// Reads the next non-empty row; `false` at the end.
+    fn next_row(&mut self) -> Result<bool, GpuTraceError> {
+        loop {
+            self.text.clear();
+            let n = self
+                .input
+                .read_line(&mut self.text)
+                .map_err(|cause| GpuTraceError::Io { path: self.path.clone(), cause })?;
+            if n == 0 {
+                return Ok(false);
+            }
+            self.line += 1;
+            if self.text.trim().is_empty() {
+                continue;
+            }
+            let row = self.text.trim_end_matches(['\n', '\r']);
+            self.spans.clear();
+            let mut from = 0;
+            for field in row.split(',') {
+                self.spans.push((from, from + field.len()));
+                from += field.len() + 1;
+            }
+            if self.spans.len() != self.columns.len() {
+                return Err(GpuTraceError::Malformed {
+                    path: self.path.clone(),
+                    line: self.line,
+                    column: "(row)".into(),
+                    detail: format!("{} fields, the header has {}", self.spans.len(), self.columns.len()),
+                    text: self.text.trim().chars().take(160).collect(),
+                });
+            }
+            return Ok(true);
+        }
+    }
+
+    fn field(&self, column: usize) -> &str {
+        let (from, to) = self.spans[column];
+        &self.text[from..to]
+    }
+
+    fn index(&self, name: &str) -> Result<usize, GpuTraceError> {
+        self.columns
+            .iter()
+            .position(|c| c == name)
+            .ok_or_else(|| GpuTraceError::NotJobs { path: self.path.clone(), why: format!("no column {name}") })
+    }
+
+    fn malformed(&self, column: usize, detail: impl Into<String>) -> GpuTraceError {
+        GpuTraceError::Malformed {
+            path: self.path.clone(),
+            line: self.line,
+            column: self.columns[column].clone(),
+            detail: detail.into(),
+            text: self.text.trim().chars().take(160).collect(),
+        }
+    }
+}
+
+/// A non-negative finite number, or `None` for an empty field.
+fn number(rows: &Rows, column: usize) -> Result<Option<f64>, GpuTraceError> {
+    let text = rows.field(column).trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
+        Ok(_) => Err(rows.malformed(column, format!("negative or infinite value {text}"))),
+        Err(_) => Err(rows.malformed(column, format!("not a number: {text}"))),
+    }
+}
+
+fn required(rows: &Rows, column: usize) -> Result<f64, GpuTraceError> {
+    number(rows, column)?.ok_or_else(|| rows.malformed(column, "empty"))
+}
+
+/// Rows dropped by the documented rules, per reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drops {
+    /// Rows read (data lines).
+    pub rows: u64,
+    /// `(reason, count)` in rule order.
+    pub reasons: Vec<(&'static str, u64)>,
+}
+
+impl Drops {
+    fn add(&mut self, reason: &'static str) {
+        match self.reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => self.reasons.push((reason, 1)),
+        }
+    }
+
+    /// Total rows dropped.
+    pub fn total(&self) -> u64 {
+        self.reasons.iter().map(|(_, n)| n).sum()
+    }
+}
+
+/// Whether the file is a GPU-era job or node file this module reads.
+pub fn is_gpu_trace(path: &Path) -> bool {
+    detect(path).is_some()
+}
+
+/// Reads a GPU-era job file as an SWF trace (module contract). The header
+/// notes say what was counted and dropped.
+pub fn load(path: &Path) -> Result<SwfTrace, GpuTraceError> {
+    load_with_drops(path).map(|(trace, _)| trace)
+}
+
+/// [`load`], also returning the drop counts.
+pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> {
+    let (mut rows, format) = Rows::open(path)?;
+    let mut drops = Drops::default();
+    let mut records = Vec::new();
+    let mut header = SwfHeader::default();
+    match format {
+        GpuFormat::PodsNoTimes2023 => {
+            return Err(GpuTraceError::NotJobs {
+                path: path.to_path_buf(),
+                why: "an Alibaba v2023 multigpu file has resource columns only (no creation, scheduled or deletion \
+                      time): it cannot be run"
+                    .into(),
+            });
+        }
+        GpuFormat::Nodes2023 | GpuFormat::Nodes2026 => {
+            return Err(GpuTraceError::NotJobs {
+                path: path.to_path_buf(),
+                why: "a node list describes machines, not jobs (use `slasim trace info` on a pod file)".into(),
+            });
+        }
+        GpuFormat::Pods2023 => {
+            let [mem, gpus, milli, qos, created, deleted, scheduled] =
+                ["memory_mib", "num_gpu", "gpu_milli", "qos", "creation_time", "deletion_time", "scheduled_time"]
+                    .map(|c| rows.index(c));
+            let (mem, gpus, milli, qos, created, deleted, scheduled) =
+                (mem?, gpus?, milli?, qos?, created?, deleted?, scheduled?);
+            while rows.next_row()? {
+                drops.rows += 1;
+                let memory = required(&rows, mem)?;
+                let num_gpu = required(&rows, gpus)?;
+                let share = required(&rows, milli)?;
+                let queue = QOS_QUEUES
+                    .iter()
+                    .position(|q| *q == rows.field(qos).trim())
+                    .ok_or_else(|| rows.malformed(qos, format!("unknown QoS class {:?}", rows.field(qos))))?;
+                let submit = required(&rows, created)?;
+                let end = required(&rows, deleted)?;
+                let start = number(&rows, scheduled)?;
+                if num_gpu.fract() != 0.0 {
+                    return Err(rows.malformed(gpus, "not a whole number"));
+                }
+                let Some(start) = start else {
+                    drops.add("never scheduled (empty scheduled_time)");
+                    continue;
+                };
+                // A shared GPU (num_gpu 1, gpu_milli < 1000) occupies one whole GPU here.
+                let _ = share;
+                let procs = num_gpu as i64;
+                if procs == 0 {
+                    drops.add("CPU-only pod (num_gpu 0)");
+                    continue;
+                }
+                if start < submit || end < start {
+                    return Err(rows.malformed(scheduled, "times out of order (creation ≤ scheduled ≤ deletion)"));
+                }
+                records.push(record(rows.line - 1, submit, start, end, procs, memory * 1024.0, queue as i64 + 1));
+            }
+            let nodes = ["openb_node_list_gpu_node.csv.gz", "openb_node_list_gpu_node.csv"]
+                .iter()
+                .map(|n| path.with_file_name(n))
+                .find(|p| p.exists());
+            let gpus = match nodes {
+                Some(nodes) => read_nodes(&nodes)?.iter().map(|n| n.gpus).sum(),
+                None => OPENB_GPUS,
+            };
+            header.push_line(format!(" MaxProcs: {gpus}"));
+            header.push_line(" Note: Alibaba GPU v2023 pods; processors are GPUs (a shared GPU counts as 1)".into());
+            header.push_line(" Note: queues 1 LS, 2 BE, 3 Burstable, 4 Guaranteed (qos)".into());
+        }
+        GpuFormat::Instances2025 => {
+            let [mem, gpus, created, scheduled, deleted] =
+                ["memory_request", "gpu_request", "creation_time", "scheduled_time", "deletion_time"]
+                    .map(|c| rows.index(c));
+            let (mem, gpus, created, scheduled, deleted) = (mem?, gpus?, created?, scheduled?, deleted?);
+            let mut trace_end = 0f64;
+            let mut censored = Vec::new();
+            while rows.next_row()? {
+                drops.rows += 1;
+                let memory = required(&rows, mem)?;
+                let gpu = required(&rows, gpus)?;
+                let submit = number(&rows, created)?;
+                let start = number(&rows, scheduled)?;
+                let end = number(&rows, deleted)?;
+                for t in [submit, start, end].into_iter().flatten() {
+                    trace_end = trace_end.max(t);
+                }
+                if gpu.fract() != 0.0 {
+                    return Err(rows.malformed(gpus, "not a whole number"));
+                }
+                if gpu == 0.0 {
+                    drops.add("CPU-only instance (gpu_request 0)");
+                    continue;
+                }
+                let Some(submit) = submit else {
+                    drops.add("created before the trace started (empty creation_time)");
+                    continue;
+                };
+                let start = start.ok_or_else(|| rows.malformed(scheduled, "empty, but creation_time is set"))?;
+                if start < submit || end.is_some_and(|e| e < start) {
+                    return Err(rows.malformed(scheduled, "times out of order (creation ≤ scheduled ≤ deletion)"));
+                }
+                if end.is_none() {
+                    censored.push(records.len());
+                }
+                let end = end.unwrap_or(start);
+                records.push(record(rows.line - 1, submit, start, end, gpu as i64, memory * 1024.0 * 1024.0, 1));
+            }
+            // Never deleted: alive at the end, so censored there.
+            for &i in &censored {
+                let r: &mut SwfRecord = &mut records[i];
+                r.runtime = (trace_end.round() as i64 - (r.submit + r.wait)).max(0);
+                r.requested_time = r.runtime;
+            }
+            header.push_line(
+                " Note: Alibaba GPU v2025 DLRM instances; processors are GPUs; all latency-sensitive".into(),
+            );
+        }
+        GpuFormat::Gaia => {
+            let hours = path.file_name().is_some_and(|n| n.to_string_lossy().contains("100k"));
+            let unit = if hours { 3600.0 } else { 1.0 };
+            while rows.next_row()? {
+                drops.rows += 1;
+                let submit = required(&rows, 0)? * unit;
+                let length = required(&rows, 1)? * unit;
+                let cpus = required(&rows, 2)?;
+                if cpus < 1.0 || cpus.fract() != 0.0 {
+                    return Err(rows.malformed(2, "not a positive whole number"));
+                }
+                records.push(record(rows.line - 1, submit, submit, submit + length, cpus as i64, -1.0, -1));
+            }
+            header.push_line(format!(
+                " Note: GAIA slice; processors are CPUs (no GPU column); times read in {}",
+                if hours { "hours" } else { "seconds" }
+            ));
+        }
+    }
+    if records.is_empty() {
+        let why = if drops.rows == 0 { "no data rows".to_string() } else { format!("all {} rows dropped", drops.rows) };
+        return Err(GpuTraceError::NoRecords { path: path.to_path_buf(), why });
+    }
+    for (reason, n) in &drops.reasons {
+        header.push_line(format!(" Note: dropped {n} rows: {reason}"));
+    }
+    let trace = SwfTrace { name: path.display().to_string(), header, records, skipped: SkippedLines::default() };
+    Ok((trace, drops))
+}
+
+/// One record; times in seconds (rounded), memory the job's total in KB.
+fn record(job: u64, submit: f64, start: f64, end: f64, procs: i64, memory_kb: f64, queue: i64) -> SwfRecord {
+    let (submit, start, end) = (submit.round() as i64, start.round() as i64, end.round() as i64);
+    let runtime = end - start;
+    SwfRecord {
+        job: job as i64,
+        submit,
+        wait: start - submit,
+        runtime,
+        allocated_procs: procs,
+        requested_procs: procs,
+        requested_time: runtime,
+        requested_memory: if memory_kb < 0.0 { -1.0 } else { memory_kb / procs as f64 },
+        status: 1,
+        queue,
+        ..SwfRecord::UNKNOWN
+    }
+}
+
+/// One machine of a node list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpuNode {
+    /// Node name.
+    pub name: String,
+    /// CPUs (v2023: milli-cores / 1000, rounded down; v2026: vCPUs).
+    pub cpus: u64,
+    /// Memory in MiB (v2023); `None` in v2026, which has no memory column.
+    pub memory_mib: Option<u64>,
+    /// GPUs.
+    pub gpus: u64,
+    /// GPU model, empty for CPU-only nodes.
+    pub model: String,
+}
+
+/// Reads a v2023 or v2026 node list.
+pub fn read_nodes(path: &Path) -> Result<Vec<GpuNode>, GpuTraceError> {
+    let (mut rows, format) = Rows::open(path)?;
+    let mut nodes = Vec::new();
+    let whole = |rows: &Rows, c: usize| -> Result<u64, GpuTraceError> {
+        let v = required(rows, c)?;
+        if v.fract() != 0.0 {
+            return Err(rows.malformed(c, "not a whole number"));
+        }
+        Ok(v as u64)
+    };
+    match format {
+        GpuFormat::Nodes2023 => {
+            while rows.next_row()? {
+                let node = GpuNode {
+                    name: rows.field(0).trim().to_string(),
+                    cpus: whole(&rows, 1)? / 1000,
+                    memory_mib: Some(whole(&rows, 2)?),
+                    gpus: whole(&rows, 3)?,
+                    model: rows.field(4).trim().to_string(),
+                };
+                nodes.push(node);
+            }
+        }
+        GpuFormat::Nodes2026 => {
+            while rows.next_row()? {
+                let node = GpuNode {
+                    name: rows.field(3).trim().to_string(),
+                    cpus: whole(&rows, 2)?,
+                    memory_mib: None,
+                    gpus: whole(&rows, 1)?,
+                    model: rows.field(0).trim().to_string(),
+                };
+                nodes.push(node);
+            }
+        }
+        _ => {
+            return Err(GpuTraceError::NotJobs { path: path.to_path_buf(), why: "not a node list".into() });
+        }
+    }
+    Ok(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file(text: &str) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().expect("temp file");
+        f.write_all(text.as_bytes()).expect("write");
+        f
+    }
+
+    const POD_HEADER: &str = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
+
+    #[test]
+    fn pods_map_and_drop() {
+        let f = file(&format!(
+            "{POD_HEADER}p0,1000,1024,1,500,,BE,Running,10,100,20\np1,1000,1024,0,0,,LS,Running,0,5,1\np2,1000,1024,2,1000,,LS,Pending,3,9,\np3,1000,1024,8,1000,,Guaranteed,Succeeded,0,50,0\n"
+        ));
+        let (trace, drops) = load_with_drops(f.path()).expect("reads");
+        assert_eq!(drops.rows, 4);
+        assert_eq!(drops.total(), 2);
+        assert_eq!(trace.records.len(), 2);
+        let r = trace.records[0];
+        assert_eq!((r.job, r.submit, r.wait, r.runtime, r.requested_procs, r.queue), (1, 10, 10, 80, 1, 2));
+        assert_eq!(r.requested_time, 80);
+        assert_eq!(trace.records[1].requested_procs, 8);
+        assert_eq!(trace.records[1].queue, 4);
+    }
+
+    #[test]
+    fn broken_row_names_line_and_column() {
+        let f = file(&format!(
+            "{POD_HEADER}p0,1000,1024,1,500,,BE,Running,10,100,20\np1,1000,1024,x,0,,LS,Running,0,5,1\n"
+        ));
+        let message = load(f.path()).expect_err("malformed").to_string();
+        assert!(message.contains(":3: column num_gpu: not a number: x"), "{message}");
+        let f = file(&format!("{POD_HEADER}p0,1000,1024,1,500,,XX,Running,10,100,20\n"));
+        let message = load(f.path()).expect_err("malformed").to_string();
+        assert!(message.contains(":2: column qos: unknown QoS class"), "{message}");
+        let f = file(&format!("{POD_HEADER}p0,1000,1024,1,500\n"));
+        let message = load(f.path()).expect_err("malformed").to_string();
+        assert!(message.contains(":2: column (row): 5 fields"), "{message}");
+    }
+
+    #[test]
+    fn multigpu_and_node_lists_are_refused_as_jobs() {
+        let f = file("name,cpu_milli,memory_mib,num_gpu,gpu_milli\np0,1,1,1,1000\n");
+        assert!(load(f.path()).expect_err("no times").to_string().contains("resource columns only"));
+        let f = file("gpu_model,gpu_capacity_num,cpu_num,node_name\nA10,1,32,n0\n");
+        assert!(load(f.path()).expect_err("nodes").to_string().contains("node list"));
+        assert_eq!(read_nodes(f.path()).expect("nodes")[0].gpus, 1);
+    }
+
+    #[test]
+    fn dlrm_censors_and_drops() {
+        let f = file(
+            "instance_sn,role,app_name,cpu_request,cpu_limit,gpu_request,gpu_limit,rdma_request,rdma_limit,memory_request,memory_limit,disk_request,disk_limit,max_instance_per_node,creation_time,scheduled_time,deletion_time\n\
+             i0,HN,a,12,12,1,1,25,25,1.0,1.0,1,1,8,10,12,\n\
+             i1,CN,a,12,12,0,0,25,25,1.0,1.0,1,1,8,10,12,500\n\
+             i2,HN,a,12,12,1,1,25,25,1.0,1.0,1,1,8,,,300\n\
+             i3,HN,a,12,12,1,1,25,25,1.0,1.0,1,1,8,20,20,100\n",
+        );
+        let (trace, drops) = load_with_drops(f.path()).expect("reads");
+        assert_eq!((drops.rows, drops.total(), trace.records.len()), (4, 2, 2));
+        assert_eq!(trace.records[0].runtime, 500 - 12);
+        assert_eq!(trace.records[1].runtime, 80);
+    }
+
+    #[test]
+    fn gaia_units_follow_the_name() {
+        let dir = tempfile::tempdir().expect("dir");
+        let hours = dir.path().join("x-100k.csv");
+        std::fs::write(&hours, "arrival_time,length,cpus\n1.0,0.5,2\n").expect("write");
+        let r = load(&hours).expect("reads").records[0];
+        assert_eq!((r.submit, r.runtime, r.requested_procs), (3600, 1800, 2));
+        let secs = dir.path().join("pai_1k.csv");
+        std::fs::write(&secs, "arrival_time,length,cpus\n1.0,0.5,2\n").expect("write");
+        assert_eq!(load(&secs).expect("reads").records[0].submit, 1);
+    }
+}
