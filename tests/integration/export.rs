@@ -48,8 +48,13 @@ fn every_table_equals_the_store_and_the_provenance_names_each_point() {
         assert_eq!(frame.height() as i64, count, "{table}");
     }
     // A column, value for value: the outcomes' fees in stored order.
-    let fees: Vec<f64> =
-        conn.prepare("SELECT fee FROM job_outcomes").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let fees: Vec<f64> = conn
+        .prepare("SELECT fee FROM job_outcomes")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     let frame = read(&out.join("job_outcomes.parquet"));
     let exported: Vec<f64> = frame.column("fee").unwrap().f64().unwrap().into_no_null_iter().collect();
     assert_eq!(exported, fees);

@@ -111,3 +111,30 @@ fn default_pods_run_through_easy_within_the_gpus() {
         assert!(used <= 6212, "{used} GPUs in use at {t}");
     }
 }
+
+/// The job-picking environment reads a GPU trace as slasim's runs do: one
+/// job per kept pod, the cluster's GPUs as the machine, and an episode of
+/// first-come first-served picks never holds more GPUs than there are.
+#[test]
+fn the_job_picking_environment_counts_gpus() {
+    use slasim::gym::pick::jobs::{Estimates, JobTable};
+    use slasim::gym::pick::{Options, PickJobs};
+    use std::sync::Arc;
+
+    let pods = gpu_dir().join("alibaba/cluster-trace-gpu-v2023/openb_pod_list_default.csv.gz");
+    let (_, kept) = count(&pods);
+    let jobs = Arc::new(JobTable::load(&pods, Estimates::Logged).unwrap());
+    assert_eq!(jobs.len() as u64, kept);
+    assert_eq!((jobs.max_procs, jobs.total_nodes), (6212, 6212), "one GPU a node of the environment's machine");
+    let mut env = PickJobs::new(Arc::clone(&jobs), Options::default()).unwrap();
+    env.seed(3);
+    env.reset(None).unwrap();
+    loop {
+        let free = env.state().free_nodes;
+        assert!((0..=6212).contains(&free));
+        let first = (0..env.visible().len()).min_by_key(|&r| jobs.submit[env.visible()[r] as usize]).unwrap();
+        if env.step(first as i64).unwrap().terminated {
+            break;
+        }
+    }
+}

@@ -125,9 +125,15 @@ fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
         episode,
         baselines: false,
     };
+    let trace_sha256 = match &trace {
+        Some(path) => {
+            Some(slasim_core::trace::fetch::digest_of(path).with_context(|| format!("reading {}", path.display()))?.1)
+        }
+        None => None,
+    };
     let metadata = Metadata {
         trace: jobs.name.clone(),
-        trace_sha256: None,
+        trace_sha256,
         code_version: slasim_core::experiment::provenance::code_version(),
     };
     let recording = Recording { options, behaviours, episodes: args.episodes as usize, seed: args.seed };

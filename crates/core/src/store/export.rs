@@ -254,19 +254,6 @@ fn write_table(
     Ok(count)
 }
 
-/// sha256 of a file, hex.
-fn file_sha256(path: &Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let (mut file, mut hasher, mut buffer) = (File::open(path)?, Sha256::new(), vec![0u8; 1 << 16]);
-    loop {
-        match file.read(&mut buffer)? {
-            0 => break,
-            n => hasher.update(&buffer[..n]),
-        }
-    }
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
-}
-
 /// The provenance rows of every group that gives them.
 fn write_provenance(conn: &Connection, db: &Path, path: &Path) -> anyhow::Result<u64> {
     let mut experiments: BTreeMap<i64, Vec<String>> = BTreeMap::new();
@@ -285,7 +272,11 @@ fn write_provenance(conn: &Connection, db: &Path, path: &Path) -> anyhow::Result
             return Ok(known.clone());
         }
         let found = match crate::trace::resolve_trace(Path::new(name)) {
-            Ok(file) => Some(file_sha256(&file).with_context(|| format!("reading the trace {}", file.display()))?),
+            Ok(file) => Some(
+                crate::trace::fetch::digest_of(&file)
+                    .map(|(_, sum)| sum)
+                    .with_context(|| format!("reading the trace {}", file.display()))?,
+            ),
             Err(_) => None,
         };
         traces.insert(name.to_string(), found.clone());
