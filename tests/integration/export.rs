@@ -58,7 +58,7 @@ fn every_table_equals_the_store_and_the_provenance_names_each_point() {
     let frame = read(&out.join("job_outcomes.parquet"));
     let exported: Vec<f64> = frame.column("fee").unwrap().f64().unwrap().into_no_null_iter().collect();
     assert_eq!(exported, fees);
-    assert_eq!(frame.column("planned_start").unwrap().null_count() > 0, true, "rejected jobs keep NULL starts");
+    assert!(frame.column("planned_start").unwrap().null_count() > 0, "rejected jobs keep NULL starts");
     // One provenance row per run, with its settings, version and seed.
     let provenance = read(&out.join("provenance.parquet"));
     let runs: i64 = conn.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).unwrap();

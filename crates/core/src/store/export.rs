@@ -249,7 +249,6 @@ fn write_table(
     if batch > 0 || count == 0 {
         flush(&mut values, batch)?;
     }
-    drop(flush);
     writer.finish().map_err(writing)?;
     Ok(count)
 }
