@@ -39,7 +39,7 @@
 //!
 //! Signals are data, like traces: this module knows no kind and no run.
 
-mod align;
+pub mod align;
 mod read;
 
 #[cfg(test)]
