@@ -4,18 +4,9 @@ use crate::common;
 
 use std::io::Write;
 
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = common::slasim().args(args).output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn info_on_ctc_prints_the_statistics() {
-    let (ok, out, err) = run(&["trace", "info", "CTC-SP2-1996-3.1-cln.swf.gz"]);
+    let (ok, out, err) = common::run(&["trace", "info", "CTC-SP2-1996-3.1-cln.swf.gz"]);
     assert!(ok, "{err}");
     for expected in [
         "jobs          77,222",
@@ -52,14 +43,14 @@ fn bad_files_give_one_line_errors_and_exit_1() {
         (dir.path().join("missing.swf"), "no such file"),
     ];
     for (path, message) in cases {
-        let (ok, _, err) = run(&["trace", "info", path.to_str().unwrap()]);
+        let (ok, _, err) = common::run(&["trace", "info", path.to_str().unwrap()]);
         assert!(!ok, "{} should fail", path.display());
         assert!(err.contains(message), "{}: `{message}` not in {err}", path.display());
         assert_eq!(err.trim().lines().count(), 1, "one-line error expected: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
     // Lenient mode skips the bad line and says so.
-    let (ok, out, err) = run(&["trace", "info", "--lenient", bad.to_str().unwrap()]);
+    let (ok, out, err) = common::run(&["trace", "info", "--lenient", bad.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.contains("skipped 1 malformed line(s): 1 non-numeric field"), "{out}");
 }
@@ -68,9 +59,9 @@ fn bad_files_give_one_line_errors_and_exit_1() {
 fn generate_then_info_round_trip_the_synthetic_default() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("syn.swf.gz");
-    let (ok, _, err) = run(&["trace", "generate", "--count", "3000", "--out", path.to_str().unwrap()]);
+    let (ok, _, err) = common::run(&["trace", "generate", "--count", "3000", "--out", path.to_str().unwrap()]);
     assert!(ok, "{err}");
-    let (ok, out, err) = run(&["trace", "info", "--input-jobs", "1000", path.to_str().unwrap()]);
+    let (ok, out, err) = common::run(&["trace", "info", "--input-jobs", "1000", path.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.contains("jobs          3,000"), "{out}");
     assert!(out.contains("slasim synthetic workload"), "{out}");
@@ -80,7 +71,7 @@ fn generate_then_info_round_trip_the_synthetic_default() {
 fn prepare_exports_batteries_as_swf() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("prepared");
-    let (ok, out, err) = run(&["trace", "prepare", "--batteries", "2", "--out", out_dir.to_str().unwrap()]);
+    let (ok, out, err) = common::run(&["trace", "prepare", "--batteries", "2", "--out", out_dir.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.contains("batteries     2 × 1000 jobs"), "{out}");
     let battery = slasim::trace::swf::SwfTrace::load(out_dir.join("battery-001.swf"), Default::default()).unwrap();
@@ -89,7 +80,7 @@ fn prepare_exports_batteries_as_swf() {
     // A file where the directory should be is refused.
     let file = dir.path().join("plain-file");
     std::fs::write(&file, "x").unwrap();
-    let (ok, _, err) = run(&["trace", "prepare", "--batteries", "1", "--out", file.to_str().unwrap()]);
+    let (ok, _, err) = common::run(&["trace", "prepare", "--batteries", "1", "--out", file.to_str().unwrap()]);
     assert!(!ok);
     assert!(err.contains("not a directory"), "{err}");
 }
@@ -105,12 +96,12 @@ fn run_and_query_the_synthetic_default() {
         v.extend_from_slice(extra);
         v
     };
-    let (ok, out, err) = run(&args(&two));
+    let (ok, out, err) = common::run(&args(&two));
     assert!(ok, "{err}");
     assert!(out.contains("conservative-backfilling") && out.contains("heuristic-planning"), "{out}");
     assert!(!out.contains("heuristic-overbooking"), "{out}");
     assert!(out.contains("failures poisson"), "{out}");
-    let (ok, out, err) = run(&[
+    let (ok, out, err) = common::run(&[
         "query",
         "--db",
         db,
@@ -119,16 +110,16 @@ fn run_and_query_the_synthetic_default() {
     assert!(ok, "{err}");
     assert!(out.lines().nth(2).unwrap().starts_with("conservative-backfilling"), "{out}");
     assert!(out.contains("2000"), "{out}");
-    let (ok, out, _) = run(&["query", "--db", db, "--csv", "SELECT count(*) AS n FROM runs"]);
+    let (ok, out, _) = common::run(&["query", "--db", db, "--csv", "SELECT count(*) AS n FROM runs"]);
     assert!(ok);
     assert_eq!(out, "n\n4\n");
     // A second identical run stores nothing new.
-    let (ok, out, _) = run(&args(&two));
+    let (ok, out, _) = common::run(&args(&two));
     assert!(ok);
     assert!(out.contains("4 of 4 runs were already stored"), "{out}");
     // By default every planning strategy runs (the classic queueing modes run
     // only when named), and the overbooking ones report calibration.
-    let (ok, out, err) = run(&args(&[]));
+    let (ok, out, err) = common::run(&args(&[]));
     assert!(ok, "{err}");
     for info in slasim::single::policy::strategy_infos() {
         assert_eq!(out.contains(&format!("\n{} ", info.name)), !info.queueing, "{}:\n{out}", info.name);
@@ -153,15 +144,15 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
         ("SELEC * FROM jobs", "syntax error"),
         ("SELECT nope FROM jobs", "no such column: nope"),
     ] {
-        let (ok, _, err) = run(&["query", "--db", dbs, sql]);
+        let (ok, _, err) = common::run(&["query", "--db", dbs, sql]);
         assert!(!ok, "{sql}");
         assert!(err.contains(message), "{sql}: {err}");
     }
-    let (ok, _, err) = run(&["run", "--strategy", "easy-peasy", "--db", dbs]);
+    let (ok, _, err) = common::run(&["run", "--strategy", "easy-peasy", "--db", dbs]);
     assert!(!ok);
     assert!(err.contains("invalid value 'easy-peasy' for '--strategy"), "{err}");
     assert!(err.contains("possible values: conservative-backfilling, heuristic-planning, "), "{err}");
-    let (ok, _, err) = run(&["run", "--placement", "worst-fit", "--db", dbs]);
+    let (ok, _, err) = common::run(&["run", "--placement", "worst-fit", "--db", dbs]);
     assert!(!ok);
     assert!(err.contains("possible values: first-fit, best-fit, highest-pos, last-fit"), "{err}");
     // A store from a newer slasim is refused and left as it was.
@@ -169,7 +160,7 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
     conn.pragma_update(None, "user_version", 999).unwrap();
     drop(conn);
     let before = std::fs::read(&db).unwrap();
-    let (ok, _, err) = run(&["run", "--batteries", "1", "--input-jobs", "1000", "--db", dbs]);
+    let (ok, _, err) = common::run(&["run", "--batteries", "1", "--input-jobs", "1000", "--db", dbs]);
     assert!(!ok);
     assert!(err.contains("schema version 999 is newer"), "{err}");
     assert_eq!(std::fs::read(&db).unwrap(), before);
@@ -184,7 +175,7 @@ fn calibrated_runs_store_both_predictions_whatever_the_threads() {
     let digest = |jobs: &str| -> (i64, i64, f64, String) {
         let db = dir.path().join(format!("cal{jobs}.sqlite"));
         let db = db.to_str().unwrap();
-        let (ok, out, err) = run(&[
+        let (ok, out, err) = common::run(&[
             "run",
             "--trace",
             "CTC-SP2-1996-3.1-cln.swf.gz",
@@ -252,7 +243,7 @@ fn bad_overbooking_settings_name_the_setting() {
     ] {
         let mut full = vec!["run", "--batteries", "1", "--input-jobs", "1000", "--db", db];
         full.extend(args.iter().copied());
-        let (ok, _, err) = run(&full);
+        let (ok, _, err) = common::run(&full);
         assert!(!ok, "{args:?} should fail");
         assert!(err.contains(message), "{args:?}: `{message}` not in {err}");
         assert!(!err.contains("NaN") && !err.contains("panicked"), "{err}");
@@ -276,18 +267,18 @@ fn classic_modes_report_unrunnable_lines_and_skip_them_only_when_lenient() {
     .unwrap();
     let db = dir.path().join("c.sqlite");
     let (trace, db) = (trace.to_str().unwrap(), db.to_str().unwrap());
-    let (ok, _, err) = run(&["run", "--trace", trace, "--strategy", "easy", "--db", db]);
+    let (ok, _, err) = common::run(&["run", "--trace", trace, "--strategy", "easy", "--db", db]);
     assert!(!ok);
     assert!(err.contains("small.swf:4: field 8 (requested processors): no processor count"), "{err}");
     assert!(err.contains("--lenient"), "{err}");
-    let (ok, out, err) = run(&["run", "--trace", trace, "--strategy", "easy", "--lenient", "--db", db]);
+    let (ok, out, err) = common::run(&["run", "--trace", trace, "--strategy", "easy", "--lenient", "--db", db]);
     assert!(ok, "{err}");
     assert!(err.contains("skipped 2 malformed line(s): 2 job that cannot run"), "{err}");
     assert!(out.contains("queueing metrics"), "{out}");
     // Jobs 1 and 2 share the 4 processors; job 4 needs all of them and waits
     // for both to end at 15: waits 0, 0, 8; job 4 ends at 25.
     let sql = "SELECT jobs, round(wait_mean, 3), wait_max, makespan FROM points";
-    let (ok, out, err) = run(&["query", "--db", db, "--csv", sql]);
+    let (ok, out, err) = common::run(&["query", "--db", db, "--csv", sql]);
     assert!(ok, "{err}");
     assert!(out.lines().any(|l| l == "3,2.667,8.0,25.0"), "{out}");
 }
@@ -338,7 +329,7 @@ fn the_command_tree_speaks_one_vocabulary() {
 /// `--version` names the commit the binary was built from.
 #[test]
 fn the_version_names_its_commit() {
-    let (ok, out, err) = run(&["--version"]);
+    let (ok, out, err) = common::run(&["--version"]);
     assert!(ok, "{err}");
     assert!(out.starts_with(&format!("slasim {} (", env!("CARGO_PKG_VERSION"))), "{out}");
 }
@@ -364,9 +355,14 @@ fn a_dry_run_catches_the_lanl_log_a_user_trace_outside_the_repository_lacks() {
     };
     let file = dir.path().join("mine.toml");
     let db = dir.path().join("mine.sqlite");
+    // Run from a folder with no `../shared` beside it, and with a home of
+    // its own: neither the legacy directory nor the per-user cache of this
+    // machine may hold the LANL log for the run.
+    let cwd = dir.path().join("home/work");
+    std::fs::create_dir_all(&cwd).unwrap();
     let dry = |env: Option<&std::path::Path>| {
         let mut cmd = common::slasim();
-        cmd.current_dir(dir.path());
+        cmd.current_dir(&cwd).env("HOME", dir.path().join("home")).env_remove("XDG_CACHE_HOME");
         match env {
             Some(path) => cmd.env("SLASIM_TRACE_DIR", path),
             None => cmd.env_remove("SLASIM_TRACE_DIR"),
@@ -381,7 +377,8 @@ fn a_dry_run_catches_the_lanl_log_a_user_trace_outside_the_repository_lacks() {
     };
     std::fs::write(&file, config("")).unwrap();
     // The traces directory set to an empty one, and not set at all (then it
-    // is ../shared/data/traces from the working directory, here a temp dir).
+    // is the per-user cache, then ../shared/data/traces from the working
+    // directory: both empty here).
     for env in [Some(empty.as_path()), None] {
         let (ok, out, err) = dry(env);
         assert!(!ok, "the dry run passed without the LANL log:\n{out}");
@@ -410,17 +407,17 @@ fn a_dry_run_catches_the_lanl_log_a_user_trace_outside_the_repository_lacks() {
 #[test]
 fn trace_info_takes_the_capacity_of_a_sacct_dump() {
     let dump = "tests/fixtures/sacct/cluster.sacct";
-    let (ok, out, err) = run(&["trace", "info", dump]);
+    let (ok, out, err) = common::run(&["trace", "info", dump]);
     assert!(ok, "{err}");
     assert!(out.contains("MaxProcs      64\n"), "{out}");
     assert!(err.contains("MaxProcs not given: 64"), "{err}");
-    let (ok, out, err) = run(&["trace", "info", dump, "--capacity", "512"]);
+    let (ok, out, err) = common::run(&["trace", "info", dump, "--capacity", "512"]);
     assert!(ok, "{err}");
     assert!(out.contains("MaxProcs      512\n"), "{out}");
     assert!(out.contains("capacity 512\n"), "{out}");
     assert!(!err.contains("not given"), "{err}");
     // In whole nodes, --capacity is the node count.
-    let (ok, out, err) = run(&["trace", "info", dump, "--capacity", "6", "--node-unit", "nodes"]);
+    let (ok, out, err) = common::run(&["trace", "info", dump, "--capacity", "6", "--node-unit", "nodes"]);
     assert!(ok, "{err}");
     assert!(out.contains("MaxNodes      6\n") && out.contains("MaxProcs      64\n"), "{out}");
     assert!(!err.contains("MaxNodes not given"), "{err}");
@@ -430,7 +427,7 @@ fn trace_info_takes_the_capacity_of_a_sacct_dump() {
 /// give one, and the config keys.
 #[test]
 fn batsim_without_a_scheduler_names_the_flags() {
-    let (ok, _, err) = run(&["run", "--strategy", "batsim", "--failures", "none"]);
+    let (ok, _, err) = common::run(&["run", "--strategy", "batsim", "--failures", "none"]);
     assert!(!ok);
     for expected in ["--scheduler-command", "--scheduler-endpoint", "[batsim] command", "neither command nor endpoint"]
     {

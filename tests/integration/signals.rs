@@ -147,19 +147,10 @@ fn smard_zones_read_or_are_refused_where_sources_md_says() {
     assert_eq!((utc(de.start()), de.times().len()), ("2018-09-30 22:00:00".to_string(), 2209));
 }
 
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = common::slasim().args(args).output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 #[test]
 fn info_prints_what_sources_md_lists() {
     let file = common::signals().join("carbon_intensity/electricitymaps/DE-LU_2023_hourly.csv.gz");
-    let (ok, out, err) = run(&["signal", "info", file.to_str().unwrap()]);
+    let (ok, out, err) = common::run(&["signal", "info", file.to_str().unwrap()]);
     assert!(ok, "{err}");
     // SOURCES.md: 8,760 rows, 2023-01-01 00:00:00 .. 2023-12-31 23:00:00, mean LCA 367.
     for expected in [
@@ -174,7 +165,7 @@ fn info_prints_what_sources_md_lists() {
         assert!(out.contains(expected), "missing `{expected}` in:\n{out}");
     }
     // A name under the signals directory, and the renewable supply of an EIA file with empty rows.
-    let (ok, out, err) = run(&[
+    let (ok, out, err) = common::run(&[
         "signal",
         "info",
         "grid_mix/eia930_2022/PJM_NG_avgCI_2022.csv.gz",
@@ -260,7 +251,7 @@ fn bad_signal_files_give_one_located_error_and_exit_1() {
     for (path, flags, message) in cases {
         let mut args = vec!["signal", "info", path.as_str()];
         args.extend(flags);
-        let (ok, out, err) = run(&args);
+        let (ok, out, err) = common::run(&args);
         assert!(!ok && out.is_empty(), "{path} should fail: {out}");
         assert!(err.starts_with("error: ") && err.contains(&message), "{path}: `{message}` not in {err}");
         assert_eq!(err.trim().lines().count(), 1, "one-line error expected: {err}");
@@ -268,7 +259,7 @@ fn bad_signal_files_give_one_located_error_and_exit_1() {
     }
     // The gap is bridged with a wider tolerance.
     let gap = dir.path().join("gap.csv");
-    let (ok, out, err) = run(&["signal", "info", gap.to_str().unwrap()]);
+    let (ok, out, err) = common::run(&["signal", "info", gap.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(out.contains("1 filled (3 missing steps, the longest 3 h)"), "{out}");
 }

@@ -8,15 +8,6 @@ use crate::common;
 
 use std::path::Path;
 
-fn stdout_of(args: &[&str]) -> (bool, String, String) {
-    let out = common::slasim().args(args).output().expect("slasim runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// A sweep of Slurm settings stores the same rows on one thread and on two,
 /// and a second run finds every point already there.
 #[test]
@@ -36,7 +27,7 @@ fn a_slurm_sweep_is_the_same_on_any_number_of_threads_and_resumes() {
     let mut dumps = Vec::new();
     for jobs in ["1", "2"] {
         let db = dir.path().join(format!("s{jobs}.sqlite"));
-        let (ok, out, err) = stdout_of(&[
+        let (ok, out, err) = common::run(&[
             "sweep",
             config.to_str().unwrap(),
             "--db",
@@ -53,7 +44,7 @@ fn a_slurm_sweep_is_the_same_on_any_number_of_threads_and_resumes() {
             "SELECT * FROM slurm_groups ORDER BY point_id, grouping, name",
             "SELECT * FROM slurm_jobs ORDER BY point_id, job",
         ] {
-            let (ok, out, err) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
+            let (ok, out, err) = common::run(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
             assert!(ok, "{err}");
             rows.push_str(&out);
         }
@@ -62,7 +53,7 @@ fn a_slurm_sweep_is_the_same_on_any_number_of_threads_and_resumes() {
     }
     assert_eq!(dumps[0], dumps[1]);
     let db = dir.path().join("s1.sqlite");
-    let (ok, out, _) = stdout_of(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-progress"]);
+    let (ok, out, _) = common::run(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-progress"]);
     assert!(ok && out.contains("4 already there, 0 simulated now"), "{out}");
 }
 
@@ -81,7 +72,7 @@ fn a_bad_slurm_conf_names_its_line_and_field() {
     for (line, at, field, detail) in cases {
         let path = dir.path().join("slurm.conf");
         std::fs::write(&path, format!("{base}{line}")).unwrap();
-        let (ok, out, err) = stdout_of(&["slurm", "conf", "--slurm-conf", path.to_str().unwrap()]);
+        let (ok, out, err) = common::run(&["slurm", "conf", "--slurm-conf", path.to_str().unwrap()]);
         assert!(!ok, "{line} was accepted: {out}");
         let located = format!("{}:{at}:", path.display());
         assert!(err.contains(&located) && err.contains(field) && err.contains(detail), "{line}: {err}");
@@ -118,7 +109,7 @@ fn a_dump_the_machine_cannot_run_is_refused_and_nothing_is_stored() {
         let dump = dir.path().join("dump.sacct");
         std::fs::write(&dump, format!("{header}\n{ok_line}\n{bad}\n")).unwrap();
         let db = dir.path().join("store.sqlite");
-        let (ok, out, err) = stdout_of(&[
+        let (ok, out, err) = common::run(&[
             "slurm",
             "run",
             "--slurm-conf",
@@ -133,7 +124,7 @@ fn a_dump_the_machine_cannot_run_is_refused_and_nothing_is_stored() {
         assert!(err.contains(&located) && err.contains(field) && err.contains("job 11"), "{err}");
         if db.exists() {
             let (_, rows, _) =
-                stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", "SELECT count(*) FROM slurm_points"]);
+                common::run(&["query", "--db", db.to_str().unwrap(), "--csv", "SELECT count(*) FROM slurm_points"]);
             assert_eq!(rows.lines().nth(1), Some("0"), "a point was stored: {rows}");
         }
     }
@@ -163,17 +154,18 @@ fn the_all_jobs_view_compares_single_cluster_and_slurm_jobs() {
     )
     .unwrap();
     for c in [root.join("configs/quick.toml"), config] {
-        let (ok, out, err) = stdout_of(&["sweep", c.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-progress"]);
+        let (ok, out, err) =
+            common::run(&["sweep", c.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-progress"]);
         assert!(ok, "{out}{err}");
     }
-    let (ok, out, err) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", &args[1]]);
+    let (ok, out, err) = common::run(&["query", "--db", db.to_str().unwrap(), "--csv", &args[1]]);
     assert!(ok, "{err}");
     let rows: Vec<Vec<&str>> = out.lines().skip(1).map(|l| l.split(',').collect()).collect();
     let kinds: Vec<&str> = rows.iter().map(|r| r[0]).collect();
     assert_eq!(kinds, ["single", "slurm"], "{out}");
     // Each kind's jobs are the jobs its own tables hold.
     for (kind, sql) in [("single", "SELECT count(*) FROM jobs"), ("slurm", "SELECT count(*) FROM slurm_jobs")] {
-        let (_, stored, _) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
+        let (_, stored, _) = common::run(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
         let row = rows.iter().find(|r| r[0] == kind).unwrap();
         assert_eq!(row[2], stored.lines().nth(1).unwrap(), "{kind}: {out}");
         assert_ne!(row[2], "0", "{kind}: {out}");
@@ -183,7 +175,7 @@ fn the_all_jobs_view_compares_single_cluster_and_slurm_jobs() {
                  WHERE a.kind = 'slurm' AND a.wait IS NOT s.wait AND s.start >= 0), \
                  (SELECT count(*) FROM all_jobs a JOIN jobs j ON a.point = j.run_id AND a.job = j.job \
                  WHERE a.kind = 'single' AND j.outcome = 'rejected' AND a.start IS NOT NULL)";
-    let (ok, out, err) = stdout_of(&["query", "--db", db.to_str().unwrap(), "--csv", check]);
+    let (ok, out, err) = common::run(&["query", "--db", db.to_str().unwrap(), "--csv", check]);
     assert!(ok, "{err}");
     assert_eq!(out.lines().nth(1), Some("0,0"), "{out}");
 }

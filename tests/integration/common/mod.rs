@@ -47,6 +47,16 @@ pub fn slasim() -> std::process::Command {
     cmd
 }
 
+/// Runs `slasim ARGS`: whether it succeeded, its stdout and its stderr.
+pub fn run(args: &[&str]) -> (bool, String, String) {
+    let out = slasim().args(args).output().expect("slasim runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 use std::sync::Arc;
 
 use slasim::single::policy::overbooking::{Overbooking, OverbookingConfig};
