@@ -118,7 +118,9 @@ impl Values {
             (Values::Real(v), ValueRef::Real(x)) => v.push(Some(x)),
             // REAL affinity keeps an integral value as an integer on disk when it fits.
             (Values::Real(v), ValueRef::Integer(i)) => v.push(Some(i as f64)),
-            (Values::Text(v), ValueRef::Text(t)) => v.push(Some(String::from_utf8_lossy(t).into_owned())),
+            (Values::Text(v), ValueRef::Text(t)) => v.push(Some(
+                std::str::from_utf8(t).map_err(|e| format!("holds text that is not UTF-8 ({e})"))?.to_owned(),
+            )),
             (Values::Blob(v), ValueRef::Blob(b)) => v.push(Some(b.to_vec())),
             (_, other) => return Err(format!("holds a value of type {:?}", other.data_type())),
         }

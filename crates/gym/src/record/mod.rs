@@ -25,7 +25,7 @@ pub mod behaviour;
 
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -137,13 +137,6 @@ impl Batch {
     }
 }
 
-/// `OUT.part`: where [`record`] writes before the rename.
-fn part_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_os_string();
-    name.push(".part");
-    PathBuf::from(name)
-}
-
 /// What to record: the environment's options, the behaviours in order,
 /// episodes per behaviour and the seed of their start indices.
 #[derive(Debug, Clone)]
@@ -162,7 +155,7 @@ pub struct Recording {
 /// module contract).
 pub fn record(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, out: &Path) -> anyhow::Result<Summary> {
     anyhow::ensure!(!recording.behaviours.is_empty(), "no behaviour policy to record");
-    let part = part_path(out);
+    let part = slasim_core::trace::fetch::part_path(out);
     let result = write(jobs, recording, metadata, &part);
     match result {
         Ok(summary) => {
