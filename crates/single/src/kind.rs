@@ -139,6 +139,7 @@ const AXES: &[Axis] = &[
     axis("power_cap", "energy.cap_watts", "watts the cluster may draw at any instant (needs [energy])"),
     axis("target_load", "prepare.target_load", "estimated offered load of the input (2.0 = 200 %)"),
     axis("capacity", "prepare.capacity", "machine size (default: the trace header's)"),
+    axis("sla_terms", "prepare.sla_terms", "each job's deadline, fee and penalty (`slasim list sla-terms`)"),
 ];
 
 /// The sections it reads (`workload` shared with the Grid kind).

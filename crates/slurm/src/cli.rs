@@ -47,10 +47,10 @@ pub(crate) struct ConfArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The slurm.conf: nodes, partitions, priority and schedulers.
+    /// The slurm.conf: nodes, partitions, priority and schedulers (generated from a GPU-era trace without it).
     #[arg(long, value_name = "FILE")]
-    slurm_conf: PathBuf,
-    /// A sacct dump (`sacct --allusers --parsable2`); without it, the synthetic Slurm workload.
+    slurm_conf: Option<PathBuf>,
+    /// A sacct dump (`sacct --allusers --parsable2`) or a GPU-era trace; without it, the synthetic Slurm workload.
     #[arg(long)]
     trace: Option<PathBuf>,
     /// Skip malformed dump lines instead of failing.
@@ -174,7 +174,7 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
 fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let settings = SlurmSettings {
         seed: args.seed,
-        conf: args.slurm_conf.clone(),
+        conf: args.slurm_conf.clone().unwrap_or_default(),
         trace: args.trace.clone(),
         lenient: args.lenient,
         synthetic: crate::synthetic::SlurmSynthetic { days: args.days, ..Default::default() },

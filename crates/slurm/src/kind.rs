@@ -43,6 +43,7 @@ use slasim_core::metrics;
 use slasim_core::store::columns::{insert, insert_all};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
+use slasim_core::trace::gpu;
 use slasim_sim::units::Time;
 
 /// A Slurm experiment's settings (`[slurm]`).
@@ -169,11 +170,6 @@ fn amount(name: &'static str, value: Option<f64>) -> anyhow::Result<()> {
 impl SlurmSettings {
     /// The point these settings describe: the conf read for its digest.
     pub fn resolve(&self) -> anyhow::Result<SlurmPoint> {
-        if self.conf.as_os_str().is_empty() {
-            anyhow::bail!(
-                "slurm.conf: no file given (set `conf = \"path/to/slurm.conf\"` in [slurm], or --slurm-conf)"
-            );
-        }
         for (name, v) in [
             ("slurm.priority_weight_age", self.priority_weight_age),
             ("slurm.priority_weight_fairshare", self.priority_weight_fairshare),
@@ -192,8 +188,11 @@ impl SlurmSettings {
         ] {
             amount(name, v)?;
         }
-        let bytes = std::fs::read(&self.conf)
-            .with_context(|| format!("{}: cannot read the slurm.conf", self.conf.display()))?;
+        let bytes = match self.generated_conf()? {
+            Some((text, _)) => text.into_bytes(),
+            None => std::fs::read(&self.conf)
+                .with_context(|| format!("{}: cannot read the slurm.conf", self.conf.display()))?,
+        };
         let conf_sha256 = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
         Ok(SlurmPoint { settings: self.clone(), conf_sha256 })
     }
@@ -230,6 +229,27 @@ impl SlurmSettings {
         }
     }
 
+    /// Without a `conf`, the `slurm.conf` generated for the machine of a
+    /// GPU-era trace ([`crate::gpu::machine`]) and the name its errors give;
+    /// `None` when a conf is given.
+    fn generated_conf(&self) -> anyhow::Result<Option<(String, PathBuf)>> {
+        if !self.conf.as_os_str().is_empty() {
+            return Ok(None);
+        }
+        let trace = match &self.trace {
+            Some(t) => slasim_core::trace::resolve_trace(t).map_err(|e| anyhow::anyhow!(e))?,
+            None => PathBuf::new(),
+        };
+        if !gpu::is_gpu_trace(&trace) {
+            anyhow::bail!(
+                "slurm.conf: no file given (set `conf = \"path/to/slurm.conf\"` in [slurm], or --slurm-conf; \
+                 only a GPU-era trace describes its own machine)"
+            );
+        }
+        let text = crate::gpu::machine(&trace, &gpu::read_jobs(&trace)?)?;
+        Ok(Some((text, PathBuf::from(format!("(slurm.conf generated from {})", trace.display())))))
+    }
+
     fn workload_key(&self) -> String {
         format!("{}|{:?}|{}|{:?}|{}", self.conf.display(), self.trace, self.lenient, self.synthetic, self.seed)
     }
@@ -257,12 +277,19 @@ pub fn shapes(conf: &SlurmConf) -> Vec<PartitionShape> {
 
 /// Reads the conf and the workload of `settings`.
 pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
-    let conf = crate::conf::read(&settings.conf)?;
+    let conf = match settings.generated_conf()? {
+        Some((text, name)) => crate::conf::parse(&text, &name)?,
+        None => crate::conf::read(&settings.conf)?,
+    };
     let workload = match &settings.trace {
         Some(path) => {
             let path = slasim_core::trace::resolve_trace(path).map_err(|e| anyhow::anyhow!(e))?;
-            let options = slasim_core::trace::sacct::NativeOptions { lenient: settings.lenient };
-            slasim_core::trace::sacct::read_native(&path, options)?.0
+            if gpu::is_gpu_trace(&path) {
+                crate::gpu::workload(&path, &gpu::read_jobs(&path)?)
+            } else {
+                let options = slasim_core::trace::sacct::NativeOptions { lenient: settings.lenient };
+                slasim_core::trace::sacct::read_native(&path, options)?.0
+            }
         }
         None => generate(&settings.synthetic, &shapes(&conf), settings.seed),
     };
@@ -389,7 +416,7 @@ impl AnyPoint for SlurmPoint {
 
     fn missing(&self) -> Vec<anyhow::Error> {
         let mut missing = Vec::new();
-        if !self.settings.conf.exists() {
+        if !self.settings.conf.as_os_str().is_empty() && !self.settings.conf.exists() {
             missing.push(anyhow::anyhow!("{}: no such slurm.conf", self.settings.conf.display()));
         }
         if let Some(t) = &self.settings.trace

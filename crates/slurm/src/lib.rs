@@ -23,6 +23,8 @@ pub mod bench;
 pub mod cli;
 pub mod conf;
 pub mod controller;
+pub mod generated;
+pub mod gpu;
 pub mod instant;
 pub mod kind;
 pub mod machine;

@@ -256,6 +256,59 @@ pub fn is_gpu_trace(path: &Path) -> bool {
     detect(path).is_some()
 }
 
+/// One kept job row, in slasim's units: whole seconds on the trace's own
+/// time axis, whole CPUs and GPUs, memory in MiB.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GpuJob {
+    /// The 1-based data row (the SWF job number).
+    pub row: u64,
+    /// The file's 1-based line.
+    pub line: u64,
+    /// Creation (arrival).
+    pub submit: i64,
+    /// Scheduling (start) as logged.
+    pub start: i64,
+    /// Deletion (end) as logged, or the censoring time.
+    pub end: i64,
+    /// CPUs asked for: v2023 `cpu_milli` / 1000 rounded up, v2025
+    /// `cpu_request`, GAIA `cpus`.
+    pub cpus: u32,
+    /// GPUs asked for (0 in GAIA); a shared v2023 GPU counts as one.
+    pub gpus: u32,
+    /// Memory asked for, MiB; `None` where the trace has none (GAIA).
+    pub memory_mib: Option<f64>,
+    /// The QoS class as an SWF queue (1-based index into [`QOS_QUEUES`]),
+    /// or `None` where the trace has no class (GAIA).
+    pub queue: Option<u8>,
+}
+
+impl GpuJob {
+    /// The QoS class name, if the trace has one.
+    pub fn qos(&self) -> Option<&'static str> {
+        self.queue.map(|q| QOS_QUEUES[usize::from(q) - 1])
+    }
+}
+
+/// The kept jobs of a GPU-era file and what was dropped.
+#[derive(Debug, Clone)]
+pub struct GpuJobs {
+    /// The file's format.
+    pub format: GpuFormat,
+    /// Kept rows, in file order.
+    pub jobs: Vec<GpuJob>,
+    /// What was dropped, per rule.
+    pub drops: Drops,
+    /// GPUs of the machine the trace documents, where it documents one.
+    pub max_gpus: Option<u64>,
+}
+
+impl GpuJobs {
+    /// Whether the trace counts GPUs (Alibaba) or CPUs (GAIA).
+    pub fn counts_gpus(&self) -> bool {
+        self.format != GpuFormat::Gaia
+    }
+}
+
 /// Reads a GPU-era job file as an SWF trace (module contract). The header
 /// notes say what was counted and dropped.
 pub fn load(path: &Path) -> Result<SwfTrace, GpuTraceError> {
@@ -264,10 +317,48 @@ pub fn load(path: &Path) -> Result<SwfTrace, GpuTraceError> {
 
 /// [`load`], also returning the drop counts.
 pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> {
+    let read = read_jobs(path)?;
+    let mut header = SwfHeader::default();
+    match read.format {
+        GpuFormat::Pods2023 => {
+            header.push_line(format!(" MaxProcs: {}", read.max_gpus.unwrap_or(OPENB_GPUS)));
+            header.push_line(" Note: Alibaba GPU v2023 pods; processors are GPUs (a shared GPU counts as 1)".into());
+            header.push_line(" Note: queues 1 LS, 2 BE, 3 Burstable, 4 Guaranteed (qos)".into());
+        }
+        GpuFormat::Instances2025 => header
+            .push_line(" Note: Alibaba GPU v2025 DLRM instances; processors are GPUs; all latency-sensitive".into()),
+        _ => {
+            let hours = path.file_name().is_some_and(|n| n.to_string_lossy().contains("100k"));
+            header.push_line(format!(
+                " Note: GAIA slice; processors are CPUs (no GPU column); times read in {}",
+                if hours { "hours" } else { "seconds" }
+            ));
+        }
+    }
+    for (reason, n) in &read.drops.reasons {
+        header.push_line(format!(" Note: dropped {n} rows: {reason}"));
+    }
+    let counts_gpus = read.counts_gpus();
+    let records = read
+        .jobs
+        .iter()
+        .map(|j| {
+            let procs = i64::from(if counts_gpus { j.gpus } else { j.cpus });
+            let memory_kb = j.memory_mib.map_or(-1.0, |m| m * 1024.0);
+            record(j, procs, memory_kb)
+        })
+        .collect();
+    let trace = SwfTrace { name: path.display().to_string(), header, records, skipped: SkippedLines::default() };
+    Ok((trace, read.drops))
+}
+
+/// Reads the kept job rows of a GPU-era job file (module contract).
+pub fn read_jobs(path: &Path) -> Result<GpuJobs, GpuTraceError> {
     let (mut rows, format) = Rows::open(path)?;
     let mut drops = Drops::default();
-    let mut records = Vec::new();
-    let mut header = SwfHeader::default();
+    let mut jobs = Vec::new();
+    let mut max_gpus = None;
+    let whole_up = |v: f64| v.ceil() as u32;
     match format {
         GpuFormat::PodsNoTimes2023 => {
             return Err(GpuTraceError::NotJobs {
@@ -284,16 +375,16 @@ pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> 
             });
         }
         GpuFormat::Pods2023 => {
-            let [mem, gpus, milli, qos, created, deleted, scheduled] =
-                ["memory_mib", "num_gpu", "gpu_milli", "qos", "creation_time", "deletion_time", "scheduled_time"]
+            let [cpu, mem, gpus, qos, created, deleted, scheduled] =
+                ["cpu_milli", "memory_mib", "num_gpu", "qos", "creation_time", "deletion_time", "scheduled_time"]
                     .map(|c| rows.index(c));
-            let (mem, gpus, milli, qos, created, deleted, scheduled) =
-                (mem?, gpus?, milli?, qos?, created?, deleted?, scheduled?);
+            let (cpu, mem, gpus, qos, created, deleted, scheduled) =
+                (cpu?, mem?, gpus?, qos?, created?, deleted?, scheduled?);
             while rows.next_row()? {
                 drops.rows += 1;
+                let cpu_milli = required(&rows, cpu)?;
                 let memory = required(&rows, mem)?;
                 let num_gpu = required(&rows, gpus)?;
-                let share = required(&rows, milli)?;
                 let queue = QOS_QUEUES
                     .iter()
                     .position(|q| *q == rows.field(qos).trim())
@@ -309,38 +400,40 @@ pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> 
                     continue;
                 };
                 // A shared GPU (num_gpu 1, gpu_milli < 1000) occupies one whole GPU here.
-                let _ = share;
-                let procs = num_gpu as i64;
-                if procs == 0 {
+                if num_gpu == 0.0 {
                     drops.add("CPU-only pod (num_gpu 0)");
                     continue;
                 }
                 if start < submit || end < start {
                     return Err(rows.malformed(scheduled, "times out of order (creation ≤ scheduled ≤ deletion)"));
                 }
-                records.push(record(rows.line - 1, submit, start, end, procs, memory * 1024.0, queue as i64 + 1));
+                jobs.push(job(
+                    &rows,
+                    [submit, start, end],
+                    whole_up(cpu_milli / 1000.0),
+                    num_gpu as u32,
+                    Some(memory),
+                    Some(queue as u8 + 1),
+                ));
             }
             let nodes = ["openb_node_list_gpu_node.csv.gz", "openb_node_list_gpu_node.csv"]
                 .iter()
                 .map(|n| path.with_file_name(n))
                 .find(|p| p.exists());
-            let gpus = match nodes {
-                Some(nodes) => read_nodes(&nodes)?.iter().map(|n| n.gpus).sum(),
-                None => OPENB_GPUS,
-            };
-            header.push_line(format!(" MaxProcs: {gpus}"));
-            header.push_line(" Note: Alibaba GPU v2023 pods; processors are GPUs (a shared GPU counts as 1)".into());
-            header.push_line(" Note: queues 1 LS, 2 BE, 3 Burstable, 4 Guaranteed (qos)".into());
+            if let Some(nodes) = nodes {
+                max_gpus = Some(read_nodes(&nodes)?.iter().map(|n| n.gpus).sum());
+            }
         }
         GpuFormat::Instances2025 => {
-            let [mem, gpus, created, scheduled, deleted] =
-                ["memory_request", "gpu_request", "creation_time", "scheduled_time", "deletion_time"]
+            let [cpu, mem, gpus, created, scheduled, deleted] =
+                ["cpu_request", "memory_request", "gpu_request", "creation_time", "scheduled_time", "deletion_time"]
                     .map(|c| rows.index(c));
-            let (mem, gpus, created, scheduled, deleted) = (mem?, gpus?, created?, scheduled?, deleted?);
+            let (cpu, mem, gpus, created, scheduled, deleted) = (cpu?, mem?, gpus?, created?, scheduled?, deleted?);
             let mut trace_end = 0f64;
             let mut censored = Vec::new();
             while rows.next_row()? {
                 drops.rows += 1;
+                let cpus = required(&rows, cpu)?;
                 let memory = required(&rows, mem)?;
                 let gpu = required(&rows, gpus)?;
                 let submit = number(&rows, created)?;
@@ -365,20 +458,18 @@ pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> 
                     return Err(rows.malformed(scheduled, "times out of order (creation ≤ scheduled ≤ deletion)"));
                 }
                 if end.is_none() {
-                    censored.push(records.len());
+                    censored.push(jobs.len());
                 }
                 let end = end.unwrap_or(start);
-                records.push(record(rows.line - 1, submit, start, end, gpu as i64, memory * 1024.0 * 1024.0, 1));
+                // memory_request is in GiB.
+                jobs.push(job(&rows, [submit, start, end], whole_up(cpus), gpu as u32, Some(memory * 1024.0), Some(1)));
             }
             // Never deleted: alive at the end, so censored there.
+            let trace_end = trace_end.round() as i64;
             for &i in &censored {
-                let r: &mut SwfRecord = &mut records[i];
-                r.runtime = (trace_end.round() as i64 - (r.submit + r.wait)).max(0);
-                r.requested_time = r.runtime;
+                let j: &mut GpuJob = &mut jobs[i];
+                j.end = trace_end.max(j.start);
             }
-            header.push_line(
-                " Note: Alibaba GPU v2025 DLRM instances; processors are GPUs; all latency-sensitive".into(),
-            );
         }
         GpuFormat::Gaia => {
             let hours = path.file_name().is_some_and(|n| n.to_string_lossy().contains("100k"));
@@ -391,40 +482,53 @@ pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> 
                 if cpus < 1.0 || cpus.fract() != 0.0 {
                     return Err(rows.malformed(2, "not a positive whole number"));
                 }
-                records.push(record(rows.line - 1, submit, submit, submit + length, cpus as i64, -1.0, -1));
+                jobs.push(job(&rows, [submit, submit, submit + length], cpus as u32, 0, None, None));
             }
-            header.push_line(format!(
-                " Note: GAIA slice; processors are CPUs (no GPU column); times read in {}",
-                if hours { "hours" } else { "seconds" }
-            ));
         }
     }
-    if records.is_empty() {
+    if jobs.is_empty() {
         let why = if drops.rows == 0 { "no data rows".to_string() } else { format!("all {} rows dropped", drops.rows) };
         return Err(GpuTraceError::NoRecords { path: path.to_path_buf(), why });
     }
-    for (reason, n) in &drops.reasons {
-        header.push_line(format!(" Note: dropped {n} rows: {reason}"));
-    }
-    let trace = SwfTrace { name: path.display().to_string(), header, records, skipped: SkippedLines::default() };
-    Ok((trace, drops))
+    Ok(GpuJobs { format, jobs, drops, max_gpus })
 }
 
-/// One record; times in seconds (rounded), memory the job's total in KB.
-fn record(job: u64, submit: f64, start: f64, end: f64, procs: i64, memory_kb: f64, queue: i64) -> SwfRecord {
-    let (submit, start, end) = (submit.round() as i64, start.round() as i64, end.round() as i64);
-    let runtime = end - start;
+/// The current row as a job; times in seconds, rounded to whole seconds.
+fn job(
+    rows: &Rows,
+    [submit, start, end]: [f64; 3],
+    cpus: u32,
+    gpus: u32,
+    memory_mib: Option<f64>,
+    queue: Option<u8>,
+) -> GpuJob {
+    GpuJob {
+        row: rows.line - 1,
+        line: rows.line,
+        submit: submit.round() as i64,
+        start: start.round() as i64,
+        end: end.round() as i64,
+        cpus,
+        gpus,
+        memory_mib,
+        queue,
+    }
+}
+
+/// A job as an SWF record of `procs` processors and `memory_kb` in all.
+fn record(j: &GpuJob, procs: i64, memory_kb: f64) -> SwfRecord {
+    let runtime = j.end - j.start;
     SwfRecord {
-        job: job as i64,
-        submit,
-        wait: start - submit,
+        job: j.row as i64,
+        submit: j.submit,
+        wait: j.start - j.submit,
         runtime,
         allocated_procs: procs,
         requested_procs: procs,
         requested_time: runtime,
         requested_memory: if memory_kb < 0.0 { -1.0 } else { memory_kb / procs as f64 },
         status: 1,
-        queue,
+        queue: j.queue.map_or(-1, i64::from),
         ..SwfRecord::UNKNOWN
     }
 }

@@ -1,18 +1,20 @@
-//! The single cluster's lists: `slasim list strategies`, `placements` and
-//! `energy-policies`.
+//! The single cluster's lists: `slasim list strategies`, `placements`,
+//! `energy-policies` and `sla-terms`.
 //!
 //! Contract: each lists what the command line and configs accept, from the
 //! same source (the strategy registry, the `--placement` values, the energy
-//! policy registry), one line each, where it always stood among the lists:
-//! strategies first, placements and energy policies after the axes.
+//! policy and SLA terms registries), one line each, where it always stood
+//! among the lists: strategies first, placements, energy policies and SLA
+//! terms rules after the axes.
 
 use crate::policy::energy::ENERGY_POLICIES;
 use crate::policy::{Placement, strategy_infos};
+use crate::workload::sla::SLA_TERMS;
 use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::subcommand::Place;
 
 /// The single cluster's lists, for the shell's registry of lists.
-pub static LISTS: [&'static dyn Listing; 3] = [&STRATEGIES, &PLACEMENTS, &ENERGY_POLICIES_LIST];
+pub static LISTS: [&'static dyn Listing; 4] = [&STRATEGIES, &PLACEMENTS, &ENERGY_POLICIES_LIST, &SLA_TERMS_LIST];
 
 /// `slasim list strategies`: the registered scheduling strategies.
 pub struct Strategies;
@@ -95,5 +97,33 @@ impl Listing for EnergyPolicies {
 
     fn rows(&self) -> Vec<(String, String)> {
         ENERGY_POLICIES.all().into_iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
+    }
+}
+
+/// `slasim list sla-terms`: the registered SLA terms rules.
+pub struct SlaTermsRules;
+
+/// `slasim list sla-terms`: one of [`LISTS`].
+pub static SLA_TERMS_LIST: SlaTermsRules = SlaTermsRules;
+
+impl Listing for SlaTermsRules {
+    fn name(&self) -> &'static str {
+        "sla-terms"
+    }
+
+    fn about(&self) -> &'static str {
+        "SLA terms rules (`[prepare] sla_terms`, `--sla-terms`, the `sla_terms` axis)"
+    }
+
+    fn place(&self) -> Place {
+        Place::After("energy-policies")
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        ["SLA terms rule", "each job's deadline, fee and penalty"]
+    }
+
+    fn rows(&self) -> Vec<(String, String)> {
+        SLA_TERMS.all().into_iter().map(|r| (r.name.to_string(), r.description.to_string())).collect()
     }
 }

@@ -89,6 +89,9 @@ pub(crate) struct PrepareOptions {
     /// Deadline d = o + factor × estimate; `inf` for jobs without a deadline.
     #[arg(long, default_value_t = PrepareConfig::default().deadline_factor)]
     pub deadline_factor: f64,
+    /// How each job's deadline, fee and penalty are set (`slasim list sla-terms`).
+    #[arg(long, default_value = crate::workload::sla::DEFAULT)]
+    pub sla_terms: String,
     /// Machine size (default: the header's MaxProcs, or MaxNodes with --node-unit nodes).
     #[arg(long)]
     pub capacity: Option<u32>,
@@ -111,6 +114,7 @@ impl PrepareOptions {
             occurrence_factor: self.occurrence_factor,
             penalty_ratio: self.penalty_ratio,
             deadline_factor: self.deadline_factor,
+            sla_terms: self.sla_terms.clone(),
             capacity: self.capacity,
             node_unit: self.node_unit,
             whole_log: self.whole_log,

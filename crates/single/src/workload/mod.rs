@@ -15,6 +15,7 @@ pub mod info;
 pub mod job;
 pub mod prepare;
 pub mod reservations;
+pub mod sla;
 pub mod synthetic;
 
 use std::path::{Path, PathBuf};

@@ -24,7 +24,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::workload::job::{Job, NO_DEADLINE, node_hours};
+use crate::workload::job::Job;
+use crate::workload::sla::{self, SlaInput, SlaTermsRule};
 use slasim_core::setting::{InvalidSetting, at_least_one, positive};
 use slasim_core::trace::swf::{SwfRecord, SwfTrace};
 use slasim_core::units::Time;
@@ -175,6 +176,19 @@ pub struct PrepareConfig {
     /// anything else; left out of the canonical text when unset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_jobs: Option<usize>,
+    /// The rule giving each job its deadline, fee and penalty
+    /// ([`crate::workload::sla::SLA_TERMS`]); left out of the canonical text
+    /// when it is the default `uniform`.
+    #[serde(default = "default_sla_terms", skip_serializing_if = "is_default_sla_terms")]
+    pub sla_terms: String,
+}
+
+fn default_sla_terms() -> String {
+    sla::DEFAULT.to_string()
+}
+
+fn is_default_sla_terms(name: &String) -> bool {
+    name == sla::DEFAULT
 }
 
 /// What a job requests as its run time: its actual run time (exact
@@ -222,6 +236,7 @@ impl Default for PrepareConfig {
             penalty_ratio: 1.0,
             whole_log: false,
             first_jobs: None,
+            sla_terms: default_sla_terms(),
         }
     }
 }
@@ -235,6 +250,9 @@ pub enum PrepareError {
     /// The machine size is unknown.
     #[error("{trace}: the header has no {key} line; set `capacity` in the preparation settings")]
     UnknownCapacity { trace: String, key: &'static str },
+    /// `sla_terms` names no registered rule.
+    #[error("sla_terms: {0}")]
+    UnknownSlaTerms(#[from] slasim_core::registry::UnknownName),
     /// Nothing survived filtering.
     #[error("{trace}: no usable jobs after filtering ({report})")]
     NoUsableJobs { trace: String, report: String },
@@ -348,6 +366,7 @@ impl PrepareConfig {
             ))?;
         }
         positive("penalty_ratio", self.penalty_ratio)?;
+        self.sla_rule()?;
         at_least_one("batteries", self.batteries)?;
         at_least_one("battery_size", self.battery_size)?;
         if self.input_jobs < self.batteries * self.battery_size {
@@ -453,26 +472,34 @@ impl PrepareConfig {
         Ok((jobs, report, capacity))
     }
 
-    fn job(&self, id: u32, u: &Usable, occurrence: Time) -> Job {
-        let fee = node_hours(u.nodes, u.estimate);
+    /// The SLA terms rule `sla_terms` names.
+    fn sla_rule(&self) -> Result<&'static SlaTermsRule, PrepareError> {
+        sla::SLA_TERMS.get(&self.sla_terms).map_err(PrepareError::from)
+    }
+
+    fn job(&self, rule: &SlaTermsRule, id: u32, u: &Usable, occurrence: Time) -> Job {
+        let terms = (rule.terms)(&SlaInput {
+            occurrence,
+            estimate: u.estimate,
+            nodes: u.nodes,
+            queue: u.queue,
+            deadline_factor: self.deadline_factor,
+            penalty_ratio: self.penalty_ratio,
+        });
         Job {
             id,
             swf_id: u.swf_id,
             occurrence,
             release: occurrence,
-            deadline: if self.deadline_factor.is_infinite() {
-                NO_DEADLINE
-            } else {
-                occurrence + (self.deadline_factor * u.estimate as f64).round() as Time
-            },
+            deadline: terms.deadline,
             estimate: u.estimate,
             runtime: u.runtime,
             nodes: u.nodes,
             user: u.user,
             application: u.application,
             queue: u.queue,
-            fee,
-            penalty: self.penalty_ratio * fee,
+            fee: terms.fee,
+            penalty: terms.penalty,
             reservation: false,
         }
     }
@@ -495,8 +522,9 @@ impl PrepareConfig {
     /// order), the filter report and the machine size. The Grid cuts its
     /// cluster windows from these.
     pub fn usable_jobs(&self, trace: &SwfTrace) -> Result<(Vec<Job>, FilterReport, u32), PrepareError> {
+        let rule = self.sla_rule()?;
         let (usable, filter, capacity) = self.usable(trace)?;
-        let jobs = usable.iter().enumerate().map(|(i, u)| self.job(i as u32, u, u.submit)).collect();
+        let jobs = usable.iter().enumerate().map(|(i, u)| self.job(rule, i as u32, u, u.submit)).collect();
         Ok((jobs, filter, capacity))
     }
 
@@ -522,6 +550,7 @@ impl PrepareConfig {
         } else {
             self.validate()?;
         }
+        let rule = self.sla_rule()?;
         let split = self.split(trace)?;
         let needed = if self.whole_log { split.usable.len() } else { self.batteries * self.battery_size };
         let size = if self.whole_log { needed } else { self.battery_size };
@@ -544,12 +573,12 @@ impl PrepareConfig {
                 let jobs = chunk
                     .iter()
                     .enumerate()
-                    .map(|(i, u)| self.job(i as u32, u, ((u.submit - base) as f64 * factor).round() as Time))
+                    .map(|(i, u)| self.job(rule, i as u32, u, ((u.submit - base) as f64 * factor).round() as Time))
                     .collect();
                 Battery { index, jobs }
             })
             .collect();
-        let history = history.iter().enumerate().map(|(i, u)| self.job(i as u32, u, u.submit)).collect();
+        let history = history.iter().enumerate().map(|(i, u)| self.job(rule, i as u32, u, u.submit)).collect();
         Ok(Prepared {
             trace: trace.name.clone(),
             capacity: split.capacity,

@@ -2,4 +2,6 @@
 
 mod cli;
 mod conf;
+mod generated;
+mod gpu;
 mod report;

@@ -5,9 +5,8 @@
 //! When an episode begins, the sequence's jobs are submitted at their
 //! logged times to a `slurm.conf` of the log's machine ([`conf_text`]: one
 //! partition of one-CPU nodes, as many as the environment's, so that a job
-//! takes the environment's node count; `sched/backfill`;
-//! `priority/multifactor` with age and job-size weights of 1000 and a
-//! one-day `PriorityMaxAge`); each job's time limit is its requested time.
+//! takes the environment's node count, with the schedulers and priority of
+//! [`slasim_slurm::generated`]); each job's time limit is its requested time.
 //! The twin's start times rank the jobs; at each step the behaviour picks
 //! the visible job the twin started first (ties to the lowest row; a job the
 //! twin never started ranks last).
@@ -21,6 +20,7 @@ use std::path::Path;
 use anyhow::Context;
 use slasim_core::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
 use slasim_slurm::bench::{Scenario, simulate};
+use slasim_slurm::generated::{self, NodeSpec};
 
 use super::{Behaviour, Plan, first_by};
 use crate::pick::PickJobs;
@@ -31,16 +31,7 @@ pub struct Slurm;
 
 /// The `slurm.conf` the twin runs a sequence on: `nodes` one-CPU nodes.
 pub fn conf_text(nodes: i64) -> String {
-    format!(
-        "SchedulerType=sched/backfill\n\
-         SelectType=select/cons_tres\n\
-         PriorityType=priority/multifactor\n\
-         PriorityWeightAge=1000\n\
-         PriorityWeightJobSize=1000\n\
-         PriorityMaxAge=1-0\n\
-         NodeName=n[1-{nodes}] CPUs=1 State=UNKNOWN\n\
-         PartitionName=batch Nodes=n[1-{nodes}] Default=YES MaxTime=INFINITE State=UP\n"
-    )
+    generated::conf_text(&[NodeSpec { names: format!("n[1-{nodes}]"), cpus: 1, memory_mib: None, gpus: 0 }])
 }
 
 /// The jobs `[first, last)` of `jobs` as the twin's workload.

@@ -4,4 +4,5 @@ mod failures;
 mod info;
 mod prepare;
 mod reservations;
+mod sla;
 mod synthetic;

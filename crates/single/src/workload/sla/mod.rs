@@ -1,0 +1,76 @@
+//! SLA terms: how a prepared job's deadline, fee and penalty follow from
+//! its record (preparation step 6, [`super::prepare`]).
+//!
+//! Contract:
+//! - A rule is registered by name in [`SLA_TERMS`], one file each; a config
+//!   names it as `sla_terms` in the preparation settings (default
+//!   `uniform`, left out of the canonical text so existing ids stay).
+//! - A rule sees the job's occurrence, estimate, node count and SWF queue,
+//!   and the settings' `deadline_factor` and `penalty_ratio`. It gives the
+//!   deadline ([`NO_DEADLINE`] for none), the fee and the penalty.
+
+use slasim_core::registry::{Named, Registry};
+use slasim_core::units::Time;
+
+pub use crate::workload::job::NO_DEADLINE;
+
+mod qos_classes;
+mod uniform;
+
+pub use qos_classes::{CLASS_TERMS, ClassTerms};
+
+/// What a rule reads of a job.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlaInput {
+    /// o: the occurrence (submit) time after scaling.
+    pub occurrence: Time,
+    /// x: the estimate.
+    pub estimate: Time,
+    /// n: nodes (in the preparation's unit).
+    pub nodes: u32,
+    /// The SWF queue (−1 when unknown).
+    pub queue: i64,
+    /// `deadline_factor` of the settings.
+    pub deadline_factor: f64,
+    /// `penalty_ratio` of the settings.
+    pub penalty_ratio: f64,
+}
+
+/// A job's SLA terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlaTerms {
+    /// d: the latest allowed end.
+    pub deadline: Time,
+    /// The fee paid when the deadline is met.
+    pub fee: f64,
+    /// The penalty paid when it is missed.
+    pub penalty: f64,
+}
+
+/// A registered rule.
+pub struct SlaTermsRule {
+    /// Stable kebab-case name.
+    pub name: &'static str,
+    /// One line for `slasim list sla-terms`.
+    pub description: &'static str,
+    /// The terms of one job.
+    pub terms: fn(&SlaInput) -> SlaTerms,
+}
+
+impl Named for SlaTermsRule {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// The SLA terms rules a config can name, built-in ones first.
+pub static SLA_TERMS: Registry<SlaTermsRule> =
+    Registry::new("SLA terms rule", &[uniform::UNIFORM, qos_classes::QOS_CLASSES]);
+
+/// The default rule's name.
+pub const DEFAULT: &str = uniform::UNIFORM.name;
+
+/// d = o + factor · x, or none for an infinite factor.
+fn deadline(occurrence: Time, estimate: Time, factor: f64) -> Time {
+    if factor.is_infinite() { NO_DEADLINE } else { occurrence + (factor * estimate as f64).round() as Time }
+}
