@@ -165,26 +165,71 @@ fn kth_entry() -> &'static catalogue::Entry {
 
 #[test]
 fn every_shipped_entry_matches_its_file_in_the_traces_directory() {
-    let dir = common::traces();
-    let mut checked = 0;
-    for entry in CATALOGUE {
-        let Some(digest) = entry.shipped else { continue };
-        let file = dir.join(entry.path);
-        assert!(file.is_file(), "{}: catalogued as shipped but missing from {}", entry.name, dir.display());
-        let bytes = std::fs::read(&file).unwrap();
-        assert_eq!(bytes.len() as u64, digest.size, "{}: size", file.display());
-        let sha256: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(sha256, digest.sha256, "{}: sha256", file.display());
-        checked += 1;
+    use slasim::trace::catalogue::Dataset;
+    for (dataset, dir) in [(Dataset::Traces, common::traces()), (Dataset::Signals, common::signals())] {
+        let mut checked = 0;
+        for entry in CATALOGUE.iter().filter(|e| e.dataset == dataset) {
+            let Some(digest) = entry.shipped else { continue };
+            let file = dir.join(entry.path);
+            assert!(file.is_file(), "{}: catalogued as shipped but missing from {}", entry.name, dir.display());
+            let bytes = std::fs::read(&file).unwrap();
+            assert_eq!(bytes.len() as u64, digest.size, "{}: size", file.display());
+            let sha256: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(sha256, digest.sha256, "{}: sha256", file.display());
+            if let Some(plain) = entry.plain {
+                let mut text = Vec::new();
+                std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text).unwrap();
+                let sha256: String = Sha256::digest(&text).iter().map(|b| format!("{b:02x}")).collect();
+                assert_eq!((text.len() as u64, sha256.as_str()), (plain.size, plain.sha256), "{}: plain", entry.name);
+            }
+            checked += 1;
+        }
+        // Every file the shared data ships (its notes aside) is catalogued.
+        let shipped: Vec<PathBuf> =
+            files_under(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "gz")).collect();
+        for path in &shipped {
+            let name = path.to_string_lossy();
+            assert!(
+                CATALOGUE.iter().any(|e| e.dataset == dataset && e.path == name),
+                "{name}: shipped but not catalogued"
+            );
+        }
+        assert_eq!(checked, shipped.len(), "catalogued shipped entries vs .gz files in {}", dir.display());
     }
-    // Every file the shared data ships (its notes aside) is catalogued.
-    let shipped: Vec<PathBuf> =
-        files_under(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "gz")).collect();
-    for path in &shipped {
-        let name = path.to_string_lossy();
-        assert!(CATALOGUE.iter().any(|e| e.path == name), "{name}: shipped but not catalogued");
-    }
-    assert_eq!(checked, shipped.len(), "catalogued shipped entries vs .gz files in {}", dir.display());
+}
+
+/// A catalogued signal is fetched into the signals directory and found there
+/// by its catalogue name, as traces are.
+#[test]
+fn a_signal_is_fetched_into_the_signals_directory_and_found_by_name() {
+    const NAME: &str = "electricitymaps-DE-LU-2022";
+    let entry = catalogue::find(NAME).expect("catalogued");
+    let bytes = std::fs::read(common::signals().join(entry.path)).unwrap();
+    let mirror = Mirror::start(vec![(entry.path.to_string(), bytes)], Fault::None);
+    let (signals, traces) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let run = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_slasim"))
+            .env("SLASIM_SIGNAL_DIR", signals.path())
+            .env("SLASIM_TRACE_DIR", traces.path())
+            .env_remove("SLASIM_TRACE_MIRROR")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (ok, _, stderr) = run(&["signal", "info", NAME]);
+    assert!(!ok && stderr.contains(&format!("slasim trace fetch {NAME}")), "{stderr}");
+    let (ok, stdout, stderr) = run(&["trace", "fetch", NAME, "--mirror", &mirror.url]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains(&signals.path().join(entry.path).display().to_string()), "{stdout}");
+    assert!(files_under(traces.path()).is_empty(), "nothing written to the traces directory");
+    let (ok, stdout, stderr) = run(&["signal", "info", NAME]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("8,760") || stdout.contains("8760"), "{stdout}");
 }
 
 #[test]

@@ -56,26 +56,55 @@ use crate::units::Time;
 /// Environment variable naming the signals directory.
 pub const SIGNAL_DIR_ENV: &str = "SLASIM_SIGNAL_DIR";
 
-/// The signals directory: `$SLASIM_SIGNAL_DIR`, else `../shared/data/signals`.
-pub fn signal_dir() -> PathBuf {
-    std::env::var_os(SIGNAL_DIR_ENV).map_or_else(|| PathBuf::from("../shared/data/signals"), PathBuf::from)
+/// The directory older setups keep their signals in, relative to the
+/// working directory; still read (never written) when [`SIGNAL_DIR_ENV`] is
+/// unset.
+pub const LEGACY_SIGNAL_DIR: &str = "../shared/data/signals";
+
+/// The directories a signal name is looked up in, in order:
+/// `$SLASIM_SIGNAL_DIR` alone when set; otherwise the per-user cache
+/// (`$XDG_CACHE_HOME/slasim/signals`, else `$HOME/.cache/slasim/signals`),
+/// where `slasim trace fetch` writes catalogued signals, then
+/// [`LEGACY_SIGNAL_DIR`].
+pub fn signal_dirs() -> Vec<PathBuf> {
+    if let Some(dir) = std::env::var_os(SIGNAL_DIR_ENV).filter(|d| !d.is_empty()) {
+        return vec![PathBuf::from(dir)];
+    }
+    let mut dirs: Vec<PathBuf> =
+        crate::trace::cache_dir().map(|cache| cache.join("slasim").join("signals")).into_iter().collect();
+    dirs.push(PathBuf::from(LEGACY_SIGNAL_DIR));
+    dirs
 }
 
-/// Resolves a signal name: the path itself if it exists, else the same name
-/// under the signals directory.
+/// The signals directory where fetched signals go: the first of [`signal_dirs`].
+pub fn signal_dir() -> PathBuf {
+    signal_dirs().swap_remove(0)
+}
+
+/// Resolves a signal name: the path itself if it exists; else a catalogue
+/// name or file name ([`crate::trace::catalogue`]) found in
+/// [`signal_dirs`]; else the same relative path under one of them.
 pub fn resolve_signal(name: &Path) -> Result<PathBuf, String> {
     if name.exists() {
         return Ok(name.to_path_buf());
     }
-    let under = signal_dir().join(name);
-    if under.exists() {
-        return Ok(under);
+    let entry = name
+        .to_str()
+        .and_then(crate::trace::catalogue::find)
+        .filter(|e| e.dataset == crate::trace::catalogue::Dataset::Signals);
+    if let Some(found) = entry.and_then(crate::trace::locate) {
+        return Ok(found);
     }
-    Err(format!(
-        "{}: no such file (also looked under {}; set {SIGNAL_DIR_ENV} to the directory holding carbon_intensity/, grid_mix/ and prices/)",
-        name.display(),
-        signal_dir().display()
-    ))
+    let dirs = signal_dirs();
+    if let Some(found) = dirs.iter().map(|dir| dir.join(name)).find(|p| p.exists()) {
+        return Ok(found);
+    }
+    let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let hint = match entry {
+        Some(entry) => format!("`slasim trace fetch {}` downloads it", entry.name),
+        None => format!("set {SIGNAL_DIR_ENV} to the directory holding carbon_intensity/, grid_mix/ and prices/"),
+    };
+    Err(format!("{}: no such file (also looked under {}; {hint})", name.display(), looked.join(", ")))
 }
 
 /// What a signal measures; it fixes the unit.

@@ -418,7 +418,7 @@ pub enum Local {
 
 /// Where `entry`'s file is ([`super::locate`]) and whether it verifies.
 pub fn local(entry: &Entry) -> Result<Local, FetchError> {
-    for dir in super::trace_dirs() {
+    for dir in entry.dataset.dirs() {
         for (path, digest) in entry.forms() {
             let file = dir.join(path);
             if !file.is_file() {

@@ -49,7 +49,7 @@ pub fn trace_dirs() -> Vec<PathBuf> {
 }
 
 /// `$XDG_CACHE_HOME`, else `$HOME/.cache` (unset or empty variables skipped).
-fn cache_dir() -> Option<PathBuf> {
+pub(crate) fn cache_dir() -> Option<PathBuf> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     var("XDG_CACHE_HOME").or_else(|| var("HOME").map(|home| home.join(".cache")))
 }
@@ -57,7 +57,11 @@ fn cache_dir() -> Option<PathBuf> {
 /// Where a catalogued entry's file is in the traces directories: the first
 /// directory holding one of its forms (shipped first, then plain).
 pub fn locate(entry: &catalogue::Entry) -> Option<PathBuf> {
-    trace_dirs().iter().find_map(|dir| entry.forms().iter().map(|(path, _)| dir.join(path)).find(|p| p.is_file()))
+    entry
+        .dataset
+        .dirs()
+        .iter()
+        .find_map(|dir| entry.forms().iter().map(|(path, _)| dir.join(path)).find(|p| p.is_file()))
 }
 
 /// Resolves a trace name: the path itself if it exists; else a catalogue

@@ -288,6 +288,7 @@ fn fetch(args: FetchArgs) -> anyhow::Result<()> {
             failed += 1;
             continue;
         };
+        options.dir = entry.dataset.dirs().swap_remove(0);
         match catalogue_fetch(entry, &options) {
             Ok(Fetched::Present(path)) => {
                 emit(&format!("{}: already present and verified: {}\n", entry.name, path.display()))?;
