@@ -14,11 +14,14 @@ use polars::prelude::*;
 use slasim_core::report::load::{Kind, frame_of, has_table};
 use slasim_core::report::tables::{floats, strs};
 
+/// A run's trace, strategy, region, currency, kWh, kgCO2eq, cost and renewable %.
+type RunRow = (String, String, String, String, f64, Option<f64>, Option<f64>, Option<f64>);
+
 /// One row per run of `points` with a `run_carbon` row: trace, strategy,
 /// region, currency, kWh, kgCO2eq, cost and renewable share (NULL where the
 /// run had no such signal).
 pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame> {
-    let mut rows: Vec<(String, String, String, String, f64, Option<f64>, Option<f64>, Option<f64>)> = Vec::new();
+    let mut rows: Vec<RunRow> = Vec::new();
     if has_table(path, "run_carbon")? {
         // Sums of NULLs stay NULL: a run without a signal has no figure.
         let sql = "SELECT run_id, coalesce(max(region), '-'), coalesce(max(currency), '-'), sum(kwh), sum(kg_co2), \
