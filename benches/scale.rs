@@ -40,6 +40,7 @@ fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
         batsim: None,
         energy: None,
         energy_policy: Default::default(),
+        signals: None,
     }
 }
 

@@ -37,6 +37,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         batsim: None,
         energy: None,
         energy_policy: Default::default(),
+        signals: None,
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("the trace loads");
     let prepared = point.prepared(&inputs).expect("prepared");

@@ -225,6 +225,7 @@ fn classic_modes_on_the_whole_kth_log() {
             batsim: None,
             energy: None,
             energy_policy: Default::default(),
+            signals: None,
         };
         let inputs = Inputs::load(&[Point::new(point.clone())]).unwrap();
         let prepared = point.prepared(&inputs).unwrap();

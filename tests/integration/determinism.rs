@@ -38,6 +38,7 @@ fn points() -> Vec<Point> {
                 batsim: None,
                 energy: None,
                 energy_policy: Default::default(),
+                signals: None,
             };
             // The classic modes model no failures.
             points.push(Point::new(point.resolve(!queueing).unwrap()));

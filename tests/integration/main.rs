@@ -10,6 +10,7 @@ mod architecture;
 mod batsim;
 mod batsim_kth;
 mod batsim_pybatsim;
+mod carbon;
 mod catalogue;
 mod classic;
 mod cli;

@@ -190,6 +190,7 @@ proptest! {
                 node_events: sim.cluster.node_events.clone(),
                 point: None,
                 energy: None,
+                carbon: None,
             })
             .unwrap();
             let t = query(&path, &format!("SELECT sum(fee) - sum(penalty) FROM jobs WHERE run_id = {k}")).unwrap();

@@ -50,7 +50,16 @@ fn run_with(
     jobs.sort_by_key(|j| (j.occurrence, j.id));
     let strategy = build(strategy, &settings, capacity).unwrap();
     let failures = FailureStream::none(capacity);
-    let sim = simulate(Scenario { capacity, jobs: jobs.into(), failures, strategy, checkpoint, energy: None }).unwrap();
+    let sim = simulate(Scenario {
+        capacity,
+        jobs: jobs.into(),
+        failures,
+        strategy,
+        checkpoint,
+        energy: None,
+        record_power: false,
+    })
+    .unwrap();
     assert_eq!(sim.cluster.unresolved, 0, "every job must end in exactly one outcome");
     sim
 }

@@ -32,6 +32,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             batsim: None,
             energy: None,
             energy_policy: Default::default(),
+            signals: None,
         })
         .map(|p| Point::new(p.resolve(true).expect("valid settings")))
         .collect()

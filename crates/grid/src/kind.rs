@@ -160,6 +160,7 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<GridRunOutput> {
         node_events: Vec::new(),
         point: None,
         energy: None,
+        carbon: None,
     };
     Ok(GridRunOutput { run: output, grid: run.output, summary })
 }

@@ -3,7 +3,7 @@
 //!
 //! Contract: a config without a kind's section is single-cluster. It reads
 //! `[workload]`, `[prepare]`, `[failures]`, `[overbooking]`,
-//! `[reservations]`, `[classic]`, `[batsim]`, `[energy]` and `placement`;
+//! `[reservations]`, `[classic]`, `[batsim]`, `[energy]`, `[signals]` and `placement`;
 //! every table denies unknown keys. A swept point's settings are checked
 //! before its strategy's normalisation, so a value outside its domain is
 //! refused even where the strategy does not read it; errors point at the
@@ -92,6 +92,9 @@ struct SingleConfig {
     /// Who switches the nodes off and on: nobody when absent.
     #[serde(default)]
     energy_policy: EnergyPolicySettings,
+    /// Grid signals the energy is accounted against: none when absent.
+    #[serde(default)]
+    signals: Option<crate::cluster::carbon::SignalsConfig>,
     /// Placement policy.
     #[serde(default)]
     placement: Placement,
@@ -137,13 +140,16 @@ const AXES: &[Axis] = &[
     axis("energy_policy", "energy_policy.name", "who switches nodes off and on (`slasim list energy-policies`)"),
     axis("idle_timeout", "energy_policy.idle_timeout", "seconds idle before a shutdown policy switches a node off"),
     axis("power_cap", "energy.cap_watts", "watts the cluster may draw at any instant (needs [energy])"),
+    axis("region", "signals.region", "the shipped grid signals of a region, e.g. DE-LU (needs [energy])"),
+    axis("signal_offset", "signals.offset", "seconds added to the run's instants on its grid signals"),
+    axis("signal_scale", "signals.scale", "signal seconds per simulated second (> 0)"),
     axis("target_load", "prepare.target_load", "estimated offered load of the input (2.0 = 200 %)"),
     axis("capacity", "prepare.capacity", "machine size (default: the trace header's)"),
     axis("sla_terms", "prepare.sla_terms", "each job's deadline, fee and penalty (`slasim list sla-terms`)"),
 ];
 
 /// The sections it reads (`workload` shared with the Grid kind).
-pub(crate) const SECTIONS: [&str; 10] = [
+pub(crate) const SECTIONS: [&str; 11] = [
     "workload",
     "prepare",
     "failures",
@@ -153,6 +159,7 @@ pub(crate) const SECTIONS: [&str; 10] = [
     "batsim",
     "energy",
     "energy_policy",
+    "signals",
     "placement",
 ];
 
@@ -189,6 +196,18 @@ impl PointKind for SingleKind {
             })?;
         }
         config.energy_policy.validate().map_err(|e| loc.at(loc.anywhere("idle_timeout"), e))?;
+        if let Some(signals) = &config.signals {
+            signals.validate().map_err(|e| {
+                let key = e.setting.rsplit('.').next().unwrap_or(e.setting);
+                loc.at(loc.anywhere(key), e)
+            })?;
+            if config.energy.is_none() {
+                return Err(loc.at(
+                    loc.section("signals"),
+                    "[signals] accounts the run's energy by the hour: it needs the nodes' power model, an [energy] section",
+                ));
+            }
+        }
         let batteries = if config.prepare.whole_log { 1 } else { config.prepare.batteries };
         let workload = config.workload.source();
         let strategy = StrategyRef::named("conservative-backfilling").map_err(|e| loc.at(0, e))?;
@@ -207,6 +226,7 @@ impl PointKind for SingleKind {
             batsim: config.batsim,
             energy: config.energy,
             energy_policy: config.energy_policy,
+            signals: config.signals,
         };
         Base::of(file, base, batteries)
     }
@@ -254,6 +274,13 @@ fn finish(point: SinglePoint, sweep: &SweepContext<'_>) -> Result<SinglePoint, C
         })?;
     }
     point.energy_policy.validate().map_err(|e| loc.at(sweep.in_sweep("idle_timeout"), format!("{label}: {e}")))?;
+    if let Some(signals) = &point.signals {
+        signals.validate().map_err(|e| {
+            let at = alias_of(e.setting)
+                .map_or_else(|| loc.anywhere(e.setting.rsplit('.').next().unwrap_or(e.setting)), |a| sweep.in_sweep(a));
+            loc.at(at, format!("{label}: {e}"))
+        })?;
+    }
     let moving = point.reservations.option == ReservationOption::Move;
     let point = point.resolve(sweep.sets("failures")).map_err(|e| {
         let at = match e.downcast_ref::<slasim_core::setting::InvalidSetting>() {

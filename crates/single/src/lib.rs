@@ -44,6 +44,7 @@ pub fn register() -> Result<(), BadName> {
     static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
     DONE.get_or_init(|| {
         slasim_core::experiment::kinds::KINDS.register(&kind::SINGLE)?;
+        slasim_core::store::tables::groups::register(&tables::carbon::CARBON);
         slasim_core::report::SECTIONS.register(&report::SingleClusterSection)?;
         slasim_core::report::gantt::GANTT_SOURCES.register(&report::gantt::SingleClusterGantt)?;
         for list in cli::list::LISTS {

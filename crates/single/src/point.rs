@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
+use crate::cluster::carbon::{Signals, SignalsConfig, account};
 use crate::cluster::energy::EnergyConfig;
 use crate::policy::batsim::BatsimConfig;
 use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
@@ -93,6 +94,11 @@ pub struct SinglePoint {
     /// `none`, so the ids of points without one do not change.
     #[serde(default, skip_serializing_if = "EnergyPolicySettings::is_default")]
     pub energy_policy: EnergyPolicySettings,
+    /// Grid signals the run's energy is accounted against (`[signals]`,
+    /// needs `[energy]`): left out when absent, so the ids of points
+    /// without them do not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signals: Option<SignalsConfig>,
 }
 
 /// The failure model a point gets when none is set (configs and the command
@@ -152,6 +158,14 @@ impl SinglePoint {
     fn check_energy(&self) -> anyhow::Result<()> {
         if let Some(energy) = &self.energy {
             energy.validate()?;
+        }
+        if let Some(signals) = &self.signals {
+            signals.validate()?;
+            if self.energy.is_none() {
+                anyhow::bail!(
+                    "[signals] accounts the run's energy by the hour: it needs the nodes' power model, an [energy] section"
+                );
+            }
         }
         self.energy_policy.validate()?;
         let policy = self.energy_policy.name;
@@ -331,7 +345,8 @@ fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) 
         strategy = Box::new(PowerManager::new(strategy, &p.energy_policy));
     }
     let checkpoint = Some(p.overbooking.checkpoint);
-    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy })
+    let record_power = p.signals.is_some();
+    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy, record_power })
 }
 
 /// The calibrator a calibrated point starts with: carried through the
@@ -417,6 +432,15 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
         anyhow::bail!("{unresolved} jobs were left without an outcome (a defect of strategy {})", p.strategy);
     }
     let point = Some((axes(p), summary));
+    let carbon = match (&p.signals, &p.energy, &simulated.power) {
+        (Some(config), Some(watts), Some(profile)) => {
+            let signals: Arc<Signals> =
+                inputs.get(&config.inputs_key()).ok_or_else(|| anyhow!("signals of point not loaded"))?;
+            let aligned = config.align(&signals)?;
+            Some(account(config, &aligned, profile, watts, &simulated.cluster.records))
+        }
+        _ => None,
+    };
     let output = RunOutput {
         run,
         records: simulated.cluster.records,
@@ -424,6 +448,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
         node_events: simulated.cluster.node_events,
         point,
         energy: p.energy.zip(simulated.energy),
+        carbon,
     };
     Ok((output, summary))
 }
@@ -481,6 +506,9 @@ impl SinglePoint {
                 tracing::info!(classes = model.class_count(), source = %p.overbooking.pdf.source, "runtime statistics learned");
                 Ok(model)
             })?;
+        }
+        if let Some(signals) = &p.signals {
+            inputs.load_once(signals.inputs_key(), || signals.load())?;
         }
         if let FailureSource::Lanl { path, .. } = &p.failures {
             let path = existing_lanl_file(path.as_deref())?;

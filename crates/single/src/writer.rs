@@ -10,10 +10,12 @@
 
 use std::collections::HashSet;
 
+use crate::cluster::carbon::{JobCarbon, RunCarbon};
 use crate::cluster::energy::{Energy, EnergyConfig};
 use crate::cluster::record::{JobRecord, NodeEventRecord, RunRecords};
 use crate::policy::calibrator::CalibratedRun;
 use crate::summary::RunSummary;
+use crate::tables::carbon::{JOB_CARBON, JobCarbonRow, RUN_CARBON, RunCarbonRow};
 use crate::tables::points::{POINTS, PointAxes, PointRow, summary_select};
 use crate::tables::run::{
     BATTERY_JOBS, BatteryJobRow, ENERGY, ENERGY_STATES, EnergyRow, JOB_OUTCOMES, JobRow, NODE_EVENTS, NodeEventRow,
@@ -39,6 +41,8 @@ pub struct RunOutput {
     pub point: Option<(PointAxes, RunSummary)>,
     /// Its energy meter's watts and reading, if it had one.
     pub energy: Option<(EnergyConfig, Energy)>,
+    /// Its energy, emissions and cost by the hour, with `[signals]`.
+    pub carbon: Option<(RunCarbon, Vec<JobCarbon>)>,
 }
 
 /// Battery keys whose jobs a store is known to hold.
@@ -92,6 +96,10 @@ pub fn write_run_with(
         if let Some((watts, energy)) = &out.energy {
             insert(tx, &ENERGY, &EnergyRow { run_id: r.run_id, cluster: 0, watts, energy })?;
             insert_all(tx, &ENERGY_STATES, energy_state_rows(r.run_id, 0, watts, energy).into_iter())?;
+        }
+        if let Some((run, jobs)) = &out.carbon {
+            insert(tx, &RUN_CARBON, &RunCarbonRow { run_id: r.run_id, cluster: 0, carbon: run })?;
+            insert_all(tx, &JOB_CARBON, jobs.iter().map(|job| JobCarbonRow { run_id: r.run_id, job }))?;
         }
         if let Some((axes, summary)) = &out.point {
             insert(tx, &POINTS, &PointRow { run: r, axes, summary })?;

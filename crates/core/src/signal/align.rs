@@ -156,6 +156,34 @@ impl AlignedSignal {
         loops * self.period_integral + self.signal.integral_to_offset(x - loops * period)
     }
 
+    /// `∫ min(value, cap) dt` over virtual seconds from `from` to `to` (0
+    /// when `to ≤ from`): a supply used up to a draw of `cap`, exact under
+    /// hold and linear, looping like [`AlignedSignal::integral`]; costs the
+    /// samples crossed and allocates nothing.
+    pub fn integral_capped(&self, from: Time, to: Time, cap: f64) -> f64 {
+        let period = self.period as f64;
+        let (mut x, end) = (self.unrolled(from), self.unrolled(to));
+        let mut sum = 0.0;
+        if end <= x {
+            return 0.0;
+        }
+        // Whole loops counted in integers, so no rounding skips one.
+        let mut k = (x / period).floor();
+        loop {
+            let base = k * period;
+            let (local, stop) = ((x - base).clamp(0.0, period), (end - base).min(period));
+            if stop > local {
+                sum += self.signal.capped_between(local, stop, cap);
+            }
+            if end <= base + period {
+                break;
+            }
+            k += 1.0;
+            x = base + period;
+        }
+        sum / self.scale
+    }
+
     /// `∫ value dt` over virtual seconds from `from` to `to` (negative when
     /// `to < from`), in the signal's unit times seconds.
     pub fn integral(&self, from: Time, to: Time) -> f64 {

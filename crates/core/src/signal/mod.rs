@@ -546,6 +546,31 @@ impl Signal {
         self.cumulative[i] + self.segment(i, d)
     }
 
+    /// `∫ min(value, cap) dt` from `a` to `b` seconds after the start,
+    /// `0 ≤ a ≤ b ≤ span` (not checked): exact under both interpolations (a
+    /// linear segment crossing the cap is split where it crosses); costs the
+    /// segments crossed, allocates nothing.
+    pub(crate) fn capped_between(&self, a: f64, b: f64, cap: f64) -> f64 {
+        let t0 = self.times[0];
+        let mut i = self.locate(a);
+        let (mut x, mut sum) = (a, 0.0);
+        while x < b && i < self.times.len() {
+            let from = (self.times[i] - t0) as f64;
+            let to = b.min((self.segment_end(i) - t0) as f64);
+            let value = |y: f64| match (self.interpolation, self.values.get(i + 1)) {
+                (Interpolation::Linear, Some(&next)) => {
+                    let length = (self.times[i + 1] - self.times[i]) as f64;
+                    self.values[i] + (next - self.values[i]) * (y - from) / length
+                }
+                _ => self.values[i],
+            };
+            sum += capped_line(to - x, value(x), value(to), cap);
+            x = to;
+            i += 1;
+        }
+        sum
+    }
+
     /// The value at UTC instant `t`; `None` outside `[start, end)`.
     pub fn value_at(&self, t: i64) -> Option<f64> {
         (self.start() <= t && t < self.end()).then(|| self.value_at_offset((t - self.start()) as f64))
@@ -562,6 +587,27 @@ impl Signal {
     /// The time-weighted mean over the span.
     pub fn mean(&self) -> f64 {
         self.cumulative[self.times.len()] / self.span() as f64
+    }
+}
+
+/// `∫ min(v, cap)` over `length` seconds where `v` runs in a straight line
+/// from `v0` to `v1`.
+fn capped_line(length: f64, v0: f64, v1: f64, cap: f64) -> f64 {
+    if length <= 0.0 {
+        return 0.0;
+    }
+    if v0 <= cap && v1 <= cap {
+        return (v0 + v1) / 2.0 * length;
+    }
+    if v0 >= cap && v1 >= cap {
+        return cap * length;
+    }
+    // One end above the cap: the line crosses it once, at `cross`.
+    let cross = (cap - v0) / (v1 - v0) * length;
+    if v0 < cap {
+        (v0 + cap) / 2.0 * cross + cap * (length - cross)
+    } else {
+        cap * cross + (cap + v1) / 2.0 * (length - cross)
     }
 }
 

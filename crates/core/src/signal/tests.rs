@@ -247,3 +247,29 @@ fn alignment_worked_example() {
     let short = Arc::new(tiny(Interpolation::Hold));
     assert!(matches!(Alignment::at(0).align(short), Err(AlignError::TooShort { .. })));
 }
+
+#[test]
+fn capped_integrals_by_hand() {
+    // A week of hours: 10, 20, 40, then 0 for the rest of the week.
+    let mut values = vec![0.0; 7 * 24];
+    values[..3].copy_from_slice(&[10.0, 20.0, 40.0]);
+    let times: Vec<i64> = (0..7 * 24).map(|h| h * HOUR).collect();
+    let hold = Signal::from_samples("week", Quantity::Power, Interpolation::Hold, times, values, 0).unwrap();
+    let linear = hold.clone().with_interpolation(Interpolation::Linear);
+    let (hold, linear) = (Arc::new(hold), Arc::new(linear));
+    let aligned = Alignment::at(0).align(hold.clone()).unwrap();
+    // Held, capped at 25: 10·3600 + 20·3600 + 25·3600 = 198,000.
+    assert_eq!(aligned.integral_capped(0, 3 * HOUR, 25.0), 198_000.0);
+    // A cap above every value is the plain integral.
+    assert_eq!(aligned.integral_capped(1800, 5400, 1e9), aligned.integral(1800, 5400));
+    // Linear, capped at 30 over hour 1 (20→40): 20→30 in the first half
+    // hour (25·1800 = 45,000), then 30·1800 = 54,000.
+    let lin = Alignment::at(0).align(linear).unwrap();
+    assert!((lin.integral_capped(HOUR, 2 * HOUR, 30.0) - 99_000.0).abs() < 1e-9);
+    // Falling through the cap: hour 2 runs 40→0, capped at 30: 30 for the
+    // first quarter hour (27,000), then 30→0 over 2,700 s (40,500).
+    assert!((lin.integral_capped(2 * HOUR, 3 * HOUR, 30.0) - 67_500.0).abs() < 1e-9);
+    // Looping: two weeks hold the first three hours twice (capped at 25).
+    assert_eq!(aligned.integral_capped(0, 2 * WEEK, 25.0), 2.0 * 198_000.0);
+    assert_eq!(aligned.integral_capped(5, 5, 25.0), 0.0);
+}

@@ -291,6 +291,7 @@ pub(crate) fn run_driven(
                 batsim: Some(batsim.clone()),
                 energy: None,
                 energy_policy: Default::default(),
+                signals: None,
             };
             // Resolved once, as a config point would be: a classic mode
             // runs the whole log (one battery).

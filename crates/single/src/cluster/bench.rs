@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use crate::cluster::carbon::{PowerProfile, PowerRecorder};
 use crate::cluster::energy::{Energy, EnergyConfig, EnergyMeter};
 use crate::cluster::injector::FailureInjector;
 use crate::cluster::{self, ClusterActor, ClusterResult, Drive};
@@ -41,6 +42,9 @@ pub struct Scenario<D: Drive = Box<dyn Strategy>> {
     pub checkpoint: Option<CheckpointConfig>,
     /// An energy meter on the cluster's node states, if any.
     pub energy: Option<EnergyConfig>,
+    /// With a meter: also record the cluster's watts over time (for
+    /// `[signals]`; a listener more, so off unless asked for).
+    pub record_power: bool,
 }
 
 impl Scenario {
@@ -52,7 +56,15 @@ impl Scenario {
         failures: FailureStream,
         strategy: Box<dyn Strategy>,
     ) -> Scenario {
-        Scenario { capacity, jobs: jobs.into(), failures, strategy, checkpoint: None, energy: None }
+        Scenario {
+            capacity,
+            jobs: jobs.into(),
+            failures,
+            strategy,
+            checkpoint: None,
+            energy: None,
+            record_power: false,
+        }
     }
 }
 
@@ -60,8 +72,8 @@ impl Scenario {
     /// The same scenario driven by `drive` (the strategy with something
     /// attached around it) instead of the plain strategy.
     pub fn driven_by<D: Drive>(self, drive: impl FnOnce(Box<dyn Strategy>) -> D) -> Scenario<D> {
-        let Scenario { capacity, jobs, failures, strategy, checkpoint, energy } = self;
-        Scenario { capacity, jobs, failures, strategy: drive(strategy), checkpoint, energy }
+        let Scenario { capacity, jobs, failures, strategy, checkpoint, energy, record_power } = self;
+        Scenario { capacity, jobs, failures, strategy: drive(strategy), checkpoint, energy, record_power }
     }
 }
 
@@ -75,13 +87,15 @@ pub struct Simulated<R: Send + 'static = ()> {
     pub kernel: KernelStats,
     /// The meter's reading over the run's makespan window, if it had one.
     pub energy: Option<Energy>,
+    /// The cluster's watts over the meter's window, if recorded.
+    pub power: Option<PowerProfile>,
 }
 
 impl<R: Send + 'static> Simulated<R> {
     /// The result without the report, and the report.
     pub fn split(self) -> (Simulated, R) {
         let (cluster, report) = self.cluster.split();
-        (Simulated { cluster, kernel: self.kernel, energy: self.energy }, report)
+        (Simulated { cluster, kernel: self.kernel, energy: self.energy, power: self.power }, report)
     }
 }
 
@@ -114,6 +128,7 @@ pub struct Stepped<D: Drive> {
     bench: Bench,
     cluster: Address<ClusterActor<D>>,
     meter: Option<Address<EnergyMeter>>,
+    recorder: Option<Address<PowerRecorder>>,
 }
 
 impl<D: Drive> Stepped<D> {
@@ -155,8 +170,15 @@ impl<D: Drive> Stepped<D> {
         if let Some(meter) = meter {
             cluster.node_states.connect(meter.input());
         }
+        let recorder = scenario
+            .energy
+            .filter(|_| scenario.record_power)
+            .map(|watts| bench.add(PowerRecorder::new(watts, scenario.capacity, first_submission)));
+        if let Some(recorder) = recorder {
+            cluster.node_states.connect(recorder.input());
+        }
         bench.place(at, cluster);
-        Ok(Stepped { bench, cluster: at, meter })
+        Ok(Stepped { bench, cluster: at, meter, recorder })
     }
 
     /// Runs the kernel up to `until`, or until the strategy suspends for its
@@ -177,8 +199,12 @@ impl<D: Drive> Stepped<D> {
             Some(meter) => Some(self.bench.finish(meter).await?),
             None => None,
         };
+        let power = match self.recorder {
+            Some(recorder) => Some(self.bench.finish(recorder).await?),
+            None => None,
+        };
         self.bench.stop().await;
-        Ok(Simulated { cluster, kernel, energy })
+        Ok(Simulated { cluster, kernel, energy, power })
     }
 
     /// The results of a run stepped to its end.

@@ -55,6 +55,7 @@ use slasim_core::sim::port::{Output, Receive, Request};
 use slasim_core::units::{JobId, NodeId, Time};
 
 pub mod bench;
+pub mod carbon;
 pub mod energy;
 pub mod injector;
 pub mod instant;

@@ -21,6 +21,7 @@
 //!   three traces.
 
 pub mod batsim_jobs;
+pub mod carbon;
 pub mod compare;
 pub mod energy;
 pub mod figures;
@@ -91,6 +92,7 @@ fn single_cluster(points: &DataFrame, db: &Path) -> anyhow::Result<(Vec<Table>, 
     let checkpointing = checkpoint_table(&points)?;
     let metered = energy::load_energy(db, &points).context("reading the energy meters' rows")?;
     let power = energy::load_power(db, &points).context("reading the node power states' rows")?;
+    let carbon = carbon::load_carbon(db, &points).context("reading the grid signals' rows")?;
 
     let mut tables = vec![
         Table {
@@ -200,6 +202,18 @@ fn single_cluster(points: &DataFrame, db: &Path) -> anyhow::Result<(Vec<Table>, 
                    per kWh, and the mean shares of busy, idle and down node-time in %."
                 .into(),
             df: energy::energy_table(&metered)?,
+        },
+        Table {
+            id: "carbon".into(),
+            title: "Energy by the hour: emissions, cost and renewable share".into(),
+            note: "Runs with grid signals (`[signals]`) and an energy meter, per trace, strategy, region (`-` for \
+                   files given by path) and price currency: runs, and per run the mean energy over its makespan \
+                   window (kWh), emissions (kgCO2eq: the cluster's watts times the aligned carbon intensity, \
+                   integrated over time), the intensity that energy was drawn at (gCO2eq/kWh), the cost (watts \
+                   times the aligned price) and the share of the energy met by the renewable supply, capped at \
+                   the draw at each instant (%). Empty cells: the run had no such signal."
+                .into(),
+            df: carbon::carbon_table(&carbon)?,
         },
         Table {
             id: "power".into(),

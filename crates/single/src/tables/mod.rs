@@ -3,6 +3,7 @@
 //! ([`points`]), created by the engine's migrations. The Grid's points
 //! store their runs here too.
 
+pub mod carbon;
 pub mod points;
 pub mod run;
 

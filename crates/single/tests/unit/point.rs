@@ -20,6 +20,7 @@ fn point() -> SinglePoint {
         batsim: None,
         energy: None,
         energy_policy: Default::default(),
+        signals: None,
     }
 }
 

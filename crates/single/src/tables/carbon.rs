@@ -1,0 +1,127 @@
+//! The tables of a run's energy by the hour: `run_carbon` (per run and
+//! cluster) and `job_carbon` (per job), written only for a point with both
+//! `[signals]` and `[energy]` ([`crate::cluster::carbon`] says how each
+//! figure is integrated).
+//!
+//! Contract: the group [`CARBON`] brings its own `CREATE TABLE IF NOT
+//! EXISTS` script (no migration: a store without these tables simply has no
+//! such run), keyed by `run_id` like the run tables it sits beside.
+
+use crate::cluster::carbon::{JobCarbon, RunCarbon};
+use slasim_core::store::columns::{Described, Rows, Table, column};
+use slasim_core::store::tables::groups::{PointTables, all};
+
+/// A run's energy, emissions and cost.
+#[derive(Debug, Clone, Copy)]
+pub struct RunCarbonRow<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// The cluster (0 in a single-cluster run).
+    pub cluster: u32,
+    /// Its figures.
+    pub carbon: &'a RunCarbon,
+}
+
+/// The row type of `run_carbon`.
+pub enum RunCarbons {}
+
+impl Rows for RunCarbons {
+    type Row<'a> = RunCarbonRow<'a>;
+    type Summary = ();
+}
+
+/// Energy, emissions, cost and renewable share per run and cluster.
+pub static RUN_CARBON: Table<RunCarbons> = Table::new(
+    "run_carbon",
+    11,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("cluster", Int, |r| r.cluster),
+        column!("region", Text, |r| r.carbon.region.as_deref()),
+        column!("kwh", Real, |r| r.carbon.kwh),
+        column!("kg_co2", Real, |r| r.carbon.kg_co2),
+        column!("cost", Real, |r| r.carbon.cost),
+        column!("currency", Text, |r| r.carbon.currency.as_deref()),
+        column!("renewable_kwh", Real, |r| r.carbon.renewable_kwh),
+        column!("renewable_share", Real, |r| r.carbon.renewable_share),
+        column!("shared_kwh", Real, |r| r.carbon.shared_kwh),
+    ],
+);
+
+/// A job's energy, emissions and cost.
+#[derive(Debug, Clone, Copy)]
+pub struct JobCarbonRow<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// The job's figures.
+    pub job: &'a JobCarbon,
+}
+
+/// The row type of `job_carbon`.
+pub enum JobCarbons {}
+
+impl Rows for JobCarbons {
+    type Row<'a> = JobCarbonRow<'a>;
+    type Summary = ();
+}
+
+/// Energy, emissions and cost per job that ran.
+pub static JOB_CARBON: Table<JobCarbons> = Table::new(
+    "job_carbon",
+    11,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("job", Int, |r| r.job.job),
+        column!("joules", Real, |r| r.job.joules),
+        column!("kg_co2", Real, |r| r.job.kg_co2),
+        column!("cost", Real, |r| r.job.cost),
+    ],
+);
+
+/// This module's tables.
+pub fn described() -> Vec<&'static dyn Described> {
+    vec![&RUN_CARBON, &JOB_CARBON]
+}
+
+/// The energy-by-the-hour tables, a group of their own beside the runs'.
+pub static CARBON: PointTables = PointTables {
+    key_table: "run_carbon",
+    key: "run_id",
+    tables: &[all("run_carbon"), all("job_carbon")],
+    schema: "
+CREATE TABLE IF NOT EXISTS run_carbon (
+    run_id          INTEGER NOT NULL REFERENCES runs(run_id),
+    cluster         INTEGER NOT NULL,  -- 0 in a single-cluster run
+    region          TEXT,              -- [signals] region, NULL for files given by path
+    kwh             REAL    NOT NULL,  -- over the energy meter's window
+    kg_co2          REAL,              -- ∫ watts × carbon intensity; NULL without a carbon signal
+    cost            REAL,              -- ∫ watts × price; NULL without a price signal
+    currency        TEXT,              -- the price's currency
+    renewable_kwh   REAL,              -- ∫ min(renewable supply, draw); NULL without a renewable signal
+    renewable_share REAL,              -- renewable_kwh / kwh
+    shared_kwh      REAL    NOT NULL,  -- energy no job drew itself, shared among the jobs
+    PRIMARY KEY (run_id, cluster)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS job_carbon (
+    run_id  INTEGER NOT NULL REFERENCES runs(run_id),
+    job     INTEGER NOT NULL,
+    joules  REAL    NOT NULL,  -- its nodes' busy watts over its run, plus its share of shared_kwh
+    kg_co2  REAL,
+    cost    REAL,
+    PRIMARY KEY (run_id, job)
+) WITHOUT ROWID;
+",
+    described,
+    docs: &[
+        (
+            "run_carbon",
+            "Per run and cluster with `[signals]` and `[energy]`: kWh, kgCO2eq and cost integrated over the aligned grid signals, renewable kWh used (supply capped at the draw) and its share, and the kWh shared among the jobs.",
+        ),
+        (
+            "job_carbon",
+            "Per job that ran, with `[signals]` and `[energy]`: joules (its nodes' busy watts over its run plus its node-second share of the energy no job drew itself), kgCO2eq and cost.",
+        ),
+    ],
+    jobs: None,
+    provenance: None,
+};
