@@ -176,7 +176,7 @@ impl SignalsConfig {
                         "[signals] region {region}, year {year}: no shipped price file ({} or {} under {}); give `price = \"FILE\"`",
                         names[0],
                         names[1],
-                        signal::signal_dir().display()
+                        signal::signal_dirs().iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
                     )
                 })?);
             }
@@ -249,18 +249,9 @@ impl SignalsConfig {
     }
 }
 
-/// A shipped file under the signals directory.
+/// A shipped file under the signals directories ([`signal::resolve_signal`]).
 fn shipped(name: &str) -> anyhow::Result<PathBuf> {
-    let path = signal::signal_dir().join(name);
-    if path.exists() {
-        Ok(path)
-    } else {
-        Err(anyhow!(
-            "no shipped file {} (set {} to the directory holding carbon_intensity/ and prices/)",
-            path.display(),
-            signal::SIGNAL_DIR_ENV
-        ))
-    }
+    signal::resolve_signal(std::path::Path::new(name)).map_err(|e| anyhow!(e))
 }
 
 /// The signals of a `[signals]` section, read.
