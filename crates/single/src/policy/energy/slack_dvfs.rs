@@ -51,14 +51,12 @@ impl EnergyPolicy for SlackDvfs {
         }
         let now = c.now();
         c.running_jobs(&mut self.jobs);
-        for k in 0..self.jobs.len() {
-            let id = self.jobs[k];
+        for &id in &self.jobs {
             let Some(run) = c.running(id).filter(|r| r.start == now) else { continue };
             let bound = c.job(id).deadline.min(run.kill_at);
             let pstate = slack_pstate(model.pstates.as_slice(), now, run.estimated_left, bound);
             c.job_nodes(id, &mut self.nodes);
-            for i in 0..self.nodes.len() {
-                let node = self.nodes[i];
+            for &node in &self.nodes {
                 if c.pstate(node) != pstate {
                     // Under a cap a refused change leaves the node as it was.
                     let _ = c.set_pstate(node, pstate);
