@@ -328,13 +328,14 @@ fn power_decisions_without_a_power_model_are_refused() {
     assert_eq!(
         e,
         "external scheduler, at t = 0: decision SET_RESOURCE_STATE of resources 0-3 to state 3: the cluster has no \
-         power model: add [energy] with [energy.sleep]"
+         power model: add [energy] with [energy.sleep] or [[energy.pstates]]"
     );
     let query = json!({"timestamp": 0.0, "type": "QUERY", "data": {"requests": {"consumed_energy": {}}}});
     let e = misbehaving(10.0, after_begin(move |_| Some(reply(0.0, vec![query.clone()]))));
     assert!(
         e.ends_with(
-            "decision QUERY of consumed_energy: the cluster has no power model: add [energy] with [energy.sleep]"
+            "decision QUERY of consumed_energy: the cluster has no power model: add [energy] with [energy.sleep] or \
+             [[energy.pstates]]"
         ),
         "{e}"
     );
@@ -760,4 +761,54 @@ fn machine_failures_are_batsim_machine_events_and_down_machines_are_refused() {
     let at5: Vec<&Value> = requests.iter().filter(|r| r["now"] == 5.0).collect();
     assert_eq!(at5.len(), 1);
     assert_eq!(at5[0]["events"][0]["data"], json!({"type": "event_machine_unavailable", "resources": "3"}));
+}
+
+/// DVFS on 2 nodes: pstate 0 at speed 1 (100 W idle, 200 W busy), pstate 1
+/// at 0.5 (60 W, 80 W), no sleep state. Job 0 (work 100, 1 node) runs on
+/// node 0 from 0; at job 1's submission (t = 40, work 10) the scheduler puts
+/// node 0 in pstate 1 and runs job 1 on node 1. Job 0 did 40 of its work by
+/// 40; the 60 left at 0.5 take 120 s: it completes at 160.
+/// Energy over [0, 160): node 0 busy 40 s × 200 W + 120 s × 80 W = 17,600 J;
+/// node 1 idle 150 s × 100 W + busy 10 s × 200 W = 17,000 J; 34,600 J.
+#[test]
+fn a_pstate_set_under_a_running_job_slows_it_and_keeps_its_work() {
+    use slasim::single::cluster::energy::{EnergyConfig, Pstate, Pstates};
+    let scheduler = TestScheduler::start(Box::new(|r| {
+        let now = r["now"].as_f64().unwrap();
+        let mut out = Vec::new();
+        for e in r["events"].as_array().unwrap() {
+            match (e["type"].as_str().unwrap(), e["data"]["job_id"].as_str()) {
+                ("JOB_SUBMITTED", Some("w0!0")) => out.push(execute(now, "w0!0", "0")),
+                ("JOB_SUBMITTED", Some("w0!1")) => {
+                    out.push(set_state(now, "0", "1"));
+                    out.push(execute(now, "w0!1", "1"));
+                }
+                _ => {}
+            }
+        }
+        Some(reply(now, out))
+    }));
+    let config = BatsimConfig { endpoint: Some(scheduler.endpoint.clone()), timeout: 10.0, ..BatsimConfig::default() };
+    let strategy = slasim::single::policy::build("batsim", &settings(Some(config)), 2).unwrap();
+    let jobs = vec![Job::without_sla(0, 0, 1, 1000, 100), Job::without_sla(1, 40, 1, 1000, 10)];
+    let pstates =
+        Pstates::new(&[Pstate::nominal(100.0, 200.0), Pstate { speed: 0.5, idle_watts: 60.0, busy_watts: 80.0 }])
+            .unwrap();
+    let model = EnergyConfig { pstates, ..EnergyConfig::watts(100.0, 200.0, 0.0) };
+    let s =
+        simulate(Scenario { energy: Some(model), ..Scenario::new(2, jobs, FailureStream::none(2), strategy) }).unwrap();
+    let requests = scheduler.requests();
+    let props = &requests[0]["events"][0]["data"]["compute_resources"][0]["properties"];
+    assert_eq!(props, &json!({"wattage_per_state": "100.0:200.0, 60.0:80.0"}));
+    let changed: Vec<(f64, &Value)> = requests
+        .iter()
+        .flat_map(|r| r["events"].as_array().unwrap().iter().map(move |e| (r["now"].as_f64().unwrap(), e)))
+        .filter(|(_, e)| e["type"] == "RESOURCE_STATE_CHANGED")
+        .map(|(t, e)| (t, &e["data"]))
+        .collect();
+    assert_eq!(changed, [(40.0, &json!({"resources": "0", "state": "1"}))]);
+    let r = &s.cluster.records;
+    assert_eq!((r[0].actual_start, r[0].actual_end), (Some(0), Some(160)));
+    assert_eq!((r[1].actual_start, r[1].actual_end), (Some(40), Some(50)));
+    assert_eq!(s.energy.unwrap().joules, 34_600.0);
 }

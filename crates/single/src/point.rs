@@ -183,6 +183,14 @@ impl SinglePoint {
             )
             .into());
         }
+        if policy.uses_pstates && energy.pstates.len() < 2 {
+            return Err(slasim_core::setting::InvalidSetting::new(
+                "energy_policy.name",
+                policy.name,
+                "this policy sets computing pstates: give the nodes at least two ([[energy.pstates]])",
+            )
+            .into());
+        }
         if self.strategy.reads.scheduler {
             anyhow::bail!(
                 "strategy {}: its external scheduler switches the nodes itself (Batsim's SET_RESOURCE_STATE); \

@@ -15,6 +15,10 @@
 //! - It integrates from `start` (a run's first submission) and reports the
 //!   integral up to the last job end it was told of ([`NodeStates::job_ended`]):
 //!   the run's makespan window, the window of its utilisation.
+//! - DVFS: with computing pstates ([`EnergyConfig::pstates`]), idle and
+//!   busy nodes draw their pstate's watts ([`NodeStates::busy_at`],
+//!   [`NodeStates::idle_at`]); without them the sums are the ones above,
+//!   bit for bit.
 //! - A meter is a model added to a bench and connected to a cluster's
 //!   `node_states` output; a cluster whose output is unconnected sends
 //!   nothing, so a run without a meter costs nothing more.
@@ -52,9 +56,132 @@ pub struct EnergyConfig {
     pub cap_watts: Option<f64>,
     /// Batsim: how many computing pstates the platform lists before its
     /// sleep pstate (all draw the idle and busy watts). pybatsim's
-    /// `fcfsSchedSleep` expects 3 (sleep is pstate 3).
+    /// `fcfsSchedSleep` expects 3 (sleep is pstate 3). With
+    /// [`EnergyConfig::pstates`], 1 (unset) or their number.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub compute_pstates: u32,
+    /// DVFS: the computing pstates, each with its speed and watts
+    /// (`[[energy.pstates]]`); pstate 0 is nominal. Empty: one pstate, the
+    /// watts above, at full speed.
+    #[serde(default, skip_serializing_if = "Pstates::is_empty")]
+    pub pstates: Pstates,
+}
+
+/// The most computing pstates a node may have.
+pub const MAX_PSTATES: usize = 16;
+
+/// A computing pstate (`[[energy.pstates]]`), as Batsim's platforms give
+/// them: a speed and the watts of an idle and of a busy node.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pstate {
+    /// Speed relative to pstate 0 (1.0): a job of work W runs W / speed seconds.
+    pub speed: f64,
+    /// Watts of an idle node in this pstate.
+    pub idle_watts: f64,
+    /// Watts of a busy node in this pstate.
+    pub busy_watts: f64,
+}
+
+impl Pstate {
+    /// The nominal pstate with these watts.
+    pub const fn nominal(idle_watts: f64, busy_watts: f64) -> Pstate {
+        Pstate { speed: 1.0, idle_watts, busy_watts }
+    }
+}
+
+/// A node's computing pstates, in a fixed array so that [`EnergyConfig`]
+/// stays `Copy`. Written as a list; empty when no DVFS is modelled.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Pstates {
+    len: u8,
+    states: [Pstate; MAX_PSTATES],
+}
+
+impl Pstates {
+    /// No pstates: DVFS is not modelled.
+    pub const NONE: Pstates = Pstates { len: 0, states: [Pstate::nominal(0.0, 0.0); MAX_PSTATES] };
+
+    /// `list`, if it has at most [`MAX_PSTATES`] pstates, each of a speed
+    /// above 0 and watts of 0 or more, and pstate 0 runs at speed 1 (the
+    /// error names the pstate and the field).
+    pub fn new(list: &[Pstate]) -> Result<Pstates, String> {
+        if list.len() > MAX_PSTATES {
+            return Err(format!("energy.pstates: {} pstates, at most {MAX_PSTATES} are modelled", list.len()));
+        }
+        for (k, p) in list.iter().enumerate() {
+            if !p.speed.is_finite() || p.speed <= 0.0 {
+                return Err(format!(
+                    "energy.pstates: pstate {k}'s `speed` = {}: must be a finite number above 0",
+                    p.speed
+                ));
+            }
+            for (name, w) in [("idle_watts", p.idle_watts), ("busy_watts", p.busy_watts)] {
+                if !w.is_finite() || w < 0.0 {
+                    return Err(format!(
+                        "energy.pstates: pstate {k}'s `{name}` = {w}: must be a finite number of watts, 0 or more"
+                    ));
+                }
+            }
+        }
+        if let Some(p0) = list.first()
+            && p0.speed != 1.0
+        {
+            return Err(format!(
+                "energy.pstates: pstate 0's `speed` = {}: speeds are relative to pstate 0, whose speed is 1.0",
+                p0.speed
+            ));
+        }
+        let mut p = Pstates::NONE;
+        p.states[..list.len()].copy_from_slice(list);
+        p.len = list.len() as u8;
+        Ok(p)
+    }
+
+    /// The pstates, pstate 0 first.
+    pub fn as_slice(&self) -> &[Pstate] {
+        &self.states[..usize::from(self.len)]
+    }
+
+    /// No pstate given.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Pstate `k`'s speed (1 for a pstate not listed: no DVFS).
+    pub fn speed(&self, k: usize) -> f64 {
+        self.as_slice().get(k).map_or(1.0, |p| p.speed)
+    }
+}
+
+impl Default for Pstates {
+    fn default() -> Pstates {
+        Pstates::NONE
+    }
+}
+
+impl std::fmt::Debug for Pstates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Serialize for Pstates {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Pstates {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Pstates, D::Error> {
+        let list = Vec::<Pstate>::deserialize(deserializer)?;
+        Pstates::new(&list).map_err(serde::de::Error::custom)
+    }
 }
 
 fn one() -> u32 {
@@ -100,7 +227,15 @@ fn spread(joules: f64, seconds: Time) -> f64 {
 impl EnergyConfig {
     /// A meter only: the three wattages, no sleep state, cap or policy.
     pub const fn watts(idle_watts: f64, busy_watts: f64, down_watts: f64) -> EnergyConfig {
-        EnergyConfig { idle_watts, busy_watts, down_watts, sleep: None, cap_watts: None, compute_pstates: 1 }
+        EnergyConfig {
+            idle_watts,
+            busy_watts,
+            down_watts,
+            sleep: None,
+            cap_watts: None,
+            compute_pstates: 1,
+            pstates: Pstates::NONE,
+        }
     }
 
     /// A node's watts in each state, in [`MeteredState::ALL`]'s order.
@@ -119,7 +254,19 @@ impl EnergyConfig {
     /// True when nodes have power states or the cluster a cap: the cluster
     /// tracks each node's power state.
     pub fn has_power_states(&self) -> bool {
-        self.sleep.is_some() || self.cap_watts.is_some()
+        self.sleep.is_some() || self.cap_watts.is_some() || !self.pstates.is_empty()
+    }
+
+    /// How many computing pstates a Batsim scheduler is told of: the
+    /// pstates given, else `compute_pstates`.
+    pub fn computing_pstates(&self) -> u32 {
+        if self.pstates.is_empty() { self.compute_pstates } else { self.pstates.len() as u32 }
+    }
+
+    /// Watts of an idle and of a busy node in computing pstate `k` (the
+    /// nominal watts without pstates).
+    pub fn pstate_watts(&self, k: usize) -> (f64, f64) {
+        self.pstates.as_slice().get(k).map_or((self.idle_watts, self.busy_watts), |p| (p.idle_watts, p.busy_watts))
     }
 
     /// Every wattage and duration finite and not negative; a sleep state
@@ -199,6 +346,27 @@ impl EnergyConfig {
                 ));
             }
         }
+        if let Some(p0) = self.pstates.as_slice().first() {
+            for (name, nominal, given) in [
+                ("energy.idle_watts", self.idle_watts, p0.idle_watts),
+                ("energy.busy_watts", self.busy_watts, p0.busy_watts),
+            ] {
+                if nominal != given {
+                    return Err(InvalidSetting::new(
+                        name,
+                        nominal,
+                        "pstate 0 is nominal: its watts ([[energy.pstates]]'s first entry) must be these",
+                    ));
+                }
+            }
+            if self.compute_pstates != 1 && self.compute_pstates as usize != self.pstates.len() {
+                return Err(InvalidSetting::new(
+                    "energy.compute_pstates",
+                    self.compute_pstates,
+                    "with [[energy.pstates]], leave it out or give their number",
+                ));
+            }
+        }
         if self.compute_pstates == 0 {
             return Err(InvalidSetting::new(
                 "energy.compute_pstates",
@@ -229,6 +397,10 @@ pub struct NodeStates {
     pub switches_on: u32,
     /// The change ended a job's execution.
     pub job_ended: bool,
+    /// DVFS: busy nodes in each computing pstate but 0 (index 0 unused).
+    pub busy_at: [u32; MAX_PSTATES],
+    /// DVFS: idle nodes in each computing pstate but 0 (index 0 unused).
+    pub idle_at: [u32; MAX_PSTATES],
 }
 
 impl NodeStates {
@@ -244,7 +416,23 @@ impl NodeStates {
 
     /// Watts the cluster draws in these states.
     pub fn watts(&self, w: &EnergyConfig, capacity: u32) -> f64 {
-        self.per_state(capacity).iter().zip(w.state_watts()).map(|(&n, watts)| f64::from(n) * watts).sum()
+        self.per_state_watts(w, capacity).iter().sum()
+    }
+
+    /// Watts the cluster draws in each state, in [`MeteredState::ALL`]'s
+    /// order: idle and busy nodes at their pstate's watts.
+    pub fn per_state_watts(&self, w: &EnergyConfig, capacity: u32) -> [f64; 6] {
+        let mut out = [0.0; 6];
+        for (k, (n, watts)) in self.per_state(capacity).into_iter().zip(w.state_watts()).enumerate() {
+            out[k] = f64::from(n) * watts;
+        }
+        // Only with pstates: the sums above stay bit for bit without them.
+        for (k, p) in w.pstates.as_slice().iter().enumerate().skip(1) {
+            let (idle, busy) = (f64::from(self.idle_at[k]), f64::from(self.busy_at[k]));
+            out[0] += idle * (p.idle_watts - w.idle_watts);
+            out[1] += busy * (p.busy_watts - w.busy_watts);
+        }
+        out
     }
 }
 
@@ -340,11 +528,20 @@ impl EnergyMeter {
         if to > from {
             let seconds = (to - from) as f64;
             let per_state = self.state.per_state(self.capacity).into_iter().zip(self.watts.state_watts());
-            for (k, (nodes, watts)) in per_state.into_iter().enumerate() {
-                let node_seconds = f64::from(nodes) * seconds;
-                self.total.states[k].0 += node_seconds;
-                self.total.states[k].1 += node_seconds * watts;
-                self.total.joules += node_seconds * watts;
+            if self.watts.pstates.is_empty() {
+                for (k, (nodes, watts)) in per_state.into_iter().enumerate() {
+                    let node_seconds = f64::from(nodes) * seconds;
+                    self.total.states[k].0 += node_seconds;
+                    self.total.states[k].1 += node_seconds * watts;
+                    self.total.joules += node_seconds * watts;
+                }
+            } else {
+                let drawn = self.state.per_state_watts(&self.watts, self.capacity);
+                for (k, (nodes, _)) in per_state.into_iter().enumerate() {
+                    self.total.states[k].0 += f64::from(nodes) * seconds;
+                    self.total.states[k].1 += drawn[k] * seconds;
+                    self.total.joules += drawn[k] * seconds;
+                }
             }
             self.total.idle_node_seconds = self.total.states[0].0;
             self.total.busy_node_seconds = self.total.states[1].0;

@@ -217,6 +217,54 @@ struct Execution {
     overhead: Time,
     /// Checkpointed at its kill, waiting for the strategy to resume it.
     suspended: bool,
+    /// DVFS: the work of this execution (nominal seconds, restore included),
+    /// its kill time, its speed since `seg_start` and the work done before;
+    /// `scaled` once it ran at a speed other than 1.
+    work: Time,
+    kill_at: Time,
+    speed: f64,
+    seg_start: Time,
+    done: f64,
+    scaled: bool,
+}
+
+impl Execution {
+    /// Work done by `now` (nominal seconds).
+    fn work_done(&self, now: Time) -> f64 {
+        self.done + (now - self.seg_start) as f64 * self.speed
+    }
+
+    /// When work `left` ends at the current speed from `now`: rounded up
+    /// to the second, never past the kill time.
+    fn end_at(&self, now: Time, left: f64) -> Time {
+        let seconds = if self.speed == 1.0 { left.ceil() } else { (left / self.speed - 1e-9).ceil() };
+        (now + seconds.max(0.0) as Time).min(self.kill_at.max(now))
+    }
+}
+
+/// A running job as a policy sees it ([`Cluster::running`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunningJob {
+    /// When this execution started.
+    pub start: Time,
+    /// When it is killed (its wall-time limit).
+    pub kill_at: Time,
+    /// Its speed (the slowest of its nodes' pstates).
+    pub speed: f64,
+    /// Work its estimate leaves (nominal seconds): what a planner knows.
+    pub estimated_left: f64,
+}
+
+/// A speed an execution ran at from `time` on (with DVFS and the
+/// execution list): the record work conservation is checked on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpeedRecord {
+    /// From when.
+    pub time: Time,
+    /// The job.
+    pub job: JobId,
+    /// Its speed from then on, until its next record or the execution's end.
+    pub speed: f64,
 }
 
 /// The mechanics of one cluster driven by `D`; strategies see it as a [`Cluster`].
@@ -263,6 +311,8 @@ pub struct ClusterCore<D: Drive> {
     /// caller; the node states before that event, for the meter (boxed:
     /// only an environment's cluster ever waits).
     awaiting_caller: Option<Box<NodeStates>>,
+    /// Speeds of executions (DVFS with the execution list).
+    speeds: Vec<SpeedRecord>,
 }
 
 impl<D: Drive> ClusterCore<D> {
@@ -297,6 +347,7 @@ impl<D: Drive> ClusterCore<D> {
             power: None,
             cap_refused: false,
             awaiting_caller: None,
+            speeds: Vec::new(),
         }
     }
 
@@ -398,6 +449,8 @@ impl<D: Drive> ClusterCore<D> {
             return false;
         }
         let ran = self.stop(id);
+        // With DVFS the work done, not the time, counts (to the second).
+        let ran = if e.scaled { (e.work_done(self.now) + 1e-6).floor() as Time } else { ran };
         let record = &mut self.records[id as usize];
         let job = &self.jobs[id as usize];
         let useful = (ran - e.overhead).max(0);
@@ -475,6 +528,7 @@ impl<D: Drive> ClusterCore<D> {
             executions,
             unresolved,
             power_events: self.power.as_mut().map(NodePower::take_log).unwrap_or_default(),
+            speeds: std::mem::take(&mut self.speeds),
             report,
         }
     }
@@ -591,8 +645,25 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         e.first_node = first_node;
         e.nodes = nodes.len() as u32;
         e.overhead = overhead;
+        e.work = work;
+        e.kill_at = kill_at;
+        e.seg_start = self.now;
+        e.done = 0.0;
+        e.speed = 1.0;
+        e.scaled = false;
         let run = e.run;
-        let end = (self.now + work).min(kill_at.max(self.now));
+        let speed = self.speed_of(id);
+        let end = if speed == 1.0 {
+            (self.now + work).min(kill_at.max(self.now))
+        } else {
+            let e = &mut self.executions[id as usize];
+            e.speed = speed;
+            e.scaled = true;
+            e.end_at(self.now, work as f64)
+        };
+        if self.power.as_ref().is_some_and(|p| !p.model().pstates.is_empty()) && self.keep_executions {
+            self.speeds.push(SpeedRecord { time: self.now, job: id, speed });
+        }
         self.schedule(end, instant::JOB_END, ClusterMsg::JobEnd { job: id, run });
         true
     }
@@ -655,6 +726,53 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         Ok(())
     }
 
+    fn pstate(&self, node: NodeId) -> u32 {
+        self.power.as_ref().filter(|_| node < self.capacity).map_or(0, |p| p.pstate(node))
+    }
+
+    fn set_pstate(&mut self, node: NodeId, pstate: u32) -> Result<(), PowerRefusal> {
+        let p = self.power.as_mut().ok_or(PowerRefusal::NoSuchPstate(pstate))?;
+        if node >= self.capacity {
+            return Err(PowerRefusal::NoSuchNode);
+        }
+        p.set_pstate(node, pstate)?;
+        if let Some(job) = self.running_on[node as usize] {
+            self.respeed(job);
+        }
+        Ok(())
+    }
+
+    fn running_jobs(&self, out: &mut Vec<JobId>) {
+        out.clear();
+        // Each job once: at its first node in its execution's list.
+        for (n, on) in self.running_on.iter().enumerate() {
+            if let Some(job) = *on
+                && self.arena[self.executions[job as usize].first_node as usize] == n as NodeId
+            {
+                out.push(job);
+            }
+        }
+    }
+
+    fn job_nodes(&self, id: JobId, out: &mut Vec<NodeId>) {
+        out.clear();
+        if let Some(e) = self.executions.get(id as usize).filter(|e| e.running) {
+            out.extend_from_slice(&self.arena[e.first_node as usize..(e.first_node + e.nodes) as usize]);
+        }
+    }
+
+    fn running(&self, id: JobId) -> Option<RunningJob> {
+        let e = self.executions.get(id as usize).filter(|e| e.running)?;
+        let (job, saved) = (&self.jobs[id as usize], self.records[id as usize].saved);
+        let estimated = (job.estimate - saved).max(0) + e.overhead;
+        Some(RunningJob {
+            start: e.start,
+            kill_at: e.kill_at,
+            speed: e.speed,
+            estimated_left: (estimated as f64 - e.work_done(self.now)).max(0.0),
+        })
+    }
+
     fn switch_on(&mut self, node: NodeId) -> Result<(), PowerRefusal> {
         if self.power_state(node) == PowerState::SwitchingOff && self.up.get(node as usize) == Some(&true) {
             if let Some(p) = &mut self.power {
@@ -675,6 +793,39 @@ impl<D: Drive> Cluster for ClusterCore<D> {
 }
 
 impl<D: Drive> ClusterCore<D> {
+    /// The speed of running job `id`: the slowest pstate among its nodes
+    /// (a parallel job advances at its slowest node's pace).
+    fn speed_of(&self, id: JobId) -> f64 {
+        let Some(p) = self.power.as_ref().filter(|p| !p.model().pstates.is_empty()) else { return 1.0 };
+        let e = &self.executions[id as usize];
+        let (first, count) = (e.first_node as usize, e.nodes as usize);
+        let pstates = &p.model().pstates;
+        self.arena[first..first + count].iter().map(|&n| pstates.speed(p.pstate(n) as usize)).fold(f64::MAX, f64::min)
+    }
+
+    /// Running job `id`'s speed may have changed: the work left is kept and
+    /// its end moved (the old end event becomes stale).
+    fn respeed(&mut self, id: JobId) {
+        let speed = self.speed_of(id);
+        let now = self.now;
+        let e = &mut self.executions[id as usize];
+        if !e.running || speed == e.speed {
+            return;
+        }
+        e.done = e.work_done(now);
+        e.seg_start = now;
+        e.speed = speed;
+        e.scaled = true;
+        // A new run number makes the pending end stale.
+        e.run += 1;
+        let (run, left) = (e.run, (e.work as f64 - e.done).max(0.0));
+        let end = e.end_at(now, left);
+        if self.keep_executions {
+            self.speeds.push(SpeedRecord { time: now, job: id, speed });
+        }
+        self.schedule(end, instant::JOB_END, ClusterMsg::JobEnd { job: id, run });
+    }
+
     /// After power was freed: a start the cap refused is tried again now.
     fn retry_after_cap(&mut self) {
         if std::mem::take(&mut self.cap_refused) {
@@ -744,6 +895,8 @@ pub struct ClusterResult<R: Send + 'static = ()> {
     pub unresolved: u32,
     /// Power transitions as applied (with a power model and the execution list).
     pub power_events: Vec<PowerEventRecord>,
+    /// Executions' speeds (with pstates and the execution list).
+    pub speeds: Vec<SpeedRecord>,
     /// The report of what drove it ([`Drive::report`]).
     pub report: R,
 }
@@ -751,8 +904,8 @@ pub struct ClusterResult<R: Send + 'static = ()> {
 impl<R: Send + 'static> ClusterResult<R> {
     /// The result without the report, and the report.
     pub fn split(self) -> (ClusterResult, R) {
-        let ClusterResult { records, node_events, executions, unresolved, power_events, report } = self;
-        (ClusterResult { records, node_events, executions, unresolved, power_events, report: () }, report)
+        let ClusterResult { records, node_events, executions, unresolved, power_events, speeds, report } = self;
+        (ClusterResult { records, node_events, executions, unresolved, power_events, speeds, report: () }, report)
     }
 }
 

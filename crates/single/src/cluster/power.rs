@@ -23,6 +23,10 @@
 //!   (never above the committed) never exceeds it.
 //! - Committed watts are counted in whole milliwatts, rounded up: exact
 //!   sums, no drift over a long log.
+//! - DVFS: each node is in a computing pstate (0 at first), kept across
+//!   jobs, sleeps and failures as Batsim keeps a host's pstate; an idle or
+//!   busy node draws (and commits) its pstate's watts. A pstate change that
+//!   would raise the committed total above the cap is refused.
 
 use crate::cluster::energy::{EnergyConfig, NodeStates, SleepState};
 use slasim_core::units::{NodeId, Time};
@@ -73,6 +77,9 @@ pub enum PowerRefusal {
     /// The switch would raise the committed power above the cap.
     #[error("the power cap has no room for it")]
     Cap,
+    /// The platform has no such computing pstate.
+    #[error("the platform has no computing pstate {0}")]
+    NoSuchPstate(u32),
 }
 
 /// A power transition as applied, for pictures.
@@ -102,6 +109,9 @@ pub struct NodePower {
     generation: Vec<u32>,
     /// When each node last became idle.
     idle_since: Vec<Time>,
+    /// Each node's computing pstate and what it is doing (DVFS counts).
+    pstate: Vec<u8>,
+    activity: Vec<Activity>,
     /// Committed milliwatts per node, and their sum.
     committed: Vec<i64>,
     total: i64,
@@ -131,6 +141,8 @@ impl NodePower {
             then_on: vec![false; n],
             generation: vec![0; n],
             idle_since: vec![0; n],
+            pstate: vec![0; n],
+            activity: vec![Activity::Idle; n],
             committed: vec![idle; n],
             total: idle * i64::from(capacity),
             cap: model.cap_watts.map(milliwatts),
@@ -169,15 +181,21 @@ impl NodePower {
         self.log.take().unwrap_or_default()
     }
 
-    fn commitment(&self, activity: Activity, state: PowerState) -> i64 {
+    /// A node's computing pstate.
+    pub fn pstate(&self, node: NodeId) -> u32 {
+        u32::from(self.pstate[node as usize])
+    }
+
+    fn commitment(&self, pstate: usize, activity: Activity, state: PowerState) -> i64 {
         let m = &self.model;
         let sleep = self.sleep;
+        let (idle, busy) = m.pstate_watts(pstate);
         let off = sleep.map_or(0.0, |s| s.switch_off_watts().max(s.watts));
-        let on = sleep.map_or(0.0, |s| s.switch_on_watts().max(m.idle_watts));
+        let on = sleep.map_or(0.0, |s| s.switch_on_watts().max(idle));
         let watts = match (activity, state) {
-            (Activity::Down, _) => m.down_watts.max(sleep.map_or(m.idle_watts, |s| s.watts.min(m.idle_watts))),
-            (Activity::Busy, _) => m.busy_watts,
-            (Activity::Idle, PowerState::On) => m.idle_watts,
+            (Activity::Down, _) => m.down_watts.max(sleep.map_or(idle, |s| s.watts.min(idle))),
+            (Activity::Busy, _) => busy,
+            (Activity::Idle, PowerState::On) => idle,
             (Activity::Idle, PowerState::SwitchingOff) => off,
             (Activity::Idle, PowerState::Asleep) => sleep.map_or(m.idle_watts, |s| s.watts),
             (Activity::Idle, PowerState::SwitchingOn) => on,
@@ -193,14 +211,64 @@ impl NodePower {
     /// True if every node of `nodes` may move to (`activity`, `state`) under the cap.
     pub(crate) fn room_for(&self, nodes: &[NodeId], activity: Activity, state: PowerState) -> bool {
         let Some(cap) = self.cap else { return true };
-        let new = self.commitment(activity, state);
-        let delta: i64 = nodes.iter().map(|&n| new - self.committed[n as usize]).sum();
+        let delta: i64 = nodes
+            .iter()
+            .map(|&n| {
+                self.commitment(usize::from(self.pstate[n as usize]), activity, state) - self.committed[n as usize]
+            })
+            .sum();
         self.total + delta <= cap
+    }
+
+    /// The DVFS count `node` falls in (`None`: none, e.g. pstate 0 or asleep).
+    fn pstate_slot(&self, i: usize) -> Option<(bool, usize)> {
+        let k = usize::from(self.pstate[i]);
+        if k == 0 || self.state[i] != PowerState::On {
+            return None;
+        }
+        match self.activity[i] {
+            Activity::Idle => Some((false, k)),
+            Activity::Busy => Some((true, k)),
+            Activity::Down => None,
+        }
+    }
+
+    fn count_pstate(&mut self, i: usize, by: i32) {
+        if let Some((busy, k)) = self.pstate_slot(i) {
+            let slot = if busy { &mut self.counts.busy_at[k] } else { &mut self.counts.idle_at[k] };
+            *slot = slot.wrapping_add_signed(by);
+        }
+    }
+
+    /// Puts `node` in computing pstate `k` (whatever it is doing: a
+    /// sleeping node keeps it for when it is on).
+    pub(crate) fn set_pstate(&mut self, node: NodeId, k: u32) -> Result<(), PowerRefusal> {
+        let i = node as usize;
+        if i >= self.state.len() {
+            return Err(PowerRefusal::NoSuchNode);
+        }
+        if k as usize >= self.model.pstates.len().max(1) {
+            return Err(PowerRefusal::NoSuchPstate(k));
+        }
+        let new = self.commitment(k as usize, self.activity[i], self.state[i]);
+        if let Some(cap) = self.cap
+            && self.total + new - self.committed[i] > cap
+        {
+            return Err(PowerRefusal::Cap);
+        }
+        self.count_pstate(i, -1);
+        self.pstate[i] = k as u8;
+        self.count_pstate(i, 1);
+        self.total += new - self.committed[i];
+        self.committed[i] = new;
+        Ok(())
     }
 
     /// Records `node`'s new activity and state at `now`.
     pub(crate) fn set(&mut self, now: Time, node: NodeId, activity: Activity, state: PowerState) {
         let i = node as usize;
+        self.count_pstate(i, -1);
+        self.activity[i] = activity;
         let old = self.state[i];
         if old != state {
             self.count(old, -1);
@@ -210,10 +278,11 @@ impl NodePower {
                 log.push(PowerEventRecord { time: now, node, state });
             }
         }
+        self.count_pstate(i, 1);
         if activity == Activity::Idle && state == PowerState::On {
             self.idle_since[i] = now;
         }
-        let new = self.commitment(activity, state);
+        let new = self.commitment(usize::from(self.pstate[i]), activity, state);
         self.total += new - self.committed[i];
         self.committed[i] = new;
     }

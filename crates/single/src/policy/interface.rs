@@ -14,6 +14,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::RunningJob;
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::power::{PowerRefusal, PowerState};
 use crate::plan::profile::AvailabilityProfile;
@@ -202,6 +203,27 @@ pub trait Cluster {
     /// sleeps); the strategy hears [`Strategy::power_changed`] when it is on.
     fn switch_on(&mut self, _node: NodeId) -> Result<(), PowerRefusal> {
         Err(PowerRefusal::NoSleepState)
+    }
+    /// A node's computing pstate (DVFS; 0 without pstates).
+    fn pstate(&self, _node: NodeId) -> u32 {
+        0
+    }
+    /// Puts `node` in computing pstate `pstate`: a job running on it
+    /// continues at its new speed, its work left kept.
+    fn set_pstate(&mut self, _node: NodeId, pstate: u32) -> Result<(), PowerRefusal> {
+        Err(PowerRefusal::NoSuchPstate(pstate))
+    }
+    /// Fills `out` with the running jobs, each once.
+    fn running_jobs(&self, out: &mut Vec<JobId>) {
+        out.clear();
+    }
+    /// Job `id`'s running execution, if it runs.
+    fn running(&self, _id: JobId) -> Option<RunningJob> {
+        None
+    }
+    /// Fills `out` with the nodes job `id` runs on (none if it does not run).
+    fn job_nodes(&self, _id: JobId, out: &mut Vec<NodeId>) {
+        out.clear();
     }
 }
 

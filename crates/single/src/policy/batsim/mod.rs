@@ -47,10 +47,13 @@
 //!   policy is wrapped around it). The platform has `k =
 //!   [energy] compute_pstates` computing pstates `0..k` and the sleep pstate
 //!   `k` (with the virtual switching pstates `k+1`, `k+2`, never asked for).
-//!   SET_RESOURCE_STATE of a computing pstate switches a sleeping node on and
-//!   leaves an on node as it is (DVFS is not modelled: every computing pstate
-//!   draws the idle and busy watts and runs at full speed, a departure from
-//!   Batsim); the sleep pstate switches an idle on node off and leaves a
+//!   SET_RESOURCE_STATE of a computing pstate switches a sleeping node on;
+//!   with `[[energy.pstates]]` (then `k` is their number, and a platform
+//!   may have no sleep pstate) it also puts the node, busy or not, in that
+//!   pstate: a job running on it continues at the new speed with its work
+//!   left kept (DVFS). Without them every computing pstate draws the idle
+//!   and busy watts at full speed and an on node is left as it is (a
+//!   departure from Batsim); the sleep pstate switches an idle on node off and leaves a
 //!   sleeping one as it is. Refused, ending the point: any other pstate
 //!   ("state N is not a pstate of the platform"), a node that is busy (asked
 //!   to sleep), down, switching (Batsim refuses a change during a
@@ -556,22 +559,26 @@ impl Batsim {
     /// SET_RESOURCE_STATE of `resources` to pstate `state` at `now`.
     fn set_state(&mut self, c: &mut dyn Cluster, now: Time, resources: &IntervalSet, state: u64) -> Result<(), String> {
         let what = format!("decision SET_RESOURCE_STATE of resources {resources} to state {state}");
-        let Some(model) = c.power_model().copied().filter(|m| m.sleep.is_some()) else {
+        let Some(model) = c.power_model().copied().filter(|m| m.sleep.is_some() || !m.pstates.is_empty()) else {
             return Err(format!("{what}: {NO_POWER_MODEL}"));
         };
-        let k = model.compute_pstates;
-        if state > u64::from(k) {
+        let k = model.computing_pstates();
+        let top = if model.sleep.is_some() { k } else { k - 1 };
+        if state > u64::from(top) {
+            let sleep = if model.sleep.is_some() { format!(", {k} sleep") } else { String::new() };
             return Err(format!(
-                "{what}: state {state} is not a pstate of the platform (0-{} computing, {k} sleep)",
+                "{what}: state {state} is not a pstate of the platform (0-{} computing{sleep})",
                 k - 1
             ));
         }
+        let dvfs = !model.pstates.is_empty();
         let pstate = state as u32;
         let sleep = pstate == k;
         self.nodes.clear();
         resources.members(&mut self.nodes);
         // The whole request is checked before any node is switched.
         for &n in &self.nodes {
+            // A computing pstate may change under a running job (DVFS).
             let problem = self.machine_problem(n, sleep).or_else(|| match c.power_state(n) {
                 PowerState::On | PowerState::Asleep => None,
                 s => {
@@ -587,6 +594,15 @@ impl Batsim {
         let mut left = 0;
         let mut refused = None;
         for &n in &nodes {
+            // DVFS: a computing pstate sets the node's speed, busy or not
+            // (a sleeping node keeps it for when it is on).
+            if dvfs
+                && !sleep
+                && let Err(why) = c.set_pstate(n, pstate)
+            {
+                refused = Some(format!("{what}: the cluster refused to set resource {n}'s pstate: {why}"));
+                break;
+            }
             let switched = match (c.power_state(n), sleep) {
                 (PowerState::On, true) => c.switch_off(n),
                 (PowerState::Asleep, false) => c.switch_on(n),
@@ -637,7 +653,7 @@ impl Batsim {
 }
 
 /// Why a power decision is refused without a power model.
-const NO_POWER_MODEL: &str = "the cluster has no power model: add [energy] with [energy.sleep]";
+const NO_POWER_MODEL: &str = "the cluster has no power model: add [energy] with [energy.sleep] or [[energy.pstates]]";
 
 impl Strategy for Batsim {
     fn begin(&mut self, jobs: &[Job]) -> Result<(), SimError> {

@@ -21,7 +21,9 @@
 //!   `k`, the switching-off and switching-on virtual pstates `k+1`, `k+2`,
 //!   a transition's watts being its joules over its seconds), `wattage_off`
 //!   (the sleep watts) and `sleep_pstates` (`k:k+1:k+2`), `k` being
-//!   `[energy] compute_pstates`.
+//!   `[energy] compute_pstates`, or the number of `[[energy.pstates]]`,
+//!   each with its own watts (without a sleep state, only
+//!   `wattage_per_state`).
 //! - [`parse_reply`] checks the message frame: `now` and `events` present,
 //!   event timestamps non-decreasing, none before the request's `now` nor after
 //!   the reply's `now`.
@@ -187,9 +189,20 @@ pub fn event(now: Time, kind: &str, data: Value) -> Value {
 /// The properties Batsim gives a compute resource of an energy platform
 /// (see the module contract); empty without a sleep state.
 pub fn power_properties(power: Option<&EnergyConfig>) -> Value {
-    let Some((m, sleep)) = power.and_then(|m| m.sleep.map(|s| (m, s))) else { return json!({}) };
-    let k = m.compute_pstates;
-    let mut states: Vec<String> = (0..k).map(|_| format!("{:?}:{:?}", m.idle_watts, m.busy_watts)).collect();
+    let Some(m) = power else { return json!({}) };
+    let k = m.computing_pstates();
+    let mut states: Vec<String> = (0..k as usize)
+        .map(|i| {
+            let (idle, busy) = m.pstate_watts(i);
+            format!("{idle:?}:{busy:?}")
+        })
+        .collect();
+    let Some(sleep) = m.sleep else {
+        if m.pstates.is_empty() {
+            return json!({});
+        }
+        return json!({ "wattage_per_state": states.join(", ") });
+    };
     for w in [sleep.watts, sleep.switch_off_watts(), sleep.switch_on_watts()] {
         states.push(format!("{w:?}:{w:?}"));
     }

@@ -35,5 +35,6 @@ pub const IDLE_SHUTDOWN: EnergyPolicyInfo = EnergyPolicyInfo {
     switches_off: true,
     reads_idle_timeout: true,
     reads_plan: false,
+    uses_pstates: false,
     build,
 };

@@ -43,6 +43,7 @@ use slasim_core::units::{JobId, NodeId, Time};
 pub mod idle_shutdown;
 pub mod none;
 pub mod planned_wakeup;
+pub mod slack_dvfs;
 
 /// What a policy sees after each event.
 pub struct Moment<'a> {
@@ -71,6 +72,8 @@ pub struct EnergyPolicyInfo {
     pub reads_idle_timeout: bool,
     /// It reads the strategy's plan (only a strategy that plans every start has one).
     pub reads_plan: bool,
+    /// It sets computing pstates (the power model needs `[[energy.pstates]]`).
+    pub uses_pstates: bool,
     /// Builds it with the settings.
     pub build: fn(&EnergyPolicySettings) -> Box<dyn EnergyPolicy>,
 }
@@ -82,8 +85,10 @@ impl Named for EnergyPolicyInfo {
 }
 
 /// The energy policies a config can name, built-in ones first.
-pub static ENERGY_POLICIES: Registry<EnergyPolicyInfo> =
-    Registry::new("energy policy", &[none::NONE, idle_shutdown::IDLE_SHUTDOWN, planned_wakeup::PLANNED_WAKEUP]);
+pub static ENERGY_POLICIES: Registry<EnergyPolicyInfo> = Registry::new(
+    "energy policy",
+    &[none::NONE, idle_shutdown::IDLE_SHUTDOWN, planned_wakeup::PLANNED_WAKEUP, slack_dvfs::SLACK_DVFS],
+);
 
 /// A registered energy policy, resolved from its name; it serialises as its name.
 #[derive(Clone, Copy)]
@@ -364,6 +369,21 @@ impl Cluster for View<'_> {
     }
     fn switch_on(&mut self, node: NodeId) -> Result<(), crate::cluster::power::PowerRefusal> {
         self.cluster.switch_on(node)
+    }
+    fn pstate(&self, node: NodeId) -> u32 {
+        self.cluster.pstate(node)
+    }
+    fn set_pstate(&mut self, node: NodeId, pstate: u32) -> Result<(), crate::cluster::power::PowerRefusal> {
+        self.cluster.set_pstate(node, pstate)
+    }
+    fn running_jobs(&self, out: &mut Vec<JobId>) {
+        self.cluster.running_jobs(out);
+    }
+    fn running(&self, id: JobId) -> Option<crate::cluster::RunningJob> {
+        self.cluster.running(id)
+    }
+    fn job_nodes(&self, id: JobId, out: &mut Vec<NodeId>) {
+        self.cluster.job_nodes(id, out);
     }
 }
 

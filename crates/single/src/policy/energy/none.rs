@@ -22,5 +22,6 @@ pub const NONE: EnergyPolicyInfo = EnergyPolicyInfo {
     switches_off: false,
     reads_idle_timeout: false,
     reads_plan: false,
+    uses_pstates: false,
     build,
 };

@@ -95,5 +95,6 @@ pub const PLANNED_WAKEUP: EnergyPolicyInfo = EnergyPolicyInfo {
     switches_off: true,
     reads_idle_timeout: true,
     reads_plan: true,
+    uses_pstates: false,
     build,
 };

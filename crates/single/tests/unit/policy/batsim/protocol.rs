@@ -61,6 +61,20 @@ fn simulation_begins_gives_the_power_states_batsim_gives() {
     assert_eq!(props["sleep_pstates"], "3:4:5");
     assert_eq!(props["wattage_off"], "9.75");
     assert_eq!(simulation_begins(2, "w", &[1], None)["data"]["compute_resources"][0]["properties"], json!({}));
+    // DVFS: the configured pstates, each with its watts, before the sleep pstate.
+    use slasim_single::cluster::energy::{Pstate, Pstates};
+    model.compute_pstates = 1;
+    model.pstates =
+        Pstates::new(&[Pstate::nominal(95.0, 190.0), Pstate { speed: 0.5, idle_watts: 60.0, busy_watts: 80.0 }])
+            .unwrap();
+    let begins = simulation_begins(2, "w", &[1], Some(&model));
+    let props = &begins["data"]["compute_resources"][0]["properties"];
+    assert_eq!(props["wattage_per_state"], "95.0:190.0, 60.0:80.0, 9.75:9.75, 100.0:100.0, 120.0:120.0");
+    assert_eq!(props["sleep_pstates"], "2:3:4");
+    model.sleep = None;
+    let begins = simulation_begins(2, "w", &[1], Some(&model));
+    let props = &begins["data"]["compute_resources"][0]["properties"];
+    assert_eq!(props, &json!({"wattage_per_state": "95.0:190.0, 60.0:80.0"}));
 }
 
 #[test]
