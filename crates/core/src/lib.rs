@@ -20,6 +20,7 @@
 //! - [`cli`]: the `slasim` command line.
 
 pub mod cli;
+pub mod data_dirs;
 pub mod experiment;
 pub mod metrics;
 pub mod registry;

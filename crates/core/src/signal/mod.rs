@@ -53,28 +53,7 @@ pub use read::{Format, ReadOptions, parse, read};
 
 use crate::units::Time;
 
-/// Environment variable naming the signals directory.
-pub const SIGNAL_DIR_ENV: &str = "SLASIM_SIGNAL_DIR";
-
-/// The directory older setups keep their signals in, relative to the
-/// working directory; still read (never written) when [`SIGNAL_DIR_ENV`] is
-/// unset.
-pub const LEGACY_SIGNAL_DIR: &str = "../shared/data/signals";
-
-/// The directories a signal name is looked up in, in order:
-/// `$SLASIM_SIGNAL_DIR` alone when set; otherwise the per-user cache
-/// (`$XDG_CACHE_HOME/slasim/signals`, else `$HOME/.cache/slasim/signals`),
-/// where `slasim trace fetch` writes catalogued signals, then
-/// [`LEGACY_SIGNAL_DIR`].
-pub fn signal_dirs() -> Vec<PathBuf> {
-    if let Some(dir) = std::env::var_os(SIGNAL_DIR_ENV).filter(|d| !d.is_empty()) {
-        return vec![PathBuf::from(dir)];
-    }
-    let mut dirs: Vec<PathBuf> =
-        crate::trace::cache_dir().map(|cache| cache.join("slasim").join("signals")).into_iter().collect();
-    dirs.push(PathBuf::from(LEGACY_SIGNAL_DIR));
-    dirs
-}
+pub use crate::data_dirs::{LEGACY_SIGNAL_DIR, SIGNAL_DIR_ENV, signal_dirs};
 
 /// The signals directory where fetched signals go: the first of [`signal_dirs`].
 pub fn signal_dir() -> PathBuf {

@@ -63,7 +63,7 @@ pub struct Entry {
 pub enum Dataset {
     /// The traces directory ([`super::trace_dirs`]): job logs, failure logs, GPU traces.
     Traces,
-    /// The signals directory ([`crate::signal::signal_dirs`]): carbon intensity, grid mix, prices.
+    /// The signals directory ([`crate::data_dirs::signal_dirs`]): carbon intensity, grid mix, prices.
     Signals,
 }
 
@@ -73,7 +73,7 @@ impl Dataset {
     pub fn dirs(self) -> Vec<std::path::PathBuf> {
         match self {
             Dataset::Traces => super::trace_dirs(),
-            Dataset::Signals => crate::signal::signal_dirs(),
+            Dataset::Signals => crate::data_dirs::signal_dirs(),
         }
     }
 }

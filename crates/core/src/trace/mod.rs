@@ -43,15 +43,10 @@ pub fn trace_dirs() -> Vec<PathBuf> {
     if let Some(dir) = std::env::var_os(TRACE_DIR_ENV).filter(|d| !d.is_empty()) {
         return vec![PathBuf::from(dir)];
     }
-    let mut dirs: Vec<PathBuf> = cache_dir().map(|cache| cache.join("slasim").join("traces")).into_iter().collect();
+    let mut dirs: Vec<PathBuf> =
+        crate::data_dirs::cache_dir().map(|cache| cache.join("slasim").join("traces")).into_iter().collect();
     dirs.push(PathBuf::from(LEGACY_TRACE_DIR));
     dirs
-}
-
-/// `$XDG_CACHE_HOME`, else `$HOME/.cache` (unset or empty variables skipped).
-pub(crate) fn cache_dir() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    var("XDG_CACHE_HOME").or_else(|| var("HOME").map(|home| home.join(".cache")))
 }
 
 /// Where a catalogued entry's file is in the traces directories: the first

@@ -45,6 +45,7 @@ use std::sync::Arc;
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::power::{Activity, NodePower, PowerEventRecord, PowerRefusal, PowerState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
+use crate::policy::interface::RunningJob;
 use crate::policy::overbooking::CheckpointConfig;
 use crate::policy::{Booking, Cluster, RejectReason, Strategy};
 use crate::workload::failures::{NodeEvent, NodeEventKind};
@@ -240,19 +241,6 @@ impl Execution {
         let seconds = if self.speed == 1.0 { left.ceil() } else { (left / self.speed - 1e-9).ceil() };
         (now + seconds.max(0.0) as Time).min(self.kill_at.max(now))
     }
-}
-
-/// A running job as a policy sees it ([`Cluster::running`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RunningJob {
-    /// When this execution started.
-    pub start: Time,
-    /// When it is killed (its wall-time limit).
-    pub kill_at: Time,
-    /// Its speed (the slowest of its nodes' pstates).
-    pub speed: f64,
-    /// Work its estimate leaves (nominal seconds): what a planner knows.
-    pub estimated_left: f64,
 }
 
 /// A speed an execution ran at from `time` on (with DVFS and the

@@ -14,7 +14,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cluster::RunningJob;
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::power::{PowerRefusal, PowerState};
 use crate::plan::profile::AvailabilityProfile;
@@ -315,4 +314,17 @@ impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// A running job as a policy sees it ([`Cluster::running`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunningJob {
+    /// When this execution started.
+    pub start: Time,
+    /// When it is killed (its wall-time limit).
+    pub kill_at: Time,
+    /// Its speed (the slowest of its nodes' pstates).
+    pub speed: f64,
+    /// Work its estimate leaves (nominal seconds): what a planner knows.
+    pub estimated_left: f64,
 }

@@ -379,7 +379,7 @@ impl Cluster for View<'_> {
     fn running_jobs(&self, out: &mut Vec<JobId>) {
         self.cluster.running_jobs(out);
     }
-    fn running(&self, id: JobId) -> Option<crate::cluster::RunningJob> {
+    fn running(&self, id: JobId) -> Option<crate::policy::interface::RunningJob> {
         self.cluster.running(id)
     }
     fn job_nodes(&self, id: JobId, out: &mut Vec<NodeId>) {

@@ -53,6 +53,7 @@ fn job(id: u32, submit: Time, nodes: u32, work: Time, deadline: Time) -> Job {
 ///   slowed, runs [0, 200) at 80 W → 16,000 J (at 1.0: 100 s × 200 W = 20,000 J).
 /// - j1: work 50, deadline 260, starts at 200. At 0.5 it would end at 300 >
 ///   260: back to pstate 0, runs [200, 250) at 200 W → 10,000 J.
+///
 /// The window [0, 250) has no idle second: 250 busy node-seconds, 26,000 J.
 #[test]
 fn a_slowed_job_and_one_without_slack_by_hand() {
