@@ -125,8 +125,14 @@ fn kth_mirror(fault: Fault) -> Mirror {
 /// `slasim ARGS` with the traces directory `dir` and no mirror from the
 /// environment: (success, stdout, stderr).
 fn slasim_in(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    slasim_with(&[("SLASIM_TRACE_DIR", dir)], args)
+}
+
+/// `slasim ARGS` with the environment variables `env` and no mirror from
+/// the environment: (success, stdout, stderr).
+fn slasim_with(env: &[(&str, &Path)], args: &[&str]) -> (bool, String, String) {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_slasim"))
-        .env("SLASIM_TRACE_DIR", dir)
+        .envs(env.iter().copied())
         .env_remove("SLASIM_TRACE_MIRROR")
         .args(args)
         .output()
@@ -208,18 +214,7 @@ fn a_signal_is_fetched_into_the_signals_directory_and_found_by_name() {
     let mirror = Mirror::start(vec![(entry.path.to_string(), bytes)], Fault::None);
     let (signals, traces) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let run = |args: &[&str]| {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_slasim"))
-            .env("SLASIM_SIGNAL_DIR", signals.path())
-            .env("SLASIM_TRACE_DIR", traces.path())
-            .env_remove("SLASIM_TRACE_MIRROR")
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            output.status.success(),
-            String::from_utf8_lossy(&output.stdout).into_owned(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )
+        slasim_with(&[("SLASIM_SIGNAL_DIR", signals.path()), ("SLASIM_TRACE_DIR", traces.path())], args)
     };
     let (ok, _, stderr) = run(&["signal", "info", NAME]);
     assert!(!ok && stderr.contains(&format!("slasim trace fetch {NAME}")), "{stderr}");

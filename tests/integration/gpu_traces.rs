@@ -169,7 +169,7 @@ fn every_shipped_job_trace_runs_on_the_slurm_twin_and_easy() {
         let (_, kept) = count(trace);
         let (ok, info, err) = common::run(&["trace", "info", path]);
         assert!(ok, "{name}: {err}");
-        assert!(info.contains(&format!("jobs          {}", thousands(kept))), "{name}: {info}");
+        assert!(info.contains(&format!("jobs          {}", slasim::units::thousands(kept as usize))), "{name}: {info}");
 
         // The machine the twin runs on, as slurmctld would read it.
         let read = gpu::read_jobs(trace).unwrap();
@@ -246,77 +246,4 @@ fn every_shipped_job_trace_runs_on_the_slurm_twin_and_easy() {
             assert!(used <= size as i64, "{name}: {used} of {size} in use at {t} under EASY");
         }
     }
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// `--sla-terms qos-classes` prices the v2023 pods by class, as the "GPU-era
-/// traces" page's table says: deadlines o + 1.25·x (LS), none (BE),
-/// o + 2·x (Burstable, the default factor), o + 1.5·x (Guaranteed); the
-/// stored fees of a run where every job succeeds are Σ class fee · n·x.
-#[test]
-fn qos_classes_become_sla_terms() {
-    let pods = gpu_dir().join("alibaba/cluster-trace-gpu-v2023/openb_pod_list_default.csv.gz");
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("qos.sqlite");
-    let (ok, _, err) = common::run(&[
-        "run",
-        "--trace",
-        pods.to_str().unwrap(),
-        "--strategy",
-        "conservative-backfilling",
-        "--failures",
-        "none",
-        "--whole-log",
-        "--sla-terms",
-        "qos-classes",
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
-    let c = rusqlite::Connection::open(&db).unwrap();
-    let mut q = c.prepare("SELECT queue, occurrence, deadline, estimate, nodes FROM jobs").unwrap();
-    let jobs: Vec<(i64, i64, i64, i64, i64)> = q
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    let mut fees = 0.0;
-    let mut classes = [0; 4];
-    for (queue, o, d, x, n) in jobs {
-        let (factor, fee) = match queue {
-            1 => (Some(1.25), 2.0),
-            2 => (None, 0.5),
-            3 => (Some(2.0), 1.0),
-            4 => (Some(1.5), 1.5),
-            other => panic!("queue {other}"),
-        };
-        classes[(queue - 1) as usize] += 1;
-        match factor {
-            Some(f) => assert_eq!(d, o + (f * x as f64).round() as i64, "queue {queue}"),
-            None => assert!(d > 1 << 60, "a best-effort job has no deadline"),
-        }
-        fees += fee * (n * x) as f64 / 3600.0;
-    }
-    assert!(classes.iter().all(|&n| n > 0), "every class is present: {classes:?}");
-    let (successful, jobs, stored): (i64, i64, f64) = c
-        .query_row("SELECT successful, jobs, fees FROM points", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap();
-    assert_eq!(successful, jobs, "with exact estimates and no failures every job meets its deadline");
-    assert!((stored - fees).abs() < 1e-6 * fees, "stored fees {stored}, by hand {fees}");
-
-    // An unknown rule is refused with the valid names.
-    let (ok, _, err) = common::run(&["run", "--trace", pods.to_str().unwrap(), "--sla-terms", "platinum"]);
-    assert!(!ok);
-    assert!(err.contains("platinum") && err.contains("qos-classes"), "{err}");
 }
