@@ -72,6 +72,7 @@ fn ctc_battery(c: &mut Criterion) {
         energy: None,
         energy_policy: Default::default(),
         signals: None,
+        shifting: None,
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

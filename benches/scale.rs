@@ -41,6 +41,7 @@ fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
         energy: None,
         energy_policy: Default::default(),
         signals: None,
+        shifting: None,
     }
 }
 

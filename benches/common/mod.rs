@@ -38,6 +38,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         energy: None,
         energy_policy: Default::default(),
         signals: None,
+        shifting: None,
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("the trace loads");
     let prepared = point.prepared(&inputs).expect("prepared");

@@ -226,6 +226,7 @@ fn classic_modes_on_the_whole_kth_log() {
             energy: None,
             energy_policy: Default::default(),
             signals: None,
+            shifting: None,
         };
         let inputs = Inputs::load(&[Point::new(point.clone())]).unwrap();
         let prepared = point.prepared(&inputs).unwrap();

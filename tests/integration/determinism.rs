@@ -39,6 +39,7 @@ fn points() -> Vec<Point> {
                 energy: None,
                 energy_policy: Default::default(),
                 signals: None,
+                shifting: None,
             };
             // The classic modes model no failures.
             points.push(Point::new(point.resolve(!queueing).unwrap()));

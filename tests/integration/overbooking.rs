@@ -40,6 +40,7 @@ fn run_with(name: &str, capacity: u32, jobs: Vec<Job>, ratios: &[i64], config: O
         reservations: Default::default(),
         kill_at_estimate: true,
         batsim: None,
+        shifting: None,
     };
     let strategy = build(name, &settings, capacity).unwrap();
     let sim = simulate(Scenario::new(capacity, jobs, FailureStream::none(capacity), strategy)).unwrap();

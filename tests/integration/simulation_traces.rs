@@ -33,6 +33,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             energy: None,
             energy_policy: Default::default(),
             signals: None,
+            shifting: None,
         })
         .map(|p| Point::new(p.resolve(true).expect("valid settings")))
         .collect()

@@ -40,6 +40,8 @@ pub enum Stream {
     EpisodeStarts = 16,
     /// The battery an SLA admission episode runs, drawn from its reset seed.
     AdmissionBattery = 20,
+    /// A noisy forecast's relative error, one index per virtual hour.
+    ForecastNoise = 21,
 }
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele et al., 2014).

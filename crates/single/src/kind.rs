@@ -95,6 +95,9 @@ struct SingleConfig {
     /// Grid signals the energy is accounted against: none when absent.
     #[serde(default)]
     signals: Option<crate::cluster::carbon::SignalsConfig>,
+    /// When jobs run by a grid signal: not shifted when absent.
+    #[serde(default)]
+    shifting: Option<crate::policy::shifting::ShiftingConfig>,
     /// Placement policy.
     #[serde(default)]
     placement: Placement,
@@ -143,13 +146,17 @@ const AXES: &[Axis] = &[
     axis("region", "signals.region", "the shipped grid signals of a region, e.g. DE-LU (needs [energy])"),
     axis("signal_offset", "signals.offset", "seconds added to the run's instants on its grid signals"),
     axis("signal_scale", "signals.scale", "signal seconds per simulated second (> 0)"),
+    axis("shifting", "shifting.policy", "when jobs run by a grid signal (`slasim list shifting-policies`)"),
+    axis("forecast", "shifting.forecast", "what a shifting policy sees ahead (`slasim list forecasts`)"),
+    axis("forecast_noise", "shifting.noise", "the noise forecast's relative error (0.1 is 10 %)"),
+    axis("shift_horizon", "shifting.horizon", "seconds a job may be shifted beyond its earliest start"),
     axis("target_load", "prepare.target_load", "estimated offered load of the input (2.0 = 200 %)"),
     axis("capacity", "prepare.capacity", "machine size (default: the trace header's)"),
     axis("sla_terms", "prepare.sla_terms", "each job's deadline, fee and penalty (`slasim list sla-terms`)"),
 ];
 
 /// The sections it reads (`workload` shared with the Grid kind).
-pub(crate) const SECTIONS: [&str; 11] = [
+pub(crate) const SECTIONS: [&str; 12] = [
     "workload",
     "prepare",
     "failures",
@@ -160,6 +167,7 @@ pub(crate) const SECTIONS: [&str; 11] = [
     "energy",
     "energy_policy",
     "signals",
+    "shifting",
     "placement",
 ];
 
@@ -208,6 +216,12 @@ impl PointKind for SingleKind {
                 ));
             }
         }
+        if let Some(shifting) = &config.shifting {
+            shifting.validate().map_err(|e| {
+                let key = e.setting.rsplit('.').next().unwrap_or(e.setting);
+                loc.at(loc.anywhere(key), e)
+            })?;
+        }
         let batteries = if config.prepare.whole_log { 1 } else { config.prepare.batteries };
         let workload = config.workload.source();
         let strategy = StrategyRef::named("conservative-backfilling").map_err(|e| loc.at(0, e))?;
@@ -227,6 +241,7 @@ impl PointKind for SingleKind {
             energy: config.energy,
             energy_policy: config.energy_policy,
             signals: config.signals,
+            shifting: config.shifting,
         };
         Base::of(file, base, batteries)
     }
@@ -276,6 +291,13 @@ fn finish(point: SinglePoint, sweep: &SweepContext<'_>) -> Result<SinglePoint, C
     point.energy_policy.validate().map_err(|e| loc.at(sweep.in_sweep("idle_timeout"), format!("{label}: {e}")))?;
     if let Some(signals) = &point.signals {
         signals.validate().map_err(|e| {
+            let at = alias_of(e.setting)
+                .map_or_else(|| loc.anywhere(e.setting.rsplit('.').next().unwrap_or(e.setting)), |a| sweep.in_sweep(a));
+            loc.at(at, format!("{label}: {e}"))
+        })?;
+    }
+    if let Some(shifting) = &point.shifting {
+        shifting.validate().map_err(|e| {
             let at = alias_of(e.setting)
                 .map_or_else(|| loc.anywhere(e.setting.rsplit('.').next().unwrap_or(e.setting)), |a| sweep.in_sweep(a));
             loc.at(at, format!("{label}: {e}"))

@@ -30,6 +30,7 @@ use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
 use crate::policy::classic::ClassicConfig;
 use crate::policy::energy::{EnergyPolicySettings, PowerManager};
 use crate::policy::overbooking::Overbooking;
+use crate::policy::shifting::{Applies, Shift, ShiftingConfig, Steer};
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{Placement, ReservationHandling, Strategy, StrategyRef, StrategySettings};
 use crate::stats::calibration::OnlineCalibrator;
@@ -99,6 +100,11 @@ pub struct SinglePoint {
     /// without them do not change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signals: Option<SignalsConfig>,
+    /// When jobs run by a grid signal (`[shifting]`, needs `[signals]`):
+    /// left out when absent or `none`, so the ids of points without it do
+    /// not change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shifting: Option<ShiftingConfig>,
 }
 
 /// The failure model a point gets when none is set (configs and the command
@@ -167,6 +173,7 @@ impl SinglePoint {
                 );
             }
         }
+        self.check_shifting()?;
         self.energy_policy.validate()?;
         let policy = self.energy_policy.name;
         if policy.is_none() {
@@ -201,6 +208,37 @@ impl SinglePoint {
         Ok(())
     }
 
+    /// `[shifting]` has the signal it steers by, and a strategy that can apply its policy.
+    fn check_shifting(&self) -> anyhow::Result<()> {
+        let Some(shifting) = &self.shifting else { return Ok(()) };
+        shifting.validate()?;
+        let policy = shifting.policy()?;
+        if matches!(policy.applies, Applies::Nothing) {
+            return Ok(());
+        }
+        let Some(signals) = &self.signals else {
+            return Err(slasim_core::setting::InvalidSetting::new(
+                "shifting.policy",
+                policy.name,
+                "shifting steers by a grid signal: give the [signals] section",
+            )
+            .into());
+        };
+        let has = match shifting.signal {
+            Steer::Carbon => signals.carbon.is_some() || signals.region.is_some(),
+            Steer::Price => signals.price.is_some() || signals.region.is_some(),
+        };
+        if !has {
+            return Err(slasim_core::setting::InvalidSetting::new(
+                "shifting.signal",
+                shifting.signal,
+                "[signals] gives no such signal: give a region, or a carbon or price file",
+            )
+            .into());
+        }
+        Ok(())
+    }
+
     /// The same point with every setting its strategy does not read reset to
     /// its default: points that differ only there are one simulation.
     pub fn normalized(&self) -> SinglePoint {
@@ -229,6 +267,7 @@ impl SinglePoint {
             p.reservations = ReservationConfig::default();
         }
         p.energy_policy = p.energy_policy.normalized();
+        p.shifting = p.shifting.as_ref().and_then(ShiftingConfig::normalized);
         if !reads.acceptance {
             p.overbooking.acceptance = defaults.acceptance;
             p.overbooking.security_factor = None;
@@ -346,7 +385,13 @@ fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) 
         all.into()
     };
     let failures = p.failure_stream(inputs, capacity, failure_horizon(&jobs))?;
-    let mut strategy = p.strategy.build(&p.strategy_settings(inputs)?, capacity)?;
+    let settings = p.strategy_settings(inputs)?;
+    let mut strategy = p.strategy.build(&settings, capacity)?;
+    if let Some(shift) = &settings.shifting
+        && let Applies::Wrapper(wrap) = shift.policy.applies
+    {
+        strategy = wrap(strategy, Arc::clone(shift));
+    }
     // Nodes that can sleep are woken on demand, whatever the policy; an
     // external scheduler switches them itself.
     if p.energy.is_some_and(|e| e.has_power_states()) && !p.strategy.reads.scheduler {
@@ -565,7 +610,22 @@ impl SinglePoint {
             reservations,
             kill_at_estimate: p.classic.kill_at_estimate,
             batsim: p.batsim.clone().map(Arc::new),
+            shifting: p.shift(inputs)?.map(Arc::new),
         })
+    }
+
+    /// The point's shifting, built over its aligned signals; none without `[shifting]`.
+    fn shift(&self, inputs: &Inputs) -> anyhow::Result<Option<Shift>> {
+        let (Some(shifting), Some(config)) = (&self.shifting, &self.signals) else { return Ok(None) };
+        let signals: Arc<Signals> =
+            inputs.get(&config.inputs_key()).ok_or_else(|| anyhow!("signals of point not loaded"))?;
+        let aligned = config.align(&signals)?;
+        let signal = match shifting.signal {
+            Steer::Carbon => aligned.carbon,
+            Steer::Price => aligned.price,
+        };
+        let signal = signal.ok_or_else(|| anyhow!("[shifting] steers by {}: [signals] has none", shifting.signal))?;
+        Ok(Some(Shift::new(shifting, signal, self.seed)?))
     }
 
     fn failure_stream(&self, inputs: &Inputs, capacity: u32, horizon: Time) -> anyhow::Result<FailureStream> {

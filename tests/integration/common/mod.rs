@@ -90,6 +90,7 @@ pub fn settings(name: &str, placement: Placement, history: &[Job], pof_max: f64)
         reservations: Default::default(),
         kill_at_estimate: true,
         batsim: None,
+        shifting: None,
     }
 }
 

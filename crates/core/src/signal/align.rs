@@ -129,6 +129,11 @@ impl AlignedSignal {
         self.shift
     }
 
+    /// Signal seconds per virtual second (the alignment's scale).
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
+
     /// The loop period `P`, seconds, a whole number of weeks.
     pub fn period(&self) -> Time {
         self.period

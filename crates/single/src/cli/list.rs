@@ -1,20 +1,23 @@
 //! The single cluster's lists: `slasim list strategies`, `placements`,
-//! `energy-policies` and `sla-terms`.
+//! `energy-policies`, `sla-terms`, `shifting-policies` and `forecasts`.
 //!
 //! Contract: each lists what the command line and configs accept, from the
 //! same source (the strategy registry, the `--placement` values, the energy
 //! policy and SLA terms registries), one line each, where it always stood
 //! among the lists: strategies first, placements, energy policies and SLA
-//! terms rules after the axes.
+//! terms rules, shifting policies and forecasts after the axes.
 
 use crate::policy::energy::ENERGY_POLICIES;
+use crate::policy::forecast::FORECASTS;
+use crate::policy::shifting::SHIFTING_POLICIES;
 use crate::policy::{Placement, strategy_infos};
 use crate::workload::sla::SLA_TERMS;
 use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::subcommand::Place;
 
 /// The single cluster's lists, for the shell's registry of lists.
-pub static LISTS: [&'static dyn Listing; 4] = [&STRATEGIES, &PLACEMENTS, &ENERGY_POLICIES_LIST, &SLA_TERMS_LIST];
+pub static LISTS: [&'static dyn Listing; 6] =
+    [&STRATEGIES, &PLACEMENTS, &ENERGY_POLICIES_LIST, &SLA_TERMS_LIST, &SHIFTING_POLICIES_LIST, &FORECASTS_LIST];
 
 /// `slasim list strategies`: the registered scheduling strategies.
 pub struct Strategies;
@@ -125,5 +128,61 @@ impl Listing for SlaTermsRules {
 
     fn rows(&self) -> Vec<(String, String)> {
         SLA_TERMS.all().into_iter().map(|r| (r.name.to_string(), r.description.to_string())).collect()
+    }
+}
+
+/// `slasim list shifting-policies`: the registered shifting policies.
+pub struct ShiftingPolicies;
+
+/// `slasim list shifting-policies`: one of [`LISTS`].
+pub static SHIFTING_POLICIES_LIST: ShiftingPolicies = ShiftingPolicies;
+
+impl Listing for ShiftingPolicies {
+    fn name(&self) -> &'static str {
+        "shifting-policies"
+    }
+
+    fn about(&self) -> &'static str {
+        "Shifting policies (`[shifting] policy`, the `shifting` axis)"
+    }
+
+    fn place(&self) -> Place {
+        Place::After("sla-terms")
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        ["shifting policy", "when a job runs"]
+    }
+
+    fn rows(&self) -> Vec<(String, String)> {
+        SHIFTING_POLICIES.all().into_iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
+    }
+}
+
+/// `slasim list forecasts`: the registered forecasts.
+pub struct Forecasts;
+
+/// `slasim list forecasts`: one of [`LISTS`].
+pub static FORECASTS_LIST: Forecasts = Forecasts;
+
+impl Listing for Forecasts {
+    fn name(&self) -> &'static str {
+        "forecasts"
+    }
+
+    fn about(&self) -> &'static str {
+        "Forecasts a shifting policy sees (`[shifting] forecast`, the `forecast` axis)"
+    }
+
+    fn place(&self) -> Place {
+        Place::After("shifting-policies")
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        ["forecast", "what a policy sees ahead"]
+    }
+
+    fn rows(&self) -> Vec<(String, String)> {
+        FORECASTS.all().into_iter().map(|f| (f.name.to_string(), f.description.to_string())).collect()
     }
 }

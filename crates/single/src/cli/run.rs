@@ -292,6 +292,7 @@ pub(crate) fn run_driven(
                 energy: None,
                 energy_policy: Default::default(),
                 signals: None,
+                shifting: None,
             };
             // Resolved once, as a config point would be: a classic mode
             // runs the whole log (one battery).

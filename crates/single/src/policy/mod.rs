@@ -16,9 +16,11 @@ pub mod calibrator;
 pub mod classic;
 pub mod comprehensive;
 pub mod energy;
+pub mod forecast;
 pub mod heuristic;
 pub mod overbooking;
 pub mod priority;
+pub mod shifting;
 
 pub mod interface;
 pub mod reservation;
@@ -58,6 +60,8 @@ pub struct StrategySettings {
     pub kill_at_estimate: bool,
     /// The external scheduler of a strategy that reads one (`batsim`).
     pub batsim: Option<Arc<batsim::BatsimConfig>>,
+    /// When jobs run by a grid signal (`[shifting]`), if at all.
+    pub shifting: Option<Arc<shifting::Shift>>,
 }
 
 /// Which settings a strategy reads: points that differ only in other settings

@@ -21,6 +21,7 @@ fn point() -> SinglePoint {
         energy: None,
         energy_policy: Default::default(),
         signals: None,
+        shifting: None,
     }
 }
 

@@ -33,6 +33,7 @@ fn settings() -> StrategySettings {
         // Killed at the estimate, a job would have no slack to slow into.
         kill_at_estimate: false,
         batsim: None,
+        shifting: None,
     }
 }
 
