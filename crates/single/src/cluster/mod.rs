@@ -218,28 +218,37 @@ struct Execution {
     overhead: Time,
     /// Checkpointed at its kill, waiting for the strategy to resume it.
     suspended: bool,
-    /// DVFS: the work of this execution (nominal seconds, restore included),
-    /// its kill time, its speed since `seg_start` and the work done before;
-    /// `scaled` once it ran at a speed other than 1.
-    work: Time,
+    /// When the strategy kills it.
     kill_at: Time,
+}
+
+/// DVFS: how an execution advances, kept beside [`Execution`] only when
+/// the nodes have computing pstates (a run without DVFS neither stores nor
+/// reads it).
+#[derive(Debug, Clone, Copy, Default)]
+struct Pace {
+    /// The work of the execution (nominal seconds, restore included).
+    work: Time,
+    /// Its speed since `seg_start`.
     speed: f64,
     seg_start: Time,
+    /// Work done before `seg_start`.
     done: f64,
+    /// It ran at a speed other than 1.
     scaled: bool,
 }
 
-impl Execution {
+impl Pace {
     /// Work done by `now` (nominal seconds).
     fn work_done(&self, now: Time) -> f64 {
         self.done + (now - self.seg_start) as f64 * self.speed
     }
 
     /// When work `left` ends at the current speed from `now`: rounded up
-    /// to the second, never past the kill time.
-    fn end_at(&self, now: Time, left: f64) -> Time {
+    /// to the second, never past `kill_at`.
+    fn end_at(&self, now: Time, left: f64, kill_at: Time) -> Time {
         let seconds = if self.speed == 1.0 { left.ceil() } else { (left / self.speed - 1e-9).ceil() };
-        (now + seconds.max(0.0) as Time).min(self.kill_at.max(now))
+        (now + seconds.max(0.0) as Time).min(kill_at.max(now))
     }
 }
 
@@ -301,6 +310,8 @@ pub struct ClusterCore<D: Drive> {
     awaiting_caller: Option<Box<NodeStates>>,
     /// Speeds of executions (DVFS with the execution list).
     speeds: Vec<SpeedRecord>,
+    /// DVFS: each job's pace, by job id (empty without computing pstates).
+    paces: Vec<Pace>,
 }
 
 impl<D: Drive> ClusterCore<D> {
@@ -336,6 +347,7 @@ impl<D: Drive> ClusterCore<D> {
             cap_refused: false,
             awaiting_caller: None,
             speeds: Vec::new(),
+            paces: Vec::new(),
         }
     }
 
@@ -438,7 +450,10 @@ impl<D: Drive> ClusterCore<D> {
         }
         let ran = self.stop(id);
         // With DVFS the work done, not the time, counts (to the second).
-        let ran = if e.scaled { (e.work_done(self.now) + 1e-6).floor() as Time } else { ran };
+        let ran = match self.paces.get(id as usize) {
+            Some(p) if p.scaled => (p.work_done(self.now) + 1e-6).floor() as Time,
+            _ => ran,
+        };
         let record = &mut self.records[id as usize];
         let job = &self.jobs[id as usize];
         let useful = (ran - e.overhead).max(0);
@@ -633,25 +648,23 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         e.first_node = first_node;
         e.nodes = nodes.len() as u32;
         e.overhead = overhead;
-        e.work = work;
         e.kill_at = kill_at;
-        e.seg_start = self.now;
-        e.done = 0.0;
-        e.speed = 1.0;
-        e.scaled = false;
         let run = e.run;
-        let speed = self.speed_of(id);
-        let end = if speed == 1.0 {
-            (self.now + work).min(kill_at.max(self.now))
+        let end = if self.has_pstates() {
+            let speed = self.speed_of(id);
+            let i = id as usize;
+            if self.paces.len() <= i {
+                self.paces.resize(i + 1, Pace::default());
+            }
+            let pace = Pace { work, speed, seg_start: self.now, done: 0.0, scaled: speed != 1.0 };
+            self.paces[i] = pace;
+            if self.keep_executions {
+                self.speeds.push(SpeedRecord { time: self.now, job: id, speed });
+            }
+            pace.end_at(self.now, work as f64, kill_at)
         } else {
-            let e = &mut self.executions[id as usize];
-            e.speed = speed;
-            e.scaled = true;
-            e.end_at(self.now, work as f64)
+            (self.now + work).min(kill_at.max(self.now))
         };
-        if self.power.as_ref().is_some_and(|p| !p.model().pstates.is_empty()) && self.keep_executions {
-            self.speeds.push(SpeedRecord { time: self.now, job: id, speed });
-        }
         self.schedule(end, instant::JOB_END, ClusterMsg::JobEnd { job: id, run });
         true
     }
@@ -753,11 +766,15 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         let e = self.executions.get(id as usize).filter(|e| e.running)?;
         let (job, saved) = (&self.jobs[id as usize], self.records[id as usize].saved);
         let estimated = (job.estimate - saved).max(0) + e.overhead;
+        let (speed, done) = match self.paces.get(id as usize) {
+            Some(p) => (p.speed, p.work_done(self.now)),
+            None => (1.0, (self.now - e.start) as f64),
+        };
         Some(RunningJob {
             start: e.start,
             kill_at: e.kill_at,
-            speed: e.speed,
-            estimated_left: (estimated as f64 - e.work_done(self.now)).max(0.0),
+            speed,
+            estimated_left: (estimated as f64 - done).max(0.0),
         })
     }
 
@@ -781,6 +798,11 @@ impl<D: Drive> Cluster for ClusterCore<D> {
 }
 
 impl<D: Drive> ClusterCore<D> {
+    /// The nodes have computing pstates (DVFS is modelled).
+    fn has_pstates(&self) -> bool {
+        self.power.as_ref().is_some_and(|p| !p.model().pstates.is_empty())
+    }
+
     /// The speed of running job `id`: the slowest pstate among its nodes
     /// (a parallel job advances at its slowest node's pace).
     fn speed_of(&self, id: JobId) -> f64 {
@@ -797,17 +819,18 @@ impl<D: Drive> ClusterCore<D> {
         let speed = self.speed_of(id);
         let now = self.now;
         let e = &mut self.executions[id as usize];
-        if !e.running || speed == e.speed {
+        let Some(p) = self.paces.get_mut(id as usize) else { return };
+        if !e.running || speed == p.speed {
             return;
         }
-        e.done = e.work_done(now);
-        e.seg_start = now;
-        e.speed = speed;
-        e.scaled = true;
+        p.done = p.work_done(now);
+        p.seg_start = now;
+        p.speed = speed;
+        p.scaled = true;
         // A new run number makes the pending end stale.
         e.run += 1;
-        let (run, left) = (e.run, (e.work as f64 - e.done).max(0.0));
-        let end = e.end_at(now, left);
+        let (run, left) = (e.run, (p.work as f64 - p.done).max(0.0));
+        let end = p.end_at(now, left, e.kill_at);
         if self.keep_executions {
             self.speeds.push(SpeedRecord { time: now, job: id, speed });
         }
