@@ -191,6 +191,7 @@ proptest! {
                 point: None,
                 energy: None,
                 carbon: None,
+                shifting: None,
             })
             .unwrap();
             let t = query(&path, &format!("SELECT sum(fee) - sum(penalty) FROM jobs WHERE run_id = {k}")).unwrap();

@@ -161,6 +161,7 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<GridRunOutput> {
         point: None,
         energy: None,
         carbon: None,
+        shifting: None,
     };
     Ok(GridRunOutput { run: output, grid: run.output, summary })
 }

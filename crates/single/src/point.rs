@@ -502,6 +502,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
         point,
         energy: p.energy.zip(simulated.energy),
         carbon,
+        shifting: p.shifting.clone(),
     };
     Ok((output, summary))
 }

@@ -14,8 +14,9 @@ use crate::cluster::carbon::{JobCarbon, RunCarbon};
 use crate::cluster::energy::{Energy, EnergyConfig};
 use crate::cluster::record::{JobRecord, NodeEventRecord, RunRecords};
 use crate::policy::calibrator::CalibratedRun;
+use crate::policy::shifting::ShiftingConfig;
 use crate::summary::RunSummary;
-use crate::tables::carbon::{JOB_CARBON, JobCarbonRow, RUN_CARBON, RunCarbonRow};
+use crate::tables::carbon::{JOB_CARBON, JobCarbonRow, RUN_CARBON, RUN_SHIFTING, RunCarbonRow, RunShiftingRow};
 use crate::tables::points::{POINTS, PointAxes, PointRow, summary_select};
 use crate::tables::run::{
     BATTERY_JOBS, BatteryJobRow, ENERGY, ENERGY_STATES, EnergyRow, JOB_OUTCOMES, JobRow, NODE_EVENTS, NodeEventRow,
@@ -43,6 +44,8 @@ pub struct RunOutput {
     pub energy: Option<(EnergyConfig, Energy)>,
     /// Its energy, emissions and cost by the hour, with `[signals]`.
     pub carbon: Option<(RunCarbon, Vec<JobCarbon>)>,
+    /// Its shifting settings, with a shifting policy.
+    pub shifting: Option<ShiftingConfig>,
 }
 
 /// Battery keys whose jobs a store is known to hold.
@@ -100,6 +103,9 @@ pub fn write_run_with(
         if let Some((run, jobs)) = &out.carbon {
             insert(tx, &RUN_CARBON, &RunCarbonRow { run_id: r.run_id, cluster: 0, carbon: run })?;
             insert_all(tx, &JOB_CARBON, jobs.iter().map(|job| JobCarbonRow { run_id: r.run_id, job }))?;
+        }
+        if let Some(shifting) = &out.shifting {
+            insert(tx, &RUN_SHIFTING, &RunShiftingRow { run_id: r.run_id, shifting })?;
         }
         if let Some((axes, summary)) = &out.point {
             insert(tx, &POINTS, &PointRow { run: r, axes, summary })?;

@@ -206,8 +206,9 @@ fn single_cluster(points: &DataFrame, db: &Path) -> anyhow::Result<(Vec<Table>, 
         Table {
             id: "carbon".into(),
             title: "Energy by the hour: emissions, cost and renewable share".into(),
-            note: "Runs with grid signals (`[signals]`) and an energy meter, per trace, strategy, region (`-` for \
-                   files given by path) and price currency: runs, and per run the mean energy over its makespan \
+            note: "Runs with grid signals (`[signals]`) and an energy meter, per trace, strategy, shifting policy \
+                   (`none` without one; its forecast in brackets unless the oracle), region (`-` for files given \
+                   by path) and price currency: runs, and per run the mean energy over its makespan \
                    window (kWh), emissions (kgCO2eq: the cluster's watts times the aligned carbon intensity, \
                    integrated over time), the intensity that energy was drawn at (gCO2eq/kWh), the cost (watts \
                    times the aligned price) and the share of the energy met by the renewable supply, capped at \

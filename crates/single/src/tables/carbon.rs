@@ -3,11 +3,15 @@
 //! `[signals]` and `[energy]` ([`crate::cluster::carbon`] says how each
 //! figure is integrated).
 //!
+//! `run_shifting` holds a run's `[shifting]` settings (written only for a
+//! point with a shifting policy), so runs can be compared by policy.
+//!
 //! Contract: the group [`CARBON`] brings its own `CREATE TABLE IF NOT
 //! EXISTS` script (no migration: a store without these tables simply has no
 //! such run), keyed by `run_id` like the run tables it sits beside.
 
 use crate::cluster::carbon::{JobCarbon, RunCarbon};
+use crate::policy::shifting::ShiftingConfig;
 use slasim_core::store::columns::{Described, Rows, Table, column};
 use slasim_core::store::tables::groups::{PointTables, all};
 
@@ -78,16 +82,48 @@ pub static JOB_CARBON: Table<JobCarbons> = Table::new(
     ],
 );
 
+/// A run's shifting settings.
+#[derive(Debug, Clone, Copy)]
+pub struct RunShiftingRow<'a> {
+    /// The run.
+    pub run_id: i64,
+    /// Its `[shifting]` settings.
+    pub shifting: &'a ShiftingConfig,
+}
+
+/// The row type of `run_shifting`.
+pub enum RunShiftings {}
+
+impl Rows for RunShiftings {
+    type Row<'a> = RunShiftingRow<'a>;
+    type Summary = ();
+}
+
+/// The shifting policy, signal and forecast of a run that shifted jobs.
+pub static RUN_SHIFTING: Table<RunShiftings> = Table::new(
+    "run_shifting",
+    11,
+    &[
+        column!("run_id", Int, |r| r.run_id),
+        column!("policy", Text, |r| r.shifting.policy.as_str()),
+        column!("signal", Text, |r| r.shifting.signal.name()),
+        column!("horizon", Int, |r| r.shifting.horizon),
+        column!("threshold", Real, |r| r.shifting.threshold),
+        column!("forecast", Text, |r| r.shifting.forecast.as_str()),
+        column!("noise", Real, |r| r.shifting.noise),
+    ],
+);
+
 /// This module's tables.
 pub fn described() -> Vec<&'static dyn Described> {
-    vec![&RUN_CARBON, &JOB_CARBON]
+    vec![&RUN_CARBON, &JOB_CARBON, &RUN_SHIFTING]
 }
 
 /// The energy-by-the-hour tables, a group of their own beside the runs'.
 pub static CARBON: PointTables = PointTables {
     key_table: "run_carbon",
     key: "run_id",
-    tables: &[all("run_carbon"), all("job_carbon")],
+    tables: &[all("run_carbon"), all("job_carbon"), all("run_shifting")],
     schema: "
 CREATE TABLE IF NOT EXISTS run_carbon (
     run_id          INTEGER NOT NULL REFERENCES runs(run_id),
@@ -110,6 +146,15 @@ CREATE TABLE IF NOT EXISTS job_carbon (
     cost    REAL,
     PRIMARY KEY (run_id, job)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS run_shifting (
+    run_id    INTEGER PRIMARY KEY REFERENCES runs(run_id),
+    policy    TEXT    NOT NULL,  -- slasim list shifting-policies
+    signal    TEXT    NOT NULL,  -- carbon or price
+    horizon   INTEGER NOT NULL,  -- seconds a job may be shifted
+    threshold REAL,              -- a threshold policy's
+    forecast  TEXT    NOT NULL,  -- slasim list forecasts
+    noise     REAL    NOT NULL   -- the noise forecast's relative error
+);
 ",
     described,
     docs: &[
@@ -120,6 +165,10 @@ CREATE TABLE IF NOT EXISTS job_carbon (
         (
             "job_carbon",
             "Per job that ran, with `[signals]` and `[energy]`: joules (its nodes' busy watts over its run plus its node-second share of the energy no job drew itself), kgCO2eq and cost.",
+        ),
+        (
+            "run_shifting",
+            "Per run with a shifting policy (`[shifting]`): the policy, the signal it steers by, its horizon and threshold, and the forecast it saw with its noise.",
         ),
     ],
     jobs: None,
