@@ -57,6 +57,80 @@ fn a_slurm_sweep_is_the_same_on_any_number_of_threads_and_resumes() {
     assert!(ok && out.contains("4 already there, 0 simulated now"), "{out}");
 }
 
+/// `slurm conf` on a campus-like conf says which settings it reads but does
+/// not model yet, apart from the ones it ignores; with an association dump,
+/// a QOS dump and reservations it reads and cross-checks them, and an
+/// association naming an undefined QOS is an error naming its line.
+#[test]
+fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("slurm.conf");
+    std::fs::write(
+        &conf,
+        "ClusterName=campus\nPreemptType=preempt/qos\nPreemptMode=REQUEUE\nTRESBillingWeights=CPU=1,Mem=0.25G\n\
+         DefMemPerCPU=2000\nEnforcePartLimits=ALL\nAccountingStorageEnforce=limits,qos\n\
+         SchedulerParameters=bf_max_job_user=10,bf_max_job_part=50\n\
+         NodeName=n[1-4] CPUs=8 Features=ib\nPartitionName=batch Nodes=ALL PreemptMode=CANCEL\n",
+    )
+    .unwrap();
+    let qos = dir.path().join("qos.txt");
+    std::fs::write(&qos, "Name|Priority|Preempt|PreemptMode\nnormal|0||cluster\nhigh|100|normal|cluster\n").unwrap();
+    let assoc = dir.path().join("assoc.txt");
+    std::fs::write(&assoc, "Account|User|Share|QOS|Def QOS\nphys||1|normal,high|\nphys|ann|1|normal|normal\n").unwrap();
+    let res = dir.path().join("res.txt");
+    std::fs::write(
+        &res,
+        "ReservationName=m StartTime=2026-01-01T00:00:00 EndTime=2026-01-01T01:00:00 Nodes=n[1-2] NodeCnt=2\n",
+    )
+    .unwrap();
+    let (ok, out, err) = common::run(&[
+        "slurm",
+        "conf",
+        "--slurm-conf",
+        conf.to_str().unwrap(),
+        "--assoc",
+        assoc.to_str().unwrap(),
+        "--qos",
+        qos.to_str().unwrap(),
+        "--reservations",
+        res.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    let (read, ignored) = out.split_once("ignored").expect("an ignored list");
+    for key in [
+        "PreemptType",
+        "PreemptMode",
+        "TRESBillingWeights",
+        "DefMemPerCPU",
+        "EnforcePartLimits",
+        "AccountingStorageEnforce",
+        "SchedulerParameters: bf_max_job_user",
+        "SchedulerParameters: bf_max_job_part",
+        "NodeName=n[1-4] Features",
+        "PartitionName=batch PreemptMode",
+    ] {
+        assert!(read.contains(key) && !ignored.contains(key), "{key}: {out}");
+    }
+    assert!(read.contains("read, not modelled yet (10 settings"), "{out}");
+    assert!(ignored.contains("line 1: ClusterName"), "{out}");
+    assert!(out.contains("2 associations (1 of users)") && out.contains("high (priority 100)"), "{out}");
+    assert!(out.contains("1 reservations: m"), "{out}");
+    std::fs::write(&assoc, "Account|User|Share|QOS|Def QOS\nphys||1|normal,high|\nphys|ann|1|normal,debug|normal\n")
+        .unwrap();
+    let (ok, out, err) = common::run(&[
+        "slurm",
+        "conf",
+        "--slurm-conf",
+        conf.to_str().unwrap(),
+        "--assoc",
+        assoc.to_str().unwrap(),
+        "--qos",
+        qos.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{out}");
+    assert!(err.contains(&format!("{}:3: QOS:", assoc.display())) && err.contains("`debug`"), "{err}");
+}
+
 /// Bad slurm.conf lines are errors naming the file, the line and the field.
 #[test]
 fn a_bad_slurm_conf_names_its_line_and_field() {

@@ -1,8 +1,11 @@
 //! `slasim slurm`: a workload on the machine and schedulers of a `slurm.conf`.
 //!
 //! Contract:
-//! - `slurm conf --slurm-conf FILE` prints what slasim reads of the file and
-//!   lists every setting it does not read, with its line.
+//! - `slurm conf --slurm-conf FILE` prints what slasim reads of the file,
+//!   lists the settings it reads and checks but does not model yet, and
+//!   every setting it does not read, each with its line; with `--assoc`,
+//!   `--qos` and `--reservations` it reads those files too, checks them
+//!   against each other and the conf, and says what they hold.
 //! - `slurm run --slurm-conf FILE [--trace DUMP]` runs one Slurm point (the
 //!   dump, or the synthetic Slurm workload) through the sweep executor and
 //!   stores it, exactly as a config with the same `[slurm]` settings.
@@ -43,6 +46,15 @@ pub(crate) struct ConfArgs {
     /// The slurm.conf.
     #[arg(long, value_name = "FILE")]
     slurm_conf: PathBuf,
+    /// A `sacctmgr show assoc -P` dump to read and check (read, not modelled yet).
+    #[arg(long, value_name = "FILE")]
+    assoc: Option<PathBuf>,
+    /// A `sacctmgr show qos -P` dump to read and check (read, not modelled yet).
+    #[arg(long, value_name = "FILE")]
+    qos: Option<PathBuf>,
+    /// A `scontrol show reservation` file to read and check against the conf (read, not modelled yet).
+    #[arg(long, value_name = "FILE")]
+    reservations: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -159,6 +171,17 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     let _ = writeln!(out, "  select/cons_tres: {:?}", conf.consumable);
     let _ = writeln!(out, "  priority: {:?}", conf.priority);
     let _ = writeln!(out, "  scheduler: {:?}", conf.scheduler);
+    if !conf.unmodelled.is_empty() {
+        let _ = writeln!(
+            out,
+            "read, not modelled yet ({} settings slasim checks but does not simulate):",
+            conf.unmodelled.len()
+        );
+        for i in &conf.unmodelled {
+            let _ = writeln!(out, "  line {}: {}", i.line, i.key);
+        }
+    }
+    dumps(&args, &conf, &mut out)?;
     if conf.ignored.is_empty() {
         let _ = writeln!(out, "ignored: nothing");
     } else {
@@ -169,6 +192,58 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     }
     emit(&out)?;
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Reads the accounting dumps and reservations `args` name, checks them
+/// against each other and `conf`, and says what they hold.
+fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> anyhow::Result<()> {
+    let assoc = args.assoc.as_deref().map(crate::sacctmgr::read_assoc).transpose()?;
+    let qos = args.qos.as_deref().map(crate::sacctmgr::read_qos).transpose()?;
+    if let (Some(a), Some(q)) = (&assoc, &qos) {
+        crate::sacctmgr::check_qos_names(a, q)?;
+    }
+    if let Some(a) = &assoc {
+        let users = a.assocs.iter().filter(|x| x.user.is_some()).count();
+        let _ = writeln!(
+            out,
+            "{}: {} associations ({users} of users), read, not modelled yet{}",
+            a.path.display(),
+            a.assocs.len(),
+            unread(&a.ignored)
+        );
+    }
+    if let Some(q) = &qos {
+        let names: Vec<String> = q.qos.iter().map(|x| format!("{} (priority {})", x.name, x.priority)).collect();
+        let _ = writeln!(
+            out,
+            "{}: {} QOS: {}, read, not modelled yet{}",
+            q.path.display(),
+            q.qos.len(),
+            names.join(", "),
+            unread(&q.ignored)
+        );
+    }
+    if let Some(path) = &args.reservations {
+        let r = crate::reservation::read(path)?;
+        crate::reservation::check_against(&r, conf)?;
+        let names: Vec<&str> = r.reservations.iter().map(|x| x.name.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "{}: {} reservations: {}, read, not modelled yet",
+            path.display(),
+            r.reservations.len(),
+            names.join(", ")
+        );
+        for i in &r.ignored {
+            let _ = writeln!(out, "  line {}: {} (ignored)", i.line, i.key);
+        }
+    }
+    Ok(())
+}
+
+/// `; columns not read: A, B` (empty without).
+fn unread(columns: &[String]) -> String {
+    if columns.is_empty() { String::new() } else { format!("; columns not read: {}", columns.join(", ")) }
 }
 
 fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {

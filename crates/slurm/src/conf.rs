@@ -20,8 +20,25 @@
 //!   `bf_continue`, `default_queue_depth` and `sched_interval` are kept in
 //!   [`SchedulerSettings::other`]; `Include`, `DownNodes`, `NodeSet` and
 //!   `FrontendName` lines are not followed.
+//! - Read, not modelled yet (parsed and checked, kept in [`SlurmConf`] and
+//!   listed in [`SlurmConf::unmodelled`]: a global setting when its value
+//!   is not Slurm's default, since the default is what the twin does; a
+//!   node or partition setting whenever given): `PreemptType`
+//!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
+//!   `PreemptMode` (global and per partition: `OFF`, `CANCEL`, `REQUEUE`,
+//!   `SUSPEND`, with `GANG` or `WITHIN`), `PreemptExemptTime` (time
+//!   syntax), `TRESBillingWeights` (global and per partition:
+//!   `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a weight is per that unit,
+//!   stored per MiB), node `Feature`/`Features` (comma list),
+//!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
+//!   `UNLIMITED`: none), `EnforcePartLimits` (`ALL`, `ANY`, `NO`; `YES` is
+//!   `ANY`), `AccountingStorageEnforce` (`associations`, `limits`,
+//!   `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with the man
+//!   page's implications), `bf_max_job_user` and `bf_max_job_part` in
+//!   `SchedulerParameters`, and `PriorityWeightQOS` (the QOS factor is 0:
+//!   QOS priorities live in slurmdbd).
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
-//!   and key), never dropped silently; the CLI prints that list.
+//!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
 //!   a value that is not a number, a duration or a size; `Gres` without a
 //!   count; a partition naming a node no `NodeName` line defines; a
@@ -38,6 +55,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::sacctmgr::{PreemptAction, PreemptMode, parse_preempt_mode};
 use slasim_sim::units::Time;
 
 /// One node, its hostlist expanded.
@@ -53,6 +71,8 @@ pub struct NodeDef {
     pub gpus: u32,
     /// `Weight` (default 1): lower weights are allocated first.
     pub weight: u32,
+    /// `Feature`/`Features`, as written (read, not modelled yet).
+    pub features: Vec<String>,
     /// The line that defined it.
     pub line: u64,
 }
@@ -78,6 +98,14 @@ pub struct PartitionDef {
     pub default: bool,
     /// `State=UP` (default) — jobs of a partition that is not up never start.
     pub up: bool,
+    /// `PreemptMode` (`None`: the cluster's; read, not modelled yet).
+    pub preempt_mode: Option<PreemptMode>,
+    /// `TRESBillingWeights` (`None`: the cluster's; read, not modelled yet).
+    pub billing_weights: Option<Vec<(String, f64)>>,
+    /// `DefMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    pub def_mem_per_cpu: Option<u64>,
+    /// `MaxMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    pub max_mem_per_cpu: Option<u64>,
     /// The line that defined it.
     pub line: u64,
 }
@@ -162,6 +190,10 @@ pub struct SchedulerSettings {
     pub default_queue_depth: u32,
     /// `sched_interval` in seconds (default 60).
     pub sched_interval: Time,
+    /// `bf_max_job_user` (0, the default: no limit; read, not modelled yet).
+    pub bf_max_job_user: u32,
+    /// `bf_max_job_part` (0, the default: no limit; read, not modelled yet).
+    pub bf_max_job_part: u32,
     /// Other `SchedulerParameters` entries, as written, for the ignored list.
     pub other: Vec<String>,
 }
@@ -177,12 +209,95 @@ impl Default for SchedulerSettings {
             bf_interval: 30,
             default_queue_depth: 100,
             sched_interval: 60,
+            bf_max_job_user: 0,
+            bf_max_job_part: 0,
             other: Vec::new(),
         }
     }
 }
 
-/// A setting of the file that slasim does not read.
+/// `PreemptType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PreemptType {
+    /// `preempt/none` (the default).
+    #[default]
+    None,
+    /// `preempt/partition_prio`.
+    PartitionPrio,
+    /// `preempt/qos`.
+    Qos,
+}
+
+/// The preemption settings (read, not modelled yet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PreemptSettings {
+    /// `PreemptType`.
+    pub preempt_type: PreemptType,
+    /// `PreemptMode` (default `OFF`).
+    pub mode: PreemptMode,
+    /// `PreemptExemptTime` in seconds (`None`: not set).
+    pub exempt_time: Option<Time>,
+}
+
+impl Default for PreemptSettings {
+    fn default() -> Self {
+        PreemptSettings { preempt_type: PreemptType::None, mode: PREEMPT_OFF, exempt_time: None }
+    }
+}
+
+/// `PreemptMode=OFF`.
+pub const PREEMPT_OFF: PreemptMode = PreemptMode { action: PreemptAction::Off, gang: false, within: false };
+
+/// `EnforcePartLimits`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EnforcePartLimits {
+    /// `NO` (the default): a job over a partition's limits is queued, not rejected.
+    #[default]
+    No,
+    /// `ANY` (also `YES`): rejected unless one of its partitions can take it.
+    Any,
+    /// `ALL`: rejected unless all of its partitions can take it.
+    All,
+}
+
+/// `AccountingStorageEnforce`, with the man page's implications applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AccountingEnforce {
+    /// `associations` (also implied by `limits`, `qos`, `safe`, `wckeys`, `all`).
+    pub associations: bool,
+    /// `limits` (also implied by `safe`).
+    pub limits: bool,
+    /// `nojobs`.
+    pub nojobs: bool,
+    /// `nosteps`.
+    pub nosteps: bool,
+    /// `qos`.
+    pub qos: bool,
+    /// `safe`.
+    pub safe: bool,
+    /// `wckeys`.
+    pub wckeys: bool,
+}
+
+/// Settings read, not modelled yet: what a centre configures beyond
+/// priority and the schedulers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SiteSettings {
+    /// Preemption.
+    pub preempt: PreemptSettings,
+    /// `TRESBillingWeights`: (TRES name lower-cased, weight per unit, per MiB for memory).
+    pub billing_weights: Vec<(String, f64)>,
+    /// `DefMemPerCPU`, MiB.
+    pub def_mem_per_cpu: Option<u64>,
+    /// `MaxMemPerCPU`, MiB.
+    pub max_mem_per_cpu: Option<u64>,
+    /// `EnforcePartLimits`.
+    pub enforce_part_limits: EnforcePartLimits,
+    /// `AccountingStorageEnforce`.
+    pub accounting_enforce: AccountingEnforce,
+}
+
+/// A setting of the file that slasim does not read (or reads, but does not model yet).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ignored {
     /// Its line.
@@ -206,7 +321,11 @@ pub struct SlurmConf {
     pub priority: PrioritySettings,
     /// The schedulers.
     pub scheduler: SchedulerSettings,
-    /// Settings read but not modelled.
+    /// Preemption, billing, memory defaults and enforcement (read, not modelled yet).
+    pub site: SiteSettings,
+    /// Settings read and checked whose value the simulation does not model yet.
+    pub unmodelled: Vec<Ignored>,
+    /// Settings not read.
     pub ignored: Vec<Ignored>,
 }
 
@@ -246,6 +365,8 @@ pub fn parse(text: &str, path: &Path) -> Result<SlurmConf, ConfError> {
             consumable: Consumable::default(),
             priority: PrioritySettings::default(),
             scheduler: SchedulerSettings::default(),
+            site: SiteSettings::default(),
+            unmodelled: Vec::new(),
             ignored: Vec::new(),
         },
         node_default: NodeAttrs::default(),
@@ -271,6 +392,7 @@ struct NodeAttrs {
     real_memory_mib: Option<u64>,
     gpus: Option<u32>,
     weight: Option<u32>,
+    features: Option<Vec<String>>,
     boards: Option<u32>,
     sockets: Option<u32>,
     cores_per_socket: Option<u32>,
@@ -285,6 +407,7 @@ impl NodeAttrs {
             real_memory_mib: over.real_memory_mib.or(self.real_memory_mib),
             gpus: over.gpus.or(self.gpus),
             weight: over.weight.or(self.weight),
+            features: over.features.clone().or_else(|| self.features.clone()),
             boards: over.boards.or(self.boards),
             sockets: over.sockets.or(self.sockets),
             cores_per_socket: over.cores_per_socket.or(self.cores_per_socket),
@@ -316,6 +439,10 @@ struct PartAttrs {
     max_nodes: Option<Option<u32>>,
     default: Option<bool>,
     up: Option<bool>,
+    preempt_mode: Option<PreemptMode>,
+    billing_weights: Option<Vec<(String, f64)>>,
+    def_mem_per_cpu: Option<Option<u64>>,
+    max_mem_per_cpu: Option<Option<u64>>,
 }
 
 impl PartAttrs {
@@ -330,6 +457,10 @@ impl PartAttrs {
             max_nodes: over.max_nodes.or(self.max_nodes),
             default: over.default.or(self.default),
             up: over.up.or(self.up),
+            preempt_mode: over.preempt_mode.or(self.preempt_mode),
+            billing_weights: over.billing_weights.clone().or_else(|| self.billing_weights.clone()),
+            def_mem_per_cpu: over.def_mem_per_cpu.or(self.def_mem_per_cpu),
+            max_mem_per_cpu: over.max_mem_per_cpu.or(self.max_mem_per_cpu),
         }
     }
 }
@@ -358,6 +489,11 @@ impl Parser<'_> {
 
     fn ignore(&mut self, line: u64, key: impl Into<String>) {
         self.conf.ignored.push(Ignored { line, key: key.into() });
+    }
+
+    /// Lists a setting read but not modelled yet.
+    fn unmodelled(&mut self, line: u64, key: impl Into<String>) {
+        self.conf.unmodelled.push(Ignored { line, key: key.into() });
     }
 
     /// One logical line.
@@ -402,6 +538,13 @@ impl Parser<'_> {
                     attrs.real_memory_mib = Some(uint::<u64>(value).map_err(|d| self.err(line, field(), d))?)
                 }
                 "weight" => attrs.weight = Some(uint::<u32>(value).map_err(|d| self.err(line, field(), d))?),
+                "feature" | "features" => {
+                    let features = names_list(value);
+                    if !features.is_empty() {
+                        self.unmodelled(line, format!("{prefix} {key}"));
+                    }
+                    attrs.features = Some(features);
+                }
                 "gres" => {
                     let (gpus, others) = parse_gres(value).map_err(|d| self.err(line, field(), d))?;
                     attrs.gpus = Some(gpus);
@@ -438,6 +581,7 @@ impl Parser<'_> {
                 real_memory_mib: attrs.real_memory_mib.unwrap_or(1),
                 gpus: attrs.gpus.unwrap_or(0),
                 weight: attrs.weight.unwrap_or(1),
+                features: attrs.features.clone().unwrap_or_default(),
                 line,
             });
         }
@@ -447,6 +591,7 @@ impl Parser<'_> {
     fn partition_line(&mut self, line: u64, name: &str, pairs: &[Pair]) -> Result<(), ConfError> {
         let prefix = format!("PartitionName={name}");
         let mut attrs = PartAttrs::default();
+        let mut unmodelled: Vec<&str> = Vec::new();
         for (key, value) in pairs {
             let field = || format!("{prefix} {key}");
             let wrap = |d: String| self.err(line, field(), d);
@@ -461,6 +606,23 @@ impl Parser<'_> {
                         Some(if is_unlimited(value) { None } else { Some(uint::<u32>(value).map_err(wrap)?) })
                 }
                 "default" => attrs.default = Some(yes_no(value).map_err(wrap)?),
+                "preemptmode" => {
+                    let mode = parse_preempt_mode(value).map_err(wrap)?;
+                    attrs.preempt_mode = Some(mode);
+                    unmodelled.push(key.as_str());
+                }
+                "tresbillingweights" => {
+                    attrs.billing_weights = Some(parse_billing_weights(value).map_err(wrap)?);
+                    unmodelled.push(key.as_str());
+                }
+                "defmempercpu" => {
+                    attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
+                    unmodelled.push(key.as_str());
+                }
+                "maxmempercpu" => {
+                    attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
+                    unmodelled.push(key.as_str());
+                }
                 "state" => {
                     attrs.up = Some(match value.to_ascii_uppercase().as_str() {
                         "UP" => true,
@@ -470,6 +632,9 @@ impl Parser<'_> {
                 }
                 _ => self.ignore(line, key.as_str()),
             }
+        }
+        for key in unmodelled {
+            self.unmodelled(line, format!("{prefix} {key}"));
         }
         if name.eq_ignore_ascii_case("default") {
             self.part_default = self.part_default.overlay(&attrs);
@@ -492,7 +657,60 @@ impl Parser<'_> {
         let wrap = |d: String| ConfError { path: path.to_path_buf(), line, field: key.into(), detail: d };
         let prio = &mut self.conf.priority;
         let sched = &mut self.conf.scheduler;
+        let site = &mut self.conf.site;
+        // Read, not modelled yet: listed unless the value is Slurm's default.
+        let mut unmodelled = true;
         match key.to_ascii_lowercase().as_str() {
+            "preempttype" => {
+                site.preempt.preempt_type = match value.to_ascii_lowercase().as_str() {
+                    "preempt/none" => PreemptType::None,
+                    "preempt/partition_prio" => PreemptType::PartitionPrio,
+                    "preempt/qos" => PreemptType::Qos,
+                    _ => {
+                        return Err(wrap(format!(
+                            "not preempt/none, preempt/partition_prio or preempt/qos: `{value}`"
+                        )));
+                    }
+                };
+                unmodelled = site.preempt.preempt_type != PreemptType::None;
+            }
+            "preemptmode" => {
+                site.preempt.mode = parse_preempt_mode(value).map_err(wrap)?;
+                unmodelled = site.preempt.mode != PREEMPT_OFF;
+            }
+            "preemptexempttime" => {
+                site.preempt.exempt_time = parse_time(value).map_err(wrap)?.filter(|&t| t > 0);
+                unmodelled = site.preempt.exempt_time.is_some();
+            }
+            "tresbillingweights" => {
+                site.billing_weights = parse_billing_weights(value).map_err(wrap)?;
+                unmodelled = !site.billing_weights.is_empty();
+            }
+            "defmempercpu" => {
+                site.def_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
+                unmodelled = site.def_mem_per_cpu.is_some();
+            }
+            "maxmempercpu" => {
+                site.max_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
+                unmodelled = site.max_mem_per_cpu.is_some();
+            }
+            "enforcepartlimits" => {
+                site.enforce_part_limits = match value.to_ascii_uppercase().as_str() {
+                    "NO" => EnforcePartLimits::No,
+                    "ANY" | "YES" => EnforcePartLimits::Any,
+                    "ALL" => EnforcePartLimits::All,
+                    _ => return Err(wrap(format!("not ALL, ANY or NO: `{value}`"))),
+                };
+                unmodelled = site.enforce_part_limits != EnforcePartLimits::No;
+            }
+            "accountingstorageenforce" => {
+                site.accounting_enforce = accounting_enforce(value).map_err(wrap)?;
+                unmodelled = site.accounting_enforce != AccountingEnforce::default();
+            }
+            "priorityweightqos" => {
+                prio.weight_qos = f64::from(uint::<u32>(value).map_err(wrap)?);
+                unmodelled = prio.weight_qos != 0.0;
+            }
             "nodename" | "partitionname" => return Err(wrap(format!("`{key}` must start its line"))),
             "prioritytype" => {
                 prio.multifactor = match value.to_ascii_lowercase().as_str() {
@@ -506,7 +724,6 @@ impl Parser<'_> {
             "priorityweightfairshare" => prio.weight_fairshare = f64::from(uint::<u32>(value).map_err(wrap)?),
             "priorityweightjobsize" => prio.weight_job_size = f64::from(uint::<u32>(value).map_err(wrap)?),
             "priorityweightpartition" => prio.weight_partition = f64::from(uint::<u32>(value).map_err(wrap)?),
-            "priorityweightqos" => prio.weight_qos = f64::from(uint::<u32>(value).map_err(wrap)?),
             "priorityweighttres" => prio.weight_tres = parse_tres_weights(value).map_err(wrap)?,
             "prioritydecayhalflife" => prio.decay_half_life = bounded_time(value).map_err(wrap)?,
             "prioritymaxage" => prio.max_age = bounded_time(value).map_err(wrap)?,
@@ -529,7 +746,26 @@ impl Parser<'_> {
                 _ => return Err(wrap(format!("only select/cons_tres and select/cons_res are modelled: `{value}`"))),
             },
             "selecttypeparameters" => self.select_type_parameters(line, key, value)?,
-            _ => self.ignore(line, key),
+            _ => {
+                self.ignore(line, key);
+                return Ok(());
+            }
+        }
+        if unmodelled
+            && matches!(
+                key.to_ascii_lowercase().as_str(),
+                "preempttype"
+                    | "preemptmode"
+                    | "preemptexempttime"
+                    | "tresbillingweights"
+                    | "defmempercpu"
+                    | "maxmempercpu"
+                    | "enforcepartlimits"
+                    | "accountingstorageenforce"
+                    | "priorityweightqos"
+            )
+        {
+            self.unmodelled(line, key);
         }
         Ok(())
     }
@@ -558,6 +794,18 @@ impl Parser<'_> {
                 "default_queue_depth" => self.conf.scheduler.default_queue_depth = count(arg)?,
                 "sched_interval" => self.conf.scheduler.sched_interval = Time::from(count(arg)?),
                 "bf_continue" => self.conf.scheduler.bf_continue = true,
+                "bf_max_job_user" => {
+                    self.conf.scheduler.bf_max_job_user = count(arg)?;
+                    if self.conf.scheduler.bf_max_job_user != 0 {
+                        self.unmodelled(line, format!("SchedulerParameters: {name}"));
+                    }
+                }
+                "bf_max_job_part" => {
+                    self.conf.scheduler.bf_max_job_part = count(arg)?;
+                    if self.conf.scheduler.bf_max_job_part != 0 {
+                        self.unmodelled(line, format!("SchedulerParameters: {name}"));
+                    }
+                }
                 _ => {
                     self.conf.scheduler.other.push(entry.to_string());
                     self.ignore(line, format!("SchedulerParameters: {name}"));
@@ -640,6 +888,10 @@ impl Parser<'_> {
                 max_nodes: p.attrs.max_nodes.unwrap_or(None),
                 default: p.attrs.default.unwrap_or(false),
                 up: p.attrs.up.unwrap_or(true),
+                preempt_mode: p.attrs.preempt_mode,
+                billing_weights: p.attrs.billing_weights.clone(),
+                def_mem_per_cpu: p.attrs.def_mem_per_cpu.unwrap_or(None),
+                max_mem_per_cpu: p.attrs.max_mem_per_cpu.unwrap_or(None),
                 line: p.line,
             });
         }
@@ -852,8 +1104,76 @@ fn parse_tres_weights(value: &str) -> Result<Vec<(String, f64)>, String> {
     Ok(out)
 }
 
+/// `TRESBillingWeights=CPU=1.0,Mem=0.25G,GRES/gpu=2.0`: lower-cased names
+/// and weights; a unit (K, M, G, T) on a weight makes it per that unit, and
+/// it is stored per MiB (`Mem=0.25G` → 0.25/1024).
+fn parse_billing_weights(value: &str) -> Result<Vec<(String, f64)>, String> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let Some((name, weight)) = entry.split_once('=') else {
+            return Err(format!("`{entry}` is not TRES=weight"));
+        };
+        let (name, weight) = (name.trim().to_ascii_lowercase(), weight.trim());
+        if name.is_empty() {
+            return Err(format!("`{entry}`: no TRES name"));
+        }
+        let (number, per) = match weight.chars().last().map(|c| c.to_ascii_uppercase()) {
+            Some('K') => (&weight[..weight.len() - 1], 1.0 / 1024.0),
+            Some('M') => (&weight[..weight.len() - 1], 1.0),
+            Some('G') => (&weight[..weight.len() - 1], 1024.0),
+            Some('T') => (&weight[..weight.len() - 1], 1024.0 * 1024.0),
+            _ => (weight, 1.0),
+        };
+        let w = number.parse::<f64>().ok().filter(|w| w.is_finite() && *w >= 0.0);
+        let Some(w) = w else {
+            return Err(format!("the weight of `{name}` is not a non-negative number: `{weight}`"));
+        };
+        if out.iter().any(|(n, _)| *n == name) {
+            return Err(format!("`{name}` weighted twice"));
+        }
+        out.push((name, w / per));
+    }
+    Ok(out)
+}
+
+/// `DefMemPerCPU`/`MaxMemPerCPU`: MiB; 0 and `UNLIMITED` are `None`.
+fn mem_per_cpu(value: &str) -> Result<Option<u64>, String> {
+    if is_unlimited(value) {
+        return Ok(None);
+    }
+    Ok(Some(uint::<u64>(value)?).filter(|&m| m > 0))
+}
+
+/// `AccountingStorageEnforce=associations,limits,…` with slurm.conf(5)'s implications.
+fn accounting_enforce(value: &str) -> Result<AccountingEnforce, String> {
+    let mut e = AccountingEnforce::default();
+    for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match word.to_ascii_lowercase().as_str() {
+            "associations" => e.associations = true,
+            "limits" => (e.associations, e.limits) = (true, true),
+            "nojobs" => (e.nojobs, e.nosteps) = (true, true),
+            "nosteps" => e.nosteps = true,
+            "qos" => (e.associations, e.qos) = (true, true),
+            "safe" => (e.associations, e.limits, e.safe) = (true, true, true),
+            "wckeys" => (e.associations, e.wckeys) = (true, true),
+            "all" => {
+                (e.associations, e.limits, e.qos, e.safe, e.wckeys) = (true, true, true, true, true);
+            }
+            _ => {
+                return Err(format!("`{word}` is not associations, limits, nojobs, nosteps, qos, safe, wckeys or all"));
+            }
+        }
+    }
+    Ok(e)
+}
+
+/// A comma list of names (features), blanks trimmed.
+fn names_list(value: &str) -> Vec<String> {
+    value.split(',').map(str::trim).filter(|n| !n.is_empty()).map(str::to_string).collect()
+}
+
 /// A whole number of type `T`, digits only.
-fn uint<T: std::str::FromStr>(value: &str) -> Result<T, String> {
+pub(crate) fn uint<T: std::str::FromStr>(value: &str) -> Result<T, String> {
     let v = value.trim();
     if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("not a whole number: `{value}`"));
@@ -869,7 +1189,7 @@ fn positive_u32(value: &str) -> Result<u32, String> {
     }
 }
 
-fn is_unlimited(value: &str) -> bool {
+pub(crate) fn is_unlimited(value: &str) -> bool {
     let v = value.trim();
     v.eq_ignore_ascii_case("unlimited") || v.eq_ignore_ascii_case("infinite") || v == "-1"
 }

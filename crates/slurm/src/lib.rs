@@ -5,7 +5,9 @@
 //! [`machine`] (nodes, partitions, cons_tres placement), [`priority`]
 //! (multifactor priority and Fair Tree), [`controller`] (the queue and the
 //! two schedulers as one kernel model), [`instant`] (the order of an
-//! instant), [`mod@bench`] (the bench that runs a workload on it).
+//! instant), [`mod@bench`] (the bench that runs a workload on it),
+//! [`sacctmgr`] (association and QOS dumps) and [`reservation`]
+//! (`scontrol show reservation`), both read but not modelled yet.
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by
@@ -30,6 +32,8 @@ pub mod kind;
 pub mod machine;
 pub mod priority;
 pub mod report;
+pub mod reservation;
+pub mod sacctmgr;
 pub mod synthetic;
 pub mod tables;
 

@@ -58,6 +58,10 @@ fn ignored(conf: &SlurmConf) -> Vec<(u64, &str)> {
     conf.ignored.iter().map(|i| (i.line, i.key.as_str())).collect()
 }
 
+fn unmodelled(conf: &SlurmConf) -> Vec<(u64, &str)> {
+    conf.unmodelled.iter().map(|i| (i.line, i.key.as_str())).collect()
+}
+
 #[test]
 fn sample_parses() {
     let conf = ok(SAMPLE);
@@ -81,6 +85,10 @@ fn sample_parses() {
             max_nodes: None,
             default: true,
             up: true,
+            preempt_mode: None,
+            billing_weights: None,
+            def_mem_per_cpu: None,
+            max_mem_per_cpu: None,
             line: 19,
         }
     );
@@ -298,6 +306,8 @@ fn priority_settings() {
     );
     assert_eq!((prio.decay_half_life, prio.max_age, prio.calc_period), (7 * 86_400, 7 * 86_400, 300));
     assert_eq!(ignored(&conf), [(5, "PriorityUsageResetPeriod"), (6, "PriorityWeightFoo")]);
+    // The QOS factor is 0 without QOS priorities: its weight is read, not modelled.
+    assert_eq!(unmodelled(&conf), [(2, "PriorityWeightQOS")]);
 }
 
 #[test]
@@ -383,10 +393,256 @@ fn ignored_lines_listed() {
             (4, "NodeAddr"),
             (4, "NodeHostname"),
             (4, "Port"),
-            (4, "Features"),
             (4, "State"),
             (5, "AllowGroups")
         ]
+    );
+    // Features are read, not modelled yet.
+    assert_eq!(unmodelled(&conf), [(4, "NodeName=n1 Features")]);
+    assert_eq!(conf.nodes[0].features, ["a", "b"]);
+}
+
+/// What a campus slurm.conf configures beyond priority and the schedulers.
+const SITE: &str = "\
+PreemptType=preempt/partition_prio
+PreemptMode=REQUEUE
+PreemptExemptTime=0:10:00
+TRESBillingWeights=CPU=1.0,Mem=0.25G,GRES/gpu=2.0
+DefMemPerCPU=2000
+MaxMemPerCPU=UNLIMITED
+EnforcePartLimits=ALL
+AccountingStorageEnforce=safe,qos
+SchedulerParameters=bf_max_job_user=20,bf_max_job_part=0,bf_continue
+NodeName=c[1-2] CPUs=8 Feature=skylake,ib
+NodeName=g1 CPUs=8 Features=a100
+PartitionName=DEFAULT PreemptMode=OFF
+PartitionName=batch Nodes=c[1-2] Default=YES
+PartitionName=scavenger Nodes=ALL PreemptMode=GANG,SUSPEND TRESBillingWeights=CPU=0.5 DefMemPerCPU=1000 MaxMemPerCPU=4000
+";
+
+#[test]
+fn site_settings_read_not_modelled() {
+    let conf = ok(SITE);
+    let site = &conf.site;
+    assert_eq!(site.preempt.preempt_type, PreemptType::PartitionPrio);
+    assert_eq!(site.preempt.mode.action, slasim_slurm::sacctmgr::PreemptAction::Requeue);
+    assert_eq!(site.preempt.exempt_time, Some(600));
+    // Mem=0.25G is 0.25 per GiB: 0.25/1024 per MiB.
+    assert_eq!(
+        site.billing_weights,
+        [("cpu".to_string(), 1.0), ("mem".to_string(), 0.25 / 1024.0), ("gres/gpu".to_string(), 2.0)]
+    );
+    assert_eq!((site.def_mem_per_cpu, site.max_mem_per_cpu), (Some(2000), None));
+    assert_eq!(site.enforce_part_limits, EnforcePartLimits::All);
+    // safe implies limits and associations.
+    let e = site.accounting_enforce;
+    assert!(e.safe && e.limits && e.associations && e.qos && !e.wckeys && !e.nojobs);
+    assert_eq!((conf.scheduler.bf_max_job_user, conf.scheduler.bf_max_job_part), (20, 0));
+    assert_eq!(conf.nodes[0].features, ["skylake", "ib"]);
+    assert_eq!(conf.nodes[2].features, ["a100"]);
+    let batch = &conf.partitions[0];
+    assert_eq!(batch.preempt_mode, Some(PREEMPT_OFF));
+    assert_eq!((batch.billing_weights.as_ref(), batch.def_mem_per_cpu), (None, None));
+    let scavenger = &conf.partitions[1];
+    let mode = scavenger.preempt_mode.expect("a mode");
+    assert!(mode.gang && mode.action == slasim_slurm::sacctmgr::PreemptAction::Suspend);
+    assert_eq!(scavenger.billing_weights, Some(vec![("cpu".to_string(), 0.5)]));
+    assert_eq!((scavenger.def_mem_per_cpu, scavenger.max_mem_per_cpu), (Some(1000), Some(4000)));
+    // Everything that changes what Slurm does is listed; defaults are not
+    // (MaxMemPerCPU=UNLIMITED, bf_max_job_part=0 are what the twin does).
+    assert_eq!(
+        unmodelled(&conf),
+        [
+            (1, "PreemptType"),
+            (2, "PreemptMode"),
+            (3, "PreemptExemptTime"),
+            (4, "TRESBillingWeights"),
+            (5, "DefMemPerCPU"),
+            (7, "EnforcePartLimits"),
+            (8, "AccountingStorageEnforce"),
+            (9, "SchedulerParameters: bf_max_job_user"),
+            (10, "NodeName=c[1-2] Feature"),
+            (11, "NodeName=g1 Features"),
+            (12, "PartitionName=DEFAULT PreemptMode"),
+            (14, "PartitionName=scavenger PreemptMode"),
+            (14, "PartitionName=scavenger TRESBillingWeights"),
+            (14, "PartitionName=scavenger DefMemPerCPU"),
+            (14, "PartitionName=scavenger MaxMemPerCPU"),
+        ]
+    );
+    // None of them is in the ignored list.
+    assert!(conf.ignored.is_empty(), "{:?}", conf.ignored);
+}
+
+#[test]
+fn site_defaults_are_not_listed() {
+    let conf = ok(&format!(
+        "PreemptType=preempt/none
+PreemptMode=OFF
+PreemptExemptTime=-1
+EnforcePartLimits=NO
+         AccountingStorageEnforce=
+DefMemPerCPU=0
+PriorityWeightQOS=0
+{MIN}"
+    ));
+    assert!(conf.unmodelled.is_empty(), "{:?}", conf.unmodelled);
+    assert_eq!(conf.site, SiteSettings::default());
+    // YES is ANY; `all` is everything but nojobs and nosteps.
+    let conf = ok(&format!(
+        "EnforcePartLimits=yes
+AccountingStorageEnforce=all
+{MIN}"
+    ));
+    assert_eq!(conf.site.enforce_part_limits, EnforcePartLimits::Any);
+    let e = conf.site.accounting_enforce;
+    assert!(e.associations && e.limits && e.qos && e.safe && e.wckeys && !e.nojobs && !e.nosteps);
+    let e = ok(&format!(
+        "AccountingStorageEnforce=nojobs
+{MIN}"
+    ))
+    .site
+    .accounting_enforce;
+    assert!(e.nojobs && e.nosteps && !e.associations);
+}
+
+#[test]
+fn site_errors() {
+    let e = err_at(
+        &format!(
+            "PreemptType=preempt/job_prio
+{MIN}"
+        ),
+        1,
+        "PreemptType",
+    );
+    assert!(e.detail.contains("preempt/job_prio"), "{e}");
+    err_at(
+        &format!(
+            "PreemptMode=KILL
+{MIN}"
+        ),
+        1,
+        "PreemptMode",
+    );
+    let e = err_at(
+        &format!(
+            "PreemptMode=CANCEL,REQUEUE
+{MIN}"
+        ),
+        1,
+        "PreemptMode",
+    );
+    assert!(e.detail.contains("more than one"), "{e}");
+    err_at(
+        &format!(
+            "PreemptMode=GANG,WITHIN
+{MIN}"
+        ),
+        1,
+        "PreemptMode",
+    );
+    err_at(
+        &format!(
+            "PreemptExemptTime=soon
+{MIN}"
+        ),
+        1,
+        "PreemptExemptTime",
+    );
+    err_at(
+        &format!(
+            "TRESBillingWeights=CPU
+{MIN}"
+        ),
+        1,
+        "TRESBillingWeights",
+    );
+    err_at(
+        &format!(
+            "TRESBillingWeights=Mem=0.25X
+{MIN}"
+        ),
+        1,
+        "TRESBillingWeights",
+    );
+    err_at(
+        &format!(
+            "TRESBillingWeights=CPU=1,cpu=2
+{MIN}"
+        ),
+        1,
+        "TRESBillingWeights",
+    );
+    err_at(
+        &format!(
+            "DefMemPerCPU=2G
+{MIN}"
+        ),
+        1,
+        "DefMemPerCPU",
+    );
+    err_at(
+        &format!(
+            "MaxMemPerCPU=-5
+{MIN}"
+        ),
+        1,
+        "MaxMemPerCPU",
+    );
+    err_at(
+        &format!(
+            "EnforcePartLimits=SOME
+{MIN}"
+        ),
+        1,
+        "EnforcePartLimits",
+    );
+    let e = err_at(
+        &format!(
+            "AccountingStorageEnforce=limits,quotas
+{MIN}"
+        ),
+        1,
+        "AccountingStorageEnforce",
+    );
+    assert!(e.detail.contains("quotas"), "{e}");
+    err_at(
+        &format!(
+            "SchedulerParameters=bf_max_job_user=many
+{MIN}"
+        ),
+        1,
+        "SchedulerParameters bf_max_job_user",
+    );
+    err_at(
+        &format!(
+            "SchedulerParameters=bf_max_job_part
+{MIN}"
+        ),
+        1,
+        "SchedulerParameters bf_max_job_part",
+    );
+    err_at(
+        "NodeName=n1
+PartitionName=p Nodes=n1 PreemptMode=sometimes
+",
+        2,
+        "PartitionName=p PreemptMode",
+    );
+    err_at(
+        "NodeName=n1
+PartitionName=p Nodes=n1 TRESBillingWeights=CPU=x
+",
+        2,
+        "PartitionName=p TRESBillingWeights",
+    );
+    err_at(
+        "NodeName=n1
+PartitionName=p Nodes=n1 MaxMemPerCPU=4T
+",
+        2,
+        "PartitionName=p MaxMemPerCPU",
     );
 }
 

@@ -5,3 +5,5 @@ mod conf;
 mod generated;
 mod gpu;
 mod report;
+mod reservation;
+mod sacctmgr;
