@@ -32,7 +32,12 @@ use slasim_core::setting::InvalidSetting;
 use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
 
+pub mod carbon_time;
+pub mod cats;
+pub mod hold;
+pub mod lowest_window;
 pub mod none;
+pub mod threshold;
 
 /// The signal a policy steers by.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,12 +132,12 @@ impl ShiftingConfig {
 
     /// Every value in its domain.
     pub fn validate(&self) -> Result<(), InvalidSetting> {
-        let policy =
-            self.policy().map_err(|_| {
+        let policy = self.policy().map_err(|_| {
             InvalidSetting::new("shifting.policy", &self.policy, "a shifting policy (`slasim list shifting-policies`)")
         })?;
-        let forecast = forecast::named(&self.forecast)
-            .map_err(|_| InvalidSetting::new("shifting.forecast", &self.forecast, "a forecast (`slasim list forecasts`)"))?;
+        let forecast = forecast::named(&self.forecast).map_err(|_| {
+            InvalidSetting::new("shifting.forecast", &self.forecast, "a forecast (`slasim list forecasts`)")
+        })?;
         if self.horizon <= 0 {
             return Err(InvalidSetting::new("shifting.horizon", self.horizon, "must be a number of seconds above 0"));
         }
@@ -201,16 +206,30 @@ impl Outlook {
     /// The forecast mean over `[from, to)` seen at `now` (the value at
     /// `from` when the interval is empty).
     pub fn mean(&self, now: Time, from: Time, to: Time) -> f64 {
-        if to > from {
-            self.integral(now, from, to) / (to - from) as f64
-        } else {
-            self.integral(now, from, from + 1)
-        }
+        if to > from { self.integral(now, from, to) / (to - from) as f64 } else { self.integral(now, from, from + 1) }
     }
 
     /// The observed value at `now`.
     pub fn now(&self, now: Time) -> f64 {
         self.signal.value_at(now)
+    }
+
+    /// The signal's step (its smallest spacing between samples) in virtual
+    /// seconds, at least 1.
+    pub fn step(&self) -> Time {
+        let step = self.signal.signal().step() as f64 / self.signal.scale();
+        (step.round() as Time).max(1)
+    }
+
+    /// The first virtual instant after `t` at which the signal reaches its
+    /// next sample (where a held signal changes): within a second of it,
+    /// never before it.
+    pub fn next_change(&self, t: Time) -> Time {
+        let signal = self.signal.signal();
+        let step = signal.step().max(1);
+        let phase = (self.signal.signal_instant(t) - signal.start()).rem_euclid(step);
+        let ahead = ((step - phase) as f64 / self.signal.scale()).ceil() as Time;
+        t.saturating_add(ahead.max(1))
     }
 }
 
@@ -285,4 +304,7 @@ impl Named for ShiftingPolicyInfo {
 }
 
 /// The shifting policies a config can name.
-pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> = Registry::new("shifting policy", &[none::NONE]);
+pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> = Registry::new(
+    "shifting policy",
+    &[none::NONE, lowest_window::LOWEST_WINDOW, carbon_time::CARBON_TIME, threshold::THRESHOLD, cats::CATS],
+);
