@@ -38,6 +38,15 @@ const HOURLY: [f64; 6] = [300.0, 300.0, 120.0, 120.0, 100.0, 100.0];
 /// one instant has no load).
 fn run(d: &Path, carbon: &Path, submit: i64, shifting: &str) -> (i64, i64) {
     let swf = common::write_swf(d, 1, &[(submit, 1, 2 * HOUR, 2 * HOUR), (24 * HOUR, 1, HOUR, HOUR)]);
+    let db = sweep(d, &swf, carbon, shifting, "fcfs");
+    let conn = Connection::open(&db).unwrap();
+    conn.query_row("SELECT occurrence, actual_start FROM jobs WHERE job = 0", [], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+}
+
+/// Sweeps the log `swf` on one node under `strategy` over `carbon` with
+/// `shifting` as the `[shifting]` body: the store.
+fn sweep(d: &Path, swf: &Path, carbon: &Path, shifting: &str, strategy: &str) -> PathBuf {
     let config = format!(
         r#"name = "shifting"
 
@@ -58,7 +67,7 @@ carbon = "{}"
 [[sweep]]
 name = "fcfs"
 [sweep.axes]
-strategy = ["fcfs"]
+strategy = ["{strategy}"]
 failures = ["none"]
 "#,
         swf.display(),
@@ -70,9 +79,7 @@ failures = ["none"]
     let _ = std::fs::remove_file(&db);
     let out = common::slasim().arg("sweep").arg(&file).arg("--db").arg(&db).output().unwrap();
     assert!(out.status.success(), "{shifting}: {}", String::from_utf8_lossy(&out.stderr));
-    let conn = Connection::open(&db).unwrap();
-    conn.query_row("SELECT occurrence, actual_start FROM jobs WHERE job = 0", [], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
+    db
 }
 
 /// The job's start under `shifting` on the hourly signal, submitted at 0.
@@ -147,4 +154,34 @@ fn cats_steps_by_the_forecast_step() {
     let at = |policy: &str| run(d, &file, 0, &format!("policy = \"{policy}\"\nhorizon = {}", 4 * HOUR)).1;
     assert_eq!(at("cats"), 9_000);
     assert_eq!(at("lowest-window"), 2 * HOUR);
+}
+
+/// Two 2-hour jobs submitted together at 0 on the hourly signal, under
+/// EASY: both are released at one instant and reach the strategy in
+/// submission order, so job 0 runs first and job 1 after it.
+/// - `lowest-window` (horizon 4 h): both pick 4 h (as above): job 0 runs
+///   [4 h, 6 h), job 1 waits for the node and runs [6 h, 8 h).
+/// - `threshold` 150: both are released at 2 h: [2 h, 4 h) and [4 h, 6 h).
+#[test]
+fn jobs_released_together_go_in_submission_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = carbon(d, HOUR, &HOURLY, 300.0);
+    let swf =
+        common::write_swf(d, 1, &[(0, 1, 2 * HOUR, 2 * HOUR), (0, 1, 2 * HOUR, 2 * HOUR), (24 * HOUR, 1, HOUR, HOUR)]);
+    for (shifting, want) in [
+        (format!("policy = \"lowest-window\"\nhorizon = {}", 4 * HOUR), [(0, 4 * HOUR), (0, 6 * HOUR)]),
+        (format!("policy = \"threshold\"\nthreshold = 150\nhorizon = {}", 4 * HOUR), [(0, 2 * HOUR), (0, 4 * HOUR)]),
+    ] {
+        let db = sweep(d, &swf, &file, &shifting, "easy");
+        let conn = Connection::open(&db).unwrap();
+        let got: Vec<(i64, i64)> = conn
+            .prepare("SELECT occurrence, actual_start FROM jobs WHERE job < 2 ORDER BY job")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(got, want, "{shifting}");
+    }
 }
