@@ -44,6 +44,7 @@ mod report;
 mod reservations;
 mod sacct;
 mod schedules;
+mod shifting;
 mod signals;
 mod simulation_traces;
 mod slurm;

@@ -32,7 +32,12 @@ use slasim_core::setting::InvalidSetting;
 use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
 
+pub mod carbon_time;
+pub mod cats;
+pub mod hold;
+pub mod lowest_window;
 pub mod none;
+pub mod threshold;
 
 /// The signal a policy steers by.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -208,6 +213,24 @@ impl Outlook {
     pub fn now(&self, now: Time) -> f64 {
         self.signal.value_at(now)
     }
+
+    /// The signal's step (its smallest spacing between samples) in virtual
+    /// seconds, at least 1.
+    pub fn step(&self) -> Time {
+        let step = self.signal.signal().step() as f64 / self.signal.scale();
+        (step.round() as Time).max(1)
+    }
+
+    /// The first virtual instant after `t` at which the signal reaches its
+    /// next sample (where a held signal changes): within a second of it,
+    /// never before it.
+    pub fn next_change(&self, t: Time) -> Time {
+        let signal = self.signal.signal();
+        let step = signal.step().max(1);
+        let phase = (self.signal.signal_instant(t) - signal.start()).rem_euclid(step);
+        let ahead = ((step - phase) as f64 / self.signal.scale()).ceil() as Time;
+        t.saturating_add(ahead.max(1))
+    }
 }
 
 impl fmt::Debug for Outlook {
@@ -281,4 +304,7 @@ impl Named for ShiftingPolicyInfo {
 }
 
 /// The shifting policies a config can name.
-pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> = Registry::new("shifting policy", &[none::NONE]);
+pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> = Registry::new(
+    "shifting policy",
+    &[none::NONE, lowest_window::LOWEST_WINDOW, carbon_time::CARBON_TIME, threshold::THRESHOLD, cats::CATS],
+);

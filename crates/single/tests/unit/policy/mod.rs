@@ -1,6 +1,7 @@
 mod batsim;
 mod comprehensive;
 mod overbooking;
+mod shifting;
 mod slack_dvfs;
 
 use slasim_single::policy::interface::Placement;
