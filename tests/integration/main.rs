@@ -46,6 +46,7 @@ mod sacct;
 mod schedules;
 mod signals;
 mod simulation_traces;
+mod sla_shifting;
 mod slurm;
 mod slurm_report;
 mod sweep;

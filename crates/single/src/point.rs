@@ -30,8 +30,8 @@ use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
 use crate::policy::classic::ClassicConfig;
 use crate::policy::energy::{EnergyPolicySettings, PowerManager};
 use crate::policy::overbooking::Overbooking;
-use crate::policy::shifting::{Applies, Shift, ShiftingConfig, Steer};
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
+use crate::policy::shifting::{Applies, Shift, ShiftingConfig, Steer};
 use crate::policy::{Placement, ReservationHandling, Strategy, StrategyRef, StrategySettings};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
@@ -215,6 +215,15 @@ impl SinglePoint {
         let policy = shifting.policy()?;
         if matches!(policy.applies, Applies::Nothing) {
             return Ok(());
+        }
+        if matches!(policy.applies, Applies::InPlan) && !self.strategy.shifts_in_plan {
+            return Err(slasim_core::setting::InvalidSetting::new(
+                "shifting.policy",
+                format!("{} (strategy {})", policy.name, self.strategy.name()),
+                "this policy shifts bookings inside a plan that holds every deadline: conservative-backfilling, \
+                 comprehensive-overbooking and shortened-backfilling apply it",
+            )
+            .into());
         }
         let Some(signals) = &self.signals else {
             return Err(slasim_core::setting::InvalidSetting::new(

@@ -19,5 +19,9 @@ fn build(_: &ForecastSettings) -> Box<dyn Forecast> {
 }
 
 /// Its registration.
-pub const ORACLE: ForecastInfo =
-    ForecastInfo { name: "oracle", description: "the signal itself: a perfect forecast (the default)", reads_noise: false, build };
+pub const ORACLE: ForecastInfo = ForecastInfo {
+    name: "oracle",
+    description: "the signal itself: a perfect forecast (the default)",
+    reads_noise: false,
+    build,
+};

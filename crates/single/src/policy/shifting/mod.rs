@@ -33,6 +33,7 @@ use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
 
 pub mod none;
+pub mod sla_aware;
 
 /// The signal a policy steers by.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -127,12 +128,12 @@ impl ShiftingConfig {
 
     /// Every value in its domain.
     pub fn validate(&self) -> Result<(), InvalidSetting> {
-        let policy =
-            self.policy().map_err(|_| {
+        let policy = self.policy().map_err(|_| {
             InvalidSetting::new("shifting.policy", &self.policy, "a shifting policy (`slasim list shifting-policies`)")
         })?;
-        let forecast = forecast::named(&self.forecast)
-            .map_err(|_| InvalidSetting::new("shifting.forecast", &self.forecast, "a forecast (`slasim list forecasts`)"))?;
+        let forecast = forecast::named(&self.forecast).map_err(|_| {
+            InvalidSetting::new("shifting.forecast", &self.forecast, "a forecast (`slasim list forecasts`)")
+        })?;
         if self.horizon <= 0 {
             return Err(InvalidSetting::new("shifting.horizon", self.horizon, "must be a number of seconds above 0"));
         }
@@ -201,11 +202,7 @@ impl Outlook {
     /// The forecast mean over `[from, to)` seen at `now` (the value at
     /// `from` when the interval is empty).
     pub fn mean(&self, now: Time, from: Time, to: Time) -> f64 {
-        if to > from {
-            self.integral(now, from, to) / (to - from) as f64
-        } else {
-            self.integral(now, from, from + 1)
-        }
+        if to > from { self.integral(now, from, to) / (to - from) as f64 } else { self.integral(now, from, from + 1) }
     }
 
     /// The observed value at `now`.
@@ -285,4 +282,5 @@ impl Named for ShiftingPolicyInfo {
 }
 
 /// The shifting policies a config can name.
-pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> = Registry::new("shifting policy", &[none::NONE]);
+pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> =
+    Registry::new("shifting policy", &[none::NONE, sla_aware::SLA_AWARE]);
