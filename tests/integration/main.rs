@@ -47,6 +47,7 @@ mod schedules;
 mod shifting;
 mod signals;
 mod simulation_traces;
+mod sla_shifting;
 mod slurm;
 mod slurm_report;
 mod sweep;

@@ -216,6 +216,15 @@ impl SinglePoint {
         if matches!(policy.applies, Applies::Nothing) {
             return Ok(());
         }
+        if matches!(policy.applies, Applies::InPlan) && !self.strategy.shifts_in_plan {
+            return Err(slasim_core::setting::InvalidSetting::new(
+                "shifting.policy",
+                format!("{} (strategy {})", policy.name, self.strategy.name()),
+                "this policy shifts bookings inside a plan that holds every deadline: conservative-backfilling, \
+                 comprehensive-overbooking and shortened-backfilling apply it",
+            )
+            .into());
+        }
         let Some(signals) = &self.signals else {
             return Err(slasim_core::setting::InvalidSetting::new(
                 "shifting.policy",

@@ -33,6 +33,7 @@ pub fn register() -> Result<(), BadName> {
         moves_planned_jobs: false,
         // A queueing mode: every job runs, no deadlines, fees or rejections.
         queueing: true,
+        shifts_in_plan: false,
         node_failures: false,
         build: |settings, capacity| Box::new(sjf_backfilling::SjfBackfilling::new(capacity, settings.kill_at_estimate)),
         reserving: None,

@@ -99,6 +99,8 @@ pub struct StrategyInfo {
     pub moves_planned_jobs: bool,
     /// A queueing mode: no deadlines, fees or rejections.
     pub queueing: bool,
+    /// It applies an in-plan shifting policy (`sla-aware`) to its bookings.
+    pub shifts_in_plan: bool,
     /// A queueing mode that still models node failures (an external
     /// scheduler is told of them); every planning strategy does.
     pub node_failures: bool,
@@ -149,6 +151,7 @@ const fn priority_queueing(name: &'static str, description: &'static str, build:
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        shifts_in_plan: false,
         node_failures: false,
         build,
         reserving: None,
@@ -171,10 +174,14 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: None,
         moves_planned_jobs: false,
         queueing: false,
+        shifts_in_plan: true,
         node_failures: true,
         reserving: None,
         build: |s, k| {
-            Box::new(Comprehensive::<ComprehensiveBackfilling>::new(k, s.placement, s.reliability.clone(), None))
+            Box::new(
+                Comprehensive::<ComprehensiveBackfilling>::new(k, s.placement, s.reliability.clone(), None)
+                    .shifted_by(s.shifting.clone()),
+            )
         },
     },
     StrategyInfo {
@@ -191,6 +198,7 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: None,
         moves_planned_jobs: true,
         queueing: false,
+        shifts_in_plan: false,
         node_failures: true,
         reserving: None,
         build: |s, k| Box::new(Heuristic::new(k, s.placement, s.reliability.clone(), None, s.reservations)),
@@ -209,15 +217,19 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
         queueing: false,
+        shifts_in_plan: true,
         node_failures: true,
         reserving: None,
         build: |s, k| {
-            Box::new(Comprehensive::<ComprehensiveOverbooking>::new(
-                k,
-                s.placement,
-                s.reliability.clone(),
-                needs_overbooking(s),
-            ))
+            Box::new(
+                Comprehensive::<ComprehensiveOverbooking>::new(
+                    k,
+                    s.placement,
+                    s.reliability.clone(),
+                    needs_overbooking(s),
+                )
+                .shifted_by(s.shifting.clone()),
+            )
         },
     },
     StrategyInfo {
@@ -234,6 +246,7 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: Some("heuristic-planning"),
         moves_planned_jobs: true,
         queueing: false,
+        shifts_in_plan: false,
         node_failures: true,
         reserving: None,
         build: |s, k| {
@@ -254,15 +267,19 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: Some("conservative-backfilling"),
         moves_planned_jobs: false,
         queueing: false,
+        shifts_in_plan: true,
         node_failures: true,
         reserving: None,
         build: |s, k| {
-            Box::new(Comprehensive::<ShortenedBackfilling>::new(
-                k,
-                Placement::BestFit,
-                s.reliability.clone(),
-                needs_overbooking(s),
-            ))
+            Box::new(
+                Comprehensive::<ShortenedBackfilling>::new(
+                    k,
+                    Placement::BestFit,
+                    s.reliability.clone(),
+                    needs_overbooking(s),
+                )
+                .shifted_by(s.shifting.clone()),
+            )
         },
     },
     StrategyInfo {
@@ -273,6 +290,7 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        shifts_in_plan: false,
         node_failures: false,
         build: |s, k| Box::new(Classic::new(classic::Mode::Fcfs, k, s.kill_at_estimate)),
         reserving: Some(|k, t_stop| {
@@ -287,6 +305,7 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        shifts_in_plan: false,
         node_failures: false,
         build: |s, k| Box::new(Classic::new(classic::Mode::Easy, k, s.kill_at_estimate)),
         reserving: Some(|k, t_stop| {
@@ -301,6 +320,7 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        shifts_in_plan: false,
         node_failures: false,
         build: |s, k| Box::new(Classic::new(classic::Mode::Conservative, k, s.kill_at_estimate)),
         reserving: Some(|k, t_stop| {
@@ -321,6 +341,7 @@ static BUILTIN: [StrategyInfo; 19] = [
         base: None,
         moves_planned_jobs: false,
         queueing: true,
+        shifts_in_plan: false,
         node_failures: true,
         build: |s, k| Box::new(batsim::Batsim::new(s.batsim.clone().unwrap_or_default(), k)),
         reserving: None,

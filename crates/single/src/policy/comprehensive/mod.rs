@@ -36,6 +36,11 @@
 //!   gap start when all of them are promising: anchor t_s − a, accepted if
 //!   t_s − a + d' ≤ gap end. Finished jobs leave the plan and waiting jobs
 //!   start early, as in comprehensive overbooking.
+//! - **SLA-aware shifting** (`shifted.rs`, the policy `sla-aware`): with an
+//!   in-plan shifting policy, the booking a rule picks may be replaced by a
+//!   later full booking in a lower-carbon window, before the deadline and
+//!   passing the acceptance test; such a booking is never started early
+//!   (it waits for its window). Without a shifting policy nothing changes.
 //! - **Fixed reservations** (`seed-000-001-spec.md`): booked at exactly their
 //!   window on nodes free over it, or rejected (these strategies never move a
 //!   booking, so paper B's *move* option is refused when they are built). They
@@ -51,6 +56,7 @@ use std::sync::Arc;
 use crate::plan::{AvailabilityProfile, NodeBooking, NodeOrder, NodePlan};
 use crate::policy::interface::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::policy::overbooking::{Overbooking, learn_from_end};
+use crate::policy::shifting::Shift;
 use crate::stats::pdf::stepped;
 use crate::stats::pos::{self, EndCdf, Predecessor, Reliability};
 use crate::workload::job::Job;
@@ -59,6 +65,7 @@ use slasim_core::units::{JobId, NodeId, Time};
 pub mod admission;
 pub mod backfilling;
 pub mod overbooking;
+mod shifted;
 pub mod shortened;
 
 pub use admission::{Admission, Admitted, AgentAdmitted, Answer, Candidate};
@@ -108,6 +115,9 @@ struct Booked {
     cdf: Option<u32>,
     /// Actual start while running.
     running: Option<Time>,
+    /// Booked later by SLA-aware shifting: it waits for its start (never
+    /// started early).
+    pinned: bool,
 }
 
 /// A candidate booking.
@@ -170,6 +180,14 @@ pub struct Comprehensive<R: Rule> {
     /// The job whose choice waits for the simulation's caller, with its
     /// full booking (for [`AgentAdmitted`]).
     deferred: Option<(JobId, Option<Choice>)>,
+    /// SLA-aware shifting (`shifted.rs`), if the point asks for it.
+    shift: Option<Arc<Shift>>,
+    /// Nodes of the best shifted booking so far.
+    shift_nodes: Vec<NodeId>,
+    /// The choice being booked was shifted later.
+    shifted_now: bool,
+    /// PoS evaluations are of a shifted booking (pinned at its start).
+    pinning: bool,
 }
 
 impl<R: Rule> Comprehensive<R> {
@@ -213,7 +231,19 @@ impl<R: Rule> Comprehensive<R> {
             candidates: Vec::new(),
             declined: false,
             deferred: None,
+            shift: None,
+            shift_nodes: Vec::new(),
+            shifted_now: false,
+            pinning: false,
         }
+    }
+
+    /// The core booking each job later when `shift` (an in-plan policy,
+    /// `sla-aware`) finds a lower-carbon window its deadline and acceptance
+    /// test allow; unchanged without one.
+    pub fn shifted_by(mut self, shift: Option<Arc<Shift>>) -> Comprehensive<R> {
+        self.shift = shift.filter(|s| s.in_plan());
+        self
     }
 
     /// The core with `admission` picking every booking (for [`AgentAdmitted`]).
@@ -307,7 +337,9 @@ impl<R: Rule> Comprehensive<R> {
     fn pos_of(&mut self, c: &dyn Cluster, j: &Job, s: Time, end: Time, store: bool, screen: bool) -> Option<f64> {
         let Some(ob) = self.overbooking.clone() else { return Some(self.failure_only_pos(j)) };
         let now = c.now();
-        let t0 = now.max(j.release);
+        // A shifted booking starts exactly at s (never early): so it is
+        // evaluated, and so its end CDF is stored for its successors.
+        let t0 = if self.pinning { s } else { now.max(j.release) };
         // Direct predecessors on the chosen nodes that may still end after t0,
         // each counted once (spec §11.29).
         self.preds.clear();
@@ -398,7 +430,12 @@ impl<R: Rule> Comprehensive<R> {
         } else {
             R::pick(self, c, j, from, full)
         };
-        self.take_nodes(picked)
+        let picked = self.take_nodes(picked);
+        match picked {
+            // SLA-aware shifting: a reservation keeps its window.
+            Some(earliest) if self.shift.is_some() && !j.reservation => Some(self.shifted(c, j, earliest)),
+            picked => picked,
+        }
     }
 
     /// A rule's pick with its nodes in `chosen` (see [`Rule::pick`]).
@@ -442,7 +479,7 @@ impl<R: Rule> Comprehensive<R> {
             self.booked.resize(i + 1, None);
         }
         let count = self.chosen.len() as u32;
-        self.booked[i] = Some(Booked { start, end, first, count, spare, cdf: None, running: None });
+        self.booked[i] = Some(Booked { start, end, first, count, spare, cdf: None, running: None, pinned: false });
     }
 
     /// Removes `job`'s slot from the plan (keeps its node list).
@@ -610,7 +647,7 @@ impl<R: Rule> Comprehensive<R> {
     fn try_early(&mut self, c: &mut dyn Cluster, job: JobId) {
         let now = c.now();
         let Some(b) = self.booking(job) else { return };
-        if b.running.is_some() || b.start <= now || self.disabled.contains(&job) {
+        if b.running.is_some() || b.pinned || b.start <= now || self.disabled.contains(&job) {
             return;
         }
         let clear = self.nodes_of(b).iter().all(|&n| self.plan.free_until(n, now) == Some(b.start));
@@ -654,7 +691,9 @@ impl<R: Rule> Comprehensive<R> {
             // Evaluated on these nodes and this slot when it was chosen.
             std::mem::swap(&mut self.cdf_scratch, &mut self.best_cdf);
         } else if store_cdf {
+            self.pinning = self.shifted_now;
             choice.pos = self.comprehensive_pos(c, j, choice.start, choice.end, true);
+            self.pinning = false;
         } else if !choice.overbooked {
             choice.pos = self.failure_only_pos(j);
         } else {
@@ -663,6 +702,11 @@ impl<R: Rule> Comprehensive<R> {
         // Nothing may be anchored early on a reservation.
         let spare = if j.reservation { 0 } else { R::spare(self.overbooking.as_deref(), j) };
         self.book(job, choice.start, choice.end, spare);
+        if std::mem::take(&mut self.shifted_now)
+            && let Some(Some(b)) = self.booked.get_mut(job as usize)
+        {
+            b.pinned = true;
+        }
         if store_cdf {
             let slot = self.take_cdf_slot();
             std::mem::swap(&mut self.cdfs[slot as usize], &mut self.cdf_scratch);

@@ -37,6 +37,7 @@ pub mod cats;
 pub mod hold;
 pub mod lowest_window;
 pub mod none;
+pub mod sla_aware;
 pub mod threshold;
 
 /// The signal a policy steers by.
@@ -306,5 +307,12 @@ impl Named for ShiftingPolicyInfo {
 /// The shifting policies a config can name.
 pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> = Registry::new(
     "shifting policy",
-    &[none::NONE, lowest_window::LOWEST_WINDOW, carbon_time::CARBON_TIME, threshold::THRESHOLD, cats::CATS],
+    &[
+        none::NONE,
+        sla_aware::SLA_AWARE,
+        lowest_window::LOWEST_WINDOW,
+        carbon_time::CARBON_TIME,
+        threshold::THRESHOLD,
+        cats::CATS,
+    ],
 );
