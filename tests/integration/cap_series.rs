@@ -51,8 +51,8 @@ fn sweep(dir: &Path, config: &str) -> (bool, String, PathBuf) {
 
 /// Two nodes, FCFS, 100 W idle and 200 W busy, jobs killed at their estimate.
 fn config(d: &Path, energy_extra: &str, signals: &str) -> String {
-    // j0: 1 node, 1,800 s; j1: 2 nodes, 1,800 s; both submitted at 0.
-    let swf = common::write_swf(d, 2, &[(0, 1, 1800, 1800), (0, 2, 1800, 1800)]);
+    // j0: 1 node, 1,800 s, submitted at 0; j1: 2 nodes, 1,800 s, at 1.
+    let swf = common::write_swf(d, 2, &[(0, 1, 1800, 1800), (1, 2, 1800, 1800)]);
     format!(
         r#"name = "cap"
 
@@ -94,7 +94,8 @@ const SERIES: &str = "[energy.cap_series]\nfollows = \"renewable\"\ngrid_watts =
 /// nodes draw 200 W: the lowest cap holds them.
 /// - 0: j0 (1 node) would commit 200 + 100 = 300 W over [0, 1,800): above
 ///   200 W. Refused; the cap first has room for it over a whole 1,800 s
-///   from 3,600 (300 W), so the cluster wakes FCFS then. j1 waits behind.
+///   from 3,600 (300 W), so the cluster wakes FCFS then. j1 (submitted at
+///   1) waits behind.
 /// - 3,600: j0 starts, 300 W ≤ 300 W over [3,600, 5,400).
 /// - 5,400: j0 ends; j1 (2 nodes) would commit 400 W over [5,400, 7,200)
 ///   at a 300 W cap: refused; room from 7,200 (400 W), woken then.
