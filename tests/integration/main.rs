@@ -18,6 +18,7 @@ mod architecture;
 mod batsim;
 mod batsim_kth;
 mod batsim_pybatsim;
+mod cap_series;
 mod carbon;
 mod catalogue;
 mod classic;

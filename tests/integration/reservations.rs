@@ -58,6 +58,7 @@ fn run_with(
         checkpoint,
         energy: None,
         record_power: false,
+        cap: None,
     })
     .unwrap();
     assert_eq!(sim.cluster.unresolved, 0, "every job must end in exactly one outcome");

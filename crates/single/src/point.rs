@@ -23,7 +23,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
-use crate::cluster::carbon::{Signals, SignalsConfig, account};
+use crate::cluster::cap::CapSeries;
+use crate::cluster::carbon::{Aligned, Signals, SignalsConfig, account};
 use crate::cluster::energy::EnergyConfig;
 use crate::policy::batsim::BatsimConfig;
 use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
@@ -171,6 +172,17 @@ impl SinglePoint {
                 anyhow::bail!(
                     "[signals] accounts the run's energy by the hour: it needs the nodes' power model, an [energy] section"
                 );
+            }
+        }
+        if self.energy.is_some_and(|e| e.cap_series.is_some()) {
+            let renewable = self.signals.as_ref().is_some_and(|s| s.renewable.is_some());
+            if !renewable {
+                return Err(slasim_core::setting::InvalidSetting::new(
+                    "energy.cap_series.follows",
+                    "renewable",
+                    "the cap follows the renewable supply: give [signals] renewable = \"FILE\" (W, or an EIA-930 file's MWh/h)",
+                )
+                .into());
             }
         }
         self.check_shifting()?;
@@ -408,7 +420,30 @@ fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) 
     }
     let checkpoint = Some(p.overbooking.checkpoint);
     let record_power = p.signals.is_some();
-    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy, record_power })
+    let cap = cap_series(inputs, p, capacity)?;
+    Ok(Scenario { capacity, jobs, failures, strategy, checkpoint, energy: p.energy, record_power, cap })
+}
+
+/// The key the aligned signals of `config` are kept under in a run's inputs.
+fn aligned_key(config: &SignalsConfig) -> String {
+    format!("aligned {}", config.inputs_key())
+}
+
+/// Point `p`'s signals aligned onto its virtual time (aligned once, when
+/// its inputs are loaded: the cap and the accounting read the same).
+fn aligned(inputs: &Inputs, config: &SignalsConfig) -> anyhow::Result<Arc<Aligned>> {
+    inputs.get(&aligned_key(config)).ok_or_else(|| anyhow!("signals of point not loaded"))
+}
+
+/// The cap series of point `p` on `capacity` nodes, if its cap follows one:
+/// its lowest value must hold every node idle.
+fn cap_series(inputs: &Inputs, p: &SinglePoint, capacity: u32) -> anyhow::Result<Option<CapSeries>> {
+    let (Some(energy), Some(signals)) = (&p.energy, &p.signals) else { return Ok(None) };
+    let Some(config) = &energy.cap_series else { return Ok(None) };
+    let aligned = aligned(inputs, signals)?;
+    let cap = CapSeries::new(config, aligned.renewable.as_ref(), aligned.renewable_watts)?;
+    cap.check_idle(capacity, energy.idle_watts)?;
+    Ok(Some(cap))
 }
 
 /// The calibrator a calibrated point starts with: carried through the
@@ -496,9 +531,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
     let point = Some((axes(p), summary));
     let carbon = match (&p.signals, &p.energy, &simulated.power) {
         (Some(config), Some(watts), Some(profile)) => {
-            let signals: Arc<Signals> =
-                inputs.get(&config.inputs_key()).ok_or_else(|| anyhow!("signals of point not loaded"))?;
-            let aligned = config.align(&signals)?;
+            let aligned = aligned(inputs, config)?;
             Some(account(config, &aligned, profile, watts, &simulated.cluster.records))
         }
         _ => None,
@@ -572,6 +605,12 @@ impl SinglePoint {
         }
         if let Some(signals) = &p.signals {
             inputs.load_once(signals.inputs_key(), || signals.load())?;
+            let loaded: Arc<Signals> =
+                inputs.get(&signals.inputs_key()).ok_or_else(|| anyhow!("signals of point not loaded"))?;
+            inputs.load_once(aligned_key(signals), || signals.align(&loaded))?;
+            // A cap series is checked before any run: it must hold every node idle.
+            let capacity = p.prepared(inputs)?.capacity;
+            cap_series(inputs, p, capacity)?;
         }
         if let FailureSource::Lanl { path, .. } = &p.failures {
             let path = existing_lanl_file(path.as_deref())?;
@@ -627,12 +666,10 @@ impl SinglePoint {
     /// The point's shifting, built over its aligned signals; none without `[shifting]`.
     fn shift(&self, inputs: &Inputs) -> anyhow::Result<Option<Shift>> {
         let (Some(shifting), Some(config)) = (&self.shifting, &self.signals) else { return Ok(None) };
-        let signals: Arc<Signals> =
-            inputs.get(&config.inputs_key()).ok_or_else(|| anyhow!("signals of point not loaded"))?;
-        let aligned = config.align(&signals)?;
+        let aligned = aligned(inputs, config)?;
         let signal = match shifting.signal {
-            Steer::Carbon => aligned.carbon,
-            Steer::Price => aligned.price,
+            Steer::Carbon => aligned.carbon.clone(),
+            Steer::Price => aligned.price.clone(),
         };
         let signal = signal.ok_or_else(|| anyhow!("[shifting] steers by {}: [signals] has none", shifting.signal))?;
         Ok(Some(Shift::new(shifting, signal, self.seed)?))

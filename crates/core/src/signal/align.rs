@@ -189,6 +189,70 @@ impl AlignedSignal {
         sum / self.scale
     }
 
+    /// A sample interval's lower value: its sample under hold, the lower of
+    /// its two ends under linear interpolation (never above the signal).
+    fn segment_low(&self, i: usize) -> f64 {
+        let s = &self.signal;
+        match (s.interpolation, s.values.get(i + 1)) {
+            (super::Interpolation::Linear, Some(&next)) => s.values[i].min(next),
+            _ => s.values[i],
+        }
+    }
+
+    /// The least of [`AlignedSignal::lower_step`] over all time: the lowest
+    /// sample interval of the loop.
+    pub fn lowest(&self) -> f64 {
+        let s = &self.signal;
+        (0..s.times.len())
+            .take_while(|&i| s.times[i] - s.start() < self.period)
+            .map(|i| self.segment_low(i))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Virtual seconds that cover one loop of the signal and two seconds
+    /// more: a property of every integer second holds at all times once it
+    /// holds over this many seconds from any instant.
+    pub fn period_seconds(&self) -> Time {
+        (self.period as f64 / self.scale).ceil() as Time + 2
+    }
+
+    /// The least value over virtual second `[n, n + 1)` of the signal with
+    /// each sample interval taken at its lower value (hold: the signal
+    /// itself; linear: the lower end of each interval), and the first
+    /// second after `n` where it may change: the value holds over `[n,
+    /// until)`. A step function never above the signal; costs the sample
+    /// intervals crossed and allocates nothing.
+    pub fn lower_step(&self, n: Time) -> (f64, Time) {
+        let s = &self.signal;
+        let period = self.period as f64;
+        let (a, b) = (self.unrolled(n), self.unrolled(n.saturating_add(1)));
+        if b - a >= period {
+            return (self.lowest(), n.saturating_add(1));
+        }
+        let (mut x, mut low, mut crossed, mut first_end) = (a, f64::INFINITY, 0u32, a);
+        while x < b && crossed <= s.times.len() as u32 + 1 {
+            let base = (x / period).floor() * period;
+            let local = (x - base).clamp(0.0, period);
+            let i = s.locate(local);
+            let end = ((s.segment_end(i) - s.start()) as f64).min(period);
+            low = low.min(self.segment_low(i));
+            let next = if base + end > x { base + end } else { base + period };
+            if crossed == 0 {
+                first_end = next;
+            }
+            crossed += 1;
+            x = next;
+        }
+        let until = if crossed == 1 {
+            // Whole seconds inside the interval, up to the first that reaches past its end.
+            let last = ((first_end - self.origin as f64) / self.scale).floor();
+            if last.is_finite() && last < (Time::MAX / 2) as f64 { (last as Time).max(n + 1) } else { n + 1 }
+        } else {
+            n.saturating_add(1)
+        };
+        (low, until)
+    }
+
     /// `∫ value dt` over virtual seconds from `from` to `to` (negative when
     /// `to < from`), in the signal's unit times seconds.
     pub fn integral(&self, from: Time, to: Time) -> f64 {

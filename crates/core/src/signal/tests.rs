@@ -273,3 +273,37 @@ fn capped_integrals_by_hand() {
     assert_eq!(aligned.integral_capped(0, 2 * WEEK, 25.0), 2.0 * 198_000.0);
     assert_eq!(aligned.integral_capped(5, 5, 25.0), 0.0);
 }
+
+/// A week of samples every 100 s: 50 over [0, 100), 10 over [100, 300),
+/// 30 after; the step function `lower_step` reads, held and linear.
+#[test]
+fn lower_steps_by_hand() {
+    let times: Vec<i64> = (0..WEEK / 100).map(|k| k * 100).collect();
+    let values: Vec<f64> = (0..times.len()).map(|k| [50.0, 10.0, 10.0].get(k).copied().unwrap_or(30.0)).collect();
+    let held = Signal::from_samples("s", Quantity::Power, Interpolation::Hold, times, values, 0).unwrap();
+    let linear = held.clone().with_interpolation(Interpolation::Linear);
+    let held = Alignment::at(0).align(Arc::new(held)).unwrap();
+    // Held: the signal itself, constant until the next sample that changes the interval.
+    assert_eq!(held.lower_step(0), (50.0, 100));
+    assert_eq!(held.lower_step(99), (50.0, 100));
+    assert_eq!(held.lower_step(100), (10.0, 200));
+    assert_eq!(held.lower_step(250), (10.0, 300));
+    assert_eq!(held.lower_step(300), (30.0, 400));
+    assert_eq!(held.lowest(), 10.0);
+    // The loop: a week later, the same.
+    assert_eq!(held.lower_step(WEEK + 150), (10.0, WEEK + 200));
+    // Linear: each interval at its lower end, 50→10 counts 10, 10→30 counts 10.
+    let linear = Alignment::at(0).align(Arc::new(linear)).unwrap();
+    assert_eq!(linear.lower_step(50), (10.0, 100));
+    assert_eq!(linear.lower_step(250), (10.0, 300));
+    assert_eq!(linear.lower_step(350), (30.0, 400));
+    // Scaled: a virtual second reads 150 s of signal, so [0, 1) spans
+    // [0, 150): 50 and 10; [1, 2) spans [150, 300): 10.
+    let scaled = Alignment { start: 0, offset: 0, scale: 150.0 };
+    let scaled = scaled.align(Arc::new(held.signal().clone())).unwrap();
+    assert_eq!(scaled.lower_step(0), (10.0, 1));
+    assert_eq!(scaled.lower_step(1), (10.0, 2));
+    // [2, 3) spans [300, 450): 30 from there on, until the next sample
+    // interval the second does not fit in (each is 100 s, shorter than a second).
+    assert_eq!(scaled.lower_step(2).0, 30.0);
+}

@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use crate::cluster::cap::CapSeries;
 use crate::cluster::carbon::{PowerProfile, PowerRecorder};
 use crate::cluster::energy::{Energy, EnergyConfig, EnergyMeter};
 use crate::cluster::injector::FailureInjector;
@@ -45,6 +46,9 @@ pub struct Scenario<D: Drive = Box<dyn Strategy>> {
     /// With a meter: also record the cluster's watts over time (for
     /// `[signals]`; a listener more, so off unless asked for).
     pub record_power: bool,
+    /// With a meter: a cap that follows a series (`[energy.cap_series]`,
+    /// aligned onto the run's time).
+    pub cap: Option<CapSeries>,
 }
 
 impl Scenario {
@@ -64,6 +68,7 @@ impl Scenario {
             checkpoint: None,
             energy: None,
             record_power: false,
+            cap: None,
         }
     }
 }
@@ -72,8 +77,8 @@ impl Scenario {
     /// The same scenario driven by `drive` (the strategy with something
     /// attached around it) instead of the plain strategy.
     pub fn driven_by<D: Drive>(self, drive: impl FnOnce(Box<dyn Strategy>) -> D) -> Scenario<D> {
-        let Scenario { capacity, jobs, failures, strategy, checkpoint, energy, record_power } = self;
-        Scenario { capacity, jobs, failures, strategy: drive(strategy), checkpoint, energy, record_power }
+        let Scenario { capacity, jobs, failures, strategy, checkpoint, energy, record_power, cap } = self;
+        Scenario { capacity, jobs, failures, strategy: drive(strategy), checkpoint, energy, record_power, cap }
     }
 }
 
@@ -164,6 +169,9 @@ impl<D: Drive> Stepped<D> {
         }
         if let Some(model) = &scenario.energy {
             cluster = cluster.with_power(model);
+            if let Some(cap) = scenario.cap {
+                cluster = cluster.with_cap_series(cap);
+            }
         }
         let meter =
             scenario.energy.map(|watts| bench.add(EnergyMeter::new(watts, scenario.capacity, first_submission)));

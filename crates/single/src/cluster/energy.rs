@@ -25,6 +25,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::cap::CapSeriesConfig;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::sim::kernel::{Model, Outbox};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
@@ -54,6 +55,10 @@ pub struct EnergyConfig {
     /// repair that would exceed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cap_watts: Option<f64>,
+    /// A cap that follows a series instead (`[energy.cap_series]`): grid
+    /// watts plus a share of the `[signals]` renewable supply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap_series: Option<CapSeriesConfig>,
     /// Batsim: how many computing pstates the platform lists before its
     /// sleep pstate (all draw the idle and busy watts). pybatsim's
     /// `fcfsSchedSleep` expects 3 (sleep is pstate 3). With
@@ -233,6 +238,7 @@ impl EnergyConfig {
             down_watts,
             sleep: None,
             cap_watts: None,
+            cap_series: None,
             compute_pstates: 1,
             pstates: Pstates::NONE,
         }
@@ -254,7 +260,7 @@ impl EnergyConfig {
     /// True when nodes have power states or the cluster a cap: the cluster
     /// tracks each node's power state.
     pub fn has_power_states(&self) -> bool {
-        self.sleep.is_some() || self.cap_watts.is_some() || !self.pstates.is_empty()
+        self.sleep.is_some() || self.cap_watts.is_some() || self.cap_series.is_some() || !self.pstates.is_empty()
     }
 
     /// How many computing pstates a Batsim scheduler is told of: the
@@ -324,6 +330,49 @@ impl EnergyConfig {
                         "a transition of 0 seconds takes 0 joules (give it a duration to spend them over)",
                     ));
                 }
+            }
+        }
+        if let Some(series) = &self.cap_series {
+            series.validate()?;
+            if let Some(cap) = self.cap_watts {
+                return Err(InvalidSetting::new(
+                    "energy.cap_watts",
+                    cap,
+                    "give a constant cap or a cap that follows a series ([energy.cap_series]), not both",
+                ));
+            }
+            // A job's end must never raise the committed watts.
+            let nominal = Pstate::nominal(self.idle_watts, self.busy_watts);
+            let pstates =
+                if self.pstates.is_empty() { std::slice::from_ref(&nominal) } else { self.pstates.as_slice() };
+            for p in pstates {
+                if p.busy_watts < p.idle_watts {
+                    return Err(InvalidSetting::new(
+                        "energy.busy_watts",
+                        p.busy_watts,
+                        "with a cap series, a busy node draws at least an idle one's watts (in every pstate)",
+                    ));
+                }
+                if self.down_watts > p.idle_watts {
+                    return Err(InvalidSetting::new(
+                        "energy.down_watts",
+                        self.down_watts,
+                        "with a power cap, a failed node may draw no more than any other state (a failure never raises the power)",
+                    ));
+                }
+            }
+        }
+        if self.cap_series.is_some() {
+            let lowest = [self.idle_watts, self.busy_watts]
+                .into_iter()
+                .chain(self.sleep.map(|s| s.watts))
+                .fold(f64::MAX, f64::min);
+            if self.down_watts > lowest {
+                return Err(InvalidSetting::new(
+                    "energy.down_watts",
+                    self.down_watts,
+                    "with a power cap, a failed node may draw no more than any other state (a failure never raises the power)",
+                ));
             }
         }
         if let Some(cap) = self.cap_watts {

@@ -42,6 +42,7 @@ use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 
+use crate::cluster::cap::CapSeries;
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::power::{Activity, NodePower, PowerEventRecord, PowerRefusal, PowerState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
@@ -56,6 +57,7 @@ use slasim_core::sim::port::{Output, Receive, Request};
 use slasim_core::units::{JobId, NodeId, Time};
 
 pub mod bench;
+pub mod cap;
 pub mod carbon;
 pub mod energy;
 pub mod injector;
@@ -614,12 +616,20 @@ impl<D: Drive> Cluster for ClusterCore<D> {
             return false;
         }
         if let Some(p) = &mut self.power {
-            if !p.room_for(nodes, Activity::Busy, PowerState::On) {
+            // No execution runs past its kill time: its nodes commit busy watts until then.
+            let (now, end) = (self.now, kill_at.max(self.now));
+            let idle = (Activity::Idle, PowerState::On);
+            if !p.room_until(now, nodes, (Activity::Busy, PowerState::On), end, idle) {
                 self.cap_refused = true;
+                // A cap series: try again when the cap has room, if ever (else at an event).
+                if let Some(t) = p.earliest_run(now, nodes, end - now) {
+                    self.wake_at(t);
+                }
                 return false;
             }
             for &node in nodes {
-                p.set(self.now, node, Activity::Busy, PowerState::On);
+                p.set(now, node, Activity::Busy, PowerState::On);
+                p.expect(node, end);
             }
         }
         let first_node = self.arena.len() as u32;
@@ -736,7 +746,7 @@ impl<D: Drive> Cluster for ClusterCore<D> {
         if node >= self.capacity {
             return Err(PowerRefusal::NoSuchNode);
         }
-        p.set_pstate(node, pstate)?;
+        p.set_pstate(self.now, node, pstate)?;
         if let Some(job) = self.running_on[node as usize] {
             self.respeed(job);
         }
@@ -964,6 +974,15 @@ impl<D: Drive> ClusterActor<D> {
         if model.has_power_states() {
             let keep = self.core.keep_executions;
             self.core.power = Some(NodePower::new(*model, self.core.capacity, keep));
+        }
+        self
+    }
+
+    /// The same cluster under a cap that follows `cap` (with a power model
+    /// from [`ClusterActor::with_power`]; nothing changes without one).
+    pub fn with_cap_series(mut self, cap: CapSeries) -> ClusterActor<D> {
+        if let Some(p) = self.core.power.take() {
+            self.core.power = Some(p.with_cap_series(cap));
         }
         self
     }

@@ -27,7 +27,12 @@
 //!   jobs, sleeps and failures as Batsim keeps a host's pstate; an idle or
 //!   busy node draws (and commits) its pstate's watts. A pstate change that
 //!   would raise the committed total above the cap is refused.
+//! - A cap that follows a series ([`crate::cluster::cap`]): the committed
+//!   watts are known over the future (each node's until its next known
+//!   change) and a decision is admitted only if they stay within the cap at
+//!   every future instant. Without one, nothing here changes.
 
+use crate::cluster::cap::{CapLedger, CapSeries};
 use crate::cluster::energy::{EnergyConfig, NodeStates, SleepState};
 use slasim_core::units::{NodeId, Time};
 
@@ -116,6 +121,8 @@ pub struct NodePower {
     committed: Vec<i64>,
     total: i64,
     cap: Option<i64>,
+    /// A cap that follows a series, and the committed watts over the future.
+    ledger: Option<Box<CapLedger>>,
     /// Counts for the meter.
     pub(crate) counts: NodeStates,
     log: Option<Vec<PowerEventRecord>>,
@@ -146,9 +153,21 @@ impl NodePower {
             committed: vec![idle; n],
             total: idle * i64::from(capacity),
             cap: model.cap_watts.map(milliwatts),
+            ledger: None,
             counts: NodeStates::default(),
             log: keep_log.then(Vec::new),
         }
+    }
+
+    /// The same nodes under a cap that follows `cap` (instead of a constant one).
+    pub fn with_cap_series(mut self, cap: CapSeries) -> NodePower {
+        self.ledger = Some(Box::new(CapLedger::new(cap, self.state.len() as u32)));
+        self
+    }
+
+    /// The cap series, if the cap follows one.
+    pub fn cap_series(&self) -> Option<&CapSeries> {
+        self.ledger.as_deref().map(CapLedger::cap)
     }
 
     /// The model.
@@ -203,11 +222,6 @@ impl NodePower {
         milliwatts(watts)
     }
 
-    /// True if `node` may move to (`activity`, `state`) under the cap.
-    pub(crate) fn room(&self, node: NodeId, activity: Activity, state: PowerState) -> bool {
-        self.room_for(&[node], activity, state)
-    }
-
     /// True if every node of `nodes` may move to (`activity`, `state`) under the cap.
     pub(crate) fn room_for(&self, nodes: &[NodeId], activity: Activity, state: PowerState) -> bool {
         let Some(cap) = self.cap else { return true };
@@ -218,6 +232,65 @@ impl NodePower {
             })
             .sum();
         self.total + delta <= cap
+    }
+
+    /// Milliwatts `nodes` would commit more in (`activity`, `state`).
+    fn raise(&self, nodes: &[NodeId], activity: Activity, state: PowerState) -> i64 {
+        nodes
+            .iter()
+            .map(|&n| {
+                self.commitment(usize::from(self.pstate[n as usize]), activity, state) - self.committed[n as usize]
+            })
+            .sum()
+    }
+
+    /// True if `nodes` (none with a known change pending) may move to
+    /// (`activity`, `state`) now and, from `until` on, to `after`: under a
+    /// cap series at every future instant, else as [`NodePower::room_for`].
+    pub(crate) fn room_until(
+        &self,
+        now: Time,
+        nodes: &[NodeId],
+        (activity, state): (Activity, PowerState),
+        until: Time,
+        after: (Activity, PowerState),
+    ) -> bool {
+        let Some(ledger) = &self.ledger else { return self.room_for(nodes, activity, state) };
+        let early = self.raise(nodes, activity, state);
+        let late = self.raise(nodes, after.0, after.1);
+        ledger.violation(self.total, now, until, early, late).is_none()
+    }
+
+    /// Under a cap series: the earliest time after `now` at which `nodes`
+    /// could run a job of `length` seconds with nothing else changed.
+    pub(crate) fn earliest_run(&mut self, now: Time, nodes: &[NodeId], length: Time) -> Option<Time> {
+        let raise = self.raise(nodes, Activity::Busy, PowerState::On);
+        let total = self.total;
+        self.ledger.as_mut()?.earliest(total, now, raise, length)
+    }
+
+    /// What a node in (`activity`, `state`) comes to at its next known
+    /// change, if it has one (a job's kill time, a transition's end).
+    fn then(activity: Activity, state: PowerState) -> Option<(Activity, PowerState)> {
+        match (activity, state) {
+            (Activity::Busy, _) | (Activity::Idle, PowerState::SwitchingOn) => Some((Activity::Idle, PowerState::On)),
+            (Activity::Idle, PowerState::SwitchingOff) => Some((Activity::Idle, PowerState::Asleep)),
+            _ => None,
+        }
+    }
+
+    /// Under a cap series: `node`'s committed watts fall at `at` to those
+    /// of the state it then comes to.
+    pub(crate) fn expect(&mut self, node: NodeId, at: Time) {
+        let i = node as usize;
+        if self.ledger.is_none() {
+            return;
+        }
+        let Some((activity, state)) = Self::then(self.activity[i], self.state[i]) else { return };
+        let after = self.commitment(usize::from(self.pstate[i]), activity, state);
+        let by = (self.committed[i] - after).max(0);
+        let Some(ledger) = &mut self.ledger else { return };
+        ledger.expect(i, at, by);
     }
 
     /// The DVFS count `node` falls in (`None`: none, e.g. pstate 0 or asleep).
@@ -242,7 +315,7 @@ impl NodePower {
 
     /// Puts `node` in computing pstate `k` (whatever it is doing: a
     /// sleeping node keeps it for when it is on).
-    pub(crate) fn set_pstate(&mut self, node: NodeId, k: u32) -> Result<(), PowerRefusal> {
+    pub(crate) fn set_pstate(&mut self, now: Time, node: NodeId, k: u32) -> Result<(), PowerRefusal> {
         let i = node as usize;
         if i >= self.state.len() {
             return Err(PowerRefusal::NoSuchNode);
@@ -256,17 +329,38 @@ impl NodePower {
         {
             return Err(PowerRefusal::Cap);
         }
+        // Under a cap series: the node's watts now, and after its next known change.
+        let pending = self.ledger.as_ref().and_then(|l| l.drop_of(i));
+        if let Some(ledger) = &self.ledger {
+            let raise = new - self.committed[i];
+            let (until, late) = match (pending, Self::then(self.activity[i], self.state[i])) {
+                (Some((at, by)), Some((activity, state))) => {
+                    let after = self.commitment(k as usize, activity, state);
+                    (at, after - (self.committed[i] - by))
+                }
+                _ => (now, raise),
+            };
+            if ledger.violation(self.total, now, until, raise, late).is_some() {
+                return Err(PowerRefusal::Cap);
+            }
+        }
         self.count_pstate(i, -1);
         self.pstate[i] = k as u8;
         self.count_pstate(i, 1);
         self.total += new - self.committed[i];
         self.committed[i] = new;
+        if let Some((at, _)) = pending {
+            self.expect(node, at);
+        }
         Ok(())
     }
 
     /// Records `node`'s new activity and state at `now`.
     pub(crate) fn set(&mut self, now: Time, node: NodeId, activity: Activity, state: PowerState) {
         let i = node as usize;
+        if let Some(ledger) = &mut self.ledger {
+            ledger.clear(i);
+        }
         self.count_pstate(i, -1);
         self.activity[i] = activity;
         let old = self.state[i];
@@ -302,7 +396,9 @@ impl NodePower {
     /// ends (now for an immediate one, already applied).
     pub(crate) fn begin_off(&mut self, now: Time, node: NodeId) -> Result<Option<Time>, PowerRefusal> {
         let sleep = self.sleep.ok_or(PowerRefusal::NoSleepState)?;
-        if !self.room(node, Activity::Idle, PowerState::SwitchingOff) {
+        let end = now + sleep.switch_off_seconds;
+        let asleep = (Activity::Idle, PowerState::Asleep);
+        if !self.room_until(now, &[node], (Activity::Idle, PowerState::SwitchingOff), end, asleep) {
             return Err(PowerRefusal::Cap);
         }
         self.counts.switches_off += 1;
@@ -311,14 +407,17 @@ impl NodePower {
             return Ok(None);
         }
         self.set(now, node, Activity::Idle, PowerState::SwitchingOff);
-        Ok(Some(now + sleep.switch_off_seconds))
+        self.expect(node, end);
+        Ok(Some(end))
     }
 
     /// Begins switching sleeping `node` on at `now`; the time it is on
     /// (`None`: immediate, already applied).
     pub(crate) fn begin_on(&mut self, now: Time, node: NodeId) -> Result<Option<Time>, PowerRefusal> {
         let sleep = self.sleep.ok_or(PowerRefusal::NoSleepState)?;
-        if !self.room(node, Activity::Idle, PowerState::SwitchingOn) {
+        let end = now + sleep.switch_on_seconds;
+        let on = (Activity::Idle, PowerState::On);
+        if !self.room_until(now, &[node], (Activity::Idle, PowerState::SwitchingOn), end, on) {
             return Err(PowerRefusal::Cap);
         }
         self.counts.switches_on += 1;
@@ -327,7 +426,8 @@ impl NodePower {
             return Ok(None);
         }
         self.set(now, node, Activity::Idle, PowerState::SwitchingOn);
-        Ok(Some(now + sleep.switch_on_seconds))
+        self.expect(node, end);
+        Ok(Some(end))
     }
 
     /// Marks a switch-on to follow the switch-off under way.
@@ -350,7 +450,8 @@ impl NodePower {
     /// A repair: the node comes back on if the cap has room, else asleep
     /// (a state no higher than the one its failure committed). True if on.
     pub(crate) fn repair(&mut self, now: Time, node: NodeId) -> bool {
-        if self.sleep.is_none() || self.room(node, Activity::Idle, PowerState::On) {
+        let on = (Activity::Idle, PowerState::On);
+        if self.sleep.is_none() || self.room_until(now, &[node], on, now, on) {
             self.set(now, node, Activity::Idle, PowerState::On);
             true
         } else {
