@@ -55,7 +55,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::sacctmgr::{PreemptAction, PreemptMode, parse_preempt_mode};
+use crate::preempt::{PreemptAction, PreemptMode, parse_preempt_mode};
 use slasim_sim::units::Time;
 
 /// One node, its hostlist expanded.

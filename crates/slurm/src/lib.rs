@@ -30,6 +30,7 @@ pub mod gpu;
 pub mod instant;
 pub mod kind;
 pub mod machine;
+pub mod preempt;
 pub mod priority;
 pub mod report;
 pub mod reservation;

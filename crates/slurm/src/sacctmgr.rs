@@ -40,6 +40,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::conf::{ConfError, parse_time};
+pub use crate::preempt::{PreemptAction, PreemptMode, parse_preempt_mode};
 use slasim_sim::units::Time;
 
 /// One TRES of a TRES list (`gres/gpu=2`).
@@ -59,68 +60,6 @@ pub enum Share {
     Raw(u32),
     /// `parent`.
     Parent,
-}
-
-/// What a job preempted under a mode undergoes (slurm.conf's and sacctmgr's `PreemptMode`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PreemptAction {
-    /// `OFF` (for a QOS: `cluster`).
-    Off,
-    /// `CANCEL`.
-    Cancel,
-    /// `REQUEUE`.
-    Requeue,
-    /// `SUSPEND` (also written `ON`).
-    Suspend,
-}
-
-/// A `PreemptMode`: one action, possibly with `GANG` or `WITHIN`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PreemptMode {
-    /// The action.
-    pub action: PreemptAction,
-    /// `GANG`.
-    pub gang: bool,
-    /// `WITHIN`.
-    pub within: bool,
-}
-
-/// Parses a `PreemptMode` as `preempt_mode_num` does: comma-separated
-/// words, at most one of `off`/`cluster`, `cancel`, `requeue`,
-/// `suspend`/`on`, with `gang` or `within` but not both.
-pub fn parse_preempt_mode(value: &str) -> Result<PreemptMode, String> {
-    let mut mode = PreemptMode { action: PreemptAction::Off, gang: false, within: false };
-    let mut actions = 0;
-    for word in value.split(',').map(str::trim) {
-        let action = match word.to_ascii_lowercase().as_str() {
-            "gang" => {
-                mode.gang = true;
-                continue;
-            }
-            "within" => {
-                mode.within = true;
-                continue;
-            }
-            "off" | "cluster" => PreemptAction::Off,
-            "cancel" => PreemptAction::Cancel,
-            "requeue" => PreemptAction::Requeue,
-            "suspend" | "on" => PreemptAction::Suspend,
-            _ => {
-                return Err(format!(
-                    "`{word}` is not a preempt mode (OFF, CANCEL, REQUEUE, SUSPEND, GANG, WITHIN): `{value}`"
-                ));
-            }
-        };
-        mode.action = action;
-        actions += 1;
-    }
-    if actions > 1 {
-        return Err(format!("more than one of OFF, CANCEL, REQUEUE and SUSPEND: `{value}`"));
-    }
-    if mode.gang && mode.within {
-        return Err(format!("GANG and WITHIN cannot be combined: `{value}`"));
-    }
-    Ok(mode)
 }
 
 /// One association (`sacctmgr show assoc -P`).
