@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
 use crate::cluster::cap::CapSeries;
-use crate::cluster::carbon::{Aligned, Signals, SignalsConfig, account};
+use crate::cluster::carbon::{Aligned, Origin, Signals, SignalsConfig, account};
 use crate::cluster::energy::EnergyConfig;
 use crate::policy::batsim::BatsimConfig;
 use crate::policy::calibrator::{Calibrated, CalibratedRun, warm_up};
@@ -425,14 +425,18 @@ fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) 
 }
 
 /// The key the aligned signals of `config` are kept under in a run's inputs.
-fn aligned_key(config: &SignalsConfig) -> String {
-    format!("aligned {}", config.inputs_key())
+fn aligned_key(config: &SignalsConfig, origin: Origin) -> String {
+    format!("aligned {origin:?} {}", config.inputs_key())
 }
 
-/// Point `p`'s signals aligned onto its virtual time (aligned once, when
-/// its inputs are loaded: the cap and the accounting read the same).
-fn aligned(inputs: &Inputs, config: &SignalsConfig) -> anyhow::Result<Arc<Aligned>> {
-    inputs.get(&aligned_key(config)).ok_or_else(|| anyhow!("signals of point not loaded"))
+/// Point `p`'s signals aligned onto its virtual time (aligned once per
+/// battery origin, when its inputs are loaded: the cap, the shifting and
+/// the accounting read the same).
+fn aligned(inputs: &Inputs, p: &SinglePoint, config: &SignalsConfig) -> anyhow::Result<Arc<Aligned>> {
+    let prepared = p.prepared(inputs)?;
+    let began = prepared.batteries.get(p.battery).map_or(0, |b| b.began);
+    let origin = Origin { unix_start: prepared.unix_start, began };
+    inputs.get(&aligned_key(config, origin)).ok_or_else(|| anyhow!("signals of point not loaded"))
 }
 
 /// The cap series of point `p` on `capacity` nodes, if its cap follows one:
@@ -440,7 +444,7 @@ fn aligned(inputs: &Inputs, config: &SignalsConfig) -> anyhow::Result<Arc<Aligne
 fn cap_series(inputs: &Inputs, p: &SinglePoint, capacity: u32) -> anyhow::Result<Option<CapSeries>> {
     let (Some(energy), Some(signals)) = (&p.energy, &p.signals) else { return Ok(None) };
     let Some(config) = &energy.cap_series else { return Ok(None) };
-    let aligned = aligned(inputs, signals)?;
+    let aligned = aligned(inputs, p, signals)?;
     let cap = CapSeries::new(config, aligned.renewable.as_ref(), aligned.renewable_watts)?;
     cap.check_idle(capacity, energy.idle_watts)?;
     Ok(Some(cap))
@@ -531,7 +535,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
     let point = Some((axes(p), summary));
     let carbon = match (&p.signals, &p.energy, &simulated.power) {
         (Some(config), Some(watts), Some(profile)) => {
-            let aligned = aligned(inputs, config)?;
+            let aligned = aligned(inputs, p, config)?;
             Some(account(config, &aligned, profile, watts, &simulated.cluster.records))
         }
         _ => None,
@@ -607,10 +611,13 @@ impl SinglePoint {
             inputs.load_once(signals.inputs_key(), || signals.load())?;
             let loaded: Arc<Signals> =
                 inputs.get(&signals.inputs_key()).ok_or_else(|| anyhow!("signals of point not loaded"))?;
-            inputs.load_once(aligned_key(signals), || signals.align(&loaded))?;
+            let prepared = p.prepared(inputs)?;
+            for b in &prepared.batteries {
+                let origin = Origin { unix_start: prepared.unix_start, began: b.began };
+                inputs.load_once(aligned_key(signals, origin), || signals.align(&loaded, origin))?;
+            }
             // A cap series is checked before any run: it must hold every node idle.
-            let capacity = p.prepared(inputs)?.capacity;
-            cap_series(inputs, p, capacity)?;
+            cap_series(inputs, p, prepared.capacity)?;
         }
         if let FailureSource::Lanl { path, .. } = &p.failures {
             let path = existing_lanl_file(path.as_deref())?;
@@ -666,7 +673,7 @@ impl SinglePoint {
     /// The point's shifting, built over its aligned signals; none without `[shifting]`.
     fn shift(&self, inputs: &Inputs) -> anyhow::Result<Option<Shift>> {
         let (Some(shifting), Some(config)) = (&self.shifting, &self.signals) else { return Ok(None) };
-        let aligned = aligned(inputs, config)?;
+        let aligned = aligned(inputs, self, config)?;
         let signal = match shifting.signal {
             Steer::Carbon => aligned.carbon.clone(),
             Steer::Price => aligned.price.clone(),

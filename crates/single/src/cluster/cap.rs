@@ -208,7 +208,7 @@ impl CapLedger {
     }
 
     /// `node`'s committed milliwatts drop by `by` (≥ 0) at `at`.
-    pub fn expect(&mut self, node: usize, at: Time, by: i64) {
+    pub fn falls_at(&mut self, node: usize, at: Time, by: i64) {
         self.clear(node);
         debug_assert!(by >= 0, "a drop never raises the committed watts");
         if by != 0 {

@@ -97,7 +97,9 @@ pub struct SignalsConfig {
     #[serde(default, skip_serializing_if = "SignalInterpolation::is_default")]
     pub interpolation: SignalInterpolation,
     /// The UTC instant (Unix seconds) of the run's virtual time 0; default:
-    /// the first sample of the first signal (carbon, price, renewable).
+    /// where the run's battery began in its log: the log's `UnixStartTime`
+    /// (else the first sample of the first signal: carbon, price, renewable)
+    /// plus the battery's first submission.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<i64>,
     /// Seconds added after the alignment's shift (not a whole number of
@@ -226,10 +228,12 @@ impl SignalsConfig {
         })
     }
 
-    /// Its signals aligned onto a run's virtual time.
-    pub fn align(&self, signals: &Signals) -> anyhow::Result<Aligned> {
+    /// Its signals aligned onto a run's virtual time, whose time 0 is
+    /// `start`, else where the run's battery began in its log ([`Origin`]).
+    pub fn align(&self, signals: &Signals, origin: Origin) -> anyhow::Result<Aligned> {
         let first = [&signals.carbon, &signals.price, &signals.renewable].into_iter().flatten().next();
-        let start = self.start.or(first.map(|s| s.start())).unwrap_or(0);
+        let log_start = origin.unix_start.or(first.map(|s| s.start())).unwrap_or(0);
+        let start = self.start.unwrap_or(log_start + origin.began);
         let alignment = Alignment { start, offset: self.offset, scale: self.scale };
         let align = |s: &Option<Arc<Signal>>| s.clone().map(|s| alignment.align(s)).transpose();
         let renewable_watts = match signals.renewable.as_ref().map(|s| s.quantity()) {
@@ -387,6 +391,17 @@ pub struct JobCarbon {
     pub cost: Option<f64>,
 }
 
+/// Where a run began in its log, for the default alignment: its time 0 is
+/// the log's `unix_start` (else the first signal's first sample) plus
+/// `began` seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Origin {
+    /// The Unix time of the log's time 0, if its header gives one.
+    pub unix_start: Option<i64>,
+    /// The run's first submission, in the log's seconds.
+    pub began: Time,
+}
+
 /// A run's energy, emissions, cost and renewable share (`run_carbon`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunCarbon {
@@ -406,6 +421,10 @@ pub struct RunCarbon {
     pub renewable_share: Option<f64>,
     /// kWh shared among the jobs (idle, down, sleeping nodes, switching, lost runs).
     pub shared_kwh: f64,
+    /// The jobs' own kgCO2eq (their nodes' busy watts over their runs), with a carbon signal.
+    pub own_kg_co2: Option<f64>,
+    /// The jobs' own cost, with a price signal.
+    pub own_cost: Option<f64>,
 }
 
 /// Joules, grams·… integrals over an interval: `(J, ∫W·CI, ∫W·price)`.
@@ -465,7 +484,9 @@ pub fn account(
         .map(|&(_, start, end, nodes)| Sums::over(signals, start, end, f64::from(nodes) * watts.busy_watts))
         .collect();
     let mut rest = total;
+    let mut jobs_own = Sums::default();
     for s in &own {
+        jobs_own.add(*s);
         rest.joules -= s.joules;
         rest.carbon -= s.carbon;
         rest.price -= s.price;
@@ -498,6 +519,8 @@ pub fn account(
         renewable_kwh,
         renewable_share: renewable_kwh.map(|r| if kwh > 0.0 { r / kwh } else { 0.0 }),
         shared_kwh: rest.joules / JOULES_PER_KWH,
+        own_kg_co2: signals.carbon.as_ref().map(|_| jobs_own.carbon / JOULES_PER_KWH / 1000.0),
+        own_cost: signals.price.as_ref().map(|_| jobs_own.price / JOULES_PER_MWH),
     };
     (run, jobs)
 }

@@ -16,9 +16,9 @@
 //!   integral up to the last job end it was told of ([`NodeStates::job_ended`]):
 //!   the run's makespan window, the window of its utilisation.
 //! - DVFS: with computing pstates ([`EnergyConfig::pstates`]), idle and
-//!   busy nodes draw their pstate's watts ([`NodeStates::busy_at`],
-//!   [`NodeStates::idle_at`]); without them the sums are the ones above,
-//!   bit for bit.
+//!   busy nodes draw their pstate's watts: the message carries the watts
+//!   they draw above pstate 0's ([`NodeStates::pstate_watts`]), zero
+//!   without pstates, so the sums are the ones above, bit for bit.
 //! - A meter is a model added to a bench and connected to a cluster's
 //!   `node_states` output; a cluster whose output is unconnected sends
 //!   nothing, so a run without a meter costs nothing more.
@@ -427,8 +427,21 @@ impl EnergyConfig {
     }
 }
 
+/// Watts idle and busy nodes in computing pstates other than 0 draw above
+/// what they would draw in pstate 0 (zero without DVFS).
+///
+/// Sums, not per-pstate counts: a message stays small (the meter gets one
+/// at every change) whatever the number of pstates.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PstateWatts {
+    /// Over idle nodes.
+    pub idle: f64,
+    /// Over busy nodes.
+    pub busy: f64,
+}
+
 /// A cluster's node states after a change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct NodeStates {
     /// Nodes running a job.
     pub busy: u32,
@@ -446,10 +459,8 @@ pub struct NodeStates {
     pub switches_on: u32,
     /// The change ended a job's execution.
     pub job_ended: bool,
-    /// DVFS: busy nodes in each computing pstate but 0 (index 0 unused).
-    pub busy_at: [u32; MAX_PSTATES],
-    /// DVFS: idle nodes in each computing pstate but 0 (index 0 unused).
-    pub idle_at: [u32; MAX_PSTATES],
+    /// DVFS: what idle and busy nodes draw above pstate 0.
+    pub pstate_watts: PstateWatts,
 }
 
 impl NodeStates {
@@ -475,12 +486,9 @@ impl NodeStates {
         for (k, (n, watts)) in self.per_state(capacity).into_iter().zip(w.state_watts()).enumerate() {
             out[k] = f64::from(n) * watts;
         }
-        // Only with pstates: the sums above stay bit for bit without them.
-        for (k, p) in w.pstates.as_slice().iter().enumerate().skip(1) {
-            let (idle, busy) = (f64::from(self.idle_at[k]), f64::from(self.busy_at[k]));
-            out[0] += idle * (p.idle_watts - w.idle_watts);
-            out[1] += busy * (p.busy_watts - w.busy_watts);
-        }
+        // Zero without pstates: x + 0.0 is x, so the sums stay bit for bit.
+        out[0] += self.pstate_watts.idle;
+        out[1] += self.pstate_watts.busy;
         out
     }
 }

@@ -355,7 +355,7 @@ impl<D: Drive> ClusterCore<D> {
 
     /// Node states for a meter.
     fn states(&self, job_ended: bool) -> NodeStates {
-        let counts = self.power.as_ref().map(|p| p.counts).unwrap_or_default();
+        let counts = self.power.as_ref().map(NodePower::counts).unwrap_or_default();
         NodeStates { busy: self.busy, down: self.down, job_ended, ..counts }
     }
 
@@ -629,7 +629,7 @@ impl<D: Drive> Cluster for ClusterCore<D> {
             }
             for &node in nodes {
                 p.set(now, node, Activity::Busy, PowerState::On);
-                p.expect(node, end);
+                p.falls_at(node, end);
             }
         }
         let first_node = self.arena.len() as u32;

@@ -33,7 +33,7 @@
 //!   every future instant. Without one, nothing here changes.
 
 use crate::cluster::cap::{CapLedger, CapSeries};
-use crate::cluster::energy::{EnergyConfig, NodeStates, SleepState};
+use crate::cluster::energy::{EnergyConfig, MAX_PSTATES, NodeStates, PstateWatts, SleepState};
 use slasim_core::units::{NodeId, Time};
 
 /// A node's power state.
@@ -123,9 +123,18 @@ pub struct NodePower {
     cap: Option<i64>,
     /// A cap that follows a series, and the committed watts over the future.
     ledger: Option<Box<CapLedger>>,
-    /// Counts for the meter.
-    pub(crate) counts: NodeStates,
+    /// Counts for the meter (its pstate watts are summed from `dvfs` when asked).
+    counts: NodeStates,
+    /// Idle and busy nodes in each computing pstate but 0 (index 0 unused).
+    dvfs: Option<Box<DvfsCounts>>,
     log: Option<Vec<PowerEventRecord>>,
+}
+
+/// Idle and busy nodes per computing pstate (index 0 unused).
+#[derive(Debug, Clone, Default)]
+struct DvfsCounts {
+    busy_at: [u32; MAX_PSTATES],
+    idle_at: [u32; MAX_PSTATES],
 }
 
 /// What a node is doing, for its committed watts.
@@ -155,6 +164,7 @@ impl NodePower {
             cap: model.cap_watts.map(milliwatts),
             ledger: None,
             counts: NodeStates::default(),
+            dvfs: (model.pstates.len() > 1).then(Box::default),
             log: keep_log.then(Vec::new),
         }
     }
@@ -281,7 +291,7 @@ impl NodePower {
 
     /// Under a cap series: `node`'s committed watts fall at `at` to those
     /// of the state it then comes to.
-    pub(crate) fn expect(&mut self, node: NodeId, at: Time) {
+    pub(crate) fn falls_at(&mut self, node: NodeId, at: Time) {
         let i = node as usize;
         if self.ledger.is_none() {
             return;
@@ -290,7 +300,7 @@ impl NodePower {
         let after = self.commitment(usize::from(self.pstate[i]), activity, state);
         let by = (self.committed[i] - after).max(0);
         let Some(ledger) = &mut self.ledger else { return };
-        ledger.expect(i, at, by);
+        ledger.falls_at(i, at, by);
     }
 
     /// The DVFS count `node` falls in (`None`: none, e.g. pstate 0 or asleep).
@@ -308,9 +318,23 @@ impl NodePower {
 
     fn count_pstate(&mut self, i: usize, by: i32) {
         if let Some((busy, k)) = self.pstate_slot(i) {
-            let slot = if busy { &mut self.counts.busy_at[k] } else { &mut self.counts.idle_at[k] };
+            let Some(dvfs) = self.dvfs.as_deref_mut() else { return };
+            let slot = if busy { &mut dvfs.busy_at[k] } else { &mut dvfs.idle_at[k] };
             *slot = slot.wrapping_add_signed(by);
         }
+    }
+
+    /// Switch counts and nodes per power state, with what the nodes in
+    /// computing pstates draw above pstate 0, for the meter.
+    pub(crate) fn counts(&self) -> NodeStates {
+        let Some(dvfs) = self.dvfs.as_deref() else { return self.counts };
+        let w = &self.model;
+        let mut watts = PstateWatts::default();
+        for (k, p) in w.pstates.as_slice().iter().enumerate().skip(1) {
+            watts.idle += f64::from(dvfs.idle_at[k]) * (p.idle_watts - w.idle_watts);
+            watts.busy += f64::from(dvfs.busy_at[k]) * (p.busy_watts - w.busy_watts);
+        }
+        NodeStates { pstate_watts: watts, ..self.counts }
     }
 
     /// Puts `node` in computing pstate `k` (whatever it is doing: a
@@ -350,7 +374,7 @@ impl NodePower {
         self.total += new - self.committed[i];
         self.committed[i] = new;
         if let Some((at, _)) = pending {
-            self.expect(node, at);
+            self.falls_at(node, at);
         }
         Ok(())
     }
@@ -407,7 +431,7 @@ impl NodePower {
             return Ok(None);
         }
         self.set(now, node, Activity::Idle, PowerState::SwitchingOff);
-        self.expect(node, end);
+        self.falls_at(node, end);
         Ok(Some(end))
     }
 
@@ -426,7 +450,7 @@ impl NodePower {
             return Ok(None);
         }
         self.set(now, node, Activity::Idle, PowerState::SwitchingOn);
-        self.expect(node, end);
+        self.falls_at(node, end);
         Ok(Some(end))
     }
 

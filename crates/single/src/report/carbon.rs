@@ -7,6 +7,12 @@
 //! is the oracle); a store without them (no `[signals]` run, or written
 //! before the table) gives no table. Rows are sorted and
 //! every number is a mean over runs: the same store gives the same bytes.
+//!
+//! Shifting against none ([`shifting_table`], [`shifting_figures`]): a run
+//! with a shifting policy is paired with the run of policy `none` that
+//! differs from it in nothing else (trace, strategy, region, battery and
+//! every other stored setting of its point); the differences are averaged
+//! over the pairs, each with the half-width of its 95 % Student-t interval.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,16 +20,40 @@ use std::path::Path;
 use polars::prelude::*;
 
 use slasim_core::report::load::{Kind, frame_of, has_table};
+use slasim_core::report::plots::{Figure, Panel, Series};
+use slasim_core::report::render::slug;
+use slasim_core::report::summary::{MeanCi, mean_ci};
 use slasim_core::report::tables::{floats, strs};
 
 /// A run's trace, strategy, shifting, region, currency, kWh, kgCO2eq, cost and renewable %.
 type RunRow = (String, String, String, String, String, f64, Option<f64>, Option<f64>, Option<f64>);
 
+/// The settings of a point besides its trace, strategy, battery and
+/// shifting that a shifted run must share with its unshifted pair.
+const PAIRED_ON: [&str; 9] = [
+    "seed",
+    "placement",
+    "pof_max",
+    "penalty_ratio",
+    "pdf_source",
+    "failures",
+    "energy_policy",
+    "idle_timeout",
+    "power_cap",
+];
+
+/// The point outcomes a shifted run is compared on.
+const OUTCOMES: [&str; 3] = ["penalties", "rejected", "wait_mean"];
+
 /// One row per run of `points` with a `run_carbon` row: trace, strategy,
 /// shifting, region, currency, kWh, kgCO2eq, cost and renewable share (NULL where the
-/// run had no such signal).
+/// run had no such signal), then its battery, the paired settings ([`PAIRED_ON`],
+/// joined) and its [`OUTCOMES`].
 pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame> {
     let mut rows: Vec<RunRow> = Vec::new();
+    let (mut battery, mut setting) = (Vec::<i64>::new(), Vec::<String>::new());
+    let mut own: Vec<Option<f64>> = Vec::new();
+    let mut outcomes: Vec<(&str, Vec<Option<f64>>)> = OUTCOMES.iter().map(|c| (*c, Vec::new())).collect();
     if has_table(path, "run_carbon")? {
         // Sums of NULLs stay NULL: a run without a signal has no figure.
         let shifting = if has_table(path, "run_shifting")? {
@@ -34,7 +64,8 @@ pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame>
         };
         let sql = format!(
             "SELECT c.run_id, coalesce({shifting}, 'none'), coalesce(max(region), '-'), coalesce(max(currency), '-'), \
-             sum(kwh), sum(kg_co2), sum(cost), sum(renewable_kwh) / sum(kwh) FROM run_carbon c GROUP BY c.run_id"
+             sum(kwh), sum(kg_co2), sum(cost), sum(renewable_kwh) / sum(kwh), sum(own_kg_co2) \
+             FROM run_carbon c GROUP BY c.run_id"
         );
         let columns = [
             ("run_id", Kind::Int),
@@ -45,6 +76,7 @@ pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame>
             ("kg_co2", Kind::Real),
             ("cost", Kind::Real),
             ("renewable", Kind::Real),
+            ("own_kg_co2", Kind::Real),
         ];
         let runs = frame_of(path, &sql, &[], &columns)?;
         let ids = runs.column("run_id")?.i64()?.clone();
@@ -52,11 +84,26 @@ pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame>
             (strs(&runs, "shifting")?, strs(&runs, "region")?, strs(&runs, "currency")?);
         let (kwh, kg, cost, renewable) =
             (floats(&runs, "kwh")?, floats(&runs, "kg_co2")?, floats(&runs, "cost")?, floats(&runs, "renewable")?);
+        let own_kg = floats(&runs, "own_kg_co2")?;
         let by_run: HashMap<i64, usize> = ids.iter().enumerate().filter_map(|(i, id)| id.map(|id| (id, i))).collect();
         let run_ids = points.column("run_id")?.i64()?.clone();
         let (traces, strategies) = (strs(points, "trace")?, strs(points, "strategy")?);
+        let batteries = points.column("battery")?.cast(&DataType::Int64)?.i64()?.clone();
+        let paired: Vec<Vec<String>> = PAIRED_ON
+            .iter()
+            .filter(|c| points.column(c).is_ok())
+            .map(|c| Ok(points.column(c)?.as_materialized_series().iter().map(|v| v.to_string()).collect()))
+            .collect::<PolarsResult<_>>()?;
+        let measured: Vec<Vec<Option<f64>>> =
+            OUTCOMES.iter().map(|c| floats(points, c)).collect::<PolarsResult<_>>()?;
         for (p, id) in run_ids.iter().enumerate() {
             let Some(&i) = id.and_then(|id| by_run.get(&id)) else { continue };
+            battery.push(batteries.get(p).unwrap_or(0));
+            own.push(own_kg[i]);
+            setting.push(paired.iter().map(|c| c[p].as_str()).collect::<Vec<_>>().join("|"));
+            for (k, values) in measured.iter().enumerate() {
+                outcomes[k].1.push(values[p]);
+            }
             rows.push((
                 traces[p].clone(),
                 strategies[p].clone(),
@@ -70,7 +117,7 @@ pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame>
             ));
         }
     }
-    Ok(df!(
+    let mut runs = df!(
         "trace" => rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(),
         "strategy" => rows.iter().map(|r| r.1.clone()).collect::<Vec<_>>(),
         "shifting" => rows.iter().map(|r| r.2.clone()).collect::<Vec<_>>(),
@@ -80,7 +127,14 @@ pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame>
         "kg_co2" => rows.iter().map(|r| r.6).collect::<Vec<_>>(),
         "cost" => rows.iter().map(|r| r.7).collect::<Vec<_>>(),
         "renewable" => rows.iter().map(|r| r.8).collect::<Vec<_>>(),
-    )?)
+    )?;
+    runs.with_column(Column::new("own_kg_co2".into(), own))?;
+    runs.with_column(Column::new("battery".into(), battery))?;
+    runs.with_column(Column::new("setting".into(), setting))?;
+    for (name, values) in outcomes {
+        runs.with_column(Column::new(name.into(), values))?;
+    }
+    Ok(runs)
 }
 
 /// Per trace, strategy, shifting, region and currency: runs, and the mean per run of
@@ -100,4 +154,159 @@ pub fn carbon_table(runs: &DataFrame) -> PolarsResult<DataFrame> {
         ])
         .sort(["trace", "strategy", "shifting", "region", "currency"], SortMultipleOptions::default())
         .collect()
+}
+
+/// One shifting policy's pairs: per pair, its saving against `none`.
+#[derive(Default)]
+struct Pairs {
+    kg_saved: Vec<f64>,
+    own_saved: Vec<f64>,
+    cost_saved: Vec<f64>,
+    penalty: Vec<f64>,
+    rejected: Vec<f64>,
+    wait: Vec<f64>,
+}
+
+/// Trace, strategy, region and shifting policy.
+type PolicyKey = (String, String, String, String);
+
+/// (trace, strategy, region, shifting) → its pairs against `none`, sorted.
+fn pairs(runs: &DataFrame) -> PolarsResult<Vec<(PolicyKey, Pairs)>> {
+    let (traces, strategies, shiftings, regions) =
+        (strs(runs, "trace")?, strs(runs, "strategy")?, strs(runs, "shifting")?, strs(runs, "region")?);
+    let (currencies, settings) = (strs(runs, "currency")?, strs(runs, "setting")?);
+    let batteries = runs.column("battery")?.i64()?.clone();
+    let (kg, cost, own) = (floats(runs, "kg_co2")?, floats(runs, "cost")?, floats(runs, "own_kg_co2")?);
+    let (penalties, rejected, wait) =
+        (floats(runs, "penalties")?, floats(runs, "rejected")?, floats(runs, "wait_mean")?);
+    let key = |i: usize| {
+        (&traces[i], &strategies[i], &regions[i], &currencies[i], &settings[i], batteries.get(i).unwrap_or(0))
+    };
+    let baseline: HashMap<_, usize> =
+        (0..runs.height()).filter(|&i| shiftings[i] == "none").map(|i| (key(i), i)).collect();
+    let mut out: std::collections::BTreeMap<PolicyKey, Pairs> = Default::default();
+    for i in (0..runs.height()).filter(|&i| shiftings[i] != "none") {
+        let Some(&b) = baseline.get(&key(i)) else { continue };
+        let saved = |v: &[Option<f64>]| match (v[b], v[i]) {
+            (Some(base), Some(x)) if base > 0.0 => Some(100.0 * (base - x) / base),
+            _ => None,
+        };
+        let change = |v: &[Option<f64>]| Some(v[i]? - v[b]?);
+        let pair = out
+            .entry((traces[i].clone(), strategies[i].clone(), regions[i].clone(), shiftings[i].clone()))
+            .or_default();
+        pair.kg_saved.extend(saved(&kg));
+        pair.own_saved.extend(saved(&own));
+        pair.cost_saved.extend(saved(&cost));
+        pair.penalty.extend(change(&penalties));
+        pair.rejected.extend(change(&rejected));
+        pair.wait.extend(change(&wait));
+    }
+    Ok(out.into_iter().collect())
+}
+
+/// Per trace, strategy, region and shifting policy other than `none`: the
+/// pairs, and over them the mean emissions saved (%: the run's, then the
+/// jobs' own), the cost saved (%), the change in
+/// SLA penalties (VC), rejected jobs and mean wait (s), each with its 95 %
+/// half-width (module docs: the pairing).
+pub fn shifting_table(runs: &DataFrame) -> PolarsResult<DataFrame> {
+    let rows = pairs(runs)?;
+    let mean = |f: fn(&Pairs) -> &Vec<f64>| -> (Vec<Option<f64>>, Vec<Option<f64>>) {
+        rows.iter().map(|(_, p)| mean_ci(f(p)).map_or((None, None), |c| (Some(c.mean), Some(c.half)))).unzip()
+    };
+    let (kg, kg_half) = mean(|p| &p.kg_saved);
+    let (own, own_half) = mean(|p| &p.own_saved);
+    let (cost, cost_half) = mean(|p| &p.cost_saved);
+    let (penalty, penalty_half) = mean(|p| &p.penalty);
+    let (wait, wait_half) = mean(|p| &p.wait);
+    let (rejected, _) = mean(|p| &p.rejected);
+    df!(
+        "trace" => rows.iter().map(|(k, _)| k.0.clone()).collect::<Vec<_>>(),
+        "strategy" => rows.iter().map(|(k, _)| k.1.clone()).collect::<Vec<_>>(),
+        "region" => rows.iter().map(|(k, _)| k.2.clone()).collect::<Vec<_>>(),
+        "shifting" => rows.iter().map(|(k, _)| k.3.clone()).collect::<Vec<_>>(),
+        "pairs" => rows.iter().map(|(_, p)| p.kg_saved.len().max(p.wait.len()) as i64).collect::<Vec<_>>(),
+        "kg_co2_saved_percent" => kg,
+        "kg_co2_saved_half" => kg_half,
+        "jobs_kg_co2_saved_percent" => own,
+        "jobs_kg_co2_saved_half" => own_half,
+        "cost_saved_percent" => cost,
+        "cost_saved_half" => cost_half,
+        "penalty_change" => penalty,
+        "penalty_change_half" => penalty_half,
+        "rejected_change" => rejected,
+        "wait_change_s" => wait,
+        "wait_change_half" => wait_half,
+    )
+}
+
+/// The points no other point beats on both (higher x, lower y), by x.
+fn front(points: &[(f64, f64, f64, f64)]) -> Vec<(f64, f64, f64, f64)> {
+    let mut out: Vec<_> = points
+        .iter()
+        .filter(|p| !points.iter().any(|q| q.0 >= p.0 && q.1 <= p.1 && (q.0 > p.0 || q.1 < p.1)))
+        .copied()
+        .collect();
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
+    out
+}
+
+/// Per trace: emissions saved (%) against the change in mean wait and in SLA
+/// penalties, a point per region and shifting policy with its interval on
+/// the y axis, and each strategy's Pareto front (more saved, less lost)
+/// drawn as a line.
+pub fn shifting_figures(runs: &DataFrame) -> PolarsResult<Vec<Figure>> {
+    let rows = pairs(runs)?;
+    let mut traces: Vec<&str> = rows.iter().map(|(k, _)| k.0.as_str()).collect();
+    traces.dedup();
+    let mut figures = Vec::new();
+    for trace in traces {
+        let mine: Vec<_> = rows.iter().filter(|(k, _)| k.0 == trace).collect();
+        let mut strategies: Vec<&str> = mine.iter().map(|(k, _)| k.1.as_str()).collect();
+        strategies.sort();
+        strategies.dedup();
+        let panel = |y: fn(&Pairs) -> &Vec<f64>, y_label: &str, title: &str| {
+            let mut series = Vec::new();
+            for (c, strategy) in strategies.iter().enumerate() {
+                let points: Vec<(f64, f64, f64, f64)> = mine
+                    .iter()
+                    .filter(|(k, _)| k.1 == *strategy)
+                    .filter_map(|(_, p)| {
+                        let (x, y): (MeanCi, MeanCi) = (mean_ci(&p.kg_saved)?, mean_ci(y(p))?);
+                        Some((x.mean, y.mean, y.low(), y.high()))
+                    })
+                    .collect();
+                series.push(Series {
+                    name: format!("{strategy} · front"),
+                    points: front(&points),
+                    band: false,
+                    error_bars: false,
+                    line: true,
+                    colour: c,
+                });
+                series.push(Series::with_error_bars(strategy.to_string(), points, false, c));
+            }
+            Panel {
+                title: format!("{trace}: {title}"),
+                x_label: "emissions saved (%)".into(),
+                y_label: y_label.into(),
+                series,
+                diagonal: false,
+            }
+        };
+        figures.push(Figure {
+            id: format!("carbon-shifting-{}", slug(trace)),
+            caption: format!(
+                "{trace}: emissions saved against `none` (%) beside the change in mean wait (s) and in SLA \
+                 penalties (VC), a point per region and shifting policy with its 95 % interval, and each \
+                 strategy's Pareto front; right and low is better"
+            ),
+            panels: vec![
+                panel(|p| &p.wait, "mean wait change (s)", "emissions vs wait"),
+                panel(|p| &p.penalty, "penalty change (VC)", "emissions vs SLA penalties"),
+            ],
+        });
+    }
+    Ok(figures)
 }

@@ -217,6 +217,19 @@ fn single_cluster(points: &DataFrame, db: &Path) -> anyhow::Result<(Vec<Table>, 
             df: carbon::carbon_table(&carbon)?,
         },
         Table {
+            id: "carbon-shifting".into(),
+            title: "Shifting against none: emissions and cost saved, penalties and wait".into(),
+            note: "Runs with a shifting policy, each paired with the run of policy `none` that differs from it in \
+                   nothing else (the same trace, strategy, region, battery and settings), per trace, strategy, \
+                   region and policy: the pairs; the mean emissions saved against `none` (%), the run's (the \
+                   whole cluster's watts, idle nodes included) and the jobs' own (their nodes' busy watts over \
+                   their runs: what shifting moves); the cost saved (%); the mean change in SLA penalties (VC), \
+                   rejected jobs and mean wait (s). `_half` is the half-width of the mean's 95 % Student-t \
+                   interval over the pairs."
+                .into(),
+            df: carbon::shifting_table(&carbon)?,
+        },
+        Table {
             id: "power".into(),
             title: "Node power states: energy against wait".into(),
             note: "Runs with node power states (`[energy.sleep]` or `energy.cap_watts`) and the metered runs of \
@@ -268,6 +281,7 @@ fn single_cluster(points: &DataFrame, db: &Path) -> anyhow::Result<(Vec<Table>, 
     figures.extend(reservation_figures(&reservations)?);
     figures.extend(energy::energy_figures(&metered)?);
     figures.extend(energy::power_figures(&power));
+    figures.extend(carbon::shifting_figures(&carbon)?);
     let times = tables.iter().find(|t| t.id == "runtime").map(|t| &t.df);
     if let Some(times) = times {
         figures.extend(runtime_figure(times)?);

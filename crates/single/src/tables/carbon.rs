@@ -49,6 +49,8 @@ pub static RUN_CARBON: Table<RunCarbons> = Table::new(
         column!("renewable_kwh", Real, |r| r.carbon.renewable_kwh),
         column!("renewable_share", Real, |r| r.carbon.renewable_share),
         column!("shared_kwh", Real, |r| r.carbon.shared_kwh),
+        column!("own_kg_co2", Real, |r| r.carbon.own_kg_co2),
+        column!("own_cost", Real, |r| r.carbon.own_cost),
     ],
 );
 
@@ -136,6 +138,8 @@ CREATE TABLE IF NOT EXISTS run_carbon (
     renewable_kwh   REAL,              -- ∫ min(renewable supply, draw); NULL without a renewable signal
     renewable_share REAL,              -- renewable_kwh / kwh
     shared_kwh      REAL    NOT NULL,  -- energy no job drew itself, shared among the jobs
+    own_kg_co2      REAL,              -- the jobs' own: their nodes' busy watts over their runs × intensity
+    own_cost        REAL,              -- the jobs' own: their nodes' busy watts over their runs × price
     PRIMARY KEY (run_id, cluster)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS job_carbon (
@@ -160,7 +164,7 @@ CREATE TABLE IF NOT EXISTS run_shifting (
     docs: &[
         (
             "run_carbon",
-            "Per run and cluster with `[signals]` and `[energy]`: kWh, kgCO2eq and cost integrated over the aligned grid signals, renewable kWh used (supply capped at the draw) and its share, and the kWh shared among the jobs.",
+            "Per run and cluster with `[signals]` and `[energy]`: kWh, kgCO2eq and cost integrated over the aligned grid signals, renewable kWh used (supply capped at the draw) and its share, the kWh shared among the jobs, and the jobs' own kgCO2eq and cost (their nodes' busy watts over their runs: what shifting a job moves).",
         ),
         (
             "job_carbon",

@@ -304,6 +304,9 @@ pub struct Battery {
     /// Jobs in occurrence order, ids 0..len; shared by the scenarios that
     /// run it (a whole-log battery is the run's largest input).
     pub jobs: Arc<[Job]>,
+    /// Where it began in the log: its first job's submission, in the log's
+    /// seconds (its time 0 is there).
+    pub began: Time,
 }
 
 /// The prepared experiment input.
@@ -319,6 +322,9 @@ pub struct Prepared {
     pub batteries: Vec<Battery>,
     /// The occurrence factor applied.
     pub occurrence_factor: f64,
+    /// The Unix time of the log's time 0 (its `UnixStartTime`; none when
+    /// the header gives none, or 0 as the synthetic workload's does).
+    pub unix_start: Option<i64>,
     /// Estimated load of the input before scaling (Σ n·x / (K·span)).
     pub input_load: f64,
     /// What filtering did.
@@ -575,7 +581,7 @@ impl PrepareConfig {
                     .enumerate()
                     .map(|(i, u)| self.job(rule, i as u32, u, ((u.submit - base) as f64 * factor).round() as Time))
                     .collect();
-                Battery { index, jobs }
+                Battery { index, jobs, began: base }
             })
             .collect();
         let history = history.iter().enumerate().map(|(i, u)| self.job(rule, i as u32, u, u.submit)).collect();
@@ -585,6 +591,7 @@ impl PrepareConfig {
             history,
             batteries,
             occurrence_factor: factor,
+            unix_start: trace.header.unix_start_time().filter(|&t| t > 0),
             input_load: split.input_load,
             filter: split.filter,
         })

@@ -53,7 +53,7 @@ fn cap_ledger_by_hand() {
     assert_eq!((cap.step(0), cap.step(3600), cap.step(7200)), ((200_000, 3600), (300_000, 7200), (400_000, 10_800)));
     assert!(cap.check_idle(2, 100.0).is_ok() && cap.check_idle(3, 100.0).is_err());
     let mut ledger = CapLedger::new(cap, 2);
-    ledger.expect(0, 5400, 100_000);
+    ledger.falls_at(0, 5400, 100_000);
     // 300 W now: over the 200 W cap at once, until 3,600.
     assert_eq!(ledger.violation(300_000, 0, 100, 0, 0), Some((0, 100)));
     assert_eq!(ledger.violation(300_000, 3600, 9000, 0, 0), None);
