@@ -199,34 +199,38 @@ fn association_max_jobs_and_grp_jobs() {
 /// QOS normal: MaxSubmitPU=2. alice submits J1, J2, J3 at 0 (1 CPU, 100 s)
 /// and J4 at 150. J3 is the third of her submitted jobs: rejected (never
 /// runs). J4 comes after J1 and J2 ended: accepted, starts at 150.
-/// QOS short: MaxWall=1 (minute); J5 (limit 100 s) in it stays pending for
-/// ever (QOSMaxWallDurationPerJobLimit); with DenyOnLimit it is rejected
-/// (the same reason, and the same outcome: it never runs).
+/// QOS short: MaxWall=1 (minute), MaxSubmitPU=1. bob's J5 (limit 100 s) in
+/// it stays pending for ever (QOSMaxWallDurationPerJobLimit), and still
+/// counts as submitted, so bob's J6 (short, limit 30 s) is rejected. With
+/// DenyOnLimit, J5 is rejected at submission instead (same reason), does not
+/// count, and J6 starts at 0 (J1, J2, J6: 3 of 4 CPUs).
 #[test]
 fn max_submit_rejects_and_max_wall_holds_for_ever() {
-    let qos = "Name|Priority|MaxSubmitPU|MaxWall|Flags\nnormal|0|2||\nshort|0||1|\n";
-    let w = crate::workload(
+    let qos = "Name|Priority|MaxSubmitPU|MaxWall|Flags\nnormal|0|2||\nshort|0|1|1|\n";
+    let mut w = crate::workload(
         vec![
             crate::job(1, 0, 1, 100, 100),
             crate::job(2, 0, 1, 100, 100),
             crate::job(3, 0, 1, 100, 100),
             crate::job(4, 150, 1, 100, 100),
             of(1, 0, 1, crate::job(5, 0, 1, 100, 50)),
+            of(1, 0, 1, crate::job(6, 0, 1, 30, 30)),
         ],
         &["batch"],
     );
-    let mut w = w;
     w.qos = vec!["normal".into(), "short".into()];
     let sim = run(ONE_NODE, &w, &accounting(Some(qos), None));
-    assert_eq!(starts(&sim), [0, 0, -1, 150, -1]);
+    assert_eq!(starts(&sim), [0, 0, -1, 150, -1, -1]);
     assert_eq!(sim.reasons[2], Some(Reason::QosMaxSubmitJobPerUser));
     assert_eq!(sim.reasons[4], Some(Reason::QosMaxWallDurationPerJob));
-    assert_eq!(hits(&sim, Reason::QosMaxSubmitJobPerUser), 1);
-    let deny = qos.replace("short|0||1|", "short|0||1|DenyOnLimit");
+    assert_eq!(sim.reasons[5], Some(Reason::QosMaxSubmitJobPerUser));
+    assert_eq!(hits(&sim, Reason::QosMaxSubmitJobPerUser), 2);
+    let deny = qos.replace("short|0|1|1|", "short|0|1|1|DenyOnLimit");
     let sim = run(ONE_NODE, &w, &accounting(Some(&deny), None));
-    assert_eq!(starts(&sim), [0, 0, -1, 150, -1]);
+    assert_eq!(starts(&sim), [0, 0, -1, 150, -1, 0]);
     assert_eq!(sim.reasons[4], Some(Reason::QosMaxWallDurationPerJob));
-    // Without the limits all run.
+    // Without the limits J1, J2, J3, J5 fill the node at 0; J5 ends at 50
+    // and J6 starts.
     let sim = run(ONE_NODE, &w, &accounting(Some("Name|Priority\nnormal|0\nshort|0\n"), None));
-    assert_eq!(starts(&sim), [0, 0, 0, 150, 0]);
+    assert_eq!(starts(&sim), [0, 0, 0, 150, 0, 50]);
 }
