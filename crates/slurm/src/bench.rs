@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use crate::accounting::{Accounting, Limits};
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::{Controller, Counters, Outcome, Queued};
 use crate::instant::Arrival;
@@ -26,6 +27,8 @@ pub struct SlurmInputs {
     pub conf: SlurmConf,
     /// The workload.
     pub workload: SlurmWorkload,
+    /// The accounting dumps (none: no QOS factor, no limits).
+    pub accounting: Accounting,
 }
 
 /// One Slurm simulation, ready to run.
@@ -42,6 +45,8 @@ pub struct Scenario {
     origin: slasim_sim::units::Time,
     /// The Unix time of the workload's time 0 (0 when it has none).
     epoch: slasim_sim::units::Time,
+    /// The QOS and association limits, with dumps.
+    limits: Option<Limits>,
 }
 
 /// What a simulation produced.
@@ -53,6 +58,9 @@ pub struct Simulated {
     pub counters: Counters,
     /// Kernel statistics.
     pub kernel: KernelStats,
+    /// Per job, with accounting limits: the reason it last waited for, or
+    /// was rejected for (empty without them).
+    pub reasons: Vec<Option<crate::accounting::Reason>>,
     nodes: Vec<u32>,
     node_at: Vec<u32>,
     counts: Vec<u32>,
@@ -77,6 +85,20 @@ impl Scenario {
         priority: PrioritySettings,
         scheduler: SchedulerSettings,
         workload: &SlurmWorkload,
+    ) -> Result<Scenario, JobError> {
+        Scenario::with_accounting(conf, priority, scheduler, workload, &Accounting::default())
+    }
+
+    /// [`Scenario::new`] with a centre's accounting dumps: each job's QOS
+    /// factor, and the QOS and association limits
+    /// ([`crate::accounting`]); a job whose QOS or association the dumps
+    /// lack is a located error.
+    pub fn with_accounting(
+        conf: &SlurmConf,
+        priority: PrioritySettings,
+        scheduler: SchedulerSettings,
+        workload: &SlurmWorkload,
+        accounting: &Accounting,
     ) -> Result<Scenario, JobError> {
         let machine = Machine::new(conf);
         let priority = Multifactor::new(priority, &machine);
@@ -108,6 +130,16 @@ impl Scenario {
             arrivals.push(Arrival { job: i as u32, at: job.submit });
         }
         arrivals.sort_by_key(|a| (a.at, a.job));
+        let cpus: Vec<u64> = jobs.iter().map(|j| u64::from(j.need.total().cpus)).collect();
+        let time_limits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.limit).collect();
+        let limits = Limits::new(accounting, workload, &cpus, &time_limits)?;
+        if let Some(l) = &limits
+            && accounting.qos.is_some()
+        {
+            for (job, w) in jobs.iter_mut().zip(&workload.jobs) {
+                job.fixed = priority.with_qos(job.fixed, l.qos_factor[w.qos as usize]);
+            }
+        }
         Ok(Scenario {
             machine,
             scheduler,
@@ -119,6 +151,7 @@ impl Scenario {
             assocs,
             origin: 0,
             epoch: workload.epoch.unwrap_or(0),
+            limits,
         })
     }
 
@@ -141,8 +174,9 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 }
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
-    let Scenario { machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, .. } =
-        scenario;
+    let Scenario {
+        machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, limits, ..
+    } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
     let at = bench.reserve::<Controller>();
@@ -157,12 +191,14 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         at,
         Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
             .started_at(origin)
-            .at_epoch(epoch),
+            .at_epoch(epoch)
+            .with_limits(limits),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;
     bench.stop().await;
     Ok(Simulated {
+        reasons: done.reasons,
         outcomes: done.outcomes,
         counters: done.counters,
         kernel,

@@ -46,10 +46,10 @@ pub(crate) struct ConfArgs {
     /// The slurm.conf.
     #[arg(long, value_name = "FILE")]
     slurm_conf: PathBuf,
-    /// A `sacctmgr show assoc -P` dump to read and check (read, not modelled yet).
+    /// A `sacctmgr show assoc -P` dump to read and check (`[slurm] assoc` models its limits).
     #[arg(long, value_name = "FILE")]
     assoc: Option<PathBuf>,
-    /// A `sacctmgr show qos -P` dump to read and check (read, not modelled yet).
+    /// A `sacctmgr show qos -P` dump to read and check (`[slurm] qos` models its priority and limits).
     #[arg(long, value_name = "FILE")]
     qos: Option<PathBuf>,
     /// A `scontrol show reservation` file to read and check against the conf (read, not modelled yet).
@@ -171,13 +171,19 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     let _ = writeln!(out, "  select/cons_tres: {:?}", conf.consumable);
     let _ = writeln!(out, "  priority: {:?}", conf.priority);
     let _ = writeln!(out, "  scheduler: {:?}", conf.scheduler);
-    if !conf.unmodelled.is_empty() {
+    // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
+    let unmodelled: Vec<_> = conf
+        .unmodelled
+        .iter()
+        .filter(|i| args.qos.is_none() || !i.key.eq_ignore_ascii_case("PriorityWeightQOS"))
+        .collect();
+    if !unmodelled.is_empty() {
         let _ = writeln!(
             out,
             "read, not modelled yet ({} settings slasim checks but does not simulate):",
-            conf.unmodelled.len()
+            unmodelled.len()
         );
-        for i in &conf.unmodelled {
+        for i in unmodelled {
             let _ = writeln!(out, "  line {}: {}", i.line, i.key);
         }
     }
@@ -206,7 +212,8 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let users = a.assocs.iter().filter(|x| x.user.is_some()).count();
         let _ = writeln!(
             out,
-            "{}: {} associations ({users} of users), read, not modelled yet{}",
+            "{}: {} associations ({users} of users); modelled with `[slurm] assoc`: Account, User, Par Name, \
+             GrpJobs, MaxJobs; read, not modelled yet: the other columns{}",
             a.path.display(),
             a.assocs.len(),
             unread(&a.ignored)
@@ -216,7 +223,9 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let names: Vec<String> = q.qos.iter().map(|x| format!("{} (priority {})", x.name, x.priority)).collect();
         let _ = writeln!(
             out,
-            "{}: {} QOS: {}, read, not modelled yet{}",
+            "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, MaxJobsPU, \
+             MaxSubmitPU, MaxWall, GrpTRES cpu, MaxTRESPU cpu, Flags DenyOnLimit; read, not modelled yet: the \
+             other columns and TRES{}",
             q.path.display(),
             q.qos.len(),
             names.join(", "),

@@ -57,6 +57,7 @@
 
 use std::sync::Arc;
 
+use crate::accounting::Limits;
 use crate::conf::SchedulerSettings;
 use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, TICK};
 use crate::machine::{Machine, Need};
@@ -119,6 +120,10 @@ pub struct Counters {
     pub main_starts: u64,
     /// Jobs started by backfill.
     pub backfill_starts: u64,
+    /// With accounting limits, per [`crate::accounting::Reason`] (in
+    /// `Reason::ALL` order): the tests that held a job, and the jobs
+    /// rejected at submission.
+    pub limited: [u64; crate::accounting::Reason::ALL.len()],
 }
 
 /// A message of the controller.
@@ -204,6 +209,8 @@ pub struct Controller {
     /// are aligned on the epoch.
     epoch: Time,
     most: Vec<crate::machine::Resources>,
+    /// The QOS and association limits, with accounting dumps.
+    limits: Option<Box<Limits>>,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -257,6 +264,7 @@ impl Controller {
             found: Vec::new(),
             pass: 0,
             releases: Vec::new(),
+            limits: None,
             buffers: Buffers::default(),
         }
     }
@@ -273,6 +281,19 @@ impl Controller {
     pub fn at_epoch(mut self, epoch: Time) -> Controller {
         self.epoch = epoch;
         self
+    }
+
+    /// The same controller enforcing `limits` ([`crate::accounting`]).
+    pub fn with_limits(mut self, limits: Option<Limits>) -> Controller {
+        self.limits = limits.map(Box::new);
+        self
+    }
+
+    /// Whether an accounting limit holds job `j` now (both of
+    /// `acct_policy.c`'s tests; its reason is recorded).
+    #[inline]
+    fn held(&mut self, j: u32) -> bool {
+        self.limits.as_mut().is_some_and(|l| !l.runnable(j))
     }
 
     /// The queue order: tier, priority (higher first), submit, id.
@@ -294,6 +315,12 @@ impl Controller {
     }
 
     fn submit(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        // `acct_policy_validate`: a job over a submission limit is refused.
+        if let Some(l) = &mut self.limits
+            && l.submit(j).is_some()
+        {
+            return;
+        }
         let job = &self.jobs[j as usize];
         self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
         let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
@@ -374,6 +401,9 @@ impl Controller {
             first_node: self.found.first().copied().unwrap_or(0),
         };
         self.running.push(j);
+        if let Some(l) = &mut self.limits {
+            l.begin(j);
+        }
         self.touch(now, outbox);
         outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
     }
@@ -387,6 +417,9 @@ impl Controller {
             self.running.swap_remove(i);
         }
         self.done += 1;
+        if let Some(l) = &mut self.limits {
+            l.fini(j);
+        }
         self.touch(now, outbox);
         self.main_at(now, outbox);
     }
@@ -445,11 +478,24 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            // `acct_policy_job_runnable_pre_select`: skipped, the partition
+            // not blocked.
+            if self.limits.as_mut().is_some_and(|l| l.pre_select(j).is_some()) {
+                i += 1;
+                continue;
+            }
             let need = job.need;
             let up = self.machine.partitions[p].up;
             let mut found = std::mem::take(&mut self.found);
             let fits = up && self.machine.find(p, &need, |n| self.blocked_node[n as usize] != pass, &mut found);
             self.found = found;
+            // `ESLURM_ACCOUNTING_POLICY` from `select_nodes`
+            // (`acct_policy_job_runnable_post_select`): skipped, the
+            // partition not blocked (`assoc_limit_stop` off).
+            if fits && self.limits.as_mut().is_some_and(|l| l.post_select(j).is_some()) {
+                i += 1;
+                continue;
+            }
             if fits {
                 self.start(now, j, false, outbox);
                 self.queue.remove(i);
@@ -532,6 +578,13 @@ impl Controller {
             let job = self.jobs[j as usize];
             let p = job.partition as usize;
             if !self.machine.partitions[p].up {
+                i += 1;
+                continue;
+            }
+            // A job an accounting limit holds is neither started nor
+            // reserved for (`_attempt_backfill`: the pre-select test, and
+            // the post-select one before a start or a reservation).
+            if self.held(j) {
                 i += 1;
                 continue;
             }
@@ -817,6 +870,8 @@ pub struct Finished {
     pub counters: Counters,
     /// Every started job's nodes, one after the other.
     pub nodes: Vec<u32>,
+    /// Per job, with limits: the reason it last waited for (empty without).
+    pub reasons: Vec<Option<crate::accounting::Reason>>,
     /// Per job: where its nodes begin in `nodes`.
     pub node_at: Vec<u32>,
 }
@@ -825,11 +880,15 @@ impl Finish for Controller {
     type Final = Finished;
 
     fn finish(&mut self) -> Self::Final {
+        if let Some(l) = &self.limits {
+            self.counters.limited = l.hits;
+        }
         Finished {
             outcomes: std::mem::take(&mut self.outcome),
             counters: self.counters,
             nodes: std::mem::take(&mut self.nodes),
             node_at: std::mem::take(&mut self.node_at),
+            reasons: self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default(),
         }
     }
 }

@@ -115,6 +115,13 @@ pub struct SlurmSettings {
     /// times: the phase of its periodic events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub controller_start: Option<i64>,
+    /// A `sacctmgr show qos -P` dump: the QOS priority factor and the QOS
+    /// limits ([`crate::accounting`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qos: Option<PathBuf>,
+    /// A `sacctmgr show assoc -P` dump: the association limits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assoc: Option<PathBuf>,
 }
 
 impl Default for SlurmSettings {
@@ -143,6 +150,8 @@ impl Default for SlurmSettings {
             sched_interval: None,
             backfill: None,
             controller_start: None,
+            qos: None,
+            assoc: None,
         }
     }
 }
@@ -155,6 +164,12 @@ pub struct SlurmPoint {
     pub settings: SlurmSettings,
     /// sha256 of the `slurm.conf`'s bytes.
     pub conf_sha256: String,
+    /// sha256 of the QOS dump's bytes, when one is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qos_sha256: Option<String>,
+    /// sha256 of the association dump's bytes, when one is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assoc_sha256: Option<String>,
 }
 
 /// Checks a number a sweep or a config gives: finite and not negative.
@@ -193,8 +208,20 @@ impl SlurmSettings {
             None => std::fs::read(&self.conf)
                 .with_context(|| format!("{}: cannot read the slurm.conf", self.conf.display()))?,
         };
-        let conf_sha256 = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-        Ok(SlurmPoint { settings: self.clone(), conf_sha256 })
+        let hex = |bytes: &[u8]| Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>();
+        let conf_sha256 = hex(&bytes);
+        let dump = |path: &Option<PathBuf>, what: &str| -> anyhow::Result<Option<String>> {
+            path.as_ref()
+                .map(|p| {
+                    std::fs::read(p)
+                        .map(|b| hex(&b))
+                        .with_context(|| format!("{}: cannot read the {what}", p.display()))
+                })
+                .transpose()
+        };
+        let qos_sha256 = dump(&self.qos, "QOS dump")?;
+        let assoc_sha256 = dump(&self.assoc, "association dump")?;
+        Ok(SlurmPoint { settings: self.clone(), conf_sha256, qos_sha256, assoc_sha256 })
     }
 
     /// The file's priority settings with this point's changes.
@@ -251,7 +278,16 @@ impl SlurmSettings {
     }
 
     fn workload_key(&self) -> String {
-        format!("{}|{:?}|{}|{:?}|{}", self.conf.display(), self.trace, self.lenient, self.synthetic, self.seed)
+        format!(
+            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}",
+            self.conf.display(),
+            self.trace,
+            self.lenient,
+            self.synthetic,
+            self.seed,
+            self.qos,
+            self.assoc
+        )
     }
 }
 
@@ -293,7 +329,8 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
         }
         None => generate(&settings.synthetic, &shapes(&conf), settings.seed),
     };
-    Ok(SlurmInputs { conf, workload })
+    let accounting = crate::accounting::Accounting::read(settings.qos.as_deref(), settings.assoc.as_deref())?;
+    Ok(SlurmInputs { conf, workload, accounting })
 }
 
 /// The inputs of `settings`, once [`AnyPoint::load`] loaded them.
@@ -314,7 +351,8 @@ pub struct SlurmRun {
 pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow::Result<SlurmRun> {
     let priority = settings.priority(&inputs.conf.priority);
     let scheduler = settings.scheduler(&inputs.conf.scheduler);
-    let mut scenario = Scenario::new(&inputs.conf, priority, scheduler, &inputs.workload)?;
+    let mut scenario =
+        Scenario::with_accounting(&inputs.conf, priority, scheduler, &inputs.workload, &inputs.accounting)?;
     if let (Some(start), Some(epoch)) = (settings.controller_start, inputs.workload.epoch) {
         scenario = scenario.controller_started_at(start - epoch);
     }
@@ -409,7 +447,13 @@ impl AnyPoint for SlurmPoint {
         inputs.load_once(self.settings.workload_key(), || {
             let loaded = load(&self.settings)?;
             // Every job must fit the machine before anything runs or is stored.
-            Scenario::new(&loaded.conf, loaded.conf.priority.clone(), loaded.conf.scheduler.clone(), &loaded.workload)?;
+            Scenario::with_accounting(
+                &loaded.conf,
+                loaded.conf.priority.clone(),
+                loaded.conf.scheduler.clone(),
+                &loaded.workload,
+                &loaded.accounting,
+            )?;
             Ok(loaded)
         })
     }
@@ -423,6 +467,13 @@ impl AnyPoint for SlurmPoint {
             && let Err(e) = slasim_core::trace::resolve_trace(t)
         {
             missing.push(anyhow::anyhow!(e));
+        }
+        for (path, what) in [(&self.settings.qos, "QOS dump"), (&self.settings.assoc, "association dump")] {
+            if let Some(p) = path
+                && !p.exists()
+            {
+                missing.push(anyhow::anyhow!("{}: no such {what}", p.display()));
+            }
         }
         missing
     }

@@ -21,6 +21,7 @@
 //! Every departure from Slurm's documented behaviour is listed on the docs'
 //! Slurm reference page, beside the document it departs from.
 
+pub mod accounting;
 pub mod bench;
 pub mod cli;
 pub mod conf;

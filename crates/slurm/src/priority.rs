@@ -14,7 +14,9 @@
 //!     the machine's nodes and of its CPUs; with `YES`, the mean of the
 //!     shares it leaves;
 //!   - partition: its `PriorityJobFactor` over the largest of any partition;
-//!   - qos and assoc: 0 (their priorities live in slurmdbd, not slurm.conf);
+//!   - qos: with a QOS dump, the job's QOS `Priority` over the largest of
+//!     the dump ([`crate::accounting`]); without one, 0;
+//!   - assoc: 0 (its priority lives in slurmdbd, not slurm.conf);
 //!   - tres: the job's request over its partition's total, per weighted TRES.
 //! - Priorities are set at submission and recomputed for every pending job
 //!   at each `PriorityCalcPeriod` tick, after usage is brought up to date;
@@ -124,6 +126,12 @@ impl Multifactor {
                 + s.weight_partition * self.job_factors[partition]
                 + tres,
         }
+    }
+
+    /// `fixed` with the QOS factor `qos` (the QOS priority over the
+    /// largest, [`crate::accounting`]) weighted by `PriorityWeightQOS`.
+    pub fn with_qos(&self, fixed: Fixed, qos: f64) -> Fixed {
+        Fixed { weighted: fixed.weighted + self.settings.weight_qos * qos }
     }
 
     /// The priority of a pending job submitted at `submit`, at `now`.

@@ -1,5 +1,6 @@
 //! The library's tests, one module per module of `slasim_slurm`.
 
+mod accounting;
 mod cli;
 mod conf;
 mod generated;

@@ -1,0 +1,479 @@
+//! What the twin models of a centre's accounting database (its `sacctmgr
+//! show qos -P` and `sacctmgr show assoc -P` dumps): the QOS priority
+//! factor, and the QOS and association limits that keep a job pending.
+//!
+//! Sources: Slurm 22.05, `src/common/assoc_mgr.c`
+//! (`assoc_mgr_update_qos_ctld`'s `g_qos_max_priority`,
+//! `_set_qos_norm_priority`), `src/plugins/priority/multifactor/
+//! priority_multifactor.c` (`_get_priority_internal`), and
+//! `src/slurmctld/acct_policy.c` (`_acct_policy_validate` and
+//! `_qos_policy_validate` at submission, `acct_policy_job_runnable_pre_select`
+//! with `_qos_job_runnable_pre_select`, `acct_policy_job_runnable_post_select`
+//! with `_qos_job_runnable_post_select`, `_get_tres_state_reason`,
+//! `acct_policy_job_begin`/`_fini`, `acct_policy_add_job_submit`), and how
+//! `schedule()` (`job_scheduler.c`) and `_attempt_backfill` (`backfill.c`)
+//! skip a job an accounting limit holds.
+//!
+//! Contract:
+//! - QOS. Each job's QOS (the sacct dump's `QOS`; the reader gives a job
+//!   without one `normal`) must be in the QOS dump, else the job is a located
+//!   error (its origin, id and QOS name) before anything runs. Its QOS factor
+//!   is the QOS `Priority` over the largest `Priority` of the dump (0 when
+//!   that is 0), times `PriorityWeightQOS`, added to the job's fixed
+//!   factors.
+//! - Associations. With an association dump, each job's account must have
+//!   an association, and its user an association in that account, else a
+//!   located error. An association of a partition is used only when the
+//!   user has none without one.
+//! - Limits (`Limits`), checked as `acct_policy.c` checks them, in its order:
+//!   - at submission: `MaxSubmitPU` (the user's pending and running jobs of
+//!     the QOS, plus this one, above it) rejects the job; so does `MaxWall`
+//!     below the job's time limit when the QOS has the `DenyOnLimit` flag.
+//!     A rejected job never runs (start −1) and counts in
+//!     [`Reason::QosMaxSubmitJobPerUser`] or [`Reason::QosMaxWallDurationPerJob`].
+//!   - before a job is tried (pre-select): the QOS's `GrpJobs`
+//!     (`QOSGrpJobsLimit`), `MaxJobsPU` (`QOSMaxJobsPerUserLimit`) and
+//!     `MaxWall` (`QOSMaxWallDurationPerJobLimit`: without `DenyOnLimit` the
+//!     job stays pending for ever, as in Slurm); then, from the user's
+//!     association up to the root, each association's `GrpJobs`
+//!     (`AssocGrpJobsLimit`, only when the QOS sets no `GrpJobs`) and the
+//!     user association's `MaxJobs` (`AssocMaxJobsLimit`, only when the QOS
+//!     sets no `MaxJobsPU`). Jobs are the running ones.
+//!   - once nodes are found (post-select): the QOS's `GrpTRES=cpu`
+//!     (`QOSGrpCpuLimit`) then `MaxTRESPU=cpu` (`QOSMaxCpuPerUserLimit`),
+//!     against the CPUs of the running jobs; a job asking more than the
+//!     limit alone stays pending with the same reason.
+//!   - A job a limit would hold for ever (a time limit above `MaxWall`,
+//!     more CPUs than `GrpTRES=cpu` or `MaxTRESPU=cpu`, a jobs limit of 0)
+//!     is never queued: Slurm keeps it pending for ever, skipped by every
+//!     pass; here it does not count in `default_queue_depth` or
+//!     `bf_max_job_test` (a departure: the run would otherwise never end).
+//!   - A job held by a limit is skipped: the main scheduler goes on to the
+//!     next job without blocking the partition (`ESLURM_ACCOUNTING_POLICY`,
+//!     `assoc_limit_stop` off), and the backfill scheduler neither starts
+//!     it nor reserves for it. Usage counts change at each start and end
+//!     (`acct_policy_job_begin`/`_fini`), so a later job of the same pass
+//!     sees the jobs started before it.
+//! - The run counts, per reason, the times a job was held (each test that
+//!   held it) and the jobs rejected, and keeps each job's last reason.
+//! - Without dumps nothing here runs: today's behaviour, byte for byte.
+
+use std::path::{Path, PathBuf};
+
+use crate::machine::JobError;
+use crate::sacctmgr::{Assoc, AssocDump, QosDump, read_assoc, read_qos};
+use slasim_core::trace::sacct::jobs::SlurmWorkload;
+use slasim_sim::units::Time;
+
+/// Why a job waits, or was rejected (Slurm's `state_reason` names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reason {
+    /// `QOSGrpJobsLimit`.
+    QosGrpJobs,
+    /// `QOSMaxJobsPerUserLimit`.
+    QosMaxJobsPerUser,
+    /// `QOSMaxWallDurationPerJobLimit`.
+    QosMaxWallDurationPerJob,
+    /// `AssocGrpJobsLimit`.
+    AssocGrpJobs,
+    /// `AssocMaxJobsLimit`.
+    AssocMaxJobs,
+    /// `QOSGrpCpuLimit`.
+    QosGrpCpu,
+    /// `QOSMaxCpuPerUserLimit`.
+    QosMaxCpuPerUser,
+    /// `QOSMaxSubmitJobPerUserLimit` (rejected at submission).
+    QosMaxSubmitJobPerUser,
+}
+
+impl Reason {
+    /// Every reason, in counter order.
+    pub const ALL: [Reason; 8] = [
+        Reason::QosGrpJobs,
+        Reason::QosMaxJobsPerUser,
+        Reason::QosMaxWallDurationPerJob,
+        Reason::AssocGrpJobs,
+        Reason::AssocMaxJobs,
+        Reason::QosGrpCpu,
+        Reason::QosMaxCpuPerUser,
+        Reason::QosMaxSubmitJobPerUser,
+    ];
+
+    /// Slurm's name of it (`squeue`'s REASON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::QosGrpJobs => "QOSGrpJobsLimit",
+            Reason::QosMaxJobsPerUser => "QOSMaxJobsPerUserLimit",
+            Reason::QosMaxWallDurationPerJob => "QOSMaxWallDurationPerJobLimit",
+            Reason::AssocGrpJobs => "AssocGrpJobsLimit",
+            Reason::AssocMaxJobs => "AssocMaxJobsLimit",
+            Reason::QosGrpCpu => "QOSGrpCpuLimit",
+            Reason::QosMaxCpuPerUser => "QOSMaxCpuPerUserLimit",
+            Reason::QosMaxSubmitJobPerUser => "QOSMaxSubmitJobPerUserLimit",
+        }
+    }
+}
+
+/// The dumps a point reads.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Accounting {
+    /// `sacctmgr show qos -P`.
+    pub qos: Option<QosDump>,
+    /// `sacctmgr show assoc -P`.
+    pub assoc: Option<AssocDump>,
+}
+
+impl Accounting {
+    /// Reads the dumps given, checking the association dump's QOS names
+    /// against the QOS dump.
+    pub fn read(qos: Option<&Path>, assoc: Option<&Path>) -> anyhow::Result<Accounting> {
+        let qos = qos.map(read_qos).transpose()?;
+        let assoc = assoc.map(read_assoc).transpose()?;
+        if let (Some(a), Some(q)) = (&assoc, &qos) {
+            crate::sacctmgr::check_qos_names(a, q)?;
+        }
+        Ok(Accounting { qos, assoc })
+    }
+
+    /// Whether any dump is given.
+    pub fn is_empty(&self) -> bool {
+        self.qos.is_none() && self.assoc.is_none()
+    }
+}
+
+/// A limit: `u32::MAX` or `u64::MAX` for none.
+const NONE32: u32 = u32::MAX;
+
+/// One QOS's limits.
+#[derive(Debug, Clone, Copy)]
+struct QosLimits {
+    grp_jobs: u32,
+    max_jobs_pu: u32,
+    max_submit_pu: u32,
+    max_wall: Time,
+    grp_cpus: u64,
+    max_cpus_pu: u64,
+    deny_on_limit: bool,
+}
+
+/// The accounting facts of a workload, resolved once, and the usage the
+/// limits are checked against while it runs.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Per QOS of the workload: its normalised priority (the QOS factor).
+    pub qos_factor: Vec<f64>,
+    qos: Vec<QosLimits>,
+    users: usize,
+    /// Per job: its QOS (workload index), user, and association chain start.
+    job_qos: Vec<u32>,
+    job_user: Vec<u32>,
+    job_cpus: Vec<u64>,
+    job_limit: Vec<Time>,
+    /// Per job: the association rows of its chain (`chain[chain_at[j]..chain_at[j + 1]]`),
+    /// the user's first.
+    chain: Vec<u32>,
+    chain_at: Vec<u32>,
+    /// Per association row: `GrpJobs`, `MaxJobs`.
+    assoc_grp_jobs: Vec<u32>,
+    assoc_max_jobs: Vec<u32>,
+    // Usage.
+    qos_jobs: Vec<u32>,
+    qos_cpus: Vec<u64>,
+    user_jobs: Vec<u32>,
+    user_cpus: Vec<u64>,
+    user_submitted: Vec<u32>,
+    assoc_jobs: Vec<u32>,
+    /// Per reason: the times a job was held or rejected for it.
+    pub hits: [u64; Reason::ALL.len()],
+    /// Per job: the reason it last waited for, or was rejected for.
+    pub reasons: Vec<Option<Reason>>,
+}
+
+fn limit32(v: Option<u32>) -> u32 {
+    v.unwrap_or(NONE32)
+}
+
+fn cpu_limit(tres: &[crate::sacctmgr::Tres]) -> u64 {
+    tres.iter().find(|t| t.name == "cpu").and_then(|t| t.amount).unwrap_or(u64::MAX)
+}
+
+impl Limits {
+    /// Resolves `workload`'s jobs against `accounting`: each job's QOS and
+    /// association, or a located error. `None` without dumps.
+    /// `cpus` and `time_limits` are each job's, as the controller admitted it.
+    pub fn new(
+        accounting: &Accounting,
+        workload: &SlurmWorkload,
+        cpus: &[u64],
+        time_limits: &[Time],
+    ) -> Result<Option<Limits>, JobError> {
+        if accounting.is_empty() {
+            return Ok(None);
+        }
+        let nq = workload.qos.len();
+        let mut qos = vec![
+            QosLimits {
+                grp_jobs: NONE32,
+                max_jobs_pu: NONE32,
+                max_submit_pu: NONE32,
+                max_wall: Time::MAX,
+                grp_cpus: u64::MAX,
+                max_cpus_pu: u64::MAX,
+                deny_on_limit: false,
+            };
+            nq
+        ];
+        let mut qos_factor = vec![0.0; nq];
+        let mut qos_known = vec![accounting.qos.is_none(); nq];
+        if let Some(dump) = &accounting.qos {
+            // `g_qos_max_priority`: the largest priority of any QOS.
+            let max = dump.qos.iter().map(|q| q.priority).max().unwrap_or(0);
+            for (i, name) in workload.qos.iter().enumerate() {
+                let Some(q) = dump.get(name) else { continue };
+                qos_known[i] = true;
+                // `_set_qos_norm_priority`: nothing when the largest is 0.
+                qos_factor[i] = if max > 0 { f64::from(q.priority) / f64::from(max) } else { 0.0 };
+                qos[i] = QosLimits {
+                    grp_jobs: limit32(q.grp_jobs),
+                    max_jobs_pu: limit32(q.max_jobs_pu),
+                    max_submit_pu: limit32(q.max_submit_pu),
+                    max_wall: q.max_wall.unwrap_or(Time::MAX),
+                    grp_cpus: cpu_limit(&q.grp_tres),
+                    max_cpus_pu: cpu_limit(&q.max_tres_pu),
+                    deny_on_limit: q.flags.iter().any(|f| f.eq_ignore_ascii_case("DenyOnLimit")),
+                };
+            }
+        }
+        let rows: &[Assoc] = accounting.assoc.as_ref().map_or(&[], |a| &a.assocs);
+        let fail = |job: &slasim_core::trace::sacct::jobs::SlurmJob, field: &str, detail: String| JobError {
+            origin: job.origin.to_string(),
+            id: job.id,
+            field: field.to_string(),
+            detail,
+        };
+        let name = |names: &[String], i: u32| names.get(i as usize).cloned().unwrap_or_default();
+        // The account association of each account, and a user association per (user, account).
+        let account_row =
+            |account: &str| rows.iter().position(|a| a.user.is_none() && a.partition.is_none() && a.account == account);
+        let mut chain = Vec::new();
+        let mut chain_at = vec![0u32];
+        let mut cache: Vec<((u32, u32), usize, usize)> = Vec::new();
+        for job in &workload.jobs {
+            if !qos_known[job.qos as usize] {
+                let q = name(&workload.qos, job.qos);
+                let path = accounting.qos.as_ref().map_or_else(PathBuf::new, |d| d.path.clone());
+                return Err(fail(job, "QOS", format!("QOS {q:?} is not in the QOS dump {}", path.display())));
+            }
+            if let Some(dump) = &accounting.assoc {
+                let key = (job.user, job.account);
+                if let Some(&(_, from, to)) = cache.iter().find(|c| c.0 == key) {
+                    chain.extend_from_within(from..to);
+                } else {
+                    let (user, account) = (name(&workload.users, job.user), name(&workload.accounts, job.account));
+                    let Some(mut row) = account_row(&account) else {
+                        return Err(fail(
+                            job,
+                            "Account",
+                            format!("account {account:?} has no association in {}", dump.path.display()),
+                        ));
+                    };
+                    let mine = |a: &&Assoc| a.account == account && a.user.as_deref() == Some(user.as_str());
+                    let user_row = rows
+                        .iter()
+                        .position(|a| mine(&a) && a.partition.is_none())
+                        .or_else(|| rows.iter().position(|a| mine(&a)));
+                    let Some(user_row) = user_row else {
+                        return Err(fail(
+                            job,
+                            "User",
+                            format!(
+                                "user {user:?} has no association in account {account:?} in {}",
+                                dump.path.display()
+                            ),
+                        ));
+                    };
+                    let from = chain.len();
+                    chain.push(user_row as u32);
+                    // Up to the root; a parent loop is cut at the number of rows.
+                    for _ in 0..rows.len() {
+                        chain.push(row as u32);
+                        match rows[row].parent.as_deref().and_then(account_row) {
+                            Some(p) if p != row => row = p,
+                            _ => break,
+                        }
+                    }
+                    cache.push((key, from, chain.len()));
+                }
+            }
+            chain_at.push(chain.len() as u32);
+        }
+        let users = workload.users.len().max(1);
+        Ok(Some(Limits {
+            qos_factor,
+            qos,
+            users,
+            job_qos: workload.jobs.iter().map(|j| j.qos).collect(),
+            job_user: workload.jobs.iter().map(|j| j.user).collect(),
+            job_cpus: cpus.to_vec(),
+            job_limit: time_limits.to_vec(),
+            chain,
+            chain_at,
+            assoc_grp_jobs: rows.iter().map(|a| limit32(a.grp_jobs)).collect(),
+            assoc_max_jobs: rows.iter().map(|a| limit32(a.max_jobs)).collect(),
+            qos_jobs: vec![0; nq],
+            qos_cpus: vec![0; nq],
+            user_jobs: vec![0; nq * users],
+            user_cpus: vec![0; nq * users],
+            user_submitted: vec![0; nq * users],
+            assoc_jobs: vec![0; rows.len()],
+            hits: [0; Reason::ALL.len()],
+            reasons: vec![None; workload.jobs.len()],
+        }))
+    }
+
+    fn hit(&mut self, j: u32, reason: Reason) -> Reason {
+        self.hits[reason as usize] += 1;
+        self.reasons[j as usize] = Some(reason);
+        reason
+    }
+
+    fn user_slot(&self, j: u32) -> usize {
+        self.job_qos[j as usize] as usize * self.users + self.job_user[j as usize] as usize
+    }
+
+    /// At submission (`_qos_policy_validate`): `Some(reason)` if job `j` is
+    /// rejected, or if a limit will hold it for ever (its time limit above
+    /// `MaxWall`, more CPUs than `GrpTRES` or `MaxTRESPU` allow, a jobs
+    /// limit of 0); else it counts as submitted.
+    pub fn submit(&mut self, j: u32) -> Option<Reason> {
+        let q = self.qos[self.job_qos[j as usize] as usize];
+        let slot = self.user_slot(j);
+        if q.deny_on_limit && self.job_limit[j as usize] > q.max_wall {
+            return Some(self.hit(j, Reason::QosMaxWallDurationPerJob));
+        }
+        if q.max_submit_pu != NONE32 && self.user_submitted[slot] + 1 > q.max_submit_pu {
+            return Some(self.hit(j, Reason::QosMaxSubmitJobPerUser));
+        }
+        let cpus = self.job_cpus[j as usize];
+        let user_row = self.chain.get(self.chain_at[j as usize] as usize..self.chain_at[j as usize + 1] as usize);
+        let never = if q.grp_jobs == 0 {
+            Some(Reason::QosGrpJobs)
+        } else if q.max_jobs_pu == 0 {
+            Some(Reason::QosMaxJobsPerUser)
+        } else if self.job_limit[j as usize] > q.max_wall {
+            Some(Reason::QosMaxWallDurationPerJob)
+        } else if q.grp_jobs == NONE32
+            && user_row.is_some_and(|r| r.iter().any(|&a| self.assoc_grp_jobs[a as usize] == 0))
+        {
+            Some(Reason::AssocGrpJobs)
+        } else if q.max_jobs_pu == NONE32
+            && user_row.and_then(|r| r.first()).is_some_and(|&a| self.assoc_max_jobs[a as usize] == 0)
+        {
+            Some(Reason::AssocMaxJobs)
+        } else if q.grp_cpus != u64::MAX && cpus > q.grp_cpus {
+            Some(Reason::QosGrpCpu)
+        } else if q.max_cpus_pu != u64::MAX && cpus > q.max_cpus_pu {
+            Some(Reason::QosMaxCpuPerUser)
+        } else {
+            None
+        };
+        if let Some(reason) = never {
+            // Pending for ever, it keeps counting as submitted.
+            self.user_submitted[slot] += 1;
+            return Some(self.hit(j, reason));
+        }
+        self.user_submitted[slot] += 1;
+        None
+    }
+
+    /// `acct_policy_job_runnable_pre_select`: `Some(reason)` if a limit
+    /// holds job `j` before nodes are sought.
+    pub fn pre_select(&mut self, j: u32) -> Option<Reason> {
+        let qi = self.job_qos[j as usize] as usize;
+        let q = self.qos[qi];
+        let slot = self.user_slot(j);
+        if q.grp_jobs != NONE32 && self.qos_jobs[qi] >= q.grp_jobs {
+            return Some(self.hit(j, Reason::QosGrpJobs));
+        }
+        if q.max_jobs_pu != NONE32 && self.user_jobs[slot] >= q.max_jobs_pu {
+            return Some(self.hit(j, Reason::QosMaxJobsPerUser));
+        }
+        if self.job_limit[j as usize] > q.max_wall {
+            return Some(self.hit(j, Reason::QosMaxWallDurationPerJob));
+        }
+        let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
+        for k in from..to {
+            let a = self.chain[k] as usize;
+            if q.grp_jobs == NONE32 && self.assoc_grp_jobs[a] != NONE32 && self.assoc_jobs[a] >= self.assoc_grp_jobs[a]
+            {
+                return Some(self.hit(j, Reason::AssocGrpJobs));
+            }
+            // `MaxJobs` is the user association's own (not its parents').
+            if k == from
+                && q.max_jobs_pu == NONE32
+                && self.assoc_max_jobs[a] != NONE32
+                && self.assoc_jobs[a] >= self.assoc_max_jobs[a]
+            {
+                return Some(self.hit(j, Reason::AssocMaxJobs));
+            }
+        }
+        None
+    }
+
+    /// `acct_policy_job_runnable_post_select`: `Some(reason)` if a TRES
+    /// limit holds job `j` once nodes are found.
+    pub fn post_select(&mut self, j: u32) -> Option<Reason> {
+        let qi = self.job_qos[j as usize] as usize;
+        let q = self.qos[qi];
+        let cpus = self.job_cpus[j as usize];
+        let slot = self.user_slot(j);
+        if q.grp_cpus != u64::MAX && self.qos_cpus[qi].saturating_add(cpus) > q.grp_cpus {
+            return Some(self.hit(j, Reason::QosGrpCpu));
+        }
+        if q.max_cpus_pu != u64::MAX && self.user_cpus[slot].saturating_add(cpus) > q.max_cpus_pu {
+            return Some(self.hit(j, Reason::QosMaxCpuPerUser));
+        }
+        None
+    }
+
+    /// Both tests: `true` if job `j` may start now as far as limits go.
+    pub fn runnable(&mut self, j: u32) -> bool {
+        self.pre_select(j).is_none() && self.post_select(j).is_none()
+    }
+
+    /// `acct_policy_job_begin`.
+    pub fn begin(&mut self, j: u32) {
+        self.adjust(j, true);
+    }
+
+    /// `acct_policy_job_fini` (and the end of its submission).
+    pub fn fini(&mut self, j: u32) {
+        self.adjust(j, false);
+        let slot = self.user_slot(j);
+        self.user_submitted[slot] = self.user_submitted[slot].saturating_sub(1);
+    }
+
+    fn adjust(&mut self, j: u32, add: bool) {
+        let qi = self.job_qos[j as usize] as usize;
+        let slot = self.user_slot(j);
+        let cpus = self.job_cpus[j as usize];
+        let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
+        if add {
+            self.qos_jobs[qi] += 1;
+            self.qos_cpus[qi] += cpus;
+            self.user_jobs[slot] += 1;
+            self.user_cpus[slot] += cpus;
+            for k in from..to {
+                self.assoc_jobs[self.chain[k] as usize] += 1;
+            }
+        } else {
+            self.qos_jobs[qi] -= 1;
+            self.qos_cpus[qi] -= cpus;
+            self.user_jobs[slot] -= 1;
+            self.user_cpus[slot] -= cpus;
+            for k in from..to {
+                self.assoc_jobs[self.chain[k] as usize] -= 1;
+            }
+        }
+    }
+}

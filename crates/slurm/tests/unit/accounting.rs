@@ -1,0 +1,236 @@
+//! The QOS factor and the QOS and association limits, by hand.
+
+use std::path::Path;
+
+use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
+use slasim_slurm::accounting::{Accounting, Reason};
+use slasim_slurm::bench::{Scenario, Simulated, simulate};
+use slasim_slurm::conf::parse;
+use slasim_slurm::sacctmgr::{parse_assoc, parse_qos};
+
+/// One 4-CPU node, FIFO priorities unless the test adds multifactor.
+const ONE_NODE: &str = "\
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
+NodeName=n1 CPUs=4 RealMemory=1000
+PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
+";
+
+/// Account `physics` (alice and bob), `chem` (alice), under root.
+const ASSOC: &str = "\
+Account|User|Par Name|GrpJobs|MaxJobs
+root||||
+physics||root||
+physics|alice|||
+physics|bob|||
+chem||root||
+chem|alice|||
+";
+
+fn accounting(qos: Option<&str>, assoc: Option<&str>) -> Accounting {
+    Accounting {
+        qos: qos.map(|t| parse_qos(t, Path::new("qos.txt")).expect("the QOS dump parses")),
+        assoc: assoc.map(|t| parse_assoc(t, Path::new("assoc.txt")).expect("the association dump parses")),
+    }
+}
+
+fn scenario(conf: &str, w: &SlurmWorkload, accounting: &Accounting) -> Result<Scenario, String> {
+    let conf = parse(conf, Path::new("test.conf")).expect("the test conf parses");
+    Scenario::with_accounting(&conf, conf.priority.clone(), conf.scheduler.clone(), w, accounting)
+        .map_err(|e| e.to_string())
+}
+
+fn run(conf: &str, w: &SlurmWorkload, accounting: &Accounting) -> Simulated {
+    simulate(scenario(conf, w, accounting).expect("every job is admitted")).expect("the run ends")
+}
+
+fn starts(sim: &Simulated) -> Vec<i64> {
+    sim.outcomes.iter().map(|o| o.start).collect()
+}
+
+fn of(user: u32, account: u32, qos: u32, j: SlurmJob) -> SlurmJob {
+    SlurmJob { user, account, qos, ..j }
+}
+
+fn hits(sim: &Simulated, reason: Reason) -> u64 {
+    sim.counters.limited[reason as usize]
+}
+
+/// PriorityWeightQOS=1000 and nothing else: QOS `normal` (Priority 10) and
+/// `high` (Priority 40, the largest). J1 fills the node from 0 to 100;
+/// J2 (normal) is submitted at 1, J3 (high) at 2, both 4 CPUs.
+/// - J2: 1000 · 10/40 = 250; J3: 1000 · 40/40 = 1000.
+/// - 100: J1 ends; J3 (higher) starts, to 200; J2 starts at 200.
+///
+/// Without the QOS factor both are 1 and J2, submitted first, goes first
+/// (100, then J3 at 200).
+#[test]
+fn the_qos_factor_is_its_priority_over_the_largest() {
+    let conf = format!("{ONE_NODE}PriorityType=priority/multifactor\nPriorityWeightQOS=1000\n");
+    let qos = "Name|Priority\nnormal|10\nhigh|40\nlow|0\n";
+    let mut w = crate::workload(
+        vec![crate::job(1, 0, 4, 100, 100), crate::job(2, 1, 4, 100, 100), of(0, 0, 1, crate::job(3, 2, 4, 100, 100))],
+        &["batch"],
+    );
+    w.qos = vec!["normal".into(), "high".into()];
+    let sim = run(&conf, &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 200, 100]);
+    assert_eq!(sim.outcomes[1].priority, 250);
+    assert_eq!(sim.outcomes[2].priority, 1000);
+    // Without a dump: today's order.
+    let sim = run(&conf, &w, &Accounting::default());
+    assert_eq!(starts(&sim), [0, 100, 200]);
+    assert!(sim.reasons.is_empty());
+}
+
+/// A job whose QOS the dump lacks, or whose account or user has no
+/// association, is a located error naming the job and the name.
+#[test]
+fn unknown_qos_account_or_user_are_located_errors() {
+    let mut w = crate::workload(vec![crate::job(7, 0, 1, 10, 10)], &["batch"]);
+    w.qos = vec!["premium".into()];
+    let e = scenario(ONE_NODE, &w, &accounting(Some("Name|Priority\nnormal|1\n"), None)).err().expect("refused");
+    assert!(e.contains("job 7") && e.contains("QOS") && e.contains("\"premium\"") && e.contains("qos.txt"), "{e}");
+    // Account 1 is `biology`: not in the dump.
+    let w = crate::workload(vec![of(0, 1, 0, crate::job(8, 0, 1, 10, 10))], &["batch"]);
+    let e = scenario(ONE_NODE, &w, &accounting(None, Some(ASSOC))).err().expect("refused");
+    assert!(
+        e.contains("job 8") && e.contains("Account") && e.contains("\"biology\"") && e.contains("assoc.txt"),
+        "{e}"
+    );
+    // bob (user 1) has no association in chem.
+    let mut w = crate::workload(vec![of(1, 1, 0, crate::job(9, 0, 1, 10, 10))], &["batch"]);
+    w.accounts = vec!["physics".into(), "chem".into()];
+    let e = scenario(ONE_NODE, &w, &accounting(None, Some(ASSOC))).err().expect("refused");
+    assert!(e.contains("job 9") && e.contains("User") && e.contains("\"bob\""), "{e}");
+}
+
+/// QOS normal with MaxJobsPU=1; alice's J1 and J2 and bob's J3 (1 CPU,
+/// 100 s each) are submitted at 0 on the 4-CPU node.
+/// - 0: J1 starts; J2 is held (alice runs 1 ≥ 1: QOSMaxJobsPerUserLimit),
+///   skipped without blocking the partition, so J3 starts; backfill skips J2.
+/// - 100: J1 and J3 end; J2 starts.
+///
+/// Without the limit all three start at 0.
+#[test]
+fn max_jobs_per_user_holds_a_job_and_the_next_one_runs() {
+    let qos = "Name|Priority|MaxJobsPU\nnormal|0|1\n";
+    let w = crate::workload(
+        vec![crate::job(1, 0, 1, 100, 100), crate::job(2, 0, 1, 100, 100), of(1, 0, 0, crate::job(3, 0, 1, 100, 100))],
+        &["batch"],
+    );
+    let sim = run(ONE_NODE, &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 100, 0]);
+    assert_eq!(sim.reasons, [None, Some(Reason::QosMaxJobsPerUser), None]);
+    assert!(hits(&sim, Reason::QosMaxJobsPerUser) >= 2, "the main pass and backfill both held it");
+    // The main scheduler alone (sched/builtin) does not block the partition
+    // on J2 either: J3 starts at 0.
+    let builtin = ONE_NODE.replace("sched/backfill", "sched/builtin");
+    assert_eq!(starts(&run(&builtin, &w, &accounting(Some(qos), None))), [0, 100, 0]);
+    let sim = run(ONE_NODE, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 0]);
+}
+
+/// One 8-CPU node; QOS normal with GrpTRES=cpu=6 and MaxTRESPU=cpu=4. At 0,
+/// in order: alice J1 (3 CPUs), alice J2 (2), bob J3 (2), bob J4 (1), bob
+/// J5 (1), all 100 s.
+/// - J1: 3 ≤ 6 and 3 ≤ 4: starts. J2: QOS 3+2 = 5 ≤ 6 but alice 3+2 = 5 > 4:
+///   QOSMaxCpuPerUserLimit. J3: 3+2 = 5 ≤ 6: starts. J4: 5+1 = 6: starts.
+///   J5: 6+1 = 7 > 6: QOSGrpCpuLimit. 2 CPUs stay idle.
+/// - Later passes before 100 (backfill at 0, 10, …) find J2 at QOS
+///   6+2 = 8 > 6 first: its last reason is QOSGrpCpuLimit.
+/// - 100: all end; J2 and J5 start (3 CPUs).
+///
+/// Without the limits J1 to J4 start at 0 (3+2+2+1 = 8 CPUs) and J5 waits
+/// for 100 as the node is full.
+#[test]
+fn cpu_limits_of_the_qos_and_of_a_user() {
+    let conf = ONE_NODE.replace("CPUs=4", "CPUs=8");
+    let qos = "Name|Priority|GrpTRES|MaxTRESPU\nnormal|0|cpu=6|cpu=4\n";
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 3, 100, 100),
+            crate::job(2, 0, 2, 100, 100),
+            of(1, 0, 0, crate::job(3, 0, 2, 100, 100)),
+            of(1, 0, 0, crate::job(4, 0, 1, 100, 100)),
+            of(1, 0, 0, crate::job(5, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&conf, &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 100, 0, 0, 100]);
+    // J2's last reason: after J3 and J4 started, QOS 6+2 = 8 > 6 is tested
+    // first (`_qos_job_runnable_post_select` checks GrpTRES before MaxTRESPU).
+    assert_eq!(hits(&sim, Reason::QosMaxCpuPerUser), 1);
+    assert_eq!(sim.reasons[1], Some(Reason::QosGrpCpu));
+    assert_eq!(sim.reasons[4], Some(Reason::QosGrpCpu));
+    let sim = run(&conf, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 0, 0, 100]);
+}
+
+/// Associations: alice in physics has MaxJobs=1, physics has GrpJobs=2.
+/// At 0: alice J1, alice J2, bob J3, bob J4 (1 CPU, 100 s each).
+/// - J1 starts (physics 1). J2: alice runs 1 ≥ 1: AssocMaxJobsLimit.
+///   J3 starts (physics 2). J4: physics runs 2 ≥ 2: AssocGrpJobsLimit.
+/// - 100: J1 and J3 end; J2 and J4 start.
+///
+/// Without the dump all four start at 0.
+#[test]
+fn association_max_jobs_and_grp_jobs() {
+    let assoc = ASSOC.replace("physics||root||", "physics||root|2|").replace("physics|alice|||", "physics|alice|||1");
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            crate::job(2, 0, 1, 100, 100),
+            of(1, 0, 0, crate::job(3, 0, 1, 100, 100)),
+            of(1, 0, 0, crate::job(4, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(ONE_NODE, &w, &accounting(None, Some(&assoc)));
+    assert_eq!(starts(&sim), [0, 100, 0, 100]);
+    assert_eq!(sim.reasons, [None, Some(Reason::AssocMaxJobs), None, Some(Reason::AssocGrpJobs)]);
+    let sim = run(ONE_NODE, &w, &accounting(None, Some(ASSOC)));
+    assert_eq!(starts(&sim), [0, 0, 0, 0]);
+}
+
+/// QOS normal: MaxSubmitPU=2. alice submits J1, J2, J3 at 0 (1 CPU, 100 s)
+/// and J4 at 150. J3 is the third of her submitted jobs: rejected (never
+/// runs). J4 comes after J1 and J2 ended: accepted, starts at 150.
+/// QOS short: MaxWall=1 (minute), MaxSubmitPU=1. bob's J5 (limit 100 s) in
+/// it stays pending for ever (QOSMaxWallDurationPerJobLimit), and still
+/// counts as submitted, so bob's J6 (short, limit 30 s) is rejected. With
+/// DenyOnLimit, J5 is rejected at submission instead (same reason), does not
+/// count, and J6 starts at 0 (J1, J2, J6: 3 of 4 CPUs).
+#[test]
+fn max_submit_rejects_and_max_wall_holds_for_ever() {
+    let qos = "Name|Priority|MaxSubmitPU|MaxWall|Flags\nnormal|0|2||\nshort|0|1|1|\n";
+    let mut w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            crate::job(2, 0, 1, 100, 100),
+            crate::job(3, 0, 1, 100, 100),
+            crate::job(4, 150, 1, 100, 100),
+            of(1, 0, 1, crate::job(5, 0, 1, 100, 50)),
+            of(1, 0, 1, crate::job(6, 0, 1, 30, 30)),
+        ],
+        &["batch"],
+    );
+    w.qos = vec!["normal".into(), "short".into()];
+    let sim = run(ONE_NODE, &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 0, -1, 150, -1, -1]);
+    assert_eq!(sim.reasons[2], Some(Reason::QosMaxSubmitJobPerUser));
+    assert_eq!(sim.reasons[4], Some(Reason::QosMaxWallDurationPerJob));
+    assert_eq!(sim.reasons[5], Some(Reason::QosMaxSubmitJobPerUser));
+    assert_eq!(hits(&sim, Reason::QosMaxSubmitJobPerUser), 2);
+    let deny = qos.replace("short|0|1|1|", "short|0|1|1|DenyOnLimit");
+    let sim = run(ONE_NODE, &w, &accounting(Some(&deny), None));
+    assert_eq!(starts(&sim), [0, 0, -1, 150, -1, 0]);
+    assert_eq!(sim.reasons[4], Some(Reason::QosMaxWallDurationPerJob));
+    // Without the limits J1, J2, J3, J5 fill the node at 0; J5 ends at 50
+    // and J6 starts.
+    let sim = run(ONE_NODE, &w, &accounting(Some("Name|Priority\nnormal|0\nshort|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 0, 150, 0, 50]);
+}
