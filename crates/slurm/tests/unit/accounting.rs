@@ -8,15 +8,7 @@ use slasim_slurm::bench::{Scenario, Simulated, simulate};
 use slasim_slurm::conf::parse;
 use slasim_slurm::sacctmgr::{parse_assoc, parse_qos};
 
-/// One 4-CPU node, FIFO priorities unless the test adds multifactor.
-const ONE_NODE: &str = "\
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
-SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
-NodeName=n1 CPUs=4 RealMemory=1000
-PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
-";
+use crate::ONE_NODE;
 
 /// Account `physics` (alice and bob), `chem` (alice), under root.
 const ASSOC: &str = "\
