@@ -51,9 +51,13 @@ impl Locator<'_> {
     }
 
     /// A TOML error of the whole text (syntax, or settings that do not
-    /// deserialise), located at its span and naming its key.
+    /// deserialise), located at its span and naming its key. A message that
+    /// starts `TABLE[K]:` (an entry of an array of tables, whose span TOML
+    /// gives as the array's) is located at the K-th `[[TABLE]]` (from 0),
+    /// at the first key of it the message names in backquotes.
     pub fn syntax(&self, e: toml::de::Error) -> ConfigError {
         let offset = e.span().map_or(0, |s| s.start);
+        let offset = self.entry_named(e.message()).unwrap_or(offset);
         match self.key_at(offset).filter(|k| !e.message().contains(k.rsplit('.').next().unwrap_or(k))) {
             Some(key) => self.at(offset, format!("`{key}`: {}", e.message().trim())),
             None => self.at(offset, e.message().trim()),
@@ -92,6 +96,28 @@ impl Locator<'_> {
                 region[line_start..i].trim().is_empty()
             })
             .map_or(span.start, |i| span.start + i)
+    }
+
+    /// Where the entry a message starting `TABLE[K]:` names is written
+    /// ([`Locator::syntax`]), if the text has it.
+    fn entry_named(&self, message: &str) -> Option<usize> {
+        let (head, rest) = message.trim_start().split_once(':')?;
+        let (table, k) = head.strip_suffix(']')?.split_once('[')?;
+        let k: usize = k.parse().ok()?;
+        let mut offset = 0;
+        let mut headers = Vec::new();
+        for line in self.text.split_inclusive('\n') {
+            let t = line.trim();
+            if t.starts_with('[') {
+                let name = t.trim_start_matches('[').trim_end_matches(']').trim();
+                headers.push((offset, t.starts_with("[[") && name == table));
+            }
+            offset += line.len();
+        }
+        let at = headers.iter().filter(|&&(_, entry)| entry).nth(k).map(|&(o, _)| o)?;
+        let end = headers.iter().map(|&(o, _)| o).find(|&o| o > at).unwrap_or(self.text.len());
+        let key = rest.split('`').nth(1).filter(|k| !k.is_empty());
+        Some(key.map_or(at, |key| self.key_offset(at..end, key)))
     }
 
     /// The offset of `key =` anywhere in the text, else 0.
@@ -216,5 +242,26 @@ impl SweepContext<'_> {
             },
         };
         self.at(at, format!("{}: {e:#}", self.label))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An array-of-tables entry's error is moved from the array to the
+    /// entry, at the key it names.
+    #[test]
+    fn an_entry_of_an_array_of_tables_is_located_at_its_key() {
+        let text = "[energy]\nidle_watts = 1.0\n\n[[energy.pstates]]\nspeed = 1.0\n\n[[energy.pstates]]\nspeed = 0.5\nbusy_watts = -3.0\n\n[signals]\nregion = \"DE-LU\"\n";
+        let loc = Locator { file: "c.toml", text };
+        let at = loc.entry_named("energy.pstates[1]: `busy_watts` = -3: must be 0 or more").expect("found");
+        assert_eq!(line_col(text, at), (9, 1));
+        let at = loc.entry_named("energy.pstates[0]: `speed` = 2: speeds are relative to pstate 0").expect("found");
+        assert_eq!(line_col(text, at), (5, 1));
+        // No such entry, no entry form, another table: not moved.
+        assert_eq!(loc.entry_named("energy.pstates[2]: `speed`"), None);
+        assert_eq!(loc.entry_named("energy.pstates: 17 pstates"), None);
+        assert_eq!(loc.entry_named("signals[0]: `region`"), None);
     }
 }

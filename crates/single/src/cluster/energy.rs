@@ -116,15 +116,12 @@ impl Pstates {
         }
         for (k, p) in list.iter().enumerate() {
             if !p.speed.is_finite() || p.speed <= 0.0 {
-                return Err(format!(
-                    "energy.pstates: pstate {k}'s `speed` = {}: must be a finite number above 0",
-                    p.speed
-                ));
+                return Err(format!("energy.pstates[{k}]: `speed` = {}: must be a finite number above 0", p.speed));
             }
             for (name, w) in [("idle_watts", p.idle_watts), ("busy_watts", p.busy_watts)] {
                 if !w.is_finite() || w < 0.0 {
                     return Err(format!(
-                        "energy.pstates: pstate {k}'s `{name}` = {w}: must be a finite number of watts, 0 or more"
+                        "energy.pstates[{k}]: `{name}` = {w}: must be a finite number of watts, 0 or more"
                     ));
                 }
             }
@@ -133,7 +130,7 @@ impl Pstates {
             && p0.speed != 1.0
         {
             return Err(format!(
-                "energy.pstates: pstate 0's `speed` = {}: speeds are relative to pstate 0, whose speed is 1.0",
+                "energy.pstates[0]: `speed` = {}: speeds are relative to pstate 0, whose speed is 1.0",
                 p0.speed
             ));
         }

@@ -145,13 +145,14 @@ const BASE: &str = "idle_watts = 100.0\nbusy_watts = 200.0\ndown_watts = 0.0\n";
 fn malformed_pstates_are_refused_where_they_are_written() {
     let p0 = "\n[[pstates]]\nspeed = 1.0\nidle_watts = 100.0\nbusy_watts = 200.0\n";
     let cases = [
-        (format!("{p0}\n[[pstates]]\nspeed = -0.5\nidle_watts = 50.0\nbusy_watts = 80.0\n"), "pstate 1's `speed`"),
-        (format!("{p0}\n[[pstates]]\nspeed = 0.0\nidle_watts = 50.0\nbusy_watts = 80.0\n"), "pstate 1's `speed`"),
+        (format!("{p0}\n[[pstates]]\nspeed = -0.5\nidle_watts = 50.0\nbusy_watts = 80.0\n"), "pstates[1]: `speed`"),
+        (format!("{p0}\n[[pstates]]\nspeed = 0.0\nidle_watts = 50.0\nbusy_watts = 80.0\n"), "pstates[1]: `speed`"),
         (format!("{p0}\n[[pstates]]\nspeed = 0.5\nidle_watts = 50.0\n"), "`busy_watts`"),
-        (format!("{p0}\n[[pstates]]\nspeed = 0.5\nidle_watts = -1.0\nbusy_watts = 80.0\n"), "pstate 1's `idle_watts`"),
-        ("\n[[pstates]]\nspeed = 2.0\nidle_watts = 100.0\nbusy_watts = 200.0\n".to_string(), "pstate 0's `speed`"),
+        (format!("{p0}\n[[pstates]]\nspeed = 0.5\nidle_watts = -1.0\nbusy_watts = 80.0\n"), "pstates[1]: `idle_watts`"),
+        ("\n[[pstates]]\nspeed = 2.0\nidle_watts = 100.0\nbusy_watts = 200.0\n".to_string(), "pstates[0]: `speed`"),
     ];
-    // At the pstates (line 5, the first `[[pstates]]`), naming the pstate and the field.
+    // At the pstates (line 5, the first `[[pstates]]`), naming the pstate and
+    // the field (a config's locator then moves it to that entry).
     for (pstates, field) in cases {
         let text = format!("{BASE}{pstates}");
         let err = toml::from_str::<EnergyConfig>(&text).unwrap_err();
