@@ -90,6 +90,10 @@ pub struct Queued {
     pub id: u64,
     /// Its factors that never change.
     pub fixed: Fixed,
+    /// The usage it is charged per second run: its billable TRES
+    /// (`calc_job_billable_tres`: CPUs without `TRESBillingWeights`) times
+    /// its QOS's `UsageFactor`.
+    pub billing: f64,
 }
 
 /// What happened to a job.
@@ -444,7 +448,7 @@ impl Controller {
             let from = outcome.start.max(since);
             if now > from {
                 let r = (now - from) as f64;
-                self.fairshare.charge(job.assoc, f64::from(job.need.cpus * job.need.nodes) * r * d.powf(r));
+                self.fairshare.charge(job.assoc, job.billing * r * d.powf(r));
             }
         }
         self.last_tick = now;
