@@ -306,3 +306,45 @@ fn usage_is_scaled_by_the_qos_usage_factor() {
     let flat = qos.replace("heavy|0|5", "heavy|0|1");
     assert_eq!(starts(&run(GPU_NODE, &w, &accounting(Some(&flat), None))), [0, 0, 150, 100]);
 }
+
+/// `[slurm] qos` and `assoc`: absent, the canonical settings (so the point
+/// id) are what they were; given, the dumps' paths and sha256 are in them,
+/// and a changed dump is a new point. Loading a point reads the dumps and
+/// refuses a job whose QOS is missing.
+#[test]
+fn the_dumps_are_part_of_the_point() {
+    use slasim_core::experiment::point::AnyPoint;
+    use slasim_slurm::kind::SlurmSettings;
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("slurm.conf");
+    std::fs::write(&conf, ONE_NODE).unwrap();
+    let qos = dir.path().join("qos.txt");
+    std::fs::write(&qos, "Name|Priority\nnormal|10\n").unwrap();
+    let plain = SlurmSettings { conf: conf.clone(), ..SlurmSettings::default() };
+    let text = plain.resolve().unwrap().canonical().unwrap();
+    assert!(!text.contains("qos") && !text.contains("assoc"), "{text}");
+    let with = SlurmSettings { qos: Some(qos.clone()), ..plain.clone() };
+    let point = with.resolve().unwrap();
+    let text = point.canonical().unwrap();
+    assert!(text.contains("qos = ") && text.contains("qos_sha256 = "), "{text}");
+    std::fs::write(&qos, "Name|Priority\nnormal|20\n").unwrap();
+    assert_ne!(with.resolve().unwrap().id().unwrap(), point.id().unwrap());
+    // The synthetic workload's jobs are all `normal`: a dump without it is refused.
+    std::fs::write(&qos, "Name|Priority\nhigh|20\n").unwrap();
+    let small = SlurmSettings {
+        synthetic: slasim_slurm::synthetic::SlurmSynthetic { days: 0.05, ..Default::default() },
+        ..with
+    };
+    let inputs = slasim_slurm::kind::load(&small).unwrap();
+    let e = Scenario::with_accounting(
+        &inputs.conf,
+        inputs.conf.priority.clone(),
+        inputs.conf.scheduler.clone(),
+        &inputs.workload,
+        &inputs.accounting,
+    )
+    .err()
+    .expect("refused")
+    .to_string();
+    assert!(e.contains("QOS \"normal\" is not in the QOS dump"), "{e}");
+}
