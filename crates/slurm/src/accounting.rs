@@ -35,7 +35,8 @@
 //!     (`QOSGrpJobsLimit`), `MaxJobsPU` (`QOSMaxJobsPerUserLimit`) and
 //!     `MaxWall` (`QOSMaxWallDurationPerJobLimit`: without `DenyOnLimit` the
 //!     job stays pending for ever, as in Slurm); then, from the user's
-//!     association up to the root, each association's `GrpJobs`
+//!     association up to the root (the account's association, then each
+//!     parent the dump's `Par Name` gives), each association's `GrpJobs`
 //!     (`AssocGrpJobsLimit`, only when the QOS sets no `GrpJobs`) and the
 //!     user association's `MaxJobs` (`AssocMaxJobsLimit`, only when the QOS
 //!     sets no `MaxJobsPU`). Jobs are the running ones.
