@@ -53,6 +53,11 @@
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
 //!   when unknown).
 //! - A job runs for its run time, cut at its time limit.
+//! - With accounting dumps ([`crate::accounting`]): a job over a
+//!   submission limit is never queued; a job a QOS or association limit
+//!   holds is skipped by the main scheduler (its partition not blocked) and
+//!   by backfill (no start, no reservation); the limits' usage changes at
+//!   each start and end. Fair-share usage is charged per job's `billing`.
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
