@@ -100,7 +100,6 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
     for key in [
         "PreemptType",
         "PreemptMode",
-        "TRESBillingWeights",
         "DefMemPerCPU",
         "EnforcePartLimits",
         "AccountingStorageEnforce",
@@ -111,7 +110,13 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
     ] {
         assert!(read.contains(key) && !ignored.contains(key), "{key}: {out}");
     }
-    assert!(read.contains("read, not modelled yet (10 settings"), "{out}");
+    assert!(read.contains("read, not modelled yet (9 settings"), "{out}");
+    // TRESBillingWeights is modelled: neither listed nor ignored, but shown.
+    assert!(!read.contains("line 4: TRESBillingWeights") && !ignored.contains("TRESBillingWeights"), "{out}");
+    assert!(out.contains("usage charged (TRESBillingWeights, mem per MiB): batch cpu=1,mem=0.000244140625"), "{out}");
+    // The dumps' modelled fields are named.
+    assert!(out.contains("modelled with `[slurm] qos`: Priority"), "{out}");
+    assert!(out.contains("modelled with `[slurm] assoc`: Account, User"), "{out}");
     assert!(ignored.contains("line 1: ClusterName"), "{out}");
     assert!(out.contains("2 associations (1 of users)") && out.contains("high (priority 100)"), "{out}");
     assert!(out.contains("1 reservations: m"), "{out}");

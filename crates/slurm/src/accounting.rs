@@ -35,7 +35,8 @@
 //!     (`QOSGrpJobsLimit`), `MaxJobsPU` (`QOSMaxJobsPerUserLimit`) and
 //!     `MaxWall` (`QOSMaxWallDurationPerJobLimit`: without `DenyOnLimit` the
 //!     job stays pending for ever, as in Slurm); then, from the user's
-//!     association up to the root, each association's `GrpJobs`
+//!     association up to the root (the account's association, then each
+//!     parent the dump's `Par Name` gives), each association's `GrpJobs`
 //!     (`AssocGrpJobsLimit`, only when the QOS sets no `GrpJobs`) and the
 //!     user association's `MaxJobs` (`AssocMaxJobsLimit`, only when the QOS
 //!     sets no `MaxJobsPU`). Jobs are the running ones.
@@ -162,6 +163,8 @@ struct QosLimits {
 pub struct Limits {
     /// Per QOS of the workload: its normalised priority (the QOS factor).
     pub qos_factor: Vec<f64>,
+    /// Per QOS of the workload: its `UsageFactor` (1 without a QOS dump).
+    pub usage_factor: Vec<f64>,
     qos: Vec<QosLimits>,
     users: usize,
     /// Per job: its QOS (workload index), user, and association chain start.
@@ -224,6 +227,7 @@ impl Limits {
             nq
         ];
         let mut qos_factor = vec![0.0; nq];
+        let mut usage_factor = vec![1.0; nq];
         let mut qos_known = vec![accounting.qos.is_none(); nq];
         if let Some(dump) = &accounting.qos {
             // `g_qos_max_priority`: the largest priority of any QOS.
@@ -233,6 +237,7 @@ impl Limits {
                 qos_known[i] = true;
                 // `_set_qos_norm_priority`: nothing when the largest is 0.
                 qos_factor[i] = if max > 0 { f64::from(q.priority) / f64::from(max) } else { 0.0 };
+                usage_factor[i] = q.usage_factor;
                 qos[i] = QosLimits {
                     grp_jobs: limit32(q.grp_jobs),
                     max_jobs_pu: limit32(q.max_jobs_pu),
@@ -310,6 +315,7 @@ impl Limits {
         let users = workload.users.len().max(1);
         Ok(Some(Limits {
             qos_factor,
+            usage_factor,
             qos,
             users,
             job_qos: workload.jobs.iter().map(|j| j.qos).collect(),

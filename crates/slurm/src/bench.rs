@@ -126,6 +126,7 @@ impl Scenario {
                 submit: job.submit,
                 id: job.id,
                 fixed: priority.fixed(partition, &need),
+                billing: billing(conf, partition, &need, &job.request, priority.settings()),
             });
             arrivals.push(Arrival { job: i as u32, at: job.submit });
         }
@@ -138,6 +139,8 @@ impl Scenario {
         {
             for (job, w) in jobs.iter_mut().zip(&workload.jobs) {
                 job.fixed = priority.with_qos(job.fixed, l.qos_factor[w.qos as usize]);
+                // `_apply_new_usage`: a `UsageFactor` of 0 or more scales the usage.
+                job.billing *= l.usage_factor[w.qos as usize];
             }
         }
         Ok(Scenario {
@@ -166,6 +169,42 @@ impl Scenario {
     pub fn machine(&self) -> &Machine {
         &self.machine
     }
+}
+
+/// A job's billable TRES (Slurm 22.05 `calc_job_billable_tres`,
+/// `assoc_mgr_tres_weighted`): with no `TRESBillingWeights` (its
+/// partition's, else the cluster's), its CPUs; else the sum of each weighted
+/// TRES (`cpu`, `mem` in MiB, `node`, `gres/gpu`) of the whole job, or with
+/// `PriorityFlags=MAX_TRES` the largest of them.
+fn billing(
+    conf: &SlurmConf,
+    partition: usize,
+    need: &Need,
+    request: &slasim_core::trace::sacct::jobs::Tres,
+    priority: &PrioritySettings,
+) -> f64 {
+    let total = need.total();
+    let weights = conf.partitions[partition].billing_weights.as_deref().unwrap_or(&conf.site.billing_weights);
+    if weights.is_empty() {
+        return f64::from(total.cpus);
+    }
+    let max_tres = priority.flags.iter().any(|f| f.eq_ignore_ascii_case("MAX_TRES"));
+    let (mut node, mut global) = (0.0f64, 0.0);
+    for (name, w) in weights {
+        let count = match name.as_str() {
+            "cpu" => f64::from(total.cpus),
+            "mem" => request.mem_mib as f64,
+            "node" => f64::from(total.nodes),
+            "gres/gpu" => f64::from(total.gpus),
+            _ => 0.0,
+        };
+        if max_tres {
+            node = node.max(w * count);
+        } else {
+            global += w * count;
+        }
+    }
+    node + global
 }
 
 /// Runs `scenario` to the end.

@@ -171,6 +171,16 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     let _ = writeln!(out, "  select/cons_tres: {:?}", conf.consumable);
     let _ = writeln!(out, "  priority: {:?}", conf.priority);
     let _ = writeln!(out, "  scheduler: {:?}", conf.scheduler);
+    let billed: Vec<String> = conf
+        .partitions
+        .iter()
+        .map(|p| {
+            let w = p.billing_weights.as_deref().unwrap_or(&conf.site.billing_weights);
+            let w: Vec<String> = w.iter().map(|(n, x)| format!("{n}={x}")).collect();
+            format!("{} {}", p.name, if w.is_empty() { "CPUs".to_string() } else { w.join(",") })
+        })
+        .collect();
+    let _ = writeln!(out, "  usage charged (TRESBillingWeights, mem per MiB): {}", billed.join("; "));
     // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
     let unmodelled: Vec<_> = conf
         .unmodelled

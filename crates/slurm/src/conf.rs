@@ -27,16 +27,18 @@
 //!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
 //!   `PreemptMode` (global and per partition: `OFF`, `CANCEL`, `REQUEUE`,
 //!   `SUSPEND`, with `GANG` or `WITHIN`), `PreemptExemptTime` (time
-//!   syntax), `TRESBillingWeights` (global and per partition:
-//!   `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a weight is per that unit,
-//!   stored per MiB), node `Feature`/`Features` (comma list),
+//!   syntax), node `Feature`/`Features` (comma list),
 //!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
 //!   `UNLIMITED`: none), `EnforcePartLimits` (`ALL`, `ANY`, `NO`; `YES` is
 //!   `ANY`), `AccountingStorageEnforce` (`associations`, `limits`,
 //!   `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with the man
 //!   page's implications), `bf_max_job_user` and `bf_max_job_part` in
-//!   `SchedulerParameters`, and `PriorityWeightQOS` (the QOS factor is 0:
-//!   QOS priorities live in slurmdbd).
+//!   `SchedulerParameters`, and `PriorityWeightQOS` (without a QOS dump
+//!   the QOS factor is 0: QOS priorities live in slurmdbd).
+//! - Modelled beyond priority and the schedulers: `TRESBillingWeights`
+//!   (global and per partition: `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a
+//!   weight is per that unit, stored per MiB): the usage charged to
+//!   fair-share ([`crate::bench`]).
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
 //!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
@@ -100,7 +102,7 @@ pub struct PartitionDef {
     pub up: bool,
     /// `PreemptMode` (`None`: the cluster's; read, not modelled yet).
     pub preempt_mode: Option<PreemptMode>,
-    /// `TRESBillingWeights` (`None`: the cluster's; read, not modelled yet).
+    /// `TRESBillingWeights` (`None`: the cluster's): what its jobs are charged.
     pub billing_weights: Option<Vec<(String, f64)>>,
     /// `DefMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
     pub def_mem_per_cpu: Option<u64>,
@@ -611,10 +613,7 @@ impl Parser<'_> {
                     attrs.preempt_mode = Some(mode);
                     unmodelled.push(key.as_str());
                 }
-                "tresbillingweights" => {
-                    attrs.billing_weights = Some(parse_billing_weights(value).map_err(wrap)?);
-                    unmodelled.push(key.as_str());
-                }
+                "tresbillingweights" => attrs.billing_weights = Some(parse_billing_weights(value).map_err(wrap)?),
                 "defmempercpu" => {
                     attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
                     unmodelled.push(key.as_str());
@@ -684,7 +683,7 @@ impl Parser<'_> {
             }
             "tresbillingweights" => {
                 site.billing_weights = parse_billing_weights(value).map_err(wrap)?;
-                unmodelled = !site.billing_weights.is_empty();
+                unmodelled = false;
             }
             "defmempercpu" => {
                 site.def_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;

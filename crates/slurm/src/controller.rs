@@ -53,6 +53,11 @@
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
 //!   when unknown).
 //! - A job runs for its run time, cut at its time limit.
+//! - With accounting dumps ([`crate::accounting`]): a job over a
+//!   submission limit is never queued; a job a QOS or association limit
+//!   holds is skipped by the main scheduler (its partition not blocked) and
+//!   by backfill (no start, no reservation); the limits' usage changes at
+//!   each start and end. Fair-share usage is charged per job's `billing`.
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
@@ -90,6 +95,10 @@ pub struct Queued {
     pub id: u64,
     /// Its factors that never change.
     pub fixed: Fixed,
+    /// The usage it is charged per second run: its billable TRES
+    /// (`calc_job_billable_tres`: CPUs without `TRESBillingWeights`) times
+    /// its QOS's `UsageFactor`.
+    pub billing: f64,
 }
 
 /// What happened to a job.
@@ -444,7 +453,7 @@ impl Controller {
             let from = outcome.start.max(since);
             if now > from {
                 let r = (now - from) as f64;
-                self.fairshare.charge(job.assoc, f64::from(job.need.cpus * job.need.nodes) * r * d.powf(r));
+                self.fairshare.charge(job.assoc, job.billing * r * d.powf(r));
             }
         }
         self.last_tick = now;

@@ -6,8 +6,9 @@
 //! (multifactor priority and Fair Tree), [`controller`] (the queue and the
 //! two schedulers as one kernel model), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
-//! [`sacctmgr`] (association and QOS dumps) and [`reservation`]
-//! (`scontrol show reservation`), both read but not modelled yet.
+//! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
+//! run models of them: the QOS factor, the QOS and association limits) and
+//! [`reservation`] (`scontrol show reservation`, read but not modelled yet).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by

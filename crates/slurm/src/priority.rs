@@ -24,8 +24,10 @@
 //! - Usage: with `d = 1 − 0.693 / PriorityDecayHalfLife` (Slurm's own
 //!   approximation), each tick multiplies every usage by `d^Δt`, then each
 //!   job running at the tick that ran for `r` seconds since the last tick
-//!   adds `CPUs · r · d^r` to its user's association and to its account
-//!   (billing = CPUs). A job that ended since is not charged again: a real
+//!   adds `billing · r · d^r` to its user's association and to its account:
+//!   `billing` is the job's billable TRES (CPUs without
+//!   `TRESBillingWeights`, [`crate::bench`]) times its QOS's `UsageFactor`
+//!   (with a QOS dump; `priority_multifactor.c`, `_apply_new_usage`). A job that ended since is not charged again: a real
 //!   slurmctld 22.05 leaves that last part uncharged.
 //! - Fair Tree: every association has 1 share (Slurm's default). Among
 //!   siblings (the accounts under the root; the users of one account) the

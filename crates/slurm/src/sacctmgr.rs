@@ -33,8 +33,9 @@
 //!   `QOS` or `Def QOS`) that the QOS dump does not define.
 //! - Bad input is a [`ConfError`] naming the file, the line and the column.
 //!   Nothing here panics on user data.
-//! - Read, not modelled yet: the simulation does not use these dumps (the
-//!   guide lists what is modelled).
+//! - What a run models of them is [`crate::accounting`]'s (the QOS
+//!   factor, some QOS and association limits, the `UsageFactor`); the rest
+//!   is read, not modelled yet (the guide lists what is modelled).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -226,3 +226,117 @@ fn max_submit_rejects_and_max_wall_holds_for_ever() {
     let sim = run(ONE_NODE, &w, &accounting(Some("Name|Priority\nnormal|0\nshort|0\n"), None));
     assert_eq!(starts(&sim), [0, 0, 0, 150, 0, 50]);
 }
+
+/// One node of 4 CPUs and 2 GPUs; Fair Tree only (PriorityWeightFairshare
+/// 1000, PriorityCalcPeriod 1 minute: ticks at 60, 120, …).
+const GPU_NODE: &str = "\
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
+PriorityType=priority/multifactor
+PriorityWeightFairshare=1000
+PriorityCalcPeriod=1
+NodeName=n1 CPUs=4 RealMemory=1000 Gres=gpu:2
+PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
+";
+
+/// alice (physics) J1: 3 CPUs and bob (biology) J2: 1 CPU + 1 GPU start at
+/// 0 and run 100 s; alice's J3 (4 CPUs, 50 s) is submitted at 10, bob's J4
+/// (4 CPUs, 50 s) at 11. Before the first tick no one has usage: both are
+/// 1000 and J3 is ahead by submit time. At 60 each is charged
+/// billing · 60 · d^60 (the same d^60 for both), and the account with less
+/// usage ranks first: its user's factor is 2/2 (1000), the other's 1/2
+/// (500). At 100 J1 and J2 end: the first of J3/J4 runs 100–150, the other
+/// 150–200. `J3 first` is `[0, 0, 100, 150]`, `J4 first` `[0, 0, 150, 100]`.
+fn fair_tree_jobs() -> SlurmWorkload {
+    let gpu = |j: SlurmJob| SlurmJob { request: slasim_core::trace::sacct::jobs::Tres { gpus: 1, ..j.request }, ..j };
+    crate::workload(
+        vec![
+            crate::job(1, 0, 3, 200, 100),
+            of(1, 1, 0, gpu(crate::job(2, 0, 1, 200, 100))),
+            crate::job(3, 10, 4, 50, 50),
+            of(1, 1, 0, crate::job(4, 11, 4, 50, 50)),
+        ],
+        &["batch"],
+    )
+}
+
+/// TRESBillingWeights=CPU=1.0,GRES/gpu=10: alice 3 · 60 = 180, bob
+/// (1 + 10) · 60 = 660: physics ranks first, J3 (1000) before J4 (500).
+/// Billed by CPUs (no weights), bob is 60 < 180: J4 first.
+/// With PriorityFlags=MAX_TRES and GRES/gpu=2.5: bob max(1, 2.5) · 60 = 150
+/// < 180: J4 first; summed, (1 + 2.5) · 60 = 210 > 180: J3 first.
+#[test]
+fn usage_is_charged_by_billing_weights() {
+    let w = fair_tree_jobs();
+    let none = Accounting::default();
+    let weighted = GPU_NODE.replace("PriorityType", "TRESBillingWeights=CPU=1.0,GRES/gpu=10\nPriorityType");
+    let sim = run(&weighted, &w, &none);
+    assert_eq!(starts(&sim), [0, 0, 100, 150]);
+    assert_eq!((sim.outcomes[2].priority, sim.outcomes[3].priority), (1000, 500));
+    assert_eq!(starts(&run(GPU_NODE, &w, &none)), [0, 0, 150, 100]);
+    let summed = GPU_NODE.replace("PriorityType", "TRESBillingWeights=CPU=1.0,GRES/gpu=2.5\nPriorityType");
+    assert_eq!(starts(&run(&summed, &w, &none)), [0, 0, 100, 150]);
+    let max = summed.replace("PriorityType", "PriorityFlags=MAX_TRES\nPriorityType");
+    assert_eq!(starts(&run(&max, &w, &none)), [0, 0, 150, 100]);
+    // A partition's weights replace the cluster's.
+    let part = weighted.replace("MaxTime=UNLIMITED", "MaxTime=UNLIMITED TRESBillingWeights=CPU=1.0");
+    assert_eq!(starts(&run(&part, &w, &none)), [0, 0, 150, 100]);
+}
+
+/// No billing weights; bob's J2 is in QOS heavy (UsageFactor 5): bob
+/// 1 · 60 · 5 = 300 > alice 180: J3 first. With UsageFactor 1: bob 60 < 180:
+/// J4 first.
+#[test]
+fn usage_is_scaled_by_the_qos_usage_factor() {
+    let mut w = fair_tree_jobs();
+    w.qos = vec!["normal".into(), "heavy".into()];
+    w.jobs[1].qos = 1;
+    let qos = "Name|Priority|UsageFactor\nnormal|0|1\nheavy|0|5\n";
+    assert_eq!(starts(&run(GPU_NODE, &w, &accounting(Some(qos), None))), [0, 0, 100, 150]);
+    let flat = qos.replace("heavy|0|5", "heavy|0|1");
+    assert_eq!(starts(&run(GPU_NODE, &w, &accounting(Some(&flat), None))), [0, 0, 150, 100]);
+}
+
+/// `[slurm] qos` and `assoc`: absent, the canonical settings (so the point
+/// id) are what they were; given, the dumps' paths and sha256 are in them,
+/// and a changed dump is a new point. Loading a point reads the dumps and
+/// refuses a job whose QOS is missing.
+#[test]
+fn the_dumps_are_part_of_the_point() {
+    use slasim_core::experiment::point::AnyPoint;
+    use slasim_slurm::kind::SlurmSettings;
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("slurm.conf");
+    std::fs::write(&conf, ONE_NODE).unwrap();
+    let qos = dir.path().join("qos.txt");
+    std::fs::write(&qos, "Name|Priority\nnormal|10\n").unwrap();
+    let plain = SlurmSettings { conf: conf.clone(), ..SlurmSettings::default() };
+    let text = plain.resolve().unwrap().canonical().unwrap();
+    assert!(!text.contains("qos") && !text.contains("assoc"), "{text}");
+    let with = SlurmSettings { qos: Some(qos.clone()), ..plain.clone() };
+    let point = with.resolve().unwrap();
+    let text = point.canonical().unwrap();
+    assert!(text.contains("qos = ") && text.contains("qos_sha256 = "), "{text}");
+    std::fs::write(&qos, "Name|Priority\nnormal|20\n").unwrap();
+    assert_ne!(with.resolve().unwrap().id().unwrap(), point.id().unwrap());
+    // The synthetic workload's jobs are all `normal`: a dump without it is refused.
+    std::fs::write(&qos, "Name|Priority\nhigh|20\n").unwrap();
+    let small = SlurmSettings {
+        synthetic: slasim_slurm::synthetic::SlurmSynthetic { days: 0.05, ..Default::default() },
+        ..with
+    };
+    let inputs = slasim_slurm::kind::load(&small).unwrap();
+    let e = Scenario::with_accounting(
+        &inputs.conf,
+        inputs.conf.priority.clone(),
+        inputs.conf.scheduler.clone(),
+        &inputs.workload,
+        &inputs.accounting,
+    )
+    .err()
+    .expect("refused")
+    .to_string();
+    assert!(e.contains("QOS \"normal\" is not in the QOS dump"), "{e}");
+}

@@ -449,14 +449,14 @@ fn site_settings_read_not_modelled() {
     assert_eq!(scavenger.billing_weights, Some(vec![("cpu".to_string(), 0.5)]));
     assert_eq!((scavenger.def_mem_per_cpu, scavenger.max_mem_per_cpu), (Some(1000), Some(4000)));
     // Everything that changes what Slurm does is listed; defaults are not
-    // (MaxMemPerCPU=UNLIMITED, bf_max_job_part=0 are what the twin does).
+    // (MaxMemPerCPU=UNLIMITED, bf_max_job_part=0 are what the twin does),
+    // nor TRESBillingWeights, modelled.
     assert_eq!(
         unmodelled(&conf),
         [
             (1, "PreemptType"),
             (2, "PreemptMode"),
             (3, "PreemptExemptTime"),
-            (4, "TRESBillingWeights"),
             (5, "DefMemPerCPU"),
             (7, "EnforcePartLimits"),
             (8, "AccountingStorageEnforce"),
@@ -465,7 +465,6 @@ fn site_settings_read_not_modelled() {
             (11, "NodeName=g1 Features"),
             (12, "PartitionName=DEFAULT PreemptMode"),
             (14, "PartitionName=scavenger PreemptMode"),
-            (14, "PartitionName=scavenger TRESBillingWeights"),
             (14, "PartitionName=scavenger DefMemPerCPU"),
             (14, "PartitionName=scavenger MaxMemPerCPU"),
         ]
