@@ -203,6 +203,8 @@ fn every_config_dry_runs_with_its_point_count() {
         ("calibration-study-pof-0.1.toml", 600),
         ("calibration-study-pof-0.3.toml", 600),
         ("carbon-quick.toml", 8),
+        ("carbon-shifting-gpu.toml", 300),
+        ("carbon-shifting-logs.toml", 600),
         ("coreservation-6.2.toml", 2),
         ("coreservation-6.4.toml", 80),
         ("coreservation-6.5.toml", 30),
