@@ -161,10 +161,17 @@ pub fn label_traces_of(df: &mut DataFrame) -> PolarsResult<()> {
 
 /// True if the store has `table` (a Grid table needs schema v4).
 pub fn has_table(path: &Path, table: &str) -> Result<bool, LoadError> {
+    Ok(!stored_columns(path, table)?.is_empty())
+}
+
+/// True if the store's `table` has `column` (one added after the table was).
+pub fn has_column(path: &Path, table: &str, column: &str) -> Result<bool, LoadError> {
+    Ok(stored_columns(path, table)?.iter().any(|c| c == column))
+}
+
+fn stored_columns(path: &Path, table: &str) -> Result<Vec<String>, LoadError> {
     let conn = open(path)?;
-    let have =
-        columns_of(&conn, table).map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })?;
-    Ok(!have.is_empty())
+    columns_of(&conn, table).map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })
 }
 
 /// Runs `sql` with text parameters on the store and builds a DataFrame.

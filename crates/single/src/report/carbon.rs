@@ -19,7 +19,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use slasim_core::report::load::{Kind, frame_of, has_table};
+use slasim_core::report::load::{Kind, frame_of, has_column, has_table};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::render::slug;
 use slasim_core::report::summary::{MeanCi, mean_ci};
@@ -62,9 +62,11 @@ pub fn load_carbon(path: &Path, points: &DataFrame) -> anyhow::Result<DataFrame>
         } else {
             "NULL"
         };
+        // A store written before the jobs' own figures has none.
+        let own_sum = if has_column(path, "run_carbon", "own_kg_co2")? { "sum(own_kg_co2)" } else { "NULL" };
         let sql = format!(
             "SELECT c.run_id, coalesce({shifting}, 'none'), coalesce(max(region), '-'), coalesce(max(currency), '-'), \
-             sum(kwh), sum(kg_co2), sum(cost), sum(renewable_kwh) / sum(kwh), sum(own_kg_co2) \
+             sum(kwh), sum(kg_co2), sum(cost), sum(renewable_kwh) / sum(kwh), {own_sum} \
              FROM run_carbon c GROUP BY c.run_id"
         );
         let columns = [
