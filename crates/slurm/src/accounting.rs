@@ -62,7 +62,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::machine::JobError;
-use crate::sacctmgr::{Assoc, AssocDump, QosDump, read_assoc, read_qos};
+use crate::priority::{FairTree, TreeNode};
+use crate::sacctmgr::{Assoc, AssocDump, QosDump, Share, read_assoc, read_qos};
 use slasim_core::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 
@@ -139,6 +140,45 @@ impl Accounting {
     /// Whether any dump is given.
     pub fn is_empty(&self) -> bool {
         self.qos.is_none() && self.assoc.is_none()
+    }
+
+    /// The centre's fair-share tree, with an association dump: every
+    /// account association under its `ParentName` (the root's child
+    /// without one), every user association under its account, each with
+    /// its `Share` (1 when empty, as `sacctmgr` adds them); and, per row of
+    /// the dump, its user number in the tree (`u32::MAX`: not a user).
+    pub fn fair_tree(&self) -> Option<(FairTree, Vec<u32>)> {
+        let rows = &self.assoc.as_ref()?.assocs;
+        let is_account = |a: &Assoc| a.user.is_none() && a.partition.is_none();
+        let account_row = |name: &str| rows.iter().position(|a| is_account(a) && a.account == name);
+        // The root association is the tree's root, not a node.
+        let in_tree = |a: &Assoc| !(is_account(a) && a.account == "root") && (a.user.is_some() || is_account(a));
+        let mut node_of = vec![u32::MAX; rows.len()];
+        let mut n = 0;
+        for (i, a) in rows.iter().enumerate() {
+            if in_tree(a) {
+                node_of[i] = n;
+                n += 1;
+            }
+        }
+        let mut nodes = Vec::with_capacity(n as usize);
+        let mut user_of_row = vec![u32::MAX; rows.len()];
+        let mut users = 0;
+        for (i, a) in rows.iter().enumerate().filter(|(_, a)| in_tree(a)) {
+            let parent = if a.user.is_some() { Some(a.account.as_str()) } else { a.parent.as_deref() };
+            let parent = parent.and_then(account_row).map(|p| node_of[p]).filter(|&p| p != u32::MAX && p != node_of[i]);
+            let shares = match a.share {
+                Some(Share::Parent) => None,
+                Some(Share::Raw(s)) => Some(s),
+                None => Some(1),
+            };
+            if a.user.is_some() {
+                user_of_row[i] = users;
+                users += 1;
+            }
+            nodes.push(TreeNode { parent, shares, user: a.user.is_some() });
+        }
+        Some((FairTree::of(nodes), user_of_row))
     }
 }
 
@@ -335,6 +375,13 @@ impl Limits {
             hits: [0; Reason::ALL.len()],
             reasons: vec![None; workload.jobs.len()],
         }))
+    }
+
+    /// The association dump's row of job `j`'s user association (`None`
+    /// without an association dump).
+    pub fn user_row(&self, j: u32) -> Option<u32> {
+        let (from, to) = (self.chain_at[j as usize], self.chain_at[j as usize + 1]);
+        (from < to).then(|| self.chain[from as usize])
     }
 
     fn hit(&mut self, j: u32, reason: Reason) -> Reason {

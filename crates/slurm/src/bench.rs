@@ -14,7 +14,7 @@ use crate::controller::{Controller, Counters, Outcome, Queued};
 use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
-use crate::priority::Multifactor;
+use crate::priority::{FairTree, Multifactor};
 use slasim_core::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::bench::{Bench, runtime};
 use slasim_sim::client::ClientActor;
@@ -38,8 +38,7 @@ pub struct Scenario {
     priority: Multifactor,
     jobs: Arc<[Queued]>,
     arrivals: Vec<Arrival>,
-    accounts: usize,
-    assoc_accounts: Vec<u32>,
+    fairshare: FairTree,
     /// Per job: its user association.
     pub assocs: Vec<u32>,
     origin: slasim_sim::units::Time,
@@ -47,6 +46,8 @@ pub struct Scenario {
     epoch: slasim_sim::units::Time,
     /// The QOS and association limits, with dumps.
     limits: Option<Limits>,
+    /// `EnforcePartLimits` is `ANY` or `ALL`.
+    enforce_part_limits: bool,
 }
 
 /// What a simulation produced.
@@ -107,7 +108,7 @@ impl Scenario {
         let mut jobs = Vec::with_capacity(workload.jobs.len());
         let mut arrivals = Vec::with_capacity(workload.jobs.len());
         for (i, job) in workload.jobs.iter().enumerate() {
-            let (partition, need, limit) = machine.admit(workload, job)?;
+            let (partition, need, limit, over_part_limit) = machine.admit(workload, job)?;
             let key = (job.user, job.account);
             let assoc = match assoc_keys.iter().position(|k| *k == key) {
                 Some(a) => a,
@@ -120,6 +121,8 @@ impl Scenario {
             jobs.push(Queued {
                 partition: partition as u16,
                 assoc,
+                user: job.user,
+                over_part_limit,
                 need,
                 limit,
                 run: job.run_time.max(0),
@@ -134,6 +137,20 @@ impl Scenario {
         let cpus: Vec<u64> = jobs.iter().map(|j| u64::from(j.need.total().cpus)).collect();
         let time_limits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.limit).collect();
         let limits = Limits::new(accounting, workload, &cpus, &time_limits)?;
+        // With an association dump, the fair-share tree is the centre's:
+        // each job charges the user association its limits resolved.
+        let fairshare = match (&limits, accounting.fair_tree()) {
+            (Some(l), Some((tree, user_of_row))) => {
+                for (j, (job, a)) in jobs.iter_mut().zip(assocs.iter_mut()).enumerate() {
+                    if let Some(row) = l.user_row(j as u32) {
+                        *a = user_of_row[row as usize];
+                        job.assoc = *a;
+                    }
+                }
+                tree
+            }
+            _ => FairTree::new(workload.accounts.len().max(1), &assoc_keys.iter().map(|k| k.1).collect::<Vec<_>>()),
+        };
         if let Some(l) = &limits
             && accounting.qos.is_some()
         {
@@ -149,12 +166,14 @@ impl Scenario {
             priority,
             jobs: jobs.into(),
             arrivals,
-            accounts: workload.accounts.len().max(1),
-            assoc_accounts: assoc_keys.iter().map(|k| k.1).collect(),
+            fairshare,
             assocs,
+            enforce_part_limits: conf.site.enforce_part_limits != crate::conf::EnforcePartLimits::No,
             origin: 0,
             epoch: workload.epoch.unwrap_or(0),
-            limits,
+            // `AccountingStorageEnforce=limits` (or `safe`): without it
+            // slurmctld checks no association or QOS limit.
+            limits: limits.filter(|_| conf.site.accounting_enforce.limits),
         })
     }
 
@@ -214,7 +233,17 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario {
-        machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, limits, ..
+        machine,
+        scheduler,
+        priority,
+        jobs,
+        arrivals,
+        fairshare,
+        origin,
+        epoch,
+        limits,
+        enforce_part_limits,
+        ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
@@ -228,10 +257,11 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     }
     bench.place(
         at,
-        Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
+        Controller::new(machine, scheduler, priority, jobs, fairshare)
             .started_at(origin)
             .at_epoch(epoch)
-            .with_limits(limits),
+            .with_limits(limits)
+            .enforcing_part_limits(enforce_part_limits),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;

@@ -223,7 +223,7 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let _ = writeln!(
             out,
             "{}: {} associations ({users} of users); modelled with `[slurm] assoc`: Account, User, Par Name, \
-             GrpJobs, MaxJobs; read, not modelled yet: the other columns{}",
+             Share (the fair-share tree), GrpJobs, MaxJobs; read, not modelled yet: the other columns{}",
             a.path.display(),
             a.assocs.len(),
             unread(&a.ignored)

@@ -53,7 +53,14 @@
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
 //!   when unknown).
 //! - A job runs for its run time, cut at its time limit.
-//! - With accounting dumps ([`crate::accounting`]): a job over a
+//! - A backfill pass skips, without a test, a job whose user or partition
+//!   has had `bf_max_job_user` or `bf_max_job_part` jobs tested in it
+//!   (`_job_exceeds_max_bf_param`), after the limit tests.
+//! - A job above its partition's `MaxTime` is never queued: held for ever
+//!   (`job_limits_check`), or rejected under `EnforcePartLimits`
+//!   (`_part_access_check`); both are counted.
+//! - With accounting dumps ([`crate::accounting`]) and
+//!   `AccountingStorageEnforce=limits`: a job over a
 //!   submission limit is never queued; a job a QOS or association limit
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
@@ -81,8 +88,14 @@ pub const BATCH_SCHED_DELAY: Time = 3;
 pub struct Queued {
     /// Its partition.
     pub partition: u16,
-    /// Its user association (user in account).
+    /// Its user association (user in account): a user of the fair-share tree.
     pub assoc: u32,
+    /// Its user (the workload's index), for `bf_max_job_user`.
+    pub user: u32,
+    /// Its time limit is above its partition's `MaxTime`: it never starts
+    /// (held with `PartitionTimeLimit`, or rejected at submission under
+    /// `EnforcePartLimits`).
+    pub over_part_limit: bool,
     /// What it takes on each node.
     pub need: Need,
     /// Its time limit.
@@ -129,6 +142,14 @@ pub struct Counters {
     pub main_starts: u64,
     /// Jobs started by backfill.
     pub backfill_starts: u64,
+    /// Jobs above their partition's `MaxTime`: held for ever
+    /// (`PartitionTimeLimit`) with `EnforcePartLimits=NO`.
+    pub partition_time_limit: u64,
+    /// Jobs rejected at submission for their partition's limits
+    /// (`EnforcePartLimits=ANY` or `ALL`).
+    pub partition_rejected: u64,
+    /// Backfill tests skipped for `bf_max_job_user` or `bf_max_job_part`.
+    pub bf_max_job_skips: u64,
     /// With accounting limits, per [`crate::accounting::Reason`] (in
     /// `Reason::ALL` order): the tests that held a job, and the jobs
     /// rejected at submission.
@@ -218,21 +239,28 @@ pub struct Controller {
     /// are aligned on the epoch.
     epoch: Time,
     most: Vec<crate::machine::Resources>,
+    /// Per user and per partition: the jobs this backfill pass tested
+    /// (`bf_max_job_user`, `bf_max_job_part`; empty when unset).
+    bf_user: Vec<u32>,
+    bf_part: Vec<u32>,
+    /// The number of users (`Queued::user` is below it).
+    users: usize,
+    /// `EnforcePartLimits` is `ANY` or `ALL`.
+    enforce_part_limits: bool,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
     buffers: Buffers<ControllerMsg>,
 }
 
 impl Controller {
-    /// A controller of `machine` for `jobs`, whose associations belong to
-    /// `assoc_accounts` of `accounts` accounts.
+    /// A controller of `machine` for `jobs`, whose associations (each
+    /// job's [`Queued::assoc`]) are the users of `fairshare`.
     pub fn new(
         machine: Machine,
         sched: SchedulerSettings,
         priority: Multifactor,
         jobs: Arc<[Queued]>,
-        accounts: usize,
-        assoc_accounts: &[u32],
+        fairshare: FairTree,
     ) -> Controller {
         let n = jobs.len();
         let nodes = machine.size.len();
@@ -245,12 +273,16 @@ impl Controller {
             stamp: 0,
             epoch: 0,
             most: Vec::new(),
+            bf_user: Vec::new(),
+            bf_part: Vec::new(),
+            users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),
+            enforce_part_limits: false,
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
             machine,
             sched,
             priority,
-            fairshare: FairTree::new(accounts, assoc_accounts),
+            fairshare,
             jobs,
             outcome: vec![Outcome { start: -1, end: -1, ..Outcome::default() }; n],
             prio: vec![0; n],
@@ -292,6 +324,14 @@ impl Controller {
         self
     }
 
+    /// The same controller rejecting at submission a job over its
+    /// partition's limits (`EnforcePartLimits=ANY` or `ALL`), instead of
+    /// holding it.
+    pub fn enforcing_part_limits(mut self, enforce: bool) -> Controller {
+        self.enforce_part_limits = enforce;
+        self
+    }
+
     /// The same controller enforcing `limits` ([`crate::accounting`]).
     pub fn with_limits(mut self, limits: Option<Limits>) -> Controller {
         self.limits = limits.map(Box::new);
@@ -324,6 +364,17 @@ impl Controller {
     }
 
     fn submit(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        // `job_limits_check` (job_scheduler.c) holds a job over its
+        // partition's limits for ever; with `EnforcePartLimits`,
+        // `_part_access_check` (job_mgr.c) refuses it at submission.
+        if self.jobs[j as usize].over_part_limit {
+            if self.enforce_part_limits {
+                self.counters.partition_rejected += 1;
+            } else {
+                self.counters.partition_time_limit += 1;
+            }
+            return;
+        }
         // `acct_policy_validate`: a job over a submission limit is refused.
         if let Some(l) = &mut self.limits
             && l.submit(j).is_some()
@@ -570,6 +621,14 @@ impl Controller {
         };
         let resolution = self.sched.bf_resolution.max(1);
         let horizon = now + self.sched.bf_window;
+        self.bf_user.clear();
+        self.bf_part.clear();
+        if self.sched.bf_max_job_user > 0 {
+            self.bf_user.resize(self.users, 0);
+        }
+        if self.sched.bf_max_job_part > 0 {
+            self.bf_part.resize(self.machine.partitions.len(), 0);
+        }
         for r in &mut self.reserved {
             r.clear();
         }
@@ -586,14 +645,20 @@ impl Controller {
             let j = self.queue[i];
             let job = self.jobs[j as usize];
             let p = job.partition as usize;
-            if !self.machine.partitions[p].up {
-                i += 1;
-                continue;
-            }
             // A job an accounting limit holds is neither started nor
             // reserved for (`_attempt_backfill`: the pre-select test, and
             // the post-select one before a start or a reservation).
             if self.held(j) {
+                i += 1;
+                continue;
+            }
+            // `_job_exceeds_max_bf_param`: after the pre-select test, before
+            // the partition's state; a job tested counts.
+            if self.over_bf_max(&job) {
+                i += 1;
+                continue;
+            }
+            if !self.machine.partitions[p].up {
                 i += 1;
                 continue;
             }
@@ -664,6 +729,26 @@ impl Controller {
             i += 1;
         }
         self.reservation_count = 0;
+    }
+
+    /// Whether `job` is past `bf_max_job_part` or `bf_max_job_user` in this
+    /// backfill pass (`_job_exceeds_max_bf_param`: the partition's count,
+    /// then the user's; both count the job when neither is reached).
+    fn over_bf_max(&mut self, job: &Queued) -> bool {
+        let (p, u) = (job.partition as usize, job.user as usize);
+        let part_full = self.bf_part.get(p).is_some_and(|&c| c >= self.sched.bf_max_job_part);
+        let user_full = self.bf_user.get(u).is_some_and(|&c| c >= self.sched.bf_max_job_user);
+        if part_full || user_full {
+            self.counters.bf_max_job_skips += 1;
+            return true;
+        }
+        if let Some(c) = self.bf_part.get_mut(p) {
+            *c += 1;
+        }
+        if let Some(c) = self.bf_user.get_mut(u) {
+            *c += 1;
+        }
+        false
     }
 
     /// Marks the nodes of partition `p` that no reservation holds between

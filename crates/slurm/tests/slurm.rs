@@ -154,11 +154,6 @@ fn impossible_jobs_are_located_errors() {
     let text =
         Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
     assert!(text.contains("Partition") && text.contains("\"debug\" is not defined"), "{text}");
-
-    let w = workload(vec![job(9, 0, 2, 3601, 10)], &["cpu"]);
-    let text =
-        Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused").to_string();
-    assert!(text.contains("Timelimit") && text.contains("MaxTime"), "{text}");
 }
 
 /// Fair Tree by hand: accounts A (u0 with 100 units of usage, u1 with none)

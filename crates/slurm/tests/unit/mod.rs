@@ -3,6 +3,7 @@
 mod accounting;
 mod cli;
 mod conf;
+mod controller;
 mod generated;
 mod gpu;
 mod report;
