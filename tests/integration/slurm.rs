@@ -254,3 +254,100 @@ fn the_all_jobs_view_compares_single_cluster_and_slurm_jobs() {
     assert!(ok, "{err}");
     assert_eq!(out.lines().nth(1), Some("0,0"), "{out}");
 }
+
+/// `slurm compare --reference`: one sacct dump against another of the same
+/// workload, jobs matched by name (ids differ), each from its own first
+/// eligible time. Hand-checked, tolerance 5 s (starts relative to 1000 in
+/// the first dump, to 10:00:00 in the second, which has sacct's ISO times):
+///
+/// | job            | first | second | difference |
+/// |----------------|-------|--------|------------|
+/// | j001           | 0     | 0      | 0          |
+/// | j002           | 10    | 22     | +12        |
+/// | j003           | 20    | 12     | −8         |
+/// | j004 (requeued)| 40    | 42     | +2         |
+/// | arr_0, arr_1   | 30, 50| 30, 50 | 0          |
+/// | single_bin ×2  | 60, 70| 60, 72 | 0, +2      |
+/// | j005           | 80    | 80     | 0          |
+///
+/// j003 starts more than 5 s after j002 in the first dump and before it in
+/// the second: both are out of order, the 7 others in order (7 of 9). 7
+/// within 5 s. j004's start is its last run's (40; its first run, at 5,
+/// was PREEMPTED); it is preempted only in the first dump, j005 only in the
+/// second (REQUEUED). The two single_bin jobs are told apart by their order.
+#[test]
+fn slurm_compare_reference_matches_two_dumps_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("slurm.conf");
+    std::fs::write(
+        &conf,
+        "SelectType=select/cons_tres\nSchedulerParameters=bf_interval=5\nNodeName=c[1-2] CPUs=4 RealMemory=4000\n\
+         PartitionName=cpu Nodes=c[1-2] Default=YES\n",
+    )
+    .unwrap();
+    let first = dir.path().join("first.sacct");
+    std::fs::write(
+        &first,
+        "JobIDRaw|JobID|JobName|Eligible|Start|NodeList|State\n\
+         100|100|j001|1000|1000|c1|COMPLETED\n\
+         100.batch|100.batch|batch|1000|1000|c1|COMPLETED\n\
+         101|101|j002|1000|1010|c1|COMPLETED\n\
+         102|102|j003|1000|1020|c2|COMPLETED\n\
+         103|103|j004|1000|1005|c1|PREEMPTED\n\
+         103|103|j004|1000|1040|c1|COMPLETED\n\
+         105|104_0|arr|1000|1030|c2|COMPLETED\n\
+         106|104_1|arr|1000|1050|c2|COMPLETED\n\
+         107|107|single_bin|1000|1060|c1|COMPLETED\n\
+         108|108|single_bin|1070|1070|c1|COMPLETED\n\
+         109|109|j005|1000|1080|c2|COMPLETED\n",
+    )
+    .unwrap();
+    let t = |s: u32| format!("2026-11-27T10:{:02}:{:02}", s / 60, s % 60);
+    let second = dir.path().join("second.sacct");
+    let lines = [
+        ("200", "200", "j001", 0, 0, "COMPLETED"),
+        ("201", "201", "j002", 0, 22, "COMPLETED"),
+        ("202", "202", "j003", 0, 12, "COMPLETED"),
+        ("203", "203", "j004", 0, 42, "COMPLETED"),
+        ("205", "204_0", "arr", 0, 30, "COMPLETED"),
+        ("206", "204_1", "arr", 0, 50, "COMPLETED"),
+        ("207", "207", "single_bin", 0, 60, "COMPLETED"),
+        ("208", "208", "single_bin", 70, 72, "COMPLETED"),
+        ("209", "209", "j005", 0, 3, "REQUEUED"),
+        ("209", "209", "j005", 0, 80, "COMPLETED"),
+    ];
+    let mut text = String::from("JobIDRaw|JobID|JobName|Eligible|Start|NodeList|State\n");
+    for (raw, id, name, eligible, start, state) in lines {
+        text.push_str(&format!("{raw}|{id}|{name}|{}|{}|c1|{state}\n", t(eligible), t(start)));
+    }
+    std::fs::write(&second, &text).unwrap();
+    let args = |min: &str| -> Vec<String> {
+        ["slurm", "compare", "--slurm-conf", conf.to_str().unwrap(), first.to_str().unwrap()]
+            .into_iter()
+            .map(String::from)
+            .chain(["--reference".into(), second.to_str().unwrap().into(), "--min-in-order".into(), min.into()])
+            .collect()
+    };
+    let run = |min: &str| {
+        let a = args(min);
+        common::run(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (ok, out, err) = run("0.95");
+    assert!(!ok, "7 of 9 in order passed --min-in-order 0.95: {out}{err}");
+    assert!(out.contains("9 jobs of"), "{out}");
+    assert!(out.contains("start order: 7 of 9 jobs in the logged order (77.8 %), tolerance 5 s"), "{out}");
+    assert!(out.contains("within 5 s of the logged start: 7 of 9 jobs"), "{out}");
+    assert!(out.contains("identical starts: 5"), "{out}");
+    assert!(
+        out.contains("preempted (PREEMPTED or REQUEUED): 1 in")
+            && out.contains("0 in both; only in the first: j004; only in the second: j005"),
+        "{out}"
+    );
+    let (ok, out, err) = run("0.75");
+    assert!(ok, "{out}{err}");
+
+    // A start that is no time: the file, line and column.
+    std::fs::write(&second, text.replace(&t(42), "yesterday")).unwrap();
+    let (ok, _, err) = run("0.75");
+    assert!(!ok && err.contains(&format!("{}:5: column Start", second.display())), "{err}");
+}

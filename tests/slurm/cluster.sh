@@ -84,6 +84,30 @@
 #          jobs matched by name; starts relative to each run's first
 #          submission; within 5 s; in the same order, as slasim counts it)
 #        tests/slurm/cluster.sh --install   (installs the packages, exit 0 when it can run)
+#
+# The loaded cluster, --load (issue 61's check under load; reports, nothing
+# required yet): twelve nodes, cpu1-cpu8 (4 CPUs, 8000 MB) and gpu1-gpu4 (4
+# CPUs, 16000 MB, 2 GPUs), in partitions cpu, gpu and scav (all twelve: it
+# overlaps both); PreemptType=preempt/qos, PreemptMode=REQUEUE; QOS normal
+# (priority 10, MaxJobsPU=6), high (100, preempts normal and scav) and scav
+# (0, GrpTRES=cpu=12), PriorityWeightQOS=2000,
+# AccountingStorageEnforce=associations,limits,qos; a reservation "window"
+# on cpu7 and cpu8 for account biology from 5 grid points after the first
+# submission, for 10 minutes. The plan (plan-workload.awk with loaded=1; 300
+# jobs over 240 s by default) adds QOS, jobs naming the reservation,
+# afterok, afterany and singleton dependencies and two arrays of 8 tasks
+# throttled to 2 (0-7%2). Step 2 then also keeps OUT/dump-duplicates.sacct
+# (every run of a requeued job), OUT/submit.sacct (JobID|JobName|Dependency|
+# SubmitLine, as submitted), OUT/sacctmgr-qos.txt, the associations with
+# their limits and OUT/reservations.txt; the dump has Reservation,
+# Constraints and SubmitLine; no sweep (2b).
+#        tests/slurm/cluster.sh --load-runs DIR   (about 12 minutes): three
+#          loaded runs at once, each a cluster in network namespaces of its
+#          own: DIR/aligned and DIR/aligned-again on the grid, DIR/natural
+#          with --fixed-sleep; then Slurm against itself (DIR/noise-floor.txt,
+#          `slasim slurm compare --reference` of the two aligned runs'
+#          --duplicates dumps) beside each run's compare.txt (the twin).
+#          Fails only when a run fails; the comparisons are reported.
 # Skipped (exit 0) when not root, when the packages cannot be installed with
 # apt-get, or when network namespaces, veth pairs and a bridge cannot be
 # made; under CI=true that is a failure (see .ci/skip.sh;
@@ -110,24 +134,28 @@ step() { echo; echo "== $*  [$(($(date +%s) - t0)) s]"; }
 # one. Measured on 2026-11-25 in four runs: every job in order, every start
 # within 5 s.
 min_in_order=0.95 max_outside=2
-install=0 out="" jobs=150 span=540 grid=20 seed=20240601 fixed_sleep=0 require_match=0 repeat=0 compare_runs=()
+install=0 out="" jobs="" span="" grid=20 seed=20240601 fixed_sleep=0 require_match=0 repeat=0 compare_runs=() load=0 load_runs=""
 while (($#)); do
     case "$1" in
         --install) install=1 ;;
         --grid) (($# >= 2)) || fail "--grid needs a number of seconds"; grid="$2"; shift ;;
         --fixed-sleep) fixed_sleep=1 ;;
+        --load) load=1 ;;
         --require-match) require_match=1 ;;
         --repeat) repeat=1 ;;
+        --load-runs) (($# >= 2)) || fail "--load-runs needs a directory"; load_runs="$2" load=1; shift ;;
         --compare-runs) (($# >= 3)) || fail "--compare-runs needs two directories"; compare_runs=("$2" "$3"); shift 2 ;;
         --out) (($# >= 2)) || fail "--out needs a directory"; out="$2"; shift ;;
         --out=*) out="${1#--out=}" ;;
         --jobs) (($# >= 2)) || fail "--jobs needs a number"; jobs="$2"; shift ;;
         --span) (($# >= 2)) || fail "--span needs a number of seconds"; span="$2"; shift ;;
         -h | --help) sed -n '2,/^set -eEuo/p' "$self" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) fail "unknown argument '$1' (usage: tests/slurm/cluster.sh [--install] [--out DIR] [--jobs N --span S --grid G] [--fixed-sleep] [--require-match] [--repeat] | --compare-runs DIR1 DIR2)" ;;
+        *) fail "unknown argument '$1' (usage: tests/slurm/cluster.sh [--install] [--out DIR] [--jobs N --span S --grid G] [--fixed-sleep] [--load] [--require-match] [--repeat] | --compare-runs DIR1 DIR2)" ;;
     esac
     shift
 done
+# The loaded cluster (--load) has its own defaults: 300 jobs over 240 s.
+if ((load)); then jobs="${jobs:-300}" span="${span:-240}"; else jobs="${jobs:-150}" span="${span:-540}"; fi
 [[ "$jobs" =~ ^[1-9][0-9]*$ && "$jobs" -le 999 ]] || fail "--jobs must be 1 to 999"
 [[ "$grid" =~ ^[1-9][0-9]*$ && "$grid" -ge 15 && $((grid % 5)) -eq 0 ]] || fail "--grid must be a multiple of 5 seconds, at least 15"
 [[ "$span" =~ ^[0-9]+$ && $((span % grid)) -eq 0 ]] || fail "--span must be a multiple of --grid"
@@ -180,6 +208,46 @@ compare_two_runs() {
     ' s01="$(cat "$a/sub0.txt" 2>/dev/null || true)" s02="$(cat "$b/sub0.txt" 2>/dev/null || true)" table="$a/repeat-starts.tsv" \
         "$a/dump.sacct" "$b/dump.sacct"
 }
+if [[ -n "$load_runs" ]]; then
+    [[ "$load_runs" == /* ]] || load_runs="$caller_pwd/$load_runs"
+    mkdir -p "$load_runs"
+    slasim="${SLASIM:-$root/target/release/slasim}"
+    if [[ -z "${SLASIM:-}" && ! -x "$slasim" ]]; then cargo build --release --locked; fi
+    status=0 runs=(aligned aligned-again natural) run_pids=()
+    for run in "${runs[@]}"; do
+        more=(--load --out "$load_runs/$run" --grid "$grid")
+        [[ -z "$jobs" ]] || more+=(--jobs "$jobs")
+        [[ -z "$span" ]] || more+=(--span "$span")
+        [[ "$run" != natural ]] || more+=(--fixed-sleep)
+        echo "=== loaded run $run: tests/slurm/cluster.sh ${more[*]} (log: $load_runs/$run.log)"
+        SLASIM="$slasim" bash "$self" "${more[@]}" >"$load_runs/$run.log" 2>&1 &
+        run_pids+=($!)
+        sleep 2
+    done
+    for i in "${!runs[@]}"; do
+        s=0
+        wait "${run_pids[i]}" || s=$?
+        echo "=== loaded run ${runs[i]} exited $s; its last lines:"
+        tail -n 12 "$load_runs/${runs[i]}.log"
+        ((s == 0)) || status=1
+    done
+    a="$load_runs/aligned" b="$load_runs/aligned-again"
+    if [[ -f "$a/dump-duplicates.sacct" && -f "$b/dump-duplicates.sacct" ]] &&
+        "$slasim" slurm compare --help 2>/dev/null | grep -q -- --reference; then
+        echo; echo "=== Slurm against itself (the noise floor): $a against $b"
+        noise=(--slurm-conf "$a/slurm.conf" "$a/dump-duplicates.sacct" --reference "$b/dump-duplicates.sacct" --min-in-order 0)
+        echo "$slasim slurm compare ${noise[*]}"
+        "$slasim" slurm compare "${noise[@]}" | tee "$load_runs/noise-floor.txt" || status=1
+    fi
+    for run in "${runs[@]}"; do
+        [[ -f "$load_runs/$run/compare.txt" ]] || continue
+        echo; echo "=== the twin against Slurm, run $run ($load_runs/$run/compare.txt)"
+        cat "$load_runs/$run/compare.txt"
+    done
+    ((status == 0)) || fail "a loaded run failed (see $load_runs/*.log)"
+    echo; echo "loaded runs passed in $(($(date +%s) - t0)) s"
+    exit 0
+fi
 if ((${#compare_runs[@]})); then
     for d in "${compare_runs[@]}"; do [[ -f "$d/dump.sacct" ]] || fail "no $d/dump.sacct"; done
     compare_two_runs "${compare_runs[@]}"
@@ -190,6 +258,7 @@ if ((repeat)); then
     out2="${out%/}2"
     more=(--jobs "$jobs" --span "$span" --grid "$grid")
     ((fixed_sleep)) && more+=(--fixed-sleep)
+    ((load)) && more+=(--load)
     ((require_match)) && more+=(--require-match)
     status1=0 status2=0
     echo "=== run 1 of 2, into $out"
@@ -254,6 +323,7 @@ if [[ -z "${SLASIM_CLUSTER_NETNS:-}" ]]; then
     export SLASIM_CLUSTER_NETNS=1 SLASIM_CLUSTER_T0="$t0"
     more=()
     ((fixed_sleep)) && more+=(--fixed-sleep)
+    ((load)) && more+=(--load)
     ((require_match)) && more+=(--require-match)
     exec unshare --net -- bash -c 'ip link set lo up && exec "$@"' bash "$self" --out "$out" --jobs "$jobs" --span "$span" \
         --grid "$grid" "${more[@]}"
@@ -283,6 +353,7 @@ stop_cluster() {
         # The jobs of this private cluster only; slurmstepd outlives slurmd otherwise.
         timeout 15 scancel --quiet --partition=cpu >/dev/null 2>&1 || true
         timeout 15 scancel --quiet --partition=gpu >/dev/null 2>&1 || true
+        ((!load)) || timeout 15 scancel --quiet --partition=scav >/dev/null 2>&1 || true
         for _ in $(seq 1 20); do [[ -z "$(timeout 5 squeue -h 2>/dev/null || echo ?)" ]] && break; sleep 0.5; done
     fi
     for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
@@ -319,6 +390,13 @@ ip addr add "$net.1/24" dev br0
 ip link set br0 up
 nodes=(cpu1 cpu2 cpu3 cpu4 gpu1 gpu2)
 declare -A addr=([cpu1]=$net.11 [cpu2]=$net.12 [cpu3]=$net.13 [cpu4]=$net.14 [gpu1]=$net.21 [gpu2]=$net.22)
+# --load: twelve nodes, cpu1-cpu8 at .11-.18 and gpu1-gpu4 at .21-.24.
+if ((load)); then
+    nodes=(cpu1 cpu2 cpu3 cpu4 cpu5 cpu6 cpu7 cpu8 gpu1 gpu2 gpu3 gpu4)
+    for i in 5 6 7 8; do addr[cpu$i]=$net.1$i; done
+    for i in 3 4; do addr[gpu$i]=$net.2$i; done
+fi
+ncpu=$(printf '%s\n' "${nodes[@]}" | grep -c '^cpu') ngpu=$(printf '%s\n' "${nodes[@]}" | grep -c '^gpu')
 # Ports: the namespace is ours alone, so fixed ones.
 ctld_port=6817 slurmd_port=6818 dbd_port=6819 db_port=3306
 
@@ -335,7 +413,7 @@ write_slurmdbd_conf
 # then the plumbing of this private cluster (addresses, ports, paths).
 {
     cat <<EOF
-# slurm.conf of tests/slurm/cluster.sh: a private 6-node Slurm (Debian's
+# slurm.conf of tests/slurm/cluster.sh$( ((load)) && echo " --load"): a private ${#nodes[@]}-node Slurm (Debian's
 # slurm-wlm $(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null || echo '?')), each slurmd in a network namespace of
 # its own. CPU, memory and GPU counts are fake (config_overrides): jobs only sleep.
 ClusterName=$cluster
@@ -361,10 +439,10 @@ PriorityWeightAge=1000
 PriorityWeightFairshare=2000
 PriorityWeightJobSize=500
 PriorityWeightPartition=1000
-PriorityWeightQOS=0
+PriorityWeightQOS=$( ((load)) && echo 2000 || echo 0)
 PriorityFavorSmall=NO
 AccountingStorageType=accounting_storage/slurmdbd
-AccountingStorageEnforce=associations
+AccountingStorageEnforce=associations$( ((load)) && echo ",limits,qos")
 AccountingStorageTRES=gres/gpu
 JobAcctGatherType=jobacct_gather/none
 MinJobAge=86400
@@ -376,8 +454,18 @@ EOF
         echo "NodeName=$n NodeAddr=${addr[$n]} CPUs=4 Sockets=1 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=$mem$gres State=UNKNOWN"
     done
     cat <<EOF
-PartitionName=cpu Nodes=cpu[1-4] Default=YES MaxTime=10 PriorityTier=1 PriorityJobFactor=1 State=UP
-PartitionName=gpu Nodes=gpu[1-2] MaxTime=10 PriorityTier=1 PriorityJobFactor=2 State=UP
+PartitionName=cpu Nodes=cpu[1-$ncpu] Default=YES MaxTime=10 PriorityTier=1 PriorityJobFactor=1 State=UP
+PartitionName=gpu Nodes=gpu[1-$ngpu] MaxTime=10 PriorityTier=1 PriorityJobFactor=2 State=UP
+EOF
+    # --load: a third partition over every node, for the scav QOS, and
+    # preemption by QOS (the high QOS preempts normal and scav; REQUEUE).
+    ((!load)) || cat <<EOF
+PartitionName=scav Nodes=cpu[1-$ncpu],gpu[1-$ngpu] MaxTime=10 PriorityTier=1 PriorityJobFactor=1 State=UP
+PreemptType=preempt/qos
+PreemptMode=REQUEUE
+JobRequeue=1
+EOF
+    cat <<EOF
 
 # ---- plumbing of this private cluster
 SlurmctldHost=localhost($net.1)
@@ -416,7 +504,7 @@ for g in 0 1; do
     mknod -m 666 "$tmp/dev/gpu$g" c 1 3 2>/dev/null || : >"$tmp/dev/gpu$g" # a plain file still counts, with an error logged
 done
 cat >"$tmp/gres.conf" <<EOF
-NodeName=gpu[1-2] Name=gpu File=$tmp/dev/gpu[0-1]
+NodeName=gpu[1-$ngpu] Name=gpu File=$tmp/dev/gpu[0-1]
 EOF
 
 # ---------------------------------------------------------------- slurmdbd, associations
@@ -434,6 +522,19 @@ for u in "${users[@]}"; do id "$u" >/dev/null 2>&1 || fail "no Unix user $u"; do
 {
     sacctmgr -i add account physics Cluster="$cluster" Description=physics Organization=slasim Fairshare=1
     sacctmgr -i add account biology Cluster="$cluster" Description=biology Organization=slasim Fairshare=1
+    if ((load)); then
+        # --load: three QOS. high (priority 100) preempts normal and scav
+        # (REQUEUE, the conf's PreemptMode); normal (priority 10, the
+        # default) runs at most 6 jobs of a user at once (MaxJobsPU); scav
+        # (priority 0) at most 12 CPUs in all (GrpTRES). The users reach them
+        # through their accounts (QOS inherited; DefaultQOS normal).
+        sacctmgr -i add qos high Priority=100
+        sacctmgr -i add qos scav Priority=0
+        sacctmgr -i modify qos where name=normal set Priority=10 MaxJobsPU=6
+        sacctmgr -i modify qos where name=scav set GrpTRES=cpu=12
+        sacctmgr -i modify qos where name=high set Preempt=normal,scav
+        sacctmgr -i modify account where name=physics,biology cluster="$cluster" set QOS=normal,high,scav DefaultQOS=normal
+    fi
     sacctmgr -i add user nobody Account=physics DefaultAccount=physics
     sacctmgr -i add user daemon Account=physics,biology DefaultAccount=physics
     sacctmgr -i add user bin Account=biology DefaultAccount=biology
@@ -478,7 +579,7 @@ start_node() {
     ip link set "vh-$name" master br0 up
 }
 for n in "${nodes[@]}"; do start_node "$n" "${addr[$n]}"; done
-echo "munged, MariaDB, slurmdbd, slurmctld, 6 slurmd started (pids ${pids[*]}); config $SLURM_CONF"
+echo "munged, MariaDB, slurmdbd, slurmctld, ${#nodes[@]} slurmd started (pids ${pids[*]}); config $SLURM_CONF"
 idle=0
 for _ in $(seq 1 90); do
     idle="$(timeout 10 sinfo -h -N -o '%N %T' 2>/dev/null | awk '$2 == "idle"' | sort -u | wc -l || true)"
@@ -505,7 +606,7 @@ echo "sshare -a -P: $(sshare -a -P | tail -n +2 | cut -d'|' -f1-3 | tr -d ' ' | 
 # ---------------------------------------------------------------- plan
 step "1. the workload: $jobs jobs over $span s on a grid of $grid s"
 plan="$out/plan.tsv"
-awk -v seed="$seed" -v jobs="$jobs" -v span="$span" -v grid="$grid" -f "$root/tests/slurm/plan-workload.awk" >"$plan"
+awk -v seed="$seed" -v jobs="$jobs" -v span="$span" -v grid="$grid" -v loaded="$load" -f "$root/tests/slurm/plan-workload.awk" >"$plan"
 (($(wc -l <"$plan") == jobs + 1)) || fail "the plan has $(($(wc -l <"$plan") - 1)) jobs, expected $jobs"
 awk -F'\t' 'NR > 1 {
         n++; part[$5]++; user[$3]++; acct[$4]++
@@ -539,6 +640,15 @@ sub0=$(($(date +%s) + 3))
 while (((((decay - sub0) % grid) + grid) % grid != 7)); do sub0=$((sub0 + 1)); done
 echo "$sub0" >"$out/sub0.txt"
 dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
+# --load: the reservation, on cpu7 and cpu8 for account biology, from 5
+# grid points after the first submission for 10 minutes (OUT/reservations.txt,
+# dumped now: scontrol forgets a reservation once it has ended).
+if ((load)); then
+    scontrol create reservation ReservationName=window StartTime="$(date -d "@$((sub0 + 5 * grid))" +%Y-%m-%dT%H:%M:%S)" \
+        Duration=10 Nodes=cpu7,cpu8 Accounts=biology || fail "scontrol create reservation failed"
+    scontrol show reservation >"$out/reservations.txt"
+    echo "reservation (OUT/reservations.txt): $(tr -s ' \n' ' ' <"$out/reservations.txt")"
+fi
 echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T'); OUT/sub0.txt), $(((((decay - sub0) % 60) + 60) % 60)) s before a priority recalculation; sacct -S $dump_start"
 
 # The job script: sleep until SLEEP s after the grid point nearest to now.
@@ -588,8 +698,18 @@ sampler=$!
 # burst's first jobs before higher-priority ones submitted a few hundred ms
 # later, differently from run to run.
 lead=6
+# --load: up to 30 jobs a grid point; 8 s for their sbatch calls.
+((!load)) || lead=8
 submitted="$out/submitted.tsv"
 printf 'name\tjobid\tplanned\tsubmitted\n' >"$submitted"
+# --load: what sacct 22.05 does not record (no SubmitLine, no dependency
+# column), per job as sbatch printed its id (an array: its ArrayJobID), in
+# sacct's own form, to be joined with the dump on JobID (array tasks:
+# JobID ID_TASK, their array job ID): the dependency as given to sbatch
+# (job ids) and the whole sbatch command line.
+sidecar="$out/submit.sacct"
+((!load)) || printf 'JobID|JobName|Dependency|SubmitLine\n' >"$sidecar"
+declare -A idof=()
 late_max=0 count=0 burst_max=0 trigger_late_max=0
 # sleep_until EPOCH_NS: sleeps until that instant (at once when it is past).
 sleep_until() {
@@ -606,7 +726,7 @@ trigger() {
     ((at - sub0 - $1 <= trigger_late_max)) || trigger_late_max=$((at - sub0 - $1))
 }
 last_offset=-1 first_id=""
-while IFS=$'\t' read -r name offset user account partition nnodes cpus mem gpus sleep_s limit; do
+while IFS=$'\t' read -r name offset user account partition nnodes cpus mem gpus sleep_s limit qos resv dep array; do
     target=$((sub0 + offset))
     if ((offset != last_offset)); then
         if ((last_offset >= 0)); then trigger "$last_offset" "$first_id"; fi
@@ -617,14 +737,30 @@ while IFS=$'\t' read -r name offset user account partition nnodes cpus mem gpus 
         burst_ns=$(date +%s%N) last_offset=$offset first_id=""
         begin="$(date -d "@$target" +%Y-%m-%dT%H:%M:%S)"
     fi
-    args=(--parsable -J "$name" -A "$account" -p "$partition" -N "$nnodes" --ntasks-per-node="$cpus" --mem="${mem}M"
+    jname="$name" depend=""
+    if ((load)); then
+        case "$dep" in
+            singleton) jname="single_$user" depend=singleton ;;
+            after*:*) [[ -n "${idof[${dep#*:}]:-}" ]] || fail "$name depends on ${dep#*:}, not submitted before it"
+                depend="${dep%%:*}:${idof[${dep#*:}]}" ;;
+        esac
+    fi
+    args=(--parsable -J "$jname" -A "$account" -p "$partition" -N "$nnodes" --ntasks-per-node="$cpus" --mem="${mem}M"
         --time="$limit" --begin="$begin" -o /dev/null -D "$tmp/work")
     ((gpus == 0)) || args+=(--gres="gpu:$gpus")
+    if ((load)); then
+        args+=(--qos="$qos")
+        [[ "$resv" == - ]] || args+=(--reservation="$resv")
+        [[ -z "$depend" ]] || args+=(--dependency="$depend")
+        [[ "$array" == - ]] || args+=(--array="$array")
+    fi
     if ((fixed_sleep)); then wrap="sleep $sleep_s"; else wrap="exec $sleeper $sub0 $grid $sleep_s"; fi
     at=$(date +%s)
     id="$(runuser -u "$user" -- sbatch "${args[@]}" --wrap "$wrap" 2>&1 | cut -d';' -f1)" || true
     [[ "$id" =~ ^[0-9]+$ ]] || fail "sbatch of $name as $user did not print a job id: $id"
     [[ -n "$first_id" ]] || first_id="$id"
+    idof[$name]="$id"
+    ((!load)) || printf '%s|%s|%s|%s\n' "$id" "$jname" "$depend" "sbatch ${args[*]:1} --wrap=$wrap" >>"$sidecar"
     printf '%s\t%s\t%s\t%s\n' "$name" "$id" "$target" "$at" >>"$submitted"
     ((at - (target - lead) <= late_max)) || late_max=$((at - (target - lead)))
     took=$((($(date +%s%N) - burst_ns) / 1000000))
@@ -638,6 +774,8 @@ echo "  the latest sbatch started $late_max s after its burst's second, the long
 echo "  the latest scheduling request came $trigger_late_max s after its grid point"
 
 # ---------------------------------------------------------------- wait
+# Jobs to end: one per plan line, or 8 per array (--load).
+expected="$(awk -F'\t' 'NR > 1 { n += ($15 == "0-7%2" ? 8 : 1) } END { print n }' "$plan")"
 step "waiting for every job to end (at most 20 minutes after the first submission)"
 deadline=$((sub0 + 1200))
 final='^(COMPLETED|FAILED|TIMEOUT|CANCELLED.*|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE)$'
@@ -646,12 +784,18 @@ while :; do
     queued="$(timeout 20 squeue -h -o '%T' 2>/dev/null | sort | uniq -c | awk '{printf "%s %s ", $2, $1}')" || queued="?"
     if [[ -z "$queued" ]]; then
         ended="$(timeout 20 sacct --allusers -X -n -P -S "$dump_start" --format=JobName,State 2>/dev/null |
-            awk -F'|' -v re="$final" '$1 ~ /^j[0-9]+$/ && $2 ~ re' | wc -l || true)"
-        ((ended == jobs)) && break
+            awk -F'|' -v re="$final" '$1 ~ /^(j[0-9]+|single_[a-z]+)$/ && $2 ~ re' | wc -l || true)"
+        ((ended == expected)) && break
     fi
     now=$(date +%s)
     ((now < deadline)) || fail "jobs still not ended 20 minutes after the first submission (queue: $queued)"
     for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || fail "a daemon (pid $pid) died"; done
+    # --load: a job that can never start (its reservation ended, or its
+    # dependency can no longer be met) fails the run at once.
+    if ((load)) && stuck="$(timeout 20 squeue -h -t all -o '%i %j %T %r' 2>/dev/null |
+        grep -E 'RESV_DEL_HOLD|DependencyNeverSatisfied' | head -n 5)" && [[ -n "$stuck" ]]; then
+        fail "jobs that can never start: $(paste -sd';' <<<"$stuck")"
+    fi
     if ((now - last_report >= 30)); then
         echo "  [$((now - sub0)) s] queue: ${queued:-empty, waiting for the accounting}"
         last_report=$now
@@ -671,7 +815,17 @@ SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format="$format" -S "$dump_s
 SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 -X --format=JobIDRaw,JobName,Partition,Priority,Flags,Reason,Submit,Eligible,Start \
     -S "$dump_start" >"$out/sched.sacct"
 sshare -a -l -P >"$out/sshare.txt"
-sacctmgr -P show assoc format=Cluster,Account,User,Fairshare,ParentName,DefaultQOS >"$out/sacctmgr-assoc.txt"
+if ((load)); then
+    # --load: Reservation and Constraints too; every record of a requeued job
+    # (--duplicates); the QOS, and the associations with their limits.
+    format="$format,Reservation,Constraints,SubmitLine"
+    SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format="$format" -S "$dump_start" >"$dump"
+    SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --duplicates --format="$format" -S "$dump_start" >"$out/dump-duplicates.sacct"
+    sacctmgr -P show qos >"$out/sacctmgr-qos.txt"
+    sacctmgr -P show assoc format=Cluster,Account,User,Share,ParentName,DefaultQOS,QOS,GrpJobs,GrpTRES,MaxJobs,MaxSubmit,MaxWall >"$out/sacctmgr-assoc.txt"
+else
+    sacctmgr -P show assoc format=Cluster,Account,User,Fairshare,ParentName,DefaultQOS >"$out/sacctmgr-assoc.txt"
+fi
 scontrol show config >"$out/scontrol-config.txt"
 scontrol show nodes >"$out/scontrol-nodes.txt"
 scontrol show partitions >"$out/scontrol-partitions.txt"
@@ -681,6 +835,24 @@ echo "SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format=$format -S $dum
 echo "  -> $dump: $(wc -l <"$dump") lines"
 head -n 3 "$dump"
 
+if ((load)); then
+    # --load: every job and array task submitted has one record that ended
+    # COMPLETED; what preemption did (--duplicates).
+    check="$(awk -F'\t' 'FILENAME == ARGV[1] { if (FNR > 1) sub_[$2] = $1; next }
+        FNR == 1 { FS = "|"; $0 = $0; for (i = 1; i <= NF; i++) col[$i] = i; next }
+        {
+            id = $col["JobID"]; if (index(id, ".")) next
+            base = id; sub(/_.*/, "", base); if (!(base in sub_)) next
+            n++; state[$col["State"]]++; if ($col["State"] != "COMPLETED") bad = bad " " id "(" $col["State"] ")"
+        }
+        END { printf "%d records;", n; for (s in state) printf " %s %d", s, state[s]; print ""; if (bad != "") print "bad" bad }' \
+        "$submitted" "$dump")"
+    echo "dump: $check"
+    if grep -q '^bad' <<<"$check"; then fail "jobs that did not complete: $(grep '^bad' <<<"$check" | cut -c4- | head -c 2000)"; fi
+    [[ "$(head -n1 <<<"$check" | cut -d' ' -f1)" == "$expected" ]] || fail "expected $expected job records in the dump"
+    echo "every record of a job (--duplicates), by state: $(awk -F'|' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["JobID"] !~ /\./ { s[$col["State"]]++ } END { for (k in s) printf "%s %d ", k, s[k] }' "$out/dump-duplicates.sacct")"
+else
 # Every planned job once, as planned; GPU jobs on gpu nodes; at least 4 nodes used.
 check="$(awk -F'\t' -v OFS='\t' -v fixed="$fixed_sleep" -v sub0="$sub0" -v grid="$grid" '
     FILENAME == ARGV[1] { if (FNR > 1) plan[$1] = $0; next }
@@ -725,10 +897,11 @@ used="$(grep '^node' <<<"$check" | cut -f2 | sort -u | xargs -r -n1 scontrol sho
 (($(wc -w <<<"$used") >= 4)) || fail "the jobs ran on only these nodes: $used"
 echo "all $jobs planned jobs in the dump once, COMPLETED, with their user, account, partition, nodes, CPUs, GPUs and time limit$( ((fixed_sleep)) || echo ", ending on their grid");"
 echo "  each eligible at its planned second; GPU jobs on gpu nodes; nodes used: $used"
+fi
 
 # Waits (Start - Eligible) and how each job was started (sacct Flags).
 awk -F'|' 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $col["JobName"] ~ /^j[0-9]+$/ {
+    $col["JobName"] ~ /^(j[0-9]+|single_[a-z]+)$/ {
         w = $col["Start"] - $col["Eligible"]; part = $col["Partition"]
         n[part]++; sum[part] += w; if (w > max[part]) max[part] = w
         if (w > 0) waited[part]++; if (w >= 10) w10[part]++; if (w >= 60) w60[part]++
@@ -744,7 +917,7 @@ awk -F'|' 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 # Out of submission order: jobs that started while a job submitted before them
 # to the same partition was still waiting (what backfilling allows).
 awk -F'|' 'FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $col["JobName"] ~ /^j[0-9]+$/ { n++; p[n] = $col["Partition"]; sub_[n] = $col["Eligible"]; st[n] = $col["Start"]; id[n] = $col["JobIDRaw"] + 0 }
+    $col["JobName"] ~ /^(j[0-9]+|single_[a-z]+)$/ { n++; p[n] = $col["Partition"]; sub_[n] = $col["Eligible"]; st[n] = $col["Start"]; id[n] = $col["JobIDRaw"] + 0 }
     END {
         for (j = 1; j <= n; j++) {
             for (i = 1; i <= n; i++)
@@ -759,6 +932,7 @@ echo "sshare -a -l -P:"
 column -t -s'|' "$out/sshare.txt" | cut -c1-150
 
 # ---------------------------------------------------------------- sharded sweep
+if ((!load)); then # --load: no sweep
 step "2b. the sharded sweep across the nodes"
 sweep_started=$SECONDS
 # Only now, after the dump, root gets a user association, in an account of
@@ -800,6 +974,7 @@ echo "the 4 array tasks ran on $(wc -w <<<"$distinct") distinct nodes ($(awk '{ 
 (($(wc -w <<<"$distinct") >= 2)) || fail "the 4 array tasks ran on only one node: $distinct"
 if ((keep_out)); then mkdir -p "$out/sweep" && cp "$sweep_work"/*.sbatch "$sweep_work"/*.out "$out/sweep/"; fi
 echo "the sharded sweep passed in $((SECONDS - sweep_started)) s"
+fi
 
 # ---------------------------------------------------------------- stop
 stop_cluster

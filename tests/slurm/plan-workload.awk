@@ -36,6 +36,22 @@
 #              point nearest to its start
 #   limit      time limit in whole minutes (--time), 2 to 5, at least
 #              G*k + 60 s (the longest the job can run, plus a minute)
+#
+# With -v loaded=1 (cluster.sh --load: 8 cpu nodes, 4 gpu nodes, a partition
+# scav over all twelve; at most 30 submissions a grid point), four more
+# columns, drawn after the others (so without loaded=1 the plan is unchanged):
+#   qos          normal, high (8 % of the others) or scav (a quarter of the
+#                one-node cpu jobs move to partition scav, with QOS scav)
+#   reservation  "window" (half the 1-CPU-node cpu jobs of account biology
+#                submitted from 2 G before the reservation's start, offset
+#                resv_from = 5 G, to 4 G after it (it lasts 10 minutes); 1 grid of sleep, limit 2
+#                min) or "-"
+#   dependency   afterok:jNNN, afterany:jNNN (one of the 10 jobs before),
+#                singleton (the job is named single_USER), or "-"; never
+#                with a reservation (a job still waiting for its dependency
+#                when the reservation ends would be held for ever)
+#   array        0-7%2 for jobs 40 and 160 (8 tasks, at most 2 running:
+#                one CPU, 1000 MB, 1 grid of sleep each), or "-"
 function rnd() { state = (state * 48271) % 2147483647; return state / 2147483647 }
 function below(n) { return int(rnd() * n) }            # 0 .. n-1
 function pick(list,    a, n) { n = split(list, a, " "); return a[below(n) + 1] }
@@ -45,7 +61,7 @@ BEGIN {
     if (jobs == "") jobs = 150
     if (span == "") span = 540
     if (grid == "") grid = 20
-    if (cap == "") cap = 6          # at most this many submissions at one grid point
+    if (cap == "") cap = (loaded ? 30 : 6)         # at most this many submissions at one grid point
     state = seed % 2147483647
     if (state <= 0) state += 2147483646
     for (i = 0; i < 10; i++) rnd()
@@ -70,7 +86,9 @@ BEGIN {
     n = 0
     for (p = 0; p < points; p++) for (c = 0; c < count[p]; c++) offset[++n] = p * grid
 
-    print "name", "offset", "user", "account", "partition", "nodes", "cpus", "mem", "gpus", "sleep", "limit"
+    if (loaded) print "name", "offset", "user", "account", "partition", "nodes", "cpus", "mem", "gpus", "sleep", "limit", "qos", "reservation", "dependency", "array"
+    else print "name", "offset", "user", "account", "partition", "nodes", "cpus", "mem", "gpus", "sleep", "limit"
+    resv_from = 5 * grid
     for (i = 1; i <= jobs; i++) {
         u = rnd()
         if (u < 0.35) { user = "nobody"; account = "physics" }
@@ -98,6 +116,27 @@ BEGIN {
         limit = need + pick("0 0 1 2")
         if (limit > 5) limit = 5
 
-        printf "j%03d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", i, offset[i], user, account, partition, nodes, cpus, mem, gpus, sleep_s, limit
+        if (!loaded) {
+            printf "j%03d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", i, offset[i], user, account, partition, nodes, cpus, mem, gpus, sleep_s, limit
+            continue
+        }
+        qos = "normal"; resv = "-"; dep = "-"; array = "-"
+        if (i == 40 || i == 160) {
+            partition = "cpu"; nodes = 1; cpus = 1; mem = 1000; gpus = 0; sleep_s = grid - 10; limit = 2; array = "0-7%2"
+        } else {
+            if (partition == "cpu" && nodes == 1 && rnd() < 0.25) partition = qos = "scav"
+            else if (rnd() < 0.08) qos = "high"
+            if (partition == "cpu" && nodes == 1 && cpus == 1 && account == "biology" && offset[i] >= resv_from - 2 * grid &&
+                offset[i] <= resv_from + 4 * grid && rnd() < 0.5) {
+                resv = "window"; sleep_s = grid - 10; limit = 2
+            }
+            if (i > 10 && resv == "-") {
+                u = rnd()
+                if (u < 0.07) dep = sprintf("afterok:j%03d", i - 1 - below(10))
+                else if (u < 0.12) dep = sprintf("afterany:j%03d", i - 1 - below(10))
+                else if (u < 0.15) dep = "singleton"
+            }
+        }
+        printf "j%03d\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", i, offset[i], user, account, partition, nodes, cpus, mem, gpus, sleep_s, limit, qos, resv, dep, array
     }
 }

@@ -17,6 +17,11 @@
 //!   differences. It
 //!   exits 1 when the share is below `--min-in-order` or a start differs by
 //!   more than `--max-outside` jobs beyond the tolerance.
+//! - `slurm compare --slurm-conf FILE DUMP --reference OTHER` compares the
+//!   dump with another dump of the same workload instead of with the twin
+//!   (Slurm against itself): jobs matched by name ([`crate::against`]),
+//!   each dump's starts from its own first eligible time, the same measures
+//!   and exit status, and the jobs preempted in one dump and not the other.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -107,6 +112,12 @@ pub(crate) struct CompareArgs {
     /// priority and scheduling passes (the dump needs SLURM_TIME_FORMAT=%s times).
     #[arg(long, value_name = "EPOCH")]
     controller_start: Option<i64>,
+    /// Compare the dump with this other sacct dump of the same workload
+    /// (another run on Slurm) instead of with the simulation: jobs matched by
+    /// name, starts from each dump's first eligible time, and the preempted
+    /// jobs of each (`--duplicates` dumps show the requeued runs).
+    #[arg(long, value_name = "OTHER.sacct", conflicts_with = "controller_start")]
+    reference: Option<PathBuf>,
 }
 
 /// `slasim slurm`, as the command line registers it.
@@ -313,6 +324,9 @@ pub struct Compared<'a> {
 }
 
 fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
+    if let Some(other) = &args.reference {
+        return compare_dumps(&args, other);
+    }
     let settings = SlurmSettings {
         conf: args.slurm_conf.clone(),
         trace: Some(args.dump.clone()),
@@ -346,15 +360,144 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         })
         .collect();
     anyhow::ensure!(!jobs.is_empty(), "{}: no job with a logged start to compare", args.dump.display());
-    let in_order_flags = in_order(&jobs, tolerance);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
+    let ok = measures(&args, &jobs, tolerance, &mut out)?;
+    let a = aggregates(&inputs, &machine, &run);
+    let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
+    emit(&out)?;
+    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+}
+
+/// `slurm compare --reference OTHER`: the dump (as logged) against another
+/// dump of the same workload (as simulated), jobs matched by name.
+fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<std::process::ExitCode> {
+    let conf = crate::conf::read(&args.slurm_conf)?;
+    let tolerance = args.tolerance.unwrap_or(conf.scheduler.bf_interval).max(0);
+    let a = crate::against::read_starts(&args.dump)?;
+    let b = crate::against::read_starts(other)?;
+    let by_key: std::collections::HashMap<&str, &crate::against::DumpJob> =
+        b.jobs.iter().map(|j| (j.key.as_str(), j)).collect();
+    let jobs: Vec<Compared> = a
+        .jobs
+        .iter()
+        .filter_map(|x| {
+            let y = by_key.get(x.key.as_str())?;
+            Some(Compared {
+                id: x.id,
+                submit: x.submit,
+                logged: x.start,
+                simulated: y.start,
+                backfilled: false,
+                logged_nodes: &x.nodes,
+                simulated_node: &y.nodes,
+            })
+        })
+        .collect();
+    anyhow::ensure!(
+        !jobs.is_empty(),
+        "{} and {}: no job of the same name started in both",
+        args.dump.display(),
+        other.display()
+    );
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} jobs of {} matched by name in {} (Slurm against itself; \"simulated\" below is {})",
+        jobs.len(),
+        args.dump.display(),
+        other.display(),
+        other.display()
+    );
+    let only = |x: &crate::against::DumpStarts, y: &crate::against::DumpStarts| -> Vec<String> {
+        let keys: std::collections::HashSet<&str> = y.jobs.iter().map(|j| j.key.as_str()).collect();
+        x.jobs.iter().filter(|j| !keys.contains(j.key.as_str())).map(|j| j.key.clone()).collect()
+    };
+    for (x, y, name) in [(&a, &b, &args.dump), (&b, &a, &other.to_path_buf())] {
+        let missing = only(x, y);
+        if !missing.is_empty() || !x.never_started.is_empty() {
+            let _ = writeln!(
+                out,
+                "  {}: {} started jobs not started in the other ({}); {} never started",
+                name.display(),
+                missing.len(),
+                list(&missing),
+                x.never_started.len()
+            );
+        }
+    }
+    let ok = measures(args, &jobs, tolerance, &mut out)?;
+    // The same measures on first starts: a requeued job's later runs left out.
+    let first: Vec<Compared> = a
+        .jobs
+        .iter()
+        .filter_map(|x| {
+            let y = by_key.get(x.key.as_str())?;
+            Some(Compared {
+                id: x.id,
+                submit: x.submit,
+                logged: x.first_start,
+                simulated: y.first_start,
+                backfilled: false,
+                logged_nodes: "",
+                simulated_node: "",
+            })
+        })
+        .collect();
+    let first_in_order = in_order(&first, tolerance).iter().filter(|&&ok| ok).count();
+    let first_within = first.iter().filter(|j| (j.simulated - j.logged).abs() <= tolerance).count();
+    let _ = writeln!(
+        out,
+        "by first start (a requeued job's first run): {first_in_order} of {} jobs in the same order ({:.1} %), \
+         {first_within} within {tolerance} s ({:.1} %)",
+        first.len(),
+        first_in_order as f64 * 100.0 / first.len() as f64,
+        first_within as f64 * 100.0 / first.len() as f64
+    );
+    let preempted = |x: &crate::against::DumpStarts| -> std::collections::BTreeSet<String> {
+        x.jobs.iter().filter(|j| j.preempted).map(|j| j.key.clone()).collect()
+    };
+    let (pa, pb) = (preempted(&a), preempted(&b));
+    let only_a: Vec<String> = pa.difference(&pb).cloned().collect();
+    let only_b: Vec<String> = pb.difference(&pa).cloned().collect();
+    let _ = writeln!(
+        out,
+        "preempted (PREEMPTED or REQUEUED): {} in {}, {} in {}, {} in both; only in the first: {}; only in the second: {}",
+        pa.len(),
+        args.dump.display(),
+        pb.len(),
+        other.display(),
+        pa.intersection(&pb).count(),
+        list(&only_a),
+        list(&only_b)
+    );
+    emit(&out)?;
+    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+}
+
+/// `a, b, c` (at most 20, then `…`), or `none`.
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        return "none".to_string();
+    }
+    let mut s = names.iter().take(20).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > 20 {
+        s.push_str(", …");
+    }
+    s
+}
+
+/// The measures of a comparison, written to `out` (and `--csv`): the
+/// in-order share, the start differences, the jobs beyond the tolerance.
+/// True when they pass `--min-in-order` and `--max-outside`.
+fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut String) -> anyhow::Result<bool> {
+    let in_order_flags = in_order(jobs, tolerance);
     let in_order = in_order_flags.iter().filter(|&&ok| ok).count();
     let mut diffs: Vec<Time> = jobs.iter().map(|j| j.simulated - j.logged).collect();
     diffs.sort_unstable();
     let outside: Vec<&Compared> = jobs.iter().filter(|j| (j.simulated - j.logged).abs() > tolerance).collect();
     let q = |p: f64| diffs[((diffs.len() - 1) as f64 * p).round() as usize];
     let share = in_order as f64 / jobs.len() as f64;
-    let mut out = String::new();
-    let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
     let _ = writeln!(
         out,
         "start order: {in_order} of {} jobs in the logged order ({:.1} %), tolerance {tolerance} s",
@@ -413,11 +556,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         }
         std::fs::write(path, csv).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
     }
-    let a = aggregates(&inputs, &machine, &run);
-    let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
-    emit(&out)?;
-    let ok = share >= args.min_in_order && outside.len() <= args.max_outside;
-    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+    Ok(share >= args.min_in_order && outside.len() <= args.max_outside)
 }
 
 /// Per job: is it in the logged order, that is, did no other job start more

@@ -8,7 +8,9 @@
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
 //! run models of them: the QOS factor, the QOS and association limits) and
-//! [`reservation`] (`scontrol show reservation`, read but not modelled yet).
+//! [`reservation`] (`scontrol show reservation`, read but not modelled yet);
+//! [`against`] (one sacct dump's starts against another's: Slurm against
+//! itself).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by
@@ -23,6 +25,7 @@
 //! Slurm reference page, beside the document it departs from.
 
 pub mod accounting;
+pub mod against;
 pub mod bench;
 pub mod cli;
 pub mod conf;
