@@ -94,7 +94,7 @@
 # AccountingStorageEnforce=associations,limits,qos; a reservation "window"
 # on cpu7 and cpu8 for account biology from 5 grid points after the first
 # submission, for 10 minutes. The plan (plan-workload.awk with loaded=1; 300
-# jobs over 240 s by default) adds QOS, jobs naming the reservation,
+# jobs over 180 s by default) adds QOS, jobs naming the reservation,
 # afterok, afterany and singleton dependencies and two arrays of 8 tasks
 # throttled to 2 (0-7%2). Step 2 then also keeps OUT/dump-duplicates.sacct
 # (every run of a requeued job), OUT/submit.sacct (JobID|JobName|Dependency|
@@ -154,8 +154,8 @@ while (($#)); do
     esac
     shift
 done
-# The loaded cluster (--load) has its own defaults: 300 jobs over 240 s.
-if ((load)); then jobs="${jobs:-300}" span="${span:-240}"; else jobs="${jobs:-150}" span="${span:-540}"; fi
+# The loaded cluster (--load) has its own defaults: 300 jobs over 180 s.
+if ((load)); then jobs="${jobs:-300}" span="${span:-180}"; else jobs="${jobs:-150}" span="${span:-540}"; fi
 [[ "$jobs" =~ ^[1-9][0-9]*$ && "$jobs" -le 999 ]] || fail "--jobs must be 1 to 999"
 [[ "$grid" =~ ^[1-9][0-9]*$ && "$grid" -ge 15 && $((grid % 5)) -eq 0 ]] || fail "--grid must be a multiple of 5 seconds, at least 15"
 [[ "$span" =~ ^[0-9]+$ && $((span % grid)) -eq 0 ]] || fail "--span must be a multiple of --grid"
@@ -698,7 +698,7 @@ sampler=$!
 # burst's first jobs before higher-priority ones submitted a few hundred ms
 # later, differently from run to run.
 lead=6
-# --load: up to 30 jobs a grid point; 8 s for their sbatch calls.
+# --load: up to 36 jobs a grid point; 8 s for their sbatch calls.
 ((!load)) || lead=8
 submitted="$out/submitted.tsv"
 printf 'name\tjobid\tplanned\tsubmitted\n' >"$submitted"

@@ -38,7 +38,7 @@
 #              G*k + 60 s (the longest the job can run, plus a minute)
 #
 # With -v loaded=1 (cluster.sh --load: 8 cpu nodes, 4 gpu nodes, a partition
-# scav over all twelve; at most 30 submissions a grid point), four more
+# scav over all twelve; at most 36 submissions a grid point), four more
 # columns, drawn after the others (so without loaded=1 the plan is unchanged):
 #   qos          normal, high (8 % of the others) or scav (a quarter of the
 #                one-node cpu jobs move to partition scav, with QOS scav)
@@ -61,7 +61,7 @@ BEGIN {
     if (jobs == "") jobs = 150
     if (span == "") span = 540
     if (grid == "") grid = 20
-    if (cap == "") cap = (loaded ? 30 : 6)         # at most this many submissions at one grid point
+    if (cap == "") cap = (loaded ? 36 : 6)         # at most this many submissions at one grid point
     state = seed % 2147483647
     if (state <= 0) state += 2147483646
     for (i = 0; i < 10; i++) rnd()

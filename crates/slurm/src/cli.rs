@@ -118,6 +118,12 @@ pub(crate) struct CompareArgs {
     /// jobs of each (`--duplicates` dumps show the requeued runs).
     #[arg(long, value_name = "OTHER.sacct", conflicts_with = "controller_start")]
     reference: Option<PathBuf>,
+    /// A `sacctmgr show qos -P` dump the replay models (as `[slurm] qos`).
+    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
+    qos: Option<PathBuf>,
+    /// A `sacctmgr show assoc -P` dump the replay models (as `[slurm] assoc`).
+    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
+    assoc: Option<PathBuf>,
 }
 
 /// `slasim slurm`, as the command line registers it.
@@ -331,6 +337,8 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         conf: args.slurm_conf.clone(),
         trace: Some(args.dump.clone()),
         controller_start: args.controller_start,
+        qos: args.qos.clone(),
+        assoc: args.assoc.clone(),
         ..SlurmSettings::default()
     };
     let inputs = load(&settings)?;

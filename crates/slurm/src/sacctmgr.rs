@@ -322,6 +322,9 @@ impl<'a> Table<'a> {
             if name.is_empty() {
                 return Err(err(header_line, "header", format!("column {} has no name", i + 1)));
             }
+            // sacctmgr 22.05.8 heads `format=...,ParentName` as `ParentName`
+            // with -P (a real cluster's dump), and `Par Name` otherwise.
+            let name: &str = if name.eq_ignore_ascii_case("ParentName") { "Par Name" } else { name };
             if index.insert(name.to_ascii_lowercase(), i).is_some() {
                 return Err(err(header_line, name, "column named twice".into()));
             }

@@ -237,3 +237,19 @@ proptest::proptest! {
         let _ = qos(&format!("{QOS}{text}"));
     }
 }
+
+/// `sacctmgr -P show assoc format=Cluster,Account,User,Share,ParentName,...`
+/// as Slurm 22.05.8 printed it on tests/slurm/cluster.sh --load: the parent
+/// column is headed `ParentName`, read as `Par Name`.
+#[test]
+fn parent_name_header_of_a_format_listing() {
+    let text = "Cluster|Account|User|Share|ParentName|Def QOS|QOS|GrpJobs|GrpTRES|MaxJobs|MaxSubmit|MaxWall
+slasimcluster|root||1|||normal|||||
+slasimcluster|biology||1|root|normal|high,normal,scav|||||
+slasimcluster|biology|bin|1||normal|high,normal,scav|||||
+";
+    let dump = assoc(text).unwrap();
+    assert!(dump.ignored.is_empty(), "{:?}", dump.ignored);
+    let biology = dump.assocs.iter().find(|a| a.account == "biology" && a.user.is_none()).unwrap();
+    assert_eq!(biology.parent.as_deref(), Some("root"));
+}
