@@ -991,6 +991,10 @@ if [[ -x "$slasim" ]] && "$slasim" slurm compare --help >/dev/null 2>&1; then
     compare=(--slurm-conf "$out/slurm.conf" "$out/dump.sacct" --csv "$out/compare.csv"
         --controller-start "$(cat "$out/decay-start.txt")"
         --min-in-order "$min_in_order" --max-outside "$max_outside")
+    # --load: the replay models the QOS and association dumps when it can.
+    if ((load)) && "$slasim" slurm compare --help 2>/dev/null | grep -q -- --qos; then
+        compare+=(--qos "$out/sacctmgr-qos.txt" --assoc "$out/sacctmgr-assoc.txt")
+    fi
     echo "$slasim slurm compare ${compare[*]}"
     compare_status=0
     "$slasim" slurm compare "${compare[@]}" >"$out/compare.txt" 2>&1 || compare_status=$?
