@@ -452,6 +452,12 @@ impl Limits {
         self.adjust(j, true);
     }
 
+    /// A requeued job's `acct_policy_job_fini`: it stays submitted
+    /// ([`crate::preemption`]).
+    pub fn requeue(&mut self, j: u32) {
+        self.adjust(j, false);
+    }
+
     /// `acct_policy_job_fini` (and the end of its submission).
     pub fn fini(&mut self, j: u32) {
         self.adjust(j, false);

@@ -47,6 +47,8 @@ pub struct Scenario {
     epoch: slasim_sim::units::Time,
     /// The QOS and association limits, with dumps.
     limits: Option<Limits>,
+    /// Preemption, when on ([`Scenario::with_preemption`]).
+    preempt: Option<crate::preemption::Preemption>,
 }
 
 /// What a simulation produced.
@@ -155,7 +157,21 @@ impl Scenario {
             origin: 0,
             epoch: workload.epoch.unwrap_or(0),
             limits,
+            preempt: None,
         })
+    }
+
+    /// The same scenario with the preemption `conf` (and the QOS dump of
+    /// `accounting`) configure ([`crate::preemption`]); a mode slasim does
+    /// not model (`SUSPEND`, `GANG`, `WITHIN`) is a located error.
+    pub fn with_preemption(
+        self,
+        conf: &SlurmConf,
+        accounting: &Accounting,
+        workload: &SlurmWorkload,
+    ) -> Result<Scenario, crate::preemption::PreemptError> {
+        let preempt = crate::preemption::Preemption::new(conf, accounting, workload, &self.jobs)?;
+        Ok(Scenario { preempt, ..self })
     }
 
     /// The same scenario with slurmctld started at `origin` on the
@@ -214,7 +230,18 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario {
-        machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, limits, ..
+        machine,
+        scheduler,
+        priority,
+        jobs,
+        arrivals,
+        accounts,
+        assoc_accounts,
+        origin,
+        epoch,
+        limits,
+        preempt,
+        ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
@@ -231,7 +258,8 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
             .started_at(origin)
             .at_epoch(epoch)
-            .with_limits(limits),
+            .with_limits(limits)
+            .with_preemption(preempt),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;

@@ -181,6 +181,18 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
         })
         .collect();
     let _ = writeln!(out, "  usage charged (TRESBillingWeights, mem per MiB): {}", billed.join("; "));
+    // Preemption ([`crate::preemption`]): the plugin, the cluster's mode and each partition's.
+    let pre = &conf.site.preempt;
+    let modes: Vec<String> =
+        conf.partitions.iter().filter_map(|p| p.preempt_mode.map(|m| format!("{} {:?}", p.name, m.action))).collect();
+    let _ = writeln!(
+        out,
+        "  preemption: {:?}, PreemptMode {:?}, PreemptExemptTime {}{}",
+        pre.preempt_type,
+        pre.mode.action,
+        pre.exempt_time.map_or("none".to_string(), |t| format!("{t} s")),
+        if modes.is_empty() { String::new() } else { format!("; partitions: {}", modes.join(", ")) }
+    );
     // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
     let unmodelled: Vec<_> = conf
         .unmodelled
@@ -234,7 +246,8 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let _ = writeln!(
             out,
             "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, MaxJobsPU, \
-             MaxSubmitPU, MaxWall, GrpTRES cpu, MaxTRESPU cpu, Flags DenyOnLimit; read, not modelled yet: the \
+             MaxSubmitPU, MaxWall, GrpTRES cpu, MaxTRESPU cpu, Flags DenyOnLimit, Preempt, PreemptMode, \
+             PreemptExemptTime; read, not modelled yet: the \
              other columns and TRES{}",
             q.path.display(),
             q.qos.len(),

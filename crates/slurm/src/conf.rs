@@ -23,11 +23,9 @@
 //! - Read, not modelled yet (parsed and checked, kept in [`SlurmConf`] and
 //!   listed in [`SlurmConf::unmodelled`]: a global setting when its value
 //!   is not Slurm's default, since the default is what the twin does; a
-//!   node or partition setting whenever given): `PreemptType`
-//!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
-//!   `PreemptMode` (global and per partition: `OFF`, `CANCEL`, `REQUEUE`,
-//!   `SUSPEND`, with `GANG` or `WITHIN`), `PreemptExemptTime` (time
-//!   syntax), node `Feature`/`Features` (comma list),
+//!   node or partition setting whenever given): `PreemptMode` with
+//!   `SUSPEND`, `GANG` or `WITHIN` (global and per partition; a run refuses
+//!   them), node `Feature`/`Features` (comma list),
 //!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
 //!   `UNLIMITED`: none), `EnforcePartLimits` (`ALL`, `ANY`, `NO`; `YES` is
 //!   `ANY`), `AccountingStorageEnforce` (`associations`, `limits`,
@@ -35,7 +33,11 @@
 //!   page's implications), `bf_max_job_user` and `bf_max_job_part` in
 //!   `SchedulerParameters`, and `PriorityWeightQOS` (without a QOS dump
 //!   the QOS factor is 0: QOS priorities live in slurmdbd).
-//! - Modelled beyond priority and the schedulers: `TRESBillingWeights`
+//! - Modelled beyond priority and the schedulers: `PreemptType`
+//!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
+//!   `PreemptMode` `OFF`, `CANCEL` and `REQUEUE` (global and per
+//!   partition) and `PreemptExemptTime` (time syntax): preemption
+//!   ([`crate::preemption`]); `TRESBillingWeights`
 //!   (global and per partition: `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a
 //!   weight is per that unit, stored per MiB): the usage charged to
 //!   fair-share ([`crate::bench`]).
@@ -230,8 +232,10 @@ pub enum PreemptType {
     Qos,
 }
 
-/// The preemption settings (read, not modelled yet).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The preemption settings (modelled by [`crate::preemption`]). Two are
+/// equal when their settings are: the lines, where they were read, are not
+/// compared.
+#[derive(Debug, Clone, Copy, Eq)]
 pub struct PreemptSettings {
     /// `PreemptType`.
     pub preempt_type: PreemptType,
@@ -239,11 +243,27 @@ pub struct PreemptSettings {
     pub mode: PreemptMode,
     /// `PreemptExemptTime` in seconds (`None`: not set).
     pub exempt_time: Option<Time>,
+    /// The line of `PreemptType` (0: not given).
+    pub type_line: u64,
+    /// The line of `PreemptMode` (0: not given).
+    pub mode_line: u64,
+}
+
+impl PartialEq for PreemptSettings {
+    fn eq(&self, other: &Self) -> bool {
+        (self.preempt_type, self.mode, self.exempt_time) == (other.preempt_type, other.mode, other.exempt_time)
+    }
 }
 
 impl Default for PreemptSettings {
     fn default() -> Self {
-        PreemptSettings { preempt_type: PreemptType::None, mode: PREEMPT_OFF, exempt_time: None }
+        PreemptSettings {
+            preempt_type: PreemptType::None,
+            mode: PREEMPT_OFF,
+            exempt_time: None,
+            type_line: 0,
+            mode_line: 0,
+        }
     }
 }
 
@@ -611,7 +631,11 @@ impl Parser<'_> {
                 "preemptmode" => {
                     let mode = parse_preempt_mode(value).map_err(wrap)?;
                     attrs.preempt_mode = Some(mode);
-                    unmodelled.push(key.as_str());
+                    // Preemption: CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG
+                    // and WITHIN are listed (a run refuses them).
+                    if !crate::preemption::modelled(mode) {
+                        unmodelled.push(key.as_str());
+                    }
                 }
                 "tresbillingweights" => attrs.billing_weights = Some(parse_billing_weights(value).map_err(wrap)?),
                 "defmempercpu" => {
@@ -671,15 +695,20 @@ impl Parser<'_> {
                         )));
                     }
                 };
-                unmodelled = site.preempt.preempt_type != PreemptType::None;
+                site.preempt.type_line = line;
+                // Modelled ([`crate::preemption`]).
+                unmodelled = false;
             }
             "preemptmode" => {
                 site.preempt.mode = parse_preempt_mode(value).map_err(wrap)?;
-                unmodelled = site.preempt.mode != PREEMPT_OFF;
+                site.preempt.mode_line = line;
+                // CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG and WITHIN are listed.
+                unmodelled = !crate::preemption::modelled(site.preempt.mode);
             }
             "preemptexempttime" => {
                 site.preempt.exempt_time = parse_time(value).map_err(wrap)?.filter(|&t| t > 0);
-                unmodelled = site.preempt.exempt_time.is_some();
+                // Modelled ([`crate::preemption`]).
+                unmodelled = false;
             }
             "tresbillingweights" => {
                 site.billing_weights = parse_billing_weights(value).map_err(wrap)?;

@@ -58,14 +58,21 @@
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
 //!   each start and end. Fair-share usage is charged per job's `billing`.
+//! - With preemption ([`crate::preemption`]): a job that does not fit in
+//!   the main pass, or now in a backfill pass, may preempt running jobs
+//!   (cancelled or requeued) and then waits for a later pass; the end
+//!   event of a preempted run is void; a requeued job rejoins the queue
+//!   when it becomes eligible. Under `preempt/qos` the queue is ordered by
+//!   the QOS's preempt depth first.
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
 
 use crate::accounting::Limits;
 use crate::conf::SchedulerSettings;
-use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, TICK};
+use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, SUBMIT, TICK};
 use crate::machine::{Machine, Need};
+use crate::preemption::Preemption;
 use crate::priority::{FairTree, Fixed, Multifactor};
 use slasim_sim::kernel::{Model, Outbox, Scheduled};
 use slasim_sim::model::{Batched, Buffers, Finish};
@@ -114,6 +121,10 @@ pub struct Outcome {
     pub backfilled: bool,
     /// Its first node.
     pub first_node: u32,
+    /// Times it was preempted ([`crate::preemption`]).
+    pub preempted: u32,
+    /// Cancelled by preemption (then `end` is that instant).
+    pub preempt_cancelled: bool,
 }
 
 /// Counters of one run.
@@ -133,6 +144,10 @@ pub struct Counters {
     /// `Reason::ALL` order): the tests that held a job, and the jobs
     /// rejected at submission.
     pub limited: [u64; crate::accounting::Reason::ALL.len()],
+    /// Preemptions ([`crate::preemption`]): jobs requeued or cancelled.
+    pub preemptions: u64,
+    /// Of those, jobs cancelled.
+    pub preempt_cancels: u64,
 }
 
 /// A message of the controller.
@@ -148,6 +163,8 @@ pub enum ControllerMsg {
     Main(Pass),
     /// The backfill scheduler.
     Backfill,
+    /// A requeued job may start again ([`crate::preemption`]).
+    Eligible(u32),
 }
 
 /// What runs a main scheduler pass.
@@ -214,12 +231,16 @@ pub struct Controller {
     /// Nodes marked with `stamp` are available to the job tested.
     mark: Vec<u64>,
     stamp: u64,
+    /// Nodes of the preemptor's partition, marked with `stamp` (preemption).
+    part_mark: Vec<u64>,
     /// The Unix time of the workload's time 0: the will-run test's batches
     /// are aligned on the epoch.
     epoch: Time,
     most: Vec<crate::machine::Resources>,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
+    /// Preemption, when on.
+    preempt: Option<Box<Preemption>>,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -242,6 +263,7 @@ impl Controller {
             reserved: vec![Vec::new(); nodes],
             reservation_count: 0,
             mark: vec![0; nodes],
+            part_mark: vec![0; nodes],
             stamp: 0,
             epoch: 0,
             most: Vec::new(),
@@ -274,6 +296,7 @@ impl Controller {
             pass: 0,
             releases: Vec::new(),
             limits: None,
+            preempt: None,
             buffers: Buffers::default(),
         }
     }
@@ -298,6 +321,30 @@ impl Controller {
         self
     }
 
+    /// The same controller with preemption ([`crate::preemption`]).
+    pub fn with_preemption(mut self, preempt: Option<Preemption>) -> Controller {
+        self.preempt = preempt.map(Box::new);
+        self
+    }
+
+    /// Job `j`'s submit time in the queue order (a requeue changes it).
+    #[inline]
+    fn submit_of(&self, j: u32) -> Time {
+        match &self.preempt {
+            None => self.jobs[j as usize].submit,
+            Some(p) => p.submit[j as usize],
+        }
+    }
+
+    /// Where job `j`'s age is counted from (a requeue changes it).
+    #[inline]
+    fn since(&self, j: u32) -> Time {
+        match &self.preempt {
+            None => self.jobs[j as usize].submit,
+            Some(p) => p.since[j as usize],
+        }
+    }
+
     /// Whether an accounting limit holds job `j` now (both of
     /// `acct_policy.c`'s tests; its reason is recorded).
     #[inline]
@@ -310,10 +357,13 @@ impl Controller {
     fn before(&self, a: u32, b: u32) -> std::cmp::Ordering {
         let (ja, jb) = (&self.jobs[a as usize], &self.jobs[b as usize]);
         let tier = |j: &Queued| self.machine.partitions[j.partition as usize].priority_tier;
-        tier(jb)
-            .cmp(&tier(ja))
+        // Preemption by QOS: a preemptor's QOS first (`sort_job_queue2`).
+        let level = |j: u32| self.preempt.as_ref().map_or(0, |p| p.level[j as usize]);
+        level(b)
+            .cmp(&level(a))
+            .then(tier(jb).cmp(&tier(ja)))
             .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
-            .then(ja.submit.cmp(&jb.submit))
+            .then(self.submit_of(a).cmp(&self.submit_of(b)))
             .then(ja.id.cmp(&jb.id))
     }
 
@@ -330,10 +380,7 @@ impl Controller {
         {
             return;
         }
-        let job = &self.jobs[j as usize];
-        self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
-        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
-        self.queue.insert(at, j);
+        self.enqueue(now, j);
         self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least
@@ -344,6 +391,14 @@ impl Controller {
             self.batch_due = Some(at);
             outbox.push(Scheduled::me(at, MAIN, ControllerMsg::Main(Pass::Batch)));
         }
+    }
+
+    /// Job `j` joins the queue at its place.
+    fn enqueue(&mut self, now: Time, j: u32) {
+        let job = &self.jobs[j as usize];
+        self.prio[j as usize] = self.priority.priority(job.fixed, self.since(j), now, self.fairshare.factor(job.assoc));
+        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+        self.queue.insert(at, j);
     }
 
     /// Arms the periodic events not armed (after an idle spell), each on
@@ -408,6 +463,8 @@ impl Controller {
             priority: self.prio[j as usize],
             backfilled,
             first_node: self.found.first().copied().unwrap_or(0),
+            preempted: self.outcome[j as usize].preempted,
+            preempt_cancelled: false,
         };
         self.running.push(j);
         if let Some(l) = &mut self.limits {
@@ -418,6 +475,18 @@ impl Controller {
     }
 
     fn end(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        // Preemption: the end of a run that was preempted is void.
+        if self.preempt.is_some() && (self.outcome[j as usize].end != now || self.outcome[j as usize].start < 0) {
+            return;
+        }
+        self.release(j, false);
+        self.done += 1;
+        self.touch(now, outbox);
+        self.main_at(now, outbox);
+    }
+
+    /// Job `j` leaves its nodes (`requeued`: it stays submitted).
+    fn release(&mut self, j: u32, requeued: bool) {
         let job = &self.jobs[j as usize];
         let first = self.node_at[j as usize] as usize;
         let nodes = &self.nodes[first..first + job.need.nodes as usize];
@@ -425,12 +494,165 @@ impl Controller {
         if let Some(i) = self.running.iter().position(|&r| r == j) {
             self.running.swap_remove(i);
         }
-        self.done += 1;
         if let Some(l) = &mut self.limits {
-            l.fini(j);
+            if requeued {
+                l.requeue(j);
+            } else {
+                l.fini(j);
+            }
         }
-        self.touch(now, outbox);
-        self.main_at(now, outbox);
+    }
+
+    /// `_run_now` with preemptee candidates: if pending job `j` would fit
+    /// on the nodes `usable` gives once some running jobs it may preempt
+    /// are gone, those of them on its nodes are preempted (it does not
+    /// start: `ESLURM_NODES_BUSY`). Whether it preempted.
+    fn try_preempt(&mut self, now: Time, j: u32, usable: Usable, outbox: &mut Outbox<ControllerMsg>) -> bool {
+        let Some(pre) = self.preempt.as_deref_mut() else {
+            return false;
+        };
+        if !pre.preempts_any(j) {
+            return false;
+        }
+        let job = self.jobs[j as usize];
+        let p = job.partition as usize;
+        let mut candidates = std::mem::take(&mut pre.candidates);
+        candidates.clear();
+        // `_add_preemptable_job`: a running job it may preempt with a node in its partition.
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let in_part = &mut self.part_mark;
+        for &n in &self.machine.partitions[p].nodes {
+            in_part[n as usize] = stamp;
+        }
+        for &r in &self.running {
+            let first = self.node_at[r as usize] as usize;
+            let nodes = &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize];
+            if pre.may_preempt(j, r, self.outcome[r as usize].start, now)
+                && nodes.iter().any(|&n| in_part[n as usize] == stamp)
+            {
+                candidates.push(r);
+            }
+        }
+        pre.candidates = candidates;
+        if pre.candidates.is_empty() {
+            return false;
+        }
+        pre.sort_candidates();
+        // Take the candidates away one at a time until the job fits; after
+        // a fit, reorder them (the last one taken first, then by their nodes
+        // among the job's, most first) and start again: at most three runs
+        // (`preempt_reorder_cnt` 1), fewer with fewer candidates.
+        let need = job.need;
+        let count = pre.candidates.len();
+        let mut runs = 0;
+        let taken = loop {
+            for &n in &self.machine.partitions[p].nodes {
+                self.scratch[n as usize] = self.machine.free[n as usize];
+            }
+            let mut fit = None;
+            for (k, &r) in pre.candidates.iter().enumerate() {
+                let d = &self.jobs[r as usize];
+                let first = self.node_at[r as usize] as usize;
+                for &n in &self.nodes[first..first + d.need.nodes as usize] {
+                    let s = &mut self.scratch[n as usize];
+                    s.cpus += d.need.cpus;
+                    s.mem_mib += d.need.mem_mib;
+                    s.gpus += d.need.gpus;
+                }
+                let (scratch, blocked, mark) = (&self.scratch, &self.blocked_node, &self.mark);
+                let ok = |n: u32| match usable {
+                    Usable::Unblocked(pass) => blocked[n as usize] != pass,
+                    Usable::Marked(m) => mark[n as usize] == m,
+                };
+                let free = |n: u32| {
+                    let f = scratch[n as usize];
+                    (ok(n) && f.holds(&need)).then_some(f.cpus)
+                };
+                if self.machine.pick(p, &need, free, &mut self.found) {
+                    fit = Some(k);
+                    break;
+                }
+            }
+            let Some(k) = fit else {
+                break None;
+            };
+            runs += 1;
+            if runs > 2 || count <= runs {
+                break Some(k);
+            }
+            // `usable_nodes`: the last one taken first (99999), those taken
+            // before it by their nodes among the job's, the others 0; a
+            // stable sort, so ties keep their order.
+            for (i, &r) in pre.candidates.iter().enumerate() {
+                let key = match i.cmp(&k) {
+                    std::cmp::Ordering::Less => {
+                        let first = self.node_at[r as usize] as usize;
+                        let nodes = &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize];
+                        nodes.iter().filter(|n| self.found.contains(n)).count() as u32
+                    }
+                    std::cmp::Ordering::Equal => 99_999,
+                    std::cmp::Ordering::Greater => 0,
+                };
+                pre.usable[r as usize] = (std::cmp::Reverse(key), i as u32);
+            }
+            let usable_nodes = &pre.usable;
+            pre.candidates.sort_unstable_by_key(|&r| usable_nodes[r as usize]);
+        };
+        let Some(k) = taken else {
+            return false;
+        };
+        // The candidates taken away that hold one of its nodes are preempted.
+        let mut preempted = false;
+        let candidates = std::mem::take(&mut pre.candidates);
+        for &r in &candidates[..=k] {
+            let first = self.node_at[r as usize] as usize;
+            let nodes = &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize];
+            if nodes.iter().any(|n| self.found.contains(n)) {
+                self.preempt_job(now, r, outbox);
+                preempted = true;
+            }
+        }
+        if let Some(pre) = self.preempt.as_deref_mut() {
+            pre.candidates = candidates;
+        }
+        if preempted {
+            // The preemptees' epilogs complete: `schedule()` a second later.
+            self.touch(now, outbox);
+            self.main_at(now + 1, outbox);
+        }
+        preempted
+    }
+
+    /// Running job `r` is preempted at `now`: cancelled or requeued.
+    fn preempt_job(&mut self, now: Time, r: u32, outbox: &mut Outbox<ControllerMsg>) {
+        let Some(pre) = self.preempt.as_deref_mut() else {
+            return;
+        };
+        let cancel = pre.action(r) == crate::preempt::PreemptAction::Cancel;
+        self.release(r, !cancel);
+        self.counters.preemptions += 1;
+        let Some(pre) = self.preempt.as_deref_mut() else {
+            return;
+        };
+        let o = &mut self.outcome[r as usize];
+        o.preempted += 1;
+        if cancel {
+            o.end = now;
+            o.preempt_cancelled = true;
+            self.counters.preempt_cancels += 1;
+            self.done += 1;
+            return;
+        }
+        // `batch_requeue_fini`: pending again, submitted now (a second
+        // later if that is its submit time), eligible `REQUEUE_DELAY` on.
+        o.start = -1;
+        o.end = -1;
+        let submit = &mut pre.submit[r as usize];
+        *submit = if now == *submit { now + 1 } else { now };
+        let eligible = now + crate::preemption::REQUEUE_DELAY;
+        pre.since[r as usize] = eligible;
+        outbox.push(Scheduled::me(eligible, SUBMIT, ControllerMsg::Eligible(r)));
     }
 
     /// The decay thread: usage decayed and charged, fair-share ranked,
@@ -461,7 +683,7 @@ impl Controller {
         for &j in &self.queue {
             let job = &self.jobs[j as usize];
             self.prio[j as usize] =
-                self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
+                self.priority.priority(job.fixed, self.since(j), now, self.fairshare.factor(job.assoc));
         }
         self.sort_queue();
     }
@@ -510,6 +732,11 @@ impl Controller {
                 self.queue.remove(i);
                 started += 1;
             } else {
+                // Preemption (`select_nodes` with preemptee candidates): the
+                // job does not start, its partition is blocked as below.
+                if up && self.preempt.is_some() {
+                    self.try_preempt(now, j, Usable::Unblocked(pass), outbox);
+                }
                 self.blocked_part[p] = pass;
                 blocked += 1;
                 for &n in &self.machine.partitions[p].nodes {
@@ -563,7 +790,9 @@ impl Controller {
             }));
         }
         // The last job in reach that could fit now: past it, a pass only reserves.
-        let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most));
+        // With preemption, a job that may preempt could start something too.
+        let preempts = |j: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any(j));
+        let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most) || preempts(self.queue[i]));
         self.most = most;
         let Some(last) = last else {
             return;
@@ -596,6 +825,16 @@ impl Controller {
             if self.held(j) {
                 i += 1;
                 continue;
+            }
+            // Preemption (`_will_run_test` with every candidate gone, then
+            // `select_nodes`): a job that does not fit now preempts and is
+            // neither started nor reserved for.
+            if self.preempt.is_some() && !self.could_fit_now(j, &self.most) {
+                self.mark_available(p, now, now + job.limit, horizon);
+                if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
+                    i += 1;
+                    continue;
+                }
             }
             // `TRY_LATER`: from `start_res` on, each retry a later one or
             // fewer nodes, so a bound on retries only guards the loop.
@@ -782,6 +1021,15 @@ impl Controller {
     }
 }
 
+/// The nodes a preemption test may use.
+#[derive(Debug, Clone, Copy)]
+enum Usable {
+    /// Those the main pass `pass` has not blocked.
+    Unblocked(u64),
+    /// Those marked with this stamp (free of backfill reservations).
+    Marked(u64),
+}
+
 /// For [`Machine::pick`]: the free CPUs of a node marked with `stamp` that
 /// can hold `need` given `resources`, else `None`.
 fn offered<'a>(
@@ -836,6 +1084,12 @@ impl Model for Controller {
                     outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main(Pass::Full)));
                 }
                 self.next_main = due;
+            }
+            // A requeued job's `begin_time` passes: the next pass finds it
+            // (no change for the backfill scheduler, no batch pass).
+            ControllerMsg::Eligible(j) => {
+                self.enqueue(now, j);
+                self.arm(now, &mut outbox);
             }
             ControllerMsg::Backfill => {
                 self.next_backfill = None;

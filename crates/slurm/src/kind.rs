@@ -352,7 +352,8 @@ pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow:
     let priority = settings.priority(&inputs.conf.priority);
     let scheduler = settings.scheduler(&inputs.conf.scheduler);
     let mut scenario =
-        Scenario::with_accounting(&inputs.conf, priority, scheduler, &inputs.workload, &inputs.accounting)?;
+        Scenario::with_accounting(&inputs.conf, priority, scheduler, &inputs.workload, &inputs.accounting)?
+            .with_preemption(&inputs.conf, &inputs.accounting, &inputs.workload)?;
     if let (Some(start), Some(epoch)) = (settings.controller_start, inputs.workload.epoch) {
         scenario = scenario.controller_started_at(start - epoch);
     }
@@ -453,7 +454,8 @@ impl AnyPoint for SlurmPoint {
                 loaded.conf.scheduler.clone(),
                 &loaded.workload,
                 &loaded.accounting,
-            )?;
+            )?
+            .with_preemption(&loaded.conf, &loaded.accounting, &loaded.workload)?;
             Ok(loaded)
         })
     }
@@ -610,6 +612,7 @@ impl PointOutput for SlurmOutput {
             aggregates: &a,
             main_passes: self.run.counters.main_passes as i64,
             backfill_passes: self.run.counters.backfill_passes as i64,
+            preemptions: self.run.counters.preemptions as i64,
             code_version: &code_version,
             wall_seconds: self.wall_seconds,
         };

@@ -7,8 +7,10 @@
 //! two schedulers as one kernel model), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
-//! run models of them: the QOS factor, the QOS and association limits) and
-//! [`reservation`] (`scontrol show reservation`, read but not modelled yet).
+//! run models of them: the QOS factor, the QOS and association limits),
+//! [`preemption`] (preemption by partition or QOS, with `CANCEL` and
+//! `REQUEUE`; [`preempt`] reads the modes) and [`reservation`] (`scontrol
+//! show reservation`, read but not modelled yet).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by
@@ -33,6 +35,7 @@ pub mod instant;
 pub mod kind;
 pub mod machine;
 pub mod preempt;
+pub mod preemption;
 pub mod priority;
 pub mod report;
 pub mod reservation;

@@ -29,6 +29,7 @@ pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS slurm_points (
                  mean_bounded_slowdown REAL, makespan INTEGER NOT NULL,
                  cpu_utilisation REAL, gpu_utilisation REAL, backfilled INTEGER NOT NULL,
                  main_passes INTEGER NOT NULL, backfill_passes INTEGER NOT NULL,
+                 preemptions INTEGER NOT NULL DEFAULT 0,
                  code_version TEXT NOT NULL, wall_seconds REAL NOT NULL);
              CREATE TABLE IF NOT EXISTS slurm_groups (
                  point_id INTEGER NOT NULL, grouping TEXT NOT NULL, name TEXT NOT NULL,
@@ -43,6 +44,7 @@ pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS slurm_points (
                  nodes INTEGER NOT NULL, gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,
                  priority INTEGER NOT NULL, backfilled INTEGER NOT NULL, first_node TEXT NOT NULL,
                  logged_start INTEGER,
+                 preempted INTEGER NOT NULL DEFAULT 0, preempt_cancelled INTEGER NOT NULL DEFAULT 0,
                  PRIMARY KEY (point_id, job));";
 
 /// The aggregates of a run (its `slurm_points` figures), in seconds.
@@ -91,6 +93,8 @@ pub struct SlurmPointRow<'a> {
     pub main_passes: i64,
     /// Backfill passes run.
     pub backfill_passes: i64,
+    /// Jobs preempted (requeued or cancelled; 0 without preemption).
+    pub preemptions: i64,
     /// slasim version (and commit).
     pub code_version: &'a str,
     /// Wall seconds of the simulation.
@@ -128,6 +132,7 @@ pub static SLURM_POINTS: Table<Points> = Table::new(
         column!("backfilled", Int, |r| r.aggregates.backfilled as i64),
         column!("main_passes", Int, |r| r.main_passes),
         column!("backfill_passes", Int, |r| r.backfill_passes),
+        column!("preemptions", Int, |r| r.preemptions),
         column!("code_version", Text, |r| r.code_version),
         column!("wall_seconds", Real, |r| r.wall_seconds),
     ],
@@ -236,6 +241,8 @@ pub static SLURM_JOBS: Table<Jobs> = Table::new(
         column!("backfilled", Int, |r| r.outcome.backfilled),
         column!("first_node", Text, |r| r.first_node),
         column!("logged_start", Int, |r| r.slurm.logged.as_ref().map(|l| l.start)),
+        column!("preempted", Int, |r| r.outcome.preempted),
+        column!("preempt_cancelled", Int, |r| r.outcome.preempt_cancelled),
     ],
 );
 
@@ -254,7 +261,7 @@ pub static GROUP: PointTables = PointTables {
     docs: &[
         (
             "slurm_points",
-            "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes.",
+            "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes, preemptions.",
         ),
         (
             "slurm_groups",
@@ -262,7 +269,7 @@ pub static GROUP: PointTables = PointTables {
         ),
         (
             "slurm_jobs",
-            "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node and the logged start of a sacct dump.",
+            "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node, the logged start of a sacct dump, and how many times it was preempted and whether a preemption cancelled it (its `end` then the preemption).",
         ),
     ],
     jobs: Some(

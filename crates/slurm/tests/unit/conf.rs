@@ -450,20 +450,17 @@ fn site_settings_read_not_modelled() {
     assert_eq!((scavenger.def_mem_per_cpu, scavenger.max_mem_per_cpu), (Some(1000), Some(4000)));
     // Everything that changes what Slurm does is listed; defaults are not
     // (MaxMemPerCPU=UNLIMITED, bf_max_job_part=0 are what the twin does),
-    // nor TRESBillingWeights, modelled.
+    // nor TRESBillingWeights and preemption by CANCEL, REQUEUE or OFF,
+    // modelled (SUSPEND and GANG are listed).
     assert_eq!(
         unmodelled(&conf),
         [
-            (1, "PreemptType"),
-            (2, "PreemptMode"),
-            (3, "PreemptExemptTime"),
             (5, "DefMemPerCPU"),
             (7, "EnforcePartLimits"),
             (8, "AccountingStorageEnforce"),
             (9, "SchedulerParameters: bf_max_job_user"),
             (10, "NodeName=c[1-2] Feature"),
             (11, "NodeName=g1 Features"),
-            (12, "PartitionName=DEFAULT PreemptMode"),
             (14, "PartitionName=scavenger PreemptMode"),
             (14, "PartitionName=scavenger DefMemPerCPU"),
             (14, "PartitionName=scavenger MaxMemPerCPU"),

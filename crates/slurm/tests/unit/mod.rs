@@ -5,6 +5,7 @@ mod cli;
 mod conf;
 mod generated;
 mod gpu;
+mod preemption;
 mod report;
 mod reservation;
 mod sacctmgr;
