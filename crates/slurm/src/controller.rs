@@ -538,12 +538,37 @@ impl Controller {
         if pre.candidates.is_empty() {
             return false;
         }
+        let need = job.need;
+        let (blocked, mark) = (&self.blocked_node, &self.mark);
+        let ok = |n: u32| match usable {
+            Usable::Unblocked(pass) => blocked[n as usize] != pass,
+            Usable::Marked(m) => mark[n as usize] == m,
+        };
+        // With every candidate gone, could it fit? (Most tests end here.)
+        // cons_tres finds its nodes exactly when enough nodes can hold it.
+        for &n in &self.machine.partitions[p].nodes {
+            self.scratch[n as usize] = self.machine.free[n as usize];
+        }
+        for &r in &pre.candidates {
+            let d = &self.jobs[r as usize];
+            let first = self.node_at[r as usize] as usize;
+            for &n in &self.nodes[first..first + d.need.nodes as usize] {
+                let s = &mut self.scratch[n as usize];
+                s.cpus += d.need.cpus;
+                s.mem_mib += d.need.mem_mib;
+                s.gpus += d.need.gpus;
+            }
+        }
+        let parts = &self.machine.partitions[p].nodes;
+        let ceiling = parts.iter().filter(|&&n| ok(n) && self.scratch[n as usize].holds(&need)).count();
+        if (ceiling as u32) < need.nodes {
+            return false;
+        }
         pre.sort_candidates();
         // Take the candidates away one at a time until the job fits; after
         // a fit, reorder them (the last one taken first, then by their nodes
         // among the job's, most first) and start again: at most three runs
         // (`preempt_reorder_cnt` 1), fewer with fewer candidates.
-        let need = job.need;
         let count = pre.candidates.len();
         let mut runs = 0;
         let taken = loop {
@@ -551,14 +576,23 @@ impl Controller {
                 self.scratch[n as usize] = self.machine.free[n as usize];
             }
             let mut fit = None;
+            // Usable nodes that can hold the job: it fits once there are enough.
+            let mut fitting = parts.iter().filter(|&&n| ok(n) && self.scratch[n as usize].holds(&need)).count() as u32;
             for (k, &r) in pre.candidates.iter().enumerate() {
                 let d = &self.jobs[r as usize];
                 let first = self.node_at[r as usize] as usize;
                 for &n in &self.nodes[first..first + d.need.nodes as usize] {
                     let s = &mut self.scratch[n as usize];
+                    let held = s.holds(&need);
                     s.cpus += d.need.cpus;
                     s.mem_mib += d.need.mem_mib;
                     s.gpus += d.need.gpus;
+                    if !held && s.holds(&need) && ok(n) && self.part_mark[n as usize] == stamp {
+                        fitting += 1;
+                    }
+                }
+                if fitting < need.nodes {
+                    continue;
                 }
                 let (scratch, blocked, mark) = (&self.scratch, &self.blocked_node, &self.mark);
                 let ok = |n: u32| match usable {
