@@ -233,6 +233,8 @@ pub struct Controller {
     stamp: u64,
     /// Nodes of the preemptor's partition, marked with `stamp` (preemption).
     part_mark: Vec<u64>,
+    /// Starts, ends and preemptions so far (preemption's cache key).
+    changes: u64,
     /// The Unix time of the workload's time 0: the will-run test's batches
     /// are aligned on the epoch.
     epoch: Time,
@@ -264,6 +266,7 @@ impl Controller {
             reservation_count: 0,
             mark: vec![0; nodes],
             part_mark: vec![0; nodes],
+            changes: 0,
             stamp: 0,
             epoch: 0,
             most: Vec::new(),
@@ -467,6 +470,7 @@ impl Controller {
             preempt_cancelled: false,
         };
         self.running.push(j);
+        self.changes += 1;
         if let Some(l) = &mut self.limits {
             l.begin(j);
         }
@@ -487,6 +491,7 @@ impl Controller {
 
     /// Job `j` leaves its nodes (`requeued`: it stays submitted).
     fn release(&mut self, j: u32, requeued: bool) {
+        self.changes += 1;
         let job = &self.jobs[j as usize];
         let first = self.node_at[j as usize] as usize;
         let nodes = &self.nodes[first..first + job.need.nodes as usize];
@@ -516,25 +521,44 @@ impl Controller {
         }
         let job = self.jobs[j as usize];
         let p = job.partition as usize;
-        let mut candidates = std::mem::take(&mut pre.candidates);
-        candidates.clear();
-        // `_add_preemptable_job`: a running job it may preempt with a node in its partition.
-        self.stamp += 1;
-        let stamp = self.stamp;
-        let in_part = &mut self.part_mark;
-        for &n in &self.machine.partitions[p].nodes {
-            in_part[n as usize] = stamp;
-        }
-        for &r in &self.running {
-            let first = self.node_at[r as usize] as usize;
-            let nodes = &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize];
-            if pre.may_preempt(j, r, self.outcome[r as usize].start, now)
-                && nodes.iter().any(|&n| in_part[n as usize] == stamp)
-            {
-                candidates.push(r);
+        // The candidates and the resources with all of them gone depend on
+        // the job's class and partition, and change only with a start, an
+        // end or a preemption: kept while none happens at this instant.
+        let key = (now, self.changes, pre.class_of(j), job.partition);
+        let stamp = if pre.cache_key == Some(key) {
+            pre.part_stamp
+        } else {
+            let mut candidates = std::mem::take(&mut pre.candidates);
+            candidates.clear();
+            // `_add_preemptable_job`: a running job it may preempt with a node in its partition.
+            self.stamp += 1;
+            let stamp = self.stamp;
+            let in_part = &mut self.part_mark;
+            for &n in &self.machine.partitions[p].nodes {
+                in_part[n as usize] = stamp;
+                pre.ceiling[n as usize] = self.machine.free[n as usize];
             }
-        }
-        pre.candidates = candidates;
+            for &r in &self.running {
+                let first = self.node_at[r as usize] as usize;
+                let d = &self.jobs[r as usize];
+                let nodes = &self.nodes[first..first + d.need.nodes as usize];
+                if pre.may_preempt(j, r, self.outcome[r as usize].start, now)
+                    && nodes.iter().any(|&n| in_part[n as usize] == stamp)
+                {
+                    candidates.push(r);
+                    for &n in nodes {
+                        let c = &mut pre.ceiling[n as usize];
+                        c.cpus += d.need.cpus;
+                        c.mem_mib += d.need.mem_mib;
+                        c.gpus += d.need.gpus;
+                    }
+                }
+            }
+            pre.candidates = candidates;
+            pre.cache_key = Some(key);
+            pre.part_stamp = stamp;
+            stamp
+        };
         if pre.candidates.is_empty() {
             return false;
         }
@@ -546,21 +570,8 @@ impl Controller {
         };
         // With every candidate gone, could it fit? (Most tests end here.)
         // cons_tres finds its nodes exactly when enough nodes can hold it.
-        for &n in &self.machine.partitions[p].nodes {
-            self.scratch[n as usize] = self.machine.free[n as usize];
-        }
-        for &r in &pre.candidates {
-            let d = &self.jobs[r as usize];
-            let first = self.node_at[r as usize] as usize;
-            for &n in &self.nodes[first..first + d.need.nodes as usize] {
-                let s = &mut self.scratch[n as usize];
-                s.cpus += d.need.cpus;
-                s.mem_mib += d.need.mem_mib;
-                s.gpus += d.need.gpus;
-            }
-        }
         let parts = &self.machine.partitions[p].nodes;
-        let ceiling = parts.iter().filter(|&&n| ok(n) && self.scratch[n as usize].holds(&need)).count();
+        let ceiling = parts.iter().filter(|&&n| ok(n) && pre.ceiling[n as usize].holds(&need)).count();
         if (ceiling as u32) < need.nodes {
             return false;
         }
@@ -578,6 +589,10 @@ impl Controller {
             let mut fit = None;
             // Usable nodes that can hold the job: it fits once there are enough.
             let mut fitting = parts.iter().filter(|&&n| ok(n) && self.scratch[n as usize].holds(&need)).count() as u32;
+            // It fits as things are: nothing to preempt (its start is the caller's).
+            if fitting >= need.nodes {
+                break None;
+            }
             for (k, &r) in pre.candidates.iter().enumerate() {
                 let d = &self.jobs[r as usize];
                 let first = self.node_at[r as usize] as usize;
@@ -866,6 +881,9 @@ impl Controller {
             if self.preempt.is_some() && !self.could_fit_now(j, &self.most) {
                 self.mark_available(p, now, now + job.limit, horizon);
                 if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
+                    // The preempted jobs release nothing later in this pass.
+                    let outcome = &self.outcome;
+                    self.releases.retain(|&(_, r)| outcome[r as usize].end > now);
                     i += 1;
                     continue;
                 }

@@ -132,6 +132,13 @@ pub struct Preemption {
     pub(crate) level: Vec<u32>,
     /// Candidates of the job tested (reused).
     pub(crate) candidates: Vec<u32>,
+    /// Per node: its free resources with every candidate gone (reused).
+    pub(crate) ceiling: Vec<crate::machine::Resources>,
+    /// What `candidates` and `ceiling` were found for: (instant, the
+    /// controller's count of changes, class, partition).
+    pub(crate) cache_key: Option<(Time, u64, u32, u16)>,
+    /// The partition's node mark of that search.
+    pub(crate) part_stamp: u64,
     /// Per job, while its candidates are reordered: its `usable_nodes`
     /// (most first) and its place before (reused).
     pub(crate) usable: Vec<(std::cmp::Reverse<u32>, u32)>,
@@ -279,6 +286,9 @@ impl Preemption {
             submit: jobs.iter().map(|j| j.submit).collect(),
             since: jobs.iter().map(|j| j.submit).collect(),
             candidates: Vec::new(),
+            ceiling: vec![crate::machine::Resources::default(); conf.nodes.len()],
+            cache_key: None,
+            part_stamp: 0,
             usable: vec![(std::cmp::Reverse(0), 0); n],
         }))
     }
@@ -291,6 +301,12 @@ impl Preemption {
         self.action[r] != PreemptAction::Off
             && self.may[self.class[j] as usize * self.classes + self.class[r] as usize]
             && now >= start + self.exempt[r]
+    }
+
+    /// Job `j`'s class (partition or QOS index).
+    #[inline]
+    pub(crate) fn class_of(&self, j: u32) -> u32 {
+        self.class[j as usize]
     }
 
     /// Whether job `j` may preempt anything at all (its class preempts some class).
