@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use crate::accounting::{Accounting, Limits};
+use crate::advance::AdvanceReservations;
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::{Controller, Counters, Outcome, Queued};
 use crate::instant::Arrival;
@@ -29,6 +30,8 @@ pub struct SlurmInputs {
     pub workload: SlurmWorkload,
     /// The accounting dumps (none: no QOS factor, no limits).
     pub accounting: Accounting,
+    /// The advance reservations (none without a reservations file).
+    pub advance: Option<AdvanceReservations>,
 }
 
 /// One Slurm simulation, ready to run.
@@ -47,6 +50,8 @@ pub struct Scenario {
     epoch: slasim_sim::units::Time,
     /// The QOS and association limits, with dumps.
     limits: Option<Limits>,
+    /// Advance reservations ([`crate::advance`]).
+    advance: Option<AdvanceReservations>,
 }
 
 /// What a simulation produced.
@@ -100,7 +105,22 @@ impl Scenario {
         workload: &SlurmWorkload,
         accounting: &Accounting,
     ) -> Result<Scenario, JobError> {
-        let machine = Machine::new(conf);
+        Scenario::with_reservations(conf, priority, scheduler, workload, accounting, None)
+    }
+
+    /// [`Scenario::with_accounting`] with advance reservations
+    /// ([`crate::advance`]): a job naming one must name a known reservation
+    /// it may use, whose nodes of its partition can hold it (a located
+    /// error otherwise). Without them, sacct's `Reservation` is not used.
+    pub fn with_reservations(
+        conf: &SlurmConf,
+        priority: PrioritySettings,
+        scheduler: SchedulerSettings,
+        workload: &SlurmWorkload,
+        accounting: &Accounting,
+        advance: Option<&AdvanceReservations>,
+    ) -> Result<Scenario, JobError> {
+        let mut machine = Machine::new(conf);
         let priority = Multifactor::new(priority, &machine);
         let mut assoc_keys: Vec<(u32, u32)> = Vec::new();
         let mut assocs = Vec::with_capacity(workload.jobs.len());
@@ -108,6 +128,7 @@ impl Scenario {
         let mut arrivals = Vec::with_capacity(workload.jobs.len());
         for (i, job) in workload.jobs.iter().enumerate() {
             let (partition, need, limit) = machine.admit(workload, job)?;
+            let (set, resv) = node_set(&mut machine, advance, workload, job, partition, &need)?;
             let key = (job.user, job.account);
             let assoc = match assoc_keys.iter().position(|k| *k == key) {
                 Some(a) => a,
@@ -126,7 +147,9 @@ impl Scenario {
                 submit: job.submit,
                 id: job.id,
                 fixed: priority.fixed(partition, &need),
-                billing: billing(conf, partition, &need, &job.request, priority.settings()),
+                billing: billing(conf, partition, &need, &machine.request_of(partition, job), priority.settings()),
+                set,
+                resv,
             });
             arrivals.push(Arrival { job: i as u32, at: job.submit });
         }
@@ -155,6 +178,7 @@ impl Scenario {
             origin: 0,
             epoch: workload.epoch.unwrap_or(0),
             limits,
+            advance: advance.cloned(),
         })
     }
 
@@ -169,6 +193,47 @@ impl Scenario {
     pub fn machine(&self) -> &Machine {
         &self.machine
     }
+}
+
+/// Job `job`'s node set ([`Machine::allows`]): the nodes its constraint
+/// allows, and with advance reservations those of the reservation it names
+/// (checked: its partition's nodes there can hold it).
+fn node_set(
+    machine: &mut Machine,
+    advance: Option<&AdvanceReservations>,
+    workload: &SlurmWorkload,
+    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    partition: usize,
+    need: &Need,
+) -> Result<(u16, Option<u16>), JobError> {
+    let resv = match advance {
+        Some(a) => a.of(workload, job)?,
+        None => None,
+    };
+    if job.constraints.is_none() && resv.is_none() {
+        return Ok((0, None));
+    }
+    let mut nodes = machine.satisfying(job);
+    if let (Some(r), Some(a)) = (resv, advance) {
+        let held = &a.list[r as usize];
+        for (b, &h) in nodes.iter_mut().zip(&held.nodes) {
+            *b &= h;
+        }
+        let part = &machine.partitions[partition];
+        let fitting = part.nodes.iter().filter(|&&n| nodes[n as usize] && machine.size[n as usize].holds(need)).count();
+        if fitting < need.nodes as usize {
+            return Err(JobError {
+                origin: job.origin.to_string(),
+                id: job.id,
+                field: "Reservation".into(),
+                detail: format!(
+                    "reservation `{}` has {fitting} nodes of partition {} that can hold the job; it needs {}",
+                    held.name, part.name, need.nodes
+                ),
+            });
+        }
+    }
+    Ok((machine.set(nodes), resv))
 }
 
 /// A job's billable TRES (Slurm 22.05 `calc_job_billable_tres`,
@@ -214,7 +279,18 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario {
-        machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, limits, ..
+        machine,
+        scheduler,
+        priority,
+        jobs,
+        arrivals,
+        accounts,
+        assoc_accounts,
+        origin,
+        epoch,
+        limits,
+        advance,
+        ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
@@ -231,7 +307,8 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
             .started_at(origin)
             .at_epoch(epoch)
-            .with_limits(limits),
+            .with_limits(limits)
+            .with_advance(advance),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;

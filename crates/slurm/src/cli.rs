@@ -52,7 +52,7 @@ pub(crate) struct ConfArgs {
     /// A `sacctmgr show qos -P` dump to read and check (`[slurm] qos` models its priority and limits).
     #[arg(long, value_name = "FILE")]
     qos: Option<PathBuf>,
-    /// A `scontrol show reservation` file to read and check against the conf (read, not modelled yet).
+    /// A `scontrol show reservation` file to read and check against the conf (`[slurm] reservations` models it).
     #[arg(long, value_name = "FILE")]
     reservations: Option<PathBuf>,
 }
@@ -245,10 +245,12 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
     if let Some(path) = &args.reservations {
         let r = crate::reservation::read(path)?;
         crate::reservation::check_against(&r, conf)?;
+        crate::advance::check_modelled(&r)?;
         let names: Vec<&str> = r.reservations.iter().map(|x| x.name.as_str()).collect();
         let _ = writeln!(
             out,
-            "{}: {} reservations: {}, read, not modelled yet",
+            "{}: {} reservations: {}; modelled: nodes held in each window, the jobs that name them; \
+             not modelled: Groups, Licenses, BurstBuffer, Watts",
             path.display(),
             r.reservations.len(),
             names.join(", ")

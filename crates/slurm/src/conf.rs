@@ -27,9 +27,7 @@
 //!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
 //!   `PreemptMode` (global and per partition: `OFF`, `CANCEL`, `REQUEUE`,
 //!   `SUSPEND`, with `GANG` or `WITHIN`), `PreemptExemptTime` (time
-//!   syntax), node `Feature`/`Features` (comma list),
-//!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
-//!   `UNLIMITED`: none), `EnforcePartLimits` (`ALL`, `ANY`, `NO`; `YES` is
+//!   syntax), `EnforcePartLimits` (`ALL`, `ANY`, `NO`; `YES` is
 //!   `ANY`), `AccountingStorageEnforce` (`associations`, `limits`,
 //!   `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with the man
 //!   page's implications), `bf_max_job_user` and `bf_max_job_part` in
@@ -38,7 +36,11 @@
 //! - Modelled beyond priority and the schedulers: `TRESBillingWeights`
 //!   (global and per partition: `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a
 //!   weight is per that unit, stored per MiB): the usage charged to
-//!   fair-share ([`crate::bench`]).
+//!   fair-share ([`crate::bench`]); node `Feature`/`Features` (comma list):
+//!   the nodes a job's constraint allows ([`crate::features`]);
+//!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
+//!   `UNLIMITED`: none): a job's memory and CPUs at submit
+//!   ([`crate::memory`]).
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
 //!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
@@ -73,7 +75,7 @@ pub struct NodeDef {
     pub gpus: u32,
     /// `Weight` (default 1): lower weights are allocated first.
     pub weight: u32,
-    /// `Feature`/`Features`, as written (read, not modelled yet).
+    /// `Feature`/`Features`, as written.
     pub features: Vec<String>,
     /// The line that defined it.
     pub line: u64,
@@ -104,9 +106,9 @@ pub struct PartitionDef {
     pub preempt_mode: Option<PreemptMode>,
     /// `TRESBillingWeights` (`None`: the cluster's): what its jobs are charged.
     pub billing_weights: Option<Vec<(String, f64)>>,
-    /// `DefMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    /// `DefMemPerCPU`, MiB (`None`: the cluster's).
     pub def_mem_per_cpu: Option<u64>,
-    /// `MaxMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    /// `MaxMemPerCPU`, MiB (`None`: the cluster's).
     pub max_mem_per_cpu: Option<u64>,
     /// The line that defined it.
     pub line: u64,
@@ -541,11 +543,8 @@ impl Parser<'_> {
                 }
                 "weight" => attrs.weight = Some(uint::<u32>(value).map_err(|d| self.err(line, field(), d))?),
                 "feature" | "features" => {
-                    let features = names_list(value);
-                    if !features.is_empty() {
-                        self.unmodelled(line, format!("{prefix} {key}"));
-                    }
-                    attrs.features = Some(features);
+                    // Modelled: the nodes a job's constraint allows.
+                    attrs.features = Some(names_list(value));
                 }
                 "gres" => {
                     let (gpus, others) = parse_gres(value).map_err(|d| self.err(line, field(), d))?;
@@ -614,14 +613,9 @@ impl Parser<'_> {
                     unmodelled.push(key.as_str());
                 }
                 "tresbillingweights" => attrs.billing_weights = Some(parse_billing_weights(value).map_err(wrap)?),
-                "defmempercpu" => {
-                    attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
-                    unmodelled.push(key.as_str());
-                }
-                "maxmempercpu" => {
-                    attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
-                    unmodelled.push(key.as_str());
-                }
+                // Modelled ([`crate::memory`]).
+                "defmempercpu" => attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
+                "maxmempercpu" => attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
                 "state" => {
                     attrs.up = Some(match value.to_ascii_uppercase().as_str() {
                         "UP" => true,
@@ -687,11 +681,11 @@ impl Parser<'_> {
             }
             "defmempercpu" => {
                 site.def_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
-                unmodelled = site.def_mem_per_cpu.is_some();
+                unmodelled = false;
             }
             "maxmempercpu" => {
                 site.max_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
-                unmodelled = site.max_mem_per_cpu.is_some();
+                unmodelled = false;
             }
             "enforcepartlimits" => {
                 site.enforce_part_limits = match value.to_ascii_uppercase().as_str() {

@@ -58,11 +58,20 @@
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
 //!   each start and end. Fair-share usage is charged per job's `billing`.
+//! - A job is given only nodes of its node set (its constraint's features,
+//!   its advance reservation's nodes: [`crate::machine::Machine::allows`]).
+//! - With advance reservations ([`crate::advance`], not the backfill
+//!   scheduler's own): a job in one is queued within its window only, ahead
+//!   of the others, and when it does not fit blocks its reservation instead
+//!   of its partition; the nodes of a reservation over a job's time are
+//!   kept from the jobs not in it, in both schedulers; backfill may retry a
+//!   job after the first reservation's end (`find_resv_end`).
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
 
 use crate::accounting::Limits;
+use crate::advance::AdvanceReservations;
 use crate::conf::SchedulerSettings;
 use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, TICK};
 use crate::machine::{Machine, Need};
@@ -99,6 +108,10 @@ pub struct Queued {
     /// (`calc_job_billable_tres`: CPUs without `TRESBillingWeights`) times
     /// its QOS's `UsageFactor`.
     pub billing: f64,
+    /// The nodes it may be given ([`Machine::allows`]; 0: any).
+    pub set: u16,
+    /// The advance reservation it names ([`crate::advance`]).
+    pub resv: Option<u16>,
 }
 
 /// What happened to a job.
@@ -220,6 +233,10 @@ pub struct Controller {
     most: Vec<crate::machine::Resources>,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
+    /// Advance reservations ([`crate::advance`]), and per reservation the
+    /// main pass in which one of its jobs did not fit.
+    advance: Option<Box<AdvanceReservations>>,
+    resv_failed: Vec<u64>,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -274,6 +291,8 @@ impl Controller {
             pass: 0,
             releases: Vec::new(),
             limits: None,
+            advance: None,
+            resv_failed: Vec::new(),
             buffers: Buffers::default(),
         }
     }
@@ -298,6 +317,20 @@ impl Controller {
         self
     }
 
+    /// The same controller holding `advance` reservations ([`crate::advance`]).
+    pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
+        self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
+        self.advance = advance.map(Box::new);
+        self
+    }
+
+    /// May job `job`, running over `[from, to)`, be given node `n`: in its
+    /// node set, and not kept by an advance reservation?
+    #[inline]
+    fn usable(&self, job: &Queued, n: u32, from: Time, to: Time) -> bool {
+        self.machine.allows(job.set, n) && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
+    }
+
     /// Whether an accounting limit holds job `j` now (both of
     /// `acct_policy.c`'s tests; its reason is recorded).
     #[inline]
@@ -310,8 +343,11 @@ impl Controller {
     fn before(&self, a: u32, b: u32) -> std::cmp::Ordering {
         let (ja, jb) = (&self.jobs[a as usize], &self.jobs[b as usize]);
         let tier = |j: &Queued| self.machine.partitions[j.partition as usize].priority_tier;
-        tier(jb)
-            .cmp(&tier(ja))
+        // `sort_job_queue2`: jobs in an advance reservation first.
+        jb.resv
+            .is_some()
+            .cmp(&ja.resv.is_some())
+            .then(tier(jb).cmp(&tier(ja)))
             .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
             .then(ja.submit.cmp(&jb.submit))
             .then(ja.id.cmp(&jb.id))
@@ -401,7 +437,11 @@ impl Controller {
         self.machine.take(&self.found, &job.need);
         self.node_at[j as usize] = self.nodes.len() as u32;
         self.nodes.extend_from_slice(&self.found);
-        let end = now + job.run.min(job.limit);
+        let mut end = now + job.run.min(job.limit);
+        // `job_time_limit`: a job in a reservation ends with it.
+        if let (Some(r), Some(a)) = (job.resv, &self.advance) {
+            end = end.min(a.end(r).max(now + 1));
+        }
         self.outcome[j as usize] = Outcome {
             start: now,
             end,
@@ -483,7 +523,16 @@ impl Controller {
             let job = &self.jobs[j as usize];
             let p = job.partition as usize;
             tested += 1;
-            if self.blocked_part[p] == pass {
+            // Advance reservations: a job in one is queued only within its
+            // window (`job_independent`), and skipped once one of its
+            // reservation's jobs did not fit, whatever its partition.
+            if let Some(r) = job.resv {
+                let open = self.advance.as_ref().is_some_and(|a| a.open(r, now));
+                if !open || self.resv_failed[r as usize] == pass {
+                    i += 1;
+                    continue;
+                }
+            } else if self.blocked_part[p] == pass {
                 i += 1;
                 continue;
             }
@@ -496,7 +545,18 @@ impl Controller {
             let need = job.need;
             let up = self.machine.partitions[p].up;
             let mut found = std::mem::take(&mut self.found);
-            let fits = up && self.machine.find(p, &need, |n| self.blocked_node[n as usize] != pass, &mut found);
+            let job = &self.jobs[j as usize];
+            let until = now + job.limit;
+            // `ESLURM_RESERVATION_MAINT`: no node of the partition.
+            let kept = job.resv.is_none() && self.advance.as_ref().is_some_and(|a| a.blocks(p, now, until));
+            let fits = up
+                && !kept
+                && self.machine.find(
+                    p,
+                    &need,
+                    |n| self.blocked_node[n as usize] != pass && self.usable(job, n, now, until),
+                    &mut found,
+                );
             self.found = found;
             // `ESLURM_ACCOUNTING_POLICY` from `select_nodes`
             // (`acct_policy_job_runnable_post_select`): skipped, the
@@ -509,6 +569,10 @@ impl Controller {
                 self.start(now, j, false, outbox);
                 self.queue.remove(i);
                 started += 1;
+            } else if let Some(r) = self.jobs[j as usize].resv {
+                // Its reservation is blocked, not its partition.
+                self.resv_failed[r as usize] = pass;
+                i += 1;
             } else {
                 self.blocked_part[p] = pass;
                 blocked += 1;
@@ -597,14 +661,34 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            // A job in an advance reservation outside its window is not
+            // queued (`job_independent`).
+            if let Some(r) = job.resv
+                && !self.advance.as_ref().is_some_and(|a| a.open(r, now))
+            {
+                i += 1;
+                continue;
+            }
             // `TRY_LATER`: from `start_res` on, each retry a later one or
             // fewer nodes, so a bound on retries only guards the loop.
             let mut start_res = now;
-            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2;
+            let advance = self.advance.as_ref().map_or(0, |a| a.list.len());
+            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2 * advance + 2;
             let started = loop {
                 retries -= 1;
                 let end = start_res + job.limit;
-                let (available, later) = self.mark_available(p, start_res, end, horizon);
+                // `job_test_resv`: a job past its reservation's end, or kept
+                // from its whole partition, is deferred without a plan.
+                if let Some(a) = &self.advance {
+                    let deferred = match job.resv {
+                        Some(r) => start_res > a.end(r),
+                        None => a.blocks(p, start_res, end),
+                    };
+                    if deferred {
+                        break false;
+                    }
+                }
+                let (available, later) = self.mark_available(&job, start_res, end, horizon);
                 // Too few nodes free of reservations: no will-run test.
                 let planned = if available >= job.need.nodes { self.will_run(now, &job) } else { None };
                 let Some(start) = planned else {
@@ -672,15 +756,27 @@ impl Controller {
     /// `later_start`: the first instant after `start_res`, within the window,
     /// at which a reservation of the partition's nodes ends and its node is
     /// free.
-    fn mark_available(&mut self, p: usize, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+    ///
+    /// Only nodes of the job's node set are marked; with advance
+    /// reservations, only those none of them keeps from the job over
+    /// `[start_res, end)`, and when one did, `later_start` is at most just
+    /// after the first reservation's end (`find_resv_end`).
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+        let p = job.partition as usize;
         self.stamp += 1;
         let mut later: Option<Time> = None;
         let mut available = 0;
+        let mut resv_overlap = false;
         for &n in &self.machine.partitions[p].nodes {
+            if self.advance.as_ref().is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                resv_overlap = true;
+                continue;
+            }
             // A node's reservations are in order and never overlap.
             let r = &self.reserved[n as usize];
             let mut k = r.partition_point(|&(_, e)| e <= start_res);
-            if r.get(k).is_none_or(|&(b, _)| b > end) {
+            // Features filter the nodes after `later_start` is found.
+            if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
                 self.mark[n as usize] = self.stamp;
                 available += 1;
             }
@@ -695,6 +791,13 @@ impl Controller {
                 }
                 k += 1;
             }
+        }
+        if resv_overlap
+            && let Some(e) = self.advance.as_ref().and_then(|a| a.first_end(start_res, self.sched.bf_resolution))
+            && e + 1 < horizon
+            && later.is_none_or(|l| e + 1 < l)
+        {
+            later = Some(e + 1);
         }
         (available, later)
     }

@@ -122,6 +122,10 @@ pub struct SlurmSettings {
     /// A `sacctmgr show assoc -P` dump: the association limits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assoc: Option<PathBuf>,
+    /// An `scontrol show reservation` dump: the advance reservations
+    /// ([`crate::advance`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reservations: Option<PathBuf>,
 }
 
 impl Default for SlurmSettings {
@@ -152,6 +156,7 @@ impl Default for SlurmSettings {
             controller_start: None,
             qos: None,
             assoc: None,
+            reservations: None,
         }
     }
 }
@@ -170,6 +175,9 @@ pub struct SlurmPoint {
     /// sha256 of the association dump's bytes, when one is given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assoc_sha256: Option<String>,
+    /// sha256 of the reservations dump's bytes, when one is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reservations_sha256: Option<String>,
 }
 
 /// Checks a number a sweep or a config gives: finite and not negative.
@@ -221,7 +229,8 @@ impl SlurmSettings {
         };
         let qos_sha256 = dump(&self.qos, "QOS dump")?;
         let assoc_sha256 = dump(&self.assoc, "association dump")?;
-        Ok(SlurmPoint { settings: self.clone(), conf_sha256, qos_sha256, assoc_sha256 })
+        let reservations_sha256 = dump(&self.reservations, "reservations dump")?;
+        Ok(SlurmPoint { settings: self.clone(), conf_sha256, qos_sha256, assoc_sha256, reservations_sha256 })
     }
 
     /// The file's priority settings with this point's changes.
@@ -279,14 +288,15 @@ impl SlurmSettings {
 
     fn workload_key(&self) -> String {
         format!(
-            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}",
+            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}",
             self.conf.display(),
             self.trace,
             self.lenient,
             self.synthetic,
             self.seed,
             self.qos,
-            self.assoc
+            self.assoc,
+            self.reservations
         )
     }
 }
@@ -330,7 +340,15 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
         None => generate(&settings.synthetic, &shapes(&conf), settings.seed),
     };
     let accounting = crate::accounting::Accounting::read(settings.qos.as_deref(), settings.assoc.as_deref())?;
-    Ok(SlurmInputs { conf, workload, accounting })
+    let advance = match &settings.reservations {
+        Some(path) => {
+            let file = crate::reservation::read(path)?;
+            let machine = crate::machine::Machine::new(&conf);
+            Some(crate::advance::AdvanceReservations::new(&file, &conf, &machine, &workload)?)
+        }
+        None => None,
+    };
+    Ok(SlurmInputs { conf, workload, accounting, advance })
 }
 
 /// The inputs of `settings`, once [`AnyPoint::load`] loaded them.
@@ -351,8 +369,14 @@ pub struct SlurmRun {
 pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow::Result<SlurmRun> {
     let priority = settings.priority(&inputs.conf.priority);
     let scheduler = settings.scheduler(&inputs.conf.scheduler);
-    let mut scenario =
-        Scenario::with_accounting(&inputs.conf, priority, scheduler, &inputs.workload, &inputs.accounting)?;
+    let mut scenario = Scenario::with_reservations(
+        &inputs.conf,
+        priority,
+        scheduler,
+        &inputs.workload,
+        &inputs.accounting,
+        inputs.advance.as_ref(),
+    )?;
     if let (Some(start), Some(epoch)) = (settings.controller_start, inputs.workload.epoch) {
         scenario = scenario.controller_started_at(start - epoch);
     }
@@ -447,12 +471,13 @@ impl AnyPoint for SlurmPoint {
         inputs.load_once(self.settings.workload_key(), || {
             let loaded = load(&self.settings)?;
             // Every job must fit the machine before anything runs or is stored.
-            Scenario::with_accounting(
+            Scenario::with_reservations(
                 &loaded.conf,
                 loaded.conf.priority.clone(),
                 loaded.conf.scheduler.clone(),
                 &loaded.workload,
                 &loaded.accounting,
+                loaded.advance.as_ref(),
             )?;
             Ok(loaded)
         })
@@ -468,7 +493,11 @@ impl AnyPoint for SlurmPoint {
         {
             missing.push(anyhow::anyhow!(e));
         }
-        for (path, what) in [(&self.settings.qos, "QOS dump"), (&self.settings.assoc, "association dump")] {
+        for (path, what) in [
+            (&self.settings.qos, "QOS dump"),
+            (&self.settings.assoc, "association dump"),
+            (&self.settings.reservations, "reservations dump"),
+        ] {
             if let Some(p) = path
                 && !p.exists()
             {
@@ -539,7 +568,7 @@ pub fn aggregates(inputs: &SlurmInputs, machine: &crate::machine::Machine, run: 
         let wait = metrics::wait(job.submit, o.start);
         waits.push(wait);
         let ran = (o.end - o.start) as f64;
-        let need = crate::machine::Need::of(&job.request, machine.consumable).total();
+        let need = crate::machine::Need::of(&request_of(machine, &inputs.workload, job), machine.consumable).total();
         cpu += f64::from(need.cpus) * ran;
         gpu += f64::from(need.gpus) * ran;
         bsld += metrics::bounded_slowdown(wait, o.end - o.start);
@@ -582,7 +611,7 @@ impl PointOutput for SlurmOutput {
             }
             let wait = metrics::wait(job.submit, o.start);
             let ran = (o.end - o.start) as f64;
-            let need = crate::machine::Need::of(&job.request, machine.consumable).total();
+            let need = crate::machine::Need::of(&request_of(&machine, w, job), machine.consumable).total();
             for (grouping, names, i) in [
                 ("partition", &w.partitions, job.partition),
                 ("account", &w.accounts, job.account),
@@ -645,4 +674,14 @@ impl PointOutput for SlurmOutput {
             Ok(())
         })
     }
+}
+
+/// `job`'s request as its partition's `DefMemPerCPU`/`MaxMemPerCPU` leave it.
+fn request_of(
+    machine: &crate::machine::Machine,
+    w: &slasim_core::trace::sacct::jobs::SlurmWorkload,
+    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+) -> slasim_core::trace::sacct::jobs::Tres {
+    let name = w.partitions.get(job.partition as usize).map_or("", String::as_str);
+    machine.partition(name).map_or(job.request, |p| machine.request_of(p, job))
 }

@@ -7,8 +7,10 @@
 //! two schedulers as one kernel model), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
-//! run models of them: the QOS factor, the QOS and association limits) and
-//! [`reservation`] (`scontrol show reservation`, read but not modelled yet).
+//! run models of them: the QOS factor, the QOS and association limits),
+//! [`reservation`] (`scontrol show reservation`, read), [`advance`] (those
+//! reservations as the controller holds them), [`features`] (node features
+//! and a job's constraint) and [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by
@@ -23,15 +25,18 @@
 //! Slurm reference page, beside the document it departs from.
 
 pub mod accounting;
+pub mod advance;
 pub mod bench;
 pub mod cli;
 pub mod conf;
 pub mod controller;
+pub mod features;
 pub mod generated;
 pub mod gpu;
 pub mod instant;
 pub mod kind;
 pub mod machine;
+pub mod memory;
 pub mod preempt;
 pub mod priority;
 pub mod report;

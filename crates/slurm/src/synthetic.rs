@@ -161,6 +161,8 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
                 request,
                 logged: None,
                 origin: Origin::Synthetic { index: 0 },
+                constraints: None,
+                reservation: None,
             });
         }
     }

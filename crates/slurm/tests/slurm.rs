@@ -44,6 +44,8 @@ fn job(id: u64, submit: i64, cpus: u32, limit: i64, run: i64) -> SlurmJob {
         request: Tres { cpus, mem_mib: 0, nodes: 1, gpus: 0 },
         logged: None,
         origin: Origin::Synthetic { index: id },
+        constraints: None,
+        reservation: None,
     }
 }
 
@@ -55,6 +57,7 @@ fn workload(jobs: Vec<SlurmJob>, partitions: &[&str]) -> SlurmWorkload {
         partitions: partitions.iter().map(|p| p.to_string()).collect(),
         qos: vec!["normal".into()],
         epoch: None,
+        clock_origin: None,
     }
 }
 
@@ -269,6 +272,8 @@ proptest! {
                     },
                     logged: None,
                     origin: Origin::Synthetic { index: i as u64 },
+                    constraints: None,
+                    reservation: None,
                 }
             })
             .collect();

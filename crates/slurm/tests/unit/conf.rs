@@ -397,8 +397,8 @@ fn ignored_lines_listed() {
             (5, "AllowGroups")
         ]
     );
-    // Features are read, not modelled yet.
-    assert_eq!(unmodelled(&conf), [(4, "NodeName=n1 Features")]);
+    // Features are modelled (`slasim_slurm::features`): not listed.
+    assert!(unmodelled(&conf).is_empty());
     assert_eq!(conf.nodes[0].features, ["a", "b"]);
 }
 
@@ -450,23 +450,18 @@ fn site_settings_read_not_modelled() {
     assert_eq!((scavenger.def_mem_per_cpu, scavenger.max_mem_per_cpu), (Some(1000), Some(4000)));
     // Everything that changes what Slurm does is listed; defaults are not
     // (MaxMemPerCPU=UNLIMITED, bf_max_job_part=0 are what the twin does),
-    // nor TRESBillingWeights, modelled.
+    // nor TRESBillingWeights, Features, DefMemPerCPU and MaxMemPerCPU, modelled.
     assert_eq!(
         unmodelled(&conf),
         [
             (1, "PreemptType"),
             (2, "PreemptMode"),
             (3, "PreemptExemptTime"),
-            (5, "DefMemPerCPU"),
             (7, "EnforcePartLimits"),
             (8, "AccountingStorageEnforce"),
             (9, "SchedulerParameters: bf_max_job_user"),
-            (10, "NodeName=c[1-2] Feature"),
-            (11, "NodeName=g1 Features"),
             (12, "PartitionName=DEFAULT PreemptMode"),
             (14, "PartitionName=scavenger PreemptMode"),
-            (14, "PartitionName=scavenger DefMemPerCPU"),
-            (14, "PartitionName=scavenger MaxMemPerCPU"),
         ]
     );
     // None of them is in the ignored list.

@@ -1,10 +1,13 @@
 //! The library's tests, one module per module of `slasim_slurm`.
 
 mod accounting;
+mod advance;
 mod cli;
 mod conf;
+mod features;
 mod generated;
 mod gpu;
+mod memory;
 mod report;
 mod reservation;
 mod sacctmgr;

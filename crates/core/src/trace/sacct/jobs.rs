@@ -103,6 +103,10 @@ pub struct SlurmJob {
     pub logged: Option<Logged>,
     /// Where it came from.
     pub origin: Origin,
+    /// sacct's `Constraints`: the node features it asked for (`None`: none).
+    pub constraints: Option<String>,
+    /// sacct's `Reservation`: the advance reservation it named (`None`: none).
+    pub reservation: Option<String>,
 }
 
 /// Jobs and the names they index.
@@ -120,6 +124,10 @@ pub struct SlurmWorkload {
     pub qos: Vec<String>,
     /// The Unix time of submit time 0, when the dump gave absolute times.
     pub epoch: Option<i64>,
+    /// Submit time 0 on the dump's own clock: epoch seconds, or wall-clock
+    /// time read as if UTC (`None`: not from a dump). Places other files of
+    /// the same clock (reservations) on the workload's time axis.
+    pub clock_origin: Option<i64>,
 }
 
 impl SlurmWorkload {

@@ -20,7 +20,9 @@
 //!   submit time is `Submit`, or `Eligible` when that is later; the time
 //!   limit is `TimelimitRaw`/`Timelimit` (`UNLIMITED`, `Partition_Limit`:
 //!   `None`); the run time is `End − Start`, else `Elapsed` (else the end of
-//!   its last step).
+//!   its last step). `Constraints` (the features asked for) and
+//!   `Reservation` (the reservation named) are kept as written when dumped
+//!   and not empty or `(null)`; the Slurm kind checks them.
 //! - Request: `ReqTRES` when the column is there and the line's value is not
 //!   empty (`billing=4,cpu=4,gres/gpu=2,mem=4G,node=1`: `mem` in K, M, G, T
 //!   or P, M by default, stored in MiB rounded up; GPUs are `gres/gpu`, else
@@ -126,6 +128,8 @@ struct ExtraColumns {
     req_tres: Option<usize>,
     alloc_tres: Option<usize>,
     node_list: Option<usize>,
+    constraints: Option<usize>,
+    reservation: Option<usize>,
 }
 
 impl ExtraColumns {
@@ -140,6 +144,8 @@ impl ExtraColumns {
             req_tres: at("ReqTRES"),
             alloc_tres: at("AllocTRES"),
             node_list: at("NodeList"),
+            constraints: at("Constraints"),
+            reservation: at("Reservation"),
         }
     }
 }
@@ -220,6 +226,8 @@ struct Piece {
     partition: String,
     qos: String,
     node_list: Option<String>,
+    constraints: Option<String>,
+    reservation: Option<String>,
     ending: Ending,
 }
 
@@ -305,6 +313,12 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         qos => qos,
     };
     let node_list = Some(name(extra.node_list)?).filter(|n| !n.is_empty());
+    // `Constraints` and `Reservation`: kept as written, checked by the machine.
+    let optional = |column: Option<usize>| -> Result<Option<String>, SacctError> {
+        Ok(Some(name(column)?).filter(|n| !n.is_empty() && n != "(null)"))
+    };
+    let constraints = optional(extra.constraints)?;
+    let reservation = optional(extra.reservation)?;
     let state = field(conv, record, conv.columns.get(Col::State))?;
     Ok(Piece {
         line: alloc.line,
@@ -321,6 +335,8 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         partition: name(conv.columns.get(Col::Partition))?,
         qos,
         node_list,
+        constraints,
+        reservation,
         ending: ending(state),
     })
 }
@@ -536,6 +552,7 @@ fn build(
     let origin = kept.first().map_or(0, |k| k.lead.submit);
     let mut workload = SlurmWorkload {
         epoch: epoch_times.then_some(origin),
+        clock_origin: Some(origin),
         jobs: Vec::with_capacity(kept.len()),
         ..SlurmWorkload::default()
     };
@@ -564,6 +581,8 @@ fn build(
                 ending: p.ending,
             }),
             origin: Origin::Dump { path: path.to_path_buf(), line: p.line },
+            constraints: p.constraints.clone(),
+            reservation: p.reservation.clone(),
         };
         workload.jobs.push(job);
     }
@@ -659,6 +678,8 @@ mod tests {
                     ending: Ending::Completed,
                 }),
                 origin: origin(2),
+                constraints: None,
+                reservation: None,
             },
             // Job 12 (submitted at 10) has a `|` in its name, and a step folded.
             SlurmJob {
@@ -679,6 +700,8 @@ mod tests {
                     ending: Ending::Cancelled,
                 }),
                 origin: origin(4),
+                constraints: None,
+                reservation: None,
             },
             // Job 11: submitted at 50, eligible at 200; an empty QOS is normal.
             SlurmJob {
@@ -699,6 +722,8 @@ mod tests {
                     ending: Ending::Timeout,
                 }),
                 origin: origin(3),
+                constraints: None,
+                reservation: None,
             },
             // Array task 20_3: its own JobIDRaw.
             SlurmJob {
@@ -719,6 +744,8 @@ mod tests {
                     ending: Ending::Failed,
                 }),
                 origin: origin(6),
+                constraints: None,
+                reservation: None,
             },
         ];
         assert_eq!(w.jobs, expected);

@@ -53,6 +53,8 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
                     request: Tres { cpus: nodes, mem_mib: 0, nodes, gpus: 0 },
                     logged: None,
                     origin: Origin::Synthetic { index: j as u64 },
+                    constraints: None,
+                    reservation: None,
                 }
             })
             .collect(),
@@ -61,6 +63,7 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
         partitions: one("batch"),
         qos: one("normal"),
         epoch: None,
+        clock_origin: None,
     }
 }
 
