@@ -34,7 +34,9 @@
 //!   other reservation's over the job's time, unless its own is `MAINT`, or
 //!   `OVERLAP` and the other is not `MAINT`). When it does not fit, the
 //!   main scheduler skips the other jobs of that reservation in the pass
-//!   and blocks no partition. It ends at the reservation's end if its run
+//!   and blocks no partition. One still pending after its reservation's
+//!   end is held for good (`job_test_resv`: priority 0): it never starts.
+//!   It ends at the reservation's end if its run
 //!   goes past it (ResvOverRun 0), as a time-out. It must be allowed: its
 //!   user in `Users` and its account in `Accounts` (names with `-`: all but
 //!   them), as `_valid_job_access_resv` checks without association

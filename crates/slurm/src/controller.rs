@@ -527,6 +527,12 @@ impl Controller {
             // window (`job_independent`), and skipped once one of its
             // reservation's jobs did not fit, whatever its partition.
             if let Some(r) = job.resv {
+                // A job whose reservation has ended is held for good
+                // (`job_test_resv`: priority 0): it leaves the queue unstarted.
+                if self.advance.as_ref().is_some_and(|a| now > a.end(r)) {
+                    self.queue.remove(i);
+                    continue;
+                }
                 let open = self.advance.as_ref().is_some_and(|a| a.open(r, now));
                 if !open || self.resv_failed[r as usize] == pass {
                     i += 1;

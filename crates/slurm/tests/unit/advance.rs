@@ -101,6 +101,22 @@ fn a_maint_reservation_over_the_partition_keeps_it() {
     assert_eq!(starts(&sim.outcomes), vec![(0, 100, false), (300, 310, false)]);
 }
 
+/// A job still pending when its reservation ends never starts (Slurm
+/// holds it). R2 (OVERLAP) holds n1 from 0 to 1000 and may overlap R: J1
+/// (in R2, limit and run 1000) takes n1 at 0; J2 (in R) finds it busy
+/// through R's window [100, 300], and is dropped at the first main pass
+/// after 300. The run ends with J1, at 1000.
+#[test]
+fn a_job_left_when_its_reservation_ends_never_starts() {
+    let w = on_clock(workload(
+        vec![naming("R2", job(1, 0, 4, 1000, 1000)), naming("R", job(2, 0, 4, 100, 10))],
+        &["batch"],
+    ));
+    let both = format!("{R}ReservationName=R2 StartTime=0 EndTime=1000 Nodes=n1 NodeCnt=1 Flags=OVERLAP\n");
+    let sim = run(&w, Some(&both));
+    assert_eq!(starts(&sim.outcomes), vec![(0, 1000, false), (-1, -1, false)]);
+}
+
 /// Bad input: a flag not modelled, a core reservation, a job naming an
 /// unknown reservation or one it may not use; each located.
 #[test]
