@@ -57,7 +57,9 @@
 //! - Departures: `Groups` is not checked (a job has no group here);
 //!   `Licenses`, `BurstBuffer` and `Watts` are not held; a job is ended
 //!   exactly at its reservation's end (slurmctld notices it in its periodic
-//!   time-limit check, within 30 s).
+//!   time-limit check, within 30 s); a job whose reservation is not open
+//!   stays in the queue and counts towards `default_queue_depth` and
+//!   `bf_max_job_test` (Slurm does not queue it).
 
 use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
 use slasim_sim::units::Time;
