@@ -875,6 +875,26 @@ mod tests {
         assert_eq!(w.jobs[3].origin.to_string(), format!("{}:6", file.display()));
     }
 
+    /// `Constraints` and `Reservation` are kept as written; empty and
+    /// `(null)` are none.
+    #[test]
+    fn constraints_and_reservation_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("dump.sacct");
+        let text = format!(
+            "JobIDRaw|JobID|User|Partition|Submit|Start|End|Timelimit|ReqCPUS|AllocCPUS|Constraints|Reservation|State\n\
+             1|1|ann|cpu|{T}|{T}|{e}|01:00:00|1|1|ib&skylake|maint|COMPLETED\n\
+             2|2|ann|cpu|{T}|{T}|{e}|01:00:00|1|1||(null)|COMPLETED\n",
+            e = T + 60
+        );
+        std::fs::write(&file, text).unwrap();
+        let (w, _) = read_native(&file, NativeOptions::default()).unwrap();
+        assert_eq!(w.jobs[0].constraints.as_deref(), Some("ib&skylake"));
+        assert_eq!(w.jobs[0].reservation.as_deref(), Some("maint"));
+        assert_eq!((w.jobs[1].constraints.as_deref(), w.jobs[1].reservation.as_deref()), (None, None));
+        assert_eq!(w.clock_origin, Some(T));
+    }
+
     #[test]
     fn only_jobs_that_never_ran_is_no_jobs() {
         let text = format!(
