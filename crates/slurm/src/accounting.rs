@@ -86,11 +86,14 @@ pub enum Reason {
     QosMaxCpuPerUser,
     /// `QOSMaxSubmitJobPerUserLimit` (rejected at submission).
     QosMaxSubmitJobPerUser,
+    /// `PartitionTimeLimit`: above its partition's `MaxTime` (held for ever,
+    /// or rejected at submission under `EnforcePartLimits`).
+    PartitionTimeLimit,
 }
 
 impl Reason {
     /// Every reason, in counter order.
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 9] = [
         Reason::QosGrpJobs,
         Reason::QosMaxJobsPerUser,
         Reason::QosMaxWallDurationPerJob,
@@ -99,6 +102,7 @@ impl Reason {
         Reason::QosGrpCpu,
         Reason::QosMaxCpuPerUser,
         Reason::QosMaxSubmitJobPerUser,
+        Reason::PartitionTimeLimit,
     ];
 
     /// Slurm's name of it (`squeue`'s REASON).
@@ -112,6 +116,7 @@ impl Reason {
             Reason::QosGrpCpu => "QOSGrpCpuLimit",
             Reason::QosMaxCpuPerUser => "QOSMaxCpuPerUserLimit",
             Reason::QosMaxSubmitJobPerUser => "QOSMaxSubmitJobPerUserLimit",
+            Reason::PartitionTimeLimit => "PartitionTimeLimit",
         }
     }
 }

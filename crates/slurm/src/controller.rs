@@ -247,6 +247,8 @@ pub struct Controller {
     users: usize,
     /// `EnforcePartLimits` is `ANY` or `ALL`.
     enforce_part_limits: bool,
+    /// The jobs above their partition's `MaxTime`, never queued.
+    over_part: Vec<u32>,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
     buffers: Buffers<ControllerMsg>,
@@ -277,6 +279,7 @@ impl Controller {
             bf_part: Vec::new(),
             users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),
             enforce_part_limits: false,
+            over_part: Vec::new(),
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
             machine,
@@ -373,6 +376,8 @@ impl Controller {
             } else {
                 self.counters.partition_time_limit += 1;
             }
+            self.counters.limited[crate::accounting::Reason::PartitionTimeLimit as usize] += 1;
+            self.over_part.push(j);
             return;
         }
         // `acct_policy_validate`: a job over a submission limit is refused.
@@ -964,7 +969,8 @@ pub struct Finished {
     pub counters: Counters,
     /// Every started job's nodes, one after the other.
     pub nodes: Vec<u32>,
-    /// Per job, with limits: the reason it last waited for (empty without).
+    /// Per job: the reason it last waited for, or was rejected for (empty
+    /// when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
     /// Per job: where its nodes begin in `nodes`.
     pub node_at: Vec<u32>,
@@ -974,15 +980,25 @@ impl Finish for Controller {
     type Final = Finished;
 
     fn finish(&mut self) -> Self::Final {
+        let mut reasons = self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default();
         if let Some(l) = &self.limits {
+            let part = crate::accounting::Reason::PartitionTimeLimit as usize;
+            let held = self.counters.limited[part];
             self.counters.limited = l.hits;
+            self.counters.limited[part] += held;
+        }
+        if !self.over_part.is_empty() {
+            reasons.resize(self.outcome.len(), None);
+            for &j in &self.over_part {
+                reasons[j as usize] = Some(crate::accounting::Reason::PartitionTimeLimit);
+            }
         }
         Finished {
             outcomes: std::mem::take(&mut self.outcome),
             counters: self.counters,
             nodes: std::mem::take(&mut self.nodes),
             node_at: std::mem::take(&mut self.node_at),
-            reasons: self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default(),
+            reasons,
         }
     }
 }

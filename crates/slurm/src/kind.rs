@@ -32,7 +32,8 @@ use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::Outcome;
 use crate::synthetic::{PartitionShape, SlurmSynthetic, generate};
 use crate::tables::{
-    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
+    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SLURM_REASONS, SlurmGroupRow, SlurmJobRow,
+    SlurmPointRow, SlurmReasonRow,
 };
 use slasim_core::experiment::id::{Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::Inputs;
@@ -345,6 +346,9 @@ pub struct SlurmRun {
     pub outcomes: Vec<Outcome>,
     /// The schedulers' counters.
     pub counters: crate::controller::Counters,
+    /// Per job: the reason it last waited for, or was rejected for (empty
+    /// when no job had one).
+    pub reasons: Vec<Option<crate::accounting::Reason>>,
 }
 
 /// Runs `settings` on `inputs`.
@@ -357,7 +361,7 @@ pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow:
         scenario = scenario.controller_started_at(start - epoch);
     }
     let done = simulate(scenario)?;
-    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters })
+    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons })
 }
 
 /// The Slurm kind.
@@ -366,7 +370,10 @@ pub struct SlurmKind;
 /// The Slurm kind, registered among the built-in ones.
 pub static SLURM: SlurmKind = SlurmKind;
 
-static AXES: [Axis; 16] = [
+static AXES: [Axis; 19] = [
+    axis("conf", "conf", "the slurm.conf (a path): a centre's what-if"),
+    axis("qos", "qos", "the sacctmgr show qos -P dump (a path)"),
+    axis("assoc", "assoc", "the sacctmgr show assoc -P dump (a path)"),
     axis("priority_weight_age", "priority_weight_age", "PriorityWeightAge"),
     axis("priority_weight_fairshare", "priority_weight_fairshare", "PriorityWeightFairshare"),
     axis("priority_weight_job_size", "priority_weight_job_size", "PriorityWeightJobSize"),
@@ -574,7 +581,7 @@ impl PointOutput for SlurmOutput {
         let s = &self.point.settings;
         let config = &self.config;
         let trace = s.trace.as_ref().map_or_else(|| "synthetic".to_string(), |t| t.display().to_string());
-        // Groups: partitions, accounts, users, in name order.
+        // Groups: partitions, accounts, users, QOS, in name order.
         let mut groups: std::collections::BTreeMap<(&str, &str), Group> = std::collections::BTreeMap::new();
         for (job, o) in w.jobs.iter().zip(&self.run.outcomes) {
             if o.start < 0 {
@@ -587,6 +594,7 @@ impl PointOutput for SlurmOutput {
                 ("partition", &w.partitions, job.partition),
                 ("account", &w.accounts, job.account),
                 ("user", &w.users, job.user),
+                ("qos", &w.qos, job.qos),
             ] {
                 let key = (grouping, names.get(i as usize).map_or("", String::as_str));
                 let g = groups.entry(key).or_default();
@@ -635,10 +643,27 @@ impl PointOutput for SlurmOutput {
             account: name(&w.accounts, job.account),
             partition: name(&w.partitions, job.partition),
             first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
+            reason: self.run.reasons.get(i).copied().flatten().map(crate::accounting::Reason::name),
         });
+        // Per reason: the jobs whose last reason it was, and the tests it failed.
+        let mut last = [0i64; crate::accounting::Reason::ALL.len()];
+        for r in self.run.reasons.iter().flatten() {
+            last[*r as usize] += 1;
+        }
+        let reason_rows = crate::accounting::Reason::ALL
+            .iter()
+            .filter(|&&r| last[r as usize] > 0 || self.run.counters.limited[r as usize] > 0)
+            .map(|&r| SlurmReasonRow {
+                point_id: self.id,
+                reason: r.name(),
+                jobs: last[r as usize],
+                tests: self.run.counters.limited[r as usize] as i64,
+            })
+            .collect::<Vec<_>>();
         store.write_with(|tx| {
             insert(tx, &SLURM_POINT_ROWS, &point)?;
             insert_all(tx, &SLURM_GROUPS, group_rows)?;
+            insert_all(tx, &SLURM_REASONS, reason_rows.into_iter())?;
             if s.store_jobs {
                 insert_all(tx, &SLURM_JOBS, job_rows)?;
             }
