@@ -134,9 +134,15 @@ impl Scenario {
             arrivals.push(Arrival { job: i as u32, at: job.submit });
         }
         arrivals.sort_by_key(|a| (a.at, a.job));
-        let cpus: Vec<u64> = jobs.iter().map(|j| u64::from(j.need.total().cpus)).collect();
+        let tres: Vec<crate::accounting::Tres4> = jobs
+            .iter()
+            .map(|j| {
+                let t = j.need.total();
+                [u64::from(t.cpus), t.mem_mib, u64::from(t.nodes), u64::from(t.gpus)]
+            })
+            .collect();
         let time_limits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.limit).collect();
-        let limits = Limits::new(accounting, workload, &cpus, &time_limits)?;
+        let limits = Limits::new(accounting, workload, &tres, &time_limits)?;
         // With an association dump, the fair-share tree is the centre's:
         // each job charges the user association its limits resolved.
         let fairshare = match (&limits, accounting.fair_tree()) {
