@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::accounting::{Accounting, Limits};
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::{Controller, Counters, Outcome, Queued};
+use crate::dependency::Dependencies;
 use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
@@ -47,6 +48,8 @@ pub struct Scenario {
     epoch: slasim_sim::units::Time,
     /// The QOS and association limits, with dumps.
     limits: Option<Limits>,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Dependencies>,
 }
 
 /// What a simulation produced.
@@ -61,6 +64,9 @@ pub struct Simulated {
     /// Per job, with accounting limits: the reason it last waited for, or
     /// was rejected for (empty without them).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
+    /// Per job, with dependencies or array throttles: the reason it last
+    /// waited outside the queue for (empty without them).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
     nodes: Vec<u32>,
     node_at: Vec<u32>,
     counts: Vec<u32>,
@@ -124,7 +130,9 @@ impl Scenario {
                 limit,
                 run: job.run_time.max(0),
                 submit: job.submit,
-                id: job.id,
+                // `sort_job_queue2`: an array task by its array job id, then task id.
+                id: job.relations.array.map_or(job.id, |a| a.job),
+                task: job.relations.array.map_or(0, |a| a.task),
                 fixed: priority.fixed(partition, &need),
                 billing: billing(conf, partition, &need, &job.request, priority.settings()),
             });
@@ -134,6 +142,18 @@ impl Scenario {
         let cpus: Vec<u64> = jobs.iter().map(|j| u64::from(j.need.total().cpus)).collect();
         let time_limits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.limit).collect();
         let limits = Limits::new(accounting, workload, &cpus, &time_limits)?;
+        // A job ends OK when it completed in the log and the simulation does
+        // not cut it at its time limit ([`crate::dependency`]).
+        let ok: Vec<bool> = jobs
+            .iter()
+            .zip(&workload.jobs)
+            .map(|(q, w)| {
+                q.run <= q.limit
+                    && w.logged.as_ref().is_none_or(|l| l.ending == slasim_core::trace::sacct::jobs::Ending::Completed)
+            })
+            .collect();
+        let submits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.submit).collect();
+        let relations = Dependencies::new(workload, &ok, &submits)?;
         if let Some(l) = &limits
             && accounting.qos.is_some()
         {
@@ -155,6 +175,7 @@ impl Scenario {
             origin: 0,
             epoch: workload.epoch.unwrap_or(0),
             limits,
+            relations,
         })
     }
 
@@ -214,7 +235,18 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
 
 async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario {
-        machine, scheduler, priority, jobs, arrivals, accounts, assoc_accounts, origin, epoch, limits, ..
+        machine,
+        scheduler,
+        priority,
+        jobs,
+        arrivals,
+        accounts,
+        assoc_accounts,
+        origin,
+        epoch,
+        limits,
+        relations,
+        ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
@@ -231,13 +263,15 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
             .started_at(origin)
             .at_epoch(epoch)
-            .with_limits(limits),
+            .with_limits(limits)
+            .with_dependencies(relations),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;
     bench.stop().await;
     Ok(Simulated {
         reasons: done.reasons,
+        waits: done.waits,
         outcomes: done.outcomes,
         counters: done.counters,
         kernel,

@@ -66,7 +66,15 @@ pub fn workload(path: &Path, read: &GpuJobs) -> SlurmWorkload {
         })
         .collect();
     let one = |name: &str| vec![name.to_string()];
-    SlurmWorkload { jobs, users: one("trace"), accounts: one("trace"), partitions: one("batch"), qos, names: Vec::new(), epoch: None }
+    SlurmWorkload {
+        jobs,
+        users: one("trace"),
+        accounts: one("trace"),
+        partitions: one("batch"),
+        qos,
+        names: Vec::new(),
+        epoch: None,
+    }
 }
 
 /// The `slurm.conf` of the machine the trace describes (module contract).

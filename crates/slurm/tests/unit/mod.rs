@@ -3,6 +3,7 @@
 mod accounting;
 mod cli;
 mod conf;
+mod dependency;
 mod generated;
 mod gpu;
 mod report;

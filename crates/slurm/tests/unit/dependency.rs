@@ -1,0 +1,276 @@
+//! Dependencies and array throttles, by hand.
+//!
+//! Every test runs its workload twice: with its relations (the mechanism
+//! on) and with them stripped (off), and pins both schedules, so each test
+//! fails when the mechanism is switched off.
+
+use std::path::Path;
+
+use slasim_core::trace::sacct::jobs::{
+    ArrayTask, DependKind, DependOn, Dependency, Ending, Logged, Relations, SlurmJob, SlurmWorkload,
+};
+use slasim_slurm::bench::{Scenario, Simulated, simulate};
+use slasim_slurm::conf::parse;
+use slasim_slurm::dependency::Wait;
+
+use crate::ONE_NODE;
+
+fn run(conf: &str, w: &SlurmWorkload) -> Simulated {
+    let conf = parse(conf, Path::new("test.conf")).expect("the test conf parses");
+    let s = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), w).expect("every job is admitted");
+    simulate(s).expect("the run ends")
+}
+
+/// The same workload without dependencies, names or arrays.
+fn off(w: &SlurmWorkload) -> SlurmWorkload {
+    let mut w = w.clone();
+    for j in &mut w.jobs {
+        j.relations = Relations::default();
+    }
+    w
+}
+
+fn starts(sim: &Simulated) -> Vec<i64> {
+    sim.outcomes.iter().map(|o| o.start).collect()
+}
+
+fn on(kind: DependKind, job: u64) -> DependOn {
+    DependOn { kind, job, task: None }
+}
+
+fn depends(j: SlurmJob, on: Vec<DependOn>) -> SlurmJob {
+    SlurmJob { relations: Relations { dependency: Some(Dependency { any: false, on }), ..j.relations }, ..j }
+}
+
+fn named(j: SlurmJob, user: u32, name: u32) -> SlurmJob {
+    SlurmJob { user, relations: Relations { name: Some(name), ..j.relations }, ..j }
+}
+
+fn ending(j: SlurmJob, ending: Ending) -> SlurmJob {
+    let logged = Logged { start: 0, end: 0, alloc: j.request, node_list: None, ending };
+    SlurmJob { logged: Some(logged), ..j }
+}
+
+fn waited(sim: &Simulated, reason: Wait) -> u64 {
+    sim.counters.waited[reason as usize]
+}
+
+/// `after` on sched/builtin (no backfill), one node of 4 CPUs:
+/// J1 (4 CPUs) runs 0–100; J2 (2 CPUs, submitted at 1) starts at J1's end,
+/// 100, and runs to 200; J3 (2 CPUs, at 2, `after:2`) fits beside J2.
+/// - On: J3's dependency is tested when a pass begins. The pass at 100
+///   began before J2 started, so J3 waits for the next one: the full pass
+///   every `sched_interval` (60 s from time 0) at 120. It does not wait for
+///   J2's end (200): `after` is a start, not an end.
+/// - Off: J3 starts with J2 at 100.
+#[test]
+fn after_waits_for_the_start_of_its_job() {
+    let conf = ONE_NODE.replace("sched/backfill", "sched/builtin");
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 4, 100, 100),
+            crate::job(2, 1, 2, 100, 100),
+            depends(crate::job(3, 2, 2, 10, 10), vec![on(DependKind::After, 2)]),
+        ],
+        &["batch"],
+    );
+    let sim = run(&conf, &w);
+    assert_eq!(starts(&sim), [0, 100, 120]);
+    assert!(waited(&sim, Wait::Dependency) > 0);
+    assert_eq!(starts(&run(&conf, &off(&w))), [0, 100, 100]);
+}
+
+/// `afterok`, `afternotok`, `afterany` on J1 (2 CPUs, 0–100); J2, J3, J4
+/// (1 CPU each, submitted at 1, 2 and 3) depend on it in that order.
+/// - Off: J2 and J3 fit beside J1 (2 + 1 + 1 = 4 CPUs) and start in the
+///   batch pass at 3 (the pass at 0 took J1; the next is
+///   `batch_sched_delay` = 3 s later); J4 starts at the first end, J2's
+///   and J3's at 13.
+/// - J1 COMPLETED: at 100 (its end, whose pass tests dependencies first)
+///   J2 (`afterok`) and J4 (`afterany`) start; J3 (`afternotok`) can never
+///   run: `DependencyNeverSatisfied`, start −1.
+/// - J1 FAILED: J3 and J4 at 100; J2 never.
+/// - J1 logged COMPLETED but running 150 s past its 100 s limit: the
+///   simulation cuts it (TIMEOUT), which is not OK: as FAILED.
+#[test]
+fn afterok_afternotok_and_afterany_follow_the_simulated_end() {
+    let deps = |j1: SlurmJob| {
+        crate::workload(
+            vec![
+                j1,
+                depends(crate::job(2, 1, 1, 50, 10), vec![on(DependKind::AfterOk, 1)]),
+                depends(crate::job(3, 2, 1, 50, 10), vec![on(DependKind::AfterNotOk, 1)]),
+                depends(crate::job(4, 3, 1, 50, 10), vec![on(DependKind::AfterAny, 1)]),
+            ],
+            &["batch"],
+        )
+    };
+    let completed = deps(ending(crate::job(1, 0, 2, 100, 100), Ending::Completed));
+    let sim = run(ONE_NODE, &completed);
+    assert_eq!(starts(&sim), [0, 100, -1, 100]);
+    assert_eq!(sim.waits[2], Some(Wait::DependencyNeverSatisfied));
+    assert_eq!(sim.waits[1], Some(Wait::Dependency));
+    assert_eq!(starts(&run(ONE_NODE, &off(&completed))), [0, 3, 3, 13]);
+
+    let failed = deps(ending(crate::job(1, 0, 2, 100, 100), Ending::Failed));
+    assert_eq!(starts(&run(ONE_NODE, &failed)), [0, -1, 100, 100]);
+
+    let cut = deps(ending(crate::job(1, 0, 2, 100, 150), Ending::Completed));
+    let sim = run(ONE_NODE, &cut);
+    assert_eq!(starts(&sim), [0, -1, 100, 100]);
+    assert_eq!(sim.outcomes[0].end, 100);
+}
+
+/// `?`: any one part suffices. J4 is `afterok:1?afterok:2`; J1 fails
+/// (0–100), J2 completes (0–50, 1 CPU each); J3 fills the rest (2 CPUs,
+/// 0–200). At 50 J2's end frees J4 (1 CPU) and its CPU: it starts at 50.
+/// With `,` (both needed) J1's failure makes it never start; off, it
+/// waits only for that CPU (50).
+#[test]
+fn or_needs_one_part_and_needs_all() {
+    let j4 = |any| SlurmJob {
+        relations: Relations {
+            dependency: Some(Dependency { any, on: vec![on(DependKind::AfterOk, 1), on(DependKind::AfterOk, 2)] }),
+            ..Relations::default()
+        },
+        ..crate::job(4, 1, 1, 50, 10)
+    };
+    let w = |any| {
+        crate::workload(
+            vec![
+                ending(crate::job(1, 0, 1, 100, 100), Ending::Failed),
+                ending(crate::job(2, 0, 1, 100, 50), Ending::Completed),
+                crate::job(3, 0, 2, 200, 200),
+                j4(any),
+            ],
+            &["batch"],
+        )
+    };
+    assert_eq!(starts(&run(ONE_NODE, &w(true))), [0, 0, 0, 50]);
+    assert_eq!(starts(&run(ONE_NODE, &w(false))), [0, 0, 0, -1]);
+    assert_eq!(starts(&run(ONE_NODE, &off(&w(true)))), [0, 0, 0, 50]);
+}
+
+/// `singleton`: alice's jobs named `chain` (J1, then J2 and J3 with
+/// `singleton`), each 1 CPU; J4 (alice, `other`, singleton) and J5 (bob,
+/// `chain`, singleton).
+/// - J1 runs 0–100 (no dependency of its own). J2 (at 1) waits for it:
+///   100–150. J3 (at 2) waits for J1 and for J2, pending with a smaller
+///   id, then for J2 running: 150. J4 (another name) and J5 (another user)
+///   are free: J4 at 3 (the batch pass 3 s after 0), J5 at 6 (the next
+///   one, 3 s later).
+/// - Off: J2, J3 and J4 start at 3 beside J1; the node is then full, and
+///   J5 starts when J3 ends at 13.
+#[test]
+fn singleton_runs_one_job_of_a_user_and_name_at_a_time_in_order() {
+    let single = |j, user, name| depends(named(j, user, name), vec![on(DependKind::Singleton, 0)]);
+    let mut w = crate::workload(
+        vec![
+            named(crate::job(1, 0, 1, 100, 100), 0, 0),
+            single(crate::job(2, 1, 1, 100, 50), 0, 0),
+            single(crate::job(3, 2, 1, 100, 10), 0, 0),
+            single(crate::job(4, 3, 1, 100, 10), 0, 1),
+            single(crate::job(5, 4, 1, 100, 10), 1, 0),
+        ],
+        &["batch"],
+    );
+    w.names = vec!["chain".into(), "other".into()];
+    let sim = run(ONE_NODE, &w);
+    assert_eq!(starts(&sim), [0, 100, 150, 3, 6]);
+    assert_eq!(starts(&run(ONE_NODE, &off(&w))), [0, 3, 3, 3, 13]);
+}
+
+/// An array `10_[1-4%2]`: four 1-CPU tasks of 100 s submitted at 0, whose
+/// job ids run backwards (task 1 has id 13 … task 4 has the array's own id
+/// 10, as Slurm gives the last task), and J5 (`afterany:10`, the whole
+/// array, 1 CPU, 10 s).
+/// - On: the queue orders the tasks by task id, and the throttle runs two
+///   at once: tasks 1 and 2 at 0, tasks 3 and 4 at 100 (the end of 1 and
+///   2). J5 waits for every task: 200.
+/// - Off (no array, no throttle, no dependency): the queue orders by job
+///   id; the four tasks fill the node at 0, and J5 starts at the first end,
+///   100.
+#[test]
+fn an_array_runs_its_tasks_in_order_under_its_throttle() {
+    let task = |id, t| SlurmJob {
+        relations: Relations { array: Some(ArrayTask { job: 10, task: t, throttle: 2 }), ..Relations::default() },
+        ..crate::job(id, 0, 1, 100, 100)
+    };
+    let w = crate::workload(
+        vec![
+            task(13, 1),
+            task(12, 2),
+            task(11, 3),
+            task(10, 4),
+            depends(crate::job(20, 0, 1, 10, 10), vec![on(DependKind::AfterAny, 10)]),
+        ],
+        &["batch"],
+    );
+    let sim = run(ONE_NODE, &w);
+    assert_eq!(starts(&sim), [0, 0, 100, 100, 200]);
+    assert!(waited(&sim, Wait::JobArrayTaskLimit) > 0);
+    assert_eq!(sim.waits[3], Some(Wait::JobArrayTaskLimit));
+    assert_eq!(starts(&run(ONE_NODE, &off(&w))), [0, 0, 0, 0, 100]);
+    // The throttle alone off: tie-break by task id, all four at 0.
+    let mut unthrottled = w.clone();
+    for j in &mut unthrottled.jobs[..4] {
+        j.relations.array = j.relations.array.map(|a| ArrayTask { throttle: 0, ..a });
+    }
+    assert_eq!(starts(&run(ONE_NODE, &unthrottled)), [0, 0, 0, 0, 100]);
+}
+
+/// The tie-break alone: three 4-CPU tasks of an array without a throttle,
+/// ids backwards, run one after the other in task order (0, 100, 200);
+/// without the array their job ids order them backwards.
+#[test]
+fn array_tasks_break_ties_by_task_id() {
+    let task = |id, t| SlurmJob {
+        relations: Relations { array: Some(ArrayTask { job: 10, task: t, throttle: 0 }), ..Relations::default() },
+        ..crate::job(id, 0, 4, 100, 100)
+    };
+    let w = crate::workload(vec![task(12, 1), task(11, 2), task(10, 3)], &["batch"]);
+    assert_eq!(starts(&run(ONE_NODE, &w)), [0, 100, 200]);
+    assert_eq!(starts(&run(ONE_NODE, &off(&w))), [200, 100, 0]);
+}
+
+/// Age counts from the time the dependency was met. PriorityWeightAge
+/// 1000 over a max age of 1000 s (1 a second), priority every 10 s.
+/// J1 (4 CPUs) runs 0–300; J2 (2 CPUs, submitted at 1, `afterok:1`) and
+/// J3 (2 CPUs, submitted at 250) both wait for the node. At 300 J1 ends:
+/// J2 is freed in that pass and J3 is tried first... both fit and start at
+/// 300; their priorities at the start say which age they had: J3's last
+/// tick (300) gives 1000·50/1000 = 50; J2 was freed at 300 with age 0:
+/// priority 1 (the floor). Without the dependency J2 would have 299.
+#[test]
+fn age_counts_from_the_time_the_dependency_is_met() {
+    let conf = format!(
+        "{ONE_NODE}PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityMaxAge=00:16:40\nPriorityCalcPeriod=00:00:10\n"
+    );
+    let w = crate::workload(
+        vec![
+            ending(crate::job(1, 0, 4, 300, 300), Ending::Completed),
+            depends(crate::job(2, 1, 2, 100, 100), vec![on(DependKind::AfterOk, 1)]),
+            crate::job(3, 250, 2, 100, 100),
+        ],
+        &["batch"],
+    );
+    let sim = run(&conf, &w);
+    assert_eq!(starts(&sim), [0, 300, 300]);
+    assert_eq!((sim.outcomes[1].priority, sim.outcomes[2].priority), (1, 50));
+    let sim = run(&conf, &off(&w));
+    assert_eq!((sim.outcomes[1].priority, sim.outcomes[2].priority), (299, 50));
+}
+
+/// A dependency on a job the workload lacks is a located error.
+#[test]
+fn a_dependency_on_a_missing_job_is_a_located_error() {
+    let w = crate::workload(
+        vec![crate::job(1, 0, 1, 10, 10), depends(crate::job(2, 1, 1, 10, 10), vec![on(DependKind::AfterOk, 7)])],
+        &["batch"],
+    );
+    let conf = parse(ONE_NODE, Path::new("test.conf")).unwrap();
+    let err = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).err().expect("refused");
+    let text = err.to_string();
+    assert!(text.contains("afterok on job 7, which is not in the workload"), "{text}");
+    assert!(text.contains("synthetic job 2"), "{text}");
+}
