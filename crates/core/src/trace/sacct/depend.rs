@@ -19,9 +19,10 @@
 //!   `singleton`. `aftercorr`, `afterburstbuffer` and `expand` are refused
 //!   (not modelled), and so is `after:ID+MINUTES`; anything else is not a
 //!   dependency. Empty, `0` and `(null)` mean none.
-//! - A submit line is split at white space (quotes around a value are
-//!   dropped); `--dependency=V`, `--dependency V`, `-d V`, `-dV`, and the same
-//!   forms of `--array`/`-a`, are read wherever they stand.
+//! - A submit line is split into words as a shell splits it (at white
+//!   space outside quotes, the quotes dropped); `--dependency=V`,
+//!   `--dependency V`, `-d V`, `-dV`, and the same forms of `--array`/`-a`,
+//!   are read wherever they stand, the last of each counting.
 
 use crate::trace::sacct::jobs::{DependKind, DependOn, Dependency};
 use crate::trace::sacct::values::{range_tasks, range_throttle};
@@ -30,12 +31,12 @@ use crate::trace::sacct::values::{range_tasks, range_throttle};
 const MAX_TASKS: u64 = 1 << 20;
 
 /// The options of a submit line this reader uses.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct SubmitOptions<'a> {
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct SubmitOptions {
     /// `--dependency`'s value.
-    pub(crate) dependency: Option<&'a str>,
+    pub(crate) dependency: Option<String>,
     /// `--array`'s value.
-    pub(crate) array: Option<&'a str>,
+    pub(crate) array: Option<String>,
 }
 
 fn unquote(v: &str) -> &str {
@@ -48,38 +49,63 @@ fn unquote(v: &str) -> &str {
     v
 }
 
-/// Finds `--dependency` and `--array` in a submit line.
-pub(crate) fn submit_options(line: &str) -> SubmitOptions<'_> {
+/// A command line split as a shell splits it: at white space outside
+/// quotes, the quotes dropped (`--wrap="a -d b"` is one word).
+fn words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quote, mut inside) = (None, false);
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                inside = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if inside || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                inside = false;
+            }
+            (None, c) => {
+                word.push(c);
+                inside = true;
+            }
+        }
+    }
+    if inside || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Finds `--dependency` and `--array` in a submit line (the last of each,
+/// as sbatch takes it).
+pub(crate) fn submit_options(line: &str) -> SubmitOptions {
     let mut found = SubmitOptions::default();
-    let mut tokens = line.split_ascii_whitespace();
+    let words = words(line);
+    let mut tokens = words.iter();
     while let Some(t) = tokens.next() {
-        let take = |long: &str, short: &str| -> Option<Option<&str>> {
+        let take = |long: &str, short: &str| -> Option<Option<String>> {
             if let Some(rest) = t.strip_prefix(long) {
                 if let Some(v) = rest.strip_prefix('=') {
-                    return Some(Some(unquote(v)));
+                    return Some(Some(v.to_string()));
                 }
-                if rest.is_empty() {
-                    return Some(None);
-                }
-                return None;
+                return rest.is_empty().then_some(None);
             }
             if !t.starts_with("--")
                 && let Some(rest) = t.strip_prefix(short)
             {
-                return Some(if rest.is_empty() { None } else { Some(unquote(rest)) });
+                return Some(if rest.is_empty() { None } else { Some(rest.to_string()) });
             }
             None
         };
-        let (dep, arr) = (take("--dependency", "-d"), take("--array", "-a"));
-        for (hit, slot) in [(dep, 0), (arr, 1)] {
-            let Some(value) = hit else { continue };
-            let value = value.or_else(|| tokens.next().map(unquote));
-            if slot == 0 {
-                found.dependency = value;
-            } else {
-                found.array = value;
-            }
-            break;
+        if let Some(value) = take("--dependency", "-d") {
+            found.dependency = value.or_else(|| tokens.next().cloned());
+        } else if let Some(value) = take("--array", "-a") {
+            found.array = value.or_else(|| tokens.next().cloned());
         }
     }
     found

@@ -17,7 +17,9 @@
 //! - Per job: `id` is the numeric `JobIDRaw` (an array task's own, a
 //!   heterogeneous job's leader's); user (`User`, else `UID`), account and
 //!   partition names are `""` when missing or empty, QOS `"normal"`; the
-//!   submit time is `Submit`, or `Eligible` when that is later; the time
+//!   submit time is `Submit`, or `Eligible` when that is later (but
+//!   `Submit` for a job with a dependency or a throttled array: the
+//!   simulation decides when it is eligible); the time
 //!   limit is `TimelimitRaw`/`Timelimit` (`UNLIMITED`, `Partition_Limit`:
 //!   `None`); the run time is `End − Start`, else `Elapsed` (else the end of
 //!   its last step).
@@ -43,6 +45,17 @@
 //!   [`Origin::Dump`] names its allocation line (a heterogeneous job's
 //!   leading component's), for the machine's later checks (a partition it
 //!   does not define, more GPUs than a node has: not checked here).
+//! - Relations ([`Relations`]): an array task's array job id and task id
+//!   (`JobID` `123_4`); its array's throttle, from the submit line's
+//!   `--array=…%N` or a pending tail `123_[5-9%N]`; the job's `JobName`;
+//!   its dependency, from a non-empty `Dependency` column, else the
+//!   `SubmitLine` (sacct 23.02+) `--dependency`/`-d` (see `depend.rs`).
+//!   A dependency on a job that is not a kept job of the dump (an array job
+//!   id: one of its tasks is), on itself, a dependency or array range that
+//!   does not parse (in `SubmitLine`, or a pending tail's `JobID`), and a
+//!   dependency type not modelled, are errors naming the line and column;
+//!   with [`NativeOptions::lenient`] the job is skipped (so, in turn, are
+//!   the jobs depending on it).
 //! - A malformed `ReqTRES`/`AllocTRES` (an item without `=`, a count that is
 //!   not a number), `ReqMem`, `ReqNodes` or `Eligible`, and a job that ran but
 //!   has no run time, are errors naming the line and column; with
@@ -285,7 +298,7 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
     let submit_line = free_field(conv, record, extra.submit_line)?;
     let options = submit_options(&submit_line);
     let mut throttle = None;
-    if let (Some(spec), Some(i)) = (options.array, extra.submit_line) {
+    if let (Some(spec), Some(i)) = (options.array.as_deref(), extra.submit_line) {
         throttle = Some(parse_array_spec(spec).map_err(|detail| malformed(conv, record, i, detail))?);
     }
     let dependency_column = extra.dependency.is_some_and(|i| field(conv, record, Some(i)).is_ok_and(|t| !t.is_empty()));
@@ -293,7 +306,7 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         (Some(i), _) if dependency_column => {
             parse_dependency(field(conv, record, Some(i))?).map_err(|detail| malformed(conv, record, i, detail))?
         }
-        (_, Some(i)) => match options.dependency {
+        (_, Some(i)) => match options.dependency.as_deref() {
             Some(text) => parse_dependency(text).map_err(|detail| malformed(conv, record, i, detail))?,
             None => None,
         },
@@ -1164,9 +1177,11 @@ mod relations {
             assert!(err.contains(says), "{bad}: {err}");
         }
         let o = submit_options("sbatch -N2 --array 0-15:4%3 -dafterok:1 --account=x job.sh");
-        assert_eq!((o.dependency, o.array), (Some("afterok:1"), Some("0-15:4%3")));
-        let o = submit_options("sbatch -a \"1-3\" --dependency='singleton' job.sh");
-        assert_eq!((o.dependency, o.array), (Some("singleton"), Some("1-3")));
+        assert_eq!((o.dependency.as_deref(), o.array.as_deref()), (Some("afterok:1"), Some("0-15:4%3")));
+        let o = submit_options("sbatch -a \"1-3\" --dependency='singleton' --wrap=\"sleep 1 -d x\" job.sh");
+        assert_eq!((o.dependency.as_deref(), o.array.as_deref()), (Some("singleton"), Some("1-3")));
+        let o = submit_options("sbatch -d afterok:1 --dependency=afterany:2 job.sh");
+        assert_eq!(o.dependency.as_deref(), Some("afterany:2"));
         assert_eq!(parse_array_spec("1-10%2"), Ok(2));
         assert_eq!(parse_array_spec("1,3,5-7"), Ok(0));
         for bad in ["", "1-", "5-1", "1-10%x", "a"] {
