@@ -24,13 +24,14 @@
 //!   - `singleton`: fulfilled when no other job of the same user and name
 //!     is running, and none with a smaller job id (array tasks: array job
 //!     id, then task id) is pending.
-//!   A job ends OK when its simulated end is `COMPLETED`: its logged ending
+//! - A job ends OK when its simulated end is `COMPLETED`: its logged ending
 //!   is COMPLETED (a job without a log: always) and its run time is within
 //!   its time limit (else the simulation cuts it: `TIMEOUT`).
 //! - With `,` every part must be fulfilled, and one failed part fails the
 //!   dependency; with `?` one fulfilled part suffices, and the dependency
-//!   fails when all parts have failed. A fulfilled dependency stays so
-//!   (Slurm flushes the list). A failed one keeps the job pending for ever
+//!   fails when all parts have failed. A part fulfilled or failed stays so
+//!   (`depend_state`), and so does a fulfilled dependency (Slurm flushes
+//!   the list). A failed one keeps the job pending for ever
 //!   (`DependencyNeverSatisfied`: 22.05 without `kill_invalid_depend`); it
 //!   never starts.
 //! - A job whose dependency is not fulfilled is not in the scheduling queue
@@ -124,6 +125,8 @@ pub struct Dependencies {
     /// Per job: its parts, `parts[part_at[j]..part_at[j + 1]]`.
     part_at: Vec<u32>,
     parts: Vec<Part>,
+    /// Per part: its state, kept once fulfilled or failed (`depend_state`).
+    part_state: Vec<Met>,
     targets: Vec<u32>,
     /// Per job: `?` (any part suffices).
     any: Vec<bool>,
@@ -251,6 +254,7 @@ impl Dependencies {
         }
         Ok(Some(Dependencies {
             part_at,
+            part_state: vec![Met::Not; parts.len()],
             parts,
             targets,
             any,
@@ -284,7 +288,15 @@ impl Dependencies {
         }
         let any = self.any[j as usize];
         let (mut fulfilled, mut failed, mut unfulfilled) = (false, false, false);
-        for p in &self.parts[from..to] {
+        for k in from..to {
+            if self.part_state[k] != Met::Not {
+                match self.part_state[k] {
+                    Met::Yes => fulfilled = true,
+                    _ => failed = true,
+                }
+                continue;
+            }
+            let p = self.parts[k];
             let jobs = &self.targets[p.from as usize..p.to as usize];
             let all = |s: &[State], f: &dyn Fn(State) -> bool| jobs.iter().all(|&t| f(s[t as usize]));
             let ended = all(&self.state, &|s| s == State::Ended);
@@ -322,6 +334,7 @@ impl Dependencies {
                     }
                 }
             };
+            self.part_state[k] = state;
             match state {
                 Met::Yes => fulfilled = true,
                 Met::Never => failed = true,

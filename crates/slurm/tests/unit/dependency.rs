@@ -274,3 +274,63 @@ fn a_dependency_on_a_missing_job_is_a_located_error() {
     assert!(text.contains("afterok on job 7, which is not in the workload"), "{text}");
     assert!(text.contains("synthetic job 2"), "{text}");
 }
+
+/// A fulfilled part stays fulfilled (`depend_state`). J2 (alice, `c`) is
+/// `singleton,afterok:3`. J1 (alice, `c`) runs 0–50, J3 (bob) 0–100. At 50
+/// J1's end fulfils J2's `singleton`; its `afterok` waits for J3. J4
+/// (alice, `c`, no dependency) is submitted at 60 and starts in the full
+/// pass at 60. At 100 J3 completes: J2's dependency is met although J4 (a
+/// job of the same user and name) runs, and J2 starts at 100. Were the
+/// `singleton` tested again, J2 would wait for J4's end (160); off, it
+/// starts at 3 (the batch pass after its submission).
+#[test]
+fn a_fulfilled_singleton_part_stays_fulfilled() {
+    let mut w = crate::workload(
+        vec![
+            named(crate::job(1, 0, 1, 100, 50), 0, 0),
+            named(crate::job(3, 0, 1, 100, 100), 1, 1),
+            depends(
+                named(crate::job(2, 1, 1, 100, 10), 0, 0),
+                vec![on(DependKind::Singleton, 0), on(DependKind::AfterOk, 3)],
+            ),
+            named(crate::job(4, 60, 1, 100, 100), 0, 0),
+        ],
+        &["batch"],
+    );
+    w.names = vec!["c".into(), "d".into()];
+    assert_eq!(starts(&run(ONE_NODE, &w)), [0, 0, 100, 60]);
+    assert_eq!(starts(&run(ONE_NODE, &off(&w))), [0, 0, 3, 60]);
+}
+
+/// A dump read and replayed: sacct 23.02's `SubmitLine` gives the
+/// dependency and the array throttle, and the simulation decides
+/// eligibility from the `Submit` time. One node of 4 CPUs.
+/// - J10 (4 CPUs) ran 0–100. J11 (1 CPU, `afterok:10`) was eligible at 100
+///   in the log, but is submitted at 5; it starts at J10's end, 100.
+/// - The array 20 (`--array=1-3%1`, 1 CPU, 10 s each, submitted at 5)
+///   runs one task at a time from 100, in task order: 100, 110, 120. The
+///   workload lists its tasks by job id: 20 (task 3), 21 (task 1), 22
+///   (task 2).
+#[test]
+fn a_dump_with_dependencies_and_a_throttled_array_replays() {
+    use slasim_core::trace::sacct::{NativeOptions, parse_native};
+    let t = 1_700_000_000i64;
+    let head = "JobIDRaw|JobID|User|Partition|Submit|Eligible|Start|End|Timelimit|AllocCPUS|State|SubmitLine\n";
+    let line = |raw: &str, id: &str, cpus: u32, times: [i64; 4], submit_line: &str| {
+        let [s, e, st, en] = times.map(|x| x + t);
+        format!("{raw}|{id}|alice|batch|{s}|{e}|{st}|{en}|00:10:00|{cpus}|COMPLETED|{submit_line}\n")
+    };
+    let text = head.to_string()
+        + &line("10", "10", 4, [0, 0, 0, 100], "sbatch big.sh")
+        + &line("11", "11", 1, [5, 100, 100, 150], "sbatch -d afterok:10 small.sh")
+        + &line("21", "20_1", 1, [5, 5, 100, 110], "sbatch --array=1-3%1 a.sh")
+        + &line("22", "20_2", 1, [5, 5, 110, 120], "sbatch --array=1-3%1 a.sh")
+        + &line("20", "20_3", 1, [5, 5, 120, 130], "sbatch --array=1-3%1 a.sh");
+    let (w, _) = parse_native(Path::new("d.sacct"), std::io::Cursor::new(text.into_bytes()), NativeOptions::default())
+        .expect("the dump reads");
+    assert_eq!(w.jobs.iter().map(|j| j.submit).collect::<Vec<_>>(), [0, 5, 5, 5, 5]);
+    let sim = run(ONE_NODE, &w);
+    assert_eq!(starts(&sim), [0, 100, 120, 100, 110]);
+    // Off: the array tasks and J11 start together at 100.
+    assert_eq!(starts(&run(ONE_NODE, &off(&w))), [0, 100, 100, 100, 100]);
+}
