@@ -334,3 +334,93 @@ fn a_dump_with_dependencies_and_a_throttled_array_replays() {
     // Off: the array tasks and J11 start together at 100.
     assert_eq!(starts(&run(ONE_NODE, &off(&w))), [0, 100, 100, 100, 100]);
 }
+
+proptest::proptest! {
+    #![proptest_config(crate::testing::cases(64))]
+
+    /// Whatever the jobs and their dependencies on earlier jobs: a job
+    /// starts only once its dependency holds (`after`: its job started;
+    /// `afterany`: ended; `afterok`/`afternotok`: ended OK/not OK), never
+    /// when it cannot; a job whose dependency holds in the end runs; no
+    /// throttled array runs more tasks than its throttle at once; and two
+    /// `singleton` jobs of one user and name never overlap.
+    #[test]
+    fn dependencies_and_throttles_hold_in_every_schedule(
+        shapes in proptest::collection::vec(
+            (0i64..50, 1u32..5, 1i64..200, 1i64..300, 0u8..3, 0usize..5, 0u8..6),
+            1..25,
+        ),
+        backfill in proptest::prelude::any::<bool>(),
+        throttle in 0u32..3,
+    ) {
+        let conf = if backfill { ONE_NODE.to_string() } else { ONE_NODE.replace("sched/backfill", "sched/builtin") };
+        let mut t = 0;
+        let mut jobs = Vec::new();
+        for (i, &(gap, cpus, limit, run, end, back, kind)) in shapes.iter().enumerate() {
+            t += gap;
+            let logged = if end == 0 { Ending::Failed } else { Ending::Completed };
+            let mut j = ending(crate::job(i as u64 + 1, t, cpus, limit, run), logged);
+            // Kinds 0–3: a dependency on an earlier job; 4: singleton (name 0);
+            // 5: a task of array 1000 (1 CPU).
+            if kind < 4 && back < i {
+                let kinds = [DependKind::After, DependKind::AfterAny, DependKind::AfterOk, DependKind::AfterNotOk];
+                j = depends(j, vec![on(kinds[kind as usize], (i - back) as u64)]);
+            } else if kind == 4 {
+                j = depends(named(j, 0, 0), vec![on(DependKind::Singleton, 0)]);
+            } else if kind == 5 {
+                j.relations.array = Some(ArrayTask { job: 1000, task: i as u64, throttle });
+                j.request.cpus = 1;
+            }
+            jobs.push(j);
+        }
+        let mut w = crate::workload(jobs, &["batch"]);
+        w.names = vec!["s".into()];
+        let sim = run(&conf, &w);
+        let o = &sim.outcomes;
+        let ok = |k: usize| {
+            let j = &w.jobs[k];
+            j.run_time <= j.time_limit.unwrap() && j.logged.as_ref().unwrap().ending == Ending::Completed
+        };
+        let index = |id: u64| (id - 1) as usize;
+        for (k, j) in w.jobs.iter().enumerate() {
+            let Some(d) = &j.relations.dependency else { continue };
+            let p = d.on[0];
+            if p.kind == DependKind::Singleton {
+                continue;
+            }
+            let target = index(p.job);
+            let holds = match p.kind {
+                DependKind::After => o[target].start >= 0,
+                DependKind::AfterAny => o[target].end >= 0,
+                DependKind::AfterOk => o[target].end >= 0 && ok(target),
+                _ => o[target].end >= 0 && !ok(target),
+            };
+            proptest::prop_assert_eq!(o[k].start >= 0, holds, "job {} ({:?} on {})", j.id, p.kind, p.job);
+            if o[k].start >= 0 {
+                let after = if p.kind == DependKind::After { o[target].start } else { o[target].end };
+                proptest::prop_assert!(o[k].start >= after, "job {} started at {} before {}", j.id, o[k].start, after);
+            }
+        }
+        // Every job without a dependency runs.
+        for (k, j) in w.jobs.iter().enumerate() {
+            if j.relations.dependency.is_none() {
+                proptest::prop_assert!(o[k].start >= 0, "job {} never ran", j.id);
+            }
+        }
+        let overlap = |a: usize, b: usize| o[a].start < o[b].end && o[b].start < o[a].end;
+        let tasks: Vec<usize> = (0..w.jobs.len()).filter(|&k| w.jobs[k].relations.array.is_some()).collect();
+        if throttle > 0 {
+            for &k in &tasks {
+                let at_once = tasks.iter().filter(|&&m| o[m].start <= o[k].start && o[k].start < o[m].end).count();
+                proptest::prop_assert!(at_once <= throttle as usize, "{} tasks at {}", at_once, o[k].start);
+            }
+        }
+        let singles: Vec<usize> = (0..w.jobs.len()).filter(|&k| w.jobs[k].relations.name.is_some()).collect();
+        for &a in &singles {
+            proptest::prop_assert!(o[a].start >= 0);
+            for &b in &singles {
+                proptest::prop_assert!(a == b || !overlap(a, b), "singletons {} and {} overlap", a, b);
+            }
+        }
+    }
+}
