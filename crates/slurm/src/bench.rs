@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::accounting::{Accounting, Limits};
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::{Controller, Counters, Outcome, Queued};
+use crate::dependency::Dependencies;
 use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
@@ -48,6 +49,8 @@ pub struct Scenario {
     limits: Option<Limits>,
     /// `EnforcePartLimits` is `ANY` or `ALL`.
     enforce_part_limits: bool,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Dependencies>,
 }
 
 /// What a simulation produced.
@@ -59,9 +62,12 @@ pub struct Simulated {
     pub counters: Counters,
     /// Kernel statistics.
     pub kernel: KernelStats,
-    /// Per job, with accounting limits: the reason it last waited for, or
-    /// was rejected for (empty without them).
+    /// Per job: the limit it last waited for, or was rejected for (an
+    /// accounting or partition limit; empty when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
+    /// Per job, with dependencies or array throttles: the reason it last
+    /// waited outside the queue for (empty without them).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
     nodes: Vec<u32>,
     node_at: Vec<u32>,
     counts: Vec<u32>,
@@ -127,7 +133,9 @@ impl Scenario {
                 limit,
                 run: job.run_time.max(0),
                 submit: job.submit,
-                id: job.id,
+                // `sort_job_queue2`: an array task by its array job id, then task id.
+                id: job.relations.array.map_or(job.id, |a| a.job),
+                task: job.relations.array.map_or(0, |a| a.task),
                 fixed: priority.fixed(partition, &need),
                 billing: billing(conf, partition, &need, &job.request, priority.settings()),
             });
@@ -157,6 +165,18 @@ impl Scenario {
             }
             _ => FairTree::new(workload.accounts.len().max(1), &assoc_keys.iter().map(|k| k.1).collect::<Vec<_>>()),
         };
+        // A job ends OK when it completed in the log and the simulation does
+        // not cut it at its time limit ([`crate::dependency`]).
+        let ok: Vec<bool> = jobs
+            .iter()
+            .zip(&workload.jobs)
+            .map(|(q, w)| {
+                q.run <= q.limit
+                    && w.logged.as_ref().is_none_or(|l| l.ending == slasim_core::trace::sacct::jobs::Ending::Completed)
+            })
+            .collect();
+        let submits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.submit).collect();
+        let relations = Dependencies::new(workload, &ok, &submits)?;
         if let Some(l) = &limits
             && accounting.qos.is_some()
         {
@@ -180,6 +200,7 @@ impl Scenario {
             // `AccountingStorageEnforce=limits` (or `safe`): without it
             // slurmctld checks no association or QOS limit.
             limits: limits.filter(|_| conf.site.accounting_enforce.limits),
+            relations,
         })
     }
 
@@ -249,6 +270,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         epoch,
         limits,
         enforce_part_limits,
+        relations,
         ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
@@ -267,13 +289,15 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
             .started_at(origin)
             .at_epoch(epoch)
             .with_limits(limits)
-            .enforcing_part_limits(enforce_part_limits),
+            .enforcing_part_limits(enforce_part_limits)
+            .with_dependencies(relations),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;
     bench.stop().await;
     Ok(Simulated {
         reasons: done.reasons,
+        waits: done.waits,
         outcomes: done.outcomes,
         counters: done.counters,
         kernel,

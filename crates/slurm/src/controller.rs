@@ -65,12 +65,20 @@
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
 //!   each start and end. Fair-share usage is charged per job's `billing`.
+//! - With dependencies or array throttles ([`crate::dependency`]): a job
+//!   not independent waits outside the queue, and each main and backfill
+//!   pass first moves the jobs now independent into it (and the tasks of
+//!   an array at its throttle out of it); a task whose array reached its
+//!   throttle in the pass is skipped. Ties of tier, priority and submit
+//!   time go by job id, an array task's being its array job id, then by
+//!   task id (`sort_job_queue2`).
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
 
 use crate::accounting::Limits;
 use crate::conf::SchedulerSettings;
+use crate::dependency::Dependencies;
 use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, TICK};
 use crate::machine::{Machine, Need};
 use crate::priority::{FairTree, Fixed, Multifactor};
@@ -104,8 +112,10 @@ pub struct Queued {
     pub run: Time,
     /// Submit time.
     pub submit: Time,
-    /// Slurm's job id (the queue's last tie-break).
+    /// Slurm's job id (the queue's tie-break; an array task's array job id).
     pub id: u64,
+    /// An array task's task id (the queue's last tie-break), else 0.
+    pub task: u64,
     /// Its factors that never change.
     pub fixed: Fixed,
     /// The usage it is charged per second run: its billable TRES
@@ -154,6 +164,10 @@ pub struct Counters {
     /// `Reason::ALL` order): the tests that held a job, and the jobs
     /// rejected at submission.
     pub limited: [u64; crate::accounting::Reason::ALL.len()],
+    /// With dependencies or array throttles, per
+    /// [`crate::dependency::Wait`] (in `Wait::ALL` order): the tests that
+    /// kept a job out of the queue or a pass.
+    pub waited: [u64; crate::dependency::Wait::ALL.len()],
 }
 
 /// A message of the controller.
@@ -251,6 +265,8 @@ pub struct Controller {
     over_part: Vec<u32>,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Box<Dependencies>>,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -309,6 +325,7 @@ impl Controller {
             pass: 0,
             releases: Vec::new(),
             limits: None,
+            relations: None,
             buffers: Buffers::default(),
         }
     }
@@ -341,6 +358,46 @@ impl Controller {
         self
     }
 
+    /// The same controller with `relations` ([`crate::dependency`]).
+    pub fn with_dependencies(mut self, relations: Option<Dependencies>) -> Controller {
+        self.relations = relations.map(Box::new);
+        self
+    }
+
+    /// Dependencies and throttles at the start of a pass (`build_job_queue`):
+    /// queued tasks of an array at its throttle leave the queue, and the
+    /// waiting jobs now independent join it, with the priority of the last
+    /// tick.
+    fn refresh(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        let Some(d) = self.relations.as_mut() else { return };
+        if d.throttles() {
+            self.queue.retain(|&j| !d.leaves_queue(j));
+        }
+        d.release(now);
+        if d.released.is_empty() {
+            return;
+        }
+        let released = std::mem::take(&mut d.released);
+        for &j in &released {
+            let job = &self.jobs[j as usize];
+            let from = self.relations.as_ref().map_or(job.submit, |d| d.accrue[j as usize]);
+            self.prio[j as usize] =
+                self.priority.priority(job.fixed, from, self.last_tick, self.fairshare.factor(job.assoc));
+            let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+            self.queue.insert(at, j);
+        }
+        if let Some(d) = self.relations.as_mut() {
+            d.released = released;
+        }
+        self.arm(now, outbox);
+    }
+
+    /// Whether job `j`'s array reached its throttle in this pass.
+    #[inline]
+    fn capped(&mut self, j: u32) -> bool {
+        self.relations.as_mut().is_some_and(|d| d.capped(j))
+    }
+
     /// Whether an accounting limit holds job `j` now (both of
     /// `acct_policy.c`'s tests; its reason is recorded).
     #[inline]
@@ -358,6 +415,7 @@ impl Controller {
             .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
             .then(ja.submit.cmp(&jb.submit))
             .then(ja.id.cmp(&jb.id))
+            .then(ja.task.cmp(&jb.task))
     }
 
     fn sort_queue(&mut self) {
@@ -388,8 +446,11 @@ impl Controller {
         }
         let job = &self.jobs[j as usize];
         self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
-        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
-        self.queue.insert(at, j);
+        // A job not independent waits outside the queue ([`crate::dependency`]).
+        if self.relations.as_mut().is_none_or(|d| d.submitted(j, now)) {
+            let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+            self.queue.insert(at, j);
+        }
         self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least
@@ -469,6 +530,9 @@ impl Controller {
         if let Some(l) = &mut self.limits {
             l.begin(j);
         }
+        if let Some(d) = &mut self.relations {
+            d.started(j);
+        }
         self.touch(now, outbox);
         outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
     }
@@ -484,6 +548,9 @@ impl Controller {
         self.done += 1;
         if let Some(l) = &mut self.limits {
             l.fini(j);
+        }
+        if let Some(d) = &mut self.relations {
+            d.ended(j);
         }
         self.touch(now, outbox);
         self.main_at(now, outbox);
@@ -516,8 +583,9 @@ impl Controller {
         self.fairshare.rank();
         for &j in &self.queue {
             let job = &self.jobs[j as usize];
-            self.prio[j as usize] =
-                self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
+            // With dependencies, age counts from the time the job became eligible.
+            let from = self.relations.as_ref().map_or(job.submit, |d| d.accrue[j as usize]);
+            self.prio[j as usize] = self.priority.priority(job.fixed, from, now, self.fairshare.factor(job.assoc));
         }
         self.sort_queue();
     }
@@ -525,6 +593,7 @@ impl Controller {
     /// The main scheduler's pass (a full one ignores `default_queue_depth`).
     fn main(&mut self, now: Time, full: bool, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.main_passes += 1;
+        self.refresh(now, outbox);
         self.pass += 1;
         let pass = self.pass;
         let parts = self.machine.partitions.len();
@@ -546,6 +615,11 @@ impl Controller {
             // `acct_policy_job_runnable_pre_select`: skipped, the partition
             // not blocked.
             if self.limits.as_mut().is_some_and(|l| l.pre_select(j).is_some()) {
+                i += 1;
+                continue;
+            }
+            // `job_array_start_test`: skipped, the partition not blocked.
+            if self.relations.as_mut().is_some_and(|d| d.capped(j)) {
                 i += 1;
                 continue;
             }
@@ -605,6 +679,7 @@ impl Controller {
     /// The backfill scheduler's pass.
     fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.backfill_passes += 1;
+        self.refresh(now, outbox);
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
         let mut most = std::mem::take(&mut self.most);
         most.clear();
@@ -654,6 +729,11 @@ impl Controller {
             // reserved for (`_attempt_backfill`: the pre-select test, and
             // the post-select one before a start or a reservation).
             if self.held(j) {
+                i += 1;
+                continue;
+            }
+            // `job_array_start_test`.
+            if self.capped(j) {
                 i += 1;
                 continue;
             }
@@ -974,6 +1054,9 @@ pub struct Finished {
     pub reasons: Vec<Option<crate::accounting::Reason>>,
     /// Per job: where its nodes begin in `nodes`.
     pub node_at: Vec<u32>,
+    /// Per job, with dependencies or throttles: the reason it last waited
+    /// outside the queue for (empty without).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
 }
 
 impl Finish for Controller {
@@ -993,12 +1076,16 @@ impl Finish for Controller {
                 reasons[j as usize] = Some(crate::accounting::Reason::PartitionTimeLimit);
             }
         }
+        if let Some(d) = &self.relations {
+            self.counters.waited = d.hits;
+        }
         Finished {
             outcomes: std::mem::take(&mut self.outcome),
             counters: self.counters,
             nodes: std::mem::take(&mut self.nodes),
             node_at: std::mem::take(&mut self.node_at),
             reasons,
+            waits: self.relations.as_mut().map(|d| std::mem::take(&mut d.reasons)).unwrap_or_default(),
         }
     }
 }

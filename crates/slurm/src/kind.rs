@@ -12,9 +12,11 @@
 //! - The resolved point carries the sha256 of the `slurm.conf` it reads, so
 //!   a changed file is a new point, never a stale "already there".
 //! - Its rows: one `slurm_points` row (settings and aggregates), one
-//!   `slurm_groups` row per partition, account and user (jobs, waits,
-//!   CPU and GPU seconds), and, unless `store_jobs = false`, one
-//!   `slurm_jobs` row per job.
+//!   `slurm_groups` row per partition, account, user and QOS (jobs, waits,
+//!   CPU and GPU seconds), one `slurm_reasons` row per reason jobs waited
+//!   for (a limit's, a dependency's or an array's), and, unless
+//!   `store_jobs = false`, one `slurm_jobs` row per job (its last reason: a
+//!   limit's, else a dependency's or an array's).
 //! - Bad input (a `slurm.conf` error, a dump error, a job the machine
 //!   cannot run) is an error naming the file, line and field; nothing is
 //!   stored for the point.
@@ -349,6 +351,9 @@ pub struct SlurmRun {
     /// Per job: the reason it last waited for, or was rejected for (empty
     /// when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
+    /// Per job: the dependency or array reason it last waited for (empty
+    /// when no job had one).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
 }
 
 /// Runs `settings` on `inputs`.
@@ -361,7 +366,7 @@ pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow:
         scenario = scenario.controller_started_at(start - epoch);
     }
     let done = simulate(scenario)?;
-    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons })
+    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons, waits: done.waits })
 }
 
 /// The Slurm kind.
@@ -643,22 +648,35 @@ impl PointOutput for SlurmOutput {
             account: name(&w.accounts, job.account),
             partition: name(&w.partitions, job.partition),
             first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
-            reason: self.run.reasons.get(i).copied().flatten().map(crate::accounting::Reason::name),
+            // A limit's reason, else a dependency's or an array's.
+            reason: self
+                .run
+                .reasons
+                .get(i)
+                .copied()
+                .flatten()
+                .map(crate::accounting::Reason::name)
+                .or_else(|| self.run.waits.get(i).copied().flatten().map(crate::dependency::Wait::name)),
         });
         // Per reason: the jobs whose last reason it was, and the tests it failed.
         let mut last = [0i64; crate::accounting::Reason::ALL.len()];
         for r in self.run.reasons.iter().flatten() {
             last[*r as usize] += 1;
         }
-        let reason_rows = crate::accounting::Reason::ALL
+        let mut waited = [0i64; crate::dependency::Wait::ALL.len()];
+        for w in self.run.waits.iter().flatten() {
+            waited[*w as usize] += 1;
+        }
+        let limits = crate::accounting::Reason::ALL
             .iter()
-            .filter(|&&r| last[r as usize] > 0 || self.run.counters.limited[r as usize] > 0)
-            .map(|&r| SlurmReasonRow {
-                point_id: self.id,
-                reason: r.name(),
-                jobs: last[r as usize],
-                tests: self.run.counters.limited[r as usize] as i64,
-            })
+            .map(|&r| (r.name(), last[r as usize], self.run.counters.limited[r as usize] as i64));
+        let waits = crate::dependency::Wait::ALL
+            .iter()
+            .map(|&w| (w.name(), waited[w as usize], self.run.counters.waited[w as usize] as i64));
+        let reason_rows = limits
+            .chain(waits)
+            .filter(|&(_, jobs, tests)| jobs > 0 || tests > 0)
+            .map(|(reason, jobs, tests)| SlurmReasonRow { point_id: self.id, reason, jobs, tests })
             .collect::<Vec<_>>();
         store.write_with(|tx| {
             insert(tx, &SLURM_POINT_ROWS, &point)?;

@@ -8,7 +8,9 @@
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
 //! run models of them: the QOS factor, the QOS and association limits) and
-//! [`reservation`] (`scontrol show reservation`, read but not modelled yet).
+//! [`reservation`] (`scontrol show reservation`, read but not modelled yet)
+//! and [`dependency`] (job dependencies and array throttles: when a job is
+//! eligible).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by
@@ -27,6 +29,7 @@ pub mod bench;
 pub mod cli;
 pub mod conf;
 pub mod controller;
+pub mod dependency;
 pub mod generated;
 pub mod gpu;
 pub mod instant;

@@ -161,6 +161,7 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
                 request,
                 logged: None,
                 origin: Origin::Synthetic { index: 0 },
+                relations: Default::default(),
             });
         }
     }

@@ -44,6 +44,7 @@ fn job(id: u64, submit: i64, cpus: u32, limit: i64, run: i64) -> SlurmJob {
         request: Tres { cpus, mem_mib: 0, nodes: 1, gpus: 0 },
         logged: None,
         origin: Origin::Synthetic { index: id },
+        relations: Default::default(),
     }
 }
 
@@ -54,6 +55,7 @@ fn workload(jobs: Vec<SlurmJob>, partitions: &[&str]) -> SlurmWorkload {
         accounts: vec!["physics".into(), "biology".into()],
         partitions: partitions.iter().map(|p| p.to_string()).collect(),
         qos: vec!["normal".into()],
+        names: Vec::new(),
         epoch: None,
     }
 }
@@ -264,6 +266,7 @@ proptest! {
                     },
                     logged: None,
                     origin: Origin::Synthetic { index: i as u64 },
+                    relations: Default::default(),
                 }
             })
             .collect();

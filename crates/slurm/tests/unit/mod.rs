@@ -4,6 +4,7 @@ mod accounting;
 mod cli;
 mod conf;
 mod controller;
+mod dependency;
 mod generated;
 mod gpu;
 mod report;
