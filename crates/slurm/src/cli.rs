@@ -223,7 +223,7 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let _ = writeln!(
             out,
             "{}: {} associations ({users} of users); modelled with `[slurm] assoc`: Account, User, Par Name, \
-             GrpJobs, MaxJobs; read, not modelled yet: the other columns{}",
+             Share (the fair-share tree), GrpJobs, MaxJobs, GrpTRES; read, not modelled yet: the other columns{}",
             a.path.display(),
             a.assocs.len(),
             unread(&a.ignored)
@@ -234,7 +234,7 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let _ = writeln!(
             out,
             "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, MaxJobsPU, \
-             MaxSubmitPU, MaxWall, GrpTRES cpu, MaxTRESPU cpu, Flags DenyOnLimit; read, not modelled yet: the \
+             MaxSubmitPU, MaxWall, GrpTRES, MaxTRESPU and MaxTRES (cpu, mem, node, gres/gpu), Flags DenyOnLimit; read, not modelled yet: the \
              other columns and TRES{}",
             q.path.display(),
             q.qos.len(),

@@ -27,12 +27,13 @@
 //!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
 //!   `PreemptMode` (global and per partition: `OFF`, `CANCEL`, `REQUEUE`,
 //!   `SUSPEND`, with `GANG` or `WITHIN`), `PreemptExemptTime` (time
-//!   syntax), `EnforcePartLimits` (`ALL`, `ANY`, `NO`; `YES` is
-//!   `ANY`), `AccountingStorageEnforce` (`associations`, `limits`,
-//!   `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with the man
-//!   page's implications), `bf_max_job_user` and `bf_max_job_part` in
-//!   `SchedulerParameters`, and `PriorityWeightQOS` (without a QOS dump
+//!   syntax), and `PriorityWeightQOS` (without a QOS dump
 //!   the QOS factor is 0: QOS priorities live in slurmdbd).
+//! - Modelled by the controller: `EnforcePartLimits` (`ALL`, `ANY`, `NO`;
+//!   `YES` is `ANY`), `AccountingStorageEnforce` (`associations`,
+//!   `limits`, `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with
+//!   the man page's implications; `limits` turns the dumps' limits on),
+//!   `bf_max_job_user` and `bf_max_job_part` in `SchedulerParameters`.
 //! - Modelled beyond priority and the schedulers: `TRESBillingWeights`
 //!   (global and per partition: `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a
 //!   weight is per that unit, stored per MiB): the usage charged to
@@ -194,9 +195,9 @@ pub struct SchedulerSettings {
     pub default_queue_depth: u32,
     /// `sched_interval` in seconds (default 60).
     pub sched_interval: Time,
-    /// `bf_max_job_user` (0, the default: no limit; read, not modelled yet).
+    /// `bf_max_job_user` (0, the default: no limit).
     pub bf_max_job_user: u32,
-    /// `bf_max_job_part` (0, the default: no limit; read, not modelled yet).
+    /// `bf_max_job_part` (0, the default: no limit).
     pub bf_max_job_part: u32,
     /// Other `SchedulerParameters` entries, as written, for the ignored list.
     pub other: Vec<String>,
@@ -694,11 +695,11 @@ impl Parser<'_> {
                     "ALL" => EnforcePartLimits::All,
                     _ => return Err(wrap(format!("not ALL, ANY or NO: `{value}`"))),
                 };
-                unmodelled = site.enforce_part_limits != EnforcePartLimits::No;
+                unmodelled = false;
             }
             "accountingstorageenforce" => {
                 site.accounting_enforce = accounting_enforce(value).map_err(wrap)?;
-                unmodelled = site.accounting_enforce != AccountingEnforce::default();
+                unmodelled = false;
             }
             "priorityweightqos" => {
                 prio.weight_qos = f64::from(uint::<u32>(value).map_err(wrap)?);
@@ -789,15 +790,9 @@ impl Parser<'_> {
                 "bf_continue" => self.conf.scheduler.bf_continue = true,
                 "bf_max_job_user" => {
                     self.conf.scheduler.bf_max_job_user = count(arg)?;
-                    if self.conf.scheduler.bf_max_job_user != 0 {
-                        self.unmodelled(line, format!("SchedulerParameters: {name}"));
-                    }
                 }
                 "bf_max_job_part" => {
                     self.conf.scheduler.bf_max_job_part = count(arg)?;
-                    if self.conf.scheduler.bf_max_job_part != 0 {
-                        self.unmodelled(line, format!("SchedulerParameters: {name}"));
-                    }
                 }
                 _ => {
                     self.conf.scheduler.other.push(entry.to_string());

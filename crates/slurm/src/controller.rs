@@ -53,7 +53,14 @@
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
 //!   when unknown).
 //! - A job runs for its run time, cut at its time limit.
-//! - With accounting dumps ([`crate::accounting`]): a job over a
+//! - A backfill pass skips, without a test, a job whose user or partition
+//!   has had `bf_max_job_user` or `bf_max_job_part` jobs tested in it
+//!   (`_job_exceeds_max_bf_param`), after the limit tests.
+//! - A job above its partition's `MaxTime` is never queued: held for ever
+//!   (`job_limits_check`), or rejected under `EnforcePartLimits`
+//!   (`_part_access_check`); both are counted.
+//! - With accounting dumps ([`crate::accounting`]) and
+//!   `AccountingStorageEnforce=limits`: a job over a
 //!   submission limit is never queued; a job a QOS or association limit
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
@@ -66,6 +73,13 @@
 //!   of its partition; the nodes of a reservation over a job's time are
 //!   kept from the jobs not in it, in both schedulers; backfill may retry a
 //!   job after the first reservation's end (`find_resv_end`).
+//! - With dependencies or array throttles ([`crate::dependency`]): a job
+//!   not independent waits outside the queue, and each main and backfill
+//!   pass first moves the jobs now independent into it (and the tasks of
+//!   an array at its throttle out of it); a task whose array reached its
+//!   throttle in the pass is skipped. Ties of tier, priority and submit
+//!   time go by job id, an array task's being its array job id, then by
+//!   task id (`sort_job_queue2`).
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
@@ -73,6 +87,7 @@ use std::sync::Arc;
 use crate::accounting::Limits;
 use crate::advance::AdvanceReservations;
 use crate::conf::SchedulerSettings;
+use crate::dependency::Dependencies;
 use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, TICK};
 use crate::machine::{Machine, Need};
 use crate::priority::{FairTree, Fixed, Multifactor};
@@ -90,8 +105,14 @@ pub const BATCH_SCHED_DELAY: Time = 3;
 pub struct Queued {
     /// Its partition.
     pub partition: u16,
-    /// Its user association (user in account).
+    /// Its user association (user in account): a user of the fair-share tree.
     pub assoc: u32,
+    /// Its user (the workload's index), for `bf_max_job_user`.
+    pub user: u32,
+    /// Its time limit is above its partition's `MaxTime`: it never starts
+    /// (held with `PartitionTimeLimit`, or rejected at submission under
+    /// `EnforcePartLimits`).
+    pub over_part_limit: bool,
     /// What it takes on each node.
     pub need: Need,
     /// Its time limit.
@@ -100,8 +121,10 @@ pub struct Queued {
     pub run: Time,
     /// Submit time.
     pub submit: Time,
-    /// Slurm's job id (the queue's last tie-break).
+    /// Slurm's job id (the queue's tie-break; an array task's array job id).
     pub id: u64,
+    /// An array task's task id (the queue's last tie-break), else 0.
+    pub task: u64,
     /// Its factors that never change.
     pub fixed: Fixed,
     /// The usage it is charged per second run: its billable TRES
@@ -142,10 +165,22 @@ pub struct Counters {
     pub main_starts: u64,
     /// Jobs started by backfill.
     pub backfill_starts: u64,
+    /// Jobs above their partition's `MaxTime`: held for ever
+    /// (`PartitionTimeLimit`) with `EnforcePartLimits=NO`.
+    pub partition_time_limit: u64,
+    /// Jobs rejected at submission for their partition's limits
+    /// (`EnforcePartLimits=ANY` or `ALL`).
+    pub partition_rejected: u64,
+    /// Backfill tests skipped for `bf_max_job_user` or `bf_max_job_part`.
+    pub bf_max_job_skips: u64,
     /// With accounting limits, per [`crate::accounting::Reason`] (in
     /// `Reason::ALL` order): the tests that held a job, and the jobs
     /// rejected at submission.
     pub limited: [u64; crate::accounting::Reason::ALL.len()],
+    /// With dependencies or array throttles, per
+    /// [`crate::dependency::Wait`] (in `Wait::ALL` order): the tests that
+    /// kept a job out of the queue or a pass.
+    pub waited: [u64; crate::dependency::Wait::ALL.len()],
 }
 
 /// A message of the controller.
@@ -231,25 +266,36 @@ pub struct Controller {
     /// are aligned on the epoch.
     epoch: Time,
     most: Vec<crate::machine::Resources>,
+    /// Per user and per partition: the jobs this backfill pass tested
+    /// (`bf_max_job_user`, `bf_max_job_part`; empty when unset).
+    bf_user: Vec<u32>,
+    bf_part: Vec<u32>,
+    /// The number of users (`Queued::user` is below it).
+    users: usize,
+    /// `EnforcePartLimits` is `ANY` or `ALL`.
+    enforce_part_limits: bool,
+    /// The jobs above their partition's `MaxTime`, never queued.
+    over_part: Vec<u32>,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
     /// Advance reservations ([`crate::advance`]), and per reservation the
     /// main pass in which one of its jobs did not fit.
     advance: Option<Box<AdvanceReservations>>,
     resv_failed: Vec<u64>,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Box<Dependencies>>,
     buffers: Buffers<ControllerMsg>,
 }
 
 impl Controller {
-    /// A controller of `machine` for `jobs`, whose associations belong to
-    /// `assoc_accounts` of `accounts` accounts.
+    /// A controller of `machine` for `jobs`, whose associations (each
+    /// job's [`Queued::assoc`]) are the users of `fairshare`.
     pub fn new(
         machine: Machine,
         sched: SchedulerSettings,
         priority: Multifactor,
         jobs: Arc<[Queued]>,
-        accounts: usize,
-        assoc_accounts: &[u32],
+        fairshare: FairTree,
     ) -> Controller {
         let n = jobs.len();
         let nodes = machine.size.len();
@@ -262,12 +308,17 @@ impl Controller {
             stamp: 0,
             epoch: 0,
             most: Vec::new(),
+            bf_user: Vec::new(),
+            bf_part: Vec::new(),
+            users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),
+            enforce_part_limits: false,
+            over_part: Vec::new(),
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
             machine,
             sched,
             priority,
-            fairshare: FairTree::new(accounts, assoc_accounts),
+            fairshare,
             jobs,
             outcome: vec![Outcome { start: -1, end: -1, ..Outcome::default() }; n],
             prio: vec![0; n],
@@ -293,6 +344,7 @@ impl Controller {
             limits: None,
             advance: None,
             resv_failed: Vec::new(),
+            relations: None,
             buffers: Buffers::default(),
         }
     }
@@ -308,6 +360,14 @@ impl Controller {
     /// The same controller on a workload whose time 0 is Unix time `epoch`.
     pub fn at_epoch(mut self, epoch: Time) -> Controller {
         self.epoch = epoch;
+        self
+    }
+
+    /// The same controller rejecting at submission a job over its
+    /// partition's limits (`EnforcePartLimits=ANY` or `ALL`), instead of
+    /// holding it.
+    pub fn enforcing_part_limits(mut self, enforce: bool) -> Controller {
+        self.enforce_part_limits = enforce;
         self
     }
 
@@ -331,6 +391,46 @@ impl Controller {
         self.machine.allows(job.set, n) && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
     }
 
+    /// The same controller with `relations` ([`crate::dependency`]).
+    pub fn with_dependencies(mut self, relations: Option<Dependencies>) -> Controller {
+        self.relations = relations.map(Box::new);
+        self
+    }
+
+    /// Dependencies and throttles at the start of a pass (`build_job_queue`):
+    /// queued tasks of an array at its throttle leave the queue, and the
+    /// waiting jobs now independent join it, with the priority of the last
+    /// tick.
+    fn refresh(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        let Some(d) = self.relations.as_mut() else { return };
+        if d.throttles() {
+            self.queue.retain(|&j| !d.leaves_queue(j));
+        }
+        d.release(now);
+        if d.released.is_empty() {
+            return;
+        }
+        let released = std::mem::take(&mut d.released);
+        for &j in &released {
+            let job = &self.jobs[j as usize];
+            let from = self.relations.as_ref().map_or(job.submit, |d| d.accrue[j as usize]);
+            self.prio[j as usize] =
+                self.priority.priority(job.fixed, from, self.last_tick, self.fairshare.factor(job.assoc));
+            let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+            self.queue.insert(at, j);
+        }
+        if let Some(d) = self.relations.as_mut() {
+            d.released = released;
+        }
+        self.arm(now, outbox);
+    }
+
+    /// Whether job `j`'s array reached its throttle in this pass.
+    #[inline]
+    fn capped(&mut self, j: u32) -> bool {
+        self.relations.as_mut().is_some_and(|d| d.capped(j))
+    }
+
     /// Whether an accounting limit holds job `j` now (both of
     /// `acct_policy.c`'s tests; its reason is recorded).
     #[inline]
@@ -351,6 +451,7 @@ impl Controller {
             .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
             .then(ja.submit.cmp(&jb.submit))
             .then(ja.id.cmp(&jb.id))
+            .then(ja.task.cmp(&jb.task))
     }
 
     fn sort_queue(&mut self) {
@@ -360,6 +461,19 @@ impl Controller {
     }
 
     fn submit(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        // `job_limits_check` (job_scheduler.c) holds a job over its
+        // partition's limits for ever; with `EnforcePartLimits`,
+        // `_part_access_check` (job_mgr.c) refuses it at submission.
+        if self.jobs[j as usize].over_part_limit {
+            if self.enforce_part_limits {
+                self.counters.partition_rejected += 1;
+            } else {
+                self.counters.partition_time_limit += 1;
+            }
+            self.counters.limited[crate::accounting::Reason::PartitionTimeLimit as usize] += 1;
+            self.over_part.push(j);
+            return;
+        }
         // `acct_policy_validate`: a job over a submission limit is refused.
         if let Some(l) = &mut self.limits
             && l.submit(j).is_some()
@@ -368,8 +482,11 @@ impl Controller {
         }
         let job = &self.jobs[j as usize];
         self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
-        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
-        self.queue.insert(at, j);
+        // A job not independent waits outside the queue ([`crate::dependency`]).
+        if self.relations.as_mut().is_none_or(|d| d.submitted(j, now)) {
+            let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+            self.queue.insert(at, j);
+        }
         self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least
@@ -453,6 +570,9 @@ impl Controller {
         if let Some(l) = &mut self.limits {
             l.begin(j);
         }
+        if let Some(d) = &mut self.relations {
+            d.started(j);
+        }
         self.touch(now, outbox);
         outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
     }
@@ -468,6 +588,9 @@ impl Controller {
         self.done += 1;
         if let Some(l) = &mut self.limits {
             l.fini(j);
+        }
+        if let Some(d) = &mut self.relations {
+            d.ended(j);
         }
         self.touch(now, outbox);
         self.main_at(now, outbox);
@@ -500,8 +623,9 @@ impl Controller {
         self.fairshare.rank();
         for &j in &self.queue {
             let job = &self.jobs[j as usize];
-            self.prio[j as usize] =
-                self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
+            // With dependencies, age counts from the time the job became eligible.
+            let from = self.relations.as_ref().map_or(job.submit, |d| d.accrue[j as usize]);
+            self.prio[j as usize] = self.priority.priority(job.fixed, from, now, self.fairshare.factor(job.assoc));
         }
         self.sort_queue();
     }
@@ -509,6 +633,7 @@ impl Controller {
     /// The main scheduler's pass (a full one ignores `default_queue_depth`).
     fn main(&mut self, now: Time, full: bool, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.main_passes += 1;
+        self.refresh(now, outbox);
         self.pass += 1;
         let pass = self.pass;
         let parts = self.machine.partitions.len();
@@ -545,6 +670,11 @@ impl Controller {
             // `acct_policy_job_runnable_pre_select`: skipped, the partition
             // not blocked.
             if self.limits.as_mut().is_some_and(|l| l.pre_select(j).is_some()) {
+                i += 1;
+                continue;
+            }
+            // `job_array_start_test`: skipped, the partition not blocked.
+            if self.relations.as_mut().is_some_and(|d| d.capped(j)) {
                 i += 1;
                 continue;
             }
@@ -619,6 +749,7 @@ impl Controller {
     /// The backfill scheduler's pass.
     fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.backfill_passes += 1;
+        self.refresh(now, outbox);
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
         let mut most = std::mem::take(&mut self.most);
         most.clear();
@@ -640,6 +771,14 @@ impl Controller {
         };
         let resolution = self.sched.bf_resolution.max(1);
         let horizon = now + self.sched.bf_window;
+        self.bf_user.clear();
+        self.bf_part.clear();
+        if self.sched.bf_max_job_user > 0 {
+            self.bf_user.resize(self.users, 0);
+        }
+        if self.sched.bf_max_job_part > 0 {
+            self.bf_part.resize(self.machine.partitions.len(), 0);
+        }
         for r in &mut self.reserved {
             r.clear();
         }
@@ -656,14 +795,25 @@ impl Controller {
             let j = self.queue[i];
             let job = self.jobs[j as usize];
             let p = job.partition as usize;
-            if !self.machine.partitions[p].up {
-                i += 1;
-                continue;
-            }
             // A job an accounting limit holds is neither started nor
             // reserved for (`_attempt_backfill`: the pre-select test, and
             // the post-select one before a start or a reservation).
             if self.held(j) {
+                i += 1;
+                continue;
+            }
+            // `job_array_start_test`.
+            if self.capped(j) {
+                i += 1;
+                continue;
+            }
+            // `_job_exceeds_max_bf_param`: after the pre-select test, before
+            // the partition's state; a job tested counts.
+            if self.over_bf_max(&job) {
+                i += 1;
+                continue;
+            }
+            if !self.machine.partitions[p].up {
                 i += 1;
                 continue;
             }
@@ -754,6 +904,26 @@ impl Controller {
             i += 1;
         }
         self.reservation_count = 0;
+    }
+
+    /// Whether `job` is past `bf_max_job_part` or `bf_max_job_user` in this
+    /// backfill pass (`_job_exceeds_max_bf_param`: the partition's count,
+    /// then the user's; both count the job when neither is reached).
+    fn over_bf_max(&mut self, job: &Queued) -> bool {
+        let (p, u) = (job.partition as usize, job.user as usize);
+        let part_full = self.bf_part.get(p).is_some_and(|&c| c >= self.sched.bf_max_job_part);
+        let user_full = self.bf_user.get(u).is_some_and(|&c| c >= self.sched.bf_max_job_user);
+        if part_full || user_full {
+            self.counters.bf_max_job_skips += 1;
+            return true;
+        }
+        if let Some(c) = self.bf_part.get_mut(p) {
+            *c += 1;
+        }
+        if let Some(c) = self.bf_user.get_mut(u) {
+            *c += 1;
+        }
+        false
     }
 
     /// Marks the nodes of partition `p` that no reservation holds between
@@ -988,25 +1158,43 @@ pub struct Finished {
     pub counters: Counters,
     /// Every started job's nodes, one after the other.
     pub nodes: Vec<u32>,
-    /// Per job, with limits: the reason it last waited for (empty without).
+    /// Per job: the reason it last waited for, or was rejected for (empty
+    /// when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
     /// Per job: where its nodes begin in `nodes`.
     pub node_at: Vec<u32>,
+    /// Per job, with dependencies or throttles: the reason it last waited
+    /// outside the queue for (empty without).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
 }
 
 impl Finish for Controller {
     type Final = Finished;
 
     fn finish(&mut self) -> Self::Final {
+        let mut reasons = self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default();
         if let Some(l) = &self.limits {
+            let part = crate::accounting::Reason::PartitionTimeLimit as usize;
+            let held = self.counters.limited[part];
             self.counters.limited = l.hits;
+            self.counters.limited[part] += held;
+        }
+        if !self.over_part.is_empty() {
+            reasons.resize(self.outcome.len(), None);
+            for &j in &self.over_part {
+                reasons[j as usize] = Some(crate::accounting::Reason::PartitionTimeLimit);
+            }
+        }
+        if let Some(d) = &self.relations {
+            self.counters.waited = d.hits;
         }
         Finished {
             outcomes: std::mem::take(&mut self.outcome),
             counters: self.counters,
             nodes: std::mem::take(&mut self.nodes),
             node_at: std::mem::take(&mut self.node_at),
-            reasons: self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default(),
+            reasons,
+            waits: self.relations.as_mut().map(|d| std::mem::take(&mut d.reasons)).unwrap_or_default(),
         }
     }
 }

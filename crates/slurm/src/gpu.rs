@@ -63,6 +63,7 @@ pub fn workload(path: &Path, read: &GpuJobs) -> SlurmWorkload {
                 origin: Origin::Dump { path: path.to_path_buf(), line: j.line },
                 constraints: None,
                 reservation: None,
+                relations: Default::default(),
             }
         })
         .collect();
@@ -73,6 +74,7 @@ pub fn workload(path: &Path, read: &GpuJobs) -> SlurmWorkload {
         accounts: one("trace"),
         partitions: one("batch"),
         qos,
+        names: Vec::new(),
         epoch: None,
         clock_origin: None,
     }

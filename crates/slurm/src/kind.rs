@@ -12,9 +12,11 @@
 //! - The resolved point carries the sha256 of the `slurm.conf` it reads, so
 //!   a changed file is a new point, never a stale "already there".
 //! - Its rows: one `slurm_points` row (settings and aggregates), one
-//!   `slurm_groups` row per partition, account and user (jobs, waits,
-//!   CPU and GPU seconds), and, unless `store_jobs = false`, one
-//!   `slurm_jobs` row per job.
+//!   `slurm_groups` row per partition, account, user and QOS (jobs, waits,
+//!   CPU and GPU seconds), one `slurm_reasons` row per reason jobs waited
+//!   for (a limit's, a dependency's or an array's), and, unless
+//!   `store_jobs = false`, one `slurm_jobs` row per job (its last reason: a
+//!   limit's, else a dependency's or an array's).
 //! - Bad input (a `slurm.conf` error, a dump error, a job the machine
 //!   cannot run) is an error naming the file, line and field; nothing is
 //!   stored for the point.
@@ -32,7 +34,8 @@ use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::Outcome;
 use crate::synthetic::{PartitionShape, SlurmSynthetic, generate};
 use crate::tables::{
-    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
+    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SLURM_REASONS, SlurmGroupRow, SlurmJobRow,
+    SlurmPointRow, SlurmReasonRow,
 };
 use slasim_core::experiment::id::{Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::Inputs;
@@ -363,6 +366,12 @@ pub struct SlurmRun {
     pub outcomes: Vec<Outcome>,
     /// The schedulers' counters.
     pub counters: crate::controller::Counters,
+    /// Per job: the reason it last waited for, or was rejected for (empty
+    /// when no job had one).
+    pub reasons: Vec<Option<crate::accounting::Reason>>,
+    /// Per job: the dependency or array reason it last waited for (empty
+    /// when no job had one).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
 }
 
 /// Runs `settings` on `inputs`.
@@ -381,7 +390,7 @@ pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow:
         scenario = scenario.controller_started_at(start - epoch);
     }
     let done = simulate(scenario)?;
-    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters })
+    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons, waits: done.waits })
 }
 
 /// The Slurm kind.
@@ -390,7 +399,10 @@ pub struct SlurmKind;
 /// The Slurm kind, registered among the built-in ones.
 pub static SLURM: SlurmKind = SlurmKind;
 
-static AXES: [Axis; 16] = [
+static AXES: [Axis; 19] = [
+    axis("conf", "conf", "the slurm.conf (a path): a centre's what-if"),
+    axis("qos", "qos", "the sacctmgr show qos -P dump (a path)"),
+    axis("assoc", "assoc", "the sacctmgr show assoc -P dump (a path)"),
     axis("priority_weight_age", "priority_weight_age", "PriorityWeightAge"),
     axis("priority_weight_fairshare", "priority_weight_fairshare", "PriorityWeightFairshare"),
     axis("priority_weight_job_size", "priority_weight_job_size", "PriorityWeightJobSize"),
@@ -603,7 +615,7 @@ impl PointOutput for SlurmOutput {
         let s = &self.point.settings;
         let config = &self.config;
         let trace = s.trace.as_ref().map_or_else(|| "synthetic".to_string(), |t| t.display().to_string());
-        // Groups: partitions, accounts, users, in name order.
+        // Groups: partitions, accounts, users, QOS, in name order.
         let mut groups: std::collections::BTreeMap<(&str, &str), Group> = std::collections::BTreeMap::new();
         for (job, o) in w.jobs.iter().zip(&self.run.outcomes) {
             if o.start < 0 {
@@ -616,6 +628,7 @@ impl PointOutput for SlurmOutput {
                 ("partition", &w.partitions, job.partition),
                 ("account", &w.accounts, job.account),
                 ("user", &w.users, job.user),
+                ("qos", &w.qos, job.qos),
             ] {
                 let key = (grouping, names.get(i as usize).map_or("", String::as_str));
                 let g = groups.entry(key).or_default();
@@ -664,10 +677,40 @@ impl PointOutput for SlurmOutput {
             account: name(&w.accounts, job.account),
             partition: name(&w.partitions, job.partition),
             first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
+            // A limit's reason, else a dependency's or an array's.
+            reason: self
+                .run
+                .reasons
+                .get(i)
+                .copied()
+                .flatten()
+                .map(crate::accounting::Reason::name)
+                .or_else(|| self.run.waits.get(i).copied().flatten().map(crate::dependency::Wait::name)),
         });
+        // Per reason: the jobs whose last reason it was, and the tests it failed.
+        let mut last = [0i64; crate::accounting::Reason::ALL.len()];
+        for r in self.run.reasons.iter().flatten() {
+            last[*r as usize] += 1;
+        }
+        let mut waited = [0i64; crate::dependency::Wait::ALL.len()];
+        for w in self.run.waits.iter().flatten() {
+            waited[*w as usize] += 1;
+        }
+        let limits = crate::accounting::Reason::ALL
+            .iter()
+            .map(|&r| (r.name(), last[r as usize], self.run.counters.limited[r as usize] as i64));
+        let waits = crate::dependency::Wait::ALL
+            .iter()
+            .map(|&w| (w.name(), waited[w as usize], self.run.counters.waited[w as usize] as i64));
+        let reason_rows = limits
+            .chain(waits)
+            .filter(|&(_, jobs, tests)| jobs > 0 || tests > 0)
+            .map(|(reason, jobs, tests)| SlurmReasonRow { point_id: self.id, reason, jobs, tests })
+            .collect::<Vec<_>>();
         store.write_with(|tx| {
             insert(tx, &SLURM_POINT_ROWS, &point)?;
             insert_all(tx, &SLURM_GROUPS, group_rows)?;
+            insert_all(tx, &SLURM_REASONS, reason_rows.into_iter())?;
             if s.store_jobs {
                 insert_all(tx, &SLURM_JOBS, job_rows)?;
             }

@@ -10,7 +10,9 @@
 //! run models of them: the QOS factor, the QOS and association limits),
 //! [`reservation`] (`scontrol show reservation`, read), [`advance`] (those
 //! reservations as the controller holds them), [`features`] (node features
-//! and a job's constraint) and [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`).
+//! and a job's constraint), [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`) and
+//! [`dependency`] (job dependencies and array throttles: when a job is
+//! eligible).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by
@@ -30,6 +32,7 @@ pub mod bench;
 pub mod cli;
 pub mod conf;
 pub mod controller;
+pub mod dependency;
 pub mod features;
 pub mod generated;
 pub mod gpu;

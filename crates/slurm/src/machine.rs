@@ -273,9 +273,11 @@ impl Machine {
         self.partitions.iter().position(|p| p.name == name)
     }
 
-    /// Checks that `job` of `workload` can run here some day, and returns
-    /// its partition's index, its per-node need and its time limit.
-    pub fn admit(&self, workload: &SlurmWorkload, job: &SlurmJob) -> Result<(usize, Need, Time), JobError> {
+    /// Checks that `job` of `workload` fits the machine, and returns its
+    /// partition's index, its per-node need, its time limit, and whether
+    /// that limit is above the partition's `MaxTime` (then it never runs:
+    /// Slurm holds it, or rejects it under `EnforcePartLimits`).
+    pub fn admit(&self, workload: &SlurmWorkload, job: &SlurmJob) -> Result<(usize, Need, Time, bool), JobError> {
         let fail = |field: &str, detail: String| JobError {
             origin: job.origin.to_string(),
             id: job.id,
@@ -352,21 +354,13 @@ impl Machine {
             return Err(fail(field, detail));
         }
         let limit = match (job.time_limit, part.default_time, part.max_time) {
-            (Some(l), _, Some(max)) if l > max => {
-                return Err(fail(
-                    "Timelimit",
-                    format!(
-                        "{l} s is above partition {}'s MaxTime of {max} s (Slurm would hold it forever)",
-                        part.name
-                    ),
-                ));
-            }
             (Some(l), _, _) => l,
             (None, Some(d), _) => d,
             (None, None, Some(max)) => max,
             (None, None, None) => NO_LIMIT,
         };
-        Ok((p, need, limit.max(1)))
+        let over = job.time_limit.zip(part.max_time).is_some_and(|(l, max)| l > max);
+        Ok((p, need, limit.max(1), over))
     }
 
     /// Puts into `out` the nodes of partition `p` that cons_tres gives a job

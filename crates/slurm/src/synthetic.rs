@@ -163,6 +163,7 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
                 origin: Origin::Synthetic { index: 0 },
                 constraints: None,
                 reservation: None,
+                relations: Default::default(),
             });
         }
     }

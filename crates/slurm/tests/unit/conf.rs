@@ -457,9 +457,6 @@ fn site_settings_read_not_modelled() {
             (1, "PreemptType"),
             (2, "PreemptMode"),
             (3, "PreemptExemptTime"),
-            (7, "EnforcePartLimits"),
-            (8, "AccountingStorageEnforce"),
-            (9, "SchedulerParameters: bf_max_job_user"),
             (12, "PartitionName=DEFAULT PreemptMode"),
             (14, "PartitionName=scavenger PreemptMode"),
         ]

@@ -4,6 +4,8 @@ mod accounting;
 mod advance;
 mod cli;
 mod conf;
+mod controller;
+mod dependency;
 mod features;
 mod generated;
 mod gpu;

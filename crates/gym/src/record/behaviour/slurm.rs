@@ -55,6 +55,7 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
                     origin: Origin::Synthetic { index: j as u64 },
                     constraints: None,
                     reservation: None,
+                    relations: Default::default(),
                 }
             })
             .collect(),
@@ -62,6 +63,7 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
         accounts: one("account"),
         partitions: one("batch"),
         qos: one("normal"),
+        names: Vec::new(),
         epoch: None,
         clock_origin: None,
     }
