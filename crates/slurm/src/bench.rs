@@ -9,12 +9,14 @@
 use std::sync::Arc;
 
 use crate::accounting::{Accounting, Limits};
+use crate::advance::AdvanceReservations;
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::{Controller, Counters, Outcome, Queued};
+use crate::dependency::Dependencies;
 use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
-use crate::priority::Multifactor;
+use crate::priority::{FairTree, Multifactor};
 use slasim_core::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::bench::{Bench, runtime};
 use slasim_sim::client::ClientActor;
@@ -29,6 +31,8 @@ pub struct SlurmInputs {
     pub workload: SlurmWorkload,
     /// The accounting dumps (none: no QOS factor, no limits).
     pub accounting: Accounting,
+    /// The advance reservations (none without a reservations file).
+    pub advance: Option<AdvanceReservations>,
 }
 
 /// One Slurm simulation, ready to run.
@@ -38,8 +42,7 @@ pub struct Scenario {
     priority: Multifactor,
     jobs: Arc<[Queued]>,
     arrivals: Vec<Arrival>,
-    accounts: usize,
-    assoc_accounts: Vec<u32>,
+    fairshare: FairTree,
     /// Per job: its user association.
     pub assocs: Vec<u32>,
     origin: slasim_sim::units::Time,
@@ -49,6 +52,12 @@ pub struct Scenario {
     limits: Option<Limits>,
     /// Preemption, when on ([`Scenario::with_preemption`]).
     preempt: Option<crate::preemption::Preemption>,
+    /// Advance reservations ([`crate::advance`]).
+    advance: Option<AdvanceReservations>,
+    /// `EnforcePartLimits` is `ANY` or `ALL`.
+    enforce_part_limits: bool,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Dependencies>,
 }
 
 /// What a simulation produced.
@@ -60,9 +69,12 @@ pub struct Simulated {
     pub counters: Counters,
     /// Kernel statistics.
     pub kernel: KernelStats,
-    /// Per job, with accounting limits: the reason it last waited for, or
-    /// was rejected for (empty without them).
+    /// Per job: the limit it last waited for, or was rejected for (an
+    /// accounting or partition limit; empty when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
+    /// Per job, with dependencies or array throttles: the reason it last
+    /// waited outside the queue for (empty without them).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
     nodes: Vec<u32>,
     node_at: Vec<u32>,
     counts: Vec<u32>,
@@ -102,14 +114,30 @@ impl Scenario {
         workload: &SlurmWorkload,
         accounting: &Accounting,
     ) -> Result<Scenario, JobError> {
-        let machine = Machine::new(conf);
+        Scenario::with_reservations(conf, priority, scheduler, workload, accounting, None)
+    }
+
+    /// [`Scenario::with_accounting`] with advance reservations
+    /// ([`crate::advance`]): a job naming one must name a known reservation
+    /// it may use, whose nodes of its partition can hold it (a located
+    /// error otherwise). Without them, sacct's `Reservation` is not used.
+    pub fn with_reservations(
+        conf: &SlurmConf,
+        priority: PrioritySettings,
+        scheduler: SchedulerSettings,
+        workload: &SlurmWorkload,
+        accounting: &Accounting,
+        advance: Option<&AdvanceReservations>,
+    ) -> Result<Scenario, JobError> {
+        let mut machine = Machine::new(conf);
         let priority = Multifactor::new(priority, &machine);
         let mut assoc_keys: Vec<(u32, u32)> = Vec::new();
         let mut assocs = Vec::with_capacity(workload.jobs.len());
         let mut jobs = Vec::with_capacity(workload.jobs.len());
         let mut arrivals = Vec::with_capacity(workload.jobs.len());
         for (i, job) in workload.jobs.iter().enumerate() {
-            let (partition, need, limit) = machine.admit(workload, job)?;
+            let (partition, need, limit, over_part_limit) = machine.admit(workload, job)?;
+            let (set, resv) = node_set(&mut machine, advance, workload, job, partition, &need)?;
             let key = (job.user, job.account);
             let assoc = match assoc_keys.iter().position(|k| *k == key) {
                 Some(a) => a,
@@ -122,20 +150,58 @@ impl Scenario {
             jobs.push(Queued {
                 partition: partition as u16,
                 assoc,
+                user: job.user,
+                over_part_limit,
                 need,
                 limit,
                 run: job.run_time.max(0),
                 submit: job.submit,
-                id: job.id,
+                // `sort_job_queue2`: an array task by its array job id, then task id.
+                id: job.relations.array.map_or(job.id, |a| a.job),
+                task: job.relations.array.map_or(0, |a| a.task),
                 fixed: priority.fixed(partition, &need),
-                billing: billing(conf, partition, &need, &job.request, priority.settings()),
+                billing: billing(conf, partition, &need, &machine.request_of(partition, job), priority.settings()),
+                set,
+                resv,
             });
             arrivals.push(Arrival { job: i as u32, at: job.submit });
         }
         arrivals.sort_by_key(|a| (a.at, a.job));
-        let cpus: Vec<u64> = jobs.iter().map(|j| u64::from(j.need.total().cpus)).collect();
+        let tres: Vec<crate::accounting::Tres4> = jobs
+            .iter()
+            .map(|j| {
+                let t = j.need.total();
+                [u64::from(t.cpus), t.mem_mib, u64::from(t.nodes), u64::from(t.gpus)]
+            })
+            .collect();
         let time_limits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.limit).collect();
-        let limits = Limits::new(accounting, workload, &cpus, &time_limits)?;
+        let limits = Limits::new(accounting, workload, &tres, &time_limits)?;
+        // With an association dump, the fair-share tree is the centre's:
+        // each job charges the user association its limits resolved.
+        let fairshare = match (&limits, accounting.fair_tree()) {
+            (Some(l), Some((tree, user_of_row))) => {
+                for (j, (job, a)) in jobs.iter_mut().zip(assocs.iter_mut()).enumerate() {
+                    if let Some(row) = l.user_row(j as u32) {
+                        *a = user_of_row[row as usize];
+                        job.assoc = *a;
+                    }
+                }
+                tree
+            }
+            _ => FairTree::new(workload.accounts.len().max(1), &assoc_keys.iter().map(|k| k.1).collect::<Vec<_>>()),
+        };
+        // A job ends OK when it completed in the log and the simulation does
+        // not cut it at its time limit ([`crate::dependency`]).
+        let ok: Vec<bool> = jobs
+            .iter()
+            .zip(&workload.jobs)
+            .map(|(q, w)| {
+                q.run <= q.limit
+                    && w.logged.as_ref().is_none_or(|l| l.ending == slasim_core::trace::sacct::jobs::Ending::Completed)
+            })
+            .collect();
+        let submits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.submit).collect();
+        let relations = Dependencies::new(workload, &ok, &submits)?;
         if let Some(l) = &limits
             && accounting.qos.is_some()
         {
@@ -151,12 +217,16 @@ impl Scenario {
             priority,
             jobs: jobs.into(),
             arrivals,
-            accounts: workload.accounts.len().max(1),
-            assoc_accounts: assoc_keys.iter().map(|k| k.1).collect(),
+            fairshare,
             assocs,
+            enforce_part_limits: conf.site.enforce_part_limits != crate::conf::EnforcePartLimits::No,
             origin: 0,
             epoch: workload.epoch.unwrap_or(0),
-            limits,
+            // `AccountingStorageEnforce=limits` (or `safe`): without it
+            // slurmctld checks no association or QOS limit.
+            limits: limits.filter(|_| conf.site.accounting_enforce.limits),
+            relations,
+            advance: advance.cloned(),
             preempt: None,
         })
     }
@@ -185,6 +255,47 @@ impl Scenario {
     pub fn machine(&self) -> &Machine {
         &self.machine
     }
+}
+
+/// Job `job`'s node set ([`Machine::allows`]): the nodes its constraint
+/// allows, and with advance reservations those of the reservation it names
+/// (checked: its partition's nodes there can hold it).
+fn node_set(
+    machine: &mut Machine,
+    advance: Option<&AdvanceReservations>,
+    workload: &SlurmWorkload,
+    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    partition: usize,
+    need: &Need,
+) -> Result<(u16, Option<u16>), JobError> {
+    let resv = match advance {
+        Some(a) => a.of(workload, job)?,
+        None => None,
+    };
+    if job.constraints.is_none() && resv.is_none() {
+        return Ok((0, None));
+    }
+    let mut nodes = machine.satisfying(job);
+    if let (Some(r), Some(a)) = (resv, advance) {
+        let held = &a.list[r as usize];
+        for (b, &h) in nodes.iter_mut().zip(&held.nodes) {
+            *b &= h;
+        }
+        let part = &machine.partitions[partition];
+        let fitting = part.nodes.iter().filter(|&&n| nodes[n as usize] && machine.size[n as usize].holds(need)).count();
+        if fitting < need.nodes as usize {
+            return Err(JobError {
+                origin: job.origin.to_string(),
+                id: job.id,
+                field: "Reservation".into(),
+                detail: format!(
+                    "reservation `{}` has {fitting} nodes of partition {} that can hold the job; it needs {}",
+                    held.name, part.name, need.nodes
+                ),
+            });
+        }
+    }
+    Ok((machine.set(nodes), resv))
 }
 
 /// A job's billable TRES (Slurm 22.05 `calc_job_billable_tres`,
@@ -235,11 +346,13 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         priority,
         jobs,
         arrivals,
-        accounts,
-        assoc_accounts,
+        fairshare,
         origin,
         epoch,
         limits,
+        enforce_part_limits,
+        relations,
+        advance,
         preempt,
         ..
     } = scenario;
@@ -255,10 +368,13 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     }
     bench.place(
         at,
-        Controller::new(machine, scheduler, priority, jobs, accounts, &assoc_accounts)
+        Controller::new(machine, scheduler, priority, jobs, fairshare)
             .started_at(origin)
             .at_epoch(epoch)
             .with_limits(limits)
+            .enforcing_part_limits(enforce_part_limits)
+            .with_dependencies(relations)
+            .with_advance(advance)
             .with_preemption(preempt),
     );
     let kernel = bench.run().await?;
@@ -266,6 +382,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     bench.stop().await;
     Ok(Simulated {
         reasons: done.reasons,
+        waits: done.waits,
         outcomes: done.outcomes,
         counters: done.counters,
         kernel,

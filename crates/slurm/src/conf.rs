@@ -25,14 +25,13 @@
 //!   is not Slurm's default, since the default is what the twin does; a
 //!   node or partition setting whenever given): `PreemptMode` with
 //!   `SUSPEND`, `GANG` or `WITHIN` (global and per partition; a run refuses
-//!   them), node `Feature`/`Features` (comma list),
-//!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
-//!   `UNLIMITED`: none), `EnforcePartLimits` (`ALL`, `ANY`, `NO`; `YES` is
-//!   `ANY`), `AccountingStorageEnforce` (`associations`, `limits`,
-//!   `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with the man
-//!   page's implications), `bf_max_job_user` and `bf_max_job_part` in
-//!   `SchedulerParameters`, and `PriorityWeightQOS` (without a QOS dump
+//!   them), and `PriorityWeightQOS` (without a QOS dump
 //!   the QOS factor is 0: QOS priorities live in slurmdbd).
+//! - Modelled by the controller: `EnforcePartLimits` (`ALL`, `ANY`, `NO`;
+//!   `YES` is `ANY`), `AccountingStorageEnforce` (`associations`,
+//!   `limits`, `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with
+//!   the man page's implications; `limits` turns the dumps' limits on),
+//!   `bf_max_job_user` and `bf_max_job_part` in `SchedulerParameters`.
 //! - Modelled beyond priority and the schedulers: `PreemptType`
 //!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
 //!   `PreemptMode` `OFF`, `CANCEL` and `REQUEUE` (global and per
@@ -40,7 +39,11 @@
 //!   ([`crate::preemption`]); `TRESBillingWeights`
 //!   (global and per partition: `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a
 //!   weight is per that unit, stored per MiB): the usage charged to
-//!   fair-share ([`crate::bench`]).
+//!   fair-share ([`crate::bench`]); node `Feature`/`Features` (comma list):
+//!   the nodes a job's constraint allows ([`crate::features`]);
+//!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
+//!   `UNLIMITED`: none): a job's memory and CPUs at submit
+//!   ([`crate::memory`]).
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
 //!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
@@ -75,7 +78,7 @@ pub struct NodeDef {
     pub gpus: u32,
     /// `Weight` (default 1): lower weights are allocated first.
     pub weight: u32,
-    /// `Feature`/`Features`, as written (read, not modelled yet).
+    /// `Feature`/`Features`, as written.
     pub features: Vec<String>,
     /// The line that defined it.
     pub line: u64,
@@ -106,9 +109,9 @@ pub struct PartitionDef {
     pub preempt_mode: Option<PreemptMode>,
     /// `TRESBillingWeights` (`None`: the cluster's): what its jobs are charged.
     pub billing_weights: Option<Vec<(String, f64)>>,
-    /// `DefMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    /// `DefMemPerCPU`, MiB (`None`: the cluster's).
     pub def_mem_per_cpu: Option<u64>,
-    /// `MaxMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    /// `MaxMemPerCPU`, MiB (`None`: the cluster's).
     pub max_mem_per_cpu: Option<u64>,
     /// The line that defined it.
     pub line: u64,
@@ -194,9 +197,9 @@ pub struct SchedulerSettings {
     pub default_queue_depth: u32,
     /// `sched_interval` in seconds (default 60).
     pub sched_interval: Time,
-    /// `bf_max_job_user` (0, the default: no limit; read, not modelled yet).
+    /// `bf_max_job_user` (0, the default: no limit).
     pub bf_max_job_user: u32,
-    /// `bf_max_job_part` (0, the default: no limit; read, not modelled yet).
+    /// `bf_max_job_part` (0, the default: no limit).
     pub bf_max_job_part: u32,
     /// Other `SchedulerParameters` entries, as written, for the ignored list.
     pub other: Vec<String>,
@@ -561,11 +564,8 @@ impl Parser<'_> {
                 }
                 "weight" => attrs.weight = Some(uint::<u32>(value).map_err(|d| self.err(line, field(), d))?),
                 "feature" | "features" => {
-                    let features = names_list(value);
-                    if !features.is_empty() {
-                        self.unmodelled(line, format!("{prefix} {key}"));
-                    }
-                    attrs.features = Some(features);
+                    // Modelled: the nodes a job's constraint allows.
+                    attrs.features = Some(names_list(value));
                 }
                 "gres" => {
                     let (gpus, others) = parse_gres(value).map_err(|d| self.err(line, field(), d))?;
@@ -638,14 +638,9 @@ impl Parser<'_> {
                     }
                 }
                 "tresbillingweights" => attrs.billing_weights = Some(parse_billing_weights(value).map_err(wrap)?),
-                "defmempercpu" => {
-                    attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
-                    unmodelled.push(key.as_str());
-                }
-                "maxmempercpu" => {
-                    attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
-                    unmodelled.push(key.as_str());
-                }
+                // Modelled ([`crate::memory`]).
+                "defmempercpu" => attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
+                "maxmempercpu" => attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
                 "state" => {
                     attrs.up = Some(match value.to_ascii_uppercase().as_str() {
                         "UP" => true,
@@ -716,11 +711,11 @@ impl Parser<'_> {
             }
             "defmempercpu" => {
                 site.def_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
-                unmodelled = site.def_mem_per_cpu.is_some();
+                unmodelled = false;
             }
             "maxmempercpu" => {
                 site.max_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
-                unmodelled = site.max_mem_per_cpu.is_some();
+                unmodelled = false;
             }
             "enforcepartlimits" => {
                 site.enforce_part_limits = match value.to_ascii_uppercase().as_str() {
@@ -729,11 +724,11 @@ impl Parser<'_> {
                     "ALL" => EnforcePartLimits::All,
                     _ => return Err(wrap(format!("not ALL, ANY or NO: `{value}`"))),
                 };
-                unmodelled = site.enforce_part_limits != EnforcePartLimits::No;
+                unmodelled = false;
             }
             "accountingstorageenforce" => {
                 site.accounting_enforce = accounting_enforce(value).map_err(wrap)?;
-                unmodelled = site.accounting_enforce != AccountingEnforce::default();
+                unmodelled = false;
             }
             "priorityweightqos" => {
                 prio.weight_qos = f64::from(uint::<u32>(value).map_err(wrap)?);
@@ -824,15 +819,9 @@ impl Parser<'_> {
                 "bf_continue" => self.conf.scheduler.bf_continue = true,
                 "bf_max_job_user" => {
                     self.conf.scheduler.bf_max_job_user = count(arg)?;
-                    if self.conf.scheduler.bf_max_job_user != 0 {
-                        self.unmodelled(line, format!("SchedulerParameters: {name}"));
-                    }
                 }
                 "bf_max_job_part" => {
                     self.conf.scheduler.bf_max_job_part = count(arg)?;
-                    if self.conf.scheduler.bf_max_job_part != 0 {
-                        self.unmodelled(line, format!("SchedulerParameters: {name}"));
-                    }
                 }
                 _ => {
                     self.conf.scheduler.other.push(entry.to_string());

@@ -53,7 +53,14 @@
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
 //!   when unknown).
 //! - A job runs for its run time, cut at its time limit.
-//! - With accounting dumps ([`crate::accounting`]): a job over a
+//! - A backfill pass skips, without a test, a job whose user or partition
+//!   has had `bf_max_job_user` or `bf_max_job_part` jobs tested in it
+//!   (`_job_exceeds_max_bf_param`), after the limit tests.
+//! - A job above its partition's `MaxTime` is never queued: held for ever
+//!   (`job_limits_check`), or rejected under `EnforcePartLimits`
+//!   (`_part_access_check`); both are counted.
+//! - With accounting dumps ([`crate::accounting`]) and
+//!   `AccountingStorageEnforce=limits`: a job over a
 //!   submission limit is never queued; a job a QOS or association limit
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
@@ -64,12 +71,29 @@
 //!   event of a preempted run is void; a requeued job rejoins the queue
 //!   when it becomes eligible. Under `preempt/qos` the queue is ordered by
 //!   the QOS's preempt depth first.
+//! - A job is given only nodes of its node set (its constraint's features,
+//!   its advance reservation's nodes: [`crate::machine::Machine::allows`]).
+//! - With advance reservations ([`crate::advance`], not the backfill
+//!   scheduler's own): a job in one is queued within its window only, ahead
+//!   of the others, and when it does not fit blocks its reservation instead
+//!   of its partition; the nodes of a reservation over a job's time are
+//!   kept from the jobs not in it, in both schedulers; backfill may retry a
+//!   job after the first reservation's end (`find_resv_end`).
+//! - With dependencies or array throttles ([`crate::dependency`]): a job
+//!   not independent waits outside the queue, and each main and backfill
+//!   pass first moves the jobs now independent into it (and the tasks of
+//!   an array at its throttle out of it); a task whose array reached its
+//!   throttle in the pass is skipped. Ties of tier, priority and submit
+//!   time go by job id, an array task's being its array job id, then by
+//!   task id (`sort_job_queue2`).
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
 
 use crate::accounting::Limits;
+use crate::advance::AdvanceReservations;
 use crate::conf::SchedulerSettings;
+use crate::dependency::Dependencies;
 use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, SUBMIT, TICK};
 use crate::machine::{Machine, Need};
 use crate::preemption::Preemption;
@@ -88,8 +112,14 @@ pub const BATCH_SCHED_DELAY: Time = 3;
 pub struct Queued {
     /// Its partition.
     pub partition: u16,
-    /// Its user association (user in account).
+    /// Its user association (user in account): a user of the fair-share tree.
     pub assoc: u32,
+    /// Its user (the workload's index), for `bf_max_job_user`.
+    pub user: u32,
+    /// Its time limit is above its partition's `MaxTime`: it never starts
+    /// (held with `PartitionTimeLimit`, or rejected at submission under
+    /// `EnforcePartLimits`).
+    pub over_part_limit: bool,
     /// What it takes on each node.
     pub need: Need,
     /// Its time limit.
@@ -98,14 +128,20 @@ pub struct Queued {
     pub run: Time,
     /// Submit time.
     pub submit: Time,
-    /// Slurm's job id (the queue's last tie-break).
+    /// Slurm's job id (the queue's tie-break; an array task's array job id).
     pub id: u64,
+    /// An array task's task id (the queue's last tie-break), else 0.
+    pub task: u64,
     /// Its factors that never change.
     pub fixed: Fixed,
     /// The usage it is charged per second run: its billable TRES
     /// (`calc_job_billable_tres`: CPUs without `TRESBillingWeights`) times
     /// its QOS's `UsageFactor`.
     pub billing: f64,
+    /// The nodes it may be given ([`Machine::allows`]; 0: any).
+    pub set: u16,
+    /// The advance reservation it names ([`crate::advance`]).
+    pub resv: Option<u16>,
 }
 
 /// What happened to a job.
@@ -140,6 +176,14 @@ pub struct Counters {
     pub main_starts: u64,
     /// Jobs started by backfill.
     pub backfill_starts: u64,
+    /// Jobs above their partition's `MaxTime`: held for ever
+    /// (`PartitionTimeLimit`) with `EnforcePartLimits=NO`.
+    pub partition_time_limit: u64,
+    /// Jobs rejected at submission for their partition's limits
+    /// (`EnforcePartLimits=ANY` or `ALL`).
+    pub partition_rejected: u64,
+    /// Backfill tests skipped for `bf_max_job_user` or `bf_max_job_part`.
+    pub bf_max_job_skips: u64,
     /// With accounting limits, per [`crate::accounting::Reason`] (in
     /// `Reason::ALL` order): the tests that held a job, and the jobs
     /// rejected at submission.
@@ -148,6 +192,10 @@ pub struct Counters {
     pub preemptions: u64,
     /// Of those, jobs cancelled.
     pub preempt_cancels: u64,
+    /// With dependencies or array throttles, per
+    /// [`crate::dependency::Wait`] (in `Wait::ALL` order): the tests that
+    /// kept a job out of the queue or a pass.
+    pub waited: [u64; crate::dependency::Wait::ALL.len()],
 }
 
 /// A message of the controller.
@@ -239,23 +287,38 @@ pub struct Controller {
     /// are aligned on the epoch.
     epoch: Time,
     most: Vec<crate::machine::Resources>,
+    /// Per user and per partition: the jobs this backfill pass tested
+    /// (`bf_max_job_user`, `bf_max_job_part`; empty when unset).
+    bf_user: Vec<u32>,
+    bf_part: Vec<u32>,
+    /// The number of users (`Queued::user` is below it).
+    users: usize,
+    /// `EnforcePartLimits` is `ANY` or `ALL`.
+    enforce_part_limits: bool,
+    /// The jobs above their partition's `MaxTime`, never queued.
+    over_part: Vec<u32>,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
     /// Preemption, when on.
     preempt: Option<Box<Preemption>>,
+    /// Advance reservations ([`crate::advance`]), and per reservation the
+    /// main pass in which one of its jobs did not fit.
+    advance: Option<Box<AdvanceReservations>>,
+    resv_failed: Vec<u64>,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Box<Dependencies>>,
     buffers: Buffers<ControllerMsg>,
 }
 
 impl Controller {
-    /// A controller of `machine` for `jobs`, whose associations belong to
-    /// `assoc_accounts` of `accounts` accounts.
+    /// A controller of `machine` for `jobs`, whose associations (each
+    /// job's [`Queued::assoc`]) are the users of `fairshare`.
     pub fn new(
         machine: Machine,
         sched: SchedulerSettings,
         priority: Multifactor,
         jobs: Arc<[Queued]>,
-        accounts: usize,
-        assoc_accounts: &[u32],
+        fairshare: FairTree,
     ) -> Controller {
         let n = jobs.len();
         let nodes = machine.size.len();
@@ -270,12 +333,17 @@ impl Controller {
             stamp: 0,
             epoch: 0,
             most: Vec::new(),
+            bf_user: Vec::new(),
+            bf_part: Vec::new(),
+            users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),
+            enforce_part_limits: false,
+            over_part: Vec::new(),
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
             machine,
             sched,
             priority,
-            fairshare: FairTree::new(accounts, assoc_accounts),
+            fairshare,
             jobs,
             outcome: vec![Outcome { start: -1, end: -1, ..Outcome::default() }; n],
             prio: vec![0; n],
@@ -300,6 +368,9 @@ impl Controller {
             releases: Vec::new(),
             limits: None,
             preempt: None,
+            advance: None,
+            resv_failed: Vec::new(),
+            relations: None,
             buffers: Buffers::default(),
         }
     }
@@ -315,6 +386,14 @@ impl Controller {
     /// The same controller on a workload whose time 0 is Unix time `epoch`.
     pub fn at_epoch(mut self, epoch: Time) -> Controller {
         self.epoch = epoch;
+        self
+    }
+
+    /// The same controller rejecting at submission a job over its
+    /// partition's limits (`EnforcePartLimits=ANY` or `ALL`), instead of
+    /// holding it.
+    pub fn enforcing_part_limits(mut self, enforce: bool) -> Controller {
+        self.enforce_part_limits = enforce;
         self
     }
 
@@ -339,13 +418,67 @@ impl Controller {
         }
     }
 
-    /// Where job `j`'s age is counted from (a requeue changes it).
+    /// Where job `j`'s age is counted from: its submission, or the later
+    /// of its requeue's eligibility and the time its dependency was met.
     #[inline]
     fn since(&self, j: u32) -> Time {
-        match &self.preempt {
-            None => self.jobs[j as usize].submit,
-            Some(p) => p.since[j as usize],
+        let requeued = self.preempt.as_ref().map_or(self.jobs[j as usize].submit, |p| p.since[j as usize]);
+        let eligible = self.relations.as_ref().map_or(requeued, |d| d.accrue[j as usize]);
+        requeued.max(eligible)
+    }
+
+    /// The same controller holding `advance` reservations ([`crate::advance`]).
+    pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
+        self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
+        self.advance = advance.map(Box::new);
+        self
+    }
+
+    /// May job `job`, running over `[from, to)`, be given node `n`: in its
+    /// node set, and not kept by an advance reservation?
+    #[inline]
+    fn usable(&self, job: &Queued, n: u32, from: Time, to: Time) -> bool {
+        self.machine.allows(job.set, n) && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
+    }
+
+    /// The same controller with `relations` ([`crate::dependency`]).
+    pub fn with_dependencies(mut self, relations: Option<Dependencies>) -> Controller {
+        self.relations = relations.map(Box::new);
+        self
+    }
+
+    /// Dependencies and throttles at the start of a pass (`build_job_queue`):
+    /// queued tasks of an array at its throttle leave the queue, and the
+    /// waiting jobs now independent join it, with the priority of the last
+    /// tick.
+    fn refresh(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        let Some(d) = self.relations.as_mut() else { return };
+        if d.throttles() {
+            self.queue.retain(|&j| !d.leaves_queue(j));
         }
+        d.release(now);
+        if d.released.is_empty() {
+            return;
+        }
+        let released = std::mem::take(&mut d.released);
+        for &j in &released {
+            let job = &self.jobs[j as usize];
+            let from = self.since(j);
+            self.prio[j as usize] =
+                self.priority.priority(job.fixed, from, self.last_tick, self.fairshare.factor(job.assoc));
+            let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+            self.queue.insert(at, j);
+        }
+        if let Some(d) = self.relations.as_mut() {
+            d.released = released;
+        }
+        self.arm(now, outbox);
+    }
+
+    /// Whether job `j`'s array reached its throttle in this pass.
+    #[inline]
+    fn capped(&mut self, j: u32) -> bool {
+        self.relations.as_mut().is_some_and(|d| d.capped(j))
     }
 
     /// Whether an accounting limit holds job `j` now (both of
@@ -360,14 +493,17 @@ impl Controller {
     fn before(&self, a: u32, b: u32) -> std::cmp::Ordering {
         let (ja, jb) = (&self.jobs[a as usize], &self.jobs[b as usize]);
         let tier = |j: &Queued| self.machine.partitions[j.partition as usize].priority_tier;
-        // Preemption by QOS: a preemptor's QOS first (`sort_job_queue2`).
+        // Preemption by QOS: a preemptor's QOS first, then jobs in an
+        // advance reservation (`sort_job_queue2`).
         let level = |j: u32| self.preempt.as_ref().map_or(0, |p| p.level[j as usize]);
         level(b)
             .cmp(&level(a))
+            .then(jb.resv.is_some().cmp(&ja.resv.is_some()))
             .then(tier(jb).cmp(&tier(ja)))
             .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
             .then(self.submit_of(a).cmp(&self.submit_of(b)))
             .then(ja.id.cmp(&jb.id))
+            .then(ja.task.cmp(&jb.task))
     }
 
     fn sort_queue(&mut self) {
@@ -377,13 +513,29 @@ impl Controller {
     }
 
     fn submit(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        // `job_limits_check` (job_scheduler.c) holds a job over its
+        // partition's limits for ever; with `EnforcePartLimits`,
+        // `_part_access_check` (job_mgr.c) refuses it at submission.
+        if self.jobs[j as usize].over_part_limit {
+            if self.enforce_part_limits {
+                self.counters.partition_rejected += 1;
+            } else {
+                self.counters.partition_time_limit += 1;
+            }
+            self.counters.limited[crate::accounting::Reason::PartitionTimeLimit as usize] += 1;
+            self.over_part.push(j);
+            return;
+        }
         // `acct_policy_validate`: a job over a submission limit is refused.
         if let Some(l) = &mut self.limits
             && l.submit(j).is_some()
         {
             return;
         }
-        self.enqueue(now, j);
+        // A job not independent waits outside the queue ([`crate::dependency`]).
+        if self.relations.as_mut().is_none_or(|d| d.submitted(j, now)) {
+            self.enqueue(now, j);
+        }
         self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least
@@ -459,7 +611,11 @@ impl Controller {
         self.machine.take(&self.found, &job.need);
         self.node_at[j as usize] = self.nodes.len() as u32;
         self.nodes.extend_from_slice(&self.found);
-        let end = now + job.run.min(job.limit);
+        let mut end = now + job.run.min(job.limit);
+        // `job_time_limit`: a job in a reservation ends with it.
+        if let (Some(r), Some(a)) = (job.resv, &self.advance) {
+            end = end.min(a.end(r).max(now + 1));
+        }
         self.outcome[j as usize] = Outcome {
             start: now,
             end,
@@ -474,6 +630,9 @@ impl Controller {
         if let Some(l) = &mut self.limits {
             l.begin(j);
         }
+        if let Some(d) = &mut self.relations {
+            d.started(j);
+        }
         self.touch(now, outbox);
         outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
     }
@@ -485,6 +644,9 @@ impl Controller {
         }
         self.release(j, false);
         self.done += 1;
+        if let Some(d) = &mut self.relations {
+            d.ended(j);
+        }
         self.touch(now, outbox);
         self.main_at(now, outbox);
     }
@@ -563,10 +725,15 @@ impl Controller {
             return false;
         }
         let need = job.need;
-        let (blocked, mark) = (&self.blocked_node, &self.mark);
-        let ok = |n: u32| match usable {
-            Usable::Unblocked(pass) => blocked[n as usize] != pass,
-            Usable::Marked(m) => mark[n as usize] == m,
+        let (blocked, mark, machine, advance) = (&self.blocked_node, &self.mark, &self.machine, &self.advance);
+        // Its node set and the advance reservations too (`usable`).
+        let ok = |n: u32| {
+            machine.allows(job.set, n)
+                && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
+                && match usable {
+                    Usable::Unblocked(pass) => blocked[n as usize] != pass,
+                    Usable::Marked(m) => mark[n as usize] == m,
+                }
         };
         // With every candidate gone, could it fit? (Most tests end here.)
         // cons_tres finds its nodes exactly when enough nodes can hold it.
@@ -609,10 +776,15 @@ impl Controller {
                 if fitting < need.nodes {
                     continue;
                 }
-                let (scratch, blocked, mark) = (&self.scratch, &self.blocked_node, &self.mark);
-                let ok = |n: u32| match usable {
-                    Usable::Unblocked(pass) => blocked[n as usize] != pass,
-                    Usable::Marked(m) => mark[n as usize] == m,
+                let (scratch, blocked, mark, advance) = (&self.scratch, &self.blocked_node, &self.mark, &self.advance);
+                let machine = &self.machine;
+                let ok = |n: u32| {
+                    machine.allows(job.set, n)
+                        && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
+                        && match usable {
+                            Usable::Unblocked(pass) => blocked[n as usize] != pass,
+                            Usable::Marked(m) => mark[n as usize] == m,
+                        }
                 };
                 let free = |n: u32| {
                     let f = scratch[n as usize];
@@ -691,6 +863,9 @@ impl Controller {
             o.preempt_cancelled = true;
             self.counters.preempt_cancels += 1;
             self.done += 1;
+            if let Some(d) = &mut self.relations {
+                d.ended(r);
+            }
             return;
         }
         // `batch_requeue_fini`: pending again, submitted now (a second
@@ -740,6 +915,7 @@ impl Controller {
     /// The main scheduler's pass (a full one ignores `default_queue_depth`).
     fn main(&mut self, now: Time, full: bool, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.main_passes += 1;
+        self.refresh(now, outbox);
         self.pass += 1;
         let pass = self.pass;
         let parts = self.machine.partitions.len();
@@ -754,7 +930,22 @@ impl Controller {
             let job = &self.jobs[j as usize];
             let p = job.partition as usize;
             tested += 1;
-            if self.blocked_part[p] == pass {
+            // Advance reservations: a job in one is queued only within its
+            // window (`job_independent`), and skipped once one of its
+            // reservation's jobs did not fit, whatever its partition.
+            if let Some(r) = job.resv {
+                // A job whose reservation has ended is held for good
+                // (`job_test_resv`: priority 0): it leaves the queue unstarted.
+                if self.advance.as_ref().is_some_and(|a| now > a.end(r)) {
+                    self.queue.remove(i);
+                    continue;
+                }
+                let open = self.advance.as_ref().is_some_and(|a| a.open(r, now));
+                if !open || self.resv_failed[r as usize] == pass {
+                    i += 1;
+                    continue;
+                }
+            } else if self.blocked_part[p] == pass {
                 i += 1;
                 continue;
             }
@@ -764,10 +955,26 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            // `job_array_start_test`: skipped, the partition not blocked.
+            if self.relations.as_mut().is_some_and(|d| d.capped(j)) {
+                i += 1;
+                continue;
+            }
             let need = job.need;
             let up = self.machine.partitions[p].up;
             let mut found = std::mem::take(&mut self.found);
-            let fits = up && self.machine.find(p, &need, |n| self.blocked_node[n as usize] != pass, &mut found);
+            let job = &self.jobs[j as usize];
+            let until = now + job.limit;
+            // `ESLURM_RESERVATION_MAINT`: no node of the partition.
+            let kept = job.resv.is_none() && self.advance.as_ref().is_some_and(|a| a.blocks(p, now, until));
+            let fits = up
+                && !kept
+                && self.machine.find(
+                    p,
+                    &need,
+                    |n| self.blocked_node[n as usize] != pass && self.usable(job, n, now, until),
+                    &mut found,
+                );
             self.found = found;
             // `ESLURM_ACCOUNTING_POLICY` from `select_nodes`
             // (`acct_policy_job_runnable_post_select`): skipped, the
@@ -780,6 +987,10 @@ impl Controller {
                 self.start(now, j, false, outbox);
                 self.queue.remove(i);
                 started += 1;
+            } else if let Some(r) = self.jobs[j as usize].resv {
+                // Its reservation is blocked, not its partition.
+                self.resv_failed[r as usize] = pass;
+                i += 1;
             } else {
                 // Preemption (`select_nodes` with preemptee candidates): the
                 // job does not start, its partition is blocked as below.
@@ -825,6 +1036,7 @@ impl Controller {
     /// The backfill scheduler's pass.
     fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.backfill_passes += 1;
+        self.refresh(now, outbox);
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
         let mut most = std::mem::take(&mut self.most);
         most.clear();
@@ -848,6 +1060,14 @@ impl Controller {
         };
         let resolution = self.sched.bf_resolution.max(1);
         let horizon = now + self.sched.bf_window;
+        self.bf_user.clear();
+        self.bf_part.clear();
+        if self.sched.bf_max_job_user > 0 {
+            self.bf_user.resize(self.users, 0);
+        }
+        if self.sched.bf_max_job_part > 0 {
+            self.bf_part.resize(self.machine.partitions.len(), 0);
+        }
         for r in &mut self.reserved {
             r.clear();
         }
@@ -864,10 +1084,6 @@ impl Controller {
             let j = self.queue[i];
             let job = self.jobs[j as usize];
             let p = job.partition as usize;
-            if !self.machine.partitions[p].up {
-                i += 1;
-                continue;
-            }
             // A job an accounting limit holds is neither started nor
             // reserved for (`_attempt_backfill`: the pre-select test, and
             // the post-select one before a start or a reservation).
@@ -875,11 +1091,34 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            // `job_array_start_test`.
+            if self.capped(j) {
+                i += 1;
+                continue;
+            }
+            // `_job_exceeds_max_bf_param`: after the pre-select test, before
+            // the partition's state; a job tested counts.
+            if self.over_bf_max(&job) {
+                i += 1;
+                continue;
+            }
+            if !self.machine.partitions[p].up {
+                i += 1;
+                continue;
+            }
+            // A job in an advance reservation outside its window is not
+            // queued (`job_independent`).
+            if let Some(r) = job.resv
+                && !self.advance.as_ref().is_some_and(|a| a.open(r, now))
+            {
+                i += 1;
+                continue;
+            }
             // Preemption (`_will_run_test` with every candidate gone, then
             // `select_nodes`): a job that does not fit now preempts and is
             // neither started nor reserved for.
             if self.preempt.is_some() && !self.could_fit_now(j, &self.most) {
-                self.mark_available(p, now, now + job.limit, horizon);
+                self.mark_available(&job, now, now + job.limit, horizon);
                 if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
                     // The preempted jobs release nothing later in this pass.
                     let outcome = &self.outcome;
@@ -891,11 +1130,23 @@ impl Controller {
             // `TRY_LATER`: from `start_res` on, each retry a later one or
             // fewer nodes, so a bound on retries only guards the loop.
             let mut start_res = now;
-            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2;
+            let advance = self.advance.as_ref().map_or(0, |a| a.list.len());
+            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2 * advance + 2;
             let started = loop {
                 retries -= 1;
                 let end = start_res + job.limit;
-                let (available, later) = self.mark_available(p, start_res, end, horizon);
+                // `job_test_resv`: a job past its reservation's end, or kept
+                // from its whole partition, is deferred without a plan.
+                if let Some(a) = &self.advance {
+                    let deferred = match job.resv {
+                        Some(r) => start_res > a.end(r),
+                        None => a.blocks(p, start_res, end),
+                    };
+                    if deferred {
+                        break false;
+                    }
+                }
+                let (available, later) = self.mark_available(&job, start_res, end, horizon);
                 // Too few nodes free of reservations: no will-run test.
                 let planned = if available >= job.need.nodes { self.will_run(now, &job) } else { None };
                 let Some(start) = planned else {
@@ -957,21 +1208,53 @@ impl Controller {
         self.reservation_count = 0;
     }
 
+    /// Whether `job` is past `bf_max_job_part` or `bf_max_job_user` in this
+    /// backfill pass (`_job_exceeds_max_bf_param`: the partition's count,
+    /// then the user's; both count the job when neither is reached).
+    fn over_bf_max(&mut self, job: &Queued) -> bool {
+        let (p, u) = (job.partition as usize, job.user as usize);
+        let part_full = self.bf_part.get(p).is_some_and(|&c| c >= self.sched.bf_max_job_part);
+        let user_full = self.bf_user.get(u).is_some_and(|&c| c >= self.sched.bf_max_job_user);
+        if part_full || user_full {
+            self.counters.bf_max_job_skips += 1;
+            return true;
+        }
+        if let Some(c) = self.bf_part.get_mut(p) {
+            *c += 1;
+        }
+        if let Some(c) = self.bf_user.get_mut(u) {
+            *c += 1;
+        }
+        false
+    }
+
     /// Marks the nodes of partition `p` that no reservation holds between
     /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
     /// reservation that begins at `end` counts), and returns how many, and
     /// `later_start`: the first instant after `start_res`, within the window,
     /// at which a reservation of the partition's nodes ends and its node is
     /// free.
-    fn mark_available(&mut self, p: usize, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+    ///
+    /// Only nodes of the job's node set are marked; with advance
+    /// reservations, only those none of them keeps from the job over
+    /// `[start_res, end)`, and when one did, `later_start` is at most just
+    /// after the first reservation's end (`find_resv_end`).
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+        let p = job.partition as usize;
         self.stamp += 1;
         let mut later: Option<Time> = None;
         let mut available = 0;
+        let mut resv_overlap = false;
         for &n in &self.machine.partitions[p].nodes {
+            if self.advance.as_ref().is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                resv_overlap = true;
+                continue;
+            }
             // A node's reservations are in order and never overlap.
             let r = &self.reserved[n as usize];
             let mut k = r.partition_point(|&(_, e)| e <= start_res);
-            if r.get(k).is_none_or(|&(b, _)| b > end) {
+            // Features filter the nodes after `later_start` is found.
+            if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
                 self.mark[n as usize] = self.stamp;
                 available += 1;
             }
@@ -986,6 +1269,13 @@ impl Controller {
                 }
                 k += 1;
             }
+        }
+        if resv_overlap
+            && let Some(e) = self.advance.as_ref().and_then(|a| a.first_end(start_res, self.sched.bf_resolution))
+            && e + 1 < horizon
+            && later.is_none_or(|l| e + 1 < l)
+        {
+            later = Some(e + 1);
         }
         (available, later)
     }
@@ -1185,25 +1475,43 @@ pub struct Finished {
     pub counters: Counters,
     /// Every started job's nodes, one after the other.
     pub nodes: Vec<u32>,
-    /// Per job, with limits: the reason it last waited for (empty without).
+    /// Per job: the reason it last waited for, or was rejected for (empty
+    /// when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
     /// Per job: where its nodes begin in `nodes`.
     pub node_at: Vec<u32>,
+    /// Per job, with dependencies or throttles: the reason it last waited
+    /// outside the queue for (empty without).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
 }
 
 impl Finish for Controller {
     type Final = Finished;
 
     fn finish(&mut self) -> Self::Final {
+        let mut reasons = self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default();
         if let Some(l) = &self.limits {
+            let part = crate::accounting::Reason::PartitionTimeLimit as usize;
+            let held = self.counters.limited[part];
             self.counters.limited = l.hits;
+            self.counters.limited[part] += held;
+        }
+        if !self.over_part.is_empty() {
+            reasons.resize(self.outcome.len(), None);
+            for &j in &self.over_part {
+                reasons[j as usize] = Some(crate::accounting::Reason::PartitionTimeLimit);
+            }
+        }
+        if let Some(d) = &self.relations {
+            self.counters.waited = d.hits;
         }
         Finished {
             outcomes: std::mem::take(&mut self.outcome),
             counters: self.counters,
             nodes: std::mem::take(&mut self.nodes),
             node_at: std::mem::take(&mut self.node_at),
-            reasons: self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default(),
+            reasons,
+            waits: self.relations.as_mut().map(|d| std::mem::take(&mut d.reasons)).unwrap_or_default(),
         }
     }
 }

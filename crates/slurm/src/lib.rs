@@ -9,8 +9,11 @@
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
 //! run models of them: the QOS factor, the QOS and association limits),
 //! [`preemption`] (preemption by partition or QOS, with `CANCEL` and
-//! `REQUEUE`; [`preempt`] reads the modes) and [`reservation`] (`scontrol
-//! show reservation`, read but not modelled yet).
+//! `REQUEUE`; [`preempt`] reads the modes), [`reservation`] (`scontrol show
+//! reservation`, read), [`advance`] (those reservations as the controller
+//! holds them), [`features`] (node features and a job's constraint),
+//! [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`) and [`dependency`] (job
+//! dependencies and array throttles: when a job is eligible).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_core::trace::sacct::jobs`], read by
@@ -25,15 +28,19 @@
 //! Slurm reference page, beside the document it departs from.
 
 pub mod accounting;
+pub mod advance;
 pub mod bench;
 pub mod cli;
 pub mod conf;
 pub mod controller;
+pub mod dependency;
+pub mod features;
 pub mod generated;
 pub mod gpu;
 pub mod instant;
 pub mod kind;
 pub mod machine;
+pub mod memory;
 pub mod preempt;
 pub mod preemption;
 pub mod priority;

@@ -29,16 +29,25 @@
 //!   `TRESBillingWeights`, [`crate::bench`]) times its QOS's `UsageFactor`
 //!   (with a QOS dump; `priority_multifactor.c`, `_apply_new_usage`). A job that ended since is not charged again: a real
 //!   slurmctld 22.05 leaves that last part uncharged.
-//! - Fair Tree: every association has 1 share (Slurm's default). Among
-//!   siblings (the accounts under the root; the users of one account) the
-//!   level fair-share is `S / U`, `S` its share of its siblings' shares and
-//!   `U` its share of their usage (no usage: infinite). Accounts are visited
-//!   in descending level fair-share, and within each its users likewise;
-//!   the users so ordered get ranks from the number of users down to 1; a
-//!   user tied with the one before it shares its rank, and so does the
-//!   first user of an account tied with the account before it (Slurm never
-//!   merges tied accounts: `_count_tied_accounts`); a user's factor is its
-//!   rank over the number of users. Ties keep first-appearance order.
+//! - Fair Tree (`fair_tree.c`, `_calc_tree_fs`, `_calc_assoc_fs`,
+//!   `_cmp_level_fs`; `assoc_mgr.c`, `_normalize_assoc_shares_fair_tree`,
+//!   `_get_children_level_shares`). The tree: with an association dump,
+//!   the centre's ([`crate::accounting::Accounting::fair_tree`]: accounts
+//!   under their parents, users under their accounts, their `Share`s);
+//!   without one, the workload's accounts under the root and their users,
+//!   1 share each (Slurm's default). An association's usage is its jobs'
+//!   and its children's. Among siblings the level fair-share is `S / U`:
+//!   `S` its shares over its siblings' (a `Share=parent` child counts its
+//!   children's), `U` its usage over its parent's (none: infinite; `S = 0`:
+//!   0); a `Share=parent` user is infinite, a `Share=parent` account
+//!   NO_VAL. From the root down, siblings are visited in descending level
+//!   fair-share (users before accounts when equal, else the dump's order),
+//!   each account's children in turn; the users so ordered get ranks from
+//!   the number of user associations down to 1; a user tied with the
+//!   sibling before it shares its rank, and so does the first child of an
+//!   account tied with the one before it (Slurm 22.05 never merges tied
+//!   accounts: its `_count_tied_accounts` stops at the first account after
+//!   one); a user's factor is its rank over the number of users.
 
 use crate::conf::PrioritySettings;
 use crate::machine::{Machine, Need, Resources};
@@ -150,99 +159,198 @@ impl Multifactor {
     }
 }
 
-/// Usage and fair-share factors of the accounts and their users.
+/// One association of the fair-share tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeNode {
+    /// Its parent account (`None`: the root's child).
+    pub parent: Option<u32>,
+    /// Its raw shares (`None`: `Share=parent`).
+    pub shares: Option<u32>,
+    /// A user association (a leaf), else an account.
+    pub user: bool,
+}
+
+/// Usage and fair-share factors of the associations (Fair Tree).
 #[derive(Debug, Clone, Default)]
 pub struct FairTree {
-    /// Per account: its usage and its user associations.
-    accounts: Vec<(f64, Vec<u32>)>,
-    /// Per user association: its account and usage.
-    assocs: Vec<(u32, f64)>,
-    /// Per user association: its fair-share factor.
+    nodes: Vec<TreeNode>,
+    /// Per node: its usage (`usage_raw`), charged to it and its ancestors.
+    usage: Vec<f64>,
+    /// Per node: its share among its siblings (`shares_norm`).
+    share: Vec<f64>,
+    /// Per node: its level fair-share, as of the last rank.
+    level: Vec<f64>,
+    /// The children of each node, contiguous: `children[from[p]..from[p + 1]]`;
+    /// the root's children are the last range.
+    children: Vec<u32>,
+    from: Vec<u32>,
+    /// Per user (in node order): its node.
+    user_node: Vec<u32>,
+    /// Per user: its fair-share factor.
     factor: Vec<f64>,
-    /// Scratch for the ranking.
-    order: Vec<(f64, u32)>,
-    users: Vec<(f64, u32)>,
 }
 
 impl FairTree {
-    /// A tree of `accounts` accounts whose user associations are `assoc_accounts[i]`.
+    /// The tree without an association dump: `accounts` accounts under the
+    /// root, each with 1 share, whose user associations are
+    /// `assoc_accounts[i]`, each with 1 share. An account no association
+    /// names is left out.
     pub fn new(accounts: usize, assoc_accounts: &[u32]) -> FairTree {
+        let mut named = vec![false; accounts];
+        for &a in assoc_accounts {
+            named[a as usize] = true;
+        }
+        let mut node_of = vec![0u32; accounts];
+        let mut nodes = Vec::new();
+        for (a, _) in named.iter().enumerate().filter(|(_, named)| **named) {
+            node_of[a] = nodes.len() as u32;
+            nodes.push(TreeNode { parent: None, shares: Some(1), user: false });
+        }
+        nodes.extend(assoc_accounts.iter().map(|&a| TreeNode {
+            parent: Some(node_of[a as usize]),
+            shares: Some(1),
+            user: true,
+        }));
+        FairTree::of(nodes)
+    }
+
+    /// The tree of `nodes` (parents before their children or after: any
+    /// order); users are numbered in node order.
+    pub fn of(nodes: Vec<TreeNode>) -> FairTree {
+        let n = nodes.len();
+        let slot = |p: Option<u32>| p.map_or(n, |p| p as usize);
+        let mut count = vec![0u32; n + 2];
+        for node in &nodes {
+            count[slot(node.parent) + 1] += 1;
+        }
+        for i in 1..count.len() {
+            count[i] += count[i - 1];
+        }
+        let from = count.clone();
+        let mut children = vec![0u32; n];
+        for (i, node) in nodes.iter().enumerate() {
+            let s = slot(node.parent);
+            children[count[s] as usize] = i as u32;
+            count[s] += 1;
+        }
+        let user_node: Vec<u32> = (0..n as u32).filter(|&i| nodes[i as usize].user).collect();
         let mut tree = FairTree {
-            accounts: vec![(0.0, Vec::new()); accounts],
-            assocs: assoc_accounts.iter().map(|&a| (a, 0.0)).collect(),
-            factor: vec![0.0; assoc_accounts.len()],
-            order: Vec::new(),
-            users: Vec::new(),
+            usage: vec![0.0; n],
+            share: vec![0.0; n],
+            level: vec![0.0; n],
+            factor: vec![0.0; user_node.len()],
+            user_node,
+            children,
+            from,
+            nodes,
         };
-        for (i, &a) in assoc_accounts.iter().enumerate() {
-            tree.accounts[a as usize].1.push(i as u32);
+        for p in 0..=n {
+            // `_get_children_level_shares`: a `Share=parent` child counts its children's.
+            let level_shares = tree.level_shares(p);
+            for k in tree.from[p]..tree.from[p + 1] {
+                let c = tree.children[k as usize] as usize;
+                // `_normalize_assoc_shares_fair_tree`.
+                tree.share[c] = match tree.nodes[c].shares {
+                    Some(s) if level_shares > 0 => f64::from(s) / level_shares as f64,
+                    _ => 0.0,
+                };
+            }
         }
         tree.rank();
         tree
     }
 
+    fn level_shares(&self, p: usize) -> u64 {
+        (self.from[p]..self.from[p + 1])
+            .map(|k| {
+                let c = self.children[k as usize] as usize;
+                self.nodes[c].shares.map_or_else(|| self.level_shares(c), u64::from)
+            })
+            .sum()
+    }
+
+    /// The number of user associations.
+    pub fn users(&self) -> usize {
+        self.user_node.len()
+    }
+
     /// Multiplies every usage by `factor` (at least `f64::MIN_POSITIVE`, as Slurm's floor).
     pub fn decay(&mut self, factor: f64) {
         let factor = factor.max(f64::MIN_POSITIVE);
-        for a in &mut self.accounts {
-            a.0 *= factor;
-        }
-        for u in &mut self.assocs {
-            u.1 *= factor;
+        for u in &mut self.usage {
+            *u *= factor;
         }
     }
 
-    /// Adds `usage` to association `assoc` and its account.
-    pub fn charge(&mut self, assoc: u32, usage: f64) {
-        let (account, u) = &mut self.assocs[assoc as usize];
-        *u += usage;
-        self.accounts[*account as usize].0 += usage;
+    /// Adds `usage` to user `user` and every account above it.
+    pub fn charge(&mut self, user: u32, usage: f64) {
+        let mut node = Some(self.user_node[user as usize]);
+        while let Some(n) = node {
+            self.usage[n as usize] += usage;
+            node = self.nodes[n as usize].parent;
+        }
     }
 
-    /// The fair-share factor of `assoc`, as of the last [`FairTree::rank`].
+    /// The fair-share factor of user `user`, as of the last [`FairTree::rank`].
     #[inline]
-    pub fn factor(&self, assoc: u32) -> f64 {
-        self.factor[assoc as usize]
+    pub fn factor(&self, user: u32) -> f64 {
+        self.factor[user as usize]
     }
 
     /// Ranks the users (Fair Tree) into their factors.
     pub fn rank(&mut self) {
-        let total_users = self.assocs.len();
+        let total_users = self.user_node.len();
         if total_users == 0 {
             return;
         }
-        // S / U among siblings of equal shares; no usage of its own: infinite.
-        let level = |usage: f64, parent_usage: f64, siblings: usize| -> f64 {
-            let u = if parent_usage > 0.0 { usage / parent_usage } else { 0.0 };
-            if u > 0.0 { (1.0 / siblings as f64) / u } else { f64::INFINITY }
-        };
-        let active = self.accounts.iter().filter(|a| !a.1.is_empty()).count();
-        let root: f64 = self.accounts.iter().map(|a| a.0).sum();
-        self.order.clear();
-        for (a, (usage, members)) in self.accounts.iter().enumerate() {
-            if !members.is_empty() {
-                self.order.push((level(*usage, root, active), a as u32));
-            }
-        }
-        self.order.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let root = self.nodes.len();
+        let root_usage: f64 =
+            (self.from[root]..self.from[root + 1]).map(|k| self.usage[self.children[k as usize] as usize]).sum();
         let (mut rank, mut rnt) = (total_users, total_users);
-        for k in 0..self.order.len() {
-            let (account_level, a) = self.order[k];
-            let account_tied = k > 0 && self.order[k - 1].0 == account_level;
-            let (usage, members) = &self.accounts[a as usize];
-            self.users.clear();
-            for &u in members {
-                self.users.push((level(self.assocs[u as usize].1, *usage, members.len()), u));
-            }
-            self.users.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
-            for i in 0..self.users.len() {
-                let (lf, u) = self.users[i];
-                let tied = if i == 0 { account_tied } else { self.users[i - 1].0 == lf };
-                if !tied {
-                    rank = rnt;
+        self.rank_level(root, root_usage, &mut rank, &mut rnt, false);
+    }
+
+    /// `_calc_tree_fs` on the children of `p` (usage `parent_usage`).
+    fn rank_level(&mut self, p: usize, parent_usage: f64, rank: &mut usize, rnt: &mut usize, account_tied: bool) {
+        let (from, to) = (self.from[p] as usize, self.from[p + 1] as usize);
+        for k in from..to {
+            let c = self.children[k] as usize;
+            // `_calc_assoc_fs`: S / U, U the usage within the parent's (0
+            // when the parent has none); `Share=parent`: a user ranks
+            // first, an account is NO_VAL.
+            self.level[c] = match self.nodes[c].shares {
+                None if self.nodes[c].user => f64::INFINITY,
+                None => f64::from(u32::MAX - 1),
+                Some(_) if self.share[c] == 0.0 => 0.0,
+                Some(_) => {
+                    let u = if parent_usage > 0.0 { self.usage[c] / parent_usage } else { 0.0 };
+                    if u > 0.0 { self.share[c] / u } else { f64::INFINITY }
                 }
-                self.factor[u as usize] = rank as f64 / total_users as f64;
-                rnt -= 1;
+            };
+        }
+        // `_cmp_level_fs`: higher first, users before accounts; ties keep
+        // the dump's order (glibc's qsort is a stable merge sort here).
+        let (level, nodes) = (&self.level, &self.nodes);
+        self.children[from..to].sort_by(|&x, &y| {
+            let (x, y) = (x as usize, y as usize);
+            level[y].total_cmp(&level[x]).then(nodes[y].user.cmp(&nodes[x].user))
+        });
+        let total_users = self.user_node.len() as f64;
+        for k in from..to {
+            let c = self.children[k] as usize;
+            let tied =
+                if k == from { account_tied } else { self.level[self.children[k - 1] as usize] == self.level[c] };
+            if self.nodes[c].user {
+                if !tied {
+                    *rank = *rnt;
+                }
+                let user = self.user_node.partition_point(|&u| (u as usize) < c);
+                self.factor[user] = *rank as f64 / total_users;
+                *rnt -= 1;
+            } else {
+                // Slurm 22.05 never merges tied accounts: `_count_tied_accounts`
+                // stops at the first account after this one.
+                self.rank_level(c, self.usage[c], rank, rnt, tied);
             }
         }
     }

@@ -21,6 +21,12 @@ chem||root||
 chem|alice|||
 ";
 
+/// [`ONE_NODE`] with `AccountingStorageEnforce=limits`: without it
+/// slurmctld checks no limit.
+fn limited() -> String {
+    format!("{ONE_NODE}AccountingStorageEnforce=limits\n")
+}
+
 fn accounting(qos: Option<&str>, assoc: Option<&str>) -> Accounting {
     Accounting {
         qos: qos.map(|t| parse_qos(t, Path::new("qos.txt")).expect("the QOS dump parses")),
@@ -113,16 +119,20 @@ fn max_jobs_per_user_holds_a_job_and_the_next_one_runs() {
         vec![crate::job(1, 0, 1, 100, 100), crate::job(2, 0, 1, 100, 100), of(1, 0, 0, crate::job(3, 0, 1, 100, 100))],
         &["batch"],
     );
-    let sim = run(ONE_NODE, &w, &accounting(Some(qos), None));
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
     assert_eq!(starts(&sim), [0, 100, 0]);
     assert_eq!(sim.reasons, [None, Some(Reason::QosMaxJobsPerUser), None]);
     assert!(hits(&sim, Reason::QosMaxJobsPerUser) >= 2, "the main pass and backfill both held it");
     // The main scheduler alone (sched/builtin) does not block the partition
     // on J2 either: J3 starts at 0.
-    let builtin = ONE_NODE.replace("sched/backfill", "sched/builtin");
+    let builtin = limited().replace("sched/backfill", "sched/builtin");
     assert_eq!(starts(&run(&builtin, &w, &accounting(Some(qos), None))), [0, 100, 0]);
-    let sim = run(ONE_NODE, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
     assert_eq!(starts(&sim), [0, 0, 0]);
+    // Without `AccountingStorageEnforce=limits` the limit is not checked.
+    let sim = run(ONE_NODE, &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 0, 0]);
+    assert!(sim.reasons.is_empty());
 }
 
 /// One 8-CPU node; QOS normal with GrpTRES=cpu=6 and MaxTRESPU=cpu=4. At 0,
@@ -139,7 +149,7 @@ fn max_jobs_per_user_holds_a_job_and_the_next_one_runs() {
 /// for 100 as the node is full.
 #[test]
 fn cpu_limits_of_the_qos_and_of_a_user() {
-    let conf = ONE_NODE.replace("CPUs=4", "CPUs=8");
+    let conf = limited().replace("CPUs=4", "CPUs=8");
     let qos = "Name|Priority|GrpTRES|MaxTRESPU\nnormal|0|cpu=6|cpu=4\n";
     let w = crate::workload(
         vec![
@@ -181,10 +191,10 @@ fn association_max_jobs_and_grp_jobs() {
         ],
         &["batch"],
     );
-    let sim = run(ONE_NODE, &w, &accounting(None, Some(&assoc)));
+    let sim = run(&limited(), &w, &accounting(None, Some(&assoc)));
     assert_eq!(starts(&sim), [0, 100, 0, 100]);
     assert_eq!(sim.reasons, [None, Some(Reason::AssocMaxJobs), None, Some(Reason::AssocGrpJobs)]);
-    let sim = run(ONE_NODE, &w, &accounting(None, Some(ASSOC)));
+    let sim = run(&limited(), &w, &accounting(None, Some(ASSOC)));
     assert_eq!(starts(&sim), [0, 0, 0, 0]);
 }
 
@@ -211,19 +221,19 @@ fn max_submit_rejects_and_max_wall_holds_for_ever() {
         &["batch"],
     );
     w.qos = vec!["normal".into(), "short".into()];
-    let sim = run(ONE_NODE, &w, &accounting(Some(qos), None));
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
     assert_eq!(starts(&sim), [0, 0, -1, 150, -1, -1]);
     assert_eq!(sim.reasons[2], Some(Reason::QosMaxSubmitJobPerUser));
     assert_eq!(sim.reasons[4], Some(Reason::QosMaxWallDurationPerJob));
     assert_eq!(sim.reasons[5], Some(Reason::QosMaxSubmitJobPerUser));
     assert_eq!(hits(&sim, Reason::QosMaxSubmitJobPerUser), 2);
     let deny = qos.replace("short|0|1|1|", "short|0|1|1|DenyOnLimit");
-    let sim = run(ONE_NODE, &w, &accounting(Some(&deny), None));
+    let sim = run(&limited(), &w, &accounting(Some(&deny), None));
     assert_eq!(starts(&sim), [0, 0, -1, 150, -1, 0]);
     assert_eq!(sim.reasons[4], Some(Reason::QosMaxWallDurationPerJob));
     // Without the limits J1, J2, J3, J5 fill the node at 0; J5 ends at 50
     // and J6 starts.
-    let sim = run(ONE_NODE, &w, &accounting(Some("Name|Priority\nnormal|0\nshort|0\n"), None));
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\nshort|0\n"), None));
     assert_eq!(starts(&sim), [0, 0, 0, 150, 0, 50]);
 }
 
@@ -240,6 +250,50 @@ PriorityCalcPeriod=1
 NodeName=n1 CPUs=4 RealMemory=1000 Gres=gpu:2
 PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
 ";
+
+/// One node of 4 CPUs and 2 GPUs, limits enforced. QOS normal with
+/// GrpTRES=gres/gpu=1: J1 and J2 (1 CPU + 1 GPU, 100 s) and J3 (1 CPU)
+/// at 0. J1 starts; J2 would make 2 GPUs > 1: `QOSGrpGRES`, skipped; J3
+/// starts. At 100 J1 ends and J2 starts. Without the limit all start at 0.
+/// MaxTRES=gres/gpu=0 holds J1 and J2 for ever (never queued):
+/// `QOSMaxGRESPerJob`; with `DenyOnLimit` they are rejected instead.
+/// Association GrpTRES=cpu=2 on account physics (alice and bob): alice's J1
+/// (2 CPUs) starts, bob's J2 (1 CPU) waits for it (`AssocGrpCpuLimit`) as
+/// 2 + 1 > 2; bob's J3 in biology starts at 0.
+#[test]
+fn tres_limits_of_the_qos_and_of_an_association() {
+    let conf = format!("{GPU_NODE}AccountingStorageEnforce=limits\n");
+    let gpu = |j: SlurmJob| SlurmJob { request: slasim_core::trace::sacct::jobs::Tres { gpus: 1, ..j.request }, ..j };
+    let w = crate::workload(
+        vec![gpu(crate::job(1, 0, 1, 100, 100)), gpu(crate::job(2, 0, 1, 100, 100)), crate::job(3, 0, 1, 100, 100)],
+        &["batch"],
+    );
+    let sim = run(&conf, &w, &accounting(Some("Name|Priority|GrpTRES\nnormal|0|gres/gpu=1\n"), None));
+    assert_eq!(starts(&sim), [0, 100, 0]);
+    assert_eq!(sim.reasons[1], Some(Reason::QosGrpGres));
+    assert_eq!(starts(&run(&conf, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None))), [0, 0, 0]);
+    let sim = run(&conf, &w, &accounting(Some("Name|Priority|MaxTRES\nnormal|0|gres/gpu=0\n"), None));
+    assert_eq!(starts(&sim), [-1, -1, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::QosMaxGresPerJob));
+    let deny = "Name|Priority|MaxTRES|Flags\nnormal|0|gres/gpu=0|DenyOnLimit\n";
+    assert_eq!(hits(&run(&conf, &w, &accounting(Some(deny), None)), Reason::QosMaxGresPerJob), 2);
+
+    let assoc = "Account|User|Par Name|GrpTRES\nroot|||\nphysics||root|cpu=2\nphysics|alice||\n\
+                 physics|bob||\nbiology||root|\nbiology|bob||\n";
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 2, 100, 100),
+            of(1, 0, 0, crate::job(2, 0, 1, 100, 100)),
+            of(1, 1, 0, crate::job(3, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&conf, &w, &accounting(None, Some(assoc)));
+    assert_eq!(starts(&sim), [0, 100, 0]);
+    assert_eq!(sim.reasons[1], Some(Reason::AssocGrpCpu));
+    let sim = run(&conf, &w, &accounting(None, Some(&assoc.replace("cpu=2", ""))));
+    assert_eq!(starts(&sim), [0, 0, 0]);
+}
 
 /// alice (physics) J1: 3 CPUs and bob (biology) J2: 1 CPU + 1 GPU start at
 /// 0 and run 100 s; alice's J3 (4 CPUs, 50 s) is submitted at 10, bob's J4
@@ -283,6 +337,33 @@ fn usage_is_charged_by_billing_weights() {
     // A partition's weights replace the cluster's.
     let part = weighted.replace("MaxTime=UNLIMITED", "MaxTime=UNLIMITED TRESBillingWeights=CPU=1.0");
     assert_eq!(starts(&run(&part, &w, &none)), [0, 0, 150, 100]);
+}
+
+/// The centre's tree from the association dump, no billing weights:
+/// physics under science, which also holds carol (no jobs); biology under
+/// root. Three users. At the tick at 60 alice has 3 · 60 = 180, bob 60;
+/// science's usage is alice's (180), the root's 240.
+/// - Shares science 9, biology 1: science S = 0.9, U = 0.75, LF 1.2;
+///   biology S = 0.1, U = 0.25, LF 0.4. Science first: carol (no usage,
+///   infinite) rank 3, then physics (S = 1/2, U = 1, LF 0.5): alice rank 2,
+///   factor 2/3 (priority 666); then biology: bob rank 1 (333). J3 first.
+/// - Equal shares: science LF (1/2)/0.75 = 0.67 < biology (1/2)/0.25 = 2:
+///   bob rank 3 (1000), then carol 2, alice 1 (333). J4 first.
+#[test]
+fn fair_tree_uses_the_dumped_shares_and_tree() {
+    let w = fair_tree_jobs();
+    let tree = |science: u32, biology: u32| {
+        format!(
+            "Account|User|Par Name|Share\nroot|||1\nscience||root|{science}\nphysics||science|1\n\
+             physics|alice||1\nbiology||root|{biology}\nbiology|bob||1\nscience|carol||1\n"
+        )
+    };
+    let sim = run(GPU_NODE, &w, &accounting(None, Some(&tree(9, 1))));
+    assert_eq!(starts(&sim), [0, 0, 100, 150]);
+    assert_eq!(sim.outcomes[2].priority, 666);
+    let sim = run(GPU_NODE, &w, &accounting(None, Some(&tree(1, 1))));
+    assert_eq!(starts(&sim), [0, 0, 150, 100]);
+    assert_eq!(sim.outcomes[3].priority, 1000);
 }
 
 /// No billing weights; bob's J2 is in QOS heavy (UsageFactor 5): bob
