@@ -21,7 +21,7 @@ use std::path::Path;
 use polars::prelude::*;
 use sha2::{Digest, Sha256};
 
-use slasim_core::report::load::{Filter, Kind, frame_of, has_table, trace_label};
+use slasim_core::report::load::{Filter, Kind, frame_of, has_column, has_table, trace_label};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, floats, strs};
@@ -135,6 +135,8 @@ pub struct PointRow {
     pub cpu_utilisation: Option<f64>,
     pub gpu_utilisation: Option<f64>,
     pub backfilled: i64,
+    /// Jobs preempted (empty for a store from before preemption).
+    pub preemptions: Option<i64>,
 }
 
 /// One partition, account or user of a point.
@@ -167,10 +169,11 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
         ),
         None => (sweep.to_string(), "", Vec::new()),
     };
+    let preemptions = if has_column(db, "slurm_points", "preemptions")? { "p.preemptions" } else { "NULL" };
     let sql = format!(
         "SELECT p.point_id, {sweep}, p.conf, p.conf_sha256, p.trace, p.config, p.jobs, p.mean_wait, p.median_wait, \
-         p.max_wait, p.mean_bounded_slowdown, p.makespan, p.cpu_utilisation, p.gpu_utilisation, p.backfilled \
-         FROM slurm_points p {join} ORDER BY p.point_id"
+         p.max_wait, p.mean_bounded_slowdown, p.makespan, p.cpu_utilisation, p.gpu_utilisation, p.backfilled, \
+         {preemptions} AS preemptions FROM slurm_points p {join} ORDER BY p.point_id"
     );
     let columns = [
         ("point_id", Kind::Int),
@@ -188,8 +191,10 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
         ("cpu_utilisation", Kind::Real),
         ("gpu_utilisation", Kind::Real),
         ("backfilled", Kind::Int),
+        ("preemptions", Kind::Real),
     ];
     let df = frame_of(db, &sql, &params, &columns)?;
+    let preempted = floats(&df, "preemptions")?;
     let (ids, jobs, backfilled) = (ints(&df, "point_id")?, ints(&df, "jobs")?, ints(&df, "backfilled")?);
     let (sweeps, confs, digests, traces, configs) =
         (strs(&df, "sweep")?, strs(&df, "conf")?, strs(&df, "conf_sha256")?, strs(&df, "trace")?, strs(&df, "config")?);
@@ -224,6 +229,7 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
             cpu_utilisation: cpu[i],
             gpu_utilisation: gpu[i],
             backfilled: backfilled[i],
+            preemptions: preempted[i].map(|v| v as i64),
         });
     }
     Ok(out)
@@ -511,6 +517,7 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
             "backfilled_pct",
             points.iter().map(|p| (p.jobs > 0).then(|| 100.0 * p.backfilled as f64 / p.jobs as f64)),
         ),
+        Column::new("preemptions".into(), points.iter().map(|p| p.preemptions).collect::<Vec<Option<i64>>>()),
     ]);
     let settings = if keys.is_empty() {
         "no setting differs between the points".to_string()
@@ -526,7 +533,8 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
                  value; weights as PriorityWeight*, bf_window and the priority times in minutes, bf_* intervals \
                  in seconds), the jobs that ran, their mean, median and maximum wait (h), mean bounded slowdown \
                  (τ = 10 s), the busy share of the machine's CPUs and GPUs over the makespan (first submission to \
-                 last end, %), and the share of jobs the backfill scheduler started (%)."
+                 last end, %), the share of jobs the backfill scheduler started (%), and the preemptions (jobs \
+                 requeued or cancelled; empty for a store from before preemption)."
             ),
             df: DataFrame::new_infer_height(columns)?,
         },
