@@ -28,7 +28,8 @@
 //! - Limits (`Limits`), checked as `acct_policy.c` checks them, in its order:
 //!   - at submission: `MaxSubmitPU` (the user's pending and running jobs of
 //!     the QOS, plus this one, above it) rejects the job; so does `MaxWall`
-//!     below the job's time limit when the QOS has the `DenyOnLimit` flag.
+//!     below the job's time limit, and a per-job `MaxTRES` below the job's
+//!     request, when the QOS has the `DenyOnLimit` flag.
 //!     A rejected job never runs (start −1) and counts in
 //!     [`Reason::QosMaxSubmitJobPerUser`] or [`Reason::QosMaxWallDurationPerJob`].
 //!   - before a job is tried (pre-select): the QOS's `GrpJobs`
@@ -40,12 +41,18 @@
 //!     (`AssocGrpJobsLimit`, only when the QOS sets no `GrpJobs`) and the
 //!     user association's `MaxJobs` (`AssocMaxJobsLimit`, only when the QOS
 //!     sets no `MaxJobsPU`). Jobs are the running ones.
-//!   - once nodes are found (post-select): the QOS's `GrpTRES=cpu`
-//!     (`QOSGrpCpuLimit`) then `MaxTRESPU=cpu` (`QOSMaxCpuPerUserLimit`),
-//!     against the CPUs of the running jobs; a job asking more than the
-//!     limit alone stays pending with the same reason.
-//!   - A job a limit would hold for ever (a time limit above `MaxWall`,
-//!     more CPUs than `GrpTRES=cpu` or `MaxTRESPU=cpu`, a jobs limit of 0)
+//!   - once nodes are found (post-select), for the TRES `cpu`, `mem`,
+//!     `node` and `gres/gpu` in that order (`acct_policy.c`'s TRES
+//!     positions): the QOS's `GrpTRES` (`QOSGrpCpuLimit`, `QOSGrpMemLimit`,
+//!     `QOSGrpNodeLimit`, `QOSGrpGRES`), then its `MaxTRESPU`
+//!     (`QOSMaxCpuPerUserLimit`, ...), then each association's `GrpTRES`
+//!     from the user's up (`AssocGrpCpuLimit`, ...; a TRES the QOS's
+//!     `GrpTRES` limits is not checked again), against the running jobs'
+//!     totals (a job's nodes counted whole: Slurm counts a QOS's nodes once
+//!     however many of its jobs share them).
+//!   - A job a limit would hold for ever (a time limit above `MaxWall`, a
+//!     request above a `GrpTRES`, `MaxTRES` (per job) or `MaxTRESPU` alone,
+//!     a jobs limit of 0)
 //!     is never queued: Slurm keeps it pending for ever, skipped by every
 //!     pass; here it does not count in `default_queue_depth` or
 //!     `bf_max_job_test` (a departure: the run would otherwise never end).
@@ -80,25 +87,59 @@ pub enum Reason {
     AssocGrpJobs,
     /// `AssocMaxJobsLimit`.
     AssocMaxJobs,
-    /// `QOSGrpCpuLimit`.
+    /// `QOSGrpCpuLimit`, `QOSGrpMemLimit`, `QOSGrpNodeLimit`, `QOSGrpGRES`.
     QosGrpCpu,
-    /// `QOSMaxCpuPerUserLimit`.
+    QosGrpMem,
+    QosGrpNode,
+    QosGrpGres,
+    /// `QOSMaxCpuPerJobLimit`, `QOSMaxMemoryPerJob`, `QOSMaxNodePerJobLimit`, `QOSMaxGRESPerJob`.
+    QosMaxCpuPerJob,
+    QosMaxMemPerJob,
+    QosMaxNodePerJob,
+    QosMaxGresPerJob,
+    /// `QOSMaxCpuPerUserLimit`, `QOSMaxMemoryPerUser`, `QOSMaxNodePerUserLimit`, `QOSMaxGRESPerUser`.
     QosMaxCpuPerUser,
+    QosMaxMemPerUser,
+    QosMaxNodePerUser,
+    QosMaxGresPerUser,
+    /// `AssocGrpCpuLimit`, `AssocGrpMemLimit`, `AssocGrpNodeLimit`, `AssocGrpGRES`.
+    AssocGrpCpu,
+    AssocGrpMem,
+    AssocGrpNode,
+    AssocGrpGres,
     /// `QOSMaxSubmitJobPerUserLimit` (rejected at submission).
     QosMaxSubmitJobPerUser,
+    /// `PartitionTimeLimit`: above its partition's `MaxTime` (held for ever,
+    /// or rejected at submission under `EnforcePartLimits`).
+    PartitionTimeLimit,
 }
 
 impl Reason {
     /// Every reason, in counter order.
-    pub const ALL: [Reason; 8] = [
+    pub const ALL: [Reason; 23] = [
         Reason::QosGrpJobs,
         Reason::QosMaxJobsPerUser,
         Reason::QosMaxWallDurationPerJob,
         Reason::AssocGrpJobs,
         Reason::AssocMaxJobs,
         Reason::QosGrpCpu,
+        Reason::QosGrpMem,
+        Reason::QosGrpNode,
+        Reason::QosGrpGres,
+        Reason::QosMaxCpuPerJob,
+        Reason::QosMaxMemPerJob,
+        Reason::QosMaxNodePerJob,
+        Reason::QosMaxGresPerJob,
         Reason::QosMaxCpuPerUser,
+        Reason::QosMaxMemPerUser,
+        Reason::QosMaxNodePerUser,
+        Reason::QosMaxGresPerUser,
+        Reason::AssocGrpCpu,
+        Reason::AssocGrpMem,
+        Reason::AssocGrpNode,
+        Reason::AssocGrpGres,
         Reason::QosMaxSubmitJobPerUser,
+        Reason::PartitionTimeLimit,
     ];
 
     /// Slurm's name of it (`squeue`'s REASON).
@@ -110,8 +151,23 @@ impl Reason {
             Reason::AssocGrpJobs => "AssocGrpJobsLimit",
             Reason::AssocMaxJobs => "AssocMaxJobsLimit",
             Reason::QosGrpCpu => "QOSGrpCpuLimit",
+            Reason::QosGrpMem => "QOSGrpMemLimit",
+            Reason::QosGrpNode => "QOSGrpNodeLimit",
+            Reason::QosGrpGres => "QOSGrpGRES",
+            Reason::QosMaxCpuPerJob => "QOSMaxCpuPerJobLimit",
+            Reason::QosMaxMemPerJob => "QOSMaxMemoryPerJob",
+            Reason::QosMaxNodePerJob => "QOSMaxNodePerJobLimit",
+            Reason::QosMaxGresPerJob => "QOSMaxGRESPerJob",
             Reason::QosMaxCpuPerUser => "QOSMaxCpuPerUserLimit",
+            Reason::QosMaxMemPerUser => "QOSMaxMemoryPerUser",
+            Reason::QosMaxNodePerUser => "QOSMaxNodePerUserLimit",
+            Reason::QosMaxGresPerUser => "QOSMaxGRESPerUser",
+            Reason::AssocGrpCpu => "AssocGrpCpuLimit",
+            Reason::AssocGrpMem => "AssocGrpMemLimit",
+            Reason::AssocGrpNode => "AssocGrpNodeLimit",
+            Reason::AssocGrpGres => "AssocGrpGRES",
             Reason::QosMaxSubmitJobPerUser => "QOSMaxSubmitJobPerUserLimit",
+            Reason::PartitionTimeLimit => "PartitionTimeLimit",
         }
     }
 }
@@ -192,9 +248,30 @@ struct QosLimits {
     max_jobs_pu: u32,
     max_submit_pu: u32,
     max_wall: Time,
-    grp_cpus: u64,
-    max_cpus_pu: u64,
+    grp_tres: Tres4,
+    max_tres_pj: Tres4,
+    max_tres_pu: Tres4,
     deny_on_limit: bool,
+}
+
+/// Amounts of the TRES the limits know, in `acct_policy.c`'s order of TRES
+/// positions: CPUs, memory (MiB), nodes, `gres/gpu`. `u64::MAX`: no limit.
+pub type Tres4 = [u64; 4];
+
+/// No limit on any of the four.
+const NO_TRES: Tres4 = [u64::MAX; 4];
+
+/// Per TRES, the reason of each limit.
+const GRP: [Reason; 4] = [Reason::QosGrpCpu, Reason::QosGrpMem, Reason::QosGrpNode, Reason::QosGrpGres];
+const PER_JOB: [Reason; 4] =
+    [Reason::QosMaxCpuPerJob, Reason::QosMaxMemPerJob, Reason::QosMaxNodePerJob, Reason::QosMaxGresPerJob];
+const PER_USER: [Reason; 4] =
+    [Reason::QosMaxCpuPerUser, Reason::QosMaxMemPerUser, Reason::QosMaxNodePerUser, Reason::QosMaxGresPerUser];
+const ASSOC_GRP: [Reason; 4] = [Reason::AssocGrpCpu, Reason::AssocGrpMem, Reason::AssocGrpNode, Reason::AssocGrpGres];
+
+/// The first TRES whose `used + asked` is above `limit`.
+fn over(used: &Tres4, asked: &Tres4, limit: &Tres4) -> Option<usize> {
+    (0..4).find(|&i| limit[i] != u64::MAX && used[i].saturating_add(asked[i]) > limit[i])
 }
 
 /// The accounting facts of a workload, resolved once, and the usage the
@@ -210,22 +287,24 @@ pub struct Limits {
     /// Per job: its QOS (workload index), user, and association chain start.
     job_qos: Vec<u32>,
     job_user: Vec<u32>,
-    job_cpus: Vec<u64>,
+    job_tres: Vec<Tres4>,
     job_limit: Vec<Time>,
     /// Per job: the association rows of its chain (`chain[chain_at[j]..chain_at[j + 1]]`),
     /// the user's first.
     chain: Vec<u32>,
     chain_at: Vec<u32>,
-    /// Per association row: `GrpJobs`, `MaxJobs`.
+    /// Per association row: `GrpJobs`, `MaxJobs`, `GrpTRES`.
     assoc_grp_jobs: Vec<u32>,
     assoc_max_jobs: Vec<u32>,
+    assoc_grp_tres: Vec<Tres4>,
     // Usage.
     qos_jobs: Vec<u32>,
-    qos_cpus: Vec<u64>,
+    qos_tres: Vec<Tres4>,
     user_jobs: Vec<u32>,
-    user_cpus: Vec<u64>,
+    user_tres: Vec<Tres4>,
     user_submitted: Vec<u32>,
     assoc_jobs: Vec<u32>,
+    assoc_tres: Vec<Tres4>,
     /// Per reason: the times a job was held or rejected for it.
     pub hits: [u64; Reason::ALL.len()],
     /// Per job: the reason it last waited for, or was rejected for.
@@ -236,18 +315,20 @@ fn limit32(v: Option<u32>) -> u32 {
     v.unwrap_or(NONE32)
 }
 
-fn cpu_limit(tres: &[crate::sacctmgr::Tres]) -> u64 {
-    tres.iter().find(|t| t.name == "cpu").and_then(|t| t.amount).unwrap_or(u64::MAX)
+/// The four TRES limits of a dumped TRES list (others are not modelled).
+fn tres_limits(tres: &[crate::sacctmgr::Tres]) -> Tres4 {
+    let of = |name: &str| tres.iter().find(|t| t.name == name).and_then(|t| t.amount).unwrap_or(u64::MAX);
+    [of("cpu"), of("mem"), of("node"), of("gres/gpu")]
 }
 
 impl Limits {
     /// Resolves `workload`'s jobs against `accounting`: each job's QOS and
     /// association, or a located error. `None` without dumps.
-    /// `cpus` and `time_limits` are each job's, as the controller admitted it.
+    /// `tres` and `time_limits` are each job's, as the controller admitted it.
     pub fn new(
         accounting: &Accounting,
         workload: &SlurmWorkload,
-        cpus: &[u64],
+        tres: &[Tres4],
         time_limits: &[Time],
     ) -> Result<Option<Limits>, JobError> {
         if accounting.is_empty() {
@@ -260,8 +341,9 @@ impl Limits {
                 max_jobs_pu: NONE32,
                 max_submit_pu: NONE32,
                 max_wall: Time::MAX,
-                grp_cpus: u64::MAX,
-                max_cpus_pu: u64::MAX,
+                grp_tres: NO_TRES,
+                max_tres_pj: NO_TRES,
+                max_tres_pu: NO_TRES,
                 deny_on_limit: false,
             };
             nq
@@ -283,8 +365,9 @@ impl Limits {
                     max_jobs_pu: limit32(q.max_jobs_pu),
                     max_submit_pu: limit32(q.max_submit_pu),
                     max_wall: q.max_wall.unwrap_or(Time::MAX),
-                    grp_cpus: cpu_limit(&q.grp_tres),
-                    max_cpus_pu: cpu_limit(&q.max_tres_pu),
+                    grp_tres: tres_limits(&q.grp_tres),
+                    max_tres_pj: tres_limits(&q.max_tres),
+                    max_tres_pu: tres_limits(&q.max_tres_pu),
                     deny_on_limit: q.flags.iter().any(|f| f.eq_ignore_ascii_case("DenyOnLimit")),
                 };
             }
@@ -360,18 +443,20 @@ impl Limits {
             users,
             job_qos: workload.jobs.iter().map(|j| j.qos).collect(),
             job_user: workload.jobs.iter().map(|j| j.user).collect(),
-            job_cpus: cpus.to_vec(),
+            job_tres: tres.to_vec(),
             job_limit: time_limits.to_vec(),
             chain,
             chain_at,
             assoc_grp_jobs: rows.iter().map(|a| limit32(a.grp_jobs)).collect(),
             assoc_max_jobs: rows.iter().map(|a| limit32(a.max_jobs)).collect(),
+            assoc_grp_tres: rows.iter().map(|a| tres_limits(&a.grp_tres)).collect(),
             qos_jobs: vec![0; nq],
-            qos_cpus: vec![0; nq],
+            qos_tres: vec![[0; 4]; nq],
             user_jobs: vec![0; nq * users],
-            user_cpus: vec![0; nq * users],
+            user_tres: vec![[0; 4]; nq * users],
             user_submitted: vec![0; nq * users],
             assoc_jobs: vec![0; rows.len()],
+            assoc_tres: vec![[0; 4]; rows.len()],
             hits: [0; Reason::ALL.len()],
             reasons: vec![None; workload.jobs.len()],
         }))
@@ -404,10 +489,16 @@ impl Limits {
         if q.deny_on_limit && self.job_limit[j as usize] > q.max_wall {
             return Some(self.hit(j, Reason::QosMaxWallDurationPerJob));
         }
+        // `DenyOnLimit`: a job above a per-job TRES limit is refused too.
+        if q.deny_on_limit
+            && let Some(t) = over(&[0; 4], &self.job_tres[j as usize], &q.max_tres_pj)
+        {
+            return Some(self.hit(j, PER_JOB[t]));
+        }
         if q.max_submit_pu != NONE32 && self.user_submitted[slot] + 1 > q.max_submit_pu {
             return Some(self.hit(j, Reason::QosMaxSubmitJobPerUser));
         }
-        let cpus = self.job_cpus[j as usize];
+        let asked = self.job_tres[j as usize];
         let user_row = self.chain.get(self.chain_at[j as usize] as usize..self.chain_at[j as usize + 1] as usize);
         let never = if q.grp_jobs == 0 {
             Some(Reason::QosGrpJobs)
@@ -423,12 +514,16 @@ impl Limits {
             && user_row.and_then(|r| r.first()).is_some_and(|&a| self.assoc_max_jobs[a as usize] == 0)
         {
             Some(Reason::AssocMaxJobs)
-        } else if q.grp_cpus != u64::MAX && cpus > q.grp_cpus {
-            Some(Reason::QosGrpCpu)
-        } else if q.max_cpus_pu != u64::MAX && cpus > q.max_cpus_pu {
-            Some(Reason::QosMaxCpuPerUser)
+        } else if let Some(t) = over(&[0; 4], &asked, &q.grp_tres) {
+            Some(GRP[t])
+        } else if let Some(t) = over(&[0; 4], &asked, &q.max_tres_pj) {
+            Some(PER_JOB[t])
+        } else if let Some(t) = over(&[0; 4], &asked, &q.max_tres_pu) {
+            Some(PER_USER[t])
         } else {
-            None
+            user_row.and_then(|r| {
+                r.iter().find_map(|&a| over(&[0; 4], &asked, &self.assoc_limits(&q, a)).map(|t| ASSOC_GRP[t]))
+            })
         };
         if let Some(reason) = never {
             // Pending for ever, it keeps counting as submitted.
@@ -478,15 +573,34 @@ impl Limits {
     pub fn post_select(&mut self, j: u32) -> Option<Reason> {
         let qi = self.job_qos[j as usize] as usize;
         let q = self.qos[qi];
-        let cpus = self.job_cpus[j as usize];
+        let asked = self.job_tres[j as usize];
         let slot = self.user_slot(j);
-        if q.grp_cpus != u64::MAX && self.qos_cpus[qi].saturating_add(cpus) > q.grp_cpus {
-            return Some(self.hit(j, Reason::QosGrpCpu));
+        if let Some(t) = over(&self.qos_tres[qi], &asked, &q.grp_tres) {
+            return Some(self.hit(j, GRP[t]));
         }
-        if q.max_cpus_pu != u64::MAX && self.user_cpus[slot].saturating_add(cpus) > q.max_cpus_pu {
-            return Some(self.hit(j, Reason::QosMaxCpuPerUser));
+        if let Some(t) = over(&self.user_tres[slot], &asked, &q.max_tres_pu) {
+            return Some(self.hit(j, PER_USER[t]));
+        }
+        let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
+        for k in from..to {
+            let a = self.chain[k];
+            if let Some(t) = over(&self.assoc_tres[a as usize], &asked, &self.assoc_limits(&q, a)) {
+                return Some(self.hit(j, ASSOC_GRP[t]));
+            }
         }
         None
+    }
+
+    /// An association's `GrpTRES`, but for the TRES its job's QOS limits
+    /// (`_validate_tres_limits_for_assoc`: the QOS's limit overrides).
+    fn assoc_limits(&self, q: &QosLimits, a: u32) -> Tres4 {
+        let mut limits = self.assoc_grp_tres[a as usize];
+        for (l, qos) in limits.iter_mut().zip(&q.grp_tres) {
+            if *qos != u64::MAX {
+                *l = u64::MAX;
+            }
+        }
+        limits
     }
 
     /// Both tests: `true` if job `j` may start now as far as limits go.
@@ -499,6 +613,12 @@ impl Limits {
         self.adjust(j, true);
     }
 
+    /// A requeued job's `acct_policy_job_fini`: it stays submitted
+    /// ([`crate::preemption`]).
+    pub fn requeue(&mut self, j: u32) {
+        self.adjust(j, false);
+    }
+
     /// `acct_policy_job_fini` (and the end of its submission).
     pub fn fini(&mut self, j: u32) {
         self.adjust(j, false);
@@ -509,24 +629,30 @@ impl Limits {
     fn adjust(&mut self, j: u32, add: bool) {
         let qi = self.job_qos[j as usize] as usize;
         let slot = self.user_slot(j);
-        let cpus = self.job_cpus[j as usize];
+        let tres = self.job_tres[j as usize];
         let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
+        let change = |used: &mut Tres4| {
+            for (u, t) in used.iter_mut().zip(&tres) {
+                *u = if add { *u + t } else { *u - t };
+            }
+        };
         if add {
             self.qos_jobs[qi] += 1;
-            self.qos_cpus[qi] += cpus;
             self.user_jobs[slot] += 1;
-            self.user_cpus[slot] += cpus;
-            for k in from..to {
-                self.assoc_jobs[self.chain[k] as usize] += 1;
-            }
         } else {
             self.qos_jobs[qi] -= 1;
-            self.qos_cpus[qi] -= cpus;
             self.user_jobs[slot] -= 1;
-            self.user_cpus[slot] -= cpus;
-            for k in from..to {
-                self.assoc_jobs[self.chain[k] as usize] -= 1;
+        }
+        change(&mut self.qos_tres[qi]);
+        change(&mut self.user_tres[slot]);
+        for k in from..to {
+            let a = self.chain[k] as usize;
+            if add {
+                self.assoc_jobs[a] += 1;
+            } else {
+                self.assoc_jobs[a] -= 1;
             }
+            change(&mut self.assoc_tres[a]);
         }
     }
 }

@@ -9,8 +9,10 @@
 use std::sync::Arc;
 
 use crate::accounting::{Accounting, Limits};
+use crate::advance::AdvanceReservations;
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::{Controller, Counters, Outcome, Queued};
+use crate::dependency::Dependencies;
 use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
@@ -29,6 +31,8 @@ pub struct SlurmInputs {
     pub workload: SlurmWorkload,
     /// The accounting dumps (none: no QOS factor, no limits).
     pub accounting: Accounting,
+    /// The advance reservations (none without a reservations file).
+    pub advance: Option<AdvanceReservations>,
 }
 
 /// One Slurm simulation, ready to run.
@@ -46,8 +50,14 @@ pub struct Scenario {
     epoch: slasim_sim::units::Time,
     /// The QOS and association limits, with dumps.
     limits: Option<Limits>,
+    /// Preemption, when on ([`Scenario::with_preemption`]).
+    preempt: Option<crate::preemption::Preemption>,
+    /// Advance reservations ([`crate::advance`]).
+    advance: Option<AdvanceReservations>,
     /// `EnforcePartLimits` is `ANY` or `ALL`.
     enforce_part_limits: bool,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Dependencies>,
 }
 
 /// What a simulation produced.
@@ -59,9 +69,12 @@ pub struct Simulated {
     pub counters: Counters,
     /// Kernel statistics.
     pub kernel: KernelStats,
-    /// Per job, with accounting limits: the reason it last waited for, or
-    /// was rejected for (empty without them).
+    /// Per job: the limit it last waited for, or was rejected for (an
+    /// accounting or partition limit; empty when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
+    /// Per job, with dependencies or array throttles: the reason it last
+    /// waited outside the queue for (empty without them).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
     nodes: Vec<u32>,
     node_at: Vec<u32>,
     counts: Vec<u32>,
@@ -101,7 +114,22 @@ impl Scenario {
         workload: &SlurmWorkload,
         accounting: &Accounting,
     ) -> Result<Scenario, JobError> {
-        let machine = Machine::new(conf);
+        Scenario::with_reservations(conf, priority, scheduler, workload, accounting, None)
+    }
+
+    /// [`Scenario::with_accounting`] with advance reservations
+    /// ([`crate::advance`]): a job naming one must name a known reservation
+    /// it may use, whose nodes of its partition can hold it (a located
+    /// error otherwise). Without them, sacct's `Reservation` is not used.
+    pub fn with_reservations(
+        conf: &SlurmConf,
+        priority: PrioritySettings,
+        scheduler: SchedulerSettings,
+        workload: &SlurmWorkload,
+        accounting: &Accounting,
+        advance: Option<&AdvanceReservations>,
+    ) -> Result<Scenario, JobError> {
+        let mut machine = Machine::new(conf);
         let priority = Multifactor::new(priority, &machine);
         let mut assoc_keys: Vec<(u32, u32)> = Vec::new();
         let mut assocs = Vec::with_capacity(workload.jobs.len());
@@ -109,6 +137,7 @@ impl Scenario {
         let mut arrivals = Vec::with_capacity(workload.jobs.len());
         for (i, job) in workload.jobs.iter().enumerate() {
             let (partition, need, limit, over_part_limit) = machine.admit(workload, job)?;
+            let (set, resv) = node_set(&mut machine, advance, workload, job, partition, &need)?;
             let key = (job.user, job.account);
             let assoc = match assoc_keys.iter().position(|k| *k == key) {
                 Some(a) => a,
@@ -127,16 +156,26 @@ impl Scenario {
                 limit,
                 run: job.run_time.max(0),
                 submit: job.submit,
-                id: job.id,
+                // `sort_job_queue2`: an array task by its array job id, then task id.
+                id: job.relations.array.map_or(job.id, |a| a.job),
+                task: job.relations.array.map_or(0, |a| a.task),
                 fixed: priority.fixed(partition, &need),
-                billing: billing(conf, partition, &need, &job.request, priority.settings()),
+                billing: billing(conf, partition, &need, &machine.request_of(partition, job), priority.settings()),
+                set,
+                resv,
             });
             arrivals.push(Arrival { job: i as u32, at: job.submit });
         }
         arrivals.sort_by_key(|a| (a.at, a.job));
-        let cpus: Vec<u64> = jobs.iter().map(|j| u64::from(j.need.total().cpus)).collect();
+        let tres: Vec<crate::accounting::Tres4> = jobs
+            .iter()
+            .map(|j| {
+                let t = j.need.total();
+                [u64::from(t.cpus), t.mem_mib, u64::from(t.nodes), u64::from(t.gpus)]
+            })
+            .collect();
         let time_limits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.limit).collect();
-        let limits = Limits::new(accounting, workload, &cpus, &time_limits)?;
+        let limits = Limits::new(accounting, workload, &tres, &time_limits)?;
         // With an association dump, the fair-share tree is the centre's:
         // each job charges the user association its limits resolved.
         let fairshare = match (&limits, accounting.fair_tree()) {
@@ -151,6 +190,18 @@ impl Scenario {
             }
             _ => FairTree::new(workload.accounts.len().max(1), &assoc_keys.iter().map(|k| k.1).collect::<Vec<_>>()),
         };
+        // A job ends OK when it completed in the log and the simulation does
+        // not cut it at its time limit ([`crate::dependency`]).
+        let ok: Vec<bool> = jobs
+            .iter()
+            .zip(&workload.jobs)
+            .map(|(q, w)| {
+                q.run <= q.limit
+                    && w.logged.as_ref().is_none_or(|l| l.ending == slasim_core::trace::sacct::jobs::Ending::Completed)
+            })
+            .collect();
+        let submits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.submit).collect();
+        let relations = Dependencies::new(workload, &ok, &submits)?;
         if let Some(l) = &limits
             && accounting.qos.is_some()
         {
@@ -174,7 +225,23 @@ impl Scenario {
             // `AccountingStorageEnforce=limits` (or `safe`): without it
             // slurmctld checks no association or QOS limit.
             limits: limits.filter(|_| conf.site.accounting_enforce.limits),
+            relations,
+            advance: advance.cloned(),
+            preempt: None,
         })
+    }
+
+    /// The same scenario with the preemption `conf` (and the QOS dump of
+    /// `accounting`) configure ([`crate::preemption`]); a mode slasim does
+    /// not model (`SUSPEND`, `GANG`, `WITHIN`) is a located error.
+    pub fn with_preemption(
+        self,
+        conf: &SlurmConf,
+        accounting: &Accounting,
+        workload: &SlurmWorkload,
+    ) -> Result<Scenario, crate::preemption::PreemptError> {
+        let preempt = crate::preemption::Preemption::new(conf, accounting, workload, &self.jobs)?;
+        Ok(Scenario { preempt, ..self })
     }
 
     /// The same scenario with slurmctld started at `origin` on the
@@ -188,6 +255,47 @@ impl Scenario {
     pub fn machine(&self) -> &Machine {
         &self.machine
     }
+}
+
+/// Job `job`'s node set ([`Machine::allows`]): the nodes its constraint
+/// allows, and with advance reservations those of the reservation it names
+/// (checked: its partition's nodes there can hold it).
+fn node_set(
+    machine: &mut Machine,
+    advance: Option<&AdvanceReservations>,
+    workload: &SlurmWorkload,
+    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    partition: usize,
+    need: &Need,
+) -> Result<(u16, Option<u16>), JobError> {
+    let resv = match advance {
+        Some(a) => a.of(workload, job)?,
+        None => None,
+    };
+    if job.constraints.is_none() && resv.is_none() {
+        return Ok((0, None));
+    }
+    let mut nodes = machine.satisfying(job);
+    if let (Some(r), Some(a)) = (resv, advance) {
+        let held = &a.list[r as usize];
+        for (b, &h) in nodes.iter_mut().zip(&held.nodes) {
+            *b &= h;
+        }
+        let part = &machine.partitions[partition];
+        let fitting = part.nodes.iter().filter(|&&n| nodes[n as usize] && machine.size[n as usize].holds(need)).count();
+        if fitting < need.nodes as usize {
+            return Err(JobError {
+                origin: job.origin.to_string(),
+                id: job.id,
+                field: "Reservation".into(),
+                detail: format!(
+                    "reservation `{}` has {fitting} nodes of partition {} that can hold the job; it needs {}",
+                    held.name, part.name, need.nodes
+                ),
+            });
+        }
+    }
+    Ok((machine.set(nodes), resv))
 }
 
 /// A job's billable TRES (Slurm 22.05 `calc_job_billable_tres`,
@@ -243,6 +351,9 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         epoch,
         limits,
         enforce_part_limits,
+        relations,
+        advance,
+        preempt,
         ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
@@ -261,13 +372,17 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
             .started_at(origin)
             .at_epoch(epoch)
             .with_limits(limits)
-            .enforcing_part_limits(enforce_part_limits),
+            .enforcing_part_limits(enforce_part_limits)
+            .with_dependencies(relations)
+            .with_advance(advance)
+            .with_preemption(preempt),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;
     bench.stop().await;
     Ok(Simulated {
         reasons: done.reasons,
+        waits: done.waits,
         outcomes: done.outcomes,
         counters: done.counters,
         kernel,

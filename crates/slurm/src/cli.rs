@@ -57,7 +57,7 @@ pub(crate) struct ConfArgs {
     /// A `sacctmgr show qos -P` dump to read and check (`[slurm] qos` models its priority and limits).
     #[arg(long, value_name = "FILE")]
     qos: Option<PathBuf>,
-    /// A `scontrol show reservation` file to read and check against the conf (read, not modelled yet).
+    /// A `scontrol show reservation` file to read and check against the conf (`[slurm] reservations` models it).
     #[arg(long, value_name = "FILE")]
     reservations: Option<PathBuf>,
 }
@@ -198,6 +198,18 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
         })
         .collect();
     let _ = writeln!(out, "  usage charged (TRESBillingWeights, mem per MiB): {}", billed.join("; "));
+    // Preemption ([`crate::preemption`]): the plugin, the cluster's mode and each partition's.
+    let pre = &conf.site.preempt;
+    let modes: Vec<String> =
+        conf.partitions.iter().filter_map(|p| p.preempt_mode.map(|m| format!("{} {:?}", p.name, m.action))).collect();
+    let _ = writeln!(
+        out,
+        "  preemption: {:?}, PreemptMode {:?}, PreemptExemptTime {}{}",
+        pre.preempt_type,
+        pre.mode.action,
+        pre.exempt_time.map_or("none".to_string(), |t| format!("{t} s")),
+        if modes.is_empty() { String::new() } else { format!("; partitions: {}", modes.join(", ")) }
+    );
     // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
     let unmodelled: Vec<_> = conf
         .unmodelled
@@ -240,7 +252,7 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let _ = writeln!(
             out,
             "{}: {} associations ({users} of users); modelled with `[slurm] assoc`: Account, User, Par Name, \
-             Share (the fair-share tree), GrpJobs, MaxJobs; read, not modelled yet: the other columns{}",
+             Share (the fair-share tree), GrpJobs, MaxJobs, GrpTRES; read, not modelled yet: the other columns{}",
             a.path.display(),
             a.assocs.len(),
             unread(&a.ignored)
@@ -251,7 +263,8 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let _ = writeln!(
             out,
             "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, MaxJobsPU, \
-             MaxSubmitPU, MaxWall, GrpTRES cpu, MaxTRESPU cpu, Flags DenyOnLimit; read, not modelled yet: the \
+             MaxSubmitPU, MaxWall, GrpTRES, MaxTRESPU and MaxTRES (cpu, mem, node, gres/gpu), Flags DenyOnLimit, \
+             Preempt, PreemptMode, PreemptExemptTime; read, not modelled yet: the \
              other columns and TRES{}",
             q.path.display(),
             q.qos.len(),
@@ -262,10 +275,12 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
     if let Some(path) = &args.reservations {
         let r = crate::reservation::read(path)?;
         crate::reservation::check_against(&r, conf)?;
+        crate::advance::check_modelled(&r)?;
         let names: Vec<&str> = r.reservations.iter().map(|x| x.name.as_str()).collect();
         let _ = writeln!(
             out,
-            "{}: {} reservations: {}, read, not modelled yet",
+            "{}: {} reservations: {}; modelled: nodes held in each window, the jobs that name them; \
+             not modelled: Groups, Licenses, BurstBuffer, Watts",
             path.display(),
             r.reservations.len(),
             names.join(", ")

@@ -23,23 +23,27 @@
 //! - Read, not modelled yet (parsed and checked, kept in [`SlurmConf`] and
 //!   listed in [`SlurmConf::unmodelled`]: a global setting when its value
 //!   is not Slurm's default, since the default is what the twin does; a
-//!   node or partition setting whenever given): `PreemptType`
-//!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
-//!   `PreemptMode` (global and per partition: `OFF`, `CANCEL`, `REQUEUE`,
-//!   `SUSPEND`, with `GANG` or `WITHIN`), `PreemptExemptTime` (time
-//!   syntax), node `Feature`/`Features` (comma list),
-//!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
-//!   `UNLIMITED`: none), and `PriorityWeightQOS` (without a QOS dump
+//!   node or partition setting whenever given): `PreemptMode` with
+//!   `SUSPEND`, `GANG` or `WITHIN` (global and per partition; a run refuses
+//!   them), and `PriorityWeightQOS` (without a QOS dump
 //!   the QOS factor is 0: QOS priorities live in slurmdbd).
 //! - Modelled by the controller: `EnforcePartLimits` (`ALL`, `ANY`, `NO`;
 //!   `YES` is `ANY`), `AccountingStorageEnforce` (`associations`,
 //!   `limits`, `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with
 //!   the man page's implications; `limits` turns the dumps' limits on),
 //!   `bf_max_job_user` and `bf_max_job_part` in `SchedulerParameters`.
-//! - Modelled beyond priority and the schedulers: `TRESBillingWeights`
+//! - Modelled beyond priority and the schedulers: `PreemptType`
+//!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
+//!   `PreemptMode` `OFF`, `CANCEL` and `REQUEUE` (global and per
+//!   partition) and `PreemptExemptTime` (time syntax): preemption
+//!   ([`crate::preemption`]); `TRESBillingWeights`
 //!   (global and per partition: `CPU=1.0,Mem=0.25G,GRES/gpu=2`, a unit on a
 //!   weight is per that unit, stored per MiB): the usage charged to
-//!   fair-share ([`crate::bench`]).
+//!   fair-share ([`crate::bench`]); node `Feature`/`Features` (comma list):
+//!   the nodes a job's constraint allows ([`crate::features`]);
+//!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
+//!   `UNLIMITED`: none): a job's memory and CPUs at submit
+//!   ([`crate::memory`]).
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
 //!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
@@ -74,7 +78,7 @@ pub struct NodeDef {
     pub gpus: u32,
     /// `Weight` (default 1): lower weights are allocated first.
     pub weight: u32,
-    /// `Feature`/`Features`, as written (read, not modelled yet).
+    /// `Feature`/`Features`, as written.
     pub features: Vec<String>,
     /// The line that defined it.
     pub line: u64,
@@ -105,9 +109,9 @@ pub struct PartitionDef {
     pub preempt_mode: Option<PreemptMode>,
     /// `TRESBillingWeights` (`None`: the cluster's): what its jobs are charged.
     pub billing_weights: Option<Vec<(String, f64)>>,
-    /// `DefMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    /// `DefMemPerCPU`, MiB (`None`: the cluster's).
     pub def_mem_per_cpu: Option<u64>,
-    /// `MaxMemPerCPU`, MiB (`None`: the cluster's; read, not modelled yet).
+    /// `MaxMemPerCPU`, MiB (`None`: the cluster's).
     pub max_mem_per_cpu: Option<u64>,
     /// The line that defined it.
     pub line: u64,
@@ -231,8 +235,10 @@ pub enum PreemptType {
     Qos,
 }
 
-/// The preemption settings (read, not modelled yet).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The preemption settings (modelled by [`crate::preemption`]). Two are
+/// equal when their settings are: the lines, where they were read, are not
+/// compared.
+#[derive(Debug, Clone, Copy, Eq)]
 pub struct PreemptSettings {
     /// `PreemptType`.
     pub preempt_type: PreemptType,
@@ -240,11 +246,27 @@ pub struct PreemptSettings {
     pub mode: PreemptMode,
     /// `PreemptExemptTime` in seconds (`None`: not set).
     pub exempt_time: Option<Time>,
+    /// The line of `PreemptType` (0: not given).
+    pub type_line: u64,
+    /// The line of `PreemptMode` (0: not given).
+    pub mode_line: u64,
+}
+
+impl PartialEq for PreemptSettings {
+    fn eq(&self, other: &Self) -> bool {
+        (self.preempt_type, self.mode, self.exempt_time) == (other.preempt_type, other.mode, other.exempt_time)
+    }
 }
 
 impl Default for PreemptSettings {
     fn default() -> Self {
-        PreemptSettings { preempt_type: PreemptType::None, mode: PREEMPT_OFF, exempt_time: None }
+        PreemptSettings {
+            preempt_type: PreemptType::None,
+            mode: PREEMPT_OFF,
+            exempt_time: None,
+            type_line: 0,
+            mode_line: 0,
+        }
     }
 }
 
@@ -542,11 +564,8 @@ impl Parser<'_> {
                 }
                 "weight" => attrs.weight = Some(uint::<u32>(value).map_err(|d| self.err(line, field(), d))?),
                 "feature" | "features" => {
-                    let features = names_list(value);
-                    if !features.is_empty() {
-                        self.unmodelled(line, format!("{prefix} {key}"));
-                    }
-                    attrs.features = Some(features);
+                    // Modelled: the nodes a job's constraint allows.
+                    attrs.features = Some(names_list(value));
                 }
                 "gres" => {
                     let (gpus, others) = parse_gres(value).map_err(|d| self.err(line, field(), d))?;
@@ -612,17 +631,16 @@ impl Parser<'_> {
                 "preemptmode" => {
                     let mode = parse_preempt_mode(value).map_err(wrap)?;
                     attrs.preempt_mode = Some(mode);
-                    unmodelled.push(key.as_str());
+                    // Preemption: CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG
+                    // and WITHIN are listed (a run refuses them).
+                    if !crate::preemption::modelled(mode) {
+                        unmodelled.push(key.as_str());
+                    }
                 }
                 "tresbillingweights" => attrs.billing_weights = Some(parse_billing_weights(value).map_err(wrap)?),
-                "defmempercpu" => {
-                    attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
-                    unmodelled.push(key.as_str());
-                }
-                "maxmempercpu" => {
-                    attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?);
-                    unmodelled.push(key.as_str());
-                }
+                // Modelled ([`crate::memory`]).
+                "defmempercpu" => attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
+                "maxmempercpu" => attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
                 "state" => {
                     attrs.up = Some(match value.to_ascii_uppercase().as_str() {
                         "UP" => true,
@@ -672,15 +690,20 @@ impl Parser<'_> {
                         )));
                     }
                 };
-                unmodelled = site.preempt.preempt_type != PreemptType::None;
+                site.preempt.type_line = line;
+                // Modelled ([`crate::preemption`]).
+                unmodelled = false;
             }
             "preemptmode" => {
                 site.preempt.mode = parse_preempt_mode(value).map_err(wrap)?;
-                unmodelled = site.preempt.mode != PREEMPT_OFF;
+                site.preempt.mode_line = line;
+                // CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG and WITHIN are listed.
+                unmodelled = !crate::preemption::modelled(site.preempt.mode);
             }
             "preemptexempttime" => {
                 site.preempt.exempt_time = parse_time(value).map_err(wrap)?.filter(|&t| t > 0);
-                unmodelled = site.preempt.exempt_time.is_some();
+                // Modelled ([`crate::preemption`]).
+                unmodelled = false;
             }
             "tresbillingweights" => {
                 site.billing_weights = parse_billing_weights(value).map_err(wrap)?;
@@ -688,11 +711,11 @@ impl Parser<'_> {
             }
             "defmempercpu" => {
                 site.def_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
-                unmodelled = site.def_mem_per_cpu.is_some();
+                unmodelled = false;
             }
             "maxmempercpu" => {
                 site.max_mem_per_cpu = mem_per_cpu(value).map_err(wrap)?;
-                unmodelled = site.max_mem_per_cpu.is_some();
+                unmodelled = false;
             }
             "enforcepartlimits" => {
                 site.enforce_part_limits = match value.to_ascii_uppercase().as_str() {

@@ -65,14 +65,38 @@
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
 //!   each start and end. Fair-share usage is charged per job's `billing`.
+//! - With preemption ([`crate::preemption`]): a job that does not fit in
+//!   the main pass, or now in a backfill pass, may preempt running jobs
+//!   (cancelled or requeued) and then waits for a later pass; the end
+//!   event of a preempted run is void; a requeued job rejoins the queue
+//!   when it becomes eligible. Under `preempt/qos` the queue is ordered by
+//!   the QOS's preempt depth first.
+//! - A job is given only nodes of its node set (its constraint's features,
+//!   its advance reservation's nodes: [`crate::machine::Machine::allows`]).
+//! - With advance reservations ([`crate::advance`], not the backfill
+//!   scheduler's own): a job in one is queued within its window only, ahead
+//!   of the others, and when it does not fit blocks its reservation instead
+//!   of its partition; the nodes of a reservation over a job's time are
+//!   kept from the jobs not in it, in both schedulers; backfill may retry a
+//!   job after the first reservation's end (`find_resv_end`).
+//! - With dependencies or array throttles ([`crate::dependency`]): a job
+//!   not independent waits outside the queue, and each main and backfill
+//!   pass first moves the jobs now independent into it (and the tasks of
+//!   an array at its throttle out of it); a task whose array reached its
+//!   throttle in the pass is skipped. Ties of tier, priority and submit
+//!   time go by job id, an array task's being its array job id, then by
+//!   task id (`sort_job_queue2`).
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
 
 use crate::accounting::Limits;
+use crate::advance::AdvanceReservations;
 use crate::conf::SchedulerSettings;
-use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, TICK};
+use crate::dependency::Dependencies;
+use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, SUBMIT, TICK};
 use crate::machine::{Machine, Need};
+use crate::preemption::Preemption;
 use crate::priority::{FairTree, Fixed, Multifactor};
 use slasim_sim::kernel::{Model, Outbox, Scheduled};
 use slasim_sim::model::{Batched, Buffers, Finish};
@@ -104,14 +128,20 @@ pub struct Queued {
     pub run: Time,
     /// Submit time.
     pub submit: Time,
-    /// Slurm's job id (the queue's last tie-break).
+    /// Slurm's job id (the queue's tie-break; an array task's array job id).
     pub id: u64,
+    /// An array task's task id (the queue's last tie-break), else 0.
+    pub task: u64,
     /// Its factors that never change.
     pub fixed: Fixed,
     /// The usage it is charged per second run: its billable TRES
     /// (`calc_job_billable_tres`: CPUs without `TRESBillingWeights`) times
     /// its QOS's `UsageFactor`.
     pub billing: f64,
+    /// The nodes it may be given ([`Machine::allows`]; 0: any).
+    pub set: u16,
+    /// The advance reservation it names ([`crate::advance`]).
+    pub resv: Option<u16>,
 }
 
 /// What happened to a job.
@@ -127,6 +157,10 @@ pub struct Outcome {
     pub backfilled: bool,
     /// Its first node.
     pub first_node: u32,
+    /// Times it was preempted ([`crate::preemption`]).
+    pub preempted: u32,
+    /// Cancelled by preemption (then `end` is that instant).
+    pub preempt_cancelled: bool,
 }
 
 /// Counters of one run.
@@ -154,6 +188,14 @@ pub struct Counters {
     /// `Reason::ALL` order): the tests that held a job, and the jobs
     /// rejected at submission.
     pub limited: [u64; crate::accounting::Reason::ALL.len()],
+    /// Preemptions ([`crate::preemption`]): jobs requeued or cancelled.
+    pub preemptions: u64,
+    /// Of those, jobs cancelled.
+    pub preempt_cancels: u64,
+    /// With dependencies or array throttles, per
+    /// [`crate::dependency::Wait`] (in `Wait::ALL` order): the tests that
+    /// kept a job out of the queue or a pass.
+    pub waited: [u64; crate::dependency::Wait::ALL.len()],
 }
 
 /// A message of the controller.
@@ -169,6 +211,8 @@ pub enum ControllerMsg {
     Main(Pass),
     /// The backfill scheduler.
     Backfill,
+    /// A requeued job may start again ([`crate::preemption`]).
+    Eligible(u32),
 }
 
 /// What runs a main scheduler pass.
@@ -235,6 +279,10 @@ pub struct Controller {
     /// Nodes marked with `stamp` are available to the job tested.
     mark: Vec<u64>,
     stamp: u64,
+    /// Nodes of the preemptor's partition, marked with `stamp` (preemption).
+    part_mark: Vec<u64>,
+    /// Starts, ends and preemptions so far (preemption's cache key).
+    changes: u64,
     /// The Unix time of the workload's time 0: the will-run test's batches
     /// are aligned on the epoch.
     epoch: Time,
@@ -247,8 +295,18 @@ pub struct Controller {
     users: usize,
     /// `EnforcePartLimits` is `ANY` or `ALL`.
     enforce_part_limits: bool,
+    /// The jobs above their partition's `MaxTime`, never queued.
+    over_part: Vec<u32>,
     /// The QOS and association limits, with accounting dumps.
     limits: Option<Box<Limits>>,
+    /// Preemption, when on.
+    preempt: Option<Box<Preemption>>,
+    /// Advance reservations ([`crate::advance`]), and per reservation the
+    /// main pass in which one of its jobs did not fit.
+    advance: Option<Box<AdvanceReservations>>,
+    resv_failed: Vec<u64>,
+    /// Dependencies and array throttles, when the workload has any.
+    relations: Option<Box<Dependencies>>,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -270,6 +328,8 @@ impl Controller {
             reserved: vec![Vec::new(); nodes],
             reservation_count: 0,
             mark: vec![0; nodes],
+            part_mark: vec![0; nodes],
+            changes: 0,
             stamp: 0,
             epoch: 0,
             most: Vec::new(),
@@ -277,6 +337,7 @@ impl Controller {
             bf_part: Vec::new(),
             users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),
             enforce_part_limits: false,
+            over_part: Vec::new(),
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
             machine,
@@ -306,6 +367,10 @@ impl Controller {
             pass: 0,
             releases: Vec::new(),
             limits: None,
+            preempt: None,
+            advance: None,
+            resv_failed: Vec::new(),
+            relations: None,
             buffers: Buffers::default(),
         }
     }
@@ -338,6 +403,84 @@ impl Controller {
         self
     }
 
+    /// The same controller with preemption ([`crate::preemption`]).
+    pub fn with_preemption(mut self, preempt: Option<Preemption>) -> Controller {
+        self.preempt = preempt.map(Box::new);
+        self
+    }
+
+    /// Job `j`'s submit time in the queue order (a requeue changes it).
+    #[inline]
+    fn submit_of(&self, j: u32) -> Time {
+        match &self.preempt {
+            None => self.jobs[j as usize].submit,
+            Some(p) => p.submit[j as usize],
+        }
+    }
+
+    /// Where job `j`'s age is counted from: its submission, or the later
+    /// of its requeue's eligibility and the time its dependency was met.
+    #[inline]
+    fn since(&self, j: u32) -> Time {
+        let requeued = self.preempt.as_ref().map_or(self.jobs[j as usize].submit, |p| p.since[j as usize]);
+        let eligible = self.relations.as_ref().map_or(requeued, |d| d.accrue[j as usize]);
+        requeued.max(eligible)
+    }
+
+    /// The same controller holding `advance` reservations ([`crate::advance`]).
+    pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
+        self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
+        self.advance = advance.map(Box::new);
+        self
+    }
+
+    /// May job `job`, running over `[from, to)`, be given node `n`: in its
+    /// node set, and not kept by an advance reservation?
+    #[inline]
+    fn usable(&self, job: &Queued, n: u32, from: Time, to: Time) -> bool {
+        self.machine.allows(job.set, n) && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
+    }
+
+    /// The same controller with `relations` ([`crate::dependency`]).
+    pub fn with_dependencies(mut self, relations: Option<Dependencies>) -> Controller {
+        self.relations = relations.map(Box::new);
+        self
+    }
+
+    /// Dependencies and throttles at the start of a pass (`build_job_queue`):
+    /// queued tasks of an array at its throttle leave the queue, and the
+    /// waiting jobs now independent join it, with the priority of the last
+    /// tick.
+    fn refresh(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        let Some(d) = self.relations.as_mut() else { return };
+        if d.throttles() {
+            self.queue.retain(|&j| !d.leaves_queue(j));
+        }
+        d.release(now);
+        if d.released.is_empty() {
+            return;
+        }
+        let released = std::mem::take(&mut d.released);
+        for &j in &released {
+            let job = &self.jobs[j as usize];
+            let from = self.since(j);
+            self.prio[j as usize] =
+                self.priority.priority(job.fixed, from, self.last_tick, self.fairshare.factor(job.assoc));
+            let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+            self.queue.insert(at, j);
+        }
+        if let Some(d) = self.relations.as_mut() {
+            d.released = released;
+        }
+        self.arm(now, outbox);
+    }
+
+    /// Whether job `j`'s array reached its throttle in this pass.
+    #[inline]
+    fn capped(&mut self, j: u32) -> bool {
+        self.relations.as_mut().is_some_and(|d| d.capped(j))
+    }
+
     /// Whether an accounting limit holds job `j` now (both of
     /// `acct_policy.c`'s tests; its reason is recorded).
     #[inline]
@@ -350,11 +493,17 @@ impl Controller {
     fn before(&self, a: u32, b: u32) -> std::cmp::Ordering {
         let (ja, jb) = (&self.jobs[a as usize], &self.jobs[b as usize]);
         let tier = |j: &Queued| self.machine.partitions[j.partition as usize].priority_tier;
-        tier(jb)
-            .cmp(&tier(ja))
+        // Preemption by QOS: a preemptor's QOS first, then jobs in an
+        // advance reservation (`sort_job_queue2`).
+        let level = |j: u32| self.preempt.as_ref().map_or(0, |p| p.level[j as usize]);
+        level(b)
+            .cmp(&level(a))
+            .then(jb.resv.is_some().cmp(&ja.resv.is_some()))
+            .then(tier(jb).cmp(&tier(ja)))
             .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
-            .then(ja.submit.cmp(&jb.submit))
+            .then(self.submit_of(a).cmp(&self.submit_of(b)))
             .then(ja.id.cmp(&jb.id))
+            .then(ja.task.cmp(&jb.task))
     }
 
     fn sort_queue(&mut self) {
@@ -373,6 +522,8 @@ impl Controller {
             } else {
                 self.counters.partition_time_limit += 1;
             }
+            self.counters.limited[crate::accounting::Reason::PartitionTimeLimit as usize] += 1;
+            self.over_part.push(j);
             return;
         }
         // `acct_policy_validate`: a job over a submission limit is refused.
@@ -381,10 +532,10 @@ impl Controller {
         {
             return;
         }
-        let job = &self.jobs[j as usize];
-        self.prio[j as usize] = self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
-        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
-        self.queue.insert(at, j);
+        // A job not independent waits outside the queue ([`crate::dependency`]).
+        if self.relations.as_mut().is_none_or(|d| d.submitted(j, now)) {
+            self.enqueue(now, j);
+        }
         self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least
@@ -395,6 +546,14 @@ impl Controller {
             self.batch_due = Some(at);
             outbox.push(Scheduled::me(at, MAIN, ControllerMsg::Main(Pass::Batch)));
         }
+    }
+
+    /// Job `j` joins the queue at its place.
+    fn enqueue(&mut self, now: Time, j: u32) {
+        let job = &self.jobs[j as usize];
+        self.prio[j as usize] = self.priority.priority(job.fixed, self.since(j), now, self.fairshare.factor(job.assoc));
+        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
+        self.queue.insert(at, j);
     }
 
     /// Arms the periodic events not armed (after an idle spell), each on
@@ -452,23 +611,49 @@ impl Controller {
         self.machine.take(&self.found, &job.need);
         self.node_at[j as usize] = self.nodes.len() as u32;
         self.nodes.extend_from_slice(&self.found);
-        let end = now + job.run.min(job.limit);
+        let mut end = now + job.run.min(job.limit);
+        // `job_time_limit`: a job in a reservation ends with it.
+        if let (Some(r), Some(a)) = (job.resv, &self.advance) {
+            end = end.min(a.end(r).max(now + 1));
+        }
         self.outcome[j as usize] = Outcome {
             start: now,
             end,
             priority: self.prio[j as usize],
             backfilled,
             first_node: self.found.first().copied().unwrap_or(0),
+            preempted: self.outcome[j as usize].preempted,
+            preempt_cancelled: false,
         };
         self.running.push(j);
+        self.changes += 1;
         if let Some(l) = &mut self.limits {
             l.begin(j);
+        }
+        if let Some(d) = &mut self.relations {
+            d.started(j);
         }
         self.touch(now, outbox);
         outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
     }
 
     fn end(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
+        // Preemption: the end of a run that was preempted is void.
+        if self.preempt.is_some() && (self.outcome[j as usize].end != now || self.outcome[j as usize].start < 0) {
+            return;
+        }
+        self.release(j, false);
+        self.done += 1;
+        if let Some(d) = &mut self.relations {
+            d.ended(j);
+        }
+        self.touch(now, outbox);
+        self.main_at(now, outbox);
+    }
+
+    /// Job `j` leaves its nodes (`requeued`: it stays submitted).
+    fn release(&mut self, j: u32, requeued: bool) {
+        self.changes += 1;
         let job = &self.jobs[j as usize];
         let first = self.node_at[j as usize] as usize;
         let nodes = &self.nodes[first..first + job.need.nodes as usize];
@@ -476,12 +661,222 @@ impl Controller {
         if let Some(i) = self.running.iter().position(|&r| r == j) {
             self.running.swap_remove(i);
         }
-        self.done += 1;
         if let Some(l) = &mut self.limits {
-            l.fini(j);
+            if requeued {
+                l.requeue(j);
+            } else {
+                l.fini(j);
+            }
         }
-        self.touch(now, outbox);
-        self.main_at(now, outbox);
+    }
+
+    /// `_run_now` with preemptee candidates: if pending job `j` would fit
+    /// on the nodes `usable` gives once some running jobs it may preempt
+    /// are gone, those of them on its nodes are preempted (it does not
+    /// start: `ESLURM_NODES_BUSY`). Whether it preempted.
+    fn try_preempt(&mut self, now: Time, j: u32, usable: Usable, outbox: &mut Outbox<ControllerMsg>) -> bool {
+        let Some(pre) = self.preempt.as_deref_mut() else {
+            return false;
+        };
+        if !pre.preempts_any(j) {
+            return false;
+        }
+        let job = self.jobs[j as usize];
+        let p = job.partition as usize;
+        // The candidates and the resources with all of them gone depend on
+        // the job's class and partition, and change only with a start, an
+        // end or a preemption: kept while none happens at this instant.
+        let key = (now, self.changes, pre.class_of(j), job.partition);
+        let stamp = if pre.cache_key == Some(key) {
+            pre.part_stamp
+        } else {
+            let mut candidates = std::mem::take(&mut pre.candidates);
+            candidates.clear();
+            // `_add_preemptable_job`: a running job it may preempt with a node in its partition.
+            self.stamp += 1;
+            let stamp = self.stamp;
+            let in_part = &mut self.part_mark;
+            for &n in &self.machine.partitions[p].nodes {
+                in_part[n as usize] = stamp;
+                pre.ceiling[n as usize] = self.machine.free[n as usize];
+            }
+            for &r in &self.running {
+                let first = self.node_at[r as usize] as usize;
+                let d = &self.jobs[r as usize];
+                let nodes = &self.nodes[first..first + d.need.nodes as usize];
+                if pre.may_preempt(j, r, self.outcome[r as usize].start, now)
+                    && nodes.iter().any(|&n| in_part[n as usize] == stamp)
+                {
+                    candidates.push(r);
+                    for &n in nodes {
+                        let c = &mut pre.ceiling[n as usize];
+                        c.cpus += d.need.cpus;
+                        c.mem_mib += d.need.mem_mib;
+                        c.gpus += d.need.gpus;
+                    }
+                }
+            }
+            pre.candidates = candidates;
+            pre.cache_key = Some(key);
+            pre.part_stamp = stamp;
+            stamp
+        };
+        if pre.candidates.is_empty() {
+            return false;
+        }
+        let need = job.need;
+        let (blocked, mark, machine, advance) = (&self.blocked_node, &self.mark, &self.machine, &self.advance);
+        // Its node set and the advance reservations too (`usable`).
+        let ok = |n: u32| {
+            machine.allows(job.set, n)
+                && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
+                && match usable {
+                    Usable::Unblocked(pass) => blocked[n as usize] != pass,
+                    Usable::Marked(m) => mark[n as usize] == m,
+                }
+        };
+        // With every candidate gone, could it fit? (Most tests end here.)
+        // cons_tres finds its nodes exactly when enough nodes can hold it.
+        let parts = &self.machine.partitions[p].nodes;
+        let ceiling = parts.iter().filter(|&&n| ok(n) && pre.ceiling[n as usize].holds(&need)).count();
+        if (ceiling as u32) < need.nodes {
+            return false;
+        }
+        pre.sort_candidates();
+        // Take the candidates away one at a time until the job fits; after
+        // a fit, reorder them (the last one taken first, then by their nodes
+        // among the job's, most first) and start again: at most three runs
+        // (`preempt_reorder_cnt` 1), fewer with fewer candidates.
+        let count = pre.candidates.len();
+        let mut runs = 0;
+        let taken = loop {
+            for &n in &self.machine.partitions[p].nodes {
+                self.scratch[n as usize] = self.machine.free[n as usize];
+            }
+            let mut fit = None;
+            // Usable nodes that can hold the job: it fits once there are enough.
+            let mut fitting = parts.iter().filter(|&&n| ok(n) && self.scratch[n as usize].holds(&need)).count() as u32;
+            // It fits as things are: nothing to preempt (its start is the caller's).
+            if fitting >= need.nodes {
+                break None;
+            }
+            for (k, &r) in pre.candidates.iter().enumerate() {
+                let d = &self.jobs[r as usize];
+                let first = self.node_at[r as usize] as usize;
+                for &n in &self.nodes[first..first + d.need.nodes as usize] {
+                    let s = &mut self.scratch[n as usize];
+                    let held = s.holds(&need);
+                    s.cpus += d.need.cpus;
+                    s.mem_mib += d.need.mem_mib;
+                    s.gpus += d.need.gpus;
+                    if !held && s.holds(&need) && ok(n) && self.part_mark[n as usize] == stamp {
+                        fitting += 1;
+                    }
+                }
+                if fitting < need.nodes {
+                    continue;
+                }
+                let (scratch, blocked, mark, advance) = (&self.scratch, &self.blocked_node, &self.mark, &self.advance);
+                let machine = &self.machine;
+                let ok = |n: u32| {
+                    machine.allows(job.set, n)
+                        && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
+                        && match usable {
+                            Usable::Unblocked(pass) => blocked[n as usize] != pass,
+                            Usable::Marked(m) => mark[n as usize] == m,
+                        }
+                };
+                let free = |n: u32| {
+                    let f = scratch[n as usize];
+                    (ok(n) && f.holds(&need)).then_some(f.cpus)
+                };
+                if self.machine.pick(p, &need, free, &mut self.found) {
+                    fit = Some(k);
+                    break;
+                }
+            }
+            let Some(k) = fit else {
+                break None;
+            };
+            runs += 1;
+            if runs > 2 || count <= runs {
+                break Some(k);
+            }
+            // `usable_nodes`: the last one taken first (99999), those taken
+            // before it by their nodes among the job's, the others 0; a
+            // stable sort, so ties keep their order.
+            for (i, &r) in pre.candidates.iter().enumerate() {
+                let key = match i.cmp(&k) {
+                    std::cmp::Ordering::Less => {
+                        let first = self.node_at[r as usize] as usize;
+                        let nodes = &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize];
+                        nodes.iter().filter(|n| self.found.contains(n)).count() as u32
+                    }
+                    std::cmp::Ordering::Equal => 99_999,
+                    std::cmp::Ordering::Greater => 0,
+                };
+                pre.usable[r as usize] = (std::cmp::Reverse(key), i as u32);
+            }
+            let usable_nodes = &pre.usable;
+            pre.candidates.sort_unstable_by_key(|&r| usable_nodes[r as usize]);
+        };
+        let Some(k) = taken else {
+            return false;
+        };
+        // The candidates taken away that hold one of its nodes are preempted.
+        let mut preempted = false;
+        let candidates = std::mem::take(&mut pre.candidates);
+        for &r in &candidates[..=k] {
+            let first = self.node_at[r as usize] as usize;
+            let nodes = &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize];
+            if nodes.iter().any(|n| self.found.contains(n)) {
+                self.preempt_job(now, r, outbox);
+                preempted = true;
+            }
+        }
+        if let Some(pre) = self.preempt.as_deref_mut() {
+            pre.candidates = candidates;
+        }
+        if preempted {
+            // The preemptees' epilogs complete: `schedule()` a second later.
+            self.touch(now, outbox);
+            self.main_at(now + 1, outbox);
+        }
+        preempted
+    }
+
+    /// Running job `r` is preempted at `now`: cancelled or requeued.
+    fn preempt_job(&mut self, now: Time, r: u32, outbox: &mut Outbox<ControllerMsg>) {
+        let Some(pre) = self.preempt.as_deref_mut() else {
+            return;
+        };
+        let cancel = pre.action(r) == crate::preempt::PreemptAction::Cancel;
+        self.release(r, !cancel);
+        self.counters.preemptions += 1;
+        let Some(pre) = self.preempt.as_deref_mut() else {
+            return;
+        };
+        let o = &mut self.outcome[r as usize];
+        o.preempted += 1;
+        if cancel {
+            o.end = now;
+            o.preempt_cancelled = true;
+            self.counters.preempt_cancels += 1;
+            self.done += 1;
+            if let Some(d) = &mut self.relations {
+                d.ended(r);
+            }
+            return;
+        }
+        // `batch_requeue_fini`: pending again, submitted now (a second
+        // later if that is its submit time), eligible `REQUEUE_DELAY` on.
+        o.start = -1;
+        o.end = -1;
+        let submit = &mut pre.submit[r as usize];
+        *submit = if now == *submit { now + 1 } else { now };
+        let eligible = now + crate::preemption::REQUEUE_DELAY;
+        pre.since[r as usize] = eligible;
+        outbox.push(Scheduled::me(eligible, SUBMIT, ControllerMsg::Eligible(r)));
     }
 
     /// The decay thread: usage decayed and charged, fair-share ranked,
@@ -512,7 +907,7 @@ impl Controller {
         for &j in &self.queue {
             let job = &self.jobs[j as usize];
             self.prio[j as usize] =
-                self.priority.priority(job.fixed, job.submit, now, self.fairshare.factor(job.assoc));
+                self.priority.priority(job.fixed, self.since(j), now, self.fairshare.factor(job.assoc));
         }
         self.sort_queue();
     }
@@ -520,6 +915,7 @@ impl Controller {
     /// The main scheduler's pass (a full one ignores `default_queue_depth`).
     fn main(&mut self, now: Time, full: bool, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.main_passes += 1;
+        self.refresh(now, outbox);
         self.pass += 1;
         let pass = self.pass;
         let parts = self.machine.partitions.len();
@@ -534,7 +930,22 @@ impl Controller {
             let job = &self.jobs[j as usize];
             let p = job.partition as usize;
             tested += 1;
-            if self.blocked_part[p] == pass {
+            // Advance reservations: a job in one is queued only within its
+            // window (`job_independent`), and skipped once one of its
+            // reservation's jobs did not fit, whatever its partition.
+            if let Some(r) = job.resv {
+                // A job whose reservation has ended is held for good
+                // (`job_test_resv`: priority 0): it leaves the queue unstarted.
+                if self.advance.as_ref().is_some_and(|a| now > a.end(r)) {
+                    self.queue.remove(i);
+                    continue;
+                }
+                let open = self.advance.as_ref().is_some_and(|a| a.open(r, now));
+                if !open || self.resv_failed[r as usize] == pass {
+                    i += 1;
+                    continue;
+                }
+            } else if self.blocked_part[p] == pass {
                 i += 1;
                 continue;
             }
@@ -544,10 +955,26 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            // `job_array_start_test`: skipped, the partition not blocked.
+            if self.relations.as_mut().is_some_and(|d| d.capped(j)) {
+                i += 1;
+                continue;
+            }
             let need = job.need;
             let up = self.machine.partitions[p].up;
             let mut found = std::mem::take(&mut self.found);
-            let fits = up && self.machine.find(p, &need, |n| self.blocked_node[n as usize] != pass, &mut found);
+            let job = &self.jobs[j as usize];
+            let until = now + job.limit;
+            // `ESLURM_RESERVATION_MAINT`: no node of the partition.
+            let kept = job.resv.is_none() && self.advance.as_ref().is_some_and(|a| a.blocks(p, now, until));
+            let fits = up
+                && !kept
+                && self.machine.find(
+                    p,
+                    &need,
+                    |n| self.blocked_node[n as usize] != pass && self.usable(job, n, now, until),
+                    &mut found,
+                );
             self.found = found;
             // `ESLURM_ACCOUNTING_POLICY` from `select_nodes`
             // (`acct_policy_job_runnable_post_select`): skipped, the
@@ -560,7 +987,16 @@ impl Controller {
                 self.start(now, j, false, outbox);
                 self.queue.remove(i);
                 started += 1;
+            } else if let Some(r) = self.jobs[j as usize].resv {
+                // Its reservation is blocked, not its partition.
+                self.resv_failed[r as usize] = pass;
+                i += 1;
             } else {
+                // Preemption (`select_nodes` with preemptee candidates): the
+                // job does not start, its partition is blocked as below.
+                if up && self.preempt.is_some() {
+                    self.try_preempt(now, j, Usable::Unblocked(pass), outbox);
+                }
                 self.blocked_part[p] = pass;
                 blocked += 1;
                 for &n in &self.machine.partitions[p].nodes {
@@ -600,6 +1036,7 @@ impl Controller {
     /// The backfill scheduler's pass.
     fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.backfill_passes += 1;
+        self.refresh(now, outbox);
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
         let mut most = std::mem::take(&mut self.most);
         most.clear();
@@ -614,7 +1051,9 @@ impl Controller {
             }));
         }
         // The last job in reach that could fit now: past it, a pass only reserves.
-        let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most));
+        // With preemption, a job that may preempt could start something too.
+        let preempts = |j: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any(j));
+        let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most) || preempts(self.queue[i]));
         self.most = most;
         let Some(last) = last else {
             return;
@@ -652,6 +1091,11 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            // `job_array_start_test`.
+            if self.capped(j) {
+                i += 1;
+                continue;
+            }
             // `_job_exceeds_max_bf_param`: after the pre-select test, before
             // the partition's state; a job tested counts.
             if self.over_bf_max(&job) {
@@ -662,14 +1106,47 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            // A job in an advance reservation outside its window is not
+            // queued (`job_independent`).
+            if let Some(r) = job.resv
+                && !self.advance.as_ref().is_some_and(|a| a.open(r, now))
+            {
+                i += 1;
+                continue;
+            }
+            // Preemption (`_will_run_test` with every candidate gone, then
+            // `select_nodes`): a job that does not fit now preempts and is
+            // neither started nor reserved for.
+            if self.preempt.is_some() && !self.could_fit_now(j, &self.most) {
+                self.mark_available(&job, now, now + job.limit, horizon);
+                if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
+                    // The preempted jobs release nothing later in this pass.
+                    let outcome = &self.outcome;
+                    self.releases.retain(|&(_, r)| outcome[r as usize].end > now);
+                    i += 1;
+                    continue;
+                }
+            }
             // `TRY_LATER`: from `start_res` on, each retry a later one or
             // fewer nodes, so a bound on retries only guards the loop.
             let mut start_res = now;
-            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2;
+            let advance = self.advance.as_ref().map_or(0, |a| a.list.len());
+            let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2 * advance + 2;
             let started = loop {
                 retries -= 1;
                 let end = start_res + job.limit;
-                let (available, later) = self.mark_available(p, start_res, end, horizon);
+                // `job_test_resv`: a job past its reservation's end, or kept
+                // from its whole partition, is deferred without a plan.
+                if let Some(a) = &self.advance {
+                    let deferred = match job.resv {
+                        Some(r) => start_res > a.end(r),
+                        None => a.blocks(p, start_res, end),
+                    };
+                    if deferred {
+                        break false;
+                    }
+                }
+                let (available, later) = self.mark_available(&job, start_res, end, horizon);
                 // Too few nodes free of reservations: no will-run test.
                 let planned = if available >= job.need.nodes { self.will_run(now, &job) } else { None };
                 let Some(start) = planned else {
@@ -757,15 +1234,27 @@ impl Controller {
     /// `later_start`: the first instant after `start_res`, within the window,
     /// at which a reservation of the partition's nodes ends and its node is
     /// free.
-    fn mark_available(&mut self, p: usize, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+    ///
+    /// Only nodes of the job's node set are marked; with advance
+    /// reservations, only those none of them keeps from the job over
+    /// `[start_res, end)`, and when one did, `later_start` is at most just
+    /// after the first reservation's end (`find_resv_end`).
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+        let p = job.partition as usize;
         self.stamp += 1;
         let mut later: Option<Time> = None;
         let mut available = 0;
+        let mut resv_overlap = false;
         for &n in &self.machine.partitions[p].nodes {
+            if self.advance.as_ref().is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                resv_overlap = true;
+                continue;
+            }
             // A node's reservations are in order and never overlap.
             let r = &self.reserved[n as usize];
             let mut k = r.partition_point(|&(_, e)| e <= start_res);
-            if r.get(k).is_none_or(|&(b, _)| b > end) {
+            // Features filter the nodes after `later_start` is found.
+            if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
                 self.mark[n as usize] = self.stamp;
                 available += 1;
             }
@@ -780,6 +1269,13 @@ impl Controller {
                 }
                 k += 1;
             }
+        }
+        if resv_overlap
+            && let Some(e) = self.advance.as_ref().and_then(|a| a.first_end(start_res, self.sched.bf_resolution))
+            && e + 1 < horizon
+            && later.is_none_or(|l| e + 1 < l)
+        {
+            later = Some(e + 1);
         }
         (available, later)
     }
@@ -867,6 +1363,15 @@ impl Controller {
     }
 }
 
+/// The nodes a preemption test may use.
+#[derive(Debug, Clone, Copy)]
+enum Usable {
+    /// Those the main pass `pass` has not blocked.
+    Unblocked(u64),
+    /// Those marked with this stamp (free of backfill reservations).
+    Marked(u64),
+}
+
 /// For [`Machine::pick`]: the free CPUs of a node marked with `stamp` that
 /// can hold `need` given `resources`, else `None`.
 fn offered<'a>(
@@ -922,6 +1427,12 @@ impl Model for Controller {
                 }
                 self.next_main = due;
             }
+            // A requeued job's `begin_time` passes: the next pass finds it
+            // (no change for the backfill scheduler, no batch pass).
+            ControllerMsg::Eligible(j) => {
+                self.enqueue(now, j);
+                self.arm(now, &mut outbox);
+            }
             ControllerMsg::Backfill => {
                 self.next_backfill = None;
                 // `_more_work`: a change since the second the previous pass
@@ -964,25 +1475,43 @@ pub struct Finished {
     pub counters: Counters,
     /// Every started job's nodes, one after the other.
     pub nodes: Vec<u32>,
-    /// Per job, with limits: the reason it last waited for (empty without).
+    /// Per job: the reason it last waited for, or was rejected for (empty
+    /// when no job had one).
     pub reasons: Vec<Option<crate::accounting::Reason>>,
     /// Per job: where its nodes begin in `nodes`.
     pub node_at: Vec<u32>,
+    /// Per job, with dependencies or throttles: the reason it last waited
+    /// outside the queue for (empty without).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
 }
 
 impl Finish for Controller {
     type Final = Finished;
 
     fn finish(&mut self) -> Self::Final {
+        let mut reasons = self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default();
         if let Some(l) = &self.limits {
+            let part = crate::accounting::Reason::PartitionTimeLimit as usize;
+            let held = self.counters.limited[part];
             self.counters.limited = l.hits;
+            self.counters.limited[part] += held;
+        }
+        if !self.over_part.is_empty() {
+            reasons.resize(self.outcome.len(), None);
+            for &j in &self.over_part {
+                reasons[j as usize] = Some(crate::accounting::Reason::PartitionTimeLimit);
+            }
+        }
+        if let Some(d) = &self.relations {
+            self.counters.waited = d.hits;
         }
         Finished {
             outcomes: std::mem::take(&mut self.outcome),
             counters: self.counters,
             nodes: std::mem::take(&mut self.nodes),
             node_at: std::mem::take(&mut self.node_at),
-            reasons: self.limits.as_mut().map(|l| std::mem::take(&mut l.reasons)).unwrap_or_default(),
+            reasons,
+            waits: self.relations.as_mut().map(|d| std::mem::take(&mut d.reasons)).unwrap_or_default(),
         }
     }
 }

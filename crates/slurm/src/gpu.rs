@@ -61,11 +61,23 @@ pub fn workload(path: &Path, read: &GpuJobs) -> SlurmWorkload {
                     ending: Ending::Completed,
                 }),
                 origin: Origin::Dump { path: path.to_path_buf(), line: j.line },
+                constraints: None,
+                reservation: None,
+                relations: Default::default(),
             }
         })
         .collect();
     let one = |name: &str| vec![name.to_string()];
-    SlurmWorkload { jobs, users: one("trace"), accounts: one("trace"), partitions: one("batch"), qos, epoch: None }
+    SlurmWorkload {
+        jobs,
+        users: one("trace"),
+        accounts: one("trace"),
+        partitions: one("batch"),
+        qos,
+        names: Vec::new(),
+        epoch: None,
+        clock_origin: None,
+    }
 }
 
 /// The `slurm.conf` of the machine the trace describes (module contract).

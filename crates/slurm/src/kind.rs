@@ -12,9 +12,11 @@
 //! - The resolved point carries the sha256 of the `slurm.conf` it reads, so
 //!   a changed file is a new point, never a stale "already there".
 //! - Its rows: one `slurm_points` row (settings and aggregates), one
-//!   `slurm_groups` row per partition, account and user (jobs, waits,
-//!   CPU and GPU seconds), and, unless `store_jobs = false`, one
-//!   `slurm_jobs` row per job.
+//!   `slurm_groups` row per partition, account, user and QOS (jobs, waits,
+//!   CPU and GPU seconds), one `slurm_reasons` row per reason jobs waited
+//!   for (a limit's, a dependency's or an array's), and, unless
+//!   `store_jobs = false`, one `slurm_jobs` row per job (its last reason: a
+//!   limit's, else a dependency's or an array's).
 //! - Bad input (a `slurm.conf` error, a dump error, a job the machine
 //!   cannot run) is an error naming the file, line and field; nothing is
 //!   stored for the point.
@@ -32,7 +34,8 @@ use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::Outcome;
 use crate::synthetic::{PartitionShape, SlurmSynthetic, generate};
 use crate::tables::{
-    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SlurmGroupRow, SlurmJobRow, SlurmPointRow,
+    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SLURM_REASONS, SlurmGroupRow, SlurmJobRow,
+    SlurmPointRow, SlurmReasonRow,
 };
 use slasim_core::experiment::id::{Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::Inputs;
@@ -122,6 +125,10 @@ pub struct SlurmSettings {
     /// A `sacctmgr show assoc -P` dump: the association limits.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assoc: Option<PathBuf>,
+    /// An `scontrol show reservation` dump: the advance reservations
+    /// ([`crate::advance`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reservations: Option<PathBuf>,
 }
 
 impl Default for SlurmSettings {
@@ -152,6 +159,7 @@ impl Default for SlurmSettings {
             controller_start: None,
             qos: None,
             assoc: None,
+            reservations: None,
         }
     }
 }
@@ -170,6 +178,9 @@ pub struct SlurmPoint {
     /// sha256 of the association dump's bytes, when one is given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assoc_sha256: Option<String>,
+    /// sha256 of the reservations dump's bytes, when one is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reservations_sha256: Option<String>,
 }
 
 /// Checks a number a sweep or a config gives: finite and not negative.
@@ -221,7 +232,8 @@ impl SlurmSettings {
         };
         let qos_sha256 = dump(&self.qos, "QOS dump")?;
         let assoc_sha256 = dump(&self.assoc, "association dump")?;
-        Ok(SlurmPoint { settings: self.clone(), conf_sha256, qos_sha256, assoc_sha256 })
+        let reservations_sha256 = dump(&self.reservations, "reservations dump")?;
+        Ok(SlurmPoint { settings: self.clone(), conf_sha256, qos_sha256, assoc_sha256, reservations_sha256 })
     }
 
     /// The file's priority settings with this point's changes.
@@ -279,14 +291,15 @@ impl SlurmSettings {
 
     fn workload_key(&self) -> String {
         format!(
-            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}",
+            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}",
             self.conf.display(),
             self.trace,
             self.lenient,
             self.synthetic,
             self.seed,
             self.qos,
-            self.assoc
+            self.assoc,
+            self.reservations
         )
     }
 }
@@ -330,7 +343,15 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
         None => generate(&settings.synthetic, &shapes(&conf), settings.seed),
     };
     let accounting = crate::accounting::Accounting::read(settings.qos.as_deref(), settings.assoc.as_deref())?;
-    Ok(SlurmInputs { conf, workload, accounting })
+    let advance = match &settings.reservations {
+        Some(path) => {
+            let file = crate::reservation::read(path)?;
+            let machine = crate::machine::Machine::new(&conf);
+            Some(crate::advance::AdvanceReservations::new(&file, &conf, &machine, &workload)?)
+        }
+        None => None,
+    };
+    Ok(SlurmInputs { conf, workload, accounting, advance })
 }
 
 /// The inputs of `settings`, once [`AnyPoint::load`] loaded them.
@@ -345,19 +366,32 @@ pub struct SlurmRun {
     pub outcomes: Vec<Outcome>,
     /// The schedulers' counters.
     pub counters: crate::controller::Counters,
+    /// Per job: the reason it last waited for, or was rejected for (empty
+    /// when no job had one).
+    pub reasons: Vec<Option<crate::accounting::Reason>>,
+    /// Per job: the dependency or array reason it last waited for (empty
+    /// when no job had one).
+    pub waits: Vec<Option<crate::dependency::Wait>>,
 }
 
 /// Runs `settings` on `inputs`.
 pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow::Result<SlurmRun> {
     let priority = settings.priority(&inputs.conf.priority);
     let scheduler = settings.scheduler(&inputs.conf.scheduler);
-    let mut scenario =
-        Scenario::with_accounting(&inputs.conf, priority, scheduler, &inputs.workload, &inputs.accounting)?;
+    let mut scenario = Scenario::with_reservations(
+        &inputs.conf,
+        priority,
+        scheduler,
+        &inputs.workload,
+        &inputs.accounting,
+        inputs.advance.as_ref(),
+    )?
+    .with_preemption(&inputs.conf, &inputs.accounting, &inputs.workload)?;
     if let (Some(start), Some(epoch)) = (settings.controller_start, inputs.workload.epoch) {
         scenario = scenario.controller_started_at(start - epoch);
     }
     let done = simulate(scenario)?;
-    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters })
+    Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons, waits: done.waits })
 }
 
 /// The Slurm kind.
@@ -366,7 +400,10 @@ pub struct SlurmKind;
 /// The Slurm kind, registered among the built-in ones.
 pub static SLURM: SlurmKind = SlurmKind;
 
-static AXES: [Axis; 16] = [
+static AXES: [Axis; 19] = [
+    axis("conf", "conf", "the slurm.conf (a path): a centre's what-if"),
+    axis("qos", "qos", "the sacctmgr show qos -P dump (a path)"),
+    axis("assoc", "assoc", "the sacctmgr show assoc -P dump (a path)"),
     axis("priority_weight_age", "priority_weight_age", "PriorityWeightAge"),
     axis("priority_weight_fairshare", "priority_weight_fairshare", "PriorityWeightFairshare"),
     axis("priority_weight_job_size", "priority_weight_job_size", "PriorityWeightJobSize"),
@@ -447,13 +484,15 @@ impl AnyPoint for SlurmPoint {
         inputs.load_once(self.settings.workload_key(), || {
             let loaded = load(&self.settings)?;
             // Every job must fit the machine before anything runs or is stored.
-            Scenario::with_accounting(
+            Scenario::with_reservations(
                 &loaded.conf,
                 loaded.conf.priority.clone(),
                 loaded.conf.scheduler.clone(),
                 &loaded.workload,
                 &loaded.accounting,
-            )?;
+                loaded.advance.as_ref(),
+            )?
+            .with_preemption(&loaded.conf, &loaded.accounting, &loaded.workload)?;
             Ok(loaded)
         })
     }
@@ -468,7 +507,11 @@ impl AnyPoint for SlurmPoint {
         {
             missing.push(anyhow::anyhow!(e));
         }
-        for (path, what) in [(&self.settings.qos, "QOS dump"), (&self.settings.assoc, "association dump")] {
+        for (path, what) in [
+            (&self.settings.qos, "QOS dump"),
+            (&self.settings.assoc, "association dump"),
+            (&self.settings.reservations, "reservations dump"),
+        ] {
             if let Some(p) = path
                 && !p.exists()
             {
@@ -539,7 +582,7 @@ pub fn aggregates(inputs: &SlurmInputs, machine: &crate::machine::Machine, run: 
         let wait = metrics::wait(job.submit, o.start);
         waits.push(wait);
         let ran = (o.end - o.start) as f64;
-        let need = crate::machine::Need::of(&job.request, machine.consumable).total();
+        let need = crate::machine::Need::of(&request_of(machine, &inputs.workload, job), machine.consumable).total();
         cpu += f64::from(need.cpus) * ran;
         gpu += f64::from(need.gpus) * ran;
         bsld += metrics::bounded_slowdown(wait, o.end - o.start);
@@ -574,7 +617,7 @@ impl PointOutput for SlurmOutput {
         let s = &self.point.settings;
         let config = &self.config;
         let trace = s.trace.as_ref().map_or_else(|| "synthetic".to_string(), |t| t.display().to_string());
-        // Groups: partitions, accounts, users, in name order.
+        // Groups: partitions, accounts, users, QOS, in name order.
         let mut groups: std::collections::BTreeMap<(&str, &str), Group> = std::collections::BTreeMap::new();
         for (job, o) in w.jobs.iter().zip(&self.run.outcomes) {
             if o.start < 0 {
@@ -582,11 +625,12 @@ impl PointOutput for SlurmOutput {
             }
             let wait = metrics::wait(job.submit, o.start);
             let ran = (o.end - o.start) as f64;
-            let need = crate::machine::Need::of(&job.request, machine.consumable).total();
+            let need = crate::machine::Need::of(&request_of(&machine, w, job), machine.consumable).total();
             for (grouping, names, i) in [
                 ("partition", &w.partitions, job.partition),
                 ("account", &w.accounts, job.account),
                 ("user", &w.users, job.user),
+                ("qos", &w.qos, job.qos),
             ] {
                 let key = (grouping, names.get(i as usize).map_or("", String::as_str));
                 let g = groups.entry(key).or_default();
@@ -610,6 +654,7 @@ impl PointOutput for SlurmOutput {
             aggregates: &a,
             main_passes: self.run.counters.main_passes as i64,
             backfill_passes: self.run.counters.backfill_passes as i64,
+            preemptions: self.run.counters.preemptions as i64,
             code_version: &code_version,
             wall_seconds: self.wall_seconds,
         };
@@ -635,14 +680,54 @@ impl PointOutput for SlurmOutput {
             account: name(&w.accounts, job.account),
             partition: name(&w.partitions, job.partition),
             first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
+            // A limit's reason, else a dependency's or an array's.
+            reason: self
+                .run
+                .reasons
+                .get(i)
+                .copied()
+                .flatten()
+                .map(crate::accounting::Reason::name)
+                .or_else(|| self.run.waits.get(i).copied().flatten().map(crate::dependency::Wait::name)),
         });
+        // Per reason: the jobs whose last reason it was, and the tests it failed.
+        let mut last = [0i64; crate::accounting::Reason::ALL.len()];
+        for r in self.run.reasons.iter().flatten() {
+            last[*r as usize] += 1;
+        }
+        let mut waited = [0i64; crate::dependency::Wait::ALL.len()];
+        for w in self.run.waits.iter().flatten() {
+            waited[*w as usize] += 1;
+        }
+        let limits = crate::accounting::Reason::ALL
+            .iter()
+            .map(|&r| (r.name(), last[r as usize], self.run.counters.limited[r as usize] as i64));
+        let waits = crate::dependency::Wait::ALL
+            .iter()
+            .map(|&w| (w.name(), waited[w as usize], self.run.counters.waited[w as usize] as i64));
+        let reason_rows = limits
+            .chain(waits)
+            .filter(|&(_, jobs, tests)| jobs > 0 || tests > 0)
+            .map(|(reason, jobs, tests)| SlurmReasonRow { point_id: self.id, reason, jobs, tests })
+            .collect::<Vec<_>>();
         store.write_with(|tx| {
             insert(tx, &SLURM_POINT_ROWS, &point)?;
             insert_all(tx, &SLURM_GROUPS, group_rows)?;
+            insert_all(tx, &SLURM_REASONS, reason_rows.into_iter())?;
             if s.store_jobs {
                 insert_all(tx, &SLURM_JOBS, job_rows)?;
             }
             Ok(())
         })
     }
+}
+
+/// `job`'s request as its partition's `DefMemPerCPU`/`MaxMemPerCPU` leave it.
+fn request_of(
+    machine: &crate::machine::Machine,
+    w: &slasim_core::trace::sacct::jobs::SlurmWorkload,
+    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+) -> slasim_core::trace::sacct::jobs::Tres {
+    let name = w.partitions.get(job.partition as usize).map_or("", String::as_str);
+    machine.partition(name).map_or(job.request, |p| machine.request_of(p, job))
 }

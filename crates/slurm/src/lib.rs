@@ -7,8 +7,13 @@
 //! two schedulers as one kernel model), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
-//! run models of them: the QOS factor, the QOS and association limits) and
-//! [`reservation`] (`scontrol show reservation`, read but not modelled yet);
+//! run models of them: the QOS factor, the QOS and association limits),
+//! [`preemption`] (preemption by partition or QOS, with `CANCEL` and
+//! `REQUEUE`; [`preempt`] reads the modes), [`reservation`] (`scontrol show
+//! reservation`, read), [`advance`] (those reservations as the controller
+//! holds them), [`features`] (node features and a job's constraint),
+//! [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`), [`dependency`] (job
+//! dependencies and array throttles: when a job is eligible) and
 //! [`against`] (one sacct dump's starts against another's: Slurm against
 //! itself).
 //!
@@ -25,17 +30,22 @@
 //! Slurm reference page, beside the document it departs from.
 
 pub mod accounting;
+pub mod advance;
 pub mod against;
 pub mod bench;
 pub mod cli;
 pub mod conf;
 pub mod controller;
+pub mod dependency;
+pub mod features;
 pub mod generated;
 pub mod gpu;
 pub mod instant;
 pub mod kind;
 pub mod machine;
+pub mod memory;
 pub mod preempt;
+pub mod preemption;
 pub mod priority;
 pub mod report;
 pub mod reservation;

@@ -23,6 +23,10 @@
 //!   defined and up, it asks for no more nodes than the partition has, and
 //!   enough of its nodes are large enough. A job that cannot is an error
 //!   naming the job, its origin (dump file and line) and the field.
+//! - Before that, a job's request is what `DefMemPerCPU` and `MaxMemPerCPU`
+//!   make of it ([`crate::memory`]), and a job with a constraint
+//!   ([`crate::features`]) may only be given nodes whose features satisfy
+//!   it: [`Machine::node_sets`], looked up with [`Machine::allows`].
 //!
 //! Departure from Slurm, named on the docs' Slurm page: the even spread of
 //! a multi-node job's CPUs, memory and GPUs (Slurm may place more tasks on
@@ -127,6 +131,8 @@ pub struct Partition {
     pub up: bool,
     /// The sum of its nodes' sizes.
     pub total: Resources,
+    /// `DefMemPerCPU` and `MaxMemPerCPU` (its own, else the cluster's).
+    pub mem_per_cpu: crate::memory::MemPerCpu,
 }
 
 /// A job's time limit when neither it nor its partition has one: Slurm's
@@ -148,6 +154,11 @@ pub struct Machine {
     pub consumable: Consumable,
     /// Node weights (lower first).
     pub weight: Vec<u32>,
+    /// Node features (`Features`).
+    pub features: Vec<Vec<String>>,
+    /// Sets of nodes a job may be given, by [`Machine::set`]; set 0 (empty
+    /// here) is every node.
+    pub node_sets: Vec<Vec<bool>>,
 }
 
 /// A job the machine can never run, or whose partition it lacks.
@@ -191,6 +202,10 @@ impl Machine {
                     priority_job_factor: p.priority_job_factor,
                     up: p.up,
                     total,
+                    mem_per_cpu: crate::memory::MemPerCpu {
+                        default: p.def_mem_per_cpu.or(conf.site.def_mem_per_cpu),
+                        max: p.max_mem_per_cpu.or(conf.site.max_mem_per_cpu),
+                    },
                 }
             })
             .collect();
@@ -201,7 +216,46 @@ impl Machine {
             partitions,
             consumable: conf.consumable,
             weight: conf.nodes.iter().map(|n| n.weight).collect(),
+            features: conf.nodes.iter().map(|n| n.features.clone()).collect(),
+            node_sets: vec![Vec::new()],
         }
+    }
+
+    /// May a job of node set `set` be given node `n`? Set 0 is every node.
+    #[inline]
+    pub fn allows(&self, set: u16, n: u32) -> bool {
+        set == 0 || self.node_sets[set as usize][n as usize]
+    }
+
+    /// The number of node set `nodes` (one flag per node), added when new;
+    /// every node is set 0.
+    pub fn set(&mut self, nodes: Vec<bool>) -> u16 {
+        if nodes.iter().all(|&b| b) {
+            return 0;
+        }
+        match self.node_sets.iter().position(|s| *s == nodes) {
+            Some(i) => i as u16,
+            None => {
+                self.node_sets.push(nodes);
+                (self.node_sets.len() - 1) as u16
+            }
+        }
+    }
+
+    /// The nodes whose features satisfy `job`'s constraint (all without
+    /// one); its constraint is checked by [`Machine::admit`].
+    pub fn satisfying(&self, job: &SlurmJob) -> Vec<bool> {
+        match job.constraints.as_deref().map(crate::features::Constraint::parse) {
+            Some(Ok(c)) => self.features.iter().map(|f| c.satisfied_by(f)).collect(),
+            _ => vec![true; self.size.len()],
+        }
+    }
+
+    /// `job`'s request as its partition `p`'s `DefMemPerCPU` and
+    /// `MaxMemPerCPU` leave it ([`crate::memory`]).
+    pub fn request_of(&self, p: usize, job: &SlurmJob) -> Tres {
+        let rules = self.partitions[p].mem_per_cpu;
+        if rules.is_set() { rules.apply(&job.request) } else { job.request }
     }
 
     /// Every CPU, MiB and GPU of the machine.
@@ -245,12 +299,32 @@ impl Machine {
                 format!("partition {} is not UP in the slurm.conf: its jobs would never start", part.name),
             ));
         }
-        let need = Need::of(&job.request, self.consumable);
+        let need = Need::of(&self.request_of(p, job), self.consumable);
         if need.nodes as usize > part.nodes.len() {
             return Err(fail(
                 "ReqTRES node",
                 format!("asks for {} nodes; partition {} has {}", need.nodes, part.name, part.nodes.len()),
             ));
+        }
+        // `Constraints`: only nodes whose features satisfy it
+        // (`build_feature_list`, then `_valid_feature_counts` at submit).
+        if let Some(text) = &job.constraints {
+            let c = crate::features::Constraint::parse(text).map_err(|d| fail("Constraints", d))?;
+            let satisfying = part.nodes.iter().filter(|&&n| c.satisfied_by(&self.features[n as usize])).count();
+            let fitting = part
+                .nodes
+                .iter()
+                .filter(|&&n| c.satisfied_by(&self.features[n as usize]) && self.size[n as usize].holds(&need))
+                .count();
+            if fitting < need.nodes as usize {
+                return Err(fail(
+                    "Constraints",
+                    format!(
+                        "`{text}`: {satisfying} nodes of partition {} have these features, {fitting} of them large                          enough; the job needs {} (Slurm: Requested node configuration is not available)",
+                        part.name, need.nodes
+                    ),
+                ));
+            }
         }
         let large_enough = part.nodes.iter().filter(|&&n| self.size[n as usize].holds(&need)).count();
         if large_enough < need.nodes as usize {

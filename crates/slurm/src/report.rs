@@ -1,7 +1,8 @@
 //! The Slurm section of a report: what each Slurm point's scheduling
 //! settings gave, per point, per partition and per user.
 //!
-//! Contract: built from the `slurm_points` and `slurm_groups` rows of a store
+//! Contract: built from the `slurm_points`, `slurm_groups` and
+//! `slurm_reasons` rows of a store
 //! (as filtered: `--config` keeps the points of that experiment, `--trace`
 //! those whose workload label contains the text); a store without them (or
 //! from before them) gives no table and no figure. A point's settings are
@@ -20,7 +21,7 @@ use std::path::Path;
 use polars::prelude::*;
 use sha2::{Digest, Sha256};
 
-use slasim_core::report::load::{Filter, Kind, frame_of, has_table, trace_label};
+use slasim_core::report::load::{Filter, Kind, frame_of, has_column, has_table, trace_label};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, floats, strs};
@@ -134,6 +135,8 @@ pub struct PointRow {
     pub cpu_utilisation: Option<f64>,
     pub gpu_utilisation: Option<f64>,
     pub backfilled: i64,
+    /// Jobs preempted (empty for a store from before preemption).
+    pub preemptions: Option<i64>,
 }
 
 /// One partition, account or user of a point.
@@ -166,10 +169,11 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
         ),
         None => (sweep.to_string(), "", Vec::new()),
     };
+    let preemptions = if has_column(db, "slurm_points", "preemptions")? { "p.preemptions" } else { "NULL" };
     let sql = format!(
         "SELECT p.point_id, {sweep}, p.conf, p.conf_sha256, p.trace, p.config, p.jobs, p.mean_wait, p.median_wait, \
-         p.max_wait, p.mean_bounded_slowdown, p.makespan, p.cpu_utilisation, p.gpu_utilisation, p.backfilled \
-         FROM slurm_points p {join} ORDER BY p.point_id"
+         p.max_wait, p.mean_bounded_slowdown, p.makespan, p.cpu_utilisation, p.gpu_utilisation, p.backfilled, \
+         {preemptions} AS preemptions FROM slurm_points p {join} ORDER BY p.point_id"
     );
     let columns = [
         ("point_id", Kind::Int),
@@ -187,8 +191,10 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
         ("cpu_utilisation", Kind::Real),
         ("gpu_utilisation", Kind::Real),
         ("backfilled", Kind::Int),
+        ("preemptions", Kind::Real),
     ];
     let df = frame_of(db, &sql, &params, &columns)?;
+    let preempted = floats(&df, "preemptions")?;
     let (ids, jobs, backfilled) = (ints(&df, "point_id")?, ints(&df, "jobs")?, ints(&df, "backfilled")?);
     let (sweeps, confs, digests, traces, configs) =
         (strs(&df, "sweep")?, strs(&df, "conf")?, strs(&df, "conf_sha256")?, strs(&df, "trace")?, strs(&df, "config")?);
@@ -223,15 +229,16 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
             cpu_utilisation: cpu[i],
             gpu_utilisation: gpu[i],
             backfilled: backfilled[i],
+            preemptions: preempted[i].map(|v| v as i64),
         });
     }
     Ok(out)
 }
 
-/// The partition and user rows of the store's Slurm points, in name order.
+/// The group rows of the store's Slurm points, in name order.
 fn load_groups(db: &Path) -> anyhow::Result<Vec<GroupRow>> {
     let sql = "SELECT point_id, grouping, name, jobs, mean_wait, max_wait, cpu_seconds, gpu_seconds \
-               FROM slurm_groups WHERE grouping IN ('partition', 'user') ORDER BY point_id, grouping, name";
+               FROM slurm_groups ORDER BY point_id, grouping, name";
     let columns = [
         ("point_id", Kind::Int),
         ("grouping", Kind::Text),
@@ -334,18 +341,15 @@ fn percent(fraction: Option<f64>) -> Option<f64> {
     fraction.map(|f| 100.0 * f)
 }
 
-/// The table of one grouping (partitions or users) of the points.
-fn group_table(
-    points: &[PointRow],
-    keys: &[String],
-    groups: &[&GroupRow],
-    partitions: bool,
-) -> PolarsResult<DataFrame> {
+/// The table of one grouping (`partition`, `user`, `account` or `qos`) of the points.
+fn group_table(points: &[PointRow], keys: &[String], groups: &[&GroupRow], name: &str) -> PolarsResult<DataFrame> {
+    let partitions = name == "partition";
     let by_id: HashMap<i64, &PointRow> = points.iter().map(|p| (p.id, p)).collect();
     let owners: Vec<&PointRow> = groups.iter().map(|g| by_id[&g.point]).collect();
     let mut columns = key_columns(&owners, keys);
-    let name = if partitions { "partition" } else { "user" };
-    columns.push(Column::new(name.into(), groups.iter().map(|g| g.name.clone()).collect::<Vec<String>>()));
+    // The QOS a job ran under; `qos` alone is the swept QOS dump.
+    let header = if name == "qos" { "job_qos" } else { name };
+    columns.push(Column::new(header.into(), groups.iter().map(|g| g.name.clone()).collect::<Vec<String>>()));
     columns.push(Column::new("jobs".into(), groups.iter().map(|g| g.jobs).collect::<Vec<i64>>()));
     columns.push(reals("mean_wait_h", groups.iter().map(|g| hours(g.mean_wait))));
     columns.push(reals("max_wait_h", groups.iter().map(|g| hours(g.max_wait))));
@@ -380,6 +384,29 @@ fn group_table(
         ));
     }
     DataFrame::new_infer_height(columns)
+}
+
+/// The `slurm_reasons` rows of `points`, in their order, then by reason.
+fn reasons_table(
+    db: &Path,
+    points: &[PointRow],
+    keys: &[String],
+    rank: &HashMap<i64, usize>,
+) -> anyhow::Result<DataFrame> {
+    let sql = "SELECT point_id, reason, jobs, tests FROM slurm_reasons ORDER BY point_id, reason";
+    let columns = [("point_id", Kind::Int), ("reason", Kind::Text), ("jobs", Kind::Int), ("tests", Kind::Int)];
+    let df = frame_of(db, sql, &[], &columns)?;
+    let (ids, reasons, jobs, tests) =
+        (ints(&df, "point_id")?, strs(&df, "reason")?, ints(&df, "jobs")?, ints(&df, "tests")?);
+    let mut rows: Vec<usize> = (0..df.height()).filter(|&i| rank.contains_key(&ids[i])).collect();
+    rows.sort_by(|&a, &b| rank[&ids[a]].cmp(&rank[&ids[b]]).then_with(|| reasons[a].cmp(&reasons[b])));
+    let by_id: HashMap<i64, &PointRow> = points.iter().map(|p| (p.id, p)).collect();
+    let owners: Vec<&PointRow> = rows.iter().map(|&i| by_id[&ids[i]]).collect();
+    let mut out = key_columns(&owners, keys);
+    out.push(Column::new("reason".into(), rows.iter().map(|&i| reasons[i].clone()).collect::<Vec<String>>()));
+    out.push(Column::new("jobs".into(), rows.iter().map(|&i| jobs[i]).collect::<Vec<i64>>()));
+    out.push(Column::new("tests".into(), rows.iter().map(|&i| tests[i]).collect::<Vec<i64>>()));
+    Ok(DataFrame::new_infer_height(out)?)
 }
 
 /// Mean wait per partition against the points: one series per partition;
@@ -459,9 +486,14 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
     });
     let rank: HashMap<i64, usize> = points.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     let groups = if has_table(db, "slurm_groups")? { load_groups(db)? } else { Vec::new() };
-    let mut partitions: Vec<&GroupRow> =
-        groups.iter().filter(|g| g.grouping == "partition" && rank.contains_key(&g.point)).collect();
-    partitions.sort_by(|a, b| rank[&a.point].cmp(&rank[&b.point]).then_with(|| a.name.cmp(&b.name)));
+    let by_name = |grouping: &str| {
+        let mut rows: Vec<&GroupRow> =
+            groups.iter().filter(|g| g.grouping == grouping && rank.contains_key(&g.point)).collect();
+        rows.sort_by(|a, b| rank[&a.point].cmp(&rank[&b.point]).then_with(|| a.name.cmp(&b.name)));
+        rows
+    };
+    let partitions = by_name("partition");
+    let (accounts, qos) = (by_name("account"), by_name("qos"));
     let mut users: Vec<&GroupRow> =
         groups.iter().filter(|g| g.grouping == "user" && rank.contains_key(&g.point)).collect();
     users.sort_by(|a, b| {
@@ -485,13 +517,14 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
             "backfilled_pct",
             points.iter().map(|p| (p.jobs > 0).then(|| 100.0 * p.backfilled as f64 / p.jobs as f64)),
         ),
+        Column::new("preemptions".into(), points.iter().map(|p| p.preemptions).collect::<Vec<Option<i64>>>()),
     ]);
     let settings = if keys.is_empty() {
         "no setting differs between the points".to_string()
     } else {
         format!("the settings that differ between the points ({})", keys.join(", "))
     };
-    let tables = vec![
+    let mut tables = vec![
         Table {
             id: "slurm".into(),
             title: "Slurm: scheduling settings against wait and utilisation".into(),
@@ -500,7 +533,8 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
                  value; weights as PriorityWeight*, bf_window and the priority times in minutes, bf_* intervals \
                  in seconds), the jobs that ran, their mean, median and maximum wait (h), mean bounded slowdown \
                  (τ = 10 s), the busy share of the machine's CPUs and GPUs over the makespan (first submission to \
-                 last end, %), and the share of jobs the backfill scheduler started (%)."
+                 last end, %), the share of jobs the backfill scheduler started (%), and the preemptions (jobs \
+                 requeued or cancelled; empty for a store from before preemption)."
             ),
             df: DataFrame::new_infer_height(columns)?,
         },
@@ -513,7 +547,7 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
                    utilisation are empty when the point's slurm.conf is no longer there with the digest it ran \
                    with."
                 .into(),
-            df: group_table(&points, &keys, &partitions, true)?,
+            df: group_table(&points, &keys, &partitions, "partition")?,
         },
         Table {
             id: "slurm-users".into(),
@@ -521,9 +555,36 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
             note: "Per Slurm point (in the order of the slurm table) and user, longest mean wait first: jobs, mean \
                    and maximum wait (h), CPU-hours and GPU-hours used."
                 .into(),
-            df: group_table(&points, &keys, &users, false)?,
+            df: group_table(&points, &keys, &users, "user")?,
+        },
+        Table {
+            id: "slurm-accounts".into(),
+            title: "Slurm: wait and usage per account".into(),
+            note: "Per Slurm point (in the order of the slurm table) and account: jobs, mean and maximum wait (h), \
+                   CPU-hours and GPU-hours used."
+                .into(),
+            df: group_table(&points, &keys, &accounts, "account")?,
+        },
+        Table {
+            id: "slurm-qos".into(),
+            title: "Slurm: wait and usage per QOS".into(),
+            note: "Per Slurm point (in the order of the slurm table) and the QOS its jobs ran under (job_qos): \
+                   jobs, mean and maximum wait (h), CPU-hours and GPU-hours used. Stores written before the QOS grouping have no rows here."
+                .into(),
+            df: group_table(&points, &keys, &qos, "qos")?,
         },
     ];
+    if has_table(db, "slurm_reasons")? {
+        tables.push(Table {
+            id: "slurm-reasons".into(),
+            title: "Slurm: limits hit".into(),
+            note: "Per Slurm point (in the order of the slurm table) and reason a job waited for or was rejected \
+                   for (Slurm's names): the jobs whose last reason it was, and the scheduler tests (and \
+                   submissions) it failed. Only the reasons that occurred."
+                .into(),
+            df: reasons_table(db, &points, &keys, &rank)?,
+        });
+    }
     let figures = wait_figure(&points, &keys, &partitions).into_iter().collect();
     Ok(Some(Section { tables, figures, points: points.len(), gantt: Vec::new(), omitted: Vec::new() }))
 }

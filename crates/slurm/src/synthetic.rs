@@ -161,6 +161,9 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
                 request,
                 logged: None,
                 origin: Origin::Synthetic { index: 0 },
+                constraints: None,
+                reservation: None,
+                relations: Default::default(),
             });
         }
     }

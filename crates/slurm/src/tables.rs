@@ -1,12 +1,13 @@
 //! The tables of a Slurm point: `slurm_points` (settings and aggregates),
-//! `slurm_groups` (per partition, account and user) and `slurm_jobs` (per
-//! job), registered with the store as one group ([`GROUP`]), whose jobs
+//! `slurm_groups` (per partition, account, user and QOS), `slurm_jobs` (per
+//! job) and `slurm_reasons` (per reason jobs waited for), registered with the store as one group ([`GROUP`]), whose jobs
 //! join the `all_jobs` view.
 //!
 //! Contract:
 //! - The tables are created by [`SCHEMA`] (`CREATE TABLE IF NOT EXISTS`),
 //!   run whenever a store is opened for writing: new tables, no migration
-//!   step. The descriptors below are checked against what it creates, like
+//!   step; a column added since is appended to a table's end, and a store
+//!   opened for writing gets it from its descriptor. The descriptors below are checked against what it creates, like
 //!   every other table's ([`slasim_core::store::tables::described_tables`]); the
 //!   script keeps its text (`NOT NULL` and the keys, which descriptors do
 //!   not carry), so stores keep the schema text they always had.
@@ -29,6 +30,7 @@ pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS slurm_points (
                  mean_bounded_slowdown REAL, makespan INTEGER NOT NULL,
                  cpu_utilisation REAL, gpu_utilisation REAL, backfilled INTEGER NOT NULL,
                  main_passes INTEGER NOT NULL, backfill_passes INTEGER NOT NULL,
+                 preemptions INTEGER NOT NULL DEFAULT 0,
                  code_version TEXT NOT NULL, wall_seconds REAL NOT NULL);
              CREATE TABLE IF NOT EXISTS slurm_groups (
                  point_id INTEGER NOT NULL, grouping TEXT NOT NULL, name TEXT NOT NULL,
@@ -42,8 +44,13 @@ pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS slurm_points (
                  wait INTEGER NOT NULL, cpus INTEGER NOT NULL, mem_mib INTEGER NOT NULL,
                  nodes INTEGER NOT NULL, gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,
                  priority INTEGER NOT NULL, backfilled INTEGER NOT NULL, first_node TEXT NOT NULL,
-                 logged_start INTEGER,
-                 PRIMARY KEY (point_id, job));";
+                 logged_start INTEGER, reason TEXT,
+                 preempted INTEGER NOT NULL DEFAULT 0, preempt_cancelled INTEGER NOT NULL DEFAULT 0,
+                 PRIMARY KEY (point_id, job));
+             CREATE TABLE IF NOT EXISTS slurm_reasons (
+                 point_id INTEGER NOT NULL, reason TEXT NOT NULL,
+                 jobs INTEGER NOT NULL, tests INTEGER NOT NULL,
+                 PRIMARY KEY (point_id, reason));";
 
 /// The aggregates of a run (its `slurm_points` figures), in seconds.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +98,8 @@ pub struct SlurmPointRow<'a> {
     pub main_passes: i64,
     /// Backfill passes run.
     pub backfill_passes: i64,
+    /// Jobs preempted (requeued or cancelled; 0 without preemption).
+    pub preemptions: i64,
     /// slasim version (and commit).
     pub code_version: &'a str,
     /// Wall seconds of the simulation.
@@ -128,6 +137,7 @@ pub static SLURM_POINTS: Table<Points> = Table::new(
         column!("backfilled", Int, |r| r.aggregates.backfilled as i64),
         column!("main_passes", Int, |r| r.main_passes),
         column!("backfill_passes", Int, |r| r.backfill_passes),
+        column!("preemptions", Int, |r| r.preemptions),
         column!("code_version", Text, |r| r.code_version),
         column!("wall_seconds", Real, |r| r.wall_seconds),
     ],
@@ -197,6 +207,8 @@ pub struct SlurmJobRow<'a> {
     pub partition: &'a str,
     /// The name of its first node ("" if it never started).
     pub first_node: &'a str,
+    /// The reason it last waited for, or was rejected for (Slurm's name).
+    pub reason: Option<&'static str>,
 }
 
 /// The row type of `slurm_jobs`.
@@ -236,33 +248,73 @@ pub static SLURM_JOBS: Table<Jobs> = Table::new(
         column!("backfilled", Int, |r| r.outcome.backfilled),
         column!("first_node", Text, |r| r.first_node),
         column!("logged_start", Int, |r| r.slurm.logged.as_ref().map(|l| l.start)),
+        column!("reason", Text, |r| r.reason),
+        column!("preempted", Int, |r| r.outcome.preempted),
+        column!("preempt_cancelled", Int, |r| r.outcome.preempt_cancelled),
+    ],
+);
+
+/// A reason jobs waited for, or were rejected for, in a point.
+#[derive(Debug, Clone, Copy)]
+pub struct SlurmReasonRow<'a> {
+    /// The point.
+    pub point_id: i64,
+    /// Slurm's name of it (`QOSMaxJobsPerUserLimit`, `PartitionTimeLimit`, ...).
+    pub reason: &'a str,
+    /// Jobs whose last reason it was.
+    pub jobs: i64,
+    /// The scheduler tests it failed (and the submissions it refused).
+    pub tests: i64,
+}
+
+/// The row type of `slurm_reasons`.
+pub enum Reasons {}
+
+impl Rows for Reasons {
+    type Row<'a> = SlurmReasonRow<'a>;
+    type Summary = ();
+}
+
+/// Per reason a point's jobs waited for (only reasons that occurred).
+pub static SLURM_REASONS: Table<Reasons> = Table::new(
+    "slurm_reasons",
+    11,
+    &[
+        column!("point_id", Int, |r| r.point_id),
+        column!("reason", Text, |r| r.reason),
+        column!("jobs", Int, |r| r.jobs),
+        column!("tests", Int, |r| r.tests),
     ],
 );
 
 /// This module's tables.
-pub fn tables() -> [&'static dyn Described; 3] {
-    [&SLURM_POINTS, &SLURM_GROUPS, &SLURM_JOBS]
+pub fn tables() -> [&'static dyn Described; 4] {
+    [&SLURM_POINTS, &SLURM_GROUPS, &SLURM_JOBS, &SLURM_REASONS]
 }
 
 /// The Slurm points' tables, as the store registers them.
 pub static GROUP: PointTables = PointTables {
     key_table: "slurm_points",
     key: "point_id",
-    tables: &[all("slurm_points"), all("slurm_groups"), all("slurm_jobs")],
+    tables: &[all("slurm_points"), all("slurm_groups"), all("slurm_jobs"), all("slurm_reasons")],
     schema: SCHEMA,
     described: || tables().to_vec(),
     docs: &[
         (
             "slurm_points",
-            "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes.",
+            "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes, preemptions.",
         ),
         (
             "slurm_groups",
-            "Per Slurm point and partition, account or user (`grouping`, `name`): jobs, mean and largest wait, CPU- and GPU-seconds.",
+            "Per Slurm point and partition, account, user or QOS (`grouping`, `name`): jobs, mean and largest wait, CPU- and GPU-seconds.",
         ),
         (
             "slurm_jobs",
-            "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node and the logged start of a sacct dump.",
+            "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node, the logged start of a sacct dump, and the reason it last waited for (Slurm's name; NULL if none).",
+        ),
+        (
+            "slurm_reasons",
+            "Per Slurm point and reason (Slurm's names: `QOSMaxJobsPerUserLimit`, `PartitionTimeLimit`, ...): the jobs whose last reason it was, and the scheduler tests it failed. Only the reasons that occurred.",
         ),
     ],
     jobs: Some(

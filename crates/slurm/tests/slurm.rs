@@ -44,6 +44,9 @@ fn job(id: u64, submit: i64, cpus: u32, limit: i64, run: i64) -> SlurmJob {
         request: Tres { cpus, mem_mib: 0, nodes: 1, gpus: 0 },
         logged: None,
         origin: Origin::Synthetic { index: id },
+        constraints: None,
+        reservation: None,
+        relations: Default::default(),
     }
 }
 
@@ -54,7 +57,9 @@ fn workload(jobs: Vec<SlurmJob>, partitions: &[&str]) -> SlurmWorkload {
         accounts: vec!["physics".into(), "biology".into()],
         partitions: partitions.iter().map(|p| p.to_string()).collect(),
         qos: vec!["normal".into()],
+        names: Vec::new(),
         epoch: None,
+        clock_origin: None,
     }
 }
 
@@ -264,6 +269,9 @@ proptest! {
                     },
                     logged: None,
                     origin: Origin::Synthetic { index: i as u64 },
+                    constraints: None,
+                    reservation: None,
+                    relations: Default::default(),
                 }
             })
             .collect();
@@ -465,6 +473,37 @@ fn backfill_runs_again_after_a_change_in_its_second_and_not_after_an_idle_tick()
     assert_eq!(starts(&sim.outcomes), vec![(0, 200, false), (200, 300, false), (65, 115, true), (75, 125, true)]);
 }
 
+/// A store whose `slurm_jobs` an older build made (without `reason`) gets
+/// the column when opened for writing, and then agrees with the
+/// descriptors; its rows read the column's default (NULL).
+#[test]
+fn an_older_stores_slurm_table_gets_the_new_columns() {
+    slasim_slurm::register().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    slasim_core::store::Store::open(&path).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "DROP TABLE slurm_jobs;
+             CREATE TABLE slurm_jobs (
+                 point_id INTEGER NOT NULL, job INTEGER NOT NULL, slurm_id INTEGER NOT NULL,
+                 user TEXT NOT NULL, account TEXT NOT NULL, partition TEXT NOT NULL,
+                 submit INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+                 wait INTEGER NOT NULL, cpus INTEGER NOT NULL, mem_mib INTEGER NOT NULL,
+                 nodes INTEGER NOT NULL, gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,
+                 priority INTEGER NOT NULL, backfilled INTEGER NOT NULL, first_node TEXT NOT NULL,
+                 logged_start INTEGER, PRIMARY KEY (point_id, job));
+             INSERT INTO slurm_jobs VALUES (1, 0, 7, 'a', 'p', 'batch', 0, 5, 9, 5, 1, 0, 1, 0, 60, 1, 0, 'n1', NULL);",
+        )
+        .unwrap();
+    }
+    slasim_core::store::Store::open(&path).unwrap();
+    assert_eq!(slasim_core::store::tables::schema_mismatches(&path).unwrap(), Vec::<String>::new());
+    let rows = slasim_core::store::query(&path, "SELECT slurm_id, reason IS NULL FROM slurm_jobs").unwrap().rows;
+    assert_eq!(rows, [["7".to_string(), "1".to_string()]]);
+}
+
 /// The Slurm tables, registered, are described column by column like every
 /// other table, written through their descriptors' INSERTs, and join the
 /// `all_jobs` view.
@@ -476,7 +515,7 @@ fn the_slurm_tables_are_described_and_join_the_common_job_view() {
     slasim_core::store::Store::open(&path).unwrap();
     assert_eq!(slasim_core::store::tables::schema_mismatches(&path).unwrap(), Vec::<String>::new());
     let names: Vec<&str> = slasim_core::store::tables::described_tables().iter().map(|t| t.name()).collect();
-    for table in ["slurm_points", "slurm_groups", "slurm_jobs"] {
+    for table in ["slurm_points", "slurm_groups", "slurm_jobs", "slurm_reasons"] {
         assert!(names.contains(&table), "{table} has no descriptors");
     }
     assert_eq!(

@@ -95,6 +95,29 @@ pub struct Store {
     kept: HashMap<TypeId, Box<dyn Any + Send>>,
 }
 
+/// A registered group's table made by an older build lacks the columns its
+/// descriptors have added at its end since: they are added, with their
+/// default standing for the rows already there (the group's script only
+/// creates missing tables).
+fn add_trailing_columns(conn: &Connection, group: &tables::groups::PointTables) -> rusqlite::Result<()> {
+    for table in (group.described)() {
+        let sql = format!("SELECT count(*) FROM pragma_table_info('{}')", table.name());
+        let stored = conn.query_row(&sql, [], |r| r.get::<_, i64>(0))? as usize;
+        let columns = table.columns();
+        if stored == 0 || stored >= columns.len() {
+            continue;
+        }
+        for (name, ty, _, default) in &columns[stored..] {
+            conn.execute_batch(&format!(
+                "ALTER TABLE {} ADD COLUMN {name} {} DEFAULT {default};",
+                table.name(),
+                ty.sql()
+            ))?;
+        }
+    }
+    Ok(())
+}
+
 impl Store {
     /// Opens (or creates) a store, migrating an older schema.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
@@ -133,6 +156,7 @@ impl Store {
         for group in tables::groups::groups() {
             if !group.schema.is_empty() {
                 conn.execute_batch(group.schema).map_err(&err)?;
+                add_trailing_columns(&conn, group).map_err(&err)?;
             }
         }
         let view = jobs_view();

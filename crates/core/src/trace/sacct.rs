@@ -62,6 +62,7 @@ use crate::trace::swf::{FileSink, LineProblem, ReadOptions, SwfTrace, SwfWriter}
 
 mod columns;
 mod convert;
+mod depend;
 pub mod jobs;
 mod native;
 mod values;

@@ -251,6 +251,50 @@ NodeName=n1 CPUs=4 RealMemory=1000 Gres=gpu:2
 PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
 ";
 
+/// One node of 4 CPUs and 2 GPUs, limits enforced. QOS normal with
+/// GrpTRES=gres/gpu=1: J1 and J2 (1 CPU + 1 GPU, 100 s) and J3 (1 CPU)
+/// at 0. J1 starts; J2 would make 2 GPUs > 1: `QOSGrpGRES`, skipped; J3
+/// starts. At 100 J1 ends and J2 starts. Without the limit all start at 0.
+/// MaxTRES=gres/gpu=0 holds J1 and J2 for ever (never queued):
+/// `QOSMaxGRESPerJob`; with `DenyOnLimit` they are rejected instead.
+/// Association GrpTRES=cpu=2 on account physics (alice and bob): alice's J1
+/// (2 CPUs) starts, bob's J2 (1 CPU) waits for it (`AssocGrpCpuLimit`) as
+/// 2 + 1 > 2; bob's J3 in biology starts at 0.
+#[test]
+fn tres_limits_of_the_qos_and_of_an_association() {
+    let conf = format!("{GPU_NODE}AccountingStorageEnforce=limits\n");
+    let gpu = |j: SlurmJob| SlurmJob { request: slasim_core::trace::sacct::jobs::Tres { gpus: 1, ..j.request }, ..j };
+    let w = crate::workload(
+        vec![gpu(crate::job(1, 0, 1, 100, 100)), gpu(crate::job(2, 0, 1, 100, 100)), crate::job(3, 0, 1, 100, 100)],
+        &["batch"],
+    );
+    let sim = run(&conf, &w, &accounting(Some("Name|Priority|GrpTRES\nnormal|0|gres/gpu=1\n"), None));
+    assert_eq!(starts(&sim), [0, 100, 0]);
+    assert_eq!(sim.reasons[1], Some(Reason::QosGrpGres));
+    assert_eq!(starts(&run(&conf, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None))), [0, 0, 0]);
+    let sim = run(&conf, &w, &accounting(Some("Name|Priority|MaxTRES\nnormal|0|gres/gpu=0\n"), None));
+    assert_eq!(starts(&sim), [-1, -1, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::QosMaxGresPerJob));
+    let deny = "Name|Priority|MaxTRES|Flags\nnormal|0|gres/gpu=0|DenyOnLimit\n";
+    assert_eq!(hits(&run(&conf, &w, &accounting(Some(deny), None)), Reason::QosMaxGresPerJob), 2);
+
+    let assoc = "Account|User|Par Name|GrpTRES\nroot|||\nphysics||root|cpu=2\nphysics|alice||\n\
+                 physics|bob||\nbiology||root|\nbiology|bob||\n";
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 2, 100, 100),
+            of(1, 0, 0, crate::job(2, 0, 1, 100, 100)),
+            of(1, 1, 0, crate::job(3, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&conf, &w, &accounting(None, Some(assoc)));
+    assert_eq!(starts(&sim), [0, 100, 0]);
+    assert_eq!(sim.reasons[1], Some(Reason::AssocGrpCpu));
+    let sim = run(&conf, &w, &accounting(None, Some(&assoc.replace("cpu=2", ""))));
+    assert_eq!(starts(&sim), [0, 0, 0]);
+}
+
 /// alice (physics) J1: 3 CPUs and bob (biology) J2: 1 CPU + 1 GPU start at
 /// 0 and run 100 s; alice's J3 (4 CPUs, 50 s) is submitted at 10, bob's J4
 /// (4 CPUs, 50 s) at 11. Before the first tick no one has usage: both are

@@ -397,8 +397,8 @@ fn ignored_lines_listed() {
             (5, "AllowGroups")
         ]
     );
-    // Features are read, not modelled yet.
-    assert_eq!(unmodelled(&conf), [(4, "NodeName=n1 Features")]);
+    // Features are modelled (`slasim_slurm::features`): not listed.
+    assert!(unmodelled(&conf).is_empty());
     assert_eq!(conf.nodes[0].features, ["a", "b"]);
 }
 
@@ -450,22 +450,10 @@ fn site_settings_read_not_modelled() {
     assert_eq!((scavenger.def_mem_per_cpu, scavenger.max_mem_per_cpu), (Some(1000), Some(4000)));
     // Everything that changes what Slurm does is listed; defaults are not
     // (MaxMemPerCPU=UNLIMITED, bf_max_job_part=0 are what the twin does),
-    // nor TRESBillingWeights, modelled.
-    assert_eq!(
-        unmodelled(&conf),
-        [
-            (1, "PreemptType"),
-            (2, "PreemptMode"),
-            (3, "PreemptExemptTime"),
-            (5, "DefMemPerCPU"),
-            (10, "NodeName=c[1-2] Feature"),
-            (11, "NodeName=g1 Features"),
-            (12, "PartitionName=DEFAULT PreemptMode"),
-            (14, "PartitionName=scavenger PreemptMode"),
-            (14, "PartitionName=scavenger DefMemPerCPU"),
-            (14, "PartitionName=scavenger MaxMemPerCPU"),
-        ]
-    );
+    // nor TRESBillingWeights, Features, DefMemPerCPU and MaxMemPerCPU, and
+    // preemption by CANCEL, REQUEUE or OFF, modelled (SUSPEND and GANG are
+    // listed).
+    assert_eq!(unmodelled(&conf), [(14, "PartitionName=scavenger PreemptMode"),]);
     // None of them is in the ignored list.
     assert!(conf.ignored.is_empty(), "{:?}", conf.ignored);
 }

@@ -1,11 +1,16 @@
 //! The library's tests, one module per module of `slasim_slurm`.
 
 mod accounting;
+mod advance;
 mod cli;
 mod conf;
 mod controller;
+mod dependency;
+mod features;
 mod generated;
 mod gpu;
+mod memory;
+mod preemption;
 mod report;
 mod reservation;
 mod sacctmgr;

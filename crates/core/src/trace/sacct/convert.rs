@@ -91,6 +91,19 @@ pub(super) struct Converter<'p> {
     /// The number of the line being parsed, for messages.
     pub(super) line_no: u64,
     pub(super) extra: usize,
+    /// The pending array ranges seen (`123_[5-9%2]`), for the native reader.
+    pub(super) array_ranges: Vec<ArrayRange>,
+}
+
+/// A pending array range (`123_[5-9%2]`) as a line gives it.
+#[derive(Debug, Clone)]
+pub(super) struct ArrayRange {
+    pub(super) line: u64,
+    pub(super) array: u64,
+    /// Its task count; `None` when the range does not parse.
+    pub(super) tasks: Option<u64>,
+    pub(super) throttle: Option<u32>,
+    pub(super) text: Box<str>,
 }
 
 impl<'p> Converter<'p> {
@@ -114,6 +127,7 @@ impl<'p> Converter<'p> {
             joined: String::new(),
             line_no: 0,
             extra: 0,
+            array_ranges: Vec::new(),
         }
     }
 
@@ -319,8 +333,9 @@ impl<'p> Converter<'p> {
         if is_step {
             return self.step(record, key_id.base);
         }
-        if let Some(JobId { kind: IdKind::ArrayRange { tasks }, .. }) = id {
+        if let Some(JobId { kind: IdKind::ArrayRange { array, tasks, throttle }, base, .. }) = id {
             // A pending range always; counted with the pending jobs whatever its state says.
+            self.array_ranges.push(ArrayRange { line, array, tasks, throttle, text: base.into() });
             self.report.pending += 1;
             self.report.pending_array_ranges += 1;
             self.report.pending_array_tasks += tasks.unwrap_or(0);
@@ -392,7 +407,7 @@ impl<'p> Converter<'p> {
                 };
                 (order, Some((group, offset)), id.map_or(key_id.base, |i| i.base.split('+').next().unwrap_or("")))
             }
-            (Some(IdKind::ArrayTask { array }), raw) => {
+            (Some(IdKind::ArrayTask { array, .. }), raw) => {
                 self.report.array_tasks += 1;
                 let order = match raw {
                     Some(IdKind::Plain(n)) => n,

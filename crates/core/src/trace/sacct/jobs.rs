@@ -14,6 +14,10 @@
 //! - Times are seconds; submit times are relative to the first job's (0).
 //! - [`Tres`] counts are a job's totals (sacct's `ReqTRES`/`AllocTRES`):
 //!   CPUs, memory in MiB, nodes and GPUs (`gres/gpu`) over the whole job.
+//! - [`Relations`]: what ties a job to others: its name
+//!   (`names[relations.name]`, for `singleton`), its array (array job id,
+//!   task id and the array's `%N` throttle) and its dependency, as written
+//!   (job ids, not indices: the Slurm kind resolves them).
 
 use std::path::PathBuf;
 
@@ -103,6 +107,84 @@ pub struct SlurmJob {
     pub logged: Option<Logged>,
     /// Where it came from.
     pub origin: Origin,
+    /// sacct's `Constraints`: the node features it asked for (`None`: none).
+    pub constraints: Option<String>,
+    /// sacct's `Reservation`: the advance reservation it named (`None`: none).
+    pub reservation: Option<String>,
+    /// Its name, array and dependency (none for most jobs).
+    pub relations: Relations,
+}
+
+/// What ties a job to other jobs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Relations {
+    /// Index into [`SlurmWorkload::names`] (its `JobName`), if it has one.
+    pub name: Option<u32>,
+    /// Its array, if it is an array task.
+    pub array: Option<ArrayTask>,
+    /// Its dependency, if it was submitted with one.
+    pub dependency: Option<Dependency>,
+}
+
+/// An array task: `array_job_id_task_id`, and its array's throttle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrayTask {
+    /// The array job id (`123` of `123_4`).
+    pub job: u64,
+    /// The task id (`4` of `123_4`).
+    pub task: u64,
+    /// The array's `%N`: at most this many of its tasks run at once (0: no cap).
+    pub throttle: u32,
+}
+
+/// A dependency type Slurm 22.05 defines and the twin models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DependKind {
+    /// `after`: the job has started (or was cancelled).
+    After,
+    /// `afterany`: the job has ended.
+    AfterAny,
+    /// `afterok`: the job has ended successfully.
+    AfterOk,
+    /// `afternotok`: the job has ended unsuccessfully.
+    AfterNotOk,
+    /// `singleton`: no other job of the user with the same name runs, and
+    /// none submitted before it is pending.
+    Singleton,
+}
+
+impl DependKind {
+    /// Slurm's name of it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DependKind::After => "after",
+            DependKind::AfterAny => "afterany",
+            DependKind::AfterOk => "afterok",
+            DependKind::AfterNotOk => "afternotok",
+            DependKind::Singleton => "singleton",
+        }
+    }
+}
+
+/// One dependency on one job (an array job id alone: all its tasks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DependOn {
+    /// Its type.
+    pub kind: DependKind,
+    /// The job id (0 for `singleton`).
+    pub job: u64,
+    /// An array task id (`123_4`); `None`: the job, or every task of the
+    /// array `job` (`123`, `123_*`).
+    pub task: Option<u64>,
+}
+
+/// A job's dependency: its parts, all needed (`,`) or any one (`?`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dependency {
+    /// Any one part suffices (the string used `?`).
+    pub any: bool,
+    /// The parts, in the order written.
+    pub on: Vec<DependOn>,
 }
 
 /// Jobs and the names they index.
@@ -118,8 +200,14 @@ pub struct SlurmWorkload {
     pub partitions: Vec<String>,
     /// QOS names.
     pub qos: Vec<String>,
+    /// Job names ([`Relations::name`]).
+    pub names: Vec<String>,
     /// The Unix time of submit time 0, when the dump gave absolute times.
     pub epoch: Option<i64>,
+    /// Submit time 0 on the dump's own clock: epoch seconds, or wall-clock
+    /// time read as if UTC (`None`: not from a dump). Places other files of
+    /// the same clock (reservations) on the workload's time axis.
+    pub clock_origin: Option<i64>,
 }
 
 impl SlurmWorkload {

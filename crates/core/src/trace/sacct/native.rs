@@ -17,10 +17,14 @@
 //! - Per job: `id` is the numeric `JobIDRaw` (an array task's own, a
 //!   heterogeneous job's leader's); user (`User`, else `UID`), account and
 //!   partition names are `""` when missing or empty, QOS `"normal"`; the
-//!   submit time is `Submit`, or `Eligible` when that is later; the time
+//!   submit time is `Submit`, or `Eligible` when that is later (but
+//!   `Submit` for a job with a dependency or a throttled array: the
+//!   simulation decides when it is eligible); the time
 //!   limit is `TimelimitRaw`/`Timelimit` (`UNLIMITED`, `Partition_Limit`:
 //!   `None`); the run time is `End − Start`, else `Elapsed` (else the end of
-//!   its last step).
+//!   its last step). `Constraints` (the features asked for) and
+//!   `Reservation` (the reservation named) are kept as written when dumped
+//!   and not empty or `(null)`; the Slurm kind checks them.
 //! - Request: `ReqTRES` when the column is there and the line's value is not
 //!   empty (`billing=4,cpu=4,gres/gpu=2,mem=4G,node=1`: `mem` in K, M, G, T
 //!   or P, M by default, stored in MiB rounded up; GPUs are `gres/gpu`, else
@@ -43,6 +47,17 @@
 //!   [`Origin::Dump`] names its allocation line (a heterogeneous job's
 //!   leading component's), for the machine's later checks (a partition it
 //!   does not define, more GPUs than a node has: not checked here).
+//! - Relations ([`Relations`]): an array task's array job id and task id
+//!   (`JobID` `123_4`); its array's throttle, from the submit line's
+//!   `--array=…%N` or a pending tail `123_[5-9%N]`; the job's `JobName`;
+//!   its dependency, from a non-empty `Dependency` column, else the
+//!   `SubmitLine` (sacct 23.02+) `--dependency`/`-d` (see `depend.rs`).
+//!   A dependency on a job that is not a kept job of the dump (an array job
+//!   id: one of its tasks is), on itself, a dependency or array range that
+//!   does not parse (in `SubmitLine`, or a pending tail's `JobID`), and a
+//!   dependency type not modelled, are errors naming the line and column;
+//!   with [`NativeOptions::lenient`] the job is skipped (so, in turn, are
+//!   the jobs depending on it).
 //! - A malformed `ReqTRES`/`AllocTRES` (an item without `=`, a count that is
 //!   not a number), `ReqMem`, `ReqNodes` or `Eligible`, and a job that ran but
 //!   has no run time, are errors naming the line and column; with
@@ -55,8 +70,11 @@ use std::path::Path;
 
 use crate::trace::sacct::columns::{Col, Columns, Fields};
 use crate::trace::sacct::convert::{Alloc, Converter};
-use crate::trace::sacct::jobs::{Ending, Logged, Origin, SlurmJob, SlurmWorkload, Tres};
-use crate::trace::sacct::values::{TimeKind, parse_count, parse_job_id, parse_time};
+use crate::trace::sacct::depend::{parse_array_spec, parse_dependency, submit_options};
+use crate::trace::sacct::jobs::{
+    ArrayTask, Dependency, Ending, Logged, Origin, Relations, SlurmJob, SlurmWorkload, Tres,
+};
+use crate::trace::sacct::values::{IdKind, JobId, TimeKind, parse_count, parse_job_id, parse_time};
 use crate::trace::sacct::{SacctError, SacctOptions, SacctReport, open, shorten};
 use crate::trace::swf::{LineProblem, SkippedLines};
 
@@ -126,6 +144,10 @@ struct ExtraColumns {
     req_tres: Option<usize>,
     alloc_tres: Option<usize>,
     node_list: Option<usize>,
+    constraints: Option<usize>,
+    reservation: Option<usize>,
+    submit_line: Option<usize>,
+    dependency: Option<usize>,
 }
 
 impl ExtraColumns {
@@ -140,6 +162,10 @@ impl ExtraColumns {
             req_tres: at("ReqTRES"),
             alloc_tres: at("AllocTRES"),
             node_list: at("NodeList"),
+            constraints: at("Constraints"),
+            reservation: at("Reservation"),
+            submit_line: at("SubmitLine"),
+            dependency: at("Dependency"),
         }
     }
 }
@@ -211,6 +237,18 @@ struct Piece {
     allocated: bool,
     /// `Submit`, or `Eligible` when later (absolute).
     submit: i64,
+    /// `Submit` (absolute): a job whose dependency or array throttle is
+    /// modelled is submitted then.
+    logged_submit: i64,
+    /// Its `JobName`, if any.
+    name: Option<String>,
+    /// `(array job id, task id)` of an array task.
+    array: Option<(u64, u64)>,
+    /// The throttle of its array as its submit line gives it.
+    throttle: Option<u32>,
+    dependency: Option<Dependency>,
+    /// The dependency came from the `Dependency` column (else the submit line).
+    dependency_column: bool,
     start: Option<i64>,
     end: Option<i64>,
     request: Tres,
@@ -220,6 +258,8 @@ struct Piece {
     partition: String,
     qos: String,
     node_list: Option<String>,
+    constraints: Option<String>,
+    reservation: Option<String>,
     ending: Ending,
 }
 
@@ -242,9 +282,49 @@ fn field<'r>(conv: &Converter<'_>, record: &'r Fields, column: Option<usize>) ->
         .map_err(|_| malformed(conv, record, i, "not UTF-8 text".to_string()))
 }
 
+/// The trimmed text of a free-text column, joined across a resolved
+/// surplus of `|` (empty when the header lacks it).
+fn free_field(conv: &Converter<'_>, record: &Fields, column: Option<usize>) -> Result<String, SacctError> {
+    let Some(i) = column else { return Ok(String::new()) };
+    let last = if conv.columns.free_text == Some(i) { i + conv.extra } else { i };
+    let mut text = String::new();
+    for k in i..=last {
+        if k > i {
+            text.push('|');
+        }
+        let raw = if last > i { record.get(k).unwrap_or(b"") } else { conv.raw(record, k) };
+        text.push_str(std::str::from_utf8(raw).map_err(|_| malformed(conv, record, i, "not UTF-8 text".to_string()))?);
+    }
+    Ok(text.trim().to_string())
+}
+
 /// Reads this reader's fields of an allocation line the converter accepted.
 fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Alloc) -> Result<Piece, SacctError> {
     let mut submit = alloc.submit;
+    // The dependency and the array throttle: the `Dependency` column, else
+    // the submit line's options.
+    let submit_line = free_field(conv, record, extra.submit_line)?;
+    let options = submit_options(&submit_line);
+    let mut throttle = None;
+    if let (Some(spec), Some(i)) = (options.array.as_deref(), extra.submit_line) {
+        throttle = Some(parse_array_spec(spec).map_err(|detail| malformed(conv, record, i, detail))?);
+    }
+    let dependency_column = extra.dependency.is_some_and(|i| field(conv, record, Some(i)).is_ok_and(|t| !t.is_empty()));
+    let dependency = match (extra.dependency, extra.submit_line) {
+        (Some(i), _) if dependency_column => {
+            parse_dependency(field(conv, record, Some(i))?).map_err(|detail| malformed(conv, record, i, detail))?
+        }
+        (_, Some(i)) => match options.dependency.as_deref() {
+            Some(text) => parse_dependency(text).map_err(|detail| malformed(conv, record, i, detail))?,
+            None => None,
+        },
+        _ => None,
+    };
+    let array = match field(conv, record, conv.columns.get(Col::JobId))?.split('.').next().map(parse_job_id) {
+        Some(Some(JobId { kind: IdKind::ArrayTask { array, task }, .. })) => Some((array, task)),
+        _ => None,
+    };
+    let job_name = Some(free_field(conv, record, conv.columns.get(Col::JobName))?).filter(|n| !n.is_empty());
     let eligible = field(conv, record, extra.eligible)?;
     if let Some(i) = extra.eligible {
         let parsed = parse_time(eligible).map_err(|detail| malformed(conv, record, i, detail))?;
@@ -305,6 +385,12 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         qos => qos,
     };
     let node_list = Some(name(extra.node_list)?).filter(|n| !n.is_empty());
+    // `Constraints` and `Reservation`: kept as written, checked by the machine.
+    let optional = |column: Option<usize>| -> Result<Option<String>, SacctError> {
+        Ok(Some(name(column)?).filter(|n| !n.is_empty() && n != "(null)"))
+    };
+    let constraints = optional(extra.constraints)?;
+    let reservation = optional(extra.reservation)?;
     let state = field(conv, record, conv.columns.get(Col::State))?;
     Ok(Piece {
         line: alloc.line,
@@ -312,6 +398,12 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         het: alloc.het.map(|(group, _)| group),
         allocated: alloc.allocated,
         submit,
+        logged_submit: alloc.submit,
+        name: job_name,
+        array,
+        throttle,
+        dependency,
+        dependency_column,
         start: alloc.start,
         end: alloc.end,
         request,
@@ -321,6 +413,8 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         partition: name(conv.columns.get(Col::Partition))?,
         qos,
         node_list,
+        constraints,
+        reservation,
         ending: ending(state),
     })
 }
@@ -449,14 +543,47 @@ fn add(a: Tres, b: Tres) -> Tres {
 /// the jobs from the leading lines it kept.
 fn build(
     path: &Path,
-    conv: Converter<'_>,
+    mut conv: Converter<'_>,
     pieces: Vec<Piece>,
     options: NativeOptions,
 ) -> Result<(SlurmWorkload, SacctReport), SacctError> {
     let epoch_times = conv.time_kind.is_some_and(|(kind, _)| kind == TimeKind::Epoch);
+    let ranges = std::mem::take(&mut conv.array_ranges);
+    let job_id_column = conv.columns.name(Col::JobId).to_string();
     let conversion = conv.finish()?;
     let mut report = conversion.report;
     report.skipped = conversion.trace.skipped;
+    // Pending array ranges: a range that does not parse is an error; their
+    // throttles are their arrays'.
+    let mut throttles: HashMap<u64, u32> = HashMap::new();
+    for r in &ranges {
+        if r.tasks.is_none() {
+            let error = SacctError::Malformed {
+                path: path.to_path_buf(),
+                line: r.line,
+                column: Some(job_id_column.clone()),
+                problem: LineProblem::NotNumeric,
+                detail: format!(
+                    "`{}` is not an array range (indices `1-10`, `0-15:4` or `1,3,5-7`, with an optional `%N` throttle)",
+                    r.text
+                ),
+                text: r.text.to_string(),
+            };
+            if !options.lenient {
+                return Err(error);
+            }
+            note_skip(&mut report.skipped, &error);
+            continue;
+        }
+        if let Some(t) = r.throttle {
+            throttles.insert(r.array, t);
+        }
+    }
+    for p in &pieces {
+        if let (Some((array, _)), Some(t)) = (p.array, p.throttle) {
+            throttles.entry(array).or_insert(t);
+        }
+    }
     let by_line: HashMap<u64, usize> = pieces.iter().enumerate().map(|(i, p)| (p.line, i)).collect();
     let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, p) in pieces.iter().enumerate() {
@@ -473,6 +600,10 @@ fn build(
         request: Tres,
         alloc: Tres,
         node_list: Option<String>,
+        /// `Submit`, or `Eligible` when later and neither a dependency nor
+        /// an array throttle is modelled.
+        submit: i64,
+        throttle: u32,
     }
     let mut kept: Vec<Kept<'_>> = Vec::new();
     report.never_started = 0;
@@ -518,7 +649,74 @@ fn build(
             request: components.iter().map(|p| p.request).fold(Tres::default(), add),
             alloc: ran().map(|p| p.alloc).fold(Tres::default(), add),
             node_list: (!node_lists.is_empty()).then(|| node_lists.join(",")),
+            submit: lead.submit,
+            throttle: lead.array.and_then(|(a, _)| throttles.get(&a).copied()).unwrap_or(0),
         });
+    }
+    // Dependencies: each job depended on must be a job of the dump that ran
+    // (an array job id: at least one of its tasks). In lenient mode a job
+    // whose dependency names a missing job is skipped, and so, in turn, are
+    // the jobs that depend on it.
+    loop {
+        let ids: std::collections::HashSet<u64> = kept.iter().map(|k| k.lead.id).collect();
+        let tasks: std::collections::HashSet<(u64, u64)> = kept.iter().filter_map(|k| k.lead.array).collect();
+        let arrays: std::collections::HashSet<u64> = tasks.iter().map(|t| t.0).collect();
+        let mut dropped = false;
+        let mut i = 0;
+        while i < kept.len() {
+            let lead = kept[i].lead;
+            let missing = lead.dependency.as_ref().and_then(|d| {
+                d.on.iter().find(|on| {
+                    on.kind != crate::trace::sacct::jobs::DependKind::Singleton
+                        && match on.task {
+                            None => !ids.contains(&on.job) && !arrays.contains(&on.job),
+                            Some(t) => !tasks.contains(&(on.job, t)),
+                        }
+                })
+            });
+            let selfish = lead.dependency.as_ref().is_some_and(|d| {
+                d.on.iter().any(|on| {
+                    on.kind != crate::trace::sacct::jobs::DependKind::Singleton
+                        && ((on.task.is_none() && on.job == lead.id)
+                            || lead.array.is_some_and(|(a, t)| on.job == a && on.task.is_none_or(|x| x == t)))
+                })
+            });
+            let detail = match missing {
+                Some(on) => {
+                    let id = on.task.map_or(on.job.to_string(), |t| format!("{}_{t}", on.job));
+                    Some(format!("{} depends on job {id}, which is not a job of the dump that ran", on.kind.name()))
+                }
+                None if selfish => Some("the job depends on itself".to_string()),
+                None => None,
+            };
+            if let Some(detail) = detail {
+                let column = if lead.dependency_column { "Dependency" } else { "SubmitLine" };
+                let error = SacctError::Malformed {
+                    path: path.to_path_buf(),
+                    line: lead.line,
+                    column: Some(column.to_string()),
+                    problem: LineProblem::NotNumeric,
+                    detail,
+                    text: format!("job {}", lead.id),
+                };
+                if !options.lenient {
+                    return Err(error);
+                }
+                note_skip(&mut report.skipped, &error);
+                kept.remove(i);
+                dropped = true;
+                continue;
+            }
+            // The simulation decides when the job is eligible: it is
+            // submitted when it was, not when it became eligible.
+            if lead.dependency.is_some() || kept[i].throttle > 0 {
+                kept[i].submit = lead.logged_submit;
+            }
+            i += 1;
+        }
+        if !dropped {
+            break;
+        }
     }
     report.no_runtime = 0;
     report.guessed_max_procs = None;
@@ -532,10 +730,11 @@ fn build(
         }
         return Err(SacctError::NoJobs { path: path.to_path_buf(), report: text });
     }
-    kept.sort_by_key(|k| (k.lead.submit, k.lead.id, k.lead.line));
-    let origin = kept.first().map_or(0, |k| k.lead.submit);
+    kept.sort_by_key(|k| (k.submit, k.lead.id, k.lead.line));
+    let origin = kept.first().map_or(0, |k| k.submit);
     let mut workload = SlurmWorkload {
         epoch: epoch_times.then_some(origin),
+        clock_origin: Some(origin),
         jobs: Vec::with_capacity(kept.len()),
         ..SlurmWorkload::default()
     };
@@ -552,7 +751,7 @@ fn build(
             account: SlurmWorkload::intern(&mut workload.accounts, &p.account),
             partition: SlurmWorkload::intern(&mut workload.partitions, &p.partition),
             qos: SlurmWorkload::intern(&mut workload.qos, &p.qos),
-            submit: p.submit - origin,
+            submit: k.submit - origin,
             time_limit: k.limit,
             run_time: k.run_time,
             request: k.request,
@@ -564,6 +763,13 @@ fn build(
                 ending: p.ending,
             }),
             origin: Origin::Dump { path: path.to_path_buf(), line: p.line },
+            constraints: p.constraints.clone(),
+            reservation: p.reservation.clone(),
+            relations: Relations {
+                name: p.name.as_deref().map(|n| SlurmWorkload::intern(&mut workload.names, n)),
+                array: p.array.map(|(job, task)| ArrayTask { job, task, throttle: k.throttle }),
+                dependency: p.dependency.clone(),
+            },
         };
         workload.jobs.push(job);
     }
@@ -659,6 +865,9 @@ mod tests {
                     ending: Ending::Completed,
                 }),
                 origin: origin(2),
+                constraints: None,
+                reservation: None,
+                relations: Relations { name: Some(0), ..Relations::default() },
             },
             // Job 12 (submitted at 10) has a `|` in its name, and a step folded.
             SlurmJob {
@@ -679,6 +888,10 @@ mod tests {
                     ending: Ending::Cancelled,
                 }),
                 origin: origin(4),
+                constraints: None,
+                reservation: None,
+                // `a|b`: the name joined across the `|`.
+                relations: Relations { name: Some(1), ..Relations::default() },
             },
             // Job 11: submitted at 50, eligible at 200; an empty QOS is normal.
             SlurmJob {
@@ -699,6 +912,9 @@ mod tests {
                     ending: Ending::Timeout,
                 }),
                 origin: origin(3),
+                constraints: None,
+                reservation: None,
+                relations: Relations { name: Some(2), ..Relations::default() },
             },
             // Array task 20_3: its own JobIDRaw.
             SlurmJob {
@@ -719,6 +935,13 @@ mod tests {
                     ending: Ending::Failed,
                 }),
                 origin: origin(6),
+                constraints: None,
+                reservation: None,
+                relations: Relations {
+                    name: Some(3),
+                    array: Some(ArrayTask { job: 20, task: 3, throttle: 0 }),
+                    dependency: None,
+                },
             },
         ];
         assert_eq!(w.jobs, expected);
@@ -848,6 +1071,26 @@ mod tests {
         assert_eq!(w.jobs[3].origin.to_string(), format!("{}:6", file.display()));
     }
 
+    /// `Constraints` and `Reservation` are kept as written; empty and
+    /// `(null)` are none.
+    #[test]
+    fn constraints_and_reservation_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("dump.sacct");
+        let text = format!(
+            "JobIDRaw|JobID|User|Partition|Submit|Start|End|Timelimit|ReqCPUS|AllocCPUS|Constraints|Reservation|State\n\
+             1|1|ann|cpu|{T}|{T}|{e}|01:00:00|1|1|ib&skylake|maint|COMPLETED\n\
+             2|2|ann|cpu|{T}|{T}|{e}|01:00:00|1|1||(null)|COMPLETED\n",
+            e = T + 60
+        );
+        std::fs::write(&file, text).unwrap();
+        let (w, _) = read_native(&file, NativeOptions::default()).unwrap();
+        assert_eq!(w.jobs[0].constraints.as_deref(), Some("ib&skylake"));
+        assert_eq!(w.jobs[0].reservation.as_deref(), Some("maint"));
+        assert_eq!((w.jobs[1].constraints.as_deref(), w.jobs[1].reservation.as_deref()), (None, None));
+        assert_eq!(w.clock_origin, Some(T));
+    }
+
     #[test]
     fn only_jobs_that_never_ran_is_no_jobs() {
         let text = format!(
@@ -855,5 +1098,191 @@ mod tests {
         );
         let err = parse(&text, false).unwrap_err().to_string();
         assert!(err.starts_with("t.sacct: no finished jobs to convert"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod relations {
+    use super::*;
+    use crate::trace::sacct::jobs::{DependKind, DependOn};
+    use std::io::Cursor;
+
+    const HEAD: &str =
+        "JobIDRaw|JobID|User|Partition|Submit|Eligible|Start|End|Timelimit|AllocCPUS|State|JobName|SubmitLine\n";
+
+    /// A finished one-CPU job line: `raw|id|submit|eligible|start|end|state|name|submit line`.
+    fn line(raw: u64, id: &str, times: [i64; 4], state: &str, name: &str, submit_line: &str) -> String {
+        let [s, e, st, en] = times;
+        format!("{raw}|{id}|u|p|{s}|{e}|{st}|{en}|00:10:00|1|{state}|{name}|{submit_line}\n")
+    }
+
+    fn parse(text: &str, lenient: bool) -> Result<(SlurmWorkload, SacctReport), SacctError> {
+        parse_native(Path::new("d.sacct"), Cursor::new(text.as_bytes().to_vec()), NativeOptions { lenient })
+    }
+
+    fn dep(kind: DependKind, job: u64, task: Option<u64>) -> DependOn {
+        DependOn { kind, job, task }
+    }
+
+    #[test]
+    fn array_tasks_names_and_dependencies_from_the_submit_line() {
+        let text = HEAD.to_string()
+            + &line(10, "10", [100, 100, 110, 200], "COMPLETED", "prep", "sbatch prep.sh")
+            // An array of 3 tasks throttled to 2: the last task holds the array id.
+            + &line(12, "11_1", [120, 120, 200, 260], "COMPLETED", "arr", "sbatch --array=1-3%2 -d afterok:10 a.sh")
+            + &line(13, "11_2", [120, 120, 200, 270], "FAILED", "arr", "sbatch --array=1-3%2 -d afterok:10 a.sh")
+            + &line(11, "11_3", [120, 120, 260, 300], "COMPLETED", "arr", "sbatch --array=1-3%2 -d afterok:10 a.sh")
+            // Eligible at 300 (its dependency met), but submitted at 130.
+            + &line(14, "14", [130, 300, 300, 400], "COMPLETED", "post", "sbatch --dependency=afterok:11:10,singleton p.sh")
+            + &line(15, "15", [140, 300, 310, 320], "COMPLETED", "post", "sbatch --dependency afterany:11_2?12 p.sh")
+            // No dependency: its eligible time stays its submit time.
+            + &line(16, "16", [150, 160, 400, 410], "COMPLETED", "", "");
+        let (w, report) = parse(&text, false).unwrap();
+        let ids: Vec<u64> = w.jobs.iter().map(|j| j.id).collect();
+        assert_eq!(ids, [10, 11, 12, 13, 14, 15, 16]);
+        let submits: Vec<i64> = w.jobs.iter().map(|j| j.submit).collect();
+        assert_eq!(submits, [0, 20, 20, 20, 30, 40, 60]);
+        assert_eq!(w.names, ["prep", "arr", "post"]);
+        let arrays: Vec<_> = w.jobs.iter().map(|j| j.relations.array.map(|a| (a.job, a.task, a.throttle))).collect();
+        assert_eq!(arrays, [None, Some((11, 3, 2)), Some((11, 1, 2)), Some((11, 2, 2)), None, None, None]);
+        assert_eq!(w.jobs[1].relations.name, Some(1));
+        assert_eq!(w.jobs[6].relations.name, None);
+        let d = w.jobs[4].relations.dependency.as_ref().unwrap();
+        assert!(!d.any);
+        assert_eq!(
+            d.on,
+            [
+                dep(DependKind::AfterOk, 11, None),
+                dep(DependKind::AfterOk, 10, None),
+                dep(DependKind::Singleton, 0, None)
+            ]
+        );
+        let d = w.jobs[5].relations.dependency.as_ref().unwrap();
+        assert!(d.any);
+        assert_eq!(d.on, [dep(DependKind::AfterAny, 11, Some(2)), dep(DependKind::AfterAny, 12, None)]);
+        assert_eq!(report.array_tasks, 3);
+    }
+
+    #[test]
+    fn a_pending_tail_gives_the_throttle_and_is_expanded_in_the_count() {
+        let text = HEAD.to_string()
+            + &line(21, "20_1", [100, 100, 110, 200], "COMPLETED", "a", "")
+            + "20|20_[2-9%3]|u|p|100|100|Unknown|Unknown|00:10:00|0|PENDING|a|\n";
+        let (w, report) = parse(&text, false).unwrap();
+        assert_eq!(w.jobs[0].relations.array.map(|a| (a.job, a.task, a.throttle)), Some((20, 1, 3)));
+        assert_eq!((report.pending_array_ranges, report.pending_array_tasks), (1, 8));
+    }
+
+    #[test]
+    fn a_dependency_column_is_read_with_its_states() {
+        let text = "JobIDRaw|JobID|User|Partition|Submit|Start|End|Timelimit|AllocCPUS|State|Dependency\n\
+            5|5|u|p|100|110|200|00:10:00|1|COMPLETED|\n\
+            6|6|u|p|100|200|300|00:10:00|1|COMPLETED|afterok:5(unfulfilled),after:5_*\n";
+        let (w, _) = parse(text, false).unwrap();
+        let d = w.jobs[1].relations.dependency.as_ref().unwrap();
+        // `5_*` is the job 5 as a whole (every task, were it an array).
+        assert_eq!(d.on, [dep(DependKind::AfterOk, 5, None), dep(DependKind::After, 5, None)]);
+        // Submitted at 100, as the first job: both at time 0.
+        assert_eq!(w.jobs[1].submit, 0);
+    }
+
+    #[test]
+    fn dependency_strings() {
+        use crate::trace::sacct::depend::{parse_array_spec, parse_dependency, submit_options};
+        let d = parse_dependency("afterok:12_[1-3],afternotok:9_4(failed)").unwrap().unwrap();
+        assert_eq!(
+            d.on,
+            [
+                dep(DependKind::AfterOk, 12, Some(1)),
+                dep(DependKind::AfterOk, 12, Some(2)),
+                dep(DependKind::AfterOk, 12, Some(3)),
+                dep(DependKind::AfterNotOk, 9, Some(4))
+            ]
+        );
+        // Slurm's old format: a bare job id is `afterany`.
+        let d = parse_dependency("12,13").unwrap().unwrap();
+        assert_eq!(d.on, [dep(DependKind::AfterAny, 12, None), dep(DependKind::AfterAny, 13, None)]);
+        let d = parse_dependency("after:7,afterany:8+5").unwrap().unwrap();
+        assert_eq!(d.on, [dep(DependKind::After, 7, None), dep(DependKind::AfterAny, 8, None)]);
+        assert_eq!(parse_dependency("").unwrap(), None);
+        assert_eq!(parse_dependency("(null)").unwrap(), None);
+        for (bad, says) in [
+            ("aftercorr:12", "dependency type `aftercorr` is not modelled"),
+            ("afterburstbuffer:12", "not modelled"),
+            ("expand:12", "not modelled"),
+            ("after:12+10", "is not modelled"),
+            ("afterwards:12", "`afterwards` is not a dependency type"),
+            ("afterok:", "`` is not a job id"),
+            ("afterok:x", "`x` is not a job id"),
+            ("afterok:12,,singleton", "an empty dependency"),
+            ("afterok:12_[3-x]", "is not an array range"),
+            ("afterok:12(unfulfilled", "unclosed"),
+            ("singletons", "is not a dependency"),
+            ("12:13", "`12` is not a dependency type"),
+        ] {
+            let err = parse_dependency(bad).unwrap_err();
+            assert!(err.contains(says), "{bad}: {err}");
+        }
+        let o = submit_options("sbatch -N2 --array 0-15:4%3 -dafterok:1 --account=x job.sh");
+        assert_eq!((o.dependency.as_deref(), o.array.as_deref()), (Some("afterok:1"), Some("0-15:4%3")));
+        let o = submit_options("sbatch -a \"1-3\" --dependency='singleton' --wrap=\"sleep 1 -d x\" job.sh");
+        assert_eq!((o.dependency.as_deref(), o.array.as_deref()), (Some("singleton"), Some("1-3")));
+        let o = submit_options("sbatch -d afterok:1 --dependency=afterany:2 job.sh");
+        assert_eq!(o.dependency.as_deref(), Some("afterany:2"));
+        assert_eq!(parse_array_spec("1-10%2"), Ok(2));
+        assert_eq!(parse_array_spec("1,3,5-7"), Ok(0));
+        for bad in ["", "1-", "5-1", "1-10%x", "a"] {
+            assert!(parse_array_spec(bad).unwrap_err().contains("is not an array range"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bad_relations_are_located_errors_and_nothing_is_read() {
+        let ok = line(10, "10", [100, 100, 110, 200], "COMPLETED", "a", "sbatch a.sh");
+        for (bad, says) in [
+            (
+                line(11, "11", [100, 100, 200, 300], "COMPLETED", "b", "sbatch -d afterok:99 b.sh"),
+                "d.sacct:3: column SubmitLine: afterok depends on job 99, which is not a job of the dump that ran",
+            ),
+            (
+                line(11, "11", [100, 100, 200, 300], "COMPLETED", "b", "sbatch -d afterok:10_2 b.sh"),
+                "d.sacct:3: column SubmitLine: afterok depends on job 10_2",
+            ),
+            (
+                line(11, "11", [100, 100, 200, 300], "COMPLETED", "b", "sbatch --array=1-x b.sh"),
+                "d.sacct:3: column SubmitLine: `1-x` is not an array range",
+            ),
+            (
+                line(11, "11", [100, 100, 200, 300], "COMPLETED", "b", "sbatch --dependency=afterok:10?:3 b.sh"),
+                "d.sacct:3: column SubmitLine: `afterok:10?:3`",
+            ),
+            (
+                line(11, "11", [100, 100, 200, 300], "COMPLETED", "b", "sbatch --dependency=aftercorr:10 b.sh"),
+                "d.sacct:3: column SubmitLine: `aftercorr:10`: dependency type `aftercorr` is not modelled",
+            ),
+            (
+                line(11, "11", [100, 100, 200, 300], "COMPLETED", "b", "sbatch -d afterany:11 b.sh"),
+                "d.sacct:3: column SubmitLine: the job depends on itself",
+            ),
+            (
+                "30|30_[4-x]|u|p|100|100|Unknown|Unknown|00:10:00|0|PENDING|c|\n".to_string(),
+                "d.sacct:3: column JobID: `30_[4-x]` is not an array range",
+            ),
+        ] {
+            let text = HEAD.to_string() + &ok + &bad;
+            let err = parse(&text, false).unwrap_err().to_string();
+            assert!(err.starts_with(says), "{err}");
+            // Lenient: the line is skipped and counted.
+            let (w, report) = parse(&text, true).unwrap();
+            assert_eq!(w.jobs.iter().map(|j| j.id).collect::<Vec<_>>(), [10], "{bad}");
+            assert_eq!(report.skipped.total(), 1);
+        }
+        // A job depending on a skipped one is skipped in turn (lenient).
+        let text = HEAD.to_string()
+            + &ok
+            + &line(11, "11", [100, 100, 200, 300], "COMPLETED", "b", "sbatch -d afterok:99 b.sh")
+            + &line(12, "12", [100, 100, 300, 400], "COMPLETED", "c", "sbatch -d afterok:11 c.sh");
+        let (w, report) = parse(&text, true).unwrap();
+        assert_eq!((w.jobs.len(), report.skipped.total()), (1, 2));
     }
 }

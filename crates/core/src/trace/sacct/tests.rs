@@ -54,10 +54,19 @@ fn job_ids() {
     let id = parse_job_id("123").unwrap();
     assert_eq!((id.base, id.step, id.kind), ("123", None, IdKind::Plain(123)));
     let id = parse_job_id("123_4.batch").unwrap();
-    assert_eq!((id.base, id.step, id.kind), ("123_4", Some("batch"), IdKind::ArrayTask { array: 123 }));
-    assert_eq!(parse_job_id("123_[5-9]").unwrap().kind, IdKind::ArrayRange { tasks: Some(5) });
-    assert_eq!(parse_job_id("123_[1-3,7,10-20:5%2]").unwrap().kind, IdKind::ArrayRange { tasks: Some(7) });
-    assert_eq!(parse_job_id("123_[oops]").unwrap().kind, IdKind::ArrayRange { tasks: None });
+    assert_eq!((id.base, id.step, id.kind), ("123_4", Some("batch"), IdKind::ArrayTask { array: 123, task: 4 }));
+    assert_eq!(
+        parse_job_id("123_[5-9]").unwrap().kind,
+        IdKind::ArrayRange { array: 123, tasks: Some(5), throttle: None }
+    );
+    assert_eq!(
+        parse_job_id("123_[1-3,7,10-20:5%2]").unwrap().kind,
+        IdKind::ArrayRange { array: 123, tasks: Some(7), throttle: Some(2) }
+    );
+    assert_eq!(
+        parse_job_id("123_[oops]").unwrap().kind,
+        IdKind::ArrayRange { array: 123, tasks: None, throttle: None }
+    );
     assert_eq!(parse_job_id("123+1.0").unwrap().kind, IdKind::Het { group: 123, offset: 1 });
     for bad in ["", "abc", "123.", "_4", "123_", "123+", "12x", "123_[5-9"] {
         assert!(parse_job_id(bad).is_none(), "{bad}");

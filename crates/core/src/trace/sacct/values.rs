@@ -64,10 +64,14 @@ pub(super) enum IdKind {
     Plain(u64),
     ArrayTask {
         array: u64,
+        task: u64,
     },
-    /// A pending range; the task count when the range is explicit.
+    /// A pending range; the task count when the range is explicit, and its
+    /// throttle (`%N`) when it has one.
     ArrayRange {
+        array: u64,
         tasks: Option<u64>,
+        throttle: Option<u32>,
     },
     Het {
         group: u64,
@@ -86,9 +90,9 @@ pub(super) fn parse_job_id(text: &str) -> Option<JobId<'_>> {
         let array = number(array)?;
         if let Some(range) = task.strip_prefix('[') {
             let range = range.strip_suffix(']')?;
-            IdKind::ArrayRange { tasks: range_tasks(range) }
+            IdKind::ArrayRange { array, tasks: range_tasks(range), throttle: range_throttle(range) }
         } else {
-            number(task).map(|_: u64| IdKind::ArrayTask { array })?
+            number(task).map(|task| IdKind::ArrayTask { array, task })?
         }
     } else if let Some((group, offset)) = base.split_once('+') {
         IdKind::Het { group: number(group)?, offset: number(offset)? }
@@ -99,7 +103,7 @@ pub(super) fn parse_job_id(text: &str) -> Option<JobId<'_>> {
 }
 
 /// Tasks in an array range `5-9,12,20-30:2%4`; `None` if it does not parse.
-pub(super) fn range_tasks(range: &str) -> Option<u64> {
+pub(crate) fn range_tasks(range: &str) -> Option<u64> {
     let range = range.split('%').next().unwrap_or(range);
     let mut total = 0u64;
     for part in range.split(',') {
@@ -117,6 +121,12 @@ pub(super) fn range_tasks(range: &str) -> Option<u64> {
         total = total.checked_add(hi.checked_sub(lo)? / step + 1)?;
     }
     Some(total)
+}
+
+/// The throttle of an array range (`1-10%2`: 2); `None` without one or
+/// when it is not a positive count.
+pub(crate) fn range_throttle(range: &str) -> Option<u32> {
+    range.split_once('%').and_then(|(_, n)| n.parse::<u32>().ok()).filter(|&n| n > 0)
 }
 
 /// A Slurm duration in seconds: `D-HH:MM:SS`, `D-HH:MM`, `D-HH`, `HH:MM:SS`,

@@ -53,6 +53,9 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
                     request: Tres { cpus: nodes, mem_mib: 0, nodes, gpus: 0 },
                     logged: None,
                     origin: Origin::Synthetic { index: j as u64 },
+                    constraints: None,
+                    reservation: None,
+                    relations: Default::default(),
                 }
             })
             .collect(),
@@ -60,7 +63,9 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
         accounts: one("account"),
         partitions: one("batch"),
         qos: one("normal"),
+        names: Vec::new(),
         epoch: None,
+        clock_origin: None,
     }
 }
 
