@@ -401,22 +401,25 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
     let b = crate::against::read_starts(other)?;
     let by_key: std::collections::HashMap<&str, &crate::against::DumpJob> =
         b.jobs.iter().map(|j| (j.key.as_str(), j)).collect();
-    let jobs: Vec<Compared> = a
-        .jobs
-        .iter()
-        .filter_map(|x| {
-            let y = by_key.get(x.key.as_str())?;
-            Some(Compared {
-                id: x.id,
-                submit: x.submit,
-                logged: x.start,
-                simulated: y.start,
-                backfilled: false,
-                logged_nodes: &x.nodes,
-                simulated_node: &y.nodes,
+    // The jobs of both, each start as `start` picks it.
+    let matched = |start: fn(&crate::against::DumpJob) -> Time, nodes: bool| -> Vec<Compared> {
+        a.jobs
+            .iter()
+            .filter_map(|x| {
+                let y = by_key.get(x.key.as_str())?;
+                Some(Compared {
+                    id: x.id,
+                    submit: x.submit,
+                    logged: start(x),
+                    simulated: start(y),
+                    backfilled: false,
+                    logged_nodes: if nodes { &x.nodes } else { "" },
+                    simulated_node: if nodes { &y.nodes } else { "" },
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    let jobs = matched(|j| j.start, true);
     anyhow::ensure!(
         !jobs.is_empty(),
         "{} and {}: no job of the same name started in both",
@@ -451,22 +454,7 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
     }
     let ok = measures(args, &jobs, tolerance, &mut out)?;
     // The same measures on first starts: a requeued job's later runs left out.
-    let first: Vec<Compared> = a
-        .jobs
-        .iter()
-        .filter_map(|x| {
-            let y = by_key.get(x.key.as_str())?;
-            Some(Compared {
-                id: x.id,
-                submit: x.submit,
-                logged: x.first_start,
-                simulated: y.first_start,
-                backfilled: false,
-                logged_nodes: "",
-                simulated_node: "",
-            })
-        })
-        .collect();
+    let first = matched(|j| j.first_start, false);
     let first_in_order = in_order(&first, tolerance).iter().filter(|&&ok| ok).count();
     let first_within = first.iter().filter(|j| (j.simulated - j.logged).abs() <= tolerance).count();
     let _ = writeln!(

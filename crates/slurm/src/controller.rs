@@ -776,16 +776,7 @@ impl Controller {
                 if fitting < need.nodes {
                     continue;
                 }
-                let (scratch, blocked, mark, advance) = (&self.scratch, &self.blocked_node, &self.mark, &self.advance);
-                let machine = &self.machine;
-                let ok = |n: u32| {
-                    machine.allows(job.set, n)
-                        && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
-                        && match usable {
-                            Usable::Unblocked(pass) => blocked[n as usize] != pass,
-                            Usable::Marked(m) => mark[n as usize] == m,
-                        }
-                };
+                let scratch = &self.scratch;
                 let free = |n: u32| {
                     let f = scratch[n as usize];
                     (ok(n) && f.holds(&need)).then_some(f.cpus)

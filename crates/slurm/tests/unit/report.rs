@@ -24,6 +24,7 @@ fn settings_are_flattened_and_only_differing_ones_kept() {
         cpu_utilisation: None,
         gpu_utilisation: None,
         backfilled: 0,
+        preemptions: None,
     };
     let c = settings_of("[settings]\nseed = 1\n");
     assert_eq!(swept(&[point(a.clone()), point(b)]), vec!["priority_weight_age".to_string()]);
