@@ -19,7 +19,9 @@
 //! Contract:
 //! - Input: the reservations of `scontrol show reservation`
 //!   ([`crate::reservation`]), placed on the workload's time axis (the
-//!   dump's first submission on the same clock is time 0). A reservation
+//!   dump's first submission on the same clock is time 0; for a workload
+//!   without absolute times, a synthetic one, times in epoch seconds are
+//!   seconds from its time 0). A reservation
 //!   without an end lasts a year (Slurm's `YEAR_SECONDS`).
 //! - A job that names no reservation may not be given a node of a
 //!   reservation whose window `[start, end)` overlaps its own
@@ -139,6 +141,9 @@ impl AdvanceReservations {
         let origin = match (file.clock, workload.epoch, workload.clock_origin) {
             (None, _, _) => 0,
             (Some(Clock::Epoch), Some(epoch), _) => epoch,
+            // A workload without absolute times (a synthetic one): epoch
+            // seconds count from its time 0.
+            (Some(Clock::Epoch), None, None) => 0,
             (Some(Clock::WallClock), None, Some(origin)) => origin,
             (Some(clock), _, _) => {
                 let line = file.reservations.first().map_or(0, |r| r.line);

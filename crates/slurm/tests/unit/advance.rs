@@ -131,9 +131,18 @@ fn bad_reservations_are_located_errors() {
     // A malformed field (the reader's own errors, e.g. a time).
     let e = advance(&c, &w, "ReservationName=T StartTime=soon Nodes=n1\n").unwrap_err();
     assert!(e.starts_with("res.txt:1: StartTime: `soon` is not a time"), "{e}");
-    // The workload's clock must match the file's.
-    let e = advance(&c, &workload(vec![job(1, 0, 4, 100, 10)], &["batch"]), R).unwrap_err();
-    assert!(e.starts_with("res.txt:1: StartTime: the reservations are in epoch seconds"), "{e}");
+    // The workload's clock must match the file's: wall-clock times cannot
+    // be placed on a workload without absolute times.
+    let wall = "ReservationName=W StartTime=2026-01-01T00:00:00 EndTime=2026-01-01T01:00:00 Nodes=n1\n";
+    let e = advance(&c, &workload(vec![job(1, 0, 4, 100, 10)], &["batch"]), wall).unwrap_err();
+    assert!(
+        e.starts_with("res.txt:1: StartTime: the reservations are in wall-clock times but the workload has no absolute"),
+        "{e}"
+    );
+    // Epoch seconds on such a workload (a synthetic one) count from its time 0.
+    let plain = workload(vec![job(1, 0, 4, 200, 50), job(2, 0, 4, 100, 100)], &["batch"]);
+    let starts = |sim: Simulated| sim.outcomes.iter().map(|o| (o.start, o.first_node)).collect::<Vec<_>>();
+    assert_eq!(starts(run(&plain, Some(R))), starts(run(&on_clock(plain.clone()), Some(R))));
     let unknown = on_clock(workload(vec![naming("nope", job(7, 0, 4, 100, 10))], &["batch"]));
     let e = scenario(&unknown, Some(R)).err().expect("refused");
     assert_eq!(e, "synthetic job 7: job 7: Reservation: reservation `nope` is not in the reservations file (it has R)");
