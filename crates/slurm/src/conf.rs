@@ -633,7 +633,7 @@ impl Parser<'_> {
                     attrs.preempt_mode = Some(mode);
                     // Preemption: CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG
                     // and WITHIN are listed (a run refuses them).
-                    if !crate::preemption::modelled(mode) {
+                    if !crate::preempt::modelled(mode) {
                         unmodelled.push(key.as_str());
                     }
                 }
@@ -698,7 +698,7 @@ impl Parser<'_> {
                 site.preempt.mode = parse_preempt_mode(value).map_err(wrap)?;
                 site.preempt.mode_line = line;
                 // CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG and WITHIN are listed.
-                unmodelled = !crate::preemption::modelled(site.preempt.mode);
+                unmodelled = !crate::preempt::modelled(site.preempt.mode);
             }
             "preemptexempttime" => {
                 site.preempt.exempt_time = parse_time(value).map_err(wrap)?.filter(|&t| t > 0);

@@ -47,6 +47,7 @@ pub mod memory;
 pub mod preempt;
 pub mod preemption;
 pub mod priority;
+pub mod queued;
 pub mod report;
 pub mod reservation;
 pub mod sacctmgr;

@@ -66,3 +66,9 @@ pub fn parse_preempt_mode(value: &str) -> Result<PreemptMode, String> {
     }
     Ok(mode)
 }
+
+/// Whether slasim models a `PreemptMode`: `OFF`, `CANCEL` or `REQUEUE`,
+/// without `GANG` or `WITHIN`.
+pub fn modelled(mode: PreemptMode) -> bool {
+    !mode.gang && !mode.within && mode.action != PreemptAction::Suspend
+}

@@ -79,8 +79,8 @@ use std::path::PathBuf;
 
 use crate::accounting::Accounting;
 use crate::conf::{PreemptType, SlurmConf};
-use crate::controller::Queued;
-use crate::preempt::{PreemptAction, PreemptMode};
+use crate::preempt::{PreemptAction, PreemptMode, modelled};
+use crate::queued::Queued;
 use slasim_core::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 
@@ -88,12 +88,6 @@ use slasim_sim::units::Time;
 /// `batch_requeue_fini` sets its `begin_time` to now plus the credential
 /// lifetime (`DEFAULT_EXPIRATION_WINDOW`, 1200 s) plus 1.
 pub const REQUEUE_DELAY: Time = 1201;
-
-/// Whether slasim models a `PreemptMode`: `OFF`, `CANCEL` or `REQUEUE`,
-/// without `GANG` or `WITHIN`.
-pub fn modelled(mode: PreemptMode) -> bool {
-    !mode.gang && !mode.within && mode.action != PreemptAction::Suspend
-}
 
 /// A preemption setting slasim does not model, located.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -96,23 +96,25 @@ pub struct Store {
 }
 
 /// A registered group's table made by an older build lacks the columns its
-/// descriptors have added at its end since: they are added, with their
-/// default standing for the rows already there (the group's script only
-/// creates missing tables).
+/// descriptors have added since: they are added (by name, at the table's
+/// end), with their default standing for the rows already there (the
+/// group's script only creates missing tables).
 fn add_trailing_columns(conn: &Connection, group: &tables::groups::PointTables) -> rusqlite::Result<()> {
     for table in (group.described)() {
-        let sql = format!("SELECT count(*) FROM pragma_table_info('{}')", table.name());
-        let stored = conn.query_row(&sql, [], |r| r.get::<_, i64>(0))? as usize;
-        let columns = table.columns();
-        if stored == 0 || stored >= columns.len() {
+        let sql = format!("SELECT name FROM pragma_table_info('{}')", table.name());
+        let mut statement = conn.prepare(&sql)?;
+        let stored: Vec<String> = statement.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        if stored.is_empty() {
             continue;
         }
-        for (name, ty, _, default) in &columns[stored..] {
-            conn.execute_batch(&format!(
-                "ALTER TABLE {} ADD COLUMN {name} {} DEFAULT {default};",
-                table.name(),
-                ty.sql()
-            ))?;
+        for (name, ty, _, default) in table.columns() {
+            if !stored.iter().any(|s| s == name) {
+                conn.execute_batch(&format!(
+                    "ALTER TABLE {} ADD COLUMN {name} {} DEFAULT {default};",
+                    table.name(),
+                    ty.sql()
+                ))?;
+            }
         }
     }
     Ok(())

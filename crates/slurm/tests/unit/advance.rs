@@ -136,7 +136,9 @@ fn bad_reservations_are_located_errors() {
     let wall = "ReservationName=W StartTime=2026-01-01T00:00:00 EndTime=2026-01-01T01:00:00 Nodes=n1\n";
     let e = advance(&c, &workload(vec![job(1, 0, 4, 100, 10)], &["batch"]), wall).unwrap_err();
     assert!(
-        e.starts_with("res.txt:1: StartTime: the reservations are in wall-clock times but the workload has no absolute"),
+        e.starts_with(
+            "res.txt:1: StartTime: the reservations are in wall-clock times but the workload has no absolute"
+        ),
         "{e}"
     );
     // Epoch seconds on such a workload (a synthetic one) count from its time 0.

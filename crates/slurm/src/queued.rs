@@ -1,0 +1,44 @@
+//! A job as the controller holds it: what it asks, when, and the factors
+//! fixed at its admission ([`crate::bench`] builds them; the controller and
+//! the mechanisms it calls read them).
+
+use crate::machine::Need;
+use crate::priority::Fixed;
+use slasim_sim::units::Time;
+
+/// A job as the controller holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Queued {
+    /// Its partition.
+    pub partition: u16,
+    /// Its user association (user in account): a user of the fair-share tree.
+    pub assoc: u32,
+    /// Its user (the workload's index), for `bf_max_job_user`.
+    pub user: u32,
+    /// Its time limit is above its partition's `MaxTime`: it never starts
+    /// (held with `PartitionTimeLimit`, or rejected at submission under
+    /// `EnforcePartLimits`).
+    pub over_part_limit: bool,
+    /// What it takes on each node.
+    pub need: Need,
+    /// Its time limit.
+    pub limit: Time,
+    /// How long it runs (cut at the limit).
+    pub run: Time,
+    /// Submit time.
+    pub submit: Time,
+    /// Slurm's job id (the queue's tie-break; an array task's array job id).
+    pub id: u64,
+    /// An array task's task id (the queue's last tie-break), else 0.
+    pub task: u64,
+    /// Its factors that never change.
+    pub fixed: Fixed,
+    /// The usage it is charged per second run: its billable TRES
+    /// (`calc_job_billable_tres`: CPUs without `TRESBillingWeights`) times
+    /// its QOS's `UsageFactor`.
+    pub billing: f64,
+    /// The nodes it may be given ([`crate::machine::Machine::allows`]; 0: any).
+    pub set: u16,
+    /// The advance reservation it names ([`crate::advance`]).
+    pub resv: Option<u16>,
+}
