@@ -3,8 +3,9 @@
 //!
 //! Rooms: [`conf`] (the `slurm.conf` subset, with located errors),
 //! [`machine`] (nodes, partitions, cons_tres placement), [`priority`]
-//! (multifactor priority and Fair Tree), [`controller`] (the queue and the
-//! two schedulers as one kernel model), [`instant`] (the order of an
+//! (multifactor priority and Fair Tree), [`queued`] (a job as the
+//! controller holds it), [`controller`] (the queue and the two schedulers
+//! as one kernel model), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
 //! run models of them: the QOS factor, the QOS and association limits),
