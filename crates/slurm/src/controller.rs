@@ -820,9 +820,12 @@ impl Controller {
             self.counters.preempt_cancels += 1;
             self.done += 1;
             if let Some(d) = &mut self.relations {
-                d.ended(r);
+                d.cancelled(r);
             }
             return;
+        }
+        if let Some(d) = &mut self.relations {
+            d.requeued(r);
         }
         // `batch_requeue_fini`: pending again, submitted now (a second
         // later if that is its submit time), eligible `REQUEUE_DELAY` on.

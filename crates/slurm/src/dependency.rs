@@ -436,6 +436,19 @@ impl Dependencies {
         }
     }
 
+    /// Running job `j` is preempted and requeued: pending again, its array
+    /// has one task fewer running.
+    pub fn requeued(&mut self, j: u32) {
+        self.ended(j);
+        self.state[j as usize] = State::Pending;
+    }
+
+    /// Running job `j` is cancelled by preemption: it ends, not OK.
+    pub fn cancelled(&mut self, j: u32) {
+        self.ok[j as usize] = false;
+        self.ended(j);
+    }
+
     /// A queued job `j` at the start of a pass: `true` if its array is at
     /// its throttle, and it leaves the queue to wait here.
     pub fn leaves_queue(&mut self, j: u32) -> bool {

@@ -251,3 +251,27 @@ fn a_preemptor_qos_goes_first_in_the_queue() {
     let sim = run(&conf, &w, &qos_dump("cluster"));
     assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (111, 211, 0, false), (11, 111, 0, false)]);
 }
+
+/// A job cancelled by preemption ends not OK, for the jobs that depend on
+/// it. As in `partition_prio_cancel_ends_the_preempted_job`, J1 is
+/// cancelled at 10 and J2 runs 10–110; J3 (`low`, 4 CPUs, run 50),
+/// submitted at 5, depends on J1.
+/// - `afterok:1`: J1 did not end OK, so J3 never starts.
+/// - `afternotok:1`: met at 10; J3 waits for n1 until J2 ends: 110–160.
+#[test]
+fn a_job_cancelled_by_preemption_did_not_end_ok() {
+    use slasim_core::trace::sacct::jobs::{DependKind, DependOn, Dependency};
+    let conf = tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE")
+        .replace("PriorityTier=1", "PriorityTier=1 PreemptMode=CANCEL");
+    let on = |kind| {
+        let mut w = two_jobs(false);
+        let mut j3 = crate::job(3, 5, 4, 50, 50);
+        j3.relations.dependency = Some(Dependency { any: false, on: vec![DependOn { kind, job: 1, task: None }] });
+        w.jobs.push(j3);
+        w
+    };
+    let sim = run(&conf, &on(DependKind::AfterOk), &Accounting::default());
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false), (-1, -1, 0, false)]);
+    let sim = run(&conf, &on(DependKind::AfterNotOk), &Accounting::default());
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false), (110, 160, 0, false)]);
+}

@@ -695,7 +695,7 @@ fn build(
                     path: path.to_path_buf(),
                     line: lead.line,
                     column: Some(column.to_string()),
-                    problem: LineProblem::NotNumeric,
+                    problem: LineProblem::NotRunnable,
                     detail,
                     text: format!("job {}", lead.id),
                 };
