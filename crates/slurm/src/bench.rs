@@ -58,6 +58,8 @@ pub struct Scenario {
     enforce_part_limits: bool,
     /// Dependencies and array throttles, when the workload has any.
     relations: Option<Dependencies>,
+    /// Jobs of several partitions ([`crate::multipart`]), when any.
+    multi: Option<crate::multipart::MultiPartition>,
 }
 
 /// What a simulation produced.
@@ -135,8 +137,19 @@ impl Scenario {
         let mut assocs = Vec::with_capacity(workload.jobs.len());
         let mut jobs = Vec::with_capacity(workload.jobs.len());
         let mut arrivals = Vec::with_capacity(workload.jobs.len());
+        // Jobs of several partitions ([`crate::multipart`]): each in each.
+        let enforce_all = conf.site.enforce_part_limits == crate::conf::EnforcePartLimits::All;
+        let mut tried: Vec<Option<Vec<crate::multipart::Admitted>>> = Vec::new();
         for (i, job) in workload.jobs.iter().enumerate() {
-            let (partition, need, limit, over_part_limit) = machine.admit(workload, job)?;
+            let several = crate::multipart::partitions(&machine, workload, job, enforce_all)?;
+            let (partition, need, limit, over_part_limit) = match several.as_deref() {
+                Some([first, ..]) => *first,
+                _ => machine.admit(workload, job)?,
+            };
+            if several.as_ref().is_some_and(|s| s.len() > 1) {
+                tried.resize(workload.jobs.len(), None);
+                tried[i] = several;
+            }
             let (set, resv) = node_set(&mut machine, advance, workload, job, partition, &need)?;
             let key = (job.user, job.account);
             let assoc = match assoc_keys.iter().position(|k| *k == key) {
@@ -202,13 +215,35 @@ impl Scenario {
             .collect();
         let submits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.submit).collect();
         let relations = Dependencies::new(workload, &ok, &submits)?;
+        // The job in each of its partitions: that partition's priority
+        // factors and billing.
+        let mut alternatives: Vec<Vec<Queued>> = vec![Vec::new(); if tried.is_empty() { 0 } else { jobs.len() }];
+        for (j, t) in tried.iter().enumerate() {
+            let Some(t) = t else { continue };
+            let w = &workload.jobs[j];
+            alternatives[j] = t
+                .iter()
+                .map(|&(p, need, limit, over_part_limit)| Queued {
+                    partition: p as u16,
+                    need,
+                    limit,
+                    over_part_limit,
+                    fixed: priority.fixed(p, &need),
+                    billing: billing(conf, p, &need, &machine.request_of(p, w), priority.settings()),
+                    ..jobs[j]
+                })
+                .collect();
+        }
         if let Some(l) = &limits
             && accounting.qos.is_some()
         {
-            for (job, w) in jobs.iter_mut().zip(&workload.jobs) {
-                job.fixed = priority.with_qos(job.fixed, l.qos_factor[w.qos as usize]);
-                // `_apply_new_usage`: a `UsageFactor` of 0 or more scales the usage.
-                job.billing *= l.usage_factor[w.qos as usize];
+            for (j, (job, w)) in jobs.iter_mut().zip(&workload.jobs).enumerate() {
+                let alternatives = alternatives.get_mut(j).map(|a| a.iter_mut()).into_iter().flatten();
+                for job in std::iter::once(job).chain(alternatives) {
+                    job.fixed = priority.with_qos(job.fixed, l.qos_factor[w.qos as usize]);
+                    // `_apply_new_usage`: a `UsageFactor` of 0 or more scales the usage.
+                    job.billing *= l.usage_factor[w.qos as usize];
+                }
             }
         }
         Ok(Scenario {
@@ -228,6 +263,7 @@ impl Scenario {
             relations,
             advance: advance.cloned(),
             preempt: None,
+            multi: crate::multipart::MultiPartition::new(alternatives),
         })
     }
 
@@ -354,6 +390,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         relations,
         advance,
         preempt,
+        multi,
         ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
@@ -375,7 +412,8 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
             .enforcing_part_limits(enforce_part_limits)
             .with_dependencies(relations)
             .with_advance(advance)
-            .with_preemption(preempt),
+            .with_preemption(preempt)
+            .with_multipart(multi),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;

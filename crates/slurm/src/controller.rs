@@ -86,6 +86,10 @@
 //!   throttle in the pass is skipped. Ties of tier, priority and submit
 //!   time go by job id, an array task's being its array job id, then by
 //!   task id (`sort_job_queue2`).
+//! - A job of several partitions ([`crate::multipart`]) has a queue record
+//!   per partition, ordered as a job of that partition with its priority
+//!   there; each scheduler tries a record as the job in that partition,
+//!   and once the job starts its other records leave the queue.
 //! - Deterministic: no hash order, no wall clock.
 
 use std::sync::Arc;
@@ -96,6 +100,7 @@ use crate::conf::SchedulerSettings;
 use crate::dependency::Dependencies;
 use crate::instant::{Arrival, BACKFILL, JOB_END, MAIN, SUBMIT, TICK};
 use crate::machine::{Machine, Need};
+use crate::multipart::MultiPartition;
 use crate::preemption::Preemption;
 use crate::priority::{FairTree, Multifactor};
 use slasim_sim::kernel::{Model, Outbox, Scheduled};
@@ -126,6 +131,8 @@ pub struct Outcome {
     pub preempted: u32,
     /// Cancelled by preemption (then `end` is that instant).
     pub preempt_cancelled: bool,
+    /// The partition it started in (a machine index; [`crate::multipart`]).
+    pub partition: u16,
 }
 
 /// Counters of one run.
@@ -198,7 +205,9 @@ pub struct Controller {
     sched: SchedulerSettings,
     priority: Multifactor,
     fairshare: FairTree,
-    jobs: Arc<[Queued]>,
+    /// Each job as last tried or started: a job of several partitions is
+    /// put in the partition it is tried in ([`crate::multipart`]).
+    jobs: Vec<Queued>,
     outcome: Vec<Outcome>,
     /// Current priority of each pending job.
     prio: Vec<u32>,
@@ -272,6 +281,9 @@ pub struct Controller {
     resv_failed: Vec<u64>,
     /// Dependencies and array throttles, when the workload has any.
     relations: Option<Box<Dependencies>>,
+    /// Jobs of several partitions ([`crate::multipart`]), when the
+    /// workload has any.
+    multi: Option<Box<MultiPartition>>,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -309,7 +321,7 @@ impl Controller {
             sched,
             priority,
             fairshare,
-            jobs,
+            jobs: jobs.to_vec(),
             outcome: vec![Outcome { start: -1, end: -1, ..Outcome::default() }; n],
             prio: vec![0; n],
             nodes: Vec::new(),
@@ -336,6 +348,7 @@ impl Controller {
             advance: None,
             resv_failed: Vec::new(),
             relations: None,
+            multi: None,
             buffers: Buffers::default(),
         }
     }
@@ -412,6 +425,90 @@ impl Controller {
         self
     }
 
+    /// The same controller with jobs of several partitions
+    /// ([`crate::multipart`]).
+    pub fn with_multipart(mut self, multi: Option<MultiPartition>) -> Controller {
+        if let Some(m) = &multi {
+            self.prio.resize(m.records(), 0);
+        }
+        self.multi = multi.map(Box::new);
+        self
+    }
+
+    /// Queue record `r` as the job in its partition (a job of one
+    /// partition: the job).
+    #[inline]
+    fn view(&self, r: u32) -> &Queued {
+        match self.multi.as_deref().and_then(|m| m.view(r)) {
+            Some(q) => q,
+            None => &self.jobs[r as usize],
+        }
+    }
+
+    /// The job of queue record `r`.
+    #[inline]
+    fn owner(&self, r: u32) -> u32 {
+        self.multi.as_deref().map_or(r, |m| m.owner(r))
+    }
+
+    /// A scheduler takes queue record `r`: its job is tried in the
+    /// record's partition (`job_ptr->part_ptr = part_ptr`). The job.
+    #[inline]
+    fn try_in(&mut self, r: u32) -> u32 {
+        let Some(m) = self.multi.as_deref() else { return r };
+        let j = m.owner(r);
+        if let Some(q) = m.view(r) {
+            self.jobs[j as usize] = *q;
+            if let Some(p) = self.preempt.as_deref_mut() {
+                p.tried_in(j, q);
+            }
+        }
+        j
+    }
+
+    /// Whether job `j` preempted in another partition in this pass
+    /// (`preempt_in_progress`).
+    #[inline]
+    fn preempting(&self, r: u32) -> bool {
+        self.multi.as_deref().is_some_and(|m| m.preempting(m.owner(r)))
+    }
+
+    /// Job `j` started from record `r` (at index `i` of the queue, already
+    /// removed): it keeps that record's priority, and its records in other
+    /// partitions leave the queue. The index of the next record.
+    fn started_from(&mut self, r: u32, j: u32, i: usize) -> usize {
+        let Some(m) = self.multi.as_deref() else { return i };
+        if !m.is_multi(j) {
+            return i;
+        }
+        self.outcome[j as usize].priority = self.prio[r as usize];
+        let before = self.queue[..i].iter().filter(|&&q| m.owner(q) == j).count();
+        self.queue.retain(|&q| m.owner(q) != j);
+        i - before
+    }
+
+    /// Queues job `j` (in each of its partitions), with the priorities at `at`.
+    fn queue_records(&mut self, j: u32, at: Time) {
+        let more = match self.multi.as_deref() {
+            Some(m) if m.is_multi(j) => {
+                // A requeued job is queued again in all its partitions.
+                if let Some(q) = m.view(j) {
+                    self.jobs[j as usize] = *q;
+                }
+                m.more(j)
+            }
+            _ => 0..0,
+        };
+        for r in std::iter::once(j).chain(more) {
+            let job = self.view(r);
+            self.prio[r as usize] =
+                self.priority.priority(job.fixed, self.since(j), at, self.fairshare.factor(job.assoc));
+            // After its own records that tie with it (other jobs never tie).
+            let at = self.queue.partition_point(|&q| self.before(q, r) != std::cmp::Ordering::Greater);
+            self.queue.insert(at, r);
+        }
+    }
+
     /// Dependencies and throttles at the start of a pass (`build_job_queue`):
     /// queued tasks of an array at its throttle leave the queue, and the
     /// waiting jobs now independent join it, with the priority of the last
@@ -419,7 +516,12 @@ impl Controller {
     fn refresh(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         let Some(d) = self.relations.as_mut() else { return };
         if d.throttles() {
-            self.queue.retain(|&j| !d.leaves_queue(j));
+            // A job of several partitions leaves once, with all its records.
+            let multi = self.multi.as_deref();
+            self.queue.retain(|&r| match multi.map(|m| m.owner(r)) {
+                Some(j) if j != r => !d.at_cap(j),
+                _ => !d.leaves_queue(r),
+            });
         }
         d.release(now);
         if d.released.is_empty() {
@@ -427,12 +529,7 @@ impl Controller {
         }
         let released = std::mem::take(&mut d.released);
         for &j in &released {
-            let job = &self.jobs[j as usize];
-            let from = self.since(j);
-            self.prio[j as usize] =
-                self.priority.priority(job.fixed, from, self.last_tick, self.fairshare.factor(job.assoc));
-            let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
-            self.queue.insert(at, j);
+            self.queue_records(j, self.last_tick);
         }
         if let Some(d) = self.relations.as_mut() {
             d.released = released;
@@ -456,7 +553,11 @@ impl Controller {
     /// The queue order: tier, priority (higher first), submit, id.
     #[inline]
     fn before(&self, a: u32, b: u32) -> std::cmp::Ordering {
-        let (ja, jb) = (&self.jobs[a as usize], &self.jobs[b as usize]);
+        // Records of a job of several partitions: each as the job in its
+        // partition ([`crate::multipart`]).
+        let (ja, jb) = (self.view(a), self.view(b));
+        let (pa, pb) = (self.prio[a as usize], self.prio[b as usize]);
+        let (a, b) = (self.owner(a), self.owner(b));
         let tier = |j: &Queued| self.machine.partitions[j.partition as usize].priority_tier;
         // Preemption by QOS: a preemptor's QOS first, then jobs in an
         // advance reservation (`sort_job_queue2`).
@@ -465,7 +566,7 @@ impl Controller {
             .cmp(&level(a))
             .then(jb.resv.is_some().cmp(&ja.resv.is_some()))
             .then(tier(jb).cmp(&tier(ja)))
-            .then(self.prio[b as usize].cmp(&self.prio[a as usize]))
+            .then(pb.cmp(&pa))
             .then(self.submit_of(a).cmp(&self.submit_of(b)))
             .then(ja.id.cmp(&jb.id))
             .then(ja.task.cmp(&jb.task))
@@ -515,10 +616,7 @@ impl Controller {
 
     /// Job `j` joins the queue at its place.
     fn enqueue(&mut self, now: Time, j: u32) {
-        let job = &self.jobs[j as usize];
-        self.prio[j as usize] = self.priority.priority(job.fixed, self.since(j), now, self.fairshare.factor(job.assoc));
-        let at = self.queue.partition_point(|&q| self.before(q, j) == std::cmp::Ordering::Less);
-        self.queue.insert(at, j);
+        self.queue_records(j, now);
     }
 
     /// Arms the periodic events not armed (after an idle spell), each on
@@ -589,6 +687,7 @@ impl Controller {
             first_node: self.found.first().copied().unwrap_or(0),
             preempted: self.outcome[j as usize].preempted,
             preempt_cancelled: false,
+            partition: job.partition,
         };
         self.running.push(j);
         self.changes += 1;
@@ -863,9 +962,9 @@ impl Controller {
         }
         self.last_tick = now;
         self.fairshare.rank();
-        for &j in &self.queue {
-            let job = &self.jobs[j as usize];
-            self.prio[j as usize] =
+        for &r in &self.queue {
+            let (job, j) = (self.view(r), self.owner(r));
+            self.prio[r as usize] =
                 self.priority.priority(job.fixed, self.since(j), now, self.fairshare.factor(job.assoc));
         }
         self.sort_queue();
@@ -875,6 +974,9 @@ impl Controller {
     fn main(&mut self, now: Time, full: bool, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.main_passes += 1;
         self.refresh(now, outbox);
+        if let Some(m) = self.multi.as_deref_mut() {
+            m.next_round();
+        }
         self.pass += 1;
         let pass = self.pass;
         let parts = self.machine.partitions.len();
@@ -885,7 +987,13 @@ impl Controller {
         let mut i = 0;
         let mut tested = 0;
         while i < self.queue.len() && tested < depth && blocked < parts {
-            let j = self.queue[i];
+            let r = self.queue[i];
+            // A job that preempted in another partition in this pass.
+            if self.preempting(r) {
+                i += 1;
+                continue;
+            }
+            let j = self.try_in(r);
             let job = &self.jobs[j as usize];
             let p = job.partition as usize;
             tested += 1;
@@ -945,6 +1053,7 @@ impl Controller {
             if fits {
                 self.start(now, j, false, outbox);
                 self.queue.remove(i);
+                i = self.started_from(r, j, i);
                 started += 1;
             } else if let Some(r) = self.jobs[j as usize].resv {
                 // Its reservation is blocked, not its partition.
@@ -953,8 +1062,12 @@ impl Controller {
             } else {
                 // Preemption (`select_nodes` with preemptee candidates): the
                 // job does not start, its partition is blocked as below.
-                if up && self.preempt.is_some() {
-                    self.try_preempt(now, j, Usable::Unblocked(pass), outbox);
+                if up
+                    && self.preempt.is_some()
+                    && self.try_preempt(now, j, Usable::Unblocked(pass), outbox)
+                    && let Some(m) = self.multi.as_deref_mut()
+                {
+                    m.preempted(j);
                 }
                 self.blocked_part[p] = pass;
                 blocked += 1;
@@ -976,8 +1089,8 @@ impl Controller {
     /// holds each partition's largest free CPUs, MiB and GPUs on one node: a
     /// job above them cannot fit, and most jobs of a full machine are.
     #[inline]
-    fn could_fit_now(&self, j: u32, most: &[crate::machine::Resources]) -> bool {
-        let job = &self.jobs[j as usize];
+    fn could_fit_now(&self, r: u32, most: &[crate::machine::Resources]) -> bool {
+        let job = self.view(r);
         let p = job.partition as usize;
         let part = &self.machine.partitions[p];
         if !part.up || !most[p].holds(&job.need) {
@@ -996,6 +1109,9 @@ impl Controller {
     fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         self.counters.backfill_passes += 1;
         self.refresh(now, outbox);
+        if let Some(m) = self.multi.as_deref_mut() {
+            m.next_round();
+        }
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
         let mut most = std::mem::take(&mut self.most);
         most.clear();
@@ -1011,7 +1127,7 @@ impl Controller {
         }
         // The last job in reach that could fit now: past it, a pass only reserves.
         // With preemption, a job that may preempt could start something too.
-        let preempts = |j: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any(j));
+        let preempts = |r: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any_in(self.owner(r), self.view(r)));
         let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most) || preempts(self.queue[i]));
         self.most = most;
         let Some(last) = last else {
@@ -1039,8 +1155,14 @@ impl Controller {
         let mut i = 0;
         let mut tested = 0;
         while tested <= last && i < self.queue.len() {
+            let r = self.queue[i];
+            // A job that preempted in another partition in this pass.
+            if self.preempting(r) {
+                i += 1;
+                continue;
+            }
             tested += 1;
-            let j = self.queue[i];
+            let j = self.try_in(r);
             let job = self.jobs[j as usize];
             let p = job.partition as usize;
             // A job an accounting limit holds is neither started nor
@@ -1076,9 +1198,12 @@ impl Controller {
             // Preemption (`_will_run_test` with every candidate gone, then
             // `select_nodes`): a job that does not fit now preempts and is
             // neither started nor reserved for.
-            if self.preempt.is_some() && !self.could_fit_now(j, &self.most) {
+            if self.preempt.is_some() && !self.could_fit_now(r, &self.most) {
                 self.mark_available(&job, now, now + job.limit, horizon);
                 if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
+                    if let Some(m) = self.multi.as_deref_mut() {
+                        m.preempted(j);
+                    }
                     // The preempted jobs release nothing later in this pass.
                     let outcome = &self.outcome;
                     self.releases.retain(|&(_, r)| outcome[r as usize].end > now);
@@ -1157,6 +1282,7 @@ impl Controller {
                 self.start(now, j, true, outbox);
                 self.counters.backfill_starts += 1;
                 self.queue.remove(i);
+                i = self.started_from(r, j, i);
                 let expected = now + job.limit;
                 let at = self.releases.partition_point(|&(t, r)| (t, r) < (expected, j));
                 self.releases.insert(at, (expected, j));

@@ -380,7 +380,7 @@ impl Dependencies {
 
     /// `job_array_start_test`: whether job `j`'s array runs as many tasks
     /// as its throttle.
-    fn at_cap(&self, j: u32) -> bool {
+    pub(crate) fn at_cap(&self, j: u32) -> bool {
         let a = self.array[j as usize];
         a != NONE && self.array_running[a as usize] >= self.throttle[a as usize]
     }

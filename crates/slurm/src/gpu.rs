@@ -48,6 +48,7 @@ pub fn workload(path: &Path, read: &GpuJobs) -> SlurmWorkload {
                 user: 0,
                 account: 0,
                 partition: 0,
+                partitions: Vec::new(),
                 qos: SlurmWorkload::intern(&mut qos, j.qos().unwrap_or(NO_CLASS)),
                 submit: j.submit,
                 time_limit: Some(limit),

@@ -582,7 +582,7 @@ pub fn aggregates(inputs: &SlurmInputs, machine: &crate::machine::Machine, run: 
         let wait = metrics::wait(job.submit, o.start);
         waits.push(wait);
         let ran = (o.end - o.start) as f64;
-        let need = crate::machine::Need::of(&request_of(machine, &inputs.workload, job), machine.consumable).total();
+        let need = crate::machine::Need::of(&request_of(machine, &inputs.workload, job, o), machine.consumable).total();
         cpu += f64::from(need.cpus) * ran;
         gpu += f64::from(need.gpus) * ran;
         bsld += metrics::bounded_slowdown(wait, o.end - o.start);
@@ -625,14 +625,18 @@ impl PointOutput for SlurmOutput {
             }
             let wait = metrics::wait(job.submit, o.start);
             let ran = (o.end - o.start) as f64;
-            let need = crate::machine::Need::of(&request_of(&machine, w, job), machine.consumable).total();
+            let need = crate::machine::Need::of(&request_of(&machine, w, job, o), machine.consumable).total();
             for (grouping, names, i) in [
                 ("partition", &w.partitions, job.partition),
                 ("account", &w.accounts, job.account),
                 ("user", &w.users, job.user),
                 ("qos", &w.qos, job.qos),
             ] {
-                let key = (grouping, names.get(i as usize).map_or("", String::as_str));
+                let name = match grouping {
+                    "partition" => ran_in(&machine, w, job, o),
+                    _ => names.get(i as usize).map_or("", String::as_str),
+                };
+                let key = (grouping, name);
                 let g = groups.entry(key).or_default();
                 g.jobs += 1;
                 g.wait_sum += wait as f64;
@@ -678,7 +682,7 @@ impl PointOutput for SlurmOutput {
             outcome: o,
             user: name(&w.users, job.user),
             account: name(&w.accounts, job.account),
-            partition: name(&w.partitions, job.partition),
+            partition: ran_in(&machine, w, job, o),
             first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
             // A limit's reason, else a dependency's or an array's.
             reason: self
@@ -727,7 +731,22 @@ fn request_of(
     machine: &crate::machine::Machine,
     w: &slasim_core::trace::sacct::jobs::SlurmWorkload,
     job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    o: &Outcome,
 ) -> slasim_core::trace::sacct::jobs::Tres {
-    let name = w.partitions.get(job.partition as usize).map_or("", String::as_str);
+    let name = ran_in(machine, w, job, o);
     machine.partition(name).map_or(job.request, |p| machine.request_of(p, job))
+}
+
+/// The partition `job` ran in: its own, or for a job of several
+/// partitions that started, the one it started in ([`crate::multipart`]).
+fn ran_in<'a>(
+    machine: &'a crate::machine::Machine,
+    w: &'a slasim_core::trace::sacct::jobs::SlurmWorkload,
+    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    o: &Outcome,
+) -> &'a str {
+    match machine.partitions.get(o.partition as usize) {
+        Some(p) if job.partitions.len() > 1 && o.start >= 0 => &p.name,
+        _ => w.partitions.get(job.partition as usize).map_or("", String::as_str),
+    }
 }

@@ -14,7 +14,9 @@
 //! reservation`, read), [`advance`] (those reservations as the controller
 //! holds them), [`features`] (node features and a job's constraint),
 //! [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`), [`dependency`] (job
-//! dependencies and array throttles: when a job is eligible) and
+//! dependencies and array throttles: when a job is eligible),
+//! [`multipart`] (jobs of several partitions: a queue record per
+//! partition) and
 //! [`against`] (one sacct dump's starts against another's: Slurm against
 //! itself).
 //!
@@ -45,6 +47,7 @@ pub mod instant;
 pub mod kind;
 pub mod machine;
 pub mod memory;
+pub mod multipart;
 pub mod preempt;
 pub mod preemption;
 pub mod priority;

@@ -117,6 +117,12 @@ pub struct Preemption {
     /// `may[a * classes + b]`: a job of class `a` may preempt one of class `b`.
     may: Vec<bool>,
     classes: usize,
+    /// By partition: each partition's `PreemptMode` action (if set) and
+    /// `PriorityTier`, to aim a multi-partition job ([`crate::multipart`]);
+    /// empty by QOS.
+    parts: Vec<(Option<PreemptAction>, u32)>,
+    /// The cluster's `PreemptMode` action.
+    default_action: PreemptAction,
     /// Per job: its submit time in the queue order (a requeue changes it).
     pub(crate) submit: Vec<Time>,
     /// Per job: where its age is counted from (a requeue changes it).
@@ -277,6 +283,13 @@ impl Preemption {
             class,
             may,
             classes,
+            default_action: p.mode.action,
+            parts: match p.preempt_type {
+                PreemptType::PartitionPrio => {
+                    conf.partitions.iter().map(|q| (q.preempt_mode.map(|m| m.action), q.priority_tier)).collect()
+                }
+                _ => Vec::new(),
+            },
             submit: jobs.iter().map(|j| j.submit).collect(),
             since: jobs.iter().map(|j| j.submit).collect(),
             candidates: Vec::new(),
@@ -321,5 +334,24 @@ impl Preemption {
     #[inline]
     pub(crate) fn action(&self, r: u32) -> PreemptAction {
         self.action[r as usize]
+    }
+
+    /// Multi-partition jobs ([`crate::multipart`]): job `j` is tried in (or
+    /// started in) `job`'s partition: by partition, its class, mode and
+    /// preemption priority become that partition's (`job_ptr->part_ptr`).
+    pub(crate) fn tried_in(&mut self, j: u32, job: &Queued) {
+        let Some(&(mode, tier)) = self.parts.get(job.partition as usize) else {
+            return;
+        };
+        let j = j as usize;
+        self.class[j] = u32::from(job.partition);
+        self.action[j] = mode.unwrap_or(self.default_action);
+        self.rank[j] = (u64::from(tier) << 16) + u64::from(job.need.nodes.min(0xffff));
+    }
+
+    /// Whether job `j` tried in `job`'s partition may preempt any class.
+    pub(crate) fn preempts_any_in(&self, j: u32, job: &Queued) -> bool {
+        let a = if self.parts.is_empty() { self.class[j as usize] as usize } else { job.partition as usize };
+        self.may[a * self.classes..(a + 1) * self.classes].iter().any(|&m| m)
     }
 }

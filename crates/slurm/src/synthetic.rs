@@ -154,6 +154,7 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
                 user,
                 account: user % accounts,
                 partition: pi as u32,
+                partitions: Vec::new(),
                 qos: 0,
                 submit: t as Time,
                 time_limit: Some(limit),

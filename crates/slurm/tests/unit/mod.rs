@@ -10,6 +10,7 @@ mod features;
 mod generated;
 mod gpu;
 mod memory;
+mod multipart;
 mod preemption;
 mod report;
 mod reservation;

@@ -22,7 +22,8 @@
 //! - A submit line is split into words as a shell splits it (at white
 //!   space outside quotes, the quotes dropped); `--dependency=V`,
 //!   `--dependency V`, `-d V`, `-dV`, and the same forms of `--array`/`-a`,
-//!   are read wherever they stand, the last of each counting.
+//!   are read wherever they stand, the last of each counting; so are
+//!   `--partition`/`-p` (a job submitted to several partitions: `-p a,b`).
 
 use crate::trace::sacct::jobs::{DependKind, DependOn, Dependency};
 use crate::trace::sacct::values::{range_tasks, range_throttle};
@@ -37,6 +38,8 @@ pub(crate) struct SubmitOptions {
     pub(crate) dependency: Option<String>,
     /// `--array`'s value.
     pub(crate) array: Option<String>,
+    /// `--partition`'s value.
+    pub(crate) partition: Option<String>,
 }
 
 fn unquote(v: &str) -> &str {
@@ -81,8 +84,8 @@ fn words(line: &str) -> Vec<String> {
     words
 }
 
-/// Finds `--dependency` and `--array` in a submit line (the last of each,
-/// as sbatch takes it).
+/// Finds `--dependency`, `--array` and `--partition` in a submit line (the
+/// last of each, as sbatch takes it).
 pub(crate) fn submit_options(line: &str) -> SubmitOptions {
     let mut found = SubmitOptions::default();
     let words = words(line);
@@ -106,6 +109,8 @@ pub(crate) fn submit_options(line: &str) -> SubmitOptions {
             found.dependency = value.or_else(|| tokens.next().cloned());
         } else if let Some(value) = take("--array", "-a") {
             found.array = value.or_else(|| tokens.next().cloned());
+        } else if let Some(value) = take("--partition", "-p") {
+            found.partition = value.or_else(|| tokens.next().cloned());
         }
     }
     found

@@ -6,7 +6,8 @@
 //! Contract:
 //! - [`SlurmWorkload`] holds the jobs in submit order (ties by Slurm job id)
 //!   and the names their numeric fields index: `users[job.user]`,
-//!   `accounts[job.account]`, `partitions[job.partition]`, `qos[job.qos]`.
+//!   `accounts[job.account]`, `partitions[job.partition]` (and each of
+//!   `job.partitions` for a job submitted to several), `qos[job.qos]`.
 //!   Names are numbered from 0 in order of first appearance.
 //! - Partition names are only names here: the Slurm kind's machine
 //!   resolves them and refuses a job whose partition it does not define,
@@ -91,8 +92,14 @@ pub struct SlurmJob {
     pub user: u32,
     /// Index into [`SlurmWorkload::accounts`].
     pub account: u32,
-    /// Index into [`SlurmWorkload::partitions`].
+    /// Index into [`SlurmWorkload::partitions`]: the partition it ran in
+    /// (for a job submitted to several, the first of them when the log
+    /// does not say).
     pub partition: u32,
+    /// A job submitted to several partitions (`sbatch -p a,b`): each of
+    /// them, indices into [`SlurmWorkload::partitions`], in the order
+    /// written, without repeats; empty for a job of one partition.
+    pub partitions: Vec<u32>,
     /// Index into [`SlurmWorkload::qos`].
     pub qos: u32,
     /// Submit time (eligible time, when the dump has it and it is later).

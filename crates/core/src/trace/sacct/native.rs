@@ -52,6 +52,12 @@
 //!   `--array=…%N` or a pending tail `123_[5-9%N]`; the job's `JobName`;
 //!   its dependency, from a non-empty `Dependency` column, else the
 //!   `SubmitLine` (sacct 23.02+) `--dependency`/`-d` (see `depend.rs`).
+//! - A job submitted to several partitions: `partitions` lists them (in the
+//!   order written, repeats and empty names dropped) when the `Partition`
+//!   column holds a comma list (a job that has not started), else when the
+//!   submit line's `--partition`/`-p` does; `partition` is the column's
+//!   (where it ran), else the first of the list. One name: no list. The
+//!   Slurm kind checks the names.
 //!   A dependency on a job that is not a kept job of the dump (an array job
 //!   id: one of its tasks is), on itself, a dependency or array range that
 //!   does not parse (in `SubmitLine`, or a pending tail's `JobID`), and a
@@ -256,6 +262,8 @@ struct Piece {
     user: String,
     account: String,
     partition: String,
+    /// A job submitted to several partitions: each, as written, no repeats.
+    partitions: Vec<String>,
     qos: String,
     node_list: Option<String>,
     constraints: Option<String>,
@@ -392,6 +400,24 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
     let constraints = optional(extra.constraints)?;
     let reservation = optional(extra.reservation)?;
     let state = field(conv, record, conv.columns.get(Col::State))?;
+    // Several partitions (`sbatch -p a,b`): the `Partition` column's list
+    // (a job that has not started), else the submit line's.
+    let mut partition = name(conv.columns.get(Col::Partition))?;
+    let written = match options.partition.as_deref() {
+        Some(list) if !partition.contains(',') => list,
+        _ => partition.as_str(),
+    };
+    let mut partitions: Vec<String> = Vec::new();
+    for p in written.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if !partitions.iter().any(|q| q == p) {
+            partitions.push(p.to_string());
+        }
+    }
+    if partitions.len() < 2 {
+        partitions.clear();
+    } else if partition.is_empty() || partition.contains(',') {
+        partition = partitions[0].clone();
+    }
     Ok(Piece {
         line: alloc.line,
         id: alloc.order,
@@ -410,7 +436,8 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         alloc: allocated,
         user,
         account: name(extra.account)?,
-        partition: name(conv.columns.get(Col::Partition))?,
+        partition,
+        partitions,
         qos,
         node_list,
         constraints,
@@ -750,6 +777,7 @@ fn build(
             user: SlurmWorkload::intern(&mut workload.users, &p.user),
             account: SlurmWorkload::intern(&mut workload.accounts, &p.account),
             partition: SlurmWorkload::intern(&mut workload.partitions, &p.partition),
+            partitions: p.partitions.iter().map(|q| SlurmWorkload::intern(&mut workload.partitions, q)).collect(),
             qos: SlurmWorkload::intern(&mut workload.qos, &p.qos),
             submit: k.submit - origin,
             time_limit: k.limit,
@@ -851,6 +879,7 @@ mod tests {
                 user: 0,
                 account: 0,
                 partition: 0,
+                partitions: Vec::new(),
                 qos: 0,
                 submit: 0,
                 time_limit: Some(7200),
@@ -875,6 +904,7 @@ mod tests {
                 user: 1,
                 account: 1,
                 partition: 1,
+                partitions: Vec::new(),
                 qos: 1,
                 submit: 10,
                 time_limit: Some(900),
@@ -899,6 +929,7 @@ mod tests {
                 user: 2,
                 account: 2,
                 partition: 1,
+                partitions: Vec::new(),
                 qos: 1,
                 submit: 200,
                 time_limit: None,
@@ -922,6 +953,7 @@ mod tests {
                 user: 0,
                 account: 0,
                 partition: 1,
+                partitions: Vec::new(),
                 qos: 1,
                 submit: 500,
                 time_limit: Some(300),
@@ -1234,6 +1266,26 @@ mod relations {
         for bad in ["", "1-", "5-1", "1-10%x", "a"] {
             assert!(parse_array_spec(bad).unwrap_err().contains("is not an array range"), "{bad}");
         }
+    }
+
+    /// A job submitted to several partitions: the submit line's
+    /// `--partition`/`-p` list (repeats and empty names dropped), or the
+    /// `Partition` column's own list; one name is no list.
+    #[test]
+    fn several_partitions_from_the_submit_line_or_the_partition_column() {
+        let line = |raw: u64, partition: &str, submit: i64, submit_line: &str| {
+            format!("{raw}|{raw}|u|{partition}|{submit}|{submit}|200|300|00:10:00|1|COMPLETED|x|{submit_line}\n")
+        };
+        let text = HEAD.to_string()
+            + &line(10, "b", 100, "sbatch -p a,b x.sh")
+            + &line(11, "a", 101, "sbatch --partition=a x.sh")
+            + &line(12, "a", 102, "sbatch --partition a,,b,a x.sh")
+            + &line(13, "a,b", 103, "")
+            + &line(14, "b", 104, "sbatch -pb,a --parsable x.sh");
+        let (w, _) = parse(&text, false).unwrap();
+        assert_eq!(w.partitions, ["b", "a"]);
+        let got: Vec<(u32, Vec<u32>)> = w.jobs.iter().map(|j| (j.partition, j.partitions.clone())).collect();
+        assert_eq!(got, [(0, vec![1, 0]), (1, vec![]), (1, vec![1, 0]), (1, vec![1, 0]), (0, vec![0, 1])]);
     }
 
     #[test]

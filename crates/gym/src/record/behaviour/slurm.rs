@@ -46,6 +46,7 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
                     user: 0,
                     account: 0,
                     partition: 0,
+                    partitions: Vec::new(),
                     qos: 0,
                     submit: jobs.submit[j],
                     time_limit: Some(jobs.request[j].max(jobs.run[j]).max(1)),
