@@ -148,3 +148,112 @@ PartitionName=hi Nodes=nb MaxTime=UNLIMITED PriorityTier=2
     assert!(sim.outcomes[0].preempt_cancelled);
     assert_eq!(sim.counters.preemptions, 1);
 }
+
+/// A dump read and replayed: J10 ran in a (0–100); J11 was submitted at 1
+/// with `-p a,b` and ran in b, as the `Partition` column says. Replayed on
+/// `A_AND_B`, J11 starts in b at 3 (the batch pass, a being full), on nb.
+/// A list naming a partition the conf lacks is refused, naming the line.
+#[test]
+fn a_dump_with_a_job_of_two_partitions_replays_and_an_unknown_one_is_refused() {
+    use slasim_core::trace::sacct::{NativeOptions, parse_native};
+    let t = 1_700_000_000i64;
+    let head = "JobIDRaw|JobID|User|Partition|Submit|Start|End|Timelimit|AllocCPUS|State|SubmitLine\n";
+    let line = |raw: u64, partition: &str, times: [i64; 3], submit_line: &str| {
+        let [s, st, en] = times.map(|x| x + t);
+        format!("{raw}|{raw}|alice|{partition}|{s}|{st}|{en}|00:10:00|4|COMPLETED|{submit_line}\n")
+    };
+    let read = |text: String| {
+        parse_native(Path::new("d.sacct"), std::io::Cursor::new(text.into_bytes()), NativeOptions::default())
+            .expect("the dump reads")
+            .0
+    };
+    let w = read(
+        head.to_string()
+            + &line(10, "a", [0, 0, 100], "sbatch -p a big.sh")
+            + &line(11, "b", [1, 3, 53], "sbatch -p a,b --wrap='sleep 50'"),
+    );
+    let sim = run(A_AND_B, &w);
+    assert_eq!(starts(&sim), [(0, 100, 0), (3, 53, 1)]);
+    assert_eq!(sim.nodes_of(1), [1]);
+    let bad = read(
+        head.to_string()
+            + &line(10, "a", [0, 0, 100], "sbatch big.sh")
+            + &line(11, "b", [1, 3, 53], "sbatch -p b,c x.sh"),
+    );
+    let conf = parse(A_AND_B, Path::new("test.conf")).expect("the test conf parses");
+    let err = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &bad).err().expect("refused");
+    assert!(
+        err.to_string().starts_with("d.sacct:3: job 11: Partition: partition \"c\" of the job's list `b,c`"),
+        "{err}"
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::testing::cases(64))]
+
+    /// Whatever the partitions (a and b apart, c over both, random tiers
+    /// and factors) and the jobs (each of one, two or three of them): every
+    /// job runs once, after its submission, for its run time cut at its
+    /// limit, in one of its partitions and on that partition's nodes; no
+    /// node ever holds more CPUs than it has; and the run is the same
+    /// twice.
+    #[test]
+    fn a_job_of_several_partitions_runs_once_in_one_of_them(
+        tiers in proptest::collection::vec(1u32..3, 3),
+        factors in proptest::collection::vec(1u32..4, 3),
+        backfill in proptest::bool::ANY,
+        shapes in proptest::collection::vec((0i64..40, 1u32..8, 1u32..5, 1i64..5, 1i64..300), 1..30),
+    ) {
+        let part = |name: &str, nodes: &str, k: usize| {
+            format!("PartitionName={name} Nodes={nodes} MaxTime=UNLIMITED PriorityTier={} PriorityJobFactor={}\n", tiers[k], factors[k])
+        };
+        let conf = format!(
+            "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nPriorityType=priority/multifactor\n\
+             PriorityWeightAge=100\nPriorityWeightJobSize=100\nPriorityWeightPartition=1000\nPriorityCalcPeriod=1\n\
+             PriorityMaxAge=1\nSchedulerType={}\nSchedulerParameters=bf_interval=7,bf_resolution=5,bf_window=30\n\
+             NodeName=n[1-4] CPUs=4 RealMemory=1000\n{}{}{}",
+            if backfill { "sched/backfill" } else { "sched/builtin" },
+            part("a", "n[1-2]", 0),
+            part("b", "n[3-4]", 1),
+            part("c", "n[1-4]", 2),
+        );
+        let mut t = 0;
+        let jobs: Vec<SlurmJob> = shapes
+            .iter()
+            .enumerate()
+            .map(|(i, &(gap, list, cpus, limit_min, run))| {
+                t += gap;
+                // `list`'s bits: a, b, c.
+                let parts: Vec<u32> = (0..3).filter(|k| list & (1 << k) != 0).collect();
+                let j = crate::job(i as u64 + 1, t, cpus.min(4), limit_min * 60, run);
+                SlurmJob { partition: parts[0], partitions: if parts.len() > 1 { parts } else { Vec::new() }, ..j }
+            })
+            .collect();
+        let w = crate::workload(jobs, &["a", "b", "c"]);
+        let parsed = parse(&conf, Path::new("prop.conf")).expect("the conf parses");
+        let scenario = || Scenario::new(&parsed, parsed.priority.clone(), parsed.scheduler.clone(), &w).expect("admitted");
+        let machine = scenario().machine().clone();
+        let sim = simulate(scenario()).expect("the run ends");
+        for (k, (job, o)) in w.jobs.iter().zip(&sim.outcomes).enumerate() {
+            proptest::prop_assert!(o.start >= job.submit, "job {} started before its submission", job.id);
+            proptest::prop_assert_eq!(o.end - o.start, job.run_time.min(job.time_limit.unwrap_or(0)));
+            let listed = if job.partitions.is_empty() { vec![job.partition] } else { job.partitions.clone() };
+            proptest::prop_assert!(listed.contains(&u32::from(o.partition)), "job {} ran in {}", job.id, o.partition);
+            let nodes = &machine.partitions[o.partition as usize].nodes;
+            proptest::prop_assert!(sim.nodes_of(k).iter().all(|n| nodes.contains(n)), "job {} off its partition", job.id);
+        }
+        for o in &sim.outcomes {
+            let mut used = [0u32; 4];
+            for (k, other) in sim.outcomes.iter().enumerate() {
+                if other.start <= o.start && o.start < other.end {
+                    for &n in sim.nodes_of(k) {
+                        used[n as usize] += w.jobs[k].request.cpus;
+                    }
+                }
+            }
+            proptest::prop_assert!(used.iter().all(|&u| u <= 4), "a node over-allocated at {}: {used:?}", o.start);
+        }
+        let again = simulate(scenario()).expect("the run ends");
+        proptest::prop_assert_eq!(&sim.outcomes, &again.outcomes);
+    }
+}
