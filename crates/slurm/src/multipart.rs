@@ -5,7 +5,8 @@
 //! `_select_nodes_parts`), `src/slurmctld/partition_mgr.c`
 //! (`get_part_list`), `src/common/slurm_priority.c`
 //! (`priority_sort_part_tier`), `src/slurmctld/job_scheduler.c`
-//! (`build_job_queue`, `_job_queue_append`, `sort_job_queue2`, `_schedule`),
+//! (`build_job_queue`, `_job_queue_append`, `sort_job_queue2`, `_schedule`,
+//! `rebuild_job_part_list`),
 //! `src/plugins/sched/backfill/backfill.c` (`_attempt_backfill`,
 //! `bf_one_resv_per_job`) and
 //! `src/plugins/priority/multifactor/priority_multifactor.c`
@@ -41,10 +42,12 @@
 //!   (`preempt_in_progress`).
 //! - Backfill reserves for each record that cannot start
 //!   (`bf_one_resv_per_job` off, Slurm's default).
-//! - The started partition is the job's partition from then on: its end,
-//!   its usage (billing weights of that partition), its preemption, and
-//!   the partition the store records.
-//! - A requeued job (preemption) is queued again in all its partitions.
+//! - The started partition is the job's partition from then on
+//!   (`rebuild_job_part_list` puts it first): its end, its usage (billing
+//!   weights of that partition), its preemption, and the partition the
+//!   store records.
+//! - A requeued job (preemption) is queued again in all its partitions
+//!   (the list is kept for a requeue).
 //! - No job with several partitions: nothing here exists and a run is
 //!   today's, byte for byte.
 

@@ -82,7 +82,8 @@ fn each_partition_gives_the_job_its_own_priority() {
 
 /// Both nodes free, equal factors: M (`-p a,b`) at 0 goes to the first
 /// partition of its list, a, unless b has the higher `PriorityTier`: its
-/// partitions are tried higher tier first (`priority_sort_part_tier`).
+/// records are queued by their partitions' tiers (`sort_job_queue2`), and
+/// its list is sorted by tier (`priority_sort_part_tier`).
 #[test]
 fn the_higher_tier_is_tried_first() {
     let equal = A_AND_B.replace("PriorityJobFactor=3", "PriorityJobFactor=1");
