@@ -236,7 +236,12 @@ pub struct Controller {
     blocked_node: Vec<u64>,
     blocked_part: Vec<u64>,
     pass: u64,
-    releases: Vec<(Time, u32)>,
+    /// The running jobs in the order of their expected ends (backfill).
+    releases: Vec<Release>,
+    /// Per node: the partitions holding it ([`part_bit`]).
+    node_parts: Vec<u64>,
+    /// Per started job: the partitions holding one of its nodes.
+    job_parts: Vec<u64>,
     scratch: Vec<crate::machine::Resources>,
     reserved: Vec<Vec<(Time, Time)>>,
     /// Reservations made in this backfill pass.
@@ -305,6 +310,16 @@ impl Controller {
             over_part: Vec::new(),
             blocked_node: vec![0; nodes],
             blocked_part: vec![0; parts],
+            node_parts: {
+                let mut bits = vec![0u64; nodes];
+                for (p, part) in machine.partitions.iter().enumerate() {
+                    for &n in &part.nodes {
+                        bits[n as usize] |= part_bit(p);
+                    }
+                }
+                bits
+            },
+            job_parts: vec![0; n],
             machine,
             sched,
             priority,
@@ -576,6 +591,7 @@ impl Controller {
         self.machine.take(&self.found, &job.need);
         self.node_at[j as usize] = self.nodes.len() as u32;
         self.nodes.extend_from_slice(&self.found);
+        self.job_parts[j as usize] = self.found.iter().fold(0, |m, &n| m | self.node_parts[n as usize]);
         let mut end = now + job.run.min(job.limit);
         // `job_time_limit`: a job in a reservation ends with it.
         if let (Some(r), Some(a)) = (job.resv, &self.advance) {
@@ -1033,9 +1049,9 @@ impl Controller {
         self.releases.clear();
         for &r in &self.running {
             let o = &self.outcome[r as usize];
-            self.releases.push((o.start + self.jobs[r as usize].limit, r));
+            self.releases.push(self.release_of(o.start + self.jobs[r as usize].limit, r));
         }
-        self.releases.sort_unstable();
+        self.releases.sort_unstable_by_key(|x| (x.at, x.job));
         let mut i = 0;
         let mut tested = 0;
         while tested <= last && i < self.queue.len() {
@@ -1076,12 +1092,12 @@ impl Controller {
             // Preemption (`_will_run_test` with every candidate gone, then
             // `select_nodes`): a job that does not fit now preempts and is
             // neither started nor reserved for.
-            if self.preempt.is_some() && !self.could_fit_now(j, &self.most) {
+            if self.preempt.as_ref().is_some_and(|p| p.preempts_any(j)) && !self.could_fit_now(j, &self.most) {
                 self.mark_available(&job, now, now + job.limit, horizon);
                 if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
                     // The preempted jobs release nothing later in this pass.
                     let outcome = &self.outcome;
-                    self.releases.retain(|&(_, r)| outcome[r as usize].end > now);
+                    self.releases.retain(|x| outcome[x.job as usize].end > now);
                     i += 1;
                     continue;
                 }
@@ -1105,9 +1121,9 @@ impl Controller {
                         break false;
                     }
                 }
-                let (available, later) = self.mark_available(&job, start_res, end, horizon);
+                let (available, fitting, later) = self.mark_available(&job, start_res, end, horizon);
                 // Too few nodes free of reservations: no will-run test.
-                let planned = if available >= job.need.nodes { self.will_run(now, &job) } else { None };
+                let planned = if available >= job.need.nodes { self.will_run(now, &job, fitting) } else { None };
                 let Some(start) = planned else {
                     match later {
                         Some(l) if retries > 0 => {
@@ -1119,6 +1135,7 @@ impl Controller {
                 };
                 let start = start.max(start_res);
                 if start <= now {
+                    self.pick_planned(&job);
                     break true;
                 }
                 if let Some(l) = later.filter(|&l| start > l && retries > 0) {
@@ -1128,6 +1145,7 @@ impl Controller {
                 if start > horizon {
                     break false;
                 }
+                self.pick_planned(&job);
                 // `_add_reservation`: both ends rounded down to the resolution,
                 // at least one resolution long, within the window.
                 let begin = start.div_euclid(resolution) * resolution;
@@ -1158,8 +1176,9 @@ impl Controller {
                 self.counters.backfill_starts += 1;
                 self.queue.remove(i);
                 let expected = now + job.limit;
-                let at = self.releases.partition_point(|&(t, r)| (t, r) < (expected, j));
-                self.releases.insert(at, (expected, j));
+                let at = self.releases.partition_point(|x| (x.at, x.job) < (expected, j));
+                let release = self.release_of(expected, j);
+                self.releases.insert(at, release);
                 continue;
             }
             i += 1;
@@ -1189,33 +1208,43 @@ impl Controller {
 
     /// Marks the nodes of partition `p` that no reservation holds between
     /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
-    /// reservation that begins at `end` counts), and returns how many, and
-    /// `later_start`: the first instant after `start_res`, within the window,
-    /// at which a reservation of the partition's nodes ends and its node is
-    /// free.
+    /// reservation that begins at `end` counts), and returns how many, how
+    /// many of them can hold the job now, and `later_start`: the first
+    /// instant after `start_res`, within the window, at which a reservation
+    /// of the partition's nodes ends and its node is free. A marked node's
+    /// free resources are copied to `scratch` (the will-run test's start).
     ///
     /// Only nodes of the job's node set are marked; with advance
     /// reservations, only those none of them keeps from the job over
     /// `[start_res, end)`, and when one did, `later_start` is at most just
     /// after the first reservation's end (`find_resv_end`).
-    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, u32, Option<Time>) {
         let p = job.partition as usize;
         self.stamp += 1;
+        let stamp = self.stamp;
         let mut later: Option<Time> = None;
         let mut available = 0;
+        let mut fitting = 0;
         let mut resv_overlap = false;
+        let need = job.need;
+        let advance = self.advance.as_deref();
         for &n in &self.machine.partitions[p].nodes {
-            if self.advance.as_ref().is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+            if advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
                 resv_overlap = true;
                 continue;
             }
             // A node's reservations are in order and never overlap.
             let r = &self.reserved[n as usize];
-            let mut k = r.partition_point(|&(_, e)| e <= start_res);
+            let mut k = if r.is_empty() { 0 } else { r.partition_point(|&(_, e)| e <= start_res) };
             // Features filter the nodes after `later_start` is found.
             if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
-                self.mark[n as usize] = self.stamp;
+                self.mark[n as usize] = stamp;
+                let f = self.machine.free[n as usize];
+                self.scratch[n as usize] = f;
                 available += 1;
+                if f.holds(&need) {
+                    fitting += 1;
+                }
             }
             while let Some(&(_, e)) = r.get(k) {
                 if e >= horizon || later.is_some_and(|l| e >= l) {
@@ -1236,64 +1265,61 @@ impl Controller {
         {
             later = Some(e + 1);
         }
-        (available, later)
+        (available, fitting, later)
     }
 
-    /// cons_tres's will-run test on the marked nodes (Slurm 22.05,
+    /// cons_tres's will-run test on the nodes [`Controller::mark_available`]
+    /// marked, `fitting` of which can hold the job now (Slurm 22.05,
     /// `select/cons_common/job_test.c`, `_will_run_test`): now, if the job
     /// fits the free resources; else the running jobs are taken away in
     /// the order of their expected ends, in batches up to a barrier (the
     /// first one's end rounded up to 30 s of the epoch) plus a window of
     /// 30 s, doubled after each batch, and the job starts at the expected
-    /// end of the last job of the first batch after which it fits. Its
-    /// nodes are in `found`.
-    fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
-        let p = job.partition as usize;
+    /// end of the last job of the first batch after which it fits. The
+    /// resources it is tested on are left in `scratch`: its nodes are then
+    /// [`Controller::pick_planned`]'s (cons_tres finds them exactly when
+    /// enough nodes can hold it, so the start stands without them).
+    fn will_run(&mut self, now: Time, job: &Queued, mut fitting: u32) -> Option<Time> {
         let need = job.need;
-        // How many marked nodes can hold the job: cons_tres finds its nodes
-        // exactly when there are enough of them.
-        let mut fitting = 0;
-        for &n in &self.machine.partitions[p].nodes {
-            let f = self.machine.free[n as usize];
-            self.scratch[n as usize] = f;
-            if self.mark[n as usize] == self.stamp && f.holds(&need) {
-                fitting += 1;
-            }
-        }
         if fitting >= need.nodes {
-            let free = offered(&self.machine.free, &self.mark, self.stamp, &need);
-            return self.machine.pick(p, &need, free, &mut self.found).then_some(now);
+            return Some(now);
         }
+        let stamp = self.stamp;
+        let bit = part_bit(job.partition as usize);
         let mut barrier: Option<Time> = None;
         let mut window: Time = 30;
         let mut r = 0;
-        while r < self.releases.len() {
+        let releases = &self.releases;
+        while r < releases.len() {
             let mut last = None;
-            while r < self.releases.len() {
-                let (t, done) = self.releases[r];
+            while r < releases.len() {
+                let x = &releases[r];
                 r += 1;
-                let d = &self.jobs[done as usize];
-                let first = self.node_at[done as usize] as usize;
-                let nodes = &self.nodes[first..first + d.need.nodes as usize];
-                if !nodes.iter().any(|&n| self.mark[n as usize] == self.stamp) {
+                // A job with no node in the partition has none marked.
+                if x.parts & bit == 0 {
                     continue;
                 }
+                let nodes = &self.nodes[x.first as usize..(x.first + x.need.nodes) as usize];
+                if !nodes.iter().any(|&n| self.mark[n as usize] == stamp) {
+                    continue;
+                }
+                let t = x.at;
                 let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
                 last = Some(t);
                 for &n in nodes {
-                    if self.mark[n as usize] != self.stamp {
+                    if self.mark[n as usize] != stamp {
                         continue;
                     }
                     let s = &mut self.scratch[n as usize];
                     let held = s.holds(&need);
-                    s.cpus += d.need.cpus;
-                    s.mem_mib += d.need.mem_mib;
-                    s.gpus += d.need.gpus;
+                    s.cpus += x.need.cpus;
+                    s.mem_mib += x.need.mem_mib;
+                    s.gpus += x.need.gpus;
                     if !held && s.holds(&need) {
                         fitting += 1;
                     }
                 }
-                if self.releases.get(r).is_some_and(|&(next, _)| next > barrier + window) {
+                if releases.get(r).is_some_and(|next| next.at > barrier + window) {
                     break;
                 }
             }
@@ -1301,7 +1327,7 @@ impl Controller {
                 break;
             };
             let barrier = barrier.unwrap_or(last);
-            let next = self.releases.get(r).map(|x| x.0);
+            let next = releases.get(r).map(|x| x.at);
             loop {
                 window *= 2;
                 if next.is_none_or(|t| t <= barrier + window) {
@@ -1309,17 +1335,53 @@ impl Controller {
                 }
             }
             if fitting >= need.nodes {
-                let free = offered(&self.scratch, &self.mark, self.stamp, &need);
-                return self.machine.pick(p, &need, free, &mut self.found).then_some(last.max(now + 1));
+                return Some(last.max(now + 1));
             }
         }
         None
+    }
+
+    /// The nodes cons_tres gives `job` on the resources of its last
+    /// will-run test, in `found`.
+    fn pick_planned(&mut self, job: &Queued) {
+        let free = offered(&self.scratch, &self.mark, self.stamp, &job.need);
+        let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
+        debug_assert!(picked, "the will-run test found enough nodes");
+    }
+
+    /// A running job expected to end at `at`, for the will-run test.
+    fn release_of(&self, at: Time, job: u32) -> Release {
+        Release {
+            at,
+            job,
+            parts: self.job_parts[job as usize],
+            first: self.node_at[job as usize],
+            need: self.jobs[job as usize].need,
+        }
     }
 
     /// What the run produced.
     pub fn outcomes(&self) -> (&[Outcome], Counters) {
         (&self.outcome, self.counters)
     }
+}
+
+/// A running job as the will-run test takes it away: its expected end,
+/// the partitions holding one of its nodes, and its nodes and need.
+#[derive(Debug, Clone, Copy)]
+struct Release {
+    at: Time,
+    job: u32,
+    parts: u64,
+    first: u32,
+    need: Need,
+}
+
+/// The bit of partition `p` in a node's or job's partitions (partitions
+/// from the 64th on share the last bit).
+#[inline]
+fn part_bit(p: usize) -> u64 {
+    1 << p.min(63)
 }
 
 /// The nodes a preemption test may use.
