@@ -238,6 +238,8 @@ pub struct Controller {
     pass: u64,
     /// The running jobs in the order of their expected ends (backfill).
     releases: Vec<Release>,
+    /// Per node: an advance reservation holds it at some time.
+    advance_node: Vec<bool>,
     /// Per node: the partitions holding it ([`part_bit`]).
     node_parts: Vec<u64>,
     /// Per started job: the partitions holding one of its nodes.
@@ -320,6 +322,7 @@ impl Controller {
                 bits
             },
             job_parts: vec![0; n],
+            advance_node: vec![false; nodes],
             machine,
             sched,
             priority,
@@ -410,6 +413,11 @@ impl Controller {
     /// The same controller holding `advance` reservations ([`crate::advance`]).
     pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
         self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
+        if let Some(a) = &advance {
+            for (flag, on) in self.advance_node.iter_mut().zip(&a.on_node) {
+                *flag = !on.is_empty();
+            }
+        }
         self.advance = advance.map(Box::new);
         self
     }
@@ -1229,13 +1237,17 @@ impl Controller {
         let need = job.need;
         let advance = self.advance.as_deref();
         for &n in &self.machine.partitions[p].nodes {
-            if advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+            if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
                 resv_overlap = true;
                 continue;
             }
-            // A node's reservations are in order and never overlap.
+            // A node's reservations are in order and never overlap (and
+            // are few): the first one not ended at `start_res`.
             let r = &self.reserved[n as usize];
-            let mut k = if r.is_empty() { 0 } else { r.partition_point(|&(_, e)| e <= start_res) };
+            let mut k = 0;
+            while r.get(k).is_some_and(|&(_, e)| e <= start_res) {
+                k += 1;
+            }
             // Features filter the nodes after `later_start` is found.
             if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
                 self.mark[n as usize] = stamp;
