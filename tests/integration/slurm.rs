@@ -112,7 +112,7 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
         assert!(!read.contains(&format!(": {key}")) && !ignored.contains(key), "{key}: {out}");
     }
     assert!(
-        out.contains("preemption: Qos, PreemptMode Requeue, PreemptExemptTime none; partitions: batch Cancel"),
+        out.contains("preemption: Qos, PreemptMode Requeue, PreemptExemptTime none, a requeued job waits 121 s (AuthInfo cred_expire + 1); partitions: batch Cancel"),
         "{out}"
     );
     // TRESBillingWeights is modelled: neither listed nor ignored, but shown.

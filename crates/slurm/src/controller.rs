@@ -828,12 +828,12 @@ impl Controller {
             d.requeued(r);
         }
         // `batch_requeue_fini`: pending again, submitted now (a second
-        // later if that is its submit time), eligible `REQUEUE_DELAY` on.
+        // later if that is its submit time), eligible the conf's requeue delay on.
         o.start = -1;
         o.end = -1;
         let submit = &mut pre.submit[r as usize];
         *submit = if now == *submit { now + 1 } else { now };
-        let eligible = now + crate::preemption::REQUEUE_DELAY;
+        let eligible = now + pre.requeue_delay;
         pre.since[r as usize] = eligible;
         outbox.push(Scheduled::me(eligible, SUBMIT, ControllerMsg::Eligible(r)));
     }

@@ -4,7 +4,8 @@
 //! Each schedule: one 4-CPU node n1, FIFO priorities, `sched_interval`
 //! 60 s from time 0, backfill every 10 s. J1 (4 CPUs, limit 1000, run 500)
 //! is submitted at 0 and starts at once; J2 (4 CPUs, limit and run 100),
-//! which may preempt J1, is submitted at 10.
+//! which may preempt J1, is submitted at 10. The launch credential lives
+//! 1200 s (`AuthInfo=cred_expire=1200`): a requeued job waits 1201 s.
 
 use std::path::Path;
 
@@ -25,6 +26,7 @@ SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
 NodeName=n1 CPUs=4 RealMemory=1000
 PartitionName=low Nodes=n1 Default=YES MaxTime=UNLIMITED PriorityTier=1
 PartitionName=high Nodes=n1 MaxTime=UNLIMITED PriorityTier=2
+AuthInfo=cred_expire=1200
 "
     )
 }
@@ -39,6 +41,7 @@ SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
 {preempt}
 NodeName=n1 CPUs=4 RealMemory=1000
 PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
+AuthInfo=cred_expire=1200
 "
     )
 }
@@ -90,6 +93,7 @@ const WAITS: [(i64, i64, u32, bool); 2] = [(0, 500, 0, false), (500, 600, 0, fal
 /// - J1 may start again at 10 + 1201 = 1211; the next pass is the full
 ///   one at 1260 (sched_interval 60 from 0): J1 runs its whole 500 s, to 1760.
 ///
+/// The same with the default credential lifetime: J1 may start at 131.
 /// With PreemptType=preempt/none, or PreemptMode=OFF on `low`, J2 waits.
 #[test]
 fn partition_prio_requeue_restarts_the_preempted_job_later() {
@@ -99,6 +103,11 @@ fn partition_prio_requeue_restarts_the_preempted_job_later() {
     assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (10, 110, 0, false)]);
     assert!(sim.outcomes[1].backfilled);
     assert_eq!((sim.counters.preemptions, sim.counters.preempt_cancels), (1, 0));
+    // The default credential lifetime, 120 s: J1 may start at 10 + 121 =
+    // 131, in the full main pass at 180, to 680.
+    let default =
+        tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE").replace("AuthInfo=cred_expire=1200\n", "");
+    assert_eq!(outcomes(&run(&default, &w, &none)), [(180, 680, 1, false), (10, 110, 0, false)]);
     // Mechanism off.
     let sim = run(&tiers("PreemptType=preempt/none\nPreemptMode=REQUEUE"), &w, &none);
     assert_eq!(outcomes(&sim), WAITS);
