@@ -60,8 +60,12 @@
 //!   more than the deepest QOS it preempts) and jobs are ordered by it
 //!   first, then as without preemption. The same as Slurm's when every QOS
 //!   that preempts lists every QOS below it.
-//! - A preempted job releases its nodes at once and a main pass follows a
-//!   second later (its epilog complete). `CANCEL`: it ends then (its
+//! - A preempted job releases its resources at once, but its nodes are
+//!   COMPLETING until its epilog completes: a main pass follows a second
+//!   later, and no job starts on those nodes before it, in either
+//!   scheduler (`_pick_best_nodes` and `_attempt_backfill` leave out
+//!   `cg_node_bitmap`, the free cores of those nodes too). The preemptor
+//!   starts in that pass, the main scheduler's. `CANCEL`: it ends then (its
 //!   outcome's end), counted as cancelled by preemption. `REQUEUE`
 //!   (`batch_requeue_fini`): it is pending again with its submit time the
 //!   requeue time (one second later if that is its submit time) and may
