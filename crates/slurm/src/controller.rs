@@ -234,6 +234,9 @@ pub struct Controller {
     // Scratch, reused across passes.
     found: Vec<u32>,
     blocked_node: Vec<u64>,
+    /// Per node: until when it is COMPLETING, its preempted job's epilog
+    /// running; no job starts on it before (`cg_node_bitmap`).
+    completing: Vec<Time>,
     blocked_part: Vec<u64>,
     pass: u64,
     /// The running jobs in the order of their expected ends (backfill).
@@ -311,6 +314,7 @@ impl Controller {
             enforce_part_limits: false,
             over_part: Vec::new(),
             blocked_node: vec![0; nodes],
+            completing: vec![Time::MIN; nodes],
             blocked_part: vec![0; parts],
             node_parts: {
                 let mut bits = vec![0u64; nodes];
@@ -426,7 +430,9 @@ impl Controller {
     /// node set, and not kept by an advance reservation?
     #[inline]
     fn usable(&self, job: &Queued, n: u32, from: Time, to: Time) -> bool {
-        self.machine.allows(job.set, n) && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
+        self.machine.allows(job.set, n)
+            && self.completing[n as usize] <= from
+            && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
     }
 
     /// The same controller with `relations` ([`crate::dependency`]).
@@ -715,9 +721,11 @@ impl Controller {
         }
         let need = job.need;
         let (blocked, mark, machine, advance) = (&self.blocked_node, &self.mark, &self.machine, &self.advance);
-        // Its node set and the advance reservations too (`usable`).
+        let completing = &self.completing;
+        // Its node set, COMPLETING nodes and the advance reservations too (`usable`).
         let ok = |n: u32| {
             machine.allows(job.set, n)
+                && completing[n as usize] <= now
                 && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
                 && match usable {
                     Usable::Unblocked(pass) => blocked[n as usize] != pass,
@@ -831,6 +839,13 @@ impl Controller {
             return;
         };
         let cancel = pre.action(r) == crate::preempt::PreemptAction::Cancel;
+        // Its nodes are COMPLETING until its epilog is done, when the pass
+        // a second later runs (`_pick_best_nodes` and `_attempt_backfill`
+        // leave `cg_node_bitmap` out, whatever their free cores).
+        let first = self.node_at[r as usize] as usize;
+        for &n in &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize] {
+            self.completing[n as usize] = now + 1;
+        }
         self.release(r, !cancel);
         self.counters.preemptions += 1;
         let Some(pre) = self.preempt.as_deref_mut() else {
@@ -852,12 +867,12 @@ impl Controller {
             d.requeued(r);
         }
         // `batch_requeue_fini`: pending again, submitted now (a second
-        // later if that is its submit time), eligible `REQUEUE_DELAY` on.
+        // later if that is its submit time), eligible the conf's requeue delay on.
         o.start = -1;
         o.end = -1;
         let submit = &mut pre.submit[r as usize];
         *submit = if now == *submit { now + 1 } else { now };
-        let eligible = now + crate::preemption::REQUEUE_DELAY;
+        let eligible = now + pre.requeue_delay;
         pre.since[r as usize] = eligible;
         outbox.push(Scheduled::me(eligible, SUBMIT, ControllerMsg::Eligible(r)));
     }
@@ -1141,7 +1156,12 @@ impl Controller {
                         _ => break false,
                     }
                 };
-                let start = start.max(start_res);
+                let mut start = start.max(start_res);
+                // `_attempt_backfill`: on a COMPLETING node (a preempted
+                // job's epilog), a start now waits a second.
+                if start <= now && self.found.iter().any(|&n| self.completing[n as usize] > now) {
+                    start = now + 1;
+                }
                 if start <= now {
                     self.pick_planned(&job);
                     break true;
