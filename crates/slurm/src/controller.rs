@@ -1157,14 +1157,16 @@ impl Controller {
                     }
                 };
                 let mut start = start.max(start_res);
-                // `_attempt_backfill`: on a COMPLETING node (a preempted
-                // job's epilog), a start now waits a second.
-                if start <= now && self.found.iter().any(|&n| self.completing[n as usize] > now) {
-                    start = now + 1;
-                }
+                let mut picked = false;
                 if start <= now {
                     self.pick_planned(&job);
-                    break true;
+                    // `_attempt_backfill`: on a COMPLETING node (a preempted
+                    // job's epilog), a start now waits a second.
+                    if !self.found.iter().any(|&n| self.completing[n as usize] > now) {
+                        break true;
+                    }
+                    picked = true;
+                    start = now + 1;
                 }
                 if let Some(l) = later.filter(|&l| start > l && retries > 0) {
                     start_res = l;
@@ -1173,7 +1175,9 @@ impl Controller {
                 if start > horizon {
                     break false;
                 }
-                self.pick_planned(&job);
+                if !picked {
+                    self.pick_planned(&job);
+                }
                 // `_add_reservation`: both ends rounded down to the resolution,
                 // at least one resolution long, within the window.
                 let begin = start.div_euclid(resolution) * resolution;
