@@ -112,7 +112,7 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
         assert!(!read.contains(&format!(": {key}")) && !ignored.contains(key), "{key}: {out}");
     }
     assert!(
-        out.contains("preemption: Qos, PreemptMode Requeue, PreemptExemptTime none; partitions: batch Cancel"),
+        out.contains("preemption: Qos, PreemptMode Requeue, PreemptExemptTime none, a requeued job waits 121 s (AuthInfo cred_expire + 1); partitions: batch Cancel"),
         "{out}"
     );
     // TRESBillingWeights is modelled: neither listed nor ignored, but shown.
@@ -347,12 +347,24 @@ fn slurm_compare_reference_matches_two_dumps_by_name() {
     assert!(out.contains("within 5 s of the logged start: 7 of 9 jobs"), "{out}");
     assert!(out.contains("identical starts: 5"), "{out}");
     assert!(
-        out.contains("preempted (PREEMPTED or REQUEUED): 1 in")
-            && out.contains("0 in both; only in the first: j004; only in the second: j005"),
+        out.contains("preempted: 1 in")
+            && out.contains("0 in both, 2 in one only; only in")
+            && out.contains("first.sacct: j004; only in")
+            && out.contains("second.sacct: j005"),
         "{out}"
     );
     let (ok, out, err) = run("0.75");
     assert!(ok, "{out}{err}");
+    // 35 of 36 pairs in order, and two jobs preempted in one run only: each
+    // bound fails just past what the runs show.
+    for (flag, fails, passes) in [("--min-pairs-in-order", "0.98", "0.97"), ("--max-preempted-difference", "1", "2")] {
+        for (bound, expect) in [(fails, false), (passes, true)] {
+            let mut a = args("0");
+            a.extend([flag.to_string(), bound.to_string()]);
+            let (ok, out, err) = common::run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+            assert_eq!(ok, expect, "{flag} {bound}: {out}{err}");
+        }
+    }
 
     // A start that is no time: the file, line and column.
     std::fs::write(&second, text.replace(&t(42), "yesterday")).unwrap();

@@ -106,8 +106,13 @@
 #          own: DIR/aligned and DIR/aligned-again on the grid, DIR/natural
 #          with --fixed-sleep; then Slurm against itself (DIR/noise-floor.txt,
 #          `slasim slurm compare --reference` of the two aligned runs'
-#          --duplicates dumps) beside each run's compare.txt (the twin).
-#          Fails only when a run fails; the comparisons are reported.
+#          --duplicates dumps), then the twin on each run (DIR/*/check.txt).
+#          Fails when a run fails, or when on a run the twin's share of job
+#          pairs in the logged order is more than 7 points below Slurm's
+#          own, or more jobs than Slurm's own difference plus 12 are
+#          preempted in one of the twin and Slurm only.
+#        tests/slurm/cluster.sh --check-load-runs DIR   (seconds, no root):
+#          only the comparisons of --load-runs, on its kept DIR.
 # Skipped (exit 0) when not root, when the packages cannot be installed with
 # apt-get, or when network namespaces, veth pairs and a bridge cannot be
 # made; under CI=true that is a failure (see .ci/skip.sh;
@@ -134,7 +139,8 @@ step() { echo; echo "== $*  [$(($(date +%s) - t0)) s]"; }
 # one. Measured on 2026-11-25 in four runs: every job in order, every start
 # within 5 s.
 min_in_order=0.95 max_outside=2
-install=0 out="" jobs="" span="" grid=20 seed=20240601 fixed_sleep=0 require_match=0 repeat=0 compare_runs=() load=0 load_runs=""
+pairs_margin=7 preempted_margin=12
+install=0 out="" jobs="" span="" grid=20 seed=20240601 fixed_sleep=0 require_match=0 repeat=0 compare_runs=() load=0 load_runs="" check_load=0
 while (($#)); do
     case "$1" in
         --install) install=1 ;;
@@ -144,6 +150,7 @@ while (($#)); do
         --require-match) require_match=1 ;;
         --repeat) repeat=1 ;;
         --load-runs) (($# >= 2)) || fail "--load-runs needs a directory"; load_runs="$2" load=1; shift ;;
+        --check-load-runs) (($# >= 2)) || fail "--check-load-runs needs a directory"; load_runs="$2" load=1 check_load=1; shift ;;
         --compare-runs) (($# >= 3)) || fail "--compare-runs needs two directories"; compare_runs=("$2" "$3"); shift 2 ;;
         --out) (($# >= 2)) || fail "--out needs a directory"; out="$2"; shift ;;
         --out=*) out="${1#--out=}" ;;
@@ -167,6 +174,19 @@ if [[ -n "$out" && "$out" != /* ]]; then out="$caller_pwd/$out"; fi
 # order (as slasim slurm compare counts it: no job started more than 5 s
 # before it in one run and after it in the other). The per-job table goes to
 # DIR1/repeat-starts.tsv.
+# twin_compare_args DIR: the arguments of `slasim slurm compare` replaying
+# the run in DIR (a loaded one: its --duplicates dump, QOS, associations
+# and reservation).
+twin_compare_args() {
+    local d="$1"
+    if [[ -f "$d/dump-duplicates.sacct" ]]; then
+        printf '%s\n' --slurm-conf "$d/slurm.conf" "$d/dump-duplicates.sacct" --controller-start "$(cat "$d/decay-start.txt")" \
+            --qos "$d/sacctmgr-qos.txt" --assoc "$d/sacctmgr-assoc.txt" --reservations "$d/reservations.txt"
+    else
+        printf '%s\n' --slurm-conf "$d/slurm.conf" "$d/dump.sacct" --controller-start "$(cat "$d/decay-start.txt")"
+    fi
+}
+
 compare_two_runs() {
     local a="$1" b="$2"
     awk -F'|' -v tol=5 '
@@ -214,7 +234,8 @@ if [[ -n "$load_runs" ]]; then
     slasim="${SLASIM:-$root/target/release/slasim}"
     if [[ -z "${SLASIM:-}" && ! -x "$slasim" ]]; then cargo build --release --locked; fi
     status=0 runs=(aligned aligned-again natural) run_pids=()
-    for run in "${runs[@]}"; do
+    ((check_load)) && runs_to_start=() || runs_to_start=("${runs[@]}")
+    for run in "${runs_to_start[@]}"; do
         more=(--load --out "$load_runs/$run" --grid "$grid")
         [[ -z "$jobs" ]] || more+=(--jobs "$jobs")
         [[ -z "$span" ]] || more+=(--span "$span")
@@ -224,7 +245,7 @@ if [[ -n "$load_runs" ]]; then
         run_pids+=($!)
         sleep 2
     done
-    for i in "${!runs[@]}"; do
+    for i in "${!runs_to_start[@]}"; do
         s=0
         wait "${run_pids[i]}" || s=$?
         echo "=== loaded run ${runs[i]} exited $s; its last lines:"
@@ -239,12 +260,30 @@ if [[ -n "$load_runs" ]]; then
         echo "$slasim slurm compare ${noise[*]}"
         "$slasim" slurm compare "${noise[@]}" | tee "$load_runs/noise-floor.txt" || status=1
     fi
+    # The twin is held to Slurm's own agreement: its pairs in the logged
+    # order at most $pairs_margin points below Slurm against itself, and at
+    # most $preempted_margin more jobs preempted in one run only.
+    floor_pairs="$(sed -n 's/^pairs in the logged order: [0-9]* of [0-9]* (\([0-9.]*\) %.*/\1/p' "$load_runs/noise-floor.txt" 2>/dev/null)"
+    floor_differ="$(sed -n 's/^preempted: .*, \([0-9]*\) in one only;.*/\1/p' "$load_runs/noise-floor.txt" 2>/dev/null)"
+    [[ -n "$floor_pairs" && -n "$floor_differ" ]] || fail "no noise floor in $load_runs/noise-floor.txt"
+    min_pairs="$(awk -v f="$floor_pairs" -v m="$pairs_margin" 'BEGIN { printf "%.4f", (f - m) / 100 }')"
+    max_differ=$((floor_differ + preempted_margin))
     for run in "${runs[@]}"; do
-        [[ -f "$load_runs/$run/compare.txt" ]] || continue
-        echo; echo "=== the twin against Slurm, run $run ($load_runs/$run/compare.txt)"
-        cat "$load_runs/$run/compare.txt"
+        d="$load_runs/$run"
+        [[ -f "$d/dump-duplicates.sacct" ]] || { status=1; continue; }
+        mapfile -t replay < <(twin_compare_args "$d")
+        check=("${replay[@]}" --min-in-order 0 --min-pairs-in-order "$min_pairs" --max-preempted-difference "$max_differ")
+        echo; echo "=== the twin against Slurm, run $run ($d/check.txt)"
+        echo "$slasim slurm compare ${check[*]}"
+        s=0
+        "$slasim" slurm compare "${check[@]}" >"$d/check.txt" 2>&1 || s=$?
+        cat "$d/check.txt"
+        if ((s != 0)); then
+            echo "the twin is outside the noise floor's band on run $run (pairs in order below $min_pairs, or more than $max_differ jobs preempted in one run only)"
+            status=1
+        fi
     done
-    ((status == 0)) || fail "a loaded run failed (see $load_runs/*.log)"
+    ((status == 0)) || fail "a loaded run failed, or the twin is outside the noise floor's band (see $load_runs/*.log, $load_runs/*/check.txt)"
     echo; echo "loaded runs passed in $(($(date +%s) - t0)) s"
     exit 0
 fi
@@ -646,7 +685,7 @@ dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
 if ((load)); then
     scontrol create reservation ReservationName=window StartTime="$(date -d "@$((sub0 + 5 * grid))" +%Y-%m-%dT%H:%M:%S)" \
         Duration=10 Nodes=cpu7,cpu8 Accounts=biology || fail "scontrol create reservation failed"
-    scontrol show reservation >"$out/reservations.txt"
+    SLURM_TIME_FORMAT=%s scontrol show reservation >"$out/reservations.txt"
     echo "reservation (OUT/reservations.txt): $(tr -s ' \n' ' ' <"$out/reservations.txt")"
 fi
 echo "submissions start at $sub0 ($(date -d "@$sub0" '+%F %T'); OUT/sub0.txt), $(((((decay - sub0) % 60) + 60) % 60)) s before a priority recalculation; sacct -S $dump_start"
@@ -988,13 +1027,12 @@ slasim="${SLASIM:-$root/target/release/slasim}"
 if [[ -x "$slasim" ]] && "$slasim" slurm compare --help >/dev/null 2>&1; then
     # slurmctld's periodic passes keep the decay thread's phase; the
     # tolerance is compare's default, the conf's bf_interval.
-    compare=(--slurm-conf "$out/slurm.conf" "$out/dump.sacct" --csv "$out/compare.csv"
-        --controller-start "$(cat "$out/decay-start.txt")"
-        --min-in-order "$min_in_order" --max-outside "$max_outside")
-    # --load: the replay models the QOS and association dumps when it can.
-    if ((load)) && "$slasim" slurm compare --help 2>/dev/null | grep -q -- --qos; then
-        compare+=(--qos "$out/sacctmgr-qos.txt" --assoc "$out/sacctmgr-assoc.txt")
-    fi
+    compare=(--csv "$out/compare.csv" --min-in-order "$min_in_order" --max-outside "$max_outside")
+    # --load: the --duplicates dump (a requeued job from its first
+    # submission), with the QOS, association and reservation dumps.
+    if ((load)); then compare=(--csv "$out/compare.csv" --min-in-order 0); fi
+    mapfile -t replay < <(twin_compare_args "$out")
+    compare=("${replay[@]}" "${compare[@]}")
     echo "$slasim slurm compare ${compare[*]}"
     compare_status=0
     "$slasim" slurm compare "${compare[@]}" >"$out/compare.txt" 2>&1 || compare_status=$?

@@ -256,7 +256,7 @@ impl AdvanceReservations {
     }
 
     /// Is node `n` kept from a job naming `own`, running over `[from, to)`?
-    #[inline]
+    #[inline(always)]
     pub fn holds(&self, n: u32, own: Option<u16>, from: Time, to: Time) -> bool {
         let on = &self.on_node[n as usize];
         if on.is_empty() {

@@ -3,7 +3,7 @@
 //!
 //! Contract:
 //! - [`read_starts`] reads a `sacct --parsable2` dump (header line, `|`
-//!   separated; `--duplicates` allowed) for its columns `JobID` (else
+//!   separated; `--duplicates` allowed; plain or gzip) for its columns `JobID` (else
 //!   `JobIDRaw`), `JobName`, `Start` and `State`, and `Eligible` or `Submit`
 //!   and `NodeList` when present. Times are epoch seconds
 //!   (`SLURM_TIME_FORMAT=%s`) or sacct's `YYYY-MM-DDTHH:MM:SS` (read as UTC:
@@ -57,7 +57,9 @@ pub struct DumpStarts {
 
 /// Reads a sacct dump's starts (see the module contract).
 pub fn read_starts(path: &Path) -> anyhow::Result<DumpStarts> {
-    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut slasim_core::trace::sacct::open(path)?, &mut text)
+        .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
     parse_starts(&text, path)
 }
 

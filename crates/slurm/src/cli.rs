@@ -14,9 +14,15 @@
 //!   with the logged one: the share of jobs whose start order is the same
 //!   (no other job started before it in one run and after it in the other,
 //!   beyond the tolerance; O(n log n)), and the distribution of start
-//!   differences. It
-//!   exits 1 when the share is below `--min-in-order` or a start differs by
-//!   more than `--max-outside` jobs beyond the tolerance.
+//!   differences; and the share of pairs of jobs in the logged order
+//!   ([`pairs_in_order`]), which one job started far from its place moves
+//!   little; and the jobs Slurm preempted (`PREEMPTED` or `REQUEUED` on a
+//!   line: a `sacct --duplicates` dump shows every run of a requeued job)
+//!   with those the twin preempts. It
+//!   exits 1 when the share is below `--min-in-order`, more than
+//!   `--max-outside` jobs start beyond the tolerance, the pairs' share is
+//!   below `--min-pairs-in-order`, or more than `--max-preempted-difference`
+//!   jobs are preempted in one run only.
 //! - `slurm compare --slurm-conf FILE DUMP --reference OTHER` compares the
 //!   dump with another dump of the same workload instead of with the twin
 //!   (Slurm against itself): jobs matched by name ([`crate::against`]),
@@ -104,6 +110,10 @@ pub(crate) struct CompareArgs {
     /// Fail when more jobs than this start beyond the tolerance.
     #[arg(long, default_value_t = usize::MAX)]
     max_outside: usize,
+    /// Fail when fewer pairs of jobs than this share start in the logged
+    /// order (pairs whose logged starts differ by more than the tolerance).
+    #[arg(long, default_value_t = 0.0)]
+    min_pairs_in_order: f64,
     /// Write one CSV line per job here: its logged and simulated start,
     /// their difference, and its logged nodes and first simulated node.
     #[arg(long, value_name = "FILE.csv")]
@@ -124,6 +134,13 @@ pub(crate) struct CompareArgs {
     /// A `sacctmgr show assoc -P` dump the replay models (as `[slurm] assoc`).
     #[arg(long, value_name = "FILE", conflicts_with = "reference")]
     assoc: Option<PathBuf>,
+    /// An `scontrol show reservation` dump the replay models (as `[slurm] reservations`).
+    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
+    reservations: Option<PathBuf>,
+    /// Fail when more jobs than this are preempted in one run and not in
+    /// the other.
+    #[arg(long, value_name = "JOBS")]
+    max_preempted_difference: Option<usize>,
 }
 
 /// `slasim slurm`, as the command line registers it.
@@ -204,10 +221,11 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
         conf.partitions.iter().filter_map(|p| p.preempt_mode.map(|m| format!("{} {:?}", p.name, m.action))).collect();
     let _ = writeln!(
         out,
-        "  preemption: {:?}, PreemptMode {:?}, PreemptExemptTime {}{}",
+        "  preemption: {:?}, PreemptMode {:?}, PreemptExemptTime {}, a requeued job waits {} s (AuthInfo cred_expire + 1){}",
         pre.preempt_type,
         pre.mode.action,
         pre.exempt_time.map_or("none".to_string(), |t| format!("{t} s")),
+        pre.requeue_delay,
         if modes.is_empty() { String::new() } else { format!("; partitions: {}", modes.join(", ")) }
     );
     // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
@@ -354,6 +372,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         controller_start: args.controller_start,
         qos: args.qos.clone(),
         assoc: args.assoc.clone(),
+        reservations: args.reservations.clone(),
         ..SlurmSettings::default()
     };
     let inputs = load(&settings)?;
@@ -385,7 +404,24 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
     anyhow::ensure!(!jobs.is_empty(), "{}: no job with a logged start to compare", args.dump.display());
     let mut out = String::new();
     let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
-    let ok = measures(&args, &jobs, tolerance, &mut out)?;
+    let mut ok = measures(&args, &jobs, tolerance, &mut out)?;
+    // The preempted jobs, named as `--reference` names them.
+    let slurm = crate::against::read_starts(&args.dump)?;
+    let key: std::collections::HashMap<u64, &str> = slurm.jobs.iter().map(|j| (j.id, j.key.as_str())).collect();
+    let name = |id: u64| key.get(&id).map_or_else(|| id.to_string(), |k| k.to_string());
+    let logged: std::collections::BTreeSet<String> =
+        slurm.jobs.iter().filter(|j| j.preempted).map(|j| j.key.clone()).collect();
+    let simulated: std::collections::BTreeSet<String> = inputs
+        .workload
+        .jobs
+        .iter()
+        .zip(&run.outcomes)
+        .filter(|(_, o)| o.preempted > 0 || o.preempt_cancelled)
+        .map(|(job, _)| name(job.id))
+        .collect();
+    if !logged.is_empty() || !simulated.is_empty() {
+        ok &= preempted_sets(&args, &logged, &args.dump.display().to_string(), &simulated, "the twin", &mut out);
+    }
     let a = aggregates(&inputs, &machine, &run);
     let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
     emit(&out)?;
@@ -468,22 +504,43 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
     let preempted = |x: &crate::against::DumpStarts| -> std::collections::BTreeSet<String> {
         x.jobs.iter().filter(|j| j.preempted).map(|j| j.key.clone()).collect()
     };
-    let (pa, pb) = (preempted(&a), preempted(&b));
-    let only_a: Vec<String> = pa.difference(&pb).cloned().collect();
-    let only_b: Vec<String> = pb.difference(&pa).cloned().collect();
+    let ok = ok
+        & preempted_sets(
+            args,
+            &preempted(&a),
+            &args.dump.display().to_string(),
+            &preempted(&b),
+            &other.display().to_string(),
+            &mut out,
+        );
+    emit(&out)?;
+    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+}
+
+/// The preempted jobs of two runs (`PREEMPTED` or `REQUEUED` in a dump; at
+/// least one preemption in the twin), written to `out`. True unless more
+/// jobs than `--max-preempted-difference` are in one set only.
+fn preempted_sets(
+    args: &CompareArgs,
+    a: &std::collections::BTreeSet<String>,
+    a_name: &str,
+    b: &std::collections::BTreeSet<String>,
+    b_name: &str,
+    out: &mut String,
+) -> bool {
+    let only_a: Vec<String> = a.difference(b).cloned().collect();
+    let only_b: Vec<String> = b.difference(a).cloned().collect();
+    let differ = only_a.len() + only_b.len();
     let _ = writeln!(
         out,
-        "preempted (PREEMPTED or REQUEUED): {} in {}, {} in {}, {} in both; only in the first: {}; only in the second: {}",
-        pa.len(),
-        args.dump.display(),
-        pb.len(),
-        other.display(),
-        pa.intersection(&pb).count(),
+        "preempted: {} in {a_name}, {} in {b_name}, {} in both, {differ} in one only; only in {a_name}: {}; only in {b_name}: {}",
+        a.len(),
+        b.len(),
+        a.intersection(b).count(),
         list(&only_a),
         list(&only_b)
     );
-    emit(&out)?;
-    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+    args.max_preempted_difference.is_none_or(|max| differ <= max)
 }
 
 /// `a, b, c` (at most 20, then `…`), or `none`.
@@ -533,6 +590,13 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
         jobs.len(),
         within as f64 * 100.0 / jobs.len() as f64
     );
+    let (pairs_in_order, pairs) = pairs_in_order(jobs, tolerance);
+    let pair_share = if pairs == 0 { 1.0 } else { pairs_in_order as f64 / pairs as f64 };
+    let _ = writeln!(
+        out,
+        "pairs in the logged order: {pairs_in_order} of {pairs} ({:.1} %; pairs whose logged starts differ by more than {tolerance} s)",
+        pair_share * 100.0
+    );
     let exact = diffs.iter().filter(|&&d| d == 0).count();
     let _ = writeln!(out, "identical starts: {exact}");
     for j in outside.iter().take(20) {
@@ -567,7 +631,43 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
         }
         std::fs::write(path, csv).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
     }
-    Ok(share >= args.min_in_order && outside.len() <= args.max_outside)
+    Ok(share >= args.min_in_order && outside.len() <= args.max_outside && pair_share >= args.min_pairs_in_order)
+}
+
+/// Pairs of jobs in the logged order, and the pairs compared: those whose
+/// logged starts differ by more than `tolerance`; such a pair is out of
+/// order when its simulated starts are in the opposite order (the pairwise
+/// form of [`in_order`], Kendall's concordance with ties in the simulation
+/// counted in order). O(n log n): jobs by logged start, the simulated
+/// starts of the jobs logged more than `tolerance` earlier in a Fenwick tree.
+pub fn pairs_in_order(jobs: &[Compared], tolerance: Time) -> (u64, u64) {
+    let mut by_log: Vec<(Time, Time)> = jobs.iter().map(|j| (j.logged, j.simulated)).collect();
+    by_log.sort_unstable();
+    let mut ranks: Vec<Time> = by_log.iter().map(|&(_, s)| s).collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    // counts[k]: jobs inserted with simulated rank k (1-based Fenwick tree).
+    let mut counts = vec![0u64; ranks.len() + 1];
+    let (mut inserted, mut compared, mut out_of_order) = (0usize, 0u64, 0u64);
+    for &(logged, simulated) in &by_log {
+        while inserted < by_log.len() && by_log[inserted].0 < logged - tolerance {
+            let mut k = ranks.partition_point(|&r| r <= by_log[inserted].1);
+            while k < counts.len() {
+                counts[k] += 1;
+                k += k & k.wrapping_neg();
+            }
+            inserted += 1;
+        }
+        // Earlier-logged jobs simulated no later than this one.
+        let (mut k, mut not_later) = (ranks.partition_point(|&r| r <= simulated), 0u64);
+        while k > 0 {
+            not_later += counts[k];
+            k &= k - 1;
+        }
+        compared += inserted as u64;
+        out_of_order += inserted as u64 - not_later;
+    }
+    (compared - out_of_order, compared)
 }
 
 /// Per job: is it in the logged order, that is, did no other job start more

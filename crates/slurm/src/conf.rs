@@ -246,15 +246,25 @@ pub struct PreemptSettings {
     pub mode: PreemptMode,
     /// `PreemptExemptTime` in seconds (`None`: not set).
     pub exempt_time: Option<Time>,
+    /// Seconds after its requeue before a requeued job may start again:
+    /// `batch_requeue_fini` sets its `begin_time` to now plus the launch
+    /// credential's lifetime plus 1. That lifetime is `AuthInfo`'s
+    /// `cred_expire` (`slurm_cred.c`: 120 s by default; below 5, the
+    /// default).
+    pub requeue_delay: Time,
     /// The line of `PreemptType` (0: not given).
     pub type_line: u64,
     /// The line of `PreemptMode` (0: not given).
     pub mode_line: u64,
 }
 
+/// `slurm_cred.c`'s `DEFAULT_EXPIRATION_WINDOW`, seconds.
+pub const DEFAULT_CRED_EXPIRE: Time = 120;
+
 impl PartialEq for PreemptSettings {
     fn eq(&self, other: &Self) -> bool {
-        (self.preempt_type, self.mode, self.exempt_time) == (other.preempt_type, other.mode, other.exempt_time)
+        (self.preempt_type, self.mode, self.exempt_time, self.requeue_delay)
+            == (other.preempt_type, other.mode, other.exempt_time, other.requeue_delay)
     }
 }
 
@@ -264,6 +274,7 @@ impl Default for PreemptSettings {
             preempt_type: PreemptType::None,
             mode: PREEMPT_OFF,
             exempt_time: None,
+            requeue_delay: DEFAULT_CRED_EXPIRE + 1,
             type_line: 0,
             mode_line: 0,
         }
@@ -704,6 +715,22 @@ impl Parser<'_> {
                 site.preempt.exempt_time = parse_time(value).map_err(wrap)?.filter(|&t| t > 0);
                 // Modelled ([`crate::preemption`]).
                 unmodelled = false;
+            }
+            "authinfo" => {
+                // Only `cred_expire=N` decides scheduling (a requeued job's
+                // delay); the authentication options are not read.
+                if let Some(rest) = value.split(',').find_map(|o| o.trim().strip_prefix("cred_expire=")) {
+                    let secs: Time = rest
+                        .trim()
+                        .parse()
+                        .map_err(|_| wrap(format!("cred_expire '{rest}' is not a number of seconds")))?;
+                    // `slurm_cred.c`: below 5 is an error logged, and the default used.
+                    let expire = if secs < 5 { DEFAULT_CRED_EXPIRE } else { secs };
+                    site.preempt.requeue_delay = expire + 1;
+                } else {
+                    self.ignore(line, key);
+                    return Ok(());
+                }
             }
             "tresbillingweights" => {
                 site.billing_weights = parse_billing_weights(value).map_err(wrap)?;

@@ -243,9 +243,19 @@ pub struct Controller {
     // Scratch, reused across passes.
     found: Vec<u32>,
     blocked_node: Vec<u64>,
+    /// Per node: until when it is COMPLETING, its preempted job's epilog
+    /// running; no job starts on it before (`cg_node_bitmap`).
+    completing: Vec<Time>,
     blocked_part: Vec<u64>,
     pass: u64,
-    releases: Vec<(Time, u32)>,
+    /// The running jobs in the order of their expected ends (backfill).
+    releases: Vec<Release>,
+    /// Per node: an advance reservation holds it at some time.
+    advance_node: Vec<bool>,
+    /// Per node: the partitions holding it ([`part_bit`]).
+    node_parts: Vec<u64>,
+    /// Per started job: the partitions holding one of its nodes.
+    job_parts: Vec<u64>,
     scratch: Vec<crate::machine::Resources>,
     reserved: Vec<Vec<(Time, Time)>>,
     /// Reservations made in this backfill pass.
@@ -316,7 +326,19 @@ impl Controller {
             enforce_part_limits: false,
             over_part: Vec::new(),
             blocked_node: vec![0; nodes],
+            completing: vec![Time::MIN; nodes],
             blocked_part: vec![0; parts],
+            node_parts: {
+                let mut bits = vec![0u64; nodes];
+                for (p, part) in machine.partitions.iter().enumerate() {
+                    for &n in &part.nodes {
+                        bits[n as usize] |= part_bit(p);
+                    }
+                }
+                bits
+            },
+            job_parts: vec![0; n],
+            advance_node: vec![false; nodes],
             machine,
             sched,
             priority,
@@ -408,6 +430,11 @@ impl Controller {
     /// The same controller holding `advance` reservations ([`crate::advance`]).
     pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
         self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
+        if let Some(a) = &advance {
+            for (flag, on) in self.advance_node.iter_mut().zip(&a.on_node) {
+                *flag = !on.is_empty();
+            }
+        }
         self.advance = advance.map(Box::new);
         self
     }
@@ -416,7 +443,9 @@ impl Controller {
     /// node set, and not kept by an advance reservation?
     #[inline]
     fn usable(&self, job: &Queued, n: u32, from: Time, to: Time) -> bool {
-        self.machine.allows(job.set, n) && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
+        self.machine.allows(job.set, n)
+            && self.completing[n as usize] <= from
+            && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
     }
 
     /// The same controller with `relations` ([`crate::dependency`]).
@@ -674,6 +703,7 @@ impl Controller {
         self.machine.take(&self.found, &job.need);
         self.node_at[j as usize] = self.nodes.len() as u32;
         self.nodes.extend_from_slice(&self.found);
+        self.job_parts[j as usize] = self.found.iter().fold(0, |m, &n| m | self.node_parts[n as usize]);
         let mut end = now + job.run.min(job.limit);
         // `job_time_limit`: a job in a reservation ends with it.
         if let (Some(r), Some(a)) = (job.resv, &self.advance) {
@@ -790,9 +820,11 @@ impl Controller {
         }
         let need = job.need;
         let (blocked, mark, machine, advance) = (&self.blocked_node, &self.mark, &self.machine, &self.advance);
-        // Its node set and the advance reservations too (`usable`).
+        let completing = &self.completing;
+        // Its node set, COMPLETING nodes and the advance reservations too (`usable`).
         let ok = |n: u32| {
             machine.allows(job.set, n)
+                && completing[n as usize] <= now
                 && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
                 && match usable {
                     Usable::Unblocked(pass) => blocked[n as usize] != pass,
@@ -906,6 +938,13 @@ impl Controller {
             return;
         };
         let cancel = pre.action(r) == crate::preempt::PreemptAction::Cancel;
+        // Its nodes are COMPLETING until its epilog is done, when the pass
+        // a second later runs (`_pick_best_nodes` and `_attempt_backfill`
+        // leave `cg_node_bitmap` out, whatever their free cores).
+        let first = self.node_at[r as usize] as usize;
+        for &n in &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize] {
+            self.completing[n as usize] = now + 1;
+        }
         self.release(r, !cancel);
         self.counters.preemptions += 1;
         let Some(pre) = self.preempt.as_deref_mut() else {
@@ -927,12 +966,12 @@ impl Controller {
             d.requeued(r);
         }
         // `batch_requeue_fini`: pending again, submitted now (a second
-        // later if that is its submit time), eligible `REQUEUE_DELAY` on.
+        // later if that is its submit time), eligible the conf's requeue delay on.
         o.start = -1;
         o.end = -1;
         let submit = &mut pre.submit[r as usize];
         *submit = if now == *submit { now + 1 } else { now };
-        let eligible = now + crate::preemption::REQUEUE_DELAY;
+        let eligible = now + pre.requeue_delay;
         pre.since[r as usize] = eligible;
         outbox.push(Scheduled::me(eligible, SUBMIT, ControllerMsg::Eligible(r)));
     }
@@ -1149,9 +1188,9 @@ impl Controller {
         self.releases.clear();
         for &r in &self.running {
             let o = &self.outcome[r as usize];
-            self.releases.push((o.start + self.jobs[r as usize].limit, r));
+            self.releases.push(self.release_of(o.start + self.jobs[r as usize].limit, r));
         }
-        self.releases.sort_unstable();
+        self.releases.sort_unstable_by_key(|x| (x.at, x.job));
         let mut i = 0;
         let mut tested = 0;
         while tested <= last && i < self.queue.len() {
@@ -1198,7 +1237,7 @@ impl Controller {
             // Preemption (`_will_run_test` with every candidate gone, then
             // `select_nodes`): a job that does not fit now preempts and is
             // neither started nor reserved for.
-            if self.preempt.is_some() && !self.could_fit_now(r, &self.most) {
+            if self.preempt.as_ref().is_some_and(|p| p.preempts_any(j)) && !self.could_fit_now(r, &self.most) {
                 self.mark_available(&job, now, now + job.limit, horizon);
                 if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
                     if let Some(m) = self.multi.as_deref_mut() {
@@ -1206,7 +1245,7 @@ impl Controller {
                     }
                     // The preempted jobs release nothing later in this pass.
                     let outcome = &self.outcome;
-                    self.releases.retain(|&(_, r)| outcome[r as usize].end > now);
+                    self.releases.retain(|x| outcome[x.job as usize].end > now);
                     i += 1;
                     continue;
                 }
@@ -1230,9 +1269,9 @@ impl Controller {
                         break false;
                     }
                 }
-                let (available, later) = self.mark_available(&job, start_res, end, horizon);
+                let (available, fitting, later) = self.mark_available(&job, start_res, end, horizon);
                 // Too few nodes free of reservations: no will-run test.
-                let planned = if available >= job.need.nodes { self.will_run(now, &job) } else { None };
+                let planned = if available >= job.need.nodes { self.will_run(now, &job, fitting) } else { None };
                 let Some(start) = planned else {
                     match later {
                         Some(l) if retries > 0 => {
@@ -1242,9 +1281,17 @@ impl Controller {
                         _ => break false,
                     }
                 };
-                let start = start.max(start_res);
+                let mut start = start.max(start_res);
+                let mut picked = false;
                 if start <= now {
-                    break true;
+                    self.pick_planned(&job);
+                    // `_attempt_backfill`: on a COMPLETING node (a preempted
+                    // job's epilog), a start now waits a second.
+                    if !self.found.iter().any(|&n| self.completing[n as usize] > now) {
+                        break true;
+                    }
+                    picked = true;
+                    start = now + 1;
                 }
                 if let Some(l) = later.filter(|&l| start > l && retries > 0) {
                     start_res = l;
@@ -1252,6 +1299,9 @@ impl Controller {
                 }
                 if start > horizon {
                     break false;
+                }
+                if !picked {
+                    self.pick_planned(&job);
                 }
                 // `_add_reservation`: both ends rounded down to the resolution,
                 // at least one resolution long, within the window.
@@ -1284,8 +1334,9 @@ impl Controller {
                 self.queue.remove(i);
                 i = self.started_from(r, j, i);
                 let expected = now + job.limit;
-                let at = self.releases.partition_point(|&(t, r)| (t, r) < (expected, j));
-                self.releases.insert(at, (expected, j));
+                let at = self.releases.partition_point(|x| (x.at, x.job) < (expected, j));
+                let release = self.release_of(expected, j);
+                self.releases.insert(at, release);
                 continue;
             }
             i += 1;
@@ -1315,33 +1366,47 @@ impl Controller {
 
     /// Marks the nodes of partition `p` that no reservation holds between
     /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
-    /// reservation that begins at `end` counts), and returns how many, and
-    /// `later_start`: the first instant after `start_res`, within the window,
-    /// at which a reservation of the partition's nodes ends and its node is
-    /// free.
+    /// reservation that begins at `end` counts), and returns how many, how
+    /// many of them can hold the job now, and `later_start`: the first
+    /// instant after `start_res`, within the window, at which a reservation
+    /// of the partition's nodes ends and its node is free. A marked node's
+    /// free resources are copied to `scratch` (the will-run test's start).
     ///
     /// Only nodes of the job's node set are marked; with advance
     /// reservations, only those none of them keeps from the job over
     /// `[start_res, end)`, and when one did, `later_start` is at most just
     /// after the first reservation's end (`find_resv_end`).
-    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, u32, Option<Time>) {
         let p = job.partition as usize;
         self.stamp += 1;
+        let stamp = self.stamp;
         let mut later: Option<Time> = None;
         let mut available = 0;
+        let mut fitting = 0;
         let mut resv_overlap = false;
+        let need = job.need;
+        let advance = self.advance.as_deref();
         for &n in &self.machine.partitions[p].nodes {
-            if self.advance.as_ref().is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+            if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
                 resv_overlap = true;
                 continue;
             }
-            // A node's reservations are in order and never overlap.
+            // A node's reservations are in order and never overlap (and
+            // are few): the first one not ended at `start_res`.
             let r = &self.reserved[n as usize];
-            let mut k = r.partition_point(|&(_, e)| e <= start_res);
+            let mut k = 0;
+            while r.get(k).is_some_and(|&(_, e)| e <= start_res) {
+                k += 1;
+            }
             // Features filter the nodes after `later_start` is found.
             if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
-                self.mark[n as usize] = self.stamp;
+                self.mark[n as usize] = stamp;
+                let f = self.machine.free[n as usize];
+                self.scratch[n as usize] = f;
                 available += 1;
+                if f.holds(&need) {
+                    fitting += 1;
+                }
             }
             while let Some(&(_, e)) = r.get(k) {
                 if e >= horizon || later.is_some_and(|l| e >= l) {
@@ -1362,64 +1427,61 @@ impl Controller {
         {
             later = Some(e + 1);
         }
-        (available, later)
+        (available, fitting, later)
     }
 
-    /// cons_tres's will-run test on the marked nodes (Slurm 22.05,
+    /// cons_tres's will-run test on the nodes [`Controller::mark_available`]
+    /// marked, `fitting` of which can hold the job now (Slurm 22.05,
     /// `select/cons_common/job_test.c`, `_will_run_test`): now, if the job
     /// fits the free resources; else the running jobs are taken away in
     /// the order of their expected ends, in batches up to a barrier (the
     /// first one's end rounded up to 30 s of the epoch) plus a window of
     /// 30 s, doubled after each batch, and the job starts at the expected
-    /// end of the last job of the first batch after which it fits. Its
-    /// nodes are in `found`.
-    fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
-        let p = job.partition as usize;
+    /// end of the last job of the first batch after which it fits. The
+    /// resources it is tested on are left in `scratch`: its nodes are then
+    /// [`Controller::pick_planned`]'s (cons_tres finds them exactly when
+    /// enough nodes can hold it, so the start stands without them).
+    fn will_run(&mut self, now: Time, job: &Queued, mut fitting: u32) -> Option<Time> {
         let need = job.need;
-        // How many marked nodes can hold the job: cons_tres finds its nodes
-        // exactly when there are enough of them.
-        let mut fitting = 0;
-        for &n in &self.machine.partitions[p].nodes {
-            let f = self.machine.free[n as usize];
-            self.scratch[n as usize] = f;
-            if self.mark[n as usize] == self.stamp && f.holds(&need) {
-                fitting += 1;
-            }
-        }
         if fitting >= need.nodes {
-            let free = offered(&self.machine.free, &self.mark, self.stamp, &need);
-            return self.machine.pick(p, &need, free, &mut self.found).then_some(now);
+            return Some(now);
         }
+        let stamp = self.stamp;
+        let bit = part_bit(job.partition as usize);
         let mut barrier: Option<Time> = None;
         let mut window: Time = 30;
         let mut r = 0;
-        while r < self.releases.len() {
+        let releases = &self.releases;
+        while r < releases.len() {
             let mut last = None;
-            while r < self.releases.len() {
-                let (t, done) = self.releases[r];
+            while r < releases.len() {
+                let x = &releases[r];
                 r += 1;
-                let d = &self.jobs[done as usize];
-                let first = self.node_at[done as usize] as usize;
-                let nodes = &self.nodes[first..first + d.need.nodes as usize];
-                if !nodes.iter().any(|&n| self.mark[n as usize] == self.stamp) {
+                // A job with no node in the partition has none marked.
+                if x.parts & bit == 0 {
                     continue;
                 }
+                let nodes = &self.nodes[x.first as usize..(x.first + x.need.nodes) as usize];
+                if !nodes.iter().any(|&n| self.mark[n as usize] == stamp) {
+                    continue;
+                }
+                let t = x.at;
                 let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
                 last = Some(t);
                 for &n in nodes {
-                    if self.mark[n as usize] != self.stamp {
+                    if self.mark[n as usize] != stamp {
                         continue;
                     }
                     let s = &mut self.scratch[n as usize];
                     let held = s.holds(&need);
-                    s.cpus += d.need.cpus;
-                    s.mem_mib += d.need.mem_mib;
-                    s.gpus += d.need.gpus;
+                    s.cpus += x.need.cpus;
+                    s.mem_mib += x.need.mem_mib;
+                    s.gpus += x.need.gpus;
                     if !held && s.holds(&need) {
                         fitting += 1;
                     }
                 }
-                if self.releases.get(r).is_some_and(|&(next, _)| next > barrier + window) {
+                if releases.get(r).is_some_and(|next| next.at > barrier + window) {
                     break;
                 }
             }
@@ -1427,7 +1489,7 @@ impl Controller {
                 break;
             };
             let barrier = barrier.unwrap_or(last);
-            let next = self.releases.get(r).map(|x| x.0);
+            let next = releases.get(r).map(|x| x.at);
             loop {
                 window *= 2;
                 if next.is_none_or(|t| t <= barrier + window) {
@@ -1435,17 +1497,53 @@ impl Controller {
                 }
             }
             if fitting >= need.nodes {
-                let free = offered(&self.scratch, &self.mark, self.stamp, &need);
-                return self.machine.pick(p, &need, free, &mut self.found).then_some(last.max(now + 1));
+                return Some(last.max(now + 1));
             }
         }
         None
+    }
+
+    /// The nodes cons_tres gives `job` on the resources of its last
+    /// will-run test, in `found`.
+    fn pick_planned(&mut self, job: &Queued) {
+        let free = offered(&self.scratch, &self.mark, self.stamp, &job.need);
+        let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
+        debug_assert!(picked, "the will-run test found enough nodes");
+    }
+
+    /// A running job expected to end at `at`, for the will-run test.
+    fn release_of(&self, at: Time, job: u32) -> Release {
+        Release {
+            at,
+            job,
+            parts: self.job_parts[job as usize],
+            first: self.node_at[job as usize],
+            need: self.jobs[job as usize].need,
+        }
     }
 
     /// What the run produced.
     pub fn outcomes(&self) -> (&[Outcome], Counters) {
         (&self.outcome, self.counters)
     }
+}
+
+/// A running job as the will-run test takes it away: its expected end,
+/// the partitions holding one of its nodes, and its nodes and need.
+#[derive(Debug, Clone, Copy)]
+struct Release {
+    at: Time,
+    job: u32,
+    parts: u64,
+    first: u32,
+    need: Need,
+}
+
+/// The bit of partition `p` in a node's or job's partitions (partitions
+/// from the 64th on share the last bit).
+#[inline]
+fn part_bit(p: usize) -> u64 {
+    1 << p.min(63)
 }
 
 /// The nodes a preemption test may use.

@@ -60,6 +60,7 @@ pub fn workload(path: &Path, read: &GpuJobs) -> SlurmWorkload {
                     alloc: request(j),
                     node_list: None,
                     ending: Ending::Completed,
+                    requeued: 0,
                 }),
                 origin: Origin::Dump { path: path.to_path_buf(), line: j.line },
                 constraints: None,

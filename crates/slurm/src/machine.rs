@@ -384,7 +384,14 @@ impl Machine {
     /// nodes, or, for the last node a job needs, its node with the fewest
     /// free CPUs (best fit). When no run suffices, the run with the most
     /// free CPUs is taken whole, and the rest chosen again.
+    ///
+    /// A job with GPUs counts at most its own CPUs on a node:
+    /// `gres_select_filter_sock_core` (cons_common, gres_select_filter.c)
+    /// caps a GRES job's available CPUs at its tasks on the node times its
+    /// CPUs per task. So its best fit ties among the nodes that hold it,
+    /// and the first is taken.
     pub fn pick(&self, p: usize, need: &Need, mut free: impl FnMut(u32) -> Option<u32>, out: &mut Vec<u32>) -> bool {
+        let mut free = |n: u32| free(n).map(|f| if need.gpus > 0 { f.min(need.cpus) } else { f });
         out.clear();
         // Sorted by (weight, index): a run is a stretch of this list.
         let nodes = &self.partitions[p].nodes;

@@ -60,13 +60,19 @@
 //!   more than the deepest QOS it preempts) and jobs are ordered by it
 //!   first, then as without preemption. The same as Slurm's when every QOS
 //!   that preempts lists every QOS below it.
-//! - A preempted job releases its nodes at once and a main pass follows a
-//!   second later (its epilog complete). `CANCEL`: it ends then (its
+//! - A preempted job releases its resources at once, but its nodes are
+//!   COMPLETING until its epilog completes: a main pass follows a second
+//!   later, and no job starts on those nodes before it, in either
+//!   scheduler (`_pick_best_nodes` and `_attempt_backfill` leave out
+//!   `cg_node_bitmap`, the free cores of those nodes too). The preemptor
+//!   starts in that pass, the main scheduler's. `CANCEL`: it ends then (its
 //!   outcome's end), counted as cancelled by preemption. `REQUEUE`
 //!   (`batch_requeue_fini`): it is pending again with its submit time the
 //!   requeue time (one second later if that is its submit time) and may
-//!   start [`REQUEUE_DELAY`] seconds after it (`begin_time`: now + the
-//!   credential lifetime + 1), its age counted from then (`accrue_time`
+//!   start `requeue_delay` seconds after it
+//!   ([`crate::conf::PreemptSettings::requeue_delay`], `begin_time`: now +
+//!   the launch credential's lifetime + 1, 121 s by default; the comment in
+//!   `batch_requeue_fini` says 1200, but `slurm_cred.c`'s window is 120), its age counted from then (`accrue_time`
 //!   reset); when it starts again it runs its whole run time.
 //! - Each job counts its preemptions ([`crate::controller::Outcome`]),
 //!   the run counts them ([`crate::controller::Counters`]).
@@ -83,11 +89,6 @@ use crate::preempt::{PreemptAction, PreemptMode, modelled};
 use crate::queued::Queued;
 use slasim_core::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
-
-/// Seconds after its requeue before a requeued job may start again:
-/// `batch_requeue_fini` sets its `begin_time` to now plus the credential
-/// lifetime (`DEFAULT_EXPIRATION_WINDOW`, 1200 s) plus 1.
-pub const REQUEUE_DELAY: Time = 1201;
 
 /// A preemption setting slasim does not model, located.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -142,6 +143,9 @@ pub struct Preemption {
     /// Per job, while its candidates are reordered: its `usable_nodes`
     /// (most first) and its place before (reused).
     pub(crate) usable: Vec<(std::cmp::Reverse<u32>, u32)>,
+    /// Seconds from a requeue until the job may start again
+    /// ([`crate::conf::PreemptSettings::requeue_delay`]).
+    pub(crate) requeue_delay: Time,
 }
 
 impl Preemption {
@@ -297,6 +301,7 @@ impl Preemption {
             cache_key: None,
             part_stamp: 0,
             usable: vec![(std::cmp::Reverse(0), 0); n],
+            requeue_delay: p.requeue_delay,
         }))
     }
 

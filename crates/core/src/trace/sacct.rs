@@ -430,8 +430,8 @@ impl Drop for AtomicFile {
     }
 }
 
-/// Opens a plain or gzip file (by its magic bytes) for line reading.
-fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, SacctError> {
+/// Opens a sacct dump, plain or gzip (by its magic bytes), for line reading.
+pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, SacctError> {
     let meta = std::fs::metadata(path).map_err(|cause| SacctError::Open { path: path.to_path_buf(), cause })?;
     if meta.is_dir() {
         return Err(SacctError::IsDirectory { path: path.to_path_buf() });

@@ -47,7 +47,7 @@ fn named(j: SlurmJob, user: u32, name: u32) -> SlurmJob {
 }
 
 fn ending(j: SlurmJob, ending: Ending) -> SlurmJob {
-    let logged = Logged { start: 0, end: 0, alloc: j.request, node_list: None, ending };
+    let logged = Logged { start: 0, end: 0, alloc: j.request, node_list: None, ending, requeued: 0 };
     SlurmJob { logged: Some(logged), ..j }
 }
 

@@ -9,6 +9,7 @@ mod dependency;
 mod features;
 mod generated;
 mod gpu;
+mod machine;
 mod memory;
 mod multipart;
 mod preemption;

@@ -4,7 +4,8 @@
 //! Each schedule: one 4-CPU node n1, FIFO priorities, `sched_interval`
 //! 60 s from time 0, backfill every 10 s. J1 (4 CPUs, limit 1000, run 500)
 //! is submitted at 0 and starts at once; J2 (4 CPUs, limit and run 100),
-//! which may preempt J1, is submitted at 10.
+//! which may preempt J1, is submitted at 10. The launch credential lives
+//! 1200 s (`AuthInfo=cred_expire=1200`): a requeued job waits 1201 s.
 
 use std::path::Path;
 
@@ -25,6 +26,7 @@ SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
 NodeName=n1 CPUs=4 RealMemory=1000
 PartitionName=low Nodes=n1 Default=YES MaxTime=UNLIMITED PriorityTier=1
 PartitionName=high Nodes=n1 MaxTime=UNLIMITED PriorityTier=2
+AuthInfo=cred_expire=1200
 "
     )
 }
@@ -39,6 +41,7 @@ SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=60
 {preempt}
 NodeName=n1 CPUs=4 RealMemory=1000
 PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
+AuthInfo=cred_expire=1200
 "
     )
 }
@@ -85,20 +88,26 @@ const WAITS: [(i64, i64, u32, bool); 2] = [(0, 500, 0, false), (500, 600, 0, fal
 /// - 10: J2 (tier 2) is submitted; the batch pass cannot start it; J1
 ///   (tier 1, REQUEUE) is its candidate: without J1 it fits, so J1 is
 ///   requeued (its nodes freed at 10) and J2 does not start in that pass.
-///   The backfill pass at 10 (after the main one) finds n1 free: J2
-///   starts at 10, to 110.
+///   n1 is COMPLETING until J1's epilog is done: no pass starts a job on
+///   it before the main pass a second later, which starts J2 at 11, to 111.
 /// - J1 may start again at 10 + 1201 = 1211; the next pass is the full
 ///   one at 1260 (sched_interval 60 from 0): J1 runs its whole 500 s, to 1760.
 ///
+/// The same with the default credential lifetime: J1 may start at 131.
 /// With PreemptType=preempt/none, or PreemptMode=OFF on `low`, J2 waits.
 #[test]
 fn partition_prio_requeue_restarts_the_preempted_job_later() {
     let w = two_jobs(false);
     let none = Accounting::default();
     let sim = run(&tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE"), &w, &none);
-    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (10, 110, 0, false)]);
-    assert!(sim.outcomes[1].backfilled);
+    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (11, 111, 0, false)]);
+    assert!(!sim.outcomes[1].backfilled);
     assert_eq!((sim.counters.preemptions, sim.counters.preempt_cancels), (1, 0));
+    // The default credential lifetime, 120 s: J1 may start at 10 + 121 =
+    // 131, in the full main pass at 180, to 680.
+    let default =
+        tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE").replace("AuthInfo=cred_expire=1200\n", "");
+    assert_eq!(outcomes(&run(&default, &w, &none)), [(180, 680, 1, false), (11, 111, 0, false)]);
     // Mechanism off.
     let sim = run(&tiers("PreemptType=preempt/none\nPreemptMode=REQUEUE"), &w, &none);
     assert_eq!(outcomes(&sim), WAITS);
@@ -114,14 +123,14 @@ fn partition_prio_requeue_restarts_the_preempted_job_later() {
 
 /// partition_prio, CANCEL (the partition's mode over the cluster's
 /// REQUEUE): at 10 J1 is cancelled (ends at 10, never runs again) and J2
-/// starts at 10 by backfill, to 110.
+/// starts at 11 (its main pass), to 111.
 #[test]
 fn partition_prio_cancel_ends_the_preempted_job() {
     let w = two_jobs(false);
     let conf = tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE")
         .replace("PriorityTier=1", "PriorityTier=1 PreemptMode=CANCEL");
     let sim = run(&conf, &w, &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false)]);
     assert_eq!((sim.counters.preemptions, sim.counters.preempt_cancels), (1, 1));
     // Mechanism off.
     let off = conf.replace("preempt/partition_prio", "preempt/none");
@@ -136,9 +145,9 @@ fn qos_preempt_list_requeues_or_cancels() {
     let w = two_jobs(true);
     let conf = one_partition("PreemptType=preempt/qos\nPreemptMode=REQUEUE");
     let sim = run(&conf, &w, &qos_dump("cluster"));
-    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (10, 110, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (11, 111, 0, false)]);
     let sim = run(&conf, &w, &qos_dump("cancel"));
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false)]);
     // Mechanism off: no preempt list, or preempt/none.
     let empty = Accounting {
         qos: Some(parse_qos("Name|Priority|Preempt\nnormal|0|\nhigh|100|\n", Path::new("qos.txt")).expect("parses")),
@@ -153,18 +162,19 @@ fn qos_preempt_list_requeues_or_cancels() {
 /// preempted before 60.
 /// - 10 (batch pass) and 20 (backfill): J1 is exempt; J2 waits.
 /// - 60: the full main pass: J1 is no longer exempt and is requeued; the
-///   backfill pass at 60 starts J2, to 160.
+///   main pass at 61, when n1's epilog is done, starts J2, to 161.
 /// - J1 may start at 60 + 1201 = 1261: the full pass at 1320, to 1820.
 ///
-/// Without the exemption J2 starts at 10 (first test). A QOS's
+/// Without the exemption J2 starts at 11 (first test). A QOS's
 /// PreemptExemptTime (2 minutes on `normal`) wins over the cluster's: J2
-/// then waits for the full pass at 120, J1 again at 120 + 1201 = 1321 → 1380.
+/// is requeued in the full pass at 120 and J2 starts at 121; J1 again at
+/// 120 + 1201 = 1321 → 1380.
 #[test]
 fn preempt_exempt_time_delays_the_preemption() {
     let w = two_jobs(false);
     let conf = tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE\nPreemptExemptTime=1");
     let sim = run(&conf, &w, &Accounting::default());
-    assert_eq!(outcomes(&sim), [(1320, 1820, 1, false), (60, 160, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1320, 1820, 1, false), (61, 161, 0, false)]);
     // By QOS, with the QOS's own exemption.
     let w = two_jobs(true);
     let conf = one_partition("PreemptType=preempt/qos\nPreemptMode=REQUEUE\nPreemptExemptTime=1");
@@ -172,7 +182,7 @@ fn preempt_exempt_time_delays_the_preemption() {
         "Name|Priority|Preempt|PreemptMode|PreemptExemptTime\nnormal|0||cluster|00:02:00\nhigh|100|normal|cluster|\n";
     let qos = Accounting { qos: Some(parse_qos(text, Path::new("qos.txt")).expect("parses")), assoc: None };
     let sim = run(&conf, &w, &qos);
-    assert_eq!(outcomes(&sim), [(1380, 1880, 1, false), (120, 220, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1380, 1880, 1, false), (121, 221, 0, false)]);
 }
 
 /// Bad input: SUSPEND (or GANG) is refused, located at its line, in the
@@ -212,7 +222,7 @@ fn suspend_gang_and_qos_without_dump_are_located_errors() {
 /// - Reordered: J2 (the last taken) first, then J1 (1 of its nodes is J3's).
 ///   Second run: J2 taken away, 3 CPUs free: fits. Two candidates, two runs:
 ///   done. Only J2 is preempted (requeued); J1 runs on.
-/// - J3 starts at 10 by backfill (3 CPUs free beside J1), to 110. J2 may
+/// - J3 starts at 11, in the main pass after J2's epilog, to 111. J2 may
 ///   start at 1211: the full pass at 1260, to 1760.
 ///
 /// Without the reordering, J1 and J2 would both be preempted.
@@ -225,7 +235,7 @@ fn reordered_candidates_preempt_only_what_is_needed() {
         SlurmJob { partition: 1, ..crate::job(3, 10, 3, 100, 100) },
     ];
     let sim = run(&tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE"), &w, &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 500, 0, false), (1260, 1760, 1, false), (10, 110, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 500, 0, false), (1260, 1760, 1, false), (11, 111, 0, false)]);
     assert_eq!(sim.counters.preemptions, 1);
 }
 
@@ -254,10 +264,10 @@ fn a_preemptor_qos_goes_first_in_the_queue() {
 
 /// A job cancelled by preemption ends not OK, for the jobs that depend on
 /// it. As in `partition_prio_cancel_ends_the_preempted_job`, J1 is
-/// cancelled at 10 and J2 runs 10–110; J3 (`low`, 4 CPUs, run 50),
+/// cancelled at 10 and J2 runs 11–111; J3 (`low`, 4 CPUs, run 50),
 /// submitted at 5, depends on J1.
 /// - `afterok:1`: J1 did not end OK, so J3 never starts.
-/// - `afternotok:1`: met at 10; J3 waits for n1 until J2 ends: 110–160.
+/// - `afternotok:1`: met at 10; J3 waits for n1 until J2 ends: 111–161.
 #[test]
 fn a_job_cancelled_by_preemption_did_not_end_ok() {
     use slasim_core::trace::sacct::jobs::{DependKind, DependOn, Dependency};
@@ -271,7 +281,7 @@ fn a_job_cancelled_by_preemption_did_not_end_ok() {
         w
     };
     let sim = run(&conf, &on(DependKind::AfterOk), &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false), (-1, -1, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false), (-1, -1, 0, false)]);
     let sim = run(&conf, &on(DependKind::AfterNotOk), &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false), (110, 160, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false), (111, 161, 0, false)]);
 }

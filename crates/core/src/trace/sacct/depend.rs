@@ -40,6 +40,8 @@ pub(crate) struct SubmitOptions {
     pub(crate) array: Option<String>,
     /// `--partition`'s value.
     pub(crate) partition: Option<String>,
+    /// `--begin`'s value.
+    pub(crate) begin: Option<String>,
 }
 
 fn unquote(v: &str) -> &str {
@@ -84,8 +86,8 @@ fn words(line: &str) -> Vec<String> {
     words
 }
 
-/// Finds `--dependency`, `--array` and `--partition` in a submit line (the
-/// last of each, as sbatch takes it).
+/// Finds `--dependency`, `--array`, `--partition` and `--begin` in a submit
+/// line (the last of each, as sbatch takes it).
 pub(crate) fn submit_options(line: &str) -> SubmitOptions {
     let mut found = SubmitOptions::default();
     let words = words(line);
@@ -111,9 +113,59 @@ pub(crate) fn submit_options(line: &str) -> SubmitOptions {
             found.array = value.or_else(|| tokens.next().cloned());
         } else if let Some(value) = take("--partition", "-p") {
             found.partition = value.or_else(|| tokens.next().cloned());
+        } else if let Some(value) = take("--begin", "-b") {
+            found.begin = value.or_else(|| tokens.next().cloned());
         }
     }
     found
+}
+
+/// A `--begin` time (`sbatch(1)`) for a job submitted at `submit` (seconds,
+/// on the dump's clock): `now[+N[seconds|minutes|hours|days|weeks]]`,
+/// `YYYY-MM-DD[THH:MM[:SS]]` or `HH:MM[:SS]` (the submit's day, the next one
+/// when that time has passed). Wall-clock times are read on the dump's
+/// clock: as UTC when its times are epoch seconds. Other forms (`noon`,
+/// `MMDDYY`, …) are refused with the forms read.
+pub(crate) fn parse_begin(text: &str, submit: i64) -> Result<i64, String> {
+    let t = unquote(text);
+    let refused = || {
+        format!(
+            "--begin `{t}` is not a time slasim reads (now+N[seconds|minutes|hours|days|weeks], YYYY-MM-DD[THH:MM[:SS]] or HH:MM[:SS])"
+        )
+    };
+    if let Some(rest) = t.strip_prefix("now") {
+        let Some(rest) = rest.strip_prefix('+') else {
+            return if rest.is_empty() { Ok(submit) } else { Err(refused()) };
+        };
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let count: i64 = rest[..digits].parse().map_err(|_| refused())?;
+        let unit = &rest[digits..];
+        let seconds = match unit.to_ascii_lowercase().as_str() {
+            "" | "s" | "sec" | "secs" | "second" | "seconds" => 1,
+            "m" | "min" | "mins" | "minute" | "minutes" => 60,
+            "h" | "hour" | "hours" => 3600,
+            "d" | "day" | "days" => 86_400,
+            "w" | "week" | "weeks" => 604_800,
+            _ => return Err(refused()),
+        };
+        return count.checked_mul(seconds).and_then(|d| submit.checked_add(d)).ok_or_else(refused);
+    }
+    for format in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M"] {
+        if let Ok(d) = chrono::NaiveDateTime::parse_from_str(t, format) {
+            return Ok(d.and_utc().timestamp());
+        }
+    }
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d") {
+        return Ok(d.and_time(chrono::NaiveTime::MIN).and_utc().timestamp());
+    }
+    for format in ["%H:%M:%S", "%H:%M"] {
+        if let Ok(time) = chrono::NaiveTime::parse_from_str(t, format) {
+            let day = submit.div_euclid(86_400) * 86_400;
+            let at = day + i64::from(chrono::Timelike::num_seconds_from_midnight(&time));
+            return Ok(if at < submit { at + 86_400 } else { at });
+        }
+    }
+    Err(refused())
 }
 
 /// An array specification (`1-10%2`): its throttle (0: none), or why it

@@ -63,6 +63,9 @@ pub struct Logged {
     pub node_list: Option<String>,
     /// How it ended.
     pub ending: Ending,
+    /// Its runs before the logged one, each ended by a requeue (the
+    /// earlier lines of a `sacct --duplicates` dump).
+    pub requeued: u32,
 }
 
 /// Where a job came from, for error messages.

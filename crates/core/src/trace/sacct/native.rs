@@ -18,8 +18,9 @@
 //!   heterogeneous job's leader's); user (`User`, else `UID`), account and
 //!   partition names are `""` when missing or empty, QOS `"normal"`; the
 //!   submit time is `Submit`, or `Eligible` when that is later (but
-//!   `Submit` for a job with a dependency or a throttled array: the
-//!   simulation decides when it is eligible); the time
+//!   `Submit`, or the submit line's `--begin` when later, for a job with a
+//!   dependency or a throttled array: the simulation decides when it is
+//!   eligible); the time
 //!   limit is `TimelimitRaw`/`Timelimit` (`UNLIMITED`, `Partition_Limit`:
 //!   `None`); the run time is `End − Start`, else `Elapsed` (else the end of
 //!   its last step). `Constraints` (the features asked for) and
@@ -42,6 +43,11 @@
 //!   [`SlurmWorkload::epoch`] when the dump's times are epoch seconds
 //!   (`SLURM_TIME_FORMAT=%s`); sacct's default local wall-clock times have
 //!   no time zone, so the epoch is then `None`.
+//! - A `sacct --duplicates` dump has a line per run of a requeued job, all
+//!   with its job id: they are one job, submitted when its first run was
+//!   (as above), logged as its last run ([`Logged::requeued`] counts the
+//!   others). Without `--duplicates`, sacct shows only the last run, with
+//!   the requeue as its `Submit`.
 //! - Jobs are sorted by submit time, then id (then dump line); names are
 //!   numbered in order of first appearance in that order. Each job's
 //!   [`Origin::Dump`] names its allocation line (a heterogeneous job's
@@ -76,7 +82,7 @@ use std::path::Path;
 
 use crate::trace::sacct::columns::{Col, Columns, Fields};
 use crate::trace::sacct::convert::{Alloc, Converter};
-use crate::trace::sacct::depend::{parse_array_spec, parse_dependency, submit_options};
+use crate::trace::sacct::depend::{parse_array_spec, parse_begin, parse_dependency, submit_options};
 use crate::trace::sacct::jobs::{
     ArrayTask, Dependency, Ending, Logged, Origin, Relations, SlurmJob, SlurmWorkload, Tres,
 };
@@ -243,8 +249,8 @@ struct Piece {
     allocated: bool,
     /// `Submit`, or `Eligible` when later (absolute).
     submit: i64,
-    /// `Submit` (absolute): a job whose dependency or array throttle is
-    /// modelled is submitted then.
+    /// `Submit`, or the submit line's `--begin` when later (absolute): a
+    /// job whose dependency or array throttle is modelled is submitted then.
     logged_submit: i64,
     /// Its `JobName`, if any.
     name: Option<String>,
@@ -314,6 +320,10 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
     let submit_line = free_field(conv, record, extra.submit_line)?;
     let options = submit_options(&submit_line);
     let mut throttle = None;
+    let mut begin = alloc.submit;
+    if let (Some(text), Some(i)) = (options.begin.as_deref(), extra.submit_line) {
+        begin = begin.max(parse_begin(text, alloc.submit).map_err(|detail| malformed(conv, record, i, detail))?);
+    }
     if let (Some(spec), Some(i)) = (options.array.as_deref(), extra.submit_line) {
         throttle = Some(parse_array_spec(spec).map_err(|detail| malformed(conv, record, i, detail))?);
     }
@@ -424,7 +434,7 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         het: alloc.het.map(|(group, _)| group),
         allocated: alloc.allocated,
         submit,
-        logged_submit: alloc.submit,
+        logged_submit: begin,
         name: job_name,
         array,
         throttle,
@@ -630,7 +640,11 @@ fn build(
         /// `Submit`, or `Eligible` when later and neither a dependency nor
         /// an array throttle is modelled.
         submit: i64,
+        /// The logged `Submit` of its first run.
+        logged_submit: i64,
         throttle: u32,
+        /// Its earlier runs, each ended by a requeue.
+        requeued: u32,
     }
     let mut kept: Vec<Kept<'_>> = Vec::new();
     report.never_started = 0;
@@ -677,8 +691,38 @@ fn build(
             alloc: ran().map(|p| p.alloc).fold(Tres::default(), add),
             node_list: (!node_lists.is_empty()).then(|| node_lists.join(",")),
             submit: lead.submit,
+            logged_submit: lead.logged_submit,
             throttle: lead.array.and_then(|(a, _)| throttles.get(&a).copied()).unwrap_or(0),
+            requeued: 0,
         });
+    }
+    // A `--duplicates` dump has a line per run of a requeued job, all with
+    // its job id: one job, submitted when its first run was, logged as its
+    // last run ended (what a dump without `--duplicates` shows, submitted
+    // at its last requeue).
+    let mut first_line: HashMap<u64, usize> = HashMap::new();
+    let mut repeated = false;
+    for (i, k) in kept.iter().enumerate() {
+        repeated |= first_line.insert(k.lead.id, i).is_some();
+    }
+    if repeated {
+        kept.sort_by_key(|k| k.lead.line);
+        let mut merged: Vec<Kept<'_>> = Vec::with_capacity(kept.len());
+        let mut at: HashMap<u64, usize> = HashMap::new();
+        for k in kept {
+            match at.get(&k.lead.id) {
+                Some(&i) => {
+                    let first = &merged[i];
+                    let (submit, logged_submit, requeued) = (first.submit, first.logged_submit, first.requeued + 1);
+                    merged[i] = Kept { submit, logged_submit, requeued, ..k };
+                }
+                None => {
+                    at.insert(k.lead.id, merged.len());
+                    merged.push(k);
+                }
+            }
+        }
+        kept = merged;
     }
     // Dependencies: each job depended on must be a job of the dump that ran
     // (an array job id: at least one of its tasks). In lenient mode a job
@@ -737,7 +781,7 @@ fn build(
             // The simulation decides when the job is eligible: it is
             // submitted when it was, not when it became eligible.
             if lead.dependency.is_some() || kept[i].throttle > 0 {
-                kept[i].submit = lead.logged_submit;
+                kept[i].submit = kept[i].logged_submit;
             }
             i += 1;
         }
@@ -789,6 +833,7 @@ fn build(
                 alloc: k.alloc,
                 node_list: k.node_list,
                 ending: p.ending,
+                requeued: k.requeued,
             }),
             origin: Origin::Dump { path: path.to_path_buf(), line: p.line },
             constraints: p.constraints.clone(),
@@ -892,6 +937,7 @@ mod tests {
                     alloc: tres(2, 2000, 1, 1),
                     node_list: Some("gpu01".into()),
                     ending: Ending::Completed,
+                    requeued: 0,
                 }),
                 origin: origin(2),
                 constraints: None,
@@ -916,6 +962,7 @@ mod tests {
                     alloc: tres(4, 4096, 1, 0),
                     node_list: Some("cn03".into()),
                     ending: Ending::Cancelled,
+                    requeued: 0,
                 }),
                 origin: origin(4),
                 constraints: None,
@@ -941,6 +988,7 @@ mod tests {
                     alloc: tres(64, 131_072, 2, 0),
                     node_list: Some("cn[01-02]".into()),
                     ending: Ending::Timeout,
+                    requeued: 0,
                 }),
                 origin: origin(3),
                 constraints: None,
@@ -965,6 +1013,7 @@ mod tests {
                     alloc: tres(1, 1536, 1, 0),
                     node_list: Some("cn04".into()),
                     ending: Ending::Failed,
+                    requeued: 0,
                 }),
                 origin: origin(6),
                 constraints: None,
@@ -1193,6 +1242,62 @@ mod relations {
         assert!(d.any);
         assert_eq!(d.on, [dep(DependKind::AfterAny, 11, Some(2)), dep(DependKind::AfterAny, 12, None)]);
         assert_eq!(report.array_tasks, 3);
+    }
+
+    /// A `--duplicates` dump: job 31 ran twice (preempted at 150, requeued
+    /// and submitted again then, eligible at 271): one job, submitted at
+    /// 100, logged as its second run (300 to 400), requeued once.
+    #[test]
+    fn the_runs_of_a_requeued_job_are_one_job() {
+        let text = HEAD.to_string()
+            + &line(30, "30", [100, 100, 100, 180], "COMPLETED", "a", "")
+            + &line(31, "31", [100, 100, 110, 150], "PREEMPTED", "b", "")
+            + &line(32, "32", [120, 120, 150, 250], "COMPLETED", "c", "")
+            + &line(31, "31", [150, 271, 300, 400], "COMPLETED", "b", "");
+        let (w, report) = parse(&text, false).unwrap();
+        let jobs: Vec<(u64, i64, i64, u32)> = w
+            .jobs
+            .iter()
+            .map(|j| {
+                let l = j.logged.as_ref().unwrap();
+                (j.id, j.submit, l.start, l.requeued)
+            })
+            .collect();
+        assert_eq!(jobs, [(30, 0, 0, 0), (31, 0, 200, 1), (32, 20, 50, 0)]);
+        assert_eq!(w.jobs[1].run_time, 100);
+        assert_eq!(report.jobs, 3);
+    }
+
+    /// A dependent job is submitted at its `--begin` when that is later
+    /// than its `Submit` (the simulation then decides when its dependency
+    /// is met); a form not read is an error at the submit line.
+    #[test]
+    fn a_dependent_job_waits_for_its_begin_time() {
+        let begin = |b: &str| {
+            HEAD.to_string()
+                + &line(40, "40", [1000, 1000, 1000, 1100], "COMPLETED", "a", "")
+                + &line(
+                    41,
+                    "41",
+                    [1000, 1100, 1100, 1200],
+                    "COMPLETED",
+                    "b",
+                    &format!("sbatch -d afterany:40 {b} x.sh"),
+                )
+        };
+        for (option, submit) in [
+            ("--begin=now+60", 60),
+            ("--begin now+2minutes", 120),
+            ("-b 1970-01-01T00:16:50", 10),
+            ("--begin=00:20", 200),
+            ("", 0),
+        ] {
+            let (w, _) = parse(&begin(option), false).unwrap();
+            assert_eq!(w.jobs[1].submit, submit, "{option}");
+        }
+        let e = parse(&begin("--begin=teatime"), false).unwrap_err().to_string();
+        assert!(e.starts_with("d.sacct:3: column SubmitLine"), "{e}");
+        assert!(e.contains("--begin `teatime` is not a time slasim reads"), "{e}");
     }
 
     #[test]
