@@ -626,17 +626,12 @@ impl PointOutput for SlurmOutput {
             let wait = metrics::wait(job.submit, o.start);
             let ran = (o.end - o.start) as f64;
             let need = crate::machine::Need::of(&request_of(&machine, w, job, o), machine.consumable).total();
-            for (grouping, names, i) in [
-                ("partition", &w.partitions, job.partition),
-                ("account", &w.accounts, job.account),
-                ("user", &w.users, job.user),
-                ("qos", &w.qos, job.qos),
+            for key in [
+                ("partition", ran_in(&machine, w, job, o)),
+                ("account", name(&w.accounts, job.account)),
+                ("user", name(&w.users, job.user)),
+                ("qos", name(&w.qos, job.qos)),
             ] {
-                let name = match grouping {
-                    "partition" => ran_in(&machine, w, job, o),
-                    _ => names.get(i as usize).map_or("", String::as_str),
-                };
-                let key = (grouping, name);
                 let g = groups.entry(key).or_default();
                 g.jobs += 1;
                 g.wait_sum += wait as f64;

@@ -16,7 +16,7 @@
 //! - A job's partitions are the names it was submitted with, repeats
 //!   dropped (`get_part_list`); a name the `slurm.conf` does not define is a
 //!   located error ([`crate::bench`]: `ESLURM_INVALID_PARTITION_NAME`). One
-//!   distinct name is a job of one partition, as today.
+//!   distinct name is a job of one partition.
 //! - They are ordered by `PriorityTier`, higher first, ties in the order
 //!   written (`priority_sort_part_tier`, as the priority plugin and
 //!   `_select_nodes_parts` sort `part_ptr_list`).
@@ -48,8 +48,8 @@
 //!   store records.
 //! - A requeued job (preemption) is queued again in all its partitions
 //!   (the list is kept for a requeue).
-//! - No job with several partitions: nothing here exists and a run is
-//!   today's, byte for byte.
+//! - No job with several partitions: nothing here exists, and a run is
+//!   the same as without this module, byte for byte.
 
 use crate::machine::{JobError, Machine};
 use crate::queued::Queued;
