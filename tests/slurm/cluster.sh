@@ -179,6 +179,9 @@ if [[ -n "$out" && "$out" != /* ]]; then out="$caller_pwd/$out"; fi
 # and reservation).
 twin_compare_args() {
     local d="$1"
+    if [[ -f "$d/backfill-start.txt" ]]; then
+        printf '%s\n' --backfill-start "$(cat "$d/backfill-start.txt")"
+    fi
     if [[ -f "$d/dump-duplicates.sacct" ]]; then
         printf '%s\n' --slurm-conf "$d/slurm.conf" "$d/dump-duplicates.sacct" --controller-start "$(cat "$d/decay-start.txt")" \
             --qos "$d/sacctmgr-qos.txt" --assoc "$d/sacctmgr-assoc.txt" --reservations "$d/reservations.txt"
@@ -675,6 +678,13 @@ decay="$(grep -m1 -o '^\[[^]]*\] priority/multifactor: _read_last_decay_ran' "$t
 decay="$(date -d "$decay" +%s 2>/dev/null || echo $((boot + 2)))"
 echo "priority/multifactor's decay thread started at $decay (BOOT_TIME + $((decay - boot)) s)"
 echo "$decay" >"$out/decay-start.txt"
+# The backfill agent starts as slurmctld becomes the primary controller: the
+# phase of the backfill passes (each pass bf_interval after the previous one
+# while each finds work).
+agent="$(grep -m1 -o '^\[[^]]*\] Running as primary controller' "$tmp/log/slurmctld.log" | cut -c2-24 || true)"
+agent="$(date -d "$agent" +%s 2>/dev/null || echo "$boot")"
+echo "the backfill agent started at $agent (BOOT_TIME + $((agent - boot)) s)"
+echo "$agent" >"$out/backfill-start.txt"
 sub0=$(($(date +%s) + 3))
 while (((((decay - sub0) % grid) + grid) % grid != 7)); do sub0=$((sub0 + 1)); done
 echo "$sub0" >"$out/sub0.txt"

@@ -46,6 +46,7 @@ pub struct Scenario {
     /// Per job: its user association.
     pub assocs: Vec<u32>,
     origin: slasim_sim::units::Time,
+    backfill_origin: Option<slasim_sim::units::Time>,
     /// The Unix time of the workload's time 0 (0 when it has none).
     epoch: slasim_sim::units::Time,
     /// The QOS and association limits, with dumps.
@@ -56,6 +57,7 @@ pub struct Scenario {
     advance: Option<AdvanceReservations>,
     /// `EnforcePartLimits` is `ANY` or `ALL`.
     enforce_part_limits: bool,
+    charge_at_end: bool,
     /// Dependencies and array throttles, when the workload has any.
     relations: Option<Dependencies>,
     /// Jobs of several partitions ([`crate::multipart`]), when any.
@@ -177,7 +179,10 @@ impl Scenario {
                 set,
                 resv,
             });
-            arrivals.push(Arrival { job: i as u32, at: job.submit });
+            if job.submitted < job.submit {
+                arrivals.push(Arrival { job: i as u32, at: job.submitted, eligible: false });
+            }
+            arrivals.push(Arrival { job: i as u32, at: job.submit, eligible: true });
         }
         arrivals.sort_by_key(|a| (a.at, a.job));
         let tres: Vec<crate::accounting::Tres4> = jobs
@@ -255,7 +260,9 @@ impl Scenario {
             fairshare,
             assocs,
             enforce_part_limits: conf.site.enforce_part_limits != crate::conf::EnforcePartLimits::No,
+            charge_at_end: conf.site.accounting_enforce.limits,
             origin: 0,
+            backfill_origin: None,
             epoch: workload.epoch.unwrap_or(0),
             // `AccountingStorageEnforce=limits` (or `safe`): without it
             // slurmctld checks no association or QOS limit.
@@ -285,6 +292,12 @@ impl Scenario {
     /// phase of the periodic events.
     pub fn controller_started_at(self, origin: slasim_sim::units::Time) -> Scenario {
         Scenario { origin, ..self }
+    }
+
+    /// The same scenario with slurmctld's backfill agent started at
+    /// `origin` on the workload's time axis: the phase of its passes.
+    pub fn backfill_started_at(self, origin: slasim_sim::units::Time) -> Scenario {
+        Scenario { backfill_origin: Some(origin), ..self }
     }
 
     /// The machine.
@@ -384,9 +397,11 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         arrivals,
         fairshare,
         origin,
+        backfill_origin,
         epoch,
         limits,
         enforce_part_limits,
+        charge_at_end,
         relations,
         advance,
         preempt,
@@ -407,9 +422,11 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         at,
         Controller::new(machine, scheduler, priority, jobs, fairshare)
             .started_at(origin)
+            .backfill_started_at(backfill_origin)
             .at_epoch(epoch)
             .with_limits(limits)
             .enforcing_part_limits(enforce_part_limits)
+            .charging_at_end(charge_at_end)
             .with_dependencies(relations)
             .with_advance(advance)
             .with_preemption(preempt)

@@ -122,6 +122,10 @@ pub(crate) struct CompareArgs {
     /// priority and scheduling passes (the dump needs SLURM_TIME_FORMAT=%s times).
     #[arg(long, value_name = "EPOCH")]
     controller_start: Option<i64>,
+    /// When slurmctld's backfill agent started (Unix seconds; its log's
+    /// `Running as primary controller`): the phase of the backfill passes.
+    #[arg(long, value_name = "EPOCH", conflicts_with = "reference")]
+    backfill_start: Option<i64>,
     /// Compare the dump with this other sacct dump of the same workload
     /// (another run on Slurm) instead of with the simulation: jobs matched by
     /// name, starts from each dump's first eligible time, and the preempted
@@ -370,6 +374,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         conf: args.slurm_conf.clone(),
         trace: Some(args.dump.clone()),
         controller_start: args.controller_start,
+        backfill_start: args.backfill_start,
         qos: args.qos.clone(),
         assoc: args.assoc.clone(),
         reservations: args.reservations.clone(),

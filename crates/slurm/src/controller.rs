@@ -28,9 +28,13 @@
 //!   partitions.
 //! - The backfill scheduler runs `bf_interval` after its previous pass once
 //!   something changed in that pass's second or later (`_more_work`: a
-//!   submission, start or end, a main pass that left a job waiting, new
-//!   priorities of pending jobs), at once if the interval is past: Slurm's
-//!   agent checks every second for work once its interval is over.
+//!   submission, also of a job to begin later, a start or end, a main pass
+//!   that left a job waiting, new priorities of pending jobs), at once if
+//!   the interval is past: Slurm's agent checks every second for work once
+//!   its interval is over. A pass that gave a pending job a start estimate
+//!   (`last_job_update`) is work for the next one, so while jobs are
+//!   pending the agent passes every `bf_interval` on one phase, set by its
+//!   start when known ([`Controller::backfill_started_at`]).
 //! - A backfill pass walks the queue (at most `bf_max_job_test` jobs). Each
 //!   job is tested from `start_res` (now at first) on the nodes of its
 //!   partition that no reservation holds from `start_res` to `start_res` +
@@ -64,11 +68,15 @@
 //!   submission limit is never queued; a job a QOS or association limit
 //!   holds is skipped by the main scheduler (its partition not blocked) and
 //!   by backfill (no start, no reservation); the limits' usage changes at
-//!   each start and end. Fair-share usage is charged per job's `billing`.
+//!   each start and end. Fair-share usage is charged per job's `billing` at
+//!   each priority tick and, under `AccountingStorageEnforce=limits`, at a
+//!   job's end ([`Controller::charging_at_end`]).
 //! - With preemption ([`crate::preemption`]): a job that does not fit in
 //!   the main pass, or now in a backfill pass, may preempt running jobs
-//!   (cancelled or requeued) and then waits for a later pass; the end
-//!   event of a preempted run is void; a requeued job rejoins the queue
+//!   (cancelled or requeued) and then waits for a later pass: their nodes
+//!   are COMPLETING for the rest of the pass, and their epilogs done, a
+//!   main pass follows at the same instant; the end event of a preempted
+//!   run is void; a requeued job rejoins the queue
 //!   when it becomes eligible. Under `preempt/qos` the queue is ordered by
 //!   the QOS's preempt depth first.
 //! - A job is given only nodes of its node set (its constraint's features,
@@ -173,8 +181,11 @@ pub struct Counters {
 /// A message of the controller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ControllerMsg {
-    /// A job is submitted.
+    /// A job is submitted, and may start.
     Submit(u32),
+    /// A job is submitted to begin later (`--begin`): a change for the
+    /// backfill agent (`last_job_update`), not yet a job to schedule.
+    Submitted(u32),
     /// A job ends.
     End(u32),
     /// The priority calculation period.
@@ -236,6 +247,11 @@ pub struct Controller {
     next_backfill: Option<Time>,
     /// The last backfill pass.
     last_backfill: Time,
+    /// The last backfill pass gave a pending job a start estimate
+    /// (`last_job_update` in `_attempt_backfill`): the agent's next check,
+    /// `bf_interval` later, finds work, and so on every `bf_interval` while
+    /// nothing else changes.
+    estimated: bool,
     /// slurmctld's start on the workload's time axis: the periodic events'
     /// phase (the first submission when unknown).
     origin: Time,
@@ -243,9 +259,10 @@ pub struct Controller {
     // Scratch, reused across passes.
     found: Vec<u32>,
     blocked_node: Vec<u64>,
-    /// Per node: until when it is COMPLETING, its preempted job's epilog
-    /// running; no job starts on it before (`cg_node_bitmap`).
-    completing: Vec<Time>,
+    /// Per node: the pass in which its job was preempted. It is COMPLETING
+    /// for the rest of that pass, its job's epilog running; no job starts on
+    /// it then (`cg_node_bitmap`).
+    completing: Vec<u64>,
     blocked_part: Vec<u64>,
     pass: u64,
     /// The running jobs in the order of their expected ends (backfill).
@@ -279,6 +296,8 @@ pub struct Controller {
     users: usize,
     /// `EnforcePartLimits` is `ANY` or `ALL`.
     enforce_part_limits: bool,
+    /// A job's usage since the last tick is charged when it ends.
+    charge_at_end: bool,
     /// The jobs above their partition's `MaxTime`, never queued.
     over_part: Vec<u32>,
     /// The QOS and association limits, with accounting dumps.
@@ -324,9 +343,10 @@ impl Controller {
             bf_part: Vec::new(),
             users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),
             enforce_part_limits: false,
+            charge_at_end: false,
             over_part: Vec::new(),
             blocked_node: vec![0; nodes],
-            completing: vec![Time::MIN; nodes],
+            completing: vec![u64::MAX; nodes],
             blocked_part: vec![0; parts],
             node_parts: {
                 let mut bits = vec![0u64; nodes];
@@ -360,6 +380,7 @@ impl Controller {
             next_main: None,
             next_backfill: None,
             last_backfill: Time::MIN / 2,
+            estimated: false,
             origin: 0,
             counters: Counters::default(),
             found: Vec::new(),
@@ -384,6 +405,21 @@ impl Controller {
     }
 
     /// The same controller on a workload whose time 0 is Unix time `epoch`.
+    /// The same controller with its backfill agent started at `start` on
+    /// the workload's time axis (`backfill_agent`). Its first check,
+    /// `bf_interval` later, finds the work of slurmctld's own start and
+    /// passes; then it passes `bf_interval` after each pass that found work,
+    /// or at the first second with work after that. Unknown, the agent has
+    /// long been running.
+    pub fn backfill_started_at(mut self, start: Option<Time>) -> Controller {
+        if let Some(s) = start {
+            let first = s + self.sched.bf_interval.max(1);
+            // A first pass before the workload's first submission found no job.
+            self.last_backfill = if first <= 0 { first } else { s };
+        }
+        self
+    }
+
     pub fn at_epoch(mut self, epoch: Time) -> Controller {
         self.epoch = epoch;
         self
@@ -394,6 +430,15 @@ impl Controller {
     /// holding it.
     pub fn enforcing_part_limits(mut self, enforce: bool) -> Controller {
         self.enforce_part_limits = enforce;
+        self
+    }
+
+    /// The same controller charging a job's fair-share usage since the last
+    /// priority calculation when it ends (`AccountingStorageEnforce=limits`:
+    /// `acct_policy_job_fini` calls `priority_p_job_end`). Otherwise that
+    /// last stretch is never charged.
+    pub fn charging_at_end(mut self, charge: bool) -> Controller {
+        self.charge_at_end = charge;
         self
     }
 
@@ -439,12 +484,13 @@ impl Controller {
         self
     }
 
-    /// May job `job`, running over `[from, to)`, be given node `n`: in its
-    /// node set, and not kept by an advance reservation?
+    /// May job `job`, running over `[from, to)` from now, be given node
+    /// `n`: in its node set, not COMPLETING, and not kept by an advance
+    /// reservation?
     #[inline]
     fn usable(&self, job: &Queued, n: u32, from: Time, to: Time) -> bool {
         self.machine.allows(job.set, n)
-            && self.completing[n as usize] <= from
+            && self.completing[n as usize] != self.pass
             && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
     }
 
@@ -736,7 +782,7 @@ impl Controller {
         if self.preempt.is_some() && (self.outcome[j as usize].end != now || self.outcome[j as usize].start < 0) {
             return;
         }
-        self.release(j, false);
+        self.release(now, j, false);
         self.done += 1;
         if let Some(d) = &mut self.relations {
             d.ended(j);
@@ -745,9 +791,18 @@ impl Controller {
         self.main_at(now, outbox);
     }
 
-    /// Job `j` leaves its nodes (`requeued`: it stays submitted).
-    fn release(&mut self, j: u32, requeued: bool) {
+    /// Job `j` leaves its nodes at `now` (`requeued`: it stays submitted).
+    fn release(&mut self, now: Time, j: u32, requeued: bool) {
         self.changes += 1;
+        if self.charge_at_end {
+            // `priority_p_job_end`: its run since the last tick, decayed as there.
+            let from = self.outcome[j as usize].start.max(self.last_tick);
+            if now > from {
+                let r = (now - from) as f64;
+                let job = &self.jobs[j as usize];
+                self.fairshare.charge(job.assoc, job.billing * r * self.decay_per_second().powf(r));
+            }
+        }
         let job = &self.jobs[j as usize];
         let first = self.node_at[j as usize] as usize;
         let nodes = &self.nodes[first..first + job.need.nodes as usize];
@@ -820,11 +875,11 @@ impl Controller {
         }
         let need = job.need;
         let (blocked, mark, machine, advance) = (&self.blocked_node, &self.mark, &self.machine, &self.advance);
-        let completing = &self.completing;
+        let (completing, pass) = (&self.completing, self.pass);
         // Its node set, COMPLETING nodes and the advance reservations too (`usable`).
         let ok = |n: u32| {
             machine.allows(job.set, n)
-                && completing[n as usize] <= now
+                && completing[n as usize] != pass
                 && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
                 && match usable {
                     Usable::Unblocked(pass) => blocked[n as usize] != pass,
@@ -925,9 +980,10 @@ impl Controller {
             pre.candidates = candidates;
         }
         if preempted {
-            // The preemptees' epilogs complete: `schedule()` a second later.
+            // The preemptees' epilogs complete a tenth of a second later
+            // (`Requeuing JobId`, then `schedule()`): a pass right after this one.
             self.touch(now, outbox);
-            self.main_at(now + 1, outbox);
+            self.main_at(now, outbox);
         }
         preempted
     }
@@ -938,14 +994,14 @@ impl Controller {
             return;
         };
         let cancel = pre.action(r) == crate::preempt::PreemptAction::Cancel;
-        // Its nodes are COMPLETING until its epilog is done, when the pass
-        // a second later runs (`_pick_best_nodes` and `_attempt_backfill`
-        // leave `cg_node_bitmap` out, whatever their free cores).
+        // Its nodes are COMPLETING until its epilog is done, after this
+        // pass (`_pick_best_nodes` and `_attempt_backfill` leave
+        // `cg_node_bitmap` out, whatever their free cores).
         let first = self.node_at[r as usize] as usize;
         for &n in &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize] {
-            self.completing[n as usize] = now + 1;
+            self.completing[n as usize] = self.pass;
         }
-        self.release(r, !cancel);
+        self.release(now, r, !cancel);
         self.counters.preemptions += 1;
         let Some(pre) = self.preempt.as_deref_mut() else {
             return;
@@ -978,18 +1034,22 @@ impl Controller {
 
     /// The decay thread: usage decayed and charged, fair-share ranked,
     /// pending priorities recomputed.
-    fn tick(&mut self, now: Time) {
+    /// Slurm's decay factor per second, its own approximation of 2^(−1/half-life).
+    fn decay_per_second(&self) -> f64 {
         let half_life = self.priority.settings().decay_half_life;
-        // Slurm's decay factor per second, its own approximation of 2^(−1/half-life).
-        let d = if half_life > 0 { 1.0 - 0.693 / half_life as f64 } else { 1.0 };
+        if half_life > 0 { 1.0 - 0.693 / half_life as f64 } else { 1.0 }
+    }
+
+    fn tick(&mut self, now: Time) {
+        let d = self.decay_per_second();
         let elapsed = now - self.last_tick;
         if elapsed > 0 {
             self.fairshare.decay(d.powf(elapsed as f64));
         }
-        // Slurm 22.05 charges usage only here, to the jobs running now, for
-        // the time since the previous tick: what a job ran after the last
-        // tick before its end is never charged (seen in RawUsage against the
-        // jobs' CPU-seconds on a real slurmctld; see the guide's departures).
+        // `_decay_thread` charges the jobs running now for the time since
+        // the previous tick. What a job ran after the last tick before its
+        // end is charged at its end only under `AccountingStorageEnforce=limits`
+        // (`release`); otherwise never (seen in RawUsage on a real slurmctld).
         let since = self.last_tick;
         for &j in &self.running {
             let (job, outcome) = (&self.jobs[j as usize], &self.outcome[j as usize]);
@@ -1144,9 +1204,11 @@ impl Controller {
         })
     }
 
-    /// The backfill scheduler's pass.
-    fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+    /// The backfill scheduler's pass. Whether it gave a pending job a start
+    /// estimate (a will-run test that found a start, `last_job_update`).
+    fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) -> bool {
         self.counters.backfill_passes += 1;
+        self.pass += 1;
         self.refresh(now, outbox);
         if let Some(m) = self.multi.as_deref_mut() {
             m.next_round();
@@ -1169,8 +1231,10 @@ impl Controller {
         let preempts = |r: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any_in(self.owner(r), self.view(r)));
         let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most) || preempts(self.queue[i]));
         self.most = most;
+        // The jobs past the last one in reach would be tested and most given
+        // an estimate: a pass cut short counts as one that estimated.
         let Some(last) = last else {
-            return;
+            return limit > 0;
         };
         let resolution = self.sched.bf_resolution.max(1);
         let horizon = now + self.sched.bf_window;
@@ -1193,6 +1257,7 @@ impl Controller {
         self.releases.sort_unstable_by_key(|x| (x.at, x.job));
         let mut i = 0;
         let mut tested = 0;
+        let mut estimated = false;
         while tested <= last && i < self.queue.len() {
             let r = self.queue[i];
             // A job that preempted in another partition in this pass.
@@ -1272,6 +1337,7 @@ impl Controller {
                 let (available, fitting, later) = self.mark_available(&job, start_res, end, horizon);
                 // Too few nodes free of reservations: no will-run test.
                 let planned = if available >= job.need.nodes { self.will_run(now, &job, fitting) } else { None };
+                estimated |= planned.is_some();
                 let Some(start) = planned else {
                     match later {
                         Some(l) if retries > 0 => {
@@ -1286,8 +1352,8 @@ impl Controller {
                 if start <= now {
                     self.pick_planned(&job);
                     // `_attempt_backfill`: on a COMPLETING node (a preempted
-                    // job's epilog), a start now waits a second.
-                    if !self.found.iter().any(|&n| self.completing[n as usize] > now) {
+                    // job's epilog), a start now waits: reserved a second on.
+                    if !self.found.iter().any(|&n| self.completing[n as usize] == self.pass) {
                         break true;
                     }
                     picked = true;
@@ -1342,6 +1408,7 @@ impl Controller {
             i += 1;
         }
         self.reservation_count = 0;
+        estimated || (tested < limit && i < self.queue.len())
     }
 
     /// Whether `job` is past `bf_max_job_part` or `bf_max_job_user` in this
@@ -1575,6 +1642,7 @@ impl Model for Controller {
     fn handle(&mut self, now: Time, msg: ControllerMsg, mut outbox: Outbox<ControllerMsg>) -> Outbox<ControllerMsg> {
         match msg {
             ControllerMsg::Submit(j) => self.submit(now, j, &mut outbox),
+            ControllerMsg::Submitted(_) => self.touch(now, &mut outbox),
             ControllerMsg::End(j) => self.end(now, j, &mut outbox),
             ControllerMsg::Tick => {
                 self.tick(now);
@@ -1590,7 +1658,11 @@ impl Model for Controller {
                 }
                 self.next_tick = due;
             }
-            ControllerMsg::Main(Pass::JobEnd) => self.main(now, false, &mut outbox),
+            ControllerMsg::Main(Pass::JobEnd) => {
+                // No longer due: a preemption in it asks for another.
+                self.main_due = Time::MIN;
+                self.main(now, false, &mut outbox);
+            }
             ControllerMsg::Main(Pass::Batch) => {
                 // A full pass since it was asked for took its submissions.
                 if self.batch_due == Some(now) {
@@ -1620,14 +1692,14 @@ impl Model for Controller {
                 self.next_backfill = None;
                 // `_more_work`: a change since the second the previous pass
                 // ended, that second included.
-                if self.changed_at < self.last_backfill {
+                if self.changed_at < self.last_backfill && !self.estimated {
                     self.counters.backfill_skipped += 1;
                 } else {
                     self.last_backfill = now;
-                    self.backfill(now, &mut outbox);
+                    self.estimated = self.backfill(now, &mut outbox);
                     // A change in this second, before or in the pass, is
                     // work for the next one.
-                    if self.changed_at >= now {
+                    if self.changed_at >= now || self.estimated {
                         self.arm_backfill(now, &mut outbox);
                     }
                 }
@@ -1639,7 +1711,7 @@ impl Model for Controller {
 
 impl Receive<Arrival> for Controller {
     fn receive(item: Arrival) -> ControllerMsg {
-        ControllerMsg::Submit(item.job)
+        if item.eligible { ControllerMsg::Submit(item.job) } else { ControllerMsg::Submitted(item.job) }
     }
 }
 

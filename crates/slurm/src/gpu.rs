@@ -51,6 +51,7 @@ pub fn workload(path: &Path, read: &GpuJobs) -> SlurmWorkload {
                 partitions: Vec::new(),
                 qos: SlurmWorkload::intern(&mut qos, j.qos().unwrap_or(NO_CLASS)),
                 submit: j.submit,
+                submitted: j.submit,
                 time_limit: Some(limit),
                 run_time,
                 request: request(j),

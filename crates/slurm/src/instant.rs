@@ -29,6 +29,9 @@ pub struct Arrival {
     pub job: u32,
     /// Submit time.
     pub at: Time,
+    /// It may start from `at` on. Else it is submitted to begin later:
+    /// slurmctld knows it (a change its backfill agent sees), nothing more.
+    pub eligible: bool,
 }
 
 impl Submission for Arrival {

@@ -118,6 +118,11 @@ pub struct SlurmSettings {
     /// times: the phase of its periodic events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub controller_start: Option<i64>,
+    /// When slurmctld's backfill agent started (Unix seconds; its log's
+    /// `Running as primary controller`): the phase of the backfill passes.
+    /// Unset, the agent has long been running.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backfill_start: Option<i64>,
     /// A `sacctmgr show qos -P` dump: the QOS priority factor and the QOS
     /// limits ([`crate::accounting`]).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,6 +162,7 @@ impl Default for SlurmSettings {
             sched_interval: None,
             backfill: None,
             controller_start: None,
+            backfill_start: None,
             qos: None,
             assoc: None,
             reservations: None,
@@ -389,6 +395,9 @@ pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow:
     .with_preemption(&inputs.conf, &inputs.accounting, &inputs.workload)?;
     if let (Some(start), Some(epoch)) = (settings.controller_start, inputs.workload.epoch) {
         scenario = scenario.controller_started_at(start - epoch);
+    }
+    if let (Some(start), Some(epoch)) = (settings.backfill_start, inputs.workload.epoch) {
+        scenario = scenario.backfill_started_at(start - epoch);
     }
     let done = simulate(scenario)?;
     Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons, waits: done.waits })

@@ -157,6 +157,7 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
                 partitions: Vec::new(),
                 qos: 0,
                 submit: t as Time,
+                submitted: t as Time,
                 time_limit: Some(limit),
                 run_time: run.min(limit),
                 request,

@@ -40,6 +40,7 @@ fn job(id: u64, submit: i64, cpus: u32, limit: i64, run: i64) -> SlurmJob {
         partitions: Vec::new(),
         qos: 0,
         submit,
+        submitted: submit,
         time_limit: Some(limit),
         run_time: run,
         request: Tres { cpus, mem_mib: 0, nodes: 1, gpus: 0 },
@@ -261,6 +262,7 @@ proptest! {
                     partitions: Vec::new(),
                     qos: 0,
                     submit: t,
+                    submitted: t,
                     time_limit: Some(limit_min * 60),
                     run_time: run,
                     request: Tres {
@@ -527,4 +529,48 @@ fn the_slurm_tables_are_described_and_join_the_common_job_view() {
     );
     let view = slasim_core::store::query(&path, "SELECT sql FROM sqlite_master WHERE name = 'all_jobs'").unwrap();
     assert!(view.rows[0][0].contains("FROM slurm_jobs"), "{:?}", view.rows);
+}
+
+/// The backfill agent keeps its phase while its passes estimate
+/// (`backfill_agent`, `_attempt_backfill`'s `last_job_update`). One 4-CPU
+/// node, bf_interval 10, FIFO.
+/// - 0: J1 (2 CPUs, 100 s) starts; J2 (4 CPUs) blocks the partition. The
+///   backfill pass at 0 gives J2 a start (100): work for the pass at 10,
+///   which does the same, and so on every 10 s.
+/// - 37: K (2 CPUs, limit 50, run 20) arrives; the main pass stops at J2.
+///   The agent's next pass is at 40: K starts then (ends by 90 < 100), to
+///   60. (Were the agent to pass only after a change, K would start at 37.)
+/// - With the agent started at −7: its first check at 3 passes, so its
+///   passes are at 3, 13, ... and K starts at 43.
+#[test]
+fn the_backfill_agent_passes_every_interval_while_it_estimates() {
+    let w = workload(vec![job(1, 0, 2, 100, 100), job(2, 0, 4, 100, 100), job(3, 37, 2, 50, 20)], &["batch"]);
+    let sim = simulated(ONE_NODE, &w);
+    assert_eq!(starts(&sim.outcomes), vec![(0, 100, false), (100, 200, false), (40, 60, true)]);
+    let conf = parse(ONE_NODE, Path::new("test.conf")).expect("the test conf parses");
+    let scenario = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w)
+        .expect("every job is admitted")
+        .backfill_started_at(-7);
+    let sim = simulate(scenario).expect("the run ends");
+    assert_eq!(starts(&sim.outcomes), vec![(0, 100, false), (100, 200, false), (43, 63, true)]);
+}
+
+/// A job submitted to begin later is a change for the backfill agent from
+/// its submission (`last_job_update`), before it may start. One 4-CPU node,
+/// bf_interval 10; J1 (1 CPU, 100 s) at 0; K (1 CPU, 10 s) may start at
+/// 50. Each change is work for the pass in its second or the next one:
+/// with K submitted at 50 the agent passes at 0 and 10 (J1's start), 50
+/// and 60 (K's start; that pass also sees K's end), 70, 100 and 110 (J1's
+/// end): 7 passes. Submitted at 17, it also passes at
+/// 20 (`bf_interval` after 10): 8.
+#[test]
+fn a_submission_to_begin_later_is_work_for_the_backfill_agent() {
+    let k = |submitted| SlurmJob { submitted, ..job(2, 50, 1, 10, 10) };
+    let passes = |submitted| {
+        let w = workload(vec![job(1, 0, 1, 100, 100), k(submitted)], &["batch"]);
+        let sim = simulated(ONE_NODE, &w);
+        assert_eq!(starts(&sim.outcomes), vec![(0, 100, false), (50, 60, false)]);
+        sim.counters.backfill_passes
+    };
+    assert_eq!((passes(50), passes(17)), (7, 8));
 }

@@ -421,3 +421,29 @@ fn the_dumps_are_part_of_the_point() {
     .to_string();
     assert!(e.contains("QOS \"normal\" is not in the QOS dump"), "{e}");
 }
+
+/// With `AccountingStorageEnforce=limits`, a job's usage since the last
+/// tick is charged when it ends (`acct_policy_job_fini` →
+/// `priority_p_job_end`); without it, never. alice's J1 (3 CPUs) runs 0–30,
+/// bob's J2 (1 CPU) 0–100; alice's J3 and bob's J4 (4 CPUs each) arrive at
+/// 10 and 11 and wait for 100.
+/// - Enforced: alice is charged 3 · 30 at 30, bob 1 · 60 at the tick at 60:
+///   bob has less usage, J4 first: `[0, 0, 150, 100]`.
+/// - Not enforced: J1 ended before the first tick, so alice has none: J3
+///   first, `[0, 0, 100, 150]`.
+#[test]
+fn a_jobs_last_stretch_is_charged_at_its_end_under_enforced_limits() {
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 3, 200, 30),
+            of(1, 1, 0, crate::job(2, 0, 1, 200, 100)),
+            crate::job(3, 10, 4, 50, 50),
+            of(1, 1, 0, crate::job(4, 11, 4, 50, 50)),
+        ],
+        &["batch"],
+    );
+    let none = Accounting::default();
+    let enforced = GPU_NODE.replace("PriorityType", "AccountingStorageEnforce=limits\nPriorityType");
+    assert_eq!(starts(&run(&enforced, &w, &none)), [0, 0, 150, 100]);
+    assert_eq!(starts(&run(GPU_NODE, &w, &none)), [0, 0, 100, 150]);
+}

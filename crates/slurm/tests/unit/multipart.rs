@@ -118,7 +118,7 @@ fn an_unknown_partition_in_the_list_is_a_located_error() {
 /// CPUs, run 50) at 1: the pass at 3 tries it in a first (tier 3): na is
 /// full and a's jobs preempt none of a's tier, so a is blocked. Then in
 /// hi: hi (tier 2) may preempt b (tier 1) on nb, so J1 is cancelled at 3;
-/// M waits for the pass a second later and starts in hi at 4, to 54. Were
+/// M waits for the main pass after J1's epilog and starts in hi at 3, to 53. Were
 /// it tried as a job of a in both, it would preempt nothing and wait for
 /// 1000.
 #[test]
@@ -145,7 +145,7 @@ PartitionName=hi Nodes=nb MaxTime=UNLIMITED PriorityTier=2
         .with_preemption(&parsed, &none, &w)
         .expect("preemption is modelled");
     let sim = simulate(scenario).expect("the run ends");
-    assert_eq!(starts(&sim), [(0, 3, 1), (0, 1000, 0), (4, 54, 2)]);
+    assert_eq!(starts(&sim), [(0, 3, 1), (0, 1000, 0), (3, 53, 2)]);
     assert!(sim.outcomes[0].preempt_cancelled);
     assert_eq!(sim.counters.preemptions, 1);
 }

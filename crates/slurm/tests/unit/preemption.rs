@@ -88,8 +88,8 @@ const WAITS: [(i64, i64, u32, bool); 2] = [(0, 500, 0, false), (500, 600, 0, fal
 /// - 10: J2 (tier 2) is submitted; the batch pass cannot start it; J1
 ///   (tier 1, REQUEUE) is its candidate: without J1 it fits, so J1 is
 ///   requeued (its nodes freed at 10) and J2 does not start in that pass.
-///   n1 is COMPLETING until J1's epilog is done: no pass starts a job on
-///   it before the main pass a second later, which starts J2 at 11, to 111.
+///   n1 is COMPLETING for the rest of that pass; J1's epilog done, the main
+///   pass that follows at once starts J2 at 10, to 110.
 /// - J1 may start again at 10 + 1201 = 1211; the next pass is the full
 ///   one at 1260 (sched_interval 60 from 0): J1 runs its whole 500 s, to 1760.
 ///
@@ -100,14 +100,14 @@ fn partition_prio_requeue_restarts_the_preempted_job_later() {
     let w = two_jobs(false);
     let none = Accounting::default();
     let sim = run(&tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE"), &w, &none);
-    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (11, 111, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (10, 110, 0, false)]);
     assert!(!sim.outcomes[1].backfilled);
     assert_eq!((sim.counters.preemptions, sim.counters.preempt_cancels), (1, 0));
     // The default credential lifetime, 120 s: J1 may start at 10 + 121 =
     // 131, in the full main pass at 180, to 680.
     let default =
         tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE").replace("AuthInfo=cred_expire=1200\n", "");
-    assert_eq!(outcomes(&run(&default, &w, &none)), [(180, 680, 1, false), (11, 111, 0, false)]);
+    assert_eq!(outcomes(&run(&default, &w, &none)), [(180, 680, 1, false), (10, 110, 0, false)]);
     // Mechanism off.
     let sim = run(&tiers("PreemptType=preempt/none\nPreemptMode=REQUEUE"), &w, &none);
     assert_eq!(outcomes(&sim), WAITS);
@@ -123,14 +123,14 @@ fn partition_prio_requeue_restarts_the_preempted_job_later() {
 
 /// partition_prio, CANCEL (the partition's mode over the cluster's
 /// REQUEUE): at 10 J1 is cancelled (ends at 10, never runs again) and J2
-/// starts at 11 (its main pass), to 111.
+/// starts at 10 (the main pass after J1's epilog), to 110.
 #[test]
 fn partition_prio_cancel_ends_the_preempted_job() {
     let w = two_jobs(false);
     let conf = tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE")
         .replace("PriorityTier=1", "PriorityTier=1 PreemptMode=CANCEL");
     let sim = run(&conf, &w, &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false)]);
     assert_eq!((sim.counters.preemptions, sim.counters.preempt_cancels), (1, 1));
     // Mechanism off.
     let off = conf.replace("preempt/partition_prio", "preempt/none");
@@ -145,9 +145,9 @@ fn qos_preempt_list_requeues_or_cancels() {
     let w = two_jobs(true);
     let conf = one_partition("PreemptType=preempt/qos\nPreemptMode=REQUEUE");
     let sim = run(&conf, &w, &qos_dump("cluster"));
-    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (11, 111, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (10, 110, 0, false)]);
     let sim = run(&conf, &w, &qos_dump("cancel"));
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false)]);
     // Mechanism off: no preempt list, or preempt/none.
     let empty = Accounting {
         qos: Some(parse_qos("Name|Priority|Preempt\nnormal|0|\nhigh|100|\n", Path::new("qos.txt")).expect("parses")),
@@ -162,19 +162,19 @@ fn qos_preempt_list_requeues_or_cancels() {
 /// preempted before 60.
 /// - 10 (batch pass) and 20 (backfill): J1 is exempt; J2 waits.
 /// - 60: the full main pass: J1 is no longer exempt and is requeued; the
-///   main pass at 61, when n1's epilog is done, starts J2, to 161.
+///   main pass after it, n1's epilog done, starts J2 at 60, to 160.
 /// - J1 may start at 60 + 1201 = 1261: the full pass at 1320, to 1820.
 ///
-/// Without the exemption J2 starts at 11 (first test). A QOS's
+/// Without the exemption J2 starts at 10 (first test). A QOS's
 /// PreemptExemptTime (2 minutes on `normal`) wins over the cluster's: J2
-/// is requeued in the full pass at 120 and J2 starts at 121; J1 again at
+/// is requeued in the full pass at 120 and J2 starts at 120; J1 again at
 /// 120 + 1201 = 1321 → 1380.
 #[test]
 fn preempt_exempt_time_delays_the_preemption() {
     let w = two_jobs(false);
     let conf = tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE\nPreemptExemptTime=1");
     let sim = run(&conf, &w, &Accounting::default());
-    assert_eq!(outcomes(&sim), [(1320, 1820, 1, false), (61, 161, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1320, 1820, 1, false), (60, 160, 0, false)]);
     // By QOS, with the QOS's own exemption.
     let w = two_jobs(true);
     let conf = one_partition("PreemptType=preempt/qos\nPreemptMode=REQUEUE\nPreemptExemptTime=1");
@@ -182,7 +182,7 @@ fn preempt_exempt_time_delays_the_preemption() {
         "Name|Priority|Preempt|PreemptMode|PreemptExemptTime\nnormal|0||cluster|00:02:00\nhigh|100|normal|cluster|\n";
     let qos = Accounting { qos: Some(parse_qos(text, Path::new("qos.txt")).expect("parses")), assoc: None };
     let sim = run(&conf, &w, &qos);
-    assert_eq!(outcomes(&sim), [(1380, 1880, 1, false), (121, 221, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1380, 1880, 1, false), (120, 220, 0, false)]);
 }
 
 /// Bad input: SUSPEND (or GANG) is refused, located at its line, in the
@@ -222,7 +222,7 @@ fn suspend_gang_and_qos_without_dump_are_located_errors() {
 /// - Reordered: J2 (the last taken) first, then J1 (1 of its nodes is J3's).
 ///   Second run: J2 taken away, 3 CPUs free: fits. Two candidates, two runs:
 ///   done. Only J2 is preempted (requeued); J1 runs on.
-/// - J3 starts at 11, in the main pass after J2's epilog, to 111. J2 may
+/// - J3 starts at 10, in the main pass after J2's epilog, to 110. J2 may
 ///   start at 1211: the full pass at 1260, to 1760.
 ///
 /// Without the reordering, J1 and J2 would both be preempted.
@@ -235,7 +235,7 @@ fn reordered_candidates_preempt_only_what_is_needed() {
         SlurmJob { partition: 1, ..crate::job(3, 10, 3, 100, 100) },
     ];
     let sim = run(&tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE"), &w, &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 500, 0, false), (1260, 1760, 1, false), (11, 111, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 500, 0, false), (1260, 1760, 1, false), (10, 110, 0, false)]);
     assert_eq!(sim.counters.preemptions, 1);
 }
 
@@ -244,8 +244,9 @@ fn reordered_candidates_preempt_only_what_is_needed() {
 /// (normal, 4 CPUs, 500 s) runs from 0; J2 (normal, 4 CPUs, 100 s) is
 /// submitted at 5, J3 (high, 4 CPUs, 100 s) at 10.
 /// - 10: the batch pass tries J3 first (its QOS preempts `normal`): J1 is
-///   requeued; the job-end pass at 11 starts J3, to 111; J2 does not fit.
-/// - 111: J2 starts, to 211. J1 may start at 1211: the full pass at 1260.
+///   requeued; the main pass after J1's epilog starts J3 at 10, to 110; J2
+///   does not fit.
+/// - 110: J2 starts, to 210. J1 may start at 1211: the full pass at 1260.
 ///
 /// Ordered by priority alone, J2 (older) would come first, block the
 /// partition, and J3 would never preempt in the main scheduler.
@@ -259,15 +260,15 @@ fn a_preemptor_qos_goes_first_in_the_queue() {
     ];
     let conf = one_partition("PreemptType=preempt/qos\nPreemptMode=REQUEUE").replace("sched/backfill", "sched/builtin");
     let sim = run(&conf, &w, &qos_dump("cluster"));
-    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (111, 211, 0, false), (11, 111, 0, false)]);
+    assert_eq!(outcomes(&sim), [(1260, 1760, 1, false), (110, 210, 0, false), (10, 110, 0, false)]);
 }
 
 /// A job cancelled by preemption ends not OK, for the jobs that depend on
 /// it. As in `partition_prio_cancel_ends_the_preempted_job`, J1 is
-/// cancelled at 10 and J2 runs 11–111; J3 (`low`, 4 CPUs, run 50),
+/// cancelled at 10 and J2 runs 10–110; J3 (`low`, 4 CPUs, run 50),
 /// submitted at 5, depends on J1.
 /// - `afterok:1`: J1 did not end OK, so J3 never starts.
-/// - `afternotok:1`: met at 10; J3 waits for n1 until J2 ends: 111–161.
+/// - `afternotok:1`: met at 10; J3 waits for n1 until J2 ends: 110–160.
 #[test]
 fn a_job_cancelled_by_preemption_did_not_end_ok() {
     use slasim_core::trace::sacct::jobs::{DependKind, DependOn, Dependency};
@@ -281,7 +282,7 @@ fn a_job_cancelled_by_preemption_did_not_end_ok() {
         w
     };
     let sim = run(&conf, &on(DependKind::AfterOk), &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false), (-1, -1, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false), (-1, -1, 0, false)]);
     let sim = run(&conf, &on(DependKind::AfterNotOk), &Accounting::default());
-    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (11, 111, 0, false), (111, 161, 0, false)]);
+    assert_eq!(outcomes(&sim), [(0, 10, 1, true), (10, 110, 0, false), (110, 160, 0, false)]);
 }

@@ -42,6 +42,8 @@ pub(crate) struct SubmitOptions {
     pub(crate) partition: Option<String>,
     /// `--begin`'s value.
     pub(crate) begin: Option<String>,
+    /// `--reservation`'s value.
+    pub(crate) reservation: Option<String>,
 }
 
 fn unquote(v: &str) -> &str {
@@ -115,6 +117,8 @@ pub(crate) fn submit_options(line: &str) -> SubmitOptions {
             found.partition = value.or_else(|| tokens.next().cloned());
         } else if let Some(value) = take("--begin", "-b") {
             found.begin = value.or_else(|| tokens.next().cloned());
+        } else if let Some(value) = take("--reservation", "--reservation") {
+            found.reservation = value.or_else(|| tokens.next().cloned());
         }
     }
     found

@@ -105,8 +105,12 @@ pub struct SlurmJob {
     pub partitions: Vec<u32>,
     /// Index into [`SlurmWorkload::qos`].
     pub qos: u32,
-    /// Submit time (eligible time, when the dump has it and it is later).
+    /// When it may first start: its submission, or its eligible time (its
+    /// `--begin`) when the dump has it and it is later.
     pub submit: Time,
+    /// When it was submitted (sacct's `Submit`): `submit`, or earlier for a
+    /// job submitted to begin later. Slurm knows it from then on.
+    pub submitted: Time,
     /// Time limit in seconds (`None`: the partition's default or maximum).
     pub time_limit: Option<Time>,
     /// How long it runs once started (capped by its time limit when simulated).

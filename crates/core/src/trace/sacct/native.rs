@@ -252,6 +252,8 @@ struct Piece {
     /// `Submit`, or the submit line's `--begin` when later (absolute): a
     /// job whose dependency or array throttle is modelled is submitted then.
     logged_submit: i64,
+    /// `Submit` (absolute).
+    submitted: i64,
     /// Its `JobName`, if any.
     name: Option<String>,
     /// `(array job id, task id)` of an array task.
@@ -408,7 +410,9 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         Ok(Some(name(column)?).filter(|n| !n.is_empty() && n != "(null)"))
     };
     let constraints = optional(extra.constraints)?;
-    let reservation = optional(extra.reservation)?;
+    // sacct leaves `Reservation` empty for some jobs that ran in one: the
+    // submit line's `--reservation` then.
+    let reservation = optional(extra.reservation)?.or_else(|| options.reservation.clone());
     let state = field(conv, record, conv.columns.get(Col::State))?;
     // Several partitions (`sbatch -p a,b`): the `Partition` column's list
     // (a job that has not started), else the submit line's.
@@ -435,6 +439,7 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         allocated: alloc.allocated,
         submit,
         logged_submit: begin,
+        submitted: alloc.submit,
         name: job_name,
         array,
         throttle,
@@ -642,6 +647,8 @@ fn build(
         submit: i64,
         /// The logged `Submit` of its first run.
         logged_submit: i64,
+        /// Its first run's `Submit`.
+        submitted: i64,
         throttle: u32,
         /// Its earlier runs, each ended by a requeue.
         requeued: u32,
@@ -692,6 +699,7 @@ fn build(
             node_list: (!node_lists.is_empty()).then(|| node_lists.join(",")),
             submit: lead.submit,
             logged_submit: lead.logged_submit,
+            submitted: lead.submitted,
             throttle: lead.array.and_then(|(a, _)| throttles.get(&a).copied()).unwrap_or(0),
             requeued: 0,
         });
@@ -713,8 +721,8 @@ fn build(
             match at.get(&k.lead.id) {
                 Some(&i) => {
                     let first = &merged[i];
-                    let (submit, logged_submit, requeued) = (first.submit, first.logged_submit, first.requeued + 1);
-                    merged[i] = Kept { submit, logged_submit, requeued, ..k };
+                    let (submit, logged_submit, submitted) = (first.submit, first.logged_submit, first.submitted);
+                    merged[i] = Kept { submit, logged_submit, submitted, requeued: first.requeued + 1, ..k };
                 }
                 None => {
                     at.insert(k.lead.id, merged.len());
@@ -802,7 +810,8 @@ fn build(
         return Err(SacctError::NoJobs { path: path.to_path_buf(), report: text });
     }
     kept.sort_by_key(|k| (k.submit, k.lead.id, k.lead.line));
-    let origin = kept.first().map_or(0, |k| k.submit);
+    // Time 0 is the first submission, of a job that may start then or later.
+    let origin = kept.iter().map(|k| k.submitted.min(k.submit)).min().unwrap_or(0);
     let mut workload = SlurmWorkload {
         epoch: epoch_times.then_some(origin),
         clock_origin: Some(origin),
@@ -824,6 +833,7 @@ fn build(
             partitions: p.partitions.iter().map(|q| SlurmWorkload::intern(&mut workload.partitions, q)).collect(),
             qos: SlurmWorkload::intern(&mut workload.qos, &p.qos),
             submit: k.submit - origin,
+            submitted: k.submitted.min(k.submit) - origin,
             time_limit: k.limit,
             run_time: k.run_time,
             request: k.request,
@@ -927,6 +937,7 @@ mod tests {
                 partitions: Vec::new(),
                 qos: 0,
                 submit: 0,
+                submitted: 0,
                 time_limit: Some(7200),
                 run_time: 3600,
                 request: tres(2, 2000, 1, 1),
@@ -953,6 +964,7 @@ mod tests {
                 partitions: Vec::new(),
                 qos: 1,
                 submit: 10,
+                submitted: 10,
                 time_limit: Some(900),
                 run_time: 600,
                 request: tres(4, 4096, 1, 0),
@@ -979,6 +991,7 @@ mod tests {
                 partitions: Vec::new(),
                 qos: 1,
                 submit: 200,
+                submitted: 200,
                 time_limit: None,
                 run_time: 7200,
                 request: tres(64, 131_072, 2, 0),
@@ -1004,6 +1017,7 @@ mod tests {
                 partitions: Vec::new(),
                 qos: 1,
                 submit: 500,
+                submitted: 500,
                 time_limit: Some(300),
                 run_time: 60,
                 request: tres(1, 500, 1, 0),
@@ -1298,6 +1312,30 @@ mod relations {
         let e = parse(&begin("--begin=teatime"), false).unwrap_err().to_string();
         assert!(e.starts_with("d.sacct:3: column SubmitLine"), "{e}");
         assert!(e.contains("--begin `teatime` is not a time slasim reads"), "{e}");
+    }
+
+    /// A job submitted to begin later may start at its `Eligible` time and
+    /// was submitted at its `Submit`: time 0 is the first `Submit`. A
+    /// reservation sacct left out is the submit line's `--reservation`.
+    #[test]
+    fn a_job_submitted_to_begin_later_keeps_its_submission_and_reservation() {
+        let text = HEAD.to_string()
+            + &line(1, "1", [1000, 1008, 1008, 1018], "COMPLETED", "a", "sbatch --begin=00:16:48 x.sh")
+            + &line(
+                2,
+                "2",
+                [1003, 1008, 1010, 1020],
+                "COMPLETED",
+                "b",
+                "sbatch --reservation=window --begin=00:16:48 x.sh",
+            )
+            + &line(3, "3", [1009, 1009, 1009, 1019], "COMPLETED", "c", "sbatch --reservation window x.sh");
+        let (w, _) = parse(&text, false).unwrap();
+        let times: Vec<(i64, i64)> = w.jobs.iter().map(|j| (j.submitted, j.submit)).collect();
+        assert_eq!(times, [(0, 8), (3, 8), (9, 9)]);
+        assert_eq!(w.clock_origin, Some(1000));
+        let reservations: Vec<Option<&str>> = w.jobs.iter().map(|j| j.reservation.as_deref()).collect();
+        assert_eq!(reservations, [None, Some("window"), Some("window")]);
     }
 
     #[test]

@@ -49,6 +49,7 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
                     partitions: Vec::new(),
                     qos: 0,
                     submit: jobs.submit[j],
+                    submitted: jobs.submit[j],
                     time_limit: Some(jobs.request[j].max(jobs.run[j]).max(1)),
                     run_time: jobs.run[j],
                     request: Tres { cpus: nodes, mem_mib: 0, nodes, gpus: 0 },
