@@ -108,8 +108,8 @@
 #          `slasim slurm compare --reference` of the two aligned runs'
 #          --duplicates dumps), then the twin on each run (DIR/*/check.txt).
 #          Fails when a run fails, or when on a run the twin's share of job
-#          pairs in the logged order is more than 25 points below Slurm's
-#          own, or more jobs than Slurm's own difference plus 40 are
+#          pairs in the logged order is more than 20 points below Slurm's
+#          own, or more jobs than Slurm's own difference plus 30 are
 #          preempted in one of the twin and Slurm only.
 #        tests/slurm/cluster.sh --check-load-runs DIR   (seconds, no root):
 #          only the comparisons of --load-runs, on its kept DIR.
@@ -139,7 +139,7 @@ step() { echo; echo "== $*  [$(($(date +%s) - t0)) s]"; }
 # one. Measured on 2026-11-25 in four runs: every job in order, every start
 # within 5 s.
 min_in_order=0.95 max_outside=2
-pairs_margin=25 preempted_margin=40
+pairs_margin=20 preempted_margin=30
 install=0 out="" jobs="" span="" grid=20 seed=20240601 fixed_sleep=0 require_match=0 repeat=0 compare_runs=() load=0 load_runs="" check_load=0
 while (($#)); do
     case "$1" in
