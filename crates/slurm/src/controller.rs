@@ -35,7 +35,9 @@
 //!   (`last_job_update`) is work for the next one, so while jobs are
 //!   pending the agent passes every `bf_interval` on one phase, set by its
 //!   start when known ([`Controller::backfill_started_at`]).
-//! - A backfill pass walks the queue (at most `bf_max_job_test` jobs). Each
+//! - A backfill pass walks the queue until `bf_max_job_test` jobs have had
+//!   a will-run test (those a limit, a throttle or `bf_max_job_*` skips
+//!   before it do not count). Each
 //!   job is tested from `start_res` (now at first) on the nodes of its
 //!   partition that no reservation holds from `start_res` to `start_res` +
 //!   its limit (a reservation that begins at that end counts). The will-run
@@ -1213,7 +1215,9 @@ impl Controller {
         if let Some(m) = self.multi.as_deref_mut() {
             m.next_round();
         }
-        let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
+        // `bf_max_job_test` counts the jobs that reach the will-run test
+        // (`bf_last_depth_try`), not those skipped before it.
+        let max_tests = self.sched.bf_max_job_test.max(1) as usize;
         let mut most = std::mem::take(&mut self.most);
         most.clear();
         for part in &self.machine.partitions {
@@ -1229,12 +1233,13 @@ impl Controller {
         // The last job in reach that could fit now: past it, a pass only reserves.
         // With preemption, a job that may preempt could start something too.
         let preempts = |r: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any_in(self.owner(r), self.view(r)));
-        let last = (0..limit).rev().find(|&i| self.could_fit_now(self.queue[i], &most) || preempts(self.queue[i]));
+        let last =
+            (0..self.queue.len()).rev().find(|&i| self.could_fit_now(self.queue[i], &most) || preempts(self.queue[i]));
         self.most = most;
         // The jobs past the last one in reach would be tested and most given
         // an estimate: a pass cut short counts as one that estimated.
         let Some(last) = last else {
-            return limit > 0;
+            return !self.queue.is_empty();
         };
         let resolution = self.sched.bf_resolution.max(1);
         let horizon = now + self.sched.bf_window;
@@ -1256,16 +1261,17 @@ impl Controller {
         }
         self.releases.sort_unstable_by_key(|x| (x.at, x.job));
         let mut i = 0;
-        let mut tested = 0;
+        let mut visited = 0;
+        let mut tried = 0;
         let mut estimated = false;
-        while tested <= last && i < self.queue.len() {
+        while visited <= last && tried < max_tests && i < self.queue.len() {
             let r = self.queue[i];
             // A job that preempted in another partition in this pass.
             if self.preempting(r) {
                 i += 1;
                 continue;
             }
-            tested += 1;
+            visited += 1;
             let j = self.try_in(r);
             let job = self.jobs[j as usize];
             let p = job.partition as usize;
@@ -1299,6 +1305,7 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            tried += 1;
             // Preemption (`_will_run_test` with every candidate gone, then
             // `select_nodes`): a job that does not fit now preempts and is
             // neither started nor reserved for.
@@ -1408,7 +1415,7 @@ impl Controller {
             i += 1;
         }
         self.reservation_count = 0;
-        estimated || (tested < limit && i < self.queue.len())
+        estimated || (tried < max_tests && i < self.queue.len())
     }
 
     /// Whether `job` is past `bf_max_job_part` or `bf_max_job_user` in this

@@ -29,6 +29,7 @@ fn starts(sim: &Simulated) -> Vec<(i64, i64)> {
 ///   skipped; bob's J4 is tested and starts at 10. J3 waits for J2's end.
 /// - `bf_max_job_part=1`: J2 is the partition's one test: J3 and J4 both
 ///   wait for 200.
+/// - `bf_max_job_user=1` and `bf_max_job_test=2`: as `bf_max_job_user=1`.
 fn capped_jobs() -> SlurmWorkload {
     crate::workload(
         vec![
@@ -54,6 +55,11 @@ fn bf_max_job_user_and_part_cap_the_jobs_a_pass_tests() {
     let part = ONE_NODE.replace("bf_window=60", "bf_window=60,bf_max_job_part=1");
     let sim = run(&part, &w);
     assert_eq!(starts(&sim), [(0, 100), (100, 200), (200, 240), (200, 240)]);
+    // `bf_max_job_test=2` counts only the jobs that reach the will-run test:
+    // J2 and bob's J4; alice's J3, skipped before it, does not count, so J4
+    // still starts at 10 (counting J3, the pass would stop before J4).
+    let both = ONE_NODE.replace("bf_window=60", "bf_window=60,bf_max_job_user=1,bf_max_job_test=2");
+    assert_eq!(starts(&run(&both, &w)), [(0, 100), (100, 200), (200, 240), (10, 50)]);
 }
 
 /// Partition `batch` with MaxTime=1 (60 s): J1 asks 120 s, J2 60 s. J1
