@@ -260,9 +260,22 @@ pub struct Controller {
     reserved: Vec<Vec<(Time, Time)>>,
     /// Reservations made in this backfill pass.
     reservation_count: usize,
-    /// Nodes marked with `stamp` are available to the job tested.
-    mark: Vec<u64>,
+    /// Bitset of the nodes available to the job tested.
+    marked: Vec<u64>,
     stamp: u64,
+    /// Per node: `scratch` holds its resources for the test of this
+    /// stamp; otherwise they are its free ones, not copied yet.
+    scratch_at: Vec<u64>,
+    /// Per partition: its nodes as a bitset.
+    part_words: Vec<Vec<u64>>,
+    /// Bitset of the nodes an advance reservation holds at some time.
+    advance_words: Vec<u64>,
+    /// Bitset of the nodes with an advance reservation or a reservation
+    /// of this backfill pass: only they are tested one by one.
+    special: Vec<u64>,
+    /// Per partition: the largest free CPUs, MiB and GPUs on one of its
+    /// nodes in this backfill pass, kept up to date.
+    bound: Vec<crate::machine::Resources>,
     /// Nodes of the preemptor's partition, marked with `stamp` (preemption).
     part_mark: Vec<u64>,
     /// Starts, ends and preemptions so far (preemption's cache key).
@@ -314,7 +327,22 @@ impl Controller {
             scratch: machine.free.clone(),
             reserved: vec![Vec::new(); nodes],
             reservation_count: 0,
-            mark: vec![0; nodes],
+            marked: vec![0; nodes.div_ceil(64)],
+            scratch_at: vec![0; nodes],
+            part_words: machine
+                .partitions
+                .iter()
+                .map(|part| {
+                    let mut words = vec![0u64; nodes.div_ceil(64)];
+                    for &n in &part.nodes {
+                        words[n as usize / 64] |= 1 << (n % 64);
+                    }
+                    words
+                })
+                .collect(),
+            advance_words: vec![0; nodes.div_ceil(64)],
+            special: vec![0; nodes.div_ceil(64)],
+            bound: Vec::new(),
             part_mark: vec![0; nodes],
             changes: 0,
             stamp: 0,
@@ -431,8 +459,11 @@ impl Controller {
     pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
         self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
         if let Some(a) = &advance {
-            for (flag, on) in self.advance_node.iter_mut().zip(&a.on_node) {
+            for (n, (flag, on)) in self.advance_node.iter_mut().zip(&a.on_node).enumerate() {
                 *flag = !on.is_empty();
+                if *flag {
+                    self.advance_words[n / 64] |= 1 << (n % 64);
+                }
             }
         }
         self.advance = advance.map(Box::new);
@@ -819,7 +850,7 @@ impl Controller {
             return false;
         }
         let need = job.need;
-        let (blocked, mark, machine, advance) = (&self.blocked_node, &self.mark, &self.machine, &self.advance);
+        let (blocked, marked, machine, advance) = (&self.blocked_node, &self.marked, &self.machine, &self.advance);
         let completing = &self.completing;
         // Its node set, COMPLETING nodes and the advance reservations too (`usable`).
         let ok = |n: u32| {
@@ -828,7 +859,7 @@ impl Controller {
                 && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
                 && match usable {
                     Usable::Unblocked(pass) => blocked[n as usize] != pass,
-                    Usable::Marked(m) => mark[n as usize] == m,
+                    Usable::Marked => is_set(marked, n),
                 }
         };
         // With every candidate gone, could it fit? (Most tests end here.)
@@ -1124,6 +1155,22 @@ impl Controller {
         }
     }
 
+    /// Per partition, the largest free CPUs, MiB and GPUs on one of its
+    /// nodes, into `out`.
+    fn largest_free(&self, out: &mut Vec<crate::machine::Resources>) {
+        out.clear();
+        for part in &self.machine.partitions {
+            out.push(part.nodes.iter().fold(crate::machine::Resources::default(), |m, &n| {
+                let f = self.machine.free[n as usize];
+                crate::machine::Resources {
+                    cpus: m.cpus.max(f.cpus),
+                    mem_mib: m.mem_mib.max(f.mem_mib),
+                    gpus: m.gpus.max(f.gpus),
+                }
+            }));
+        }
+    }
+
     /// Could job `j` fit now on its partition, with no reservation? `most`
     /// holds each partition's largest free CPUs, MiB and GPUs on one node: a
     /// job above them cannot fit, and most jobs of a full machine are.
@@ -1153,17 +1200,7 @@ impl Controller {
         }
         let limit = (self.sched.bf_max_job_test.max(1) as usize).min(self.queue.len());
         let mut most = std::mem::take(&mut self.most);
-        most.clear();
-        for part in &self.machine.partitions {
-            most.push(part.nodes.iter().fold(crate::machine::Resources::default(), |m, &n| {
-                let f = self.machine.free[n as usize];
-                crate::machine::Resources {
-                    cpus: m.cpus.max(f.cpus),
-                    mem_mib: m.mem_mib.max(f.mem_mib),
-                    gpus: m.gpus.max(f.gpus),
-                }
-            }));
-        }
+        self.largest_free(&mut most);
         // The last job in reach that could fit now: past it, a pass only reserves.
         // With preemption, a job that may preempt could start something too.
         let preempts = |r: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any_in(self.owner(r), self.view(r)));
@@ -1174,6 +1211,9 @@ impl Controller {
         };
         let resolution = self.sched.bf_resolution.max(1);
         let horizon = now + self.sched.bf_window;
+        self.bound.clear();
+        self.bound.extend_from_slice(&self.most);
+        self.special.copy_from_slice(&self.advance_words);
         self.bf_user.clear();
         self.bf_part.clear();
         if self.sched.bf_max_job_user > 0 {
@@ -1239,13 +1279,17 @@ impl Controller {
             // neither started nor reserved for.
             if self.preempt.as_ref().is_some_and(|p| p.preempts_any(j)) && !self.could_fit_now(r, &self.most) {
                 self.mark_available(&job, now, now + job.limit, horizon);
-                if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
+                if self.try_preempt(now, j, Usable::Marked, outbox) {
                     if let Some(m) = self.multi.as_deref_mut() {
                         m.preempted(j);
                     }
                     // The preempted jobs release nothing later in this pass.
                     let outcome = &self.outcome;
                     self.releases.retain(|x| outcome[x.job as usize].end > now);
+                    // Their nodes are freer: the bounds on a node's free resources grow.
+                    let mut bound = std::mem::take(&mut self.bound);
+                    self.largest_free(&mut bound);
+                    self.bound = bound;
                     i += 1;
                     continue;
                 }
@@ -1324,6 +1368,7 @@ impl Controller {
                     // Kept in order: a node's reservations never overlap.
                     let r = &mut self.reserved[n as usize];
                     r.insert(r.partition_point(|&(b, _)| b < begin), (begin, until));
+                    self.special[n as usize / 64] |= 1 << (n % 64);
                 }
                 self.reservation_count += 1;
                 break false;
@@ -1369,8 +1414,9 @@ impl Controller {
     /// reservation that begins at `end` counts), and returns how many, how
     /// many of them can hold the job now, and `later_start`: the first
     /// instant after `start_res`, within the window, at which a reservation
-    /// of the partition's nodes ends and its node is free. A marked node's
-    /// free resources are copied to `scratch` (the will-run test's start).
+    /// of the partition's nodes ends and its node is free. The marked
+    /// nodes are in `marked`; the will-run test starts from their free
+    /// resources.
     ///
     /// Only nodes of the job's node set are marked; with advance
     /// reservations, only those none of them keeps from the job over
@@ -1379,45 +1425,63 @@ impl Controller {
     fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, u32, Option<Time>) {
         let p = job.partition as usize;
         self.stamp += 1;
-        let stamp = self.stamp;
         let mut later: Option<Time> = None;
         let mut available = 0;
-        let mut fitting = 0;
         let mut resv_overlap = false;
         let need = job.need;
         let advance = self.advance.as_deref();
-        for &n in &self.machine.partitions[p].nodes {
-            if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
-                resv_overlap = true;
-                continue;
-            }
-            // A node's reservations are in order and never overlap (and
-            // are few): the first one not ended at `start_res`.
-            let r = &self.reserved[n as usize];
-            let mut k = 0;
-            while r.get(k).is_some_and(|&(_, e)| e <= start_res) {
-                k += 1;
-            }
-            // Features filter the nodes after `later_start` is found.
-            if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
-                self.mark[n as usize] = stamp;
-                let f = self.machine.free[n as usize];
-                self.scratch[n as usize] = f;
-                available += 1;
-                if f.holds(&need) {
-                    fitting += 1;
+        for w in 0..self.marked.len() {
+            let nodes = self.part_words[p][w];
+            // Why: a node no reservation of either kind holds is available
+            // as it is (most nodes): a whole word at once. The others, and
+            // all of a job with a node set, are tested one by one.
+            let plain = if job.set == 0 { nodes & !self.special[w] } else { 0 };
+            let mut marked = plain;
+            let mut rest = nodes & !plain;
+            while rest != 0 {
+                let n = (w * 64) as u32 + rest.trailing_zeros();
+                rest &= rest - 1;
+                if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                    resv_overlap = true;
+                    continue;
+                }
+                // A node's reservations are in order and never overlap, so
+                // their ends are in order too: the first one not ended at
+                // `start_res`.
+                let r = &self.reserved[n as usize];
+                let mut k = r.partition_point(|&(_, e)| e <= start_res);
+                // Features filter the nodes after `later_start` is found.
+                if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
+                    marked |= 1 << (n % 64);
+                }
+                while let Some(&(_, e)) = r.get(k) {
+                    if e >= horizon || later.is_some_and(|l| e >= l) {
+                        break;
+                    }
+                    // The next reservation may begin where this one ends.
+                    if r.get(k + 1).is_none_or(|&(b, _)| b > e) {
+                        later = Some(e);
+                        break;
+                    }
+                    k += 1;
                 }
             }
-            while let Some(&(_, e)) = r.get(k) {
-                if e >= horizon || later.is_some_and(|l| e >= l) {
-                    break;
+            self.marked[w] = marked;
+            available += marked.count_ones();
+        }
+        // Why: on a full machine most jobs fit on no node; the partition's
+        // largest free resources tell without looking at each node.
+        let mut fitting = 0;
+        if self.bound[p].holds(&need) {
+            for (w, &word) in self.marked.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let n = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if self.machine.free[n].holds(&need) {
+                        fitting += 1;
+                    }
                 }
-                // The next reservation may begin where this one ends.
-                if r.get(k + 1).is_none_or(|&(b, _)| b > e) {
-                    later = Some(e);
-                    break;
-                }
-                k += 1;
             }
         }
         if resv_overlap
@@ -1462,17 +1526,23 @@ impl Controller {
                     continue;
                 }
                 let nodes = &self.nodes[x.first as usize..(x.first + x.need.nodes) as usize];
-                if !nodes.iter().any(|&n| self.mark[n as usize] == stamp) {
+                if !nodes.iter().any(|&n| is_set(&self.marked, n)) {
                     continue;
                 }
                 let t = x.at;
                 let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
                 last = Some(t);
                 for &n in nodes {
-                    if self.mark[n as usize] != stamp {
+                    if !is_set(&self.marked, n) {
                         continue;
                     }
                     let s = &mut self.scratch[n as usize];
+                    // Why: a marked node's resources are copied when a
+                    // release first touches it, not all at marking.
+                    if self.scratch_at[n as usize] != stamp {
+                        *s = self.machine.free[n as usize];
+                        self.scratch_at[n as usize] = stamp;
+                    }
                     let held = s.holds(&need);
                     s.cpus += x.need.cpus;
                     s.mem_mib += x.need.mem_mib;
@@ -1506,7 +1576,7 @@ impl Controller {
     /// The nodes cons_tres gives `job` on the resources of its last
     /// will-run test, in `found`.
     fn pick_planned(&mut self, job: &Queued) {
-        let free = offered(&self.scratch, &self.mark, self.stamp, &job.need);
+        let free = offered(&self.scratch, &self.scratch_at, &self.machine.free, &self.marked, self.stamp, &job.need);
         let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
         debug_assert!(picked, "the will-run test found enough nodes");
     }
@@ -1551,21 +1621,33 @@ fn part_bit(p: usize) -> u64 {
 enum Usable {
     /// Those the main pass `pass` has not blocked.
     Unblocked(u64),
-    /// Those marked with this stamp (free of backfill reservations).
-    Marked(u64),
+    /// Those [`Controller::mark_available`] marked last (free of backfill reservations).
+    Marked,
 }
 
-/// For [`Machine::pick`]: the free CPUs of a node marked with `stamp` that
-/// can hold `need` given `resources`, else `None`.
+/// Is node `n` in bitset `words`?
+#[inline(always)]
+fn is_set(words: &[u64], n: u32) -> bool {
+    words[n as usize / 64] >> (n % 64) & 1 != 0
+}
+
+/// For [`Machine::pick`]: the CPUs of a node in `marked` that can hold
+/// `need` given its resources in the test of `stamp` (`resources` where
+/// `at` is `stamp`, else `free`), else `None`.
 fn offered<'a>(
     resources: &'a [crate::machine::Resources],
-    mark: &'a [u64],
+    at: &'a [u64],
+    free: &'a [crate::machine::Resources],
+    marked: &'a [u64],
     stamp: u64,
     need: &'a Need,
 ) -> impl FnMut(u32) -> Option<u32> + 'a {
     move |n| {
-        let f = resources[n as usize];
-        (mark[n as usize] == stamp && f.holds(need)).then_some(f.cpus)
+        if !is_set(marked, n) {
+            return None;
+        }
+        let f = if at[n as usize] == stamp { resources[n as usize] } else { free[n as usize] };
+        f.holds(need).then_some(f.cpus)
     }
 }
 
