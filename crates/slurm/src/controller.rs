@@ -250,6 +250,9 @@ pub struct Controller {
     pass: u64,
     /// The running jobs in the order of their expected ends (backfill).
     releases: Vec<Release>,
+    /// Per partition: the indices in `releases` of the running jobs with a
+    /// node in it, in order.
+    part_releases: Vec<Vec<u32>>,
     /// Per node: an advance reservation holds it at some time.
     advance_node: Vec<bool>,
     /// Per node: the partitions holding it ([`part_bit`]).
@@ -393,6 +396,7 @@ impl Controller {
             found: Vec::new(),
             pass: 0,
             releases: Vec::new(),
+            part_releases: vec![Vec::new(); parts],
             limits: None,
             preempt: None,
             advance: None,
@@ -1231,6 +1235,7 @@ impl Controller {
             self.releases.push(self.release_of(o.start + self.jobs[r as usize].limit, r));
         }
         self.releases.sort_unstable_by_key(|x| (x.at, x.job));
+        self.index_releases();
         let mut i = 0;
         let mut tested = 0;
         while tested <= last && i < self.queue.len() {
@@ -1286,6 +1291,7 @@ impl Controller {
                     // The preempted jobs release nothing later in this pass.
                     let outcome = &self.outcome;
                     self.releases.retain(|x| outcome[x.job as usize].end > now);
+                    self.index_releases();
                     // Their nodes are freer: the bounds on a node's free resources grow.
                     let mut bound = std::mem::take(&mut self.bound);
                     self.largest_free(&mut bound);
@@ -1382,6 +1388,7 @@ impl Controller {
                 let at = self.releases.partition_point(|x| (x.at, x.job) < (expected, j));
                 let release = self.release_of(expected, j);
                 self.releases.insert(at, release);
+                self.index_releases();
                 continue;
             }
             i += 1;
@@ -1511,20 +1518,25 @@ impl Controller {
             return Some(now);
         }
         let stamp = self.stamp;
-        let bit = part_bit(job.partition as usize);
         let mut barrier: Option<Time> = None;
         let mut window: Time = 30;
-        let mut r = 0;
         let releases = &self.releases;
+        // Why: a job with no node in the partition has none marked, so only
+        // the partition's releases are walked; `r` is where a walk of all
+        // of them would be (the next release bounds a batch).
+        let mine = &self.part_releases[job.partition as usize];
+        let mut i = 0;
+        let mut r = 0;
         while r < releases.len() {
             let mut last = None;
-            while r < releases.len() {
-                let x = &releases[r];
-                r += 1;
-                // A job with no node in the partition has none marked.
-                if x.parts & bit == 0 {
-                    continue;
-                }
+            loop {
+                let Some(&g) = mine.get(i) else {
+                    r = releases.len();
+                    break;
+                };
+                i += 1;
+                r = g as usize + 1;
+                let x = &releases[g as usize];
                 let nodes = &self.nodes[x.first as usize..(x.first + x.need.nodes) as usize];
                 if !nodes.iter().any(|&n| is_set(&self.marked, n)) {
                     continue;
@@ -1579,6 +1591,15 @@ impl Controller {
         let free = offered(&self.scratch, &self.scratch_at, &self.machine.free, &self.marked, self.stamp, &job.need);
         let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
         debug_assert!(picked, "the will-run test found enough nodes");
+    }
+
+    /// Indexes `releases` by partition (`part_releases`).
+    fn index_releases(&mut self) {
+        for (p, list) in self.part_releases.iter_mut().enumerate() {
+            let bit = part_bit(p);
+            list.clear();
+            list.extend((0..self.releases.len() as u32).filter(|&g| self.releases[g as usize].parts & bit != 0));
+        }
     }
 
     /// A running job expected to end at `at`, for the will-run test.
