@@ -265,9 +265,14 @@ pub struct Controller {
     reservation_count: usize,
     /// Bitset of the nodes available to the job tested.
     marked: Vec<u64>,
+    /// Stamps for `part_mark`.
     stamp: u64,
-    /// Per node: `scratch` holds its resources for the test of this
-    /// stamp; otherwise they are its free ones, not copied yet.
+    /// The marks of the job's previous test in this pass.
+    marked_before: Vec<u64>,
+    /// Will-run tests so far.
+    tested: u64,
+    /// Per node: `scratch` holds its resources in will-run test `tested`;
+    /// otherwise they are its free ones, not copied yet.
     scratch_at: Vec<u64>,
     /// Per partition: its nodes as a bitset.
     part_words: Vec<Vec<u64>>,
@@ -331,6 +336,8 @@ impl Controller {
             reserved: vec![Vec::new(); nodes],
             reservation_count: 0,
             marked: vec![0; nodes.div_ceil(64)],
+            marked_before: vec![0; nodes.div_ceil(64)],
+            tested: 0,
             scratch_at: vec![0; nodes],
             part_words: machine
                 .partitions
@@ -1305,6 +1312,8 @@ impl Controller {
             let mut start_res = now;
             let advance = self.advance.as_ref().map_or(0, |a| a.list.len());
             let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2 * advance + 2;
+            // The previous test's will-run result, if any.
+            let mut before: Option<Option<Time>> = None;
             let started = loop {
                 retries -= 1;
                 let end = start_res + job.limit;
@@ -1319,9 +1328,18 @@ impl Controller {
                         break false;
                     }
                 }
+                self.marked_before.copy_from_slice(&self.marked);
                 let (available, fitting, later) = self.mark_available(&job, start_res, end, horizon);
-                // Too few nodes free of reservations: no will-run test.
-                let planned = if available >= job.need.nodes { self.will_run(now, &job, fitting) } else { None };
+                // Why: nothing starts or is reserved between a job's tests, so
+                // the will-run test depends only on the nodes marked: a test
+                // marking the same nodes as the previous one has its result.
+                let planned = match before {
+                    Some(planned) if self.marked == self.marked_before => planned,
+                    // Too few nodes free of reservations: no will-run test.
+                    _ if available < job.need.nodes => None,
+                    _ => self.will_run(now, &job, fitting),
+                };
+                before = Some(planned);
                 let Some(start) = planned else {
                     match later {
                         Some(l) if retries > 0 => {
@@ -1431,7 +1449,6 @@ impl Controller {
     /// after the first reservation's end (`find_resv_end`).
     fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, u32, Option<Time>) {
         let p = job.partition as usize;
-        self.stamp += 1;
         let mut later: Option<Time> = None;
         let mut available = 0;
         let mut resv_overlap = false;
@@ -1514,10 +1531,11 @@ impl Controller {
     /// enough nodes can hold it, so the start stands without them).
     fn will_run(&mut self, now: Time, job: &Queued, mut fitting: u32) -> Option<Time> {
         let need = job.need;
+        self.tested += 1;
         if fitting >= need.nodes {
             return Some(now);
         }
-        let stamp = self.stamp;
+        let stamp = self.tested;
         let mut barrier: Option<Time> = None;
         let mut window: Time = 30;
         let releases = &self.releases;
@@ -1588,7 +1606,7 @@ impl Controller {
     /// The nodes cons_tres gives `job` on the resources of its last
     /// will-run test, in `found`.
     fn pick_planned(&mut self, job: &Queued) {
-        let free = offered(&self.scratch, &self.scratch_at, &self.machine.free, &self.marked, self.stamp, &job.need);
+        let free = offered(&self.scratch, &self.scratch_at, &self.machine.free, &self.marked, self.tested, &job.need);
         let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
         debug_assert!(picked, "the will-run test found enough nodes");
     }
