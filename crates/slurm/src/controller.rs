@@ -260,7 +260,10 @@ pub struct Controller {
     /// Per started job: the partitions holding one of its nodes.
     job_parts: Vec<u64>,
     scratch: Vec<crate::machine::Resources>,
-    reserved: Vec<Vec<(Time, Time)>>,
+    /// Per node: this backfill pass's reservations on it, in order, each
+    /// `(begin, end, run end)`: the end of the run of reservations, each
+    /// beginning where the one before ends, that it is in.
+    reserved: Vec<Vec<(Time, Time, Time)>>,
     /// Reservations made in this backfill pass.
     reservation_count: usize,
     /// Bitset of the nodes available to the job tested.
@@ -1379,7 +1382,7 @@ impl Controller {
                 let reserved = &self.reserved;
                 if self.found.iter().any(|&n| {
                     let r = &reserved[n as usize];
-                    r.get(r.partition_point(|&(_, e)| e <= begin)).is_some_and(|&(b, _)| b < until)
+                    r.get(r.partition_point(|&(_, e, _)| e <= begin)).is_some_and(|&(b, _, _)| b < until)
                 }) {
                     if retries > 0 {
                         start_res = start;
@@ -1391,7 +1394,21 @@ impl Controller {
                 for &n in &self.found {
                     // Kept in order: a node's reservations never overlap.
                     let r = &mut self.reserved[n as usize];
-                    r.insert(r.partition_point(|&(b, _)| b < begin), (begin, until));
+                    let at = r.partition_point(|&(b, _, _)| b < begin);
+                    r.insert(at, (begin, until, until));
+                    // Why: the run ends are kept here, where a run changes,
+                    // not found again at each test (runs grow long).
+                    let (mut first, mut last) = (at, at);
+                    while first > 0 && r[first].0 <= r[first - 1].1 {
+                        first -= 1;
+                    }
+                    while last + 1 < r.len() && r[last + 1].0 <= r[last].1 {
+                        last += 1;
+                    }
+                    let run_end = r[last].1;
+                    for x in &mut r[first..=last] {
+                        x.2 = run_end;
+                    }
                     self.special[n as usize / 64] |= 1 << (n % 64);
                 }
                 self.reservation_count += 1;
@@ -1473,21 +1490,19 @@ impl Controller {
                 // their ends are in order too: the first one not ended at
                 // `start_res`.
                 let r = &self.reserved[n as usize];
-                let mut k = r.partition_point(|&(_, e)| e <= start_res);
+                let k = r.partition_point(|&(_, e, _)| e <= start_res);
                 // Features filter the nodes after `later_start` is found.
-                if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
+                if r.get(k).is_none_or(|&(b, _, _)| b > end) && self.machine.allows(job.set, n) {
                     marked |= 1 << (n % 64);
                 }
-                while let Some(&(_, e)) = r.get(k) {
-                    if e >= horizon || later.is_some_and(|l| e >= l) {
-                        break;
-                    }
-                    // The next reservation may begin where this one ends.
-                    if r.get(k + 1).is_none_or(|&(b, _)| b > e) {
-                        later = Some(e);
-                        break;
-                    }
-                    k += 1;
+                // The node is free again at the end of the run of
+                // reservations (each beginning where the one before ends)
+                // that holds it at `start_res`.
+                if let Some(&(_, _, e)) = r.get(k)
+                    && e < horizon
+                    && later.is_none_or(|l| e < l)
+                {
+                    later = Some(e);
                 }
             }
             self.marked[w] = marked;
