@@ -269,6 +269,9 @@ pub struct Controller {
     pass: u64,
     /// The running jobs in the order of their expected ends (backfill).
     releases: Vec<Release>,
+    /// Per partition: the indices in `releases` of the running jobs with a
+    /// node in it, in order.
+    part_releases: Vec<Vec<u32>>,
     /// Per node: an advance reservation holds it at some time.
     advance_node: Vec<bool>,
     /// Per node: the partitions holding it ([`part_bit`]).
@@ -276,12 +279,33 @@ pub struct Controller {
     /// Per started job: the partitions holding one of its nodes.
     job_parts: Vec<u64>,
     scratch: Vec<crate::machine::Resources>,
-    reserved: Vec<Vec<(Time, Time)>>,
+    /// Per node: this backfill pass's reservations on it, in order, each
+    /// `(begin, end, run end)`: the end of the run of reservations, each
+    /// beginning where the one before ends, that it is in.
+    reserved: Vec<Vec<(Time, Time, Time)>>,
     /// Reservations made in this backfill pass.
     reservation_count: usize,
-    /// Nodes marked with `stamp` are available to the job tested.
-    mark: Vec<u64>,
+    /// Bitset of the nodes available to the job tested.
+    marked: Vec<u64>,
+    /// Stamps for `part_mark`.
     stamp: u64,
+    /// The marks of the job's previous test in this pass.
+    marked_before: Vec<u64>,
+    /// Will-run tests so far.
+    tested: u64,
+    /// Per node: `scratch` holds its resources in will-run test `tested`;
+    /// otherwise they are its free ones, not copied yet.
+    scratch_at: Vec<u64>,
+    /// Per partition: its nodes as a bitset.
+    part_words: Vec<Vec<u64>>,
+    /// Bitset of the nodes an advance reservation holds at some time.
+    advance_words: Vec<u64>,
+    /// Bitset of the nodes with an advance reservation or a reservation
+    /// of this backfill pass: only they are tested one by one.
+    special: Vec<u64>,
+    /// Per partition: the largest free CPUs, MiB and GPUs on one of its
+    /// nodes in this backfill pass, kept up to date.
+    bound: Vec<crate::machine::Resources>,
     /// Nodes of the preemptor's partition, marked with `stamp` (preemption).
     part_mark: Vec<u64>,
     /// Starts, ends and preemptions so far (preemption's cache key).
@@ -335,7 +359,24 @@ impl Controller {
             scratch: machine.free.clone(),
             reserved: vec![Vec::new(); nodes],
             reservation_count: 0,
-            mark: vec![0; nodes],
+            marked: vec![0; nodes.div_ceil(64)],
+            marked_before: vec![0; nodes.div_ceil(64)],
+            tested: 0,
+            scratch_at: vec![0; nodes],
+            part_words: machine
+                .partitions
+                .iter()
+                .map(|part| {
+                    let mut words = vec![0u64; nodes.div_ceil(64)];
+                    for &n in &part.nodes {
+                        words[n as usize / 64] |= 1 << (n % 64);
+                    }
+                    words
+                })
+                .collect(),
+            advance_words: vec![0; nodes.div_ceil(64)],
+            special: vec![0; nodes.div_ceil(64)],
+            bound: Vec::new(),
             part_mark: vec![0; nodes],
             changes: 0,
             stamp: 0,
@@ -388,6 +429,7 @@ impl Controller {
             found: Vec::new(),
             pass: 0,
             releases: Vec::new(),
+            part_releases: vec![Vec::new(); parts],
             limits: None,
             preempt: None,
             advance: None,
@@ -478,8 +520,11 @@ impl Controller {
     pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
         self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
         if let Some(a) = &advance {
-            for (flag, on) in self.advance_node.iter_mut().zip(&a.on_node) {
+            for (n, (flag, on)) in self.advance_node.iter_mut().zip(&a.on_node).enumerate() {
                 *flag = !on.is_empty();
+                if *flag {
+                    self.advance_words[n / 64] |= 1 << (n % 64);
+                }
             }
         }
         self.advance = advance.map(Box::new);
@@ -876,7 +921,7 @@ impl Controller {
             return false;
         }
         let need = job.need;
-        let (blocked, mark, machine, advance) = (&self.blocked_node, &self.mark, &self.machine, &self.advance);
+        let (blocked, marked, machine, advance) = (&self.blocked_node, &self.marked, &self.machine, &self.advance);
         let (completing, pass) = (&self.completing, self.pass);
         // Its node set, COMPLETING nodes and the advance reservations too (`usable`).
         let ok = |n: u32| {
@@ -885,7 +930,7 @@ impl Controller {
                 && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
                 && match usable {
                     Usable::Unblocked(pass) => blocked[n as usize] != pass,
-                    Usable::Marked(m) => mark[n as usize] == m,
+                    Usable::Marked => is_set(marked, n),
                 }
         };
         // With every candidate gone, could it fit? (Most tests end here.)
@@ -1186,6 +1231,22 @@ impl Controller {
         }
     }
 
+    /// Per partition, the largest free CPUs, MiB and GPUs on one of its
+    /// nodes, into `out`.
+    fn largest_free(&self, out: &mut Vec<crate::machine::Resources>) {
+        out.clear();
+        for part in &self.machine.partitions {
+            out.push(part.nodes.iter().fold(crate::machine::Resources::default(), |m, &n| {
+                let f = self.machine.free[n as usize];
+                crate::machine::Resources {
+                    cpus: m.cpus.max(f.cpus),
+                    mem_mib: m.mem_mib.max(f.mem_mib),
+                    gpus: m.gpus.max(f.gpus),
+                }
+            }));
+        }
+    }
+
     /// Could job `j` fit now on its partition, with no reservation? `most`
     /// holds each partition's largest free CPUs, MiB and GPUs on one node: a
     /// job above them cannot fit, and most jobs of a full machine are.
@@ -1219,17 +1280,7 @@ impl Controller {
         // (`bf_last_depth_try`), not those skipped before it.
         let max_tests = self.sched.bf_max_job_test.max(1) as usize;
         let mut most = std::mem::take(&mut self.most);
-        most.clear();
-        for part in &self.machine.partitions {
-            most.push(part.nodes.iter().fold(crate::machine::Resources::default(), |m, &n| {
-                let f = self.machine.free[n as usize];
-                crate::machine::Resources {
-                    cpus: m.cpus.max(f.cpus),
-                    mem_mib: m.mem_mib.max(f.mem_mib),
-                    gpus: m.gpus.max(f.gpus),
-                }
-            }));
-        }
+        self.largest_free(&mut most);
         // The last job in reach that could fit now: past it, a pass only reserves.
         // With preemption, a job that may preempt could start something too.
         let preempts = |r: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any_in(self.owner(r), self.view(r)));
@@ -1243,6 +1294,9 @@ impl Controller {
         };
         let resolution = self.sched.bf_resolution.max(1);
         let horizon = now + self.sched.bf_window;
+        self.bound.clear();
+        self.bound.extend_from_slice(&self.most);
+        self.special.copy_from_slice(&self.advance_words);
         self.bf_user.clear();
         self.bf_part.clear();
         if self.sched.bf_max_job_user > 0 {
@@ -1260,6 +1314,7 @@ impl Controller {
             self.releases.push(self.release_of(o.start + self.jobs[r as usize].limit, r));
         }
         self.releases.sort_unstable_by_key(|x| (x.at, x.job));
+        self.index_releases();
         let mut i = 0;
         let mut visited = 0;
         let mut tried = 0;
@@ -1311,13 +1366,18 @@ impl Controller {
             // neither started nor reserved for.
             if self.preempt.as_ref().is_some_and(|p| p.preempts_any(j)) && !self.could_fit_now(r, &self.most) {
                 self.mark_available(&job, now, now + job.limit, horizon);
-                if self.try_preempt(now, j, Usable::Marked(self.stamp), outbox) {
+                if self.try_preempt(now, j, Usable::Marked, outbox) {
                     if let Some(m) = self.multi.as_deref_mut() {
                         m.preempted(j);
                     }
                     // The preempted jobs release nothing later in this pass.
                     let outcome = &self.outcome;
                     self.releases.retain(|x| outcome[x.job as usize].end > now);
+                    self.index_releases();
+                    // Their nodes are freer: the bounds on a node's free resources grow.
+                    let mut bound = std::mem::take(&mut self.bound);
+                    self.largest_free(&mut bound);
+                    self.bound = bound;
                     i += 1;
                     continue;
                 }
@@ -1327,6 +1387,8 @@ impl Controller {
             let mut start_res = now;
             let advance = self.advance.as_ref().map_or(0, |a| a.list.len());
             let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2 * advance + 2;
+            // The previous test's will-run result, if any.
+            let mut before: Option<Option<Time>> = None;
             let started = loop {
                 retries -= 1;
                 let end = start_res + job.limit;
@@ -1341,9 +1403,18 @@ impl Controller {
                         break false;
                     }
                 }
+                self.marked_before.copy_from_slice(&self.marked);
                 let (available, fitting, later) = self.mark_available(&job, start_res, end, horizon);
-                // Too few nodes free of reservations: no will-run test.
-                let planned = if available >= job.need.nodes { self.will_run(now, &job, fitting) } else { None };
+                // Why: nothing starts or is reserved between a job's tests, so
+                // the will-run test depends only on the nodes marked: a test
+                // marking the same nodes as the previous one has its result.
+                let planned = match before {
+                    Some(planned) if self.marked == self.marked_before => planned,
+                    // Too few nodes free of reservations: no will-run test.
+                    _ if available < job.need.nodes => None,
+                    _ => self.will_run(now, &job, fitting),
+                };
+                before = Some(planned);
                 estimated |= planned.is_some();
                 let Some(start) = planned else {
                     match later {
@@ -1384,7 +1455,7 @@ impl Controller {
                 let reserved = &self.reserved;
                 if self.found.iter().any(|&n| {
                     let r = &reserved[n as usize];
-                    r.get(r.partition_point(|&(_, e)| e <= begin)).is_some_and(|&(b, _)| b < until)
+                    r.get(r.partition_point(|&(_, e, _)| e <= begin)).is_some_and(|&(b, _, _)| b < until)
                 }) {
                     if retries > 0 {
                         start_res = start;
@@ -1396,7 +1467,22 @@ impl Controller {
                 for &n in &self.found {
                     // Kept in order: a node's reservations never overlap.
                     let r = &mut self.reserved[n as usize];
-                    r.insert(r.partition_point(|&(b, _)| b < begin), (begin, until));
+                    let at = r.partition_point(|&(b, _, _)| b < begin);
+                    r.insert(at, (begin, until, until));
+                    // Why: the run ends are kept here, where a run changes,
+                    // not found again at each test (runs grow long).
+                    let (mut first, mut last) = (at, at);
+                    while first > 0 && r[first].0 <= r[first - 1].1 {
+                        first -= 1;
+                    }
+                    while last + 1 < r.len() && r[last + 1].0 <= r[last].1 {
+                        last += 1;
+                    }
+                    let run_end = r[last].1;
+                    for x in &mut r[first..=last] {
+                        x.2 = run_end;
+                    }
+                    self.special[n as usize / 64] |= 1 << (n % 64);
                 }
                 self.reservation_count += 1;
                 break false;
@@ -1410,6 +1496,7 @@ impl Controller {
                 let at = self.releases.partition_point(|x| (x.at, x.job) < (expected, j));
                 let release = self.release_of(expected, j);
                 self.releases.insert(at, release);
+                self.index_releases();
                 continue;
             }
             i += 1;
@@ -1443,8 +1530,9 @@ impl Controller {
     /// reservation that begins at `end` counts), and returns how many, how
     /// many of them can hold the job now, and `later_start`: the first
     /// instant after `start_res`, within the window, at which a reservation
-    /// of the partition's nodes ends and its node is free. A marked node's
-    /// free resources are copied to `scratch` (the will-run test's start).
+    /// of the partition's nodes ends and its node is free. The marked
+    /// nodes are in `marked`; the will-run test starts from their free
+    /// resources.
     ///
     /// Only nodes of the job's node set are marked; with advance
     /// reservations, only those none of them keeps from the job over
@@ -1452,46 +1540,61 @@ impl Controller {
     /// after the first reservation's end (`find_resv_end`).
     fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, u32, Option<Time>) {
         let p = job.partition as usize;
-        self.stamp += 1;
-        let stamp = self.stamp;
         let mut later: Option<Time> = None;
         let mut available = 0;
-        let mut fitting = 0;
         let mut resv_overlap = false;
         let need = job.need;
         let advance = self.advance.as_deref();
-        for &n in &self.machine.partitions[p].nodes {
-            if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
-                resv_overlap = true;
-                continue;
-            }
-            // A node's reservations are in order and never overlap (and
-            // are few): the first one not ended at `start_res`.
-            let r = &self.reserved[n as usize];
-            let mut k = 0;
-            while r.get(k).is_some_and(|&(_, e)| e <= start_res) {
-                k += 1;
-            }
-            // Features filter the nodes after `later_start` is found.
-            if r.get(k).is_none_or(|&(b, _)| b > end) && self.machine.allows(job.set, n) {
-                self.mark[n as usize] = stamp;
-                let f = self.machine.free[n as usize];
-                self.scratch[n as usize] = f;
-                available += 1;
-                if f.holds(&need) {
-                    fitting += 1;
+        for w in 0..self.marked.len() {
+            let nodes = self.part_words[p][w];
+            // Why: a node no reservation of either kind holds is available
+            // as it is (most nodes): a whole word at once. The others, and
+            // all of a job with a node set, are tested one by one.
+            let plain = if job.set == 0 { nodes & !self.special[w] } else { 0 };
+            let mut marked = plain;
+            let mut rest = nodes & !plain;
+            while rest != 0 {
+                let n = (w * 64) as u32 + rest.trailing_zeros();
+                rest &= rest - 1;
+                if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                    resv_overlap = true;
+                    continue;
                 }
-            }
-            while let Some(&(_, e)) = r.get(k) {
-                if e >= horizon || later.is_some_and(|l| e >= l) {
-                    break;
+                // A node's reservations are in order and never overlap, so
+                // their ends are in order too: the first one not ended at
+                // `start_res`.
+                let r = &self.reserved[n as usize];
+                let k = r.partition_point(|&(_, e, _)| e <= start_res);
+                // Features filter the nodes after `later_start` is found.
+                if r.get(k).is_none_or(|&(b, _, _)| b > end) && self.machine.allows(job.set, n) {
+                    marked |= 1 << (n % 64);
                 }
-                // The next reservation may begin where this one ends.
-                if r.get(k + 1).is_none_or(|&(b, _)| b > e) {
+                // The node is free again at the end of the run of
+                // reservations (each beginning where the one before ends)
+                // that holds it at `start_res`.
+                if let Some(&(_, _, e)) = r.get(k)
+                    && e < horizon
+                    && later.is_none_or(|l| e < l)
+                {
                     later = Some(e);
-                    break;
                 }
-                k += 1;
+            }
+            self.marked[w] = marked;
+            available += marked.count_ones();
+        }
+        // Why: on a full machine most jobs fit on no node; the partition's
+        // largest free resources tell without looking at each node.
+        let mut fitting = 0;
+        if self.bound[p].holds(&need) {
+            for (w, &word) in self.marked.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let n = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if self.machine.free[n].holds(&need) {
+                        fitting += 1;
+                    }
+                }
             }
         }
         if resv_overlap
@@ -1517,36 +1620,48 @@ impl Controller {
     /// enough nodes can hold it, so the start stands without them).
     fn will_run(&mut self, now: Time, job: &Queued, mut fitting: u32) -> Option<Time> {
         let need = job.need;
+        self.tested += 1;
         if fitting >= need.nodes {
             return Some(now);
         }
-        let stamp = self.stamp;
-        let bit = part_bit(job.partition as usize);
+        let stamp = self.tested;
         let mut barrier: Option<Time> = None;
         let mut window: Time = 30;
-        let mut r = 0;
         let releases = &self.releases;
+        // Why: a job with no node in the partition has none marked, so only
+        // the partition's releases are walked; `r` is where a walk of all
+        // of them would be (the next release bounds a batch).
+        let mine = &self.part_releases[job.partition as usize];
+        let mut i = 0;
+        let mut r = 0;
         while r < releases.len() {
             let mut last = None;
-            while r < releases.len() {
-                let x = &releases[r];
-                r += 1;
-                // A job with no node in the partition has none marked.
-                if x.parts & bit == 0 {
-                    continue;
-                }
+            loop {
+                let Some(&g) = mine.get(i) else {
+                    r = releases.len();
+                    break;
+                };
+                i += 1;
+                r = g as usize + 1;
+                let x = &releases[g as usize];
                 let nodes = &self.nodes[x.first as usize..(x.first + x.need.nodes) as usize];
-                if !nodes.iter().any(|&n| self.mark[n as usize] == stamp) {
+                if !nodes.iter().any(|&n| is_set(&self.marked, n)) {
                     continue;
                 }
                 let t = x.at;
                 let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
                 last = Some(t);
                 for &n in nodes {
-                    if self.mark[n as usize] != stamp {
+                    if !is_set(&self.marked, n) {
                         continue;
                     }
                     let s = &mut self.scratch[n as usize];
+                    // Why: a marked node's resources are copied when a
+                    // release first touches it, not all at marking.
+                    if self.scratch_at[n as usize] != stamp {
+                        *s = self.machine.free[n as usize];
+                        self.scratch_at[n as usize] = stamp;
+                    }
                     let held = s.holds(&need);
                     s.cpus += x.need.cpus;
                     s.mem_mib += x.need.mem_mib;
@@ -1580,9 +1695,18 @@ impl Controller {
     /// The nodes cons_tres gives `job` on the resources of its last
     /// will-run test, in `found`.
     fn pick_planned(&mut self, job: &Queued) {
-        let free = offered(&self.scratch, &self.mark, self.stamp, &job.need);
+        let free = offered(&self.scratch, &self.scratch_at, &self.machine.free, &self.marked, self.tested, &job.need);
         let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
         debug_assert!(picked, "the will-run test found enough nodes");
+    }
+
+    /// Indexes `releases` by partition (`part_releases`).
+    fn index_releases(&mut self) {
+        for (p, list) in self.part_releases.iter_mut().enumerate() {
+            let bit = part_bit(p);
+            list.clear();
+            list.extend((0..self.releases.len() as u32).filter(|&g| self.releases[g as usize].parts & bit != 0));
+        }
     }
 
     /// A running job expected to end at `at`, for the will-run test.
@@ -1625,21 +1749,33 @@ fn part_bit(p: usize) -> u64 {
 enum Usable {
     /// Those the main pass `pass` has not blocked.
     Unblocked(u64),
-    /// Those marked with this stamp (free of backfill reservations).
-    Marked(u64),
+    /// Those [`Controller::mark_available`] marked last (free of backfill reservations).
+    Marked,
 }
 
-/// For [`Machine::pick`]: the free CPUs of a node marked with `stamp` that
-/// can hold `need` given `resources`, else `None`.
+/// Is node `n` in bitset `words`?
+#[inline(always)]
+fn is_set(words: &[u64], n: u32) -> bool {
+    words[n as usize / 64] >> (n % 64) & 1 != 0
+}
+
+/// For [`Machine::pick`]: the CPUs of a node in `marked` that can hold
+/// `need` given its resources in the test of `stamp` (`resources` where
+/// `at` is `stamp`, else `free`), else `None`.
 fn offered<'a>(
     resources: &'a [crate::machine::Resources],
-    mark: &'a [u64],
+    at: &'a [u64],
+    free: &'a [crate::machine::Resources],
+    marked: &'a [u64],
     stamp: u64,
     need: &'a Need,
 ) -> impl FnMut(u32) -> Option<u32> + 'a {
     move |n| {
-        let f = resources[n as usize];
-        (mark[n as usize] == stamp && f.holds(need)).then_some(f.cpus)
+        if !is_set(marked, n) {
+            return None;
+        }
+        let f = if at[n as usize] == stamp { resources[n as usize] } else { free[n as usize] };
+        f.holds(need).then_some(f.cpus)
     }
 }
 
