@@ -991,7 +991,7 @@ mod tests {
                 partitions: Vec::new(),
                 qos: 1,
                 submit: 200,
-                submitted: 200,
+                submitted: 50,
                 time_limit: None,
                 run_time: 7200,
                 request: tres(64, 131_072, 2, 0),
