@@ -842,13 +842,16 @@ impl Controller {
     fn release(&mut self, now: Time, j: u32, requeued: bool) {
         self.changes += 1;
         if self.charge_at_end {
-            // `priority_p_job_end`: its run since the last tick, decayed as there.
-            let from = self.outcome[j as usize].start.max(self.last_tick);
-            if now > from {
-                let r = (now - from) as f64;
-                let job = &self.jobs[j as usize];
-                self.fairshare.charge(job.assoc, job.billing * r * self.decay_per_second().powf(r));
-            }
+            // `priority_p_job_end`: its run since the last tick, as a tick charges it.
+            let d = self.decay_per_second();
+            charge_run(
+                &mut self.fairshare,
+                &self.jobs[j as usize],
+                self.outcome[j as usize].start,
+                self.last_tick,
+                now,
+                d,
+            );
         }
         let job = &self.jobs[j as usize];
         let first = self.node_at[j as usize] as usize;
@@ -1097,14 +1100,15 @@ impl Controller {
         // the previous tick. What a job ran after the last tick before its
         // end is charged at its end only under `AccountingStorageEnforce=limits`
         // (`release`); otherwise never (seen in RawUsage on a real slurmctld).
-        let since = self.last_tick;
         for &j in &self.running {
-            let (job, outcome) = (&self.jobs[j as usize], &self.outcome[j as usize]);
-            let from = outcome.start.max(since);
-            if now > from {
-                let r = (now - from) as f64;
-                self.fairshare.charge(job.assoc, job.billing * r * d.powf(r));
-            }
+            charge_run(
+                &mut self.fairshare,
+                &self.jobs[j as usize],
+                self.outcome[j as usize].start,
+                self.last_tick,
+                now,
+                d,
+            );
         }
         self.last_tick = now;
         self.fairshare.rank();
@@ -1740,6 +1744,16 @@ struct Release {
 /// The bit of partition `p` in a node's or job's partitions (partitions
 /// from the 64th on share the last bit).
 #[inline]
+/// Charges `job`, started at `start`, for its run from `since` (or its
+/// start) to `now`, decayed by `d` per second as `_apply_new_usage` does.
+fn charge_run(fairshare: &mut FairTree, job: &Queued, start: Time, since: Time, now: Time, d: f64) {
+    let from = start.max(since);
+    if now > from {
+        let r = (now - from) as f64;
+        fairshare.charge(job.assoc, job.billing * r * d.powf(r));
+    }
+}
+
 fn part_bit(p: usize) -> u64 {
     1 << p.min(63)
 }

@@ -95,7 +95,7 @@ pub(crate) fn submit_options(line: &str) -> SubmitOptions {
     let words = words(line);
     let mut tokens = words.iter();
     while let Some(t) = tokens.next() {
-        let take = |long: &str, short: &str| -> Option<Option<String>> {
+        let take = |long: &str, short: Option<&str>| -> Option<Option<String>> {
             if let Some(rest) = t.strip_prefix(long) {
                 if let Some(v) = rest.strip_prefix('=') {
                     return Some(Some(v.to_string()));
@@ -103,21 +103,21 @@ pub(crate) fn submit_options(line: &str) -> SubmitOptions {
                 return rest.is_empty().then_some(None);
             }
             if !t.starts_with("--")
-                && let Some(rest) = t.strip_prefix(short)
+                && let Some(rest) = short.and_then(|s| t.strip_prefix(s))
             {
                 return Some(if rest.is_empty() { None } else { Some(rest.to_string()) });
             }
             None
         };
-        if let Some(value) = take("--dependency", "-d") {
+        if let Some(value) = take("--dependency", Some("-d")) {
             found.dependency = value.or_else(|| tokens.next().cloned());
-        } else if let Some(value) = take("--array", "-a") {
+        } else if let Some(value) = take("--array", Some("-a")) {
             found.array = value.or_else(|| tokens.next().cloned());
-        } else if let Some(value) = take("--partition", "-p") {
+        } else if let Some(value) = take("--partition", Some("-p")) {
             found.partition = value.or_else(|| tokens.next().cloned());
-        } else if let Some(value) = take("--begin", "-b") {
+        } else if let Some(value) = take("--begin", Some("-b")) {
             found.begin = value.or_else(|| tokens.next().cloned());
-        } else if let Some(value) = take("--reservation", "--reservation") {
+        } else if let Some(value) = take("--reservation", None) {
             found.reservation = value.or_else(|| tokens.next().cloned());
         }
     }
