@@ -622,6 +622,12 @@ impl Limits {
     /// `acct_policy_job_fini` (and the end of its submission).
     pub fn fini(&mut self, j: u32) {
         self.adjust(j, false);
+        self.withdraw(j);
+    }
+
+    /// The end of job `j`'s submission (`acct_policy_remove_job_submit`):
+    /// at its end, or when it is cancelled pending.
+    pub fn withdraw(&mut self, j: u32) {
         let slot = self.user_slot(j);
         self.user_submitted[slot] = self.user_submitted[slot].saturating_sub(1);
     }

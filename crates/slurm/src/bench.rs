@@ -219,7 +219,7 @@ impl Scenario {
             })
             .collect();
         let submits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.submit).collect();
-        let relations = Dependencies::new(workload, &ok, &submits)?;
+        let relations = Dependencies::new(workload, &ok, &submits, conf.scheduler.kill_invalid_depend)?;
         // The job in each of its partitions: that partition's priority
         // factors and billing.
         let mut alternatives: Vec<Vec<Queued>> = vec![Vec::new(); if tried.is_empty() { 0 } else { jobs.len() }];

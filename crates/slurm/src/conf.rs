@@ -31,7 +31,8 @@
 //!   `YES` is `ANY`), `AccountingStorageEnforce` (`associations`,
 //!   `limits`, `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with
 //!   the man page's implications; `limits` turns the dumps' limits on),
-//!   `bf_max_job_user` and `bf_max_job_part` in `SchedulerParameters`.
+//!   `bf_max_job_user`, `bf_max_job_part` and `kill_invalid_depend`
+//!   ([`crate::dependency`]) in `SchedulerParameters`.
 //! - Modelled beyond priority and the schedulers: `PreemptType`
 //!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
 //!   `PreemptMode` `OFF`, `CANCEL` and `REQUEUE` (global and per
@@ -201,6 +202,9 @@ pub struct SchedulerSettings {
     pub bf_max_job_user: u32,
     /// `bf_max_job_part` (0, the default: no limit).
     pub bf_max_job_part: u32,
+    /// `kill_invalid_depend`: a job whose dependency can never be met is
+    /// cancelled (else it stays pending).
+    pub kill_invalid_depend: bool,
     /// Other `SchedulerParameters` entries, as written, for the ignored list.
     pub other: Vec<String>,
 }
@@ -218,6 +222,7 @@ impl Default for SchedulerSettings {
             sched_interval: 60,
             bf_max_job_user: 0,
             bf_max_job_part: 0,
+            kill_invalid_depend: false,
             other: Vec::new(),
         }
     }
@@ -844,6 +849,7 @@ impl Parser<'_> {
                 "default_queue_depth" => self.conf.scheduler.default_queue_depth = count(arg)?,
                 "sched_interval" => self.conf.scheduler.sched_interval = Time::from(count(arg)?),
                 "bf_continue" => self.conf.scheduler.bf_continue = true,
+                "kill_invalid_depend" => self.conf.scheduler.kill_invalid_depend = true,
                 "bf_max_job_user" => {
                     self.conf.scheduler.bf_max_job_user = count(arg)?;
                 }

@@ -646,6 +646,11 @@ impl Controller {
             });
         }
         d.release(now);
+        if !d.cancelled_now.is_empty() {
+            self.dependents_cancelled();
+            self.touch(now, outbox);
+        }
+        let Some(d) = self.relations.as_mut() else { return };
         if d.released.is_empty() {
             return;
         }
@@ -657,6 +662,18 @@ impl Controller {
             d.released = released;
         }
         self.arm(now, outbox);
+    }
+
+    /// Jobs cancelled for a dependency that can never be met
+    /// (`_kill_dependent`) end their submission; the caller counts the
+    /// change of the job list.
+    fn dependents_cancelled(&mut self) {
+        let Some(d) = self.relations.as_mut() else { return };
+        for j in d.cancelled_now.drain(..) {
+            if let Some(l) = self.limits.as_mut() {
+                l.withdraw(j);
+            }
+        }
     }
 
     /// Whether job `j`'s array reached its throttle in this pass.
@@ -724,6 +741,7 @@ impl Controller {
         if self.relations.as_mut().is_none_or(|d| d.submitted(j, now)) {
             self.enqueue(now, j);
         }
+        self.dependents_cancelled();
         self.touch(now, outbox);
         self.arm(now, outbox);
         // A batch job is first tried by the background loop's pass, at least

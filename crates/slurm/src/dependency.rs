@@ -31,9 +31,15 @@
 //!   dependency; with `?` one fulfilled part suffices, and the dependency
 //!   fails when all parts have failed. A part fulfilled or failed stays so
 //!   (`depend_state`), and so does a fulfilled dependency (Slurm flushes
-//!   the list). A failed one keeps the job pending for ever
-//!   (`DependencyNeverSatisfied`: 22.05 without `kill_invalid_depend`); it
-//!   never starts.
+//!   the list). A failed one (`DependencyNeverSatisfied`,
+//!   `handle_invalid_dependency`) keeps the job pending for ever, never
+//!   tested again; or, with `SchedulerParameters=kill_invalid_depend` or the
+//!   job's `--kill-on-invalid-dep=yes` (the job's option wins), cancels it
+//!   then (`_kill_dependent`): it never starts, it has ended not OK for the
+//!   jobs that depend on it (`afterany` and `afternotok` on it are met,
+//!   `after` too), and it no longer holds back a `singleton` of its user
+//!   and name. The controller counts the cancellation as a change of the
+//!   job list (`last_job_update`) and ends the job's records.
 //! - A job whose dependency is not fulfilled is not in the scheduling queue
 //!   (`build_job_queue` calls `job_independent`): neither scheduler tries
 //!   it, and it does not count in `default_queue_depth` or
@@ -155,14 +161,24 @@ pub struct Dependencies {
     pub hits: [u64; Wait::ALL.len()],
     /// Per job: the reason it last waited for.
     pub reasons: Vec<Option<Wait>>,
+    /// Per job: it is cancelled when its dependency fails.
+    kill: Vec<bool>,
+    /// Jobs cancelled since the controller last took them.
+    pub cancelled_now: Vec<u32>,
 }
 
 impl Dependencies {
     /// Resolves `workload`'s dependencies and array throttles; `ok[j]`
     /// says whether job `j` ends OK in the simulation, `submit[j]` is its
-    /// submit time. `None` when no job has a dependency or a throttle; a
-    /// dependency on a job the workload lacks is a located error.
-    pub fn new(workload: &SlurmWorkload, ok: &[bool], submit: &[Time]) -> Result<Option<Dependencies>, JobError> {
+    /// submit time; `kill_invalid_depend` is the cluster's setting.
+    /// `None` when no job has a dependency or a throttle; a dependency on a
+    /// job the workload lacks is a located error.
+    pub fn new(
+        workload: &SlurmWorkload,
+        ok: &[bool],
+        submit: &[Time],
+        kill_invalid_depend: bool,
+    ) -> Result<Option<Dependencies>, JobError> {
         let jobs = &workload.jobs;
         let any_relation = jobs.iter().any(|j| {
             j.relations.dependency.as_ref().is_some_and(|d| !d.on.is_empty())
@@ -272,6 +288,8 @@ impl Dependencies {
             released: Vec::new(),
             hits: [0; Wait::ALL.len()],
             reasons: vec![None; n],
+            kill: jobs.iter().map(|j| j.relations.kill_on_invalid_dep.unwrap_or(kill_invalid_depend)).collect(),
+            cancelled_now: Vec::new(),
         }))
     }
 
@@ -412,9 +430,22 @@ impl Dependencies {
                 self.hit(j, reason);
                 if reason != Wait::DependencyNeverSatisfied {
                     self.waiting.push(j);
+                } else {
+                    self.invalid(j);
                 }
                 false
             }
+        }
+    }
+
+    /// `handle_invalid_dependency` for job `j`, whose dependency failed:
+    /// with `kill` it is cancelled (`_kill_dependent`), else it stays
+    /// pending, never tested again.
+    fn invalid(&mut self, j: u32) {
+        if self.kill[j as usize] {
+            self.ok[j as usize] = false;
+            self.state[j as usize] = State::Ended;
+            self.cancelled_now.push(j);
         }
     }
 
@@ -477,7 +508,8 @@ impl Dependencies {
 
     /// At the start of a pass: the waiting jobs now independent move to
     /// [`Dependencies::released`], in submission order; a job whose
-    /// dependency failed is dropped (pending for ever).
+    /// dependency failed is dropped (pending for ever, or cancelled: then in
+    /// [`Dependencies::cancelled_now`]).
     pub fn release(&mut self, now: Time) {
         self.released.clear();
         let mut waiting = std::mem::take(&mut self.waiting);
@@ -488,6 +520,9 @@ impl Dependencies {
             }
             Some(reason) => {
                 self.hit(j, reason);
+                if reason == Wait::DependencyNeverSatisfied {
+                    self.invalid(j);
+                }
                 reason != Wait::DependencyNeverSatisfied
             }
         });

@@ -424,3 +424,43 @@ proptest::proptest! {
         }
     }
 }
+
+/// `kill_invalid_depend`, and the job's `--kill-on-invalid-dep`: J1 (4
+/// CPUs, 0–100) FAILS; J2 (alice, `x`, `afterok:1`, submitted at 1) can
+/// never run; J3 (`afterany:2`, at 2) waits for J2's end; J4 (alice, `x`,
+/// `singleton`, at 3) waits while J2, of the same user and name and a
+/// smaller id, is pending. One CPU and 10 s each.
+/// - Kept pending (Slurm's default): J2 never ends, so J3 and J4 never
+///   start either.
+/// - Cancelled: at 100, J1's end's pass finds J2's dependency failed and
+///   cancels it (`_kill_dependent`), then tests J3 (J2 ended) and J4 (J2
+///   no longer pending), in submission order: both start at 100.
+/// - The job's option wins over the cluster's setting, both ways.
+#[test]
+fn a_job_whose_dependency_failed_is_cancelled_with_kill_invalid_depend() {
+    let w = |kill: Option<bool>| {
+        let mut j2 = depends(named(crate::job(2, 1, 1, 10, 10), 0, 0), vec![on(DependKind::AfterOk, 1)]);
+        j2.relations.kill_on_invalid_dep = kill;
+        let mut w = crate::workload(
+            vec![
+                ending(crate::job(1, 0, 4, 100, 100), Ending::Failed),
+                j2,
+                depends(crate::job(3, 2, 1, 10, 10), vec![on(DependKind::AfterAny, 2)]),
+                depends(named(crate::job(4, 3, 1, 10, 10), 0, 0), vec![on(DependKind::Singleton, 0)]),
+            ],
+            &["batch"],
+        );
+        w.names = vec!["x".into()];
+        w
+    };
+    let kill_conf = ONE_NODE.replace("bf_window=60", "bf_window=60,kill_invalid_depend");
+    assert_ne!(kill_conf, ONE_NODE, "the test conf names its scheduler");
+    let pending = run(ONE_NODE, &w(None));
+    assert_eq!(starts(&pending), [0, -1, -1, -1]);
+    assert_eq!(pending.waits[1], Some(Wait::DependencyNeverSatisfied));
+    let cancelled = run(&kill_conf, &w(None));
+    assert_eq!(starts(&cancelled), [0, -1, 100, 100]);
+    assert_eq!(cancelled.waits[1], Some(Wait::DependencyNeverSatisfied));
+    assert_eq!(starts(&run(ONE_NODE, &w(Some(true)))), [0, -1, 100, 100]);
+    assert_eq!(starts(&run(&kill_conf, &w(Some(false)))), [0, -1, -1, -1]);
+}

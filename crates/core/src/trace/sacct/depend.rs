@@ -44,6 +44,8 @@ pub(crate) struct SubmitOptions {
     pub(crate) begin: Option<String>,
     /// `--reservation`'s value.
     pub(crate) reservation: Option<String>,
+    /// `--kill-on-invalid-dep`'s value.
+    pub(crate) kill_on_invalid_dep: Option<String>,
 }
 
 fn unquote(v: &str) -> &str {
@@ -88,8 +90,9 @@ fn words(line: &str) -> Vec<String> {
     words
 }
 
-/// Finds `--dependency`, `--array`, `--partition` and `--begin` in a submit
-/// line (the last of each, as sbatch takes it).
+/// Finds `--dependency`, `--array`, `--partition`, `--begin`,
+/// `--reservation` and `--kill-on-invalid-dep` in a submit line (the last of
+/// each, as sbatch takes it).
 pub(crate) fn submit_options(line: &str) -> SubmitOptions {
     let mut found = SubmitOptions::default();
     let words = words(line);
@@ -119,6 +122,8 @@ pub(crate) fn submit_options(line: &str) -> SubmitOptions {
             found.begin = value.or_else(|| tokens.next().cloned());
         } else if let Some(value) = take("--reservation", None) {
             found.reservation = value.or_else(|| tokens.next().cloned());
+        } else if let Some(value) = take("--kill-on-invalid-dep", None) {
+            found.kill_on_invalid_dep = value.or_else(|| tokens.next().cloned());
         }
     }
     found
@@ -170,6 +175,15 @@ pub(crate) fn parse_begin(text: &str, submit: i64) -> Result<i64, String> {
         }
     }
     Err(refused())
+}
+
+/// `--kill-on-invalid-dep`'s value: `yes` or `no` (`sbatch(1)`).
+pub(crate) fn parse_kill_on_invalid_dep(text: &str) -> Result<bool, String> {
+    match unquote(text).to_ascii_lowercase().as_str() {
+        "yes" => Ok(true),
+        "no" => Ok(false),
+        other => Err(format!("--kill-on-invalid-dep `{other}` is neither `yes` nor `no`")),
+    }
 }
 
 /// An array specification (`1-10%2`): its throttle (0: none), or why it

@@ -138,6 +138,10 @@ pub struct Relations {
     pub array: Option<ArrayTask>,
     /// Its dependency, if it was submitted with one.
     pub dependency: Option<Dependency>,
+    /// `--kill-on-invalid-dep`: cancel it (`Some(true)`) or keep it pending
+    /// (`Some(false)`) when its dependency can never be met; `None`: the
+    /// cluster's `kill_invalid_depend`.
+    pub kill_on_invalid_dep: Option<bool>,
 }
 
 /// An array task: `array_job_id_task_id`, and its array's throttle.

@@ -57,7 +57,9 @@
 //!   (`JobID` `123_4`); its array's throttle, from the submit line's
 //!   `--array=…%N` or a pending tail `123_[5-9%N]`; the job's `JobName`;
 //!   its dependency, from a non-empty `Dependency` column, else the
-//!   `SubmitLine` (sacct 23.02+) `--dependency`/`-d` (see `depend.rs`).
+//!   `SubmitLine` (sacct 23.02+) `--dependency`/`-d` (see `depend.rs`);
+//!   the submit line's `--kill-on-invalid-dep=yes|no` (another value is an
+//!   error naming the line and column).
 //! - A job submitted to several partitions: `partitions` lists them (in the
 //!   order written, repeats and empty names dropped) when the `Partition`
 //!   column holds a comma list (a job that has not started), else when the
@@ -82,7 +84,9 @@ use std::path::Path;
 
 use crate::trace::sacct::columns::{Col, Columns, Fields};
 use crate::trace::sacct::convert::{Alloc, Converter};
-use crate::trace::sacct::depend::{parse_array_spec, parse_begin, parse_dependency, submit_options};
+use crate::trace::sacct::depend::{
+    parse_array_spec, parse_begin, parse_dependency, parse_kill_on_invalid_dep, submit_options,
+};
 use crate::trace::sacct::jobs::{
     ArrayTask, Dependency, Ending, Logged, Origin, Relations, SlurmJob, SlurmWorkload, Tres,
 };
@@ -263,6 +267,8 @@ struct Piece {
     dependency: Option<Dependency>,
     /// The dependency came from the `Dependency` column (else the submit line).
     dependency_column: bool,
+    /// The submit line's `--kill-on-invalid-dep`.
+    kill_on_invalid_dep: Option<bool>,
     start: Option<i64>,
     end: Option<i64>,
     request: Tres,
@@ -329,6 +335,12 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
     if let (Some(spec), Some(i)) = (options.array.as_deref(), extra.submit_line) {
         throttle = Some(parse_array_spec(spec).map_err(|detail| malformed(conv, record, i, detail))?);
     }
+    let kill_on_invalid_dep = match (options.kill_on_invalid_dep.as_deref(), extra.submit_line) {
+        (Some(text), Some(i)) => {
+            Some(parse_kill_on_invalid_dep(text).map_err(|detail| malformed(conv, record, i, detail))?)
+        }
+        _ => None,
+    };
     let dependency_column = extra.dependency.is_some_and(|i| field(conv, record, Some(i)).is_ok_and(|t| !t.is_empty()));
     let dependency = match (extra.dependency, extra.submit_line) {
         (Some(i), _) if dependency_column => {
@@ -445,6 +457,7 @@ fn piece(conv: &Converter<'_>, extra: &ExtraColumns, record: &Fields, alloc: &Al
         throttle,
         dependency,
         dependency_column,
+        kill_on_invalid_dep,
         start: alloc.start,
         end: alloc.end,
         request,
@@ -852,6 +865,7 @@ fn build(
                 name: p.name.as_deref().map(|n| SlurmWorkload::intern(&mut workload.names, n)),
                 array: p.array.map(|(job, task)| ArrayTask { job, task, throttle: k.throttle }),
                 dependency: p.dependency.clone(),
+                kill_on_invalid_dep: p.kill_on_invalid_dep,
             },
         };
         workload.jobs.push(job);
@@ -1363,7 +1377,9 @@ mod relations {
 
     #[test]
     fn dependency_strings() {
-        use crate::trace::sacct::depend::{parse_array_spec, parse_dependency, submit_options};
+        use crate::trace::sacct::depend::{
+            parse_array_spec, parse_dependency, parse_kill_on_invalid_dep, submit_options,
+        };
         let d = parse_dependency("afterok:12_[1-3],afternotok:9_4(failed)").unwrap().unwrap();
         assert_eq!(
             d.on,
@@ -1404,6 +1420,11 @@ mod relations {
         assert_eq!((o.dependency.as_deref(), o.array.as_deref()), (Some("singleton"), Some("1-3")));
         let o = submit_options("sbatch -d afterok:1 --dependency=afterany:2 job.sh");
         assert_eq!(o.dependency.as_deref(), Some("afterany:2"));
+        let o = submit_options("sbatch --kill-on-invalid-dep=yes -d afterok:1 job.sh");
+        assert_eq!(o.kill_on_invalid_dep.map(|v| parse_kill_on_invalid_dep(&v)), Some(Ok(true)));
+        let o = submit_options("sbatch --kill-on-invalid-dep no job.sh");
+        assert_eq!(o.kill_on_invalid_dep.map(|v| parse_kill_on_invalid_dep(&v)), Some(Ok(false)));
+        assert!(parse_kill_on_invalid_dep("maybe").unwrap_err().contains("neither `yes` nor `no`"));
         assert_eq!(parse_array_spec("1-10%2"), Ok(2));
         assert_eq!(parse_array_spec("1,3,5-7"), Ok(0));
         for bad in ["", "1-", "5-1", "1-10%x", "a"] {
