@@ -1050,6 +1050,7 @@ mod tests {
                     name: Some(3),
                     array: Some(ArrayTask { job: 20, task: 3, throttle: 0 }),
                     dependency: None,
+                    kill_on_invalid_dep: None,
                 },
             },
         ];
