@@ -38,8 +38,8 @@
 //!   main scheduler skips the other jobs of that reservation in the pass
 //!   and blocks no partition. One still pending after its reservation's
 //!   end is held for good (`job_test_resv`: priority 0): it never starts.
-//!   It ends at the reservation's end if its run
-//!   goes past it (ResvOverRun 0), as a time-out. It must be allowed: its
+//!   It ends `ResvOverRun` after the reservation's end (at the end with
+//!   Slurm's default, 0) if its run goes past that, as a time-out. It must be allowed: its
 //!   user in `Users` and its account in `Accounts` (names with `-`: all but
 //!   them), as `_valid_job_access_resv` checks without association
 //!   enforcement; a job not allowed is a located error (Slurm refuses it at
@@ -58,8 +58,8 @@
 //!   `CoreIDs=` lines) are refused with a located error.
 //! - Departures: `Groups` is not checked (a job has no group here);
 //!   `Licenses`, `BurstBuffer` and `Watts` are not held; a job is ended
-//!   exactly at its reservation's end (slurmctld notices it in its periodic
-//!   time-limit check, within 30 s); a job whose reservation is not open
+//!   exactly `ResvOverRun` after its reservation's end (slurmctld notices it
+//!   in its periodic time-limit check, within 30 s); a job whose reservation is not open
 //!   stays in the queue and counts towards `default_queue_depth` and
 //!   `bf_max_job_test` (Slurm does not queue it).
 
@@ -119,6 +119,8 @@ pub struct AdvanceReservations {
     pub list: Vec<AdvanceReservation>,
     /// Per node: the reservations holding it.
     pub on_node: Vec<Vec<u16>>,
+    /// `ResvOverRun`, seconds.
+    pub over_run: Time,
 }
 
 impl AdvanceReservations {
@@ -163,7 +165,11 @@ impl AdvanceReservations {
             }
         };
         let n = machine.size.len();
-        let mut out = AdvanceReservations { list: Vec::new(), on_node: vec![Vec::new(); n] };
+        let mut out = AdvanceReservations {
+            list: Vec::new(),
+            on_node: vec![Vec::new(); n],
+            over_run: conf.site.resv_over_run,
+        };
         for r in &file.reservations {
             let has = |f: &str| r.flags.iter().any(|x| x == f);
             let mut nodes = vec![false; n];
@@ -247,6 +253,13 @@ impl AdvanceReservations {
     #[inline]
     pub fn end(&self, r: u16) -> Time {
         self.list[r as usize].end
+    }
+
+    /// When a job running in reservation `r` is ended (`job_time_limit`):
+    /// `ResvOverRun` after the reservation's end.
+    #[inline]
+    pub fn ends_jobs_at(&self, r: u16) -> Time {
+        self.list[r as usize].end.saturating_add(self.over_run)
     }
 
     /// Does a reservation keep partition `p` whole from a job naming none,

@@ -44,7 +44,8 @@
 //!   the nodes a job's constraint allows ([`crate::features`]);
 //!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
 //!   `UNLIMITED`: none): a job's memory and CPUs at submit
-//!   ([`crate::memory`]).
+//!   ([`crate::memory`]); `ResvOverRun` (whole minutes or `UNLIMITED`):
+//!   how long a job runs past its reservation's end ([`crate::advance`]).
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
 //!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
@@ -336,6 +337,9 @@ pub struct SiteSettings {
     pub enforce_part_limits: EnforcePartLimits,
     /// `AccountingStorageEnforce`.
     pub accounting_enforce: AccountingEnforce,
+    /// `ResvOverRun` in seconds: how long a job may run past the end of
+    /// its reservation (minutes in the file; `UNLIMITED`: a year).
+    pub resv_over_run: Time,
 }
 
 /// A setting of the file that slasim does not read (or reads, but does not model yet).
@@ -761,6 +765,14 @@ impl Parser<'_> {
             "accountingstorageenforce" => {
                 site.accounting_enforce = accounting_enforce(value).map_err(wrap)?;
                 unmodelled = false;
+            }
+            "resvoverrun" => {
+                // `read_slurm_conf`: whole minutes, or `UNLIMITED` (`YEAR_SECONDS`).
+                site.resv_over_run = if is_unlimited(value) {
+                    crate::advance::NO_END
+                } else {
+                    Time::from(uint::<u16>(value).map_err(wrap)?) * 60
+                };
             }
             "priorityweightqos" => {
                 prio.weight_qos = f64::from(uint::<u32>(value).map_err(wrap)?);

@@ -816,9 +816,10 @@ impl Controller {
         self.nodes.extend_from_slice(&self.found);
         self.job_parts[j as usize] = self.found.iter().fold(0, |m, &n| m | self.node_parts[n as usize]);
         let mut end = now + job.run.min(job.limit);
-        // `job_time_limit`: a job in a reservation ends with it.
+        // `job_time_limit`: a job in a reservation ends with it (and
+        // `ResvOverRun`).
         if let (Some(r), Some(a)) = (job.resv, &self.advance) {
-            end = end.min(a.end(r).max(now + 1));
+            end = end.min(a.ends_jobs_at(r).max(now + 1));
         }
         self.outcome[j as usize] = Outcome {
             start: now,

@@ -90,6 +90,40 @@ fn a_reservation_holds_its_nodes_and_runs_its_jobs() {
     assert_eq!(&starts(&off.outcomes)[..3], [(0, 50, false), (0, 100, false), (50, 130, false)]);
 }
 
+/// `ResvOverRun`: the workload above, where J5 (in R, 180 to its limit of
+/// 680) is ended with R at 300. With `ResvOverRun=1` it runs a minute past
+/// R's end, to 360; with `UNLIMITED`, to its own end, 680. The other jobs
+/// do not change.
+#[test]
+fn a_job_runs_resv_over_run_past_its_reservation() {
+    let w = on_clock(workload(
+        vec![
+            job(1, 0, 4, 200, 50),
+            job(2, 0, 4, 100, 100),
+            naming("R", job(3, 0, 4, 100, 80)),
+            job(4, 10, 4, 300, 300),
+            naming("R", job(5, 10, 4, 500, 500)),
+        ],
+        &["batch"],
+    ));
+    let ends = |over_run: &str| {
+        let c = conf(&format!("{TWO}ResvOverRun={over_run}\n"));
+        let a = advance(&c, &w, R).expect("R is valid");
+        let s = Scenario::with_reservations(&c, c.priority.clone(), c.scheduler.clone(), &w, &Accounting::default(), Some(&a))
+            .expect("every job is admitted");
+        starts(&simulate(s).expect("the run ends").outcomes)
+    };
+    let at_end = vec![(0, 50, false), (0, 100, false), (100, 180, false), (50, 350, false), (180, 300, false)];
+    assert_eq!(ends("0"), at_end);
+    let mut minute = at_end.clone();
+    minute[4] = (180, 360, false);
+    assert_eq!(ends("1"), minute);
+    minute[4] = (180, 680, false);
+    assert_eq!(ends("UNLIMITED"), minute);
+    let bad = parse(&format!("{TWO}ResvOverRun=1:30\n"), Path::new("test.conf")).expect_err("minutes only");
+    assert!(bad.to_string().contains("test.conf:7") && bad.to_string().contains("ResvOverRun"), "{bad}");
+}
+
 /// A MAINT reservation over every node of the partition keeps it whole: J1
 /// (limit 100) at 0 ends before it begins (100), J2 submitted at 20 (limit
 /// 100) would overlap it and waits for its end, 300.
