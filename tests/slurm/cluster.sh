@@ -101,15 +101,17 @@
 # SubmitLine, as submitted), OUT/sacctmgr-qos.txt, the associations with
 # their limits and OUT/reservations.txt; the dump has Reservation,
 # Constraints and SubmitLine; no sweep (2b).
-#        tests/slurm/cluster.sh --load-runs DIR   (about 12 minutes): three
+#        tests/slurm/cluster.sh --load-runs DIR   (about 13 minutes): four
 #          loaded runs at once, each a cluster in network namespaces of its
 #          own: DIR/aligned and DIR/aligned-again on the grid, DIR/natural
-#          with --fixed-sleep; then Slurm against itself (DIR/noise-floor.txt,
-#          `slasim slurm compare --reference` of the two aligned runs'
-#          --duplicates dumps), then the twin on each run (DIR/*/check.txt).
-#          Fails when a run fails, or when on a run the twin's share of job
-#          pairs in the logged order is more than 20 points below Slurm's
-#          own, or more jobs than Slurm's own difference plus 30 are
+#          and DIR/natural-again with --fixed-sleep; then Slurm against
+#          itself per timing (DIR/noise-floor.txt of the two aligned runs,
+#          DIR/noise-floor-natural.txt of the two natural ones: `slasim
+#          slurm compare --reference` of their --duplicates dumps), then the
+#          twin on each run (DIR/*/check.txt), held to the floor of its
+#          timing. Fails when a run fails, or when on a run the twin's share
+#          of job pairs in the logged order is more than 10 points below
+#          Slurm's own, or more jobs than Slurm's own difference plus 15 are
 #          preempted in one of the twin and Slurm only.
 #        tests/slurm/cluster.sh --check-load-runs DIR   (seconds, no root):
 #          only the comparisons of --load-runs, on its kept DIR.
@@ -139,7 +141,7 @@ step() { echo; echo "== $*  [$(($(date +%s) - t0)) s]"; }
 # one. Measured on 2026-11-25 in four runs: every job in order, every start
 # within 5 s.
 min_in_order=0.95 max_outside=2
-pairs_margin=20 preempted_margin=30
+pairs_margin=10 preempted_margin=15
 install=0 out="" jobs="" span="" grid=20 seed=20240601 fixed_sleep=0 require_match=0 repeat=0 compare_runs=() load=0 load_runs="" check_load=0
 while (($#)); do
     case "$1" in
@@ -236,13 +238,13 @@ if [[ -n "$load_runs" ]]; then
     mkdir -p "$load_runs"
     slasim="${SLASIM:-$root/target/release/slasim}"
     if [[ -z "${SLASIM:-}" && ! -x "$slasim" ]]; then cargo build --release --locked; fi
-    status=0 runs=(aligned aligned-again natural) run_pids=()
+    status=0 runs=(aligned aligned-again natural natural-again) run_pids=()
     ((check_load)) && runs_to_start=() || runs_to_start=("${runs[@]}")
     for run in "${runs_to_start[@]}"; do
         more=(--load --out "$load_runs/$run" --grid "$grid")
         [[ -z "$jobs" ]] || more+=(--jobs "$jobs")
         [[ -z "$span" ]] || more+=(--span "$span")
-        [[ "$run" != natural ]] || more+=(--fixed-sleep)
+        [[ "$run" != natural* ]] || more+=(--fixed-sleep)
         echo "=== loaded run $run: tests/slurm/cluster.sh ${more[*]} (log: $load_runs/$run.log)"
         SLASIM="$slasim" bash "$self" "${more[@]}" >"$load_runs/$run.log" 2>&1 &
         run_pids+=($!)
@@ -255,28 +257,36 @@ if [[ -n "$load_runs" ]]; then
         tail -n 12 "$load_runs/${runs[i]}.log"
         ((s == 0)) || status=1
     done
-    a="$load_runs/aligned" b="$load_runs/aligned-again"
-    if [[ -f "$a/dump-duplicates.sacct" && -f "$b/dump-duplicates.sacct" ]] &&
-        "$slasim" slurm compare --help 2>/dev/null | grep -q -- --reference; then
-        echo; echo "=== Slurm against itself (the noise floor): $a against $b"
-        noise=(--slurm-conf "$a/slurm.conf" "$a/dump-duplicates.sacct" --reference "$b/dump-duplicates.sacct" --min-in-order 0)
-        echo "$slasim slurm compare ${noise[*]}"
-        "$slasim" slurm compare "${noise[@]}" | tee "$load_runs/noise-floor.txt" || status=1
-    fi
-    # The twin is held to Slurm's own agreement: its pairs in the logged
-    # order at most $pairs_margin points below Slurm against itself, and at
-    # most $preempted_margin more jobs preempted in one run only.
-    floor_pairs="$(sed -n 's/^pairs in the logged order: [0-9]* of [0-9]* (\([0-9.]*\) %.*/\1/p' "$load_runs/noise-floor.txt" 2>/dev/null)"
-    floor_differ="$(sed -n 's/^preempted: .*, \([0-9]*\) in one only;.*/\1/p' "$load_runs/noise-floor.txt" 2>/dev/null)"
-    [[ -n "$floor_pairs" && -n "$floor_differ" ]] || fail "no noise floor in $load_runs/noise-floor.txt"
-    min_pairs="$(awk -v f="$floor_pairs" -v m="$pairs_margin" 'BEGIN { printf "%.4f", (f - m) / 100 }')"
-    max_differ=$((floor_differ + preempted_margin))
+    # Slurm against itself, per timing: the noise floor of the runs of that
+    # timing (FLOOR_PAIRS and FLOOR_DIFFER, keyed by the timing).
+    declare -A floor_pairs=() floor_differ=()
+    for timing in aligned natural; do
+        a="$load_runs/$timing" b="$load_runs/$timing-again"
+        floor="$load_runs/noise-floor.txt"
+        [[ "$timing" == aligned ]] || floor="$load_runs/noise-floor-$timing.txt"
+        if [[ -f "$a/dump-duplicates.sacct" && -f "$b/dump-duplicates.sacct" ]]; then
+            echo; echo "=== Slurm against itself (the noise floor, $timing timing): $a against $b"
+            noise=(--slurm-conf "$a/slurm.conf" "$a/dump-duplicates.sacct" --reference "$b/dump-duplicates.sacct" --min-in-order 0)
+            echo "$slasim slurm compare ${noise[*]}"
+            "$slasim" slurm compare "${noise[@]}" | tee "$floor" || status=1
+        fi
+        floor_pairs[$timing]="$(sed -n 's/^pairs in the logged order: [0-9]* of [0-9]* (\([0-9.]*\) %.*/\1/p' "$floor" 2>/dev/null)"
+        floor_differ[$timing]="$(sed -n 's/^preempted: .*, \([0-9]*\) in one only;.*/\1/p' "$floor" 2>/dev/null)"
+        [[ -n "${floor_pairs[$timing]}" && -n "${floor_differ[$timing]}" ]] || fail "no noise floor in $floor"
+    done
+    # The twin is held to Slurm's own agreement under the same timing: its
+    # pairs in the logged order at most $pairs_margin points below Slurm
+    # against itself, and at most $preempted_margin more jobs preempted in
+    # one run only.
     for run in "${runs[@]}"; do
         d="$load_runs/$run"
         [[ -f "$d/dump-duplicates.sacct" ]] || { status=1; continue; }
+        timing="${run%-again}"
+        min_pairs="$(awk -v f="${floor_pairs[$timing]}" -v m="$pairs_margin" 'BEGIN { printf "%.4f", (f - m) / 100 }')"
+        max_differ=$((floor_differ[$timing] + preempted_margin))
         mapfile -t replay < <(twin_compare_args "$d")
         check=("${replay[@]}" --min-in-order 0 --min-pairs-in-order "$min_pairs" --max-preempted-difference "$max_differ")
-        echo; echo "=== the twin against Slurm, run $run ($d/check.txt)"
+        echo; echo "=== the twin against Slurm, run $run ($d/check.txt; $timing floor: ${floor_pairs[$timing]} % of pairs, ${floor_differ[$timing]} preempted in one run only)"
         echo "$slasim slurm compare ${check[*]}"
         s=0
         "$slasim" slurm compare "${check[@]}" >"$d/check.txt" 2>&1 || s=$?
