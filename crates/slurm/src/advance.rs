@@ -165,11 +165,8 @@ impl AdvanceReservations {
             }
         };
         let n = machine.size.len();
-        let mut out = AdvanceReservations {
-            list: Vec::new(),
-            on_node: vec![Vec::new(); n],
-            over_run: conf.site.resv_over_run,
-        };
+        let mut out =
+            AdvanceReservations { list: Vec::new(), on_node: vec![Vec::new(); n], over_run: conf.site.resv_over_run };
         for r in &file.reservations {
             let has = |f: &str| r.flags.iter().any(|x| x == f);
             let mut nodes = vec![false; n];

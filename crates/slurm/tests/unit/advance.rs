@@ -109,8 +109,15 @@ fn a_job_runs_resv_over_run_past_its_reservation() {
     let ends = |over_run: &str| {
         let c = conf(&format!("{TWO}ResvOverRun={over_run}\n"));
         let a = advance(&c, &w, R).expect("R is valid");
-        let s = Scenario::with_reservations(&c, c.priority.clone(), c.scheduler.clone(), &w, &Accounting::default(), Some(&a))
-            .expect("every job is admitted");
+        let s = Scenario::with_reservations(
+            &c,
+            c.priority.clone(),
+            c.scheduler.clone(),
+            &w,
+            &Accounting::default(),
+            Some(&a),
+        )
+        .expect("every job is admitted");
         starts(&simulate(s).expect("the run ends").outcomes)
     };
     let at_end = vec![(0, 50, false), (0, 100, false), (100, 180, false), (50, 350, false), (180, 300, false)];
