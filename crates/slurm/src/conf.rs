@@ -31,8 +31,8 @@
 //!   `YES` is `ANY`), `AccountingStorageEnforce` (`associations`,
 //!   `limits`, `nojobs`, `nosteps`, `qos`, `safe`, `wckeys`, `all`, with
 //!   the man page's implications; `limits` turns the dumps' limits on),
-//!   `bf_max_job_user`, `bf_max_job_part` and `kill_invalid_depend`
-//!   ([`crate::dependency`]) in `SchedulerParameters`.
+//!   `bf_max_job_user`, `bf_max_job_part`, `bf_one_resv_per_job` and
+//!   `kill_invalid_depend` ([`crate::dependency`]) in `SchedulerParameters`.
 //! - Modelled beyond priority and the schedulers: `PreemptType`
 //!   (`preempt/none`, `preempt/partition_prio`, `preempt/qos`),
 //!   `PreemptMode` `OFF`, `CANCEL` and `REQUEUE` (global and per
@@ -206,6 +206,9 @@ pub struct SchedulerSettings {
     /// `kill_invalid_depend`: a job whose dependency can never be met is
     /// cancelled (else it stays pending).
     pub kill_invalid_depend: bool,
+    /// `bf_one_resv_per_job`: a job of several partitions gets at most one
+    /// start estimate (and reservation) per backfill pass.
+    pub bf_one_resv_per_job: bool,
     /// Other `SchedulerParameters` entries, as written, for the ignored list.
     pub other: Vec<String>,
 }
@@ -224,6 +227,7 @@ impl Default for SchedulerSettings {
             bf_max_job_user: 0,
             bf_max_job_part: 0,
             kill_invalid_depend: false,
+            bf_one_resv_per_job: false,
             other: Vec::new(),
         }
     }
@@ -862,6 +866,7 @@ impl Parser<'_> {
                 "sched_interval" => self.conf.scheduler.sched_interval = Time::from(count(arg)?),
                 "bf_continue" => self.conf.scheduler.bf_continue = true,
                 "kill_invalid_depend" => self.conf.scheduler.kill_invalid_depend = true,
+                "bf_one_resv_per_job" => self.conf.scheduler.bf_one_resv_per_job = true,
                 "bf_max_job_user" => {
                     self.conf.scheduler.bf_max_job_user = count(arg)?;
                 }

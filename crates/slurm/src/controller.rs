@@ -265,6 +265,9 @@ pub struct Controller {
     /// for the rest of that pass, its job's epilog running; no job starts on
     /// it then (`cg_node_bitmap`).
     completing: Vec<u64>,
+    /// Per job: the backfill pass in which one of its records got a start
+    /// estimate (`bf_one_resv_per_job`: its later records test now only).
+    estimated_in: Vec<u64>,
     blocked_part: Vec<u64>,
     pass: u64,
     /// The running jobs in the order of their expected ends (backfill).
@@ -390,6 +393,7 @@ impl Controller {
             over_part: Vec::new(),
             blocked_node: vec![0; nodes],
             completing: vec![u64::MAX; nodes],
+            estimated_in: vec![u64::MAX; n],
             blocked_part: vec![0; parts],
             node_parts: {
                 let mut bits = vec![0u64; nodes];
@@ -1412,6 +1416,10 @@ impl Controller {
             let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2 * advance + 2;
             // The previous test's will-run result, if any.
             let mut before: Option<Option<Time>> = None;
+            // `bf_one_resv_per_job`: once a record of a job of several
+            // partitions has a start estimate in this pass, the job's later
+            // records are tested to start now only (`TEST_NOW_ONLY`).
+            let now_only = self.sched.bf_one_resv_per_job && self.estimated_in[j as usize] == self.pass;
             let started = loop {
                 retries -= 1;
                 let end = start_res + job.limit;
@@ -1438,8 +1446,11 @@ impl Controller {
                     _ => self.will_run(now, &job, fitting),
                 };
                 before = Some(planned);
-                estimated |= planned.is_some();
+                estimated |= planned.is_some() && !now_only;
                 let Some(start) = planned else {
+                    if now_only {
+                        break false;
+                    }
                     match later {
                         Some(l) if retries > 0 => {
                             start_res = l;
@@ -1460,11 +1471,16 @@ impl Controller {
                     picked = true;
                     start = now + 1;
                 }
+                if now_only {
+                    break false;
+                }
                 if let Some(l) = later.filter(|&l| start > l && retries > 0) {
                     start_res = l;
                     continue;
                 }
                 if start > horizon {
+                    // The job keeps its estimate (`start_time`), beyond the window too.
+                    self.estimated_in[j as usize] = self.pass;
                     break false;
                 }
                 if !picked {
@@ -1508,6 +1524,7 @@ impl Controller {
                     self.special[n as usize / 64] |= 1 << (n % 64);
                 }
                 self.reservation_count += 1;
+                self.estimated_in[j as usize] = self.pass;
                 break false;
             };
             if started {

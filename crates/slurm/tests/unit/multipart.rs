@@ -258,3 +258,28 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&sim.outcomes, &again.outcomes);
     }
 }
+
+/// `bf_one_resv_per_job`. J1 (a, 2 CPUs) runs on na 0–300, J2 (b, 4 CPUs)
+/// on nb 0–100. M (`-p a,b`, 4 CPUs, limit 100) is submitted at 1, Y (a,
+/// 2 CPUs, limit 400, runs 50) at 2. The main scheduler blocks both
+/// partitions at M's records (b 800, a 600); Y (475) waits for backfill.
+/// - Default: the pass at 10 reserves nb for M in b from 100 and na for M
+///   in a from 300 (J1's end). Y on na's 2 free CPUs, [10, 410), would
+///   overlap M's reservation there: it does not start. At 100 M starts in
+///   b; the pass at 100 finds na's 2 CPUs free of reservations, and Y
+///   starts then.
+/// - With `bf_one_resv_per_job`, M's record in a, after its record in b
+///   got an estimate, is tested to start now only and reserves nothing:
+///   Y starts on na in the pass at 10.
+#[test]
+fn bf_one_resv_per_job_reserves_once_per_job() {
+    let w = crate::workload(
+        vec![job(1, 0, 0, 2, 300, 300), job(2, 1, 0, 4, 100, 100), job(3, 2, 1, 4, 100, 100), job(4, 0, 2, 2, 400, 50)],
+        &["a", "b"],
+    );
+    let once = A_AND_B.replace("bf_window=600", "bf_window=600,bf_one_resv_per_job");
+    assert_ne!(once, A_AND_B);
+    let default = run(A_AND_B, &w);
+    assert_eq!(starts(&default), [(0, 300, 0), (0, 100, 1), (100, 200, 1), (100, 150, 0)]);
+    assert_eq!(starts(&run(&once, &w)), [(0, 300, 0), (0, 100, 1), (100, 200, 1), (10, 60, 0)]);
+}
