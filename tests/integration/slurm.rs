@@ -69,7 +69,8 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
         &conf,
         "ClusterName=campus\nPreemptType=preempt/qos\nPreemptMode=REQUEUE\nTRESBillingWeights=CPU=1,Mem=0.25G\n\
          DefMemPerCPU=2000\nEnforcePartLimits=ALL\nAccountingStorageEnforce=limits,qos\n\
-         SchedulerParameters=bf_max_job_user=10,bf_max_job_part=50\n\
+         SchedulerParameters=bf_max_job_user=10,bf_max_job_part=50,kill_invalid_depend,bf_one_resv_per_job\n\
+         ResvOverRun=5\n\
          NodeName=n[1-4] CPUs=8 Features=ib\nPartitionName=batch Nodes=ALL PreemptMode=CANCEL\n",
     )
     .unwrap();
@@ -106,6 +107,9 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
         "AccountingStorageEnforce",
         "bf_max_job_user",
         "bf_max_job_part",
+        "kill_invalid_depend",
+        "bf_one_resv_per_job",
+        "ResvOverRun",
         "DefMemPerCPU",
         "Features",
     ] {
