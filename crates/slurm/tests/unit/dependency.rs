@@ -343,7 +343,9 @@ proptest::proptest! {
     /// `afterany`: ended; `afterok`/`afternotok`: ended OK/not OK), never
     /// when it cannot; a job whose dependency holds in the end runs; no
     /// throttled array runs more tasks than its throttle at once; and two
-    /// `singleton` jobs of one user and name never overlap.
+    /// `singleton` jobs of one user and name never overlap. With
+    /// `kill_invalid_depend`, a job whose dependency failed is cancelled:
+    /// it has ended, not OK, for the jobs that depend on it.
     #[test]
     fn dependencies_and_throttles_hold_in_every_schedule(
         shapes in proptest::collection::vec(
@@ -352,8 +354,12 @@ proptest::proptest! {
         ),
         backfill in proptest::prelude::any::<bool>(),
         throttle in 0u32..3,
+        kill in proptest::prelude::any::<bool>(),
     ) {
-        let conf = if backfill { ONE_NODE.to_string() } else { ONE_NODE.replace("sched/backfill", "sched/builtin") };
+        let mut conf = if backfill { ONE_NODE.to_string() } else { ONE_NODE.replace("sched/backfill", "sched/builtin") };
+        if kill {
+            conf = conf.replace("bf_window=60", "bf_window=60,kill_invalid_depend");
+        }
         let mut t = 0;
         let mut jobs = Vec::new();
         for (i, &(gap, cpus, limit, run, end, back, kind)) in shapes.iter().enumerate() {
@@ -382,6 +388,9 @@ proptest::proptest! {
             j.run_time <= j.time_limit.unwrap() && j.logged.as_ref().unwrap().ending == Ending::Completed
         };
         let index = |id: u64| (id - 1) as usize;
+        // Jobs depend on earlier ones only: whether each was cancelled for a
+        // failed dependency, in order.
+        let mut cancelled = vec![false; w.jobs.len()];
         for (k, j) in w.jobs.iter().enumerate() {
             let Some(d) = &j.relations.dependency else { continue };
             let p = d.on[0];
@@ -389,12 +398,21 @@ proptest::proptest! {
                 continue;
             }
             let target = index(p.job);
+            let ended = o[target].end >= 0 || cancelled[target];
+            let ran_ok = o[target].end >= 0 && ok(target);
             let holds = match p.kind {
-                DependKind::After => o[target].start >= 0,
-                DependKind::AfterAny => o[target].end >= 0,
-                DependKind::AfterOk => o[target].end >= 0 && ok(target),
-                _ => o[target].end >= 0 && !ok(target),
+                DependKind::After => o[target].start >= 0 || cancelled[target],
+                DependKind::AfterAny => ended,
+                DependKind::AfterOk => ran_ok,
+                _ => ended && !ran_ok,
             };
+            let failed = match p.kind {
+                DependKind::AfterOk => ended && !ran_ok,
+                DependKind::AfterNotOk => ran_ok,
+                _ => false,
+            };
+            cancelled[k] = kill && failed;
+            proptest::prop_assert!(!(holds && failed));
             proptest::prop_assert_eq!(o[k].start >= 0, holds, "job {} ({:?} on {})", j.id, p.kind, p.job);
             if o[k].start >= 0 {
                 let after = if p.kind == DependKind::After { o[target].start } else { o[target].end };
