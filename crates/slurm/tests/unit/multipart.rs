@@ -197,12 +197,13 @@ proptest::proptest! {
     /// job runs once, after its submission, for its run time cut at its
     /// limit, in one of its partitions and on that partition's nodes; no
     /// node ever holds more CPUs than it has; and the run is the same
-    /// twice.
+    /// twice. With `bf_one_resv_per_job` or without.
     #[test]
     fn a_job_of_several_partitions_runs_once_in_one_of_them(
         tiers in proptest::collection::vec(1u32..3, 3),
         factors in proptest::collection::vec(1u32..4, 3),
         backfill in proptest::bool::ANY,
+        one_resv in proptest::bool::ANY,
         shapes in proptest::collection::vec((0i64..40, 1u32..8, 1u32..5, 1i64..5, 1i64..300), 1..30),
     ) {
         let part = |name: &str, nodes: &str, k: usize| {
@@ -211,9 +212,10 @@ proptest::proptest! {
         let conf = format!(
             "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\nPriorityType=priority/multifactor\n\
              PriorityWeightAge=100\nPriorityWeightJobSize=100\nPriorityWeightPartition=1000\nPriorityCalcPeriod=1\n\
-             PriorityMaxAge=1\nSchedulerType={}\nSchedulerParameters=bf_interval=7,bf_resolution=5,bf_window=30\n\
+             PriorityMaxAge=1\nSchedulerType={}\nSchedulerParameters=bf_interval=7,bf_resolution=5,bf_window=30{}\n\
              NodeName=n[1-4] CPUs=4 RealMemory=1000\n{}{}{}",
             if backfill { "sched/backfill" } else { "sched/builtin" },
+            if one_resv { ",bf_one_resv_per_job" } else { "" },
             part("a", "n[1-2]", 0),
             part("b", "n[3-4]", 1),
             part("c", "n[1-4]", 2),
