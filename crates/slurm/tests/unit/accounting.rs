@@ -681,20 +681,27 @@ fn max_tres_per_node_of_the_qos_and_of_an_association() {
     assert_eq!(starts(&sim), [0, 100]);
 }
 
-/// QOS normal: MinTRES=cpu=2. J1 (1 CPU) is below it: pending for ever
-/// (`QOSMinCpuNotSatisfied`, `_qos_job_runnable_post_select`); J2 (2 CPUs)
-/// runs at 0. With `DenyOnLimit`, J1 is rejected at submission.
-/// Without it both run at 0.
+/// QOS normal: MinTRES=cpu=2, MaxSubmitPU=1. alice's J1 (1 CPU) and J2
+/// (2 CPUs) at 0, 100 s.
+/// - J1 is below the minimum: accepted (it counts as submitted, 1 ≤ 1),
+///   then pending for ever (`QOSMinCpuNotSatisfied`,
+///   `_qos_job_runnable_post_select`). J2 would be alice's second: rejected
+///   (`QOSMaxSubmitJobPerUserLimit`). Starts `[-1, -1]`.
+/// - With `DenyOnLimit`, J1 is rejected at submission (`_qos_policy_validate`
+///   with `strict_checking`) and does not count: J2 runs at 0.
+///
+/// Without the limits both run at 0.
 #[test]
 fn qos_min_tres_holds_a_smaller_job() {
     let w = crate::workload(vec![crate::job(1, 0, 1, 100, 100), crate::job(2, 0, 2, 100, 100)], &["batch"]);
-    let qos = "Name|Priority|MinTRES|Flags\nnormal|0|cpu=2|\n";
+    let qos = "Name|Priority|MinTRES|MaxSubmitPU|Flags\nnormal|0|cpu=2|1|\n";
     let sim = run(&limited(), &w, &accounting(Some(qos), None));
-    assert_eq!(starts(&sim), [-1, 0]);
-    assert_eq!(sim.reasons[0], Some(Reason::QosMinCpu));
-    let deny = qos.replace("cpu=2|", "cpu=2|DenyOnLimit");
+    assert_eq!(starts(&sim), [-1, -1]);
+    assert_eq!(sim.reasons, [Some(Reason::QosMinCpu), Some(Reason::QosMaxSubmitJobPerUser)]);
+    let deny = qos.replace("cpu=2|1|", "cpu=2|1|DenyOnLimit");
     let sim = run(&limited(), &w, &accounting(Some(&deny), None));
     assert_eq!(starts(&sim), [-1, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::QosMinCpu));
     assert_eq!(hits(&sim, Reason::QosMinCpu), 1);
     let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
     assert_eq!(starts(&sim), [0, 0]);
