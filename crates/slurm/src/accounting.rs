@@ -10,7 +10,10 @@
 //! `_qos_policy_validate` at submission, `acct_policy_job_runnable_pre_select`
 //! with `_qos_job_runnable_pre_select`, `acct_policy_job_runnable_post_select`
 //! with `_qos_job_runnable_post_select`, `_get_tres_state_reason`,
-//! `acct_policy_job_begin`/`_fini`, `acct_policy_add_job_submit`), and how
+//! `acct_policy_job_begin`/`_fini`, `acct_policy_add_job_submit`,
+//! `_adjust_limit_usage`, `_validate_tres_limits_for_qos`/`_for_assoc`,
+//! `_validate_tres_usage_limits`), `src/common/slurm_protocol_defs.c`
+//! (`job_reason_string`: the reasons' names), and how
 //! `schedule()` (`job_scheduler.c`) and `_attempt_backfill` (`backfill.c`)
 //! skip a job an accounting limit holds.
 //!
@@ -25,37 +28,63 @@
 //!   an association, and its user an association in that account, else a
 //!   located error. An association of a partition is used only when the
 //!   user has none without one.
-//! - Limits (`Limits`), checked as `acct_policy.c` checks them, in its order:
-//!   - at submission: `MaxSubmitPU` (the user's pending and running jobs of
-//!     the QOS, plus this one, above it) rejects the job; so does `MaxWall`
-//!     below the job's time limit, and a per-job `MaxTRES` below the job's
-//!     request, when the QOS has the `DenyOnLimit` flag.
-//!     A rejected job never runs (start −1) and counts in
-//!     [`Reason::QosMaxSubmitJobPerUser`] or [`Reason::QosMaxWallDurationPerJob`].
+//! - Limits (`Limits`), checked as `acct_policy.c` checks them, in its order.
+//!   TRES limits are those of `cpu`, `mem`, `node` and `gres/gpu`, in that
+//!   order (`acct_policy.c`'s TRES positions); a job's TRES are its request
+//!   as the controller admitted it.
+//!   - at submission (`_qos_policy_validate`, then `_acct_policy_validate`
+//!     from the user's association up to the root: the account's
+//!     association, then each parent the dump's `Par Name` gives): the QOS's
+//!     `GrpSubmit` (`QOSGrpSubmitJobsLimit`), `MaxSubmitPA`
+//!     (`MaxSubmitJobsPerAccount`) and `MaxSubmitPU`
+//!     (`QOSMaxSubmitJobPerUserLimit`), each association's `GrpSubmit`
+//!     (`AssocGrpSubmitJobsLimit`, when the QOS sets no `GrpSubmit`) and the
+//!     user association's `MaxSubmit` (`AssocMaxSubmitJobLimit`, when the
+//!     QOS sets neither `MaxSubmitPA` nor `MaxSubmitPU`) reject the job that
+//!     would be one too many (pending and running jobs; an association's
+//!     count holds those of every association below it). Under the QOS's
+//!     `DenyOnLimit` (`strict_checking`) so do, in Slurm's order, the QOS's
+//!     `MaxTRESPA`, `MaxTRESMins`, `MaxWall`, `MaxTRES`, `MaxTRESPerNode` and
+//!     `MinTRES` and the user association's `MaxTRES`, `MaxTRESPerNode`,
+//!     `MaxTRESMins` and `MaxWall` (each where the QOS sets no such limit),
+//!     against the job alone. A rejected job never runs (start −1) and
+//!     counts in its reason.
 //!   - before a job is tried (pre-select): the QOS's `GrpJobs`
-//!     (`QOSGrpJobsLimit`), `MaxJobsPU` (`QOSMaxJobsPerUserLimit`) and
-//!     `MaxWall` (`QOSMaxWallDurationPerJobLimit`: without `DenyOnLimit` the
-//!     job stays pending for ever, as in Slurm); then, from the user's
-//!     association up to the root (the account's association, then each
-//!     parent the dump's `Par Name` gives), each association's `GrpJobs`
-//!     (`AssocGrpJobsLimit`, only when the QOS sets no `GrpJobs`) and the
-//!     user association's `MaxJobs` (`AssocMaxJobsLimit`, only when the QOS
-//!     sets no `MaxJobsPU`). Jobs are the running ones.
-//!   - once nodes are found (post-select), for the TRES `cpu`, `mem`,
-//!     `node` and `gres/gpu` in that order (`acct_policy.c`'s TRES
-//!     positions): the QOS's `GrpTRES` (`QOSGrpCpuLimit`, `QOSGrpMemLimit`,
-//!     `QOSGrpNodeLimit`, `QOSGrpGRES`), then its `MaxTRESPU`
-//!     (`QOSMaxCpuPerUserLimit`, ...), then each association's `GrpTRES`
-//!     from the user's up (`AssocGrpCpuLimit`, ...; a TRES the QOS's
-//!     `GrpTRES` limits is not checked again), against the running jobs'
-//!     totals (a job's nodes counted whole: Slurm counts a QOS's nodes once
-//!     however many of its jobs share them).
-//!   - A job a limit would hold for ever (a time limit above `MaxWall`, a
-//!     request above a `GrpTRES`, `MaxTRES` (per job) or `MaxTRESPU` alone,
-//!     a jobs limit of 0)
-//!     is never queued: Slurm keeps it pending for ever, skipped by every
-//!     pass; here it does not count in `default_queue_depth` or
-//!     `bf_max_job_test` (a departure: the run would otherwise never end).
+//!     (`QOSGrpJobsLimit`), `MaxJobsPA` (`MaxJobsPerAccount`), `MaxJobsPU`
+//!     (`QOSMaxJobsPerUserLimit`) and `MaxWall`
+//!     (`QOSMaxWallDurationPerJobLimit`); then up the association chain,
+//!     each association's `GrpJobs` (`AssocGrpJobsLimit`, only when the QOS
+//!     sets no `GrpJobs`) and the user association's `MaxJobs`
+//!     (`AssocMaxJobsLimit`, only when the QOS sets neither `MaxJobsPU` nor
+//!     `MaxJobsPA`) and `MaxWall` (`AssocMaxWallDurationPerJobLimit`, when
+//!     the QOS sets no `MaxWall`). Jobs are the running ones.
+//!   - once nodes are found (post-select): the QOS's `GrpTRES`
+//!     (`QOSGrpCpuLimit`, `QOSGrpMemLimit`, `QOSGrpNodeLimit`, `QOSGrpGRES`),
+//!     `MaxTRESMins` (`QOSMaxCpuMinutesPerJobLimit`, ...: each TRES times
+//!     the time limit in minutes, seconds rounded up, times the
+//!     `UsageFactor` under `UsageFactorSafe`), `MaxTRES`
+//!     (`QOSMaxCpuPerJobLimit`, ...), `MaxTRESPerNode` (`QOSMaxCpuPerNode`,
+//!     ...: each TRES over the job's node count), `MinTRES`
+//!     (`QOSMinCpuNotSatisfied`, ...), `MaxTRESPA` (`MaxCpuPerAccount`, ...)
+//!     and `MaxTRESPU` (`QOSMaxCpuPerUserLimit`, ...); then each
+//!     association's `GrpTRES` from the user's up (`AssocGrpCpuLimit`, ...;
+//!     a TRES the QOS's `GrpTRES` limits is not checked again), and the
+//!     user association's `MaxTRESMins`, `MaxTRES` and `MaxTRESPerNode`
+//!     (`AssocMaxCpuMinutesPerJobLimit`, `AssocMaxCpuPerJobLimit`,
+//!     `AssocMaxCpuPerNode`, ...; where the QOS's same limit is unset).
+//!     Running jobs' totals: per QOS, per (QOS, user), per (QOS, account)
+//!     and per association (a job's nodes counted whole: Slurm counts a
+//!     QOS's nodes once however many of its jobs share them).
+//!   - A job a limit would hold for ever (a time limit above a `MaxWall`, a
+//!     request above a `GrpTRES`, `MaxTRES`, `MaxTRESPerNode`,
+//!     `MaxTRESMins`, `MaxTRESPA` or `MaxTRESPU` alone or below `MinTRES`,
+//!     a jobs limit of 0) is never queued: Slurm keeps it pending for ever,
+//!     skipped by every pass; here it does not count in
+//!     `default_queue_depth` or `bf_max_job_test` (a departure: the run
+//!     would otherwise never end). It counts as submitted, as in Slurm.
+//!   - Each task of an array is submitted on its own (Slurm counts an
+//!     array's tasks at once and rejects all of them when they do not fit:
+//!     a departure).
 //!   - A job held by a limit is skipped: the main scheduler goes on to the
 //!     next job without blocking the partition (`ESLURM_ACCOUNTING_POLICY`,
 //!     `assoc_limit_stop` off), and the backfill scheduler neither starts
@@ -112,11 +141,62 @@ pub enum Reason {
     /// `PartitionTimeLimit`: above its partition's `MaxTime` (held for ever,
     /// or rejected at submission under `EnforcePartLimits`).
     PartitionTimeLimit,
+    /// `QOSGrpSubmitJobsLimit` (rejected at submission).
+    QosGrpSubmitJobs,
+    /// `MaxSubmitJobsPerAccount` (the QOS's `MaxSubmitPA`; rejected at submission).
+    QosMaxSubmitJobsPerAccount,
+    /// `AssocGrpSubmitJobsLimit` (rejected at submission).
+    AssocGrpSubmitJobs,
+    /// `AssocMaxSubmitJobLimit` (rejected at submission).
+    AssocMaxSubmitJob,
+    /// `MaxJobsPerAccount` (the QOS's `MaxJobsPA`).
+    QosMaxJobsPerAccount,
+    /// `MaxCpuPerAccount`, `MaxMemoryPerAccount`, `MaxNodePerAccount`,
+    /// `MaxGRESPerAccount` (the QOS's `MaxTRESPA`).
+    QosMaxCpuPerAccount,
+    QosMaxMemPerAccount,
+    QosMaxNodePerAccount,
+    QosMaxGresPerAccount,
+    /// `AssocMaxWallDurationPerJobLimit`.
+    AssocMaxWallDurationPerJob,
+    /// `AssocMaxCpuPerJobLimit`, `AssocMaxMemPerJob`, `AssocMaxNodePerJobLimit`, `AssocMaxGRESPerJob`.
+    AssocMaxCpuPerJob,
+    AssocMaxMemPerJob,
+    AssocMaxNodePerJob,
+    AssocMaxGresPerJob,
+    /// `QOSMaxCpuPerNode`, `QOSMaxMemoryPerNode`, `QOSMaxUnknownPerNode`
+    /// (Slurm has no node-per-node name), `QOSMaxGRESPerNode`.
+    QosMaxCpuPerNode,
+    QosMaxMemPerNode,
+    QosMaxNodePerNode,
+    QosMaxGresPerNode,
+    /// `AssocMaxCpuPerNode`, `AssocMaxMemPerNode`, `AssocMaxUnknownPerNode`, `AssocMaxGRESPerNode`.
+    AssocMaxCpuPerNode,
+    AssocMaxMemPerNode,
+    AssocMaxNodePerNode,
+    AssocMaxGresPerNode,
+    /// `QOSMinCpuNotSatisfied`, `QOSMinMemory`, `QOSMinNode`, `QOSMinGRES`.
+    QosMinCpu,
+    QosMinMem,
+    QosMinNode,
+    QosMinGres,
+    /// `QOSMaxCpuMinutesPerJobLimit`, `QOSMaxMemoryMinutesPerJob`,
+    /// `QOSMaxNodeMinutesPerJob`, `QOSMaxGRESMinutesPerJob`.
+    QosMaxCpuMinsPerJob,
+    QosMaxMemMinsPerJob,
+    QosMaxNodeMinsPerJob,
+    QosMaxGresMinsPerJob,
+    /// `AssocMaxCpuMinutesPerJobLimit`, `AssocMaxMemMinutesPerJob`,
+    /// `AssocMaxNodeMinutesPerJob`, `AssocMaxGRESMinutesPerJob`.
+    AssocMaxCpuMinsPerJob,
+    AssocMaxMemMinsPerJob,
+    AssocMaxNodeMinsPerJob,
+    AssocMaxGresMinsPerJob,
 }
 
 impl Reason {
     /// Every reason, in counter order.
-    pub const ALL: [Reason; 23] = [
+    pub const ALL: [Reason; 57] = [
         Reason::QosGrpJobs,
         Reason::QosMaxJobsPerUser,
         Reason::QosMaxWallDurationPerJob,
@@ -140,6 +220,40 @@ impl Reason {
         Reason::AssocGrpGres,
         Reason::QosMaxSubmitJobPerUser,
         Reason::PartitionTimeLimit,
+        Reason::QosGrpSubmitJobs,
+        Reason::QosMaxSubmitJobsPerAccount,
+        Reason::AssocGrpSubmitJobs,
+        Reason::AssocMaxSubmitJob,
+        Reason::QosMaxJobsPerAccount,
+        Reason::QosMaxCpuPerAccount,
+        Reason::QosMaxMemPerAccount,
+        Reason::QosMaxNodePerAccount,
+        Reason::QosMaxGresPerAccount,
+        Reason::AssocMaxWallDurationPerJob,
+        Reason::AssocMaxCpuPerJob,
+        Reason::AssocMaxMemPerJob,
+        Reason::AssocMaxNodePerJob,
+        Reason::AssocMaxGresPerJob,
+        Reason::QosMaxCpuPerNode,
+        Reason::QosMaxMemPerNode,
+        Reason::QosMaxNodePerNode,
+        Reason::QosMaxGresPerNode,
+        Reason::AssocMaxCpuPerNode,
+        Reason::AssocMaxMemPerNode,
+        Reason::AssocMaxNodePerNode,
+        Reason::AssocMaxGresPerNode,
+        Reason::QosMinCpu,
+        Reason::QosMinMem,
+        Reason::QosMinNode,
+        Reason::QosMinGres,
+        Reason::QosMaxCpuMinsPerJob,
+        Reason::QosMaxMemMinsPerJob,
+        Reason::QosMaxNodeMinsPerJob,
+        Reason::QosMaxGresMinsPerJob,
+        Reason::AssocMaxCpuMinsPerJob,
+        Reason::AssocMaxMemMinsPerJob,
+        Reason::AssocMaxNodeMinsPerJob,
+        Reason::AssocMaxGresMinsPerJob,
     ];
 
     /// Slurm's name of it (`squeue`'s REASON).
@@ -168,7 +282,65 @@ impl Reason {
             Reason::AssocGrpGres => "AssocGrpGRES",
             Reason::QosMaxSubmitJobPerUser => "QOSMaxSubmitJobPerUserLimit",
             Reason::PartitionTimeLimit => "PartitionTimeLimit",
+            Reason::QosGrpSubmitJobs => "QOSGrpSubmitJobsLimit",
+            Reason::QosMaxSubmitJobsPerAccount => "MaxSubmitJobsPerAccount",
+            Reason::AssocGrpSubmitJobs => "AssocGrpSubmitJobsLimit",
+            Reason::AssocMaxSubmitJob => "AssocMaxSubmitJobLimit",
+            Reason::QosMaxJobsPerAccount => "MaxJobsPerAccount",
+            Reason::QosMaxCpuPerAccount => "MaxCpuPerAccount",
+            Reason::QosMaxMemPerAccount => "MaxMemoryPerAccount",
+            Reason::QosMaxNodePerAccount => "MaxNodePerAccount",
+            Reason::QosMaxGresPerAccount => "MaxGRESPerAccount",
+            Reason::AssocMaxWallDurationPerJob => "AssocMaxWallDurationPerJobLimit",
+            Reason::AssocMaxCpuPerJob => "AssocMaxCpuPerJobLimit",
+            Reason::AssocMaxMemPerJob => "AssocMaxMemPerJob",
+            Reason::AssocMaxNodePerJob => "AssocMaxNodePerJobLimit",
+            Reason::AssocMaxGresPerJob => "AssocMaxGRESPerJob",
+            Reason::QosMaxCpuPerNode => "QOSMaxCpuPerNode",
+            Reason::QosMaxMemPerNode => "QOSMaxMemoryPerNode",
+            Reason::QosMaxNodePerNode => "QOSMaxUnknownPerNode",
+            Reason::QosMaxGresPerNode => "QOSMaxGRESPerNode",
+            Reason::AssocMaxCpuPerNode => "AssocMaxCpuPerNode",
+            Reason::AssocMaxMemPerNode => "AssocMaxMemPerNode",
+            Reason::AssocMaxNodePerNode => "AssocMaxUnknownPerNode",
+            Reason::AssocMaxGresPerNode => "AssocMaxGRESPerNode",
+            Reason::QosMinCpu => "QOSMinCpuNotSatisfied",
+            Reason::QosMinMem => "QOSMinMemory",
+            Reason::QosMinNode => "QOSMinNode",
+            Reason::QosMinGres => "QOSMinGRES",
+            Reason::QosMaxCpuMinsPerJob => "QOSMaxCpuMinutesPerJobLimit",
+            Reason::QosMaxMemMinsPerJob => "QOSMaxMemoryMinutesPerJob",
+            Reason::QosMaxNodeMinsPerJob => "QOSMaxNodeMinutesPerJob",
+            Reason::QosMaxGresMinsPerJob => "QOSMaxGRESMinutesPerJob",
+            Reason::AssocMaxCpuMinsPerJob => "AssocMaxCpuMinutesPerJobLimit",
+            Reason::AssocMaxMemMinsPerJob => "AssocMaxMemMinutesPerJob",
+            Reason::AssocMaxNodeMinsPerJob => "AssocMaxNodeMinutesPerJob",
+            Reason::AssocMaxGresMinsPerJob => "AssocMaxGRESMinutesPerJob",
         }
+    }
+}
+
+/// Per [`Reason`] (in [`Reason::ALL`] order): the tests that held a job,
+/// and the jobs rejected at submission.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hits(pub [u64; Reason::ALL.len()]);
+
+impl Default for Hits {
+    fn default() -> Hits {
+        Hits([0; Reason::ALL.len()])
+    }
+}
+
+impl std::ops::Index<usize> for Hits {
+    type Output = u64;
+    fn index(&self, i: usize) -> &u64 {
+        &self.0[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Hits {
+    fn index_mut(&mut self, i: usize) -> &mut u64 {
+        &mut self.0[i]
     }
 }
 
@@ -252,6 +424,17 @@ struct QosLimits {
     max_tres_pj: Tres4,
     max_tres_pu: Tres4,
     deny_on_limit: bool,
+    /// `GrpSubmit`, `MaxSubmitPA`, `MaxJobsPA`.
+    grp_submit: u32,
+    max_submit_pa: u32,
+    max_jobs_pa: u32,
+    /// `MaxTRESPA`, `MaxTRESPerNode`, `MinTRES`, `MaxTRESMins` (per job).
+    max_tres_pa: Tres4,
+    max_tres_pn: Tres4,
+    min_tres: Tres4,
+    max_tres_mins: Tres4,
+    /// The `UsageFactorSafe` flag's factor on the time limit (1 without it).
+    safe_factor: f64,
 }
 
 /// Amounts of the TRES the limits know, in `acct_policy.c`'s order of TRES
@@ -268,10 +451,65 @@ const PER_JOB: [Reason; 4] =
 const PER_USER: [Reason; 4] =
     [Reason::QosMaxCpuPerUser, Reason::QosMaxMemPerUser, Reason::QosMaxNodePerUser, Reason::QosMaxGresPerUser];
 const ASSOC_GRP: [Reason; 4] = [Reason::AssocGrpCpu, Reason::AssocGrpMem, Reason::AssocGrpNode, Reason::AssocGrpGres];
+const PER_ACCOUNT: [Reason; 4] = [
+    Reason::QosMaxCpuPerAccount,
+    Reason::QosMaxMemPerAccount,
+    Reason::QosMaxNodePerAccount,
+    Reason::QosMaxGresPerAccount,
+];
+const ASSOC_PER_JOB: [Reason; 4] =
+    [Reason::AssocMaxCpuPerJob, Reason::AssocMaxMemPerJob, Reason::AssocMaxNodePerJob, Reason::AssocMaxGresPerJob];
+const PER_NODE: [Reason; 4] =
+    [Reason::QosMaxCpuPerNode, Reason::QosMaxMemPerNode, Reason::QosMaxNodePerNode, Reason::QosMaxGresPerNode];
+const ASSOC_PER_NODE: [Reason; 4] =
+    [Reason::AssocMaxCpuPerNode, Reason::AssocMaxMemPerNode, Reason::AssocMaxNodePerNode, Reason::AssocMaxGresPerNode];
+const MIN: [Reason; 4] = [Reason::QosMinCpu, Reason::QosMinMem, Reason::QosMinNode, Reason::QosMinGres];
+const MINS_PER_JOB: [Reason; 4] = [
+    Reason::QosMaxCpuMinsPerJob,
+    Reason::QosMaxMemMinsPerJob,
+    Reason::QosMaxNodeMinsPerJob,
+    Reason::QosMaxGresMinsPerJob,
+];
+const ASSOC_MINS_PER_JOB: [Reason; 4] = [
+    Reason::AssocMaxCpuMinsPerJob,
+    Reason::AssocMaxMemMinsPerJob,
+    Reason::AssocMaxNodeMinsPerJob,
+    Reason::AssocMaxGresMinsPerJob,
+];
 
 /// The first TRES whose `used + asked` is above `limit`.
 fn over(used: &Tres4, asked: &Tres4, limit: &Tres4) -> Option<usize> {
     (0..4).find(|&i| limit[i] != u64::MAX && used[i].saturating_add(asked[i]) > limit[i])
+}
+
+/// The first TRES of `asked` above `limit` alone.
+fn alone(asked: &Tres4, limit: &Tres4) -> Option<usize> {
+    over(&[0; 4], asked, limit)
+}
+
+/// The first TRES of `asked` below `min` (`_validate_tres_limits_for_qos`
+/// with `max_limit` off: a TRES the job does not ask for is below any
+/// minimum above 0).
+fn below(asked: &Tres4, min: &Tres4) -> Option<usize> {
+    (0..4).find(|&i| min[i] != u64::MAX && asked[i] < min[i])
+}
+
+/// A request per node: each amount over the node count (whole division, as
+/// Slurm's `divisor`), unchanged without nodes.
+fn per_node(asked: &Tres4) -> Tres4 {
+    let nodes = asked[2];
+    if nodes == 0 { *asked } else { asked.map(|a| a / nodes) }
+}
+
+/// `limits` but for the TRES `qos` limits (`_validate_tres_limits_for_assoc`:
+/// a TRES limit the QOS sets overrides the association's).
+fn unless_qos(mut limits: Tres4, qos: &Tres4) -> Tres4 {
+    for (l, q) in limits.iter_mut().zip(qos) {
+        if *q != u64::MAX {
+            *l = u64::MAX;
+        }
+    }
+    limits
 }
 
 /// The accounting facts of a workload, resolved once, and the usage the
@@ -289,6 +527,9 @@ pub struct Limits {
     job_user: Vec<u32>,
     job_tres: Vec<Tres4>,
     job_limit: Vec<Time>,
+    /// Per job: its account (the workload's index).
+    job_account: Vec<u32>,
+    accounts: usize,
     /// Per job: the association rows of its chain (`chain[chain_at[j]..chain_at[j + 1]]`),
     /// the user's first.
     chain: Vec<u32>,
@@ -297,7 +538,21 @@ pub struct Limits {
     assoc_grp_jobs: Vec<u32>,
     assoc_max_jobs: Vec<u32>,
     assoc_grp_tres: Vec<Tres4>,
+    /// Per association row: `GrpSubmit`, `MaxSubmit`, `MaxWall`, `MaxTRES`,
+    /// `MaxTRESPerNode`, `MaxTRESMins`.
+    assoc_grp_submit: Vec<u32>,
+    assoc_max_submit: Vec<u32>,
+    assoc_max_wall: Vec<Time>,
+    assoc_max_tres: Vec<Tres4>,
+    assoc_max_tres_pn: Vec<Tres4>,
+    assoc_max_tres_mins: Vec<Tres4>,
     // Usage.
+    qos_submitted: Vec<u32>,
+    /// Per (QOS, account): submitted jobs, running jobs and their TRES.
+    account_submitted: Vec<u32>,
+    account_jobs: Vec<u32>,
+    account_tres: Vec<Tres4>,
+    assoc_submitted: Vec<u32>,
     qos_jobs: Vec<u32>,
     qos_tres: Vec<Tres4>,
     user_jobs: Vec<u32>,
@@ -306,7 +561,7 @@ pub struct Limits {
     assoc_jobs: Vec<u32>,
     assoc_tres: Vec<Tres4>,
     /// Per reason: the times a job was held or rejected for it.
-    pub hits: [u64; Reason::ALL.len()],
+    pub hits: Hits,
     /// Per job: the reason it last waited for, or was rejected for.
     pub reasons: Vec<Option<Reason>>,
 }
@@ -345,6 +600,14 @@ impl Limits {
                 max_tres_pj: NO_TRES,
                 max_tres_pu: NO_TRES,
                 deny_on_limit: false,
+                grp_submit: NONE32,
+                max_submit_pa: NONE32,
+                max_jobs_pa: NONE32,
+                max_tres_pa: NO_TRES,
+                max_tres_pn: NO_TRES,
+                min_tres: NO_TRES,
+                max_tres_mins: NO_TRES,
+                safe_factor: 1.0,
             };
             nq
         ];
@@ -369,6 +632,20 @@ impl Limits {
                     max_tres_pj: tres_limits(&q.max_tres),
                     max_tres_pu: tres_limits(&q.max_tres_pu),
                     deny_on_limit: q.flags.iter().any(|f| f.eq_ignore_ascii_case("DenyOnLimit")),
+                    grp_submit: limit32(q.grp_submit),
+                    max_submit_pa: limit32(q.max_submit_pa),
+                    max_jobs_pa: limit32(q.max_jobs_pa),
+                    max_tres_pa: tres_limits(&q.max_tres_pa),
+                    max_tres_pn: tres_limits(&q.max_tres_per_node),
+                    min_tres: tres_limits(&q.min_tres),
+                    max_tres_mins: tres_limits(&q.max_tres_mins),
+                    // `UsageFactorSafe`: the time limit the TRES-minutes
+                    // limits see is scaled by the `UsageFactor`.
+                    safe_factor: if q.flags.iter().any(|f| f.eq_ignore_ascii_case("UsageFactorSafe")) {
+                        q.usage_factor
+                    } else {
+                        1.0
+                    },
                 };
             }
         }
@@ -436,6 +713,7 @@ impl Limits {
             chain_at.push(chain.len() as u32);
         }
         let users = workload.users.len().max(1);
+        let accounts = workload.accounts.len().max(1);
         Ok(Some(Limits {
             qos_factor,
             usage_factor,
@@ -445,11 +723,24 @@ impl Limits {
             job_user: workload.jobs.iter().map(|j| j.user).collect(),
             job_tres: tres.to_vec(),
             job_limit: time_limits.to_vec(),
+            job_account: workload.jobs.iter().map(|j| j.account).collect(),
+            accounts,
             chain,
             chain_at,
             assoc_grp_jobs: rows.iter().map(|a| limit32(a.grp_jobs)).collect(),
             assoc_max_jobs: rows.iter().map(|a| limit32(a.max_jobs)).collect(),
             assoc_grp_tres: rows.iter().map(|a| tres_limits(&a.grp_tres)).collect(),
+            assoc_grp_submit: rows.iter().map(|a| limit32(a.grp_submit)).collect(),
+            assoc_max_submit: rows.iter().map(|a| limit32(a.max_submit)).collect(),
+            assoc_max_wall: rows.iter().map(|a| a.max_wall.unwrap_or(Time::MAX)).collect(),
+            assoc_max_tres: rows.iter().map(|a| tres_limits(&a.max_tres)).collect(),
+            assoc_max_tres_pn: rows.iter().map(|a| tres_limits(&a.max_tres_per_node)).collect(),
+            assoc_max_tres_mins: rows.iter().map(|a| tres_limits(&a.max_tres_mins)).collect(),
+            qos_submitted: vec![0; nq],
+            account_submitted: vec![0; nq * accounts],
+            account_jobs: vec![0; nq * accounts],
+            account_tres: vec![[0; 4]; nq * accounts],
+            assoc_submitted: vec![0; rows.len()],
             qos_jobs: vec![0; nq],
             qos_tres: vec![[0; 4]; nq],
             user_jobs: vec![0; nq * users],
@@ -457,7 +748,7 @@ impl Limits {
             user_submitted: vec![0; nq * users],
             assoc_jobs: vec![0; rows.len()],
             assoc_tres: vec![[0; 4]; rows.len()],
-            hits: [0; Reason::ALL.len()],
+            hits: Hits::default(),
             reasons: vec![None; workload.jobs.len()],
         }))
     }
@@ -479,59 +770,180 @@ impl Limits {
         self.job_qos[j as usize] as usize * self.users + self.job_user[j as usize] as usize
     }
 
-    /// At submission (`_qos_policy_validate`): `Some(reason)` if job `j` is
-    /// rejected, or if a limit will hold it for ever (its time limit above
-    /// `MaxWall`, more CPUs than `GrpTRES` or `MaxTRESPU` allow, a jobs
-    /// limit of 0); else it counts as submitted.
+    /// The (QOS, account) slot of job `j` (`acct_policy_get_acct_used_limits`).
+    fn account_slot(&self, j: u32) -> usize {
+        self.job_qos[j as usize] as usize * self.accounts + self.job_account[j as usize] as usize
+    }
+
+    /// The association rows of job `j`'s chain, the user's first.
+    fn chain_of(&self, j: u32) -> std::ops::Range<usize> {
+        self.chain_at[j as usize] as usize..self.chain_at[j as usize + 1] as usize
+    }
+
+    /// Job `j`'s TRES-minutes: each TRES times its time limit in minutes
+    /// (seconds rounded up, as Slurm keeps time limits in minutes), scaled
+    /// by the QOS's `UsageFactor` under `UsageFactorSafe`
+    /// (`acct_policy_job_runnable_post_select`'s `job_tres_time_limit`).
+    fn tres_mins(&self, j: u32, q: &QosLimits) -> Tres4 {
+        let limit = self.job_limit[j as usize].max(0) as u64;
+        let mut minutes = limit.div_ceil(60);
+        if q.safe_factor != 1.0 && q.safe_factor >= 0.0 {
+            minutes = (minutes as f64 * q.safe_factor) as u64;
+        }
+        self.job_tres[j as usize].map(|t| t.saturating_mul(minutes))
+    }
+
+    /// At submission (`_qos_policy_validate`, then `_acct_policy_validate`
+    /// up the association chain, in their order): `Some(reason)` if job `j`
+    /// is rejected, or if a limit will hold it for ever (see
+    /// [`Limits::for_ever`]); else it counts as submitted.
     pub fn submit(&mut self, j: u32) -> Option<Reason> {
-        let q = self.qos[self.job_qos[j as usize] as usize];
+        let ju = j as usize;
+        let qi = self.job_qos[ju] as usize;
+        let q = self.qos[qi];
         let slot = self.user_slot(j);
-        if q.deny_on_limit && self.job_limit[j as usize] > q.max_wall {
+        let aslot = self.account_slot(j);
+        let asked = self.job_tres[ju];
+        let limit = self.job_limit[ju];
+        // `strict_checking`: the limits on the request are refused at
+        // submission only under `DenyOnLimit`; the submit counts always.
+        let strict = q.deny_on_limit;
+        if strict && let Some(t) = alone(&asked, &q.max_tres_pa) {
+            return Some(self.hit(j, PER_ACCOUNT[t]));
+        }
+        if q.grp_submit != NONE32 && self.qos_submitted[qi] + 1 > q.grp_submit {
+            return Some(self.hit(j, Reason::QosGrpSubmitJobs));
+        }
+        if strict && let Some(t) = alone(&self.tres_mins(j, &q), &q.max_tres_mins) {
+            return Some(self.hit(j, MINS_PER_JOB[t]));
+        }
+        if strict && limit > q.max_wall {
             return Some(self.hit(j, Reason::QosMaxWallDurationPerJob));
         }
-        // `DenyOnLimit`: a job above a per-job TRES limit is refused too.
-        if q.deny_on_limit
-            && let Some(t) = over(&[0; 4], &self.job_tres[j as usize], &q.max_tres_pj)
-        {
+        if strict && let Some(t) = alone(&asked, &q.max_tres_pj) {
             return Some(self.hit(j, PER_JOB[t]));
+        }
+        if strict && let Some(t) = alone(&per_node(&asked), &q.max_tres_pn) {
+            return Some(self.hit(j, PER_NODE[t]));
+        }
+        if q.max_submit_pa != NONE32 && self.account_submitted[aslot] + 1 > q.max_submit_pa {
+            return Some(self.hit(j, Reason::QosMaxSubmitJobsPerAccount));
         }
         if q.max_submit_pu != NONE32 && self.user_submitted[slot] + 1 > q.max_submit_pu {
             return Some(self.hit(j, Reason::QosMaxSubmitJobPerUser));
         }
-        let asked = self.job_tres[j as usize];
-        let user_row = self.chain.get(self.chain_at[j as usize] as usize..self.chain_at[j as usize + 1] as usize);
-        let never = if q.grp_jobs == 0 {
+        if strict && let Some(t) = below(&asked, &q.min_tres) {
+            return Some(self.hit(j, MIN[t]));
+        }
+        let chain = self.chain_of(j);
+        for k in chain.clone() {
+            let a = self.chain[k] as usize;
+            // Each association's `GrpSubmit`, when the QOS sets none
+            // (its submitted jobs count those of the associations below).
+            if q.grp_submit == NONE32
+                && self.assoc_grp_submit[a] != NONE32
+                && self.assoc_submitted[a] + 1 > self.assoc_grp_submit[a]
+            {
+                return Some(self.hit(j, Reason::AssocGrpSubmitJobs));
+            }
+            // The other limits are the user association's own.
+            if k != chain.start {
+                continue;
+            }
+            if strict && let Some(t) = alone(&asked, &unless_qos(self.assoc_max_tres[a], &q.max_tres_pj)) {
+                return Some(self.hit(j, ASSOC_PER_JOB[t]));
+            }
+            if strict && let Some(t) = alone(&per_node(&asked), &unless_qos(self.assoc_max_tres_pn[a], &q.max_tres_pn))
+            {
+                return Some(self.hit(j, ASSOC_PER_NODE[t]));
+            }
+            if q.max_submit_pa == NONE32
+                && q.max_submit_pu == NONE32
+                && self.assoc_max_submit[a] != NONE32
+                && self.assoc_submitted[a] + 1 > self.assoc_max_submit[a]
+            {
+                return Some(self.hit(j, Reason::AssocMaxSubmitJob));
+            }
+            if strict
+                && let Some(t) =
+                    alone(&self.tres_mins(j, &q), &unless_qos(self.assoc_max_tres_mins[a], &q.max_tres_mins))
+            {
+                return Some(self.hit(j, ASSOC_MINS_PER_JOB[t]));
+            }
+            if strict && q.max_wall == Time::MAX && limit > self.assoc_max_wall[a] {
+                return Some(self.hit(j, Reason::AssocMaxWallDurationPerJob));
+            }
+        }
+        // Accepted (`acct_policy_add_job_submit`): it counts as submitted,
+        // pending for ever or not.
+        self.user_submitted[slot] += 1;
+        self.qos_submitted[qi] += 1;
+        self.account_submitted[aslot] += 1;
+        for k in chain {
+            self.assoc_submitted[self.chain[k] as usize] += 1;
+        }
+        let never = self.for_ever(j);
+        never.map(|reason| self.hit(j, reason))
+    }
+
+    /// The reason a limit would hold job `j` for ever, if one does: a
+    /// limit on the job alone (its time limit above `MaxWall`, a request
+    /// above a `GrpTRES`, `MaxTRES`, `MaxTRESPerNode`, `MaxTRESMins`,
+    /// `MaxTRESPA` or `MaxTRESPU`, or below `MinTRES`, a jobs limit of 0),
+    /// in the order the pre-select then the post-select tests find them.
+    fn for_ever(&self, j: u32) -> Option<Reason> {
+        let ju = j as usize;
+        let q = self.qos[self.job_qos[ju] as usize];
+        let asked = self.job_tres[ju];
+        let limit = self.job_limit[ju];
+        let chain = self.chain.get(self.chain_of(j));
+        let user_row = chain.and_then(|r| r.first()).map(|&a| a as usize);
+        let mins = self.tres_mins(j, &q);
+        if q.grp_jobs == 0 {
             Some(Reason::QosGrpJobs)
+        } else if q.max_jobs_pa == 0 {
+            Some(Reason::QosMaxJobsPerAccount)
         } else if q.max_jobs_pu == 0 {
             Some(Reason::QosMaxJobsPerUser)
-        } else if self.job_limit[j as usize] > q.max_wall {
+        } else if limit > q.max_wall {
             Some(Reason::QosMaxWallDurationPerJob)
-        } else if q.grp_jobs == NONE32
-            && user_row.is_some_and(|r| r.iter().any(|&a| self.assoc_grp_jobs[a as usize] == 0))
+        } else if q.grp_jobs == NONE32 && chain.is_some_and(|r| r.iter().any(|&a| self.assoc_grp_jobs[a as usize] == 0))
         {
             Some(Reason::AssocGrpJobs)
         } else if q.max_jobs_pu == NONE32
-            && user_row.and_then(|r| r.first()).is_some_and(|&a| self.assoc_max_jobs[a as usize] == 0)
+            && q.max_jobs_pa == NONE32
+            && user_row.is_some_and(|a| self.assoc_max_jobs[a] == 0)
         {
             Some(Reason::AssocMaxJobs)
-        } else if let Some(t) = over(&[0; 4], &asked, &q.grp_tres) {
+        } else if q.max_wall == Time::MAX && user_row.is_some_and(|a| limit > self.assoc_max_wall[a]) {
+            Some(Reason::AssocMaxWallDurationPerJob)
+        } else if let Some(t) = alone(&asked, &q.grp_tres) {
             Some(GRP[t])
-        } else if let Some(t) = over(&[0; 4], &asked, &q.max_tres_pj) {
+        } else if let Some(t) = alone(&mins, &q.max_tres_mins) {
+            Some(MINS_PER_JOB[t])
+        } else if let Some(t) = alone(&asked, &q.max_tres_pj) {
             Some(PER_JOB[t])
-        } else if let Some(t) = over(&[0; 4], &asked, &q.max_tres_pu) {
+        } else if let Some(t) = alone(&per_node(&asked), &q.max_tres_pn) {
+            Some(PER_NODE[t])
+        } else if let Some(t) = below(&asked, &q.min_tres) {
+            Some(MIN[t])
+        } else if let Some(t) = alone(&asked, &q.max_tres_pa) {
+            Some(PER_ACCOUNT[t])
+        } else if let Some(t) = alone(&asked, &q.max_tres_pu) {
             Some(PER_USER[t])
+        } else if let Some(t) = chain.and_then(|r| r.iter().find_map(|&a| alone(&asked, &self.assoc_limits(&q, a)))) {
+            Some(ASSOC_GRP[t])
         } else {
-            user_row.and_then(|r| {
-                r.iter().find_map(|&a| over(&[0; 4], &asked, &self.assoc_limits(&q, a)).map(|t| ASSOC_GRP[t]))
-            })
-        };
-        if let Some(reason) = never {
-            // Pending for ever, it keeps counting as submitted.
-            self.user_submitted[slot] += 1;
-            return Some(self.hit(j, reason));
+            let a = user_row?;
+            if let Some(t) = alone(&mins, &unless_qos(self.assoc_max_tres_mins[a], &q.max_tres_mins)) {
+                Some(ASSOC_MINS_PER_JOB[t])
+            } else if let Some(t) = alone(&asked, &unless_qos(self.assoc_max_tres[a], &q.max_tres_pj)) {
+                Some(ASSOC_PER_JOB[t])
+            } else {
+                alone(&per_node(&asked), &unless_qos(self.assoc_max_tres_pn[a], &q.max_tres_pn))
+                    .map(|t| ASSOC_PER_NODE[t])
+            }
         }
-        self.user_submitted[slot] += 1;
-        None
     }
 
     /// `acct_policy_job_runnable_pre_select`: `Some(reason)` if a limit
@@ -542,6 +954,9 @@ impl Limits {
         let slot = self.user_slot(j);
         if q.grp_jobs != NONE32 && self.qos_jobs[qi] >= q.grp_jobs {
             return Some(self.hit(j, Reason::QosGrpJobs));
+        }
+        if q.max_jobs_pa != NONE32 && self.account_jobs[self.account_slot(j)] >= q.max_jobs_pa {
+            return Some(self.hit(j, Reason::QosMaxJobsPerAccount));
         }
         if q.max_jobs_pu != NONE32 && self.user_jobs[slot] >= q.max_jobs_pu {
             return Some(self.hit(j, Reason::QosMaxJobsPerUser));
@@ -559,6 +974,7 @@ impl Limits {
             // `MaxJobs` is the user association's own (not its parents').
             if k == from
                 && q.max_jobs_pu == NONE32
+                && q.max_jobs_pa == NONE32
                 && self.assoc_max_jobs[a] != NONE32
                 && self.assoc_jobs[a] >= self.assoc_max_jobs[a]
             {
@@ -578,6 +994,9 @@ impl Limits {
         if let Some(t) = over(&self.qos_tres[qi], &asked, &q.grp_tres) {
             return Some(self.hit(j, GRP[t]));
         }
+        if let Some(t) = over(&self.account_tres[self.account_slot(j)], &asked, &q.max_tres_pa) {
+            return Some(self.hit(j, PER_ACCOUNT[t]));
+        }
         if let Some(t) = over(&self.user_tres[slot], &asked, &q.max_tres_pu) {
             return Some(self.hit(j, PER_USER[t]));
         }
@@ -594,13 +1013,7 @@ impl Limits {
     /// An association's `GrpTRES`, but for the TRES its job's QOS limits
     /// (`_validate_tres_limits_for_assoc`: the QOS's limit overrides).
     fn assoc_limits(&self, q: &QosLimits, a: u32) -> Tres4 {
-        let mut limits = self.assoc_grp_tres[a as usize];
-        for (l, qos) in limits.iter_mut().zip(&q.grp_tres) {
-            if *qos != u64::MAX {
-                *l = u64::MAX;
-            }
-        }
-        limits
+        unless_qos(self.assoc_grp_tres[a as usize], &q.grp_tres)
     }
 
     /// Both tests: `true` if job `j` may start now as far as limits go.
@@ -630,11 +1043,20 @@ impl Limits {
     pub fn withdraw(&mut self, j: u32) {
         let slot = self.user_slot(j);
         self.user_submitted[slot] = self.user_submitted[slot].saturating_sub(1);
+        let qi = self.job_qos[j as usize] as usize;
+        self.qos_submitted[qi] = self.qos_submitted[qi].saturating_sub(1);
+        let aslot = self.account_slot(j);
+        self.account_submitted[aslot] = self.account_submitted[aslot].saturating_sub(1);
+        for k in self.chain_of(j) {
+            let a = self.chain[k] as usize;
+            self.assoc_submitted[a] = self.assoc_submitted[a].saturating_sub(1);
+        }
     }
 
     fn adjust(&mut self, j: u32, add: bool) {
         let qi = self.job_qos[j as usize] as usize;
         let slot = self.user_slot(j);
+        let aslot = self.account_slot(j);
         let tres = self.job_tres[j as usize];
         let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
         let change = |used: &mut Tres4| {
@@ -645,12 +1067,15 @@ impl Limits {
         if add {
             self.qos_jobs[qi] += 1;
             self.user_jobs[slot] += 1;
+            self.account_jobs[aslot] += 1;
         } else {
             self.qos_jobs[qi] -= 1;
             self.user_jobs[slot] -= 1;
+            self.account_jobs[aslot] -= 1;
         }
         change(&mut self.qos_tres[qi]);
         change(&mut self.user_tres[slot]);
+        change(&mut self.account_tres[aslot]);
         for k in from..to {
             let a = self.chain[k] as usize;
             if add {

@@ -274,7 +274,8 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let _ = writeln!(
             out,
             "{}: {} associations ({users} of users); modelled with `[slurm] assoc`: Account, User, Par Name, \
-             Share (the fair-share tree), GrpJobs, MaxJobs, GrpTRES; read, not modelled yet: the other columns{}",
+             Share (the fair-share tree), GrpJobs, GrpSubmit, MaxJobs, MaxSubmit, MaxWall, GrpTRES, and MaxTRES, \
+             MaxTRESPerNode and MaxTRESMins (cpu, mem, node, gres/gpu); read, not modelled yet: the other columns{}",
             a.path.display(),
             a.assocs.len(),
             unread(&a.ignored)
@@ -284,9 +285,10 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let names: Vec<String> = q.qos.iter().map(|x| format!("{} (priority {})", x.name, x.priority)).collect();
         let _ = writeln!(
             out,
-            "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, MaxJobsPU, \
-             MaxSubmitPU, MaxWall, GrpTRES, MaxTRESPU and MaxTRES (cpu, mem, node, gres/gpu), Flags DenyOnLimit, \
-             Preempt, PreemptMode, PreemptExemptTime; read, not modelled yet: the \
+            "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, GrpSubmit, \
+             MaxJobsPU, MaxSubmitPU, MaxJobsPA, MaxSubmitPA, MaxWall, and GrpTRES, MaxTRES, MaxTRESPerNode, \
+             MaxTRESMins, MinTRES, MaxTRESPU and MaxTRESPA (cpu, mem, node, gres/gpu), Flags DenyOnLimit and \
+             UsageFactorSafe, Preempt, PreemptMode, PreemptExemptTime; read, not modelled yet: the \
              other columns and TRES{}",
             q.path.display(),
             q.qos.len(),

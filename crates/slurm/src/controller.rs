@@ -169,7 +169,7 @@ pub struct Counters {
     /// With accounting limits, per [`crate::accounting::Reason`] (in
     /// `Reason::ALL` order): the tests that held a job, and the jobs
     /// rejected at submission.
-    pub limited: [u64; crate::accounting::Reason::ALL.len()],
+    pub limited: crate::accounting::Hits,
     /// Preemptions ([`crate::preemption`]): jobs requeued or cancelled.
     pub preemptions: u64,
     /// Of those, jobs cancelled.

@@ -447,3 +447,287 @@ fn a_jobs_last_stretch_is_charged_at_its_end_under_enforced_limits() {
     assert_eq!(starts(&run(&enforced, &w, &none)), [0, 0, 150, 100]);
     assert_eq!(starts(&run(GPU_NODE, &w, &none)), [0, 0, 100, 150]);
 }
+
+/// QOS normal: GrpSubmit=2 (jobs of the QOS pending or running). alice J1,
+/// bob J2, alice J3 at 0 (1 CPU, 100 s), bob J4 at 150.
+/// - J1 and J2 are accepted (0 + 1, 1 + 1 ≤ 2); J3 would be the third:
+///   rejected (`QOSGrpSubmitJobsLimit`, `_qos_policy_validate`), never runs.
+/// - 100: J1 and J2 end (submitted 0); J4 at 150 is accepted and starts.
+///
+/// Without the limit J3 runs at 0 too.
+#[test]
+fn qos_grp_submit_rejects_the_job_over_it() {
+    let qos = "Name|Priority|GrpSubmit\nnormal|0|2\n";
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            of(1, 0, 0, crate::job(2, 0, 1, 100, 100)),
+            crate::job(3, 0, 1, 100, 100),
+            of(1, 0, 0, crate::job(4, 150, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 0, -1, 150]);
+    assert_eq!(sim.reasons[2], Some(Reason::QosGrpSubmitJobs));
+    assert_eq!(hits(&sim, Reason::QosGrpSubmitJobs), 1);
+    assert_eq!(Reason::QosGrpSubmitJobs.name(), "QOSGrpSubmitJobsLimit");
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 0, 150]);
+}
+
+/// QOS normal: MaxSubmitPA=2 (per account). physics: alice J1, bob J2,
+/// alice J3; biology: bob J4; all at 0 (1 CPU, 100 s).
+/// - physics 0 + 1, 1 + 1 ≤ 2: J1, J2 accepted; J3 would be physics's
+///   third: rejected (`MaxSubmitJobsPerAccount`). J4 is biology's first:
+///   accepted. J1, J2, J4 start at 0 (3 of 4 CPUs).
+///
+/// Without the limit all four start at 0.
+#[test]
+fn qos_max_submit_per_account_rejects() {
+    let qos = "Name|Priority|MaxSubmitPA\nnormal|0|2\n";
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            of(1, 0, 0, crate::job(2, 0, 1, 100, 100)),
+            crate::job(3, 0, 1, 100, 100),
+            of(1, 1, 0, crate::job(4, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 0, -1, 0]);
+    assert_eq!(sim.reasons[2], Some(Reason::QosMaxSubmitJobsPerAccount));
+    assert_eq!(Reason::QosMaxSubmitJobsPerAccount.name(), "MaxSubmitJobsPerAccount");
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 0, 0]);
+}
+
+/// Associations with submit limits: science (GrpSubmit=2) holds physics,
+/// which holds alice and bob; biology holds bob.
+fn submit_tree(science: &str, alice: &str) -> String {
+    format!(
+        "Account|User|Par Name|GrpSubmit|MaxSubmit\nroot||||\nscience||root|{science}|\nphysics||science||\n\
+         physics|alice|||{alice}\nphysics|bob|||\nbiology||root||\nbiology|bob|||\n"
+    )
+}
+
+/// Association `GrpSubmit` up the tree: science has GrpSubmit=2. alice
+/// (physics) J1, bob (physics) J2, alice J3, bob (biology) J4, all at 0.
+/// - physics's jobs count in science (`_adjust_limit_usage` adds a
+///   submission to every association up to the root): J1 (science 1), J2
+///   (2), J3 would make 3 > 2: rejected (`AssocGrpSubmitJobsLimit`). J4 is
+///   in biology: accepted. Starts `[0, 0, -1, 0]`.
+/// - A QOS `GrpSubmit` (10) replaces the associations': J3 is accepted.
+///
+/// Without the limit all start at 0.
+#[test]
+fn association_grp_submit_counts_up_the_tree() {
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            of(1, 0, 0, crate::job(2, 0, 1, 100, 100)),
+            crate::job(3, 0, 1, 100, 100),
+            of(1, 1, 0, crate::job(4, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&limited(), &w, &accounting(None, Some(&submit_tree("2", ""))));
+    assert_eq!(starts(&sim), [0, 0, -1, 0]);
+    assert_eq!(sim.reasons[2], Some(Reason::AssocGrpSubmitJobs));
+    let qos = "Name|Priority|GrpSubmit\nnormal|0|10\n";
+    let sim = run(&limited(), &w, &accounting(Some(qos), Some(&submit_tree("2", ""))));
+    assert_eq!(starts(&sim), [0, 0, 0, 0]);
+    let sim = run(&limited(), &w, &accounting(None, Some(&submit_tree("", ""))));
+    assert_eq!(starts(&sim), [0, 0, 0, 0]);
+}
+
+/// Association `MaxSubmit`: alice (physics) MaxSubmit=1. alice J1, J2 at 0
+/// (1 CPU, 100 s) and J3 at 150, bob J4 at 0.
+/// - J1 accepted (0 + 1 ≤ 1); J2 rejected (`AssocMaxSubmitJobLimit`); J4
+///   (bob) accepted. 100: J1 ends; J3 at 150 is accepted and starts.
+/// - A QOS `MaxSubmitPU` (10) replaces it: J2 runs at 0.
+///
+/// Without the limit J2 runs at 0.
+#[test]
+fn association_max_submit_rejects() {
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            crate::job(2, 0, 1, 100, 100),
+            crate::job(3, 150, 1, 100, 100),
+            of(1, 0, 0, crate::job(4, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&limited(), &w, &accounting(None, Some(&submit_tree("", "1"))));
+    assert_eq!(starts(&sim), [0, -1, 150, 0]);
+    assert_eq!(sim.reasons[1], Some(Reason::AssocMaxSubmitJob));
+    assert_eq!(Reason::AssocMaxSubmitJob.name(), "AssocMaxSubmitJobLimit");
+    let qos = "Name|Priority|MaxSubmitPU\nnormal|0|10\n";
+    let sim = run(&limited(), &w, &accounting(Some(qos), Some(&submit_tree("", "1"))));
+    assert_eq!(starts(&sim), [0, 0, 150, 0]);
+    let sim = run(&limited(), &w, &accounting(None, Some(&submit_tree("", ""))));
+    assert_eq!(starts(&sim), [0, 0, 150, 0]);
+}
+
+/// QOS normal: MaxJobsPA=1 (running jobs per account). physics: alice J1,
+/// bob J2; biology: bob J3; all at 0 (1 CPU, 100 s).
+/// - J1 starts (physics runs 1); J2: physics runs 1 ≥ 1:
+///   `MaxJobsPerAccount`, skipped; J3 (biology) starts.
+/// - 100: J1 ends; J2 starts.
+///
+/// Without the limit all three start at 0.
+#[test]
+fn qos_max_jobs_per_account_holds() {
+    let qos = "Name|Priority|MaxJobsPA\nnormal|0|1\n";
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            of(1, 0, 0, crate::job(2, 0, 1, 100, 100)),
+            of(1, 1, 0, crate::job(3, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 100, 0]);
+    assert_eq!(sim.reasons, [None, Some(Reason::QosMaxJobsPerAccount), None]);
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 0]);
+}
+
+/// One 8-CPU node; QOS normal: MaxTRESPA=cpu=3. physics: alice J1 (2 CPUs),
+/// bob J2 (2 CPUs); biology: bob J3 (2 CPUs); all at 0, 100 s.
+/// - J1: physics 0 + 2 ≤ 3, starts. J2: physics 2 + 2 = 4 > 3:
+///   `MaxCpuPerAccount`, skipped. J3: biology 0 + 2: starts.
+/// - 100: J1 ends; J2 starts.
+/// - A physics job of 4 CPUs is above the limit alone: held for ever.
+///
+/// Without the limit all start at 0 (6 of 8 CPUs).
+#[test]
+fn qos_max_tres_per_account_holds() {
+    let conf = limited().replace("CPUs=4", "CPUs=8");
+    let qos = "Name|Priority|MaxTRESPA\nnormal|0|cpu=3\n";
+    let mut w = crate::workload(
+        vec![
+            crate::job(1, 0, 2, 100, 100),
+            of(1, 0, 0, crate::job(2, 0, 2, 100, 100)),
+            of(1, 1, 0, crate::job(3, 0, 2, 100, 100)),
+        ],
+        &["batch"],
+    );
+    let sim = run(&conf, &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 100, 0]);
+    assert_eq!(sim.reasons[1], Some(Reason::QosMaxCpuPerAccount));
+    assert_eq!(starts(&run(&conf, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None))), [0, 0, 0]);
+    w.jobs.push(crate::job(4, 0, 4, 100, 100));
+    let sim = run(&conf, &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, 100, 0, -1]);
+    assert_eq!(sim.reasons[3], Some(Reason::QosMaxCpuPerAccount));
+}
+
+/// alice's association: MaxWall=1 (minute) and MaxTRES=cpu=2. alice J1
+/// (1 CPU, limit 100 s), J2 (3 CPUs, limit 60 s), J3 (2 CPUs, limit 60 s).
+/// - J1: 100 > 60: pending for ever (`AssocMaxWallDurationPerJobLimit`).
+///   J2: 3 > 2: pending for ever (`AssocMaxCpuPerJobLimit`). J3 runs at 0.
+/// - With `DenyOnLimit` on the QOS both are rejected at submission (same
+///   reasons, counted once each).
+/// - The QOS's own `MaxWall` and `MaxTRES` replace the association's
+///   (`qos_rec` set): with MaxWall=10, MaxTRES=cpu=4 J1 and J2 run at 0
+///   (1 + 3 CPUs) and J3 when J2 ends at 60.
+#[test]
+fn association_max_wall_and_max_tres_per_job() {
+    let assoc = "Account|User|Par Name|MaxWall|MaxTRES\nroot||||\nphysics||root||\nphysics|alice||1|cpu=2\n";
+    let w = crate::workload(
+        vec![crate::job(1, 0, 1, 100, 100), crate::job(2, 0, 3, 60, 60), crate::job(3, 0, 2, 60, 60)],
+        &["batch"],
+    );
+    let sim = run(&limited(), &w, &accounting(None, Some(assoc)));
+    assert_eq!(starts(&sim), [-1, -1, 0]);
+    assert_eq!(sim.reasons, [Some(Reason::AssocMaxWallDurationPerJob), Some(Reason::AssocMaxCpuPerJob), None]);
+    let deny = "Name|Priority|Flags\nnormal|0|DenyOnLimit\n";
+    let sim = run(&limited(), &w, &accounting(Some(deny), Some(assoc)));
+    assert_eq!(starts(&sim), [-1, -1, 0]);
+    assert_eq!(hits(&sim, Reason::AssocMaxWallDurationPerJob), 1);
+    assert_eq!(hits(&sim, Reason::AssocMaxCpuPerJob), 1);
+    let qos = "Name|Priority|MaxWall|MaxTRES\nnormal|0|10|cpu=4\n";
+    let sim = run(&limited(), &w, &accounting(Some(qos), Some(assoc)));
+    assert_eq!(starts(&sim), [0, 0, 60]);
+    assert!(sim.reasons.iter().all(Option::is_none));
+}
+
+/// `MaxTRESPerNode=cpu=2`. J1 (3 CPUs on its 1 node: 3 / 1 > 2) is pending
+/// for ever; J2 (2 CPUs) runs at 0.
+/// - On the QOS: `QOSMaxCpuPerNode`. With `DenyOnLimit`: rejected.
+/// - On alice's association: `AssocMaxCpuPerNode`.
+///
+/// Without it J1 runs at 0, and J2 (3 + 2 > 4 CPUs) when J1 ends at 100.
+#[test]
+fn max_tres_per_node_of_the_qos_and_of_an_association() {
+    let w = crate::workload(vec![crate::job(1, 0, 3, 100, 100), crate::job(2, 0, 2, 100, 100)], &["batch"]);
+    let qos = "Name|Priority|MaxTRESPerNode|Flags\nnormal|0|cpu=2|\n";
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [-1, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::QosMaxCpuPerNode));
+    let deny = qos.replace("cpu=2|", "cpu=2|DenyOnLimit");
+    let sim = run(&limited(), &w, &accounting(Some(&deny), None));
+    assert_eq!(starts(&sim), [-1, 0]);
+    assert_eq!(hits(&sim, Reason::QosMaxCpuPerNode), 1);
+    let assoc = "Account|User|Par Name|MaxTRESPerNode\nroot|||\nphysics||root|\nphysics|alice||cpu=2\n";
+    let sim = run(&limited(), &w, &accounting(None, Some(assoc)));
+    assert_eq!(starts(&sim), [-1, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::AssocMaxCpuPerNode));
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 100]);
+}
+
+/// QOS normal: MinTRES=cpu=2, MaxSubmitPU=1. alice's J1 (1 CPU) and J2
+/// (2 CPUs) at 0, 100 s.
+/// - J1 is below the minimum: accepted (it counts as submitted, 1 ≤ 1),
+///   then pending for ever (`QOSMinCpuNotSatisfied`,
+///   `_qos_job_runnable_post_select`). J2 would be alice's second: rejected
+///   (`QOSMaxSubmitJobPerUserLimit`). Starts `[-1, -1]`.
+/// - With `DenyOnLimit`, J1 is rejected at submission (`_qos_policy_validate`
+///   with `strict_checking`) and does not count: J2 runs at 0.
+///
+/// Without the limits both run at 0.
+#[test]
+fn qos_min_tres_holds_a_smaller_job() {
+    let w = crate::workload(vec![crate::job(1, 0, 1, 100, 100), crate::job(2, 0, 2, 100, 100)], &["batch"]);
+    let qos = "Name|Priority|MinTRES|MaxSubmitPU|Flags\nnormal|0|cpu=2|1|\n";
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [-1, -1]);
+    assert_eq!(sim.reasons, [Some(Reason::QosMinCpu), Some(Reason::QosMaxSubmitJobPerUser)]);
+    let deny = qos.replace("cpu=2|1|", "cpu=2|1|DenyOnLimit");
+    let sim = run(&limited(), &w, &accounting(Some(&deny), None));
+    assert_eq!(starts(&sim), [-1, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::QosMinCpu));
+    assert_eq!(hits(&sim, Reason::QosMinCpu), 1);
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0]);
+}
+
+/// `MaxTRESMins=cpu=4` (CPU-minutes of one job: CPUs × time limit in
+/// minutes, seconds rounded up). J1: 2 CPUs, limit 180 s = 3 min: 6 > 4,
+/// pending for ever. J2: 2 CPUs, 120 s = 2 min: 4, runs. J3: 1 CPU, 61 s
+/// = 2 min: 2, runs.
+/// - On the QOS: `QOSMaxCpuMinutesPerJobLimit`; on alice's association:
+///   `AssocMaxCpuMinutesPerJobLimit`. Without it J1 runs at 0 too (2 + 2 +
+///   1 > 4: J1, J2 at 0, J3 at 100).
+#[test]
+fn max_tres_mins_per_job() {
+    let w = crate::workload(
+        vec![crate::job(1, 0, 2, 180, 100), crate::job(2, 0, 2, 120, 100), crate::job(3, 0, 1, 61, 50)],
+        &["batch"],
+    );
+    let qos = "Name|Priority|MaxTRESMins\nnormal|0|cpu=4\n";
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [-1, 0, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::QosMaxCpuMinsPerJob));
+    let assoc = "Account|User|Par Name|MaxTRESMins\nroot|||\nphysics||root|\nphysics|alice||cpu=4\n";
+    let sim = run(&limited(), &w, &accounting(None, Some(assoc)));
+    assert_eq!(starts(&sim), [-1, 0, 0]);
+    assert_eq!(sim.reasons[0], Some(Reason::AssocMaxCpuMinsPerJob));
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 100]);
+}
