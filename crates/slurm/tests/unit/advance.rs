@@ -56,6 +56,20 @@ fn naming(r: &str, j: SlurmJob) -> SlurmJob {
     SlurmJob { reservation: Some(r.into()), ..j }
 }
 
+/// The jobs of the two tests below.
+fn five_jobs() -> SlurmWorkload {
+    on_clock(workload(
+        vec![
+            job(1, 0, 4, 200, 50),
+            job(2, 0, 4, 100, 100),
+            naming("R", job(3, 0, 4, 100, 80)),
+            job(4, 10, 4, 300, 300),
+            naming("R", job(5, 10, 4, 500, 500)),
+        ],
+        &["batch"],
+    ))
+}
+
 /// J1 (limit 200, runs 50), J2 (limit 100, runs 100), J3 (in R, limit 100,
 /// runs 80), all 4 CPUs at 0; J4 (limit 300, runs 300) and J5 (in R, limit
 /// 500, runs 500) at 10.
@@ -70,16 +84,7 @@ fn naming(r: &str, j: SlurmJob) -> SlurmJob {
 /// Without the reservation: J1 on n1 and J2 on n2 at 0, J3 on n1 at 50.
 #[test]
 fn a_reservation_holds_its_nodes_and_runs_its_jobs() {
-    let w = on_clock(workload(
-        vec![
-            job(1, 0, 4, 200, 50),
-            job(2, 0, 4, 100, 100),
-            naming("R", job(3, 0, 4, 100, 80)),
-            job(4, 10, 4, 300, 300),
-            naming("R", job(5, 10, 4, 500, 500)),
-        ],
-        &["batch"],
-    ));
+    let w = five_jobs();
     let sim = run(&w, Some(R));
     assert_eq!(
         starts(&sim.outcomes),
@@ -96,16 +101,7 @@ fn a_reservation_holds_its_nodes_and_runs_its_jobs() {
 /// do not change.
 #[test]
 fn a_job_runs_resv_over_run_past_its_reservation() {
-    let w = on_clock(workload(
-        vec![
-            job(1, 0, 4, 200, 50),
-            job(2, 0, 4, 100, 100),
-            naming("R", job(3, 0, 4, 100, 80)),
-            job(4, 10, 4, 300, 300),
-            naming("R", job(5, 10, 4, 500, 500)),
-        ],
-        &["batch"],
-    ));
+    let w = five_jobs();
     let ends = |over_run: &str| {
         let c = conf(&format!("{TWO}ResvOverRun={over_run}\n"));
         let a = advance(&c, &w, R).expect("R is valid");
