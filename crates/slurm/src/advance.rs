@@ -71,7 +71,7 @@ use crate::machine::{JobError, Machine};
 use crate::reservation::{Clock, Reservations};
 
 /// The length of a reservation with no end (`YEAR_SECONDS`).
-pub const NO_END: Time = 365 * 86_400;
+pub const NO_END: Time = crate::conf::YEAR_SECONDS;
 
 /// Flags modelled ([`AdvanceReservation`]) or only data.
 const MODELLED: [&str; 13] = [

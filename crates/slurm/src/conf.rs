@@ -180,6 +180,9 @@ impl Default for PrioritySettings {
     }
 }
 
+/// Slurm's `YEAR_SECONDS`: what it takes for "for ever" in a time setting.
+pub const YEAR_SECONDS: Time = 365 * 86_400;
+
 /// The scheduler settings (`SchedulerType`, `SchedulerParameters`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SchedulerSettings {
@@ -772,11 +775,8 @@ impl Parser<'_> {
             }
             "resvoverrun" => {
                 // `read_slurm_conf`: whole minutes, or `UNLIMITED` (`YEAR_SECONDS`).
-                site.resv_over_run = if is_unlimited(value) {
-                    crate::advance::NO_END
-                } else {
-                    Time::from(uint::<u16>(value).map_err(wrap)?) * 60
-                };
+                site.resv_over_run =
+                    if is_unlimited(value) { YEAR_SECONDS } else { Time::from(uint::<u16>(value).map_err(wrap)?) * 60 };
             }
             "priorityweightqos" => {
                 prio.weight_qos = f64::from(uint::<u32>(value).map_err(wrap)?);
