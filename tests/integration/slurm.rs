@@ -375,3 +375,49 @@ fn slurm_compare_reference_matches_two_dumps_by_name() {
     let (ok, _, err) = run("0.75");
     assert!(!ok && err.contains(&format!("{}:5: column Start", second.display())), "{err}");
 }
+
+/// `slurm compare --grid`: the kept second aligned run, whose jobs slept to
+/// the 20-s grid from its first submission. Replayed with the grid, the twin
+/// preempts Slurm's 19 jobs and one more; replayed with each job's logged
+/// elapsed time, a preemptor Slurm started a second late ends a second off
+/// the grid, and the twin preempts 5 other jobs. A grid that is not
+/// EPOCH:SECONDS, or of no seconds, is refused with the value named.
+#[test]
+fn slurm_compare_grid_ends_runs_as_their_script_did() {
+    let d = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/loaded/aligned-again");
+    let path = |f: &str| d.join(f).display().to_string();
+    let run = |grid: Option<&str>| {
+        let mut a = vec![
+            "slurm".to_string(),
+            "compare".into(),
+            "--slurm-conf".into(),
+            path("slurm.conf"),
+            path("dump.sacct.gz"),
+            "--controller-start".into(),
+            "1795786556".into(),
+            "--backfill-start".into(),
+            "1795786556".into(),
+            "--qos".into(),
+            path("qos.txt"),
+            "--assoc".into(),
+            path("assoc.txt"),
+            "--reservations".into(),
+            path("reservations.txt"),
+            "--min-in-order".into(),
+            "0".into(),
+        ];
+        if let Some(g) = grid {
+            a.extend(["--grid".into(), g.into()]);
+        }
+        common::run(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // The figures the guide's "Under load" gives for the second aligned run.
+    let (ok, out, err) = run(Some("1795786569:20"));
+    assert!(ok && out.contains("(98.8 %;") && out.contains("20 in the twin, 19 in both, 1 in one only"), "{out}{err}");
+    let (ok, out, err) = run(None);
+    assert!(ok && out.contains("(93.0 %;") && out.contains("18 in the twin, 14 in both, 9 in one only"), "{out}{err}");
+    for bad in ["1795786569", "1795786569:0", "soon:20"] {
+        let (ok, out, err) = run(Some(bad));
+        assert!(!ok && err.contains("--grid") && err.contains(bad), "--grid {bad}: {out}{err}");
+    }
+}

@@ -178,11 +178,14 @@ if [[ -n "$out" && "$out" != /* ]]; then out="$caller_pwd/$out"; fi
 # DIR1/repeat-starts.tsv.
 # twin_compare_args DIR: the arguments of `slasim slurm compare` replaying
 # the run in DIR (a loaded one: its --duplicates dump, QOS, associations
-# and reservation).
+# and reservation; an aligned one: the grid its jobs slept to).
 twin_compare_args() {
     local d="$1"
     if [[ -f "$d/backfill-start.txt" ]]; then
         printf '%s\n' --backfill-start "$(cat "$d/backfill-start.txt")"
+    fi
+    if [[ -f "$d/grid.txt" ]]; then
+        printf '%s\n' --grid "$(cat "$d/grid.txt")"
     fi
     if [[ -f "$d/dump-duplicates.sacct" ]]; then
         printf '%s\n' --slurm-conf "$d/slurm.conf" "$d/dump-duplicates.sacct" --controller-start "$(cat "$d/decay-start.txt")" \
@@ -698,6 +701,10 @@ echo "$agent" >"$out/backfill-start.txt"
 sub0=$(($(date +%s) + 3))
 while (((((decay - sub0) % grid) + grid) % grid != 7)); do sub0=$((sub0 + 1)); done
 echo "$sub0" >"$out/sub0.txt"
+# The jobs sleep to the grid (not --fixed-sleep): the replay ends each run
+# as the job script does (compare --grid, OUT/grid.txt).
+rm -f "$out/grid.txt"
+((fixed_sleep)) || echo "$sub0:$grid" >"$out/grid.txt"
 dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
 # --load: the reservation, on cpu7 and cpu8 for account biology, from 5
 # grid points after the first submission for 10 minutes (OUT/reservations.txt,

@@ -62,6 +62,8 @@ pub struct Scenario {
     relations: Option<Dependencies>,
     /// Jobs of several partitions ([`crate::multipart`]), when any.
     multi: Option<crate::multipart::MultiPartition>,
+    /// When a started run ends.
+    run_end: crate::queued::RunEnd,
 }
 
 /// What a simulation produced.
@@ -271,6 +273,7 @@ impl Scenario {
             advance: advance.cloned(),
             preempt: None,
             multi: crate::multipart::MultiPartition::new(alternatives),
+            run_end: crate::queued::RunEnd::AfterStart,
         })
     }
 
@@ -298,6 +301,12 @@ impl Scenario {
     /// `origin` on the workload's time axis: the phase of its passes.
     pub fn backfill_started_at(self, origin: slasim_sim::units::Time) -> Scenario {
         Scenario { backfill_origin: Some(origin), ..self }
+    }
+
+    /// The same scenario with runs that end by `run_end` (their start plus
+    /// their run time when not set).
+    pub fn ending_runs(self, run_end: crate::queued::RunEnd) -> Scenario {
+        Scenario { run_end, ..self }
     }
 
     /// The machine.
@@ -406,6 +415,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         advance,
         preempt,
         multi,
+        run_end,
         ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
@@ -430,7 +440,8 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
             .with_dependencies(relations)
             .with_advance(advance)
             .with_preemption(preempt)
-            .with_multipart(multi),
+            .with_multipart(multi)
+            .ending_runs(run_end),
     );
     let kernel = bench.run().await?;
     let done = bench.finish(at).await?;

@@ -34,7 +34,7 @@ use std::path::PathBuf;
 
 use clap::{Args, FromArgMatches, Subcommand};
 
-use crate::kind::{SlurmSettings, aggregates, load, simulate_point};
+use crate::kind::{SlurmSettings, aggregates, load, simulate_point_ending};
 use slasim_core::cli::emit;
 use slasim_core::cli::options::threads;
 use slasim_core::experiment::config::Experiment;
@@ -145,6 +145,27 @@ pub(crate) struct CompareArgs {
     /// the other.
     #[arg(long, value_name = "JOBS")]
     max_preempted_difference: Option<usize>,
+    /// The jobs slept to a grid: each ran until a fixed time after the grid
+    /// point (EPOCH plus a multiple of SECONDS) nearest its start, as the
+    /// test cluster's aligned runs do. The replay ends each run that long
+    /// after the grid point nearest its simulated start (the time read from
+    /// the dump: End less the grid point nearest Start), not its logged
+    /// elapsed time after its simulated start.
+    #[arg(long, value_name = "EPOCH:SECONDS", value_parser = parse_grid, conflicts_with = "reference")]
+    grid: Option<(i64, i64)>,
+}
+
+/// `--grid EPOCH:SECONDS`.
+fn parse_grid(text: &str) -> Result<(i64, i64), String> {
+    let (origin, period) =
+        text.split_once(':').ok_or_else(|| format!("'{text}' is not EPOCH:SECONDS (a Unix time, a colon, seconds)"))?;
+    let origin: i64 = origin.trim().parse().map_err(|_| format!("'{origin}' in '{text}' is not a Unix time"))?;
+    let period: i64 =
+        period.trim().parse().map_err(|_| format!("'{period}' in '{text}' is not a number of seconds"))?;
+    if period < 1 {
+        return Err(format!("the grid's SECONDS in '{text}' is {period}: it must be at least 1"));
+    }
+    Ok((origin, period))
 }
 
 /// `slasim slurm`, as the command line registers it.
@@ -382,8 +403,24 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         reservations: args.reservations.clone(),
         ..SlurmSettings::default()
     };
-    let inputs = load(&settings)?;
-    let run = simulate_point(&settings, &inputs)?;
+    let mut inputs = load(&settings)?;
+    let run_end = match args.grid {
+        None => crate::queued::RunEnd::AfterStart,
+        Some((origin, period)) => {
+            let epoch = inputs.workload.epoch.ok_or_else(|| {
+                anyhow::anyhow!("{}: --grid needs a dump with Unix times (SLURM_TIME_FORMAT=%s)", args.dump.display())
+            })?;
+            crate::queued::RunEnd::AfterGridPoint { origin: origin - epoch, period }
+        }
+    };
+    if run_end != crate::queued::RunEnd::AfterStart {
+        for job in &mut inputs.workload.jobs {
+            if let Some(l) = &job.logged {
+                job.run_time = run_end.run_of(l.start, l.end);
+            }
+        }
+    }
+    let run = simulate_point_ending(&settings, &inputs, run_end)?;
     let tolerance = args.tolerance.unwrap_or(inputs.conf.scheduler.bf_interval).max(0);
     let machine = crate::machine::Machine::new(&inputs.conf);
     let jobs: Vec<Compared> = inputs

@@ -58,7 +58,9 @@
 //! - The periodic events (priority ticks, full main passes) keep the phase
 //!   of slurmctld's start ([`Controller::started_at`]; the first submission
 //!   when unknown).
-//! - A job runs for its run time, cut at its time limit.
+//! - A job runs for its run time, cut at its time limit; its run time
+//!   counts from its start, or from the grid point nearest it for a job
+//!   script that sleeps to the grid ([`Controller::ending_runs`]).
 //! - A backfill pass skips, without a test, a job whose user or partition
 //!   has had `bf_max_job_user` or `bf_max_job_part` jobs tested in it
 //!   (`_job_exceeds_max_bf_param`), after the limit tests.
@@ -122,7 +124,7 @@ use slasim_sim::units::Time;
 /// next one a batch submission asks for.
 pub const BATCH_SCHED_DELAY: Time = 3;
 
-pub use crate::queued::Queued;
+pub use crate::queued::{Queued, RunEnd};
 
 /// What happened to a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -342,6 +344,8 @@ pub struct Controller {
     /// Jobs of several partitions ([`crate::multipart`]), when the
     /// workload has any.
     multi: Option<Box<MultiPartition>>,
+    /// When a started run ends.
+    run_end: RunEnd,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -440,6 +444,7 @@ impl Controller {
             resv_failed: Vec::new(),
             relations: None,
             multi: None,
+            run_end: RunEnd::AfterStart,
             buffers: Buffers::default(),
         }
     }
@@ -548,6 +553,13 @@ impl Controller {
     /// The same controller with `relations` ([`crate::dependency`]).
     pub fn with_dependencies(mut self, relations: Option<Dependencies>) -> Controller {
         self.relations = relations.map(Box::new);
+        self
+    }
+
+    /// The same controller with runs that end by `run_end` (their start
+    /// plus their run time when not set).
+    pub fn ending_runs(mut self, run_end: RunEnd) -> Controller {
+        self.run_end = run_end;
         self
     }
 
@@ -819,7 +831,7 @@ impl Controller {
         self.node_at[j as usize] = self.nodes.len() as u32;
         self.nodes.extend_from_slice(&self.found);
         self.job_parts[j as usize] = self.found.iter().fold(0, |m, &n| m | self.node_parts[n as usize]);
-        let mut end = now + job.run.min(job.limit);
+        let mut end = self.run_end.end(now, job.run).min(now + job.limit);
         // `job_time_limit`: a job in a reservation ends with it (and
         // `ResvOverRun`).
         if let (Some(r), Some(a)) = (job.resv, &self.advance) {

@@ -382,6 +382,15 @@ pub struct SlurmRun {
 
 /// Runs `settings` on `inputs`.
 pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow::Result<SlurmRun> {
+    simulate_point_ending(settings, inputs, crate::queued::RunEnd::AfterStart)
+}
+
+/// Runs `settings` on `inputs`, each run ending by `run_end`.
+pub fn simulate_point_ending(
+    settings: &SlurmSettings,
+    inputs: &SlurmInputs,
+    run_end: crate::queued::RunEnd,
+) -> anyhow::Result<SlurmRun> {
     let priority = settings.priority(&inputs.conf.priority);
     let scheduler = settings.scheduler(&inputs.conf.scheduler);
     let mut scenario = Scenario::with_reservations(
@@ -399,7 +408,7 @@ pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow:
     if let (Some(start), Some(epoch)) = (settings.backfill_start, inputs.workload.epoch) {
         scenario = scenario.backfill_started_at(start - epoch);
     }
-    let done = simulate(scenario)?;
+    let done = simulate(scenario.ending_runs(run_end))?;
     Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons, waits: done.waits })
 }
 

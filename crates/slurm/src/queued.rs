@@ -42,3 +42,50 @@ pub struct Queued {
     /// The advance reservation it names ([`crate::advance`]).
     pub resv: Option<u16>,
 }
+
+/// When a started job's run ends, before its time limit cuts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RunEnd {
+    /// Its run time after its start: a job's own length.
+    #[default]
+    AfterStart,
+    /// Its run time after the grid point (`origin` plus a multiple of
+    /// `period`) nearest its start, and at least a second after its start:
+    /// a job script that sleeps to a fixed time after the grid, as the test
+    /// cluster's aligned runs do (`tests/slurm/cluster.sh`), so that its end
+    /// follows its start as it would have on Slurm.
+    AfterGridPoint {
+        /// A grid point, on the workload's time axis.
+        origin: Time,
+        /// Seconds between grid points (at least 1).
+        period: Time,
+    },
+}
+
+impl RunEnd {
+    /// When a run of `run` seconds started at `start` ends.
+    pub fn end(self, start: Time, run: Time) -> Time {
+        match self {
+            RunEnd::AfterStart => start + run,
+            RunEnd::AfterGridPoint { .. } => (self.origin_of(start) + run).max(start + 1),
+        }
+    }
+
+    /// The run time of a run logged from `start` to `end`: what [`RunEnd::end`]
+    /// takes to end it there.
+    pub fn run_of(self, start: Time, end: Time) -> Time {
+        end - self.origin_of(start)
+    }
+
+    /// What a run started at `start` counts its run time from: its start, or
+    /// the grid point nearest it (a midpoint goes to the later one).
+    fn origin_of(self, start: Time) -> Time {
+        match self {
+            RunEnd::AfterStart => start,
+            RunEnd::AfterGridPoint { origin, period } => {
+                let p = period.max(1);
+                origin + p * (2 * (start - origin) + p).div_euclid(2 * p)
+            }
+        }
+    }
+}

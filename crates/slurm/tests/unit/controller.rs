@@ -76,3 +76,42 @@ fn a_job_over_its_partition_max_time_never_starts() {
     assert_eq!(starts(&sim), [(-1, -1), (0, 10)]);
     assert_eq!((sim.counters.partition_time_limit, sim.counters.partition_rejected), (0, 1));
 }
+
+/// Runs that sleep to a 20-s grid from 0 (`RunEnd::AfterGridPoint`), on the
+/// 4-CPU node, each job taking it whole: J1 (run 30) starts at 0, whose grid
+/// point is 0, and ends at 30. J2 (run 10) starts at 30, a midpoint, so it
+/// counts from 40 and ends at 50 (at 40 from its start). J3 (run 10, limit
+/// 15) starts at 50, counts from 60, and its limit cuts it at 65.
+#[test]
+fn a_run_to_the_grid_ends_its_run_time_after_the_grid_point_nearest_its_start() {
+    use slasim_slurm::controller::RunEnd;
+    let conf = parse(ONE_NODE, Path::new("test.conf")).expect("the test conf parses");
+    let w = crate::workload(
+        vec![crate::job(1, 0, 4, 100, 30), crate::job(2, 0, 4, 100, 10), crate::job(3, 0, 4, 15, 10)],
+        &["batch"],
+    );
+    let scenario =
+        || Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).expect("every job is admitted");
+    let grid = RunEnd::AfterGridPoint { origin: 0, period: 20 };
+    let sim = simulate(scenario().ending_runs(grid)).expect("the run ends");
+    assert_eq!(starts(&sim), [(0, 30), (30, 50), (50, 65)]);
+    let sim = simulate(scenario()).expect("the run ends");
+    assert_eq!(starts(&sim), [(0, 30), (30, 40), (40, 50)]);
+}
+
+/// `RunEnd`'s arithmetic: the nearest grid point (a midpoint to the later
+/// one, before the origin too), at least a second's run, and `run_of` the
+/// inverse of `end`.
+#[test]
+fn a_run_end_counts_from_the_nearest_grid_point() {
+    use slasim_slurm::controller::RunEnd;
+    let grid = RunEnd::AfterGridPoint { origin: 5, period: 20 };
+    assert_eq!(grid.end(107, 10), 115, "107 is nearest 105");
+    assert_eq!(grid.end(115, 10), 135, "115 is a midpoint: 125");
+    assert_eq!(grid.end(-7, 10), -5, "-7 is nearest -15");
+    assert_eq!(grid.end(124, -5), 125, "at least a second after the start");
+    assert_eq!(grid.run_of(112, 130), 25, "112 is nearest 105");
+    assert_eq!(grid.end(112, grid.run_of(112, 130)), 130);
+    assert_eq!(RunEnd::AfterStart.end(112, 18), 130);
+    assert_eq!(RunEnd::AfterStart.run_of(112, 130), 18);
+}
