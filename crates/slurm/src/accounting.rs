@@ -44,10 +44,11 @@
 //!     would be one too many (pending and running jobs; an association's
 //!     count holds those of every association below it). Under the QOS's
 //!     `DenyOnLimit` (`strict_checking`) so do, in Slurm's order, the QOS's
-//!     `MaxTRESPA`, `MaxTRESMins`, `MaxWall`, `MaxTRES`, `MaxTRESPerNode` and
-//!     `MinTRES` and the user association's `MaxTRES`, `MaxTRESPerNode`,
-//!     `MaxTRESMins` and `MaxWall` (each where the QOS sets no such limit),
-//!     against the job alone. A rejected job never runs (start −1) and
+//!     `MaxTRESPA`, `GrpTRES` with `MaxTRESPU`, `MaxTRESMins`, `MaxWall`,
+//!     `MaxTRES`, `MaxTRESPerNode` and `MinTRES`, each association's
+//!     `GrpTRES` (where the QOS's sets no such TRES), and the user
+//!     association's `MaxTRES`, `MaxTRESPerNode`, `MaxTRESMins` and `MaxWall`
+//!     (each where the QOS sets no such limit), against the job alone. A rejected job never runs (start −1) and
 //!     counts in its reason.
 //!   - before a job is tried (pre-select): the QOS's `GrpJobs`
 //!     (`QOSGrpJobsLimit`), `MaxJobsPA` (`MaxJobsPerAccount`), `MaxJobsPU`
@@ -494,6 +495,11 @@ fn below(asked: &Tres4, min: &Tres4) -> Option<usize> {
     (0..4).find(|&i| min[i] != u64::MAX && asked[i] < min[i])
 }
 
+/// Each TRES's lower limit of `a` and `b`.
+fn lowest(a: &Tres4, b: &Tres4) -> Tres4 {
+    std::array::from_fn(|i| a[i].min(b[i]))
+}
+
 /// A request per node: each amount over the node count (whole division, as
 /// Slurm's `divisor`), unchanged without nodes.
 fn per_node(asked: &Tres4) -> Tres4 {
@@ -811,6 +817,11 @@ impl Limits {
         if strict && let Some(t) = alone(&asked, &q.max_tres_pa) {
             return Some(self.hit(j, PER_ACCOUNT[t]));
         }
+        // `GrpTRES` and `MaxTRESPU` in one walk over the TRES: the first
+        // above either, named by the per-user limit when it is above that.
+        if strict && let Some(t) = alone(&asked, &lowest(&q.grp_tres, &q.max_tres_pu)) {
+            return Some(self.hit(j, if asked[t] > q.max_tres_pu[t] { PER_USER[t] } else { GRP[t] }));
+        }
         if q.grp_submit != NONE32 && self.qos_submitted[qi] + 1 > q.grp_submit {
             return Some(self.hit(j, Reason::QosGrpSubmitJobs));
         }
@@ -838,6 +849,11 @@ impl Limits {
         let chain = self.chain_of(j);
         for k in chain.clone() {
             let a = self.chain[k] as usize;
+            // Each association's `GrpTRES` (a TRES the QOS's `GrpTRES`
+            // limits is not checked again).
+            if strict && let Some(t) = alone(&asked, &self.assoc_limits(&q, a as u32)) {
+                return Some(self.hit(j, ASSOC_GRP[t]));
+            }
             // Each association's `GrpSubmit`, when the QOS sets none
             // (its submitted jobs count those of the associations below).
             if q.grp_submit == NONE32

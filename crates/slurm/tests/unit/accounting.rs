@@ -731,3 +731,37 @@ fn max_tres_mins_per_job() {
     let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
     assert_eq!(starts(&sim), [0, 0, 100]);
 }
+
+/// `DenyOnLimit` on `GrpTRES` and `MaxTRESPU` (`_qos_policy_validate`'s
+/// walk over both, then each association's `GrpTRES` in
+/// `_acct_policy_validate`). alice's J1 asks 3 CPUs, above a limit of 2
+/// on its own; her J2 (1 CPU) follows; QOS normal has `MaxSubmitPU=1`.
+/// - Without `DenyOnLimit`, J1 is accepted and pending for ever: it counts
+///   as submitted, so J2 is rejected (`QOSMaxSubmitJobPerUserLimit`).
+///   Starts `[-1, -1]`.
+/// - With it, J1 is rejected at submission and does not count: J2 runs at
+///   0. Starts `[-1, 0]`, J1's reason the limit's.
+///
+/// For the QOS's `MaxTRESPU` (`QOSMaxCpuPerUserLimit`), its `GrpTRES`
+/// (`QOSGrpCpuLimit`), and account physics's `GrpTRES`
+/// (`AssocGrpCpuLimit`). Without the limit J1 and J2 run at 0.
+#[test]
+fn deny_on_limit_rejects_a_request_above_grp_tres_or_max_tres_pu() {
+    let w = crate::workload(vec![crate::job(1, 0, 3, 100, 100), crate::job(2, 0, 1, 100, 100)], &["batch"]);
+    let assoc = "Account|User|Par Name|GrpTRES\nroot|||\nphysics||root|cpu=2\nphysics|alice||\n";
+    for (qos, assoc, reason) in [
+        ("Name|Priority|MaxSubmitPU|MaxTRESPU|Flags\nnormal|0|1|cpu=2|FLAGS\n", None, Reason::QosMaxCpuPerUser),
+        ("Name|Priority|MaxSubmitPU|GrpTRES|Flags\nnormal|0|1|cpu=2|FLAGS\n", None, Reason::QosGrpCpu),
+        ("Name|Priority|MaxSubmitPU|Flags\nnormal|0|1|FLAGS\n", Some(assoc), Reason::AssocGrpCpu),
+    ] {
+        let sim = run(&limited(), &w, &accounting(Some(&qos.replace("FLAGS", "")), assoc));
+        assert_eq!(starts(&sim), [-1, -1], "{reason:?}");
+        assert_eq!(sim.reasons, [Some(reason), Some(Reason::QosMaxSubmitJobPerUser)], "{reason:?}");
+        let sim = run(&limited(), &w, &accounting(Some(&qos.replace("FLAGS", "DenyOnLimit")), assoc));
+        assert_eq!(starts(&sim), [-1, 0], "{reason:?}");
+        assert_eq!(sim.reasons[0], Some(reason), "{reason:?}");
+        assert_eq!(hits(&sim, reason), 1, "{reason:?}");
+    }
+    let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0]);
+}
