@@ -83,9 +83,10 @@
 //!     skipped by every pass; here it does not count in
 //!     `default_queue_depth` or `bf_max_job_test` (a departure: the run
 //!     would otherwise never end). It counts as submitted, as in Slurm.
-//!   - Each task of an array is submitted on its own (Slurm counts an
-//!     array's tasks at once and rejects all of them when they do not fit:
-//!     a departure).
+//!   - An array is submitted whole (`acct_policy_validate`'s `job_cnt`):
+//!     when its first task is submitted, the submit limits are tested for
+//!     all its tasks at once, and all are accepted and counted, or all
+//!     rejected. Each task leaves the counts at its own end.
 //!   - A job held by a limit is skipped: the main scheduler goes on to the
 //!     next job without blocking the partition (`ESLURM_ACCOUNTING_POLICY`,
 //!     `assoc_limit_stop` off), and the backfill scheduler neither starts
@@ -570,6 +571,30 @@ pub struct Limits {
     pub hits: Hits,
     /// Per job: the reason it last waited for, or was rejected for.
     pub reasons: Vec<Option<Reason>>,
+    /// Per job: its array (an index into `arrays`), `NONE32` for a job not
+    /// in one.
+    job_array: Vec<u32>,
+    /// The workload's job arrays, submitted whole.
+    arrays: Vec<ArraySubmit>,
+}
+
+/// A job array at submission: how many tasks it has, and whether its first
+/// task submitted was accepted.
+#[derive(Debug, Clone, Copy)]
+struct ArraySubmit {
+    tasks: u32,
+    verdict: Verdict,
+}
+
+/// What submission made of a job array.
+#[derive(Debug, Clone, Copy)]
+enum Verdict {
+    /// None of its tasks has been submitted yet.
+    Unseen,
+    /// Accepted, every task counted.
+    Accepted,
+    /// Rejected, every task, for this reason.
+    Rejected(Reason),
 }
 
 fn limit32(v: Option<u32>) -> u32 {
@@ -720,6 +745,22 @@ impl Limits {
         }
         let users = workload.users.len().max(1);
         let accounts = workload.accounts.len().max(1);
+        // The arrays, in the order of their first task.
+        let mut arrays: Vec<ArraySubmit> = Vec::new();
+        let mut array_of_id: std::collections::HashMap<u64, u32> = std::collections::HashMap::new();
+        let job_array = workload
+            .jobs
+            .iter()
+            .map(|job| {
+                let Some(task) = job.relations.array else { return NONE32 };
+                let a = *array_of_id.entry(task.job).or_insert_with(|| {
+                    arrays.push(ArraySubmit { tasks: 0, verdict: Verdict::Unseen });
+                    (arrays.len() - 1) as u32
+                });
+                arrays[a as usize].tasks += 1;
+                a
+            })
+            .collect();
         Ok(Some(Limits {
             qos_factor,
             usage_factor,
@@ -756,6 +797,8 @@ impl Limits {
             assoc_tres: vec![[0; 4]; rows.len()],
             hits: Hits::default(),
             reasons: vec![None; workload.jobs.len()],
+            job_array,
+            arrays,
         }))
     }
 
@@ -799,11 +842,40 @@ impl Limits {
         self.job_tres[j as usize].map(|t| t.saturating_mul(minutes))
     }
 
-    /// At submission (`_qos_policy_validate`, then `_acct_policy_validate`
-    /// up the association chain, in their order): `Some(reason)` if job `j`
-    /// is rejected, or if a limit will hold it for ever (see
-    /// [`Limits::for_ever`]); else it counts as submitted.
+    /// At submission: `Some(reason)` if job `j` is rejected, or if a limit
+    /// will hold it for ever (see [`Limits::for_ever`]); else it counts as
+    /// submitted. The first task of an array submitted stands for the
+    /// whole array (`acct_policy_validate`'s `job_cnt`, the array's task
+    /// count): its tasks are accepted, and counted, or rejected together.
     pub fn submit(&mut self, j: u32) -> Option<Reason> {
+        let array = self.job_array[j as usize] as usize;
+        let rejected = match self.arrays.get(array).map(|a| a.verdict) {
+            Some(Verdict::Accepted) => None,
+            Some(Verdict::Rejected(reason)) => Some(reason),
+            Some(Verdict::Unseen) | None => {
+                let count = self.arrays.get(array).map_or(1, |a| a.tasks);
+                let rejected = self.validate(j, count);
+                if rejected.is_none() {
+                    self.count_submitted(j, count);
+                }
+                if let Some(a) = self.arrays.get_mut(array) {
+                    a.verdict = rejected.map_or(Verdict::Accepted, Verdict::Rejected);
+                }
+                rejected
+            }
+        };
+        if let Some(reason) = rejected {
+            return Some(self.hit(j, reason));
+        }
+        // Accepted: pending for ever or not.
+        let never = self.for_ever(j);
+        never.map(|reason| self.hit(j, reason))
+    }
+
+    /// `_qos_policy_validate`, then `_acct_policy_validate` up the
+    /// association chain, in their order, for `count` jobs like `j` (an
+    /// array's tasks): the reason they are rejected, if they are.
+    fn validate(&self, j: u32, count: u32) -> Option<Reason> {
         let ju = j as usize;
         let qi = self.job_qos[ju] as usize;
         let q = self.qos[qi];
@@ -815,36 +887,36 @@ impl Limits {
         // submission only under `DenyOnLimit`; the submit counts always.
         let strict = q.deny_on_limit;
         if strict && let Some(t) = alone(&asked, &q.max_tres_pa) {
-            return Some(self.hit(j, PER_ACCOUNT[t]));
+            return Some(PER_ACCOUNT[t]);
         }
         // `GrpTRES` and `MaxTRESPU` in one walk over the TRES: the first
         // above either, named by the per-user limit when it is above that.
         if strict && let Some(t) = alone(&asked, &lowest(&q.grp_tres, &q.max_tres_pu)) {
-            return Some(self.hit(j, if asked[t] > q.max_tres_pu[t] { PER_USER[t] } else { GRP[t] }));
+            return Some(if asked[t] > q.max_tres_pu[t] { PER_USER[t] } else { GRP[t] });
         }
-        if q.grp_submit != NONE32 && self.qos_submitted[qi] + 1 > q.grp_submit {
-            return Some(self.hit(j, Reason::QosGrpSubmitJobs));
+        if q.grp_submit != NONE32 && self.qos_submitted[qi] + count > q.grp_submit {
+            return Some(Reason::QosGrpSubmitJobs);
         }
         if strict && let Some(t) = alone(&self.tres_mins(j, &q), &q.max_tres_mins) {
-            return Some(self.hit(j, MINS_PER_JOB[t]));
+            return Some(MINS_PER_JOB[t]);
         }
         if strict && limit > q.max_wall {
-            return Some(self.hit(j, Reason::QosMaxWallDurationPerJob));
+            return Some(Reason::QosMaxWallDurationPerJob);
         }
         if strict && let Some(t) = alone(&asked, &q.max_tres_pj) {
-            return Some(self.hit(j, PER_JOB[t]));
+            return Some(PER_JOB[t]);
         }
         if strict && let Some(t) = alone(&per_node(&asked), &q.max_tres_pn) {
-            return Some(self.hit(j, PER_NODE[t]));
+            return Some(PER_NODE[t]);
         }
-        if q.max_submit_pa != NONE32 && self.account_submitted[aslot] + 1 > q.max_submit_pa {
-            return Some(self.hit(j, Reason::QosMaxSubmitJobsPerAccount));
+        if q.max_submit_pa != NONE32 && self.account_submitted[aslot] + count > q.max_submit_pa {
+            return Some(Reason::QosMaxSubmitJobsPerAccount);
         }
-        if q.max_submit_pu != NONE32 && self.user_submitted[slot] + 1 > q.max_submit_pu {
-            return Some(self.hit(j, Reason::QosMaxSubmitJobPerUser));
+        if q.max_submit_pu != NONE32 && self.user_submitted[slot] + count > q.max_submit_pu {
+            return Some(Reason::QosMaxSubmitJobPerUser);
         }
         if strict && let Some(t) = below(&asked, &q.min_tres) {
-            return Some(self.hit(j, MIN[t]));
+            return Some(MIN[t]);
         }
         let chain = self.chain_of(j);
         for k in chain.clone() {
@@ -852,54 +924,57 @@ impl Limits {
             // Each association's `GrpTRES` (a TRES the QOS's `GrpTRES`
             // limits is not checked again).
             if strict && let Some(t) = alone(&asked, &self.assoc_limits(&q, a as u32)) {
-                return Some(self.hit(j, ASSOC_GRP[t]));
+                return Some(ASSOC_GRP[t]);
             }
             // Each association's `GrpSubmit`, when the QOS sets none
             // (its submitted jobs count those of the associations below).
             if q.grp_submit == NONE32
                 && self.assoc_grp_submit[a] != NONE32
-                && self.assoc_submitted[a] + 1 > self.assoc_grp_submit[a]
+                && self.assoc_submitted[a] + count > self.assoc_grp_submit[a]
             {
-                return Some(self.hit(j, Reason::AssocGrpSubmitJobs));
+                return Some(Reason::AssocGrpSubmitJobs);
             }
             // The other limits are the user association's own.
             if k != chain.start {
                 continue;
             }
             if strict && let Some(t) = alone(&asked, &unless_qos(self.assoc_max_tres[a], &q.max_tres_pj)) {
-                return Some(self.hit(j, ASSOC_PER_JOB[t]));
+                return Some(ASSOC_PER_JOB[t]);
             }
             if strict && let Some(t) = alone(&per_node(&asked), &unless_qos(self.assoc_max_tres_pn[a], &q.max_tres_pn))
             {
-                return Some(self.hit(j, ASSOC_PER_NODE[t]));
+                return Some(ASSOC_PER_NODE[t]);
             }
             if q.max_submit_pa == NONE32
                 && q.max_submit_pu == NONE32
                 && self.assoc_max_submit[a] != NONE32
-                && self.assoc_submitted[a] + 1 > self.assoc_max_submit[a]
+                && self.assoc_submitted[a] + count > self.assoc_max_submit[a]
             {
-                return Some(self.hit(j, Reason::AssocMaxSubmitJob));
+                return Some(Reason::AssocMaxSubmitJob);
             }
             if strict
                 && let Some(t) =
                     alone(&self.tres_mins(j, &q), &unless_qos(self.assoc_max_tres_mins[a], &q.max_tres_mins))
             {
-                return Some(self.hit(j, ASSOC_MINS_PER_JOB[t]));
+                return Some(ASSOC_MINS_PER_JOB[t]);
             }
             if strict && q.max_wall == Time::MAX && limit > self.assoc_max_wall[a] {
-                return Some(self.hit(j, Reason::AssocMaxWallDurationPerJob));
+                return Some(Reason::AssocMaxWallDurationPerJob);
             }
         }
-        // Accepted (`acct_policy_add_job_submit`): it counts as submitted,
-        // pending for ever or not.
-        self.user_submitted[slot] += 1;
-        self.qos_submitted[qi] += 1;
-        self.account_submitted[aslot] += 1;
-        for k in chain {
-            self.assoc_submitted[self.chain[k] as usize] += 1;
+        None
+    }
+
+    /// `acct_policy_add_job_submit`: `count` jobs like `j` are submitted.
+    fn count_submitted(&mut self, j: u32, count: u32) {
+        let qi = self.job_qos[j as usize] as usize;
+        let (slot, aslot) = (self.user_slot(j), self.account_slot(j));
+        self.user_submitted[slot] += count;
+        self.qos_submitted[qi] += count;
+        self.account_submitted[aslot] += count;
+        for k in self.chain_of(j) {
+            self.assoc_submitted[self.chain[k] as usize] += count;
         }
-        let never = self.for_ever(j);
-        never.map(|reason| self.hit(j, reason))
     }
 
     /// The reason a limit would hold job `j` for ever, if one does: a

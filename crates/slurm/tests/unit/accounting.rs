@@ -765,3 +765,37 @@ fn deny_on_limit_rejects_a_request_above_grp_tres_or_max_tres_pu() {
     let sim = run(&limited(), &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
     assert_eq!(starts(&sim), [0, 0]);
 }
+
+/// An array is submitted whole (`acct_policy_validate`'s `job_cnt`). QOS
+/// normal: `MaxSubmitPU=3`. alice's J1 (1 CPU, 100 s) at 0; her array A of
+/// three tasks (1 CPU, 100 s) at 1; her array B of two at 150.
+/// - At 1, J1 and A's three tasks would be 4 > 3: all of A is rejected
+///   (`QOSMaxSubmitJobPerUserLimit`, three jobs).
+/// - At 150 J1 has ended: B's two tasks fit, and run at 150.
+///
+/// Task by task, A0 and A1 would be accepted (running at 3, the first
+/// batch pass) and only A2 rejected.
+#[test]
+fn an_array_is_accepted_or_rejected_whole() {
+    use slasim_core::trace::sacct::jobs::{ArrayTask, Relations};
+    let task = |id: u64, array: u64, t: u64, submit: i64| SlurmJob {
+        relations: Relations { array: Some(ArrayTask { job: array, task: t, throttle: 0 }), ..Relations::default() },
+        ..crate::job(id, submit, 1, 100, 100)
+    };
+    let w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            task(2, 2, 0, 1),
+            task(3, 2, 1, 1),
+            task(4, 2, 2, 1),
+            task(5, 5, 0, 150),
+            task(6, 5, 1, 150),
+        ],
+        &["batch"],
+    );
+    let qos = "Name|Priority|MaxSubmitPU\nnormal|0|3\n";
+    let sim = run(&limited(), &w, &accounting(Some(qos), None));
+    assert_eq!(starts(&sim), [0, -1, -1, -1, 150, 150]);
+    assert_eq!(sim.reasons[1..4], [Some(Reason::QosMaxSubmitJobPerUser); 3]);
+    assert_eq!(hits(&sim, Reason::QosMaxSubmitJobPerUser), 3);
+}
