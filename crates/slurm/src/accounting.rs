@@ -46,10 +46,10 @@
 //!     `DenyOnLimit` (`strict_checking`) so do, in Slurm's order, the QOS's
 //!     `MaxTRESPA`, `GrpTRES` with `MaxTRESPU`, `MaxTRESMins`, `MaxWall`,
 //!     `MaxTRES`, `MaxTRESPerNode` and `MinTRES`, each association's
-//!     `GrpTRES` (where the QOS's sets no such TRES), and the user
-//!     association's `MaxTRES`, `MaxTRESPerNode`, `MaxTRESMins` and `MaxWall`
-//!     (each where the QOS sets no such limit), against the job alone. A rejected job never runs (start −1) and
-//!     counts in its reason.
+//!     `GrpTRES` (for a TRES the QOS's `GrpTRES` leaves unlimited), and the
+//!     user association's `MaxTRES`, `MaxTRESPerNode`, `MaxTRESMins` and
+//!     `MaxWall` (each where the QOS sets no such limit), against the job
+//!     alone. A rejected job never runs (start −1) and counts in its reason.
 //!   - before a job is tried (pre-select): the QOS's `GrpJobs`
 //!     (`QOSGrpJobsLimit`), `MaxJobsPA` (`MaxJobsPerAccount`), `MaxJobsPU`
 //!     (`QOSMaxJobsPerUserLimit`) and `MaxWall`
