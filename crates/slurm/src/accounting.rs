@@ -44,11 +44,12 @@
 //!     would be one too many (pending and running jobs; an association's
 //!     count holds those of every association below it). Under the QOS's
 //!     `DenyOnLimit` (`strict_checking`) so do, in Slurm's order, the QOS's
-//!     `MaxTRESPA`, `GrpTRES` with `MaxTRESPU`, `MaxTRESMins`, `MaxWall`,
-//!     `MaxTRES`, `MaxTRESPerNode` and `MinTRES`, each association's
-//!     `GrpTRES` (for a TRES the QOS's `GrpTRES` leaves unlimited), and the
-//!     user association's `MaxTRES`, `MaxTRESPerNode`, `MaxTRESMins` and
-//!     `MaxWall` (each where the QOS sets no such limit), against the job
+//!     `MaxTRESPA`, `GrpTRES` with `MaxTRESPU`, `MaxTRESMins`,
+//!     `GrpTRESRunMins`, `MaxWall`, `MaxTRES`, `MaxTRESPerNode` and
+//!     `MinTRES`, each association's `GrpTRES` and, after its `GrpSubmit`,
+//!     `GrpTRESRunMins` (for a TRES the QOS's same limit leaves unlimited),
+//!     and the user association's `MaxTRES`, `MaxTRESPerNode`, `MaxTRESMins`
+//!     and `MaxWall` (each where the QOS sets no such limit), against the job
 //!     alone. A rejected job never runs (start −1) and counts in its reason.
 //!   - before a job is tried (pre-select): the QOS's `GrpJobs`
 //!     (`QOSGrpJobsLimit`), `MaxJobsPA` (`MaxJobsPerAccount`), `MaxJobsPU`
@@ -61,6 +62,12 @@
 //!     the QOS sets no `MaxWall`). Jobs are the running ones.
 //!   - once nodes are found (post-select): the QOS's `GrpTRES`
 //!     (`QOSGrpCpuLimit`, `QOSGrpMemLimit`, `QOSGrpNodeLimit`, `QOSGrpGRES`),
+//!     `GrpTRESRunMins` (`QOSGrpCPURunMinutesLimit`, ...: the job's TRES
+//!     times its time limit in minutes, added to the minutes of the running
+//!     jobs' time limits not yet run, `grp_used_tres_run_secs`: each start
+//!     adds its TRES times its time limit, each pass of the decay thread
+//!     (`_apply_new_usage`) takes away what each running job ran since the
+//!     previous pass, up to its time limit, and each end the rest),
 //!     `MaxTRESMins` (`QOSMaxCpuMinutesPerJobLimit`, ...: each TRES times
 //!     the time limit in minutes, seconds rounded up, times the
 //!     `UsageFactor` under `UsageFactorSafe`), `MaxTRES`
@@ -68,8 +75,9 @@
 //!     ...: each TRES over the job's node count), `MinTRES`
 //!     (`QOSMinCpuNotSatisfied`, ...), `MaxTRESPA` (`MaxCpuPerAccount`, ...)
 //!     and `MaxTRESPU` (`QOSMaxCpuPerUserLimit`, ...); then each
-//!     association's `GrpTRES` from the user's up (`AssocGrpCpuLimit`, ...;
-//!     a TRES the QOS's `GrpTRES` limits is not checked again), and the
+//!     association's `GrpTRES` and `GrpTRESRunMins` from the user's up
+//!     (`AssocGrpCpuLimit`, `AssocGrpCPURunMinutesLimit`, ...; a TRES the
+//!     QOS's same limit limits is not checked again), and the
 //!     user association's `MaxTRESMins`, `MaxTRES` and `MaxTRESPerNode`
 //!     (`AssocMaxCpuMinutesPerJobLimit`, `AssocMaxCpuPerJobLimit`,
 //!     `AssocMaxCpuPerNode`, ...; where the QOS's same limit is unset).
@@ -79,7 +87,7 @@
 //!   - A job a limit would hold for ever (a time limit above a `MaxWall`, a
 //!     request above a `GrpTRES`, `MaxTRES`, `MaxTRESPerNode`,
 //!     `MaxTRESMins`, `MaxTRESPA` or `MaxTRESPU` alone or below `MinTRES`,
-//!     a jobs limit of 0) is never queued: Slurm keeps it pending for ever,
+//!     TRES-minutes above a `GrpTRESRunMins`, a jobs limit of 0) is never queued: Slurm keeps it pending for ever,
 //!     skipped by every pass; here it does not count in
 //!     `default_queue_depth` or `bf_max_job_test` (a departure: the run
 //!     would otherwise never end). It counts as submitted, as in Slurm.
@@ -194,11 +202,23 @@ pub enum Reason {
     AssocMaxMemMinsPerJob,
     AssocMaxNodeMinsPerJob,
     AssocMaxGresMinsPerJob,
+    /// `QOSGrpCPURunMinutesLimit`, `QOSGrpMemoryRunMinutes`,
+    /// `QOSGrpNodeRunMinutes`, `QOSGrpGRESRunMinutes`.
+    QosGrpCpuRunMins,
+    QosGrpMemRunMins,
+    QosGrpNodeRunMins,
+    QosGrpGresRunMins,
+    /// `AssocGrpCPURunMinutesLimit`, `AssocGrpMemRunMinutes`,
+    /// `AssocGrpNodeRunMinutes`, `AssocGrpGRESRunMinutes`.
+    AssocGrpCpuRunMins,
+    AssocGrpMemRunMins,
+    AssocGrpNodeRunMins,
+    AssocGrpGresRunMins,
 }
 
 impl Reason {
     /// Every reason, in counter order.
-    pub const ALL: [Reason; 57] = [
+    pub const ALL: [Reason; 65] = [
         Reason::QosGrpJobs,
         Reason::QosMaxJobsPerUser,
         Reason::QosMaxWallDurationPerJob,
@@ -256,6 +276,14 @@ impl Reason {
         Reason::AssocMaxMemMinsPerJob,
         Reason::AssocMaxNodeMinsPerJob,
         Reason::AssocMaxGresMinsPerJob,
+        Reason::QosGrpCpuRunMins,
+        Reason::QosGrpMemRunMins,
+        Reason::QosGrpNodeRunMins,
+        Reason::QosGrpGresRunMins,
+        Reason::AssocGrpCpuRunMins,
+        Reason::AssocGrpMemRunMins,
+        Reason::AssocGrpNodeRunMins,
+        Reason::AssocGrpGresRunMins,
     ];
 
     /// Slurm's name of it (`squeue`'s REASON).
@@ -318,6 +346,14 @@ impl Reason {
             Reason::AssocMaxMemMinsPerJob => "AssocMaxMemMinutesPerJob",
             Reason::AssocMaxNodeMinsPerJob => "AssocMaxNodeMinutesPerJob",
             Reason::AssocMaxGresMinsPerJob => "AssocMaxGRESMinutesPerJob",
+            Reason::QosGrpCpuRunMins => "QOSGrpCPURunMinutesLimit",
+            Reason::QosGrpMemRunMins => "QOSGrpMemoryRunMinutes",
+            Reason::QosGrpNodeRunMins => "QOSGrpNodeRunMinutes",
+            Reason::QosGrpGresRunMins => "QOSGrpGRESRunMinutes",
+            Reason::AssocGrpCpuRunMins => "AssocGrpCPURunMinutesLimit",
+            Reason::AssocGrpMemRunMins => "AssocGrpMemRunMinutes",
+            Reason::AssocGrpNodeRunMins => "AssocGrpNodeRunMinutes",
+            Reason::AssocGrpGresRunMins => "AssocGrpGRESRunMinutes",
         }
     }
 }
@@ -435,6 +471,9 @@ struct QosLimits {
     max_tres_pn: Tres4,
     min_tres: Tres4,
     max_tres_mins: Tres4,
+    /// `GrpTRESRunMins`: the TRES-minutes of its running jobs' time limits
+    /// not yet run.
+    grp_tres_run_mins: Tres4,
     /// The `UsageFactorSafe` flag's factor on the time limit (1 without it).
     safe_factor: f64,
 }
@@ -472,6 +511,10 @@ const MINS_PER_JOB: [Reason; 4] = [
     Reason::QosMaxNodeMinsPerJob,
     Reason::QosMaxGresMinsPerJob,
 ];
+const GRP_RUN_MINS: [Reason; 4] =
+    [Reason::QosGrpCpuRunMins, Reason::QosGrpMemRunMins, Reason::QosGrpNodeRunMins, Reason::QosGrpGresRunMins];
+const ASSOC_GRP_RUN_MINS: [Reason; 4] =
+    [Reason::AssocGrpCpuRunMins, Reason::AssocGrpMemRunMins, Reason::AssocGrpNodeRunMins, Reason::AssocGrpGresRunMins];
 const ASSOC_MINS_PER_JOB: [Reason; 4] = [
     Reason::AssocMaxCpuMinsPerJob,
     Reason::AssocMaxMemMinsPerJob,
@@ -494,6 +537,16 @@ fn alone(asked: &Tres4, limit: &Tres4) -> Option<usize> {
 /// minimum above 0).
 fn below(asked: &Tres4, min: &Tres4) -> Option<usize> {
     (0..4).find(|&i| min[i] != u64::MAX && asked[i] < min[i])
+}
+
+/// The first TRES whose TRES-minutes `asked` (a job's request times its time
+/// limit) are above `limit` alone, or, asked at all, above what the running
+/// jobs' run-seconds `used` leave of it (`_validate_tres_usage_limits` with
+/// the run-minutes as usage, minutes rounded down).
+fn over_run_mins(used: &Tres4, asked: &Tres4, limit: &Tres4) -> Option<usize> {
+    (0..4).find(|&i| {
+        limit[i] != u64::MAX && (asked[i] > limit[i] || (asked[i] > 0 && asked[i] + used[i] / 60 > limit[i]))
+    })
 }
 
 /// Each TRES's lower limit of `a` and `b`.
@@ -553,6 +606,11 @@ pub struct Limits {
     assoc_max_tres: Vec<Tres4>,
     assoc_max_tres_pn: Vec<Tres4>,
     assoc_max_tres_mins: Vec<Tres4>,
+    /// Per association row: `GrpTRESRunMins`.
+    assoc_grp_tres_run_mins: Vec<Tres4>,
+    /// Some QOS or association sets `GrpTRESRunMins`: the run-seconds below
+    /// are kept.
+    run_mins_limited: bool,
     // Usage.
     qos_submitted: Vec<u32>,
     /// Per (QOS, account): submitted jobs, running jobs and their TRES.
@@ -571,6 +629,12 @@ pub struct Limits {
     pub hits: Hits,
     /// Per job: the reason it last waited for, or was rejected for.
     pub reasons: Vec<Option<Reason>>,
+    /// Per QOS and per association row: the TRES-seconds of its running
+    /// jobs' time limits not yet run (`grp_used_tres_run_secs`); per job,
+    /// its share of them.
+    qos_run_secs: Vec<Tres4>,
+    assoc_run_secs: Vec<Tres4>,
+    job_run_secs: Vec<Tres4>,
     /// Per job: its array (an index into `arrays`), `NONE32` for a job not
     /// in one.
     job_array: Vec<u32>,
@@ -638,6 +702,7 @@ impl Limits {
                 max_tres_pn: NO_TRES,
                 min_tres: NO_TRES,
                 max_tres_mins: NO_TRES,
+                grp_tres_run_mins: NO_TRES,
                 safe_factor: 1.0,
             };
             nq
@@ -670,6 +735,7 @@ impl Limits {
                     max_tres_pn: tres_limits(&q.max_tres_per_node),
                     min_tres: tres_limits(&q.min_tres),
                     max_tres_mins: tres_limits(&q.max_tres_mins),
+                    grp_tres_run_mins: tres_limits(&q.grp_tres_run_mins),
                     // `UsageFactorSafe`: the time limit the TRES-minutes
                     // limits see is scaled by the `UsageFactor`.
                     safe_factor: if q.flags.iter().any(|f| f.eq_ignore_ascii_case("UsageFactorSafe")) {
@@ -761,6 +827,8 @@ impl Limits {
                 a
             })
             .collect();
+        let run_mins_limited = qos.iter().any(|q| q.grp_tres_run_mins != NO_TRES)
+            || rows.iter().any(|a| tres_limits(&a.grp_tres_run_mins) != NO_TRES);
         Ok(Some(Limits {
             qos_factor,
             usage_factor,
@@ -783,6 +851,8 @@ impl Limits {
             assoc_max_tres: rows.iter().map(|a| tres_limits(&a.max_tres)).collect(),
             assoc_max_tres_pn: rows.iter().map(|a| tres_limits(&a.max_tres_per_node)).collect(),
             assoc_max_tres_mins: rows.iter().map(|a| tres_limits(&a.max_tres_mins)).collect(),
+            assoc_grp_tres_run_mins: rows.iter().map(|a| tres_limits(&a.grp_tres_run_mins)).collect(),
+            run_mins_limited,
             qos_submitted: vec![0; nq],
             account_submitted: vec![0; nq * accounts],
             account_jobs: vec![0; nq * accounts],
@@ -797,6 +867,9 @@ impl Limits {
             assoc_tres: vec![[0; 4]; rows.len()],
             hits: Hits::default(),
             reasons: vec![None; workload.jobs.len()],
+            qos_run_secs: vec![[0; 4]; nq],
+            assoc_run_secs: vec![[0; 4]; rows.len()],
+            job_run_secs: vec![[0; 4]; workload.jobs.len()],
             job_array,
             arrays,
         }))
@@ -900,6 +973,9 @@ impl Limits {
         if strict && let Some(t) = alone(&self.tres_mins(j, &q), &q.max_tres_mins) {
             return Some(MINS_PER_JOB[t]);
         }
+        if strict && let Some(t) = alone(&self.tres_mins(j, &q), &q.grp_tres_run_mins) {
+            return Some(GRP_RUN_MINS[t]);
+        }
         if strict && limit > q.max_wall {
             return Some(Reason::QosMaxWallDurationPerJob);
         }
@@ -933,6 +1009,9 @@ impl Limits {
                 && self.assoc_submitted[a] + count > self.assoc_grp_submit[a]
             {
                 return Some(Reason::AssocGrpSubmitJobs);
+            }
+            if strict && let Some(t) = alone(&self.tres_mins(j, &q), &self.assoc_run_limits(&q, a as u32)) {
+                return Some(ASSOC_GRP_RUN_MINS[t]);
             }
             // The other limits are the user association's own.
             if k != chain.start {
@@ -980,7 +1059,8 @@ impl Limits {
     /// The reason a limit would hold job `j` for ever, if one does: a
     /// limit on the job alone (its time limit above `MaxWall`, a request
     /// above a `GrpTRES`, `MaxTRES`, `MaxTRESPerNode`, `MaxTRESMins`,
-    /// `MaxTRESPA` or `MaxTRESPU`, or below `MinTRES`, a jobs limit of 0),
+    /// `MaxTRESPA` or `MaxTRESPU`, or below `MinTRES`, TRES-minutes above a
+    /// `GrpTRESRunMins`, a jobs limit of 0),
     /// in the order the pre-select then the post-select tests find them.
     fn for_ever(&self, j: u32) -> Option<Reason> {
         let ju = j as usize;
@@ -1010,6 +1090,8 @@ impl Limits {
             Some(Reason::AssocMaxWallDurationPerJob)
         } else if let Some(t) = alone(&asked, &q.grp_tres) {
             Some(GRP[t])
+        } else if let Some(t) = alone(&mins, &q.grp_tres_run_mins) {
+            Some(GRP_RUN_MINS[t])
         } else if let Some(t) = alone(&mins, &q.max_tres_mins) {
             Some(MINS_PER_JOB[t])
         } else if let Some(t) = alone(&asked, &q.max_tres_pj) {
@@ -1022,8 +1104,14 @@ impl Limits {
             Some(PER_ACCOUNT[t])
         } else if let Some(t) = alone(&asked, &q.max_tres_pu) {
             Some(PER_USER[t])
-        } else if let Some(t) = chain.and_then(|r| r.iter().find_map(|&a| alone(&asked, &self.assoc_limits(&q, a)))) {
-            Some(ASSOC_GRP[t])
+        } else if let Some(reason) = chain.and_then(|r| {
+            r.iter().find_map(|&a| {
+                alone(&asked, &self.assoc_limits(&q, a))
+                    .map(|t| ASSOC_GRP[t])
+                    .or_else(|| alone(&mins, &self.assoc_run_limits(&q, a)).map(|t| ASSOC_GRP_RUN_MINS[t]))
+            })
+        }) {
+            Some(reason)
         } else {
             let a = user_row?;
             if let Some(t) = alone(&mins, &unless_qos(self.assoc_max_tres_mins[a], &q.max_tres_mins)) {
@@ -1085,6 +1173,10 @@ impl Limits {
         if let Some(t) = over(&self.qos_tres[qi], &asked, &q.grp_tres) {
             return Some(self.hit(j, GRP[t]));
         }
+        let mins = if self.run_mins_limited { self.tres_mins(j, &q) } else { [0; 4] };
+        if let Some(t) = over_run_mins(&self.qos_run_secs[qi], &mins, &q.grp_tres_run_mins) {
+            return Some(self.hit(j, GRP_RUN_MINS[t]));
+        }
         if let Some(t) = over(&self.account_tres[self.account_slot(j)], &asked, &q.max_tres_pa) {
             return Some(self.hit(j, PER_ACCOUNT[t]));
         }
@@ -1097,8 +1189,60 @@ impl Limits {
             if let Some(t) = over(&self.assoc_tres[a as usize], &asked, &self.assoc_limits(&q, a)) {
                 return Some(self.hit(j, ASSOC_GRP[t]));
             }
+            if let Some(t) = over_run_mins(&self.assoc_run_secs[a as usize], &mins, &self.assoc_run_limits(&q, a)) {
+                return Some(self.hit(j, ASSOC_GRP_RUN_MINS[t]));
+            }
         }
         None
+    }
+
+    /// An association's `GrpTRESRunMins`, but for the TRES its job's QOS's
+    /// limits.
+    fn assoc_run_limits(&self, q: &QosLimits, a: u32) -> Tres4 {
+        unless_qos(self.assoc_grp_tres_run_mins[a as usize], &q.grp_tres_run_mins)
+    }
+
+    /// The decay thread's pass at `now`, the previous one at `since`
+    /// (`_apply_new_usage`): each running job's TRES-seconds run since
+    /// then, to its time limit, leave the run-seconds of its QOS and
+    /// associations. `running` gives each running job and its start.
+    pub fn tick(&mut self, since: Time, now: Time, running: impl Iterator<Item = (u32, Time)>) {
+        if !self.run_mins_limited {
+            return;
+        }
+        for (j, start) in running {
+            let from = since.max(start);
+            let to = now.min(start + self.job_limit[j as usize]);
+            if to > from {
+                let run = self.factored((to - from) as u64, j);
+                let tres = self.job_tres[j as usize];
+                let left = self.job_run_secs[j as usize];
+                self.change_run_secs(j, std::array::from_fn(|i| (tres[i].saturating_mul(run)).min(left[i])), false);
+            }
+        }
+    }
+
+    /// `seconds` times job `j`'s QOS's `UsageFactor` (`acct_policy.c` and
+    /// `_apply_new_usage` scale the run-seconds by it).
+    fn factored(&self, seconds: u64, j: u32) -> u64 {
+        let f = self.usage_factor[self.job_qos[j as usize] as usize];
+        if f >= 0.0 && f != 1.0 { (seconds as f64 * f) as u64 } else { seconds }
+    }
+
+    /// Adds (or takes away) `secs` to job `j`'s run-seconds, its QOS's and
+    /// those of its associations.
+    fn change_run_secs(&mut self, j: u32, secs: Tres4, add: bool) {
+        let change = |used: &mut Tres4| {
+            for (u, s) in used.iter_mut().zip(&secs) {
+                *u = if add { u.saturating_add(*s) } else { u.saturating_sub(*s) };
+            }
+        };
+        change(&mut self.job_run_secs[j as usize]);
+        change(&mut self.qos_run_secs[self.job_qos[j as usize] as usize]);
+        let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
+        for k in from..to {
+            change(&mut self.assoc_run_secs[self.chain[k] as usize]);
+        }
     }
 
     /// An association's `GrpTRES`, but for the TRES its job's QOS limits
@@ -1145,6 +1289,17 @@ impl Limits {
     }
 
     fn adjust(&mut self, j: u32, add: bool) {
+        // `GrpTRESRunMins`: a start adds its TRES times its time limit; an
+        // end (or requeue) takes away what its run left.
+        if self.run_mins_limited {
+            let secs = if add {
+                let run = self.factored(self.job_limit[j as usize].max(0) as u64, j);
+                self.job_tres[j as usize].map(|t| t.saturating_mul(run))
+            } else {
+                self.job_run_secs[j as usize]
+            };
+            self.change_run_secs(j, secs, add);
+        }
         let qi = self.job_qos[j as usize] as usize;
         let slot = self.user_slot(j);
         let aslot = self.account_slot(j);

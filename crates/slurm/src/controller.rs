@@ -1145,6 +1145,12 @@ impl Controller {
                 d,
             );
         }
+        // `GrpTRESRunMins`: the same pass takes the time run from the
+        // limits' run-seconds.
+        let (running, outcome) = (&self.running, &self.outcome);
+        if let Some(l) = &mut self.limits {
+            l.tick(self.last_tick, now, running.iter().map(|&j| (j, outcome[j as usize].start)));
+        }
         self.last_tick = now;
         self.fairshare.rank();
         for &r in &self.queue {

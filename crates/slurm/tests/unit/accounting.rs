@@ -799,3 +799,40 @@ fn an_array_is_accepted_or_rejected_whole() {
     assert_eq!(sim.reasons[1..4], [Some(Reason::QosMaxSubmitJobPerUser); 3]);
     assert_eq!(hits(&sim, Reason::QosMaxSubmitJobPerUser), 3);
 }
+
+/// `GrpTRESRunMins=cpu=10`: the CPU-minutes of the running jobs' time
+/// limits not yet run (`grp_used_tres_run_secs`, taken down at each pass
+/// of the decay thread: `PriorityCalcPeriod=1`, at 60, 120, …). At 0: J1
+/// (2 CPUs, limit 3 min, runs 100 s), J2 (2 CPUs, limit 3 min) and J3 (1
+/// CPU, limit 12 min).
+/// - J1 starts: 2 × 3 = 6 of 10. J2 would add 6: 12 > 10, held. J3's 12
+///   alone are above 10: pending for ever.
+/// - At 60 the decay pass takes J1's 2 × 1 min: 4 left, and J2 (4 + 6 =
+///   10) starts in the pass after it. Starts `[0, 60, -1]`.
+///
+/// The same on account physics's association (`AssocGrpCPURunMinutesLimit`).
+/// With `DenyOnLimit` J3 is rejected at submission instead. Without the
+/// limit J1 and J2 run at 0 and J3 at J1's end, 100.
+#[test]
+fn grp_tres_run_mins_counts_the_time_limits_not_yet_run() {
+    let conf = format!("{}PriorityType=priority/multifactor\nPriorityCalcPeriod=1\n", limited());
+    let w = crate::workload(
+        vec![crate::job(1, 0, 2, 180, 100), crate::job(2, 0, 2, 180, 100), crate::job(3, 0, 1, 720, 100)],
+        &["batch"],
+    );
+    let qos = "Name|Priority|GrpTRESRunMins|Flags\nnormal|0|cpu=10|FLAGS\n";
+    let assoc = "Account|User|Par Name|GrpTRESRunMins\nroot|||\nphysics||root|cpu=10\nphysics|alice||\n";
+    for (qos, assoc, reason) in [
+        (qos, None, Reason::QosGrpCpuRunMins),
+        ("Name|Priority|Flags\nnormal|0|FLAGS\n", Some(assoc), Reason::AssocGrpCpuRunMins),
+    ] {
+        let sim = run(&conf, &w, &accounting(Some(&qos.replace("FLAGS", "")), assoc));
+        assert_eq!(starts(&sim), [0, 60, -1], "{reason:?}");
+        assert_eq!(sim.reasons, [None, Some(reason), Some(reason)], "{reason:?}");
+        let sim = run(&conf, &w, &accounting(Some(&qos.replace("FLAGS", "DenyOnLimit")), assoc));
+        assert_eq!(starts(&sim), [0, 60, -1], "{reason:?}");
+        assert_eq!(sim.reasons[2], Some(reason), "{reason:?}");
+    }
+    let sim = run(&conf, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
+    assert_eq!(starts(&sim), [0, 0, 100]);
+}
