@@ -970,10 +970,11 @@ impl Limits {
         if q.grp_submit != NONE32 && self.qos_submitted[qi] + count > q.grp_submit {
             return Some(Reason::QosGrpSubmitJobs);
         }
-        if strict && let Some(t) = alone(&self.tres_mins(j, &q), &q.max_tres_mins) {
+        let mins = self.tres_mins(j, &q);
+        if strict && let Some(t) = alone(&mins, &q.max_tres_mins) {
             return Some(MINS_PER_JOB[t]);
         }
-        if strict && let Some(t) = alone(&self.tres_mins(j, &q), &q.grp_tres_run_mins) {
+        if strict && let Some(t) = alone(&mins, &q.grp_tres_run_mins) {
             return Some(GRP_RUN_MINS[t]);
         }
         if strict && limit > q.max_wall {
@@ -1010,7 +1011,7 @@ impl Limits {
             {
                 return Some(Reason::AssocGrpSubmitJobs);
             }
-            if strict && let Some(t) = alone(&self.tres_mins(j, &q), &self.assoc_run_limits(&q, a as u32)) {
+            if strict && let Some(t) = alone(&mins, &self.assoc_run_limits(&q, a as u32)) {
                 return Some(ASSOC_GRP_RUN_MINS[t]);
             }
             // The other limits are the user association's own.
@@ -1031,10 +1032,7 @@ impl Limits {
             {
                 return Some(Reason::AssocMaxSubmitJob);
             }
-            if strict
-                && let Some(t) =
-                    alone(&self.tres_mins(j, &q), &unless_qos(self.assoc_max_tres_mins[a], &q.max_tres_mins))
-            {
+            if strict && let Some(t) = alone(&mins, &unless_qos(self.assoc_max_tres_mins[a], &q.max_tres_mins)) {
                 return Some(ASSOC_MINS_PER_JOB[t]);
             }
             if strict && q.max_wall == Time::MAX && limit > self.assoc_max_wall[a] {
@@ -1173,8 +1171,12 @@ impl Limits {
         if let Some(t) = over(&self.qos_tres[qi], &asked, &q.grp_tres) {
             return Some(self.hit(j, GRP[t]));
         }
+        // Why: no dump sets `GrpTRESRunMins` in most runs; this test is
+        // hot, so it is skipped whole then.
         let mins = if self.run_mins_limited { self.tres_mins(j, &q) } else { [0; 4] };
-        if let Some(t) = over_run_mins(&self.qos_run_secs[qi], &mins, &q.grp_tres_run_mins) {
+        if self.run_mins_limited
+            && let Some(t) = over_run_mins(&self.qos_run_secs[qi], &mins, &q.grp_tres_run_mins)
+        {
             return Some(self.hit(j, GRP_RUN_MINS[t]));
         }
         if let Some(t) = over(&self.account_tres[self.account_slot(j)], &asked, &q.max_tres_pa) {
@@ -1189,7 +1191,9 @@ impl Limits {
             if let Some(t) = over(&self.assoc_tres[a as usize], &asked, &self.assoc_limits(&q, a)) {
                 return Some(self.hit(j, ASSOC_GRP[t]));
             }
-            if let Some(t) = over_run_mins(&self.assoc_run_secs[a as usize], &mins, &self.assoc_run_limits(&q, a)) {
+            if self.run_mins_limited
+                && let Some(t) = over_run_mins(&self.assoc_run_secs[a as usize], &mins, &self.assoc_run_limits(&q, a))
+            {
                 return Some(self.hit(j, ASSOC_GRP_RUN_MINS[t]));
             }
         }
