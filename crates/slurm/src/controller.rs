@@ -1453,7 +1453,7 @@ impl Controller {
                     }
                 }
                 self.marked_before.copy_from_slice(&self.marked);
-                let (available, fitting, later) = self.mark_available(&job, start_res, end, horizon);
+                let (available, later) = self.mark_available(&job, start_res, end, horizon);
                 // Why: nothing starts or is reserved between a job's tests, so
                 // the will-run test depends only on the nodes marked: a test
                 // marking the same nodes as the previous one has its result.
@@ -1461,7 +1461,7 @@ impl Controller {
                     Some(planned) if self.marked == self.marked_before => planned,
                     // Too few nodes free of reservations: no will-run test.
                     _ if available < job.need.nodes => None,
-                    _ => self.will_run(now, &job, fitting),
+                    _ => self.will_run(now, &job),
                 };
                 before = Some(planned);
                 estimated |= planned.is_some() && !now_only;
@@ -1585,10 +1585,10 @@ impl Controller {
 
     /// Marks the nodes of partition `p` that no reservation holds between
     /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
-    /// reservation that begins at `end` counts), and returns how many, how
-    /// many of them can hold the job now, and `later_start`: the first
-    /// instant after `start_res`, within the window, at which a reservation
-    /// of the partition's nodes ends and its node is free. The marked
+    /// reservation that begins at `end` counts), and returns how many, and
+    /// `later_start`: the first instant after `start_res`, within the
+    /// window, at which a reservation of the partition's nodes ends and its
+    /// node is free. The marked
     /// nodes are in `marked`; the will-run test starts from their free
     /// resources.
     ///
@@ -1596,12 +1596,11 @@ impl Controller {
     /// reservations, only those none of them keeps from the job over
     /// `[start_res, end)`, and when one did, `later_start` is at most just
     /// after the first reservation's end (`find_resv_end`).
-    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, u32, Option<Time>) {
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
         let p = job.partition as usize;
         let mut later: Option<Time> = None;
         let mut available = 0;
         let mut resv_overlap = false;
-        let need = job.need;
         let advance = self.advance.as_deref();
         for w in 0..self.marked.len() {
             let nodes = self.part_words[p][w];
@@ -1640,10 +1639,34 @@ impl Controller {
             self.marked[w] = marked;
             available += marked.count_ones();
         }
+        if resv_overlap
+            && let Some(e) = self.advance.as_ref().and_then(|a| a.first_end(start_res, self.sched.bf_resolution))
+            && e + 1 < horizon
+            && later.is_none_or(|l| e + 1 < l)
+        {
+            later = Some(e + 1);
+        }
+        (available, later)
+    }
+
+    /// cons_tres's will-run test on the nodes [`Controller::mark_available`]
+    /// marked (Slurm 22.05,
+    /// `select/cons_common/job_test.c`, `_will_run_test`): now, if the job
+    /// fits the free resources; else the running jobs are taken away in
+    /// the order of their expected ends, in batches up to a barrier (the
+    /// first one's end rounded up to 30 s of the epoch) plus a window of
+    /// 30 s, doubled after each batch, and the job starts at the expected
+    /// end of the last job of the first batch after which it fits. The
+    /// resources it is tested on are left in `scratch`: its nodes are then
+    /// [`Controller::pick_planned`]'s (cons_tres finds them exactly when
+    /// enough nodes can hold it, so the start stands without them).
+    fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
+        let need = job.need;
+        self.tested += 1;
         // Why: on a full machine most jobs fit on no node; the partition's
         // largest free resources tell without looking at each node.
         let mut fitting = 0;
-        if self.bound[p].holds(&need) {
+        if self.bound[job.partition as usize].holds(&need) {
             for (w, &word) in self.marked.iter().enumerate() {
                 let mut rest = word;
                 while rest != 0 {
@@ -1655,30 +1678,6 @@ impl Controller {
                 }
             }
         }
-        if resv_overlap
-            && let Some(e) = self.advance.as_ref().and_then(|a| a.first_end(start_res, self.sched.bf_resolution))
-            && e + 1 < horizon
-            && later.is_none_or(|l| e + 1 < l)
-        {
-            later = Some(e + 1);
-        }
-        (available, fitting, later)
-    }
-
-    /// cons_tres's will-run test on the nodes [`Controller::mark_available`]
-    /// marked, `fitting` of which can hold the job now (Slurm 22.05,
-    /// `select/cons_common/job_test.c`, `_will_run_test`): now, if the job
-    /// fits the free resources; else the running jobs are taken away in
-    /// the order of their expected ends, in batches up to a barrier (the
-    /// first one's end rounded up to 30 s of the epoch) plus a window of
-    /// 30 s, doubled after each batch, and the job starts at the expected
-    /// end of the last job of the first batch after which it fits. The
-    /// resources it is tested on are left in `scratch`: its nodes are then
-    /// [`Controller::pick_planned`]'s (cons_tres finds them exactly when
-    /// enough nodes can hold it, so the start stands without them).
-    fn will_run(&mut self, now: Time, job: &Queued, mut fitting: u32) -> Option<Time> {
-        let need = job.need;
-        self.tested += 1;
         if fitting >= need.nodes {
             return Some(now);
         }
