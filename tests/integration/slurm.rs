@@ -71,11 +71,15 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
          DefMemPerCPU=2000\nEnforcePartLimits=ALL\nAccountingStorageEnforce=limits,qos\n\
          SchedulerParameters=bf_max_job_user=10,bf_max_job_part=50,kill_invalid_depend,bf_one_resv_per_job\n\
          ResvOverRun=5\n\
-         NodeName=n[1-4] CPUs=8 Features=ib\nPartitionName=batch Nodes=ALL PreemptMode=CANCEL\n",
+         NodeName=n[1-4] CPUs=8 Features=ib\nPartitionName=batch Nodes=ALL PreemptMode=CANCEL QOS=part\n",
     )
     .unwrap();
     let qos = dir.path().join("qos.txt");
-    std::fs::write(&qos, "Name|Priority|Preempt|PreemptMode\nnormal|0||cluster\nhigh|100|normal|cluster\n").unwrap();
+    std::fs::write(
+        &qos,
+        "Name|Priority|Preempt|PreemptMode\nnormal|0||cluster\nhigh|100|normal|cluster\npart|0||cluster\n",
+    )
+    .unwrap();
     let assoc = dir.path().join("assoc.txt");
     std::fs::write(&assoc, "Account|User|Share|QOS|Def QOS\nphys||1|normal,high|\nphys|ann|1|normal|normal\n").unwrap();
     let res = dir.path().join("res.txt");
@@ -112,6 +116,7 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
         "ResvOverRun",
         "DefMemPerCPU",
         "Features",
+        "QOS",
     ] {
         assert!(!read.contains(&format!(": {key}")) && !ignored.contains(key), "{key}: {out}");
     }
@@ -128,6 +133,18 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
     assert!(ignored.contains("line 1: ClusterName"), "{out}");
     assert!(out.contains("2 associations (1 of users)") && out.contains("high (priority 100)"), "{out}");
     assert!(out.contains("1 reservations: m"), "{out}");
+    assert!(out.contains("PriorityJobFactor 1, QOS part: n1,n2,n3,n4"), "{out}");
+    // A partition's QOS the QOS dump lacks: an error naming the conf's line.
+    let text = std::fs::read_to_string(&conf).unwrap();
+    std::fs::write(&conf, text.replace("QOS=part", "QOS=gold")).unwrap();
+    let (ok, out, err) =
+        common::run(&["slurm", "conf", "--slurm-conf", conf.to_str().unwrap(), "--qos", qos.to_str().unwrap()]);
+    assert!(!ok, "{out}");
+    assert!(
+        err.contains(&format!("{}:11: PartitionName=batch QOS:", conf.display())) && err.contains("\"gold\""),
+        "{err}"
+    );
+    std::fs::write(&conf, text).unwrap();
     std::fs::write(&assoc, "Account|User|Share|QOS|Def QOS\nphys||1|normal,high|\nphys|ann|1|normal,debug|normal\n")
         .unwrap();
     let (ok, out, err) = common::run(&[

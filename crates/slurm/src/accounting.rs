@@ -24,6 +24,15 @@
 //!   is the QOS `Priority` over the largest `Priority` of the dump (0 when
 //!   that is 0), times `PriorityWeightQOS`, added to the job's fixed
 //!   factors.
+//! - A partition's QOS (`QOS=` on its `PartitionName` line) must be in
+//!   the QOS dump too (a located error otherwise). Its limits apply to the
+//!   partition's jobs beside their own QOS's (`acct_policy_set_qos_order`):
+//!   each QOS test runs on the first QOS, then on the second for each limit
+//!   the first leaves unset; the first is the partition's, or the job's
+//!   when its QOS has `OverPartQOS`. The association tests see both (a
+//!   limit either sets), `DenyOnLimit` of either is strict, and a job's
+//!   usage counts in both. The QOS factor, `UsageFactor` and
+//!   `UsageFactorSafe` are the job QOS's, as in Slurm.
 //! - Associations. With an association dump, each job's account must have
 //!   an association, and its user an association in that account, else a
 //!   located error. An association of a partition is used only when the
@@ -478,6 +487,86 @@ struct QosLimits {
     safe_factor: f64,
 }
 
+/// What no QOS limits: no limit at all.
+const UNLIMITED: QosLimits = QosLimits {
+    grp_jobs: NONE32,
+    max_jobs_pu: NONE32,
+    max_submit_pu: NONE32,
+    max_wall: Time::MAX,
+    grp_tres: NO_TRES,
+    max_tres_pj: NO_TRES,
+    max_tres_pu: NO_TRES,
+    deny_on_limit: false,
+    grp_submit: NONE32,
+    max_submit_pa: NONE32,
+    max_jobs_pa: NONE32,
+    max_tres_pa: NO_TRES,
+    max_tres_pn: NO_TRES,
+    min_tres: NO_TRES,
+    max_tres_mins: NO_TRES,
+    grp_tres_run_mins: NO_TRES,
+    safe_factor: 1.0,
+};
+
+/// The QOS a job's limits come from (`acct_policy_set_qos_order`): its
+/// partition's QOS first, then its own, or its own first when it has the
+/// `OverPartQOS` flag; one QOS when the partition has none or the same.
+#[derive(Debug, Clone)]
+struct QosPair {
+    first: u32,
+    /// `NONE32`: none.
+    second: u32,
+    /// The second's limits that the first leaves unset: the test of each
+    /// limit fills a blank record from the first QOS, then from the second.
+    second_limits: QosLimits,
+    /// That record once both are read: what the association tests see.
+    merged: QosLimits,
+}
+
+impl QosPair {
+    fn of(qos: &[QosLimits], first: u32, second: u32) -> QosPair {
+        let (f, s) = (&qos[first as usize], qos.get(second as usize).unwrap_or(&UNLIMITED));
+        QosPair { first, second, second_limits: join(f, s, false), merged: join(f, s, true) }
+    }
+}
+
+/// Per limit: the first's when it sets one (none instead when not
+/// `with_first`), else the second's.
+fn join(first: &QosLimits, second: &QosLimits, with_first: bool) -> QosLimits {
+    fn pick<T: PartialEq + Copy>(f: T, s: T, none: T, with_first: bool) -> T {
+        if f == none {
+            s
+        } else if with_first {
+            f
+        } else {
+            none
+        }
+    }
+    let n = |f: u32, s: u32| pick(f, s, NONE32, with_first);
+    let t = |f: &Tres4, s: &Tres4| -> Tres4 { std::array::from_fn(|i| pick(f[i], s[i], u64::MAX, with_first)) };
+    QosLimits {
+        grp_jobs: n(first.grp_jobs, second.grp_jobs),
+        max_jobs_pu: n(first.max_jobs_pu, second.max_jobs_pu),
+        max_submit_pu: n(first.max_submit_pu, second.max_submit_pu),
+        max_wall: pick(first.max_wall, second.max_wall, Time::MAX, with_first),
+        grp_tres: t(&first.grp_tres, &second.grp_tres),
+        max_tres_pj: t(&first.max_tres_pj, &second.max_tres_pj),
+        max_tres_pu: t(&first.max_tres_pu, &second.max_tres_pu),
+        // `strict_checking`: either QOS's `DenyOnLimit`.
+        deny_on_limit: first.deny_on_limit || second.deny_on_limit,
+        grp_submit: n(first.grp_submit, second.grp_submit),
+        max_submit_pa: n(first.max_submit_pa, second.max_submit_pa),
+        max_jobs_pa: n(first.max_jobs_pa, second.max_jobs_pa),
+        max_tres_pa: t(&first.max_tres_pa, &second.max_tres_pa),
+        max_tres_pn: t(&first.max_tres_pn, &second.max_tres_pn),
+        min_tres: t(&first.min_tres, &second.min_tres),
+        max_tres_mins: t(&first.max_tres_mins, &second.max_tres_mins),
+        grp_tres_run_mins: t(&first.grp_tres_run_mins, &second.grp_tres_run_mins),
+        // Not a limit: a job's TRES-minutes are scaled by its own QOS's.
+        safe_factor: 1.0,
+    }
+}
+
 /// Amounts of the TRES the limits know, in `acct_policy.c`'s order of TRES
 /// positions: CPUs, memory (MiB), nodes, `gres/gpu`. `u64::MAX`: no limit.
 pub type Tres4 = [u64; 4];
@@ -584,6 +673,9 @@ pub struct Limits {
     users: usize,
     /// Per job: its QOS (workload index), user, and association chain start.
     job_qos: Vec<u32>,
+    /// Per job: the QOS its limits come from (an index into `pairs`).
+    job_pair: Vec<u32>,
+    pairs: Vec<QosPair>,
     job_user: Vec<u32>,
     job_tres: Vec<Tres4>,
     job_limit: Vec<Time>,
@@ -674,48 +766,38 @@ fn tres_limits(tres: &[crate::sacctmgr::Tres]) -> Tres4 {
 impl Limits {
     /// Resolves `workload`'s jobs against `accounting`: each job's QOS and
     /// association, or a located error. `None` without dumps.
-    /// `tres` and `time_limits` are each job's, as the controller admitted it.
+    /// `tres` and `time_limits` are each job's, as the controller admitted
+    /// it, and `partition_qos` the QOS of each job's partition, if it has one.
     pub fn new(
         accounting: &Accounting,
         workload: &SlurmWorkload,
         tres: &[Tres4],
         time_limits: &[Time],
+        partition_qos: &[Option<&str>],
     ) -> Result<Option<Limits>, JobError> {
         if accounting.is_empty() {
             return Ok(None);
         }
-        let nq = workload.qos.len();
-        let mut qos = vec![
-            QosLimits {
-                grp_jobs: NONE32,
-                max_jobs_pu: NONE32,
-                max_submit_pu: NONE32,
-                max_wall: Time::MAX,
-                grp_tres: NO_TRES,
-                max_tres_pj: NO_TRES,
-                max_tres_pu: NO_TRES,
-                deny_on_limit: false,
-                grp_submit: NONE32,
-                max_submit_pa: NONE32,
-                max_jobs_pa: NONE32,
-                max_tres_pa: NO_TRES,
-                max_tres_pn: NO_TRES,
-                min_tres: NO_TRES,
-                max_tres_mins: NO_TRES,
-                grp_tres_run_mins: NO_TRES,
-                safe_factor: 1.0,
-            };
-            nq
-        ];
+        // The workload's QOS, then the partitions' that no job names.
+        let mut names: Vec<&str> = workload.qos.iter().map(String::as_str).collect();
+        for &q in partition_qos.iter().flatten() {
+            if !names.contains(&q) {
+                names.push(q);
+            }
+        }
+        let nq = names.len();
+        let mut qos = vec![UNLIMITED; nq];
+        let mut over_part_qos = vec![false; nq];
         let mut qos_factor = vec![0.0; nq];
         let mut usage_factor = vec![1.0; nq];
         let mut qos_known = vec![accounting.qos.is_none(); nq];
         if let Some(dump) = &accounting.qos {
             // `g_qos_max_priority`: the largest priority of any QOS.
             let max = dump.qos.iter().map(|q| q.priority).max().unwrap_or(0);
-            for (i, name) in workload.qos.iter().enumerate() {
+            for (i, name) in names.iter().enumerate() {
                 let Some(q) = dump.get(name) else { continue };
                 qos_known[i] = true;
+                over_part_qos[i] = q.flags.iter().any(|f| f.eq_ignore_ascii_case("OverPartQOS"));
                 // `_set_qos_norm_priority`: nothing when the largest is 0.
                 qos_factor[i] = if max > 0 { f64::from(q.priority) / f64::from(max) } else { 0.0 };
                 usage_factor[i] = q.usage_factor;
@@ -760,12 +842,42 @@ impl Limits {
         let mut chain = Vec::new();
         let mut chain_at = vec![0u32];
         let mut cache: Vec<((u32, u32), usize, usize)> = Vec::new();
-        for job in &workload.jobs {
+        let mut pairs: Vec<QosPair> = Vec::new();
+        let mut job_pair = Vec::with_capacity(workload.jobs.len());
+        let dump_path = || accounting.qos.as_ref().map_or_else(PathBuf::new, |d| d.path.clone());
+        for (i, job) in workload.jobs.iter().enumerate() {
             if !qos_known[job.qos as usize] {
                 let q = name(&workload.qos, job.qos);
-                let path = accounting.qos.as_ref().map_or_else(PathBuf::new, |d| d.path.clone());
-                return Err(fail(job, "QOS", format!("QOS {q:?} is not in the QOS dump {}", path.display())));
+                return Err(fail(job, "QOS", format!("QOS {q:?} is not in the QOS dump {}", dump_path().display())));
             }
+            let own = job.qos;
+            let part = match partition_qos.get(i).copied().flatten() {
+                Some(q) => {
+                    let p = names.iter().position(|n| *n == q).unwrap_or_default();
+                    if !qos_known[p] {
+                        return Err(fail(
+                            job,
+                            "Partition",
+                            format!("its partition's QOS {q:?} is not in the QOS dump {}", dump_path().display()),
+                        ));
+                    }
+                    p as u32
+                }
+                None => own,
+            };
+            let (first, second) = match part {
+                p if p == own => (own, NONE32),
+                p if over_part_qos[own as usize] => (own, p),
+                p => (p, own),
+            };
+            let pair = match pairs.iter().position(|p| (p.first, p.second) == (first, second)) {
+                Some(p) => p,
+                None => {
+                    pairs.push(QosPair::of(&qos, first, second));
+                    pairs.len() - 1
+                }
+            };
+            job_pair.push(pair as u32);
             if let Some(dump) = &accounting.assoc {
                 let key = (job.user, job.account);
                 if let Some(&(_, from, to)) = cache.iter().find(|c| c.0 == key) {
@@ -835,6 +947,8 @@ impl Limits {
             qos,
             users,
             job_qos: workload.jobs.iter().map(|j| j.qos).collect(),
+            job_pair,
+            pairs,
             job_user: workload.jobs.iter().map(|j| j.user).collect(),
             job_tres: tres.to_vec(),
             job_limit: time_limits.to_vec(),
@@ -888,13 +1002,34 @@ impl Limits {
         reason
     }
 
-    fn user_slot(&self, j: u32) -> usize {
-        self.job_qos[j as usize] as usize * self.users + self.job_user[j as usize] as usize
+    /// The (QOS `qi`, user) slot of job `j`.
+    fn user_slot(&self, qi: usize, j: u32) -> usize {
+        qi * self.users + self.job_user[j as usize] as usize
     }
 
-    /// The (QOS, account) slot of job `j` (`acct_policy_get_acct_used_limits`).
-    fn account_slot(&self, j: u32) -> usize {
-        self.job_qos[j as usize] as usize * self.accounts + self.job_account[j as usize] as usize
+    /// The (QOS `qi`, account) slot of job `j` (`acct_policy_get_acct_used_limits`).
+    fn account_slot(&self, qi: usize, j: u32) -> usize {
+        qi * self.accounts + self.job_account[j as usize] as usize
+    }
+
+    /// Job `j`'s QOS, and its partition's if that is another.
+    fn pair(&self, j: u32) -> &QosPair {
+        &self.pairs[self.job_pair[j as usize] as usize]
+    }
+
+    /// Job `j`'s QOS in the order their limits are checked
+    /// (`acct_policy_set_qos_order`), each with the limits it checks: the
+    /// first QOS's own, then the second's that the first leaves unset.
+    fn checked(&self, j: u32) -> impl Iterator<Item = (usize, &QosLimits)> {
+        let p = self.pair(j);
+        std::iter::once((p.first as usize, &self.qos[p.first as usize]))
+            .chain((p.second != NONE32).then_some((p.second as usize, &p.second_limits)))
+    }
+
+    /// The QOS whose usage job `j` counts in: its own and its partition's.
+    fn counted(&self, j: u32) -> impl Iterator<Item = usize> + use<> {
+        let p = self.pair(j);
+        std::iter::once(p.first as usize).chain((p.second != NONE32).then_some(p.second as usize))
     }
 
     /// The association rows of job `j`'s chain, the user's first.
@@ -904,13 +1039,14 @@ impl Limits {
 
     /// Job `j`'s TRES-minutes: each TRES times its time limit in minutes
     /// (seconds rounded up, as Slurm keeps time limits in minutes), scaled
-    /// by the QOS's `UsageFactor` under `UsageFactorSafe`
+    /// by its own QOS's `UsageFactor` under that QOS's `UsageFactorSafe`
     /// (`acct_policy_job_runnable_post_select`'s `job_tres_time_limit`).
-    fn tres_mins(&self, j: u32, q: &QosLimits) -> Tres4 {
+    fn tres_mins(&self, j: u32) -> Tres4 {
+        let safe_factor = self.qos[self.job_qos[j as usize] as usize].safe_factor;
         let limit = self.job_limit[j as usize].max(0) as u64;
         let mut minutes = limit.div_ceil(60);
-        if q.safe_factor != 1.0 && q.safe_factor >= 0.0 {
-            minutes = (minutes as f64 * q.safe_factor) as u64;
+        if safe_factor != 1.0 && safe_factor >= 0.0 {
+            minutes = (minutes as f64 * safe_factor) as u64;
         }
         self.job_tres[j as usize].map(|t| t.saturating_mul(minutes))
     }
@@ -945,62 +1081,29 @@ impl Limits {
         never.map(|reason| self.hit(j, reason))
     }
 
-    /// `_qos_policy_validate`, then `_acct_policy_validate` up the
-    /// association chain, in their order, for `count` jobs like `j` (an
-    /// array's tasks): the reason they are rejected, if they are.
+    /// `_qos_policy_validate` for each of job `j`'s QOS, then
+    /// `_acct_policy_validate` up the association chain, in their order,
+    /// for `count` jobs like `j` (an array's tasks): the reason they are
+    /// rejected, if they are.
     fn validate(&self, j: u32, count: u32) -> Option<Reason> {
+        let q = &self.pair(j).merged;
+        // `strict_checking`: the limits on the request are refused at
+        // submission only under `DenyOnLimit` (of either QOS); the submit
+        // counts always.
+        let strict = q.deny_on_limit;
+        if let Some(reason) = self.checked(j).find_map(|(qi, limits)| self.qos_validate(j, qi, limits, strict, count)) {
+            return Some(reason);
+        }
         let ju = j as usize;
-        let qi = self.job_qos[ju] as usize;
-        let q = self.qos[qi];
-        let slot = self.user_slot(j);
-        let aslot = self.account_slot(j);
         let asked = self.job_tres[ju];
         let limit = self.job_limit[ju];
-        // `strict_checking`: the limits on the request are refused at
-        // submission only under `DenyOnLimit`; the submit counts always.
-        let strict = q.deny_on_limit;
-        if strict && let Some(t) = alone(&asked, &q.max_tres_pa) {
-            return Some(PER_ACCOUNT[t]);
-        }
-        // `GrpTRES` and `MaxTRESPU` in one walk over the TRES: the first
-        // above either, named by the per-user limit when it is above that.
-        if strict && let Some(t) = alone(&asked, &lowest(&q.grp_tres, &q.max_tres_pu)) {
-            return Some(if asked[t] > q.max_tres_pu[t] { PER_USER[t] } else { GRP[t] });
-        }
-        if q.grp_submit != NONE32 && self.qos_submitted[qi] + count > q.grp_submit {
-            return Some(Reason::QosGrpSubmitJobs);
-        }
-        let mins = self.tres_mins(j, &q);
-        if strict && let Some(t) = alone(&mins, &q.max_tres_mins) {
-            return Some(MINS_PER_JOB[t]);
-        }
-        if strict && let Some(t) = alone(&mins, &q.grp_tres_run_mins) {
-            return Some(GRP_RUN_MINS[t]);
-        }
-        if strict && limit > q.max_wall {
-            return Some(Reason::QosMaxWallDurationPerJob);
-        }
-        if strict && let Some(t) = alone(&asked, &q.max_tres_pj) {
-            return Some(PER_JOB[t]);
-        }
-        if strict && let Some(t) = alone(&per_node(&asked), &q.max_tres_pn) {
-            return Some(PER_NODE[t]);
-        }
-        if q.max_submit_pa != NONE32 && self.account_submitted[aslot] + count > q.max_submit_pa {
-            return Some(Reason::QosMaxSubmitJobsPerAccount);
-        }
-        if q.max_submit_pu != NONE32 && self.user_submitted[slot] + count > q.max_submit_pu {
-            return Some(Reason::QosMaxSubmitJobPerUser);
-        }
-        if strict && let Some(t) = below(&asked, &q.min_tres) {
-            return Some(MIN[t]);
-        }
+        let mins = self.tres_mins(j);
         let chain = self.chain_of(j);
         for k in chain.clone() {
             let a = self.chain[k] as usize;
             // Each association's `GrpTRES` (a TRES the QOS's `GrpTRES`
             // limits is not checked again).
-            if strict && let Some(t) = alone(&asked, &self.assoc_limits(&q, a as u32)) {
+            if strict && let Some(t) = alone(&asked, &self.assoc_limits(q, a as u32)) {
                 return Some(ASSOC_GRP[t]);
             }
             // Each association's `GrpSubmit`, when the QOS sets none
@@ -1011,7 +1114,7 @@ impl Limits {
             {
                 return Some(Reason::AssocGrpSubmitJobs);
             }
-            if strict && let Some(t) = alone(&mins, &self.assoc_run_limits(&q, a as u32)) {
+            if strict && let Some(t) = alone(&mins, &self.assoc_run_limits(q, a as u32)) {
                 return Some(ASSOC_GRP_RUN_MINS[t]);
             }
             // The other limits are the user association's own.
@@ -1042,13 +1145,58 @@ impl Limits {
         None
     }
 
+    /// `_qos_policy_validate` of QOS `qi` with the limits `q` it checks.
+    fn qos_validate(&self, j: u32, qi: usize, q: &QosLimits, strict: bool, count: u32) -> Option<Reason> {
+        let ju = j as usize;
+        let asked = self.job_tres[ju];
+        let limit = self.job_limit[ju];
+        if strict && let Some(t) = alone(&asked, &q.max_tres_pa) {
+            return Some(PER_ACCOUNT[t]);
+        }
+        // `GrpTRES` and `MaxTRESPU` in one walk over the TRES: the first
+        // above either, named by the per-user limit when it is above that.
+        if strict && let Some(t) = alone(&asked, &lowest(&q.grp_tres, &q.max_tres_pu)) {
+            return Some(if asked[t] > q.max_tres_pu[t] { PER_USER[t] } else { GRP[t] });
+        }
+        if q.grp_submit != NONE32 && self.qos_submitted[qi] + count > q.grp_submit {
+            return Some(Reason::QosGrpSubmitJobs);
+        }
+        let mins = self.tres_mins(j);
+        if strict && let Some(t) = alone(&mins, &q.max_tres_mins) {
+            return Some(MINS_PER_JOB[t]);
+        }
+        if strict && let Some(t) = alone(&mins, &q.grp_tres_run_mins) {
+            return Some(GRP_RUN_MINS[t]);
+        }
+        if strict && limit > q.max_wall {
+            return Some(Reason::QosMaxWallDurationPerJob);
+        }
+        if strict && let Some(t) = alone(&asked, &q.max_tres_pj) {
+            return Some(PER_JOB[t]);
+        }
+        if strict && let Some(t) = alone(&per_node(&asked), &q.max_tres_pn) {
+            return Some(PER_NODE[t]);
+        }
+        if q.max_submit_pa != NONE32 && self.account_submitted[self.account_slot(qi, j)] + count > q.max_submit_pa {
+            return Some(Reason::QosMaxSubmitJobsPerAccount);
+        }
+        if q.max_submit_pu != NONE32 && self.user_submitted[self.user_slot(qi, j)] + count > q.max_submit_pu {
+            return Some(Reason::QosMaxSubmitJobPerUser);
+        }
+        if strict && let Some(t) = below(&asked, &q.min_tres) {
+            return Some(MIN[t]);
+        }
+        None
+    }
+
     /// `acct_policy_add_job_submit`: `count` jobs like `j` are submitted.
     fn count_submitted(&mut self, j: u32, count: u32) {
-        let qi = self.job_qos[j as usize] as usize;
-        let (slot, aslot) = (self.user_slot(j), self.account_slot(j));
-        self.user_submitted[slot] += count;
-        self.qos_submitted[qi] += count;
-        self.account_submitted[aslot] += count;
+        for qi in self.counted(j) {
+            let (slot, aslot) = (self.user_slot(qi, j), self.account_slot(qi, j));
+            self.user_submitted[slot] += count;
+            self.qos_submitted[qi] += count;
+            self.account_submitted[aslot] += count;
+        }
         for k in self.chain_of(j) {
             self.assoc_submitted[self.chain[k] as usize] += count;
         }
@@ -1062,20 +1210,46 @@ impl Limits {
     /// in the order the pre-select then the post-select tests find them.
     fn for_ever(&self, j: u32) -> Option<Reason> {
         let ju = j as usize;
-        let q = self.qos[self.job_qos[ju] as usize];
+        let q = &self.pair(j).merged;
         let asked = self.job_tres[ju];
         let limit = self.job_limit[ju];
         let chain = self.chain.get(self.chain_of(j));
         let user_row = chain.and_then(|r| r.first()).map(|&a| a as usize);
-        let mins = self.tres_mins(j, &q);
-        if q.grp_jobs == 0 {
-            Some(Reason::QosGrpJobs)
-        } else if q.max_jobs_pa == 0 {
-            Some(Reason::QosMaxJobsPerAccount)
-        } else if q.max_jobs_pu == 0 {
-            Some(Reason::QosMaxJobsPerUser)
-        } else if limit > q.max_wall {
-            Some(Reason::QosMaxWallDurationPerJob)
+        let mins = self.tres_mins(j);
+        let qos_pre = |q: &QosLimits| {
+            if q.grp_jobs == 0 {
+                Some(Reason::QosGrpJobs)
+            } else if q.max_jobs_pa == 0 {
+                Some(Reason::QosMaxJobsPerAccount)
+            } else if q.max_jobs_pu == 0 {
+                Some(Reason::QosMaxJobsPerUser)
+            } else if limit > q.max_wall {
+                Some(Reason::QosMaxWallDurationPerJob)
+            } else {
+                None
+            }
+        };
+        let qos_post = |q: &QosLimits| {
+            if let Some(t) = alone(&asked, &q.grp_tres) {
+                Some(GRP[t])
+            } else if let Some(t) = alone(&mins, &q.grp_tres_run_mins) {
+                Some(GRP_RUN_MINS[t])
+            } else if let Some(t) = alone(&mins, &q.max_tres_mins) {
+                Some(MINS_PER_JOB[t])
+            } else if let Some(t) = alone(&asked, &q.max_tres_pj) {
+                Some(PER_JOB[t])
+            } else if let Some(t) = alone(&per_node(&asked), &q.max_tres_pn) {
+                Some(PER_NODE[t])
+            } else if let Some(t) = below(&asked, &q.min_tres) {
+                Some(MIN[t])
+            } else if let Some(t) = alone(&asked, &q.max_tres_pa) {
+                Some(PER_ACCOUNT[t])
+            } else {
+                alone(&asked, &q.max_tres_pu).map(|t| PER_USER[t])
+            }
+        };
+        if let Some(reason) = self.checked(j).find_map(|(_, q)| qos_pre(q)) {
+            Some(reason)
         } else if q.grp_jobs == NONE32 && chain.is_some_and(|r| r.iter().any(|&a| self.assoc_grp_jobs[a as usize] == 0))
         {
             Some(Reason::AssocGrpJobs)
@@ -1086,27 +1260,13 @@ impl Limits {
             Some(Reason::AssocMaxJobs)
         } else if q.max_wall == Time::MAX && user_row.is_some_and(|a| limit > self.assoc_max_wall[a]) {
             Some(Reason::AssocMaxWallDurationPerJob)
-        } else if let Some(t) = alone(&asked, &q.grp_tres) {
-            Some(GRP[t])
-        } else if let Some(t) = alone(&mins, &q.grp_tres_run_mins) {
-            Some(GRP_RUN_MINS[t])
-        } else if let Some(t) = alone(&mins, &q.max_tres_mins) {
-            Some(MINS_PER_JOB[t])
-        } else if let Some(t) = alone(&asked, &q.max_tres_pj) {
-            Some(PER_JOB[t])
-        } else if let Some(t) = alone(&per_node(&asked), &q.max_tres_pn) {
-            Some(PER_NODE[t])
-        } else if let Some(t) = below(&asked, &q.min_tres) {
-            Some(MIN[t])
-        } else if let Some(t) = alone(&asked, &q.max_tres_pa) {
-            Some(PER_ACCOUNT[t])
-        } else if let Some(t) = alone(&asked, &q.max_tres_pu) {
-            Some(PER_USER[t])
+        } else if let Some(reason) = self.checked(j).find_map(|(_, q)| qos_post(q)) {
+            Some(reason)
         } else if let Some(reason) = chain.and_then(|r| {
             r.iter().find_map(|&a| {
-                alone(&asked, &self.assoc_limits(&q, a))
+                alone(&asked, &self.assoc_limits(q, a))
                     .map(|t| ASSOC_GRP[t])
-                    .or_else(|| alone(&mins, &self.assoc_run_limits(&q, a)).map(|t| ASSOC_GRP_RUN_MINS[t]))
+                    .or_else(|| alone(&mins, &self.assoc_run_limits(q, a)).map(|t| ASSOC_GRP_RUN_MINS[t]))
             })
         }) {
             Some(reason)
@@ -1126,36 +1286,42 @@ impl Limits {
     /// `acct_policy_job_runnable_pre_select`: `Some(reason)` if a limit
     /// holds job `j` before nodes are sought.
     pub fn pre_select(&mut self, j: u32) -> Option<Reason> {
-        let qi = self.job_qos[j as usize] as usize;
-        let q = self.qos[qi];
-        let slot = self.user_slot(j);
-        if q.grp_jobs != NONE32 && self.qos_jobs[qi] >= q.grp_jobs {
-            return Some(self.hit(j, Reason::QosGrpJobs));
+        let reason = self.pre_select_reason(j)?;
+        Some(self.hit(j, reason))
+    }
+
+    fn pre_select_reason(&self, j: u32) -> Option<Reason> {
+        // `_qos_job_runnable_pre_select`, for each QOS.
+        for (qi, q) in self.checked(j) {
+            if q.grp_jobs != NONE32 && self.qos_jobs[qi] >= q.grp_jobs {
+                return Some(Reason::QosGrpJobs);
+            }
+            if q.max_jobs_pa != NONE32 && self.account_jobs[self.account_slot(qi, j)] >= q.max_jobs_pa {
+                return Some(Reason::QosMaxJobsPerAccount);
+            }
+            if q.max_jobs_pu != NONE32 && self.user_jobs[self.user_slot(qi, j)] >= q.max_jobs_pu {
+                return Some(Reason::QosMaxJobsPerUser);
+            }
+            if self.job_limit[j as usize] > q.max_wall {
+                return Some(Reason::QosMaxWallDurationPerJob);
+            }
         }
-        if q.max_jobs_pa != NONE32 && self.account_jobs[self.account_slot(j)] >= q.max_jobs_pa {
-            return Some(self.hit(j, Reason::QosMaxJobsPerAccount));
-        }
-        if q.max_jobs_pu != NONE32 && self.user_jobs[slot] >= q.max_jobs_pu {
-            return Some(self.hit(j, Reason::QosMaxJobsPerUser));
-        }
-        if self.job_limit[j as usize] > q.max_wall {
-            return Some(self.hit(j, Reason::QosMaxWallDurationPerJob));
-        }
-        let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
-        for k in from..to {
+        let q = &self.pair(j).merged;
+        let chain = self.chain_of(j);
+        for k in chain.clone() {
             let a = self.chain[k] as usize;
             if q.grp_jobs == NONE32 && self.assoc_grp_jobs[a] != NONE32 && self.assoc_jobs[a] >= self.assoc_grp_jobs[a]
             {
-                return Some(self.hit(j, Reason::AssocGrpJobs));
+                return Some(Reason::AssocGrpJobs);
             }
             // `MaxJobs` is the user association's own (not its parents').
-            if k == from
+            if k == chain.start
                 && q.max_jobs_pu == NONE32
                 && q.max_jobs_pa == NONE32
                 && self.assoc_max_jobs[a] != NONE32
                 && self.assoc_jobs[a] >= self.assoc_max_jobs[a]
             {
-                return Some(self.hit(j, Reason::AssocMaxJobs));
+                return Some(Reason::AssocMaxJobs);
             }
         }
         None
@@ -1164,37 +1330,42 @@ impl Limits {
     /// `acct_policy_job_runnable_post_select`: `Some(reason)` if a TRES
     /// limit holds job `j` once nodes are found.
     pub fn post_select(&mut self, j: u32) -> Option<Reason> {
-        let qi = self.job_qos[j as usize] as usize;
-        let q = self.qos[qi];
+        let reason = self.post_select_reason(j)?;
+        Some(self.hit(j, reason))
+    }
+
+    fn post_select_reason(&self, j: u32) -> Option<Reason> {
         let asked = self.job_tres[j as usize];
-        let slot = self.user_slot(j);
-        if let Some(t) = over(&self.qos_tres[qi], &asked, &q.grp_tres) {
-            return Some(self.hit(j, GRP[t]));
-        }
         // Why: no dump sets `GrpTRESRunMins` in most runs; this test is
         // hot, so it is skipped whole then.
-        let mins = if self.run_mins_limited { self.tres_mins(j, &q) } else { [0; 4] };
-        if self.run_mins_limited
-            && let Some(t) = over_run_mins(&self.qos_run_secs[qi], &mins, &q.grp_tres_run_mins)
-        {
-            return Some(self.hit(j, GRP_RUN_MINS[t]));
-        }
-        if let Some(t) = over(&self.account_tres[self.account_slot(j)], &asked, &q.max_tres_pa) {
-            return Some(self.hit(j, PER_ACCOUNT[t]));
-        }
-        if let Some(t) = over(&self.user_tres[slot], &asked, &q.max_tres_pu) {
-            return Some(self.hit(j, PER_USER[t]));
-        }
-        let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
-        for k in from..to {
-            let a = self.chain[k];
-            if let Some(t) = over(&self.assoc_tres[a as usize], &asked, &self.assoc_limits(&q, a)) {
-                return Some(self.hit(j, ASSOC_GRP[t]));
+        let mins = if self.run_mins_limited { self.tres_mins(j) } else { [0; 4] };
+        // `_qos_job_runnable_post_select`, for each QOS.
+        for (qi, q) in self.checked(j) {
+            if let Some(t) = over(&self.qos_tres[qi], &asked, &q.grp_tres) {
+                return Some(GRP[t]);
             }
             if self.run_mins_limited
-                && let Some(t) = over_run_mins(&self.assoc_run_secs[a as usize], &mins, &self.assoc_run_limits(&q, a))
+                && let Some(t) = over_run_mins(&self.qos_run_secs[qi], &mins, &q.grp_tres_run_mins)
             {
-                return Some(self.hit(j, ASSOC_GRP_RUN_MINS[t]));
+                return Some(GRP_RUN_MINS[t]);
+            }
+            if let Some(t) = over(&self.account_tres[self.account_slot(qi, j)], &asked, &q.max_tres_pa) {
+                return Some(PER_ACCOUNT[t]);
+            }
+            if let Some(t) = over(&self.user_tres[self.user_slot(qi, j)], &asked, &q.max_tres_pu) {
+                return Some(PER_USER[t]);
+            }
+        }
+        let q = &self.pair(j).merged;
+        for k in self.chain_of(j) {
+            let a = self.chain[k];
+            if let Some(t) = over(&self.assoc_tres[a as usize], &asked, &self.assoc_limits(q, a)) {
+                return Some(ASSOC_GRP[t]);
+            }
+            if self.run_mins_limited
+                && let Some(t) = over_run_mins(&self.assoc_run_secs[a as usize], &mins, &self.assoc_run_limits(q, a))
+            {
+                return Some(ASSOC_GRP_RUN_MINS[t]);
             }
         }
         None
@@ -1242,7 +1413,9 @@ impl Limits {
             }
         };
         change(&mut self.job_run_secs[j as usize]);
-        change(&mut self.qos_run_secs[self.job_qos[j as usize] as usize]);
+        for qi in self.counted(j) {
+            change(&mut self.qos_run_secs[qi]);
+        }
         let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
         for k in from..to {
             change(&mut self.assoc_run_secs[self.chain[k] as usize]);
@@ -1280,12 +1453,13 @@ impl Limits {
     /// The end of job `j`'s submission (`acct_policy_remove_job_submit`):
     /// at its end, or when it is cancelled pending.
     pub fn withdraw(&mut self, j: u32) {
-        let slot = self.user_slot(j);
-        self.user_submitted[slot] = self.user_submitted[slot].saturating_sub(1);
-        let qi = self.job_qos[j as usize] as usize;
-        self.qos_submitted[qi] = self.qos_submitted[qi].saturating_sub(1);
-        let aslot = self.account_slot(j);
-        self.account_submitted[aslot] = self.account_submitted[aslot].saturating_sub(1);
+        for qi in self.counted(j) {
+            let slot = self.user_slot(qi, j);
+            self.user_submitted[slot] = self.user_submitted[slot].saturating_sub(1);
+            self.qos_submitted[qi] = self.qos_submitted[qi].saturating_sub(1);
+            let aslot = self.account_slot(qi, j);
+            self.account_submitted[aslot] = self.account_submitted[aslot].saturating_sub(1);
+        }
         for k in self.chain_of(j) {
             let a = self.chain[k] as usize;
             self.assoc_submitted[a] = self.assoc_submitted[a].saturating_sub(1);
@@ -1304,9 +1478,6 @@ impl Limits {
             };
             self.change_run_secs(j, secs, add);
         }
-        let qi = self.job_qos[j as usize] as usize;
-        let slot = self.user_slot(j);
-        let aslot = self.account_slot(j);
         let tres = self.job_tres[j as usize];
         let (from, to) = (self.chain_at[j as usize] as usize, self.chain_at[j as usize + 1] as usize);
         let change = |used: &mut Tres4| {
@@ -1314,18 +1485,21 @@ impl Limits {
                 *u = if add { *u + t } else { *u - t };
             }
         };
-        if add {
-            self.qos_jobs[qi] += 1;
-            self.user_jobs[slot] += 1;
-            self.account_jobs[aslot] += 1;
-        } else {
-            self.qos_jobs[qi] -= 1;
-            self.user_jobs[slot] -= 1;
-            self.account_jobs[aslot] -= 1;
+        for qi in self.counted(j) {
+            let (slot, aslot) = (self.user_slot(qi, j), self.account_slot(qi, j));
+            if add {
+                self.qos_jobs[qi] += 1;
+                self.user_jobs[slot] += 1;
+                self.account_jobs[aslot] += 1;
+            } else {
+                self.qos_jobs[qi] -= 1;
+                self.user_jobs[slot] -= 1;
+                self.account_jobs[aslot] -= 1;
+            }
+            change(&mut self.qos_tres[qi]);
+            change(&mut self.user_tres[slot]);
+            change(&mut self.account_tres[aslot]);
         }
-        change(&mut self.qos_tres[qi]);
-        change(&mut self.user_tres[slot]);
-        change(&mut self.account_tres[aslot]);
         for k in from..to {
             let a = self.chain[k] as usize;
             if add {

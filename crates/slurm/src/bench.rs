@@ -195,7 +195,9 @@ impl Scenario {
             })
             .collect();
         let time_limits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.limit).collect();
-        let limits = Limits::new(accounting, workload, &tres, &time_limits)?;
+        let partition_qos: Vec<Option<&str>> =
+            jobs.iter().map(|j| conf.partitions[j.partition as usize].qos.as_deref()).collect();
+        let limits = Limits::new(accounting, workload, &tres, &time_limits, &partition_qos)?;
         // With an association dump, the fair-share tree is the centre's:
         // each job charges the user association its limits resolved.
         let fairshare = match (&limits, accounting.fair_tree()) {

@@ -217,13 +217,14 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
             p.nodes.iter().fold((0, 0), |(c, g), &i| (c + conf.nodes[i].cpus, g + conf.nodes[i].gpus));
         let _ = writeln!(
             out,
-            "  partition {} (line {}): {} nodes, {cpus} CPUs, {gpus} GPUs, MaxTime {}, PriorityTier {}, PriorityJobFactor {}: {}",
+            "  partition {} (line {}): {} nodes, {cpus} CPUs, {gpus} GPUs, MaxTime {}, PriorityTier {}, PriorityJobFactor {}{}: {}",
             p.name,
             p.line,
             nodes.len(),
             p.max_time.map_or("UNLIMITED".to_string(), |t| format!("{t} s")),
             p.priority_tier,
             p.priority_job_factor,
+            p.qos.as_deref().map_or(String::new(), |q| format!(", QOS {q}")),
             nodes.join(",")
         );
     }
@@ -290,6 +291,9 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
     if let (Some(a), Some(q)) = (&assoc, &qos) {
         crate::sacctmgr::check_qos_names(a, q)?;
     }
+    if let Some(q) = &qos {
+        crate::kind::check_partition_qos(conf, q)?;
+    }
     if let Some(a) = &assoc {
         let users = a.assocs.iter().filter(|x| x.user.is_some()).count();
         let _ = writeln!(
@@ -308,8 +312,8 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
             out,
             "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, GrpSubmit, \
              MaxJobsPU, MaxSubmitPU, MaxJobsPA, MaxSubmitPA, MaxWall, and GrpTRES, MaxTRES, MaxTRESPerNode, \
-             MaxTRESMins, MinTRES, MaxTRESPU and MaxTRESPA (cpu, mem, node, gres/gpu), Flags DenyOnLimit and \
-             UsageFactorSafe, Preempt, PreemptMode, PreemptExemptTime; read, not modelled yet: the \
+             MaxTRESMins, MinTRES, MaxTRESPU, MaxTRESPA and GrpTRESRunMins (cpu, mem, node, gres/gpu), Flags \
+             DenyOnLimit, OverPartQOS and UsageFactorSafe, Preempt, PreemptMode, PreemptExemptTime; read, not modelled yet: the \
              other columns and TRES{}",
             q.path.display(),
             q.qos.len(),

@@ -45,7 +45,8 @@
 //!   `DefMemPerCPU` and `MaxMemPerCPU` (MiB, global and per partition; 0 or
 //!   `UNLIMITED`: none): a job's memory and CPUs at submit
 //!   ([`crate::memory`]); `ResvOverRun` (whole minutes or `UNLIMITED`):
-//!   how long a job runs past its reservation's end ([`crate::advance`]).
+//!   how long a job runs past its reservation's end ([`crate::advance`]);
+//!   a partition's `QOS`: its limits ([`crate::accounting`]).
 //! - Everything it does not read is listed in [`SlurmConf::ignored`] (line
 //!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
@@ -115,6 +116,9 @@ pub struct PartitionDef {
     pub def_mem_per_cpu: Option<u64>,
     /// `MaxMemPerCPU`, MiB (`None`: the cluster's).
     pub max_mem_per_cpu: Option<u64>,
+    /// `QOS`: the partition QOS, whose limits apply to its jobs beside their
+    /// own QOS's ([`crate::accounting`]; `None`: none).
+    pub qos: Option<String>,
     /// The line that defined it.
     pub line: u64,
 }
@@ -495,6 +499,7 @@ struct PartAttrs {
     billing_weights: Option<Vec<(String, f64)>>,
     def_mem_per_cpu: Option<Option<u64>>,
     max_mem_per_cpu: Option<Option<u64>>,
+    qos: Option<String>,
 }
 
 impl PartAttrs {
@@ -513,6 +518,7 @@ impl PartAttrs {
             billing_weights: over.billing_weights.clone().or_else(|| self.billing_weights.clone()),
             def_mem_per_cpu: over.def_mem_per_cpu.or(self.def_mem_per_cpu),
             max_mem_per_cpu: over.max_mem_per_cpu.or(self.max_mem_per_cpu),
+            qos: over.qos.clone().or_else(|| self.qos.clone()),
         }
     }
 }
@@ -668,6 +674,13 @@ impl Parser<'_> {
                 // Modelled ([`crate::memory`]).
                 "defmempercpu" => attrs.def_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
                 "maxmempercpu" => attrs.max_mem_per_cpu = Some(mem_per_cpu(value).map_err(wrap)?),
+                // Modelled ([`crate::accounting`]): checked against the QOS dump when a run loads it.
+                "qos" => {
+                    if value.is_empty() {
+                        return Err(wrap("no QOS name".into()));
+                    }
+                    attrs.qos = Some(value.clone());
+                }
                 "state" => {
                     attrs.up = Some(match value.to_ascii_uppercase().as_str() {
                         "UP" => true,
@@ -959,6 +972,7 @@ impl Parser<'_> {
                 billing_weights: p.attrs.billing_weights.clone(),
                 def_mem_per_cpu: p.attrs.def_mem_per_cpu.unwrap_or(None),
                 max_mem_per_cpu: p.attrs.max_mem_per_cpu.unwrap_or(None),
+                qos: p.attrs.qos.clone(),
                 line: p.line,
             });
         }

@@ -836,3 +836,109 @@ fn grp_tres_run_mins_counts_the_time_limits_not_yet_run() {
     let sim = run(&conf, &w, &accounting(Some("Name|Priority\nnormal|0\n"), None));
     assert_eq!(starts(&sim), [0, 0, 100]);
 }
+
+/// A partition's QOS (`QOS=part` on its line) limits its jobs beside their
+/// own QOS (`acct_policy_set_qos_order`): each limit is the partition
+/// QOS's where it sets one, else the job QOS's; under the job QOS's
+/// `OverPartQOS` flag, the other way round. A job counts in both.
+/// QOS `part`: `MaxJobsPU=1`, `GrpJobs=2`; `normal`: `MaxJobsPU=2`;
+/// `other`: none. At 0, 1 CPU and 100 s each: alice's J1 and J2
+/// (normal), bob's J3 and J4 (other).
+/// - `part` first: J1 starts; J2 is held (alice runs 1 ≥ part's 1:
+///   `QOSMaxJobsPerUserLimit`); J3 starts (part runs 1 < 2); J4 is held
+///   (part runs 2 ≥ 2: `QOSGrpJobsLimit`), and so is J2 when tried again
+///   (`GrpJobs` is tested first). At 100: J2 and J4. Starts
+///   `[0, 100, 0, 100]`.
+/// - `OverPartQOS` on normal: J1 and J2 see normal's `MaxJobsPU=2` and
+///   part's `GrpJobs`: both start at 0, and part runs 2. J3 and J4 wait
+///   (`QOSGrpJobsLimit`); at 100 J3 starts, and J4 is held by part's
+///   `MaxJobsPU` (bob runs 1): 200. Starts `[0, 0, 100, 200]`.
+///
+/// Without the partition's QOS all four start at 0.
+#[test]
+fn a_partition_qos_limits_its_jobs_beside_their_own() {
+    let conf = limited().replace("MaxTime=UNLIMITED", "MaxTime=UNLIMITED QOS=part");
+    let mut w = crate::workload(
+        vec![
+            crate::job(1, 0, 1, 100, 100),
+            crate::job(2, 0, 1, 100, 100),
+            of(1, 0, 1, crate::job(3, 0, 1, 100, 100)),
+            of(1, 0, 1, crate::job(4, 0, 1, 100, 100)),
+        ],
+        &["batch"],
+    );
+    w.qos = vec!["normal".into(), "other".into()];
+    let qos = "Name|Priority|GrpJobs|MaxJobsPU|Flags\nnormal|0||2|FLAGS\nother|0|||\npart|0|2|1|\n";
+    let sim = run(&conf, &w, &accounting(Some(&qos.replace("FLAGS", "")), None));
+    assert_eq!(starts(&sim), [0, 100, 0, 100]);
+    assert_eq!(sim.reasons, [None, Some(Reason::QosGrpJobs), None, Some(Reason::QosGrpJobs)]);
+    assert_eq!(hits(&sim, Reason::QosMaxJobsPerUser), 1, "J2, once, before J3 started");
+    let sim = run(&conf, &w, &accounting(Some(&qos.replace("FLAGS", "OverPartQOS")), None));
+    assert_eq!(starts(&sim), [0, 0, 100, 200]);
+    assert_eq!(sim.reasons, [None, None, Some(Reason::QosGrpJobs), Some(Reason::QosMaxJobsPerUser)]);
+    let sim = run(&limited(), &w, &accounting(Some(&qos.replace("FLAGS", "")), None));
+    assert_eq!(starts(&sim), [0, 0, 0, 0]);
+    // A partition QOS the dump lacks is a located error.
+    let e = scenario(&conf.replace("QOS=part", "QOS=gold"), &w, &accounting(Some(&qos.replace("FLAGS", "")), None))
+        .err()
+        .expect("refused");
+    assert!(e.contains("job 1") && e.contains("Partition") && e.contains("\"gold\"") && e.contains("qos.txt"), "{e}");
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::testing::cases(64))]
+
+    /// Whatever the jobs (alice's and bob's, of QOS `normal` or `other`, on
+    /// the 4-CPU node), the partition's QOS `part` (random `MaxJobsPU`, and
+    /// `GrpJobs` or none) and the jobs' own QOS (random `GrpJobs`): at no
+    /// job's start do more jobs run than `part`'s `GrpJobs` allows, or per
+    /// user than its `MaxJobsPU`, or, where `part` sets no `GrpJobs`, of a
+    /// QOS than that QOS's own; and every job runs.
+    #[test]
+    fn a_partition_qos_and_the_jobs_qos_both_hold(
+        part_grp in proptest::option::of(1u32..4),
+        part_pu in 1u32..3,
+        own_grp in proptest::collection::vec(1u32..4, 2),
+        shapes in proptest::collection::vec((0i64..30, 0u32..2, 0u32..2, 1u32..3, 1i64..60), 1..20),
+    ) {
+        let conf = limited().replace("MaxTime=UNLIMITED", "MaxTime=UNLIMITED QOS=part");
+        let mut t = 0;
+        let jobs: Vec<SlurmJob> = shapes
+            .iter()
+            .enumerate()
+            .map(|(i, &(gap, user, qos, cpus, run))| {
+                t += gap;
+                of(user, 0, qos, crate::job(i as u64 + 1, t, cpus, 100, run))
+            })
+            .collect();
+        let mut w = crate::workload(jobs, &["batch"]);
+        w.qos = vec!["normal".into(), "other".into()];
+        let qos = format!(
+            "Name|Priority|GrpJobs|MaxJobsPU\nnormal|0|{}|\nother|0|{}|\npart|0|{}|{part_pu}\n",
+            own_grp[0],
+            own_grp[1],
+            part_grp.map_or(String::new(), |g| g.to_string())
+        );
+        let sim = run(&conf, &w, &accounting(Some(&qos), None));
+        let o = &sim.outcomes;
+        for (k, at) in o.iter().enumerate() {
+            proptest::prop_assert!(at.start >= w.jobs[k].submit, "job {} never ran, or ran early", k + 1);
+            let running: Vec<usize> = (0..o.len()).filter(|&m| o[m].start <= at.start && at.start < o[m].end).collect();
+            proptest::prop_assert!(
+                running.len() as u32 <= part_grp.unwrap_or(u32::MAX),
+                "{} jobs at {}",
+                running.len(),
+                at.start
+            );
+            for user in 0..2 {
+                let n = running.iter().filter(|&&m| w.jobs[m].user == user).count() as u32;
+                proptest::prop_assert!(n <= part_pu, "user {user}: {n} jobs at {}", at.start);
+            }
+            // A limit the partition QOS sets hides the job QOS's same limit.
+            for (q, &grp) in own_grp.iter().enumerate().filter(|_| part_grp.is_none()) {
+                let n = running.iter().filter(|&&m| w.jobs[m].qos == q as u32).count() as u32;
+                proptest::prop_assert!(n <= grp, "QOS {q}: {n} jobs at {}", at.start);
+            }
+        }
+    }
+}

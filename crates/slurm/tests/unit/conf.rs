@@ -89,6 +89,7 @@ fn sample_parses() {
             billing_weights: None,
             def_mem_per_cpu: None,
             max_mem_per_cpu: None,
+            qos: None,
             line: 19,
         }
     );
@@ -416,7 +417,7 @@ SchedulerParameters=bf_max_job_user=20,bf_max_job_part=0,bf_continue
 NodeName=c[1-2] CPUs=8 Feature=skylake,ib
 NodeName=g1 CPUs=8 Features=a100
 PartitionName=DEFAULT PreemptMode=OFF
-PartitionName=batch Nodes=c[1-2] Default=YES
+PartitionName=batch Nodes=c[1-2] Default=YES QOS=part_batch
 PartitionName=scavenger Nodes=ALL PreemptMode=GANG,SUSPEND TRESBillingWeights=CPU=0.5 DefMemPerCPU=1000 MaxMemPerCPU=4000
 ";
 
@@ -443,6 +444,7 @@ fn site_settings_read_not_modelled() {
     let batch = &conf.partitions[0];
     assert_eq!(batch.preempt_mode, Some(PREEMPT_OFF));
     assert_eq!((batch.billing_weights.as_ref(), batch.def_mem_per_cpu), (None, None));
+    assert_eq!((batch.qos.as_deref(), conf.partitions[1].qos.as_deref()), (Some("part_batch"), None));
     let scavenger = &conf.partitions[1];
     let mode = scavenger.preempt_mode.expect("a mode");
     assert!(mode.gang && mode.action == slasim_slurm::sacctmgr::PreemptAction::Suspend);
@@ -451,8 +453,8 @@ fn site_settings_read_not_modelled() {
     // Everything that changes what Slurm does is listed; defaults are not
     // (MaxMemPerCPU=UNLIMITED, bf_max_job_part=0 are what the twin does),
     // nor TRESBillingWeights, Features, DefMemPerCPU and MaxMemPerCPU, and
-    // preemption by CANCEL, REQUEUE or OFF, modelled (SUSPEND and GANG are
-    // listed).
+    // preemption by CANCEL, REQUEUE or OFF, and the partition QOS,
+    // modelled (SUSPEND and GANG are listed).
     assert_eq!(unmodelled(&conf), [(14, "PartitionName=scavenger PreemptMode"),]);
     // None of them is in the ignored list.
     assert!(conf.ignored.is_empty(), "{:?}", conf.ignored);
