@@ -1091,13 +1091,15 @@ impl Limits {
         // submission only under `DenyOnLimit` (of either QOS); the submit
         // counts always.
         let strict = q.deny_on_limit;
-        if let Some(reason) = self.checked(j).find_map(|(qi, limits)| self.qos_validate(j, qi, limits, strict, count)) {
+        let mins = self.tres_mins(j);
+        if let Some(reason) =
+            self.checked(j).find_map(|(qi, limits)| self.qos_validate(j, qi, limits, &mins, strict, count))
+        {
             return Some(reason);
         }
         let ju = j as usize;
         let asked = self.job_tres[ju];
         let limit = self.job_limit[ju];
-        let mins = self.tres_mins(j);
         let chain = self.chain_of(j);
         for k in chain.clone() {
             let a = self.chain[k] as usize;
@@ -1145,8 +1147,9 @@ impl Limits {
         None
     }
 
-    /// `_qos_policy_validate` of QOS `qi` with the limits `q` it checks.
-    fn qos_validate(&self, j: u32, qi: usize, q: &QosLimits, strict: bool, count: u32) -> Option<Reason> {
+    /// `_qos_policy_validate` of QOS `qi` with the limits `q` it checks;
+    /// `mins` are job `j`'s TRES-minutes.
+    fn qos_validate(&self, j: u32, qi: usize, q: &QosLimits, mins: &Tres4, strict: bool, count: u32) -> Option<Reason> {
         let ju = j as usize;
         let asked = self.job_tres[ju];
         let limit = self.job_limit[ju];
@@ -1161,11 +1164,10 @@ impl Limits {
         if q.grp_submit != NONE32 && self.qos_submitted[qi] + count > q.grp_submit {
             return Some(Reason::QosGrpSubmitJobs);
         }
-        let mins = self.tres_mins(j);
-        if strict && let Some(t) = alone(&mins, &q.max_tres_mins) {
+        if strict && let Some(t) = alone(mins, &q.max_tres_mins) {
             return Some(MINS_PER_JOB[t]);
         }
-        if strict && let Some(t) = alone(&mins, &q.grp_tres_run_mins) {
+        if strict && let Some(t) = alone(mins, &q.grp_tres_run_mins) {
             return Some(GRP_RUN_MINS[t]);
         }
         if strict && limit > q.max_wall {

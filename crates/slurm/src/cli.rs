@@ -292,7 +292,7 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         crate::sacctmgr::check_qos_names(a, q)?;
     }
     if let Some(q) = &qos {
-        crate::kind::check_partition_qos(conf, q)?;
+        crate::sacctmgr::check_partition_qos(conf, q)?;
     }
     if let Some(a) = &assoc {
         let users = a.assocs.iter().filter(|x| x.user.is_some()).count();

@@ -350,7 +350,7 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
     };
     let accounting = crate::accounting::Accounting::read(settings.qos.as_deref(), settings.assoc.as_deref())?;
     if let Some(dump) = &accounting.qos {
-        check_partition_qos(&conf, dump)?;
+        crate::sacctmgr::check_partition_qos(&conf, dump)?;
     }
     let advance = match &settings.reservations {
         Some(path) => {
@@ -361,23 +361,6 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
         None => None,
     };
     Ok(SlurmInputs { conf, workload, accounting, advance })
-}
-
-/// Each partition's QOS must be in the QOS dump (slurmctld does not start
-/// otherwise): a located error naming the conf's line.
-pub fn check_partition_qos(conf: &crate::conf::SlurmConf, dump: &crate::sacctmgr::QosDump) -> anyhow::Result<()> {
-    for p in &conf.partitions {
-        if let Some(q) = p.qos.as_deref().filter(|q| dump.get(q).is_none()) {
-            return Err(crate::conf::ConfError {
-                path: conf.path.clone(),
-                line: p.line,
-                field: format!("PartitionName={} QOS", p.name),
-                detail: format!("QOS {q:?} is not in the QOS dump {}", dump.path.display()),
-            }
-            .into());
-        }
-    }
-    Ok(())
 }
 
 /// The inputs of `settings`, once [`AnyPoint::load`] loaded them.

@@ -580,6 +580,23 @@ pub fn check_qos_names(assocs: &AssocDump, qos: &QosDump) -> Result<(), ConfErro
     Ok(())
 }
 
+/// Checks that each partition's QOS (`QOS=` on its line) is defined in
+/// `qos` (slurmctld does not start otherwise); the error names the conf's
+/// line.
+pub fn check_partition_qos(conf: &crate::conf::SlurmConf, qos: &QosDump) -> Result<(), ConfError> {
+    for p in &conf.partitions {
+        if let Some(q) = p.qos.as_deref().filter(|q| qos.get(q).is_none()) {
+            return Err(ConfError {
+                path: conf.path.clone(),
+                line: p.line,
+                field: format!("PartitionName={} QOS", p.name),
+                detail: format!("QOS {q:?} is not in the QOS dump {}", qos.path.display()),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A TRES list as sacctmgr and scontrol print it: `cpu=10,mem=20G,gres/gpu=2,node=1`.
 /// `mem` and `bb/…` take a unit (K, M, G, T, P; M when none) and are
 /// stored in MiB, rounded up; other amounts are whole numbers. `NONE` is no
