@@ -13,6 +13,8 @@
 //! - [`grid`]: the co-reservation broker, its algorithms and the clusters' reservation service, as a kind;
 //! - [`provision`]: slot advertisement, workflows, MOGA and greedy provisioning, adaptive pricing, as kinds;
 //! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, SLA admission);
+//! - [`trace`], [`signal`]: the log formats, the catalogue and the grid signals (the
+//!   `slasim-data` crate, which knows neither engine nor kind);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
 //! - [`slurm`]: Slurm's scheduling on a heterogeneous machine (slurm.conf, partitions,
 //!   cons_tres, multifactor priority, the main and backfill schedulers), as a kind;
@@ -27,6 +29,7 @@
 //! - [`cli`]: the `slasim` command line.
 
 pub use slasim_core::*;
+pub use slasim_data::{signal, trace};
 pub use slasim_grid as grid;
 pub use slasim_gym as gym;
 pub use slasim_provision as provision;

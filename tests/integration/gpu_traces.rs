@@ -1,4 +1,4 @@
-//! GPU-era traces (`slasim_core::trace::gpu`): every shipped job file reads
+//! GPU-era traces (`slasim_data::trace::gpu`): every shipped job file reads
 //! with the documented drops, counted here independently of the reader, and
 //! the default v2023 pods run through EASY with a clean GPU capacity audit.
 

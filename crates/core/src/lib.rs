@@ -3,9 +3,6 @@
 //! register with it, and the `slasim` crate re-exports it with them.
 //!
 //! Module map (each module's doc states its contract and spec references):
-//! - [`trace`]: the log formats (SWF, Slurm's sacct dumps) and the traces directory;
-//! - [`signal`]: time-varying grid signals (carbon intensity, price, renewable
-//!   supply) read as time series, and their alignment onto a run's virtual time;
 //! - [`metrics`]: the queueing metrics every kind reports (wait, bounded slowdown);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
 //!   `slasim-sim` crate, re-exported;
@@ -20,17 +17,14 @@
 //! - [`cli`]: the `slasim` command line.
 
 pub mod cli;
-pub mod data_dirs;
 pub mod experiment;
 pub mod metrics;
 pub mod registry;
 pub mod report;
 pub mod rng;
 pub mod setting;
-pub mod signal;
 pub mod store;
 pub mod threads;
-pub mod trace;
 
 // clap, for the macros kind crates use (`value_enum!`).
 #[doc(hidden)]

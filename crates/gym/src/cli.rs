@@ -19,8 +19,8 @@ use crate::pick::{Episode, Options, RLSCHEDULER_SEQUENCE};
 use crate::record::behaviour;
 use crate::record::{Metadata, Recording, record};
 use slasim_core::cli::emit;
-use slasim_core::trace::resolve_trace;
 use slasim_core::units::thousands;
+use slasim_data::trace::resolve_trace;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum GymCommand {
@@ -127,7 +127,7 @@ fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
     };
     let trace_sha256 = match &trace {
         Some(path) => {
-            Some(slasim_core::trace::fetch::digest_of(path).with_context(|| format!("reading {}", path.display()))?.1)
+            Some(slasim_data::trace::fetch::digest_of(path).with_context(|| format!("reading {}", path.display()))?.1)
         }
         None => None,
     };

@@ -52,8 +52,8 @@ use crate::writer::RunOutput;
 use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::provenance::{code_version, rfc3339};
-use slasim_core::trace::swf::SwfTrace;
 use slasim_core::units::{Time, per_hour_to_per_second};
+use slasim_data::trace::swf::SwfTrace;
 
 /// The resolved settings of one single-cluster simulation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -119,7 +119,7 @@ use std::path::{Path, PathBuf};
 use crate::machine::JobError;
 use crate::priority::{FairTree, TreeNode};
 use crate::sacctmgr::{Assoc, AssocDump, QosDump, Share, read_assoc, read_qos};
-use slasim_core::trace::sacct::jobs::SlurmWorkload;
+use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 
 /// Why a job waits, or was rejected (Slurm's `state_reason` names).
@@ -829,7 +829,7 @@ impl Limits {
             }
         }
         let rows: &[Assoc] = accounting.assoc.as_ref().map_or(&[], |a| &a.assocs);
-        let fail = |job: &slasim_core::trace::sacct::jobs::SlurmJob, field: &str, detail: String| JobError {
+        let fail = |job: &slasim_data::trace::sacct::jobs::SlurmJob, field: &str, detail: String| JobError {
             origin: job.origin.to_string(),
             id: job.id,
             field: field.to_string(),

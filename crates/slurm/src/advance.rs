@@ -63,7 +63,7 @@
 //!   stays in the queue and counts towards `default_queue_depth` and
 //!   `bf_max_job_test` (Slurm does not queue it).
 
-use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
 use slasim_sim::units::Time;
 
 use crate::conf::{ConfError, SlurmConf};

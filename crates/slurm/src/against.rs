@@ -58,7 +58,7 @@ pub struct DumpStarts {
 /// Reads a sacct dump's starts (see the module contract).
 pub fn read_starts(path: &Path) -> anyhow::Result<DumpStarts> {
     let mut text = String::new();
-    std::io::Read::read_to_string(&mut slasim_core::trace::sacct::open(path)?, &mut text)
+    std::io::Read::read_to_string(&mut slasim_data::trace::sacct::open(path)?, &mut text)
         .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
     parse_starts(&text, path)
 }

@@ -17,7 +17,7 @@ use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
 use crate::priority::{FairTree, Multifactor};
-use slasim_core::trace::sacct::jobs::SlurmWorkload;
+use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::bench::{Bench, runtime};
 use slasim_sim::client::ClientActor;
 use slasim_sim::kernel::{KernelStats, SimError};
@@ -219,7 +219,7 @@ impl Scenario {
             .zip(&workload.jobs)
             .map(|(q, w)| {
                 q.run <= q.limit
-                    && w.logged.as_ref().is_none_or(|l| l.ending == slasim_core::trace::sacct::jobs::Ending::Completed)
+                    && w.logged.as_ref().is_none_or(|l| l.ending == slasim_data::trace::sacct::jobs::Ending::Completed)
             })
             .collect();
         let submits: Vec<slasim_sim::units::Time> = jobs.iter().map(|j| j.submit).collect();
@@ -324,7 +324,7 @@ fn node_set(
     machine: &mut Machine,
     advance: Option<&AdvanceReservations>,
     workload: &SlurmWorkload,
-    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    job: &slasim_data::trace::sacct::jobs::SlurmJob,
     partition: usize,
     need: &Need,
 ) -> Result<(u16, Option<u16>), JobError> {
@@ -367,7 +367,7 @@ fn billing(
     conf: &SlurmConf,
     partition: usize,
     need: &Need,
-    request: &slasim_core::trace::sacct::jobs::Tres,
+    request: &slasim_data::trace::sacct::jobs::Tres,
     priority: &PrioritySettings,
 ) -> f64 {
     let total = need.total();

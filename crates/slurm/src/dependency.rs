@@ -13,7 +13,7 @@
 //! and the `sbatch(1)` man page (`--dependency`, `--array`).
 //!
 //! Contract:
-//! - A job's dependency ([`slasim_core::trace::sacct::jobs::Dependency`])
+//! - A job's dependency ([`slasim_data::trace::sacct::jobs::Dependency`])
 //!   is parts on jobs of the workload (an array job id alone: every one of
 //!   its tasks). Per part, with its jobs:
 //!   - `after`: fulfilled once every one has started;
@@ -70,7 +70,7 @@
 use std::collections::HashMap;
 
 use crate::machine::JobError;
-use slasim_core::trace::sacct::jobs::{DependKind, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{DependKind, SlurmWorkload};
 use slasim_sim::units::Time;
 
 /// Why an eligible-to-be job waits (Slurm's `state_reason` names).

@@ -1,5 +1,5 @@
 //! The Slurm twin on GPU-era traces (Alibaba GPU v2023 and v2025, GAIA
-//! slices; [`slasim_core::trace::gpu`]): their jobs as a Slurm workload and,
+//! slices; [`slasim_data::trace::gpu`]): their jobs as a Slurm workload and,
 //! when no `slurm.conf` is given, the machine described from the trace.
 //!
 //! Contract:
@@ -22,8 +22,8 @@
 
 use std::path::Path;
 
-use slasim_core::trace::gpu::{self, GpuJob, GpuJobs};
-use slasim_core::trace::sacct::jobs::{Ending, Logged, Origin, SlurmJob, SlurmWorkload, Tres};
+use slasim_data::trace::gpu::{self, GpuJob, GpuJobs};
+use slasim_data::trace::sacct::jobs::{Ending, Logged, Origin, SlurmJob, SlurmWorkload, Tres};
 
 use crate::generated::{NodeSpec, conf_text};
 

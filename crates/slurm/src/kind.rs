@@ -46,7 +46,7 @@ use slasim_core::metrics;
 use slasim_core::store::columns::{insert, insert_all};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
-use slasim_core::trace::gpu;
+use slasim_data::trace::gpu;
 use slasim_sim::units::Time;
 
 /// A Slurm experiment's settings (`[slurm]`).
@@ -282,7 +282,7 @@ impl SlurmSettings {
             return Ok(None);
         }
         let trace = match &self.trace {
-            Some(t) => slasim_core::trace::resolve_trace(t).map_err(|e| anyhow::anyhow!(e))?,
+            Some(t) => slasim_data::trace::resolve_trace(t).map_err(|e| anyhow::anyhow!(e))?,
             None => PathBuf::new(),
         };
         if !gpu::is_gpu_trace(&trace) {
@@ -338,12 +338,12 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
     };
     let workload = match &settings.trace {
         Some(path) => {
-            let path = slasim_core::trace::resolve_trace(path).map_err(|e| anyhow::anyhow!(e))?;
+            let path = slasim_data::trace::resolve_trace(path).map_err(|e| anyhow::anyhow!(e))?;
             if gpu::is_gpu_trace(&path) {
                 crate::gpu::workload(&path, &gpu::read_jobs(&path)?)
             } else {
-                let options = slasim_core::trace::sacct::NativeOptions { lenient: settings.lenient };
-                slasim_core::trace::sacct::read_native(&path, options)?.0
+                let options = slasim_data::trace::sacct::NativeOptions { lenient: settings.lenient };
+                slasim_data::trace::sacct::read_native(&path, options)?.0
             }
         }
         None => generate(&settings.synthetic, &shapes(&conf), settings.seed),
@@ -524,7 +524,7 @@ impl AnyPoint for SlurmPoint {
             missing.push(anyhow::anyhow!("{}: no such slurm.conf", self.settings.conf.display()));
         }
         if let Some(t) = &self.settings.trace
-            && let Err(e) = slasim_core::trace::resolve_trace(t)
+            && let Err(e) = slasim_data::trace::resolve_trace(t)
         {
             missing.push(anyhow::anyhow!(e));
         }
@@ -745,10 +745,10 @@ impl PointOutput for SlurmOutput {
 /// `job`'s request as its partition's `DefMemPerCPU`/`MaxMemPerCPU` leave it.
 fn request_of(
     machine: &crate::machine::Machine,
-    w: &slasim_core::trace::sacct::jobs::SlurmWorkload,
-    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    w: &slasim_data::trace::sacct::jobs::SlurmWorkload,
+    job: &slasim_data::trace::sacct::jobs::SlurmJob,
     o: &Outcome,
-) -> slasim_core::trace::sacct::jobs::Tres {
+) -> slasim_data::trace::sacct::jobs::Tres {
     let name = ran_in(machine, w, job, o);
     machine.partition(name).map_or(job.request, |p| machine.request_of(p, job))
 }
@@ -757,8 +757,8 @@ fn request_of(
 /// partitions that started, the one it started in ([`crate::multipart`]).
 fn ran_in<'a>(
     machine: &'a crate::machine::Machine,
-    w: &'a slasim_core::trace::sacct::jobs::SlurmWorkload,
-    job: &slasim_core::trace::sacct::jobs::SlurmJob,
+    w: &'a slasim_data::trace::sacct::jobs::SlurmWorkload,
+    job: &slasim_data::trace::sacct::jobs::SlurmJob,
     o: &Outcome,
 ) -> &'a str {
     match machine.partitions.get(o.partition as usize) {

@@ -21,8 +21,8 @@
 //! itself).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
-//! ([`slasim_core::trace::sacct::jobs`], read by
-//! [`slasim_core::trace::sacct::read_native`]), or a generated month of a
+//! ([`slasim_data::trace::sacct::jobs`], read by
+//! [`slasim_data::trace::sacct::read_native`]), or a generated month of a
 //! centre ([`synthetic`]).
 //!
 //! As a kind of point: [`kind`] (its settings, resolve and run), [`tables`]

@@ -33,7 +33,7 @@
 //! some nodes).
 
 use crate::conf::{Consumable, SlurmConf};
-use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload, Tres};
+use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload, Tres};
 use slasim_sim::units::Time;
 
 /// What a job takes on each of its nodes, and on how many.

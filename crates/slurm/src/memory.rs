@@ -25,7 +25,7 @@
 //!   per node; a job's recorded memory is taken per node (the second rule),
 //!   which gives fewer extra CPUs than the per-CPU rule would.
 
-use slasim_core::trace::sacct::jobs::Tres;
+use slasim_data::trace::sacct::jobs::Tres;
 
 /// A partition's memory-per-CPU settings (its own, else the cluster's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -53,7 +53,7 @@
 
 use crate::machine::{JobError, Machine};
 use crate::queued::Queued;
-use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
 
 /// The jobs of several partitions, as the controller holds them.
 ///

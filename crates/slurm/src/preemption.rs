@@ -87,7 +87,7 @@ use crate::accounting::Accounting;
 use crate::conf::{PreemptType, SlurmConf};
 use crate::preempt::{PreemptAction, PreemptMode, modelled};
 use crate::queued::Queued;
-use slasim_core::trace::sacct::jobs::SlurmWorkload;
+use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 
 /// A preemption setting slasim does not model, located.

@@ -24,7 +24,7 @@
 //! - Times: `YYYY-MM-DDTHH:MM:SS` as scontrol prints by default, or epoch
 //!   seconds with `SLURM_TIME_FORMAT=%s`. The first form has no time zone:
 //!   it is read as if it were UTC, the same rule as the sacct reader
-//!   (`slasim_core::trace::sacct`), so a reservation and a sacct dump printed
+//!   (`slasim_data::trace::sacct`), so a reservation and a sacct dump printed
 //!   on the same machine in the same form share one clock. A file mixing the
 //!   two forms is an error. `EndTime` may be `Unknown`/`None` (then
 //!   `Duration`, if finite, gives it); `Duration` is Slurm's time syntax,

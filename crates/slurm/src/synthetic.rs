@@ -14,7 +14,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use slasim_core::rng::{Stream, stream};
-use slasim_core::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
+use slasim_data::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
 use slasim_sim::units::{DAY, Time};
 
 /// What a partition offers the generator.

@@ -19,7 +19,7 @@
 use crate::controller::Outcome;
 use slasim_core::store::columns::{Described, Rows, Table, column};
 use slasim_core::store::tables::groups::{PointTables, all};
-use slasim_core::trace::sacct::jobs::SlurmJob;
+use slasim_data::trace::sacct::jobs::SlurmJob;
 use slasim_sim::units::Time;
 
 /// Creates the Slurm tables (idempotent).

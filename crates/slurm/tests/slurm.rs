@@ -15,7 +15,7 @@ use std::path::Path;
 #[path = "../../core/src/testing.rs"]
 mod testing;
 
-use slasim_core::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
+use slasim_data::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
 use slasim_slurm::bench::{Scenario, simulate};
 use slasim_slurm::conf::parse;
 use slasim_slurm::controller::Outcome;

@@ -1,6 +1,6 @@
 //! `slasim signal …`: grid signal inspection.
 //!
-//! Contract: a signal is read by [`crate::signal::read`], the reader runs
+//! Contract: a signal is read by [`slasim_data::signal::read`], the reader runs
 //! will use, with the same options; results go to stdout; a file that cannot
 //! be read is one located error (file, line, field).
 
@@ -11,8 +11,8 @@ use anyhow::bail;
 use clap::{Args, Subcommand};
 
 use crate::cli::emit;
-use crate::signal::{Interpolation, ReadOptions, Signal, duration, read, resolve_signal, utc};
 use crate::units::{DAY, HOUR, thousands};
+use slasim_data::signal::{Interpolation, ReadOptions, Signal, duration, read, resolve_signal, utc};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum SignalCommand {
@@ -33,8 +33,8 @@ pub(crate) struct InfoArgs {
     #[arg(long)]
     column: Option<String>,
     /// How the value runs between samples.
-    #[arg(long, value_enum, default_value_t = Interpolation::Hold)]
-    interpolation: Interpolation,
+    #[arg(long, value_enum, default_value_t = InterpolationArg(Interpolation::Hold))]
+    interpolation: InterpolationArg,
     /// The longest time without a sample that is bridged, in hours; a longer
     /// gap is an error.
     #[arg(long, value_name = "HOURS", default_value_t = 24.0)]
@@ -42,6 +42,22 @@ pub(crate) struct InfoArgs {
     /// Print a Markdown table instead of aligned text.
     #[arg(long)]
     markdown: bool,
+}
+
+/// [`Interpolation`] as the command line names it (the data crate knows no
+/// command line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct InterpolationArg(Interpolation);
+
+crate::cli::options::value_enum!(InterpolationArg {
+    InterpolationArg(Interpolation::Hold) => "hold": "a sample's value holds until the next sample (step function)",
+    InterpolationArg(Interpolation::Linear) => "linear": "a straight line from each sample to the next",
+});
+
+impl std::fmt::Display for InterpolationArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
 }
 
 pub(crate) fn run(command: SignalCommand) -> anyhow::Result<()> {
@@ -57,7 +73,7 @@ fn info(args: InfoArgs) -> anyhow::Result<()> {
     let path = resolve_signal(&args.file).map_err(anyhow::Error::msg)?;
     let options = ReadOptions {
         column: args.column,
-        interpolation: args.interpolation,
+        interpolation: args.interpolation.0,
         max_gap: (args.max_gap * HOUR as f64).round() as i64,
     };
     let signal = read(&path, &options)?;

@@ -19,7 +19,7 @@
 //! - The same store gives the same bytes: rows in the tables' stored order,
 //!   the writer's defaults (zstd, statistics), no wall-clock metadata.
 //! - The trace's sha256 is of the file the name resolves to now
-//!   ([`crate::trace::resolve_trace`]), as stores do not record it; NULL
+//!   ([`slasim_data::trace::resolve_trace`]), as stores do not record it; NULL
 //!   when no file is found (a synthetic workload, a trace not on this
 //!   machine). The settings' sha256 is of the stored `config` text.
 
@@ -272,9 +272,9 @@ fn write_provenance(conn: &Connection, db: &Path, path: &Path) -> anyhow::Result
         if let Some(known) = traces.get(name) {
             return Ok(known.clone());
         }
-        let found = match crate::trace::resolve_trace(Path::new(name)) {
+        let found = match slasim_data::trace::resolve_trace(Path::new(name)) {
             Ok(file) => Some(
-                crate::trace::fetch::digest_of(&file)
+                slasim_data::trace::fetch::digest_of(&file)
                     .map(|(_, sum)| sum)
                     .with_context(|| format!("reading the trace {}", file.display()))?,
             ),

@@ -27,8 +27,8 @@
 
 use std::path::Path;
 
-use slasim_core::trace::swf::{ReadOptions, SwfRecord, SwfTrace};
-use slasim_core::trace::{gpu, sacct};
+use slasim_data::trace::swf::{ReadOptions, SwfRecord, SwfTrace};
+use slasim_data::trace::{gpu, sacct};
 use slasim_sim::units::Time;
 use slasim_single::policy::priority::{Key, Priority, Waiting, f1::F1, sjf::Sjf, smallest::Smallest};
 use slasim_single::workload::synthetic::SyntheticConfig;
@@ -100,13 +100,13 @@ pub struct JobTable {
 pub enum JobTableError {
     /// The SWF file could not be read.
     #[error(transparent)]
-    Swf(#[from] slasim_core::trace::swf::SwfError),
+    Swf(#[from] slasim_data::trace::swf::SwfError),
     /// The sacct dump could not be read.
     #[error(transparent)]
-    Sacct(#[from] slasim_core::trace::sacct::SacctError),
+    Sacct(#[from] slasim_data::trace::sacct::SacctError),
     /// The GPU-era trace could not be read.
     #[error(transparent)]
-    Gpu(#[from] slasim_core::trace::gpu::GpuTraceError),
+    Gpu(#[from] slasim_data::trace::gpu::GpuTraceError),
     /// A job needs more nodes than the machine has.
     #[error("{name}: job {id} needs {nodes} nodes ({procs} processors) but the machine has {total} nodes")]
     TooWide { name: String, id: i64, procs: i64, nodes: i64, total: i64 },
@@ -117,8 +117,8 @@ pub enum JobTableError {
 
 impl JobTable {
     /// Reads a log as slasim reads traces: an SWF file (plain or gzip), a
-    /// Slurm `sacct` dump (converted to SWF records by [`slasim_core::trace::sacct`]),
-    /// or a GPU-era trace, GPUs counted ([`slasim_core::trace::gpu`]).
+    /// Slurm `sacct` dump (converted to SWF records by [`slasim_data::trace::sacct`]),
+    /// or a GPU-era trace, GPUs counted ([`slasim_data::trace::gpu`]).
     pub fn load(path: impl AsRef<Path>, estimates: Estimates) -> Result<JobTable, JobTableError> {
         let path = path.as_ref();
         let trace = if sacct::is_sacct_file(path) {

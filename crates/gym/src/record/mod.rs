@@ -155,7 +155,7 @@ pub struct Recording {
 /// module contract).
 pub fn record(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, out: &Path) -> anyhow::Result<Summary> {
     anyhow::ensure!(!recording.behaviours.is_empty(), "no behaviour policy to record");
-    let part = slasim_core::trace::fetch::part_path(out);
+    let part = slasim_data::trace::fetch::part_path(out);
     let result = write(jobs, recording, metadata, &part);
     match result {
         Ok(summary) => {

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use rand::RngExt;
-use slasim_core::trace::swf::SwfRecord;
+use slasim_data::trace::swf::SwfRecord;
 use slasim_gym::pick::jobs::{Estimates, JobTable};
 use slasim_gym::pick::observation::FEATURES;
 use slasim_gym::pick::reward::Score;

@@ -33,7 +33,7 @@ use slasim_core::cli::points::execute_with;
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
 use slasim_core::store::Store;
-use slasim_core::trace::swf::SwfTrace;
+use slasim_data::trace::swf::SwfTrace;
 
 #[derive(Debug, Args)]
 #[command(allow_negative_numbers = true)]
@@ -402,12 +402,12 @@ fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str
         );
     }
     if let Some(path) = &args.trace {
-        let path = slasim_core::trace::resolve_trace(path).map_err(anyhow::Error::msg)?;
+        let path = slasim_data::trace::resolve_trace(path).map_err(anyhow::Error::msg)?;
         // A Batsim JSON workload has no SWF lines to check.
         if crate::workload::batsim::is_batsim_workload(&path) {
             return Ok(None);
         }
-        let options = slasim_core::trace::swf::ReadOptions { lenient: args.lenient, runnable: true };
+        let options = slasim_data::trace::swf::ReadOptions { lenient: args.lenient, runnable: true };
         let trace = crate::workload::load_trace(&path, options).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\n(the classic modes need a processor count and a run time; --lenient skips such lines)"

@@ -18,13 +18,13 @@ use crate::workload::prepare::NodeUnit;
 use crate::workload::synthetic::SyntheticConfig;
 use crate::workload::{WorkloadSource, load_trace};
 use slasim_core::cli::emit;
-use slasim_core::trace::catalogue::{self, CATALOGUE};
-use slasim_core::trace::fetch::{FetchOptions, Fetched, Local, fetch as catalogue_fetch, local};
-use slasim_core::trace::sacct::{self, SacctOptions};
-use slasim_core::trace::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
-use slasim_core::trace::{resolve_trace, trace_dir, trace_dirs};
 use slasim_core::units::HOUR;
 use slasim_core::units::thousands;
+use slasim_data::trace::catalogue::{self, CATALOGUE};
+use slasim_data::trace::fetch::{FetchOptions, Fetched, Local, fetch as catalogue_fetch, local};
+use slasim_data::trace::sacct::{self, SacctOptions};
+use slasim_data::trace::swf::{ReadOptions, SwfHeader, SwfRecord, SwfTrace};
+use slasim_data::trace::{resolve_trace, trace_dir, trace_dirs};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum TraceCommand {
@@ -233,7 +233,7 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     if args.markdown {
         writeln!(text, "| name | file under the traces directory | bytes | sha256 | licence |")?;
         writeln!(text, "|---|---|---|---|---|")?;
-        for entry in CATALOGUE {
+        for entry in CATALOGUE.iter() {
             let (size, sha256) = entry.shipped.map_or_else(
                 || ("-".to_string(), "not shipped".to_string()),
                 |d| (bytes(d.size), format!("`{}`", d.sha256)),
@@ -246,7 +246,7 @@ fn list(args: &ListArgs) -> anyhow::Result<()> {
     for dir in trace_dirs() {
         writeln!(text, "  {}", dir.display())?;
     }
-    for entry in CATALOGUE {
+    for entry in CATALOGUE.iter() {
         writeln!(text)?;
         writeln!(text, "{}", entry.name)?;
         for (path, digest) in entry.forms() {

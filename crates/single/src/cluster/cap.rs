@@ -11,10 +11,10 @@
 //! Contract:
 //! - The cap at virtual time `t` is `grid_watts + renewable_scale · R(t)`,
 //!   `R(t)` the renewable supply in watts aligned onto the run's time as the
-//!   accounting aligns it ([`slasim_core::signal::Alignment`]). Under linear
+//!   accounting aligns it ([`slasim_data::signal::Alignment`]). Under linear
 //!   interpolation each sample interval counts at its lower end, so the cap
 //!   used is a step function never above the series
-//!   ([`slasim_core::signal::AlignedSignal::lower_step`]). It is counted in
+//!   ([`slasim_data::signal::AlignedSignal::lower_step`]). It is counted in
 //!   whole milliwatts, rounded down; the committed watts round up.
 //! - The series is a contract known in advance: the cluster (and so every
 //!   strategy) sees its future values.
@@ -37,8 +37,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use slasim_core::setting::InvalidSetting;
-use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
+use slasim_data::signal::AlignedSignal;
 
 /// The series a cap follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,7 +13,7 @@
 //!   a price (currency/MWh) and a renewable supply (W, or MWh/h read as
 //!   10⁶ W) file, each optional, or a `region` whose shipped files are
 //!   taken; the run's virtual time is aligned onto each signal by
-//!   [`slasim_core::signal::Alignment`] (`start`, `offset`, `scale`).
+//!   [`slasim_data::signal::Alignment`] (`start`, `offset`, `scale`).
 //! - A [`PowerRecorder`] listens to the cluster's node states beside the
 //!   energy meter and keeps the cluster's watts as a step function over the
 //!   meter's window (first submission to last job end); a run without
@@ -38,11 +38,11 @@ use serde::{Deserialize, Serialize};
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::record::RunRecords;
 use slasim_core::setting::InvalidSetting;
-use slasim_core::signal::{self, AlignedSignal, Alignment, Interpolation, Quantity, ReadOptions, Signal};
 use slasim_core::sim::kernel::{Model, Outbox};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
 use slasim_core::sim::port::Receive;
 use slasim_core::units::Time;
+use slasim_data::signal::{self, AlignedSignal, Alignment, Interpolation, Quantity, ReadOptions, Signal};
 
 /// Joules per kWh.
 const JOULES_PER_KWH: f64 = 3.6e6;

@@ -27,8 +27,8 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use crate::workload::job::Job;
-use slasim_core::trace::swf::{SwfHeader, SwfRecord, SwfTrace};
 use slasim_core::units::Time;
+use slasim_data::trace::swf::{SwfHeader, SwfRecord, SwfTrace};
 
 /// A Batsim workload that cannot be read.
 #[derive(Debug, thiserror::Error)]

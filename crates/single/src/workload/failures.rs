@@ -46,8 +46,8 @@ pub const LANL_FILE: &str = "failures/LA-UR-05-7318-failure-data-1996-2005.csv.g
 pub fn lanl_file(path: Option<&Path>) -> PathBuf {
     path.map_or_else(
         || {
-            slasim_core::trace::resolve_trace(Path::new(LANL_FILE))
-                .unwrap_or_else(|_| slasim_core::trace::trace_dir().join(LANL_FILE))
+            slasim_data::trace::resolve_trace(Path::new(LANL_FILE))
+                .unwrap_or_else(|_| slasim_data::trace::trace_dir().join(LANL_FILE))
         },
         Path::to_path_buf,
     )
@@ -243,7 +243,7 @@ pub enum FailureError {
         "{path}: no such file: the LANL failure log, which the `lanl` failure model (the default with a trace) \
          replays; set {env} to the traces directory holding failures/, or choose another failure model: \
          `--failures none|poisson` (in a config, the `failures` axis or `[failures] model`)",
-        path = .path.display(), env = slasim_core::trace::TRACE_DIR_ENV
+        path = .path.display(), env = slasim_data::trace::TRACE_DIR_ENV
     )]
     MissingLanl { path: PathBuf },
     /// A CSV-level problem.

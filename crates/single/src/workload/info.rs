@@ -11,8 +11,8 @@ use std::fmt::{self, Write as _};
 use chrono::DateTime;
 
 use crate::workload::prepare::{PrepareConfig, PrepareError, Split};
-use slasim_core::trace::swf::SwfTrace;
 use slasim_core::units::thousands;
+use slasim_data::trace::swf::SwfTrace;
 
 /// Histogram bins of real/estimated runtime: ten 10 % bins (the last includes
 /// exactly 100 %) and one for over-runs.

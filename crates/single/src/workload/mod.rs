@@ -6,7 +6,7 @@
 //! when no trace is given); [`prepare::PrepareConfig`] turns it into PDF history
 //! and batteries of [`job::Job`]s; [`failures`] yields node-event streams.
 //! Trace files are never bundled: they are read from the path given, or looked
-//! up under the traces directory ([`slasim_core::trace::trace_dir`]).
+//! up under the traces directory ([`slasim_data::trace::trace_dir`]).
 
 pub mod batsim;
 pub mod failure_law;
@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::workload::synthetic::SyntheticConfig;
-use slasim_core::trace::gpu;
-use slasim_core::trace::resolve_trace;
-use slasim_core::trace::sacct;
-use slasim_core::trace::swf::{ReadOptions, SwfTrace};
+use slasim_data::trace::gpu;
+use slasim_data::trace::resolve_trace;
+use slasim_data::trace::sacct;
+use slasim_data::trace::swf::{ReadOptions, SwfTrace};
 
 /// Reads a trace file: an SWF log, a Batsim JSON workload, or a Slurm accounting dump (detected by
 /// its `sacct --parsable2` header line, [`sacct::is_sacct_file`]) converted

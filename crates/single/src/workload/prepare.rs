@@ -27,9 +27,9 @@ use serde::{Deserialize, Serialize};
 use crate::workload::job::Job;
 use crate::workload::sla::{self, SlaInput, SlaTermsRule};
 use slasim_core::setting::{InvalidSetting, at_least_one, positive};
-use slasim_core::trace::swf::{SwfRecord, SwfTrace};
 use slasim_core::units::Time;
 use slasim_core::units::thousands;
+use slasim_data::trace::swf::{SwfRecord, SwfTrace};
 
 /// Which SWF field gives a job's processor count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

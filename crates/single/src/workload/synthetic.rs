@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use slasim_core::rng::{Stream, stream};
 use slasim_core::setting::{InvalidSetting, at_least_one, positive, probability};
-use slasim_core::trace::swf::{SwfHeader, SwfRecord, SwfTrace};
 use slasim_core::units::{DAY, HOUR, Time};
+use slasim_data::trace::swf::{SwfHeader, SwfRecord, SwfTrace};
 
 /// Estimates users type, in minutes: raw estimates are rounded up to these.
 pub const ROUND_ESTIMATES_MIN: [i64; 18] =

@@ -41,7 +41,7 @@ fn node_set_lowest_and_count() {
 /// committing 300 W now of which 100 W fall at 5,400 (a job's kill time).
 #[test]
 fn cap_ledger_by_hand() {
-    use slasim_core::signal::{Alignment, Interpolation, Quantity, Signal};
+    use slasim_data::signal::{Alignment, Interpolation, Quantity, Signal};
     use slasim_single::cluster::cap::{CapLedger, CapSeries, CapSeriesConfig, CapSignal};
     let hour = 3600;
     let times: Vec<i64> = (0..7 * 24).map(|h| h * hour).collect();

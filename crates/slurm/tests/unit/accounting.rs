@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
 use slasim_slurm::accounting::{Accounting, Reason};
 use slasim_slurm::bench::{Scenario, Simulated, simulate};
 use slasim_slurm::conf::parse;
@@ -263,7 +263,7 @@ PartitionName=batch Nodes=n1 Default=YES MaxTime=UNLIMITED
 #[test]
 fn tres_limits_of_the_qos_and_of_an_association() {
     let conf = format!("{GPU_NODE}AccountingStorageEnforce=limits\n");
-    let gpu = |j: SlurmJob| SlurmJob { request: slasim_core::trace::sacct::jobs::Tres { gpus: 1, ..j.request }, ..j };
+    let gpu = |j: SlurmJob| SlurmJob { request: slasim_data::trace::sacct::jobs::Tres { gpus: 1, ..j.request }, ..j };
     let w = crate::workload(
         vec![gpu(crate::job(1, 0, 1, 100, 100)), gpu(crate::job(2, 0, 1, 100, 100)), crate::job(3, 0, 1, 100, 100)],
         &["batch"],
@@ -304,7 +304,7 @@ fn tres_limits_of_the_qos_and_of_an_association() {
 /// (500). At 100 J1 and J2 end: the first of J3/J4 runs 100–150, the other
 /// 150–200. `J3 first` is `[0, 0, 100, 150]`, `J4 first` `[0, 0, 150, 100]`.
 fn fair_tree_jobs() -> SlurmWorkload {
-    let gpu = |j: SlurmJob| SlurmJob { request: slasim_core::trace::sacct::jobs::Tres { gpus: 1, ..j.request }, ..j };
+    let gpu = |j: SlurmJob| SlurmJob { request: slasim_data::trace::sacct::jobs::Tres { gpus: 1, ..j.request }, ..j };
     crate::workload(
         vec![
             crate::job(1, 0, 3, 200, 100),
@@ -777,7 +777,7 @@ fn deny_on_limit_rejects_a_request_above_grp_tres_or_max_tres_pu() {
 /// batch pass) and only A2 rejected.
 #[test]
 fn an_array_is_accepted_or_rejected_whole() {
-    use slasim_core::trace::sacct::jobs::{ArrayTask, Relations};
+    use slasim_data::trace::sacct::jobs::{ArrayTask, Relations};
     let task = |id: u64, array: u64, t: u64, submit: i64| SlurmJob {
         relations: Relations { array: Some(ArrayTask { job: array, task: t, throttle: 0 }), ..Relations::default() },
         ..crate::job(id, submit, 1, 100, 100)

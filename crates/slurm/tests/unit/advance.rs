@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
 use slasim_slurm::accounting::Accounting;
 use slasim_slurm::advance::AdvanceReservations;
 use slasim_slurm::bench::{Scenario, Simulated, simulate};
@@ -191,7 +191,7 @@ fn bad_reservations_are_located_errors() {
     assert!(e.starts_with("synthetic job 8: job 8: Reservation: user `bob` in account `physics` may not use"), "{e}");
     // R's one node cannot hold 8 CPUs on 2 nodes.
     let wide = SlurmJob {
-        request: slasim_core::trace::sacct::jobs::Tres { cpus: 8, mem_mib: 0, nodes: 2, gpus: 0 },
+        request: slasim_data::trace::sacct::jobs::Tres { cpus: 8, mem_mib: 0, nodes: 2, gpus: 0 },
         ..naming("R", job(9, 0, 8, 100, 10))
     };
     let e = scenario(&on_clock(workload(vec![wide], &["batch"])), Some(R)).err().expect("refused");

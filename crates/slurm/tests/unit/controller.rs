@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
 use slasim_slurm::bench::{Scenario, Simulated, simulate};
 use slasim_slurm::conf::parse;
 

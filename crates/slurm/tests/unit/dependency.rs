@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use slasim_core::trace::sacct::jobs::{
+use slasim_data::trace::sacct::jobs::{
     ArrayTask, DependKind, DependOn, Dependency, Ending, Logged, Relations, SlurmJob, SlurmWorkload,
 };
 use slasim_slurm::bench::{Scenario, Simulated, simulate};
@@ -313,7 +313,7 @@ fn a_fulfilled_singleton_part_stays_fulfilled() {
 ///   (task 2).
 #[test]
 fn a_dump_with_dependencies_and_a_throttled_array_replays() {
-    use slasim_core::trace::sacct::{NativeOptions, parse_native};
+    use slasim_data::trace::sacct::{NativeOptions, parse_native};
     let t = 1_700_000_000i64;
     let head = "JobIDRaw|JobID|User|Partition|Submit|Eligible|Start|End|Timelimit|AllocCPUS|State|SubmitLine\n";
     let line = |raw: &str, id: &str, cpus: u32, times: [i64; 4], submit_line: &str| {

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use slasim_core::trace::sacct::jobs::SlurmJob;
+use slasim_data::trace::sacct::jobs::SlurmJob;
 use slasim_slurm::bench::Scenario;
 use slasim_slurm::conf::parse;
 use slasim_slurm::features::Constraint;

@@ -1,7 +1,7 @@
 use std::path::Path;
 
-use slasim_core::trace::gpu::{Drops, GpuFormat, GpuJob, GpuJobs};
-use slasim_core::trace::sacct::jobs::Tres;
+use slasim_data::trace::gpu::{Drops, GpuFormat, GpuJob, GpuJobs};
+use slasim_data::trace::sacct::jobs::Tres;
 use slasim_slurm::gpu::{machine, workload};
 
 fn jobs(rows: &[(i64, i64, u32, u32)]) -> GpuJobs {

@@ -1,6 +1,6 @@
 //! `DefMemPerCPU` and `MaxMemPerCPU`, by hand.
 
-use slasim_core::trace::sacct::jobs::{SlurmJob, Tres};
+use slasim_data::trace::sacct::jobs::{SlurmJob, Tres};
 use slasim_slurm::memory::MemPerCpu;
 
 use crate::{job, simulated, starts, workload};

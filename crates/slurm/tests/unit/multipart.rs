@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use slasim_core::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload};
 use slasim_slurm::bench::{Scenario, Simulated, simulate};
 use slasim_slurm::conf::parse;
 
@@ -156,7 +156,7 @@ PartitionName=hi Nodes=nb MaxTime=UNLIMITED PriorityTier=2
 /// A list naming a partition the conf lacks is refused, naming the line.
 #[test]
 fn a_dump_with_a_job_of_two_partitions_replays_and_an_unknown_one_is_refused() {
-    use slasim_core::trace::sacct::{NativeOptions, parse_native};
+    use slasim_data::trace::sacct::{NativeOptions, parse_native};
     let t = 1_700_000_000i64;
     let head = "JobIDRaw|JobID|User|Partition|Submit|Start|End|Timelimit|AllocCPUS|State|SubmitLine\n";
     let line = |raw: u64, partition: &str, times: [i64; 3], submit_line: &str| {

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use slasim_core::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
+use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload};
 use slasim_slurm::accounting::Accounting;
 use slasim_slurm::bench::{Scenario, Simulated, simulate};
 use slasim_slurm::conf::parse;
@@ -271,7 +271,7 @@ fn a_preemptor_qos_goes_first_in_the_queue() {
 /// - `afternotok:1`: met at 10; J3 waits for n1 until J2 ends: 110–160.
 #[test]
 fn a_job_cancelled_by_preemption_did_not_end_ok() {
-    use slasim_core::trace::sacct::jobs::{DependKind, DependOn, Dependency};
+    use slasim_data::trace::sacct::jobs::{DependKind, DependOn, Dependency};
     let conf = tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE")
         .replace("PriorityTier=1", "PriorityTier=1 PreemptMode=CANCEL");
     let on = |kind| {

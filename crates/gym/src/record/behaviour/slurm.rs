@@ -18,7 +18,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use slasim_core::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
+use slasim_data::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
 use slasim_slurm::bench::{Scenario, simulate};
 use slasim_slurm::generated::{self, NodeSpec};
 

@@ -92,11 +92,11 @@ fn a_failed_record_leaves_no_file() {
     // A log too short for a sampled sequence of 256 jobs.
     let short = JobTable::from_records(
         "short",
-        &[slasim_core::trace::swf::SwfRecord {
+        &[slasim_data::trace::swf::SwfRecord {
             job: 1,
             runtime: 5,
             allocated_procs: 1,
-            ..slasim_core::trace::swf::SwfRecord::UNKNOWN
+            ..slasim_data::trace::swf::SwfRecord::UNKNOWN
         }],
         1,
         1,

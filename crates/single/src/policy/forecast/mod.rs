@@ -16,8 +16,8 @@
 //! - Forecasts are registered by name ([`FORECASTS`]), one file each.
 
 use slasim_core::registry::{Named, Registry, UnknownName};
-use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
+use slasim_data::signal::AlignedSignal;
 
 pub mod noise;
 pub mod oracle;

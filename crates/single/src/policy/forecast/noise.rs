@@ -11,8 +11,8 @@ use rand_distr::{Distribution, StandardNormal};
 
 use crate::policy::forecast::{Forecast, ForecastInfo, ForecastSettings};
 use slasim_core::rng::{Stream, stream};
-use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
+use slasim_data::signal::AlignedSignal;
 
 /// Seconds of one forecast error.
 const HOUR: Time = 3600;

@@ -2,8 +2,8 @@
 //! upper bound of what looking ahead can save).
 
 use crate::policy::forecast::{Forecast, ForecastInfo, ForecastSettings};
-use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
+use slasim_data::signal::AlignedSignal;
 
 /// The perfect forecast.
 pub struct Oracle;

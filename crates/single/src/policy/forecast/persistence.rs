@@ -8,8 +8,8 @@
 //! "persistence" baseline; Wiesner et al., Middleware 2021, §5.3).
 
 use crate::policy::forecast::{Forecast, ForecastInfo, ForecastSettings, virtual_day};
-use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
+use slasim_data::signal::AlignedSignal;
 
 /// The persistence forecast.
 pub struct Persistence;

@@ -29,8 +29,8 @@ use crate::policy::Strategy;
 use crate::policy::forecast::{self, Forecast, ForecastSettings};
 use slasim_core::registry::{Named, Registry, UnknownName};
 use slasim_core::setting::InvalidSetting;
-use slasim_core::signal::AlignedSignal;
 use slasim_core::units::Time;
+use slasim_data::signal::AlignedSignal;
 
 pub mod carbon_time;
 pub mod cats;

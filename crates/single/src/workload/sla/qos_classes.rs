@@ -1,6 +1,6 @@
 //! `qos-classes`: a job's terms follow its QoS class, the SWF queue the
 //! GPU-era readers give it (queue 1 LS, 2 BE, 3 Burstable, 4 Guaranteed;
-//! [`slasim_core::trace::gpu::QOS_QUEUES`]).
+//! [`slasim_data::trace::gpu::QOS_QUEUES`]).
 //!
 //! The rule (documented on the "GPU-era traces" page): a class that is
 //! promised more pays more and is owed more when the promise breaks.

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use slasim_core::signal::{Alignment, Interpolation, Quantity, Signal};
 use slasim_core::units::{HOUR, Time};
+use slasim_data::signal::{Alignment, Interpolation, Quantity, Signal};
 use slasim_single::policy::forecast;
 use slasim_single::policy::shifting::hold::Window;
 use slasim_single::policy::shifting::{Outlook, carbon_time, cats, lowest_window};

@@ -1,6 +1,6 @@
-use slasim_core::trace::swf::SwfTrace;
-use slasim_core::trace::swf::{SwfHeader, SwfRecord};
 use slasim_core::units::thousands;
+use slasim_data::trace::swf::SwfTrace;
+use slasim_data::trace::swf::{SwfHeader, SwfRecord};
 use slasim_single::workload::info::*;
 use slasim_single::workload::prepare::PrepareConfig;
 

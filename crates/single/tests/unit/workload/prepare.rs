@@ -1,5 +1,5 @@
-use slasim_core::trace::swf::SwfHeader;
-use slasim_core::trace::swf::{SwfRecord, SwfTrace};
+use slasim_data::trace::swf::SwfHeader;
+use slasim_data::trace::swf::{SwfRecord, SwfTrace};
 use slasim_single::workload::prepare::*;
 
 fn record(job: i64, submit: i64, runtime: i64, procs: i64, estimate: i64) -> SwfRecord {

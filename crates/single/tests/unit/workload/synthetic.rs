@@ -1,5 +1,5 @@
-use slasim_core::trace::swf::SwfRecord;
 use slasim_core::units::{DAY, HOUR};
+use slasim_data::trace::swf::SwfRecord;
 use slasim_single::workload::synthetic::*;
 
 fn small() -> SyntheticConfig {

@@ -22,7 +22,7 @@
 
 use std::path::PathBuf;
 
-use crate::units::Time;
+use slasim_sim::units::Time;
 
 /// Trackable resources: a request or an allocation, totals over the job.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

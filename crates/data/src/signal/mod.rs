@@ -51,9 +51,9 @@ use std::path::{Path, PathBuf};
 pub use align::{AlignError, AlignedSignal, Alignment, WEEK};
 pub use read::{Format, ReadOptions, parse, read};
 
-use crate::units::Time;
+use slasim_sim::units::Time;
 
-pub use crate::data_dirs::{LEGACY_SIGNAL_DIR, SIGNAL_DIR_ENV, signal_dirs};
+pub use crate::dirs::{LEGACY_SIGNAL_DIR, SIGNAL_DIR_ENV, signal_dirs};
 
 /// The signals directory where fetched signals go: the first of [`signal_dirs`].
 pub fn signal_dir() -> PathBuf {
@@ -163,11 +163,6 @@ pub enum Interpolation {
     /// for one step.
     Linear,
 }
-
-crate::__value_enum!(Interpolation {
-    Interpolation::Hold => "hold": "a sample's value holds until the next sample (step function)",
-    Interpolation::Linear => "linear": "a straight line from each sample to the next",
-});
 
 impl fmt::Display for Interpolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

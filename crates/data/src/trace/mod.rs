@@ -44,7 +44,7 @@ pub fn trace_dirs() -> Vec<PathBuf> {
         return vec![PathBuf::from(dir)];
     }
     let mut dirs: Vec<PathBuf> =
-        crate::data_dirs::cache_dir().map(|cache| cache.join("slasim").join("traces")).into_iter().collect();
+        crate::dirs::cache_dir().map(|cache| cache.join("slasim").join("traces")).into_iter().collect();
     dirs.push(PathBuf::from(LEGACY_TRACE_DIR));
     dirs
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::units::{DAY, HOUR};
+use slasim_sim::units::{DAY, HOUR};
 
 fn tiny(interpolation: Interpolation) -> Signal {
     // Samples 10 at 0 h, 20 at 1 h, 40 at 2 h: step 1 h, span [0, 3 h).

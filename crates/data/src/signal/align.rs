@@ -34,8 +34,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Datelike, NaiveDate};
 
 use super::Signal;
-use crate::setting::{self, InvalidSetting};
-use crate::units::{DAY, Time};
+use slasim_sim::units::{DAY, Time};
 
 /// Seconds per week.
 pub const WEEK: Time = 7 * DAY;
@@ -55,8 +54,8 @@ pub struct Alignment {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum AlignError {
     /// The scale is not a positive, finite number.
-    #[error(transparent)]
-    Scale(#[from] InvalidSetting),
+    #[error("setting `alignment scale` = {0}: must be a positive, finite number")]
+    Scale(f64),
     /// The signal spans less than one week: it cannot loop by whole weeks.
     #[error("{signal}: spans {span} s, less than one week: a signal must span a week to keep weekday and hour")]
     TooShort {
@@ -92,7 +91,10 @@ impl Alignment {
 
     /// The signal seen through this alignment.
     pub fn align(&self, signal: Arc<Signal>) -> Result<AlignedSignal, AlignError> {
-        let scale = setting::positive("alignment scale", self.scale)?;
+        let scale = self.scale;
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(AlignError::Scale(scale));
+        }
         let span = signal.span();
         if span < WEEK {
             return Err(AlignError::TooShort { signal: signal.name().to_string(), span });

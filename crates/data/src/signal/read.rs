@@ -9,7 +9,7 @@ use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, Weekday};
 use flate2::read::MultiGzDecoder;
 
 use super::{Interpolation, Problem, Quantity, Samples, Signal, SignalError};
-use crate::units::{HOUR, Time};
+use slasim_sim::units::{HOUR, Time};
 
 /// The formats a signal is read in, each detected from its header line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
