@@ -73,10 +73,10 @@ pub struct GridOutput {
 }
 
 /// The report section of the Grid's summary per run setting.
-pub const GRID: Section = Section::Named("grid");
+pub const GRID: Section = Section("grid");
 
 /// The report section of the Grid's per-cluster table.
-pub const GRID_CLUSTERS: Section = Section::Named("grid-clusters");
+pub const GRID_CLUSTERS: Section = Section("grid-clusters");
 
 /// A Grid run.
 #[derive(Debug, Clone, Copy)]

@@ -38,10 +38,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use anyhow::{Context, anyhow, bail};
 use rand::RngExt;
 
+use crate::streams::ADMISSION_BATTERY;
 use slasim_core::experiment::config::Experiment;
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::registry::Registry;
+use slasim_core::rng::stream;
 use slasim_sim::kernel::Stop;
 use slasim_sim::units::{JobId, Time};
 use slasim_single::cluster::bench::Stepped;
@@ -209,14 +211,19 @@ pub struct AdmissionEnv {
 
 impl AdmissionEnv {
     /// The environment over point `index` of the config `text` (read from
-    /// `file`, for errors), offering at most `slots` candidates.
-    pub fn from_config(file: &str, text: &str, index: usize, slots: usize) -> anyhow::Result<AdmissionEnv> {
+    /// `file`, for errors) of a kind of `registry` (a single cluster's),
+    /// offering at most `slots` candidates.
+    pub fn from_config(
+        registry: &Registry,
+        file: &str,
+        text: &str,
+        index: usize,
+        slots: usize,
+    ) -> anyhow::Result<AdmissionEnv> {
         if slots == 0 {
             bail!("slots = 0: the environment needs at least one candidate slot");
         }
-        // Its config is a single cluster's: the kind reads it.
-        slasim_single::register()?;
-        let experiment = Experiment::parse(file, text)?;
+        let experiment = Experiment::parse(registry, file, text)?;
         let count = experiment.points.len();
         let point = experiment
             .points
@@ -247,7 +254,9 @@ impl AdmissionEnv {
 
     /// The environment over [`DEFAULT_CONFIG`].
     pub fn default_point(slots: usize) -> anyhow::Result<AdmissionEnv> {
-        AdmissionEnv::from_config("the default SLA admission config", DEFAULT_CONFIG, 0, slots)
+        // Its config is the single cluster's alone, of built-in names.
+        let registry = Registry::new(&[&slasim_single::KIND])?;
+        AdmissionEnv::from_config(&registry, "the default SLA admission config", DEFAULT_CONFIG, 0, slots)
     }
 
     /// Candidate slots.
@@ -274,7 +283,7 @@ impl AdmissionEnv {
                 bail!("battery {b} does not exist: the workload has {} batteries", self.batteries)
             }
             Some(b) => b,
-            None => stream(seed, Stream::AdmissionBattery, 0).random_range(0..self.batteries),
+            None => stream(seed, ADMISSION_BATTERY, 0).random_range(0..self.batteries),
         };
         let point = SinglePoint { battery, seed, ..self.point.clone() };
         let exchange = Arc::new(Mutex::new(Exchange::default()));

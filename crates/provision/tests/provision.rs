@@ -13,7 +13,7 @@ mod unit;
 mod testing;
 
 use proptest::prelude::*;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::units::{HOUR, Time};
 use slasim_provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim_provision::executor::{ExecutorActor, Mode};
@@ -110,7 +110,15 @@ fn a_two_task_workflow_on_figure_1s_slots_has_the_hand_worked_pareto_set() {
     let expected = vec![(8.0 * SU, 8.0 * H as f64), (9.0 * SU, 6.0 * H as f64)];
     assert_eq!(brute_force_front(&mut evaluator), expected);
 
-    let p = provision(&wf, 0, &slots, &MogaConfig::default(), &[0.0, 1.0], &mut stream(1, Stream::Moga, 0)).unwrap();
+    let p = provision(
+        &wf,
+        0,
+        &slots,
+        &MogaConfig::default(),
+        &[0.0, 1.0],
+        &mut stream(1, slasim_provision::streams::MOGA, 0),
+    )
+    .unwrap();
     let mut archive: Vec<(f64, f64)> = p.archive.iter().map(|o| (o.cost, o.makespan)).collect();
     archive.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
     assert_eq!(archive, expected);
@@ -215,12 +223,12 @@ proptest! {
         let capacity = 16;
         let (site, now) = random_site(capacity, &jobs);
         let wf = SyntheticWorkflow { tasks, levels: None, mean_runtime: 1800, mean_procs: 4, max_procs: capacity, mean_transfer: 0 }
-            .generate(&mut stream(seed, Stream::Workflows, 0))
+            .generate(&mut stream(seed, slasim_provision::streams::WORKFLOWS, 0))
             .expect("valid settings");
         let slots: Vec<Vec<Advertised>> = vec![site.advertise(now)];
         let config = MogaConfig { population: 20, generations: 4, ..MogaConfig::default() };
         let run =
-            || provision(&wf, now, &slots, &config, &[0.0, 0.5, 1.0], &mut stream(seed, Stream::Moga, 0)).unwrap();
+            || provision(&wf, now, &slots, &config, &[0.0, 0.5, 1.0], &mut stream(seed, slasim_provision::streams::MOGA, 0)).unwrap();
         let p = run();
         prop_assert_eq!(&p, &run());
         for choice in &p.choices {
@@ -279,7 +287,7 @@ proptest! {
         let now = random_site(capacity, &a).1.max(random_site(capacity, &b).1);
         let sites = [random_site_until(capacity, &a, now).0, random_site_until(capacity, &b, now).0];
         let wf = SyntheticWorkflow { tasks, levels: None, mean_runtime: 1800, mean_procs: 4, max_procs: capacity, mean_transfer: 900 }
-            .generate(&mut stream(seed, Stream::Workflows, 0))
+            .generate(&mut stream(seed, slasim_provision::streams::WORKFLOWS, 0))
             .expect("valid settings");
         let snapshots: Vec<_> = sites.iter().map(|s| s.pricing_snapshot(now)).collect();
         let pure = provision_greedy(&wf, now, &snapshots, Policy::Conservative, 1.0, alpha).expect("valid α").expect("fits");

@@ -40,6 +40,7 @@ use slasim_core::cli::options::threads;
 use slasim_core::experiment::config::Experiment;
 use slasim_core::experiment::coordinator::{SweepOptions, run_sweep};
 use slasim_core::experiment::point::Point;
+use slasim_core::registry::Registry;
 use slasim_sim::units::Time;
 
 #[derive(Debug, Subcommand)]
@@ -187,16 +188,16 @@ impl slasim_core::cli::subcommand::Subcommand for SlurmSubcommand {
         SlurmCommand::augment_subcommands(slurm)
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
-        run(SlurmCommand::from_arg_matches(matches)?)
+    fn run(&self, registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
+        run(registry, SlurmCommand::from_arg_matches(matches)?)
     }
 }
 
 /// Runs `slasim slurm …`.
-pub(crate) fn run(command: SlurmCommand) -> anyhow::Result<std::process::ExitCode> {
+pub(crate) fn run(registry: &Registry, command: SlurmCommand) -> anyhow::Result<std::process::ExitCode> {
     match command {
         SlurmCommand::Conf(args) => conf(args),
-        SlurmCommand::Run(args) => run_point(args),
+        SlurmCommand::Run(args) => run_point(registry, args),
         SlurmCommand::Compare(args) => compare(args),
     }
 }
@@ -346,7 +347,7 @@ fn unread(columns: &[String]) -> String {
     if columns.is_empty() { String::new() } else { format!("; columns not read: {}", columns.join(", ")) }
 }
 
-fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
+fn run_point(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let settings = SlurmSettings {
         seed: args.seed,
         conf: args.slurm_conf.clone().unwrap_or_default(),
@@ -359,7 +360,7 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let label = point.label();
     let experiment = Experiment::from_points("slurm", "slasim slurm run", [(point.clone(), label)])?;
     let options = SweepOptions { threads: threads(args.jobs), shard: None, progress: false, interrupts: None };
-    let outcome = run_sweep(&experiment, &args.db, &options)?;
+    let outcome = run_sweep(registry, &experiment, &args.db, &options)?;
     let id = point.id()?.run_id;
     let summary = slasim_core::store::query::query(
         &args.db,

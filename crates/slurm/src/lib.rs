@@ -27,7 +27,7 @@
 //!
 //! As a kind of point: [`kind`] (its settings, resolve and run), [`tables`]
 //! (its store group, by descriptors), [`report`] (its report section) and
-//! [`cli`] (`slasim slurm`), all added to the engine by [`register`].
+//! [`cli`] (`slasim slurm`), all added to a registry by [`SlurmKind`].
 //!
 //! Every departure from Slurm's documented behaviour is listed on the docs'
 //! Slurm reference page, beside the document it departs from.
@@ -58,20 +58,24 @@ pub mod sacctmgr;
 pub mod synthetic;
 pub mod tables;
 
-use std::sync::OnceLock;
+use slasim_core::registry::{BadName, Kind, Registry};
 
-use slasim_core::registry::BadName;
+/// The Slurm kind: its point kind (and so its tables), its report section
+/// and `slasim slurm`. Its synthetic centre draws from the engine's shared
+/// workload streams ([`slasim_core::rng::SHARED`]).
+pub struct SlurmKind;
 
-/// Adds the Slurm kind to the engine: its point kind (and so its tables),
-/// its report section and its subcommand. Once per process; later calls
-/// return the first one's result.
-pub fn register() -> Result<(), BadName> {
-    static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        slasim_core::experiment::kinds::KINDS.register(&kind::SLURM)?;
-        slasim_core::report::SECTIONS.register(&report::SlurmSection)?;
-        slasim_core::cli::SUBCOMMANDS.register(&cli::SlurmSubcommand)?;
-        Ok(())
-    })
-    .clone()
+/// The Slurm kind, for a program's list of kinds.
+pub static KIND: SlurmKind = SlurmKind;
+
+impl Kind for SlurmKind {
+    fn name(&self) -> &'static str {
+        "slurm"
+    }
+
+    fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        registry.add_point_kind(&kind::SLURM)?;
+        registry.add::<slasim_core::report::section::Sections>(&report::SlurmSection)?;
+        registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::SlurmSubcommand)
+    }
 }

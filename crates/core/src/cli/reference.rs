@@ -13,6 +13,7 @@ use clap::{Args, Subcommand};
 use clap_complete::Shell;
 
 use crate::cli::{command, emit};
+use crate::registry::Registry;
 use crate::store::schema::{MIGRATIONS, TABLES};
 
 #[derive(Debug, Subcommand)]
@@ -39,31 +40,32 @@ pub(crate) struct ManArgs {
     out: PathBuf,
 }
 
-pub(crate) fn reference(command: ReferenceCommand) -> anyhow::Result<()> {
+pub(crate) fn reference(registry: &Registry, command: ReferenceCommand) -> anyhow::Result<()> {
     let text = match command {
-        ReferenceCommand::Cli => cli_reference(),
-        ReferenceCommand::Schema => schema_reference()?,
+        ReferenceCommand::Cli => cli_reference(registry),
+        ReferenceCommand::Schema => schema_reference(registry)?,
     };
     emit(&text)
 }
 
-pub(crate) fn completions(args: CompletionsArgs) -> anyhow::Result<()> {
+pub(crate) fn completions(registry: &Registry, args: CompletionsArgs) -> anyhow::Result<()> {
     let mut buffer = Vec::new();
-    clap_complete::generate(args.shell, &mut command(), "slasim", &mut buffer);
+    clap_complete::generate(args.shell, &mut command(registry), "slasim", &mut buffer);
     emit(&String::from_utf8_lossy(&buffer))
 }
 
-pub(crate) fn man(args: ManArgs) -> anyhow::Result<()> {
+pub(crate) fn man(registry: &Registry, args: ManArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    clap_mangen::generate_to(command(), &args.out).with_context(|| format!("writing into {}", args.out.display()))?;
+    clap_mangen::generate_to(command(registry), &args.out)
+        .with_context(|| format!("writing into {}", args.out.display()))?;
     println!("manual pages written to {} (man -l {}/slasim.1)", args.out.display(), args.out.display());
     Ok(())
 }
 
 /// One section per command, depth first: usage, what it does, its arguments.
-fn cli_reference() -> String {
+fn cli_reference(registry: &Registry) -> String {
     let mut out = String::new();
-    let mut root = command();
+    let mut root = command(registry);
     root.build();
     section(&mut out, &root, "slasim");
     out
@@ -144,17 +146,17 @@ fn cell(text: &str) -> String {
 
 /// Every table and view of a store of this build: its description, and its
 /// columns with type, constraints and the migration's comment.
-fn schema_reference() -> anyhow::Result<String> {
+fn schema_reference(registry: &Registry) -> anyhow::Result<String> {
     let conn = rusqlite::Connection::open_in_memory()?;
     for step in MIGRATIONS {
         conn.execute_batch(step)?;
     }
     // Registered kinds' tables and the `all_jobs` view, as opening a store for writing adds them.
-    let groups = crate::store::tables::groups::groups();
-    for group in &groups {
+    let groups = registry.groups();
+    for group in groups {
         conn.execute_batch(group.schema)?;
     }
-    conn.execute_batch(&crate::store::jobs_view())?;
+    conn.execute_batch(&crate::store::jobs_view(registry.groups()))?;
     let comments = column_comments();
     let mut statement =
         conn.prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY rowid")?;

@@ -19,17 +19,21 @@
 //! - `jobs.fee` is what the provider earned from the job (0 unless it
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
 //!   `sum(fee) - sum(penalty)` is the gain.
-//! - A registered kind's tables come from its group's `CREATE … IF NOT
-//!   EXISTS` script, run whenever a store is opened for writing, after the
-//!   migrations. The `all_jobs` view (every kind's jobs in one vocabulary)
-//!   is then made the union of the registered groups' job selects
-//!   ([`jobs_view`]), unless the store already has that view.
+//! - A store is opened with the groups of tables it holds (a program's
+//!   registry's, [`crate::registry::Registry::groups`]). A registered kind's
+//!   tables come from its group's `CREATE … IF NOT EXISTS` script, run
+//!   whenever a store is opened for writing, after the migrations. The
+//!   `all_jobs` view (every kind's jobs in one vocabulary) is then made the
+//!   union of the groups' job selects ([`jobs_view`]), unless the store
+//!   already has that view.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
+
+use tables::groups::PointTables;
 
 pub mod columns;
 mod error;
@@ -81,8 +85,8 @@ const NO_JOBS: &str = "SELECT NULL AS point, NULL AS kind, NULL AS job, NULL AS 
 /// the battery or workload), `submit`, `start`, `end`, `wait` (start −
 /// submit; the three NULL for a job that never started) and `processors`.
 /// With no such group registered, the view has those columns and no row.
-pub fn jobs_view() -> String {
-    let selects: Vec<&str> = tables::groups::groups().iter().filter_map(|g| g.jobs).collect();
+pub fn jobs_view(groups: &[&'static PointTables]) -> String {
+    let selects: Vec<&str> = groups.iter().filter_map(|g| g.jobs).collect();
     let selects = if selects.is_empty() { vec![NO_JOBS] } else { selects };
     format!("CREATE VIEW all_jobs AS\n{}", selects.join("\nUNION ALL\n"))
 }
@@ -93,6 +97,8 @@ pub struct Store {
     conn: Connection,
     /// What each kind's writer keeps of this store between points, by type.
     kept: HashMap<TypeId, Box<dyn Any + Send>>,
+    /// The groups of tables it was opened with.
+    groups: Vec<&'static PointTables>,
 }
 
 /// A registered group's table made by an older build lacks the columns its
@@ -121,8 +127,8 @@ fn add_trailing_columns(conn: &Connection, group: &tables::groups::PointTables) 
 }
 
 impl Store {
-    /// Opens (or creates) a store, migrating an older schema.
-    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+    /// Opens (or creates) a store of the `groups` of tables, migrating an older schema.
+    pub fn open(path: impl AsRef<Path>, groups: &[&'static PointTables]) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
         let err = sqlite(&path);
         let mut conn = Connection::open(&path).map_err(&err)?;
@@ -149,19 +155,19 @@ impl Store {
             let tx = conn.transaction().map_err(&err)?;
             for (step, script) in MIGRATIONS.iter().enumerate().skip(found as usize) {
                 tx.execute_batch(script).map_err(&err)?;
-                tx.execute_batch(&tables::migrations_after(step as i64 + 1)).map_err(&err)?;
+                tx.execute_batch(&tables::migrations_after(groups, step as i64 + 1)).map_err(&err)?;
             }
             tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
             tx.commit().map_err(&err)?;
         }
         // Registered kinds' tables, then the view of every kind's jobs.
-        for group in tables::groups::groups() {
+        for group in groups {
             if !group.schema.is_empty() {
                 conn.execute_batch(group.schema).map_err(&err)?;
                 add_trailing_columns(&conn, group).map_err(&err)?;
             }
         }
-        let view = jobs_view();
+        let view = jobs_view(groups);
         let stored: Option<String> = conn
             .query_row("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'all_jobs'", [], |r| r.get(0))
             .optional()
@@ -170,7 +176,7 @@ impl Store {
             conn.execute_batch(&format!("DROP VIEW IF EXISTS all_jobs;\n{view};")).map_err(&err)?;
         }
         drop(err);
-        Ok(Store { path, conn, kept: HashMap::new() })
+        Ok(Store { path, conn, kept: HashMap::new(), groups: groups.to_vec() })
     }
 
     /// The database file.
@@ -224,7 +230,7 @@ impl Store {
 
     /// The ids of every point stored, of every kind.
     pub fn stored_points(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
-        let mut stmt = self.conn.prepare(&stored_points_sql(&self.conn)).map_err(sqlite(&self.path))?;
+        let mut stmt = self.conn.prepare(&stored_points_sql(&self.conn, &self.groups)).map_err(sqlite(&self.path))?;
         let rows = stmt.query_map([], |r| r.get(0)).map_err(sqlite(&self.path))?;
         rows.collect::<Result<_, _>>().map_err(sqlite(&self.path))
     }
@@ -244,7 +250,7 @@ pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
 
 /// Every point id a store holds: the key of every group of tables there
 /// (a registered kind's tables are missing from a store it never wrote).
-fn stored_points_sql(conn: &Connection) -> String {
+fn stored_points_sql(conn: &Connection, groups: &[&'static PointTables]) -> String {
     let exists = |table: &str| {
         conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :table)",
@@ -253,7 +259,7 @@ fn stored_points_sql(conn: &Connection) -> String {
         )
         .unwrap_or(false)
     };
-    tables::groups::groups()
+    groups
         .iter()
         .filter(|g| g.schema.is_empty() || exists(g.key_table))
         .map(|g| format!("SELECT {} FROM {}", g.key, g.key_table))
@@ -261,8 +267,12 @@ fn stored_points_sql(conn: &Connection) -> String {
         .join(" UNION ALL ")
 }
 
-/// The ids of every point stored in the database at `path` (read-only).
-pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, StoreError> {
+/// The ids of every point of the `groups` of tables stored in the database
+/// at `path` (read-only).
+pub fn stored_points(
+    path: &Path,
+    groups: &[&'static PointTables],
+) -> Result<std::collections::HashSet<i64>, StoreError> {
     let conn = open_read_only(path)?;
     let err = sqlite(path);
     // A file without the schema yet (an interrupted creation) holds no point.
@@ -270,7 +280,7 @@ pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, Stor
     if version == 0 {
         return Ok(Default::default());
     }
-    let sql = if version >= 5 { stored_points_sql(&conn) } else { "SELECT run_id FROM runs".to_string() };
+    let sql = if version >= 5 { stored_points_sql(&conn, groups) } else { "SELECT run_id FROM runs".to_string() };
     let mut stmt = conn.prepare(&sql).map_err(&err)?;
     let rows = stmt.query_map([], |r| r.get(0)).map_err(&err)?;
     rows.collect::<Result<_, _>>().map_err(&err)
@@ -298,17 +308,17 @@ mod tests {
     fn creates_migrates_and_refuses_newer_schemas() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.sqlite");
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         let table = query(&path, "PRAGMA user_version").unwrap();
         assert_eq!(table.rows, vec![vec![SCHEMA_VERSION.to_string()]]);
         // Re-opening is a no-op.
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         // A newer schema is refused and left untouched.
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
         drop(conn);
         let before = std::fs::read(&path).unwrap();
-        let err = Store::open(&path).err().unwrap();
+        let err = Store::open(&path, &[]).err().unwrap();
         assert!(matches!(err, StoreError::NewerSchema { .. }), "{err}");
         assert!(err.to_string().contains("newer than this slasim"));
         assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -328,11 +338,11 @@ mod tests {
         drop(conn);
         assert_eq!(query(&path, "SELECT count(*) FROM jobs").unwrap().rows, vec![vec!["0".to_string()]]);
         assert!(query(&path, "SELECT count(*) FROM all_jobs").is_err());
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         let t = query(&path, "SELECT * FROM all_jobs").unwrap();
         assert_eq!(t.columns, ["point", "kind", "job", "submit", "start", "end", "wait", "processors"]);
         // Opening it again leaves it as it is.
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         assert!(query(&path, "SELECT count(*) FROM all_jobs").is_ok());
     }
 
@@ -340,7 +350,7 @@ mod tests {
     fn query_refuses_writes_and_reports_sql_errors() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.sqlite");
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         for sql in
             ["DELETE FROM jobs", "DROP TABLE runs", "INSERT INTO runs (run_id) VALUES (1)", "PRAGMA user_version = 9"]
         {

@@ -12,12 +12,12 @@ mod workload;
 
 #[test]
 fn the_tables_the_migrations_made_are_described() {
-    slasim_grid::register().unwrap();
+    let registry = slasim_core::registry::Registry::new(&[&slasim_single::KIND, &slasim_grid::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let described: Vec<&str> = slasim_grid::tables::tables().iter().map(|t| t.name()).collect();
     assert_eq!(described, ["grid_points", "coreservations", "subreservations", "cluster_runs"]);
     let path = dir.path().join("g.sqlite");
-    let mismatches = slasim_core::store::tables::registered_mismatches(&path, &described).unwrap();
+    let mismatches = slasim_core::store::tables::registered_mismatches(&path, registry.groups(), &described).unwrap();
     assert_eq!(mismatches, Vec::<String>::new());
 }
 

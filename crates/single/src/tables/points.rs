@@ -7,8 +7,20 @@
 
 use crate::summary::RunSummary;
 use crate::tables::run::RunRow;
-use slasim_core::store::columns::Section::{Checkpoints, Queueing, Reservations, Summary};
+use slasim_core::store::columns::Section;
 use slasim_core::store::columns::{Column, Described, Read, Rows, Table, axis, column, metric};
+
+/// The single-cluster aggregates (and the dissertation tables from them).
+pub const SUMMARY: Section = Section("summary");
+/// Paper B's reservation table.
+pub const RESERVATIONS: Section = Section("reservations");
+/// The gain with and without checkpointing.
+pub const CHECKPOINTS: Section = Section("checkpoints");
+/// The classic queueing modes' metrics.
+pub const QUEUEING: Section = Section("queueing");
+
+/// The report groupings of the `points` table, which the kind declares.
+pub const SECTIONS: [Section; 4] = [SUMMARY, RESERVATIONS, CHECKPOINTS, QUEUEING];
 
 /// The sweep-axis values of a point, as stored in `points`.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,70 +101,70 @@ pub static POINTS: Table<Points> = Table::new("points", 1, COLUMNS);
 const COLUMNS: &[Column<Points>] = &[
     column!("run_id", Int, |r| r.run.run_id),
     column!("strategy", Text, |r| r.run.strategy.as_str()
-        ; uses [axis(Summary, 0), axis(Reservations, 1), axis(Checkpoints, 1), axis(Queueing, 1)]),
+        ; uses [axis(SUMMARY, 0), axis(RESERVATIONS, 1), axis(CHECKPOINTS, 1), axis(QUEUEING, 1)]),
     column!("trace", Text, |r| r.run.trace.as_str()
-        ; uses [axis(Summary, 1), axis(Reservations, 0), axis(Checkpoints, 0), axis(Queueing, 0)]),
+        ; uses [axis(SUMMARY, 1), axis(RESERVATIONS, 0), axis(CHECKPOINTS, 0), axis(QUEUEING, 0)]),
     column!("battery", Int, |r| r.run.battery),
     column!("seed", Int, |r| r.run.seed as i64),
-    column!("placement", Text, |r| r.axes.placement.as_str(); uses [axis(Summary, 7)]),
-    column!("acceptance", Text, |r| r.axes.acceptance.as_str(); uses [axis(Summary, 3), axis(Checkpoints, 3)]),
-    column!("pof_max", Real, |r| r.axes.pof_max; uses [axis(Summary, 4), axis(Checkpoints, 4)]),
-    column!("security_factor", Real, |r| r.axes.security_factor; uses [axis(Summary, 5)]),
-    column!("penalty_ratio", Real, |r| r.axes.penalty_ratio; uses [axis(Summary, 6), axis(Checkpoints, 5)]),
-    column!("pdf_source", Text, |r| r.axes.pdf_source.as_str(); uses [axis(Summary, 2), axis(Checkpoints, 2)]),
-    column!("failures", Text, |r| r.axes.failures.as_str(); uses [axis(Summary, 8)]),
-    column!("capacity", Int, |r| r.run.capacity; uses [axis(Queueing, 2)]),
-    summary!("jobs", jobs, Int; uses [metric(Queueing, 0)]),
-    summary!("accepted", accepted, Int; uses [metric(Summary, 0)]),
-    summary!("successful", successful, Int; uses [metric(Summary, 1)]),
-    summary!("failed", failed, Int; uses [metric(Summary, 2)]),
+    column!("placement", Text, |r| r.axes.placement.as_str(); uses [axis(SUMMARY, 7)]),
+    column!("acceptance", Text, |r| r.axes.acceptance.as_str(); uses [axis(SUMMARY, 3), axis(CHECKPOINTS, 3)]),
+    column!("pof_max", Real, |r| r.axes.pof_max; uses [axis(SUMMARY, 4), axis(CHECKPOINTS, 4)]),
+    column!("security_factor", Real, |r| r.axes.security_factor; uses [axis(SUMMARY, 5)]),
+    column!("penalty_ratio", Real, |r| r.axes.penalty_ratio; uses [axis(SUMMARY, 6), axis(CHECKPOINTS, 5)]),
+    column!("pdf_source", Text, |r| r.axes.pdf_source.as_str(); uses [axis(SUMMARY, 2), axis(CHECKPOINTS, 2)]),
+    column!("failures", Text, |r| r.axes.failures.as_str(); uses [axis(SUMMARY, 8)]),
+    column!("capacity", Int, |r| r.run.capacity; uses [axis(QUEUEING, 2)]),
+    summary!("jobs", jobs, Int; uses [metric(QUEUEING, 0)]),
+    summary!("accepted", accepted, Int; uses [metric(SUMMARY, 0)]),
+    summary!("successful", successful, Int; uses [metric(SUMMARY, 1)]),
+    summary!("failed", failed, Int; uses [metric(SUMMARY, 2)]),
     summary!("rejected", rejected, Int),
-    summary!("fees", fees, Real; uses [metric(Summary, 3)]),
-    summary!("penalties", penalties, Real; uses [metric(Summary, 4)]),
-    summary!("gain", gain, Real; uses [metric(Summary, 5), metric(Checkpoints, 0)]),
+    summary!("fees", fees, Real; uses [metric(SUMMARY, 3)]),
+    summary!("penalties", penalties, Real; uses [metric(SUMMARY, 4)]),
+    summary!("gain", gain, Real; uses [metric(SUMMARY, 5), metric(CHECKPOINTS, 0)]),
     summary!("utilisation", utilisation, Real; uses [
-        metric(Summary, 6),
-        metric(Reservations, 2),
-        metric(Queueing, 6),
+        metric(SUMMARY, 6),
+        metric(RESERVATIONS, 2),
+        metric(QUEUEING, 6),
     ]),
     summary!("overbooked", overbooked, Int),
     summary!("overbooked_failed", overbooked_failed, Int),
     summary!("overbooked_pof", overbooked_pof_sum, Real),
-    column!("wall_seconds", Real, |r| r.run.wall_seconds; uses [metric(Summary, 7)]),
+    column!("wall_seconds", Real, |r| r.run.wall_seconds; uses [metric(SUMMARY, 7)]),
     column!("reservation_percent", Real, |r| r.axes.reservation_percent; since 2, "0.0"; uses [
-        axis(Summary, 9),
-        axis(Reservations, 5),
-        axis(Checkpoints, 6),
+        axis(SUMMARY, 9),
+        axis(RESERVATIONS, 5),
+        axis(CHECKPOINTS, 6),
     ]),
     column!("start_factor", Real, |r| r.axes.start_factor; since 2, "1.0"
-        ; uses [axis(Summary, 10), axis(Reservations, 3)]),
+        ; uses [axis(SUMMARY, 10), axis(RESERVATIONS, 3)]),
     column!("reservation_option", Text, |r| r.axes.reservation_option.as_str(); since 2, "'reject'"
-        ; uses [axis(Summary, 11), axis(Reservations, 2)]),
+        ; uses [axis(SUMMARY, 11), axis(RESERVATIONS, 2)]),
     // Last among the checkpointing axes: sorted by them, a pair is (off, on).
     column!("checkpointing", Int, |r| r.axes.checkpointing; since 2, "0"; uses [
-        axis(Summary, 12),
-        axis(Reservations, 4),
-        axis(Checkpoints, 7),
+        axis(SUMMARY, 12),
+        axis(RESERVATIONS, 4),
+        axis(CHECKPOINTS, 7),
     ]),
-    summary!("reservations", reservations, Int, 2, "0"; uses [metric(Reservations, 3)]),
+    summary!("reservations", reservations, Int, 2, "0"; uses [metric(RESERVATIONS, 3)]),
     summary!("reservations_accepted", reservations_accepted, Int, 2, "0"),
-    summary!("reservation_rejection_rate", reservation_rejection_rate, Real, 2, "0.0"; uses [metric(Reservations, 0)]),
-    summary!("sldwa", sldwa, Real, 2, "0.0"; uses [metric(Reservations, 1)]),
-    summary!("moved_jobs", moved_jobs, Int, 2, "0"; uses [metric(Reservations, 4)]),
-    summary!("move_delay_mean", move_delay_mean, Real, 2, "0.0"; uses [metric(Reservations, 5)]),
-    summary!("move_delay_max", move_delay_max, Real, 2, "0.0"; uses [metric(Reservations, 6)]),
-    summary!("pinned_jobs", pinned_jobs, Int, 2, "0"; uses [metric(Reservations, 7)]),
-    summary!("checkpoints", checkpoints, Int, 2, "0"; uses [metric(Checkpoints, 1)]),
-    summary!("resumed_successful", resumed_successful, Int, 2, "0"; uses [metric(Checkpoints, 2)]),
-    column!("kill_at_estimate", Int, |r| r.axes.kill_at_estimate; since 3, "1"; uses [axis(Queueing, 3)]),
-    summary!("dropped", dropped, Int, 3, "0"; uses [metric(Queueing, 1)]),
-    summary!("wait_mean", wait_mean, Real, 3, "0.0"; uses [metric(Queueing, 2)]),
-    summary!("wait_max", wait_max, Real, 3, "0.0"; uses [metric(Queueing, 8)]),
-    summary!("response_mean", response_mean, Real, 3, "0.0"; uses [metric(Queueing, 3)]),
-    summary!("slowdown_mean", slowdown_mean, Real, 3, "0.0"; uses [metric(Queueing, 4)]),
-    summary!("bounded_slowdown_mean", bounded_slowdown_mean, Real, 3, "0.0"; uses [metric(Queueing, 5)]),
-    summary!("makespan", makespan, Real, 3, "0.0"; uses [metric(Queueing, 7)]),
-    column!("calibration", Text, |r| r.axes.calibration.as_str(); since 7, "'none'"; uses [axis(Summary, 13)]),
+    summary!("reservation_rejection_rate", reservation_rejection_rate, Real, 2, "0.0"; uses [metric(RESERVATIONS, 0)]),
+    summary!("sldwa", sldwa, Real, 2, "0.0"; uses [metric(RESERVATIONS, 1)]),
+    summary!("moved_jobs", moved_jobs, Int, 2, "0"; uses [metric(RESERVATIONS, 4)]),
+    summary!("move_delay_mean", move_delay_mean, Real, 2, "0.0"; uses [metric(RESERVATIONS, 5)]),
+    summary!("move_delay_max", move_delay_max, Real, 2, "0.0"; uses [metric(RESERVATIONS, 6)]),
+    summary!("pinned_jobs", pinned_jobs, Int, 2, "0"; uses [metric(RESERVATIONS, 7)]),
+    summary!("checkpoints", checkpoints, Int, 2, "0"; uses [metric(CHECKPOINTS, 1)]),
+    summary!("resumed_successful", resumed_successful, Int, 2, "0"; uses [metric(CHECKPOINTS, 2)]),
+    column!("kill_at_estimate", Int, |r| r.axes.kill_at_estimate; since 3, "1"; uses [axis(QUEUEING, 3)]),
+    summary!("dropped", dropped, Int, 3, "0"; uses [metric(QUEUEING, 1)]),
+    summary!("wait_mean", wait_mean, Real, 3, "0.0"; uses [metric(QUEUEING, 2)]),
+    summary!("wait_max", wait_max, Real, 3, "0.0"; uses [metric(QUEUEING, 8)]),
+    summary!("response_mean", response_mean, Real, 3, "0.0"; uses [metric(QUEUEING, 3)]),
+    summary!("slowdown_mean", slowdown_mean, Real, 3, "0.0"; uses [metric(QUEUEING, 4)]),
+    summary!("bounded_slowdown_mean", bounded_slowdown_mean, Real, 3, "0.0"; uses [metric(QUEUEING, 5)]),
+    summary!("makespan", makespan, Real, 3, "0.0"; uses [metric(QUEUEING, 7)]),
+    column!("calibration", Text, |r| r.axes.calibration.as_str(); since 7, "'none'"; uses [axis(SUMMARY, 13)]),
     summary!("overbooked_pof_calibrated", overbooked_pof_calibrated_sum, Real, 7, "NULL"),
     column!("energy_policy", Text, |r| r.axes.energy_policy.as_str(); since 11, "'none'"),
     column!("idle_timeout", Int, |r| r.axes.idle_timeout; since 11, "0"),

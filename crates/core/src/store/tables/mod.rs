@@ -10,16 +10,16 @@
 //! ([`migrations_after`]).
 
 use crate::store::columns::Described;
+use crate::store::tables::groups::PointTables;
 
 pub mod experiment;
 pub mod groups;
 
-/// Every table the writers fill: the experiments', then the registered
-/// groups'.
-pub fn described_tables() -> Vec<&'static dyn Described> {
+/// Every table the writers fill: the experiments', then the `groups`'.
+pub fn described_tables(groups: &[&'static PointTables]) -> Vec<&'static dyn Described> {
     let mut all: Vec<&'static dyn Described> = Vec::new();
     all.extend(experiment::tables());
-    for group in groups::groups() {
+    for group in groups {
         all.extend((group.described)());
     }
     all
@@ -31,8 +31,8 @@ pub const DESCRIBED_SINCE: i64 = 10;
 
 /// The columns the descriptors add after [`DESCRIBED_SINCE`] (none of
 /// today's), as `ALTER TABLE` statements for the step to `version`.
-pub fn migrations_after(version: i64) -> String {
-    described_tables()
+pub fn migrations_after(groups: &[&'static PointTables], version: i64) -> String {
+    described_tables(groups)
         .iter()
         .flat_map(|t| t.columns().into_iter().map(move |c| (t.name(), c)))
         .filter(|(_, (_, _, since, _))| *since == version && version > DESCRIBED_SINCE)
@@ -48,8 +48,11 @@ pub fn migrations_after(version: i64) -> String {
 /// a schema version it could not be, a table of the store with no
 /// descriptors (but for [`crate::store::schema::MADE_FOR_OTHER_CRATES`],
 /// described only once their crate is registered). Empty when they agree.
-pub fn schema_mismatches(path: &std::path::Path) -> Result<Vec<String>, crate::store::StoreError> {
-    let tables = described_tables();
+pub fn schema_mismatches(
+    path: &std::path::Path,
+    groups: &[&'static PointTables],
+) -> Result<Vec<String>, crate::store::StoreError> {
+    let tables = described_tables(groups);
     let mut found = Vec::new();
     for t in &tables {
         let sql = format!("SELECT name, type FROM pragma_table_info('{}') ORDER BY cid", t.name());
@@ -85,12 +88,16 @@ pub fn schema_mismatches(path: &std::path::Path) -> Result<Vec<String>, crate::s
 /// not among [`crate::store::schema::MADE_FOR_OTHER_CRATES`] or whose
 /// descriptors are not registered. Empty when the crate, registered,
 /// describes exactly its tables.
-pub fn registered_mismatches(path: &std::path::Path, tables: &[&str]) -> Result<Vec<String>, crate::store::StoreError> {
-    crate::store::Store::open(path)?;
-    let mut found = schema_mismatches(path)?;
+pub fn registered_mismatches(
+    path: &std::path::Path,
+    groups: &[&'static PointTables],
+    tables: &[&str],
+) -> Result<Vec<String>, crate::store::StoreError> {
+    crate::store::Store::open(path, groups)?;
+    let mut found = schema_mismatches(path, groups)?;
     let left = crate::store::schema::MADE_FOR_OTHER_CRATES;
     found.extend(tables.iter().filter(|t| !left.contains(t)).map(|t| format!("table {t} is not left to a crate")));
-    let registered = described_tables();
+    let registered = described_tables(groups);
     let unregistered = tables.iter().filter(|t| !registered.iter().any(|d| d.name() == **t));
     found.extend(unregistered.map(|t| format!("table {t}: its descriptors are not registered")));
     Ok(found)
@@ -106,15 +113,15 @@ mod tests {
     fn descriptors_match_the_schema() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.sqlite");
-        crate::store::Store::open(&path).unwrap();
-        assert_eq!(schema_mismatches(&path).unwrap(), Vec::<String>::new());
+        crate::store::Store::open(&path, &[]).unwrap();
+        assert_eq!(schema_mismatches(&path, &[]).unwrap(), Vec::<String>::new());
         // Those are the only tables it leaves to another crate.
         let stored = crate::store::query(&path, "SELECT name FROM sqlite_master WHERE type = 'table'").unwrap();
         let mut undescribed: Vec<&str> = stored
             .rows
             .iter()
             .map(|r| r[0].as_str())
-            .filter(|n| !described_tables().iter().any(|t| t.name() == *n))
+            .filter(|n| !described_tables(&[]).iter().any(|t| t.name() == *n))
             .collect();
         let mut expected = crate::store::schema::MADE_FOR_OTHER_CRATES.to_vec();
         undescribed.sort_unstable();
