@@ -5,12 +5,13 @@
 //! [`machine`] (nodes, partitions, cons_tres placement), [`priority`]
 //! (multifactor priority and Fair Tree), [`queued`] (a job as the
 //! controller holds it), [`controller`] (the queue and the two schedulers
-//! as one kernel model), [`instant`] (the order of an
+//! as one kernel model, cut as slurmctld's files are: its job manager, main
+//! scheduler, backfill, preemption, decay tick and kernel adapter), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
 //! run models of them: the QOS factor, the QOS and association limits),
 //! [`preemption`] (preemption by partition or QOS, with `CANCEL` and
-//! `REQUEUE`; [`preempt`] reads the modes), [`reservation`] (`scontrol show
+//! `REQUEUE`; [`preemption::mode`] reads the modes), [`reservation`] (`scontrol show
 //! reservation`, read), [`advance`] (those reservations as the controller
 //! holds them), [`features`] (node features and a job's constraint),
 //! [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`), [`dependency`] (job
@@ -48,7 +49,6 @@ pub mod kind;
 pub mod machine;
 pub mod memory;
 pub mod multipart;
-pub mod preempt;
 pub mod preemption;
 pub mod priority;
 pub mod queued;
