@@ -26,14 +26,19 @@
 //! [`slasim_core::trace::sacct::read_native`]), or a generated month of a
 //! centre ([`synthetic`]).
 //!
-//! As a kind of point: [`kind`] (its settings, resolve and run), [`tables`]
-//! (its store group, by descriptors), [`report`] (its report section) and
+//! Before a run: [`admission`] (a workload admitted to a machine: every job
+//! checked, once for the points that share it).
+//!
+//! As a kind of point: [`kind`] (its settings, resolve and run),
+//! [`metrics`] (what a run gives the store: aggregates, groups, reasons),
+//! [`tables`] (its store group, by descriptors), [`report`] (its report section) and
 //! [`cli`] (`slasim slurm`), all added to the engine by [`register`].
 //!
 //! Every departure from Slurm's documented behaviour is listed on the docs'
 //! Slurm reference page, beside the document it departs from.
 
 pub mod accounting;
+pub mod admission;
 pub mod advance;
 pub mod against;
 pub mod bench;
@@ -48,6 +53,7 @@ pub mod instant;
 pub mod kind;
 pub mod machine;
 pub mod memory;
+pub mod metrics;
 pub mod multipart;
 pub mod preemption;
 pub mod priority;

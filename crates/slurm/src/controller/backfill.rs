@@ -17,7 +17,7 @@
 //!   pending job a start estimate
 //!   (`last_job_update`) is work for the next one, so while jobs are
 //!   pending the agent passes every `bf_interval` on one phase, set by its
-//!   start when known ([`Controller::backfill_started_at`]).
+//!   start when known ([`super::Settings::backfill_started`]).
 //! - A backfill pass walks the queue until `bf_max_job_test` jobs have had
 //!   a will-run test (those a limit, a throttle or `bf_max_job_*` skips
 //!   before it do not count). Each
@@ -93,13 +93,13 @@ impl Controller {
         }
         // `bf_max_job_test` counts the jobs that reach the will-run test
         // (`bf_last_depth_try`), not those skipped before it.
-        let max_tests = self.sched.bf_max_job_test.max(1) as usize;
+        let max_tests = self.settings.scheduler.bf_max_job_test.max(1) as usize;
         // The jobs past the last one in reach would be tested and most given
         // an estimate: a pass cut short counts as one that estimated.
         let Some(last) = self.last_in_reach() else {
             return !self.queue.is_empty();
         };
-        let horizon = now + self.sched.bf_window;
+        let horizon = now + self.settings.scheduler.bf_window;
         self.begin_pass();
         let mut i = 0;
         let mut visited = 0;
@@ -160,10 +160,10 @@ impl Controller {
         self.special.copy_from_slice(&self.advance_words);
         self.bf_user.clear();
         self.bf_part.clear();
-        if self.sched.bf_max_job_user > 0 {
+        if self.settings.scheduler.bf_max_job_user > 0 {
             self.bf_user.resize(self.users, 0);
         }
-        if self.sched.bf_max_job_part > 0 {
+        if self.settings.scheduler.bf_max_job_part > 0 {
             self.bf_part.resize(self.machine.partitions.len(), 0);
         }
         for r in &mut self.reserved {
@@ -246,7 +246,7 @@ impl Controller {
     /// start now, its nodes are reserved from its start (`_add_reservation`),
     /// or it has no start within the window.
     fn plan(&mut self, now: Time, j: u32, job: &Queued, horizon: Time) -> Plan {
-        let resolution = self.sched.bf_resolution.max(1);
+        let resolution = self.settings.scheduler.bf_resolution.max(1);
         let p = job.partition as usize;
         // `TRY_LATER`: from `start_res` on, each retry a later one or
         // fewer nodes, so a bound on retries only guards the loop.
@@ -258,7 +258,7 @@ impl Controller {
         // `bf_one_resv_per_job`: once a record of a job of several
         // partitions has a start estimate in this pass, the job's later
         // records are tested to start now only (`TEST_NOW_ONLY`).
-        let now_only = self.sched.bf_one_resv_per_job && self.estimated_in[j as usize] == self.pass;
+        let now_only = self.settings.scheduler.bf_one_resv_per_job && self.estimated_in[j as usize] == self.pass;
         let mut estimated = false;
         let waits = |estimated: bool| Plan { starts: false, estimated };
         loop {
@@ -413,8 +413,8 @@ impl Controller {
     /// then the user's; both count the job when neither is reached).
     fn over_bf_max(&mut self, job: &Queued) -> bool {
         let (p, u) = (job.partition as usize, job.user as usize);
-        let part_full = self.bf_part.get(p).is_some_and(|&c| c >= self.sched.bf_max_job_part);
-        let user_full = self.bf_user.get(u).is_some_and(|&c| c >= self.sched.bf_max_job_user);
+        let part_full = self.bf_part.get(p).is_some_and(|&c| c >= self.settings.scheduler.bf_max_job_part);
+        let user_full = self.bf_user.get(u).is_some_and(|&c| c >= self.settings.scheduler.bf_max_job_user);
         if part_full || user_full {
             self.counters.bf_max_job_skips += 1;
             return true;
@@ -485,7 +485,8 @@ impl Controller {
             available += marked.count_ones();
         }
         if resv_overlap
-            && let Some(e) = self.advance.as_ref().and_then(|a| a.first_end(start_res, self.sched.bf_resolution))
+            && let Some(e) =
+                self.advance.as_ref().and_then(|a| a.first_end(start_res, self.settings.scheduler.bf_resolution))
             && e + 1 < horizon
             && later.is_none_or(|l| e + 1 < l)
         {
@@ -551,7 +552,7 @@ impl Controller {
                     continue;
                 }
                 let t = x.at;
-                let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.epoch).rem_euclid(30));
+                let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.settings.epoch).rem_euclid(30));
                 last = Some(t);
                 for &n in nodes {
                     if !is_set(&self.marked, n) {

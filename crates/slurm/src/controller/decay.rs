@@ -27,7 +27,7 @@ impl Controller {
     /// The decay thread: usage decayed and charged, fair-share ranked,
     /// pending priorities recomputed.
     pub(super) fn tick(&mut self, now: Time) {
-        let d = decay_per_second(self.priority.settings().decay_half_life);
+        let d = decay_per_second(self.settings.priority.decay_half_life);
         let elapsed = now - self.last_tick;
         if elapsed > 0 {
             self.fairshare.decay(d.powf(elapsed as f64));

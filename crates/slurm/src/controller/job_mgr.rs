@@ -16,7 +16,7 @@
 //! - A job runs for its run time, cut at its time limit (and at its advance
 //!   reservation's end, `job_time_limit`); its run time counts from its
 //!   start, or from the grid point nearest it for a job script that sleeps
-//!   to the grid ([`Controller::ending_runs`]).
+//!   to the grid ([`super::Settings::run_end`]).
 //! - A job's end frees its nodes at once, and a main pass follows at that
 //!   instant (its epilog complete calls `schedule()`).
 
@@ -32,7 +32,7 @@ impl Controller {
         // partition's limits for ever; with `EnforcePartLimits`,
         // `_part_access_check` (job_mgr.c) refuses it at submission.
         if self.jobs[j as usize].over_part_limit {
-            if self.enforce_part_limits {
+            if self.settings.enforce_part_limits {
                 self.counters.partition_rejected += 1;
             } else {
                 self.counters.partition_time_limit += 1;
@@ -70,7 +70,7 @@ impl Controller {
         self.node_at[j as usize] = self.nodes.len() as u32;
         self.nodes.extend_from_slice(&self.found);
         self.job_parts[j as usize] = self.found.iter().fold(0, |m, &n| m | self.node_parts[n as usize]);
-        let mut end = self.run_end.end(now, job.run).min(now + job.limit);
+        let mut end = self.settings.run_end.end(now, job.run).min(now + job.limit);
         // `job_time_limit`: a job in a reservation ends with it (and
         // `ResvOverRun`).
         if let (Some(r), Some(a)) = (job.resv, &self.advance) {
@@ -115,9 +115,9 @@ impl Controller {
     /// Job `j` leaves its nodes at `now` (`requeued`: it stays submitted).
     pub(super) fn release(&mut self, now: Time, j: u32, requeued: bool) {
         self.changes += 1;
-        if self.charge_at_end {
+        if self.settings.charge_at_end {
             // `priority_p_job_end`: its run since the last tick, as a tick charges it.
-            let d = decay_per_second(self.priority.settings().decay_half_life);
+            let d = decay_per_second(self.settings.priority.decay_half_life);
             let job = &self.jobs[j as usize];
             self.fairshare.charge_run(job.assoc, job.billing, self.outcome[j as usize].start, self.last_tick, now, d);
         }

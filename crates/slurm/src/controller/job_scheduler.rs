@@ -145,7 +145,7 @@ impl Controller {
         let mut blocked = 0;
         let mut started = 0usize;
         // `job_depth++ > default_queue_depth`: one more record than the depth.
-        let depth = if full { usize::MAX } else { self.sched.default_queue_depth as usize + 1 };
+        let depth = if full { usize::MAX } else { self.settings.scheduler.default_queue_depth as usize + 1 };
         let mut i = 0;
         let mut tested = 0;
         while i < self.queue.len() && tested < depth && blocked < parts {

@@ -11,11 +11,15 @@
 //! (`_slurmctld_background`), and the sources each module cites.
 //!
 //! Contract:
+//! - A controller is built from a [`Proto`] (its proto-model: the machine
+//!   and jobs as admitted, a run's copy of what it changes) and keeps the
+//!   proto's [`Settings`] whole: the one shape a point's settings take from
+//!   its config on ([`crate::kind::SlurmSettings::controller`]).
 //! - Same-instant order ([`crate::instant`]): job ends, submissions,
 //!   the priority tick, the main scheduler, the backfill scheduler. So every
 //!   start at `t` sees every end and submission at `t`.
 //! - The periodic events (priority ticks, full main passes) keep the phase
-//!   of slurmctld's start ([`Controller::started_at`]; the first submission
+//!   of slurmctld's start ([`Settings::started`]; the first submission
 //!   when unknown).
 //! - With accounting dumps ([`crate::accounting`]) and
 //!   `AccountingStorageEnforce=limits`: a job over a
@@ -24,7 +28,7 @@
 //!   by backfill (no start, no reservation); the limits' usage changes at
 //!   each start and end. Fair-share usage is charged per job's `billing` at
 //!   each priority tick and, under `AccountingStorageEnforce=limits`, at a
-//!   job's end ([`Controller::charging_at_end`]).
+//!   job's end ([`Settings::charge_at_end`]).
 //! - A job is given only nodes of its node set (its constraint's features,
 //!   its advance reservation's nodes: [`crate::machine::Machine::allows`]).
 //! - With advance reservations ([`crate::advance`], not the backfill
@@ -53,11 +57,9 @@ pub mod job_scheduler;
 pub mod model;
 pub mod preempt;
 
-use std::sync::Arc;
-
 use crate::accounting::Limits;
 use crate::advance::AdvanceReservations;
-use crate::conf::SchedulerSettings;
+use crate::conf::{EnforcePartLimits, PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::dependency::Dependencies;
 use crate::machine::Machine;
 use crate::multipart::MultiPartition;
@@ -163,10 +165,89 @@ pub enum Pass {
     Full,
 }
 
+/// A controller's settings, resolved: the `slurm.conf`'s with a point's
+/// changes, and where its clocks start on the workload's time axis. A
+/// [`Proto`] carries it and the controller keeps it whole.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Multifactor priority (`Priority*`).
+    pub priority: PrioritySettings,
+    /// The schedulers (`SchedulerType`, `SchedulerParameters`).
+    pub scheduler: SchedulerSettings,
+    /// slurmctld's start: the phase of the periodic events (0, the first
+    /// submission, when unknown).
+    pub started: Time,
+    /// The backfill agent's start (`backfill_agent`). Its first check,
+    /// `bf_interval` later, finds the work of slurmctld's own start and
+    /// passes; then it passes `bf_interval` after each pass that found work,
+    /// or at the first second with work after that. `None`: the agent has
+    /// long been running.
+    pub backfill_started: Option<Time>,
+    /// The Unix time of the workload's time 0 (0 when it has none): the
+    /// will-run test's batches are aligned on the epoch.
+    pub epoch: Time,
+    /// `EnforcePartLimits` is `ANY` or `ALL`: a job over its partition's
+    /// limits is rejected at submission instead of held.
+    pub enforce_part_limits: bool,
+    /// A job's fair-share usage since the last priority calculation is
+    /// charged when it ends (`AccountingStorageEnforce=limits`:
+    /// `acct_policy_job_fini` calls `priority_p_job_end`); otherwise that
+    /// last stretch is never charged.
+    pub charge_at_end: bool,
+    /// When a started run ends (its start plus its run time unless set).
+    pub run_end: RunEnd,
+}
+
+impl Settings {
+    /// `conf`'s own settings, for a workload whose time 0 is Unix time
+    /// `epoch` (none: 0).
+    pub fn of(conf: &SlurmConf, epoch: Option<Time>) -> Settings {
+        Settings {
+            priority: conf.priority.clone(),
+            scheduler: conf.scheduler.clone(),
+            started: 0,
+            backfill_started: None,
+            epoch: epoch.unwrap_or(0),
+            enforce_part_limits: conf.site.enforce_part_limits != EnforcePartLimits::No,
+            charge_at_end: conf.site.accounting_enforce.limits,
+            run_end: RunEnd::AfterStart,
+        }
+    }
+}
+
+/// What a controller is built from (its proto-model): the machine and the
+/// jobs as admitted, this run's copy of what it changes, and its settings.
+/// [`Controller::new`] takes it whole.
+#[derive(Debug, Clone)]
+pub struct Proto {
+    /// The settings.
+    pub settings: Settings,
+    /// The machine, every node free, with the jobs' node sets.
+    pub machine: Machine,
+    /// Multifactor priority under `settings.priority`.
+    pub priority: Multifactor,
+    /// The jobs, whose associations (each job's [`Queued::assoc`]) are the
+    /// users of `fairshare`.
+    pub jobs: Vec<Queued>,
+    /// The fair-share tree.
+    pub fairshare: FairTree,
+    /// The QOS and association limits, enforced ([`crate::accounting`]).
+    pub limits: Option<Limits>,
+    /// Preemption, when on ([`crate::preemption`]).
+    pub preempt: Option<Preemption>,
+    /// Advance reservations ([`crate::advance`]).
+    pub advance: Option<AdvanceReservations>,
+    /// Dependencies and array throttles ([`crate::dependency`]).
+    pub relations: Option<Dependencies>,
+    /// Jobs of several partitions ([`crate::multipart`]).
+    pub multi: Option<MultiPartition>,
+}
+
 /// The controller model.
 pub struct Controller {
     machine: Machine,
-    sched: SchedulerSettings,
+    /// The settings, as the run was given them.
+    settings: Settings,
     priority: Multifactor,
     fairshare: FairTree,
     /// Each job as last tried or started: a job of several partitions is
@@ -205,9 +286,6 @@ pub struct Controller {
     /// `bf_interval` later, finds work, and so on every `bf_interval` while
     /// nothing else changes.
     estimated: bool,
-    /// slurmctld's start on the workload's time axis: the periodic events'
-    /// phase (the first submission when unknown).
-    origin: Time,
     counters: Counters,
     // Scratch, reused across passes.
     found: Vec<u32>,
@@ -264,9 +342,6 @@ pub struct Controller {
     part_mark: Vec<u64>,
     /// Starts, ends and preemptions so far (preemption's cache key).
     changes: u64,
-    /// The Unix time of the workload's time 0: the will-run test's batches
-    /// are aligned on the epoch.
-    epoch: Time,
     most: Vec<crate::machine::Resources>,
     /// Per user and per partition: the jobs this backfill pass tested
     /// (`bf_max_job_user`, `bf_max_job_part`; empty when unset).
@@ -274,10 +349,6 @@ pub struct Controller {
     bf_part: Vec<u32>,
     /// The number of users (`Queued::user` is below it).
     users: usize,
-    /// `EnforcePartLimits` is `ANY` or `ALL`.
-    enforce_part_limits: bool,
-    /// A job's usage since the last tick is charged when it ends.
-    charge_at_end: bool,
     /// The jobs above their partition's `MaxTime`, never queued.
     over_part: Vec<u32>,
     /// The QOS and association limits, with accounting dumps.
@@ -293,25 +364,17 @@ pub struct Controller {
     /// Jobs of several partitions ([`crate::multipart`]), when the
     /// workload has any.
     multi: Option<Box<MultiPartition>>,
-    /// When a started run ends.
-    run_end: RunEnd,
     buffers: Buffers<ControllerMsg>,
 }
 
 impl Controller {
-    /// A controller of `machine` for `jobs`, whose associations (each
-    /// job's [`Queued::assoc`]) are the users of `fairshare`.
-    pub fn new(
-        machine: Machine,
-        sched: SchedulerSettings,
-        priority: Multifactor,
-        jobs: Arc<[Queued]>,
-        fairshare: FairTree,
-    ) -> Controller {
+    /// The controller `proto` describes, nothing submitted yet.
+    pub fn new(proto: Proto) -> Controller {
+        let Proto { settings, machine, priority, jobs, fairshare, limits, preempt, advance, relations, multi } = proto;
         let n = jobs.len();
         let nodes = machine.size.len();
         let parts = machine.partitions.len();
-        Controller {
+        let mut controller = Controller {
             scratch: machine.free.clone(),
             reserved: vec![Vec::new(); nodes],
             reservation_count: 0,
@@ -336,13 +399,10 @@ impl Controller {
             part_mark: vec![0; nodes],
             changes: 0,
             stamp: 0,
-            epoch: 0,
             most: Vec::new(),
             bf_user: Vec::new(),
             bf_part: Vec::new(),
             users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),
-            enforce_part_limits: false,
-            charge_at_end: false,
             over_part: Vec::new(),
             blocked_node: vec![0; nodes],
             completing: vec![u64::MAX; nodes],
@@ -360,17 +420,16 @@ impl Controller {
             job_parts: vec![0; n],
             advance_node: vec![false; nodes],
             machine,
-            sched,
             priority,
             fairshare,
-            jobs: jobs.to_vec(),
+            jobs,
             outcome: vec![Outcome { start: -1, end: -1, ..Outcome::default() }; n],
             prio: vec![0; n],
             nodes: Vec::new(),
             node_at: vec![0; n],
             queue: Vec::new(),
             running: Vec::new(),
-            last_tick: 0,
+            last_tick: settings.started,
             done: 0,
             changed_at: Time::MIN / 2,
             main_due: -1,
@@ -379,81 +438,50 @@ impl Controller {
             next_tick: None,
             next_main: None,
             next_backfill: None,
-            last_backfill: Time::MIN / 2,
+            last_backfill: match settings.backfill_started {
+                Some(s) => {
+                    let first = s + settings.scheduler.bf_interval.max(1);
+                    // A first pass before the workload's first submission found no job.
+                    if first <= 0 { first } else { s }
+                }
+                None => Time::MIN / 2,
+            },
             estimated: false,
-            origin: 0,
             counters: Counters::default(),
             found: Vec::new(),
             pass: 0,
             releases: Vec::new(),
             part_releases: vec![Vec::new(); parts],
-            limits: None,
-            preempt: None,
+            limits: limits.map(Box::new),
+            preempt: preempt.map(Box::new),
             advance: None,
             resv_failed: Vec::new(),
-            relations: None,
+            relations: relations.map(Box::new),
             multi: None,
-            run_end: RunEnd::AfterStart,
+            settings,
             buffers: Buffers::default(),
+        };
+        controller.hold(advance);
+        if let Some(m) = &multi {
+            controller.prio.resize(m.records(), 0);
         }
+        controller.multi = multi.map(Box::new);
+        controller
     }
 
-    /// The same controller started at `origin` on the workload's time axis
-    /// (slurmctld's start: the phase of its periodic events).
-    pub fn started_at(mut self, origin: Time) -> Controller {
-        self.origin = origin;
-        self.last_tick = origin;
-        self
-    }
-
-    /// The same controller with its backfill agent started at `start` on
-    /// the workload's time axis (`backfill_agent`). Its first check,
-    /// `bf_interval` later, finds the work of slurmctld's own start and
-    /// passes; then it passes `bf_interval` after each pass that found work,
-    /// or at the first second with work after that. Unknown, the agent has
-    /// long been running.
-    pub fn backfill_started_at(mut self, start: Option<Time>) -> Controller {
-        if let Some(s) = start {
-            let first = s + self.sched.bf_interval.max(1);
-            // A first pass before the workload's first submission found no job.
-            self.last_backfill = if first <= 0 { first } else { s };
+    /// Holds `advance` reservations ([`crate::advance`]): which nodes they
+    /// hold, and per reservation the main pass one of its jobs did not fit.
+    fn hold(&mut self, advance: Option<AdvanceReservations>) {
+        self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
+        if let Some(a) = &advance {
+            for (n, (flag, on)) in self.advance_node.iter_mut().zip(&a.on_node).enumerate() {
+                *flag = !on.is_empty();
+                if *flag {
+                    self.advance_words[n / 64] |= 1 << (n % 64);
+                }
+            }
         }
-        self
-    }
-
-    /// The same controller on a workload whose time 0 is Unix time `epoch`.
-    pub fn at_epoch(mut self, epoch: Time) -> Controller {
-        self.epoch = epoch;
-        self
-    }
-
-    /// The same controller rejecting at submission a job over its
-    /// partition's limits (`EnforcePartLimits=ANY` or `ALL`), instead of
-    /// holding it.
-    pub fn enforcing_part_limits(mut self, enforce: bool) -> Controller {
-        self.enforce_part_limits = enforce;
-        self
-    }
-
-    /// The same controller charging a job's fair-share usage since the last
-    /// priority calculation when it ends (`AccountingStorageEnforce=limits`:
-    /// `acct_policy_job_fini` calls `priority_p_job_end`). Otherwise that
-    /// last stretch is never charged.
-    pub fn charging_at_end(mut self, charge: bool) -> Controller {
-        self.charge_at_end = charge;
-        self
-    }
-
-    /// The same controller enforcing `limits` ([`crate::accounting`]).
-    pub fn with_limits(mut self, limits: Option<Limits>) -> Controller {
-        self.limits = limits.map(Box::new);
-        self
-    }
-
-    /// The same controller with preemption ([`crate::preemption`]).
-    pub fn with_preemption(mut self, preempt: Option<Preemption>) -> Controller {
-        self.preempt = preempt.map(Box::new);
-        self
+        self.advance = advance.map(Box::new);
     }
 
     /// Job `j`'s submit time in the queue order (a requeue changes it).
@@ -474,21 +502,6 @@ impl Controller {
         requeued.max(eligible)
     }
 
-    /// The same controller holding `advance` reservations ([`crate::advance`]).
-    pub fn with_advance(mut self, advance: Option<AdvanceReservations>) -> Controller {
-        self.resv_failed = vec![0; advance.as_ref().map_or(0, |a| a.list.len())];
-        if let Some(a) = &advance {
-            for (n, (flag, on)) in self.advance_node.iter_mut().zip(&a.on_node).enumerate() {
-                *flag = !on.is_empty();
-                if *flag {
-                    self.advance_words[n / 64] |= 1 << (n % 64);
-                }
-            }
-        }
-        self.advance = advance.map(Box::new);
-        self
-    }
-
     /// May job `job`, running over `[from, to)` from now, be given node
     /// `n`: in its node set, not COMPLETING, and not kept by an advance
     /// reservation?
@@ -497,29 +510,6 @@ impl Controller {
         self.machine.allows(job.set, n)
             && self.completing[n as usize] != self.pass
             && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
-    }
-
-    /// The same controller with `relations` ([`crate::dependency`]).
-    pub fn with_dependencies(mut self, relations: Option<Dependencies>) -> Controller {
-        self.relations = relations.map(Box::new);
-        self
-    }
-
-    /// The same controller with runs that end by `run_end` (their start
-    /// plus their run time when not set).
-    pub fn ending_runs(mut self, run_end: RunEnd) -> Controller {
-        self.run_end = run_end;
-        self
-    }
-
-    /// The same controller with jobs of several partitions
-    /// ([`crate::multipart`]).
-    pub fn with_multipart(mut self, multi: Option<MultiPartition>) -> Controller {
-        if let Some(m) = &multi {
-            self.prio.resize(m.records(), 0);
-        }
-        self.multi = multi.map(Box::new);
-        self
     }
 
     /// Queue record `r` as the job in its partition (a job of one

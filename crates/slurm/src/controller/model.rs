@@ -31,15 +31,15 @@ impl Controller {
     /// Arms the periodic events not armed (after an idle spell), each on
     /// its own phase: the next multiple of its period.
     pub(super) fn arm(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
-        let origin = self.origin;
+        let origin = self.settings.started;
         let next = |period: Time| origin + ((now - origin).div_euclid(period) + 1) * period;
         if self.next_tick.is_none() {
-            let t = next(self.priority.settings().calc_period.max(1));
+            let t = next(self.settings.priority.calc_period.max(1));
             self.next_tick = Some(t);
             outbox.push(Scheduled::me(t, TICK, ControllerMsg::Tick));
         }
         if self.next_main.is_none() {
-            let t = next(self.sched.sched_interval.max(1));
+            let t = next(self.settings.scheduler.sched_interval.max(1));
             self.next_main = Some(t);
             outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main(Pass::Full)));
         }
@@ -56,8 +56,8 @@ impl Controller {
     /// Asks for a backfill pass `bf_interval` after the previous one (now
     /// if that is past), unless one is asked for already.
     fn arm_backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
-        if self.sched.backfill && self.next_backfill.is_none() {
-            let at = now.max(self.last_backfill + self.sched.bf_interval.max(1));
+        if self.settings.scheduler.backfill && self.next_backfill.is_none() {
+            let at = now.max(self.last_backfill + self.settings.scheduler.bf_interval.max(1));
             self.next_backfill = Some(at);
             outbox.push(Scheduled::me(at, BACKFILL, ControllerMsg::Backfill));
         }
@@ -100,7 +100,7 @@ impl Model for Controller {
                     self.touch(now, &mut outbox);
                 }
                 let mut due = self.next_tick;
-                if let Some(t) = self.rearm(now, self.priority.settings().calc_period, &mut due) {
+                if let Some(t) = self.rearm(now, self.settings.priority.calc_period, &mut due) {
                     outbox.push(Scheduled::me(t, TICK, ControllerMsg::Tick));
                 }
                 self.next_tick = due;
@@ -124,7 +124,7 @@ impl Model for Controller {
                 self.last_background = now;
                 self.main(now, true, &mut outbox);
                 let mut due = self.next_main;
-                if let Some(t) = self.rearm(now, self.sched.sched_interval, &mut due) {
+                if let Some(t) = self.rearm(now, self.settings.scheduler.sched_interval, &mut due) {
                     outbox.push(Scheduled::me(t, MAIN, ControllerMsg::Main(Pass::Full)));
                 }
                 self.next_main = due;
