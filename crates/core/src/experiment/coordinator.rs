@@ -487,6 +487,18 @@ pub fn run_sweep_with(
     options: &SweepOptions,
     given: Inputs,
 ) -> anyhow::Result<SweepOutcome> {
+    Ok(run_sweep_returning(registry, experiment, db, options, given)?.0)
+}
+
+/// [`run_sweep_with`], and the result of each point simulated now (its
+/// summary, [`PointResult::summary`]), for a caller that prints from it.
+pub fn run_sweep_returning(
+    registry: &Registry,
+    experiment: &Experiment,
+    db: &Path,
+    options: &SweepOptions,
+    given: Inputs,
+) -> anyhow::Result<(SweepOutcome, Vec<PointResult>)> {
     let clock = Instant::now();
     let mine = shard_points(experiment, options.shard);
     let points: Vec<Point> = mine.iter().map(|(_, p)| p.point.clone()).collect();
@@ -513,7 +525,7 @@ pub fn run_sweep_with(
         SweepOutcome { total: points.len(), already: points.len() - todo.len(), ..SweepOutcome::default() };
     if todo.is_empty() {
         report.wall_seconds = clock.elapsed().as_secs_f64();
-        return Ok(report);
+        return Ok((report, Vec::new()));
     }
     let name = (!experiment.command_line).then_some(experiment.name.as_str());
     let work = Work { points, ids, todo, already: report.already, experiment: name };
@@ -522,7 +534,7 @@ pub fn run_sweep_with(
     report.done = executed.done;
     report.interrupted = executed.interrupted;
     report.wall_seconds = clock.elapsed().as_secs_f64();
-    Ok(report)
+    Ok((report, executed.results))
 }
 
 /// Runs resolved `points` on `threads` workers with the sweep executor;
