@@ -6,8 +6,9 @@
 //! [`Batched`] (its buffers, and the error that ends a run if it broke a
 //! contract) and, if it hands something back after the run, [`Finish`].
 //! A [`crate::bench::Bench`] runs it through the kernel's adapter, a kameo
-//! actor that only this crate names: no model kind depends on the runtime,
-//! and replacing it changes no model. Nothing here knows a model kind.
+//! actor on the bench's own runtime, which only this crate names: no model
+//! kind depends on the runtime, and replacing it changes no model. Nothing
+//! here knows a model kind.
 
 use std::convert::Infallible;
 
@@ -86,6 +87,19 @@ impl<M: Batched> Message<DeliverBatch> for Actor<M> {
 
     async fn handle(&mut self, d: DeliverBatch, _: &mut Context<Self, Self::Reply>) -> Self::Reply {
         self.0.handle_batch(d.0)
+    }
+}
+
+/// A call of the bench's caller on an actor's model, between two steps
+/// ([`crate::bench::Bench::call`], [`crate::bench::Bench::tell`]); the reply
+/// is what it returns.
+pub(crate) struct Call<M, R>(pub Box<dyn FnOnce(&mut M) -> R + Send>);
+
+impl<M: Batched, R: Send + 'static> Message<Call<M, R>> for Actor<M> {
+    type Reply = Result<R, Infallible>;
+
+    async fn handle(&mut self, call: Call<M, R>, _: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        Ok((call.0)(&mut self.0))
     }
 }
 

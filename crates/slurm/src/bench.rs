@@ -2,9 +2,8 @@
 //!
 //! Contract: [`Scenario::new`] checks every job against the machine (its
 //! partition, its size, its time limit; a located error otherwise) and
-//! derives what the controller needs; [`simulate`] runs the bench to the end
-//! on a fresh single-threaded runtime. The result depends only on the
-//! scenario.
+//! derives what the controller needs; [`simulate`] runs the bench to the end,
+//! on the calling thread. The result depends only on the scenario.
 
 use std::sync::Arc;
 
@@ -18,7 +17,7 @@ pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
 use crate::priority::{FairTree, Multifactor};
 use slasim_core::trace::sacct::jobs::SlurmWorkload;
-use slasim_sim::bench::{Bench, runtime};
+use slasim_sim::bench::Bench;
 use slasim_sim::client::ClientActor;
 use slasim_sim::kernel::{KernelStats, SimError};
 
@@ -396,10 +395,6 @@ fn billing(
 
 /// Runs `scenario` to the end.
 pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
-    runtime()?.block_on(run(scenario))
-}
-
-async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario {
         machine,
         scheduler,
@@ -421,7 +416,7 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         ..
     } = scenario;
     let counts: Vec<u32> = jobs.iter().map(|j| j.need.nodes).collect();
-    let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
+    let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4)?;
     let at = bench.reserve::<Controller>();
     let mut client = ClientActor::new(arrivals);
     client.output.connect(at.input());
@@ -445,9 +440,8 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
             .with_multipart(multi)
             .ending_runs(run_end),
     );
-    let kernel = bench.run().await?;
-    let done = bench.finish(at).await?;
-    bench.stop().await;
+    let kernel = bench.run()?;
+    let done = bench.finish(at)?;
     Ok(Simulated {
         reasons: done.reasons,
         waits: done.waits,
