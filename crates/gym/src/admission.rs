@@ -13,12 +13,13 @@
 //!   `comprehensive-overbooking`, simulated by the kernel as `slasim run`
 //!   simulates it, stepped on the caller's thread: at each arrival the
 //!   strategy suspends (the kernel's contract) and the bench's step returns
-//!   to the environment, which takes the arrival from the strategy and
-//!   returns to the agent; the agent's decision goes back into the strategy
-//!   by a plain call before the next step. No other thread runs. One step
-//!   is one arrival's decision. Failures, early starts,
-//!   kills and restarts are the point's own. The agent's strategy replaces
-//!   the point's acceptance test and placement choice, nothing else.
+//!   to the environment with the arrival the strategy put off, and the
+//!   environment returns to the agent; the agent's decision goes back into
+//!   the strategy by a plain call before the next step. No other thread
+//!   runs, and nothing is shared between the environment and the strategy.
+//!   One step is one arrival's decision. Failures, early starts, kills and
+//!   restarts are the point's own. The agent's strategy replaces the point's
+//!   acceptance test and placement choice, nothing else.
 //! - `reset(seed)` starts an episode: the point's seed becomes `seed` (the
 //!   failure streams) and the battery is drawn from `seed` unless given. The
 //!   same seed, battery and actions give the same observations and rewards,
@@ -105,8 +106,8 @@ pub struct Arrival {
 }
 
 /// The agent's side inside the strategy: every arrival is put off to the
-/// caller ([`Answer::Later`]), who takes it from here and leaves the
-/// answer here between two steps.
+/// caller ([`Answer::Later`]), handed over with the step that stops at it,
+/// and answered here between two steps.
 struct Caller {
     /// The arrival put off, until the environment takes it.
     arrival: Option<Arrival>,
@@ -308,7 +309,9 @@ impl AdmissionEnv {
             Agent(Admitted::new(core, Box::new(caller)))
         })?;
         let capacity = scenario.capacity;
-        let bench = Stepped::assemble(scenario, false)?;
+        let mut bench = Stepped::assemble(scenario, false)?;
+        // Each arrival comes back with the step that stops at it.
+        bench.when_suspended(|agent: &mut Agent| agent.caller().and_then(|caller| caller.arrival.take()))?;
         let mut episode = Episode { bench: Some(bench), capacity, current: None, given: 0.0, summary: None };
         episode.advance()?;
         let waiting = episode.current.is_some();
@@ -437,14 +440,7 @@ impl Episode {
         let stop = bench.step(Time::MAX);
         match stop {
             Ok(Stop::Suspended(_)) => {
-                let arrival = match bench.call(|agent| agent.caller().and_then(|caller| caller.arrival.take())) {
-                    Ok(arrival) => arrival,
-                    Err(e) => {
-                        self.bench = None;
-                        return Err(e.into());
-                    }
-                };
-                let Some(a) = arrival else {
+                let Some(a) = bench.suspended_with::<Option<Arrival>>().flatten() else {
                     let now = self.bench.take().map_or(0, |b| b.now());
                     bail!("the simulation suspended at t = {now} with no arrival to decide")
                 };

@@ -20,7 +20,9 @@
 //!   decision, and the model goes on with it at the next step. A function
 //!   handed to a model runs in the next call that runs anything, before
 //!   anything else that model does (its next batch of events, a call, its
-//!   final state).
+//!   final state). A model may also be told to hand its caller something
+//!   each time it suspends ([`Bench::when_suspended`]): the step that stops
+//!   there returns with it ([`Bench::suspended_with`]), with no call.
 //! - After the run, [`Bench::finish`] asks a model for its final state.
 //!   Dropping the bench stops every model.
 //! - Each of these is a plain call that returns once it is done: the bench
@@ -49,7 +51,7 @@ use kameo::mailbox;
 use tokio::runtime::{Handle, Runtime};
 
 use crate::kernel::{Batch, Handled, Kernel, KernelStats, Model, ModelId, Scheduled, SimError, Stop};
-use crate::model::{Actor, Batched, Call, Conclude, DeliverBatch, Finish};
+use crate::model::{Actor, Batched, Call, Conclude, DeliverBatch, Finish, Hook, Note, SetHook};
 use crate::port::Address;
 use crate::units::Time;
 
@@ -57,12 +59,12 @@ type Reply<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A spawned model, as the bench drives it.
 trait Spawned: Send + Sync {
-    fn deliver(&self, batch: Batch) -> Reply<'_, Result<Handled, SimError>>;
+    fn deliver(&self, batch: Batch) -> Reply<'_, Result<(Handled, Option<Note>), SimError>>;
     fn as_any(&self) -> &dyn Any;
 }
 
 impl<M: Batched> Spawned for ActorRef<Actor<M>> {
-    fn deliver(&self, batch: Batch) -> Reply<'_, Result<Handled, SimError>> {
+    fn deliver(&self, batch: Batch) -> Reply<'_, Result<(Handled, Option<Note>), SimError>> {
         Box::pin(async move {
             self.ask(DeliverBatch(batch)).await.map_err(|e| match e {
                 SendError::HandlerError(e) => e,
@@ -89,6 +91,8 @@ pub struct Bench {
     kernel: Kernel,
     models: Vec<Option<Box<dyn Spawned>>>,
     done: Option<Arc<AtomicBool>>,
+    /// What the model that suspended in the last step handed over.
+    note: Option<Note>,
     /// The models' runtime; taken only when the bench is dropped.
     runtime: Option<Runtime>,
 }
@@ -98,7 +102,7 @@ impl Bench {
     /// runtime started ([`SimError::Runtime`] if it cannot be).
     pub fn new(horizon: Time) -> Result<Bench, SimError> {
         let runtime = tokio::runtime::Builder::new_current_thread().build()?;
-        Ok(Bench { kernel: Kernel::new(horizon), models: Vec::new(), done: None, runtime: Some(runtime) })
+        Ok(Bench { kernel: Kernel::new(horizon), models: Vec::new(), done: None, note: None, runtime: Some(runtime) })
     }
 
     /// The address of a model still to be placed.
@@ -137,7 +141,8 @@ impl Bench {
     /// Runs the kernel to the end.
     pub fn run(&mut self) -> Result<KernelStats, SimError> {
         self.placed()?;
-        let mut driver = Driver { models: &self.models, done: self.done.as_deref() };
+        self.note = None;
+        let mut driver = Driver { models: &self.models, done: self.done.as_deref(), note: &mut self.note };
         block_on(&self.runtime, self.kernel.run(&mut driver))?
     }
 
@@ -145,8 +150,28 @@ impl Bench {
     /// or the bench is finished; says which.
     pub fn step(&mut self, until: Time) -> Result<Stop, SimError> {
         self.placed()?;
-        let mut driver = Driver { models: &self.models, done: self.done.as_deref() };
+        self.note = None;
+        let mut driver = Driver { models: &self.models, done: self.done.as_deref(), note: &mut self.note };
         block_on(&self.runtime, self.kernel.run_until(&mut driver, until))?
+    }
+
+    /// Has the model at `at` hand its caller what `f` makes of it each time
+    /// it suspends (instead of what it was told before).
+    pub fn when_suspended<M: Batched, T: Send + 'static>(
+        &mut self,
+        at: Address<M>,
+        mut f: impl FnMut(&mut M) -> T + Send + 'static,
+    ) -> Result<(), SimError> {
+        let actor = self.actor(at)?;
+        let hook: Hook<M> = Box::new(move |model| Box::new(f(model)));
+        block_on(&self.runtime, async { actor.ask(SetHook(hook)).await })?
+            .map_err(|e| stopped::<M>(format!("{:?}", e.map_msg(|_| ()))))
+    }
+
+    /// What the model that suspended in the last step handed over
+    /// ([`Bench::when_suspended`]), if it is a `T`; taken.
+    pub fn suspended_with<T: 'static>(&mut self) -> Option<T> {
+        self.note.take()?.downcast::<T>().ok().map(|note| *note)
     }
 
     /// Calls `f` on the model at `at`, between two steps, and returns what
@@ -252,15 +277,21 @@ fn block_on<T: Send>(runtime: &Option<Runtime>, work: impl Future<Output = T> + 
 struct Driver<'a> {
     models: &'a [Option<Box<dyn Spawned>>],
     done: Option<&'a AtomicBool>,
+    /// Where a suspended model's note goes.
+    note: &'a mut Option<Note>,
 }
 
 impl crate::kernel::Bench for Driver<'_> {
     async fn deliver(&mut self, batch: Batch) -> Result<Handled, SimError> {
         let to = batch.to.0;
-        match self.models.get(to as usize).and_then(Option::as_ref) {
-            Some(model) => model.deliver(batch).await,
-            None => Err(SimError::Misrouted { to }),
+        let (handled, note) = match self.models.get(to as usize).and_then(Option::as_ref) {
+            Some(model) => model.deliver(batch).await?,
+            None => return Err(SimError::Misrouted { to }),
+        };
+        if note.is_some() {
+            *self.note = note;
         }
+        Ok(handled)
     }
 
     fn finished(&self) -> bool {

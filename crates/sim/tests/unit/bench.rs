@@ -143,15 +143,24 @@ fn run_to_the_end() -> Finals {
 
 /// The stepped run, the caller deciding by the desk's rule between steps:
 /// it reads the arrival by a call and hands its answer in by a call, or
-/// by a function that runs before the desk goes on (`tell`).
+/// has the arrival handed over with the step that stops at it and hands
+/// its answer in by a function that runs before the desk goes on (`tell`).
 fn stepped(tell: bool) -> Finals {
     let (mut bench, desk, book) = bench(true);
+    if tell {
+        bench.when_suspended(desk, |d| d.waiting).unwrap();
+    }
     let mut asked = Vec::new();
     loop {
         match bench.step(Time::MAX).unwrap() {
             Stop::Suspended(id) => {
                 assert_eq!(id, desk.id());
-                let n = bench.call(desk, |d| d.waiting).unwrap().expect("an arrival waits");
+                let n = if tell {
+                    bench.suspended_with::<Option<u32>>().flatten()
+                } else {
+                    bench.call(desk, |d| d.waiting).unwrap()
+                };
+                let n = n.expect("an arrival waits");
                 asked.push((bench.now(), n));
                 if tell {
                     bench.tell(desk, move |d| d.answer = Some(n * 10)).unwrap();
@@ -205,6 +214,24 @@ fn what_is_handed_to_a_model_runs_in_order_before_anything_else_it_does() {
     // And so does its final state.
     bench.tell(desk, |d| d.seen.clear()).unwrap();
     assert_eq!(bench.finish(desk).unwrap(), []);
+}
+
+#[test]
+fn what_a_model_hands_over_when_it_suspends_comes_back_with_that_step_only() {
+    let (mut bench, desk, _) = bench(true);
+    bench.when_suspended(desk, |d| (d.waiting, d.seen.len())).unwrap();
+    assert!(matches!(bench.step(Time::MAX).unwrap(), Stop::Suspended(_)));
+    // Of another type: nothing, and it is gone.
+    assert_eq!(bench.suspended_with::<u32>(), None);
+    assert_eq!(bench.suspended_with::<(Option<u32>, usize)>(), None);
+    bench.tell(desk, |d| d.answer = Some(1)).unwrap();
+    assert!(matches!(bench.step(Time::MAX).unwrap(), Stop::Suspended(_)));
+    assert_eq!(bench.suspended_with::<(Option<u32>, usize)>(), Some((Some(2), 3)));
+    assert_eq!(bench.suspended_with::<(Option<u32>, usize)>(), None);
+    // A step that ends elsewhere brings nothing.
+    bench.tell(desk, |d| d.answer = Some(2)).unwrap();
+    assert_eq!(bench.step(7).unwrap(), Stop::Reached);
+    assert_eq!(bench.suspended_with::<(Option<u32>, usize)>(), None);
 }
 
 #[test]

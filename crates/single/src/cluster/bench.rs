@@ -8,7 +8,7 @@
 //! scenario: no shared state, no wall clock, no thread-count effects.
 //! [`Stepped`] is the same bench for a caller that steps it and decides
 //! between steps by plain calls on what drives the cluster
-//! ([`Stepped::call`], [`Stepped::tell`]). What drives the cluster is the
+//! ([`Stepped::when_suspended`], [`Stepped::tell`]). What drives the cluster is the
 //! scenario's: a plain strategy, or one with something attached around it
 //! from outside ([`crate::cluster::Drive`]), whose report comes back in the
 //! result.
@@ -209,6 +209,22 @@ impl<D: Drive> Stepped<D> {
     /// its decision, which it goes on with at the next step.
     pub fn tell(&mut self, f: impl FnOnce(&mut D) + Send + 'static) -> Result<(), SimError> {
         self.bench.tell(self.cluster, move |cluster: &mut ClusterActor<D>| f(cluster.drive_mut()))
+    }
+
+    /// Has the cluster hand its caller what `f` makes of what drives it each
+    /// time the strategy suspends: what it waits with, taken by
+    /// [`Stepped::suspended_with`] after the step, with no call.
+    pub fn when_suspended<T: Send + 'static>(
+        &mut self,
+        mut f: impl FnMut(&mut D) -> T + Send + 'static,
+    ) -> Result<(), SimError> {
+        self.bench.when_suspended(self.cluster, move |cluster: &mut ClusterActor<D>| f(cluster.drive_mut()))
+    }
+
+    /// What the cluster handed over when the strategy suspended in the last
+    /// step ([`Stepped::when_suspended`]), if it is a `T`; taken.
+    pub fn suspended_with<T: 'static>(&mut self) -> Option<T> {
+        self.bench.suspended_with()
     }
 
     /// Current virtual time.
