@@ -346,7 +346,7 @@ proptest! {
         use slasim_core::sim::kernel::Model;
         use slasim_core::sim::port::Request;
         // Where the answers would go: a buyer's input in a bench.
-        let reply = slasim_core::sim::bench::Bench::new(0).reserve::<slasim_provision::buyer::BuyerActor>().input();
+        let reply = slasim_core::sim::bench::Bench::new(0).unwrap().reserve::<slasim_provision::buyer::BuyerActor>().input();
         let (site, now) = random_site(16, &jobs);
         let mut actor = SiteActor::new(0, site.clone(), false);
         let at = now + later;
@@ -398,32 +398,28 @@ proptest! {
     fn a_site_answers_only_the_model_that_asked(a in jobs_strategy(), b in jobs_strategy()) {
         use slasim_provision::buyer::BuyerActor;
         use slasim_provision::site::SiteActor;
-        use slasim_core::sim::bench::{Bench, runtime};
+        use slasim_core::sim::bench::Bench;
         let (a, b) = (buyer_jobs(&a), buyer_jobs(&b));
-        let records = runtime().unwrap().block_on(async {
-            let mut bench = Bench::new(Time::MAX);
-            let site = bench.reserve::<SiteActor>();
-            let mut buyers = Vec::new();
-            for jobs in [a.clone(), b.clone()] {
-                let at = bench.reserve::<BuyerActor>();
-                let mut buyer = BuyerActor::new(jobs, 0.5, false, None);
-                buyer.site.answers = Some(at.input());
-                buyer.site.connect(0, site.input());
-                if let Some(first) = buyer.first_event() {
-                    bench.seed(at, first).unwrap();
-                }
-                bench.place(at, buyer);
-                buyers.push(at);
+        let mut bench = Bench::new(Time::MAX).unwrap();
+        let site = bench.reserve::<SiteActor>();
+        let mut buyers = Vec::new();
+        for jobs in [a.clone(), b.clone()] {
+            let at = bench.reserve::<BuyerActor>();
+            let mut buyer = BuyerActor::new(jobs, 0.5, false, None);
+            buyer.site.answers = Some(at.input());
+            buyer.site.connect(0, site.input());
+            if let Some(first) = buyer.first_event() {
+                bench.seed(at, first).unwrap();
             }
-            bench.place(site, SiteActor::new(0, SlotScheduler::new(16, 0), false));
-            bench.run().await.unwrap();
-            let mut records = Vec::new();
-            for at in buyers {
-                records.push(bench.finish(at).await.unwrap());
-            }
-            bench.stop().await;
-            records
-        });
+            bench.place(at, buyer);
+            buyers.push(at);
+        }
+        bench.place(site, SiteActor::new(0, SlotScheduler::new(16, 0), false));
+        bench.run().unwrap();
+        let mut records = Vec::new();
+        for at in buyers {
+            records.push(bench.finish(at).unwrap());
+        }
         for (jobs, records) in [(&a, &records[0]), (&b, &records[1])] {
             prop_assert_eq!(records.len(), jobs.len());
             for (job, r) in jobs.iter().zip(records) {

@@ -5,7 +5,7 @@
 //! otherwise) and a run's settings, the controller's proto-model
 //! ([`crate::controller::Proto`]) and the submissions; [`SlurmInputs`] holds
 //! one admission for every point that shares it. [`simulate`] runs the
-//! bench to the end on a fresh single-threaded runtime. The result depends
+//! bench to the end, on the calling thread. The result depends
 //! only on the scenario.
 
 use crate::accounting::Accounting;
@@ -17,7 +17,7 @@ use crate::instant::Arrival;
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
-use slasim_sim::bench::{Bench, runtime};
+use slasim_sim::bench::Bench;
 use slasim_sim::client::ClientActor;
 use slasim_sim::kernel::{KernelStats, SimError};
 
@@ -180,13 +180,9 @@ impl Scenario {
 
 /// Runs `scenario` to the end.
 pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
-    runtime()?.block_on(run(scenario))
-}
-
-async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario { controller, arrivals, .. } = scenario;
     let counts: Vec<u32> = controller.jobs.iter().map(|j| j.need.nodes).collect();
-    let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4);
+    let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4)?;
     let at = bench.reserve::<Controller>();
     let mut client = ClientActor::new(arrivals);
     client.output.connect(at.input());
@@ -196,9 +192,8 @@ async fn run(scenario: Scenario) -> Result<Simulated, SimError> {
         bench.seed(client, first)?;
     }
     bench.place(at, Controller::new(controller));
-    let kernel = bench.run().await?;
-    let done = bench.finish(at).await?;
-    bench.stop().await;
+    let kernel = bench.run()?;
+    let done = bench.finish(at)?;
     Ok(Simulated {
         reasons: done.reasons,
         waits: done.waits,
