@@ -20,7 +20,7 @@
 //!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
 //!   `sum(fee) - sum(penalty)` is the gain.
 //! - A store is opened with the groups of tables it holds (a program's
-//!   registry's, [`crate::registry::Registry::groups`]). A registered kind's
+//!   registry's, [`crate::experiment::registry::Registry::groups`]). A registered kind's
 //!   tables come from its group's `CREATE … IF NOT EXISTS` script, run
 //!   whenever a store is opened for writing, after the migrations. The
 //!   `all_jobs` view (every kind's jobs in one vocabulary) is then made the

@@ -12,7 +12,7 @@ mod workflow;
 
 #[test]
 fn the_tables_the_migrations_made_are_described() {
-    let registry = slasim_core::registry::Registry::new(&[&slasim_provision::KIND]).unwrap();
+    let registry = slasim_core::experiment::registry::Registry::new(&[&slasim_provision::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let described: Vec<&str> = slasim_provision::tables::described().iter().map(|t| t.name()).collect();
     assert_eq!(described.len(), 7, "{described:?}");

@@ -23,7 +23,7 @@ use crate::cluster::Drive;
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::power::{PowerRefusal, PowerState};
 use crate::cluster::record::RunRecords;
-use crate::policy::interface::{Booking, Cluster, Outcome, RejectReason, Strategy};
+use crate::cluster::strategy::{Booking, Cluster, Outcome, RejectReason, Strategy};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::workload::job::Job;
 use slasim_core::sim::kernel::SimError;

@@ -33,10 +33,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::power::PowerState;
+use crate::cluster::strategy::{Booking, Cluster, RejectReason, Strategy};
 use crate::plan::profile::AvailabilityProfile;
-use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::workload::job::Job;
-use slasim_core::registry::{self, Entries, Named, UnknownName};
+use slasim_core::experiment::registry::{self, Entries, Named, UnknownName};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{JobId, NodeId, Time};
 
@@ -350,7 +350,7 @@ impl Cluster for View<'_> {
     fn calibrated_pos(&self, pos: f64) -> f64 {
         self.cluster.calibrated_pos(pos)
     }
-    fn outcome(&self, id: JobId) -> Option<crate::policy::interface::Outcome> {
+    fn outcome(&self, id: JobId) -> Option<crate::cluster::strategy::Outcome> {
         self.cluster.outcome(id)
     }
     fn power_model(&self) -> Option<&crate::cluster::energy::EnergyConfig> {
@@ -386,7 +386,7 @@ impl Cluster for View<'_> {
     fn running_jobs(&self, out: &mut Vec<JobId>) {
         self.cluster.running_jobs(out);
     }
-    fn running(&self, id: JobId) -> Option<crate::policy::interface::RunningJob> {
+    fn running(&self, id: JobId) -> Option<crate::cluster::strategy::RunningJob> {
         self.cluster.running(id)
     }
     fn job_nodes(&self, id: JobId, out: &mut Vec<NodeId>) {
