@@ -66,6 +66,7 @@ pub mod instant;
 pub mod power;
 pub mod record;
 pub mod strategy;
+pub mod view;
 
 /// A message for a cluster (its planning scheduler and nodes), asked
 /// questions `Q` answered with `A` by what is attached to it (none by default).
