@@ -69,3 +69,108 @@ fn cap_ledger_by_hand() {
     // A raise from 5,000 on (late): seen after the drop too.
     assert_eq!(ledger.violation(300_000, 3600, 5000, 0, 100_000), Some((5000, 5400)));
 }
+
+mod view {
+    use slasim_core::units::{JobId, NodeId, Time};
+    use slasim_single::cluster::power::PowerRefusal;
+    use slasim_single::cluster::strategy::{Booking, Cluster, Outcome, RejectReason};
+    use slasim_single::cluster::view::{Watch, Watched};
+    use slasim_single::workload::job::Job;
+
+    /// A cluster that answers the port's optional methods otherwise than
+    /// their defaults, and notes what reached it.
+    struct Answering {
+        job: Job,
+        reached: Vec<&'static str>,
+    }
+
+    impl Cluster for Answering {
+        fn now(&self) -> Time {
+            0
+        }
+        fn capacity(&self) -> u32 {
+            4
+        }
+        fn job(&self, _: JobId) -> &Job {
+            &self.job
+        }
+        fn accept(&mut self, _: JobId, _: Booking) {
+            self.reached.push("accept");
+        }
+        fn reject(&mut self, _: JobId, _: RejectReason) {}
+        fn moved(&mut self, _: JobId) {}
+        fn pin(&mut self, _: JobId) {}
+        fn resumable(&self, _: JobId) -> Option<Time> {
+            None
+        }
+        fn fail(&mut self, _: JobId) {
+            self.reached.push("fail");
+        }
+        fn start(&mut self, _: JobId, _: &[NodeId], _: Time) -> bool {
+            true
+        }
+        fn idle_nodes(&self, _: u32, _: &mut Vec<NodeId>) -> bool {
+            false
+        }
+        fn nodes_ready(&self, _: &[NodeId]) -> bool {
+            true
+        }
+        fn wake_at(&mut self, _: Time) {}
+        fn defect(&mut self, _: &str) {
+            self.reached.push("defect");
+        }
+        fn suspend(&mut self) {
+            self.reached.push("suspend");
+        }
+        fn outcome(&self, _: JobId) -> Option<Outcome> {
+            Some(Outcome::Failed)
+        }
+        fn pstate(&self, _: NodeId) -> u32 {
+            2
+        }
+        fn set_pstate(&mut self, _: NodeId, _: u32) -> Result<(), PowerRefusal> {
+            self.reached.push("set_pstate");
+            Ok(())
+        }
+        fn running_jobs(&self, out: &mut Vec<JobId>) {
+            *out = vec![7];
+        }
+        fn job_nodes(&self, _: JobId, out: &mut Vec<NodeId>) {
+            *out = vec![1, 3];
+        }
+    }
+
+    /// Notes what it hears, and what the cluster had by then.
+    #[derive(Default)]
+    struct Heard(Vec<String>);
+
+    impl Watch for Heard {
+        fn accepted(&mut self, cluster: &dyn Cluster, id: JobId, _: Booking) {
+            self.0.push(format!("accepted {id} at {}", cluster.now()));
+        }
+        fn failed(&mut self, cluster: &dyn Cluster, id: JobId) {
+            self.0.push(format!("failed {id}: {:?}", cluster.outcome(id)));
+        }
+    }
+
+    #[test]
+    fn every_call_reaches_the_cluster_and_the_watch_hears_after_it() {
+        let mut cluster = Answering { job: Job::without_sla(0, 0, 1, 5, 5), reached: Vec::new() };
+        let mut view = Watched { cluster: &mut cluster, watch: Heard::default() };
+        // The port's optional methods answer as the cluster does, not as
+        // their defaults.
+        assert_eq!(view.pstate(0), 2);
+        assert_eq!(view.set_pstate(0, 1), Ok(()));
+        let mut out = Vec::new();
+        view.running_jobs(&mut out);
+        assert_eq!(out, [7]);
+        view.job_nodes(7, &mut out);
+        assert_eq!(out, [1, 3]);
+        assert_eq!(view.calibrated_pos(0.25), 0.25);
+        view.suspend();
+        view.accept(0, Booking { start: 0, end: 5, overbooked: false, pof: None });
+        view.fail(0);
+        assert_eq!(view.watch.0, ["accepted 0 at 0", "failed 0: Some(Failed)"]);
+        assert_eq!(cluster.reached, ["set_pstate", "suspend", "accept", "fail"]);
+    }
+}
