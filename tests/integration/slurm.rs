@@ -438,3 +438,20 @@ fn slurm_compare_grid_ends_runs_as_their_script_did() {
         assert!(!ok && err.contains("--grid") && err.contains(bad), "--grid {bad}: {out}{err}");
     }
 }
+
+/// A comparison below a threshold exits 1 and says which, beside the
+/// measures it printed: the kept aligned pair is 78.3 % in order, below the
+/// default `--min-in-order` 0.95; with no threshold missed, stderr is empty.
+#[test]
+fn slurm_compare_says_which_threshold_it_missed() {
+    let d = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/loaded");
+    let path = |f: &str| d.join(f).display().to_string();
+    let (conf, first, again) =
+        (path("aligned/slurm.conf"), path("aligned/dump.sacct.gz"), path("aligned-again/dump.sacct.gz"));
+    let (ok, out, err) = common::run(&["slurm", "compare", "--slurm-conf", &conf, &first, "--reference", &again]);
+    assert!(!ok && out.contains("start order:"), "{out}{err}");
+    assert_eq!(err.trim(), "slurm compare: 78.3 % of jobs start in the logged order, below --min-in-order 0.95");
+    let (ok, _, err) =
+        common::run(&["slurm", "compare", "--slurm-conf", &conf, &first, "--reference", &again, "--min-in-order", "0"]);
+    assert!(ok && err.is_empty(), "{err}");
+}

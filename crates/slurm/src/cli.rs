@@ -24,7 +24,7 @@
 //!   exits 1 when the share is below `--min-in-order`, more than
 //!   `--max-outside` jobs start beyond the tolerance, the pairs' share is
 //!   below `--min-pairs-in-order`, or more than `--max-preempted-difference`
-//!   jobs are preempted in one run only.
+//!   jobs are preempted in one run only, and says which on stderr.
 //! - `slurm compare --slurm-conf FILE DUMP --reference OTHER` compares the
 //!   dump with another dump of the same workload instead of with the twin
 //!   (Slurm against itself): jobs matched by name ([`crate::against`]),
@@ -624,7 +624,19 @@ fn preempted_sets(
         list(&only_a),
         list(&only_b)
     );
-    args.max_preempted_difference.is_none_or(|max| differ <= max)
+    let ok = args.max_preempted_difference.is_none_or(|max| differ <= max);
+    if !ok {
+        below(&format!(
+            "{differ} jobs are preempted in one run only, more than --max-preempted-difference {}",
+            args.max_preempted_difference.unwrap_or_default()
+        ));
+    }
+    ok
+}
+
+/// Says on stderr which threshold a comparison missed (its exit status is 1).
+fn below(what: &str) {
+    eprintln!("slurm compare: {what}");
 }
 
 /// `a, b, c` (at most 20, then `…`), or `none`.
@@ -715,7 +727,32 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
         }
         std::fs::write(path, csv).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
     }
-    Ok(share >= args.min_in_order && outside.len() <= args.max_outside && pair_share >= args.min_pairs_in_order)
+    let mut ok = true;
+    if share < args.min_in_order {
+        below(&format!(
+            "{:.1} % of jobs start in the logged order, below --min-in-order {}",
+            share * 100.0,
+            args.min_in_order
+        ));
+        ok = false;
+    }
+    if outside.len() > args.max_outside {
+        below(&format!(
+            "{} jobs start more than {tolerance} s from their logged start, more than --max-outside {}",
+            outside.len(),
+            args.max_outside
+        ));
+        ok = false;
+    }
+    if pair_share < args.min_pairs_in_order {
+        below(&format!(
+            "{:.1} % of pairs start in the logged order, below --min-pairs-in-order {}",
+            pair_share * 100.0,
+            args.min_pairs_in_order
+        ));
+        ok = false;
+    }
+    Ok(ok)
 }
 
 /// Pairs of jobs in the logged order, and the pairs compared: those whose
