@@ -130,17 +130,18 @@ pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std:
         ))?;
         return Ok(std::process::ExitCode::SUCCESS);
     }
-    let (db, report) = run_points(registry, &experiment, &args, None)?;
+    // The header before the work: a pipe, a batch log or CI sees at once
+    // what runs.
     let mine = shard_points(&experiment, args.shard).len();
-    let mut text = String::new();
     let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}: {} points", thousands(mine)));
-    writeln!(
-        text,
-        "experiment {} ({}): {} points{part}",
+    emit(&format!(
+        "experiment {} ({}): {} points{part}\n",
         experiment.name,
         args.config.display(),
         thousands(experiment.points.len())
-    )?;
+    ))?;
+    let (db, report) = run_points(registry, &experiment, &args, None)?;
+    let mut text = String::new();
     let rate = if report.wall_seconds > 0.0 { report.done as f64 / report.wall_seconds } else { 0.0 };
     writeln!(
         text,
