@@ -119,3 +119,26 @@ fn lanl_record_counts_match_sources_md() {
     // Time 0 is the first failure of the chosen systems.
     assert_eq!(all.events[0].time, 0);
 }
+
+/// A store keeps the trace's name as the user gave it, not where this
+/// machine found it: with the traces directory given as an absolute path,
+/// `runs.trace` is the catalogue name, for `slasim run` (a classic mode,
+/// whose trace is read before the sweep) and for a planning strategy alike.
+#[test]
+fn the_store_keeps_the_trace_name_the_user_gave() {
+    let dir = tempfile::tempdir().unwrap();
+    let traces = std::fs::canonicalize(common::traces()).unwrap();
+    for strategy in ["easy", "conservative-backfilling"] {
+        let db = dir.path().join(format!("{strategy}.sqlite"));
+        let out = common::slasim()
+            .env("SLASIM_TRACE_DIR", &traces)
+            .args(["run", "--trace", "CTC-SP2-1996-3.1-cln", "--strategy", strategy, "--batteries", "1", "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let stored: String = conn.query_row("SELECT trace FROM runs", [], |r| r.get(0)).unwrap();
+        assert_eq!(stored, "CTC-SP2-1996-3.1-cln", "{strategy}");
+    }
+}

@@ -405,14 +405,14 @@ fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str
             "the queueing modes (fcfs, easy, conservative, the priority rules) take no reservations; drop --reservations"
         );
     }
-    if let Some(path) = &args.trace {
-        let path = slasim_data::trace::resolve_trace(path).map_err(anyhow::Error::msg)?;
+    if let Some(given) = &args.trace {
+        let path = slasim_data::trace::resolve_trace(given).map_err(anyhow::Error::msg)?;
         // A Batsim JSON workload has no SWF lines to check.
         if crate::workload::batsim::is_batsim_workload(&path) {
             return Ok(None);
         }
         let options = slasim_data::trace::swf::ReadOptions { lenient: args.lenient, runnable: true };
-        let trace = crate::workload::load_trace(&path, options).map_err(|e| {
+        let mut trace = crate::workload::load_trace(&path, options).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\n(the classic modes need a processor count and a run time; --lenient skips such lines)"
             )
@@ -421,6 +421,8 @@ fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str
             eprintln!("{}: {}", path.display(), trace.skipped);
             return Ok(None);
         }
+        // As the workload names it ([`WorkloadSource::load`]).
+        trace.name = given.display().to_string();
         return Ok(Some(trace));
     }
     Ok(None)

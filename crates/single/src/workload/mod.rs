@@ -71,9 +71,13 @@ impl WorkloadSource {
     /// Loads (or generates) the trace.
     pub fn load(&self) -> anyhow::Result<SwfTrace> {
         match self {
-            WorkloadSource::Swf { path, lenient } => {
-                let path = resolve_trace(path).map_err(anyhow::Error::msg)?;
-                load_trace(&path, ReadOptions { lenient: *lenient, ..ReadOptions::default() })
+            WorkloadSource::Swf { path: given, lenient } => {
+                let path = resolve_trace(given).map_err(anyhow::Error::msg)?;
+                let mut trace = load_trace(&path, ReadOptions { lenient: *lenient, ..ReadOptions::default() })?;
+                // Stores and reports keep the name the user gave, not where
+                // this machine found it.
+                trace.name = given.display().to_string();
+                Ok(trace)
             }
             WorkloadSource::Synthetic(config) => Ok(config.generate()?),
         }
