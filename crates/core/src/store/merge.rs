@@ -60,8 +60,8 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
     let mut report = MergeReport::default();
     let groups = groups::groups();
     let count = |store: &Store| -> Result<i64, StoreError> {
-        // A point in two groups' key tables (a Grid run: `runs` and
-        // `grid_points`) counts once.
+        // A point in two groups' key tables (a Grid run is a run too)
+        // counts once.
         let sql = groups.iter().map(|g| format!("SELECT {} FROM {}", g.key, g.key_table)).collect::<Vec<_>>();
         let sql = format!("SELECT count(*) FROM ({})", sql.join(" UNION "));
         store.conn.query_row(&sql, [], |r| r.get(0)).map_err(sqlite(output))

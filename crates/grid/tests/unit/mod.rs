@@ -11,13 +11,13 @@ mod tree;
 mod workload;
 
 #[test]
-fn the_tables_the_migrations_made_are_described() {
+fn the_descriptors_are_what_the_tables_history_made() {
     slasim_grid::register().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let described: Vec<&str> = slasim_grid::tables::tables().iter().map(|t| t.name()).collect();
     assert_eq!(described, ["grid_points", "coreservations", "subreservations", "cluster_runs"]);
     let path = dir.path().join("g.sqlite");
-    let mismatches = slasim_core::store::tables::registered_mismatches(&path, &described).unwrap();
+    let mismatches = slasim_core::store::tables::history_mismatches(&path, &described).unwrap();
     assert_eq!(mismatches, Vec::<String>::new());
 }
 

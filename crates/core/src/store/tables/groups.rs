@@ -5,15 +5,17 @@
 //! - A [`PointTables`] is a key table (one row per stored point, keyed by
 //!   the point's id) and every table holding rows of those points, keyed by
 //!   the same column. Kinds may share one (single-cluster and Grid runs are
-//!   both `runs`; provisioning and pricing points both `provision_points`).
-//! - The schema's migrations (the store's history up to schema 11) create
-//!   the tables of the groups that existed then (the single cluster's, the
-//!   Grid's, provisioning and pricing's), which their kinds' crates register
-//!   with an empty script; a group added since (Slurm's) brings its own
-//!   `CREATE TABLE IF NOT EXISTS` script, run whenever a store is opened for
-//!   writing (new tables, no migration of older stores needed). Every group
-//!   gives its descriptors ([`PointTables::described`], checked against the
-//!   schema) and a registered group a sentence per table for the schema page.
+//!   both runs; provisioning and pricing points share one key table).
+//! - Every group gives its tables' descriptors ([`PointTables::described`]),
+//!   the one definition of its tables: a new store's tables are made from
+//!   them, and an older store gets from them the tables and columns it
+//!   lacks. A group whose tables changed with the schema version gives the
+//!   steps that changed them ([`PointTables::steps`], each the verbatim
+//!   script of its version), so older stores upgrade as they always did,
+//!   and its views as SQL ([`PointTables::views`]).
+//! - A group whose point ids were derived differently before a schema
+//!   version says so ([`PointTables::ids_since`]): an older store holding
+//!   such points is refused for writing ([`crate::store::schema`]).
 //! - A group whose points have jobs gives a `SELECT` of them in the
 //!   vocabulary of the `all_jobs` view ([`PointTables::jobs`]); the view is
 //!   every registered group's select, in group order
@@ -27,6 +29,7 @@
 use std::sync::RwLock;
 
 use crate::store::columns::Described;
+use crate::store::schema::{Step, View};
 
 /// How merge copies a table's rows of new points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,14 +58,17 @@ pub struct PointTables {
     pub key: &'static str,
     /// Every table, the key table first, in merge order.
     pub tables: &'static [StoredTable],
-    /// `CREATE TABLE IF NOT EXISTS …` for a registered group; empty for the
-    /// groups the migrations create (see [`crate::store::schema`]).
-    pub schema: &'static str,
-    /// Its descriptors (gathered by [`crate::store::tables::described_tables`]).
+    /// Its descriptors, in creation order (gathered by
+    /// [`crate::store::tables::described_tables`]).
     pub described: fn() -> Vec<&'static dyn Described>,
-    /// Its tables, one sentence each (the schema page), for a group the
-    /// migrations did not make (theirs are in [`crate::store::schema::TABLES`]).
-    pub docs: &'static [(&'static str, &'static str)],
+    /// The schema steps that made and changed its tables, by version
+    /// (none for a group whose tables came after schema 11).
+    pub steps: &'static [Step],
+    /// Its views.
+    pub views: &'static [View],
+    /// The first schema version whose ids of its points this build derives,
+    /// and the points' name in the refusal of an older store holding some.
+    pub ids_since: Option<(i64, &'static str)>,
     /// Its points' jobs as `SELECT point, kind, job, submit, start, "end",
     /// wait, processors` (see [`crate::store::jobs_view`]), if they have jobs.
     pub jobs: Option<&'static str>,
@@ -121,7 +127,7 @@ mod tests {
         for group in groups() {
             for table in group.tables {
                 let t = described.iter().find(|t| t.name() == table.name).expect("described above");
-                assert!(t.columns().iter().any(|c| c.0 == group.key), "{} has no {}", table.name, group.key);
+                assert!(t.columns().iter().any(|c| c.name == group.key), "{} has no {}", table.name, group.key);
             }
         }
     }

@@ -1,15 +1,23 @@
-//! Every table the writers fill, by descriptors ([`crate::store::columns`]):
-//! one module per kind of point (and one for experiments), each exposing a
-//! [`crate::store::columns::Table`] per table and its `tables()`.
+//! Every table of the store, by descriptors ([`crate::store::columns`]):
+//! the engine's own ([`experiment`]) and each registered group's
+//! ([`groups`]).
 //!
-//! Contract: [`described_tables`] lists every table of the schema, a
-//! registered group's too (the test below, and each kind crate's, checks
-//! each against the schema the migrations and the groups' scripts build:
-//! names, order, types); columns added after
-//! [`DESCRIBED_SINCE`] come to older stores from their descriptors
-//! ([`migrations_after`]).
+//! Contract: [`described_tables`] lists every table of the schema, in the
+//! order a new store creates them. [`schema_facts`] reads a store's schema
+//! as comparable facts (columns with type, NOT NULL, default and key;
+//! indexes; foreign keys; `WITHOUT ROWID`; `CHECK`s; views' columns), and
+//! [`schema_mismatches`] holds a store to the descriptors with them, so
+//! tests can check that a store brought up through the historical steps is
+//! the store the descriptors make ([`history_mismatches`]).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rusqlite::Connection;
+use rusqlite::types::Value;
 
 use crate::store::columns::Described;
+use crate::store::{SCHEMA_VERSION, Store, StoreError, schema, sqlite};
 
 pub mod experiment;
 pub mod groups;
@@ -25,71 +33,136 @@ pub fn described_tables() -> Vec<&'static dyn Described> {
     all
 }
 
-/// The last schema version whose columns the migration scripts create;
-/// later columns come from their descriptors.
-pub const DESCRIBED_SINCE: i64 = 10;
-
-/// The columns the descriptors add after [`DESCRIBED_SINCE`] (none of
-/// today's), as `ALTER TABLE` statements for the step to `version`.
-pub fn migrations_after(version: i64) -> String {
-    described_tables()
-        .iter()
-        .flat_map(|t| t.columns().into_iter().map(move |c| (t.name(), c)))
-        .filter(|(_, (_, _, since, _))| *since == version && version > DESCRIBED_SINCE)
-        .map(|(table, (name, ty, _, default))| {
-            format!("ALTER TABLE {table} ADD COLUMN {name} {} DEFAULT {default};\n", ty.sql())
-        })
-        .collect()
+/// Each row of `sql` as one line of its values.
+fn lines(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<String>> {
+    let mut statement = conn.prepare(sql)?;
+    let n = statement.column_count();
+    let rows = statement.query_map([], |r| (0..n).map(|i| r.get::<_, Value>(i)).collect::<Result<Vec<_>, _>>())?;
+    rows.map(|r| r.map(|values| format!("{values:?}"))).collect()
 }
 
-/// How the store at `path` (opened for writing once, so every registered
-/// group's script has run) differs from [`described_tables`]: a table whose
-/// columns (names, order, types) are not its descriptors', a column added at
-/// a schema version it could not be, a table of the store with no
-/// descriptors (but for [`crate::store::schema::MADE_FOR_OTHER_CRATES`],
-/// described only once their crate is registered). Empty when they agree.
-pub fn schema_mismatches(path: &std::path::Path) -> Result<Vec<String>, crate::store::StoreError> {
-    let tables = described_tables();
+/// The `CHECK (…)` constraints of a `CREATE TABLE` text, whitespace folded.
+fn checks(sql: &str) -> Vec<String> {
     let mut found = Vec::new();
-    for t in &tables {
-        let sql = format!("SELECT name, type FROM pragma_table_info('{}') ORDER BY cid", t.name());
-        let stored: Vec<(String, String)> =
-            crate::store::query(path, &sql)?.rows.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
-        let declared: Vec<(String, String)> =
-            t.columns().iter().map(|c| (c.0.to_string(), c.1.sql().to_string())).collect();
-        if stored != declared {
-            found.push(format!("table {}: stored {stored:?}, described {declared:?}", t.name()));
-        }
-        for (name, _, since, _) in t.columns() {
-            if !(since == 0 || (t.since() < since && since <= crate::store::SCHEMA_VERSION)) {
-                found.push(format!("{}.{name}: since {since}", t.name()));
+    for (at, _) in sql.match_indices("CHECK") {
+        let rest = &sql[at..];
+        let (mut depth, mut end) = (0, rest.len());
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 1 => {
+                    end = i + 1;
+                    break;
+                }
+                ')' => depth -= 1,
+                _ => {}
             }
         }
+        found.push(format!("check {}", rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")));
     }
-    // Every table of the schema is described (views are derived), but for
-    // those the migrations made for a kind now in a crate of its own, which
-    // that crate describes when it is registered.
-    let all = crate::store::query(path, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")?;
-    for row in all.rows {
-        let of_another_crate = crate::store::schema::MADE_FOR_OTHER_CRATES.contains(&row[0].as_str());
-        if !of_another_crate && !tables.iter().any(|t| t.name() == row[0]) {
-            found.push(format!("table {} has no descriptors", row[0]));
+    found
+}
+
+/// The schema of the store on `conn`, per table and view, as facts two
+/// stores can be compared by (see the module contract).
+pub fn schema_facts(conn: &Connection) -> rusqlite::Result<BTreeMap<String, Vec<String>>> {
+    let mut facts = BTreeMap::new();
+    let sql = "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'";
+    let mut statement = conn.prepare(sql)?;
+    let objects = statement.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get(2)?)))?;
+    for object in objects {
+        let (kind, name, sql): (String, String, String) = object?;
+        let mut found = vec![kind.clone()];
+        let info =
+            format!("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('{name}') ORDER BY cid");
+        // A view over a table this program does not register cannot be read:
+        // its error is the fact.
+        found.extend(lines(conn, &info).unwrap_or_else(|e| vec![e.to_string()]));
+        if kind == "table" {
+            found.extend(lines(conn, &format!("SELECT 'without rowid', wr FROM pragma_table_list('{name}')"))?);
+            found.extend(lines(
+                conn,
+                &format!(
+                    "SELECT 'index', l.name, l.origin, l.\"unique\", (SELECT group_concat(name) FROM \
+                     (SELECT i.name FROM pragma_index_info(l.name) i ORDER BY i.seqno)) \
+                     FROM pragma_index_list('{name}') l ORDER BY l.name"
+                ),
+            )?);
+            found.extend(lines(
+                conn,
+                &format!(
+                    "SELECT 'references', \"from\", \"table\", \"to\" FROM pragma_foreign_key_list('{name}') \
+                     ORDER BY id, seq"
+                ),
+            )?);
+            found.extend(checks(&sql));
+        }
+        facts.insert(name, found);
+    }
+    Ok(facts)
+}
+
+/// A store made from the registered descriptors alone, in memory.
+pub fn described_store() -> rusqlite::Result<Connection> {
+    let conn = Connection::open_in_memory()?;
+    for statement in schema::reconciliation(&conn)? {
+        conn.execute_batch(&statement)?;
+    }
+    Ok(conn)
+}
+
+/// How the store at `path` differs from [`described_store`] (every table
+/// and view, by [`schema_facts`]), and what the descriptors get wrong
+/// themselves: a column added at a schema version it could not be, a NOT
+/// NULL column added later without a default (older stores could not get
+/// it), a table or column without its sentence. Empty when they agree.
+pub fn schema_mismatches(path: &Path) -> Result<Vec<String>, StoreError> {
+    let err = sqlite(path);
+    let stored = schema_facts(&Connection::open(path).map_err(&err)?).map_err(&err)?;
+    let described = schema_facts(&described_store().map_err(&err)?).map_err(&err)?;
+    let mut found = Vec::new();
+    for name in stored.keys().chain(described.keys().filter(|n| !stored.contains_key(*n))) {
+        match (stored.get(name), described.get(name)) {
+            (Some(s), Some(d)) if s == d => {}
+            (Some(_), None) => found.push(format!("{name} has no descriptors")),
+            (s, d) => found.push(format!("{name}: stored {s:?}, described {d:?}")),
+        }
+    }
+    for t in described_tables() {
+        if t.doc().is_empty() {
+            found.push(format!("table {} has no sentence", t.name()));
+        }
+        for c in t.columns() {
+            if !(c.since == 0 || (t.since() < c.since && c.since <= SCHEMA_VERSION)) {
+                found.push(format!("{}.{}: since {}", t.name(), c.name, c.since));
+            }
+            if c.since > 0 && !c.null && c.default.is_none() {
+                found.push(format!("{}.{}: added later, NOT NULL, without a default", t.name(), c.name));
+            }
+            if c.doc.is_empty() {
+                found.push(format!("{}.{} has no sentence", t.name(), c.name));
+            }
         }
     }
     Ok(found)
 }
 
-/// For a kind crate whose tables the migrations made: a new store at `path`
-/// (opened for writing, so every registered group's script has run) against
-/// every descriptor ([`schema_mismatches`]), and each of the crate's `tables`
-/// not among [`crate::store::schema::MADE_FOR_OTHER_CRATES`] or whose
-/// descriptors are not registered. Empty when the crate, registered,
-/// describes exactly its tables.
-pub fn registered_mismatches(path: &std::path::Path, tables: &[&str]) -> Result<Vec<String>, crate::store::StoreError> {
-    crate::store::Store::open(path)?;
+/// For a kind crate's tests: a store at `path` made by the historical
+/// steps of schema 1 (every registered group's), then opened (which applies
+/// every later step and reconciles it with the descriptors), against the
+/// descriptors ([`schema_mismatches`]); and each of `tables` whose
+/// descriptors are not registered. Empty when the crate's descriptors are
+/// what its tables' history made of them.
+pub fn history_mismatches(path: &Path, tables: &[&str]) -> Result<Vec<String>, StoreError> {
+    let err = sqlite(path);
+    let conn = Connection::open(path).map_err(&err)?;
+    for step in schema::steps().into_iter().filter(|s| s.version == 1) {
+        conn.execute_batch(step.sql).map_err(&err)?;
+    }
+    conn.pragma_update(None, "user_version", 1).map_err(&err)?;
+    drop(conn);
+    Store::open(path)?;
     let mut found = schema_mismatches(path)?;
-    let left = crate::store::schema::MADE_FOR_OTHER_CRATES;
-    found.extend(tables.iter().filter(|t| !left.contains(t)).map(|t| format!("table {t} is not left to a crate")));
     let registered = described_tables();
     let unregistered = tables.iter().filter(|t| !registered.iter().any(|d| d.name() == **t));
     found.extend(unregistered.map(|t| format!("table {t}: its descriptors are not registered")));
@@ -100,25 +173,28 @@ pub fn registered_mismatches(path: &std::path::Path, tables: &[&str]) -> Result<
 mod tests {
     use super::*;
 
-    /// Every table's descriptors describe exactly the table the migrations
-    /// build (the provisioning and pricing kinds' crate checks theirs).
+    /// A new store is the descriptors' store, and the engine's history
+    /// (schema 1, then 9) makes the same experiments' tables.
     #[test]
     fn descriptors_match_the_schema() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.sqlite");
-        crate::store::Store::open(&path).unwrap();
+        Store::open(&path).unwrap();
         assert_eq!(schema_mismatches(&path).unwrap(), Vec::<String>::new());
-        // Those are the only tables it leaves to another crate.
-        let stored = crate::store::query(&path, "SELECT name FROM sqlite_master WHERE type = 'table'").unwrap();
-        let mut undescribed: Vec<&str> = stored
-            .rows
-            .iter()
-            .map(|r| r[0].as_str())
-            .filter(|n| !described_tables().iter().any(|t| t.name() == *n))
-            .collect();
-        let mut expected = crate::store::schema::MADE_FOR_OTHER_CRATES.to_vec();
-        undescribed.sort_unstable();
-        expected.sort_unstable();
-        assert_eq!(undescribed, expected);
+        let path = dir.path().join("h.sqlite");
+        assert_eq!(history_mismatches(&path, &["experiments", "experiment_points"]).unwrap(), Vec::<String>::new());
+    }
+
+    /// The generated `CREATE TABLE` keeps a one-column key on its column, a
+    /// composite one at the end, and every constraint.
+    #[test]
+    fn create_table_is_generated_from_the_descriptors() {
+        assert_eq!(
+            schema::create_table(&experiment::EXPERIMENT_POINTS),
+            "CREATE TABLE experiment_points (\n    experiment TEXT NOT NULL REFERENCES experiments(hash),\n    \
+             run_id INTEGER NOT NULL,\n    sweep TEXT NOT NULL,\n    PRIMARY KEY (experiment, run_id, sweep)\n) \
+             WITHOUT ROWID;\n"
+        );
+        assert!(schema::create_table(&experiment::EXPERIMENTS).contains("    hash TEXT PRIMARY KEY,\n"));
     }
 }

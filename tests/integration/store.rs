@@ -1,0 +1,142 @@
+//! The store's schema: the descriptors are the one definition of every
+//! table, and the historical steps bring an older store to the same schema.
+//!
+//! Each test compares stores by their schema facts
+//! (`store::tables::schema_facts`): per table `PRAGMA table_info` (name,
+//! type, NOT NULL, default, key), indexes, foreign keys, `WITHOUT ROWID`
+//! and `CHECK`s; per view its columns.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rusqlite::Connection;
+use slasim::store::schema::{self, SCHEMA_VERSION};
+use slasim::store::tables::{described_store, schema_facts};
+use slasim::store::{Store, StoreError};
+
+type Facts = BTreeMap<String, Vec<String>>;
+
+fn facts_of(path: &Path) -> Facts {
+    schema_facts(&Connection::open(path).unwrap()).unwrap()
+}
+
+/// The tables and views whose facts differ, with both sides.
+fn differences(a: &Facts, b: &Facts) -> Vec<String> {
+    let names: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    names
+        .into_iter()
+        .filter(|n| a.get(*n) != b.get(*n))
+        .map(|n| format!("{n}:\n  {:?}\n  {:?}", a.get(n), b.get(n)))
+        .collect()
+}
+
+/// A store of schema `version` as the historical steps made it, from an
+/// empty file (`version` 0: none).
+fn historical(path: &Path, version: i64) {
+    let conn = Connection::open(path).unwrap();
+    for step in schema::steps().into_iter().filter(|s| s.version <= version) {
+        conn.execute_batch(step.sql).unwrap();
+    }
+    conn.pragma_update(None, "user_version", version).unwrap();
+}
+
+/// A new store, made from the descriptors alone, is the store every kind's
+/// historical steps make from an empty file once reconciled with the
+/// descriptors: the same tables, columns, constraints, indexes and views.
+#[test]
+fn a_store_from_the_descriptors_is_the_store_the_history_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new.sqlite");
+    Store::open(&new).unwrap();
+    let described = facts_of(&new);
+    for table in ["experiments", "runs", "job_outcomes", "grid_points", "provision_points", "slurm_jobs", "jobs"] {
+        assert!(described.contains_key(table), "{table} missing: {:?}", described.keys());
+    }
+    assert_eq!(described, schema_facts(&described_store().unwrap()).unwrap());
+    // Every step, from empty, then reconciled (the columns and tables the
+    // descriptors add after schema 11's steps).
+    let migrated = dir.path().join("migrated.sqlite");
+    historical(&migrated, SCHEMA_VERSION);
+    Store::open(&migrated).unwrap();
+    let found = facts_of(&migrated);
+    assert!(found.get("points").is_some_and(|f| f.iter().any(|c| c.contains("power_cap"))), "{found:?}");
+    assert_eq!(differences(&described, &found), Vec::<String>::new());
+    // A store that agrees needs nothing.
+    assert_eq!(schema::reconciliation(&Connection::open(&new).unwrap()).unwrap(), Vec::<String>::new());
+    assert_eq!(schema::reconciliation(&Connection::open(&migrated).unwrap()).unwrap(), Vec::<String>::new());
+}
+
+/// A store of every older schema version, as the steps of its time left it
+/// (empty, as no point then derived ids differently), is brought by opening
+/// to the schema a new store has.
+#[test]
+fn a_store_of_every_older_schema_upgrades_to_the_descriptors() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new.sqlite");
+    Store::open(&new).unwrap();
+    let described = facts_of(&new);
+    for version in 1..SCHEMA_VERSION {
+        let path = dir.path().join(format!("v{version}.sqlite"));
+        historical(&path, version);
+        Store::open(&path).unwrap();
+        assert_eq!(differences(&described, &facts_of(&path)), Vec::<String>::new(), "from schema {version}");
+        let stored: i64 = Connection::open(&path).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(stored, SCHEMA_VERSION);
+    }
+}
+
+/// A store from before schema 9 holding Grid points (whose ids were then
+/// derived otherwise) is refused for writing, untouched; one holding none
+/// is upgraded.
+#[test]
+fn a_store_from_before_schema_9_with_grid_points_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v8.sqlite");
+    historical(&path, 8);
+    let conn = Connection::open(&path).unwrap();
+    // A run and its Grid row, every value 0.
+    for table in ["runs", "grid_points"] {
+        let sql = format!("SELECT count(*) FROM pragma_table_info('{table}')");
+        let columns: i64 = conn.query_row(&sql, [], |r| r.get(0)).unwrap();
+        conn.execute_batch(&format!("INSERT INTO {table} VALUES ({})", vec!["0"; columns as usize].join(", ")))
+            .unwrap();
+    }
+    drop(conn);
+    let before = std::fs::read(&path).unwrap();
+    let err = Store::open(&path).err().unwrap();
+    assert!(matches!(err, StoreError::OlderIds { found: 8, .. }), "{err}");
+    assert!(err.to_string().contains("1 Grid points"), "{err}");
+    assert!(std::fs::read(&path).unwrap() == before, "the refused store was written");
+    Connection::open(&path).unwrap().execute_batch("DELETE FROM grid_points").unwrap();
+    Store::open(&path).unwrap();
+}
+
+/// Adding a column to a Slurm table is one descriptor line: a store whose
+/// `slurm_jobs` was written before its last column existed (and a
+/// single-cluster `points` before schema 11's columns) gets them from the
+/// descriptors alone when opened for writing, its rows reading their
+/// default, and is then the store the descriptors make.
+#[test]
+fn adding_a_column_to_a_slurm_table_is_one_descriptor_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    Store::open(&path).unwrap();
+    let last = slasim::slurm::tables::SLURM_JOBS.columns.last().unwrap().name;
+    assert_eq!(last, "preempt_cancelled");
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(&format!(
+        "ALTER TABLE slurm_jobs DROP COLUMN {last};
+         ALTER TABLE points DROP COLUMN power_cap;
+         INSERT INTO slurm_jobs VALUES (1, 0, 7, 'a', 'p', 'batch', 0, 5, 9, 5, 1, 0, 1, 0, 60, 1, 0, 'n1', NULL, NULL, 2);"
+    ))
+    .unwrap();
+    drop(conn);
+    assert!(!facts_of(&path)["slurm_jobs"].iter().any(|c| c.contains(last)));
+    Store::open(&path).unwrap();
+    assert_eq!(
+        differences(&schema_facts(&described_store().unwrap()).unwrap(), &facts_of(&path)),
+        Vec::<String>::new()
+    );
+    let rows = slasim::store::query(&path, "SELECT preempted, preempt_cancelled FROM slurm_jobs").unwrap().rows;
+    assert_eq!(rows, [["2".to_string(), "0".to_string()]]);
+}
