@@ -43,7 +43,8 @@ fn admission(c: &mut Criterion) {
          [[sweep]]\n[sweep.axes]\nstrategy = [\"comprehensive-overbooking\"]\n",
         kth.display().to_string()
     );
-    let env = AdmissionEnv::from_config("kth.toml", &text, 0, 8).expect("KTH-SP2 (set SLASIM_TRACE_DIR)");
+    let env = AdmissionEnv::from_config(&slasim::registry(), "kth.toml", &text, 0, 8)
+        .expect("KTH-SP2 (set SLASIM_TRACE_DIR)");
     bench(c, "kth-whole-log", env, 10);
 }
 

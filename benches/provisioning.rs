@@ -15,7 +15,7 @@ use slasim::provision::pricing::{Policy, query_flexible};
 use slasim::provision::provisioner::{ProvisionerActor, SubmissionRecord};
 use slasim::provision::site::SlotScheduler;
 use slasim::provision::workflow::SyntheticWorkflow;
-use slasim::rng::{Stream, stream};
+use slasim::rng::stream;
 use slasim::single::workload::WorkloadSource;
 use slasim::single::workload::prepare::Estimates;
 use slasim::threads::Budget;
@@ -57,19 +57,28 @@ fn moga_on_ctc(c: &mut Criterion) {
     let records = observe_ctc(|first, last| vec![first + (last - first) / 4]);
     let (at, slots) = (records[0].time, records[0].slots.clone());
     let wf = SyntheticWorkflow { max_procs: 430, ..SyntheticWorkflow::default() }
-        .generate(&mut stream(1, Stream::Workflows, 0))
+        .generate(&mut stream(1, slasim::provision::streams::WORKFLOWS, 0))
         .expect("valid");
     let alphas: Vec<f64> = (0..=10).map(|i| f64::from(i) / 10.0).collect();
     let mut group = c.benchmark_group("provisioning");
     group.sample_size(20);
     group.bench_function(format!("moga_100_tasks_ctc_{}_slots", slots[0].len()), |b| {
-        b.iter(|| provision(&wf, at, &slots, &MogaConfig::default(), &alphas, &mut stream(1, Stream::Moga, 0)))
+        b.iter(|| {
+            provision(
+                &wf,
+                at,
+                &slots,
+                &MogaConfig::default(),
+                &alphas,
+                &mut stream(1, slasim::provision::streams::MOGA, 0),
+            )
+        })
     });
     // The same with the plan evaluations on both cores (`provision run` on one point).
     group.bench_function(format!("moga_100_tasks_ctc_{}_slots_2_threads", slots[0].len()), |b| {
         b.iter(|| {
             let config = MogaConfig::default();
-            let mut rng = stream(1, Stream::Moga, 0);
+            let mut rng = stream(1, slasim::provision::streams::MOGA, 0);
             let budget = Budget::new(2);
             provision_charging(&wf, at, &slots, &config, &alphas, HoleCharging::Whole, &budget, &mut rng)
         })

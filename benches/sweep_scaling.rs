@@ -21,7 +21,8 @@ fn experiment() -> Experiment {
         // SAFETY: no other thread runs yet, so nothing reads the environment concurrently.
         unsafe { std::env::set_var("SLASIM_TRACE_DIR", root.join("../shared/data/traces")) };
     }
-    let mut e = Experiment::load(root.join("configs/ctc-sp2-chapter6.toml")).expect("config loads");
+    let mut e =
+        Experiment::load(&slasim::registry(), root.join("configs/ctc-sp2-chapter6.toml")).expect("config loads");
     e.points.retain(|p| p.point.get::<SinglePoint>().is_some_and(|s| s.battery < 3));
     for p in &mut e.points {
         if let Some(s) = p.point.get_mut::<SinglePoint>() {
@@ -41,14 +42,14 @@ fn scaling(c: &mut Criterion) {
     group.throughput(Throughput::Elements(points.len() as u64));
     for threads in [1, 2] {
         group.bench_function(format!("{} points, {threads} worker(s), no store", points.len()), |b| {
-            b.iter(|| run_points(&points, threads, None).expect("runs"))
+            b.iter(|| run_points(&slasim::registry(), &points, threads, None).expect("runs"))
         });
         group.bench_function(format!("{} points, {threads} worker(s), with the writer", points.len()), |b| {
             b.iter_with_setup(
                 || tempfile::tempdir().expect("tempdir"),
                 |dir| {
                     let options = SweepOptions { threads, shard: None, progress: false, interrupts: None };
-                    run_sweep(&e, &dir.path().join("s.sqlite"), &options).expect("sweeps")
+                    run_sweep(&slasim::registry(), &e, &dir.path().join("s.sqlite"), &options).expect("sweeps")
                 },
             )
         });

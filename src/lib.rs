@@ -4,8 +4,11 @@
 //! This crate is the engine with every kind: [`slasim_core`] (the engine,
 //! which knows no kind), re-exported here under the paths it always had,
 //! and each kind crate under its name ([`single`], [`grid`], [`provision`],
-//! [`slurm`], [`gym`]). [`register_kinds`] adds the kinds to the engine;
-//! the `slasim` binary and the Python package call it first.
+//! [`slurm`], [`gym`]). [`KINDS`] lists the kinds in their order, and
+//! [`registry()`] builds the one registry of them that the `slasim` binary,
+//! the Python package and the tests pass down; a program with kinds of its
+//! own builds its registry from that list and its own (the example in
+//! `examples/custom-strategy`).
 //!
 //! Module map (each module's doc states its contract and spec references):
 //! - [`single`]: the single-cluster kind: its workloads (`workload`), runtime statistics
@@ -21,7 +24,7 @@
 //! - [`experiment`]: points of every kind, configs, and the one executor that runs them;
 //! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
-//! - [`registry`]: strategies, broker algorithms, kinds, report sections and subcommands by name;
+//! - [`mod@registry`]: the registry of kinds, report sections, subcommands, strategies, … by name;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`threads`]: the `--jobs` budget of busy threads;
@@ -36,13 +39,12 @@ pub use slasim_provision as provision;
 pub use slasim_single as single;
 pub use slasim_slurm as slurm;
 
-/// Adds the kinds (the single cluster first, then the Grid, provisioning
-/// and pricing, and Slurm) to the engine: point kinds, tables, report
-/// sections, subcommands; then the environments' `gym` command. Idempotent.
-pub fn register_kinds() -> Result<(), registry::BadName> {
-    slasim_single::register()?;
-    slasim_grid::register()?;
-    slasim_provision::register()?;
-    slasim_slurm::register()?;
-    slasim_gym::register()
+/// The kinds of the workspace, in their order: the single cluster first
+/// (its section heads the report, its commands stand first), then the Grid
+/// and provisioning and pricing built on it, Slurm, and the environments.
+pub const KINDS: [&dyn registry::Kind; 5] = [&single::KIND, &grid::KIND, &provision::KIND, &slurm::KIND, &gym::KIND];
+
+/// The registry of [`KINDS`].
+pub fn registry() -> registry::Registry {
+    registry::Registry::new(&KINDS).expect("the workspace's kinds register: each name and stream once")
 }

@@ -1,11 +1,7 @@
-//! The `slasim` binary: every kind registered, then [`slasim::cli`].
+//! The `slasim` binary: the registry of the workspace's kinds, then [`slasim::cli`].
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    if let Err(e) = slasim::register_kinds() {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
-    }
-    slasim::cli::main()
+    slasim::cli::main(&slasim::registry())
 }

@@ -33,7 +33,7 @@ impl AdmissionCore {
     fn new(py: Python<'_>, file: String, text: Option<String>, point: usize, slots: usize) -> PyResult<AdmissionCore> {
         let env = py
             .detach(|| match text {
-                Some(text) => AdmissionEnv::from_config(&file, &text, point, slots),
+                Some(text) => AdmissionEnv::from_config(&slasim::registry(), &file, &text, point, slots),
                 None => AdmissionEnv::default_point(slots),
             })
             .map_err(error)?;

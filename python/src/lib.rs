@@ -9,7 +9,10 @@
 //! become `slasim.SlasimError` with the message the command line prints
 //! ([`error`]).
 //!
-//! Each part registers its functions in [`_slasim`], one line each.
+//! Each call builds the registry of the workspace's kinds
+//! ([`slasim::registry()`], as the `slasim` binary does) and passes it down;
+//! nothing is kept between calls. Each part registers its functions in
+//! [`_slasim`], one line each.
 
 mod admission;
 mod error;
@@ -33,8 +36,6 @@ fn version() -> &'static str {
 
 #[pymodule]
 fn _slasim(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    // Every kind, as the `slasim` binary has them.
-    slasim::register_kinds().map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     error::register(m)?;
     run::register(m)?;

@@ -88,7 +88,7 @@ fn words(args: Vec<String>) -> Vec<OsString> {
 fn run<'py>(py: Python<'py>, args: Vec<String>) -> PyResult<Bound<'py, PyList>> {
     let args = words(args);
     let table = drive(py, move |interrupts| {
-        let ran = single_embed::run(args, interrupts)?;
+        let ran = single_embed::run(&slasim::registry(), args, interrupts)?;
         rows_of(&ran.db, "jobs", "run_id", &ran.run_ids, Some("job"))
     })?;
     columns(py, table)
@@ -112,7 +112,7 @@ fn summary_table(kind: &dyn slasim::experiment::point::PointKind) -> (&'static s
 fn sweep<'py>(py: Python<'py>, args: Vec<String>) -> PyResult<Bound<'py, PyList>> {
     let args = words(args);
     let table = drive(py, move |interrupts| {
-        let swept = embed::sweep(args, interrupts)?;
+        let swept = embed::sweep(&slasim::registry(), args, interrupts)?;
         let (table, key) = summary_table(swept.kind);
         rows_of(&swept.db, table, key, &swept.point_ids, None)
     })?;

@@ -41,7 +41,7 @@ pub fn run_scheduled<'py>(
     let make = InProcess::new(move || Box::new(PyScheduler::new(Arc::clone(&object), Arc::clone(&slot))));
     // Nothing else stops this run's dispatch: Ctrl-C raises in a callback.
     let interrupts = Arc::new(AtomicUsize::new(0));
-    let table = embed::run_scheduled(args, interrupts, make)
+    let table = embed::run_scheduled(&slasim::registry(), args, interrupts, make)
         .and_then(|ran| rows_of(&ran.db, "jobs", "run_id", &ran.run_ids, Some("job")));
     match table {
         Ok(table) => columns(py, table),

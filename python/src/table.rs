@@ -58,7 +58,7 @@ pub fn column<'py>(py: Python<'py>, name: &str, values: Values) -> PyResult<Boun
 
 /// The type the store's descriptors give columns named `name`, if they agree.
 fn described_type(name: &str) -> Option<SqlType> {
-    let mut types = slasim::store::tables::described_tables()
+    let mut types = slasim::store::tables::described_tables(slasim::registry().groups())
         .into_iter()
         .flat_map(|t| t.columns())
         .filter(|c| c.name == name)

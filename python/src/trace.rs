@@ -79,7 +79,7 @@ fn read_trace<'py>(py: Python<'py>, args: Vec<String>, prepared: bool) -> PyResu
     let args: Vec<OsString> = args.into_iter().map(OsString::from).collect();
     let table = py
         .detach(move || {
-            Ok::<_, anyhow::Error>(match embed::workload(args, prepared)? {
+            Ok::<_, anyhow::Error>(match embed::workload(&slasim::registry(), args, prepared)? {
                 Workload::Read(trace) => records(&trace.records),
                 Workload::Prepared(p) => jobs(&p.batteries.iter().map(|b| (b.index, &b.jobs[..])).collect::<Vec<_>>()),
             })

@@ -37,7 +37,7 @@ fn episode(
 fn the_dissertation_rule_in_the_environment_is_comprehensive_overbooking() {
     for (placement, pof_max) in [("first-fit", 0.3), ("best-fit", 0.1), ("best-fit", 0.5)] {
         let text = config(placement, pof_max);
-        let mut env = AdmissionEnv::from_config("admission.toml", &text, 0, 64).expect("env");
+        let mut env = AdmissionEnv::from_config(&slasim::registry(), "admission.toml", &text, 0, 64).expect("env");
         let rewards = episode(&mut env, 1, 0, |e| e.baseline());
         let summary = *env.summary().expect("over");
         // The same point run by the built-in strategy.
@@ -105,11 +105,12 @@ fn an_action_naming_no_candidate_is_an_error_that_changes_nothing() {
 #[test]
 fn a_config_of_another_strategy_or_kind_is_refused() {
     let text = DEFAULT_CONFIG.replace("comprehensive-overbooking", "conservative-backfilling");
-    let err = AdmissionEnv::from_config("conservative.toml", &text, 0, 8).err().expect("refused");
+    let err = AdmissionEnv::from_config(&slasim::registry(), "conservative.toml", &text, 0, 8).err().expect("refused");
     assert!(format!("{err:#}").contains("comprehensive-overbooking"), "{err:#}");
-    let err = AdmissionEnv::from_config("x.toml", DEFAULT_CONFIG, 5, 8).err().expect("no such point");
+    let err =
+        AdmissionEnv::from_config(&slasim::registry(), "x.toml", DEFAULT_CONFIG, 5, 8).err().expect("no such point");
     assert!(format!("{err:#}").contains("point 5"), "{err:#}");
-    assert!(AdmissionEnv::from_config("x.toml", DEFAULT_CONFIG, 0, 0).is_err());
+    assert!(AdmissionEnv::from_config(&slasim::registry(), "x.toml", DEFAULT_CONFIG, 0, 0).is_err());
 }
 
 /// This process's threads (Linux's `/proc/self/task`).

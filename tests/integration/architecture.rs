@@ -351,6 +351,41 @@ fn no_model_names_the_actor_runtime() {
     assert_eq!(naming, ["crates/core/src/experiment/coordinator.rs"], "files naming kameo");
 }
 
+#[test]
+fn only_the_bench_runs_a_simulation_runtime() {
+    // A bench owns the runtime its models run on and drives it in its plain
+    // calls (crates/sim): no caller builds or blocks on one to run a bench,
+    // the environments and the Python package included. The runtimes left
+    // are the executor's own actors' and the Batsim link's socket I/O.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut naming = Vec::new();
+    let mut files = Vec::new();
+    for dir in ["crates", "src", "python/src"] {
+        sources(&root.join(dir), &mut files);
+    }
+    files.retain(|f| !f.components().any(|c| c.as_os_str() == "tests"));
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code = text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+        if ["new_current_thread", "new_multi_thread", "block_on(", ".enter()", "bench::runtime"]
+            .iter()
+            .any(|n| code.contains(n))
+        {
+            naming.push(f.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+        }
+    }
+    assert_eq!(
+        naming,
+        [
+            "crates/core/src/experiment/coordinator.rs",
+            "crates/sim/src/bench.rs",
+            "crates/single/src/policy/batsim/link.rs"
+        ],
+        "files that start, enter or block on a runtime"
+    );
+}
+
 /// The single-cluster kind's files under `dir` whose text (comments
 /// included) contains `needle`, ignoring case.
 fn files_naming(dir: &str, needle: &str) -> Vec<String> {

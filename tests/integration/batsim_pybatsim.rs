@@ -206,9 +206,8 @@ fn fcfs_sched_sleep_runs_unmodified_beside_the_builtin_fcfs() {
     assert_eq!(always_on.7, 0);
     assert!(sleeper.6 < always_on.6, "fcfsSchedSleep used {} J, nodes always on {} J", sleeper.6, always_on.6);
     // The Gantt sources are the kinds': registered as the binary does.
-    slasim::register_kinds().unwrap();
     for r in &rows {
-        let source = slasim::report::gantt::for_run(&db, r.0).unwrap();
+        let source = slasim::report::gantt::for_run(&slasim::registry(), &db, r.0).unwrap();
         let band = &source.bands[0];
         assert_eq!(band.items.len(), 3000);
         if r.7 > 0 {

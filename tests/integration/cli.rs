@@ -135,7 +135,7 @@ fn bad_queries_strategies_and_newer_stores_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("q.sqlite");
     let dbs = db.to_str().unwrap();
-    slasim::store::Store::open(&db).unwrap();
+    slasim::store::Store::open(&db, slasim::registry().groups()).unwrap();
     for (sql, message) in [
         ("DELETE FROM job_outcomes", "only read-only statements"),
         ("UPDATE points SET gain = 0", "only read-only statements"),
@@ -311,8 +311,7 @@ fn the_command_tree_speaks_one_vocabulary() {
             walk(sub, &format!("{path} {}", sub.get_name()), out);
         }
     }
-    slasim::register_kinds().unwrap();
-    let root = slasim::cli::command();
+    let root = slasim::cli::command(&slasim::registry());
     root.clone().debug_assert();
     let mut problems = Vec::new();
     walk(&root, "slasim", &mut problems);

@@ -40,7 +40,7 @@ fn single(p: &SweepPoint) -> &SinglePoint {
 #[test]
 fn a_failures_axis_takes_each_models_defaults() {
     let text = "[[sweep]]\n[sweep.axes]\nfailures = [\"weibull\", \"none\", \"poisson\", \"hyperexp\"]\n";
-    let e = Experiment::parse("f.toml", text).unwrap();
+    let e = Experiment::parse(&slasim::registry(), "f.toml", text).unwrap();
     let got: Vec<FailureSource> = e.points.iter().map(|p| single(p).failures.clone()).collect();
     let want: Vec<FailureSource> =
         ["weibull", "none", "poisson", "hyperexp"].iter().map(|m| FailureSource::default_for(m).unwrap()).collect();
@@ -49,7 +49,7 @@ fn a_failures_axis_takes_each_models_defaults() {
 
 #[test]
 fn expands_products_zips_and_dedupes() {
-    let e = Experiment::parse("t.toml", CONFIG).unwrap();
+    let e = Experiment::parse(&slasim::registry(), "t.toml", CONFIG).unwrap();
     // pof: CB does not read PoF_max → 2 batteries; HO: 3 × 2 = 6. risk: zipped 2 pairs × battery 0.
     assert_eq!(e.points.len(), 2 + 6 + 2);
     let pof: Vec<f64> = e
@@ -68,12 +68,12 @@ fn expands_products_zips_and_dedupes() {
     assert_eq!(risk, vec![(0.5, Some(2.0)), (1.0, Some(3.0))]);
     assert_eq!(e.name, "t");
     // Stable: the same text expands to the same ids.
-    let again = Experiment::parse("t.toml", CONFIG).unwrap();
+    let again = Experiment::parse(&slasim::registry(), "t.toml", CONFIG).unwrap();
     assert_eq!(again.points, e.points);
 }
 
 fn error(text: &str) -> ConfigError {
-    Experiment::parse("c.toml", text).unwrap_err()
+    Experiment::parse(&slasim::registry(), "c.toml", text).unwrap_err()
 }
 
 #[test]

@@ -59,7 +59,7 @@ fn same_seed_gives_byte_identical_jobs_rows_for_1_and_2_threads() {
     let mut dumps = Vec::new();
     for (threads, name) in [(1, "a.sqlite"), (2, "b.sqlite"), (2, "c.sqlite")] {
         let path = dir.path().join(name);
-        let results = run_points(&points, threads, Some(&path)).unwrap();
+        let results = run_points(&slasim::registry(), &points, threads, Some(&path)).unwrap();
         assert!(results.iter().all(|r| !r.skipped));
         dumps.push((
             dump(&path, "SELECT * FROM jobs ORDER BY run_id, job"),
@@ -78,8 +78,8 @@ fn a_second_run_into_the_same_store_skips_stored_points() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.sqlite");
     let points = &points()[..2];
-    let first = run_points(points, 2, Some(&path)).unwrap();
-    let second = run_points(points, 2, Some(&path)).unwrap();
+    let first = run_points(&slasim::registry(), points, 2, Some(&path)).unwrap();
+    let second = run_points(&slasim::registry(), points, 2, Some(&path)).unwrap();
     assert!(first.iter().all(|r| !r.skipped));
     assert!(second.iter().all(|r| r.skipped));
     for (a, b) in first.iter().zip(&second) {

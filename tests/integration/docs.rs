@@ -402,7 +402,8 @@ fn store_blocks_match_what_the_binary_prints() {
 /// unknown one; `None` when `header` is not a table of keys.
 fn keys_of(header: &str, extra: &str) -> Option<Vec<String>> {
     let text = format!("{header}\n{extra}zzz_not_a_key = 1\n");
-    let error = slasim::experiment::config::Experiment::parse("probe.toml", &text).err()?.to_string();
+    let error =
+        slasim::experiment::config::Experiment::parse(&slasim::registry(), "probe.toml", &text).err()?.to_string();
     let listed = error.split("unknown field `zzz_not_a_key`, expected ").nth(1)?;
     Some(listed.split('`').skip(1).step_by(2).map(str::to_string).collect())
 }
@@ -438,7 +439,6 @@ fn config_keys() -> Vec<String> {
 /// (every kind's, as the `slasim` binary registers them).
 #[test]
 fn the_config_reference_lists_every_key() {
-    slasim::register_kinds().unwrap();
     let page = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/src/reference/config.md");
     let text = std::fs::read_to_string(&page).unwrap();
     // A key row: | `path` | type | default | meaning |
@@ -508,12 +508,11 @@ fn documented_commands() -> Vec<(String, Vec<String>)> {
 /// Every slasim command the docs show parses with the command line as built.
 #[test]
 fn every_documented_command_parses() {
-    slasim::register_kinds().unwrap();
     let commands = documented_commands();
     assert!(commands.len() >= 10, "only {} documented commands found", commands.len());
     let mut bad = Vec::new();
     for (place, words) in &commands {
-        if let Err(e) = slasim::cli::command().try_get_matches_from(words) {
+        if let Err(e) = slasim::cli::command(&slasim::registry()).try_get_matches_from(words) {
             if !matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) {
                 bad.push(format!(
                     "{place}: `{}`: {}",

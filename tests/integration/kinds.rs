@@ -294,7 +294,7 @@ fn provisioning_point_ids_of_earlier_versions_stay() {
         ("provisioning-ch3.toml", [1593941871666343950, 1346202431474796465]),
         ("provisioning-ch7.toml", [893587144497815523, 247929184619477614]),
     ] {
-        let e = slasim::experiment::config::Experiment::load(root.join(config)).unwrap();
+        let e = slasim::experiment::config::Experiment::load(&slasim::registry(), root.join(config)).unwrap();
         let found: Vec<i64> = e.points.iter().take(2).map(|p| p.id).collect();
         assert_eq!(found, ids, "{config}");
     }

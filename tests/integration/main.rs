@@ -5,14 +5,6 @@
 
 mod common;
 
-/// The kinds register before any test runs, as `slasim`'s `main` registers
-/// them before it reads a config: a test run alone (`cargo test … config::`)
-/// sees the engine a user's program sees, whatever ran before it.
-#[ctor::ctor(unsafe)]
-fn register_kinds() {
-    slasim::register_kinds().expect("the built-in kinds register");
-}
-
 mod admission;
 mod architecture;
 mod batsim;

@@ -342,7 +342,7 @@ fn check_charts(db: &Path, runs: &[Run]) -> usize {
     let conn = Connection::open(db).unwrap();
     let mut with_failures = 0;
     for run in runs {
-        let chart = chart_for_run(db, run.id, None).unwrap();
+        let chart = chart_for_run(&slasim::registry(), db, run.id, None).unwrap();
         for shade in &chart.shades {
             for bar in chart.bars.iter().filter(|b| !b.lane && b.band == shade.band) {
                 let rows = bar.y0..bar.y1;
@@ -368,7 +368,7 @@ fn check_charts(db: &Path, runs: &[Run]) -> usize {
         }
         let sleeps = chart.shades.iter().any(|s| s.outage.kind == OutageKind::Asleep);
         assert_eq!(sleeps, run.policy != "none", "run {}", run.id);
-        let source = for_run(db, run.id).unwrap();
+        let source = for_run(&slasim::registry(), db, run.id).unwrap();
         let curve = source.bands[0].power.as_ref().expect("a run with a power model has a power curve");
         let (from, to): (i64, i64) = conn
             .query_row(

@@ -162,7 +162,7 @@ proptest! {
     fn stored_fees_minus_penalties_equal_the_gain(case in case()) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.sqlite");
-        let mut store = Store::open(&path).unwrap();
+        let mut store = Store::open(&path, slasim::registry().groups()).unwrap();
         // An external scheduler (batsim) has its own tests (tests/integration/batsim.rs).
         let simulated = strategy_names().into_iter().filter(|n| !strategy(n).is_ok_and(|s| s.reads.scheduler));
         for (k, name) in simulated.enumerate() {

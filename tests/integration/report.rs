@@ -69,7 +69,7 @@ fn outcome(conn: &Connection, run_id: i64, job: i64, pof: f64, failed: bool) {
 /// - CO's overbooked jobs (run 4): 10 with PoF 0.12, 3 of them failed (Wilson
 ///   [0.1078, 0.6032]); 2 with PoF 0.5 and 1.0, both failed.
 fn hand_made(path: &Path) {
-    drop(Store::open(path).unwrap());
+    drop(Store::open(path, slasim::registry().groups()).unwrap());
     let conn = Connection::open(path).unwrap();
     // Only `points` and `job_outcomes` matter to reports: no `runs` rows.
     conn.execute_batch("PRAGMA foreign_keys = OFF").unwrap();
@@ -222,7 +222,7 @@ fn a_report_writes_every_table_and_plot_in_every_format() {
     let db = dir.path().join("hand.sqlite");
     hand_made(&db);
     let out = dir.path().join("report");
-    let summary = generate(&options(&db, &out)).unwrap();
+    let summary = generate(&slasim::registry(), &options(&db, &out)).unwrap();
     assert_eq!(
         summary.tables,
         [
@@ -267,7 +267,7 @@ fn a_report_writes_every_table_and_plot_in_every_format() {
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("| CTC-SP2-1996-3.1-cln | runtime | comprehensive-overbooking | 12.0 |"), "{md}");
     // A second report into the same directory overwrites it.
-    generate(&options(&db, &out)).unwrap();
+    generate(&slasim::registry(), &options(&db, &out)).unwrap();
 }
 
 /// Paper B's points: heuristic planning at 0 % (rejection 0, SLDwA 2, 2) and
@@ -345,7 +345,7 @@ fn reservation_and_checkpointing_tables_have_the_known_numbers() {
     assert_eq!(f64s(&ckpt, "checkpoints"), [Some(4.0)]);
 
     let out = dir.path().join("report");
-    let summary = generate(&options(&db, &out)).unwrap();
+    let summary = generate(&slasim::registry(), &options(&db, &out)).unwrap();
     assert!(summary.tables.contains(&"reservations".to_string()), "{:?}", summary.tables);
     assert!(summary.tables.contains(&"checkpointing".to_string()));
     assert!(
@@ -398,7 +398,7 @@ fn bad_stores_and_outputs_get_clear_errors() {
     let out = dir.path().join("out");
 
     let empty = dir.path().join("empty.sqlite");
-    drop(Store::open(&empty).unwrap());
+    drop(Store::open(&empty, slasim::registry().groups()).unwrap());
     let (ok, _, err) = report_cli(&["--db", &s(&empty), "--out", &s(&out)]);
     assert!(!ok && err.contains("empty.sqlite: holds no points"), "{err}");
 
@@ -448,7 +448,7 @@ fn compare_puts_two_stores_side_by_side() {
         .execute("UPDATE points SET gain = gain + 100 WHERE strategy = 'comprehensive-overbooking' AND pof_max = 0.2 AND acceptance = 'pof'", [])
         .unwrap();
     let out = dir.path().join("cmp");
-    let summary = compare(&a, &b, &out).unwrap();
+    let summary = compare(&slasim::registry(), &a, &b, &out).unwrap();
     assert_eq!(summary.tables, ["compare"]);
     let df = CsvReadOptions::default()
         .try_into_reader_with_file_path(Some(out.join("tables/compare.csv")))
@@ -491,7 +491,7 @@ fn the_queueing_table_averages_the_classic_modes_only() {
     assert_eq!(texts(&table, "strategy"), ["easy", "fcfs"], "{table}");
     assert_eq!(f64s(&table, "wait_mean"), [Some(15.0), Some(100.0)]);
     assert_eq!(f64s(&table, "runs"), [Some(2.0), Some(1.0)]);
-    let summary = generate(&options(&db, &dir.path().join("report"))).unwrap();
+    let summary = generate(&slasim::registry(), &options(&db, &dir.path().join("report"))).unwrap();
     assert!(summary.tables.contains(&"queueing".to_string()));
 }
 

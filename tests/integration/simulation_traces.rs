@@ -42,7 +42,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
 /// Mean gain per battery on CTC-SP2 with LANL failures.
 fn mean_gain(strategy: &str, prepare: &PrepareConfig, pof_max: f64) -> f64 {
     let lanl = FailureSource::default_for("lanl").unwrap();
-    let results = run_points(&ctc_points_with(strategy, prepare, lanl, pof_max), 2, None).unwrap();
+    let results = run_points(&slasim::registry(), &ctc_points_with(strategy, prepare, lanl, pof_max), 2, None).unwrap();
     results.iter().map(|r| common::summary(r).gain).sum::<f64>() / results.len() as f64
 }
 
@@ -69,7 +69,7 @@ fn ctc_overbooking_gain_rises_then_falls() {
 }
 
 fn mean_accepted(strategy: &str, prepare: &PrepareConfig) -> (f64, f64) {
-    let results = run_points(&ctc_points(strategy, prepare), 2, None).unwrap();
+    let results = run_points(&slasim::registry(), &ctc_points(strategy, prepare), 2, None).unwrap();
     let n = results.len() as f64;
     let accepted = results.iter().map(|r| f64::from(common::summary(r).accepted)).sum::<f64>() / n;
     let fees = results.iter().map(|r| common::summary(r).fees).sum::<f64>() / n;

@@ -2,7 +2,7 @@
 //! table, and the historical steps bring an older store to the same schema.
 //!
 //! Each test compares stores by their schema facts
-//! (`store::tables::schema_facts`): per table `PRAGMA table_info` (name,
+//! (`store::schema::facts::schema_facts`): per table `PRAGMA table_info` (name,
 //! type, NOT NULL, default, key), indexes, foreign keys, `WITHOUT ROWID`
 //! and `CHECK`s; per view its columns.
 
@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use rusqlite::Connection;
+use slasim::store::schema::described_store;
+use slasim::store::schema::facts::schema_facts;
 use slasim::store::schema::{self, SCHEMA_VERSION};
-use slasim::store::tables::{described_store, schema_facts};
 use slasim::store::{Store, StoreError};
 
 type Facts = BTreeMap<String, Vec<String>>;
@@ -34,7 +35,7 @@ fn differences(a: &Facts, b: &Facts) -> Vec<String> {
 /// empty file (`version` 0: none).
 fn historical(path: &Path, version: i64) {
     let conn = Connection::open(path).unwrap();
-    for step in schema::steps().into_iter().filter(|s| s.version <= version) {
+    for step in schema::steps(slasim::registry().groups()).into_iter().filter(|s| s.version <= version) {
         conn.execute_batch(step.sql).unwrap();
     }
     conn.pragma_update(None, "user_version", version).unwrap();
@@ -45,25 +46,27 @@ fn historical(path: &Path, version: i64) {
 /// descriptors: the same tables, columns, constraints, indexes and views.
 #[test]
 fn a_store_from_the_descriptors_is_the_store_the_history_makes() {
+    let registry = slasim::registry();
+    let groups = registry.groups();
     let dir = tempfile::tempdir().unwrap();
     let new = dir.path().join("new.sqlite");
-    Store::open(&new).unwrap();
+    Store::open(&new, groups).unwrap();
     let described = facts_of(&new);
     for table in ["experiments", "runs", "job_outcomes", "grid_points", "provision_points", "slurm_jobs", "jobs"] {
         assert!(described.contains_key(table), "{table} missing: {:?}", described.keys());
     }
-    assert_eq!(described, schema_facts(&described_store().unwrap()).unwrap());
+    assert_eq!(described, schema_facts(&described_store(groups).unwrap()).unwrap());
     // Every step, from empty, then reconciled (the columns and tables the
     // descriptors add after schema 11's steps).
     let migrated = dir.path().join("migrated.sqlite");
     historical(&migrated, SCHEMA_VERSION);
-    Store::open(&migrated).unwrap();
+    Store::open(&migrated, groups).unwrap();
     let found = facts_of(&migrated);
     assert!(found.get("points").is_some_and(|f| f.iter().any(|c| c.contains("power_cap"))), "{found:?}");
     assert_eq!(differences(&described, &found), Vec::<String>::new());
     // A store that agrees needs nothing.
-    assert_eq!(schema::reconciliation(&Connection::open(&new).unwrap()).unwrap(), Vec::<String>::new());
-    assert_eq!(schema::reconciliation(&Connection::open(&migrated).unwrap()).unwrap(), Vec::<String>::new());
+    assert_eq!(schema::reconciliation(&Connection::open(&new).unwrap(), groups).unwrap(), Vec::<String>::new());
+    assert_eq!(schema::reconciliation(&Connection::open(&migrated).unwrap(), groups).unwrap(), Vec::<String>::new());
 }
 
 /// A store of every older schema version, as the steps of its time left it
@@ -71,14 +74,16 @@ fn a_store_from_the_descriptors_is_the_store_the_history_makes() {
 /// to the schema a new store has.
 #[test]
 fn a_store_of_every_older_schema_upgrades_to_the_descriptors() {
+    let registry = slasim::registry();
+    let groups = registry.groups();
     let dir = tempfile::tempdir().unwrap();
     let new = dir.path().join("new.sqlite");
-    Store::open(&new).unwrap();
+    Store::open(&new, groups).unwrap();
     let described = facts_of(&new);
     for version in 1..SCHEMA_VERSION {
         let path = dir.path().join(format!("v{version}.sqlite"));
         historical(&path, version);
-        Store::open(&path).unwrap();
+        Store::open(&path, groups).unwrap();
         assert_eq!(differences(&described, &facts_of(&path)), Vec::<String>::new(), "from schema {version}");
         let stored: i64 = Connection::open(&path).unwrap().query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
         assert_eq!(stored, SCHEMA_VERSION);
@@ -90,6 +95,8 @@ fn a_store_of_every_older_schema_upgrades_to_the_descriptors() {
 /// is upgraded.
 #[test]
 fn a_store_from_before_schema_9_with_grid_points_is_refused() {
+    let registry = slasim::registry();
+    let groups = registry.groups();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v8.sqlite");
     historical(&path, 8);
@@ -103,12 +110,12 @@ fn a_store_from_before_schema_9_with_grid_points_is_refused() {
     }
     drop(conn);
     let before = std::fs::read(&path).unwrap();
-    let err = Store::open(&path).err().unwrap();
+    let err = Store::open(&path, groups).err().unwrap();
     assert!(matches!(err, StoreError::OlderIds { found: 8, .. }), "{err}");
     assert!(err.to_string().contains("1 Grid points"), "{err}");
     assert!(std::fs::read(&path).unwrap() == before, "the refused store was written");
     Connection::open(&path).unwrap().execute_batch("DELETE FROM grid_points").unwrap();
-    Store::open(&path).unwrap();
+    Store::open(&path, groups).unwrap();
 }
 
 /// Adding a column to a Slurm table is one descriptor line: a store whose
@@ -118,9 +125,11 @@ fn a_store_from_before_schema_9_with_grid_points_is_refused() {
 /// default, and is then the store the descriptors make.
 #[test]
 fn adding_a_column_to_a_slurm_table_is_one_descriptor_line() {
+    let registry = slasim::registry();
+    let groups = registry.groups();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite");
-    Store::open(&path).unwrap();
+    Store::open(&path, groups).unwrap();
     let last = slasim::slurm::tables::SLURM_JOBS.columns.last().unwrap().name;
     assert_eq!(last, "preempt_cancelled");
     let conn = Connection::open(&path).unwrap();
@@ -132,9 +141,9 @@ fn adding_a_column_to_a_slurm_table_is_one_descriptor_line() {
     .unwrap();
     drop(conn);
     assert!(!facts_of(&path)["slurm_jobs"].iter().any(|c| c.contains(last)));
-    Store::open(&path).unwrap();
+    Store::open(&path, groups).unwrap();
     assert_eq!(
-        differences(&schema_facts(&described_store().unwrap()).unwrap(), &facts_of(&path)),
+        differences(&schema_facts(&described_store(groups).unwrap()).unwrap(), &facts_of(&path)),
         Vec::<String>::new()
     );
     let rows = slasim::store::query(&path, "SELECT preempted, preempt_cancelled FROM slurm_jobs").unwrap().rows;

@@ -466,7 +466,7 @@ fn the_ablation_configs_sweep_each_candidate() {
     use slasim::single::stats::pdf::Rounding;
     for name in ["heuristic-ablation-ctc.toml", "heuristic-ablation-sdsc.toml"] {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
-        let e = Experiment::load(&path).unwrap();
+        let e = Experiment::load(&slasim::registry(), &path).unwrap();
         let singles: Vec<&SinglePoint> =
             e.points.iter().map(|p| p.point.get::<SinglePoint>().unwrap_or_else(|| panic!("{:?}", p.point))).collect();
         assert_eq!(e.points.len(), 20 * 21 * 4 + 20 * 20 * 4, "{name}");

@@ -7,42 +7,48 @@
 //! depend on thread count or on the order in which streams are created.
 
 use rand::SeedableRng;
+
+use crate::registry::names::Named;
 use rand_chacha::ChaCha8Rng;
 
-/// The purpose of a random stream. The discriminant is part of the derivation,
-/// so it must never be reused for another purpose.
+/// A random stream's purpose: its name, and the number its derivation
+/// mixes in, which must never be reused for another purpose. A kind declares
+/// the streams it owns when it registers ([`crate::registry::Registry::add_stream`],
+/// which refuses a name or a number taken); the purposes several kinds share
+/// are the engine's ([`SHARED`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(u64)]
-pub enum Stream {
-    /// Synthetic workload: job attributes.
-    WorkloadJobs = 1,
-    /// Synthetic workload: arrival process.
-    WorkloadArrivals = 2,
-    /// Synthetic node failures, one index per node.
-    NodeFailures = 3,
-    /// Tie-breaking inside the scheduler.
-    TieBreak = 4,
-    /// Synthetic advance reservations.
-    Reservations = 5,
-    /// Co-reservation request workloads: template picks and their draws.
-    CoReservationRequests = 10,
-    /// The broker's shuffle of sub-reservation variants.
-    VariantShuffle = 11,
-    /// Synthetic workflows (provisioning).
-    Workflows = 12,
-    /// The MOGA's initial population, selection, crossover and mutation.
-    Moga = 13,
-    /// Which jobs of a week-shifted trace copy are kept (load scaling).
-    LoadCopy = 14,
-    /// Which trace jobs ask for a priced reservation instead of queueing.
-    ReservationShare = 15,
-    /// The start index of a job-picking environment's episodes.
-    EpisodeStarts = 16,
-    /// The battery an SLA admission episode runs, drawn from its reset seed.
-    AdmissionBattery = 20,
-    /// A noisy forecast's relative error, one index per virtual hour.
-    ForecastNoise = 21,
+pub struct Stream {
+    /// Its name (kebab-case).
+    pub name: &'static str,
+    /// The number its derivation mixes in.
+    pub number: u64,
 }
+
+impl Stream {
+    /// The stream `name` with derivation number `number`.
+    pub const fn new(name: &'static str, number: u64) -> Stream {
+        Stream { name, number }
+    }
+}
+
+impl Named for Stream {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// A synthetic workload's job attributes (the single cluster's and Slurm's generators).
+pub const WORKLOAD_JOBS: Stream = Stream::new("workload-jobs", 1);
+/// A synthetic workload's arrival process.
+pub const WORKLOAD_ARRIVALS: Stream = Stream::new("workload-arrivals", 2);
+/// Tie-breaking inside a scheduler.
+pub const TIE_BREAK: Stream = Stream::new("tie-break", 4);
+/// Which jobs of a week-shifted trace copy are kept (load scaling), and a
+/// synthetic workload's load probe.
+pub const LOAD_COPY: Stream = Stream::new("load-copy", 14);
+
+/// The streams several kinds draw from, registered by every registry first.
+pub const SHARED: [Stream; 4] = [WORKLOAD_JOBS, WORKLOAD_ARRIVALS, TIE_BREAK, LOAD_COPY];
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer (Steele et al., 2014).
 fn mix(mut z: u64) -> u64 {
@@ -54,7 +60,7 @@ fn mix(mut z: u64) -> u64 {
 
 /// The generator for stream `stream`, instance `index`, of experiment seed `seed`.
 pub fn stream(seed: u64, stream: Stream, index: u64) -> ChaCha8Rng {
-    let key = mix(seed ^ mix(stream as u64));
+    let key = mix(seed ^ mix(stream.number));
     let mut rng = ChaCha8Rng::seed_from_u64(key);
     // The ChaCha nonce separates instances of one stream without reseeding.
     rng.set_stream(index);
@@ -72,10 +78,11 @@ mod tests {
 
     #[test]
     fn streams_are_reproducible_and_distinct() {
-        let a = draws(stream(7, Stream::NodeFailures, 3));
-        assert_eq!(a, draws(stream(7, Stream::NodeFailures, 3)));
-        assert_ne!(a, draws(stream(7, Stream::NodeFailures, 4)));
-        assert_ne!(a, draws(stream(7, Stream::WorkloadJobs, 3)));
-        assert_ne!(a, draws(stream(8, Stream::NodeFailures, 3)));
+        let failures = Stream::new("node-failures", 3);
+        let a = draws(stream(7, failures, 3));
+        assert_eq!(a, draws(stream(7, failures, 3)));
+        assert_ne!(a, draws(stream(7, failures, 4)));
+        assert_ne!(a, draws(stream(7, WORKLOAD_JOBS, 3)));
+        assert_ne!(a, draws(stream(8, failures, 3)));
     }
 }

@@ -21,7 +21,7 @@ use crate::resort::{Resorting, Weights};
 use crate::search::{DepthFirst, Search};
 use crate::tree::TreeCounts;
 use crate::workload::corequest::CoRequest;
-use slasim_core::registry::{Named, Registry, UnknownName};
+use slasim_core::registry::{self, Entries, Named, UnknownName};
 
 /// The status query an algorithm sends to each cluster candidate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -228,16 +228,24 @@ static BUILTIN: [AlgorithmInfo; 9] = [
 ];
 
 /// Every algorithm a config or the command line can name: the built-in ones
-/// in report order, then those a program registered
-/// (`ALGORITHMS.register(AlgorithmInfo { .. })`).
-pub static ALGORITHMS: Registry<AlgorithmInfo> = Registry::new("algorithm", &BUILTIN);
+/// in report order, then those later kinds of a registry add
+/// (`registry.add_to::<Algorithms>(…)`).
+pub enum Algorithms {}
 
-/// The valid algorithm names.
+impl Entries for Algorithms {
+    type Entry = AlgorithmInfo;
+    const WHAT: &'static str = "algorithm";
+    fn builtin() -> Vec<&'static AlgorithmInfo> {
+        BUILTIN.iter().collect()
+    }
+}
+
+/// The valid algorithm names, of the registry being read with ([`registry::own`]).
 pub fn algorithm_names() -> Vec<&'static str> {
-    ALGORITHMS.names()
+    registry::all::<Algorithms>().into_iter().map(|a| a.name).collect()
 }
 
 /// An algorithm by name.
 pub fn algorithm(name: &str) -> Result<&'static AlgorithmInfo, UnknownName> {
-    ALGORITHMS.get(name)
+    registry::find::<Algorithms>(name)
 }

@@ -7,7 +7,7 @@
 //!
 //! Contract: [`simulate_grid`] assembles the bench, seeds each client's first
 //! event (clusters in order, then the request client) and runs the kernel to
-//! the end on its own single-threaded runtime. Each question the broker asks
+//! the end, on the calling thread. Each question the broker asks
 //! carries the broker's input: the clusters answer there and nowhere else.
 
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::broker::{BrokerActor, BrokerResult};
 use crate::lrs::{LocalReservations, Lrs, LrsReport};
 use crate::workload::corequest::CoRequest;
-use slasim_core::sim::bench::{Bench, runtime};
+use slasim_core::sim::bench::Bench;
 use slasim_core::sim::client::{ClientActor, Submission};
 use slasim_core::sim::kernel::{Class, KernelStats, SimError};
 use slasim_core::units::Time;
@@ -63,13 +63,9 @@ pub struct GridSimulated {
     pub kernel: KernelStats,
 }
 
-/// Runs one Grid scenario to the end on a fresh single-threaded runtime.
+/// Runs one Grid scenario to the end.
 pub fn simulate_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
-    runtime()?.block_on(run_grid(scenario))
-}
-
-async fn run_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
-    let mut bench = Bench::new(Time::MAX);
+    let mut bench = Bench::new(Time::MAX)?;
     let mut broker = scenario.broker;
     let broker_at = bench.reserve::<BrokerActor>();
     broker.answers = Some(broker_at.input());
@@ -103,12 +99,11 @@ async fn run_grid(scenario: GridScenario) -> Result<GridSimulated, SimError> {
         bench.seed(requests, first)?;
     }
     bench.place(broker_at, broker);
-    let kernel = bench.run().await?;
+    let kernel = bench.run()?;
     let mut results = Vec::with_capacity(clusters.len());
     for at in clusters {
-        results.push(bench.finish(at).await?);
+        results.push(bench.finish(at)?);
     }
-    let broker = bench.finish(broker_at).await?;
-    bench.stop().await;
+    let broker = bench.finish(broker_at)?;
     Ok(GridSimulated { clusters: results, broker, kernel })
 }

@@ -15,6 +15,7 @@ use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::options::{StoreOptions, value_enum};
 use slasim_core::cli::points::execute;
 use slasim_core::experiment::point::Point;
+use slasim_core::registry::Registry;
 use slasim_core::store;
 use slasim_single::policy::StrategyRef;
 use slasim_single::workload::WorkloadSource;
@@ -88,18 +89,18 @@ impl slasim_core::cli::subcommand::Subcommand for GridSubcommand {
             .arg_required_else_help(true)
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
-        run(GridCommand::from_arg_matches(matches)?)
+    fn run(&self, registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
+        run(registry, GridCommand::from_arg_matches(matches)?)
     }
 }
 
 /// `slasim list algorithms`: the registered co-reservation algorithms.
-pub struct Algorithms;
+pub struct AlgorithmList;
 
 /// The list of broker algorithms, registered by [`crate::register`].
-pub static ALGORITHM_LIST: Algorithms = Algorithms;
+pub static ALGORITHM_LIST: AlgorithmList = AlgorithmList;
 
-impl Listing for Algorithms {
+impl Listing for AlgorithmList {
     fn name(&self) -> &'static str {
         "algorithms"
     }
@@ -112,9 +113,9 @@ impl Listing for Algorithms {
         ["algorithm", "what it does"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
-        crate::algorithm::ALGORITHMS
-            .all()
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry
+            .all::<crate::algorithm::Algorithms>()
             .into_iter()
             .map(|a| (a.name.to_string(), a.description.to_string()))
             .collect()
@@ -140,7 +141,7 @@ impl Listing for RequestWorkloads {
         ["request workload", "what it is"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
+    fn rows(&self, _registry: &Registry) -> Vec<(String, String)> {
         possible_values::<RequestWorkload>()
     }
 }
@@ -167,17 +168,19 @@ fn local_scheduler_parser() -> PossibleValuesParser {
 /// `--algorithm`: every registered co-reservation algorithm, with its one line.
 fn algorithm_parser() -> PossibleValuesParser {
     PossibleValuesParser::new(
-        crate::algorithm::ALGORITHMS.all().into_iter().map(|a| PossibleValue::new(a.name).help(a.description)),
+        slasim_core::registry::all::<crate::algorithm::Algorithms>()
+            .into_iter()
+            .map(|a| PossibleValue::new(a.name).help(a.description)),
     )
 }
 
-pub(crate) fn run(command: GridCommand) -> anyhow::Result<std::process::ExitCode> {
+pub(crate) fn run(registry: &Registry, command: GridCommand) -> anyhow::Result<std::process::ExitCode> {
     match command {
-        GridCommand::Run(args) => grid_run(args),
+        GridCommand::Run(args) => grid_run(registry, args),
     }
 }
 
-fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
+fn grid_run(registry: &Registry, args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
     let algorithms: Vec<String> = if args.algorithms.is_empty() {
         DEFAULT_ALGORITHMS.iter().map(|a| a.to_string()).collect()
     } else {
@@ -209,7 +212,7 @@ fn grid_run(args: GridRunArgs) -> anyhow::Result<std::process::ExitCode> {
         .resolve()?;
         points.push((Point::new(point), name.clone()));
     }
-    let (report, ids) = execute(&points, args.store.jobs, &args.store.db, "slasim grid run")?;
+    let (report, ids) = execute(registry, &points, args.store.jobs, &args.store.db, "slasim grid run")?;
     if report.interrupted {
         emit("interrupted: run the same command again to finish (stored runs are kept)\n")?;
         return Ok(std::process::ExitCode::from(130));

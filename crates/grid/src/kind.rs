@@ -46,11 +46,12 @@ use crate::metrics::{
     ClusterMetrics, ClusterRun, GridSummary, Prices, RequestMetrics, WaitIndex, cluster_metrics, request_metrics,
     summary,
 };
+use crate::streams::VARIANT_SHUFFLE;
 use crate::tables::{ClusterRow, GridOutput, RequestRow};
 use crate::workload::corequest::CoRequest;
 use crate::workload::coreservations::requests;
 use crate::workload::windows::{ClusterWindow, GridLog, WindowError, cut_windows};
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_single::cluster::record::{JobRecord, RunRecords};
 use slasim_single::policy::{BuildError, StrategyRef};
 use slasim_single::workload::WorkloadSource;
@@ -270,12 +271,8 @@ pub fn run_grid_point(
         enumeration: g.enumeration,
         tolerances: (g.start_tolerance, g.cost_tolerance),
     };
-    let broker = BrokerActor::new(
-        info.build(),
-        settings,
-        vec![g.capacity; windows.len()],
-        stream(seed, Stream::VariantShuffle, 0),
-    );
+    let broker =
+        BrokerActor::new(info.build(), settings, vec![g.capacity; windows.len()], stream(seed, VARIANT_SHUFFLE, 0));
     let simulated = simulate_grid(GridScenario { clusters, requests, broker })?;
     let unresolved: u32 = simulated.clusters.iter().map(|c| c.unresolved).sum();
     if unresolved > 0 {

@@ -22,7 +22,7 @@
 //! [`mod@reference`] (the thesis' values beside ours), [`gantt`] (a Grid run's
 //! Gantt chart), [`cli`] (`slasim grid`, and
 //! `slasim list algorithms` and `request-workloads`), all added to the
-//! engine by [`register`].
+//! engine by [`GridKind`] ([`streams`]: its random streams).
 
 pub mod algorithm;
 pub mod bench;
@@ -39,30 +39,45 @@ pub mod report;
 pub mod request;
 pub mod resort;
 pub mod search;
+pub mod streams;
 pub mod tables;
 pub mod tree;
 pub mod workload;
 pub mod writer;
 
-use std::sync::OnceLock;
+use slasim_core::registry::{BadName, Kind, Registry};
 
-use slasim_core::registry::BadName;
+/// The Grid kind: its point kind (and so its tables), its report section
+/// and groupings, its Gantt charts, its lists, `slasim grid`, its random
+/// streams and its table of broker algorithms. A program lists it after the
+/// single cluster, whose tables hold a Grid point's runs and whose
+/// strategies run its clusters.
+pub struct GridKind;
 
-/// Adds the Grid kind to the engine: its point kind (and so its tables),
-/// its report section, its Gantt charts, its lists and `slasim grid`; the
-/// single cluster's first, whose tables hold a Grid point's runs. Once per
-/// process; later calls return the first one's result.
-pub fn register() -> Result<(), BadName> {
-    static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        slasim_single::register()?;
-        slasim_core::experiment::kinds::KINDS.register(&kind::GRID)?;
-        slasim_core::report::SECTIONS.register(&report::GridSection)?;
-        slasim_core::report::gantt::GANTT_SOURCES.register(&gantt::GridGantt)?;
-        slasim_core::cli::LISTS.register(&cli::ALGORITHM_LIST)?;
-        slasim_core::cli::LISTS.register(&cli::REQUEST_WORKLOAD_LIST)?;
-        slasim_core::cli::SUBCOMMANDS.register(&cli::GridSubcommand)?;
-        Ok(())
-    })
-    .clone()
+/// The Grid kind, for a program's list of kinds.
+pub static KIND: GridKind = GridKind;
+
+impl Kind for GridKind {
+    fn name(&self) -> &'static str {
+        "grid"
+    }
+
+    fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        let single: &dyn slasim_core::experiment::point::PointKind = &slasim_single::kind::SINGLE;
+        if registry.point_kinds.get(single.name()).is_err() {
+            return Err(BadName::Missing { kind: "grid", needs: "the single-cluster kind" });
+        }
+        registry.add_point_kind(&kind::GRID)?;
+        registry.add::<slasim_core::report::section::Sections>(&report::GridSection)?;
+        registry.add::<slasim_core::report::gantt::source::GanttSources>(&gantt::GridGantt)?;
+        registry.add::<slasim_core::cli::list::Lists>(&cli::ALGORITHM_LIST)?;
+        registry.add::<slasim_core::cli::list::Lists>(&cli::REQUEST_WORKLOAD_LIST)?;
+        registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::GridSubcommand)?;
+        for stream in streams::STREAMS {
+            registry.add_stream(stream)?;
+        }
+        registry.report_groups.register(tables::GRID)?;
+        registry.report_groups.register(tables::GRID_CLUSTERS)?;
+        registry.add_list::<algorithm::Algorithms>()
+    }
 }

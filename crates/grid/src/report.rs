@@ -22,6 +22,7 @@ use polars::prelude::*;
 
 use crate::reference::{TABLE_6, ThesisValue, coreservation_values};
 use crate::tables::{CLUSTER_RUNS, GRID, GRID_CLUSTERS, GRID_POINTS};
+use slasim_core::registry::Registry;
 use slasim_core::report::load::{Filter, Kind, LoadError, frame_of, has_table, kind_of, label_traces_of};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::render::slug;
@@ -49,7 +50,7 @@ impl ReportSection for GridSection {
         "grid"
     }
 
-    fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
+    fn build(&self, _registry: &Registry, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
         let Some(g) = load_grid(db, filter)? else { return Ok(None) };
         let tables = grid_tables(&g).map_err(|e| anyhow::anyhow!("building the Grid tables: {e}"))?;
         let figures = match tables.first() {

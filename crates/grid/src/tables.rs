@@ -14,7 +14,7 @@ use crate::broker::CoReservationRecord;
 use crate::metrics::{ClusterMetrics, GridSummary, RequestMetrics};
 use crate::workload::corequest::RequestId;
 use slasim_core::store::columns::{Described, Rows, Section, Table, axis, column, detail, metric};
-use slasim_core::store::schema::Step;
+use slasim_core::store::tables::groups::Step;
 use slasim_core::store::tables::groups::{PointTables, all, new};
 use slasim_single::tables::run::RunRow;
 
@@ -74,10 +74,10 @@ pub struct GridOutput {
 }
 
 /// The report section of the Grid's summary per run setting.
-pub const GRID: Section = Section::Named("grid");
+pub const GRID: Section = Section("grid");
 
 /// The report section of the Grid's per-cluster table.
-pub const GRID_CLUSTERS: Section = Section::Named("grid-clusters");
+pub const GRID_CLUSTERS: Section = Section("grid-clusters");
 
 /// A Grid run.
 #[derive(Debug, Clone, Copy)]

@@ -14,7 +14,7 @@ mod testing;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::units::Time;
 use slasim_grid::algorithm::algorithm;
 use slasim_grid::bench::{GridCluster, GridScenario, GridSimulated, simulate_grid};
@@ -23,6 +23,7 @@ use slasim_grid::cost::{Calendar, CostConfig, DEFAULT_CALENDAR_OFFSET};
 use slasim_grid::lrs::{Lrs, LrsSettings};
 use slasim_grid::metrics::{Prices, WaitIndex, request_metrics};
 use slasim_grid::request::{Enumeration, StartGrid};
+use slasim_grid::streams::VARIANT_SHUFFLE;
 use slasim_grid::workload::corequest::CoRequest;
 use slasim_single::policy::build_reserving;
 use slasim_single::workload::job::Job;
@@ -83,12 +84,8 @@ fn assemble(
         })
         .collect();
     let settings = BrokerSettings { minsize, windows, enumeration: Enumeration::AtMostW, tolerances: (0.0, 0.0) };
-    let broker = BrokerActor::new(
-        algorithm(alg).unwrap().build(),
-        settings,
-        cpus.to_vec(),
-        stream(seed, Stream::VariantShuffle, 0),
-    );
+    let broker =
+        BrokerActor::new(algorithm(alg).unwrap().build(), settings, cpus.to_vec(), stream(seed, VARIANT_SHUFFLE, 0));
     simulate_grid(GridScenario { clusters, requests, broker }).unwrap()
 }
 

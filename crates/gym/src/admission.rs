@@ -12,11 +12,14 @@
 //! - An episode is one battery of a single-cluster point whose strategy is
 //!   `comprehensive-overbooking`, simulated by the kernel as `slasim run`
 //!   simulates it, stepped on the caller's thread: at each arrival the
-//!   strategy suspends (the kernel's contract) and the kernel returns to the
-//!   environment, which returns to the agent; no other thread runs. One step
-//!   is one arrival's decision. Failures, early starts,
-//!   kills and restarts are the point's own. The agent's strategy replaces
-//!   the point's acceptance test and placement choice, nothing else.
+//!   strategy suspends (the kernel's contract) and the bench's step returns
+//!   to the environment with the arrival the strategy put off, and the
+//!   environment returns to the agent; the agent's decision goes back into
+//!   the strategy by a plain call before the next step. No other thread
+//!   runs, and nothing is shared between the environment and the strategy.
+//!   One step is one arrival's decision. Failures, early starts, kills and
+//!   restarts are the point's own. The agent's strategy replaces the point's
+//!   acceptance test and placement choice, nothing else.
 //! - `reset(seed)` starts an episode: the point's seed becomes `seed` (the
 //!   failure streams) and the battery is drawn from `seed` unless given. The
 //!   same seed, battery and actions give the same observations and rewards,
@@ -33,17 +36,21 @@
 //!   [`CANDIDATE_FEATURES`] per candidate slot (zeros where there is no
 //!   candidate); see [`AdmissionEnv::observe`].
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::convert::Infallible;
+use std::sync::Arc;
 
 use anyhow::{Context, anyhow, bail};
 use rand::RngExt;
 
+use crate::streams::ADMISSION_BATTERY;
 use slasim_core::experiment::config::Experiment;
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
-use slasim_core::rng::{Stream, stream};
-use slasim_sim::kernel::Stop;
+use slasim_core::registry::Registry;
+use slasim_core::rng::stream;
+use slasim_sim::kernel::{SimError, Stop};
 use slasim_sim::units::{JobId, Time};
+use slasim_single::cluster::Drive;
 use slasim_single::cluster::bench::Stepped;
 use slasim_single::point::{SinglePoint, scenario_replaced};
 use slasim_single::policy::Strategy;
@@ -100,19 +107,14 @@ pub struct Arrival {
     realised: f64,
 }
 
-/// What passes between the environment and the strategy it steps: the
-/// arrival put off to the agent, and the agent's answer. Both sides run on
-/// the caller's thread, one after the other: the lock is never contended.
-#[derive(Default)]
-struct Exchange {
-    arrival: Option<Arrival>,
-    answer: Option<usize>,
-}
-
 /// The agent's side inside the strategy: every arrival is put off to the
-/// caller ([`Answer::Later`]).
+/// caller ([`Answer::Later`]), handed over with the step that stops at it,
+/// and answered here between two steps.
 struct Caller {
-    exchange: Arc<Mutex<Exchange>>,
+    /// The arrival put off, until the environment takes it.
+    arrival: Option<Arrival>,
+    /// The agent's answer, read when the strategy goes on.
+    answer: Option<usize>,
     slots: usize,
     /// The job put off, and how many candidates it was offered.
     offered: Option<(JobId, usize)>,
@@ -142,12 +144,12 @@ impl Admission for Caller {
         let arrival =
             Arrival { now: c.now(), job: *job, capacity: c.capacity(), candidates: candidates.to_vec(), realised };
         self.offered = Some((job.id, candidates.len()));
-        self.exchange.lock().unwrap_or_else(PoisonError::into_inner).arrival = Some(arrival);
+        self.arrival = Some(arrival);
         Answer::Later
     }
 
     fn answer(&mut self) -> Option<usize> {
-        let answer = self.exchange.lock().unwrap_or_else(PoisonError::into_inner).answer.take();
+        let answer = self.answer.take();
         let (job, offered) = self.offered.take()?;
         let i = answer.filter(|&i| i < offered)?;
         self.pending.push(job);
@@ -155,26 +157,47 @@ impl Admission for Caller {
     }
 }
 
+/// What drives an episode's cluster: comprehensive overbooking whose
+/// bookings the [`Caller`] picks, nothing attached.
+struct Agent(Admitted);
+
+impl Agent {
+    /// The agent's side inside the strategy.
+    fn caller(&mut self) -> Option<&mut Caller> {
+        self.0.admission::<Caller>()
+    }
+}
+
+impl Drive for Agent {
+    type Question = Infallible;
+    type Answer = Infallible;
+    type Report = ();
+
+    fn strategy(&mut self) -> &mut dyn Strategy {
+        &mut self.0
+    }
+
+    fn answer(&mut self, question: Infallible, _: &mut dyn Cluster) -> Infallible {
+        match question {}
+    }
+
+    fn report(&mut self) {}
+
+    fn error(&self) -> Option<SimError> {
+        self.0.error()
+    }
+}
+
 /// One episode: its bench, stepped on the caller's thread.
 struct Episode {
-    runtime: tokio::runtime::Runtime,
     /// The simulation, until it ends or fails.
-    bench: Option<Stepped<Box<dyn Strategy>>>,
-    exchange: Arc<Mutex<Exchange>>,
+    bench: Option<Stepped<Agent>>,
     capacity: u32,
     current: Option<Arrival>,
     /// Reward handed out so far.
     given: f64,
     /// The run's summary, once the episode is over.
     summary: Option<RunSummary>,
-}
-
-impl Drop for Episode {
-    fn drop(&mut self) {
-        // Its actors go with the runtime they were spawned on.
-        let _inside = self.runtime.enter();
-        self.bench = None;
-    }
 }
 
 /// Why a step failed.
@@ -209,14 +232,19 @@ pub struct AdmissionEnv {
 
 impl AdmissionEnv {
     /// The environment over point `index` of the config `text` (read from
-    /// `file`, for errors), offering at most `slots` candidates.
-    pub fn from_config(file: &str, text: &str, index: usize, slots: usize) -> anyhow::Result<AdmissionEnv> {
+    /// `file`, for errors) of a kind of `registry` (a single cluster's),
+    /// offering at most `slots` candidates.
+    pub fn from_config(
+        registry: &Registry,
+        file: &str,
+        text: &str,
+        index: usize,
+        slots: usize,
+    ) -> anyhow::Result<AdmissionEnv> {
         if slots == 0 {
             bail!("slots = 0: the environment needs at least one candidate slot");
         }
-        // Its config is a single cluster's: the kind reads it.
-        slasim_single::register()?;
-        let experiment = Experiment::parse(file, text)?;
+        let experiment = Experiment::parse(registry, file, text)?;
         let count = experiment.points.len();
         let point = experiment
             .points
@@ -247,7 +275,9 @@ impl AdmissionEnv {
 
     /// The environment over [`DEFAULT_CONFIG`].
     pub fn default_point(slots: usize) -> anyhow::Result<AdmissionEnv> {
-        AdmissionEnv::from_config("the default SLA admission config", DEFAULT_CONFIG, 0, slots)
+        // Its config is the single cluster's alone, of built-in names.
+        let registry = Registry::new(&[&slasim_single::KIND])?;
+        AdmissionEnv::from_config(&registry, "the default SLA admission config", DEFAULT_CONFIG, 0, slots)
     }
 
     /// Candidate slots.
@@ -274,11 +304,10 @@ impl AdmissionEnv {
                 bail!("battery {b} does not exist: the workload has {} batteries", self.batteries)
             }
             Some(b) => b,
-            None => stream(seed, Stream::AdmissionBattery, 0).random_range(0..self.batteries),
+            None => stream(seed, ADMISSION_BATTERY, 0).random_range(0..self.batteries),
         };
         let point = SinglePoint { battery, seed, ..self.point.clone() };
-        let exchange = Arc::new(Mutex::new(Exchange::default()));
-        let caller = Caller { exchange: Arc::clone(&exchange), slots: self.slots, offered: None, pending: Vec::new() };
+        let caller = Caller { arrival: None, answer: None, slots: self.slots, offered: None, pending: Vec::new() };
         let scenario = scenario_replaced(&self.inputs, &point, |settings, capacity| {
             let core = Comprehensive::<AgentAdmitted>::new(
                 capacity,
@@ -286,16 +315,13 @@ impl AdmissionEnv {
                 settings.reliability.clone(),
                 settings.overbooking.clone(),
             );
-            Box::new(Admitted::new(core, Box::new(caller)))
+            Agent(Admitted::new(core, Box::new(caller)))
         })?;
         let capacity = scenario.capacity;
-        let runtime = slasim_sim::bench::runtime().context("starting the simulation runtime")?;
-        let bench = {
-            let _inside = runtime.enter();
-            Stepped::assemble(scenario, false)?
-        };
-        let mut episode =
-            Episode { runtime, bench: Some(bench), exchange, capacity, current: None, given: 0.0, summary: None };
+        let mut bench = Stepped::assemble(scenario, false)?;
+        // Each arrival comes back with the step that stops at it.
+        bench.when_suspended(|agent: &mut Agent| agent.caller().and_then(|caller| caller.arrival.take()))?;
+        let mut episode = Episode { bench: Some(bench), capacity, current: None, given: 0.0, summary: None };
         episode.advance()?;
         let waiting = episode.current.is_some();
         self.episode = Some(episode);
@@ -336,12 +362,7 @@ impl AdmissionEnv {
                 self.slots
             )));
         }
-        if episode.bench.is_none() {
-            return Err(StepError::Simulation(anyhow!("the simulation of this episode stopped: call reset")));
-        }
-        episode.exchange.lock().unwrap_or_else(PoisonError::into_inner).answer = action;
-        episode.current = None;
-        let reward = episode.advance().map_err(StepError::Simulation)?;
+        let reward = episode.decide(action).map_err(StepError::Simulation)?;
         Ok(Step { reward: reward.unwrap_or(0.0), terminated: episode.current.is_none() })
     }
 
@@ -404,15 +425,31 @@ impl AdmissionEnv {
 }
 
 impl Episode {
+    /// Hands the agent's answer to the waiting arrival to the strategy, then
+    /// runs the simulation on ([`Episode::advance`]).
+    fn decide(&mut self, action: Option<usize>) -> anyhow::Result<Option<f64>> {
+        let Some(bench) = self.bench.as_mut() else { bail!("the simulation of this episode stopped: call reset") };
+        let handed = bench.tell(move |agent| {
+            if let Some(caller) = agent.caller() {
+                caller.answer = action;
+            }
+        });
+        self.current = None;
+        if let Err(e) = handed {
+            self.bench = None;
+            return Err(e.into());
+        }
+        self.advance()
+    }
+
     /// Runs the simulation to the next arrival or the end: the reward
     /// realised meanwhile.
     fn advance(&mut self) -> anyhow::Result<Option<f64>> {
         let Some(bench) = self.bench.as_mut() else { bail!("the simulation of this episode stopped: call reset") };
-        let stop = self.runtime.block_on(bench.step(Time::MAX));
+        let stop = bench.step(Time::MAX);
         match stop {
             Ok(Stop::Suspended(_)) => {
-                let arrival = self.exchange.lock().unwrap_or_else(PoisonError::into_inner).arrival.take();
-                let Some(a) = arrival else {
+                let Some(a) = bench.suspended_with::<Option<Arrival>>().flatten() else {
                     let now = self.bench.take().map_or(0, |b| b.now());
                     bail!("the simulation suspended at t = {now} with no arrival to decide")
                 };
@@ -423,7 +460,7 @@ impl Episode {
             }
             Ok(Stop::Ended | Stop::Finished | Stop::Reached) => {
                 let Some(bench) = self.bench.take() else { bail!("the simulation of this episode stopped") };
-                let simulated = self.runtime.block_on(bench.finished())?;
+                let simulated = bench.finished()?;
                 let summary = RunSummary::of(&simulated.cluster.records, self.capacity);
                 let r = summary.gain - self.given;
                 self.given = summary.gain;

@@ -95,7 +95,7 @@ impl slasim_core::cli::subcommand::Subcommand for GymSubcommand {
         GymCommand::augment_subcommands(gym)
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+    fn run(&self, _registry: &slasim_core::registry::Registry, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
         match GymCommand::from_arg_matches(matches)? {
             GymCommand::Record(args) => record_dataset(args),
         }

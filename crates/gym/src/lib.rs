@@ -16,15 +16,29 @@ pub mod admission;
 pub mod cli;
 pub mod pick;
 pub mod record;
+pub mod streams;
 pub mod vector;
 
-use std::sync::OnceLock;
+use slasim_core::registry::{BadName, Kind, Registry};
 
-use slasim_core::registry::BadName;
+/// The environments as a kind: `slasim gym`, their random streams and
+/// their table of behaviour policies. A program lists it after the single
+/// cluster and Slurm, whose models the environments run.
+pub struct GymKind;
 
-/// Adds `slasim gym` to the command line. Once per process; later calls
-/// return the first one's result.
-pub fn register() -> Result<(), BadName> {
-    static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
-    DONE.get_or_init(|| slasim_core::cli::SUBCOMMANDS.register(&cli::GymSubcommand).map(|_| ())).clone()
+/// The environments, for a program's list of kinds.
+pub static KIND: GymKind = GymKind;
+
+impl Kind for GymKind {
+    fn name(&self) -> &'static str {
+        "gym"
+    }
+
+    fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::GymSubcommand)?;
+        for stream in streams::STREAMS {
+            registry.add_stream(stream)?;
+        }
+        registry.add_list::<record::behaviour::Behaviours>()
+    }
 }

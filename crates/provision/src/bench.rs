@@ -4,8 +4,8 @@
 //!
 //! Contract: [`simulate_provisioning`] assembles the bench, seeds the first
 //! events (per site its client's, then the site's own; then the
-//! provisioner's, the executor's and the buyer's) and runs the kernel on its
-//! own single-threaded runtime until nothing is left before the horizon, or
+//! provisioner's, the executor's and the buyer's) and runs the kernel, on the
+//! calling thread, until nothing is left before the horizon, or
 //! until the executor's workflow is done. Each request carries its asker's
 //! input: a site answers there, and tells a task's end to the model that
 //! placed the task, nowhere else.
@@ -14,7 +14,7 @@ use crate::buyer::{BuyerActor, PricedRecord};
 use crate::executor::{Execution, ExecutorActor};
 use crate::provisioner::{ProvisionerActor, SubmissionRecord};
 use crate::site::{SiteActor, SiteResult, SlotScheduler};
-use slasim_core::sim::bench::{Bench, runtime};
+use slasim_core::sim::bench::Bench;
 use slasim_core::sim::client::ClientActor;
 use slasim_core::sim::kernel::{KernelStats, SimError};
 use slasim_core::units::Time;
@@ -59,13 +59,9 @@ pub struct ProvisionSimulated {
     pub kernel: KernelStats,
 }
 
-/// Runs one provisioning scenario on a fresh single-threaded runtime.
+/// Runs one provisioning scenario.
 pub fn simulate_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimulated, SimError> {
-    runtime()?.block_on(run_provisioning(scenario))
-}
-
-async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimulated, SimError> {
-    let mut bench = Bench::new(scenario.horizon);
+    let mut bench = Bench::new(scenario.horizon)?;
     let mut provisioner = scenario.provisioner.map(|p| (bench.reserve::<ProvisionerActor>(), p));
     let mut executor = scenario.executor.map(|e| (bench.reserve::<ExecutorActor>(), e));
     let mut buyer = scenario.buyer.map(|b| (bench.reserve::<BuyerActor>(), b));
@@ -126,23 +122,22 @@ async fn run_provisioning(scenario: ProvisionScenario) -> Result<ProvisionSimula
         }
         bench.place(at, b);
     }
-    let kernel = bench.run().await?;
+    let kernel = bench.run()?;
     let mut results = Vec::with_capacity(sites.len());
     for at in sites {
-        results.push(bench.finish(at).await?);
+        results.push(bench.finish(at)?);
     }
     let submissions = match asker_at.0 {
-        Some(at) => bench.finish(at).await?,
+        Some(at) => bench.finish(at)?,
         None => Vec::new(),
     };
     let execution = match asker_at.1 {
-        Some(at) => Some(bench.finish(at).await?),
+        Some(at) => Some(bench.finish(at)?),
         None => None,
     };
     let purchases = match asker_at.2 {
-        Some(at) => bench.finish(at).await?,
+        Some(at) => bench.finish(at)?,
         None => Vec::new(),
     };
-    bench.stop().await;
     Ok(ProvisionSimulated { sites: results, submissions, execution, purchases, kernel })
 }

@@ -18,6 +18,7 @@ use slasim_core::cli::list::Listing;
 use slasim_core::cli::options::{StoreOptions, as_flags, value_enum};
 use slasim_core::cli::points::execute;
 use slasim_core::experiment::point::Point;
+use slasim_core::registry::Registry;
 use slasim_core::report::summary::mean_ci;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::store;
@@ -163,16 +164,16 @@ impl slasim_core::cli::subcommand::Subcommand for ProvisionSubcommand {
             .arg_required_else_help(true)
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+    fn run(&self, registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
         let command = ProvisionCommand::from_arg_matches(matches)?;
-        run(command).map(|()| ExitCode::SUCCESS)
+        run(registry, command).map(|()| ExitCode::SUCCESS)
     }
 }
 
 /// `slasim list methods`: the provisioning methods.
 pub struct Methods;
 
-/// The list of provisioning methods, registered by [`crate::register`].
+/// The list of provisioning methods, added by [`crate::ProvisionKind`].
 pub static METHODS: Methods = Methods;
 
 impl Listing for Methods {
@@ -188,7 +189,7 @@ impl Listing for Methods {
         ["method", "what it does"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
+    fn rows(&self, _registry: &Registry) -> Vec<(String, String)> {
         Method::ALL.iter().map(|(m, about)| (m.name().to_string(), about.to_string())).collect()
     }
 }
@@ -222,11 +223,11 @@ value_enum!(HoleCharging {
     HoleCharging::Used => "used": "holes are charged for the parts used (an ablation)",
 });
 
-pub(crate) fn run(command: ProvisionCommand) -> anyhow::Result<()> {
+pub(crate) fn run(registry: &Registry, command: ProvisionCommand) -> anyhow::Result<()> {
     match command {
-        ProvisionCommand::Slots(args) => slots(args),
-        ProvisionCommand::Run(args) => run_command(args),
-        ProvisionCommand::Price(args) => price(args),
+        ProvisionCommand::Slots(args) => slots(registry, args),
+        ProvisionCommand::Run(args) => run_command(registry, args),
+        ProvisionCommand::Price(args) => price(registry, args),
     }
 }
 
@@ -254,7 +255,7 @@ fn site(trace: Option<&str>, capacity: Option<u32>, utilisation: Option<f64>) ->
     SiteSettings { trace: trace.unwrap_or("synthetic").to_string(), capacity, utilisation }
 }
 
-fn slots(args: SlotsArgs) -> anyhow::Result<()> {
+fn slots(registry: &Registry, args: SlotsArgs) -> anyhow::Result<()> {
     let settings = ProvisionSettings {
         method: Method::Slots,
         seed: args.seed,
@@ -263,7 +264,8 @@ fn slots(args: SlotsArgs) -> anyhow::Result<()> {
         ..ProvisionSettings::default()
     };
     let point = Point::new(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
-    let (_, ids) = execute(&[(point, "slots".to_string())], args.store.jobs, &args.store.db, "slasim provision slots")?;
+    let (_, ids) =
+        execute(registry, &[(point, "slots".to_string())], args.store.jobs, &args.store.db, "slasim provision slots")?;
     let id = ids[0];
     let db = &args.store.db;
     let q = |sql: &str| store::query(db, &sql.replace("?ID", &id.to_string()));
@@ -291,7 +293,7 @@ fn slots(args: SlotsArgs) -> anyhow::Result<()> {
     emit(&out)
 }
 
-fn run_command(args: RunArgs) -> anyhow::Result<()> {
+fn run_command(registry: &Registry, args: RunArgs) -> anyhow::Result<()> {
     if args.sites == 0 {
         return Err(InvalidSetting::new("--sites", 0, "must be at least 1").into());
     }
@@ -321,6 +323,7 @@ fn run_command(args: RunArgs) -> anyhow::Result<()> {
     };
     let point = Point::new(settings.resolve().map_err(|e| as_flags(e, RUN_FLAGS))?);
     let (report, ids) = execute(
+        registry,
         &[(point, args.method.method().name().to_string())],
         args.store.jobs,
         &args.store.db,
@@ -397,7 +400,7 @@ pub(crate) fn run_table(db: &std::path::Path, id: i64) -> anyhow::Result<String>
     Ok(out)
 }
 
-fn price(args: PriceArgs) -> anyhow::Result<()> {
+fn price(registry: &Registry, args: PriceArgs) -> anyhow::Result<()> {
     let alphas = if args.alphas.is_empty() { vec![0.0, 0.25, 0.5, 0.75, 1.0] } else { args.alphas.clone() };
     let points: Vec<(Point, String)> = alphas
         .iter()
@@ -416,7 +419,7 @@ fn price(args: PriceArgs) -> anyhow::Result<()> {
             Ok((Point::new(point), format!("α = {alpha}")))
         })
         .collect::<anyhow::Result<_>>()?;
-    let (_, ids) = execute(&points, args.store.jobs, &args.store.db, "slasim provision price")?;
+    let (_, ids) = execute(registry, &points, args.store.jobs, &args.store.db, "slasim provision price")?;
     let mut out = format!(
         "adaptive pricing: {} % of the jobs of the first {} days buy reservations ({} backfilling); stored in {}\n",
         args.share,

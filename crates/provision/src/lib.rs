@@ -29,7 +29,7 @@
 //! resolve and run), [`tables`] and [`writer`] (their store group, by
 //! descriptors), [`report`] (their report section), [`gantt`] (a provisioning
 //! point's Gantt chart), [`cli`] (`slasim provision`), all added to the engine
-//! by [`register`].
+//! by [`ProvisionKind`] ([`streams`]: their random streams).
 
 pub mod bench;
 pub mod buyer;
@@ -47,28 +47,36 @@ pub mod provisioner;
 pub mod report;
 pub mod site;
 pub mod slots;
+pub mod streams;
 pub mod tables;
 pub mod workflow;
 pub mod writer;
 
-use std::sync::OnceLock;
+use slasim_core::registry::{BadName, Kind, Registry};
 
-use slasim_core::registry::BadName;
+/// The provisioning and pricing kinds: their point kinds (and so their
+/// tables), their report section, their Gantt charts, their list of
+/// methods, `slasim provision` and their random streams.
+pub struct ProvisionKind;
 
-/// Adds the provisioning and pricing kinds to the engine: their point kinds
-/// (and so their tables), their report section, their Gantt charts, their
-/// list of methods and `slasim provision`. Once per process; later calls
-/// return the first one's result.
-pub fn register() -> Result<(), BadName> {
-    static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        slasim_core::experiment::kinds::KINDS.register(&kind::provision::PROVISION)?;
-        slasim_core::experiment::kinds::KINDS.register(&kind::pricing::PRICING)?;
-        slasim_core::report::SECTIONS.register(&report::ProvisionSection)?;
-        slasim_core::report::gantt::GANTT_SOURCES.register(&gantt::ProvisionGantt)?;
-        slasim_core::cli::LISTS.register(&cli::METHODS)?;
-        slasim_core::cli::SUBCOMMANDS.register(&cli::ProvisionSubcommand)?;
+/// The provisioning and pricing kinds, for a program's list of kinds.
+pub static KIND: ProvisionKind = ProvisionKind;
+
+impl Kind for ProvisionKind {
+    fn name(&self) -> &'static str {
+        "provision"
+    }
+
+    fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        registry.add_point_kind(&kind::provision::PROVISION)?;
+        registry.add_point_kind(&kind::pricing::PRICING)?;
+        registry.add::<slasim_core::report::section::Sections>(&report::ProvisionSection)?;
+        registry.add::<slasim_core::report::gantt::source::GanttSources>(&gantt::ProvisionGantt)?;
+        registry.add::<slasim_core::cli::list::Lists>(&cli::METHODS)?;
+        registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::ProvisionSubcommand)?;
+        for stream in streams::STREAMS {
+            registry.add_stream(stream)?;
+        }
         Ok(())
-    })
-    .clone()
+    }
 }

@@ -16,7 +16,7 @@
 
 use rand::RngExt;
 
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::{LOAD_COPY, stream};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{DAY, Time};
 use slasim_single::workload::job::Job;
@@ -35,7 +35,7 @@ pub fn offered_utilisation(jobs: &[Job], capacity: u32) -> Option<f64> {
 /// The jobs plus a copy shifted by one week, whose jobs are kept with
 /// `probability` (each decided by its own draw from `seed`'s load stream).
 pub fn with_shifted_copy(jobs: &[Job], probability: f64, seed: u64) -> Vec<Job> {
-    let mut rng = stream(seed, Stream::LoadCopy, 0);
+    let mut rng = stream(seed, LOAD_COPY, 0);
     let mut out: Vec<Job> = jobs.to_vec();
     for job in jobs {
         let u: f64 = rng.random();

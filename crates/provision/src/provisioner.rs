@@ -19,8 +19,9 @@ use crate::moga::MogaConfig;
 use crate::plan::{HoleCharging, Provisioning, provision_charging};
 use crate::site::{SitePorts, SiteReply, SiteRequest, SlotScheduler};
 use crate::slots::Advertised;
+use crate::streams::MOGA;
 use crate::workflow::Workflow;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::sim::kernel::{Model, Outbox, Scheduled, SimError};
 use slasim_core::sim::model::{Batched, Buffers, Finish};
 use slasim_core::sim::port::Receive;
@@ -159,7 +160,7 @@ impl ProvisionerActor {
         {
             record.snapshots = self.pending_snapshots.drain(..).flatten().collect();
             if let Some(job) = &self.moga {
-                let mut rng = stream(job.seed, Stream::Moga, record.index as u64);
+                let mut rng = stream(job.seed, MOGA, record.index as u64);
                 match provision_charging(
                     &job.workflow,
                     record.time,

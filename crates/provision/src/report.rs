@@ -14,6 +14,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use polars::prelude::*;
 
+use slasim_core::registry::Registry;
 use slasim_core::report::load::Filter;
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::section::{ReportSection, Section};
@@ -431,7 +432,7 @@ impl ReportSection for ProvisionSection {
         "provision"
     }
 
-    fn build(&self, db: &Path, _filter: &Filter) -> anyhow::Result<Option<Section>> {
+    fn build(&self, _registry: &Registry, db: &Path, _filter: &Filter) -> anyhow::Result<Option<Section>> {
         provision_report(db).context("building the provisioning tables")
     }
 }

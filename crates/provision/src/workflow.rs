@@ -19,7 +19,7 @@
 //! - [`Workflow::heft_order`] is a topological order, even with zero runtimes and transfers
 //!   (ties broken by topological level, then id — A14).
 //! - Generation is deterministic for a given generator; callers draw it from
-//!   `rng::stream(seed, Stream::Workflows, index)`.
+//!   `rng::stream(seed, streams::WORKFLOWS, index)`.
 //!
 //! Rooms: this file (the DAG and its HEFT order), `format` (the text format:
 //! [`Workflow::parse`], [`Workflow::load`], [`Workflow::to_text`]) and `generate` (the

@@ -13,7 +13,7 @@ mod unit;
 mod testing;
 
 use proptest::prelude::*;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::units::{HOUR, Time};
 use slasim_provision::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use slasim_provision::executor::{ExecutorActor, Mode};
@@ -110,7 +110,15 @@ fn a_two_task_workflow_on_figure_1s_slots_has_the_hand_worked_pareto_set() {
     let expected = vec![(8.0 * SU, 8.0 * H as f64), (9.0 * SU, 6.0 * H as f64)];
     assert_eq!(brute_force_front(&mut evaluator), expected);
 
-    let p = provision(&wf, 0, &slots, &MogaConfig::default(), &[0.0, 1.0], &mut stream(1, Stream::Moga, 0)).unwrap();
+    let p = provision(
+        &wf,
+        0,
+        &slots,
+        &MogaConfig::default(),
+        &[0.0, 1.0],
+        &mut stream(1, slasim_provision::streams::MOGA, 0),
+    )
+    .unwrap();
     let mut archive: Vec<(f64, f64)> = p.archive.iter().map(|o| (o.cost, o.makespan)).collect();
     archive.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
     assert_eq!(archive, expected);
@@ -215,12 +223,12 @@ proptest! {
         let capacity = 16;
         let (site, now) = random_site(capacity, &jobs);
         let wf = SyntheticWorkflow { tasks, levels: None, mean_runtime: 1800, mean_procs: 4, max_procs: capacity, mean_transfer: 0 }
-            .generate(&mut stream(seed, Stream::Workflows, 0))
+            .generate(&mut stream(seed, slasim_provision::streams::WORKFLOWS, 0))
             .expect("valid settings");
         let slots: Vec<Vec<Advertised>> = vec![site.advertise(now)];
         let config = MogaConfig { population: 20, generations: 4, ..MogaConfig::default() };
         let run =
-            || provision(&wf, now, &slots, &config, &[0.0, 0.5, 1.0], &mut stream(seed, Stream::Moga, 0)).unwrap();
+            || provision(&wf, now, &slots, &config, &[0.0, 0.5, 1.0], &mut stream(seed, slasim_provision::streams::MOGA, 0)).unwrap();
         let p = run();
         prop_assert_eq!(&p, &run());
         for choice in &p.choices {
@@ -279,7 +287,7 @@ proptest! {
         let now = random_site(capacity, &a).1.max(random_site(capacity, &b).1);
         let sites = [random_site_until(capacity, &a, now).0, random_site_until(capacity, &b, now).0];
         let wf = SyntheticWorkflow { tasks, levels: None, mean_runtime: 1800, mean_procs: 4, max_procs: capacity, mean_transfer: 900 }
-            .generate(&mut stream(seed, Stream::Workflows, 0))
+            .generate(&mut stream(seed, slasim_provision::streams::WORKFLOWS, 0))
             .expect("valid settings");
         let snapshots: Vec<_> = sites.iter().map(|s| s.pricing_snapshot(now)).collect();
         let pure = provision_greedy(&wf, now, &snapshots, Policy::Conservative, 1.0, alpha).expect("valid α").expect("fits");
@@ -338,7 +346,7 @@ proptest! {
         use slasim_core::sim::kernel::Model;
         use slasim_core::sim::port::Request;
         // Where the answers would go: a buyer's input in a bench.
-        let reply = slasim_core::sim::bench::Bench::new(0).reserve::<slasim_provision::buyer::BuyerActor>().input();
+        let reply = slasim_core::sim::bench::Bench::new(0).unwrap().reserve::<slasim_provision::buyer::BuyerActor>().input();
         let (site, now) = random_site(16, &jobs);
         let mut actor = SiteActor::new(0, site.clone(), false);
         let at = now + later;
@@ -390,32 +398,28 @@ proptest! {
     fn a_site_answers_only_the_model_that_asked(a in jobs_strategy(), b in jobs_strategy()) {
         use slasim_provision::buyer::BuyerActor;
         use slasim_provision::site::SiteActor;
-        use slasim_core::sim::bench::{Bench, runtime};
+        use slasim_core::sim::bench::Bench;
         let (a, b) = (buyer_jobs(&a), buyer_jobs(&b));
-        let records = runtime().unwrap().block_on(async {
-            let mut bench = Bench::new(Time::MAX);
-            let site = bench.reserve::<SiteActor>();
-            let mut buyers = Vec::new();
-            for jobs in [a.clone(), b.clone()] {
-                let at = bench.reserve::<BuyerActor>();
-                let mut buyer = BuyerActor::new(jobs, 0.5, false, None);
-                buyer.site.answers = Some(at.input());
-                buyer.site.connect(0, site.input());
-                if let Some(first) = buyer.first_event() {
-                    bench.seed(at, first).unwrap();
-                }
-                bench.place(at, buyer);
-                buyers.push(at);
+        let mut bench = Bench::new(Time::MAX).unwrap();
+        let site = bench.reserve::<SiteActor>();
+        let mut buyers = Vec::new();
+        for jobs in [a.clone(), b.clone()] {
+            let at = bench.reserve::<BuyerActor>();
+            let mut buyer = BuyerActor::new(jobs, 0.5, false, None);
+            buyer.site.answers = Some(at.input());
+            buyer.site.connect(0, site.input());
+            if let Some(first) = buyer.first_event() {
+                bench.seed(at, first).unwrap();
             }
-            bench.place(site, SiteActor::new(0, SlotScheduler::new(16, 0), false));
-            bench.run().await.unwrap();
-            let mut records = Vec::new();
-            for at in buyers {
-                records.push(bench.finish(at).await.unwrap());
-            }
-            bench.stop().await;
-            records
-        });
+            bench.place(at, buyer);
+            buyers.push(at);
+        }
+        bench.place(site, SiteActor::new(0, SlotScheduler::new(16, 0), false));
+        bench.run().unwrap();
+        let mut records = Vec::new();
+        for at in buyers {
+            records.push(bench.finish(at).unwrap());
+        }
         for (jobs, records) in [(&a, &records[0]), (&b, &records[1])] {
             prop_assert_eq!(records.len(), jobs.len());
             for (job, r) in jobs.iter().zip(records) {

@@ -158,7 +158,7 @@ pub enum SimError {
     /// A message reached a model of another kind (a bench wired it wrongly).
     #[error("model {to} received a message it does not take")]
     Misrouted { to: u32 },
-    /// The async runtime could not be built.
+    /// The bench's runtime (or a thread to drive it on) could not be started.
     #[error("cannot start the simulation runtime: {0}")]
     Runtime(#[from] std::io::Error),
 }

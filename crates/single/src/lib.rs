@@ -16,7 +16,7 @@
 //! (what a run hands the store), [`tables`] and [`writer`] (its store group,
 //! by descriptors), [`report`] (its report section, the text report of
 //! `slasim run`, its Gantt charts), [`cli`] (`slasim run`, `slasim trace` and
-//! its lists), all added to the engine by [`register`].
+//! its lists), and [`streams`] (its random streams), all added to a registry by [`SingleKind`].
 
 pub mod cli;
 pub mod cluster;
@@ -26,34 +26,53 @@ pub mod point;
 pub mod policy;
 pub mod report;
 pub mod stats;
+pub mod streams;
 pub mod summary;
 pub mod tables;
 pub mod workload;
 pub mod writer;
 
-use std::sync::OnceLock;
+use slasim_core::registry::{BadName, Kind, Registry};
 
-use slasim_core::registry::BadName;
+/// The single-cluster kind: its point kind (and so its tables), its report
+/// section, its Gantt charts, its lists, its commands, its random streams,
+/// its report groupings and its own tables (strategies, energy policies,
+/// priority rules, forecasts, shifting policies, SLA terms rules). A
+/// program lists it before any kind built on it, and first of all so that
+/// its section heads the report and its commands stand where they always
+/// did.
+pub struct SingleKind;
 
-/// Adds the single-cluster kind to the engine: its point kind (and so its
-/// tables), its report section, its Gantt charts, its lists and its
-/// commands. A program registers it before any other kind, so that its
-/// section heads the report and its commands stand where they always did.
-/// Once per process; later calls return the first one's result.
-pub fn register() -> Result<(), BadName> {
-    static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        slasim_core::experiment::kinds::KINDS.register(&kind::SINGLE)?;
-        slasim_core::store::tables::groups::register(&tables::carbon::CARBON);
-        slasim_core::report::SECTIONS.register(&report::SingleClusterSection)?;
-        slasim_core::report::gantt::GANTT_SOURCES.register(&report::gantt::SingleClusterGantt)?;
+/// The single-cluster kind, for a program's list of kinds.
+pub static KIND: SingleKind = SingleKind;
+
+impl Kind for SingleKind {
+    fn name(&self) -> &'static str {
+        "single"
+    }
+
+    fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        registry.add_point_kind(&kind::SINGLE)?;
+        registry.add_tables(&tables::carbon::CARBON);
+        registry.add::<slasim_core::report::section::Sections>(&report::SingleClusterSection)?;
+        registry.add::<slasim_core::report::gantt::source::GanttSources>(&report::gantt::SingleClusterGantt)?;
         for list in cli::list::LISTS {
-            slasim_core::cli::LISTS.register(list)?;
+            registry.add::<slasim_core::cli::list::Lists>(list)?;
         }
         for command in cli::SUBCOMMANDS {
-            slasim_core::cli::SUBCOMMANDS.register(command)?;
+            registry.add::<slasim_core::cli::subcommand::Subcommands>(command)?;
         }
-        Ok(())
-    })
-    .clone()
+        for stream in streams::STREAMS {
+            registry.add_stream(stream)?;
+        }
+        for section in tables::points::SECTIONS {
+            registry.report_groups.register(section)?;
+        }
+        registry.add_list::<policy::Strategies>()?;
+        registry.add_list::<policy::energy::EnergyPolicies>()?;
+        registry.add_list::<policy::priority::PriorityRules>()?;
+        registry.add_list::<policy::forecast::Forecasts>()?;
+        registry.add_list::<policy::shifting::ShiftingPolicies>()?;
+        registry.add_list::<workload::sla::SlaTermsRules>()
+    }
 }

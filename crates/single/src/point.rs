@@ -22,6 +22,7 @@ use anyhow::{Context, anyhow};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::cluster::Drive;
 use crate::cluster::bench::{Scenario, Simulated, simulate, simulate_outcomes};
 use crate::cluster::cap::CapSeries;
 use crate::cluster::carbon::{Aligned, Origin, Signals, SignalsConfig, account};
@@ -33,7 +34,7 @@ use crate::policy::energy::{EnergyPolicySettings, PowerManager};
 use crate::policy::overbooking::Overbooking;
 use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::shifting::{Applies, Shift, ShiftingConfig, Steer};
-use crate::policy::{Placement, ReservationHandling, Strategy, StrategyRef, StrategySettings};
+use crate::policy::{Placement, ReservationHandling, StrategyRef, StrategySettings};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
@@ -498,15 +499,15 @@ pub fn simulate_with_executions(inputs: &Inputs, p: &SinglePoint) -> anyhow::Res
     Ok(simulate_point(inputs, p, &*p.prepared(inputs)?, true)?.0)
 }
 
-/// The scenario of point `p` with its strategy replaced by what `replace`
-/// builds from the point's strategy settings and capacity (a learning
-/// agent's strategy, say), for its caller to simulate; nothing is stored,
-/// and the point is not calibrated.
-pub fn scenario_replaced(
+/// The scenario of point `p` with what drives its cluster replaced by what
+/// `replace` builds from the point's strategy settings and capacity (a
+/// learning agent's strategy, say), for its caller to simulate; nothing is
+/// stored, and the point is not calibrated.
+pub fn scenario_replaced<D: Drive>(
     inputs: &Inputs,
     p: &SinglePoint,
-    replace: impl FnOnce(&StrategySettings, u32) -> Box<dyn Strategy>,
-) -> anyhow::Result<Scenario> {
+    replace: impl FnOnce(&StrategySettings, u32) -> D,
+) -> anyhow::Result<Scenario<D>> {
     let prepared = p.prepared(inputs)?;
     let battery = prepared.batteries.get(p.battery).ok_or_else(|| {
         anyhow!("battery {} does not exist: the workload has {} batteries", p.battery, prepared.batteries.len())

@@ -8,7 +8,9 @@
 //!   against each other and the conf, and says what they hold.
 //! - `slurm run --slurm-conf FILE [--trace DUMP]` runs one Slurm point (the
 //!   dump, or the synthetic Slurm workload) through the sweep executor and
-//!   stores it, exactly as a config with the same `[slurm]` settings.
+//!   stores it, exactly as a config with the same `[slurm]` settings; it
+//!   prints the point's aggregates from its run (from its stored row when
+//!   the store already held it).
 //! - `slurm compare --slurm-conf FILE DUMP` simulates the jobs of a sacct
 //!   dump with their submit times and compares each job's simulated start
 //!   with the logged one: the share of jobs whose start order is the same
@@ -32,14 +34,21 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use clap::{Args, FromArgMatches, Subcommand};
 
-use crate::kind::{SlurmSettings, aggregates, load, simulate_point_ending};
+use crate::kind::{SlurmSettings, read, simulate_point_ending};
+use crate::metrics::aggregates;
+use crate::tables::Aggregates;
 use slasim_core::cli::emit;
 use slasim_core::cli::options::threads;
 use slasim_core::experiment::config::Experiment;
-use slasim_core::experiment::coordinator::{SweepOptions, run_sweep};
+use slasim_core::experiment::coordinator::{SweepOptions, run_sweep_returning};
+use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
+use slasim_core::registry::Registry;
+use slasim_core::store::Store;
+use slasim_core::store::query::Table;
 use slasim_sim::units::Time;
 
 #[derive(Debug, Subcommand)]
@@ -187,16 +196,16 @@ impl slasim_core::cli::subcommand::Subcommand for SlurmSubcommand {
         SlurmCommand::augment_subcommands(slurm)
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
-        run(SlurmCommand::from_arg_matches(matches)?)
+    fn run(&self, registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<std::process::ExitCode> {
+        run(registry, SlurmCommand::from_arg_matches(matches)?)
     }
 }
 
 /// Runs `slasim slurm …`.
-pub(crate) fn run(command: SlurmCommand) -> anyhow::Result<std::process::ExitCode> {
+pub(crate) fn run(registry: &Registry, command: SlurmCommand) -> anyhow::Result<std::process::ExitCode> {
     match command {
         SlurmCommand::Conf(args) => conf(args),
-        SlurmCommand::Run(args) => run_point(args),
+        SlurmCommand::Run(args) => run_point(registry, args),
         SlurmCommand::Compare(args) => compare(args),
     }
 }
@@ -346,7 +355,7 @@ fn unread(columns: &[String]) -> String {
     if columns.is_empty() { String::new() } else { format!("; columns not read: {}", columns.join(", ")) }
 }
 
-fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
+fn run_point(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let settings = SlurmSettings {
         seed: args.seed,
         conf: args.slurm_conf.clone().unwrap_or_default(),
@@ -359,14 +368,15 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
     let label = point.label();
     let experiment = Experiment::from_points("slurm", "slasim slurm run", [(point.clone(), label)])?;
     let options = SweepOptions { threads: threads(args.jobs), shard: None, progress: false, interrupts: None };
-    let outcome = run_sweep(&experiment, &args.db, &options)?;
+    let (outcome, results) = run_sweep_returning(registry, &experiment, &args.db, &options, Inputs::default())?;
     let id = point.id()?.run_id;
-    let summary = slasim_core::store::query::query(
-        &args.db,
-        &format!(
-            "SELECT jobs, mean_wait, max_wait, cpu_utilisation, gpu_utilisation, backfilled FROM slurm_points WHERE point_id = {id}"
-        ),
-    );
+    let simulated = results.iter().find(|r| r.run_id == id).and_then(|r| r.summary_as::<Aggregates>().cloned());
+    let aggregates = match simulated {
+        Some(a) => a,
+        // Already in the store: its row there.
+        None => crate::tables::stored_aggregates(&Store::open(&args.db, registry.groups())?, id)?
+            .with_context(|| format!("{}: no slurm_points row for point {id}", args.db.display()))?,
+    };
     let mut out = format!(
         "{}: {} point(s), {} already there, {} simulated now in {:.2} s; stored in {} (slurm_points, slurm_groups, slurm_jobs; point_id {id})\n",
         experiment.name,
@@ -376,9 +386,33 @@ fn run_point(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
         outcome.wall_seconds,
         args.db.display()
     );
-    out.push_str(&summary?.to_text());
+    out.push_str(&summary_table(&aggregates).to_text());
     emit(&out)?;
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// A point's aggregates as `slurm run` prints them: the columns of its
+/// `slurm_points` row, each rendered as `slasim query` renders it.
+fn summary_table(a: &Aggregates) -> Table {
+    fn real(value: Option<f64>) -> String {
+        match value {
+            None => String::new(),
+            Some(r) if r.fract() == 0.0 && r.abs() < 1e15 => format!("{r:.1}"),
+            Some(r) => format!("{r:.6}").trim_end_matches('0').to_string(),
+        }
+    }
+    let columns = ["jobs", "mean_wait", "max_wait", "cpu_utilisation", "gpu_utilisation", "backfilled"];
+    Table {
+        columns: columns.iter().map(|c| c.to_string()).collect(),
+        rows: vec![vec![
+            a.jobs.to_string(),
+            real(a.mean_wait),
+            a.max_wait.map_or_else(String::new, |w| w.to_string()),
+            real(a.cpu_utilisation),
+            real(a.gpu_utilisation),
+            a.backfilled.to_string(),
+        ]],
+    }
 }
 
 /// One job of a comparison.
@@ -407,26 +441,28 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         reservations: args.reservations.clone(),
         ..SlurmSettings::default()
     };
-    let mut inputs = load(&settings)?;
+    let mut read = read(&settings)?;
     let run_end = match args.grid {
         None => crate::queued::RunEnd::AfterStart,
         Some((origin, period)) => {
-            let epoch = inputs.workload.epoch.ok_or_else(|| {
+            let epoch = read.workload.epoch.ok_or_else(|| {
                 anyhow::anyhow!("{}: --grid needs a dump with Unix times (SLURM_TIME_FORMAT=%s)", args.dump.display())
             })?;
             crate::queued::RunEnd::AfterGridPoint { origin: origin - epoch, period }
         }
     };
+    // The jobs' run times as the grid takes them, before they are admitted.
     if run_end != crate::queued::RunEnd::AfterStart {
-        for job in &mut inputs.workload.jobs {
+        for job in &mut read.workload.jobs {
             if let Some(l) = &job.logged {
                 job.run_time = run_end.run_of(l.start, l.end);
             }
         }
     }
+    let inputs = read.admit()?;
     let run = simulate_point_ending(&settings, &inputs, run_end)?;
     let tolerance = args.tolerance.unwrap_or(inputs.conf.scheduler.bf_interval).max(0);
-    let machine = crate::machine::Machine::new(&inputs.conf);
+    let machine = &inputs.admission.machine;
     let jobs: Vec<Compared> = inputs
         .workload
         .jobs
@@ -470,7 +506,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
     if !logged.is_empty() || !simulated.is_empty() {
         ok &= preempted_sets(&args, &logged, &args.dump.display().to_string(), &simulated, "the twin", &mut out);
     }
-    let a = aggregates(&inputs, &machine, &run);
+    let a = aggregates(&inputs, &run);
     let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
     emit(&out)?;
     Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })

@@ -65,7 +65,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::preempt::{PreemptAction, PreemptMode, parse_preempt_mode};
+use crate::preemption::mode::{PreemptAction, PreemptMode, parse_preempt_mode};
 use slasim_sim::units::Time;
 
 /// One node, its hostlist expanded.
@@ -666,7 +666,7 @@ impl Parser<'_> {
                     attrs.preempt_mode = Some(mode);
                     // Preemption: CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG
                     // and WITHIN are listed (a run refuses them).
-                    if !crate::preempt::modelled(mode) {
+                    if !crate::preemption::mode::modelled(mode) {
                         unmodelled.push(key.as_str());
                     }
                 }
@@ -738,7 +738,7 @@ impl Parser<'_> {
                 site.preempt.mode = parse_preempt_mode(value).map_err(wrap)?;
                 site.preempt.mode_line = line;
                 // CANCEL, REQUEUE and OFF are modelled; SUSPEND, GANG and WITHIN are listed.
-                unmodelled = !crate::preempt::modelled(site.preempt.mode);
+                unmodelled = !crate::preemption::mode::modelled(site.preempt.mode);
             }
             "preemptexempttime" => {
                 site.preempt.exempt_time = parse_time(value).map_err(wrap)?.filter(|&t| t > 0);

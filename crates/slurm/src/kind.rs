@@ -18,8 +18,20 @@
 //!   `store_jobs = false`, one `slurm_jobs` row per job (its last reason: a
 //!   limit's, else a dependency's or an array's).
 //! - Bad input (a `slurm.conf` error, a dump error, a job the machine
-//!   cannot run) is an error naming the file, line and field; nothing is
-//!   stored for the point.
+//!   cannot run) is an error naming the file, line and field, found when
+//!   the point's inputs are loaded; nothing is stored for the point.
+//! - The settings have one shape from the config to the controller: a
+//!   point's [`SlurmSettings`] and its conf resolve to the controller's
+//!   [`Settings`] ([`SlurmSettings::controller`]), which the controller is
+//!   built from and keeps.
+//! - The machine is built once for the points that share their inputs,
+//!   when those are loaded ([`load`]: with the workload admitted to it,
+//!   [`crate::admission`]); a run starts from a copy, and its results
+//!   ([`crate::metrics`]) are worked out on the worker that ran it: writing
+//!   the point only binds rows.
+//! - Its summary (what `slasim slurm run` prints) is its
+//!   [`crate::tables::Aggregates`]: the run's, or its stored row's when the
+//!   store already held it.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,24 +41,30 @@ use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::bench::{Scenario, simulate};
+use crate::accounting::Accounting;
+use crate::admission::Admission;
+use crate::advance::AdvanceReservations;
+use crate::bench::simulate;
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
-use crate::controller::Outcome;
+use crate::controller::Settings;
+use crate::machine::Machine;
+use crate::metrics::{SlurmResults, SlurmRun, name, ran_in};
+use crate::queued::RunEnd;
 use crate::synthetic::{PartitionShape, SlurmSynthetic, generate};
 use crate::tables::{
-    Aggregates, SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SLURM_REASONS, SlurmGroupRow, SlurmJobRow,
+    SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SLURM_REASONS, SlurmGroupRow, SlurmJobRow,
     SlurmPointRow, SlurmReasonRow,
 };
 use slasim_core::experiment::id::{Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
-use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
+use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, Summary, axis};
 use slasim_core::experiment::provenance::code_version;
-use slasim_core::metrics;
 use slasim_core::store::columns::{insert, insert_all};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
 use slasim_data::trace::gpu;
+use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 
 /// A Slurm experiment's settings (`[slurm]`).
@@ -259,6 +277,20 @@ impl SlurmSettings {
         }
     }
 
+    /// The controller's settings for this point on `conf`, for a workload
+    /// whose time 0 is Unix time `epoch` (none: the clocks' starts are not
+    /// known, and kept at the first submission).
+    pub fn controller(&self, conf: &SlurmConf, epoch: Option<i64>) -> Settings {
+        let since = |at: Option<i64>| at.zip(epoch).map(|(at, epoch)| at - epoch);
+        Settings {
+            priority: self.priority(&conf.priority),
+            scheduler: self.scheduler(&conf.scheduler),
+            started: since(self.controller_start).unwrap_or(0),
+            backfill_started: since(self.backfill_start),
+            ..Settings::of(conf, epoch)
+        }
+    }
+
     /// The file's scheduler settings with this point's changes.
     pub fn scheduler(&self, file: &SchedulerSettings) -> SchedulerSettings {
         let seconds = |s: Option<f64>, keep: Time| s.map_or(keep, |s| s.round() as Time);
@@ -330,8 +362,40 @@ pub fn shapes(conf: &SlurmConf) -> Vec<PartitionShape> {
         .collect()
 }
 
-/// Reads the conf and the workload of `settings`.
-pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
+/// What a point reads before its jobs are admitted: its conf and the
+/// machine of that conf (built here, once), its workload, its accounting
+/// dumps and its advance reservations.
+#[derive(Debug)]
+pub struct Read {
+    /// The conf.
+    pub conf: SlurmConf,
+    /// Its machine, every node free.
+    pub machine: Machine,
+    /// The workload.
+    pub workload: SlurmWorkload,
+    /// The accounting dumps (none: no QOS factor, no limits).
+    pub accounting: Accounting,
+    /// The advance reservations (none without a reservations file).
+    pub advance: Option<AdvanceReservations>,
+}
+
+impl Read {
+    /// The inputs of a run: every job admitted to the machine (checked
+    /// against it, [`crate::admission`]) with the conf's preemption.
+    pub fn admit(self) -> anyhow::Result<SlurmInputs> {
+        let Read { conf, machine, workload, accounting, advance } = self;
+        let admission = Admission::new(&conf, machine, &workload, &accounting, advance)?.preempting(
+            &conf,
+            &accounting,
+            &workload,
+        )?;
+        Ok(SlurmInputs { conf, workload, accounting, admission })
+    }
+}
+
+/// Reads the conf, the workload, the dumps and the reservations of
+/// `settings`, and builds the conf's machine.
+pub fn read(settings: &SlurmSettings) -> anyhow::Result<Read> {
     let conf = match settings.generated_conf()? {
         Some((text, name)) => crate::conf::parse(&text, &name)?,
         None => crate::conf::read(&settings.conf)?,
@@ -352,15 +416,20 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
     if let Some(dump) = &accounting.qos {
         crate::sacctmgr::check_partition_qos(&conf, dump)?;
     }
+    let machine = Machine::new(&conf);
     let advance = match &settings.reservations {
         Some(path) => {
             let file = crate::reservation::read(path)?;
-            let machine = crate::machine::Machine::new(&conf);
             Some(crate::advance::AdvanceReservations::new(&file, &conf, &machine, &workload)?)
         }
         None => None,
     };
-    Ok(SlurmInputs { conf, workload, accounting, advance })
+    Ok(Read { conf, machine, workload, accounting, advance })
+}
+
+/// The inputs of `settings`: read, and every job admitted to the machine.
+pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
+    read(settings)?.admit()
 }
 
 /// The inputs of `settings`, once [`AnyPoint::load`] loaded them.
@@ -368,50 +437,19 @@ fn loaded(inputs: &Inputs, settings: &SlurmSettings) -> anyhow::Result<Arc<Slurm
     inputs.get::<SlurmInputs>(&settings.workload_key()).context("the Slurm point's inputs were not loaded")
 }
 
-/// What one Slurm run produced.
-#[derive(Debug, Clone)]
-pub struct SlurmRun {
-    /// Per job, in workload order.
-    pub outcomes: Vec<Outcome>,
-    /// The schedulers' counters.
-    pub counters: crate::controller::Counters,
-    /// Per job: the reason it last waited for, or was rejected for (empty
-    /// when no job had one).
-    pub reasons: Vec<Option<crate::accounting::Reason>>,
-    /// Per job: the dependency or array reason it last waited for (empty
-    /// when no job had one).
-    pub waits: Vec<Option<crate::dependency::Wait>>,
-}
-
 /// Runs `settings` on `inputs`.
 pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow::Result<SlurmRun> {
-    simulate_point_ending(settings, inputs, crate::queued::RunEnd::AfterStart)
+    simulate_point_ending(settings, inputs, RunEnd::AfterStart)
 }
 
 /// Runs `settings` on `inputs`, each run ending by `run_end`.
 pub fn simulate_point_ending(
     settings: &SlurmSettings,
     inputs: &SlurmInputs,
-    run_end: crate::queued::RunEnd,
+    run_end: RunEnd,
 ) -> anyhow::Result<SlurmRun> {
-    let priority = settings.priority(&inputs.conf.priority);
-    let scheduler = settings.scheduler(&inputs.conf.scheduler);
-    let mut scenario = Scenario::with_reservations(
-        &inputs.conf,
-        priority,
-        scheduler,
-        &inputs.workload,
-        &inputs.accounting,
-        inputs.advance.as_ref(),
-    )?
-    .with_preemption(&inputs.conf, &inputs.accounting, &inputs.workload)?;
-    if let (Some(start), Some(epoch)) = (settings.controller_start, inputs.workload.epoch) {
-        scenario = scenario.controller_started_at(start - epoch);
-    }
-    if let (Some(start), Some(epoch)) = (settings.backfill_start, inputs.workload.epoch) {
-        scenario = scenario.backfill_started_at(start - epoch);
-    }
-    let done = simulate(scenario.ending_runs(run_end))?;
+    let controller = Settings { run_end, ..settings.controller(&inputs.conf, inputs.workload.epoch) };
+    let done = simulate(inputs.scenario(controller))?;
     Ok(SlurmRun { outcomes: done.outcomes, counters: done.counters, reasons: done.reasons, waits: done.waits })
 }
 
@@ -502,20 +540,9 @@ impl AnyPoint for SlurmPoint {
     }
 
     fn load(&self, _index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
-        inputs.load_once(self.settings.workload_key(), || {
-            let loaded = load(&self.settings)?;
-            // Every job must fit the machine before anything runs or is stored.
-            Scenario::with_reservations(
-                &loaded.conf,
-                loaded.conf.priority.clone(),
-                loaded.conf.scheduler.clone(),
-                &loaded.workload,
-                &loaded.accounting,
-                loaded.advance.as_ref(),
-            )?
-            .with_preemption(&loaded.conf, &loaded.accounting, &loaded.workload)?;
-            Ok(loaded)
-        })
+        // Every job is admitted to the machine (so fits it) here, before
+        // anything runs or is stored.
+        inputs.load_once(self.settings.workload_key(), || load(&self.settings))
     }
 
     fn missing(&self) -> Vec<anyhow::Error> {
@@ -551,218 +578,115 @@ impl AnyPoint for SlurmPoint {
         let started = Instant::now();
         let loaded = loaded(inputs, &self.settings)?;
         let run = simulate_point(&self.settings, &loaded)?;
+        let wall_seconds = started.elapsed().as_secs_f64();
+        let s = &self.settings;
         Ok(Box::new(SlurmOutput {
             id: self.id()?,
             config: canonical_toml(self)?,
             experiment: experiment.map(str::to_string),
+            conf: s.conf.display().to_string(),
+            trace: s.trace.as_ref().map_or_else(|| "synthetic".to_string(), |t| t.display().to_string()),
+            code_version: code_version(),
             point: self.clone(),
+            results: SlurmResults::of(&loaded, &run),
             inputs: loaded,
             run,
-            wall_seconds: started.elapsed().as_secs_f64(),
+            wall_seconds,
         }))
+    }
+
+    /// A stored point's aggregates ([`crate::tables::Aggregates`]), from its `slurm_points` row.
+    fn stored_summary(&self, store: &Store, id: i64) -> Result<Option<Summary>, StoreError> {
+        Ok(crate::tables::stored_aggregates(store, id)?.map(|a| Arc::new(a) as Summary))
     }
 
     slasim_core::point_boilerplate!();
 }
 
-/// A Slurm point's rows.
+/// A Slurm point's rows, worked out: writing binds them.
 #[derive(Debug)]
 struct SlurmOutput {
     id: i64,
     /// The point's canonical settings.
     config: String,
     experiment: Option<String>,
+    /// The `slurm.conf`'s path, as given.
+    conf: String,
+    /// The workload: the dump's path, or `synthetic`.
+    trace: String,
+    code_version: String,
     point: SlurmPoint,
     inputs: Arc<SlurmInputs>,
     run: SlurmRun,
+    results: SlurmResults,
     wall_seconds: f64,
-}
-
-/// Waits and usage of a group of jobs.
-#[derive(Debug, Default, Clone, Copy)]
-struct Group {
-    jobs: i64,
-    wait_sum: f64,
-    max_wait: i64,
-    cpu_seconds: f64,
-    gpu_seconds: f64,
-}
-
-/// The aggregates of `run` on `inputs`, on its `machine`.
-pub fn aggregates(inputs: &SlurmInputs, machine: &crate::machine::Machine, run: &SlurmRun) -> Aggregates {
-    let jobs = &inputs.workload.jobs;
-    let total = machine.total();
-    let mut waits: Vec<i64> = Vec::with_capacity(jobs.len());
-    let (mut cpu, mut gpu, mut bsld) = (0.0, 0.0, 0.0);
-    let (mut first, mut last) = (Time::MAX, Time::MIN);
-    let mut backfilled = 0;
-    for (job, o) in jobs.iter().zip(&run.outcomes) {
-        if o.start < 0 {
-            continue;
-        }
-        let wait = metrics::wait(job.submit, o.start);
-        waits.push(wait);
-        let ran = (o.end - o.start) as f64;
-        let need = crate::machine::Need::of(&request_of(machine, &inputs.workload, job, o), machine.consumable).total();
-        cpu += f64::from(need.cpus) * ran;
-        gpu += f64::from(need.gpus) * ran;
-        bsld += metrics::bounded_slowdown(wait, o.end - o.start);
-        first = first.min(job.submit);
-        last = last.max(o.end);
-        backfilled += usize::from(o.backfilled);
-    }
-    let n = waits.len();
-    let makespan = if n > 0 { last - first } else { 0 };
-    let per = |x: f64, of: u64| (of > 0 && makespan > 0).then(|| x / (of as f64 * makespan as f64));
-    let mut sorted = waits.clone();
-    sorted.sort_unstable();
-    Aggregates {
-        jobs: n,
-        mean_wait: (n > 0).then(|| waits.iter().sum::<i64>() as f64 / n as f64),
-        median_wait: (n > 0)
-            .then(|| if n % 2 == 1 { sorted[n / 2] as f64 } else { (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0 }),
-        max_wait: sorted.last().copied(),
-        mean_bounded_slowdown: (n > 0).then(|| bsld / n as f64),
-        makespan,
-        cpu_utilisation: per(cpu, u64::from(total.cpus)),
-        gpu_utilisation: per(gpu, u64::from(total.gpus)),
-        backfilled,
-    }
 }
 
 impl PointOutput for SlurmOutput {
     fn write(&self, store: &mut Store) -> Result<(), StoreError> {
-        let w = &self.inputs.workload;
-        let machine = crate::machine::Machine::new(&self.inputs.conf);
-        let a = aggregates(&self.inputs, &machine, &self.run);
-        let s = &self.point.settings;
-        let config = &self.config;
-        let trace = s.trace.as_ref().map_or_else(|| "synthetic".to_string(), |t| t.display().to_string());
-        // Groups: partitions, accounts, users, QOS, in name order.
-        let mut groups: std::collections::BTreeMap<(&str, &str), Group> = std::collections::BTreeMap::new();
-        for (job, o) in w.jobs.iter().zip(&self.run.outcomes) {
-            if o.start < 0 {
-                continue;
-            }
-            let wait = metrics::wait(job.submit, o.start);
-            let ran = (o.end - o.start) as f64;
-            let need = crate::machine::Need::of(&request_of(&machine, w, job, o), machine.consumable).total();
-            for key in [
-                ("partition", ran_in(&machine, w, job, o)),
-                ("account", name(&w.accounts, job.account)),
-                ("user", name(&w.users, job.user)),
-                ("qos", name(&w.qos, job.qos)),
-            ] {
-                let g = groups.entry(key).or_default();
-                g.jobs += 1;
-                g.wait_sum += wait as f64;
-                g.max_wait = g.max_wait.max(wait);
-                g.cpu_seconds += f64::from(need.cpus) * ran;
-                g.gpu_seconds += f64::from(need.gpus) * ran;
-            }
-        }
-        let conf = s.conf.display().to_string();
-        let code_version = code_version();
+        let (w, machine) = (&self.inputs.workload, &self.inputs.admission.machine);
+        let (run, results) = (&self.run, &self.results);
         let point = SlurmPointRow {
             point_id: self.id,
             experiment: self.experiment.as_deref(),
-            conf: &conf,
+            conf: &self.conf,
             conf_sha256: &self.point.conf_sha256,
-            trace: &trace,
-            seed: s.seed as i64,
-            config,
-            aggregates: &a,
-            main_passes: self.run.counters.main_passes as i64,
-            backfill_passes: self.run.counters.backfill_passes as i64,
-            preemptions: self.run.counters.preemptions as i64,
-            code_version: &code_version,
+            trace: &self.trace,
+            seed: self.point.settings.seed as i64,
+            config: &self.config,
+            aggregates: &results.aggregates,
+            main_passes: run.counters.main_passes as i64,
+            backfill_passes: run.counters.backfill_passes as i64,
+            preemptions: run.counters.preemptions as i64,
+            code_version: &self.code_version,
             wall_seconds: self.wall_seconds,
         };
-        let group_rows = groups.iter().map(|(&(grouping, name), g)| SlurmGroupRow {
+        let group_rows = results.groups.iter().map(|g| SlurmGroupRow {
             point_id: self.id,
-            grouping,
-            name,
+            grouping: g.grouping,
+            name: &g.name,
             jobs: g.jobs,
-            mean_wait: g.wait_sum / g.jobs.max(1) as f64,
+            mean_wait: g.mean_wait,
             max_wait: g.max_wait,
             cpu_seconds: g.cpu_seconds,
             gpu_seconds: g.gpu_seconds,
         });
-        fn name(names: &[String], i: u32) -> &str {
-            names.get(i as usize).map_or("", String::as_str)
-        }
-        let job_rows = w.jobs.iter().zip(&self.run.outcomes).enumerate().map(|(i, (job, o))| SlurmJobRow {
+        let reason_rows = results.reasons.iter().map(|r| SlurmReasonRow {
+            point_id: self.id,
+            reason: r.reason,
+            jobs: r.jobs,
+            tests: r.tests,
+        });
+        let job_rows = w.jobs.iter().zip(&run.outcomes).enumerate().map(|(i, (job, o))| SlurmJobRow {
             point_id: self.id,
             job: i,
             slurm: job,
             outcome: o,
             user: name(&w.users, job.user),
             account: name(&w.accounts, job.account),
-            partition: ran_in(&machine, w, job, o),
+            partition: ran_in(machine, w, job, o),
             first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
             // A limit's reason, else a dependency's or an array's.
-            reason: self
-                .run
+            reason: run
                 .reasons
                 .get(i)
                 .copied()
                 .flatten()
                 .map(crate::accounting::Reason::name)
-                .or_else(|| self.run.waits.get(i).copied().flatten().map(crate::dependency::Wait::name)),
+                .or_else(|| run.waits.get(i).copied().flatten().map(crate::dependency::Wait::name)),
         });
-        // Per reason: the jobs whose last reason it was, and the tests it failed.
-        let mut last = [0i64; crate::accounting::Reason::ALL.len()];
-        for r in self.run.reasons.iter().flatten() {
-            last[*r as usize] += 1;
-        }
-        let mut waited = [0i64; crate::dependency::Wait::ALL.len()];
-        for w in self.run.waits.iter().flatten() {
-            waited[*w as usize] += 1;
-        }
-        let limits = crate::accounting::Reason::ALL
-            .iter()
-            .map(|&r| (r.name(), last[r as usize], self.run.counters.limited[r as usize] as i64));
-        let waits = crate::dependency::Wait::ALL
-            .iter()
-            .map(|&w| (w.name(), waited[w as usize], self.run.counters.waited[w as usize] as i64));
-        let reason_rows = limits
-            .chain(waits)
-            .filter(|&(_, jobs, tests)| jobs > 0 || tests > 0)
-            .map(|(reason, jobs, tests)| SlurmReasonRow { point_id: self.id, reason, jobs, tests })
-            .collect::<Vec<_>>();
         store.write_with(|tx| {
             insert(tx, &SLURM_POINT_ROWS, &point)?;
             insert_all(tx, &SLURM_GROUPS, group_rows)?;
-            insert_all(tx, &SLURM_REASONS, reason_rows.into_iter())?;
-            if s.store_jobs {
+            insert_all(tx, &SLURM_REASONS, reason_rows)?;
+            if self.point.settings.store_jobs {
                 insert_all(tx, &SLURM_JOBS, job_rows)?;
             }
             Ok(())
         })
     }
-}
 
-/// `job`'s request as its partition's `DefMemPerCPU`/`MaxMemPerCPU` leave it.
-fn request_of(
-    machine: &crate::machine::Machine,
-    w: &slasim_data::trace::sacct::jobs::SlurmWorkload,
-    job: &slasim_data::trace::sacct::jobs::SlurmJob,
-    o: &Outcome,
-) -> slasim_data::trace::sacct::jobs::Tres {
-    let name = ran_in(machine, w, job, o);
-    machine.partition(name).map_or(job.request, |p| machine.request_of(p, job))
-}
-
-/// The partition `job` ran in: its own, or for a job of several
-/// partitions that started, the one it started in ([`crate::multipart`]).
-fn ran_in<'a>(
-    machine: &'a crate::machine::Machine,
-    w: &'a slasim_data::trace::sacct::jobs::SlurmWorkload,
-    job: &slasim_data::trace::sacct::jobs::SlurmJob,
-    o: &Outcome,
-) -> &'a str {
-    match machine.partitions.get(o.partition as usize) {
-        Some(p) if job.partitions.len() > 1 && o.start >= 0 => &p.name,
-        _ => w.partitions.get(job.partition as usize).map_or("", String::as_str),
+    fn summary(&self) -> Option<Summary> {
+        Some(Arc::new(self.results.aggregates.clone()))
     }
 }

@@ -5,12 +5,13 @@
 //! [`machine`] (nodes, partitions, cons_tres placement), [`priority`]
 //! (multifactor priority and Fair Tree), [`queued`] (a job as the
 //! controller holds it), [`controller`] (the queue and the two schedulers
-//! as one kernel model), [`instant`] (the order of an
+//! as one kernel model, cut as slurmctld's files are: its job manager, main
+//! scheduler, backfill, preemption, decay tick and kernel adapter), [`instant`] (the order of an
 //! instant), [`mod@bench`] (the bench that runs a workload on it),
 //! [`sacctmgr`] (association and QOS dumps, read), [`accounting`] (what a
 //! run models of them: the QOS factor, the QOS and association limits),
 //! [`preemption`] (preemption by partition or QOS, with `CANCEL` and
-//! `REQUEUE`; [`preempt`] reads the modes), [`reservation`] (`scontrol show
+//! `REQUEUE`; [`preemption::mode`] reads the modes), [`reservation`] (`scontrol show
 //! reservation`, read), [`advance`] (those reservations as the controller
 //! holds them), [`features`] (node features and a job's constraint),
 //! [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`), [`dependency`] (job
@@ -25,14 +26,19 @@
 //! [`slasim_data::trace::sacct::read_native`]), or a generated month of a
 //! centre ([`synthetic`]).
 //!
-//! As a kind of point: [`kind`] (its settings, resolve and run), [`tables`]
-//! (its store group, by descriptors), [`report`] (its report section) and
-//! [`cli`] (`slasim slurm`), all added to the engine by [`register`].
+//! Before a run: [`admission`] (a workload admitted to a machine: every job
+//! checked, once for the points that share it).
+//!
+//! As a kind of point: [`kind`] (its settings, resolve and run),
+//! [`metrics`] (what a run gives the store: aggregates, groups, reasons),
+//! [`tables`] (its store group, by descriptors), [`report`] (its report section) and
+//! [`cli`] (`slasim slurm`), all added to a registry by [`SlurmKind`].
 //!
 //! Every departure from Slurm's documented behaviour is listed on the docs'
 //! Slurm reference page, beside the document it departs from.
 
 pub mod accounting;
+pub mod admission;
 pub mod advance;
 pub mod against;
 pub mod bench;
@@ -47,8 +53,8 @@ pub mod instant;
 pub mod kind;
 pub mod machine;
 pub mod memory;
+pub mod metrics;
 pub mod multipart;
-pub mod preempt;
 pub mod preemption;
 pub mod priority;
 pub mod queued;
@@ -58,20 +64,24 @@ pub mod sacctmgr;
 pub mod synthetic;
 pub mod tables;
 
-use std::sync::OnceLock;
+use slasim_core::registry::{BadName, Kind, Registry};
 
-use slasim_core::registry::BadName;
+/// The Slurm kind: its point kind (and so its tables), its report section
+/// and `slasim slurm`. Its synthetic centre draws from the engine's shared
+/// workload streams ([`slasim_core::rng::SHARED`]).
+pub struct SlurmKind;
 
-/// Adds the Slurm kind to the engine: its point kind (and so its tables),
-/// its report section and its subcommand. Once per process; later calls
-/// return the first one's result.
-pub fn register() -> Result<(), BadName> {
-    static DONE: OnceLock<Result<(), BadName>> = OnceLock::new();
-    DONE.get_or_init(|| {
-        slasim_core::experiment::kinds::KINDS.register(&kind::SLURM)?;
-        slasim_core::report::SECTIONS.register(&report::SlurmSection)?;
-        slasim_core::cli::SUBCOMMANDS.register(&cli::SlurmSubcommand)?;
-        Ok(())
-    })
-    .clone()
+/// The Slurm kind, for a program's list of kinds.
+pub static KIND: SlurmKind = SlurmKind;
+
+impl Kind for SlurmKind {
+    fn name(&self) -> &'static str {
+        "slurm"
+    }
+
+    fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        registry.add_point_kind(&kind::SLURM)?;
+        registry.add::<slasim_core::report::section::Sections>(&report::SlurmSection)?;
+        registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::SlurmSubcommand)
+    }
 }

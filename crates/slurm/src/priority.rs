@@ -53,6 +53,13 @@ use crate::conf::PrioritySettings;
 use crate::machine::{Machine, Need, Resources};
 use slasim_sim::units::Time;
 
+/// Slurm's decay factor per second for a `PriorityDecayHalfLife` of
+/// `half_life` seconds, its own approximation of 2^(−1/half-life); 1 (no
+/// decay) when it is 0.
+pub fn decay_per_second(half_life: Time) -> f64 {
+    if half_life > 0 { 1.0 - 0.693 / half_life as f64 } else { 1.0 }
+}
+
 /// What the factors are normalised by.
 #[derive(Debug, Clone)]
 pub struct Norms {
@@ -288,6 +295,19 @@ impl FairTree {
         while let Some(n) = node {
             self.usage[n as usize] += usage;
             node = self.nodes[n as usize].parent;
+        }
+    }
+
+    /// Charges user `user` for a run of `billing` per second, started at
+    /// `start`, from `since` (or its start) to `now`, decayed by `d` per
+    /// second as `_apply_new_usage` does: `billing · r · d^r` for the `r`
+    /// seconds run.
+    #[inline]
+    pub fn charge_run(&mut self, user: u32, billing: f64, start: Time, since: Time, now: Time, d: f64) {
+        let from = start.max(since);
+        if now > from {
+            let r = (now - from) as f64;
+            self.charge(user, billing * r * d.powf(r));
         }
     }
 

@@ -21,6 +21,7 @@ use std::path::Path;
 use polars::prelude::*;
 use sha2::{Digest, Sha256};
 
+use slasim_core::registry::Registry;
 use slasim_core::report::load::{Filter, Kind, described_columns, frame_of, has_table, trace_label};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::section::{ReportSection, Section};
@@ -38,7 +39,7 @@ impl ReportSection for SlurmSection {
         "slurm"
     }
 
-    fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
+    fn build(&self, _registry: &Registry, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
         slurm_report(db, filter)
     }
 }

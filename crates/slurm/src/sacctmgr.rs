@@ -41,7 +41,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::conf::{ConfError, parse_time};
-pub use crate::preempt::{PreemptAction, PreemptMode, parse_preempt_mode};
+pub use crate::preemption::mode::{PreemptAction, PreemptMode, parse_preempt_mode};
 use slasim_sim::units::Time;
 
 /// One TRES of a TRES list (`gres/gpu=2`).

@@ -13,7 +13,7 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::{LOAD_COPY, WORKLOAD_ARRIVALS, WORKLOAD_JOBS, stream};
 use slasim_data::trace::sacct::jobs::{Origin, SlurmJob, SlurmWorkload, Tres};
 use slasim_sim::units::{DAY, Time};
 
@@ -76,8 +76,8 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
         if part.nodes == 0 || part.cpus_per_node == 0 {
             continue;
         }
-        let mut rng = stream(seed, Stream::WorkloadJobs, pi as u64);
-        let mut arrivals = stream(seed, Stream::WorkloadArrivals, pi as u64);
+        let mut rng = stream(seed, WORKLOAD_JOBS, pi as u64);
+        let mut arrivals = stream(seed, WORKLOAD_ARRIVALS, pi as u64);
         let max_limit = part.max_time.map_or(Time::MAX, |m| m / 60);
         let limits: Vec<Time> = LIMITS.iter().copied().filter(|&l| l <= max_limit).collect();
         let limits = if limits.is_empty() { vec![max_limit.max(1)] } else { limits };
@@ -121,7 +121,7 @@ pub fn generate(settings: &SlurmSynthetic, partitions: &[PartitionShape], seed: 
             (tres, limit, run)
         };
         // The rate that offers `load` of the partition: mean demand per job, by sampling.
-        let mut probe = stream(seed, Stream::LoadCopy, pi as u64);
+        let mut probe = stream(seed, LOAD_COPY, pi as u64);
         let samples = 2_000;
         let (mut demand, mut gpu_demand) = (0.0, 0.0);
         for _ in 0..samples {

@@ -17,6 +17,7 @@
 use crate::controller::Outcome;
 use slasim_core::store::columns::{Described, Rows, Table, column};
 use slasim_core::store::tables::groups::{PointTables, all};
+use slasim_core::store::{Store, StoreError};
 use slasim_data::trace::sacct::jobs::SlurmJob;
 use slasim_sim::units::Time;
 
@@ -41,6 +42,31 @@ pub struct Aggregates {
     pub gpu_utilisation: Option<f64>,
     /// Jobs the backfill scheduler started.
     pub backfilled: usize,
+}
+
+/// The aggregates of the `slurm_points` row of point `point_id`, if the
+/// store has it (read back as [`SLURM_POINTS`] binds them).
+pub fn stored_aggregates(store: &Store, point_id: i64) -> Result<Option<Aggregates>, StoreError> {
+    const SQL: &str = "SELECT jobs, mean_wait, median_wait, max_wait, mean_bounded_slowdown, makespan, \
+                       cpu_utilisation, gpu_utilisation, backfilled FROM slurm_points WHERE point_id = ?1";
+    store.read(|conn| {
+        let mut statement = conn.prepare(SQL)?;
+        let mut rows = statement.query([point_id])?;
+        let Some(row) = rows.next()? else {
+            return Ok(None);
+        };
+        Ok(Some(Aggregates {
+            jobs: row.get::<_, i64>(0)? as usize,
+            mean_wait: row.get(1)?,
+            median_wait: row.get(2)?,
+            max_wait: row.get(3)?,
+            mean_bounded_slowdown: row.get(4)?,
+            makespan: row.get(5)?,
+            cpu_utilisation: row.get(6)?,
+            gpu_utilisation: row.get(7)?,
+            backfilled: row.get::<_, i64>(8)? as usize,
+        }))
+    })
 }
 
 /// The `slurm_points` row of a point.

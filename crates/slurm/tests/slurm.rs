@@ -482,10 +482,10 @@ fn backfill_runs_again_after_a_change_in_its_second_and_not_after_an_idle_tick()
 /// descriptors; its rows read the column's default (NULL).
 #[test]
 fn an_older_stores_slurm_table_gets_the_new_columns() {
-    slasim_slurm::register().unwrap();
+    let registry = slasim_core::registry::Registry::new(&[&slasim_slurm::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite");
-    slasim_core::store::Store::open(&path).unwrap();
+    slasim_core::store::Store::open(&path, registry.groups()).unwrap();
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
         conn.execute_batch(
@@ -502,8 +502,11 @@ fn an_older_stores_slurm_table_gets_the_new_columns() {
         )
         .unwrap();
     }
-    slasim_core::store::Store::open(&path).unwrap();
-    assert_eq!(slasim_core::store::tables::schema_mismatches(&path).unwrap(), Vec::<String>::new());
+    slasim_core::store::Store::open(&path, registry.groups()).unwrap();
+    assert_eq!(
+        slasim_core::store::schema::facts::schema_mismatches(&path, registry.groups()).unwrap(),
+        Vec::<String>::new()
+    );
     let rows = slasim_core::store::query(&path, "SELECT slurm_id, reason IS NULL FROM slurm_jobs").unwrap().rows;
     assert_eq!(rows, [["7".to_string(), "1".to_string()]]);
 }
@@ -513,12 +516,16 @@ fn an_older_stores_slurm_table_gets_the_new_columns() {
 /// `all_jobs` view.
 #[test]
 fn the_slurm_tables_are_described_and_join_the_common_job_view() {
-    slasim_slurm::register().unwrap();
+    let registry = slasim_core::registry::Registry::new(&[&slasim_slurm::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.sqlite");
-    slasim_core::store::Store::open(&path).unwrap();
-    assert_eq!(slasim_core::store::tables::schema_mismatches(&path).unwrap(), Vec::<String>::new());
-    let names: Vec<&str> = slasim_core::store::tables::described_tables().iter().map(|t| t.name()).collect();
+    slasim_core::store::Store::open(&path, registry.groups()).unwrap();
+    assert_eq!(
+        slasim_core::store::schema::facts::schema_mismatches(&path, registry.groups()).unwrap(),
+        Vec::<String>::new()
+    );
+    let names: Vec<&str> =
+        slasim_core::store::tables::described_tables(registry.groups()).iter().map(|t| t.name()).collect();
     for table in ["slurm_points", "slurm_groups", "slurm_jobs", "slurm_reasons"] {
         assert!(names.contains(&table), "{table} has no descriptors");
     }

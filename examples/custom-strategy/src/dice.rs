@@ -11,15 +11,18 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, FromArgMatches};
+use rand::RngExt;
 
 use serde::{Deserialize, Serialize};
 use slasim::experiment::id::{Unserialisable, canonical_toml};
 use slasim::experiment::inputs::Inputs;
 use slasim::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use slasim::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
+use slasim::registry::Registry;
 use slasim::report::load::{Filter, Kind, frame_of, has_table};
 use slasim::report::section::{ReportSection, Section};
 use slasim::report::tables::Table as ReportTable;
+use slasim::rng::Stream;
 use slasim::store::columns::{Described, Rows, Table, column, insert, insert_all};
 use slasim::store::tables::groups::{PointTables, all};
 use slasim::store::{Store, StoreError};
@@ -49,6 +52,10 @@ struct DiceFile {
     #[serde(default)]
     dice: Option<DicePoint>,
 }
+
+/// The dice kind's random stream (a number no slasim stream has; the
+/// registry refuses one taken).
+pub const ROLLS: Stream = Stream::new("dice-rolls", 1000);
 
 /// The dice kind.
 pub struct DiceKind;
@@ -171,16 +178,10 @@ struct Rolls {
 }
 
 impl DicePoint {
-    /// Its rolls.
+    /// Its rolls, from the kind's own random stream.
     pub fn roll(&self) -> Vec<u32> {
-        // A 64-bit LCG: deterministic, and enough for a toy.
-        let mut state = self.seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (0..self.rolls)
-            .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((state >> 33) % u64::from(self.faces)) as u32 + 1
-            })
-            .collect()
+        let mut rng = slasim::rng::stream(self.seed, ROLLS, 0);
+        (0..self.rolls).map(|_| rng.random_range(1..=self.faces)).collect()
     }
 }
 
@@ -232,7 +233,7 @@ impl ReportSection for DiceSection {
         "dice"
     }
 
-    fn build(&self, db: &Path, _filter: &Filter) -> anyhow::Result<Option<Section>> {
+    fn build(&self, _registry: &Registry, db: &Path, _filter: &Filter) -> anyhow::Result<Option<Section>> {
         if !has_table(db, "dice_points")? {
             return Ok(None);
         }
@@ -286,7 +287,7 @@ impl slasim::cli::subcommand::Subcommand for DiceCommand {
             .subcommand(roll)
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+    fn run(&self, _registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
         let Some(("roll", matched)) = matches.subcommand() else {
             anyhow::bail!("slasim dice: no such command");
         };

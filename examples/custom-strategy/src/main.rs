@@ -1,11 +1,16 @@
-//! slasim's command line, with `sjf-backfilling`, `a3b-unshuffled` and the `dice` kind registered.
+//! slasim's command line, with `sjf-backfilling`, `a3b-unshuffled` and the
+//! `dice` kind in its registry.
 
 use std::process::ExitCode;
 
+use slasim::registry::Registry;
+
 fn main() -> ExitCode {
-    if let Err(e) = slasim_custom_strategy::register() {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
+    match Registry::new(&slasim_custom_strategy::kinds()) {
+        Ok(registry) => slasim::cli::main(&registry),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
-    slasim::cli::main()
 }

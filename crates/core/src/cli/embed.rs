@@ -20,15 +20,17 @@ use std::sync::atomic::AtomicUsize;
 
 use clap::FromArgMatches;
 
+use crate::registry::Registry;
+
 pub use crate::cli::sweep::Swept;
 
 /// What clap matched for `slasim COMMAND WORDS…` (`COMMAND` one or more
 /// words, `trace prepare`), parsed by the whole command line's parser; a
 /// refused word is clap's message.
-pub fn matches(command: &str, words: Vec<OsString>) -> anyhow::Result<clap::ArgMatches> {
+pub fn matches(registry: &Registry, command: &str, words: Vec<OsString>) -> anyhow::Result<clap::ArgMatches> {
     let path: Vec<&str> = command.split(' ').collect();
     let argv = std::iter::once(OsString::from("slasim")).chain(path.iter().map(OsString::from)).chain(words);
-    let mut matched = crate::cli::command().try_get_matches_from(argv).map_err(|e| {
+    let mut matched = crate::cli::command(registry).try_get_matches_from(argv).map_err(|e| {
         let text = e.render().to_string();
         anyhow::anyhow!("{}", text.trim_start_matches("error: ").trim_end())
     })?;
@@ -43,7 +45,7 @@ pub fn matches(command: &str, words: Vec<OsString>) -> anyhow::Result<clap::ArgM
 }
 
 /// `slasim sweep CONFIG ARGS…`, stopped when `interrupts` moves.
-pub fn sweep(args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Swept> {
-    let args = crate::cli::sweep::SweepArgs::from_arg_matches(&matches("sweep", args)?)?;
-    crate::cli::sweep::sweep_embedded(args, interrupts)
+pub fn sweep(registry: &Registry, args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Swept> {
+    let args = crate::cli::sweep::SweepArgs::from_arg_matches(&matches(registry, "sweep", args)?)?;
+    registry.reading(|| crate::cli::sweep::sweep_embedded(registry, args, interrupts))
 }

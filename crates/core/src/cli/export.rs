@@ -21,8 +21,8 @@ pub(crate) struct ExportArgs {
     force: bool,
 }
 
-pub(crate) fn run(args: ExportArgs) -> anyhow::Result<()> {
-    let exported = export(&args.db, &args.out, args.force)?;
+pub(crate) fn run(registry: &crate::registry::Registry, args: ExportArgs) -> anyhow::Result<()> {
+    let exported = export(registry.groups(), &args.db, &args.out, args.force)?;
     let mut text = format!("{}: {} tables\n", args.out.display(), exported.tables.len());
     for (table, rows) in &exported.tables {
         text.push_str(&format!("  {table}.parquet  {}\n", slasim_sim::units::thousands(*rows as usize)));

@@ -28,14 +28,14 @@ pub(crate) struct GanttArgs {
     out: PathBuf,
 }
 
-pub(crate) fn run(args: GanttArgs) -> anyhow::Result<()> {
+pub(crate) fn run(registry: &crate::registry::Registry, args: GanttArgs) -> anyhow::Result<()> {
     let window = match (args.from, args.to) {
         (None, None) => None,
         (Some(from), Some(to)) if to > from => Some(Window { from, to }),
         (Some(from), Some(to)) => bail!("the window [{from}, {to}) is empty: --to must be after --from"),
         _ => bail!("a window takes both --from and --to (seconds of simulated time)"),
     };
-    let chart = chart_for_run(&args.db, args.run, window)?;
+    let chart = chart_for_run(registry, &args.db, args.run, window)?;
     write(&chart, &args.out)?;
     emit(&format!(
         "{}\n{}: {} bars, {} shaded node spans (down, switching or asleep)\nwrote {}\n",

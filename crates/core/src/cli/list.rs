@@ -2,7 +2,7 @@
 //! the tables of the docs' references (a test keeps those equal).
 //!
 //! Contract: the shell lists what every kind has (axes, flags); a kind adds
-//! its lists through [`LISTS`](crate::cli::LISTS): `slasim list NAME`, where its [`Place`] puts
+//! its lists to a registry's [`Lists`]: `slasim list NAME`, where its [`Place`] puts
 //! it among the others, printed in the same frame (aligned text or Markdown).
 
 use std::fmt::Write as _;
@@ -12,7 +12,7 @@ use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
 use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
 use crate::cli::subcommand::{Place, arrange};
-use crate::experiment::kinds::KINDS;
+use crate::registry::{Entries, Registry, lookup};
 
 /// `slasim list`'s flags.
 #[derive(Debug, Args)]
@@ -49,9 +49,9 @@ enum ListCommand {
 impl FromArgMatches for ListArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
         let flags = ListFlags::from_arg_matches(matches)?;
-        let kind = matches.subcommand_name().and_then(|name| crate::cli::LISTS.get(name).ok());
+        let kind = matches.subcommand_name().and_then(|name| lookup(|r| r.and_then(|r| r.find::<Lists>(name).ok())));
         let list = match kind {
-            Some(listing) => Chosen::Kind(*listing),
+            Some(listing) => Chosen::Kind(listing),
             None => Chosen::Own(ListCommand::from_arg_matches(matches)?),
         };
         Ok(ListArgs { markdown: flags.markdown, list })
@@ -68,8 +68,9 @@ impl Args for ListArgs {
         // The shell's lists, taken from a scratch parent to be arranged.
         let scratch = ListCommand::augment_subcommands(clap::Command::new("list"));
         let own: Vec<clap::Command> = scratch.get_subcommands().cloned().collect();
-        let kinds =
-            crate::cli::LISTS.all().into_iter().map(|l| (l.place(), clap::Command::new(l.name()).about(l.about())));
+        // Inside the command line's `Registry::reading`: its kinds' lists.
+        let lists: Vec<&'static dyn Listing> = lookup(|r| r.map(|r| r.all::<Lists>()).unwrap_or_default());
+        let kinds = lists.into_iter().map(|l| (l.place(), clap::Command::new(l.name()).about(l.about())));
         // The lists first, then the flags, as clap's derive adds a subcommand
         // field before a later one: the display order counts both, and
         // `--verbose` (the root's first) stays before `--markdown`.
@@ -165,25 +166,34 @@ pub trait Listing: Send + Sync + 'static {
     /// Its two column heads: the name of a thing, and what it is.
     fn header(&self) -> [&'static str; 2];
 
-    /// Its rows: a name and one line.
-    fn rows(&self) -> Vec<(String, String)>;
+    /// Its rows of `registry` (a kind's own tables are there): a name and one line.
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)>;
 }
 
 crate::named_trait_objects!(Listing);
 
-pub(crate) fn run(args: ListArgs) -> anyhow::Result<()> {
+/// The kinds' lists of a registry (`slasim list NAME`).
+pub enum Lists {}
+
+impl Entries for Lists {
+    type Entry = dyn Listing;
+    const WHAT: &'static str = "list";
+}
+
+pub(crate) fn run(registry: &Registry, args: ListArgs) -> anyhow::Result<()> {
     let own = match args.list {
         Chosen::Own(own) => own,
         Chosen::Kind(listing) => {
-            let sections = [Section::new(listing.header(), listing.rows())];
+            let sections = [Section::new(listing.header(), listing.rows(registry))];
             return emit(&if args.markdown { markdown(&sections) } else { text(&sections) });
         }
     };
     let axes = matches!(own, ListCommand::Axes);
     let sections = match own {
-        ListCommand::Axes => KINDS
+        ListCommand::Axes => registry
+            .point_kinds
             .all()
-            .into_iter()
+            .iter()
             .map(|kind| {
                 let mut axes: Vec<(String, String)> = vec![("seed".into(), "seed of every random stream".into())];
                 axes.extend(kind.axes().iter().map(|a| (a.name.to_string(), format!("{} (`{}`)", a.about, a.path))));

@@ -7,9 +7,12 @@
 //! stdout, logs (tracing) to stderr, so output can be piped. Nothing here
 //! panics on user input. One concept has one flag name in every command
 //! ([`options::VOCABULARY`]). This shell has the commands of every kind
-//! (sweep, merge, report, …); a kind adds its own commands through
-//! [`SUBCOMMANDS`] and its lists through [`LISTS`] (the single cluster's
-//! `run`, `trace` and lists too), so the shell names no kind.
+//! (sweep, merge, report, …); a kind adds its own commands and lists to the
+//! program's registry ([`subcommand::Subcommands`], [`list::Lists`]; the
+//! single cluster's `run`, `trace` and lists too), so the shell names no
+//! kind. A command runs with the registry [`main`] was given, which is
+//! also the one clap's parsers and serde's name lookups see
+//! ([`Registry::reading`]).
 
 pub mod embed;
 mod export;
@@ -30,15 +33,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
+use crate::cli::subcommand::Subcommands;
 use crate::registry::Registry;
-
-/// The subcommands of kinds ([`subcommand::Subcommand`]), in the order they
-/// were registered ([`subcommand::Place`] says where each stands).
-pub static SUBCOMMANDS: Registry<&'static dyn subcommand::Subcommand> = Registry::new("subcommand", &[]);
-
-/// The lists of kinds (`slasim list NAME`, [`list::Listing`]), in the order
-/// they were registered.
-pub static LISTS: Registry<&'static dyn list::Listing> = Registry::new("list", &[]);
 
 /// The version `--version` prints: the package version and the commit it was built from.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SLASIM_GIT_COMMIT"), ")");
@@ -57,8 +53,8 @@ pub struct Cli {
     pub verbose: u8,
 }
 
-// The shell's commands; a kind's (`run`, `trace`, `grid`, …) are in
-// `SUBCOMMANDS`. Not a field of `Cli`: `command()` adds them
+// The shell's commands; a kind's (`run`, `trace`, `grid`, …) are in the
+// registry's `subcommands`. Not a field of `Cli`: `command()` adds them
 // beside the kinds' in the order the kinds' places ask for. (A `//` comment:
 // clap's derive would take a doc comment for the parent's about.)
 #[derive(Debug, Subcommand)]
@@ -94,13 +90,20 @@ pub(crate) enum Command {
     Reference(reference::ReferenceCommand),
 }
 
-/// The command tree, registered subcommands included, for parsing,
-/// completions, the manual page and the tests.
-pub fn command() -> clap::Command {
+/// The command tree of `registry`'s kinds, for parsing, completions, the
+/// manual page and the tests.
+pub fn command(registry: &Registry) -> clap::Command {
+    registry.reading(command_reading)
+}
+
+/// [`command`], inside [`Registry::reading`] (the kinds' flags list their
+/// registered names, the list command the kinds' lists).
+fn command_reading() -> clap::Command {
     // The shell's commands, taken from a scratch parent to be arranged.
     let scratch = <Command as Subcommand>::augment_subcommands(clap::Command::new("slasim"));
     let own: Vec<clap::Command> = scratch.get_subcommands().cloned().collect();
-    subcommand::arrange(<Cli as clap::CommandFactory>::command(), own, subcommand::placed())
+    let placed = crate::registry::lookup(|r| r.map(subcommand::placed).unwrap_or_default());
+    subcommand::arrange(<Cli as clap::CommandFactory>::command(), own, placed)
         // As clap's derive makes a required subcommand.
         .subcommand_required(true)
         .arg_required_else_help(true)
@@ -130,24 +133,30 @@ pub fn emit(text: &str) -> anyhow::Result<()> {
     }
 }
 
-/// Runs the command line; the binary's `main`.
-pub fn main() -> ExitCode {
+/// Runs the command line with `registry`'s kinds; the binary's `main`.
+pub fn main(registry: &Registry) -> ExitCode {
+    registry.reading(|| main_reading(registry))
+}
+
+/// [`main`], inside [`Registry::reading`].
+fn main_reading(registry: &Registry) -> ExitCode {
     // --help and --version are not errors.
     let refused = |e: clap::Error| {
         let code = if e.use_stderr() { ExitCode::FAILURE } else { ExitCode::SUCCESS };
         let _ = e.print();
         code
     };
-    let matches = match command().try_get_matches() {
+    let matches = match command_reading().try_get_matches() {
         Ok(matches) => matches,
         Err(e) => return refused(e),
     };
     init_logging(matches.get_count("verbose"));
-    let registered = matches.subcommand().and_then(|(name, matched)| Some((SUBCOMMANDS.get(name).ok()?, matched)));
+    let registered =
+        matches.subcommand().and_then(|(name, matched)| Some((registry.find::<Subcommands>(name).ok()?, matched)));
     let result = match registered {
-        Some((registered, matched)) => registered.run(matched),
+        Some((registered, matched)) => registered.run(registry, matched),
         None => match <Command as clap::FromArgMatches>::from_arg_matches(&matches) {
-            Ok(command) => run(command),
+            Ok(command) => run(registry, command),
             Err(e) => return refused(e),
         },
     };
@@ -161,18 +170,18 @@ pub fn main() -> ExitCode {
 }
 
 /// Runs one of the shell's commands.
-fn run(command: Command) -> anyhow::Result<ExitCode> {
+fn run(registry: &Registry, command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Sweep(args) => sweep::sweep(args),
-        Command::Merge(args) => sweep::merge_command(args).map(|()| ExitCode::SUCCESS),
-        Command::Gantt(args) => gantt::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Sweep(args) => sweep::sweep(registry, args),
+        Command::Merge(args) => sweep::merge_command(registry, args).map(|()| ExitCode::SUCCESS),
+        Command::Gantt(args) => gantt::run(registry, args).map(|()| ExitCode::SUCCESS),
         Command::Query(args) => query::run(args).map(|()| ExitCode::SUCCESS),
-        Command::Export(args) => export::run(args).map(|()| ExitCode::SUCCESS),
+        Command::Export(args) => export::run(registry, args).map(|()| ExitCode::SUCCESS),
         Command::Signal(command) => signal::run(command).map(|()| ExitCode::SUCCESS),
-        Command::Report(args) => report::run(args).map(|()| ExitCode::SUCCESS),
-        Command::List(args) => list::run(args).map(|()| ExitCode::SUCCESS),
-        Command::Completions(args) => reference::completions(args).map(|()| ExitCode::SUCCESS),
-        Command::Man(args) => reference::man(args).map(|()| ExitCode::SUCCESS),
-        Command::Reference(command) => reference::reference(command).map(|()| ExitCode::SUCCESS),
+        Command::Report(args) => report::run(registry, args).map(|()| ExitCode::SUCCESS),
+        Command::List(args) => list::run(registry, args).map(|()| ExitCode::SUCCESS),
+        Command::Completions(args) => reference::completions(registry, args).map(|()| ExitCode::SUCCESS),
+        Command::Man(args) => reference::man(registry, args).map(|()| ExitCode::SUCCESS),
+        Command::Reference(command) => reference::reference(registry, command).map(|()| ExitCode::SUCCESS),
     }
 }

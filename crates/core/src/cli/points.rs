@@ -15,22 +15,25 @@ use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::Point;
+use crate::registry::Registry;
 
 /// Hands the command line's points (each with a label) to the sweep executor
 /// as an experiment; returns what it did and the points' ids, in order.
 pub fn execute(
+    registry: &Registry,
     points: &[(Point, String)],
     jobs: Option<usize>,
     db: &std::path::Path,
     command: &str,
 ) -> anyhow::Result<(SweepOutcome, Vec<i64>)> {
-    execute_with(points, jobs, db, command, Inputs::default(), None)
+    execute_with(registry, points, jobs, db, command, Inputs::default(), None)
 }
 
 /// [`execute`] with inputs already loaded (see [`run_sweep_with`]) and,
 /// from an embedding program, its interrupt counter (no Ctrl-C handler, no
 /// progress bar).
 pub fn execute_with(
+    registry: &Registry,
     points: &[(Point, String)],
     jobs: Option<usize>,
     db: &std::path::Path,
@@ -47,5 +50,5 @@ pub fn execute_with(
         progress: interrupts.is_none() && std::io::IsTerminal::is_terminal(&std::io::stdout()),
         interrupts: Some(interrupts.unwrap_or_else(crate::cli::sweep::interrupt_counter)),
     };
-    Ok((run_sweep_with(&experiment, db, &options, parsed)?, ids))
+    Ok((run_sweep_with(registry, &experiment, db, &options, parsed)?, ids))
 }

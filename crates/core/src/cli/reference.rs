@@ -13,6 +13,7 @@ use clap::{Args, Subcommand};
 use clap_complete::Shell;
 
 use crate::cli::{command, emit};
+use crate::registry::Registry;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum ReferenceCommand {
@@ -38,31 +39,32 @@ pub(crate) struct ManArgs {
     out: PathBuf,
 }
 
-pub(crate) fn reference(command: ReferenceCommand) -> anyhow::Result<()> {
+pub(crate) fn reference(registry: &Registry, command: ReferenceCommand) -> anyhow::Result<()> {
     let text = match command {
-        ReferenceCommand::Cli => cli_reference(),
-        ReferenceCommand::Schema => schema_reference()?,
+        ReferenceCommand::Cli => cli_reference(registry),
+        ReferenceCommand::Schema => schema_reference(registry)?,
     };
     emit(&text)
 }
 
-pub(crate) fn completions(args: CompletionsArgs) -> anyhow::Result<()> {
+pub(crate) fn completions(registry: &Registry, args: CompletionsArgs) -> anyhow::Result<()> {
     let mut buffer = Vec::new();
-    clap_complete::generate(args.shell, &mut command(), "slasim", &mut buffer);
+    clap_complete::generate(args.shell, &mut command(registry), "slasim", &mut buffer);
     emit(&String::from_utf8_lossy(&buffer))
 }
 
-pub(crate) fn man(args: ManArgs) -> anyhow::Result<()> {
+pub(crate) fn man(registry: &Registry, args: ManArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    clap_mangen::generate_to(command(), &args.out).with_context(|| format!("writing into {}", args.out.display()))?;
+    clap_mangen::generate_to(command(registry), &args.out)
+        .with_context(|| format!("writing into {}", args.out.display()))?;
     println!("manual pages written to {} (man -l {}/slasim.1)", args.out.display(), args.out.display());
     Ok(())
 }
 
 /// One section per command, depth first: usage, what it does, its arguments.
-fn cli_reference() -> String {
+fn cli_reference(registry: &Registry) -> String {
     let mut out = String::new();
-    let mut root = command();
+    let mut root = command(registry);
     root.build();
     section(&mut out, &root, "slasim");
     out
@@ -144,10 +146,11 @@ fn cell(text: &str) -> String {
 /// Every table of a store of this build, from its descriptors (what a row
 /// is; each column's type, key or nullable, and meaning), then every view
 /// (what a row is; its columns as SQLite derives them).
-fn schema_reference() -> anyhow::Result<String> {
+fn schema_reference(registry: &Registry) -> anyhow::Result<String> {
+    let groups = registry.groups();
     let mut out = String::new();
     let head = "| column | type | meaning |\n|---|---|---|";
-    for t in crate::store::tables::described_tables() {
+    for t in crate::store::tables::described_tables(groups) {
         let _ = writeln!(out, "## `{}`\n\n{}\n\n{head}", t.name(), t.doc());
         for c in t.columns() {
             let mut ty = c.sql_type.sql().to_string();
@@ -160,9 +163,8 @@ fn schema_reference() -> anyhow::Result<String> {
         }
         out.push('\n');
     }
-    let conn = crate::store::tables::described_store()?;
-    let views =
-        crate::store::tables::groups::groups().into_iter().flat_map(|g| g.views.iter().map(|v| (v.name, v.doc)));
+    let conn = crate::store::schema::described_store(groups)?;
+    let views = groups.iter().flat_map(|g| g.views.iter().map(|v| (v.name, v.doc)));
     for (name, doc) in views.chain([("all_jobs", crate::store::ALL_JOBS_DOC)]) {
         let _ = writeln!(out, "## `{name}`\n\n{doc}\n\n{head}");
         let mut info = conn.prepare(&format!("SELECT name, type FROM pragma_table_info('{name}')"))?;

@@ -38,7 +38,7 @@ fn stem(path: &Path) -> String {
     path.file_stem().map_or_else(|| "report".to_string(), |s| s.to_string_lossy().into_owned())
 }
 
-pub(crate) fn run(args: ReportArgs) -> anyhow::Result<()> {
+pub(crate) fn run(registry: &crate::registry::Registry, args: ReportArgs) -> anyhow::Result<()> {
     if let Some(id) = &args.table {
         let options = ReportOptions {
             db: args.db.clone(),
@@ -46,7 +46,7 @@ pub(crate) fn run(args: ReportArgs) -> anyhow::Result<()> {
             trace: args.trace.clone(),
             out: PathBuf::new(),
         };
-        return emit(&table(&options, id)?);
+        return emit(&table(registry, &options, id)?);
     }
     let started = std::time::Instant::now();
     let summary = match (&args.compare, &args.db) {
@@ -54,12 +54,15 @@ pub(crate) fn run(args: ReportArgs) -> anyhow::Result<()> {
             let [a, b] = pair.as_slice() else { anyhow::bail!("--compare takes two stores") };
             let out =
                 args.out.clone().unwrap_or_else(|| Path::new("reports").join(format!("{}-vs-{}", stem(a), stem(b))));
-            compare(a, b, &out)?
+            compare(registry, a, b, &out)?
         }
         (None, db) => {
             let name = args.config.as_deref().map_or_else(|| stem(db), stem);
             let out = args.out.clone().unwrap_or_else(|| Path::new("reports").join(name));
-            generate(&ReportOptions { db: db.clone(), config: args.config.clone(), trace: args.trace.clone(), out })?
+            generate(
+                registry,
+                &ReportOptions { db: db.clone(), config: args.config.clone(), trace: args.trace.clone(), out },
+            )?
         }
     };
     emit(&format!(

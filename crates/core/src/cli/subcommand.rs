@@ -1,14 +1,17 @@
 //! The subcommands of kinds, registered by their crates.
 //!
-//! Contract: a kind registers a [`Subcommand`] in [`SUBCOMMANDS`](crate::cli::SUBCOMMANDS) before
-//! [`crate::cli::main`] runs; the command line then has it beside the
+//! Contract: a kind adds a [`Subcommand`] to the program's registry's
+//! [`Subcommands`]; the command line then has it beside the
 //! shell's commands (in `--help`, completions, the manual pages and the
 //! reference) where its [`Place`] puts it: by default after them, in
-//! registration order. Its name is its clap command's name. It runs with
-//! what clap matched for it, under the same rules as every command: an error
+//! the registry's order. Its name is its clap command's name. It runs with
+//! the registry and what clap matched for it, under the same rules as every
+//! command: an error
 //! is one `error: …` paragraph and exit status 1.
 
 use std::process::ExitCode;
+
+use crate::registry::{Entries, Registry};
 
 /// A subcommand of the `slasim` command line.
 pub trait Subcommand: Send + Sync + 'static {
@@ -16,7 +19,8 @@ pub trait Subcommand: Send + Sync + 'static {
     fn name(&self) -> &'static str;
 
     /// Its clap command, named [`Subcommand::name`]: about, arguments, its
-    /// own subcommands.
+    /// own subcommands (built inside [`Registry::reading`], so flags listing
+    /// registered names list the program's).
     fn command(&self) -> clap::Command;
 
     /// Where it stands among the commands; after them unless it says otherwise.
@@ -24,11 +28,19 @@ pub trait Subcommand: Send + Sync + 'static {
         Place::Last
     }
 
-    /// Runs it with what clap matched for it.
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode>;
+    /// Runs it with the program's registry and what clap matched for it.
+    fn run(&self, registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode>;
 }
 
 crate::named_trait_objects!(Subcommand);
+
+/// The kinds' commands of a registry.
+pub enum Subcommands {}
+
+impl Entries for Subcommands {
+    type Entry = dyn Subcommand;
+    const WHAT: &'static str = "subcommand";
+}
 
 /// Where a kind's command (or list) stands among its parent's commands: the
 /// order of `--help`, completions, the manual pages and the reference.
@@ -69,7 +81,7 @@ pub(crate) fn arrange(
     order.into_iter().enumerate().fold(parent, |parent, (i, (_, command))| parent.subcommand(command.display_order(i)))
 }
 
-/// The registered subcommands with their places, for [`arrange`].
-pub(crate) fn placed() -> Vec<(Place, clap::Command)> {
-    crate::cli::SUBCOMMANDS.all().into_iter().map(|s| (s.place(), s.command())).collect()
+/// The registry's subcommands with their places, for [`arrange`].
+pub(crate) fn placed(registry: &Registry) -> Vec<(Place, clap::Command)> {
+    registry.all::<Subcommands>().iter().map(|s| (s.place(), s.command())).collect()
 }

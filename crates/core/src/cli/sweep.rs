@@ -16,6 +16,7 @@ use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{Shard, SweepOptions, SweepOutcome, already_stored, run_sweep, shard_points};
 use crate::experiment::point::PointKind;
 use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
+use crate::registry::Registry;
 use crate::store::merge;
 use crate::units::thousands;
 
@@ -86,11 +87,12 @@ pub(crate) fn interrupt_counter() -> Arc<AtomicUsize> {
     counter
 }
 
-pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
-    let experiment = Experiment::load(&args.config)?;
+pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
+    let experiment = Experiment::load(registry, &args.config)?;
     let default_db = || PathBuf::from(DEFAULT_DB);
     if args.dry_run {
         return dry_run(
+            registry,
             &experiment,
             &args,
             args.db.clone().unwrap_or_else(|| match args.shard {
@@ -128,7 +130,7 @@ pub(crate) fn sweep(args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
         ))?;
         return Ok(std::process::ExitCode::SUCCESS);
     }
-    let (db, report) = run_points(&experiment, &args, None)?;
+    let (db, report) = run_points(registry, &experiment, &args, None)?;
     let mine = shard_points(&experiment, args.shard).len();
     let mut text = String::new();
     let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}: {} points", thousands(mine)));
@@ -175,6 +177,7 @@ pub struct Swept {
 /// counter (no Ctrl-C handler, no progress bar). Returns the store's path
 /// and what was done.
 pub(crate) fn run_points(
+    registry: &Registry,
     experiment: &Experiment,
     args: &SweepArgs,
     interrupts: Option<Arc<AtomicUsize>>,
@@ -190,38 +193,47 @@ pub(crate) fn run_points(
         progress: interrupts.is_none() && !args.no_progress && std::io::stdout().is_terminal(),
         interrupts: Some(interrupts.unwrap_or_else(interrupt_counter)),
     };
-    let report = run_sweep(experiment, &db, &options)?;
+    let report = run_sweep(registry, experiment, &db, &options)?;
     Ok((db, report))
 }
 
 /// The embedding program's `slasim sweep`: the config loaded and its points
 /// (or its shard's) run; `--dry-run` and `--emit-slurm` print, so they are
 /// the command line's only.
-pub(crate) fn sweep_embedded(args: SweepArgs, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Swept> {
+pub(crate) fn sweep_embedded(
+    registry: &Registry,
+    args: SweepArgs,
+    interrupts: Arc<AtomicUsize>,
+) -> anyhow::Result<Swept> {
     if args.dry_run || args.emit_slurm.is_some() {
         anyhow::bail!("--dry-run and --emit-slurm print their result: run them with the slasim command");
     }
-    let experiment = Experiment::load(&args.config)?;
-    let (db, outcome) = run_points(&experiment, &args, Some(interrupts))?;
+    let experiment = Experiment::load(registry, &args.config)?;
+    let (db, outcome) = run_points(registry, &experiment, &args, Some(interrupts))?;
     let ids = shard_points(&experiment, args.shard).iter().map(|(_, p)| p.id).collect();
     Ok(Swept { db, kind: experiment.kind, point_ids: ids, outcome })
 }
 
-pub(crate) fn merge_command(args: MergeArgs) -> anyhow::Result<()> {
-    let report = merge(&args.inputs, &args.db)?;
+pub(crate) fn merge_command(registry: &Registry, args: MergeArgs) -> anyhow::Result<()> {
+    let report = merge(registry.groups(), &args.inputs, &args.db)?;
     emit(&format!("merged {} stores into {}: {} points\n", report.inputs, args.db.display(), thousands(report.runs)))
 }
 
 /// `--dry-run`: every point of the shard, with whether it is stored.
-fn dry_run(experiment: &Experiment, args: &SweepArgs, db: PathBuf) -> anyhow::Result<std::process::ExitCode> {
+fn dry_run(
+    registry: &Registry,
+    experiment: &Experiment,
+    args: &SweepArgs,
+    db: PathBuf,
+) -> anyhow::Result<std::process::ExitCode> {
     let mine = shard_points(experiment, args.shard);
-    let stored = if db.is_file() { crate::store::stored_points(&db)? } else { Default::default() };
+    let stored = if db.is_file() { crate::store::stored_points(&db, registry.groups())? } else { Default::default() };
     let mut text = String::new();
     for (k, p) in &mine {
         let mark = if stored.contains(&p.id) { "stored" } else { "to run" };
         writeln!(text, "{k:>6}  {:<6}  {:>19}  {:<24}  {}", mark, p.id, p.sweep, p.point.label())?;
     }
-    let already = already_stored(experiment, &db, args.shard)?;
+    let already = already_stored(registry, experiment, &db, args.shard)?;
     let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}"));
     writeln!(
         text,
@@ -236,7 +248,7 @@ fn dry_run(experiment: &Experiment, args: &SweepArgs, db: PathBuf) -> anyhow::Re
     )?;
     emit(&text)?;
     // A clean dry run promises the sweep finds its files.
-    let missing = crate::experiment::kinds::missing_inputs(mine.iter().map(|(_, p)| &p.point));
+    let missing = crate::experiment::load::missing_inputs(mine.iter().map(|(_, p)| &p.point));
     if !missing.is_empty() {
         anyhow::bail!("the sweep would fail: {}", missing.join("\n"));
     }

@@ -2,9 +2,11 @@
 //! settings plus sweeps over any setting.
 //!
 //! Contract:
-//! - The reader knows no kind by name: it asks the registered kinds
-//!   ([`crate::experiment::kinds::KINDS`]) which sections and axes are
-//!   theirs, and each kind reads its base settings and resolves its points.
+//! - The reader knows no kind by name: it asks the registry's point kinds
+//!   ([`Registry::point_kinds`]) which sections and axes are theirs, and
+//!   each kind reads its base settings and resolves its points, with the
+//!   registry as the one their settings' names are looked up in
+//!   ([`Registry::reading`]).
 //! - A config's kind is its section: `[grid]` makes a Grid experiment,
 //!   `[provision]` a provisioning one, `[pricing]` a pricing one; without
 //!   any it is a single-cluster experiment (`[workload]`, `[prepare]`,
@@ -35,10 +37,10 @@ use std::path::Path;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use crate::experiment::kinds::KINDS;
 pub use crate::experiment::locate::ConfigError;
 use crate::experiment::locate::{ConfigFile, Locator, SweepContext, line_col};
 use crate::experiment::point::{Axis, Point, PointKind};
+use crate::registry::Registry;
 
 /// The values of one axis.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -138,8 +140,8 @@ pub struct Experiment {
 
 /// Every kind's short axis names, in kind order (`seed` aside, which every
 /// kind has: the seed of every random stream of the point).
-pub fn axes() -> Vec<(&'static dyn PointKind, &'static Axis)> {
-    KINDS.all().into_iter().flat_map(|kind| kind.axes().iter().map(move |a| (kind, a))).collect()
+pub fn axes(registry: &Registry) -> Vec<(&'static dyn PointKind, &'static Axis)> {
+    registry.point_kinds.all().iter().flat_map(|&kind| kind.axes().iter().map(move |a| (kind, a))).collect()
 }
 
 /// The byte range of each `[[sweep]]` table, header to the next header.
@@ -225,7 +227,7 @@ fn set_path(table: &mut toml::Table, path: &str, value: toml::Value) {
 
 /// The setting an axis stands for in a config of `kind` (a dotted path in
 /// that kind's settings), or why it does not belong there.
-fn axis_path(name: &str, kind: &'static dyn PointKind) -> Result<String, String> {
+fn axis_path(registry: &Registry, name: &str, kind: &'static dyn PointKind) -> Result<String, String> {
     if name == "seed" {
         return Ok("seed".to_string());
     }
@@ -235,7 +237,7 @@ fn axis_path(name: &str, kind: &'static dyn PointKind) -> Result<String, String>
     let other = |owner: &dyn PointKind| {
         format!("axis `{name}` is a {} setting; this config is {}", owner.setting_of(), kind.described())
     };
-    if let Some((owner, _)) = axes().into_iter().find(|(_, a)| a.name == name) {
+    if let Some((owner, _)) = axes(registry).into_iter().find(|(_, a)| a.name == name) {
         return Err(other(owner));
     }
     let first = name.split('.').next().unwrap_or(name);
@@ -247,7 +249,7 @@ fn axis_path(name: &str, kind: &'static dyn PointKind) -> Result<String, String>
             name.to_string()
         });
     }
-    match owner_of(first) {
+    match owner_of(registry, first) {
         Some(owner) => Err(other(owner)),
         // Anything else is checked when the point is read.
         None => Ok(name.to_string()),
@@ -255,8 +257,8 @@ fn axis_path(name: &str, kind: &'static dyn PointKind) -> Result<String, String>
 }
 
 /// The first kind that reads top-level key `section`.
-fn owner_of(section: &str) -> Option<&'static dyn PointKind> {
-    KINDS.all().into_iter().find(|k| k.sections().contains(&section))
+fn owner_of(registry: &Registry, section: &str) -> Option<&'static dyn PointKind> {
+    registry.point_kinds.all().iter().copied().find(|k| k.sections().contains(&section))
 }
 
 /// The old provisioning dialect's keys and what replaces them.
@@ -276,25 +278,27 @@ const OLD_DIALECT: [(&str, &str); 2] = [
 
 impl Experiment {
     /// An experiment of the command line: the given points (each with its
-    /// label), once each. Its text lists every point's settings, so the store
-    /// records what was run and `merge` can tell experiments apart.
+    /// label; at least one), once each. Its text lists every point's
+    /// settings, so the store records what was run and `merge` can tell
+    /// experiments apart.
     pub fn from_points(
         name: &str,
         command: &str,
         points: impl IntoIterator<Item = (Point, String)>,
-    ) -> Result<Experiment, crate::experiment::id::Unserialisable> {
+    ) -> anyhow::Result<Experiment> {
         let mut text = format!("# {command}: the points of the command line\n");
         let mut seen = HashSet::new();
         let mut list = Vec::new();
-        let mut kind = KINDS.all()[0];
+        let mut kind = None;
         for (point, sweep) in points {
             let id = point.id()?.run_id;
             if seen.insert(id) {
-                kind = point.kind();
+                kind = Some(point.kind());
                 text.push_str(&format!("\n# point {} ({sweep})\n{}", list.len(), point.canonical()?));
                 list.push(SweepPoint { point, id, sweep, also: Vec::new() });
             }
         }
+        let kind = kind.ok_or_else(|| anyhow::anyhow!("{command}: no point to run"))?;
         let hash = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
         Ok(Experiment {
             file: command.to_string(),
@@ -311,7 +315,7 @@ impl Experiment {
     /// error located there: its sweep axis if one sets it, else its key.
     pub fn locate(&self, setting: &str, message: impl fmt::Display) -> ConfigError {
         let loc = Locator { file: &self.file, text: &self.text };
-        let axis = axes().into_iter().find(|(_, a)| a.path == setting).map_or(setting, |(_, a)| a.name);
+        let axis = self.kind.axes().iter().find(|a| a.path == setting).map_or(setting, |a| a.name);
         let key = setting.rsplit('.').next().unwrap_or(setting);
         let in_sweeps = sweep_regions(&self.text).into_iter().map(|r| loc.key_offset(r.clone(), axis)).find(|&o| {
             let (line, _) = line_col(&self.text, o);
@@ -321,8 +325,8 @@ impl Experiment {
         loc.at(offset, message)
     }
 
-    /// Reads and expands a config file.
-    pub fn load(path: impl AsRef<Path>) -> Result<Experiment, ConfigError> {
+    /// Reads and expands a config file of a kind of `registry`.
+    pub fn load(registry: &Registry, path: impl AsRef<Path>) -> Result<Experiment, ConfigError> {
         let path = path.as_ref();
         let file = path.display().to_string();
         let err = |message: String| ConfigError { file: file.clone(), line: 0, column: 0, message };
@@ -330,13 +334,17 @@ impl Experiment {
             return Err(err("is a directory, not a config file".into()));
         }
         let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
-        Experiment::parse(&file, &text)
+        Experiment::parse(registry, &file, &text)
     }
 
     /// The kind of a config: the kind whose section it has, else the kind
     /// without one. Every other top-level key must be common or read by it.
-    fn kind_of(raw: &toml::Table, loc: &Locator<'_>) -> Result<&'static dyn PointKind, ConfigError> {
-        let kinds = KINDS.all();
+    fn kind_of(
+        registry: &Registry,
+        raw: &toml::Table,
+        loc: &Locator<'_>,
+    ) -> Result<&'static dyn PointKind, ConfigError> {
+        let kinds = registry.point_kinds.all();
         let sections: Vec<(&str, &'static dyn PointKind)> =
             kinds.iter().filter_map(|k| k.section().filter(|s| raw.contains_key(*s)).map(|s| (s, *k))).collect();
         if let [(first, _), (second, _), ..] = sections.as_slice() {
@@ -355,7 +363,7 @@ impl Experiment {
         };
         // The keys a config may have, in the order the refusal lists them.
         let mut known: Vec<&str> = COMMON_FIRST.to_vec();
-        for k in &kinds {
+        for k in kinds {
             for section in k.sections() {
                 if !known.contains(section) {
                     known.push(section);
@@ -368,7 +376,7 @@ impl Experiment {
             if kind.sections().contains(&key_str) || COMMON_FIRST.contains(&key_str) || COMMON_LAST.contains(&key_str) {
                 continue;
             }
-            let message = match owner_of(key) {
+            let message = match owner_of(registry, key) {
                 Some(owner) => {
                     format!("`{key}` is a {} setting; this config is {}", owner.setting_of(), kind.described())
                 }
@@ -382,8 +390,14 @@ impl Experiment {
         Ok(kind)
     }
 
-    /// Parses and expands config text; `file` is used in messages.
-    pub fn parse(file: &str, text: &str) -> Result<Experiment, ConfigError> {
+    /// Parses and expands config text of a kind of `registry`; `file` is
+    /// used in messages.
+    pub fn parse(registry: &Registry, file: &str, text: &str) -> Result<Experiment, ConfigError> {
+        registry.reading(|| Experiment::parse_reading(registry, file, text))
+    }
+
+    /// [`Experiment::parse`], with `registry` the one settings are read with.
+    fn parse_reading(registry: &Registry, file: &str, text: &str) -> Result<Experiment, ConfigError> {
         let loc = Locator { file, text };
         let raw: toml::Table = toml::from_str(text).map_err(|e| loc.syntax(e))?;
         for (key, instead) in OLD_DIALECT {
@@ -392,7 +406,7 @@ impl Experiment {
             }
         }
         let common: Common = toml::from_str(text).map_err(|e| loc.syntax(e))?;
-        let kind = Experiment::kind_of(&raw, &loc)?;
+        let kind = Experiment::kind_of(registry, &raw, &loc)?;
         let base = kind.base(&ConfigFile { loc, raw: &raw, seed: common.seed })?;
         if common.sweep.is_empty() {
             return Err(loc.at(0, "no [[sweep]] table: a config needs at least one sweep"));
@@ -411,7 +425,7 @@ impl Experiment {
             let dimension =
                 |name: &str, raw: &toml::Value| -> Result<(String, String, Vec<toml::Value>), ConfigError> {
                     let at = loc.key_offset(span.clone(), name);
-                    let path = axis_path(name, kind).map_err(|why| loc.at(at, format!("{label}: {why}")))?;
+                    let path = axis_path(registry, name, kind).map_err(|why| loc.at(at, format!("{label}: {why}")))?;
                     Ok((name.to_string(), path, axis_values(name, raw, batteries, &loc, at)?))
                 };
             for group in &sweep.zip {

@@ -44,6 +44,7 @@ use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::{Inputs, PointInputError};
 use crate::experiment::point::{Point, PointOutput, Summary};
 use crate::experiment::provenance::{code_version, rfc3339};
+use crate::registry::Registry;
 use crate::store::{self, ExperimentRow, Store};
 use crate::threads::Budget;
 
@@ -324,8 +325,15 @@ struct Executed {
 /// The one executor: runs `points[k]` for every k in `todo` on
 /// `options.threads` workers, each point committed to `store` (if any) by the
 /// writer actor as soon as it is done. `ids` are the points' ids;
-/// `experiment` names the config they came from.
-fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &SweepOptions) -> anyhow::Result<Executed> {
+/// `experiment` names the config they came from. Each worker runs its points
+/// with `registry` as the one their name lookups see ([`Registry::reading`]).
+fn execute(
+    registry: &Registry,
+    work: Work<'_>,
+    inputs: &Inputs,
+    store: Option<Store>,
+    options: &SweepOptions,
+) -> anyhow::Result<Executed> {
     let Work { points, ids, todo, already, experiment } = work;
     let bar = if options.progress {
         let bar = ProgressBar::new(points.len() as u64);
@@ -360,10 +368,21 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
         results: Vec::new(),
         budget: Arc::clone(&budget),
     });
-    let ids = &ids;
+    let ids = ids.as_slice();
     drop(_entered);
     // One worker's loop: asks for points until none is left.
     let work = || {
+        registry.reading(|| work_points(&coordinator, &writer, &budget, inputs, ids, experiment));
+    };
+    // (the loop, apart so that a worker runs it inside its registry's reading)
+    fn work_points(
+        coordinator: &ActorRef<Coordinator>,
+        writer: &ActorRef<Writer>,
+        budget: &Arc<Budget>,
+        inputs: &Inputs,
+        ids: &[i64],
+        experiment: Option<&str>,
+    ) {
         while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
             // The writer stores the rows it shares (a battery's jobs) while it is simulated.
             if let Some(rows) = point.settings().shared_rows(inputs)
@@ -374,7 +393,7 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
             let clock = Instant::now();
             // This worker's slot, held while it runs the point.
             let slot = budget.acquire();
-            let result = point.settings().run(inputs, &budget, experiment);
+            let result = point.settings().run(inputs, budget, experiment);
             drop(slot);
             let sent = match result {
                 // Blocks only while the writer's mailbox is full.
@@ -391,7 +410,7 @@ fn execute(work: Work<'_>, inputs: &Inputs, store: Option<Store>, options: &Swee
                 break;
             }
         }
-    };
+    }
     if threads == 1 {
         // One worker is the caller: an in-process scheduler's callbacks run
         // on the thread that started the run.
@@ -436,37 +455,60 @@ fn locate(experiment: &Experiment, error: anyhow::Error) -> anyhow::Error {
 /// Runs (or resumes) a sweep into the store at `db`. Every point's inputs
 /// are loaded and checked before the store is created or changed, so a bad
 /// setting leaves nothing behind.
-pub fn run_sweep(experiment: &Experiment, db: &Path, options: &SweepOptions) -> anyhow::Result<SweepOutcome> {
-    run_sweep_with(experiment, db, options, Inputs::default())
+pub fn run_sweep(
+    registry: &Registry,
+    experiment: &Experiment,
+    db: &Path,
+    options: &SweepOptions,
+) -> anyhow::Result<SweepOutcome> {
+    run_sweep_with(registry, experiment, db, options, Inputs::default())
 }
 
 /// How many of a shard's points a store already holds (none if it does not exist).
-pub fn already_stored(experiment: &Experiment, db: &Path, shard: Option<Shard>) -> anyhow::Result<usize> {
+pub fn already_stored(
+    registry: &Registry,
+    experiment: &Experiment,
+    db: &Path,
+    shard: Option<Shard>,
+) -> anyhow::Result<usize> {
     if !db.is_file() {
         return Ok(0);
     }
-    let stored = store::stored_points(db)?;
+    let stored = store::stored_points(db, registry.groups())?;
     Ok(shard_points(experiment, shard).iter().filter(|(_, p)| stored.contains(&p.id)).count())
 }
 
 /// [`run_sweep`] with inputs the caller `given` (a trace it has already
 /// parsed; see [`Inputs::load_with`]), so they are not loaded twice.
 pub fn run_sweep_with(
+    registry: &Registry,
     experiment: &Experiment,
     db: &Path,
     options: &SweepOptions,
     given: Inputs,
 ) -> anyhow::Result<SweepOutcome> {
+    Ok(run_sweep_returning(registry, experiment, db, options, given)?.0)
+}
+
+/// [`run_sweep_with`], and the result of each point simulated now (its
+/// summary, [`PointResult::summary`]), for a caller that prints from it.
+pub fn run_sweep_returning(
+    registry: &Registry,
+    experiment: &Experiment,
+    db: &Path,
+    options: &SweepOptions,
+    given: Inputs,
+) -> anyhow::Result<(SweepOutcome, Vec<PointResult>)> {
     let clock = Instant::now();
     let mine = shard_points(experiment, options.shard);
     let points: Vec<Point> = mine.iter().map(|(_, p)| p.point.clone()).collect();
     let ids: Vec<i64> = mine.iter().map(|(_, p)| p.id).collect();
-    let stored = if db.is_file() { store::stored_points(db)? } else { Default::default() };
+    let stored = if db.is_file() { store::stored_points(db, registry.groups())? } else { Default::default() };
     let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&ids[k])).collect();
     let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
     let inputs = Inputs::load_with(&needed, given).map_err(|e| locate(experiment, e))?;
     tracing::debug!(seconds = clock.elapsed().as_secs_f64(), "inputs loaded");
-    let mut store = Store::open(db)?;
+    let mut store = Store::open(db, registry.groups())?;
     let row = ExperimentRow {
         hash: experiment.hash.clone(),
         name: experiment.name.clone(),
@@ -483,25 +525,30 @@ pub fn run_sweep_with(
         SweepOutcome { total: points.len(), already: points.len() - todo.len(), ..SweepOutcome::default() };
     if todo.is_empty() {
         report.wall_seconds = clock.elapsed().as_secs_f64();
-        return Ok(report);
+        return Ok((report, Vec::new()));
     }
     let name = (!experiment.command_line).then_some(experiment.name.as_str());
+    let work = Work { points, ids, todo, already: report.already, experiment: name };
     let executed =
-        execute(Work { points, ids, todo, already: report.already, experiment: name }, &inputs, Some(store), options)
-            .with_context(|| format!("sweep {}", experiment.name))?;
+        execute(registry, work, &inputs, Some(store), options).with_context(|| format!("sweep {}", experiment.name))?;
     report.done = executed.done;
     report.interrupted = executed.interrupted;
     report.wall_seconds = clock.elapsed().as_secs_f64();
-    Ok(report)
+    Ok((report, executed.results))
 }
 
 /// Runs resolved `points` on `threads` workers with the sweep executor;
 /// stores each finished point in the store at `db` (if given) and skips
 /// points already stored there. Equal points are run once and share the
 /// result. Results come back in point order.
-pub fn run_points(points: &[Point], threads: usize, db: Option<&Path>) -> anyhow::Result<Vec<PointResult>> {
+pub fn run_points(
+    registry: &Registry,
+    points: &[Point],
+    threads: usize,
+    db: Option<&Path>,
+) -> anyhow::Result<Vec<PointResult>> {
     let ids: Vec<i64> = points.iter().map(|p| p.id().map(|id| id.run_id)).collect::<Result<_, _>>()?;
-    let store = db.map(Store::open).transpose()?;
+    let store = db.map(|db| Store::open(db, registry.groups())).transpose()?;
     let stored = match &store {
         Some(store) => store.stored_points()?,
         None => Default::default(),
@@ -527,6 +574,7 @@ pub fn run_points(points: &[Point], threads: usize, db: Option<&Path>) -> anyhow
         let inputs = Inputs::load(&needed)?;
         let options = SweepOptions { threads, shard: None, progress: false, interrupts: None };
         let executed = execute(
+            registry,
             Work { points: points.to_vec(), ids: ids.clone(), todo, already: 0, experiment: None },
             &inputs,
             store,

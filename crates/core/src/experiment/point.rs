@@ -1,10 +1,9 @@
 //! A point: the fully resolved settings of one simulation, of a registered kind.
 //!
 //! Contract:
-//! - A [`PointKind`] is a kind of point (single-cluster, Grid, or one a
-//!   crate depending on this one registers in
-//!   [`crate::experiment::kinds::KINDS`], as provisioning, pricing and
-//!   Slurm do). Its constants are one
+//! - A [`PointKind`] is a kind of point (single-cluster, Grid,
+//!   provisioning, pricing, Slurm, or one of a crate outside: each is added
+//!   to a program's [`crate::registry::Registry`] by its crate). Its constants are one
 //!   [`KindInfo`]: its name, which config sections and axes are its own, the
 //!   tables its points are stored in ([`PointTables`]). Its code reads a
 //!   config into the base settings its sweeps modify and resolves each swept
@@ -59,7 +58,7 @@ pub struct KindInfo {
     pub tables: &'static PointTables,
 }
 
-/// A kind of point, registered once per process: its constants as one
+/// A kind of point, added once to a registry: its constants as one
 /// [`KindInfo`], and the code reading a config and resolving its points.
 pub trait PointKind: Send + Sync + 'static {
     /// What it is, as data.

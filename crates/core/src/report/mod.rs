@@ -31,13 +31,9 @@ use sha2::{Digest, Sha256};
 use crate::registry::Registry;
 use crate::report::load::{Filter, LoadError};
 use crate::report::plots::Figure;
-use crate::report::section::ReportSection;
+use crate::report::section::Sections;
 use crate::report::tables::Table;
 use render::*;
-
-/// The report sections of the kinds, in the order they were registered
-/// (the report's order).
-pub static SECTIONS: Registry<&'static dyn ReportSection> = Registry::new("report section", &[]);
 
 /// What to report on.
 #[derive(Debug, Clone)]
@@ -102,15 +98,15 @@ struct Built {
 }
 
 /// Reads the store (as filtered) and builds every table and figure a report
-/// of it holds: each section's ([`SECTIONS`], in order), whichever it has.
-fn build(options: &ReportOptions) -> anyhow::Result<Built> {
+/// of it holds: each section's ([`Sections`], in order), whichever it has.
+fn build(registry: &Registry, options: &ReportOptions) -> anyhow::Result<Built> {
     let filter = Filter { experiment: experiment_filter(&options.config)?, trace: options.trace.clone() };
     let mut sections = Vec::new();
     // Why the first section that found nothing found nothing: the report's
     // error when no section has anything.
     let mut nothing: Option<anyhow::Error> = None;
-    for section in SECTIONS.all() {
-        match section.build(&options.db, &filter) {
+    for section in registry.all::<Sections>() {
+        match registry.reading(|| section.build(registry, &options.db, &filter)) {
             Ok(built) => sections.extend(built),
             Err(e) if matches!(e.downcast_ref::<LoadError>(), Some(LoadError::Empty { .. })) => {
                 nothing.get_or_insert(e);
@@ -146,9 +142,9 @@ fn build(options: &ReportOptions) -> anyhow::Result<Built> {
 
 /// Puts two stores side by side in `out` (`slasim report --compare`): the
 /// first section whose kind compares stores does (today the single cluster's).
-pub fn compare(a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> {
-    for section in SECTIONS.all() {
-        if let Some(compared) = section.compare(a, b, out) {
+pub fn compare(registry: &Registry, a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> {
+    for section in registry.all::<Sections>() {
+        if let Some(compared) = registry.reading(|| section.compare(registry, a, b, out)) {
             return compared;
         }
     }
@@ -158,8 +154,8 @@ pub fn compare(a: &Path, b: &Path, out: &Path) -> anyhow::Result<ReportSummary> 
 /// One table of the report a store gives, as a Markdown table (header and
 /// rows, without title or note); nothing is written. The error lists the
 /// tables there are when the store gives none called `id`.
-pub fn table(options: &ReportOptions, id: &str) -> anyhow::Result<String> {
-    let built = build(options)?;
+pub fn table(registry: &Registry, options: &ReportOptions, id: &str) -> anyhow::Result<String> {
+    let built = build(registry, options)?;
     match built.tables.iter().find(|t| t.id == id) {
         Some(t) => Ok(markdown_rows(t)),
         None => bail!(
@@ -169,13 +165,13 @@ pub fn table(options: &ReportOptions, id: &str) -> anyhow::Result<String> {
     }
 }
 
-/// Generates a report: each section's tables and figures ([`SECTIONS`]),
+/// Generates a report: each section's tables and figures ([`Sections`]),
 /// whichever the store (as filtered) holds, and the Gantt charts of the
 /// points the sections chose.
-pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
+pub fn generate(registry: &Registry, options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     // Everything is read before the output directory is made: a store with
     // nothing to report leaves no empty folders behind.
-    let Built { gantt, mut tables, figures, omitted, n_points } = build(options)?;
+    let Built { gantt, mut tables, figures, omitted, n_points } = build(registry, options)?;
     prepare_out(&options.out)?;
     for t in &mut tables {
         write_table(&options.out, t).with_context(|| format!("writing table {}", t.id))?;
@@ -209,7 +205,7 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
     let all_md: String = tables.iter().map(markdown).collect::<Vec<_>>().join("\n");
     std::fs::write(options.out.join("report.md"), format!("# {title}\n\n{all_md}"))?;
     let index = options.out.join("index.html");
-    let gantts = gantt_figures(&options.out, &options.db, &gantt)?;
+    let gantts = gantt_figures(registry, &options.out, &options.db, &gantt)?;
     std::fs::write(&index, page(&title, &intro, &tables, &drawn, &gantts))?;
     // A report without figures (a store of slot statistics) keeps no empty folder.
     let _ = std::fs::remove_dir(options.out.join("plots"));
@@ -224,11 +220,11 @@ pub fn generate(options: &ReportOptions) -> anyhow::Result<ReportSummary> {
 }
 
 /// Draws the report's Gantt charts into `plots/` (SVG, PNG, HTML).
-fn gantt_figures(out: &Path, db: &Path, runs: &[i64]) -> anyhow::Result<Gantts> {
+fn gantt_figures(registry: &Registry, out: &Path, db: &Path, runs: &[i64]) -> anyhow::Result<Gantts> {
     let mut gantts = Gantts::default();
     let mut failed = Vec::new();
     for &run in runs {
-        let chart = match gantt::chart_for_run(db, run, None) {
+        let chart = match gantt::chart_for_run(registry, db, run, None) {
             Ok(chart) => chart,
             Err(e) => {
                 failed.push(format!("run {run}: {e:#}"));

@@ -1,9 +1,8 @@
 //! The report sections: what each point kind adds to a report.
 //!
-//! Contract: a kind registers a [`ReportSection`] in
-//! [`crate::report::SECTIONS`] before the report is built;
+//! Contract: a kind adds a [`ReportSection`] to a registry's [`Sections`];
 //! [`crate::report::generate`] (and [`crate::report::table`]) call each
-//! section, in registration order, with the store and the report's filter,
+//! section, in the registry's order, with the store and the report's filter,
 //! and put their tables in that order. A section with nothing to report
 //! (the store holds none of its points) returns `None`, or the error
 //! [`LoadError::Empty`](crate::report::load::LoadError::Empty) saying why: the report shows the first such reason
@@ -11,6 +10,7 @@
 
 use std::path::Path;
 
+use crate::registry::{Entries, Registry};
 use crate::report::load::Filter;
 use crate::report::plots::Figure;
 use crate::report::tables::Table;
@@ -42,7 +42,10 @@ pub trait ReportSection: Send + Sync + 'static {
     /// Its tables and figures from the store `db` (read-only), as `filter`
     /// keeps; `None` (or [`LoadError::Empty`](crate::report::load::LoadError::Empty)) if the store holds none of
     /// its points.
-    fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>>;
+    /// The `registry` is the program's, and the one its name lookups see
+    /// while it builds: a kind's own tables (its strategies, in report
+    /// order) are there.
+    fn build(&self, registry: &Registry, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>>;
 
     /// What the report puts before an error of [`ReportSection::build`]:
     /// by default `building the <name> tables`; `None` for a section whose
@@ -54,10 +57,24 @@ pub trait ReportSection: Send + Sync + 'static {
     /// Puts the stores `a` and `b` side by side in `out` (`slasim report
     /// --compare`), if its kind compares stores; `None` (the default) leaves
     /// it to the next section.
-    fn compare(&self, a: &Path, b: &Path, out: &Path) -> Option<anyhow::Result<crate::report::ReportSummary>> {
-        let _ = (a, b, out);
+    fn compare(
+        &self,
+        registry: &Registry,
+        a: &Path,
+        b: &Path,
+        out: &Path,
+    ) -> Option<anyhow::Result<crate::report::ReportSummary>> {
+        let _ = (registry, a, b, out);
         None
     }
 }
 
 crate::named_trait_objects!(ReportSection);
+
+/// The report sections of a registry, in report order.
+pub enum Sections {}
+
+impl Entries for Sections {
+    type Entry = dyn ReportSection;
+    const WHAT: &'static str = "report section";
+}

@@ -52,6 +52,8 @@ use std::sync::OnceLock;
 
 use rusqlite::Statement;
 
+use crate::registry::names::Named;
+
 /// A column's SQL type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SqlType {
@@ -74,20 +76,17 @@ impl SqlType {
     }
 }
 
-/// A report section that groups a table's rows.
+/// A grouping of a table's rows a report section uses, by name: a kind
+/// declares its own ([`crate::registry::Registry::report_groups`], which
+/// refuses a name declared twice), e.g. the single cluster's `summary` or
+/// the Grid's `grid-clusters`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Section {
-    /// The single-cluster aggregates (and the dissertation tables from them).
-    Summary,
-    /// Paper B's reservation table.
-    Reservations,
-    /// The gain with and without checkpointing.
-    Checkpoints,
-    /// The classic queueing modes' metrics.
-    Queueing,
-    /// A section of a kind of another crate, by its name (the Grid's
-    /// `grid` and `grid-clusters`).
-    Named(&'static str),
+pub struct Section(pub &'static str);
+
+impl Named for Section {
+    fn name(&self) -> &'static str {
+        self.0
+    }
 }
 
 /// What a column is to a report section.
@@ -322,7 +321,7 @@ impl<R: Rows + 'static> Table<R> {
             for u in c.uses {
                 let same = self.columns.iter().flat_map(|d| d.uses.iter()).filter(|v| *v == u).count();
                 if same > 1 {
-                    found.push(format!("{}.{}: rank {} of {:?} {:?}", self.name, c.name, u.rank, u.section, u.part));
+                    found.push(format!("{}.{}: rank {} of {} {:?}", self.name, c.name, u.rank, u.section.0, u.part));
                 }
             }
         }

@@ -35,7 +35,7 @@ use rusqlite::types::ValueRef;
 use sha2::{Digest, Sha256};
 
 use crate::store::open_read_only;
-use crate::store::tables::groups::groups;
+use crate::store::tables::groups::PointTables;
 
 /// Rows per Parquet row group (and per read batch).
 const BATCH_ROWS: usize = 65_536;
@@ -149,7 +149,7 @@ fn partial_dir(out: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// Exports the store at `db` into the directory `out` (see the module contract).
-pub fn export(db: &Path, out: &Path, replace: bool) -> anyhow::Result<Exported> {
+pub fn export(groups: &[&'static PointTables], db: &Path, out: &Path, replace: bool) -> anyhow::Result<Exported> {
     let conn = open_read_only(db)?;
     let is_store: bool = conn
         .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'experiments'", [], |r| {
@@ -168,7 +168,7 @@ pub fn export(db: &Path, out: &Path, replace: bool) -> anyhow::Result<Exported> 
         std::fs::remove_dir_all(&part).with_context(|| format!("removing the leftover {}", part.display()))?;
     }
     std::fs::create_dir_all(&part).with_context(|| format!("creating {}", part.display()))?;
-    let written = write_all(&conn, db, &part);
+    let written = write_all(groups, &conn, db, &part);
     let exported = match written {
         Ok(exported) => exported,
         Err(e) => {
@@ -183,7 +183,7 @@ pub fn export(db: &Path, out: &Path, replace: bool) -> anyhow::Result<Exported> 
     Ok(exported)
 }
 
-fn write_all(conn: &Connection, db: &Path, dir: &Path) -> anyhow::Result<Exported> {
+fn write_all(groups: &[&'static PointTables], conn: &Connection, db: &Path, dir: &Path) -> anyhow::Result<Exported> {
     let sql_err = |what: String| move |e: rusqlite::Error| anyhow::anyhow!("{}: {what}: {e}", db.display());
     let names: Vec<String> = conn
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -205,7 +205,7 @@ fn write_all(conn: &Connection, db: &Path, dir: &Path) -> anyhow::Result<Exporte
         let rows = write_table(conn, db, name, &columns, &select, &dir.join(format!("{name}.parquet")))?;
         tables.push((name.clone(), rows));
     }
-    let rows = write_provenance(conn, db, &dir.join("provenance.parquet"))?;
+    let rows = write_provenance(groups, conn, db, &dir.join("provenance.parquet"))?;
     tables.push(("provenance".to_string(), rows));
     Ok(Exported { tables })
 }
@@ -256,7 +256,7 @@ fn write_table(
 }
 
 /// The provenance rows of every group that gives them.
-fn write_provenance(conn: &Connection, db: &Path, path: &Path) -> anyhow::Result<u64> {
+fn write_provenance(groups: &[&'static PointTables], conn: &Connection, db: &Path, path: &Path) -> anyhow::Result<u64> {
     let mut experiments: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     conn.prepare("SELECT run_id, experiment FROM experiment_points ORDER BY run_id, experiment")
         .and_then(|mut s| {
@@ -291,7 +291,7 @@ fn write_provenance(conn: &Connection, db: &Path, path: &Path) -> anyhow::Result
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .map_err(|e| anyhow::anyhow!("{}: listing its tables: {e}", db.display()))?;
-    for group in groups() {
+    for group in groups {
         let Some(select) = group.provenance else { continue };
         if !have.iter().any(|t| t == group.key_table) {
             continue;

@@ -12,13 +12,13 @@
 use std::path::{Path, PathBuf};
 
 use crate::store::schema::{SCHEMA_VERSION, user_version};
-use crate::store::tables::groups::{self, CopyRows, PointTables};
+use crate::store::tables::groups::{CopyRows, PointTables};
 use crate::store::{ExperimentId, Store, StoreError, experiments, open_read_only, sqlite};
 
 /// Merges shard stores into a new store at `output`. Refuses stores from
 /// different experiments (config hashes), older or newer schemas, and an
 /// existing output file. Runs present in several inputs are kept once.
-pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeError> {
+pub fn merge(groups: &[&'static PointTables], inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeError> {
     if inputs.is_empty() {
         return Err(MergeError::NoInputs);
     }
@@ -55,10 +55,9 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
             Some(_) => {}
         }
     }
-    let mut store = Store::open(output)?;
+    let mut store = Store::open(output, groups)?;
     let err = sqlite(output);
     let mut report = MergeReport::default();
-    let groups = groups::groups();
     let count = |store: &Store| -> Result<i64, StoreError> {
         // A point in two groups' key tables (a Grid run is a run too)
         // counts once.
@@ -72,7 +71,7 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
         let tx = store.conn.transaction().map_err(&err)?;
         // A registered kind's tables are missing from a store written without it.
         let mut present = Vec::new();
-        for group in &groups {
+        for group in groups {
             let exists: bool = tx
                 .query_row(
                     "SELECT EXISTS (SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = :table)",

@@ -16,18 +16,21 @@
 //!   ([`crate::experiment::point::AnyPoint::shared_rows`]).
 //! - Point ids: each kind's in its group's key table ([`tables`]);
 //!   [`Store::stored_points`] is all of them.
-//! - Opening a store for writing brings it to this build's schema
-//!   ([`schema`]): a new one from the registered descriptors alone, an older
-//!   one by its steps, and any one by the descriptors (a registered kind's
-//!   tables missing from it, a column added since). The `all_jobs` view
-//!   (every kind's jobs in one vocabulary) is the union of the registered
-//!   groups' job selects ([`jobs_view`]).
+//! - A store is opened with the groups of tables it holds (a program's
+//!   registry's, [`crate::registry::Registry::groups`]). Opening it for
+//!   writing brings it to this build's schema ([`schema`]): a new one from
+//!   the groups' descriptors alone, an older one by its steps, and any one
+//!   by the descriptors (a group's tables missing from it, a column added
+//!   since). The `all_jobs` view (every kind's jobs in one vocabulary) is
+//!   the union of the groups' job selects ([`jobs_view`]).
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags};
+
+use tables::groups::PointTables;
 
 pub mod columns;
 mod error;
@@ -82,8 +85,8 @@ pub const ALL_JOBS_DOC: &str = "View: every kind's jobs in one vocabulary, one r
 /// the battery or workload), `submit`, `start`, `end`, `wait` (start −
 /// submit; the three NULL for a job that never started) and `processors`.
 /// With no such group registered, the view has those columns and no row.
-pub fn jobs_view() -> String {
-    let selects: Vec<&str> = tables::groups::groups().iter().filter_map(|g| g.jobs).collect();
+pub fn jobs_view(groups: &[&'static PointTables]) -> String {
+    let selects: Vec<&str> = groups.iter().filter_map(|g| g.jobs).collect();
     let selects = if selects.is_empty() { vec![NO_JOBS] } else { selects };
     format!("CREATE VIEW all_jobs AS\n{}", selects.join("\nUNION ALL\n"))
 }
@@ -94,11 +97,13 @@ pub struct Store {
     conn: Connection,
     /// What each kind's writer keeps of this store between points, by type.
     kept: HashMap<TypeId, Box<dyn Any + Send>>,
+    /// The groups of tables it was opened with.
+    groups: Vec<&'static PointTables>,
 }
 
 impl Store {
-    /// Opens (or creates) a store, migrating an older schema.
-    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+    /// Opens (or creates) a store of the `groups` of tables, migrating an older schema.
+    pub fn open(path: impl AsRef<Path>, groups: &[&'static PointTables]) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
         let err = sqlite(&path);
         let mut conn = Connection::open(&path).map_err(&err)?;
@@ -108,7 +113,7 @@ impl Store {
             return Err(StoreError::NewerSchema { path: path.clone(), found });
         }
         // Refused before anything is written (the journal mode included).
-        let older = schema::older_ids(&conn, found).map_err(&err)?;
+        let older = schema::older_ids(&conn, groups, found).map_err(&err)?;
         if !older.is_empty() {
             let kinds = older.iter().map(|(k, n)| format!("{n} {k} points")).collect::<Vec<_>>().join(" and ");
             return Err(StoreError::OlderIds { path: path.clone(), found, kinds });
@@ -122,9 +127,9 @@ impl Store {
         // Commits stay atomic and survive a killed process; only a power
         // loss may roll back the last commits (WAL with synchronous=NORMAL).
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(&err)?;
-        schema::upgrade(&mut conn, found).map_err(&err)?;
+        schema::upgrade(&mut conn, groups, found).map_err(&err)?;
         drop(err);
-        Ok(Store { path, conn, kept: HashMap::new() })
+        Ok(Store { path, conn, kept: HashMap::new(), groups: groups.to_vec() })
     }
 
     /// The database file.
@@ -178,7 +183,7 @@ impl Store {
 
     /// The ids of every point stored, of every kind.
     pub fn stored_points(&self) -> Result<std::collections::HashSet<i64>, StoreError> {
-        let mut stmt = self.conn.prepare(&stored_points_sql(&self.conn)).map_err(sqlite(&self.path))?;
+        let mut stmt = self.conn.prepare(&stored_points_sql(&self.conn, &self.groups)).map_err(sqlite(&self.path))?;
         let rows = stmt.query_map([], |r| r.get(0)).map_err(sqlite(&self.path))?;
         rows.collect::<Result<_, _>>().map_err(sqlite(&self.path))
     }
@@ -198,7 +203,7 @@ pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
 
 /// Every point id a store holds: the key of every group of tables there
 /// (a registered kind's tables are missing from a store it never wrote).
-fn stored_points_sql(conn: &Connection) -> String {
+fn stored_points_sql(conn: &Connection, groups: &[&'static PointTables]) -> String {
     let exists = |table: &str| {
         conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :table)",
@@ -207,7 +212,7 @@ fn stored_points_sql(conn: &Connection) -> String {
         )
         .unwrap_or(false)
     };
-    let selects: Vec<String> = tables::groups::groups()
+    let selects: Vec<String> = groups
         .iter()
         .filter(|g| exists(g.key_table))
         .map(|g| format!("SELECT {} FROM {}", g.key, g.key_table))
@@ -215,8 +220,12 @@ fn stored_points_sql(conn: &Connection) -> String {
     if selects.is_empty() { "SELECT NULL WHERE 0".to_string() } else { selects.join(" UNION ALL ") }
 }
 
-/// The ids of every point stored in the database at `path` (read-only).
-pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, StoreError> {
+/// The ids of every point of the `groups` of tables stored in the database
+/// at `path` (read-only).
+pub fn stored_points(
+    path: &Path,
+    groups: &[&'static PointTables],
+) -> Result<std::collections::HashSet<i64>, StoreError> {
     let conn = open_read_only(path)?;
     let err = sqlite(path);
     // A file without the schema yet (an interrupted creation) holds no point.
@@ -224,7 +233,7 @@ pub fn stored_points(path: &Path) -> Result<std::collections::HashSet<i64>, Stor
     if version == 0 {
         return Ok(Default::default());
     }
-    let mut stmt = conn.prepare(&stored_points_sql(&conn)).map_err(&err)?;
+    let mut stmt = conn.prepare(&stored_points_sql(&conn, groups)).map_err(&err)?;
     let rows = stmt.query_map([], |r| r.get(0)).map_err(&err)?;
     rows.collect::<Result<_, _>>().map_err(&err)
 }
@@ -251,17 +260,17 @@ mod tests {
     fn creates_migrates_and_refuses_newer_schemas() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.sqlite");
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         let table = query(&path, "PRAGMA user_version").unwrap();
         assert_eq!(table.rows, vec![vec![SCHEMA_VERSION.to_string()]]);
         // Re-opening is a no-op.
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         // A newer schema is refused and left untouched.
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
         drop(conn);
         let before = std::fs::read(&path).unwrap();
-        let err = Store::open(&path).err().unwrap();
+        let err = Store::open(&path, &[]).err().unwrap();
         assert!(matches!(err, StoreError::NewerSchema { .. }), "{err}");
         assert!(err.to_string().contains("newer than this slasim"));
         assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -273,14 +282,14 @@ mod tests {
     fn a_store_opened_for_writing_gets_the_all_jobs_view() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.sqlite");
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         Connection::open(&path).unwrap().execute_batch("DROP VIEW all_jobs").unwrap();
         assert!(query(&path, "SELECT count(*) FROM all_jobs").is_err());
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         let t = query(&path, "SELECT * FROM all_jobs").unwrap();
         assert_eq!(t.columns, ["point", "kind", "job", "submit", "start", "end", "wait", "processors"]);
         // Opening it again leaves it as it is.
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         assert!(query(&path, "SELECT count(*) FROM all_jobs").is_ok());
     }
 
@@ -288,7 +297,7 @@ mod tests {
     fn query_refuses_writes_and_reports_sql_errors() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.sqlite");
-        Store::open(&path).unwrap();
+        Store::open(&path, &[]).unwrap();
         for sql in [
             "DELETE FROM experiments",
             "DROP TABLE experiments",

@@ -25,8 +25,9 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+use crate::streams::CO_RESERVATION_REQUESTS;
 use crate::workload::corequest::CoRequest;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::units::{DAY, Time};
 use slasim_single::workload::job::Job;
 
@@ -96,7 +97,7 @@ impl Default for RequestSettings {
 /// The requests of `settings.workload` from cluster 0's `jobs`, submitted
 /// before `t_stop`, parts capped at `cap` CPUs.
 pub fn requests(jobs: &[Job], settings: &RequestSettings, t_stop: Time, cap: u32, seed: u64) -> Vec<CoRequest> {
-    let mut rng = stream(seed, Stream::CoReservationRequests, 0);
+    let mut rng = stream(seed, CO_RESERVATION_REQUESTS, 0);
     let mut out: Vec<CoRequest> = Vec::new();
     let mut templates = 0usize;
     for job in jobs.iter().filter(|j| j.occurrence < t_stop) {

@@ -1,6 +1,7 @@
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_grid::algorithm::*;
 use slasim_grid::request::Tr;
+use slasim_grid::streams::VARIANT_SHUFFLE;
 
 #[test]
 fn names_resolve_and_unknown_ones_list_the_valid() {
@@ -14,9 +15,9 @@ fn names_resolve_and_unknown_ones_list_the_valid() {
 fn start_sorting_is_stable_over_the_shuffle() {
     let trs: Vec<Tr> = (0..40).map(|i| Tr { cluster: i % 4, part: 0, start: (i * 7) % 5, cost: 0.0 }).collect();
     let mut shuffled = trs.clone();
-    Trivial.arrange(&mut shuffled, &mut stream(1, Stream::VariantShuffle, 0));
+    Trivial.arrange(&mut shuffled, &mut stream(1, VARIANT_SHUFFLE, 0));
     let mut sorted = trs.clone();
-    StartSorted(Trivial).arrange(&mut sorted, &mut stream(1, Stream::VariantShuffle, 0));
+    StartSorted(Trivial).arrange(&mut sorted, &mut stream(1, VARIANT_SHUFFLE, 0));
     // Same shuffle, then a stable sort: within one start the shuffled order stays.
     let mut expected = shuffled.clone();
     expected.sort_by_key(|t| t.start);

@@ -7,7 +7,7 @@
 //! Contract:
 //! - *Episode.* [`PickJobs::reset`] picks a sequence of the log: `L` jobs
 //!   (`JOB_SEQUENCE_SIZE`, 256) from a start index drawn uniformly in
-//!   `[L, n − L − 1)` by the environment's own generator ([`rng::Stream::EpisodeStarts`],
+//!   `[L, n − L − 1)` by the environment's own generator ([`crate::streams::EPISODE_STARTS`],
 //!   reseeded by [`PickJobs::seed`]), or given explicitly; or the whole log
 //!   ([`Episode::WholeLog`]). Job `start` waits at its submission time on an
 //!   empty machine. When [`Options::baselines`] is on, the sequence is first
@@ -54,11 +54,12 @@ use std::sync::Arc;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+use crate::streams::EPISODE_STARTS;
 use dynamics::{Dynamics, Heuristic};
 use jobs::JobTable;
 use observation::{FEATURES, RLSCHEDULER_WINDOW, Selection};
 use reward::Score;
-use slasim_core::rng::{self, Stream};
+use slasim_core::rng;
 use slasim_sim::units::Time;
 
 /// RLScheduler's `JOB_SEQUENCE_SIZE`.
@@ -199,7 +200,7 @@ impl PickJobs {
             selection: Selection::default(),
             pivot: false,
             over: true,
-            rng: rng::stream(0, Stream::EpisodeStarts, 0),
+            rng: rng::stream(0, EPISODE_STARTS, 0),
             baselines: None,
             total: None,
         })
@@ -207,7 +208,7 @@ impl PickJobs {
 
     /// Reseeds the start-index generator (gymnasium's `reset(seed=…)`).
     pub fn seed(&mut self, seed: u64) {
-        self.rng = rng::stream(seed, Stream::EpisodeStarts, 0);
+        self.rng = rng::stream(seed, EPISODE_STARTS, 0);
     }
 
     /// The options.

@@ -214,7 +214,7 @@ fn seeded_resets_repeat_and_draw_in_rlscheduler_range() {
 
 /// Plays random valid actions to the end, checking the invariants at every step.
 fn play(env: &mut PickJobs, seed: u64) -> (Vec<i64>, f64) {
-    let mut rng = slasim_core::rng::stream(seed, slasim_core::rng::Stream::TieBreak, 0);
+    let mut rng = slasim_core::rng::stream(seed, slasim_core::rng::TIE_BREAK, 0);
     let jobs = Arc::clone(env.jobs());
     let mut obs = vec![0.0; env.observation_len()];
     let mut mask = vec![0; env.options().window];

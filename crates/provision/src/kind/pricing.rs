@@ -30,10 +30,11 @@ use crate::kind::provision::point::SiteSpec;
 use crate::outcome::{Harm, PricingOutcome, SiteSummary};
 use crate::pricing::Policy;
 use crate::site::SlotScheduler;
+use crate::streams::RESERVATION_SHARE;
 use crate::tables::GROUP;
 use crate::tables::provision::ProvisionPointRow;
 use crate::writer::pricing::PricingOutput;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::setting::{InvalidSetting, probability};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
@@ -201,7 +202,7 @@ pub fn run_pricing(point: &PricingPoint, budget: &Budget) -> anyhow::Result<Pric
     let site = prepare_site(&point.site, point.estimates, point.seed)?;
     let first = site.jobs.first().map_or(0, |j| j.occurrence);
     let end = first + (point.days * DAY as f64) as Time;
-    let mut rng = stream(point.seed, Stream::ReservationShare, 0);
+    let mut rng = stream(point.seed, RESERVATION_SHARE, 0);
     let (mut buyers, mut queued) = (Vec::new(), Vec::new());
     for job in site.jobs.iter().filter(|j| j.occurrence < end) {
         let u: f64 = rand::RngExt::random(&mut rng);

@@ -8,7 +8,7 @@
 //! the two equal. Never edit a step: a change to a table is a change to its
 //! descriptors.
 
-use slasim_core::store::schema::Step;
+use slasim_core::store::tables::groups::Step;
 
 /// Schemas 5, 6, 8 and 9.
 pub static STEPS: [Step; 4] = [

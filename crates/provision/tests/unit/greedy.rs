@@ -71,7 +71,7 @@ proptest::proptest! {
         let wf = slasim_provision::workflow::SyntheticWorkflow {
             tasks, levels: None, mean_runtime: 1200, mean_procs: 3, max_procs: 8, mean_transfer: 0,
         }
-        .generate(&mut slasim_core::rng::stream(seed, slasim_core::rng::Stream::Workflows, 0))
+        .generate(&mut slasim_core::rng::stream(seed, slasim_provision::streams::WORKFLOWS, 0))
         .expect("valid");
         let g = provision_greedy(&wf, 0, &[site], Policy::Conservative, 1.0, 1.0).unwrap().unwrap();
         proptest::prop_assert_eq!(g.cost, wf.best_effort_cost() as f64);

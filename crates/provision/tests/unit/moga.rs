@@ -1,5 +1,5 @@
 use proptest::prelude::*;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::{TIE_BREAK, stream};
 use slasim_provision::moga::*;
 
 fn obj(cost: f64, makespan: f64) -> Objectives {
@@ -181,7 +181,7 @@ fn toy_front_is_found() {
     let config = MogaConfig::default();
     let mut calls = 0;
     let mut eval = toy(k);
-    let archive = run(n, &config, &mut stream(42, Stream::TieBreak, 0), |g| {
+    let archive = run(n, &config, &mut stream(42, TIE_BREAK, 0), |g| {
         calls += 1;
         eval(g)
     });
@@ -202,7 +202,7 @@ fn degenerate_lengths_and_populations() {
         let archive = run(
             bits,
             &MogaConfig { population: 4, generations: 3, sigma_share: 0.041 },
-            &mut stream(1, Stream::TieBreak, 0),
+            &mut stream(1, TIE_BREAK, 0),
             toy(bits),
         );
         assert_eq!(archive.stats().evaluations, 16);
@@ -211,11 +211,11 @@ fn degenerate_lengths_and_populations() {
     // Odd and tiny populations still evaluate N × (G + 1) times without panicking.
     for population in [0, 1, 3] {
         let config = MogaConfig { population, generations: 2, sigma_share: -1.0 };
-        let archive = run(5, &config, &mut stream(1, Stream::TieBreak, 0), toy(3));
+        let archive = run(5, &config, &mut stream(1, TIE_BREAK, 0), toy(3));
         assert_eq!(archive.stats().evaluations, population * 3);
     }
     // Everything infeasible ⇒ empty archive, all counted.
-    let archive = run(10, &MogaConfig::default(), &mut stream(1, Stream::TieBreak, 0), |_| Objectives::INFEASIBLE);
+    let archive = run(10, &MogaConfig::default(), &mut stream(1, TIE_BREAK, 0), |_| Objectives::INFEASIBLE);
     assert!(archive.is_empty());
     assert_eq!(archive.stats().infeasible, 1100);
 }
@@ -233,8 +233,8 @@ proptest! {
     fn runs_are_deterministic_and_non_dominated(seed in any::<u64>(), bits in 0usize..80, k in 0usize..12) {
         let k = k.min(bits);
         let config = MogaConfig { population: 20, generations: 4, sigma_share: 0.041 };
-        let a = run(bits, &config, &mut stream(seed, Stream::TieBreak, 0), constrained(k));
-        let b = run(bits, &config, &mut stream(seed, Stream::TieBreak, 0), constrained(k));
+        let a = run(bits, &config, &mut stream(seed, TIE_BREAK, 0), constrained(k));
+        let b = run(bits, &config, &mut stream(seed, TIE_BREAK, 0), constrained(k));
         prop_assert_eq!(&a, &b);
         prop_assert_eq!(a.stats().evaluations, 20 * 5);
         for (i, (gi, oi)) in a.members().iter().enumerate() {
@@ -295,7 +295,7 @@ proptest! {
 
     #[test]
     fn crossover_matches_reference(bits in 0usize..200, seed in any::<u64>()) {
-        let mut rng = stream(seed, Stream::TieBreak, 1);
+        let mut rng = stream(seed, TIE_BREAK, 1);
         let a0 = Genome::random(bits, &mut rng);
         let b0 = Genome::random(bits, &mut rng);
         let (mut a, mut b) = (a0.clone(), b0.clone());

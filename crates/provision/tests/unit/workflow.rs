@@ -1,5 +1,5 @@
 use proptest::prelude::*;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_provision::workflow::*;
 
 /// Re-validates a workflow through the checked constructor.
@@ -78,7 +78,7 @@ fn generator_structure_100_tasks_10_levels() {
     let g = SyntheticWorkflow::default();
     assert_eq!(g.level_count(), 10);
     for index in 0..50 {
-        let wf = g.generate(&mut stream(1, Stream::Workflows, index)).unwrap();
+        let wf = g.generate(&mut stream(1, slasim_provision::streams::WORKFLOWS, index)).unwrap();
         revalidate(&wf);
         assert_eq!(wf.len(), 100);
         let levels = wf.levels();
@@ -105,12 +105,12 @@ fn generator_default_levels_follow_sqrt() {
     let count = |tasks| SyntheticWorkflow { tasks, ..SyntheticWorkflow::default() }.level_count();
     assert_eq!([count(100), count(200), count(300), count(400), count(1), count(2)], [10, 14, 17, 20, 1, 1]);
     let g = SyntheticWorkflow { tasks: 200, ..SyntheticWorkflow::default() };
-    assert_eq!(g.generate(&mut stream(3, Stream::Workflows, 0)).unwrap().depth(), 14);
+    assert_eq!(g.generate(&mut stream(3, slasim_provision::streams::WORKFLOWS, 0)).unwrap().depth(), 14);
     // Extremes: one level, and one task per level (a chain).
     let flat = SyntheticWorkflow { tasks: 7, levels: Some(1), ..SyntheticWorkflow::default() };
-    assert!(flat.generate(&mut stream(3, Stream::Workflows, 0)).unwrap().edges().is_empty());
+    assert!(flat.generate(&mut stream(3, slasim_provision::streams::WORKFLOWS, 0)).unwrap().edges().is_empty());
     let chain = SyntheticWorkflow { tasks: 7, levels: Some(7), ..SyntheticWorkflow::default() };
-    let wf = chain.generate(&mut stream(3, Stream::Workflows, 0)).unwrap();
+    let wf = chain.generate(&mut stream(3, slasim_provision::streams::WORKFLOWS, 0)).unwrap();
     assert_eq!((wf.depth(), wf.edges().len()), (7, 6));
 }
 
@@ -119,7 +119,7 @@ fn generator_means_over_many_draws() {
     let g = SyntheticWorkflow { mean_transfer: 250, ..SyntheticWorkflow::default() };
     let (mut procs, mut runtime, mut transfer, mut tasks, mut edges) = (0u64, 0i64, 0i64, 0i64, 0i64);
     for index in 0..200 {
-        let wf = g.generate(&mut stream(9, Stream::Workflows, index)).unwrap();
+        let wf = g.generate(&mut stream(9, slasim_provision::streams::WORKFLOWS, index)).unwrap();
         procs += wf.tasks().iter().map(|t| u64::from(t.procs)).sum::<u64>();
         runtime += wf.tasks().iter().map(|t| t.runtime).sum::<i64>();
         tasks += wf.len() as i64;
@@ -138,32 +138,33 @@ fn generator_means_over_many_draws() {
     assert!((mean_transfer - 250.0).abs() < 3.0, "mean transfer {mean_transfer}");
     // Below the latency the transfer is constant.
     let small = SyntheticWorkflow { mean_transfer: 40, ..SyntheticWorkflow::default() };
-    let wf = small.generate(&mut stream(9, Stream::Workflows, 0)).unwrap();
+    let wf = small.generate(&mut stream(9, slasim_provision::streams::WORKFLOWS, 0)).unwrap();
     assert!(wf.edges().iter().all(|e| e.transfer == 40));
 }
 
 #[test]
 fn generator_caps_processors() {
     let g = SyntheticWorkflow { mean_procs: 10, max_procs: 12, ..SyntheticWorkflow::default() };
-    let wf = g.generate(&mut stream(4, Stream::Workflows, 0)).unwrap();
+    let wf = g.generate(&mut stream(4, slasim_provision::streams::WORKFLOWS, 0)).unwrap();
     assert!(wf.tasks().iter().all(|t| t.procs <= 12));
     assert!(wf.tasks().iter().any(|t| t.procs == 12));
     let ones = SyntheticWorkflow { mean_procs: 1, ..SyntheticWorkflow::default() };
-    assert_eq!(ones.generate(&mut stream(4, Stream::Workflows, 0)).unwrap().max_procs(), 1);
+    assert_eq!(ones.generate(&mut stream(4, slasim_provision::streams::WORKFLOWS, 0)).unwrap().max_procs(), 1);
 }
 
 #[test]
 fn generator_is_deterministic() {
     let g = SyntheticWorkflow { tasks: 300, mean_transfer: 250, ..SyntheticWorkflow::default() };
-    let a = g.generate(&mut stream(42, Stream::Workflows, 5)).unwrap();
-    assert_eq!(a, g.generate(&mut stream(42, Stream::Workflows, 5)).unwrap());
-    assert_ne!(a, g.generate(&mut stream(42, Stream::Workflows, 6)).unwrap());
-    assert_ne!(a, g.generate(&mut stream(43, Stream::Workflows, 5)).unwrap());
+    let a = g.generate(&mut stream(42, slasim_provision::streams::WORKFLOWS, 5)).unwrap();
+    assert_eq!(a, g.generate(&mut stream(42, slasim_provision::streams::WORKFLOWS, 5)).unwrap());
+    assert_ne!(a, g.generate(&mut stream(42, slasim_provision::streams::WORKFLOWS, 6)).unwrap());
+    assert_ne!(a, g.generate(&mut stream(43, slasim_provision::streams::WORKFLOWS, 5)).unwrap());
 }
 
 #[test]
 fn generator_rejects_bad_settings() {
-    let bad = |g: SyntheticWorkflow| g.generate(&mut stream(0, Stream::Workflows, 0)).unwrap_err().setting;
+    let bad =
+        |g: SyntheticWorkflow| g.generate(&mut stream(0, slasim_provision::streams::WORKFLOWS, 0)).unwrap_err().setting;
     let d = SyntheticWorkflow::default;
     assert_eq!(bad(SyntheticWorkflow { tasks: 0, ..d() }), "workflow_tasks");
     assert_eq!(bad(SyntheticWorkflow { levels: Some(0), ..d() }), "workflow_levels");
@@ -315,7 +316,7 @@ fn check_fits_without_sites_names_the_first_task() {
 #[test]
 fn text_round_trips() {
     let g = SyntheticWorkflow { tasks: 60, mean_transfer: 250, ..SyntheticWorkflow::default() };
-    for wf in [diamond(), g.generate(&mut stream(5, Stream::Workflows, 0)).unwrap(), cybershake()] {
+    for wf in [diamond(), g.generate(&mut stream(5, slasim_provision::streams::WORKFLOWS, 0)).unwrap(), cybershake()] {
         let back = Workflow::parse(&wf.to_text(), "round-trip").unwrap();
         assert_eq!(without_lines(&back), without_lines(&wf));
         assert_eq!(back.edges(), wf.edges());
@@ -346,7 +347,7 @@ proptest! {
             mean_transfer,
             ..SyntheticWorkflow::default()
         };
-        let wf = g.generate(&mut stream(seed, Stream::Workflows, 0)).unwrap();
+        let wf = g.generate(&mut stream(seed, slasim_provision::streams::WORKFLOWS, 0)).unwrap();
         prop_assert_eq!(wf.len(), tasks);
         prop_assert_eq!(wf.depth(), levels);
         revalidate(&wf);

@@ -1,4 +1,5 @@
 //! The library's tests, one module per module of `slasim_sim`.
 
+mod bench;
 mod kernel;
 mod port;

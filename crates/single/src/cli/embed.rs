@@ -20,22 +20,33 @@ use crate::cli::trace::PrepareArgs;
 pub use crate::cli::trace::Workload;
 use crate::policy::batsim::InProcess;
 use slasim_core::cli::embed::matches;
+use slasim_core::registry::Registry;
 
-/// `slasim run ARGS…`, stopped when `interrupts` moves.
-pub fn run(args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Ran> {
-    run_with(args, interrupts, None)
+/// `slasim run ARGS…` with `registry`'s kinds, stopped when `interrupts` moves.
+pub fn run(registry: &Registry, args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Ran> {
+    run_with(registry, args, interrupts, None)
 }
 
 /// `slasim run ARGS…` with the batsim strategy's scheduler in this process
 /// (`--scheduler-name` names it in the runs' identity), stopped when
 /// `interrupts` moves.
-pub fn run_scheduled(args: Vec<OsString>, interrupts: Arc<AtomicUsize>, scheduler: InProcess) -> anyhow::Result<Ran> {
-    run_with(args, interrupts, Some(scheduler))
+pub fn run_scheduled(
+    registry: &Registry,
+    args: Vec<OsString>,
+    interrupts: Arc<AtomicUsize>,
+    scheduler: InProcess,
+) -> anyhow::Result<Ran> {
+    run_with(registry, args, interrupts, Some(scheduler))
 }
 
-fn run_with(args: Vec<OsString>, interrupts: Arc<AtomicUsize>, scheduler: Option<InProcess>) -> anyhow::Result<Ran> {
-    let args = RunArgs::from_arg_matches(&matches("run", args)?)?;
-    match run_driven(args, Some(interrupts), scheduler)? {
+fn run_with(
+    registry: &Registry,
+    args: Vec<OsString>,
+    interrupts: Arc<AtomicUsize>,
+    scheduler: Option<InProcess>,
+) -> anyhow::Result<Ran> {
+    let args = RunArgs::from_arg_matches(&matches(registry, "run", args)?)?;
+    match registry.reading(|| run_driven(registry, args, Some(interrupts), scheduler))? {
         Finished::Ran(ran) => Ok(ran),
         Finished::Printed(_) => anyhow::bail!("the run printed its summary instead of returning it"),
     }
@@ -43,7 +54,7 @@ fn run_with(args: Vec<OsString>, interrupts: Arc<AtomicUsize>, scheduler: Option
 
 /// The workload `slasim trace prepare ARGS…` prepares, or (`prepared`
 /// false) the log it reads before preparing it.
-pub fn workload(args: Vec<OsString>, prepared: bool) -> anyhow::Result<Workload> {
-    let args = PrepareArgs::from_arg_matches(&matches("trace prepare", args)?)?;
-    crate::cli::trace::workload_embedded(args, prepared)
+pub fn workload(registry: &Registry, args: Vec<OsString>, prepared: bool) -> anyhow::Result<Workload> {
+    let args = PrepareArgs::from_arg_matches(&matches(registry, "trace prepare", args)?)?;
+    registry.reading(|| crate::cli::trace::workload_embedded(args, prepared))
 }

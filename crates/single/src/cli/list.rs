@@ -7,25 +7,26 @@
 //! among the lists: strategies first, placements, energy policies and SLA
 //! terms rules, shifting policies and forecasts after the axes.
 
-use crate::policy::energy::ENERGY_POLICIES;
-use crate::policy::forecast::FORECASTS;
-use crate::policy::shifting::SHIFTING_POLICIES;
-use crate::policy::{Placement, strategy_infos};
-use crate::workload::sla::SLA_TERMS;
+use crate::policy::energy::EnergyPolicies;
+use crate::policy::forecast::Forecasts;
+use crate::policy::shifting::ShiftingPolicies;
+use crate::policy::{Placement, Strategies};
+use crate::workload::sla::SlaTermsRules;
 use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::subcommand::Place;
+use slasim_core::registry::Registry;
 
 /// The single cluster's lists, for the shell's registry of lists.
 pub static LISTS: [&'static dyn Listing; 6] =
     [&STRATEGIES, &PLACEMENTS, &ENERGY_POLICIES_LIST, &SLA_TERMS_LIST, &SHIFTING_POLICIES_LIST, &FORECASTS_LIST];
 
 /// `slasim list strategies`: the registered scheduling strategies.
-pub struct Strategies;
+pub struct StrategyList;
 
 /// `slasim list strategies`: one of [`LISTS`].
-pub static STRATEGIES: Strategies = Strategies;
+pub static STRATEGIES: StrategyList = StrategyList;
 
-impl Listing for Strategies {
+impl Listing for StrategyList {
     fn name(&self) -> &'static str {
         "strategies"
     }
@@ -42,18 +43,18 @@ impl Listing for Strategies {
         ["strategy", "what it does"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
-        strategy_infos().iter().map(|s| (s.name.to_string(), s.description.to_string())).collect()
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry.all::<Strategies>().iter().map(|s| (s.name.to_string(), s.description.to_string())).collect()
     }
 }
 
 /// `slasim list placements`: the placement policies.
-pub struct Placements;
+pub struct PlacementList;
 
 /// `slasim list placements`: one of [`LISTS`].
-pub static PLACEMENTS: Placements = Placements;
+pub static PLACEMENTS: PlacementList = PlacementList;
 
-impl Listing for Placements {
+impl Listing for PlacementList {
     fn name(&self) -> &'static str {
         "placements"
     }
@@ -70,18 +71,18 @@ impl Listing for Placements {
         ["placement", "what it does"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
+    fn rows(&self, _registry: &Registry) -> Vec<(String, String)> {
         possible_values::<Placement>()
     }
 }
 
 /// `slasim list energy-policies`: the registered energy policies.
-pub struct EnergyPolicies;
+pub struct EnergyPolicyList;
 
 /// `slasim list energy-policies`: one of [`LISTS`].
-pub static ENERGY_POLICIES_LIST: EnergyPolicies = EnergyPolicies;
+pub static ENERGY_POLICIES_LIST: EnergyPolicyList = EnergyPolicyList;
 
-impl Listing for EnergyPolicies {
+impl Listing for EnergyPolicyList {
     fn name(&self) -> &'static str {
         "energy-policies"
     }
@@ -98,18 +99,18 @@ impl Listing for EnergyPolicies {
         ["energy policy", "what it does"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
-        ENERGY_POLICIES.all().into_iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry.all::<EnergyPolicies>().into_iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
     }
 }
 
 /// `slasim list sla-terms`: the registered SLA terms rules.
-pub struct SlaTermsRules;
+pub struct SlaTermsList;
 
 /// `slasim list sla-terms`: one of [`LISTS`].
-pub static SLA_TERMS_LIST: SlaTermsRules = SlaTermsRules;
+pub static SLA_TERMS_LIST: SlaTermsList = SlaTermsList;
 
-impl Listing for SlaTermsRules {
+impl Listing for SlaTermsList {
     fn name(&self) -> &'static str {
         "sla-terms"
     }
@@ -126,18 +127,18 @@ impl Listing for SlaTermsRules {
         ["SLA terms rule", "each job's deadline, fee and penalty"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
-        SLA_TERMS.all().into_iter().map(|r| (r.name.to_string(), r.description.to_string())).collect()
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry.all::<SlaTermsRules>().into_iter().map(|r| (r.name.to_string(), r.description.to_string())).collect()
     }
 }
 
 /// `slasim list shifting-policies`: the registered shifting policies.
-pub struct ShiftingPolicies;
+pub struct ShiftingPolicyList;
 
 /// `slasim list shifting-policies`: one of [`LISTS`].
-pub static SHIFTING_POLICIES_LIST: ShiftingPolicies = ShiftingPolicies;
+pub static SHIFTING_POLICIES_LIST: ShiftingPolicyList = ShiftingPolicyList;
 
-impl Listing for ShiftingPolicies {
+impl Listing for ShiftingPolicyList {
     fn name(&self) -> &'static str {
         "shifting-policies"
     }
@@ -154,18 +155,22 @@ impl Listing for ShiftingPolicies {
         ["shifting policy", "when a job runs"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
-        SHIFTING_POLICIES.all().into_iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry
+            .all::<ShiftingPolicies>()
+            .into_iter()
+            .map(|p| (p.name.to_string(), p.description.to_string()))
+            .collect()
     }
 }
 
 /// `slasim list forecasts`: the registered forecasts.
-pub struct Forecasts;
+pub struct ForecastList;
 
 /// `slasim list forecasts`: one of [`LISTS`].
-pub static FORECASTS_LIST: Forecasts = Forecasts;
+pub static FORECASTS_LIST: ForecastList = ForecastList;
 
-impl Listing for Forecasts {
+impl Listing for ForecastList {
     fn name(&self) -> &'static str {
         "forecasts"
     }
@@ -182,7 +187,7 @@ impl Listing for Forecasts {
         ["forecast", "what a policy sees ahead"]
     }
 
-    fn rows(&self) -> Vec<(String, String)> {
-        FORECASTS.all().into_iter().map(|f| (f.name.to_string(), f.description.to_string())).collect()
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry.all::<Forecasts>().into_iter().map(|f| (f.name.to_string(), f.description.to_string())).collect()
     }
 }

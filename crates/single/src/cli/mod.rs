@@ -4,8 +4,8 @@
 //!
 //! Contract: the commands come into the shell ([`slasim_core::cli`]) as any
 //! kind's do, as [`Subcommand`]s ([`SUBCOMMANDS`]) and
-//! [`slasim_core::cli::list::Listing`]s ([`list::LISTS`]), registered by
-//! [`crate::register`] and placed where they always stood (`run` first,
+//! [`slasim_core::cli::list::Listing`]s ([`list::LISTS`]), added to a
+//! registry by [`crate::SingleKind`] and placed where they always stood (`run` first,
 //! `trace` after `report`), so `--help`, completions, the manual pages and
 //! the reference are unchanged.
 
@@ -20,6 +20,7 @@ use std::process::ExitCode;
 use clap::{Args, FromArgMatches, Subcommand as _};
 
 use slasim_core::cli::subcommand::{Place, Subcommand};
+use slasim_core::registry::Registry;
 
 /// The single cluster's commands, for the shell's registry of subcommands.
 pub static SUBCOMMANDS: [&'static dyn Subcommand; 2] = [&RUN, &TRACE];
@@ -47,8 +48,8 @@ impl Subcommand for RunCommand {
         Place::First
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
-        run::run(run::RunArgs::from_arg_matches(matches)?)
+    fn run(&self, registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+        run::run(registry, run::RunArgs::from_arg_matches(matches)?)
     }
 }
 
@@ -75,7 +76,7 @@ impl Subcommand for TraceCommand {
         Place::After("report")
     }
 
-    fn run(&self, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+    fn run(&self, _registry: &Registry, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
         trace::run(trace::TraceCommand::from_arg_matches(matches)?).map(|()| ExitCode::SUCCESS)
     }
 }

@@ -32,6 +32,7 @@ use slasim_core::cli::options::StoreOptions;
 use slasim_core::cli::points::execute_with;
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
+use slasim_core::registry::Registry;
 use slasim_core::store::Store;
 use slasim_data::trace::swf::SwfTrace;
 
@@ -147,8 +148,8 @@ pub(crate) struct RunArgs {
     out: Option<PathBuf>,
 }
 
-pub(crate) fn run(args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
-    match run_driven(args, None, None)? {
+pub(crate) fn run(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
+    match run_driven(registry, args, None, None)? {
         Finished::Printed(code) => Ok(code),
         // Only an embedding program asks for the ids.
         Finished::Ran(_) => Ok(std::process::ExitCode::SUCCESS),
@@ -181,6 +182,7 @@ pub(crate) enum Finished {
 /// the stored runs' ids returned). `in_process`: the batsim strategy's
 /// scheduler is the embedding program's own (named by `--scheduler-name`).
 pub(crate) fn run_driven(
+    registry: &Registry,
     args: RunArgs,
     interrupts: Option<Arc<AtomicUsize>>,
     in_process: Option<crate::policy::batsim::InProcess>,
@@ -328,7 +330,8 @@ pub(crate) fn run_driven(
         );
     }
     let embedded = interrupts.is_some();
-    let (report, ids) = execute_with(&points, args.store.jobs, &args.store.db, "slasim run", parsed, interrupts)?;
+    let (report, ids) =
+        execute_with(registry, &points, args.store.jobs, &args.store.db, "slasim run", parsed, interrupts)?;
     if embedded {
         if let (Some(out), Some(point), false) = (&args.out, single, report.interrupted) {
             crate::report::batsim_jobs::write_for_point(point, out)?;
@@ -342,7 +345,7 @@ pub(crate) fn run_driven(
     if let (Some(out), Some(point)) = (&args.out, single) {
         crate::report::batsim_jobs::write_for_point(point, out)?;
     }
-    let store = Store::open(&args.store.db)?;
+    let store = Store::open(&args.store.db, registry.groups())?;
     let results: Vec<RunSummary> = ids.iter().map(|&id| stored_summary(&store, id)).collect::<Result<_, _>>()?;
     let runs: Vec<RunResult> = results
         .iter()

@@ -3,13 +3,15 @@
 //!
 //! Contract: [`simulate`] assembles the bench on a [`slasim_core::sim::bench::Bench`],
 //! seeds the kernel with the client's and the injector's first events and
-//! runs it to the end on its own single-threaded runtime
-//! ([`simulate_outcomes`]: the same without the execution list). The result
-//! depends only on the scenario: no shared state, no wall clock, no
-//! thread-count effects. [`Stepped`] is the same bench for a caller that
-//! steps it and decides between steps. What drives the cluster is the scenario's: a plain
-//! strategy, or one with something attached around it from outside
-//! ([`crate::cluster::Drive`]), whose report comes back in the result.
+//! runs it to the end, on the calling thread ([`simulate_outcomes`]: the
+//! same without the execution list). The result depends only on the
+//! scenario: no shared state, no wall clock, no thread-count effects.
+//! [`Stepped`] is the same bench for a caller that steps it and decides
+//! between steps by plain calls on what drives the cluster
+//! ([`Stepped::when_suspended`], [`Stepped::tell`]). What drives the cluster is the
+//! scenario's: a plain strategy, or one with something attached around it
+//! from outside ([`crate::cluster::Drive`]), whose report comes back in the
+//! result.
 
 use std::sync::Arc;
 
@@ -22,7 +24,7 @@ use crate::policy::Strategy;
 use crate::policy::overbooking::CheckpointConfig;
 use crate::workload::failures::FailureStream;
 use crate::workload::job::Job;
-use slasim_core::sim::bench::{Bench, runtime};
+use slasim_core::sim::bench::Bench;
 use slasim_core::sim::client::ClientActor;
 use slasim_core::sim::kernel::{KernelStats, SimError, Stop};
 use slasim_core::sim::port::Address;
@@ -109,26 +111,27 @@ pub fn horizon(jobs: &[Job]) -> Time {
     jobs.iter().map(|j| j.deadline.max(j.occurrence + j.estimate)).max().unwrap_or(0)
 }
 
-/// Runs one single-cluster scenario to the end on a fresh single-threaded runtime.
+/// Runs one single-cluster scenario to the end.
 pub fn simulate<D: Drive>(scenario: Scenario<D>) -> Result<Simulated<D::Report>, SimError> {
-    runtime()?.block_on(run(scenario, true))
+    run(scenario, true)
 }
 
 /// [`simulate`] for a run that is only stored: the same records, node events
 /// and summary, but `cluster.executions` is left empty.
 pub fn simulate_outcomes<D: Drive>(scenario: Scenario<D>) -> Result<Simulated<D::Report>, SimError> {
-    runtime()?.block_on(run(scenario, false))
+    run(scenario, false)
 }
 
-async fn run<D: Drive>(scenario: Scenario<D>, executions: bool) -> Result<Simulated<D::Report>, SimError> {
+fn run<D: Drive>(scenario: Scenario<D>, executions: bool) -> Result<Simulated<D::Report>, SimError> {
     let mut bench = Stepped::assemble(scenario, executions)?;
-    let kernel = bench.bench.run().await?;
-    bench.finish(kernel).await
+    let kernel = bench.bench.run()?;
+    bench.finish(kernel)
 }
 
 /// A single-cluster bench assembled and seeded, for its caller to run or
 /// step ([`Stepped::step`]): an environment that decides between steps
-/// holds one on its own thread.
+/// holds one and hands its decisions to what drives the cluster
+/// ([`Stepped::tell`]).
 pub struct Stepped<D: Drive> {
     bench: Bench,
     cluster: Address<ClusterActor<D>>,
@@ -137,12 +140,12 @@ pub struct Stepped<D: Drive> {
 }
 
 impl<D: Drive> Stepped<D> {
-    /// Assembles and seeds the bench of `scenario` (inside the runtime that
-    /// will run it); `executions`: the cluster hands back its execution list.
+    /// Assembles and seeds the bench of `scenario`; `executions`: the
+    /// cluster hands back its execution list.
     pub fn assemble(mut scenario: Scenario<D>, executions: bool) -> Result<Stepped<D>, SimError> {
         // The strategy sees the workload before the first event.
         scenario.strategy.strategy().begin(&scenario.jobs)?;
-        let mut bench = Bench::new(horizon(&scenario.jobs));
+        let mut bench = Bench::new(horizon(&scenario.jobs))?;
         let by_id = cluster::by_id(&scenario.jobs).ok_or_else(|| SimError::Model {
             model: "cluster 0".into(),
             at: 0,
@@ -191,8 +194,37 @@ impl<D: Drive> Stepped<D> {
 
     /// Runs the kernel up to `until`, or until the strategy suspends for its
     /// caller (the kernel's contract).
-    pub async fn step(&mut self, until: Time) -> Result<Stop, SimError> {
-        self.bench.step(until).await
+    pub fn step(&mut self, until: Time) -> Result<Stop, SimError> {
+        self.bench.step(until)
+    }
+
+    /// Calls `f` on what drives the cluster, between two steps, and returns
+    /// what it returns: an environment reads what the strategy suspended with.
+    pub fn call<R: Send + 'static>(&mut self, f: impl FnOnce(&mut D) -> R + Send + 'static) -> Result<R, SimError> {
+        self.bench.call(self.cluster, move |cluster: &mut ClusterActor<D>| f(cluster.drive_mut()))
+    }
+
+    /// Hands `f` to what drives the cluster, to run before the cluster's
+    /// next event, and returns at once: an environment hands the strategy
+    /// its decision, which it goes on with at the next step.
+    pub fn tell(&mut self, f: impl FnOnce(&mut D) + Send + 'static) -> Result<(), SimError> {
+        self.bench.tell(self.cluster, move |cluster: &mut ClusterActor<D>| f(cluster.drive_mut()))
+    }
+
+    /// Has the cluster hand its caller what `f` makes of what drives it each
+    /// time the strategy suspends: what it waits with, taken by
+    /// [`Stepped::suspended_with`] after the step, with no call.
+    pub fn when_suspended<T: Send + 'static>(
+        &mut self,
+        mut f: impl FnMut(&mut D) -> T + Send + 'static,
+    ) -> Result<(), SimError> {
+        self.bench.when_suspended(self.cluster, move |cluster: &mut ClusterActor<D>| f(cluster.drive_mut()))
+    }
+
+    /// What the cluster handed over when the strategy suspended in the last
+    /// step ([`Stepped::when_suspended`]), if it is a `T`; taken.
+    pub fn suspended_with<T: 'static>(&mut self) -> Option<T> {
+        self.bench.suspended_with()
     }
 
     /// Current virtual time.
@@ -201,23 +233,22 @@ impl<D: Drive> Stepped<D> {
     }
 
     /// The results, once the kernel has run to the end (`kernel`: its statistics).
-    pub async fn finish(self, kernel: KernelStats) -> Result<Simulated<D::Report>, SimError> {
-        let cluster = self.bench.finish(self.cluster).await?;
+    pub fn finish(mut self, kernel: KernelStats) -> Result<Simulated<D::Report>, SimError> {
+        let cluster = self.bench.finish(self.cluster)?;
         let energy = match self.meter {
-            Some(meter) => Some(self.bench.finish(meter).await?),
+            Some(meter) => Some(self.bench.finish(meter)?),
             None => None,
         };
         let power = match self.recorder {
-            Some(recorder) => Some(self.bench.finish(recorder).await?),
+            Some(recorder) => Some(self.bench.finish(recorder)?),
             None => None,
         };
-        self.bench.stop().await;
         Ok(Simulated { cluster, kernel, energy, power })
     }
 
     /// The results of a run stepped to its end.
-    pub async fn finished(self) -> Result<Simulated<D::Report>, SimError> {
+    pub fn finished(self) -> Result<Simulated<D::Report>, SimError> {
         let kernel = self.bench.stats();
-        self.finish(kernel).await
+        self.finish(kernel)
     }
 }

@@ -958,6 +958,12 @@ impl<D: Drive> ClusterActor<D> {
         }
     }
 
+    /// What drives it: its caller's way in between two steps
+    /// (`bench::Stepped::call`).
+    pub fn drive_mut(&mut self) -> &mut D {
+        &mut self.drive
+    }
+
     /// The same cluster without its execution list at the end: one node
     /// vector per execution that a stored run never reads.
     pub fn without_executions(mut self) -> ClusterActor<D> {

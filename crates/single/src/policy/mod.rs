@@ -39,7 +39,7 @@ use crate::policy::priority::{f1::F1, sjf::Sjf, smallest::Smallest, uni::Uni, wf
 pub use crate::policy::reservation::{BacklogJob, Block, ReservationService, ReservingStrategy};
 use crate::stats::pos::Reliability;
 use crate::workload::reservations::ReservationOption;
-use slasim_core::registry::{Named, Registry};
+use slasim_core::registry::{self, Entries, Named};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::Time;
 
@@ -393,23 +393,32 @@ static BUILTIN: [StrategyInfo; 19] = [
 ];
 
 /// Every strategy a config or the command line can name: the built-in ones
-/// in report order, then those a program registered
-/// (`STRATEGIES.register(StrategyInfo { .. })`).
-pub static STRATEGIES: Registry<StrategyInfo> = Registry::new("strategy", &BUILTIN);
+/// in report order, then those later kinds of a registry add
+/// (`registry.add_to::<Strategies>(…)`).
+pub enum Strategies {}
 
-/// Every registered strategy, in report order.
+impl Entries for Strategies {
+    type Entry = StrategyInfo;
+    const WHAT: &'static str = "strategy";
+    fn builtin() -> Vec<&'static StrategyInfo> {
+        BUILTIN.iter().collect()
+    }
+}
+
+/// Every strategy of the registry being read with, in report order
+/// ([`registry::own`]).
 pub fn strategy_infos() -> Vec<&'static StrategyInfo> {
-    STRATEGIES.all()
+    registry::all::<Strategies>()
 }
 
 /// The valid strategy names.
 pub fn strategy_names() -> Vec<&'static str> {
-    STRATEGIES.names()
+    strategy_infos().into_iter().map(|s| s.name).collect()
 }
 
 /// A strategy's registration, by name.
 pub fn strategy(name: &str) -> Result<&'static StrategyInfo, UnknownName> {
-    STRATEGIES.get(name)
+    registry::find::<Strategies>(name)
 }
 
 /// Checks a strategy name.

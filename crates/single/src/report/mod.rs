@@ -38,6 +38,7 @@ use polars::prelude::*;
 
 use figures::{calibration_figure, pof_figures, reservation_figures, risk_figure, runtime_figure};
 use load::{load_calibration, load_points};
+use slasim_core::registry::Registry;
 use slasim_core::report::load::Filter;
 use slasim_core::report::plots::Figure;
 use slasim_core::report::section::{ReportSection, Section};
@@ -57,7 +58,7 @@ impl ReportSection for SingleClusterSection {
         "single-cluster"
     }
 
-    fn build(&self, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
+    fn build(&self, _registry: &Registry, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
         // No points (as filtered) is `LoadError::Empty`: the report says why
         // when no other section has anything.
         let points = load_points(db, filter)?;
@@ -71,7 +72,13 @@ impl ReportSection for SingleClusterSection {
         None
     }
 
-    fn compare(&self, a: &Path, b: &Path, out: &Path) -> Option<anyhow::Result<slasim_core::report::ReportSummary>> {
+    fn compare(
+        &self,
+        _registry: &Registry,
+        a: &Path,
+        b: &Path,
+        out: &Path,
+    ) -> Option<anyhow::Result<slasim_core::report::ReportSummary>> {
         Some(compare::compare(a, b, out))
     }
 }

@@ -21,7 +21,7 @@ use polars::prelude::*;
 use crate::policy::{strategy, strategy_infos};
 use crate::report::reference;
 use crate::stats::calibration::{Z95, wilson_bounds};
-use crate::tables::points::POINTS;
+use crate::tables::points::{self, POINTS};
 use slasim_core::report::summary::{additional_percent, ci_from, t_quantile_975, wilson};
 use slasim_core::report::tables::{aggregate_by, floats, strs};
 use slasim_core::store::columns::{Part, Section, report_columns};
@@ -34,12 +34,12 @@ fn points_columns(section: Section, part: Part) -> Vec<&'static str> {
 
 /// The sweep axes a report groups by.
 pub fn axes() -> Vec<&'static str> {
-    points_columns(Section::Summary, Part::Axis)
+    points_columns(points::SUMMARY, Part::Axis)
 }
 
 /// The per-point metrics a report averages over batteries.
 pub fn metrics() -> Vec<&'static str> {
-    points_columns(Section::Summary, Part::Metric)
+    points_columns(points::SUMMARY, Part::Metric)
 }
 
 /// One aggregate row, for the derived tables.
@@ -427,7 +427,7 @@ pub fn reservation_table(points: &DataFrame) -> PolarsResult<DataFrame> {
         .lazy()
         .filter(col("reservation_percent").gt(lit(0.0)).any(true).over([col("trace"), col("strategy")])?);
     let (axes, metrics) =
-        (points_columns(Section::Reservations, Part::Axis), points_columns(Section::Reservations, Part::Metric));
+        (points_columns(points::RESERVATIONS, Part::Axis), points_columns(points::RESERVATIONS, Part::Metric));
     let mut df = aggregate_by(with_reservations, &axes, &metrics)?;
     df.rename("batteries", "repetitions".into())?;
     Ok(df)
@@ -440,10 +440,10 @@ pub fn reservation_table(points: &DataFrame) -> PolarsResult<DataFrame> {
 /// resumed jobs that then succeeded (means per run). Empty when no such pair.
 pub fn checkpoint_table(points: &DataFrame) -> PolarsResult<DataFrame> {
     // The last axis is `checkpointing`: the others pair a run without it with one with it.
-    let axes = points_columns(Section::Checkpoints, Part::Axis);
+    let axes = points_columns(points::CHECKPOINTS, Part::Axis);
     let keys: Vec<Expr> = axes[..axes.len() - 1].iter().map(|a| col(*a)).collect();
     let paired = points.clone().lazy().filter(col("checkpointing").n_unique().over(keys)?.gt(lit(1)));
-    let agg = aggregate_by(paired, &axes, &points_columns(Section::Checkpoints, Part::Metric))?;
+    let agg = aggregate_by(paired, &axes, &points_columns(points::CHECKPOINTS, Part::Metric))?;
     let text = |name| strs(&agg, name);
     let num =
         |name| -> PolarsResult<Vec<f64>> { Ok(floats(&agg, name)?.into_iter().map(|v| v.unwrap_or(0.0)).collect()) };
@@ -490,8 +490,8 @@ pub fn checkpoint_table(points: &DataFrame) -> PolarsResult<DataFrame> {
 pub fn queueing_table(points: &DataFrame) -> PolarsResult<DataFrame> {
     let classic: BooleanChunked =
         strs(points, "strategy")?.iter().map(|name| strategy(name).is_ok_and(|s| s.queueing)).collect();
-    let metrics = points_columns(Section::Queueing, Part::Metric);
-    let axes: Vec<Expr> = points_columns(Section::Queueing, Part::Axis).into_iter().map(col).collect();
+    let metrics = points_columns(points::QUEUEING, Part::Metric);
+    let axes: Vec<Expr> = points_columns(points::QUEUEING, Part::Axis).into_iter().map(col).collect();
     points
         .filter(&classic)?
         .lazy()

@@ -8,7 +8,7 @@
 //! the two equal. Never edit a step: a change to a table is a change to its
 //! descriptors.
 
-use slasim_core::store::schema::Step;
+use slasim_core::store::tables::groups::Step;
 
 /// A battery's job attributes are the same in every run of it, so they are
 /// stored once (`battery_jobs`) and each run stores only its outcomes

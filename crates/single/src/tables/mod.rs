@@ -10,7 +10,7 @@ pub mod points;
 pub mod run;
 
 use slasim_core::store::columns::Described;
-use slasim_core::store::schema::View;
+use slasim_core::store::tables::groups::View;
 use slasim_core::store::tables::groups::{PointTables, all, new};
 
 /// Every table of single-cluster runs.

@@ -7,8 +7,20 @@
 
 use crate::summary::RunSummary;
 use crate::tables::run::RunRow;
-use slasim_core::store::columns::Section::{Checkpoints, Queueing, Reservations, Summary};
+use slasim_core::store::columns::Section;
 use slasim_core::store::columns::{Column, Described, Read, Rows, Table, axis, column, metric};
+
+/// The single-cluster aggregates (and the dissertation tables from them).
+pub const SUMMARY: Section = Section("summary");
+/// Paper B's reservation table.
+pub const RESERVATIONS: Section = Section("reservations");
+/// The gain with and without checkpointing.
+pub const CHECKPOINTS: Section = Section("checkpoints");
+/// The classic queueing modes' metrics.
+pub const QUEUEING: Section = Section("queueing");
+
+/// The report groupings of the `points` table, which the kind declares.
+pub const SECTIONS: [Section; 4] = [SUMMARY, RESERVATIONS, CHECKPOINTS, QUEUEING];
 
 /// The sweep-axis values of a point, as stored in `points`.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,90 +104,90 @@ pub static POINTS: Table<Points> =
 const COLUMNS: &[Column<Points>] = &[
     column!("run_id", Int, "the run", |r| r.run.run_id; references "runs(run_id)"),
     column!("strategy", Text, "the strategy's name", |r| r.run.strategy.as_str()
-        ; uses [axis(Summary, 0), axis(Reservations, 1), axis(Checkpoints, 1), axis(Queueing, 1)]),
+        ; uses [axis(SUMMARY, 0), axis(RESERVATIONS, 1), axis(CHECKPOINTS, 1), axis(QUEUEING, 1)]),
     column!("trace", Text, "the trace, as resolved", |r| r.run.trace.as_str()
-        ; uses [axis(Summary, 1), axis(Reservations, 0), axis(Checkpoints, 0), axis(Queueing, 0)]),
+        ; uses [axis(SUMMARY, 1), axis(RESERVATIONS, 0), axis(CHECKPOINTS, 0), axis(QUEUEING, 0)]),
     column!("battery", Int, "the battery's index", |r| r.run.battery),
     column!("seed", Int, "the seed", |r| r.run.seed as i64),
-    column!("placement", Text, "the placement's name", |r| r.axes.placement.as_str(); uses [axis(Summary, 7)]),
+    column!("placement", Text, "the placement's name", |r| r.axes.placement.as_str(); uses [axis(SUMMARY, 7)]),
     column!("acceptance", Text, "the acceptance test: `pof` or `risk`", |r| r.axes.acceptance.as_str()
-        ; uses [axis(Summary, 3), axis(Checkpoints, 3)]),
+        ; uses [axis(SUMMARY, 3), axis(CHECKPOINTS, 3)]),
     column!("pof_max", Real, "PoF_max, the largest accepted probability of failure", |r| r.axes.pof_max
-        ; uses [axis(Summary, 4), axis(Checkpoints, 4)]),
+        ; uses [axis(SUMMARY, 4), axis(CHECKPOINTS, 4)]),
     column!("security_factor", Real null, "the risk test's, resolved; NULL under the PoF test", |r| {
         r.axes.security_factor
-    }; uses [axis(Summary, 5)]),
+    }; uses [axis(SUMMARY, 5)]),
     column!("penalty_ratio", Real, "a job's penalty over its fee", |r| r.axes.penalty_ratio
-        ; uses [axis(Summary, 6), axis(Checkpoints, 5)]),
+        ; uses [axis(SUMMARY, 6), axis(CHECKPOINTS, 5)]),
     column!("pdf_source", Text, "where the runtime PDFs come from", |r| r.axes.pdf_source.as_str()
-        ; uses [axis(Summary, 2), axis(Checkpoints, 2)]),
-    column!("failures", Text, "the node failure model's name", |r| r.axes.failures.as_str(); uses [axis(Summary, 8)]),
-    column!("capacity", Int, "the cluster's nodes", |r| r.run.capacity; uses [axis(Queueing, 2)]),
-    summary!("jobs", jobs, Int, "jobs submitted"; uses [metric(Queueing, 0)]),
-    summary!("accepted", accepted, Int, "jobs accepted at their occurrence"; uses [metric(Summary, 0)]),
-    summary!("successful", successful, Int, "jobs that ended successfully"; uses [metric(Summary, 1)]),
-    summary!("failed", failed, Int, "jobs that failed after acceptance"; uses [metric(Summary, 2)]),
+        ; uses [axis(SUMMARY, 2), axis(CHECKPOINTS, 2)]),
+    column!("failures", Text, "the node failure model's name", |r| r.axes.failures.as_str(); uses [axis(SUMMARY, 8)]),
+    column!("capacity", Int, "the cluster's nodes", |r| r.run.capacity; uses [axis(QUEUEING, 2)]),
+    summary!("jobs", jobs, Int, "jobs submitted"; uses [metric(QUEUEING, 0)]),
+    summary!("accepted", accepted, Int, "jobs accepted at their occurrence"; uses [metric(SUMMARY, 0)]),
+    summary!("successful", successful, Int, "jobs that ended successfully"; uses [metric(SUMMARY, 1)]),
+    summary!("failed", failed, Int, "jobs that failed after acceptance"; uses [metric(SUMMARY, 2)]),
     summary!("rejected", rejected, Int, "jobs rejected at their occurrence"),
-    summary!("fees", fees, Real, "Σ fees earned, VC"; uses [metric(Summary, 3)]),
-    summary!("penalties", penalties, Real, "Σ penalties paid, VC"; uses [metric(Summary, 4)]),
-    summary!("gain", gain, Real, "fees − penalties, VC"; uses [metric(Summary, 5), metric(Checkpoints, 0)]),
+    summary!("fees", fees, Real, "Σ fees earned, VC"; uses [metric(SUMMARY, 3)]),
+    summary!("penalties", penalties, Real, "Σ penalties paid, VC"; uses [metric(SUMMARY, 4)]),
+    summary!("gain", gain, Real, "fees − penalties, VC"; uses [metric(SUMMARY, 5), metric(CHECKPOINTS, 0)]),
     summary!("utilisation", utilisation, Real, "node-seconds of execution over capacity × (0 to the last end)"; uses [
-        metric(Summary, 6),
-        metric(Reservations, 2),
-        metric(Queueing, 6),
+        metric(SUMMARY, 6),
+        metric(RESERVATIONS, 2),
+        metric(QUEUEING, 6),
     ]),
     summary!("overbooked", overbooked, Int, "accepted jobs booked shorter than their estimate"),
     summary!("overbooked_failed", overbooked_failed, Int, "of those, the jobs that failed"),
     summary!("overbooked_pof", overbooked_pof_sum, Real, "Σ predicted PoF of the overbooked jobs"),
     column!("wall_seconds", Real, "wall seconds the simulation took", |r| r.run.wall_seconds
-        ; uses [metric(Summary, 7)]),
+        ; uses [metric(SUMMARY, 7)]),
     column!("reservation_percent", Real, "reservations in % of the jobs", |r| r.axes.reservation_percent
-        ; since 2; default "0"; uses [axis(Summary, 9), axis(Reservations, 5), axis(Checkpoints, 6)]),
+        ; since 2; default "0"; uses [axis(SUMMARY, 9), axis(RESERVATIONS, 5), axis(CHECKPOINTS, 6)]),
     column!("start_factor", Real, "the reservations' start factor", |r| r.axes.start_factor; since 2; default "1"
-        ; uses [axis(Summary, 10), axis(Reservations, 3)]),
+        ; uses [axis(SUMMARY, 10), axis(RESERVATIONS, 3)]),
     column!("reservation_option", Text, "what a reservation does to a job in its way: `reject` or `move`", |r| {
         r.axes.reservation_option.as_str()
-    }; since 2; default "'reject'"; uses [axis(Summary, 11), axis(Reservations, 2)]),
+    }; since 2; default "'reject'"; uses [axis(SUMMARY, 11), axis(RESERVATIONS, 2)]),
     // Last among the checkpointing axes: sorted by them, a pair is (off, on).
     column!("checkpointing", Int, "1 with checkpoint/restart, else 0", |r| r.axes.checkpointing; since 2; default "0"
-        ; uses [axis(Summary, 12), axis(Reservations, 4), axis(Checkpoints, 7)]),
+        ; uses [axis(SUMMARY, 12), axis(RESERVATIONS, 4), axis(CHECKPOINTS, 7)]),
     summary!("reservations", reservations, Int, "reservations submitted"; since 2; default "0"
-        ; uses [metric(Reservations, 3)]),
+        ; uses [metric(RESERVATIONS, 3)]),
     summary!("reservations_accepted", reservations_accepted, Int, "of those, accepted"; since 2; default "0"),
     summary!("reservation_rejection_rate", reservation_rejection_rate, Real,
-        "rejected reservations in % of those submitted"; since 2; default "0"; uses [metric(Reservations, 0)]),
+        "rejected reservations in % of those submitted"; since 2; default "0"; uses [metric(RESERVATIONS, 0)]),
     summary!("sldwa", sldwa, Real, "area-weighted slowdown of the variable jobs that ran"; since 2; default "0"
-        ; uses [metric(Reservations, 1)]),
+        ; uses [metric(RESERVATIONS, 1)]),
     summary!("moved_jobs", moved_jobs, Int, "variable jobs moved later at least once"; since 2; default "0"
-        ; uses [metric(Reservations, 4)]),
+        ; uses [metric(RESERVATIONS, 4)]),
     summary!("move_delay_mean", move_delay_mean, Real, "mean delay of the moved jobs that ran, seconds"
-        ; since 2; default "0"; uses [metric(Reservations, 5)]),
+        ; since 2; default "0"; uses [metric(RESERVATIONS, 5)]),
     summary!("move_delay_max", move_delay_max, Real, "largest delay of the moved jobs that ran, seconds"
-        ; since 2; default "0"; uses [metric(Reservations, 6)]),
+        ; since 2; default "0"; uses [metric(RESERVATIONS, 6)]),
     summary!("pinned_jobs", pinned_jobs, Int, "jobs the starvation guard pinned"; since 2; default "0"
-        ; uses [metric(Reservations, 7)]),
+        ; uses [metric(RESERVATIONS, 7)]),
     summary!("checkpoints", checkpoints, Int, "checkpoints written (killed overbooked jobs that may resume)"
-        ; since 2; default "0"; uses [metric(Checkpoints, 1)]),
+        ; since 2; default "0"; uses [metric(CHECKPOINTS, 1)]),
     summary!("resumed_successful", resumed_successful, Int, "checkpointed jobs that succeeded in the end"
-        ; since 2; default "0"; uses [metric(Checkpoints, 2)]),
+        ; since 2; default "0"; uses [metric(CHECKPOINTS, 2)]),
     column!("kill_at_estimate", Int, "classic modes: 1 if jobs are killed at their estimate", |r| {
         r.axes.kill_at_estimate
-    }; since 3; default "1"; uses [axis(Queueing, 3)]),
+    }; since 3; default "1"; uses [axis(QUEUEING, 3)]),
     summary!("dropped", dropped, Int, "jobs dropped, wider than the machine"; since 3; default "0"
-        ; uses [metric(Queueing, 1)]),
+        ; uses [metric(QUEUEING, 1)]),
     summary!("wait_mean", wait_mean, Real, "mean wait of the jobs that ran, seconds"; since 3; default "0"
-        ; uses [metric(Queueing, 2)]),
-    summary!("wait_max", wait_max, Real, "largest wait, seconds"; since 3; default "0"; uses [metric(Queueing, 8)]),
+        ; uses [metric(QUEUEING, 2)]),
+    summary!("wait_max", wait_max, Real, "largest wait, seconds"; since 3; default "0"; uses [metric(QUEUEING, 8)]),
     summary!("response_mean", response_mean, Real, "mean response time (end − occurrence), seconds"
-        ; since 3; default "0"; uses [metric(Queueing, 3)]),
+        ; since 3; default "0"; uses [metric(QUEUEING, 3)]),
     summary!("slowdown_mean", slowdown_mean, Real, "mean slowdown: response / max(run time, 1 s)"
-        ; since 3; default "0"; uses [metric(Queueing, 4)]),
+        ; since 3; default "0"; uses [metric(QUEUEING, 4)]),
     summary!("bounded_slowdown_mean", bounded_slowdown_mean, Real, "mean bounded slowdown, tau = 10 s"
-        ; since 3; default "0"; uses [metric(Queueing, 5)]),
+        ; since 3; default "0"; uses [metric(QUEUEING, 5)]),
     summary!("makespan", makespan, Real, "last end − first occurrence of the jobs that ran, seconds"
-        ; since 3; default "0"; uses [metric(Queueing, 7)]),
+        ; since 3; default "0"; uses [metric(QUEUEING, 7)]),
     column!("calibration", Text, "PoF calibration: 'none' or 'isotonic'", |r| r.axes.calibration.as_str()
-        ; since 7; default "'none'"; uses [axis(Summary, 13)]),
+        ; since 7; default "'none'"; uses [axis(SUMMARY, 13)]),
     summary!("overbooked_pof_calibrated", overbooked_pof_calibrated_sum, Real null,
         "Σ calibrated PoF of the overbooked jobs (calibrated runs); NULL otherwise"; since 7),
     column!("energy_policy", Text null, "the energy policy (`none` without one)", |r| {

@@ -28,8 +28,9 @@ use chrono::NaiveDateTime;
 use flate2::read::MultiGzDecoder;
 use serde::{Deserialize, Serialize};
 
+use crate::streams::NODE_FAILURES;
 use crate::workload::failure_law::FailureLaw;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{HOUR, NodeId, Time, per_hour_to_per_second};
 
@@ -466,7 +467,7 @@ impl LanlLog {
 pub fn synthetic_stream(up: &FailureLaw, repair: &FailureLaw, nodes: u32, horizon: Time, seed: u64) -> FailureStream {
     let mut out = FailureStream::none(nodes);
     for node in 0..nodes {
-        let mut rng = stream(seed, Stream::NodeFailures, u64::from(node));
+        let mut rng = stream(seed, NODE_FAILURES, u64::from(node));
         let mut t = 0.0f64;
         loop {
             t += up.sample(&mut rng);

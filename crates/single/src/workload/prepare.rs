@@ -480,7 +480,7 @@ impl PrepareConfig {
 
     /// The SLA terms rule `sla_terms` names.
     fn sla_rule(&self) -> Result<&'static SlaTermsRule, PrepareError> {
-        sla::SLA_TERMS.get(&self.sla_terms).map_err(PrepareError::from)
+        slasim_core::registry::find::<sla::SlaTermsRules>(&self.sla_terms).map_err(PrepareError::from)
     }
 
     fn job(&self, rule: &SlaTermsRule, id: u32, u: &Usable, occurrence: Time) -> Job {

@@ -19,8 +19,9 @@ use std::fmt;
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+use crate::streams::RESERVATIONS;
 use crate::workload::job::Job;
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::Time;
 
@@ -139,7 +140,7 @@ impl ReservationConfig {
         if count == 0 {
             return Vec::new();
         }
-        let mut rng = stream(seed, Stream::Reservations, battery as u64);
+        let mut rng = stream(seed, RESERVATIONS, battery as u64);
         // A partial Fisher–Yates shuffle picks `count` distinct jobs.
         let mut picks: Vec<usize> = (0..n).collect();
         for k in 0..count {

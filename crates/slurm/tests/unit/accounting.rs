@@ -408,17 +408,7 @@ fn the_dumps_are_part_of_the_point() {
         synthetic: slasim_slurm::synthetic::SlurmSynthetic { days: 0.05, ..Default::default() },
         ..with
     };
-    let inputs = slasim_slurm::kind::load(&small).unwrap();
-    let e = Scenario::with_accounting(
-        &inputs.conf,
-        inputs.conf.priority.clone(),
-        inputs.conf.scheduler.clone(),
-        &inputs.workload,
-        &inputs.accounting,
-    )
-    .err()
-    .expect("refused")
-    .to_string();
+    let e = format!("{:#}", slasim_slurm::kind::load(&small).expect_err("refused"));
     assert!(e.contains("QOS \"normal\" is not in the QOS dump"), "{e}");
 }
 

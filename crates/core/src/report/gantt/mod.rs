@@ -6,11 +6,11 @@
 //! Contract:
 //! - [`chart_for_run`] is the one entry point the `gantt` command and the
 //!   report share: a stored run of any kind → its [`for_run`] (the
-//!   [`GANTT_SOURCES`] that claims it) → [`layout::layout`] in a window
+//!   registry's Gantt source that claims it) → [`layout::layout`] in a window
 //!   (default: the busiest week) → a [`Chart`]. [`write()`] renders it by
 //!   the output's extension: `.svg`, `.png` or `.html` (SVG inline with a
 //!   hover box).
-//! - [`GANTT_SOURCES`] holds the sources the kinds register.
+//! - A registry's [`source::GanttSources`] holds the sources the kinds add.
 //! - Bad input is an error with a clear message, never a panic: an unknown
 //!   run id names it; an empty window names the window and the run's span.
 //! - The same store and window give the same bytes (SVG, HTML).
@@ -24,19 +24,16 @@ use std::path::Path;
 use anyhow::{Context, bail};
 
 use crate::registry::Registry;
-use source::GanttSource;
 
 pub use layout::{Chart, Source, Window, layout};
 
-/// The Gantt sources of the kinds, in the order they were registered.
-pub static GANTT_SOURCES: Registry<&'static dyn GanttSource> = Registry::new("Gantt source", &[]);
-
-/// The source of stored run `run`: the first [`GANTT_SOURCES`] entry that
-/// claims it. A run no source claims is an error naming it and the store.
-pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
+/// The source of stored run `run`: the first of the registry's Gantt
+/// sources that claims it. A run no source claims is an error naming it and
+/// the store.
+pub fn for_run(registry: &Registry, db: &Path, run: i64) -> anyhow::Result<Source> {
     // A store that cannot be opened is its own error, before any source.
     drop(crate::store::open_read_only(db)?);
-    let sources = GANTT_SOURCES.all();
+    let sources = registry.all::<source::GanttSources>();
     if sources.is_empty() {
         bail!("no kind with Gantt charts is registered: a program embedding slasim registers its kinds first");
     }
@@ -53,8 +50,8 @@ pub fn for_run(db: &Path, run: i64) -> anyhow::Result<Source> {
 }
 
 /// Lays out stored run `run` of `db` in `window` (default: its busiest week).
-pub fn chart_for_run(db: &Path, run: i64, window: Option<Window>) -> anyhow::Result<Chart> {
-    let source = for_run(db, run)?;
+pub fn chart_for_run(registry: &Registry, db: &Path, run: i64, window: Option<Window>) -> anyhow::Result<Chart> {
+    let source = for_run(registry, db, run)?;
     layout(&source, window).with_context(|| format!("run {run}: no Gantt chart"))
 }
 
@@ -78,8 +75,9 @@ mod tests {
     fn with_no_kind_registered_a_chart_is_refused_for_that_reason() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("g.sqlite");
-        crate::store::Store::open(&db).unwrap();
-        let e = super::for_run(&db, 1).unwrap_err().to_string();
+        let registry = crate::registry::Registry::empty();
+        crate::store::Store::open(&db, registry.groups()).unwrap();
+        let e = super::for_run(&registry, &db, 1).unwrap_err().to_string();
         assert!(e.contains("no kind with Gantt charts is registered"), "{e}");
     }
 }

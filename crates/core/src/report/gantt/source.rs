@@ -1,14 +1,15 @@
 //! Source adapters: what a stored point of each kind draws, as a [`Source`].
 //!
-//! Contract: each kind whose stored points have Gantt charts registers a
-//! [`GanttSource`] in [`crate::report::gantt::GANTT_SOURCES`];
-//! [`crate::report::gantt::for_run`] asks them in registration order and
+//! Contract: each kind whose stored points have Gantt charts adds a
+//! [`GanttSource`] to a registry's [`GanttSources`];
+//! [`crate::report::gantt::for_run`] asks them in the registry's order and
 //! draws the first that claims the point. A source claims only its own
 //! kind's points (`None` for any other), so the order does not decide
 //! which source draws a point.
 
 use std::path::Path;
 
+use crate::registry::Entries;
 use crate::report::gantt::layout::Source;
 
 /// A kind whose stored points have Gantt charts.
@@ -22,6 +23,14 @@ pub trait GanttSource: Send + Sync + 'static {
 }
 
 crate::named_trait_objects!(GanttSource);
+
+/// The Gantt sources of a registry.
+pub enum GanttSources {}
+
+impl Entries for GanttSources {
+    type Entry = dyn GanttSource;
+    const WHAT: &'static str = "Gantt source";
+}
 
 /// A trace's file name (the store keeps its path).
 pub fn trace_name(trace: &str) -> &str {

@@ -23,13 +23,33 @@
 //! - A group whose key table holds its points' trace, seed and settings
 //!   gives a `SELECT` of them ([`PointTables::provenance`]) for the
 //!   export's provenance table.
-//! - [`groups`] lists the registered groups in their order, each once;
-//!   merge copies them in that order, every table in its listed order.
+//! - A program's registry lists its groups in their kinds' order, each once
+//!   ([`crate::registry::Registry::tables`]); merge copies them in that
+//!   order, every table in its listed order.
 
-use std::sync::RwLock;
-
+use crate::registry::names::Named;
 use crate::store::columns::Described;
-use crate::store::schema::{Step, View};
+
+/// A schema step: the script that took stores to `version`, as it ran then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// The schema version it made.
+    pub version: i64,
+    /// Its SQL, verbatim.
+    pub sql: &'static str,
+}
+
+/// A view a group declares (views are queries, not tables: their SQL is
+/// their definition).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View {
+    /// Its name.
+    pub name: &'static str,
+    /// What one row is (the schema page).
+    pub doc: &'static str,
+    /// `CREATE VIEW name AS …`, without the final semicolon (as SQLite keeps it).
+    pub sql: &'static str,
+}
 
 /// How merge copies a table's rows of new points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +100,12 @@ pub struct PointTables {
     pub provenance: Option<&'static str>,
 }
 
+impl Named for PointTables {
+    fn name(&self) -> &'static str {
+        self.key_table
+    }
+}
+
 /// A table merge copies whole.
 pub const fn all(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::All }
@@ -87,48 +113,4 @@ pub const fn all(name: &'static str) -> StoredTable {
 
 pub const fn new(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::New }
-}
-
-static ADDED: RwLock<Vec<&'static PointTables>> = RwLock::new(Vec::new());
-
-/// Adds a group (a no-op for one already there: kinds may share theirs).
-pub fn register(tables: &'static PointTables) {
-    let mut added = ADDED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let known = |t: &PointTables| t.key_table == tables.key_table;
-    if !added.iter().any(|t| known(t)) {
-        added.push(tables);
-    }
-}
-
-/// Every group, in the order they were registered (the order merge copies them).
-pub fn groups() -> Vec<&'static PointTables> {
-    ADDED.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The groups name exactly the tables described column by column
-    /// (aside from the experiments' two and the batteries' jobs, which merge
-    /// copies for every kind), and each holds its group's key column.
-    #[test]
-    fn groups_are_the_described_tables() {
-        let described = crate::store::tables::described_tables();
-        let mut grouped: Vec<&str> = groups().iter().flat_map(|g| g.tables.iter().map(|t| t.name)).collect();
-        let mut expected: Vec<&str> = described
-            .iter()
-            .map(|t| t.name())
-            .filter(|n| !["experiments", "experiment_points", "battery_jobs"].contains(n))
-            .collect();
-        grouped.sort_unstable();
-        expected.sort_unstable();
-        assert_eq!(grouped, expected);
-        for group in groups() {
-            for table in group.tables {
-                let t = described.iter().find(|t| t.name() == table.name).expect("described above");
-                assert!(t.columns().iter().any(|c| c.name == group.key), "{} has no {}", table.name, group.key);
-            }
-        }
-    }
 }

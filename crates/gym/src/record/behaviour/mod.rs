@@ -19,7 +19,7 @@ pub mod slurm;
 
 use std::cmp::Ordering;
 
-use slasim_core::registry::{Registry, UnknownName};
+use slasim_core::registry::{self, Entries, UnknownName};
 
 use crate::pick::PickJobs;
 use crate::pick::jobs::JobTable;
@@ -62,11 +62,19 @@ slasim_core::named_trait_objects!(Behaviour);
 static BUILTIN: [&dyn Behaviour; 5] = [&fcfs::Fcfs, &sjf::Sjf, &f1::F1, &easy::Easy, &slurm::Slurm];
 
 /// The behaviours, by name.
-pub static BEHAVIOURS: Registry<&'static dyn Behaviour> = Registry::new("behaviour policy", &BUILTIN);
+pub enum Behaviours {}
 
-/// The behaviour registered as `name`.
+impl Entries for Behaviours {
+    type Entry = dyn Behaviour;
+    const WHAT: &'static str = "behaviour policy";
+    fn builtin() -> Vec<&'static dyn Behaviour> {
+        BUILTIN.to_vec()
+    }
+}
+
+/// The behaviour registered as `name` (in the registry being read with).
 pub fn behaviour(name: &str) -> Result<&'static dyn Behaviour, UnknownName> {
-    BEHAVIOURS.get(name).copied()
+    registry::find::<Behaviours>(name)
 }
 
 /// The row of the visible job that `cmp` orders first; the lowest row on ties.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use polars::prelude::*;
 use slasim_gym::pick::jobs::{Estimates, JobTable};
 use slasim_gym::pick::{Options, PickJobs};
-use slasim_gym::record::behaviour::{BEHAVIOURS, behaviour};
+use slasim_gym::record::behaviour::{Behaviours, behaviour};
 use slasim_gym::record::{COLUMNS, Metadata, Recording, record};
 
 fn metadata() -> Metadata {
@@ -62,7 +62,7 @@ fn a_recorded_episode_replays_with_the_same_actions_and_rewards() {
 fn every_behaviour_shares_the_episodes_start_indices() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d.parquet");
-    let all = BEHAVIOURS.all().into_iter().copied().collect::<Vec<_>>();
+    let all = slasim_core::registry::all::<Behaviours>();
     let recording = Recording { options: Options::default(), behaviours: all.clone(), episodes: 3, seed: 5 };
     record(embedded(), &recording, &metadata(), &out).unwrap();
     let starts = read(&out)

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::moga::MogaConfig;
 use crate::plan::HoleCharging;
 use crate::pricing::Policy;
+use crate::streams::WORKFLOWS;
 use crate::workflow::{SyntheticWorkflow, Workflow, cybershake};
-use slasim_core::rng::{Stream, stream};
+use slasim_core::rng::stream;
 use slasim_core::setting::{InvalidSetting, probability};
 use slasim_core::units::{DAY, Time};
 use slasim_single::workload::WorkloadSource;
@@ -36,7 +37,7 @@ impl WorkflowSpec {
     /// Builds the workflow (a synthetic one from the point's workflow stream).
     pub fn build(&self, seed: u64) -> anyhow::Result<Workflow> {
         Ok(match self {
-            WorkflowSpec::Synthetic(g) => g.generate(&mut stream(seed, Stream::Workflows, 0))?,
+            WorkflowSpec::Synthetic(g) => g.generate(&mut stream(seed, WORKFLOWS, 0))?,
             WorkflowSpec::CyberShake => cybershake(),
             WorkflowSpec::File(path) => Workflow::load(path)?,
         })

@@ -26,6 +26,12 @@
 //!   point's acceptance test, else the full booking, else rejecting, is
 //!   comprehensive overbooking with first-fit placement, decision for
 //!   decision (while the candidates fit in the slots).
+//! - An admission that answers [`Answer::Later`] is reached, between two
+//!   steps of the simulation, as the type it was built with
+//!   ([`Admitted::admission`]): its caller takes the arrival from it and
+//!   hands it the answer by plain calls.
+
+use std::any::Any;
 
 use crate::cluster::power::PowerState;
 use crate::plan::profile::AvailabilityProfile;
@@ -62,7 +68,7 @@ pub enum Answer {
 
 /// Who decides each arrival. Called at the arrival's simulated time;
 /// `cluster` tells the outcomes of earlier jobs.
-pub trait Admission: Send {
+pub trait Admission: AsAny + Send {
     /// Most candidates offered at once (at least 1).
     fn slots(&self) -> usize;
     /// Picks among `candidates` for `job`, now or later.
@@ -71,6 +77,19 @@ pub trait Admission: Send {
     /// simulation resumes (`None` rejects).
     fn answer(&mut self) -> Option<usize> {
         None
+    }
+}
+
+/// A type seen as [`Any`], so that an [`Admission`] is found again as the
+/// type it was built with ([`Admitted::admission`]); every `'static` type is one.
+pub trait AsAny: Any {
+    /// Itself, as `Any`.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
     }
 }
 
@@ -168,6 +187,12 @@ impl Admitted {
     /// `core`, its bookings picked by `admission`.
     pub fn new(core: Comprehensive<AgentAdmitted>, admission: Box<dyn Admission>) -> Admitted {
         Admitted(core.admitted_by(admission))
+    }
+
+    /// The admission that picks its bookings, if it is an `A`: its caller
+    /// reaches it there between two steps of the simulation.
+    pub fn admission<A: Admission>(&mut self) -> Option<&mut A> {
+        self.0.admission.as_deref_mut().and_then(|a| a.as_any_mut().downcast_mut())
     }
 }
 

@@ -36,7 +36,7 @@ use crate::cluster::power::PowerState;
 use crate::plan::profile::AvailabilityProfile;
 use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::workload::job::Job;
-use slasim_core::registry::{Named, Registry, UnknownName};
+use slasim_core::registry::{self, Entries, Named, UnknownName};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{JobId, NodeId, Time};
 
@@ -85,10 +85,17 @@ impl Named for EnergyPolicyInfo {
 }
 
 /// The energy policies a config can name, built-in ones first.
-pub static ENERGY_POLICIES: Registry<EnergyPolicyInfo> = Registry::new(
-    "energy policy",
-    &[none::NONE, idle_shutdown::IDLE_SHUTDOWN, planned_wakeup::PLANNED_WAKEUP, slack_dvfs::SLACK_DVFS],
-);
+pub enum EnergyPolicies {}
+
+impl Entries for EnergyPolicies {
+    type Entry = EnergyPolicyInfo;
+    const WHAT: &'static str = "energy policy";
+    fn builtin() -> Vec<&'static EnergyPolicyInfo> {
+        static BUILTIN: [EnergyPolicyInfo; 4] =
+            [none::NONE, idle_shutdown::IDLE_SHUTDOWN, planned_wakeup::PLANNED_WAKEUP, slack_dvfs::SLACK_DVFS];
+        BUILTIN.iter().collect()
+    }
+}
 
 /// A registered energy policy, resolved from its name; it serialises as its name.
 #[derive(Clone, Copy)]
@@ -97,7 +104,7 @@ pub struct EnergyPolicyRef(&'static EnergyPolicyInfo);
 impl EnergyPolicyRef {
     /// The policy registered as `name`.
     pub fn named(name: &str) -> Result<EnergyPolicyRef, UnknownName> {
-        ENERGY_POLICIES.get(name).map(EnergyPolicyRef)
+        registry::find::<EnergyPolicies>(name).map(EnergyPolicyRef)
     }
 
     /// True for `none`, the default.

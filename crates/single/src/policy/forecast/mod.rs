@@ -15,7 +15,7 @@
 //!   and the order of questions change nothing.
 //! - Forecasts are registered by name ([`FORECASTS`]), one file each.
 
-use slasim_core::registry::{Named, Registry, UnknownName};
+use slasim_core::registry::{self, Entries, Named, UnknownName};
 use slasim_core::units::Time;
 use slasim_data::signal::AlignedSignal;
 
@@ -58,12 +58,20 @@ impl Named for ForecastInfo {
 }
 
 /// The forecasts a config can name.
-pub static FORECASTS: Registry<ForecastInfo> =
-    Registry::new("forecast", &[oracle::ORACLE, persistence::PERSISTENCE, noise::NOISE]);
+pub enum Forecasts {}
+
+impl Entries for Forecasts {
+    type Entry = ForecastInfo;
+    const WHAT: &'static str = "forecast";
+    fn builtin() -> Vec<&'static ForecastInfo> {
+        static BUILTIN: [ForecastInfo; 3] = [oracle::ORACLE, persistence::PERSISTENCE, noise::NOISE];
+        BUILTIN.iter().collect()
+    }
+}
 
 /// The forecast registered as `name`.
 pub fn named(name: &str) -> Result<&'static ForecastInfo, UnknownName> {
-    FORECASTS.get(name)
+    registry::find::<Forecasts>(name)
 }
 
 /// The signal seconds of one day, in virtual seconds (the alignment's

@@ -10,7 +10,8 @@
 use rand_distr::{Distribution, StandardNormal};
 
 use crate::policy::forecast::{Forecast, ForecastInfo, ForecastSettings};
-use slasim_core::rng::{Stream, stream};
+use crate::streams::FORECAST_NOISE;
+use slasim_core::rng::stream;
 use slasim_core::units::Time;
 use slasim_data::signal::AlignedSignal;
 
@@ -26,7 +27,7 @@ pub struct Noise {
 impl Noise {
     /// The factor of virtual hour `h`.
     fn factor(&self, h: i64) -> f64 {
-        let mut rng = stream(self.seed, Stream::ForecastNoise, h as u64);
+        let mut rng = stream(self.seed, FORECAST_NOISE, h as u64);
         let e: f64 = StandardNormal.sample(&mut rng);
         (1.0 + self.sigma * e).max(0.0)
     }

@@ -24,7 +24,7 @@ pub mod smallest;
 pub mod uni;
 pub mod wfp3;
 
-use slasim_core::registry::{Named, Registry, UnknownName};
+use slasim_core::registry::{self, Entries, Named, UnknownName};
 use slasim_core::units::Time;
 
 /// What a priority rule sees of a waiting job.
@@ -89,11 +89,19 @@ static BUILTIN: [PriorityInfo; 5] = [
 ];
 
 /// The priority rules, by name.
-pub static RULES: Registry<PriorityInfo> = Registry::new("priority rule", &BUILTIN);
+pub enum PriorityRules {}
+
+impl Entries for PriorityRules {
+    type Entry = PriorityInfo;
+    const WHAT: &'static str = "priority rule";
+    fn builtin() -> Vec<&'static PriorityInfo> {
+        BUILTIN.iter().collect()
+    }
+}
 
 /// The rule registered as `name`.
 pub fn rule(name: &str) -> Result<&'static PriorityInfo, UnknownName> {
-    RULES.get(name)
+    registry::find::<PriorityRules>(name)
 }
 
 /// `x`, or `0.1` when `x` is not positive: F1 takes logarithms of the

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::policy::Strategy;
 use crate::policy::forecast::{self, Forecast, ForecastSettings};
-use slasim_core::registry::{Named, Registry, UnknownName};
+use slasim_core::registry::{self, Entries, Named, UnknownName};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::Time;
 use slasim_data::signal::AlignedSignal;
@@ -128,7 +128,7 @@ impl Default for ShiftingConfig {
 impl ShiftingConfig {
     /// The registered policy it names.
     pub fn policy(&self) -> Result<&'static ShiftingPolicyInfo, UnknownName> {
-        SHIFTING_POLICIES.get(&self.policy)
+        registry::find::<ShiftingPolicies>(&self.policy)
     }
 
     /// Every value in its domain.
@@ -305,14 +305,20 @@ impl Named for ShiftingPolicyInfo {
 }
 
 /// The shifting policies a config can name.
-pub static SHIFTING_POLICIES: Registry<ShiftingPolicyInfo> = Registry::new(
-    "shifting policy",
-    &[
-        none::NONE,
-        sla_aware::SLA_AWARE,
-        lowest_window::LOWEST_WINDOW,
-        carbon_time::CARBON_TIME,
-        threshold::THRESHOLD,
-        cats::CATS,
-    ],
-);
+pub enum ShiftingPolicies {}
+
+impl Entries for ShiftingPolicies {
+    type Entry = ShiftingPolicyInfo;
+    const WHAT: &'static str = "shifting policy";
+    fn builtin() -> Vec<&'static ShiftingPolicyInfo> {
+        static BUILTIN: [ShiftingPolicyInfo; 6] = [
+            none::NONE,
+            sla_aware::SLA_AWARE,
+            lowest_window::LOWEST_WINDOW,
+            carbon_time::CARBON_TIME,
+            threshold::THRESHOLD,
+            cats::CATS,
+        ];
+        BUILTIN.iter().collect()
+    }
+}

@@ -9,7 +9,7 @@
 //!   and the settings' `deadline_factor` and `penalty_ratio`. It gives the
 //!   deadline ([`NO_DEADLINE`] for none), the fee and the penalty.
 
-use slasim_core::registry::{Named, Registry};
+use slasim_core::registry::{Entries, Named};
 use slasim_core::units::Time;
 
 pub use crate::workload::job::NO_DEADLINE;
@@ -64,8 +64,16 @@ impl Named for SlaTermsRule {
 }
 
 /// The SLA terms rules a config can name, built-in ones first.
-pub static SLA_TERMS: Registry<SlaTermsRule> =
-    Registry::new("SLA terms rule", &[uniform::UNIFORM, qos_classes::QOS_CLASSES]);
+pub enum SlaTermsRules {}
+
+impl Entries for SlaTermsRules {
+    type Entry = SlaTermsRule;
+    const WHAT: &'static str = "SLA terms rule";
+    fn builtin() -> Vec<&'static SlaTermsRule> {
+        static BUILTIN: [SlaTermsRule; 2] = [uniform::UNIFORM, qos_classes::QOS_CLASSES];
+        BUILTIN.iter().collect()
+    }
+}
 
 /// The default rule's name.
 pub const DEFAULT: &str = uniform::UNIFORM.name;

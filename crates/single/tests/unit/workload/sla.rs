@@ -1,9 +1,10 @@
-use slasim_single::workload::sla::{NO_DEADLINE, SLA_TERMS, SlaInput, SlaTerms};
+use slasim_core::registry::find;
+use slasim_single::workload::sla::{NO_DEADLINE, SlaInput, SlaTerms, SlaTermsRules};
 
 #[test]
 fn qos_classes_by_hand() {
-    let rule = SLA_TERMS.get("qos-classes").expect("registered");
-    let uniform = SLA_TERMS.get("uniform").expect("registered");
+    let rule = find::<SlaTermsRules>("qos-classes").expect("registered");
+    let uniform = find::<SlaTermsRules>("uniform").expect("registered");
     // 2 nodes × 3600 s = 2 node-hours; o = 100; settings: factor 2, ratio 1.
     let job =
         |queue| SlaInput { occurrence: 100, estimate: 3600, nodes: 2, queue, deadline_factor: 2.0, penalty_ratio: 1.0 };

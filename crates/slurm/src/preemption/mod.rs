@@ -1,5 +1,8 @@
 //! Preemption: a pending job that cannot start takes the nodes of running
-//! jobs it may preempt, which are cancelled or requeued.
+//! jobs it may preempt, which are cancelled or requeued. Here: who may
+//! preempt whom and how, as a run models it ([`Preemption`]); the modes as
+//! the files write them are [`mode`]'s, and preempting in a scheduler's
+//! pass is the controller's ([`crate::controller::preempt`]).
 //!
 //! Sources: Slurm 22.05, `src/slurmctld/preempt.c`
 //! (`slurm_find_preemptable_jobs`, `_add_preemptable_job`,
@@ -81,12 +84,14 @@
 //!   ([`PreemptError`]).
 //! - No allocation per pass: the candidate list is a buffer kept here.
 
+pub mod mode;
+
 use std::path::PathBuf;
 
 use crate::accounting::Accounting;
 use crate::conf::{PreemptType, SlurmConf};
-use crate::preempt::{PreemptAction, PreemptMode, modelled};
 use crate::queued::Queued;
+use mode::{PreemptAction, PreemptMode, modelled};
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 

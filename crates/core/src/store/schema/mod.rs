@@ -6,7 +6,7 @@
 //!   store from a newer slasim is refused before anything is written.
 //! - A new store is made from the descriptors alone
 //!   ([`crate::store::tables::described_tables`], [`create_table`]), then the
-//!   views (a group's [`View`]s, then `all_jobs`).
+//!   views (a group's [`crate::store::tables::groups::View`]s, then `all_jobs`).
 //! - A store from an older schema is brought up by every step with a later
 //!   version, in version order: the engine's own ([`ENGINE_STEPS`], the
 //!   experiments' tables), then each registered group's
@@ -25,31 +25,13 @@
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 use crate::store::columns::{ColumnDef, Described};
-use crate::store::tables::{described_tables, groups};
+use crate::store::tables::described_tables;
+use crate::store::tables::groups::{PointTables, Step};
+
+pub mod facts;
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = 11;
-
-/// A schema step: the script that took stores to `version`, as it ran then.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step {
-    /// The schema version it made.
-    pub version: i64,
-    /// Its SQL, verbatim.
-    pub sql: &'static str,
-}
-
-/// A view a group declares (views are queries, not tables: their SQL is
-/// their definition).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct View {
-    /// Its name.
-    pub name: &'static str,
-    /// What one row is (the schema page).
-    pub doc: &'static str,
-    /// `CREATE VIEW name AS …`, without the final semicolon (as SQLite keeps it).
-    pub sql: &'static str,
-}
 
 /// The engine's own steps: the experiments' tables (schema 1) and a point
 /// belonging to every sweep that names it (schema 9).
@@ -93,11 +75,11 @@ ALTER TABLE experiment_points_v9 RENAME TO experiment_points;
     },
 ];
 
-/// Every step, engine's and registered groups', in version order (the
+/// Every step, the engine's and the `groups`', in version order (the
 /// engine's first within a version, then the groups' in their order).
-pub fn steps() -> Vec<Step> {
+pub fn steps(groups: &[&'static PointTables]) -> Vec<Step> {
     let mut all: Vec<Step> = ENGINE_STEPS.to_vec();
-    all.extend(groups::groups().iter().flat_map(|g| g.steps.iter().copied()));
+    all.extend(groups.iter().flat_map(|g| g.steps.iter().copied()));
     // Stable: within a version, the order above.
     all.sort_by_key(|s| s.version);
     all
@@ -116,9 +98,13 @@ fn has_table(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
 
 /// In a store of schema `found`: the points of every group whose ids this
 /// build derives differently from that schema's, as (name, count).
-pub(crate) fn older_ids(conn: &Connection, found: i64) -> rusqlite::Result<Vec<(&'static str, i64)>> {
+pub(crate) fn older_ids(
+    conn: &Connection,
+    groups: &[&'static PointTables],
+    found: i64,
+) -> rusqlite::Result<Vec<(&'static str, i64)>> {
     let mut kinds = Vec::new();
-    for group in groups::groups() {
+    for group in groups {
         let Some((since, name)) = group.ids_since else { continue };
         if found == 0 || found >= since || !has_table(conn, group.key_table)? {
             continue;
@@ -167,11 +153,11 @@ pub fn create_table(t: &dyn Described) -> String {
     sql
 }
 
-/// Every view of a store: each registered group's, then `all_jobs`.
-pub fn views() -> Vec<(&'static str, String)> {
+/// Every view of a store of the `groups`: each group's, then `all_jobs`.
+pub fn views(groups: &[&'static PointTables]) -> Vec<(&'static str, String)> {
     let mut all: Vec<(&str, String)> =
-        groups::groups().iter().flat_map(|g| g.views.iter().map(|v| (v.name, v.sql.to_string()))).collect();
-    all.push(("all_jobs", crate::store::jobs_view()));
+        groups.iter().flat_map(|g| g.views.iter().map(|v| (v.name, v.sql.to_string()))).collect();
+    all.push(("all_jobs", crate::store::jobs_view(groups)));
     all
 }
 
@@ -179,9 +165,9 @@ pub fn views() -> Vec<(&'static str, String)> {
 /// missing table or index created, a column a table lacks appended (with
 /// its default standing for the rows there), a view whose SQL differs made
 /// again. Empty when it agrees.
-pub fn reconciliation(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+pub fn reconciliation(conn: &Connection, groups: &[&'static PointTables]) -> rusqlite::Result<Vec<String>> {
     let mut statements = Vec::new();
-    for t in described_tables() {
+    for t in described_tables(groups) {
         let mut info = conn.prepare(&format!("SELECT name FROM pragma_table_info('{}')", t.name()))?;
         let stored: Vec<String> = info.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
         if stored.is_empty() {
@@ -202,7 +188,7 @@ pub fn reconciliation(conn: &Connection) -> rusqlite::Result<Vec<String>> {
             }
         }
     }
-    for (name, sql) in views() {
+    for (name, sql) in views(groups) {
         let stored: Option<String> = conn
             .query_row("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", [name], |r| r.get(0))
             .optional()?;
@@ -213,23 +199,51 @@ pub fn reconciliation(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     Ok(statements)
 }
 
+/// A store made from the descriptors of the `groups` alone, in memory.
+pub fn described_store(groups: &[&'static PointTables]) -> rusqlite::Result<Connection> {
+    let conn = Connection::open_in_memory()?;
+    for statement in reconciliation(&conn, groups)? {
+        conn.execute_batch(&statement)?;
+    }
+    Ok(conn)
+}
+
 /// Brings the store on `conn`, of schema `found`, to [`SCHEMA_VERSION`] and
 /// to the descriptors, in one transaction (nothing to do: no transaction).
-pub(crate) fn upgrade(conn: &mut Connection, found: i64) -> rusqlite::Result<()> {
-    if found == SCHEMA_VERSION && reconciliation(conn)?.is_empty() {
+pub(crate) fn upgrade(conn: &mut Connection, groups: &[&'static PointTables], found: i64) -> rusqlite::Result<()> {
+    if found == SCHEMA_VERSION && reconciliation(conn, groups)?.is_empty() {
         return Ok(());
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Another writer may have upgraded it since `found` was read.
     let found = user_version(&tx)?;
     if found > 0 {
-        for step in steps().into_iter().filter(|s| s.version > found) {
+        for step in steps(groups).into_iter().filter(|s| s.version > found) {
             tx.execute_batch(step.sql)?;
         }
     }
-    for statement in reconciliation(&tx)? {
+    for statement in reconciliation(&tx, groups)? {
         tx.execute_batch(&statement)?;
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tables::experiment;
+
+    /// The generated `CREATE TABLE` keeps a one-column key on its column, a
+    /// composite one at the end, and every constraint.
+    #[test]
+    fn create_table_is_generated_from_the_descriptors() {
+        assert_eq!(
+            create_table(&experiment::EXPERIMENT_POINTS),
+            "CREATE TABLE experiment_points (\n    experiment TEXT NOT NULL REFERENCES experiments(hash),\n    \
+             run_id INTEGER NOT NULL,\n    sweep TEXT NOT NULL,\n    PRIMARY KEY (experiment, run_id, sweep)\n) \
+             WITHOUT ROWID;\n"
+        );
+        assert!(create_table(&experiment::EXPERIMENTS).contains("    hash TEXT PRIMARY KEY,\n"));
+    }
 }

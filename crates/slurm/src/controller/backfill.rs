@@ -1,0 +1,666 @@
+//! The backfill scheduler, and cons_tres's will-run test it asks.
+//!
+//! Sources: Slurm 22.05, `src/plugins/sched/backfill/backfill.c`
+//! (`backfill_agent`, `_more_work`, `_attempt_backfill`, `_add_reservation`,
+//! `_test_resv_overlap`, `_job_exceeds_max_bf_param`),
+//! `src/plugins/select/cons_common/job_test.c` (`_will_run_test`),
+//! `src/slurmctld/reservation.c` (`job_test_resv`, `find_resv_end`), the
+//! documents `sched_config.html` and `slurm.conf(5)` (SchedulerParameters).
+//!
+//! Contract:
+//! - The backfill scheduler runs `bf_interval` after its previous pass once
+//!   something changed in that pass's second or later (`_more_work`: a
+//!   submission, also of a job to begin later, a start or end, a main pass
+//!   that left a job waiting, new priorities of pending jobs), at once if
+//!   the interval is past: Slurm's agent checks every second for work once
+//!   its interval is over ([`super::model`] runs it). A pass that gave a
+//!   pending job a start estimate
+//!   (`last_job_update`) is work for the next one, so while jobs are
+//!   pending the agent passes every `bf_interval` on one phase, set by its
+//!   start when known ([`super::Settings::backfill_started`]).
+//! - A backfill pass walks the queue until `bf_max_job_test` jobs have had
+//!   a will-run test (those a limit, a throttle or `bf_max_job_*` skips
+//!   before it do not count). Each
+//!   job is tested from `start_res` (now at first) on the nodes of its
+//!   partition that no reservation holds from `start_res` to `start_res` +
+//!   its limit (a reservation that begins at that end counts). The will-run
+//!   test gives its start and nodes: now if it fits the free resources, else
+//!   the expected end (start plus limit) of the last running job of the
+//!   first batch after which it fits; the running jobs are taken away in the
+//!   order of their expected ends, up to a barrier (the first one's end
+//!   rounded up to 30 s of the epoch) plus a window of 30 s that doubles
+//!   after each batch. If a reservation of the partition's nodes ends after
+//!   `start_res` and before that start (`later_start`), the job is tested
+//!   again from there. A job that can start now starts; one that cannot,
+//!   within `bf_window`, has its nodes reserved against the jobs after it
+//!   from its start to its expected end, both rounded down to
+//!   `bf_resolution`, unless they overlap another reservation (then it is
+//!   tested again from its start). A pass stops early once no later job of
+//!   the queue could fit now even with no reservation (it could only
+//!   reserve, and reservations last one pass).
+//! - A backfill pass skips, without a test, a job whose user or partition
+//!   has had `bf_max_job_user` or `bf_max_job_part` jobs tested in it
+//!   (`_job_exceeds_max_bf_param`), after the limit tests.
+
+use super::preempt::Usable;
+use super::{Controller, ControllerMsg, is_set, part_bit};
+use crate::machine::{Need, Resources};
+use crate::queued::Queued;
+use slasim_sim::kernel::Outbox;
+use slasim_sim::units::Time;
+
+impl Controller {
+    /// Per partition, the largest free CPUs, MiB and GPUs on one of its
+    /// nodes, into `out`.
+    fn largest_free(&self, out: &mut Vec<Resources>) {
+        out.clear();
+        for part in &self.machine.partitions {
+            out.push(part.nodes.iter().fold(Resources::default(), |m, &n| {
+                let f = self.machine.free[n as usize];
+                Resources { cpus: m.cpus.max(f.cpus), mem_mib: m.mem_mib.max(f.mem_mib), gpus: m.gpus.max(f.gpus) }
+            }));
+        }
+    }
+
+    /// Could job `j` fit now on its partition, with no reservation? `most`
+    /// holds each partition's largest free CPUs, MiB and GPUs on one node: a
+    /// job above them cannot fit, and most jobs of a full machine are.
+    #[inline]
+    fn could_fit_now(&self, r: u32, most: &[Resources]) -> bool {
+        let job = self.view(r);
+        let p = job.partition as usize;
+        let part = &self.machine.partitions[p];
+        if !part.up || !most[p].holds(&job.need) {
+            return false;
+        }
+        let mut count = 0;
+        part.nodes.iter().any(|&n| {
+            if self.machine.free[n as usize].holds(&job.need) {
+                count += 1;
+            }
+            count == job.need.nodes
+        })
+    }
+
+    /// The backfill scheduler's pass. Whether it gave a pending job a start
+    /// estimate (a will-run test that found a start, `last_job_update`).
+    pub(super) fn backfill(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) -> bool {
+        self.counters.backfill_passes += 1;
+        self.pass += 1;
+        self.refresh(now, outbox);
+        if let Some(m) = self.multi.as_deref_mut() {
+            m.next_round();
+        }
+        // `bf_max_job_test` counts the jobs that reach the will-run test
+        // (`bf_last_depth_try`), not those skipped before it.
+        let max_tests = self.settings.scheduler.bf_max_job_test.max(1) as usize;
+        // The jobs past the last one in reach would be tested and most given
+        // an estimate: a pass cut short counts as one that estimated.
+        let Some(last) = self.last_in_reach() else {
+            return !self.queue.is_empty();
+        };
+        let horizon = now + self.settings.scheduler.bf_window;
+        self.begin_pass();
+        let mut i = 0;
+        let mut visited = 0;
+        let mut tried = 0;
+        let mut estimated = false;
+        while visited <= last && tried < max_tests && i < self.queue.len() {
+            let r = self.queue[i];
+            // A job that preempted in another partition in this pass.
+            if self.preempting(r) {
+                i += 1;
+                continue;
+            }
+            visited += 1;
+            let j = self.try_in(r);
+            let job = self.jobs[j as usize];
+            if !self.may_test(now, j, &job) {
+                i += 1;
+                continue;
+            }
+            tried += 1;
+            if self.preempts_for(now, r, j, &job, horizon, outbox) {
+                i += 1;
+                continue;
+            }
+            let plan = self.plan(now, j, &job, horizon);
+            estimated |= plan.estimated;
+            if plan.starts {
+                i = self.start_backfilled(now, r, j, &job, i, outbox);
+                continue;
+            }
+            i += 1;
+        }
+        self.reservation_count = 0;
+        estimated || (tried < max_tests && i < self.queue.len())
+    }
+
+    /// The index in the queue of the last job in reach, one that could fit
+    /// now (past it, a pass only reserves); with preemption, one that may
+    /// preempt could start something too. `None`: no such job. Leaves each
+    /// partition's largest free resources on one node in `most`.
+    fn last_in_reach(&mut self) -> Option<usize> {
+        let mut most = std::mem::take(&mut self.most);
+        self.largest_free(&mut most);
+        let preempts = |r: u32| self.preempt.as_ref().is_some_and(|p| p.preempts_any_in(self.owner(r), self.view(r)));
+        let last =
+            (0..self.queue.len()).rev().find(|&i| self.could_fit_now(self.queue[i], &most) || preempts(self.queue[i]));
+        self.most = most;
+        last
+    }
+
+    /// A pass's start (`_attempt_backfill`): no reservation yet, no job
+    /// tested per user or partition, and the running jobs in the order of
+    /// their expected ends (start plus limit), as the will-run test takes
+    /// them away.
+    fn begin_pass(&mut self) {
+        self.bound.clear();
+        self.bound.extend_from_slice(&self.most);
+        self.special.copy_from_slice(&self.advance_words);
+        self.bf_user.clear();
+        self.bf_part.clear();
+        if self.settings.scheduler.bf_max_job_user > 0 {
+            self.bf_user.resize(self.users, 0);
+        }
+        if self.settings.scheduler.bf_max_job_part > 0 {
+            self.bf_part.resize(self.machine.partitions.len(), 0);
+        }
+        for r in &mut self.reserved {
+            r.clear();
+        }
+        self.releases.clear();
+        for &r in &self.running {
+            let o = &self.outcome[r as usize];
+            self.releases.push(self.release_of(o.start + self.jobs[r as usize].limit, r));
+        }
+        self.releases.sort_unstable_by_key(|x| (x.at, x.job));
+        self.index_releases();
+    }
+
+    /// Whether job `j` (as `job`) gets a will-run test in this pass: not
+    /// held by an accounting limit, its array not at its throttle, under
+    /// `bf_max_job_part` and `bf_max_job_user`, its partition up, and in
+    /// its advance reservation's window if it names one.
+    fn may_test(&mut self, now: Time, j: u32, job: &Queued) -> bool {
+        // A job an accounting limit holds is neither started nor
+        // reserved for (`_attempt_backfill`: the pre-select test, and
+        // the post-select one before a start or a reservation).
+        if self.held(j) {
+            return false;
+        }
+        // `job_array_start_test`.
+        if self.capped(j) {
+            return false;
+        }
+        // `_job_exceeds_max_bf_param`: after the pre-select test, before
+        // the partition's state; a job tested counts.
+        if self.over_bf_max(job) {
+            return false;
+        }
+        if !self.machine.partitions[job.partition as usize].up {
+            return false;
+        }
+        // A job in an advance reservation outside its window is not
+        // queued (`job_independent`).
+        job.resv.is_none_or(|r| self.advance.as_ref().is_some_and(|a| a.open(r, now)))
+    }
+
+    /// Preemption (`_will_run_test` with every candidate gone, then
+    /// `select_nodes`): job `j` of record `r`, if it may preempt and does
+    /// not fit now, preempts, and is then neither started nor reserved for.
+    /// Whether it preempted.
+    fn preempts_for(
+        &mut self,
+        now: Time,
+        r: u32,
+        j: u32,
+        job: &Queued,
+        horizon: Time,
+        outbox: &mut Outbox<ControllerMsg>,
+    ) -> bool {
+        if !self.preempt.as_ref().is_some_and(|p| p.preempts_any(j)) || self.could_fit_now(r, &self.most) {
+            return false;
+        }
+        self.mark_available(job, now, now + job.limit, horizon);
+        if !self.try_preempt(now, j, Usable::Marked, outbox) {
+            return false;
+        }
+        if let Some(m) = self.multi.as_deref_mut() {
+            m.preempted(j);
+        }
+        // The preempted jobs release nothing later in this pass.
+        let outcome = &self.outcome;
+        self.releases.retain(|x| outcome[x.job as usize].end > now);
+        self.index_releases();
+        // Their nodes are freer: the bounds on a node's free resources grow.
+        let mut bound = std::mem::take(&mut self.bound);
+        self.largest_free(&mut bound);
+        self.bound = bound;
+        true
+    }
+
+    /// Job `j`'s plan in this pass: the will-run test from `start_res` (now
+    /// at first) on the nodes free of reservations then, again from a later
+    /// `start_res` while one can do better (`TRY_LATER`), until it can
+    /// start now, its nodes are reserved from its start (`_add_reservation`),
+    /// or it has no start within the window.
+    fn plan(&mut self, now: Time, j: u32, job: &Queued, horizon: Time) -> Plan {
+        let resolution = self.settings.scheduler.bf_resolution.max(1);
+        let p = job.partition as usize;
+        // `TRY_LATER`: from `start_res` on, each retry a later one or
+        // fewer nodes, so a bound on retries only guards the loop.
+        let mut start_res = now;
+        let advance = self.advance.as_ref().map_or(0, |a| a.list.len());
+        let mut retries = self.machine.partitions[p].nodes.len() + 2 * self.reservation_count + 2 * advance + 2;
+        // The previous test's will-run result, if any.
+        let mut before: Option<Option<Time>> = None;
+        // `bf_one_resv_per_job`: once a record of a job of several
+        // partitions has a start estimate in this pass, the job's later
+        // records are tested to start now only (`TEST_NOW_ONLY`).
+        let now_only = self.settings.scheduler.bf_one_resv_per_job && self.estimated_in[j as usize] == self.pass;
+        let mut estimated = false;
+        let waits = |estimated: bool| Plan { starts: false, estimated };
+        loop {
+            retries -= 1;
+            let end = start_res + job.limit;
+            if self.deferred(job, start_res, end) {
+                return waits(estimated);
+            }
+            self.marked_before.copy_from_slice(&self.marked);
+            let (available, later) = self.mark_available(job, start_res, end, horizon);
+            // Why: nothing starts or is reserved between a job's tests, so
+            // the will-run test depends only on the nodes marked: a test
+            // marking the same nodes as the previous one has its result.
+            let planned = match before {
+                Some(planned) if self.marked == self.marked_before => planned,
+                // Too few nodes free of reservations: no will-run test.
+                _ if available < job.need.nodes => None,
+                _ => self.will_run(now, job),
+            };
+            before = Some(planned);
+            estimated |= planned.is_some() && !now_only;
+            let Some(start) = planned else {
+                if now_only {
+                    return waits(estimated);
+                }
+                match later {
+                    Some(l) if retries > 0 => {
+                        start_res = l;
+                        continue;
+                    }
+                    _ => return waits(estimated),
+                }
+            };
+            let mut start = start.max(start_res);
+            let mut picked = false;
+            if start <= now {
+                self.pick_planned(job);
+                // `_attempt_backfill`: on a COMPLETING node (a preempted
+                // job's epilog), a start now waits: reserved a second on.
+                if !self.found.iter().any(|&n| self.completing[n as usize] == self.pass) {
+                    return Plan { starts: true, estimated };
+                }
+                picked = true;
+                start = now + 1;
+            }
+            if now_only {
+                return waits(estimated);
+            }
+            if let Some(l) = later.filter(|&l| start > l && retries > 0) {
+                start_res = l;
+                continue;
+            }
+            if start > horizon {
+                // The job keeps its estimate (`start_time`), beyond the window too.
+                self.estimated_in[j as usize] = self.pass;
+                return waits(estimated);
+            }
+            if !picked {
+                self.pick_planned(job);
+            }
+            // `_add_reservation`: both ends rounded down to the resolution,
+            // at least one resolution long, within the window.
+            let begin = start.div_euclid(resolution) * resolution;
+            let until = ((start + job.limit).div_euclid(resolution) * resolution).max(begin + resolution);
+            if self.overlaps_reservation(begin, until) {
+                if retries > 0 {
+                    start_res = start;
+                    continue;
+                }
+                return waits(estimated);
+            }
+            self.reserve(begin.max(now), until.min(horizon));
+            self.estimated_in[j as usize] = self.pass;
+            return waits(estimated);
+        }
+    }
+
+    /// `job_test_resv`: a job past its advance reservation's end, or kept
+    /// from its whole partition over `[start_res, end)`, is deferred without
+    /// a plan.
+    #[inline]
+    fn deferred(&self, job: &Queued, start_res: Time, end: Time) -> bool {
+        self.advance.as_ref().is_some_and(|a| match job.resv {
+            Some(r) => start_res > a.end(r),
+            None => a.blocks(job.partition as usize, start_res, end),
+        })
+    }
+
+    /// `_test_resv_overlap`: whether a node found (`found`) has a
+    /// reservation of this pass over `[begin, until)`.
+    fn overlaps_reservation(&self, begin: Time, until: Time) -> bool {
+        let reserved = &self.reserved;
+        self.found.iter().any(|&n| {
+            let r = &reserved[n as usize];
+            r.get(r.partition_point(|&(_, e, _)| e <= begin)).is_some_and(|&(b, _, _)| b < until)
+        })
+    }
+
+    /// `_add_reservation`: the nodes found are reserved over `[begin,
+    /// until)` against the jobs after this one in the pass.
+    fn reserve(&mut self, begin: Time, until: Time) {
+        for &n in &self.found {
+            // Kept in order: a node's reservations never overlap.
+            let r = &mut self.reserved[n as usize];
+            let at = r.partition_point(|&(b, _, _)| b < begin);
+            r.insert(at, (begin, until, until));
+            // Why: the run ends are kept here, where a run changes,
+            // not found again at each test (runs grow long).
+            let (mut first, mut last) = (at, at);
+            while first > 0 && r[first].0 <= r[first - 1].1 {
+                first -= 1;
+            }
+            while last + 1 < r.len() && r[last + 1].0 <= r[last].1 {
+                last += 1;
+            }
+            let run_end = r[last].1;
+            for x in &mut r[first..=last] {
+                x.2 = run_end;
+            }
+            self.special[n as usize / 64] |= 1 << (n % 64);
+        }
+        self.reservation_count += 1;
+    }
+
+    /// Starts job `j` (as `job`) of record `r`, at index `i` of the queue,
+    /// on the nodes found, as backfilled: it leaves the queue, and its
+    /// expected end joins the running jobs the later tests take away. The
+    /// index of the next record.
+    fn start_backfilled(
+        &mut self,
+        now: Time,
+        r: u32,
+        j: u32,
+        job: &Queued,
+        i: usize,
+        outbox: &mut Outbox<ControllerMsg>,
+    ) -> usize {
+        self.start(now, j, true, outbox);
+        self.counters.backfill_starts += 1;
+        self.queue.remove(i);
+        let i = self.started_from(r, j, i);
+        let expected = now + job.limit;
+        let at = self.releases.partition_point(|x| (x.at, x.job) < (expected, j));
+        let release = self.release_of(expected, j);
+        self.releases.insert(at, release);
+        self.index_releases();
+        i
+    }
+
+    /// Whether `job` is past `bf_max_job_part` or `bf_max_job_user` in this
+    /// backfill pass (`_job_exceeds_max_bf_param`: the partition's count,
+    /// then the user's; both count the job when neither is reached).
+    fn over_bf_max(&mut self, job: &Queued) -> bool {
+        let (p, u) = (job.partition as usize, job.user as usize);
+        let part_full = self.bf_part.get(p).is_some_and(|&c| c >= self.settings.scheduler.bf_max_job_part);
+        let user_full = self.bf_user.get(u).is_some_and(|&c| c >= self.settings.scheduler.bf_max_job_user);
+        if part_full || user_full {
+            self.counters.bf_max_job_skips += 1;
+            return true;
+        }
+        if let Some(c) = self.bf_part.get_mut(p) {
+            *c += 1;
+        }
+        if let Some(c) = self.bf_user.get_mut(u) {
+            *c += 1;
+        }
+        false
+    }
+
+    /// Marks the nodes of partition `p` that no reservation holds between
+    /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
+    /// reservation that begins at `end` counts), and returns how many, and
+    /// `later_start`: the first instant after `start_res`, within the
+    /// window, at which a reservation of the partition's nodes ends and its
+    /// node is free. The marked
+    /// nodes are in `marked`; the will-run test starts from their free
+    /// resources.
+    ///
+    /// Only nodes of the job's node set are marked; with advance
+    /// reservations, only those none of them keeps from the job over
+    /// `[start_res, end)`, and when one did, `later_start` is at most just
+    /// after the first reservation's end (`find_resv_end`).
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+        let p = job.partition as usize;
+        let mut later: Option<Time> = None;
+        let mut available = 0;
+        let mut resv_overlap = false;
+        let advance = self.advance.as_deref();
+        for w in 0..self.marked.len() {
+            let nodes = self.part_words[p][w];
+            // Why: a node no reservation of either kind holds is available
+            // as it is (most nodes): a whole word at once. The others, and
+            // all of a job with a node set, are tested one by one.
+            let plain = if job.set == 0 { nodes & !self.special[w] } else { 0 };
+            let mut marked = plain;
+            let mut rest = nodes & !plain;
+            while rest != 0 {
+                let n = (w * 64) as u32 + rest.trailing_zeros();
+                rest &= rest - 1;
+                if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                    resv_overlap = true;
+                    continue;
+                }
+                // A node's reservations are in order and never overlap, so
+                // their ends are in order too: the first one not ended at
+                // `start_res`.
+                let r = &self.reserved[n as usize];
+                let k = r.partition_point(|&(_, e, _)| e <= start_res);
+                // Features filter the nodes after `later_start` is found.
+                if r.get(k).is_none_or(|&(b, _, _)| b > end) && self.machine.allows(job.set, n) {
+                    marked |= 1 << (n % 64);
+                }
+                // The node is free again at the end of the run of
+                // reservations (each beginning where the one before ends)
+                // that holds it at `start_res`.
+                if let Some(&(_, _, e)) = r.get(k)
+                    && e < horizon
+                    && later.is_none_or(|l| e < l)
+                {
+                    later = Some(e);
+                }
+            }
+            self.marked[w] = marked;
+            available += marked.count_ones();
+        }
+        if resv_overlap
+            && let Some(e) =
+                self.advance.as_ref().and_then(|a| a.first_end(start_res, self.settings.scheduler.bf_resolution))
+            && e + 1 < horizon
+            && later.is_none_or(|l| e + 1 < l)
+        {
+            later = Some(e + 1);
+        }
+        (available, later)
+    }
+
+    /// cons_tres's will-run test on the nodes [`Controller::mark_available`]
+    /// marked (Slurm 22.05,
+    /// `select/cons_common/job_test.c`, `_will_run_test`): now, if the job
+    /// fits the free resources; else the running jobs are taken away in
+    /// the order of their expected ends, in batches up to a barrier (the
+    /// first one's end rounded up to 30 s of the epoch) plus a window of
+    /// 30 s, doubled after each batch, and the job starts at the expected
+    /// end of the last job of the first batch after which it fits. The
+    /// resources it is tested on are left in `scratch`: its nodes are then
+    /// [`Controller::pick_planned`]'s (cons_tres finds them exactly when
+    /// enough nodes can hold it, so the start stands without them).
+    fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
+        let need = job.need;
+        self.tested += 1;
+        // Why: on a full machine most jobs fit on no node; the partition's
+        // largest free resources tell without looking at each node.
+        let mut fitting = 0;
+        if self.bound[job.partition as usize].holds(&need) {
+            for (w, &word) in self.marked.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let n = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if self.machine.free[n].holds(&need) {
+                        fitting += 1;
+                    }
+                }
+            }
+        }
+        if fitting >= need.nodes {
+            return Some(now);
+        }
+        let stamp = self.tested;
+        let mut barrier: Option<Time> = None;
+        let mut window: Time = 30;
+        let releases = &self.releases;
+        // Why: a job with no node in the partition has none marked, so only
+        // the partition's releases are walked; `r` is where a walk of all
+        // of them would be (the next release bounds a batch).
+        let mine = &self.part_releases[job.partition as usize];
+        let mut i = 0;
+        let mut r = 0;
+        while r < releases.len() {
+            let mut last = None;
+            loop {
+                let Some(&g) = mine.get(i) else {
+                    r = releases.len();
+                    break;
+                };
+                i += 1;
+                r = g as usize + 1;
+                let x = &releases[g as usize];
+                let nodes = &self.nodes[x.first as usize..(x.first + x.need.nodes) as usize];
+                if !nodes.iter().any(|&n| is_set(&self.marked, n)) {
+                    continue;
+                }
+                let t = x.at;
+                let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.settings.epoch).rem_euclid(30));
+                last = Some(t);
+                for &n in nodes {
+                    if !is_set(&self.marked, n) {
+                        continue;
+                    }
+                    let s = &mut self.scratch[n as usize];
+                    // Why: a marked node's resources are copied when a
+                    // release first touches it, not all at marking.
+                    if self.scratch_at[n as usize] != stamp {
+                        *s = self.machine.free[n as usize];
+                        self.scratch_at[n as usize] = stamp;
+                    }
+                    let held = s.holds(&need);
+                    s.cpus += x.need.cpus;
+                    s.mem_mib += x.need.mem_mib;
+                    s.gpus += x.need.gpus;
+                    if !held && s.holds(&need) {
+                        fitting += 1;
+                    }
+                }
+                if releases.get(r).is_some_and(|next| next.at > barrier + window) {
+                    break;
+                }
+            }
+            let Some(last) = last else {
+                break;
+            };
+            let barrier = barrier.unwrap_or(last);
+            let next = releases.get(r).map(|x| x.at);
+            loop {
+                window *= 2;
+                if next.is_none_or(|t| t <= barrier + window) {
+                    break;
+                }
+            }
+            if fitting >= need.nodes {
+                return Some(last.max(now + 1));
+            }
+        }
+        None
+    }
+
+    /// The nodes cons_tres gives `job` on the resources of its last
+    /// will-run test, in `found`.
+    fn pick_planned(&mut self, job: &Queued) {
+        let free = offered(&self.scratch, &self.scratch_at, &self.machine.free, &self.marked, self.tested, &job.need);
+        let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
+        debug_assert!(picked, "the will-run test found enough nodes");
+    }
+
+    /// Indexes `releases` by partition (`part_releases`).
+    fn index_releases(&mut self) {
+        for (p, list) in self.part_releases.iter_mut().enumerate() {
+            let bit = part_bit(p);
+            list.clear();
+            list.extend((0..self.releases.len() as u32).filter(|&g| self.releases[g as usize].parts & bit != 0));
+        }
+    }
+
+    /// A running job expected to end at `at`, for the will-run test.
+    fn release_of(&self, at: Time, job: u32) -> Release {
+        Release {
+            at,
+            job,
+            parts: self.job_parts[job as usize],
+            first: self.node_at[job as usize],
+            need: self.jobs[job as usize].need,
+        }
+    }
+}
+
+/// A running job as the will-run test takes it away: its expected end,
+/// the partitions holding one of its nodes, and its nodes and need.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Release {
+    at: Time,
+    job: u32,
+    parts: u64,
+    first: u32,
+    need: Need,
+}
+
+/// For [`Machine::pick`]: the CPUs of a node in `marked` that can hold
+/// `need` given its resources in the test of `stamp` (`resources` where
+/// `at` is `stamp`, else `free`), else `None`.
+fn offered<'a>(
+    resources: &'a [Resources],
+    at: &'a [u64],
+    free: &'a [Resources],
+    marked: &'a [u64],
+    stamp: u64,
+    need: &'a Need,
+) -> impl FnMut(u32) -> Option<u32> + 'a {
+    move |n| {
+        if !is_set(marked, n) {
+            return None;
+        }
+        let f = if at[n as usize] == stamp { resources[n as usize] } else { free[n as usize] };
+        f.holds(need).then_some(f.cpus)
+    }
+}
+
+/// What a backfill pass's test made of a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Plan {
+    /// It starts now, on the nodes found (else it waits).
+    starts: bool,
+    /// A will-run test gave it a start (`last_job_update`), unless it was
+    /// tested to start now only.
+    estimated: bool,
+}
