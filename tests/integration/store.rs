@@ -149,3 +149,25 @@ fn adding_a_column_to_a_slurm_table_is_one_descriptor_line() {
     let rows = slasim::store::query(&path, "SELECT preempted, preempt_cancelled FROM slurm_jobs").unwrap().rows;
     assert_eq!(rows, [["2".to_string(), "0".to_string()]]);
 }
+
+/// Each group lists, for merge, exactly the tables its descriptors define,
+/// each once; every table of its points holds its key column (rows its
+/// points share need not).
+#[test]
+fn each_group_lists_the_tables_it_describes() {
+    use slasim::store::tables::groups::CopyRows;
+    let registry = slasim::registry();
+    for group in registry.groups() {
+        let described = (group.described)();
+        let mut listed: Vec<&str> = group.tables.iter().map(|t| t.name).collect();
+        let mut names: Vec<&str> = described.iter().map(|t| t.name()).collect();
+        listed.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(listed, names, "group {}", group.key_table);
+        assert_eq!(group.tables.first().map(|t| t.name), Some(group.key_table));
+        for table in group.tables.iter().filter(|t| t.copy != CopyRows::Shared) {
+            let Some(t) = described.iter().find(|t| t.name() == table.name) else { continue };
+            assert!(t.columns().iter().any(|c| c.name == group.key), "{} has no {}", table.name, group.key);
+        }
+    }
+}

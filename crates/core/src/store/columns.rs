@@ -8,8 +8,8 @@
 //!   SQL type, what it holds (`doc`: meaning, unit, what NULL means), whether
 //!   it may be NULL, the schema version that added it, its `DEFAULT`, its
 //!   `REFERENCES` and `CHECK`, how to bind it from the table's row type
-//!   ([`Rows::Row`]), for a `points` metric how to read it back, and where the
-//!   report uses it ([`Use`]: an axis or a metric of a report section, at a
+//!   ([`Rows::Row`]), for a metric the store reads back how to read it
+//!   ([`Rows::Summary`]), and where the report uses it ([`Use`]: an axis or a metric of a report section, at a
 //!   rank).
 //! - The store's `CREATE TABLE` and `CREATE INDEX` statements are generated
 //!   from the descriptors ([`crate::store::schema::create_table`]); so is the
@@ -28,23 +28,21 @@
 //! report's loading and aggregating follow from the descriptor. A column
 //! appended to a table that stores already hold comes to them from its
 //! descriptor when they are next opened for writing, with its `default`
-//! standing for the rows already there (a `NOT NULL` column needs one). For a
-//! `points` metric also add its field to `RunSummary` (and a `read`); for an
-//! axis its field to `PointAxes`.
+//! standing for the rows already there (a `NOT NULL` column needs one).
 //!
 //! A table, as its crate declares it (the builders after [`Table::new`] are
 //! optional, `columns` last); each column is `NOT NULL` unless its type says
 //! `null`:
 //!
 //! ```text
-//! pub static ENERGY: Table<Energies> = Table::new("energy", 10, "An energy meter's reading per run and cluster.")
-//!     .key(&["run_id", "cluster"])
+//! pub static READINGS: Table<Readings> = Table::new("readings", 11, "A meter's reading per point and site.")
+//!     .key(&["point_id", "site"])
 //!     .without_rowid()
 //!     .columns(&[
-//!         column!("run_id", Int, "the run", |r| r.run_id; references "runs(run_id)"),
-//!         column!("cluster", Int, "the cluster: 0 in a single-cluster run", |r| r.cluster),
+//!         column!("point_id", Int, "the point", |r| r.point_id; references "widgets(point_id)"),
+//!         column!("site", Int, "the site: 0 with one site", |r| r.site),
 //!         column!("kg_co2", Real null, "kgCO2eq; NULL without a carbon signal", |r| r.kg_co2),
-//!         column!("moves", Int, "times moved later", |r| r.moves; since 2; default "0"; uses [metric(Summary, 8)]),
+//!         column!("moves", Int, "times moved later", |r| r.moves; default "0"; uses [metric(SITES, 8)]),
 //!     ]);
 //! ```
 
@@ -153,7 +151,9 @@ pub struct ColumnDef {
     pub doc: &'static str,
     /// It may be NULL (otherwise `NOT NULL`).
     pub null: bool,
-    /// The schema version that added it to its table (0: it came with the table).
+    /// The schema version whose step added it to its table (0: none did: it
+    /// came with its table, or to stores already holding the table by its
+    /// descriptor alone, with its `default`).
     pub since: i64,
     /// Its SQL `DEFAULT`, which rows stored before it stand for (none: NULL).
     pub default: Option<&'static str>,
@@ -440,8 +440,8 @@ pub enum Nullable {
 
 /// A descriptor: `column!(name, Type, "what it holds", |row| value)` binds
 /// `value` of a row to a `NOT NULL` column; `Type null` allows NULL.
-/// Optional parts, in this order: `; since VERSION` (added to its table
-/// later), `; default "SQL"` (what rows stored before it stand for),
+/// Optional parts, in this order: `; since VERSION` (a historical schema
+/// step added it to its table), `; default "SQL"` (what rows stored before it stand for),
 /// `; references "table(column)"`, `; check "SQL"`, `; uses [axis(…),
 /// metric(…)]` (the report's), `; read READER` (read back by the store).
 #[doc(hidden)]

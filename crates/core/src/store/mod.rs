@@ -11,9 +11,10 @@
 //!   [`mod@query`] (read-only access).
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
 //! - A crash never leaves half a point behind. Rows that points share (a
-//!   single-cluster battery's jobs, `battery_jobs`) are inputs: they may be
-//!   committed earlier, in a transaction of their own
-//!   ([`crate::experiment::point::AnyPoint::shared_rows`]).
+//!   battery of jobs stored once for every run of it) are inputs: they may
+//!   be committed earlier, in a transaction of their own
+//!   ([`crate::experiment::point::AnyPoint::shared_rows`]; merge copies them
+//!   as [`tables::groups::CopyRows::Shared`]).
 //! - Point ids: each kind's in its group's key table ([`tables`]);
 //!   [`Store::stored_points`] is all of them.
 //! - A store is opened with the groups of tables it holds (a program's

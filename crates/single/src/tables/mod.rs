@@ -11,7 +11,7 @@ pub mod run;
 
 use slasim_core::store::columns::Described;
 use slasim_core::store::tables::groups::View;
-use slasim_core::store::tables::groups::{PointTables, all, new};
+use slasim_core::store::tables::groups::{PointTables, all, new, shared};
 
 /// Every table of single-cluster runs.
 pub fn described() -> Vec<&'static dyn Described> {
@@ -36,13 +36,13 @@ JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job",
 };
 
 /// Single-cluster runs, and the runs of the Grid's points (whose own
-/// tables are the Grid's group). Merge copies `battery_jobs` for every
-/// kind, before the groups.
+/// tables are the Grid's group), with the batteries' jobs they share.
 pub static RUNS: PointTables = PointTables {
     key_table: "runs",
     key: "run_id",
     tables: &[
         all("runs"),
+        shared("battery_jobs"),
         all("job_outcomes"),
         all("node_events"),
         all("energy"),

@@ -51,13 +51,16 @@ pub struct View {
     pub sql: &'static str,
 }
 
-/// How merge copies a table's rows of new points.
+/// How merge copies a table's rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CopyRows {
-    /// Every row (`INSERT`).
+    /// Every row of a new point (`INSERT`).
     All,
-    /// Rows whose key is not there yet (`INSERT OR IGNORE`).
+    /// Rows of a new point whose key is not there yet (`INSERT OR IGNORE`).
     New,
+    /// Every row not there yet, of whichever point: rows points share (their
+    /// inputs), not keyed by a point (`INSERT OR IGNORE`).
+    Shared,
 }
 
 /// One table of a group, and how merge copies it.
@@ -76,7 +79,8 @@ pub struct PointTables {
     pub key_table: &'static str,
     /// The id column, in every table of the group.
     pub key: &'static str,
-    /// Every table, the key table first, in merge order.
+    /// Every table, the key table first, in merge order (rows its points
+    /// share too, [`CopyRows::Shared`]).
     pub tables: &'static [StoredTable],
     /// Its descriptors, in creation order (gathered by
     /// [`crate::store::tables::described_tables`]).
@@ -111,6 +115,13 @@ pub const fn all(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::All }
 }
 
+/// A table merge copies the rows of whose key are not there yet.
 pub const fn new(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::New }
+}
+
+/// A table of rows points share, which merge copies whole, keeping a row
+/// already there.
+pub const fn shared(name: &'static str) -> StoredTable {
+    StoredTable { name, copy: CopyRows::Shared }
 }
