@@ -15,14 +15,14 @@
 //!   before descriptors: the stored rows do not change.
 
 use crate::controller::Outcome;
-use slasim_core::store::columns::{Described, Rows, Table, column};
+use slasim_core::store::columns::{Column, Described, Read, Rows, Table, column, read_back};
 use slasim_core::store::tables::groups::{PointTables, all};
 use slasim_core::store::{Store, StoreError};
 use slasim_data::trace::sacct::jobs::SlurmJob;
 use slasim_sim::units::Time;
 
 /// The aggregates of a run (its `slurm_points` figures), in seconds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Aggregates {
     /// Jobs that ran.
     pub jobs: usize,
@@ -45,28 +45,9 @@ pub struct Aggregates {
 }
 
 /// The aggregates of the `slurm_points` row of point `point_id`, if the
-/// store has it (read back as [`SLURM_POINTS`] binds them).
+/// store has it (the columns whose descriptors `read` them back).
 pub fn stored_aggregates(store: &Store, point_id: i64) -> Result<Option<Aggregates>, StoreError> {
-    const SQL: &str = "SELECT jobs, mean_wait, median_wait, max_wait, mean_bounded_slowdown, makespan, \
-                       cpu_utilisation, gpu_utilisation, backfilled FROM slurm_points WHERE point_id = ?1";
-    store.read(|conn| {
-        let mut statement = conn.prepare(SQL)?;
-        let mut rows = statement.query([point_id])?;
-        let Some(row) = rows.next()? else {
-            return Ok(None);
-        };
-        Ok(Some(Aggregates {
-            jobs: row.get::<_, i64>(0)? as usize,
-            mean_wait: row.get(1)?,
-            median_wait: row.get(2)?,
-            max_wait: row.get(3)?,
-            mean_bounded_slowdown: row.get(4)?,
-            makespan: row.get(5)?,
-            cpu_utilisation: row.get(6)?,
-            gpu_utilisation: row.get(7)?,
-            backfilled: row.get::<_, i64>(8)? as usize,
-        }))
-    })
+    store.read(|conn| read_back(conn, &SLURM_POINTS, point_id))
 }
 
 /// The `slurm_points` row of a point.
@@ -105,7 +86,25 @@ pub enum Points {}
 
 impl Rows for Points {
     type Row<'a> = SlurmPointRow<'a>;
-    type Summary = ();
+    type Summary = Aggregates;
+}
+
+/// Sets an aggregate from its stored value (a count is stored as an INTEGER).
+macro_rules! read {
+    ($field:ident) => {{
+        let read: Read<Points> = |a, row, i| {
+            a.$field = row.get(i)?;
+            Ok(())
+        };
+        read
+    }};
+    ($field:ident as usize) => {{
+        let read: Read<Points> = |a, row, i| {
+            a.$field = row.get::<_, i64>(i)? as usize;
+            Ok(())
+        };
+        read
+    }};
 }
 
 /// One row per Slurm point.
@@ -115,7 +114,9 @@ pub static SLURM_POINTS: Table<Points> = Table::new(
     "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes, preemptions.",
 )
 .key(&["point_id"])
-.columns(&[
+.columns(POINT_COLUMNS);
+
+const POINT_COLUMNS: &[Column<Points>] = &[
     column!("point_id", Int, "stable: derived from the point's resolved settings", |r| r.point_id),
     column!("experiment", Text null, "the config's name (NULL: not run from one)", |r| r.experiment),
     column!("conf", Text, "the `slurm.conf` path", |r| r.conf),
@@ -123,21 +124,23 @@ pub static SLURM_POINTS: Table<Points> = Table::new(
     column!("trace", Text, "the sacct dump, or `synthetic`", |r| r.trace),
     column!("seed", Int, "the seed", |r| r.seed),
     column!("config", Text, "the resolved settings, TOML", |r| r.config),
-    column!("jobs", Int, "jobs that ran", |r| r.aggregates.jobs as i64),
-    column!("mean_wait", Real null, "mean wait, s (NULL: no job ran)", |r| r.aggregates.mean_wait),
-    column!("median_wait", Real null, "median wait, s (NULL: no job ran)", |r| r.aggregates.median_wait),
-    column!("max_wait", Int null, "largest wait, s (NULL: no job ran)", |r| r.aggregates.max_wait),
+    column!("jobs", Int, "jobs that ran", |r| r.aggregates.jobs as i64; read read!(jobs as usize)),
+    column!("mean_wait", Real null, "mean wait, s (NULL: no job ran)", |r| r.aggregates.mean_wait; read read!(mean_wait)),
+    column!("median_wait", Real null, "median wait, s (NULL: no job ran)", |r| r.aggregates.median_wait
+        ; read read!(median_wait)),
+    column!("max_wait", Int null, "largest wait, s (NULL: no job ran)", |r| r.aggregates.max_wait; read read!(max_wait)),
     column!("mean_bounded_slowdown", Real null, "mean bounded slowdown, τ = 10 s (NULL: no job ran)", |r| {
         r.aggregates.mean_bounded_slowdown
-    }),
-    column!("makespan", Int, "first submit to last end, s", |r| r.aggregates.makespan),
+    }; read read!(mean_bounded_slowdown)),
+    column!("makespan", Int, "first submit to last end, s", |r| r.aggregates.makespan; read read!(makespan)),
     column!("cpu_utilisation", Real null, "busy CPU-seconds over CPUs × makespan (NULL: no makespan)", |r| {
         r.aggregates.cpu_utilisation
-    }),
+    }; read read!(cpu_utilisation)),
     column!("gpu_utilisation", Real null, "busy GPU-seconds over GPUs × makespan (NULL: no GPU or no makespan)", |r| {
         r.aggregates.gpu_utilisation
-    }),
-    column!("backfilled", Int, "jobs the backfill scheduler started", |r| r.aggregates.backfilled as i64),
+    }; read read!(gpu_utilisation)),
+    column!("backfilled", Int, "jobs the backfill scheduler started", |r| r.aggregates.backfilled as i64
+        ; read read!(backfilled as usize)),
     column!("main_passes", Int, "main scheduler passes", |r| r.main_passes),
     column!("backfill_passes", Int, "backfill passes run", |r| r.backfill_passes),
     column!("preemptions", Int, "jobs preempted, requeued or cancelled (0 without preemption)", |r| {
@@ -145,7 +148,7 @@ pub static SLURM_POINTS: Table<Points> = Table::new(
     }; default "0"),
     column!("code_version", Text, "the slasim version (and commit) that ran it", |r| r.code_version),
     column!("wall_seconds", Real, "wall seconds of the simulation", |r| r.wall_seconds),
-]);
+];
 
 /// A partition, account or user of a point: its jobs' waits and usage.
 #[derive(Debug, Clone, Copy)]

@@ -21,7 +21,8 @@
 //!   [`BATCH`]); the SQL texts are built once per table and statements are
 //!   cached. No SQL of the store numbers its parameters.
 //! - The report's axis and metric lists are collected from the descriptors
-//!   ([`report_columns`]), never kept by hand.
+//!   ([`report_columns`]), never kept by hand; so is the `SELECT` that
+//!   reads a point's row back ([`read_back`]).
 //!
 //! A new stored metric (or axis) is therefore one descriptor in its table's
 //! list plus the code that computes its value: the schema, the INSERT, the
@@ -332,6 +333,32 @@ impl<R: Rows + 'static> Table<R> {
 /// The names of the columns of `table` a report section uses as `part`, by rank.
 pub fn report_columns<R: Rows + 'static>(table: &'static Table<R>, section: Section, part: Part) -> Vec<&'static str> {
     table.report_columns(section, part).into_iter().map(|c| c.name).collect()
+}
+
+/// The row of `table` whose one-column key is `id`, read back: each column
+/// with a `read` sets its part of a default summary (`None`: no such row).
+pub fn read_back<R: Rows + 'static>(
+    conn: &rusqlite::Connection,
+    table: &Table<R>,
+    id: i64,
+) -> rusqlite::Result<Option<R::Summary>>
+where
+    R::Summary: Default,
+{
+    let [key] = table.key else {
+        return Err(rusqlite::Error::InvalidColumnName(format!("{}: no one-column key to read a row by", table.name)));
+    };
+    let read: Vec<&Column<R>> = table.columns.iter().filter(|c| c.read.is_some()).collect();
+    let names: Vec<&str> = read.iter().map(|c| c.name).collect();
+    let sql = format!("SELECT {} FROM {} WHERE {key} = ?", names.join(", "), table.name);
+    let mut statement = conn.prepare_cached(&sql)?;
+    let mut rows = statement.query([id])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let mut summary = R::Summary::default();
+    for (i, set) in read.iter().filter_map(|c| c.read).enumerate() {
+        set(&mut summary, row, i)?;
+    }
+    Ok(Some(summary))
 }
 
 /// Rows per multi-row INSERT: one statement per batch instead of per row.

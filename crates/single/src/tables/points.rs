@@ -200,14 +200,6 @@ const COLUMNS: &[Column<Points>] = &[
         ; since 11; default "NULL"),
 ];
 
-/// `SELECT` of every column read back into a summary (the run id bound as
-/// the one parameter), and the readers in that order.
-pub fn summary_select() -> (String, Vec<Read<Points>>) {
-    let read: Vec<&Column<Points>> = COLUMNS.iter().filter(|c| c.read.is_some()).collect();
-    let names: Vec<&str> = read.iter().map(|c| c.name).collect();
-    (format!("SELECT {} FROM points WHERE run_id = ?", names.join(", ")), read.iter().filter_map(|c| c.read).collect())
-}
-
 /// This module's tables.
 pub fn tables() -> [&'static dyn Described; 1] {
     [&POINTS]
