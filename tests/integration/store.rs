@@ -171,3 +171,90 @@ fn each_group_lists_the_tables_it_describes() {
         }
     }
 }
+
+mod widgets {
+    //! A kind's table as a store was written with it, then with one
+    //! descriptor appended: nothing else of the kind changes.
+
+    use slasim::store::columns::{Described, Rows, Table, column, insert};
+    use slasim::store::schema::SCHEMA_VERSION;
+    use slasim::store::schema::facts::schema_mismatches;
+    use slasim::store::tables::groups::{PointTables, StoredTable, all};
+    use slasim::store::{Store, query};
+
+    enum Widgets {}
+
+    impl Rows for Widgets {
+        type Row<'a> = (i64, i64);
+        type Summary = ();
+    }
+
+    static BEFORE: Table<Widgets> = Table::new("widgets", SCHEMA_VERSION, "A widget per point.")
+        .key(&["point_id"])
+        .columns(&[column!("point_id", Int, "the point", |r| r.0)]);
+    static AFTER: Table<Widgets> =
+        Table::new("widgets", SCHEMA_VERSION, "A widget per point.").key(&["point_id"]).columns(&[
+            column!("point_id", Int, "the point", |r| r.0),
+            column!("size", Int, "its size", |r| r.1; default "3"),
+        ]);
+
+    /// The same column without the default older rows would need.
+    static NO_DEFAULT: Table<Widgets> = Table::new("widgets", SCHEMA_VERSION, "A widget per point.")
+        .key(&["point_id"])
+        .columns(&[column!("point_id", Int, "the point", |r| r.0), column!("size", Int, "its size", |r| r.1)]);
+
+    static GROUP_BEFORE: PointTables = group(|| vec![&BEFORE]);
+    static GROUP_AFTER: PointTables = group(|| vec![&AFTER]);
+    static GROUP_NO_DEFAULT: PointTables = group(|| vec![&NO_DEFAULT]);
+
+    const WIDGETS: &[StoredTable] = &[all("widgets")];
+
+    const fn group(described: fn() -> Vec<&'static dyn Described>) -> PointTables {
+        PointTables {
+            key_table: "widgets",
+            key: "point_id",
+            tables: WIDGETS,
+            described,
+            steps: &[],
+            views: &[],
+            ids_since: None,
+            jobs: None,
+            provenance: None,
+        }
+    }
+
+    /// Adding a column is one descriptor: a store written before it gets it
+    /// when next opened for writing, its rows reading the default, at the
+    /// same schema version, and is then the store the descriptors make.
+    #[test]
+    fn a_column_appended_to_a_table_comes_to_an_older_store() {
+        let (before, after): (&'static PointTables, &'static PointTables) = (&GROUP_BEFORE, &GROUP_AFTER);
+        let names = |t: &Table<Widgets>| t.columns.iter().map(|c| c.name).collect::<Vec<_>>();
+        assert_eq!(names(&AFTER)[..names(&BEFORE).len()], names(&BEFORE));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.sqlite");
+        Store::open(&path, &[before]).unwrap().write_with(|tx| insert(tx, &BEFORE, &(1, 0))).unwrap();
+        let mut store = Store::open(&path, &[after]).unwrap();
+        store.write_with(|tx| insert(tx, &AFTER, &(2, 5))).unwrap();
+        drop(store);
+        let rows = query(&path, "SELECT point_id, size FROM widgets ORDER BY point_id").unwrap().rows;
+        assert_eq!(rows, [["1", "3"], ["2", "5"]]);
+        assert_eq!(query(&path, "PRAGMA user_version").unwrap().rows, [[SCHEMA_VERSION.to_string()]]);
+        assert_eq!(schema_mismatches(&path, &[after]).unwrap(), Vec::<String>::new());
+    }
+
+    /// A `NOT NULL` column appended without a default cannot come to an
+    /// older store: opening it for writing fails, naming the statement, and
+    /// leaves it as it was.
+    #[test]
+    fn a_not_null_column_without_a_default_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("w.sqlite");
+        Store::open(&path, &[&GROUP_BEFORE]).unwrap().write_with(|tx| insert(tx, &BEFORE, &(1, 0))).unwrap();
+        let err = Store::open(&path, &[&GROUP_NO_DEFAULT]).err().unwrap().to_string();
+        assert!(err.contains("ALTER TABLE widgets ADD COLUMN size INTEGER NOT NULL"), "{err}");
+        assert!(err.contains("w.sqlite"), "{err}");
+        let columns = query(&path, "SELECT name FROM pragma_table_info('widgets')").unwrap().rows;
+        assert_eq!(columns, [["point_id"]]);
+    }
+}

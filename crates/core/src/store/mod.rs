@@ -128,7 +128,7 @@ impl Store {
         // Commits stay atomic and survive a killed process; only a power
         // loss may roll back the last commits (WAL with synchronous=NORMAL).
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(&err)?;
-        schema::upgrade(&mut conn, groups, found).map_err(&err)?;
+        schema::upgrade(&mut conn, groups, found, &path)?;
         drop(err);
         Ok(Store { path, conn, kept: HashMap::new(), groups: groups.to_vec() })
     }

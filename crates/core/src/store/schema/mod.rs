@@ -22,11 +22,14 @@
 //!   derived differently then, so resuming it would run them again under new
 //!   ids ([`older_ids`]).
 
+use std::path::Path;
+
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
 
 use crate::store::columns::{ColumnDef, Described};
 use crate::store::tables::described_tables;
 use crate::store::tables::groups::{PointTables, Step};
+use crate::store::{StoreError, sqlite};
 
 pub mod facts;
 
@@ -208,25 +211,38 @@ pub fn described_store(groups: &[&'static PointTables]) -> rusqlite::Result<Conn
     Ok(conn)
 }
 
-/// Brings the store on `conn`, of schema `found`, to [`SCHEMA_VERSION`] and
-/// to the descriptors, in one transaction (nothing to do: no transaction).
-pub(crate) fn upgrade(conn: &mut Connection, groups: &[&'static PointTables], found: i64) -> rusqlite::Result<()> {
-    if found == SCHEMA_VERSION && reconciliation(conn, groups)?.is_empty() {
+/// Brings the store on `conn` at `path`, of schema `found`, to
+/// [`SCHEMA_VERSION`] and to the descriptors, in one transaction (nothing to
+/// do: no transaction). A failing statement is named in the error.
+pub(crate) fn upgrade(
+    conn: &mut Connection,
+    groups: &[&'static PointTables],
+    found: i64,
+    path: &Path,
+) -> Result<(), StoreError> {
+    let err = sqlite(path);
+    if found == SCHEMA_VERSION && reconciliation(conn, groups).map_err(&err)?.is_empty() {
         return Ok(());
     }
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(&err)?;
+    let run = |sql: &str| {
+        tx.execute_batch(sql).map_err(|e| StoreError::Sql {
+            path: path.to_path_buf(),
+            message: format!("{e}, bringing it to schema {SCHEMA_VERSION} with: {}", sql.trim()),
+        })
+    };
     // Another writer may have upgraded it since `found` was read.
-    let found = user_version(&tx)?;
+    let found = user_version(&tx).map_err(&err)?;
     if found > 0 {
         for step in steps(groups).into_iter().filter(|s| s.version > found) {
-            tx.execute_batch(step.sql)?;
+            run(step.sql)?;
         }
     }
-    for statement in reconciliation(&tx, groups)? {
-        tx.execute_batch(&statement)?;
+    for statement in reconciliation(&tx, groups).map_err(&err)? {
+        run(&statement)?;
     }
-    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-    tx.commit()
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
+    tx.commit().map_err(&err)
 }
 
 #[cfg(test)]
