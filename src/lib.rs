@@ -24,13 +24,14 @@
 //! - [`experiment`]: points of every kind, configs, and the one executor that runs them;
 //! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
-//! - [`mod@registry`]: the registry of kinds, report sections, subcommands, strategies, … by name;
+//! - [`experiment::registry`]: the registry of kinds, report sections, subcommands, strategies, … by name;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`threads`]: the `--jobs` budget of busy threads;
 //! - [`units`]: virtual time and rate units;
 //! - [`cli`]: the `slasim` command line.
 
+use slasim_core::experiment::registry::{Kind, Registry};
 pub use slasim_core::*;
 pub use slasim_data::{signal, trace};
 pub use slasim_grid as grid;
@@ -42,9 +43,9 @@ pub use slasim_slurm as slurm;
 /// The kinds of the workspace, in their order: the single cluster first
 /// (its section heads the report, its commands stand first), then the Grid
 /// and provisioning and pricing built on it, Slurm, and the environments.
-pub const KINDS: [&dyn registry::Kind; 5] = [&single::KIND, &grid::KIND, &provision::KIND, &slurm::KIND, &gym::KIND];
+pub const KINDS: [&dyn Kind; 5] = [&single::KIND, &grid::KIND, &provision::KIND, &slurm::KIND, &gym::KIND];
 
 /// The registry of [`KINDS`].
-pub fn registry() -> registry::Registry {
-    registry::Registry::new(&KINDS).expect("the workspace's kinds register: each name and stream once")
+pub fn registry() -> Registry {
+    Registry::new(&KINDS).expect("the workspace's kinds register: each name and stream once")
 }

@@ -28,6 +28,10 @@ enum Fault {
     /// The first answer announces the whole length, sends this many bytes and
     /// closes the connection.
     CutFirstAfter(usize),
+    /// Answers a range request with the whole file (HTTP 200).
+    IgnoreRange,
+    /// Serves the file with this many bytes more at its end.
+    Longer(usize),
 }
 
 /// A loopback HTTP/1.1 server: its base URL and the `Range` header of each
@@ -88,15 +92,18 @@ fn serve(
         return stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
     };
     let mut bytes = bytes.clone();
-    if let Fault::Corrupt = fault {
-        bytes[1000] ^= 0xff;
+    match fault {
+        Fault::Corrupt => bytes[1000] ^= 0xff,
+        Fault::Longer(n) => bytes.extend(std::iter::repeat_n(b'\n', n)),
+        _ => {}
     }
     let total = bytes.len();
     let start = range
         .as_deref()
         .and_then(|r| r.strip_prefix("bytes="))
         .and_then(|r| r.strip_suffix('-'))
-        .and_then(|r| r.parse::<usize>().ok());
+        .and_then(|r| r.parse::<usize>().ok())
+        .filter(|_| !matches!(fault, Fault::IgnoreRange));
     let (head, body) = match start {
         Some(start) if start < total => (
             format!(
@@ -275,6 +282,51 @@ fn an_interrupted_download_is_resumed_with_a_range_request() {
     assert_eq!(mirror.ranges(), vec![None, Some(format!("bytes={CUT}-"))]);
     assert_eq!(sha256_of(&dir.path().join(KTH_PATH)), kth_entry().shipped.unwrap().sha256);
     assert_eq!(files_under(dir.path()), vec![PathBuf::from(KTH_PATH)]);
+}
+
+/// A `.part` of the KTH log's first `len` bytes in the traces directory
+/// `dir`, as an earlier fetch leaves it.
+fn kept_part(dir: &Path, len: usize) {
+    let bytes = std::fs::read(common::traces().join(KTH_PATH)).unwrap();
+    let dest = dir.join(KTH_PATH);
+    std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+    std::fs::write(slasim::trace::fetch::part_path(&dest), &bytes[..len]).unwrap();
+}
+
+#[test]
+fn an_earlier_fetchs_part_is_resumed_and_said_so() {
+    let mirror = kth_mirror(Fault::None);
+    let dir = tempfile::tempdir().unwrap();
+    kept_part(dir.path(), 100_000);
+    let (ok, stdout, stderr) = slasim_in(dir.path(), &["trace", "fetch", KTH, "--mirror", &mirror.url]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("downloaded and verified (resumed from byte 100000)"), "{stdout}");
+    assert_eq!(mirror.ranges(), vec![Some("bytes=100000-".to_string())]);
+    assert_eq!(files_under(dir.path()), vec![PathBuf::from(KTH_PATH)]);
+}
+
+#[test]
+fn a_range_the_server_ignores_resumes_nothing() {
+    let mirror = kth_mirror(Fault::IgnoreRange);
+    let dir = tempfile::tempdir().unwrap();
+    kept_part(dir.path(), 100_000);
+    let (ok, stdout, stderr) = slasim_in(dir.path(), &["trace", "fetch", KTH, "--mirror", &mirror.url]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("downloaded and verified:") && !stdout.contains("resumed"), "{stdout}");
+    assert_eq!(mirror.ranges(), vec![Some("bytes=100000-".to_string())]);
+    assert_eq!(sha256_of(&dir.path().join(KTH_PATH)), kth_entry().shipped.unwrap().sha256);
+}
+
+#[test]
+fn a_longer_file_is_refused_with_its_length() {
+    let mirror = kth_mirror(Fault::Longer(10));
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, stderr) = slasim_in(dir.path(), &["trace", "fetch", KTH, "--mirror", &mirror.url]);
+    assert!(!ok);
+    let size = kth_entry().shipped.unwrap().size;
+    assert!(stderr.contains(&format!("longer than the catalogued file ({size} bytes")), "{stderr}");
+    assert!(stderr.contains(&format!("it has {} bytes", size + 10)), "{stderr}");
+    assert!(files_under(dir.path()).is_empty(), "left behind: {:?}", files_under(dir.path()));
 }
 
 #[test]

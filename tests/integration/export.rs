@@ -72,6 +72,15 @@ fn every_table_equals_the_store_and_the_provenance_names_each_point() {
     assert_eq!(provenance.column("code_version").unwrap().str().unwrap().get(0), Some(version.as_str()));
     // The synthetic workload has no file: no trace sum.
     assert_eq!(provenance.column("trace_sha256").unwrap().null_count(), provenance.height());
+    // A point in both of the config's sweeps is in its one experiment once.
+    let in_two: i64 = conn
+        .query_row("SELECT run_id FROM experiment_points GROUP BY run_id HAVING count(*) > 1 LIMIT 1", [], |r| r.get(0))
+        .unwrap();
+    let hash: String = conn.query_row("SELECT hash FROM experiments", [], |r| r.get(0)).unwrap();
+    let points = provenance.column("point").unwrap().i64().unwrap();
+    let experiments = provenance.column("experiments").unwrap().str().unwrap();
+    let row = points.into_no_null_iter().position(|p| p == in_two).unwrap();
+    assert_eq!(experiments.get(row), Some(hash.as_str()));
 }
 
 #[test]

@@ -9,8 +9,8 @@ use common::{h, job};
 use proptest::prelude::*;
 
 use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
+use slasim::single::cluster::checkpoint::CheckpointConfig;
 use slasim::single::cluster::record::{JobRecord, Outcome};
-use slasim::single::policy::overbooking::CheckpointConfig;
 use slasim::single::policy::{Placement, RejectReason, ReservationHandling, StrategySettings, build};
 use slasim::single::summary::RunSummary;
 use slasim::single::workload::failures::FailureStream;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use slasim::signal::{Alignment, Interpolation, Quantity, ReadOptions, Signal, read};
 use slasim::single::cluster::bench::{Scenario, Simulated, simulate};
-use slasim::single::policy::interface::Outcome;
+use slasim::single::cluster::strategy::Outcome;
 use slasim::single::policy::shifting::{Shift, ShiftingConfig};
 use slasim::single::policy::{Placement, build};
 use slasim::single::workload::failures::FailureStream;

@@ -6,10 +6,11 @@
 //! - [`metrics`]: the queueing metrics every kind reports (wait, bounded slowdown);
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain): the
 //!   `slasim-sim` crate, re-exported;
-//! - [`experiment`]: points of the registered kinds, configs, and the one executor that runs them;
+//! - [`experiment`]: points of the registered kinds, the registry of kinds
+//!   (`experiment::registry`), configs, and the one executor that runs them;
 //! - [`store`]: the SQLite store of every point;
 //! - [`report`]: Polars tables, plots and the HTML report of a store;
-//! - [`registry`]: strategies, broker algorithms and model kinds by name, open to other crates;
+//! - [`names`]: names registered in kebab case, and the errors of a name unknown or taken;
 //! - [`rng`]: seeded, independent random streams;
 //! - [`setting`]: validation of user-supplied settings;
 //! - [`threads`]: the `--jobs` budget of busy threads;
@@ -19,7 +20,7 @@
 pub mod cli;
 pub mod experiment;
 pub mod metrics;
-pub mod registry;
+pub mod names;
 pub mod report;
 pub mod rng;
 pub mod setting;

@@ -8,12 +8,12 @@
 
 use rand::SeedableRng;
 
-use crate::registry::names::Named;
+use crate::names::Named;
 use rand_chacha::ChaCha8Rng;
 
 /// A random stream's purpose: its name, and the number its derivation
 /// mixes in, which must never be reused for another purpose. A kind declares
-/// the streams it owns when it registers ([`crate::registry::Registry::add_stream`],
+/// the streams it owns when it registers ([`crate::experiment::registry::Registry::add_stream`],
 /// which refuses a name or a number taken); the purposes several kinds share
 /// are the engine's ([`SHARED`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -21,7 +21,7 @@ use crate::resort::{Resorting, Weights};
 use crate::search::{DepthFirst, Search};
 use crate::tree::TreeCounts;
 use crate::workload::corequest::CoRequest;
-use slasim_core::registry::{self, Entries, Named, UnknownName};
+use slasim_core::experiment::registry::{self, Entries, Named, UnknownName};
 
 /// The status query an algorithm sends to each cluster candidate.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -15,7 +15,7 @@ use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::options::{StoreOptions, value_enum};
 use slasim_core::cli::points::execute;
 use slasim_core::experiment::point::Point;
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::store;
 use slasim_single::policy::StrategyRef;
 use slasim_single::workload::WorkloadSource;
@@ -168,7 +168,7 @@ fn local_scheduler_parser() -> PossibleValuesParser {
 /// `--algorithm`: every registered co-reservation algorithm, with its one line.
 fn algorithm_parser() -> PossibleValuesParser {
     PossibleValuesParser::new(
-        slasim_core::registry::all::<crate::algorithm::Algorithms>()
+        slasim_core::experiment::registry::all::<crate::algorithm::Algorithms>()
             .into_iter()
             .map(|a| PossibleValue::new(a.name).help(a.description)),
     )

@@ -28,12 +28,11 @@ use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::{Inputs, PointInputError};
 use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, Summary, axis};
-use slasim_core::experiment::provenance::{code_version, rfc3339};
 use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
 use slasim_single::kind::WorkloadConfig;
 use slasim_single::summary::RunSummary;
-use slasim_single::tables::run::RunRow;
+use slasim_single::tables::run::{RunOf, RunRow};
 use slasim_single::writer::{RunOutput, write_run_with};
 
 use crate::algorithm::algorithm;
@@ -138,22 +137,15 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<GridRunOutput> {
     let wall_seconds = clock.elapsed().as_secs_f64();
     let capacity = p.grid.capacity;
     let summary = RunSummary::of(&run.records, capacity);
-    let id = p.id()?;
-    let row = RunRow {
-        run_id: id.run_id,
-        strategy: p.strategy.to_string(),
+    let of = RunOf {
+        strategy: p.strategy.name(),
         battery: 0,
         battery_key: p.battery_key(),
-        trace: log.trace.clone(),
+        trace: &log.trace,
         seed: p.seed,
         capacity,
-        config: p.canonical()?,
-        config_hash: id.hash,
-        code_version: code_version(),
-        started_at: rfc3339(started),
-        finished_at: rfc3339(SystemTime::now()),
-        wall_seconds,
     };
+    let row = RunRow::new(of, p.canonical()?, started, wall_seconds);
     let output = RunOutput {
         run: row,
         records: run.records,

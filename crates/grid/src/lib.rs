@@ -45,7 +45,7 @@ pub mod tree;
 pub mod workload;
 pub mod writer;
 
-use slasim_core::registry::{BadName, Kind, Registry};
+use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
 /// The Grid kind: its point kind (and so its tables), its report section
 /// and groupings, its Gantt charts, its lists, `slasim grid`, its random

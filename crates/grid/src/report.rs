@@ -22,7 +22,7 @@ use polars::prelude::*;
 
 use crate::reference::{TABLE_6, ThesisValue, coreservation_values};
 use crate::tables::{CLUSTER_RUNS, GRID, GRID_CLUSTERS, GRID_POINTS};
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::report::load::{Filter, Kind, LoadError, frame_of, has_table, kind_of, label_traces_of};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::render::slug;

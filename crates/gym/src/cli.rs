@@ -95,7 +95,11 @@ impl slasim_core::cli::subcommand::Subcommand for GymSubcommand {
         GymCommand::augment_subcommands(gym)
     }
 
-    fn run(&self, _registry: &slasim_core::registry::Registry, matches: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+    fn run(
+        &self,
+        _registry: &slasim_core::experiment::registry::Registry,
+        matches: &clap::ArgMatches,
+    ) -> anyhow::Result<ExitCode> {
         match GymCommand::from_arg_matches(matches)? {
             GymCommand::Record(args) => record_dataset(args),
         }

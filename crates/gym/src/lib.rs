@@ -19,7 +19,7 @@ pub mod record;
 pub mod streams;
 pub mod vector;
 
-use slasim_core::registry::{BadName, Kind, Registry};
+use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
 /// The environments as a kind: `slasim gym`, their random streams and
 /// their table of behaviour policies. A program lists it after the single

@@ -18,7 +18,7 @@ use slasim_core::cli::list::Listing;
 use slasim_core::cli::options::{StoreOptions, as_flags, value_enum};
 use slasim_core::cli::points::execute;
 use slasim_core::experiment::point::Point;
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::report::summary::mean_ci;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::store;

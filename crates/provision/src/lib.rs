@@ -52,7 +52,7 @@ pub mod tables;
 pub mod workflow;
 pub mod writer;
 
-use slasim_core::registry::{BadName, Kind, Registry};
+use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
 /// The provisioning and pricing kinds: their point kinds (and so their
 /// tables), their report section, their Gantt charts, their list of

@@ -1,6 +1,7 @@
 //! What a provisioning or pricing run produced, as its kind hands it to the
-//! store: the site's load figures, and the pricing run's outcome with the
-//! harm reservations did to best-effort jobs.
+//! store: the site's load figures, a provisioning run's measurements per
+//! submission, a site's advertised-slot statistics, and the pricing run's
+//! outcome with the harm reservations did to best-effort jobs.
 //!
 //! Contract: plain data, computed by the point kinds
 //! ([`crate::kind::provision`], [`crate::kind::pricing`]) and written by
@@ -11,6 +12,9 @@
 //! defined against the slot's absence).
 
 use crate::buyer::PricedRecord;
+use crate::site::SlotSample;
+use crate::slots::Advertised;
+use slasim_core::units::Time;
 
 /// A site's load figures.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,4 +63,46 @@ pub struct Harm {
     pub be_jobs: u64,
     /// Their mean wait without the reservations, seconds.
     pub be_wait_without: Option<f64>,
+}
+
+/// The measurements of one submission and one α.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubmissionOutcome {
+    /// Submission index.
+    pub submission: usize,
+    /// Its instant.
+    pub time: Time,
+    /// The trade-off factor.
+    pub alpha: f64,
+    /// Provisioned makespan (SC − submission), seconds.
+    pub makespan: Option<Time>,
+    /// Provisioned allocation cost, processor-seconds.
+    pub cost: Option<f64>,
+    /// The plan enacted in a fork: its makespan.
+    pub enacted_makespan: Option<Time>,
+    /// Best-effort makespan, seconds (None: not finished within the fork window).
+    pub be_makespan: Option<Time>,
+    /// Best-effort allocation cost (eq. 16), processor-seconds.
+    pub be_cost: f64,
+    /// Pareto archive size.
+    pub archive: usize,
+    /// |Â|: advertised slots over all sites.
+    pub slots: usize,
+    /// The archive was empty and the all-edge plan was used.
+    pub fallback: bool,
+    /// Greedy: Σ externality f charged, processor-seconds.
+    pub f: Option<f64>,
+}
+
+/// Advertised-slot statistics of one site over its whole trace (§2.6).
+#[derive(Debug, Clone)]
+pub struct SlotStatistics {
+    /// The prepared site.
+    pub site: SiteSummary,
+    /// At every background arrival: advertised slots and tasks in the system.
+    pub samples: Vec<SlotSample>,
+    /// Every `observe_every` seconds: the advertised slots (time, slot).
+    pub observed: Vec<(Time, Advertised)>,
+    /// Schedule rebuilds (inaccurate estimates).
+    pub rebuilds: u64,
 }

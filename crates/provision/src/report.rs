@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use polars::prelude::*;
 
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::report::load::Filter;
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::section::{ReportSection, Section};

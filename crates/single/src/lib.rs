@@ -32,7 +32,7 @@ pub mod tables;
 pub mod workload;
 pub mod writer;
 
-use slasim_core::registry::{BadName, Kind, Registry};
+use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
 /// The single-cluster kind: its point kind (and so its tables), its report
 /// section, its Gantt charts, its lists, its commands, its random streams,

@@ -40,7 +40,7 @@ use crate::stats::pdf::{LearnFrom, RuntimeModel};
 use crate::stats::pos::Reliability;
 use crate::summary::RunSummary;
 use crate::tables::points::PointAxes;
-use crate::tables::run::RunRow;
+use crate::tables::run::{RunOf, RunRow};
 use crate::workload::WorkloadSource;
 use crate::workload::failure_law::FailureLaw;
 use crate::workload::failures::{
@@ -52,7 +52,6 @@ use crate::workload::reservations::ReservationConfig;
 use crate::writer::RunOutput;
 use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
 use slasim_core::experiment::inputs::Inputs;
-use slasim_core::experiment::provenance::{code_version, rfc3339};
 use slasim_core::units::{Time, per_hour_to_per_second};
 use slasim_data::trace::swf::SwfTrace;
 
@@ -369,32 +368,6 @@ fn failure_horizon(jobs: &[Job]) -> Time {
     last_deadline.max(last.saturating_add(work))
 }
 
-/// The `runs` row of a point simulated from `started` for `wall_seconds`.
-fn run_row(
-    p: &SinglePoint,
-    trace: &str,
-    capacity: u32,
-    started: SystemTime,
-    wall_seconds: f64,
-) -> Result<RunRow, Unserialisable> {
-    let id = p.id()?;
-    Ok(RunRow {
-        run_id: id.run_id,
-        strategy: p.strategy.to_string(),
-        battery: p.battery as i64,
-        battery_key: p.battery_key(),
-        trace: trace.to_string(),
-        seed: p.seed,
-        capacity,
-        config: p.canonical()?,
-        config_hash: id.hash,
-        code_version: code_version(),
-        started_at: rfc3339(started),
-        finished_at: rfc3339(SystemTime::now()),
-        wall_seconds,
-    })
-}
-
 /// The single-cluster scenario of point `p` on `jobs` (a battery).
 fn scenario(inputs: &Inputs, p: &SinglePoint, jobs: &Arc<[Job]>, capacity: u32) -> anyhow::Result<Scenario> {
     let reservations = p.reservations.generate(jobs, p.seed, p.battery);
@@ -528,7 +501,15 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
     let wall_seconds = clock.elapsed().as_secs_f64();
     let records = &simulated.cluster.records;
     let summary = RunSummary::of(records, capacity).calibrated(records, calibrated.as_ref());
-    let run = run_row(p, &prepared.trace, capacity, started, wall_seconds)?;
+    let of = RunOf {
+        strategy: p.strategy.name(),
+        battery: p.battery,
+        battery_key: p.battery_key(),
+        trace: &prepared.trace,
+        seed: p.seed,
+        capacity,
+    };
+    let run = RunRow::new(of, p.canonical()?, started, wall_seconds);
     let unresolved = simulated.cluster.unresolved;
     if unresolved > 0 {
         anyhow::bail!("{unresolved} jobs were left without an outcome (a defect of strategy {})", p.strategy);

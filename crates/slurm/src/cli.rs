@@ -46,7 +46,7 @@ use slasim_core::experiment::config::Experiment;
 use slasim_core::experiment::coordinator::{SweepOptions, run_sweep_returning};
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::store::Store;
 use slasim_core::store::query::Table;
 use slasim_sim::units::Time;

@@ -64,7 +64,7 @@ pub mod sacctmgr;
 pub mod synthetic;
 pub mod tables;
 
-use slasim_core::registry::{BadName, Kind, Registry};
+use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
 /// The Slurm kind: its point kind (and so its tables), its report section
 /// and `slasim slurm`. Its synthetic centre draws from the engine's shared

@@ -21,7 +21,7 @@ use std::path::Path;
 use polars::prelude::*;
 use sha2::{Digest, Sha256};
 
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::report::load::{Filter, Kind, described_columns, frame_of, has_table, trace_label};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::section::{ReportSection, Section};

@@ -482,7 +482,7 @@ fn backfill_runs_again_after_a_change_in_its_second_and_not_after_an_idle_tick()
 /// descriptors; its rows read the column's default (NULL).
 #[test]
 fn an_older_stores_slurm_table_gets_the_new_columns() {
-    let registry = slasim_core::registry::Registry::new(&[&slasim_slurm::KIND]).unwrap();
+    let registry = slasim_core::experiment::registry::Registry::new(&[&slasim_slurm::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite");
     slasim_core::store::Store::open(&path, registry.groups()).unwrap();
@@ -516,7 +516,7 @@ fn an_older_stores_slurm_table_gets_the_new_columns() {
 /// `all_jobs` view.
 #[test]
 fn the_slurm_tables_are_described_and_join_the_common_job_view() {
-    let registry = slasim_core::registry::Registry::new(&[&slasim_slurm::KIND]).unwrap();
+    let registry = slasim_core::experiment::registry::Registry::new(&[&slasim_slurm::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.sqlite");
     slasim_core::store::Store::open(&path, registry.groups()).unwrap();

@@ -18,7 +18,7 @@ use slasim::experiment::id::{Unserialisable, canonical_toml};
 use slasim::experiment::inputs::Inputs;
 use slasim::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use slasim::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
-use slasim::registry::Registry;
+use slasim::experiment::registry::Registry;
 use slasim::report::load::{Filter, Kind, frame_of, has_table};
 use slasim::report::section::{ReportSection, Section};
 use slasim::report::tables::Table as ReportTable;

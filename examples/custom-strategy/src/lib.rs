@@ -8,8 +8,8 @@ pub mod dice;
 pub mod sjf_backfilling;
 pub mod unshuffled;
 
+use slasim::experiment::registry::{BadName, Kind, Registry};
 use slasim::grid::algorithm::{AlgorithmInfo, Algorithms};
-use slasim::registry::{BadName, Kind, Registry};
 use slasim::single::policy::{Reads, Strategies, StrategyInfo};
 
 /// The example as a kind: `sjf-backfilling` added to the single cluster's

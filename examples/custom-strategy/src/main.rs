@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use slasim::registry::Registry;
+use slasim::experiment::registry::Registry;
 
 fn main() -> ExitCode {
     match Registry::new(&slasim_custom_strategy::kinds()) {

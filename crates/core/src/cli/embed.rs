@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicUsize;
 
 use clap::FromArgMatches;
 
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 
 pub use crate::cli::sweep::Swept;
 

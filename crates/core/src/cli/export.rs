@@ -21,7 +21,7 @@ pub(crate) struct ExportArgs {
     force: bool,
 }
 
-pub(crate) fn run(registry: &crate::registry::Registry, args: ExportArgs) -> anyhow::Result<()> {
+pub(crate) fn run(registry: &crate::experiment::registry::Registry, args: ExportArgs) -> anyhow::Result<()> {
     let exported = export(registry.groups(), &args.db, &args.out, args.force)?;
     let mut text = format!("{}: {} tables\n", args.out.display(), exported.tables.len());
     for (table, rows) in &exported.tables {

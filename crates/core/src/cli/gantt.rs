@@ -28,7 +28,7 @@ pub(crate) struct GanttArgs {
     out: PathBuf,
 }
 
-pub(crate) fn run(registry: &crate::registry::Registry, args: GanttArgs) -> anyhow::Result<()> {
+pub(crate) fn run(registry: &crate::experiment::registry::Registry, args: GanttArgs) -> anyhow::Result<()> {
     let window = match (args.from, args.to) {
         (None, None) => None,
         (Some(from), Some(to)) if to > from => Some(Window { from, to }),

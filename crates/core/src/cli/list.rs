@@ -12,7 +12,7 @@ use clap::{Args, FromArgMatches, Subcommand, ValueEnum};
 use crate::cli::emit;
 use crate::cli::options::VOCABULARY;
 use crate::cli::subcommand::{Place, arrange};
-use crate::registry::{Entries, Registry, lookup};
+use crate::experiment::registry::{Entries, Registry, lookup};
 
 /// `slasim list`'s flags.
 #[derive(Debug, Args)]

@@ -34,7 +34,7 @@ use clap::{Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
 
 use crate::cli::subcommand::Subcommands;
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 
 /// The version `--version` prints: the package version and the commit it was built from.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("SLASIM_GIT_COMMIT"), ")");
@@ -102,7 +102,7 @@ fn command_reading() -> clap::Command {
     // The shell's commands, taken from a scratch parent to be arranged.
     let scratch = <Command as Subcommand>::augment_subcommands(clap::Command::new("slasim"));
     let own: Vec<clap::Command> = scratch.get_subcommands().cloned().collect();
-    let placed = crate::registry::lookup(|r| r.map(subcommand::placed).unwrap_or_default());
+    let placed = crate::experiment::registry::lookup(|r| r.map(subcommand::placed).unwrap_or_default());
     subcommand::arrange(<Cli as clap::CommandFactory>::command(), own, placed)
         // As clap's derive makes a required subcommand.
         .subcommand_required(true)

@@ -15,7 +15,7 @@ use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{SweepOptions, SweepOutcome, run_sweep_with};
 use crate::experiment::inputs::Inputs;
 use crate::experiment::point::Point;
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 
 /// Hands the command line's points (each with a label) to the sweep executor
 /// as an experiment; returns what it did and the points' ids, in order.

@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use clap_complete::Shell;
 
 use crate::cli::{command, emit};
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum ReferenceCommand {

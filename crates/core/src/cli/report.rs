@@ -38,7 +38,7 @@ fn stem(path: &Path) -> String {
     path.file_stem().map_or_else(|| "report".to_string(), |s| s.to_string_lossy().into_owned())
 }
 
-pub(crate) fn run(registry: &crate::registry::Registry, args: ReportArgs) -> anyhow::Result<()> {
+pub(crate) fn run(registry: &crate::experiment::registry::Registry, args: ReportArgs) -> anyhow::Result<()> {
     if let Some(id) = &args.table {
         let options = ReportOptions {
             db: args.db.clone(),

@@ -11,7 +11,7 @@
 
 use std::process::ExitCode;
 
-use crate::registry::{Entries, Registry};
+use crate::experiment::registry::{Entries, Registry};
 
 /// A subcommand of the `slasim` command line.
 pub trait Subcommand: Send + Sync + 'static {

@@ -15,8 +15,8 @@ use crate::cli::options::DEFAULT_DB;
 use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{Shard, SweepOptions, SweepOutcome, already_stored, run_sweep, shard_points};
 use crate::experiment::point::PointKind;
+use crate::experiment::registry::Registry;
 use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
-use crate::registry::Registry;
 use crate::store::merge;
 use crate::units::thousands;
 

@@ -40,7 +40,7 @@ use sha2::{Digest, Sha256};
 pub use crate::experiment::locate::ConfigError;
 use crate::experiment::locate::{ConfigFile, Locator, SweepContext, line_col};
 use crate::experiment::point::{Axis, Point, PointKind};
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 
 /// The values of one axis.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -44,7 +44,7 @@ use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::{Inputs, PointInputError};
 use crate::experiment::point::{Point, PointOutput, Summary};
 use crate::experiment::provenance::{code_version, rfc3339};
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 use crate::store::{self, ExperimentRow, Store};
 use crate::threads::Budget;
 

@@ -236,7 +236,7 @@ impl SweepContext<'_> {
     pub fn invalid(&self, e: anyhow::Error) -> ConfigError {
         let at = match e.downcast_ref::<crate::setting::InvalidSetting>() {
             Some(s) => self.setting_offset(s.setting),
-            None => match e.downcast_ref::<crate::registry::names::UnknownName>() {
+            None => match e.downcast_ref::<crate::names::UnknownName>() {
                 Some(_) => self.in_sweep("strategy"),
                 None => self.span.start,
             },

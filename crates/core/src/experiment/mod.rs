@@ -2,7 +2,7 @@
 //! them all.
 //!
 //! Contract: a [`point::Point`] is a point of a [`point::PointKind`] of the
-//! program's registry ([`crate::registry`]; each kind resolves its points in its
+//! program's registry ([`crate::experiment::registry`]; each kind resolves its points in its
 //! own crate), from the command line or a [`config`] alike ([`locate`]
 //! places a config's errors). The [`coordinator`] runs any
 //! list of points on worker threads within one `--jobs` budget, sharing the
@@ -18,4 +18,5 @@ pub mod load;
 pub mod locate;
 pub mod point;
 pub mod provenance;
+pub mod registry;
 pub mod slurm;

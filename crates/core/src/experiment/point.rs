@@ -3,7 +3,7 @@
 //! Contract:
 //! - A [`PointKind`] is a kind of point (single-cluster, Grid,
 //!   provisioning, pricing, Slurm, or one of a crate outside: each is added
-//!   to a program's [`crate::registry::Registry`] by its crate). Its constants are one
+//!   to a program's [`crate::experiment::registry::Registry`] by its crate). Its constants are one
 //!   [`KindInfo`]: its name, which config sections and axes are its own, the
 //!   tables its points are stored in ([`PointTables`]). Its code reads a
 //!   config into the base settings its sweeps modify and resolves each swept

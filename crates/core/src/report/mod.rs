@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use sha2::{Digest, Sha256};
 
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 use crate::report::load::{Filter, LoadError};
 use crate::report::plots::Figure;
 use crate::report::section::Sections;

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::registry::{Entries, Registry};
+use crate::experiment::registry::{Entries, Registry};
 use crate::report::load::Filter;
 use crate::report::plots::Figure;
 use crate::report::tables::Table;

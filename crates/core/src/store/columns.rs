@@ -51,7 +51,7 @@ use std::sync::OnceLock;
 
 use rusqlite::Statement;
 
-use crate::registry::names::Named;
+use crate::names::Named;
 
 /// A column's SQL type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,7 @@ impl SqlType {
 }
 
 /// A grouping of a table's rows a report section uses, by name: a kind
-/// declares its own ([`crate::registry::Registry::report_groups`], which
+/// declares its own ([`crate::experiment::registry::Registry::report_groups`], which
 /// refuses a name declared twice), e.g. the single cluster's `summary` or
 /// the Grid's `grid-clusters`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -258,7 +258,8 @@ fn write_table(
 /// The provenance rows of every group that gives them.
 fn write_provenance(groups: &[&'static PointTables], conn: &Connection, db: &Path, path: &Path) -> anyhow::Result<u64> {
     let mut experiments: BTreeMap<i64, Vec<String>> = BTreeMap::new();
-    conn.prepare("SELECT run_id, experiment FROM experiment_points ORDER BY run_id, experiment")
+    // A point in two sweeps of one experiment has a row per sweep.
+    conn.prepare("SELECT DISTINCT run_id, experiment FROM experiment_points ORDER BY run_id, experiment")
         .and_then(|mut s| {
             let mut rows = s.query([])?;
             while let Some(r) = rows.next()? {

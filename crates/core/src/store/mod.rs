@@ -18,7 +18,7 @@
 //! - Point ids: each kind's in its group's key table ([`tables`]);
 //!   [`Store::stored_points`] is all of them.
 //! - A store is opened with the groups of tables it holds (a program's
-//!   registry's, [`crate::registry::Registry::groups`]). Opening it for
+//!   registry's, [`crate::experiment::registry::Registry::groups`]). Opening it for
 //!   writing brings it to this build's schema ([`schema`]): a new one from
 //!   the groups' descriptors alone, an older one by its steps, and any one
 //!   by the descriptors (a group's tables missing from it, a column added

@@ -68,8 +68,8 @@ pub enum Fetched {
     /// The file was already in place and verified; nothing was downloaded.
     Present(PathBuf),
     /// The file was downloaded and verified; `resumed_from` is the length of
-    /// the `.part` the first request of a resumed download continued
-    /// (0 when none was resumed).
+    /// an earlier fetch's `.part` that this download continued (0 when none
+    /// was, or when the server sent the whole file instead).
     Downloaded {
         /// Where it is.
         path: PathBuf,
@@ -163,6 +163,22 @@ pub enum FetchError {
         /// Their sum.
         got_sha256: String,
     },
+    /// The server sent more bytes than the catalogued file has.
+    #[error(
+        "{file}: refused: the download from {url} is longer than the catalogued file ({} bytes, sha256 {}): {}. \
+         Nothing was kept",
+        .expected.size, .expected.sha256, longer_note(.announced, .expected.size), file = .file.display()
+    )]
+    Longer {
+        /// The file it was to become.
+        file: PathBuf,
+        /// The URL requested.
+        url: String,
+        /// What the catalogue says.
+        expected: Digest,
+        /// The whole length the server announced, if it did.
+        announced: Option<u64>,
+    },
     /// A file is in place but is not the catalogued one.
     #[error(
         "{file}: exists but does not match the catalogue (expected {} bytes, sha256 {}; it has {got_size} bytes, \
@@ -187,6 +203,16 @@ pub enum FetchError {
         /// The error.
         cause: std::io::Error,
     },
+}
+
+/// The length of a too long download, as far as it is known: only what
+/// the server announced is, since slasim stops reading one byte past the
+/// catalogued size.
+fn longer_note(announced: &Option<u64>, size: u64) -> String {
+    match announced {
+        Some(n) => format!("it has {n} bytes"),
+        None => format!("it has more than {size} bytes"),
+    }
 }
 
 /// " (size …, sha256 …)" when the sum is known.
@@ -310,7 +336,11 @@ fn download(url: &str, dest: &Path, digest: &Digest, options: &FetchOptions) -> 
     if part_len(&part) > digest.size {
         std::fs::remove_file(&part).map_err(io_error(&part))?;
     }
-    let resumed_from = part_len(&part);
+    // Bytes of an earlier fetch this one continues: none when the server
+    // answers a range request with the whole file.
+    let mut resumed_from = part_len(&part);
+    // The whole length the last answer announced.
+    let mut announced = None;
     let mut requests = 0;
     let mut last_error = String::new();
     // Until the .part is as long as the file; a clean answer that ends short
@@ -345,10 +375,15 @@ fn download(url: &str, dest: &Path, digest: &Digest, options: &FetchOptions) -> 
             // The .part is no prefix the server knows: start again.
             206 | 416 if offset > 0 => {
                 std::fs::remove_file(&part).map_err(io_error(&part))?;
+                resumed_from = 0;
                 continue;
             }
             _ => return Err(FetchError::Status { url: url.to_string(), status }),
         };
+        if !append {
+            resumed_from = 0;
+        }
+        announced = whole_length(&response, status);
         let start = if append { offset } else { 0 };
         let mut file = if append { OpenOptions::new().append(true).open(&part) } else { File::create(&part) }
             .map_err(io_error(&part))?;
@@ -360,6 +395,15 @@ fn download(url: &str, dest: &Path, digest: &Digest, options: &FetchOptions) -> 
             Ok(()) => break,
             Err(cause) => last_error = cause.to_string(),
         }
+    }
+    if part_len(&part) > digest.size {
+        std::fs::remove_file(&part).map_err(io_error(&part))?;
+        return Err(FetchError::Longer {
+            file: dest.to_path_buf(),
+            url: url.to_string(),
+            expected: *digest,
+            announced,
+        });
     }
     match check(&part, digest).map_err(io_error(&part))? {
         None => {
@@ -376,6 +420,16 @@ fn download(url: &str, dest: &Path, digest: &Digest, options: &FetchOptions) -> 
                 got_sha256,
             })
         }
+    }
+}
+
+/// The whole file's length an answer announces: a 206's `Content-Range`
+/// total, a 200's `Content-Length`.
+fn whole_length(response: &ureq::http::Response<ureq::Body>, status: u16) -> Option<u64> {
+    let header = |name| response.headers().get(name).and_then(|v| v.to_str().ok());
+    match status {
+        206 => header("content-range").and_then(|v| v.rsplit('/').next()).and_then(|v| v.trim().parse().ok()),
+        _ => header("content-length").and_then(|v| v.trim().parse().ok()),
     }
 }
 

@@ -12,7 +12,8 @@ mod workload;
 
 #[test]
 fn the_descriptors_are_what_the_tables_history_made() {
-    let registry = slasim_core::registry::Registry::new(&[&slasim_single::KIND, &slasim_grid::KIND]).unwrap();
+    let registry =
+        slasim_core::experiment::registry::Registry::new(&[&slasim_single::KIND, &slasim_grid::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let described: Vec<&str> = slasim_grid::tables::tables().iter().map(|t| t.name()).collect();
     assert_eq!(described, ["grid_points", "coreservations", "subreservations", "cluster_runs"]);

@@ -7,8 +7,8 @@
 //! site; slot statistics as sampled. The report reads these tables with its
 //! own SQL (no grouping by descriptors).
 
-use crate::kind::provision::run::SubmissionOutcome;
 use crate::outcome::SiteSummary;
+use crate::outcome::SubmissionOutcome;
 use slasim_core::store::columns::{Conflict, Described, Rows, Table, column};
 use slasim_core::units::Time;
 

@@ -1,9 +1,8 @@
 //! Writing a provisioning point (MOGA or greedy against best effort) or a
 //! site's slot statistics.
 
-use crate::kind::provision::run::SubmissionOutcome;
-use crate::kind::provision::slots::SlotStatistics;
 use crate::outcome::SiteSummary;
+use crate::outcome::{SlotStatistics, SubmissionOutcome};
 use crate::tables::provision::{
     ADVERTISED_SLOTS, AdvertisedRow, PROVISION_POINTS, PROVISION_SITES, PROVISION_SUBMISSIONS, ProvisionPointRow,
     SLOT_SAMPLES, SiteRow, SlotSampleRow, SubmissionRow,

@@ -12,7 +12,7 @@ mod workflow;
 
 #[test]
 fn the_descriptors_are_what_the_tables_history_made() {
-    let registry = slasim_core::registry::Registry::new(&[&slasim_provision::KIND]).unwrap();
+    let registry = slasim_core::experiment::registry::Registry::new(&[&slasim_provision::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let described: Vec<&str> = slasim_provision::tables::described().iter().map(|t| t.name()).collect();
     assert_eq!(described.len(), 7, "{described:?}");

@@ -20,7 +20,7 @@ use crate::cli::trace::PrepareArgs;
 pub use crate::cli::trace::Workload;
 use crate::policy::batsim::InProcess;
 use slasim_core::cli::embed::matches;
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 
 /// `slasim run ARGS…` with `registry`'s kinds, stopped when `interrupts` moves.
 pub fn run(registry: &Registry, args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Ran> {

@@ -14,7 +14,7 @@ use crate::policy::{Placement, Strategies};
 use crate::workload::sla::SlaTermsRules;
 use slasim_core::cli::list::{Listing, possible_values};
 use slasim_core::cli::subcommand::Place;
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 
 /// The single cluster's lists, for the shell's registry of lists.
 pub static LISTS: [&'static dyn Listing; 6] =

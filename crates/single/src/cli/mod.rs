@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use clap::{Args, FromArgMatches, Subcommand as _};
 
 use slasim_core::cli::subcommand::{Place, Subcommand};
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 
 /// The single cluster's commands, for the shell's registry of subcommands.
 pub static SUBCOMMANDS: [&'static dyn Subcommand; 2] = [&RUN, &TRACE];

@@ -13,9 +13,10 @@ use std::sync::atomic::AtomicUsize;
 use clap::Args;
 
 use crate::cli::options::{FailureModelArg, PrepareOptions, strategy_parser};
+use crate::cluster::checkpoint::CheckpointConfig;
 use crate::point::{SinglePoint, default_failures};
 use crate::policy::classic::ClassicConfig;
-use crate::policy::overbooking::{AcceptanceKind, CheckpointConfig, OverbookingConfig};
+use crate::policy::overbooking::{AcceptanceKind, OverbookingConfig};
 use crate::policy::{Placement, StrategyRef};
 use crate::report::text::{RunResult, RunSettings, SummaryRow, run_text};
 use crate::stats::aged::PdfUpdate;
@@ -32,7 +33,7 @@ use slasim_core::cli::options::StoreOptions;
 use slasim_core::cli::points::execute_with;
 use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::store::Store;
 use slasim_data::trace::swf::SwfTrace;
 

@@ -17,11 +17,11 @@ use std::sync::Arc;
 
 use crate::cluster::cap::CapSeries;
 use crate::cluster::carbon::{PowerProfile, PowerRecorder};
+use crate::cluster::checkpoint::CheckpointConfig;
 use crate::cluster::energy::{Energy, EnergyConfig, EnergyMeter};
 use crate::cluster::injector::FailureInjector;
+use crate::cluster::strategy::Strategy;
 use crate::cluster::{self, ClusterActor, ClusterResult, Drive};
-use crate::policy::Strategy;
-use crate::policy::overbooking::CheckpointConfig;
 use crate::workload::failures::FailureStream;
 use crate::workload::job::Job;
 use slasim_core::sim::bench::Bench;

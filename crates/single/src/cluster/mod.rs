@@ -43,12 +43,12 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use crate::cluster::cap::CapSeries;
+use crate::cluster::checkpoint::CheckpointConfig;
 use crate::cluster::energy::{EnergyConfig, NodeStates};
 use crate::cluster::power::{Activity, NodePower, PowerEventRecord, PowerRefusal, PowerState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome, RunRecords};
-use crate::policy::interface::RunningJob;
-use crate::policy::overbooking::CheckpointConfig;
-use crate::policy::{Booking, Cluster, RejectReason, Strategy};
+use crate::cluster::strategy::RunningJob;
+use crate::cluster::strategy::{Booking, Cluster, RejectReason, Strategy};
 use crate::workload::failures::{NodeEvent, NodeEventKind};
 use crate::workload::job::Job;
 use slasim_core::sim::kernel::{Class, Model, Outbox, Scheduled, SimError};
@@ -59,11 +59,14 @@ use slasim_core::units::{JobId, NodeId, Time};
 pub mod bench;
 pub mod cap;
 pub mod carbon;
+pub mod checkpoint;
 pub mod energy;
 pub mod injector;
 pub mod instant;
 pub mod power;
 pub mod record;
+pub mod strategy;
+pub mod view;
 
 /// A message for a cluster (its planning scheduler and nodes), asked
 /// questions `Q` answered with `A` by what is attached to it (none by default).

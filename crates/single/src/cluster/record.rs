@@ -13,8 +13,8 @@
 
 use std::sync::Arc;
 
-pub use crate::policy::Outcome;
-use crate::policy::RejectReason;
+pub use crate::cluster::strategy::Outcome;
+use crate::cluster::strategy::RejectReason;
 use crate::workload::failures::NodeEventKind;
 use crate::workload::job::Job;
 use slasim_core::units::{JobId, NodeId, Time};

@@ -3,7 +3,8 @@
 //!
 //! Contract:
 //! - [`Calibrated`] wraps a strategy and drives a cluster with it
-//!   ([`Drive`]). The strategy sees the cluster through a view that answers
+//!   ([`Drive`]). The strategy sees the cluster through a view
+//!   ([`crate::cluster::view::Watched`]) that answers
 //!   [`Cluster::calibrated_pos`] from the calibrator and notes the
 //!   calibrated PoF of every booking it accepts; everything else passes
 //!   through unchanged.
@@ -20,14 +21,13 @@
 use std::convert::Infallible;
 
 use crate::cluster::Drive;
-use crate::cluster::energy::{EnergyConfig, NodeStates};
-use crate::cluster::power::{PowerRefusal, PowerState};
 use crate::cluster::record::RunRecords;
-use crate::policy::interface::{Booking, Cluster, Outcome, RejectReason, Strategy};
+use crate::cluster::strategy::{Booking, Cluster, Outcome, Strategy};
+use crate::cluster::view::{Watch, Watched};
 use crate::stats::calibration::OnlineCalibrator;
 use crate::workload::job::Job;
 use slasim_core::sim::kernel::SimError;
-use slasim_core::units::{JobId, NodeId, Time};
+use slasim_core::units::{JobId, NodeId};
 
 /// What the calibrator keeps of a job's last accepted booking.
 #[derive(Debug, Clone, Copy, Default)]
@@ -51,135 +51,44 @@ impl Calibrated {
         Calibrated { strategy, calibrator, booked: Vec::new() }
     }
 
-    fn view<'a>(&'a mut self, cluster: &'a mut dyn Cluster) -> (&'a mut dyn Strategy, View<'a>) {
-        let view = View { cluster, calibrator: &mut self.calibrator, booked: &mut self.booked };
-        (&mut *self.strategy, view)
+    fn view<'a>(&'a mut self, cluster: &'a mut dyn Cluster) -> (&'a mut dyn Strategy, Watched<'a, Learning<'a>>) {
+        let watch = Learning { calibrator: &mut self.calibrator, booked: &mut self.booked };
+        (&mut *self.strategy, Watched { cluster, watch })
     }
 }
 
-/// The cluster as a calibrated strategy sees it.
-struct View<'a> {
-    cluster: &'a mut dyn Cluster,
+/// What the calibrator hears of its strategy's calls.
+struct Learning<'a> {
     calibrator: &'a mut OnlineCalibrator,
     booked: &'a mut Vec<Booked>,
 }
 
-impl View<'_> {
+impl Learning<'_> {
     /// Job `id`'s outcome became final: the calibrator learns it if the job was overbooked.
-    fn observe(&mut self, id: JobId) {
+    fn observe(&mut self, cluster: &dyn Cluster, id: JobId) {
         let booked = self.booked.get(id as usize).copied().unwrap_or_default();
-        if let (true, Some(pof), Some(outcome)) = (booked.overbooked, booked.pof, self.cluster.outcome(id)) {
+        if let (true, Some(pof), Some(outcome)) = (booked.overbooked, booked.pof, cluster.outcome(id)) {
             self.calibrator.observe(pof, outcome == Outcome::Failed);
         }
     }
 }
 
-impl Cluster for View<'_> {
-    fn now(&self) -> Time {
-        self.cluster.now()
-    }
-
-    fn capacity(&self) -> u32 {
-        self.cluster.capacity()
-    }
-
-    fn job(&self, id: JobId) -> &Job {
-        self.cluster.job(id)
-    }
-
-    fn accept(&mut self, id: JobId, booking: Booking) {
+impl Watch for Learning<'_> {
+    fn accepted(&mut self, _: &dyn Cluster, id: JobId, booking: Booking) {
         let i = id as usize;
         if i >= self.booked.len() {
             self.booked.resize(i + 1, Booked::default());
         }
         let calibrated = booking.pof.map(|p| self.calibrator.calibrate(p));
         self.booked[i] = Booked { overbooked: booking.overbooked, pof: booking.pof, calibrated };
-        self.cluster.accept(id, booking);
     }
 
-    fn suspend(&mut self) {
-        self.cluster.suspend();
+    fn failed(&mut self, cluster: &dyn Cluster, id: JobId) {
+        self.observe(cluster, id);
     }
 
-    fn reject(&mut self, id: JobId, reason: RejectReason) {
-        self.cluster.reject(id, reason);
-    }
-
-    fn moved(&mut self, id: JobId) {
-        self.cluster.moved(id);
-    }
-
-    fn pin(&mut self, id: JobId) {
-        self.cluster.pin(id);
-    }
-
-    fn resumable(&self, id: JobId) -> Option<Time> {
-        self.cluster.resumable(id)
-    }
-
-    fn fail(&mut self, id: JobId) {
-        self.cluster.fail(id);
-        self.observe(id);
-    }
-
-    fn start(&mut self, id: JobId, nodes: &[NodeId], kill_at: Time) -> bool {
-        self.cluster.start(id, nodes, kill_at)
-    }
-
-    fn idle_nodes(&self, n: u32, out: &mut Vec<NodeId>) -> bool {
-        self.cluster.idle_nodes(n, out)
-    }
-
-    fn nodes_ready(&self, nodes: &[NodeId]) -> bool {
-        self.cluster.nodes_ready(nodes)
-    }
-
-    fn wake_at(&mut self, t: Time) {
-        self.cluster.wake_at(t);
-    }
-
-    fn defect(&mut self, what: &str) {
-        self.cluster.defect(what);
-    }
-
-    fn calibrated_pos(&self, pos: f64) -> f64 {
+    fn calibrated_pos(&self, _: &dyn Cluster, pos: f64) -> f64 {
         1.0 - self.calibrator.calibrate(1.0 - pos)
-    }
-
-    fn outcome(&self, id: JobId) -> Option<Outcome> {
-        self.cluster.outcome(id)
-    }
-
-    fn power_model(&self) -> Option<&EnergyConfig> {
-        self.cluster.power_model()
-    }
-
-    fn power_state(&self, node: NodeId) -> PowerState {
-        self.cluster.power_state(node)
-    }
-
-    fn idle_since(&self, node: NodeId) -> Time {
-        self.cluster.idle_since(node)
-    }
-
-    fn node_states(&self) -> NodeStates {
-        self.cluster.node_states()
-    }
-
-    fn idle_count(&self) -> u32 {
-        self.cluster.idle_count()
-    }
-
-    fn nodes_in(&self, state: PowerState, idle_only: bool, out: &mut Vec<NodeId>) {
-        self.cluster.nodes_in(state, idle_only, out);
-    }
-
-    fn switch_off(&mut self, node: NodeId) -> Result<(), PowerRefusal> {
-        self.cluster.switch_off(node)
-    }
-
-    fn switch_on(&mut self, node: NodeId) -> Result<(), PowerRefusal> {
-        self.cluster.switch_on(node)
     }
 }
 
@@ -197,7 +106,7 @@ impl Strategy for Calibrated {
     fn job_ended(&mut self, cluster: &mut dyn Cluster, job: JobId) {
         let (strategy, mut view) = self.view(cluster);
         // The outcome is learnt before the strategy reacts to the end.
-        view.observe(job);
+        view.watch.observe(&*view.cluster, job);
         strategy.job_ended(&mut view, job);
     }
 

@@ -56,9 +56,9 @@ use std::collections::{BTreeSet, BinaryHeap};
 
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::strategy::{Booking, Cluster, RejectReason, Strategy};
 use crate::plan::AvailabilityProfile;
 use crate::plan::easy::{self, CountedShadow, Shadow, length};
-use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::policy::reservation::{BacklogJob, Block, ReservationService};
 use slasim_core::units::{JobId, NodeId, Time};
 

@@ -49,8 +49,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use crate::cluster::strategy::{Booking, Cluster, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::plan::AvailabilityProfile;
-use crate::policy::interface::{Booking, Cluster, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::policy::overbooking::{Overbooking, learn_from_end};
 use crate::stats::pos::{self, Reliability};
 use crate::workload::job::Job;

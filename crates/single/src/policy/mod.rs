@@ -22,28 +22,27 @@ pub mod overbooking;
 pub mod priority;
 pub mod shifting;
 
-pub mod interface;
 pub mod reservation;
 
 use std::sync::Arc;
 
+pub use crate::cluster::strategy::{Booking, Cluster, Outcome, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::policy::classic::Classic;
 use crate::policy::comprehensive::{
     Comprehensive, ComprehensiveBackfilling, ComprehensiveOverbooking, ShortenedBackfilling,
 };
 use crate::policy::heuristic::Heuristic;
-pub use crate::policy::interface::{Booking, Cluster, Outcome, Placement, RejectReason, ReservationHandling, Strategy};
 use crate::policy::overbooking::Overbooking;
 use crate::policy::priority::queueing::PriorityQueueing;
 use crate::policy::priority::{f1::F1, sjf::Sjf, smallest::Smallest, uni::Uni, wfp3::Wfp3};
 pub use crate::policy::reservation::{BacklogJob, Block, ReservationService, ReservingStrategy};
 use crate::stats::pos::Reliability;
 use crate::workload::reservations::ReservationOption;
-use slasim_core::registry::{self, Entries, Named};
+use slasim_core::experiment::registry::{self, Entries, Named};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::Time;
 
-pub use slasim_core::registry::UnknownName;
+pub use slasim_core::experiment::registry::UnknownName;
 
 /// What a strategy is built from.
 #[derive(Debug, Clone)]

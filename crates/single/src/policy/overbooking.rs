@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cluster::checkpoint::CheckpointConfig;
+
 use crate::stats::calibration::{Calibration, OnlineCalibrator, Z90_ONE_SIDED};
 use crate::stats::pdf::{PdfConfig, RuntimeModel};
 use crate::workload::failures::{LANL_LAMBDA_PER_HOUR, LANL_MU_PER_HOUR};
@@ -146,35 +148,6 @@ impl OverbookingConfig {
             Calibration::Scale => Some(OnlineCalibrator::new(self.calibration_min_count, 25).scaled(5.0)),
             Calibration::Logistic => Some(map().logistic()),
         }
-    }
-}
-
-/// Paper A's checkpoint/restart model: an overbooked job killed at the end of
-/// its booking writes a checkpoint (taking `checkpoint_seconds` of its
-/// booking) and may resume its remaining work, after `restart_seconds` of
-/// restoring, in a later window that holds the rest of its estimate before its
-/// deadline.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct CheckpointConfig {
-    /// Checkpoint and resume killed overbooked jobs.
-    pub enabled: bool,
-    /// Seconds the checkpoint takes (lost from the killed execution's progress).
-    pub checkpoint_seconds: Time,
-    /// Seconds to restore before resumed work continues.
-    pub restart_seconds: Time,
-}
-
-impl CheckpointConfig {
-    /// True for the default (off) settings.
-    pub fn is_default(&self) -> bool {
-        *self == CheckpointConfig::default()
-    }
-}
-
-impl Default for CheckpointConfig {
-    fn default() -> Self {
-        CheckpointConfig { enabled: false, checkpoint_seconds: 60, restart_seconds: 60 }
     }
 }
 

@@ -10,7 +10,7 @@
 //!
 //! Reference: `coreservation-thesis-spec.md` §4.1, A5, A16, A31.
 
-use crate::policy::interface::{Cluster, Strategy};
+use crate::cluster::strategy::{Cluster, Strategy};
 use slasim_core::units::Time;
 
 /// An accepted advance reservation of CPUs: a Grid sub-reservation, a block

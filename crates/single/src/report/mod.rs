@@ -38,7 +38,7 @@ use polars::prelude::*;
 
 use figures::{calibration_figure, pof_figures, reservation_figures, risk_figure, runtime_figure};
 use load::{load_calibration, load_points};
-use slasim_core::registry::Registry;
+use slasim_core::experiment::registry::Registry;
 use slasim_core::report::load::Filter;
 use slasim_core::report::plots::Figure;
 use slasim_core::report::section::{ReportSection, Section};

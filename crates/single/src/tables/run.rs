@@ -9,7 +9,10 @@ use crate::cluster::energy::{Energy, EnergyConfig, MeteredState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::workload::failures::NodeEventKind;
 use crate::workload::job::Job;
+use slasim_core::experiment::id::PointId;
+use slasim_core::experiment::provenance::{code_version, rfc3339};
 use slasim_core::store::columns::{Column, Described, Index, Rows, Table, column};
+use std::time::SystemTime;
 
 /// One run ready to be stored.
 #[derive(Debug, Clone)]
@@ -40,6 +43,46 @@ pub struct RunRow {
     pub finished_at: String,
     /// Wall seconds the simulation took.
     pub wall_seconds: f64,
+}
+
+/// What a `runs` row says of its point, whatever kind of point it is.
+#[derive(Debug, Clone, Copy)]
+pub struct RunOf<'a> {
+    /// Strategy name.
+    pub strategy: &'a str,
+    /// Battery index.
+    pub battery: usize,
+    /// Identity of the battery's jobs.
+    pub battery_key: i64,
+    /// Trace name.
+    pub trace: &'a str,
+    /// Seed.
+    pub seed: u64,
+    /// Cluster size.
+    pub capacity: u32,
+}
+
+impl RunRow {
+    /// The row of the point whose canonical settings are `config` (its id
+    /// is theirs), simulated from `started` for `wall_seconds`, finished now.
+    pub fn new(of: RunOf<'_>, config: String, started: SystemTime, wall_seconds: f64) -> RunRow {
+        let id = PointId::of(&config);
+        RunRow {
+            run_id: id.run_id,
+            strategy: of.strategy.to_string(),
+            battery: of.battery as i64,
+            battery_key: of.battery_key,
+            trace: of.trace.to_string(),
+            seed: of.seed,
+            capacity: of.capacity,
+            config,
+            config_hash: id.hash,
+            code_version: code_version(),
+            started_at: rfc3339(started),
+            finished_at: rfc3339(SystemTime::now()),
+            wall_seconds,
+        }
+    }
 }
 
 /// The row type of `runs`.

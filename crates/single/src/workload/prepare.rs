@@ -252,7 +252,7 @@ pub enum PrepareError {
     UnknownCapacity { trace: String, key: &'static str },
     /// `sla_terms` names no registered rule.
     #[error("sla_terms: {0}")]
-    UnknownSlaTerms(#[from] slasim_core::registry::UnknownName),
+    UnknownSlaTerms(#[from] slasim_core::experiment::registry::UnknownName),
     /// Nothing survived filtering.
     #[error("{trace}: no usable jobs after filtering ({report})")]
     NoUsableJobs { trace: String, report: String },
@@ -480,7 +480,7 @@ impl PrepareConfig {
 
     /// The SLA terms rule `sla_terms` names.
     fn sla_rule(&self) -> Result<&'static SlaTermsRule, PrepareError> {
-        slasim_core::registry::find::<sla::SlaTermsRules>(&self.sla_terms).map_err(PrepareError::from)
+        slasim_core::experiment::registry::find::<sla::SlaTermsRules>(&self.sla_terms).map_err(PrepareError::from)
     }
 
     fn job(&self, rule: &SlaTermsRule, id: u32, u: &Usable, occurrence: Time) -> Job {

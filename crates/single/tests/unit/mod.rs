@@ -11,7 +11,7 @@ mod workload;
 
 #[test]
 fn the_descriptors_are_what_the_tables_history_made() {
-    let registry = slasim_core::registry::Registry::new(&[&slasim_single::KIND]).unwrap();
+    let registry = slasim_core::experiment::registry::Registry::new(&[&slasim_single::KIND]).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let names: Vec<&str> = slasim_single::tables::described().iter().map(|t| t.name()).collect();
     assert_eq!(names.len(), 8, "{names:?}");

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
-use crate::registry::Registry;
+use crate::experiment::registry::Registry;
 
 pub use layout::{Chart, Source, Window, layout};
 
@@ -75,7 +75,7 @@ mod tests {
     fn with_no_kind_registered_a_chart_is_refused_for_that_reason() {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("g.sqlite");
-        let registry = crate::registry::Registry::empty();
+        let registry = crate::experiment::registry::Registry::empty();
         crate::store::Store::open(&db, registry.groups()).unwrap();
         let e = super::for_run(&registry, &db, 1).unwrap_err().to_string();
         assert!(e.contains("no kind with Gantt charts is registered"), "{e}");

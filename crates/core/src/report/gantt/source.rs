@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::registry::Entries;
+use crate::experiment::registry::Entries;
 use crate::report::gantt::layout::Source;
 
 /// A kind whose stored points have Gantt charts.

@@ -24,10 +24,10 @@
 //!   gives a `SELECT` of them ([`PointTables::provenance`]) for the
 //!   export's provenance table.
 //! - A program's registry lists its groups in their kinds' order, each once
-//!   ([`crate::registry::Registry::tables`]); merge copies them in that
+//!   ([`crate::experiment::registry::Registry::tables`]); merge copies them in that
 //!   order, every table in its listed order.
 
-use crate::registry::names::Named;
+use crate::names::Named;
 use crate::store::columns::Described;
 
 /// A schema step: the script that took stores to `version`, as it ran then.

@@ -19,7 +19,7 @@ pub mod slurm;
 
 use std::cmp::Ordering;
 
-use slasim_core::registry::{self, Entries, UnknownName};
+use slasim_core::experiment::registry::{self, Entries, UnknownName};
 
 use crate::pick::PickJobs;
 use crate::pick::jobs::JobTable;

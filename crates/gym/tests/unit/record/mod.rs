@@ -62,7 +62,7 @@ fn a_recorded_episode_replays_with_the_same_actions_and_rewards() {
 fn every_behaviour_shares_the_episodes_start_indices() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("d.parquet");
-    let all = slasim_core::registry::all::<Behaviours>();
+    let all = slasim_core::experiment::registry::all::<Behaviours>();
     let recording = Recording { options: Options::default(), behaviours: all.clone(), episodes: 3, seed: 5 };
     record(embedded(), &recording, &metadata(), &out).unwrap();
     let starts = read(&out)

@@ -30,7 +30,7 @@ use crate::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::executor::{Execution, ExecutorActor, Mode};
 use crate::kind::provision::point::{MethodSettings, ProvisionPoint};
 use crate::moga::Genome;
-use crate::outcome::SiteSummary;
+use crate::outcome::{SiteSummary, SubmissionOutcome};
 use crate::plan::HoleCharging;
 use crate::plan::{PlanEvaluator, SitePlan, TaskPlacement};
 use crate::pricing::Policy;
@@ -38,35 +38,6 @@ use crate::provisioner::{MogaJob, ProvisionerActor, SubmissionRecord};
 use crate::workflow::Workflow;
 use slasim_core::threads::Budget;
 use slasim_core::units::Time;
-
-/// The measurements of one submission and one α.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SubmissionOutcome {
-    /// Submission index.
-    pub submission: usize,
-    /// Its instant.
-    pub time: Time,
-    /// The trade-off factor.
-    pub alpha: f64,
-    /// Provisioned makespan (SC − submission), seconds.
-    pub makespan: Option<Time>,
-    /// Provisioned allocation cost, processor-seconds.
-    pub cost: Option<f64>,
-    /// The plan enacted in a fork: its makespan.
-    pub enacted_makespan: Option<Time>,
-    /// Best-effort makespan, seconds (None: not finished within the fork window).
-    pub be_makespan: Option<Time>,
-    /// Best-effort allocation cost (eq. 16), processor-seconds.
-    pub be_cost: f64,
-    /// Pareto archive size.
-    pub archive: usize,
-    /// |Â|: advertised slots over all sites.
-    pub slots: usize,
-    /// The archive was empty and the all-edge plan was used.
-    pub fallback: bool,
-    /// Greedy: Σ externality f charged, processor-seconds.
-    pub f: Option<f64>,
-}
 
 /// What a point produced.
 #[derive(Debug, Clone)]

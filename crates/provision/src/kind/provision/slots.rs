@@ -10,26 +10,11 @@ use anyhow::Context as _;
 use crate::bench::{ProvisionScenario, ProvisionSite, simulate_provisioning};
 use crate::kind::provision::background::{first_scheduler, prepare_site};
 use crate::kind::provision::point::SiteSpec;
-use crate::outcome::SiteSummary;
+use crate::outcome::{SiteSummary, SlotStatistics};
 use crate::provisioner::ProvisionerActor;
-use crate::site::SlotSample;
-use crate::slots::Advertised;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{HOUR, Time};
 use slasim_single::workload::prepare::Estimates;
-
-/// Advertised-slot statistics of one site over its whole trace (§2.6).
-#[derive(Debug, Clone)]
-pub struct SlotStatistics {
-    /// The prepared site.
-    pub site: SiteSummary,
-    /// At every background arrival: advertised slots and tasks in the system.
-    pub samples: Vec<SlotSample>,
-    /// Every `observe_every` seconds: the advertised slots (time, slot).
-    pub observed: Vec<(Time, Advertised)>,
-    /// Schedule rebuilds (inaccurate estimates).
-    pub rebuilds: u64,
-}
 
 /// Runs a site's trace alone and records its advertised slots: the count at
 /// every arrival, and every slot each `observe_every` seconds (through the

@@ -100,13 +100,13 @@ use std::sync::Arc;
 
 use crate::cluster::energy::NodeStates;
 use crate::cluster::power::PowerState;
+use crate::cluster::strategy::{Booking, Cluster, RejectReason, Strategy};
 pub use crate::policy::batsim::config::{BatsimConfig, InProcess};
 pub use crate::policy::batsim::event::{Event, JobSpec, KilledJob, Workload};
 pub use crate::policy::batsim::protocol::Decision;
 use crate::policy::batsim::protocol::{IntervalSet, JobState, WORKLOAD};
 use crate::policy::batsim::remote::Remote;
 pub use crate::policy::batsim::scheduler::Scheduler;
-use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::workload::job::Job;
 use slasim_core::sim::kernel::SimError;
 use slasim_core::units::{JobId, NodeId, Time};

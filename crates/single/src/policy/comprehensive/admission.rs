@@ -34,9 +34,9 @@
 use std::any::Any;
 
 use crate::cluster::power::PowerState;
+use crate::cluster::strategy::{Cluster, Strategy};
 use crate::plan::profile::AvailabilityProfile;
 use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
-use crate::policy::interface::{Cluster, Strategy};
 use crate::workload::job::Job;
 use slasim_core::sim::kernel::SimError;
 use slasim_core::units::Time;

@@ -4,8 +4,8 @@
 //!
 //! Reference: `overbooking-dissertation-spec.md` §5.1, §5.4, §5.5, §6.1.
 
+use crate::cluster::strategy::Cluster;
 use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
-use crate::policy::interface::Cluster;
 use crate::workload::job::Job;
 use slasim_core::units::Time;
 

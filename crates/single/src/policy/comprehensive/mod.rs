@@ -53,8 +53,8 @@ use std::collections::BTreeSet;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use crate::cluster::strategy::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::plan::{AvailabilityProfile, NodeBooking, NodeOrder, NodePlan};
-use crate::policy::interface::{Booking, Cluster, Placement, RejectReason, Strategy};
 use crate::policy::overbooking::{Overbooking, learn_from_end};
 use crate::policy::shifting::Shift;
 use crate::stats::pdf::stepped;

@@ -5,8 +5,8 @@
 //! Reference: `overbooking-dissertation-spec.md` §3.1 (comprehensive PoS),
 //! §5.4 (placements), §6.1, §6.5.
 
+use crate::cluster::strategy::{Cluster, Placement};
 use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
-use crate::policy::interface::{Cluster, Placement};
 use crate::workload::job::Job;
 use slasim_core::units::Time;
 

@@ -20,8 +20,8 @@
 //!   waiting jobs early), so it runs in the window it was booked for.
 //! - Without a shift the core never calls it: the booking path is unchanged.
 
+use crate::cluster::strategy::Cluster;
 use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
-use crate::policy::interface::Cluster;
 use crate::policy::shifting::sla_aware;
 use crate::workload::job::Job;
 use slasim_core::units::Time;

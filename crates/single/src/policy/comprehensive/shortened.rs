@@ -5,8 +5,8 @@
 //! Reference: `seed-000-001-spec.md`, paper A (d' = d/(1 + maxPoF),
 //! predecessor overbooking).
 
+use crate::cluster::strategy::Cluster;
 use crate::policy::comprehensive::{Choice, Comprehensive, Rule};
-use crate::policy::interface::Cluster;
 use crate::policy::overbooking::Overbooking;
 use crate::workload::job::Job;
 use slasim_core::units::Time;

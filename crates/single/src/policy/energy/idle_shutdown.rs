@@ -5,8 +5,8 @@
 //! Reference: the reactive timeout policy of Hikita et al., IPDPS 2008, and
 //! of Batsim's energy studies (Poquet, PhD thesis, 2017, §6).
 
+use crate::cluster::strategy::Cluster;
 use crate::policy::energy::{EnergyPolicy, EnergyPolicyInfo, EnergyPolicySettings, Moment, shut_down_idle};
-use crate::policy::interface::Cluster;
 use slasim_core::units::{NodeId, Time};
 
 /// The policy.

@@ -33,10 +33,11 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::power::PowerState;
+use crate::cluster::strategy::{Cluster, Strategy};
+use crate::cluster::view::{Watch, Watched};
 use crate::plan::profile::AvailabilityProfile;
-use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use crate::workload::job::Job;
-use slasim_core::registry::{self, Entries, Named, UnknownName};
+use slasim_core::experiment::registry::{self, Entries, Named, UnknownName};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::{JobId, NodeId, Time};
 
@@ -236,11 +237,11 @@ impl PowerManager {
         let mut wanted = std::mem::take(&mut self.wanted);
         wanted.clear();
         let (asked, shortfall) = {
-            let mut view =
-                View { cluster, asked: Cell::new(false), shortfall: Cell::new(0), wanted: RefCell::new(wanted) };
+            let watch = Asks { wanted: RefCell::new(wanted), ..Asks::default() };
+            let mut view = Watched { cluster, watch };
             call(&mut *self.inner, &mut view);
-            wanted = view.wanted.into_inner();
-            (view.asked.get(), view.shortfall.get())
+            wanted = view.watch.wanted.into_inner();
+            (view.watch.asked.get(), view.watch.shortfall.get())
         };
         if asked {
             self.demand = shortfall;
@@ -276,121 +277,37 @@ impl PowerManager {
     }
 }
 
-/// The strategy's view of the cluster: notes its unmet asks.
-struct View<'a> {
-    cluster: &'a mut dyn Cluster,
+/// What a power manager hears of its strategy's calls: its unmet asks.
+#[derive(Default)]
+struct Asks {
     asked: Cell<bool>,
     shortfall: Cell<u32>,
     wanted: RefCell<Vec<NodeId>>,
 }
 
-impl Cluster for View<'_> {
-    fn now(&self) -> Time {
-        self.cluster.now()
-    }
-    fn capacity(&self) -> u32 {
-        self.cluster.capacity()
-    }
-    fn job(&self, id: JobId) -> &Job {
-        self.cluster.job(id)
-    }
-    fn accept(&mut self, id: JobId, booking: Booking) {
-        self.cluster.accept(id, booking);
-    }
-    fn reject(&mut self, id: JobId, reason: RejectReason) {
-        self.cluster.reject(id, reason);
-    }
-    fn moved(&mut self, id: JobId) {
-        self.cluster.moved(id);
-    }
-    fn pin(&mut self, id: JobId) {
-        self.cluster.pin(id);
-    }
-    fn resumable(&self, id: JobId) -> Option<Time> {
-        self.cluster.resumable(id)
-    }
-    fn fail(&mut self, id: JobId) {
-        self.cluster.fail(id);
-    }
-    fn start(&mut self, id: JobId, nodes: &[NodeId], kill_at: Time) -> bool {
-        self.cluster.start(id, nodes, kill_at)
-    }
-    fn idle_nodes(&self, n: u32, out: &mut Vec<NodeId>) -> bool {
-        let got = self.cluster.idle_nodes(n, out);
+impl Watch for Asks {
+    fn asked_idle(&self, cluster: &dyn Cluster, n: u32, got: bool) {
         self.asked.set(true);
         if !got {
-            let s = self.cluster.node_states();
-            let idle = self.cluster.idle_count();
+            let s = cluster.node_states();
+            let idle = cluster.idle_count();
             // Only what sleeping nodes could make up: a job blocked by
             // running ones waits for them.
             if n <= idle + s.switching_off + s.asleep + s.switching_on {
                 self.shortfall.set(self.shortfall.get().max(n - idle));
             }
         }
-        got
     }
-    fn nodes_ready(&self, nodes: &[NodeId]) -> bool {
-        let ready = self.cluster.nodes_ready(nodes);
+
+    fn asked_ready(&self, cluster: &dyn Cluster, nodes: &[NodeId], ready: bool) {
         if !ready {
             let mut wanted = self.wanted.borrow_mut();
             wanted.extend(
                 nodes
                     .iter()
-                    .filter(|&&n| matches!(self.cluster.power_state(n), PowerState::Asleep | PowerState::SwitchingOff)),
+                    .filter(|&&n| matches!(cluster.power_state(n), PowerState::Asleep | PowerState::SwitchingOff)),
             );
         }
-        ready
-    }
-    fn wake_at(&mut self, t: Time) {
-        self.cluster.wake_at(t);
-    }
-    fn defect(&mut self, what: &str) {
-        self.cluster.defect(what);
-    }
-    fn calibrated_pos(&self, pos: f64) -> f64 {
-        self.cluster.calibrated_pos(pos)
-    }
-    fn outcome(&self, id: JobId) -> Option<crate::policy::interface::Outcome> {
-        self.cluster.outcome(id)
-    }
-    fn power_model(&self) -> Option<&crate::cluster::energy::EnergyConfig> {
-        self.cluster.power_model()
-    }
-    fn power_state(&self, node: NodeId) -> PowerState {
-        self.cluster.power_state(node)
-    }
-    fn idle_since(&self, node: NodeId) -> Time {
-        self.cluster.idle_since(node)
-    }
-    fn node_states(&self) -> crate::cluster::energy::NodeStates {
-        self.cluster.node_states()
-    }
-    fn idle_count(&self) -> u32 {
-        self.cluster.idle_count()
-    }
-    fn nodes_in(&self, state: PowerState, idle_only: bool, out: &mut Vec<NodeId>) {
-        self.cluster.nodes_in(state, idle_only, out);
-    }
-    fn switch_off(&mut self, node: NodeId) -> Result<(), crate::cluster::power::PowerRefusal> {
-        self.cluster.switch_off(node)
-    }
-    fn switch_on(&mut self, node: NodeId) -> Result<(), crate::cluster::power::PowerRefusal> {
-        self.cluster.switch_on(node)
-    }
-    fn pstate(&self, node: NodeId) -> u32 {
-        self.cluster.pstate(node)
-    }
-    fn set_pstate(&mut self, node: NodeId, pstate: u32) -> Result<(), crate::cluster::power::PowerRefusal> {
-        self.cluster.set_pstate(node, pstate)
-    }
-    fn running_jobs(&self, out: &mut Vec<JobId>) {
-        self.cluster.running_jobs(out);
-    }
-    fn running(&self, id: JobId) -> Option<crate::policy::interface::RunningJob> {
-        self.cluster.running(id)
-    }
-    fn job_nodes(&self, id: JobId, out: &mut Vec<NodeId>) {
-        self.cluster.job_nodes(id, out);
     }
 }
 

@@ -1,8 +1,8 @@
 //! `none`: nodes stay on; only wake on demand (a node a repair brought back
 //! asleep under a cap) and the cap act.
 
+use crate::cluster::strategy::Cluster;
 use crate::policy::energy::{EnergyPolicy, EnergyPolicyInfo, EnergyPolicySettings, Moment};
-use crate::policy::interface::Cluster;
 
 /// The policy.
 pub struct AlwaysOn;

@@ -18,8 +18,8 @@
 
 use crate::cluster::energy::EnergyConfig;
 use crate::cluster::power::PowerState;
+use crate::cluster::strategy::Cluster;
 use crate::policy::energy::{EnergyPolicy, EnergyPolicyInfo, EnergyPolicySettings, Moment, shut_down_idle};
-use crate::policy::interface::Cluster;
 use slasim_core::units::{NodeId, Time};
 
 /// The policy.

@@ -18,8 +18,8 @@
 //! a job is never slowed past it, nor past its deadline. A job is decided
 //! once, at its start; its end then moves only if its work was misestimated.
 
+use crate::cluster::strategy::Cluster;
 use crate::policy::energy::{EnergyPolicy, EnergyPolicyInfo, EnergyPolicySettings, Moment};
-use crate::policy::interface::Cluster;
 use slasim_core::units::{JobId, NodeId, Time};
 
 /// The policy.

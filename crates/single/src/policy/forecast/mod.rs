@@ -15,7 +15,7 @@
 //!   and the order of questions change nothing.
 //! - Forecasts are registered by name ([`FORECASTS`]), one file each.
 
-use slasim_core::registry::{self, Entries, Named, UnknownName};
+use slasim_core::experiment::registry::{self, Entries, Named, UnknownName};
 use slasim_core::units::Time;
 use slasim_data::signal::AlignedSignal;
 

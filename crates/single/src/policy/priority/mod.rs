@@ -24,7 +24,7 @@ pub mod smallest;
 pub mod uni;
 pub mod wfp3;
 
-use slasim_core::registry::{self, Entries, Named, UnknownName};
+use slasim_core::experiment::registry::{self, Entries, Named, UnknownName};
 use slasim_core::units::Time;
 
 /// What a priority rule sees of a waiting job.

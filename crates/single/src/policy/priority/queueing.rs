@@ -37,8 +37,8 @@ use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
 use super::{Key, Priority, Waiting};
+use crate::cluster::strategy::{Booking, Cluster, RejectReason, Strategy};
 use crate::plan::easy::{CountedShadow, length};
-use crate::policy::interface::{Booking, Cluster, RejectReason, Strategy};
 use slasim_core::units::{JobId, NodeId, Time};
 
 /// A waiting job and its key.

@@ -32,8 +32,8 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use crate::cluster::power::PowerState;
+use crate::cluster::strategy::{Cluster, Strategy};
 use crate::plan::profile::AvailabilityProfile;
-use crate::policy::interface::{Cluster, Strategy};
 use crate::policy::shifting::{Outlook, Shift};
 use crate::workload::job::Job;
 use slasim_core::units::{JobId, NodeId, Time};

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::policy::Strategy;
 use crate::policy::forecast::{self, Forecast, ForecastSettings};
-use slasim_core::registry::{self, Entries, Named, UnknownName};
+use slasim_core::experiment::registry::{self, Entries, Named, UnknownName};
 use slasim_core::setting::InvalidSetting;
 use slasim_core::units::Time;
 use slasim_data::signal::AlignedSignal;

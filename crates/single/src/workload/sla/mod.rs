@@ -9,7 +9,7 @@
 //!   and the settings' `deadline_factor` and `penalty_ratio`. It gives the
 //!   deadline ([`NO_DEADLINE`] for none), the fee and the penalty.
 
-use slasim_core::registry::{Entries, Named};
+use slasim_core::experiment::registry::{Entries, Named};
 use slasim_core::units::Time;
 
 pub use crate::workload::job::NO_DEADLINE;

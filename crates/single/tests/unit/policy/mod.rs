@@ -4,7 +4,7 @@ mod overbooking;
 mod shifting;
 mod slack_dvfs;
 
-use slasim_single::policy::interface::Placement;
+use slasim_single::cluster::strategy::Placement;
 use slasim_single::policy::*;
 
 #[test]

@@ -1,4 +1,4 @@
-use slasim_core::registry::find;
+use slasim_core::experiment::registry::find;
 use slasim_single::workload::sla::{NO_DEADLINE, SlaInput, SlaTerms, SlaTermsRules};
 
 #[test]

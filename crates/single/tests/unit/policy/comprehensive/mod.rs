@@ -1,9 +1,9 @@
 mod shortened;
 
+use slasim_single::cluster::strategy::Placement;
 use slasim_single::plan::NodeBooking;
 use slasim_single::policy::comprehensive::backfilling::ComprehensiveBackfilling;
 use slasim_single::policy::comprehensive::*;
-use slasim_single::policy::interface::Placement;
 use slasim_single::stats::pos::Reliability;
 use slasim_single::workload::failure_law::FailureLaw;
 

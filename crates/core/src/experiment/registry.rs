@@ -32,12 +32,10 @@
 //!   entries are kept by [`Entries`] types beside them, so no file of the
 //!   engine imports one that imports it back.
 
-pub mod names;
-
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 
-pub use names::{BadName, Named, Names, UnknownName};
+pub use crate::names::{BadName, Named, Names, UnknownName};
 
 use crate::experiment::point::PointKind;
 use crate::rng::Stream;

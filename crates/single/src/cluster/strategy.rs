@@ -1,11 +1,13 @@
-//! The interface between the simulator and a strategy (the Batsim split).
+//! The strategy port: the interface between the cluster and the strategy
+//! that drives it (the Batsim split).
 //!
 //! Contract: the simulator's cluster implements [`Cluster`] (mechanics: node
 //! states, running jobs, kill timers, outcomes and money); a [`Strategy`]
 //! owns its plan and decides at each event through it. [`Booking`],
 //! [`RejectReason`], [`Outcome`], [`Placement`] and [`ReservationHandling`]
-//! are the words they share. This file imports no strategy, so strategies and the table
-//! that lists them both build on it.
+//! are the words they share. The port sits beside the mechanics that call
+//! it and imports no strategy: the strategies (`crate::policy`) and the table
+//! that lists them build on it, never the other way round.
 //!
 //! Reference: `overbooking-dissertation-spec.md` §5.3–5.5 (placement),
 //! §6.2–6.5 (event handling).
@@ -19,7 +21,7 @@ use crate::cluster::power::{PowerRefusal, PowerState};
 use crate::plan::profile::AvailabilityProfile;
 use crate::workload::job::Job;
 use crate::workload::reservations::{MoveGuard, ReservationOption};
-use slasim_core::registry::UnknownName;
+use slasim_core::experiment::registry::UnknownName;
 use slasim_core::units::{JobId, NodeId, Time};
 
 /// The SLA booked for an accepted job.

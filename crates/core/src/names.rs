@@ -25,7 +25,7 @@ impl<T: Named + ?Sized> Named for &'static T {
 #[macro_export]
 macro_rules! named_trait_objects {
     ($trait:ident) => {
-        impl $crate::registry::names::Named for dyn $trait {
+        impl $crate::names::Named for dyn $trait {
             fn name(&self) -> &'static str {
                 $trait::name(self)
             }
