@@ -61,8 +61,8 @@ fn described_type(name: &str) -> Option<SqlType> {
     let mut types = slasim::store::tables::described_tables(slasim::registry().groups())
         .into_iter()
         .flat_map(|t| t.columns())
-        .filter(|(n, ..)| *n == name)
-        .map(|(_, ty, ..)| ty);
+        .filter(|c| c.name == name)
+        .map(|c| c.sql_type);
     let first = types.next()?;
     types.all(|t| t == first).then_some(first)
 }

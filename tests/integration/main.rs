@@ -43,6 +43,7 @@ mod simulation_traces;
 mod sla_shifting;
 mod slurm;
 mod slurm_report;
+mod store;
 mod sweep;
 mod swf_roundtrip;
 mod textbook;

@@ -17,13 +17,13 @@ use crate::policy::calibrator::CalibratedRun;
 use crate::policy::shifting::ShiftingConfig;
 use crate::summary::RunSummary;
 use crate::tables::carbon::{JOB_CARBON, JobCarbonRow, RUN_CARBON, RUN_SHIFTING, RunCarbonRow, RunShiftingRow};
-use crate::tables::points::{POINTS, PointAxes, PointRow, summary_select};
+use crate::tables::points::{POINTS, PointAxes, PointRow};
 use crate::tables::run::{
     BATTERY_JOBS, BatteryJobRow, ENERGY, ENERGY_STATES, EnergyRow, JOB_OUTCOMES, JobRow, NODE_EVENTS, NodeEventRow,
     RESERVATIONS, RUNS, RunRow, energy_state_rows,
 };
 use crate::workload::job::Job;
-use slasim_core::store::columns::{insert, insert_all};
+use slasim_core::store::columns::{insert, insert_all, read_back};
 use slasim_core::store::{Store, StoreError};
 
 /// A run with its outcomes.
@@ -141,16 +141,7 @@ pub fn write_battery(store: &mut Store, battery_key: i64, jobs: &[Job]) -> Resul
 
 /// A stored single-cluster run's summary, from its `points` row.
 pub fn stored_summary(store: &Store, run_id: i64) -> Result<RunSummary, StoreError> {
-    let (sql, readers) = summary_select();
-    store.read(|conn| {
-        conn.query_row(&sql, [run_id], |row| {
-            let mut summary = RunSummary::default();
-            for (i, read) in readers.iter().enumerate() {
-                read(&mut summary, row, i)?;
-            }
-            Ok(summary)
-        })
-    })
+    store.read(|conn| read_back(conn, &POINTS, run_id)?.ok_or(rusqlite::Error::QueryReturnedNoRows))
 }
 
 fn write_battery_jobs(tx: &rusqlite::Transaction<'_>, battery_key: i64, jobs: &[Job]) -> rusqlite::Result<()> {

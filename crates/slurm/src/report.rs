@@ -22,10 +22,12 @@ use polars::prelude::*;
 use sha2::{Digest, Sha256};
 
 use slasim_core::experiment::registry::Registry;
-use slasim_core::report::load::{Filter, Kind, frame_of, has_column, has_table, trace_label};
+use slasim_core::report::load::{Filter, Kind, described_columns, frame_of, has_table, trace_label};
 use slasim_core::report::plots::{Figure, Panel, Series};
 use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, floats, strs};
+
+use crate::tables::{SLURM_GROUPS, SLURM_POINTS, SLURM_REASONS};
 
 const HOUR: f64 = 3600.0;
 
@@ -170,30 +172,9 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
         ),
         None => (sweep.to_string(), "", Vec::new()),
     };
-    let preemptions = if has_column(db, "slurm_points", "preemptions")? { "p.preemptions" } else { "NULL" };
-    let sql = format!(
-        "SELECT p.point_id, {sweep}, p.conf, p.conf_sha256, p.trace, p.config, p.jobs, p.mean_wait, p.median_wait, \
-         p.max_wait, p.mean_bounded_slowdown, p.makespan, p.cpu_utilisation, p.gpu_utilisation, p.backfilled, \
-         {preemptions} AS preemptions FROM slurm_points p {join} ORDER BY p.point_id"
-    );
-    let columns = [
-        ("point_id", Kind::Int),
-        ("sweep", Kind::Text),
-        ("conf", Kind::Text),
-        ("conf_sha256", Kind::Text),
-        ("trace", Kind::Text),
-        ("config", Kind::Text),
-        ("jobs", Kind::Int),
-        ("mean_wait", Kind::Real),
-        ("median_wait", Kind::Real),
-        ("max_wait", Kind::Real),
-        ("mean_bounded_slowdown", Kind::Real),
-        ("makespan", Kind::Real),
-        ("cpu_utilisation", Kind::Real),
-        ("gpu_utilisation", Kind::Real),
-        ("backfilled", Kind::Int),
-        ("preemptions", Kind::Real),
-    ];
+    let (select, mut columns) = described_columns(db, &SLURM_POINTS, "p")?;
+    let sql = format!("SELECT {select}, {sweep} AS sweep FROM slurm_points p {join} ORDER BY p.point_id");
+    columns.push(("sweep", Kind::Text));
     let df = frame_of(db, &sql, &params, &columns)?;
     let preempted = floats(&df, "preemptions")?;
     let (ids, jobs, backfilled) = (ints(&df, "point_id")?, ints(&df, "jobs")?, ints(&df, "backfilled")?);
@@ -238,19 +219,9 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
 
 /// The group rows of the store's Slurm points, in name order.
 fn load_groups(db: &Path) -> anyhow::Result<Vec<GroupRow>> {
-    let sql = "SELECT point_id, grouping, name, jobs, mean_wait, max_wait, cpu_seconds, gpu_seconds \
-               FROM slurm_groups ORDER BY point_id, grouping, name";
-    let columns = [
-        ("point_id", Kind::Int),
-        ("grouping", Kind::Text),
-        ("name", Kind::Text),
-        ("jobs", Kind::Int),
-        ("mean_wait", Kind::Real),
-        ("max_wait", Kind::Real),
-        ("cpu_seconds", Kind::Real),
-        ("gpu_seconds", Kind::Real),
-    ];
-    let df = frame_of(db, sql, &[], &columns)?;
+    let (select, columns) = described_columns(db, &SLURM_GROUPS, "g")?;
+    let sql = format!("SELECT {select} FROM slurm_groups g ORDER BY g.point_id, g.grouping, g.name");
+    let df = frame_of(db, &sql, &[], &columns)?;
     let (ids, jobs) = (ints(&df, "point_id")?, ints(&df, "jobs")?);
     let (groupings, names) = (strs(&df, "grouping")?, strs(&df, "name")?);
     let (mean, max, cpu, gpu) =
@@ -394,9 +365,9 @@ fn reasons_table(
     keys: &[String],
     rank: &HashMap<i64, usize>,
 ) -> anyhow::Result<DataFrame> {
-    let sql = "SELECT point_id, reason, jobs, tests FROM slurm_reasons ORDER BY point_id, reason";
-    let columns = [("point_id", Kind::Int), ("reason", Kind::Text), ("jobs", Kind::Int), ("tests", Kind::Int)];
-    let df = frame_of(db, sql, &[], &columns)?;
+    let (select, columns) = described_columns(db, &SLURM_REASONS, "r")?;
+    let sql = format!("SELECT {select} FROM slurm_reasons r ORDER BY r.point_id, r.reason");
+    let df = frame_of(db, &sql, &[], &columns)?;
     let (ids, reasons, jobs, tests) =
         (ints(&df, "point_id")?, strs(&df, "reason")?, ints(&df, "jobs")?, ints(&df, "tests")?);
     let mut rows: Vec<usize> = (0..df.height()).filter(|&i| rank.contains_key(&ids[i])).collect();

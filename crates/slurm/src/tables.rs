@@ -4,57 +4,25 @@
 //! join the `all_jobs` view.
 //!
 //! Contract:
-//! - The tables are created by [`SCHEMA`] (`CREATE TABLE IF NOT EXISTS`),
-//!   run whenever a store is opened for writing: new tables, no migration
-//!   step; a column added since is appended to a table's end, and a store
-//!   opened for writing gets it from its descriptor. The descriptors below are checked against what it creates, like
-//!   every other table's ([`slasim_core::store::tables::described_tables`]); the
-//!   script keeps its text (`NOT NULL` and the keys, which descriptors do
-//!   not carry), so stores keep the schema text they always had.
+//! - The descriptors below are the tables' one definition: a store opened
+//!   for writing gets the tables it lacks from them, and a column appended
+//!   to a table since a store was written is added to it from its
+//!   descriptor, its `default` standing for the rows already there (the
+//!   tables came after schema 11: no steps, no migration).
 //! - In `all_jobs` a Slurm job's `processors` are its CPUs; a job that
 //!   never started (stored `start` −1) has NULL start, end and wait.
 //! - Rows bind exactly the values (and Rust types) the Slurm kind stored
 //!   before descriptors: the stored rows do not change.
 
 use crate::controller::Outcome;
-use slasim_core::store::columns::{Described, Rows, Table, column};
+use slasim_core::store::columns::{Column, Described, Read, Rows, Table, column, read_back};
 use slasim_core::store::tables::groups::{PointTables, all};
 use slasim_core::store::{Store, StoreError};
 use slasim_data::trace::sacct::jobs::SlurmJob;
 use slasim_sim::units::Time;
 
-/// Creates the Slurm tables (idempotent).
-pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS slurm_points (
-                 point_id INTEGER PRIMARY KEY, experiment TEXT, conf TEXT NOT NULL, conf_sha256 TEXT NOT NULL,
-                 trace TEXT NOT NULL, seed INTEGER NOT NULL, config TEXT NOT NULL,
-                 jobs INTEGER NOT NULL, mean_wait REAL, median_wait REAL, max_wait INTEGER,
-                 mean_bounded_slowdown REAL, makespan INTEGER NOT NULL,
-                 cpu_utilisation REAL, gpu_utilisation REAL, backfilled INTEGER NOT NULL,
-                 main_passes INTEGER NOT NULL, backfill_passes INTEGER NOT NULL,
-                 preemptions INTEGER NOT NULL DEFAULT 0,
-                 code_version TEXT NOT NULL, wall_seconds REAL NOT NULL);
-             CREATE TABLE IF NOT EXISTS slurm_groups (
-                 point_id INTEGER NOT NULL, grouping TEXT NOT NULL, name TEXT NOT NULL,
-                 jobs INTEGER NOT NULL, mean_wait REAL, max_wait INTEGER,
-                 cpu_seconds REAL NOT NULL, gpu_seconds REAL NOT NULL,
-                 PRIMARY KEY (point_id, grouping, name));
-             CREATE TABLE IF NOT EXISTS slurm_jobs (
-                 point_id INTEGER NOT NULL, job INTEGER NOT NULL, slurm_id INTEGER NOT NULL,
-                 user TEXT NOT NULL, account TEXT NOT NULL, partition TEXT NOT NULL,
-                 submit INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
-                 wait INTEGER NOT NULL, cpus INTEGER NOT NULL, mem_mib INTEGER NOT NULL,
-                 nodes INTEGER NOT NULL, gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,
-                 priority INTEGER NOT NULL, backfilled INTEGER NOT NULL, first_node TEXT NOT NULL,
-                 logged_start INTEGER, reason TEXT,
-                 preempted INTEGER NOT NULL DEFAULT 0, preempt_cancelled INTEGER NOT NULL DEFAULT 0,
-                 PRIMARY KEY (point_id, job));
-             CREATE TABLE IF NOT EXISTS slurm_reasons (
-                 point_id INTEGER NOT NULL, reason TEXT NOT NULL,
-                 jobs INTEGER NOT NULL, tests INTEGER NOT NULL,
-                 PRIMARY KEY (point_id, reason));";
-
 /// The aggregates of a run (its `slurm_points` figures), in seconds.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Aggregates {
     /// Jobs that ran.
     pub jobs: usize,
@@ -77,28 +45,9 @@ pub struct Aggregates {
 }
 
 /// The aggregates of the `slurm_points` row of point `point_id`, if the
-/// store has it (read back as [`SLURM_POINTS`] binds them).
+/// store has it (the columns whose descriptors `read` them back).
 pub fn stored_aggregates(store: &Store, point_id: i64) -> Result<Option<Aggregates>, StoreError> {
-    const SQL: &str = "SELECT jobs, mean_wait, median_wait, max_wait, mean_bounded_slowdown, makespan, \
-                       cpu_utilisation, gpu_utilisation, backfilled FROM slurm_points WHERE point_id = ?1";
-    store.read(|conn| {
-        let mut statement = conn.prepare(SQL)?;
-        let mut rows = statement.query([point_id])?;
-        let Some(row) = rows.next()? else {
-            return Ok(None);
-        };
-        Ok(Some(Aggregates {
-            jobs: row.get::<_, i64>(0)? as usize,
-            mean_wait: row.get(1)?,
-            median_wait: row.get(2)?,
-            max_wait: row.get(3)?,
-            mean_bounded_slowdown: row.get(4)?,
-            makespan: row.get(5)?,
-            cpu_utilisation: row.get(6)?,
-            gpu_utilisation: row.get(7)?,
-            backfilled: row.get::<_, i64>(8)? as usize,
-        }))
-    })
+    store.read(|conn| read_back(conn, &SLURM_POINTS, point_id))
 }
 
 /// The `slurm_points` row of a point.
@@ -137,37 +86,69 @@ pub enum Points {}
 
 impl Rows for Points {
     type Row<'a> = SlurmPointRow<'a>;
-    type Summary = ();
+    type Summary = Aggregates;
+}
+
+/// Sets an aggregate from its stored value (a count is stored as an INTEGER).
+macro_rules! read {
+    ($field:ident) => {{
+        let read: Read<Points> = |a, row, i| {
+            a.$field = row.get(i)?;
+            Ok(())
+        };
+        read
+    }};
+    ($field:ident as usize) => {{
+        let read: Read<Points> = |a, row, i| {
+            a.$field = row.get::<_, i64>(i)? as usize;
+            Ok(())
+        };
+        read
+    }};
 }
 
 /// One row per Slurm point.
 pub static SLURM_POINTS: Table<Points> = Table::new(
     "slurm_points",
     11,
-    &[
-        column!("point_id", Int, |r| r.point_id),
-        column!("experiment", Text, |r| r.experiment),
-        column!("conf", Text, |r| r.conf),
-        column!("conf_sha256", Text, |r| r.conf_sha256),
-        column!("trace", Text, |r| r.trace),
-        column!("seed", Int, |r| r.seed),
-        column!("config", Text, |r| r.config),
-        column!("jobs", Int, |r| r.aggregates.jobs as i64),
-        column!("mean_wait", Real, |r| r.aggregates.mean_wait),
-        column!("median_wait", Real, |r| r.aggregates.median_wait),
-        column!("max_wait", Int, |r| r.aggregates.max_wait),
-        column!("mean_bounded_slowdown", Real, |r| r.aggregates.mean_bounded_slowdown),
-        column!("makespan", Int, |r| r.aggregates.makespan),
-        column!("cpu_utilisation", Real, |r| r.aggregates.cpu_utilisation),
-        column!("gpu_utilisation", Real, |r| r.aggregates.gpu_utilisation),
-        column!("backfilled", Int, |r| r.aggregates.backfilled as i64),
-        column!("main_passes", Int, |r| r.main_passes),
-        column!("backfill_passes", Int, |r| r.backfill_passes),
-        column!("preemptions", Int, |r| r.preemptions),
-        column!("code_version", Text, |r| r.code_version),
-        column!("wall_seconds", Real, |r| r.wall_seconds),
-    ],
-);
+    "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes, preemptions.",
+)
+.key(&["point_id"])
+.columns(POINT_COLUMNS);
+
+const POINT_COLUMNS: &[Column<Points>] = &[
+    column!("point_id", Int, "stable: derived from the point's resolved settings", |r| r.point_id),
+    column!("experiment", Text null, "the config's name (NULL: not run from one)", |r| r.experiment),
+    column!("conf", Text, "the `slurm.conf` path", |r| r.conf),
+    column!("conf_sha256", Text, "sha256 of the `slurm.conf`", |r| r.conf_sha256),
+    column!("trace", Text, "the sacct dump, or `synthetic`", |r| r.trace),
+    column!("seed", Int, "the seed", |r| r.seed),
+    column!("config", Text, "the resolved settings, TOML", |r| r.config),
+    column!("jobs", Int, "jobs that ran", |r| r.aggregates.jobs as i64; read read!(jobs as usize)),
+    column!("mean_wait", Real null, "mean wait, s (NULL: no job ran)", |r| r.aggregates.mean_wait; read read!(mean_wait)),
+    column!("median_wait", Real null, "median wait, s (NULL: no job ran)", |r| r.aggregates.median_wait
+        ; read read!(median_wait)),
+    column!("max_wait", Int null, "largest wait, s (NULL: no job ran)", |r| r.aggregates.max_wait; read read!(max_wait)),
+    column!("mean_bounded_slowdown", Real null, "mean bounded slowdown, τ = 10 s (NULL: no job ran)", |r| {
+        r.aggregates.mean_bounded_slowdown
+    }; read read!(mean_bounded_slowdown)),
+    column!("makespan", Int, "first submit to last end, s", |r| r.aggregates.makespan; read read!(makespan)),
+    column!("cpu_utilisation", Real null, "busy CPU-seconds over CPUs × makespan (NULL: no makespan)", |r| {
+        r.aggregates.cpu_utilisation
+    }; read read!(cpu_utilisation)),
+    column!("gpu_utilisation", Real null, "busy GPU-seconds over GPUs × makespan (NULL: no GPU or no makespan)", |r| {
+        r.aggregates.gpu_utilisation
+    }; read read!(gpu_utilisation)),
+    column!("backfilled", Int, "jobs the backfill scheduler started", |r| r.aggregates.backfilled as i64
+        ; read read!(backfilled as usize)),
+    column!("main_passes", Int, "main scheduler passes", |r| r.main_passes),
+    column!("backfill_passes", Int, "backfill passes run", |r| r.backfill_passes),
+    column!("preemptions", Int, "jobs preempted, requeued or cancelled (0 without preemption)", |r| {
+        r.preemptions
+    }; default "0"),
+    column!("code_version", Text, "the slasim version (and commit) that ran it", |r| r.code_version),
+    column!("wall_seconds", Real, "wall seconds of the simulation", |r| r.wall_seconds),
+];
 
 /// A partition, account or user of a point: its jobs' waits and usage.
 #[derive(Debug, Clone, Copy)]
@@ -202,17 +183,19 @@ impl Rows for Groups {
 pub static SLURM_GROUPS: Table<Groups> = Table::new(
     "slurm_groups",
     11,
-    &[
-        column!("point_id", Int, |r| r.point_id),
-        column!("grouping", Text, |r| r.grouping),
-        column!("name", Text, |r| r.name),
-        column!("jobs", Int, |r| r.jobs),
-        column!("mean_wait", Real, |r| r.mean_wait),
-        column!("max_wait", Int, |r| r.max_wait),
-        column!("cpu_seconds", Real, |r| r.cpu_seconds),
-        column!("gpu_seconds", Real, |r| r.gpu_seconds),
-    ],
-);
+    "Per Slurm point and partition, account, user or QOS (`grouping`, `name`): jobs, mean and largest wait, CPU- and GPU-seconds.",
+)
+.key(&["point_id", "grouping", "name"])
+.columns(&[
+    column!("point_id", Int, "the point", |r| r.point_id),
+    column!("grouping", Text, "`partition`, `account`, `user` or `qos`", |r| r.grouping),
+    column!("name", Text, "the partition's, account's, user's or QOS's name", |r| r.name),
+    column!("jobs", Int, "its jobs that ran", |r| r.jobs),
+    column!("mean_wait", Real null, "their mean wait, s", |r| r.mean_wait),
+    column!("max_wait", Int null, "their largest wait, s", |r| r.max_wait),
+    column!("cpu_seconds", Real, "CPU-seconds they used", |r| r.cpu_seconds),
+    column!("gpu_seconds", Real, "GPU-seconds they used", |r| r.gpu_seconds),
+]);
 
 /// A job of a point and what became of it.
 #[derive(Debug, Clone, Copy)]
@@ -249,36 +232,43 @@ impl Rows for Jobs {
 pub static SLURM_JOBS: Table<Jobs> = Table::new(
     "slurm_jobs",
     11,
-    &[
-        column!("point_id", Int, |r| r.point_id),
-        column!("job", Int, |r| r.job as i64),
-        column!("slurm_id", Int, |r| r.slurm.id as i64),
-        column!("user", Text, |r| r.user),
-        column!("account", Text, |r| r.account),
-        column!("partition", Text, |r| r.partition),
-        column!("submit", Int, |r| r.slurm.submit),
-        column!("start", Int, |r| r.outcome.start),
-        column!("end", Int, |r| r.outcome.end),
-        // −1 for a job that never started.
-        column!("wait", Int, |r| if r.outcome.start >= 0 {
-            slasim_core::metrics::wait(r.slurm.submit, r.outcome.start)
-        } else {
-            -1
-        }),
-        column!("cpus", Int, |r| r.slurm.request.cpus),
-        column!("mem_mib", Int, |r| r.slurm.request.mem_mib as i64),
-        column!("nodes", Int, |r| r.slurm.request.nodes),
-        column!("gpus", Int, |r| r.slurm.request.gpus),
-        column!("time_limit", Int, |r| r.slurm.time_limit.unwrap_or(-1)),
-        column!("priority", Int, |r| r.outcome.priority),
-        column!("backfilled", Int, |r| r.outcome.backfilled),
-        column!("first_node", Text, |r| r.first_node),
-        column!("logged_start", Int, |r| r.slurm.logged.as_ref().map(|l| l.start)),
-        column!("reason", Text, |r| r.reason),
-        column!("preempted", Int, |r| r.outcome.preempted),
-        column!("preempt_cancelled", Int, |r| r.outcome.preempt_cancelled),
-    ],
-);
+    "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node, the logged start of a sacct dump, and the reason it last waited for (Slurm's name; NULL if none).",
+)
+.key(&["point_id", "job"])
+.columns(&[
+    column!("point_id", Int, "the point", |r| r.point_id),
+    column!("job", Int, "its index in the workload", |r| r.job as i64),
+    column!("slurm_id", Int, "its Slurm job id", |r| r.slurm.id as i64),
+    column!("user", Text, "its user", |r| r.user),
+    column!("account", Text, "its account", |r| r.account),
+    column!("partition", Text, "its partition", |r| r.partition),
+    column!("submit", Int, "its submission, s", |r| r.slurm.submit),
+    column!("start", Int, "its start, s (−1: never started)", |r| r.outcome.start),
+    column!("end", Int, "its end, s (−1: never ended)", |r| r.outcome.end),
+    column!("wait", Int, "start − submit, s (−1 for a job that never started)", |r| if r.outcome.start >= 0 {
+        slasim_core::metrics::wait(r.slurm.submit, r.outcome.start)
+    } else {
+        -1
+    }),
+    column!("cpus", Int, "the CPUs it requests", |r| r.slurm.request.cpus),
+    column!("mem_mib", Int, "the memory it requests, MiB", |r| r.slurm.request.mem_mib as i64),
+    column!("nodes", Int, "the nodes it requests", |r| r.slurm.request.nodes),
+    column!("gpus", Int, "the GPUs it requests", |r| r.slurm.request.gpus),
+    column!("time_limit", Int, "its time limit, s (−1: none)", |r| r.slurm.time_limit.unwrap_or(-1)),
+    column!("priority", Int, "its priority when it started", |r| r.outcome.priority),
+    column!("backfilled", Int, "1 if the backfill scheduler started it", |r| r.outcome.backfilled),
+    column!("first_node", Text, "the name of its first node (empty if it never started)", |r| r.first_node),
+    column!("logged_start", Int null, "the start a sacct dump logged, s (NULL: not from a dump)", |r| {
+        r.slurm.logged.as_ref().map(|l| l.start)
+    }),
+    column!("reason", Text null, "the reason it last waited for, or was rejected for (Slurm's name; NULL if none)", |r| {
+        r.reason
+    }),
+    column!("preempted", Int, "times it was preempted", |r| r.outcome.preempted; default "0"),
+    column!("preempt_cancelled", Int, "1 if preemption cancelled it (then `end` is that instant)", |r| {
+        r.outcome.preempt_cancelled
+    }; default "0"),
+]);
 
 /// A reason jobs waited for, or were rejected for, in a point.
 #[derive(Debug, Clone, Copy)]
@@ -305,13 +295,15 @@ impl Rows for Reasons {
 pub static SLURM_REASONS: Table<Reasons> = Table::new(
     "slurm_reasons",
     11,
-    &[
-        column!("point_id", Int, |r| r.point_id),
-        column!("reason", Text, |r| r.reason),
-        column!("jobs", Int, |r| r.jobs),
-        column!("tests", Int, |r| r.tests),
-    ],
-);
+    "Per Slurm point and reason (Slurm's names: `QOSMaxJobsPerUserLimit`, `PartitionTimeLimit`, ...): the jobs whose last reason it was, and the scheduler tests it failed. Only the reasons that occurred.",
+)
+.key(&["point_id", "reason"])
+.columns(&[
+    column!("point_id", Int, "the point", |r| r.point_id),
+    column!("reason", Text, "Slurm's name of the reason", |r| r.reason),
+    column!("jobs", Int, "jobs whose last reason it was", |r| r.jobs),
+    column!("tests", Int, "the scheduler tests it failed (and the submissions it refused)", |r| r.tests),
+]);
 
 /// This module's tables.
 pub fn tables() -> [&'static dyn Described; 4] {
@@ -323,26 +315,10 @@ pub static GROUP: PointTables = PointTables {
     key_table: "slurm_points",
     key: "point_id",
     tables: &[all("slurm_points"), all("slurm_groups"), all("slurm_jobs"), all("slurm_reasons")],
-    schema: SCHEMA,
     described: || tables().to_vec(),
-    docs: &[
-        (
-            "slurm_points",
-            "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes, preemptions.",
-        ),
-        (
-            "slurm_groups",
-            "Per Slurm point and partition, account, user or QOS (`grouping`, `name`): jobs, mean and largest wait, CPU- and GPU-seconds.",
-        ),
-        (
-            "slurm_jobs",
-            "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node, the logged start of a sacct dump, and the reason it last waited for (Slurm's name; NULL if none).",
-        ),
-        (
-            "slurm_reasons",
-            "Per Slurm point and reason (Slurm's names: `QOSMaxJobsPerUserLimit`, `PartitionTimeLimit`, ...): the jobs whose last reason it was, and the scheduler tests it failed. Only the reasons that occurred.",
-        ),
-    ],
+    steps: &[],
+    views: &[],
+    ids_since: None,
     jobs: Some(
         "SELECT point_id, 'slurm', job, submit, CASE WHEN start >= 0 THEN start END, CASE WHEN start >= 0 THEN \"end\" END,
        CASE WHEN start >= 0 THEN wait END, cpus

@@ -503,7 +503,10 @@ fn an_older_stores_slurm_table_gets_the_new_columns() {
         .unwrap();
     }
     slasim_core::store::Store::open(&path, registry.groups()).unwrap();
-    assert_eq!(slasim_core::store::tables::schema_mismatches(&path, registry.groups()).unwrap(), Vec::<String>::new());
+    assert_eq!(
+        slasim_core::store::schema::facts::schema_mismatches(&path, registry.groups()).unwrap(),
+        Vec::<String>::new()
+    );
     let rows = slasim_core::store::query(&path, "SELECT slurm_id, reason IS NULL FROM slurm_jobs").unwrap().rows;
     assert_eq!(rows, [["7".to_string(), "1".to_string()]]);
 }
@@ -517,7 +520,10 @@ fn the_slurm_tables_are_described_and_join_the_common_job_view() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.sqlite");
     slasim_core::store::Store::open(&path, registry.groups()).unwrap();
-    assert_eq!(slasim_core::store::tables::schema_mismatches(&path, registry.groups()).unwrap(), Vec::<String>::new());
+    assert_eq!(
+        slasim_core::store::schema::facts::schema_mismatches(&path, registry.groups()).unwrap(),
+        Vec::<String>::new()
+    );
     let names: Vec<&str> =
         slasim_core::store::tables::described_tables(registry.groups()).iter().map(|t| t.name()).collect();
     for table in ["slurm_points", "slurm_groups", "slurm_jobs", "slurm_reasons"] {

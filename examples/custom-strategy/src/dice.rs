@@ -67,16 +67,11 @@ static TABLES: PointTables = PointTables {
     key_table: "dice_points",
     key: "point_id",
     tables: &[all("dice_points"), all("dice_rolls")],
-    schema: "CREATE TABLE IF NOT EXISTS dice_points (
-                 point_id INTEGER PRIMARY KEY, seed INTEGER NOT NULL, rolls INTEGER NOT NULL,
-                 faces INTEGER NOT NULL, total INTEGER NOT NULL);
-             CREATE TABLE IF NOT EXISTS dice_rolls (
-                 point_id INTEGER NOT NULL, roll INTEGER NOT NULL, value INTEGER NOT NULL);",
     described: || vec![&DICE_POINTS, &DICE_ROLLS],
-    docs: &[
-        ("dice_points", "One row per dice point: its settings and the total of its rolls."),
-        ("dice_rolls", "Each roll of a dice point."),
-    ],
+    // New tables: no history, no migration; the descriptors make them.
+    steps: &[],
+    views: &[],
+    ids_since: None,
     // Rolls are not jobs: no rows in `all_jobs`.
     jobs: None,
     // A dice point reads no trace and stores no settings text: NULL there.
@@ -101,17 +96,16 @@ impl Rows for Points {
 }
 
 /// One row per point.
-static DICE_POINTS: Table<Points> = Table::new(
-    "dice_points",
-    0,
-    &[
-        column!("point_id", Int, |r| r.id),
-        column!("seed", Int, |r| r.point.seed as i64),
-        column!("rolls", Int, |r| r.point.rolls),
-        column!("faces", Int, |r| r.point.faces),
-        column!("total", Int, |r| r.total),
-    ],
-);
+static DICE_POINTS: Table<Points> =
+    Table::new("dice_points", 0, "One row per dice point: its settings and the total of its rolls.")
+        .key(&["point_id"])
+        .columns(&[
+            column!("point_id", Int, "the point's id", |r| r.id),
+            column!("seed", Int, "the seed of its rolls", |r| r.point.seed as i64),
+            column!("rolls", Int, "its rolls", |r| r.point.rolls),
+            column!("faces", Int, "the faces of its die", |r| r.point.faces),
+            column!("total", Int, "the sum of its rolls", |r| r.total),
+        ]);
 
 /// A `dice_rolls` row: a point's roll and its value.
 struct RollRow {
@@ -129,11 +123,11 @@ impl Rows for RollRows {
 }
 
 /// One row per roll.
-static DICE_ROLLS: Table<RollRows> = Table::new(
-    "dice_rolls",
-    0,
-    &[column!("point_id", Int, |r| r.id), column!("roll", Int, |r| r.roll as i64), column!("value", Int, |r| r.value)],
-);
+static DICE_ROLLS: Table<RollRows> = Table::new("dice_rolls", 0, "Each roll of a dice point.").columns(&[
+    column!("point_id", Int, "the point", |r| r.id),
+    column!("roll", Int, "the roll's index", |r| r.roll as i64),
+    column!("value", Int, "the face it shows", |r| r.value),
+]);
 
 /// The descriptors of the dice tables.
 pub fn described() -> Vec<&'static dyn Described> {

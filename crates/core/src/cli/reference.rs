@@ -2,7 +2,7 @@
 //! pages, printed as Markdown; `slasim completions SHELL` and `slasim man`.
 //!
 //! Contract: the output depends on nothing but this build (the clap command
-//! tree, the store's migrations), so `tests/integration/docs.rs` can hold the committed
+//! tree, the registered tables' descriptors and views), so `tests/integration/docs.rs` can hold the committed
 //! pages equal to it.
 
 use std::fmt::Write as _;
@@ -14,13 +14,12 @@ use clap_complete::Shell;
 
 use crate::cli::{command, emit};
 use crate::experiment::registry::Registry;
-use crate::store::schema::{MIGRATIONS, TABLES};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum ReferenceCommand {
     /// Every command and flag, from the command tree.
     Cli,
-    /// Every table and column of the store, from its migrations.
+    /// Every table and column of the store, from its descriptors.
     Schema,
 }
 
@@ -144,71 +143,41 @@ fn cell(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|")
 }
 
-/// Every table and view of a store of this build: its description, and its
-/// columns with type, constraints and the migration's comment.
+/// Every table of a store of this build, from its descriptors (what a row
+/// is; each column's type, key or nullable, and meaning), then every view
+/// (what a row is; its columns as SQLite derives them).
 fn schema_reference(registry: &Registry) -> anyhow::Result<String> {
-    let conn = rusqlite::Connection::open_in_memory()?;
-    for step in MIGRATIONS {
-        conn.execute_batch(step)?;
-    }
-    // Registered kinds' tables and the `all_jobs` view, as opening a store for writing adds them.
     let groups = registry.groups();
-    for group in groups {
-        conn.execute_batch(group.schema)?;
-    }
-    conn.execute_batch(&crate::store::jobs_view(registry.groups()))?;
-    let comments = column_comments();
-    let mut statement =
-        conn.prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY rowid")?;
-    let objects: Vec<(String, String)> =
-        statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
     let mut out = String::new();
-    for (name, kind) in objects {
-        let about = TABLES.iter().chain(groups.iter().flat_map(|g| g.docs)).find(|(t, _)| *t == name);
-        let Some((_, about)) = about else {
-            bail!("the store's {kind} `{name}` has no description in store::schema::TABLES");
-        };
-        let _ = writeln!(out, "## `{name}`\n\n{about}\n\n| column | type | meaning |\n|---|---|---|");
-        let mut info = conn.prepare(&format!("PRAGMA table_info('{name}')"))?;
-        let columns: Vec<(String, String, bool, i64)> =
-            info.query_map([], |r| Ok((r.get(1)?, r.get(2)?, r.get(3)?, r.get(5)?)))?.collect::<Result<_, _>>()?;
-        for (column, ty, not_null, pk) in columns {
-            let mut ty = if ty.is_empty() { "any".to_string() } else { ty };
-            if pk > 0 {
+    let head = "| column | type | meaning |\n|---|---|---|";
+    for t in crate::store::tables::described_tables(groups) {
+        let _ = writeln!(out, "## `{}`\n\n{}\n\n{head}", t.name(), t.doc());
+        for c in t.columns() {
+            let mut ty = c.sql_type.sql().to_string();
+            if t.key().contains(&c.name) {
                 ty.push_str(", key");
-            } else if !not_null && kind == "table" {
+            } else if c.null {
                 ty.push_str(", nullable");
             }
-            let comment = comments.get(&(name.clone(), column.clone())).map(String::as_str).unwrap_or("");
-            let _ = writeln!(out, "| `{column}` | {ty} | {} |", cell(comment));
+            let _ = writeln!(out, "| `{}` | {ty} | {} |", c.name, cell(c.doc));
+        }
+        out.push('\n');
+    }
+    let conn = crate::store::schema::described_store(groups)?;
+    let views = groups.iter().flat_map(|g| g.views.iter().map(|v| (v.name, v.doc)));
+    for (name, doc) in views.chain([("all_jobs", crate::store::ALL_JOBS_DOC)]) {
+        let _ = writeln!(out, "## `{name}`\n\n{doc}\n\n{head}");
+        let mut info = conn.prepare(&format!("SELECT name, type FROM pragma_table_info('{name}')"))?;
+        let columns: Vec<(String, String)> =
+            info.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+        if columns.is_empty() {
+            bail!("the view `{name}` has no columns");
+        }
+        for (column, ty) in columns {
+            let ty = if ty.is_empty() { "any".to_string() } else { ty };
+            let _ = writeln!(out, "| `{column}` | {ty} |  |");
         }
         out.push('\n');
     }
     Ok(out)
-}
-
-/// (table, column) → the comment its migration line carries (the latest).
-fn column_comments() -> std::collections::HashMap<(String, String), String> {
-    let mut comments = std::collections::HashMap::new();
-    let mut table = String::new();
-    for line in MIGRATIONS.iter().flat_map(|m| m.lines()) {
-        let line = line.trim();
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if let ["CREATE", "TABLE", name, ..] = words.as_slice() {
-            table = name.trim_end_matches('(').to_string();
-            continue;
-        }
-        let Some((code, comment)) = line.split_once("--") else { continue };
-        let code: Vec<&str> = code.split_whitespace().collect();
-        let (owner, column) = match code.as_slice() {
-            ["ALTER", "TABLE", owner, "ADD", "COLUMN", column, ..] => (owner.to_string(), *column),
-            [column, ..] if !column.is_empty() && column.chars().all(|c| c.is_ascii_lowercase() || c == '_') => {
-                (table.clone(), *column)
-            }
-            _ => continue,
-        };
-        let owner = owner.trim_end_matches("_v9").to_string();
-        comments.insert((owner, column.to_string()), comment.trim().to_string());
-    }
-    comments
 }

@@ -159,6 +159,29 @@ pub fn label_traces_of(df: &mut DataFrame) -> PolarsResult<()> {
     label_traces(df)
 }
 
+/// Column names and kinds for [`frame_of`].
+pub type Loaded = Vec<(&'static str, Kind)>;
+
+/// Every column of `table` as a `SELECT` list (`alias.name`, or `NULL AS
+/// name` for a column the store at `path` lacks: one its descriptor added
+/// since) and their kinds for [`frame_of`], in table order.
+pub fn described_columns(
+    path: &Path,
+    table: &dyn crate::store::columns::Described,
+    alias: &str,
+) -> Result<(String, Loaded), LoadError> {
+    let have = stored_columns(path, table.name())?;
+    let columns = table.columns();
+    let select = columns
+        .iter()
+        .map(|c| {
+            if have.iter().any(|h| h == c.name) { format!("{alias}.{}", c.name) } else { format!("NULL AS {}", c.name) }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok((select, columns.iter().map(|c| (c.name, kind_of(c.sql_type))).collect()))
+}
+
 /// True if the store has `table` (a Grid table needs schema v4).
 pub fn has_table(path: &Path, table: &str) -> Result<bool, LoadError> {
     Ok(!stored_columns(path, table)?.is_empty())

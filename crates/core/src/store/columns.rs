@@ -1,33 +1,51 @@
-//! Column descriptors: every table the writers fill, one descriptor per column.
+//! Column descriptors: every table of the store, one descriptor per column,
+//! the one definition of each table.
 //!
 //! Contract:
-//! - A [`Table`] names its SQL table and lists a [`Column`] per column, in
-//!   table order: its name, SQL type, the schema version that added it, the
-//!   value rows of older stores stand for, how to bind it from the table's
-//!   row type ([`Rows::Row`]), for a `points` metric how to read it back, and
-//!   where the report uses it ([`Use`]: an axis or a metric of a report
-//!   section, at a rank).
+//! - A [`Table`] names its SQL table, says what a row is (`doc`), its
+//!   primary key (one column or several), whether it is `WITHOUT ROWID`, its
+//!   indexes, and lists a [`Column`] per column, in table order: its name,
+//!   SQL type, what it holds (`doc`: meaning, unit, what NULL means), whether
+//!   it may be NULL, the schema version that added it, its `DEFAULT`, its
+//!   `REFERENCES` and `CHECK`, how to bind it from the table's row type
+//!   ([`Rows::Row`]), for a metric the store reads back how to read it
+//!   ([`Rows::Summary`]), and where the report uses it ([`Use`]: an axis or a metric of a report section, at a
+//!   rank).
+//! - The store's `CREATE TABLE` and `CREATE INDEX` statements are generated
+//!   from the descriptors ([`crate::store::schema::create_table`]); so is the
+//!   `ALTER TABLE … ADD COLUMN` that brings a column to a store made before
+//!   it, and the schema reference page (`slasim reference schema`).
 //! - Every INSERT is generated from the descriptors: the column names, then
 //!   anonymous `?` parameters bound in descriptor order, several rows per
 //!   statement for the tables written row by row ([`insert_all`], batches of
 //!   [`BATCH`]); the SQL texts are built once per table and statements are
 //!   cached. No SQL of the store numbers its parameters.
-//! - A test checks every table's descriptors against the schema the
-//!   migrations build: names, order and types
-//!   ([`crate::store::tables::described_tables`]).
 //! - The report's axis and metric lists are collected from the descriptors
-//!   ([`report_columns`]), never kept by hand.
+//!   ([`report_columns`]), never kept by hand; so is the `SELECT` that
+//!   reads a point's row back ([`read_back`]).
 //!
 //! A new stored metric (or axis) is therefore one descriptor in its table's
-//! list plus the code that computes its value: the INSERT, the schema check,
-//! the report's loading and aggregating follow from the descriptor. If the
-//! column is new to the schema, give it `since` = the next schema version and
-//! append an empty step to [`crate::store::MIGRATIONS`]: columns added after
-//! [`crate::store::tables::DESCRIBED_SINCE`] are added to older stores by
-//! `ALTER TABLE` from their descriptors
-//! ([`crate::store::tables::migrations_after`]), with `default` standing for
-//! their rows. For a `points` metric also add its field to `RunSummary` (and a
-//! `read`); for an axis its field to `PointAxes`.
+//! list plus the code that computes its value: the schema, the INSERT, the
+//! report's loading and aggregating follow from the descriptor. A column
+//! appended to a table that stores already hold comes to them from its
+//! descriptor when they are next opened for writing, with its `default`
+//! standing for the rows already there (a `NOT NULL` column needs one).
+//!
+//! A table, as its crate declares it (the builders after [`Table::new`] are
+//! optional, `columns` last); each column is `NOT NULL` unless its type says
+//! `null`:
+//!
+//! ```text
+//! pub static READINGS: Table<Readings> = Table::new("readings", 11, "A meter's reading per point and site.")
+//!     .key(&["point_id", "site"])
+//!     .without_rowid()
+//!     .columns(&[
+//!         column!("point_id", Int, "the point", |r| r.point_id; references "widgets(point_id)"),
+//!         column!("site", Int, "the site: 0 with one site", |r| r.site),
+//!         column!("kg_co2", Real null, "kgCO2eq; NULL without a carbon signal", |r| r.kg_co2),
+//!         column!("moves", Int, "times moved later", |r| r.moves; default "0"; uses [metric(SITES, 8)]),
+//!     ]);
+//! ```
 
 use std::sync::OnceLock;
 
@@ -123,22 +141,47 @@ pub type Bind<R> =
 /// Sets a summary's field from a stored value (0-based result column).
 pub type Read<R> = fn(&mut <R as Rows>::Summary, &rusqlite::Row<'_>, usize) -> rusqlite::Result<()>;
 
-/// One column of a table.
-pub struct Column<R: Rows + 'static> {
+/// What the schema knows of a column, whatever its table's row type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ColumnDef {
     /// Its name.
     pub name: &'static str,
     /// Its type.
     pub sql_type: SqlType,
-    /// The schema version that added it to its table (0: it came with the table).
+    /// What it holds, in one sentence: meaning, unit, what NULL means.
+    pub doc: &'static str,
+    /// It may be NULL (otherwise `NOT NULL`).
+    pub null: bool,
+    /// The schema version whose step added it to its table (0: none did: it
+    /// came with its table, or to stores already holding the table by its
+    /// descriptor alone, with its `default`).
     pub since: i64,
-    /// The SQL value rows of stores from before `since` stand for.
-    pub default: &'static str,
+    /// Its SQL `DEFAULT`, which rows stored before it stand for (none: NULL).
+    pub default: Option<&'static str>,
+    /// `REFERENCES` target, `table(column)`.
+    pub references: Option<&'static str>,
+    /// `CHECK` expression.
+    pub check: Option<&'static str>,
+}
+
+/// One column of a table.
+pub struct Column<R: Rows + 'static> {
+    /// Its schema.
+    pub def: ColumnDef,
     /// Binds its value for a row.
     pub bind: Bind<R>,
     /// For a metric the store reads back: sets the summary's field.
     pub read: Option<Read<R>>,
     /// Where the report uses it.
     pub uses: &'static [Use],
+}
+
+impl<R: Rows + 'static> std::ops::Deref for Column<R> {
+    type Target = ColumnDef;
+
+    fn deref(&self) -> &ColumnDef {
+        &self.def
+    }
 }
 
 /// `xs`' one element, or `default` (for the optional parts of [`column!`]).
@@ -157,12 +200,29 @@ pub enum Conflict {
     Ignore,
 }
 
+/// An index of a table: `CREATE INDEX name ON table(columns)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Index {
+    /// Its name.
+    pub name: &'static str,
+    /// Its columns, in order.
+    pub columns: &'static [&'static str],
+}
+
 /// A table and its columns.
 pub struct Table<R: Rows + 'static> {
     /// Its SQL name.
     pub name: &'static str,
     /// The schema version that created it.
     pub since: i64,
+    /// What one row is, in a sentence or two (the schema page).
+    pub doc: &'static str,
+    /// Its primary key's columns (none: empty).
+    pub key: &'static [&'static str],
+    /// `WITHOUT ROWID`.
+    pub without_rowid: bool,
+    /// Its indexes.
+    pub indexes: &'static [Index],
     /// Every column, in table order.
     pub columns: &'static [Column<R>],
     /// What a duplicate key does.
@@ -172,19 +232,50 @@ pub struct Table<R: Rows + 'static> {
 }
 
 impl<R: Rows + 'static> Table<R> {
-    /// A table created by schema `since`, whose INSERTs abort on a duplicate key.
-    pub const fn new(name: &'static str, since: i64, columns: &'static [Column<R>]) -> Table<R> {
-        Table::with_conflict(name, Conflict::Abort, since, columns)
+    /// A table created by schema `since` (no key, no column yet: see the
+    /// builders below), whose INSERTs abort on a duplicate key.
+    pub const fn new(name: &'static str, since: i64, doc: &'static str) -> Table<R> {
+        Table {
+            name,
+            since,
+            doc,
+            key: &[],
+            without_rowid: false,
+            indexes: &[],
+            columns: &[],
+            conflict: Conflict::Abort,
+            sql: OnceLock::new(),
+        }
     }
 
-    /// The same, with `conflict` on a duplicate key.
-    pub const fn with_conflict(
-        name: &'static str,
-        conflict: Conflict,
-        since: i64,
-        columns: &'static [Column<R>],
-    ) -> Table<R> {
-        Table { name, since, columns, conflict, sql: OnceLock::new() }
+    /// Its primary key (one column: `PRIMARY KEY` on the column itself).
+    pub const fn key(mut self, key: &'static [&'static str]) -> Table<R> {
+        self.key = key;
+        self
+    }
+
+    /// Stored `WITHOUT ROWID` (in its key's order).
+    pub const fn without_rowid(mut self) -> Table<R> {
+        self.without_rowid = true;
+        self
+    }
+
+    /// Its indexes.
+    pub const fn indexes(mut self, indexes: &'static [Index]) -> Table<R> {
+        self.indexes = indexes;
+        self
+    }
+
+    /// `conflict` on a duplicate key.
+    pub const fn conflict(mut self, conflict: Conflict) -> Table<R> {
+        self.conflict = conflict;
+        self
+    }
+
+    /// Its columns, in table order.
+    pub const fn columns(mut self, columns: &'static [Column<R>]) -> Table<R> {
+        self.columns = columns;
+        self
     }
 
     /// `INSERT … INTO name (columns) VALUES (?, …)` with `rows` rows.
@@ -244,6 +335,32 @@ pub fn report_columns<R: Rows + 'static>(table: &'static Table<R>, section: Sect
     table.report_columns(section, part).into_iter().map(|c| c.name).collect()
 }
 
+/// The row of `table` whose one-column key is `id`, read back: each column
+/// with a `read` sets its part of a default summary (`None`: no such row).
+pub fn read_back<R: Rows + 'static>(
+    conn: &rusqlite::Connection,
+    table: &Table<R>,
+    id: i64,
+) -> rusqlite::Result<Option<R::Summary>>
+where
+    R::Summary: Default,
+{
+    let [key] = table.key else {
+        return Err(rusqlite::Error::InvalidColumnName(format!("{}: no one-column key to read a row by", table.name)));
+    };
+    let read: Vec<&Column<R>> = table.columns.iter().filter(|c| c.read.is_some()).collect();
+    let names: Vec<&str> = read.iter().map(|c| c.name).collect();
+    let sql = format!("SELECT {} FROM {} WHERE {key} = ?", names.join(", "), table.name);
+    let mut statement = conn.prepare_cached(&sql)?;
+    let mut rows = statement.query([id])?;
+    let Some(row) = rows.next()? else { return Ok(None) };
+    let mut summary = R::Summary::default();
+    for (i, set) in read.iter().filter_map(|c| c.read).enumerate() {
+        set(&mut summary, row, i)?;
+    }
+    Ok(Some(summary))
+}
+
 /// Rows per multi-row INSERT: one statement per batch instead of per row.
 pub const BATCH: usize = 50;
 
@@ -289,15 +406,22 @@ pub fn insert_all<'a, R: Rows + 'static>(
     Ok(())
 }
 
-/// The name of a table and its columns' names and types, whatever its row type.
+/// A table's schema, whatever its row type.
 pub trait Described: Sync {
     /// Its SQL name.
     fn name(&self) -> &'static str;
     /// The schema version that created it.
     fn since(&self) -> i64;
-    /// (name, type, schema version that added it to the table or 0, default)
-    /// of every column, in table order.
-    fn columns(&self) -> Vec<(&'static str, SqlType, i64, &'static str)>;
+    /// What one row is.
+    fn doc(&self) -> &'static str;
+    /// Its primary key's columns.
+    fn key(&self) -> &'static [&'static str];
+    /// `WITHOUT ROWID`.
+    fn without_rowid(&self) -> bool;
+    /// Its indexes.
+    fn indexes(&self) -> &'static [Index];
+    /// Every column, in table order.
+    fn columns(&self) -> Vec<&'static ColumnDef>;
 }
 
 impl<R: Rows + 'static> Described for Table<R>
@@ -312,27 +436,65 @@ where
         self.since
     }
 
-    fn columns(&self) -> Vec<(&'static str, SqlType, i64, &'static str)> {
-        self.columns.iter().map(|c| (c.name, c.sql_type, c.since, c.default)).collect()
+    fn doc(&self) -> &'static str {
+        self.doc
+    }
+
+    fn key(&self) -> &'static [&'static str] {
+        self.key
+    }
+
+    fn without_rowid(&self) -> bool {
+        self.without_rowid
+    }
+
+    fn indexes(&self) -> &'static [Index] {
+        self.indexes
+    }
+
+    fn columns(&self) -> Vec<&'static ColumnDef> {
+        self.columns.iter().map(|c| &c.def).collect()
     }
 }
 
-/// A descriptor: `column!(name, Type, |row| value)` binds `value` of a row;
-/// optional parts, in this order: `; since VERSION, "DEFAULT"` (added to its
-/// table later), `; uses [axis(…), metric(…)]` (the report's), `; read
-/// READER` (read back by the store).
+/// The marker of a column that may be NULL (`column!("x", Real null, …)`).
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+pub enum Nullable {
+    null,
+}
+
+/// A descriptor: `column!(name, Type, "what it holds", |row| value)` binds
+/// `value` of a row to a `NOT NULL` column; `Type null` allows NULL.
+/// Optional parts, in this order: `; since VERSION` (a historical schema
+/// step added it to its table), `; default "SQL"` (what rows stored before it stand for),
+/// `; references "table(column)"`, `; check "SQL"`, `; uses [axis(…),
+/// metric(…)]` (the report's), `; read READER` (read back by the store).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __column {
-    ($name:literal, $ty:ident, |$r:ident| $value:expr
-        $(; since $since:expr, $default:literal)?
+    ($name:literal, $ty:ident $($null:ident)?, $doc:literal, |$r:ident| $value:expr
+        $(; since $since:expr)?
+        $(; default $default:literal)?
+        $(; references $references:literal)?
+        $(; check $check:literal)?
         $(; uses [$($use:expr),* $(,)?])?
         $(; read $read:expr)?) => {
         $crate::store::columns::Column {
-            name: $name,
-            sql_type: $crate::store::columns::SqlType::$ty,
-            since: $crate::store::columns::one_or(&[$($since)?], 0),
-            default: $crate::store::columns::one_or(&[$($default)?], "NULL"),
+            def: $crate::store::columns::ColumnDef {
+                name: $name,
+                sql_type: $crate::store::columns::SqlType::$ty,
+                doc: $doc,
+                null: $crate::store::columns::one_or(&[$({
+                    let _ = $crate::store::columns::Nullable::$null;
+                    true
+                })?], false),
+                since: $crate::store::columns::one_or(&[$($since)?], 0),
+                default: $crate::store::columns::one_or(&[$(Some($default))?], None),
+                references: $crate::store::columns::one_or(&[$(Some($references))?], None),
+                check: $crate::store::columns::one_or(&[$(Some($check))?], None),
+            },
             bind: |$r, stmt, i| stmt.raw_bind_parameter(i, $value),
             read: $crate::store::columns::one_or(&[$(Some($read))?], None),
             uses: &[$($($use),*)?],

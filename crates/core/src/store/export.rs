@@ -43,7 +43,7 @@ const BATCH_ROWS: usize = 65_536;
 /// The provenance table's columns, with what each holds.
 pub const PROVENANCE_COLUMNS: [(&str, &str); 9] = [
     ("point", "the point's id (the key of its group's tables)"),
-    ("points_table", "the table its point row is in (`runs`, `slurm_points`, …)"),
+    ("points_table", "the table its point row is in: its group's key table"),
     ("experiments", "the sha256 of each experiment config that holds it, comma-separated (`experiments.hash`)"),
     ("config", "its resolved settings, as stored"),
     ("config_sha256", "sha256 of `config`"),

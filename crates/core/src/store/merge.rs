@@ -1,11 +1,10 @@
 //! Merging the stores of a sweep's shards.
 //!
 //! Contract: [`merge`] writes a new store holding every point of its inputs,
-//! of every kind — every table of every group in [`crate::store::tables`]
-//! (single-cluster and Grid runs with their jobs, node events, reservations,
-//! requests and clusters; provisioning and pricing points with their sites,
-//! submissions, purchases, slot samples and slots; a registered kind's) —
-//! each point once, with the experiments that name them. Inputs of different
+//! of every kind — every table of every group it is given
+//! ([`crate::store::tables::groups`], in their order, each table as its
+//! group says merge copies it) — each point once, with the experiments that
+//! name them. Inputs of different
 //! experiments, of another schema version, or an existing output are refused
 //! before anything is written.
 
@@ -59,8 +58,8 @@ pub fn merge(groups: &[&'static PointTables], inputs: &[PathBuf], output: &Path)
     let err = sqlite(output);
     let mut report = MergeReport::default();
     let count = |store: &Store| -> Result<i64, StoreError> {
-        // A point in two groups' key tables (a Grid run: `runs` and
-        // `grid_points`) counts once.
+        // A point in two groups' key tables (a Grid run is a run too)
+        // counts once.
         let sql = groups.iter().map(|g| format!("SELECT {} FROM {}", g.key, g.key_table)).collect::<Vec<_>>();
         let sql = format!("SELECT count(*) FROM ({})", sql.join(" UNION "));
         store.conn.query_row(&sql, [], |r| r.get(0)).map_err(sqlite(output))
@@ -94,12 +93,12 @@ pub fn merge(groups: &[&'static PointTables], inputs: &[PathBuf], output: &Path)
 }
 
 /// The script copying the attached store `src` into `main`: the
-/// experiments and batteries, then each group's new points, table by table.
+/// experiments, then each group's new points, table by table (and the rows
+/// they share).
 fn copy_script(groups: &[&PointTables]) -> String {
     let mut sql = String::from(
         "INSERT OR IGNORE INTO main.experiments SELECT * FROM src.experiments;
-         INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;
-         INSERT OR IGNORE INTO main.battery_jobs SELECT * FROM src.battery_jobs;\n",
+         INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;\n",
     );
     for group in groups {
         let (key, table) = (group.key, group.key_table);
@@ -108,14 +107,17 @@ fn copy_script(groups: &[&PointTables]) -> String {
              WHERE {key} NOT IN (SELECT {key} FROM main.{table});\n"
         ));
         for t in group.tables {
-            let insert = match t.copy {
-                CopyRows::All => "INSERT",
-                CopyRows::New => "INSERT OR IGNORE",
-            };
-            sql.push_str(&format!(
-                "{insert} INTO main.{name} SELECT * FROM src.{name} WHERE {key} IN (SELECT {key} FROM new_points);\n",
-                name = t.name
-            ));
+            let name = t.name;
+            sql.push_str(&match t.copy {
+                CopyRows::All => format!(
+                    "INSERT INTO main.{name} SELECT * FROM src.{name} WHERE {key} IN (SELECT {key} FROM new_points);\n"
+                ),
+                CopyRows::New => format!(
+                    "INSERT OR IGNORE INTO main.{name} SELECT * FROM src.{name} \
+                     WHERE {key} IN (SELECT {key} FROM new_points);\n"
+                ),
+                CopyRows::Shared => format!("INSERT OR IGNORE INTO main.{name} SELECT * FROM src.{name};\n"),
+            });
         }
         sql.push_str("DROP TABLE temp.new_points;\n");
     }

@@ -1,37 +1,35 @@
-//! The SQLite store of every point: runs, jobs, node events, Grid requests,
-//! and the tables of the kinds registered from other crates.
+//! The SQLite store of every point: the engine's experiments, and the
+//! tables of the kinds registered from other crates.
 //!
 //! Contract:
-//! - One module per concept: [`schema`] (versioned migrations), [`columns`]
-//!   (column descriptors: INSERTs, schema check, report lists), [`tables`]
-//!   (every table's descriptors, per kind of point), [`writer`] (one writer
-//!   per point kind, each point in one transaction), [`mod@merge`] (every table
-//!   of a sweep's shards), [`tables`] (the tables of each point kind) and
+//! - One module per concept: [`schema`] (the schema made from descriptors,
+//!   and the steps that bring older stores up to it), [`columns`] (column
+//!   descriptors: the one definition of each table, its INSERTs, report
+//!   lists), [`tables`] (every table's descriptors, per group of point
+//!   tables), [`writer`] (one writer per point kind, each point in one
+//!   transaction), [`mod@merge`] (every table of a sweep's shards) and
 //!   [`mod@query`] (read-only access).
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
 //! - A crash never leaves half a point behind. Rows that points share (a
-//!   single-cluster battery's jobs, `battery_jobs`) are inputs: they may be
-//!   committed earlier, in a transaction of their own
-//!   ([`crate::experiment::point::AnyPoint::shared_rows`]).
-//! - Point ids: each kind's in its key table ([`tables`]; a single-cluster
-//!   or Grid run's `run_id` in `runs`);
+//!   battery of jobs stored once for every run of it) are inputs: they may
+//!   be committed earlier, in a transaction of their own
+//!   ([`crate::experiment::point::AnyPoint::shared_rows`]; merge copies them
+//!   as [`tables::groups::CopyRows::Shared`]).
+//! - Point ids: each kind's in its group's key table ([`tables`]);
 //!   [`Store::stored_points`] is all of them.
-//! - `jobs.fee` is what the provider earned from the job (0 unless it
-//!   succeeded), `jobs.penalty` what it paid (0 unless it failed):
-//!   `sum(fee) - sum(penalty)` is the gain.
 //! - A store is opened with the groups of tables it holds (a program's
-//!   registry's, [`crate::experiment::registry::Registry::groups`]). A registered kind's
-//!   tables come from its group's `CREATE … IF NOT EXISTS` script, run
-//!   whenever a store is opened for writing, after the migrations. The
-//!   `all_jobs` view (every kind's jobs in one vocabulary) is then made the
-//!   union of the groups' job selects ([`jobs_view`]), unless the store
-//!   already has that view.
+//!   registry's, [`crate::experiment::registry::Registry::groups`]). Opening it for
+//!   writing brings it to this build's schema ([`schema`]): a new one from
+//!   the groups' descriptors alone, an older one by its steps, and any one
+//!   by the descriptors (a group's tables missing from it, a column added
+//!   since). The `all_jobs` view (every kind's jobs in one vocabulary) is
+//!   the union of the groups' job selects ([`jobs_view`]).
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use rusqlite::{Connection, OpenFlags};
 
 use tables::groups::PointTables;
 
@@ -49,7 +47,7 @@ pub use rusqlite;
 
 pub use merge::{MergeError, MergeReport, merge};
 pub use query::{Columns, Table, Values, has_table, query, query_columns};
-pub use schema::{MIGRATIONS, SCHEMA_VERSION};
+pub use schema::SCHEMA_VERSION;
 
 pub use error::StoreError;
 pub(crate) use error::sqlite;
@@ -79,6 +77,9 @@ pub type ExperimentId = (String, String, String);
 const NO_JOBS: &str = "SELECT NULL AS point, NULL AS kind, NULL AS job, NULL AS submit, NULL AS start, \
      NULL AS \"end\", NULL AS wait, NULL AS processors WHERE 0";
 
+/// What `all_jobs` holds (the schema page).
+pub const ALL_JOBS_DOC: &str = "View: every kind's jobs in one vocabulary, one row per job of every point whose kind has jobs (single-cluster, Grid, Slurm): `point` (`run_id` or `point_id`), `kind` (the kind's name: `single`, `grid`, `slurm`), `job` (its index in the battery or workload), `submit`, `start`, `end`, `wait` (start − submit; the three NULL for a job that never started) and `processors` (single-cluster and Grid: the job's `nodes`, in the run's node unit, processors unless `prepare.node_unit = \"nodes\"`; Slurm: its CPUs).";
+
 /// `CREATE VIEW all_jobs …`: one row per job of every point of a group with
 /// jobs ([`tables::groups::PointTables::jobs`]), in the columns they share:
 /// `point` (the point's id), `kind` (its kind's name), `job` (its index in
@@ -101,31 +102,6 @@ pub struct Store {
     groups: Vec<&'static PointTables>,
 }
 
-/// A registered group's table made by an older build lacks the columns its
-/// descriptors have added since: they are added (by name, at the table's
-/// end), with their default standing for the rows already there (the
-/// group's script only creates missing tables).
-fn add_trailing_columns(conn: &Connection, group: &tables::groups::PointTables) -> rusqlite::Result<()> {
-    for table in (group.described)() {
-        let sql = format!("SELECT name FROM pragma_table_info('{}')", table.name());
-        let mut statement = conn.prepare(&sql)?;
-        let stored: Vec<String> = statement.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
-        if stored.is_empty() {
-            continue;
-        }
-        for (name, ty, _, default) in table.columns() {
-            if !stored.iter().any(|s| s == name) {
-                conn.execute_batch(&format!(
-                    "ALTER TABLE {} ADD COLUMN {name} {} DEFAULT {default};",
-                    table.name(),
-                    ty.sql()
-                ))?;
-            }
-        }
-    }
-    Ok(())
-}
-
 impl Store {
     /// Opens (or creates) a store of the `groups` of tables, migrating an older schema.
     pub fn open(path: impl AsRef<Path>, groups: &[&'static PointTables]) -> Result<Store, StoreError> {
@@ -137,6 +113,12 @@ impl Store {
         if found > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema { path: path.clone(), found });
         }
+        // Refused before anything is written (the journal mode included).
+        let older = schema::older_ids(&conn, groups, found).map_err(&err)?;
+        if !older.is_empty() {
+            let kinds = older.iter().map(|(k, n)| format!("{n} {k} points")).collect::<Vec<_>>().join(" and ");
+            return Err(StoreError::OlderIds { path: path.clone(), found, kinds });
+        }
         if found == 0 {
             // A new file: 16 KB pages take fewer writes per commit (set
             // before the WAL exists; ignored for an existing database).
@@ -146,35 +128,7 @@ impl Store {
         // Commits stay atomic and survive a killed process; only a power
         // loss may roll back the last commits (WAL with synchronous=NORMAL).
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(&err)?;
-        let older = schema::older_ids(&conn, found).map_err(&err)?;
-        if !older.is_empty() {
-            let kinds = older.iter().map(|(k, n)| format!("{n} {k} points")).collect::<Vec<_>>().join(" and ");
-            return Err(StoreError::OlderIds { path: path.clone(), found, kinds });
-        }
-        if found < SCHEMA_VERSION {
-            let tx = conn.transaction().map_err(&err)?;
-            for (step, script) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-                tx.execute_batch(script).map_err(&err)?;
-                tx.execute_batch(&tables::migrations_after(groups, step as i64 + 1)).map_err(&err)?;
-            }
-            tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
-            tx.commit().map_err(&err)?;
-        }
-        // Registered kinds' tables, then the view of every kind's jobs.
-        for group in groups {
-            if !group.schema.is_empty() {
-                conn.execute_batch(group.schema).map_err(&err)?;
-                add_trailing_columns(&conn, group).map_err(&err)?;
-            }
-        }
-        let view = jobs_view(groups);
-        let stored: Option<String> = conn
-            .query_row("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'all_jobs'", [], |r| r.get(0))
-            .optional()
-            .map_err(&err)?;
-        if stored.as_deref() != Some(view.as_str()) {
-            conn.execute_batch(&format!("DROP VIEW IF EXISTS all_jobs;\n{view};")).map_err(&err)?;
-        }
+        schema::upgrade(&mut conn, groups, found, &path)?;
         drop(err);
         Ok(Store { path, conn, kept: HashMap::new(), groups: groups.to_vec() })
     }
@@ -259,12 +213,12 @@ fn stored_points_sql(conn: &Connection, groups: &[&'static PointTables]) -> Stri
         )
         .unwrap_or(false)
     };
-    groups
+    let selects: Vec<String> = groups
         .iter()
-        .filter(|g| g.schema.is_empty() || exists(g.key_table))
+        .filter(|g| exists(g.key_table))
         .map(|g| format!("SELECT {} FROM {}", g.key, g.key_table))
-        .collect::<Vec<_>>()
-        .join(" UNION ALL ")
+        .collect();
+    if selects.is_empty() { "SELECT NULL WHERE 0".to_string() } else { selects.join(" UNION ALL ") }
 }
 
 /// The ids of every point of the `groups` of tables stored in the database
@@ -280,8 +234,7 @@ pub fn stored_points(
     if version == 0 {
         return Ok(Default::default());
     }
-    let sql = if version >= 5 { stored_points_sql(&conn, groups) } else { "SELECT run_id FROM runs".to_string() };
-    let mut stmt = conn.prepare(&sql).map_err(&err)?;
+    let mut stmt = conn.prepare(&stored_points_sql(&conn, groups)).map_err(&err)?;
     let rows = stmt.query_map([], |r| r.get(0)).map_err(&err)?;
     rows.collect::<Result<_, _>>().map_err(&err)
 }
@@ -330,13 +283,8 @@ mod tests {
     fn a_store_opened_for_writing_gets_the_all_jobs_view() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.sqlite");
-        let conn = Connection::open(&path).unwrap();
-        for step in MIGRATIONS {
-            conn.execute_batch(step).unwrap();
-        }
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION).unwrap();
-        drop(conn);
-        assert_eq!(query(&path, "SELECT count(*) FROM jobs").unwrap().rows, vec![vec!["0".to_string()]]);
+        Store::open(&path, &[]).unwrap();
+        Connection::open(&path).unwrap().execute_batch("DROP VIEW all_jobs").unwrap();
         assert!(query(&path, "SELECT count(*) FROM all_jobs").is_err());
         Store::open(&path, &[]).unwrap();
         let t = query(&path, "SELECT * FROM all_jobs").unwrap();
@@ -351,15 +299,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.sqlite");
         Store::open(&path, &[]).unwrap();
-        for sql in
-            ["DELETE FROM jobs", "DROP TABLE runs", "INSERT INTO runs (run_id) VALUES (1)", "PRAGMA user_version = 9"]
-        {
+        for sql in [
+            "DELETE FROM experiments",
+            "DROP TABLE experiments",
+            "INSERT INTO experiment_points (run_id) VALUES (1)",
+            "PRAGMA user_version = 9",
+        ] {
             let err = query(&path, sql).unwrap_err();
             assert!(matches!(err, StoreError::WriteRefused { .. } | StoreError::Sql { .. }), "{sql}: {err}");
         }
         let err = query(&path, "SELEC 1").unwrap_err();
         assert!(err.to_string().contains("syntax error"), "{err}");
-        let err = query(&path, "SELECT nope FROM jobs").unwrap_err();
+        let err = query(&path, "SELECT nope FROM experiments").unwrap_err();
         assert!(err.to_string().contains("no such column: nope"), "{err}");
         let t = query(&path, "SELECT 1 AS a, 'x,y' AS b, NULL AS c, 2.5 AS d").unwrap();
         assert_eq!(t.to_csv(), "a,b,c,d\n1,\"x,y\",,2.5\n");

@@ -1,8 +1,9 @@
 //! The provisioning and pricing points' store group, by descriptors: the
 //! tables of [`provision`] (points, sites, submissions, slots) and of
-//! [`pricing`] (priced reservations, the provider's view), created by the
-//! engine's migrations (schemas 5 to 9).
+//! [`pricing`] (priced reservations, the provider's view), and their history
+//! ([`history`]: the steps of schemas 5 to 9).
 
+pub mod history;
 pub mod pricing;
 pub mod provision;
 
@@ -16,8 +17,8 @@ pub fn described() -> Vec<&'static dyn Described> {
     all
 }
 
-/// Provisioning and pricing points: the tables the engine's migrations
-/// made for them (schemas 5 to 9), so no script of their own.
+/// Provisioning and pricing points. Their ids are derived from their
+/// canonical settings since schema 9.
 pub static GROUP: PointTables = PointTables {
     key_table: "provision_points",
     key: "point_id",
@@ -30,20 +31,10 @@ pub static GROUP: PointTables = PointTables {
         all("slot_samples"),
         all("advertised_slots"),
     ],
-    schema: "",
     described,
-    docs: &[
-        ("provision_points", "One row per provisioning or pricing point: its kind, settings and resolved TOML."),
-        ("provision_sites", "Per-site metrics of a provisioning or pricing point (utilisation, best-effort wait)."),
-        (
-            "provision_submissions",
-            "Each workflow submission of a provisioning point, per α: the chosen plan's cost and makespan.",
-        ),
-        ("priced_reservations", "Each priced reservation request of a pricing point: its price, start and wait."),
-        ("slot_samples", "Slot statistics of a provisioning point: free slots sampled over time."),
-        ("advertised_slots", "The slots a site advertised at each sample."),
-        ("pricing_harm", "The provider's view of a pricing point: the externality charged against the delay suffered."),
-    ],
+    steps: &history::STEPS,
+    views: &[],
+    ids_since: Some((9, "provisioning and pricing")),
     jobs: None,
     provenance: Some("SELECT point_id AS point, traces AS trace, seed, config, code_version FROM provision_points"),
 };

@@ -33,7 +33,7 @@ pub fn load_points(path: &Path, filter: &Filter) -> Result<DataFrame, LoadError>
             if have.iter().any(|h| h == c.name) {
                 format!("p.{}", c.name)
             } else {
-                format!("{} AS {}", c.default, c.name)
+                format!("{} AS {}", c.default.unwrap_or("NULL"), c.name)
             }
         })
         .collect::<Vec<_>>()

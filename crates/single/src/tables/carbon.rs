@@ -6,9 +6,10 @@
 //! `run_shifting` holds a run's `[shifting]` settings (written only for a
 //! point with a shifting policy), so runs can be compared by policy.
 //!
-//! Contract: the group [`CARBON`] brings its own `CREATE TABLE IF NOT
-//! EXISTS` script (no migration: a store without these tables simply has no
-//! such run), keyed by `run_id` like the run tables it sits beside.
+//! Contract: the group [`CARBON`] came after schema 11, so it has no steps: a
+//! store gets its tables from the descriptors when opened for writing (a
+//! store without them simply has no such run); keyed by `run_id` like the
+//! run tables it sits beside.
 
 use crate::cluster::carbon::{JobCarbon, RunCarbon};
 use crate::policy::shifting::ShiftingConfig;
@@ -38,21 +39,34 @@ impl Rows for RunCarbons {
 pub static RUN_CARBON: Table<RunCarbons> = Table::new(
     "run_carbon",
     11,
-    &[
-        column!("run_id", Int, |r| r.run_id),
-        column!("cluster", Int, |r| r.cluster),
-        column!("region", Text, |r| r.carbon.region.as_deref()),
-        column!("kwh", Real, |r| r.carbon.kwh),
-        column!("kg_co2", Real, |r| r.carbon.kg_co2),
-        column!("cost", Real, |r| r.carbon.cost),
-        column!("currency", Text, |r| r.carbon.currency.as_deref()),
-        column!("renewable_kwh", Real, |r| r.carbon.renewable_kwh),
-        column!("renewable_share", Real, |r| r.carbon.renewable_share),
-        column!("shared_kwh", Real, |r| r.carbon.shared_kwh),
-        column!("own_kg_co2", Real, |r| r.carbon.own_kg_co2),
-        column!("own_cost", Real, |r| r.carbon.own_cost),
-    ],
-);
+    "Per run and cluster with `[signals]` and `[energy]`: kWh, kgCO2eq and cost integrated over the aligned grid signals, renewable kWh used (supply capped at the draw) and its share, the kWh shared among the jobs, and the jobs' own kgCO2eq and cost (their nodes' busy watts over their runs: what shifting a job moves).",
+)
+.key(&["run_id", "cluster"])
+.without_rowid()
+.columns(&[
+    column!("run_id", Int, "the run", |r| r.run_id; references "runs(run_id)"),
+    column!("cluster", Int, "the cluster: 0 in a single-cluster run", |r| r.cluster),
+    column!("region", Text null, "[signals] region, NULL for files given by path", |r| r.carbon.region.as_deref()),
+    column!("kwh", Real, "kWh over the energy meter's window", |r| r.carbon.kwh),
+    column!("kg_co2", Real null, "∫ watts × carbon intensity; NULL without a carbon signal", |r| r.carbon.kg_co2),
+    column!("cost", Real null, "∫ watts × price; NULL without a price signal", |r| r.carbon.cost),
+    column!("currency", Text null, "the price's currency (NULL without a price signal)", |r| {
+        r.carbon.currency.as_deref()
+    }),
+    column!("renewable_kwh", Real null, "∫ min(renewable supply, draw); NULL without a renewable signal", |r| {
+        r.carbon.renewable_kwh
+    }),
+    column!("renewable_share", Real null, "renewable_kwh / kwh (NULL without a renewable signal)", |r| {
+        r.carbon.renewable_share
+    }),
+    column!("shared_kwh", Real, "energy no job drew itself, shared among the jobs, kWh", |r| r.carbon.shared_kwh),
+    column!("own_kg_co2", Real null, "the jobs' own: their nodes' busy watts over their runs × intensity", |r| {
+        r.carbon.own_kg_co2
+    }),
+    column!("own_cost", Real null, "the jobs' own: their nodes' busy watts over their runs × price", |r| {
+        r.carbon.own_cost
+    }),
+]);
 
 /// A job's energy, emissions and cost.
 #[derive(Debug, Clone, Copy)]
@@ -75,14 +89,17 @@ impl Rows for JobCarbons {
 pub static JOB_CARBON: Table<JobCarbons> = Table::new(
     "job_carbon",
     11,
-    &[
-        column!("run_id", Int, |r| r.run_id),
-        column!("job", Int, |r| r.job.job),
-        column!("joules", Real, |r| r.job.joules),
-        column!("kg_co2", Real, |r| r.job.kg_co2),
-        column!("cost", Real, |r| r.job.cost),
-    ],
-);
+    "Per job that ran, with `[signals]` and `[energy]`: joules (its nodes' busy watts over its run plus its node-second share of the energy no job drew itself), kgCO2eq and cost.",
+)
+.key(&["run_id", "job"])
+.without_rowid()
+.columns(&[
+    column!("run_id", Int, "the run", |r| r.run_id; references "runs(run_id)"),
+    column!("job", Int, "the job's index within the battery", |r| r.job.job),
+    column!("joules", Real, "its nodes' busy watts over its run, plus its share of shared_kwh", |r| r.job.joules),
+    column!("kg_co2", Real null, "its joules × carbon intensity, kg (NULL without a carbon signal)", |r| r.job.kg_co2),
+    column!("cost", Real null, "its joules × price (NULL without a price signal)", |r| r.job.cost),
+]);
 
 /// A run's shifting settings.
 #[derive(Debug, Clone, Copy)]
@@ -105,16 +122,20 @@ impl Rows for RunShiftings {
 pub static RUN_SHIFTING: Table<RunShiftings> = Table::new(
     "run_shifting",
     11,
-    &[
-        column!("run_id", Int, |r| r.run_id),
-        column!("policy", Text, |r| r.shifting.policy.as_str()),
-        column!("signal", Text, |r| r.shifting.signal.name()),
-        column!("horizon", Int, |r| r.shifting.horizon),
-        column!("threshold", Real, |r| r.shifting.threshold),
-        column!("forecast", Text, |r| r.shifting.forecast.as_str()),
-        column!("noise", Real, |r| r.shifting.noise),
-    ],
-);
+    "Per run with a shifting policy (`[shifting]`): the policy, the signal it steers by, its horizon and threshold, and the forecast it saw with its noise.",
+)
+.key(&["run_id"])
+.columns(&[
+    column!("run_id", Int, "the run", |r| r.run_id; references "runs(run_id)"),
+    column!("policy", Text, "the shifting policy: slasim list shifting-policies", |r| r.shifting.policy.as_str()),
+    column!("signal", Text, "the signal it steers by: carbon or price", |r| r.shifting.signal.name()),
+    column!("horizon", Int, "seconds a job may be shifted", |r| r.shifting.horizon),
+    column!("threshold", Real null, "a threshold policy's threshold (NULL: the policy has none)", |r| {
+        r.shifting.threshold
+    }),
+    column!("forecast", Text, "the forecast it saw: slasim list forecasts", |r| r.shifting.forecast.as_str()),
+    column!("noise", Real, "the noise forecast's relative error", |r| r.shifting.noise),
+]);
 
 /// This module's tables.
 pub fn described() -> Vec<&'static dyn Described> {
@@ -126,55 +147,10 @@ pub static CARBON: PointTables = PointTables {
     key_table: "run_carbon",
     key: "run_id",
     tables: &[all("run_carbon"), all("job_carbon"), all("run_shifting")],
-    schema: "
-CREATE TABLE IF NOT EXISTS run_carbon (
-    run_id          INTEGER NOT NULL REFERENCES runs(run_id),
-    cluster         INTEGER NOT NULL,  -- 0 in a single-cluster run
-    region          TEXT,              -- [signals] region, NULL for files given by path
-    kwh             REAL    NOT NULL,  -- over the energy meter's window
-    kg_co2          REAL,              -- ∫ watts × carbon intensity; NULL without a carbon signal
-    cost            REAL,              -- ∫ watts × price; NULL without a price signal
-    currency        TEXT,              -- the price's currency
-    renewable_kwh   REAL,              -- ∫ min(renewable supply, draw); NULL without a renewable signal
-    renewable_share REAL,              -- renewable_kwh / kwh
-    shared_kwh      REAL    NOT NULL,  -- energy no job drew itself, shared among the jobs
-    own_kg_co2      REAL,              -- the jobs' own: their nodes' busy watts over their runs × intensity
-    own_cost        REAL,              -- the jobs' own: their nodes' busy watts over their runs × price
-    PRIMARY KEY (run_id, cluster)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS job_carbon (
-    run_id  INTEGER NOT NULL REFERENCES runs(run_id),
-    job     INTEGER NOT NULL,
-    joules  REAL    NOT NULL,  -- its nodes' busy watts over its run, plus its share of shared_kwh
-    kg_co2  REAL,
-    cost    REAL,
-    PRIMARY KEY (run_id, job)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS run_shifting (
-    run_id    INTEGER PRIMARY KEY REFERENCES runs(run_id),
-    policy    TEXT    NOT NULL,  -- slasim list shifting-policies
-    signal    TEXT    NOT NULL,  -- carbon or price
-    horizon   INTEGER NOT NULL,  -- seconds a job may be shifted
-    threshold REAL,              -- a threshold policy's
-    forecast  TEXT    NOT NULL,  -- slasim list forecasts
-    noise     REAL    NOT NULL   -- the noise forecast's relative error
-);
-",
     described,
-    docs: &[
-        (
-            "run_carbon",
-            "Per run and cluster with `[signals]` and `[energy]`: kWh, kgCO2eq and cost integrated over the aligned grid signals, renewable kWh used (supply capped at the draw) and its share, the kWh shared among the jobs, and the jobs' own kgCO2eq and cost (their nodes' busy watts over their runs: what shifting a job moves).",
-        ),
-        (
-            "job_carbon",
-            "Per job that ran, with `[signals]` and `[energy]`: joules (its nodes' busy watts over its run plus its node-second share of the energy no job drew itself), kgCO2eq and cost.",
-        ),
-        (
-            "run_shifting",
-            "Per run with a shifting policy (`[shifting]`): the policy, the signal it steers by, its horizon and threshold, and the forecast it saw with its noise.",
-        ),
-    ],
+    steps: &[],
+    views: &[],
+    ids_since: None,
     jobs: None,
     provenance: None,
 };

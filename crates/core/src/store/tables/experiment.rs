@@ -15,19 +15,23 @@ impl Rows for Experiments {
 }
 
 /// One row per config that ran points into the store.
-pub static EXPERIMENTS: Table<Experiments> = Table::with_conflict(
+pub static EXPERIMENTS: Table<Experiments> = Table::new(
     "experiments",
-    Conflict::Ignore,
     1,
-    &[
-        column!("hash", Text, |r| r.hash.as_str()),
-        column!("name", Text, |r| r.name.as_str()),
-        column!("file", Text, |r| r.file.as_str()),
-        column!("config", Text, |r| r.config.as_str()),
-        column!("code_version", Text, |r| r.code_version.as_str()),
-        column!("created_at", Text, |r| r.created_at.as_str()),
-    ],
-);
+    "One row per config (or command line) that ran points into this store: its name, text and hash.",
+)
+.key(&["hash"])
+.conflict(Conflict::Ignore)
+.columns(&[
+    column!("hash", Text, "sha256 of the config text", |r| r.hash.as_str()),
+    column!("name", Text, "the experiment's name (the config's `name`)", |r| r.name.as_str()),
+    column!("file", Text, "the config file, as given (or the command line that built it)", |r| r.file.as_str()),
+    column!("config", Text, "the config text", |r| r.config.as_str()),
+    column!("code_version", Text, "the slasim version (and commit) that first registered it", |r| {
+        r.code_version.as_str()
+    }),
+    column!("created_at", Text, "wall-clock time of its first registration, RFC 3339", |r| r.created_at.as_str()),
+]);
 
 /// A point of an experiment's sweep.
 #[derive(Debug, Clone, Copy)]
@@ -49,16 +53,19 @@ impl Rows for ExperimentPoints {
 }
 
 /// Which point belongs to which experiment and sweep.
-pub static EXPERIMENT_POINTS: Table<ExperimentPoints> = Table::with_conflict(
+pub static EXPERIMENT_POINTS: Table<ExperimentPoints> = Table::new(
     "experiment_points",
-    Conflict::Ignore,
     1,
-    &[
-        column!("experiment", Text, |r| r.experiment),
-        column!("run_id", Int, |r| r.point_id),
-        column!("sweep", Text, |r| r.sweep),
-    ],
-);
+    "Which point belongs to which experiment and sweep (a point may belong to several).",
+)
+.key(&["experiment", "run_id", "sweep"])
+.without_rowid()
+.conflict(Conflict::Ignore)
+.columns(&[
+    column!("experiment", Text, "the experiment's config hash", |r| r.experiment; references "experiments(hash)"),
+    column!("run_id", Int, "a run_id or a provisioning/pricing point_id (any kind's point id)", |r| r.point_id),
+    column!("sweep", Text, "the name of the sweep that names the point", |r| r.sweep),
+]);
 
 /// This module's tables.
 pub fn tables() -> [&'static dyn Described; 2] {

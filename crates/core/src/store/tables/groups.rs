@@ -5,15 +5,17 @@
 //! - A [`PointTables`] is a key table (one row per stored point, keyed by
 //!   the point's id) and every table holding rows of those points, keyed by
 //!   the same column. Kinds may share one (single-cluster and Grid runs are
-//!   both `runs`; provisioning and pricing points both `provision_points`).
-//! - The schema's migrations (the store's history up to schema 11) create
-//!   the tables of the groups that existed then (the single cluster's, the
-//!   Grid's, provisioning and pricing's), which their kinds' crates register
-//!   with an empty script; a group added since (Slurm's) brings its own
-//!   `CREATE TABLE IF NOT EXISTS` script, run whenever a store is opened for
-//!   writing (new tables, no migration of older stores needed). Every group
-//!   gives its descriptors ([`PointTables::described`], checked against the
-//!   schema) and a registered group a sentence per table for the schema page.
+//!   both runs; provisioning and pricing points share one key table).
+//! - Every group gives its tables' descriptors ([`PointTables::described`]),
+//!   the one definition of its tables: a new store's tables are made from
+//!   them, and an older store gets from them the tables and columns it
+//!   lacks. A group whose tables changed with the schema version gives the
+//!   steps that changed them ([`PointTables::steps`], each the verbatim
+//!   script of its version), so older stores upgrade as they always did,
+//!   and its views as SQL ([`PointTables::views`]).
+//! - A group whose point ids were derived differently before a schema
+//!   version says so ([`PointTables::ids_since`]): an older store holding
+//!   such points is refused for writing ([`crate::store::schema`]).
 //! - A group whose points have jobs gives a `SELECT` of them in the
 //!   vocabulary of the `all_jobs` view ([`PointTables::jobs`]); the view is
 //!   every registered group's select, in group order
@@ -28,13 +30,37 @@
 use crate::names::Named;
 use crate::store::columns::Described;
 
-/// How merge copies a table's rows of new points.
+/// A schema step: the script that took stores to `version`, as it ran then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// The schema version it made.
+    pub version: i64,
+    /// Its SQL, verbatim.
+    pub sql: &'static str,
+}
+
+/// A view a group declares (views are queries, not tables: their SQL is
+/// their definition).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View {
+    /// Its name.
+    pub name: &'static str,
+    /// What one row is (the schema page).
+    pub doc: &'static str,
+    /// `CREATE VIEW name AS …`, without the final semicolon (as SQLite keeps it).
+    pub sql: &'static str,
+}
+
+/// How merge copies a table's rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CopyRows {
-    /// Every row (`INSERT`).
+    /// Every row of a new point (`INSERT`).
     All,
-    /// Rows whose key is not there yet (`INSERT OR IGNORE`).
+    /// Rows of a new point whose key is not there yet (`INSERT OR IGNORE`).
     New,
+    /// Every row not there yet, of whichever point: rows points share (their
+    /// inputs), not keyed by a point (`INSERT OR IGNORE`).
+    Shared,
 }
 
 /// One table of a group, and how merge copies it.
@@ -53,16 +79,20 @@ pub struct PointTables {
     pub key_table: &'static str,
     /// The id column, in every table of the group.
     pub key: &'static str,
-    /// Every table, the key table first, in merge order.
+    /// Every table, the key table first, in merge order (rows its points
+    /// share too, [`CopyRows::Shared`]).
     pub tables: &'static [StoredTable],
-    /// `CREATE TABLE IF NOT EXISTS …` for a registered group; empty for the
-    /// groups the migrations create (see [`crate::store::schema`]).
-    pub schema: &'static str,
-    /// Its descriptors (gathered by [`crate::store::tables::described_tables`]).
+    /// Its descriptors, in creation order (gathered by
+    /// [`crate::store::tables::described_tables`]).
     pub described: fn() -> Vec<&'static dyn Described>,
-    /// Its tables, one sentence each (the schema page), for a group the
-    /// migrations did not make (theirs are in [`crate::store::schema::TABLES`]).
-    pub docs: &'static [(&'static str, &'static str)],
+    /// The schema steps that made and changed its tables, by version
+    /// (none for a group whose tables came after schema 11).
+    pub steps: &'static [Step],
+    /// Its views.
+    pub views: &'static [View],
+    /// The first schema version whose ids of its points this build derives,
+    /// and the points' name in the refusal of an older store holding some.
+    pub ids_since: Option<(i64, &'static str)>,
     /// Its points' jobs as `SELECT point, kind, job, submit, start, "end",
     /// wait, processors` (see [`crate::store::jobs_view`]), if they have jobs.
     pub jobs: Option<&'static str>,
@@ -85,6 +115,13 @@ pub const fn all(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::All }
 }
 
+/// A table merge copies the rows of whose key are not there yet.
 pub const fn new(name: &'static str) -> StoredTable {
     StoredTable { name, copy: CopyRows::New }
+}
+
+/// A table of rows points share, which merge copies whole, keeping a row
+/// already there.
+pub const fn shared(name: &'static str) -> StoredTable {
+    StoredTable { name, copy: CopyRows::Shared }
 }
