@@ -97,13 +97,7 @@ fn run<'py>(py: Python<'py>, args: Vec<String>) -> PyResult<Bound<'py, PyList>> 
 /// The table a kind's points are summarised in, one row per point, and its
 /// key: the one the report reads.
 fn summary_table(kind: &dyn slasim::experiment::point::PointKind) -> (&'static str, &'static str) {
-    match kind.name() {
-        // Single-cluster and Grid runs share `runs`; their metrics are in
-        // a table per kind.
-        "single" => ("points", "run_id"),
-        "grid" => ("grid_points", "run_id"),
-        _ => (kind.tables().key_table, kind.tables().key),
-    }
+    (kind.tables().metrics, kind.tables().key)
 }
 
 /// `slasim sweep CONFIG ARGS…`: the stored points of the config (its

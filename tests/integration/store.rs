@@ -213,6 +213,7 @@ mod widgets {
         PointTables {
             key_table: "widgets",
             key: "point_id",
+            metrics: "widgets",
             tables: WIDGETS,
             described,
             steps: &[],

@@ -51,22 +51,3 @@ pub fn probability(setting: &'static str, value: f64) -> Result<f64, InvalidSett
 pub fn at_least_one<T: PartialOrd + From<u8> + ToString>(setting: &'static str, value: T) -> Result<T, InvalidSetting> {
     if value >= T::from(1) { Ok(value) } else { Err(InvalidSetting::new(setting, value, "must be at least 1")) }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn domains() {
-        assert_eq!(positive("x", 2.0), Ok(2.0));
-        assert_eq!(
-            positive("lambda", 0.0).unwrap_err().to_string(),
-            "setting `lambda` = 0: must be a positive, finite number"
-        );
-        assert!(positive("x", f64::NAN).is_err());
-        assert!(positive("x", f64::INFINITY).is_err());
-        assert!(probability("p", 1.0).is_ok() && probability("p", -0.1).is_err());
-        assert!(at_least_one("n", 0u32).is_err() && at_least_one("n", 1usize).is_ok());
-        assert_eq!(positive("a", -1.0).unwrap_err().renamed("b").setting, "b");
-    }
-}

@@ -115,7 +115,7 @@ pub static GRID_POINTS: Table<GridPoints> = Table::new(
     column!("local_scheduler", Text, "the clusters' local scheduler", |r| r.grid.local_scheduler.as_str()
         ; uses [axis(GRID, 6)]),
     column!("start_weight", Real, "s of Alg. 5 (k = 1 - s)", |r| r.grid.start_weight; uses [axis(GRID, 7)]),
-    column!("trace", Text, "the trace, as resolved", |r| r.run.trace.as_str(); uses [axis(GRID, 0)]),
+    column!("trace", Text, "the trace, as the user named it", |r| r.run.trace.as_str(); uses [axis(GRID, 0)]),
     column!("seed", Int, "the seed", |r| r.run.seed as i64; uses [detail(GRID, 0)]),
     column!("t_stop", Int, "submit stop, seconds", |r| r.grid.t_stop),
     column!("requests", Int, "requests submitted", |r| r.grid.summary.requests; uses [detail(GRID, 1)]),
@@ -477,6 +477,7 @@ CREATE TABLE cluster_runs (
 pub static GROUP: PointTables = PointTables {
     key_table: "grid_points",
     key: "run_id",
+    metrics: "grid_points",
     tables: &[new("grid_points"), all("coreservations"), all("subreservations"), all("cluster_runs")],
     described: || tables().to_vec(),
     steps: &STEPS,

@@ -314,6 +314,7 @@ pub fn tables() -> [&'static dyn Described; 4] {
 pub static GROUP: PointTables = PointTables {
     key_table: "slurm_points",
     key: "point_id",
+    metrics: "slurm_points",
     tables: &[all("slurm_points"), all("slurm_groups"), all("slurm_jobs"), all("slurm_reasons")],
     described: || tables().to_vec(),
     steps: &[],

@@ -66,6 +66,7 @@ pub static DICE: DiceKind = DiceKind;
 static TABLES: PointTables = PointTables {
     key_table: "dice_points",
     key: "point_id",
+    metrics: "dice_points",
     tables: &[all("dice_points"), all("dice_rolls")],
     described: || vec![&DICE_POINTS, &DICE_ROLLS],
     // New tables: no history, no migration; the descriptors make them.

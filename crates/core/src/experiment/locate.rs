@@ -27,7 +27,7 @@ pub struct ConfigError {
 }
 
 /// Converts a byte offset into 1-based line and column.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rfind('\n').map_or(before.chars().count(), |nl| before[nl + 1..].chars().count()) + 1;
@@ -100,7 +100,7 @@ impl Locator<'_> {
 
     /// Where the entry a message starting `TABLE[K]:` names is written
     /// ([`Locator::syntax`]), if the text has it.
-    fn entry_named(&self, message: &str) -> Option<usize> {
+    pub fn entry_named(&self, message: &str) -> Option<usize> {
         let (head, rest) = message.trim_start().split_once(':')?;
         let (table, k) = head.strip_suffix(']')?.split_once('[')?;
         let k: usize = k.parse().ok()?;
@@ -242,26 +242,5 @@ impl SweepContext<'_> {
             },
         };
         self.at(at, format!("{}: {e:#}", self.label))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// An array-of-tables entry's error is moved from the array to the
-    /// entry, at the key it names.
-    #[test]
-    fn an_entry_of_an_array_of_tables_is_located_at_its_key() {
-        let text = "[energy]\nidle_watts = 1.0\n\n[[energy.pstates]]\nspeed = 1.0\n\n[[energy.pstates]]\nspeed = 0.5\nbusy_watts = -3.0\n\n[signals]\nregion = \"DE-LU\"\n";
-        let loc = Locator { file: "c.toml", text };
-        let at = loc.entry_named("energy.pstates[1]: `busy_watts` = -3: must be 0 or more").expect("found");
-        assert_eq!(line_col(text, at), (9, 1));
-        let at = loc.entry_named("energy.pstates[0]: `speed` = 2: speeds are relative to pstate 0").expect("found");
-        assert_eq!(line_col(text, at), (5, 1));
-        // No such entry, no entry form, another table: not moved.
-        assert_eq!(loc.entry_named("energy.pstates[2]: `speed`"), None);
-        assert_eq!(loc.entry_named("energy.pstates: 17 pstates"), None);
-        assert_eq!(loc.entry_named("signals[0]: `region`"), None);
     }
 }

@@ -22,6 +22,7 @@ pub fn described() -> Vec<&'static dyn Described> {
 pub static GROUP: PointTables = PointTables {
     key_table: "provision_points",
     key: "point_id",
+    metrics: "provision_points",
     tables: &[
         all("provision_points"),
         all("provision_sites"),

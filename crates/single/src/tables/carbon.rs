@@ -146,6 +146,7 @@ pub fn described() -> Vec<&'static dyn Described> {
 pub static CARBON: PointTables = PointTables {
     key_table: "run_carbon",
     key: "run_id",
+    metrics: "run_carbon",
     tables: &[all("run_carbon"), all("job_carbon"), all("run_shifting")],
     described,
     steps: &[],

@@ -40,6 +40,7 @@ JOIN battery_jobs b ON b.battery_key = r.battery_key AND b.job = o.job",
 pub static RUNS: PointTables = PointTables {
     key_table: "runs",
     key: "run_id",
+    metrics: "points",
     tables: &[
         all("runs"),
         shared("battery_jobs"),

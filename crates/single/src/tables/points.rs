@@ -105,7 +105,7 @@ const COLUMNS: &[Column<Points>] = &[
     column!("run_id", Int, "the run", |r| r.run.run_id; references "runs(run_id)"),
     column!("strategy", Text, "the strategy's name", |r| r.run.strategy.as_str()
         ; uses [axis(SUMMARY, 0), axis(RESERVATIONS, 1), axis(CHECKPOINTS, 1), axis(QUEUEING, 1)]),
-    column!("trace", Text, "the trace, as resolved", |r| r.run.trace.as_str()
+    column!("trace", Text, "the trace, as the user named it", |r| r.run.trace.as_str()
         ; uses [axis(SUMMARY, 1), axis(RESERVATIONS, 0), axis(CHECKPOINTS, 0), axis(QUEUEING, 0)]),
     column!("battery", Int, "the battery's index", |r| r.run.battery),
     column!("seed", Int, "the seed", |r| r.run.seed as i64),

@@ -105,7 +105,7 @@ pub static RUNS: Table<Runs> = Table::new(
     column!("strategy", Text, "the strategy's name (`slasim list strategies`)", |r| r.strategy.as_str()),
     column!("battery", Int, "the battery's index", |r| r.battery),
     column!("battery_key", Int, "the battery's jobs in battery_jobs", |r| r.battery_key),
-    column!("trace", Text, "the trace, as resolved", |r| r.trace.as_str()),
+    column!("trace", Text, "the trace, as the user named it", |r| r.trace.as_str()),
     column!("seed", Int, "the seed", |r| r.seed as i64),
     column!("capacity", Int, "the cluster's nodes (in the run's node unit)", |r| r.capacity),
     column!("config", Text, "the resolved settings, TOML", |r| r.config.as_str()),

@@ -66,18 +66,3 @@ pub fn write(chart: &Chart, out: &Path) -> anyhow::Result<()> {
     };
     std::fs::write(out, text).with_context(|| format!("{}: cannot write the Gantt chart", out.display()))
 }
-
-#[cfg(test)]
-mod tests {
-    /// The engine alone has no Gantt source: asking for a chart says so
-    /// rather than that the run is missing.
-    #[test]
-    fn with_no_kind_registered_a_chart_is_refused_for_that_reason() {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("g.sqlite");
-        let registry = crate::experiment::registry::Registry::empty();
-        crate::store::Store::open(&db, registry.groups()).unwrap();
-        let e = super::for_run(&registry, &db, 1).unwrap_err().to_string();
-        assert!(e.contains("no kind with Gantt charts is registered"), "{e}");
-    }
-}

@@ -79,6 +79,10 @@ pub struct PointTables {
     pub key_table: &'static str,
     /// The id column, in every table of the group.
     pub key: &'static str,
+    /// The table with each point's metrics, one row per point under `key`
+    /// (the key table itself, but for the single cluster's `points` beside
+    /// its `runs`): what a program embedding a sweep reads back.
+    pub metrics: &'static str,
     /// Every table, the key table first, in merge order (rows its points
     /// share too, [`CopyRows::Shared`]).
     pub tables: &'static [StoredTable],

@@ -1,0 +1,4 @@
+mod coordinator;
+mod locate;
+mod registry;
+mod slurm;

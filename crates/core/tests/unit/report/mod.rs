@@ -1,0 +1,3 @@
+mod gantt;
+mod plots;
+mod summary;
