@@ -434,3 +434,81 @@ fn batsim_without_a_scheduler_names_the_flags() {
     }
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// Flags whose value's form and default are the command's by nature; only
+/// switch against value is compared for them.
+const BY_COMMAND: [(&str, &str); 6] = [
+    ("out", "what a command writes: a directory, a file, a chart"),
+    ("capacity", "each kind's default machine (the trace's header, the Grid's sites, a generated log's)"),
+    ("db", "`sweep` names its store after the config when none is given"),
+    ("strategy", "a Grid's clusters run EASY unless told otherwise; a single run takes the config's"),
+    ("failures", "`trace failures` draws the LANL replay; a run takes its config's"),
+    (
+        "estimates",
+        "provisioning plans with exact run times; the RL environment observes logged requests, as RLScheduler does",
+    ),
+];
+
+/// Per long flag, what it is wherever it appears: a switch or a value, the
+/// value's name (one of a list is named as one), and its default. A flag
+/// name with two of them is a second meaning (`--csv` a switch here and a
+/// file there), listed with the commands that use each.
+fn second_meanings(root: &clap::Command) -> Vec<String> {
+    use std::collections::BTreeMap;
+    fn walk(cmd: &clap::Command, path: &str, seen: &mut BTreeMap<String, BTreeMap<String, Vec<String>>>) {
+        for arg in cmd.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if matches!(long, "help" | "version") {
+                continue;
+            }
+            let takes_value = matches!(arg.get_action(), clap::ArgAction::Set | clap::ArgAction::Append);
+            let what = if takes_value && BY_COMMAND.iter().any(|(flag, _)| *flag == long) {
+                "a value".to_string()
+            } else if takes_value {
+                let name = arg.get_value_names().map(|v| v.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "));
+                let mut name = name.unwrap_or_else(|| long.replace('-', "_").to_uppercase());
+                if matches!(arg.get_action(), clap::ArgAction::Append)
+                    || arg.get_num_args().is_some_and(|n| n.max_values() > 1)
+                {
+                    name = name.trim_end_matches('S').to_string();
+                }
+                let default: Vec<String> =
+                    arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
+                format!("a value {name} (default {default:?})")
+            } else {
+                format!("a switch ({:?})", arg.get_action())
+            };
+            seen.entry(long.to_string()).or_default().entry(what).or_default().push(path.to_string());
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, &format!("{path} {}", sub.get_name()), seen);
+        }
+    }
+    let mut seen = BTreeMap::new();
+    walk(root, root.get_name(), &mut seen);
+    seen.into_iter()
+        .filter(|(_, meanings)| meanings.len() > 1)
+        .map(|(flag, meanings)| {
+            let each: Vec<String> = meanings.iter().map(|(what, at)| format!("{what} in {}", at.join(", "))).collect();
+            format!("--{flag}: {}", each.join("; "))
+        })
+        .collect()
+}
+
+/// One flag name, one meaning and one default in every command; the check
+/// finds a planted second meaning.
+#[test]
+fn a_flag_name_means_one_thing_in_every_command() {
+    let root = slasim::cli::command(&slasim::registry());
+    let found = second_meanings(&root);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // Planted: `--csv` a switch in one command and a file in another.
+    let planted = clap::Command::new("planted")
+        .subcommand(clap::Command::new("query").arg(clap::Arg::new("csv").long("csv").action(clap::ArgAction::SetTrue)))
+        .subcommand(clap::Command::new("compare").arg(clap::Arg::new("csv").long("csv").value_name("FILE")));
+    let found = second_meanings(&planted);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("--csv: ") && found[0].contains("planted query") && found[0].contains("planted compare")
+    );
+}

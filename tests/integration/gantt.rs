@@ -97,7 +97,7 @@ fn the_svg_bars_are_the_stored_executions() {
     let dir = tempfile::tempdir().unwrap();
     let (db, run) = stored_run(dir.path());
     let svg_path = dir.path().join("g.svg");
-    let out = gantt(&db, run, &["--from", "0", "--to", "100000000000"], &svg_path);
+    let out = gantt(&db, run, &["--since", "0", "--until", "100000000000"], &svg_path);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let svg = std::fs::read_to_string(&svg_path).unwrap();
 
@@ -174,7 +174,7 @@ fn the_svg_bars_are_the_stored_executions() {
 
     // Same store, same bytes.
     let again = dir.path().join("again.svg");
-    assert!(gantt(&db, run, &["--from", "0", "--to", "100000000000"], &again).status.success());
+    assert!(gantt(&db, run, &["--since", "0", "--until", "100000000000"], &again).status.success());
     assert_eq!(std::fs::read(&again).unwrap(), svg.as_bytes());
 
     // The default window (the busiest week) and the other formats.
@@ -208,16 +208,16 @@ fn unknown_runs_and_empty_windows_are_errors_naming_them() {
     let stderr = String::from_utf8_lossy(&unknown.stderr);
     assert!(stderr.contains("run 12345"), "{stderr}");
 
-    let empty = gantt(&db, run, &["--from", "900000000", "--to", "900000100"], &out_file);
+    let empty = gantt(&db, run, &["--since", "900000000", "--until", "900000100"], &out_file);
     assert_eq!(empty.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&empty.stderr);
     assert!(stderr.contains("[900000000, 900000100)"), "{stderr}");
 
-    let backwards = gantt(&db, run, &["--from", "100", "--to", "100"], &out_file);
+    let backwards = gantt(&db, run, &["--since", "100", "--until", "100"], &out_file);
     assert_eq!(backwards.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&backwards.stderr).contains("[100, 100)"));
 
-    let half = gantt(&db, run, &["--from", "100"], &out_file);
+    let half = gantt(&db, run, &["--since", "100"], &out_file);
     assert_eq!(half.status.code(), Some(1));
 
     let format = gantt(&db, run, &[], &dir.path().join("x.txt"));
@@ -284,7 +284,7 @@ fn provisioning_charts_draw_tasks_inside_their_reserved_slots() {
     for method in ["moga", "greedy"] {
         let (db, point) = stored_provisioning(dir.path(), method);
         let svg_path = dir.path().join(format!("{method}.svg"));
-        let out = gantt(&db, point, &["--from", "0", "--to", "100000000000"], &svg_path);
+        let out = gantt(&db, point, &["--since", "0", "--until", "100000000000"], &svg_path);
         assert!(out.status.success(), "{method}: {}", String::from_utf8_lossy(&out.stderr));
         let svg = std::fs::read_to_string(&svg_path).unwrap();
         let slots = pbars(&svg, "bar slot");

@@ -26,6 +26,7 @@ mod failure_streams;
 mod gantt;
 mod gpu_traces;
 mod kinds;
+mod newcomer;
 mod overbooking;
 mod power;
 mod power_report;

@@ -120,10 +120,10 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
     ] {
         assert!(!read.contains(&format!(": {key}")) && !ignored.contains(key), "{key}: {out}");
     }
-    assert!(
-        out.contains("preemption: Qos, PreemptMode Requeue, PreemptExemptTime none, a requeued job waits 121 s (AuthInfo cred_expire + 1); partitions: batch Cancel"),
-        "{out}"
-    );
+    for line in ["PreemptType=preempt/qos", "PreemptMode=REQUEUE", "EnforcePartLimits=ALL", "ResvOverRun=5"] {
+        assert!(out.lines().any(|l| l == line), "{line}: {out}");
+    }
+    assert!(out.contains("a requeued job waits 121 s before it may start again (AuthInfo cred_expire + 1)"), "{out}");
     // TRESBillingWeights is modelled: neither listed nor ignored, but shown.
     assert!(!read.contains("line 4: TRESBillingWeights") && !ignored.contains("TRESBillingWeights"), "{out}");
     assert!(out.contains("usage charged (TRESBillingWeights, mem per MiB): batch cpu=1,mem=0.000244140625"), "{out}");
@@ -131,9 +131,18 @@ fn slurm_conf_lists_read_but_not_modelled_settings_and_checks_dumps() {
     assert!(out.contains("modelled with `[slurm] qos`: Priority"), "{out}");
     assert!(out.contains("modelled with `[slurm] assoc`: Account, User, Par Name, Share"), "{out}");
     assert!(ignored.contains("line 1: ClusterName"), "{out}");
-    assert!(out.contains("2 associations (1 of users)") && out.contains("high (priority 100)"), "{out}");
+    assert!(
+        out.contains("2 associations (1 of users)") && out.contains("Name=high Priority=100 Preempt=normal"),
+        "{out}"
+    );
+    assert!(out.contains("Account=phys User=ann Share=1 QOS=normal DefaultQOS=normal"), "{out}");
     assert!(out.contains("1 reservations: m"), "{out}");
-    assert!(out.contains("PriorityJobFactor 1, QOS part: n1,n2,n3,n4"), "{out}");
+    assert!(
+        out.contains(
+            "PartitionName=batch Nodes=n[1-4] MaxTime=UNLIMITED PriorityTier=1 PriorityJobFactor=1 PreemptMode=CANCEL QOS=part State=UP"
+        ),
+        "{out}"
+    );
     // A partition's QOS the QOS dump lacks: an error naming the conf's line.
     let text = std::fs::read_to_string(&conf).unwrap();
     std::fs::write(&conf, text.replace("QOS=part", "QOS=gold")).unwrap();

@@ -90,6 +90,37 @@ fn a_store_of_every_older_schema_upgrades_to_the_descriptors() {
     }
 }
 
+/// A store of schema 11 kept "no deadline" and an unknown SWF field as
+/// sentinels in `NOT NULL` columns: opened, the table is made again with
+/// them NULL, every other value kept, and the `jobs` view reads it.
+#[test]
+fn a_store_of_schema_11_reads_its_sentinels_as_null() {
+    let registry = slasim::registry();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v11.sqlite");
+    historical(&path, 11);
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "INSERT INTO battery_jobs VALUES (7, 0, 11, 0, 0, 2305843009213693951, 60, 50, 2, -1, -1, 3);
+             INSERT INTO battery_jobs VALUES (7, 1, 12, 5, 5, 125, 60, 50, 2, 4, 9, -1);",
+        )
+        .unwrap();
+    Store::open(&path, registry.groups()).unwrap();
+    let sql = "SELECT swf_id, deadline, user, application, queue FROM battery_jobs ORDER BY job";
+    let rows = slasim::store::query(&path, sql).unwrap().rows;
+    assert_eq!(rows, [["11", "", "", "", "3"], ["12", "125", "4", "9", ""]].map(|r| r.map(str::to_string).to_vec()));
+    let mut upgraded = facts_of(&path);
+    let mut fresh = {
+        let new = dir.path().join("new.sqlite");
+        Store::open(&new, registry.groups()).unwrap();
+        facts_of(&new)
+    };
+    upgraded.retain(|k, _| k == "battery_jobs" || k == "jobs");
+    fresh.retain(|k, _| k == "battery_jobs" || k == "jobs");
+    assert_eq!(differences(&fresh, &upgraded), Vec::<String>::new());
+}
+
 /// A store from before schema 9 holding Grid points (whose ids were then
 /// derived otherwise) is refused for writing, untouched; one holding none
 /// is upgraded.

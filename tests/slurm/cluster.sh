@@ -1054,10 +1054,10 @@ slasim="${SLASIM:-$root/target/release/slasim}"
 if [[ -x "$slasim" ]] && "$slasim" slurm compare --help >/dev/null 2>&1; then
     # slurmctld's periodic passes keep the decay thread's phase; the
     # tolerance is compare's default, the conf's bf_interval.
-    compare=(--csv "$out/compare.csv" --min-in-order "$min_in_order" --max-outside "$max_outside")
+    compare=(--out "$out/compare.csv" --min-in-order "$min_in_order" --max-outside "$max_outside")
     # --load: the --duplicates dump (a requeued job from its first
     # submission), with the QOS, association and reservation dumps.
-    if ((load)); then compare=(--csv "$out/compare.csv" --min-in-order 0); fi
+    if ((load)); then compare=(--out "$out/compare.csv" --min-in-order 0); fi
     mapfile -t replay < <(twin_compare_args "$out")
     compare=("${replay[@]}" "${compare[@]}")
     echo "$slasim slurm compare ${compare[*]}"

@@ -51,7 +51,7 @@ pub(crate) struct RecordArgs {
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     episodes: u32,
     /// Seed of the episodes' start indices (the same for every behaviour).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The Parquet file to write.
     #[arg(long, value_name = "FILE")]

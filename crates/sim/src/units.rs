@@ -36,3 +36,31 @@ pub fn thousands(n: usize) -> String {
     }
     out
 }
+
+/// A fraction as a percentage, one decimal: 0.425 → `42.5 %`; every
+/// printed percentage comes from here.
+pub fn percent(fraction: f64) -> String {
+    format!("{:.1} %", 100.0 * fraction)
+}
+
+/// A duration in the unit that reads best, one decimal above seconds:
+/// `95 s`, `26.3 min`, `7.3 h`, `3.1 d`; every printed duration comes
+/// from here.
+pub fn duration(seconds: f64) -> String {
+    let minute = 60.0;
+    let (hour, day) = (HOUR as f64, DAY as f64);
+    if seconds.abs() < 2.0 * minute {
+        format!("{seconds:.0} s")
+    } else if seconds.abs() < 2.0 * hour {
+        format!("{:.1} min", seconds / minute)
+    } else if seconds.abs() < 2.0 * day {
+        format!("{:.1} h", seconds / hour)
+    } else {
+        format!("{:.1} d", seconds / day)
+    }
+}
+
+/// `n` and the noun, singular for one: `1 battery`, `20 batteries`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}

@@ -19,7 +19,18 @@ use crate::machine::{JobError, Machine};
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::bench::Bench;
 use slasim_sim::client::ClientActor;
-use slasim_sim::kernel::{KernelStats, SimError};
+use slasim_sim::kernel::{KernelStats, SimError, Stop};
+use slasim_sim::units::{DAY, Time};
+
+/// Where a run is, in simulated days, against the day of its last submission.
+fn day_line(now: Time, last_submit: Time) -> String {
+    let (day, of) = (now / DAY + 1, last_submit / DAY + 1);
+    if day <= of {
+        format!("simulated day {day} of {of}")
+    } else {
+        format!("simulated day {day}: {} after the last submission", day - of)
+    }
+}
 
 /// A conf and the workload read for it, admitted to its machine: what the
 /// points that read them share.
@@ -27,6 +38,8 @@ use slasim_sim::kernel::{KernelStats, SimError};
 pub struct SlurmInputs {
     /// The conf.
     pub conf: SlurmConf,
+    /// The `slurm.conf` text generated from a GPU-era trace (none: read from a file).
+    pub generated: Option<String>,
     /// The workload.
     pub workload: SlurmWorkload,
     /// The accounting dumps (none: no QOS factor, no limits).
@@ -181,6 +194,7 @@ impl Scenario {
 /// Runs `scenario` to the end.
 pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario { controller, arrivals, .. } = scenario;
+    let last_submit = arrivals.last().map_or(0, |a| a.at);
     let counts: Vec<u32> = controller.jobs.iter().map(|j| j.need.nodes).collect();
     let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4)?;
     let at = bench.reserve::<Controller>();
@@ -192,7 +206,20 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
         bench.seed(client, first)?;
     }
     bench.place(at, Controller::new(controller));
-    let kernel = bench.run()?;
+    // A simulated day at a time, to say where the run is; the kernel's order
+    // of events is the same as in one run to the end.
+    let mut until = 0;
+    loop {
+        // Past the events run so far, so that a long quiet stretch is crossed.
+        until = until.max(bench.now()).saturating_add(DAY);
+        match bench.step(until)? {
+            Stop::Ended | Stop::Finished => break,
+            Stop::Reached | Stop::Suspended(_) => {
+                slasim_core::experiment::progress::report(|| day_line(until, last_submit));
+            }
+        }
+    }
+    let kernel = bench.stats();
     let done = bench.finish(at)?;
     Ok(Simulated {
         reasons: done.reasons,

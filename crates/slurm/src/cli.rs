@@ -49,7 +49,7 @@ use slasim_core::experiment::point::Point;
 use slasim_core::experiment::registry::Registry;
 use slasim_core::store::Store;
 use slasim_core::store::query::Table;
-use slasim_sim::units::Time;
+use slasim_sim::units::{Time, duration, percent, thousands};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum SlurmCommand {
@@ -64,8 +64,12 @@ pub(crate) enum SlurmCommand {
 #[derive(Debug, Args)]
 pub(crate) struct ConfArgs {
     /// The slurm.conf.
-    #[arg(long, value_name = "FILE")]
-    slurm_conf: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "trace")]
+    slurm_conf: Option<PathBuf>,
+    /// A GPU-era trace: print the slurm.conf slasim generates for its machine
+    /// (save it, edit it, and give it back with --slurm-conf).
+    #[arg(long, conflicts_with_all = ["slurm_conf", "assoc", "qos", "reservations"])]
+    trace: Option<PathBuf>,
     /// A `sacctmgr show assoc -P` dump to read and check (`[slurm] assoc` models its limits).
     #[arg(long, value_name = "FILE")]
     assoc: Option<PathBuf>,
@@ -94,6 +98,15 @@ pub(crate) struct RunArgs {
     /// Days of the synthetic workload.
     #[arg(long, default_value_t = 30.0)]
     days: f64,
+    /// A `sacctmgr show qos -P` dump: the QOS factor and limits (`[slurm] qos`).
+    #[arg(long, value_name = "FILE")]
+    qos: Option<PathBuf>,
+    /// A `sacctmgr show assoc -P` dump: the fair-share tree and limits (`[slurm] assoc`).
+    #[arg(long, value_name = "FILE")]
+    assoc: Option<PathBuf>,
+    /// A `scontrol show reservation` file: the advance reservations (`[slurm] reservations`).
+    #[arg(long, value_name = "FILE")]
+    reservations: Option<PathBuf>,
     /// The store.
     #[arg(long, default_value = "slasim.sqlite")]
     db: PathBuf,
@@ -126,7 +139,7 @@ pub(crate) struct CompareArgs {
     /// Write one CSV line per job here: its logged and simulated start,
     /// their difference, and its logged nodes and first simulated node.
     #[arg(long, value_name = "FILE.csv")]
-    csv: Option<PathBuf>,
+    out: Option<PathBuf>,
     /// When slurmctld started (Unix seconds): the phase of its periodic
     /// priority and scheduling passes (the dump needs SLURM_TIME_FORMAT=%s times).
     #[arg(long, value_name = "EPOCH")]
@@ -160,21 +173,8 @@ pub(crate) struct CompareArgs {
     /// after the grid point nearest its simulated start (the time read from
     /// the dump: End less the grid point nearest Start), not its logged
     /// elapsed time after its simulated start.
-    #[arg(long, value_name = "EPOCH:SECONDS", value_parser = parse_grid, conflicts_with = "reference")]
+    #[arg(long, value_name = "EPOCH:SECONDS", value_parser = crate::queued::parse_grid, conflicts_with = "reference")]
     grid: Option<(i64, i64)>,
-}
-
-/// `--grid EPOCH:SECONDS`.
-fn parse_grid(text: &str) -> Result<(i64, i64), String> {
-    let (origin, period) =
-        text.split_once(':').ok_or_else(|| format!("'{text}' is not EPOCH:SECONDS (a Unix time, a colon, seconds)"))?;
-    let origin: i64 = origin.trim().parse().map_err(|_| format!("'{origin}' in '{text}' is not a Unix time"))?;
-    let period: i64 =
-        period.trim().parse().map_err(|_| format!("'{period}' in '{text}' is not a number of seconds"))?;
-    if period < 1 {
-        return Err(format!("the grid's SECONDS in '{text}' is {period}: it must be at least 1"));
-    }
-    Ok((origin, period))
 }
 
 /// `slasim slurm`, as the command line registers it.
@@ -211,35 +211,42 @@ pub(crate) fn run(registry: &Registry, command: SlurmCommand) -> anyhow::Result<
 }
 
 fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
-    let conf = crate::conf::read(&args.slurm_conf)?;
+    let conf_path = match (&args.slurm_conf, &args.trace) {
+        (Some(path), _) => path.clone(),
+        (None, Some(trace)) => {
+            // The machine a GPU-era trace describes, as the point would run it.
+            let settings = SlurmSettings { trace: Some(trace.clone()), ..SlurmSettings::default() };
+            let text = settings.generated_conf()?.map(|(text, _)| text).unwrap_or_default();
+            emit(&text)?;
+            return Ok(std::process::ExitCode::SUCCESS);
+        }
+        (None, None) => {
+            anyhow::bail!("slurm conf: give --slurm-conf FILE, or --trace FILE for a GPU-era trace's machine")
+        }
+    };
+    let conf = crate::conf::read(&conf_path)?;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {} nodes, {} partitions",
-        args.slurm_conf.display(),
+        "# {}: {} nodes, {} partitions; what slasim reads of it, as slurm.conf lines:",
+        conf_path.display(),
         conf.nodes.len(),
         conf.partitions.len()
     );
+    for line in crate::written::conf_lines(&conf) {
+        let _ = writeln!(out, "{line}");
+    }
     for p in &conf.partitions {
-        let nodes: Vec<&str> = p.nodes.iter().map(|&i| conf.nodes[i].name.as_str()).collect();
         let (cpus, gpus): (u32, u32) =
             p.nodes.iter().fold((0, 0), |(c, g), &i| (c + conf.nodes[i].cpus, g + conf.nodes[i].gpus));
         let _ = writeln!(
             out,
-            "  partition {} (line {}): {} nodes, {cpus} CPUs, {gpus} GPUs, MaxTime {}, PriorityTier {}, PriorityJobFactor {}{}: {}",
+            "# partition {} (line {}): {} nodes, {cpus} CPUs, {gpus} GPUs",
             p.name,
             p.line,
-            nodes.len(),
-            p.max_time.map_or("UNLIMITED".to_string(), |t| format!("{t} s")),
-            p.priority_tier,
-            p.priority_job_factor,
-            p.qos.as_deref().map_or(String::new(), |q| format!(", QOS {q}")),
-            nodes.join(",")
+            p.nodes.len()
         );
     }
-    let _ = writeln!(out, "  select/cons_tres: {:?}", conf.consumable);
-    let _ = writeln!(out, "  priority: {:?}", conf.priority);
-    let _ = writeln!(out, "  scheduler: {:?}", conf.scheduler);
     let billed: Vec<String> = conf
         .partitions
         .iter()
@@ -249,19 +256,11 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
             format!("{} {}", p.name, if w.is_empty() { "CPUs".to_string() } else { w.join(",") })
         })
         .collect();
-    let _ = writeln!(out, "  usage charged (TRESBillingWeights, mem per MiB): {}", billed.join("; "));
-    // Preemption ([`crate::preemption`]): the plugin, the cluster's mode and each partition's.
-    let pre = &conf.site.preempt;
-    let modes: Vec<String> =
-        conf.partitions.iter().filter_map(|p| p.preempt_mode.map(|m| format!("{} {:?}", p.name, m.action))).collect();
+    let _ = writeln!(out, "# usage charged (TRESBillingWeights, mem per MiB): {}", billed.join("; "));
     let _ = writeln!(
         out,
-        "  preemption: {:?}, PreemptMode {:?}, PreemptExemptTime {}, a requeued job waits {} s (AuthInfo cred_expire + 1){}",
-        pre.preempt_type,
-        pre.mode.action,
-        pre.exempt_time.map_or("none".to_string(), |t| format!("{t} s")),
-        pre.requeue_delay,
-        if modes.is_empty() { String::new() } else { format!("; partitions: {}", modes.join(", ")) }
+        "# a requeued job waits {} s before it may start again (AuthInfo cred_expire + 1)",
+        conf.site.preempt.requeue_delay
     );
     // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
     let unmodelled: Vec<_> = conf
@@ -272,20 +271,20 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     if !unmodelled.is_empty() {
         let _ = writeln!(
             out,
-            "read, not modelled yet ({} settings slasim checks but does not simulate):",
+            "# read, not modelled yet ({} settings slasim checks but does not simulate):",
             unmodelled.len()
         );
         for i in unmodelled {
-            let _ = writeln!(out, "  line {}: {}", i.line, i.key);
+            let _ = writeln!(out, "#   line {}: {}", i.line, i.key);
         }
     }
     dumps(&args, &conf, &mut out)?;
     if conf.ignored.is_empty() {
-        let _ = writeln!(out, "ignored: nothing");
+        let _ = writeln!(out, "# ignored: nothing");
     } else {
-        let _ = writeln!(out, "ignored ({} settings slasim does not model):", conf.ignored.len());
+        let _ = writeln!(out, "# ignored ({} settings slasim does not model):", conf.ignored.len());
         for i in &conf.ignored {
-            let _ = writeln!(out, "  line {}: {}", i.line, i.key);
+            let _ = writeln!(out, "#   line {}: {}", i.line, i.key);
         }
     }
     emit(&out)?;
@@ -305,28 +304,30 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
     }
     if let Some(a) = &assoc {
         let users = a.assocs.iter().filter(|x| x.user.is_some()).count();
+        let _ = writeln!(out, "# {}: {} associations ({users} of users), as read:", a.path.display(), a.assocs.len(),);
+        for line in crate::written::assoc_lines(&a.assocs) {
+            let _ = writeln!(out, "{line}");
+        }
         let _ = writeln!(
             out,
-            "{}: {} associations ({users} of users); modelled with `[slurm] assoc`: Account, User, Par Name, \
-             Share (the fair-share tree), GrpJobs, GrpSubmit, MaxJobs, MaxSubmit, MaxWall, GrpTRES, and MaxTRES, \
-             MaxTRESPerNode and MaxTRESMins (cpu, mem, node, gres/gpu); read, not modelled yet: the other columns{}",
-            a.path.display(),
-            a.assocs.len(),
+            "# modelled with `[slurm] assoc`: Account, User, Par Name, Share (the fair-share tree), GrpJobs, \
+             GrpSubmit, MaxJobs, MaxSubmit, MaxWall, GrpTRES, and MaxTRES, MaxTRESPerNode and MaxTRESMins (cpu, \
+             mem, node, gres/gpu); read, not modelled yet: the other columns{}",
             unread(&a.ignored)
         );
     }
     if let Some(q) = &qos {
-        let names: Vec<String> = q.qos.iter().map(|x| format!("{} (priority {})", x.name, x.priority)).collect();
+        let _ = writeln!(out, "# {}: {} QOS, as read:", q.path.display(), q.qos.len());
+        for line in crate::written::qos_lines(&q.qos) {
+            let _ = writeln!(out, "{line}");
+        }
         let _ = writeln!(
             out,
-            "{}: {} QOS: {}; modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, GrpSubmit, \
+            "# modelled with `[slurm] qos`: Priority (the QOS factor), GrpJobs, GrpSubmit, \
              MaxJobsPU, MaxSubmitPU, MaxJobsPA, MaxSubmitPA, MaxWall, and GrpTRES, MaxTRES, MaxTRESPerNode, \
              MaxTRESMins, MinTRES, MaxTRESPU, MaxTRESPA and GrpTRESRunMins (cpu, mem, node, gres/gpu), Flags \
              DenyOnLimit, OverPartQOS and UsageFactorSafe, Preempt, PreemptMode, PreemptExemptTime; read, not modelled yet: the \
              other columns and TRES{}",
-            q.path.display(),
-            q.qos.len(),
-            names.join(", "),
             unread(&q.ignored)
         );
     }
@@ -337,14 +338,14 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let names: Vec<&str> = r.reservations.iter().map(|x| x.name.as_str()).collect();
         let _ = writeln!(
             out,
-            "{}: {} reservations: {}; modelled: nodes held in each window, the jobs that name them; \
+            "# {}: {} reservations: {}; modelled: nodes held in each window, the jobs that name them; \
              not modelled: Groups, Licenses, BurstBuffer, Watts",
             path.display(),
             r.reservations.len(),
             names.join(", ")
         );
         for i in &r.ignored {
-            let _ = writeln!(out, "  line {}: {} (ignored)", i.line, i.key);
+            let _ = writeln!(out, "#   line {}: {} (ignored)", i.line, i.key);
         }
     }
     Ok(())
@@ -362,12 +363,15 @@ fn run_point(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process:
         trace: args.trace.clone(),
         lenient: args.lenient,
         synthetic: crate::synthetic::SlurmSynthetic { days: args.days, ..Default::default() },
+        qos: args.qos.clone(),
+        assoc: args.assoc.clone(),
+        reservations: args.reservations.clone(),
         ..SlurmSettings::default()
     };
     let point = Point::new(settings.resolve()?);
     let label = point.label();
     let experiment = Experiment::from_points("slurm", "slasim slurm run", [(point.clone(), label)])?;
-    let options = SweepOptions { threads: threads(args.jobs), shard: None, progress: false, interrupts: None };
+    let options = SweepOptions { threads: threads(args.jobs), shard: None, progress: true, interrupts: None };
     let (outcome, results) = run_sweep_returning(registry, &experiment, &args.db, &options, Inputs::default())?;
     let id = point.id()?.run_id;
     let simulated = results.iter().find(|r| r.run_id == id).and_then(|r| r.summary_as::<Aggregates>().cloned());
@@ -391,26 +395,21 @@ fn run_point(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process:
     Ok(std::process::ExitCode::SUCCESS)
 }
 
-/// A point's aggregates as `slurm run` prints them: the columns of its
-/// `slurm_points` row, each rendered as `slasim query` renders it.
+/// A point's aggregates as `slurm run` prints them: the figures of its
+/// `slurm_points` row, in the units every command prints
+/// ([`slasim_sim::units`]); an absent figure (no job ran, no GPU) is empty.
 fn summary_table(a: &Aggregates) -> Table {
-    fn real(value: Option<f64>) -> String {
-        match value {
-            None => String::new(),
-            Some(r) if r.fract() == 0.0 && r.abs() < 1e15 => format!("{r:.1}"),
-            Some(r) => format!("{r:.6}").trim_end_matches('0').to_string(),
-        }
-    }
-    let columns = ["jobs", "mean_wait", "max_wait", "cpu_utilisation", "gpu_utilisation", "backfilled"];
+    let columns = ["jobs", "mean wait", "max wait", "CPU utilisation", "GPU utilisation", "backfilled"];
+    let or_empty = |v: Option<String>| v.unwrap_or_default();
     Table {
         columns: columns.iter().map(|c| c.to_string()).collect(),
         rows: vec![vec![
-            a.jobs.to_string(),
-            real(a.mean_wait),
-            a.max_wait.map_or_else(String::new, |w| w.to_string()),
-            real(a.cpu_utilisation),
-            real(a.gpu_utilisation),
-            a.backfilled.to_string(),
+            thousands(a.jobs),
+            or_empty(a.mean_wait.map(duration)),
+            or_empty(a.max_wait.map(|w| duration(w as f64))),
+            or_empty(a.cpu_utilisation.map(percent)),
+            or_empty(a.gpu_utilisation.map(percent)),
+            thousands(a.backfilled),
         ]],
     }
 }
@@ -442,23 +441,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         ..SlurmSettings::default()
     };
     let mut read = read(&settings)?;
-    let run_end = match args.grid {
-        None => crate::queued::RunEnd::AfterStart,
-        Some((origin, period)) => {
-            let epoch = read.workload.epoch.ok_or_else(|| {
-                anyhow::anyhow!("{}: --grid needs a dump with Unix times (SLURM_TIME_FORMAT=%s)", args.dump.display())
-            })?;
-            crate::queued::RunEnd::AfterGridPoint { origin: origin - epoch, period }
-        }
-    };
-    // The jobs' run times as the grid takes them, before they are admitted.
-    if run_end != crate::queued::RunEnd::AfterStart {
-        for job in &mut read.workload.jobs {
-            if let Some(l) = &job.logged {
-                job.run_time = run_end.run_of(l.start, l.end);
-            }
-        }
-    }
+    let run_end = crate::queued::aligned(args.grid, &mut read.workload, &args.dump)?;
     let inputs = read.admit()?;
     let run = simulate_point_ending(&settings, &inputs, run_end)?;
     let tolerance = args.tolerance.unwrap_or(inputs.conf.scheduler.bf_interval).max(0);
@@ -507,7 +490,12 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         ok &= preempted_sets(&args, &logged, &args.dump.display().to_string(), &simulated, "the twin", &mut out);
     }
     let a = aggregates(&inputs, &run);
-    let _ = writeln!(out, "simulated: mean wait {:.1} s, {} jobs backfilled", a.mean_wait.unwrap_or(0.0), a.backfilled);
+    let _ = writeln!(
+        out,
+        "simulated: mean wait {}, {} jobs backfilled",
+        a.mean_wait.map_or_else(|| "none (no job ran)".to_string(), duration),
+        thousands(a.backfilled)
+    );
     emit(&out)?;
     Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
 }
@@ -707,7 +695,7 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
             if j.backfilled { ", backfilled" } else { "" }
         );
     }
-    if let Some(path) = &args.csv {
+    if let Some(path) = &args.out {
         let mut csv = String::from(
             "job,submit,logged_start,simulated_start,difference,backfilled,in_order,logged_nodes,simulated_first_node\n",
         );

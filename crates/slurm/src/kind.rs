@@ -152,6 +152,11 @@ pub struct SlurmSettings {
     /// ([`crate::advance`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reservations: Option<PathBuf>,
+    /// `EPOCH:SECONDS`: the dump's jobs slept to a grid, as `slurm compare
+    /// --grid` reads them (each run ends its logged time after the grid
+    /// point nearest its start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<String>,
 }
 
 impl Default for SlurmSettings {
@@ -184,6 +189,7 @@ impl Default for SlurmSettings {
             qos: None,
             assoc: None,
             reservations: None,
+            grid: None,
         }
     }
 }
@@ -238,6 +244,7 @@ impl SlurmSettings {
         ] {
             amount(name, v)?;
         }
+        self.grid()?;
         let bytes = match self.generated_conf()? {
             Some((text, _)) => text.into_bytes(),
             None => std::fs::read(&self.conf)
@@ -309,7 +316,7 @@ impl SlurmSettings {
     /// Without a `conf`, the `slurm.conf` generated for the machine of a
     /// GPU-era trace ([`crate::gpu::machine`]) and the name its errors give;
     /// `None` when a conf is given.
-    fn generated_conf(&self) -> anyhow::Result<Option<(String, PathBuf)>> {
+    pub(crate) fn generated_conf(&self) -> anyhow::Result<Option<(String, PathBuf)>> {
         if !self.conf.as_os_str().is_empty() {
             return Ok(None);
         }
@@ -327,9 +334,17 @@ impl SlurmSettings {
         Ok(Some((text, PathBuf::from(format!("(slurm.conf generated from {})", trace.display())))))
     }
 
+    /// The grid `grid` gives, checked.
+    pub fn grid(&self) -> anyhow::Result<Option<(i64, i64)>> {
+        self.grid
+            .as_deref()
+            .map(|g| crate::queued::parse_grid(g).map_err(|e| anyhow::anyhow!("slurm.grid: {e}")))
+            .transpose()
+    }
+
     fn workload_key(&self) -> String {
         format!(
-            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}",
+            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}",
             self.conf.display(),
             self.trace,
             self.lenient,
@@ -337,7 +352,8 @@ impl SlurmSettings {
             self.seed,
             self.qos,
             self.assoc,
-            self.reservations
+            self.reservations,
+            self.grid
         )
     }
 }
@@ -377,28 +393,30 @@ pub struct Read {
     pub accounting: Accounting,
     /// The advance reservations (none without a reservations file).
     pub advance: Option<AdvanceReservations>,
+    /// The `slurm.conf` text generated from a GPU-era trace (none: read from a file).
+    pub generated: Option<String>,
 }
 
 impl Read {
     /// The inputs of a run: every job admitted to the machine (checked
     /// against it, [`crate::admission`]) with the conf's preemption.
     pub fn admit(self) -> anyhow::Result<SlurmInputs> {
-        let Read { conf, machine, workload, accounting, advance } = self;
+        let Read { conf, machine, workload, accounting, advance, generated } = self;
         let admission = Admission::new(&conf, machine, &workload, &accounting, advance)?.preempting(
             &conf,
             &accounting,
             &workload,
         )?;
-        Ok(SlurmInputs { conf, workload, accounting, admission })
+        Ok(SlurmInputs { conf, generated, workload, accounting, admission })
     }
 }
 
 /// Reads the conf, the workload, the dumps and the reservations of
 /// `settings`, and builds the conf's machine.
 pub fn read(settings: &SlurmSettings) -> anyhow::Result<Read> {
-    let conf = match settings.generated_conf()? {
-        Some((text, name)) => crate::conf::parse(&text, &name)?,
-        None => crate::conf::read(&settings.conf)?,
+    let (conf, generated) = match settings.generated_conf()? {
+        Some((text, name)) => (crate::conf::parse(&text, &name)?, Some(text)),
+        None => (crate::conf::read(&settings.conf)?, None),
     };
     let workload = match &settings.trace {
         Some(path) => {
@@ -424,12 +442,16 @@ pub fn read(settings: &SlurmSettings) -> anyhow::Result<Read> {
         }
         None => None,
     };
-    Ok(Read { conf, machine, workload, accounting, advance })
+    Ok(Read { conf, machine, workload, accounting, advance, generated })
 }
 
-/// The inputs of `settings`: read, and every job admitted to the machine.
+/// The inputs of `settings`: read, its runs aligned to its grid, and every
+/// job admitted to the machine.
 pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
-    read(settings)?.admit()
+    let mut read = read(settings)?;
+    let trace = settings.trace.clone().unwrap_or_default();
+    crate::queued::aligned(settings.grid()?, &mut read.workload, &trace)?;
+    read.admit()
 }
 
 /// The inputs of `settings`, once [`AnyPoint::load`] loaded them.
@@ -439,7 +461,11 @@ fn loaded(inputs: &Inputs, settings: &SlurmSettings) -> anyhow::Result<Arc<Slurm
 
 /// Runs `settings` on `inputs`.
 pub fn simulate_point(settings: &SlurmSettings, inputs: &SlurmInputs) -> anyhow::Result<SlurmRun> {
-    simulate_point_ending(settings, inputs, RunEnd::AfterStart)
+    let run_end = match (settings.grid()?, inputs.workload.epoch) {
+        (Some((origin, period)), Some(epoch)) => RunEnd::AfterGridPoint { origin: origin - epoch, period },
+        _ => RunEnd::AfterStart,
+    };
+    simulate_point_ending(settings, inputs, run_end)
 }
 
 /// Runs `settings` on `inputs`, each run ending by `run_end`.
@@ -584,7 +610,7 @@ impl AnyPoint for SlurmPoint {
             id: self.id()?,
             config: canonical_toml(self)?,
             experiment: experiment.map(str::to_string),
-            conf: s.conf.display().to_string(),
+            conf: (!s.conf.as_os_str().is_empty()).then(|| s.conf.display().to_string()),
             trace: s.trace.as_ref().map_or_else(|| "synthetic".to_string(), |t| t.display().to_string()),
             code_version: code_version(),
             point: self.clone(),
@@ -610,8 +636,8 @@ struct SlurmOutput {
     /// The point's canonical settings.
     config: String,
     experiment: Option<String>,
-    /// The `slurm.conf`'s path, as given.
-    conf: String,
+    /// The `slurm.conf`'s path, as given (none: generated from the trace).
+    conf: Option<String>,
     /// The workload: the dump's path, or `synthetic`.
     trace: String,
     code_version: String,
@@ -629,7 +655,8 @@ impl PointOutput for SlurmOutput {
         let point = SlurmPointRow {
             point_id: self.id,
             experiment: self.experiment.as_deref(),
-            conf: &self.conf,
+            conf: self.conf.as_deref(),
+            conf_text: self.inputs.generated.as_deref(),
             conf_sha256: &self.point.conf_sha256,
             trace: &self.trace,
             seed: self.point.settings.seed as i64,

@@ -63,6 +63,7 @@ pub mod reservation;
 pub mod sacctmgr;
 pub mod synthetic;
 pub mod tables;
+pub mod written;
 
 use slasim_core::experiment::registry::{BadName, Kind, Registry};
 

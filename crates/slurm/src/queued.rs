@@ -43,6 +43,40 @@ pub struct Queued {
     pub resv: Option<u16>,
 }
 
+/// `EPOCH:SECONDS` (`slurm compare --grid`, `[slurm] grid`): a grid point
+/// in Unix seconds and the seconds between grid points.
+pub fn parse_grid(text: &str) -> Result<(i64, i64), String> {
+    let (origin, period) =
+        text.split_once(':').ok_or_else(|| format!("'{text}' is not EPOCH:SECONDS (a Unix time, a colon, seconds)"))?;
+    let origin: i64 = origin.trim().parse().map_err(|_| format!("'{origin}' in '{text}' is not a Unix time"))?;
+    let period: i64 =
+        period.trim().parse().map_err(|_| format!("'{period}' in '{text}' is not a number of seconds"))?;
+    if period < 1 {
+        return Err(format!("the grid's SECONDS in '{text}' is {period}: it must be at least 1"));
+    }
+    Ok((origin, period))
+}
+
+/// How the runs of `workload` (read from `dump`) end under `grid`, and its
+/// logged jobs' run times as the grid takes them (before they are admitted).
+pub fn aligned(
+    grid: Option<(i64, i64)>,
+    workload: &mut slasim_data::trace::sacct::jobs::SlurmWorkload,
+    dump: &std::path::Path,
+) -> anyhow::Result<RunEnd> {
+    let Some((origin, period)) = grid else { return Ok(RunEnd::AfterStart) };
+    let epoch = workload.epoch.ok_or_else(|| {
+        anyhow::anyhow!("{}: a grid needs a dump with Unix times (SLURM_TIME_FORMAT=%s)", dump.display())
+    })?;
+    let run_end = RunEnd::AfterGridPoint { origin: origin - epoch, period };
+    for job in &mut workload.jobs {
+        if let Some(l) = &job.logged {
+            job.run_time = run_end.run_of(l.start, l.end);
+        }
+    }
+    Ok(run_end)
+}
+
 /// When a started job's run ends, before its time limit cuts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RunEnd {

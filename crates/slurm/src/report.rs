@@ -127,6 +127,8 @@ pub struct PointRow {
     pub id: i64,
     pub sweep: String,
     pub conf: String,
+    /// The `slurm.conf` generated from the trace ("" when read from `conf`).
+    pub conf_text: String,
     pub conf_sha256: String,
     pub settings: BTreeMap<String, Value>,
     pub jobs: i64,
@@ -180,6 +182,7 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
     let (ids, jobs, backfilled) = (ints(&df, "point_id")?, ints(&df, "jobs")?, ints(&df, "backfilled")?);
     let (sweeps, confs, digests, traces, configs) =
         (strs(&df, "sweep")?, strs(&df, "conf")?, strs(&df, "conf_sha256")?, strs(&df, "trace")?, strs(&df, "config")?);
+    let texts = strs(&df, "conf_text")?;
     let (mean, median, max, bsld, makespan, cpu, gpu) = (
         floats(&df, "mean_wait")?,
         floats(&df, "median_wait")?,
@@ -200,6 +203,7 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
             id: ids[i],
             sweep: sweeps[i].clone(),
             conf: confs[i].clone(),
+            conf_text: texts[i].clone(),
             conf_sha256: digests[i].clone(),
             settings: settings_of(&configs[i]),
             jobs: jobs[i],
@@ -284,15 +288,19 @@ fn key_columns(rows: &[&PointRow], keys: &[String]) -> Vec<Column> {
 /// Per partition name: its (CPUs, GPUs).
 type Sizes = HashMap<String, (f64, f64)>;
 
-/// The partition sizes of the point's `slurm.conf`, when that file still has
-/// the digest the point ran with.
+/// The partition sizes of the point's `slurm.conf` (the stored one it
+/// generated, or the file when it still has the digest the point ran with).
 fn partition_sizes(point: &PointRow) -> Option<Sizes> {
-    let bytes = std::fs::read(&point.conf).ok()?;
-    let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-    if digest != point.conf_sha256 {
-        return None;
-    }
-    let conf = crate::conf::read(Path::new(&point.conf)).ok()?;
+    let conf = if point.conf_text.is_empty() {
+        let bytes = std::fs::read(&point.conf).ok()?;
+        let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        if digest != point.conf_sha256 {
+            return None;
+        }
+        crate::conf::read(Path::new(&point.conf)).ok()?
+    } else {
+        crate::conf::parse(&point.conf_text, Path::new("slurm_points.conf_text")).ok()?
+    };
     Some(
         conf.partitions
             .iter()

@@ -57,8 +57,10 @@ pub struct SlurmPointRow<'a> {
     pub point_id: i64,
     /// The config's name, if run from one.
     pub experiment: Option<&'a str>,
-    /// The `slurm.conf` path.
-    pub conf: &'a str,
+    /// The `slurm.conf` path, as given (none: generated from the trace).
+    pub conf: Option<&'a str>,
+    /// The `slurm.conf` generated from a GPU-era trace (none: read from `conf`).
+    pub conf_text: Option<&'a str>,
     /// sha256 of the `slurm.conf`.
     pub conf_sha256: &'a str,
     /// The sacct dump, or `synthetic`.
@@ -119,7 +121,9 @@ pub static SLURM_POINTS: Table<Points> = Table::new(
 const POINT_COLUMNS: &[Column<Points>] = &[
     column!("point_id", Int, "stable: derived from the point's resolved settings", |r| r.point_id),
     column!("experiment", Text null, "the config's name (NULL: not run from one)", |r| r.experiment),
-    column!("conf", Text, "the `slurm.conf` path", |r| r.conf),
+    column!("conf", Text null, "the `slurm.conf` as given (NULL: generated from the trace, in `conf_text`)", |r| {
+        r.conf
+    }; null_was "''"),
     column!("conf_sha256", Text, "sha256 of the `slurm.conf`", |r| r.conf_sha256),
     column!("trace", Text, "the sacct dump, or `synthetic`", |r| r.trace),
     column!("seed", Int, "the seed", |r| r.seed),
@@ -148,6 +152,9 @@ const POINT_COLUMNS: &[Column<Points>] = &[
     }; default "0"),
     column!("code_version", Text, "the slasim version (and commit) that ran it", |r| r.code_version),
     column!("wall_seconds", Real, "wall seconds of the simulation", |r| r.wall_seconds),
+    column!("conf_text", Text null, "the `slurm.conf` generated from a GPU-era trace, as `slasim slurm conf --trace` prints it (NULL: read from `conf`)", |r| {
+        r.conf_text
+    }),
 ];
 
 /// A partition, account or user of a point: its jobs' waits and usage.
@@ -232,7 +239,7 @@ impl Rows for Jobs {
 pub static SLURM_JOBS: Table<Jobs> = Table::new(
     "slurm_jobs",
     11,
-    "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (−1 for a job that never started), priority at its start, whether backfill started it, its first node, the logged start of a sacct dump, and the reason it last waited for (Slurm's name; NULL if none).",
+    "Each job of a Slurm point (unless `store_jobs = false`): its user, account, partition and request, submit, start, end and wait (NULL for a job that never started), priority at its start, whether backfill started it, its first node, the logged start of a sacct dump, and the reason it last waited for (Slurm's name; NULL if none).",
 )
 .key(&["point_id", "job"])
 .columns(&[
@@ -243,21 +250,21 @@ pub static SLURM_JOBS: Table<Jobs> = Table::new(
     column!("account", Text, "its account", |r| r.account),
     column!("partition", Text, "its partition", |r| r.partition),
     column!("submit", Int, "its submission, s", |r| r.slurm.submit),
-    column!("start", Int, "its start, s (−1: never started)", |r| r.outcome.start),
-    column!("end", Int, "its end, s (−1: never ended)", |r| r.outcome.end),
-    column!("wait", Int, "start − submit, s (−1 for a job that never started)", |r| if r.outcome.start >= 0 {
-        slasim_core::metrics::wait(r.slurm.submit, r.outcome.start)
-    } else {
-        -1
-    }),
+    column!("start", Int null, "its start, s (NULL: never started)", |r| started(r.outcome.start); null_was "-1"),
+    column!("end", Int null, "its end, s (NULL: never ended)", |r| started(r.outcome.end); null_was "-1"),
+    column!("wait", Int null, "start − submit, s (NULL: never started)", |r| {
+        started(r.outcome.start).map(|start| slasim_core::metrics::wait(r.slurm.submit, start))
+    }; null_was "-1"),
     column!("cpus", Int, "the CPUs it requests", |r| r.slurm.request.cpus),
     column!("mem_mib", Int, "the memory it requests, MiB", |r| r.slurm.request.mem_mib as i64),
     column!("nodes", Int, "the nodes it requests", |r| r.slurm.request.nodes),
     column!("gpus", Int, "the GPUs it requests", |r| r.slurm.request.gpus),
-    column!("time_limit", Int, "its time limit, s (−1: none)", |r| r.slurm.time_limit.unwrap_or(-1)),
+    column!("time_limit", Int null, "its time limit, s (NULL: none)", |r| r.slurm.time_limit; null_was "-1"),
     column!("priority", Int, "its priority when it started", |r| r.outcome.priority),
     column!("backfilled", Int, "1 if the backfill scheduler started it", |r| r.outcome.backfilled),
-    column!("first_node", Text, "the name of its first node (empty if it never started)", |r| r.first_node),
+    column!("first_node", Text null, "the name of its first node (NULL: never started)", |r| {
+        (!r.first_node.is_empty()).then_some(r.first_node)
+    }; null_was "''"),
     column!("logged_start", Int null, "the start a sacct dump logged, s (NULL: not from a dump)", |r| {
         r.slurm.logged.as_ref().map(|l| l.start)
     }),
@@ -310,6 +317,11 @@ pub fn tables() -> [&'static dyn Described; 4] {
     [&SLURM_POINTS, &SLURM_GROUPS, &SLURM_JOBS, &SLURM_REASONS]
 }
 
+/// A time the twin keeps as −1 until it happens, as stored: NULL until then.
+fn started(time: Time) -> Option<Time> {
+    (time >= 0).then_some(time)
+}
+
 /// The Slurm points' tables, as the store registers them.
 pub static GROUP: PointTables = PointTables {
     key_table: "slurm_points",
@@ -321,8 +333,7 @@ pub static GROUP: PointTables = PointTables {
     views: &[],
     ids_since: None,
     jobs: Some(
-        "SELECT point_id, 'slurm', job, submit, CASE WHEN start >= 0 THEN start END, CASE WHEN start >= 0 THEN \"end\" END,
-       CASE WHEN start >= 0 THEN wait END, cpus
+        "SELECT point_id, 'slurm', job, submit, start, \"end\", wait, cpus
 FROM slurm_jobs",
     ),
     provenance: Some("SELECT point_id AS point, trace, seed, config, code_version FROM slurm_points"),

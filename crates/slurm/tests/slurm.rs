@@ -477,9 +477,10 @@ fn backfill_runs_again_after_a_change_in_its_second_and_not_after_an_idle_tick()
     assert_eq!(starts(&sim.outcomes), vec![(0, 200, false), (200, 300, false), (65, 115, true), (75, 125, true)]);
 }
 
-/// A store whose `slurm_jobs` an older build made (without `reason`) gets
-/// the column when opened for writing, and then agrees with the
-/// descriptors; its rows read the column's default (NULL).
+/// A store whose `slurm_jobs` an older build made (without `reason`, and
+/// with −1 and '' for a job that never started) gets the column when opened
+/// for writing, and then agrees with the descriptors; its rows read the
+/// column's default (NULL), and the old sentinels read NULL.
 #[test]
 fn an_older_stores_slurm_table_gets_the_new_columns() {
     let registry = slasim_core::experiment::registry::Registry::new(&[&slasim_slurm::KIND]).unwrap();
@@ -498,7 +499,8 @@ fn an_older_stores_slurm_table_gets_the_new_columns() {
                  nodes INTEGER NOT NULL, gpus INTEGER NOT NULL, time_limit INTEGER NOT NULL,
                  priority INTEGER NOT NULL, backfilled INTEGER NOT NULL, first_node TEXT NOT NULL,
                  logged_start INTEGER, PRIMARY KEY (point_id, job));
-             INSERT INTO slurm_jobs VALUES (1, 0, 7, 'a', 'p', 'batch', 0, 5, 9, 5, 1, 0, 1, 0, 60, 1, 0, 'n1', NULL);",
+             INSERT INTO slurm_jobs VALUES (1, 0, 7, 'a', 'p', 'batch', 0, 5, 9, 5, 1, 0, 1, 0, 60, 1, 0, 'n1', NULL);
+             INSERT INTO slurm_jobs VALUES (1, 1, 8, 'a', 'p', 'batch', 0, -1, -1, -1, 1, 0, 1, 0, -1, 1, 0, '', NULL);",
         )
         .unwrap();
     }
@@ -507,8 +509,11 @@ fn an_older_stores_slurm_table_gets_the_new_columns() {
         slasim_core::store::schema::facts::schema_mismatches(&path, registry.groups()).unwrap(),
         Vec::<String>::new()
     );
-    let rows = slasim_core::store::query(&path, "SELECT slurm_id, reason IS NULL FROM slurm_jobs").unwrap().rows;
-    assert_eq!(rows, [["7".to_string(), "1".to_string()]]);
+    let sql =
+        "SELECT slurm_id, reason IS NULL, start, \"end\", wait, time_limit, first_node FROM slurm_jobs ORDER BY job";
+    let rows = slasim_core::store::query(&path, sql).unwrap().rows;
+    let row = |r: [&str; 7]| r.map(str::to_string).to_vec();
+    assert_eq!(rows, [row(["7", "1", "5", "9", "5", "60", "n1"]), row(["8", "1", "", "", "", "", ""])]);
 }
 
 /// The Slurm tables, registered, are described column by column like every

@@ -19,21 +19,21 @@ pub(crate) struct GanttArgs {
     run: i64,
     /// Window start, seconds of simulated time [default: the busiest week].
     #[arg(long, value_name = "T")]
-    from: Option<i64>,
+    since: Option<i64>,
     /// Window end (exclusive), seconds of simulated time [default: the busiest week].
     #[arg(long, value_name = "T")]
-    to: Option<i64>,
+    until: Option<i64>,
     /// The chart to write: FILE.svg, FILE.png or FILE.html (hover shows a job's fields).
     #[arg(long)]
     out: PathBuf,
 }
 
 pub(crate) fn run(registry: &crate::experiment::registry::Registry, args: GanttArgs) -> anyhow::Result<()> {
-    let window = match (args.from, args.to) {
+    let window = match (args.since, args.until) {
         (None, None) => None,
         (Some(from), Some(to)) if to > from => Some(Window { from, to }),
-        (Some(from), Some(to)) => bail!("the window [{from}, {to}) is empty: --to must be after --from"),
-        _ => bail!("a window takes both --from and --to (seconds of simulated time)"),
+        (Some(from), Some(to)) => bail!("the window [{from}, {to}) is empty: --until must be after --since"),
+        _ => bail!("a window takes both --since and --until (seconds of simulated time)"),
     };
     let chart = chart_for_run(registry, &args.db, args.run, window)?;
     write(&chart, &args.out)?;

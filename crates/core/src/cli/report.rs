@@ -19,8 +19,8 @@ pub(crate) struct ReportArgs {
     #[arg(long)]
     config: Option<PathBuf>,
     /// Only traces whose name contains this text (e.g. `CTC-SP2`).
-    #[arg(long)]
-    trace: Option<String>,
+    #[arg(long, value_name = "TEXT")]
+    trace_contains: Option<String>,
     /// Put two stores side by side instead: differences of the means and
     /// whether their 95 % intervals overlap.
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
@@ -43,7 +43,7 @@ pub(crate) fn run(registry: &crate::experiment::registry::Registry, args: Report
         let options = ReportOptions {
             db: args.db.clone(),
             config: args.config.clone(),
-            trace: args.trace.clone(),
+            trace: args.trace_contains.clone(),
             out: PathBuf::new(),
         };
         return emit(&table(registry, &options, id)?);
@@ -61,7 +61,7 @@ pub(crate) fn run(registry: &crate::experiment::registry::Registry, args: Report
             let out = args.out.clone().unwrap_or_else(|| Path::new("reports").join(name));
             generate(
                 registry,
-                &ReportOptions { db: db.clone(), config: args.config.clone(), trace: args.trace.clone(), out },
+                &ReportOptions { db: db.clone(), config: args.config.clone(), trace: args.trace_contains.clone(), out },
             )?
         }
     };

@@ -43,6 +43,7 @@ use kameo::message::{Context, Message};
 use crate::experiment::config::{Experiment, SweepPoint};
 use crate::experiment::inputs::{Inputs, PointInputError};
 use crate::experiment::point::{Point, PointOutput, Summary};
+use crate::experiment::progress;
 use crate::experiment::provenance::{code_version, rfc3339};
 use crate::experiment::registry::Registry;
 use crate::store::{self, ExperimentRow, Store};
@@ -252,8 +253,13 @@ impl Message<Ended> for Coordinator {
     async fn handle(&mut self, msg: Ended, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         match msg {
             Ended::Committed => {
+                if self.done == 0 {
+                    // A rate and a time left once there is one to tell.
+                    self.bar.set_style(bar_style(true));
+                }
                 self.done += 1;
                 self.bar.inc(1);
+                self.bar.set_message("");
             }
             Ended::Failed(e) => {
                 if self.error.is_none() {
@@ -322,6 +328,17 @@ struct Executed {
     results: Vec<PointResult>,
 }
 
+/// The bar's look: points done, and once one is, the rate and the time
+/// left; a running point's own progress after them.
+fn bar_style(rate: bool) -> ProgressStyle {
+    let template = if rate {
+        "{bar:40} {pos}/{len} points  {per_sec}  ETA {eta}  {msg}"
+    } else {
+        "{bar:40} {pos}/{len} points  {msg}"
+    };
+    ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
 /// The one executor: runs `points[k]` for every k in `todo` on
 /// `options.threads` workers, each point committed to `store` (if any) by the
 /// writer actor as soon as it is done. `ids` are the points' ids;
@@ -337,10 +354,7 @@ fn execute(
     let Work { points, ids, todo, already, experiment } = work;
     let bar = if options.progress {
         let bar = ProgressBar::new(points.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} points  {per_sec}  ETA {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        bar.set_style(bar_style(false));
         bar.set_position(already as u64);
         bar.enable_steady_tick(Duration::from_millis(500));
         bar
@@ -353,6 +367,7 @@ fn execute(
     let _entered = runtime.enter();
     let budget = Arc::new(Budget::new(options.threads));
     let threads = options.threads.max(1).min(todo.len().max(1));
+    let watch = bar.clone();
     let coordinator = Coordinator::spawn(Coordinator {
         points: Arc::new(points),
         queue: todo,
@@ -370,9 +385,12 @@ fn execute(
     });
     let ids = ids.as_slice();
     drop(_entered);
-    // One worker's loop: asks for points until none is left.
+    // One worker's loop: asks for points until none is left; a point's
+    // progress in simulated time goes beside the bar.
     let work = || {
-        registry.reading(|| work_points(&coordinator, &writer, &budget, inputs, ids, experiment));
+        progress::reporting(&watch, || {
+            registry.reading(|| work_points(&coordinator, &writer, &budget, inputs, ids, experiment))
+        });
     };
     // (the loop, apart so that a worker runs it inside its registry's reading)
     fn work_points(

@@ -12,19 +12,32 @@
 use std::fmt;
 use std::ops::Range;
 
-/// A config error, located in its file.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {message}")]
+/// A config error, located in its file (`file:line:column: message`; an
+/// error of the whole file, which cannot be read, has line 0 and is
+/// `file: message`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct ConfigError {
     /// The config file.
     pub file: String,
-    /// 1-based line.
+    /// 1-based line (0: the file as a whole).
     pub line: usize,
     /// 1-based column.
     pub column: usize,
     /// What is wrong.
     pub message: String,
 }
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 /// Converts a byte offset into 1-based line and column.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {

@@ -17,6 +17,7 @@ pub mod inputs;
 pub mod load;
 pub mod locate;
 pub mod point;
+pub mod progress;
 pub mod provenance;
 pub mod registry;
 pub mod slurm;

@@ -158,6 +158,10 @@ pub struct ColumnDef {
     pub since: i64,
     /// Its SQL `DEFAULT`, which rows stored before it stand for (none: NULL).
     pub default: Option<&'static str>,
+    /// For a column that older stores held `NOT NULL`: the value (SQL) they
+    /// wrote where this one is NULL (`-1`, `''`), read as NULL when such a
+    /// store is brought to the descriptors.
+    pub null_was: Option<&'static str>,
     /// `REFERENCES` target, `table(column)`.
     pub references: Option<&'static str>,
     /// `CHECK` expression.
@@ -469,6 +473,7 @@ pub enum Nullable {
 /// `value` of a row to a `NOT NULL` column; `Type null` allows NULL.
 /// Optional parts, in this order: `; since VERSION` (a historical schema
 /// step added it to its table), `; default "SQL"` (what rows stored before it stand for),
+/// `; null_was "SQL"` (what older stores wrote where it is now NULL),
 /// `; references "table(column)"`, `; check "SQL"`, `; uses [axis(…),
 /// metric(…)]` (the report's), `; read READER` (read back by the store).
 #[doc(hidden)]
@@ -477,6 +482,7 @@ macro_rules! __column {
     ($name:literal, $ty:ident $($null:ident)?, $doc:literal, |$r:ident| $value:expr
         $(; since $since:expr)?
         $(; default $default:literal)?
+        $(; null_was $null_was:literal)?
         $(; references $references:literal)?
         $(; check $check:literal)?
         $(; uses [$($use:expr),* $(,)?])?
@@ -492,6 +498,7 @@ macro_rules! __column {
                 })?], false),
                 since: $crate::store::columns::one_or(&[$($since)?], 0),
                 default: $crate::store::columns::one_or(&[$(Some($default))?], None),
+                null_was: $crate::store::columns::one_or(&[$(Some($null_was))?], None),
                 references: $crate::store::columns::one_or(&[$(Some($references))?], None),
                 check: $crate::store::columns::one_or(&[$(Some($check))?], None),
             },

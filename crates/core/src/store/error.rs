@@ -29,7 +29,7 @@ pub enum StoreError {
     )]
     NewerSchema { path: PathBuf, found: i64 },
     /// The file does not exist (read-only opening).
-    #[error("{path}: no such database", path = .path.display())]
+    #[error("{path}: no such store", path = .path.display())]
     Missing { path: PathBuf },
     /// `query` was given a statement that writes.
     #[error("only read-only statements are allowed (SELECT, WITH …, read-only PRAGMA); refused: {sql}")]

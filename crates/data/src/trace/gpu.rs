@@ -26,7 +26,8 @@
 //!   estimate is exact), requested memory per processor in KB, status 1.
 //!   The job number is the 1-based data row.
 //! - v2023 pods: a shared GPU (`gpu_milli` < 1000) counts as one whole GPU;
-//!   `qos` becomes the SWF queue ([`QOS_QUEUES`]). Dropped: pods never
+//!   `qos` becomes the SWF queue ([`QOS_QUEUES`]), each named by the
+//!   header's `Queue:` lines as the SWF standard names queues. Dropped: pods never
 //!   scheduled (empty `scheduled_time`) and CPU-only pods (`num_gpu` 0).
 //!   The resource-only `multigpuNN` files (no times) are refused.
 //!   `MaxProcs` is the GPUs of `openb_node_list_gpu_node.csv[.gz]` beside
@@ -323,10 +324,19 @@ pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> 
         GpuFormat::Pods2023 => {
             header.push_line(format!(" MaxProcs: {}", read.max_gpus.unwrap_or(OPENB_GPUS)));
             header.push_line(" Note: Alibaba GPU v2023 pods; processors are GPUs (a shared GPU counts as 1)".into());
-            header.push_line(" Note: queues 1 LS, 2 BE, 3 Burstable, 4 Guaranteed (qos)".into());
+            header.push_line(" Note: the queues are the pods' QoS classes (qos)".into());
+            header.push_line(format!(" MaxQueues: {}", QOS_QUEUES.len()));
+            for (i, class) in QOS_QUEUES.iter().enumerate() {
+                header.push_line(format!(" Queue: {} {class}", i + 1));
+            }
         }
-        GpuFormat::Instances2025 => header
-            .push_line(" Note: Alibaba GPU v2025 DLRM instances; processors are GPUs; all latency-sensitive".into()),
+        GpuFormat::Instances2025 => {
+            header.push_line(
+                " Note: Alibaba GPU v2025 DLRM instances; processors are GPUs; all latency-sensitive".into(),
+            );
+            header.push_line(" MaxQueues: 1".into());
+            header.push_line(format!(" Queue: 1 {}", QOS_QUEUES[0]));
+        }
         _ => {
             let hours = path.file_name().is_some_and(|n| n.to_string_lossy().contains("100k"));
             header.push_line(format!(
@@ -348,7 +358,9 @@ pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> 
             record(j, procs, memory_kb)
         })
         .collect();
-    let trace = SwfTrace { name: path.display().to_string(), header, records, skipped: SkippedLines::default() };
+    let dropped = read.drops.reasons.iter().map(|&(reason, n)| (reason.to_string(), n)).collect();
+    let trace =
+        SwfTrace { name: path.display().to_string(), header, records, skipped: SkippedLines::default(), dropped };
     Ok((trace, read.drops))
 }
 

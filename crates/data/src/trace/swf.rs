@@ -269,6 +269,15 @@ impl SwfHeader {
     pub fn notes(&self) -> impl Iterator<Item = &str> {
         self.get_all("Note")
     }
+
+    /// The queues the `Queue` lines name (`Queue:  1 DSI`), as (number, name);
+    /// a line without a number and a name is left out.
+    pub fn queues(&self) -> impl Iterator<Item = (i64, &str)> {
+        self.get_all("Queue").filter_map(|v| {
+            let (number, name) = v.trim().split_once(char::is_whitespace)?;
+            Some((number.parse().ok()?, name.trim()))
+        })
+    }
 }
 
 /// Splits `Key: value` where the key is a single word.
@@ -664,7 +673,13 @@ impl SwfReader {
             };
             return Err(SwfError::NoRecords { path: self.path, why });
         }
-        Ok(SwfTrace { name: self.path.display().to_string(), header: self.header, records, skipped: self.skipped })
+        Ok(SwfTrace {
+            name: self.path.display().to_string(),
+            header: self.header,
+            records,
+            skipped: self.skipped,
+            dropped: Vec::new(),
+        })
     }
 }
 
@@ -721,6 +736,9 @@ pub struct SwfTrace {
     pub records: Vec<SwfRecord>,
     /// Lines skipped in lenient mode.
     pub skipped: SkippedLines,
+    /// Rows a reader of another format left out by rule, `(reason, rows)`
+    /// (a GPU-era file's pods that never ran, say); none for an SWF file.
+    pub dropped: Vec<(String, u64)>,
 }
 
 impl SwfTrace {

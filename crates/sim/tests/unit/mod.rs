@@ -3,3 +3,4 @@
 mod bench;
 mod kernel;
 mod port;
+mod units;

@@ -97,7 +97,7 @@ pub(crate) struct RunArgs {
     /// Paper B: advance reservations as a percentage of the jobs (0–100),
     /// copies of random jobs with a delayed fixed start.
     #[arg(long, value_name = "PCT", default_value_t = 0.0)]
-    reservations: f64,
+    reservation_percent: f64,
     /// Start delay of a reservation = U[0,1] × estimate × this factor.
     #[arg(long, default_value_t = 1.0)]
     start_factor: f64,
@@ -188,7 +188,7 @@ pub(crate) fn run_driven(
     interrupts: Option<Arc<AtomicUsize>>,
     in_process: Option<crate::policy::batsim::InProcess>,
 ) -> anyhow::Result<Finished> {
-    let moving = args.reservations > 0.0 && args.reservation_option == ReservationOption::Move;
+    let moving = args.reservation_percent > 0.0 && args.reservation_option == ReservationOption::Move;
     let kill_at_estimate = !args.no_kill_at_estimate;
     let strategies: Vec<StrategyRef> = if args.strategies.is_empty() {
         // Under *move* the default is every strategy that can move planned jobs.
@@ -262,7 +262,7 @@ pub(crate) fn run_driven(
         curve.truncate(1);
     }
     let reservations = ReservationConfig {
-        percent: args.reservations,
+        percent: args.reservation_percent,
         start_factor: args.start_factor,
         option: args.reservation_option,
         max_moves: (!args.no_move_guard).then_some(args.max_moves),
@@ -400,7 +400,7 @@ fn classic_checks(args: &RunArgs, strategies: &[StrategyRef], model: Option<&str
             "the queueing modes (fcfs, easy, conservative, the priority rules) model no node failures; use --failures none"
         );
     }
-    if args.reservations > 0.0 {
+    if args.reservation_percent > 0.0 {
         anyhow::bail!(
             "the queueing modes (fcfs, easy, conservative, the priority rules) take no reservations; drop --reservations"
         );

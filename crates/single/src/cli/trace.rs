@@ -103,7 +103,7 @@ pub(crate) struct ConvertArgs {
     lenient: bool,
     /// The machine's processors, for the SWF header's MaxProcs (default: the
     /// largest allocation in the dump, with a warning).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     capacity: Option<u64>,
     /// The machine's nodes, for MaxNodes (default: the largest allocation,
     /// when the dump has NNodes).

@@ -16,6 +16,7 @@ use crate::policy::{Placement, StrategyRef};
 use crate::stats::calibration::Calibration;
 use crate::summary::RunSummary;
 use crate::workload::reservations::ReservationConfig;
+use slasim_core::units::{count, duration, percent};
 
 /// One summary row: its label, the strategy and the PoF_max it ran with.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,23 +77,26 @@ pub fn run_text(s: &RunSettings, rows: &[SummaryRow], runs: &[RunResult]) -> Res
     let mut text = String::new();
     writeln!(
         text,
-        "workload {}, {} batteries, placement {}, failures {}, stored in {}",
+        "workload {}, {}, placement {}, failures {}, stored in {}",
         s.workload,
-        s.batteries,
+        count(s.batteries, "battery", "batteries"),
         s.placement,
         s.failures,
         s.db.display()
     )?;
-    writeln!(
-        text,
-        "overbooking: {} test, PoF_max {}, runtime statistics by {}",
-        match s.overbooking.acceptance {
-            AcceptanceKind::Pof => "PoF",
-            AcceptanceKind::Risk => "risk",
-        },
-        s.curve.iter().map(f64::to_string).collect::<Vec<_>>().join(", "),
-        s.overbooking.pdf.source
-    )?;
+    // Only a strategy that overbooks reads these settings.
+    if rows.iter().any(|r| r.strategy.reads.overbooking) {
+        writeln!(
+            text,
+            "overbooking: {} test, PoF_max {}, runtime statistics by {}",
+            match s.overbooking.acceptance {
+                AcceptanceKind::Pof => "PoF",
+                AcceptanceKind::Risk => "risk",
+            },
+            s.curve.iter().map(f64::to_string).collect::<Vec<_>>().join(", "),
+            s.overbooking.pdf.source
+        )?;
+    }
     if s.already > 0 {
         writeln!(text, "{} of {} runs were already stored and were not simulated again", s.already, s.total)?;
         if let Some(endpoint) = s.external_endpoint {
@@ -124,7 +128,7 @@ pub fn run_text(s: &RunSettings, rows: &[SummaryRow], runs: &[RunResult]) -> Res
         let mean = |f| mean_of(&runs, f);
         writeln!(
             text,
-            "{:<width$} {:>9.1} {:>10.1} {:>8.1} {:>9.1} {:>11.1} {:>10.1} {:>11.1} {:>10.1}%",
+            "{:<width$} {:>9.1} {:>10.1} {:>8.1} {:>9.1} {:>11.1} {:>10.1} {:>11.1} {:>11}",
             row.label,
             mean(|s| f64::from(s.accepted)),
             mean(|s| f64::from(s.successful)),
@@ -133,7 +137,7 @@ pub fn run_text(s: &RunSettings, rows: &[SummaryRow], runs: &[RunResult]) -> Res
             mean(|s| s.fees),
             mean(|s| s.penalties),
             mean(|s| s.gain),
-            100.0 * mean(|s| s.utilisation),
+            percent(mean(|s| s.utilisation)),
         )?;
     }
     if s.queueing {
@@ -143,8 +147,10 @@ pub fn run_text(s: &RunSettings, rows: &[SummaryRow], runs: &[RunResult]) -> Res
         let r = s.reservations;
         writeln!(
             text,
-            "\nreservations ({}% of the jobs, start factor {}, option {}), means per battery:",
-            r.percent, r.start_factor, r.option
+            "\nreservations ({} of the jobs, start factor {}, option {}), means per battery:",
+            percent(r.percent / 100.0),
+            r.start_factor,
+            r.option
         )?;
         writeln!(
             text,
@@ -245,17 +251,17 @@ fn queueing(text: &mut String, kill_at_estimate: bool, runs: &[RunResult]) -> st
         let s = &r.summary;
         writeln!(
             text,
-            "{:<26} {:>8} {:>8} {:>10.0} {:>11.0} {:>9.2} {:>10.2} {:>10.1}% {:>12.0} {:>10.0}",
+            "{:<26} {:>8} {:>8} {:>10} {:>11} {:>9.2} {:>10.2} {:>11} {:>12} {:>10}",
             r.strategy,
             s.jobs,
             s.dropped,
-            s.wait_mean,
-            s.response_mean,
+            duration(s.wait_mean),
+            duration(s.response_mean),
             s.slowdown_mean,
             s.bounded_slowdown_mean,
-            100.0 * s.utilisation,
-            s.makespan,
-            s.wait_max,
+            percent(s.utilisation),
+            duration(s.makespan),
+            duration(s.wait_max),
         )?;
     }
     Ok(())

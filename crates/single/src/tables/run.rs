@@ -8,7 +8,7 @@
 use crate::cluster::energy::{Energy, EnergyConfig, MeteredState};
 use crate::cluster::record::{JobRecord, NodeEventRecord, Outcome};
 use crate::workload::failures::NodeEventKind;
-use crate::workload::job::Job;
+use crate::workload::job::{Job, NO_DEADLINE};
 use slasim_core::experiment::id::PointId;
 use slasim_core::experiment::provenance::{code_version, rfc3339};
 use slasim_core::store::columns::{Column, Described, Index, Rows, Table, column};
@@ -120,6 +120,11 @@ pub static RUNS: Table<Runs> = Table::new(
     column!("wall_seconds", Real, "wall seconds the simulation took", |r| r.wall_seconds),
 ]);
 
+/// An SWF field as stored: NULL where the log leaves it unknown (−1).
+fn known(field: i64) -> Option<i64> {
+    (field != -1).then_some(field)
+}
+
 /// A battery's job.
 #[derive(Debug, Clone, Copy)]
 pub struct BatteryJobRow<'a> {
@@ -148,13 +153,15 @@ pub static BATTERY_JOBS: Table<BatteryJobs> =
             column!("swf_id", Int, "the SWF job number it came from", |r| r.job.swf_id),
             column!("occurrence", Int, "its submission time, s", |r| r.job.occurrence),
             column!("release", Int, "the earliest start it allows, s", |r| r.job.release),
-            column!("deadline", Int, "the latest end it allows, s", |r| r.job.deadline),
+            column!("deadline", Int null, "the latest end it allows, s (NULL: none)", |r| {
+                (r.job.deadline != NO_DEADLINE).then_some(r.job.deadline)
+            }; null_was "2305843009213693951"),
             column!("estimate", Int, "the user's runtime estimate, s", |r| r.job.estimate),
             column!("runtime", Int, "its real runtime, s", |r| r.job.runtime),
             column!("nodes", Int, "the nodes it requests (in the run's node unit)", |r| r.job.nodes),
-            column!("user", Int, "the SWF user id (−1: unknown)", |r| r.job.user),
-            column!("application", Int, "the SWF executable number (−1: unknown)", |r| r.job.application),
-            column!("queue", Int, "the SWF queue number (−1: unknown)", |r| r.job.queue),
+            column!("user", Int null, "the SWF user id (NULL: unknown)", |r| known(r.job.user); null_was "-1"),
+            column!("application", Int null, "the SWF executable number (NULL: unknown)", |r| known(r.job.application); null_was "-1"),
+            column!("queue", Int null, "the SWF queue number (NULL: unknown)", |r| known(r.job.queue); null_was "-1"),
         ]);
 
 /// A job (or reservation) of a run and what became of it.

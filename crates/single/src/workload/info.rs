@@ -47,6 +47,8 @@ pub struct TraceInfo {
     pub ratio_histogram: [usize; RATIO_BINS],
     /// Lines skipped in lenient mode.
     pub skipped: String,
+    /// Rows the reader of a non-SWF format left out, `(reason, rows)`.
+    pub dropped: Vec<(String, u64)>,
     /// The preparation view, or why it is unavailable.
     pub preparation: Result<Split, PrepareError>,
     /// The target load the factor refers to.
@@ -102,6 +104,7 @@ impl TraceInfo {
             overruns,
             ratio_histogram,
             skipped: if trace.skipped.total() > 0 { trace.skipped.to_string() } else { String::new() },
+            dropped: trace.dropped.clone(),
             preparation: config.split(trace),
             target_load: config.target_load,
         }
@@ -122,7 +125,21 @@ impl fmt::Display for TraceInfo {
         if let Some(c) = &self.computer {
             writeln!(f, "computer      {c}")?;
         }
-        writeln!(f, "jobs          {}", thousands(self.jobs))?;
+        if self.dropped.is_empty() {
+            writeln!(f, "jobs          {}", thousands(self.jobs))?;
+        } else {
+            let left_out = self.dropped.iter().map(|&(_, n)| n as usize).sum::<usize>();
+            let reasons: Vec<String> =
+                self.dropped.iter().map(|(r, n)| format!("{}: {r}", thousands(*n as usize))).collect();
+            writeln!(
+                f,
+                "jobs          {} of {} rows; the reader left out {} ({})",
+                thousands(self.jobs),
+                thousands(self.jobs + left_out),
+                thousands(left_out),
+                reasons.join("; ")
+            )?;
+        }
         writeln!(f, "MaxNodes      {}", self.max_nodes.as_deref().unwrap_or("(not in header)"))?;
         writeln!(f, "MaxProcs      {}", self.max_procs.as_deref().unwrap_or("(not in header)"))?;
         let days = (self.last_end - self.first_submit) as f64 / 86_400.0;

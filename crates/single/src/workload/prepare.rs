@@ -248,7 +248,9 @@ pub enum PrepareError {
     #[error(transparent)]
     Setting(#[from] InvalidSetting),
     /// The machine size is unknown.
-    #[error("{trace}: the header has no {key} line; set `capacity` in the preparation settings")]
+    #[error(
+        "{trace}: the header has no {key} line; give the machine's size: --capacity N (`capacity` in a config's [prepare])"
+    )]
     UnknownCapacity { trace: String, key: &'static str },
     /// `sla_terms` names no registered rule.
     #[error("sla_terms: {0}")]
@@ -342,6 +344,18 @@ struct Usable {
     user: i64,
     application: i64,
     queue: i64,
+    qos_class: Option<&'static str>,
+}
+
+/// The queues a trace's header names by a QoS class, with that class.
+type QosClasses = Vec<(i64, &'static str)>;
+
+/// The header's `Queue:` lines whose name is a QoS class
+/// ([`slasim_data::trace::gpu::QOS_QUEUES`]); a classic log's queues
+/// (LoadLeveler classes, `express`, `normal`, …) are none.
+fn qos_classes(trace: &SwfTrace) -> QosClasses {
+    let known = &slasim_data::trace::gpu::QOS_QUEUES;
+    trace.header.queues().filter_map(|(q, name)| known.iter().find(|&&c| c == name).map(|&c| (q, c))).collect()
 }
 
 impl PrepareConfig {
@@ -419,7 +433,13 @@ impl PrepareConfig {
         }
     }
 
-    fn classify(&self, r: &SwfRecord, capacity: u32, per_node: f64) -> Result<Usable, FilterReason> {
+    fn classify(
+        &self,
+        r: &SwfRecord,
+        capacity: u32,
+        per_node: f64,
+        classes: &QosClasses,
+    ) -> Result<Usable, FilterReason> {
         if r.submit < 0 {
             return Err(FilterReason::NoSubmitTime);
         }
@@ -453,16 +473,18 @@ impl PrepareConfig {
             user: r.user,
             application: r.executable,
             queue: r.queue,
+            qos_class: classes.iter().find(|(q, _)| *q == r.queue).map(|&(_, class)| class),
         })
     }
 
     /// Filters a trace into usable jobs in submit order (steps 1–2).
     fn usable(&self, trace: &SwfTrace) -> Result<(Vec<Usable>, FilterReport, u32), PrepareError> {
         let (capacity, per_node) = self.machine(trace)?;
+        let classes = qos_classes(trace);
         let mut report = FilterReport { records: trace.records.len(), ..FilterReport::default() };
         let mut jobs = Vec::with_capacity(trace.records.len());
         for r in &trace.records {
-            match self.classify(r, capacity, per_node) {
+            match self.classify(r, capacity, per_node, &classes) {
                 Ok(job) => jobs.push(job),
                 Err(reason) => *report.dropped.entry(reason).or_default() += 1,
             }
@@ -488,7 +510,7 @@ impl PrepareConfig {
             occurrence,
             estimate: u.estimate,
             nodes: u.nodes,
-            queue: u.queue,
+            qos_class: u.qos_class,
             deadline_factor: self.deadline_factor,
             penalty_ratio: self.penalty_ratio,
         });

@@ -231,7 +231,7 @@ impl Preemption {
                         conf.path.clone(),
                         p.type_line,
                         "PreemptType",
-                        "preempt/qos needs the QOS dump (`[slurm] qos`): the QOS preempt lists are there".into(),
+                        "preempt/qos needs the QOS dump (--qos FILE; `qos` in a config's [slurm]): the QOS preempt lists are there".into(),
                     ));
                 };
                 for q in &dump.qos {

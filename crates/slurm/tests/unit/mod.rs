@@ -16,3 +16,4 @@ mod preemption;
 mod report;
 mod reservation;
 mod sacctmgr;
+mod written;

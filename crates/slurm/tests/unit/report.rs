@@ -13,6 +13,7 @@ fn settings_are_flattened_and_only_differing_ones_kept() {
         id: 0,
         sweep: String::new(),
         conf: String::new(),
+        conf_text: String::new(),
         conf_sha256: String::new(),
         settings,
         jobs: 0,

@@ -364,7 +364,7 @@ pub struct Chart {
     pub title: String,
     /// The window drawn.
     pub window: Window,
-    /// How the window was chosen ("busiest week", "whole run", "--from/--to").
+    /// How the window was chosen ("busiest week", "whole run", "--since/--until").
     pub window_reason: String,
     /// Row units in all.
     pub height: u32,

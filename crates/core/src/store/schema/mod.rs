@@ -34,7 +34,7 @@ use crate::store::{StoreError, sqlite};
 pub mod facts;
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// The engine's own steps: the experiments' tables (schema 1) and a point
 /// belonging to every sweep that names it (schema 9).
@@ -144,12 +144,47 @@ pub fn column_definition(c: &ColumnDef, key: &[&str]) -> String {
 
 /// `CREATE TABLE …;` and its indexes' `CREATE INDEX …;`, from its descriptors.
 pub fn create_table(t: &dyn Described) -> String {
+    let mut sql = create_table_named(t, t.name());
+    for index in t.indexes() {
+        sql.push_str(&format!("CREATE INDEX {} ON {}({});\n", index.name, t.name(), index.columns.join(", ")));
+    }
+    sql
+}
+
+/// `CREATE TABLE name (…);` of `t`'s descriptors, under `name`.
+fn create_table_named(t: &dyn Described, name: &str) -> String {
     let mut lines: Vec<String> = t.columns().iter().map(|c| format!("    {}", column_definition(c, t.key()))).collect();
     if t.key().len() > 1 {
         lines.push(format!("    PRIMARY KEY ({})", t.key().join(", ")));
     }
     let rowid = if t.without_rowid() { " WITHOUT ROWID" } else { "" };
-    let mut sql = format!("CREATE TABLE {} (\n{}\n){rowid};\n", t.name(), lines.join(",\n"));
+    format!("CREATE TABLE {name} (\n{}\n){rowid};\n", lines.join(",\n"))
+}
+
+/// A stored table some of whose `NOT NULL` columns the descriptors allow to
+/// be NULL, made again from the descriptors (SQLite cannot drop a `NOT
+/// NULL`): its rows copied, a column's [`ColumnDef::null_was`] value read as
+/// NULL, a column it lacks given its default, its indexes made again.
+fn relaxed_table(t: &dyn Described, stored: &[String]) -> String {
+    let relaxed = format!("{}_relaxed", t.name());
+    let mut sql = create_table_named(t, &relaxed);
+    let common: Vec<&ColumnDef> = t.columns().into_iter().filter(|c| stored.iter().any(|s| s == c.name)).collect();
+    let names: Vec<String> = common.iter().map(|c| format!("\"{}\"", c.name)).collect();
+    let values: Vec<String> = common
+        .iter()
+        .map(|c| match c.null_was {
+            Some(was) => format!("NULLIF(\"{}\", {was})", c.name),
+            None => format!("\"{}\"", c.name),
+        })
+        .collect();
+    sql.push_str(&format!(
+        "INSERT INTO {relaxed} ({}) SELECT {} FROM {};\nDROP TABLE {};\nALTER TABLE {relaxed} RENAME TO {};\n",
+        names.join(", "),
+        values.join(", "),
+        t.name(),
+        t.name(),
+        t.name()
+    ));
     for index in t.indexes() {
         sql.push_str(&format!("CREATE INDEX {} ON {}({});\n", index.name, t.name(), index.columns.join(", ")));
     }
@@ -166,17 +201,31 @@ pub fn views(groups: &[&'static PointTables]) -> Vec<(&'static str, String)> {
 
 /// What makes the store on `conn` agree with the descriptors and views: a
 /// missing table or index created, a column a table lacks appended (with
-/// its default standing for the rows there), a view whose SQL differs made
-/// again. Empty when it agrees.
+/// its default standing for the rows there), a table whose `NOT NULL`
+/// column the descriptors let be NULL made again ([`relaxed_table`]; the
+/// views are then made again too), a view whose SQL differs made again.
+/// Empty when it agrees.
 pub fn reconciliation(conn: &Connection, groups: &[&'static PointTables]) -> rusqlite::Result<Vec<String>> {
     let mut statements = Vec::new();
+    let mut relaxed = false;
     for t in described_tables(groups) {
-        let mut info = conn.prepare(&format!("SELECT name FROM pragma_table_info('{}')", t.name()))?;
-        let stored: Vec<String> = info.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+        let mut info = conn.prepare(&format!("SELECT name, \"notnull\" FROM pragma_table_info('{}')", t.name()))?;
+        let stored: Vec<(String, bool)> =
+            info.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
         if stored.is_empty() {
             statements.push(create_table(t));
             continue;
         }
+        let relax = t.columns().into_iter().any(|c| {
+            c.null && !t.key().contains(&c.name) && stored.iter().any(|(s, not_null)| s == c.name && *not_null)
+        });
+        if relax {
+            let names: Vec<String> = stored.into_iter().map(|(s, _)| s).collect();
+            statements.push(relaxed_table(t, &names));
+            relaxed = true;
+            continue;
+        }
+        let stored: Vec<String> = stored.into_iter().map(|(s, _)| s).collect();
         for c in t.columns().into_iter().filter(|c| !stored.iter().any(|s| s == c.name)) {
             statements.push(format!("ALTER TABLE {} ADD COLUMN {};", t.name(), column_definition(c, t.key())));
         }
@@ -191,13 +240,23 @@ pub fn reconciliation(conn: &Connection, groups: &[&'static PointTables]) -> rus
             }
         }
     }
+    let (mut drops, mut creates) = (Vec::new(), Vec::new());
     for (name, sql) in views(groups) {
         let stored: Option<String> = conn
             .query_row("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", [name], |r| r.get(0))
             .optional()?;
-        if stored.as_deref() != Some(sql.as_str()) {
-            statements.push(format!("DROP VIEW IF EXISTS {name};\n{sql};"));
+        if relaxed || stored.as_deref() != Some(sql.as_str()) {
+            drops.push(format!("DROP VIEW IF EXISTS {name};"));
+            creates.push(format!("{sql};"));
         }
+    }
+    if relaxed {
+        // Views go before a table is made again (one naming it would follow
+        // its rename), and come back after.
+        statements.splice(0..0, drops);
+        statements.extend(creates);
+    } else {
+        statements.extend(drops.into_iter().zip(creates).map(|(drop, create)| format!("{drop}\n{create}")));
     }
     Ok(statements)
 }

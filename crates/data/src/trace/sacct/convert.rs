@@ -656,7 +656,7 @@ impl<'p> Converter<'p> {
         self.report.epoch_times = epoch;
         let header = self.header(&maps, origin, last_end, epoch, max_procs, max_nodes);
         let name = self.path.display().to_string();
-        let trace = SwfTrace { name, header, records, skipped: self.skipped };
+        let trace = SwfTrace { name, header, records, skipped: self.skipped, dropped: Vec::new() };
         Ok(SacctConversion { trace, lines, maps, report: self.report })
     }
 

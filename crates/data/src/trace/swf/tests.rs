@@ -27,6 +27,16 @@ fn parses_header_and_records() {
 }
 
 #[test]
+fn queue_lines_name_the_queues() {
+    let text = format!(
+        "; MaxQueues: 3\n; Queue:  1 DSI      \n; Queue:  2  express\n; Queue: none\n{}",
+        "    1 0 5 9 2 -1 -1 2 60 -1 1 1 -1 -1 2 -1 -1 -1\n"
+    );
+    let trace = read(&text, false).unwrap();
+    assert_eq!(trace.header.queues().collect::<Vec<_>>(), vec![(1, "DSI"), (2, "express")]);
+}
+
+#[test]
 fn wrong_field_count_names_file_and_line() {
     let err = read("; x\n1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 1 -1\n", false).unwrap_err();
     let msg = err.to_string();

@@ -5,8 +5,10 @@
 //! - A rule is registered by name in [`SLA_TERMS`], one file each; a config
 //!   names it as `sla_terms` in the preparation settings (default
 //!   `uniform`, left out of the canonical text so existing ids stay).
-//! - A rule sees the job's occurrence, estimate, node count and SWF queue,
-//!   and the settings' `deadline_factor` and `penalty_ratio`. It gives the
+//! - A rule sees the job's occurrence, estimate, node count and QoS class
+//!   (the name the trace's header gives its queue, when that name is a QoS
+//!   class: a classic log's queues are none), and the settings'
+//!   `deadline_factor` and `penalty_ratio`. It gives the
 //!   deadline ([`NO_DEADLINE`] for none), the fee and the penalty.
 
 use slasim_core::experiment::registry::{Entries, Named};
@@ -28,8 +30,10 @@ pub struct SlaInput {
     pub estimate: Time,
     /// n: nodes (in the preparation's unit).
     pub nodes: u32,
-    /// The SWF queue (−1 when unknown).
-    pub queue: i64,
+    /// Its QoS class: the name the trace's `Queue:` header lines give its
+    /// queue, when that name is one of [`slasim_data::trace::gpu::QOS_QUEUES`];
+    /// `None` for every job of a classic log.
+    pub qos_class: Option<&'static str>,
     /// `deadline_factor` of the settings.
     pub deadline_factor: f64,
     /// `penalty_ratio` of the settings.
