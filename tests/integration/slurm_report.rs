@@ -115,7 +115,16 @@ fn a_slurm_store_reports_points_partitions_and_users() {
     }
     assert!(html.contains("Slurm: scheduling settings"));
     assert!(html.contains("data-plot=\"slurm-partition-wait\""));
-    assert!(out.join("plots").join("slurm-partition-wait.svg").is_file());
+    // Each partition named in the wait figures' legends, waits in a unit
+    // of their scale, and the distribution per partition beside them.
+    for plot in ["slurm-partition-wait", "slurm-wait-distribution"] {
+        let svg = std::fs::read_to_string(out.join("plots").join(format!("{plot}.svg"))).unwrap();
+        for partition in ["cpu", "gpu"] {
+            assert!(svg.contains(&format!(">{partition}")), "{plot} does not name partition {partition}");
+        }
+        assert!(svg.contains("wait (s)") || svg.contains("wait (min)") || svg.contains("wait (h)"), "{plot}");
+        assert!(out.join("plots").join(format!("{plot}.png")).is_file());
+    }
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("### Slurm: wait and usage per partition"));
 
@@ -123,6 +132,32 @@ fn a_slurm_store_reports_points_partitions_and_users() {
     let one = common::slasim().args(["report", "--db", &s(&db), "--table", "slurm-partitions"]).output().unwrap();
     assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
     assert!(String::from_utf8_lossy(&one.stdout).contains("| gpu |"));
+}
+
+#[test]
+fn a_one_point_slurm_store_plots_its_wait_distribution() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/gpu-machine.conf");
+    let config = dir.path().join("slurm-one.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"slurm-one\"\n[slurm]\nconf = \"{}\"\nsynthetic = {{ days = 1.0, load = 0.9 }}\n\
+             [[sweep]]\nname = \"one\"\n[sweep.axes]\nseed = [1]\n",
+            conf.display()
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("slurm.sqlite");
+    let out = dir.path().join("report");
+    run(&["sweep", &s(&config), "--db", &s(&db), "--no-progress"]);
+    run(&["report", "--db", &s(&db), "--out", &s(&out)]);
+    let plots = out.join("plots");
+    assert!(!plots.join("slurm-partition-wait.svg").exists(), "one point has no wait curve");
+    let svg = std::fs::read_to_string(plots.join("slurm-wait-distribution.svg")).unwrap();
+    for partition in ["cpu", "gpu"] {
+        assert!(svg.contains(&format!(">{partition} (")), "the distribution does not name partition {partition}");
+    }
 }
 
 #[test]
