@@ -506,6 +506,11 @@ fn wait_distribution(
     let quantile = |v: &[f64], q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
     let unit = TimeUnit::of(by.values().map(|v| quantile(v, 0.95)).fold(0.0, f64::max));
     let names = point_names(points, keys);
+    // Waits span decades when one partition queues for days: then a log
+    // axis, its foot at one second.
+    let top = by.values().map(|v| quantile(v, 0.95)).fold(0.0, f64::max);
+    let low = by.values().map(|v| quantile(v, 0.75)).filter(|q| *q > 0.0).fold(f64::INFINITY, f64::min);
+    let y_log = (top > 50.0 * low.max(1.0)).then(|| 1.0 / unit.seconds);
     let mut panels = Vec::new();
     for (i, point) in shown.iter().enumerate() {
         let mine: Vec<(&str, &Vec<f64>)> =
@@ -535,8 +540,9 @@ fn wait_distribution(
         panels.push(Panel {
             title,
             x_label: "partition".into(),
-            y_label: format!("wait ({})", unit.name),
+            y_label: format!("wait ({}{})", unit.name, if y_log.is_some() { ", log scale" } else { "" }),
             series,
+            y_log,
             x_categories: mine.iter().map(|(name, _)| name.to_string()).collect(),
             ..Default::default()
         });
@@ -550,8 +556,9 @@ fn wait_distribution(
         id: "slurm-wait-distribution".into(),
         caption: format!(
             "Slurm: the jobs' waits ({}) per partition{more}: median (thick line), quartiles (box) and the 5th and \
-             95th percentiles (whiskers) of the jobs that started",
-            unit.name
+             95th percentiles (whiskers) of the jobs that started{}",
+            unit.name,
+            if y_log.is_some() { "; log scale, waits under a second at its foot" } else { "" }
         ),
         panels,
     }))

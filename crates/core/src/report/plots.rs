@@ -153,6 +153,8 @@ pub struct Panel {
     pub diagonal: bool,
     /// A categorical x axis: x = i is drawn at, and labelled, the i-th name.
     pub x_categories: Vec<String>,
+    /// A logarithmic y axis; values below the floor are drawn at it.
+    pub y_log: Option<f64>,
 }
 
 /// How one series of a panel is drawn.
@@ -409,17 +411,49 @@ fn dashes(points: &[(i32, i32)]) -> Vec<[(i32, i32); 2]> {
     out
 }
 
+/// The panel with every y value as its log10 (at least the floor's).
+fn log_panel(panel: &Panel, floor: f64) -> Panel {
+    let floor = floor.max(f64::MIN_POSITIVE);
+    let log = |v: f64| v.max(floor).log10();
+    let mut out = panel.clone();
+    for s in &mut out.series {
+        for p in &mut s.points {
+            *p = (p.0, log(p.1), log(p.2), log(p.3));
+        }
+        for w in &mut s.whiskers {
+            *w = (log(w.0), log(w.1));
+        }
+    }
+    out
+}
+
 fn draw_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     legend: &DrawingArea<DB, Shift>,
     panel: &Panel,
 ) -> DrawResult<()> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let logged;
+    let panel = match panel.y_log {
+        Some(floor) => {
+            logged = log_panel(panel, floor);
+            &logged
+        }
+        None => panel,
+    };
     let ((x0, x1), (y0, y1)) = ranges(panel);
     let categorical = !panel.x_categories.is_empty();
     let (x_ticks, x_decimals) =
         if categorical { ((0..panel.x_categories.len()).map(|i| i as f64).collect(), 0) } else { ticks(x0, x1, 10) };
-    let (y_ticks, y_decimals) = ticks(y0, y1, 8);
+    let (y_ticks, y_decimals) = match panel.y_log {
+        // Powers of ten, printed as the values they stand for.
+        Some(_) => ((y0.ceil() as i32..=y1.floor() as i32).map(f64::from).collect(), 0),
+        None => ticks(y0, y1, 8),
+    };
+    let y_label = |v: &f64| match panel.y_log {
+        Some(_) => format!("{}", 10f64.powi(v.round() as i32)),
+        None => format!("{v:.y_decimals$}"),
+    };
     let room = (760 / panel.x_categories.len().max(1) / 7).max(4);
     let mut chart = ChartBuilder::on(area)
         .caption(&panel.title, ("sans-serif", 18))
@@ -448,7 +482,7 @@ fn draw_panel<DB: DrawingBackend>(
         .y_desc(panel.y_label.as_str())
         .label_style(("sans-serif", 13))
         .x_label_formatter(&x_label)
-        .y_label_formatter(&|v| format!("{v:.y_decimals$}"))
+        .y_label_formatter(&y_label)
         .axis_desc_style(("sans-serif", 14))
         .draw()
         .map_err(err)?;

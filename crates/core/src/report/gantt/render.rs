@@ -595,7 +595,9 @@ type DrawResult = Result<(), DrawingAreaErrorKind<<Png<'static> as DrawingBacken
 fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
     let px = |x: f64, y: f64| (x.round() as i32, y.round() as i32);
     root.fill(&WHITE)?;
-    let font = |size: f64| ("sans-serif", size).into_font();
+    // Sizes as laid out for an em of size / 1.164 (DejaVu's ascent − descent);
+    // `report::png` sets an em of size / 1.24, as the SVG does.
+    let font = |size: f64| ("sans-serif", size * 1.24 / 1.164).into_font();
     root.draw(&Text::new(chart.title.clone(), px(f.left, 6.0), font(15.0).style(FontStyle::Bold)))?;
     root.draw(&Text::new(window_text(chart), px(f.left, 24.0), font(12.0).color(&RGBColor(68, 68, 68))))?;
     for band in &chart.bands {
