@@ -175,8 +175,8 @@ pub struct Style {
 impl Panel {
     /// Each series' style, in order: no two alike. A series that would look
     /// like an earlier one takes the next marker not yet worn in its colour,
-    /// then the other fill, so its legend entry tells it apart (a line alone
-    /// first tries the other dashing).
+    /// then the other fill, then the next colour, so its legend entry tells
+    /// it apart (a line alone first tries the other dashing).
     pub fn styles(&self) -> Vec<Style> {
         let mut out: Vec<Style> = Vec::with_capacity(self.series.len());
         for s in &self.series {
@@ -196,12 +196,15 @@ impl Panel {
                 continue;
             }
             let start = MARKERS.iter().position(|m| Some(*m) == style.marker).unwrap_or(0);
-            let candidates = (0..2 * MARKERS.len()).map(|k| {
+            // Markers, then the other fill, then (past 14 alike) the next colours.
+            let per_colour = 2 * MARKERS.len();
+            let candidates = (0..per_colour * COLOURS.len()).map(|k| {
+                let (shade, k) = (k / per_colour, k % per_colour);
                 let hollow = if k < MARKERS.len() { style.hollow } else { !style.hollow };
-                (MARKERS[(start + k) % MARKERS.len()], hollow)
+                ((style.colour + shade) % COLOURS.len(), MARKERS[(start + k) % MARKERS.len()], hollow)
             });
-            for (marker, hollow) in candidates {
-                let tried = Style { marker: Some(marker), hollow, ..style };
+            for (colour, marker, hollow) in candidates {
+                let tried = Style { colour, marker: Some(marker), hollow, ..style };
                 if !out.contains(&tried) {
                     style = tried;
                     break;
@@ -213,7 +216,7 @@ impl Panel {
     }
 }
 
-/// The most markers a series draws; a longer one has every k-th point marked.
+/// The most markers a line draws; a longer one has every k-th point marked.
 pub const MARKED: usize = 30;
 
 /// A figure: panels stacked vertically.
@@ -534,7 +537,8 @@ fn draw_panel<DB: DrawingBackend>(
             }
         }
         if let Some(shape) = style.marker {
-            let every = s.points.len().div_ceil(MARKED).max(1);
+            // A scatter shows every point; a long line every k-th.
+            let every = if s.line { s.points.len().div_ceil(MARKED).max(1) } else { 1 };
             let radius = if s.line { 4 } else { 5 } + i32::from(style.hollow);
             let plot = chart.plotting_area().strip_coord_spec();
             let (bx, by) = plot.get_base_pixel();

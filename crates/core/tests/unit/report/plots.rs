@@ -56,7 +56,10 @@ fn dots(name: &str, colour: usize) -> Series {
 
 /// The `<text>` contents of an SVG.
 fn texts(svg: &str) -> Vec<String> {
-    svg.split("<text").skip(1).filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.to_string())).collect()
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string()))
+        .collect()
 }
 
 #[test]
