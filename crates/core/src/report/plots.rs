@@ -127,8 +127,9 @@ pub struct TimeUnit {
 impl TimeUnit {
     /// The unit for values (in seconds) whose largest magnitude is `largest`.
     pub fn of(largest: f64) -> TimeUnit {
-        let largest = largest.abs();
-        if !(largest >= 120.0) {
+        // NaN counts as small.
+        let largest = if largest.is_nan() { 0.0 } else { largest.abs() };
+        if largest < 120.0 {
             TimeUnit { seconds: 1.0, name: "s" }
         } else if largest < 7200.0 {
             TimeUnit { seconds: 60.0, name: "min" }

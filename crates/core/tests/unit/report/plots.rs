@@ -113,7 +113,7 @@ fn ticks_never_repeat() {
         let mut unique = printed.clone();
         unique.dedup();
         assert_eq!(printed, unique, "{lo}..{hi}");
-        assert!(printed.iter().all(|p| !p.starts_with("-0") || p.trim_start_matches(['-', '0', '.']).len() > 0));
+        assert!(printed.iter().all(|p| !p.starts_with("-0") || !p.trim_start_matches(['-', '0', '.']).is_empty()));
     }
 }
 
