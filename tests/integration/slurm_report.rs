@@ -30,6 +30,14 @@ fn csv(dir: &Path, id: &str) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
+/// The `<text>` contents of an SVG, trimmed.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim().to_string()))
+        .collect()
+}
+
 fn column(header: &[String], name: &str) -> usize {
     header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name} in {header:?}"))
 }
@@ -115,7 +123,16 @@ fn a_slurm_store_reports_points_partitions_and_users() {
     }
     assert!(html.contains("Slurm: scheduling settings"));
     assert!(html.contains("data-plot=\"slurm-partition-wait\""));
-    assert!(out.join("plots").join("slurm-partition-wait.svg").is_file());
+    // Each partition named in the wait figures' legends, waits in a unit
+    // of their scale, and the distribution per partition beside them.
+    for plot in ["slurm-partition-wait", "slurm-wait-distribution"] {
+        let svg = std::fs::read_to_string(out.join("plots").join(format!("{plot}.svg"))).unwrap();
+        for partition in ["cpu", "gpu"] {
+            assert!(texts(&svg).iter().any(|t| t == partition), "{plot} does not name partition {partition}");
+        }
+        assert!(["wait (s", "wait (min", "wait (h"].iter().any(|u| svg.contains(u)), "{plot}");
+        assert!(out.join("plots").join(format!("{plot}.png")).is_file());
+    }
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("### Slurm: wait and usage per partition"));
 
@@ -123,6 +140,33 @@ fn a_slurm_store_reports_points_partitions_and_users() {
     let one = common::slasim().args(["report", "--db", &s(&db), "--table", "slurm-partitions"]).output().unwrap();
     assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
     assert!(String::from_utf8_lossy(&one.stdout).contains("| gpu |"));
+}
+
+#[test]
+fn a_one_point_slurm_store_plots_its_wait_distribution() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/gpu-machine.conf");
+    let config = dir.path().join("slurm-one.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"slurm-one\"\n[slurm]\nconf = \"{}\"\nsynthetic = {{ days = 1.0, load = 0.9 }}\n\
+             [[sweep]]\nname = \"one\"\n[sweep.axes]\nseed = [1]\n",
+            conf.display()
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("slurm.sqlite");
+    let out = dir.path().join("report");
+    run(&["sweep", &s(&config), "--db", &s(&db), "--no-progress"]);
+    run(&["report", "--db", &s(&db), "--out", &s(&out)]);
+    let plots = out.join("plots");
+    assert!(!plots.join("slurm-partition-wait.svg").exists(), "one point has no wait curve");
+    let svg = std::fs::read_to_string(plots.join("slurm-wait-distribution.svg")).unwrap();
+    for partition in ["cpu", "gpu"] {
+        let named = texts(&svg).iter().any(|t| t.starts_with(&format!("{partition} (")));
+        assert!(named, "the distribution does not name partition {partition}");
+    }
 }
 
 #[test]

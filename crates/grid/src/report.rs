@@ -352,6 +352,7 @@ pub fn grid_figures(summary: &DataFrame) -> PolarsResult<Vec<Figure>> {
                     y_label: "failure rate".into(),
                     series,
                     diagonal: false,
+                    ..Default::default()
                 }],
             });
         }
@@ -399,6 +400,7 @@ pub fn grid_figures(summary: &DataFrame) -> PolarsResult<Vec<Figure>> {
                 y_label: "mean cost per granted request".into(),
                 series,
                 diagonal: false,
+                ..Default::default()
             }],
         });
     }

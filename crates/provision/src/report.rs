@@ -621,6 +621,7 @@ fn alpha_figures(runs: &[RunRow]) -> Vec<Figure> {
             y_label: y.to_string(),
             series,
             diagonal: false,
+            ..Default::default()
         };
         figures.push(Figure {
             id: format!("provisioning-alpha-{}", trace.to_lowercase().replace('+', "-")),
@@ -742,6 +743,7 @@ fn pricing_figures(prices: &[PriceRow]) -> Vec<Figure> {
                 y_label: "mean f (SU)".into(),
                 series,
                 diagonal: false,
+                ..Default::default()
             }],
         });
     }
@@ -761,6 +763,7 @@ fn pricing_figures(prices: &[PriceRow]) -> Vec<Figure> {
             error_bars: false,
             line: false,
             colour,
+            ..Default::default()
         };
         figures.push(Figure {
             id: "pricing-harm".into(),
@@ -778,6 +781,7 @@ fn pricing_figures(prices: &[PriceRow]) -> Vec<Figure> {
                     dots("against the buyers queueing instead", queueing, 1),
                 ],
                 diagonal: true,
+                ..Default::default()
             }],
         });
     }

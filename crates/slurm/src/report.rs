@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 
 use slasim_core::experiment::registry::Registry;
 use slasim_core::report::load::{Filter, Kind, described_columns, frame_of, has_table, trace_label};
-use slasim_core::report::plots::{Figure, Panel, Series};
+use slasim_core::report::plots::{Figure, MARKERS, Palette, Panel, Series, TimeUnit};
 use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, floats, strs};
 
@@ -389,10 +389,38 @@ fn reasons_table(
     Ok(DataFrame::new_infer_height(out)?)
 }
 
-/// Mean wait per partition against the points: one series per partition;
-/// x is the one swept numeric setting when there is exactly one (and no two
-/// points share its value), else the point's row in the `slurm` table.
-fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow]) -> Option<Figure> {
+/// A setting's value as a category name: a file by its name alone.
+fn value_name(v: Option<&Value>) -> String {
+    match v {
+        None => "(slurm.conf)".to_string(),
+        Some(Value::Text(t)) if t.contains('/') => {
+            Path::new(t).file_name().map_or_else(|| t.clone(), |f| f.to_string_lossy().into_owned())
+        }
+        Some(v) => v.text(),
+    }
+}
+
+/// Each point's name on a categorical axis: its swept settings' values
+/// (`key=value, …` when more than one differs), else its row in the
+/// `slurm` table.
+fn point_names(points: &[PointRow], keys: &[String]) -> Vec<String> {
+    points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match keys {
+            [] => format!("point {}", i + 1),
+            [key] => value_name(p.settings.get(key)),
+            _ => keys.iter().map(|k| format!("{k}={}", value_name(p.settings.get(k)))).collect::<Vec<_>>().join(", "),
+        })
+        .collect()
+}
+
+/// Mean wait per partition against the points: one series per partition
+/// (its colour and marker the same in every Slurm figure); x is the one
+/// swept numeric setting when there is exactly one (and no two points share
+/// its value), else a category per point named by its settings. The wait's
+/// unit follows its scale.
+fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow], palette: &Palette) -> Option<Figure> {
     let xs_of_setting: Option<Vec<f64>> = match keys {
         [key] => points.iter().map(|p| p.settings.get(key).and_then(Value::number)).collect(),
         _ => None,
@@ -402,44 +430,146 @@ fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow]) -
         sorted.sort_by(f64::total_cmp);
         sorted.windows(2).all(|w| w[0] != w[1])
     };
-    let (xs, x_label) = match xs_of_setting.filter(distinct) {
-        Some(xs) => (xs, keys[0].clone()),
-        None => ((1..=points.len()).map(|i| i as f64).collect(), "point (row of the slurm table)".to_string()),
+    let (xs, x_label, categories) = match xs_of_setting.filter(distinct) {
+        Some(xs) => (xs, keys[0].clone(), Vec::new()),
+        None => {
+            let label = if keys.is_empty() { "point (row of the slurm table)".to_string() } else { keys.join(", ") };
+            ((0..points.len()).map(|i| i as f64).collect(), label, point_names(points, keys))
+        }
     };
     let x_of: HashMap<i64, f64> = points.iter().zip(&xs).map(|(p, x)| (p.id, *x)).collect();
+    let unit = TimeUnit::of(partitions.iter().filter_map(|g| g.mean_wait).fold(0.0, f64::max));
     let names: BTreeSet<&str> = partitions.iter().map(|g| g.name.as_str()).collect();
     let series: Vec<Series> = names
         .into_iter()
-        .enumerate()
-        .filter_map(|(k, name)| {
+        .filter_map(|name| {
             let mut curve: Vec<(f64, f64, f64, f64)> = partitions
                 .iter()
                 .filter(|g| g.name == name)
-                .filter_map(|g| Some((x_of[&g.point], g.mean_wait? / HOUR)))
+                .filter_map(|g| Some((x_of[&g.point], g.mean_wait? / unit.seconds)))
                 .map(|(x, y)| (x, y, y, y))
                 .collect();
             curve.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let k = palette.colour(name);
             (!curve.is_empty()).then(|| Series {
                 name: name.to_string(),
                 points: curve,
-                band: false,
-                error_bars: false,
-                line: true,
+                line: categories.is_empty(),
                 colour: k,
+                marker: Some(MARKERS[k % MARKERS.len()]),
+                hollow: true,
+                ..Default::default()
             })
         })
         .collect();
     (!series.is_empty() && points.len() > 1).then(|| Figure {
         id: "slurm-partition-wait".into(),
-        caption: format!("Slurm: mean wait (h) per partition against {x_label}"),
+        caption: format!("Slurm: mean wait ({}) per partition against {x_label}", unit.name),
         panels: vec![Panel {
             title: "Slurm: mean wait per partition".into(),
             x_label,
-            y_label: "mean wait (h)".into(),
+            y_label: format!("mean wait ({})", unit.name),
             series,
-            diagonal: false,
+            x_categories: categories,
+            ..Default::default()
         }],
     })
+}
+
+/// The most points the wait distribution draws (a panel each).
+const DISTRIBUTION_POINTS: usize = 6;
+
+/// The distribution of the jobs' waits per partition, from `slurm_jobs`: a
+/// panel per point (the first [`DISTRIBUTION_POINTS`] in table order), a
+/// box per partition (quartiles, median, whiskers at the 5th and 95th
+/// percentiles) of the jobs that started. None without job rows.
+fn wait_distribution(
+    db: &Path,
+    points: &[PointRow],
+    keys: &[String],
+    palette: &Palette,
+) -> anyhow::Result<Option<Figure>> {
+    if !has_table(db, "slurm_jobs")? {
+        return Ok(None);
+    }
+    let shown = &points[..points.len().min(DISTRIBUTION_POINTS)];
+    let ids = shown.iter().map(|p| p.id.to_string()).collect::<Vec<_>>().join(", ");
+    let sql = format!(
+        "SELECT point_id, partition, CAST(wait AS REAL) AS wait FROM slurm_jobs WHERE wait >= 0 AND point_id IN ({ids}) \
+         ORDER BY point_id, partition, wait"
+    );
+    let columns = [("point_id", Kind::Int), ("partition", Kind::Text), ("wait", Kind::Real)];
+    let df = frame_of(db, &sql, &[], &columns)?;
+    let (point_ids, partitions, waits) = (ints(&df, "point_id")?, strs(&df, "partition")?, floats(&df, "wait")?);
+    // (point, partition) → its waits, ascending (the query's order).
+    let mut by: BTreeMap<(i64, &str), Vec<f64>> = BTreeMap::new();
+    for i in 0..df.height() {
+        if let Some(w) = waits[i] {
+            by.entry((point_ids[i], partitions[i].as_str())).or_default().push(w);
+        }
+    }
+    if by.is_empty() {
+        return Ok(None);
+    }
+    let quantile = |v: &[f64], q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    let unit = TimeUnit::of(by.values().map(|v| quantile(v, 0.95)).fold(0.0, f64::max));
+    let names = point_names(points, keys);
+    // Waits span decades when one partition queues for days: then a log
+    // axis, its foot at one second.
+    let top = by.values().map(|v| quantile(v, 0.95)).fold(0.0, f64::max);
+    let low = by.values().map(|v| quantile(v, 0.75)).filter(|q| *q > 0.0).fold(f64::INFINITY, f64::min);
+    let y_log = (top > 50.0 * low.max(1.0)).then(|| 1.0 / unit.seconds);
+    let mut panels = Vec::new();
+    for (i, point) in shown.iter().enumerate() {
+        let mine: Vec<(&str, &Vec<f64>)> =
+            by.iter().filter(|((p, _), _)| *p == point.id).map(|((_, name), v)| (*name, v)).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let series = mine
+            .iter()
+            .enumerate()
+            .map(|(x, (name, v))| {
+                let at = |q: f64| quantile(v, q) / unit.seconds;
+                Series {
+                    name: format!("{name} ({} jobs)", v.len()),
+                    points: vec![(x as f64, at(0.5), at(0.25), at(0.75))],
+                    whiskers: vec![(at(0.05), at(0.95))],
+                    colour: palette.colour(name),
+                    ..Default::default()
+                }
+            })
+            .collect();
+        let title = if points.len() == 1 {
+            "Slurm: wait per partition".to_string()
+        } else {
+            format!("Slurm: wait per partition, {}", names[i])
+        };
+        panels.push(Panel {
+            title,
+            x_label: "partition".into(),
+            y_label: format!("wait ({}{})", unit.name, if y_log.is_some() { ", log scale" } else { "" }),
+            series,
+            y_log,
+            x_categories: mine.iter().map(|(name, _)| name.to_string()).collect(),
+            ..Default::default()
+        });
+    }
+    let more = if points.len() > shown.len() {
+        format!(" (the first {} of {} points)", shown.len(), points.len())
+    } else {
+        String::new()
+    };
+    Ok(Some(Figure {
+        id: "slurm-wait-distribution".into(),
+        caption: format!(
+            "Slurm: the jobs' waits ({}) per partition{more}: median (thick line), quartiles (box) and the 5th and \
+             95th percentiles (whiskers) of the jobs that started{}",
+            unit.name,
+            if y_log.is_some() { "; log scale, waits under a second at its foot" } else { "" }
+        ),
+        panels,
+    }))
 }
 
 /// The Slurm tables, figure and point count of a store; None if it has no
@@ -565,6 +695,9 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
             df: reasons_table(db, &points, &keys, &rank)?,
         });
     }
-    let figures = wait_figure(&points, &keys, &partitions).into_iter().collect();
+    // One colour per partition in every Slurm figure.
+    let palette = Palette::new(partitions.iter().map(|g| g.name.as_str()));
+    let mut figures: Vec<Figure> = wait_figure(&points, &keys, &partitions, &palette).into_iter().collect();
+    figures.extend(wait_distribution(db, &points, &keys, &palette)?);
     Ok(Some(Section { tables, figures, points: points.len(), gantt: Vec::new(), omitted: Vec::new() }))
 }

@@ -17,6 +17,7 @@
 pub mod gantt;
 pub mod load;
 pub mod plots;
+pub(crate) mod png;
 pub mod render;
 pub mod section;
 pub mod summary;

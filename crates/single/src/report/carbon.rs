@@ -14,13 +14,13 @@
 //! every other stored setting of its point); the differences are averaged
 //! over the pairs, each with the half-width of its 95 % Student-t interval.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use polars::prelude::*;
 
 use slasim_core::report::load::{Kind, frame_of, has_column, has_table};
-use slasim_core::report::plots::{Figure, Panel, Series};
+use slasim_core::report::plots::{Figure, MARKERS, Palette, Panel, Series, TimeUnit};
 use slasim_core::report::render::slug;
 use slasim_core::report::summary::{MeanCi, mean_ci};
 use slasim_core::report::tables::{floats, strs};
@@ -255,11 +255,25 @@ fn front(points: &[(f64, f64, f64, f64)]) -> Vec<(f64, f64, f64, f64)> {
 }
 
 /// Per trace: emissions saved (%) against the change in mean wait and in SLA
-/// penalties, a point per region and shifting policy with its interval on
-/// the y axis, and each strategy's Pareto front (more saved, less lost)
-/// drawn as a line.
+/// penalties, a point per strategy, shifting policy and region with its
+/// interval on the y axis (labelled with its region), and each strategy's
+/// Pareto front (more saved, less lost) drawn as a line. A shifting policy
+/// has one colour in every figure, a strategy one hollow marker (so points
+/// of two strategies on one spot both show), and the legend names each
+/// strategy and policy.
 pub fn shifting_figures(runs: &DataFrame) -> PolarsResult<Vec<Figure>> {
     let rows = pairs(runs)?;
+    let policies = Palette::new(rows.iter().map(|(k, _)| k.3.as_str()));
+    let strategies_all = Palette::new(rows.iter().map(|(k, _)| k.1.as_str()));
+    // A policy's colour and shape, a strategy's fill (and its front's dashes):
+    // two policies on one spot show both shapes; a strategy's hollow marker
+    // rings the other's filled one.
+    let shape = |policy: &str| MARKERS[policies.colour(policy) % MARKERS.len()];
+    let hollow = |strategy: &str| strategies_all.colour(strategy) % 2 == 1;
+    let regions = region_tags(rows.iter().map(|(k, _)| k.2.as_str()));
+    // Changes in wait come in seconds; the axis takes the unit of their scale.
+    let waits = rows.iter().filter_map(|(_, p)| mean_ci(&p.wait)).flat_map(|c| [c.low(), c.high()]);
+    let unit = TimeUnit::of(waits.fold(0.0, |m: f64, v| m.max(v.abs())));
     let mut traces: Vec<&str> = rows.iter().map(|(k, _)| k.0.as_str()).collect();
     traces.dedup();
     let mut figures = Vec::new();
@@ -268,47 +282,101 @@ pub fn shifting_figures(runs: &DataFrame) -> PolarsResult<Vec<Figure>> {
         let mut strategies: Vec<&str> = mine.iter().map(|(k, _)| k.1.as_str()).collect();
         strategies.sort();
         strategies.dedup();
-        let panel = |y: fn(&Pairs) -> &Vec<f64>, y_label: &str, title: &str| {
+        let mut shiftings: Vec<&str> = mine.iter().map(|(k, _)| k.3.as_str()).collect();
+        shiftings.sort();
+        shiftings.dedup();
+        let panel = |y: fn(&Pairs) -> &Vec<f64>, scale: f64, y_label: String, title: &str| {
+            // A point: (x, y, low, high) and its region.
+            let point = |p: &Pairs| -> Option<(f64, f64, f64, f64)> {
+                let (x, y): (MeanCi, MeanCi) = (mean_ci(&p.kg_saved)?, mean_ci(y(p))?);
+                Some((x.mean, y.mean / scale, y.low() / scale, y.high() / scale))
+            };
+            let mut fronts = Vec::new();
             let mut series = Vec::new();
-            for (c, strategy) in strategies.iter().enumerate() {
-                let points: Vec<(f64, f64, f64, f64)> = mine
-                    .iter()
-                    .filter(|(k, _)| k.1 == *strategy)
-                    .filter_map(|(_, p)| {
-                        let (x, y): (MeanCi, MeanCi) = (mean_ci(&p.kg_saved)?, mean_ci(y(p))?);
-                        Some((x.mean, y.mean, y.low(), y.high()))
-                    })
-                    .collect();
-                series.push(Series {
-                    name: format!("{strategy} · front"),
-                    points: front(&points),
-                    band: false,
-                    error_bars: false,
+            for strategy in &strategies {
+                let all: Vec<(f64, f64, f64, f64)> =
+                    mine.iter().filter(|(k, _)| k.1 == *strategy).filter_map(|(_, p)| point(p)).collect();
+                fronts.push(Series {
+                    name: format!("{strategy}: Pareto front"),
+                    points: front(&all),
                     line: true,
-                    colour: c,
+                    line_only: true,
+                    colour: FRONT,
+                    dashed: hollow(strategy),
+                    ..Series::default()
                 });
-                series.push(Series::with_error_bars(strategy.to_string(), points, false, c));
+                for shifting in &shiftings {
+                    let (points, labels): (Vec<_>, Vec<_>) = mine
+                        .iter()
+                        .filter(|(k, _)| k.1 == *strategy && k.3 == *shifting)
+                        .filter_map(|(k, p)| Some((point(p)?, regions[&k.2].clone())))
+                        .unzip();
+                    if points.is_empty() {
+                        continue;
+                    }
+                    series.push(Series {
+                        name: format!("{strategy} · {shifting}"),
+                        points,
+                        error_bars: true,
+                        colour: policies.colour(shifting),
+                        marker: Some(shape(shifting)),
+                        hollow: hollow(strategy),
+                        labels,
+                        ..Series::default()
+                    });
+                }
             }
+            // Fronts first: the points' colours are drawn over them.
+            fronts.extend(series);
             Panel {
                 title: format!("{trace}: {title}"),
                 x_label: "emissions saved (%)".into(),
-                y_label: y_label.into(),
-                series,
-                diagonal: false,
+                y_label,
+                series: fronts,
+                ..Panel::default()
             }
         };
         figures.push(Figure {
             id: format!("carbon-shifting-{}", slug(trace)),
             caption: format!(
-                "{trace}: emissions saved against `none` (%) beside the change in mean wait (s) and in SLA \
-                 penalties (VC), a point per region and shifting policy with its 95 % interval, and each \
-                 strategy's Pareto front; right and low is better"
+                "{trace}: emissions saved against `none` (%) beside the change in mean wait ({}) and in SLA \
+                 penalties (VC); a point per strategy (filled or hollow), shifting policy (colour and shape) and \
+                 region (its label: {}) with its 95 % interval, and each strategy's Pareto front; right and low is \
+                 better",
+                unit.name,
+                legend_of(&regions)
             ),
             panels: vec![
-                panel(|p| &p.wait, "mean wait change (s)", "emissions vs wait"),
-                panel(|p| &p.penalty, "penalty change (VC)", "emissions vs SLA penalties"),
+                panel(|p| &p.wait, unit.seconds, format!("mean wait change ({})", unit.name), "emissions vs wait"),
+                panel(|p| &p.penalty, 1.0, "penalty change (VC)".into(), "emissions vs SLA penalties"),
             ],
         });
     }
     Ok(figures)
 }
+
+/// Each region's label beside its points: the shortest leading part of its
+/// name (split at `-`) that no other region shares, so labels stay short.
+fn region_tags<'a>(regions: impl Iterator<Item = &'a str>) -> BTreeMap<String, String> {
+    let mut all: Vec<&str> = regions.collect();
+    all.sort();
+    all.dedup();
+    let prefix = |r: &str, n: usize| r.split('-').take(n).collect::<Vec<_>>().join("-");
+    all.iter()
+        .map(|r| {
+            let parts = r.split('-').count();
+            let n = (1..=parts)
+                .find(|&n| all.iter().filter(|o| *o != r).all(|o| prefix(o, n) != prefix(r, n)))
+                .unwrap_or(parts);
+            (r.to_string(), prefix(r, n))
+        })
+        .collect()
+}
+
+/// `DE: DE-LU, US: US-CAL-CISO`: the shortened region labels.
+fn legend_of(tags: &BTreeMap<String, String>) -> String {
+    tags.iter().map(|(r, t)| if r == t { r.clone() } else { format!("{t}: {r}") }).collect::<Vec<_>>().join(", ")
+}
+
+/// The colour of the Pareto fronts: the palette's grey, past the policies'.
+const FRONT: usize = 7;

@@ -141,6 +141,7 @@ pub fn energy_figures(runs: &DataFrame) -> anyhow::Result<Vec<Figure>> {
                 y_label: "gain per run (VC)".into(),
                 series,
                 diagonal: false,
+                ..Default::default()
             }],
         });
     }
@@ -581,7 +582,15 @@ pub fn power_figures(rows: &[PowerRow]) -> Vec<Figure> {
                     let mut points: Vec<(f64, f64, f64, f64)> =
                         mine.iter().filter(|r| label(r) == *name).map(|r| (r.kwh, y(r), y(r), y(r))).collect();
                     points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                    Series { name: name.clone(), points, band: false, error_bars: false, line: true, colour: k }
+                    Series {
+                        name: name.clone(),
+                        points,
+                        band: false,
+                        error_bars: false,
+                        line: true,
+                        colour: k,
+                        ..Default::default()
+                    }
                 })
                 .collect()
         };
@@ -597,6 +606,7 @@ pub fn power_figures(rows: &[PowerRow]) -> Vec<Figure> {
                 y_label: "mean wait (s)".into(),
                 series: series(|r| r.wait),
                 diagonal: false,
+                ..Default::default()
             }],
         });
         if mine.iter().any(|r| r.fees != 0.0) {
@@ -612,6 +622,7 @@ pub fn power_figures(rows: &[PowerRow]) -> Vec<Figure> {
                     y_label: "gain per run (VC)".into(),
                     series: series(|r| r.gain),
                     diagonal: false,
+                    ..Default::default()
                 }],
             });
         }

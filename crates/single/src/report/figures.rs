@@ -58,7 +58,15 @@ pub(crate) fn pof_figures(rows: &[Agg], trace: &str, pdf: &str) -> Vec<Figure> {
                     let (m, h) = value(found[0]);
                     pofs.iter().map(|&p| (p, m, m - h, m + h)).collect()
                 };
-                Some(Series { name: info.name.into(), points, band: true, error_bars: false, line: true, colour: k })
+                Some(Series {
+                    name: info.name.into(),
+                    points,
+                    band: true,
+                    error_bars: false,
+                    line: true,
+                    colour: k,
+                    ..Default::default()
+                })
             })
             .collect()
     };
@@ -74,6 +82,7 @@ pub(crate) fn pof_figures(rows: &[Agg], trace: &str, pdf: &str) -> Vec<Figure> {
                 y_label: "gain per battery (VC)".into(),
                 series: curves(|r| (r.gain, r.gain_ci)),
                 diagonal: false,
+                ..Default::default()
             }],
         },
         Figure {
@@ -86,6 +95,7 @@ pub(crate) fn pof_figures(rows: &[Agg], trace: &str, pdf: &str) -> Vec<Figure> {
                     y_label: "successful jobs per battery".into(),
                     series: curves(|r| (r.successful, r.successful_ci)),
                     diagonal: false,
+                    ..Default::default()
                 },
                 Panel {
                     title: format!("{t} ({pdf} PDFs): failed jobs"),
@@ -93,6 +103,7 @@ pub(crate) fn pof_figures(rows: &[Agg], trace: &str, pdf: &str) -> Vec<Figure> {
                     y_label: "failed jobs per battery".into(),
                     series: curves(|r| (r.failed, r.failed_ci)),
                     diagonal: false,
+                    ..Default::default()
                 },
             ],
         },
@@ -153,6 +164,7 @@ pub(crate) fn risk_figure(risk: &DataFrame, trace: &str, pdf: &str) -> anyhow::R
             y_label: "gain per battery (VC)".into(),
             series,
             diagonal: false,
+            ..Default::default()
         }],
     }))
 }
@@ -177,6 +189,7 @@ pub(crate) fn calibration_figure(bins: &DataFrame, trace: &str, pdf: &str) -> an
             y_label: "observed failure rate".into(),
             series,
             diagonal: true,
+            ..Default::default()
         }],
     }))
 }
@@ -228,6 +241,7 @@ pub(crate) fn reservation_figures(table: &DataFrame) -> anyhow::Result<Vec<Figur
                 y_label: y_label.into(),
                 series,
                 diagonal: false,
+                ..Default::default()
             })
         };
         let suffix = if ckpt == 1 { ", checkpointing" } else { "" };
@@ -273,6 +287,7 @@ pub(crate) fn runtime_figure(times: &DataFrame) -> anyhow::Result<Option<Figure>
             y_label: "seconds per battery".into(),
             series,
             diagonal: false,
+            ..Default::default()
         }],
     }))
 }

@@ -1,5 +1,6 @@
 //! Thin renderers of a laid-out [`Chart`]: SVG text, an HTML page (the SVG
-//! inline with a hover box) and PNG (plotters' bitmap backend).
+//! inline with a hover box) and PNG (plotters' bitmap backend, its text set
+//! as the SVG sets it: `report::png`).
 //!
 //! Contract: every renderer maps the chart's coordinates with the same
 //! [`Frame`], so the three pictures agree. The SVG is written by hand: each
@@ -23,6 +24,7 @@ use anyhow::Context;
 use plotters::prelude::*;
 
 use crate::report::gantt::layout::{Chart, LineKind, Mark, OutageKind, PowerStrip};
+use crate::report::png::Png;
 use crate::units::{DAY, HOUR, Time};
 
 /// Pixel geometry of a chart.
@@ -580,20 +582,22 @@ fn colour((r, g, b): (u8, u8, u8)) -> RGBColor {
 pub fn png(chart: &Chart, path: &Path) -> anyhow::Result<()> {
     crate::report::plots::fonts();
     let f = Frame::of(chart);
-    let root = BitMapBackend::new(path, f.size()).into_drawing_area();
+    let root = Png::new(path, f.size()).into_drawing_area();
     draw(&root, chart, &f)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .with_context(|| format!("drawing {}", path.display()))?;
     root.present().map_err(|e| anyhow::anyhow!("{e}")).with_context(|| format!("writing {}", path.display()))
 }
 
-type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
-type DrawResult = Result<(), DrawingAreaErrorKind<<BitMapBackend<'static> as DrawingBackend>::ErrorType>>;
+type Area<'a> = DrawingArea<Png<'a>, plotters::coord::Shift>;
+type DrawResult = Result<(), DrawingAreaErrorKind<<Png<'static> as DrawingBackend>::ErrorType>>;
 
 fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
     let px = |x: f64, y: f64| (x.round() as i32, y.round() as i32);
     root.fill(&WHITE)?;
-    let font = |size: f64| ("sans-serif", size).into_font();
+    // Sizes as laid out for an em of size / 1.164 (DejaVu's ascent − descent);
+    // `report::png` sets an em of size / 1.24, as the SVG does.
+    let font = |size: f64| ("sans-serif", size * 1.24 / 1.164).into_font();
     root.draw(&Text::new(chart.title.clone(), px(f.left, 6.0), font(15.0).style(FontStyle::Bold)))?;
     root.draw(&Text::new(window_text(chart), px(f.left, 24.0), font(12.0).color(&RGBColor(68, 68, 68))))?;
     for band in &chart.bands {
