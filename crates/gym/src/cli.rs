@@ -139,6 +139,10 @@ fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
         trace: jobs.name.clone(),
         trace_sha256,
         code_version: slasim_core::experiment::provenance::code_version(),
+        estimates: match args.estimates {
+            EstimatesArg::Logged => "logged",
+            EstimatesArg::Exact => "exact",
+        },
     };
     let recording = Recording { options, behaviours, episodes: args.episodes as usize, seed: args.seed };
     let summary = record(Arc::new(jobs), &recording, &metadata, &args.out)?;

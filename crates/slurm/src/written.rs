@@ -27,6 +27,9 @@ pub fn slurm_time(seconds: Time) -> String {
     if days > 0 { format!("{days}-{hms}") } else { hms }
 }
 
+/// Consecutive host numbers: first, last and the digits' width.
+type Run = (u64, u64, usize);
+
 /// A host list of `names` (in order): a run of names of one prefix and
 /// consecutive numbers of one width becomes `prefix[a-b]`; runs of one
 /// prefix are joined in one bracket (`c[001-004,009]`).
@@ -36,7 +39,7 @@ pub fn hostlist(names: &[&str]) -> String {
         let at = name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
         (name[..at].to_string(), name[at..].to_string())
     };
-    let mut groups: Vec<(String, Vec<(u64, u64, usize)>)> = Vec::new();
+    let mut groups: Vec<(String, Vec<Run>)> = Vec::new();
     let mut plain: Vec<String> = Vec::new();
     let mut order: Vec<(bool, usize)> = Vec::new();
     for name in names {

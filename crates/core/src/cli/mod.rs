@@ -121,7 +121,9 @@ fn init_logging(verbose: u8) {
     };
     let filter = EnvFilter::try_from_env("SLASIM_LOG").unwrap_or_else(|_| EnvFilter::new(default));
     // A second initialisation (tests) is harmless.
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    // Colours only on a terminal: a log redirected to a file stays plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).try_init();
 }
 
 /// Writes command output to stdout; a closed pipe (`| head`) is not an error.

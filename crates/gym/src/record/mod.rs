@@ -61,6 +61,8 @@ pub struct Metadata {
     pub trace_sha256: Option<String>,
     /// The code version.
     pub code_version: String,
+    /// What the jobs request: `exact` run times or `logged` limits (`--estimates`).
+    pub estimates: &'static str,
 }
 
 /// What [`record`] wrote.
@@ -179,6 +181,8 @@ fn key_values(recording: &Recording, metadata: &Metadata) -> Vec<(String, String
         ("slasim.trace", metadata.trace.clone()),
         ("slasim.trace_sha256", metadata.trace_sha256.clone().unwrap_or_default()),
         ("slasim.code_version", metadata.code_version.clone()),
+        ("slasim.estimates", metadata.estimates.to_string()),
+        ("slasim.backfill", options.backfill.to_string()),
         ("slasim.window", options.window.to_string()),
         ("slasim.skip", options.skip.to_string()),
         ("slasim.score", options.score.code().to_string()),

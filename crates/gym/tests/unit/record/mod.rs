@@ -13,7 +13,7 @@ use slasim_gym::record::behaviour::{Behaviours, behaviour};
 use slasim_gym::record::{COLUMNS, Metadata, Recording, record};
 
 fn metadata() -> Metadata {
-    Metadata { trace: "embedded".into(), trace_sha256: None, code_version: "test".into() }
+    Metadata { trace: "embedded".into(), trace_sha256: None, code_version: "test".into(), estimates: "logged" }
 }
 
 fn read(path: &std::path::Path) -> DataFrame {
