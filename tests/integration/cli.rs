@@ -456,11 +456,9 @@ const BY_COMMAND: [(&str, &str); 6] = [
 fn second_meanings(root: &clap::Command) -> Vec<String> {
     use std::collections::BTreeMap;
     fn walk(cmd: &clap::Command, path: &str, seen: &mut BTreeMap<String, BTreeMap<String, Vec<String>>>) {
-        for arg in cmd.get_arguments() {
-            let Some(long) = arg.get_long() else { continue };
-            if matches!(long, "help" | "version") {
-                continue;
-            }
+        // Long flags only, clap's own `--help` and `--version` aside.
+        let flags = cmd.get_arguments().filter_map(|arg| Some((arg, arg.get_long()?)));
+        for (arg, long) in flags.filter(|(_, long)| !matches!(*long, "help" | "version")) {
             let takes_value = matches!(arg.get_action(), clap::ArgAction::Set | clap::ArgAction::Append);
             let what = if takes_value && BY_COMMAND.iter().any(|(flag, _)| *flag == long) {
                 "a value".to_string()

@@ -95,7 +95,7 @@ fn a_gpu_traces_generated_slurm_conf_is_printed_and_stored() {
 fn trace_info_tells_a_gpu_traces_dropped_rows() {
     let (ok, out, err) = common::run(&["trace", "info", "openb_pod_list_default"]);
     assert!(ok, "{err}");
-    let jobs = out.lines().find(|l| l.starts_with("jobs")).unwrap_or_default();
+    let jobs = out.lines().find(|l| l.starts_with("jobs")).expect("a jobs line");
     assert!(jobs.contains("of 8,152 rows; the reader left out"), "{out}");
     assert!(jobs.contains("never scheduled") && jobs.contains("CPU-only"), "{out}");
 }

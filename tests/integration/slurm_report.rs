@@ -42,24 +42,32 @@ fn column(header: &[String], name: &str) -> usize {
     header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name} in {header:?}"))
 }
 
-#[test]
-fn a_slurm_store_reports_points_partitions_and_users() {
-    let dir = tempfile::tempdir().unwrap();
+/// Sweeps config `name` (the synthetic workload of `days` on the GPU
+/// machine, one sweep over `axes`) into `dir` and reports it: the store and
+/// the report's directory.
+fn swept_and_reported(dir: &Path, name: &str, days: f64, axes: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/gpu-machine.conf");
-    let config = dir.path().join("slurm-small.toml");
+    let config = dir.join(format!("{name}.toml"));
     std::fs::write(
         &config,
         format!(
-            "name = \"slurm-small\"\n[slurm]\nconf = \"{}\"\nsynthetic = {{ days = 2.0, load = 0.9 }}\n\
-             [[sweep]]\nname = \"w\"\n[sweep.axes]\npriority_weight_age = [0, 4000]\n",
+            "name = \"{name}\"\n[slurm]\nconf = \"{}\"\nsynthetic = {{ days = {days:?}, load = 0.9 }}\n\
+             [[sweep]]\nname = \"w\"\n[sweep.axes]\n{axes}\n",
             conf.display()
         ),
     )
     .unwrap();
-    let db = dir.path().join("slurm.sqlite");
-    let out = dir.path().join("report");
+    let db = dir.join("slurm.sqlite");
+    let out = dir.join("report");
     run(&["sweep", &s(&config), "--db", &s(&db), "--no-progress"]);
     run(&["report", "--db", &s(&db), "--out", &s(&out)]);
+    (db, out)
+}
+
+#[test]
+fn a_slurm_store_reports_points_partitions_and_users() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, out) = swept_and_reported(dir.path(), "slurm-small", 2.0, "priority_weight_age = [0, 4000]");
 
     for id in ["slurm", "slurm-partitions", "slurm-users"] {
         for ext in ["md", "csv", "parquet"] {
@@ -145,21 +153,7 @@ fn a_slurm_store_reports_points_partitions_and_users() {
 #[test]
 fn a_one_point_slurm_store_plots_its_wait_distribution() {
     let dir = tempfile::tempdir().unwrap();
-    let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/gpu-machine.conf");
-    let config = dir.path().join("slurm-one.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "name = \"slurm-one\"\n[slurm]\nconf = \"{}\"\nsynthetic = {{ days = 1.0, load = 0.9 }}\n\
-             [[sweep]]\nname = \"one\"\n[sweep.axes]\nseed = [1]\n",
-            conf.display()
-        ),
-    )
-    .unwrap();
-    let db = dir.path().join("slurm.sqlite");
-    let out = dir.path().join("report");
-    run(&["sweep", &s(&config), "--db", &s(&db), "--no-progress"]);
-    run(&["report", "--db", &s(&db), "--out", &s(&out)]);
+    let (_, out) = swept_and_reported(dir.path(), "slurm-one", 1.0, "seed = [1]");
     let plots = out.join("plots");
     assert!(!plots.join("slurm-partition-wait.svg").exists(), "one point has no wait curve");
     let svg = std::fs::read_to_string(plots.join("slurm-wait-distribution.svg")).unwrap();

@@ -31,6 +31,14 @@ fn differences(a: &Facts, b: &Facts) -> Vec<String> {
         .collect()
 }
 
+/// A new store in `dir`, made from the descriptors, and its facts.
+fn new_store(dir: &Path) -> (std::path::PathBuf, Facts) {
+    let new = dir.join("new.sqlite");
+    Store::open(&new, slasim::registry().groups()).unwrap();
+    let facts = facts_of(&new);
+    (new, facts)
+}
+
 /// A store of schema `version` as the historical steps made it, from an
 /// empty file (`version` 0: none).
 fn historical(path: &Path, version: i64) {
@@ -49,9 +57,7 @@ fn a_store_from_the_descriptors_is_the_store_the_history_makes() {
     let registry = slasim::registry();
     let groups = registry.groups();
     let dir = tempfile::tempdir().unwrap();
-    let new = dir.path().join("new.sqlite");
-    Store::open(&new, groups).unwrap();
-    let described = facts_of(&new);
+    let (new, described) = new_store(dir.path());
     for table in ["experiments", "runs", "job_outcomes", "grid_points", "provision_points", "slurm_jobs", "jobs"] {
         assert!(described.contains_key(table), "{table} missing: {:?}", described.keys());
     }
@@ -77,9 +83,7 @@ fn a_store_of_every_older_schema_upgrades_to_the_descriptors() {
     let registry = slasim::registry();
     let groups = registry.groups();
     let dir = tempfile::tempdir().unwrap();
-    let new = dir.path().join("new.sqlite");
-    Store::open(&new, groups).unwrap();
-    let described = facts_of(&new);
+    let (_, described) = new_store(dir.path());
     for version in 1..SCHEMA_VERSION {
         let path = dir.path().join(format!("v{version}.sqlite"));
         historical(&path, version);
@@ -111,11 +115,7 @@ fn a_store_of_schema_11_reads_its_sentinels_as_null() {
     let rows = slasim::store::query(&path, sql).unwrap().rows;
     assert_eq!(rows, [["11", "", "", "", "3"], ["12", "125", "4", "9", ""]].map(|r| r.map(str::to_string).to_vec()));
     let mut upgraded = facts_of(&path);
-    let mut fresh = {
-        let new = dir.path().join("new.sqlite");
-        Store::open(&new, registry.groups()).unwrap();
-        facts_of(&new)
-    };
+    let (_, mut fresh) = new_store(dir.path());
     upgraded.retain(|k, _| k == "battery_jobs" || k == "jobs");
     fresh.retain(|k, _| k == "battery_jobs" || k == "jobs");
     assert_eq!(differences(&fresh, &upgraded), Vec::<String>::new());

@@ -43,21 +43,39 @@ pub fn percent(fraction: f64) -> String {
     format!("{:.1} %", 100.0 * fraction)
 }
 
-/// A duration in the unit that reads best, one decimal above seconds:
-/// `95 s`, `26.3 min`, `7.3 h`, `3.1 d`; every printed duration comes
-/// from here.
-pub fn duration(seconds: f64) -> String {
-    let minute = 60.0;
-    let (hour, day) = (HOUR as f64, DAY as f64);
-    if seconds.abs() < 2.0 * minute {
-        format!("{seconds:.0} s")
-    } else if seconds.abs() < 2.0 * hour {
-        format!("{:.1} min", seconds / minute)
-    } else if seconds.abs() < 2.0 * day {
-        format!("{:.1} h", seconds / hour)
-    } else {
-        format!("{:.1} d", seconds / day)
+/// The unit a duration reads best in, from its scale: seconds below two
+/// minutes, minutes below two hours, hours below two days, then days.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeUnit {
+    /// Seconds per unit.
+    pub seconds: f64,
+    /// Its symbol: `s`, `min`, `h` or `d`.
+    pub name: &'static str,
+}
+
+impl TimeUnit {
+    /// The unit for values (in seconds) whose largest magnitude is `largest`
+    /// (NaN counts as small).
+    pub fn of(largest: f64) -> TimeUnit {
+        let largest = if largest.is_nan() { 0.0 } else { largest.abs() };
+        let (minute, hour, day) = (60.0, HOUR as f64, DAY as f64);
+        if largest < 2.0 * minute {
+            TimeUnit { seconds: 1.0, name: "s" }
+        } else if largest < 2.0 * hour {
+            TimeUnit { seconds: minute, name: "min" }
+        } else if largest < 2.0 * day {
+            TimeUnit { seconds: hour, name: "h" }
+        } else {
+            TimeUnit { seconds: day, name: "d" }
+        }
     }
+}
+
+/// A duration in its [`TimeUnit`], one decimal above seconds: `95 s`,
+/// `26.3 min`, `7.3 h`, `3.1 d`; every printed duration comes from here.
+pub fn duration(seconds: f64) -> String {
+    let unit = TimeUnit::of(seconds);
+    if unit.seconds == 1.0 { format!("{seconds:.0} s") } else { format!("{:.1} {}", seconds / unit.seconds, unit.name) }
 }
 
 /// `n` and the noun, singular for one: `1 battery`, `20 batteries`.

@@ -325,6 +325,16 @@ impl Pairs {
             self.0.push(format!("{key}={}", tres_list(list)));
         }
     }
+    fn text(&mut self, key: &str, value: Option<&str>) {
+        if let Some(v) = value {
+            self.0.push(format!("{key}={v}"));
+        }
+    }
+    fn names(&mut self, key: &str, names: &[String]) {
+        if !names.is_empty() {
+            self.0.push(format!("{key}={}", names.join(",")));
+        }
+    }
 }
 
 /// Each QOS's limits as read, one line each (module contract).
@@ -333,16 +343,12 @@ pub fn qos_lines(qos: &[Qos]) -> Vec<String> {
         .map(|q| {
             let mut p = Pairs(vec![format!("Name={}", q.name), format!("Priority={}", q.priority)]);
             p.time("GraceTime", q.grace_time);
-            if !q.preempt.is_empty() {
-                p.0.push(format!("Preempt={}", q.preempt.join(",")));
-            }
+            p.names("Preempt", &q.preempt);
             p.time("PreemptExemptTime", q.preempt_exempt_time);
             if let Some(m) = &q.preempt_mode {
                 p.0.push(format!("PreemptMode={}", preempt_mode(m)));
             }
-            if !q.flags.is_empty() {
-                p.0.push(format!("Flags={}", q.flags.join(",")));
-            }
+            p.names("Flags", &q.flags);
             if let Some(t) = q.usage_threshold {
                 p.0.push(format!("UsageThreshold={t}"));
             }
@@ -377,15 +383,9 @@ pub fn assoc_lines(assocs: &[Assoc]) -> Vec<String> {
         .iter()
         .map(|a| {
             let mut p = Pairs(vec![format!("Account={}", a.account)]);
-            if let Some(u) = &a.user {
-                p.0.push(format!("User={u}"));
-            }
-            if let Some(x) = &a.partition {
-                p.0.push(format!("Partition={x}"));
-            }
-            if let Some(x) = &a.parent {
-                p.0.push(format!("ParentName={x}"));
-            }
+            p.text("User", a.user.as_deref());
+            p.text("Partition", a.partition.as_deref());
+            p.text("ParentName", a.parent.as_deref());
             match a.share {
                 Some(Share::Raw(n)) => p.0.push(format!("Share={n}")),
                 Some(Share::Parent) => p.0.push("Share=parent".into()),
@@ -404,12 +404,8 @@ pub fn assoc_lines(assocs: &[Assoc]) -> Vec<String> {
             p.tres("MaxTRESPerNode", &a.max_tres_per_node);
             p.tres("MaxTRESMins", &a.max_tres_mins);
             p.time("MaxWall", a.max_wall);
-            if !a.qos.is_empty() {
-                p.0.push(format!("QOS={}", a.qos.join(",")));
-            }
-            if let Some(q) = &a.def_qos {
-                p.0.push(format!("DefaultQOS={q}"));
-            }
+            p.names("QOS", &a.qos);
+            p.text("DefaultQOS", a.def_qos.as_deref());
             p.0.join(" ")
         })
         .collect()

@@ -114,30 +114,9 @@ impl Palette {
     }
 }
 
-/// The unit of a time axis, chosen from the data's scale: seconds below
-/// two minutes, minutes below two hours, hours from there.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TimeUnit {
-    /// Seconds per unit.
-    pub seconds: f64,
-    /// Its symbol for the axis title: `s`, `min` or `h`.
-    pub name: &'static str,
-}
-
-impl TimeUnit {
-    /// The unit for values (in seconds) whose largest magnitude is `largest`.
-    pub fn of(largest: f64) -> TimeUnit {
-        // NaN counts as small.
-        let largest = if largest.is_nan() { 0.0 } else { largest.abs() };
-        if largest < 120.0 {
-            TimeUnit { seconds: 1.0, name: "s" }
-        } else if largest < 7200.0 {
-            TimeUnit { seconds: 60.0, name: "min" }
-        } else {
-            TimeUnit { seconds: 3600.0, name: "h" }
-        }
-    }
-}
+/// The unit of a time axis, chosen from the data's scale as every printed
+/// duration is.
+pub use slasim_sim::units::TimeUnit;
 
 /// One chart.
 #[derive(Debug, Clone, Default)]
