@@ -2,7 +2,8 @@
 //! the binary prints now; three kinds, each closed by a line starting
 //! `<!-- end generated`:
 //!
-//! - `<!-- generated: slasim ARGS -->`: the output of `slasim ARGS`.
+//! - `<!-- generated: slasim ARGS -->`: the output of `slasim ARGS` (a `run`
+//!   names a store under `target/`, removed first, so the block shows a fresh run).
 //! - `<!-- generated from CONFIG …: slasim ARGS -->`: the configs are swept
 //!   (`slasim sweep CONFIG --jobs 2`) into one store and `slasim ARGS` runs
 //!   on it (`--db STORE` after the subcommand); the output is followed by a
@@ -218,6 +219,23 @@ fn run_slasim(place: &str, args: &[&str], db: Option<&Path>) -> String {
     String::from_utf8(output.stdout).unwrap().trim_end().to_string()
 }
 
+/// A block's `slasim run … --db target/NAME` shows a fresh run: its store,
+/// which must lie under `target/`, is removed first (a second run into it
+/// would print that the runs were already stored).
+fn forget_store(place: &str, args: &[&str]) {
+    if args.first() != Some(&"run") {
+        return;
+    }
+    let db = args.windows(2).find(|w| w[0] == "--db").map(|w| w[1]);
+    let db = db.unwrap_or_else(|| panic!("{place}: a `slasim run` block names its store: --db target/NAME.sqlite"));
+    assert!(db.starts_with("target/"), "{place}: a `slasim run` block's store lies under target/, not at {db}");
+    match std::fs::remove_file(root().join(db)) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => panic!("{place}: cannot remove {db}: {e}"),
+    }
+}
+
 /// What refilling a page does.
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -269,6 +287,7 @@ fn refill(path: &Path, text: &str, mode: Mode, stores: &mut Stores) -> Refilled 
         } else if let Some(args) = marker.strip_prefix(OPEN) {
             let args = words(&rel, args);
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            forget_store(&rel, &args);
             let fresh = run_slasim(&rel, &args, None);
             let _ = write!(out, "\n\n{fresh}\n\n{CLOSE} -->");
         } else {

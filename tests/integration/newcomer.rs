@@ -173,3 +173,99 @@ fn hints_name_flags_and_files_as_given() {
     assert!(ok, "{out}");
     assert!(out.contains("--capacity N") && !out.contains("preparation settings"), "{out}");
 }
+
+/// Unit symbols a figure may carry; each is printed through
+/// `slasim_sim::units`.
+const UNIT_SYMBOLS: [&str; 8] = ["%", "s", "min", "h", "d", "W", "kWh", "MiB"];
+
+/// Format placeholders followed by a unit symbol (`{:.1} %`, `{t} s`) in a
+/// source file's code: a unit written by hand, outside `units.rs`. Comments
+/// and the test module at the end of a file are left out.
+fn units_by_hand(file: &str, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("#[cfg(test)]") {
+            break;
+        }
+        if code.starts_with("//") {
+            continue;
+        }
+        let bytes = line.as_bytes();
+        let mut open = None;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'{' => open = Some(i),
+                // A placeholder holds no space, quote or brace: `{}`, `{x}`, `{:>6.2}`, `{0:.1}`.
+                b'}' if open.is_some_and(|o| !line[o + 1..i].contains([' ', '"', '{'])) => {
+                    open = None;
+                    let rest = line[i + 1..].strip_prefix(' ').unwrap_or(&line[i + 1..]);
+                    let unit = UNIT_SYMBOLS.iter().find(|u| {
+                        rest.strip_prefix(**u).is_some_and(|after| {
+                            !after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '%')
+                        })
+                    });
+                    if let Some(unit) = unit {
+                        found.push(format!("{file}:{}: `{unit}` after a placeholder: {}", n + 1, line.trim()));
+                    }
+                }
+                b' ' | b'"' => open = None,
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every unit printed comes from one place (`slasim_sim::units`): no
+/// source of the workspace writes a unit symbol after a placeholder itself,
+/// and the check finds a planted one.
+#[test]
+fn every_printed_unit_comes_from_the_units_module() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    rust_files(&root.join("python/src"), &mut files);
+    for krate in std::fs::read_dir(root.join("crates")).unwrap() {
+        let src = krate.unwrap().path().join("src");
+        if src.is_dir() {
+            rust_files(&src, &mut files);
+        }
+    }
+    files.sort();
+    assert!(files.len() > 100, "found only {} source files under {}", files.len(), root.display());
+    let units = root.join("crates/sim/src/units.rs");
+    assert!(files.contains(&units), "the units module moved: {}", units.display());
+    let mut found = Vec::new();
+    let tests = |p: &std::path::Path| {
+        p.file_name().is_some_and(|n| n == "tests.rs") || p.components().any(|c| c.as_os_str() == "tests")
+    };
+    for file in files.iter().filter(|f| **f != units && !tests(f)) {
+        let text = std::fs::read_to_string(file).unwrap();
+        found.extend(units_by_hand(&file.strip_prefix(root).unwrap().display().to_string(), &text));
+    }
+    assert!(
+        found.is_empty(),
+        "{} units written by hand; print them through slasim_sim::units:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+    // Planted: a second source of percentages and of seconds.
+    let planted = "fn f(u: f64, t: i64) -> String {\n    format!(\"{:.1} % busy after {t} s\", 100.0 * u)\n}\n";
+    let found = units_by_hand("planted.rs", planted);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("planted.rs:2: `%`") && found[1].starts_with("planted.rs:2: `s`"), "{found:?}");
+    // Not units: a closure's block, a struct literal, `{:.4e}/h` rates.
+    assert!(units_by_hand("fine.rs", "let x = |a| { a } + s;\nformat!(\"{:.4e}/h {}\", r, n)\n").is_empty());
+}

@@ -406,9 +406,10 @@ echo "simulated: $rows job rows, equal for --trace converted.swf and --trace dum
 # ---------------------------------------------------------------- native
 step "5. the dump as a native Slurm workload on this cluster's own slurm.conf"
 "$slasim" slurm conf --slurm-conf "$SLURM_CONF" >"$work/conf.out" || { cat "$work/conf.out"; fail "slasim slurm conf refused this cluster's slurm.conf"; }
-grep -E '^  partition |^ignored' "$work/conf.out"
-grep -q '^  partition batch ' "$work/conf.out" || fail "slasim slurm conf does not list partition batch"
-grep -q 'line [0-9]*: SlurmctldHost' "$work/conf.out" || fail "slasim slurm conf does not list SlurmctldHost as ignored"
+grep -E '^PartitionName=|^# partition |^# ignored|^#   line ' "$work/conf.out"
+grep -q '^PartitionName=batch ' "$work/conf.out" || fail "slasim slurm conf does not print partition batch as a slurm.conf line"
+grep -q '^# partition batch ' "$work/conf.out" || fail "slasim slurm conf does not sum up partition batch"
+grep -q '^#   line [0-9]*: SlurmctldHost$' "$work/conf.out" || fail "slasim slurm conf does not list SlurmctldHost as ignored"
 native_db="$work/native.sqlite"
 "$slasim" slurm run --slurm-conf "$SLURM_CONF" --trace "$work/dump-native.sacct" --db "$native_db" >"$work/native.out" 2>&1 ||
     { cat "$work/native.out"; fail "slasim slurm run on the native dump failed"; }

@@ -1,5 +1,6 @@
 //! `slasim grid`: co-reservations across several clusters.
 
+use slasim_core::units::seconds;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -233,14 +234,14 @@ fn grid_run(registry: &Registry, args: GridRunArgs) -> anyhow::Result<std::proce
     let mut text = String::new();
     writeln!(
         text,
-        "grid: {} clusters of {} CPUs ({} local scheduling), workload {}, requests {}, minsize {} s, {} start times, \
+        "grid: {} clusters of {} CPUs ({} local scheduling), workload {}, requests {}, minsize {}, {} start times, \
          seed {}, stored in {}",
         args.clusters,
         args.capacity,
         args.strategy,
         source.name(),
         workload.name(),
-        args.minsize,
+        seconds(args.minsize),
         args.starts,
         args.seed,
         args.store.db.display()

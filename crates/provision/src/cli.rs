@@ -2,6 +2,7 @@
 //! greedy) and adaptive pricing, each point resolved as a config point
 //! would be and run on the sweep executor.
 
+use slasim_core::units::{Unit, amount, percent};
 use std::fmt::Write as _;
 
 use std::process::ExitCode;
@@ -421,8 +422,8 @@ fn price(registry: &Registry, args: PriceArgs) -> anyhow::Result<()> {
         .collect::<anyhow::Result<_>>()?;
     let (_, ids) = execute(registry, &points, args.store.jobs, &args.store.db, "slasim provision price")?;
     let mut out = format!(
-        "adaptive pricing: {} % of the jobs of the first {} days buy reservations ({} backfilling); stored in {}\n",
-        args.share,
+        "adaptive pricing: {} of the jobs of the first {} days buy reservations ({} backfilling); stored in {}\n",
+        amount(args.share, Unit::Percent),
         args.days,
         match args.pricing_policy {
             Policy::Easy => "EASY",
@@ -451,7 +452,7 @@ fn price(registry: &Registry, args: PriceArgs) -> anyhow::Result<()> {
         let bought = col(2, 1.0).iter().filter(|&&b| b > 0.0).count();
         let (be, util) = site.rows.first().map_or((String::new(), String::new()), |r| (r[0].clone(), r[1].clone()));
         let hours = |v: &str| v.parse::<f64>().map_or("-".to_string(), |w| format!("{:.2}", w / 3600.0));
-        let pct = |v: &str| v.parse::<f64>().map_or("-".to_string(), |u| format!("{:.1} %", 100.0 * u));
+        let pct = |v: &str| v.parse::<f64>().map_or("-".to_string(), percent);
         let _ = writeln!(
             out,
             "{:>5}  {:>8}  {:>6}  {:>17}  {:>19}  {:>13}  {:>11}",

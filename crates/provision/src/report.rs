@@ -8,6 +8,7 @@
 //! with 95 % Student-t intervals over submissions (or over samples for slot
 //! counts). Ratios are per-submission ratios, then averaged.
 
+use slasim_core::units::{Unit, amount};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -201,7 +202,11 @@ pub fn pricing_table(db: &Path) -> Result<String, StoreError> {
             if r.easy { "EASY" } else { "conservative" },
             r.share,
             r.load,
-            if r.utilisation.is_finite() { format!("{:.1} %", r.utilisation) } else { "–".to_string() },
+            if r.utilisation.is_finite() {
+                amount(format_args!("{:.1}", r.utilisation), Unit::Percent)
+            } else {
+                "–".to_string()
+            },
             r.alpha,
             r.seed,
             r.requests,
@@ -501,7 +506,10 @@ pub fn provision_report(db: &Path) -> anyhow::Result<Option<Section>> {
                 stated.2.push(Some(thesis));
                 stated.3.push(got.map(|m| m.mean).filter(|v| v.is_finite()));
                 stated.4.push(got.map(|m| m.half).filter(|v| v.is_finite()));
-                stated.5.push(got.map(|m| format!("{:+.0} %", 100.0 * (m.mean / thesis - 1.0))).unwrap_or_default());
+                stated.5.push(
+                    got.map(|m| amount(format_args!("{:+.0}", 100.0 * (m.mean / thesis - 1.0)), Unit::Percent))
+                        .unwrap_or_default(),
+                );
             }
         }
         tables.push(Table {
@@ -719,12 +727,12 @@ fn pricing_figures(prices: &[PriceRow]) -> Vec<Figure> {
             .collect();
         if points.len() >= 2 {
             let name = format!(
-                "{} {} ({}, {}, {} % reserved, load {})",
+                "{} {} ({}, {}, {} reserved, load {})",
                 kk.0,
                 kk.1,
                 if kk.2 { "exact" } else { "logged" },
                 if kk.3 { "EASY" } else { "CB" },
-                f64::from_bits(kk.4),
+                amount(f64::from_bits(kk.4), Unit::Percent),
                 kk.5
             );
             series.push(Series::with_error_bars(name, points, true, k));

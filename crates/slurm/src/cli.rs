@@ -49,7 +49,7 @@ use slasim_core::experiment::point::Point;
 use slasim_core::experiment::registry::Registry;
 use slasim_core::store::Store;
 use slasim_core::store::query::Table;
-use slasim_sim::units::{Time, duration, percent, thousands};
+use slasim_sim::units::{Time, count, duration, percent, seconds, thousands};
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum SlurmCommand {
@@ -259,8 +259,8 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     let _ = writeln!(out, "# usage charged (TRESBillingWeights, mem per MiB): {}", billed.join("; "));
     let _ = writeln!(
         out,
-        "# a requeued job waits {} s before it may start again (AuthInfo cred_expire + 1)",
-        conf.site.preempt.requeue_delay
+        "# a requeued job waits {} before it may start again (AuthInfo cred_expire + 1)",
+        seconds(conf.site.preempt.requeue_delay)
     );
     // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
     let unmodelled: Vec<_> = conf
@@ -382,12 +382,12 @@ fn run_point(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process:
             .with_context(|| format!("{}: no slurm_points row for point {id}", args.db.display()))?,
     };
     let mut out = format!(
-        "{}: {} point(s), {} already there, {} simulated now in {:.2} s; stored in {} (slurm_points, slurm_groups, slurm_jobs; point_id {id})\n",
+        "{}: {}, {} already there, {} simulated now in {}; stored in {} (slurm_points, slurm_groups, slurm_jobs; point_id {id})\n",
         experiment.name,
-        outcome.total,
+        count(outcome.total, "point", "points"),
         outcome.already,
         outcome.done,
-        outcome.wall_seconds,
+        seconds(format_args!("{:.2}", outcome.wall_seconds)),
         args.db.display()
     );
     out.push_str(&summary_table(&aggregates).to_text());
@@ -567,11 +567,12 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
     let first_within = first.iter().filter(|j| (j.simulated - j.logged).abs() <= tolerance).count();
     let _ = writeln!(
         out,
-        "by first start (a requeued job's first run): {first_in_order} of {} jobs in the same order ({:.1} %), \
-         {first_within} within {tolerance} s ({:.1} %)",
+        "by first start (a requeued job's first run): {first_in_order} of {} jobs in the same order ({}), \
+         {first_within} within {} ({})",
         first.len(),
-        first_in_order as f64 * 100.0 / first.len() as f64,
-        first_within as f64 * 100.0 / first.len() as f64
+        percent(first_in_order as f64 / first.len() as f64),
+        seconds(tolerance),
+        percent(first_within as f64 / first.len() as f64)
     );
     let preempted = |x: &crate::against::DumpStarts| -> std::collections::BTreeSet<String> {
         x.jobs.iter().filter(|j| j.preempted).map(|j| j.key.clone()).collect()
@@ -652,9 +653,10 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
     let share = in_order as f64 / jobs.len() as f64;
     let _ = writeln!(
         out,
-        "start order: {in_order} of {} jobs in the logged order ({:.1} %), tolerance {tolerance} s",
+        "start order: {in_order} of {} jobs in the logged order ({}), tolerance {}",
         jobs.len(),
-        share * 100.0
+        percent(share),
+        seconds(tolerance)
     );
     let _ = writeln!(
         out,
@@ -670,33 +672,35 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
     let within = jobs.len() - outside.len();
     let _ = writeln!(
         out,
-        "within {tolerance} s of the logged start: {within} of {} jobs ({:.1} %)",
+        "within {} of the logged start: {within} of {} jobs ({})",
+        seconds(tolerance),
         jobs.len(),
-        within as f64 * 100.0 / jobs.len() as f64
+        percent(within as f64 / jobs.len() as f64)
     );
     let (pairs_in_order, pairs) = pairs_in_order(jobs, tolerance);
     let pair_share = if pairs == 0 { 1.0 } else { pairs_in_order as f64 / pairs as f64 };
     let _ = writeln!(
         out,
-        "pairs in the logged order: {pairs_in_order} of {pairs} ({:.1} %; pairs whose logged starts differ by more than {tolerance} s)",
-        pair_share * 100.0
+        "pairs in the logged order: {pairs_in_order} of {pairs} ({}; pairs whose logged starts differ by more than {})",
+        percent(pair_share),
+        seconds(tolerance)
     );
     let exact = diffs.iter().filter(|&&d| d == 0).count();
     let _ = writeln!(out, "identical starts: {exact}");
     const SHOWN: usize = 20;
     if outside.len() > SHOWN {
         let whole = if args.out.is_some() { "every job is in --out's CSV" } else { "--out FILE.csv lists every job" };
-        let _ = writeln!(out, "the first {SHOWN} of {} jobs beyond {tolerance} s ({whole}):", outside.len());
+        let _ = writeln!(out, "the first {SHOWN} of {} jobs beyond {} ({whole}):", outside.len(), seconds(tolerance));
     }
     for j in outside.iter().take(SHOWN) {
         let _ = writeln!(
             out,
-            "  job {}: submitted {}, logged start {}, simulated {} ({:+} s){}",
+            "  job {}: submitted {}, logged start {}, simulated {} ({}){}",
             j.id,
             j.submit,
             j.logged,
             j.simulated,
-            j.simulated - j.logged,
+            seconds(format_args!("{:+}", j.simulated - j.logged)),
             if j.backfilled { ", backfilled" } else { "" }
         );
     }
@@ -723,8 +727,8 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
     let mut ok = true;
     if share < args.min_in_order {
         below(&format!(
-            "{:.1} % of jobs start in the logged order, below --min-in-order {}",
-            share * 100.0,
+            "{} of jobs start in the logged order, below --min-in-order {}",
+            percent(share),
             args.min_in_order
         ));
         ok = false;
@@ -733,15 +737,16 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
         && outside.len() > bound
     {
         below(&format!(
-            "{} jobs start more than {tolerance} s from their logged start, more than --max-outside {bound}",
+            "{} jobs start more than {} from their logged start, more than --max-outside {bound}",
             outside.len(),
+            seconds(tolerance),
         ));
         ok = false;
     }
     if pair_share < args.min_pairs_in_order {
         below(&format!(
-            "{:.1} % of pairs start in the logged order, below --min-pairs-in-order {}",
-            pair_share * 100.0,
+            "{} of pairs start in the logged order, below --min-pairs-in-order {}",
+            percent(pair_share),
             args.min_pairs_in_order
         ));
         ok = false;

@@ -35,6 +35,7 @@
 use crate::conf::{Consumable, SlurmConf};
 use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload, Tres};
 use slasim_sim::units::Time;
+use slasim_sim::units::{Unit, amount};
 
 /// What a job takes on each of its nodes, and on how many.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -346,8 +347,12 @@ impl Machine {
             });
             let (field, detail) = short.unwrap_or_else(|| {
                 let detail = format!(
-                    "asks for {} nodes of {} CPUs, {} MiB and {} GPUs each; partition {} has only {large_enough} such nodes",
-                    need.nodes, need.cpus, need.mem_mib, need.gpus, part.name
+                    "asks for {} nodes of {} CPUs, {} and {} GPUs each; partition {} has only {large_enough} such nodes",
+                    need.nodes,
+                    need.cpus,
+                    amount(need.mem_mib, Unit::Mebibytes),
+                    need.gpus,
+                    part.name
                 );
                 ("ReqTRES", detail)
             });

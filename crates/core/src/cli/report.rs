@@ -1,6 +1,7 @@
 //! `slasim report`: tables, plots and an HTML page from a store, or two
 //! stores side by side.
 
+use crate::units::seconds;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -66,12 +67,12 @@ pub(crate) fn run(registry: &crate::experiment::registry::Registry, args: Report
         }
     };
     emit(&format!(
-        "{}\n{} points, {} tables, {} plots in {:.1} s\nwrote {}\n",
+        "{}\n{} points, {} tables, {} plots in {}\nwrote {}\n",
         summary.headline.trim_end(),
         summary.points,
         summary.tables.len(),
         summary.figures.len(),
-        started.elapsed().as_secs_f64(),
+        seconds(format_args!("{:.1}", started.elapsed().as_secs_f64())),
         summary.index.display()
     ))
 }

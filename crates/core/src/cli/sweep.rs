@@ -18,7 +18,7 @@ use crate::experiment::point::PointKind;
 use crate::experiment::registry::Registry;
 use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
 use crate::store::merge;
-use crate::units::thousands;
+use crate::units::{seconds, thousands};
 
 #[derive(Debug, Args)]
 pub(crate) struct SweepArgs {
@@ -145,11 +145,11 @@ pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std:
     let rate = if report.wall_seconds > 0.0 { report.done as f64 / report.wall_seconds } else { 0.0 };
     writeln!(
         text,
-        "stored in {}: {} already there, {} simulated now in {:.1} s ({rate:.1} points/s)",
+        "stored in {}: {} already there, {} simulated now in {} ({rate:.1} points/s)",
         db.display(),
         thousands(report.already),
         thousands(report.done),
-        report.wall_seconds
+        seconds(format_args!("{:.1}", report.wall_seconds))
     )?;
     if report.interrupted {
         let left = report.total - report.already - report.done;

@@ -29,6 +29,7 @@
 //! over virtual seconds, so a power in W held over `[a, b]` times a carbon
 //! intensity integral gives g·W·s/kWh) are O(log n) and allocate nothing.
 
+use slasim_sim::units::seconds;
 use std::sync::Arc;
 
 use chrono::{DateTime, Datelike, NaiveDate};
@@ -57,7 +58,10 @@ pub enum AlignError {
     #[error("setting `alignment scale` = {0}: must be a positive, finite number")]
     Scale(f64),
     /// The signal spans less than one week: it cannot loop by whole weeks.
-    #[error("{signal}: spans {span} s, less than one week: a signal must span a week to keep weekday and hour")]
+    #[error(
+        "{signal}: spans {}, less than one week: a signal must span a week to keep weekday and hour",
+        seconds(span)
+    )]
     TooShort {
         /// The signal's name.
         signal: String,

@@ -5,6 +5,7 @@
 //! simulates); results go to stdout or the `--out` file; an unreadable input
 //! is an error naming it.
 
+use slasim_core::units::{Unit, amount, hours_to, percent_to};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -412,10 +413,10 @@ fn prepare(args: PrepareArgs) -> anyhow::Result<()> {
     )?;
     writeln!(
         text,
-        "scaling       input load {:.2} % × 1/{:.4} → {:.0} % (occurrence factor {:.4})",
-        100.0 * prepared.input_load,
+        "scaling       input load {} × 1/{:.4} → {} (occurrence factor {:.4})",
+        percent_to(prepared.input_load, 2),
         prepared.occurrence_factor,
-        100.0 * prepared.input_load / prepared.occurrence_factor,
+        percent_to(prepared.input_load / prepared.occurrence_factor, 0),
         prepared.occurrence_factor
     )?;
     if let Some(dir) = &args.out {
@@ -487,23 +488,23 @@ fn failures(args: FailuresArgs) -> anyhow::Result<()> {
         }
         synthetic => {
             let (up, repair) = synthetic.laws()?.context("synthetic model without laws")?;
-            writeln!(text, "model MTTF {:.1} h, MTTR {:.3} h", up.mean() / HOUR as f64, repair.mean() / HOUR as f64)?;
+            writeln!(text, "model MTTF {}, MTTR {}", hours_to(up.mean(), 1), hours_to(repair.mean(), 3))?;
             synthetic_stream(&up, &repair, args.nodes, horizon, args.seed)
         }
     };
     let (mttf, mttr) = empirical_mttf_mttr(&stream, horizon);
     writeln!(text, "nodes         {}", args.nodes)?;
-    writeln!(text, "horizon       {} h", args.hours)?;
+    writeln!(text, "horizon       {}", amount(args.hours, Unit::Hours))?;
     if stream.source_records > 0 {
         writeln!(text, "records       {} replayed", thousands(stream.source_records))?;
     }
     writeln!(text, "failures      {}", thousands(stream.failures()))?;
     writeln!(
         text,
-        "empirical     MTTF {:.1} h (λ = {:.4e}/h), MTTR {:.3} h (μ = {:.4}/h)",
-        mttf / HOUR as f64,
+        "empirical     MTTF {} (λ = {:.4e}/h), MTTR {} (μ = {:.4}/h)",
+        hours_to(mttf, 1),
         HOUR as f64 / mttf,
-        mttr / HOUR as f64,
+        hours_to(mttr, 3),
         HOUR as f64 / mttr
     )?;
     emit(&text)

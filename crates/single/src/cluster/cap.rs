@@ -32,6 +32,7 @@
 //!   or a failure lowers them; a busy node draws at least an idle one's
 //!   watts, a failed one no more than any other state).
 
+use slasim_core::units::{Unit, amount};
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -124,10 +125,10 @@ impl CapSeries {
             return Err(InvalidSetting::new(
                 "energy.cap_series.grid_watts",
                 format!(
-                    "{} (the cap's lowest value is {} W; {nodes} idle nodes draw {} W)",
+                    "{} (the cap's lowest value is {}; {nodes} idle nodes draw {})",
                     self.grid,
-                    lowest as f64 / 1000.0,
-                    idle as f64 / 1000.0
+                    amount(lowest as f64 / 1000.0, Unit::Watts),
+                    amount(idle as f64 / 1000.0, Unit::Watts)
                 ),
                 "the cap must hold every node idle at its lowest: raise grid_watts or renewable_scale",
             ));

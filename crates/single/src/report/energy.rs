@@ -11,6 +11,7 @@
 //! are means over runs in run-id order and rows are sorted: the same store
 //! gives the same bytes.
 
+use slasim_core::units::{Unit, amount};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -447,11 +448,11 @@ pub fn equal_energy_table(rows: &[PowerRow]) -> PolarsResult<DataFrame> {
         let (lo, hi) = (r0.0.max(p0.0), r1.0.min(p1.0));
         if lo > hi && !close(lo, hi) {
             let note = format!(
-                "no overlap: {REACTIVE} {}–{} kWh, {PLANNED} {}–{} kWh",
+                "no overlap: {REACTIVE} {}–{}, {PLANNED} {}–{}",
                 number(r0.0),
-                number(r1.0),
+                amount(number(r1.0), Unit::KilowattHours),
                 number(p0.0),
-                number(p1.0)
+                amount(number(p1.0), Unit::KilowattHours)
             );
             out.push(&key, None, None, None, None, note);
             continue;
@@ -560,7 +561,7 @@ pub fn power_figures(rows: &[PowerRow]) -> Vec<Figure> {
             if by_cap {
                 match r.cap {
                     Some(c) => {
-                        let _ = write!(s, " · cap {} W", number(c));
+                        let _ = write!(s, " · cap {}", amount(number(c), Unit::Watts));
                     }
                     None => s.push_str(" · no cap"),
                 }

@@ -230,7 +230,7 @@ pub fn run_text(s: &RunSettings, rows: &[SummaryRow], runs: &[RunResult]) -> Res
 fn queueing(text: &mut String, kill_at_estimate: bool, runs: &[RunResult]) -> std::fmt::Result {
     writeln!(
         text,
-        "\nqueueing metrics ({}; times in seconds; slowdown over max(run time, 1 s), bounded slowdown τ = 10 s):",
+        "\nqueueing metrics ({}; slowdown over max(run time, 1 s), bounded slowdown τ = 10 s):",
         if kill_at_estimate { "jobs killed at their estimate" } else { "jobs run past their estimate" }
     )?;
     writeln!(

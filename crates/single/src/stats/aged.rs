@@ -25,6 +25,7 @@
 //! - Bad settings are [`InvalidSetting`]s naming `pdf_half_life` or
 //!   `pdf_update`.
 
+use slasim_core::units::seconds;
 use std::f64::consts::LN_2;
 use std::fmt;
 use std::str::FromStr;
@@ -94,7 +95,9 @@ pub fn half_life(days: f64) -> Result<f64, InvalidSetting> {
 pub enum AgedError {
     /// Time went backwards.
     #[error(
-        "observation at t = {now} s is older than the latest one at t = {last} s: observations must arrive in time order"
+        "observation at t = {} is older than the latest one at t = {}: observations must arrive in time order",
+        seconds(now),
+        seconds(last)
     )]
     OutOfOrder {
         /// The refused observation's time.

@@ -329,7 +329,8 @@ impl RuntimeModel {
             return Err(InvalidSetting::new(
                 "pdf_source",
                 config.source,
-                "has no history jobs to learn from (the simulation input covers the whole trace; lower input_jobs)",
+                "has no history jobs to learn from (the simulation input covers the whole trace): lower --input-jobs \
+                 (`input_jobs` in a config's [prepare]), or learn from the input itself: --oracle-pdfs",
             ));
         }
         let mut counts: HashMap<ClassKey, [u64; BINS]> = HashMap::new();

@@ -6,6 +6,7 @@
 //! real/estimated-runtime histogram and the occurrence factor that preparation
 //! would apply for a target load.
 
+use slasim_core::units::{Unit, amount, percent, percent_to};
 use std::fmt::{self, Write as _};
 
 use chrono::DateTime;
@@ -153,21 +154,21 @@ impl fmt::Display for TraceInfo {
             None => writeln!(f, "time span     {days:.1} days (first submit to last end)")?,
         }
         match self.utilisation {
-            Some(u) => writeln!(f, "utilisation   {:.1} % (processors × run time over MaxProcs × span)", 100.0 * u)?,
+            Some(u) => writeln!(f, "utilisation   {} (processors × run time over MaxProcs × span)", percent(u))?,
             None => writeln!(f, "utilisation   unknown (no MaxProcs in the header)")?,
         }
         writeln!(
             f,
-            "estimates     {} of {} jobs ({:.2} %) have a requested time",
+            "estimates     {} of {} jobs ({}) have a requested time",
             thousands(self.with_estimate),
             thousands(self.jobs),
-            pct(self.with_estimate, self.jobs)
+            amount(format_args!("{:.2}", pct(self.with_estimate, self.jobs)), Unit::Percent)
         )?;
         writeln!(
             f,
-            "over-runs     {} jobs ({:.2} % of those with an estimate) ran longer than requested",
+            "over-runs     {} jobs ({} of those with an estimate) ran longer than requested",
             thousands(self.overruns),
-            pct(self.overruns, self.with_estimate)
+            amount(format_args!("{:.2}", pct(self.overruns, self.with_estimate)), Unit::Percent)
         )?;
         if !self.skipped.is_empty() {
             writeln!(f, "lenient       {}", self.skipped)?;
@@ -183,13 +184,13 @@ impl fmt::Display for TraceInfo {
             let label = if bin == RATIO_BINS - 1 {
                 "> 100 %".to_string()
             } else {
-                format!("{}–{} %", bin * 10, bin * 10 + 10)
+                format!("{}–{}", bin * 10, amount(bin * 10 + 10, Unit::Percent))
             };
             let mut bar = String::new();
             for _ in 0..(40 * count).div_ceil(widest) {
                 bar.push('█');
             }
-            writeln!(f, "  {label:>9} {:>6.2} % {bar}", pct(count, total))?;
+            writeln!(f, "  {label:>9} {} {bar}", amount(format_args!("{:>6.2}", pct(count, total)), Unit::Percent))?;
         }
         match &self.preparation {
             Ok(split) => {
@@ -205,10 +206,10 @@ impl fmt::Display for TraceInfo {
                 )?;
                 writeln!(
                     f,
-                    "scaling       estimated load of the input {:.2} % → occurrence factor {:.4} for {:.0} %",
-                    100.0 * split.input_load,
+                    "scaling       estimated load of the input {} → occurrence factor {:.4} for {}",
+                    percent_to(split.input_load, 2),
                     split.occurrence_factor,
-                    100.0 * self.target_load
+                    percent_to(self.target_load, 0)
                 )?;
             }
             Err(e) => writeln!(f, "preparation   unavailable: {e}")?,

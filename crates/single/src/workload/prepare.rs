@@ -261,7 +261,8 @@ pub enum PrepareError {
     /// Too few usable jobs for the requested batteries.
     #[error(
         "{trace}: {usable} usable jobs cannot fill {batteries} batteries of {size} jobs; \
-         lower `batteries`, `battery_size` or `input_jobs`"
+         lower --batteries or --battery-size (`batteries`, `battery_size` in a config's [prepare]), \
+         or run the log as one battery: --whole-log"
     )]
     TooFewJobs { trace: String, usable: usize, batteries: usize, size: usize },
     /// The input spans no time, so its load is undefined.

@@ -24,7 +24,7 @@
 //! - Output is a pure function of the input: the same source gives the same
 //!   chart.
 
-use crate::units::{DAY, Time};
+use crate::units::{DAY, Time, seconds};
 
 /// How an execution ended, which sets its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -400,7 +400,8 @@ pub struct PowerStrip {
 pub enum LayoutError {
     /// The window is empty or holds nothing to draw.
     #[error(
-        "the window [{from}, {to}) holds no execution of this run (it ran from {first} to {last} s of simulated time)"
+        "the window [{from}, {to}) holds no execution of this run (it ran from {first} to {} of simulated time)",
+        seconds(last)
     )]
     EmptyWindow {
         /// Window start.

@@ -17,6 +17,7 @@
 //! chart without one is drawn as before). Numbers are written with fixed precision: the same chart gives
 //! the same bytes. Drawing errors are returned, never panics.
 
+use crate::units::{Unit, amount, seconds};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -131,11 +132,11 @@ fn rgb((r, g, b): (u8, u8, u8)) -> String {
 /// The subtitle: the window and why.
 pub fn window_text(chart: &Chart) -> String {
     format!(
-        "window {} – {} ({} s – {} s), {}",
+        "window {} – {} ({} – {}), {}",
         clock(chart.window.from),
         clock(chart.window.to),
-        chart.window.from,
-        chart.window.to,
+        seconds(chart.window.from),
+        seconds(chart.window.to),
         chart.window_reason
     )
 }
@@ -152,12 +153,12 @@ fn bar_title(bar: &crate::report::gantt::layout::Bar) -> String {
     } else {
         format!("job {} (trace job {}), {}", i.job, i.swf_id, i.mark.name())
     };
-    let _ = write!(s, "\n{} – {} ({} s – {} s)", clock(i.start), clock(i.end), i.start, i.end);
+    let _ = write!(s, "\n{} – {} ({} – {})", clock(i.start), clock(i.end), seconds(i.start), seconds(i.end));
     if !bar.lane && !i.nodes.is_empty() {
         let _ = write!(s, "\nnodes {}–{} of {}", bar.first, bar.last, i.nodes.len());
     }
     if let (Some(a), Some(b)) = (i.planned_start, i.planned_end) {
-        let _ = write!(s, "\nplanned {a} s – {b} s");
+        let _ = write!(s, "\nplanned {} – {}", seconds(a), seconds(b));
     }
     if i.overbooked {
         s.push_str("\noverbooked");
@@ -187,13 +188,13 @@ fn strip_path(p: &PowerStrip, f: &Frame, to: Time) -> Vec<(f64, f64)> {
 /// The hover text of a power state's span.
 fn power_title(o: &crate::report::gantt::layout::Shade) -> String {
     format!(
-        "node {} {} {} – {} ({} s – {} s)",
+        "node {} {} {} – {} ({} – {})",
         o.outage.node,
         o.outage.kind.legend(),
         clock(o.outage.from),
         clock(o.outage.to),
-        o.outage.from,
-        o.outage.to
+        seconds(o.outage.from),
+        seconds(o.outage.to)
     )
 }
 
@@ -510,7 +511,7 @@ fn svg_strip(s: &mut String, p: &PowerStrip, f: &Frame, to: Time) {
         "<g class=\"power-curve\" data-band=\"{}\" data-mean-watts=\"{:.1}\" data-max-watts=\"{:.1}\"{}>\n\
          <rect x=\"{:.2}\" y=\"{top:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"#fcfcfc\" stroke=\"#999\" \
          stroke-width=\"0.5\"/>\n<text x=\"4\" y=\"{:.2}\" font-weight=\"bold\">power (W)</text>\n\
-         <text x=\"4\" y=\"{:.2}\" fill=\"#444\">mean {:.0} W</text>\n\
+         <text x=\"4\" y=\"{:.2}\" fill=\"#444\">mean {}</text>\n\
          <text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"end\" font-size=\"9\">{:.0}</text>\n\
          <text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"end\" font-size=\"9\">0</text>",
         p.band,
@@ -672,7 +673,11 @@ fn draw(root: &Area<'_>, chart: &Chart, f: &Frame) -> DrawResult {
         root.draw(&Rectangle::new(frame, RGBColor(252, 252, 252).filled()))?;
         root.draw(&Rectangle::new(frame, RGBColor(153, 153, 153)))?;
         root.draw(&Text::new("power (W)", px(4.0, top + 1.0), font(12.0).style(FontStyle::Bold)))?;
-        root.draw(&Text::new(format!("mean {:.0} W", p.mean), px(4.0, top + 16.0), font(11.0)))?;
+        root.draw(&Text::new(
+            format!("mean {}", amount(format_args!("{:.0}", p.mean), Unit::Watts)),
+            px(4.0, top + 16.0),
+            font(11.0),
+        ))?;
         root.draw(&Text::new(format!("{:.0}", strip_top(p)), px(f.left - 40.0, top), font(10.0)))?;
         let path: Vec<(i32, i32)> = strip_path(p, f, chart.window.to).into_iter().map(|(x, y)| px(x, y)).collect();
         root.draw(&PathElement::new(path, RGBColor(140, 45, 4).stroke_width(2)))?;

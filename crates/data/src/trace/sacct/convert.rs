@@ -3,6 +3,7 @@
 //! numbered in order of first appearance, and the report of what was
 //! skipped and why.
 
+use slasim_sim::units::seconds;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -369,7 +370,7 @@ impl<'p> Converter<'p> {
                     record,
                     Some(Col::Start),
                     LineProblem::Negative,
-                    format!("starts {} s before its submit time (negative wait)", submit - start),
+                    format!("starts {} before its submit time (negative wait)", seconds(submit - start)),
                 ));
             }
             if let Some(end) = end.filter(|&e| e < start) {
@@ -377,7 +378,7 @@ impl<'p> Converter<'p> {
                     record,
                     Some(Col::End),
                     LineProblem::Negative,
-                    format!("ends {} s before it starts (negative elapsed time)", start - end),
+                    format!("ends {} before it starts (negative elapsed time)", seconds(start - end)),
                 ));
             }
         }
@@ -494,7 +495,7 @@ impl<'p> Converter<'p> {
                 record,
                 Some(Col::End),
                 LineProblem::Negative,
-                format!("ends {} s before it starts (negative elapsed time)", start.unwrap_or(end) - end),
+                format!("ends {} before it starts (negative elapsed time)", seconds(start.unwrap_or(end) - end)),
             ));
         }
         let elapsed = self.elapsed(record)?;

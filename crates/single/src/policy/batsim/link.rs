@@ -20,6 +20,7 @@
 //!   on another port (three tries).
 //! - Only `tcp://HOST:PORT` endpoints are supported.
 
+use slasim_core::units::seconds;
 use std::collections::HashSet;
 use std::io::Read;
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -35,7 +36,7 @@ use zeromq::{ReqSocket, Socket, SocketRecv, SocketSend, ZmqMessage};
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LinkError {
     /// No reply (or no connection) within the timeout.
-    #[error("the scheduler did not answer within {0:.1} s")]
+    #[error("the scheduler did not answer within {}", seconds(format_args!("{:.1}", .0)))]
     Timeout(f64),
     /// The scheduler process exited.
     #[error("the scheduler process exited ({status}){stderr}")]
@@ -244,8 +245,8 @@ impl Link {
                 Ok(_) => break,
                 Err(e) if Instant::now() >= until => {
                     return Err(LinkError::Other(format!(
-                        "nothing listens at {endpoint} after {:.1} s ({e})",
-                        timeout.as_secs_f64()
+                        "nothing listens at {endpoint} after {} ({e})",
+                        seconds(format_args!("{:.1}", timeout.as_secs_f64()))
                     )));
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(20)),
