@@ -122,3 +122,97 @@ fn a_value_that_does_not_fit_its_column_leaves_nothing() {
     assert!(String::from_utf8_lossy(&done.stderr).contains("junk.sqlite"));
     assert!(!out.exists());
 }
+
+/// Rows of `sql` on `db`, each as its columns joined by `|` (NULL as `∅`).
+fn rows(db: &Path, sql: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut statement = conn.prepare(sql).unwrap();
+    let n = statement.column_count();
+    let rows = statement.query_map([], |r| {
+        (0..n)
+            .map(|i| {
+                Ok(match r.get_ref(i)? {
+                    rusqlite::types::ValueRef::Null => "∅".to_string(),
+                    rusqlite::types::ValueRef::Integer(v) => v.to_string(),
+                    rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                    other => format!("{other:?}"),
+                })
+            })
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .map(|v| v.join("|"))
+    });
+    rows.unwrap().map(Result::unwrap).collect()
+}
+
+/// Each stored point tells how it was made, in the store itself: the build,
+/// the sha256 of its settings and of the trace file as read, and its seed;
+/// merged shards keep the rows, and the export takes the stored sums.
+#[test]
+fn each_stored_point_tells_how_it_was_made() {
+    use sha2::{Digest, Sha256};
+    let hex = |bytes: &[u8]| Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = root.join("configs/ctc-sp2-bases.toml");
+    let sweep = |db: &Path, shard: Option<&str>| {
+        let mut cmd = common::slasim();
+        cmd.arg("sweep").arg(&config).arg("--no-progress").arg("--db").arg(db);
+        if let Some(shard) = shard {
+            cmd.args(["--shard", shard]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    let whole = dir.path().join("whole.sqlite");
+    sweep(&whole, None);
+    // One row per point, from what the point's row holds.
+    let checked = rows(
+        &whole,
+        "SELECT p.points_table, p.code_version = r.code_version, p.config_sha256, r.config, p.trace = r.trace, \
+         p.trace_sha256, p.seed = r.seed FROM provenance p JOIN runs r ON r.run_id = p.point ORDER BY p.point",
+    );
+    let runs: i64 = rows(&whole, "SELECT count(*) FROM runs")[0].parse().unwrap();
+    assert!(runs > 10);
+    assert_eq!(checked.len() as i64, runs, "one provenance row per run");
+    let trace = hex(&std::fs::read(common::traces().join("swf/CTC-SP2-1996-3.1-cln.swf.gz")).unwrap());
+    for row in &checked {
+        let f: Vec<&str> = row.split('|').collect();
+        assert_eq!((f[0], f[1], f[4], f[6]), ("runs", "1", "1", "1"), "{row}");
+        assert_eq!(f[2], hex(f[3].as_bytes()), "config_sha256 is the sha256 of the settings stored");
+        assert_eq!(f[5], trace, "trace_sha256 is the sha256 of the file read");
+    }
+    // Shards merged hold the same rows.
+    let (a, b) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    sweep(&a, Some("1/2"));
+    sweep(&b, Some("2/2"));
+    let merged = dir.path().join("merged.sqlite");
+    let out = common::slasim().arg("merge").arg(&a).arg(&b).arg("--db").arg(&merged).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let all = "SELECT * FROM provenance ORDER BY point";
+    assert_eq!(rows(&merged, all), rows(&whole, all));
+    // `slasim query` answers it.
+    let (ok, out, err) = common::run(&[
+        "query",
+        "--db",
+        whole.to_str().unwrap(),
+        "--csv",
+        "SELECT count(DISTINCT trace_sha256), count(*) FROM provenance",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(out.lines().nth(1), Some(format!("1,{runs}").as_str()));
+    // The export takes the stored sums (of the file as read then).
+    let conn = rusqlite::Connection::open(&whole).unwrap();
+    conn.execute(
+        "UPDATE provenance SET trace_sha256 = 'as read then' WHERE point = (SELECT min(point) FROM provenance)",
+        [],
+    )
+    .unwrap();
+    drop(conn);
+    let parquet = dir.path().join("parquet");
+    let done = export(&whole, &parquet);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let exported = read(&parquet.join("provenance.parquet"));
+    let sums: Vec<Option<&str>> = exported.column("trace_sha256").unwrap().str().unwrap().iter().collect();
+    assert_eq!(sums.iter().filter(|s| **s == Some("as read then")).count(), 1);
+    assert_eq!(sums.iter().filter(|s| **s == Some(trace.as_str())).count() as i64, runs - 1);
+}

@@ -66,7 +66,7 @@
 #      (OUT/sweep/: the script and the jobs' logs).
 #   3. The cluster stopped: if $SLASIM (default target/release/slasim) exists
 #      and has `slurm compare`, `slasim slurm compare --slurm-conf
-#      OUT/slurm.conf OUT/dump.sacct --csv OUT/compare.csv` runs, its output
+#      OUT/slurm.conf OUT/dump.sacct --out OUT/compare.csv` runs, its output
 #      kept in OUT/compare.txt; its exit status is reported, and decides the
 #      test's only with --require-match. Otherwise that step says SKIPPED.
 #

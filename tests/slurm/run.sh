@@ -169,6 +169,7 @@ SlurmctldLogFile=$tmp/log/slurmctld.log
 SlurmdLogFile=$tmp/log/slurmd.log
 NodeName=$node NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=$cpus State=UNKNOWN
 PartitionName=$partition Nodes=$node Default=YES MaxTime=INFINITE State=UP
+MaxArraySize=5
 EOF
 slurmctld -D -f "$SLURM_CONF" >"$tmp/log/slurmctld.out" 2>&1 &
 pids+=($!)
@@ -278,6 +279,59 @@ for task in 1 2 3 4; do
     if [[ $task == 2 ]]; then want="0 already there, $mine simulated now"; else want="$mine already there, 0 simulated now"; fi
     [[ "$line" == *": $want "* ]] || fail "task $task: expected '$want' in: $line"
 done
+
+# ---------------------------------------------------------------- run 4
+step "2c. a site's limits: 12 shards under MaxArraySize=5 (read with scontrol) and MaxSubmitJobs=4"
+work5="$tmp/run 2c"
+if "$slasim" sweep "$config" --emit-slurm 12 --db "$work5/x.sqlite" --max-submit-jobs 1 --script "$work5/x.sbatch" >"$tmp/limit.out" 2>&1; then
+    fail "--max-submit-jobs 1 was accepted"
+fi
+grep -q 'MaxSubmitJobs must be at least 2' "$tmp/limit.out" || fail "--max-submit-jobs 1 refused without naming the limit: $(cat "$tmp/limit.out")"
+echo "slasim sweep configs/quick.toml --emit-slurm 12 --max-submit-jobs 1  ->  $(head -n1 "$tmp/limit.out")"
+script5="$(emit "$work5" 12 --max-submit-jobs 4)"
+grep -qx '#SBATCH --array=1-3' "$script5" || fail "12 shards under MaxArraySize=5, MaxSubmitJobs=4 are not 3 array tasks: $(grep -E '^#SBATCH --array' "$script5")"
+grep -E '^#SBATCH --array|^# .*MaxArraySize' "$script5"
+# Task 2 cancelled while held: no merge; the resubmission runs its shards
+# (2, 5, 8, 11) and the merge equals the local sweep.
+array5="$(sbatch --parsable --hold "$script5" | cut -d';' -f1)"
+scancel "${array5}_2"
+scontrol release "$array5"
+most=0
+while [[ -n "$(squeue -h -r -j "$array5" -o '%i' 2>/dev/null)" ]]; do
+    queued="$(squeue -h -r -u root -o '%i' | wc -l)"
+    ((queued > most)) && most=$queued
+    ((SECONDS < deadline)) || fail "array $array5 still queued after the $budget"
+    sleep 0.5
+done
+merge5="$(merge_job "$work5" "$array5")"
+for _ in $(seq 1 60); do
+    state="$(records "$merge5" | field JobState)"
+    [[ "$state" =~ $terminal ]] && break
+    [[ "$(records "$merge5" | field Reason)" == DependencyNeverSatisfied ]] && { scancel "$merge5"; break; }
+    sleep 1
+done
+[[ ! -e "$work5/quick.sqlite" ]] || fail "merge job $merge5 ran although task 2 was cancelled"
+for shard in 2 5 8 11; do
+    [[ ! -e "$work5/quick.shard-$shard-of-12.sqlite" ]] || fail "shard $shard has a store although task 2 was cancelled"
+done
+echo "task 2 cancelled: no merged store, shards 2, 5, 8, 11 not run; at most $most jobs queued at once"
+array6="$(sbatch --parsable "$script5" | cut -d';' -f1)"
+echo "submitted array job $array6 again"
+while [[ -n "$(squeue -h -r -j "$array6" -o '%i' 2>/dev/null)" ]]; do
+    queued="$(squeue -h -r -u root -o '%i' | wc -l)"
+    ((queued > most)) && most=$queued
+    ((SECONDS < deadline)) || fail "array $array6 still queued after the $budget"
+    sleep 0.5
+done
+((most <= 4)) || fail "$most jobs were queued at once, more than MaxSubmitJobs=4"
+completes "$work5" "$array6" 3
+for task in 1 2 3; do
+    log="$work5/slasim-quick-${array6}_$task.out"
+    simulated="$(grep -oE '[0-9]+ simulated now' "$log" | awk '{ n += $1 } END { print n + 0 }')"
+    echo "  task $task ran $(grep -c 'already there' "$log") shards, simulating $simulated points"
+    if [[ $task == 2 ]]; then ((simulated > 0)) || fail "task 2 simulated nothing on resubmission"; else ((simulated == 0)) || fail "task $task simulated $simulated points again"; fi
+done
+echo "at most $most jobs queued at once (MaxSubmitJobs=4)"
 
 # ---------------------------------------------------------------- run 3
 step "3. a provisioning config: emit, sbatch, 2 array tasks + merge"

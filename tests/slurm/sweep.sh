@@ -63,11 +63,12 @@ wait_job() { # job $1 in a terminal state; prints it
         sleep 1
     done
 }
-emit() { # work dir; writes the script there, prints its path
-    mkdir -p "$1"
-    "$slasim" sweep "$config" --emit-slurm 4 --db "$1/quick.sqlite" --cpus-per-task "$sweep_cpus" --time 10:00 \
-        --partition "$sweep_partition" --account "$sweep_account" >&2
-    echo "$1/slasim-quick.sbatch"
+emit() { # work dir [shards [more sweep flags]]; writes the script there, prints its path
+    local work="$1" shards="${2:-4}"
+    mkdir -p "$work"
+    "$slasim" sweep "$config" --emit-slurm "$shards" --db "$work/quick.sqlite" --cpus-per-task "$sweep_cpus" --time 10:00 \
+        --partition "$sweep_partition" --account "$sweep_account" "${@:3}" >&2
+    echo "$work/slasim-quick.sbatch"
 }
 csv() { "$slasim" query --db "$1" --csv "$2"; }
 
@@ -95,16 +96,16 @@ same_as_local() { # merged store $1 equals the local sweep, point for point and 
 }
 
 # Waits for array job $2 of the script in $1 and its merge job; checks that
-# the 4 tasks and the merge completed and that the merged store equals the
-# local sweep.
+# the tasks ($3, default 4) and the merge completed and that the merged store
+# equals the local sweep.
 completes() {
-    local work="$1" array="$2" merge merge_state task
+    local work="$1" array="$2" tasks="${3:-4}" merge merge_state task
     wait_array "$array"
     merge="$(merge_job "$work" "$array")"
     merge_state="$(wait_job "$merge")"
     show_array "$array"
     echo "  merge job $merge (afterok:$array): $merge_state exit $(records "$merge" | field ExitCode)"
-    for task in 1 2 3 4; do
+    for task in $(seq 1 "$tasks"); do
         [[ "$(task_state "$array" "$task")" == COMPLETED ]] || fail "array $array task $task did not complete"
     done
     [[ "$merge_state" == COMPLETED ]] || fail "merge job $merge ended $merge_state"

@@ -16,7 +16,9 @@ use crate::experiment::config::Experiment;
 use crate::experiment::coordinator::{Shard, SweepOptions, SweepOutcome, already_stored, run_sweep, shard_points};
 use crate::experiment::point::PointKind;
 use crate::experiment::registry::Registry;
-use crate::experiment::slurm::{SlurmOptions, check_store, script, shard_db};
+use crate::experiment::slurm::{
+    SiteLimits, SlurmOptions, check_store, limits_text, max_array_size_of, max_submit_jobs_of, script, shard_db,
+};
 use crate::store::merge;
 use crate::units::{seconds, thousands};
 
@@ -57,6 +59,15 @@ pub(crate) struct SweepArgs {
     /// Where to write the script (default: slasim-<name>.sbatch next to the store).
     #[arg(long, requires = "emit_slurm")]
     script: Option<PathBuf>,
+    /// The site's MaxArraySize for --emit-slurm: array indices stay below it
+    /// (default: read from `scontrol show config` where scontrol is on the PATH).
+    #[arg(long, value_name = "N", requires = "emit_slurm")]
+    max_array_size: Option<usize>,
+    /// Jobs you may have queued at once for --emit-slurm, each array task
+    /// counted (default: your association's MaxSubmitJobs, read with
+    /// `sacctmgr` where it is on the PATH).
+    #[arg(long, value_name = "N", requires = "emit_slurm")]
+    max_submit_jobs: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -102,13 +113,29 @@ pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std:
         );
     }
     if let Some(shards) = args.emit_slurm {
-        let options = SlurmOptions {
+        let mut options = SlurmOptions {
             shards,
             partition: args.partition.clone(),
             time: args.time.clone(),
             cpus_per_task: args.cpus_per_task,
             account: args.account.clone(),
+            limits: SiteLimits { max_array_size: args.max_array_size, max_submit_jobs: args.max_submit_jobs },
         };
+        // What the user typed first; then the limits the site sets, asked
+        // only for what was not given.
+        options.validate(experiment.points.len())?;
+        if options.limits.max_array_size.is_none() {
+            options.limits.max_array_size = ask("scontrol", &["show", "config"], "MaxArraySize", "--max-array-size")
+                .and_then(|out| max_array_size_of(&out));
+        }
+        if options.limits.max_submit_jobs.is_none()
+            && let Ok(user) = std::env::var("USER").or_else(|_| std::env::var("LOGNAME"))
+        {
+            let filter = format!("user={user}");
+            let args = ["-nP", "show", "assoc", "where", &filter, "format=MaxSubmit"];
+            options.limits.max_submit_jobs =
+                ask("sacctmgr", &args, "MaxSubmitJobs", "--max-submit-jobs").and_then(|out| max_submit_jobs_of(&out));
+        }
         options.validate(experiment.points.len())?;
         let db = args.db.clone().unwrap_or_else(default_db);
         check_store(&db)?;
@@ -121,8 +148,16 @@ pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std:
             ))
         });
         std::fs::write(&path, &text).with_context(|| format!("{}: cannot write the script", path.display()))?;
+        let tasks = options.tasks();
+        let fit = if options.limits == SiteLimits::default() {
+            String::new()
+        } else if tasks < shards {
+            format!(", run by {tasks} array tasks within the site's {}", limits_text(&options.limits))
+        } else {
+            format!(", within the site's {}", limits_text(&options.limits))
+        };
         emit(&format!(
-            "wrote {} for {} points in {shards} shards (stores {}); submit it with: sbatch {}\n",
+            "wrote {} for {} points in {shards} shards{fit} (stores {}); submit it with: sbatch {}\n",
             path.display(),
             thousands(experiment.points.len()),
             shard_db(&db, "<i>", shards).display(),
@@ -254,4 +289,50 @@ fn dry_run(
         anyhow::bail!("the sweep would fail: {}", missing.join("\n"));
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// What `program args` prints, for a site limit `limit` the user did not
+/// give with `flag`: `None`, silently, where the program is not on the PATH;
+/// `None` with a note on stderr where it fails or takes more than 10 s (a
+/// controller out of reach).
+fn ask(program: &str, args: &[&str], limit: &str, flag: &str) -> Option<String> {
+    use std::process::{Command, Stdio};
+    let mut child = match Command::new(program).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            eprintln!("note: cannot run {program} ({e}); no {limit} applied (give {flag})");
+            return None;
+        }
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if std::time::Instant::now() < until => std::thread::sleep(std::time::Duration::from_millis(50)),
+            Ok(None) | Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                eprintln!(
+                    "note: {program} {} did not answer within 10 s; no {limit} applied (give {flag})",
+                    args.join(" ")
+                );
+                return None;
+            }
+        }
+    }
+    let out = match child.wait_with_output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("note: {program} {}: {e}; no {limit} applied (give {flag})", args.join(" "));
+            return None;
+        }
+    };
+    if !out.status.success() {
+        let why = String::from_utf8_lossy(&out.stderr);
+        let why = why.lines().next().unwrap_or("no message");
+        eprintln!("note: {program} {} failed ({why}); no {limit} applied (give {flag})", args.join(" "));
+        return None;
+    }
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }

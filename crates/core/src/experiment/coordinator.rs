@@ -159,7 +159,10 @@ impl Message<Persist> for Writer {
         let id = msg.id;
         let clock = Instant::now();
         let slot = self.budget.acquire();
-        let stored = match self.store.as_mut().map(|store| msg.output.write(store)) {
+        let stored = match self.store.as_mut().map(|store| {
+            store.expect_point(id);
+            msg.output.write(store)
+        }) {
             Some(Err(e)) => Err(format!("storing point {id}: {e}")),
             _ => Ok(()),
         };

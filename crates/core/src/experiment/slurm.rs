@@ -1,12 +1,17 @@
 //! `--emit-slurm N`: an `sbatch --array` script that runs a sweep's N shards
 //! on a Slurm cluster and then merges them.
 //!
-//! Contract: the script is what a user submits with `sbatch SCRIPT`. Array
-//! task i runs `slasim sweep CONFIG --shard i/N` into its own store; task 1
+//! Contract: the script is what a user submits with `sbatch SCRIPT`. It is
+//! one array of T ≤ N tasks: task t runs `slasim sweep CONFIG --shard i/N`
+//! for i = t, t + T, t + 2T, … ≤ N, each shard into its own store; task 1
 //! also submits a merge job with `--dependency=afterok:<array job>`, so the
 //! merge runs only when every task succeeded (`--kill-on-invalid-dep=yes`
-//! removes it otherwise). Re-submitting after a failure re-runs the array:
-//! shards resume like local sweeps, so only missing points are simulated.
+//! removes it otherwise). T fits the site's limits ([`SiteLimits`]): array
+//! indices below `MaxArraySize`, and the T tasks plus the merge job within
+//! `MaxSubmitJobs` (each array task counts as a job there), so the whole
+//! sweep is queued at once and never refused. Re-submitting after a failure
+//! re-runs the array: shards resume like local sweeps, so only missing
+//! points are simulated.
 //! Every path in the script is absolute, resolved when it is written, and
 //! quoted, so directory names with blanks, quotes, `#`, `$` or `%` work.
 //! Settings Slurm would reject (partition or account names, time formats)
@@ -28,6 +33,31 @@ pub struct SlurmOptions {
     pub cpus_per_task: usize,
     /// `--account`.
     pub account: Option<String>,
+    /// What the site allows.
+    pub limits: SiteLimits,
+}
+
+/// A site's limits on what one user may queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SiteLimits {
+    /// `MaxArraySize` (slurm.conf): array indices run from 0 to one less.
+    pub max_array_size: Option<usize>,
+    /// `MaxSubmitJobs` (the association's): jobs a user may have queued or
+    /// running at once, each array task counted.
+    pub max_submit_jobs: Option<usize>,
+}
+
+impl SiteLimits {
+    /// The most array tasks a script may have, the merge job counted
+    /// against `MaxSubmitJobs` (indices start at 1).
+    pub fn most_tasks(&self) -> Option<usize> {
+        let by_index = self.max_array_size.map(|m| m.saturating_sub(1));
+        let by_submit = self.max_submit_jobs.map(|m| m.saturating_sub(1));
+        match (by_index, by_submit) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
 }
 
 /// An invalid Slurm setting.
@@ -84,8 +114,31 @@ fn check_time(value: &str) -> Result<(), SlurmError> {
 }
 
 impl SlurmOptions {
+    /// The array's tasks: the shards, or fewer where the site allows fewer.
+    pub fn tasks(&self) -> usize {
+        self.limits.most_tasks().map_or(self.shards, |most| self.shards.min(most))
+    }
+
     /// Checks every setting against the experiment's point count.
     pub fn validate(&self, points: usize) -> Result<(), SlurmError> {
+        if let Some(m) = self.limits.max_array_size
+            && m < 2
+        {
+            return Err(SlurmError {
+                option: "max-array-size",
+                value: m.to_string(),
+                why: "the site allows no array index from 1 (MaxArraySize must be at least 2)".into(),
+            });
+        }
+        if let Some(m) = self.limits.max_submit_jobs
+            && m < 2
+        {
+            return Err(SlurmError {
+                option: "max-submit-jobs",
+                value: m.to_string(),
+                why: "an array task and the merge job need two queued jobs (MaxSubmitJobs must be at least 2)".into(),
+            });
+        }
         if self.shards == 0 {
             return Err(SlurmError { option: "emit-slurm", value: "0".into(), why: "needs at least one shard".into() });
         }
@@ -205,15 +258,20 @@ pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &Slu
     }
     let mut s = String::new();
     let _ = writeln!(s, "#!/bin/bash");
+    let tasks = options.tasks();
     let _ =
         writeln!(s, "# slasim sweep of experiment `{name}` in {n} shards, written by `slasim sweep --emit-slurm {n}`.");
     let _ = writeln!(s, "# Submit with: sbatch {}", quote(&dir.join(format!("{job}.sbatch"))));
-    let _ = writeln!(s, "# Array task i runs shard i/{n} into its own store; task 1 also submits the merge job,");
+    if tasks < n {
+        let _ = writeln!(s, "# {tasks} array tasks, to fit the site's limits ({}):", limits_text(&options.limits));
+        let _ = writeln!(s, "# task t runs shards t, t+{tasks}, t+{}, … in turn.", 2 * tasks);
+    }
+    let _ = writeln!(s, "# Each shard i runs into its own store; task 1 also submits the merge job,");
     let _ = writeln!(s, "# which runs only after every task succeeded (afterok). After a failure, submit this");
     let _ = writeln!(s, "# script again: the shards resume and skip the points they already stored.");
     let _ = writeln!(s, "# All paths are absolute, resolved when the script was written.");
     let _ = writeln!(s, "#SBATCH --job-name={job}");
-    let _ = writeln!(s, "#SBATCH --array=1-{n}");
+    let _ = writeln!(s, "#SBATCH --array=1-{tasks}");
     let _ = writeln!(s, "#SBATCH --time={}", options.time);
     let _ = writeln!(s, "#SBATCH --cpus-per-task={}", options.cpus_per_task);
     let _ = writeln!(s, "#SBATCH --output={}", sbatch_word(&output_file(&dir, &format!("{job}-%A_%a.out"))));
@@ -227,7 +285,7 @@ pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &Slu
     let _ = writeln!(s, "SLASIM={}", quote(&slasim));
     let _ = writeln!(s, "CONFIG={}", quote(&config));
     let _ = writeln!(s, "DB={}", quote(&db));
-    let _ = writeln!(s, "SHARD_DB=\"{}${{SLURM_ARRAY_TASK_ID}}{}\"", dq_escape(shard_prefix), dq_escape(shard_suffix));
+
     let _ = writeln!(s, "if [ \"${{SLURM_ARRAY_TASK_ID}}\" = \"1\" ]; then");
     let _ = writeln!(
         s,
@@ -239,9 +297,38 @@ pub fn script(name: &str, config: &Path, db: &Path, slasim: &Path, options: &Slu
         dq_escape(&merge)
     );
     let _ = writeln!(s, "fi");
+    let _ = writeln!(s, "for SHARD in $(seq \"${{SLURM_ARRAY_TASK_ID}}\" {tasks} {n}); do");
+    let _ = writeln!(s, "  SHARD_DB=\"{}${{SHARD}}{}\"", dq_escape(shard_prefix), dq_escape(shard_suffix));
     let _ = writeln!(
         s,
-        "\"$SLASIM\" sweep \"$CONFIG\" --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" --db \"$SHARD_DB\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --no-progress"
+        "  \"$SLASIM\" sweep \"$CONFIG\" --shard \"${{SHARD}}/{n}\" --db \"$SHARD_DB\" --jobs \"${{SLURM_CPUS_PER_TASK:-1}}\" --no-progress"
     );
+    let _ = writeln!(s, "done");
     s
+}
+
+/// The limits as a site's settings name them: `MaxArraySize=5, MaxSubmitJobs=4`.
+pub fn limits_text(limits: &SiteLimits) -> String {
+    let mut parts = Vec::new();
+    if let Some(m) = limits.max_array_size {
+        parts.push(format!("MaxArraySize={m}"));
+    }
+    if let Some(m) = limits.max_submit_jobs {
+        parts.push(format!("MaxSubmitJobs={m}"));
+    }
+    if parts.is_empty() { "none known".to_string() } else { parts.join(", ") }
+}
+
+/// `MaxArraySize` in `scontrol show config`'s output.
+pub fn max_array_size_of(scontrol_show_config: &str) -> Option<usize> {
+    scontrol_show_config.lines().find_map(|line| {
+        let (key, value) = line.split_once('=')?;
+        (key.trim() == "MaxArraySize").then(|| value.trim().parse().ok()).flatten()
+    })
+}
+
+/// The smallest `MaxSubmit` of the user's associations in `sacctmgr -nP show
+/// assoc … format=MaxSubmit` (one value per line, empty when unset).
+pub fn max_submit_jobs_of(sacctmgr_assoc: &str) -> Option<usize> {
+    sacctmgr_assoc.lines().filter_map(|l| l.trim().parse::<usize>().ok()).min()
 }

@@ -23,7 +23,7 @@
 //!   when no file is found (a synthetic workload, a trace not on this
 //!   machine). The settings' sha256 is of the stored `config` text.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
@@ -32,9 +32,9 @@ use anyhow::{Context, bail};
 use polars::prelude::*;
 use rusqlite::Connection;
 use rusqlite::types::ValueRef;
-use sha2::{Digest, Sha256};
 
 use crate::store::open_read_only;
+use crate::store::provenance::{sha256_hex, trace_sha256};
 use crate::store::tables::groups::PointTables;
 
 /// Rows per Parquet row group (and per read batch).
@@ -268,22 +268,31 @@ fn write_provenance(groups: &[&'static PointTables], conn: &Connection, db: &Pat
             Ok(())
         })
         .map_err(|e| anyhow::anyhow!("{}: reading experiment_points: {e}", db.display()))?;
-    let mut traces: BTreeMap<String, Option<String>> = BTreeMap::new();
-    let mut sha_of = |name: &str| -> anyhow::Result<Option<String>> {
-        if let Some(known) = traces.get(name) {
-            return Ok(known.clone());
-        }
-        let found = match slasim_data::trace::resolve_trace(Path::new(name)) {
-            Ok(file) => Some(
-                slasim_data::trace::fetch::digest_of(&file)
-                    .map(|(_, sum)| sum)
-                    .with_context(|| format!("reading the trace {}", file.display()))?,
-            ),
-            Err(_) => None,
-        };
-        traces.insert(name.to_string(), found.clone());
-        Ok(found)
+    let mut traces: HashMap<String, Option<String>> = HashMap::new();
+    let mut sha_of = |names: &str| -> anyhow::Result<Option<String>> {
+        trace_sha256(names, &mut traces).map_err(|(file, e)| anyhow::anyhow!("reading the trace {file}: {e}"))
     };
+    // The rows stored with the points (schema 13 on): their trace sums are
+    // of the files as read then.
+    let mut recorded: HashMap<i64, (Option<String>, Option<String>)> = HashMap::new();
+    let stored = conn
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'provenance')",
+            [],
+            |r| r.get::<_, bool>(0),
+        )
+        .map_err(|e| anyhow::anyhow!("{}: {e}", db.display()))?;
+    if stored {
+        conn.prepare("SELECT point, config_sha256, trace_sha256 FROM provenance")
+            .and_then(|mut s| {
+                let mut rows = s.query([])?;
+                while let Some(r) = rows.next()? {
+                    recorded.insert(r.get(0)?, (r.get(1)?, r.get(2)?));
+                }
+                Ok(())
+            })
+            .map_err(|e| anyhow::anyhow!("{}: reading provenance: {e}", db.display()))?;
+    }
     let mut points: Vec<i64> = Vec::new();
     let mut texts: [Vec<Option<String>>; 7] = Default::default();
     let mut seeds: Vec<Option<i64>> = Vec::new();
@@ -308,21 +317,16 @@ fn write_provenance(groups: &[&'static PointTables], conn: &Connection, db: &Pat
             let seed: Option<i64> = row.get(2).map_err(at)?;
             let config: Option<String> = row.get(3).map_err(at)?;
             let version: Option<String> = row.get(4).map_err(at)?;
-            let trace_sha = match &trace {
-                Some(t) => {
-                    let sums: Vec<Option<String>> =
-                        t.split(',').map(|n| sha_of(n.trim())).collect::<anyhow::Result<_>>()?;
-                    if sums.iter().all(Option::is_some) {
-                        Some(sums.into_iter().flatten().collect::<Vec<_>>().join(","))
-                    } else {
-                        None
-                    }
+            let (config_sha, trace_sha) = match recorded.remove(&point) {
+                Some(stored) => stored,
+                None => {
+                    let trace_sha = match &trace {
+                        Some(t) => sha_of(t)?,
+                        None => None,
+                    };
+                    (config.as_ref().map(|c| sha256_hex(c.as_bytes())), trace_sha)
                 }
-                None => None,
             };
-            let config_sha = config
-                .as_ref()
-                .map(|c| Sha256::digest(c.as_bytes()).iter().map(|b| format!("{b:02x}")).collect::<String>());
             let in_experiments = experiments.get(&point).map(|e| e.join(","));
             let row =
                 [Some(group.key_table.to_string()), in_experiments, config, config_sha, version, trace, trace_sha];

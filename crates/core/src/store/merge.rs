@@ -98,7 +98,8 @@ pub fn merge(groups: &[&'static PointTables], inputs: &[PathBuf], output: &Path)
 fn copy_script(groups: &[&PointTables]) -> String {
     let mut sql = String::from(
         "INSERT OR IGNORE INTO main.experiments SELECT * FROM src.experiments;
-         INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;\n",
+         INSERT OR IGNORE INTO main.experiment_points SELECT * FROM src.experiment_points;
+         INSERT OR IGNORE INTO main.provenance SELECT * FROM src.provenance;\n",
     );
     for group in groups {
         let (key, table) = (group.key, group.key_table);

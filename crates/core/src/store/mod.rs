@@ -37,6 +37,7 @@ pub mod columns;
 mod error;
 pub mod export;
 pub mod merge;
+mod provenance;
 pub mod query;
 pub mod schema;
 pub mod tables;
@@ -100,6 +101,10 @@ pub struct Store {
     kept: HashMap<TypeId, Box<dyn Any + Send>>,
     /// The groups of tables it was opened with.
     groups: Vec<&'static PointTables>,
+    /// The point whose provenance row the next write that stores it adds.
+    pending: Option<i64>,
+    /// sha256 of each trace file read, by the name stored (None: no file).
+    digests: HashMap<String, Option<String>>,
 }
 
 impl Store {
@@ -130,7 +135,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(&err)?;
         schema::upgrade(&mut conn, groups, found, &path)?;
         drop(err);
-        Ok(Store { path, conn, kept: HashMap::new(), groups: groups.to_vec() })
+        Ok(Store { path, conn, kept: HashMap::new(), groups: groups.to_vec(), pending: None, digests: HashMap::new() })
     }
 
     /// The database file.
@@ -171,7 +176,9 @@ impl Store {
     }
 
     /// Writes a registered point kind's rows in one transaction: `write`
-    /// gets the transaction, which commits when it returns `Ok`.
+    /// gets the transaction, which commits when it returns `Ok`. When the
+    /// rows store the point [`Store::expect_point`] named, its
+    /// `provenance` row is added in the same transaction.
     pub fn write_with(
         &mut self,
         write: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
@@ -179,7 +186,18 @@ impl Store {
         let err = sqlite(&self.path);
         let tx = self.conn.transaction().map_err(&err)?;
         write(&tx).map_err(&err)?;
+        if let Some(point) = self.pending
+            && provenance::record(&tx, &self.groups, point, &mut self.digests, &self.path)?
+        {
+            self.pending = None;
+        }
         tx.commit().map_err(&err)
+    }
+
+    /// The point the next writes store: the write that stores its row in
+    /// its group's key table also stores its `provenance` row.
+    pub fn expect_point(&mut self, point: i64) {
+        self.pending = Some(point);
     }
 
     /// The ids of every point stored, of every kind.

@@ -1,5 +1,5 @@
 //! Every table of the store, by descriptors ([`crate::store::columns`]):
-//! the engine's own ([`experiment`]) and each registered group's
+//! the engine's own ([`experiment`], [`provenance`]) and each registered group's
 //! ([`groups`]).
 //!
 //! Contract: [`described_tables`] lists every table of the schema, in the
@@ -11,11 +11,13 @@ use crate::store::tables::groups::PointTables;
 
 pub mod experiment;
 pub mod groups;
+pub mod provenance;
 
-/// Every table the writers fill: the experiments', then the `groups`'.
+/// Every table the writers fill: the experiments', the points' provenance, then the `groups`'.
 pub fn described_tables(groups: &[&'static PointTables]) -> Vec<&'static dyn Described> {
     let mut all: Vec<&'static dyn Described> = Vec::new();
     all.extend(experiment::tables());
+    all.extend(provenance::tables());
     for group in groups {
         all.extend((group.described)());
     }

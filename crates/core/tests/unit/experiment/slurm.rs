@@ -2,7 +2,14 @@ use slasim_core::experiment::slurm::*;
 use std::path::Path;
 
 fn options() -> SlurmOptions {
-    SlurmOptions { shards: 4, partition: None, time: "01:00:00".into(), cpus_per_task: 2, account: None }
+    SlurmOptions {
+        shards: 4,
+        partition: None,
+        time: "01:00:00".into(),
+        cpus_per_task: 2,
+        account: None,
+        limits: SiteLimits::default(),
+    }
 }
 
 #[test]
@@ -35,8 +42,9 @@ fn script_runs_shards_then_merges_after_ok() {
         "#SBATCH --account=proj1",
         "#SBATCH --output=/d/slasim-quick-%A_%a.out",
         "--dependency=afterok:${SLURM_ARRAY_JOB_ID}",
-        "--shard \"${SLURM_ARRAY_TASK_ID}/4\"",
-        "SHARD_DB=\"/d/quick.shard-${SLURM_ARRAY_TASK_ID}-of-4.sqlite\"",
+        "--shard \"${SHARD}/4\"",
+        "SHARD_DB=\"/d/quick.shard-${SHARD}-of-4.sqlite\"",
+        "for SHARD in $(seq \"${SLURM_ARRAY_TASK_ID}\" 4 4); do",
         "--wrap=\"rm -f /d/quick.sqlite && /b/slasim merge /d/quick.shard-*-of-4.sqlite --db /d/quick.sqlite\"",
         "All paths are absolute",
     ] {
@@ -100,4 +108,51 @@ fn refuses_a_store_slurm_cannot_log_next_to() {
     for bad in ["/d/a\\b/q.sqlite", "/d/a\nb/q.sqlite"] {
         assert_eq!(check_store(Path::new(bad)).unwrap_err().option, "db", "{bad}");
     }
+}
+
+/// With the site's limits (MaxArraySize 5, MaxSubmitJobs 4), 12 shards fold
+/// into 3 array tasks (the merge job is the fourth queued job): task t runs
+/// shards t, t+3, t+6, t+9, checked by running the script's loop.
+#[cfg(unix)]
+#[test]
+fn shards_fold_into_the_tasks_a_site_allows() {
+    use std::process::Command;
+    let limits = SiteLimits { max_array_size: Some(5), max_submit_jobs: Some(4) };
+    let o = SlurmOptions { shards: 12, limits, ..options() };
+    assert_eq!(o.tasks(), 3);
+    assert!(o.validate(52).is_ok());
+    assert_eq!(
+        SlurmOptions { limits: SiteLimits { max_array_size: Some(3), max_submit_jobs: None }, ..o.clone() }.tasks(),
+        2
+    );
+    assert_eq!(SlurmOptions { limits: SiteLimits::default(), ..o.clone() }.tasks(), 12);
+    let s = script("quick", Path::new("/c/quick.toml"), Path::new("/d/quick.sqlite"), Path::new("/b/slasim"), &o);
+    assert!(s.contains("#SBATCH --array=1-3\n"), "{s}");
+    assert!(s.contains("(MaxArraySize=5, MaxSubmitJobs=4)"), "{s}");
+    let body = s.replace("\"$SLASIM\" sweep", "printf '%s\\n' \"$SHARD_DB\" #");
+    for (task, shards) in [(1, [1, 4, 7, 10]), (2, [2, 5, 8, 11]), (3, [3, 6, 9, 12])] {
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(format!("sbatch() {{ :; }}\n{body}"))
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_JOB_ID", "7")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let expected: Vec<String> = shards.iter().map(|i| format!("/d/quick.shard-{i}-of-12.sqlite")).collect();
+        assert_eq!(String::from_utf8(out.stdout).unwrap().lines().collect::<Vec<_>>(), expected, "task {task}");
+    }
+    // A site that leaves no room is refused, naming the limit.
+    let tight = |a, b| SlurmOptions { limits: SiteLimits { max_array_size: a, max_submit_jobs: b }, ..o.clone() };
+    assert_eq!(tight(None, Some(1)).validate(52).unwrap_err().option, "max-submit-jobs");
+    assert!(tight(Some(1), None).validate(52).unwrap_err().why.contains("MaxArraySize must be at least 2"));
+}
+
+#[test]
+fn site_limits_are_read_from_scontrol_and_sacctmgr() {
+    let config = "Configuration data as of 2026-11-28T12:00:00\nMaxArraySize            = 1001\nMaxJobCount             = 10000\n";
+    assert_eq!(max_array_size_of(config), Some(1001));
+    assert_eq!(max_array_size_of("MaxJobCount = 10\n"), None);
+    assert_eq!(max_submit_jobs_of("\n100\n40\n"), Some(40));
+    assert_eq!(max_submit_jobs_of("\n\n"), None);
 }
