@@ -258,6 +258,25 @@ fn bad_configs_and_options_name_the_problem() {
     let (code, _, err) = sweep(&[quick, "--emit-slurm", "53"]);
     assert_eq!(code, 1);
     assert!(err.contains("use at most 52"), "{err}");
+    // More combinations than the bound: refused with the count and the axes
+    // of each sweep, nothing stored; --max-points raises the bound.
+    let many = write_config(
+        dir.path(),
+        "[[sweep]]\nname = \"seeds\"\n[sweep.axes]\nstrategy = [\"easy\", \"fcfs\"]\nseed = { from = 1, to = 1500 }\n\
+         [[sweep]]\nname = \"one\"\n[sweep.axes]\nstrategy = [\"easy\"]\n",
+    );
+    let db = dir.path().join("many.sqlite");
+    let (code, _, err) = sweep(&[many.to_str().unwrap(), "--max-points", "3000", "--db", db.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("the sweeps make 3,001 combinations, more than 3,000 (--max-points raises the bound): seeds: 3,000 (strategy 2 × seed 1,500); one: 1 (strategy 1)"),
+        "{err}"
+    );
+    assert!(!db.exists(), "nothing stored");
+    let (code, out, err) = sweep(&[many.to_str().unwrap(), "--max-points", "3001", "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
+    // The second sweep's point is one of the first's (easy, seed 1): it folds.
+    assert!(out.contains("(3,000 points, single)"), "{out}");
     let script = dir.path().join("s.sbatch");
     let (code, _, err) =
         sweep(&[quick, "--emit-slurm", "4", "--partition", "bad name", "--script", script.to_str().unwrap()]);

@@ -297,12 +297,16 @@ array5="$(sbatch --parsable --hold "$script5" | cut -d';' -f1)"
 scancel "${array5}_2"
 scontrol release "$array5"
 most=0
-while [[ -n "$(squeue -h -r -j "$array5" -o '%i' 2>/dev/null)" ]]; do
-    queued="$(squeue -h -r -u root -o '%i' | wc -l)"
-    ((queued > most)) && most=$queued
-    ((SECONDS < deadline)) || fail "array $array5 still queued after the $budget"
-    sleep 0.5
-done
+watch_queue() { # waits for array $1 to leave the queue; MOST: the most jobs queued at once
+    local queued
+    while [[ -n "$(squeue -h -r -j "$1" -o '%i' 2>/dev/null)" ]]; do
+        queued="$(squeue -h -r -u root -o '%i' | wc -l)"
+        ((queued > most)) && most=$queued
+        ((SECONDS < deadline)) || fail "array $1 still queued after the $budget"
+        sleep 0.5
+    done
+}
+watch_queue "$array5"
 merge5="$(merge_job "$work5" "$array5")"
 for _ in $(seq 1 60); do
     state="$(records "$merge5" | field JobState)"
@@ -317,12 +321,7 @@ done
 echo "task 2 cancelled: no merged store, shards 2, 5, 8, 11 not run; at most $most jobs queued at once"
 array6="$(sbatch --parsable "$script5" | cut -d';' -f1)"
 echo "submitted array job $array6 again"
-while [[ -n "$(squeue -h -r -j "$array6" -o '%i' 2>/dev/null)" ]]; do
-    queued="$(squeue -h -r -u root -o '%i' | wc -l)"
-    ((queued > most)) && most=$queued
-    ((SECONDS < deadline)) || fail "array $array6 still queued after the $budget"
-    sleep 0.5
-done
+watch_queue "$array6"
 ((most <= 4)) || fail "$most jobs were queued at once, more than MaxSubmitJobs=4"
 completes "$work5" "$array6" 3
 for task in 1 2 3; do

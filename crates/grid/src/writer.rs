@@ -9,7 +9,7 @@ use crate::tables::{
 use slasim_core::store::columns::{insert, insert_all};
 use slasim_single::tables::run::RunRow;
 
-pub(crate) fn write_grid(tx: &rusqlite::Transaction<'_>, run: &RunRow, g: &GridOutput) -> rusqlite::Result<()> {
+pub(crate) fn write_grid(tx: &rusqlite::Connection, run: &RunRow, g: &GridOutput) -> rusqlite::Result<()> {
     let run_id = run.run_id;
     insert(tx, &GRID_POINTS, &GridPointRow { run, grid: g })?;
     let requests = g.requests.iter().map(|request| RequestRowOf {

@@ -68,7 +68,7 @@ pub fn write_run_with(
     store: &mut Store,
     out: &RunOutput,
     job_clusters: Option<&[u32]>,
-    more: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
+    more: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<()>,
 ) -> Result<(), StoreError> {
     let r = &out.run;
     let known = store.kept::<StoredBatteries>().0.contains(&r.battery_key);
@@ -144,12 +144,12 @@ pub fn stored_summary(store: &Store, run_id: i64) -> Result<RunSummary, StoreErr
     store.read(|conn| read_back(conn, &POINTS, run_id)?.ok_or(rusqlite::Error::QueryReturnedNoRows))
 }
 
-fn write_battery_jobs(tx: &rusqlite::Transaction<'_>, battery_key: i64, jobs: &[Job]) -> rusqlite::Result<()> {
+fn write_battery_jobs(tx: &rusqlite::Connection, battery_key: i64, jobs: &[Job]) -> rusqlite::Result<()> {
     insert_all(tx, &BATTERY_JOBS, jobs.iter().map(|job| BatteryJobRow { battery_key, job }))
 }
 
 fn write_outcomes(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     run_id: i64,
     jobs: &[Job],
     records: &[JobRecord],

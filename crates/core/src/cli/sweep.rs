@@ -38,6 +38,9 @@ pub(crate) struct SweepArgs {
     /// Do not draw the progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// The most combinations the config's sweeps may make (before equal points fold).
+    #[arg(long, value_name = "N", default_value_t = crate::experiment::config::MAX_POINTS)]
+    max_points: usize,
     /// Print the points the sweep would run and how many are stored already; run nothing.
     #[arg(long, conflicts_with = "emit_slurm")]
     dry_run: bool,
@@ -99,7 +102,7 @@ pub(crate) fn interrupt_counter() -> Arc<AtomicUsize> {
 }
 
 pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
-    let experiment = Experiment::load(registry, &args.config)?;
+    let experiment = Experiment::load_at_most(registry, &args.config, args.max_points)?;
     let default_db = || PathBuf::from(DEFAULT_DB);
     if args.dry_run {
         return dry_run(
@@ -244,7 +247,7 @@ pub(crate) fn sweep_embedded(
     if args.dry_run || args.emit_slurm.is_some() {
         anyhow::bail!("--dry-run and --emit-slurm print their result: run them with the slasim command");
     }
-    let experiment = Experiment::load(registry, &args.config)?;
+    let experiment = Experiment::load_at_most(registry, &args.config, args.max_points)?;
     let (db, outcome) = run_points(registry, &experiment, &args, Some(interrupts))?;
     let ids = shard_points(&experiment, args.shard).iter().map(|(_, p)| p.id).collect();
     Ok(Swept { db, kind: experiment.kind, point_ids: ids, outcome })

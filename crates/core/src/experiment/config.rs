@@ -41,6 +41,7 @@ pub use crate::experiment::locate::ConfigError;
 use crate::experiment::locate::{ConfigFile, Locator, SweepContext, line_col};
 use crate::experiment::point::{Axis, Point, PointKind};
 use crate::experiment::registry::Registry;
+use crate::units::thousands;
 
 /// The values of one axis.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -137,6 +138,12 @@ pub struct Experiment {
     /// Built from the command line (no file to point errors into).
     pub command_line: bool,
 }
+
+/// The most combinations a config's sweeps may make unless the user raises
+/// the bound (`sweep --max-points`): every point is made, and held, before
+/// the first one runs (a few KB each), so a typo in an axis (a range step of
+/// 0.0001) is refused with the count rather than filling the memory.
+pub const MAX_POINTS: usize = 1_000_000;
 
 /// Every kind's short axis names, in kind order (`seed` aside, which every
 /// kind has: the seed of every random stream of the point).
@@ -327,6 +334,17 @@ impl Experiment {
 
     /// Reads and expands a config file of a kind of `registry`.
     pub fn load(registry: &Registry, path: impl AsRef<Path>) -> Result<Experiment, ConfigError> {
+        Experiment::load_at_most(registry, path, MAX_POINTS)
+    }
+
+    /// [`Experiment::load`], refusing a config whose sweeps would make more
+    /// than `max_points` combinations (before equal points fold), with the
+    /// count and each sweep's axes.
+    pub fn load_at_most(
+        registry: &Registry,
+        path: impl AsRef<Path>,
+        max_points: usize,
+    ) -> Result<Experiment, ConfigError> {
         let path = path.as_ref();
         let file = path.display().to_string();
         let err = |message: String| ConfigError { file: file.clone(), line: 0, column: 0, message };
@@ -334,7 +352,7 @@ impl Experiment {
             return Err(err("is a directory, not a config file".into()));
         }
         let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
-        Experiment::parse(registry, &file, &text)
+        registry.reading(|| Experiment::parse_reading(registry, &file, &text, max_points))
     }
 
     /// The kind of a config: the kind whose section it has, else the kind
@@ -393,11 +411,16 @@ impl Experiment {
     /// Parses and expands config text of a kind of `registry`; `file` is
     /// used in messages.
     pub fn parse(registry: &Registry, file: &str, text: &str) -> Result<Experiment, ConfigError> {
-        registry.reading(|| Experiment::parse_reading(registry, file, text))
+        registry.reading(|| Experiment::parse_reading(registry, file, text, MAX_POINTS))
     }
 
     /// [`Experiment::parse`], with `registry` the one settings are read with.
-    fn parse_reading(registry: &Registry, file: &str, text: &str) -> Result<Experiment, ConfigError> {
+    fn parse_reading(
+        registry: &Registry,
+        file: &str,
+        text: &str,
+        max_points: usize,
+    ) -> Result<Experiment, ConfigError> {
         let loc = Locator { file, text };
         let raw: toml::Table = toml::from_str(text).map_err(|e| loc.syntax(e))?;
         for (key, instead) in OLD_DIALECT {
@@ -416,6 +439,9 @@ impl Experiment {
         let mut points: Vec<SweepPoint> = Vec::new();
         let mut seen: std::collections::HashMap<i64, usize> = std::collections::HashMap::new();
         let regions = sweep_regions(text);
+        // Every sweep's dimensions first: the combinations are counted, and
+        // too many refused, before any point is made.
+        let mut sweeps = Vec::with_capacity(common.sweep.len());
         for (number, sweep) in common.sweep.iter().enumerate() {
             let span = regions.get(number).cloned().unwrap_or(0..text.len());
             let label = sweep.name.clone().unwrap_or_else(|| format!("sweep {}", number + 1));
@@ -455,6 +481,37 @@ impl Experiment {
                     dims.push(vec![dimension(name, raw)?]);
                 }
             }
+            sweeps.push((label, span, dims));
+        }
+        let product = |dims: &[Vec<(String, String, Vec<toml::Value>)>]| {
+            dims.iter().map(|d| d[0].2.len()).try_fold(1usize, |n, size| n.checked_mul(size))
+        };
+        let combinations =
+            sweeps.iter().map(|(_, _, dims)| product(dims)).try_fold(0usize, |n, p| p.and_then(|p| n.checked_add(p)));
+        if combinations.is_none_or(|n| n > max_points) {
+            let each: Vec<String> = sweeps
+                .iter()
+                .map(|(label, _, dims)| {
+                    let axes: Vec<String> = dims
+                        .iter()
+                        .flatten()
+                        .map(|(name, _, values)| format!("{name} {}", thousands(values.len())))
+                        .collect();
+                    let count = product(dims).map_or_else(|| "more than 2^64".to_string(), thousands);
+                    format!("{label}: {count} ({})", axes.join(" × "))
+                })
+                .collect();
+            let count = combinations.map_or_else(|| "more than 2^64".to_string(), thousands);
+            return Err(loc.at(
+                regions.first().map_or(0, |r| r.start),
+                format!(
+                    "the sweeps make {count} combinations, more than {} (--max-points raises the bound): {}",
+                    thousands(max_points),
+                    each.join("; ")
+                ),
+            ));
+        }
+        for (label, span, dims) in sweeps {
             let axes: Vec<(String, String)> = dims.iter().flatten().map(|(n, p, _)| (n.clone(), p.clone())).collect();
             // Cartesian product over the dimensions, first axis slowest.
             let sizes: Vec<usize> = dims.iter().map(|d| d[0].2.len()).collect();

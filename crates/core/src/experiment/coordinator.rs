@@ -5,10 +5,13 @@
 //!   worker is an OS thread (the calling thread itself when there is one
 //!   worker) that asks it for the next point, runs it (any
 //!   kind: [`crate::experiment::point::AnyPoint::run`]) and hands the result to the [`Writer`] actor (its
-//!   own thread), which commits the point in one transaction — for a
+//!   own thread), which writes the point whole (a savepoint) — for a
 //!   single-cluster run its `runs` row, all its `jobs` and `node_events` rows
 //!   and its `points` row; for a point of another kind every row of its
-//!   tables — and then tells the coordinator. Before simulating a
+//!   tables — and commits it with the others written in the last quarter
+//!   second (a point that took longer at once; [`GROUP_SECONDS`]), then
+//!   tells the coordinator. One commit for many small points: each commit
+//!   writes every page it touched to the journal. Before simulating a
 //!   single-cluster point, a worker has the writer store the point's battery
 //!   jobs (inputs shared by its runs, committed on their own), so that
 //!   overlaps the simulation. The writer's mailbox is bounded, so workers
@@ -123,8 +126,39 @@ pub struct Writer {
     store: Option<Store>,
     coordinator: ActorRef<Coordinator>,
     results: Vec<PointResult>,
+    /// Points written since the last commit, and when the first of them was.
+    uncommitted: (Vec<PointResult>, Option<Instant>),
     /// The run's `--jobs` budget: a write holds one of its slots.
     budget: Arc<Budget>,
+}
+
+/// A group of small points is committed once its first is this old, or at
+/// this many points; a point that took longer is committed at once. A crash
+/// loses at most the group, which a resumed sweep runs again.
+const GROUP_SECONDS: f64 = 0.25;
+const GROUP_POINTS: usize = 512;
+
+impl Writer {
+    /// Commits the points written since the last commit and reports them.
+    async fn commit(&mut self) {
+        let (points, _) = std::mem::take(&mut self.uncommitted);
+        if points.is_empty() {
+            return;
+        }
+        let committed = match self.store.as_mut().map(Store::commit) {
+            Some(Err(e)) => Err(format!("committing {} points: {e}", points.len())),
+            _ => Ok(()),
+        };
+        let ended = match committed {
+            Ok(()) => {
+                let n = points.len();
+                self.results.extend(points);
+                Ended::Committed(n)
+            }
+            Err(e) => Ended::Failed(e),
+        };
+        let _ = self.coordinator.tell(ended).await;
+    }
 }
 
 /// Close the store now: the last connection's close checkpoints the WAL into
@@ -135,6 +169,7 @@ impl Message<Close> for Writer {
     type Reply = Vec<PointResult>;
 
     async fn handle(&mut self, _msg: Close, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        self.commit().await;
         self.store = None;
         std::mem::take(&mut self.results)
     }
@@ -158,7 +193,8 @@ impl Message<Persist> for Writer {
     async fn handle(&mut self, msg: Persist, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         let id = msg.id;
         let clock = Instant::now();
-        let slot = self.budget.acquire();
+        let budget = Arc::clone(&self.budget);
+        let slot = budget.acquire();
         let stored = match self.store.as_mut().map(|store| {
             store.expect_point(id);
             msg.output.write(store)
@@ -166,22 +202,29 @@ impl Message<Persist> for Writer {
             Some(Err(e)) => Err(format!("storing point {id}: {e}")),
             _ => Ok(()),
         };
-        let finished = match stored {
+        match stored {
             Ok(()) => {
-                self.results.push(PointResult {
+                self.uncommitted.0.push(PointResult {
                     index: msg.index,
                     run_id: id,
                     summary: msg.output.summary(),
                     wall_seconds: msg.wall_seconds,
                     skipped: false,
                 });
-                Ended::Committed
+                let first = *self.uncommitted.1.get_or_insert_with(Instant::now);
+                if msg.wall_seconds >= GROUP_SECONDS
+                    || first.elapsed().as_secs_f64() >= GROUP_SECONDS
+                    || self.uncommitted.0.len() >= GROUP_POINTS
+                {
+                    self.commit().await;
+                }
             }
-            Err(e) => Ended::Failed(e),
-        };
+            Err(e) => {
+                let _ = self.coordinator.tell(Ended::Failed(e)).await;
+            }
+        }
         drop(slot);
         tracing::debug!(id, seconds = clock.elapsed().as_secs_f64(), "point stored");
-        let _ = self.coordinator.tell(finished).await;
     }
 }
 
@@ -244,8 +287,8 @@ pub struct Coordinator {
 
 /// How a worker's last point ended.
 pub enum Ended {
-    /// Committed.
-    Committed,
+    /// This many points committed.
+    Committed(usize),
     /// Failed; the sweep stops.
     Failed(String),
 }
@@ -255,13 +298,13 @@ impl Message<Ended> for Coordinator {
 
     async fn handle(&mut self, msg: Ended, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         match msg {
-            Ended::Committed => {
+            Ended::Committed(n) => {
                 if self.done == 0 {
                     // A rate and a time left once there is one to tell.
                     self.bar.set_style(bar_style(true));
                 }
-                self.done += 1;
-                self.bar.inc(1);
+                self.done += n;
+                self.bar.inc(n as u64);
                 self.bar.set_message("");
             }
             Ended::Failed(e) => {
@@ -380,10 +423,15 @@ fn execute(
         interrupts: options.interrupts.as_ref().map(|c| (Arc::clone(c), c.load(Ordering::SeqCst))),
         bar,
     });
+    let store = store.map(|mut store| {
+        store.group_writes();
+        store
+    });
     let writer = Writer::spawn_in_thread(Writer {
         store,
         coordinator: coordinator.clone(),
         results: Vec::new(),
+        uncommitted: (Vec::new(), None),
         budget: Arc::clone(&budget),
     });
     let ids = ids.as_slice();

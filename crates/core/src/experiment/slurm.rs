@@ -121,23 +121,20 @@ impl SlurmOptions {
 
     /// Checks every setting against the experiment's point count.
     pub fn validate(&self, points: usize) -> Result<(), SlurmError> {
-        if let Some(m) = self.limits.max_array_size
-            && m < 2
-        {
-            return Err(SlurmError {
-                option: "max-array-size",
-                value: m.to_string(),
-                why: "the site allows no array index from 1 (MaxArraySize must be at least 2)".into(),
-            });
-        }
-        if let Some(m) = self.limits.max_submit_jobs
-            && m < 2
-        {
-            return Err(SlurmError {
-                option: "max-submit-jobs",
-                value: m.to_string(),
-                why: "an array task and the merge job need two queued jobs (MaxSubmitJobs must be at least 2)".into(),
-            });
+        let limits = [
+            (
+                "max-array-size",
+                self.limits.max_array_size,
+                "the site allows no array index from 1 (MaxArraySize must be at least 2)",
+            ),
+            (
+                "max-submit-jobs",
+                self.limits.max_submit_jobs,
+                "an array task and the merge job need two queued jobs (MaxSubmitJobs must be at least 2)",
+            ),
+        ];
+        if let Some((option, Some(m), why)) = limits.into_iter().find(|(_, m, _)| m.is_some_and(|m| m < 2)) {
+            return Err(SlurmError { option, value: m.to_string(), why: why.into() });
         }
         if self.shards == 0 {
             return Err(SlurmError { option: "emit-slurm", value: "0".into(), why: "needs at least one shard".into() });

@@ -370,7 +370,7 @@ pub const BATCH: usize = 50;
 
 /// Inserts one row (cached statement).
 pub fn insert<R: Rows + 'static>(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     table: &Table<R>,
     row: &R::Row<'_>,
 ) -> rusqlite::Result<()> {
@@ -381,7 +381,7 @@ pub fn insert<R: Rows + 'static>(
 
 /// Inserts `rows` in batches of [`BATCH`] rows per statement (cached).
 pub fn insert_all<'a, R: Rows + 'static>(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     table: &Table<R>,
     rows: impl ExactSizeIterator<Item = R::Row<'a>>,
 ) -> rusqlite::Result<()> {

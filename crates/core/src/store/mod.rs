@@ -6,8 +6,8 @@
 //!   and the steps that bring older stores up to it), [`columns`] (column
 //!   descriptors: the one definition of each table, its INSERTs, report
 //!   lists), [`tables`] (every table's descriptors, per group of point
-//!   tables), [`writer`] (one writer per point kind, each point in one
-//!   transaction), [`mod@merge`] (every table of a sweep's shards) and
+//!   tables), [`writer`] (one writer per point kind, each point written
+//!   whole, points committed in groups), [`mod@merge`] (every table of a sweep's shards) and
 //!   [`mod@query`] (read-only access).
 //! - WAL journal: readers (`slasim query`, reports) never block the writer.
 //! - A crash never leaves half a point behind. Rows that points share (a
@@ -105,6 +105,11 @@ pub struct Store {
     pending: Option<i64>,
     /// sha256 of each trace file read, by the name stored (None: no file).
     digests: HashMap<String, Option<String>>,
+    /// Writes are grouped into one transaction until [`Store::commit`]
+    /// ([`Store::group_writes`]).
+    grouped: bool,
+    /// A grouped transaction is open.
+    open: bool,
 }
 
 impl Store {
@@ -114,6 +119,9 @@ impl Store {
         let err = sqlite(&path);
         let mut conn = Connection::open(&path).map_err(&err)?;
         conn.busy_timeout(std::time::Duration::from_secs(30)).map_err(&err)?;
+        // Every kind's INSERTs (batched ones in two sizes) and the
+        // provenance row's stay prepared: rusqlite's 16 would evict them.
+        conn.set_prepared_statement_cache_capacity(128);
         let found = user_version(&conn).map_err(&err)?;
         if found > SCHEMA_VERSION {
             return Err(StoreError::NewerSchema { path: path.clone(), found });
@@ -135,7 +143,16 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(&err)?;
         schema::upgrade(&mut conn, groups, found, &path)?;
         drop(err);
-        Ok(Store { path, conn, kept: HashMap::new(), groups: groups.to_vec(), pending: None, digests: HashMap::new() })
+        Ok(Store {
+            path,
+            conn,
+            kept: HashMap::new(),
+            groups: groups.to_vec(),
+            pending: None,
+            digests: HashMap::new(),
+            grouped: false,
+            open: false,
+        })
     }
 
     /// The database file.
@@ -175,23 +192,45 @@ impl Store {
         kept.downcast_mut().expect("kept by its type")
     }
 
-    /// Writes a registered point kind's rows in one transaction: `write`
-    /// gets the transaction, which commits when it returns `Ok`. When the
-    /// rows store the point [`Store::expect_point`] named, its
-    /// `provenance` row is added in the same transaction.
+    /// Writes a registered point kind's rows all or nothing: `write` gets
+    /// the connection inside a savepoint, released when it returns `Ok`
+    /// (its own transaction, or part of the grouped one). When the rows
+    /// store the point [`Store::expect_point`] named, its `provenance` row
+    /// is added with them.
     pub fn write_with(
         &mut self,
-        write: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>,
+        write: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<()>,
     ) -> Result<(), StoreError> {
         let err = sqlite(&self.path);
-        let tx = self.conn.transaction().map_err(&err)?;
-        write(&tx).map_err(&err)?;
+        if self.grouped && !self.open {
+            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(&err)?;
+            self.open = true;
+        }
+        let rows = self.conn.savepoint().map_err(&err)?;
+        write(&rows).map_err(&err)?;
         if let Some(point) = self.pending
-            && provenance::record(&tx, &self.groups, point, &mut self.digests, &self.path)?
+            && provenance::record(&rows, &self.groups, point, &mut self.digests, &self.path)?
         {
             self.pending = None;
         }
-        tx.commit().map_err(&err)
+        rows.commit().map_err(&err)
+    }
+
+    /// From now on, writes are grouped into one transaction until
+    /// [`Store::commit`]: one commit for many small points (each commit
+    /// writes every page it touched to the journal). A crash loses the
+    /// uncommitted group whole, never part of a point.
+    pub fn group_writes(&mut self) {
+        self.grouped = true;
+    }
+
+    /// Commits the grouped writes (nothing when none is open).
+    pub fn commit(&mut self) -> Result<(), StoreError> {
+        if self.open {
+            self.conn.execute_batch("COMMIT").map_err(sqlite(&self.path))?;
+            self.open = false;
+        }
+        Ok(())
     }
 
     /// The point the next writes store: the write that stores its row in

@@ -52,7 +52,7 @@ pub(crate) fn trace_sha256(
 /// Adds `point`'s provenance row if `tx` holds its row in a group's key
 /// table; whether it did.
 pub(crate) fn record(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     groups: &[&'static PointTables],
     point: i64,
     digests: &mut HashMap<String, Option<String>>,

@@ -52,7 +52,7 @@ pub fn write_provision(store: &mut Store, out: &ProvisionOutput) -> Result<(), S
 
 /// A MOGA-vs-best-effort point's rows.
 fn write_provision_run(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     point: &ProvisionPointRow,
     sites: &[(SiteSummary, Option<f64>)],
     rows: &[SubmissionOutcome],
@@ -65,7 +65,7 @@ fn write_provision_run(
 
 /// A slot-statistics point's rows.
 fn write_slot_statistics(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     point: &ProvisionPointRow,
     target_load: Option<f64>,
     stats: &SlotStatistics,
@@ -98,7 +98,7 @@ const POINT_TABLES: [&str; 6] = [
     "pricing_harm",
 ];
 
-pub(crate) fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow) -> rusqlite::Result<()> {
+pub(crate) fn insert_point(tx: &rusqlite::Connection, p: &ProvisionPointRow) -> rusqlite::Result<()> {
     for table in POINT_TABLES {
         tx.prepare_cached(&format!("DELETE FROM {table} WHERE point_id = ?"))?.execute([p.point_id])?;
     }
@@ -107,7 +107,7 @@ pub(crate) fn insert_point(tx: &rusqlite::Transaction<'_>, p: &ProvisionPointRow
 
 /// Inserts a point's sites: (figures, target utilisation, best-effort wait) each.
 pub(crate) fn insert_sites<'a>(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &rusqlite::Connection,
     point_id: i64,
     sites: impl ExactSizeIterator<Item = (&'a SiteSummary, Option<f64>, Option<f64>)>,
 ) -> rusqlite::Result<()> {
