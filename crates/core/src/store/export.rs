@@ -36,6 +36,7 @@ use rusqlite::types::ValueRef;
 use crate::store::open_read_only;
 use crate::store::provenance::{sha256_hex, trace_sha256};
 use crate::store::tables::groups::PointTables;
+use crate::store::tables::provenance::PROVENANCE;
 
 /// Rows per Parquet row group (and per read batch).
 const BATCH_ROWS: usize = 65_536;
@@ -190,7 +191,10 @@ fn write_all(groups: &[&'static PointTables], conn: &Connection, db: &Path, dir:
         .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
         .map_err(sql_err("listing its tables".into()))?;
     let mut tables = Vec::with_capacity(names.len() + 1);
-    for name in &names {
+    // The store's own `provenance` table is the core of `provenance.parquet`,
+    // which adds each point's experiments and settings (and covers the points
+    // stored before it): one file, one name.
+    for name in names.iter().filter(|n| n.as_str() != PROVENANCE.name) {
         let columns: Vec<(String, Kind)> = conn
             .prepare(&format!("SELECT name, type FROM pragma_table_info('{}') ORDER BY cid", name.replace('\'', "''")))
             .and_then(|mut s| {
@@ -205,8 +209,8 @@ fn write_all(groups: &[&'static PointTables], conn: &Connection, db: &Path, dir:
         let rows = write_table(conn, db, name, &columns, &select, &dir.join(format!("{name}.parquet")))?;
         tables.push((name.clone(), rows));
     }
-    let rows = write_provenance(groups, conn, db, &dir.join("provenance.parquet"))?;
-    tables.push(("provenance".to_string(), rows));
+    let rows = write_provenance(groups, conn, db, &dir.join(format!("{}.parquet", PROVENANCE.name)))?;
+    tables.push((PROVENANCE.name.to_string(), rows));
     Ok(Exported { tables })
 }
 
