@@ -223,16 +223,13 @@ fn run_slasim(place: &str, args: &[&str], db: Option<&Path>) -> String {
 /// which must lie under `target/`, is removed first (a second run into it
 /// would print that the runs were already stored).
 fn forget_store(place: &str, args: &[&str]) {
-    if args.first() != Some(&"run") {
-        return;
-    }
     let db = args.windows(2).find(|w| w[0] == "--db").map(|w| w[1]);
     let db = db.unwrap_or_else(|| panic!("{place}: a `slasim run` block names its store: --db target/NAME.sqlite"));
     assert!(db.starts_with("target/"), "{place}: a `slasim run` block's store lies under target/, not at {db}");
-    match std::fs::remove_file(root().join(db)) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => panic!("{place}: cannot remove {db}: {e}"),
+    let store = root().join(db);
+    // A first refill has no store yet; every later one removes it.
+    if store.exists() {
+        std::fs::remove_file(&store).unwrap_or_else(|e| panic!("{place}: cannot remove {db}: {e}"));
     }
 }
 
@@ -287,7 +284,9 @@ fn refill(path: &Path, text: &str, mode: Mode, stores: &mut Stores) -> Refilled 
         } else if let Some(args) = marker.strip_prefix(OPEN) {
             let args = words(&rel, args);
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            forget_store(&rel, &args);
+            if args.first() == Some(&"run") {
+                forget_store(&rel, &args);
+            }
             let fresh = run_slasim(&rel, &args, None);
             let _ = write!(out, "\n\n{fresh}\n\n{CLOSE} -->");
         } else {

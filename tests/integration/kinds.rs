@@ -102,8 +102,9 @@ fn provisioning_and_pricing_shards_merge_to_the_unsharded_store() {
     }
 }
 
-/// Quick MOGA provisioning points on the synthetic default: 12 points of a
-/// few seconds in all.
+/// Quick MOGA provisioning points on the synthetic default: 60 points of
+/// about 50 ms, 1.5 s in all on two threads, so that the writer commits
+/// them in several groups (a quarter second each) before the sweep ends.
 const PROVISIONING: &str = r#"
 name = "provisioning-kill-test"
 
@@ -119,7 +120,7 @@ fork_window_days = 10.0
 [[sweep]]
 name = "seeds"
 [sweep.axes]
-seed = { from = 1, to = 12 }
+seed = { from = 1, to = 60 }
 "#;
 
 /// kill -9 during a provisioning sweep, then the same command again: the
@@ -132,7 +133,7 @@ fn sigkill_mid_provisioning_sweep_then_rerun_equals_the_uninterrupted_store() {
     let reference = dir.path().join("reference.sqlite");
     let (code, out, err) = slasim(&["sweep", s(&file), "--db", s(&reference), "--no-progress"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert_eq!(count(&reference, "provision_points"), 12);
+    assert_eq!(count(&reference, "provision_points"), 60);
 
     let db = dir.path().join("killed.sqlite");
     let mut child = common::slasim()
@@ -151,7 +152,7 @@ fn sigkill_mid_provisioning_sweep_then_rerun_equals_the_uninterrupted_store() {
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let committed = count(&db, "provision_points");
-    assert!((3..12).contains(&committed), "killed too late or too early: {committed} of 12");
+    assert!((3..60).contains(&committed), "killed too late or too early: {committed} of 60");
     // Every committed point is whole: its submissions (2 × 2 α) are there.
     assert_eq!(count(&db, "provision_submissions"), committed * 4);
 

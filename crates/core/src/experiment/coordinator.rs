@@ -132,9 +132,10 @@ pub struct Writer {
     budget: Arc<Budget>,
 }
 
-/// A group of small points is committed once its first is this old, or at
-/// this many points; a point that took longer is committed at once. A crash
-/// loses at most the group, which a resumed sweep runs again.
+/// A group of small points is committed when a point finishes after its
+/// first is this old, or at this many points; a point that took longer is
+/// committed at once. A crash loses the group, which a resumed sweep runs
+/// again (no timer: a group may wait for the next point to finish).
 const GROUP_SECONDS: f64 = 0.25;
 const GROUP_POINTS: usize = 512;
 

@@ -103,6 +103,8 @@ pub struct Store {
     groups: Vec<&'static PointTables>,
     /// The point whose provenance row the next write that stores it adds.
     pending: Option<i64>,
+    /// The groups' queries of one point's provenance.
+    provenance_selects: Vec<(&'static str, String)>,
     /// sha256 of each trace file read, by the name stored (None: no file).
     digests: HashMap<String, Option<String>>,
     /// Writes are grouped into one transaction until [`Store::commit`]
@@ -149,6 +151,7 @@ impl Store {
             kept: HashMap::new(),
             groups: groups.to_vec(),
             pending: None,
+            provenance_selects: provenance::selects(groups),
             digests: HashMap::new(),
             grouped: false,
             open: false,
@@ -209,7 +212,7 @@ impl Store {
         let rows = self.conn.savepoint().map_err(&err)?;
         write(&rows).map_err(&err)?;
         if let Some(point) = self.pending
-            && provenance::record(&rows, &self.groups, point, &mut self.digests, &self.path)?
+            && provenance::record(&rows, &self.provenance_selects, point, &mut self.digests, &self.path)?
         {
             self.pending = None;
         }

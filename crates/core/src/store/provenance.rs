@@ -19,50 +19,50 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
 
 /// sha256 of each trace of `traces` (names comma-separated, as stored),
 /// comma-separated; `None` when one of them is not a file found now
-/// (a generated workload). Each file is read once per `cache`.
+/// (a generated workload). Each `traces` is hashed once per `cache`.
 pub(crate) fn trace_sha256(
     traces: &str,
     cache: &mut HashMap<String, Option<String>>,
 ) -> Result<Option<String>, (String, std::io::Error)> {
+    if let Some(known) = cache.get(traces) {
+        return Ok(known.clone());
+    }
     let mut sums = Vec::new();
     for name in traces.split(',').map(str::trim) {
-        let sum = match cache.get(name) {
-            Some(known) => known.clone(),
-            None => {
-                let found = match slasim_data::trace::resolve_trace(Path::new(name)) {
-                    Ok(file) => Some(
-                        slasim_data::trace::fetch::digest_of(&file)
-                            .map(|(_, sum)| sum)
-                            .map_err(|e| (file.display().to_string(), e))?,
-                    ),
-                    Err(_) => None,
-                };
-                cache.insert(name.to_string(), found.clone());
-                found
-            }
+        let Ok(file) = slasim_data::trace::resolve_trace(Path::new(name)) else {
+            cache.insert(traces.to_string(), None);
+            return Ok(None);
         };
-        match sum {
-            Some(sum) => sums.push(sum),
-            None => return Ok(None),
-        }
+        let (_, sum) = slasim_data::trace::fetch::digest_of(&file).map_err(|e| (file.display().to_string(), e))?;
+        sums.push(sum);
     }
-    Ok(Some(sums.join(",")))
+    let sums = Some(sums.join(","));
+    cache.insert(traces.to_string(), sums.clone());
+    Ok(sums)
+}
+
+/// Each group that gives its provenance, with the query of one point's
+/// (made once per store, not per point).
+pub(crate) fn selects(groups: &[&'static PointTables]) -> Vec<(&'static str, String)> {
+    groups
+        .iter()
+        .filter_map(|g| Some((g.key_table, format!("SELECT * FROM ({}) WHERE point = :point", g.provenance?))))
+        .collect()
 }
 
 /// Adds `point`'s provenance row if `tx` holds its row in a group's key
-/// table; whether it did.
+/// table (`selects`: [`selects`]); whether it did.
 pub(crate) fn record(
     tx: &rusqlite::Connection,
-    groups: &[&'static PointTables],
+    selects: &[(&'static str, String)],
     point: i64,
     digests: &mut HashMap<String, Option<String>>,
     db: &Path,
 ) -> Result<bool, StoreError> {
     let sql = |e: rusqlite::Error| StoreError::Sqlite { path: db.to_path_buf(), source: e };
-    for group in groups {
-        let Some(select) = group.provenance else { continue };
-        let mut statement = tx.prepare_cached(&format!("SELECT * FROM ({select}) WHERE point = ?1")).map_err(sql)?;
-        let mut rows = statement.query([point]).map_err(sql)?;
+    for (key_table, select) in selects {
+        let mut statement = tx.prepare_cached(select).map_err(sql)?;
+        let mut rows = statement.query(rusqlite::named_params! { ":point": point }).map_err(sql)?;
         let Some(row) = rows.next().map_err(sql)? else { continue };
         let trace: Option<String> = row.get(1).map_err(sql)?;
         let seed: Option<i64> = row.get(2).map_err(sql)?;
@@ -79,7 +79,7 @@ pub(crate) fn record(
         };
         let row = ProvenanceRow {
             point,
-            points_table: group.key_table,
+            points_table: key_table,
             code_version,
             config_sha256: config.map(|c| sha256_hex(c.as_bytes())),
             trace,
