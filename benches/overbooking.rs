@@ -73,6 +73,7 @@ fn ctc_battery(c: &mut Criterion) {
         energy_policy: Default::default(),
         signals: None,
         shifting: None,
+        store_jobs: true,
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("CTC-SP2 and LANL load");
     let mut group = c.benchmark_group("CTC-SP2 battery");

@@ -42,6 +42,7 @@ fn point(strategy: &str, workload: WorkloadSource) -> SinglePoint {
         energy_policy: Default::default(),
         signals: None,
         shifting: None,
+        store_jobs: true,
     }
 }
 

@@ -21,22 +21,24 @@ fn experiment() -> Experiment {
         // SAFETY: no other thread runs yet, so nothing reads the environment concurrently.
         unsafe { std::env::set_var("SLASIM_TRACE_DIR", root.join("../shared/data/traces")) };
     }
-    let mut e =
-        Experiment::load(&slasim::registry(), root.join("configs/ctc-sp2-chapter6.toml")).expect("config loads");
-    e.points.retain(|p| p.point.get::<SinglePoint>().is_some_and(|s| s.battery < 3));
-    for p in &mut e.points {
-        if let Some(s) = p.point.get_mut::<SinglePoint>() {
-            s.prepare.occurrence_factor = None;
-            s.prepare.capacity = None;
+    let registry = slasim::registry();
+    let e = Experiment::load(&registry, root.join("configs/ctc-sp2-chapter6.toml")).expect("config loads");
+    let points = e.points.all(&registry).expect("points are made").into_iter().filter_map(|p| {
+        let mut s = p.point.get::<SinglePoint>()?.clone();
+        if s.battery >= 3 {
+            return None;
         }
-        p.id = p.point.id().expect("a canonical text").run_id;
-    }
-    e
+        s.prepare.occurrence_factor = None;
+        s.prepare.capacity = None;
+        Some((Point::new(s), p.sweep))
+    });
+    Experiment::from_points(&e.name, "sweep_scaling bench", points).expect("points")
 }
 
 fn scaling(c: &mut Criterion) {
     let e = experiment();
-    let points: Vec<Point> = e.points.iter().map(|p| p.point.clone()).collect();
+    let points: Vec<Point> =
+        e.points.all(&slasim::registry()).expect("points are made").into_iter().map(|p| p.point).collect();
     let mut group = c.benchmark_group("sweep");
     group.sample_size(10);
     group.throughput(Throughput::Elements(points.len() as u64));

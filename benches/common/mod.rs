@@ -39,6 +39,7 @@ pub fn whole_log(strategy: &str, trace: &str, prepare: PrepareConfig) -> (Vec<Jo
         energy_policy: Default::default(),
         signals: None,
         shifting: None,
+        store_jobs: true,
     };
     let inputs = Inputs::load(&[Point::new(point.clone())]).expect("the trace loads");
     let prepared = point.prepared(&inputs).expect("prepared");

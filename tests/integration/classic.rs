@@ -227,6 +227,7 @@ fn classic_modes_on_the_whole_kth_log() {
             energy_policy: Default::default(),
             signals: None,
             shifting: None,
+            store_jobs: true,
         };
         let inputs = Inputs::load(&[Point::new(point.clone())]).unwrap();
         let prepared = point.prepared(&inputs).unwrap();

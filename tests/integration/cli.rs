@@ -437,8 +437,9 @@ fn batsim_without_a_scheduler_names_the_flags() {
 
 /// Flags whose value's form and default are the command's by nature; only
 /// switch against value is compared for them.
-const BY_COMMAND: [(&str, &str); 6] = [
+const BY_COMMAND: [(&str, &str); 7] = [
     ("out", "what a command writes: a directory, a file, a chart"),
+    ("format", "the format of what a command writes: a trace export's workload, a recording's dataset"),
     ("capacity", "each kind's default machine (the trace's header, the Grid's sites, a generated log's)"),
     ("db", "`sweep` names its store after the config when none is given"),
     ("strategy", "a Grid's clusters run EASY unless told otherwise; a single run takes the config's"),

@@ -41,7 +41,8 @@ fn single(p: &SweepPoint) -> &SinglePoint {
 fn a_failures_axis_takes_each_models_defaults() {
     let text = "[[sweep]]\n[sweep.axes]\nfailures = [\"weibull\", \"none\", \"poisson\", \"hyperexp\"]\n";
     let e = Experiment::parse(&slasim::registry(), "f.toml", text).unwrap();
-    let got: Vec<FailureSource> = e.points.iter().map(|p| single(p).failures.clone()).collect();
+    let got: Vec<FailureSource> =
+        e.points.all(&slasim::registry()).unwrap().iter().map(|p| single(p).failures.clone()).collect();
     let want: Vec<FailureSource> =
         ["weibull", "none", "poisson", "hyperexp"].iter().map(|m| FailureSource::default_for(m).unwrap()).collect();
     assert_eq!(got, want);
@@ -52,15 +53,14 @@ fn expands_products_zips_and_dedupes() {
     let e = Experiment::parse(&slasim::registry(), "t.toml", CONFIG).unwrap();
     // pof: CB does not read PoF_max → 2 batteries; HO: 3 × 2 = 6. risk: zipped 2 pairs × battery 0.
     assert_eq!(e.points.len(), 2 + 6 + 2);
-    let pof: Vec<f64> = e
-        .points
+    let all = e.points.all(&slasim::registry()).unwrap();
+    let pof: Vec<f64> = all
         .iter()
         .filter(|p| single(p).strategy.name() == "heuristic-overbooking" && p.sweep == "pof")
         .map(|p| single(p).overbooking.pof_max)
         .collect();
     assert_eq!(pof, vec![0.1, 0.1, 0.2, 0.2, 0.3, 0.3]);
-    let risk: Vec<(f64, Option<f64>)> = e
-        .points
+    let risk: Vec<(f64, Option<f64>)> = all
         .iter()
         .filter(|p| p.sweep == "risk")
         .map(|p| (single(p).prepare.penalty_ratio, single(p).overbooking.security_factor))

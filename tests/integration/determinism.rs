@@ -40,6 +40,7 @@ fn points() -> Vec<Point> {
                 energy_policy: Default::default(),
                 signals: None,
                 shifting: None,
+                store_jobs: true,
             };
             // The classic modes model no failures.
             points.push(Point::new(point.resolve(!queueing).unwrap()));

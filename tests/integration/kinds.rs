@@ -225,6 +225,7 @@ fn every_config_dry_runs_with_its_point_count() {
         ("heuristic-ablation-sdsc.toml", 3280),
         ("hpc2n-chapter6.toml", 3000),
         ("lanl-cm5-chapter6.toml", 3000),
+        ("million-points.toml", 1_000_000),
         ("online-pdfs-study.toml", 1920),
         ("paper-b-unguarded.toml", 6),
         ("paper-b.toml", 610),
@@ -297,7 +298,7 @@ fn provisioning_point_ids_of_earlier_versions_stay() {
         ("provisioning-ch7.toml", [893587144497815523, 247929184619477614]),
     ] {
         let e = slasim::experiment::config::Experiment::load(&slasim::registry(), root.join(config)).unwrap();
-        let found: Vec<i64> = e.points.iter().take(2).map(|p| p.id).collect();
+        let found: Vec<i64> = e.points.ids().take(2).collect();
         assert_eq!(found, ids, "{config}");
     }
 }

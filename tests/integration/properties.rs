@@ -192,6 +192,7 @@ proptest! {
                 energy: None,
                 carbon: None,
                 shifting: None,
+                store_jobs: true,
             })
             .unwrap();
             let t = query(&path, &format!("SELECT sum(fee) - sum(penalty) FROM jobs WHERE run_id = {k}")).unwrap();

@@ -34,6 +34,7 @@ fn ctc_points_with(strategy: &str, prepare: &PrepareConfig, failures: FailureSou
             energy_policy: Default::default(),
             signals: None,
             shifting: None,
+            store_jobs: true,
         })
         .map(|p| Point::new(p.resolve(true).expect("valid settings")))
         .collect()

@@ -235,6 +235,7 @@ fn only_planning_strategies_take_sla_aware_shifting() {
         energy_policy: Default::default(),
         signals: Some(toml::from_str("region = \"DE-LU\"").unwrap()),
         shifting: Some(ShiftingConfig { policy: "sla-aware".to_string(), ..ShiftingConfig::default() }),
+        store_jobs: true,
     };
     for strategy in ["easy", "conservative", "heuristic-planning", "fcfs"] {
         let err = point(strategy).resolve(true).unwrap_err().to_string();

@@ -189,6 +189,90 @@ fn thread_count_and_sharding_do_not_change_outcomes() {
     assert_eq!(count(&twice, "points"), count(&shards[0], "points"), "no duplicates");
 }
 
+/// A store that holds every point of a config says so from its count of the
+/// experiment's points (none is made); one that holds part of them runs the
+/// rest; a merged store of shards is finished too.
+#[test]
+fn a_finished_sweep_is_recognised_from_its_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let quick = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/quick.toml");
+    let quick = quick.to_str().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let db = db.to_str().unwrap();
+    let (code, out, err) = sweep(&[quick, "--db", db, "--shard", "1/2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let verbose = |args: &[&str]| {
+        let out = common::slasim().arg("-vv").arg("sweep").args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let made = "finished: the store holds every point";
+    let (out, err) = verbose(&[quick, "--db", db]);
+    assert!(out.contains("26 already there, 26 simulated now"), "{out}");
+    assert!(!err.contains(made), "half a sweep is not finished: {err}");
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let points: i64 = conn.query_row("SELECT points FROM experiments", [], |r| r.get(0)).unwrap();
+    assert_eq!(points, 52, "the experiment keeps its count of points");
+    drop(conn);
+    let (out, err) = verbose(&[quick, "--db", db]);
+    assert!(out.contains("experiment quick ("), "{out}");
+    assert!(out.contains("52 points"), "{out}");
+    assert!(out.contains("52 already there, 0 simulated now"), "{out}");
+    assert!(err.contains(made), "recognised from the count: {err}");
+    // Shards merged: the merged store is finished as well.
+    let shards: Vec<String> =
+        (1..=2).map(|i| dir.path().join(format!("shard{i}.sqlite")).to_str().unwrap().to_string()).collect();
+    for (i, shard) in shards.iter().enumerate() {
+        assert_eq!(sweep(&[quick, "--db", shard, "--shard", &format!("{}/2", i + 1)]).0, 0);
+    }
+    let merged = dir.path().join("merged.sqlite");
+    let merged = merged.to_str().unwrap();
+    assert!(
+        common::slasim().args(["merge", &shards[0], &shards[1], "--db", merged]).output().unwrap().status.success()
+    );
+    let (out, err) = verbose(&[quick, "--db", merged]);
+    assert!(out.contains("52 already there, 0 simulated now") && err.contains(made), "{out}{err}");
+}
+
+/// `store_jobs = false` keeps each run's row and aggregates, and no row per
+/// job: the aggregates are those of the same points with their jobs stored.
+#[test]
+fn store_jobs_false_keeps_the_aggregates_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |store_jobs: &str| {
+        format!(
+            "name = \"rows\"\n{store_jobs}\n[workload.synthetic]\nseed = 3\nprocessors = 64\njobs = 400\n\
+             [prepare]\nbatteries = 2\nbattery_size = 50\ninput_jobs = 200\n\
+             [[sweep]]\n[sweep.axes]\nstrategy = [\"conservative-backfilling\", \"heuristic-overbooking\"]\n\
+             seed = [1, 2]\nbattery = \"all\"\n"
+        )
+    };
+    let run = |name: &str, store_jobs: &str| {
+        let config = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&config, text(store_jobs)).unwrap();
+        let db = dir.path().join(format!("{name}.sqlite"));
+        let (code, out, err) = sweep(&[config.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+        assert_eq!(code, 0, "{out}{err}");
+        db
+    };
+    let with = run("with", "");
+    let without = run("without", "store_jobs = false");
+    assert_eq!(count(&with, "job_outcomes"), 8 * 50);
+    assert_eq!(count(&without, "job_outcomes"), 0, "no row per job");
+    assert_eq!(count(&without, "runs"), 8);
+    let aggregates = |db: &Path| {
+        slasim::store::query(
+            db,
+            "SELECT strategy, seed, battery, failures, jobs, accepted, successful, failed, rejected, fees, penalties, \
+             gain, utilisation, overbooked, overbooked_failed FROM points ORDER BY strategy, seed, battery",
+        )
+        .unwrap()
+        .to_csv()
+    };
+    assert_eq!(aggregates(&with), aggregates(&without));
+    assert!(aggregates(&with).lines().count() > 8, "{}", aggregates(&with));
+}
+
 #[test]
 fn merging_different_configs_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -486,8 +570,9 @@ fn the_ablation_configs_sweep_each_candidate() {
     for name in ["heuristic-ablation-ctc.toml", "heuristic-ablation-sdsc.toml"] {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs").join(name);
         let e = Experiment::load(&slasim::registry(), &path).unwrap();
+        let all = e.points.all(&slasim::registry()).unwrap();
         let singles: Vec<&SinglePoint> =
-            e.points.iter().map(|p| p.point.get::<SinglePoint>().unwrap_or_else(|| panic!("{:?}", p.point))).collect();
+            all.iter().map(|p| p.point.get::<SinglePoint>().unwrap_or_else(|| panic!("{:?}", p.point))).collect();
         assert_eq!(e.points.len(), 20 * 21 * 4 + 20 * 20 * 4, "{name}");
         let filtered = |overruns: bool, completed: bool| {
             singles

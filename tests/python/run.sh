@@ -6,7 +6,7 @@
 #
 # Usage: tests/python/run.sh [--install]
 # `--install` only installs the test prerequisites from PyPI (pytest, polars,
-# numpy, gymnasium, pandas, pyarrow, duckdb) and exits 0 when they are there. The
+# numpy, gymnasium, pandas, pyarrow, duckdb, minari, pillow) and exits 0 when they are there. The
 # package itself is built by the check, with CARGO_TARGET_DIR=target so that
 # it shares the release build of the Rust tests. When the prerequisites
 # cannot be installed the check is skipped, or fails under CI=true (see
@@ -18,8 +18,9 @@ venv="$PWD/target/python-venv"
 log="${TMPDIR:-/tmp}/slasim-pip-install-python.log"
 py="$venv/bin/python"
 why=""
-requirements=(pytest polars numpy gymnasium pandas pyarrow duckdb)
-check() { [[ -x "$py" ]] && "$py" -c 'import pytest, polars, numpy, gymnasium, pandas, pyarrow, duckdb' >/dev/null 2>&1; }
+# Minari 0.5.4 imports pillow without declaring it.
+requirements=(pytest polars numpy gymnasium pandas pyarrow duckdb minari==0.5.4 pillow)
+check() { [[ -x "$py" ]] && "$py" -c 'import pytest, polars, numpy, gymnasium, pandas, pyarrow, duckdb, minari, PIL' >/dev/null 2>&1; }
 # Installs the prerequisites when missing; else sets $why and fails.
 prerequisites() {
     if unavailable python; then

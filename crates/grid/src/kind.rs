@@ -155,6 +155,7 @@ pub fn run(inputs: &Inputs, p: &GridPoint) -> anyhow::Result<GridRunOutput> {
         energy: None,
         carbon: None,
         shifting: None,
+        store_jobs: true,
     };
     Ok(GridRunOutput { run: output, grid: run.output, summary })
 }

@@ -246,10 +246,10 @@ impl AdmissionEnv {
         }
         let experiment = Experiment::parse(registry, file, text)?;
         let count = experiment.points.len();
-        let point = experiment
-            .points
-            .get(index)
-            .ok_or_else(|| anyhow!("{file}: point {index} does not exist (the config has {count} points)"))?;
+        if index >= count {
+            bail!("{file}: point {index} does not exist (the config has {count} points)");
+        }
+        let point = experiment.points.get(registry, index)?;
         let p = point
             .point
             .get::<SinglePoint>()

@@ -17,7 +17,7 @@ use crate::pick::observation::RLSCHEDULER_WINDOW;
 use crate::pick::reward::Score;
 use crate::pick::{Episode, Options, RLSCHEDULER_SEQUENCE};
 use crate::record::behaviour;
-use crate::record::{Metadata, Recording, record};
+use crate::record::{Metadata, Recording, record, record_minari};
 use slasim_core::cli::emit;
 use slasim_core::units::thousands;
 use slasim_data::trace::resolve_trace;
@@ -25,8 +25,18 @@ use slasim_data::trace::resolve_trace;
 #[derive(Debug, Subcommand)]
 pub(crate) enum GymCommand {
     /// Record an offline-RL dataset: trajectories of behaviour policies
-    /// (FCFS, SJF, F1, EASY, the Slurm twin) in the job-picking environment, as Parquet.
+    /// (FCFS, SJF, F1, EASY, the Slurm twin) in the job-picking environment,
+    /// as one Parquet file or a Minari dataset.
     Record(RecordArgs),
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// One Parquet file, a row per step.
+    Parquet,
+    /// A Minari dataset: a directory of episodes (Arrow) and its metadata.
+    Minari,
 }
 
 /// `--estimates` values.
@@ -53,9 +63,20 @@ pub(crate) struct RecordArgs {
     /// Seed of the episodes' start indices (the same for every behaviour).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// The Parquet file to write.
-    #[arg(long, value_name = "FILE")]
+    /// Where to write: the Parquet file, or with `--format minari` the
+    /// datasets root (Minari's `MINARI_DATASETS_PATH`).
+    #[arg(long, value_name = "PATH")]
     out: PathBuf,
+    /// The dataset's format: one Parquet file, or a Minari dataset (what
+    /// `minari.load_dataset` and d3rlpy read).
+    #[arg(long, value_enum, default_value_t = Format::Parquet)]
+    format: Format,
+    /// The Minari dataset's id, NAMESPACE/NAME-vN (with `--format minari`).
+    #[arg(long, value_name = "ID", required_if_eq("format", "minari"))]
+    dataset_id: Option<String>,
+    /// Replace a Minari dataset that exists (once the new one is complete).
+    #[arg(long)]
+    force: bool,
     /// Rows of the window (RLScheduler's MAX_QUEUE_SIZE).
     #[arg(long, default_value_t = RLSCHEDULER_WINDOW as u32, value_parser = clap::value_parser!(u32).range(1..))]
     window: u32,
@@ -107,6 +128,15 @@ impl slasim_core::cli::subcommand::Subcommand for GymSubcommand {
 }
 
 fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
+    if args.format == Format::Parquet && (args.dataset_id.is_some() || args.force) {
+        anyhow::bail!("--dataset-id and --force are for --format minari");
+    }
+    if let Some(id) = &args.dataset_id {
+        crate::record::minari::check_id(id)?;
+        if args.out.join(id).exists() && !args.force {
+            anyhow::bail!("{}: the dataset exists; --force replaces it", args.out.join(id).display());
+        }
+    }
     let behaviours = args
         .policy
         .iter()
@@ -145,10 +175,13 @@ fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
         },
     };
     let recording = Recording { options, behaviours, episodes: args.episodes as usize, seed: args.seed };
-    let summary = record(Arc::new(jobs), &recording, &metadata, &args.out)?;
+    let (written, summary) = match &args.dataset_id {
+        Some(id) => record_minari(Arc::new(jobs), &recording, &metadata, &args.out, id, args.force)?,
+        None => (args.out.clone(), record(Arc::new(jobs), &recording, &metadata, &args.out)?),
+    };
     emit(&format!(
         "{}: {} steps of {} episodes ({}), {} bytes\n",
-        args.out.display(),
+        written.display(),
         thousands(summary.rows as usize),
         thousands(summary.episodes as usize),
         args.policy.join(", "),

@@ -101,6 +101,10 @@ struct SingleConfig {
     /// Placement policy.
     #[serde(default)]
     placement: Placement,
+    /// Store a row per job (`job_outcomes`, `reservations`, `job_carbon`);
+    /// `false` keeps each run's row and aggregates only.
+    #[serde(default = "crate::point::yes")]
+    store_jobs: bool,
 }
 
 /// The single-cluster kind.
@@ -156,7 +160,7 @@ const AXES: &[Axis] = &[
 ];
 
 /// The sections it reads (`workload` shared with the Grid kind).
-pub(crate) const SECTIONS: [&str; 12] = [
+pub(crate) const SECTIONS: [&str; 13] = [
     "workload",
     "prepare",
     "failures",
@@ -169,6 +173,7 @@ pub(crate) const SECTIONS: [&str; 12] = [
     "signals",
     "shifting",
     "placement",
+    "store_jobs",
 ];
 
 /// The single-cluster kind, as data.
@@ -242,6 +247,7 @@ impl PointKind for SingleKind {
             energy_policy: config.energy_policy,
             signals: config.signals,
             shifting: config.shifting,
+            store_jobs: config.store_jobs,
         };
         Base::of(file, base, batteries)
     }

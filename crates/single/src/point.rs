@@ -106,6 +106,19 @@ pub struct SinglePoint {
     /// not change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shifting: Option<ShiftingConfig>,
+    /// Store a row per job (`store_jobs = false`: the run's row and
+    /// aggregates only, for sweeps of many points): left out when true, so
+    /// the ids of points that store their jobs do not change.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub store_jobs: bool,
+}
+
+pub(crate) fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// The failure model a point gets when none is set (configs and the command
@@ -531,6 +544,7 @@ pub fn run(inputs: &Inputs, p: &SinglePoint) -> anyhow::Result<(RunOutput, RunSu
         energy: p.energy.zip(simulated.energy),
         carbon,
         shifting: p.shifting.clone(),
+        store_jobs: p.store_jobs,
     };
     Ok((output, summary))
 }

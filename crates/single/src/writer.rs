@@ -46,6 +46,8 @@ pub struct RunOutput {
     pub carbon: Option<(RunCarbon, Vec<JobCarbon>)>,
     /// Its shifting settings, with a shifting policy.
     pub shifting: Option<ShiftingConfig>,
+    /// Store a row per job (`job_outcomes`, `reservations`, `job_carbon`).
+    pub store_jobs: bool,
 }
 
 /// Battery keys whose jobs a store is known to hold.
@@ -83,7 +85,9 @@ pub fn write_run_with(
         if new_battery {
             write_battery_jobs(tx, r.battery_key, jobs)?;
         }
-        write_outcomes(tx, r.run_id, jobs, records, job_clusters, out.calibrated.as_ref())?;
+        if out.store_jobs {
+            write_outcomes(tx, r.run_id, jobs, records, job_clusters, out.calibrated.as_ref())?;
+        }
         more(tx)?;
         let reservations = reservations.iter().zip(reservation_records).map(|(job, record)| JobRow {
             run_id: r.run_id,
@@ -92,7 +96,9 @@ pub fn write_run_with(
             cluster: 0,
             pof_calibrated: None,
         });
-        insert_all(tx, &RESERVATIONS, reservations)?;
+        if out.store_jobs {
+            insert_all(tx, &RESERVATIONS, reservations)?;
+        }
         let events =
             out.node_events.iter().enumerate().map(|(seq, event)| NodeEventRow { run_id: r.run_id, seq, event });
         insert_all(tx, &NODE_EVENTS, events)?;
@@ -102,7 +108,9 @@ pub fn write_run_with(
         }
         if let Some((run, jobs)) = &out.carbon {
             insert(tx, &RUN_CARBON, &RunCarbonRow { run_id: r.run_id, cluster: 0, carbon: run })?;
-            insert_all(tx, &JOB_CARBON, jobs.iter().map(|job| JobCarbonRow { run_id: r.run_id, job }))?;
+            if out.store_jobs {
+                insert_all(tx, &JOB_CARBON, jobs.iter().map(|job| JobCarbonRow { run_id: r.run_id, job }))?;
+            }
         }
         if let Some(shifting) = &out.shifting {
             insert(tx, &RUN_SHIFTING, &RunShiftingRow { run_id: r.run_id, shifting })?;

@@ -13,7 +13,7 @@ use clap::Args;
 use crate::cli::emit;
 use crate::cli::options::DEFAULT_DB;
 use crate::experiment::config::Experiment;
-use crate::experiment::coordinator::{Shard, SweepOptions, SweepOutcome, already_stored, run_sweep, shard_points};
+use crate::experiment::coordinator::{Shard, SweepOptions, SweepOutcome, already_stored, run_sweep, shard_positions};
 use crate::experiment::point::PointKind;
 use crate::experiment::registry::Registry;
 use crate::experiment::slurm::{
@@ -101,7 +101,55 @@ pub(crate) fn interrupt_counter() -> Arc<AtomicUsize> {
     counter
 }
 
+/// The lines a sweep prints before and after its points: what runs, and
+/// what was stored.
+fn header(name: &str, config: &std::path::Path, points: usize, part: &str) -> String {
+    format!("experiment {name} ({}): {} points{part}\n", config.display(), thousands(points))
+}
+
+fn stored_line(db: &std::path::Path, report: &SweepOutcome) -> String {
+    let rate = if report.wall_seconds > 0.0 { report.done as f64 / report.wall_seconds } else { 0.0 };
+    format!(
+        "stored in {}: {} already there, {} simulated now in {} ({rate:.1} points/s)\n",
+        db.display(),
+        thousands(report.already),
+        thousands(report.done),
+        seconds(format_args!("{:.1}", report.wall_seconds))
+    )
+}
+
+/// A whole sweep (no shard) whose store holds every point of its config, as
+/// the store's count of the experiment's points says: recognised without
+/// making its points. `None` when it is not finished, or cannot tell.
+fn finished(registry: &Registry, args: &SweepArgs) -> anyhow::Result<Option<std::process::ExitCode>> {
+    let clock = std::time::Instant::now();
+    let db = args.db.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_DB));
+    if args.shard.is_some() || !db.is_file() {
+        return Ok(None);
+    }
+    // An unreadable config is reported by the load that follows.
+    let Ok(text) = std::fs::read_to_string(&args.config) else { return Ok(None) };
+    let hash = crate::experiment::config::config_hash(&text);
+    let Some((name, points)) = crate::store::finished(&db, registry.groups(), &hash)? else { return Ok(None) };
+    tracing::debug!(points, "finished: the store holds every point its experiment counts; none is made");
+    emit(&header(&name, &args.config, points, ""))?;
+    let report = SweepOutcome {
+        total: points,
+        already: points,
+        wall_seconds: clock.elapsed().as_secs_f64(),
+        ..SweepOutcome::default()
+    };
+    emit(&stored_line(&db, &report))?;
+    Ok(Some(std::process::ExitCode::SUCCESS))
+}
+
 pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std::process::ExitCode> {
+    if !args.dry_run
+        && args.emit_slurm.is_none()
+        && let Some(code) = finished(registry, &args)?
+    {
+        return Ok(code);
+    }
     let experiment = Experiment::load_at_most(registry, &args.config, args.max_points)?;
     let default_db = || PathBuf::from(DEFAULT_DB);
     if args.dry_run {
@@ -170,25 +218,11 @@ pub(crate) fn sweep(registry: &Registry, args: SweepArgs) -> anyhow::Result<std:
     }
     // The header before the work: a pipe, a batch log or CI sees at once
     // what runs.
-    let mine = shard_points(&experiment, args.shard).len();
+    let mine = shard_positions(&experiment, args.shard).len();
     let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}: {} points", thousands(mine)));
-    emit(&format!(
-        "experiment {} ({}): {} points{part}\n",
-        experiment.name,
-        args.config.display(),
-        thousands(experiment.points.len())
-    ))?;
+    emit(&header(&experiment.name, &args.config, experiment.points.len(), &part))?;
     let (db, report) = run_points(registry, &experiment, &args, None)?;
-    let mut text = String::new();
-    let rate = if report.wall_seconds > 0.0 { report.done as f64 / report.wall_seconds } else { 0.0 };
-    writeln!(
-        text,
-        "stored in {}: {} already there, {} simulated now in {} ({rate:.1} points/s)",
-        db.display(),
-        thousands(report.already),
-        thousands(report.done),
-        seconds(format_args!("{:.1}", report.wall_seconds))
-    )?;
+    let mut text = stored_line(&db, &report);
     if report.interrupted {
         let left = report.total - report.already - report.done;
         writeln!(text, "interrupted: {} points left; run the same command again to resume", thousands(left))?;
@@ -249,7 +283,7 @@ pub(crate) fn sweep_embedded(
     }
     let experiment = Experiment::load_at_most(registry, &args.config, args.max_points)?;
     let (db, outcome) = run_points(registry, &experiment, &args, Some(interrupts))?;
-    let ids = shard_points(&experiment, args.shard).iter().map(|(_, p)| p.id).collect();
+    let ids = shard_positions(&experiment, args.shard).into_iter().map(|k| experiment.points.id(k)).collect();
     Ok(Swept { db, kind: experiment.kind, point_ids: ids, outcome })
 }
 
@@ -265,12 +299,19 @@ fn dry_run(
     args: &SweepArgs,
     db: PathBuf,
 ) -> anyhow::Result<std::process::ExitCode> {
-    let mine = shard_points(experiment, args.shard);
+    let mine = shard_positions(experiment, args.shard);
     let stored = if db.is_file() { crate::store::stored_points(&db, registry.groups())? } else { Default::default() };
     let mut text = String::new();
-    for (k, p) in &mine {
+    let mut missing: Vec<String> = Vec::new();
+    for &k in &mine {
+        let p = experiment.points.get(registry, k)?;
         let mark = if stored.contains(&p.id) { "stored" } else { "to run" };
         writeln!(text, "{k:>6}  {:<6}  {:>19}  {:<24}  {}", mark, p.id, p.sweep, p.point.label())?;
+        for m in crate::experiment::load::missing_inputs([&p.point]) {
+            if !missing.contains(&m) {
+                missing.push(m);
+            }
+        }
     }
     let already = already_stored(registry, experiment, &db, args.shard)?;
     let part = args.shard.map_or_else(String::new, |s| format!(", shard {s}"));
@@ -287,7 +328,6 @@ fn dry_run(
     )?;
     emit(&text)?;
     // A clean dry run promises the sweep finds its files.
-    let missing = crate::experiment::load::missing_inputs(mine.iter().map(|(_, p)| &p.point));
     if !missing.is_empty() {
         anyhow::bail!("the sweep would fail: {}", missing.join("\n"));
     }

@@ -27,7 +27,10 @@
 //!   together in `zip` advance together (equal lengths). Each point goes
 //!   through its kind's `resolve` (defaults, reset of unread settings,
 //!   checks); the points of the config are the union of its sweeps, each
-//!   taken once, in a stable order.
+//!   taken once, in a stable order. Reading the config makes each
+//!   combination once (its id, equal points folded) and keeps only the ids
+//!   and sweeps; a point is made again from its combination when asked for
+//!   ([`Points`]).
 //! - Every error names the file and the line (and column) of the key at fault.
 
 use std::collections::HashSet;
@@ -120,6 +123,185 @@ impl SweepPoint {
     }
 }
 
+/// What makes a config's points: its base settings and its sweeps' axes.
+/// A point is made from its combination's position, when asked for.
+#[derive(Debug)]
+struct Plan {
+    file: String,
+    text: String,
+    raw: toml::Table,
+    kind: &'static dyn PointKind,
+    base: toml::Table,
+    batteries: usize,
+    sweeps: Vec<PlannedSweep>,
+}
+
+/// A sweep's label, region of the text and dimensions (a zip group is one).
+#[derive(Debug)]
+struct PlannedSweep {
+    label: String,
+    span: std::ops::Range<usize>,
+    /// Each dimension's axes: (name, setting path, values).
+    dims: Vec<Vec<(String, String, Vec<toml::Value>)>>,
+    /// Each dimension's number of values.
+    sizes: Vec<usize>,
+}
+
+impl Plan {
+    /// The point of combination `k` of sweep `number` (the Cartesian
+    /// product over its dimensions, first axis slowest), resolved by its
+    /// kind. Runs with the registry the config was read with.
+    fn make(&self, number: usize, k: usize) -> Result<Point, ConfigError> {
+        let sweep = &self.sweeps[number];
+        let loc = Locator { file: &self.file, text: &self.text };
+        let mut table = self.base.clone();
+        let mut rest = k;
+        let mut picks = Vec::with_capacity(sweep.dims.len());
+        for (d, &size) in sweep.dims.iter().zip(&sweep.sizes).rev() {
+            picks.push((d, rest % size));
+            rest /= size;
+        }
+        // Outer settings first: a `site` axis must not undo a `site.utilisation` one.
+        let mut sets: Vec<(&str, &toml::Value)> = picks
+            .iter()
+            .rev()
+            .flat_map(|(dim, index)| dim.iter().map(move |(_, path, values)| (path.as_str(), &values[*index])))
+            .collect();
+        sets.sort_by_key(|(path, _)| path.matches('.').count());
+        for (path, value) in sets {
+            match self.kind.restarted_section(&table, path, value) {
+                Some((section, defaults)) => {
+                    table.insert(section.into(), toml::Value::Table(defaults));
+                }
+                None => set_path(&mut table, path, value.clone()),
+            }
+        }
+        let context = SweepContext {
+            loc,
+            raw: &self.raw,
+            label: &sweep.label,
+            span: sweep.span.clone(),
+            axes: sweep.dims.iter().flatten().map(|(n, p, _)| (n.clone(), p.clone())).collect(),
+            values: picks
+                .iter()
+                .flat_map(|(dim, i)| dim.iter().map(move |(n, _, v)| (n.clone(), v[*i].clone())))
+                .collect(),
+            section: self.kind.section(),
+            batteries: self.batteries,
+        };
+        self.kind.resolve(toml::Value::Table(table), &context)
+    }
+}
+
+/// A distinct point: its id, the first sweep naming it (an index into the
+/// labels) and what makes it (a sweep's number and combination, packed, or
+/// its place among the points given).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Entry {
+    id: i64,
+    sweep: u32,
+    made_by: u64,
+}
+
+/// The distinct points of an experiment, in expansion order. Only their ids
+/// and sweeps are held (a few bytes each): a point is made again from the
+/// config when asked for ([`Points::get`]), so a sweep of a million points
+/// does not hold a million points' settings.
+#[derive(Debug, Clone, Default)]
+pub struct Points {
+    plan: Option<std::sync::Arc<Plan>>,
+    /// Points given whole (a command line's).
+    given: Vec<Point>,
+    entries: Vec<Entry>,
+    labels: Vec<String>,
+    /// Later sweeps that name a point: (its position, the label's index), sorted.
+    also: Vec<(u32, u32)>,
+}
+
+impl PartialEq for Points {
+    fn eq(&self, other: &Points) -> bool {
+        self.len() == other.len()
+            && (0..self.len()).all(|k| self.id(k) == other.id(k) && self.sweeps(k).eq(other.sweeps(k)))
+    }
+}
+
+impl Points {
+    /// The index of `label`, added if new.
+    fn label(&mut self, label: &str) -> u32 {
+        match self.labels.iter().position(|l| l == label) {
+            Some(i) => i as u32,
+            None => {
+                self.labels.push(label.to_string());
+                (self.labels.len() - 1) as u32
+            }
+        }
+    }
+
+    /// How many distinct points.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// No point at all.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The id of point `k` (`run_id` or `point_id` in the store).
+    pub fn id(&self, k: usize) -> i64 {
+        self.entries[k].id
+    }
+
+    /// Every point's id, in order.
+    pub fn ids(&self) -> impl ExactSizeIterator<Item = i64> + '_ {
+        self.entries.iter().map(|e| e.id)
+    }
+
+    /// Every sweep that names point `k`, the first first.
+    pub fn sweeps(&self, k: usize) -> impl Iterator<Item = &str> + '_ {
+        let first = self.entries[k].sweep;
+        let from = self.also.partition_point(|(p, _)| (*p as usize) < k);
+        let later = self.also[from..].iter().take_while(move |(p, _)| *p as usize == k).map(|(_, l)| *l);
+        std::iter::once(first).chain(later).map(|l| self.labels[l as usize].as_str())
+    }
+
+    /// Every (id, sweep) pair: which sweeps name which point.
+    pub fn memberships(&self) -> impl Iterator<Item = (i64, &str)> + '_ {
+        let first = self.entries.iter().map(|e| (e.id, self.labels[e.sweep as usize].as_str()));
+        first.chain(self.also.iter().map(|&(p, l)| (self.entries[p as usize].id, self.labels[l as usize].as_str())))
+    }
+
+    /// Point `k`, made with `registry` (the one the config was read with).
+    pub fn make(&self, registry: &Registry, k: usize) -> anyhow::Result<Point> {
+        let entry = self.entries.get(k).ok_or_else(|| anyhow::anyhow!("point {k} does not exist"))?;
+        match &self.plan {
+            None => Ok(self.given[entry.made_by as usize].clone()),
+            Some(plan) => {
+                let (number, combination) =
+                    ((entry.made_by >> 48) as usize, (entry.made_by & ((1 << 48) - 1)) as usize);
+                Ok(registry.reading(|| plan.make(number, combination))?)
+            }
+        }
+    }
+
+    /// Point `k` with its id and sweeps.
+    pub fn get(&self, registry: &Registry, k: usize) -> anyhow::Result<SweepPoint> {
+        let mut sweeps = self.sweeps(k).map(str::to_string);
+        let sweep = sweeps.next().unwrap_or_default();
+        Ok(SweepPoint { point: self.make(registry, k)?, id: self.id(k), sweep, also: sweeps.collect() })
+    }
+
+    /// Every point, made and held (an experiment of a few points).
+    pub fn all(&self, registry: &Registry) -> anyhow::Result<Vec<SweepPoint>> {
+        self.iter(registry).collect()
+    }
+
+    /// Every point, made one at a time.
+    pub fn iter<'a>(&'a self, registry: &'a Registry) -> impl Iterator<Item = anyhow::Result<SweepPoint>> + 'a {
+        (0..self.len()).map(move |k| self.get(registry, k))
+    }
+}
+
 /// A loaded experiment: its text, identity and points.
 #[derive(Debug, Clone)]
 pub struct Experiment {
@@ -133,17 +315,23 @@ pub struct Experiment {
     pub hash: String,
     /// Its points' kind.
     pub kind: &'static dyn PointKind,
-    /// Every distinct point, in expansion order.
-    pub points: Vec<SweepPoint>,
+    /// Every distinct point, in expansion order, made when asked for.
+    pub points: Points,
     /// Built from the command line (no file to point errors into).
     pub command_line: bool,
 }
 
 /// The most combinations a config's sweeps may make unless the user raises
-/// the bound (`sweep --max-points`): every point is made, and held, before
-/// the first one runs (a few KB each), so a typo in an axis (a range step of
-/// 0.0001) is refused with the count rather than filling the memory.
+/// the bound (`sweep --max-points`): each combination is made once when the
+/// config is read (to find its id and fold equal points), so a typo in an
+/// axis (a range step of 0.0001) is refused with the count rather than
+/// spending the night on it.
 pub const MAX_POINTS: usize = 1_000_000;
+
+/// An experiment's identity: the sha256 of its config text, hex.
+pub fn config_hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// Every kind's short axis names, in kind order (`seed` aside, which every
 /// kind has: the seed of every random stream of the point).
@@ -295,18 +483,20 @@ impl Experiment {
     ) -> anyhow::Result<Experiment> {
         let mut text = format!("# {command}: the points of the command line\n");
         let mut seen = HashSet::new();
-        let mut list = Vec::new();
+        let mut list = Points::default();
         let mut kind = None;
         for (point, sweep) in points {
             let id = point.id()?.run_id;
             if seen.insert(id) {
                 kind = Some(point.kind());
                 text.push_str(&format!("\n# point {} ({sweep})\n{}", list.len(), point.canonical()?));
-                list.push(SweepPoint { point, id, sweep, also: Vec::new() });
+                let sweep = list.label(&sweep);
+                list.entries.push(Entry { id, sweep, made_by: list.given.len() as u64 });
+                list.given.push(point);
             }
         }
         let kind = kind.ok_or_else(|| anyhow::anyhow!("{command}: no point to run"))?;
-        let hash = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        let hash = config_hash(&text);
         Ok(Experiment {
             file: command.to_string(),
             name: name.to_string(),
@@ -436,8 +626,6 @@ impl Experiment {
         }
         let batteries = base.batteries;
 
-        let mut points: Vec<SweepPoint> = Vec::new();
-        let mut seen: std::collections::HashMap<i64, usize> = std::collections::HashMap::new();
         let regions = sweep_regions(text);
         // Every sweep's dimensions first: the combinations are counted, and
         // too many refused, before any point is made.
@@ -511,64 +699,48 @@ impl Experiment {
                 ),
             ));
         }
-        for (label, span, dims) in sweeps {
-            let axes: Vec<(String, String)> = dims.iter().flatten().map(|(n, p, _)| (n.clone(), p.clone())).collect();
-            // Cartesian product over the dimensions, first axis slowest.
-            let sizes: Vec<usize> = dims.iter().map(|d| d[0].2.len()).collect();
-            let total: usize = sizes.iter().product();
+        let plan = Plan {
+            file: file.to_string(),
+            text: text.to_string(),
+            raw: raw.clone(),
+            kind,
+            base: base.table,
+            batteries,
+            sweeps: sweeps
+                .into_iter()
+                .map(|(label, span, dims)| {
+                    let sizes = dims.iter().map(|d| d[0].2.len()).collect();
+                    PlannedSweep { label, span, dims, sizes }
+                })
+                .collect(),
+        };
+        // Each combination made once: its id, and equal points folded (the
+        // first keeps its place; later sweeps naming it are noted).
+        let mut points = Points::default();
+        let mut seen: std::collections::HashMap<i64, u32> = std::collections::HashMap::new();
+        let mut noted = HashSet::new();
+        for (number, sweep) in plan.sweeps.iter().enumerate() {
+            let label = points.label(&sweep.label);
+            let total: usize = sweep.sizes.iter().product();
             for k in 0..total {
-                let mut table = base.table.clone();
-                let mut rest = k;
-                let mut picks = Vec::with_capacity(dims.len());
-                for (d, &size) in dims.iter().zip(&sizes).rev() {
-                    picks.push((d, rest % size));
-                    rest /= size;
-                }
-                // Outer settings first: a `site` axis must not undo a `site.utilisation` one.
-                let mut sets: Vec<(&str, &toml::Value)> = picks
-                    .iter()
-                    .rev()
-                    .flat_map(|(dim, index)| dim.iter().map(move |(_, path, values)| (path.as_str(), &values[*index])))
-                    .collect();
-                sets.sort_by_key(|(path, _)| path.matches('.').count());
-                for (path, value) in sets {
-                    match kind.restarted_section(&table, path, value) {
-                        Some((section, defaults)) => {
-                            table.insert(section.into(), toml::Value::Table(defaults));
-                        }
-                        None => set_path(&mut table, path, value.clone()),
-                    }
-                }
-                let context = SweepContext {
-                    loc,
-                    raw: &raw,
-                    label: &label,
-                    span: span.clone(),
-                    axes: axes.clone(),
-                    values: picks
-                        .iter()
-                        .flat_map(|(dim, i)| dim.iter().map(move |(n, _, v)| (n.clone(), v[*i].clone())))
-                        .collect(),
-                    section: kind.section(),
-                    batteries,
-                };
-                let point = kind.resolve(toml::Value::Table(table), &context)?;
-                let id = point.id().map_err(|e| loc.at(span.start, format!("{label}: {e}")))?.run_id;
+                let point = plan.make(number, k)?;
+                let id = point.id().map_err(|e| loc.at(sweep.span.start, format!("{}: {e}", sweep.label)))?.run_id;
                 match seen.get(&id) {
-                    Some(&k) => {
-                        let p = &mut points[k];
-                        if p.sweeps().all(|s| *s != label) {
-                            p.also.push(label.clone());
+                    Some(&position) => {
+                        if points.entries[position as usize].sweep != label && noted.insert((position, label)) {
+                            points.also.push((position, label));
                         }
                     }
                     None => {
-                        seen.insert(id, points.len());
-                        points.push(SweepPoint { point, id, sweep: label.clone(), also: Vec::new() });
+                        seen.insert(id, points.entries.len() as u32);
+                        points.entries.push(Entry { id, sweep: label, made_by: ((number as u64) << 48) | k as u64 });
                     }
                 }
             }
         }
-        let hash = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        points.also.sort_unstable();
+        points.plan = Some(std::sync::Arc::new(plan));
+        let hash = config_hash(text);
         let name = common.name.clone().unwrap_or_else(|| {
             Path::new(file).file_stem().map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned())
         });

@@ -1,9 +1,12 @@
 //! The sweep coordinator: shards points over worker threads, one writer persists.
 //!
 //! Contract:
-//! - A [`Coordinator`] actor owns the queue of points still to simulate. Each
-//!   worker is an OS thread (the calling thread itself when there is one
-//!   worker) that asks it for the next point, runs it (any
+//! - A [`Coordinator`] actor owns the queue of the positions of the points
+//!   still to simulate. Each worker is an OS thread (the calling thread
+//!   itself when there is one worker) that asks it for the next position,
+//!   makes that point (a config's are made again from the config:
+//!   [`crate::experiment::config::Points`], so a sweep holds a few bytes a
+//!   point, not its settings), runs it (any
 //!   kind: [`crate::experiment::point::AnyPoint::run`]) and hands the result to the [`Writer`] actor (its
 //!   own thread), which writes the point whole (a savepoint) — for a
 //!   single-cluster run its `runs` row, all its `jobs` and `node_events` rows
@@ -43,7 +46,7 @@ use kameo::Actor;
 use kameo::actor::{ActorRef, Spawn};
 use kameo::message::{Context, Message};
 
-use crate::experiment::config::{Experiment, SweepPoint};
+use crate::experiment::config::Experiment;
 use crate::experiment::inputs::{Inputs, PointInputError};
 use crate::experiment::point::{Point, PointOutput, Summary};
 use crate::experiment::progress;
@@ -125,17 +128,18 @@ pub struct Writer {
     /// `None` once closed, or for a run without a store.
     store: Option<Store>,
     coordinator: ActorRef<Coordinator>,
-    results: Vec<PointResult>,
+    /// Every point's result, when the caller asked for them.
+    results: Option<Vec<PointResult>>,
     /// Points written since the last commit, and when the first of them was.
     uncommitted: (Vec<PointResult>, Option<Instant>),
     /// The run's `--jobs` budget: a write holds one of its slots.
     budget: Arc<Budget>,
 }
 
-/// A group of small points is committed when a point finishes after its
-/// first is this old, or at this many points; a point that took longer is
-/// committed at once. A crash loses the group, which a resumed sweep runs
-/// again (no timer: a group may wait for the next point to finish).
+/// A group of small points is committed when its first is this old (a
+/// timer, so a group never waits for a long point), or at this many points;
+/// a point that took longer is committed at once. A crash loses the group,
+/// which a resumed sweep runs again.
 const GROUP_SECONDS: f64 = 0.25;
 const GROUP_POINTS: usize = 512;
 
@@ -153,7 +157,9 @@ impl Writer {
         let ended = match committed {
             Ok(()) => {
                 let n = points.len();
-                self.results.extend(points);
+                if let Some(results) = &mut self.results {
+                    results.extend(points);
+                }
                 Ended::Committed(n)
             }
             Err(e) => Ended::Failed(e),
@@ -172,7 +178,7 @@ impl Message<Close> for Writer {
     async fn handle(&mut self, _msg: Close, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         self.commit().await;
         self.store = None;
-        std::mem::take(&mut self.results)
+        self.results.take().unwrap_or_default()
     }
 }
 
@@ -191,7 +197,7 @@ pub struct Persist {
 impl Message<Persist> for Writer {
     type Reply = ();
 
-    async fn handle(&mut self, msg: Persist, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+    async fn handle(&mut self, msg: Persist, ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         let id = msg.id;
         let clock = Instant::now();
         let budget = Arc::clone(&self.budget);
@@ -212,7 +218,18 @@ impl Message<Persist> for Writer {
                     wall_seconds: msg.wall_seconds,
                     skipped: false,
                 });
-                let first = *self.uncommitted.1.get_or_insert_with(Instant::now);
+                let first = match self.uncommitted.1 {
+                    Some(first) => first,
+                    None => {
+                        // The group's first point: its commit is due in a quarter second.
+                        let me = ctx.actor_ref().clone();
+                        tokio::spawn(async move {
+                            tokio::time::sleep(Duration::from_secs_f64(GROUP_SECONDS)).await;
+                            let _ = me.tell(Flush).await;
+                        });
+                        *self.uncommitted.1.insert(Instant::now())
+                    }
+                };
                 if msg.wall_seconds >= GROUP_SECONDS
                     || first.elapsed().as_secs_f64() >= GROUP_SECONDS
                     || self.uncommitted.0.len() >= GROUP_POINTS
@@ -226,6 +243,22 @@ impl Message<Persist> for Writer {
         }
         drop(slot);
         tracing::debug!(id, seconds = clock.elapsed().as_secs_f64(), "point stored");
+    }
+}
+
+/// Commit the open group if its first point is a quarter second old (sent
+/// by the timer its first point started).
+pub struct Flush;
+
+impl Message<Flush> for Writer {
+    type Reply = ();
+
+    async fn handle(&mut self, _: Flush, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        if self.uncommitted.1.is_some_and(|first| first.elapsed().as_secs_f64() >= GROUP_SECONDS) {
+            let budget = Arc::clone(&self.budget);
+            let _slot = budget.acquire();
+            self.commit().await;
+        }
     }
 }
 
@@ -277,7 +310,6 @@ impl PointResult {
 /// The coordinator actor: the queue of points and the progress.
 #[derive(Actor)]
 pub struct Coordinator {
-    points: Arc<Vec<Point>>,
     queue: VecDeque<usize>,
     done: usize,
     error: Option<String>,
@@ -321,7 +353,7 @@ impl Message<Ended> for Coordinator {
 pub struct Next;
 
 impl Message<Next> for Coordinator {
-    type Reply = Option<(usize, Point)>;
+    type Reply = Option<usize>;
 
     async fn handle(&mut self, _: Next, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         if let Some((counter, baseline)) = &self.interrupts
@@ -332,8 +364,7 @@ impl Message<Next> for Coordinator {
         if self.interrupted || self.error.is_some() {
             return None;
         }
-        let index = self.queue.pop_front()?;
-        Some((index, self.points[index].clone()))
+        self.queue.pop_front()
     }
 }
 
@@ -349,16 +380,17 @@ impl Message<Report> for Coordinator {
     }
 }
 
-/// The points of `experiment` in `shard` (all without a shard), in order.
-pub fn shard_points(experiment: &Experiment, shard: Option<Shard>) -> Vec<(usize, &SweepPoint)> {
-    experiment.points.iter().enumerate().filter(|(k, _)| shard.is_none_or(|s| s.holds(*k))).collect()
+/// The positions of the points of `experiment` in `shard` (all without a
+/// shard), in order.
+pub fn shard_positions(experiment: &Experiment, shard: Option<Shard>) -> Vec<usize> {
+    (0..experiment.points.len()).filter(|&k| shard.is_none_or(|s| s.holds(k))).collect()
 }
 
 /// What [`execute`] is given to do.
 struct Work<'a> {
-    /// Every point, by position.
-    points: Vec<Point>,
-    /// Their ids.
+    /// Makes the point at a position (on the worker that runs it).
+    make: &'a (dyn Fn(usize) -> anyhow::Result<Point> + Sync),
+    /// The points' ids, by position.
     ids: Vec<i64>,
     /// The positions to run.
     todo: VecDeque<usize>,
@@ -366,6 +398,8 @@ struct Work<'a> {
     already: usize,
     /// The config's name, if the points came from one.
     experiment: Option<&'a str>,
+    /// Hand back every point's result (a sweep of a million points does not).
+    keep_results: bool,
 }
 
 /// What [`execute`] did.
@@ -398,9 +432,9 @@ fn execute(
     store: Option<Store>,
     options: &SweepOptions,
 ) -> anyhow::Result<Executed> {
-    let Work { points, ids, todo, already, experiment } = work;
+    let Work { make, ids, todo, already, experiment, keep_results } = work;
     let bar = if options.progress {
-        let bar = ProgressBar::new(points.len() as u64);
+        let bar = ProgressBar::new(ids.len() as u64);
         bar.set_style(bar_style(false));
         bar.set_position(already as u64);
         bar.enable_steady_tick(Duration::from_millis(500));
@@ -416,7 +450,6 @@ fn execute(
     let threads = options.threads.max(1).min(todo.len().max(1));
     let watch = bar.clone();
     let coordinator = Coordinator::spawn(Coordinator {
-        points: Arc::new(points),
         queue: todo,
         done: 0,
         error: None,
@@ -431,7 +464,7 @@ fn execute(
     let writer = Writer::spawn_in_thread(Writer {
         store,
         coordinator: coordinator.clone(),
-        results: Vec::new(),
+        results: keep_results.then(Vec::new),
         uncommitted: (Vec::new(), None),
         budget: Arc::clone(&budget),
     });
@@ -441,7 +474,7 @@ fn execute(
     // progress in simulated time goes beside the bar.
     let work = || {
         progress::reporting(&watch, || {
-            registry.reading(|| work_points(&coordinator, &writer, &budget, inputs, ids, experiment))
+            registry.reading(|| work_points(&coordinator, &writer, &budget, inputs, make, ids, experiment))
         });
     };
     // (the loop, apart so that a worker runs it inside its registry's reading)
@@ -450,10 +483,18 @@ fn execute(
         writer: &ActorRef<Writer>,
         budget: &Arc<Budget>,
         inputs: &Inputs,
+        make: &(dyn Fn(usize) -> anyhow::Result<Point> + Sync),
         ids: &[i64],
         experiment: Option<&str>,
     ) {
-        while let Ok(Some((index, point))) = coordinator.ask(Next).blocking_send() {
+        while let Ok(Some(index)) = coordinator.ask(Next).blocking_send() {
+            let point = match make(index) {
+                Ok(point) => point,
+                Err(e) => {
+                    let _ = coordinator.tell(Ended::Failed(format!("point {index}: {e:#}"))).blocking_send();
+                    break;
+                }
+            };
             // The writer stores the rows it shares (a battery's jobs) while it is simulated.
             if let Some(rows) = point.settings().shared_rows(inputs)
                 && writer.tell(StoreShared(rows)).blocking_send().is_err()
@@ -545,7 +586,7 @@ pub fn already_stored(
         return Ok(0);
     }
     let stored = store::stored_points(db, registry.groups())?;
-    Ok(shard_points(experiment, shard).iter().filter(|(_, p)| stored.contains(&p.id)).count())
+    Ok(shard_positions(experiment, shard).into_iter().filter(|&k| stored.contains(&experiment.points.id(k))).count())
 }
 
 /// [`run_sweep`] with inputs the caller `given` (a trace it has already
@@ -557,7 +598,7 @@ pub fn run_sweep_with(
     options: &SweepOptions,
     given: Inputs,
 ) -> anyhow::Result<SweepOutcome> {
-    Ok(run_sweep_returning(registry, experiment, db, options, given)?.0)
+    Ok(sweep(registry, experiment, db, options, given, false)?.0)
 }
 
 /// [`run_sweep_with`], and the result of each point simulated now (its
@@ -569,14 +610,29 @@ pub fn run_sweep_returning(
     options: &SweepOptions,
     given: Inputs,
 ) -> anyhow::Result<(SweepOutcome, Vec<PointResult>)> {
+    sweep(registry, experiment, db, options, given, true)
+}
+
+/// [`run_sweep_returning`], handing back the results of the points run now
+/// only when `keep_results`. What it holds grows by a few bytes a point
+/// (ids and positions); each point is made when a worker takes it.
+fn sweep(
+    registry: &Registry,
+    experiment: &Experiment,
+    db: &Path,
+    options: &SweepOptions,
+    given: Inputs,
+    keep_results: bool,
+) -> anyhow::Result<(SweepOutcome, Vec<PointResult>)> {
     let clock = Instant::now();
-    let mine = shard_points(experiment, options.shard);
-    let points: Vec<Point> = mine.iter().map(|(_, p)| p.point.clone()).collect();
-    let ids: Vec<i64> = mine.iter().map(|(_, p)| p.id).collect();
-    let stored = if db.is_file() { store::stored_points(db, registry.groups())? } else { Default::default() };
-    let todo: VecDeque<usize> = (0..points.len()).filter(|&k| !stored.contains(&ids[k])).collect();
-    let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
-    let inputs = Inputs::load_with(&needed, given).map_err(|e| locate(experiment, e))?;
+    let mine = shard_positions(experiment, options.shard);
+    let ids: Vec<i64> = mine.iter().map(|&k| experiment.points.id(k)).collect();
+    let todo: VecDeque<usize> = {
+        let stored = if db.is_file() { store::stored_points(db, registry.groups())? } else { Default::default() };
+        (0..mine.len()).filter(|&i| !stored.contains(&ids[i])).collect()
+    };
+    let make = |i: usize| experiment.points.make(registry, mine[i]);
+    let inputs = Inputs::load_each(todo.iter().map(|&i| make(i)), given).map_err(|e| locate(experiment, e))?;
     tracing::debug!(seconds = clock.elapsed().as_secs_f64(), "inputs loaded");
     let mut store = Store::open(db, registry.groups())?;
     let row = ExperimentRow {
@@ -586,19 +642,22 @@ pub fn run_sweep_returning(
         config: experiment.text.clone(),
         code_version: code_version(),
         created_at: rfc3339(SystemTime::now()),
+        points: Some(experiment.points.len() as i64),
     };
-    store.register_experiment(&row, mine.iter().flat_map(|(_, p)| p.sweeps().map(|s| (p.id, s.clone()))))?;
+    let memberships = mine.iter().flat_map(|&k| experiment.points.sweeps(k).map(move |s| (experiment.points.id(k), s)));
+    store.register_experiment(&row, memberships)?;
     // Points stored since the first look (another process) are skipped too.
-    let stored = store.stored_points()?;
-    let todo: VecDeque<usize> = todo.into_iter().filter(|&k| !stored.contains(&ids[k])).collect();
-    let mut report =
-        SweepOutcome { total: points.len(), already: points.len() - todo.len(), ..SweepOutcome::default() };
+    let todo: VecDeque<usize> = {
+        let stored = store.stored_points()?;
+        todo.into_iter().filter(|&i| !stored.contains(&ids[i])).collect()
+    };
+    let mut report = SweepOutcome { total: mine.len(), already: mine.len() - todo.len(), ..SweepOutcome::default() };
     if todo.is_empty() {
         report.wall_seconds = clock.elapsed().as_secs_f64();
         return Ok((report, Vec::new()));
     }
     let name = (!experiment.command_line).then_some(experiment.name.as_str());
-    let work = Work { points, ids, todo, already: report.already, experiment: name };
+    let work = Work { make: &make, ids, todo, already: report.already, experiment: name, keep_results };
     let executed =
         execute(registry, work, &inputs, Some(store), options).with_context(|| format!("sweep {}", experiment.name))?;
     report.done = executed.done;
@@ -643,9 +702,10 @@ pub fn run_points(
         let needed: Vec<Point> = todo.iter().map(|&k| points[k].clone()).collect();
         let inputs = Inputs::load(&needed)?;
         let options = SweepOptions { threads, shard: None, progress: false, interrupts: None };
+        let make = |k: usize| Ok(points[k].clone());
         let executed = execute(
             registry,
-            Work { points: points.to_vec(), ids: ids.clone(), todo, already: 0, experiment: None },
+            Work { make: &make, ids: ids.clone(), todo, already: 0, experiment: None, keep_results: true },
             &inputs,
             store,
             &options,

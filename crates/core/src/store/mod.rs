@@ -29,7 +29,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
 use tables::groups::PointTables;
 
@@ -69,6 +69,8 @@ pub struct ExperimentRow {
     pub code_version: String,
     /// Wall-clock time of the first registration, RFC 3339.
     pub created_at: String,
+    /// How many distinct points its sweeps make (all shards').
+    pub points: Option<i64>,
 }
 
 /// An experiment's identity in a store: (hash, name, file).
@@ -168,16 +170,22 @@ impl Store {
     pub fn register_experiment(
         &mut self,
         e: &ExperimentRow,
-        points: impl IntoIterator<Item = (i64, String)>,
+        points: impl IntoIterator<Item = (i64, impl AsRef<str>)>,
     ) -> Result<(), StoreError> {
         let err = sqlite(&self.path);
         let tx = self.conn.transaction().map_err(&err)?;
         columns::insert(&tx, &tables::experiment::EXPERIMENTS, &e).map_err(&err)?;
-        let points: Vec<(i64, String)> = points.into_iter().collect();
+        // A store written before schema 14 has no count yet.
+        tx.execute(
+            "UPDATE experiments SET points = :points WHERE hash = :hash AND points IS NULL",
+            rusqlite::named_params! { ":points": e.points, ":hash": e.hash },
+        )
+        .map_err(&err)?;
+        let points: Vec<(i64, _)> = points.into_iter().collect();
         let rows = points.iter().map(|(point_id, sweep)| tables::experiment::ExperimentPointRow {
             experiment: &e.hash,
             point_id: *point_id,
-            sweep,
+            sweep: sweep.as_ref(),
         });
         columns::insert_all(&tx, &tables::experiment::EXPERIMENT_POINTS, rows).map_err(&err)?;
         tx.commit().map_err(&err)
@@ -260,6 +268,44 @@ pub fn experiments(path: &Path) -> Result<Vec<ExperimentId>, StoreError> {
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })?;
     rows.collect::<Result<_, _>>().map_err(|e| StoreError::Sql { path: path.to_path_buf(), message: e.to_string() })
+}
+
+/// The name and number of points of the experiment whose config hash is
+/// `hash`, if the store at `path` holds every one of its points: a finished
+/// sweep is recognised from the count its experiment keeps, without making
+/// its points. `None` when it does not (or the store predates the count).
+pub fn finished(
+    path: &Path,
+    groups: &[&'static PointTables],
+    hash: &str,
+) -> Result<Option<(String, usize)>, StoreError> {
+    let conn = open_read_only(path)?;
+    let err = sqlite(path);
+    if user_version(&conn).map_err(&err)? < 14 {
+        return Ok(None);
+    }
+    let Some((name, Some(points))) = conn
+        .query_row(
+            "SELECT name, points FROM experiments WHERE hash = :hash",
+            rusqlite::named_params! { ":hash": hash },
+            |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<i64>>(1)?)),
+        )
+        .optional()
+        .map_err(&err)?
+    else {
+        return Ok(None);
+    };
+    let stored: i64 = conn
+        .query_row(
+            &format!(
+                "SELECT count(DISTINCT run_id) FROM experiment_points WHERE experiment = :hash AND run_id IN ({})",
+                stored_points_sql(&conn, groups)
+            ),
+            rusqlite::named_params! { ":hash": hash },
+            |r| r.get(0),
+        )
+        .map_err(&err)?;
+    Ok((stored == points).then_some((name, points as usize)))
 }
 
 /// Every point id a store holds: the key of every group of tables there

@@ -22,10 +22,11 @@
 //!   rows; the dataset is never held whole.
 
 pub mod behaviour;
+pub mod minari;
 
 use std::fs::File;
 use std::io::BufWriter;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -195,19 +196,35 @@ fn key_values(recording: &Recording, metadata: &Metadata) -> Vec<(String, String
     .collect()
 }
 
-fn write(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, part: &Path) -> anyhow::Result<Summary> {
+/// What the recording loop hands its writer.
+enum Event<'a> {
+    /// A step: the observation and mask the behaviour saw, what it did and got.
+    Step {
+        behaviour: &'static dyn Behaviour,
+        backfill: bool,
+        episode: usize,
+        step: u32,
+        start: u32,
+        obs: &'a [f32],
+        mask: &'a [u8],
+        action: i64,
+        reward: f64,
+        terminated: bool,
+    },
+    /// An episode ended: the observation and mask after its last step.
+    End { obs: &'a [f32], mask: &'a [u8], info: minari::EpisodeInfo },
+}
+
+/// Runs every behaviour's episodes (module contract), handing each step
+/// and each episode's end to `on`.
+fn episodes(
+    jobs: Arc<JobTable>,
+    recording: &Recording,
+    mut on: impl FnMut(Event<'_>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let Recording { options, ref behaviours, episodes, seed } = *recording;
-    let file = File::create(part).with_context(|| format!("creating {}", part.display()))?;
-    let writing = |e: PolarsError| anyhow::anyhow!("writing {}: {e}", part.display());
-    let mut batch = Batch::new(options.window);
-    let schema = batch.take().map_err(writing)?.schema().as_ref().clone();
-    let mut writer = ParquetWriter::new(BufWriter::new(file))
-        .with_key_value_metadata(Some(KeyValueMetadata::from_static(key_values(recording, metadata))))
-        .batched(&schema)
-        .map_err(writing)?;
     let mut obs = vec![0f32; options.window * crate::pick::observation::FEATURES];
     let mut mask = vec![0u8; options.window];
-    let mut summary = Summary { rows: 0, episodes: 0, bytes: 0 };
     for &behaviour in behaviours.iter() {
         let options = Options { backfill: behaviour.backfill().unwrap_or(options.backfill), ..options };
         let mut env = PickJobs::new(Arc::clone(&jobs), options)?;
@@ -223,31 +240,127 @@ fn write(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, part: 
                 let outcome = env.step(action).with_context(|| {
                     format!("behaviour {} picked an invalid action in episode {episode}", behaviour.name())
                 })?;
-                batch.policy.push(behaviour.name());
-                batch.backfill.push(options.backfill);
-                batch.episode.push(episode as u32);
-                batch.step.push(step);
-                batch.start.push(start);
-                batch.observation.append_slice(&obs);
-                batch.mask.append_iter(mask.iter().map(|&m| Some(m != 0)));
-                batch.action.push(action);
-                batch.reward.push(outcome.reward);
-                batch.terminated.push(outcome.terminated);
-                if batch.len() == BATCH_ROWS {
-                    summary.rows += BATCH_ROWS as u64;
-                    writer.write_batch(&batch.take().map_err(writing)?).map_err(writing)?;
-                }
+                on(Event::Step {
+                    behaviour,
+                    backfill: options.backfill,
+                    episode,
+                    step,
+                    start,
+                    obs: &obs,
+                    mask: &mask,
+                    action,
+                    reward: outcome.reward,
+                    terminated: outcome.terminated,
+                })?;
                 if outcome.terminated {
                     break;
                 }
             }
-            summary.episodes += 1;
+            env.write_observation(&mut obs, &mut mask);
+            let info = minari::EpisodeInfo {
+                policy: behaviour.name(),
+                backfill: options.backfill,
+                start_index: start as usize,
+            };
+            on(Event::End { obs: &obs, mask: &mask, info })?;
         }
     }
+    Ok(())
+}
+
+fn write(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, part: &Path) -> anyhow::Result<Summary> {
+    let file = File::create(part).with_context(|| format!("creating {}", part.display()))?;
+    let writing = |e: PolarsError| anyhow::anyhow!("writing {}: {e}", part.display());
+    let mut batch = Batch::new(recording.options.window);
+    let schema = batch.take().map_err(writing)?.schema().as_ref().clone();
+    let mut writer = ParquetWriter::new(BufWriter::new(file))
+        .with_key_value_metadata(Some(KeyValueMetadata::from_static(key_values(recording, metadata))))
+        .batched(&schema)
+        .map_err(writing)?;
+    let mut summary = Summary { rows: 0, episodes: 0, bytes: 0 };
+    episodes(jobs, recording, |event| {
+        match event {
+            Event::Step { behaviour, backfill, episode, step, start, obs, mask, action, reward, terminated } => {
+                batch.policy.push(behaviour.name());
+                batch.backfill.push(backfill);
+                batch.episode.push(episode as u32);
+                batch.step.push(step);
+                batch.start.push(start);
+                batch.observation.append_slice(obs);
+                batch.mask.append_iter(mask.iter().map(|&m| Some(m != 0)));
+                batch.action.push(action);
+                batch.reward.push(reward);
+                batch.terminated.push(terminated);
+                if batch.len() == BATCH_ROWS {
+                    summary.rows += BATCH_ROWS as u64;
+                    writer.write_batch(&batch.take().map_err(writing)?).map_err(writing)?;
+                }
+            }
+            Event::End { .. } => summary.episodes += 1,
+        }
+        Ok(())
+    })?;
     if batch.len() > 0 {
         summary.rows += batch.len() as u64;
         writer.write_batch(&batch.take().map_err(writing)?).map_err(writing)?;
     }
     summary.bytes = writer.finish().map_err(writing)?;
     Ok(summary)
+}
+
+/// Records `recording` on `jobs` as the Minari dataset `id` under the
+/// datasets root `root` ([`minari`]); a dataset already there is replaced
+/// only when `replace`. Returns what was written (`bytes`: the dataset's
+/// files).
+pub fn record_minari(
+    jobs: Arc<JobTable>,
+    recording: &Recording,
+    metadata: &Metadata,
+    root: &Path,
+    id: &str,
+    replace: bool,
+) -> anyhow::Result<(PathBuf, Summary)> {
+    anyhow::ensure!(!recording.behaviours.is_empty(), "no behaviour policy to record");
+    let mut writer = minari::DatasetWriter::create(root, id, recording.options.window, replace)?;
+    let recorded = episodes(jobs, recording, |event| {
+        match event {
+            Event::Step { obs, mask, action, reward, terminated, .. } => {
+                let episode = writer.episode();
+                episode.observe(obs, mask);
+                episode.act(action, reward, terminated);
+            }
+            Event::End { obs, mask, info } => {
+                writer.episode().observe(obs, mask);
+                writer.finish_episode(&info)?;
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = recorded {
+        writer.abandon();
+        return Err(e);
+    }
+    let names: Vec<&str> = recording.behaviours.iter().map(|b| b.name()).collect();
+    // The Parquet file's `slasim.*` keys, without the prefix; no sum (a
+    // generated workload) is null.
+    let provenance: serde_json::Map<String, serde_json::Value> = key_values(recording, metadata)
+        .into_iter()
+        .map(|(k, v)| {
+            let k = k.trim_start_matches("slasim.").to_string();
+            let v = if k == "trace_sha256" && v.is_empty() { serde_json::Value::Null } else { v.into() };
+            (k, v)
+        })
+        .collect();
+    let about = minari::About {
+        algorithm: names.join(","),
+        description: format!(
+            "slasim job-picking environment (RLScheduler's MDP) on {}: {} episodes each of {}",
+            metadata.trace,
+            recording.episodes,
+            names.join(", ")
+        ),
+        provenance: serde_json::Value::Object(provenance),
+    };
+    let (place, episodes, rows, bytes) = writer.finish(&about)?;
+    Ok((place, Summary { rows, episodes: episodes as u64, bytes }))
 }

@@ -296,6 +296,7 @@ pub(crate) fn run_driven(
                 energy_policy: Default::default(),
                 signals: None,
                 shifting: None,
+                store_jobs: true,
             };
             // Resolved once, as a config point would be: a classic mode
             // runs the whole log (one battery).

@@ -22,6 +22,7 @@ fn point() -> SinglePoint {
         energy_policy: Default::default(),
         signals: None,
         shifting: None,
+        store_jobs: true,
     }
 }
 

@@ -31,6 +31,7 @@ pub static EXPERIMENTS: Table<Experiments> = Table::new(
         r.code_version.as_str()
     }),
     column!("created_at", Text, "wall-clock time of its first registration, RFC 3339", |r| r.created_at.as_str()),
+    column!("points", Int null, "how many distinct points its sweeps make, all shards' (NULL: registered before schema 14)", |r| r.points; since 14),
 ]);
 
 /// A point of an experiment's sweep.
