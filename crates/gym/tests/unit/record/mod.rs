@@ -2,6 +2,7 @@
 //! a recorded dataset read back and replayed through the environment.
 
 mod behaviour;
+mod minari;
 
 use std::fs::File;
 use std::sync::Arc;
