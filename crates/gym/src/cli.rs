@@ -132,10 +132,7 @@ fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--dataset-id and --force are for --format minari");
     }
     if let Some(id) = &args.dataset_id {
-        crate::record::minari::check_id(id)?;
-        if args.out.join(id).exists() && !args.force {
-            anyhow::bail!("{}: the dataset exists; --force replaces it", args.out.join(id).display());
-        }
+        crate::record::minari::place(&args.out, id, args.force)?;
     }
     let behaviours = args
         .policy

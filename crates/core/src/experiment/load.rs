@@ -15,15 +15,18 @@ impl Inputs {
     /// [`Inputs::give`]); what was given is dropped once every point has
     /// loaded, before anything is simulated.
     pub fn load_with(points: &[Point], given: Inputs) -> anyhow::Result<Inputs> {
-        Inputs::load_each(points.iter().cloned().map(Ok), given)
+        Inputs::load_each(points.iter().map(Ok), given)
     }
 
     /// [`Inputs::load_with`] for points made one at a time (a sweep's, from
     /// its config): none is held after its inputs are loaded.
-    pub fn load_each(points: impl IntoIterator<Item = anyhow::Result<Point>>, given: Inputs) -> anyhow::Result<Inputs> {
+    pub fn load_each<P: std::borrow::Borrow<Point>>(
+        points: impl IntoIterator<Item = anyhow::Result<P>>,
+        given: Inputs,
+    ) -> anyhow::Result<Inputs> {
         let mut inputs = given;
         for (index, point) in points.into_iter().enumerate() {
-            point?.settings().load(index, &mut inputs)?;
+            point?.borrow().settings().load(index, &mut inputs)?;
         }
         inputs.loaded();
         Ok(inputs)

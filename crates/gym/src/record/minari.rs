@@ -69,6 +69,18 @@ pub fn check_id(id: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Where dataset `id` goes under the datasets root `root`: its id checked,
+/// and refused if it exists unless `replace` (checked before recording, so a
+/// refusal costs nothing, and again when the writer starts).
+pub fn place(root: &Path, id: &str, replace: bool) -> anyhow::Result<PathBuf> {
+    check_id(id)?;
+    let place = root.join(id);
+    if place.exists() && !replace {
+        bail!("{}: the dataset exists; --force replaces it", place.display());
+    }
+    Ok(place)
+}
+
 /// One episode's columns, filled step by step.
 #[derive(Debug, Default)]
 pub struct EpisodeColumns {
@@ -165,11 +177,7 @@ impl DatasetWriter {
     /// window of `window` rows; an existing dataset is refused unless
     /// `replace`.
     pub fn create(root: &Path, id: &str, window: usize, replace: bool) -> anyhow::Result<DatasetWriter> {
-        check_id(id)?;
-        let place = root.join(id);
-        if place.exists() && !replace {
-            bail!("{}: the dataset exists; --force replaces it", place.display());
-        }
+        let place = place(root, id, replace)?;
         let part = place.with_file_name(format!(
             "{}.part",
             place.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
@@ -297,8 +305,6 @@ impl DatasetWriter {
             "observation_space": observation_space.to_string(),
             "action_space": action_space.to_string(),
             "algorithm_name": about.algorithm,
-            "author": ["slasim"],
-            "code_permalink": "https://github.com/slasim/slasim",
             "description": about.description,
             "minari_version": MINARI_VERSION,
             "dataset_size": (bytes as f64 / 1e5).round() / 10.0,
