@@ -56,7 +56,9 @@ fn build(
             return Err(PyValueError::new_err(format!("estimates must be \"logged\" or \"exact\", got {other:?}")));
         }
     };
-    let jobs = JobTable::open(trace.map(std::path::Path::new), estimates).map_err(slasim_err)?;
+    // A trace is a path, or a name found as the command line finds it.
+    let path = trace.map(|t| slasim::trace::resolve_trace(std::path::Path::new(t))).transpose().map_err(slasim_err)?;
+    let jobs = JobTable::open(path.as_deref(), estimates).map_err(slasim_err)?;
     let episode = match sequence_len {
         Some(len) => Episode::Sampled { len },
         None => Episode::WholeLog,

@@ -53,12 +53,13 @@ def test_minari_opens_the_dataset_and_its_counts_hold(recorded):
     assert meta["algorithm_name"] == "fcfs,sjf,easy"
 
 
-def test_each_episode_replays_through_the_environment(recorded):
-    root, _ = recorded
-    dataset = minari.load_dataset(DATASET)
+def replays(root, dataset_id, make_env):
+    """Each episode of the dataset, replayed through the environment its
+    metadata describes, gives its observations, masks and rewards."""
+    dataset = minari.load_dataset(dataset_id)
     for e in dataset.iterate_episodes():
-        meta = json.loads((root / DATASET / "data" / str(e.id) / "metadata.json").read_text())
-        env = JobPickingEnv(backfill=meta["backfill"])
+        meta = json.loads((root / dataset_id / "data" / str(e.id) / "metadata.json").read_text())
+        env = make_env(meta)
         obs, info = env.reset(options=meta["options"])
         assert int(e.infos["start_index"][0]) == meta["options"]["start"]
         for t, action in enumerate(e.actions):
@@ -67,6 +68,38 @@ def test_each_episode_replays_through_the_environment(recorded):
             obs, reward, terminated, truncated, info = env.step(int(action))
             assert reward == e.rewards[t] and terminated == e.terminations[t] and not truncated
         assert np.array_equal(obs, e.observations[-1])
+    return dataset
+
+
+def test_each_episode_replays_through_the_environment(recorded):
+    root, _ = recorded
+    replays(root, DATASET, lambda meta: JobPickingEnv(backfill=meta["backfill"]))
+
+
+def test_a_swept_recording_exports_a_dataset_that_replays(slasim_bin, tmp_path, monkeypatch):
+    """A `[recording]` config swept into a store and exported with `slasim gym
+    minari`: Minari opens it, and each episode replays on its own trace."""
+    config = tmp_path / "recording.toml"
+    config.write_text(
+        'name = "recording-test"\nseed = 1\n\n[recording]\nepisodes = 2\nsequence_len = 64\nwindow = 32\n\n'
+        '[[sweep]]\n[sweep.axes]\ntrace = ["SDSC-SP2-1998-4.2-cln.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"]\n'
+        'policy = ["f1", "easy"]\nseed = [2]\n'
+    )
+    db, root = tmp_path / "recording.sqlite", tmp_path / "datasets"
+    cli(slasim_bin, "sweep", config, "--db", db, "--no-progress")
+    dataset_id = "slasim/swept-v0"
+    out = cli(slasim_bin, "gym", "minari", "--db", db, "--dataset-id", dataset_id, "--out", root).stdout
+    assert "from 4 recording points" in out
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(root))
+    dataset = replays(
+        root,
+        dataset_id,
+        lambda meta: JobPickingEnv(meta["trace"], window=32, sequence_len=64, backfill=meta["backfill"]),
+    )
+    assert dataset.total_episodes == 8
+    assert dataset.observation_space.shape == (32 * 8,) and dataset.action_space.n == 32
+    traces = {t["name"] for t in dataset.storage.metadata["slasim"]["traces"]}
+    assert traces == {"SDSC-SP2-1998-4.2-cln.swf.gz", "KTH-SP2-1996-2.1-cln.swf.gz"}
 
 
 def test_an_existing_dataset_is_kept_without_force(recorded, slasim_bin):

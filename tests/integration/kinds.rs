@@ -226,6 +226,7 @@ fn every_config_dry_runs_with_its_point_count() {
         ("hpc2n-chapter6.toml", 3000),
         ("lanl-cm5-chapter6.toml", 3000),
         ("million-points.toml", 1_000_000),
+        ("offline-rl.toml", 500),
         ("online-pdfs-study.toml", 1920),
         ("paper-b-unguarded.toml", 6),
         ("paper-b.toml", 610),

@@ -33,6 +33,7 @@ mod power_report;
 mod priority;
 mod properties;
 mod provisioning;
+mod recording;
 mod regression;
 mod report;
 mod reservations;

@@ -28,6 +28,28 @@ pub(crate) enum GymCommand {
     /// (FCFS, SJF, F1, EASY, the Slurm twin) in the job-picking environment,
     /// as one Parquet file or a Minari dataset.
     Record(RecordArgs),
+    /// Write the recorded episodes of a store (a swept `[recording]`
+    /// config) as a Minari dataset.
+    Minari(MinariArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct MinariArgs {
+    /// The store holding the recording points.
+    #[arg(long, value_name = "PATH")]
+    db: PathBuf,
+    /// Only the points of the experiment of this name (the config's `name`).
+    #[arg(long, value_name = "NAME")]
+    experiment: Option<String>,
+    /// The dataset's id, NAMESPACE/NAME-vN.
+    #[arg(long, value_name = "ID")]
+    dataset_id: String,
+    /// The datasets root (Minari's `MINARI_DATASETS_PATH`).
+    #[arg(long, value_name = "PATH")]
+    out: PathBuf,
+    /// Replace a dataset that exists (once the new one is complete).
+    #[arg(long)]
+    force: bool,
 }
 
 /// `--format` values.
@@ -110,7 +132,7 @@ impl slasim_core::cli::subcommand::Subcommand for GymSubcommand {
 
     fn command(&self) -> clap::Command {
         let gym = clap::Command::new("gym")
-            .about("The reinforcement-learning environments: record offline datasets")
+            .about("The reinforcement-learning environments: record offline datasets, export recorded stores")
             .subcommand_required(true)
             .arg_required_else_help(true);
         GymCommand::augment_subcommands(gym)
@@ -123,8 +145,23 @@ impl slasim_core::cli::subcommand::Subcommand for GymSubcommand {
     ) -> anyhow::Result<ExitCode> {
         match GymCommand::from_arg_matches(matches)? {
             GymCommand::Record(args) => record_dataset(args),
+            GymCommand::Minari(args) => export_dataset(args),
         }
     }
+}
+
+fn export_dataset(args: MinariArgs) -> anyhow::Result<ExitCode> {
+    let (written, summary, points) =
+        crate::record::export::export(&args.db, args.experiment.as_deref(), &args.out, &args.dataset_id, args.force)?;
+    emit(&format!(
+        "{}: {} steps of {} episodes from {} recording points, {} bytes\n",
+        written.display(),
+        thousands(summary.rows as usize),
+        thousands(summary.episodes as usize),
+        thousands(points),
+        thousands(summary.bytes as usize)
+    ))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn record_dataset(args: RecordArgs) -> anyhow::Result<ExitCode> {

@@ -9,20 +9,25 @@
 //! [`admission`] (book an arriving SLA job on one of the planning
 //! scheduler's candidates, or reject it; the kernel simulates);
 //! [`vector`] steps many job-picking environments in one call; [`record`]
-//! writes offline-RL datasets of behaviour policies, and [`cli`] is
-//! `slasim gym`.
+//! writes offline-RL datasets of behaviour policies; [`kind`] is recording
+//! as a point kind (its tables in [`tables`], its report section in
+//! [`report`]), and [`cli`] is `slasim gym`.
 
 pub mod admission;
 pub mod cli;
+pub mod kind;
 pub mod pick;
 pub mod record;
+pub mod report;
 pub mod streams;
+pub mod tables;
 pub mod vector;
 
 use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
-/// The environments as a kind: `slasim gym`, their random streams and
-/// their table of behaviour policies. A program lists it after the single
+/// The environments as a kind: `slasim gym`, the recording point kind
+/// (and so its tables) and its report section, their random streams and their table of behaviour
+/// policies. A program lists it after the single
 /// cluster and Slurm, whose models the environments run.
 pub struct GymKind;
 
@@ -35,6 +40,8 @@ impl Kind for GymKind {
     }
 
     fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        registry.add_point_kind(&kind::RECORDING)?;
+        registry.add::<slasim_core::report::section::Sections>(&report::RecordingSection)?;
         registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::GymSubcommand)?;
         for stream in streams::STREAMS {
             registry.add_stream(stream)?;

@@ -3,8 +3,9 @@
 //! Contract:
 //! - A [`Coordinator`] actor owns the queue of the positions of the points
 //!   still to simulate. Each worker is an OS thread (the calling thread
-//!   itself when there is one worker) that asks it for the next position,
-//!   makes that point (a config's are made again from the config:
+//!   itself when there is one worker) that asks it for the next positions
+//!   (a few milliseconds of work at the rate points are committed: one
+//!   at first, up to 32 small points; [`Next`]), makes each point (a config's are made again from the config:
 //!   [`crate::experiment::config::Points`], so a sweep holds a few bytes a
 //!   point, not its settings), runs it (any
 //!   kind: [`crate::experiment::point::AnyPoint::run`]) and hands the result to the [`Writer`] actor (its
@@ -312,6 +313,8 @@ impl PointResult {
 pub struct Coordinator {
     queue: VecDeque<usize>,
     done: usize,
+    /// When dispatch began (the commit rate sizes the batches).
+    started: Instant,
     error: Option<String>,
     interrupted: bool,
     interrupts: Option<(Arc<AtomicUsize>, usize)>,
@@ -349,11 +352,20 @@ impl Message<Ended> for Coordinator {
     }
 }
 
-/// A worker asks for its next point.
+/// A worker asks for its next points: about [`BATCH_SECONDS`] of them at
+/// the rate points are committed (one until the first are; at most
+/// [`BATCH_POINTS`]), so that small points do not each wait for a reply
+/// and an interrupt still stops the dispatch within a few milliseconds of
+/// work. None once the queue is empty or the sweep stops.
 pub struct Next;
 
+/// The work a worker is handed at once, in seconds at the commit rate.
+const BATCH_SECONDS: f64 = 0.01;
+/// The most points a worker is handed at once.
+const BATCH_POINTS: usize = 32;
+
 impl Message<Next> for Coordinator {
-    type Reply = Option<usize>;
+    type Reply = Vec<usize>;
 
     async fn handle(&mut self, _: Next, _ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
         if let Some((counter, baseline)) = &self.interrupts
@@ -362,9 +374,11 @@ impl Message<Next> for Coordinator {
             self.interrupted = true;
         }
         if self.interrupted || self.error.is_some() {
-            return None;
+            return Vec::new();
         }
-        self.queue.pop_front()
+        let rate = self.done as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+        let batch = ((rate * BATCH_SECONDS) as usize).clamp(1, BATCH_POINTS).min(self.queue.len());
+        self.queue.drain(..batch).collect()
     }
 }
 
@@ -452,6 +466,7 @@ fn execute(
     let coordinator = Coordinator::spawn(Coordinator {
         queue: todo,
         done: 0,
+        started: Instant::now(),
         error: None,
         interrupted: false,
         interrupts: options.interrupts.as_ref().map(|c| (Arc::clone(c), c.load(Ordering::SeqCst))),
@@ -487,38 +502,45 @@ fn execute(
         ids: &[i64],
         experiment: Option<&str>,
     ) {
-        while let Ok(Some(index)) = coordinator.ask(Next).blocking_send() {
-            let point = match make(index) {
-                Ok(point) => point,
-                Err(e) => {
-                    let _ = coordinator.tell(Ended::Failed(format!("point {index}: {e:#}"))).blocking_send();
-                    break;
+        // Each batch's points in turn, until none is left or the sweep stops.
+        'sweep: while let Ok(positions) = coordinator.ask(Next).blocking_send()
+            && !positions.is_empty()
+        {
+            for index in positions {
+                let point = match make(index) {
+                    Ok(point) => point,
+                    Err(e) => {
+                        let _ = coordinator.tell(Ended::Failed(format!("point {index}: {e:#}"))).blocking_send();
+                        break 'sweep;
+                    }
+                };
+                // The writer stores the rows it shares (a battery's jobs) while it is simulated.
+                if let Some(rows) = point.settings().shared_rows(inputs)
+                    && writer.tell(StoreShared(rows)).blocking_send().is_err()
+                {
+                    break 'sweep;
                 }
-            };
-            // The writer stores the rows it shares (a battery's jobs) while it is simulated.
-            if let Some(rows) = point.settings().shared_rows(inputs)
-                && writer.tell(StoreShared(rows)).blocking_send().is_err()
-            {
-                break;
-            }
-            let clock = Instant::now();
-            // This worker's slot, held while it runs the point.
-            let slot = budget.acquire();
-            let result = point.settings().run(inputs, budget, experiment);
-            drop(slot);
-            let sent = match result {
-                // Blocks only while the writer's mailbox is full.
-                Ok(output) => writer
-                    .tell(Persist { index, id: ids[index], output, wall_seconds: clock.elapsed().as_secs_f64() })
-                    .blocking_send()
-                    .is_ok(),
-                Err(e) => coordinator
-                    .tell(Ended::Failed(format!("point {index} ({}): {e:#}", point.label())))
-                    .blocking_send()
-                    .is_ok(),
-            };
-            if !sent {
-                break;
+                let clock = Instant::now();
+                // This worker's slot, held while it runs the point.
+                let slot = budget.acquire();
+                let result = point.settings().run(inputs, budget, experiment);
+                drop(slot);
+                let sent = match result {
+                    // Blocks only while the writer's mailbox is full.
+                    Ok(output) => writer
+                        .tell(Persist { index, id: ids[index], output, wall_seconds: clock.elapsed().as_secs_f64() })
+                        .blocking_send()
+                        .is_ok(),
+                    // The sweep stops: the rest of the batch is not run.
+                    Err(e) => {
+                        let failed = format!("point {index} ({}): {e:#}", point.label());
+                        let _ = coordinator.tell(Ended::Failed(failed)).blocking_send();
+                        false
+                    }
+                };
+                if !sent {
+                    break 'sweep;
+                }
             }
         }
     }

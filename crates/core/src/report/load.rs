@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use polars::prelude::*;
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::Connection;
 
 use crate::store::columns::SqlType;
 
@@ -44,6 +44,7 @@ pub fn kind_of(t: SqlType) -> Kind {
         SqlType::Int => Kind::Int,
         SqlType::Real => Kind::Real,
         SqlType::Text => Kind::Text,
+        SqlType::Blob => Kind::Blob,
     }
 }
 
@@ -56,6 +57,8 @@ pub enum Kind {
     Real,
     /// UTF-8 text.
     Text,
+    /// Bytes.
+    Blob,
 }
 
 /// What to load.
@@ -72,8 +75,7 @@ pub fn open(path: &Path) -> Result<Connection, LoadError> {
     if !path.is_file() {
         return Err(LoadError::Missing { path: path.to_path_buf() });
     }
-    Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })
+    crate::store::reading(path).map_err(|e| LoadError::Sqlite { path: path.to_path_buf(), message: e.to_string() })
 }
 
 /// The columns of `table` (none if the store lacks it).
@@ -105,6 +107,7 @@ enum Buffer {
     Int(Vec<Option<i64>>),
     Real(Vec<Option<f64>>),
     Text(Vec<Option<String>>),
+    Blob(Vec<Option<Vec<u8>>>),
 }
 
 /// Runs `sql` and builds a DataFrame with the given column names and kinds.
@@ -122,6 +125,7 @@ pub fn frame(
             Kind::Int => Buffer::Int(Vec::new()),
             Kind::Real => Buffer::Real(Vec::new()),
             Kind::Text => Buffer::Text(Vec::new()),
+            Kind::Blob => Buffer::Blob(Vec::new()),
         })
         .collect();
     let mut stmt = conn.prepare(sql).map_err(sql_err)?;
@@ -132,6 +136,7 @@ pub fn frame(
                 Buffer::Int(v) => v.push(row.get(i).map_err(sql_err)?),
                 Buffer::Real(v) => v.push(row.get(i).map_err(sql_err)?),
                 Buffer::Text(v) => v.push(row.get(i).map_err(sql_err)?),
+                Buffer::Blob(v) => v.push(row.get(i).map_err(sql_err)?),
             }
         }
     }
@@ -142,6 +147,7 @@ pub fn frame(
             Buffer::Int(v) => Column::new((*name).into(), v),
             Buffer::Real(v) => Column::new((*name).into(), v),
             Buffer::Text(v) => Column::new((*name).into(), v),
+            Buffer::Blob(v) => Column::new((*name).into(), v),
         })
         .collect();
     DataFrame::new_infer_height(cols).map_err(|source| LoadError::Polars { path: path.to_path_buf(), source })

@@ -62,6 +62,8 @@ pub enum SqlType {
     Real,
     /// UTF-8 text.
     Text,
+    /// Bytes (a file kept whole, an episode's Arrow file say).
+    Blob,
 }
 
 impl SqlType {
@@ -71,6 +73,7 @@ impl SqlType {
             SqlType::Int => "INTEGER",
             SqlType::Real => "REAL",
             SqlType::Text => "TEXT",
+            SqlType::Blob => "BLOB",
         }
     }
 }

@@ -8,7 +8,6 @@
 use std::path::Path;
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, OpenFlags};
 
 use crate::store::error::{StoreError, sqlite};
 
@@ -71,9 +70,7 @@ fn guarded<T>(
     }
     let sql_err = |e: rusqlite::Error| StoreError::Sql { path: path.clone(), message: e.to_string() };
     // Reading a newer store is harmless: only writing is refused.
-    let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(sqlite(&path))?;
-    conn.pragma_update(None, "query_only", true).map_err(sqlite(&path))?;
+    let conn = crate::store::reading(&path).map_err(sqlite(&path))?;
     let mut stmt = conn.prepare(sql).map_err(sql_err)?;
     if !stmt.readonly() {
         return Err(StoreError::WriteRefused { sql: sql.trim().to_string() });

@@ -29,8 +29,6 @@
 //! Departure: Minari keeps each episode's reset `seed`; an episode here is
 //! replayed by its `options` (`{"start": first job}`), which fix it whole.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -115,7 +113,8 @@ impl EpisodeColumns {
         self.actions.len()
     }
 
-    fn clear(&mut self) {
+    /// Empties it for the next episode.
+    pub fn clear(&mut self) {
         self.observations.clear();
         self.masks.clear();
         self.actions.clear();
@@ -135,6 +134,18 @@ pub struct EpisodeInfo {
     pub start_index: usize,
 }
 
+impl EpisodeInfo {
+    /// What its `metadata.json` says beside its id and steps: the reset
+    /// options that replay it, its behaviour and whether it backfilled.
+    pub fn metadata(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        m.insert("options".into(), json!({ "start": self.start_index }));
+        m.insert("policy".into(), self.policy.into());
+        m.insert("backfill".into(), self.backfill.into());
+        m
+    }
+}
+
 /// Writes a Minari dataset one episode at a time ([module contract](self)).
 pub struct DatasetWriter {
     /// Where it goes, and where it is written until complete.
@@ -142,7 +153,6 @@ pub struct DatasetWriter {
     part: PathBuf,
     id: String,
     window: usize,
-    schema: Arc<ArrowSchema>,
     episodes: usize,
     steps: u64,
     columns: EpisodeColumns,
@@ -191,7 +201,6 @@ impl DatasetWriter {
             part,
             id: id.to_string(),
             window,
-            schema: Arc::new(schema(window)),
             episodes: 0,
             steps: 0,
             columns: EpisodeColumns::default(),
@@ -206,75 +215,33 @@ impl DatasetWriter {
     /// Writes the recorded episode (its observations one more than its
     /// steps) as the next episode, and starts the next.
     pub fn finish_episode(&mut self, info: &EpisodeInfo) -> anyhow::Result<()> {
-        let c = &self.columns;
-        let (steps, obs_len) = (c.steps(), self.window * crate::pick::observation::FEATURES);
-        if steps == 0 || c.observations.len() != (steps + 1) * obs_len || c.masks.len() != (steps + 1) * self.window {
-            bail!("episode {} of {}: {steps} steps need {} observations", self.episodes, info.policy, steps + 1);
-        }
-        if steps > MAX_EPISODE_STEPS {
-            bail!(
-                "episode {} has {steps} steps; Minari reads at most {MAX_EPISODE_STEPS} steps an episode \
-                 (record sampled sequences, not the whole log)",
-                self.episodes
-            );
-        }
-        let dir = self.part.join("data").join(self.episodes.to_string());
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let path = dir.join("part-0.arrow");
-        self.write_file(&path, info).with_context(|| format!("writing {}", path.display()))?;
-        let metadata = json!({
-            "id": self.episodes,
-            "total_steps": steps,
-            "options": { "start": info.start_index },
-            "policy": info.policy,
-            "backfill": info.backfill,
-        });
-        write_json(&dir.join("metadata.json"), &metadata)?;
-        self.episodes += 1;
-        self.steps += steps as u64;
+        let file = episode_file(self.window, &self.columns, info.start_index)
+            .with_context(|| format!("episode {} of {}", self.episodes, info.policy))?;
+        self.add_episode(&file, self.columns.steps(), info.metadata())?;
         self.columns.clear();
         Ok(())
     }
 
-    /// The episode's record batch, written as an Arrow IPC file.
-    fn write_file(&self, path: &Path, info: &EpisodeInfo) -> anyhow::Result<()> {
-        let c = &self.columns;
-        let rows = c.steps() + 1;
-        let fields: Vec<&Field> = self.schema.iter_values().collect();
-        let list = |field: &Field, values: Box<dyn Array>| -> anyhow::Result<Box<dyn Array>> {
-            Ok(FixedSizeListArray::try_new(field.dtype.clone(), rows, values, None)?.boxed())
-        };
-        // The last row of the per-step columns is padding, as Minari's own.
-        let padded = |v: &[i64]| PrimitiveArray::<i64>::from_vec([v, &[0]].concat()).boxed();
-        let infos_dtype = fields[5].dtype.clone();
-        let ArrowDataType::Struct(info_fields) = &infos_dtype else { bail!("the infos column is a struct") };
-        let infos = StructArray::try_new(
-            infos_dtype.clone(),
-            rows,
-            vec![
-                list(&info_fields[0], PrimitiveArray::<i8>::from_slice(&c.masks).boxed())?,
-                PrimitiveArray::<i64>::from_vec(vec![info.start_index as i64; rows]).boxed(),
-            ],
-            None,
-        )?;
-        let arrays: Vec<Box<dyn Array>> = vec![
-            list(fields[0], PrimitiveArray::<f32>::from_slice(&c.observations).boxed())?,
-            padded(&c.actions),
-            PrimitiveArray::<f64>::from_vec([&c.rewards[..], &[0.0]].concat()).boxed(),
-            BooleanArray::from_slice([&c.terminations[..], &[false]].concat()).boxed(),
-            BooleanArray::from_slice(vec![false; rows]).boxed(),
-            infos.boxed(),
-        ];
-        let batch = RecordBatchT::try_new(rows, Arc::clone(&self.schema), arrays)?;
-        let file = File::create(path)?;
-        let mut writer = FileWriter::try_new(
-            BufWriter::new(file),
-            Arc::clone(&self.schema),
-            None,
-            WriteOptions { compression: Some(Compression::ZSTD(polars_utils::compression::ZstdLevel::default())) },
-        )?;
-        writer.write(&batch, None)?;
-        writer.finish()?;
+    /// Adds an episode already encoded ([`episode_file`]) of `steps` steps,
+    /// with `about` (its reset options, behaviour, …) in its `metadata.json`
+    /// after its id and steps.
+    pub fn add_episode(
+        &mut self,
+        file: &[u8],
+        steps: usize,
+        about: serde_json::Map<String, serde_json::Value>,
+    ) -> anyhow::Result<()> {
+        let dir = self.part.join("data").join(self.episodes.to_string());
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("part-0.arrow");
+        std::fs::write(&path, file).with_context(|| format!("writing {}", path.display()))?;
+        let mut metadata = serde_json::Map::new();
+        metadata.insert("id".into(), self.episodes.into());
+        metadata.insert("total_steps".into(), steps.into());
+        metadata.extend(about);
+        write_json(&dir.join("metadata.json"), &serde_json::Value::Object(metadata))?;
+        self.episodes += 1;
+        self.steps += steps as u64;
         Ok(())
     }
 
@@ -325,6 +292,60 @@ impl DatasetWriter {
     pub fn abandon(self) {
         let _ = std::fs::remove_dir_all(&self.part);
     }
+}
+
+/// An episode's Arrow IPC file ([module contract](self)): its columns
+/// (observations one more than its steps) for a window of `window` rows, and
+/// `start_index` in its infos.
+pub fn episode_file(window: usize, c: &EpisodeColumns, start_index: usize) -> anyhow::Result<Vec<u8>> {
+    let (steps, obs_len) = (c.steps(), window * crate::pick::observation::FEATURES);
+    if steps == 0 || c.observations.len() != (steps + 1) * obs_len || c.masks.len() != (steps + 1) * window {
+        bail!("{steps} steps need {} observations and masks", steps + 1);
+    }
+    if steps > MAX_EPISODE_STEPS {
+        bail!(
+            "{steps} steps; Minari reads at most {MAX_EPISODE_STEPS} steps an episode \
+             (record sampled sequences, not the whole log)"
+        );
+    }
+    let schema = Arc::new(schema(window));
+    let rows = steps + 1;
+    let fields: Vec<&Field> = schema.iter_values().collect();
+    let list = |field: &Field, values: Box<dyn Array>| -> anyhow::Result<Box<dyn Array>> {
+        Ok(FixedSizeListArray::try_new(field.dtype.clone(), rows, values, None)?.boxed())
+    };
+    // The last row of the per-step columns is padding, as Minari's own.
+    let padded = |v: &[i64]| PrimitiveArray::<i64>::from_vec([v, &[0]].concat()).boxed();
+    let infos_dtype = fields[5].dtype.clone();
+    let ArrowDataType::Struct(info_fields) = &infos_dtype else { bail!("the infos column is a struct") };
+    let infos = StructArray::try_new(
+        infos_dtype.clone(),
+        rows,
+        vec![
+            list(&info_fields[0], PrimitiveArray::<i8>::from_slice(&c.masks).boxed())?,
+            PrimitiveArray::<i64>::from_vec(vec![start_index as i64; rows]).boxed(),
+        ],
+        None,
+    )?;
+    let arrays: Vec<Box<dyn Array>> = vec![
+        list(fields[0], PrimitiveArray::<f32>::from_slice(&c.observations).boxed())?,
+        padded(&c.actions),
+        PrimitiveArray::<f64>::from_vec([&c.rewards[..], &[0.0]].concat()).boxed(),
+        BooleanArray::from_slice([&c.terminations[..], &[false]].concat()).boxed(),
+        BooleanArray::from_slice(vec![false; rows]).boxed(),
+        infos.boxed(),
+    ];
+    let batch = RecordBatchT::try_new(rows, Arc::clone(&schema), arrays)?;
+    let mut bytes = Vec::new();
+    let mut writer = FileWriter::try_new(
+        &mut bytes,
+        schema,
+        None,
+        WriteOptions { compression: Some(Compression::ZSTD(polars_utils::compression::ZstdLevel::default())) },
+    )?;
+    writer.write(&batch, None)?;
+    writer.finish()?;
+    Ok(bytes)
 }
 
 /// What the dataset's metadata says of it.

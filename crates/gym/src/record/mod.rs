@@ -1,5 +1,7 @@
 //! Offline-RL datasets: trajectories of behaviour policies in the
-//! job-picking environment ([`crate::pick`]), written as Parquet.
+//! job-picking environment ([`crate::pick`]), written as Parquet or as a
+//! Minari dataset ([`minari`]); [`export`] writes the episodes a store's
+//! recording points hold ([`crate::kind`]) as a Minari dataset.
 //!
 //! Contract:
 //! - *What is recorded.* For each behaviour ([`behaviour::BEHAVIOURS`]), in
@@ -22,6 +24,7 @@
 //!   rows; the dataset is never held whole.
 
 pub mod behaviour;
+pub mod export;
 pub mod minari;
 
 use std::fs::File;
@@ -197,7 +200,7 @@ fn key_values(recording: &Recording, metadata: &Metadata) -> Vec<(String, String
 }
 
 /// What the recording loop hands its writer.
-enum Event<'a> {
+pub(crate) enum Event<'a> {
     /// A step: the observation and mask the behaviour saw, what it did and got.
     Step {
         behaviour: &'static dyn Behaviour,
@@ -217,7 +220,7 @@ enum Event<'a> {
 
 /// Runs every behaviour's episodes (module contract), handing each step
 /// and each episode's end to `on`.
-fn episodes(
+pub(crate) fn episodes(
     jobs: Arc<JobTable>,
     recording: &Recording,
     mut on: impl FnMut(Event<'_>) -> anyhow::Result<()>,

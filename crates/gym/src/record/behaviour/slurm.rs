@@ -13,7 +13,9 @@
 //!
 //! Where it departs from Slurm on the log: the sequence starts on an empty
 //! machine, as the environment's does; the job table has no users, so every
-//! job is one user's and fair share does not order them.
+//! job is one user's and fair share does not order them; a job the log
+//! records without processors (allocated and requested −1), which takes no
+//! node in the environment as in RLScheduler's, asks the twin for one.
 
 use std::path::Path;
 
@@ -40,7 +42,9 @@ fn workload(jobs: &JobTable, first: usize, last: usize) -> SlurmWorkload {
     SlurmWorkload {
         jobs: (first..last)
             .map(|j| {
-                let nodes = jobs.nodes[j] as u32;
+                // A job logged without processors (-1, as KTH-SP2 has) takes
+                // no node in the environment; Slurm takes at least one.
+                let nodes = u32::try_from(jobs.nodes[j].max(1)).unwrap_or(u32::MAX);
                 SlurmJob {
                     id: jobs.id[j] as u64,
                     user: 0,

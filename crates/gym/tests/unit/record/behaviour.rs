@@ -69,3 +69,17 @@ fn slurm_picks_the_twins_first_start() {
     assert_eq!(plan.rank, [0, 100, 120, 100], "the twin's starts of A, B, C, D");
     assert_eq!(pick("slurm"), 3, "D, which FCFS and F1 leave for C");
 }
+
+#[test]
+fn slurm_gives_a_job_logged_without_processors_one_node() {
+    // B is logged with −1 processors (as KTH-SP2's job 27313): the
+    // environment gives it no node, the twin one. On two nodes A (2 nodes,
+    // until 100) holds the machine, so B starts when A ends, then C.
+    let table = table(2, &[(0, 100, 2, 100), (10, 50, -1, 60), (20, 10, 1, 10)]);
+    assert_eq!(table.nodes[1], -1, "the environment's, as RLScheduler's");
+    let options = Options { episode: Episode::WholeLog, ..Options::rlscheduler(false, false, Score::BoundedSlowdown) };
+    let mut env = PickJobs::new(table, options).unwrap();
+    env.reset(None).unwrap();
+    let plan = behaviour("slurm").unwrap().begin(&env).unwrap();
+    assert_eq!(plan.rank, [0, 100, 100], "the twin's starts of A, B, C");
+}
