@@ -42,8 +42,7 @@ use crate::pick::observation::RLSCHEDULER_WINDOW;
 use crate::pick::reward::Score;
 use crate::pick::{Episode, Options, RLSCHEDULER_SEQUENCE};
 use crate::record::behaviour::{self, Behaviour};
-use crate::record::minari::{EpisodeColumns, episode_file};
-use crate::record::{Event, Recording, episodes};
+use crate::record::{Recording, episode_files};
 use crate::tables::{EpisodeRow, GROUP, PointRow, RECORDED_EPISODES, RECORDING_POINTS, StoredEpisode};
 
 /// `estimates` values: which requested times the jobs carry.
@@ -224,30 +223,15 @@ impl RecordingPoint {
             episodes: self.episodes as usize,
             seed: self.seed,
         };
-        let window = self.window as usize;
-        let mut columns = EpisodeColumns::default();
         let mut rows = Vec::with_capacity(self.episodes as usize);
-        episodes(jobs, &recording, |event| {
-            match event {
-                Event::Step { obs, mask, action, reward, terminated, .. } => {
-                    columns.observe(obs, mask);
-                    columns.act(action, reward, terminated);
-                }
-                Event::End { obs, mask, info } => {
-                    columns.observe(obs, mask);
-                    let episode = rows.len();
-                    let file = episode_file(window, &columns, info.start_index)
-                        .with_context(|| format!("episode {episode} of {}", info.policy))?;
-                    rows.push(EpisodeRow {
-                        episode: episode as i64,
-                        steps: columns.steps() as i64,
-                        start_index: info.start_index as i64,
-                        reward: columns.rewards.iter().sum(),
-                        file,
-                    });
-                    columns.clear();
-                }
-            }
+        episode_files(jobs, &recording, |e| {
+            rows.push(EpisodeRow {
+                episode: rows.len() as i64,
+                steps: e.steps as i64,
+                start_index: e.info.start_index as i64,
+                reward: e.reward,
+                file: e.file,
+            });
             Ok(())
         })?;
         Ok(rows)

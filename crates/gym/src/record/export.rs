@@ -22,9 +22,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use rusqlite::named_params;
 use serde_json::json;
+use slasim_core::report::load::has_table;
 
 use super::Summary;
-use super::minari::{About, DatasetWriter};
+use super::minari::{About, DatasetWriter, episode_metadata};
 
 /// One stored recording point, as the export reads it.
 struct Stored {
@@ -55,18 +56,10 @@ pub fn export(
     super::minari::place(root, id, replace)?;
     let conn = slasim_core::store::open_read_only(db)?;
     let at = |e: rusqlite::Error| anyhow::anyhow!("{}: {e}", db.display());
-    let has_table = |name: &str| -> anyhow::Result<bool> {
-        conn.query_row(
-            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name)",
-            named_params! { ":name": name },
-            |r| r.get(0),
-        )
-        .map_err(at)
-    };
-    if !has_table("recording_points")? {
+    if !has_table(db, "recording_points")? {
         bail!("{}: no recording point in this store (sweep a config with a [recording] table into it)", db.display());
     }
-    let sha = if has_table("provenance")? {
+    let sha = if has_table(db, "provenance")? {
         "(SELECT trace_sha256 FROM provenance WHERE point = p.point_id)"
     } else {
         "NULL"
@@ -146,10 +139,7 @@ fn copy_episodes(
             stmt.query(named_params! { ":point": p.point_id }).map_err(|e| anyhow::anyhow!("{}: {e}", db.display()))?;
         while let Some(row) = rows.next().map_err(|e| anyhow::anyhow!("{}: {e}", db.display()))? {
             let (steps, start, file): (i64, i64, Vec<u8>) = (row.get(0)?, row.get(1)?, row.get(2)?);
-            let mut about = serde_json::Map::new();
-            about.insert("options".into(), json!({ "start": start }));
-            about.insert("policy".into(), p.policy.clone().into());
-            about.insert("backfill".into(), p.backfill.into());
+            let mut about = episode_metadata(start, &p.policy, p.backfill);
             about.insert("trace".into(), p.trace.clone().into());
             about.insert("seed".into(), p.seed.into());
             writer.add_episode(&file, usize::try_from(steps).context("negative steps")?, about)?;

@@ -135,15 +135,22 @@ pub struct EpisodeInfo {
 }
 
 impl EpisodeInfo {
-    /// What its `metadata.json` says beside its id and steps: the reset
-    /// options that replay it, its behaviour and whether it backfilled.
+    /// What its `metadata.json` says beside its id and steps
+    /// ([`episode_metadata`]).
     pub fn metadata(&self) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = serde_json::Map::new();
-        m.insert("options".into(), json!({ "start": self.start_index }));
-        m.insert("policy".into(), self.policy.into());
-        m.insert("backfill".into(), self.backfill.into());
-        m
+        episode_metadata(self.start_index as i64, self.policy, self.backfill)
     }
+}
+
+/// What an episode's `metadata.json` says beside its id and steps: the
+/// reset options that replay it (`{"start": first job}`), its behaviour and
+/// whether the environment backfilled.
+pub fn episode_metadata(start: i64, policy: &str, backfill: bool) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("options".into(), json!({ "start": start }));
+    m.insert("policy".into(), policy.into());
+    m.insert("backfill".into(), backfill.into());
+    m
 }
 
 /// Writes a Minari dataset one episode at a time ([module contract](self)).
@@ -155,7 +162,6 @@ pub struct DatasetWriter {
     window: usize,
     episodes: usize,
     steps: u64,
-    columns: EpisodeColumns,
 }
 
 /// The episode schema for a window of `window` rows.
@@ -196,30 +202,7 @@ impl DatasetWriter {
             std::fs::remove_dir_all(&part).with_context(|| format!("removing {}", part.display()))?;
         }
         std::fs::create_dir_all(part.join("data")).with_context(|| format!("creating {}", part.display()))?;
-        Ok(DatasetWriter {
-            place,
-            part,
-            id: id.to_string(),
-            window,
-            episodes: 0,
-            steps: 0,
-            columns: EpisodeColumns::default(),
-        })
-    }
-
-    /// The columns of the episode being recorded.
-    pub fn episode(&mut self) -> &mut EpisodeColumns {
-        &mut self.columns
-    }
-
-    /// Writes the recorded episode (its observations one more than its
-    /// steps) as the next episode, and starts the next.
-    pub fn finish_episode(&mut self, info: &EpisodeInfo) -> anyhow::Result<()> {
-        let file = episode_file(self.window, &self.columns, info.start_index)
-            .with_context(|| format!("episode {} of {}", self.episodes, info.policy))?;
-        self.add_episode(&file, self.columns.steps(), info.metadata())?;
-        self.columns.clear();
-        Ok(())
+        Ok(DatasetWriter { place, part, id: id.to_string(), window, episodes: 0, steps: 0 })
     }
 
     /// Adds an episode already encoded ([`episode_file`]) of `steps` steps,

@@ -271,6 +271,47 @@ pub(crate) fn episodes(
     Ok(())
 }
 
+/// One recorded episode, encoded as a Minari dataset holds it.
+pub(crate) struct EpisodeFile {
+    /// Its behaviour, backfilling and first job.
+    pub info: minari::EpisodeInfo,
+    /// Its steps.
+    pub steps: usize,
+    /// The sum of its rewards.
+    pub reward: f64,
+    /// Its Arrow file ([`minari::episode_file`]).
+    pub file: Vec<u8>,
+}
+
+/// Runs every behaviour's episodes ([`episodes`]) and hands each to `on`
+/// as its Minari episode file: what `--format minari` writes and what a
+/// recording point stores.
+pub(crate) fn episode_files(
+    jobs: Arc<JobTable>,
+    recording: &Recording,
+    mut on: impl FnMut(EpisodeFile) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let window = recording.options.window;
+    let mut columns = minari::EpisodeColumns::default();
+    let mut count = 0usize;
+    episodes(jobs, recording, |event| match event {
+        Event::Step { obs, mask, action, reward, terminated, .. } => {
+            columns.observe(obs, mask);
+            columns.act(action, reward, terminated);
+            Ok(())
+        }
+        Event::End { obs, mask, info } => {
+            columns.observe(obs, mask);
+            let file = minari::episode_file(window, &columns, info.start_index)
+                .with_context(|| format!("episode {count} of {}", info.policy))?;
+            count += 1;
+            let episode = EpisodeFile { steps: columns.steps(), reward: columns.rewards.iter().sum(), file, info };
+            columns.clear();
+            on(episode)
+        }
+    })
+}
+
 fn write(jobs: Arc<JobTable>, recording: &Recording, metadata: &Metadata, part: &Path) -> anyhow::Result<Summary> {
     let file = File::create(part).with_context(|| format!("creating {}", part.display()))?;
     let writing = |e: PolarsError| anyhow::anyhow!("writing {}: {e}", part.display());
@@ -325,20 +366,7 @@ pub fn record_minari(
 ) -> anyhow::Result<(PathBuf, Summary)> {
     anyhow::ensure!(!recording.behaviours.is_empty(), "no behaviour policy to record");
     let mut writer = minari::DatasetWriter::create(root, id, recording.options.window, replace)?;
-    let recorded = episodes(jobs, recording, |event| {
-        match event {
-            Event::Step { obs, mask, action, reward, terminated, .. } => {
-                let episode = writer.episode();
-                episode.observe(obs, mask);
-                episode.act(action, reward, terminated);
-            }
-            Event::End { obs, mask, info } => {
-                writer.episode().observe(obs, mask);
-                writer.finish_episode(&info)?;
-            }
-        }
-        Ok(())
-    });
+    let recorded = episode_files(jobs, recording, |e| writer.add_episode(&e.file, e.steps, e.info.metadata()));
     if let Err(e) = recorded {
         writer.abandon();
         return Err(e);
