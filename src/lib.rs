@@ -18,6 +18,8 @@
 //! - [`gym`]: reinforcement-learning environments stepped in Rust (job picking, SLA admission);
 //! - [`trace`], [`signal`]: the log formats, the catalogue and the grid signals (the
 //!   `slasim-data` crate, which knows neither engine nor kind);
+//! - [`machine`]: the machine model the Slurm twin and the SLA planners share: nodes with CPUs,
+//!   memory, GPUs (a count and a model) and features, partitions, and what a job asks of them;
 //! - [`sim`]: the event kernel, typed ports, models and benches (no domain);
 //! - [`slurm`]: Slurm's scheduling on a heterogeneous machine (slurm.conf, partitions,
 //!   cons_tres, multifactor priority, the main and backfill schedulers), as a kind;
@@ -36,14 +38,17 @@ pub use slasim_core::*;
 pub use slasim_data::{signal, trace};
 pub use slasim_grid as grid;
 pub use slasim_gym as gym;
+pub use slasim_machine as machine;
 pub use slasim_provision as provision;
 pub use slasim_single as single;
+pub use slasim_sla_machine as sla_machine;
 pub use slasim_slurm as slurm;
 
 /// The kinds of the workspace, in their order: the single cluster first
 /// (its section heads the report, its commands stand first), then the Grid
 /// and provisioning and pricing built on it, Slurm, and the environments.
-pub const KINDS: [&dyn Kind; 5] = [&single::KIND, &grid::KIND, &provision::KIND, &slurm::KIND, &gym::KIND];
+pub const KINDS: [&dyn Kind; 6] =
+    [&single::KIND, &grid::KIND, &provision::KIND, &slurm::KIND, &gym::KIND, &sla_machine::KIND];
 
 /// The registry of [`KINDS`].
 pub fn registry() -> Registry {

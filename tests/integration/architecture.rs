@@ -157,18 +157,20 @@ fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
 
 /// The workspace's crates, from the bottom up: (directory, package, level).
 /// A crate may depend only on crates of a lower level: the data on the
-/// kernel's units; the engine on the data; the kind crates on the engine, the
-/// data and the kernel; those built on the single cluster's model (the Grid,
+/// kernel's units; the engine, and the machine model, on the data; the kind
+/// crates on the engine, the machine model, the data and the kernel; those built on the single cluster's model (the Grid,
 /// provisioning and pricing, the environments) on its crate too.
-const CRATES: [(&str, &str, usize); 10] = [
+const CRATES: [(&str, &str, usize); 12] = [
     ("crates/sim", "slasim-sim", 0),
     ("crates/data", "slasim-data", 1),
     ("crates/core", "slasim-core", 2),
+    ("crates/machine", "slasim-machine", 2),
     ("crates/single", "slasim-single", 3),
     ("crates/slurm", "slasim-slurm", 3),
     ("crates/grid", "slasim-grid", 4),
     ("crates/provision", "slasim-provision", 4),
     ("crates/gym", "slasim-gym", 4),
+    ("crates/sla-machine", "slasim-sla-machine", 4),
     (".", "slasim", 5),
     ("examples/custom-strategy", "slasim-custom-strategy", 6),
 ];
@@ -246,13 +248,18 @@ fn no_crate_depends_on_one_above_it() {
     assert_eq!(slasim_dependencies("crates/sim"), Vec::<String>::new());
     assert_eq!(slasim_dependencies("crates/data"), ["slasim-sim"]);
     assert_eq!(slasim_dependencies("crates/core"), ["slasim-sim", "slasim-data"]);
-    assert_eq!(slasim_dependencies("crates/single"), ["slasim-core", "slasim-data"]);
+    assert_eq!(slasim_dependencies("crates/machine"), ["slasim-sim", "slasim-data"]);
+    assert_eq!(slasim_dependencies("crates/single"), ["slasim-core", "slasim-data", "slasim-machine"]);
     assert_eq!(slasim_dependencies("crates/grid"), ["slasim-core", "slasim-single"]);
     assert_eq!(slasim_dependencies("crates/provision"), ["slasim-core", "slasim-single"]);
-    assert_eq!(slasim_dependencies("crates/slurm"), ["slasim-core", "slasim-data", "slasim-sim"]);
+    assert_eq!(slasim_dependencies("crates/slurm"), ["slasim-core", "slasim-data", "slasim-machine", "slasim-sim"]);
     assert_eq!(
         slasim_dependencies("crates/gym"),
         ["slasim-core", "slasim-data", "slasim-single", "slasim-slurm", "slasim-sim"]
+    );
+    assert_eq!(
+        slasim_dependencies("crates/sla-machine"),
+        ["slasim-core", "slasim-data", "slasim-machine", "slasim-single", "slasim-slurm"]
     );
     // Every member is in the list (a new crate gets its place in it).
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

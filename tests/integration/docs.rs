@@ -57,6 +57,7 @@ const CHEAP_CONFIGS: &[&str] = &[
     "configs/coreservation-6.9.toml",
     "configs/provisioning-ch3.toml",
     "configs/slurm-month.toml",
+    "configs/sla-gpu-machine.toml",
 ];
 
 fn root() -> PathBuf {

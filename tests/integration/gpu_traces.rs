@@ -247,3 +247,73 @@ fn every_shipped_job_trace_runs_on_the_slurm_twin_and_easy() {
         }
     }
 }
+
+/// The v2023 default pods as they ask (CPU-only pods, shares of a card,
+/// models), on their own 1,213-node machine, planned by conservative
+/// backfilling under every node choice: no node holds more than it has in
+/// any resource at any instant, every accepted pod ends by its deadline, and
+/// `gpu_spec` restricts the models.
+#[test]
+fn default_pods_plan_on_their_own_machine_as_they_ask() {
+    use std::sync::Arc;
+
+    use slasim::experiment::registry::Entries;
+    use slasim::machine::{Gpus, MILLI, Machine};
+    use slasim::single::cluster::strategy::Outcome;
+    use slasim::single::plan::node_choice::NodeChoices;
+    use slasim::single::policy::on_machine::conservative_backfilling;
+    use slasim::single::workload::{pods, sla};
+
+    let dir = gpu_dir().join("alibaba/cluster-trace-gpu-v2023");
+    let path = dir.join("openb_pod_list_default.csv.gz");
+    let list = dir.join("openb_node_list_gpu_node.csv.gz");
+    let machine = Arc::new(Machine::from_gpu_nodes(&gpu::read_nodes(&list).unwrap(), &list).unwrap());
+    assert_eq!((machine.len(), machine.total().gpus, machine.models.len()), (1213, 6212, 7));
+    let read = gpu::read_pods(&path).unwrap();
+    let rule = sla::SlaTermsRules::builtin().into_iter().find(|r| r.name == "qos-classes").unwrap();
+    let jobs = pods::jobs(&path, &read, &machine, rule, 2.0, 1.0).unwrap();
+    // 8,152 rows, 897 never scheduled; CPU-only pods kept.
+    assert_eq!(jobs.len(), 7255);
+    let shares = jobs.iter().filter(|j| matches!(j.request.gpus, Gpus::Share(_))).count();
+    let cpu_only = jobs.iter().filter(|j| j.request.gpus == Gpus::Whole(0)).count();
+    assert!(shares > 2000 && cpu_only > 900, "{shares} shares, {cpu_only} CPU-only");
+    // The default pods name no model; a third of `gpuspec33`'s do.
+    let spec_path = dir.join("openb_pod_list_gpuspec33.csv.gz");
+    let spec_jobs = pods::jobs(&spec_path, &gpu::read_pods(&spec_path).unwrap(), &machine, rule, 2.0, 1.0).unwrap();
+    let modelled = spec_jobs.iter().filter(|j| j.request.models != 0).count();
+    assert!(modelled > 2000, "{modelled} modelled");
+    let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
+    let spec_requests: Vec<_> = spec_jobs.iter().map(|j| j.request.clone()).collect();
+    let runs = NodeChoices::builtin().into_iter().map(|info| (info, &jobs, &requests));
+    let first_fit = NodeChoices::builtin()[0];
+    for (info, jobs, requests) in runs.chain([(first_fit, &spec_jobs, &spec_requests)]) {
+        let choice = (info.build)(requests);
+        let begun = std::time::Instant::now();
+        let decisions = conservative_backfilling(machine.clone(), jobs, choice.as_ref()).unwrap();
+        let accepted = decisions.iter().filter(|d| d.outcome == Outcome::Success).count();
+        eprintln!("{}: {accepted} of {} accepted in {:?}", info.name, jobs.len(), begun.elapsed());
+        // Every node's use, at every start on it.
+        let mut on: Vec<Vec<(i64, i64, usize, slasim::single::plan::Cards)>> = vec![Vec::new(); machine.len()];
+        for (i, (d, j)) in decisions.iter().zip(jobs.iter()).enumerate() {
+            let Some(p) = &d.placement else { continue };
+            assert!(d.end.unwrap() <= j.job.deadline);
+            for &(n, cards) in &p.nodes {
+                let model = machine.gpu_model[n as usize];
+                assert!(j.request.models == 0 || model.is_some_and(|m| j.request.models & (1 << m) != 0));
+                on[n as usize].push((p.start, p.start + j.job.estimate, i, cards));
+            }
+        }
+        for (n, spans) in on.iter().enumerate() {
+            let size = machine.size[n];
+            for &(t, ..) in spans {
+                let at: Vec<_> = spans.iter().filter(|s| s.0 <= t && t < s.1).collect();
+                let cpu: u64 = at.iter().map(|s| u64::from(jobs[s.2].request.cpu_milli)).sum();
+                let mem: u64 = at.iter().map(|s| jobs[s.2].request.mem_mib).sum();
+                assert!(cpu <= u64::from(size.cpus) * 1000 && mem <= size.mem_mib, "node {n} at {t}");
+                for c in 0..size.gpus as usize {
+                    assert!(at.iter().map(|s| u32::from(s.3.on(c))).sum::<u32>() <= u32::from(MILLI));
+                }
+            }
+        }
+    }
+}

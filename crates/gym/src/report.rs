@@ -29,17 +29,7 @@ impl ReportSection for RecordingSection {
         if !has_table(db, "recording_points")? {
             return Ok(None);
         }
-        let mut wheres = Vec::new();
-        let mut params = Vec::new();
-        if let Some((hash, _)) = &filter.experiment {
-            wheres.push("p.point_id IN (SELECT run_id FROM experiment_points WHERE experiment = :experiment)");
-            params.push(hash.clone());
-        }
-        if let Some(trace) = &filter.trace {
-            wheres.push("instr(p.trace, :trace) > 0");
-            params.push(trace.clone());
-        }
-        let only = if wheres.is_empty() { String::new() } else { format!("WHERE {}", wheres.join(" AND ")) };
+        let (only, params) = filter.points_where();
         let sql = format!(
             "SELECT coalesce(p.trace, 'embedded workload') AS trace, p.policy, p.point_id, e.steps, -e.reward AS score \
              FROM recorded_episodes e JOIN recording_points p ON p.point_id = e.point_id {only}"

@@ -312,7 +312,8 @@ fn node_set(
             *b &= h;
         }
         let part = &machine.partitions[partition];
-        let fitting = part.nodes.iter().filter(|&&n| nodes[n as usize] && machine.size[n as usize].holds(need)).count();
+        let fitting =
+            part.nodes.iter().filter(|&&n| nodes[n as usize] && need.fits(&machine.spec.size[n as usize])).count();
         if fitting < need.nodes as usize {
             return Err(JobError {
                 origin: job.origin.to_string(),

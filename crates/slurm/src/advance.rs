@@ -164,14 +164,14 @@ impl AdvanceReservations {
                 ));
             }
         };
-        let n = machine.size.len();
+        let n = machine.spec.len();
         let mut out =
             AdvanceReservations { list: Vec::new(), on_node: vec![Vec::new(); n], over_run: conf.site.resv_over_run };
         for r in &file.reservations {
             let has = |f: &str| r.flags.iter().any(|x| x == f);
             let mut nodes = vec![false; n];
             for name in &r.nodes {
-                if let Some(i) = machine.names.iter().position(|m| m == name) {
+                if let Some(i) = machine.spec.names.iter().position(|m| m == name) {
                     nodes[i] = true;
                 }
             }

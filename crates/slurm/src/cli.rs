@@ -461,7 +461,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
                 backfilled: o.backfilled,
                 logged_nodes: logged.node_list.as_deref().unwrap_or(""),
                 simulated_node: if o.start >= 0 {
-                    machine.names.get(o.first_node as usize).map_or("", String::as_str)
+                    machine.spec.names.get(o.first_node as usize).map_or("", String::as_str)
                 } else {
                     ""
                 },

@@ -4,7 +4,7 @@
 //! PriorityType and the PriorityWeight* family, PriorityDecayHalfLife,
 //! PriorityMaxAge, PriorityFavorSmall, PriorityCalcPeriod, SchedulerType,
 //! SchedulerParameters, SelectType, SelectTypeParameters) and `gres.conf(5)`
-//! for `Gres=gpu[:type]:count`.
+//! for `Gres=gpu[:type][:no_consume]:count`.
 //!
 //! Contract:
 //! - [`read`] / [`parse`] take the file's text: `#` comments, blank lines,
@@ -15,7 +15,11 @@
 //!   after them. A partition may name nodes defined further down: its
 //!   `Nodes` are resolved once the whole file is read. With `Boards`,
 //!   `Sockets` counts sockets per board (as in slurm.conf(5)).
-//! - `Gres` counts `gpu` only; `SchedulerParameters` entries other than
+//! - `Gres` counts `gpu` only, and keeps its type when it names one
+//!   (`gpu:a100:4`: four GPUs of model `a100`, [`NodeDef::gpu_model`], the
+//!   node's GPU model in the shared machine model; a node of two types has
+//!   GPUs without a model, noted among the ignored; jobs are placed by GPU
+//!   count); `SchedulerParameters` entries other than
 //!   `bf_window`, `bf_resolution`, `bf_interval`, `bf_max_job_test`,
 //!   `bf_continue`, `default_queue_depth` and `sched_interval` are kept in
 //!   [`SchedulerSettings::other`]; `Include`, `DownNodes`, `NodeSet` and
@@ -51,7 +55,9 @@
 //!   and key), never dropped silently; the CLI prints both lists.
 //! - Bad input is a [`ConfError`] naming the file, the line and the field:
 //!   a value that is not a number, a duration or a size; `Gres` without a
-//!   count; a partition naming a node no `NodeName` line defines; a
+//!   count; more GPU types over all
+//!   nodes than the machine model holds ([`slasim_machine::MAX_MODELS`]);
+//!   a partition naming a node no `NodeName` line defines; a
 //!   partition over no nodes; a node or partition defined twice; no nodes
 //!   or no partitions at all; a `PriorityType`, `SchedulerType`,
 //!   `SelectType` or `SelectTypeParameters` slasim does not model.
@@ -79,6 +85,9 @@ pub struct NodeDef {
     pub real_memory_mib: u64,
     /// GPUs from `Gres=gpu[:type]:N` (0 without).
     pub gpus: u32,
+    /// The GPUs' type from `Gres=gpu:type:N`, when it names one and the
+    /// node has GPUs.
+    pub gpu_model: Option<String>,
     /// `Weight` (default 1): lower weights are allocated first.
     pub weight: u32,
     /// `Feature`/`Features`, as written.
@@ -428,6 +437,7 @@ pub fn parse(text: &str, path: &Path) -> Result<SlurmConf, ConfError> {
         node_default: NodeAttrs::default(),
         part_default: PartAttrs::default(),
         node_index: HashMap::new(),
+        gpu_models: Vec::new(),
         pending: Vec::new(),
     };
     // Editors on Windows may leave a byte-order mark before the first key.
@@ -446,7 +456,8 @@ const MAX_HOSTS: usize = 1 << 20;
 struct NodeAttrs {
     cpus: Option<u32>,
     real_memory_mib: Option<u64>,
-    gpus: Option<u32>,
+    /// `Gres`: the GPU count and type.
+    gres: Option<(u32, Option<String>)>,
     weight: Option<u32>,
     features: Option<Vec<String>>,
     boards: Option<u32>,
@@ -461,7 +472,7 @@ impl NodeAttrs {
         NodeAttrs {
             cpus: over.cpus.or(self.cpus),
             real_memory_mib: over.real_memory_mib.or(self.real_memory_mib),
-            gpus: over.gpus.or(self.gpus),
+            gres: over.gres.clone().or_else(|| self.gres.clone()),
             weight: over.weight.or(self.weight),
             features: over.features.clone().or_else(|| self.features.clone()),
             boards: over.boards.or(self.boards),
@@ -537,6 +548,8 @@ struct Parser<'a> {
     part_default: PartAttrs,
     /// Node name → index into `conf.nodes`.
     node_index: HashMap<String, usize>,
+    /// The GPU types named so far, to refuse more than the machine model holds.
+    gpu_models: Vec<String>,
     pending: Vec<PendingPartition>,
 }
 
@@ -601,9 +614,15 @@ impl Parser<'_> {
                     attrs.features = Some(names_list(value));
                 }
                 "gres" => {
-                    let (gpus, others) = parse_gres(value).map_err(|d| self.err(line, field(), d))?;
-                    attrs.gpus = Some(gpus);
-                    for other in others {
+                    let gres = parse_gres(value).map_err(|d| self.err(line, field(), d))?;
+                    if gres.types.len() > 1 {
+                        self.ignore(
+                            line,
+                            format!("Gres: GPU types {} on one node (its GPUs have no model)", gres.types.join(", ")),
+                        );
+                    }
+                    attrs.gres = Some((gres.gpus, gres.model));
+                    for other in gres.others {
                         self.ignore(line, format!("Gres: {other}"));
                     }
                 }
@@ -620,6 +639,21 @@ impl Parser<'_> {
         if hosts.is_empty() {
             return Err(self.err(line, "NodeName", "no node name"));
         }
+        let (gpus, gpu_model) = attrs.gres.clone().unwrap_or((0, None));
+        let gpu_model = gpu_model.filter(|_| gpus > 0);
+        match &gpu_model {
+            Some(model) if !self.gpu_models.contains(model) => {
+                if self.gpu_models.len() >= slasim_machine::MAX_MODELS {
+                    let detail = format!(
+                        "GPU type `{model}` is one more than the {} types the machine model holds",
+                        slasim_machine::MAX_MODELS
+                    );
+                    return Err(self.err(line, format!("{prefix} Gres"), detail));
+                }
+                self.gpu_models.push(model.clone());
+            }
+            _ => {}
+        }
         for name in hosts {
             if let Some(&first) = self.node_index.get(&name) {
                 let first_line = self.conf.nodes.get(first).map_or(0, |n| n.line);
@@ -634,7 +668,8 @@ impl Parser<'_> {
                 name,
                 cpus,
                 real_memory_mib: attrs.real_memory_mib.unwrap_or(1),
-                gpus: attrs.gpus.unwrap_or(0),
+                gpus,
+                gpu_model: gpu_model.clone(),
                 weight: attrs.weight.unwrap_or(1),
                 features: attrs.features.clone().unwrap_or_default(),
                 line,
@@ -1141,10 +1176,27 @@ fn expand_ranges(inner: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// `Gres=gpu[:type][:no_consume]:N[(S:…)],…`: the GPU count, and the other GRES names.
-pub fn parse_gres(value: &str) -> Result<(u32, Vec<String>), String> {
-    let mut gpus = 0u32;
-    let mut others = Vec::new();
+/// A node's `Gres`, as the twin reads it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Gres {
+    /// GPUs, over every `gpu` entry.
+    pub gpus: u32,
+    /// Their type, when the entries name one (`gpu:a100:4`); `None` when
+    /// they name none, or two ([`Gres::types`]).
+    pub model: Option<String>,
+    /// Every GPU type the entries name, in order.
+    pub types: Vec<String>,
+    /// The other GRES names, in order.
+    pub others: Vec<String>,
+}
+
+/// `Gres=gpu[:type][:no_consume]:N[(S:…)],…`, as slurmctld builds a node's
+/// GRES from `slurm.conf` (`gres_init_node_config`, src/common/gres.c): the
+/// GPU count over every `gpu` entry, their type, and the other GRES names.
+/// The machine model gives a node one GPU model: with entries of two types
+/// the node's GPUs have none (the reader says so among the ignored).
+pub fn parse_gres(value: &str) -> Result<Gres, String> {
+    let mut gres = Gres::default();
     for entry in split_outside(value, ',', '(', ')') {
         let entry = entry.trim();
         if entry.is_empty() {
@@ -1155,18 +1207,28 @@ pub fn parse_gres(value: &str) -> Result<(u32, Vec<String>), String> {
         let parts: Vec<&str> = spec.split(':').collect();
         let name = parts.first().copied().unwrap_or("");
         if !name.eq_ignore_ascii_case("gpu") {
-            others.push(name.to_string());
+            gres.others.push(name.to_string());
             continue;
         }
-        let count = match parts.as_slice() {
+        let (count, between) = match parts.as_slice() {
             [_] => return Err(format!("`{entry}` has no count (`gpu:N` or `gpu:type:N`)")),
-            [.., last] => *last,
-            [] => "",
+            [_, between @ .., last] => (*last, between),
+            [] => ("", &[][..]),
         };
         let n = uint::<u32>(count).map_err(|_| format!("`{entry}`: the count is not a whole number: `{count}`"))?;
-        gpus = gpus.checked_add(n).ok_or_else(|| format!("`{value}`: the GPU count overflows"))?;
+        gres.gpus = gres.gpus.checked_add(n).ok_or_else(|| format!("`{value}`: the GPU count overflows"))?;
+        // The type is what stands between `gpu` and the count, but `no_consume`.
+        let model = between.iter().find(|p| !p.is_empty() && !p.eq_ignore_ascii_case("no_consume"));
+        if let Some(&model) = model
+            && !gres.types.iter().any(|t| t == model)
+        {
+            gres.types.push(model.to_string());
+        }
     }
-    Ok((gpus, others))
+    if let [one] = gres.types.as_slice() {
+        gres.model = Some(one.clone());
+    }
+    Ok(gres)
 }
 
 /// `CPU=1000,Mem=2000,GRES/gpu=3000` → lower-cased names and weights.

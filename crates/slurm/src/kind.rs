@@ -692,7 +692,7 @@ impl PointOutput for SlurmOutput {
             user: name(&w.users, job.user),
             account: name(&w.accounts, job.account),
             partition: ran_in(machine, w, job, o),
-            first_node: machine.names.get(o.first_node as usize).map_or("", String::as_str),
+            first_node: machine.spec.names.get(o.first_node as usize).map_or("", String::as_str),
             // A limit's reason, else a dependency's or an array's.
             reason: run
                 .reasons

@@ -7,6 +7,10 @@
 //! (`src/plugins/select/cons_tres/job_test.c`).
 //!
 //! Contract:
+//! - The nodes (sizes, GPU models, weights, features) and partitions are the
+//!   machine model the SLA planners share ([`Machine::spec`], built by
+//!   [`Machine::spec_of`]); the twin adds what is free on each node and its
+//!   partitions' Slurm settings.
 //! - A job asks its partition for `nodes` nodes and, over them, CPUs, memory
 //!   and GPUs. Each node it is given holds an equal share of each
 //!   ([`Need`]: the total over the nodes, rounded up), so a job of 6 CPUs on
@@ -34,6 +38,7 @@
 
 use crate::conf::{Consumable, SlurmConf};
 use slasim_data::trace::sacct::jobs::{SlurmJob, SlurmWorkload, Tres};
+use slasim_machine::{NodeSpec, Resources};
 use slasim_sim::units::Time;
 use slasim_sim::units::{Unit, amount};
 
@@ -66,6 +71,20 @@ impl Need {
         }
     }
 
+    /// What it takes on each of its nodes.
+    #[inline]
+    pub fn per_node(&self) -> Resources {
+        Resources { cpus: self.cpus, mem_mib: self.mem_mib, gpus: self.gpus }
+    }
+
+    /// Can `free` (a node's size, or what is free on it) hold its share of
+    /// one node: free cores, GPUs and (with `CR_Core_Memory`) memory, as
+    /// cons_common's `can_job_run_on_node` tests each node.
+    #[inline]
+    pub fn fits(&self, free: &Resources) -> bool {
+        free.covers(&self.per_node())
+    }
+
     /// The totals it takes over all its nodes.
     pub fn total(&self) -> Tres {
         Tres {
@@ -74,39 +93,6 @@ impl Need {
             nodes: self.nodes,
             gpus: self.gpus * self.nodes,
         }
-    }
-}
-
-/// A node's resources (its size, or what is free on it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Resources {
-    /// CPUs.
-    pub cpus: u32,
-    /// MiB.
-    pub mem_mib: u64,
-    /// GPUs.
-    pub gpus: u32,
-}
-
-impl Resources {
-    /// Can it hold `need`'s share of one node?
-    #[inline]
-    pub fn holds(&self, need: &Need) -> bool {
-        self.cpus >= need.cpus && self.mem_mib >= need.mem_mib && self.gpus >= need.gpus
-    }
-
-    #[inline]
-    fn take(&mut self, need: &Need) {
-        self.cpus -= need.cpus;
-        self.mem_mib -= need.mem_mib;
-        self.gpus -= need.gpus;
-    }
-
-    #[inline]
-    fn give(&mut self, need: &Need) {
-        self.cpus += need.cpus;
-        self.mem_mib += need.mem_mib;
-        self.gpus += need.gpus;
     }
 }
 
@@ -130,7 +116,7 @@ pub struct Partition {
     pub priority_job_factor: u32,
     /// Jobs of a partition that is not up never start.
     pub up: bool,
-    /// The sum of its nodes' sizes.
+    /// The sum of its nodes' sizes (memory saturates).
     pub total: Resources,
     /// `DefMemPerCPU` and `MaxMemPerCPU` (its own, else the cluster's).
     pub mem_per_cpu: crate::memory::MemPerCpu,
@@ -143,20 +129,16 @@ pub const NO_LIMIT: Time = 365 * 86_400;
 /// Nodes, partitions and what is free on each node now.
 #[derive(Debug, Clone)]
 pub struct Machine {
-    /// Node names, in file order.
-    pub names: Vec<String>,
-    /// Node sizes.
-    pub size: Vec<Resources>,
+    /// The nodes (names, sizes, GPU models, weights, features, in file
+    /// order) and partitions (names and nodes, in file order), as the SLA
+    /// planners see them too ([`Machine::spec_of`]).
+    pub spec: slasim_machine::Machine,
     /// What is free on each node.
     pub free: Vec<Resources>,
-    /// Partitions, in file order.
+    /// Partitions with their Slurm settings, in file order (as in `spec`).
     pub partitions: Vec<Partition>,
     /// What cons_tres allocates besides cores.
     pub consumable: Consumable,
-    /// Node weights (lower first).
-    pub weight: Vec<u32>,
-    /// Node features (`Features`).
-    pub features: Vec<Vec<String>>,
     /// Sets of nodes a job may be given, by [`Machine::set`]; set 0 (empty
     /// here) is every node.
     pub node_sets: Vec<Vec<bool>>,
@@ -178,21 +160,25 @@ pub struct JobError {
 
 impl Machine {
     /// The machine `conf` describes, empty.
+    ///
+    /// `conf` is as [`crate::conf::read`] gives it, which refuses what
+    /// [`Machine::spec_of`] cannot hold (a located error).
     pub fn new(conf: &SlurmConf) -> Machine {
-        let size: Vec<Resources> =
-            conf.nodes.iter().map(|n| Resources { cpus: n.cpus, mem_mib: n.real_memory_mib, gpus: n.gpus }).collect();
+        let spec = Machine::spec_of(conf);
         let partitions = conf
             .partitions
             .iter()
             .map(|p| {
+                // `_eval_nodes` tries nodes by weight, then in file order.
                 let mut nodes: Vec<u32> = p.nodes.iter().map(|&i| i as u32).collect();
-                nodes.sort_by_key(|&i| (conf.nodes[i as usize].weight, i));
-                let total = nodes.iter().fold(Resources::default(), |mut t, &i| {
-                    let s = size[i as usize];
-                    t.cpus += s.cpus;
-                    t.mem_mib += s.mem_mib;
-                    t.gpus += s.gpus;
-                    t
+                nodes.sort_by_key(|&i| (spec.weight[i as usize], i));
+                let total = nodes.iter().fold(Resources::default(), |t, &i| {
+                    let s = &spec.size[i as usize];
+                    Resources {
+                        cpus: t.cpus + s.cpus,
+                        mem_mib: t.mem_mib.saturating_add(s.mem_mib),
+                        gpus: t.gpus + s.gpus,
+                    }
                 });
                 Partition {
                     name: p.name.clone(),
@@ -210,16 +196,43 @@ impl Machine {
                 }
             })
             .collect();
-        Machine {
-            names: conf.nodes.iter().map(|n| n.name.clone()).collect(),
-            free: size.clone(),
-            size,
-            partitions,
-            consumable: conf.consumable,
-            weight: conf.nodes.iter().map(|n| n.weight).collect(),
-            features: conf.nodes.iter().map(|n| n.features.clone()).collect(),
-            node_sets: vec![Vec::new()],
+        Machine { free: spec.size.clone(), spec, partitions, consumable: conf.consumable, node_sets: vec![Vec::new()] }
+    }
+
+    /// The shared machine model of `conf` (`slurm.conf(5)` `NodeName`:
+    /// `CPUs`, `RealMemory`, `Gres=gpu[:type]:N`, `Weight`, `Features`;
+    /// `PartitionName`: `Nodes`): its nodes added in file order by
+    /// [`slasim_machine::Machine::push`], each named in errors by the file
+    /// and its `NodeName` line, and its partitions in file order over their
+    /// nodes in file order.
+    ///
+    /// The only description the model refuses, more GPU models than
+    /// [`slasim_machine::MAX_MODELS`], is refused by the conf reader first;
+    /// a conf built otherwise keeps such a node's GPUs without a model.
+    pub fn spec_of(conf: &SlurmConf) -> slasim_machine::Machine {
+        let mut spec = slasim_machine::Machine::default();
+        for n in &conf.nodes {
+            let node = NodeSpec {
+                name: n.name.clone(),
+                size: Resources { cpus: n.cpus, mem_mib: n.real_memory_mib, gpus: n.gpus },
+                gpu_model: n.gpu_model.clone().filter(|_| n.gpus > 0),
+                weight: n.weight,
+                features: n.features.clone(),
+            };
+            let origin = format!("{}:{}", conf.path.display(), n.line);
+            if spec.push(node.clone(), &origin).is_err() {
+                spec.push(NodeSpec { gpu_model: None, ..node }, &origin).ok();
+            }
         }
+        spec.partitions = conf
+            .partitions
+            .iter()
+            .map(|p| slasim_machine::Partition {
+                name: p.name.clone(),
+                nodes: p.nodes.iter().map(|&i| i as u32).collect(),
+            })
+            .collect();
+        spec
     }
 
     /// May a job of node set `set` be given node `n`? Set 0 is every node.
@@ -247,8 +260,8 @@ impl Machine {
     /// one); its constraint is checked by [`Machine::admit`].
     pub fn satisfying(&self, job: &SlurmJob) -> Vec<bool> {
         match job.constraints.as_deref().map(crate::features::Constraint::parse) {
-            Some(Ok(c)) => self.features.iter().map(|f| c.satisfied_by(f)).collect(),
-            _ => vec![true; self.size.len()],
+            Some(Ok(c)) => self.spec.features.iter().map(|f| c.satisfied_by(f)).collect(),
+            _ => vec![true; self.spec.len()],
         }
     }
 
@@ -259,14 +272,9 @@ impl Machine {
         if rules.is_set() { rules.apply(&job.request) } else { job.request }
     }
 
-    /// Every CPU, MiB and GPU of the machine.
+    /// Every CPU, MiB and GPU of the machine (memory saturates).
     pub fn total(&self) -> Resources {
-        self.size.iter().fold(Resources::default(), |mut t, s| {
-            t.cpus += s.cpus;
-            t.mem_mib += s.mem_mib;
-            t.gpus += s.gpus;
-            t
-        })
+        self.spec.total()
     }
 
     /// The partition named `name`.
@@ -311,11 +319,11 @@ impl Machine {
         // (`build_feature_list`, then `_valid_feature_counts` at submit).
         if let Some(text) = &job.constraints {
             let c = crate::features::Constraint::parse(text).map_err(|d| fail("Constraints", d))?;
-            let satisfying = part.nodes.iter().filter(|&&n| c.satisfied_by(&self.features[n as usize])).count();
+            let satisfying = part.nodes.iter().filter(|&&n| c.satisfied_by(&self.spec.features[n as usize])).count();
             let fitting = part
                 .nodes
                 .iter()
-                .filter(|&&n| c.satisfied_by(&self.features[n as usize]) && self.size[n as usize].holds(&need))
+                .filter(|&&n| c.satisfied_by(&self.spec.features[n as usize]) && need.fits(&self.spec.size[n as usize]))
                 .count();
             if fitting < need.nodes as usize {
                 return Err(fail(
@@ -327,7 +335,7 @@ impl Machine {
                 ));
             }
         }
-        let large_enough = part.nodes.iter().filter(|&&n| self.size[n as usize].holds(&need)).count();
+        let large_enough = part.nodes.iter().filter(|&&n| need.fits(&self.spec.size[n as usize])).count();
         if large_enough < need.nodes as usize {
             // The first resource no node of the partition has enough of.
             let resources: [(&str, &str, u64, Amount); 3] = [
@@ -336,7 +344,7 @@ impl Machine {
                 ("ReqTRES mem", "MiB", need.mem_mib, |r| r.mem_mib),
             ];
             let short = resources.iter().find_map(|&(field, unit, asked, of)| {
-                let most = part.nodes.iter().map(|&n| of(&self.size[n as usize])).max().unwrap_or(0);
+                let most = part.nodes.iter().map(|&n| of(&self.spec.size[n as usize])).max().unwrap_or(0);
                 (most < asked).then(|| {
                     let detail = format!(
                         "asks for {asked} {unit} per node; no node of partition {} has more than {most}",
@@ -374,7 +382,7 @@ impl Machine {
     #[inline]
     pub fn find(&self, p: usize, need: &Need, mut usable: impl FnMut(u32) -> bool, out: &mut Vec<u32>) -> bool {
         let free = &self.free;
-        self.pick(p, need, |n| (free[n as usize].holds(need) && usable(n)).then_some(free[n as usize].cpus), out)
+        self.pick(p, need, |n| (need.fits(&free[n as usize]) && usable(n)).then_some(free[n as usize].cpus), out)
     }
 
     /// Puts into `out` the nodes of partition `p` that cons_tres chooses
@@ -411,11 +419,11 @@ impl Machine {
                 let Some(f) = free(n).filter(|_| !out.contains(&n)) else {
                     continue;
                 };
-                let (weight, first) = (self.weight[n as usize], i - 1);
+                let (weight, first) = (self.spec.weight[n as usize], i - 1);
                 let (mut cpus, mut last) = (u64::from(f), n);
                 while i < nodes.len() {
                     let m = nodes[i];
-                    if m != last + 1 || self.weight[m as usize] != weight || out.contains(&m) {
+                    if m != last + 1 || self.spec.weight[m as usize] != weight || out.contains(&m) {
                         break;
                     }
                     let Some(f) = free(m) else { break };
@@ -462,15 +470,17 @@ impl Machine {
 
     /// Gives `need` on each of `nodes` to a job.
     pub fn take(&mut self, nodes: &[u32], need: &Need) {
+        let share = need.per_node();
         for &n in nodes {
-            self.free[n as usize].take(need);
+            self.free[n as usize].sub(&share);
         }
     }
 
     /// Takes `need` back from each of `nodes`.
     pub fn give(&mut self, nodes: &[u32], need: &Need) {
+        let share = need.per_node();
         for &n in nodes {
-            self.free[n as usize].give(need);
+            self.free[n as usize].add(&share);
         }
     }
 }

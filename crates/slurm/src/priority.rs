@@ -50,7 +50,8 @@
 //!   one); a user's factor is its rank over the number of users.
 
 use crate::conf::PrioritySettings;
-use crate::machine::{Machine, Need, Resources};
+use crate::machine::{Machine, Need};
+use slasim_machine::Resources;
 use slasim_sim::units::Time;
 
 /// Slurm's decay factor per second for a `PriorityDecayHalfLife` of
@@ -78,7 +79,7 @@ impl Norms {
     pub fn of(machine: &Machine) -> Norms {
         let total = machine.total();
         Norms {
-            nodes: machine.size.len().max(1) as f64,
+            nodes: machine.spec.len().max(1) as f64,
             cpus: f64::from(total.cpus.max(1)),
             max_job_factor: f64::from(
                 machine.partitions.iter().map(|p| p.priority_job_factor).max().unwrap_or(1).max(1),

@@ -127,8 +127,14 @@ pub fn preempt_mode(mode: &PreemptMode) -> String {
 
 fn node_shape(n: &NodeDef) -> String {
     let mut s = format!("CPUs={} RealMemory={}", n.cpus, n.real_memory_mib);
-    if n.gpus > 0 {
-        let _ = write!(s, " Gres=gpu:{}", n.gpus);
+    match (&n.gpu_model, n.gpus) {
+        (_, 0) => {}
+        (Some(model), gpus) => {
+            let _ = write!(s, " Gres=gpu:{model}:{gpus}");
+        }
+        (None, gpus) => {
+            let _ = write!(s, " Gres=gpu:{gpus}");
+        }
     }
     if n.weight != 1 {
         let _ = write!(s, " Weight={}", n.weight);

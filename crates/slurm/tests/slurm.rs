@@ -291,7 +291,7 @@ proptest! {
         }
         // Node capacity at every start.
         for (i, o) in sim.outcomes.iter().enumerate() {
-            let mut used = vec![(0u32, 0u64, 0u32); machine.size.len()];
+            let mut used = vec![(0u32, 0u64, 0u32); machine.spec.len()];
             for (k, other) in sim.outcomes.iter().enumerate() {
                 if other.start <= o.start && o.start < other.end {
                     let need = Need::of(&w.jobs[k].request, machine.consumable);
@@ -304,9 +304,9 @@ proptest! {
                 }
             }
             for (n, u) in used.iter().enumerate() {
-                let size = machine.size[n];
+                let size = machine.spec.size[n];
                 prop_assert!(u.0 <= size.cpus && u.1 <= size.mem_mib && u.2 <= size.gpus,
-                    "node {} over-allocated at {} (job {i}): {u:?} of {size:?}", machine.names[n], o.start);
+                    "node {} over-allocated at {} (job {i}): {u:?} of {size:?}", machine.spec.names[n], o.start);
             }
         }
         // Without backfill, within a partition, equal-priority... submission

@@ -70,6 +70,26 @@ pub struct Filter {
     pub trace: Option<String>,
 }
 
+impl Filter {
+    /// The `WHERE` clause (empty without a filter) keeping the points of
+    /// table alias `p` (its ids in `p.point_id`, its trace in `p.trace`)
+    /// that pass, and its named parameters (`:experiment`, `:trace`) in order.
+    pub fn points_where(&self) -> (String, Vec<String>) {
+        let mut wheres = Vec::new();
+        let mut params = Vec::new();
+        if let Some((hash, _)) = &self.experiment {
+            wheres.push("p.point_id IN (SELECT run_id FROM experiment_points WHERE experiment = :experiment)");
+            params.push(hash.clone());
+        }
+        if let Some(trace) = &self.trace {
+            wheres.push("instr(p.trace, :trace) > 0");
+            params.push(trace.clone());
+        }
+        let clause = if wheres.is_empty() { String::new() } else { format!("WHERE {}", wheres.join(" AND ")) };
+        (clause, params)
+    }
+}
+
 /// Opens the store read-only (a missing file is [`LoadError::Missing`]).
 pub fn open(path: &Path) -> Result<Connection, LoadError> {
     if !path.is_file() {

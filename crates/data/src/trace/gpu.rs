@@ -38,6 +38,9 @@
 //!   at the trace's end (the largest time in the file).
 //! - GAIA: times are hours in files whose name contains `100k`, seconds
 //!   otherwise (`pai_1k`); rounded to whole seconds. Nothing is dropped.
+//! - [`read_pods`] reads v2023 pods as they ask, for the machine model:
+//!   CPU-only pods kept, exact `cpu_milli`, `gpu_milli` (a share of one card)
+//!   and `gpu_spec` (the models allowed). Other formats read as above.
 //! - Node lists (v2023, v2026) describe machines, not jobs: [`load`] refuses
 //!   them, [`read_nodes`] reads them.
 //! - Errors ([`GpuTraceError`]) name the file, the 1-based line and the
@@ -276,6 +279,15 @@ pub struct GpuJob {
     pub cpus: u32,
     /// GPUs asked for (0 in GAIA); a shared v2023 GPU counts as one.
     pub gpus: u32,
+    /// Thousandths of a CPU asked for: v2023 `cpu_milli` as logged, else
+    /// `cpus` × 1000.
+    pub cpu_milli: u32,
+    /// Thousandths of each GPU asked for: v2023 `gpu_milli` (below 1000 for
+    /// a share of one card), else 1000.
+    pub gpu_milli: u32,
+    /// The GPU models allowed (v2023 `gpu_spec`, names separated by `|`), an
+    /// index into [`GpuJobs::specs`]; `None` for any model.
+    pub spec: Option<u16>,
     /// Memory asked for, MiB; `None` where the trace has none (GAIA).
     pub memory_mib: Option<f64>,
     /// The QoS class as an SWF queue (1-based index into [`QOS_QUEUES`]),
@@ -301,6 +313,8 @@ pub struct GpuJobs {
     pub drops: Drops,
     /// GPUs of the machine the trace documents, where it documents one.
     pub max_gpus: Option<u64>,
+    /// The distinct `gpu_spec` texts, in order of first use.
+    pub specs: Vec<String>,
 }
 
 impl GpuJobs {
@@ -366,7 +380,29 @@ pub fn load_with_drops(path: &Path) -> Result<(SwfTrace, Drops), GpuTraceError> 
 
 /// Reads the kept job rows of a GPU-era job file (module contract).
 pub fn read_jobs(path: &Path) -> Result<GpuJobs, GpuTraceError> {
+    read(path, Pods::Flattened)
+}
+
+/// Reads a GPU-era job file without flattening: as [`read_jobs`], but v2023
+/// pods keep their CPU-only rows (`num_gpu` 0), and each row its exact
+/// `cpu_milli`, `gpu_milli` and `gpu_spec`. A `gpu_milli` above 1000, or a
+/// share (below 1000) of more than one GPU, is a located error.
+pub fn read_pods(path: &Path) -> Result<GpuJobs, GpuTraceError> {
+    read(path, Pods::AsAsked)
+}
+
+/// How v2023 pods are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pods {
+    /// GPUs only, a share as one GPU (the SWF view).
+    Flattened,
+    /// Every scheduled pod as it asks.
+    AsAsked,
+}
+
+fn read(path: &Path, pods: Pods) -> Result<GpuJobs, GpuTraceError> {
     let (mut rows, format) = Rows::open(path)?;
+    let mut specs: Vec<String> = Vec::new();
     let mut drops = Drops::default();
     let mut jobs = Vec::new();
     let mut max_gpus = None;
@@ -387,11 +423,20 @@ pub fn read_jobs(path: &Path) -> Result<GpuJobs, GpuTraceError> {
             });
         }
         GpuFormat::Pods2023 => {
-            let [cpu, mem, gpus, qos, created, deleted, scheduled] =
-                ["cpu_milli", "memory_mib", "num_gpu", "qos", "creation_time", "deletion_time", "scheduled_time"]
-                    .map(|c| rows.index(c));
-            let (cpu, mem, gpus, qos, created, deleted, scheduled) =
-                (cpu?, mem?, gpus?, qos?, created?, deleted?, scheduled?);
+            let [cpu, mem, gpus, qos, created, deleted, scheduled, milli, spec] = [
+                "cpu_milli",
+                "memory_mib",
+                "num_gpu",
+                "qos",
+                "creation_time",
+                "deletion_time",
+                "scheduled_time",
+                "gpu_milli",
+                "gpu_spec",
+            ]
+            .map(|c| rows.index(c));
+            let (cpu, mem, gpus, qos, created, deleted, scheduled, milli, spec) =
+                (cpu?, mem?, gpus?, qos?, created?, deleted?, scheduled?, milli?, spec?);
             while rows.next_row()? {
                 drops.rows += 1;
                 let cpu_milli = required(&rows, cpu)?;
@@ -411,22 +456,45 @@ pub fn read_jobs(path: &Path) -> Result<GpuJobs, GpuTraceError> {
                     drops.add("never scheduled (empty scheduled_time)");
                     continue;
                 };
-                // A shared GPU (num_gpu 1, gpu_milli < 1000) occupies one whole GPU here.
-                if num_gpu == 0.0 {
+                // Flattened, a shared GPU (num_gpu 1, gpu_milli < 1000) occupies one whole GPU.
+                if num_gpu == 0.0 && pods == Pods::Flattened {
                     drops.add("CPU-only pod (num_gpu 0)");
                     continue;
                 }
                 if start < submit || end < start {
                     return Err(rows.malformed(scheduled, "times out of order (creation ≤ scheduled ≤ deletion)"));
                 }
-                jobs.push(job(
+                let mut j = job(
                     &rows,
                     [submit, start, end],
                     whole_up(cpu_milli / 1000.0),
                     num_gpu as u32,
                     Some(memory),
                     Some(queue as u8 + 1),
-                ));
+                );
+                if pods == Pods::AsAsked {
+                    if cpu_milli.fract() != 0.0 || cpu_milli > f64::from(u32::MAX) {
+                        return Err(rows.malformed(cpu, "not a whole number of thousandths"));
+                    }
+                    j.cpu_milli = cpu_milli as u32;
+                    let share = if num_gpu == 0.0 { 1000.0 } else { required(&rows, milli)? };
+                    if share.fract() != 0.0 || share == 0.0 || share > 1000.0 {
+                        return Err(rows.malformed(milli, "not a share of one GPU (1 to 1000 thousandths)"));
+                    }
+                    if share < 1000.0 && num_gpu > 1.0 {
+                        return Err(rows.malformed(milli, "a share below a whole GPU of more than one GPU"));
+                    }
+                    j.gpu_milli = share as u32;
+                    let text = rows.field(spec).trim();
+                    if !text.is_empty() && num_gpu > 0.0 {
+                        let at = specs.iter().position(|s| s == text).unwrap_or_else(|| {
+                            specs.push(text.to_string());
+                            specs.len() - 1
+                        });
+                        j.spec = Some(at as u16);
+                    }
+                }
+                jobs.push(j);
             }
             let nodes = ["openb_node_list_gpu_node.csv.gz", "openb_node_list_gpu_node.csv"]
                 .iter()
@@ -502,7 +570,7 @@ pub fn read_jobs(path: &Path) -> Result<GpuJobs, GpuTraceError> {
         let why = if drops.rows == 0 { "no data rows".to_string() } else { format!("all {} rows dropped", drops.rows) };
         return Err(GpuTraceError::NoRecords { path: path.to_path_buf(), why });
     }
-    Ok(GpuJobs { format, jobs, drops, max_gpus })
+    Ok(GpuJobs { format, jobs, drops, max_gpus, specs })
 }
 
 /// The current row as a job; times in seconds, rounded to whole seconds.
@@ -522,6 +590,9 @@ fn job(
         end: end.round() as i64,
         cpus,
         gpus,
+        cpu_milli: cpus.saturating_mul(1000),
+        gpu_milli: 1000,
+        spec: None,
         memory_mib,
         queue,
     }

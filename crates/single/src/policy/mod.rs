@@ -18,6 +18,7 @@ pub mod comprehensive;
 pub mod energy;
 pub mod forecast;
 pub mod heuristic;
+pub mod on_machine;
 pub mod overbooking;
 pub mod priority;
 pub mod shifting;

@@ -84,6 +84,15 @@ impl Job {
     }
 }
 
+/// A job and what it asks of a machine of unlike nodes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MachineJob {
+    /// The job: its times and SLA (its `nodes` is the request's).
+    pub job: Job,
+    /// What it asks of each node.
+    pub request: slasim_machine::Request,
+}
+
 /// n·x in node-hours.
 pub fn node_hours(nodes: u32, estimate: Time) -> f64 {
     f64::from(nodes) * estimate as f64 / HOUR as f64

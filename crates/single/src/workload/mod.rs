@@ -13,6 +13,7 @@ pub mod failure_law;
 pub mod failures;
 pub mod info;
 pub mod job;
+pub mod pods;
 pub mod prepare;
 pub mod reservations;
 pub mod sla;

@@ -44,8 +44,9 @@
 
 use super::preempt::Usable;
 use super::{Controller, ControllerMsg, is_set, part_bit};
-use crate::machine::{Need, Resources};
+use crate::machine::Need;
 use crate::queued::Queued;
+use slasim_machine::Resources;
 use slasim_sim::kernel::Outbox;
 use slasim_sim::units::Time;
 
@@ -70,12 +71,12 @@ impl Controller {
         let job = self.view(r);
         let p = job.partition as usize;
         let part = &self.machine.partitions[p];
-        if !part.up || !most[p].holds(&job.need) {
+        if !part.up || !job.need.fits(&most[p]) {
             return false;
         }
         let mut count = 0;
         part.nodes.iter().any(|&n| {
-            if self.machine.free[n as usize].holds(&job.need) {
+            if job.need.fits(&self.machine.free[n as usize]) {
                 count += 1;
             }
             count == job.need.nodes
@@ -512,13 +513,13 @@ impl Controller {
         // Why: on a full machine most jobs fit on no node; the partition's
         // largest free resources tell without looking at each node.
         let mut fitting = 0;
-        if self.bound[job.partition as usize].holds(&need) {
+        if need.fits(&self.bound[job.partition as usize]) {
             for (w, &word) in self.marked.iter().enumerate() {
                 let mut rest = word;
                 while rest != 0 {
                     let n = w * 64 + rest.trailing_zeros() as usize;
                     rest &= rest - 1;
-                    if self.machine.free[n].holds(&need) {
+                    if need.fits(&self.machine.free[n]) {
                         fitting += 1;
                     }
                 }
@@ -565,11 +566,9 @@ impl Controller {
                         *s = self.machine.free[n as usize];
                         self.scratch_at[n as usize] = stamp;
                     }
-                    let held = s.holds(&need);
-                    s.cpus += x.need.cpus;
-                    s.mem_mib += x.need.mem_mib;
-                    s.gpus += x.need.gpus;
-                    if !held && s.holds(&need) {
+                    let held = need.fits(s);
+                    s.add(&x.need.per_node());
+                    if !held && need.fits(s) {
                         fitting += 1;
                     }
                 }
@@ -651,7 +650,7 @@ fn offered<'a>(
             return None;
         }
         let f = if at[n as usize] == stamp { resources[n as usize] } else { free[n as usize] };
-        f.holds(need).then_some(f.cpus)
+        need.fits(&f).then_some(f.cpus)
     }
 }
 

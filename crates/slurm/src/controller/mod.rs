@@ -310,7 +310,7 @@ pub struct Controller {
     node_parts: Vec<u64>,
     /// Per started job: the partitions holding one of its nodes.
     job_parts: Vec<u64>,
-    scratch: Vec<crate::machine::Resources>,
+    scratch: Vec<slasim_machine::Resources>,
     /// Per node: this backfill pass's reservations on it, in order, each
     /// `(begin, end, run end)`: the end of the run of reservations, each
     /// beginning where the one before ends, that it is in.
@@ -337,12 +337,12 @@ pub struct Controller {
     special: Vec<u64>,
     /// Per partition: the largest free CPUs, MiB and GPUs on one of its
     /// nodes in this backfill pass, kept up to date.
-    bound: Vec<crate::machine::Resources>,
+    bound: Vec<slasim_machine::Resources>,
     /// Nodes of the preemptor's partition, marked with `stamp` (preemption).
     part_mark: Vec<u64>,
     /// Starts, ends and preemptions so far (preemption's cache key).
     changes: u64,
-    most: Vec<crate::machine::Resources>,
+    most: Vec<slasim_machine::Resources>,
     /// Per user and per partition: the jobs this backfill pass tested
     /// (`bf_max_job_user`, `bf_max_job_part`; empty when unset).
     bf_user: Vec<u32>,
@@ -372,7 +372,7 @@ impl Controller {
     pub fn new(proto: Proto) -> Controller {
         let Proto { settings, machine, priority, jobs, fairshare, limits, preempt, advance, relations, multi } = proto;
         let n = jobs.len();
-        let nodes = machine.size.len();
+        let nodes = machine.spec.len();
         let parts = machine.partitions.len();
         let mut controller = Controller {
             scratch: machine.free.clone(),

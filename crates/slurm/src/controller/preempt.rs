@@ -111,7 +111,7 @@ impl Controller {
         // With every candidate gone, could it fit? (Most tests end here.)
         // cons_tres finds its nodes exactly when enough nodes can hold it.
         let parts = &self.machine.partitions[p].nodes;
-        let ceiling = parts.iter().filter(|&&n| ok(n) && pre.ceiling[n as usize].holds(&need)).count();
+        let ceiling = parts.iter().filter(|&&n| ok(n) && need.fits(&pre.ceiling[n as usize])).count();
         if (ceiling as u32) < need.nodes {
             return false;
         }
@@ -128,7 +128,7 @@ impl Controller {
             }
             let mut fit = None;
             // Usable nodes that can hold the job: it fits once there are enough.
-            let mut fitting = parts.iter().filter(|&&n| ok(n) && self.scratch[n as usize].holds(&need)).count() as u32;
+            let mut fitting = parts.iter().filter(|&&n| ok(n) && need.fits(&self.scratch[n as usize])).count() as u32;
             // It fits as things are: nothing to preempt (its start is the caller's).
             if fitting >= need.nodes {
                 break None;
@@ -138,11 +138,9 @@ impl Controller {
                 let first = self.node_at[r as usize] as usize;
                 for &n in &self.nodes[first..first + d.need.nodes as usize] {
                     let s = &mut self.scratch[n as usize];
-                    let held = s.holds(&need);
-                    s.cpus += d.need.cpus;
-                    s.mem_mib += d.need.mem_mib;
-                    s.gpus += d.need.gpus;
-                    if !held && s.holds(&need) && ok(n) && self.part_mark[n as usize] == stamp {
+                    let held = need.fits(s);
+                    s.add(&d.need.per_node());
+                    if !held && need.fits(s) && ok(n) && self.part_mark[n as usize] == stamp {
                         fitting += 1;
                     }
                 }
@@ -152,7 +150,7 @@ impl Controller {
                 let scratch = &self.scratch;
                 let free = |n: u32| {
                     let f = scratch[n as usize];
-                    (ok(n) && f.holds(&need)).then_some(f.cpus)
+                    (ok(n) && need.fits(&f)).then_some(f.cpus)
                 };
                 if self.machine.pick(p, &need, free, &mut self.found) {
                     fit = Some(k);

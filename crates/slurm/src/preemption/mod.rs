@@ -139,7 +139,7 @@ pub struct Preemption {
     /// Candidates of the job tested (reused).
     pub(crate) candidates: Vec<u32>,
     /// Per node: its free resources with every candidate gone (reused).
-    pub(crate) ceiling: Vec<crate::machine::Resources>,
+    pub(crate) ceiling: Vec<slasim_machine::Resources>,
     /// What `candidates` and `ceiling` were found for: (instant, the
     /// controller's count of changes, class, partition).
     pub(crate) cache_key: Option<(Time, u64, u32, u16)>,
@@ -302,7 +302,7 @@ impl Preemption {
             submit: jobs.iter().map(|j| j.submit).collect(),
             since: jobs.iter().map(|j| j.submit).collect(),
             candidates: Vec::new(),
-            ceiling: vec![crate::machine::Resources::default(); conf.nodes.len()],
+            ceiling: vec![slasim_machine::Resources::default(); conf.nodes.len()],
             cache_key: None,
             part_stamp: 0,
             usable: vec![(std::cmp::Reverse(0), 0); n],

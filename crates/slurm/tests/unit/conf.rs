@@ -200,15 +200,53 @@ fn cpus_from_topology() {
 
 #[test]
 fn gres_forms() {
-    let gpus = |gres: &str| parse_gres(gres).map(|(n, _)| n);
-    assert_eq!(gpus("gpu:4"), Ok(4));
-    assert_eq!(gpus("gpu:a100:4"), Ok(4));
-    assert_eq!(gpus("gpu:4(S:0-1)"), Ok(4));
-    assert_eq!(gpus("gpu:a100:2(S:0,1),gpu:v100:1"), Ok(3));
-    assert_eq!(parse_gres("mps:100,gpu:2,nic:1"), Ok((2, vec!["mps".to_string(), "nic".to_string()])));
+    let gpus = |gres: &str| parse_gres(gres).map(|g| (g.gpus, g.model));
+    assert_eq!(gpus("gpu:4"), Ok((4, None)));
+    assert_eq!(gpus("gpu:4(S:0-1)"), Ok((4, None)));
+    assert_eq!(gpus("gpu:no_consume:4"), Ok((4, None)));
+    let others = vec!["mps".to_string(), "nic".to_string()];
+    assert_eq!(parse_gres("mps:100,gpu:2,nic:1"), Ok(Gres { gpus: 2, model: None, types: Vec::new(), others }));
     let conf = ok("NodeName=n1 Gres=gpu:2,mps:200\nPartitionName=p Nodes=n1\n");
-    assert_eq!(conf.nodes[0].gpus, 2);
+    assert_eq!((conf.nodes[0].gpus, conf.nodes[0].gpu_model.as_deref()), (2, None));
     assert_eq!(ignored(&conf), [(1, "Gres: mps")]);
+}
+
+/// `gpu:type:N` names the GPUs' model; entries of one type add up.
+#[test]
+fn gres_gpu_type() {
+    let gpus = |gres: &str| parse_gres(gres).map(|g| (g.gpus, g.model));
+    assert_eq!(gpus("gpu:a100:4"), Ok((4, Some("a100".into()))));
+    assert_eq!(gpus("gpu:a100:no_consume:4"), Ok((4, Some("a100".into()))));
+    assert_eq!(gpus("gpu:a100:2(S:0),gpu:a100:2(S:1)"), Ok((4, Some("a100".into()))));
+    let conf =
+        ok("NodeName=DEFAULT Gres=gpu:v100:2\nNodeName=g1 Gres=gpu:a100:4\nNodeName=g2\nNodeName=g3 Gres=gpu:1\n\
+                   NodeName=c1 Gres=gpu:a100:0\nPartitionName=p Nodes=ALL\n");
+    let got: Vec<_> = conf.nodes.iter().map(|n| (n.name.as_str(), n.gpus, n.gpu_model.as_deref())).collect();
+    assert_eq!(got, [("g1", 4, Some("a100")), ("g2", 2, Some("v100")), ("g3", 1, None), ("c1", 0, None)]);
+}
+
+/// A node of two GPU types keeps its GPUs without a model, and says so.
+#[test]
+fn gres_two_gpu_types() {
+    let conf = ok(&format!("ClusterName=c\nNodeName=g1 Gres=gpu:a100:2(S:0),gpu:v100:2\n{MIN}"));
+    let g1 = conf.nodes.iter().find(|n| n.name == "g1").unwrap();
+    assert_eq!((g1.gpus, g1.gpu_model.as_deref()), (4, None));
+    assert!(conf.ignored.iter().any(|i| i.key.contains("a100, v100") && i.line == 2), "{:?}", conf.ignored);
+    let gres = parse_gres("gpu:a100:2,gpu:v100:1").unwrap();
+    assert_eq!((gres.gpus, gres.model, gres.types), (3, None, vec!["a100".to_string(), "v100".to_string()]));
+}
+
+/// More GPU types than the machine model holds: a located error on the
+/// node that names one too many.
+#[test]
+fn gres_too_many_gpu_types() {
+    let max = slasim_machine::MAX_MODELS;
+    let mut text: String = (0..max).map(|i| format!("NodeName=g{i} Gres=gpu:t{i}:1\n")).collect();
+    text.push_str("NodeName=h1 Gres=gpu:t0:1\nPartitionName=p Nodes=ALL\n");
+    assert_eq!(ok(&text).nodes.len(), max + 1);
+    text.insert_str(0, &format!("NodeName=x Gres=gpu:t{max}:1\n"));
+    let e = err_at(&text, u64::try_from(max).unwrap() + 1, &format!("NodeName=g{} Gres", max - 1));
+    assert!(e.detail.contains(&format!("t{}", max - 1)), "{e}");
 }
 
 #[test]

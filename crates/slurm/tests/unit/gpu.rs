@@ -18,12 +18,16 @@ fn jobs(rows: &[(i64, i64, u32, u32)]) -> GpuJobs {
                 end,
                 cpus,
                 gpus,
+                cpu_milli: cpus * 1000,
+                gpu_milli: 1000,
+                spec: None,
                 memory_mib: Some(1.5),
                 queue: Some(1),
             })
             .collect(),
         drops: Drops::default(),
         max_gpus: None,
+        specs: Vec::new(),
     }
 }
 

@@ -39,3 +39,34 @@ fn a_gpu_job_counts_only_its_own_cpus_in_the_best_fit() {
     // 3 CPUs: only g1 holds it.
     assert_eq!(choose(Need { nodes: 1, cpus: 3, mem_mib: 0, gpus: 1 }), [0]);
 }
+
+/// The shared machine model of a conf: nodes in file order with their GPU
+/// models, partitions in file order over their nodes in file order; the
+/// twin's partitions try nodes by weight.
+#[test]
+fn the_shared_model_of_a_conf() {
+    let conf = parse(
+        "NodeName=c[1-2] CPUs=8 RealMemory=4000 Weight=5 Features=ib
+NodeName=g1 CPUs=16 RealMemory=64000 Gres=gpu:a100:4 Weight=1
+NodeName=g2 CPUs=16 RealMemory=64000 Gres=gpu:v100:2
+NodeName=g3 CPUs=16 RealMemory=64000 Gres=gpu:a100:1
+PartitionName=gpu Nodes=g[1-3]
+PartitionName=all Nodes=ALL Default=YES
+",
+        Path::new("m.conf"),
+    )
+    .expect("the test conf parses");
+    let machine = Machine::new(&conf);
+    let spec = &machine.spec;
+    assert_eq!(spec.names, ["c1", "c2", "g1", "g2", "g3"]);
+    assert_eq!(spec.models, ["a100", "v100"]);
+    assert_eq!(spec.gpu_model, [None, None, Some(0), Some(1), Some(0)]);
+    assert_eq!(spec.weight, [5, 5, 1, 1, 1]);
+    assert_eq!(spec.features[0], ["ib"]);
+    assert_eq!(spec.size[2], slasim_machine::Resources { cpus: 16, mem_mib: 64000, gpus: 4 });
+    let parts: Vec<_> = spec.partitions.iter().map(|p| (p.name.as_str(), p.nodes.clone())).collect();
+    assert_eq!(parts, [("gpu", vec![2, 3, 4]), ("all", vec![0, 1, 2, 3, 4])]);
+    assert_eq!(machine.partitions[1].nodes, [2, 3, 4, 0, 1]);
+    assert_eq!(machine.free, spec.size);
+    assert_eq!(machine.total(), spec.total());
+}

@@ -38,9 +38,10 @@ fn written_lines_read_back_to_the_same_settings() {
         PreemptExemptTime=00:10:00\nTRESBillingWeights=CPU=1,Mem=0.25G\nDefMemPerCPU=2000\nEnforcePartLimits=ALL\n\
         AccountingStorageEnforce=limits,qos\nResvOverRun=UNLIMITED\n\
         SchedulerParameters=bf_window=60,bf_continue,bf_max_job_user=10,kill_invalid_depend\n\
-        NodeName=n[1-4] CPUs=8 RealMemory=16000 Features=ib Weight=5\nNodeName=g[1-2] CPUs=16 RealMemory=64000 Gres=gpu:4\n\
+        NodeName=n[1-4] CPUs=8 RealMemory=16000 Features=ib Weight=5\nNodeName=g[1-2] CPUs=16 RealMemory=64000 Gres=gpu:a100:4\n\
+        NodeName=h1 CPUs=16 RealMemory=64000 Gres=gpu:2\n\
         PartitionName=batch Nodes=n[1-4] Default=YES MaxTime=1-12:00:00 PreemptMode=REQUEUE QOS=part MaxNodes=2\n\
-        PartitionName=gpu Nodes=g[1-2] DefaultTime=01:00:00 PriorityTier=3 TRESBillingWeights=GRES/gpu=4 State=DOWN\n";
+        PartitionName=gpu Nodes=g[1-2],h1 DefaultTime=01:00:00 PriorityTier=3 TRESBillingWeights=GRES/gpu=4 State=DOWN\n";
     let conf = parse(text, Path::new("a.conf")).unwrap();
     let written = conf_lines(&conf).join("\n");
     let again = parse(&written, Path::new("b.conf")).unwrap_or_else(|e| panic!("{e}\n{written}"));

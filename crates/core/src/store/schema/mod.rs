@@ -34,7 +34,7 @@ use crate::store::{StoreError, sqlite};
 pub mod facts;
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 15;
+pub const SCHEMA_VERSION: i64 = 16;
 
 /// The engine's own steps: the experiments' tables (schema 1) and a point
 /// belonging to every sweep that names it (schema 9).

@@ -1,2 +1,3 @@
+mod machine_plan;
 mod node_plan;
 mod profile;

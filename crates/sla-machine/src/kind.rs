@@ -1,0 +1,476 @@
+//! The `sla-machine` point kind: the same pods on the same machine of unlike
+//! nodes under an SLA planner or under the Slurm twin, with the SLA terms
+//! applied to both ([`crate::battery`]).
+//!
+//! Contract:
+//! - *Settings* (`[sla_machine]`): `trace` (a GPU trace's pods: a path, or
+//!   a name under the traces directory; required), `nodes` (its node list;
+//!   absent: `openb_node_list_gpu_node.csv[.gz]` beside the pods),
+//!   `scheduler` (`conservative-backfilling` or `slurm`), `node_choice` (a
+//!   registered node choice, the planner's; default `first-fit`; reset under
+//!   `slurm`), `sla_terms` (default `qos-classes`), `deadline_factor` (2),
+//!   `penalty_ratio` (1), `batteries` (10), `battery` (`"all"` in a sweep
+//!   means every one), `load` (1: submissions as fast as the trace's),
+//!   `arrivals` (`logged`: a slice of the trace; `sampled`: `jobs` pods,
+//!   default 2,000, drawn with `seed`, the config's by default; both reset
+//!   under `logged`). Every key is a sweep axis.
+//! - *A point* runs one battery under one scheduler. Points that differ only
+//!   in their scheduler or node choice run the same jobs.
+//! - *Stored* in `sla_machine_points` and `sla_machine_jobs`
+//!   ([`crate::tables`]) in one transaction; sharding, resuming and merging
+//!   are the engine's.
+//! - *Bad input* is refused before anything is stored: an unknown
+//!   scheduler, node choice or terms rule, a battery outside the batteries,
+//!   a load that is not positive, a pod file or node list that cannot be
+//!   read (named with its line), a `gpu_spec` model the machine lacks.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use anyhow::{Context, anyhow};
+use serde::{Deserialize, Serialize};
+
+use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
+use slasim_core::experiment::inputs::Inputs;
+use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
+use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
+use slasim_core::experiment::provenance::code_version;
+use slasim_core::experiment::registry;
+use slasim_core::setting::InvalidSetting;
+use slasim_core::store::columns::{insert, insert_all};
+use slasim_core::store::{Store, StoreError};
+use slasim_core::threads::Budget;
+use slasim_data::trace::gpu::{self, GpuJobs};
+use slasim_data::trace::resolve_trace;
+use slasim_machine::Machine;
+use slasim_single::plan::node_choice::NodeChoices;
+use slasim_single::workload::sla::SlaTermsRules;
+use slasim_slurm::conf::SlurmConf;
+use slasim_slurm::generated::{NodeSpec, conf_text};
+
+use crate::battery::{self, JobResult};
+use crate::tables::{GROUP, PointRow, SLA_MACHINE_JOBS, SLA_MACHINE_POINTS, StoredJob};
+
+/// Who schedules the jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scheduler {
+    /// The SLA planner: conservative backfilling on the machine.
+    #[default]
+    ConservativeBackfilling,
+    /// The Slurm twin.
+    Slurm,
+}
+
+impl Scheduler {
+    /// Its name in configs and stores.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheduler::ConservativeBackfilling => "conservative-backfilling",
+            Scheduler::Slurm => "slurm",
+        }
+    }
+}
+
+/// How a battery's pods arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arrivals {
+    /// A slice of the trace at its logged times ([`battery::slice`]).
+    #[default]
+    Logged,
+    /// Pods drawn from the trace, submitted by a Poisson process
+    /// ([`battery::sample`]).
+    Sampled,
+}
+
+/// The node lists looked for beside a v2023 pod file.
+const NODE_LISTS: [&str; 2] = ["openb_node_list_gpu_node.csv.gz", "openb_node_list_gpu_node.csv"];
+
+/// The settings (`[sla_machine]`), as a config says them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SlaMachineSettings {
+    /// The pods (a path, or a name under the traces directory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<PathBuf>,
+    /// The node list (absent: the one beside the pods).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<PathBuf>,
+    /// Who schedules.
+    pub scheduler: Scheduler,
+    /// The planner's node choice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_choice: Option<String>,
+    /// The SLA terms rule.
+    pub sla_terms: String,
+    /// d = o + factor · x for the classes without their own.
+    pub deadline_factor: f64,
+    /// penalty = ratio · fee for the classes without their own.
+    pub penalty_ratio: f64,
+    /// Batteries the pods are cut into.
+    pub batteries: u32,
+    /// This point's battery.
+    pub battery: u32,
+    /// Submissions come this many times as fast as the trace's.
+    pub load: f64,
+    /// How a battery's pods arrive.
+    pub arrivals: Arrivals,
+    /// Pods of a sampled battery.
+    pub jobs: u32,
+    /// Seed of a sampled battery's draws.
+    pub seed: u64,
+}
+
+impl Default for SlaMachineSettings {
+    fn default() -> Self {
+        SlaMachineSettings {
+            trace: None,
+            nodes: None,
+            scheduler: Scheduler::default(),
+            node_choice: None,
+            sla_terms: "qos-classes".into(),
+            deadline_factor: 2.0,
+            penalty_ratio: 1.0,
+            batteries: 10,
+            battery: 0,
+            load: 1.0,
+            arrivals: Arrivals::Logged,
+            jobs: 2000,
+            seed: 1,
+        }
+    }
+}
+
+impl SlaMachineSettings {
+    /// The point these settings describe (module contract).
+    pub fn resolve(&self) -> anyhow::Result<SlaMachinePoint> {
+        let trace = self.trace.clone().ok_or_else(|| anyhow!("sla_machine.trace: required (a GPU trace's pods)"))?;
+        registry::find::<SlaTermsRules>(&self.sla_terms).map_err(|e| anyhow!("sla_machine.sla_terms: {e}"))?;
+        let node_choice = match self.scheduler {
+            Scheduler::Slurm => None,
+            Scheduler::ConservativeBackfilling => {
+                let name = self.node_choice.as_deref().unwrap_or("first-fit");
+                let found = registry::find::<NodeChoices>(name).map_err(|e| anyhow!("sla_machine.node_choice: {e}"))?;
+                Some(found.name.to_string())
+            }
+        };
+        if self.batteries == 0 {
+            return Err(InvalidSetting::new("sla_machine.batteries", self.batteries, "must be at least 1").into());
+        }
+        if self.battery >= self.batteries {
+            let why = "must be below `batteries` (batteries are numbered from 0)";
+            return Err(InvalidSetting::new("sla_machine.battery", self.battery, why).into());
+        }
+        if !(self.load.is_finite() && self.load > 0.0) {
+            return Err(InvalidSetting::new("sla_machine.load", self.load, "must be a positive number").into());
+        }
+        if self.deadline_factor.is_nan() || self.deadline_factor < 1.0 {
+            return Err(
+                InvalidSetting::new("sla_machine.deadline_factor", self.deadline_factor, "must be at least 1").into()
+            );
+        }
+        if !(self.penalty_ratio.is_finite() && self.penalty_ratio >= 0.0) {
+            return Err(
+                InvalidSetting::new("sla_machine.penalty_ratio", self.penalty_ratio, "must be 0 or more").into()
+            );
+        }
+        if self.arrivals == Arrivals::Sampled && self.jobs == 0 {
+            return Err(InvalidSetting::new("sla_machine.jobs", self.jobs, "must be at least 1").into());
+        }
+        let sampled = self.arrivals == Arrivals::Sampled;
+        Ok(SlaMachinePoint {
+            trace,
+            nodes: self.nodes.clone(),
+            scheduler: self.scheduler,
+            node_choice,
+            sla_terms: self.sla_terms.clone(),
+            deadline_factor: self.deadline_factor,
+            penalty_ratio: self.penalty_ratio,
+            batteries: self.batteries,
+            battery: self.battery,
+            load: self.load,
+            arrivals: self.arrivals,
+            jobs: sampled.then_some(self.jobs),
+            seed: sampled.then_some(self.seed),
+        })
+    }
+}
+
+/// One point: one battery under one scheduler.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SlaMachinePoint {
+    /// The pods, as the config names them.
+    pub trace: PathBuf,
+    /// The node list, as the config names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<PathBuf>,
+    /// Who schedules.
+    pub scheduler: Scheduler,
+    /// The planner's node choice (none under Slurm).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_choice: Option<String>,
+    /// The SLA terms rule.
+    pub sla_terms: String,
+    /// Its deadline factor.
+    pub deadline_factor: f64,
+    /// Its penalty ratio.
+    pub penalty_ratio: f64,
+    /// Batteries.
+    pub batteries: u32,
+    /// This battery.
+    pub battery: u32,
+    /// Submissions come this many times as fast as the trace's.
+    pub load: f64,
+    /// How its pods arrive.
+    pub arrivals: Arrivals,
+    /// Pods of a sampled battery (none: logged arrivals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jobs: Option<u32>,
+    /// Seed of a sampled battery's draws (none: logged arrivals).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// The pods and their machine, loaded once per trace and node list.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The pod file found.
+    pub path: PathBuf,
+    /// Its pods, as they ask.
+    pub pods: GpuJobs,
+    /// Their machine.
+    pub machine: Arc<Machine>,
+    /// The node list it was read from.
+    list: PathBuf,
+    /// Its nodes as the twin's `NodeName` lines.
+    specs: Vec<NodeSpec>,
+    /// The twin's `slurm.conf` of them, made for the first Slurm point.
+    conf: OnceLock<SlurmConf>,
+}
+
+impl Loaded {
+    /// The same machine as the twin's `slurm.conf`.
+    pub fn conf(&self) -> anyhow::Result<&SlurmConf> {
+        if let Some(conf) = self.conf.get() {
+            return Ok(conf);
+        }
+        let conf = slasim_slurm::conf::parse(&conf_text(&self.specs), &self.list)
+            .with_context(|| format!("the twin's slurm.conf of {}", self.list.display()))?;
+        Ok(self.conf.get_or_init(|| conf))
+    }
+}
+
+impl SlaMachinePoint {
+    fn inputs_key(&self) -> String {
+        let nodes = self.nodes.as_deref().map(|n| n.display().to_string()).unwrap_or_default();
+        format!("sla-machine|{}|{nodes}", self.trace.display())
+    }
+
+    /// The node list: the one named, else the one beside the pods.
+    fn node_list(&self, pods: &Path) -> anyhow::Result<PathBuf> {
+        match &self.nodes {
+            Some(n) => resolve_trace(n).map_err(|e| anyhow!("sla_machine.nodes: {e}")),
+            None => NODE_LISTS.iter().map(|n| pods.with_file_name(n)).find(|p| p.exists()).ok_or_else(|| {
+                anyhow!(
+                    "sla_machine.nodes: no node list beside {} (looked for {}); name one with `nodes`",
+                    pods.display(),
+                    NODE_LISTS.join(", ")
+                )
+            }),
+        }
+    }
+
+    /// Loads the pods and their machine.
+    pub fn open(&self) -> anyhow::Result<Loaded> {
+        let path = resolve_trace(&self.trace).map_err(|e| anyhow!("sla_machine.trace: {e}"))?;
+        let pods = gpu::read_pods(&path)?;
+        let list = self.node_list(&path)?;
+        let nodes = gpu::read_nodes(&list)?;
+        let machine = Machine::from_gpu_nodes(&nodes, &list)?;
+        let specs: Vec<NodeSpec> = nodes
+            .iter()
+            .map(|n| NodeSpec { names: n.name.clone(), cpus: n.cpus, memory_mib: n.memory_mib, gpus: n.gpus })
+            .collect();
+        Ok(Loaded { path, pods, machine: Arc::new(machine), list, specs, conf: OnceLock::new() })
+    }
+
+    /// Runs its battery on `loaded`: each job's result.
+    pub fn results(&self, loaded: &Loaded) -> anyhow::Result<Vec<JobResult>> {
+        let slice = match (self.jobs, self.seed) {
+            (Some(jobs), Some(seed)) => {
+                battery::sample(&loaded.pods, jobs as usize, self.load, seed, u64::from(self.battery)).ok_or_else(
+                    || {
+                        anyhow!(
+                            "{}: all pods are submitted at one instant: no rate to sample arrivals at",
+                            loaded.path.display()
+                        )
+                    },
+                )?
+            }
+            _ => battery::slice(&loaded.pods, self.batteries as usize, self.battery as usize, self.load),
+        };
+        let rule = registry::find::<SlaTermsRules>(&self.sla_terms)?;
+        let jobs =
+            battery::jobs(&loaded.path, &slice, &loaded.machine, rule, self.deadline_factor, self.penalty_ratio)?;
+        match (self.scheduler, &self.node_choice) {
+            (Scheduler::Slurm, _) => battery::under_slurm(&loaded.path, &slice, loaded.conf()?, &jobs),
+            (Scheduler::ConservativeBackfilling, choice) => {
+                let info = registry::find::<NodeChoices>(choice.as_deref().unwrap_or("first-fit"))?;
+                let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
+                let choice = (info.build)(&requests);
+                battery::planned(&loaded.machine, &slice, &jobs, choice.as_ref())
+            }
+        }
+    }
+}
+
+/// What a point stores.
+#[derive(Debug)]
+pub struct SlaMachineOutput {
+    /// Its `sla_machine_points` row.
+    pub row: PointRow,
+    /// Its jobs.
+    pub jobs: Vec<JobResult>,
+}
+
+impl PointOutput for SlaMachineOutput {
+    fn write(&self, store: &mut Store) -> Result<(), StoreError> {
+        write_point(store, self)
+    }
+}
+
+/// An sla-machine config file: `[sla_machine]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+struct SlaMachineFile {
+    #[serde(default)]
+    sla_machine: Option<SlaMachineSettings>,
+}
+
+/// The sla-machine kind.
+pub struct SlaMachineKind;
+
+/// The sla-machine kind.
+pub static SLA_MACHINE: SlaMachineKind = SlaMachineKind;
+
+const AXES: &[Axis] = &[
+    axis("trace", "trace", "a GPU trace's pods (a path, or a name under the traces directory)"),
+    axis("nodes", "nodes", "the pods' node list (absent: the one beside them)"),
+    axis("scheduler", "scheduler", "conservative-backfilling (the SLA planner) or slurm (the twin)"),
+    axis("node_choice", "node_choice", "the planner's node choice: first-fit, best-fit, fragmentation"),
+    axis("sla_terms", "sla_terms", "the SLA terms rule"),
+    axis("deadline_factor", "deadline_factor", "d = o + factor · x for the classes without their own"),
+    axis("penalty_ratio", "penalty_ratio", "penalty = ratio · fee for the classes without their own"),
+    axis("batteries", "batteries", "batteries the pods are cut into"),
+    axis("battery", "battery", "the battery (\"all\": every one)"),
+    axis("load", "load", "submissions come this many times as fast as the trace's"),
+    axis("arrivals", "arrivals", "logged (a slice of the trace) or sampled (pods drawn, Poisson arrivals)"),
+    axis("jobs", "jobs", "pods of a sampled battery"),
+];
+
+static INFO: KindInfo = KindInfo {
+    name: "sla-machine",
+    described: "SLA planning beside the Slurm twin on a machine of unlike nodes ([sla_machine])",
+    setting_of: "sla-machine",
+    section: Some("sla_machine"),
+    sections: &["sla_machine"],
+    settings_in_section: true,
+    axes: AXES,
+    tables: &GROUP,
+};
+
+impl PointKind for SlaMachineKind {
+    fn info(&self) -> &'static KindInfo {
+        &INFO
+    }
+
+    fn base(&self, file: &ConfigFile<'_>) -> Result<Base, ConfigError> {
+        let loc = &file.loc;
+        let config: SlaMachineFile = toml::from_str(loc.text).map_err(|e| loc.syntax(e))?;
+        let settings = config.sla_machine.unwrap_or_default();
+        let batteries = settings.batteries as usize;
+        let base = SlaMachineSettings { seed: file.seed_of("sla_machine", settings.seed), ..settings };
+        Base::of(file, base, batteries)
+    }
+
+    fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
+        let settings: SlaMachineSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
+        Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
+    }
+}
+
+impl AnyPoint for SlaMachinePoint {
+    fn kind(&self) -> &'static dyn PointKind {
+        &SLA_MACHINE
+    }
+
+    fn canonical(&self) -> Result<String, Unserialisable> {
+        canonical_toml(self)
+    }
+
+    fn label(&self) -> String {
+        let by = match &self.node_choice {
+            Some(choice) => format!("{} ({choice})", self.scheduler.name()),
+            None => self.scheduler.name().to_string(),
+        };
+        format!("{by} on {}, battery {} of {}", self.trace.display(), self.battery, self.batteries)
+    }
+
+    fn load(&self, _index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
+        inputs.load_once(self.inputs_key(), || self.open())
+    }
+
+    fn missing(&self) -> Vec<anyhow::Error> {
+        match resolve_trace(&self.trace) {
+            Err(e) => vec![anyhow!("sla_machine.trace: {e}")],
+            Ok(path) => self.node_list(&path).err().into_iter().collect(),
+        }
+    }
+
+    fn run(
+        &self,
+        inputs: &Inputs,
+        _budget: &Arc<Budget>,
+        _experiment: Option<&str>,
+    ) -> anyhow::Result<Box<dyn PointOutput>> {
+        let loaded = inputs.get::<Loaded>(&self.inputs_key()).context("the pods were not loaded")?;
+        let jobs = self.results(&loaded)?;
+        let measures = battery::measure(&loaded.machine, &jobs);
+        let config = self.canonical()?;
+        let row = PointRow {
+            point_id: PointId::of(&config).run_id,
+            trace: self.trace.display().to_string(),
+            nodes: self.nodes.as_ref().map(|n| n.display().to_string()),
+            scheduler: self.scheduler.name(),
+            node_choice: self.node_choice.clone(),
+            sla_terms: self.sla_terms.clone(),
+            deadline_factor: self.deadline_factor,
+            penalty_ratio: self.penalty_ratio,
+            batteries: i64::from(self.batteries),
+            battery: i64::from(self.battery),
+            load: self.load,
+            arrivals: match self.arrivals {
+                Arrivals::Logged => "logged",
+                Arrivals::Sampled => "sampled",
+            },
+            jobs: self.jobs.map(i64::from),
+            seed: self.seed.map(|s| s as i64),
+            measures,
+            config,
+            code_version: code_version(),
+        };
+        Ok(Box::new(SlaMachineOutput { row, jobs }))
+    }
+
+    slasim_core::point_boilerplate!();
+}
+
+/// Writes a point in one transaction.
+pub fn write_point(store: &mut Store, out: &SlaMachineOutput) -> Result<(), StoreError> {
+    let point_id = out.row.point_id;
+    store.write_with(|tx| {
+        insert(tx, &SLA_MACHINE_POINTS, &&out.row)?;
+        insert_all(tx, &SLA_MACHINE_JOBS, out.jobs.iter().map(|job| StoredJob { point_id, job }))
+    })
+}

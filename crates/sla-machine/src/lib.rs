@@ -1,0 +1,35 @@
+//! The sla-machine kind: slasim's question on a machine of unlike nodes.
+//! The same jobs (a GPU trace's pods, as they ask) on the same machine (its
+//! node list), under an SLA planner that books each job on specific nodes
+//! and cards, and under the Slurm twin; the SLA terms judge both schedules.
+//!
+//! Contract: [`battery`] runs one battery and measures it; [`kind`] is the
+//! point kind (`[sla_machine]`), its tables in [`tables`] and its report
+//! section in [`report`]. It builds on the machine model
+//! (`slasim_machine`), the single cluster's planner and SLA terms, and the
+//! Slurm twin, which share no code with each other.
+
+pub mod battery;
+pub mod kind;
+pub mod report;
+pub mod tables;
+
+use slasim_core::experiment::registry::{BadName, Kind, Registry};
+
+/// The sla-machine kind, for a program's list of kinds: after the single
+/// cluster and Slurm, whose schedulers it runs.
+pub struct SlaMachineKindEntry;
+
+/// The sla-machine kind.
+pub static KIND: SlaMachineKindEntry = SlaMachineKindEntry;
+
+impl Kind for SlaMachineKindEntry {
+    fn name(&self) -> &'static str {
+        "sla-machine"
+    }
+
+    fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
+        registry.add_point_kind(&kind::SLA_MACHINE)?;
+        registry.add::<slasim_core::report::section::Sections>(&report::SlaMachineSection)
+    }
+}

@@ -1,0 +1,106 @@
+//! The sla-machine points' section of a report: per pod file, scheduler and
+//! node choice, the SLA measures as means over the batteries with their
+//! 95 % intervals.
+//!
+//! Contract: one table, one row per (trace, load, scheduler, node choice)
+//! of the store's sla-machine points (the report's filter keeps one
+//! experiment's points, or the traces whose name contains its text): the
+//! batteries, and for gain, the gain over Slurm's on the same battery
+//! (paired), penalties, late and rejected jobs, mean and p95
+//! wait, and the CPU, memory and GPU shares held, the mean ± its 95 %
+//! Student-t half-width over the batteries. Under Slurm the node choice is
+//! NULL. A store without sla-machine points has no section.
+
+use std::path::Path;
+
+use polars::prelude::*;
+
+use slasim_core::experiment::registry::Registry;
+use slasim_core::report::load::{Filter, Kind, frame_of, has_table, trace_label};
+use slasim_core::report::section::{ReportSection, Section};
+use slasim_core::report::tables::{Table, aggregate_by};
+
+/// The measures, in the table's order.
+const MEASURES: [&str; 10] = [
+    "gain",
+    "gain_over_slurm",
+    "penalties",
+    "late",
+    "rejected",
+    "wait_mean",
+    "wait_p95",
+    "gpu_use",
+    "cpu_use",
+    "mem_use",
+];
+
+/// The Slurm point of the same battery: every setting but the scheduler
+/// and node choice equal.
+const SAME_BATTERY: &str = "s.scheduler = 'slurm' AND s.trace = p.trace AND s.nodes IS p.nodes \
+     AND s.sla_terms = p.sla_terms AND s.deadline_factor = p.deadline_factor AND s.penalty_ratio = p.penalty_ratio \
+     AND s.batteries = p.batteries AND s.battery = p.battery AND s.load = p.load AND s.arrivals = p.arrivals \
+     AND s.sampled_jobs IS p.sampled_jobs AND s.seed IS p.seed";
+
+/// The sla-machine section of a report.
+pub struct SlaMachineSection;
+
+impl ReportSection for SlaMachineSection {
+    fn name(&self) -> &'static str {
+        "sla-machine"
+    }
+
+    fn build(&self, _registry: &Registry, db: &Path, filter: &Filter) -> anyhow::Result<Option<Section>> {
+        if !has_table(db, "sla_machine_points")? {
+            return Ok(None);
+        }
+        let (only, params) = filter.points_where();
+        let measures: Vec<String> = MEASURES
+            .iter()
+            .map(|&m| match m {
+                "gain_over_slurm" => "p.gain - s.gain AS gain_over_slurm".to_string(),
+                m => format!("p.{m}"),
+            })
+            .collect();
+        let sql = format!(
+            "SELECT p.trace, p.load, p.scheduler, p.node_choice, {} FROM sla_machine_points p \
+             LEFT JOIN sla_machine_points s ON {SAME_BATTERY} {only}",
+            measures.join(", ")
+        );
+        let mut columns =
+            vec![("trace", Kind::Text), ("load", Kind::Real), ("scheduler", Kind::Text), ("node_choice", Kind::Text)];
+        columns.extend(
+            MEASURES.iter().map(|&m| (m, if matches!(m, "late" | "rejected") { Kind::Int } else { Kind::Real })),
+        );
+        let points = frame_of(db, &sql, &params, &columns)?;
+        if points.height() == 0 {
+            return Ok(None);
+        }
+        let count = points.height();
+        let labels: Vec<Option<String>> = points.column("trace")?.str()?.iter().map(|t| t.map(trace_label)).collect();
+        let mut points = points;
+        points.with_column(Column::new("trace".into(), labels))?;
+        let keys = ["trace", "load", "scheduler", "node_choice", "batteries"];
+        let df = aggregate_by(points.lazy(), &keys[..4], &MEASURES)?;
+        // Each measure's mean beside its half-width.
+        let mut order: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        for m in MEASURES {
+            order.push(format!("{m}_mean"));
+            order.push(format!("{m}_ci"));
+        }
+        let df = df.select(order)?;
+        let table = Table {
+            id: "sla-machine".into(),
+            title: "SLA planning beside Slurm on a machine of unlike nodes".into(),
+            note: "One row per pod file, load, scheduler and node choice of the sla-machine points \
+                   ([sla_machine]): each measure's mean over the batteries ± its 95 % half-width. Gain and \
+                   penalties in VC; the gain over Slurm is paired, battery by battery, with the Slurm point \
+                   of the same battery (empty without one); late jobs ended after their deadline, rejected ones were refused at \
+                   submission (Slurm rejects none); waits in seconds, of the jobs that started; the CPU, \
+                   memory and GPU shares are what the jobs held from the first submission to the last, as \
+                   each scheduler allocates (Slurm gives a whole card for a share of one)."
+                .into(),
+            df,
+        };
+        Ok(Some(Section { tables: vec![table], points: count, ..Section::default() }))
+    }
+}

@@ -1,0 +1,153 @@
+//! The sla-machine points' store group, by descriptors: `sla_machine_points`
+//! (one row per point: its settings and measures) and `sla_machine_jobs`
+//! (one row per job of its battery).
+//!
+//! Contract: a point's rows are written in one transaction
+//! ([`crate::kind::write_point`]); absent values are NULL.
+
+use slasim_core::store::columns::{Described, Rows, Table, column};
+use slasim_core::store::tables::groups::{PointTables, all};
+
+use crate::battery::{JobResult, Measures};
+
+/// A point's row.
+#[derive(Debug, Clone)]
+pub struct PointRow {
+    /// Its id.
+    pub point_id: i64,
+    /// The pods as the config names them.
+    pub trace: String,
+    /// The node list as the config names it (NULL: beside the pods).
+    pub nodes: Option<String>,
+    /// `conservative-backfilling` or `slurm`.
+    pub scheduler: &'static str,
+    /// The planner's node choice (NULL under Slurm).
+    pub node_choice: Option<String>,
+    /// The SLA terms rule.
+    pub sla_terms: String,
+    /// Its deadline factor.
+    pub deadline_factor: f64,
+    /// Its penalty ratio.
+    pub penalty_ratio: f64,
+    /// Batteries the pods are cut into.
+    pub batteries: i64,
+    /// This point's battery.
+    pub battery: i64,
+    /// Submissions come this many times as fast as the trace's.
+    pub load: f64,
+    /// `logged` or `sampled`.
+    pub arrivals: &'static str,
+    /// Pods of a sampled battery.
+    pub jobs: Option<i64>,
+    /// Seed of a sampled battery.
+    pub seed: Option<i64>,
+    /// Its measures.
+    pub measures: Measures,
+    /// Its canonical settings.
+    pub config: String,
+    /// The slasim version that ran it.
+    pub code_version: String,
+}
+
+/// The row type of `sla_machine_points`.
+pub enum Points {}
+
+impl Rows for Points {
+    type Row<'a> = &'a PointRow;
+    type Summary = ();
+}
+
+/// Each point.
+pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
+    "sla_machine_points",
+    16,
+    "One row per sla-machine point: one battery of pods on their machine under one scheduler, with the SLA terms applied.",
+)
+.key(&["point_id"])
+.columns(&[
+    column!("point_id", Int, "the point's id", |r| r.point_id),
+    column!("trace", Text, "the pods as the config names them", |r| r.trace.as_str()),
+    column!("nodes", Text null, "the node list as the config names it (NULL: the one beside the pods)", |r| r.nodes.as_deref()),
+    column!("scheduler", Text, "`conservative-backfilling` (the SLA planner) or `slurm` (the twin)", |r| r.scheduler),
+    column!("node_choice", Text null, "the planner's node choice (NULL under Slurm)", |r| r.node_choice.as_deref()),
+    column!("sla_terms", Text, "the SLA terms rule", |r| r.sla_terms.as_str()),
+    column!("deadline_factor", Real, "the rule's deadline factor", |r| r.deadline_factor),
+    column!("penalty_ratio", Real, "the rule's penalty ratio", |r| r.penalty_ratio),
+    column!("batteries", Int, "batteries the pods are cut into", |r| r.batteries),
+    column!("battery", Int, "this point's battery, from 0", |r| r.battery),
+    column!("load", Real, "submissions come this many times as fast as the trace's", |r| r.load),
+    column!("arrivals", Text, "`logged` (a slice of the trace) or `sampled` (pods drawn, Poisson arrivals)", |r| r.arrivals),
+    column!("sampled_jobs", Int null, "pods of a sampled battery (NULL: logged arrivals)", |r| r.jobs),
+    column!("seed", Int null, "seed of a sampled battery's draws (NULL: logged arrivals)", |r| r.seed),
+    column!("jobs", Int, "jobs of the battery", |r| r.measures.jobs),
+    column!("accepted", Int, "jobs accepted (under Slurm: every job that started)", |r| r.measures.accepted),
+    column!("rejected", Int, "jobs rejected", |r| r.measures.rejected),
+    column!("late", Int, "jobs that ended after their deadline", |r| r.measures.late),
+    column!("fees", Real, "fees earned, VC", |r| r.measures.fees),
+    column!("penalties", Real, "penalties paid, VC", |r| r.measures.penalties),
+    column!("gain", Real, "fees minus penalties, VC", |r| r.measures.gain),
+    column!("wait_mean", Real null, "mean wait of the jobs that started, s (NULL: none started)", |r| r.measures.wait_mean),
+    column!("wait_p95", Real null, "95th-percentile wait (nearest rank), s (NULL: none started)", |r| r.measures.wait_p95),
+    column!("cpu_use", Real, "share of the machine's CPUs the jobs held over the battery's span", |r| r.measures.cpu_use),
+    column!("mem_use", Real, "share of its memory", |r| r.measures.mem_use),
+    column!("gpu_use", Real, "share of its GPU thousandths (a card Slurm gives for a share counts whole)", |r| r.measures.gpu_use),
+    column!("config", Text, "the point's canonical settings (TOML)", |r| r.config.as_str()),
+    column!("code_version", Text, "the slasim version that ran it", |r| r.code_version.as_str()),
+]);
+
+/// A job of a point.
+#[derive(Debug, Clone, Copy)]
+pub struct StoredJob<'a> {
+    /// The point.
+    pub point_id: i64,
+    /// The job.
+    pub job: &'a JobResult,
+}
+
+/// The row type of `sla_machine_jobs`.
+pub enum Jobs {}
+
+impl Rows for Jobs {
+    type Row<'a> = StoredJob<'a>;
+    type Summary = ();
+}
+
+/// Each job of each point.
+pub static SLA_MACHINE_JOBS: Table<Jobs> = Table::new(
+    "sla_machine_jobs",
+    16,
+    "One row per job of an sla-machine point: when it was submitted, started and ended, where, and what it earned.",
+)
+.key(&["point_id", "job"])
+.columns(&[
+    column!("point_id", Int, "the point", |r| r.point_id; references "sla_machine_points(point_id)"),
+    column!("job", Int, "its number in the battery, from 0 (in submission order)", |r| r.job.job),
+    column!("line", Int, "its pod's line in the trace file", |r| r.job.line),
+    column!("submit", Int, "its submission in the battery, s", |r| r.job.submit),
+    column!("start", Int null, "its start, s (NULL: never started)", |r| r.job.start),
+    column!("end", Int null, "its end, s (NULL: never ran)", |r| r.job.end),
+    column!("node", Text null, "its first node's name (NULL: never started)", |r| r.job.node.as_deref()),
+    column!("outcome", Text, "`success`, `late` (ended after its deadline) or `rejected`", |r| r.job.outcome),
+    column!("reason", Text null, "why it was rejected (NULL: not rejected)", |r| r.job.reason.as_deref()),
+    column!("deadline", Int null, "its deadline, s (NULL: none)", |r| r.job.deadline),
+    column!("money", Real, "the fee earned (positive) or the penalty paid (negative), VC", |r| r.job.money),
+]);
+
+/// The group's tables, in creation order.
+pub fn described() -> Vec<&'static dyn Described> {
+    vec![&SLA_MACHINE_POINTS, &SLA_MACHINE_JOBS]
+}
+
+/// The sla-machine points.
+pub static GROUP: PointTables = PointTables {
+    key_table: "sla_machine_points",
+    key: "point_id",
+    metrics: "sla_machine_points",
+    tables: &[all("sla_machine_points"), all("sla_machine_jobs")],
+    described,
+    steps: &[],
+    views: &[],
+    ids_since: None,
+    jobs: None,
+    provenance: Some("SELECT point_id AS point, trace, seed, config, code_version FROM sla_machine_points"),
+};
