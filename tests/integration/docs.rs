@@ -174,9 +174,12 @@ fn sources() -> Vec<u8> {
     }
     let mut files = vec![root().join("Cargo.toml"), root().join("Cargo.lock"), root().join("crates/core/build.rs")];
     walk(&root().join("src"), &mut files);
-    for krate in ["sim", "core", "slurm", "gym"] {
-        files.push(root().join("crates").join(krate).join("Cargo.toml"));
-        walk(&root().join("crates").join(krate).join("src"), &mut files);
+    // Every crate of the workspace: a store made by another state of any of
+    // them is not reused.
+    for entry in std::fs::read_dir(root().join("crates")).unwrap() {
+        let krate = entry.unwrap().path();
+        files.push(krate.join("Cargo.toml"));
+        walk(&krate.join("src"), &mut files);
     }
     files.sort();
     let mut all = Vec::new();

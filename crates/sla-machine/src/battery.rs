@@ -11,7 +11,7 @@
 //!   replacement from the trace (stream `workload-jobs`), submitted by a
 //!   Poisson process (stream `workload-arrivals`) at `load` times the
 //!   trace's mean rate (its pods over its first-to-last submission span);
-//!   both streams' instance is the battery, so every scheduler of a seed
+//!   both streams' instance is the battery, so every strategy of a seed
 //!   and battery runs the same jobs. A job's line is its pod's.
 //! - *Jobs.* Each pod is a job as it asks ([`slasim_single::workload::pods`]):
 //!   its deadline, fee and penalty from the SLA terms rule.
@@ -29,7 +29,7 @@
 //!   started; and the share of the machine's CPUs, memory and GPU
 //!   thousandths the jobs held from the battery's first submission to its
 //!   last (the window the load is offered in; a trace's longest pods run
-//!   for months past it), as each scheduler allocates them.
+//!   for months past it), as each strategy allocates them.
 
 use std::path::Path;
 use std::sync::Arc;

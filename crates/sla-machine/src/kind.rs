@@ -6,7 +6,7 @@
 //! - *Settings* (`[sla_machine]`): `trace` (a GPU trace's pods: a path, or
 //!   a name under the traces directory; required), `nodes` (its node list;
 //!   absent: `openb_node_list_gpu_node.csv[.gz]` beside the pods),
-//!   `scheduler` (`conservative-backfilling` or `slurm`), `node_choice` (a
+//!   `strategy` (`conservative-backfilling` or `slurm`), `node_choice` (a
 //!   registered node choice, the planner's; default `first-fit`; reset under
 //!   `slurm`), `sla_terms` (default `qos-classes`), `deadline_factor` (2),
 //!   `penalty_ratio` (1), `batteries` (10), `battery` (`"all"` in a sweep
@@ -14,13 +14,13 @@
 //!   `arrivals` (`logged`: a slice of the trace; `sampled`: `jobs` pods,
 //!   default 2,000, drawn with `seed`, the config's by default; both reset
 //!   under `logged`). Every key is a sweep axis.
-//! - *A point* runs one battery under one scheduler. Points that differ only
-//!   in their scheduler or node choice run the same jobs.
+//! - *A point* runs one battery under one strategy. Points that differ only
+//!   in their strategy or node choice run the same jobs.
 //! - *Stored* in `sla_machine_points` and `sla_machine_jobs`
 //!   ([`crate::tables`]) in one transaction; sharding, resuming and merging
 //!   are the engine's.
 //! - *Bad input* is refused before anything is stored: an unknown
-//!   scheduler, node choice or terms rule, a battery outside the batteries,
+//!   strategy, node choice or terms rule, a battery outside the batteries,
 //!   a load that is not positive, a pod file or node list that cannot be
 //!   read (named with its line), a `gpu_spec` model the machine lacks.
 
@@ -54,7 +54,7 @@ use crate::tables::{GROUP, PointRow, SLA_MACHINE_JOBS, SLA_MACHINE_POINTS, Store
 /// Who schedules the jobs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Scheduler {
+pub enum Strategy {
     /// The SLA planner: conservative backfilling on the machine.
     #[default]
     ConservativeBackfilling,
@@ -62,12 +62,12 @@ pub enum Scheduler {
     Slurm,
 }
 
-impl Scheduler {
+impl Strategy {
     /// Its name in configs and stores.
     pub fn name(self) -> &'static str {
         match self {
-            Scheduler::ConservativeBackfilling => "conservative-backfilling",
-            Scheduler::Slurm => "slurm",
+            Strategy::ConservativeBackfilling => "conservative-backfilling",
+            Strategy::Slurm => "slurm",
         }
     }
 }
@@ -98,7 +98,7 @@ pub struct SlaMachineSettings {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<PathBuf>,
     /// Who schedules.
-    pub scheduler: Scheduler,
+    pub strategy: Strategy,
     /// The planner's node choice.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_choice: Option<String>,
@@ -127,7 +127,7 @@ impl Default for SlaMachineSettings {
         SlaMachineSettings {
             trace: None,
             nodes: None,
-            scheduler: Scheduler::default(),
+            strategy: Strategy::default(),
             node_choice: None,
             sla_terms: "qos-classes".into(),
             deadline_factor: 2.0,
@@ -147,9 +147,9 @@ impl SlaMachineSettings {
     pub fn resolve(&self) -> anyhow::Result<SlaMachinePoint> {
         let trace = self.trace.clone().ok_or_else(|| anyhow!("sla_machine.trace: required (a GPU trace's pods)"))?;
         registry::find::<SlaTermsRules>(&self.sla_terms).map_err(|e| anyhow!("sla_machine.sla_terms: {e}"))?;
-        let node_choice = match self.scheduler {
-            Scheduler::Slurm => None,
-            Scheduler::ConservativeBackfilling => {
+        let node_choice = match self.strategy {
+            Strategy::Slurm => None,
+            Strategy::ConservativeBackfilling => {
                 let name = self.node_choice.as_deref().unwrap_or("first-fit");
                 let found = registry::find::<NodeChoices>(name).map_err(|e| anyhow!("sla_machine.node_choice: {e}"))?;
                 Some(found.name.to_string())
@@ -182,7 +182,7 @@ impl SlaMachineSettings {
         Ok(SlaMachinePoint {
             trace,
             nodes: self.nodes.clone(),
-            scheduler: self.scheduler,
+            strategy: self.strategy,
             node_choice,
             sla_terms: self.sla_terms.clone(),
             deadline_factor: self.deadline_factor,
@@ -197,7 +197,7 @@ impl SlaMachineSettings {
     }
 }
 
-/// One point: one battery under one scheduler.
+/// One point: one battery under one strategy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SlaMachinePoint {
@@ -207,7 +207,7 @@ pub struct SlaMachinePoint {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<PathBuf>,
     /// Who schedules.
-    pub scheduler: Scheduler,
+    pub strategy: Strategy,
     /// The planner's node choice (none under Slurm).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_choice: Option<String>,
@@ -314,9 +314,9 @@ impl SlaMachinePoint {
         let rule = registry::find::<SlaTermsRules>(&self.sla_terms)?;
         let jobs =
             battery::jobs(&loaded.path, &slice, &loaded.machine, rule, self.deadline_factor, self.penalty_ratio)?;
-        match (self.scheduler, &self.node_choice) {
-            (Scheduler::Slurm, _) => battery::under_slurm(&loaded.path, &slice, loaded.conf()?, &jobs),
-            (Scheduler::ConservativeBackfilling, choice) => {
+        match (self.strategy, &self.node_choice) {
+            (Strategy::Slurm, _) => battery::under_slurm(&loaded.path, &slice, loaded.conf()?, &jobs),
+            (Strategy::ConservativeBackfilling, choice) => {
                 let info = registry::find::<NodeChoices>(choice.as_deref().unwrap_or("first-fit"))?;
                 let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
                 let choice = (info.build)(&requests);
@@ -357,7 +357,7 @@ pub static SLA_MACHINE: SlaMachineKind = SlaMachineKind;
 const AXES: &[Axis] = &[
     axis("trace", "trace", "a GPU trace's pods (a path, or a name under the traces directory)"),
     axis("nodes", "nodes", "the pods' node list (absent: the one beside them)"),
-    axis("scheduler", "scheduler", "conservative-backfilling (the SLA planner) or slurm (the twin)"),
+    axis("strategy", "strategy", "conservative-backfilling (the SLA planner) or slurm (the twin)"),
     axis("node_choice", "node_choice", "the planner's node choice: first-fit, best-fit, fragmentation"),
     axis("sla_terms", "sla_terms", "the SLA terms rule"),
     axis("deadline_factor", "deadline_factor", "d = o + factor · x for the classes without their own"),
@@ -411,8 +411,8 @@ impl AnyPoint for SlaMachinePoint {
 
     fn label(&self) -> String {
         let by = match &self.node_choice {
-            Some(choice) => format!("{} ({choice})", self.scheduler.name()),
-            None => self.scheduler.name().to_string(),
+            Some(choice) => format!("{} ({choice})", self.strategy.name()),
+            None => self.strategy.name().to_string(),
         };
         format!("{by} on {}, battery {} of {}", self.trace.display(), self.battery, self.batteries)
     }
@@ -442,7 +442,7 @@ impl AnyPoint for SlaMachinePoint {
             point_id: PointId::of(&config).run_id,
             trace: self.trace.display().to_string(),
             nodes: self.nodes.as_ref().map(|n| n.display().to_string()),
-            scheduler: self.scheduler.name(),
+            strategy: self.strategy.name(),
             node_choice: self.node_choice.clone(),
             sla_terms: self.sla_terms.clone(),
             deadline_factor: self.deadline_factor,

@@ -17,7 +17,7 @@ pub mod tables;
 use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
 /// The sla-machine kind, for a program's list of kinds: after the single
-/// cluster and Slurm, whose schedulers it runs.
+/// cluster and Slurm, whose strategies it runs.
 pub struct SlaMachineKindEntry;
 
 /// The sla-machine kind.

@@ -1,8 +1,8 @@
-//! The sla-machine points' section of a report: per pod file, scheduler and
+//! The sla-machine points' section of a report: per pod file, strategy and
 //! node choice, the SLA measures as means over the batteries with their
 //! 95 % intervals.
 //!
-//! Contract: one table, one row per (trace, load, scheduler, node choice)
+//! Contract: one table, one row per (trace, load, strategy, node choice)
 //! of the store's sla-machine points (the report's filter keeps one
 //! experiment's points, or the traces whose name contains its text): the
 //! batteries, and for gain, the gain over Slurm's on the same battery
@@ -34,9 +34,9 @@ const MEASURES: [&str; 10] = [
     "mem_use",
 ];
 
-/// The Slurm point of the same battery: every setting but the scheduler
+/// The Slurm point of the same battery: every setting but the strategy
 /// and node choice equal.
-const SAME_BATTERY: &str = "s.scheduler = 'slurm' AND s.trace = p.trace AND s.nodes IS p.nodes \
+const SAME_BATTERY: &str = "s.strategy = 'slurm' AND s.trace = p.trace AND s.nodes IS p.nodes \
      AND s.sla_terms = p.sla_terms AND s.deadline_factor = p.deadline_factor AND s.penalty_ratio = p.penalty_ratio \
      AND s.batteries = p.batteries AND s.battery = p.battery AND s.load = p.load AND s.arrivals = p.arrivals \
      AND s.sampled_jobs IS p.sampled_jobs AND s.seed IS p.seed";
@@ -62,12 +62,12 @@ impl ReportSection for SlaMachineSection {
             })
             .collect();
         let sql = format!(
-            "SELECT p.trace, p.load, p.scheduler, p.node_choice, {} FROM sla_machine_points p \
+            "SELECT p.trace, p.load, p.strategy, p.node_choice, {} FROM sla_machine_points p \
              LEFT JOIN sla_machine_points s ON {SAME_BATTERY} {only}",
             measures.join(", ")
         );
         let mut columns =
-            vec![("trace", Kind::Text), ("load", Kind::Real), ("scheduler", Kind::Text), ("node_choice", Kind::Text)];
+            vec![("trace", Kind::Text), ("load", Kind::Real), ("strategy", Kind::Text), ("node_choice", Kind::Text)];
         columns.extend(
             MEASURES.iter().map(|&m| (m, if matches!(m, "late" | "rejected") { Kind::Int } else { Kind::Real })),
         );
@@ -79,7 +79,7 @@ impl ReportSection for SlaMachineSection {
         let labels: Vec<Option<String>> = points.column("trace")?.str()?.iter().map(|t| t.map(trace_label)).collect();
         let mut points = points;
         points.with_column(Column::new("trace".into(), labels))?;
-        let keys = ["trace", "load", "scheduler", "node_choice", "batteries"];
+        let keys = ["trace", "load", "strategy", "node_choice", "batteries"];
         let df = aggregate_by(points.lazy(), &keys[..4], &MEASURES)?;
         // Each measure's mean beside its half-width.
         let mut order: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
@@ -91,13 +91,13 @@ impl ReportSection for SlaMachineSection {
         let table = Table {
             id: "sla-machine".into(),
             title: "SLA planning beside Slurm on a machine of unlike nodes".into(),
-            note: "One row per pod file, load, scheduler and node choice of the sla-machine points \
+            note: "One row per pod file, load, strategy and node choice of the sla-machine points \
                    ([sla_machine]): each measure's mean over the batteries ± its 95 % half-width. Gain and \
                    penalties in VC; the gain over Slurm is paired, battery by battery, with the Slurm point \
                    of the same battery (empty without one); late jobs ended after their deadline, rejected ones were refused at \
                    submission (Slurm rejects none); waits in seconds, of the jobs that started; the CPU, \
                    memory and GPU shares are what the jobs held from the first submission to the last, as \
-                   each scheduler allocates (Slurm gives a whole card for a share of one)."
+                   each strategy allocates (Slurm gives a whole card for a share of one)."
                 .into(),
             df,
         };

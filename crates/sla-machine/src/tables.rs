@@ -20,7 +20,7 @@ pub struct PointRow {
     /// The node list as the config names it (NULL: beside the pods).
     pub nodes: Option<String>,
     /// `conservative-backfilling` or `slurm`.
-    pub scheduler: &'static str,
+    pub strategy: &'static str,
     /// The planner's node choice (NULL under Slurm).
     pub node_choice: Option<String>,
     /// The SLA terms rule.
@@ -61,14 +61,14 @@ impl Rows for Points {
 pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     "sla_machine_points",
     16,
-    "One row per sla-machine point: one battery of pods on their machine under one scheduler, with the SLA terms applied.",
+    "One row per sla-machine point: one battery of pods on their machine under one strategy, with the SLA terms applied.",
 )
 .key(&["point_id"])
 .columns(&[
     column!("point_id", Int, "the point's id", |r| r.point_id),
     column!("trace", Text, "the pods as the config names them", |r| r.trace.as_str()),
     column!("nodes", Text null, "the node list as the config names it (NULL: the one beside the pods)", |r| r.nodes.as_deref()),
-    column!("scheduler", Text, "`conservative-backfilling` (the SLA planner) or `slurm` (the twin)", |r| r.scheduler),
+    column!("strategy", Text, "`conservative-backfilling` (the SLA planner) or `slurm` (the twin)", |r| r.strategy),
     column!("node_choice", Text null, "the planner's node choice (NULL under Slurm)", |r| r.node_choice.as_deref()),
     column!("sla_terms", Text, "the SLA terms rule", |r| r.sla_terms.as_str()),
     column!("deadline_factor", Real, "the rule's deadline factor", |r| r.deadline_factor),

@@ -2,7 +2,7 @@
 //! the planner and under the Slurm twin.
 
 use slasim_sla_machine::battery::measure;
-use slasim_sla_machine::kind::{Scheduler, SlaMachineSettings};
+use slasim_sla_machine::kind::{SlaMachineSettings, Strategy};
 
 const NODES: &str = "sn,cpu_milli,memory_mib,gpu,model\nn0,8000,32768,2,T4\n";
 
@@ -16,13 +16,13 @@ p2,2000,4096,1,1000,,LS,Running,0,100,0
 p3,2000,4096,1,1000,,BE,Running,10,110,10
 ";
 
-fn settings(dir: &std::path::Path, scheduler: Scheduler) -> SlaMachineSettings {
+fn settings(dir: &std::path::Path, strategy: Strategy) -> SlaMachineSettings {
     std::fs::write(dir.join("pods.csv"), PODS).unwrap();
     std::fs::write(dir.join("nodes.csv"), NODES).unwrap();
     SlaMachineSettings {
         trace: Some(dir.join("pods.csv")),
         nodes: Some(dir.join("nodes.csv")),
-        scheduler,
+        strategy,
         batteries: 1,
         ..SlaMachineSettings::default()
     }
@@ -36,7 +36,7 @@ fn settings(dir: &std::path::Path, scheduler: Scheduler) -> SlaMachineSettings {
 #[test]
 fn shares_of_a_card_meet_deadlines_the_twin_misses() {
     let dir = tempfile::tempdir().unwrap();
-    let planner = settings(dir.path(), Scheduler::ConservativeBackfilling).resolve().unwrap();
+    let planner = settings(dir.path(), Strategy::ConservativeBackfilling).resolve().unwrap();
     let loaded = planner.open().unwrap();
     let planned = planner.results(&loaded).unwrap();
     let starts: Vec<_> = planned.iter().map(|r| (r.job, r.line, r.start, r.outcome)).collect();
@@ -55,7 +55,7 @@ fn shares_of_a_card_meet_deadlines_the_twin_misses() {
     assert_eq!((m.accepted, m.rejected, m.late, m.penalties), (4, 0, 0, 0.0));
     assert_eq!(m.wait_p95, Some(90.0));
 
-    let slurm = settings(dir.path(), Scheduler::Slurm).resolve().unwrap();
+    let slurm = settings(dir.path(), Strategy::Slurm).resolve().unwrap();
     assert_eq!(slurm.node_choice, None);
     let twin = slurm.results(&loaded).unwrap();
     assert_eq!(twin[0].start, Some(0));
@@ -76,7 +76,7 @@ fn shares_of_a_card_meet_deadlines_the_twin_misses() {
 #[test]
 fn settings_that_cannot_run_are_refused_with_their_key() {
     let dir = tempfile::tempdir().unwrap();
-    let base = settings(dir.path(), Scheduler::ConservativeBackfilling);
+    let base = settings(dir.path(), Strategy::ConservativeBackfilling);
     let refused = |s: SlaMachineSettings| s.resolve().unwrap_err().to_string();
     assert!(refused(SlaMachineSettings { trace: None, ..base.clone() }).starts_with("sla_machine.trace: required"));
     assert!(refused(SlaMachineSettings { battery: 1, ..base.clone() }).contains("sla_machine.battery"));
@@ -97,37 +97,37 @@ fn settings_that_cannot_run_are_refused_with_their_key() {
 }
 
 /// Sampled arrivals: the same seed and battery give the same pods and
-/// submissions whatever the scheduler; another battery gives others; the
+/// submissions whatever the strategy; another battery gives others; the
 /// rate follows `load`.
 #[test]
-fn sampled_batteries_are_the_same_for_every_scheduler() {
+fn sampled_batteries_are_the_same_for_every_strategy() {
     use slasim_sla_machine::kind::Arrivals;
     let dir = tempfile::tempdir().unwrap();
-    let sampled = |scheduler, battery, load| SlaMachineSettings {
+    let sampled = |strategy, battery, load| SlaMachineSettings {
         arrivals: Arrivals::Sampled,
         jobs: 50,
         batteries: 3,
         battery,
         load,
-        ..settings(dir.path(), scheduler)
+        ..settings(dir.path(), strategy)
     };
-    let planner = sampled(Scheduler::ConservativeBackfilling, 1, 1.0).resolve().unwrap();
+    let planner = sampled(Strategy::ConservativeBackfilling, 1, 1.0).resolve().unwrap();
     let loaded = planner.open().unwrap();
     let a = planner.results(&loaded).unwrap();
-    let b = sampled(Scheduler::Slurm, 1, 1.0).resolve().unwrap().results(&loaded).unwrap();
+    let b = sampled(Strategy::Slurm, 1, 1.0).resolve().unwrap().results(&loaded).unwrap();
     let arrivals =
         |r: &[slasim_sla_machine::battery::JobResult]| r.iter().map(|j| (j.line, j.submit)).collect::<Vec<_>>();
     assert_eq!(a.len(), 50);
     assert_eq!(arrivals(&a), arrivals(&b));
-    let other = sampled(Scheduler::ConservativeBackfilling, 2, 1.0).resolve().unwrap().results(&loaded).unwrap();
+    let other = sampled(Strategy::ConservativeBackfilling, 2, 1.0).resolve().unwrap().results(&loaded).unwrap();
     assert_ne!(arrivals(&a), arrivals(&other));
     // The trace submits 4 pods over 10 s: a gap of 2.5 s on average; ten
     // times the load, a tenth of it.
     let span = |r: &[slasim_sla_machine::battery::JobResult]| r.last().unwrap().submit as f64 / 49.0;
     assert!((1.0..5.0).contains(&span(&a)), "{}", span(&a));
-    let fast = sampled(Scheduler::ConservativeBackfilling, 1, 10.0).resolve().unwrap().results(&loaded).unwrap();
+    let fast = sampled(Strategy::ConservativeBackfilling, 1, 10.0).resolve().unwrap().results(&loaded).unwrap();
     assert!(span(&fast) < 0.5, "{}", span(&fast));
     // Logged arrivals read neither `jobs` nor `seed`.
-    let logged = settings(dir.path(), Scheduler::Slurm).resolve().unwrap();
+    let logged = settings(dir.path(), Strategy::Slurm).resolve().unwrap();
     assert_eq!((logged.jobs, logged.seed), (None, None));
 }
