@@ -44,8 +44,6 @@ use slasim_single::cluster::strategy::Outcome;
 use slasim_single::plan::node_choice::NodeChoice;
 use slasim_single::policy::on_machine::conservative_backfilling;
 use slasim_single::workload::job::{MachineJob, NO_DEADLINE};
-use slasim_single::workload::pods;
-use slasim_single::workload::sla::SlaTermsRule;
 use slasim_slurm::bench::{Scenario, simulate};
 use slasim_slurm::conf::SlurmConf;
 
@@ -157,18 +155,6 @@ pub struct Measures {
     pub mem_use: f64,
     /// Share of its GPU thousandths.
     pub gpu_use: f64,
-}
-
-/// The jobs of battery `slice` (read from `path`) on `machine`.
-pub fn jobs(
-    path: &Path,
-    slice: &GpuJobs,
-    machine: &Machine,
-    rule: &SlaTermsRule,
-    deadline_factor: f64,
-    penalty_ratio: f64,
-) -> anyhow::Result<Vec<MachineJob>> {
-    Ok(pods::jobs(path, slice, machine, rule, deadline_factor, penalty_ratio)?)
 }
 
 fn deadline(d: Time) -> Option<Time> {

@@ -44,6 +44,7 @@ use slasim_data::trace::gpu::{self, GpuJobs};
 use slasim_data::trace::resolve_trace;
 use slasim_machine::Machine;
 use slasim_single::plan::node_choice::NodeChoices;
+use slasim_single::workload::pods;
 use slasim_single::workload::sla::SlaTermsRules;
 use slasim_slurm::conf::SlurmConf;
 use slasim_slurm::generated::{NodeSpec, conf_text};
@@ -312,8 +313,7 @@ impl SlaMachinePoint {
             _ => battery::slice(&loaded.pods, self.batteries as usize, self.battery as usize, self.load),
         };
         let rule = registry::find::<SlaTermsRules>(&self.sla_terms)?;
-        let jobs =
-            battery::jobs(&loaded.path, &slice, &loaded.machine, rule, self.deadline_factor, self.penalty_ratio)?;
+        let jobs = pods::jobs(&loaded.path, &slice, &loaded.machine, rule, self.deadline_factor, self.penalty_ratio)?;
         match (self.strategy, &self.node_choice) {
             (Strategy::Slurm, _) => battery::under_slurm(&loaded.path, &slice, loaded.conf()?, &jobs),
             (Strategy::ConservativeBackfilling, choice) => {
