@@ -289,7 +289,8 @@ fn default_pods_plan_on_their_own_machine_as_they_ask() {
     for (info, jobs, requests) in runs.chain([(first_fit, &spec_jobs, &spec_requests)]) {
         let choice = (info.build)(requests);
         let begun = std::time::Instant::now();
-        let decisions = conservative_backfilling(machine.clone(), jobs, choice.as_ref()).unwrap();
+        let none = slasim::single::workload::failures::FailureStream::none(machine.len() as u32);
+        let decisions = conservative_backfilling(machine.clone(), jobs, choice.as_ref(), &none).unwrap();
         let accepted = decisions.iter().filter(|d| d.outcome == Outcome::Success).count();
         eprintln!("{}: {accepted} of {} accepted in {:?}", info.name, jobs.len(), begun.elapsed());
         // Every node's use, at every start on it.

@@ -244,7 +244,7 @@ fn every_config_dry_runs_with_its_point_count() {
         ("sdsc-blue-chapter6.toml", 3000),
         ("sdsc-ds-chapter6.toml", 3000),
         ("sdsc-sp2-chapter6.toml", 3000),
-        ("sla-gpu-machine.toml", 20),
+        ("sla-gpu-machine.toml", 45),
         ("slurm-month-centre-parts.toml", 5),
         ("slurm-month-centre.toml", 1),
         ("slurm-month.toml", 1),

@@ -236,10 +236,11 @@ impl Machine {
         Ok(mask)
     }
 
-    /// The nodes a request may be given: its partition's, else every node.
+    /// The nodes a request may be given: its partition's, else every node
+    /// (none for a partition the machine lacks: [`Machine::check`] says so).
     pub fn candidates<'a>(&'a self, request: &Request) -> Candidates<'a> {
         match request.partition {
-            Some(p) => Candidates::Listed(self.partitions[usize::from(p)].nodes.iter()),
+            Some(p) => Candidates::Listed(self.partitions.get(usize::from(p)).map_or(&[][..], |p| &p.nodes).iter()),
             None => Candidates::All(0..self.len() as u32),
         }
     }

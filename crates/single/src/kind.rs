@@ -22,8 +22,8 @@ use crate::policy::{Placement, StrategyRef, strategy_infos};
 use crate::summary::RunSummary;
 use crate::tables::RUNS;
 use crate::workload::WorkloadSource;
-use crate::workload::failures::FailureSource;
 use crate::workload::failures::existing_lanl_file;
+use crate::workload::failures::{FailureSource, restarted_failures};
 use crate::workload::prepare::{PrepareConfig, Prepared};
 use crate::workload::reservations::{ReservationConfig, ReservationOption};
 use crate::workload::synthetic::SyntheticConfig;
@@ -252,22 +252,13 @@ impl PointKind for SingleKind {
         Base::of(file, base, batteries)
     }
 
-    // Another failure model starts from its own defaults (as `--failures`
-    // does), not the previous model's parameters.
     fn restarted_section(
         &self,
         table: &toml::Table,
         path: &str,
         value: &toml::Value,
     ) -> Option<(&'static str, toml::Table)> {
-        if path != "failures.model" || table.get("failures").and_then(|f| f.get("model")) == Some(value) {
-            return None;
-        }
-        let source = value.as_str().and_then(FailureSource::default_for)?;
-        match toml::Value::try_from(&source) {
-            Ok(toml::Value::Table(defaults)) => Some(("failures", defaults)),
-            _ => None,
-        }
+        restarted_failures(table, path, value)
     }
 
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {

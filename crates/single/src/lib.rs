@@ -74,6 +74,7 @@ impl Kind for SingleKind {
         registry.add_list::<policy::forecast::Forecasts>()?;
         registry.add_list::<policy::shifting::ShiftingPolicies>()?;
         registry.add_list::<plan::NodeChoices>()?;
+        registry.add_list::<policy::on_machine::MachineStrategies>()?;
         registry.add_list::<workload::sla::SlaTermsRules>()
     }
 }

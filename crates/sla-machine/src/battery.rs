@@ -42,7 +42,8 @@ use slasim_data::trace::gpu::GpuJobs;
 use slasim_machine::{MILLI, Machine};
 use slasim_single::cluster::strategy::Outcome;
 use slasim_single::plan::node_choice::NodeChoice;
-use slasim_single::policy::on_machine::conservative_backfilling;
+use slasim_single::policy::on_machine::MachineStrategyInfo;
+use slasim_single::workload::failures::FailureStream;
 use slasim_single::workload::job::{MachineJob, NO_DEADLINE};
 use slasim_slurm::bench::{Scenario, simulate};
 use slasim_slurm::conf::SlurmConf;
@@ -115,7 +116,8 @@ pub struct JobResult {
     pub end: Option<Time>,
     /// Its first node's name, if it started.
     pub node: Option<String>,
-    /// `success`, `late` (ended after its deadline) or `rejected`.
+    /// `success`, `late` (ended after its deadline), `failed` (node
+    /// failures kept it from ending) or `rejected`.
     pub outcome: &'static str,
     /// Why it was rejected.
     pub reason: Option<String>,
@@ -133,12 +135,14 @@ pub struct JobResult {
 pub struct Measures {
     /// Jobs.
     pub jobs: i64,
-    /// Jobs accepted (the twin: every job that started).
+    /// Jobs accepted (the twin rejects none).
     pub accepted: i64,
     /// Jobs rejected.
     pub rejected: i64,
     /// Jobs that ended after their deadline.
     pub late: i64,
+    /// Accepted jobs node failures kept from ending.
+    pub failed: i64,
     /// Fees earned.
     pub fees: f64,
     /// Penalties paid.
@@ -161,31 +165,36 @@ fn deadline(d: Time) -> Option<Time> {
     (d < NO_DEADLINE).then_some(d)
 }
 
-/// The battery under conservative backfilling with `choice`.
+/// The battery under `strategy` with `choice`, under `failures`.
 pub fn planned(
+    strategy: &MachineStrategyInfo,
     machine: &Arc<Machine>,
     slice: &GpuJobs,
     jobs: &[MachineJob],
     choice: &dyn NodeChoice,
+    failures: &FailureStream,
 ) -> anyhow::Result<Vec<JobResult>> {
-    let decisions = conservative_backfilling(Arc::clone(machine), jobs, choice)?;
+    let decisions = (strategy.run)(Arc::clone(machine), jobs, choice, failures)?;
     Ok(decisions
         .iter()
         .zip(jobs)
         .zip(&slice.jobs)
         .map(|((d, j), pod)| {
-            let p = d.placement.as_ref();
+            // The run that ended, else the last a failure stopped.
+            let p = if d.end.is_some() { d.placement.as_ref() } else { d.stopped.last().map(|(p, _)| p) };
             let r = &j.request;
+            let late = d.end.is_some_and(|end| end > j.job.deadline);
             JobResult {
                 job: i64::from(j.job.id),
                 line: pod.line as i64,
                 submit: j.job.occurrence,
                 start: p.map(|p| p.start),
-                end: d.end,
+                end: d.end.or(d.stopped.last().map(|&(_, stop)| stop)),
                 node: p.and_then(|p| p.nodes.first()).map(|&(n, _)| machine.names[n as usize].clone()),
                 outcome: match d.outcome {
                     Outcome::Success => "success",
-                    Outcome::Failed => "late",
+                    Outcome::Failed if late => "late",
+                    Outcome::Failed => "failed",
                     Outcome::Rejected => "rejected",
                 },
                 reason: d.reason.map(|r| match &d.unfit {
@@ -254,6 +263,7 @@ pub fn measure(machine: &Machine, results: &[JobResult]) -> Measures {
         match r.outcome {
             "rejected" => m.rejected += 1,
             "late" => m.late += 1,
+            "failed" => m.failed += 1,
             _ => {}
         }
         if r.money >= 0.0 {
@@ -261,8 +271,10 @@ pub fn measure(machine: &Machine, results: &[JobResult]) -> Measures {
         } else {
             m.penalties -= r.money;
         }
-        if let (Some(start), Some(end)) = (r.start, r.end) {
+        if r.outcome != "rejected" {
             m.accepted += 1;
+        }
+        if let (Some(start), Some(end)) = (r.start, r.end) {
             waits.push(start - r.submit);
             let held = (end.min(window) - start.min(window)) as f64 * f64::from(r.held.3);
             cpu += r.held.0 as f64 * held;

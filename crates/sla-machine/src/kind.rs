@@ -6,14 +6,21 @@
 //! - *Settings* (`[sla_machine]`): `trace` (a GPU trace's pods: a path, or
 //!   a name under the traces directory; required), `nodes` (its node list;
 //!   absent: `openb_node_list_gpu_node.csv[.gz]` beside the pods),
-//!   `strategy` (`conservative-backfilling` or `slurm`), `node_choice` (a
+//!   `strategy` (a strategy registered on the machine,
+//!   [`MachineStrategies`], or `slurm`: the twin), `node_choice` (a
 //!   registered node choice, the planner's; default `first-fit`; reset under
-//!   `slurm`), `sla_terms` (default `qos-classes`), `deadline_factor` (2),
+//!   `slurm`), `failures` (the planners' node failures, a law as the single
+//!   cluster's `[failures]` names it: `none` (default), `poisson`, `weibull`,
+//!   `hyperexp`; the LANL replay and failures under `slurm` are refused),
+//!   `sla_terms` (default `qos-classes`), `deadline_factor` (2),
 //!   `penalty_ratio` (1), `batteries` (10), `battery` (`"all"` in a sweep
 //!   means every one), `load` (1: submissions as fast as the trace's),
 //!   `arrivals` (`logged`: a slice of the trace; `sampled`: `jobs` pods,
-//!   default 2,000, drawn with `seed`, the config's by default; both reset
-//!   under `logged`). Every key is a sweep axis.
+//!   default 2,000, drawn with `seed`, the config's by default; `jobs` is
+//!   reset under `logged`, `seed` under `logged` without failures). Every
+//!   key is a sweep axis.
+//! - *Failures*: one stream per node, until the battery's last deadline,
+//!   drawn on the `node-failures` stream from the seed and the battery.
 //! - *A point* runs one battery under one strategy. Points that differ only
 //!   in their strategy or node choice run the same jobs.
 //! - *Stored* in `sla_machine_points` and `sla_machine_jobs`
@@ -28,6 +35,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, anyhow};
+use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use slasim_core::experiment::id::{PointId, Unserialisable, canonical_toml};
@@ -36,6 +44,7 @@ use slasim_core::experiment::locate::{ConfigError, ConfigFile, SweepContext};
 use slasim_core::experiment::point::{AnyPoint, Axis, Base, KindInfo, Point, PointKind, PointOutput, axis};
 use slasim_core::experiment::provenance::code_version;
 use slasim_core::experiment::registry;
+use slasim_core::rng;
 use slasim_core::setting::InvalidSetting;
 use slasim_core::store::columns::{insert, insert_all};
 use slasim_core::store::{Store, StoreError};
@@ -44,6 +53,10 @@ use slasim_data::trace::gpu::{self, GpuJobs};
 use slasim_data::trace::resolve_trace;
 use slasim_machine::Machine;
 use slasim_single::plan::node_choice::NodeChoices;
+use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo};
+use slasim_single::streams::NODE_FAILURES;
+use slasim_single::workload::failures::{FailureSource, FailureStream, restarted_failures, synthetic_stream};
+use slasim_single::workload::job::{MachineJob, NO_DEADLINE};
 use slasim_single::workload::pods;
 use slasim_single::workload::sla::SlaTermsRules;
 use slasim_slurm::conf::SlurmConf;
@@ -52,24 +65,28 @@ use slasim_slurm::generated::{NodeSpec, conf_text};
 use crate::battery::{self, JobResult};
 use crate::tables::{GROUP, PointRow, SLA_MACHINE_JOBS, SLA_MACHINE_POINTS, StoredJob};
 
-/// Who schedules the jobs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strategy {
-    /// The SLA planner: conservative backfilling on the machine.
-    #[default]
-    ConservativeBackfilling,
+/// The strategy name of the Slurm twin.
+pub const SLURM: &str = "slurm";
+
+/// Who schedules a battery: a planning strategy registered on the machine,
+/// or the Slurm twin (not a strategy of `single`: it lives in its crate).
+#[derive(Clone, Copy)]
+pub enum Scheduler {
+    /// A planning strategy on the machine.
+    Planner(&'static MachineStrategyInfo),
     /// The Slurm twin.
     Slurm,
 }
 
-impl Strategy {
-    /// Its name in configs and stores.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::ConservativeBackfilling => "conservative-backfilling",
-            Strategy::Slurm => "slurm",
+impl Scheduler {
+    /// The scheduler named `name` in `sla_machine.strategy`.
+    pub fn named(name: &str) -> anyhow::Result<Scheduler> {
+        if name == SLURM {
+            return Ok(Scheduler::Slurm);
         }
+        registry::find::<MachineStrategies>(name)
+            .map(Scheduler::Planner)
+            .map_err(|e| anyhow!("sla_machine.strategy: {e}, or {SLURM} (the twin)"))
     }
 }
 
@@ -98,11 +115,14 @@ pub struct SlaMachineSettings {
     /// The node list (absent: the one beside the pods).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<PathBuf>,
-    /// Who schedules.
-    pub strategy: Strategy,
+    /// Who schedules: a strategy on the machine, or `slurm`.
+    pub strategy: String,
     /// The planner's node choice.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_choice: Option<String>,
+    /// Node failures of the planners' runs (none by default).
+    #[serde(skip_serializing_if = "is_none")]
+    pub failures: FailureSource,
     /// The SLA terms rule.
     pub sla_terms: String,
     /// d = o + factor · x for the classes without their own.
@@ -128,8 +148,9 @@ impl Default for SlaMachineSettings {
         SlaMachineSettings {
             trace: None,
             nodes: None,
-            strategy: Strategy::default(),
+            strategy: "conservative-backfilling".into(),
             node_choice: None,
+            failures: FailureSource::None,
             sla_terms: "qos-classes".into(),
             deadline_factor: 2.0,
             penalty_ratio: 1.0,
@@ -148,14 +169,28 @@ impl SlaMachineSettings {
     pub fn resolve(&self) -> anyhow::Result<SlaMachinePoint> {
         let trace = self.trace.clone().ok_or_else(|| anyhow!("sla_machine.trace: required (a GPU trace's pods)"))?;
         registry::find::<SlaTermsRules>(&self.sla_terms).map_err(|e| anyhow!("sla_machine.sla_terms: {e}"))?;
-        let node_choice = match self.strategy {
-            Strategy::Slurm => None,
-            Strategy::ConservativeBackfilling => {
+        let node_choice = match Scheduler::named(&self.strategy)? {
+            Scheduler::Slurm => None,
+            Scheduler::Planner(_) => {
                 let name = self.node_choice.as_deref().unwrap_or("first-fit");
                 let found = registry::find::<NodeChoices>(name).map_err(|e| anyhow!("sla_machine.node_choice: {e}"))?;
                 Some(found.name.to_string())
             }
         };
+        match &self.failures {
+            FailureSource::None => {}
+            FailureSource::Lanl { .. } => {
+                let why = "a machine's failures are drawn from a law (poisson, weibull, hyperexp); the LANL replay maps onto identical nodes only";
+                return Err(InvalidSetting::new("sla_machine.failures.model", "lanl", why).into());
+            }
+            _ if self.strategy == SLURM => {
+                let why = "the Slurm twin runs no node failures yet: compare under failures.model = \"none\"";
+                return Err(InvalidSetting::new("sla_machine.failures.model", self.failures.name(), why).into());
+            }
+            synthetic => {
+                synthetic.laws().map_err(failures_setting)?;
+            }
+        }
         if self.batteries == 0 {
             return Err(InvalidSetting::new("sla_machine.batteries", self.batteries, "must be at least 1").into());
         }
@@ -180,11 +215,13 @@ impl SlaMachineSettings {
             return Err(InvalidSetting::new("sla_machine.jobs", self.jobs, "must be at least 1").into());
         }
         let sampled = self.arrivals == Arrivals::Sampled;
+        let drawn = sampled || self.failures != FailureSource::None;
         Ok(SlaMachinePoint {
             trace,
             nodes: self.nodes.clone(),
-            strategy: self.strategy,
+            strategy: self.strategy.clone(),
             node_choice,
+            failures: self.failures.clone(),
             sla_terms: self.sla_terms.clone(),
             deadline_factor: self.deadline_factor,
             penalty_ratio: self.penalty_ratio,
@@ -193,7 +230,7 @@ impl SlaMachineSettings {
             load: self.load,
             arrivals: self.arrivals,
             jobs: sampled.then_some(self.jobs),
-            seed: sampled.then_some(self.seed),
+            seed: drawn.then_some(self.seed),
         })
     }
 }
@@ -207,11 +244,14 @@ pub struct SlaMachinePoint {
     /// The node list, as the config names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<PathBuf>,
-    /// Who schedules.
-    pub strategy: Strategy,
+    /// Who schedules: a strategy on the machine, or `slurm`.
+    pub strategy: String,
     /// The planner's node choice (none under Slurm).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_choice: Option<String>,
+    /// Node failures of the planners' runs.
+    #[serde(skip_serializing_if = "is_none")]
+    pub failures: FailureSource,
     /// The SLA terms rule.
     pub sla_terms: String,
     /// Its deadline factor.
@@ -229,9 +269,28 @@ pub struct SlaMachinePoint {
     /// Pods of a sampled battery (none: logged arrivals).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jobs: Option<u32>,
-    /// Seed of a sampled battery's draws (none: logged arrivals).
+    /// Seed of a sampled battery's draws and of its failures (none: logged
+    /// arrivals without failures).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+}
+
+/// A failure law's bad setting, named under `sla_machine.failures`.
+fn failures_setting(e: InvalidSetting) -> InvalidSetting {
+    let key = match e.setting {
+        "lambda_per_hour" => "sla_machine.failures.lambda_per_hour",
+        "mu_per_hour" => "sla_machine.failures.mu_per_hour",
+        "lambdas_per_hour" => "sla_machine.failures.lambdas_per_hour",
+        "probabilities" => "sla_machine.failures.probabilities",
+        "scale_hours" => "sla_machine.failures.scale_hours",
+        "shape" => "sla_machine.failures.shape",
+        _ => "sla_machine.failures",
+    };
+    e.renamed(key)
+}
+
+fn is_none(failures: &FailureSource) -> bool {
+    *failures == FailureSource::None
 }
 
 /// The pods and their machine, loaded once per trace and node list.
@@ -314,15 +373,34 @@ impl SlaMachinePoint {
         };
         let rule = registry::find::<SlaTermsRules>(&self.sla_terms)?;
         let jobs = pods::jobs(&loaded.path, &slice, &loaded.machine, rule, self.deadline_factor, self.penalty_ratio)?;
-        match (self.strategy, &self.node_choice) {
-            (Strategy::Slurm, _) => battery::under_slurm(&loaded.path, &slice, loaded.conf()?, &jobs),
-            (Strategy::ConservativeBackfilling, choice) => {
-                let info = registry::find::<NodeChoices>(choice.as_deref().unwrap_or("first-fit"))?;
+        match Scheduler::named(&self.strategy)? {
+            Scheduler::Slurm => battery::under_slurm(&loaded.path, &slice, loaded.conf()?, &jobs),
+            Scheduler::Planner(strategy) => {
+                let info = registry::find::<NodeChoices>(self.node_choice.as_deref().unwrap_or("first-fit"))?;
                 let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
                 let choice = (info.build)(&requests);
-                battery::planned(&loaded.machine, &slice, &jobs, choice.as_ref())
+                let failures = self.failure_stream(&loaded.machine, &jobs)?;
+                battery::planned(strategy, &loaded.machine, &slice, &jobs, choice.as_ref(), &failures)
             }
         }
+    }
+
+    /// The battery's node failures: one stream per node of the machine,
+    /// until every job's deadline (or twice its estimate past its
+    /// submission), drawn on the `node-failures` stream from the point's
+    /// seed and battery.
+    fn failure_stream(&self, machine: &Machine, jobs: &[MachineJob]) -> anyhow::Result<FailureStream> {
+        let nodes = machine.len() as u32;
+        let Some((up, repair)) = self.failures.laws().map_err(failures_setting)? else {
+            return Ok(FailureStream::none(nodes));
+        };
+        let horizon = jobs
+            .iter()
+            .map(|j| if j.job.deadline < NO_DEADLINE { j.job.deadline } else { j.job.occurrence + 2 * j.job.estimate })
+            .max()
+            .unwrap_or(0);
+        let seed = rng::stream(self.seed.unwrap_or(0), NODE_FAILURES, u64::from(self.battery)).random::<u64>();
+        Ok(synthetic_stream(&up, &repair, nodes, horizon, seed))
     }
 }
 
@@ -357,8 +435,13 @@ pub static SLA_MACHINE: SlaMachineKind = SlaMachineKind;
 const AXES: &[Axis] = &[
     axis("trace", "trace", "a GPU trace's pods (a path, or a name under the traces directory)"),
     axis("nodes", "nodes", "the pods' node list (absent: the one beside them)"),
-    axis("strategy", "strategy", "conservative-backfilling (the SLA planner) or slurm (the twin)"),
+    axis(
+        "strategy",
+        "strategy",
+        "a strategy on the machine (conservative-backfilling, heuristic-planning, easy) or slurm (the twin)",
+    ),
     axis("node_choice", "node_choice", "the planner's node choice: first-fit, best-fit, fragmentation"),
+    axis("failures", "failures.model", "the planners' node failures: none, poisson, weibull or hyperexp"),
     axis("sla_terms", "sla_terms", "the SLA terms rule"),
     axis("deadline_factor", "deadline_factor", "d = o + factor · x for the classes without their own"),
     axis("penalty_ratio", "penalty_ratio", "penalty = ratio · fee for the classes without their own"),
@@ -394,6 +477,15 @@ impl PointKind for SlaMachineKind {
         Base::of(file, base, batteries)
     }
 
+    fn restarted_section(
+        &self,
+        table: &toml::Table,
+        path: &str,
+        value: &toml::Value,
+    ) -> Option<(&'static str, toml::Table)> {
+        restarted_failures(table, path, value)
+    }
+
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
         let settings: SlaMachineSettings = value.try_into().map_err(|e| sweep.unreadable(e))?;
         Ok(Point::new(settings.resolve().map_err(|e| sweep.invalid(e))?))
@@ -411,8 +503,8 @@ impl AnyPoint for SlaMachinePoint {
 
     fn label(&self) -> String {
         let by = match &self.node_choice {
-            Some(choice) => format!("{} ({choice})", self.strategy.name()),
-            None => self.strategy.name().to_string(),
+            Some(choice) => format!("{} ({choice})", self.strategy),
+            None => self.strategy.clone(),
         };
         format!("{by} on {}, battery {} of {}", self.trace.display(), self.battery, self.batteries)
     }
@@ -442,8 +534,9 @@ impl AnyPoint for SlaMachinePoint {
             point_id: PointId::of(&config).run_id,
             trace: self.trace.display().to_string(),
             nodes: self.nodes.as_ref().map(|n| n.display().to_string()),
-            strategy: self.strategy.name(),
+            strategy: self.strategy.clone(),
             node_choice: self.node_choice.clone(),
+            failures: self.failures.name(),
             sla_terms: self.sla_terms.clone(),
             deadline_factor: self.deadline_factor,
             penalty_ratio: self.penalty_ratio,

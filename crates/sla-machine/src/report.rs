@@ -2,11 +2,12 @@
 //! node choice, the SLA measures as means over the batteries with their
 //! 95 % intervals.
 //!
-//! Contract: one table, one row per (trace, load, strategy, node choice)
-//! of the store's sla-machine points (the report's filter keeps one
+//! Contract: one table, one row per (trace, load, failures, strategy,
+//! node choice) of the store's sla-machine points (the report's filter keeps one
 //! experiment's points, or the traces whose name contains its text): the
 //! batteries, and for gain, the gain over Slurm's on the same battery
-//! (paired), penalties, late and rejected jobs, mean and p95
+//! (paired; the twin runs without failures), penalties, late, failed and
+//! rejected jobs, mean and p95
 //! wait, and the CPU, memory and GPU shares held, the mean ± its 95 %
 //! Student-t half-width over the batteries. Under Slurm the node choice is
 //! NULL. A store without sla-machine points has no section.
@@ -21,11 +22,12 @@ use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, aggregate_by};
 
 /// The measures, in the table's order.
-const MEASURES: [&str; 10] = [
+const MEASURES: [&str; 11] = [
     "gain",
     "gain_over_slurm",
     "penalties",
     "late",
+    "failed",
     "rejected",
     "wait_mean",
     "wait_p95",
@@ -34,12 +36,13 @@ const MEASURES: [&str; 10] = [
     "mem_use",
 ];
 
-/// The Slurm point of the same battery: every setting but the strategy
-/// and node choice equal.
+/// The Slurm point of the same battery: every setting but the strategy,
+/// node choice and failures equal (the twin runs without failures; the
+/// seed draws a sampled battery's pods).
 const SAME_BATTERY: &str = "s.strategy = 'slurm' AND s.trace = p.trace AND s.nodes IS p.nodes \
      AND s.sla_terms = p.sla_terms AND s.deadline_factor = p.deadline_factor AND s.penalty_ratio = p.penalty_ratio \
      AND s.batteries = p.batteries AND s.battery = p.battery AND s.load = p.load AND s.arrivals = p.arrivals \
-     AND s.sampled_jobs IS p.sampled_jobs AND s.seed IS p.seed";
+     AND s.sampled_jobs IS p.sampled_jobs AND (p.sampled_jobs IS NULL OR s.seed = p.seed)";
 
 /// The sla-machine section of a report.
 pub struct SlaMachineSection;
@@ -62,14 +65,21 @@ impl ReportSection for SlaMachineSection {
             })
             .collect();
         let sql = format!(
-            "SELECT p.trace, p.load, p.strategy, p.node_choice, {} FROM sla_machine_points p \
+            "SELECT p.trace, p.load, p.failures, p.strategy, p.node_choice, {} FROM sla_machine_points p \
              LEFT JOIN sla_machine_points s ON {SAME_BATTERY} {only}",
             measures.join(", ")
         );
-        let mut columns =
-            vec![("trace", Kind::Text), ("load", Kind::Real), ("strategy", Kind::Text), ("node_choice", Kind::Text)];
+        let mut columns = vec![
+            ("trace", Kind::Text),
+            ("load", Kind::Real),
+            ("failures", Kind::Text),
+            ("strategy", Kind::Text),
+            ("node_choice", Kind::Text),
+        ];
         columns.extend(
-            MEASURES.iter().map(|&m| (m, if matches!(m, "late" | "rejected") { Kind::Int } else { Kind::Real })),
+            MEASURES
+                .iter()
+                .map(|&m| (m, if matches!(m, "late" | "failed" | "rejected") { Kind::Int } else { Kind::Real })),
         );
         let points = frame_of(db, &sql, &params, &columns)?;
         if points.height() == 0 {
@@ -79,8 +89,8 @@ impl ReportSection for SlaMachineSection {
         let labels: Vec<Option<String>> = points.column("trace")?.str()?.iter().map(|t| t.map(trace_label)).collect();
         let mut points = points;
         points.with_column(Column::new("trace".into(), labels))?;
-        let keys = ["trace", "load", "strategy", "node_choice", "batteries"];
-        let df = aggregate_by(points.lazy(), &keys[..4], &MEASURES)?;
+        let keys = ["trace", "load", "failures", "strategy", "node_choice", "batteries"];
+        let df = aggregate_by(points.lazy(), &keys[..5], &MEASURES)?;
         // Each measure's mean beside its half-width.
         let mut order: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
         for m in MEASURES {
@@ -91,11 +101,12 @@ impl ReportSection for SlaMachineSection {
         let table = Table {
             id: "sla-machine".into(),
             title: "SLA planning beside Slurm on a machine of unlike nodes".into(),
-            note: "One row per pod file, load, strategy and node choice of the sla-machine points \
-                   ([sla_machine]): each measure's mean over the batteries ± its 95 % half-width. Gain and \
-                   penalties in VC; the gain over Slurm is paired, battery by battery, with the Slurm point \
-                   of the same battery (empty without one); late jobs ended after their deadline, rejected ones were refused at \
-                   submission (Slurm rejects none); waits in seconds, of the jobs that started; the CPU, \
+            note: "One row per pod file, load, failure model, strategy and node choice of the sla-machine \
+                   points ([sla_machine]): each measure's mean over the batteries ± its 95 % half-width. Gain \
+                   and penalties in VC; the gain over Slurm is paired, battery by battery, with the Slurm point \
+                   of the same battery (empty without one; the twin runs without node failures); late jobs \
+                   ended after their deadline, failed ones were kept from ending by node failures, rejected \
+                   ones were refused at submission (Slurm rejects none); waits in seconds, of the jobs that started; the CPU, \
                    memory and GPU shares are what the jobs held from the first submission to the last, as \
                    each strategy allocates (Slurm gives a whole card for a share of one)."
                 .into(),

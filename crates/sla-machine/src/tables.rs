@@ -19,10 +19,12 @@ pub struct PointRow {
     pub trace: String,
     /// The node list as the config names it (NULL: beside the pods).
     pub nodes: Option<String>,
-    /// `conservative-backfilling` or `slurm`.
-    pub strategy: &'static str,
+    /// A strategy on the machine, or `slurm`.
+    pub strategy: String,
     /// The planner's node choice (NULL under Slurm).
     pub node_choice: Option<String>,
+    /// The planners' failure model.
+    pub failures: &'static str,
     /// The SLA terms rule.
     pub sla_terms: String,
     /// Its deadline factor.
@@ -68,7 +70,7 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("point_id", Int, "the point's id", |r| r.point_id),
     column!("trace", Text, "the pods as the config names them", |r| r.trace.as_str()),
     column!("nodes", Text null, "the node list as the config names it (NULL: the one beside the pods)", |r| r.nodes.as_deref()),
-    column!("strategy", Text, "`conservative-backfilling` (the SLA planner) or `slurm` (the twin)", |r| r.strategy),
+    column!("strategy", Text, "a strategy on the machine (`conservative-backfilling`, `heuristic-planning`, `easy`) or `slurm` (the twin)", |r| r.strategy.as_str()),
     column!("node_choice", Text null, "the planner's node choice (NULL under Slurm)", |r| r.node_choice.as_deref()),
     column!("sla_terms", Text, "the SLA terms rule", |r| r.sla_terms.as_str()),
     column!("deadline_factor", Real, "the rule's deadline factor", |r| r.deadline_factor),
@@ -78,9 +80,9 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("load", Real, "submissions come this many times as fast as the trace's", |r| r.load),
     column!("arrivals", Text, "`logged` (a slice of the trace) or `sampled` (pods drawn, Poisson arrivals)", |r| r.arrivals),
     column!("sampled_jobs", Int null, "pods of a sampled battery (NULL: logged arrivals)", |r| r.jobs),
-    column!("seed", Int null, "seed of a sampled battery's draws (NULL: logged arrivals)", |r| r.seed),
+    column!("seed", Int null, "seed of a sampled battery's draws and of its failures (NULL: logged arrivals, no failures)", |r| r.seed),
     column!("jobs", Int, "jobs of the battery", |r| r.measures.jobs),
-    column!("accepted", Int, "jobs accepted (under Slurm: every job that started)", |r| r.measures.accepted),
+    column!("accepted", Int, "jobs accepted (Slurm rejects none)", |r| r.measures.accepted),
     column!("rejected", Int, "jobs rejected", |r| r.measures.rejected),
     column!("late", Int, "jobs that ended after their deadline", |r| r.measures.late),
     column!("fees", Real, "fees earned, VC", |r| r.measures.fees),
@@ -93,6 +95,8 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("gpu_use", Real, "share of its GPU thousandths (a card Slurm gives for a share counts whole)", |r| r.measures.gpu_use),
     column!("config", Text, "the point's canonical settings (TOML)", |r| r.config.as_str()),
     column!("code_version", Text, "the slasim version that ran it", |r| r.code_version.as_str()),
+    column!("failures", Text, "the planners' node failure model (`none`, `poisson`, `weibull`, `hyperexp`)", |r| r.failures; default "'none'"),
+    column!("failed", Int, "accepted jobs node failures kept from ending", |r| r.measures.failed; default "0"),
 ]);
 
 /// A job of a point.
@@ -124,10 +128,15 @@ pub static SLA_MACHINE_JOBS: Table<Jobs> = Table::new(
     column!("job", Int, "its number in the battery, from 0 (in submission order)", |r| r.job.job),
     column!("line", Int, "its pod's line in the trace file", |r| r.job.line),
     column!("submit", Int, "its submission in the battery, s", |r| r.job.submit),
-    column!("start", Int null, "its start, s (NULL: never started)", |r| r.job.start),
-    column!("end", Int null, "its end, s (NULL: never ran)", |r| r.job.end),
+    column!("start", Int null, "its last run's start, s (NULL: never started)", |r| r.job.start),
+    column!("end", Int null, "its last run's end, or its stop by a node failure, s (NULL: never ran)", |r| r.job.end),
     column!("node", Text null, "its first node's name (NULL: never started)", |r| r.job.node.as_deref()),
-    column!("outcome", Text, "`success`, `late` (ended after its deadline) or `rejected`", |r| r.job.outcome),
+    column!(
+        "outcome",
+        Text,
+        "`success`, `late` (ended after its deadline), `failed` (node failures kept it from ending) or `rejected`",
+        |r| r.job.outcome
+    ),
     column!("reason", Text null, "why it was rejected (NULL: not rejected)", |r| r.job.reason.as_deref()),
     column!("deadline", Int null, "its deadline, s (NULL: none)", |r| r.job.deadline),
     column!("money", Real, "the fee earned (positive) or the penalty paid (negative), VC", |r| r.job.money),

@@ -26,8 +26,11 @@
 //!   request of one node, each node's own earliest fit among the origin and
 //!   its own slots' ends, the earliest of them winning; for several nodes,
 //!   every slot end from the earliest instant as many nodes could fit.
-//! - Nothing here knows of outcomes, failures or SLAs; a strategy books, and
-//!   forgets the past ([`MachinePlan::forget_before`]).
+//! - A node marked down ([`MachinePlan::set_down`]) is given to no request
+//!   until it is marked up: a plan does not foresee a repair.
+//! - Nothing here knows of outcomes or SLAs; a strategy books, unbooks,
+//!   marks nodes down and up, and forgets the past
+//!   ([`MachinePlan::forget_before`]).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -152,6 +155,36 @@ pub trait NodeChoice {
     fn place(&self, machine: &Machine, n: u32, free: &Free, request: &Request) -> Option<(f64, Cards)>;
 }
 
+/// The most any one up node has free at an instant, in each resource
+/// separately ([`MachinePlan::most_free`]): a request above it in any
+/// resource fits on no node then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MostFree {
+    /// Thousandths of a CPU.
+    pub cpu_milli: u64,
+    /// MiB.
+    pub mem_mib: u64,
+    /// Wholly free cards on one node.
+    pub whole_cards: u32,
+    /// Free thousandths of one card.
+    pub card_milli: u16,
+}
+
+impl MostFree {
+    /// Whether one node's share of `request` may fit under it (a
+    /// necessary condition only: the most of each resource may be on
+    /// different nodes).
+    #[inline]
+    pub fn may_hold(&self, request: &Request) -> bool {
+        u64::from(request.cpu_milli) <= self.cpu_milli
+            && request.mem_mib <= self.mem_mib
+            && match request.gpus {
+                Gpus::Whole(g) => g <= self.whole_cards,
+                Gpus::Share(m) => m <= self.card_milli,
+            }
+    }
+}
+
 /// Every node's slots (module contract).
 #[derive(Debug, Clone)]
 pub struct MachinePlan {
@@ -168,6 +201,8 @@ pub struct MachinePlan {
     firsts: Vec<(Time, u32)>,
     /// Scratch: one node's slot ends.
     node_ends: Vec<Time>,
+    /// The nodes marked down.
+    down: Vec<bool>,
 }
 
 /// A machine a plan cannot hold.
@@ -187,6 +222,7 @@ impl MachinePlan {
             return Err(TooManyCards { node: machine.names[i].clone(), gpus: machine.size[i].gpus });
         }
         let slots = vec![Vec::new(); machine.len()];
+        let down = vec![false; machine.len()];
         Ok(MachinePlan {
             machine,
             slots,
@@ -195,6 +231,7 @@ impl MachinePlan {
             expiry: BinaryHeap::new(),
             firsts: Vec::new(),
             node_ends: Vec::new(),
+            down,
         })
     }
 
@@ -229,7 +266,7 @@ impl MachinePlan {
             let (mut c, mut m, mut g) = (0u64, 0u64, [0u16; MAX_CARDS]);
             for s in slots.iter().take_while(|s| s.start <= t).filter(|s| s.end > t) {
                 c += u64::from(s.cpu_milli);
-                m += s.mem_mib;
+                m = m.saturating_add(s.mem_mib);
                 for (k, g) in g[..n_cards].iter_mut().enumerate() {
                     *g += s.cards.on(k);
                 }
@@ -304,6 +341,10 @@ impl MachinePlan {
         if let Some(found) = self.at(request, origin, length, choice) {
             return Some(found);
         }
+        if origin == latest {
+            // The only start allowed was tried.
+            return None;
+        }
         let wanted = request.nodes as usize;
         // Each node's own earliest fit: no start before the `wanted`-th
         // smallest of them can find enough nodes. (No node fits a request of
@@ -313,7 +354,7 @@ impl MachinePlan {
         let mut bound = latest;
         let machine = Arc::clone(&self.machine);
         for n in machine.candidates(request) {
-            if !machine.holds(n, request) {
+            if !machine.holds(n, request) || self.down[n as usize] {
                 continue;
             }
             if let Some(t) = self.node_earliest(n, request, origin, wanted > 1, length, bound) {
@@ -383,7 +424,7 @@ impl MachinePlan {
         let first = choice.takes_first();
         let wanted = request.nodes as usize;
         for n in self.machine.candidates(request) {
-            if !self.machine.holds(n, request) {
+            if !self.machine.holds(n, request) || self.down[n as usize] {
                 continue;
             }
             let free = self.free(n, t, t + length);
@@ -419,6 +460,52 @@ impl MachinePlan {
             slots.insert(at, slot);
             *self.ends.entry(end).or_insert(0) += 1;
             self.expiry.push(Reverse((end, n)));
+        }
+    }
+
+    /// The most any one up node has free at `t` (over `[t, t + 1)`), in
+    /// each resource separately.
+    pub fn most_free(&self, t: Time) -> MostFree {
+        let mut most = MostFree::default();
+        for n in 0..self.slots.len() as u32 {
+            if self.down[n as usize] {
+                continue;
+            }
+            let free = self.free(n, t, t + 1);
+            most.cpu_milli = most.cpu_milli.max(free.cpu_milli);
+            most.mem_mib = most.mem_mib.max(free.mem_mib);
+            let cards = free.card_list();
+            most.whole_cards = most.whole_cards.max(cards.iter().filter(|&&c| c == MILLI).count() as u32);
+            most.card_milli = most.card_milli.max(cards.iter().copied().max().unwrap_or(0));
+        }
+        most
+    }
+
+    /// Marks node `n` down (or back up): no search gives a down node,
+    /// whatever its slots, until it is marked up again.
+    pub fn set_down(&mut self, n: u32, down: bool) {
+        if let Some(d) = self.down.get_mut(n as usize) {
+            *d = down;
+        }
+    }
+
+    /// Removes `job`'s slots on `nodes`; its other bookings stay.
+    pub fn unbook(&mut self, job: JobId, nodes: impl IntoIterator<Item = u32>) {
+        for n in nodes {
+            let slots = &mut self.slots[n as usize];
+            let ends = &mut self.ends;
+            slots.retain(|s| {
+                if s.job != job {
+                    return true;
+                }
+                if let Some(count) = ends.get_mut(&s.end) {
+                    *count -= 1;
+                    if *count == 0 {
+                        ends.remove(&s.end);
+                    }
+                }
+                false
+            });
         }
     }
 

@@ -39,7 +39,7 @@ use crate::plan::machine_plan::{Cards, Free, MachinePlan};
 pub struct NodeChoiceInfo {
     /// Stable kebab-case name.
     pub name: &'static str,
-    /// One line for `slasim list node-choices`.
+    /// What it does, in one line.
     pub description: &'static str,
     /// Builds it for a workload of these requests (its target workload).
     pub build: fn(&[Request]) -> Box<dyn NodeChoice>,

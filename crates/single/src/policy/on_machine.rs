@@ -1,5 +1,11 @@
-//! SLA planning on a machine of unlike nodes: conservative backfilling that
-//! books each job on specific nodes, in every resource, at its acceptance.
+//! Strategies on a machine of unlike nodes, registered by name
+//! ([`MachineStrategies`]): conservative backfilling (here), which books each
+//! job on specific nodes, in every resource, at its acceptance; heuristic
+//! planning ([`heuristic`]), which promises a window and chooses nodes
+//! until the start; and EASY backfilling ([`easy`]), the baseline without
+//! SLA admission. All three run under node failures.
+//!
+//! The contract below is conservative backfilling's.
 //!
 //! Reference: `overbooking-dissertation-spec.md` §6.1 ("Comprehensive
 //! planning": nodes fixed at acceptance, held for the full estimate) and §6.3
@@ -15,17 +21,35 @@
 //!   the [`NodeChoice`] prefers; without one it is rejected `no-room`.
 //! - A booking holds its nodes' share for the full estimate, whatever the
 //!   job's real runtime; the job runs from its start for its runtime, and is
-//!   killed at its estimate (a success: it received its estimate).
-//! - No failures yet: every accepted job succeeds and earns its fee.
+//!   killed at its estimate (a success: it received its estimate, §6.3).
+//! - Events of one instant in the order of §6.5: job ends, node repairs,
+//!   node failures, job starts, then occurrences. The plan does not read
+//!   node states: a booking may start on a node that is down.
+//! - Failures (`FailureStream`, one node per machine node): a job whose
+//!   start finds one of its nodes down, or one of whose nodes fails while it
+//!   runs, is disabled (a run a failure stops is kept in
+//!   [`Decision::stopped`]). When its nodes are all back it restarts from
+//!   scratch, on its own nodes for its whole estimate (its booking moved
+//!   there), if they hold it then and it still ends by its deadline, else
+//!   it fails (penalty); it also fails once now + estimate passes its
+//!   deadline. Disabled jobs are tried in job order. A failed job's booking
+//!   leaves the plan. A job that ends its run succeeds and earns its fee.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
+pub mod easy;
+pub mod heuristic;
+
+use slasim_core::experiment::registry::{Entries, Named};
 use slasim_core::units::{JobId, Time};
 use slasim_machine::{Machine, Unfit};
 
 use crate::cluster::strategy::{Outcome, RejectReason};
-use crate::plan::machine_plan::{MachinePlan, Placement, TooManyCards};
+use crate::plan::machine_plan::{Cards, MachinePlan, Placement, TooManyCards};
 use crate::plan::node_choice::NodeChoice;
+use crate::workload::failures::{FailureStream, NodeEventKind};
 pub use crate::workload::job::MachineJob;
 use crate::workload::job::NO_DEADLINE;
 
@@ -46,53 +70,342 @@ pub struct Decision {
     pub unfit: Option<Unfit>,
     /// The fee earned or the penalty paid (negative).
     pub money: f64,
+    /// Its earlier runs a node failure stopped, each with its stop.
+    pub stopped: Vec<(Placement, Time)>,
 }
 
-/// Plans `jobs` on `machine` by conservative backfilling with `choice`
-/// (module contract); one decision per job, in the order given.
+/// A planning strategy on the machine: plans `jobs` with a node choice
+/// under a failure stream, one decision per job in the order given.
+pub type PlanOnMachine =
+    fn(Arc<Machine>, &[MachineJob], &dyn NodeChoice, &FailureStream) -> Result<Vec<Decision>, TooManyCards>;
+
+/// A registered strategy on a machine of unlike nodes.
+pub struct MachineStrategyInfo {
+    /// Stable kebab-case name, the same as the single cluster's strategy of
+    /// the same rule.
+    pub name: &'static str,
+    /// What it does, in one line.
+    pub description: &'static str,
+    /// It runs.
+    pub run: PlanOnMachine,
+}
+
+impl Named for MachineStrategyInfo {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// The strategies a config can name on a machine of unlike nodes.
+pub enum MachineStrategies {}
+
+impl Entries for MachineStrategies {
+    type Entry = MachineStrategyInfo;
+    const WHAT: &'static str = "strategy on a machine";
+    fn builtin() -> Vec<&'static MachineStrategyInfo> {
+        static BUILTIN: [MachineStrategyInfo; 3] = [
+            MachineStrategyInfo {
+                name: "conservative-backfilling",
+                description: "comprehensive (conservative) backfilling: nodes and cards fixed at acceptance, held for the full estimate",
+                run: conservative_backfilling,
+            },
+            MachineStrategyInfo {
+                name: "heuristic-planning",
+                description: "heuristic planning: a window promised at acceptance, nodes chosen anew at every re-plan until the start",
+                run: heuristic::heuristic_planning,
+            },
+            MachineStrategyInfo {
+                name: "easy",
+                description: "EASY backfilling, the baseline without SLA admission: every job queued, the head reserved",
+                run: easy::easy_backfilling,
+            },
+        ];
+        BUILTIN.iter().collect()
+    }
+}
+
+/// What happens at one instant, in the order of this enum (spec §6.5: job
+/// end, node repair, node failure, job start, then occurrences); a job's
+/// events carry its epoch, so a run a failure stopped never ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    End(u32, u32),
+    Repair(u32),
+    Fail(u32),
+    Start(u32, u32),
+    GiveUp(u32, u32),
+    Occur(u32),
+}
+
+/// A job's booking while the plan runs.
+#[derive(Debug, Clone)]
+struct Booked {
+    placement: Placement,
+    /// The booking's end: start + estimate.
+    end: Time,
+    running: bool,
+    disabled: bool,
+    epoch: u32,
+}
+
+/// Conservative backfilling as it runs (module contract).
+struct Run<'a> {
+    jobs: &'a [MachineJob],
+    plan: MachinePlan,
+    events: BinaryHeap<Reverse<(Time, Event)>>,
+    down: Vec<bool>,
+    booked: Vec<Option<Booked>>,
+    decisions: Vec<Decision>,
+    running: Vec<u32>,
+    disabled: Vec<u32>,
+}
+
+/// Plans `jobs` on `machine` by conservative backfilling with `choice`,
+/// under the node failures of `failures` (module contract); one decision per
+/// job, in the order given.
 pub fn conservative_backfilling(
     machine: Arc<Machine>,
     jobs: &[MachineJob],
     choice: &dyn NodeChoice,
+    failures: &FailureStream,
 ) -> Result<Vec<Decision>, TooManyCards> {
-    let mut plan = MachinePlan::new(machine.clone())?;
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&i| (jobs[i].job.occurrence, jobs[i].job.id));
-    let mut decisions: Vec<Option<Decision>> = vec![None; jobs.len()];
-    for i in order {
-        let MachineJob { job, request } = &jobs[i];
-        let rejected = |reason, unfit| Decision {
-            job: job.id,
+    let events = events_of(&machine, jobs, failures);
+    let decisions = undecided(jobs);
+    let mut run = Run {
+        jobs,
+        plan: MachinePlan::new(machine.clone())?,
+        events,
+        down: vec![false; machine.len()],
+        booked: vec![None; jobs.len()],
+        decisions,
+        running: Vec::new(),
+        disabled: Vec::new(),
+    };
+    while let Some(Reverse((now, event))) = run.events.pop() {
+        match event {
+            Event::Occur(i) => run.occur(i, now, &machine, choice),
+            Event::Start(i, epoch) => run.start(i, epoch, now),
+            Event::End(i, epoch) => run.end(i, epoch, now),
+            Event::Fail(n) => run.node_failed(n, now),
+            Event::Repair(n) => run.node_repaired(n, now),
+            Event::GiveUp(i, epoch) => {
+                if run.booked[i as usize].as_ref().is_some_and(|b| b.epoch == epoch && b.disabled) {
+                    run.disabled.retain(|&r| r != i);
+                    run.fail(i);
+                }
+            }
+        }
+    }
+    // Jobs still disabled when nothing more happens never ran to their end.
+    for i in std::mem::take(&mut run.disabled) {
+        run.fail(i);
+    }
+    Ok(run.decisions)
+}
+
+/// The occurrences of `jobs` and the node events of `failures` on
+/// `machine`'s nodes.
+fn events_of(machine: &Machine, jobs: &[MachineJob], failures: &FailureStream) -> BinaryHeap<Reverse<(Time, Event)>> {
+    let mut events = BinaryHeap::with_capacity(jobs.len() * 2 + failures.events.len());
+    for (i, j) in jobs.iter().enumerate() {
+        events.push(Reverse((j.job.occurrence, Event::Occur(i as u32))));
+    }
+    for e in failures.events.iter().filter(|e| (e.node as usize) < machine.len()) {
+        let event = match e.kind {
+            NodeEventKind::Fail => Event::Fail(e.node),
+            NodeEventKind::Repair => Event::Repair(e.node),
+        };
+        events.push(Reverse((e.time, event)));
+    }
+    events
+}
+
+/// A planner's answer to `job` at its occurrence `now`: its earliest window
+/// of its whole estimate from its release that ends by its deadline, on the
+/// nodes `choice` prefers (not booked), or why it is rejected: `too-wide`
+/// with what no node can hold, or `no-room`. The plan forgets what ended.
+fn admit(
+    plan: &mut MachinePlan,
+    machine: &Machine,
+    job: &MachineJob,
+    now: Time,
+    choice: &dyn NodeChoice,
+) -> Result<Placement, (RejectReason, Option<Unfit>)> {
+    let MachineJob { job, request } = job;
+    plan.forget_before(now);
+    machine.check(request).map_err(|unfit| (RejectReason::TooWide, Some(unfit)))?;
+    let latest = job.latest_start();
+    let from = job.release.max(now);
+    let found = if latest < from { None } else { plan.earliest(request, from, job.estimate, latest, choice) };
+    found.ok_or((RejectReason::NoRoom, None))
+}
+
+/// A decision per job, none made yet: rejected, for no reason so far.
+fn undecided(jobs: &[MachineJob]) -> Vec<Decision> {
+    jobs.iter()
+        .map(|j| Decision {
+            job: j.job.id,
             placement: None,
             end: None,
             outcome: Outcome::Rejected,
-            reason: Some(reason),
-            unfit,
-            money: 0.0,
-        };
-        plan.forget_before(job.occurrence);
-        if let Err(unfit) = machine.check(request) {
-            decisions[i] = Some(rejected(RejectReason::TooWide, Some(unfit)));
-            continue;
-        }
-        let latest = if job.deadline >= NO_DEADLINE { NO_DEADLINE } else { job.deadline - job.estimate };
-        let placement =
-            if latest < job.release { None } else { plan.earliest(request, job.release, job.estimate, latest, choice) };
-        let Some(placement) = placement else {
-            decisions[i] = Some(rejected(RejectReason::NoRoom, None));
-            continue;
-        };
-        plan.book(job.id, request, &placement, placement.start + job.estimate);
-        let end = placement.start + job.runtime.min(job.estimate);
-        decisions[i] = Some(Decision {
-            job: job.id,
-            placement: Some(placement),
-            end: Some(end),
-            outcome: Outcome::Success,
             reason: None,
             unfit: None,
-            money: job.fee,
-        });
+            money: 0.0,
+            stopped: Vec::new(),
+        })
+        .collect()
+}
+
+impl Run<'_> {
+    fn occur(&mut self, i: u32, now: Time, machine: &Machine, choice: &dyn NodeChoice) {
+        let MachineJob { job, request } = &self.jobs[i as usize];
+        match admit(&mut self.plan, machine, &self.jobs[i as usize], now, choice) {
+            Err((reason, unfit)) => {
+                let d = &mut self.decisions[i as usize];
+                d.reason = Some(reason);
+                d.unfit = unfit;
+            }
+            Ok(placement) => {
+                let end = placement.start + job.estimate;
+                self.plan.book(job.id, request, &placement, end);
+                self.events.push(Reverse((placement.start, Event::Start(i, 0))));
+                self.booked[i as usize] = Some(Booked { placement, end, running: false, disabled: false, epoch: 0 });
+            }
+        }
     }
-    Ok(decisions.into_iter().flatten().collect())
+
+    fn start(&mut self, i: u32, epoch: u32, now: Time) {
+        let Some(b) = self.booked[i as usize].as_mut().filter(|b| b.epoch == epoch && !b.disabled && !b.running) else {
+            return;
+        };
+        if b.placement.nodes.iter().all(|&(n, _)| !self.down[n as usize]) {
+            b.running = true;
+            self.running.push(i);
+            let job = &self.jobs[i as usize].job;
+            self.events.push(Reverse((now + job.runtime.min(job.estimate), Event::End(i, epoch))));
+        } else {
+            self.disable(i, now);
+        }
+    }
+
+    fn end(&mut self, i: u32, epoch: u32, now: Time) {
+        let Some(b) = self.booked[i as usize].as_mut().filter(|b| b.epoch == epoch && b.running) else {
+            return;
+        };
+        b.running = false;
+        self.running.retain(|&r| r != i);
+        let d = &mut self.decisions[i as usize];
+        d.placement = Some(b.placement.clone());
+        d.end = Some(now);
+        d.outcome = Outcome::Success;
+        d.money = self.jobs[i as usize].job.fee;
+    }
+
+    /// Node `n` fails: the jobs running on it stop and are disabled.
+    fn node_failed(&mut self, n: u32, now: Time) {
+        self.down[n as usize] = true;
+        let mut hit: Vec<u32> = Vec::new();
+        self.running.retain(|&i| {
+            let on = self.booked[i as usize].as_ref().is_some_and(|b| b.placement.nodes.iter().any(|&(m, _)| m == n));
+            if on {
+                hit.push(i);
+            }
+            !on
+        });
+        hit.sort_unstable();
+        for i in hit {
+            if let Some(b) = self.booked[i as usize].as_mut() {
+                b.running = false;
+                b.epoch += 1;
+                self.decisions[i as usize].stopped.push((b.placement.clone(), now));
+            }
+            self.disable(i, now);
+        }
+    }
+
+    /// Node `n` is back: its disabled jobs whose nodes are all up, in job
+    /// order, each restart or fail (spec §6.5).
+    fn node_repaired(&mut self, n: u32, now: Time) {
+        self.down[n as usize] = false;
+        let mut back: Vec<u32> = self
+            .disabled
+            .iter()
+            .copied()
+            .filter(|&i| {
+                self.booked[i as usize].as_ref().is_some_and(|b| {
+                    b.placement.nodes.iter().any(|&(m, _)| m == n)
+                        && b.placement.nodes.iter().all(|&(m, _)| !self.down[m as usize])
+                })
+            })
+            .collect();
+        back.sort_unstable();
+        self.disabled.retain(|i| !back.contains(i));
+        for i in back {
+            if !self.restart(i, now) {
+                self.fail(i);
+            }
+        }
+    }
+
+    /// Job `i`'s nodes are down: it waits for them while it can still meet
+    /// its deadline (spec §6.5), or fails now.
+    fn disable(&mut self, i: u32, now: Time) {
+        let job = &self.jobs[i as usize].job;
+        let last = job.latest_start();
+        if now > last {
+            self.fail(i);
+            return;
+        }
+        let Some(b) = self.booked[i as usize].as_mut() else { return };
+        b.disabled = true;
+        self.disabled.push(i);
+        if job.deadline < NO_DEADLINE {
+            self.events.push(Reverse((last + 1, Event::GiveUp(i, b.epoch))));
+        }
+    }
+
+    /// Restarts disabled job `i` at `now` on its own nodes for its whole
+    /// estimate, if they hold it until then and it still meets its deadline.
+    fn restart(&mut self, i: u32, now: Time) -> bool {
+        let MachineJob { job, request } = &self.jobs[i as usize];
+        let Some(b) = self.booked[i as usize].as_mut() else { return false };
+        if now + job.estimate > job.deadline {
+            return false;
+        }
+        let plan = &mut self.plan;
+        plan.unbook(job.id, b.placement.nodes.iter().map(|&(n, _)| n));
+        let cards: Option<Vec<(u32, Cards)>> = b
+            .placement
+            .nodes
+            .iter()
+            .map(|&(n, _)| MachinePlan::fit(&plan.free(n, now, now + job.estimate), request).map(|c| (n, c)))
+            .collect();
+        let Some(cards) = cards else {
+            plan.book(job.id, request, &b.placement, b.end);
+            return false;
+        };
+        b.placement = Placement { start: now, nodes: cards };
+        b.end = now + job.estimate;
+        b.epoch += 1;
+        b.disabled = false;
+        b.running = true;
+        plan.book(job.id, request, &b.placement, b.end);
+        self.running.push(i);
+        self.events.push(Reverse((now + job.runtime.min(job.estimate), Event::End(i, b.epoch))));
+        true
+    }
+
+    /// Job `i` failed: it pays its penalty, and its booking leaves the plan.
+    fn fail(&mut self, i: u32) {
+        let d = &mut self.decisions[i as usize];
+        if let Some(b) = self.booked[i as usize].as_mut() {
+            self.plan.unbook(self.jobs[i as usize].job.id, b.placement.nodes.iter().map(|&(n, _)| n));
+            b.disabled = false;
+            b.running = false;
+            b.epoch += 1;
+            d.placement = Some(b.placement.clone());
+        }
+        d.outcome = Outcome::Failed;
+        d.money = -self.jobs[i as usize].job.penalty;
+    }
 }

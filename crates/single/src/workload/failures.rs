@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::streams::NODE_FAILURES;
 use crate::workload::failure_law::FailureLaw;
 use slasim_core::rng::stream;
-use slasim_core::setting::InvalidSetting;
+use slasim_core::setting::{InvalidSetting, positive};
 use slasim_core::units::{HOUR, NodeId, Time, per_hour_to_per_second};
 
 /// λ of the LANL systems 18/19 used by the dissertation, per hour.
@@ -204,23 +204,28 @@ impl FailureSource {
 
     /// The up-time and repair laws of a synthetic source (per second).
     pub fn laws(&self) -> Result<Option<(FailureLaw, FailureLaw)>, InvalidSetting> {
-        let per_s = per_hour_to_per_second;
-        let repair = |mu: f64| FailureLaw::exponential(per_s(mu)).map_err(|e| e.renamed("mu_per_hour"));
+        // A rate is checked as the user wrote it, per hour, then converted.
+        let per_s = |setting, rate| positive(setting, rate).map(per_hour_to_per_second);
+        let repair = |mu: f64| FailureLaw::exponential(per_s("mu_per_hour", mu)?).map_err(|e| e.renamed("mu_per_hour"));
         Ok(match self {
             FailureSource::None | FailureSource::Lanl { .. } => None,
             FailureSource::Poisson { lambda_per_hour, mu_per_hour } => Some((
-                FailureLaw::exponential(per_s(*lambda_per_hour)).map_err(|e| e.renamed("lambda_per_hour"))?,
+                FailureLaw::exponential(per_s("lambda_per_hour", *lambda_per_hour)?)
+                    .map_err(|e| e.renamed("lambda_per_hour"))?,
                 repair(*mu_per_hour)?,
             )),
             FailureSource::Weibull { shape, scale_hours, mu_per_hour } => Some((
-                FailureLaw::weibull(*shape, scale_hours * HOUR as f64).map_err(|e| match e.setting {
-                    "scale" => e.renamed("scale_hours"),
-                    _ => e,
-                })?,
+                FailureLaw::weibull(*shape, positive("scale_hours", *scale_hours)? * HOUR as f64).map_err(
+                    |e| match e.setting {
+                        "scale" => e.renamed("scale_hours"),
+                        _ => e,
+                    },
+                )?,
                 repair(*mu_per_hour)?,
             )),
             FailureSource::Hyperexp { probabilities, lambdas_per_hour, mu_per_hour } => {
-                let rates: Vec<f64> = lambdas_per_hour.iter().map(|&l| per_s(l)).collect();
+                let rates: Vec<f64> =
+                    lambdas_per_hour.iter().map(|&l| per_s("lambdas_per_hour", l)).collect::<Result<_, _>>()?;
                 Some((
                     FailureLaw::hyper_exponential(probabilities, &rates).map_err(|e| match e.setting {
                         "lambdas" => e.renamed("lambdas_per_hour"),
@@ -230,6 +235,21 @@ impl FailureSource {
                 ))
             }
         })
+    }
+}
+
+/// A sweep that sets `failures.model` to another model than `table`'s
+/// starts that section anew from the new model's defaults (as `--failures`
+/// does), not the previous model's parameters: the section and its
+/// defaults ([`slasim_core::experiment::point::PointKind::restarted_section`]).
+pub fn restarted_failures(table: &toml::Table, path: &str, value: &toml::Value) -> Option<(&'static str, toml::Table)> {
+    if path != "failures.model" || table.get("failures").and_then(|f| f.get("model")) == Some(value) {
+        return None;
+    }
+    let source = value.as_str().and_then(FailureSource::default_for)?;
+    match toml::Value::try_from(&source) {
+        Ok(toml::Value::Table(defaults)) => Some(("failures", defaults)),
+        _ => None,
     }
 }
 

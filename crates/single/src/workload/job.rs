@@ -73,6 +73,12 @@ impl Job {
         }
     }
 
+    /// The latest start at which its whole estimate ends by its deadline
+    /// ([`NO_DEADLINE`] without one).
+    pub fn latest_start(&self) -> Time {
+        if self.deadline >= NO_DEADLINE { NO_DEADLINE } else { self.deadline.saturating_sub(self.estimate) }
+    }
+
     /// Booked node-hours: n·x / 3600, the dissertation's fee unit.
     pub fn node_hours(&self) -> f64 {
         node_hours(self.nodes, self.estimate)

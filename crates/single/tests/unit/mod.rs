@@ -1,7 +1,7 @@
 //! The library's tests, one module per module of `slasim_single`.
 
 mod cluster;
-mod plan;
+pub mod plan;
 mod point;
 mod policy;
 mod report;

@@ -1,8 +1,9 @@
 //! One battery of four pods on one node of 2 T4s, worked out by hand, under
 //! the planner and under the Slurm twin.
 
+use slasim_single::workload::failures::FailureSource;
 use slasim_sla_machine::battery::measure;
-use slasim_sla_machine::kind::{SlaMachineSettings, Strategy};
+use slasim_sla_machine::kind::SlaMachineSettings;
 
 const NODES: &str = "sn,cpu_milli,memory_mib,gpu,model\nn0,8000,32768,2,T4\n";
 
@@ -16,13 +17,13 @@ p2,2000,4096,1,1000,,LS,Running,0,100,0
 p3,2000,4096,1,1000,,BE,Running,10,110,10
 ";
 
-fn settings(dir: &std::path::Path, strategy: Strategy) -> SlaMachineSettings {
+fn settings(dir: &std::path::Path, strategy: &str) -> SlaMachineSettings {
     std::fs::write(dir.join("pods.csv"), PODS).unwrap();
     std::fs::write(dir.join("nodes.csv"), NODES).unwrap();
     SlaMachineSettings {
         trace: Some(dir.join("pods.csv")),
         nodes: Some(dir.join("nodes.csv")),
-        strategy,
+        strategy: strategy.into(),
         batteries: 1,
         ..SlaMachineSettings::default()
     }
@@ -36,26 +37,32 @@ fn settings(dir: &std::path::Path, strategy: Strategy) -> SlaMachineSettings {
 #[test]
 fn shares_of_a_card_meet_deadlines_the_twin_misses() {
     let dir = tempfile::tempdir().unwrap();
-    let planner = settings(dir.path(), Strategy::ConservativeBackfilling).resolve().unwrap();
+    let planner = settings(dir.path(), "conservative-backfilling").resolve().unwrap();
     let loaded = planner.open().unwrap();
     let planned = planner.results(&loaded).unwrap();
-    let starts: Vec<_> = planned.iter().map(|r| (r.job, r.line, r.start, r.outcome)).collect();
-    assert_eq!(
-        starts,
-        [
-            (0, 2, Some(0), "success"),
-            (1, 3, Some(0), "success"),
-            (2, 4, Some(0), "success"),
-            (3, 5, Some(100), "success")
-        ]
-    );
+    // Heuristic planning and EASY give the same schedule on the same card
+    // shares: nothing ends early and every pod fits where the planner put it.
+    for strategy in ["conservative-backfilling", "heuristic-planning", "easy"] {
+        let results = settings(dir.path(), strategy).resolve().unwrap().results(&loaded).unwrap();
+        let starts: Vec<_> = results.iter().map(|r| (r.job, r.line, r.start, r.outcome)).collect();
+        assert_eq!(
+            starts,
+            [
+                (0, 2, Some(0), "success"),
+                (1, 3, Some(0), "success"),
+                (2, 4, Some(0), "success"),
+                (3, 5, Some(100), "success")
+            ],
+            "{strategy}"
+        );
+    }
     assert_eq!(planned[0].deadline, Some(125));
     assert_eq!(planned[3].deadline, None);
     let m = measure(&loaded.machine, &planned);
     assert_eq!((m.accepted, m.rejected, m.late, m.penalties), (4, 0, 0, 0.0));
     assert_eq!(m.wait_p95, Some(90.0));
 
-    let slurm = settings(dir.path(), Strategy::Slurm).resolve().unwrap();
+    let slurm = settings(dir.path(), "slurm").resolve().unwrap();
     assert_eq!(slurm.node_choice, None);
     let twin = slurm.results(&loaded).unwrap();
     assert_eq!(twin[0].start, Some(0));
@@ -76,13 +83,30 @@ fn shares_of_a_card_meet_deadlines_the_twin_misses() {
 #[test]
 fn settings_that_cannot_run_are_refused_with_their_key() {
     let dir = tempfile::tempdir().unwrap();
-    let base = settings(dir.path(), Strategy::ConservativeBackfilling);
+    let base = settings(dir.path(), "conservative-backfilling");
     let refused = |s: SlaMachineSettings| s.resolve().unwrap_err().to_string();
     assert!(refused(SlaMachineSettings { trace: None, ..base.clone() }).starts_with("sla_machine.trace: required"));
     assert!(refused(SlaMachineSettings { battery: 1, ..base.clone() }).contains("sla_machine.battery"));
     assert!(refused(SlaMachineSettings { load: 0.0, ..base.clone() }).contains("sla_machine.load"));
     let unknown = refused(SlaMachineSettings { node_choice: Some("worst-fit".into()), ..base.clone() });
     assert!(unknown.starts_with("sla_machine.node_choice") && unknown.contains("first-fit"), "{unknown}");
+    let unknown = refused(SlaMachineSettings { strategy: "fifo".into(), ..base.clone() });
+    assert!(
+        unknown.starts_with("sla_machine.strategy") && unknown.contains("easy") && unknown.contains("slurm"),
+        "{unknown}"
+    );
+    // Failures: the twin runs none, and the LANL replay needs identical nodes.
+    let poisson = FailureSource::default_for("poisson").unwrap();
+    let twin = refused(SlaMachineSettings { failures: poisson.clone(), ..settings(dir.path(), "slurm") });
+    assert!(twin.contains("sla_machine.failures.model") && twin.contains("twin"), "{twin}");
+    let lanl = refused(SlaMachineSettings { failures: FailureSource::default_for("lanl").unwrap(), ..base.clone() });
+    assert!(lanl.contains("sla_machine.failures.model"), "{lanl}");
+    let bad = FailureSource::Poisson { lambda_per_hour: -1.0, mu_per_hour: 1.0 };
+    let bad = refused(SlaMachineSettings { failures: bad, ..base.clone() });
+    assert!(bad.contains("sla_machine.failures.lambda_per_hour"), "{bad}");
+    // With failures, logged arrivals keep the seed: it draws the failures.
+    let with = SlaMachineSettings { failures: poisson, ..base.clone() }.resolve().unwrap();
+    assert_eq!((with.jobs, with.seed), (None, Some(base.seed)));
     // A model the machine lacks, named with its file, line and column.
     std::fs::write(dir.path().join("pods.csv"), PODS.replace("p3,2000,4096,1,1000,,", "p3,2000,4096,1,1000,A100,"))
         .unwrap();
@@ -111,23 +135,23 @@ fn sampled_batteries_are_the_same_for_every_strategy() {
         load,
         ..settings(dir.path(), strategy)
     };
-    let planner = sampled(Strategy::ConservativeBackfilling, 1, 1.0).resolve().unwrap();
+    let planner = sampled("conservative-backfilling", 1, 1.0).resolve().unwrap();
     let loaded = planner.open().unwrap();
     let a = planner.results(&loaded).unwrap();
-    let b = sampled(Strategy::Slurm, 1, 1.0).resolve().unwrap().results(&loaded).unwrap();
+    let b = sampled("slurm", 1, 1.0).resolve().unwrap().results(&loaded).unwrap();
     let arrivals =
         |r: &[slasim_sla_machine::battery::JobResult]| r.iter().map(|j| (j.line, j.submit)).collect::<Vec<_>>();
     assert_eq!(a.len(), 50);
     assert_eq!(arrivals(&a), arrivals(&b));
-    let other = sampled(Strategy::ConservativeBackfilling, 2, 1.0).resolve().unwrap().results(&loaded).unwrap();
+    let other = sampled("conservative-backfilling", 2, 1.0).resolve().unwrap().results(&loaded).unwrap();
     assert_ne!(arrivals(&a), arrivals(&other));
     // The trace submits 4 pods over 10 s: a gap of 2.5 s on average; ten
     // times the load, a tenth of it.
     let span = |r: &[slasim_sla_machine::battery::JobResult]| r.last().unwrap().submit as f64 / 49.0;
     assert!((1.0..5.0).contains(&span(&a)), "{}", span(&a));
-    let fast = sampled(Strategy::ConservativeBackfilling, 1, 10.0).resolve().unwrap().results(&loaded).unwrap();
+    let fast = sampled("conservative-backfilling", 1, 10.0).resolve().unwrap().results(&loaded).unwrap();
     assert!(span(&fast) < 0.5, "{}", span(&fast));
     // Logged arrivals read neither `jobs` nor `seed`.
-    let logged = settings(dir.path(), Strategy::Slurm).resolve().unwrap();
+    let logged = settings(dir.path(), "slurm").resolve().unwrap();
     assert_eq!((logged.jobs, logged.seed), (None, None));
 }

@@ -11,13 +11,16 @@ use slasim_machine::{Gpus, MILLI, Machine, NodeSpec, Request, Resources};
 use slasim_single::cluster::strategy::{Outcome, RejectReason};
 use slasim_single::plan::machine_plan::{Cards, MachinePlan};
 use slasim_single::plan::node_choice::{NodeChoices, TaskClass};
-use slasim_single::policy::on_machine::{MachineJob, conservative_backfilling};
+use slasim_single::policy::on_machine::heuristic::heuristic_planning;
+use slasim_single::policy::on_machine::{MachineJob, MachineStrategies, conservative_backfilling};
+use slasim_single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim_single::workload::job::Job;
 
-const GIB: u64 = 1024;
+/// MiB in a GiB.
+pub const GIB: u64 = 1024;
 
 /// A CPU node, a node of 2 P100s and a node of 4 V100s.
-fn three_nodes() -> Machine {
+pub fn three_nodes() -> Machine {
     let mut m = Machine::default();
     let node = |name: &str, cpus, gib, gpus, model: Option<&str>| NodeSpec {
         name: name.into(),
@@ -33,7 +36,7 @@ fn three_nodes() -> Machine {
 }
 
 /// One node's request.
-fn ask(m: &Machine, cpus: u32, mem_mib: u64, gpus: Gpus, model: &str) -> Request {
+pub fn ask(m: &Machine, cpus: u32, mem_mib: u64, gpus: Gpus, model: &str) -> Request {
     Request {
         nodes: 1,
         cpu_milli: cpus * 1000,
@@ -45,7 +48,8 @@ fn ask(m: &Machine, cpus: u32, mem_mib: u64, gpus: Gpus, model: &str) -> Request
     }
 }
 
-fn job(id: u32, at: Time, estimate: Time, deadline: Time, request: Request) -> MachineJob {
+/// A job running its whole estimate; fee 10, penalty 5.
+pub fn job(id: u32, at: Time, estimate: Time, deadline: Time, request: Request) -> MachineJob {
     let mut job = Job::without_sla(id, at, request.nodes, estimate, estimate);
     job.deadline = deadline;
     job.fee = 10.0;
@@ -98,7 +102,7 @@ fn a_schedule_on_three_unlike_nodes_worked_out_by_hand() {
     ];
     let requests: Vec<Request> = jobs.iter().map(|j| j.request.clone()).collect();
     let first_fit = (NodeChoices::builtin()[0].build)(&requests);
-    let decisions = conservative_backfilling(m.clone(), &jobs, first_fit.as_ref()).unwrap();
+    let decisions = conservative_backfilling(m.clone(), &jobs, first_fit.as_ref(), &FailureStream::none(3)).unwrap();
     let (cpu, p100, v100) = (0, 1, 2);
     let expected: [Option<(Time, u32, Cards)>; 8] = [
         Some((0, v100, Cards::None)),
@@ -133,7 +137,7 @@ fn a_schedule_on_three_unlike_nodes_worked_out_by_hand() {
     // start.
     for info in NodeChoices::builtin() {
         let choice = (info.build)(&requests);
-        let other = conservative_backfilling(m.clone(), &jobs, choice.as_ref()).unwrap();
+        let other = conservative_backfilling(m.clone(), &jobs, choice.as_ref(), &FailureStream::none(3)).unwrap();
         let starts = |ds: &[slasim_single::policy::on_machine::Decision]| {
             ds.iter().map(|d| d.placement.as_ref().map(|p| (p.start, p.nodes[0].0))).collect::<Vec<_>>()
         };
@@ -198,58 +202,88 @@ fn fragmentation_follows_the_papers_measure() {
 // ---- invariants on random machines and workloads ----
 
 #[derive(Debug, Clone)]
-struct Case {
-    machine: Machine,
-    jobs: Vec<MachineJob>,
+pub struct Case {
+    /// The machine.
+    pub machine: Machine,
+    /// Its jobs.
+    pub jobs: Vec<MachineJob>,
+    /// Its node failures.
+    pub failures: FailureStream,
 }
 
-fn case() -> impl Strategy<Value = Case> {
-    let node = (1u32..=16, 1u64..=8, 0u32..=4, 0usize..2);
-    let task =
-        (0..2000 as Time, 1u32..=16, 1u64..=8, 0u32..=5, 1u32..=999, 0usize..3, 1..400 as Time, 1.0..3.0f64, 1u32..=2);
-    (prop::collection::vec(node, 1..6), prop::collection::vec(task, 1..40)).prop_map(|(nodes, tasks)| {
-        let mut machine = Machine::default();
-        for (i, (cpus, gib, gpus, model)) in nodes.into_iter().enumerate() {
-            let spec = NodeSpec {
-                name: format!("n{i}"),
-                size: Resources { cpus, mem_mib: gib * GIB, gpus },
-                gpu_model: (gpus > 0).then(|| ["A", "B"][model].to_string()),
-                weight: 1,
-                features: Vec::new(),
-            };
-            machine.push(spec, "case").unwrap();
-        }
-        let mut tasks = tasks;
-        tasks.sort_by_key(|t| t.0);
-        let jobs = tasks
-            .into_iter()
-            .enumerate()
-            .map(|(i, (at, cpus, gib, gpus, milli, model, estimate, slack, nodes))| {
-                // gpus 0: none; 1: a share; 2..=5: 1..=4 whole cards.
-                let gpus = match gpus {
-                    0 => Gpus::Whole(0),
-                    1 => Gpus::Share(milli as u16),
-                    g => Gpus::Whole(g - 1),
-                };
-                let models = match model {
-                    0 => 0,
-                    m => machine.models_of(["A", "B"][m - 1]).unwrap_or(0),
-                };
-                let request = Request {
-                    nodes,
-                    cpu_milli: cpus * 500,
-                    mem_mib: gib * GIB / 2,
-                    gpus,
-                    models,
+/// A random machine and workload (as the machine plan's tests draw them),
+/// runtimes from a fifth of the estimate to past it (or all equal to it),
+/// and, `with_failures`, up to 2 (failure, repair) pairs per node, the last
+/// repair sometimes missing (down for good).
+pub fn case(with_failures: bool) -> impl Strategy<Value = Case> {
+    let outages = prop::collection::vec((0..1500 as Time, 1..400 as Time), 0..3);
+    let node = (1u32..=16, 1u64..=8, 0u32..=4, 0usize..2, outages, prop::bool::weighted(0.2));
+    let task = (
+        (0..2000 as Time, 1u32..=16, 1u64..=8, 0u32..=5, 1u32..=999),
+        (0usize..3, 1..400 as Time, 1.0..3.0f64, 1u32..=2, 0.2..1.5f64),
+    );
+    (prop::collection::vec(node, 1..6), prop::collection::vec(task, 1..40), any::<bool>()).prop_map(
+        move |(nodes, tasks, exact)| {
+            let mut machine = Machine::default();
+            let mut failures = FailureStream::none(nodes.len() as u32);
+            for (i, (cpus, gib, gpus, model, outages, forever)) in nodes.into_iter().enumerate() {
+                let spec = NodeSpec {
+                    name: format!("n{i}"),
+                    size: Resources { cpus, mem_mib: gib * GIB, gpus },
+                    gpu_model: (gpus > 0).then(|| ["A", "B"][model].to_string()),
+                    weight: 1,
                     features: Vec::new(),
-                    partition: None,
                 };
-                let deadline = at + (slack * estimate as f64) as Time;
-                job(i as u32, at, estimate, deadline, request)
-            })
-            .collect();
-        Case { machine, jobs }
-    })
+                let node = machine.push(spec, "case").unwrap();
+                if !with_failures {
+                    continue;
+                }
+                let mut t = 0;
+                for (k, &(gap, down)) in outages.iter().enumerate() {
+                    failures.events.push(NodeEvent { time: t + gap, kind: NodeEventKind::Fail, node });
+                    t += gap + down;
+                    if !(forever && k + 1 == outages.len()) {
+                        failures.events.push(NodeEvent { time: t, kind: NodeEventKind::Repair, node });
+                    }
+                }
+            }
+            failures.events.sort_unstable();
+            let mut tasks = tasks;
+            tasks.sort_by_key(|t| t.0.0);
+            let jobs = tasks
+                .into_iter()
+                .enumerate()
+                .map(|(i, ((at, cpus, gib, gpus, milli), (model, estimate, slack, nodes, ratio)))| {
+                    // gpus 0: none; 1: a share; 2..=5: 1..=4 whole cards.
+                    let gpus = match gpus {
+                        0 => Gpus::Whole(0),
+                        1 => Gpus::Share(milli as u16),
+                        g => Gpus::Whole(g - 1),
+                    };
+                    let models = match model {
+                        0 => 0,
+                        m => machine.models_of(["A", "B"][m - 1]).unwrap_or(0),
+                    };
+                    let request = Request {
+                        nodes,
+                        cpu_milli: cpus * 500,
+                        mem_mib: gib * GIB / 2,
+                        gpus,
+                        models,
+                        features: Vec::new(),
+                        partition: None,
+                    };
+                    let deadline = at + (slack * estimate as f64) as Time;
+                    let mut job = job(i as u32, at, estimate, deadline, request);
+                    if !exact {
+                        job.job.runtime = ((ratio * estimate as f64) as Time).max(1);
+                    }
+                    job
+                })
+                .collect();
+            Case { machine, jobs, failures }
+        },
+    )
 }
 
 proptest! {
@@ -259,12 +293,13 @@ proptest! {
     /// instant, under every node choice; and every accepted job ends by its
     /// deadline (no failures).
     #[test]
-    fn no_node_exceeds_a_resource_and_accepted_jobs_meet_their_deadlines(case in case()) {
+    fn no_node_exceeds_a_resource_and_accepted_jobs_meet_their_deadlines(case in case(false)) {
         let machine = Arc::new(case.machine.clone());
         let requests: Vec<Request> = case.jobs.iter().map(|j| j.request.clone()).collect();
+        let none = FailureStream::none(machine.len() as u32);
         for info in NodeChoices::builtin() {
             let choice = (info.build)(&requests);
-            let decisions = conservative_backfilling(machine.clone(), &case.jobs, choice.as_ref()).unwrap();
+            let decisions = conservative_backfilling(machine.clone(), &case.jobs, choice.as_ref(), &none).unwrap();
             // Every span each node carries: (start, end, job index, cards).
             let mut spans: Vec<Vec<(Time, Time, usize, Cards)>> = vec![Vec::new(); machine.len()];
             for (i, (d, j)) in decisions.iter().zip(&case.jobs).enumerate() {
@@ -307,7 +342,7 @@ proptest! {
     /// The earliest start is earliest: one second before it, the request
     /// does not fit on enough nodes (checked on a plan of the booked jobs).
     #[test]
-    fn no_earlier_start_fits(case in case()) {
+    fn no_earlier_start_fits(case in case(false)) {
         let machine = Arc::new(case.machine.clone());
         let mut plan = MachinePlan::new(machine.clone()).unwrap();
         let first_fit = (NodeChoices::builtin()[0].build)(&[]);
@@ -330,4 +365,175 @@ proptest! {
             plan.book(j.job.id, &j.request, &p, p.start + j.job.estimate);
         }
     }
+}
+
+// ---- with failures ----
+
+/// Every run of `decisions` (the stopped ones to their stop, the last to its
+/// end) keeps each node within its CPUs, memory and cards at every instant,
+/// and runs on no node while it is down.
+pub fn runs_hold(
+    name: &str,
+    machine: &Machine,
+    jobs: &[MachineJob],
+    decisions: &[slasim_single::policy::on_machine::Decision],
+    failures: &FailureStream,
+) -> Result<(), TestCaseError> {
+    let mut spans: Vec<Vec<(Time, Time, usize, Cards)>> = vec![Vec::new(); machine.len()];
+    for (i, d) in decisions.iter().enumerate() {
+        for (p, stop) in &d.stopped {
+            for &(n, cards) in &p.nodes {
+                spans[n as usize].push((p.start, *stop, i, cards));
+            }
+        }
+        if let (Some(p), Some(end)) = (&d.placement, d.end) {
+            prop_assert_eq!(p.nodes.len() as u32, jobs[i].request.nodes);
+            for &(n, cards) in &p.nodes {
+                prop_assert!(machine.holds(n, &jobs[i].request));
+                spans[n as usize].push((p.start, end, i, cards));
+            }
+        }
+    }
+    let mut down_since: Vec<Option<Time>> = vec![None; machine.len()];
+    let mut outages: Vec<Vec<(Time, Time)>> = vec![Vec::new(); machine.len()];
+    for e in &failures.events {
+        let n = e.node as usize;
+        match e.kind {
+            NodeEventKind::Fail => down_since[n] = Some(e.time),
+            NodeEventKind::Repair => {
+                if let Some(t) = down_since[n].take() {
+                    outages[n].push((t, e.time));
+                }
+            }
+        }
+    }
+    for (n, since) in down_since.iter().enumerate() {
+        if let Some(t) = since {
+            outages[n].push((*t, Time::MAX));
+        }
+    }
+    for (n, spans) in spans.iter().enumerate() {
+        let size = machine.size[n];
+        for &(t, end, i, _) in spans {
+            for &(a, b) in &outages[n] {
+                prop_assert!(end <= a || b <= t, "{name}: job {i} runs [{t}, {end}) on node {n}, down [{a}, {b})");
+            }
+            let at: Vec<_> = spans.iter().filter(|s| s.0 <= t && t < s.1).collect();
+            let cpu: u64 = at.iter().map(|s| u64::from(jobs[s.2].request.cpu_milli)).sum();
+            let mem: u64 = at.iter().map(|s| jobs[s.2].request.mem_mib).sum();
+            prop_assert!(cpu <= u64::from(size.cpus) * 1000, "{name}: node {n} CPUs at {t}");
+            prop_assert!(mem <= size.mem_mib, "{name}: node {n} memory at {t}");
+            for c in 0..size.gpus as usize {
+                let used: u32 = at.iter().map(|s| u32::from(s.3.on(c))).sum();
+                prop_assert!(used <= u32::from(MILLI), "{name}: node {n} card {c} at {t}: {used}");
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(crate::testing::cases(512))]
+
+    /// With node failures, under every strategy on the machine and every
+    /// node choice: no node exceeds a resource or runs a job while down;
+    /// under the planners every job that succeeds ended by its deadline and
+    /// every failed job pays its penalty.
+    #[test]
+    fn with_failures_no_node_exceeds_a_resource_or_runs_while_down(case in case(true)) {
+        let machine = Arc::new(case.machine.clone());
+        let requests: Vec<Request> = case.jobs.iter().map(|j| j.request.clone()).collect();
+        for strategy in MachineStrategies::builtin() {
+            for info in NodeChoices::builtin() {
+                let name = format!("{} ({})", strategy.name, info.name);
+                let choice = (info.build)(&requests);
+                let decisions = (strategy.run)(machine.clone(), &case.jobs, choice.as_ref(), &case.failures).unwrap();
+                runs_hold(&name, &machine, &case.jobs, &decisions, &case.failures)?;
+                for (d, j) in decisions.iter().zip(&case.jobs) {
+                    match d.outcome {
+                        Outcome::Success => prop_assert!(d.end.unwrap() <= j.job.deadline, "{name}"),
+                        Outcome::Failed => {
+                            prop_assert!(d.end.is_none_or(|end| end > j.job.deadline), "{name}");
+                            prop_assert_eq!(d.money, -j.job.penalty);
+                        }
+                        Outcome::Rejected => prop_assert!(d.reason.is_some() && d.stopped.is_empty(), "{name}"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Failures worked out by hand (first fit). `cpu` (node 0, 32 CPUs) fails
+/// at 30 and is back at 80.
+///
+/// | job | at | CPUs | deadline | booked          | what happens                                                  |
+/// |-----|----|------|----------|-----------------|---------------------------------------------------------------|
+/// | j0  | 0  | 8    | 400      | [0, 100) `cpu`  | stopped at 30; at 80 its node holds it: restarts [80, 180), succeeds (+10) |
+/// | j1  | 0  | 8    | 170      | [0, 100) `cpu`  | stopped at 30; at 71, 71 + 100 > 170: fails (−5)              |
+/// | j2  | 0  | 16   | 400      | [0, 100) `cpu`  | stopped at 30; at 80 j0 (8) and j3 (24, from 100) fill `cpu`: fails (−5) |
+/// | j4  | 40 | 32   | 1000     | [40, 140) `v100`| the plan does not read node states: `cpu` is held to 100, `p100` too small |
+/// | j3  | 60 | 24   | 1000     | [100, 200) `cpu`| `cpu` free at 100, `v100` at 140; runs, succeeds              |
+///
+/// Every job runs 100 s, its estimate. At 80 the disabled jobs are tried in
+/// job order (j0, then j2); j1's booking left the plan when it failed.
+#[test]
+fn a_failure_stops_jobs_that_restart_on_repair_or_fail() {
+    let m = Arc::new(three_nodes());
+    let cpus = |n| ask(&m, n, GIB, Gpus::Whole(0), "");
+    let jobs = vec![
+        job(0, 0, 100, 400, cpus(8)),
+        job(1, 0, 100, 170, cpus(8)),
+        job(2, 0, 100, 400, cpus(16)),
+        job(3, 60, 100, 1000, cpus(24)),
+        job(4, 40, 100, 1000, cpus(32)),
+    ];
+    let mut failures = FailureStream::none(3);
+    failures.events.push(NodeEvent { time: 30, kind: NodeEventKind::Fail, node: 0 });
+    failures.events.push(NodeEvent { time: 80, kind: NodeEventKind::Repair, node: 0 });
+    let first_fit = (NodeChoices::builtin()[0].build)(&[]);
+    let d = conservative_backfilling(m.clone(), &jobs, first_fit.as_ref(), &failures).unwrap();
+    let stops = |k: usize| d[k].stopped.iter().map(|(p, t)| (p.start, p.nodes[0].0, *t)).collect::<Vec<_>>();
+    let last =
+        |k: usize| (d[k].placement.as_ref().map(|p| (p.start, p.nodes[0].0)), d[k].end, d[k].outcome, d[k].money);
+    for k in 0..3 {
+        assert_eq!(stops(k), vec![(0, 0, 30)], "j{k}");
+    }
+    assert_eq!(last(0), (Some((80, 0)), Some(180), Outcome::Success, 10.0));
+    assert_eq!(last(1), (Some((0, 0)), None, Outcome::Failed, -5.0));
+    assert_eq!(last(2), (Some((0, 0)), None, Outcome::Failed, -5.0));
+    assert_eq!(last(3), (Some((100, 0)), Some(200), Outcome::Success, 10.0));
+    assert_eq!(last(4), (Some((40, 2)), Some(140), Outcome::Success, 10.0));
+    assert!(stops(3).is_empty() && stops(4).is_empty());
+}
+
+/// Heuristic planning re-places a job its node failed under, on another
+/// node, where conservative backfilling can only wait for its own (first
+/// fit; every job runs 100 s, its estimate; `cpu` fails at 50, back at 250).
+///
+/// | job | at | asks           | deadline | booked          | heuristic planning                                   | conservative backfilling                     |
+/// |-----|----|----------------|----------|-----------------|------------------------------------------------------|----------------------------------------------|
+/// | j0  | 0  | 16 CPUs        | 300      | [0, 100) `cpu`  | stopped at 50, re-placed at once on `v100` (`p100`'s 16 CPUs are j1's): [50, 150), +10 | stopped at 50, waits for `cpu`; 201 + 100 > 300: fails, −5 |
+/// | j1  | 0  | 16 CPUs, 1 GPU | 300      | [0, 100) `p100` | ends at 100, +10                                     | the same                                     |
+#[test]
+fn heuristic_planning_moves_a_stopped_job_to_another_node() {
+    let m = Arc::new(three_nodes());
+    let jobs = vec![
+        job(0, 0, 100, 300, ask(&m, 16, GIB, Gpus::Whole(0), "")),
+        job(1, 0, 100, 300, ask(&m, 16, GIB, Gpus::Whole(1), "")),
+    ];
+    let mut failures = FailureStream::none(3);
+    failures.events.push(NodeEvent { time: 50, kind: NodeEventKind::Fail, node: 0 });
+    failures.events.push(NodeEvent { time: 250, kind: NodeEventKind::Repair, node: 0 });
+    let first_fit = (NodeChoices::builtin()[0].build)(&[]);
+    let h = heuristic_planning(m.clone(), &jobs, first_fit.as_ref(), &failures).unwrap();
+    let at = |d: &slasim_single::policy::on_machine::Decision| {
+        (d.placement.as_ref().map(|p| (p.start, p.nodes[0].0)), d.end, d.outcome)
+    };
+    assert_eq!(h[0].stopped.iter().map(|(p, t)| (p.start, p.nodes[0].0, *t)).collect::<Vec<_>>(), vec![(0, 0, 50)]);
+    assert_eq!(at(&h[0]), (Some((50, 2)), Some(150), Outcome::Success));
+    assert_eq!(at(&h[1]), (Some((0, 1)), Some(100), Outcome::Success));
+    let c = conservative_backfilling(m.clone(), &jobs, first_fit.as_ref(), &failures).unwrap();
+    assert_eq!((c[0].outcome, c[0].end, c[0].money), (Outcome::Failed, None, -5.0));
+    assert_eq!(at(&c[1]), (Some((0, 1)), Some(100), Outcome::Success));
 }

@@ -1,3 +1,3 @@
-mod machine_plan;
+pub mod machine_plan;
 mod node_plan;
 mod profile;

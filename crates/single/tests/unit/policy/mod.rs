@@ -1,5 +1,6 @@
 mod batsim;
 mod comprehensive;
+mod machine_easy;
 mod overbooking;
 mod shifting;
 mod slack_dvfs;

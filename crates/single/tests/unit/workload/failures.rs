@@ -33,6 +33,9 @@ fn synthetic_streams_are_seeded() {
 fn bad_rates_name_the_setting() {
     let err = FailureSource::Poisson { lambda_per_hour: 0.0, mu_per_hour: 1.0 }.laws().unwrap_err();
     assert_eq!(err.setting, "lambda_per_hour");
+    // The value as written, per hour.
+    let err = FailureSource::Poisson { lambda_per_hour: -1.5, mu_per_hour: 1.0 }.laws().unwrap_err();
+    assert_eq!((err.setting, err.value.as_str()), ("lambda_per_hour", "-1.5"));
     let err = FailureSource::Poisson { lambda_per_hour: 1.0, mu_per_hour: -2.0 }.laws().unwrap_err();
     assert_eq!(err.setting, "mu_per_hour");
 }
