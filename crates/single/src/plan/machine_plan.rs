@@ -151,7 +151,9 @@ pub trait NodeChoice {
     }
 
     /// The score (lower preferred) and cards of placing one node's share of
-    /// `request` on node `n` with `free`, if it fits there.
+    /// `request` on node `n` with `free`, if it fits there. It must give a
+    /// placement exactly where [`MachinePlan::fit`] finds one: the search
+    /// picks the earliest start by `fit` and asks the choice only there.
     fn place(&self, machine: &Machine, n: u32, free: &Free, request: &Request) -> Option<(f64, Cards)>;
 }
 
