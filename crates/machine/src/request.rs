@@ -115,15 +115,7 @@ pub(crate) fn check(machine: &Machine, r: &Request) -> Result<(), Unfit> {
     if r.nodes == 0 {
         return fail("nodes", "asks for no node".into());
     }
-    // Most requests fit: enough nodes that can each hold a share end the
-    // check without the detail an unfit one needs.
-    if r.nodes > 0 && valid_partition(machine, r) {
-        let wanted = r.nodes as usize;
-        if machine.candidates(r).filter(|&n| machine.holds(n, r)).take(wanted).count() == wanted {
-            return Ok(());
-        }
-    }
-    let place = match r.partition {
+    let partition = match r.partition {
         Some(p) => {
             let Some(partition) = machine.partitions.get(usize::from(p)) else {
                 return fail("partition", format!("no partition {p}; the machine has {}", machine.partitions.len()));
@@ -132,10 +124,17 @@ pub(crate) fn check(machine: &Machine, r: &Request) -> Result<(), Unfit> {
                 let detail = format!("partition {} names node {n}; the machine has {}", partition.name, machine.len());
                 return fail("partition", detail);
             }
-            format!("partition {}", partition.name)
+            Some(partition)
         }
-        None => "the machine".into(),
+        None => None,
     };
+    // Most requests fit: enough nodes that can each hold a share end the
+    // check without the detail an unfit one needs.
+    let wanted = r.nodes as usize;
+    if machine.candidates(r).filter(|&n| machine.holds(n, r)).take(wanted).count() == wanted {
+        return Ok(());
+    }
+    let place = partition.map_or_else(|| "the machine".into(), |p| format!("partition {}", p.name));
     let candidates: Vec<u32> = machine.candidates(r).collect();
     if (candidates.len() as u64) < u64::from(r.nodes) {
         return fail("nodes", format!("asks for {}; {place} has {}", nodes(r.nodes), candidates.len()));
@@ -191,14 +190,6 @@ pub(crate) fn check(machine: &Machine, r: &Request) -> Result<(), Unfit> {
         return fail("nodes", format!("asks for {}; {holding} of {place} can hold one node's share", nodes(r.nodes)));
     }
     Ok(())
-}
-
-/// Whether `r`'s partition, if any, is the machine's and names only its
-/// nodes.
-fn valid_partition(machine: &Machine, r: &Request) -> bool {
-    r.partition.is_none_or(|p| {
-        machine.partitions.get(usize::from(p)).is_some_and(|p| p.nodes.iter().all(|&n| (n as usize) < machine.len()))
-    })
 }
 
 /// `1 node`, `2 nodes`.

@@ -491,6 +491,11 @@ impl MachinePlan {
         }
     }
 
+    /// Whether node `n` is marked down.
+    pub fn is_down(&self, n: u32) -> bool {
+        self.down.get(n as usize).copied().unwrap_or(false)
+    }
+
     /// Removes `job`'s slots on `nodes`; its other bookings stay.
     pub fn unbook(&mut self, job: JobId, nodes: impl IntoIterator<Item = u32>) {
         for n in nodes {

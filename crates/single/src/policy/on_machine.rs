@@ -156,7 +156,6 @@ struct Run<'a> {
     down: Vec<bool>,
     booked: Vec<Option<Booked>>,
     decisions: Vec<Decision>,
-    running: Vec<u32>,
     disabled: Vec<u32>,
 }
 
@@ -178,7 +177,6 @@ pub fn conservative_backfilling(
         down: vec![false; machine.len()],
         booked: vec![None; jobs.len()],
         decisions,
-        running: Vec::new(),
         disabled: Vec::new(),
     };
     while let Some(Reverse((now, event))) = run.events.pop() {
@@ -267,7 +265,7 @@ impl Run<'_> {
             }
             Ok(placement) => {
                 let end = placement.start + job.estimate;
-                self.plan.book(job.id, request, &placement, end);
+                self.plan.book(i, request, &placement, end);
                 self.events.push(Reverse((placement.start, Event::Start(i, 0))));
                 self.booked[i as usize] = Some(Booked { placement, end, running: false, disabled: false, epoch: 0 });
             }
@@ -280,7 +278,6 @@ impl Run<'_> {
         };
         if b.placement.nodes.iter().all(|&(n, _)| !self.down[n as usize]) {
             b.running = true;
-            self.running.push(i);
             let job = &self.jobs[i as usize].job;
             self.events.push(Reverse((now + job.runtime.min(job.estimate), Event::End(i, epoch))));
         } else {
@@ -293,7 +290,6 @@ impl Run<'_> {
             return;
         };
         b.running = false;
-        self.running.retain(|&r| r != i);
         let d = &mut self.decisions[i as usize];
         d.placement = Some(b.placement.clone());
         d.end = Some(now);
@@ -304,15 +300,18 @@ impl Run<'_> {
     /// Node `n` fails: the jobs running on it stop and are disabled.
     fn node_failed(&mut self, n: u32, now: Time) {
         self.down[n as usize] = true;
-        let mut hit: Vec<u32> = Vec::new();
-        self.running.retain(|&i| {
-            let on = self.booked[i as usize].as_ref().is_some_and(|b| b.placement.nodes.iter().any(|&(m, _)| m == n));
-            if on {
-                hit.push(i);
-            }
-            !on
-        });
+        // Its running jobs: those of its slots that run (a slot is booked
+        // under its job's index).
+        let booked = &self.booked;
+        let mut hit: Vec<u32> = self
+            .plan
+            .slots(n)
+            .iter()
+            .map(|s| s.job)
+            .filter(|&i| booked[i as usize].as_ref().is_some_and(|b| b.running))
+            .collect();
         hit.sort_unstable();
+        hit.dedup();
         for i in hit {
             if let Some(b) = self.booked[i as usize].as_mut() {
                 b.running = false;
@@ -373,7 +372,7 @@ impl Run<'_> {
             return false;
         }
         let plan = &mut self.plan;
-        plan.unbook(job.id, b.placement.nodes.iter().map(|&(n, _)| n));
+        plan.unbook(i, b.placement.nodes.iter().map(|&(n, _)| n));
         let cards: Option<Vec<(u32, Cards)>> = b
             .placement
             .nodes
@@ -381,7 +380,7 @@ impl Run<'_> {
             .map(|&(n, _)| MachinePlan::fit(&plan.free(n, now, now + job.estimate), request).map(|c| (n, c)))
             .collect();
         let Some(cards) = cards else {
-            plan.book(job.id, request, &b.placement, b.end);
+            plan.book(i, request, &b.placement, b.end);
             return false;
         };
         b.placement = Placement { start: now, nodes: cards };
@@ -389,8 +388,7 @@ impl Run<'_> {
         b.epoch += 1;
         b.disabled = false;
         b.running = true;
-        plan.book(job.id, request, &b.placement, b.end);
-        self.running.push(i);
+        plan.book(i, request, &b.placement, b.end);
         self.events.push(Reverse((now + job.runtime.min(job.estimate), Event::End(i, b.epoch))));
         true
     }
@@ -399,7 +397,7 @@ impl Run<'_> {
     fn fail(&mut self, i: u32) {
         let d = &mut self.decisions[i as usize];
         if let Some(b) = self.booked[i as usize].as_mut() {
-            self.plan.unbook(self.jobs[i as usize].job.id, b.placement.nodes.iter().map(|&(n, _)| n));
+            self.plan.unbook(i, b.placement.nodes.iter().map(|&(n, _)| n));
             b.disabled = false;
             b.running = false;
             b.epoch += 1;

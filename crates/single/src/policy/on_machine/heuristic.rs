@@ -69,7 +69,6 @@ struct Run<'a> {
     choice: &'a dyn NodeChoice,
     plan: MachinePlan,
     events: BinaryHeap<Reverse<(Time, Event)>>,
-    down: Vec<bool>,
     state: Vec<State>,
     epoch: Vec<u32>,
     decisions: Vec<Decision>,
@@ -89,7 +88,6 @@ pub fn heuristic_planning(
     let mut run = Run {
         plan: MachinePlan::new(machine.clone())?,
         events: super::events_of(&machine, jobs, failures),
-        down: vec![false; machine.len()],
         state: vec![State::Out; jobs.len()],
         epoch: vec![0; jobs.len()],
         decisions: undecided(jobs),
@@ -129,7 +127,7 @@ impl Run<'_> {
     /// Books job `i` waiting on `placement`, starting then.
     fn wait_on(&mut self, i: u32, placement: Placement) {
         let MachineJob { job, request } = &self.jobs[i as usize];
-        self.plan.book(job.id, request, &placement, placement.start + job.estimate);
+        self.plan.book(i, request, &placement, placement.start + job.estimate);
         self.epoch[i as usize] += 1;
         self.events.push(Reverse((placement.start, Event::Start(i, self.epoch[i as usize]))));
         self.state[i as usize] = State::Waiting(placement);
@@ -167,7 +165,7 @@ impl Run<'_> {
         };
         let MachineJob { job, .. } = &self.jobs[i as usize];
         let early = now < placement.start + job.estimate;
-        self.plan.unbook(job.id, placement.nodes.iter().map(|&(n, _)| n));
+        self.plan.unbook(i, placement.nodes.iter().map(|&(n, _)| n));
         let d = &mut self.decisions[i as usize];
         d.end = Some(now);
         d.outcome = Outcome::Success;
@@ -179,22 +177,24 @@ impl Run<'_> {
     }
 
     fn node_failed(&mut self, n: u32, now: Time) {
-        self.down[n as usize] = true;
         self.plan.set_down(n, true);
-        let mut stopped: Vec<u32> = Vec::new();
-        for (i, state) in self.state.iter().enumerate() {
-            if let State::Running(p) = state
-                && p.nodes.iter().any(|&(m, _)| m == n)
-            {
-                stopped.push(i as u32);
-            }
-        }
+        // Its running jobs, from its slots (booked under their index).
+        let state = &self.state;
+        let mut stopped: Vec<u32> = self
+            .plan
+            .slots(n)
+            .iter()
+            .map(|s| s.job)
+            .filter(|&i| matches!(state[i as usize], State::Running(_)))
+            .collect();
+        stopped.sort_unstable();
+        stopped.dedup();
         for i in stopped {
             let State::Running(placement) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
                 continue;
             };
             self.epoch[i as usize] += 1;
-            self.plan.unbook(self.jobs[i as usize].job.id, placement.nodes.iter().map(|&(m, _)| m));
+            self.plan.unbook(i, placement.nodes.iter().map(|&(m, _)| m));
             self.decisions[i as usize].stopped.push((placement, now));
             match self.earliest(i, now, self.latest(i)) {
                 Some(placement) => self.wait_on(i, placement),
@@ -205,7 +205,6 @@ impl Run<'_> {
     }
 
     fn node_repaired(&mut self, n: u32, now: Time) {
-        self.down[n as usize] = false;
         self.plan.set_down(n, false);
         self.replan(now);
     }
@@ -225,20 +224,20 @@ impl Run<'_> {
                 continue;
             };
             let MachineJob { job, request } = &self.jobs[i as usize];
-            self.plan.unbook(job.id, old.nodes.iter().map(|&(n, _)| n));
+            self.plan.unbook(i, old.nodes.iter().map(|&(n, _)| n));
             let from = job.release.max(now);
-            let on_down = old.nodes.iter().any(|&(n, _)| self.down[n as usize]);
+            let on_down = old.nodes.iter().any(|&(n, _)| self.plan.is_down(n));
             let latest = if on_down { self.latest(i) } else { old_start };
             match self.earliest(i, from, latest) {
                 Some(placement) if placement == old => {
-                    self.plan.book(job.id, request, &old, old.start + job.estimate);
+                    self.plan.book(i, request, &old, old.start + job.estimate);
                     self.state[i as usize] = State::Waiting(old);
                 }
                 Some(placement) => self.wait_on(i, placement),
                 // Its old booking still holds: the jobs re-placed before it
                 // were put back around it.
                 None if !on_down => {
-                    self.plan.book(job.id, request, &old, old.start + job.estimate);
+                    self.plan.book(i, request, &old, old.start + job.estimate);
                     self.state[i as usize] = State::Waiting(old);
                 }
                 None => self.fail(i),
