@@ -58,6 +58,7 @@ const CHEAP_CONFIGS: &[&str] = &[
     "configs/provisioning-ch3.toml",
     "configs/slurm-month.toml",
     "configs/sla-gpu-machine.toml",
+    "configs/sla-centre-fortnight.toml",
 ];
 
 fn root() -> PathBuf {

@@ -29,9 +29,10 @@
 //!   started; and the share of the machine's CPUs, memory and GPU
 //!   thousandths the jobs held from the battery's first submission to its
 //!   last (the window the load is offered in; a trace's longest pods run
-//!   for months past it), as each strategy allocates them.
+//!   for months past it), as each strategy allocates them; and over the
+//!   same window the mean share of the GPUs fragmented for the battery's
+//!   own jobs ([`crate::fragmentation`]).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -39,28 +40,48 @@ use rand::RngExt;
 use slasim_core::rng;
 use slasim_core::units::Time;
 use slasim_data::trace::gpu::GpuJobs;
+use slasim_data::trace::sacct::jobs::{Origin, Relations, SlurmWorkload};
 use slasim_machine::{MILLI, Machine};
 use slasim_single::cluster::strategy::Outcome;
-use slasim_single::plan::node_choice::NodeChoice;
+use slasim_single::plan::Placement;
+use slasim_single::plan::node_choice::{NodeChoice, TaskClass};
 use slasim_single::policy::on_machine::MachineStrategyInfo;
 use slasim_single::workload::failures::FailureStream;
 use slasim_single::workload::job::{MachineJob, NO_DEADLINE};
+use slasim_slurm::accounting::Accounting;
 use slasim_slurm::bench::{Scenario, simulate};
 use slasim_slurm::conf::SlurmConf;
 
-/// Battery `battery` of `batteries` of `pods` at `load` (module contract).
-pub fn slice(pods: &GpuJobs, batteries: usize, battery: usize, load: f64) -> GpuJobs {
-    let mut order: Vec<usize> = (0..pods.jobs.len()).collect();
-    order.sort_by_key(|&i| (pods.jobs[i].submit, pods.jobs[i].row));
+use crate::fragmentation::{self, Held, JobRuns, Run};
+
+/// The indices of battery `battery` of `batteries` of jobs submitted at
+/// `keys` (submission, then row), in that order (module contract).
+fn cut(keys: impl Iterator<Item = (Time, u64)>, batteries: usize, battery: usize) -> Vec<usize> {
+    let keys: Vec<(Time, u64)> = keys.collect();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&i| keys[i]);
     let n = order.len();
     let from = battery * n / batteries;
     let to = if battery + 1 == batteries { n } else { (battery + 1) * n / batteries };
-    let first = order.get(from).map_or(0, |&i| pods.jobs[i].submit);
-    let jobs = order[from..to]
+    order.truncate(to);
+    order.drain(..from.min(to));
+    order
+}
+
+/// `t` of a battery whose first submission is `first`, at `load`.
+fn rebased(t: Time, first: Time, load: f64) -> Time {
+    ((t - first) as f64 / load).round() as Time
+}
+
+/// Battery `battery` of `batteries` of `pods` at `load` (module contract).
+pub fn slice(pods: &GpuJobs, batteries: usize, battery: usize, load: f64) -> GpuJobs {
+    let order = cut(pods.jobs.iter().map(|j| (j.submit, j.row)), batteries, battery);
+    let first = order.first().map_or(0, |&i| pods.jobs[i].submit);
+    let jobs = order
         .iter()
         .map(|&i| {
             let mut j = pods.jobs[i];
-            let submit = ((j.submit - first) as f64 / load).round() as i64;
+            let submit = rebased(j.submit, first, load);
             let (wait, run) = (j.start - j.submit, j.end - j.start);
             j.submit = submit;
             j.start = submit + wait;
@@ -101,13 +122,38 @@ pub fn sample(pods: &GpuJobs, jobs: usize, load: f64, seed: u64, battery: u64) -
     Some(GpuJobs { jobs: drawn, ..pods.clone() })
 }
 
+/// Battery `battery` of `batteries` of a sacct dump's `workload` at `load`
+/// (module contract).
+pub fn slice_workload(workload: &SlurmWorkload, batteries: usize, battery: usize, load: f64) -> SlurmWorkload {
+    let order = cut(workload.jobs.iter().map(|j| (j.submit, j.id)), batteries, battery);
+    let first = order.first().map_or(0, |&i| workload.jobs[i].submit);
+    let jobs = order.iter().map(|&i| workload.jobs[i].clone()).collect();
+    alone(SlurmWorkload { jobs, ..workload.clone() }, first, load)
+}
+
+/// `workload` rebased to `first` at `load`, each job alone: no dependency,
+/// array, advance reservation or logged run (module contract).
+pub fn alone(mut workload: SlurmWorkload, first: Time, load: f64) -> SlurmWorkload {
+    for j in &mut workload.jobs {
+        let submit = rebased(j.submit, first, load);
+        j.submitted = rebased(j.submitted, first, load).clamp(0, submit);
+        j.submit = submit;
+        j.relations = Relations::default();
+        j.reservation = None;
+        j.logged = None;
+    }
+    workload.epoch = None;
+    workload.clock_origin = None;
+    workload
+}
+
 /// What happened to one job.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JobResult {
     /// Its number in the battery, from 0.
     pub job: i64,
-    /// Its pod's line in the trace.
-    pub line: i64,
+    /// Its line in the trace (none: a synthetic job).
+    pub line: Option<i64>,
     /// Its submission in the battery.
     pub submit: Time,
     /// Its start, if it started.
@@ -128,6 +174,10 @@ pub struct JobResult {
     /// Thousandths of a CPU, MiB and GPU thousandths it held on each node,
     /// and its nodes.
     pub held: (u64, u64, u64, u32),
+    /// The class of what it asked, for the battery's GPU fragmentation.
+    pub class: TaskClass,
+    /// Its runs, stopped ones first.
+    pub runs: Vec<Run>,
 }
 
 /// A battery's measures (module contract).
@@ -159,18 +209,22 @@ pub struct Measures {
     pub mem_use: f64,
     /// Share of its GPU thousandths.
     pub gpu_use: f64,
+    /// Mean share of its GPU thousandths fragmented for the battery's jobs
+    /// ([`crate::fragmentation`]; none without GPUs).
+    pub gpu_frag: Option<f64>,
 }
 
 fn deadline(d: Time) -> Option<Time> {
     (d < NO_DEADLINE).then_some(d)
 }
 
-/// The battery under `strategy` with `choice`, under `failures`.
+/// The battery of `jobs` (from `lines` of their trace) under `strategy`
+/// with `choice`, under `failures`.
 pub fn planned(
     strategy: &MachineStrategyInfo,
     machine: &Arc<Machine>,
-    slice: &GpuJobs,
     jobs: &[MachineJob],
+    lines: &[Option<i64>],
     choice: &dyn NodeChoice,
     failures: &FailureStream,
 ) -> anyhow::Result<Vec<JobResult>> {
@@ -178,15 +232,24 @@ pub fn planned(
     Ok(decisions
         .iter()
         .zip(jobs)
-        .zip(&slice.jobs)
-        .map(|((d, j), pod)| {
+        .zip(lines)
+        .map(|((d, j), &line)| {
             // The run that ended, else the last a failure stopped.
             let p = if d.end.is_some() { d.placement.as_ref() } else { d.stopped.last().map(|(p, _)| p) };
             let r = &j.request;
             let late = d.end.is_some_and(|end| end > j.job.deadline);
+            let run = |p: &Placement, end: Time| Run {
+                start: p.start,
+                end,
+                on: p.nodes.iter().map(|&(n, cards)| (n, Held::Cards(cards))).collect(),
+            };
+            let mut runs: Vec<Run> = d.stopped.iter().map(|(p, stop)| run(p, *stop)).collect();
+            if let (Some(p), Some(end)) = (&d.placement, d.end) {
+                runs.push(run(p, end));
+            }
             JobResult {
                 job: i64::from(j.job.id),
-                line: pod.line as i64,
+                line,
                 submit: j.job.occurrence,
                 start: p.map(|p| p.start),
                 end: d.end.or(d.stopped.last().map(|&(_, stop)| stop)),
@@ -204,36 +267,56 @@ pub fn planned(
                 deadline: deadline(j.job.deadline),
                 money: d.money,
                 held: (u64::from(r.cpu_milli), r.mem_mib, r.gpus.milli(), r.nodes),
+                class: TaskClass::of(r),
+                runs,
             }
         })
         .collect())
 }
 
-/// The battery under the Slurm twin on `conf` (the machine's nodes).
-pub fn under_slurm(
-    path: &Path,
-    slice: &GpuJobs,
-    conf: &SlurmConf,
-    jobs: &[MachineJob],
-) -> anyhow::Result<Vec<JobResult>> {
-    let workload = slasim_slurm::gpu::workload(path, slice);
-    let scenario = Scenario::new(conf, conf.priority.clone(), conf.scheduler.clone(), &workload)
-        .context("the Slurm twin refused a pod")?;
+/// The lines of `workload`'s jobs in their dump (none for synthetic jobs).
+pub fn lines(workload: &SlurmWorkload) -> Vec<Option<i64>> {
+    workload
+        .jobs
+        .iter()
+        .map(|j| match j.origin {
+            Origin::Dump { line, .. } => Some(line as i64),
+            Origin::Synthetic { .. } => None,
+        })
+        .collect()
+}
+
+/// The battery `workload` (the twin's form of `jobs`) under the Slurm twin
+/// on `conf`, with its preemption.
+pub fn under_slurm(conf: &SlurmConf, workload: &SlurmWorkload, jobs: &[MachineJob]) -> anyhow::Result<Vec<JobResult>> {
+    let scenario = Scenario::new(conf, conf.priority.clone(), conf.scheduler.clone(), workload)
+        .context("the Slurm twin refused a job")?
+        .with_preemption(conf, &Accounting::default(), workload)
+        .context("the Slurm twin's preemption")?;
     let done = simulate(scenario).context("the Slurm twin's run")?;
     Ok(done
         .outcomes
         .iter()
         .zip(jobs)
-        .zip(&workload.jobs)
-        .zip(&slice.jobs)
+        .zip(lines(workload))
         .enumerate()
-        .map(|(k, (((o, j), s), pod))| {
+        .map(|(k, ((o, j), line))| {
             let started = o.start >= 0;
             let late = started && o.end > j.job.deadline;
             let node = done.nodes_of(k);
+            // What Slurm gives: whole CPUs and whole cards.
+            let r = &j.request;
+            let runs = match (started, o.end >= 0) {
+                (true, true) => vec![Run {
+                    start: o.start,
+                    end: o.end,
+                    on: node.iter().map(|&n| (n, Held::Whole(r.gpus.cards()))).collect(),
+                }],
+                _ => Vec::new(),
+            };
             JobResult {
                 job: i64::from(j.job.id),
-                line: pod.line as i64,
+                line,
                 submit: j.job.occurrence,
                 start: started.then_some(o.start),
                 end: (o.end >= 0).then_some(o.end),
@@ -243,11 +326,13 @@ pub fn under_slurm(
                 deadline: deadline(j.job.deadline),
                 money: if !started || late { -j.job.penalty } else { j.job.fee },
                 held: (
-                    u64::from(s.request.cpus) * 1000,
-                    s.request.mem_mib,
-                    u64::from(s.request.gpus) * u64::from(MILLI),
-                    s.request.nodes.max(1),
+                    u64::from(r.cpu_milli.div_ceil(1000)) * 1000,
+                    r.mem_mib,
+                    u64::from(r.gpus.cards()) * u64::from(MILLI),
+                    r.nodes,
                 ),
+                class: TaskClass::of(r),
+                runs,
             }
         })
         .collect())
@@ -295,5 +380,8 @@ pub fn measure(machine: &Machine, results: &[JobResult]) -> Measures {
     m.cpu_use = share(cpu, f64::from(total.cpus) * 1000.0);
     m.mem_use = if total.mem_mib == u64::MAX { 0.0 } else { share(mem, total.mem_mib as f64) };
     m.gpu_use = share(gpu, f64::from(total.gpus) * f64::from(MILLI));
+    let runs: Vec<JobRuns<'_>> =
+        results.iter().map(|r| JobRuns { class: r.class, cpu_milli: r.held.0, runs: &r.runs }).collect();
+    m.gpu_frag = fragmentation::mean_share(machine, &runs, window);
     m
 }

@@ -3,9 +3,14 @@
 //! applied to both ([`crate::battery`]).
 //!
 //! Contract:
-//! - *Settings* (`[sla_machine]`): `trace` (a GPU trace's pods: a path, or
-//!   a name under the traces directory; required), `nodes` (its node list;
-//!   absent: `openb_node_list_gpu_node.csv[.gz]` beside the pods),
+//! - *Settings* (`[sla_machine]`), the workload and machine: either `trace`
+//!   (a GPU trace's pods: a path, or a name under the traces directory) and
+//!   `nodes` (its node list; absent: `openb_node_list_gpu_node.csv[.gz]`
+//!   beside the pods); or `conf` (a `slurm.conf`: the machine, and the
+//!   twin's priority, schedulers and preemption) with `trace` a sacct dump
+//!   (`sacct --parsable2`), or without `trace` the twin's synthetic
+//!   workload, `synthetic = { days, load, users, accounts }` (as `[slurm]`
+//!   takes it; a battery is one draw of it, [`crate::battery`]). Then:
 //!   `strategy` (a strategy registered on the machine,
 //!   [`MachineStrategies`], or `slurm`: the twin), `node_choice` (a
 //!   registered node choice, the planner's; default `first-fit`; reset under
@@ -16,9 +21,9 @@
 //!   `penalty_ratio` (1), `batteries` (10), `battery` (`"all"` in a sweep
 //!   means every one), `load` (1: submissions as fast as the trace's),
 //!   `arrivals` (`logged`: a slice of the trace; `sampled`: `jobs` pods,
-//!   default 2,000, drawn with `seed`, the config's by default; `jobs` is
-//!   reset under `logged`, `seed` under `logged` without failures). Every
-//!   key is a sweep axis.
+//!   default 2,000, drawn with `seed`, the config's by default; pods only;
+//!   `jobs` is reset under `logged`, `seed` under `logged` without failures
+//!   or a synthetic workload). Every key but `synthetic` is a sweep axis.
 //! - *Failures*: one stream per node, until the battery's last deadline,
 //!   drawn on the `node-failures` stream from the seed and the battery.
 //! - *A point* runs one battery under one strategy. Points that differ only
@@ -29,7 +34,10 @@
 //! - *Bad input* is refused before anything is stored: an unknown
 //!   strategy, node choice or terms rule, a battery outside the batteries,
 //!   a load that is not positive, a pod file or node list that cannot be
-//!   read (named with its line), a `gpu_spec` model the machine lacks.
+//!   read (named with its line), a `gpu_spec` model the machine lacks; a
+//!   `slurm.conf` or dump that cannot be read, a job the twin refuses or the
+//!   planners cannot hold ([`crate::slurm_jobs`]), `nodes`, sampled arrivals
+//!   or pods under `conf`, `synthetic` without `conf` or beside `trace`.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -51,6 +59,8 @@ use slasim_core::store::{Store, StoreError};
 use slasim_core::threads::Budget;
 use slasim_data::trace::gpu::{self, GpuJobs};
 use slasim_data::trace::resolve_trace;
+use slasim_data::trace::sacct::jobs::SlurmWorkload;
+use slasim_data::trace::sacct::{NativeOptions, read_native};
 use slasim_machine::Machine;
 use slasim_single::plan::node_choice::NodeChoices;
 use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo};
@@ -61,8 +71,13 @@ use slasim_single::workload::pods;
 use slasim_single::workload::sla::SlaTermsRules;
 use slasim_slurm::conf::SlurmConf;
 use slasim_slurm::generated::{NodeSpec, conf_text};
+use slasim_slurm::kind::shapes;
+use slasim_slurm::machine::Machine as TwinMachine;
+use slasim_slurm::synthetic::{SlurmSynthetic, generate};
 
 use crate::battery::{self, JobResult};
+use crate::slurm_jobs;
+use crate::streams::SYNTHETIC_BATTERIES;
 use crate::tables::{GROUP, PointRow, SLA_MACHINE_JOBS, SLA_MACHINE_POINTS, StoredJob};
 
 /// The strategy name of the Slurm twin.
@@ -109,12 +124,19 @@ const NODE_LISTS: [&str; 2] = ["openb_node_list_gpu_node.csv.gz", "openb_node_li
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SlaMachineSettings {
-    /// The pods (a path, or a name under the traces directory).
+    /// The pods (a path, or a name under the traces directory); with
+    /// `conf`, a sacct dump.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<PathBuf>,
     /// The node list (absent: the one beside the pods).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<PathBuf>,
+    /// A `slurm.conf`: the machine, and the twin's settings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conf: Option<PathBuf>,
+    /// The synthetic workload on `conf`, without `trace`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub synthetic: Option<SlurmSynthetic>,
     /// Who schedules: a strategy on the machine, or `slurm`.
     pub strategy: String,
     /// The planner's node choice.
@@ -148,6 +170,8 @@ impl Default for SlaMachineSettings {
         SlaMachineSettings {
             trace: None,
             nodes: None,
+            conf: None,
+            synthetic: None,
             strategy: "conservative-backfilling".into(),
             node_choice: None,
             failures: FailureSource::None,
@@ -165,9 +189,60 @@ impl Default for SlaMachineSettings {
 }
 
 impl SlaMachineSettings {
+    /// Checks the workload and machine keys (module contract): the
+    /// synthetic workload a point draws, if it draws one.
+    fn workload(&self) -> anyhow::Result<Option<SlurmSynthetic>> {
+        if self.conf.is_none() {
+            if self.synthetic.is_some() {
+                let why = "the synthetic workload is drawn for a slurm.conf's partitions: set `conf`";
+                return Err(InvalidSetting::new("sla_machine.synthetic", "a table", why).into());
+            }
+            self.trace.as_ref().ok_or_else(|| {
+                anyhow!(
+                    "sla_machine.trace: required (a GPU trace's pods), or `conf` (a slurm.conf) for a Slurm workload"
+                )
+            })?;
+            return Ok(None);
+        }
+        if let Some(nodes) = &self.nodes {
+            let why = "the slurm.conf describes the machine: drop `nodes`, or `conf` to run pods on their node list";
+            return Err(InvalidSetting::new("sla_machine.nodes", nodes.display(), why).into());
+        }
+        if self.arrivals == Arrivals::Sampled {
+            let why = "sampled arrivals draw a GPU trace's pods; a slurm.conf's workload is a dump's slices or the synthetic generator's draws";
+            return Err(InvalidSetting::new("sla_machine.arrivals", "sampled", why).into());
+        }
+        if self.trace.is_some() {
+            if self.synthetic.is_some() {
+                let why = "a workload is a sacct dump (`trace`) or the synthetic generator's, not both";
+                return Err(InvalidSetting::new("sla_machine.synthetic", "a table", why).into());
+            }
+            return Ok(None);
+        }
+        let synthetic = self.synthetic.clone().unwrap_or_default();
+        if !(synthetic.days.is_finite() && synthetic.days > 0.0) {
+            return Err(
+                InvalidSetting::new("sla_machine.synthetic.days", synthetic.days, "must be a positive number").into()
+            );
+        }
+        if !(synthetic.load.is_finite() && synthetic.load > 0.0) {
+            return Err(
+                InvalidSetting::new("sla_machine.synthetic.load", synthetic.load, "must be a positive number").into()
+            );
+        }
+        for (key, value) in
+            [("sla_machine.synthetic.users", synthetic.users), ("sla_machine.synthetic.accounts", synthetic.accounts)]
+        {
+            if value == 0 {
+                return Err(InvalidSetting::new(key, value, "must be at least 1").into());
+            }
+        }
+        Ok(Some(synthetic))
+    }
+
     /// The point these settings describe (module contract).
     pub fn resolve(&self) -> anyhow::Result<SlaMachinePoint> {
-        let trace = self.trace.clone().ok_or_else(|| anyhow!("sla_machine.trace: required (a GPU trace's pods)"))?;
+        let synthetic = self.workload()?;
         registry::find::<SlaTermsRules>(&self.sla_terms).map_err(|e| anyhow!("sla_machine.sla_terms: {e}"))?;
         let node_choice = match Scheduler::named(&self.strategy)? {
             Scheduler::Slurm => None,
@@ -215,10 +290,12 @@ impl SlaMachineSettings {
             return Err(InvalidSetting::new("sla_machine.jobs", self.jobs, "must be at least 1").into());
         }
         let sampled = self.arrivals == Arrivals::Sampled;
-        let drawn = sampled || self.failures != FailureSource::None;
+        let drawn = sampled || self.failures != FailureSource::None || synthetic.is_some();
         Ok(SlaMachinePoint {
-            trace,
+            trace: self.trace.clone(),
             nodes: self.nodes.clone(),
+            conf: self.conf.clone(),
+            synthetic,
             strategy: self.strategy.clone(),
             node_choice,
             failures: self.failures.clone(),
@@ -239,11 +316,19 @@ impl SlaMachineSettings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SlaMachinePoint {
-    /// The pods, as the config names them.
-    pub trace: PathBuf,
+    /// The pods, or with `conf` a sacct dump, as the config names them
+    /// (none: the synthetic workload).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<PathBuf>,
     /// The node list, as the config names it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<PathBuf>,
+    /// The `slurm.conf`, as the config names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conf: Option<PathBuf>,
+    /// The synthetic workload (with `conf`, without `trace`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub synthetic: Option<SlurmSynthetic>,
     /// Who schedules: a strategy on the machine, or `slurm`.
     pub strategy: String,
     /// The planner's node choice (none under Slurm).
@@ -295,7 +380,7 @@ fn is_none(failures: &FailureSource) -> bool {
 
 /// The pods and their machine, loaded once per trace and node list.
 #[derive(Debug)]
-pub struct Loaded {
+pub struct Pods {
     /// The pod file found.
     pub path: PathBuf,
     /// Its pods, as they ask.
@@ -310,7 +395,7 @@ pub struct Loaded {
     conf: OnceLock<SlurmConf>,
 }
 
-impl Loaded {
+impl Pods {
     /// The same machine as the twin's `slurm.conf`.
     pub fn conf(&self) -> anyhow::Result<&SlurmConf> {
         if let Some(conf) = self.conf.get() {
@@ -322,10 +407,43 @@ impl Loaded {
     }
 }
 
+/// A `slurm.conf`'s machine and its sacct dump, loaded once per conf and
+/// dump.
+#[derive(Debug)]
+pub struct Centre {
+    /// The conf.
+    pub conf: SlurmConf,
+    /// Its machine as the twin holds it (which admits each job).
+    pub twin: TwinMachine,
+    /// Its machine as the planners see it.
+    pub machine: Arc<Machine>,
+    /// The dump's jobs (none: the synthetic workload).
+    pub dump: Option<SlurmWorkload>,
+}
+
+/// What a point's inputs are.
+#[derive(Debug)]
+pub enum Loaded {
+    /// A GPU trace's pods on their node list.
+    Pods(Box<Pods>),
+    /// A Slurm workload on its `slurm.conf`.
+    Centre(Box<Centre>),
+}
+
+impl Loaded {
+    /// The machine the planners book.
+    pub fn machine(&self) -> &Arc<Machine> {
+        match self {
+            Loaded::Pods(p) => &p.machine,
+            Loaded::Centre(c) => &c.machine,
+        }
+    }
+}
+
 impl SlaMachinePoint {
     fn inputs_key(&self) -> String {
-        let nodes = self.nodes.as_deref().map(|n| n.display().to_string()).unwrap_or_default();
-        format!("sla-machine|{}|{nodes}", self.trace.display())
+        let name = |p: &Option<PathBuf>| p.as_deref().map(|n| n.display().to_string()).unwrap_or_default();
+        format!("sla-machine|{}|{}|{}", name(&self.trace), name(&self.nodes), name(&self.conf))
     }
 
     /// The node list: the one named, else the one beside the pods.
@@ -342,9 +460,31 @@ impl SlaMachinePoint {
         }
     }
 
-    /// Loads the pods and their machine.
+    /// The trace found, if the point names one.
+    fn trace_path(&self) -> anyhow::Result<Option<PathBuf>> {
+        self.trace.as_ref().map(|t| resolve_trace(t).map_err(|e| anyhow!("sla_machine.trace: {e}"))).transpose()
+    }
+
+    /// Loads the workload and its machine.
     pub fn open(&self) -> anyhow::Result<Loaded> {
-        let path = resolve_trace(&self.trace).map_err(|e| anyhow!("sla_machine.trace: {e}"))?;
+        let trace = self.trace_path()?;
+        if let Some(conf) = &self.conf {
+            let conf = slasim_slurm::conf::read(conf).map_err(|e| anyhow!("sla_machine.conf: {e}"))?;
+            let twin = TwinMachine::new(&conf);
+            let machine = Arc::new(twin.spec.clone());
+            let dump = match trace {
+                Some(path) if gpu::is_gpu_trace(&path) => {
+                    return Err(anyhow!(
+                        "sla_machine.trace: {} is a GPU trace's pods; with `conf`, `trace` is a sacct dump (pods run on their own node list: drop `conf`)",
+                        path.display()
+                    ));
+                }
+                Some(path) => Some(read_native(&path, NativeOptions { lenient: false })?.0),
+                None => None,
+            };
+            return Ok(Loaded::Centre(Box::new(Centre { conf, twin, machine, dump })));
+        }
+        let path = trace.ok_or_else(|| anyhow!("sla_machine.trace: required (a GPU trace's pods)"))?;
         let pods = gpu::read_pods(&path)?;
         let list = self.node_list(&path)?;
         let nodes = gpu::read_nodes(&list)?;
@@ -353,36 +493,76 @@ impl SlaMachinePoint {
             .iter()
             .map(|n| NodeSpec { names: n.name.clone(), cpus: n.cpus, memory_mib: n.memory_mib, gpus: n.gpus })
             .collect();
-        Ok(Loaded { path, pods, machine: Arc::new(machine), list, specs, conf: OnceLock::new() })
+        Ok(Loaded::Pods(Box::new(Pods { path, pods, machine: Arc::new(machine), list, specs, conf: OnceLock::new() })))
     }
 
     /// Runs its battery on `loaded`: each job's result.
     pub fn results(&self, loaded: &Loaded) -> anyhow::Result<Vec<JobResult>> {
-        let slice = match (self.jobs, self.seed) {
-            (Some(jobs), Some(seed)) => {
-                battery::sample(&loaded.pods, jobs as usize, self.load, seed, u64::from(self.battery)).ok_or_else(
-                    || {
-                        anyhow!(
-                            "{}: all pods are submitted at one instant: no rate to sample arrivals at",
-                            loaded.path.display()
-                        )
-                    },
-                )?
-            }
-            _ => battery::slice(&loaded.pods, self.batteries as usize, self.battery as usize, self.load),
-        };
         let rule = registry::find::<SlaTermsRules>(&self.sla_terms)?;
-        let jobs = pods::jobs(&loaded.path, &slice, &loaded.machine, rule, self.deadline_factor, self.penalty_ratio)?;
-        match Scheduler::named(&self.strategy)? {
-            Scheduler::Slurm => battery::under_slurm(&loaded.path, &slice, loaded.conf()?, &jobs),
-            Scheduler::Planner(strategy) => {
-                let info = registry::find::<NodeChoices>(self.node_choice.as_deref().unwrap_or("first-fit"))?;
-                let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
-                let choice = (info.build)(&requests);
-                let failures = self.failure_stream(&loaded.machine, &jobs)?;
-                battery::planned(strategy, &loaded.machine, &slice, &jobs, choice.as_ref(), &failures)
+        let (df, pr) = (self.deadline_factor, self.penalty_ratio);
+        match loaded {
+            Loaded::Pods(p) => {
+                let slice = match (self.jobs, self.seed) {
+                    (Some(jobs), Some(seed)) => {
+                        battery::sample(&p.pods, jobs as usize, self.load, seed, u64::from(self.battery)).ok_or_else(
+                            || {
+                                anyhow!(
+                                    "{}: all pods are submitted at one instant: no rate to sample arrivals at",
+                                    p.path.display()
+                                )
+                            },
+                        )?
+                    }
+                    _ => battery::slice(&p.pods, self.batteries as usize, self.battery as usize, self.load),
+                };
+                let jobs = pods::jobs(&p.path, &slice, &p.machine, rule, df, pr)?;
+                match Scheduler::named(&self.strategy)? {
+                    Scheduler::Slurm => {
+                        battery::under_slurm(p.conf()?, &slasim_slurm::gpu::workload(&p.path, &slice), &jobs)
+                    }
+                    Scheduler::Planner(strategy) => {
+                        let lines: Vec<Option<i64>> = slice.jobs.iter().map(|j| Some(j.line as i64)).collect();
+                        self.planned(strategy, &p.machine, &jobs, &lines)
+                    }
+                }
+            }
+            Loaded::Centre(c) => {
+                let workload = match (&c.dump, &self.synthetic) {
+                    (Some(dump), _) => {
+                        battery::slice_workload(dump, self.batteries as usize, self.battery as usize, self.load)
+                    }
+                    (None, Some(synthetic)) => {
+                        let seed = rng::stream(self.seed.unwrap_or(0), SYNTHETIC_BATTERIES, u64::from(self.battery))
+                            .random::<u64>();
+                        battery::alone(generate(synthetic, &shapes(&c.conf), seed), 0, self.load)
+                    }
+                    (None, None) => return Err(anyhow!("sla_machine: neither a dump nor a synthetic workload")),
+                };
+                let jobs = slurm_jobs::jobs(&workload, &c.twin, rule, df, pr)?;
+                match Scheduler::named(&self.strategy)? {
+                    Scheduler::Slurm => battery::under_slurm(&c.conf, &workload, &jobs),
+                    Scheduler::Planner(strategy) => {
+                        self.planned(strategy, &c.machine, &jobs, &battery::lines(&workload))
+                    }
+                }
             }
         }
+    }
+
+    /// `jobs` under the planner `strategy` with the point's node choice and
+    /// failures.
+    fn planned(
+        &self,
+        strategy: &MachineStrategyInfo,
+        machine: &Arc<Machine>,
+        jobs: &[MachineJob],
+        lines: &[Option<i64>],
+    ) -> anyhow::Result<Vec<JobResult>> {
+        let info = registry::find::<NodeChoices>(self.node_choice.as_deref().unwrap_or("first-fit"))?;
+        let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
+        let choice = (info.build)(&requests);
+        let failures = self.failure_stream(machine, jobs)?;
+        battery::planned(strategy, machine, jobs, lines, choice.as_ref(), &failures)
     }
 
     /// The battery's node failures: one stream per node of the machine,
@@ -401,6 +581,13 @@ impl SlaMachinePoint {
             .unwrap_or(0);
         let seed = rng::stream(self.seed.unwrap_or(0), NODE_FAILURES, u64::from(self.battery)).random::<u64>();
         Ok(synthetic_stream(&up, &repair, nodes, horizon, seed))
+    }
+
+    /// What the store and the report name the workload by: the trace as
+    /// the config names it, and the conf.
+    fn names(&self) -> (Option<String>, Option<String>) {
+        let name = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        (name(&self.trace), name(&self.conf))
     }
 }
 
@@ -433,8 +620,13 @@ pub struct SlaMachineKind;
 pub static SLA_MACHINE: SlaMachineKind = SlaMachineKind;
 
 const AXES: &[Axis] = &[
-    axis("trace", "trace", "a GPU trace's pods (a path, or a name under the traces directory)"),
+    axis(
+        "trace",
+        "trace",
+        "a GPU trace's pods (a path, or a name under the traces directory); with conf, a sacct dump",
+    ),
     axis("nodes", "nodes", "the pods' node list (absent: the one beside them)"),
+    axis("conf", "conf", "a slurm.conf (a path): the machine of a sacct dump or of the synthetic workload"),
     axis(
         "strategy",
         "strategy",
@@ -506,7 +698,13 @@ impl AnyPoint for SlaMachinePoint {
             Some(choice) => format!("{} ({choice})", self.strategy),
             None => self.strategy.clone(),
         };
-        format!("{by} on {}, battery {} of {}", self.trace.display(), self.battery, self.batteries)
+        let on = match (self.names(), &self.synthetic) {
+            ((Some(trace), None), _) => trace,
+            ((Some(trace), Some(conf)), _) => format!("{trace} on {conf}"),
+            ((None, Some(conf)), Some(s)) => format!("synthetic ({} days at load {}) on {conf}", s.days, s.load),
+            ((None, _), _) => String::new(),
+        };
+        format!("{by} on {on}, battery {} of {}", self.battery, self.batteries)
     }
 
     fn load(&self, _index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
@@ -514,9 +712,17 @@ impl AnyPoint for SlaMachinePoint {
     }
 
     fn missing(&self) -> Vec<anyhow::Error> {
-        match resolve_trace(&self.trace) {
-            Err(e) => vec![anyhow!("sla_machine.trace: {e}")],
-            Ok(path) => self.node_list(&path).err().into_iter().collect(),
+        let trace = match self.trace_path() {
+            Err(e) => return vec![e],
+            Ok(trace) => trace,
+        };
+        match (&self.conf, trace) {
+            (Some(conf), _) if !conf.exists() => {
+                vec![anyhow!("sla_machine.conf: {}: no such file", conf.display())]
+            }
+            (Some(_), _) => Vec::new(),
+            (None, Some(path)) => self.node_list(&path).err().into_iter().collect(),
+            (None, None) => vec![anyhow!("sla_machine.trace: required (a GPU trace's pods)")],
         }
     }
 
@@ -526,14 +732,18 @@ impl AnyPoint for SlaMachinePoint {
         _budget: &Arc<Budget>,
         _experiment: Option<&str>,
     ) -> anyhow::Result<Box<dyn PointOutput>> {
-        let loaded = inputs.get::<Loaded>(&self.inputs_key()).context("the pods were not loaded")?;
+        let loaded = inputs.get::<Loaded>(&self.inputs_key()).context("the workload was not loaded")?;
         let jobs = self.results(&loaded)?;
-        let measures = battery::measure(&loaded.machine, &jobs);
+        let measures = battery::measure(loaded.machine(), &jobs);
         let config = self.canonical()?;
+        let (trace, conf) = self.names();
         let row = PointRow {
             point_id: PointId::of(&config).run_id,
-            trace: self.trace.display().to_string(),
+            trace,
             nodes: self.nodes.as_ref().map(|n| n.display().to_string()),
+            conf,
+            synthetic_days: self.synthetic.as_ref().map(|s| s.days),
+            synthetic_load: self.synthetic.as_ref().map(|s| s.load),
             strategy: self.strategy.clone(),
             node_choice: self.node_choice.clone(),
             failures: self.failures.name(),

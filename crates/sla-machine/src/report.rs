@@ -1,14 +1,15 @@
-//! The sla-machine points' section of a report: per pod file, strategy and
+//! The sla-machine points' section of a report: per workload, strategy and
 //! node choice, the SLA measures as means over the batteries with their
 //! 95 % intervals.
 //!
-//! Contract: one table, one row per (trace, load, failures, strategy,
-//! node choice) of the store's sla-machine points (the report's filter keeps one
+//! Contract: one table, one row per (workload, load, failures, strategy,
+//! node choice) of the store's sla-machine points (the workload: the pods'
+//! trace, or a dump or the synthetic workload on a `slurm.conf`) (the report's filter keeps one
 //! experiment's points, or the traces whose name contains its text): the
 //! batteries, and for gain, the gain over Slurm's on the same battery
 //! (paired; the twin runs without failures), penalties, late, failed and
 //! rejected jobs, mean and p95
-//! wait, and the CPU, memory and GPU shares held, the mean ± its 95 %
+//! wait, the CPU, memory and GPU shares held and the GPU fragmentation, the mean ± its 95 %
 //! Student-t half-width over the batteries. Under Slurm the node choice is
 //! NULL. A store without sla-machine points has no section.
 
@@ -22,7 +23,7 @@ use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, aggregate_by};
 
 /// The measures, in the table's order.
-const MEASURES: [&str; 11] = [
+const MEASURES: [&str; 12] = [
     "gain",
     "gain_over_slurm",
     "penalties",
@@ -32,6 +33,7 @@ const MEASURES: [&str; 11] = [
     "wait_mean",
     "wait_p95",
     "gpu_use",
+    "gpu_frag",
     "cpu_use",
     "mem_use",
 ];
@@ -39,10 +41,35 @@ const MEASURES: [&str; 11] = [
 /// The Slurm point of the same battery: every setting but the strategy,
 /// node choice and failures equal (the twin runs without failures; the
 /// seed draws a sampled battery's pods).
-const SAME_BATTERY: &str = "s.strategy = 'slurm' AND s.trace = p.trace AND s.nodes IS p.nodes \
+const SAME_BATTERY: &str = "s.strategy = 'slurm' AND s.trace IS p.trace AND s.nodes IS p.nodes AND s.conf IS p.conf \
+     AND s.synthetic_days IS p.synthetic_days AND s.synthetic_load IS p.synthetic_load \
      AND s.sla_terms = p.sla_terms AND s.deadline_factor = p.deadline_factor AND s.penalty_ratio = p.penalty_ratio \
      AND s.batteries = p.batteries AND s.battery = p.battery AND s.load = p.load AND s.arrivals = p.arrivals \
-     AND s.sampled_jobs IS p.sampled_jobs AND (p.sampled_jobs IS NULL OR s.seed = p.seed)";
+     AND s.sampled_jobs IS p.sampled_jobs \
+     AND (p.sampled_jobs IS NULL AND p.synthetic_days IS NULL OR s.seed = p.seed)";
+
+/// Each point's workload as the report names it: the trace's label, and
+/// under a `slurm.conf` the dump's label or the synthetic workload's days and
+/// load, `on` the conf's label.
+fn workload_labels(points: &DataFrame) -> PolarsResult<Vec<Option<String>>> {
+    let trace = points.column("trace")?.str()?;
+    let conf = points.column("conf")?.str()?;
+    let days = points.column("synthetic_days")?.f64()?;
+    let load = points.column("synthetic_load")?.f64()?;
+    Ok((0..points.height())
+        .map(|i| {
+            let workload = match (trace.get(i), days.get(i), load.get(i)) {
+                (Some(t), _, _) => trace_label(t),
+                (None, Some(d), Some(l)) => format!("synthetic ({d} days at load {l})"),
+                (None, _, _) => return None,
+            };
+            Some(match conf.get(i) {
+                Some(c) => format!("{workload} on {}", trace_label(c)),
+                None => workload,
+            })
+        })
+        .collect())
+}
 
 /// The sla-machine section of a report.
 pub struct SlaMachineSection;
@@ -65,12 +92,16 @@ impl ReportSection for SlaMachineSection {
             })
             .collect();
         let sql = format!(
-            "SELECT p.trace, p.load, p.failures, p.strategy, p.node_choice, {} FROM sla_machine_points p \
+            "SELECT p.trace, p.conf, p.synthetic_days, p.synthetic_load, p.load, p.failures, p.strategy, \
+             p.node_choice, {} FROM sla_machine_points p \
              LEFT JOIN sla_machine_points s ON {SAME_BATTERY} {only}",
             measures.join(", ")
         );
         let mut columns = vec![
             ("trace", Kind::Text),
+            ("conf", Kind::Text),
+            ("synthetic_days", Kind::Real),
+            ("synthetic_load", Kind::Real),
             ("load", Kind::Real),
             ("failures", Kind::Text),
             ("strategy", Kind::Text),
@@ -86,10 +117,10 @@ impl ReportSection for SlaMachineSection {
             return Ok(None);
         }
         let count = points.height();
-        let labels: Vec<Option<String>> = points.column("trace")?.str()?.iter().map(|t| t.map(trace_label)).collect();
-        let mut points = points;
-        points.with_column(Column::new("trace".into(), labels))?;
-        let keys = ["trace", "load", "failures", "strategy", "node_choice", "batteries"];
+        let labels = workload_labels(&points)?;
+        let mut points = points.drop_many(["trace", "conf", "synthetic_days", "synthetic_load"]);
+        points.with_column(Column::new("workload".into(), labels))?;
+        let keys = ["workload", "load", "failures", "strategy", "node_choice", "batteries"];
         let df = aggregate_by(points.lazy(), &keys[..5], &MEASURES)?;
         // Each measure's mean beside its half-width.
         let mut order: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
@@ -101,14 +132,16 @@ impl ReportSection for SlaMachineSection {
         let table = Table {
             id: "sla-machine".into(),
             title: "SLA planning beside Slurm on a machine of unlike nodes".into(),
-            note: "One row per pod file, load, failure model, strategy and node choice of the sla-machine \
+            note: "One row per workload, load, failure model, strategy and node choice of the sla-machine \
                    points ([sla_machine]): each measure's mean over the batteries ± its 95 % half-width. Gain \
                    and penalties in VC; the gain over Slurm is paired, battery by battery, with the Slurm point \
                    of the same battery (empty without one; the twin runs without node failures); late jobs \
                    ended after their deadline, failed ones were kept from ending by node failures, rejected \
                    ones were refused at submission (Slurm rejects none); waits in seconds, of the jobs that started; the CPU, \
                    memory and GPU shares are what the jobs held from the first submission to the last, as \
-                   each strategy allocates (Slurm gives a whole card for a share of one)."
+                   each strategy allocates (Slurm gives a whole card for a share of one); the GPU \
+                   fragmentation is the mean share of the GPUs the battery's own jobs could not use over \
+                   the same span (Weng et al., ATC 2023, §3.2)."
                 .into(),
             df,
         };

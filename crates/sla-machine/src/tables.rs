@@ -15,10 +15,17 @@ use crate::battery::{JobResult, Measures};
 pub struct PointRow {
     /// Its id.
     pub point_id: i64,
-    /// The pods as the config names them.
-    pub trace: String,
+    /// The pods, or a sacct dump, as the config names them (NULL: the
+    /// synthetic workload).
+    pub trace: Option<String>,
     /// The node list as the config names it (NULL: beside the pods).
     pub nodes: Option<String>,
+    /// The `slurm.conf` as the config names it (NULL: the pods' node list).
+    pub conf: Option<String>,
+    /// The synthetic workload's days (NULL: none).
+    pub synthetic_days: Option<f64>,
+    /// The synthetic workload's offered load (NULL: none).
+    pub synthetic_load: Option<f64>,
     /// A strategy on the machine, or `slurm`.
     pub strategy: String,
     /// The planner's node choice (NULL under Slurm).
@@ -63,12 +70,12 @@ impl Rows for Points {
 pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     "sla_machine_points",
     16,
-    "One row per sla-machine point: one battery of pods on their machine under one strategy, with the SLA terms applied.",
+    "One row per sla-machine point: one battery of jobs on their machine under one strategy, with the SLA terms applied.",
 )
 .key(&["point_id"])
 .columns(&[
     column!("point_id", Int, "the point's id", |r| r.point_id),
-    column!("trace", Text, "the pods as the config names them", |r| r.trace.as_str()),
+    column!("trace", Text null, "the pods, or under a slurm.conf a sacct dump, as the config names them (NULL: the synthetic workload)", |r| r.trace.as_deref()),
     column!("nodes", Text null, "the node list as the config names it (NULL: the one beside the pods)", |r| r.nodes.as_deref()),
     column!("strategy", Text, "a strategy on the machine (`conservative-backfilling`, `heuristic-planning`, `easy`) or `slurm` (the twin)", |r| r.strategy.as_str()),
     column!("node_choice", Text null, "the planner's node choice (NULL under Slurm)", |r| r.node_choice.as_deref()),
@@ -97,6 +104,10 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("code_version", Text, "the slasim version that ran it", |r| r.code_version.as_str()),
     column!("failures", Text, "the planners' node failure model (`none`, `poisson`, `weibull`, `hyperexp`)", |r| r.failures; default "'none'"),
     column!("failed", Int, "accepted jobs node failures kept from ending", |r| r.measures.failed; default "0"),
+    column!("conf", Text null, "the slurm.conf as the config names it (NULL: the pods' own node list)", |r| r.conf.as_deref()),
+    column!("synthetic_days", Real null, "days of the synthetic workload's submissions (NULL: a trace's jobs)", |r| r.synthetic_days),
+    column!("synthetic_load", Real null, "the synthetic workload's offered load per partition (NULL: a trace's jobs)", |r| r.synthetic_load),
+    column!("gpu_frag", Real null, "mean share of its GPU thousandths fragmented for the battery's own jobs, first submission to last (Weng et al., ATC 2023, §3.2; NULL: no GPU, or stored before the measure)", |r| r.measures.gpu_frag),
 ]);
 
 /// A job of a point.
@@ -126,7 +137,7 @@ pub static SLA_MACHINE_JOBS: Table<Jobs> = Table::new(
 .columns(&[
     column!("point_id", Int, "the point", |r| r.point_id; references "sla_machine_points(point_id)"),
     column!("job", Int, "its number in the battery, from 0 (in submission order)", |r| r.job.job),
-    column!("line", Int, "its pod's line in the trace file", |r| r.job.line),
+    column!("line", Int null, "its line in the trace file (NULL: a synthetic job)", |r| r.job.line),
     column!("submit", Int, "its submission in the battery, s", |r| r.job.submit),
     column!("start", Int null, "its last run's start, s (NULL: never started)", |r| r.job.start),
     column!("end", Int null, "its last run's end, or its stop by a node failure, s (NULL: never ran)", |r| r.job.end),

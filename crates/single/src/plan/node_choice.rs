@@ -173,11 +173,18 @@ pub struct Fragmentation {
 impl Fragmentation {
     /// The measure for a target workload of `requests`.
     pub fn of(requests: &[Request]) -> Fragmentation {
+        Fragmentation::of_classes(requests.iter().map(TaskClass::of))
+    }
+
+    /// The measure for a target workload of tasks of `classes`, one per task.
+    pub fn of_classes(classes: impl IntoIterator<Item = TaskClass>) -> Fragmentation {
         let mut counts: HashMap<TaskClass, u64> = HashMap::new();
-        for r in requests {
-            *counts.entry(TaskClass::of(r)).or_insert(0) += 1;
+        let mut tasks = 0usize;
+        for class in classes {
+            *counts.entry(class).or_insert(0) += 1;
+            tasks += 1;
         }
-        let total = requests.len().max(1) as f64;
+        let total = tasks.max(1) as f64;
         let mut classes: Vec<(TaskClass, u64)> = counts.into_iter().collect();
         classes.sort_by(|a, b| {
             b.1.cmp(&a.1).then_with(|| {

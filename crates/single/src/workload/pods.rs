@@ -22,7 +22,7 @@ use slasim_data::trace::gpu::{GpuJobs, QOS_QUEUES};
 use slasim_machine::{Gpus, Machine, Request};
 
 use crate::workload::job::{Job, MachineJob};
-use crate::workload::sla::{SlaInput, SlaTermsRule};
+use crate::workload::sla::SlaTermsRule;
 
 /// A pod that cannot be read as a job on this machine.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,17 +76,8 @@ pub fn jobs(
         let mut job = Job::without_sla(i as u32, p.submit, 1, runtime, runtime);
         job.swf_id = p.row as i64;
         job.queue = p.queue.map_or(-1, i64::from);
-        let terms = (rule.terms)(&SlaInput {
-            occurrence: job.occurrence,
-            estimate: job.estimate,
-            nodes: gpus.cards().max(1),
-            qos_class: p.queue.map(|q| QOS_QUEUES[usize::from(q) - 1]),
-            deadline_factor,
-            penalty_ratio,
-        });
-        job.deadline = terms.deadline;
-        job.fee = terms.fee;
-        job.penalty = terms.penalty;
+        let class = p.queue.map(|q| QOS_QUEUES[usize::from(q) - 1]);
+        rule.set_terms(&mut job, gpus.cards().max(1), class, deadline_factor, penalty_ratio);
         out.push(MachineJob { job, request });
     }
     Ok(out)

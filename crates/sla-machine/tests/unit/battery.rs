@@ -48,17 +48,17 @@ fn shares_of_a_card_meet_deadlines_the_twin_misses() {
         assert_eq!(
             starts,
             [
-                (0, 2, Some(0), "success"),
-                (1, 3, Some(0), "success"),
-                (2, 4, Some(0), "success"),
-                (3, 5, Some(100), "success")
+                (0, Some(2), Some(0), "success"),
+                (1, Some(3), Some(0), "success"),
+                (2, Some(4), Some(0), "success"),
+                (3, Some(5), Some(100), "success")
             ],
             "{strategy}"
         );
     }
     assert_eq!(planned[0].deadline, Some(125));
     assert_eq!(planned[3].deadline, None);
-    let m = measure(&loaded.machine, &planned);
+    let m = measure(loaded.machine(), &planned);
     assert_eq!((m.accepted, m.rejected, m.late, m.penalties), (4, 0, 0, 0.0));
     assert_eq!(m.wait_p95, Some(90.0));
 
@@ -69,7 +69,7 @@ fn shares_of_a_card_meet_deadlines_the_twin_misses() {
     assert_eq!(twin[1].start, Some(0));
     assert!(twin[2].start.unwrap() >= 100 && twin[2].outcome == "late" && twin[2].money < 0.0, "{:?}", twin[2]);
     assert!(twin[3].start.unwrap() >= 100 && twin[3].outcome == "success", "{:?}", twin[3]);
-    let t = measure(&loaded.machine, &twin);
+    let t = measure(loaded.machine(), &twin);
     assert_eq!((t.accepted, t.rejected, t.late), (4, 0, 1));
     assert!(t.gain < m.gain);
     // From the first submission to the last (0 to 10 s) both hold both

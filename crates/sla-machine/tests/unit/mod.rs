@@ -1,1 +1,3 @@
 mod battery;
+mod fragmentation;
+mod slurm_jobs;

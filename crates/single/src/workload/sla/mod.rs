@@ -14,6 +14,7 @@
 use slasim_core::experiment::registry::{Entries, Named};
 use slasim_core::units::Time;
 
+use crate::workload::job::Job;
 pub use crate::workload::job::NO_DEADLINE;
 
 mod qos_classes;
@@ -59,6 +60,32 @@ pub struct SlaTermsRule {
     pub description: &'static str,
     /// The terms of one job.
     pub terms: fn(&SlaInput) -> SlaTerms,
+}
+
+impl SlaTermsRule {
+    /// Gives `job` the terms of this rule, seeing it as `nodes` of QoS class
+    /// `qos_class`, with the settings' `deadline_factor` and
+    /// `penalty_ratio`.
+    pub fn set_terms(
+        &self,
+        job: &mut Job,
+        nodes: u32,
+        qos_class: Option<&'static str>,
+        deadline_factor: f64,
+        penalty_ratio: f64,
+    ) {
+        let terms = (self.terms)(&SlaInput {
+            occurrence: job.occurrence,
+            estimate: job.estimate,
+            nodes,
+            qos_class,
+            deadline_factor,
+            penalty_ratio,
+        });
+        job.deadline = terms.deadline;
+        job.fee = terms.fee;
+        job.penalty = terms.penalty;
+    }
 }
 
 impl Named for SlaTermsRule {

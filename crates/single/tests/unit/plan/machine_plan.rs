@@ -7,7 +7,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use slasim_core::experiment::registry::Entries;
 use slasim_core::units::Time;
-use slasim_machine::{Gpus, MILLI, Machine, NodeSpec, Request, Resources};
+use slasim_machine::{Gpus, MILLI, Machine, NodeSpec, Partition, Request, Resources};
 use slasim_single::cluster::strategy::{Outcome, RejectReason};
 use slasim_single::plan::machine_plan::{Cards, MachinePlan};
 use slasim_single::plan::node_choice::{NodeChoices, TaskClass};
@@ -213,28 +213,40 @@ pub struct Case {
 
 /// A random machine and workload (as the machine plan's tests draw them),
 /// runtimes from a fifth of the estimate to past it (or all equal to it),
+/// features `x` and `y` on nodes and in requests, two partitions (every
+/// node, and some) a request may name,
 /// and, `with_failures`, up to 2 (failure, repair) pairs per node, the last
 /// repair sometimes missing (down for good).
+/// The features of bit set `bits`: `x` (1) and `y` (2).
+fn feature_names(bits: u8) -> Vec<String> {
+    [(1, "x"), (2, "y")].iter().filter(|(b, _)| bits & b != 0).map(|(_, f)| f.to_string()).collect()
+}
+
 pub fn case(with_failures: bool) -> impl Strategy<Value = Case> {
     let outages = prop::collection::vec((0..1500 as Time, 1..400 as Time), 0..3);
-    let node = (1u32..=16, 1u64..=8, 0u32..=4, 0usize..2, outages, prop::bool::weighted(0.2));
+    let node = (1u32..=16, 1u64..=8, 0u32..=4, 0usize..2, outages, prop::bool::weighted(0.2), 0u8..4, any::<bool>());
     let task = (
         (0..2000 as Time, 1u32..=16, 1u64..=8, 0u32..=5, 1u32..=999),
-        (0usize..3, 1..400 as Time, 1.0..3.0f64, 1u32..=2, 0.2..1.5f64),
+        (0usize..3, 1..400 as Time, 1.0..3.0f64, 1u32..=2, 0.2..1.5f64, 0u8..4, 0u16..3),
     );
     (prop::collection::vec(node, 1..6), prop::collection::vec(task, 1..40), any::<bool>()).prop_map(
         move |(nodes, tasks, exact)| {
             let mut machine = Machine::default();
             let mut failures = FailureStream::none(nodes.len() as u32);
-            for (i, (cpus, gib, gpus, model, outages, forever)) in nodes.into_iter().enumerate() {
+            // Two partitions: every node, and the nodes drawn into `some`.
+            let mut some = Vec::new();
+            for (i, (cpus, gib, gpus, model, outages, forever, features, in_some)) in nodes.into_iter().enumerate() {
                 let spec = NodeSpec {
                     name: format!("n{i}"),
                     size: Resources { cpus, mem_mib: gib * GIB, gpus },
                     gpu_model: (gpus > 0).then(|| ["A", "B"][model].to_string()),
                     weight: 1,
-                    features: Vec::new(),
+                    features: feature_names(features),
                 };
                 let node = machine.push(spec, "case").unwrap();
+                if in_some {
+                    some.push(node);
+                }
                 if !with_failures {
                     continue;
                 }
@@ -248,38 +260,46 @@ pub fn case(with_failures: bool) -> impl Strategy<Value = Case> {
                 }
             }
             failures.events.sort_unstable();
+            let every = (0..machine.len() as u32).collect();
+            machine.partitions =
+                vec![Partition { name: "every".into(), nodes: every }, Partition { name: "some".into(), nodes: some }];
             let mut tasks = tasks;
             tasks.sort_by_key(|t| t.0.0);
             let jobs = tasks
                 .into_iter()
                 .enumerate()
-                .map(|(i, ((at, cpus, gib, gpus, milli), (model, estimate, slack, nodes, ratio)))| {
-                    // gpus 0: none; 1: a share; 2..=5: 1..=4 whole cards.
-                    let gpus = match gpus {
-                        0 => Gpus::Whole(0),
-                        1 => Gpus::Share(milli as u16),
-                        g => Gpus::Whole(g - 1),
-                    };
-                    let models = match model {
-                        0 => 0,
-                        m => machine.models_of(["A", "B"][m - 1]).unwrap_or(0),
-                    };
-                    let request = Request {
-                        nodes,
-                        cpu_milli: cpus * 500,
-                        mem_mib: gib * GIB / 2,
-                        gpus,
-                        models,
-                        features: Vec::new(),
-                        partition: None,
-                    };
-                    let deadline = at + (slack * estimate as f64) as Time;
-                    let mut job = job(i as u32, at, estimate, deadline, request);
-                    if !exact {
-                        job.job.runtime = ((ratio * estimate as f64) as Time).max(1);
-                    }
-                    job
-                })
+                .map(
+                    |(
+                        i,
+                        ((at, cpus, gib, gpus, milli), (model, estimate, slack, nodes, ratio, features, partition)),
+                    )| {
+                        // gpus 0: none; 1: a share; 2..=5: 1..=4 whole cards.
+                        let gpus = match gpus {
+                            0 => Gpus::Whole(0),
+                            1 => Gpus::Share(milli as u16),
+                            g => Gpus::Whole(g - 1),
+                        };
+                        let models = match model {
+                            0 => 0,
+                            m => machine.models_of(["A", "B"][m - 1]).unwrap_or(0),
+                        };
+                        let request = Request {
+                            nodes,
+                            cpu_milli: cpus * 500,
+                            mem_mib: gib * GIB / 2,
+                            gpus,
+                            models,
+                            features: feature_names(features),
+                            partition: partition.checked_sub(1),
+                        };
+                        let deadline = at + (slack * estimate as f64) as Time;
+                        let mut job = job(i as u32, at, estimate, deadline, request);
+                        if !exact {
+                            job.job.runtime = ((ratio * estimate as f64) as Time).max(1);
+                        }
+                        job
+                    },
+                )
                 .collect();
             Case { machine, jobs, failures }
         },
@@ -391,6 +411,18 @@ pub fn runs_hold(
             for &(n, cards) in &p.nodes {
                 prop_assert!(machine.holds(n, &jobs[i].request));
                 spans[n as usize].push((p.start, end, i, cards));
+            }
+        }
+        // Every run: distinct nodes, of the job's partition.
+        let runs = d.stopped.iter().map(|(p, _)| p).chain(d.placement.iter().filter(|_| d.end.is_some()));
+        for p in runs {
+            let mut nodes: Vec<u32> = p.nodes.iter().map(|&(n, _)| n).collect();
+            nodes.sort_unstable();
+            nodes.dedup();
+            prop_assert_eq!(nodes.len(), p.nodes.len(), "{}: job {} given a node twice", name, i);
+            if let Some(part) = jobs[i].request.partition {
+                let members = &machine.partitions[usize::from(part)].nodes;
+                prop_assert!(nodes.iter().all(|n| members.contains(n)), "{}: job {} outside its partition", name, i);
             }
         }
     }
