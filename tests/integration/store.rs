@@ -121,6 +121,60 @@ fn a_store_of_schema_11_reads_its_sentinels_as_null() {
     assert_eq!(differences(&fresh, &upgraded), Vec::<String>::new());
 }
 
+/// A table that another's rows reference is made again all the same: an
+/// sla-machine store whose `trace` and `line` were `NOT NULL`, with a point
+/// and its job, opened, allows them NULL and keeps both rows; the foreign
+/// keys are on again afterwards.
+#[test]
+fn a_referenced_table_is_relaxed_with_its_rows_kept() {
+    let registry = slasim::registry();
+    let dir = tempfile::tempdir().unwrap();
+    let (path, fresh) = new_store(dir.path());
+    let conn = Connection::open(&path).unwrap();
+    let made = |table: &str| -> String {
+        conn.query_row("SELECT sql FROM sqlite_master WHERE name = ?", [table], |r| r.get(0)).unwrap()
+    };
+    let (points, jobs) = (made("sla_machine_points"), made("sla_machine_jobs"));
+    let older = |sql: &str, column: &str| {
+        let narrowed = sql.replace(&format!("    {column} TEXT,"), &format!("    {column} TEXT NOT NULL,"));
+        let narrowed = narrowed.replace(&format!("    {column} INTEGER,"), &format!("    {column} INTEGER NOT NULL,"));
+        assert_ne!(narrowed, sql, "{column} is nullable in {sql}");
+        narrowed
+    };
+    let points_cols: i64 =
+        conn.query_row("SELECT count(*) FROM pragma_table_info('sla_machine_points')", [], |r| r.get(0)).unwrap();
+    conn.execute_batch(&format!(
+        "DROP VIEW IF EXISTS all_jobs; DROP TABLE sla_machine_jobs; DROP TABLE sla_machine_points; {}; {};",
+        older(&points, "trace"),
+        older(&jobs, "line")
+    ))
+    .unwrap();
+    let mut values = vec!["1".to_string(), "'pods.csv'".into()];
+    values.extend((2..points_cols).map(|_| "0".to_string()));
+    conn.execute_batch(&format!(
+        "INSERT INTO sla_machine_points VALUES ({}); \
+         INSERT INTO sla_machine_jobs (point_id, job, line, submit, outcome, money) VALUES (1, 0, 2, 0, 'success', 1.0);",
+        values.join(", ")
+    ))
+    .unwrap();
+    drop(conn);
+    Store::open(&path, registry.groups()).unwrap();
+    assert_eq!(differences(&fresh, &facts_of(&path)), Vec::<String>::new());
+    let rows = slasim::store::query(
+        &path,
+        "SELECT p.trace, j.line FROM sla_machine_jobs j JOIN sla_machine_points p USING (point_id)",
+    )
+    .unwrap()
+    .rows;
+    assert_eq!(rows, [["pods.csv".to_string(), "2".to_string()]]);
+    let conn = Connection::open(&path).unwrap();
+    let orphan = conn.execute(
+        "INSERT INTO sla_machine_jobs (point_id, job, submit, outcome, money) VALUES (9, 0, 0, 'success', 0)",
+        [],
+    );
+    assert!(orphan.is_err(), "foreign keys are enforced again");
+}
+
 /// A store from before schema 9 holding Grid points (whose ids were then
 /// derived otherwise) is refused for writing, untouched; one holding none
 /// is upgraded.

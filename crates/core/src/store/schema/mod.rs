@@ -273,6 +273,11 @@ pub fn described_store(groups: &[&'static PointTables]) -> rusqlite::Result<Conn
 /// Brings the store on `conn` at `path`, of schema `found`, to
 /// [`SCHEMA_VERSION`] and to the descriptors, in one transaction (nothing to
 /// do: no transaction). A failing statement is named in the error.
+///
+/// Foreign keys are off while it runs and checked before it commits (SQLite's
+/// procedure for "other kinds of table schema changes"): a table made again
+/// ([`relaxed_table`]) is dropped first, and with them on, dropping a table
+/// that another's rows reference fails.
 pub(crate) fn upgrade(
     conn: &mut Connection,
     groups: &[&'static PointTables],
@@ -283,6 +288,20 @@ pub(crate) fn upgrade(
     if found == SCHEMA_VERSION && reconciliation(conn, groups).map_err(&err)?.is_empty() {
         return Ok(());
     }
+    let enforced: bool = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0)).map_err(&err)?;
+    conn.pragma_update(None, "foreign_keys", false).map_err(&err)?;
+    let upgraded = upgrade_in_one_transaction(conn, groups, path);
+    conn.pragma_update(None, "foreign_keys", enforced).map_err(&err)?;
+    upgraded
+}
+
+/// [`upgrade`]'s transaction.
+fn upgrade_in_one_transaction(
+    conn: &mut Connection,
+    groups: &[&'static PointTables],
+    path: &Path,
+) -> Result<(), StoreError> {
+    let err = sqlite(path);
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(&err)?;
     let run = |sql: &str| {
         tx.execute_batch(sql).map_err(|e| StoreError::Sql {
@@ -299,6 +318,20 @@ pub(crate) fn upgrade(
     }
     for statement in reconciliation(&tx, groups).map_err(&err)? {
         run(&statement)?;
+    }
+    let broken: Option<String> = tx
+        .query_row(
+            "SELECT \"table\" || ' row ' || rowid || ' references ' || parent FROM pragma_foreign_key_check",
+            [],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(&err)?;
+    if let Some(row) = broken {
+        return Err(StoreError::Sql {
+            path: path.to_path_buf(),
+            message: format!("bringing it to schema {SCHEMA_VERSION} left {row} missing"),
+        });
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&err)?;
     tx.commit().map_err(&err)
