@@ -22,7 +22,10 @@
 //!   later job that fits now beside it starts. So no backfilled job delays
 //!   the head: EASY's shadow time and extra nodes, per node and resource
 //!   through the [`MachinePlan`]. A head that no up nodes can hold waits
-//!   without a reservation; the reservation lasts one pass.
+//!   without a reservation; the reservation lasts one pass. Within a pass,
+//!   a job asking what an earlier one asked, for as long or longer, is not
+//!   searched for once that one found no room (the pass only adds
+//!   bookings): the same jobs start as if each were tried.
 //! - A started job holds its nodes' share for its estimate, runs for its
 //!   runtime, is killed at its estimate, and frees its share at its end.
 //! - A failed node is down until its repair, which no pass foresees; nothing
@@ -37,11 +40,11 @@
 //!   happens after it (a job eligible later never starts).
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
 use slasim_core::units::{JobId, Time};
-use slasim_machine::{Machine, Unfit};
+use slasim_machine::{Machine, Request, Unfit};
 
 use super::{Decision, MachineJob};
 use crate::cluster::strategy::{Outcome, RejectReason};
@@ -90,9 +93,12 @@ struct Easy<'a> {
     ends: BinaryHeap<Reverse<(Time, usize, usize)>>,
     /// Scratch: the jobs a failure stops.
     stopping: Vec<usize>,
+    /// Scratch of a pass: per request, the shortest hold that found no room
+    /// now ([`Easy::pass`]).
+    no_room: HashMap<&'a Request, Time>,
 }
 
-impl Easy<'_> {
+impl<'a> Easy<'a> {
     /// Puts job `i` in the queue at its place.
     fn enqueue(&mut self, i: usize) {
         let jobs = self.jobs;
@@ -193,24 +199,36 @@ impl Easy<'_> {
         };
         let jobs = self.jobs;
         let MachineJob { job, request } = &jobs[head];
-        let hold = hold(job);
-        let reservation = self.plan.earliest(request, now, hold, LATEST, choice);
+        let head_hold = hold(job);
+        let reservation = self.plan.earliest(request, now, head_hold, LATEST, choice);
         if let Some(r) = &reservation {
-            self.plan.book(head as JobId, request, r, r.start + hold);
+            self.plan.book(head as JobId, request, r, r.start + head_hold);
         }
         // What the fullest-free node has now: a job above it in any resource
         // cannot start, and is not searched for.
         let mut most: Option<MostFree> = None;
+        // Per request, the shortest hold that found no room now. A pass only
+        // adds bookings, so the same request for as long or longer finds none
+        // either, and is not searched for.
+        let mut no_room = std::mem::take(&mut self.no_room);
+        no_room.clear();
         let mut kept = 1;
         for k in 1..self.queue.len() {
             let i = self.queue[k];
+            let MachineJob { job, request } = &jobs[i];
             let tried = only.is_none_or(|fresh| fresh.contains(&i))
-                && most.get_or_insert_with(|| self.plan.most_free(now)).may_hold(&jobs[i].request);
+                && no_room.get(request).is_none_or(|&h| hold(job) < h)
+                && most.get_or_insert_with(|| self.plan.most_free(now)).may_hold(request);
             if !tried || !self.start(i, now, choice) {
+                if tried {
+                    let h = no_room.entry(request).or_insert(Time::MAX);
+                    *h = (*h).min(hold(job));
+                }
                 self.queue[kept] = i;
                 kept += 1;
             }
         }
+        self.no_room = no_room;
         self.queue.truncate(kept);
         if let Some(r) = reservation {
             self.plan.unbook(head as JobId, r.nodes.iter().map(|&(n, _)| n));
@@ -247,6 +265,7 @@ pub fn easy_backfilling(
         queue: Vec::new(),
         ends: BinaryHeap::new(),
         stopping: Vec::new(),
+        no_room: HashMap::new(),
     };
     let (mut next_arrival, mut next_event) = (0, 0);
     let mut fresh: Vec<usize> = Vec::new();
