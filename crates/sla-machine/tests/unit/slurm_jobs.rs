@@ -223,3 +223,25 @@ fn alternative(dir: &Path) -> String {
     let rule = registry::find::<slasim_single::workload::sla::SlaTermsRules>("uniform").unwrap();
     slasim_sla_machine::slurm_jobs::jobs(&workload, &machine, rule, 2.0, 1.0).unwrap_err().to_string()
 }
+
+/// A dump's batteries are consecutive slices in submission order, each from
+/// its first submission, at `load` times the dump's speed; every strategy of
+/// a battery runs its jobs, and the jobs keep their dump lines.
+#[test]
+fn a_dumps_batteries_are_its_consecutive_slices() {
+    let dir = tempfile::tempdir().unwrap();
+    let sliced = |battery, load| {
+        let settings = SlaMachineSettings { batteries: 2, battery, load, ..on_conf(dir.path(), Some(DUMP), "easy") };
+        let results = run(settings).unwrap();
+        results.iter().map(|r| (r.line, r.submit)).collect::<Vec<_>>()
+    };
+    // Five jobs in two batteries: the first two, then the other three
+    // (submitted at 20, 30 and 40 s: from 0).
+    assert_eq!(sliced(0, 1.0), [(Some(2), 0), (Some(3), 10)]);
+    assert_eq!(sliced(1, 1.0), [(Some(4), 0), (Some(5), 10), (Some(6), 20)]);
+    // Twice the speed: half the gaps.
+    assert_eq!(sliced(1, 2.0), [(Some(4), 0), (Some(5), 5), (Some(6), 10)]);
+    let twin = SlaMachineSettings { batteries: 2, battery: 1, ..on_conf(dir.path(), Some(DUMP), "slurm") };
+    let twin: Vec<_> = run(twin).unwrap().iter().map(|r| (r.line, r.submit)).collect();
+    assert_eq!(twin, sliced(1, 1.0));
+}
