@@ -1,14 +1,19 @@
 //! The single cluster's lists: `slasim list strategies`, `placements`,
-//! `energy-policies`, `sla-terms`, `shifting-policies` and `forecasts`.
+//! `energy-policies`, `sla-terms`, `shifting-policies` and `forecasts`; and
+//! what plans on a machine of unlike nodes: `machine-strategies` and
+//! `node-choices`.
 //!
 //! Contract: each lists what the command line and configs accept, from the
 //! same source (the strategy registry, the `--placement` values, the energy
 //! policy and SLA terms registries), one line each, where it always stood
 //! among the lists: strategies first, placements, energy policies and SLA
-//! terms rules, shifting policies and forecasts after the axes.
+//! terms rules, shifting policies and forecasts after the axes, then the
+//! machine's strategies and node choices.
 
+use crate::plan::NodeChoices;
 use crate::policy::energy::EnergyPolicies;
 use crate::policy::forecast::Forecasts;
+use crate::policy::on_machine::MachineStrategies;
 use crate::policy::shifting::ShiftingPolicies;
 use crate::policy::{Placement, Strategies};
 use crate::workload::sla::SlaTermsRules;
@@ -17,8 +22,16 @@ use slasim_core::cli::subcommand::Place;
 use slasim_core::experiment::registry::Registry;
 
 /// The single cluster's lists, for the shell's registry of lists.
-pub static LISTS: [&'static dyn Listing; 6] =
-    [&STRATEGIES, &PLACEMENTS, &ENERGY_POLICIES_LIST, &SLA_TERMS_LIST, &SHIFTING_POLICIES_LIST, &FORECASTS_LIST];
+pub static LISTS: [&'static dyn Listing; 8] = [
+    &STRATEGIES,
+    &PLACEMENTS,
+    &ENERGY_POLICIES_LIST,
+    &SLA_TERMS_LIST,
+    &SHIFTING_POLICIES_LIST,
+    &FORECASTS_LIST,
+    &MACHINE_STRATEGIES_LIST,
+    &NODE_CHOICES_LIST,
+];
 
 /// `slasim list strategies`: the registered scheduling strategies.
 pub struct StrategyList;
@@ -189,5 +202,63 @@ impl Listing for ForecastList {
 
     fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
         registry.all::<Forecasts>().into_iter().map(|f| (f.name.to_string(), f.description.to_string())).collect()
+    }
+}
+
+/// `slasim list machine-strategies`: the strategies on a machine of unlike
+/// nodes.
+pub struct MachineStrategyList;
+
+/// `slasim list machine-strategies`: one of [`LISTS`].
+pub static MACHINE_STRATEGIES_LIST: MachineStrategyList = MachineStrategyList;
+
+impl Listing for MachineStrategyList {
+    fn name(&self) -> &'static str {
+        "machine-strategies"
+    }
+
+    fn about(&self) -> &'static str {
+        "Strategies on a machine of unlike nodes (`[sla_machine] strategy`, besides `slurm`)"
+    }
+
+    fn place(&self) -> Place {
+        Place::After("forecasts")
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        ["strategy", "what it does"]
+    }
+
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry.all::<MachineStrategies>().iter().map(|s| (s.name.to_string(), s.description.to_string())).collect()
+    }
+}
+
+/// `slasim list node-choices`: which nodes a strategy on a machine of unlike
+/// nodes gives a job.
+pub struct NodeChoiceList;
+
+/// `slasim list node-choices`: one of [`LISTS`].
+pub static NODE_CHOICES_LIST: NodeChoiceList = NodeChoiceList;
+
+impl Listing for NodeChoiceList {
+    fn name(&self) -> &'static str {
+        "node-choices"
+    }
+
+    fn about(&self) -> &'static str {
+        "Node choices on a machine of unlike nodes (`[sla_machine] node_choice`)"
+    }
+
+    fn place(&self) -> Place {
+        Place::After("machine-strategies")
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        ["node choice", "which nodes a job is given"]
+    }
+
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        registry.all::<NodeChoices>().iter().map(|c| (c.name.to_string(), c.description.to_string())).collect()
     }
 }
