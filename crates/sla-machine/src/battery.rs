@@ -127,8 +127,18 @@ pub fn sample(pods: &GpuJobs, jobs: usize, load: f64, seed: u64, battery: u64) -
 pub fn slice_workload(workload: &SlurmWorkload, batteries: usize, battery: usize, load: f64) -> SlurmWorkload {
     let order = cut(workload.jobs.iter().map(|j| (j.submit, j.id)), batteries, battery);
     let first = order.first().map_or(0, |&i| workload.jobs[i].submit);
-    let jobs = order.iter().map(|&i| workload.jobs[i].clone()).collect();
-    alone(SlurmWorkload { jobs, ..workload.clone() }, first, load)
+    // The slice's jobs and the names they index; not the dump's other jobs.
+    let sliced = SlurmWorkload {
+        jobs: order.iter().map(|&i| workload.jobs[i].clone()).collect(),
+        users: workload.users.clone(),
+        accounts: workload.accounts.clone(),
+        partitions: workload.partitions.clone(),
+        qos: workload.qos.clone(),
+        names: workload.names.clone(),
+        epoch: workload.epoch,
+        clock_origin: workload.clock_origin,
+    };
+    alone(sliced, first, load)
 }
 
 /// `workload` rebased to `first` at `load`, each job alone: no dependency,

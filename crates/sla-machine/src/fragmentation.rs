@@ -107,9 +107,8 @@ pub fn mean_share(machine: &Machine, jobs: &[JobRuns<'_>], window: Time) -> Opti
             let mask = match held {
                 Held::Cards(Cards::None) => 0,
                 Held::Cards(Cards::Whole(mask)) => mask,
-                Held::Cards(share @ Cards::Share { card, .. }) => {
+                Held::Cards(Cards::Share { card, milli }) => {
                     let c = usize::from(card).min(MAX_CARDS - 1);
-                    let milli = share.on(c);
                     cards[i][c] = if kind == 1 { cards[i][c].saturating_sub(milli) } else { cards[i][c] + milli };
                     0
                 }
