@@ -12,9 +12,10 @@ use crate::config::GridConfig;
 use crate::kind::{GridPoint, synthetic_grid_workload};
 use crate::workload::coreservations::RequestWorkload;
 use slasim_core::cli::emit;
-use slasim_core::cli::list::{Listing, possible_values};
+use slasim_core::cli::list::{ListOf, possible_values};
 use slasim_core::cli::options::{StoreOptions, value_enum};
 use slasim_core::cli::points::execute;
+use slasim_core::cli::subcommand::Place;
 use slasim_core::experiment::point::Point;
 use slasim_core::experiment::registry::Registry;
 use slasim_core::store;
@@ -95,57 +96,31 @@ impl slasim_core::cli::subcommand::Subcommand for GridSubcommand {
     }
 }
 
-/// `slasim list algorithms`: the registered co-reservation algorithms.
-pub struct AlgorithmList;
-
-/// The list of broker algorithms, registered by [`crate::register`].
-pub static ALGORITHM_LIST: AlgorithmList = AlgorithmList;
-
-impl Listing for AlgorithmList {
-    fn name(&self) -> &'static str {
-        "algorithms"
-    }
-
-    fn about(&self) -> &'static str {
-        "Co-reservation algorithms of the Grid broker (`--algorithm`, the `algorithm` axis)"
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["algorithm", "what it does"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+/// `slasim list algorithms`: the registered co-reservation algorithms,
+/// registered by [`crate::register`].
+pub static ALGORITHM_LIST: ListOf = ListOf {
+    name: "algorithms",
+    about: "Co-reservation algorithms of the Grid broker (`--algorithm`, the `algorithm` axis)",
+    place: Place::Last,
+    header: ["algorithm", "what it does"],
+    rows: |registry| {
         registry
             .all::<crate::algorithm::Algorithms>()
             .into_iter()
             .map(|a| (a.name.to_string(), a.description.to_string()))
             .collect()
-    }
-}
+    },
+};
 
-/// `slasim list request-workloads`: the Grid's request workloads.
-pub struct RequestWorkloads;
-
-/// The list of request workloads, registered by [`crate::register`].
-pub static REQUEST_WORKLOAD_LIST: RequestWorkloads = RequestWorkloads;
-
-impl Listing for RequestWorkloads {
-    fn name(&self) -> &'static str {
-        "request-workloads"
-    }
-
-    fn about(&self) -> &'static str {
-        "Grid request workloads (`--request-workload`, the `request_workload` axis)"
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["request workload", "what it is"]
-    }
-
-    fn rows(&self, _registry: &Registry) -> Vec<(String, String)> {
-        possible_values::<RequestWorkload>()
-    }
-}
+/// `slasim list request-workloads`: the Grid's request workloads,
+/// registered by [`crate::register`].
+pub static REQUEST_WORKLOAD_LIST: ListOf = ListOf {
+    name: "request-workloads",
+    about: "Grid request workloads (`--request-workload`, the `request_workload` axis)",
+    place: Place::Last,
+    header: ["request workload", "what it is"],
+    rows: |_| possible_values::<RequestWorkload>(),
+};
 
 value_enum!(RequestWorkload {
     RequestWorkload::R1 => "r1": "long advance booking (up to 3 · wc), span min(1 day, 6 · wc)",

@@ -15,9 +15,10 @@ use crate::kind::provision::{ProvisionSettings, SiteSettings, default_alphas};
 use crate::plan::HoleCharging;
 use crate::pricing::Policy;
 use slasim_core::cli::emit;
-use slasim_core::cli::list::Listing;
+use slasim_core::cli::list::ListOf;
 use slasim_core::cli::options::{StoreOptions, as_flags, value_enum};
 use slasim_core::cli::points::execute;
+use slasim_core::cli::subcommand::Place;
 use slasim_core::experiment::point::Point;
 use slasim_core::experiment::registry::Registry;
 use slasim_core::report::summary::mean_ci;
@@ -171,29 +172,15 @@ impl slasim_core::cli::subcommand::Subcommand for ProvisionSubcommand {
     }
 }
 
-/// `slasim list methods`: the provisioning methods.
-pub struct Methods;
-
-/// The list of provisioning methods, added by [`crate::ProvisionKind`].
-pub static METHODS: Methods = Methods;
-
-impl Listing for Methods {
-    fn name(&self) -> &'static str {
-        "methods"
-    }
-
-    fn about(&self) -> &'static str {
-        "Provisioning methods (`method` in `[provision]`)"
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["method", "what it does"]
-    }
-
-    fn rows(&self, _registry: &Registry) -> Vec<(String, String)> {
-        Method::ALL.iter().map(|(m, about)| (m.name().to_string(), about.to_string())).collect()
-    }
-}
+/// `slasim list methods`: the provisioning methods, added by
+/// [`crate::ProvisionKind`].
+pub static METHODS: ListOf = ListOf {
+    name: "methods",
+    about: "Provisioning methods (`method` in `[provision]`)",
+    place: Place::Last,
+    header: ["method", "what it does"],
+    rows: |_| Method::ALL.iter().map(|(m, about)| (m.name().to_string(), about.to_string())).collect(),
+};
 
 /// `slasim provision run --method`: how the workflow is provisioned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -172,6 +172,45 @@ pub trait Listing: Send + Sync + 'static {
 
 crate::named_trait_objects!(Listing);
 
+/// A list given by its parts, as most lists are: its name, help line, place,
+/// column heads and how its rows are read (from a registry's entries, or a
+/// fixed set of values).
+#[derive(Debug, Clone, Copy)]
+pub struct ListOf {
+    /// Its name on the command line (kebab-case).
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub about: &'static str,
+    /// Where it stands among the lists.
+    pub place: Place,
+    /// Its two column heads.
+    pub header: [&'static str; 2],
+    /// Its rows: a name and one line each.
+    pub rows: fn(&Registry) -> Vec<(String, String)>,
+}
+
+impl Listing for ListOf {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn about(&self) -> &'static str {
+        self.about
+    }
+
+    fn place(&self) -> Place {
+        self.place
+    }
+
+    fn header(&self) -> [&'static str; 2] {
+        self.header
+    }
+
+    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+        (self.rows)(registry)
+    }
+}
+
 /// The kinds' lists of a registry (`slasim list NAME`).
 pub enum Lists {}
 

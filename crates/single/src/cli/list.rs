@@ -17,9 +17,8 @@ use crate::policy::on_machine::MachineStrategies;
 use crate::policy::shifting::ShiftingPolicies;
 use crate::policy::{Placement, Strategies};
 use crate::workload::sla::SlaTermsRules;
-use slasim_core::cli::list::{Listing, possible_values};
+use slasim_core::cli::list::{ListOf, Listing, possible_values};
 use slasim_core::cli::subcommand::Place;
-use slasim_core::experiment::registry::Registry;
 
 /// The single cluster's lists, for the shell's registry of lists.
 pub static LISTS: [&'static dyn Listing; 8] = [
@@ -34,231 +33,93 @@ pub static LISTS: [&'static dyn Listing; 8] = [
 ];
 
 /// `slasim list strategies`: the registered scheduling strategies.
-pub struct StrategyList;
-
-/// `slasim list strategies`: one of [`LISTS`].
-pub static STRATEGIES: StrategyList = StrategyList;
-
-impl Listing for StrategyList {
-    fn name(&self) -> &'static str {
-        "strategies"
-    }
-
-    fn about(&self) -> &'static str {
-        "Scheduling strategies (`--strategy`, the `strategy` axis)"
-    }
-
-    fn place(&self) -> Place {
-        Place::First
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["strategy", "what it does"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+pub static STRATEGIES: ListOf = ListOf {
+    name: "strategies",
+    about: "Scheduling strategies (`--strategy`, the `strategy` axis)",
+    place: Place::First,
+    header: ["strategy", "what it does"],
+    rows: |registry| {
         registry.all::<Strategies>().iter().map(|s| (s.name.to_string(), s.description.to_string())).collect()
-    }
-}
+    },
+};
 
 /// `slasim list placements`: the placement policies.
-pub struct PlacementList;
-
-/// `slasim list placements`: one of [`LISTS`].
-pub static PLACEMENTS: PlacementList = PlacementList;
-
-impl Listing for PlacementList {
-    fn name(&self) -> &'static str {
-        "placements"
-    }
-
-    fn about(&self) -> &'static str {
-        "Placement policies (`--placement`)"
-    }
-
-    fn place(&self) -> Place {
-        Place::After("axes")
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["placement", "what it does"]
-    }
-
-    fn rows(&self, _registry: &Registry) -> Vec<(String, String)> {
-        possible_values::<Placement>()
-    }
-}
+pub static PLACEMENTS: ListOf = ListOf {
+    name: "placements",
+    about: "Placement policies (`--placement`)",
+    place: Place::After("axes"),
+    header: ["placement", "what it does"],
+    rows: |_| possible_values::<Placement>(),
+};
 
 /// `slasim list energy-policies`: the registered energy policies.
-pub struct EnergyPolicyList;
-
-/// `slasim list energy-policies`: one of [`LISTS`].
-pub static ENERGY_POLICIES_LIST: EnergyPolicyList = EnergyPolicyList;
-
-impl Listing for EnergyPolicyList {
-    fn name(&self) -> &'static str {
-        "energy-policies"
-    }
-
-    fn about(&self) -> &'static str {
-        "Energy policies (`[energy_policy] name`, the `energy_policy` axis)"
-    }
-
-    fn place(&self) -> Place {
-        Place::After("placements")
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["energy policy", "what it does"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+pub static ENERGY_POLICIES_LIST: ListOf = ListOf {
+    name: "energy-policies",
+    about: "Energy policies (`[energy_policy] name`, the `energy_policy` axis)",
+    place: Place::After("placements"),
+    header: ["energy policy", "what it does"],
+    rows: |registry| {
         registry.all::<EnergyPolicies>().into_iter().map(|p| (p.name.to_string(), p.description.to_string())).collect()
-    }
-}
+    },
+};
 
 /// `slasim list sla-terms`: the registered SLA terms rules.
-pub struct SlaTermsList;
-
-/// `slasim list sla-terms`: one of [`LISTS`].
-pub static SLA_TERMS_LIST: SlaTermsList = SlaTermsList;
-
-impl Listing for SlaTermsList {
-    fn name(&self) -> &'static str {
-        "sla-terms"
-    }
-
-    fn about(&self) -> &'static str {
-        "SLA terms rules (`[prepare] sla_terms`, `--sla-terms`, the `sla_terms` axis)"
-    }
-
-    fn place(&self) -> Place {
-        Place::After("energy-policies")
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["SLA terms rule", "each job's deadline, fee and penalty"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+pub static SLA_TERMS_LIST: ListOf = ListOf {
+    name: "sla-terms",
+    about: "SLA terms rules (`[prepare] sla_terms`, `--sla-terms`, the `sla_terms` axis)",
+    place: Place::After("energy-policies"),
+    header: ["SLA terms rule", "each job's deadline, fee and penalty"],
+    rows: |registry| {
         registry.all::<SlaTermsRules>().into_iter().map(|r| (r.name.to_string(), r.description.to_string())).collect()
-    }
-}
+    },
+};
 
 /// `slasim list shifting-policies`: the registered shifting policies.
-pub struct ShiftingPolicyList;
-
-/// `slasim list shifting-policies`: one of [`LISTS`].
-pub static SHIFTING_POLICIES_LIST: ShiftingPolicyList = ShiftingPolicyList;
-
-impl Listing for ShiftingPolicyList {
-    fn name(&self) -> &'static str {
-        "shifting-policies"
-    }
-
-    fn about(&self) -> &'static str {
-        "Shifting policies (`[shifting] policy`, the `shifting` axis)"
-    }
-
-    fn place(&self) -> Place {
-        Place::After("sla-terms")
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["shifting policy", "when a job runs"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+pub static SHIFTING_POLICIES_LIST: ListOf = ListOf {
+    name: "shifting-policies",
+    about: "Shifting policies (`[shifting] policy`, the `shifting` axis)",
+    place: Place::After("sla-terms"),
+    header: ["shifting policy", "when a job runs"],
+    rows: |registry| {
         registry
             .all::<ShiftingPolicies>()
             .into_iter()
             .map(|p| (p.name.to_string(), p.description.to_string()))
             .collect()
-    }
-}
+    },
+};
 
 /// `slasim list forecasts`: the registered forecasts.
-pub struct ForecastList;
-
-/// `slasim list forecasts`: one of [`LISTS`].
-pub static FORECASTS_LIST: ForecastList = ForecastList;
-
-impl Listing for ForecastList {
-    fn name(&self) -> &'static str {
-        "forecasts"
-    }
-
-    fn about(&self) -> &'static str {
-        "Forecasts a shifting policy sees (`[shifting] forecast`, the `forecast` axis)"
-    }
-
-    fn place(&self) -> Place {
-        Place::After("shifting-policies")
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["forecast", "what a policy sees ahead"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+pub static FORECASTS_LIST: ListOf = ListOf {
+    name: "forecasts",
+    about: "Forecasts a shifting policy sees (`[shifting] forecast`, the `forecast` axis)",
+    place: Place::After("shifting-policies"),
+    header: ["forecast", "what a policy sees ahead"],
+    rows: |registry| {
         registry.all::<Forecasts>().into_iter().map(|f| (f.name.to_string(), f.description.to_string())).collect()
-    }
-}
+    },
+};
 
 /// `slasim list machine-strategies`: the strategies on a machine of unlike
 /// nodes.
-pub struct MachineStrategyList;
-
-/// `slasim list machine-strategies`: one of [`LISTS`].
-pub static MACHINE_STRATEGIES_LIST: MachineStrategyList = MachineStrategyList;
-
-impl Listing for MachineStrategyList {
-    fn name(&self) -> &'static str {
-        "machine-strategies"
-    }
-
-    fn about(&self) -> &'static str {
-        "Strategies on a machine of unlike nodes (`[sla_machine] strategy`, besides `slurm`)"
-    }
-
-    fn place(&self) -> Place {
-        Place::After("forecasts")
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["strategy", "what it does"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+pub static MACHINE_STRATEGIES_LIST: ListOf = ListOf {
+    name: "machine-strategies",
+    about: "Strategies on a machine of unlike nodes (`[sla_machine] strategy`, besides `slurm`)",
+    place: Place::After("forecasts"),
+    header: ["strategy", "what it does"],
+    rows: |registry| {
         registry.all::<MachineStrategies>().iter().map(|s| (s.name.to_string(), s.description.to_string())).collect()
-    }
-}
+    },
+};
 
 /// `slasim list node-choices`: which nodes a strategy on a machine of unlike
 /// nodes gives a job.
-pub struct NodeChoiceList;
-
-/// `slasim list node-choices`: one of [`LISTS`].
-pub static NODE_CHOICES_LIST: NodeChoiceList = NodeChoiceList;
-
-impl Listing for NodeChoiceList {
-    fn name(&self) -> &'static str {
-        "node-choices"
-    }
-
-    fn about(&self) -> &'static str {
-        "Node choices on a machine of unlike nodes (`[sla_machine] node_choice`)"
-    }
-
-    fn place(&self) -> Place {
-        Place::After("machine-strategies")
-    }
-
-    fn header(&self) -> [&'static str; 2] {
-        ["node choice", "which nodes a job is given"]
-    }
-
-    fn rows(&self, registry: &Registry) -> Vec<(String, String)> {
+pub static NODE_CHOICES_LIST: ListOf = ListOf {
+    name: "node-choices",
+    about: "Node choices on a machine of unlike nodes (`[sla_machine] node_choice`)",
+    place: Place::After("machine-strategies"),
+    header: ["node choice", "which nodes a job is given"],
+    rows: |registry| {
         registry.all::<NodeChoices>().iter().map(|c| (c.name.to_string(), c.description.to_string())).collect()
-    }
-}
+    },
+};
