@@ -44,9 +44,8 @@ use slasim_data::trace::sacct::jobs::{Origin, Relations, SlurmWorkload};
 use slasim_machine::{MILLI, Machine};
 use slasim_single::cluster::strategy::Outcome;
 use slasim_single::plan::Placement;
-use slasim_single::plan::node_choice::{NodeChoice, TaskClass};
-use slasim_single::policy::on_machine::MachineStrategyInfo;
-use slasim_single::workload::failures::FailureStream;
+use slasim_single::plan::node_choice::TaskClass;
+use slasim_single::policy::on_machine::{MachineStrategyInfo, Setting};
 use slasim_single::workload::job::{MachineJob, NO_DEADLINE};
 use slasim_slurm::accounting::Accounting;
 use slasim_slurm::bench::{Scenario, simulate};
@@ -173,8 +172,11 @@ pub struct JobResult {
     /// Its first node's name, if it started.
     pub node: Option<String>,
     /// `success`, `late` (ended after its deadline), `failed` (node
-    /// failures kept it from ending) or `rejected`.
+    /// failures kept it from ending), `killed` (an overbooked job still
+    /// running at the end of its allotment) or `rejected`.
     pub outcome: &'static str,
+    /// Its overbooked window's length, when its run ended in one.
+    pub allotment: Option<Time>,
     /// Why it was rejected.
     pub reason: Option<String>,
     /// Its deadline, if it has one.
@@ -203,6 +205,10 @@ pub struct Measures {
     pub late: i64,
     /// Accepted jobs node failures kept from ending.
     pub failed: i64,
+    /// Jobs whose run ended in an overbooked window.
+    pub overbooked: i64,
+    /// Overbooked jobs killed at the end of their allotment.
+    pub killed: i64,
     /// Fees earned.
     pub fees: f64,
     /// Penalties paid.
@@ -235,10 +241,9 @@ pub fn planned(
     machine: &Arc<Machine>,
     jobs: &[MachineJob],
     lines: &[Option<i64>],
-    choice: &dyn NodeChoice,
-    failures: &FailureStream,
+    setting: &Setting<'_>,
 ) -> anyhow::Result<Vec<JobResult>> {
-    let decisions = (strategy.run)(Arc::clone(machine), jobs, choice, failures)?;
+    let decisions = (strategy.run)(Arc::clone(machine), jobs, setting)?;
     Ok(decisions
         .iter()
         .zip(jobs)
@@ -267,9 +272,12 @@ pub fn planned(
                 outcome: match d.outcome {
                     Outcome::Success => "success",
                     Outcome::Failed if late => "late",
+                    // A run that ended and failed: killed at the end of its allotment.
+                    Outcome::Failed if d.end.is_some() => "killed",
                     Outcome::Failed => "failed",
                     Outcome::Rejected => "rejected",
                 },
+                allotment: d.allotment,
                 reason: d.reason.map(|r| match &d.unfit {
                     Some(unfit) => format!("{}: {unfit}", r.as_str()),
                     None => r.as_str().to_string(),
@@ -332,6 +340,7 @@ pub fn under_slurm(conf: &SlurmConf, workload: &SlurmWorkload, jobs: &[MachineJo
                 end: (o.end >= 0).then_some(o.end),
                 node: node.first().map(|&n| conf.nodes[n as usize].name.clone()),
                 outcome: if !started || late { "late" } else { "success" },
+                allotment: None,
                 reason: None,
                 deadline: deadline(j.job.deadline),
                 money: if !started || late { -j.job.penalty } else { j.job.fee },
@@ -359,7 +368,11 @@ pub fn measure(machine: &Machine, results: &[JobResult]) -> Measures {
             "rejected" => m.rejected += 1,
             "late" => m.late += 1,
             "failed" => m.failed += 1,
+            "killed" => m.killed += 1,
             _ => {}
+        }
+        if r.allotment.is_some() {
+            m.overbooked += 1;
         }
         if r.money >= 0.0 {
             m.fees += r.money;

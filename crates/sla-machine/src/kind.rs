@@ -17,7 +17,8 @@
 //!   `slurm`), `failures` (the planners' node failures, a law as the single
 //!   cluster's `[failures]` names it: `none` (default), `poisson`, `weibull`,
 //!   `hyperexp`; the LANL replay and failures under `slurm` are refused),
-//!   `sla_terms` (default `qos-classes`), `deadline_factor` (2),
+//!   `overbooking` (read by a strategy that overbooks, and named by its
+//!   points only: [`crate::overbooking`]), `sla_terms` (default `qos-classes`), `deadline_factor` (2),
 //!   `penalty_ratio` (1), `batteries` (10), `battery` (`"all"` in a sweep
 //!   means every one), `load` (1: submissions as fast as the trace's),
 //!   `arrivals` (`logged`: a slice of the trace; `sampled`: `jobs` pods,
@@ -63,10 +64,13 @@ use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_data::trace::sacct::{NativeOptions, read_native};
 use slasim_machine::Machine;
 use slasim_single::plan::node_choice::NodeChoices;
-use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo};
+use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
+use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo, Setting};
+use slasim_single::policy::overbooking::AcceptanceKind;
+use slasim_single::stats::pdf::LearnFrom;
 use slasim_single::streams::NODE_FAILURES;
 use slasim_single::workload::failures::{FailureSource, FailureStream, restarted_failures, synthetic_stream};
-use slasim_single::workload::job::{MachineJob, NO_DEADLINE};
+use slasim_single::workload::job::{Job, MachineJob, NO_DEADLINE};
 use slasim_single::workload::pods;
 use slasim_single::workload::sla::SlaTermsRules;
 use slasim_slurm::conf::SlurmConf;
@@ -76,6 +80,7 @@ use slasim_slurm::machine::Machine as TwinMachine;
 use slasim_slurm::synthetic::{SlurmSynthetic, generate};
 
 use crate::battery::{self, JobResult};
+use crate::overbooking::OverbookingSettings;
 use crate::slurm_jobs;
 use crate::streams::SYNTHETIC_BATTERIES;
 use crate::tables::{GROUP, PointRow, SLA_MACHINE_JOBS, SLA_MACHINE_POINTS, StoredJob};
@@ -145,6 +150,9 @@ pub struct SlaMachineSettings {
     /// Node failures of the planners' runs (none by default).
     #[serde(skip_serializing_if = "is_none")]
     pub failures: FailureSource,
+    /// Overbooking, read by a strategy that overbooks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overbooking: Option<OverbookingSettings>,
     /// The SLA terms rule.
     pub sla_terms: String,
     /// d = o + factor · x for the classes without their own.
@@ -175,6 +183,7 @@ impl Default for SlaMachineSettings {
             strategy: "conservative-backfilling".into(),
             node_choice: None,
             failures: FailureSource::None,
+            overbooking: None,
             sla_terms: "qos-classes".into(),
             deadline_factor: 2.0,
             penalty_ratio: 1.0,
@@ -244,13 +253,23 @@ impl SlaMachineSettings {
     pub fn resolve(&self) -> anyhow::Result<SlaMachinePoint> {
         let synthetic = self.workload()?;
         registry::find::<SlaTermsRules>(&self.sla_terms).map_err(|e| anyhow!("sla_machine.sla_terms: {e}"))?;
-        let node_choice = match Scheduler::named(&self.strategy)? {
+        let scheduler = Scheduler::named(&self.strategy)?;
+        let node_choice = match scheduler {
             Scheduler::Slurm => None,
             Scheduler::Planner(_) => {
                 let name = self.node_choice.as_deref().unwrap_or("first-fit");
                 let found = registry::find::<NodeChoices>(name).map_err(|e| anyhow!("sla_machine.node_choice: {e}"))?;
                 Some(found.name.to_string())
             }
+        };
+        if let Some(settings) = &self.overbooking {
+            settings.validate()?;
+        }
+        // Only a strategy that overbooks reads the settings, so only its
+        // points name them.
+        let overbooking = match scheduler {
+            Scheduler::Planner(strategy) if strategy.overbooks => Some(self.overbooking.clone().unwrap_or_default()),
+            _ => None,
         };
         match &self.failures {
             FailureSource::None => {}
@@ -299,6 +318,7 @@ impl SlaMachineSettings {
             strategy: self.strategy.clone(),
             node_choice,
             failures: self.failures.clone(),
+            overbooking,
             sla_terms: self.sla_terms.clone(),
             deadline_factor: self.deadline_factor,
             penalty_ratio: self.penalty_ratio,
@@ -337,6 +357,9 @@ pub struct SlaMachinePoint {
     /// Node failures of the planners' runs.
     #[serde(skip_serializing_if = "is_none")]
     pub failures: FailureSource,
+    /// Overbooking (only for a strategy that overbooks).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overbooking: Option<OverbookingSettings>,
     /// The SLA terms rule.
     pub sla_terms: String,
     /// Its deadline factor.
@@ -496,15 +519,16 @@ impl SlaMachinePoint {
         Ok(Loaded::Pods(Box::new(Pods { path, pods, machine: Arc::new(machine), list, specs, conf: OnceLock::new() })))
     }
 
-    /// Runs its battery on `loaded`: each job's result.
-    pub fn results(&self, loaded: &Loaded) -> anyhow::Result<Vec<JobResult>> {
+    /// Battery `battery` of the point's workload on `loaded`: its jobs as
+    /// they ask, with what the twin is given of them.
+    fn battery_of(&self, loaded: &Loaded, battery: u32) -> anyhow::Result<Battery> {
         let rule = registry::find::<SlaTermsRules>(&self.sla_terms)?;
         let (df, pr) = (self.deadline_factor, self.penalty_ratio);
         match loaded {
             Loaded::Pods(p) => {
                 let slice = match (self.jobs, self.seed) {
                     (Some(jobs), Some(seed)) => {
-                        battery::sample(&p.pods, jobs as usize, self.load, seed, u64::from(self.battery)).ok_or_else(
+                        battery::sample(&p.pods, jobs as usize, self.load, seed, u64::from(battery)).ok_or_else(
                             || {
                                 anyhow!(
                                     "{}: all pods are submitted at one instant: no rate to sample arrivals at",
@@ -513,56 +537,98 @@ impl SlaMachinePoint {
                             },
                         )?
                     }
-                    _ => battery::slice(&p.pods, self.batteries as usize, self.battery as usize, self.load),
+                    _ => battery::slice(&p.pods, self.batteries as usize, battery as usize, self.load),
                 };
                 let jobs = pods::jobs(&p.path, &slice, &p.machine, rule, df, pr)?;
-                match Scheduler::named(&self.strategy)? {
-                    Scheduler::Slurm => {
-                        battery::under_slurm(p.conf()?, &slasim_slurm::gpu::workload(&p.path, &slice), &jobs)
-                    }
-                    Scheduler::Planner(strategy) => {
-                        let lines: Vec<Option<i64>> = slice.jobs.iter().map(|j| Some(j.line as i64)).collect();
-                        self.planned(strategy, &p.machine, &jobs, &lines)
-                    }
-                }
+                Ok(Battery { jobs, of: Of::Pods(slice) })
             }
             Loaded::Centre(c) => {
                 let workload = match (&c.dump, &self.synthetic) {
                     (Some(dump), _) => {
-                        battery::slice_workload(dump, self.batteries as usize, self.battery as usize, self.load)
+                        battery::slice_workload(dump, self.batteries as usize, battery as usize, self.load)
                     }
                     (None, Some(synthetic)) => {
-                        let seed = rng::stream(self.seed.unwrap_or(0), SYNTHETIC_BATTERIES, u64::from(self.battery))
+                        let seed = rng::stream(self.seed.unwrap_or(0), SYNTHETIC_BATTERIES, u64::from(battery))
                             .random::<u64>();
                         battery::alone(generate(synthetic, &shapes(&c.conf), seed), 0, self.load)
                     }
                     (None, None) => return Err(anyhow!("sla_machine: neither a dump nor a synthetic workload")),
                 };
                 let jobs = slurm_jobs::jobs(&workload, &c.twin, rule, df, pr)?;
-                match Scheduler::named(&self.strategy)? {
-                    Scheduler::Slurm => battery::under_slurm(&c.conf, &workload, &jobs),
-                    Scheduler::Planner(strategy) => {
-                        self.planned(strategy, &c.machine, &jobs, &battery::lines(&workload))
-                    }
-                }
+                Ok(Battery { jobs, of: Of::Centre(workload) })
             }
         }
     }
 
-    /// `jobs` under the planner `strategy` with the point's node choice and
-    /// failures.
+    /// Runs its battery on `loaded`: each job's result.
+    pub fn results(&self, loaded: &Loaded) -> anyhow::Result<Vec<JobResult>> {
+        let battery = self.battery_of(loaded, self.battery)?;
+        let jobs = &battery.jobs;
+        match (Scheduler::named(&self.strategy)?, &battery.of, loaded) {
+            (Scheduler::Slurm, Of::Pods(slice), Loaded::Pods(p)) => {
+                battery::under_slurm(p.conf()?, &slasim_slurm::gpu::workload(&p.path, slice), jobs)
+            }
+            (Scheduler::Slurm, Of::Centre(workload), Loaded::Centre(c)) => {
+                battery::under_slurm(&c.conf, workload, jobs)
+            }
+            (Scheduler::Slurm, ..) => Err(anyhow!("sla_machine: a battery of another workload than its machine's")),
+            (Scheduler::Planner(strategy), of, _) => {
+                let lines = match of {
+                    Of::Pods(slice) => slice.jobs.iter().map(|j| Some(j.line as i64)).collect(),
+                    Of::Centre(workload) => battery::lines(workload),
+                };
+                self.planned(strategy, loaded, jobs, &lines)
+            }
+        }
+    }
+
+    /// `jobs` under the planner `strategy` with the point's node choice,
+    /// failures and overbooking.
     fn planned(
         &self,
         strategy: &MachineStrategyInfo,
-        machine: &Arc<Machine>,
+        loaded: &Loaded,
         jobs: &[MachineJob],
         lines: &[Option<i64>],
     ) -> anyhow::Result<Vec<JobResult>> {
+        let machine = loaded.machine();
         let info = registry::find::<NodeChoices>(self.node_choice.as_deref().unwrap_or("first-fit"))?;
         let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
         let choice = (info.build)(&requests);
         let failures = self.failure_stream(machine, jobs)?;
-        battery::planned(strategy, machine, jobs, lines, choice.as_ref(), &failures)
+        let overbooking = match (&self.overbooking, strategy.overbooks) {
+            (Some(settings), true) => Some(self.overbooking_of(settings, strategy, loaded, jobs)?),
+            _ => None,
+        };
+        let setting = Setting { choice: choice.as_ref(), failures: &failures, overbooking: overbooking.as_ref() };
+        battery::planned(strategy, machine, jobs, lines, &setting)
+    }
+
+    /// What `strategy` overbooks with (its module's contract): statistics
+    /// learned from the other batteries, or from `jobs` themselves.
+    fn overbooking_of(
+        &self,
+        settings: &OverbookingSettings,
+        strategy: &MachineStrategyInfo,
+        loaded: &Loaded,
+        jobs: &[MachineJob],
+    ) -> anyhow::Result<MachineOverbooking> {
+        let own: Vec<Job> = jobs.iter().map(|j| j.job).collect();
+        let history = match settings.pdf.learn_from {
+            LearnFrom::Input => own.clone(),
+            LearnFrom::History => {
+                if self.batteries < 2 {
+                    let why = "the runtime statistics are learned from the other batteries: set at least 2, or sla_machine.overbooking.pdf.learn_from = \"input\"";
+                    return Err(InvalidSetting::new("sla_machine.batteries", self.batteries, why).into());
+                }
+                let mut history = Vec::new();
+                for b in (0..self.batteries).filter(|&b| b != self.battery) {
+                    history.extend(self.battery_of(loaded, b)?.jobs.into_iter().map(|j| j.job));
+                }
+                history
+            }
+        };
+        settings.build(strategy, &history, &own, &self.failures)
     }
 
     /// The battery's node failures: one stream per node of the machine,
@@ -583,12 +649,33 @@ impl SlaMachinePoint {
         Ok(synthetic_stream(&up, &repair, nodes, horizon, seed))
     }
 
+    /// The risk test's security factor, if the point's test is the risk test.
+    fn security_factor(&self) -> Option<f64> {
+        let o = self.overbooking.as_ref().filter(|o| o.acceptance == AcceptanceKind::Risk)?;
+        let Ok(Scheduler::Planner(strategy)) = Scheduler::named(&self.strategy) else { return None };
+        Some(o.security_factor.unwrap_or(strategy.security_factor))
+    }
+
     /// What the store and the report name the workload by: the trace as
     /// the config names it, and the conf.
     fn names(&self) -> (Option<String>, Option<String>) {
         let name = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
         (name(&self.trace), name(&self.conf))
     }
+}
+
+/// One battery's jobs, and what the twin is given of them.
+struct Battery {
+    jobs: Vec<MachineJob>,
+    of: Of,
+}
+
+/// A battery as its workload has it.
+enum Of {
+    /// A GPU trace's pods.
+    Pods(GpuJobs),
+    /// A Slurm workload's jobs.
+    Centre(SlurmWorkload),
 }
 
 /// What a point stores.
@@ -630,10 +717,13 @@ const AXES: &[Axis] = &[
     axis(
         "strategy",
         "strategy",
-        "a strategy on the machine (conservative-backfilling, heuristic-planning, easy) or slurm (the twin)",
+        "a strategy on the machine (conservative-backfilling, heuristic-planning, heuristic-overbooking, easy) or slurm (the twin)",
     ),
     axis("node_choice", "node_choice", "the planner's node choice: first-fit, best-fit, fragmentation"),
     axis("failures", "failures.model", "the planners' node failures: none, poisson, weibull or hyperexp"),
+    axis("acceptance", "overbooking.acceptance", "pof or risk: the acceptance test of overbooked windows"),
+    axis("pof_max", "overbooking.pof_max", "PoF_max of the PoF acceptance test"),
+    axis("security_factor", "overbooking.security_factor", "security factor of the risk test"),
     axis("sla_terms", "sla_terms", "the SLA terms rule"),
     axis("deadline_factor", "deadline_factor", "d = o + factor · x for the classes without their own"),
     axis("penalty_ratio", "penalty_ratio", "penalty = ratio · fee for the classes without their own"),
@@ -747,6 +837,12 @@ impl AnyPoint for SlaMachinePoint {
             strategy: self.strategy.clone(),
             node_choice: self.node_choice.clone(),
             failures: self.failures.name(),
+            acceptance: self.overbooking.as_ref().map(|o| match o.acceptance {
+                AcceptanceKind::Pof => "pof",
+                AcceptanceKind::Risk => "risk",
+            }),
+            pof_max: self.overbooking.as_ref().filter(|o| o.acceptance == AcceptanceKind::Pof).map(|o| o.pof_max),
+            security_factor: self.security_factor(),
             sla_terms: self.sla_terms.clone(),
             deadline_factor: self.deadline_factor,
             penalty_ratio: self.penalty_ratio,

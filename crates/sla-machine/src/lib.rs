@@ -14,6 +14,7 @@
 pub mod battery;
 pub mod fragmentation;
 pub mod kind;
+pub mod overbooking;
 pub mod report;
 pub mod slurm_jobs;
 pub mod streams;

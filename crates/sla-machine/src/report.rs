@@ -3,15 +3,15 @@
 //! 95 % intervals.
 //!
 //! Contract: one table, one row per (workload, load, failures, strategy,
-//! node choice) of the store's sla-machine points (the workload: the pods'
+//! node choice, overbooking test) of the store's sla-machine points (the workload: the pods'
 //! trace, or a dump or the synthetic workload on a `slurm.conf`) (the report's filter keeps one
 //! experiment's points, or the traces whose name contains its text): the
 //! batteries, and for gain, the gain over Slurm's on the same battery
-//! (paired; the twin runs without failures), penalties, late, failed and
-//! rejected jobs, mean and p95
+//! (paired; the twin runs without failures), penalties, late, failed,
+//! killed and rejected jobs, mean and p95
 //! wait, the CPU, memory and GPU shares held and the GPU fragmentation, the mean ± its 95 %
 //! Student-t half-width over the batteries. Under Slurm the node choice is
-//! NULL. A store without sla-machine points has no section.
+//! NULL; the overbooking test is NULL for a strategy that does not overbook. A store without sla-machine points has no section.
 
 use std::path::Path;
 
@@ -23,12 +23,13 @@ use slasim_core::report::section::{ReportSection, Section};
 use slasim_core::report::tables::{Table, aggregate_by};
 
 /// The measures, in the table's order.
-const MEASURES: [&str; 12] = [
+const MEASURES: [&str; 13] = [
     "gain",
     "gain_over_slurm",
     "penalties",
     "late",
     "failed",
+    "killed",
     "rejected",
     "wait_mean",
     "wait_p95",
@@ -93,7 +94,8 @@ impl ReportSection for SlaMachineSection {
             .collect();
         let sql = format!(
             "SELECT p.trace, p.conf, p.synthetic_days, p.synthetic_load, p.load, p.failures, p.strategy, \
-             p.node_choice, {} FROM sla_machine_points p \
+             p.node_choice, CASE p.acceptance WHEN 'pof' THEN 'PoF < ' || p.pof_max \
+             WHEN 'risk' THEN 'risk, SF ' || p.security_factor END AS overbooking, {} FROM sla_machine_points p \
              LEFT JOIN sla_machine_points s ON {SAME_BATTERY} {only}",
             measures.join(", ")
         );
@@ -106,12 +108,11 @@ impl ReportSection for SlaMachineSection {
             ("failures", Kind::Text),
             ("strategy", Kind::Text),
             ("node_choice", Kind::Text),
+            ("overbooking", Kind::Text),
         ];
-        columns.extend(
-            MEASURES
-                .iter()
-                .map(|&m| (m, if matches!(m, "late" | "failed" | "rejected") { Kind::Int } else { Kind::Real })),
-        );
+        columns.extend(MEASURES.iter().map(|&m| {
+            (m, if matches!(m, "late" | "failed" | "killed" | "rejected") { Kind::Int } else { Kind::Real })
+        }));
         let points = frame_of(db, &sql, &params, &columns)?;
         if points.height() == 0 {
             return Ok(None);
@@ -120,8 +121,8 @@ impl ReportSection for SlaMachineSection {
         let labels = workload_labels(&points)?;
         let mut points = points.drop_many(["trace", "conf", "synthetic_days", "synthetic_load"]);
         points.with_column(Column::new("workload".into(), labels))?;
-        let keys = ["workload", "load", "failures", "strategy", "node_choice", "batteries"];
-        let df = aggregate_by(points.lazy(), &keys[..5], &MEASURES)?;
+        let keys = ["workload", "load", "failures", "strategy", "node_choice", "overbooking", "batteries"];
+        let df = aggregate_by(points.lazy(), &keys[..6], &MEASURES)?;
         // Each measure's mean beside its half-width.
         let mut order: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
         for m in MEASURES {
@@ -132,11 +133,12 @@ impl ReportSection for SlaMachineSection {
         let table = Table {
             id: "sla-machine".into(),
             title: "SLA planning beside Slurm on a machine of unlike nodes".into(),
-            note: "One row per workload, load, failure model, strategy and node choice of the sla-machine \
-                   points ([sla_machine]): each measure's mean over the batteries ± its 95 % half-width. Gain \
-                   and penalties in VC; the gain over Slurm is paired, battery by battery, with the Slurm point \
-                   of the same battery (empty without one; the twin runs without node failures); late jobs \
-                   ended after their deadline, failed ones were kept from ending by node failures, rejected \
+            note: "One row per workload, load, failure model, strategy, node choice and overbooking test of the \
+                   sla-machine points ([sla_machine]): each measure's mean over the batteries ± its 95 % \
+                   half-width. Gain and penalties in VC; the gain over Slurm is paired, battery by battery, with \
+                   the Slurm point of the same battery (empty without one; the twin runs without node failures); \
+                   late jobs ended after their deadline, failed ones were kept from ending by node failures, \
+                   killed ones were overbooked and still running at the end of their window, rejected \
                    ones were refused at submission (Slurm rejects none); waits in seconds, of the jobs that started; the CPU, \
                    memory and GPU shares are what the jobs held from the first submission to the last, as \
                    each strategy allocates (Slurm gives a whole card for a share of one); the GPU \

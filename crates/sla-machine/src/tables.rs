@@ -32,6 +32,12 @@ pub struct PointRow {
     pub node_choice: Option<String>,
     /// The planners' failure model.
     pub failures: &'static str,
+    /// The acceptance test of overbooked windows (none: no overbooking).
+    pub acceptance: Option<&'static str>,
+    /// PoF_max of the PoF test.
+    pub pof_max: Option<f64>,
+    /// The risk test's security factor.
+    pub security_factor: Option<f64>,
     /// The SLA terms rule.
     pub sla_terms: String,
     /// Its deadline factor.
@@ -77,7 +83,7 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("point_id", Int, "the point's id", |r| r.point_id),
     column!("trace", Text null, "the pods, or under a slurm.conf a sacct dump, as the config names them (NULL: the synthetic workload)", |r| r.trace.as_deref()),
     column!("nodes", Text null, "the node list as the config names it (NULL: the one beside the pods)", |r| r.nodes.as_deref()),
-    column!("strategy", Text, "a strategy on the machine (`conservative-backfilling`, `heuristic-planning`, `easy`) or `slurm` (the twin)", |r| r.strategy.as_str()),
+    column!("strategy", Text, "a strategy on the machine (`conservative-backfilling`, `heuristic-planning`, `heuristic-overbooking`, `easy`) or `slurm` (the twin)", |r| r.strategy.as_str()),
     column!("node_choice", Text null, "the planner's node choice (NULL under Slurm)", |r| r.node_choice.as_deref()),
     column!("sla_terms", Text, "the SLA terms rule", |r| r.sla_terms.as_str()),
     column!("deadline_factor", Real, "the rule's deadline factor", |r| r.deadline_factor),
@@ -108,6 +114,11 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("synthetic_days", Real null, "days of the synthetic workload's submissions (NULL: a trace's jobs)", |r| r.synthetic_days),
     column!("synthetic_load", Real null, "the synthetic workload's offered load per partition (NULL: a trace's jobs)", |r| r.synthetic_load),
     column!("gpu_frag", Real null, "mean share of its GPU thousandths fragmented for the battery's own jobs, first submission to last (Weng et al., ATC 2023, §3.2; NULL: no GPU, or stored before the measure)", |r| r.measures.gpu_frag),
+    column!("acceptance", Text null, "the acceptance test of overbooked windows, `pof` or `risk` (NULL: the strategy does not overbook)", |r| r.acceptance),
+    column!("pof_max", Real null, "PoF_max of the PoF test (NULL: no PoF test)", |r| r.pof_max),
+    column!("security_factor", Real null, "the risk test's security factor (NULL: no risk test)", |r| r.security_factor),
+    column!("overbooked", Int, "jobs whose run ended in an overbooked window (shorter than their estimate)", |r| r.measures.overbooked; default "0"),
+    column!("killed", Int, "overbooked jobs killed at the end of their window (they pay their penalty)", |r| r.measures.killed; default "0"),
 ]);
 
 /// A job of a point.
@@ -145,12 +156,13 @@ pub static SLA_MACHINE_JOBS: Table<Jobs> = Table::new(
     column!(
         "outcome",
         Text,
-        "`success`, `late` (ended after its deadline), `failed` (node failures kept it from ending) or `rejected`",
+        "`success`, `late` (ended after its deadline), `failed` (node failures kept it from ending), `killed` (an overbooked job still running at the end of its window) or `rejected`",
         |r| r.job.outcome
     ),
     column!("reason", Text null, "why it was rejected (NULL: not rejected)", |r| r.job.reason.as_deref()),
     column!("deadline", Int null, "its deadline, s (NULL: none)", |r| r.job.deadline),
     column!("money", Real, "the fee earned (positive) or the penalty paid (negative), VC", |r| r.job.money),
+    column!("allotment", Int null, "the length of the overbooked window its run ended in, s (NULL: booked for its whole estimate, or no run ended)", |r| r.job.allotment),
 ]);
 
 /// The group's tables, in creation order.

@@ -26,6 +26,11 @@
 //!   request of one node, each node's own earliest fit among the origin and
 //!   its own slots' ends, the earliest of them winning; for several nodes,
 //!   every slot end from the earliest instant as many nodes could fit.
+//! - [`MachinePlan::first_overbooked`] finds, for overbooking, the first
+//!   start in time order (the origin or a slot's end) whose longest window
+//!   that enough candidate nodes hold, up to an end, a caller's test takes;
+//!   a node holds a request from a start until the first of its slots'
+//!   starts at which it no longer fits (its use only rises there).
 //! - A node marked down ([`MachinePlan::set_down`]) is given to no request
 //!   until it is marked up: a plan does not foresee a repair.
 //! - Nothing here knows of outcomes or SLAs; a strategy books, unbooks,
@@ -203,6 +208,8 @@ pub struct MachinePlan {
     firsts: Vec<(Time, u32)>,
     /// Scratch: one node's slot ends.
     node_ends: Vec<Time>,
+    /// Scratch: the starts an overbooked window is looked for at.
+    starts: Vec<Time>,
     /// The nodes marked down.
     down: Vec<bool>,
 }
@@ -233,6 +240,7 @@ impl MachinePlan {
             expiry: BinaryHeap::new(),
             firsts: Vec::new(),
             node_ends: Vec::new(),
+            starts: Vec::new(),
             down,
         })
     }
@@ -390,6 +398,74 @@ impl MachinePlan {
         };
         self.firsts = firsts;
         found
+    }
+
+    /// The first overbooked window of `request` (module contract): in time
+    /// order of its start `t` in `[origin, end)`, at the origin or a slot's
+    /// end, the longest window `[t, t + l)`, `l ≤ end − t`, that `wanted`
+    /// candidate nodes hold, taken when `l ≥ shortest` and `accept(l)`; its
+    /// placement on the nodes `choice` prefers among those that hold it,
+    /// with `l`. Windows of `whole` or more are cut to `whole`.
+    pub fn first_overbooked(
+        &mut self,
+        request: &Request,
+        window: (Time, Time),
+        shortest: Time,
+        whole: Time,
+        choice: &dyn NodeChoice,
+        mut accept: impl FnMut(Time) -> bool,
+    ) -> Option<(Placement, Time)> {
+        let (origin, end) = window;
+        let shortest = shortest.max(1);
+        if end - origin < shortest {
+            return None;
+        }
+        let wanted = request.nodes as usize;
+        let machine = Arc::clone(&self.machine);
+        let mut times = std::mem::take(&mut self.starts);
+        times.clear();
+        times.push(origin);
+        times.extend(self.ends.range(origin + 1..end - shortest + 1).map(|(&t, _)| t));
+        let mut longest = std::mem::take(&mut self.node_ends);
+        let mut found = None;
+        for &t in &times {
+            // The nodes that hold the shortest window worth testing; of
+            // them, how long each holds the request.
+            longest.clear();
+            for n in machine.candidates(request) {
+                if !machine.holds(n, request) || self.down[n as usize] {
+                    continue;
+                }
+                if Self::fit(&self.free(n, t, t + shortest), request).is_some() {
+                    longest.push(self.node_longest(n, request, t, end.min(t + whole)));
+                }
+            }
+            if longest.len() < wanted {
+                continue;
+            }
+            longest.sort_unstable_by(|a, b| b.cmp(a));
+            let l = longest[wanted - 1];
+            if accept(l) {
+                found = self.at(request, t, l, choice).map(|p| (p, l));
+                break;
+            }
+        }
+        self.node_ends = longest;
+        self.starts = times;
+        found
+    }
+
+    /// How long from `t`, up to `limit`, node `n` holds one node's share of
+    /// `request` (it holds it at `t`): until the first of its slots' starts
+    /// at which it no longer does (its use only rises there).
+    fn node_longest(&self, n: u32, request: &Request, t: Time, limit: Time) -> Time {
+        self.slots[n as usize]
+            .iter()
+            .map(|s| s.start)
+            .filter(|&s| s > t && s < limit)
+            .find(|&s| Self::fit(&self.free(n, t, s + 1), request).is_none())
+            .unwrap_or(limit)
+            - t
     }
 
     /// Node `n`'s earliest start in `[origin, limit]` (without the origin

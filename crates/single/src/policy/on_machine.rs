@@ -1,9 +1,11 @@
 //! Strategies on a machine of unlike nodes, registered by name
 //! ([`MachineStrategies`]): conservative backfilling (here), which books each
 //! job on specific nodes, in every resource, at its acceptance; heuristic
-//! planning ([`heuristic`]), which promises a window and chooses nodes
-//! until the start; and EASY backfilling ([`easy`]), the baseline without
-//! SLA admission. All three run under node failures.
+//! planning and heuristic overbooking ([`heuristic`]), which promise a
+//! window and choose nodes until the start, the latter also in windows
+//! shorter than the estimate that pass an acceptance test ([`overbooking`]);
+//! and EASY backfilling ([`easy`]), the baseline without SLA admission. All
+//! run under node failures.
 //!
 //! The contract below is conservative backfilling's.
 //!
@@ -41,11 +43,13 @@ use std::sync::Arc;
 
 pub mod easy;
 pub mod heuristic;
+pub mod overbooking;
 
 use slasim_core::experiment::registry::{Entries, Named};
 use slasim_core::units::{JobId, Time};
 use slasim_machine::{Machine, Unfit};
 
+use self::overbooking::MachineOverbooking;
 use crate::cluster::strategy::{Outcome, RejectReason};
 use crate::plan::machine_plan::{Cards, MachinePlan, Placement, TooManyCards};
 use crate::plan::node_choice::NodeChoice;
@@ -72,12 +76,37 @@ pub struct Decision {
     pub money: f64,
     /// Its earlier runs a node failure stopped, each with its stop.
     pub stopped: Vec<(Placement, Time)>,
+    /// The length of the booking its run ended in, when shorter than its
+    /// estimate (an overbooked window); none when that booking was its whole
+    /// estimate, or no run ended.
+    pub allotment: Option<Time>,
 }
 
-/// A planning strategy on the machine: plans `jobs` with a node choice
-/// under a failure stream, one decision per job in the order given.
-pub type PlanOnMachine =
-    fn(Arc<Machine>, &[MachineJob], &dyn NodeChoice, &FailureStream) -> Result<Vec<Decision>, TooManyCards>;
+/// What a strategy on the machine is given besides the machine and jobs.
+#[derive(Clone, Copy)]
+pub struct Setting<'a> {
+    /// Which of the nodes that fit a job it is given.
+    pub choice: &'a dyn NodeChoice,
+    /// The nodes' failures and repairs.
+    pub failures: &'a FailureStream,
+    /// The acceptance of overbooked windows, for a strategy that overbooks.
+    pub overbooking: Option<&'a MachineOverbooking>,
+}
+
+/// Why a strategy on the machine could not plan.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// A node has more cards than a plan holds.
+    #[error(transparent)]
+    TooManyCards(#[from] TooManyCards),
+    /// A strategy that overbooks was given no acceptance settings.
+    #[error("{0} overbooks: it needs runtime statistics and an acceptance test")]
+    NoOverbooking(&'static str),
+}
+
+/// A planning strategy on the machine: plans `jobs` under a [`Setting`],
+/// one decision per job in the order given.
+pub type PlanOnMachine = fn(Arc<Machine>, &[MachineJob], &Setting<'_>) -> Result<Vec<Decision>, PlanError>;
 
 /// A registered strategy on a machine of unlike nodes.
 pub struct MachineStrategyInfo {
@@ -86,6 +115,11 @@ pub struct MachineStrategyInfo {
     pub name: &'static str,
     /// What it does, in one line.
     pub description: &'static str,
+    /// Whether it overbooks (it reads [`Setting::overbooking`]).
+    pub overbooks: bool,
+    /// The risk test's security factor unless a config sets one (read when
+    /// it overbooks; the single cluster's strategy of the same rule's).
+    pub security_factor: f64,
     /// It runs.
     pub run: PlanOnMachine,
 }
@@ -103,21 +137,37 @@ impl Entries for MachineStrategies {
     type Entry = MachineStrategyInfo;
     const WHAT: &'static str = "strategy on a machine";
     fn builtin() -> Vec<&'static MachineStrategyInfo> {
-        static BUILTIN: [MachineStrategyInfo; 3] = [
+        static BUILTIN: [MachineStrategyInfo; 4] = [
             MachineStrategyInfo {
                 name: "conservative-backfilling",
                 description: "comprehensive (conservative) backfilling: nodes and cards fixed at acceptance, held for the full estimate",
-                run: conservative_backfilling,
+                overbooks: false,
+                security_factor: 4.0,
+                run: |machine, jobs, s| Ok(conservative_backfilling(machine, jobs, s.choice, s.failures)?),
             },
             MachineStrategyInfo {
                 name: "heuristic-planning",
                 description: "heuristic planning: a window promised at acceptance, nodes chosen anew at every re-plan until the start",
-                run: heuristic::heuristic_planning,
+                overbooks: false,
+                security_factor: 2.0,
+                run: |machine, jobs, s| Ok(heuristic::heuristic_planning(machine, jobs, s.choice, s.failures)?),
+            },
+            MachineStrategyInfo {
+                name: "heuristic-overbooking",
+                description: "heuristic overbooking: heuristic planning, and windows shorter than the estimate whose heuristic PoS passes the acceptance test",
+                overbooks: true,
+                security_factor: 2.0,
+                run: |machine, jobs, s| {
+                    let ob = s.overbooking.ok_or(PlanError::NoOverbooking("heuristic-overbooking"))?;
+                    Ok(heuristic::heuristic_overbooking(machine, jobs, s.choice, s.failures, ob)?)
+                },
             },
             MachineStrategyInfo {
                 name: "easy",
                 description: "EASY backfilling, the baseline without SLA admission: every job queued, the head reserved",
-                run: easy::easy_backfilling,
+                overbooks: false,
+                security_factor: 2.0,
+                run: |machine, jobs, s| Ok(easy::easy_backfilling(machine, jobs, s.choice, s.failures)?),
             },
         ];
         BUILTIN.iter().collect()
@@ -250,6 +300,7 @@ fn undecided(jobs: &[MachineJob]) -> Vec<Decision> {
             unfit: None,
             money: 0.0,
             stopped: Vec::new(),
+            allotment: None,
         })
         .collect()
 }

@@ -211,6 +211,17 @@ pub enum Acceptance {
 }
 
 impl Acceptance {
+    /// The test of `kind`: PoF_max `pof_max`, or the risk test with
+    /// `security_factor`, else the strategy's `default_security_factor`.
+    pub fn new(kind: AcceptanceKind, pof_max: f64, security_factor: Option<f64>, default_security_factor: f64) -> Self {
+        match kind {
+            AcceptanceKind::Pof => Acceptance::Pof { max: pof_max },
+            AcceptanceKind::Risk => {
+                Acceptance::Risk { security_factor: security_factor.unwrap_or(default_security_factor) }
+            }
+        }
+    }
+
     /// Does an overbooked placement with this PoS pass?
     pub fn accepts(&self, pos: f64, fee: f64, penalty: f64) -> bool {
         let pof = 1.0 - pos;
@@ -243,12 +254,8 @@ pub struct Overbooking {
 impl Overbooking {
     /// Builds the run-time settings; `default_security_factor` is the strategy's.
     pub fn new(config: &OverbookingConfig, model: Arc<RuntimeModel>, default_security_factor: f64) -> Overbooking {
-        let acceptance = match config.acceptance {
-            AcceptanceKind::Pof => Acceptance::Pof { max: config.pof_max },
-            AcceptanceKind::Risk => {
-                Acceptance::Risk { security_factor: config.security_factor.unwrap_or(default_security_factor) }
-            }
-        };
+        let acceptance =
+            Acceptance::new(config.acceptance, config.pof_max, config.security_factor, default_security_factor);
         let mean_ratio = model.all_jobs().mean_ratio();
         Overbooking {
             acceptance,

@@ -56,13 +56,19 @@ impl Pos {
 #[derive(Debug, Clone)]
 pub struct Reliability {
     availability: f64,
-    law: FailureLaw,
+    /// None: nodes that never fail.
+    law: Option<FailureLaw>,
 }
 
 impl Reliability {
     /// From λ and μ per second and the survival law of one node.
     pub fn new(lambda: f64, mu: f64, law: FailureLaw) -> Reliability {
-        Reliability { availability: availability(lambda, mu), law }
+        Reliability { availability: availability(lambda, mu), law: Some(law) }
+    }
+
+    /// Nodes that never fail: always available, always surviving.
+    pub fn never_failing() -> Reliability {
+        Reliability { availability: 1.0, law: None }
     }
 
     /// P_available of `n` nodes.
@@ -72,7 +78,7 @@ impl Reliability {
 
     /// P_success of `n` nodes over `t` seconds.
     pub fn success(&self, n: u32, t: Time) -> f64 {
-        self.law.survival(t as f64).powi(n as i32)
+        self.law.as_ref().map_or(1.0, |law| law.survival(t as f64).powi(n as i32))
     }
 }
 

@@ -25,6 +25,7 @@ fn job(k: i64, submit: i64, gpus: Gpus, runs: Vec<Run>) -> JobResult {
         end: runs.last().map(|r| r.end),
         node: None,
         outcome: "success",
+        allotment: None,
         reason: None,
         deadline: None,
         money: 0.0,

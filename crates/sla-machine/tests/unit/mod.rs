@@ -1,3 +1,4 @@
 mod battery;
 mod fragmentation;
-mod slurm_jobs;
+mod overbooking;
+pub mod slurm_jobs;

@@ -36,7 +36,7 @@ const DUMP: &str = "JobIDRaw|JobID|User|Account|Partition|QOS|Submit|Start|End|T
 5|5|alice|a|cpu|normal|2024-01-01T00:00:40|2024-01-01T00:15:00|2024-01-01T00:20:00|00:05:00|cpu=8,mem=2048M,node=2|8||COMPLETED
 ";
 
-fn on_conf(dir: &Path, dump: Option<&str>, strategy: &str) -> SlaMachineSettings {
+pub fn on_conf(dir: &Path, dump: Option<&str>, strategy: &str) -> SlaMachineSettings {
     std::fs::write(dir.join("t.conf"), CONF).unwrap();
     if let Some(dump) = dump {
         std::fs::write(dir.join("t.sacct"), dump).unwrap();

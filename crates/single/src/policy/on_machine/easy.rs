@@ -339,6 +339,7 @@ pub fn easy_backfilling(
                 unfit,
                 money,
                 stopped: s.stopped,
+                allotment: None,
             }
         })
         .collect();

@@ -1,39 +1,53 @@
-//! Heuristic planning on a machine of unlike nodes: a job is accepted with
-//! a window that ends by its deadline, and its nodes are chosen anew at
-//! every re-plan until it starts.
+//! Heuristic planning and heuristic overbooking on a machine of unlike
+//! nodes: a job is accepted with a window that ends by its deadline, and its
+//! nodes are chosen anew at every re-plan until it starts.
 //!
 //! Reference: `overbooking-dissertation-spec.md` §6.1 ("Heuristic
 //! planning": nodes selected at start, full estimate, the plan re-planned at
 //! every job end; "the job is accepted only with its planned start and end
-//! time"), §6.5 (re-planning rule, disabled jobs re-placed at once), §6.3
-//! (outcome rules). The spec counts identical nodes; on unlike nodes the
-//! plan books each waiting job on the nodes its [`NodeChoice`] prefers
-//! (a [`MachinePlan`]), and a re-plan may give it others.
+//! time"; "Heuristic overbooking": heuristic planning with overbooked
+//! placements), §5.4 (best fit: a full window first, else the first
+//! overbooked window that passes the test), §6.5 (re-planning rule, disabled
+//! jobs re-placed at once, with a new test when overbooked), §6.3 (outcome
+//! rules). The spec counts identical nodes; on unlike nodes the plan books
+//! each waiting job on the nodes its [`NodeChoice`] prefers (a
+//! [`MachinePlan`]), and a re-plan may give it others.
 //!
 //! Contract:
 //! - Occurrence: a job no node set can ever hold is rejected `too-wide`
 //!   with its reason; else it is booked at its earliest window of its whole
-//!   estimate starting at or after its release that ends by its deadline,
-//!   or rejected `no-room`.
+//!   estimate starting at or after its release that ends by its deadline.
+//!   Else, under heuristic overbooking, it is booked with an *allotment*
+//!   shorter than its estimate: at the first start, in time order, whose
+//!   longest window before its deadline that enough nodes hold
+//!   ([`MachinePlan::first_overbooked`]) passes the acceptance test on its
+//!   heuristic PoS ([`super::overbooking`]); the allotment is that window.
+//!   Else it is rejected `no-room`.
 //! - Events of one instant in the order of §6.5: job ends, node repairs,
 //!   node failures, job starts, then occurrences. A waiting job starts at its
-//!   planned start on its booked nodes, holds them until start + estimate,
-//!   runs for its runtime and is killed at its estimate (a success, §6.3).
-//! - Re-plan, at a job's end before its estimate, at every node failure and
-//!   at every repair: the waiting jobs, in order of planned start (then id),
-//!   each taken out of the plan and put back at its earliest window, on any
-//!   nodes, that starts no later than before; else at its old booking; a job
-//!   whose old booking is on a node that is down now takes its earliest
-//!   window before its deadline however late, or fails (penalty).
+//!   planned start on its booked nodes and holds them until start +
+//!   allotment. It runs for its runtime: it succeeds if that ends within
+//!   its allotment, or if its allotment is its whole estimate (killed at the
+//!   estimate: a success, §6.3); an overbooked job still running at the end
+//!   of its allotment is killed and fails (penalty).
+//! - Re-plan, at a job's end before its allotment, at every node failure
+//!   and at every repair: the waiting jobs, in order of planned start (then
+//!   id), each taken out of the plan and put back, on any nodes, at its
+//!   earliest window of its whole estimate that starts no later than before
+//!   and ends by its deadline (an overbooked job so regains its estimate);
+//!   else at its earliest window of its allotment that starts no later than
+//!   before; else at its old booking. A job whose old booking is on a node
+//!   that is down now is placed as at its occurrence, from now, or fails
+//!   (penalty).
 //! - Departure from §6.5: the spec's heuristic plans with every node, up or
 //!   down (it counts nodes, and picks them at start). Here a down node is
 //!   given to no job from its failure until its repair (which no plan
 //!   foresees): nodes are chosen in the plan, so the plan must not choose a
 //!   node that cannot run the job.
 //! - Node failure: the jobs running on it are stopped (the run kept in
-//!   [`Decision::stopped`]) and re-placed at once for their whole estimate
-//!   before their deadline (§6.5, heuristic planning), in job order, before
-//!   the re-plan; a job with no such window fails.
+//!   [`Decision::stopped`]) and placed again at once as at their occurrence,
+//!   from now (§6.5; an overbooked window passes a new test), in job order,
+//!   before the re-plan; a job with no such window fails.
 //! - Every job that succeeds ends by its deadline.
 
 use std::cmp::Reverse;
@@ -43,30 +57,33 @@ use std::sync::Arc;
 use slasim_core::units::Time;
 use slasim_machine::Machine;
 
+use super::overbooking::MachineOverbooking;
 use super::{Decision, Event, MachineJob, admit, undecided};
-use crate::cluster::strategy::Outcome;
+use crate::cluster::strategy::{Outcome, RejectReason};
 use crate::plan::machine_plan::{MachinePlan, Placement, TooManyCards};
 use crate::plan::node_choice::NodeChoice;
 use crate::workload::failures::FailureStream;
 
-/// Where a job stands.
+/// Where a job stands; a booking carries its allotment.
 #[derive(Debug, Clone)]
 enum State {
     /// Not accepted (or rejected).
     Out,
-    /// Booked on `placement` until its start + estimate.
-    Waiting(Placement),
-    /// Running on `placement` since its start.
-    Running(Placement),
+    /// Booked on `placement` until its start + allotment.
+    Waiting(Placement, Time),
+    /// Running on `placement` since its start, until its start + allotment.
+    Running(Placement, Time),
     /// Ended, or failed.
     Done,
 }
 
-/// Heuristic planning as it runs (module contract).
+/// Heuristic planning or overbooking as it runs (module contract).
 struct Run<'a> {
     machine: Arc<Machine>,
     jobs: &'a [MachineJob],
     choice: &'a dyn NodeChoice,
+    /// Overbooking's acceptance (none: heuristic planning).
+    overbooking: Option<&'a MachineOverbooking>,
     plan: MachinePlan,
     events: BinaryHeap<Reverse<(Time, Event)>>,
     state: Vec<State>,
@@ -85,6 +102,29 @@ pub fn heuristic_planning(
     choice: &dyn NodeChoice,
     failures: &FailureStream,
 ) -> Result<Vec<Decision>, TooManyCards> {
+    run(machine, jobs, choice, failures, None)
+}
+
+/// Plans `jobs` on `machine` by heuristic overbooking with `choice` and the
+/// acceptance of `overbooking`, under the node failures of `failures`
+/// (module contract); one decision per job, in the order given.
+pub fn heuristic_overbooking(
+    machine: Arc<Machine>,
+    jobs: &[MachineJob],
+    choice: &dyn NodeChoice,
+    failures: &FailureStream,
+    overbooking: &MachineOverbooking,
+) -> Result<Vec<Decision>, TooManyCards> {
+    run(machine, jobs, choice, failures, Some(overbooking))
+}
+
+fn run(
+    machine: Arc<Machine>,
+    jobs: &[MachineJob],
+    choice: &dyn NodeChoice,
+    failures: &FailureStream,
+    overbooking: Option<&MachineOverbooking>,
+) -> Result<Vec<Decision>, TooManyCards> {
     let mut run = Run {
         plan: MachinePlan::new(machine.clone())?,
         events: super::events_of(&machine, jobs, failures),
@@ -95,6 +135,7 @@ pub fn heuristic_planning(
         machine,
         jobs,
         choice,
+        overbooking,
     };
     while let Some(Reverse((now, event))) = run.events.pop() {
         match event {
@@ -115,27 +156,59 @@ impl Run<'_> {
         self.jobs[i as usize].job.latest_start()
     }
 
-    /// Job `i`'s earliest window from `from`, starting by `latest`.
-    fn earliest(&mut self, i: u32, from: Time, latest: Time) -> Option<Placement> {
-        let MachineJob { job, request } = &self.jobs[i as usize];
+    /// Job `i`'s earliest window of `length` from `from`, starting by `latest`.
+    fn earliest(&mut self, i: u32, from: Time, length: Time, latest: Time) -> Option<Placement> {
+        let request = &self.jobs[i as usize].request;
         if latest < from {
             return None;
         }
-        self.plan.earliest(request, from, job.estimate, latest, self.choice)
+        self.plan.earliest(request, from, length, latest, self.choice)
     }
 
-    /// Books job `i` waiting on `placement`, starting then.
-    fn wait_on(&mut self, i: u32, placement: Placement) {
+    /// Job `i`'s first overbooked window from `from` that passes the test,
+    /// with its allotment; none without overbooking.
+    fn overbooked(&mut self, i: u32, from: Time) -> Option<(Placement, Time)> {
+        let ob = self.overbooking?;
         let MachineJob { job, request } = &self.jobs[i as usize];
-        self.plan.book(i, request, &placement, placement.start + job.estimate);
+        let shortest = ob.shortest(job, request.nodes)?;
+        let from = from.max(job.release);
+        if job.deadline <= from {
+            return None;
+        }
+        let accept = |l: Time| l >= job.estimate || ob.passes(job, request.nodes, l);
+        self.plan.first_overbooked(request, (from, job.deadline), shortest, job.estimate, self.choice, accept)
+    }
+
+    /// Job `i` placed as at its occurrence, from `from`: its earliest full
+    /// window before its deadline, else its first overbooked window.
+    fn place(&mut self, i: u32, from: Time) -> Option<(Placement, Time)> {
+        let job = &self.jobs[i as usize].job;
+        let (estimate, from) = (job.estimate, from.max(job.release));
+        match self.earliest(i, from, estimate, self.latest(i)) {
+            Some(placement) => Some((placement, estimate)),
+            None => self.overbooked(i, from),
+        }
+    }
+
+    /// Books job `i` waiting on `placement` for `allotment`, starting then.
+    fn wait_on(&mut self, i: u32, placement: Placement, allotment: Time) {
+        let request = &self.jobs[i as usize].request;
+        self.plan.book(i, request, &placement, placement.start + allotment);
         self.epoch[i as usize] += 1;
         self.events.push(Reverse((placement.start, Event::Start(i, self.epoch[i as usize]))));
-        self.state[i as usize] = State::Waiting(placement);
+        self.state[i as usize] = State::Waiting(placement, allotment);
     }
 
     fn occur(&mut self, i: u32, now: Time) {
-        match admit(&mut self.plan, &self.machine, &self.jobs[i as usize], now, self.choice) {
-            Ok(placement) => self.wait_on(i, placement),
+        let found = match admit(&mut self.plan, &self.machine, &self.jobs[i as usize], now, self.choice) {
+            Ok(placement) => Ok((placement, self.jobs[i as usize].job.estimate)),
+            Err((RejectReason::NoRoom, _)) if self.overbooking.is_some() => {
+                self.overbooked(i, now).ok_or((RejectReason::NoRoom, None))
+            }
+            Err(why) => Err(why),
+        };
+        match found {
+            Ok((placement, allotment)) => self.wait_on(i, placement, allotment),
             Err((reason, unfit)) => {
                 let d = &mut self.decisions[i as usize];
                 d.reason = Some(reason);
@@ -148,28 +221,30 @@ impl Run<'_> {
         if self.epoch[i as usize] != epoch {
             return;
         }
-        let State::Waiting(placement) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
+        let State::Waiting(placement, allotment) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
             return;
         };
         let job = &self.jobs[i as usize].job;
-        self.events.push(Reverse((now + job.runtime.min(job.estimate), Event::End(i, epoch))));
-        self.state[i as usize] = State::Running(placement);
+        self.events.push(Reverse((now + job.runtime.min(allotment), Event::End(i, epoch))));
+        self.state[i as usize] = State::Running(placement, allotment);
     }
 
     fn end(&mut self, i: u32, epoch: u32, now: Time) {
         if self.epoch[i as usize] != epoch {
             return;
         }
-        let State::Running(placement) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
+        let State::Running(placement, allotment) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
             return;
         };
         let MachineJob { job, .. } = &self.jobs[i as usize];
-        let early = now < placement.start + job.estimate;
+        let early = now < placement.start + allotment;
+        // Killed at the end of an allotment shorter than its estimate (§6.3).
+        let killed = job.runtime > allotment && allotment < job.estimate;
         self.plan.unbook(i, placement.nodes.iter().map(|&(n, _)| n));
         let d = &mut self.decisions[i as usize];
         d.end = Some(now);
-        d.outcome = Outcome::Success;
-        d.money = job.fee;
+        (d.outcome, d.money) = if killed { (Outcome::Failed, -job.penalty) } else { (Outcome::Success, job.fee) };
+        d.allotment = (allotment < job.estimate).then_some(allotment);
         d.placement = Some(placement);
         if early {
             self.replan(now);
@@ -185,19 +260,19 @@ impl Run<'_> {
             .slots(n)
             .iter()
             .map(|s| s.job)
-            .filter(|&i| matches!(state[i as usize], State::Running(_)))
+            .filter(|&i| matches!(state[i as usize], State::Running(..)))
             .collect();
         stopped.sort_unstable();
         stopped.dedup();
         for i in stopped {
-            let State::Running(placement) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
+            let State::Running(placement, _) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
                 continue;
             };
             self.epoch[i as usize] += 1;
             self.plan.unbook(i, placement.nodes.iter().map(|&(m, _)| m));
             self.decisions[i as usize].stopped.push((placement, now));
-            match self.earliest(i, now, self.latest(i)) {
-                Some(placement) => self.wait_on(i, placement),
+            match self.place(i, now) {
+                Some((placement, allotment)) => self.wait_on(i, placement, allotment),
                 None => self.fail(i),
             }
         }
@@ -214,33 +289,44 @@ impl Run<'_> {
         let mut order = std::mem::take(&mut self.order);
         order.clear();
         for (i, state) in self.state.iter().enumerate() {
-            if let State::Waiting(p) = state {
+            if let State::Waiting(p, _) = state {
                 order.push((p.start, i as u32));
             }
         }
         order.sort_unstable();
         for &(old_start, i) in &order {
-            let State::Waiting(old) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
+            let State::Waiting(old, allotment) = std::mem::replace(&mut self.state[i as usize], State::Done) else {
                 continue;
             };
             let MachineJob { job, request } = &self.jobs[i as usize];
+            let (estimate, from) = (job.estimate, job.release.max(now));
             self.plan.unbook(i, old.nodes.iter().map(|&(n, _)| n));
-            let from = job.release.max(now);
-            let on_down = old.nodes.iter().any(|&(n, _)| self.plan.is_down(n));
-            let latest = if on_down { self.latest(i) } else { old_start };
-            match self.earliest(i, from, latest) {
-                Some(placement) if placement == old => {
-                    self.plan.book(i, request, &old, old.start + job.estimate);
-                    self.state[i as usize] = State::Waiting(old);
+            let found = if old.nodes.iter().any(|&(n, _)| self.plan.is_down(n)) {
+                match self.place(i, now) {
+                    Some(found) => found,
+                    None => {
+                        self.fail(i);
+                        continue;
+                    }
                 }
-                Some(placement) => self.wait_on(i, placement),
-                // Its old booking still holds: the jobs re-placed before it
-                // were put back around it.
-                None if !on_down => {
-                    self.plan.book(i, request, &old, old.start + job.estimate);
-                    self.state[i as usize] = State::Waiting(old);
+            } else {
+                let full = self.earliest(i, from, estimate, old_start.min(self.latest(i))).map(|p| (p, estimate));
+                let kept = || (old.clone(), allotment);
+                match full {
+                    Some(found) => found,
+                    None if allotment < estimate => {
+                        self.earliest(i, from, allotment, old_start).map(|p| (p, allotment)).unwrap_or_else(kept)
+                    }
+                    // Its old booking still holds: the jobs re-placed before
+                    // it were put back around it.
+                    None => kept(),
                 }
-                None => self.fail(i),
+            };
+            if found.0 == old && found.1 == allotment {
+                self.plan.book(i, request, &old, old.start + allotment);
+                self.state[i as usize] = State::Waiting(old, allotment);
+            } else {
+                self.wait_on(i, found.0, found.1);
             }
         }
         self.order = order;

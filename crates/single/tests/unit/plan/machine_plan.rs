@@ -12,7 +12,11 @@ use slasim_single::cluster::strategy::{Outcome, RejectReason};
 use slasim_single::plan::machine_plan::{Cards, MachinePlan};
 use slasim_single::plan::node_choice::{NodeChoices, TaskClass};
 use slasim_single::policy::on_machine::heuristic::heuristic_planning;
-use slasim_single::policy::on_machine::{MachineJob, MachineStrategies, conservative_backfilling};
+use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
+use slasim_single::policy::on_machine::{MachineJob, MachineStrategies, Setting, conservative_backfilling};
+use slasim_single::policy::overbooking::Acceptance;
+use slasim_single::stats::pdf::{PdfConfig, RuntimeModel};
+use slasim_single::stats::pos::Reliability;
 use slasim_single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
 use slasim_single::workload::job::Job;
 
@@ -475,15 +479,33 @@ proptest! {
     fn with_failures_no_node_exceeds_a_resource_or_runs_while_down(case in case(true)) {
         let machine = Arc::new(case.machine.clone());
         let requests: Vec<Request> = case.jobs.iter().map(|j| j.request.clone()).collect();
+        // Overbooking learns from the case's own jobs and takes windows of a
+        // PoF below 0.9, so that many are taken.
+        let own: Vec<Job> = case.jobs.iter().map(|j| j.job).collect();
+        let overbooking = MachineOverbooking {
+            acceptance: Acceptance::Pof { max: 0.9 },
+            model: Arc::new(RuntimeModel::learn(&own, &PdfConfig::default()).unwrap()),
+            reliability: Reliability::never_failing(),
+        };
         for strategy in MachineStrategies::builtin() {
             for info in NodeChoices::builtin() {
                 let name = format!("{} ({})", strategy.name, info.name);
                 let choice = (info.build)(&requests);
-                let decisions = (strategy.run)(machine.clone(), &case.jobs, choice.as_ref(), &case.failures).unwrap();
+                let setting = Setting { choice: choice.as_ref(), failures: &case.failures, overbooking: Some(&overbooking) };
+                let decisions = (strategy.run)(machine.clone(), &case.jobs, &setting).unwrap();
                 runs_hold(&name, &machine, &case.jobs, &decisions, &case.failures)?;
                 for (d, j) in decisions.iter().zip(&case.jobs) {
                     match d.outcome {
                         Outcome::Success => prop_assert!(d.end.unwrap() <= j.job.deadline, "{name}"),
+                        // Killed at the end of its overbooked window, by its deadline.
+                        Outcome::Failed if d.allotment.is_some() => {
+                            let (p, end, allotment) = (d.placement.as_ref().unwrap(), d.end.unwrap(), d.allotment.unwrap());
+                            prop_assert!(strategy.overbooks, "{name}");
+                            prop_assert!(allotment < j.job.estimate && j.job.runtime > allotment, "{name}");
+                            prop_assert_eq!(end, p.start + allotment);
+                            prop_assert!(end <= j.job.deadline, "{name}");
+                            prop_assert_eq!(d.money, -j.job.penalty);
+                        }
                         Outcome::Failed => {
                             prop_assert!(d.end.is_none_or(|end| end > j.job.deadline), "{name}");
                             prop_assert_eq!(d.money, -j.job.penalty);

@@ -1,6 +1,7 @@
 mod batsim;
 mod comprehensive;
 mod machine_easy;
+mod machine_overbooking;
 mod overbooking;
 mod shifting;
 mod slack_dvfs;

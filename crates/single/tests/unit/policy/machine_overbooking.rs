@@ -1,0 +1,149 @@
+//! Heuristic overbooking on a machine of unlike nodes: the first overbooked
+//! window of the machine plan, and a schedule worked out by hand.
+
+use std::sync::Arc;
+
+use slasim_core::experiment::registry::Entries;
+use slasim_core::units::Time;
+use slasim_machine::Gpus;
+use slasim_single::cluster::strategy::{Outcome, RejectReason};
+use slasim_single::plan::machine_plan::{Cards, MachinePlan, Placement};
+use slasim_single::plan::node_choice::{NodeChoice, NodeChoices};
+use slasim_single::policy::on_machine::heuristic::{heuristic_overbooking, heuristic_planning};
+use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
+use slasim_single::policy::on_machine::{Decision, PlanError, Setting};
+use slasim_single::policy::overbooking::Acceptance;
+use slasim_single::stats::pdf::{PdfConfig, RuntimeModel};
+use slasim_single::stats::pos::Reliability;
+use slasim_single::workload::failures::FailureStream;
+use slasim_single::workload::job::Job;
+
+use crate::unit::plan::machine_plan::{GIB, ask, job, three_nodes};
+
+const P100: u32 = 1;
+const V100: u32 = 2;
+
+fn first_fit() -> Box<dyn NodeChoice> {
+    (NodeChoices::builtin()[0].build)(&[])
+}
+
+/// Statistics from 100 history jobs of 100 s: 80 ran half their estimate,
+/// 20 all of it. So CDF(q) = 0 below 50 %, 0.8 from 50 % to 99 %, 1 at 100 %.
+/// Under PoF < 0.25 on nodes that never fail, a window passes iff it holds
+/// at least half the estimate.
+fn overbooking() -> MachineOverbooking {
+    let history: Vec<Job> = (0..100).map(|i| Job::without_sla(i, 0, 1, 100, if i < 80 { 50 } else { 100 })).collect();
+    MachineOverbooking {
+        acceptance: Acceptance::Pof { max: 0.25 },
+        model: Arc::new(RuntimeModel::learn(&history, &PdfConfig::default()).unwrap()),
+        reliability: Reliability::never_failing(),
+    }
+}
+
+/// The first overbooked window is the first start, in time order, whose
+/// longest window the test takes; windows shorter than `shortest` are not
+/// offered, and a window of the whole length is cut to it.
+#[test]
+fn the_first_overbooked_window_is_the_first_the_test_takes() {
+    let m = Arc::new(three_nodes());
+    let mut plan = MachinePlan::new(m.clone()).unwrap();
+    let four = ask(&m, 4, 8 * GIB, Gpus::Whole(4), "V100");
+    // The V100 node's cards: [0, 100) and [150, 400).
+    plan.book(90, &four, &Placement { start: 0, nodes: vec![(V100, Cards::Whole(0b1111))] }, 100);
+    plan.book(91, &four, &Placement { start: 150, nodes: vec![(V100, Cards::Whole(0b1111))] }, 400);
+    let choice = first_fit();
+    let mut offered = Vec::new();
+    let found = plan.first_overbooked(&four, (0, 1000), 10, 300, choice.as_ref(), |l| {
+        offered.push(l);
+        l >= 200
+    });
+    // At 0 nothing; at 100 a window of 50 (refused); at 150 nothing; at
+    // 400 the whole 300, cut from 600.
+    assert_eq!(offered, vec![50, 300]);
+    assert_eq!(found, Some((Placement { start: 400, nodes: vec![(V100, Cards::Whole(0b1111))] }, 300)));
+    // A shortest window of 60 skips the gap at 100 unoffered.
+    let mut offered = Vec::new();
+    plan.first_overbooked(&four, (0, 1000), 60, 300, choice.as_ref(), |l| {
+        offered.push(l);
+        false
+    });
+    assert_eq!(offered, vec![300]);
+    // Up to an end of 130 only the gap at 100, cut at 130.
+    let found = plan.first_overbooked(&four, (0, 130), 10, 300, choice.as_ref(), |_| true);
+    assert_eq!(found.map(|(p, l)| (p.start, l)), Some((100, 30)));
+}
+
+/// The schedule worked out by hand (first fit; PoF < 0.25; the statistics
+/// of [`overbooking`], so a window passes iff it holds half the estimate).
+///
+/// | job | at | asks              | est. | runs | deadline | heuristic overbooking                                    |
+/// |-----|----|-------------------|------|------|----------|----------------------------------------------------------|
+/// | j0  | 0  | 4 V100s           | 100  | 100  | 1000     | [0, 100) `v100`, +10                                     |
+/// | j1  | 0  | 4 V100s           | 100  | 40   | 1000     | [100, 200) `v100`; ends early at 140, +10               |
+/// | j2  | 0  | 2 P100s           | 100  | 100  | 1000     | [0, 100) `p100`, +10                                     |
+/// | j3  | 0  | 2 P100s           | 100  | 100  | 1000     | [100, 200) `p100`, +10                                   |
+/// | j4  | 5  | 2 P100s           | 100  | 10   | 240      | rejected: its only window, [200, 240), holds 40 % (CDF 0) |
+/// | j5  | 10 | 4 V100s           | 200  | 90   | 360      | no full window (cards free at 200, 200 + 200 > 360): overbooked [200, 360), 80 %, PoF 0.2; at j1's early end the re-plan gives it its whole estimate, [140, 340): runs [140, 230), +10 |
+/// | j6  | 10 | 2 P100s           | 100  | 70   | 260      | overbooked [200, 260), 60 %, PoF 0.2; still running at 260: killed, −5 |
+///
+/// - Only the V100 node holds 4 V100s, and only the P100 node 2 P100s.
+/// - At 140 the re-plan also tries j6: `p100` is j3's until 200, so it keeps
+///   [200, 260).
+/// - Heuristic planning rejects j4, j5 and j6: none has a full window.
+///
+/// Gain: 5 successes × 10 − 5 = 45 (heuristic planning: 40). It fails when
+/// the kill is ignored (j6 would succeed), when the re-plan does not give an
+/// overbooked job its estimate back (j5 would keep [200, 360) and run
+/// [200, 290)), or when a window below the test's half is taken (j4).
+#[test]
+fn heuristic_overbooking_worked_out_by_hand() {
+    let m = Arc::new(three_nodes());
+    let v100s = ask(&m, 4, 8 * GIB, Gpus::Whole(4), "V100");
+    let p100s = ask(&m, 4, 8 * GIB, Gpus::Whole(2), "P100");
+    let with = |mut j: slasim_single::policy::on_machine::MachineJob, runs: Time| {
+        j.job.runtime = runs;
+        j
+    };
+    let jobs = vec![
+        job(0, 0, 100, 1000, v100s.clone()),
+        with(job(1, 0, 100, 1000, v100s.clone()), 40),
+        job(2, 0, 100, 1000, p100s.clone()),
+        job(3, 0, 100, 1000, p100s.clone()),
+        with(job(4, 5, 100, 240, p100s.clone()), 10),
+        with(job(5, 10, 200, 360, v100s.clone()), 90),
+        with(job(6, 10, 100, 260, p100s.clone()), 70),
+    ];
+    let none = FailureStream::none(3);
+    let ob = overbooking();
+    let d = heuristic_overbooking(m.clone(), &jobs, first_fit().as_ref(), &none, &ob).unwrap();
+    let seen =
+        |d: &Decision| (d.placement.as_ref().map(|p| (p.start, p.nodes[0].0)), d.end, d.outcome, d.money, d.allotment);
+    assert_eq!(seen(&d[0]), (Some((0, V100)), Some(100), Outcome::Success, 10.0, None));
+    assert_eq!(seen(&d[1]), (Some((100, V100)), Some(140), Outcome::Success, 10.0, None));
+    assert_eq!(seen(&d[2]), (Some((0, P100)), Some(100), Outcome::Success, 10.0, None));
+    assert_eq!(seen(&d[3]), (Some((100, P100)), Some(200), Outcome::Success, 10.0, None));
+    assert_eq!((d[4].outcome, d[4].reason), (Outcome::Rejected, Some(RejectReason::NoRoom)));
+    assert_eq!(seen(&d[5]), (Some((140, V100)), Some(230), Outcome::Success, 10.0, None));
+    assert_eq!(seen(&d[6]), (Some((200, P100)), Some(260), Outcome::Failed, -5.0, Some(60)));
+    assert_eq!(d.iter().map(|d| d.money).sum::<f64>(), 45.0);
+
+    let h = heuristic_planning(m.clone(), &jobs, first_fit().as_ref(), &none).unwrap();
+    let rejected: Vec<u32> = h.iter().filter(|d| d.outcome == Outcome::Rejected).map(|d| d.job).collect();
+    assert_eq!(rejected, vec![4, 5, 6]);
+    assert_eq!(h.iter().map(|d| d.money).sum::<f64>(), 40.0);
+}
+
+/// The registered strategy refuses to run without its acceptance settings.
+#[test]
+fn heuristic_overbooking_needs_its_settings() {
+    let strategy = slasim_single::policy::on_machine::MachineStrategies::builtin()
+        .into_iter()
+        .find(|s| s.name == "heuristic-overbooking")
+        .unwrap();
+    assert!(strategy.overbooks);
+    let none = FailureStream::none(3);
+    let choice = first_fit();
+    let setting = Setting { choice: choice.as_ref(), failures: &none, overbooking: None };
+    let err = (strategy.run)(Arc::new(three_nodes()), &[], &setting).unwrap_err();
+    assert_eq!(err, PlanError::NoOverbooking("heuristic-overbooking"));
+}
