@@ -3,6 +3,8 @@ workloads, with its settings as keyword arguments and its messages."""
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -49,11 +51,23 @@ def run(
     config: Optional[Mapping[str, Any]] = None,
     scheduler: Any = None,
     db: Optional[PathLike] = None,
+    sla_machine: Optional[Mapping[str, Any]] = None,
     **settings: Any,
 ) -> pl.DataFrame:
     """The run ``slasim run`` does, with its flags as keyword arguments
     (``--pof-max 0.3`` is ``pof_max=0.3``); returns its stored job table
     (the store's ``jobs`` view: one row per job of each run).
+
+    ``sla_machine``: a machine of unlike nodes instead (or ``config``'s
+    ``"sla_machine"`` key): the dict is the config's ``[sla_machine]``
+    table (a GPU trace's pods and node list, or a ``slurm.conf`` with a
+    sacct dump or the synthetic workload; the book's page "SLA planning on
+    a GPU machine"). Every battery runs under each ``strategy`` (a strategy
+    on the machine, or ``"slurm"``), or under the table's ``strategy``;
+    ``trace`` is its ``trace``. Only ``jobs`` (threads), ``seed`` and ``db``
+    are taken beside it. Returns the stored ``sla_machine_jobs`` of every
+    point, each row with its point's ``strategy``, ``node_choice``,
+    ``failures`` and ``battery``, points in the order they ran.
 
     ``trace=None`` is the embedded synthetic workload, ``strategy=None``
     every strategy ``slasim run`` runs by default; ``config`` is a dict of
@@ -69,6 +83,18 @@ def run(
     identity (default ``python:MODULE.CLASS``): give another name when the
     scheduler's code changes, or a run stored under the old one is read back.
     """
+    if sla_machine is None and config is not None and isinstance(config, Mapping) and "sla_machine" in config:
+        config = dict(config)
+        sla_machine = config.pop("sla_machine")
+        if config:
+            raise SlasimError(
+                f"slasim.run(config=…): beside sla_machine, {', '.join(sorted(config))} belong in its table"
+            )
+        config = None
+    if sla_machine is not None:
+        if scheduler is not None or config is not None:
+            raise SlasimError("slasim.run(sla_machine=…) takes no scheduler and no other config")
+        return _run_machine(sla_machine, trace, strategy, db, settings)
     if scheduler is not None:
         strategy = _scheduled_strategy(strategy)
         if settings.get("scheduler_command") is not None or settings.get("scheduler_endpoint") is not None:
@@ -106,6 +132,86 @@ def run(
         return run_into(_text(db))
     with tempfile.TemporaryDirectory(prefix="slasim-run-") as tmp:
         return run_into(str(Path(tmp) / "run.sqlite"))
+
+
+def _run_machine(
+    table: Mapping[str, Any],
+    trace: Optional[PathLike],
+    strategy: Union[str, Iterable[str], None],
+    db: Optional[PathLike],
+    settings: Mapping[str, Any],
+) -> pl.DataFrame:
+    """``slasim.run(sla_machine=…)``: the table's points swept as one config
+    (named ``slasim.run`` in the store), their jobs returned."""
+    if not isinstance(table, Mapping):
+        raise SlasimError("slasim.run(sla_machine=…) takes the [sla_machine] settings as a dict")
+    other = sorted(set(settings) - {"jobs", "seed"})
+    if other:
+        raise SlasimError(
+            f"slasim.run(sla_machine=…): {', '.join(other)} are [sla_machine] settings: give them in its dict"
+        )
+    table = dict(table)
+    if trace is not None:
+        table["trace"] = trace
+    # Each strategy's batteries in turn: the first axis varies slowest.
+    axes: dict[str, Any] = {}
+    if strategy is not None:
+        table.pop("strategy", None)
+        axes["strategy"] = [strategy] if isinstance(strategy, str) else list(strategy)
+    if "battery" not in table:
+        axes["battery"] = "all"
+    lines = ['name = "slasim.run"']
+    if settings.get("seed") is not None:
+        lines.append(f"seed = {_toml(settings['seed'], 'seed')}")
+    lines.append("[sla_machine]")
+    lines += [f"{_key(k)} = {_toml(v, 'sla_machine.' + str(k))}" for k, v in table.items()]
+    lines += ["[[sweep]]", 'name = "run"', "[sweep.axes]"]
+    lines += [f"{_key(k)} = {_toml(v, k)}" for k, v in axes.items()]
+    text = "\n".join(lines) + "\n"
+
+    def run_into(path: str) -> pl.DataFrame:
+        words = _words({"jobs": settings.get("jobs"), "db": path})
+        points = frame(_slasim.sweep_text("slasim.run", text, words))
+        ids = points["point_id"].to_list()
+        jobs = Store(path).query(
+            "SELECT p.strategy, p.node_choice, p.failures, p.battery, j.* FROM sla_machine_jobs j "
+            f"JOIN sla_machine_points p USING (point_id) WHERE j.point_id IN ({', '.join(map(str, ids))}) "
+            "ORDER BY j.point_id, j.job"
+        )
+        order = pl.DataFrame({"point_id": ids, "_order": list(range(len(ids)))}, schema={"point_id": pl.Int64, "_order": pl.Int64})
+        return jobs.join(order, on="point_id", how="left").sort(["_order", "job"]).drop("_order")
+
+    if db is not None:
+        return run_into(_text(db))
+    with tempfile.TemporaryDirectory(prefix="slasim-run-") as tmp:
+        return run_into(str(Path(tmp) / "run.sqlite"))
+
+
+def _key(key: Any) -> str:
+    """A TOML key, quoted."""
+    return json.dumps(str(key))
+
+
+def _toml(value: Any, where: str) -> str:
+    """A setting's value as TOML: strings, paths, booleans, numbers, lists
+    and dicts (inline tables); None or another type is refused, named."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, (str, os.PathLike)):
+        return json.dumps(os.fspath(value))
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_key(k)} = {_toml(v, f'{where}.{k}')}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v, where) for v in value) + "]"
+    raise SlasimError(f"slasim.run(sla_machine=…): {where} = {value!r} is not a setting's value")
 
 
 def _scheduled_strategy(strategy: Union[str, Iterable[str], None]) -> str:

@@ -1,5 +1,7 @@
 //! `slasim.run` and `slasim.sweep`: the command line's `slasim run` and
-//! `slasim sweep` on a worker thread, the GIL released, Ctrl-C honoured.
+//! `slasim sweep` (of a file, or of config text `slasim.run` writes for a
+//! machine of unlike nodes) on a worker thread, the GIL released, Ctrl-C
+//! honoured.
 //!
 //! Contract: the calling thread waits in steps of [`POLL`] without the GIL
 //! and checks for signals between them; on KeyboardInterrupt it bumps the
@@ -113,7 +115,22 @@ fn sweep<'py>(py: Python<'py>, args: Vec<String>) -> PyResult<Bound<'py, PyList>
     columns(py, table)
 }
 
+/// `slasim sweep` of config `text`, called `name` (in messages and in the
+/// store: no file is written), with the options `args`: the stored points of
+/// the config with their metrics, in the config's order.
+#[pyfunction]
+fn sweep_text<'py>(py: Python<'py>, name: String, text: String, args: Vec<String>) -> PyResult<Bound<'py, PyList>> {
+    let args = words(args);
+    let table = drive(py, move |interrupts| {
+        let swept = embed::sweep_text(&slasim::registry(), &name, &text, args, interrupts)?;
+        let (table, key) = summary_table(swept.kind);
+        rows_of(&swept.db, table, key, &swept.point_ids, None)
+    })?;
+    columns(py, table)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
-    m.add_function(wrap_pyfunction!(sweep, m)?)
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_text, m)?)
 }

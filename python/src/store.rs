@@ -25,7 +25,8 @@ fn query<'py>(py: Python<'py>, path: PathBuf, sql: String) -> PyResult<Bound<'py
 #[pyfunction]
 #[pyo3(signature = (path, dir, force=false))]
 fn export(py: Python<'_>, path: PathBuf, dir: PathBuf, force: bool) -> PyResult<Vec<(String, u64)>> {
-    let exported = py.detach(|| slasim::store::export::export(slasim::registry().groups(), &path, &dir, force)).map_err(to_py)?;
+    let exported =
+        py.detach(|| slasim::store::export::export(slasim::registry().groups(), &path, &dir, force)).map_err(to_py)?;
     Ok(exported.tables)
 }
 

@@ -47,5 +47,20 @@ pub fn matches(registry: &Registry, command: &str, words: Vec<OsString>) -> anyh
 /// `slasim sweep CONFIG ARGS…`, stopped when `interrupts` moves.
 pub fn sweep(registry: &Registry, args: Vec<OsString>, interrupts: Arc<AtomicUsize>) -> anyhow::Result<Swept> {
     let args = crate::cli::sweep::SweepArgs::from_arg_matches(&matches(registry, "sweep", args)?)?;
-    registry.reading(|| crate::cli::sweep::sweep_embedded(registry, args, interrupts))
+    registry.reading(|| crate::cli::sweep::sweep_embedded(registry, args, None, interrupts))
+}
+
+/// `slasim sweep` of config `text` rather than a file: `name` stands for
+/// the file in messages and in the store (the caller's name for the
+/// config, never a path it made up), `args` are the options after it.
+pub fn sweep_text(
+    registry: &Registry,
+    name: &str,
+    text: &str,
+    args: Vec<OsString>,
+    interrupts: Arc<AtomicUsize>,
+) -> anyhow::Result<Swept> {
+    let words = std::iter::once(OsString::from(name)).chain(args).collect();
+    let args = crate::cli::sweep::SweepArgs::from_arg_matches(&matches(registry, "sweep", words)?)?;
+    registry.reading(|| crate::cli::sweep::sweep_embedded(registry, args, Some(text), interrupts))
 }

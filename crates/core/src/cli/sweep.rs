@@ -273,15 +273,21 @@ pub(crate) fn run_points(
 /// The embedding program's `slasim sweep`: the config loaded and its points
 /// (or its shard's) run; `--dry-run` and `--emit-slurm` print, so they are
 /// the command line's only.
+/// With `text`, the config is that text and `args.config` only its name
+/// (what messages and the store's `experiments` row call it).
 pub(crate) fn sweep_embedded(
     registry: &Registry,
     args: SweepArgs,
+    text: Option<&str>,
     interrupts: Arc<AtomicUsize>,
 ) -> anyhow::Result<Swept> {
     if args.dry_run || args.emit_slurm.is_some() {
         anyhow::bail!("--dry-run and --emit-slurm print their result: run them with the slasim command");
     }
-    let experiment = Experiment::load_at_most(registry, &args.config, args.max_points)?;
+    let experiment = match text {
+        Some(text) => Experiment::parse_at_most(registry, &args.config.display().to_string(), text, args.max_points)?,
+        None => Experiment::load_at_most(registry, &args.config, args.max_points)?,
+    };
     let (db, outcome) = run_points(registry, &experiment, &args, Some(interrupts))?;
     let ids = shard_positions(&experiment, args.shard).into_iter().map(|k| experiment.points.id(k)).collect();
     Ok(Swept { db, kind: experiment.kind, point_ids: ids, outcome })

@@ -601,7 +601,18 @@ impl Experiment {
     /// Parses and expands config text of a kind of `registry`; `file` is
     /// used in messages.
     pub fn parse(registry: &Registry, file: &str, text: &str) -> Result<Experiment, ConfigError> {
-        registry.reading(|| Experiment::parse_reading(registry, file, text, MAX_POINTS))
+        Experiment::parse_at_most(registry, file, text, MAX_POINTS)
+    }
+
+    /// [`Experiment::parse`], refusing more than `max_points` combinations
+    /// (as [`Experiment::load_at_most`]).
+    pub fn parse_at_most(
+        registry: &Registry,
+        file: &str,
+        text: &str,
+        max_points: usize,
+    ) -> Result<Experiment, ConfigError> {
+        registry.reading(|| Experiment::parse_reading(registry, file, text, max_points))
     }
 
     /// [`Experiment::parse`], with `registry` the one settings are read with.
