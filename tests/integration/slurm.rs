@@ -464,3 +464,45 @@ fn slurm_compare_says_which_threshold_it_missed() {
         common::run(&["slurm", "compare", "--slurm-conf", &conf, &first, "--reference", &again, "--min-in-order", "0"]);
     assert!(ok && err.is_empty(), "{err}");
 }
+
+/// `slurm fidelity` on the kept runs gives the guide's figures, one row per
+/// comparison; a directory without a pair of runs, or with a start that is
+/// not Unix seconds, is refused with the file.
+#[test]
+fn slurm_fidelity_of_kept_runs_and_its_refusals() {
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/loaded");
+    let (ok, out, err) = common::run(&["slurm", "fidelity", kept.to_str().unwrap(), "--markdown"]);
+    assert!(ok && err.is_empty(), "{out}{err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| Slurm") || l.starts_with("| the twin")).collect();
+    assert_eq!(rows.len(), 6, "{out}");
+    // Slurm against itself on the grid, and the twin on the second aligned run
+    // (the figures `slurm compare` prints for them above).
+    assert!(rows[0].contains("| 314 | 93.0 % | 99.4 % | 0.9938 | 0.035 | 78.3 % | 99.8 % | 0 | 19 |"), "{}", rows[0]);
+    assert!(
+        rows[2].starts_with("| the twin, second aligned run |") && rows[2].contains("| 98.8 % | 1 | 19 |"),
+        "{}",
+        rows[2]
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, err) = common::run(&["slurm", "fidelity", dir.path().to_str().unwrap()]);
+    assert!(!ok && err.contains("no pair of kept runs"), "{err}");
+    for run in ["aligned", "aligned-again"] {
+        let to = dir.path().join(run);
+        std::fs::create_dir(&to).unwrap();
+        for f in [
+            "slurm.conf",
+            "dump.sacct.gz",
+            "qos.txt",
+            "assoc.txt",
+            "reservations.txt",
+            "grid.txt",
+            "backfill-start.txt",
+        ] {
+            std::fs::copy(kept.join(run).join(f), to.join(f)).unwrap();
+        }
+        std::fs::write(to.join("decay-start.txt"), "yesterday\n").unwrap();
+    }
+    let (ok, _, err) = common::run(&["slurm", "fidelity", dir.path().to_str().unwrap()]);
+    assert!(!ok && err.contains("decay-start.txt:1") && err.contains("`yesterday` is not Unix seconds"), "{err}");
+}

@@ -113,6 +113,8 @@
 #          of job pairs in the logged order is more than 10 points below
 #          Slurm's own, or more jobs than Slurm's own difference plus 15 are
 #          preempted in one of the twin and Slurm only.
+#          Then `slasim slurm fidelity DIR` prints every comparison in one
+#          table with the per-job measures (DIR/fidelity.txt).
 #        tests/slurm/cluster.sh --check-load-runs DIR   (seconds, no root):
 #          only the comparisons of --load-runs, on its kept DIR.
 # Skipped (exit 0) when not root, when the packages cannot be installed with
@@ -299,6 +301,11 @@ if [[ -n "$load_runs" ]]; then
             status=1
         fi
     done
+    # Every comparison in one table, with the per-job measures (DIR/fidelity.txt).
+    if ((status == 0)); then
+        echo; echo "=== per job: $slasim slurm fidelity $load_runs"
+        "$slasim" slurm fidelity "$load_runs" | tee "$load_runs/fidelity.txt" || status=1
+    fi
     ((status == 0)) || fail "a loaded run failed, or the twin is outside the noise floor's band (see $load_runs/*.log, $load_runs/*/check.txt)"
     echo; echo "loaded runs passed in $(($(date +%s) - t0)) s"
     exit 0

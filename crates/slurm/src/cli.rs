@@ -30,6 +30,14 @@
 //!   (Slurm against itself): jobs matched by name ([`crate::against`]),
 //!   each dump's starts from its own first eligible time, the same measures
 //!   and exit status, and the jobs preempted in one dump and not the other.
+//! - Both print the per-job fidelity ([`crate::fidelity`]): the shares of
+//!   jobs within 5 s and 60 s of their other start, Kendall's τ-b of the
+//!   start orders, and the Kolmogorov–Smirnov distance of the waits.
+//! - `slurm fidelity DIR` reads kept runs (tests/slurm/cluster.sh
+//!   `--load-runs`: NAME and NAME-again per timing) and prints one row per
+//!   comparison: Slurm against itself per timing, then the twin replaying
+//!   each run as the cluster test replays it, with the per-job fidelity, the
+//!   pairs in order and the preempted jobs; no threshold applies.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -37,6 +45,7 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Args, FromArgMatches, Subcommand};
 
+use crate::fidelity::{Fidelity, NEAR, Starts, WITHIN_MINUTE, fidelity};
 use crate::kind::{SlurmSettings, read, simulate_point_ending};
 use crate::metrics::aggregates;
 use crate::tables::Aggregates;
@@ -59,6 +68,21 @@ pub(crate) enum SlurmCommand {
     Run(RunArgs),
     /// Replay a sacct dump with its slurm.conf and compare every job's start with the logged one.
     Compare(CompareArgs),
+    /// The per-job fidelity of kept runs (tests/slurm/cluster.sh --load-runs): Slurm against itself and the twin against each run.
+    Fidelity(FidelityArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct FidelityArgs {
+    /// A directory of kept runs: NAME and NAME-again for each timing
+    /// (aligned, natural), each with its slurm.conf, its sacct dump
+    /// (dump-duplicates.sacct, dump.sacct.gz or dump.sacct), QOS and
+    /// association dumps, reservations, controller and backfill start, and
+    /// an aligned run's grid.
+    dir: PathBuf,
+    /// Print the table as Markdown.
+    #[arg(long)]
+    markdown: bool,
 }
 
 #[derive(Debug, Args)]
@@ -207,6 +231,7 @@ pub(crate) fn run(registry: &Registry, command: SlurmCommand) -> anyhow::Result<
         SlurmCommand::Conf(args) => conf(args),
         SlurmCommand::Run(args) => run_point(registry, args),
         SlurmCommand::Compare(args) => compare(args),
+        SlurmCommand::Fidelity(args) => fidelity_of_runs(args),
     }
 }
 
@@ -419,6 +444,8 @@ fn summary_table(a: &Aggregates) -> Table {
 pub struct Compared<'a> {
     pub id: u64,
     pub submit: Time,
+    /// Its submission in the other schedule (the twin's is the dump's).
+    pub simulated_submit: Time,
     pub logged: Time,
     pub simulated: Time,
     pub backfilled: bool,
@@ -427,8 +454,29 @@ pub struct Compared<'a> {
 }
 
 fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
+    let (out, ok, _) = compared(&args)?;
+    emit(&out)?;
+    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+}
+
+/// What a comparison found, beside its text: the per-job measures, the
+/// pairs in order, and the jobs preempted in one run only and in both.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Summary {
+    fidelity: Fidelity,
+    /// Jobs in the logged order.
+    in_order: usize,
+    pairs: (u64, u64),
+    preempted_differ: usize,
+    preempted_both: usize,
+}
+
+/// `slurm compare`'s text, whether it passed its thresholds, and its
+/// [`Summary`]: the twin's replay of the dump, or with `--reference` the
+/// dump against the other.
+fn compared(args: &CompareArgs) -> anyhow::Result<(String, bool, Summary)> {
     if let Some(other) = &args.reference {
-        return compare_dumps(&args, other);
+        return compare_dumps(args, other);
     }
     let settings = SlurmSettings {
         conf: args.slurm_conf.clone(),
@@ -456,6 +504,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
             Some(Compared {
                 id: job.id,
                 submit: job.submit,
+                simulated_submit: job.submit,
                 logged: logged.start,
                 simulated: o.start,
                 backfilled: o.backfilled,
@@ -471,7 +520,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
     anyhow::ensure!(!jobs.is_empty(), "{}: no job with a logged start to compare", args.dump.display());
     let mut out = String::new();
     let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
-    let mut ok = measures(&args, &jobs, tolerance, &mut out)?;
+    let (mut ok, fidelity, in_order, pairs) = measures(args, &jobs, tolerance, &mut out)?;
     // The preempted jobs, named as `--reference` names them.
     let slurm = crate::against::read_starts(&args.dump)?;
     let key: std::collections::HashMap<u64, &str> = slurm.jobs.iter().map(|j| (j.id, j.key.as_str())).collect();
@@ -486,8 +535,12 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         .filter(|(_, o)| o.preempted > 0 || o.preempt_cancelled)
         .map(|(job, _)| name(job.id))
         .collect();
+    let mut summary = Summary { fidelity, in_order, pairs, preempted_differ: 0, preempted_both: 0 };
     if !logged.is_empty() || !simulated.is_empty() {
-        ok &= preempted_sets(&args, &logged, &args.dump.display().to_string(), &simulated, "the twin", &mut out);
+        let (passed, differ, both) =
+            preempted_sets(args, &logged, &args.dump.display().to_string(), &simulated, "the twin", &mut out);
+        ok &= passed;
+        (summary.preempted_differ, summary.preempted_both) = (differ, both);
     }
     let a = aggregates(&inputs, &run);
     let _ = writeln!(
@@ -496,13 +549,132 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
         a.mean_wait.map_or_else(|| "none (no job ran)".to_string(), duration),
         thousands(a.backfilled)
     );
-    emit(&out)?;
-    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+    Ok((out, ok, summary))
+}
+
+/// `slurm fidelity DIR`: for each timing with two kept runs, Slurm against
+/// itself, then the twin replaying each run, one row each (the module's
+/// contract).
+fn fidelity_of_runs(args: FidelityArgs) -> anyhow::Result<std::process::ExitCode> {
+    let mut names: Vec<String> = std::fs::read_dir(&args.dir)
+        .with_context(|| format!("{}: cannot read the kept runs", args.dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| args.dir.join(format!("{n}-again")).is_dir())
+        .collect();
+    names.sort();
+    anyhow::ensure!(
+        !names.is_empty(),
+        "{}: no pair of kept runs (NAME and NAME-again), as tests/slurm/cluster.sh --load-runs keeps them",
+        args.dir.display()
+    );
+    let columns = [
+        "comparison",
+        "jobs",
+        "within 5 s",
+        "within 60 s",
+        "Kendall's tau-b",
+        "KS distance of waits",
+        "jobs in order",
+        "pairs in order",
+        "preempted in one only",
+        "preempted in both",
+    ];
+    let mut rows = Vec::new();
+    for name in &names {
+        let (first, again) = (args.dir.join(name), args.dir.join(format!("{name}-again")));
+        let mut itself = kept_run(&first)?;
+        itself.reference = Some(kept_dump(&again)?);
+        (itself.controller_start, itself.backfill_start, itself.qos, itself.assoc, itself.reservations, itself.grid) =
+            (None, None, None, None, None, None);
+        rows.push(fidelity_row(format!("Slurm against itself, {name}"), &itself)?);
+        for (label, dir) in [("first", &first), ("second", &again)] {
+            rows.push(fidelity_row(format!("the twin, {label} {name} run"), &kept_run(dir)?)?);
+        }
+    }
+    let table = Table { columns: columns.iter().map(|c| c.to_string()).collect(), rows };
+    emit(&if args.markdown { table.to_markdown() } else { table.to_text() })?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// One row of `slurm fidelity`: the comparison `args` describes.
+fn fidelity_row(label: String, args: &CompareArgs) -> anyhow::Result<Vec<String>> {
+    let (_, _, s) = compared(args)?;
+    let f = s.fidelity;
+    let of_jobs = |n: usize| percent(n as f64 / f.jobs.max(1) as f64);
+    Ok(vec![
+        label,
+        thousands(f.jobs),
+        of_jobs(f.within_5),
+        of_jobs(f.within_60),
+        f.tau_b.map_or_else(String::new, |tau| format!("{tau:.4}")),
+        format!("{:.3}", f.ks_wait),
+        of_jobs(s.in_order),
+        percent(if s.pairs.1 == 0 { 1.0 } else { s.pairs.0 as f64 / s.pairs.1 as f64 }),
+        s.preempted_differ.to_string(),
+        s.preempted_both.to_string(),
+    ])
+}
+
+/// The first of `names` in `dir`.
+fn first_in(dir: &std::path::Path, names: &[&str]) -> Option<PathBuf> {
+    names.iter().map(|n| dir.join(n)).find(|p| p.is_file())
+}
+
+/// A kept run's sacct dump.
+fn kept_dump(dir: &std::path::Path) -> anyhow::Result<PathBuf> {
+    first_in(dir, &["dump-duplicates.sacct", "dump.sacct.gz", "dump.sacct"])
+        .ok_or_else(|| anyhow::anyhow!("{}: no dump-duplicates.sacct, dump.sacct.gz or dump.sacct", dir.display()))
+}
+
+/// An epoch kept in `dir/name`, if there.
+fn kept_epoch(dir: &std::path::Path, name: &str) -> anyhow::Result<Option<i64>> {
+    let path = dir.join(name);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let epoch = text
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("{}:1: `{}` is not Unix seconds", path.display(), text.trim()))?;
+    Ok(Some(epoch))
+}
+
+/// The twin's replay of the kept run in `dir`, as tests/slurm/cluster.sh
+/// replays it: its dump, conf, QOS, associations and reservations, its
+/// controller and backfill start, and an aligned run's grid; no threshold.
+fn kept_run(dir: &std::path::Path) -> anyhow::Result<CompareArgs> {
+    let grid = match first_in(dir, &["grid.txt"]) {
+        Some(path) => {
+            let text = std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+            Some(crate::queued::parse_grid(text.trim()).map_err(|e| anyhow::anyhow!("{}:1: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    Ok(CompareArgs {
+        slurm_conf: dir.join("slurm.conf"),
+        dump: kept_dump(dir)?,
+        tolerance: None,
+        min_in_order: 0.0,
+        max_outside: None,
+        min_pairs_in_order: 0.0,
+        out: None,
+        controller_start: kept_epoch(dir, "decay-start.txt")?,
+        backfill_start: kept_epoch(dir, "backfill-start.txt")?,
+        reference: None,
+        qos: first_in(dir, &["sacctmgr-qos.txt", "qos.txt"]),
+        assoc: first_in(dir, &["sacctmgr-assoc.txt", "assoc.txt"]),
+        reservations: first_in(dir, &["reservations.txt"]),
+        max_preempted_difference: None,
+        grid,
+    })
 }
 
 /// `slurm compare --reference OTHER`: the dump (as logged) against another
 /// dump of the same workload (as simulated), jobs matched by name.
-fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<std::process::ExitCode> {
+fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<(String, bool, Summary)> {
     let conf = crate::conf::read(&args.slurm_conf)?;
     let tolerance = args.tolerance.unwrap_or(conf.scheduler.bf_interval).max(0);
     let a = crate::against::read_starts(&args.dump)?;
@@ -518,6 +690,7 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
                 Some(Compared {
                     id: x.id,
                     submit: x.submit,
+                    simulated_submit: y.submit,
                     logged: start(x),
                     simulated: start(y),
                     backfilled: false,
@@ -560,7 +733,7 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
             );
         }
     }
-    let ok = measures(args, &jobs, tolerance, &mut out)?;
+    let (ok, fidelity, jobs_in_order, pairs) = measures(args, &jobs, tolerance, &mut out)?;
     // The same measures on first starts: a requeued job's later runs left out.
     let first = matched(|j| j.first_start, false);
     let first_in_order = in_order(&first, tolerance).iter().filter(|&&ok| ok).count();
@@ -577,22 +750,21 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
     let preempted = |x: &crate::against::DumpStarts| -> std::collections::BTreeSet<String> {
         x.jobs.iter().filter(|j| j.preempted).map(|j| j.key.clone()).collect()
     };
-    let ok = ok
-        & preempted_sets(
-            args,
-            &preempted(&a),
-            &args.dump.display().to_string(),
-            &preempted(&b),
-            &other.display().to_string(),
-            &mut out,
-        );
-    emit(&out)?;
-    Ok(if ok { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE })
+    let (passed, preempted_differ, preempted_both) = preempted_sets(
+        args,
+        &preempted(&a),
+        &args.dump.display().to_string(),
+        &preempted(&b),
+        &other.display().to_string(),
+        &mut out,
+    );
+    Ok((out, ok & passed, Summary { fidelity, in_order: jobs_in_order, pairs, preempted_differ, preempted_both }))
 }
 
 /// The preempted jobs of two runs (`PREEMPTED` or `REQUEUED` in a dump; at
 /// least one preemption in the twin), written to `out`. True unless more
-/// jobs than `--max-preempted-difference` are in one set only.
+/// jobs than `--max-preempted-difference` are in one set only; with the
+/// jobs in one set only and in both.
 fn preempted_sets(
     args: &CompareArgs,
     a: &std::collections::BTreeSet<String>,
@@ -600,7 +772,7 @@ fn preempted_sets(
     b: &std::collections::BTreeSet<String>,
     b_name: &str,
     out: &mut String,
-) -> bool {
+) -> (bool, usize, usize) {
     let only_a: Vec<String> = a.difference(b).cloned().collect();
     let only_b: Vec<String> = b.difference(a).cloned().collect();
     let differ = only_a.len() + only_b.len();
@@ -620,7 +792,7 @@ fn preempted_sets(
             args.max_preempted_difference.unwrap_or_default()
         ));
     }
-    ok
+    (ok, differ, a.intersection(b).count())
 }
 
 /// Says on stderr which threshold a comparison missed (its exit status is 1).
@@ -641,9 +813,16 @@ fn list(names: &[String]) -> String {
 }
 
 /// The measures of a comparison, written to `out` (and `--csv`): the
-/// in-order share, the start differences, the jobs beyond the tolerance.
-/// True when they pass `--min-in-order` and `--max-outside`.
-fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut String) -> anyhow::Result<bool> {
+/// in-order share, the start differences, the jobs beyond the tolerance,
+/// the per-job fidelity ([`crate::fidelity`]). True when they pass
+/// `--min-in-order` and `--max-outside`; with the fidelity and the pairs in
+/// order of all pairs compared, and the jobs in the logged order.
+fn measures(
+    args: &CompareArgs,
+    jobs: &[Compared],
+    tolerance: Time,
+    out: &mut String,
+) -> anyhow::Result<(bool, Fidelity, usize, (u64, u64))> {
     let in_order_flags = in_order(jobs, tolerance);
     let in_order = in_order_flags.iter().filter(|&&ok| ok).count();
     let mut diffs: Vec<Time> = jobs.iter().map(|j| j.simulated - j.logged).collect();
@@ -687,6 +866,25 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
     );
     let exact = diffs.iter().filter(|&&d| d == 0).count();
     let _ = writeln!(out, "identical starts: {exact}");
+    let starts: Vec<Starts> = jobs
+        .iter()
+        .map(|j| Starts { submit: j.submit, reference: j.logged, other_submit: j.simulated_submit, other: j.simulated })
+        .collect();
+    let f = fidelity(&starts);
+    let of_jobs = |n: usize| percent(n as f64 / f.jobs as f64);
+    let _ = writeln!(
+        out,
+        "per job: {} within {} ({}), {} within {} ({}); Kendall's tau-b of the start orders {}; \
+         Kolmogorov-Smirnov distance of the waits {:.3}",
+        f.within_5,
+        seconds(NEAR),
+        of_jobs(f.within_5),
+        f.within_60,
+        seconds(WITHIN_MINUTE),
+        of_jobs(f.within_60),
+        f.tau_b.map_or_else(|| "undefined".to_string(), |tau| format!("{tau:.4}")),
+        f.ks_wait
+    );
     const SHOWN: usize = 20;
     if outside.len() > SHOWN {
         let whole = if args.out.is_some() { "every job is in --out's CSV" } else { "--out FILE.csv lists every job" };
@@ -751,7 +949,7 @@ fn measures(args: &CompareArgs, jobs: &[Compared], tolerance: Time, out: &mut St
         ));
         ok = false;
     }
-    Ok(ok)
+    Ok((ok, f, in_order, (pairs_in_order, pairs)))
 }
 
 /// Pairs of jobs in the logged order, and the pairs compared: those whose

@@ -47,6 +47,7 @@ pub mod conf;
 pub mod controller;
 pub mod dependency;
 pub mod features;
+pub mod fidelity;
 pub mod generated;
 pub mod gpu;
 pub mod instant;

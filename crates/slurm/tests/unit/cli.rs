@@ -2,7 +2,16 @@ use slasim_sim::units::Time;
 use slasim_slurm::cli::*;
 
 fn job(logged: Time, simulated: Time) -> Compared<'static> {
-    Compared { id: 0, submit: 0, logged, simulated, backfilled: false, logged_nodes: "", simulated_node: "" }
+    Compared {
+        id: 0,
+        submit: 0,
+        simulated_submit: 0,
+        logged,
+        simulated,
+        backfilled: false,
+        logged_nodes: "",
+        simulated_node: "",
+    }
 }
 
 /// The sorted test agrees with the definition, pair by pair.

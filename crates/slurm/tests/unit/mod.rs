@@ -7,6 +7,7 @@ mod conf;
 mod controller;
 mod dependency;
 mod features;
+mod fidelity;
 mod generated;
 mod gpu;
 mod machine;
