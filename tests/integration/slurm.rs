@@ -506,3 +506,21 @@ fn slurm_fidelity_of_kept_runs_and_its_refusals() {
     let (ok, _, err) = common::run(&["slurm", "fidelity", dir.path().to_str().unwrap()]);
     assert!(!ok && err.contains("decay-start.txt:1") && err.contains("`yesterday` is not Unix seconds"), "{err}");
 }
+
+/// `slurm fidelity --plot` draws one panel per timing, each comparison a
+/// series named as its row, as SVG (or PNG by the name).
+#[test]
+fn slurm_fidelity_plots_the_start_differences() {
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/loaded");
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("d.svg");
+    let (ok, _, err) = common::run(&["slurm", "fidelity", kept.to_str().unwrap(), "--plot", svg.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for name in ["Slurm against itself, aligned", "the twin, second natural run", "natural: how far each job"] {
+        assert!(text.contains(name), "{name} not in the figure");
+    }
+    let png = dir.path().join("d.png");
+    let (ok, _, err) = common::run(&["slurm", "fidelity", kept.to_str().unwrap(), "--plot", png.to_str().unwrap()]);
+    assert!(ok && std::fs::read(&png).unwrap().starts_with(b"\x89PNG"), "{err}");
+}

@@ -37,7 +37,9 @@
 //!   `--load-runs`: NAME and NAME-again per timing) and prints one row per
 //!   comparison: Slurm against itself per timing, then the twin replaying
 //!   each run as the cluster test replays it, with the per-job fidelity, the
-//!   pairs in order and the preempted jobs; no threshold applies.
+//!   jobs and pairs in order and the preempted jobs; no threshold applies.
+//!   `--plot FILE` draws, per timing, the share of jobs whose two starts are
+//!   at most x seconds apart (up to 300 s), each comparison a line.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -83,6 +85,10 @@ pub(crate) struct FidelityArgs {
     /// Print the table as Markdown.
     #[arg(long)]
     markdown: bool,
+    /// Also draw, per timing, the distribution of the jobs' start
+    /// differences of each comparison (SVG, or PNG by the name's extension).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -461,9 +467,11 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
 
 /// What a comparison found, beside its text: the per-job measures, the
 /// pairs in order, and the jobs preempted in one run only and in both.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Summary {
     fidelity: Fidelity,
+    /// Each job's other start less its reference start.
+    differences: Vec<Time>,
     /// Jobs in the logged order.
     in_order: usize,
     pairs: (u64, u64),
@@ -521,6 +529,7 @@ fn compared(args: &CompareArgs) -> anyhow::Result<(String, bool, Summary)> {
     let mut out = String::new();
     let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
     let (mut ok, fidelity, in_order, pairs) = measures(args, &jobs, tolerance, &mut out)?;
+    let differences = jobs.iter().map(|j| j.simulated - j.logged).collect();
     // The preempted jobs, named as `--reference` names them.
     let slurm = crate::against::read_starts(&args.dump)?;
     let key: std::collections::HashMap<u64, &str> = slurm.jobs.iter().map(|j| (j.id, j.key.as_str())).collect();
@@ -535,7 +544,7 @@ fn compared(args: &CompareArgs) -> anyhow::Result<(String, bool, Summary)> {
         .filter(|(_, o)| o.preempted > 0 || o.preempt_cancelled)
         .map(|(job, _)| name(job.id))
         .collect();
-    let mut summary = Summary { fidelity, in_order, pairs, preempted_differ: 0, preempted_both: 0 };
+    let mut summary = Summary { fidelity, differences, in_order, pairs, preempted_differ: 0, preempted_both: 0 };
     if !logged.is_empty() || !simulated.is_empty() {
         let (passed, differ, both) =
             preempted_sets(args, &logged, &args.dump.display().to_string(), &simulated, "the twin", &mut out);
@@ -582,28 +591,90 @@ fn fidelity_of_runs(args: FidelityArgs) -> anyhow::Result<std::process::ExitCode
         "preempted in both",
     ];
     let mut rows = Vec::new();
+    let mut panels = Vec::new();
     for name in &names {
         let (first, again) = (args.dir.join(name), args.dir.join(format!("{name}-again")));
         let mut itself = kept_run(&first)?;
         itself.reference = Some(kept_dump(&again)?);
         (itself.controller_start, itself.backfill_start, itself.qos, itself.assoc, itself.reservations, itself.grid) =
             (None, None, None, None, None, None);
-        rows.push(fidelity_row(format!("Slurm against itself, {name}"), &itself)?);
+        let mut compared_here = vec![(format!("Slurm against itself, {name}"), itself)];
         for (label, dir) in [("first", &first), ("second", &again)] {
-            rows.push(fidelity_row(format!("the twin, {label} {name} run"), &kept_run(dir)?)?);
+            compared_here.push((format!("the twin, {label} {name} run"), kept_run(dir)?));
         }
+        let mut series = Vec::new();
+        for (k, (label, compare)) in compared_here.into_iter().enumerate() {
+            let (_, _, summary) = compared(&compare)?;
+            rows.push(fidelity_row(label.clone(), &summary));
+            series.push(start_difference_cdf(label, &summary.differences, k));
+        }
+        panels.push(slasim_core::report::plots::Panel {
+            title: format!("{name}: how far each job's start is from its other run's"),
+            x_label: format!("|start difference| (s, up to {PLOTTED_DIFFERENCE})"),
+            y_label: "share of jobs".into(),
+            series,
+            ..Default::default()
+        });
+    }
+    if let Some(path) = &args.plot {
+        let figure = slasim_core::report::plots::Figure {
+            id: "slurm-start-differences".into(),
+            caption: "The twin against Slurm beside Slurm against itself: the share of jobs whose starts in the \
+                      two runs compared are at most x seconds apart"
+                .into(),
+            panels,
+        };
+        write_figure(&figure, path)?;
     }
     let table = Table { columns: columns.iter().map(|c| c.to_string()).collect(), rows };
     emit(&if args.markdown { table.to_markdown() } else { table.to_text() })?;
     Ok(std::process::ExitCode::SUCCESS)
 }
 
-/// One row of `slurm fidelity`: the comparison `args` describes.
-fn fidelity_row(label: String, args: &CompareArgs) -> anyhow::Result<Vec<String>> {
-    let (_, _, s) = compared(args)?;
+/// The widest start difference the figure of `slurm fidelity` draws.
+const PLOTTED_DIFFERENCE: Time = 300;
+
+/// The share of jobs whose |start difference| is at most x, for x from 0
+/// to [`PLOTTED_DIFFERENCE`]: a step up at each distinct difference.
+fn start_difference_cdf(name: String, differences: &[Time], colour: usize) -> slasim_core::report::plots::Series {
+    let mut far: Vec<Time> = differences.iter().map(|d| d.abs()).collect();
+    far.sort_unstable();
+    let n = far.len().max(1) as f64;
+    let mut points = Vec::new();
+    let mut k = 0;
+    for x in 0..=PLOTTED_DIFFERENCE {
+        let before = k as f64 / n;
+        while k < far.len() && far[k] <= x {
+            k += 1;
+        }
+        let share = k as f64 / n;
+        // A step: the share just below x, then at x.
+        if x > 0 && share > before {
+            points.push((x as f64, before, before, before));
+        }
+        if x == 0 || x == PLOTTED_DIFFERENCE || share > before {
+            points.push((x as f64, share, share, share));
+        }
+    }
+    slasim_core::report::plots::Series { name, points, line: true, line_only: true, colour, ..Default::default() }
+}
+
+/// Writes `figure` to `path`: PNG by a `.png` name, else SVG.
+fn write_figure(figure: &slasim_core::report::plots::Figure, path: &std::path::Path) -> anyhow::Result<()> {
+    let png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if png {
+        figure.png(path).map_err(|e| anyhow::anyhow!("{}: cannot draw: {e}", path.display()))
+    } else {
+        let svg = figure.svg().map_err(|e| anyhow::anyhow!("{}: cannot draw: {e}", path.display()))?;
+        std::fs::write(path, svg).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))
+    }
+}
+
+/// One row of `slurm fidelity`: a comparison's summary.
+fn fidelity_row(label: String, s: &Summary) -> Vec<String> {
     let f = s.fidelity;
     let of_jobs = |n: usize| percent(n as f64 / f.jobs.max(1) as f64);
-    Ok(vec![
+    vec![
         label,
         thousands(f.jobs),
         of_jobs(f.within_5),
@@ -614,7 +685,7 @@ fn fidelity_row(label: String, args: &CompareArgs) -> anyhow::Result<Vec<String>
         percent(if s.pairs.1 == 0 { 1.0 } else { s.pairs.0 as f64 / s.pairs.1 as f64 }),
         s.preempted_differ.to_string(),
         s.preempted_both.to_string(),
-    ])
+    ]
 }
 
 /// The first of `names` in `dir`.
@@ -758,7 +829,9 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
         &other.display().to_string(),
         &mut out,
     );
-    Ok((out, ok & passed, Summary { fidelity, in_order: jobs_in_order, pairs, preempted_differ, preempted_both }))
+    let differences = jobs.iter().map(|j| j.simulated - j.logged).collect();
+    let summary = Summary { fidelity, differences, in_order: jobs_in_order, pairs, preempted_differ, preempted_both };
+    Ok((out, ok & passed, summary))
 }
 
 /// The preempted jobs of two runs (`PREEMPTED` or `REQUEUED` in a dump; at
