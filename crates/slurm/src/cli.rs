@@ -82,7 +82,7 @@ pub(crate) struct FidelityArgs {
     /// association dumps, reservations, controller and backfill start, and
     /// an aligned run's grid.
     dir: PathBuf,
-    /// Print the table as Markdown.
+    /// Print a Markdown table instead of an aligned table.
     #[arg(long)]
     markdown: bool,
     /// Also draw, per timing, the distribution of the jobs' start
