@@ -343,9 +343,10 @@ impl SinglePoint {
 
 /// The `points` columns describing a point's settings.
 pub fn axes(p: &SinglePoint) -> PointAxes {
-    let (acceptance, security_factor) = match p.overbooking.acceptance {
-        AcceptanceKind::Pof => ("pof", None),
-        AcceptanceKind::Risk => ("risk", Some(p.overbooking.security_factor.unwrap_or(p.strategy.security_factor))),
+    let acceptance = p.overbooking.acceptance.name();
+    let security_factor = match p.overbooking.acceptance {
+        AcceptanceKind::Pof => None,
+        AcceptanceKind::Risk => Some(p.overbooking.security_factor.unwrap_or(p.strategy.security_factor)),
     };
     let failures = p.failures.name();
     PointAxes {

@@ -65,7 +65,7 @@ use slasim_data::trace::sacct::{NativeOptions, read_native};
 use slasim_machine::Machine;
 use slasim_single::plan::node_choice::NodeChoices;
 use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
-use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo, Setting};
+use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo, Overbooks, Setting};
 use slasim_single::policy::overbooking::AcceptanceKind;
 use slasim_single::stats::pdf::LearnFrom;
 use slasim_single::streams::NODE_FAILURES;
@@ -268,7 +268,9 @@ impl SlaMachineSettings {
         // Only a strategy that overbooks reads the settings, so only its
         // points name them.
         let overbooking = match scheduler {
-            Scheduler::Planner(strategy) if strategy.overbooks => Some(self.overbooking.clone().unwrap_or_default()),
+            Scheduler::Planner(strategy) if strategy.overbooks.is_some() => {
+                Some(self.overbooking.clone().unwrap_or_default())
+            }
             _ => None,
         };
         match &self.failures {
@@ -597,7 +599,7 @@ impl SlaMachinePoint {
         let choice = (info.build)(&requests);
         let failures = self.failure_stream(machine, jobs)?;
         let overbooking = match (&self.overbooking, strategy.overbooks) {
-            (Some(settings), true) => Some(self.overbooking_of(settings, strategy, loaded, jobs)?),
+            (Some(settings), Some(overbooks)) => Some(self.overbooking_of(settings, overbooks, loaded, jobs)?),
             _ => None,
         };
         let setting = Setting { choice: choice.as_ref(), failures: &failures, overbooking: overbooking.as_ref() };
@@ -609,7 +611,7 @@ impl SlaMachinePoint {
     fn overbooking_of(
         &self,
         settings: &OverbookingSettings,
-        strategy: &MachineStrategyInfo,
+        overbooks: Overbooks,
         loaded: &Loaded,
         jobs: &[MachineJob],
     ) -> anyhow::Result<MachineOverbooking> {
@@ -628,7 +630,7 @@ impl SlaMachinePoint {
                 history
             }
         };
-        settings.build(strategy, &history, &own, &self.failures)
+        settings.build(overbooks, &history, &own, &self.failures)
     }
 
     /// The battery's node failures: one stream per node of the machine,
@@ -653,7 +655,7 @@ impl SlaMachinePoint {
     fn security_factor(&self) -> Option<f64> {
         let o = self.overbooking.as_ref().filter(|o| o.acceptance == AcceptanceKind::Risk)?;
         let Ok(Scheduler::Planner(strategy)) = Scheduler::named(&self.strategy) else { return None };
-        Some(o.security_factor.unwrap_or(strategy.security_factor))
+        Some(o.security_factor.unwrap_or(strategy.overbooks?.security_factor))
     }
 
     /// What the store and the report name the workload by: the trace as
@@ -837,10 +839,7 @@ impl AnyPoint for SlaMachinePoint {
             strategy: self.strategy.clone(),
             node_choice: self.node_choice.clone(),
             failures: self.failures.name(),
-            acceptance: self.overbooking.as_ref().map(|o| match o.acceptance {
-                AcceptanceKind::Pof => "pof",
-                AcceptanceKind::Risk => "risk",
-            }),
+            acceptance: self.overbooking.as_ref().map(|o| o.acceptance.name()),
             pof_max: self.overbooking.as_ref().filter(|o| o.acceptance == AcceptanceKind::Pof).map(|o| o.pof_max),
             security_factor: self.security_factor(),
             sla_terms: self.sla_terms.clone(),

@@ -24,7 +24,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use slasim_core::setting::{InvalidSetting, positive, probability};
-use slasim_single::policy::on_machine::MachineStrategyInfo;
+use slasim_single::policy::on_machine::Overbooks;
 use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
 use slasim_single::policy::overbooking::{Acceptance, AcceptanceKind};
 use slasim_single::stats::aged::PdfUpdate;
@@ -85,12 +85,12 @@ impl OverbookingSettings {
         })
     }
 
-    /// What `strategy` reads, with statistics learned from `history`
+    /// What a strategy that `overbooks` reads, with statistics learned from `history`
     /// (module contract) and checked against the battery's `jobs`, and each
     /// node's reliability under `failures`.
     pub fn build(
         &self,
-        strategy: &MachineStrategyInfo,
+        overbooks: Overbooks,
         history: &[Job],
         jobs: &[Job],
         failures: &FailureSource,
@@ -104,7 +104,7 @@ impl OverbookingSettings {
             None => Reliability::never_failing(),
         };
         Ok(MachineOverbooking {
-            acceptance: Acceptance::new(self.acceptance, self.pof_max, self.security_factor, strategy.security_factor),
+            acceptance: Acceptance::new(self.acceptance, self.pof_max, self.security_factor, overbooks.security_factor),
             model: Arc::new(model),
             reliability,
         })

@@ -470,7 +470,7 @@ fn compare(args: CompareArgs) -> anyhow::Result<std::process::ExitCode> {
 #[derive(Debug, Clone)]
 pub(crate) struct Summary {
     fidelity: Fidelity,
-    /// Each job's other start less its reference start.
+    /// Each job's other start less its reference start, in increasing order.
     differences: Vec<Time>,
     /// Jobs in the logged order.
     in_order: usize,
@@ -528,8 +528,7 @@ fn compared(args: &CompareArgs) -> anyhow::Result<(String, bool, Summary)> {
     anyhow::ensure!(!jobs.is_empty(), "{}: no job with a logged start to compare", args.dump.display());
     let mut out = String::new();
     let _ = writeln!(out, "{} jobs of {} replayed on {}", jobs.len(), args.dump.display(), args.slurm_conf.display());
-    let (mut ok, fidelity, in_order, pairs) = measures(args, &jobs, tolerance, &mut out)?;
-    let differences = jobs.iter().map(|j| j.simulated - j.logged).collect();
+    let (mut ok, mut summary) = measures(args, &jobs, tolerance, &mut out)?;
     // The preempted jobs, named as `--reference` names them.
     let slurm = crate::against::read_starts(&args.dump)?;
     let key: std::collections::HashMap<u64, &str> = slurm.jobs.iter().map(|j| (j.id, j.key.as_str())).collect();
@@ -544,7 +543,6 @@ fn compared(args: &CompareArgs) -> anyhow::Result<(String, bool, Summary)> {
         .filter(|(_, o)| o.preempted > 0 || o.preempt_cancelled)
         .map(|(job, _)| name(job.id))
         .collect();
-    let mut summary = Summary { fidelity, differences, in_order, pairs, preempted_differ: 0, preempted_both: 0 };
     if !logged.is_empty() || !simulated.is_empty() {
         let (passed, differ, both) =
             preempted_sets(args, &logged, &args.dump.display().to_string(), &simulated, "the twin", &mut out);
@@ -804,7 +802,7 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
             );
         }
     }
-    let (ok, fidelity, jobs_in_order, pairs) = measures(args, &jobs, tolerance, &mut out)?;
+    let (ok, mut summary) = measures(args, &jobs, tolerance, &mut out)?;
     // The same measures on first starts: a requeued job's later runs left out.
     let first = matched(|j| j.first_start, false);
     let first_in_order = in_order(&first, tolerance).iter().filter(|&&ok| ok).count();
@@ -829,8 +827,7 @@ fn compare_dumps(args: &CompareArgs, other: &std::path::Path) -> anyhow::Result<
         &other.display().to_string(),
         &mut out,
     );
-    let differences = jobs.iter().map(|j| j.simulated - j.logged).collect();
-    let summary = Summary { fidelity, differences, in_order: jobs_in_order, pairs, preempted_differ, preempted_both };
+    (summary.preempted_differ, summary.preempted_both) = (preempted_differ, preempted_both);
     Ok((out, ok & passed, summary))
 }
 
@@ -888,14 +885,14 @@ fn list(names: &[String]) -> String {
 /// The measures of a comparison, written to `out` (and `--csv`): the
 /// in-order share, the start differences, the jobs beyond the tolerance,
 /// the per-job fidelity ([`crate::fidelity`]). True when they pass
-/// `--min-in-order` and `--max-outside`; with the fidelity and the pairs in
-/// order of all pairs compared, and the jobs in the logged order.
+/// `--min-in-order` and `--max-outside`; with their [`Summary`] (its
+/// preempted jobs left for the caller).
 fn measures(
     args: &CompareArgs,
     jobs: &[Compared],
     tolerance: Time,
     out: &mut String,
-) -> anyhow::Result<(bool, Fidelity, usize, (u64, u64))> {
+) -> anyhow::Result<(bool, Summary)> {
     let in_order_flags = in_order(jobs, tolerance);
     let in_order = in_order_flags.iter().filter(|&&ok| ok).count();
     let mut diffs: Vec<Time> = jobs.iter().map(|j| j.simulated - j.logged).collect();
@@ -1022,7 +1019,15 @@ fn measures(
         ));
         ok = false;
     }
-    Ok((ok, f, in_order, (pairs_in_order, pairs)))
+    let summary = Summary {
+        fidelity: f,
+        differences: diffs,
+        in_order,
+        pairs: (pairs_in_order, pairs),
+        preempted_differ: 0,
+        preempted_both: 0,
+    };
+    Ok((ok, summary))
 }
 
 /// Pairs of jobs in the logged order, and the pairs compared: those whose

@@ -108,6 +108,14 @@ pub enum PlanError {
 /// one decision per job in the order given.
 pub type PlanOnMachine = fn(Arc<Machine>, &[MachineJob], &Setting<'_>) -> Result<Vec<Decision>, PlanError>;
 
+/// What a strategy that overbooks brings to its acceptance test.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overbooks {
+    /// The risk test's security factor unless a config sets one (the single
+    /// cluster's strategy of the same rule's).
+    pub security_factor: f64,
+}
+
 /// A registered strategy on a machine of unlike nodes.
 pub struct MachineStrategyInfo {
     /// Stable kebab-case name, the same as the single cluster's strategy of
@@ -115,11 +123,8 @@ pub struct MachineStrategyInfo {
     pub name: &'static str,
     /// What it does, in one line.
     pub description: &'static str,
-    /// Whether it overbooks (it reads [`Setting::overbooking`]).
-    pub overbooks: bool,
-    /// The risk test's security factor unless a config sets one (read when
-    /// it overbooks; the single cluster's strategy of the same rule's).
-    pub security_factor: f64,
+    /// Whether it overbooks (it then reads [`Setting::overbooking`]), and how.
+    pub overbooks: Option<Overbooks>,
     /// It runs.
     pub run: PlanOnMachine,
 }
@@ -141,22 +146,19 @@ impl Entries for MachineStrategies {
             MachineStrategyInfo {
                 name: "conservative-backfilling",
                 description: "comprehensive (conservative) backfilling: nodes and cards fixed at acceptance, held for the full estimate",
-                overbooks: false,
-                security_factor: 4.0,
+                overbooks: None,
                 run: |machine, jobs, s| Ok(conservative_backfilling(machine, jobs, s.choice, s.failures)?),
             },
             MachineStrategyInfo {
                 name: "heuristic-planning",
                 description: "heuristic planning: a window promised at acceptance, nodes chosen anew at every re-plan until the start",
-                overbooks: false,
-                security_factor: 2.0,
+                overbooks: None,
                 run: |machine, jobs, s| Ok(heuristic::heuristic_planning(machine, jobs, s.choice, s.failures)?),
             },
             MachineStrategyInfo {
                 name: "heuristic-overbooking",
                 description: "heuristic overbooking: heuristic planning, and windows shorter than the estimate whose heuristic PoS passes the acceptance test",
-                overbooks: true,
-                security_factor: 2.0,
+                overbooks: Some(Overbooks { security_factor: 2.0 }),
                 run: |machine, jobs, s| {
                     let ob = s.overbooking.ok_or(PlanError::NoOverbooking("heuristic-overbooking"))?;
                     Ok(heuristic::heuristic_overbooking(machine, jobs, s.choice, s.failures, ob)?)
@@ -165,8 +167,7 @@ impl Entries for MachineStrategies {
             MachineStrategyInfo {
                 name: "easy",
                 description: "EASY backfilling, the baseline without SLA admission: every job queued, the head reserved",
-                overbooks: false,
-                security_factor: 2.0,
+                overbooks: None,
                 run: |machine, jobs, s| Ok(easy::easy_backfilling(machine, jobs, s.choice, s.failures)?),
             },
         ];

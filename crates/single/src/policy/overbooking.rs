@@ -37,6 +37,16 @@ pub enum AcceptanceKind {
     Risk,
 }
 
+impl AcceptanceKind {
+    /// Its name in configs and the store.
+    pub fn name(self) -> &'static str {
+        match self {
+            AcceptanceKind::Pof => "pof",
+            AcceptanceKind::Risk => "risk",
+        }
+    }
+}
+
 /// Overbooking settings, as written in configs (`[overbooking]`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

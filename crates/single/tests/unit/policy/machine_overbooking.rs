@@ -140,7 +140,7 @@ fn heuristic_overbooking_needs_its_settings() {
         .into_iter()
         .find(|s| s.name == "heuristic-overbooking")
         .unwrap();
-    assert!(strategy.overbooks);
+    assert!(strategy.overbooks.is_some());
     let none = FailureStream::none(3);
     let choice = first_fit();
     let setting = Setting { choice: choice.as_ref(), failures: &none, overbooking: None };
