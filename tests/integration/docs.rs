@@ -57,6 +57,7 @@ const CHEAP_CONFIGS: &[&str] = &[
     "configs/coreservation-6.9.toml",
     "configs/provisioning-ch3.toml",
     "configs/slurm-month.toml",
+    "configs/slurm-what-if.toml",
     "configs/sla-gpu-machine.toml",
     "configs/sla-centre-fortnight.toml",
 ];

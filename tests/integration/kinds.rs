@@ -252,7 +252,7 @@ fn every_config_dry_runs_with_its_point_count() {
         ("slurm-month-centre.toml", 1),
         ("slurm-month.toml", 1),
         ("slurm-priority-sweep.toml", 1000),
-        ("slurm-what-if.toml", 2),
+        ("slurm-what-if.toml", 60),
         ("small-points.toml", 20_000),
     ];
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs");

@@ -524,3 +524,98 @@ fn slurm_fidelity_plots_the_start_differences() {
     let (ok, _, err) = common::run(&["slurm", "fidelity", kept.to_str().unwrap(), "--plot", png.to_str().unwrap()]);
     assert!(ok && std::fs::read(&png).unwrap().starts_with(b"\x89PNG"), "{err}");
 }
+
+/// A what-if with replicas: the kept loaded dump under its QOS dump and
+/// under the same dump by another name, 4 replicas each. The two settings
+/// are the same setting twice, so every paired difference is exactly 0 and
+/// within noise; the store is the same on one thread and two, and a second
+/// run finds every replica there.
+#[test]
+fn a_what_if_of_the_same_setting_twice_is_within_noise_everywhere() {
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/loaded/aligned");
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("qos-again.txt");
+    std::fs::copy(kept.join("qos.txt"), &copy).unwrap();
+    let config = dir.path().join("twice.toml");
+    let path = |f: &str| format!("{:?}", kept.join(f).display().to_string());
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"twice\"\n[slurm]\nconf = {}\ntrace = {}\nqos = {}\nassoc = {}\nreservations = {}\n\
+             controller_start = 1795786555\nbackfill_start = 1795786555\ngrid = \"1795786568:20\"\n\
+             store_jobs = false\n[slurm.replicas]\ncount = 4\n\
+             [[sweep]]\nname = \"qos\"\n[sweep.axes]\nqos = [{}, {:?}]\n",
+            path("slurm.conf"),
+            path("dump.sacct.gz"),
+            path("qos.txt"),
+            path("assoc.txt"),
+            path("reservations.txt"),
+            path("qos.txt"),
+            copy.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut stored = Vec::new();
+    for jobs in ["1", "2"] {
+        let db = dir.path().join(format!("w{jobs}.sqlite"));
+        let (ok, out, err) =
+            common::run(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "--jobs", jobs]);
+        assert!(ok && out.contains("0 already there, 8 simulated now"), "{out}{err}");
+        let sql =
+            "SELECT point_id, mean_wait, p95_wait, cpu_utilisation, preemptions FROM slurm_points ORDER BY point_id";
+        let (ok, rows, err) = common::run(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
+        assert!(ok && rows.lines().count() == 9, "{rows}{err}");
+        stored.push(rows);
+    }
+    assert_eq!(stored[0], stored[1]);
+    // The replicas differ from each other: they are perturbed.
+    let waits: std::collections::BTreeSet<&str> =
+        stored[0].lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect();
+    assert!(waits.len() >= 4, "{}", stored[0]);
+    let db = dir.path().join("w1.sqlite");
+    let (ok, out, _) = common::run(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+    assert!(ok && out.contains("8 already there, 0 simulated now"), "{out}");
+    let (ok, table, err) = common::run(&[
+        "report",
+        "--db",
+        db.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+        "--table",
+        "slurm-what-if",
+    ]);
+    assert!(ok, "{err}");
+    // | measure | of | qos | pairs | baseline | value | difference | low | high | verdict |
+    let rows: Vec<Vec<&str>> = table.lines().skip(2).map(|l| l.split('|').map(str::trim).collect()).collect();
+    assert!(rows.len() >= 10, "{table}");
+    for row in rows {
+        let zero = |i: usize| row[i].parse::<f64>().is_ok_and(|v| v == 0.0);
+        assert!(row[4] == "4" && zero(7) && zero(8) && zero(9) && row[10] == "within noise", "{row:?}");
+    }
+}
+
+/// Bad replicas are located errors, and nothing is stored: a count of 0,
+/// nothing perturbed, a `replica` axis without `[slurm.replicas]`.
+#[test]
+fn bad_replicas_are_located_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/gpu-machine.conf");
+    let head =
+        format!("name = \"r\"\n[slurm]\nconf = {:?}\nsynthetic = {{ days = 1.0 }}\n", conf.display().to_string());
+    for (tail, line, says) in [
+        ("[slurm.replicas]\ncount = 0\n[[sweep]]\n[sweep.axes]\nseed = [1]\n", 6, "slurm.replicas.count"),
+        (
+            "[slurm.replicas]\nrun_time = false\nsubmit = false\n[[sweep]]\n[sweep.axes]\nseed = [1]\n",
+            6,
+            "run_time and submit are both false",
+        ),
+        ("[[sweep]]\n[sweep.axes]\nreplica = [0, 1]\n", 7, "slurm.replica"),
+    ] {
+        let config = dir.path().join("r.toml");
+        std::fs::write(&config, format!("{head}{tail}")).unwrap();
+        let db = dir.path().join("r.sqlite");
+        let (ok, out, err) = common::run(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+        assert!(!ok && err.contains(&format!("r.toml:{line}:")) && err.contains(says), "{tail}: {out}{err}");
+        assert!(!db.exists(), "{tail}: a store was written");
+    }
+}

@@ -23,6 +23,13 @@ pub fn wait(submit: Time, start: Time) -> Time {
     start - submit
 }
 
+/// The `q`-quantile of `sorted` (ascending) by nearest rank: the value at
+/// rank ⌈q·n⌉, at least the first (none of an empty sample).
+pub fn nearest_rank(sorted: &[Time], q: f64) -> Option<Time> {
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted.get(rank.clamp(1, sorted.len().max(1)) - 1).copied()
+}
+
 /// A job's bounded slowdown: max(1, (wait + run) / max(run, τ)), τ = 10 s.
 pub fn bounded_slowdown(wait: Time, run: Time) -> f64 {
     ((wait + run) as f64 / run.max(BOUNDED_SLOWDOWN_TAU) as f64).max(1.0)

@@ -394,8 +394,7 @@ pub fn measure(machine: &Machine, results: &[JobResult]) -> Measures {
     if !waits.is_empty() {
         m.wait_mean = Some(waits.iter().sum::<Time>() as f64 / waits.len() as f64);
         waits.sort_unstable();
-        let rank = (0.95 * waits.len() as f64).ceil() as usize;
-        m.wait_p95 = Some(waits[rank.clamp(1, waits.len()) - 1] as f64);
+        m.wait_p95 = slasim_core::metrics::nearest_rank(&waits, 0.95).map(|w| w as f64);
     }
     let total = machine.total();
     let span = window.max(1) as f64;

@@ -29,6 +29,11 @@
 //!   [`crate::admission`]); a run starts from a copy, and its results
 //!   ([`crate::metrics`]) are worked out on the worker that ran it: writing
 //!   the point only binds rows.
+//! - With `[slurm.replicas]` each sweep makes each point once per replica
+//!   (the axis `replica`): the replica's workload is the inputs' read and
+//!   aligned workload, perturbed ([`crate::replica`]) and admitted on the
+//!   worker that runs it; the read inputs are loaded (and admitted once, to
+//!   find a bad job) for the replicas that share them.
 //! - Its summary (what `slasim slurm run` prints) is its
 //!   [`crate::tables::Aggregates`]: the run's, or its stored row's when the
 //!   store already held it.
@@ -50,6 +55,7 @@ use crate::controller::Settings;
 use crate::machine::Machine;
 use crate::metrics::{SlurmResults, SlurmRun, name, ran_in};
 use crate::queued::RunEnd;
+use crate::replica::{Noise, Replicas};
 use crate::synthetic::{PartitionShape, SlurmSynthetic, generate};
 use crate::tables::{
     SLURM_GROUPS, SLURM_JOBS, SLURM_POINTS as SLURM_POINT_ROWS, SLURM_REASONS, SlurmGroupRow, SlurmJobRow,
@@ -157,6 +163,13 @@ pub struct SlurmSettings {
     /// point nearest its start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<String>,
+    /// `[slurm.replicas]`: every point run as perturbed replicas
+    /// ([`crate::replica`]), paired across settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<Replicas>,
+    /// The replica this point is (the sweep's `replica` axis).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica: Option<u32>,
 }
 
 impl Default for SlurmSettings {
@@ -190,6 +203,8 @@ impl Default for SlurmSettings {
             assoc: None,
             reservations: None,
             grid: None,
+            replicas: None,
+            replica: None,
         }
     }
 }
@@ -245,6 +260,18 @@ impl SlurmSettings {
             amount(name, v)?;
         }
         self.grid()?;
+        match (&self.replicas, self.replica) {
+            (None, Some(r)) => {
+                return Err(slasim_core::setting::InvalidSetting::new(
+                    "slurm.replica",
+                    r,
+                    "a replica needs [slurm.replicas] (what it perturbs)",
+                )
+                .into());
+            }
+            (Some(_), None) => anyhow::bail!("slurm.replicas: the point names no replica (the sweep axis `replica`)"),
+            _ => {}
+        }
         let bytes = match self.generated_conf()? {
             Some((text, _)) => text.into_bytes(),
             None => std::fs::read(&self.conf)
@@ -381,7 +408,7 @@ pub fn shapes(conf: &SlurmConf) -> Vec<PartitionShape> {
 /// What a point reads before its jobs are admitted: its conf and the
 /// machine of that conf (built here, once), its workload, its accounting
 /// dumps and its advance reservations.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Read {
     /// The conf.
     pub conf: SlurmConf,
@@ -454,9 +481,42 @@ pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
     read.admit()
 }
 
-/// The inputs of `settings`, once [`AnyPoint::load`] loaded them.
+/// The inputs of `settings`, once [`AnyPoint::load`] loaded them: for a
+/// replica, its workload perturbed ([`crate::replica`]) and admitted.
 fn loaded(inputs: &Inputs, settings: &SlurmSettings) -> anyhow::Result<Arc<SlurmInputs>> {
-    inputs.get::<SlurmInputs>(&settings.workload_key()).context("the Slurm point's inputs were not loaded")
+    let key = settings.workload_key();
+    match (&settings.replicas, settings.replica) {
+        (Some(replicas), Some(replica)) => {
+            let replicable = inputs.get::<Replicable>(&key).context("the Slurm replica's inputs were not loaded")?;
+            let mut read = replicable.read.clone();
+            replicable.noise.perturb(&mut read.workload, replicas, settings.seed, replica);
+            Ok(Arc::new(read.admit()?))
+        }
+        _ => inputs.get::<SlurmInputs>(&key).context("the Slurm point's inputs were not loaded"),
+    }
+}
+
+/// What the replicas of a workload start from: its inputs read (and
+/// aligned to the grid), and the variation they show.
+#[derive(Debug)]
+pub struct Replicable {
+    /// The inputs, read and aligned, not admitted.
+    pub read: Read,
+    /// Their variation.
+    pub noise: Noise,
+}
+
+impl Replicable {
+    /// The inputs of `settings`, read and aligned; admitted once here, so
+    /// that a job the machine cannot run is an error before any replica runs.
+    pub fn load(settings: &SlurmSettings) -> anyhow::Result<Replicable> {
+        let mut read = read(settings)?;
+        let trace = settings.trace.clone().unwrap_or_default();
+        crate::queued::aligned(settings.grid()?, &mut read.workload, &trace)?;
+        read.clone().admit()?;
+        let noise = Noise::of(&read.workload);
+        Ok(Replicable { read, noise })
+    }
 }
 
 /// Runs `settings` on `inputs`.
@@ -485,7 +545,7 @@ pub struct SlurmKind;
 /// The Slurm kind, registered among the built-in ones.
 pub static SLURM: SlurmKind = SlurmKind;
 
-static AXES: [Axis; 19] = [
+static AXES: [Axis; 20] = [
     axis("conf", "conf", "the slurm.conf (a path): a centre's what-if"),
     axis("qos", "qos", "the sacctmgr show qos -P dump (a path)"),
     axis("assoc", "assoc", "the sacctmgr show assoc -P dump (a path)"),
@@ -505,6 +565,7 @@ static AXES: [Axis; 19] = [
     axis("backfill", "backfill", "sched/backfill (true) or sched/builtin (false)"),
     axis("load", "synthetic.load", "the synthetic workload's offered load"),
     axis("days", "synthetic.days", "days of synthetic submissions"),
+    axis("replica", "replica", "the replica (with [slurm.replicas], each sweep has it: 0 to count − 1)"),
 ];
 
 #[derive(Debug, Deserialize)]
@@ -534,7 +595,12 @@ impl PointKind for SlurmKind {
         let config: SlurmFile = toml::from_str(file.loc.text).map_err(|e| file.loc.syntax(e))?;
         let settings = config.slurm.unwrap_or_default();
         let settings = SlurmSettings { seed: file.seed_of("slurm", settings.seed), ..settings };
-        Base::of(file, settings, 1)
+        let replicas = settings.replicas.as_ref().map(|r| r.checked(file)).transpose()?;
+        let base = Base::of(file, settings, 1)?;
+        Ok(match replicas {
+            Some(count) => base.replicated(count),
+            None => base,
+        })
     }
 
     fn resolve(&self, value: toml::Value, sweep: &SweepContext<'_>) -> Result<Point, ConfigError> {
@@ -568,7 +634,11 @@ impl AnyPoint for SlurmPoint {
     fn load(&self, _index: usize, inputs: &mut Inputs) -> anyhow::Result<()> {
         // Every job is admitted to the machine (so fits it) here, before
         // anything runs or is stored.
-        inputs.load_once(self.settings.workload_key(), || load(&self.settings))
+        let key = self.settings.workload_key();
+        match self.settings.replica {
+            Some(_) => inputs.load_once(key, || Replicable::load(&self.settings)),
+            None => inputs.load_once(key, || load(&self.settings)),
+        }
     }
 
     fn missing(&self) -> Vec<anyhow::Error> {
@@ -675,6 +745,7 @@ impl PointOutput for SlurmOutput {
             jobs: g.jobs,
             mean_wait: g.mean_wait,
             max_wait: g.max_wait,
+            p95_wait: g.p95_wait,
             cpu_seconds: g.cpu_seconds,
             gpu_seconds: g.gpu_seconds,
         });

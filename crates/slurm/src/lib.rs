@@ -19,7 +19,9 @@
 //! [`multipart`] (jobs of several partitions: a queue record per
 //! partition) and
 //! [`against`] (one sacct dump's starts against another's: Slurm against
-//! itself).
+//! itself), [`replica`] (a replay's replicas: run times and submissions
+//! perturbed as the workload varies) and [`what_if`] (their paired
+//! differences, with intervals).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_data::trace::sacct::jobs`], read by
@@ -59,18 +61,21 @@ pub mod multipart;
 pub mod preemption;
 pub mod priority;
 pub mod queued;
+pub mod replica;
 pub mod report;
 pub mod reservation;
 pub mod sacctmgr;
 pub mod synthetic;
 pub mod tables;
+pub mod what_if;
 pub mod written;
 
 use slasim_core::experiment::registry::{BadName, Kind, Registry};
 
 /// The Slurm kind: its point kind (and so its tables), its report section
 /// and `slasim slurm`. Its synthetic centre draws from the engine's shared
-/// workload streams ([`slasim_core::rng::SHARED`]).
+/// workload streams ([`slasim_core::rng::SHARED`]); its replicas from its
+/// own ([`replica::REPLICA_PERTURBATION`]).
 pub struct SlurmKind;
 
 /// The Slurm kind, for a program's list of kinds.
@@ -83,6 +88,7 @@ impl Kind for SlurmKind {
 
     fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
         registry.add_point_kind(&kind::SLURM)?;
+        registry.add_stream(replica::REPLICA_PERTURBATION)?;
         registry.add::<slasim_core::report::section::Sections>(&report::SlurmSection)?;
         registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::SlurmSubcommand)
     }

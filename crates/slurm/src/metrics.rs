@@ -6,7 +6,8 @@
 //!
 //! Contract:
 //! - Only jobs that started count in the aggregates and groups: a job's
-//!   wait is from its submit time to its start, its usage its CPUs and GPUs
+//!   wait is from its submit time to its start (the 95th percentile by
+//!   nearest rank), its usage its CPUs and GPUs
 //!   (as its partition's `DefMemPerCPU`/`MaxMemPerCPU` leave its request)
 //!   times its run; the makespan is from the first submission to the last
 //!   end of those jobs; utilisation is busy seconds over the machine's CPUs
@@ -69,6 +70,8 @@ pub struct GroupResult {
     pub mean_wait: f64,
     /// Their largest wait, s.
     pub max_wait: i64,
+    /// Their 95th-percentile wait (nearest rank), s.
+    pub p95_wait: i64,
     /// CPU-seconds they used.
     pub cpu_seconds: f64,
     /// GPU-seconds they used.
@@ -87,11 +90,11 @@ pub struct ReasonResult {
 }
 
 /// Waits and usage of a group of jobs, as they add up.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 struct Group {
     jobs: i64,
     wait_sum: f64,
-    max_wait: i64,
+    waits: Vec<i64>,
     cpu_seconds: f64,
     gpu_seconds: f64,
 }
@@ -138,6 +141,7 @@ pub fn aggregates(inputs: &SlurmInputs, run: &SlurmRun) -> Aggregates {
         median_wait: (n > 0)
             .then(|| if n % 2 == 1 { sorted[n / 2] as f64 } else { (sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0 }),
         max_wait: sorted.last().copied(),
+        p95_wait: metrics::nearest_rank(&sorted, 0.95),
         mean_bounded_slowdown: (n > 0).then(|| bsld / n as f64),
         makespan,
         cpu_utilisation: per(cpu, u64::from(total.cpus)),
@@ -167,21 +171,25 @@ fn groups(inputs: &SlurmInputs, run: &SlurmRun) -> Vec<GroupResult> {
             let g = groups.entry(key).or_default();
             g.jobs += 1;
             g.wait_sum += wait as f64;
-            g.max_wait = g.max_wait.max(wait);
+            g.waits.push(wait);
             g.cpu_seconds += f64::from(need.cpus) * ran;
             g.gpu_seconds += f64::from(need.gpus) * ran;
         }
     }
     groups
         .into_iter()
-        .map(|((grouping, name), g)| GroupResult {
-            grouping,
-            name: name.to_string(),
-            jobs: g.jobs,
-            mean_wait: g.wait_sum / g.jobs.max(1) as f64,
-            max_wait: g.max_wait,
-            cpu_seconds: g.cpu_seconds,
-            gpu_seconds: g.gpu_seconds,
+        .map(|((grouping, name), mut g)| {
+            g.waits.sort_unstable();
+            GroupResult {
+                grouping,
+                name: name.to_string(),
+                jobs: g.jobs,
+                mean_wait: g.wait_sum / g.jobs.max(1) as f64,
+                max_wait: g.waits.last().copied().unwrap_or(0),
+                p95_wait: metrics::nearest_rank(&g.waits, 0.95).unwrap_or(0),
+                cpu_seconds: g.cpu_seconds,
+                gpu_seconds: g.gpu_seconds,
+            }
         })
         .collect()
 }

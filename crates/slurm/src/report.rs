@@ -13,6 +13,11 @@
 //! gives the same bytes. A partition's CPU and GPU utilisation need its
 //! processors, read from the point's `slurm.conf` when that file is still
 //! there with the digest the point ran with; otherwise they are empty.
+//! Points run as replicas (a `replica` setting, [`crate::replica`]) are
+//! left out of those tables and figures: they make the `slurm-what-if`
+//! table ([`crate::what_if`]: each setting's paired differences from the
+//! first, with intervals) and, in a store of replicas alone, the wait
+//! figure with each setting's mean over its replicas and its 95 % interval.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -25,9 +30,11 @@ use slasim_core::experiment::registry::Registry;
 use slasim_core::report::load::{Filter, Kind, described_columns, frame_of, has_table, trace_label};
 use slasim_core::report::plots::{Figure, MARKERS, Palette, Panel, Series, TimeUnit};
 use slasim_core::report::section::{ReportSection, Section};
+use slasim_core::report::summary::mean_ci;
 use slasim_core::report::tables::{Table, floats, strs};
 
 use crate::tables::{SLURM_GROUPS, SLURM_POINTS, SLURM_REASONS};
+use crate::what_if::{self, Measure, Of};
 
 const HOUR: f64 = 3600.0;
 
@@ -135,6 +142,7 @@ pub struct PointRow {
     pub mean_wait: Option<f64>,
     pub median_wait: Option<f64>,
     pub max_wait: Option<f64>,
+    pub p95_wait: Option<f64>,
     pub bounded_slowdown: Option<f64>,
     pub makespan: f64,
     pub cpu_utilisation: Option<f64>,
@@ -153,6 +161,7 @@ struct GroupRow {
     jobs: i64,
     mean_wait: Option<f64>,
     max_wait: Option<f64>,
+    p95_wait: Option<f64>,
     cpu_seconds: f64,
     gpu_seconds: f64,
 }
@@ -183,10 +192,11 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
     let (sweeps, confs, digests, traces, configs) =
         (strs(&df, "sweep")?, strs(&df, "conf")?, strs(&df, "conf_sha256")?, strs(&df, "trace")?, strs(&df, "config")?);
     let texts = strs(&df, "conf_text")?;
-    let (mean, median, max, bsld, makespan, cpu, gpu) = (
+    let (mean, median, max, p95, bsld, makespan, cpu, gpu) = (
         floats(&df, "mean_wait")?,
         floats(&df, "median_wait")?,
         floats(&df, "max_wait")?,
+        floats(&df, "p95_wait")?,
         floats(&df, "mean_bounded_slowdown")?,
         floats(&df, "makespan")?,
         floats(&df, "cpu_utilisation")?,
@@ -210,6 +220,7 @@ fn load_points(db: &Path, filter: &Filter) -> anyhow::Result<Vec<PointRow>> {
             mean_wait: mean[i],
             median_wait: median[i],
             max_wait: max[i],
+            p95_wait: p95[i],
             bounded_slowdown: bsld[i],
             makespan: makespan[i].unwrap_or(0.0),
             cpu_utilisation: cpu[i],
@@ -228,8 +239,8 @@ fn load_groups(db: &Path) -> anyhow::Result<Vec<GroupRow>> {
     let df = frame_of(db, &sql, &[], &columns)?;
     let (ids, jobs) = (ints(&df, "point_id")?, ints(&df, "jobs")?);
     let (groupings, names) = (strs(&df, "grouping")?, strs(&df, "name")?);
-    let (mean, max, cpu, gpu) =
-        (floats(&df, "mean_wait")?, floats(&df, "max_wait")?, floats(&df, "cpu_seconds")?, floats(&df, "gpu_seconds")?);
+    let (mean, max, p95) = (floats(&df, "mean_wait")?, floats(&df, "max_wait")?, floats(&df, "p95_wait")?);
+    let (cpu, gpu) = (floats(&df, "cpu_seconds")?, floats(&df, "gpu_seconds")?);
     Ok((0..df.height())
         .map(|i| GroupRow {
             point: ids[i],
@@ -238,6 +249,7 @@ fn load_groups(db: &Path) -> anyhow::Result<Vec<GroupRow>> {
             jobs: jobs[i],
             mean_wait: mean[i],
             max_wait: max[i],
+            p95_wait: p95[i],
             cpu_seconds: cpu[i].unwrap_or(0.0),
             gpu_seconds: gpu[i].unwrap_or(0.0),
         })
@@ -419,8 +431,15 @@ fn point_names(points: &[PointRow], keys: &[String]) -> Vec<String> {
 /// (its colour and marker the same in every Slurm figure); x is the one
 /// swept numeric setting when there is exactly one (and no two points share
 /// its value), else a category per point named by its settings. The wait's
-/// unit follows its scale.
-fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow], palette: &Palette) -> Option<Figure> {
+/// unit follows its scale. `waits[i]` is point `i`'s mean wait per partition
+/// (s) with the low and high of its interval (equal to it for one replay).
+fn wait_figure(
+    points: &[&PointRow],
+    keys: &[String],
+    waits: &[PartitionWaits],
+    palette: &Palette,
+    replicas: bool,
+) -> Option<Figure> {
     let xs_of_setting: Option<Vec<f64>> = match keys {
         [key] => points.iter().map(|p| p.settings.get(key).and_then(Value::number)).collect(),
         _ => None,
@@ -434,20 +453,20 @@ fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow], p
         Some(xs) => (xs, keys[0].clone(), Vec::new()),
         None => {
             let label = if keys.is_empty() { "point (row of the slurm table)".to_string() } else { keys.join(", ") };
-            ((0..points.len()).map(|i| i as f64).collect(), label, point_names(points, keys))
+            let owned: Vec<PointRow> = points.iter().map(|p| (*p).clone()).collect();
+            ((0..points.len()).map(|i| i as f64).collect(), label, point_names(&owned, keys))
         }
     };
-    let x_of: HashMap<i64, f64> = points.iter().zip(&xs).map(|(p, x)| (p.id, *x)).collect();
-    let unit = TimeUnit::of(partitions.iter().filter_map(|g| g.mean_wait).fold(0.0, f64::max));
-    let names: BTreeSet<&str> = partitions.iter().map(|g| g.name.as_str()).collect();
+    let unit = TimeUnit::of(waits.iter().flat_map(|w| w.values().map(|v| v.2)).fold(0.0, f64::max));
+    let names: BTreeSet<&str> = waits.iter().flat_map(|w| w.keys().map(String::as_str)).collect();
     let series: Vec<Series> = names
         .into_iter()
         .filter_map(|name| {
-            let mut curve: Vec<(f64, f64, f64, f64)> = partitions
+            let mut curve: Vec<(f64, f64, f64, f64)> = xs
                 .iter()
-                .filter(|g| g.name == name)
-                .filter_map(|g| Some((x_of[&g.point], g.mean_wait? / unit.seconds)))
-                .map(|(x, y)| (x, y, y, y))
+                .zip(waits)
+                .filter_map(|(x, w)| w.get(name).map(|&(y, low, high)| (*x, y, low, high)))
+                .map(|(x, y, low, high)| (x, y / unit.seconds, low / unit.seconds, high / unit.seconds))
                 .collect();
             curve.sort_by(|a, b| a.0.total_cmp(&b.0));
             let k = palette.colour(name);
@@ -455,6 +474,7 @@ fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow], p
                 name: name.to_string(),
                 points: curve,
                 line: categories.is_empty(),
+                error_bars: replicas,
                 colour: k,
                 marker: Some(MARKERS[k % MARKERS.len()]),
                 hollow: true,
@@ -462,9 +482,10 @@ fn wait_figure(points: &[PointRow], keys: &[String], partitions: &[&GroupRow], p
             })
         })
         .collect();
+    let of = if replicas { " over the replicas, with its 95 % interval," } else { "" };
     (!series.is_empty() && points.len() > 1).then(|| Figure {
         id: "slurm-partition-wait".into(),
-        caption: format!("Slurm: mean wait ({}) per partition against {x_label}", unit.name),
+        caption: format!("Slurm: mean wait ({}){of} per partition against {x_label}", unit.name),
         panels: vec![Panel {
             title: "Slurm: mean wait per partition".into(),
             x_label,
@@ -578,24 +599,26 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
     if !has_table(db, "slurm_points")? {
         return Ok(None);
     }
-    let mut points = load_points(db, filter)?;
-    if points.is_empty() {
+    let (mut replicas, mut points): (Vec<PointRow>, Vec<PointRow>) =
+        load_points(db, filter)?.into_iter().partition(|p| p.settings.contains_key(REPLICA));
+    if points.is_empty() && replicas.is_empty() {
         return Ok(None);
     }
+    let counted = points.len() + replicas.len();
     let keys = swept(&points);
-    points.sort_by(|a, b| {
-        a.sweep
-            .cmp(&b.sweep)
-            .then_with(|| {
-                keys.iter()
-                    .map(|k| value_order(&a.settings.get(k).cloned(), &b.settings.get(k).cloned()))
-                    .find(|o| o.is_ne())
-                    .unwrap_or(Ordering::Equal)
-            })
-            .then(a.id.cmp(&b.id))
-    });
+    sort_points(&mut points, &keys);
     let rank: HashMap<i64, usize> = points.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     let groups = if has_table(db, "slurm_groups")? { load_groups(db)? } else { Vec::new() };
+    let replicated = Replicated::of(&mut replicas);
+    let what_if = if replicated.settings.is_empty() { None } else { Some(replicated.table(db, &groups)?) };
+    if points.is_empty() {
+        // Replicas alone: the what-if, and each setting's waits with their intervals.
+        let (firsts, waits) = replicated.waits(&groups);
+        let palette = Palette::new(waits.iter().flat_map(|w| w.keys().map(String::as_str)));
+        let figures = wait_figure(&firsts, &replicated.keys, &waits, &palette, true).into_iter().collect();
+        let tables = what_if.into_iter().collect();
+        return Ok(Some(Section { tables, figures, points: counted, gantt: Vec::new(), omitted: Vec::new() }));
+    }
     let by_name = |grouping: &str| {
         let mut rows: Vec<&GroupRow> =
             groups.iter().filter(|g| g.grouping == grouping && rank.contains_key(&g.point)).collect();
@@ -695,9 +718,194 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
             df: reasons_table(db, &points, &keys, &rank)?,
         });
     }
+    tables.extend(what_if);
     // One colour per partition in every Slurm figure.
     let palette = Palette::new(partitions.iter().map(|g| g.name.as_str()));
-    let mut figures: Vec<Figure> = wait_figure(&points, &keys, &partitions, &palette).into_iter().collect();
+    let shown: Vec<&PointRow> = points.iter().collect();
+    let waits: Vec<PartitionWaits> = points
+        .iter()
+        .map(|p| {
+            partitions
+                .iter()
+                .filter(|g| g.point == p.id)
+                .filter_map(|g| g.mean_wait.map(|w| (g.name.clone(), (w, w, w))))
+                .collect()
+        })
+        .collect();
+    let mut figures: Vec<Figure> = wait_figure(&shown, &keys, &waits, &palette, false).into_iter().collect();
     figures.extend(wait_distribution(db, &points, &keys, &palette)?);
-    Ok(Some(Section { tables, figures, points: points.len(), gantt: Vec::new(), omitted: Vec::new() }))
+    Ok(Some(Section { tables, figures, points: counted, gantt: Vec::new(), omitted: Vec::new() }))
+}
+
+/// Per partition, a mean wait (s) and the low and high of its interval.
+type PartitionWaits = BTreeMap<String, (f64, f64, f64)>;
+
+/// The setting naming a replica ([`crate::replica`]).
+const REPLICA: &str = "replica";
+
+/// `points` by sweep, then the values of `keys`, then id.
+fn sort_points(points: &mut [PointRow], keys: &[String]) {
+    points.sort_by(|a, b| {
+        a.sweep
+            .cmp(&b.sweep)
+            .then_with(|| {
+                keys.iter()
+                    .map(|k| value_order(&a.settings.get(k).cloned(), &b.settings.get(k).cloned()))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(Ordering::Equal)
+            })
+            .then(a.id.cmp(&b.id))
+    });
+}
+
+/// One replica's measures ([`crate::what_if`]), from its rows.
+fn measures_of(point: &PointRow, groups: &[&GroupRow], reasons: &[(String, i64)]) -> what_if::Measures {
+    let mut m = what_if::Measures::new();
+    let mut put = |of: Of, measure: Measure, v: Option<f64>| {
+        if let Some(v) = v.filter(|v| v.is_finite()) {
+            m.insert((of, measure), v);
+        }
+    };
+    put(Of::All, Measure::MeanWait, hours(point.mean_wait));
+    put(Of::All, Measure::P95Wait, hours(point.p95_wait));
+    put(Of::All, Measure::CpuUtilisation, percent(point.cpu_utilisation));
+    put(Of::All, Measure::GpuUtilisation, percent(point.gpu_utilisation));
+    put(Of::All, Measure::Preemptions, point.preemptions.map(|p| p as f64));
+    for g in groups.iter().filter(|g| g.grouping != "user") {
+        let of = || Of::Group(g.grouping.clone(), g.name.clone());
+        put(of(), Measure::MeanWait, hours(g.mean_wait));
+        put(of(), Measure::P95Wait, hours(g.p95_wait));
+    }
+    for (reason, jobs) in reasons {
+        put(Of::Reason(reason.clone()), Measure::Jobs, Some(*jobs as f64));
+    }
+    m
+}
+
+/// The replica points by setting: the settings other than `replica` that
+/// differ, and each setting's values and replicas, settings in the order of
+/// their first replica (the first is the baseline), replicas by index.
+struct Replicated<'a> {
+    keys: Vec<String>,
+    settings: Vec<(Vec<Option<Value>>, Vec<&'a PointRow>)>,
+}
+
+impl Replicated<'_> {
+    fn of(replicas: &mut [PointRow]) -> Replicated<'_> {
+        let keys: Vec<String> = swept(replicas).into_iter().filter(|k| k != REPLICA).collect();
+        let mut order = keys.clone();
+        order.push(REPLICA.to_string());
+        sort_points(replicas, &order);
+        let mut settings: Vec<(Vec<Option<Value>>, Vec<&PointRow>)> = Vec::new();
+        for p in replicas.iter() {
+            let own: Vec<Option<Value>> = keys.iter().map(|k| p.settings.get(k).cloned()).collect();
+            match settings.iter_mut().find(|(s, _)| *s == own) {
+                Some((_, points)) => points.push(p),
+                None => settings.push((own, vec![p])),
+            }
+        }
+        Replicated { keys, settings }
+    }
+
+    /// A replica's index.
+    fn index(p: &PointRow) -> i64 {
+        p.settings.get(REPLICA).and_then(Value::number).unwrap_or(0.0) as i64
+    }
+
+    /// Per setting, its first replica and, per partition, the mean wait over
+    /// its replicas (s) with its 95 % interval.
+    fn waits(&self, groups: &[GroupRow]) -> (Vec<&PointRow>, Vec<PartitionWaits>) {
+        let firsts = self.settings.iter().map(|(_, points)| points[0]).collect();
+        let waits = self
+            .settings
+            .iter()
+            .map(|(_, points)| {
+                let mut by: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+                for p in points {
+                    for g in groups.iter().filter(|g| g.point == p.id && g.grouping == "partition") {
+                        by.entry(g.name.clone()).or_default().extend(g.mean_wait);
+                    }
+                }
+                by.into_iter()
+                    .filter_map(|(name, w)| mean_ci(&w).map(|ci| (name, (ci.mean, ci.low(), ci.high()))))
+                    .collect()
+            })
+            .collect();
+        (firsts, waits)
+    }
+
+    /// The what-if table.
+    fn table(&self, db: &Path, groups: &[GroupRow]) -> anyhow::Result<Table> {
+        let reasons = load_reasons(db)?;
+        let measured: Vec<BTreeMap<i64, what_if::Measures>> = self
+            .settings
+            .iter()
+            .map(|(_, points)| {
+                points
+                    .iter()
+                    .map(|p| {
+                        let its_groups: Vec<&GroupRow> = groups.iter().filter(|g| g.point == p.id).collect();
+                        let its_reasons = reasons.get(&p.id).map_or(&[][..], Vec::as_slice);
+                        (Replicated::index(p), measures_of(p, &its_groups, its_reasons))
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows = what_if::differences(&measured);
+        let mut columns = vec![
+            Column::new("measure".into(), rows.iter().map(|(_, (_, measure), _)| measure.name()).collect::<Vec<_>>()),
+            Column::new("of".into(), rows.iter().map(|(_, (of, _), _)| of.label()).collect::<Vec<_>>()),
+        ];
+        for (k, key) in self.keys.iter().enumerate() {
+            columns.push(setting_column(key, rows.iter().map(|(s, _, _)| self.settings[*s].0[k].as_ref()).collect()));
+        }
+        columns.extend([
+            Column::new("pairs".into(), rows.iter().map(|(_, _, d)| d.pairs as i64).collect::<Vec<_>>()),
+            reals("baseline", rows.iter().map(|(_, _, d)| Some(d.baseline))),
+            reals("value", rows.iter().map(|(_, _, d)| Some(d.value))),
+            reals("difference", rows.iter().map(|(_, _, d)| Some(d.mean))),
+            reals("low", rows.iter().map(|(_, _, d)| d.interval.map(|i| i.0))),
+            reals("high", rows.iter().map(|(_, _, d)| d.interval.map(|i| i.1))),
+            Column::new("verdict".into(), rows.iter().map(|(_, _, d)| d.verdict()).collect::<Vec<_>>()),
+        ]);
+        let baseline = match self.settings.first() {
+            Some((values, _)) if !self.keys.is_empty() => self
+                .keys
+                .iter()
+                .zip(values)
+                .map(|(k, v)| format!("{k} = {}", v.as_ref().map_or_else(|| "(slurm.conf)".to_string(), Value::text)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => "the only setting".to_string(),
+        };
+        Ok(Table {
+            id: "slurm-what-if".into(),
+            title: "Slurm: what-if differences with 95 % intervals".into(),
+            note: format!(
+                "Each setting's perturbed replicas ([slurm.replicas]) paired with the baseline's ({baseline}) \
+                 replica by replica: per measure (waits in h, utilisation in %, preemptions and jobs per reason \
+                 as counts) and what it is of (all jobs; a partition, QOS or account; a reason jobs waited for), \
+                 the pairs, the baseline's and the setting's mean, their mean difference (setting − baseline) \
+                 and its 95 % paired-t interval (low, high). Within noise: the interval holds 0; significant: it \
+                 does not."
+            ),
+            df: DataFrame::new_infer_height(columns)?,
+        })
+    }
+}
+
+/// Per point, the reasons its jobs waited for and how many jobs each.
+fn load_reasons(db: &Path) -> anyhow::Result<HashMap<i64, Vec<(String, i64)>>> {
+    let mut out: HashMap<i64, Vec<(String, i64)>> = HashMap::new();
+    if !has_table(db, "slurm_reasons")? {
+        return Ok(out);
+    }
+    let (select, columns) = described_columns(db, &SLURM_REASONS, "r")?;
+    let sql = format!("SELECT {select} FROM slurm_reasons r ORDER BY r.point_id, r.reason");
+    let df = frame_of(db, &sql, &[], &columns)?;
+    let (ids, reasons, jobs) = (ints(&df, "point_id")?, strs(&df, "reason")?, ints(&df, "jobs")?);
+    for i in 0..df.height() {
+        out.entry(ids[i]).or_default().push((reasons[i].clone(), jobs[i]));
+    }
+    Ok(out)
 }

@@ -32,6 +32,8 @@ pub struct Aggregates {
     pub median_wait: Option<f64>,
     /// Largest wait.
     pub max_wait: Option<i64>,
+    /// 95th-percentile wait (nearest rank).
+    pub p95_wait: Option<i64>,
     /// Mean bounded slowdown (τ = 10 s).
     pub mean_bounded_slowdown: Option<f64>,
     /// First submit to last end.
@@ -113,7 +115,7 @@ macro_rules! read {
 pub static SLURM_POINTS: Table<Points> = Table::new(
     "slurm_points",
     11,
-    "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes, preemptions.",
+    "One row per Slurm point: its `slurm.conf` (and its sha256), workload, settings and aggregates: mean, median, 95th-percentile and largest wait, mean bounded slowdown, makespan, CPU and GPU utilisation, backfilled jobs, scheduler passes, preemptions.",
 )
 .key(&["point_id"])
 .columns(POINT_COLUMNS);
@@ -155,6 +157,9 @@ const POINT_COLUMNS: &[Column<Points>] = &[
     column!("conf_text", Text null, "the `slurm.conf` generated from a GPU-era trace, as `slasim slurm conf --trace` prints it (NULL: read from `conf`)", |r| {
         r.conf_text
     }),
+    column!("p95_wait", Int null, "95th-percentile wait (nearest rank), s (NULL: no job ran, or stored before it)", |r| {
+        r.aggregates.p95_wait
+    }; read read!(p95_wait)),
 ];
 
 /// A partition, account or user of a point: its jobs' waits and usage.
@@ -172,6 +177,8 @@ pub struct SlurmGroupRow<'a> {
     pub mean_wait: f64,
     /// Their largest wait, s.
     pub max_wait: i64,
+    /// Their 95th-percentile wait (nearest rank), s.
+    pub p95_wait: i64,
     /// CPU-seconds they used.
     pub cpu_seconds: f64,
     /// GPU-seconds they used.
@@ -190,7 +197,7 @@ impl Rows for Groups {
 pub static SLURM_GROUPS: Table<Groups> = Table::new(
     "slurm_groups",
     11,
-    "Per Slurm point and partition, account, user or QOS (`grouping`, `name`): jobs, mean and largest wait, CPU- and GPU-seconds.",
+    "Per Slurm point and partition, account, user or QOS (`grouping`, `name`): jobs, mean, 95th-percentile and largest wait, CPU- and GPU-seconds.",
 )
 .key(&["point_id", "grouping", "name"])
 .columns(&[
@@ -202,6 +209,9 @@ pub static SLURM_GROUPS: Table<Groups> = Table::new(
     column!("max_wait", Int null, "their largest wait, s", |r| r.max_wait),
     column!("cpu_seconds", Real, "CPU-seconds they used", |r| r.cpu_seconds),
     column!("gpu_seconds", Real, "GPU-seconds they used", |r| r.gpu_seconds),
+    column!("p95_wait", Int null, "their 95th-percentile wait (nearest rank), s (NULL: stored before it)", |r| {
+        Some(r.p95_wait)
+    }),
 ]);
 
 /// A job of a point and what became of it.

@@ -537,7 +537,7 @@ fn the_slurm_tables_are_described_and_join_the_common_job_view() {
     assert_eq!(
         slasim_slurm::tables::SLURM_GROUPS.insert_sql(1),
         "INSERT INTO slurm_groups (point_id, grouping, name, jobs, mean_wait, max_wait, cpu_seconds, \
-         gpu_seconds) VALUES (?,?,?,?,?,?,?,?)"
+         gpu_seconds, p95_wait) VALUES (?,?,?,?,?,?,?,?,?)"
     );
     let view = slasim_core::store::query(&path, "SELECT sql FROM sqlite_master WHERE name = 'all_jobs'").unwrap();
     assert!(view.rows[0][0].contains("FROM slurm_jobs"), "{:?}", view.rows);

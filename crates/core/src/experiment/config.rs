@@ -23,6 +23,10 @@
 //!   `alpha`, …; `slasim list axes`) or the dotted path of any setting of a
 //!   point (`overbooking.pdf.step_seconds`, `grid.windows.offset_days`,
 //!   `provision.moga.population`, …). An axis of another kind is refused.
+//! - A kind whose config asks for replicas ([`crate::experiment::point::Base::replicas`])
+//!   makes each point of a sweep once per replica: the sweep gains the axis
+//!   `replica` (0 to the count − 1) as its innermost dimension, unless it
+//!   names that axis itself.
 //! - The points of a sweep are the Cartesian product of its axes; axes listed
 //!   together in `zip` advance together (equal lengths). Each point goes
 //!   through its kind's `resolve` (defaults, reset of unread settings,
@@ -42,7 +46,7 @@ use sha2::{Digest, Sha256};
 
 pub use crate::experiment::locate::ConfigError;
 use crate::experiment::locate::{ConfigFile, Locator, SweepContext, line_col};
-use crate::experiment::point::{Axis, Point, PointKind};
+use crate::experiment::point::{Axis, Point, PointKind, REPLICA_AXIS};
 use crate::experiment::registry::Registry;
 use crate::units::thousands;
 
@@ -679,6 +683,15 @@ impl Experiment {
                 if !zipped.contains(name) {
                     dims.push(vec![dimension(name, raw)?]);
                 }
+            }
+            // Replicas: each point of the sweep, once per replica (innermost).
+            if let Some(count) = base.replicas
+                && !sweep.axes.contains_key(REPLICA_AXIS)
+            {
+                let path = axis_path(registry, REPLICA_AXIS, kind)
+                    .map_err(|why| loc.at(span.start, format!("{label}: replicas: {why}")))?;
+                let values = (0..count).map(|r| toml::Value::Integer(r as i64)).collect();
+                dims.push(vec![(REPLICA_AXIS.to_string(), path, values)]);
             }
             sweeps.push((label, span, dims));
         }

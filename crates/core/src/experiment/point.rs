@@ -160,14 +160,27 @@ pub struct Base {
     pub table: toml::Table,
     /// How many batteries `battery = "all"` means.
     pub batteries: usize,
+    /// How many replicas of each point every sweep makes, when the config
+    /// asks for replicas: each sweep that does not name the axis
+    /// [`REPLICA_AXIS`] gains it, with the values 0 to this count − 1, as
+    /// its innermost dimension (the kind must have the axis).
+    pub replicas: Option<usize>,
 }
+
+/// The axis a kind's replicas are numbered by ([`Base::replicas`]).
+pub const REPLICA_AXIS: &str = "replica";
 
 impl Base {
     /// The base of a kind whose settings are `settings`, read from `file`.
     pub fn of(file: &ConfigFile<'_>, settings: impl serde::Serialize, batteries: usize) -> Result<Base, ConfigError> {
         let table =
             toml::Table::try_from(settings).map_err(|e| file.loc.at(0, format!("cannot build the base point: {e}")))?;
-        Ok(Base { table, batteries })
+        Ok(Base { table, batteries, replicas: None })
+    }
+
+    /// The same base, each sweep's points made `replicas` times ([`Base::replicas`]).
+    pub fn replicated(self, replicas: usize) -> Base {
+        Base { replicas: Some(replicas), ..self }
     }
 }
 

@@ -20,6 +20,7 @@ fn settings_are_flattened_and_only_differing_ones_kept() {
         mean_wait: None,
         median_wait: None,
         max_wait: None,
+        p95_wait: None,
         bounded_slowdown: None,
         makespan: 0.0,
         cpu_utilisation: None,
