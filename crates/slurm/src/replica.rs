@@ -3,32 +3,31 @@
 //! tell a real difference between two settings from the luck of one replay.
 //!
 //! Method: a bootstrap of the workload's own variation (Efron and
-//! Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 9: resampling
-//! residuals), paired across settings by common random numbers (Law,
+//! Tibshirani, *An Introduction to the Bootstrap*, 1993, ch. 6: resampling
+//! a sample, here the run times of each group of like jobs), paired across settings by common random numbers (Law,
 //! *Simulation Modeling and Analysis*, 5th ed., §11.2; the paired-t
 //! interval the report gives is §10.2.1, [`crate::what_if`]).
 //!
 //! Contract:
 //! - [`Noise::of`] learns from the workload (after its runs are aligned to
 //!   a grid, when they are):
-//!   - run-time residuals: among the jobs the workload cannot tell apart by
-//!     what they asked (user, partition, time limit, CPUs, memory, nodes and
-//!     GPUs), in each group of at least two jobs that ran a second or more,
-//!     each one's log run time minus the group's mean log run time;
+//!   - groups of like jobs: the jobs the workload cannot tell apart by what
+//!     they asked (user, partition, time limit, CPUs, memory, nodes and
+//!     GPUs), at least two, and their run times;
 //!   - submission gaps: the times between consecutive submissions, in time
 //!     order.
 //! - [`Noise::perturb`] makes replica `r` of seed `seed` from the stream
 //!   [`REPLICA_PERTURBATION`], instance `r`. Per job, in workload order,
 //!   two draws, whether or not the perturbation is on (so a replica's draws
 //!   do not depend on which are):
-//!   - run time: times `exp(e)`, `e` a residual drawn uniformly, rounded,
-//!     at least 1 s, at most the job's own time limit when it has one (a
-//!     run of 0 s stays 0 s);
+//!   - run time: a job with like jobs takes the run time of one of its
+//!     group (itself included), drawn uniformly, so each group's run times
+//!     keep their distribution (and their time limit);
 //!   - submission: moved by `(u − ½) · g`, `g` a gap drawn uniformly and `u`
 //!     uniform in [0, 1), rounded, never before time 0; its eligible time
 //!     moves with it. The tasks of an array move as their array's first
 //!     task in the workload does.
-//! - Without residuals (no two jobs alike) run times stay as logged;
+//! - A job without a like job keeps its run time;
 //!   without gaps (one submission time) submissions do.
 //! - Replica `r` of two points of one workload and seed is perturbed
 //!   alike, whatever their other settings: replicas are paired.
@@ -102,8 +101,10 @@ type Alike = (u32, u32, Option<Time>, u32, u64, u32, u32);
 /// What a workload says about its own variation.
 #[derive(Debug, Clone, Default)]
 pub struct Noise {
-    /// Log run-time residuals within groups of like jobs.
-    residuals: Vec<f64>,
+    /// Per group of at least two like jobs, their run times.
+    groups: Vec<Vec<Time>>,
+    /// Per job of the workload, its group (none: no job is like it).
+    group_of: Vec<Option<u32>>,
     /// Gaps between consecutive submissions, s.
     gaps: Vec<Time>,
 }
@@ -111,35 +112,38 @@ pub struct Noise {
 impl Noise {
     /// The variation `workload` shows.
     pub fn of(workload: &SlurmWorkload) -> Noise {
-        // In key order (a BTreeMap's), so the residuals' order is fixed.
-        let mut groups: BTreeMap<Alike, Vec<f64>> = BTreeMap::new();
-        for job in workload.jobs.iter().filter(|j| j.run_time >= 1) {
+        // In key order (a BTreeMap's), so the groups' order is fixed.
+        let mut alike: BTreeMap<Alike, Vec<usize>> = BTreeMap::new();
+        for (j, job) in workload.jobs.iter().enumerate() {
             let r = &job.request;
-            let key = (job.user, job.partition, job.time_limit, r.cpus, r.mem_mib, r.nodes, r.gpus);
-            groups.entry(key).or_default().push((job.run_time as f64).ln());
+            alike.entry((job.user, job.partition, job.time_limit, r.cpus, r.mem_mib, r.nodes, r.gpus)).or_default().push(j);
         }
-        let mut residuals = Vec::new();
-        for logs in groups.values().filter(|logs| logs.len() >= 2) {
-            let mean = logs.iter().sum::<f64>() / logs.len() as f64;
-            residuals.extend(logs.iter().map(|l| l - mean));
+        let mut groups = Vec::new();
+        let mut group_of = vec![None; workload.jobs.len()];
+        for jobs in alike.values().filter(|jobs| jobs.len() >= 2) {
+            for &j in jobs {
+                group_of[j] = Some(groups.len() as u32);
+            }
+            groups.push(jobs.iter().map(|&j| workload.jobs[j].run_time).collect());
         }
         let mut submits: Vec<Time> = workload.jobs.iter().map(|j| j.submitted).collect();
         submits.sort_unstable();
         let gaps = submits.windows(2).map(|w| w[1] - w[0]).filter(|&g| g > 0).collect();
-        Noise { residuals, gaps }
+        Noise { groups, group_of, gaps }
     }
 
-    /// Replica `replica` of `workload` under seed `seed`, perturbed as
-    /// `replicas` says.
+    /// Replica `replica` of `workload` (the one the noise was learned
+    /// from) under seed `seed`, perturbed as `replicas` says.
     pub fn perturb(&self, workload: &mut SlurmWorkload, replicas: &Replicas, seed: u64, replica: u32) {
         let mut rng = stream(seed, REPLICA_PERTURBATION, u64::from(replica));
         let mut arrays: HashMap<u64, Time> = HashMap::new();
-        for job in &mut workload.jobs {
+        for (j, job) in workload.jobs.iter_mut().enumerate() {
             let (e, g, u): (f64, f64, f64) = (rng.random(), rng.random(), rng.random());
-            if replicas.run_time && !self.residuals.is_empty() && job.run_time > 0 {
-                let residual = self.residuals[pick(e, self.residuals.len())];
-                let run = ((job.run_time as f64) * residual.exp()).round().max(1.0) as Time;
-                job.run_time = job.time_limit.map_or(run, |limit| run.min(limit.max(1)));
+            if replicas.run_time
+                && let Some(group) = self.group_of.get(j).copied().flatten()
+            {
+                let runs = &self.groups[group as usize];
+                job.run_time = runs[pick(e, runs.len())];
             }
             if replicas.submit && !self.gaps.is_empty() {
                 let own = ((u - 0.5) * self.gaps[pick(g, self.gaps.len())] as f64).round() as Time;
@@ -154,9 +158,9 @@ impl Noise {
         }
     }
 
-    /// The residuals and gaps learned (for tests and messages).
+    /// The jobs with a like job, and the gaps learned (for tests and messages).
     pub fn sizes(&self) -> (usize, usize) {
-        (self.residuals.len(), self.gaps.len())
+        (self.groups.iter().map(Vec::len).sum(), self.gaps.len())
     }
 }
 

@@ -12,24 +12,30 @@ use slasim_slurm::what_if::Difference;
 use crate::{job, workload};
 
 /// Two like jobs (same user, partition, limit and request) of 10 s and
-/// 40 s, and one unlike job: the residuals are ln 10 − ln 20 and
-/// ln 40 − ln 20 (the group's mean log is ln 20), ±ln 2; the submissions
-/// 0, 0, 30 have one gap, 30 s.
+/// 40 s, and one unlike job: the group is the two, and the submissions 0,
+/// 0, 30 have one gap, 30 s.
 #[test]
 fn noise_is_learned_from_like_jobs_and_submission_gaps() {
     let w = workload(vec![job(1, 0, 2, 100, 10), job(2, 0, 2, 100, 40), job(3, 30, 4, 100, 70)], &["batch"]);
     let noise = Noise::of(&w);
     assert_eq!(noise.sizes(), (2, 1));
-    // Replica 0 of seed 1, run times only: each like job's run time is
-    // halved or doubled (within its limit of 100 s), the unlike one's too.
-    let mut run_only = w.clone();
+    // Run times only: each like job takes 10 s or 40 s, the unlike one
+    // keeps its 70 s; over 20 replicas both values are drawn.
     let replicas = Replicas { submit: false, ..Replicas::default() };
-    noise.perturb(&mut run_only, &replicas, 1, 0);
-    for (was, now) in w.jobs.iter().zip(&run_only.jobs) {
-        let (half, double) = (was.run_time / 2, (was.run_time * 2).min(100));
-        assert!(now.run_time == half || now.run_time == double, "{} → {}", was.run_time, now.run_time);
-        assert_eq!(now.submit, was.submit, "submissions stay");
+    let mut drawn = std::collections::BTreeSet::new();
+    for r in 0..20 {
+        let mut run_only = w.clone();
+        noise.perturb(&mut run_only, &replicas, 1, r);
+        for (was, now) in w.jobs.iter().zip(&run_only.jobs).take(2) {
+            assert!([10, 40].contains(&now.run_time), "{} → {}", was.run_time, now.run_time);
+            assert_eq!(now.submit, was.submit, "submissions stay");
+            drawn.insert(now.run_time);
+        }
+        assert_eq!(run_only.jobs[2].run_time, 70);
     }
+    assert_eq!(drawn.len(), 2);
+    let mut run_only = w.clone();
+    noise.perturb(&mut run_only, &replicas, 1, 0);
     // Submissions only: each moves by (u − ½) · 30 s, at most 15 s, never before 0.
     let mut submit_only = w.clone();
     noise.perturb(&mut submit_only, &Replicas { run_time: false, ..Replicas::default() }, 1, 0);
@@ -60,7 +66,7 @@ fn a_workload_without_variation_is_its_own_replica() {
 
 /// The same replica of the same seed is the same perturbation (paired);
 /// another replica or seed is another; an array's tasks move together; a
-/// run time never passes its limit.
+/// run time is one of its group's.
 #[test]
 fn replicas_are_paired_and_arrays_move_together() {
     let task = |id: u64, t: u64, run: i64| SlurmJob {
@@ -87,7 +93,8 @@ fn replicas_are_paired_and_arrays_move_together() {
         let r = made(3, replica);
         let tasks = &r[20..];
         assert!(tasks.iter().all(|t| t.0 == tasks[0].0), "an array's tasks move together: {tasks:?}");
-        assert!(r.iter().all(|&(submit, run)| submit >= 0 && (1..=60).contains(&run)), "{r:?}");
+        let logged: Vec<i64> = w.jobs.iter().map(|j| j.run_time).collect();
+        assert!(r.iter().all(|&(submit, run)| submit >= 0 && logged.contains(&run)), "{r:?}");
     }
 }
 
