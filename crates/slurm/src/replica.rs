@@ -116,7 +116,10 @@ impl Noise {
         let mut alike: BTreeMap<Alike, Vec<usize>> = BTreeMap::new();
         for (j, job) in workload.jobs.iter().enumerate() {
             let r = &job.request;
-            alike.entry((job.user, job.partition, job.time_limit, r.cpus, r.mem_mib, r.nodes, r.gpus)).or_default().push(j);
+            alike
+                .entry((job.user, job.partition, job.time_limit, r.cpus, r.mem_mib, r.nodes, r.gpus))
+                .or_default()
+                .push(j);
         }
         let mut groups = Vec::new();
         let mut group_of = vec![None; workload.jobs.len()];

@@ -158,7 +158,6 @@ impl Controller {
     fn begin_pass(&mut self) {
         self.bound.clear();
         self.bound.extend_from_slice(&self.most);
-        self.special.copy_from_slice(&self.advance_words);
         self.bf_user.clear();
         self.bf_part.clear();
         if self.settings.scheduler.bf_max_job_user > 0 {
@@ -170,6 +169,7 @@ impl Controller {
         for r in &mut self.reserved {
             r.clear();
         }
+        self.space.clear();
         self.releases.clear();
         for &r in &self.running {
             let o = &self.outcome[r as usize];
@@ -354,34 +354,25 @@ impl Controller {
         let reserved = &self.reserved;
         self.found.iter().any(|&n| {
             let r = &reserved[n as usize];
-            r.get(r.partition_point(|&(_, e, _)| e <= begin)).is_some_and(|&(b, _, _)| b < until)
+            r.get(r.partition_point(|&(_, e)| e <= begin)).is_some_and(|&(b, _)| b < until)
         })
     }
 
     /// `_add_reservation`: the nodes found are reserved over `[begin,
-    /// until)` against the jobs after this one in the pass.
+    /// until)` against the jobs after this one in the pass (an empty
+    /// interval reserves nothing).
     fn reserve(&mut self, begin: Time, until: Time) {
+        self.reservation_count += 1;
+        if begin >= until {
+            return;
+        }
         for &n in &self.found {
             // Kept in order: a node's reservations never overlap.
             let r = &mut self.reserved[n as usize];
-            let at = r.partition_point(|&(b, _, _)| b < begin);
-            r.insert(at, (begin, until, until));
-            // Why: the run ends are kept here, where a run changes,
-            // not found again at each test (runs grow long).
-            let (mut first, mut last) = (at, at);
-            while first > 0 && r[first].0 <= r[first - 1].1 {
-                first -= 1;
-            }
-            while last + 1 < r.len() && r[last + 1].0 <= r[last].1 {
-                last += 1;
-            }
-            let run_end = r[last].1;
-            for x in &mut r[first..=last] {
-                x.2 = run_end;
-            }
-            self.special[n as usize / 64] |= 1 << (n % 64);
+            let at = r.partition_point(|&(b, _)| b < begin);
+            r.insert(at, (begin, until));
         }
-        self.reservation_count += 1;
+        self.space.reserve(begin, until, &self.found);
     }
 
     /// Starts job `j` (as `job`) of record `r`, at index `i` of the queue,
@@ -444,47 +435,46 @@ impl Controller {
     /// after the first reservation's end (`find_resv_end`).
     fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
         let p = job.partition as usize;
-        let mut later: Option<Time> = None;
         let mut available = 0;
         let mut resv_overlap = false;
         let advance = self.advance.as_deref();
+        // Why: the pass's reservations are found a word of nodes at a time
+        // (`node_space`), not node by node.
+        self.space.busy_over(start_res, end, &mut self.window);
         for w in 0..self.marked.len() {
             let nodes = self.part_words[p][w];
-            // Why: a node no reservation of either kind holds is available
-            // as it is (most nodes): a whole word at once. The others, and
-            // all of a job with a node set, are tested one by one.
-            let plain = if job.set == 0 { nodes & !self.special[w] } else { 0 };
-            let mut marked = plain;
-            let mut rest = nodes & !plain;
+            // The nodes an advance reservation keeps from the job: neither
+            // marked nor a `later_start`.
+            let mut kept = 0;
+            let mut rest = nodes & self.advance_words[w];
             while rest != 0 {
-                let n = (w * 64) as u32 + rest.trailing_zeros();
+                let bit = rest & rest.wrapping_neg();
                 rest &= rest - 1;
-                if self.advance_node[n as usize] && advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                let n = (w * 64) as u32 + bit.trailing_zeros();
+                if advance.is_some_and(|a| a.holds(n, job.resv, start_res, end)) {
+                    kept |= bit;
                     resv_overlap = true;
-                    continue;
                 }
-                // A node's reservations are in order and never overlap, so
-                // their ends are in order too: the first one not ended at
-                // `start_res`.
-                let r = &self.reserved[n as usize];
-                let k = r.partition_point(|&(_, e, _)| e <= start_res);
+            }
+            self.open[w] = nodes & !kept;
+            let mut marked = nodes & !kept & !self.window[w];
+            if job.set != 0 {
                 // Features filter the nodes after `later_start` is found.
-                if r.get(k).is_none_or(|&(b, _, _)| b > end) && self.machine.allows(job.set, n) {
-                    marked |= 1 << (n % 64);
-                }
-                // The node is free again at the end of the run of
-                // reservations (each beginning where the one before ends)
-                // that holds it at `start_res`.
-                if let Some(&(_, _, e)) = r.get(k)
-                    && e < horizon
-                    && later.is_none_or(|l| e < l)
-                {
-                    later = Some(e);
+                let mut rest = marked;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    if !self.machine.allows(job.set, (w * 64) as u32 + bit.trailing_zeros()) {
+                        marked &= !bit;
+                    }
                 }
             }
             self.marked[w] = marked;
             available += marked.count_ones();
         }
+        // A node is free again at the end of the run of reservations (each
+        // beginning where the one before ends) that holds it after `start_res`.
+        let mut later = self.space.first_release(start_res, horizon, &self.open);
         if resv_overlap
             && let Some(e) =
                 self.advance.as_ref().and_then(|a| a.first_end(start_res, self.settings.scheduler.bf_resolution))

@@ -2,7 +2,8 @@
 //! scheduler on one machine, as a kernel model. Its state is here; its work
 //! is cut as slurmctld's files cut it: [`job_mgr`] (a job's submission,
 //! start and end), [`job_scheduler`] (the queue and the main scheduler),
-//! [`backfill`] (the backfill scheduler and cons_tres's will-run test),
+//! [`backfill`] (the backfill scheduler and cons_tres's will-run test, with
+//! its pass's reservations in a [`node_space`]),
 //! [`preempt`] (preempting running jobs), [`decay`] (the priority
 //! calculation's tick) and [`model`] (the kernel adapter: messages, the
 //! periodic events, what a run hands back).
@@ -55,6 +56,7 @@ pub mod decay;
 pub mod job_mgr;
 pub mod job_scheduler;
 pub mod model;
+pub mod node_space;
 pub mod preempt;
 
 use crate::accounting::Limits;
@@ -66,6 +68,7 @@ use crate::multipart::MultiPartition;
 use crate::preemption::Preemption;
 use crate::priority::{FairTree, Multifactor};
 use backfill::Release;
+use node_space::NodeSpace;
 use slasim_sim::model::Buffers;
 use slasim_sim::units::Time;
 
@@ -312,9 +315,16 @@ pub struct Controller {
     job_parts: Vec<u64>,
     scratch: Vec<slasim_machine::Resources>,
     /// Per node: this backfill pass's reservations on it, in order, each
-    /// `(begin, end, run end)`: the end of the run of reservations, each
-    /// beginning where the one before ends, that it is in.
-    reserved: Vec<Vec<(Time, Time, Time)>>,
+    /// `(begin, end)`.
+    reserved: Vec<Vec<(Time, Time)>>,
+    /// This backfill pass's reservations, by instant ([`node_space`]).
+    space: NodeSpace,
+    /// Bitset of the nodes a reservation of this pass holds over the
+    /// window tested.
+    window: Vec<u64>,
+    /// Bitset of the partition's nodes no advance reservation keeps from
+    /// the job tested.
+    open: Vec<u64>,
     /// Reservations made in this backfill pass.
     reservation_count: usize,
     /// Bitset of the nodes available to the job tested.
@@ -332,9 +342,6 @@ pub struct Controller {
     part_words: Vec<Vec<u64>>,
     /// Bitset of the nodes an advance reservation holds at some time.
     advance_words: Vec<u64>,
-    /// Bitset of the nodes with an advance reservation or a reservation
-    /// of this backfill pass: only they are tested one by one.
-    special: Vec<u64>,
     /// Per partition: the largest free CPUs, MiB and GPUs on one of its
     /// nodes in this backfill pass, kept up to date.
     bound: Vec<slasim_machine::Resources>,
@@ -394,7 +401,9 @@ impl Controller {
                 })
                 .collect(),
             advance_words: vec![0; nodes.div_ceil(64)],
-            special: vec![0; nodes.div_ceil(64)],
+            space: NodeSpace::new(nodes),
+            window: vec![0; nodes.div_ceil(64)],
+            open: vec![0; nodes.div_ceil(64)],
             bound: Vec::new(),
             part_mark: vec![0; nodes],
             changes: 0,

@@ -13,6 +13,7 @@ mod gpu;
 mod machine;
 mod memory;
 mod multipart;
+mod node_space;
 mod preemption;
 mod replica;
 mod report;
