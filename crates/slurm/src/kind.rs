@@ -475,10 +475,15 @@ pub fn read(settings: &SlurmSettings) -> anyhow::Result<Read> {
 /// The inputs of `settings`: read, its runs aligned to its grid, and every
 /// job admitted to the machine.
 pub fn load(settings: &SlurmSettings) -> anyhow::Result<SlurmInputs> {
+    read_aligned(settings)?.admit()
+}
+
+/// What `settings` reads, its runs aligned to its grid.
+fn read_aligned(settings: &SlurmSettings) -> anyhow::Result<Read> {
     let mut read = read(settings)?;
     let trace = settings.trace.clone().unwrap_or_default();
     crate::queued::aligned(settings.grid()?, &mut read.workload, &trace)?;
-    read.admit()
+    Ok(read)
 }
 
 /// The inputs of `settings`, once [`AnyPoint::load`] loaded them: for a
@@ -510,9 +515,7 @@ impl Replicable {
     /// The inputs of `settings`, read and aligned; admitted once here, so
     /// that a job the machine cannot run is an error before any replica runs.
     pub fn load(settings: &SlurmSettings) -> anyhow::Result<Replicable> {
-        let mut read = read(settings)?;
-        let trace = settings.trace.clone().unwrap_or_default();
-        crate::queued::aligned(settings.grid()?, &mut read.workload, &trace)?;
+        let read = read_aligned(settings)?;
         read.clone().admit()?;
         let noise = Noise::of(&read.workload);
         Ok(Replicable { read, noise })
