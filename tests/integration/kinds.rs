@@ -248,6 +248,7 @@ fn every_config_dry_runs_with_its_point_count() {
         ("sla-gpu-cluster-month.toml", 110),
         ("sla-gpu-cluster-v2023.toml", 180),
         ("sla-gpu-machine.toml", 45),
+        ("slurm-kestrel-fortnight.toml", 2),
         ("slurm-month-centre-parts.toml", 5),
         ("slurm-month-centre.toml", 1),
         ("slurm-month.toml", 1),
