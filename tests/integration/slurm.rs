@@ -569,8 +569,9 @@ fn a_what_if_of_the_same_setting_twice_is_within_noise_everywhere() {
     }
     assert_eq!(stored[0], stored[1]);
     // The replicas differ from each other: they are perturbed.
-    let waits: std::collections::BTreeSet<&str> =
-        stored[0].lines().skip(1).filter_map(|l| l.split(',').nth(1)).collect();
+    let lines: Vec<&str> = stored[0].lines().collect();
+    assert_eq!(lines[0], "point_id,mean_wait,p95_wait,cpu_utilisation,preemptions");
+    let waits: std::collections::BTreeSet<&str> = lines[1..].iter().filter_map(|l| l.split(',').nth(1)).collect();
     assert!(waits.len() >= 4, "{}", stored[0]);
     let db = dir.path().join("w1.sqlite");
     let (ok, out, _) = common::run(&["sweep", config.to_str().unwrap(), "--db", db.to_str().unwrap()]);
@@ -585,8 +586,9 @@ fn a_what_if_of_the_same_setting_twice_is_within_noise_everywhere() {
         "slurm-what-if",
     ]);
     assert!(ok, "{err}");
-    // | measure | of | qos | pairs | baseline | value | difference | low | high | verdict |
-    let rows: Vec<Vec<&str>> = table.lines().skip(2).map(|l| l.split('|').map(str::trim).collect()).collect();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines[0], "| measure | of | qos | pairs | baseline | value | difference | low | high | verdict |");
+    let rows: Vec<Vec<&str>> = lines[2..].iter().map(|l| l.split('|').map(str::trim).collect()).collect();
     assert!(rows.len() >= 10, "{table}");
     for row in rows {
         let zero = |i: usize| row[i].parse::<f64>().is_ok_and(|v| v == 0.0);
