@@ -415,9 +415,9 @@ fn value_name(v: Option<&Value>) -> String {
 /// Each point's name on a categorical axis: its swept settings' values
 /// (`key=value, …` when more than one differs), else its row in the
 /// `slurm` table.
-fn point_names(points: &[PointRow], keys: &[String]) -> Vec<String> {
+fn point_names<'a>(points: impl IntoIterator<Item = &'a PointRow>, keys: &[String]) -> Vec<String> {
     points
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, p)| match keys {
             [] => format!("point {}", i + 1),
@@ -453,8 +453,7 @@ fn wait_figure(
         Some(xs) => (xs, keys[0].clone(), Vec::new()),
         None => {
             let label = if keys.is_empty() { "point (row of the slurm table)".to_string() } else { keys.join(", ") };
-            let owned: Vec<PointRow> = points.iter().map(|p| (*p).clone()).collect();
-            ((0..points.len()).map(|i| i as f64).collect(), label, point_names(&owned, keys))
+            ((0..points.len()).map(|i| i as f64).collect(), label, point_names(points.iter().copied(), keys))
         }
     };
     let unit = TimeUnit::of(waits.iter().flat_map(|w| w.values().map(|v| v.2)).fold(0.0, f64::max));
@@ -609,11 +608,12 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
     sort_points(&mut points, &keys);
     let rank: HashMap<i64, usize> = points.iter().enumerate().map(|(i, p)| (p.id, i)).collect();
     let groups = if has_table(db, "slurm_groups")? { load_groups(db)? } else { Vec::new() };
+    let of_point = by_point(&groups);
     let replicated = Replicated::of(&mut replicas);
-    let what_if = if replicated.settings.is_empty() { None } else { Some(replicated.table(db, &groups)?) };
+    let what_if = if replicated.settings.is_empty() { None } else { Some(replicated.table(db, &of_point)?) };
     if points.is_empty() {
         // Replicas alone: the what-if, and each setting's waits with their intervals.
-        let (firsts, waits) = replicated.waits(&groups);
+        let (firsts, waits) = replicated.waits(&of_point);
         let palette = Palette::new(waits.iter().flat_map(|w| w.keys().map(String::as_str)));
         let figures = wait_figure(&firsts, &replicated.keys, &waits, &palette, true).into_iter().collect();
         let tables = what_if.into_iter().collect();
@@ -725,9 +725,11 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
     let waits: Vec<PartitionWaits> = points
         .iter()
         .map(|p| {
-            partitions
-                .iter()
-                .filter(|g| g.point == p.id)
+            of_point
+                .get(&p.id)
+                .into_iter()
+                .flatten()
+                .filter(|g| g.grouping == "partition")
                 .filter_map(|g| g.mean_wait.map(|w| (g.name.clone(), (w, w, w))))
                 .collect()
         })
@@ -739,6 +741,15 @@ pub fn slurm_report(db: &Path, filter: &Filter) -> anyhow::Result<Option<Section
 
 /// Per partition, a mean wait (s) and the low and high of its interval.
 type PartitionWaits = BTreeMap<String, (f64, f64, f64)>;
+
+/// The group rows of each point.
+fn by_point(groups: &[GroupRow]) -> HashMap<i64, Vec<&GroupRow>> {
+    let mut out: HashMap<i64, Vec<&GroupRow>> = HashMap::new();
+    for g in groups {
+        out.entry(g.point).or_default().push(g);
+    }
+    out
+}
 
 /// The setting naming a replica ([`crate::replica`]).
 const REPLICA: &str = "replica";
@@ -814,7 +825,7 @@ impl Replicated<'_> {
 
     /// Per setting, its first replica and, per partition, the mean wait over
     /// its replicas (s) with its 95 % interval.
-    fn waits(&self, groups: &[GroupRow]) -> (Vec<&PointRow>, Vec<PartitionWaits>) {
+    fn waits(&self, groups: &HashMap<i64, Vec<&GroupRow>>) -> (Vec<&PointRow>, Vec<PartitionWaits>) {
         let firsts = self.settings.iter().map(|(_, points)| points[0]).collect();
         let waits = self
             .settings
@@ -822,7 +833,7 @@ impl Replicated<'_> {
             .map(|(_, points)| {
                 let mut by: BTreeMap<String, Vec<f64>> = BTreeMap::new();
                 for p in points {
-                    for g in groups.iter().filter(|g| g.point == p.id && g.grouping == "partition") {
+                    for g in groups.get(&p.id).into_iter().flatten().filter(|g| g.grouping == "partition") {
                         by.entry(g.name.clone()).or_default().extend(g.mean_wait);
                     }
                 }
@@ -835,7 +846,7 @@ impl Replicated<'_> {
     }
 
     /// The what-if table.
-    fn table(&self, db: &Path, groups: &[GroupRow]) -> anyhow::Result<Table> {
+    fn table(&self, db: &Path, groups: &HashMap<i64, Vec<&GroupRow>>) -> anyhow::Result<Table> {
         let reasons = load_reasons(db)?;
         let measured: Vec<BTreeMap<i64, what_if::Measures>> = self
             .settings
@@ -844,9 +855,9 @@ impl Replicated<'_> {
                 points
                     .iter()
                     .map(|p| {
-                        let its_groups: Vec<&GroupRow> = groups.iter().filter(|g| g.point == p.id).collect();
+                        let its_groups = groups.get(&p.id).map_or(&[][..], Vec::as_slice);
                         let its_reasons = reasons.get(&p.id).map_or(&[][..], Vec::as_slice);
-                        (Replicated::index(p), measures_of(p, &its_groups, its_reasons))
+                        (Replicated::index(p), measures_of(p, its_groups, its_reasons))
                     })
                     .collect()
             })
