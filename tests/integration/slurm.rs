@@ -621,3 +621,58 @@ fn bad_replicas_are_located_errors() {
         assert!(!db.exists(), "{tail}: a store was written");
     }
 }
+
+/// Node events: bad event dumps are located errors and nothing is stored;
+/// a drain of every CPU node for five hours of the synthetic day makes the
+/// CPU jobs wait longer than without it (epoch seconds count from the
+/// synthetic workload's time 0).
+#[test]
+fn node_events_take_nodes_out_and_bad_ones_are_located_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/gpu-machine.conf");
+    let events = dir.path().join("events.txt");
+    // A config of the synthetic day, with the events when `drained`.
+    let config = |name: &str, drained: bool| {
+        let path = dir.path().join(format!("{name}.toml"));
+        let events =
+            if drained { format!("node_events = {:?}\n", events.display().to_string()) } else { String::new() };
+        std::fs::write(
+            &path,
+            format!(
+                "name = \"{name}\"\n[slurm]\nconf = {:?}\nsynthetic = {{ days = 1.0 }}\nstore_jobs = false\n{events}[[sweep]]\n[sweep.axes]\nseed = [1]\n",
+                conf.display().to_string()
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let header = "Cluster|NodeName|TimeStart|TimeEnd|State|Reason|User\n";
+    for (rows, says) in [
+        (
+            "c|c[001-100]|3600|18000|DRAIN|x|root(0)\nc|n7|3600|18000|DOWN|x|root(0)\n",
+            "events.txt:3: NodeName: node `n7`",
+        ),
+        ("c|c001|3600|18000|IDLE|x|root(0)\n", "events.txt:2: State: `IDLE`"),
+        ("c|c001|3600|1800|DRAIN|x|root(0)\n", "events.txt:2: TimeEnd: `1800` is before the event's start"),
+    ] {
+        std::fs::write(&events, format!("{header}{rows}")).unwrap();
+        let db = dir.path().join("bad.sqlite");
+        let bad = config("bad", true);
+        let (ok, out, err) = common::run(&["sweep", bad.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+        assert!(!ok && err.contains(says), "{rows}: {out}{err}");
+        assert!(!db.exists(), "{rows}: a store was written");
+    }
+    std::fs::write(&events, format!("{header}c|c[001-100]|3600|18000|DRAIN|x|root(0)\nc||0|Unknown||TRES|\n")).unwrap();
+    let wait = |name: &str, drained: bool| {
+        let db = dir.path().join(format!("{name}.sqlite"));
+        let (ok, out, err) =
+            common::run(&["sweep", config(name, drained).to_str().unwrap(), "--db", db.to_str().unwrap()]);
+        assert!(ok, "{out}{err}");
+        let sql = "SELECT mean_wait FROM slurm_groups WHERE grouping = 'partition' AND name = 'cpu'";
+        let (ok, rows, err) = common::run(&["query", "--db", db.to_str().unwrap(), "--csv", sql]);
+        assert!(ok, "{err}");
+        rows.lines().nth(1).and_then(|v| v.parse::<f64>().ok()).unwrap_or_else(|| panic!("no wait: {rows}"))
+    };
+    let (drained, in_service) = (wait("drained", true), wait("in-service", false));
+    assert!(drained > in_service + 600.0, "drained {drained} s, in service {in_service} s");
+}

@@ -100,7 +100,12 @@
 # (every run of a requeued job), OUT/submit.sacct (JobID|JobName|Dependency|
 # SubmitLine, as submitted), OUT/sacctmgr-qos.txt, the associations with
 # their limits and OUT/reservations.txt; the dump has Reservation,
-# Constraints and SubmitLine; no sweep (2b).
+# Constraints and SubmitLine; no sweep (2b). cpu3 is drained 2 grid points
+# and 15 s after the first submission and resumed 5 grid points later
+# (OUT/drain.txt), and the node events are dumped (`sacctmgr -P show event`,
+# OUT/sacctmgr-event.txt) for the replay. Each snapshot also holds the
+# pending and running jobs as a forecast reads them (squeue -t PD,R with
+# Unix times, Slurm's start estimate among them).
 #        tests/slurm/cluster.sh --load-runs DIR   (about 13 minutes): four
 #          loaded runs at once, each a cluster in network namespaces of its
 #          own: DIR/aligned and DIR/aligned-again on the grid, DIR/natural
@@ -192,6 +197,7 @@ twin_compare_args() {
     if [[ -f "$d/dump-duplicates.sacct" ]]; then
         printf '%s\n' --slurm-conf "$d/slurm.conf" "$d/dump-duplicates.sacct" --controller-start "$(cat "$d/decay-start.txt")" \
             --qos "$d/sacctmgr-qos.txt" --assoc "$d/sacctmgr-assoc.txt" --reservations "$d/reservations.txt"
+        if [[ -f "$d/sacctmgr-event.txt" ]]; then printf '%s\n' --node-events "$d/sacctmgr-event.txt"; fi
     else
         printf '%s\n' --slurm-conf "$d/slurm.conf" "$d/dump.sacct" --controller-start "$(cat "$d/decay-start.txt")"
     fi
@@ -402,6 +408,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 pids=()    # munged, MariaDB, slurmdbd, slurmctld, the slurmd: stopped in reverse order
 sampler="" # the snapshot loop
+drainer="" # --load: the drain and resume of cpu3
 cluster_stopped=0
 stop_cluster() {
     local pid i
@@ -409,6 +416,11 @@ stop_cluster() {
         kill "$sampler" 2>/dev/null || true
         wait "$sampler" 2>/dev/null || true
         sampler=""
+    fi
+    if [[ -n "$drainer" ]]; then
+        kill "$drainer" 2>/dev/null || true
+        wait "$drainer" 2>/dev/null || true
+        drainer=""
     fi
     if [[ -n "${SLURM_CONF:-}" && -e "${SLURM_CONF:-}" ]] && ((${#pids[@]} > 4)); then
         # The jobs of this private cluster only; slurmstepd outlives slurmd otherwise.
@@ -709,7 +721,7 @@ while (((((decay - sub0) % grid) + grid) % grid != 7)); do sub0=$((sub0 + 1)); d
 echo "$sub0" >"$out/sub0.txt"
 # The jobs sleep to the grid (not --fixed-sleep): the replay ends each run
 # as the job script does (compare --grid, OUT/grid.txt).
-rm -f "$out/grid.txt"
+rm -f "$out/grid.txt" "$out/drain.txt"
 ((fixed_sleep)) || echo "$sub0:$grid" >"$out/grid.txt"
 dump_start="$(date -d "@$((sub0 - 1))" +%Y-%m-%dT%H:%M:%S)"
 # --load: the reservation, on cpu7 and cpu8 for account biology, from 5
@@ -735,6 +747,24 @@ exec sleep "$(awk -v now="$now" -v s0="$1" -v g="$2" -v d="$3" -v name="${SLURM_
 SLEEPER
 chmod 755 "$sleeper"
 
+# --load: cpu3 is drained 2 grid points and 15 s after the first submission
+# (its jobs run on; Slurm records the event when the last one ends) and
+# resumed 7 grid points and 15 s after it (OUT/drain.txt: both requests'
+# Unix times; the events are dumped to OUT/sacctmgr-event.txt).
+if ((load)); then
+    (
+        trap - ERR
+        set +e
+        now_ns=$(date +%s%N); at=$((sub0 + 2 * grid + 15))
+        sleep "$(awk -v d="$((at * 1000000000 - now_ns))" 'BEGIN { printf "%.3f", (d > 0 ? d : 0) / 1e9 }')"
+        scontrol update NodeName=cpu3 State=DRAIN Reason="slasim drain test" && echo "drain $(date +%s)" >>"$out/drain.txt"
+        now_ns=$(date +%s%N); at=$((sub0 + 7 * grid + 15))
+        sleep "$(awk -v d="$((at * 1000000000 - now_ns))" 'BEGIN { printf "%.3f", (d > 0 ? d : 0) / 1e9 }')"
+        scontrol update NodeName=cpu3 State=RESUME && echo "resume $(date +%s)" >>"$out/drain.txt"
+    ) &
+    drainer=$!
+fi
+
 # Samples of the queue, the priorities and the fair share, every grid point
 # (12 s after it: after its starts, before the ends 10 s before the next).
 snapshots="$out/snapshots.txt"
@@ -749,6 +779,11 @@ snapshots="$out/snapshots.txt"
         {
             echo "### $(date +%s) squeue"
             squeue -h -o '%i %j %u %a %P %T %Q %r %S' 2>&1
+            # What a forecast reads of the live queue: every pending and
+            # running job, its request, nodes and Slurm's own start estimate
+            # (%S: `squeue --start`'s), with Unix times.
+            echo "### $(date +%s) squeue -t PD,R (forecast)"
+            SLURM_TIME_FORMAT=%s squeue -h -t PD,R -o '%i|%j|%u|%a|%P|%q|%T|%Q|%r|%V|%S|%l|%D|%C|%m|%b|%N|%E' 2>&1
             echo "### $(date +%s) sprio -l"
             sprio -l 2>&1
             echo "### $(date +%s) sshare -a -l -P"
@@ -877,6 +912,12 @@ done
 kill "$sampler" 2>/dev/null || true
 wait "$sampler" 2>/dev/null || true
 sampler=""
+if [[ -n "$drainer" ]]; then
+    wait "$drainer" 2>/dev/null || true
+    drainer=""
+    [[ "$(cut -d' ' -f1 "$out/drain.txt" 2>/dev/null | paste -sd' ')" == "drain resume" ]] ||
+        fail "cpu3 was not drained and resumed (OUT/drain.txt: $(paste -sd';' "$out/drain.txt" 2>/dev/null))"
+fi
 echo "every job ended, $(($(date +%s) - sub0)) s after the first submission"
 
 # ---------------------------------------------------------------- dump
@@ -894,6 +935,10 @@ if ((load)); then
     SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --format="$format" -S "$dump_start" >"$dump"
     SLURM_TIME_FORMAT=%s sacct --allusers --parsable2 --duplicates --format="$format" -S "$dump_start" >"$out/dump-duplicates.sacct"
     sacctmgr -P show qos >"$out/sacctmgr-qos.txt"
+    SLURM_TIME_FORMAT=%s sacctmgr -P show event Start="$dump_start" format=NodeName,TimeStart,TimeEnd,State,Reason \
+        >"$out/sacctmgr-event.txt"
+    echo "node events (OUT/sacctmgr-event.txt): $(tail -n +2 "$out/sacctmgr-event.txt" | paste -sd';')"
+    echo "drain and resume asked for at (OUT/drain.txt): $(paste -sd' ' "$out/drain.txt")"
     sacctmgr -P show assoc format=Cluster,Account,User,Share,ParentName,DefaultQOS,QOS,GrpJobs,GrpTRES,MaxJobs,MaxSubmit,MaxWall >"$out/sacctmgr-assoc.txt"
 else
     sacctmgr -P show assoc format=Cluster,Account,User,Fairshare,ParentName,DefaultQOS >"$out/sacctmgr-assoc.txt"

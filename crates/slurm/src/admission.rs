@@ -37,6 +37,7 @@ use crate::dependency::Dependencies;
 use crate::instant::Arrival;
 use crate::machine::{JobError, Machine, Need};
 use crate::multipart::MultiPartition;
+use crate::outage::Outages;
 use crate::preemption::{PreemptError, Preemption};
 use crate::priority::{FairTree, Fixed, Multifactor};
 use crate::queued::Queued;
@@ -74,6 +75,8 @@ pub struct Admission {
     advance: Option<AdvanceReservations>,
     /// Preemption, when on ([`Admission::preempting`]).
     preempt: Option<Preemption>,
+    /// Node events ([`Admission::with_outages`]).
+    outages: Option<Outages>,
 }
 
 impl Admission {
@@ -204,7 +207,13 @@ impl Admission {
             relations,
             advance,
             preempt: None,
+            outages: None,
         })
+    }
+
+    /// The same admission with node events ([`crate::outage`]).
+    pub fn with_outages(self, outages: Option<Outages>) -> Admission {
+        Admission { outages, ..self }
     }
 
     /// The same admission with the preemption `conf` (and the QOS dump of
@@ -247,6 +256,7 @@ impl Admission {
             advance: self.advance.clone(),
             relations: self.relations.clone(),
             multi,
+            outages: self.outages.clone(),
         }
     }
 

@@ -68,7 +68,7 @@ use slasim_sim::units::Time;
 
 use crate::conf::{ConfError, SlurmConf};
 use crate::machine::{JobError, Machine};
-use crate::reservation::{Clock, Reservations};
+use crate::reservation::Reservations;
 
 /// The length of a reservation with no end (`YEAR_SECONDS`).
 pub const NO_END: Time = crate::conf::YEAR_SECONDS;
@@ -140,30 +140,8 @@ impl AdvanceReservations {
             field: field.to_string(),
             detail,
         };
-        let origin = match (file.clock, workload.epoch, workload.clock_origin) {
-            (None, _, _) => 0,
-            (Some(Clock::Epoch), Some(epoch), _) => epoch,
-            // A workload without absolute times (a synthetic one): epoch
-            // seconds count from its time 0.
-            (Some(Clock::Epoch), None, None) => 0,
-            (Some(Clock::WallClock), None, Some(origin)) => origin,
-            (Some(clock), _, _) => {
-                let line = file.reservations.first().map_or(0, |r| r.line);
-                let theirs = match (workload.epoch, workload.clock_origin) {
-                    (Some(_), _) => "epoch seconds",
-                    (None, Some(_)) => "wall-clock times",
-                    (None, None) => "no absolute times",
-                };
-                let ours = if clock == Clock::Epoch { "epoch seconds" } else { "wall-clock times" };
-                return Err(err(
-                    line,
-                    "StartTime",
-                    format!(
-                        "the reservations are in {ours} but the workload has {theirs}: they cannot be placed on its time axis"
-                    ),
-                ));
-            }
-        };
+        let origin = crate::reservation::origin(file.clock, workload, "reservations")
+            .map_err(|d| err(file.reservations.first().map_or(0, |r| r.line), "StartTime", d))?;
         let n = machine.spec.len();
         let mut out =
             AdvanceReservations { list: Vec::new(), on_node: vec![Vec::new(); n], over_run: conf.site.resv_over_run };

@@ -12,14 +12,14 @@ use crate::accounting::Accounting;
 use crate::admission::Admission;
 use crate::advance::AdvanceReservations;
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
-use crate::controller::{Controller, Counters, Outcome, Proto, Settings};
-use crate::instant::Arrival;
+use crate::controller::{Controller, ControllerMsg, Counters, Outcome, Proto, Settings};
+use crate::instant::{Arrival, NODE};
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::bench::Bench;
 use slasim_sim::client::ClientActor;
-use slasim_sim::kernel::{KernelStats, SimError, Stop};
+use slasim_sim::kernel::{KernelStats, Scheduled, SimError, Stop};
 use slasim_sim::units::{DAY, Time};
 
 /// Where a run is, in simulated days, against the day of its last submission.
@@ -185,6 +185,12 @@ impl Scenario {
         self
     }
 
+    /// The same scenario with node events ([`crate::outage`]).
+    pub fn with_outages(mut self, outages: Option<crate::outage::Outages>) -> Scenario {
+        self.controller.outages = outages;
+        self
+    }
+
     /// The machine.
     pub fn machine(&self) -> &Machine {
         &self.controller.machine
@@ -196,7 +202,19 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
     let Scenario { controller, arrivals, .. } = scenario;
     let last_submit = arrivals.last().map_or(0, |a| a.at);
     let counts: Vec<u32> = controller.jobs.iter().map(|j| j.need.nodes).collect();
-    let mut bench = Bench::new(slasim_sim::units::Time::MAX / 4)?;
+    // The first node change after the first submission (those before are
+    // made as the controller is built).
+    let first_change = controller.outages.as_ref().and_then(|o| o.first_after(0).map(|i| o.changes[i].at));
+    // A node out for good may leave jobs that never start, and the periodic
+    // events go on while they wait: the run ends a year after its last
+    // submission or node change.
+    let horizon = match &controller.outages {
+        Some(o) if o.open => {
+            last_submit.max(o.changes.last().map_or(0, |c| c.at)).saturating_add(crate::conf::YEAR_SECONDS)
+        }
+        _ => slasim_sim::units::Time::MAX / 4,
+    };
+    let mut bench = Bench::new(horizon)?;
     let at = bench.reserve::<Controller>();
     let mut client = ClientActor::new(arrivals);
     client.output.connect(at.input());
@@ -206,6 +224,9 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
         bench.seed(client, first)?;
     }
     bench.place(at, Controller::new(controller));
+    if let Some(t) = first_change {
+        bench.seed(at, Scheduled::me(t, NODE, ControllerMsg::Nodes))?;
+    }
     // A simulated day at a time, to say where the run is; the kernel's order
     // of events is the same as in one run to the end.
     let mut until = 0;

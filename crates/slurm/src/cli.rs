@@ -79,7 +79,8 @@ pub(crate) struct FidelityArgs {
     /// A directory of kept runs: NAME and NAME-again for each timing
     /// (aligned, natural), each with its slurm.conf, its sacct dump
     /// (dump-duplicates.sacct, dump.sacct.gz or dump.sacct), QOS and
-    /// association dumps, reservations, controller and backfill start, and
+    /// association dumps, reservations, node events (sacctmgr-event.txt or events.txt),
+    /// controller and backfill start, and
     /// an aligned run's grid.
     dir: PathBuf,
     /// Print a Markdown table instead of an aligned table.
@@ -98,7 +99,7 @@ pub(crate) struct ConfArgs {
     slurm_conf: Option<PathBuf>,
     /// A GPU-era trace: print the slurm.conf slasim generates for its machine
     /// (save it, edit it, and give it back with --slurm-conf).
-    #[arg(long, conflicts_with_all = ["slurm_conf", "assoc", "qos", "reservations"])]
+    #[arg(long, conflicts_with_all = ["slurm_conf", "assoc", "qos", "reservations", "node_events"])]
     trace: Option<PathBuf>,
     /// A `sacctmgr show assoc -P` dump to read and check (`[slurm] assoc` models its limits).
     #[arg(long, value_name = "FILE")]
@@ -109,6 +110,9 @@ pub(crate) struct ConfArgs {
     /// A `scontrol show reservation` file to read and check against the conf (`[slurm] reservations` models it).
     #[arg(long, value_name = "FILE")]
     reservations: Option<PathBuf>,
+    /// A `sacctmgr show event -P` dump to read and check against the conf (`[slurm] node_events` models it).
+    #[arg(long, value_name = "FILE")]
+    node_events: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -137,6 +141,9 @@ pub(crate) struct RunArgs {
     /// A `scontrol show reservation` file: the advance reservations (`[slurm] reservations`).
     #[arg(long, value_name = "FILE")]
     reservations: Option<PathBuf>,
+    /// A `sacctmgr show event -P` dump: nodes out of scheduling (`[slurm] node_events`).
+    #[arg(long, value_name = "FILE")]
+    node_events: Option<PathBuf>,
     /// The store.
     #[arg(long, default_value = "slasim.sqlite")]
     db: PathBuf,
@@ -193,6 +200,9 @@ pub(crate) struct CompareArgs {
     /// An `scontrol show reservation` dump the replay models (as `[slurm] reservations`).
     #[arg(long, value_name = "FILE", conflicts_with = "reference")]
     reservations: Option<PathBuf>,
+    /// A `sacctmgr show event -P` dump the replay models (as `[slurm] node_events`).
+    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
+    node_events: Option<PathBuf>,
     /// Fail when more jobs than this are preempted in one run and not in
     /// the other.
     #[arg(long, value_name = "JOBS")]
@@ -322,7 +332,7 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     Ok(std::process::ExitCode::SUCCESS)
 }
 
-/// Reads the accounting dumps and reservations `args` name, checks them
+/// Reads the accounting dumps, reservations and node events `args` name, checks them
 /// against each other and `conf`, and says what they hold.
 fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> anyhow::Result<()> {
     let assoc = args.assoc.as_deref().map(crate::sacctmgr::read_assoc).transpose()?;
@@ -379,6 +389,27 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
             let _ = writeln!(out, "#   line {}: {} (ignored)", i.line, i.key);
         }
     }
+    if let Some(path) = &args.node_events {
+        let d = crate::sacctmgr::read_events(path)?;
+        let nodes = crate::outage::nodes_of(&d, &crate::machine::Machine::new(conf))?;
+        let mut touched: Vec<u32> = nodes.into_iter().flatten().collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let down = d.events.iter().filter(|e| e.kind == crate::sacctmgr::NodeEventKind::Down).count();
+        let _ = writeln!(
+            out,
+            "# {}: {} node events ({down} down, {} drained or failing) on {} nodes, {} not over; {} cluster \
+             events skipped; modelled: no job starts on a node during its events; not modelled: a down node's \
+             jobs are not killed{}",
+            path.display(),
+            d.events.len(),
+            d.events.len() - down,
+            touched.len(),
+            d.events.iter().filter(|e| e.end.is_none()).count(),
+            d.cluster_events,
+            unread(&d.ignored)
+        );
+    }
     Ok(())
 }
 
@@ -397,6 +428,7 @@ fn run_point(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process:
         qos: args.qos.clone(),
         assoc: args.assoc.clone(),
         reservations: args.reservations.clone(),
+        node_events: args.node_events.clone(),
         ..SlurmSettings::default()
     };
     let point = Point::new(settings.resolve()?);
@@ -494,6 +526,7 @@ fn compared(args: &CompareArgs) -> anyhow::Result<(String, bool, Summary)> {
         qos: args.qos.clone(),
         assoc: args.assoc.clone(),
         reservations: args.reservations.clone(),
+        node_events: args.node_events.clone(),
         ..SlurmSettings::default()
     };
     let mut read = read(&settings)?;
@@ -596,6 +629,7 @@ fn fidelity_of_runs(args: FidelityArgs) -> anyhow::Result<std::process::ExitCode
         itself.reference = Some(kept_dump(&again)?);
         (itself.controller_start, itself.backfill_start, itself.qos, itself.assoc, itself.reservations, itself.grid) =
             (None, None, None, None, None, None);
+        itself.node_events = None;
         let mut compared_here = vec![(format!("Slurm against itself, {name}"), itself)];
         for (label, dir) in [("first", &first), ("second", &again)] {
             compared_here.push((format!("the twin, {label} {name} run"), kept_run(dir)?));
@@ -712,7 +746,7 @@ fn kept_epoch(dir: &std::path::Path, name: &str) -> anyhow::Result<Option<i64>> 
 }
 
 /// The twin's replay of the kept run in `dir`, as tests/slurm/cluster.sh
-/// replays it: its dump, conf, QOS, associations and reservations, its
+/// replays it: its dump, conf, QOS, associations, reservations and node events, its
 /// controller and backfill start, and an aligned run's grid; no threshold.
 fn kept_run(dir: &std::path::Path) -> anyhow::Result<CompareArgs> {
     let grid = match first_in(dir, &["grid.txt"]) {
@@ -736,6 +770,7 @@ fn kept_run(dir: &std::path::Path) -> anyhow::Result<CompareArgs> {
         qos: first_in(dir, &["sacctmgr-qos.txt", "qos.txt"]),
         assoc: first_in(dir, &["sacctmgr-assoc.txt", "assoc.txt"]),
         reservations: first_in(dir, &["reservations.txt"]),
+        node_events: first_in(dir, &["sacctmgr-event.txt", "events.txt"]),
         max_preempted_difference: None,
         grid,
     })

@@ -1,8 +1,9 @@
 //! The order of one instant in the Slurm bench, and what its client submits.
 //!
 //! Contract: events at one time are handled class by class, lower first:
-//! job ends, submissions, the priority tick, the main scheduler, the backfill
-//! scheduler. So every start at `t` sees every end and submission at `t`,
+//! node events, job ends, submissions, the priority tick, the main
+//! scheduler, the backfill scheduler. So every start at `t` sees every
+//! node taken out or given back, every end and submission at `t`,
 //! and priorities recomputed at `t`; the backfill scheduler sees what the
 //! main scheduler started at `t`. Slurm runs these in threads of its own;
 //! this order is the one a quiet controller shows.
@@ -11,6 +12,8 @@ use slasim_sim::client::Submission;
 use slasim_sim::kernel::Class;
 use slasim_sim::units::Time;
 
+/// Nodes go out of scheduling or come back ([`crate::outage`]).
+pub const NODE: Class = Class(0);
 /// A job ends: its nodes are free at once.
 pub const JOB_END: Class = Class(1);
 /// A job is submitted.

@@ -54,6 +54,7 @@ use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::Settings;
 use crate::machine::Machine;
 use crate::metrics::{SlurmResults, SlurmRun, name, ran_in};
+use crate::outage::Outages;
 use crate::queued::RunEnd;
 use crate::replica::{Noise, Replicas};
 use crate::synthetic::{PartitionShape, SlurmSynthetic, generate};
@@ -158,6 +159,10 @@ pub struct SlurmSettings {
     /// ([`crate::advance`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reservations: Option<PathBuf>,
+    /// A `sacctmgr show event -P` dump: nodes drained, failing or down over
+    /// its events' times ([`crate::outage`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_events: Option<PathBuf>,
     /// `EPOCH:SECONDS`: the dump's jobs slept to a grid, as `slurm compare
     /// --grid` reads them (each run ends its logged time after the grid
     /// point nearest its start).
@@ -202,6 +207,7 @@ impl Default for SlurmSettings {
             qos: None,
             assoc: None,
             reservations: None,
+            node_events: None,
             grid: None,
             replicas: None,
             replica: None,
@@ -226,6 +232,9 @@ pub struct SlurmPoint {
     /// sha256 of the reservations dump's bytes, when one is given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reservations_sha256: Option<String>,
+    /// sha256 of the node event dump's bytes, when one is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_events_sha256: Option<String>,
 }
 
 /// Checks a number a sweep or a config gives: finite and not negative.
@@ -291,7 +300,15 @@ impl SlurmSettings {
         let qos_sha256 = dump(&self.qos, "QOS dump")?;
         let assoc_sha256 = dump(&self.assoc, "association dump")?;
         let reservations_sha256 = dump(&self.reservations, "reservations dump")?;
-        Ok(SlurmPoint { settings: self.clone(), conf_sha256, qos_sha256, assoc_sha256, reservations_sha256 })
+        let node_events_sha256 = dump(&self.node_events, "node event dump")?;
+        Ok(SlurmPoint {
+            settings: self.clone(),
+            conf_sha256,
+            qos_sha256,
+            assoc_sha256,
+            reservations_sha256,
+            node_events_sha256,
+        })
     }
 
     /// The file's priority settings with this point's changes.
@@ -371,7 +388,7 @@ impl SlurmSettings {
 
     fn workload_key(&self) -> String {
         format!(
-            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}",
+            "{}|{:?}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}|{:?}",
             self.conf.display(),
             self.trace,
             self.lenient,
@@ -380,6 +397,7 @@ impl SlurmSettings {
             self.qos,
             self.assoc,
             self.reservations,
+            self.node_events,
             self.grid
         )
     }
@@ -420,6 +438,8 @@ pub struct Read {
     pub accounting: Accounting,
     /// The advance reservations (none without a reservations file).
     pub advance: Option<AdvanceReservations>,
+    /// The node events (none without an event dump).
+    pub outages: Option<Outages>,
     /// The `slurm.conf` text generated from a GPU-era trace (none: read from a file).
     pub generated: Option<String>,
 }
@@ -428,12 +448,10 @@ impl Read {
     /// The inputs of a run: every job admitted to the machine (checked
     /// against it, [`crate::admission`]) with the conf's preemption.
     pub fn admit(self) -> anyhow::Result<SlurmInputs> {
-        let Read { conf, machine, workload, accounting, advance, generated } = self;
-        let admission = Admission::new(&conf, machine, &workload, &accounting, advance)?.preempting(
-            &conf,
-            &accounting,
-            &workload,
-        )?;
+        let Read { conf, machine, workload, accounting, advance, outages, generated } = self;
+        let admission = Admission::new(&conf, machine, &workload, &accounting, advance)?
+            .preempting(&conf, &accounting, &workload)?
+            .with_outages(outages);
         Ok(SlurmInputs { conf, generated, workload, accounting, admission })
     }
 }
@@ -469,7 +487,11 @@ pub fn read(settings: &SlurmSettings) -> anyhow::Result<Read> {
         }
         None => None,
     };
-    Ok(Read { conf, machine, workload, accounting, advance, generated })
+    let outages = match &settings.node_events {
+        Some(path) => Some(Outages::new(&crate::sacctmgr::read_events(path)?, &machine, &workload)?),
+        None => None,
+    };
+    Ok(Read { conf, machine, workload, accounting, advance, outages, generated })
 }
 
 /// The inputs of `settings`: read, its runs aligned to its grid, and every
@@ -658,6 +680,7 @@ impl AnyPoint for SlurmPoint {
             (&self.settings.qos, "QOS dump"),
             (&self.settings.assoc, "association dump"),
             (&self.settings.reservations, "reservations dump"),
+            (&self.settings.node_events, "node event dump"),
         ] {
             if let Some(p) = path
                 && !p.exists()

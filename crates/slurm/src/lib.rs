@@ -17,7 +17,7 @@
 //! [`memory`] (`DefMemPerCPU`, `MaxMemPerCPU`), [`dependency`] (job
 //! dependencies and array throttles: when a job is eligible),
 //! [`multipart`] (jobs of several partitions: a queue record per
-//! partition) and
+//! partition), [`outage`] (node events: nodes out of scheduling) and
 //! [`against`] (one sacct dump's starts against another's: Slurm against
 //! itself), [`replica`] (a replay's replicas: run times and submissions
 //! perturbed as the workload varies) and [`what_if`] (their paired
@@ -58,6 +58,7 @@ pub mod machine;
 pub mod memory;
 pub mod metrics;
 pub mod multipart;
+pub mod outage;
 pub mod preemption;
 pub mod priority;
 pub mod queued;

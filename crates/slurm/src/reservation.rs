@@ -44,6 +44,7 @@ use std::path::{Path, PathBuf};
 
 use crate::conf::{ConfError, Ignored, SlurmConf, expand_hostlist, parse_time};
 use crate::sacctmgr::{Tres, parse_tres};
+use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 
 /// How a file's times are written.
@@ -346,7 +347,7 @@ fn record_of(record: &Pairs, path: &Path, out: &mut Reservations) -> Result<Rese
 }
 
 /// A time stamp on `clock` (set by the first one); `None` for Unknown, None, (null).
-fn stamp(value: &str, clock: &mut Option<Clock>) -> Result<Option<i64>, String> {
+pub(crate) fn stamp(value: &str, clock: &mut Option<Clock>) -> Result<Option<i64>, String> {
     let Some(v) = set(value) else {
         return Ok(None);
     };
@@ -366,6 +367,30 @@ fn stamp(value: &str, clock: &mut Option<Clock>) -> Result<Option<i64>, String> 
         _ => {
             *clock = Some(kind);
             Ok(Some(seconds))
+        }
+    }
+}
+
+/// Where time 0 of `workload`'s axis (its first submission) is on a
+/// file's clock: its times of `clock` less this are on the axis. For a
+/// workload without absolute times (a synthetic one), epoch seconds count
+/// from its time 0. `what` names the file's records in the error.
+pub fn origin(clock: Option<Clock>, workload: &SlurmWorkload, what: &str) -> Result<Time, String> {
+    match (clock, workload.epoch, workload.clock_origin) {
+        (None, _, _) => Ok(0),
+        (Some(Clock::Epoch), Some(epoch), _) => Ok(epoch),
+        (Some(Clock::Epoch), None, None) => Ok(0),
+        (Some(Clock::WallClock), None, Some(origin)) => Ok(origin),
+        (Some(clock), _, _) => {
+            let theirs = match (workload.epoch, workload.clock_origin) {
+                (Some(_), _) => "epoch seconds",
+                (None, Some(_)) => "wall-clock times",
+                (None, None) => "no absolute times",
+            };
+            let ours = if clock == Clock::Epoch { "epoch seconds" } else { "wall-clock times" };
+            Err(format!(
+                "the {what} are in {ours} but the workload has {theirs}: they cannot be placed on its time axis"
+            ))
         }
     }
 }

@@ -1,11 +1,14 @@
-//! What a centre's accounting database says: `sacctmgr show assoc -P` and
-//! `sacctmgr show qos -P` dumps, read with located errors.
+//! What a centre's accounting database says: `sacctmgr show assoc -P`,
+//! `sacctmgr show qos -P` and `sacctmgr show event -P` dumps, read with
+//! located errors.
 //!
 //! Sources: Slurm 22.05's `sacctmgr(1)` man page (the association and QOS
 //! fields, their time and TRES syntax) and how sacctmgr prints them
 //! (`src/sacctmgr/association_functions.c` `sacctmgr_print_assoc_rec`,
 //! `src/sacctmgr/qos_functions.c`, `slurmdb_make_tres_string_from_simple`,
-//! `slurmdb_qos_flags_str` and `preempt_mode_string`/`preempt_mode_num`).
+//! `slurmdb_qos_flags_str` and `preempt_mode_string`/`preempt_mode_num`;
+//! for events `src/sacctmgr/event_functions.c` `sacctmgr_list_event` and
+//! `node_state_string_compact` in `src/common/slurm_protocol_defs.c`).
 //!
 //! Contract:
 //! - A dump is sacctmgr's `-P` (`--parsable2`) output: a header line of
@@ -14,7 +17,17 @@
 //!   skipped. Columns are found by their header names (case-insensitive), in
 //!   any order; the ones read are listed below, others are listed in
 //!   [`AssocDump::ignored`] / [`QosDump::ignored`], never dropped silently.
-//!   `Account` (associations) and `Name` (QOS) must be there.
+//!   `Account` (associations), `Name` (QOS) and `NodeName`, `TimeStart`,
+//!   `TimeEnd` and `State` (events) must be there.
+//! - Events ([`parse_events`]): a row with an empty `NodeName` is a
+//!   cluster event, skipped. `NodeName` is a hostlist. `TimeStart` and
+//!   `TimeEnd` are as `scontrol` prints reservations
+//!   ([`crate::reservation`]: `YYYY-MM-DDTHH:MM:SS` read as UTC, or epoch
+//!   seconds with `SLURM_TIME_FORMAT=%s`, one form per file); `TimeEnd`
+//!   `Unknown` is an event not over. `State` is
+//!   `node_state_string_compact`'s, its last flag character (`*`, `$`, `~`,
+//!   …) dropped: `DOWN`, `DRAIN`, `DRNG`, `FAIL` and `FAILG` are node
+//!   events; any other state is an error.
 //! - Values: an empty field is "not set" (`None`, or an empty list). Counts
 //!   are whole numbers. Times are Slurm's time syntax (conf's
 //!   [`parse_time`]: `[days-]hours:minutes:seconds`, minutes, `UNLIMITED`);
@@ -27,7 +40,8 @@
 //!   `UsageFactor` and `UsageThres` are non-negative numbers. `Flags` are
 //!   22.05's QOS flags.
 //! - Checks: a row with more or fewer fields than the header; a value that
-//!   does not parse; an association or QOS defined twice; a QOS that
+//!   does not parse; an association or QOS defined twice; an event that
+//!   ends before it starts; a QOS that
 //!   preempts itself or names a QOS the dump does not define; and, across
 //!   the two dumps ([`check_qos_names`]), an association naming a QOS (in
 //!   `QOS` or `Def QOS`) that the QOS dump does not define.
@@ -558,6 +572,119 @@ pub fn parse_qos(text: &str, path: &Path) -> Result<QosDump, ConfError> {
         }
     }
     Ok(QosDump { path: path.to_path_buf(), qos: all, ignored: table.ignored })
+}
+
+/// What a node event does to its node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeEventKind {
+    /// `DRAIN`, `DRNG`, `FAIL`, `FAILG`: no new job; the running ones run on.
+    Drain,
+    /// `DOWN`: the node is down.
+    Down,
+}
+
+/// One node event of a `sacctmgr show event` dump.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeEvent {
+    /// Its line in the dump.
+    pub line: u64,
+    /// The nodes it names (its `NodeName` hostlist, expanded).
+    pub nodes: Vec<String>,
+    /// `TimeStart`, in seconds on the file's clock.
+    pub start: i64,
+    /// `TimeEnd` (none: `Unknown`, not over).
+    pub end: Option<i64>,
+    /// What it does.
+    pub kind: NodeEventKind,
+    /// `State` as written.
+    pub state: String,
+    /// `Reason` (empty when not given).
+    pub reason: String,
+}
+
+/// A `sacctmgr show event -P` dump.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventDump {
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// How its times are written (none: no node event).
+    pub clock: Option<crate::reservation::Clock>,
+    /// The node events, in file order.
+    pub events: Vec<NodeEvent>,
+    /// Cluster events (rows with no `NodeName`), skipped.
+    pub cluster_events: usize,
+    /// Columns not read.
+    pub ignored: Vec<String>,
+}
+
+/// The event columns read.
+const EVENT_COLUMNS: [&str; 7] = ["Cluster", "NodeName", "TimeStart", "TimeEnd", "State", "Reason", "User"];
+
+/// Reads the event dump at `path`.
+pub fn read_events(path: &Path) -> Result<EventDump, ConfError> {
+    parse_events(&read_text(path)?, path)
+}
+
+/// Parses an event dump's `text`, read from `path`.
+pub fn parse_events(text: &str, path: &Path) -> Result<EventDump, ConfError> {
+    let table = Table::parse(text, path, &EVENT_COLUMNS, "NodeName")?;
+    for column in ["TimeStart", "TimeEnd", "State"] {
+        if !table.index.contains_key(&column.to_ascii_lowercase()) {
+            return Err(ConfError {
+                path: path.to_path_buf(),
+                line: 1,
+                field: "header".into(),
+                detail: format!(
+                    "no `{column}` column (sacctmgr -P show event format=NodeName,TimeStart,TimeEnd,State,Reason)"
+                ),
+            });
+        }
+    }
+    let mut out = EventDump {
+        path: path.to_path_buf(),
+        clock: None,
+        events: Vec::new(),
+        cluster_events: 0,
+        ignored: table.ignored,
+    };
+    for (line, fields) in &table.rows {
+        let r = Row { path: table.path, line: *line, index: &table.index, fields };
+        let names = r.get("NodeName");
+        if names.is_empty() {
+            out.cluster_events += 1;
+            continue;
+        }
+        let nodes = crate::conf::expand_hostlist(names).map_err(|d| r.err("NodeName", d))?;
+        let start = crate::reservation::stamp(r.get("TimeStart"), &mut out.clock)
+            .map_err(|d| r.err("TimeStart", d))?
+            .ok_or_else(|| r.err("TimeStart", "not set: every event has a start".into()))?;
+        let end = crate::reservation::stamp(r.get("TimeEnd"), &mut out.clock).map_err(|d| r.err("TimeEnd", d))?;
+        if end.is_some_and(|e| e < start) {
+            return Err(r.err("TimeEnd", format!("`{}` is before the event's start", r.get("TimeEnd"))));
+        }
+        let state = r.get("State");
+        let base = state.trim_end_matches(['*', '$', '^', '@', '#', '%', '~', '!', '+', '-']);
+        let kind = match base.to_ascii_uppercase().as_str() {
+            "DOWN" => NodeEventKind::Down,
+            "DRAIN" | "DRNG" | "FAIL" | "FAILG" => NodeEventKind::Drain,
+            _ => {
+                return Err(r.err(
+                    "State",
+                    format!("`{state}`: a node event is DOWN, DRAIN, DRNG, FAIL or FAILG (with its flag character)"),
+                ));
+            }
+        };
+        out.events.push(NodeEvent {
+            line: *line,
+            nodes,
+            start,
+            end,
+            kind,
+            state: state.to_string(),
+            reason: r.get("Reason").to_string(),
+        });
+    }
+    Ok(out)
 }
 
 /// Checks that every QOS an association names (`QOS`, `Def QOS`) is defined

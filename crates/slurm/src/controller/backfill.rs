@@ -442,7 +442,8 @@ impl Controller {
         // (`node_space`), not node by node.
         self.space.busy_over(start_res, end, &mut self.window);
         for w in 0..self.marked.len() {
-            let nodes = self.part_words[p][w];
+            // Nodes out of service are not tested (`avail_node_bitmap`).
+            let nodes = self.part_words[p][w] & self.states.up[w];
             // The nodes an advance reservation keeps from the job: neither
             // marked nor a `later_start`.
             let mut kept = 0;

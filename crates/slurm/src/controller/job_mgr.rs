@@ -54,9 +54,14 @@ impl Controller {
         self.dependents_cancelled();
         self.touch(now, outbox);
         self.arm(now, outbox);
-        // A batch job is first tried by the background loop's pass, at least
-        // `batch_sched_delay` after that loop's previous pass (job ends'
-        // passes do not count: controller.c, `last_sched_time`).
+        // A batch job is first tried by the background loop's pass.
+        self.queue_job_scheduler(now, outbox);
+    }
+
+    /// `queue_job_scheduler`: the background loop's pass, at least
+    /// `batch_sched_delay` after that loop's previous pass (job ends'
+    /// passes do not count: controller.c, `last_sched_time`).
+    pub(super) fn queue_job_scheduler(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
         if self.batch_due.is_none() {
             let at = now.max(self.last_background + BATCH_SCHED_DELAY);
             self.batch_due = Some(at);

@@ -65,6 +65,7 @@ use crate::conf::{EnforcePartLimits, PrioritySettings, SchedulerSettings, SlurmC
 use crate::dependency::Dependencies;
 use crate::machine::Machine;
 use crate::multipart::MultiPartition;
+use crate::outage::{NodeStates, Outages};
 use crate::preemption::Preemption;
 use crate::priority::{FairTree, Multifactor};
 use backfill::Release;
@@ -154,6 +155,8 @@ pub enum ControllerMsg {
     Backfill,
     /// A requeued job may start again ([`crate::preemption`]).
     Eligible(u32),
+    /// Nodes go out of scheduling or come back ([`crate::outage`]).
+    Nodes,
 }
 
 /// What runs a main scheduler pass.
@@ -244,6 +247,8 @@ pub struct Proto {
     pub relations: Option<Dependencies>,
     /// Jobs of several partitions ([`crate::multipart`]).
     pub multi: Option<MultiPartition>,
+    /// Node events ([`crate::outage`]).
+    pub outages: Option<Outages>,
 }
 
 /// The controller model.
@@ -371,13 +376,19 @@ pub struct Controller {
     /// Jobs of several partitions ([`crate::multipart`]), when the
     /// workload has any.
     multi: Option<Box<MultiPartition>>,
+    /// Node events ([`crate::outage`]), and the next of their changes.
+    outages: Option<Box<Outages>>,
+    next_change: usize,
+    /// Which nodes are in service (all without node events).
+    states: NodeStates,
     buffers: Buffers<ControllerMsg>,
 }
 
 impl Controller {
     /// The controller `proto` describes, nothing submitted yet.
     pub fn new(proto: Proto) -> Controller {
-        let Proto { settings, machine, priority, jobs, fairshare, limits, preempt, advance, relations, multi } = proto;
+        let Proto { settings, machine, priority, jobs, fairshare, limits, preempt, advance, relations, multi, outages } =
+            proto;
         let n = jobs.len();
         let nodes = machine.spec.len();
         let parts = machine.partitions.len();
@@ -467,15 +478,31 @@ impl Controller {
             resv_failed: Vec::new(),
             relations: relations.map(Box::new),
             multi: None,
+            outages: None,
+            next_change: 0,
+            states: NodeStates::new(nodes),
             settings,
             buffers: Buffers::default(),
         };
+        controller.take_out(outages);
         controller.hold(advance);
         if let Some(m) = &multi {
             controller.prio.resize(m.records(), 0);
         }
         controller.multi = multi.map(Box::new);
         controller
+    }
+
+    /// Holds `outages` ([`crate::outage`]): the changes before the first
+    /// submission are made now, the others as the kernel reaches them.
+    fn take_out(&mut self, outages: Option<Outages>) {
+        if let Some(o) = &outages {
+            self.next_change = o.first_after(0).unwrap_or(o.changes.len());
+            for &c in &o.changes[..self.next_change] {
+                self.states.apply(c);
+            }
+        }
+        self.outages = outages.map(Box::new);
     }
 
     /// Holds `advance` reservations ([`crate::advance`]): which nodes they
@@ -512,11 +539,12 @@ impl Controller {
     }
 
     /// May job `job`, running over `[from, to)` from now, be given node
-    /// `n`: in its node set, not COMPLETING, and not kept by an advance
-    /// reservation?
+    /// `n`: in service, in its node set, not COMPLETING, and not kept by an
+    /// advance reservation?
     #[inline]
     fn usable(&self, job: &Queued, n: u32, from: Time, to: Time) -> bool {
-        self.machine.allows(job.set, n)
+        is_set(&self.states.up, n)
+            && self.machine.allows(job.set, n)
             && self.completing[n as usize] != self.pass
             && self.advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, from, to))
     }

@@ -19,9 +19,11 @@
 //!   ended, that second included, or if that pass gave a pending job a
 //!   start estimate.
 //! - A job end's main pass is asked for once per instant.
+//! - Node events ([`crate::outage`]) are made as the kernel reaches them,
+//!   each instant's together; the run's first is seeded by the bench.
 
 use super::{Controller, ControllerMsg, Counters, Outcome, Pass};
-use crate::instant::{Arrival, BACKFILL, MAIN, TICK};
+use crate::instant::{Arrival, BACKFILL, MAIN, NODE, TICK};
 use slasim_sim::kernel::{Model, Outbox, Scheduled};
 use slasim_sim::model::{Batched, Buffers, Finish};
 use slasim_sim::port::Receive;
@@ -60,6 +62,20 @@ impl Controller {
             let at = now.max(self.last_backfill + self.settings.scheduler.bf_interval.max(1));
             self.next_backfill = Some(at);
             outbox.push(Scheduled::me(at, BACKFILL, ControllerMsg::Backfill));
+        }
+    }
+
+    /// Makes the node changes due at `now`, and asks for the next.
+    fn change_nodes(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
+        let Some(o) = self.outages.as_deref() else {
+            return;
+        };
+        while let Some(&c) = o.changes.get(self.next_change).filter(|c| c.at <= now) {
+            self.states.apply(c);
+            self.next_change += 1;
+        }
+        if let Some(c) = o.changes.get(self.next_change) {
+            outbox.push(Scheduled::me(c.at, NODE, ControllerMsg::Nodes));
         }
     }
 
@@ -134,6 +150,16 @@ impl Model for Controller {
             ControllerMsg::Eligible(j) => {
                 self.enqueue(now, j);
                 self.arm(now, &mut outbox);
+            }
+            // `update_node`: the nodes' new states, a change for the backfill
+            // agent (`last_node_update`), and `queue_job_scheduler`.
+            ControllerMsg::Nodes => {
+                self.change_nodes(now, &mut outbox);
+                self.touch(now, &mut outbox);
+                self.queue_job_scheduler(now, &mut outbox);
+                if !self.idle() {
+                    self.arm(now, &mut outbox);
+                }
             }
             ControllerMsg::Backfill => {
                 self.next_backfill = None;

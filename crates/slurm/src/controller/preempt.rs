@@ -97,10 +97,11 @@ impl Controller {
         }
         let need = job.need;
         let (blocked, marked, machine, advance) = (&self.blocked_node, &self.marked, &self.machine, &self.advance);
-        let (completing, pass) = (&self.completing, self.pass);
-        // Its node set, COMPLETING nodes and the advance reservations too (`usable`).
+        let (completing, pass, up) = (&self.completing, self.pass, &self.states.up);
+        // In service, its node set, COMPLETING nodes and the advance reservations too (`usable`).
         let ok = |n: u32| {
-            machine.allows(job.set, n)
+            is_set(up, n)
+                && machine.allows(job.set, n)
                 && completing[n as usize] != pass
                 && advance.as_ref().is_none_or(|a| !a.holds(n, job.resv, now, now + job.limit))
                 && match usable {

@@ -14,6 +14,7 @@ mod machine;
 mod memory;
 mod multipart;
 mod node_space;
+mod outage;
 mod preemption;
 mod replica;
 mod report;

@@ -1,0 +1,158 @@
+//! Node events: read from `sacctmgr show event -P` dumps, and nodes out of
+//! scheduling in the controller, by hand.
+
+use std::path::Path;
+
+use slasim_data::trace::sacct::jobs::SlurmWorkload;
+use slasim_slurm::accounting::Accounting;
+use slasim_slurm::bench::{Scenario, Simulated, simulate};
+use slasim_slurm::conf::{SlurmConf, parse};
+use slasim_slurm::machine::Machine;
+use slasim_slurm::outage::Outages;
+use slasim_slurm::sacctmgr::{NodeEventKind, parse_events};
+
+use crate::{first_nodes, job, starts, workload};
+
+/// Two 4-CPU nodes; a full main pass every 60 s, backfill every 10 s.
+const TWO: &str = "\
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=600
+NodeName=n[1-2] CPUs=4 RealMemory=1000
+PartitionName=batch Nodes=n[1-2] Default=YES MaxTime=UNLIMITED
+";
+
+const HEADER: &str = "NodeName|TimeStart|TimeEnd|State|Reason\n";
+
+fn conf() -> SlurmConf {
+    parse(TWO, Path::new("test.conf")).expect("the test conf parses")
+}
+
+fn on_clock(mut w: SlurmWorkload) -> SlurmWorkload {
+    w.epoch = Some(0);
+    w.clock_origin = Some(0);
+    w
+}
+
+fn outages(c: &SlurmConf, w: &SlurmWorkload, rows: &str) -> Result<Outages, String> {
+    let dump = parse_events(&format!("{HEADER}{rows}"), Path::new("events.txt")).map_err(|e| e.to_string())?;
+    Outages::new(&dump, &Machine::new(c), w).map_err(|e| e.to_string())
+}
+
+fn run(w: &SlurmWorkload, rows: Option<&str>) -> Simulated {
+    let c = conf();
+    let o = rows.map(|r| outages(&c, w, r).expect("the events are valid"));
+    let s = Scenario::with_accounting(&c, c.priority.clone(), c.scheduler.clone(), w, &Accounting::default())
+        .expect("every job is admitted")
+        .with_outages(o);
+    simulate(s).expect("the run ends")
+}
+
+/// J1 (4 CPUs, runs 100) and J2 (4 CPUs, runs 300) at 0; J3 (4 CPUs, runs
+/// 50) at 60. n1 is drained from 50 to 200 (epoch seconds; the workload's
+/// time 0 is epoch 0).
+/// - 0: J1 on n1 (the first node), J2 on n2.
+/// - 50: n1 is drained: J1 runs on to 100.
+/// - 60: J3 is submitted; no node is free.
+/// - 100: J1 ends; n1 is free but drained: J3 waits.
+/// - 200: n1 comes back; the pass its update asks for starts J3 on n1.
+///
+/// Without the event J3 starts on n1 at 100.
+#[test]
+fn a_drained_node_runs_its_jobs_on_and_starts_none_until_it_is_back() {
+    let w =
+        on_clock(workload(vec![job(1, 0, 4, 100, 100), job(2, 0, 4, 300, 300), job(3, 60, 4, 100, 50)], &["batch"]));
+    let sim = run(&w, Some("n1|50|200|DRAIN|maintenance\n"));
+    assert_eq!(starts(&sim.outcomes), vec![(0, 100, false), (0, 300, false), (200, 250, false)]);
+    assert_eq!(first_nodes(&sim), vec![0, 1, 0]);
+    let off = run(&w, None);
+    assert_eq!(starts(&off.outcomes)[2], (100, 150, false));
+}
+
+/// Events of one node that overlap keep it out until the last ends: n1 is
+/// failing from 50 to 150 and down (`DOWN*`, not responding) from 120 to
+/// 220; J3 waits for 220. An event that ends as another begins at the same
+/// instant leaves no gap.
+#[test]
+fn overlapping_events_keep_a_node_out_until_the_last_ends() {
+    let w =
+        on_clock(workload(vec![job(1, 0, 4, 100, 100), job(2, 0, 4, 300, 300), job(3, 60, 4, 100, 50)], &["batch"]));
+    let sim = run(&w, Some("n1|50|150|FAIL|x\nn1|120|220|DOWN*|y\n"));
+    assert_eq!(starts(&sim.outcomes)[2], (220, 270, false));
+    let sim = run(&w, Some("n1|50|150|DRAIN|x\nn1|150|230|DRAIN|y\n"));
+    assert_eq!(starts(&sim.outcomes)[2], (230, 280, false));
+}
+
+/// An event before the first submission (epoch 1000 here) holds from the
+/// start, and one not over (`Unknown`) holds for good: J1 (4 CPUs) runs on
+/// n2, and J2 (4 CPUs, 8 s) after it, at 100; with n2 down for good too,
+/// neither ever starts and the run still ends.
+#[test]
+fn an_event_not_over_holds_its_node_for_good() {
+    let mut w = workload(vec![job(1, 0, 4, 100, 100), job(2, 0, 4, 100, 8)], &["batch"]);
+    (w.epoch, w.clock_origin) = (Some(1000), Some(1000));
+    let sim = run(&w, Some("n1|900|Unknown|DRAIN|x\n"));
+    assert_eq!(starts(&sim.outcomes), vec![(0, 100, false), (100, 108, false)]);
+    assert_eq!(first_nodes(&sim), vec![1, 1]);
+    let sim = run(&w, Some("n[1-2]|900|Unknown|DOWN|x\n"));
+    assert_eq!(starts(&sim.outcomes), vec![(-1, -1, false), (-1, -1, false)]);
+}
+
+#[test]
+fn event_dumps_are_read_as_sacctmgr_prints_them() {
+    let text = "Cluster|NodeName|TimeStart|TimeEnd|State|Reason|User\n\
+                c||2026-11-01T00:00:00|Unknown||Cluster Registered TRES|\n\
+                c|cpu[1-2]|2026-11-01T10:00:00|2026-11-01T12:30:00|DRAIN|disk|root(0)\n\
+                c|gpu1|2026-11-02T00:00:00|Unknown|DOWN*|Not responding|slurm(64030)\n\
+                c|gpu2|2026-11-02T00:00:00|2026-11-02T00:05:00|MIX$|maint|root(0)\n";
+    let err = parse_events(text, Path::new("ev.txt")).expect_err("MIX is no node event");
+    assert_eq!(
+        err.to_string(),
+        "ev.txt:5: State: `MIX$`: a node event is DOWN, DRAIN, DRNG, FAIL or FAILG (with its flag character)"
+    );
+    let text = text.rsplit_once("c|gpu2").map(|(a, _)| a).expect("the last row");
+    let dump = parse_events(text, Path::new("ev.txt")).expect("the dump is read");
+    assert_eq!(dump.cluster_events, 1);
+    assert_eq!(dump.events.len(), 2);
+    let e = &dump.events[0];
+    assert_eq!(
+        (e.line, e.nodes.clone(), e.kind),
+        (3, vec!["cpu1".to_string(), "cpu2".to_string()], NodeEventKind::Drain)
+    );
+    assert_eq!(e.end.map(|end| end - e.start), Some(9000));
+    assert_eq!(
+        (dump.events[1].kind, dump.events[1].end, dump.events[1].reason.as_str()),
+        (NodeEventKind::Down, None, "Not responding")
+    );
+}
+
+/// Bad dumps and events are located errors.
+#[test]
+fn bad_node_events_are_located_errors() {
+    let bad = |text: &str| parse_events(text, Path::new("ev.txt")).expect_err("refused").to_string();
+    assert_eq!(bad(""), "ev.txt:0: header: empty file: no header line");
+    assert!(bad("NodeName|TimeStart|State\nn1|5|DRAIN\n").starts_with("ev.txt:1: header: no `TimeEnd` column"));
+    assert_eq!(bad(&format!("{HEADER}n1|50|40|DRAIN|x\n")), "ev.txt:2: TimeEnd: `40` is before the event's start");
+    assert_eq!(
+        bad(&format!("{HEADER}n1|soon|60|DRAIN|x\n")),
+        "ev.txt:2: TimeStart: `soon` is not a time (YYYY-MM-DDTHH:MM:SS, or epoch seconds with SLURM_TIME_FORMAT=%s)"
+    );
+    assert_eq!(bad(&format!("{HEADER}n1|50|60|DRAIN\n")), "ev.txt:2: columns: 4 fields, but the header has 5 columns");
+    assert!(
+        bad(&format!("{HEADER}n1|50|2026-11-01T00:00:00|DRAIN|x\n"))
+            .contains("mixes wall-clock times and epoch seconds")
+    );
+    assert!(bad(&format!("{HEADER}n[1-|50|60|DRAIN|x\n")).starts_with("ev.txt:2: NodeName: "));
+    let c = conf();
+    let w = on_clock(workload(vec![job(1, 0, 4, 100, 100)], &["batch"]));
+    assert_eq!(
+        outages(&c, &w, "n1|50|60|DRAIN|x\nn9|50|60|DOWN|x\n").expect_err("n9 is unknown"),
+        "events.txt:3: NodeName: node `n9` is not one of the conf's nodes"
+    );
+    // A workload without absolute times cannot place wall-clock events.
+    let w = workload(vec![job(1, 0, 4, 100, 100)], &["batch"]);
+    assert!(outages(&c, &w, "n1|2026-11-01T00:00:00|Unknown|DRAIN|x\n").expect_err("no clock").starts_with(
+        "events.txt:2: TimeStart: the node events are in wall-clock times but the workload has no absolute times"
+    ));
+}
