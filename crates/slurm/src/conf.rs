@@ -86,7 +86,7 @@ pub use hostlist::expand_hostlist;
 use lex::{Pair, logical_lines, tokenize};
 pub(crate) use values::uint;
 use values::*;
-pub use values::{Gres, parse_gres, parse_time};
+pub use values::{Clock, Gres, parse_gres, parse_time, stamp};
 
 /// One node, its hostlist expanded.
 #[derive(Debug, Clone, PartialEq)]

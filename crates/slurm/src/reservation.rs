@@ -42,19 +42,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::conf::{ConfError, Ignored, SlurmConf, expand_hostlist, parse_time};
+use crate::conf::{Clock, ConfError, Ignored, SlurmConf, expand_hostlist, parse_time, stamp};
 use crate::sacctmgr::{Tres, parse_tres};
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
-
-/// How a file's times are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Clock {
-    /// `YYYY-MM-DDTHH:MM:SS`, read as if UTC.
-    WallClock,
-    /// Epoch seconds (`SLURM_TIME_FORMAT=%s`).
-    Epoch,
-}
 
 /// One reservation.
 #[derive(Debug, Clone, PartialEq)]
@@ -344,31 +335,6 @@ fn record_of(record: &Pairs, path: &Path, out: &mut Reservations) -> Result<Rese
         ));
     }
     Ok(r)
-}
-
-/// A time stamp on `clock` (set by the first one); `None` for Unknown, None, (null).
-pub(crate) fn stamp(value: &str, clock: &mut Option<Clock>) -> Result<Option<i64>, String> {
-    let Some(v) = set(value) else {
-        return Ok(None);
-    };
-    if v.eq_ignore_ascii_case("Unknown") || v.eq_ignore_ascii_case("None") {
-        return Ok(None);
-    }
-    let (seconds, kind) = if v.len() <= 12 && v.bytes().all(|b| b.is_ascii_digit()) {
-        (v.parse::<i64>().map_err(|e| format!("`{v}`: {e}"))?, Clock::Epoch)
-    } else {
-        let t = chrono::NaiveDateTime::parse_from_str(v, "%Y-%m-%dT%H:%M:%S").map_err(|_| {
-            format!("`{v}` is not a time (YYYY-MM-DDTHH:MM:SS, or epoch seconds with SLURM_TIME_FORMAT=%s)")
-        })?;
-        (t.and_utc().timestamp(), Clock::WallClock)
-    };
-    match clock {
-        Some(c) if *c != kind => Err(format!("`{v}`: the file mixes wall-clock times and epoch seconds")),
-        _ => {
-            *clock = Some(kind);
-            Ok(Some(seconds))
-        }
-    }
 }
 
 /// Where time 0 of `workload`'s axis (its first submission) is on a

@@ -22,7 +22,7 @@
 //! - Events ([`parse_events`]): a row with an empty `NodeName` is a
 //!   cluster event, skipped. `NodeName` is a hostlist. `TimeStart` and
 //!   `TimeEnd` are as `scontrol` prints reservations
-//!   ([`crate::reservation`]: `YYYY-MM-DDTHH:MM:SS` read as UTC, or epoch
+//!   ([`crate::conf::stamp`]: `YYYY-MM-DDTHH:MM:SS` read as UTC, or epoch
 //!   seconds with `SLURM_TIME_FORMAT=%s`, one form per file); `TimeEnd`
 //!   `Unknown` is an event not over. `State` is
 //!   `node_state_string_compact`'s, its last flag character (`*`, `$`, `~`,
@@ -608,7 +608,7 @@ pub struct EventDump {
     /// The file it was read from.
     pub path: PathBuf,
     /// How its times are written (none: no node event).
-    pub clock: Option<crate::reservation::Clock>,
+    pub clock: Option<crate::conf::Clock>,
     /// The node events, in file order.
     pub events: Vec<NodeEvent>,
     /// Cluster events (rows with no `NodeName`), skipped.
@@ -655,10 +655,10 @@ pub fn parse_events(text: &str, path: &Path) -> Result<EventDump, ConfError> {
             continue;
         }
         let nodes = crate::conf::expand_hostlist(names).map_err(|d| r.err("NodeName", d))?;
-        let start = crate::reservation::stamp(r.get("TimeStart"), &mut out.clock)
+        let start = crate::conf::stamp(r.get("TimeStart"), &mut out.clock)
             .map_err(|d| r.err("TimeStart", d))?
             .ok_or_else(|| r.err("TimeStart", "not set: every event has a start".into()))?;
-        let end = crate::reservation::stamp(r.get("TimeEnd"), &mut out.clock).map_err(|d| r.err("TimeEnd", d))?;
+        let end = crate::conf::stamp(r.get("TimeEnd"), &mut out.clock).map_err(|d| r.err("TimeEnd", d))?;
         if end.is_some_and(|e| e < start) {
             return Err(r.err("TimeEnd", format!("`{}` is before the event's start", r.get("TimeEnd"))));
         }
@@ -756,7 +756,7 @@ pub fn parse_tres(value: &str) -> Result<Vec<Tres>, String> {
 }
 
 /// `20G` → 20480 (MiB; no unit: MiB; a fraction rounds up).
-fn mebibytes(text: &str) -> Option<u64> {
+pub(crate) fn mebibytes(text: &str) -> Option<u64> {
     let (number, unit) = match text.char_indices().last()? {
         (i, c) if c.is_ascii_alphabetic() => (text.get(..i)?, c.to_ascii_uppercase()),
         _ => (text, 'M'),

@@ -212,3 +212,38 @@ pub fn parse_time(value: &str) -> Result<Option<Time>, String> {
 pub(super) fn bounded_time(value: &str) -> Result<Time, String> {
     parse_time(value)?.ok_or_else(|| format!("must be a finite duration: `{value}`"))
 }
+
+/// How a file's times are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Clock {
+    /// `YYYY-MM-DDTHH:MM:SS`, read as if UTC.
+    WallClock,
+    /// Epoch seconds (`SLURM_TIME_FORMAT=%s`).
+    Epoch,
+}
+
+/// A time stamp on `clock` (set by the first one); `None` for Unknown, None, (null).
+pub fn stamp(value: &str, clock: &mut Option<Clock>) -> Result<Option<i64>, String> {
+    let v = value.trim();
+    if v.is_empty() || v == "(null)" {
+        return Ok(None);
+    }
+    if v.eq_ignore_ascii_case("Unknown") || v.eq_ignore_ascii_case("None") {
+        return Ok(None);
+    }
+    let (seconds, kind) = if v.len() <= 12 && v.bytes().all(|b| b.is_ascii_digit()) {
+        (v.parse::<i64>().map_err(|e| format!("`{v}`: {e}"))?, Clock::Epoch)
+    } else {
+        let t = chrono::NaiveDateTime::parse_from_str(v, "%Y-%m-%dT%H:%M:%S").map_err(|_| {
+            format!("`{v}` is not a time (YYYY-MM-DDTHH:MM:SS, or epoch seconds with SLURM_TIME_FORMAT=%s)")
+        })?;
+        (t.and_utc().timestamp(), Clock::WallClock)
+    };
+    match clock {
+        Some(c) if *c != kind => Err(format!("`{v}`: the file mixes wall-clock times and epoch seconds")),
+        _ => {
+            *clock = Some(kind);
+            Ok(Some(seconds))
+        }
+    }
+}

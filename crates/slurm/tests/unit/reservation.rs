@@ -1,3 +1,4 @@
+use slasim_slurm::conf::Clock;
 use slasim_slurm::conf::ConfError;
 use slasim_slurm::reservation::*;
 use slasim_slurm::sacctmgr::Tres;
