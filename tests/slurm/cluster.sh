@@ -118,6 +118,9 @@
 #          of job pairs in the logged order is more than 10 points below
 #          Slurm's own, or more jobs than Slurm's own difference plus 15 are
 #          preempted in one of the twin and Slurm only.
+#          Each run's snapshots are then forecast (`slasim slurm forecast
+#          --kept DIR/RUN`: every pending job of each snapshot, and Slurm's
+#          own estimate, against the start that happened; DIR/RUN/forecast.txt).
 #          Then `slasim slurm fidelity DIR` prints every comparison in one
 #          table with the per-job measures (DIR/fidelity.txt).
 #        tests/slurm/cluster.sh --check-load-runs DIR   (seconds, no root):
@@ -306,6 +309,10 @@ if [[ -n "$load_runs" ]]; then
             echo "the twin is outside the noise floor's band on run $run (pairs in order below $min_pairs, or more than $max_differ jobs preempted in one run only)"
             status=1
         fi
+        # Every pending job of every snapshot forecast, and Slurm's own
+        # estimate, against the start that happened.
+        echo; echo "=== start-time forecasts, run $run ($d/forecast.txt): $slasim slurm forecast --kept $d"
+        "$slasim" slurm forecast --kept "$d" | tee "$d/forecast.txt" || status=1
     done
     # Every comparison in one table, with the per-job measures (DIR/fidelity.txt),
     # also when a run is outside the band (it shows by how much).
@@ -783,7 +790,7 @@ snapshots="$out/snapshots.txt"
             # running job, its request, nodes and Slurm's own start estimate
             # (%S: `squeue --start`'s), with Unix times.
             echo "### $(date +%s) squeue -t PD,R (forecast)"
-            SLURM_TIME_FORMAT=%s squeue -h -t PD,R -o '%i|%j|%u|%a|%P|%q|%T|%Q|%r|%V|%S|%l|%D|%C|%m|%b|%N|%E' 2>&1
+            SLURM_TIME_FORMAT=%s squeue -h -t PD,R -o '%i|%j|%u|%a|%P|%q|%T|%Q|%r|%V|%S|%l|%D|%C|%m|%b|%N|%E|%v|%f' 2>&1
             echo "### $(date +%s) sprio -l"
             sprio -l 2>&1
             echo "### $(date +%s) sshare -a -l -P"

@@ -257,6 +257,7 @@ impl Admission {
             relations: self.relations.clone(),
             multi,
             outages: self.outages.clone(),
+            running: Vec::new(),
         }
     }
 

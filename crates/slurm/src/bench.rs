@@ -13,7 +13,7 @@ use crate::admission::Admission;
 use crate::advance::AdvanceReservations;
 use crate::conf::{PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::controller::{Controller, ControllerMsg, Counters, Outcome, Proto, Settings};
-use crate::instant::{Arrival, NODE};
+use crate::instant::{Arrival, JOB_END, NODE};
 pub use crate::machine::Need;
 use crate::machine::{JobError, Machine};
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
@@ -64,6 +64,8 @@ pub struct Scenario {
     arrivals: Vec<Arrival>,
     /// Per job: its user association.
     pub assocs: Vec<u32>,
+    /// The run ends here (none: when no event is left).
+    horizon: Option<Time>,
 }
 
 /// What a simulation produced.
@@ -146,6 +148,7 @@ impl Scenario {
             controller: admission.proto(conf, workload, settings),
             arrivals: admission.arrivals().to_vec(),
             assocs: admission.assocs().to_vec(),
+            horizon: None,
         }
     }
 
@@ -185,10 +188,47 @@ impl Scenario {
         self
     }
 
+    /// The same scenario resumed from a snapshot ([`crate::forecast`]):
+    /// `running` on their nodes since their start (not submitted), and per
+    /// job its run time and its priority's fixed part and age origin.
+    pub fn resumed(
+        mut self,
+        running: Vec<crate::controller::Resumed>,
+        runs: &[Time],
+        priority: &[(f64, Time)],
+    ) -> Scenario {
+        let p = &mut self.controller;
+        for (j, job) in p.jobs.iter_mut().enumerate() {
+            job.run = runs[j];
+            (job.fixed.weighted, job.submit) = priority[j];
+        }
+        if let Some(pre) = &mut p.preempt {
+            for (j, &(_, since)) in priority.iter().enumerate() {
+                (pre.submit[j], pre.since[j]) = (since, since);
+            }
+        }
+        let resumed: std::collections::HashSet<u32> = running.iter().map(|r| r.job).collect();
+        self.arrivals.retain(|a| !resumed.contains(&a.job));
+        p.running = running;
+        self
+    }
+
     /// The same scenario with node events ([`crate::outage`]).
     pub fn with_outages(mut self, outages: Option<crate::outage::Outages>) -> Scenario {
         self.controller.outages = outages;
         self
+    }
+
+    /// The same scenario ending at `horizon` at the latest: the jobs not
+    /// started by then never start.
+    pub fn until(mut self, horizon: Time) -> Scenario {
+        self.horizon = Some(horizon);
+        self
+    }
+
+    /// What job `j` needs on each of its nodes, as admitted.
+    pub fn need_of(&self, j: u32) -> Need {
+        self.controller.jobs[j as usize].need
     }
 
     /// The machine.
@@ -199,12 +239,14 @@ impl Scenario {
 
 /// Runs `scenario` to the end.
 pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
-    let Scenario { controller, arrivals, .. } = scenario;
+    let Scenario { controller, arrivals, horizon: until, .. } = scenario;
     let last_submit = arrivals.last().map_or(0, |a| a.at);
     let counts: Vec<u32> = controller.jobs.iter().map(|j| j.need.nodes).collect();
     // The first node change after the first submission (those before are
     // made as the controller is built).
     let first_change = controller.outages.as_ref().and_then(|o| o.first_after(0).map(|i| o.changes[i].at));
+    let resumed_ends: Vec<(u32, Time)> =
+        controller.running.iter().map(|r| (r.job, r.end(&controller.jobs[r.job as usize]))).collect();
     // A node out for good may leave jobs that never start, and the periodic
     // events go on while they wait: the run ends a year after its last
     // submission or node change.
@@ -214,6 +256,7 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
         }
         _ => slasim_sim::units::Time::MAX / 4,
     };
+    let horizon = until.map_or(horizon, |t| t.min(horizon));
     let mut bench = Bench::new(horizon)?;
     let at = bench.reserve::<Controller>();
     let mut client = ClientActor::new(arrivals);
@@ -226,6 +269,9 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
     bench.place(at, Controller::new(controller));
     if let Some(t) = first_change {
         bench.seed(at, Scheduled::me(t, NODE, ControllerMsg::Nodes))?;
+    }
+    for (j, end) in resumed_ends {
+        bench.seed(at, Scheduled::me(end, JOB_END, ControllerMsg::End(j)))?;
     }
     // A simulated day at a time, to say where the run is; the kernel's order
     // of events is the same as in one run to the end.

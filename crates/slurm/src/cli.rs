@@ -40,6 +40,12 @@
 //!   jobs and pairs in order and the preempted jobs; no threshold applies.
 //!   `--plot FILE` draws, per timing, the share of jobs whose two starts are
 //!   at most x seconds apart (up to 300 s), each comparison a line.
+//! - `slurm forecast --slurm-conf FILE --queue SQUEUE --at EPOCH` forecasts
+//!   each pending job's start from a snapshot of a live queue
+//!   ([`crate::forecast`]), with Slurm's estimate beside it, in seconds from
+//!   the snapshot; `--kept DIR` scores the forecasts at each snapshot of a
+//!   kept loaded run against the starts that happened.
+//! - `slurm conf`, `run` and `compare` read node events with `--node-events`.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -72,6 +78,57 @@ pub(crate) enum SlurmCommand {
     Compare(CompareArgs),
     /// The per-job fidelity of kept runs (tests/slurm/cluster.sh --load-runs): Slurm against itself and the twin against each run.
     Fidelity(FidelityArgs),
+    /// Forecast each pending job's start from a snapshot of a live queue, with an interval from replicas.
+    Forecast(ForecastArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ForecastArgs {
+    /// The slurm.conf of the cluster.
+    #[arg(long, value_name = "FILE", required_unless_present = "kept")]
+    slurm_conf: Option<PathBuf>,
+    /// The snapshot: `SLURM_TIME_FORMAT=%s squeue -h -t PD,R -o '%i|%j|%u|%a|%P|%q|%T|%Q|%r|%V|%S|%l|%D|%C|%m|%b|%N|%E|%v|%f'`.
+    #[arg(long, value_name = "FILE", required_unless_present = "kept", requires = "at")]
+    queue: Option<PathBuf>,
+    /// When the snapshot was taken (Unix seconds).
+    #[arg(long, value_name = "EPOCH")]
+    at: Option<i64>,
+    /// `sprio -l` of the same instant: each pending job's age factor, which grows from there.
+    #[arg(long, value_name = "FILE")]
+    sprio: Option<PathBuf>,
+    /// A sacct dump of the centre's history: run times are drawn from the jobs alike that ended before the snapshot (without it, every job runs to its limit).
+    #[arg(long, value_name = "DUMP")]
+    history: Option<PathBuf>,
+    /// A `sacctmgr show qos -P` dump (as `[slurm] qos`).
+    #[arg(long, value_name = "FILE")]
+    qos: Option<PathBuf>,
+    /// A `sacctmgr show assoc -P` dump (as `[slurm] assoc`).
+    #[arg(long, value_name = "FILE")]
+    assoc: Option<PathBuf>,
+    /// An `scontrol show reservation` dump (as `[slurm] reservations`).
+    #[arg(long, value_name = "FILE")]
+    reservations: Option<PathBuf>,
+    /// A `sacctmgr show event -P` dump (as `[slurm] node_events`).
+    #[arg(long, value_name = "FILE")]
+    node_events: Option<PathBuf>,
+    /// When slurmctld started (Unix seconds): the phase of its periodic passes.
+    #[arg(long, value_name = "EPOCH")]
+    controller_start: Option<i64>,
+    /// When slurmctld's backfill agent started (Unix seconds): the phase of the backfill passes.
+    #[arg(long, value_name = "EPOCH")]
+    backfill_start: Option<i64>,
+    /// Score forecasts on a kept run instead (tests/slurm/cluster.sh --load): at each of its snapshots, every pending job's forecast and Slurm's estimate against the start that happened, the run's dump as the history.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["slurm_conf", "queue", "history"])]
+    kept: Option<PathBuf>,
+    /// Replicas of the run times (with a history).
+    #[arg(long, default_value_t = 30)]
+    replicas: u32,
+    /// Seed of the replicas' draws.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print a Markdown table instead of an aligned table.
+    #[arg(long)]
+    markdown: bool,
 }
 
 #[derive(Debug, Args)]
@@ -248,6 +305,7 @@ pub(crate) fn run(registry: &Registry, command: SlurmCommand) -> anyhow::Result<
         SlurmCommand::Run(args) => run_point(registry, args),
         SlurmCommand::Compare(args) => compare(args),
         SlurmCommand::Fidelity(args) => fidelity_of_runs(args),
+        SlurmCommand::Forecast(args) => forecast(args),
     }
 }
 
@@ -1127,4 +1185,68 @@ pub fn in_order(jobs: &[Compared], tolerance: Time) -> Vec<bool> {
             suffix_min[later] >= j.simulated && prefix_max[earlier] <= j.simulated
         })
         .collect()
+}
+
+/// `slurm forecast`: each pending job's forecast, or with `--kept` the
+/// scores over a kept run's snapshots.
+fn forecast(args: ForecastArgs) -> anyhow::Result<std::process::ExitCode> {
+    use crate::forecast::{Centre, History, Snapshot};
+    let table = if let Some(dir) = &args.kept {
+        let run = kept_run(dir)?;
+        let centre = Centre::read(
+            &run.slurm_conf,
+            run.qos.as_deref(),
+            run.assoc.as_deref(),
+            run.reservations.as_deref(),
+            run.node_events.as_deref(),
+            run.controller_start,
+            run.backfill_start,
+        )?;
+        let snapshots = first_in(dir, &["snapshots.txt", "snapshots.txt.gz"])
+            .ok_or_else(|| anyhow::anyhow!("{}: no snapshots.txt or snapshots.txt.gz", dir.display()))?;
+        crate::forecast::score(
+            &centre,
+            &run.dump,
+            &crate::forecast::read_snapshots(&snapshots)?,
+            args.replicas,
+            args.seed,
+        )?
+    } else {
+        let (Some(conf), Some(queue), Some(at)) = (&args.slurm_conf, &args.queue, args.at) else {
+            anyhow::bail!("--slurm-conf, --queue and --at are needed without --kept");
+        };
+        let centre = Centre::read(
+            conf,
+            args.qos.as_deref(),
+            args.assoc.as_deref(),
+            args.reservations.as_deref(),
+            args.node_events.as_deref(),
+            args.controller_start,
+            args.backfill_start,
+        )?;
+        let text = std::fs::read_to_string(queue).with_context(|| format!("{}: cannot read", queue.display()))?;
+        let mut snapshot = Snapshot {
+            path: queue.clone(),
+            at,
+            jobs: crate::forecast::parse_queue(&text, queue, 1)?,
+            ..Snapshot::default()
+        };
+        if let Some(path) = &args.sprio {
+            let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+            snapshot.ages = crate::forecast::parse_sprio(&text, path, 1)?;
+        }
+        let history = match &args.history {
+            Some(path) => {
+                let options = slasim_data::trace::sacct::NativeOptions { lenient: false };
+                Some(History::before(&slasim_data::trace::sacct::read_native(path, options)?.0, at))
+            }
+            None => None,
+        };
+        crate::forecast::table(
+            &snapshot,
+            &crate::forecast::forecast(&centre, &snapshot, history.as_ref(), args.replicas, args.seed)?,
+        )
+    };
+    emit(&if args.markdown { table.to_markdown() } else { table.to_text() })?;
+    Ok(std::process::ExitCode::SUCCESS)
 }

@@ -20,8 +20,9 @@
 //! partition), [`outage`] (node events: nodes out of scheduling) and
 //! [`against`] (one sacct dump's starts against another's: Slurm against
 //! itself), [`replica`] (a replay's replicas: run times and submissions
-//! perturbed as the workload varies) and [`what_if`] (their paired
-//! differences, with intervals).
+//! perturbed as the workload varies), [`what_if`] (their paired
+//! differences, with intervals) and [`forecast`] (start-time forecasts from
+//! a snapshot of a live queue).
 //!
 //! Its workloads: a sacct dump's jobs as recorded
 //! ([`slasim_data::trace::sacct::jobs`], read by
@@ -50,6 +51,7 @@ pub mod controller;
 pub mod dependency;
 pub mod features;
 pub mod fidelity;
+pub mod forecast;
 pub mod generated;
 pub mod gpu;
 pub mod instant;
@@ -90,6 +92,7 @@ impl Kind for SlurmKind {
     fn register(&self, registry: &mut Registry) -> Result<(), BadName> {
         registry.add_point_kind(&kind::SLURM)?;
         registry.add_stream(replica::REPLICA_PERTURBATION)?;
+        registry.add_stream(forecast::START_FORECAST)?;
         registry.add::<slasim_core::report::section::Sections>(&report::SlurmSection)?;
         registry.add::<slasim_core::cli::subcommand::Subcommands>(&cli::SlurmSubcommand)
     }

@@ -67,6 +67,7 @@ pub mod jobs;
 mod native;
 mod values;
 
+pub use depend::parse_dependency;
 pub use native::{NativeOptions, parse_native, read_native};
 
 pub use values::{StateClass, parse_duration, swf_status};

@@ -104,8 +104,9 @@ impl Controller {
     }
 
     pub(super) fn end(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
-        // Preemption: the end of a run that was preempted is void.
-        if self.preempt.is_some() && (self.outcome[j as usize].end != now || self.outcome[j as usize].start < 0) {
+        // Preemption: the end of a run that was preempted is void (a
+        // requeued job's end is -1 until it starts again).
+        if self.preempt.is_some() && self.outcome[j as usize].end != now {
             return;
         }
         self.release(now, j, false);

@@ -249,6 +249,28 @@ pub struct Proto {
     pub multi: Option<MultiPartition>,
     /// Node events ([`crate::outage`]).
     pub outages: Option<Outages>,
+    /// Jobs running when the run begins ([`crate::forecast`]).
+    pub running: Vec<Resumed>,
+}
+
+/// A job running when the run begins (a snapshot's): on its nodes since
+/// `start` (before 0), never submitted in the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resumed {
+    /// The job.
+    pub job: u32,
+    /// Its nodes.
+    pub nodes: Vec<u32>,
+    /// Its start.
+    pub start: Time,
+}
+
+impl Resumed {
+    /// When it ends: its start plus its run time, cut at its limit, and
+    /// not before 1 (it was running at 0).
+    pub fn end(&self, job: &Queued) -> Time {
+        (self.start + job.run.min(job.limit)).max(1)
+    }
 }
 
 /// The controller model.
@@ -387,8 +409,20 @@ pub struct Controller {
 impl Controller {
     /// The controller `proto` describes, nothing submitted yet.
     pub fn new(proto: Proto) -> Controller {
-        let Proto { settings, machine, priority, jobs, fairshare, limits, preempt, advance, relations, multi, outages } =
-            proto;
+        let Proto {
+            settings,
+            machine,
+            priority,
+            jobs,
+            fairshare,
+            limits,
+            preempt,
+            advance,
+            relations,
+            multi,
+            outages,
+            running,
+        } = proto;
         let n = jobs.len();
         let nodes = machine.spec.len();
         let parts = machine.partitions.len();
@@ -485,12 +519,43 @@ impl Controller {
             buffers: Buffers::default(),
         };
         controller.take_out(outages);
+        controller.resume(running);
         controller.hold(advance);
         if let Some(m) = &multi {
             controller.prio.resize(m.records(), 0);
         }
         controller.multi = multi.map(Box::new);
         controller
+    }
+
+    /// Puts `running` on their nodes, as started before the run; their ends
+    /// are seeded by the bench ([`Resumed::end`]).
+    fn resume(&mut self, running: Vec<Resumed>) {
+        for r in running {
+            let j = r.job;
+            let job = self.jobs[j as usize];
+            self.machine.take(&r.nodes, &job.need);
+            self.node_at[j as usize] = self.nodes.len() as u32;
+            self.nodes.extend_from_slice(&r.nodes);
+            self.job_parts[j as usize] = r.nodes.iter().fold(0, |m, &n| m | self.node_parts[n as usize]);
+            self.outcome[j as usize] = Outcome {
+                start: r.start,
+                end: r.end(&job),
+                priority: 0,
+                backfilled: false,
+                first_node: r.nodes.first().copied().unwrap_or(0),
+                preempted: 0,
+                preempt_cancelled: false,
+                partition: job.partition,
+            };
+            self.running.push(j);
+            if let Some(l) = &mut self.limits {
+                l.begin(j);
+            }
+            if let Some(d) = &mut self.relations {
+                d.started(j);
+            }
+        }
     }
 
     /// Holds `outages` ([`crate::outage`]): the changes before the first

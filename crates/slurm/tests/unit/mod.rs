@@ -8,6 +8,7 @@ mod controller;
 mod dependency;
 mod features;
 mod fidelity;
+mod forecast;
 mod generated;
 mod gpu;
 mod machine;

@@ -200,7 +200,7 @@ pub(crate) fn parse_array_spec(spec: &str) -> Result<u32, String> {
 }
 
 /// Parses a dependency; `Ok(None)` for none.
-pub(crate) fn parse_dependency(text: &str) -> Result<Option<Dependency>, String> {
+pub fn parse_dependency(text: &str) -> Result<Option<Dependency>, String> {
     let text = unquote(text);
     if text.is_empty() || text == "0" || text.eq_ignore_ascii_case("(null)") {
         return Ok(None);
