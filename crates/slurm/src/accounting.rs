@@ -1435,6 +1435,13 @@ impl Limits {
         self.pre_select(j).is_none() && self.post_select(j).is_none()
     }
 
+    /// A job running when the run begins ([`crate::controller::Resumed`]):
+    /// submitted and started.
+    pub fn resumed(&mut self, j: u32) {
+        self.count_submitted(j, 1);
+        self.begin(j);
+    }
+
     /// `acct_policy_job_begin`.
     pub fn begin(&mut self, j: u32) {
         self.adjust(j, true);

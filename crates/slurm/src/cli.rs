@@ -99,18 +99,8 @@ pub(crate) struct ForecastArgs {
     /// A sacct dump of the centre's history: run times are drawn from the jobs alike that ended before the snapshot (without it, every job runs to its limit).
     #[arg(long, value_name = "DUMP")]
     history: Option<PathBuf>,
-    /// A `sacctmgr show qos -P` dump (as `[slurm] qos`).
-    #[arg(long, value_name = "FILE")]
-    qos: Option<PathBuf>,
-    /// A `sacctmgr show assoc -P` dump (as `[slurm] assoc`).
-    #[arg(long, value_name = "FILE")]
-    assoc: Option<PathBuf>,
-    /// An `scontrol show reservation` dump (as `[slurm] reservations`).
-    #[arg(long, value_name = "FILE")]
-    reservations: Option<PathBuf>,
-    /// A `sacctmgr show event -P` dump (as `[slurm] node_events`).
-    #[arg(long, value_name = "FILE")]
-    node_events: Option<PathBuf>,
+    #[command(flatten)]
+    dumps: Dumps,
     /// When slurmctld started (Unix seconds): the phase of its periodic passes.
     #[arg(long, value_name = "EPOCH")]
     controller_start: Option<i64>,
@@ -118,7 +108,7 @@ pub(crate) struct ForecastArgs {
     #[arg(long, value_name = "EPOCH")]
     backfill_start: Option<i64>,
     /// Score forecasts on a kept run instead (tests/slurm/cluster.sh --load): at each of its snapshots, every pending job's forecast and Slurm's estimate against the start that happened, the run's dump as the history.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["slurm_conf", "queue", "history"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["slurm_conf", "queue", "history", "qos", "assoc", "reservations", "node_events"])]
     kept: Option<PathBuf>,
     /// Replicas of the run times (with a history).
     #[arg(long, default_value_t = 30)]
@@ -158,18 +148,44 @@ pub(crate) struct ConfArgs {
     /// (save it, edit it, and give it back with --slurm-conf).
     #[arg(long, conflicts_with_all = ["slurm_conf", "assoc", "qos", "reservations", "node_events"])]
     trace: Option<PathBuf>,
-    /// A `sacctmgr show assoc -P` dump to read and check (`[slurm] assoc` models its limits).
+    /// The centre's dumps, read and checked against each other and the conf.
+    #[command(flatten)]
+    dumps: Dumps,
+}
+
+/// The centre's dumps beside its slurm.conf, each as its `[slurm]` key.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct Dumps {
+    /// A `sacctmgr show qos -P` dump: the QOS factor and limits (`[slurm] qos`).
     #[arg(long, value_name = "FILE")]
-    assoc: Option<PathBuf>,
-    /// A `sacctmgr show qos -P` dump to read and check (`[slurm] qos` models its priority and limits).
+    pub(crate) qos: Option<PathBuf>,
+    /// A `sacctmgr show assoc -P` dump: the fair-share tree and limits (`[slurm] assoc`).
     #[arg(long, value_name = "FILE")]
-    qos: Option<PathBuf>,
-    /// A `scontrol show reservation` file to read and check against the conf (`[slurm] reservations` models it).
+    pub(crate) assoc: Option<PathBuf>,
+    /// A `scontrol show reservation` file: the advance reservations (`[slurm] reservations`).
     #[arg(long, value_name = "FILE")]
-    reservations: Option<PathBuf>,
-    /// A `sacctmgr show event -P` dump to read and check against the conf (`[slurm] node_events` models it).
+    pub(crate) reservations: Option<PathBuf>,
+    /// A `sacctmgr show event -P` dump: nodes out of scheduling (`[slurm] node_events`).
     #[arg(long, value_name = "FILE")]
-    node_events: Option<PathBuf>,
+    pub(crate) node_events: Option<PathBuf>,
+}
+
+impl Dumps {
+    /// `settings` with these dumps.
+    fn onto(&self, settings: SlurmSettings) -> SlurmSettings {
+        SlurmSettings {
+            qos: self.qos.clone(),
+            assoc: self.assoc.clone(),
+            reservations: self.reservations.clone(),
+            node_events: self.node_events.clone(),
+            ..settings
+        }
+    }
+
+    /// Any dump given.
+    fn given(&self) -> bool {
+        self.qos.is_some() || self.assoc.is_some() || self.reservations.is_some() || self.node_events.is_some()
+    }
 }
 
 #[derive(Debug, Args)]
@@ -189,18 +205,8 @@ pub(crate) struct RunArgs {
     /// Days of the synthetic workload.
     #[arg(long, default_value_t = 30.0)]
     days: f64,
-    /// A `sacctmgr show qos -P` dump: the QOS factor and limits (`[slurm] qos`).
-    #[arg(long, value_name = "FILE")]
-    qos: Option<PathBuf>,
-    /// A `sacctmgr show assoc -P` dump: the fair-share tree and limits (`[slurm] assoc`).
-    #[arg(long, value_name = "FILE")]
-    assoc: Option<PathBuf>,
-    /// A `scontrol show reservation` file: the advance reservations (`[slurm] reservations`).
-    #[arg(long, value_name = "FILE")]
-    reservations: Option<PathBuf>,
-    /// A `sacctmgr show event -P` dump: nodes out of scheduling (`[slurm] node_events`).
-    #[arg(long, value_name = "FILE")]
-    node_events: Option<PathBuf>,
+    #[command(flatten)]
+    dumps: Dumps,
     /// The store.
     #[arg(long, default_value = "slasim.sqlite")]
     db: PathBuf,
@@ -248,18 +254,9 @@ pub(crate) struct CompareArgs {
     /// jobs of each (`--duplicates` dumps show the requeued runs).
     #[arg(long, value_name = "OTHER.sacct", conflicts_with = "controller_start")]
     reference: Option<PathBuf>,
-    /// A `sacctmgr show qos -P` dump the replay models (as `[slurm] qos`).
-    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
-    qos: Option<PathBuf>,
-    /// A `sacctmgr show assoc -P` dump the replay models (as `[slurm] assoc`).
-    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
-    assoc: Option<PathBuf>,
-    /// An `scontrol show reservation` dump the replay models (as `[slurm] reservations`).
-    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
-    reservations: Option<PathBuf>,
-    /// A `sacctmgr show event -P` dump the replay models (as `[slurm] node_events`).
-    #[arg(long, value_name = "FILE", conflicts_with = "reference")]
-    node_events: Option<PathBuf>,
+    /// The dumps the replay models (not with --reference).
+    #[command(flatten)]
+    dumps: Dumps,
     /// Fail when more jobs than this are preempted in one run and not in
     /// the other.
     #[arg(long, value_name = "JOBS")]
@@ -365,7 +362,7 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
     let unmodelled: Vec<_> = conf
         .unmodelled
         .iter()
-        .filter(|i| args.qos.is_none() || !i.key.eq_ignore_ascii_case("PriorityWeightQOS"))
+        .filter(|i| args.dumps.qos.is_none() || !i.key.eq_ignore_ascii_case("PriorityWeightQOS"))
         .collect();
     if !unmodelled.is_empty() {
         let _ = writeln!(
@@ -393,8 +390,8 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
 /// Reads the accounting dumps, reservations and node events `args` name, checks them
 /// against each other and `conf`, and says what they hold.
 fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> anyhow::Result<()> {
-    let assoc = args.assoc.as_deref().map(crate::sacctmgr::read_assoc).transpose()?;
-    let qos = args.qos.as_deref().map(crate::sacctmgr::read_qos).transpose()?;
+    let assoc = args.dumps.assoc.as_deref().map(crate::sacctmgr::read_assoc).transpose()?;
+    let qos = args.dumps.qos.as_deref().map(crate::sacctmgr::read_qos).transpose()?;
     if let (Some(a), Some(q)) = (&assoc, &qos) {
         crate::sacctmgr::check_qos_names(a, q)?;
     }
@@ -430,7 +427,7 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
             unread(&q.ignored)
         );
     }
-    if let Some(path) = &args.reservations {
+    if let Some(path) = &args.dumps.reservations {
         let r = crate::reservation::read(path)?;
         crate::reservation::check_against(&r, conf)?;
         crate::advance::check_modelled(&r)?;
@@ -447,7 +444,7 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
             let _ = writeln!(out, "#   line {}: {} (ignored)", i.line, i.key);
         }
     }
-    if let Some(path) = &args.node_events {
+    if let Some(path) = &args.dumps.node_events {
         let d = crate::sacctmgr::read_events(path)?;
         let nodes = crate::outage::nodes_of(&d, &crate::machine::Machine::new(conf))?;
         let mut touched: Vec<u32> = nodes.into_iter().flatten().collect();
@@ -477,18 +474,14 @@ fn unread(columns: &[String]) -> String {
 }
 
 fn run_point(registry: &Registry, args: RunArgs) -> anyhow::Result<std::process::ExitCode> {
-    let settings = SlurmSettings {
+    let settings = args.dumps.onto(SlurmSettings {
         seed: args.seed,
         conf: args.slurm_conf.clone().unwrap_or_default(),
         trace: args.trace.clone(),
         lenient: args.lenient,
         synthetic: crate::synthetic::SlurmSynthetic { days: args.days, ..Default::default() },
-        qos: args.qos.clone(),
-        assoc: args.assoc.clone(),
-        reservations: args.reservations.clone(),
-        node_events: args.node_events.clone(),
         ..SlurmSettings::default()
-    };
+    });
     let point = Point::new(settings.resolve()?);
     let label = point.label();
     let experiment = Experiment::from_points("slurm", "slasim slurm run", [(point.clone(), label)])?;
@@ -574,19 +567,19 @@ pub(crate) struct Summary {
 /// dump against the other.
 fn compared(args: &CompareArgs) -> anyhow::Result<(String, bool, Summary)> {
     if let Some(other) = &args.reference {
+        anyhow::ensure!(
+            !args.dumps.given(),
+            "--reference compares two dumps as logged: --qos, --assoc, --reservations and --node-events are for a replay"
+        );
         return compare_dumps(args, other);
     }
-    let settings = SlurmSettings {
+    let settings = args.dumps.onto(SlurmSettings {
         conf: args.slurm_conf.clone(),
         trace: Some(args.dump.clone()),
         controller_start: args.controller_start,
         backfill_start: args.backfill_start,
-        qos: args.qos.clone(),
-        assoc: args.assoc.clone(),
-        reservations: args.reservations.clone(),
-        node_events: args.node_events.clone(),
         ..SlurmSettings::default()
-    };
+    });
     let mut read = read(&settings)?;
     let run_end = crate::queued::aligned(args.grid, &mut read.workload, &args.dump)?;
     let inputs = read.admit()?;
@@ -685,9 +678,8 @@ fn fidelity_of_runs(args: FidelityArgs) -> anyhow::Result<std::process::ExitCode
         let (first, again) = (args.dir.join(name), args.dir.join(format!("{name}-again")));
         let mut itself = kept_run(&first)?;
         itself.reference = Some(kept_dump(&again)?);
-        (itself.controller_start, itself.backfill_start, itself.qos, itself.assoc, itself.reservations, itself.grid) =
-            (None, None, None, None, None, None);
-        itself.node_events = None;
+        (itself.controller_start, itself.backfill_start, itself.grid) = (None, None, None);
+        itself.dumps = Dumps::default();
         let mut compared_here = vec![(format!("Slurm against itself, {name}"), itself)];
         for (label, dir) in [("first", &first), ("second", &again)] {
             compared_here.push((format!("the twin, {label} {name} run"), kept_run(dir)?));
@@ -825,10 +817,12 @@ fn kept_run(dir: &std::path::Path) -> anyhow::Result<CompareArgs> {
         controller_start: kept_epoch(dir, "decay-start.txt")?,
         backfill_start: kept_epoch(dir, "backfill-start.txt")?,
         reference: None,
-        qos: first_in(dir, &["sacctmgr-qos.txt", "qos.txt"]),
-        assoc: first_in(dir, &["sacctmgr-assoc.txt", "assoc.txt"]),
-        reservations: first_in(dir, &["reservations.txt"]),
-        node_events: first_in(dir, &["sacctmgr-event.txt", "events.txt"]),
+        dumps: Dumps {
+            qos: first_in(dir, &["sacctmgr-qos.txt", "qos.txt"]),
+            assoc: first_in(dir, &["sacctmgr-assoc.txt", "assoc.txt"]),
+            reservations: first_in(dir, &["reservations.txt"]),
+            node_events: first_in(dir, &["sacctmgr-event.txt", "events.txt"]),
+        },
         max_preempted_difference: None,
         grid,
     })
@@ -1193,15 +1187,7 @@ fn forecast(args: ForecastArgs) -> anyhow::Result<std::process::ExitCode> {
     use crate::forecast::{Centre, History, Snapshot};
     let table = if let Some(dir) = &args.kept {
         let run = kept_run(dir)?;
-        let centre = Centre::read(
-            &run.slurm_conf,
-            run.qos.as_deref(),
-            run.assoc.as_deref(),
-            run.reservations.as_deref(),
-            run.node_events.as_deref(),
-            run.controller_start,
-            run.backfill_start,
-        )?;
+        let centre = Centre::read(&run.slurm_conf, &run.dumps, run.controller_start, run.backfill_start)?;
         let snapshots = first_in(dir, &["snapshots.txt", "snapshots.txt.gz"])
             .ok_or_else(|| anyhow::anyhow!("{}: no snapshots.txt or snapshots.txt.gz", dir.display()))?;
         crate::forecast::score(
@@ -1215,15 +1201,7 @@ fn forecast(args: ForecastArgs) -> anyhow::Result<std::process::ExitCode> {
         let (Some(conf), Some(queue), Some(at)) = (&args.slurm_conf, &args.queue, args.at) else {
             anyhow::bail!("--slurm-conf, --queue and --at are needed without --kept");
         };
-        let centre = Centre::read(
-            conf,
-            args.qos.as_deref(),
-            args.assoc.as_deref(),
-            args.reservations.as_deref(),
-            args.node_events.as_deref(),
-            args.controller_start,
-            args.backfill_start,
-        )?;
+        let centre = Centre::read(conf, &args.dumps, args.controller_start, args.backfill_start)?;
         let text = std::fs::read_to_string(queue).with_context(|| format!("{}: cannot read", queue.display()))?;
         let mut snapshot = Snapshot {
             path: queue.clone(),

@@ -439,14 +439,14 @@ pub struct Forecast {
 }
 
 /// The workload of a snapshot: one job per running job and per pending job
-/// or array task, in that order; the running ones as [`Resumed`] (their
-/// nodes by name).
+/// or array task, in the snapshot's order.
 struct Built {
     workload: SlurmWorkload,
     /// Per job: its snapshot line.
     from: Vec<usize>,
     /// Per job: its task (array tasks).
     task: Vec<Option<u64>>,
+    /// The running jobs: each job, its nodes by name and its start.
     running: Vec<(u32, Vec<String>, Time)>,
 }
 
@@ -674,25 +674,22 @@ pub fn forecast(
 
 impl Centre {
     /// Reads the conf and the dumps given.
-    pub fn read(
+    pub(crate) fn read(
         conf: &Path,
-        qos: Option<&Path>,
-        assoc: Option<&Path>,
-        reservations: Option<&Path>,
-        events: Option<&Path>,
+        dumps: &crate::cli::Dumps,
         controller_start: Option<i64>,
         backfill_start: Option<i64>,
     ) -> anyhow::Result<Centre> {
         let conf = crate::conf::read(conf)?;
-        let accounting = Accounting::read(qos, assoc)?;
+        let accounting = Accounting::read(dumps.qos.as_deref(), dumps.assoc.as_deref())?;
         if let Some(dump) = &accounting.qos {
             crate::sacctmgr::check_partition_qos(&conf, dump)?;
         }
         Ok(Centre {
             conf,
             accounting,
-            reservations: reservations.map(crate::reservation::read).transpose()?,
-            events: events.map(crate::sacctmgr::read_events).transpose()?,
+            reservations: dumps.reservations.as_deref().map(crate::reservation::read).transpose()?,
+            events: dumps.node_events.as_deref().map(crate::sacctmgr::read_events).transpose()?,
             controller_start,
             backfill_start,
         })

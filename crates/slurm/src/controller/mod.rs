@@ -550,7 +550,7 @@ impl Controller {
             };
             self.running.push(j);
             if let Some(l) = &mut self.limits {
-                l.begin(j);
+                l.resumed(j);
             }
             if let Some(d) = &mut self.relations {
                 d.started(j);
