@@ -25,23 +25,32 @@
 //!   asked for a pass as a submission asks for one, and the backfill agent
 //!   sees a change. An event starting before the workload's first
 //!   submission holds from the start.
+//! - A drain (`DRAIN`, `DRNG`, `FAIL`, `FAILG`) is recorded once its node
+//!   has no job left (`make_node_idle`), not when it was asked for, and
+//!   accounting keeps no other time. When the workload logged a run on the
+//!   node that ended at the record, the drain was asked while it ran, and
+//!   no job started on the node from the request to the record: the node
+//!   goes out just after the last logged start on it before the record
+//!   ([`drain_asked`]). A `DOWN` event is recorded at once.
 //! - Departures:
-//!   - Slurm records a drain's event when the node has drained (its last
-//!     job ended), not when the drain was asked for, and accounting keeps
-//!     no other time. Between the two, Slurm started no job on the node; the
-//!     twin may.
+//!   - A drain asked for after the last start on its node goes out earlier
+//!     than Slurm took it out (by at most the time between that start and
+//!     the request); no job started on it in between in the log. Without
+//!     logged runs (a synthetic workload) a drain goes out at its record.
 //!   - Slurm kills the jobs of a node that goes `DOWN` (`NODE_FAIL`, and
 //!     requeues a batch job that allows it); here they run on. A sacct dump
 //!     holds such a requeued job as one job with its last run's time (the
 //!     killed run is a record of `--duplicates` only), which the twin runs
 //!     once.
 
+use std::collections::HashMap;
+
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_sim::units::Time;
 
 use crate::conf::ConfError;
 use crate::machine::Machine;
-use crate::sacctmgr::EventDump;
+use crate::sacctmgr::{EventDump, NodeEventKind};
 
 /// A node going out of scheduling or coming back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,10 +86,15 @@ impl Outages {
         let first = dump.events.first().map_or(0, |e| e.line);
         let origin =
             crate::reservation::origin(dump.clock, workload, "node events").map_err(|d| err(first, "TimeStart", d))?;
+        let runs = logged_runs(workload, machine);
         let mut changes = Vec::new();
         for (e, nodes) in dump.events.iter().zip(nodes_of(dump, machine)?) {
             for node in nodes {
-                changes.push(Change { at: e.start - origin, node, out: true });
+                let start = match e.kind {
+                    NodeEventKind::Drain => drain_asked(&runs[node as usize], e.start - origin),
+                    NodeEventKind::Down => e.start - origin,
+                };
+                changes.push(Change { at: start, node, out: true });
                 if let Some(end) = e.end {
                     changes.push(Change { at: end - origin, node, out: false });
                 }
@@ -97,6 +111,37 @@ impl Outages {
         let i = self.changes.partition_point(|c| c.at <= t);
         (i < self.changes.len()).then_some(i)
     }
+}
+
+/// Per node of `machine`: the runs `workload` logged on it, `(start, end)`
+/// on its time axis. A node list that does not read is not used.
+fn logged_runs(workload: &SlurmWorkload, machine: &Machine) -> Vec<Vec<(Time, Time)>> {
+    let index: HashMap<&str, u32> =
+        machine.spec.names.iter().enumerate().map(|(i, n)| (n.as_str(), i as u32)).collect();
+    let mut runs = vec![Vec::new(); machine.spec.len()];
+    for logged in workload.jobs.iter().filter_map(|j| j.logged.as_ref()).filter(|l| l.start >= 0) {
+        let Some(Ok(names)) = logged.node_list.as_deref().map(crate::conf::expand_hostlist) else { continue };
+        for name in names {
+            if let Some(&n) = index.get(name.as_str()) {
+                runs[n as usize].push((logged.start, logged.end));
+            }
+        }
+    }
+    runs
+}
+
+/// When a drain recorded at `recorded` was asked for, as the runs the log
+/// shows on its node bound it. Slurm records a drain once its node has no
+/// job left (`make_node_idle`): when a logged run on the node ended at the
+/// record (within a second), the drain was asked while it ran, after the
+/// last logged start on the node before the record, for no job started on
+/// it since; the drain is taken from just after that start. Otherwise the
+/// node was idle, and the record is the request.
+fn drain_asked(runs: &[(Time, Time)], recorded: Time) -> Time {
+    if !runs.iter().any(|&(_, end)| (end - recorded).abs() <= 1) {
+        return recorded;
+    }
+    runs.iter().map(|&(start, _)| start).filter(|&s| s < recorded).max().map_or(recorded, |s| (s + 1).min(recorded))
 }
 
 /// Per event of `dump`, its nodes on `machine`; a node the machine lacks

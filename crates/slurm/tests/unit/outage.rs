@@ -156,3 +156,45 @@ fn bad_node_events_are_located_errors() {
         "events.txt:2: TimeStart: the node events are in wall-clock times but the workload has no absolute times"
     ));
 }
+
+/// A drain recorded as a job on its node ended was asked for while that job
+/// ran: the node goes out just after the last logged start on it. J1 (2
+/// CPUs) ran on n1 from 0 to 100 and J2 (4 CPUs) on n2 from 0 to 300, as
+/// logged; J3 (2 CPUs, 20 s) is submitted at 50.
+/// - The drain of n1 recorded at 100 (J1's end) was asked after 0: n1 is out
+///   from 1, so J3 waits for n2, 300–320.
+/// - Recorded at 150, when no logged run on n1 ended, n1 was idle: the
+///   record is the request, and J3 runs on n1's free CPUs at 50.
+#[test]
+fn a_drain_recorded_at_a_jobs_end_was_asked_for_after_the_last_start() {
+    let logged = |j: slasim_data::trace::sacct::jobs::SlurmJob, start: i64, end: i64, node: &str| {
+        let request = j.request;
+        slasim_data::trace::sacct::jobs::SlurmJob {
+            logged: Some(slasim_data::trace::sacct::jobs::Logged {
+                start,
+                end,
+                alloc: request,
+                node_list: Some(node.into()),
+                ending: slasim_data::trace::sacct::jobs::Ending::Completed,
+                requeued: 0,
+            }),
+            ..j
+        }
+    };
+    let w = on_clock(workload(
+        vec![
+            logged(job(1, 0, 2, 100, 100), 0, 100, "n1"),
+            logged(job(2, 0, 4, 300, 300), 0, 300, "n2"),
+            logged(job(3, 50, 2, 100, 20), 300, 320, "n2"),
+        ],
+        &["batch"],
+    ));
+    let sim = run(&w, Some("n1|100|400|DRAIN|x\n"));
+    assert_eq!(starts(&sim.outcomes), vec![(0, 100, false), (0, 300, false), (300, 320, false)]);
+    let sim = run(&w, Some("n1|150|400|DRAIN|x\n"));
+    assert_eq!(starts(&sim.outcomes)[2], (50, 70, false));
+    assert_eq!(first_nodes(&sim)[2], 0);
+    // A node that goes down is recorded at once.
+    let sim = run(&w, Some("n1|100|400|DOWN|x\n"));
+    assert_eq!(starts(&sim.outcomes)[2].0, 50);
+}
