@@ -158,16 +158,16 @@ pub(crate) struct ConfArgs {
 pub(crate) struct Dumps {
     /// A `sacctmgr show qos -P` dump: the QOS factor and limits (`[slurm] qos`).
     #[arg(long, value_name = "FILE")]
-    pub(crate) qos: Option<PathBuf>,
+    qos: Option<PathBuf>,
     /// A `sacctmgr show assoc -P` dump: the fair-share tree and limits (`[slurm] assoc`).
     #[arg(long, value_name = "FILE")]
-    pub(crate) assoc: Option<PathBuf>,
+    assoc: Option<PathBuf>,
     /// A `scontrol show reservation` file: the advance reservations (`[slurm] reservations`).
     #[arg(long, value_name = "FILE")]
-    pub(crate) reservations: Option<PathBuf>,
+    reservations: Option<PathBuf>,
     /// A `sacctmgr show event -P` dump: nodes out of scheduling (`[slurm] node_events`).
     #[arg(long, value_name = "FILE")]
-    pub(crate) node_events: Option<PathBuf>,
+    node_events: Option<PathBuf>,
 }
 
 impl Dumps {
@@ -180,6 +180,11 @@ impl Dumps {
             node_events: self.node_events.clone(),
             ..settings
         }
+    }
+
+    /// The QOS, association, reservations and node event dumps.
+    fn paths(&self) -> [Option<&std::path::Path>; 4] {
+        [self.qos.as_deref(), self.assoc.as_deref(), self.reservations.as_deref(), self.node_events.as_deref()]
     }
 
     /// Any dump given.
@@ -1187,7 +1192,7 @@ fn forecast(args: ForecastArgs) -> anyhow::Result<std::process::ExitCode> {
     use crate::forecast::{Centre, History, Snapshot};
     let table = if let Some(dir) = &args.kept {
         let run = kept_run(dir)?;
-        let centre = Centre::read(&run.slurm_conf, &run.dumps, run.controller_start, run.backfill_start)?;
+        let centre = Centre::read(&run.slurm_conf, run.dumps.paths(), run.controller_start, run.backfill_start)?;
         let snapshots = first_in(dir, &["snapshots.txt", "snapshots.txt.gz"])
             .ok_or_else(|| anyhow::anyhow!("{}: no snapshots.txt or snapshots.txt.gz", dir.display()))?;
         crate::forecast::score(
@@ -1201,7 +1206,7 @@ fn forecast(args: ForecastArgs) -> anyhow::Result<std::process::ExitCode> {
         let (Some(conf), Some(queue), Some(at)) = (&args.slurm_conf, &args.queue, args.at) else {
             anyhow::bail!("--slurm-conf, --queue and --at are needed without --kept");
         };
-        let centre = Centre::read(conf, &args.dumps, args.controller_start, args.backfill_start)?;
+        let centre = Centre::read(conf, args.dumps.paths(), args.controller_start, args.backfill_start)?;
         let text = std::fs::read_to_string(queue).with_context(|| format!("{}: cannot read", queue.display()))?;
         let mut snapshot = Snapshot {
             path: queue.clone(),

@@ -673,23 +673,24 @@ pub fn forecast(
 }
 
 impl Centre {
-    /// Reads the conf and the dumps given.
-    pub(crate) fn read(
+    /// Reads the conf and the dumps given: QOS, associations, reservations
+    /// and node events.
+    pub fn read(
         conf: &Path,
-        dumps: &crate::cli::Dumps,
+        [qos, assoc, reservations, events]: [Option<&Path>; 4],
         controller_start: Option<i64>,
         backfill_start: Option<i64>,
     ) -> anyhow::Result<Centre> {
         let conf = crate::conf::read(conf)?;
-        let accounting = Accounting::read(dumps.qos.as_deref(), dumps.assoc.as_deref())?;
+        let accounting = Accounting::read(qos, assoc)?;
         if let Some(dump) = &accounting.qos {
             crate::sacctmgr::check_partition_qos(&conf, dump)?;
         }
         Ok(Centre {
             conf,
             accounting,
-            reservations: dumps.reservations.as_deref().map(crate::reservation::read).transpose()?,
-            events: dumps.node_events.as_deref().map(crate::sacctmgr::read_events).transpose()?,
+            reservations: reservations.map(crate::reservation::read).transpose()?,
+            events: events.map(crate::sacctmgr::read_events).transpose()?,
             controller_start,
             backfill_start,
         })

@@ -73,6 +73,17 @@ fn starts(outcomes: &[Outcome]) -> Vec<(i64, i64, bool)> {
     outcomes.iter().map(|o| (o.start, o.end, o.backfilled)).collect()
 }
 
+/// Two 4-CPU nodes, backfill every 10 s (the advance reservation and node
+/// event tests).
+const TWO_NODES: &str = "\
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=600
+NodeName=n[1-2] CPUs=4 RealMemory=1000
+PartitionName=batch Nodes=n[1-2] Default=YES MaxTime=UNLIMITED
+";
+
 /// One 4-CPU node, FIFO priorities (priority/basic).
 /// - 0: J1 (2 CPUs, limit 100) starts (main pass at its submission).
 /// - 1: J2 (4 CPUs) is submitted; the pass 3 s after the previous one (at 3)

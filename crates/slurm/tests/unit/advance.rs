@@ -10,17 +10,7 @@ use slasim_slurm::conf::{SlurmConf, parse};
 use slasim_slurm::machine::Machine;
 use slasim_slurm::reservation;
 
-use crate::{first_nodes, job, starts, workload};
-
-/// Two 4-CPU nodes.
-const TWO: &str = "\
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
-SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=600
-NodeName=n[1-2] CPUs=4 RealMemory=1000
-PartitionName=batch Nodes=n[1-2] Default=YES MaxTime=UNLIMITED
-";
+use crate::{TWO_NODES as TWO, first_nodes, job, starts, workload};
 
 /// Reservation R holds n1 from 100 to 300 (epoch seconds; the workload's
 /// time 0 is epoch 0).

@@ -11,17 +11,7 @@ use slasim_slurm::machine::Machine;
 use slasim_slurm::outage::Outages;
 use slasim_slurm::sacctmgr::{NodeEventKind, parse_events};
 
-use crate::{first_nodes, job, starts, workload};
-
-/// Two 4-CPU nodes; a full main pass every 60 s, backfill every 10 s.
-const TWO: &str = "\
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SchedulerType=sched/backfill
-SchedulerParameters=bf_interval=10,bf_resolution=1,bf_window=600
-NodeName=n[1-2] CPUs=4 RealMemory=1000
-PartitionName=batch Nodes=n[1-2] Default=YES MaxTime=UNLIMITED
-";
+use crate::{TWO_NODES as TWO, first_nodes, job, starts, workload};
 
 const HEADER: &str = "NodeName|TimeStart|TimeEnd|State|Reason\n";
 
