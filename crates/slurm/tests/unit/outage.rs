@@ -188,3 +188,45 @@ fn a_drain_recorded_at_a_jobs_end_was_asked_for_after_the_last_start() {
     let sim = run(&w, Some("n1|100|400|DOWN|x\n"));
     assert_eq!(starts(&sim.outcomes)[2].0, 50);
 }
+
+proptest::proptest! {
+    #![proptest_config(crate::testing::cases(64))]
+
+    /// Any jobs and any drains and failures of the two nodes: no job starts
+    /// on a node while an event holds it, no node holds more CPUs than it
+    /// has at any start, and every job starts (every event ends).
+    #[test]
+    fn no_job_starts_on_a_node_out_of_service(
+        jobs in proptest::collection::vec((0i64..300, 1u32..5, 1i64..120, 1i64..120), 1..25),
+        events in proptest::collection::vec((0u32..2, 0i64..400, 1i64..200, proptest::bool::ANY), 0..6),
+    ) {
+        let list = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, &(submit, cpus, limit, run))| job(i as u64 + 1, submit, cpus, limit, run))
+            .collect();
+        let mut w = on_clock(workload(list, &["batch"]));
+        w.jobs.sort_by_key(|j| j.submit);
+        let rows: String = events
+            .iter()
+            .map(|&(n, start, len, down)| format!("n{}|{start}|{}|{}|x\n", n + 1, start + len, if down { "DOWN" } else { "DRAIN" }))
+            .collect();
+        let sim = run(&w, Some(&rows));
+        for (j, o) in sim.outcomes.iter().enumerate() {
+            proptest::prop_assert!(o.start >= w.jobs[j].submit, "job {j} never started or started early: {o:?}");
+            for &n in sim.nodes_of(j) {
+                let out = events.iter().any(|&(e, start, len, _)| e == n && start <= o.start && o.start < start + len);
+                proptest::prop_assert!(!out, "job {j} started at {} on n{} while it was out", o.start, n + 1);
+                // The CPUs of the jobs running on n at this start.
+                let used: u32 = (0..sim.outcomes.len())
+                    .filter(|&k| {
+                        let p = &sim.outcomes[k];
+                        p.start <= o.start && o.start < p.end && sim.nodes_of(k).contains(&n)
+                    })
+                    .map(|k| w.jobs[k].request.cpus)
+                    .sum();
+                proptest::prop_assert!(used <= 4, "n{} holds {used} CPUs at {}", n + 1, o.start);
+            }
+        }
+    }
+}
