@@ -458,15 +458,14 @@ fn dumps(args: &ConfArgs, conf: &crate::conf::SlurmConf, out: &mut String) -> an
         let down = d.events.iter().filter(|e| e.kind == crate::sacctmgr::NodeEventKind::Down).count();
         let _ = writeln!(
             out,
-            "# {}: {} node events ({down} down, {} drained or failing) on {} nodes, {} not over; {} cluster \
-             events skipped; modelled: no job starts on a node during its events; not modelled: a down node's \
-             jobs are not killed{}",
+            "# {}: {} ({down} down, {} drained or failing) on {}, {} not over; {} skipped; modelled: no job \
+             starts on a node during its events; not modelled: a down node's jobs are not killed{}",
             path.display(),
-            d.events.len(),
+            count(d.events.len(), "node event", "node events"),
             d.events.len() - down,
-            touched.len(),
+            count(touched.len(), "node", "nodes"),
             d.events.iter().filter(|e| e.end.is_none()).count(),
-            d.cluster_events,
+            count(d.cluster_events, "cluster event", "cluster events"),
             unread(&d.ignored)
         );
     }

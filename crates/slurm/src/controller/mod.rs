@@ -49,6 +49,12 @@
 //!   per partition, ordered as a job of that partition with its priority
 //!   there; each scheduler tries a record as the job in that partition,
 //!   and once the job starts its other records leave the queue.
+//! - With node events ([`crate::outage`]): a node out of service is given
+//!   to no job, by either scheduler or by preemption; its running jobs run
+//!   on.
+//! - Jobs running when the run begins ([`Resumed`], a forecast's snapshot)
+//!   hold their nodes from the start and end as any job does; they are never
+//!   submitted.
 //! - Deterministic: no hash order, no wall clock.
 
 pub mod backfill;
