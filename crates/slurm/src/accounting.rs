@@ -1052,7 +1052,7 @@ impl Limits {
     }
 
     /// At submission: `Some(reason)` if job `j` is rejected, or if a limit
-    /// will hold it for ever (see [`Limits::for_ever`]); else it counts as
+    /// will hold it for ever (see `Limits::for_ever`); else it counts as
     /// submitted. The first task of an array submitted stands for the
     /// whole array (`acct_policy_validate`'s `job_cnt`, the array's task
     /// count): its tasks are accepted, and counted, or rejected together.

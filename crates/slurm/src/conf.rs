@@ -6,8 +6,8 @@
 //! SchedulerParameters, SelectType, SelectTypeParameters) and `gres.conf(5)`
 //! for `Gres=gpu[:type][:no_consume]:count`.
 //!
-//! The text's lines and pairs are [`lex`]'s, hostlists [`hostlist`]'s, and
-//! each key's value syntax [`values`]'s; this module holds the settings and
+//! The text's lines and pairs are `lex`'s, hostlists `hostlist`'s, and
+//! each key's value syntax `values`'s; this module holds the settings and
 //! the parser that reads each key.
 //!
 //! Contract:

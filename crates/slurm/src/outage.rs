@@ -31,7 +31,7 @@
 //!   node that ended at the record, the drain was asked while it ran, and
 //!   no job started on the node from the request to the record: the node
 //!   goes out just after the last logged start on it before the record
-//!   ([`drain_asked`]). A `DOWN` event is recorded at once.
+//!   (`drain_asked`). A `DOWN` event is recorded at once.
 //! - Departures:
 //!   - A drain asked for after the last start on its node goes out earlier
 //!     than Slurm took it out (by at most the time between that start and
