@@ -76,6 +76,8 @@
 #          temporary directory that is removed.
 #          --jobs N --span S --grid G (default 150, 540 and 20): a plan of N
 #          jobs submitted over S seconds on a grid of G seconds.
+#          --seed N|random (default 20240601): the plan's seed; random draws
+#          one and prints it (--load-runs gives its four runs the same one).
 #          --fixed-sleep: each job sleeps its planned seconds, not until its grid.
 #          --require-match: fail when `slasim slurm compare` exits non-zero.
 #          --repeat: run it all twice, into DIR and DIR2 (--out DIR needed),
@@ -167,9 +169,10 @@ while (($#)); do
         --out) (($# >= 2)) || fail "--out needs a directory"; out="$2"; shift ;;
         --out=*) out="${1#--out=}" ;;
         --jobs) (($# >= 2)) || fail "--jobs needs a number"; jobs="$2"; shift ;;
+        --seed) (($# >= 2)) || fail "--seed needs a number or random"; seed="$2"; shift ;;
         --span) (($# >= 2)) || fail "--span needs a number of seconds"; span="$2"; shift ;;
         -h | --help) sed -n '2,/^set -eEuo/p' "$self" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) fail "unknown argument '$1' (usage: tests/slurm/cluster.sh [--install] [--out DIR] [--jobs N --span S --grid G] [--fixed-sleep] [--load] [--require-match] [--repeat] | --compare-runs DIR1 DIR2)" ;;
+        *) fail "unknown argument '$1' (usage: tests/slurm/cluster.sh [--install] [--out DIR] [--jobs N --span S --grid G] [--seed N|random] [--fixed-sleep] [--load] [--require-match] [--repeat] | --compare-runs DIR1 DIR2)" ;;
     esac
     shift
 done
@@ -179,6 +182,13 @@ if ((load)); then jobs="${jobs:-300}" span="${span:-180}"; else jobs="${jobs:-15
 [[ "$grid" =~ ^[1-9][0-9]*$ && "$grid" -ge 15 && $((grid % 5)) -eq 0 ]] || fail "--grid must be a multiple of 5 seconds, at least 15"
 [[ "$span" =~ ^[0-9]+$ && $((span % grid)) -eq 0 ]] || fail "--span must be a multiple of --grid"
 if [[ -n "$out" && "$out" != /* ]]; then out="$caller_pwd/$out"; fi
+# --seed random: one seed drawn here, printed, and given to every run.
+if [[ "$seed" == random ]]; then
+    seed=$(((RANDOM << 15 | RANDOM) + 1))
+    echo "the plan's seed, drawn: $seed (replay the plan with --seed $seed)"
+fi
+[[ "$seed" =~ ^[1-9][0-9]{0,17}$ ]] || fail "--seed must be a positive number or random"
+
 
 # The starts of two runs' jobs, matched by name (top-level records j001 ...),
 # relative to each run's first submission (DIR/sub0.txt, else the earliest
@@ -255,7 +265,7 @@ if [[ -n "$load_runs" ]]; then
     status=0 runs=(aligned aligned-again natural natural-again) run_pids=()
     ((check_load)) && runs_to_start=() || runs_to_start=("${runs[@]}")
     for run in "${runs_to_start[@]}"; do
-        more=(--load --out "$load_runs/$run" --grid "$grid")
+        more=(--load --out "$load_runs/$run" --grid "$grid" --seed "$seed")
         [[ -z "$jobs" ]] || more+=(--jobs "$jobs")
         [[ -z "$span" ]] || more+=(--span "$span")
         [[ "$run" != natural* ]] || more+=(--fixed-sleep)
@@ -330,7 +340,7 @@ fi
 if ((repeat)); then
     [[ -n "$out" ]] || fail "--repeat needs --out DIR (the second run goes to DIR2)"
     out2="${out%/}2"
-    more=(--jobs "$jobs" --span "$span" --grid "$grid")
+    more=(--jobs "$jobs" --span "$span" --grid "$grid" --seed "$seed")
     ((fixed_sleep)) && more+=(--fixed-sleep)
     ((load)) && more+=(--load)
     ((require_match)) && more+=(--require-match)
@@ -400,7 +410,7 @@ if [[ -z "${SLASIM_CLUSTER_NETNS:-}" ]]; then
     ((load)) && more+=(--load)
     ((require_match)) && more+=(--require-match)
     exec unshare --net -- bash -c 'ip link set lo up && exec "$@"' bash "$self" --out "$out" --jobs "$jobs" --span "$span" \
-        --grid "$grid" "${more[@]}"
+        --grid "$grid" --seed "$seed" "${more[@]}"
 fi
 [[ -z "$(awk -F: 'NR > 2 { gsub(/ /, "", $1); if ($1 != "lo") print $1 }' /proc/net/dev)" ]] ||
     fail "the private network namespace has interfaces other than lo"
@@ -684,7 +694,7 @@ echo "slurmctld launched at $ctld_launch, BOOT_TIME $boot (OUT/controller-start.
 echo "sshare -a -P: $(sshare -a -P | tail -n +2 | cut -d'|' -f1-3 | tr -d ' ' | paste -sd' ')"
 
 # ---------------------------------------------------------------- plan
-step "1. the workload: $jobs jobs over $span s on a grid of $grid s"
+step "1. the workload: $jobs jobs over $span s on a grid of $grid s, plan seed $seed"
 plan="$out/plan.tsv"
 awk -v seed="$seed" -v jobs="$jobs" -v span="$span" -v grid="$grid" -v loaded="$load" -f "$root/tests/slurm/plan-workload.awk" >"$plan"
 (($(wc -l <"$plan") == jobs + 1)) || fail "the plan has $(($(wc -l <"$plan") - 1)) jobs, expected $jobs"
