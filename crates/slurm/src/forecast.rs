@@ -521,9 +521,21 @@ fn dependency_of(s: &Snapshot, l: &Listed) -> Result<Option<slasim_data::trace::
     }))
 }
 
-/// The Unix-second start of each job of `built` in a run of `centre` from
-/// snapshot `s`, each job running `runs` (none: never started).
-fn run_once(centre: &Centre, s: &Snapshot, built: &Built, runs: &[Time]) -> anyhow::Result<Vec<Option<i64>>> {
+/// What every replica of a snapshot's forecast runs from: the jobs
+/// admitted, the run's settings, each job's priority and the running jobs
+/// on their nodes. Built once; a replica gives only its run times.
+struct Prepared<'a> {
+    centre: &'a Centre,
+    s: &'a Snapshot,
+    built: &'a Built,
+    admission: Admission,
+    settings: Settings,
+    priority: Vec<(f64, Time)>,
+    running: Vec<Resumed>,
+}
+
+/// Admits `built` (of snapshot `s`) to `centre`'s machine, once.
+fn prepare<'a>(centre: &'a Centre, s: &'a Snapshot, built: &'a Built) -> anyhow::Result<Prepared<'a>> {
     let conf = &centre.conf;
     let w = &built.workload;
     let machine = Machine::new(conf);
@@ -573,13 +585,23 @@ fn run_once(centre: &Centre, s: &Snapshot, built: &Built, runs: &[Time]) -> anyh
         }
         running.push(Resumed { job: *j, nodes, start: *start });
     }
-    // Every job that can start has started once each job before it ran to
-    // its limit.
-    let horizon = runs.iter().fold(0, |sum: Time, r| sum.saturating_add(*r)).saturating_add(slasim_sim::units::DAY);
-    let scenario = Scenario::of(&admission, conf, w, settings).until(horizon);
-    check_room(&scenario, &running, s, built)?;
-    let done = simulate(scenario.resumed(running, runs, &priority))?;
-    Ok(done.outcomes.iter().map(|o| (o.start >= 0).then_some(s.at + o.start)).collect())
+    check_room(&Scenario::of(&admission, conf, w, settings.clone()), &running, s, built)?;
+    Ok(Prepared { centre, s, built, admission, settings, priority, running })
+}
+
+impl Prepared<'_> {
+    /// The Unix-second start of each job in a run where each job runs
+    /// `runs` (none: never started).
+    fn run(&self, runs: &[Time]) -> anyhow::Result<Vec<Option<i64>>> {
+        // Every job that can start has started once each job before it ran
+        // to its limit.
+        let horizon = runs.iter().fold(0, |sum: Time, r| sum.saturating_add(*r)).saturating_add(slasim_sim::units::DAY);
+        let scenario = Scenario::of(&self.admission, &self.centre.conf, &self.built.workload, self.settings.clone())
+            .until(horizon)
+            .resumed(self.running.clone(), runs, &self.priority);
+        let done = simulate(scenario)?;
+        Ok(done.outcomes.iter().map(|o| (o.start >= 0).then_some(self.s.at + o.start)).collect())
+    }
 }
 
 /// The snapshot's running jobs fit their nodes in the conf's machine.
@@ -622,24 +644,33 @@ pub fn forecast(
     let n = built.workload.jobs.len();
     let limit_of = |j: usize| s.jobs[built.from[j]].limit.unwrap_or(crate::machine::NO_LIMIT);
     let replicas = if history.is_some() { replicas.max(1) } else { 1 };
+    let prepared = prepare(centre, s, &built)?;
+    // Per job: how long it has run, and the run times of the jobs alike
+    // that ran longer (the same in every replica).
+    let alike: Vec<(Time, Vec<Time>)> = (0..n)
+        .map(|j| {
+            let l = &s.jobs[built.from[j]];
+            let ran = if l.running { s.at - l.start.unwrap_or(s.at) } else { 0 };
+            (ran, history.map_or_else(Vec::new, |h| h.alike(l, ran)))
+        })
+        .collect();
     let mut starts: Vec<Vec<i64>> = vec![Vec::new(); n];
+    let mut runs = Vec::with_capacity(n);
     for r in 0..replicas {
         let mut rng = stream(seed, START_FORECAST, u64::from(r));
-        let mut runs = Vec::with_capacity(n);
-        for j in 0..n {
-            let l = &s.jobs[built.from[j]];
+        runs.clear();
+        for (j, (ran, alike)) in alike.iter().enumerate() {
             let limit = limit_of(j);
             // One draw per job whatever it is, so a job's draw does not
             // depend on the others'.
             let u: f64 = rng.random();
-            let ran = if l.running { s.at - l.start.unwrap_or(s.at) } else { 0 };
-            let run = match history.map(|h| h.alike(l, ran)) {
-                Some(alike) if !alike.is_empty() => alike[((u * alike.len() as f64) as usize).min(alike.len() - 1)],
-                _ => limit,
+            let run = match alike.len() {
+                0 => limit,
+                k => alike[((u * k as f64) as usize).min(k - 1)],
             };
             runs.push(run.min(limit).max(ran + 1));
         }
-        for (j, start) in run_once(centre, s, &built, &runs)?.into_iter().enumerate() {
+        for (j, start) in prepared.run(&runs)?.into_iter().enumerate() {
             if let Some(t) = start {
                 starts[j].push(t);
             }
