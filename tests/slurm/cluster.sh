@@ -585,6 +585,10 @@ SlurmdPidFile=$tmp/slurmd-%n.pid
 SlurmctldLogFile=$tmp/log/slurmctld.log
 SlurmdLogFile=$tmp/log/slurmd-%n.log
 EOF
+    # SLASIM_SLURM_DEBUGFLAGS=Backfill: slurmctld logs each backfill
+    # reservation (its start, end and nodes), to find where the
+    # simulator's passes part from Slurm's (it slows the passes a little).
+    if [[ -n "${SLASIM_SLURM_DEBUGFLAGS:-}" ]]; then echo "DebugFlags=$SLASIM_SLURM_DEBUGFLAGS"; fi
 } >"$SLURM_CONF"
 # Fake GPUs. slurmd 22.05 drops a GPU without a File ("Removing file-less GPU
 # from final GRES list") and complains about a File that is no character

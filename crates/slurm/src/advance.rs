@@ -265,10 +265,13 @@ impl AdvanceReservations {
 
     /// `find_resv_end`: the end of the first reservation not ended before
     /// `start`, rounded up to `resolution`.
-    pub fn first_end(&self, start: Time, resolution: Time) -> Option<Time> {
-        let end = self.list.iter().filter(|r| r.end >= start).map(|r| r.end).min()?;
+    pub fn first_end(&self, start: Time, resolution: Time, epoch: Time) -> Option<Time> {
+        let end = self.list.iter().filter(|r| r.end >= start).map(|r| r.end).min()? + epoch;
         let resolution = resolution.max(1);
-        Some(end.div_euclid(resolution) * resolution + if end.rem_euclid(resolution) > 0 { resolution } else { 0 })
+        Some(
+            end.div_euclid(resolution) * resolution + if end.rem_euclid(resolution) > 0 { resolution } else { 0 }
+                - epoch,
+        )
     }
 }
 

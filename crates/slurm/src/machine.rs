@@ -142,6 +142,26 @@ pub struct Machine {
     /// Sets of nodes a job may be given, by [`Machine::set`]; set 0 (empty
     /// here) is every node.
     pub node_sets: Vec<Vec<bool>>,
+    /// Per node, the low byte of cons_tres's `sched_weight`
+    /// ([`Machine::near_gpus`], [`Machine::sync_weights`]).
+    weight_low: Vec<u8>,
+    /// How many nodes have a low byte below 0xff (none on a machine
+    /// without GPUs: syncing costs nothing there).
+    lowered: usize,
+}
+
+/// Whether a GPU job of `need` passes cons_tres's GPU and CPU tests on a
+/// node with `free` (`_can_job_run_on_node`, before memory is checked).
+#[inline]
+pub fn holds_gpus(need: &Need, free: &Resources) -> bool {
+    need.gpus > 0 && free.gpus >= need.gpus && free.cpus >= need.cpus.max(1)
+}
+
+/// The low byte of `sched_weight` a GPU job sets on a node that holds its
+/// GPUs: 0xff less its GPUs per node.
+#[inline]
+fn near_byte(need: &Need) -> u8 {
+    u8::MAX - need.gpus.min(u32::from(u8::MAX)) as u8
 }
 
 /// A job the machine can never run, or whose partition it lacks.
@@ -196,7 +216,16 @@ impl Machine {
                 }
             })
             .collect();
-        Machine { free: spec.size.clone(), spec, partitions, consumable: conf.consumable, node_sets: vec![Vec::new()] }
+        let weight_low = vec![u8::MAX; spec.size.len()];
+        Machine {
+            free: spec.size.clone(),
+            spec,
+            partitions,
+            consumable: conf.consumable,
+            node_sets: vec![Vec::new()],
+            weight_low,
+            lowered: 0,
+        }
     }
 
     /// The shared machine model of `conf` (`slurm.conf(5)` `NodeName`:
@@ -411,7 +440,7 @@ impl Machine {
         while (out.len() as u32) < need.nodes {
             let rest = need.nodes - out.len() as u32;
             // (weight, free CPUs, first position in `nodes`, nodes, suffices)
-            let mut best: Option<(u32, u64, usize, u32, bool)> = None;
+            let mut best: Option<(u64, u64, usize, u32, bool)> = None;
             let mut i = 0;
             while i < nodes.len() {
                 let n = nodes[i];
@@ -419,11 +448,11 @@ impl Machine {
                 let Some(f) = free(n).filter(|_| !out.contains(&n)) else {
                     continue;
                 };
-                let (weight, first) = (self.spec.weight[n as usize], i - 1);
+                let (weight, first) = (self.weight(n, need), i - 1);
                 let (mut cpus, mut last) = (u64::from(f), n);
                 while i < nodes.len() {
                     let m = nodes[i];
-                    if m != last + 1 || self.spec.weight[m as usize] != weight || out.contains(&m) {
+                    if m != last + 1 || self.weight(m, need) != weight || out.contains(&m) {
                         break;
                     }
                     let Some(f) = free(m) else { break };
@@ -466,6 +495,65 @@ impl Machine {
             }
         }
         true
+    }
+
+    /// Node `n`'s `sched_weight` as `_eval_nodes` compares it for a job of
+    /// `need`: its `Weight` above the low byte ([`Machine::weight_low`]),
+    /// which a GPU job's own evaluation of the node has just set.
+    #[inline]
+    fn weight(&self, n: u32, need: &Need) -> u64 {
+        let low = if need.gpus > 0 { near_byte(need) } else { self.weight_low[n as usize] };
+        (u64::from(self.spec.weight[n as usize]) << 8) | u64::from(low)
+    }
+
+    /// `_sync_node_weight` (node_scheduler.c): `select_nodes` sets the
+    /// `sched_weight` of the nodes of a job's partition (its node sets) to
+    /// their `Weight` with the low byte 0xff, before it tests the job.
+    pub fn sync_weights(&mut self, p: usize) {
+        if self.lowered == 0 {
+            return;
+        }
+        for &n in &self.partitions[p].nodes {
+            let low = &mut self.weight_low[n as usize];
+            if *low != u8::MAX {
+                *low = u8::MAX;
+                self.lowered -= 1;
+            }
+        }
+    }
+
+    /// `_can_job_run_on_node` (cons_tres job_test.c): a GPU job evaluated
+    /// on node `n` with `free` there, when its GPUs and CPUs fit (memory is
+    /// checked after), sets the node's low byte to 0xff less the GPUs it
+    /// would use there ("favor nodes with more co-located GPUs",
+    /// `gres_select_filter_remove_unusable`'s `near_gpus`, capped at the
+    /// job's GPUs per node). The backfill scheduler's tests never set it
+    /// back: until a `select_nodes` of a job of a partition holding the
+    /// node does ([`Machine::sync_weights`]), the jobs without GPUs a
+    /// backfill pass tests prefer such nodes (a lower weight).
+    #[inline]
+    pub fn near_gpus(&mut self, n: u32, need: &Need, free: &Resources) {
+        if holds_gpus(need, free) {
+            self.mark_near(n, need);
+        }
+    }
+
+    /// Each of `nodes` evaluated for a GPU job of `need` that
+    /// [`holds_gpus`] there.
+    pub fn mark_near_each(&mut self, nodes: &[u32], need: &Need) {
+        for &n in nodes {
+            self.mark_near(n, need);
+        }
+    }
+
+    /// Node `n` evaluated for a GPU job of `need` that [`holds_gpus`] there.
+    #[inline]
+    pub fn mark_near(&mut self, n: u32, need: &Need) {
+        let low = &mut self.weight_low[n as usize];
+        if *low == u8::MAX {
+            self.lowered += 1;
+        }
+        *low = near_byte(need);
     }
 
     /// Gives `need` on each of `nodes` to a job.

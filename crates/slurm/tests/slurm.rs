@@ -445,6 +445,26 @@ fn will_run_batches_are_aligned_on_the_epoch_and_plan_the_batchs_last_end() {
     assert_eq!(starts(&run(&conf, &w)), vec![(0, 100, false), (0, 140, false), (100, 200, false), (140, 235, false)]);
 }
 
+/// The backfill map's times are rounded to `bf_resolution` of Unix time,
+/// not of the run's time 0. One 8-CPU node, bf_resolution 5, every job
+/// submitted at 0.
+/// - J1 (4 CPUs, 100 s) starts; J2 (8 CPUs, limit 50) waits for it: its
+///   reservation is from J1's expected end, 100, to 150.
+/// - Workload epoch 0: the reservation begins at 100. J3 (4 CPUs, limit 98)
+///   ends before it and is backfilled at 0.
+/// - Epoch 3: 100 is Unix …103, rounded down to …100, so the reservation
+///   begins at 97 and J3 (to 98) would overlap it: J3 waits and starts when
+///   J2 ends, at 150.
+#[test]
+fn the_backfill_map_is_rounded_on_unix_time() {
+    let conf = ONE_NODE.replace("CPUs=4", "CPUs=8").replace("bf_resolution=1", "bf_resolution=5");
+    let jobs = vec![job(1, 0, 4, 100, 100), job(2, 0, 8, 50, 50), job(3, 0, 4, 98, 98)];
+    let mut w = workload(jobs, &["batch"]);
+    assert_eq!(starts(&run(&conf, &w)), vec![(0, 100, false), (100, 150, false), (0, 98, true)]);
+    w.epoch = Some(3);
+    assert_eq!(starts(&run(&conf, &w)), vec![(0, 100, false), (100, 150, false), (150, 248, false)]);
+}
+
 /// batch_sched_delay is counted from the background loop's own passes (its
 /// submission passes and its full passes every sched_interval = 60 s), not
 /// from the passes that job ends run. One 4-CPU node, no backfill.

@@ -29,13 +29,20 @@
 //!   first batch after which it fits; the running jobs are taken away in the
 //!   order of their expected ends, up to a barrier (the first one's end
 //!   rounded up to 30 s of the epoch) plus a window of 30 s that doubles
-//!   after each batch. If a reservation of the partition's nodes ends after
-//!   `start_res` and before that start (`later_start`), the job is tested
-//!   again from there. A job that can start now starts; one that cannot,
-//!   within `bf_window`, has its nodes reserved against the jobs after it
-//!   from its start to its expected end, both rounded down to
-//!   `bf_resolution`, unless they overlap another reservation (then it is
-//!   tested again from its start). A pass stops early once no later job of
+//!   after each batch. If the pass's reservations free a node before that
+//!   start (`later_start`, walked as Slurm walks its records:
+//!   [`super::node_space`]), the job is tested again from there. A job that
+//!   can start now starts, on the nodes `select_nodes` picks among those no
+//!   reservation holds (with the nodes' weights synced:
+//!   [`crate::machine::Machine::sync_weights`]); one that cannot, within
+//!   `bf_window`, has its nodes reserved against the jobs after it from its
+//!   start to its expected end, both rounded down to `bf_resolution` of
+//!   Unix time, unless they overlap another reservation (then it is tested
+//!   again from its start).
+//! - A GPU job's tests leave their mark on the nodes that hold its GPUs
+//!   (cons_tres's `sched_weight`: [`crate::machine::Machine::near_gpus`]);
+//!   the backfill scheduler never syncs the weights of the nodes it plans
+//!   on, so the jobs without GPUs it tests after prefer those nodes. A pass stops early once no later job of
 //!   the queue could fit now even with no reservation (it could only
 //!   reserve, and reservations last one pass).
 //! - A backfill pass skips, without a test, a job whose user or partition
@@ -101,7 +108,7 @@ impl Controller {
             return !self.queue.is_empty();
         };
         let horizon = now + self.settings.scheduler.bf_window;
-        self.begin_pass();
+        self.begin_pass(now, horizon);
         let mut i = 0;
         let mut visited = 0;
         let mut tried = 0;
@@ -121,7 +128,7 @@ impl Controller {
                 continue;
             }
             tried += 1;
-            if self.preempts_for(now, r, j, &job, horizon, outbox) {
+            if self.preempts_for(now, r, j, &job, outbox) {
                 i += 1;
                 continue;
             }
@@ -155,7 +162,7 @@ impl Controller {
     /// tested per user or partition, and the running jobs in the order of
     /// their expected ends (start plus limit), as the will-run test takes
     /// them away.
-    fn begin_pass(&mut self) {
+    fn begin_pass(&mut self, now: Time, horizon: Time) {
         self.bound.clear();
         self.bound.extend_from_slice(&self.most);
         self.bf_user.clear();
@@ -166,10 +173,9 @@ impl Controller {
         if self.settings.scheduler.bf_max_job_part > 0 {
             self.bf_part.resize(self.machine.partitions.len(), 0);
         }
-        for r in &mut self.reserved {
-            r.clear();
-        }
-        self.space.clear();
+        // `node_space`: one record, from the pass's start to the window's
+        // end, both rounded down to `bf_resolution`.
+        self.space.clear(self.to_resolution(now), self.to_resolution(horizon));
         self.releases.clear();
         for &r in &self.running {
             let o = &self.outcome[r as usize];
@@ -211,19 +217,11 @@ impl Controller {
     /// `select_nodes`): job `j` of record `r`, if it may preempt and does
     /// not fit now, preempts, and is then neither started nor reserved for.
     /// Whether it preempted.
-    fn preempts_for(
-        &mut self,
-        now: Time,
-        r: u32,
-        j: u32,
-        job: &Queued,
-        horizon: Time,
-        outbox: &mut Outbox<ControllerMsg>,
-    ) -> bool {
+    fn preempts_for(&mut self, now: Time, r: u32, j: u32, job: &Queued, outbox: &mut Outbox<ControllerMsg>) -> bool {
         if !self.preempt.as_ref().is_some_and(|p| p.preempts_any(j)) || self.could_fit_now(r, &self.most) {
             return false;
         }
-        self.mark_available(job, now, now + job.limit, horizon);
+        self.mark_available(job, now, now + job.limit);
         if !self.try_preempt(now, j, Usable::Marked, outbox) {
             return false;
         }
@@ -247,7 +245,6 @@ impl Controller {
     /// start now, its nodes are reserved from its start (`_add_reservation`),
     /// or it has no start within the window.
     fn plan(&mut self, now: Time, j: u32, job: &Queued, horizon: Time) -> Plan {
-        let resolution = self.settings.scheduler.bf_resolution.max(1);
         let p = job.partition as usize;
         // `TRY_LATER`: from `start_res` on, each retry a later one or
         // fewer nodes, so a bound on retries only guards the loop.
@@ -269,7 +266,7 @@ impl Controller {
                 return waits(estimated);
             }
             self.marked_before.copy_from_slice(&self.marked);
-            let (available, later) = self.mark_available(job, start_res, end, horizon);
+            let (available, later) = self.mark_available(job, start_res, end);
             // Why: nothing starts or is reserved between a job's tests, so
             // the will-run test depends only on the nodes marked: a test
             // marking the same nodes as the previous one has its result.
@@ -277,7 +274,20 @@ impl Controller {
                 Some(planned) if self.marked == self.marked_before => planned,
                 // Too few nodes free of reservations: no will-run test.
                 _ if available < job.need.nodes => None,
-                _ => self.will_run(now, job),
+                _ => {
+                    let planned = self.will_run(now, job);
+                    if job.need.gpus > 0 {
+                        // The test's last evaluation of the marked nodes.
+                        let (tested, marked) = (self.tested, std::mem::take(&mut self.marked));
+                        self.near_gpus(p, &job.need, |c, n| {
+                            let k = n as usize;
+                            is_set(&marked, n)
+                                .then(|| if c.scratch_at[k] == tested { c.scratch[k] } else { c.machine.free[k] })
+                        });
+                        self.marked = marked;
+                    }
+                    planned
+                }
             };
             before = Some(planned);
             estimated |= planned.is_some() && !now_only;
@@ -322,8 +332,8 @@ impl Controller {
             }
             // `_add_reservation`: both ends rounded down to the resolution,
             // at least one resolution long, within the window.
-            let begin = start.div_euclid(resolution) * resolution;
-            let until = ((start + job.limit).div_euclid(resolution) * resolution).max(begin + resolution);
+            let begin = self.to_resolution(start);
+            let until = self.to_resolution(start + job.limit);
             if self.overlaps_reservation(begin, until) {
                 if retries > 0 {
                     start_res = start;
@@ -331,7 +341,7 @@ impl Controller {
                 }
                 return waits(estimated);
             }
-            self.reserve(begin.max(now), until.min(horizon));
+            self.reserve(begin, until);
             self.estimated_in[j as usize] = self.pass;
             return waits(estimated);
         }
@@ -351,28 +361,23 @@ impl Controller {
     /// `_test_resv_overlap`: whether a node found (`found`) has a
     /// reservation of this pass over `[begin, until)`.
     fn overlaps_reservation(&self, begin: Time, until: Time) -> bool {
-        let reserved = &self.reserved;
-        self.found.iter().any(|&n| {
-            let r = &reserved[n as usize];
-            r.get(r.partition_point(|&(_, e)| e <= begin)).is_some_and(|&(b, _)| b < until)
-        })
+        self.space.overlaps(begin, until, &self.found)
     }
 
     /// `_add_reservation`: the nodes found are reserved over `[begin,
-    /// until)` against the jobs after this one in the pass (an empty
-    /// interval reserves nothing).
+    /// until)` (at least a resolution) against the jobs after this one in
+    /// the pass.
     fn reserve(&mut self, begin: Time, until: Time) {
         self.reservation_count += 1;
-        if begin >= until {
-            return;
-        }
-        for &n in &self.found {
-            // Kept in order: a node's reservations never overlap.
-            let r = &mut self.reserved[n as usize];
-            let at = r.partition_point(|&(b, _)| b < begin);
-            r.insert(at, (begin, until));
-        }
-        self.space.reserve(begin, until, &self.found);
+        let resolution = self.settings.scheduler.bf_resolution.max(1);
+        self.space.reserve(begin, until, resolution, &self.found);
+    }
+
+    /// `t` rounded down to `bf_resolution` of Unix time, as Slurm rounds
+    /// the backfill map's times (the run's time 0 is its epoch).
+    fn to_resolution(&self, t: Time) -> Time {
+        let (resolution, epoch) = (self.settings.scheduler.bf_resolution.max(1), self.settings.epoch);
+        (t + epoch).div_euclid(resolution) * resolution - epoch
     }
 
     /// Starts job `j` (as `job`) of record `r`, at index `i` of the queue,
@@ -388,6 +393,22 @@ impl Controller {
         i: usize,
         outbox: &mut Outbox<ControllerMsg>,
     ) -> usize {
+        // `_start_job`: `select_nodes`, on the nodes no reservation of the
+        // pass holds (`exc_node_bitmap`), with the weights synced.
+        let p = job.partition as usize;
+        self.machine.sync_weights(p);
+        if job.need.gpus > 0 {
+            let marked = std::mem::take(&mut self.marked);
+            self.near_gpus(p, &job.need, |c, n| is_set(&marked, n).then(|| c.machine.free[n as usize]));
+            self.marked = marked;
+        }
+        let mut found = std::mem::take(&mut self.found);
+        let marked = &self.marked;
+        let (completing, pass) = (&self.completing, self.pass);
+        let picked =
+            self.machine.find(p, &job.need, |n| is_set(marked, n) && completing[n as usize] != pass, &mut found);
+        debug_assert!(picked, "a job the will-run test starts now fits now");
+        self.found = found;
         self.start(now, j, true, outbox);
         self.counters.backfill_starts += 1;
         self.queue.remove(i);
@@ -433,7 +454,7 @@ impl Controller {
     /// reservations, only those none of them keeps from the job over
     /// `[start_res, end)`, and when one did, `later_start` is at most just
     /// after the first reservation's end (`find_resv_end`).
-    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time, horizon: Time) -> (u32, Option<Time>) {
+    fn mark_available(&mut self, job: &Queued, start_res: Time, end: Time) -> (u32, Option<Time>) {
         let p = job.partition as usize;
         let mut available = 0;
         let mut resv_overlap = false;
@@ -473,13 +494,15 @@ impl Controller {
             self.marked[w] = marked;
             available += marked.count_ones();
         }
-        // A node is free again at the end of the run of reservations (each
-        // beginning where the one before ends) that holds it after `start_res`.
-        let mut later = self.space.first_release(start_res, horizon, &self.open);
+        // `later_start`: the end of the first record of the pass's
+        // reservations after which a node is free again.
+        let mut later = self.space.later_start(start_res, end, &self.open);
         if resv_overlap
-            && let Some(e) =
-                self.advance.as_ref().and_then(|a| a.first_end(start_res, self.settings.scheduler.bf_resolution))
-            && e + 1 < horizon
+            && let Some(e) = self
+                .advance
+                .as_ref()
+                .and_then(|a| a.first_end(start_res, self.settings.scheduler.bf_resolution, self.settings.epoch))
+            && e + 1 < self.space.end()
             && later.is_none_or(|l| e + 1 < l)
         {
             later = Some(e + 1);

@@ -26,7 +26,7 @@
 use std::cmp::Ordering;
 
 use super::preempt::Usable;
-use super::{Controller, ControllerMsg};
+use super::{Controller, ControllerMsg, is_set};
 use crate::queued::Queued;
 use slasim_sim::kernel::Outbox;
 use slasim_sim::units::Time;
@@ -196,8 +196,32 @@ impl Controller {
             let until = now + job.limit;
             // `ESLURM_RESERVATION_MAINT`: no node of the partition.
             let kept = job.resv.is_none() && self.advance.as_ref().is_some_and(|a| a.blocks(p, now, until));
+            // `_schedule`: a job whose partition has fewer nodes in service
+            // and not kept by a blocked partition than it needs fails its
+            // partition without `select_nodes` ("Nodes required for job are
+            // DOWN, DRAINED or reserved for jobs in higher priority
+            // partitions"): no weight is synced.
+            let open = {
+                let (blocked, up) = (&self.blocked_node, &self.states.up);
+                let mut open =
+                    self.machine.partitions[p].nodes.iter().filter(|&&n| blocked[n as usize] != pass && is_set(up, n));
+                open.nth(need.nodes.max(1) as usize - 1).is_some()
+            };
+            if up && !kept && open {
+                // `select_nodes`: the weights synced, then the job tested.
+                self.machine.sync_weights(p);
+                if need.gpus > 0 {
+                    let job = self.jobs[j as usize];
+                    self.near_gpus(p, &need, |c, n| {
+                        (c.blocked_node[n as usize] != pass && c.usable(&job, n, now, until))
+                            .then(|| c.machine.free[n as usize])
+                    });
+                }
+            }
+            let job = &self.jobs[j as usize];
             let fits = up
                 && !kept
+                && open
                 && self.machine.find(
                     p,
                     &need,

@@ -16,9 +16,10 @@
 //!   and jobs as admitted, a run's copy of what it changes) and keeps the
 //!   proto's [`Settings`] whole: the one shape a point's settings take from
 //!   its config on ([`crate::kind::SlurmSettings::controller`]).
-//! - Same-instant order ([`crate::instant`]): job ends, submissions,
-//!   the priority tick, the main scheduler, the backfill scheduler. So every
-//!   start at `t` sees every end and submission at `t`.
+//! - Same-instant order ([`crate::instant`]): node events, job ends,
+//!   submissions, the main scheduler, the backfill scheduler, the priority
+//!   tick. So every start at `t` sees every end and submission at `t`, and
+//!   priorities recomputed at `t` from the next pass on.
 //! - The periodic events (priority ticks, full main passes) keep the phase
 //!   of slurmctld's start ([`Settings::started`]; the first submission
 //!   when unknown).
@@ -69,13 +70,14 @@ use crate::accounting::Limits;
 use crate::advance::AdvanceReservations;
 use crate::conf::{EnforcePartLimits, PrioritySettings, SchedulerSettings, SlurmConf};
 use crate::dependency::Dependencies;
-use crate::machine::Machine;
+use crate::machine::{Machine, Need};
 use crate::multipart::MultiPartition;
 use crate::outage::{NodeStates, Outages};
 use crate::preemption::Preemption;
 use crate::priority::{FairTree, Multifactor};
 use backfill::Release;
 use node_space::NodeSpace;
+use slasim_machine::Resources;
 use slasim_sim::model::Buffers;
 use slasim_sim::units::Time;
 
@@ -347,10 +349,9 @@ pub struct Controller {
     /// Per started job: the partitions holding one of its nodes.
     job_parts: Vec<u64>,
     scratch: Vec<slasim_machine::Resources>,
-    /// Per node: this backfill pass's reservations on it, in order, each
-    /// `(begin, end)`.
-    reserved: Vec<Vec<(Time, Time)>>,
-    /// This backfill pass's reservations, by instant ([`node_space`]).
+    /// Nodes a preemption test of a GPU job evaluated ([`preempt`]).
+    near_nodes: Vec<u32>,
+    /// This backfill pass's reservations, as records ([`node_space`]).
     space: NodeSpace,
     /// Bitset of the nodes a reservation of this pass holds over the
     /// window tested.
@@ -434,8 +435,8 @@ impl Controller {
         let parts = machine.partitions.len();
         let mut controller = Controller {
             scratch: machine.free.clone(),
-            reserved: vec![Vec::new(); nodes],
             reservation_count: 0,
+            near_nodes: Vec::new(),
             marked: vec![0; nodes.div_ceil(64)],
             marked_before: vec![0; nodes.div_ceil(64)],
             tested: 0,
@@ -607,6 +608,18 @@ impl Controller {
         let requeued = self.preempt.as_ref().map_or(self.jobs[j as usize].submit, |p| p.since[j as usize]);
         let eligible = self.relations.as_ref().map_or(requeued, |d| d.accrue[j as usize]);
         requeued.max(eligible)
+    }
+
+    /// cons_tres's evaluation of a GPU job of partition `p` and `need` on
+    /// the nodes `evaluated` gives resources for (`_can_job_run_on_node`:
+    /// [`crate::machine::Machine::near_gpus`]).
+    fn near_gpus(&mut self, p: usize, need: &Need, evaluated: impl Fn(&Controller, u32) -> Option<Resources>) {
+        for k in 0..self.machine.partitions[p].nodes.len() {
+            let n = self.machine.partitions[p].nodes[k];
+            if let Some(f) = evaluated(self, n) {
+                self.machine.near_gpus(n, need, &f);
+            }
+        }
     }
 
     /// May job `job`, running over `[from, to)` from now, be given node

@@ -1,109 +1,205 @@
 //! A backfill pass's reservations as `_attempt_backfill` keeps them in its
-//! `node_space`: instants in order, each with the nodes reserved from it to
-//! the next, so that the nodes free over a window are found a word of
-//! nodes at a time, whatever the number of nodes a pass has reserved.
+//! `node_space`: records in time order, each with the nodes reserved over
+//! it, so that the nodes free over a window are found a word of nodes at a
+//! time, whatever the number of nodes a pass has reserved.
 //!
 //! Source: Slurm 22.05, `src/plugins/sched/backfill/backfill.c`
-//! (`node_space_map_t`, `_add_reservation`, and `later_start` in
-//! `_attempt_backfill`).
+//! (`node_space_map_t`, `_add_reservation`, `_test_resv_overlap`, and
+//! `later_start` in `_attempt_backfill`).
 //!
 //! Contract:
-//! - A reservation holds its nodes over `[begin, until)`; an empty one
-//!   (`begin >= until`) holds nothing.
-//! - [`NodeSpace::busy_over`]: the nodes a reservation holds at some
-//!   instant of `[from, to]`, both ends included (a reservation that begins
+//! - A pass starts with one record, from its start to the end of its
+//!   window (both rounded down to `bf_resolution` by the caller).
+//! - [`NodeSpace::reserve`] is `_add_reservation`: a reservation begins no
+//!   earlier than the first record and lasts at least one resolution; the
+//!   record holding its start is split there (a record that begins there
+//!   too leaves an empty one before it), so is the one holding its end,
+//!   and every record between holds its nodes. Then the first two
+//!   neighbouring records with the same nodes held, from the record before
+//!   the reservation's first to the record after its last, are merged into
+//!   one (at most one merge per reservation).
+//! - [`NodeSpace::busy_over`]: the nodes held in some record that ends
+//!   after `from` and begins at or before `to` (a reservation that begins
 //!   at `to` counts).
-//! - [`NodeSpace::first_release`]: the first instant after `from`, and
-//!   before `horizon`, at which a node of the mask stops being held (a run
-//!   of reservations, each beginning where the one before ends, holds its
-//!   node to the run's end).
-//! - Nothing is allocated once the pass's instants have been seen: the
+//! - [`NodeSpace::overlaps`] is `_test_resv_overlap`: whether a record that
+//!   ends after `begin` and begins before `until` holds one of the nodes.
+//! - [`NodeSpace::later_start`] is `later_start` for a test over
+//!   `[from, to]`: records are walked in order from the first that ends
+//!   after `from`; the first with a next record that frees a node of the
+//!   mask not free over every record walked so far, itself included, gives
+//!   its end. The walk ends after the first record that begins after `to`.
+//!   Which records the merges left decides how far it looks: it matters.
+//! - Nothing is allocated once the pass's records have been seen: the
 //!   vectors keep their capacity across passes.
 
 use slasim_sim::units::Time;
 
-/// The reservations of a backfill pass, as instants and the nodes held from each.
+/// The reservations of a backfill pass, as records and the nodes held over each.
 #[derive(Debug, Clone)]
 pub struct NodeSpace {
-    /// The instants, in order.
+    /// Where each record begins, in order (each ends where the next begins).
     at: Vec<Time>,
-    /// Per instant, `words` words: the nodes held from it to the next
-    /// instant (none from the last).
+    /// Per record, `words` words: the nodes held over it.
     held: Vec<u64>,
+    /// Where the last record ends: the end of the pass's window.
+    end: Time,
     /// Words of a node bitset.
     words: usize,
+    /// [`NodeSpace::later_start`]'s nodes free over the records walked.
+    free: Vec<u64>,
 }
 
 impl NodeSpace {
     /// An empty space for `nodes` nodes.
     pub fn new(nodes: usize) -> NodeSpace {
-        NodeSpace { at: Vec::new(), held: Vec::new(), words: nodes.div_ceil(64) }
+        let words = nodes.div_ceil(64);
+        NodeSpace { at: Vec::new(), held: Vec::new(), end: 0, words, free: vec![0; words] }
     }
 
-    /// No reservation.
-    pub fn clear(&mut self) {
+    /// No reservation: one record, from `begin` to `end`.
+    pub fn clear(&mut self, begin: Time, end: Time) {
         self.at.clear();
         self.held.clear();
+        self.at.push(begin);
+        self.held.resize(self.words, 0);
+        self.end = end;
     }
 
-    /// The index of instant `t`, added if new: from it, the nodes held
-    /// from the instant before (none before the first).
-    fn split(&mut self, t: Time) -> usize {
-        let i = self.at.partition_point(|&a| a < t);
-        if self.at.get(i) == Some(&t) {
-            return i;
-        }
+    /// Where the last record ends: the end of the pass's window.
+    pub fn end(&self) -> Time {
+        self.end
+    }
+
+    /// Where record `i` ends.
+    fn end_of(&self, i: usize) -> Time {
+        self.at.get(i + 1).copied().unwrap_or(self.end)
+    }
+
+    /// The nodes held over record `i`.
+    fn held_over(&self, i: usize) -> &[u64] {
+        &self.held[i * self.words..(i + 1) * self.words]
+    }
+
+    /// A record begins at `begin` after record `i`, holding what `i` holds.
+    fn split_after(&mut self, i: usize, begin: Time) {
         let w = self.words;
-        self.at.insert(i, t);
-        self.held.splice(i * w..i * w, std::iter::repeat_n(0, w));
-        if i > 0 {
-            self.held.copy_within((i - 1) * w..i * w, i * w);
-        }
-        i
+        self.at.insert(i + 1, begin);
+        self.held.splice((i + 1) * w..(i + 1) * w, std::iter::repeat_n(0, w));
+        self.held.copy_within(i * w..(i + 1) * w, (i + 1) * w);
     }
 
-    /// Holds `nodes` over `[begin, until)`.
-    pub fn reserve(&mut self, begin: Time, until: Time, nodes: &[u32]) {
-        if begin >= until {
+    /// `_add_reservation`: `nodes` held from `start` to `until`, at least
+    /// `resolution` long.
+    pub fn reserve(&mut self, start: Time, until: Time, resolution: Time, nodes: &[u32]) {
+        let Some(&first) = self.at.first() else {
             return;
+        };
+        let start = start.max(first);
+        let until = until.max(start + resolution);
+        // The record holding `start` is split there; `j` ends at `start`.
+        let mut one_before = 0;
+        let mut j = 0;
+        loop {
+            let e = self.end_of(j);
+            if e > start {
+                self.split_after(j, start);
+                break;
+            }
+            if e == start {
+                break;
+            }
+            one_before = j;
+            if j + 1 == self.at.len() {
+                // Nothing ends after `start`: it begins past the window.
+                return;
+            }
+            j += 1;
         }
-        let first = self.split(begin);
-        let last = self.split(until);
-        let w = self.words;
-        for i in first..last {
-            let held = &mut self.held[i * w..(i + 1) * w];
+        let mut one_after = None;
+        let mut k = j;
+        while k + 1 < self.at.len() {
+            k += 1;
+            if until < self.end_of(k) {
+                self.split_after(k, until);
+            }
+            let w = self.words;
+            let held = &mut self.held[k * w..(k + 1) * w];
             for &n in nodes {
                 held[n as usize / 64] |= 1 << (n % 64);
             }
+            if until == self.end_of(k) {
+                if k + 1 < self.at.len() {
+                    one_after = Some(k + 1);
+                }
+                break;
+            }
+        }
+        // Why: Slurm merges the first neighbours alike around the new
+        // reservation (one pair), and `later_start` walks records.
+        let mut i = one_before;
+        while Some(i) != one_after && i + 1 < self.at.len() {
+            if self.held_over(i) != self.held_over(i + 1) {
+                i += 1;
+                continue;
+            }
+            let w = self.words;
+            self.at.remove(i + 1);
+            self.held.drain((i + 1) * w..(i + 2) * w);
+            break;
         }
     }
 
-    /// Into `out`, the nodes held at some instant of `[from, to]`.
+    /// Into `out`, the nodes held in a record that ends after `from` and
+    /// begins at or before `to`.
     pub fn busy_over(&self, from: Time, to: Time, out: &mut [u64]) {
         out.fill(0);
-        let w = self.words;
-        // The instant holding `from`: the last one at or before it.
-        let mut i = self.at.partition_point(|&a| a <= from).saturating_sub(1);
-        while i < self.at.len() && self.at[i] <= to {
-            for (o, &h) in out.iter_mut().zip(&self.held[i * w..(i + 1) * w]) {
+        for i in 0..self.at.len() {
+            if self.end_of(i) <= from {
+                continue;
+            }
+            if self.at[i] > to {
+                break;
+            }
+            for (o, &h) in out.iter_mut().zip(self.held_over(i)) {
                 *o |= h;
             }
-            i += 1;
         }
     }
 
-    /// The first instant after `from` and before `horizon` at which a node
-    /// of `mask` held just before it is no longer held.
-    pub fn first_release(&self, from: Time, horizon: Time, mask: &[u64]) -> Option<Time> {
+    /// `_test_resv_overlap`: whether a record that ends after `begin` and
+    /// begins before `until` holds one of `nodes`.
+    pub fn overlaps(&self, begin: Time, until: Time, nodes: &[u32]) -> bool {
+        (0..self.at.len()).any(|i| {
+            self.end_of(i) > begin
+                && self.at[i] < until
+                && nodes.iter().any(|&n| self.held_over(i)[n as usize / 64] & (1 << (n % 64)) != 0)
+        })
+    }
+
+    /// `later_start` in `_attempt_backfill`, for a job tested over
+    /// `[from, to]` on the nodes of `mask`: the end of the first record
+    /// (ending after `from`, with a next one) whose next record frees a
+    /// node of `mask` not free over every record walked from `from` to it.
+    /// The walk ends after the first record beginning after `to`.
+    pub fn later_start(&mut self, from: Time, to: Time, mask: &[u64]) -> Option<Time> {
         let w = self.words;
-        let start = self.at.partition_point(|&a| a <= from).max(1);
-        for i in start..self.at.len() {
-            if self.at[i] >= horizon {
+        self.free.copy_from_slice(mask);
+        for k in 0..self.at.len() {
+            let end = self.end_of(k);
+            if end <= from {
+                continue;
+            }
+            if k + 1 < self.at.len() {
+                let (held, next) = (&self.held[k * w..(k + 1) * w], &self.held[(k + 1) * w..(k + 2) * w]);
+                if (0..w).any(|i| mask[i] & !next[i] & !(self.free[i] & !held[i]) != 0) {
+                    return Some(end);
+                }
+            }
+            if self.at[k] > to {
                 return None;
             }
-            let (before, now) = (&self.held[(i - 1) * w..i * w], &self.held[i * w..(i + 1) * w]);
-            if before.iter().zip(now).zip(mask).any(|((b, n), m)| b & !n & m != 0) {
-                return Some(self.at[i]);
+            for i in 0..w {
+                self.free[i] &= !self.held[k * w + i];
             }
         }
         None

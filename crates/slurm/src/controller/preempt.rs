@@ -22,6 +22,7 @@
 
 use super::{Controller, ControllerMsg, is_set};
 use crate::instant::SUBMIT;
+use crate::machine::holds_gpus;
 use slasim_sim::kernel::{Outbox, Scheduled};
 use slasim_sim::units::Time;
 
@@ -113,7 +114,18 @@ impl Controller {
         // cons_tres finds its nodes exactly when enough nodes can hold it.
         let parts = &self.machine.partitions[p].nodes;
         let ceiling = parts.iter().filter(|&&n| ok(n) && need.fits(&pre.ceiling[n as usize])).count();
+        // A GPU job's tests set the weights of the nodes that hold its GPUs
+        // and CPUs ([`crate::machine::Machine::near_gpus`]): noted here, set
+        // once the test is over.
+        let near = &mut self.near_nodes;
+        near.clear();
         if (ceiling as u32) < need.nodes {
+            // `_run_now` took every candidate away, testing the job each
+            // time: its last test saw the nodes as with all of them gone.
+            if need.gpus > 0 {
+                near.extend(parts.iter().filter(|&&n| ok(n) && holds_gpus(&need, &pre.ceiling[n as usize])));
+            }
+            self.machine.mark_near_each(&self.near_nodes, &need);
             return false;
         }
         pre.sort_candidates();
@@ -158,6 +170,10 @@ impl Controller {
                     break;
                 }
             }
+            if need.gpus > 0 {
+                let scratch = &self.scratch;
+                near.extend(parts.iter().filter(|&&n| ok(n) && holds_gpus(&need, &scratch[n as usize])));
+            }
             let Some(k) = fit else {
                 break None;
             };
@@ -183,6 +199,7 @@ impl Controller {
             let usable_nodes = &pre.usable;
             pre.candidates.sort_unstable_by_key(|&r| usable_nodes[r as usize]);
         };
+        self.machine.mark_near_each(&self.near_nodes, &need);
         let Some(k) = taken else {
             return false;
         };

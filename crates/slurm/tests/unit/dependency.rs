@@ -239,8 +239,9 @@ fn array_tasks_break_ties_by_task_id() {
 /// J3 (2 CPUs, submitted at 250) both wait for the node. At 300 J1 ends:
 /// J2 is freed in that pass and J3 is tried first... both fit and start at
 /// 300; their priorities at the start say which age they had: J3's last
-/// tick (300) gives 1000·50/1000 = 50; J2 was freed at 300 with age 0:
-/// priority 1 (the floor). Without the dependency J2 would have 299.
+/// tick before the pass (290; the tick at 300 comes after the passes of
+/// its second) gives 1000·40/1000 = 40; J2 was freed at 300 with age 0:
+/// priority 1 (the floor). Without the dependency J2 would have 289.
 #[test]
 fn age_counts_from_the_time_the_dependency_is_met() {
     let conf = format!(
@@ -256,9 +257,9 @@ fn age_counts_from_the_time_the_dependency_is_met() {
     );
     let sim = run(&conf, &w);
     assert_eq!(starts(&sim), [0, 300, 300]);
-    assert_eq!((sim.outcomes[1].priority, sim.outcomes[2].priority), (1, 50));
+    assert_eq!((sim.outcomes[1].priority, sim.outcomes[2].priority), (1, 40));
     let sim = run(&conf, &off(&w));
-    assert_eq!((sim.outcomes[1].priority, sim.outcomes[2].priority), (299, 50));
+    assert_eq!((sim.outcomes[1].priority, sim.outcomes[2].priority), (289, 40));
 }
 
 /// A dependency on a job the workload lacks is a located error.

@@ -70,3 +70,44 @@ PartitionName=all Nodes=ALL Default=YES
     assert_eq!(machine.free, spec.size);
     assert_eq!(machine.total(), spec.total());
 }
+
+/// cons_tres's `sched_weight` low byte. A CPU node c1 and two GPU nodes of
+/// 2 GPUs, all free, in one partition. A job of 1 CPU and no GPU goes to
+/// c1 (one run of three alike nodes: its first). A GPU job evaluated on
+/// g2 (it holds its GPU and CPU there) leaves g2 at 0xff − 1: g2 is now a
+/// run of its own of lower weight, and the CPU job goes there. A GPU job
+/// that does not fit (3 GPUs) leaves the weights as they are. The
+/// partition's weights synced (`select_nodes`), it goes to c1 again. A GPU
+/// job itself is not swayed: its evaluation has just set every node that
+/// holds it alike, so it takes the first, g1.
+#[test]
+fn a_gpu_jobs_evaluation_draws_later_cpu_jobs_until_the_weights_are_synced() {
+    let conf = parse(
+        "SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+GresTypes=gpu
+NodeName=c1 CPUs=4 RealMemory=1000
+NodeName=g[1-2] CPUs=4 RealMemory=1000 Gres=gpu:2
+PartitionName=all Nodes=c1,g[1-2] Default=YES MaxTime=UNLIMITED
+",
+        Path::new("test.conf"),
+    )
+    .expect("the test conf parses");
+    let mut machine = Machine::new(&conf);
+    let cpu_job = Need { nodes: 1, cpus: 1, mem_mib: 0, gpus: 0 };
+    let gpu_job = Need { nodes: 1, cpus: 1, mem_mib: 0, gpus: 1 };
+    let pick = |machine: &Machine, need: &Need| {
+        let mut out = Vec::new();
+        assert!(machine.find(0, need, |_| true, &mut out));
+        out
+    };
+    assert_eq!(pick(&machine, &cpu_job), [0]);
+    let free = machine.free[2];
+    machine.near_gpus(2, &gpu_job, &free);
+    assert_eq!(pick(&machine, &cpu_job), [2]);
+    machine.near_gpus(1, &Need { gpus: 3, ..gpu_job }, &free);
+    assert_eq!(pick(&machine, &cpu_job), [2]);
+    assert_eq!(pick(&machine, &gpu_job), [1]);
+    machine.sync_weights(0);
+    assert_eq!(pick(&machine, &cpu_job), [0]);
+}
