@@ -127,6 +127,10 @@
 #          table with the per-job measures (DIR/fidelity.txt).
 #        tests/slurm/cluster.sh --check-load-runs DIR   (seconds, no root):
 #          only the comparisons of --load-runs, on its kept DIR.
+#        SLASIM_SLURM_DEBUGFLAGS=Backfill tests/slurm/cluster.sh ...: the
+#          runs' slurm.conf gets DebugFlags=Backfill, so slurmctld's log
+#          (OUT/logs/slurmctld.log) holds each backfill pass's planned
+#          starts, ends and nodes, to compare with the twin's passes.
 # Skipped (exit 0) when not root, when the packages cannot be installed with
 # apt-get, or when network namespaces, veth pairs and a bridge cannot be
 # made; under CI=true that is a failure (see .ci/skip.sh;
