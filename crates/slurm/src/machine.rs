@@ -527,10 +527,14 @@ impl Machine {
     /// checked after), sets the node's low byte to 0xff less the GPUs it
     /// would use there ("favor nodes with more co-located GPUs",
     /// `gres_select_filter_remove_unusable`'s `near_gpus`, capped at the
-    /// job's GPUs per node). The backfill scheduler's tests never set it
-    /// back: until a `select_nodes` of a job of a partition holding the
-    /// node does ([`Machine::sync_weights`]), the jobs without GPUs a
-    /// backfill pass tests prefer such nodes (a lower weight).
+    /// job's GPUs per node). `free` is what the test saw: what is free, in
+    /// a will-run test what the running jobs taken away leave, and in the
+    /// main scheduler's second test of a job that cannot start now the
+    /// node's whole size (`SELECT_MODE_TEST_ONLY`). The backfill
+    /// scheduler's tests never set it back: until a `select_nodes` of a job
+    /// of a partition holding the node does ([`Machine::sync_weights`]),
+    /// the jobs without GPUs a backfill pass tests prefer such nodes (a
+    /// lower weight).
     #[inline]
     pub fn near_gpus(&mut self, n: u32, need: &Need, free: &Resources) {
         if holds_gpus(need, free) {

@@ -236,6 +236,18 @@ impl Controller {
                 i += 1;
                 continue;
             }
+            if !fits && up && !kept && open && need.gpus > 0 {
+                // `_pick_best_nodes`: a job that cannot start now is tested
+                // again as if every node were idle (`SELECT_MODE_TEST_ONLY`,
+                // "could the job ever run"), on its partition's nodes still
+                // available in the pass: each that could hold its GPUs and
+                // CPUs gets its weight.
+                let job = self.jobs[j as usize];
+                self.near_gpus(p, &need, |c, n| {
+                    (c.blocked_node[n as usize] != pass && c.usable(&job, n, now, until))
+                        .then(|| c.machine.spec.size[n as usize])
+                });
+            }
             if fits {
                 self.start(now, j, false, outbox);
                 self.queue.remove(i);
