@@ -465,17 +465,25 @@ fn slurm_compare_says_which_threshold_it_missed() {
     assert!(ok && err.is_empty(), "{err}");
 }
 
+/// The six rows of `slasim slurm fidelity DIR --markdown` on a kept
+/// directory of the repository.
+fn fidelity_rows(dir: &str) -> Vec<String> {
+    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let (ok, out, err) = common::run(&["slurm", "fidelity", kept.to_str().unwrap(), "--markdown"]);
+    assert!(ok && err.is_empty(), "{out}{err}");
+    let rows: Vec<String> =
+        out.lines().filter(|l| l.starts_with("| Slurm") || l.starts_with("| the twin")).map(String::from).collect();
+    assert_eq!(rows.len(), 6, "{out}");
+    rows
+}
+
 /// The kept heavier runs with the drain: on the grid the twin is at Slurm's
 /// own agreement (the guide's figures). The first run is as close as the two
 /// runs are to each other only when a GPU job's "could it ever run" test in
 /// the main scheduler lowers the GPU nodes' weights (without it: 95.6 %, 13).
 #[test]
 fn slurm_fidelity_of_the_heavier_drained_runs_is_slurms_own_on_the_grid() {
-    let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/loaded-420-drained");
-    let (ok, out, err) = common::run(&["slurm", "fidelity", kept.to_str().unwrap(), "--markdown"]);
-    assert!(ok && err.is_empty(), "{out}{err}");
-    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| Slurm") || l.starts_with("| the twin")).collect();
-    assert_eq!(rows.len(), 6, "{out}");
+    let rows = fidelity_rows("configs/slurm/loaded-420-drained");
     assert!(rows[0].ends_with("| 98.5 % | 3 | 32 |"), "{}", rows[0]);
     assert!(
         rows[1].starts_with("| the twin, first aligned run |") && rows[1].ends_with("| 98.5 % | 3 | 32 |"),
@@ -491,10 +499,7 @@ fn slurm_fidelity_of_the_heavier_drained_runs_is_slurms_own_on_the_grid() {
 #[test]
 fn slurm_fidelity_of_kept_runs_and_its_refusals() {
     let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/slurm/loaded");
-    let (ok, out, err) = common::run(&["slurm", "fidelity", kept.to_str().unwrap(), "--markdown"]);
-    assert!(ok && err.is_empty(), "{out}{err}");
-    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| Slurm") || l.starts_with("| the twin")).collect();
-    assert_eq!(rows.len(), 6, "{out}");
+    let rows = fidelity_rows("configs/slurm/loaded");
     // Slurm against itself on the grid, and the twin on the second aligned run
     // (the figures `slurm compare` prints for them above).
     assert!(rows[0].contains("| 314 | 93.0 % | 99.4 % | 0.9938 | 0.035 | 78.3 % | 99.8 % | 0 | 19 |"), "{}", rows[0]);
