@@ -506,6 +506,13 @@ impl Machine {
         (u64::from(self.spec.weight[n as usize]) << 8) | u64::from(low)
     }
 
+    /// Whether some node's weight is below its `Weight` (a GPU job's test
+    /// lowered it).
+    #[inline]
+    pub fn weights_lowered(&self) -> bool {
+        self.lowered > 0
+    }
+
     /// `_sync_node_weight` (node_scheduler.c): `select_nodes` sets the
     /// `sched_weight` of the nodes of a job's partition (its node sets) to
     /// their `Weight` with the low byte 0xff, before it tests the job.

@@ -201,7 +201,9 @@ impl Controller {
             // partition without `select_nodes` ("Nodes required for job are
             // DOWN, DRAINED or reserved for jobs in higher priority
             // partitions"): no weight is synced.
-            let open = {
+            // Why: without a GPU job or a lowered weight, what `select_nodes`
+            // would sync is already synced, and `find` fails as well.
+            let open = !(need.gpus > 0 || self.machine.weights_lowered()) || {
                 let (blocked, up) = (&self.blocked_node, &self.states.up);
                 let mut open =
                     self.machine.partitions[p].nodes.iter().filter(|&&n| blocked[n as usize] != pass && is_set(up, n));
