@@ -70,6 +70,16 @@ impl NodeSpace {
         self.end
     }
 
+    /// The first record that ends after `t` (the number of records when none
+    /// does): records end in order, so a search finds it.
+    fn first_ending_after(&self, t: Time) -> usize {
+        let Some(ends) = self.at.get(1..) else {
+            return 0;
+        };
+        let k = ends.partition_point(|&a| a <= t);
+        if k == ends.len() && self.end <= t { self.at.len() } else { k }
+    }
+
     /// Where record `i` ends.
     fn end_of(&self, i: usize) -> Time {
         self.at.get(i + 1).copied().unwrap_or(self.end)
@@ -153,10 +163,7 @@ impl NodeSpace {
     /// begins at or before `to`.
     pub fn busy_over(&self, from: Time, to: Time, out: &mut [u64]) {
         out.fill(0);
-        for i in 0..self.at.len() {
-            if self.end_of(i) <= from {
-                continue;
-            }
+        for i in self.first_ending_after(from)..self.at.len() {
             if self.at[i] > to {
                 break;
             }
@@ -169,11 +176,9 @@ impl NodeSpace {
     /// `_test_resv_overlap`: whether a record that ends after `begin` and
     /// begins before `until` holds one of `nodes`.
     pub fn overlaps(&self, begin: Time, until: Time, nodes: &[u32]) -> bool {
-        (0..self.at.len()).any(|i| {
-            self.end_of(i) > begin
-                && self.at[i] < until
-                && nodes.iter().any(|&n| self.held_over(i)[n as usize / 64] & (1 << (n % 64)) != 0)
-        })
+        (self.first_ending_after(begin)..self.at.len())
+            .take_while(|&i| self.at[i] < until)
+            .any(|i| nodes.iter().any(|&n| self.held_over(i)[n as usize / 64] & (1 << (n % 64)) != 0))
     }
 
     /// `later_start` in `_attempt_backfill`, for a job tested over
@@ -184,11 +189,8 @@ impl NodeSpace {
     pub fn later_start(&mut self, from: Time, to: Time, mask: &[u64]) -> Option<Time> {
         let w = self.words;
         self.free.copy_from_slice(mask);
-        for k in 0..self.at.len() {
+        for k in self.first_ending_after(from)..self.at.len() {
             let end = self.end_of(k);
-            if end <= from {
-                continue;
-            }
             if k + 1 < self.at.len() {
                 let (held, next) = (&self.held[k * w..(k + 1) * w], &self.held[(k + 1) * w..(k + 2) * w]);
                 if (0..w).any(|i| mask[i] & !next[i] & !(self.free[i] & !held[i]) != 0) {
