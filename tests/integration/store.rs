@@ -204,7 +204,7 @@ fn a_store_from_before_schema_9_with_grid_points_is_refused() {
 }
 
 /// Adding a column to a Slurm table is one descriptor line: a store whose
-/// `slurm_jobs` was written before its last column existed (and a
+/// `slurm_jobs` was written before its last three columns existed (and a
 /// single-cluster `points` before schema 11's columns) gets them from the
 /// descriptors alone when opened for writing, its rows reading their
 /// default, and is then the store the descriptors make.
@@ -215,24 +215,28 @@ fn adding_a_column_to_a_slurm_table_is_one_descriptor_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite");
     Store::open(&path, groups).unwrap();
-    let last = slasim::slurm::tables::SLURM_JOBS.columns.last().unwrap().name;
-    assert_eq!(last, "preempt_cancelled");
+    let columns = &slasim::slurm::tables::SLURM_JOBS.columns;
+    let last: Vec<&str> = columns[columns.len() - 3..].iter().map(|c| c.name).collect();
+    assert_eq!(last, ["preempt_cancelled", "node_failed", "node_fail_ended"]);
     let conn = Connection::open(&path).unwrap();
-    conn.execute_batch(&format!(
-        "ALTER TABLE slurm_jobs DROP COLUMN {last};
+    conn.execute_batch(
+        "ALTER TABLE slurm_jobs DROP COLUMN preempt_cancelled;
+         ALTER TABLE slurm_jobs DROP COLUMN node_failed;
+         ALTER TABLE slurm_jobs DROP COLUMN node_fail_ended;
          ALTER TABLE points DROP COLUMN power_cap;
-         INSERT INTO slurm_jobs VALUES (1, 0, 7, 'a', 'p', 'batch', 0, 5, 9, 5, 1, 0, 1, 0, 60, 1, 0, 'n1', NULL, NULL, 2);"
-    ))
+         INSERT INTO slurm_jobs VALUES (1, 0, 7, 'a', 'p', 'batch', 0, 5, 9, 5, 1, 0, 1, 0, 60, 1, 0, 'n1', NULL, NULL, 2);",
+    )
     .unwrap();
     drop(conn);
-    assert!(!facts_of(&path)["slurm_jobs"].iter().any(|c| c.contains(last)));
+    assert!(!facts_of(&path)["slurm_jobs"].iter().any(|c| last.iter().any(|l| c.contains(l))));
     Store::open(&path, groups).unwrap();
     assert_eq!(
         differences(&schema_facts(&described_store(groups).unwrap()).unwrap(), &facts_of(&path)),
         Vec::<String>::new()
     );
-    let rows = slasim::store::query(&path, "SELECT preempted, preempt_cancelled FROM slurm_jobs").unwrap().rows;
-    assert_eq!(rows, [["2".to_string(), "0".to_string()]]);
+    let sql = "SELECT preempted, preempt_cancelled, node_failed, node_fail_ended FROM slurm_jobs";
+    let rows = slasim::store::query(&path, sql).unwrap().rows;
+    assert_eq!(rows, [["2", "0", "0", "0"].map(String::from)]);
 }
 
 /// Each group lists, for merge, exactly the tables its descriptors define,

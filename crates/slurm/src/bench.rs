@@ -83,6 +83,9 @@ pub struct Simulated {
     /// Per job, with dependencies or array throttles: the reason it last
     /// waited outside the queue for (empty without them).
     pub waits: Vec<Option<crate::dependency::Wait>>,
+    /// The runs taken off their nodes before their end, by preemption or a
+    /// node failure, in time order ([`crate::controller::requeue`]).
+    pub stopped: Vec<crate::controller::requeue::Stopped>,
     nodes: Vec<u32>,
     node_at: Vec<u32>,
     counts: Vec<u32>,
@@ -96,6 +99,12 @@ impl Simulated {
         }
         let first = self.node_at[j] as usize;
         &self.nodes[first..first + self.counts[j] as usize]
+    }
+
+    /// The nodes of stopped run `s`.
+    pub fn nodes_of_stopped(&self, s: &crate::controller::requeue::Stopped) -> &[u32] {
+        let first = s.node_at as usize;
+        &self.nodes[first..first + self.counts[s.job as usize] as usize]
     }
 }
 
@@ -202,11 +211,6 @@ impl Scenario {
             job.run = runs[j];
             (job.fixed.weighted, job.submit) = priority[j];
         }
-        if let Some(pre) = &mut p.preempt {
-            for (j, &(_, since)) in priority.iter().enumerate() {
-                (pre.submit[j], pre.since[j]) = (since, since);
-            }
-        }
         let resumed: std::collections::HashSet<u32> = running.iter().map(|r| r.job).collect();
         self.arrivals.retain(|a| !resumed.contains(&a.job));
         p.running = running;
@@ -291,6 +295,7 @@ pub fn simulate(scenario: Scenario) -> Result<Simulated, SimError> {
     Ok(Simulated {
         reasons: done.reasons,
         waits: done.waits,
+        stopped: done.stopped,
         outcomes: done.outcomes,
         counters: done.counters,
         kernel,

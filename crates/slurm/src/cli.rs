@@ -366,11 +366,15 @@ fn conf(args: ConfArgs) -> anyhow::Result<std::process::ExitCode> {
         })
         .collect();
     let _ = writeln!(out, "# usage charged (TRESBillingWeights, mem per MiB): {}", billed.join("; "));
-    let _ = writeln!(
-        out,
-        "# a requeued job waits {} before it may start again (AuthInfo cred_expire + 1)",
-        seconds(conf.site.preempt.requeue_delay)
-    );
+    if conf.site.requeue.allowed {
+        let _ = writeln!(
+            out,
+            "# a requeued job waits {} before it may start again (AuthInfo cred_expire + 1)",
+            seconds(conf.site.requeue.delay)
+        );
+    } else {
+        let _ = writeln!(out, "# no job is requeued (JobRequeue=0): a job preempted or on a failed node is ended");
+    }
     // With a QOS dump, PriorityWeightQOS weighs the QOS factor.
     let unmodelled: Vec<_> = conf
         .unmodelled

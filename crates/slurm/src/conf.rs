@@ -286,12 +286,6 @@ pub struct PreemptSettings {
     pub mode: PreemptMode,
     /// `PreemptExemptTime` in seconds (`None`: not set).
     pub exempt_time: Option<Time>,
-    /// Seconds after its requeue before a requeued job may start again:
-    /// `batch_requeue_fini` sets its `begin_time` to now plus the launch
-    /// credential's lifetime plus 1. That lifetime is `AuthInfo`'s
-    /// `cred_expire` (`slurm_cred.c`: 120 s by default; below 5, the
-    /// default).
-    pub requeue_delay: Time,
     /// The line of `PreemptType` (0: not given).
     pub type_line: u64,
     /// The line of `PreemptMode` (0: not given).
@@ -303,8 +297,7 @@ pub const DEFAULT_CRED_EXPIRE: Time = 120;
 
 impl PartialEq for PreemptSettings {
     fn eq(&self, other: &Self) -> bool {
-        (self.preempt_type, self.mode, self.exempt_time, self.requeue_delay)
-            == (other.preempt_type, other.mode, other.exempt_time, other.requeue_delay)
+        (self.preempt_type, self.mode, self.exempt_time) == (other.preempt_type, other.mode, other.exempt_time)
     }
 }
 
@@ -314,10 +307,31 @@ impl Default for PreemptSettings {
             preempt_type: PreemptType::None,
             mode: PREEMPT_OFF,
             exempt_time: None,
-            requeue_delay: DEFAULT_CRED_EXPIRE + 1,
             type_line: 0,
             mode_line: 0,
         }
+    }
+}
+
+/// What becomes of a batch job taken off its nodes before its end, by
+/// preemption in `REQUEUE` mode or by a node failure (modelled by
+/// [`crate::controller::requeue`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequeueSettings {
+    /// `JobRequeue` (default 1): a batch job may be requeued. With 0 it is
+    /// killed instead (`_job_requeue_op` refuses, `ESLURM_DISABLED`).
+    pub allowed: bool,
+    /// Seconds after its requeue before a requeued job may start again:
+    /// `batch_requeue_fini` sets its `begin_time` to now plus the launch
+    /// credential's lifetime plus 1. That lifetime is `AuthInfo`'s
+    /// `cred_expire` (`slurm_cred.c`: 120 s by default; below 5, the
+    /// default).
+    pub delay: Time,
+}
+
+impl Default for RequeueSettings {
+    fn default() -> Self {
+        RequeueSettings { allowed: true, delay: DEFAULT_CRED_EXPIRE + 1 }
     }
 }
 
@@ -361,6 +375,8 @@ pub struct AccountingEnforce {
 pub struct SiteSettings {
     /// Preemption.
     pub preempt: PreemptSettings,
+    /// Requeues (`JobRequeue`, `AuthInfo`'s `cred_expire`).
+    pub requeue: RequeueSettings,
     /// `TRESBillingWeights`: (TRES name lower-cased, weight per unit, per MiB for memory).
     pub billing_weights: Vec<(String, f64)>,
     /// `DefMemPerCPU`, MiB.
@@ -801,11 +817,20 @@ impl Parser<'_> {
                         .map_err(|_| wrap(format!("cred_expire '{rest}' is not a number of seconds")))?;
                     // `slurm_cred.c`: below 5 is an error logged, and the default used.
                     let expire = if secs < 5 { DEFAULT_CRED_EXPIRE } else { secs };
-                    site.preempt.requeue_delay = expire + 1;
+                    site.requeue.delay = expire + 1;
                 } else {
                     self.ignore(line, key);
                     return Ok(());
                 }
+            }
+            "jobrequeue" => {
+                site.requeue.allowed = match value.trim() {
+                    "1" => true,
+                    "0" => false,
+                    _ => return Err(wrap(format!("not 0 or 1: `{value}`"))),
+                };
+                // Modelled ([`crate::controller::requeue`]).
+                unmodelled = false;
             }
             "tresbillingweights" => {
                 site.billing_weights = parse_billing_weights(value).map_err(wrap)?;

@@ -761,6 +761,7 @@ impl PointOutput for SlurmOutput {
             main_passes: run.counters.main_passes as i64,
             backfill_passes: run.counters.backfill_passes as i64,
             preemptions: run.counters.preemptions as i64,
+            node_failed: run.counters.node_failed as i64,
             code_version: &self.code_version,
             wall_seconds: self.wall_seconds,
         };

@@ -18,8 +18,11 @@
 //!   after its last submission or node change: a job that only such nodes
 //!   could hold never starts.
 //! - From an event's start to its end, no job starts on its node: neither
-//!   scheduler tests it, and no preemption makes room on it. Jobs running on
-//!   it run on. Events of one node may overlap: it is out while any is.
+//!   scheduler tests it, and no preemption makes room on it. Events of one
+//!   node may overlap: it is out while any is.
+//! - A drain's running jobs run on. A node going `DOWN` kills its running
+//!   jobs (`kill_running_job_by_node_name`), which are requeued, or ended
+//!   under `JobRequeue=0` ([`crate::controller::requeue`]).
 //! - At each instant where a node goes out or comes back, before anything
 //!   else at that instant ([`crate::instant::NODE`]), the main scheduler is
 //!   asked for a pass as a submission asks for one, and the backfill agent
@@ -37,11 +40,10 @@
 //!     than Slurm took it out (by at most the time between that start and
 //!     the request); no job started on it in between in the log. Without
 //!     logged runs (a synthetic workload) a drain goes out at its record.
-//!   - Slurm kills the jobs of a node that goes `DOWN` (`NODE_FAIL`, and
-//!     requeues a batch job that allows it); here they run on. A sacct dump
-//!     holds such a requeued job as one job with its last run's time (the
-//!     killed run is a record of `--duplicates` only), which the twin runs
-//!     once.
+//!   - A sacct dump holds a job requeued after a node failure as one job:
+//!     its last run, submitted at its requeue (the killed run is a record
+//!     of `--duplicates` only). The replay runs that job once, from its
+//!     requeue; a job the replay itself runs on the node is killed there.
 
 use std::collections::HashMap;
 
@@ -61,6 +63,8 @@ pub struct Change {
     pub node: u32,
     /// Out (an event starts) or back (one ends).
     pub out: bool,
+    /// Out because it went down: its running jobs are killed.
+    pub down: bool,
 }
 
 /// The node events of a run, as changes in time order.
@@ -90,20 +94,27 @@ impl Outages {
         let mut changes = Vec::new();
         for (e, nodes) in dump.events.iter().zip(nodes_of(dump, machine)?) {
             for node in nodes {
-                let start = match e.kind {
-                    NodeEventKind::Drain => drain_asked(&runs[node as usize], e.start - origin),
-                    NodeEventKind::Down => e.start - origin,
+                let (start, down) = match e.kind {
+                    NodeEventKind::Drain => (drain_asked(&runs[node as usize], e.start - origin), false),
+                    NodeEventKind::Down => (e.start - origin, true),
                 };
-                changes.push(Change { at: start, node, out: true });
+                changes.push(Change { at: start, node, out: true, down });
                 if let Some(end) = e.end {
-                    changes.push(Change { at: end - origin, node, out: false });
+                    changes.push(Change { at: end - origin, node, out: false, down: false });
                 }
             }
         }
+        let open = dump.events.iter().any(|e| e.end.is_none());
+        Ok(Outages::of_changes(changes, dump.events.len(), open))
+    }
+
+    /// The outages `changes` make, from `events` events (`open`: one is not
+    /// over), in their order.
+    pub fn of_changes(mut changes: Vec<Change>, events: usize, open: bool) -> Outages {
         // Back before out at one instant: an event ending as the next begins
         // leaves the node out.
-        changes.sort_by_key(|c| (c.at, c.node, c.out));
-        Ok(Outages { changes, events: dump.events.len(), open: dump.events.iter().any(|e| e.end.is_none()) })
+        changes.sort_by_key(|c| (c.at, c.node, c.out, c.down));
+        Outages { changes, events, open }
     }
 
     /// The first change after `t`, if any.

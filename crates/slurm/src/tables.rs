@@ -79,6 +79,8 @@ pub struct SlurmPointRow<'a> {
     pub backfill_passes: i64,
     /// Jobs preempted (requeued or cancelled; 0 without preemption).
     pub preemptions: i64,
+    /// Runs killed by a node going down.
+    pub node_failed: i64,
     /// slasim version (and commit).
     pub code_version: &'a str,
     /// Wall seconds of the simulation.
@@ -160,6 +162,9 @@ const POINT_COLUMNS: &[Column<Points>] = &[
     column!("p95_wait", Int null, "95th-percentile wait (nearest rank), s (NULL: no job ran, or stored before it)", |r| {
         r.aggregates.p95_wait
     }; read read!(p95_wait)),
+    column!("node_failed", Int, "runs killed by a node going down (0 without `DOWN` node events)", |r| {
+        r.node_failed
+    }; default "0"),
 ];
 
 /// A partition, account or user of a point: its jobs' waits and usage.
@@ -284,6 +289,10 @@ pub static SLURM_JOBS: Table<Jobs> = Table::new(
     column!("preempted", Int, "times it was preempted", |r| r.outcome.preempted; default "0"),
     column!("preempt_cancelled", Int, "1 if preemption cancelled it (then `end` is that instant)", |r| {
         r.outcome.preempt_cancelled
+    }; default "0"),
+    column!("node_failed", Int, "times a node going down killed its run", |r| r.outcome.node_failed; default "0"),
+    column!("node_fail_ended", Int, "1 if a node failure ended it, not requeued (`JobRequeue=0`; then `end` is that instant)", |r| {
+        r.outcome.node_fail_ended
     }; default "0"),
 ]);
 

@@ -265,6 +265,9 @@ pub fn conf_lines(conf: &SlurmConf) -> Vec<String> {
     if let Some(t) = site.preempt.exempt_time {
         lines.push(format!("PreemptExemptTime={}", slurm_time(t)));
     }
+    if !site.requeue.allowed {
+        lines.push("JobRequeue=0".into());
+    }
     if !site.billing_weights.is_empty() {
         lines.push(format!("TRESBillingWeights={}", tres_weights(&site.billing_weights)));
     }

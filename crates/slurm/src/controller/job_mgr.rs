@@ -88,8 +88,9 @@ impl Controller {
             backfilled,
             first_node: self.found.first().copied().unwrap_or(0),
             preempted: self.outcome[j as usize].preempted,
-            preempt_cancelled: false,
+            node_failed: self.outcome[j as usize].node_failed,
             partition: job.partition,
+            ..Outcome::default()
         };
         self.running.push(j);
         self.changes += 1;
@@ -104,9 +105,10 @@ impl Controller {
     }
 
     pub(super) fn end(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
-        // Preemption: the end of a run that was preempted is void (a
-        // requeued job's end is -1 until it starts again).
-        if self.preempt.is_some() && self.outcome[j as usize].end != now {
+        // The end of a run taken off its nodes is void (a requeued job's
+        // end is -1 until it starts again; [`super::requeue`]).
+        let o = &self.outcome[j as usize];
+        if o.end != now || o.preempt_cancelled || o.node_fail_ended {
             return;
         }
         self.release(now, j, false);

@@ -4,7 +4,8 @@
 //! start and end), [`job_scheduler`] (the queue and the main scheduler),
 //! [`backfill`] (the backfill scheduler and cons_tres's will-run test, with
 //! its pass's reservations in a [`node_space`]),
-//! [`preempt`] (preempting running jobs), [`decay`] (the priority
+//! [`preempt`] (preempting running jobs), [`requeue`] (what becomes of a
+//! job taken off its nodes), [`decay`] (the priority
 //! calculation's tick) and [`model`] (the kernel adapter: messages, the
 //! periodic events, what a run hands back).
 //!
@@ -51,8 +52,9 @@
 //!   there; each scheduler tries a record as the job in that partition,
 //!   and once the job starts its other records leave the queue.
 //! - With node events ([`crate::outage`]): a node out of service is given
-//!   to no job, by either scheduler or by preemption; its running jobs run
-//!   on.
+//!   to no job, by either scheduler or by preemption. A drained node's
+//!   running jobs run on; a node going down kills its jobs, which are
+//!   requeued or ended ([`requeue`]).
 //! - Jobs running when the run begins ([`Resumed`], a forecast's snapshot)
 //!   hold their nodes from the start and end as any job does; they are never
 //!   submitted.
@@ -65,10 +67,11 @@ pub mod job_scheduler;
 pub mod model;
 pub mod node_space;
 pub mod preempt;
+pub mod requeue;
 
 use crate::accounting::Limits;
 use crate::advance::AdvanceReservations;
-use crate::conf::{EnforcePartLimits, PrioritySettings, SchedulerSettings, SlurmConf};
+use crate::conf::{EnforcePartLimits, PrioritySettings, RequeueSettings, SchedulerSettings, SlurmConf};
 use crate::dependency::Dependencies;
 use crate::machine::{Machine, Need};
 use crate::multipart::MultiPartition;
@@ -77,6 +80,7 @@ use crate::preemption::Preemption;
 use crate::priority::{FairTree, Multifactor};
 use backfill::Release;
 use node_space::NodeSpace;
+use requeue::Requeues;
 use slasim_machine::Resources;
 use slasim_sim::model::Buffers;
 use slasim_sim::units::Time;
@@ -106,6 +110,11 @@ pub struct Outcome {
     pub preempted: u32,
     /// Cancelled by preemption (then `end` is that instant).
     pub preempt_cancelled: bool,
+    /// Times a node failure killed its run ([`requeue`]).
+    pub node_failed: u32,
+    /// A node failure ended it, not requeued (`JobRequeue=0`; then `end`
+    /// is that instant).
+    pub node_fail_ended: bool,
     /// The partition it started in (a machine index; [`crate::multipart`]).
     pub partition: u16,
 }
@@ -139,6 +148,8 @@ pub struct Counters {
     pub preemptions: u64,
     /// Of those, jobs cancelled.
     pub preempt_cancels: u64,
+    /// Runs killed by a node going down ([`requeue`]).
+    pub node_failed: u64,
     /// With dependencies or array throttles, per
     /// [`crate::dependency::Wait`] (in `Wait::ALL` order): the tests that
     /// kept a job out of the queue or a pass.
@@ -210,6 +221,8 @@ pub struct Settings {
     pub charge_at_end: bool,
     /// When a started run ends (its start plus its run time unless set).
     pub run_end: RunEnd,
+    /// What becomes of a job taken off its nodes ([`requeue`]).
+    pub requeue: RequeueSettings,
 }
 
 impl Settings {
@@ -225,6 +238,7 @@ impl Settings {
             enforce_part_limits: conf.site.enforce_part_limits != EnforcePartLimits::No,
             charge_at_end: conf.site.accounting_enforce.limits,
             run_end: RunEnd::AfterStart,
+            requeue: conf.site.requeue,
         }
     }
 }
@@ -410,6 +424,8 @@ pub struct Controller {
     next_change: usize,
     /// Which nodes are in service (all without node events).
     states: NodeStates,
+    /// Per job, its queue order and age as requeues change them ([`requeue`]).
+    requeues: Requeues,
     buffers: Buffers<ControllerMsg>,
 }
 
@@ -433,6 +449,7 @@ impl Controller {
         let n = jobs.len();
         let nodes = machine.spec.len();
         let parts = machine.partitions.len();
+        let requeues = Requeues::new(settings.requeue, jobs.iter().map(|j| j.submit));
         let mut controller = Controller {
             scratch: machine.free.clone(),
             reservation_count: 0,
@@ -522,6 +539,7 @@ impl Controller {
             outages: None,
             next_change: 0,
             states: NodeStates::new(nodes),
+            requeues,
             settings,
             buffers: Buffers::default(),
         };
@@ -551,9 +569,8 @@ impl Controller {
                 priority: 0,
                 backfilled: false,
                 first_node: r.nodes.first().copied().unwrap_or(0),
-                preempted: 0,
-                preempt_cancelled: false,
                 partition: job.partition,
+                ..Outcome::default()
             };
             self.running.push(j);
             if let Some(l) = &mut self.limits {
@@ -595,17 +612,14 @@ impl Controller {
     /// Job `j`'s submit time in the queue order (a requeue changes it).
     #[inline]
     fn submit_of(&self, j: u32) -> Time {
-        match &self.preempt {
-            None => self.jobs[j as usize].submit,
-            Some(p) => p.submit[j as usize],
-        }
+        self.requeues.submit[j as usize]
     }
 
     /// Where job `j`'s age is counted from: its submission, or the later
     /// of its requeue's eligibility and the time its dependency was met.
     #[inline]
     fn since(&self, j: u32) -> Time {
-        let requeued = self.preempt.as_ref().map_or(self.jobs[j as usize].submit, |p| p.since[j as usize]);
+        let requeued = self.requeues.since[j as usize];
         let eligible = self.relations.as_ref().map_or(requeued, |d| d.accrue[j as usize]);
         requeued.max(eligible)
     }

@@ -20,10 +20,12 @@
 //!   start estimate.
 //! - A job end's main pass is asked for once per instant.
 //! - Node events ([`crate::outage`]) are made as the kernel reaches them,
-//!   each instant's together; the run's first is seeded by the bench.
+//!   each instant's together (a node going down kills its jobs then); the
+//!   run's first is seeded by the bench.
 
 use super::{Controller, ControllerMsg, Counters, Outcome, Pass};
 use crate::instant::{Arrival, BACKFILL, MAIN, NODE, TICK};
+use crate::outage::Change;
 use slasim_sim::kernel::{Model, Outbox, Scheduled};
 use slasim_sim::model::{Batched, Buffers, Finish};
 use slasim_sim::port::Receive;
@@ -67,16 +69,21 @@ impl Controller {
 
     /// Makes the node changes due at `now`, and asks for the next.
     fn change_nodes(&mut self, now: Time, outbox: &mut Outbox<ControllerMsg>) {
-        let Some(o) = self.outages.as_deref() else {
-            return;
-        };
-        while let Some(&c) = o.changes.get(self.next_change).filter(|c| c.at <= now) {
+        while let Some(c) = self.change(self.next_change).filter(|c| c.at <= now) {
             self.states.apply(c);
             self.next_change += 1;
+            if c.down {
+                self.kill_on_node(now, c.node, outbox);
+            }
         }
-        if let Some(c) = o.changes.get(self.next_change) {
+        if let Some(c) = self.change(self.next_change) {
             outbox.push(Scheduled::me(c.at, NODE, ControllerMsg::Nodes));
         }
+    }
+
+    /// Node change `i` of the run, if any.
+    fn change(&self, i: usize) -> Option<Change> {
+        self.outages.as_deref()?.changes.get(i).copied()
     }
 
     /// Re-arms a periodic event that just fired, unless the machine is idle.
@@ -211,6 +218,9 @@ pub struct Finished {
     /// Per job, with dependencies or throttles: the reason it last waited
     /// outside the queue for (empty without).
     pub waits: Vec<Option<crate::dependency::Wait>>,
+    /// The runs taken off their nodes before their end, in time order
+    /// ([`super::requeue`]).
+    pub stopped: Vec<super::requeue::Stopped>,
 }
 
 impl Finish for Controller {
@@ -240,6 +250,7 @@ impl Finish for Controller {
             node_at: std::mem::take(&mut self.node_at),
             reasons,
             waits: self.relations.as_mut().map(|d| std::mem::take(&mut d.reasons)).unwrap_or_default(),
+            stopped: std::mem::take(&mut self.requeues.stopped),
         }
     }
 }

@@ -21,9 +21,8 @@
 //!   the QOS's preempt depth first.
 
 use super::{Controller, ControllerMsg, is_set};
-use crate::instant::SUBMIT;
 use crate::machine::holds_gpus;
-use slasim_sim::kernel::{Outbox, Scheduled};
+use slasim_sim::kernel::Outbox;
 use slasim_sim::units::Time;
 
 /// The nodes a preemption test may use.
@@ -226,12 +225,14 @@ impl Controller {
         preempted
     }
 
-    /// Running job `r` is preempted at `now`: cancelled or requeued.
+    /// Running job `r` is preempted at `now`: cancelled, or requeued where
+    /// requeues are allowed ([`super::requeue`]).
     fn preempt_job(&mut self, now: Time, r: u32, outbox: &mut Outbox<ControllerMsg>) {
-        let Some(pre) = self.preempt.as_deref_mut() else {
+        let Some(pre) = self.preempt.as_deref() else {
             return;
         };
-        let cancel = pre.action(r) == crate::preemption::mode::PreemptAction::Cancel;
+        // `slurm_job_preempt`: a requeue `_job_requeue_op` refuses is a kill.
+        let cancel = pre.action(r) == crate::preemption::mode::PreemptAction::Cancel || !self.requeues.allowed();
         // Its nodes are COMPLETING until its epilog is done, after this
         // pass (`_pick_best_nodes` and `_attempt_backfill` leave
         // `cg_node_bitmap` out, whatever their free cores).
@@ -239,34 +240,12 @@ impl Controller {
         for &n in &self.nodes[first..first + self.jobs[r as usize].need.nodes as usize] {
             self.completing[n as usize] = self.pass;
         }
-        self.release(now, r, !cancel);
         self.counters.preemptions += 1;
-        let Some(pre) = self.preempt.as_deref_mut() else {
-            return;
-        };
-        let o = &mut self.outcome[r as usize];
-        o.preempted += 1;
+        self.outcome[r as usize].preempted += 1;
+        self.take_off(now, r, !cancel, outbox);
         if cancel {
-            o.end = now;
-            o.preempt_cancelled = true;
+            self.outcome[r as usize].preempt_cancelled = true;
             self.counters.preempt_cancels += 1;
-            self.done += 1;
-            if let Some(d) = &mut self.relations {
-                d.cancelled(r);
-            }
-            return;
         }
-        if let Some(d) = &mut self.relations {
-            d.requeued(r);
-        }
-        // `batch_requeue_fini`: pending again, submitted now (a second
-        // later if that is its submit time), eligible the conf's requeue delay on.
-        o.start = -1;
-        o.end = -1;
-        let submit = &mut pre.submit[r as usize];
-        *submit = if now == *submit { now + 1 } else { now };
-        let eligible = now + pre.requeue_delay;
-        pre.since[r as usize] = eligible;
-        outbox.push(Scheduled::me(eligible, SUBMIT, ControllerMsg::Eligible(r)));
     }
 }

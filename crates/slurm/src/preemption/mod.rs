@@ -69,14 +69,12 @@
 //!   scheduler (`_pick_best_nodes` and `_attempt_backfill` leave out
 //!   `cg_node_bitmap`, the free cores of those nodes too). The preemptor
 //!   starts in that pass, the main scheduler's. `CANCEL`: it ends then (its
-//!   outcome's end), counted as cancelled by preemption. `REQUEUE`
-//!   (`batch_requeue_fini`): it is pending again with its submit time the
-//!   requeue time (one second later if that is its submit time) and may
-//!   start `requeue_delay` seconds after it
-//!   ([`crate::conf::PreemptSettings::requeue_delay`], `begin_time`: now +
+//!   outcome's end), counted as cancelled by preemption. `REQUEUE`: it is
+//!   requeued as [`crate::controller::requeue`] says (`begin_time`: now +
 //!   the launch credential's lifetime + 1, 121 s by default; the comment in
-//!   `batch_requeue_fini` says 1200, but `slurm_cred.c`'s window is 120), its age counted from then (`accrue_time`
-//!   reset); when it starts again it runs its whole run time.
+//!   `batch_requeue_fini` says 1200, but `slurm_cred.c`'s window is 120),
+//!   or cancelled under `JobRequeue=0` (`slurm_job_preempt` kills a job
+//!   `_job_requeue_op` refuses).
 //! - Each job counts its preemptions ([`crate::controller::Outcome`]),
 //!   the run counts them ([`crate::controller::Counters`]).
 //! - `SUSPEND`, `GANG` and `WITHIN` are not modelled: a run whose
@@ -129,10 +127,6 @@ pub struct Preemption {
     parts: Vec<(Option<PreemptAction>, u32)>,
     /// The cluster's `PreemptMode` action.
     default_action: PreemptAction,
-    /// Per job: its submit time in the queue order (a requeue changes it).
-    pub(crate) submit: Vec<Time>,
-    /// Per job: where its age is counted from (a requeue changes it).
-    pub(crate) since: Vec<Time>,
     /// Per job: its place in the queue order before priority (higher
     /// first): under `preempt/qos`, its QOS's depth in the preempt relation.
     pub(crate) level: Vec<u32>,
@@ -148,9 +142,6 @@ pub struct Preemption {
     /// Per job, while its candidates are reordered: its `usable_nodes`
     /// (most first) and its place before (reused).
     pub(crate) usable: Vec<(std::cmp::Reverse<u32>, u32)>,
-    /// Seconds from a requeue until the job may start again
-    /// ([`crate::conf::PreemptSettings::requeue_delay`]).
-    pub(crate) requeue_delay: Time,
 }
 
 impl Preemption {
@@ -299,14 +290,11 @@ impl Preemption {
                 }
                 _ => Vec::new(),
             },
-            submit: jobs.iter().map(|j| j.submit).collect(),
-            since: jobs.iter().map(|j| j.submit).collect(),
             candidates: Vec::new(),
             ceiling: vec![slasim_machine::Resources::default(); conf.nodes.len()],
             cache_key: None,
             part_stamp: 0,
             usable: vec![(std::cmp::Reverse(0), 0); n],
-            requeue_delay: p.requeue_delay,
         }))
     }
 

@@ -740,3 +740,19 @@ proptest::proptest! {
         let _ = p(&format!("{MIN}{text}"));
     }
 }
+
+/// `JobRequeue`: 1 by default, 0 or 1 as written; anything else is a
+/// located error. The requeue delay is `AuthInfo`'s `cred_expire` + 1.
+#[test]
+fn job_requeue_is_read() {
+    let base = "NodeName=n1 CPUs=4\nPartitionName=p Nodes=n1\n";
+    let conf = ok(base);
+    assert!(conf.site.requeue.allowed);
+    assert_eq!(conf.site.requeue.delay, 121);
+    let conf = ok(&format!("JobRequeue=0\nAuthInfo=auth/munge,cred_expire=300\n{base}"));
+    assert!(!conf.site.requeue.allowed);
+    assert_eq!(conf.site.requeue.delay, 301);
+    assert!(conf.ignored.iter().chain(&conf.unmodelled).all(|i| i.key != "JobRequeue"));
+    let e = err_at(&format!("{base}JobRequeue=yes\n"), 3, "JobRequeue");
+    assert_eq!(e.detail, "not 0 or 1: `yes`");
+}

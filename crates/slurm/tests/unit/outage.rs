@@ -194,7 +194,9 @@ proptest::proptest! {
 
     /// Any jobs and any drains and failures of the two nodes: no job starts
     /// on a node while an event holds it, no node holds more CPUs than it
-    /// has at any start, and every job starts (every event ends).
+    /// has at any start, every job starts (every event ends), and every run
+    /// a node going down stopped was on it and ended as it went down, while
+    /// no run goes on over a `DOWN` on its nodes.
     #[test]
     fn no_job_starts_on_a_node_out_of_service(
         jobs in proptest::collection::vec((0i64..300, 1u32..5, 1i64..120, 1i64..120), 1..25),
@@ -228,5 +230,62 @@ proptest::proptest! {
                 proptest::prop_assert!(used <= 4, "n{} holds {used} CPUs at {}", n + 1, o.start);
             }
         }
+        // Every run, stopped or not: over no `DOWN` of its nodes.
+        let mut runs: Vec<(usize, i64, i64, &[u32])> =
+            sim.stopped.iter().map(|s| (s.job as usize, s.start, s.end, sim.nodes_of_stopped(s))).collect();
+        runs.extend(sim.outcomes.iter().enumerate().map(|(j, o)| (j, o.start, o.end, sim.nodes_of(j))));
+        for &(j, start, end, nodes) in &runs {
+            for &(e, at, _, down) in &events {
+                let crosses = down && nodes.contains(&e) && start < at && at < end;
+                proptest::prop_assert!(!crosses, "job {j} ran {start}–{end} on n{} over its failure at {at}", e + 1);
+            }
+        }
+        for s in &sim.stopped {
+            let failed = events.iter().any(|&(e, at, _, down)| down && at == s.end && sim.nodes_of_stopped(s).contains(&e));
+            proptest::prop_assert!(failed, "job {} stopped at {} with no node of its going down", s.job, s.end);
+        }
+        let killed: u32 = sim.outcomes.iter().map(|o| o.node_failed).sum();
+        proptest::prop_assert_eq!(killed as usize, sim.stopped.len());
     }
+}
+
+/// A node going down kills its running jobs, which are requeued
+/// (`JobRequeue=1`, the default) or ended (`JobRequeue=0`). J1 (4 CPUs,
+/// runs 100) and J2 (4 CPUs, runs 300) at 0; n1 is down from 50 to 60.
+/// - 0: J1 on n1, J2 on n2.
+/// - 50: n1 goes down: J1 is killed there (its run 0–50 is kept as
+///   stopped) and requeued: submitted again at 50, eligible 121 s on
+///   (`AuthInfo`'s default `cred_expire` 120, plus 1), at 171.
+/// - 60: n1 is back, idle.
+/// - 171: J1 is queued again; the next main pass, the background loop's
+///   full pass every 60 s (at 180), starts it on n1 for its whole 100 s:
+///   180–280.
+///
+/// Under `JobRequeue=0` J1 ends at 50 (`NODE_FAIL`) and never runs again.
+/// A drain over the same span kills nothing: J1 runs on to 100.
+#[test]
+fn a_node_going_down_kills_its_jobs_which_are_requeued_or_ended() {
+    let w = on_clock(workload(vec![job(1, 0, 4, 100, 100), job(2, 0, 4, 300, 300)], &["batch"]));
+    let sim = run(&w, Some("n1|50|60|DOWN|x\n"));
+    assert_eq!(starts(&sim.outcomes), vec![(180, 280, false), (0, 300, false)]);
+    assert_eq!(first_nodes(&sim), vec![0, 1]);
+    assert_eq!((sim.outcomes[0].node_failed, sim.outcomes[0].node_fail_ended), (1, false));
+    assert_eq!(sim.counters.node_failed, 1);
+    assert_eq!(sim.stopped.len(), 1);
+    let s = sim.stopped[0];
+    assert_eq!((s.job, s.start, s.end, sim.nodes_of_stopped(&s)), (0, 0, 50, &[0u32][..]));
+
+    let c = parse(&format!("{TWO}JobRequeue=0\n"), Path::new("test.conf")).expect("the test conf parses");
+    let o = outages(&c, &w, "n1|50|60|DOWN|x\n").expect("the events are valid");
+    let s = Scenario::with_accounting(&c, c.priority.clone(), c.scheduler.clone(), &w, &Accounting::default())
+        .expect("every job is admitted")
+        .with_outages(Some(o));
+    let sim = simulate(s).expect("the run ends");
+    assert_eq!(starts(&sim.outcomes), vec![(0, 50, false), (0, 300, false)]);
+    assert_eq!((sim.outcomes[0].node_failed, sim.outcomes[0].node_fail_ended), (1, true));
+    assert_eq!(sim.stopped.len(), 1);
+
+    let sim = run(&w, Some("n1|50|60|DRAIN|x\n"));
+    assert_eq!(starts(&sim.outcomes)[0], (0, 100, false));
+    assert!(sim.stopped.is_empty());
 }

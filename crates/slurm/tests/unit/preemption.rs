@@ -108,6 +108,11 @@ fn partition_prio_requeue_restarts_the_preempted_job_later() {
     let default =
         tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE").replace("AuthInfo=cred_expire=1200\n", "");
     assert_eq!(outcomes(&run(&default, &w, &none)), [(180, 680, 1, false), (10, 110, 0, false)]);
+    // `JobRequeue=0`: the requeue is refused, so J1 is cancelled instead
+    // (`slurm_job_preempt` kills it), at 10.
+    let refused = run(&tiers("PreemptType=preempt/partition_prio\nPreemptMode=REQUEUE\nJobRequeue=0"), &w, &none);
+    assert_eq!(outcomes(&refused), [(0, 10, 1, true), (10, 110, 0, false)]);
+    assert_eq!((refused.counters.preemptions, refused.counters.preempt_cancels), (1, 1));
     // Mechanism off.
     let sim = run(&tiers("PreemptType=preempt/none\nPreemptMode=REQUEUE"), &w, &none);
     assert_eq!(outcomes(&sim), WAITS);

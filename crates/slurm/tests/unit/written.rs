@@ -36,7 +36,7 @@ fn written_lines_read_back_to_the_same_settings() {
         PriorityWeightAge=1000\nPriorityWeightTRES=CPU=500,Mem=0.25,GRES/gpu=2000\nPriorityDecayHalfLife=14-0\n\
         PriorityCalcPeriod=2\nPriorityFavorSmall=YES\nPreemptType=preempt/qos\nPreemptMode=SUSPEND,GANG\n\
         PreemptExemptTime=00:10:00\nTRESBillingWeights=CPU=1,Mem=0.25G\nDefMemPerCPU=2000\nEnforcePartLimits=ALL\n\
-        AccountingStorageEnforce=limits,qos\nResvOverRun=UNLIMITED\n\
+        AccountingStorageEnforce=limits,qos\nResvOverRun=UNLIMITED\nJobRequeue=0\n\
         SchedulerParameters=bf_window=60,bf_continue,bf_max_job_user=10,kill_invalid_depend\n\
         NodeName=n[1-4] CPUs=8 RealMemory=16000 Features=ib Weight=5\nNodeName=g[1-2] CPUs=16 RealMemory=64000 Gres=gpu:a100:4\n\
         NodeName=h1 CPUs=16 RealMemory=64000 Gres=gpu:2\n\
