@@ -33,9 +33,10 @@
 //!   same window the mean share of the GPUs fragmented for the battery's
 //!   own jobs ([`crate::fragmentation`]).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use anyhow::Context;
+use anyhow::{Context, anyhow};
 use rand::RngExt;
 use slasim_core::rng;
 use slasim_core::units::Time;
@@ -46,10 +47,12 @@ use slasim_single::cluster::strategy::Outcome;
 use slasim_single::plan::Placement;
 use slasim_single::plan::node_choice::TaskClass;
 use slasim_single::policy::on_machine::{MachineStrategyInfo, Setting};
+use slasim_single::workload::failures::{FailureStream, NodeEventKind};
 use slasim_single::workload::job::{MachineJob, NO_DEADLINE};
 use slasim_slurm::accounting::Accounting;
 use slasim_slurm::bench::{Scenario, simulate};
 use slasim_slurm::conf::SlurmConf;
+use slasim_slurm::outage::{Change, Outages};
 
 use crate::fragmentation::{self, Held, JobRuns, Run};
 
@@ -304,33 +307,80 @@ pub fn lines(workload: &SlurmWorkload) -> Vec<Option<i64>> {
         .collect()
 }
 
+/// The node failures `failures` draws for the planners' `machine`, as the
+/// twin's node events on `conf`: each failure takes its node down (its
+/// running jobs killed), each repair gives it back.
+pub fn twin_outages(failures: &FailureStream, machine: &Machine, conf: &SlurmConf) -> anyhow::Result<Option<Outages>> {
+    if failures.events.is_empty() {
+        return Ok(None);
+    }
+    let index: HashMap<&str, u32> = conf.nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), i as u32)).collect();
+    let changes = failures
+        .events
+        .iter()
+        .map(|e| {
+            let name = &machine.names[e.node as usize];
+            let node = *index
+                .get(name.as_str())
+                .ok_or_else(|| anyhow!("node `{name}` of the machine is not one of the twin's slurm.conf"))?;
+            let down = e.kind == NodeEventKind::Fail;
+            Ok(Change { at: e.time, node, out: down, down })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Some(Outages::of_changes(changes, failures.failures(), false)))
+}
+
 /// The battery `workload` (the twin's form of `jobs`) under the Slurm twin
-/// on `conf`, with its preemption.
-pub fn under_slurm(conf: &SlurmConf, workload: &SlurmWorkload, jobs: &[MachineJob]) -> anyhow::Result<Vec<JobResult>> {
+/// on `conf`, with its preemption, under the node failures `failures`
+/// drawn on the planners' `machine` (whose nodes are the conf's).
+pub fn under_slurm(
+    conf: &SlurmConf,
+    workload: &SlurmWorkload,
+    jobs: &[MachineJob],
+    failures: &FailureStream,
+    machine: &Machine,
+) -> anyhow::Result<Vec<JobResult>> {
     let scenario = Scenario::new(conf, conf.priority.clone(), conf.scheduler.clone(), workload)
         .context("the Slurm twin refused a job")?
         .with_preemption(conf, &Accounting::default(), workload)
-        .context("the Slurm twin's preemption")?;
+        .context("the Slurm twin's preemption")?
+        .with_outages(twin_outages(failures, machine, conf)?);
     let done = simulate(scenario).context("the Slurm twin's run")?;
+    // Each job's runs that were taken off their nodes, in time order.
+    let mut stopped: Vec<Vec<Run>> = vec![Vec::new(); jobs.len()];
+    for s in &done.stopped {
+        let cards = jobs[s.job as usize].request.gpus.cards();
+        let on = done.nodes_of_stopped(s).iter().map(|&n| (n, Held::Whole(cards))).collect();
+        stopped[s.job as usize].push(Run { start: s.start, end: s.end, on });
+    }
     Ok(done
         .outcomes
         .iter()
         .zip(jobs)
         .zip(lines(workload))
+        .zip(stopped)
         .enumerate()
-        .map(|(k, ((o, j), line))| {
+        .map(|(k, (((o, j), line), mut runs))| {
             let started = o.start >= 0;
             let late = started && o.end > j.job.deadline;
             let node = done.nodes_of(k);
             // What Slurm gives: whole CPUs and whole cards.
             let r = &j.request;
-            let runs = match (started, o.end >= 0) {
-                (true, true) => vec![Run {
+            if started && o.end >= 0 && !o.node_fail_ended {
+                runs.push(Run {
                     start: o.start,
                     end: o.end,
                     on: node.iter().map(|&n| (n, Held::Whole(r.gpus.cards()))).collect(),
-                }],
-                _ => Vec::new(),
+                });
+            }
+            // Ended by a node failure (`JobRequeue=0`): failed; never started or
+            // ended after its deadline: late.
+            let outcome = if o.node_fail_ended {
+                "failed"
+            } else if !started || late {
+                "late"
+            } else {
+                "success"
             };
             JobResult {
                 job: i64::from(j.job.id),
@@ -339,11 +389,11 @@ pub fn under_slurm(conf: &SlurmConf, workload: &SlurmWorkload, jobs: &[MachineJo
                 start: started.then_some(o.start),
                 end: (o.end >= 0).then_some(o.end),
                 node: node.first().map(|&n| conf.nodes[n as usize].name.clone()),
-                outcome: if !started || late { "late" } else { "success" },
+                outcome,
                 allotment: None,
                 reason: None,
                 deadline: deadline(j.job.deadline),
-                money: if !started || late { -j.job.penalty } else { j.job.fee },
+                money: if outcome == "success" { j.job.fee } else { -j.job.penalty },
                 held: (
                     u64::from(r.cpu_milli.div_ceil(1000)) * 1000,
                     r.mem_mib,

@@ -279,10 +279,6 @@ impl SlaMachineSettings {
                 let why = "a machine's failures are drawn from a law (poisson, weibull, hyperexp); the LANL replay maps onto identical nodes only";
                 return Err(InvalidSetting::new("sla_machine.failures.model", "lanl", why).into());
             }
-            _ if self.strategy == SLURM => {
-                let why = "the Slurm twin runs no node failures yet: compare under failures.model = \"none\"";
-                return Err(InvalidSetting::new("sla_machine.failures.model", self.failures.name(), why).into());
-            }
             synthetic => {
                 synthetic.laws().map_err(failures_setting)?;
             }
@@ -568,10 +564,18 @@ impl SlaMachinePoint {
         let jobs = &battery.jobs;
         match (Scheduler::named(&self.strategy)?, &battery.of, loaded) {
             (Scheduler::Slurm, Of::Pods(slice), Loaded::Pods(p)) => {
-                battery::under_slurm(p.conf()?, &slasim_slurm::gpu::workload(&p.path, slice), jobs)
+                let failures = self.failure_stream(&p.machine, jobs)?;
+                battery::under_slurm(
+                    p.conf()?,
+                    &slasim_slurm::gpu::workload(&p.path, slice),
+                    jobs,
+                    &failures,
+                    &p.machine,
+                )
             }
             (Scheduler::Slurm, Of::Centre(workload), Loaded::Centre(c)) => {
-                battery::under_slurm(&c.conf, workload, jobs)
+                let failures = self.failure_stream(&c.machine, jobs)?;
+                battery::under_slurm(&c.conf, workload, jobs, &failures, &c.machine)
             }
             (Scheduler::Slurm, ..) => Err(anyhow!("sla_machine: a battery of another workload than its machine's")),
             (Scheduler::Planner(strategy), of, _) => {

@@ -7,7 +7,7 @@
 //! trace, or a dump or the synthetic workload on a `slurm.conf`) (the report's filter keeps one
 //! experiment's points, or the traces whose name contains its text): the
 //! batteries, and for gain, the gain over Slurm's on the same battery
-//! (paired; the twin runs without failures), penalties, late, failed,
+//! under the same failure model (paired), penalties, late, failed,
 //! killed and rejected jobs, mean and p95
 //! wait, the CPU, memory and GPU shares held and the GPU fragmentation, the mean ± its 95 %
 //! Student-t half-width over the batteries. Under Slurm the node choice is
@@ -39,15 +39,15 @@ const MEASURES: [&str; 13] = [
     "mem_use",
 ];
 
-/// The Slurm point of the same battery: every setting but the strategy,
-/// node choice and failures equal (the twin runs without failures; the
-/// seed draws a sampled battery's pods).
+/// The Slurm point of the same battery: every setting but the strategy and
+/// node choice equal (the seed draws a sampled battery's pods and the
+/// failures).
 const SAME_BATTERY: &str = "s.strategy = 'slurm' AND s.trace IS p.trace AND s.nodes IS p.nodes AND s.conf IS p.conf \
      AND s.synthetic_days IS p.synthetic_days AND s.synthetic_load IS p.synthetic_load \
      AND s.sla_terms = p.sla_terms AND s.deadline_factor = p.deadline_factor AND s.penalty_ratio = p.penalty_ratio \
      AND s.batteries = p.batteries AND s.battery = p.battery AND s.load = p.load AND s.arrivals = p.arrivals \
-     AND s.sampled_jobs IS p.sampled_jobs \
-     AND (p.sampled_jobs IS NULL AND p.synthetic_days IS NULL OR s.seed = p.seed)";
+     AND s.sampled_jobs IS p.sampled_jobs AND s.failures = p.failures \
+     AND (p.sampled_jobs IS NULL AND p.synthetic_days IS NULL AND p.failures = 'none' OR s.seed = p.seed)";
 
 /// Each point's workload as the report names it: the trace's label, and
 /// under a `slurm.conf` the dump's label or the synthetic workload's days and
@@ -136,7 +136,7 @@ impl ReportSection for SlaMachineSection {
             note: "One row per workload, load, failure model, strategy, node choice and overbooking test of the \
                    sla-machine points ([sla_machine]): each measure's mean over the batteries ± its 95 % \
                    half-width. Gain and penalties in VC; the gain over Slurm is paired, battery by battery, with \
-                   the Slurm point of the same battery (empty without one; the twin runs without node failures); \
+                   the Slurm point of the same battery under the same node failures (empty without one); \
                    late jobs ended after their deadline, failed ones were kept from ending by node failures, \
                    killed ones were overbooked and still running at the end of their window, rejected \
                    ones were refused at submission (Slurm rejects none); waits in seconds, of the jobs that started; the CPU, \

@@ -108,7 +108,7 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("gpu_use", Real, "share of its GPU thousandths (a card Slurm gives for a share counts whole)", |r| r.measures.gpu_use),
     column!("config", Text, "the point's canonical settings (TOML)", |r| r.config.as_str()),
     column!("code_version", Text, "the slasim version that ran it", |r| r.code_version.as_str()),
-    column!("failures", Text, "the planners' node failure model (`none`, `poisson`, `weibull`, `hyperexp`)", |r| r.failures; default "'none'"),
+    column!("failures", Text, "the node failure model, of the planners and the twin alike (`none`, `poisson`, `weibull`, `hyperexp`)", |r| r.failures; default "'none'"),
     column!("failed", Int, "accepted jobs node failures kept from ending", |r| r.measures.failed; default "0"),
     column!("conf", Text null, "the slurm.conf as the config names it (NULL: the pods' own node list)", |r| r.conf.as_deref()),
     column!("synthetic_days", Real null, "days of the synthetic workload's submissions (NULL: a trace's jobs)", |r| r.synthetic_days),

@@ -181,9 +181,10 @@ fn what_a_slurm_workload_cannot_ask_is_refused() {
     let users = SlurmSynthetic { users: 0, ..SlurmSynthetic::default() };
     let users = refused(SlaMachineSettings { synthetic: Some(users), ..on_conf(dir.path(), None, "easy") });
     assert!(users.contains("`sla_machine.synthetic.users`"), "{users}");
-    // Failures under a conf are the planners' as under pods.
-    let poisson = FailureSource::default_for("poisson").unwrap();
-    let twin = refused(SlaMachineSettings { failures: poisson, ..on_conf(dir.path(), Some(DUMP), "slurm") });
+    // Failures under a conf are the planners' as under pods: a LANL replay
+    // needs identical nodes.
+    let lanl = FailureSource::default_for("lanl").unwrap();
+    let twin = refused(SlaMachineSettings { failures: lanl, ..on_conf(dir.path(), Some(DUMP), "slurm") });
     assert!(twin.contains("sla_machine.failures.model"), "{twin}");
 
     // A feature alternative (which a `|`-separated dump cannot hold: set on
@@ -244,4 +245,67 @@ fn a_dumps_batteries_are_its_consecutive_slices() {
     let twin = SlaMachineSettings { batteries: 2, battery: 1, ..on_conf(dir.path(), Some(DUMP), "slurm") };
     let twin: Vec<_> = run(twin).unwrap().iter().map(|r| (r.line, r.submit)).collect();
     assert_eq!(twin, sliced(1, 1.0));
+}
+
+/// The twin under node failures, on the dump above: c1 fails at 100 and is
+/// repaired at 200.
+/// - 0: J1 on c1 (300 s); 20: J3 on g1; 120: J4 on g1 after J3, as without
+///   failures.
+/// - 100: c1 goes down: J1 is killed and requeued, eligible 121 s on (221).
+/// - 200: c1 is back: J2 (2 CPUs of the `big` node) starts there, for 600 s.
+/// - 221: J1 is queued again, behind J5 (submitted at 40, FIFO priority).
+///   J5 needs both CPU nodes whole: it waits for J2's end (800) and runs to
+///   1,100. J1 could take c2 now, but its limit (600) would cross J5's
+///   reservation: it starts after J5, on c1 (the first node free),
+///   1,100–1,400, after its deadline 1,200.
+///
+/// So J1 is late (its killed run 0–100 is kept), J5 late as without
+/// failures; J2 ends by its deadline 1,210 at 800.
+#[test]
+fn the_twin_under_a_node_failure_worked_out_by_hand() {
+    use slasim_core::experiment::registry;
+    use slasim_single::workload::failures::{FailureStream, NodeEvent, NodeEventKind};
+    use slasim_single::workload::sla::SlaTermsRules;
+    use slasim_sla_machine::battery::{slice_workload, under_slurm};
+
+    let dir = tempfile::tempdir().unwrap();
+    let point = on_conf(dir.path(), Some(DUMP), "slurm").resolve().unwrap();
+    let loaded = point.open().unwrap();
+    let slasim_sla_machine::kind::Loaded::Centre(centre) = &loaded else { panic!("a conf's machine") };
+    let dump = centre.dump.as_ref().expect("the dump");
+    let workload = slice_workload(dump, 1, 0, 1.0);
+    let rule = registry::find::<SlaTermsRules>("uniform").unwrap();
+    let jobs = slasim_sla_machine::slurm_jobs::jobs(&workload, &centre.twin, rule, 2.0, 1.0).unwrap();
+    let failures = FailureStream {
+        nodes: 3,
+        events: vec![
+            NodeEvent { time: 100, kind: NodeEventKind::Fail, node: 0 },
+            NodeEvent { time: 200, kind: NodeEventKind::Repair, node: 0 },
+        ],
+        source_records: 0,
+    };
+    let twin = under_slurm(&centre.conf, &workload, &jobs, &failures, &centre.machine).unwrap();
+    assert_eq!(
+        rows(&twin),
+        [
+            row(1100, 1400, "c1", "late"),
+            row(200, 800, "c1", "success"),
+            row(20, 120, "g1", "success"),
+            row(120, 720, "g1", "success"),
+            row(800, 1100, "c1", "late"),
+        ]
+    );
+    let runs: Vec<(i64, i64)> = twin[0].runs.iter().map(|r| (r.start, r.end)).collect();
+    assert_eq!(runs, [(0, 100), (1100, 1400)]);
+    let m = measure(loaded.machine(), &twin);
+    assert_eq!((m.accepted, m.late, m.failed), (5, 2, 0));
+
+    // Under `JobRequeue=0` J1 is ended at 100 (`NODE_FAIL`): failed, and it
+    // pays its penalty.
+    std::fs::write(dir.path().join("t.conf"), format!("{CONF}JobRequeue=0\n")).unwrap();
+    let conf = slasim_slurm::conf::read(&dir.path().join("t.conf")).unwrap();
+    let twin = under_slurm(&conf, &workload, &jobs, &failures, &centre.machine).unwrap();
+    assert_eq!(rows(&twin)[0], row(0, 100, "c1", "failed"));
+    assert!(twin[0].money < 0.0);
+    assert_eq!(measure(loaded.machine(), &twin).failed, 1);
 }
