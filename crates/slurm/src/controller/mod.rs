@@ -449,7 +449,8 @@ impl Controller {
         let n = jobs.len();
         let nodes = machine.spec.len();
         let parts = machine.partitions.len();
-        let requeues = Requeues::new(settings.requeue, jobs.iter().map(|j| j.submit));
+        let taken_off = preempt.is_some() || outages.as_ref().is_some_and(|o| o.changes.iter().any(|c| c.down));
+        let requeues = Requeues::new(settings.requeue, jobs.iter().map(|j| j.submit), taken_off);
         let mut controller = Controller {
             scratch: machine.free.clone(),
             reservation_count: 0,
@@ -612,14 +613,17 @@ impl Controller {
     /// Job `j`'s submit time in the queue order (a requeue changes it).
     #[inline]
     fn submit_of(&self, j: u32) -> Time {
-        self.requeues.submit[j as usize]
+        match self.requeues.order.get(j as usize) {
+            Some(&(submit, _)) => submit,
+            None => self.jobs[j as usize].submit,
+        }
     }
 
     /// Where job `j`'s age is counted from: its submission, or the later
     /// of its requeue's eligibility and the time its dependency was met.
     #[inline]
     fn since(&self, j: u32) -> Time {
-        let requeued = self.requeues.since[j as usize];
+        let requeued = self.requeues.order.get(j as usize).map_or(self.jobs[j as usize].submit, |&(_, since)| since);
         let eligible = self.relations.as_ref().map_or(requeued, |d| d.accrue[j as usize]);
         requeued.max(eligible)
     }

@@ -49,18 +49,20 @@ pub struct Stopped {
 #[derive(Debug, Clone)]
 pub(crate) struct Requeues {
     settings: RequeueSettings,
-    /// Per job: its submit time in the queue order.
-    pub(crate) submit: Vec<Time>,
-    /// Per job: where its age is counted from.
-    pub(crate) since: Vec<Time>,
+    /// Per job: its submit time in the queue order, and where its age is
+    /// counted from. Empty in a run where no job can be taken off its nodes
+    /// (no preemption, no node going down): each job's own submission.
+    pub(crate) order: Vec<(Time, Time)>,
     /// The runs taken off their nodes, in time order.
     pub(crate) stopped: Vec<Stopped>,
 }
 
 impl Requeues {
-    /// Jobs submitted at `submits`, under `settings`.
-    pub(crate) fn new(settings: RequeueSettings, submits: impl Iterator<Item = Time> + Clone) -> Requeues {
-        Requeues { settings, submit: submits.clone().collect(), since: submits.collect(), stopped: Vec::new() }
+    /// Jobs submitted at `submits`, under `settings`; tracked only if some
+    /// job may be taken off its nodes in the run.
+    pub(crate) fn new(settings: RequeueSettings, submits: impl Iterator<Item = Time>, tracked: bool) -> Requeues {
+        let order = if tracked { submits.map(|t| (t, t)).collect() } else { Vec::new() };
+        Requeues { settings, order, stopped: Vec::new() }
     }
 
     /// Whether a job may be requeued (`JobRequeue`).
@@ -94,10 +96,10 @@ impl Controller {
         o.start = -1;
         o.end = -1;
         let q = &mut self.requeues;
-        let submit = &mut q.submit[r as usize];
-        *submit = if now == *submit { now + 1 } else { now };
         let eligible = now + q.settings.delay;
-        q.since[r as usize] = eligible;
+        let (submit, since) = &mut q.order[r as usize];
+        *submit = if now == *submit { now + 1 } else { now };
+        *since = eligible;
         outbox.push(Scheduled::me(eligible, SUBMIT, ControllerMsg::Eligible(r)));
     }
 
