@@ -193,6 +193,9 @@ pub struct JobResult {
     pub class: TaskClass,
     /// Its runs, stopped ones first.
     pub runs: Vec<Run>,
+    /// Its runs stopped before their end: by a node failure, or under the
+    /// twin also by preemption.
+    pub stopped: u32,
 }
 
 /// A battery's measures (module contract).
@@ -290,6 +293,7 @@ pub fn planned(
                 held: (u64::from(r.cpu_milli), r.mem_mib, r.gpus.milli(), r.nodes),
                 class: TaskClass::of(r),
                 runs,
+                stopped: d.stopped.len() as u32,
             }
         })
         .collect())
@@ -366,6 +370,7 @@ pub fn under_slurm(
             let node = done.nodes_of(k);
             // What Slurm gives: whole CPUs and whole cards.
             let r = &j.request;
+            let stopped = runs.len() as u32;
             if started && o.end >= 0 && !o.node_fail_ended {
                 runs.push(Run {
                     start: o.start,
@@ -402,6 +407,7 @@ pub fn under_slurm(
                 ),
                 class: TaskClass::of(r),
                 runs,
+                stopped,
             }
         })
         .collect())

@@ -163,6 +163,7 @@ pub static SLA_MACHINE_JOBS: Table<Jobs> = Table::new(
     column!("deadline", Int null, "its deadline, s (NULL: none)", |r| r.job.deadline),
     column!("money", Real, "the fee earned (positive) or the penalty paid (negative), VC", |r| r.job.money),
     column!("allotment", Int null, "the length of the overbooked window its run ended in, s (NULL: booked for its whole estimate, or no run ended)", |r| r.job.allotment),
+    column!("stopped", Int, "its runs stopped before their end: by a node failure, or under the twin also by preemption", |r| r.job.stopped; default "0"),
 ]);
 
 /// The group's tables, in creation order.

@@ -32,6 +32,7 @@ fn job(k: i64, submit: i64, gpus: Gpus, runs: Vec<Run>) -> JobResult {
         held: (1000, 0, gpus.milli(), 1),
         class: TaskClass::of(&request),
         runs,
+        stopped: 0,
     }
 }
 

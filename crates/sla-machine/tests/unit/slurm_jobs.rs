@@ -297,6 +297,8 @@ fn the_twin_under_a_node_failure_worked_out_by_hand() {
     );
     let runs: Vec<(i64, i64)> = twin[0].runs.iter().map(|r| (r.start, r.end)).collect();
     assert_eq!(runs, [(0, 100), (1100, 1400)]);
+    let stopped: Vec<u32> = twin.iter().map(|r| r.stopped).collect();
+    assert_eq!(stopped, [1, 0, 0, 0, 0]);
     let m = measure(loaded.machine(), &twin);
     assert_eq!((m.accepted, m.late, m.failed), (5, 2, 0));
 
