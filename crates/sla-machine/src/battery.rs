@@ -21,9 +21,13 @@
 //!   be given them ([`slasim_slurm::gpu::workload`]): whole CPUs (rounded
 //!   up), memory, and whole GPUs, so a share of a card takes a card (Slurm
 //!   22.05 gives a job whole GPUs); the pods' GPU models are not read. It
-//!   never rejects a job. Its schedule is then judged by the same terms: a
+//!   never rejects a job. Under node failures, it sees the planners' (the
+//!   same stream): a failed node goes `DOWN` until its repair, and its jobs
+//!   are killed and requeued, or ended under `JobRequeue=0`
+//!   ([`twin_outages`]). Its schedule is then judged by the same terms: a
 //!   job that ends by its deadline earns its fee, one that ends after it
-//!   pays its penalty.
+//!   (or never starts) pays its penalty, and one a failure ended is
+//!   `failed` and pays it too.
 //! - *Measures* ([`Measures`]): accepted, rejected and late jobs, fees,
 //!   penalties and gain; mean and 95th-percentile wait of the jobs that
 //!   started; and the share of the machine's CPUs, memory and GPU
