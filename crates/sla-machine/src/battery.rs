@@ -2,7 +2,7 @@
 //! or under the Slurm twin, with the SLA terms applied to both.
 //!
 //! Contract:
-//! - *Battery, logged arrivals* ([`slice`]). The pods, in submission order
+//! - *Battery, logged arrivals* ([`slice()`]). The pods, in submission order
 //!   (then row), are cut into `batteries` consecutive slices of equal count
 //!   (the last takes the rest); battery `b` is slice `b`, its times moved so
 //!   its first pod is submitted at 0, and its submissions divided by `load`
