@@ -332,7 +332,7 @@ pub fn twin_outages(failures: &FailureStream, machine: &Machine, conf: &SlurmCon
                 .get(name.as_str())
                 .ok_or_else(|| anyhow!("node `{name}` of the machine is not one of the twin's slurm.conf"))?;
             let down = e.kind == NodeEventKind::Fail;
-            Ok(Change { at: e.time, node, out: down, down })
+            Ok(Change { at: e.time, node, out: down, down, brief: false })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     Ok(Some(Outages::of_changes(changes, failures.failures(), false)))

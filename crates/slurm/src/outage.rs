@@ -19,7 +19,10 @@
 //!   could hold never starts.
 //! - From an event's start to its end, no job starts on its node: neither
 //!   scheduler tests it, and no preemption makes room on it. Events of one
-//!   node may overlap: it is out while any is.
+//!   node may overlap: it is out while any is. An event that ends in the
+//!   second it began (a node down for less than a second, as when its slurmd
+//!   answers at once under `ReturnToService=2`) takes the node out and back
+//!   at that instant, before anything else there: a `DOWN` kills its jobs.
 //! - A drain's running jobs run on. A node going `DOWN` kills its running
 //!   jobs (`kill_running_job_by_node_name`), which are requeued, or ended
 //!   under `JobRequeue=0` ([`crate::controller::requeue`]).
@@ -65,6 +68,22 @@ pub struct Change {
     pub out: bool,
     /// Out because it went down: its running jobs are killed.
     pub down: bool,
+    /// Back at the very instant its event began (a node down for less than
+    /// a second): it follows that event's going out.
+    pub brief: bool,
+}
+
+impl Change {
+    /// Its place among the changes of one node at one instant: back first
+    /// (an event ending as the next begins leaves the node out), then out,
+    /// then the back of an event that began at that instant.
+    fn rank(&self) -> u8 {
+        match (self.out, self.brief) {
+            (false, false) => 0,
+            (true, _) => 1,
+            (false, true) => 2,
+        }
+    }
 }
 
 /// The node events of a run, as changes in time order.
@@ -98,9 +117,10 @@ impl Outages {
                     NodeEventKind::Drain => (drain_asked(&runs[node as usize], e.start - origin), false),
                     NodeEventKind::Down => (e.start - origin, true),
                 };
-                changes.push(Change { at: start, node, out: true, down });
+                changes.push(Change { at: start, node, out: true, down, brief: false });
                 if let Some(end) = e.end {
-                    changes.push(Change { at: end - origin, node, out: false, down: false });
+                    let at = (end - origin).max(start);
+                    changes.push(Change { at, node, out: false, down: false, brief: at == start });
                 }
             }
         }
@@ -111,9 +131,7 @@ impl Outages {
     /// The outages `changes` make, from `events` events (`open`: one is not
     /// over), in their order.
     pub fn of_changes(mut changes: Vec<Change>, events: usize, open: bool) -> Outages {
-        // Back before out at one instant: an event ending as the next begins
-        // leaves the node out.
-        changes.sort_by_key(|c| (c.at, c.node, c.out, c.down));
+        changes.sort_by_key(|c| (c.at, c.node, c.rank(), c.down));
         Outages { changes, events, open }
     }
 

@@ -289,3 +289,22 @@ fn a_node_going_down_kills_its_jobs_which_are_requeued_or_ended() {
     assert_eq!(starts(&sim.outcomes)[0], (0, 100, false));
     assert!(sim.stopped.is_empty());
 }
+
+/// A node down for less than a second (its event ends in the second it
+/// began, as when slurmd answers at once under `ReturnToService=2`): J1 is
+/// killed at 50 and requeued, and n1 is back at once. J3 (4 CPUs, runs 10),
+/// submitted at 55, starts on n1 in the background loop's pass for it, at
+/// once: that loop's last pass was the node event's, at 50, more than
+/// `batch_sched_delay` before. J1 starts again in the full pass at 180.
+/// Were n1 kept out, J3 would wait for n2 until 300.
+#[test]
+fn a_node_down_for_less_than_a_second_kills_its_jobs_and_is_back_at_once() {
+    let w =
+        on_clock(workload(vec![job(1, 0, 4, 100, 100), job(2, 0, 4, 300, 300), job(3, 55, 4, 100, 10)], &["batch"]));
+    let sim = run(&w, Some("n1|50|50|DOWN|x\n"));
+    assert_eq!(sim.stopped.len(), 1);
+    let s = starts(&sim.outcomes);
+    assert_eq!(s[0], (180, 280, false));
+    assert_eq!(s[2], (55, 65, false));
+    assert_eq!(first_nodes(&sim)[2], 0);
+}
