@@ -192,7 +192,8 @@ fn a_drain_recorded_at_a_jobs_end_was_asked_for_after_the_last_start() {
 proptest::proptest! {
     #![proptest_config(crate::testing::cases(64))]
 
-    /// Any jobs and any drains and failures of the two nodes: no job starts
+    /// Any jobs and any drains and failures of the two nodes (some over
+    /// within their first second): no job starts
     /// on a node while an event holds it, no node holds more CPUs than it
     /// has at any start, every job starts (every event ends), and every run
     /// a node going down stopped was on it and ended as it went down, while
@@ -200,7 +201,7 @@ proptest::proptest! {
     #[test]
     fn no_job_starts_on_a_node_out_of_service(
         jobs in proptest::collection::vec((0i64..300, 1u32..5, 1i64..120, 1i64..120), 1..25),
-        events in proptest::collection::vec((0u32..2, 0i64..400, 1i64..200, proptest::bool::ANY), 0..6),
+        events in proptest::collection::vec((0u32..2, 0i64..400, 0i64..200, proptest::bool::ANY), 0..6),
     ) {
         let list = jobs
             .iter()
