@@ -354,12 +354,16 @@ pub fn under_slurm(
         .context("the Slurm twin's preemption")?
         .with_outages(twin_outages(failures, machine, conf)?);
     let done = simulate(scenario).context("the Slurm twin's run")?;
+    // A run of job `j` as Slurm gives it: whole cards on each of its nodes.
+    let whole = |j: usize, start: Time, end: Time, nodes: &[u32]| Run {
+        start,
+        end,
+        on: nodes.iter().map(|&n| (n, Held::Whole(jobs[j].request.gpus.cards()))).collect(),
+    };
     // Each job's runs that were taken off their nodes, in time order.
     let mut stopped: Vec<Vec<Run>> = vec![Vec::new(); jobs.len()];
     for s in &done.stopped {
-        let cards = jobs[s.job as usize].request.gpus.cards();
-        let on = done.nodes_of_stopped(s).iter().map(|&n| (n, Held::Whole(cards))).collect();
-        stopped[s.job as usize].push(Run { start: s.start, end: s.end, on });
+        stopped[s.job as usize].push(whole(s.job as usize, s.start, s.end, done.nodes_of_stopped(s)));
     }
     Ok(done
         .outcomes
@@ -376,11 +380,7 @@ pub fn under_slurm(
             let r = &j.request;
             let stopped = runs.len() as u32;
             if started && o.end >= 0 && !o.node_fail_ended {
-                runs.push(Run {
-                    start: o.start,
-                    end: o.end,
-                    on: node.iter().map(|&n| (n, Held::Whole(r.gpus.cards()))).collect(),
-                });
+                runs.push(whole(k, o.start, o.end, node));
             }
             // Ended by a node failure (`JobRequeue=0`): failed; never started or
             // ended after its deadline: late.
