@@ -28,7 +28,8 @@
 //!   every slot end from the earliest instant as many nodes could fit.
 //! - [`MachinePlan::first_overbooked`] finds, for overbooking, the first
 //!   start in time order (the origin or a slot's end) whose longest window
-//!   that enough candidate nodes hold, up to an end, a caller's test takes;
+//!   that enough candidate nodes hold, up to an end, a caller's tests take
+//!   (of the window, then of the nodes chosen for it);
 //!   a node holds a request from a start until the first of its slots'
 //!   starts at which it no longer fits (its use only rises there).
 //! - A node marked down ([`MachinePlan::set_down`]) is given to no request
@@ -122,6 +123,14 @@ impl Free {
     #[inline]
     pub fn card_list(&self) -> &[u16] {
         &self.cards[..usize::from(self.n_cards)]
+    }
+
+    /// Whether one node's share of `request` fits with exactly `cards`.
+    #[inline]
+    pub fn holds(&self, request: &Request, cards: &Cards) -> bool {
+        self.cpu_milli >= u64::from(request.cpu_milli)
+            && self.mem_mib >= request.mem_mib
+            && self.card_list().iter().enumerate().all(|(c, &f)| f >= cards.on(c))
     }
 
     /// What is left after `request`'s share is placed with `cards`.
@@ -403,9 +412,12 @@ impl MachinePlan {
     /// The first overbooked window of `request` (module contract): in time
     /// order of its start `t` in `[origin, end)`, at the origin or a slot's
     /// end, the longest window `[t, t + l)`, `l ≤ end − t`, that `wanted`
-    /// candidate nodes hold, taken when `l ≥ shortest` and `accept(l)`; its
-    /// placement on the nodes `choice` prefers among those that hold it,
-    /// with `l`. Windows of `whole` or more are cut to `whole`.
+    /// candidate nodes hold, taken when `l ≥ shortest`, `accept(t, l)` and
+    /// `confirm` of its placement on the nodes `choice` prefers among those
+    /// that hold it; that placement, with `l`. Windows of `whole` or more are
+    /// cut to `whole`. (`accept` screens a window before its nodes are
+    /// chosen; `confirm` tests the nodes chosen.)
+    #[allow(clippy::too_many_arguments)]
     pub fn first_overbooked(
         &mut self,
         request: &Request,
@@ -413,7 +425,8 @@ impl MachinePlan {
         shortest: Time,
         whole: Time,
         choice: &dyn NodeChoice,
-        mut accept: impl FnMut(Time) -> bool,
+        mut accept: impl FnMut(Time, Time) -> bool,
+        mut confirm: impl FnMut(&MachinePlan, &Placement, Time) -> bool,
     ) -> Option<(Placement, Time)> {
         let (origin, end) = window;
         let shortest = shortest.max(1);
@@ -445,9 +458,15 @@ impl MachinePlan {
             }
             longest.sort_unstable_by(|a, b| b.cmp(a));
             let l = longest[wanted - 1];
-            if accept(l) {
-                found = self.at(request, t, l, choice).map(|p| (p, l));
-                break;
+            if !accept(t, l) {
+                continue;
+            }
+            match self.at(request, t, l, choice) {
+                Some(p) if !confirm(self, &p, l) => continue,
+                p => {
+                    found = p.map(|p| (p, l));
+                    break;
+                }
             }
         }
         self.node_ends = longest;

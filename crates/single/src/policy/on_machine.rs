@@ -4,7 +4,9 @@
 //! planning and heuristic overbooking ([`heuristic`]), which promise a
 //! window and choose nodes until the start, the latter also in windows
 //! shorter than the estimate that pass an acceptance test ([`overbooking`]);
-//! and EASY backfilling ([`easy`]), the baseline without SLA admission. All
+//! comprehensive overbooking ([`comprehensive`]), which fixes nodes at
+//! acceptance, starts jobs early and takes shorter windows on their
+//! comprehensive PoS; and EASY backfilling ([`easy`]), the baseline without SLA admission. All
 //! run under node failures.
 //!
 //! The contract below is conservative backfilling's.
@@ -41,6 +43,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::Arc;
 
+pub mod comprehensive;
 pub mod easy;
 pub mod heuristic;
 pub mod overbooking;
@@ -142,7 +145,7 @@ impl Entries for MachineStrategies {
     type Entry = MachineStrategyInfo;
     const WHAT: &'static str = "strategy on a machine";
     fn builtin() -> Vec<&'static MachineStrategyInfo> {
-        static BUILTIN: [MachineStrategyInfo; 4] = [
+        static BUILTIN: [MachineStrategyInfo; 5] = [
             MachineStrategyInfo {
                 name: "conservative-backfilling",
                 description: "comprehensive (conservative) backfilling: nodes and cards fixed at acceptance, held for the full estimate",
@@ -154,6 +157,15 @@ impl Entries for MachineStrategies {
                 description: "heuristic planning: a window promised at acceptance, nodes chosen anew at every re-plan until the start",
                 overbooks: None,
                 run: |machine, jobs, s| Ok(heuristic::heuristic_planning(machine, jobs, s.choice, s.failures)?),
+            },
+            MachineStrategyInfo {
+                name: "comprehensive-overbooking",
+                description: "comprehensive overbooking: nodes and cards fixed at acceptance, early starts, and windows shorter than the estimate whose comprehensive PoS passes the acceptance test",
+                overbooks: Some(Overbooks { security_factor: 4.0 }),
+                run: |machine, jobs, s| {
+                    let ob = s.overbooking.ok_or(PlanError::NoOverbooking("comprehensive-overbooking"))?;
+                    Ok(comprehensive::comprehensive_overbooking(machine, jobs, s.choice, s.failures, ob)?)
+                },
             },
             MachineStrategyInfo {
                 name: "heuristic-overbooking",
@@ -255,14 +267,25 @@ pub fn conservative_backfilling(
 /// The occurrences of `jobs` and the node events of `failures` on
 /// `machine`'s nodes.
 fn events_of(machine: &Machine, jobs: &[MachineJob], failures: &FailureStream) -> BinaryHeap<Reverse<(Time, Event)>> {
+    initial_events(machine, jobs, failures, [Event::Occur, Event::Fail, Event::Repair])
+}
+
+/// The occurrences of `jobs` and the node events of `failures` on
+/// `machine`'s nodes, as a strategy's own events: `[occur, fail, repair]`.
+fn initial_events<E: Ord>(
+    machine: &Machine,
+    jobs: &[MachineJob],
+    failures: &FailureStream,
+    [occur, fail, repair]: [fn(u32) -> E; 3],
+) -> BinaryHeap<Reverse<(Time, E)>> {
     let mut events = BinaryHeap::with_capacity(jobs.len() * 2 + failures.events.len());
     for (i, j) in jobs.iter().enumerate() {
-        events.push(Reverse((j.job.occurrence, Event::Occur(i as u32))));
+        events.push(Reverse((j.job.occurrence, occur(i as u32))));
     }
     for e in failures.events.iter().filter(|e| (e.node as usize) < machine.len()) {
         let event = match e.kind {
-            NodeEventKind::Fail => Event::Fail(e.node),
-            NodeEventKind::Repair => Event::Repair(e.node),
+            NodeEventKind::Fail => fail(e.node),
+            NodeEventKind::Repair => repair(e.node),
         };
         events.push(Reverse((e.time, event)));
     }

@@ -175,8 +175,9 @@ impl Run<'_> {
         if job.deadline <= from {
             return None;
         }
-        let accept = |l: Time| l >= job.estimate || ob.passes(job, request.nodes, l);
-        self.plan.first_overbooked(request, (from, job.deadline), shortest, job.estimate, self.choice, accept)
+        let accept = |_, l: Time| l >= job.estimate || ob.passes(job, request.nodes, l);
+        let window = (from, job.deadline);
+        self.plan.first_overbooked(request, window, shortest, job.estimate, self.choice, accept, |_, _, _| true)
     }
 
     /// Job `i` placed as at its occurrence, from `from`: its earliest full

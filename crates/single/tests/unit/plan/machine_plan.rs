@@ -11,6 +11,7 @@ use slasim_machine::{Gpus, MILLI, Machine, NodeSpec, Partition, Request, Resourc
 use slasim_single::cluster::strategy::{Outcome, RejectReason};
 use slasim_single::plan::machine_plan::{Cards, MachinePlan};
 use slasim_single::plan::node_choice::{NodeChoices, TaskClass};
+use slasim_single::policy::on_machine::comprehensive::comprehensive_overbooking;
 use slasim_single::policy::on_machine::heuristic::heuristic_planning;
 use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
 use slasim_single::policy::on_machine::{MachineJob, MachineStrategies, Setting, conservative_backfilling};
@@ -470,6 +471,43 @@ pub fn runs_hold(
 
 proptest! {
     #![proptest_config(crate::testing::cases(512))]
+
+    /// Without failures, under comprehensive overbooking and every node
+    /// choice: no run starts before its job's release or ends after its
+    /// deadline, and only a job whose run had a window shorter than its
+    /// estimate fails (an early start keeps a whole window's estimate: its
+    /// kill time is its start plus its estimate).
+    #[test]
+    fn comprehensive_overbooking_breaks_no_whole_window(case in case(false)) {
+        let machine = Arc::new(case.machine.clone());
+        let requests: Vec<Request> = case.jobs.iter().map(|j| j.request.clone()).collect();
+        let own: Vec<Job> = case.jobs.iter().map(|j| j.job).collect();
+        let ob = MachineOverbooking {
+            acceptance: Acceptance::Pof { max: 0.9 },
+            model: Arc::new(RuntimeModel::learn(&own, &PdfConfig::default()).unwrap()),
+            reliability: Reliability::never_failing(),
+        };
+        let none = FailureStream::none(machine.len() as u32);
+        for info in NodeChoices::builtin() {
+            let choice = (info.build)(&requests);
+            let decisions = comprehensive_overbooking(machine.clone(), &case.jobs, choice.as_ref(), &none, &ob).unwrap();
+            runs_hold(info.name, &machine, &case.jobs, &decisions, &none)?;
+            for (i, (d, j)) in decisions.iter().zip(&case.jobs).enumerate() {
+                let name = info.name;
+                match d.outcome {
+                    Outcome::Rejected => prop_assert!(d.reason.is_some()),
+                    _ => {
+                        let (p, end) = (d.placement.as_ref().unwrap(), d.end.unwrap());
+                        prop_assert!(p.start >= j.job.release, "{name}: job {i} starts before its release");
+                        prop_assert!(end <= j.job.deadline, "{name}: job {i} ends after its deadline");
+                        if d.outcome == Outcome::Failed {
+                            prop_assert!(d.allotment.is_some_and(|l| l < j.job.estimate && j.job.runtime > l), "{name}: job {i}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// With node failures, under every strategy on the machine and every
     /// node choice: no node exceeds a resource or runs a job while down;

@@ -9,6 +9,7 @@ use slasim_machine::Gpus;
 use slasim_single::cluster::strategy::{Outcome, RejectReason};
 use slasim_single::plan::machine_plan::{Cards, MachinePlan, Placement};
 use slasim_single::plan::node_choice::{NodeChoice, NodeChoices};
+use slasim_single::policy::on_machine::comprehensive::comprehensive_overbooking;
 use slasim_single::policy::on_machine::heuristic::{heuristic_overbooking, heuristic_planning};
 use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
 use slasim_single::policy::on_machine::{Decision, PlanError, Setting};
@@ -20,6 +21,7 @@ use slasim_single::workload::job::Job;
 
 use crate::unit::plan::machine_plan::{GIB, ask, job, three_nodes};
 
+const CPU: u32 = 0;
 const P100: u32 = 1;
 const V100: u32 = 2;
 
@@ -53,23 +55,39 @@ fn the_first_overbooked_window_is_the_first_the_test_takes() {
     plan.book(91, &four, &Placement { start: 150, nodes: vec![(V100, Cards::Whole(0b1111))] }, 400);
     let choice = first_fit();
     let mut offered = Vec::new();
-    let found = plan.first_overbooked(&four, (0, 1000), 10, 300, choice.as_ref(), |l| {
-        offered.push(l);
-        l >= 200
-    });
+    let found = plan.first_overbooked(
+        &four,
+        (0, 1000),
+        10,
+        300,
+        choice.as_ref(),
+        |_, l| {
+            offered.push(l);
+            l >= 200
+        },
+        |_, _, _| true,
+    );
     // At 0 nothing; at 100 a window of 50 (refused); at 150 nothing; at
     // 400 the whole 300, cut from 600.
     assert_eq!(offered, vec![50, 300]);
     assert_eq!(found, Some((Placement { start: 400, nodes: vec![(V100, Cards::Whole(0b1111))] }, 300)));
     // A shortest window of 60 skips the gap at 100 unoffered.
     let mut offered = Vec::new();
-    plan.first_overbooked(&four, (0, 1000), 60, 300, choice.as_ref(), |l| {
-        offered.push(l);
-        false
-    });
+    plan.first_overbooked(
+        &four,
+        (0, 1000),
+        60,
+        300,
+        choice.as_ref(),
+        |_, l| {
+            offered.push(l);
+            false
+        },
+        |_, _, _| true,
+    );
     assert_eq!(offered, vec![300]);
     // Up to an end of 130 only the gap at 100, cut at 130.
-    let found = plan.first_overbooked(&four, (0, 130), 10, 300, choice.as_ref(), |_| true);
+    let found = plan.first_overbooked(&four, (0, 130), 10, 300, choice.as_ref(), |_, _| true, |_, _, _| true);
     assert_eq!(found.map(|(p, l)| (p.start, l)), Some((100, 30)));
 }
 
@@ -131,6 +149,79 @@ fn heuristic_overbooking_worked_out_by_hand() {
     let rejected: Vec<u32> = h.iter().filter(|d| d.outcome == Outcome::Rejected).map(|d| d.job).collect();
     assert_eq!(rejected, vec![4, 5, 6]);
     assert_eq!(h.iter().map(|d| d.money).sum::<f64>(), 40.0);
+}
+
+/// Comprehensive overbooking worked out by hand: first fit, nodes that never
+/// fail, the statistics of [`overbooking`] on a grid of 10 s (a job ends at
+/// half its estimate with 0.8, at its estimate with 0.2), PoF < 0.4 (a PoS
+/// of 0.6 passes). Fee 10, penalty 5.
+///
+/// | job | at  | asks    | est. | runs | deadline | comprehensive overbooking |
+/// |-----|-----|---------|------|------|----------|---------------------------|
+/// | j0  | 0   | 4 V100s | 100  | 50   | 1000     | [0, 100) `v100`; ends at 50, +10 |
+/// | j1  | 0   | 4 V100s | 100  | 50   | 140      | no full window; overbooked [100, 140) behind j0 (below) |
+/// | j2  | 0   | 2 P100s | 200  | 200  | 1000     | [0, 200) `p100`, +10 |
+/// | j3  | 120 | 2 P100s | 100  | 100  | 240      | rejected: j2 still runs at 120, so it ends at 200 for sure; [200, 240) holds 40 %: PoS 0 |
+/// | j4  | 0   | 32 CPUs | 100  | 30   | 1000     | [0, 100) `cpu`; ends at 30, +10 |
+/// | j5  | 0, released at 40 | 32 CPUs | 100 | 100 | 1000 | [100, 200) `cpu`; `cpu` is free at 30, j5 starts early at its release: [40, 140), +10 |
+/// | j6  | 120 | 2 P100s | 100  | 100  | 280      | overbooked [200, 280): PoS 0.8; runs [200, 280), killed, −5 |
+///
+/// j1's PoS: j0 runs from 0 and ends at 50 (0.8) or 100 (0.2); j1 starts
+/// then and ends by 140 only if it starts at 50 and runs 50: 0.8 · 0.8 =
+/// 0.64, which passes. At 50, j0 ends, `v100` is free to 100, and j1 starts
+/// early: its kill time is min(50 + 100, 140) = 140, a window of 90; it
+/// runs 50, +10. Heuristic overbooking rejects j1: [100, 140) holds 40 % of
+/// its estimate (CDF 0).
+///
+/// Gain: 5 × 10 − 5 = 45. It fails when early starts are not made (j1
+/// would be killed at 140), when predecessors are not counted or not
+/// conditioned on having run to now (j3 would be accepted), when the kill
+/// is ignored (j6 would succeed), or when a release is ignored (j5 would
+/// start at 30).
+#[test]
+fn comprehensive_overbooking_worked_out_by_hand() {
+    let m = Arc::new(three_nodes());
+    let v100s = ask(&m, 4, 8 * GIB, Gpus::Whole(4), "V100");
+    let p100s = ask(&m, 4, 8 * GIB, Gpus::Whole(2), "P100");
+    let cpus = ask(&m, 32, GIB, Gpus::Whole(0), "");
+    let with = |mut j: slasim_single::policy::on_machine::MachineJob, runs: Time| {
+        j.job.runtime = runs;
+        j
+    };
+    let mut j5 = job(5, 0, 100, 1000, cpus.clone());
+    j5.job.release = 40;
+    let jobs = vec![
+        with(job(0, 0, 100, 1000, v100s.clone()), 50),
+        with(job(1, 0, 100, 140, v100s.clone()), 50),
+        job(2, 0, 200, 1000, p100s.clone()),
+        job(3, 120, 100, 240, p100s.clone()),
+        with(job(4, 0, 100, 1000, cpus.clone()), 30),
+        j5,
+        job(6, 120, 100, 280, p100s.clone()),
+    ];
+    let none = FailureStream::none(3);
+    let history: Vec<Job> = (0..100).map(|i| Job::without_sla(i, 0, 1, 100, if i < 80 { 50 } else { 100 })).collect();
+    let ob = MachineOverbooking {
+        acceptance: Acceptance::Pof { max: 0.4 },
+        model: Arc::new(
+            RuntimeModel::learn(&history, &PdfConfig { step_seconds: 10, ..PdfConfig::default() }).unwrap(),
+        ),
+        reliability: Reliability::never_failing(),
+    };
+    let d = comprehensive_overbooking(m.clone(), &jobs, first_fit().as_ref(), &none, &ob).unwrap();
+    let seen =
+        |d: &Decision| (d.placement.as_ref().map(|p| (p.start, p.nodes[0].0)), d.end, d.outcome, d.money, d.allotment);
+    assert_eq!(seen(&d[0]), (Some((0, V100)), Some(50), Outcome::Success, 10.0, None));
+    assert_eq!(seen(&d[1]), (Some((50, V100)), Some(100), Outcome::Success, 10.0, Some(90)));
+    assert_eq!(seen(&d[2]), (Some((0, P100)), Some(200), Outcome::Success, 10.0, None));
+    assert_eq!((d[3].outcome, d[3].reason), (Outcome::Rejected, Some(RejectReason::NoRoom)));
+    assert_eq!(seen(&d[4]), (Some((0, CPU)), Some(30), Outcome::Success, 10.0, None));
+    assert_eq!(seen(&d[5]), (Some((40, CPU)), Some(140), Outcome::Success, 10.0, None));
+    assert_eq!(seen(&d[6]), (Some((200, P100)), Some(280), Outcome::Failed, -5.0, Some(80)));
+    assert_eq!(d.iter().map(|d| d.money).sum::<f64>(), 45.0);
+
+    let h = heuristic_overbooking(m.clone(), &jobs, first_fit().as_ref(), &none, &ob).unwrap();
+    assert_eq!((h[1].outcome, h[1].reason), (Outcome::Rejected, Some(RejectReason::NoRoom)));
 }
 
 /// The registered strategy refuses to run without its acceptance settings.

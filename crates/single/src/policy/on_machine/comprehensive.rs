@@ -1,0 +1,543 @@
+//! Comprehensive overbooking on a machine of unlike nodes: nodes and cards
+//! fixed at acceptance, finished jobs leave the plan, waiting jobs start
+//! early, and a window shorter than the estimate is accepted on its
+//! comprehensive PoS.
+//!
+//! Reference: `overbooking-dissertation-spec.md` §3.1 (comprehensive PoS:
+//! P_available · P_executable · P_success, P_executable from the joint end
+//! CDF of the direct predecessors convolved with the job's PDF), §5.4 (best
+//! fit: a full window first, else the first overbooked window that passes
+//! the test), §6.1 ("Comprehensive overbooking"), §6.5 (its run-time rules),
+//! §6.3 (outcome rules), on the machine model of `slasim_machine` and the
+//! [`MachinePlan`]. The spec counts whole nodes; here a node's CPUs, memory
+//! and each card's share are booked, as in the other strategies of
+//! [`super`].
+//!
+//! Contract:
+//! - Occurrence: a job no node set can ever hold is rejected `too-wide`
+//!   with its reason; else it is booked at its earliest window of its whole
+//!   estimate starting at or after its release that ends by its deadline,
+//!   on the nodes its [`NodeChoice`] prefers. Else it is booked with an
+//!   *overbooked* window: at the first start `s`, in time order, whose
+//!   longest window `[s, E)` before its deadline that enough nodes hold
+//!   ([`MachinePlan::first_overbooked`]), on the nodes the choice prefers,
+//!   has a PoS that passes the acceptance test. Else it is rejected
+//!   `no-room`. Its nodes and cards are kept to its end.
+//! - PoS of a window `[s, E)` on nodes `R`: P_available(|R|) ·
+//!   P_executable · P_success(|R|, min(x, E − s)), P_executable the
+//!   probability that the job, started at the latest end of its direct
+//!   predecessors (but not before max(now, release)), ends by `E`
+//!   ([`pos::Comprehensive`], predecessors conditioned on not having ended
+//!   by now, spec §2.5's default). Its *direct predecessors* are the jobs
+//!   with a slot on a node of `R` that ends after max(now, release) and by
+//!   `s`: a running one by its runtime PDF and kill time, a waiting one by
+//!   the end CDF stored at its acceptance, a disabled one as ending at the
+//!   end of its slot. Every booking stores its own end CDF, truncated at
+//!   `E`, for its successors.
+//! - Departure, where nodes are shared: a slot that began before `s` and
+//!   runs on past it is no predecessor (it does not end by `s`), though it
+//!   may keep the job from starting early: there the PoS counts on an early
+//!   start that does not come. On whole nodes (the spec's model) no such
+//!   slot exists.
+//! - Events of one instant in the order of §6.5: job ends, node repairs,
+//!   node failures, then early starts on the nodes they freed, job starts,
+//!   give-ups and occurrences.
+//! - A waiting job starts at its planned start `s` if its nodes are up,
+//!   else it is disabled. It starts early, at an instant a job on one of its
+//!   nodes ended or one of them was repaired (or at its release, if that is
+//!   later and before `s`), if its nodes are up and hold its share, with its
+//!   cards, from then to `s`: the waiting jobs of the freed nodes are tried
+//!   in order of planned start, then id. A run started at `t` holds its
+//!   nodes until its kill time `K = min(t + x, E)` and runs for its runtime:
+//!   it succeeds (fee) if that ends by `K` or if `K = t + x` (killed at its
+//!   estimate, §6.3); else it is killed at `K` and fails (penalty). A job
+//!   that ends leaves the plan.
+//! - Node failure: the jobs running on it are stopped (the run kept in
+//!   [`Decision::stopped`]) and disabled, keeping their slots. When all its
+//!   nodes are up, a disabled job restarts from scratch on its own nodes and
+//!   cards if the instant is before `E` and they hold it until its new kill
+//!   time `min(now + x, E)` (disabled jobs of a repaired node in job order);
+//!   else, or once `E` comes, it fails. A failed job leaves the plan. The
+//!   plan does not read node states: it may book on a node that is down.
+//! - Every job that succeeds ends by its deadline (`E` is at most the
+//!   deadline).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+use slasim_core::units::Time;
+use slasim_machine::Machine;
+
+use super::overbooking::MachineOverbooking;
+use super::{Decision, MachineJob, admit, initial_events, undecided};
+use crate::cluster::strategy::{Outcome, RejectReason};
+use crate::plan::machine_plan::{MachinePlan, Placement, TooManyCards};
+use crate::plan::node_choice::NodeChoice;
+use crate::stats::pos::{self, EndCdf, Predecessor};
+use crate::workload::failures::FailureStream;
+
+/// What happens at one instant, in the order of this enum (module
+/// contract); a job's events carry its epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    End(u32, u32),
+    Repair(u32),
+    Fail(u32),
+    /// Early starts on the nodes freed at this instant.
+    Wake,
+    /// Job `i` tried for an early start at its release.
+    Released(u32),
+    Start(u32, u32),
+    GiveUp(u32, u32),
+    Occur(u32),
+}
+
+/// Where a job stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Out,
+    Waiting,
+    Running,
+    Disabled,
+    Done,
+}
+
+/// A job's booking: where it is, until when, and the end of its window.
+#[derive(Debug, Clone)]
+struct Booked {
+    /// Its nodes and cards, from its planned (waiting) or actual start.
+    placement: Placement,
+    /// The end of its slot in the plan.
+    slot_end: Time,
+    /// `E`: the end of the window it was accepted in.
+    window_end: Time,
+}
+
+/// Comprehensive overbooking as it runs (module contract).
+struct Run<'a> {
+    machine: Arc<Machine>,
+    jobs: &'a [MachineJob],
+    choice: &'a dyn NodeChoice,
+    ob: &'a MachineOverbooking,
+    plan: MachinePlan,
+    events: BinaryHeap<Reverse<(Time, Event)>>,
+    down: Vec<bool>,
+    state: Vec<State>,
+    epoch: Vec<u32>,
+    booked: Vec<Option<Booked>>,
+    /// Each booked job's end CDF (empty: it ends at its slot's end).
+    cdfs: Vec<EndCdf>,
+    decisions: Vec<Decision>,
+    /// The nodes freed at this instant, for its wake-up.
+    freed: Vec<u32>,
+    /// Scratch: the waiting jobs of a wake-up, by planned start.
+    waiting: Vec<(Time, u32)>,
+    /// Disabled jobs, in the order they were disabled.
+    disabled: Vec<u32>,
+    pos: Pos,
+}
+
+/// The PoS computation's engine and buffers.
+#[derive(Default)]
+struct Pos {
+    engine: pos::Comprehensive,
+    own: Vec<f64>,
+    preds: Vec<u32>,
+    stepped: Vec<Vec<f64>>,
+    /// The end CDF of the last window evaluated.
+    cdf: EndCdf,
+}
+
+/// Plans `jobs` on `machine` by comprehensive overbooking with `choice` and
+/// the acceptance of `ob`, under the node failures of `failures` (module
+/// contract); one decision per job, in the order given.
+pub fn comprehensive_overbooking(
+    machine: Arc<Machine>,
+    jobs: &[MachineJob],
+    choice: &dyn NodeChoice,
+    failures: &FailureStream,
+    ob: &MachineOverbooking,
+) -> Result<Vec<Decision>, TooManyCards> {
+    let events = initial_events(&machine, jobs, failures, [Event::Occur, Event::Fail, Event::Repair]);
+    let mut run = Run {
+        plan: MachinePlan::new(machine.clone())?,
+        down: vec![false; machine.len()],
+        state: vec![State::Out; jobs.len()],
+        epoch: vec![0; jobs.len()],
+        booked: vec![None; jobs.len()],
+        cdfs: vec![EndCdf::default(); jobs.len()],
+        decisions: undecided(jobs),
+        freed: Vec::new(),
+        waiting: Vec::new(),
+        disabled: Vec::new(),
+        pos: Pos::default(),
+        machine,
+        jobs,
+        choice,
+        ob,
+        events,
+    };
+    while let Some(Reverse((now, event))) = run.events.pop() {
+        match event {
+            Event::Occur(i) => run.occur(i, now),
+            Event::Start(i, epoch) => run.start(i, epoch, now),
+            Event::End(i, epoch) => run.end(i, epoch, now),
+            Event::Fail(n) => run.node_failed(n, now),
+            Event::Repair(n) => run.node_repaired(n, now),
+            Event::Wake => run.wake(now),
+            Event::Released(i) => run.try_early(i, now),
+            Event::GiveUp(i, epoch) => {
+                if run.epoch[i as usize] == epoch && run.state[i as usize] == State::Disabled {
+                    run.fail(i);
+                }
+            }
+        }
+    }
+    // Jobs still disabled when nothing more happens never ran to their end.
+    for i in std::mem::take(&mut run.disabled) {
+        if run.state[i as usize] == State::Disabled {
+            run.fail(i);
+        }
+    }
+    Ok(run.decisions)
+}
+
+impl Run<'_> {
+    fn occur(&mut self, i: u32, now: Time) {
+        let found = match admit(&mut self.plan, &self.machine, &self.jobs[i as usize], now, self.choice) {
+            Ok(placement) => {
+                let end = placement.start + self.jobs[i as usize].job.estimate;
+                // A full window's PoS is not tested: its end CDF is stored.
+                self.pos_of(i, &placement, end, now);
+                Ok((placement, end))
+            }
+            Err((RejectReason::NoRoom, _)) => self.overbooked(i, now).ok_or((RejectReason::NoRoom, None)),
+            Err(why) => Err(why),
+        };
+        match found {
+            Ok((placement, end)) => {
+                let request = &self.jobs[i as usize].request;
+                self.plan.book(i, request, &placement, end);
+                self.cdfs[i as usize] = std::mem::take(&mut self.pos.cdf);
+                self.state[i as usize] = State::Waiting;
+                let epoch = self.epoch[i as usize];
+                self.events.push(Reverse((placement.start, Event::Start(i, epoch))));
+                self.booked[i as usize] = Some(Booked { placement, slot_end: end, window_end: end });
+            }
+            Err((reason, unfit)) => {
+                let d = &mut self.decisions[i as usize];
+                d.reason = Some(reason);
+                d.unfit = unfit;
+            }
+        }
+    }
+
+    /// Job `i`'s first overbooked window from `now` whose PoS passes the
+    /// test, with the end of its window; its end CDF left in `self.pos`.
+    fn overbooked(&mut self, i: u32, now: Time) -> Option<(Placement, Time)> {
+        let jobs = self.jobs;
+        let MachineJob { job, request } = &jobs[i as usize];
+        let (ob, n) = (self.ob, request.nodes);
+        let t0 = now.max(job.release);
+        if job.deadline <= t0 {
+            return None;
+        }
+        // However its predecessors end, the job starts at t0 at the
+        // earliest: its PoS is at most this bound (the test is monotone).
+        let worth = |s: Time, l: Time| {
+            let reach = (s + l - t0).min(job.estimate);
+            let executable = ob.model.pdf(job).cdf((100 * reach / job.estimate.max(1)) as usize);
+            let bound = ob.reliability.available(n) * executable * ob.reliability.success(n, l.min(job.estimate));
+            ob.acceptance.accepts(bound, job.fee, job.penalty)
+        };
+        let Run { plan, pos, booked, state, cdfs, choice, .. } = self;
+        let confirm = |plan: &MachinePlan, p: &Placement, l: Time| {
+            let pos = pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, p, p.start + l, now);
+            ob.acceptance.accepts(pos, job.fee, job.penalty)
+        };
+        let window = (t0, job.deadline);
+        let (placement, l) = plan.first_overbooked(request, window, 1, job.estimate, *choice, worth, confirm)?;
+        let end = placement.start + l;
+        Some((placement, end))
+    }
+
+    /// The PoS of job `i` on `p` until `end`, its end CDF left in `self.pos`.
+    fn pos_of(&mut self, i: u32, p: &Placement, end: Time, now: Time) -> f64 {
+        let Run { plan, pos, booked, state, cdfs, jobs, ob, .. } = self;
+        pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, p, end, now)
+    }
+
+    fn start(&mut self, i: u32, epoch: u32, now: Time) {
+        if self.epoch[i as usize] != epoch || self.state[i as usize] != State::Waiting {
+            return;
+        }
+        let Some(b) = &self.booked[i as usize] else { return };
+        if b.placement.nodes.iter().all(|&(n, _)| !self.down[n as usize]) {
+            self.run_from(i, now);
+        } else {
+            self.disable(i, now);
+        }
+    }
+
+    /// Job `i` runs from `now` on its nodes and cards until its kill time;
+    /// its slot moves there.
+    fn run_from(&mut self, i: u32, now: Time) {
+        let MachineJob { job, request } = &self.jobs[i as usize];
+        let Some(b) = self.booked[i as usize].as_mut() else { return };
+        let kill = (now + job.estimate).min(b.window_end);
+        self.plan.unbook(i, b.placement.nodes.iter().map(|&(n, _)| n));
+        b.placement.start = now;
+        b.slot_end = kill;
+        self.plan.book(i, request, &b.placement, kill);
+        self.state[i as usize] = State::Running;
+        self.epoch[i as usize] += 1;
+        let epoch = self.epoch[i as usize];
+        self.events.push(Reverse((now + job.runtime.min(kill - now), Event::End(i, epoch))));
+    }
+
+    fn end(&mut self, i: u32, epoch: u32, now: Time) {
+        if self.epoch[i as usize] != epoch || self.state[i as usize] != State::Running {
+            return;
+        }
+        let Some(b) = self.booked[i as usize].take() else { return };
+        let job = &self.jobs[i as usize].job;
+        let allotment = b.slot_end - b.placement.start;
+        // Killed at the end of a window shorter than its estimate (§6.3).
+        let killed = job.runtime > allotment && allotment < job.estimate;
+        self.plan.unbook(i, b.placement.nodes.iter().map(|&(n, _)| n));
+        self.free_nodes(&b.placement, now);
+        self.state[i as usize] = State::Done;
+        let d = &mut self.decisions[i as usize];
+        d.end = Some(now);
+        (d.outcome, d.money) = if killed { (Outcome::Failed, -job.penalty) } else { (Outcome::Success, job.fee) };
+        d.allotment = (allotment < job.estimate).then_some(allotment);
+        d.placement = Some(b.placement);
+    }
+
+    /// The nodes of `placement` freed at `now`: their waiting jobs are
+    /// tried at this instant's wake-up.
+    fn free_nodes(&mut self, placement: &Placement, now: Time) {
+        if self.freed.is_empty() {
+            self.events.push(Reverse((now, Event::Wake)));
+        }
+        self.freed.extend(placement.nodes.iter().map(|&(n, _)| n));
+    }
+
+    /// Early starts of the waiting jobs on the nodes freed now, in order of
+    /// planned start, then id.
+    fn wake(&mut self, now: Time) {
+        let mut freed = std::mem::take(&mut self.freed);
+        freed.sort_unstable();
+        freed.dedup();
+        let mut waiting = std::mem::take(&mut self.waiting);
+        waiting.clear();
+        for &n in &freed {
+            waiting.extend(
+                self.plan
+                    .slots(n)
+                    .iter()
+                    .filter(|s| s.start > now && self.state[s.job as usize] == State::Waiting)
+                    .map(|s| (s.start, s.job)),
+            );
+        }
+        waiting.sort_unstable();
+        waiting.dedup();
+        for &(_, i) in &waiting {
+            self.try_early(i, now);
+        }
+        freed.clear();
+        self.freed = freed;
+        self.waiting = waiting;
+    }
+
+    /// Starts waiting job `i` now if its nodes are up and hold its share
+    /// from now to its planned start; before its release, it is tried again
+    /// then.
+    fn try_early(&mut self, i: u32, now: Time) {
+        if self.state[i as usize] != State::Waiting {
+            return;
+        }
+        let Some(b) = &self.booked[i as usize] else { return };
+        let MachineJob { job, request } = &self.jobs[i as usize];
+        let s = b.placement.start;
+        if s <= now {
+            return;
+        }
+        if now < job.release {
+            if job.release < s {
+                self.events.push(Reverse((job.release, Event::Released(i))));
+            }
+            return;
+        }
+        let clear = b
+            .placement
+            .nodes
+            .iter()
+            .all(|&(n, cards)| !self.down[n as usize] && self.plan.free(n, now, s).holds(request, &cards));
+        if clear {
+            self.run_from(i, now);
+        }
+    }
+
+    /// Node `n` fails: the jobs running on it stop and are disabled.
+    fn node_failed(&mut self, n: u32, now: Time) {
+        self.down[n as usize] = true;
+        let state = &self.state;
+        let mut hit: Vec<u32> =
+            self.plan.slots(n).iter().map(|s| s.job).filter(|&i| state[i as usize] == State::Running).collect();
+        hit.sort_unstable();
+        hit.dedup();
+        for i in hit {
+            if let Some(b) = &self.booked[i as usize] {
+                self.decisions[i as usize].stopped.push((b.placement.clone(), now));
+            }
+            self.epoch[i as usize] += 1;
+            self.disable(i, now);
+        }
+    }
+
+    /// Job `i`'s nodes are down: it waits for them while its window lasts,
+    /// or fails now.
+    fn disable(&mut self, i: u32, now: Time) {
+        let Some(b) = &self.booked[i as usize] else { return };
+        let window_end = b.window_end;
+        if now >= window_end {
+            self.fail(i);
+            return;
+        }
+        self.state[i as usize] = State::Disabled;
+        self.disabled.push(i);
+        let epoch = self.epoch[i as usize];
+        self.events.push(Reverse((window_end, Event::GiveUp(i, epoch))));
+    }
+
+    /// Node `n` is back: its disabled jobs whose nodes are all up, in job
+    /// order, restart or fail; then its waiting jobs may start early.
+    fn node_repaired(&mut self, n: u32, now: Time) {
+        self.down[n as usize] = false;
+        let (booked, down, state) = (&self.booked, &self.down, &self.state);
+        let mut back: Vec<u32> = self
+            .disabled
+            .iter()
+            .copied()
+            .filter(|&i| {
+                state[i as usize] == State::Disabled
+                    && booked[i as usize].as_ref().is_some_and(|b| {
+                        b.placement.nodes.iter().any(|&(m, _)| m == n)
+                            && b.placement.nodes.iter().all(|&(m, _)| !down[m as usize])
+                    })
+            })
+            .collect();
+        back.sort_unstable();
+        back.dedup();
+        self.disabled.retain(|i| !back.contains(i));
+        for i in back {
+            if !self.restart(i, now) {
+                self.fail(i);
+            }
+        }
+        if self.freed.is_empty() {
+            self.events.push(Reverse((now, Event::Wake)));
+        }
+        self.freed.push(n);
+    }
+
+    /// Restarts disabled job `i` now on its own nodes and cards, if its
+    /// window lasts and they hold it until its new kill time.
+    fn restart(&mut self, i: u32, now: Time) -> bool {
+        let MachineJob { job, request } = &self.jobs[i as usize];
+        let Some(b) = &self.booked[i as usize] else { return false };
+        if now >= b.window_end || now < job.release {
+            return false;
+        }
+        let kill = (now + job.estimate).min(b.window_end);
+        let nodes = b.placement.nodes.clone();
+        self.plan.unbook(i, nodes.iter().map(|&(n, _)| n));
+        let holds = nodes.iter().all(|&(n, cards)| self.plan.free(n, now, kill).holds(request, &cards));
+        let b = self.booked[i as usize].as_ref().expect("booked above");
+        self.plan.book(i, request, &b.placement, b.slot_end);
+        if holds {
+            self.run_from(i, now);
+        }
+        holds
+    }
+
+    /// Job `i` failed: it pays its penalty, and its booking leaves the plan.
+    fn fail(&mut self, i: u32) {
+        self.state[i as usize] = State::Done;
+        self.epoch[i as usize] += 1;
+        let d = &mut self.decisions[i as usize];
+        if let Some(b) = self.booked[i as usize].take() {
+            self.plan.unbook(i, b.placement.nodes.iter().map(|&(n, _)| n));
+            d.placement = Some(b.placement);
+        }
+        d.outcome = Outcome::Failed;
+        d.money = -self.jobs[i as usize].job.penalty;
+    }
+}
+
+/// What the PoS reads of a run besides the plan.
+type Known<'a, 'b> = (&'b [MachineJob], &'b [Option<Booked>], &'b [State], &'b [EndCdf], &'a MachineOverbooking);
+
+impl Pos {
+    /// The PoS of job `i` on `p` until `end` at `now` (module contract);
+    /// its end CDF, truncated at `end`, left in `self.cdf`.
+    fn evaluate(
+        &mut self,
+        plan: &MachinePlan,
+        known: Known<'_, '_>,
+        i: u32,
+        p: &Placement,
+        end: Time,
+        now: Time,
+    ) -> f64 {
+        let (jobs, booked, state, cdfs, ob) = known;
+        let job = &jobs[i as usize].job;
+        let n = jobs[i as usize].request.nodes;
+        let s = p.start;
+        let t0 = now.max(job.release);
+        self.preds.clear();
+        for &(node, _) in &p.nodes {
+            self.preds.extend(plan.slots(node).iter().filter(|x| x.end > t0 && x.end <= s).map(|x| x.job));
+        }
+        self.preds.sort_unstable();
+        self.preds.dedup();
+        while self.stepped.len() < self.preds.len() {
+            self.stepped.push(Vec::new());
+        }
+        for (k, &q) in self.preds.iter().enumerate() {
+            if state[q as usize] == State::Running {
+                ob.model.stepped(&jobs[q as usize].job, &mut self.stepped[k]);
+            }
+        }
+        ob.model.stepped(job, &mut self.own);
+        let place = pos::Placement {
+            now,
+            t0,
+            latest_start: s,
+            limit: end,
+            own: &self.own,
+            step: ob.model.step(),
+            condition: true,
+        };
+        let stepped = &self.stepped;
+        let predecessors = self.preds.iter().enumerate().map(|(k, &q)| {
+            let b = booked[q as usize].as_ref();
+            let kill = b.map_or(s, |b| b.slot_end);
+            match (state[q as usize], b) {
+                (State::Running, Some(b)) => {
+                    Predecessor::Running { start: b.placement.start, kill, stepped: &stepped[k] }
+                }
+                // Disabled, it is taken to end at its slot's end (an empty CDF).
+                (State::Waiting, _) => Predecessor::Planned { cdf: &cdfs[q as usize], kill },
+                _ => Predecessor::Planned { cdf: &EMPTY, kill },
+            }
+        });
+        let executable = self.engine.p_executable(place, predecessors, Some(&mut self.cdf));
+        ob.reliability.available(n) * executable * ob.reliability.success(n, job.estimate.min(end - s))
+    }
+}
+
+/// The end CDF of a predecessor taken to end at its slot's end.
+static EMPTY: EndCdf = EndCdf { origin: 0, step: 1, values: Vec::new() };
