@@ -126,8 +126,11 @@ struct Run<'a> {
     state: Vec<State>,
     epoch: Vec<u32>,
     booked: Vec<Option<Booked>>,
-    /// Each booked job's end CDF (empty: it ends at its slot's end).
+    /// Each waiting job's end CDF (empty: it ends at its slot's end); a
+    /// job's is given back to `spare` when it starts or fails.
     cdfs: Vec<EndCdf>,
+    /// End CDFs no job holds, for reuse.
+    spare: Vec<EndCdf>,
     decisions: Vec<Decision>,
     /// The nodes freed at this instant, for its wake-up.
     freed: Vec<u32>,
@@ -167,6 +170,7 @@ pub fn comprehensive_overbooking(
         epoch: vec![0; jobs.len()],
         booked: vec![None; jobs.len()],
         cdfs: vec![EndCdf::default(); jobs.len()],
+        spare: Vec::new(),
         decisions: undecided(jobs),
         freed: Vec::new(),
         waiting: Vec::new(),
@@ -219,7 +223,8 @@ impl Run<'_> {
             Ok((placement, end)) => {
                 let request = &self.jobs[i as usize].request;
                 self.plan.book(i, request, &placement, end);
-                self.cdfs[i as usize] = std::mem::take(&mut self.pos.cdf);
+                let spare = self.spare.pop().unwrap_or_default();
+                self.cdfs[i as usize] = std::mem::replace(&mut self.pos.cdf, spare);
                 self.state[i as usize] = State::Waiting;
                 let epoch = self.epoch[i as usize];
                 self.events.push(Reverse((placement.start, Event::Start(i, epoch))));
@@ -252,9 +257,9 @@ impl Run<'_> {
             ob.acceptance.accepts(bound, job.fee, job.penalty)
         };
         let Run { plan, pos, booked, state, cdfs, choice, .. } = self;
+        let test = |pos: f64| ob.acceptance.accepts(pos, job.fee, job.penalty);
         let confirm = |plan: &MachinePlan, p: &Placement, l: Time| {
-            let pos = pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, p, p.start + l, now);
-            ob.acceptance.accepts(pos, job.fee, job.penalty)
+            pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, p, p.start + l, now, Some(&test)).is_some()
         };
         let window = (t0, job.deadline);
         let (placement, l) = plan.first_overbooked(request, window, 1, job.estimate, *choice, worth, confirm)?;
@@ -262,10 +267,10 @@ impl Run<'_> {
         Some((placement, end))
     }
 
-    /// The PoS of job `i` on `p` until `end`, its end CDF left in `self.pos`.
-    fn pos_of(&mut self, i: u32, p: &Placement, end: Time, now: Time) -> f64 {
+    /// Job `i`'s end CDF on `p` until `end`, left in `self.pos`.
+    fn pos_of(&mut self, i: u32, p: &Placement, end: Time, now: Time) {
         let Run { plan, pos, booked, state, cdfs, jobs, ob, .. } = self;
-        pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, p, end, now)
+        pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, p, end, now, None);
     }
 
     fn start(&mut self, i: u32, epoch: u32, now: Time) {
@@ -291,6 +296,7 @@ impl Run<'_> {
         b.slot_end = kill;
         self.plan.book(i, request, &b.placement, kill);
         self.state[i as usize] = State::Running;
+        self.drop_cdf(i);
         self.epoch[i as usize] += 1;
         let epoch = self.epoch[i as usize];
         self.events.push(Reverse((now + job.runtime.min(kill - now), Event::End(i, epoch))));
@@ -407,6 +413,7 @@ impl Run<'_> {
             return;
         }
         self.state[i as usize] = State::Disabled;
+        self.drop_cdf(i);
         self.disabled.push(i);
         let epoch = self.epoch[i as usize];
         self.events.push(Reverse((window_end, Event::GiveUp(i, epoch))));
@@ -463,8 +470,18 @@ impl Run<'_> {
         holds
     }
 
+    /// Job `i` no longer waits: a successor reads its runtime PDF (running)
+    /// or its slot's end (disabled), not its end CDF.
+    fn drop_cdf(&mut self, i: u32) {
+        let cdf = std::mem::take(&mut self.cdfs[i as usize]);
+        if cdf.values.capacity() > 0 {
+            self.spare.push(cdf);
+        }
+    }
+
     /// Job `i` failed: it pays its penalty, and its booking leaves the plan.
     fn fail(&mut self, i: u32) {
+        self.drop_cdf(i);
         self.state[i as usize] = State::Done;
         self.epoch[i as usize] += 1;
         let d = &mut self.decisions[i as usize];
@@ -481,8 +498,11 @@ impl Run<'_> {
 type Known<'a, 'b> = (&'b [MachineJob], &'b [Option<Booked>], &'b [State], &'b [EndCdf], &'a MachineOverbooking);
 
 impl Pos {
-    /// The PoS of job `i` on `p` until `end` at `now` (module contract);
-    /// its end CDF, truncated at `end`, left in `self.cdf`.
+    /// The PoS of job `i` on `p` until `end` at `now` (module contract),
+    /// its end CDF, truncated at `end`, left in `self.cdf`; with a `test`,
+    /// only if the PoS passes it (else `None`, and `self.cdf` is not meant
+    /// to be read).
+    #[allow(clippy::too_many_arguments)]
     fn evaluate(
         &mut self,
         plan: &MachinePlan,
@@ -491,7 +511,8 @@ impl Pos {
         p: &Placement,
         end: Time,
         now: Time,
-    ) -> f64 {
+        test: Option<&dyn Fn(f64) -> bool>,
+    ) -> Option<f64> {
         let (jobs, booked, state, cdfs, ob) = known;
         let job = &jobs[i as usize].job;
         let n = jobs[i as usize].request.nodes;
@@ -534,8 +555,18 @@ impl Pos {
                 _ => Predecessor::Planned { cdf: &EMPTY, kill },
             }
         });
-        let executable = self.engine.p_executable(place, predecessors, Some(&mut self.cdf));
-        ob.reliability.available(n) * executable * ob.reliability.success(n, job.estimate.min(end - s))
+        let (available, success) = (ob.reliability.available(n), ob.reliability.success(n, job.estimate.min(end - s)));
+        let executable = match test {
+            // The PoS is monotone in P_executable, and so is the test: an
+            // upper bound that fails spares the convolution.
+            Some(test) => {
+                let worth = |bound: f64| test(available * bound * success);
+                self.engine.p_executable_if(place, predecessors, worth, Some(&mut self.cdf))?
+            }
+            None => self.engine.p_executable(place, predecessors, Some(&mut self.cdf)),
+        };
+        let pos = available * executable * success;
+        test.is_none_or(|test| test(pos)).then_some(pos)
     }
 }
 
