@@ -30,7 +30,11 @@
 //!   ([`pos::Comprehensive`], predecessors conditioned on not having ended
 //!   by now, spec §2.5's default). Its *direct predecessors* are the jobs
 //!   with a slot on a node of `R` that ends after max(now, release) and by
-//!   `s`: a running one by its runtime PDF and kill time, a waiting one by
+//!   `s`, except a slot that a later one of them on the same node starts at
+//!   or after the end of and cannot run beside (the two exceed the node in a
+//!   resource): that later one cannot start before it ends. On whole nodes
+//!   this is the spec's last booking before `s` on each node. A running
+//!   predecessor counts by its runtime PDF and kill time, a waiting one by
 //!   the end CDF stored at its acceptance, a disabled one as ending at the
 //!   end of its slot. Every booking stores its own end CDF, truncated at
 //!   `E`, for its successors.
@@ -67,12 +71,12 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use slasim_core::units::Time;
-use slasim_machine::Machine;
+use slasim_machine::{MILLI, Machine, Resources};
 
 use super::overbooking::MachineOverbooking;
 use super::{Decision, MachineJob, admit, initial_events, undecided};
 use crate::cluster::strategy::{Outcome, RejectReason};
-use crate::plan::machine_plan::{MachinePlan, Placement, TooManyCards};
+use crate::plan::machine_plan::{MachinePlan, Placement, Slot, TooManyCards};
 use crate::plan::node_choice::NodeChoice;
 use crate::stats::pos::{self, EndCdf, Predecessor};
 use crate::workload::failures::FailureStream;
@@ -520,7 +524,12 @@ impl Pos {
         let t0 = now.max(job.release);
         self.preds.clear();
         for &(node, _) in &p.nodes {
-            self.preds.extend(plan.slots(node).iter().filter(|x| x.end > t0 && x.end <= s).map(|x| x.job));
+            let size = plan.machine().size[node as usize];
+            let ending = || plan.slots(node).iter().filter(|x| x.end > t0 && x.end <= s);
+            // A booking that a later one on the node cannot start before is
+            // no direct predecessor: that one ends after it.
+            let direct = |x: &&Slot| !ending().any(|y| y.start >= x.end && !fit_together(x, y, &size));
+            self.preds.extend(ending().filter(direct).map(|x| x.job));
         }
         self.preds.sort_unstable();
         self.preds.dedup();
@@ -568,6 +577,14 @@ impl Pos {
         let pos = available * executable * success;
         test.is_none_or(|test| test(pos)).then_some(pos)
     }
+}
+
+/// Whether slots `x` and `y` fit together on a node of `size`, in every
+/// resource.
+fn fit_together(x: &Slot, y: &Slot, size: &Resources) -> bool {
+    u64::from(x.cpu_milli) + u64::from(y.cpu_milli) <= u64::from(size.cpus) * 1000
+        && x.mem_mib.saturating_add(y.mem_mib) <= size.mem_mib
+        && (0..size.gpus as usize).all(|c| x.cards.on(c) + y.cards.on(c) <= MILLI)
 }
 
 /// The end CDF of a predecessor taken to end at its slot's end.

@@ -224,6 +224,50 @@ fn comprehensive_overbooking_worked_out_by_hand() {
     assert_eq!((h[1].outcome, h[1].reason), (Outcome::Rejected, Some(RejectReason::NoRoom)));
 }
 
+/// Direct predecessors, by hand (the statistics, grid and test of
+/// [`comprehensive_overbooking_worked_out_by_hand`]): on `v100`, j0 (4
+/// V100s, estimate 100, runs 50) is booked [0, 100) and j1 (4 V100s,
+/// estimate 40, runs 20) [100, 140). j2 (4 V100s, estimate 100, runs 50,
+/// deadline 145) has no full window; its first is [140, 145).
+///
+/// j1 cannot start before j0 ends, so j2's only direct predecessor is j1,
+/// which ends at 70 (0.64), 90 (0.16), 120 (0.16) or 140 (0.04). j2 ends by
+/// 145 if it starts at 70 or 90 and runs 50: (0.64 + 0.16) · 0.8 = 0.64,
+/// which passes. Counting j0 as well, as if independent of j1, gives a
+/// start by 70 of 0.8 · 0.64 = 0.512 and by 90 of 0.8 · 0.8 = 0.64, so a
+/// PoS of 0.64 · 0.8 = 0.512, which fails.
+///
+/// At 50 j0 ends and j1 starts early (killed at 90, its estimate: a whole
+/// window); at 70 j1 ends and j2 starts early, killed at 145: it runs
+/// [70, 120), +10.
+#[test]
+fn a_booking_a_later_one_waits_for_is_no_direct_predecessor() {
+    let m = Arc::new(three_nodes());
+    let v100s = ask(&m, 4, 8 * GIB, Gpus::Whole(4), "V100");
+    let with = |mut j: slasim_single::policy::on_machine::MachineJob, runs: Time| {
+        j.job.runtime = runs;
+        j
+    };
+    let jobs = vec![
+        with(job(0, 0, 100, 1000, v100s.clone()), 50),
+        with(job(1, 0, 40, 1000, v100s.clone()), 20),
+        with(job(2, 0, 100, 145, v100s.clone()), 50),
+    ];
+    let history: Vec<Job> = (0..100).map(|i| Job::without_sla(i, 0, 1, 100, if i < 80 { 50 } else { 100 })).collect();
+    let ob = MachineOverbooking {
+        acceptance: Acceptance::Pof { max: 0.4 },
+        model: Arc::new(
+            RuntimeModel::learn(&history, &PdfConfig { step_seconds: 10, ..PdfConfig::default() }).unwrap(),
+        ),
+        reliability: Reliability::never_failing(),
+    };
+    let d = comprehensive_overbooking(m, &jobs, first_fit().as_ref(), &FailureStream::none(3), &ob).unwrap();
+    let seen = |d: &Decision| (d.placement.as_ref().map(|p| p.start), d.end, d.outcome, d.allotment);
+    assert_eq!(seen(&d[0]), (Some(0), Some(50), Outcome::Success, None));
+    assert_eq!(seen(&d[1]), (Some(50), Some(70), Outcome::Success, None));
+    assert_eq!(seen(&d[2]), (Some(70), Some(120), Outcome::Success, Some(75)));
+}
+
 /// The registered strategy refuses to run without its acceptance settings.
 #[test]
 fn heuristic_overbooking_needs_its_settings() {
