@@ -24,7 +24,7 @@ def config_file(path, strategies):
 
 def test_a_machine_run_stores_what_the_sweep_of_its_config_stores(repo, slasim_bin, tmp_path, monkeypatch):
     monkeypatch.chdir(repo)
-    strategies = ["heuristic-overbooking", "slurm"]
+    strategies = ["heuristic-overbooking", "comprehensive-overbooking", "slurm"]
     config_file(tmp_path / "c.toml", strategies)
     cli_db = tmp_path / "cli.sqlite"
     cli(slasim_bin, "sweep", tmp_path / "c.toml", "--db", cli_db, cwd=repo)
@@ -48,6 +48,8 @@ def test_a_machine_run_stores_what_the_sweep_of_its_config_stores(repo, slasim_b
     assert df.select("strategy", "battery").unique(maintain_order=True).rows() == [
         ("heuristic-overbooking", 0),
         ("heuristic-overbooking", 1),
+        ("comprehensive-overbooking", 0),
+        ("comprehensive-overbooking", 1),
         ("slurm", 0),
         ("slurm", 1),
     ]

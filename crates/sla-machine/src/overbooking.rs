@@ -4,7 +4,7 @@
 //! Contract:
 //! - *Settings*: `acceptance` (`pof`, default, or `risk`), `pof_max` (0.1),
 //!   `security_factor` (the risk test's; default the strategy's: 2 for
-//!   heuristic overbooking), and `pdf`, the runtime statistics as the single
+//!   heuristic and 4 for comprehensive overbooking), and `pdf`, the runtime statistics as the single
 //!   cluster's `[overbooking.pdf]` takes them, learned once and static
 //!   (`update = "online"` and `half_life_days` are refused). A strategy that does not overbook
 //!   reads none of them, and its point does not name them.

@@ -83,7 +83,7 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("point_id", Int, "the point's id", |r| r.point_id),
     column!("trace", Text null, "the pods, or under a slurm.conf a sacct dump, as the config names them (NULL: the synthetic workload)", |r| r.trace.as_deref()),
     column!("nodes", Text null, "the node list as the config names it (NULL: the one beside the pods)", |r| r.nodes.as_deref()),
-    column!("strategy", Text, "a strategy on the machine (`conservative-backfilling`, `heuristic-planning`, `heuristic-overbooking`, `easy`) or `slurm` (the twin)", |r| r.strategy.as_str()),
+    column!("strategy", Text, "a strategy on the machine (`slasim list machine-strategies`) or `slurm` (the twin)", |r| r.strategy.as_str()),
     column!("node_choice", Text null, "the planner's node choice (NULL under Slurm)", |r| r.node_choice.as_deref()),
     column!("sla_terms", Text, "the SLA terms rule", |r| r.sla_terms.as_str()),
     column!("deadline_factor", Real, "the rule's deadline factor", |r| r.deadline_factor),
