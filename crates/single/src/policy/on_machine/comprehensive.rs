@@ -463,11 +463,11 @@ impl Run<'_> {
             return false;
         }
         let kill = (now + job.estimate).min(b.window_end);
-        let nodes = b.placement.nodes.clone();
-        self.plan.unbook(i, nodes.iter().map(|&(n, _)| n));
-        let holds = nodes.iter().all(|&(n, cards)| self.plan.free(n, now, kill).holds(request, &cards));
-        let b = self.booked[i as usize].as_ref().expect("booked above");
-        self.plan.book(i, request, &b.placement, b.slot_end);
+        // Its own slot is taken out while its nodes are looked at.
+        let plan = &mut self.plan;
+        plan.unbook(i, b.placement.nodes.iter().map(|&(n, _)| n));
+        let holds = b.placement.nodes.iter().all(|&(n, cards)| plan.free(n, now, kill).holds(request, &cards));
+        plan.book(i, request, &b.placement, b.slot_end);
         if holds {
             self.run_from(i, now);
         }

@@ -469,6 +469,17 @@ pub fn runs_hold(
     Ok(())
 }
 
+/// Overbooking for a case: statistics learned from its own jobs, and
+/// windows of a PoF below 0.9, so that many are taken.
+fn learned_from(case: &Case) -> MachineOverbooking {
+    let own: Vec<Job> = case.jobs.iter().map(|j| j.job).collect();
+    MachineOverbooking {
+        acceptance: Acceptance::Pof { max: 0.9 },
+        model: Arc::new(RuntimeModel::learn(&own, &PdfConfig::default()).unwrap()),
+        reliability: Reliability::never_failing(),
+    }
+}
+
 proptest! {
     #![proptest_config(crate::testing::cases(512))]
 
@@ -481,12 +492,7 @@ proptest! {
     fn comprehensive_overbooking_breaks_no_whole_window(case in case(false)) {
         let machine = Arc::new(case.machine.clone());
         let requests: Vec<Request> = case.jobs.iter().map(|j| j.request.clone()).collect();
-        let own: Vec<Job> = case.jobs.iter().map(|j| j.job).collect();
-        let ob = MachineOverbooking {
-            acceptance: Acceptance::Pof { max: 0.9 },
-            model: Arc::new(RuntimeModel::learn(&own, &PdfConfig::default()).unwrap()),
-            reliability: Reliability::never_failing(),
-        };
+        let ob = learned_from(&case);
         let none = FailureStream::none(machine.len() as u32);
         for info in NodeChoices::builtin() {
             let choice = (info.build)(&requests);
@@ -517,14 +523,7 @@ proptest! {
     fn with_failures_no_node_exceeds_a_resource_or_runs_while_down(case in case(true)) {
         let machine = Arc::new(case.machine.clone());
         let requests: Vec<Request> = case.jobs.iter().map(|j| j.request.clone()).collect();
-        // Overbooking learns from the case's own jobs and takes windows of a
-        // PoF below 0.9, so that many are taken.
-        let own: Vec<Job> = case.jobs.iter().map(|j| j.job).collect();
-        let overbooking = MachineOverbooking {
-            acceptance: Acceptance::Pof { max: 0.9 },
-            model: Arc::new(RuntimeModel::learn(&own, &PdfConfig::default()).unwrap()),
-            reliability: Reliability::never_failing(),
-        };
+        let overbooking = learned_from(&case);
         for strategy in MachineStrategies::builtin() {
             for info in NodeChoices::builtin() {
                 let name = format!("{} ({})", strategy.name, info.name);

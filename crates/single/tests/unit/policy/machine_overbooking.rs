@@ -33,6 +33,18 @@ fn first_fit() -> Box<dyn NodeChoice> {
 /// 20 all of it. So CDF(q) = 0 below 50 %, 0.8 from 50 % to 99 %, 1 at 100 %.
 /// Under PoF < 0.25 on nodes that never fail, a window passes iff it holds
 /// at least half the estimate.
+/// [`overbooking`]'s statistics on a grid of 10 s, under PoF < 0.4.
+fn on_a_fine_grid() -> MachineOverbooking {
+    let history: Vec<Job> = (0..100).map(|i| Job::without_sla(i, 0, 1, 100, if i < 80 { 50 } else { 100 })).collect();
+    MachineOverbooking {
+        acceptance: Acceptance::Pof { max: 0.4 },
+        model: Arc::new(
+            RuntimeModel::learn(&history, &PdfConfig { step_seconds: 10, ..PdfConfig::default() }).unwrap(),
+        ),
+        reliability: Reliability::never_failing(),
+    }
+}
+
 fn overbooking() -> MachineOverbooking {
     let history: Vec<Job> = (0..100).map(|i| Job::without_sla(i, 0, 1, 100, if i < 80 { 50 } else { 100 })).collect();
     MachineOverbooking {
@@ -200,14 +212,7 @@ fn comprehensive_overbooking_worked_out_by_hand() {
         job(6, 120, 100, 280, p100s.clone()),
     ];
     let none = FailureStream::none(3);
-    let history: Vec<Job> = (0..100).map(|i| Job::without_sla(i, 0, 1, 100, if i < 80 { 50 } else { 100 })).collect();
-    let ob = MachineOverbooking {
-        acceptance: Acceptance::Pof { max: 0.4 },
-        model: Arc::new(
-            RuntimeModel::learn(&history, &PdfConfig { step_seconds: 10, ..PdfConfig::default() }).unwrap(),
-        ),
-        reliability: Reliability::never_failing(),
-    };
+    let ob = on_a_fine_grid();
     let d = comprehensive_overbooking(m.clone(), &jobs, first_fit().as_ref(), &none, &ob).unwrap();
     let seen =
         |d: &Decision| (d.placement.as_ref().map(|p| (p.start, p.nodes[0].0)), d.end, d.outcome, d.money, d.allotment);
@@ -253,14 +258,7 @@ fn a_booking_a_later_one_waits_for_is_no_direct_predecessor() {
         with(job(1, 0, 40, 1000, v100s.clone()), 20),
         with(job(2, 0, 100, 145, v100s.clone()), 50),
     ];
-    let history: Vec<Job> = (0..100).map(|i| Job::without_sla(i, 0, 1, 100, if i < 80 { 50 } else { 100 })).collect();
-    let ob = MachineOverbooking {
-        acceptance: Acceptance::Pof { max: 0.4 },
-        model: Arc::new(
-            RuntimeModel::learn(&history, &PdfConfig { step_seconds: 10, ..PdfConfig::default() }).unwrap(),
-        ),
-        reliability: Reliability::never_failing(),
-    };
+    let ob = on_a_fine_grid();
     let d = comprehensive_overbooking(m, &jobs, first_fit().as_ref(), &FailureStream::none(3), &ob).unwrap();
     let seen = |d: &Decision| (d.placement.as_ref().map(|p| p.start), d.end, d.outcome, d.allotment);
     assert_eq!(seen(&d[0]), (Some(0), Some(50), Outcome::Success, None));
