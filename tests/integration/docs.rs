@@ -60,6 +60,7 @@ const CHEAP_CONFIGS: &[&str] = &[
     "configs/slurm-what-if.toml",
     "configs/sla-gpu-machine.toml",
     "configs/sla-centre-fortnight.toml",
+    "configs/sla-centre-reservations.toml",
 ];
 
 fn root() -> PathBuf {

@@ -245,6 +245,7 @@ fn every_config_dry_runs_with_its_point_count() {
         ("sdsc-ds-chapter6.toml", 3000),
         ("sdsc-sp2-chapter6.toml", 3000),
         ("sla-centre-fortnight.toml", 18),
+        ("sla-centre-reservations.toml", 48),
         ("sla-gpu-cluster-month.toml", 140),
         ("sla-gpu-cluster-v2023.toml", 200),
         ("sla-gpu-machine.toml", 50),

@@ -29,8 +29,10 @@
 //!   (or never starts) pays its penalty, and one a failure ended is
 //!   `failed` and pays it too.
 //! - *Measures* ([`Measures`]): accepted, rejected and late jobs, fees,
-//!   penalties and gain; mean and 95th-percentile wait of the jobs that
-//!   started; and the share of the machine's CPUs, memory and GPU
+//!   penalties and gain (reservations among them); reservations submitted
+//!   and accepted, and jobs moved for them; mean and 95th-percentile wait of
+//!   the jobs that started (not reservations: theirs is the delay they asked
+//!   for); and the share of the machine's CPUs, memory and GPU
 //!   thousandths the jobs held from the battery's first submission to its
 //!   last (the window the load is offered in; a trace's longest pods run
 //!   for months past it), as each strategy allocates them; and over the
@@ -200,6 +202,12 @@ pub struct JobResult {
     /// Its runs stopped before their end: by a node failure, or under the
     /// twin also by preemption.
     pub stopped: u32,
+    /// A fixed reservation (paper B), a copy of the job on its line.
+    pub reservation: bool,
+    /// Times it was moved later for a reservation.
+    pub moves: u32,
+    /// Pinned by the starvation guard of moved jobs.
+    pub pinned: bool,
 }
 
 /// A battery's measures (module contract).
@@ -238,6 +246,12 @@ pub struct Measures {
     /// Mean share of its GPU thousandths fragmented for the battery's jobs
     /// ([`crate::fragmentation`]; none without GPUs).
     pub gpu_frag: Option<f64>,
+    /// Reservations among the jobs.
+    pub reservations: i64,
+    /// Of those, accepted.
+    pub reservations_accepted: i64,
+    /// Jobs moved later for a reservation at least once.
+    pub moved: i64,
 }
 
 fn deadline(d: Time) -> Option<Time> {
@@ -298,6 +312,9 @@ pub fn planned(
                 class: TaskClass::of(r),
                 runs,
                 stopped: d.stopped.len() as u32,
+                reservation: j.job.reservation,
+                moves: d.moves,
+                pinned: d.pinned,
             }
         })
         .collect())
@@ -412,6 +429,9 @@ pub fn under_slurm(
                 class: TaskClass::of(r),
                 runs,
                 stopped,
+                reservation: false,
+                moves: 0,
+                pinned: false,
             }
         })
         .collect())
@@ -442,8 +462,16 @@ pub fn measure(machine: &Machine, results: &[JobResult]) -> Measures {
         if r.outcome != "rejected" {
             m.accepted += 1;
         }
+        if r.reservation {
+            m.reservations += 1;
+            m.reservations_accepted += i64::from(r.outcome != "rejected");
+        }
+        m.moved += i64::from(r.moves > 0);
         if let (Some(start), Some(end)) = (r.start, r.end) {
-            waits.push(start - r.submit);
+            // A reservation's wait is the delay it asked for.
+            if !r.reservation {
+                waits.push(start - r.submit);
+            }
             let held = (end.min(window) - start.min(window)) as f64 * f64::from(r.held.3);
             cpu += r.held.0 as f64 * held;
             mem += r.held.1 as f64 * held;

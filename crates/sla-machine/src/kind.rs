@@ -24,7 +24,11 @@
 //!   `arrivals` (`logged`: a slice of the trace; `sampled`: `jobs` pods,
 //!   default 2,000, drawn with `seed`, the config's by default; pods only;
 //!   `jobs` is reset under `logged`, `seed` under `logged` without failures
-//!   or a synthetic workload). Every key but `synthetic` is a sweep axis.
+//!   or a synthetic workload), `reservations` (paper B's fixed reservations,
+//!   as the single cluster's `[reservations]` takes them: copies of the
+//!   battery's jobs, drawn on the `reservations` stream from the seed and
+//!   the battery; for a strategy that takes them, never under `slurm` or
+//!   `easy`). Every key but `synthetic` is a sweep axis.
 //! - *Failures*: one stream per node, until the battery's last deadline,
 //!   drawn on the `node-failures` stream from the seed and the battery.
 //! - *A point* runs one battery under one strategy. Points that differ only
@@ -63,6 +67,7 @@ use slasim_data::trace::resolve_trace;
 use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_data::trace::sacct::{NativeOptions, read_native};
 use slasim_machine::Machine;
+use slasim_single::cluster::strategy::ReservationHandling;
 use slasim_single::plan::node_choice::NodeChoices;
 use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
 use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo, Overbooks, Setting};
@@ -72,6 +77,7 @@ use slasim_single::streams::NODE_FAILURES;
 use slasim_single::workload::failures::{FailureSource, FailureStream, restarted_failures, synthetic_stream};
 use slasim_single::workload::job::{Job, MachineJob, NO_DEADLINE};
 use slasim_single::workload::pods;
+use slasim_single::workload::reservations::ReservationConfig;
 use slasim_single::workload::sla::SlaTermsRules;
 use slasim_slurm::conf::SlurmConf;
 use slasim_slurm::generated::{NodeSpec, conf_text};
@@ -171,6 +177,9 @@ pub struct SlaMachineSettings {
     pub jobs: u32,
     /// Seed of a sampled battery's draws.
     pub seed: u64,
+    /// Paper B's fixed reservations (none by default).
+    #[serde(skip_serializing_if = "ReservationConfig::is_default")]
+    pub reservations: ReservationConfig,
 }
 
 impl Default for SlaMachineSettings {
@@ -193,6 +202,7 @@ impl Default for SlaMachineSettings {
             arrivals: Arrivals::Logged,
             jobs: 2000,
             seed: 1,
+            reservations: ReservationConfig::default(),
         }
     }
 }
@@ -306,8 +316,29 @@ impl SlaMachineSettings {
         if self.arrivals == Arrivals::Sampled && self.jobs == 0 {
             return Err(InvalidSetting::new("sla_machine.jobs", self.jobs, "must be at least 1").into());
         }
+        self.reservations.validate().map_err(|e| {
+            let key = reservations_key(e.setting);
+            e.renamed(key)
+        })?;
+        let reservations = self.reservations.active().then(|| self.reservations.clone());
+        if reservations.is_some() {
+            match scheduler {
+                Scheduler::Slurm => {
+                    return Err(anyhow!(
+                        "sla_machine.reservations: the twin ({SLURM}) takes a centre's own reservations, not paper B's; set a strategy that admits jobs (`slasim list machine-strategies`)"
+                    ));
+                }
+                Scheduler::Planner(strategy) if !strategy.reserves => {
+                    return Err(anyhow!(
+                        "sla_machine.reservations: {} admits every job and takes no reservations; set a strategy that admits jobs (`slasim list machine-strategies`)",
+                        strategy.name
+                    ));
+                }
+                Scheduler::Planner(_) => {}
+            }
+        }
         let sampled = self.arrivals == Arrivals::Sampled;
-        let drawn = sampled || self.failures != FailureSource::None || synthetic.is_some();
+        let drawn = sampled || self.failures != FailureSource::None || synthetic.is_some() || reservations.is_some();
         Ok(SlaMachinePoint {
             trace: self.trace.clone(),
             nodes: self.nodes.clone(),
@@ -326,6 +357,7 @@ impl SlaMachineSettings {
             arrivals: self.arrivals,
             jobs: sampled.then_some(self.jobs),
             seed: drawn.then_some(self.seed),
+            reservations,
         })
     }
 }
@@ -375,10 +407,24 @@ pub struct SlaMachinePoint {
     /// Pods of a sampled battery (none: logged arrivals).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jobs: Option<u32>,
-    /// Seed of a sampled battery's draws and of its failures (none: logged
-    /// arrivals without failures).
+    /// Seed of a sampled battery's draws, of its failures and of its
+    /// reservations (none: logged arrivals without failures or
+    /// reservations).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Paper B's reservations (none: no reservations).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reservations: Option<ReservationConfig>,
+}
+
+/// A reservation setting's key under `sla_machine`.
+fn reservations_key(key: &str) -> &'static str {
+    match key {
+        "reservations.percent" => "sla_machine.reservations.percent",
+        "reservations.start_factor" => "sla_machine.reservations.start_factor",
+        "reservations.max_delay_factor" => "sla_machine.reservations.max_delay_factor",
+        _ => "sla_machine.reservations",
+    }
 }
 
 /// A failure law's bad setting, named under `sla_machine.failures`.
@@ -579,22 +625,33 @@ impl SlaMachinePoint {
             }
             (Scheduler::Slurm, ..) => Err(anyhow!("sla_machine: a battery of another workload than its machine's")),
             (Scheduler::Planner(strategy), of, _) => {
-                let lines = match of {
+                let mut lines: Vec<Option<i64>> = match of {
                     Of::Pods(slice) => slice.jobs.iter().map(|j| Some(j.line as i64)).collect(),
                     Of::Centre(workload) => battery::lines(workload),
                 };
-                self.planned(strategy, loaded, jobs, &lines)
+                let mut all = battery.jobs.clone();
+                if let Some(reservations) = &self.reservations {
+                    let own: Vec<Job> = jobs.iter().map(|j| j.job).collect();
+                    let seed = self.seed.unwrap_or(0);
+                    for (k, job) in reservations.copies(&own, seed, self.battery as usize) {
+                        all.push(MachineJob { job, request: jobs[k].request.clone() });
+                        lines.push(lines[k]);
+                    }
+                }
+                self.planned(strategy, loaded, &all, jobs.len(), &lines)
             }
         }
     }
 
     /// `jobs` under the planner `strategy` with the point's node choice,
-    /// failures and overbooking.
+    /// failures, overbooking and reservations: the battery's first
+    /// `variable` jobs, then its reservations.
     fn planned(
         &self,
         strategy: &MachineStrategyInfo,
         loaded: &Loaded,
         jobs: &[MachineJob],
+        variable: usize,
         lines: &[Option<i64>],
     ) -> anyhow::Result<Vec<JobResult>> {
         let machine = loaded.machine();
@@ -603,10 +660,19 @@ impl SlaMachinePoint {
         let choice = (info.build)(&requests);
         let failures = self.failure_stream(machine, jobs)?;
         let overbooking = match (&self.overbooking, strategy.overbooks) {
-            (Some(settings), Some(overbooks)) => Some(self.overbooking_of(settings, overbooks, loaded, jobs)?),
+            (Some(settings), Some(overbooks)) => {
+                Some(self.overbooking_of(settings, overbooks, loaded, &jobs[..variable])?)
+            }
             _ => None,
         };
-        let setting = Setting { choice: choice.as_ref(), failures: &failures, overbooking: overbooking.as_ref() };
+        let reservations =
+            self.reservations.as_ref().map(|r| ReservationHandling { option: r.option, guard: r.guard() });
+        let setting = Setting {
+            choice: choice.as_ref(),
+            failures: &failures,
+            overbooking: overbooking.as_ref(),
+            reservations: reservations.unwrap_or_default(),
+        };
         battery::planned(strategy, machine, jobs, lines, &setting)
     }
 
@@ -734,6 +800,10 @@ const AXES: &[Axis] = &[
     axis("load", "load", "submissions come this many times as fast as the trace's"),
     axis("arrivals", "arrivals", "logged (a slice of the trace) or sampled (pods drawn, Poisson arrivals)"),
     axis("jobs", "jobs", "pods of a sampled battery"),
+    axis("reservation_percent", "reservations.percent", "paper B's reservations, % of the jobs"),
+    axis("start_factor", "reservations.start_factor", "start delay of a reservation / estimate"),
+    axis("reservation_option", "reservations.option", "reject or move"),
+    axis("max_moves", "reservations.max_moves", "starvation guard: pin after this many moves"),
 ];
 
 static INFO: KindInfo = KindInfo {
@@ -854,6 +924,9 @@ impl AnyPoint for SlaMachinePoint {
             },
             jobs: self.jobs.map(i64::from),
             seed: self.seed.map(|s| s as i64),
+            reservation_percent: self.reservations.as_ref().map(|r| r.percent),
+            start_factor: self.reservations.as_ref().map(|r| r.start_factor),
+            reservation_option: self.reservations.as_ref().map(|r| r.option.name()),
             measures,
             config,
             code_version: code_version(),

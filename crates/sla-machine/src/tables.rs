@@ -56,6 +56,12 @@ pub struct PointRow {
     pub jobs: Option<i64>,
     /// Seed of a sampled battery.
     pub seed: Option<i64>,
+    /// Reservations in % of the battery's jobs (none: no reservations).
+    pub reservation_percent: Option<f64>,
+    /// Their start factor.
+    pub start_factor: Option<f64>,
+    /// `reject` or `move`.
+    pub reservation_option: Option<&'static str>,
     /// Its measures.
     pub measures: Measures,
     /// Its canonical settings.
@@ -93,7 +99,7 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("load", Real, "submissions come this many times as fast as the trace's", |r| r.load),
     column!("arrivals", Text, "`logged` (a slice of the trace) or `sampled` (pods drawn, Poisson arrivals)", |r| r.arrivals),
     column!("sampled_jobs", Int null, "pods of a sampled battery (NULL: logged arrivals)", |r| r.jobs),
-    column!("seed", Int null, "seed of a sampled battery's draws and of its failures (NULL: logged arrivals, no failures)", |r| r.seed),
+    column!("seed", Int null, "seed of a sampled battery's draws, of its failures and of its reservations (NULL: logged arrivals, no failures, no reservations)", |r| r.seed),
     column!("jobs", Int, "jobs of the battery", |r| r.measures.jobs),
     column!("accepted", Int, "jobs accepted (Slurm rejects none)", |r| r.measures.accepted),
     column!("rejected", Int, "jobs rejected", |r| r.measures.rejected),
@@ -101,8 +107,8 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("fees", Real, "fees earned, VC", |r| r.measures.fees),
     column!("penalties", Real, "penalties paid, VC", |r| r.measures.penalties),
     column!("gain", Real, "fees minus penalties, VC", |r| r.measures.gain),
-    column!("wait_mean", Real null, "mean wait of the jobs that started, s (NULL: none started)", |r| r.measures.wait_mean),
-    column!("wait_p95", Real null, "95th-percentile wait (nearest rank), s (NULL: none started)", |r| r.measures.wait_p95),
+    column!("wait_mean", Real null, "mean wait of the jobs that started, reservations aside, s (NULL: none started)", |r| r.measures.wait_mean),
+    column!("wait_p95", Real null, "95th-percentile wait (nearest rank) of the same jobs, s (NULL: none started)", |r| r.measures.wait_p95),
     column!("cpu_use", Real, "share of the machine's CPUs the jobs held over the battery's span", |r| r.measures.cpu_use),
     column!("mem_use", Real, "share of its memory", |r| r.measures.mem_use),
     column!("gpu_use", Real, "share of its GPU thousandths (a card Slurm gives for a share counts whole)", |r| r.measures.gpu_use),
@@ -119,6 +125,12 @@ pub static SLA_MACHINE_POINTS: Table<Points> = Table::new(
     column!("security_factor", Real null, "the risk test's security factor (NULL: no risk test)", |r| r.security_factor),
     column!("overbooked", Int, "jobs whose run ended in an overbooked window (shorter than their estimate)", |r| r.measures.overbooked; default "0"),
     column!("killed", Int, "overbooked jobs killed at the end of their window (they pay their penalty)", |r| r.measures.killed; default "0"),
+    column!("reservation_percent", Real null, "paper B's reservations, % of the battery's jobs (NULL: none)", |r| r.reservation_percent),
+    column!("start_factor", Real null, "the reservations' start factor (NULL: no reservations)", |r| r.start_factor),
+    column!("reservation_option", Text null, "what a reservation does to a planned job in its way: `reject` or `move` (NULL: no reservations)", |r| r.reservation_option),
+    column!("reservations", Int, "reservations among the jobs", |r| r.measures.reservations; default "0"),
+    column!("reservations_accepted", Int, "of those, accepted", |r| r.measures.reservations_accepted; default "0"),
+    column!("moved", Int, "jobs moved later for a reservation at least once", |r| r.measures.moved; default "0"),
 ]);
 
 /// A job of a point.
@@ -164,6 +176,9 @@ pub static SLA_MACHINE_JOBS: Table<Jobs> = Table::new(
     column!("money", Real, "the fee earned (positive) or the penalty paid (negative), VC", |r| r.job.money),
     column!("allotment", Int null, "the length of the overbooked window its run ended in, s (NULL: booked for its whole estimate, or no run ended)", |r| r.job.allotment),
     column!("stopped", Int, "its runs stopped before their end: by a node failure, or under the twin also by preemption", |r| r.job.stopped; default "0"),
+    column!("reservation", Int, "1 for a fixed reservation (paper B): a copy of the job on its line, asked to start at its release", |r| i64::from(r.job.reservation); default "0"),
+    column!("moves", Int, "times it was moved later for a reservation", |r| r.job.moves; default "0"),
+    column!("pinned", Int, "1 if the starvation guard pinned it", |r| i64::from(r.job.pinned); default "0"),
 ]);
 
 /// The group's tables, in creation order.

@@ -7,7 +7,8 @@
 //! comprehensive overbooking ([`comprehensive`]), which fixes nodes at
 //! acceptance, starts jobs early and takes shorter windows on their
 //! comprehensive PoS; and EASY backfilling ([`easy`]), the baseline without SLA admission. All
-//! run under node failures.
+//! run under node failures; all but EASY take paper B's fixed reservations
+//! ([`reservations`]).
 //!
 //! The contract below is conservative backfilling's.
 //!
@@ -47,13 +48,15 @@ pub mod comprehensive;
 pub mod easy;
 pub mod heuristic;
 pub mod overbooking;
+pub mod reservations;
 
 use slasim_core::experiment::registry::{Entries, Named};
 use slasim_core::units::{JobId, Time};
 use slasim_machine::{Machine, Unfit};
 
 use self::overbooking::MachineOverbooking;
-use crate::cluster::strategy::{Outcome, RejectReason};
+use self::reservations::{Lifting, Reservations};
+use crate::cluster::strategy::{Outcome, RejectReason, ReservationHandling};
 use crate::plan::machine_plan::{Cards, MachinePlan, Placement, TooManyCards};
 use crate::plan::node_choice::NodeChoice;
 use crate::workload::failures::{FailureStream, NodeEventKind};
@@ -83,6 +86,10 @@ pub struct Decision {
     /// estimate (an overbooked window); none when that booking was its whole
     /// estimate, or no run ended.
     pub allotment: Option<Time>,
+    /// Times it was moved later for a reservation.
+    pub moves: u32,
+    /// Pinned by the starvation guard of moved jobs.
+    pub pinned: bool,
 }
 
 /// What a strategy on the machine is given besides the machine and jobs.
@@ -94,6 +101,8 @@ pub struct Setting<'a> {
     pub failures: &'a FailureStream,
     /// The acceptance of overbooked windows, for a strategy that overbooks.
     pub overbooking: Option<&'a MachineOverbooking>,
+    /// How reservations are handled, for a strategy that takes them.
+    pub reservations: ReservationHandling,
 }
 
 /// Why a strategy on the machine could not plan.
@@ -128,6 +137,8 @@ pub struct MachineStrategyInfo {
     pub description: &'static str,
     /// Whether it overbooks (it then reads [`Setting::overbooking`]), and how.
     pub overbooks: Option<Overbooks>,
+    /// Whether it takes paper B's fixed reservations ([`reservations`]).
+    pub reserves: bool,
     /// It runs.
     pub run: PlanOnMachine,
 }
@@ -150,36 +161,41 @@ impl Entries for MachineStrategies {
                 name: "conservative-backfilling",
                 description: "comprehensive (conservative) backfilling: nodes and cards fixed at acceptance, held for the full estimate",
                 overbooks: None,
-                run: |machine, jobs, s| Ok(conservative_backfilling(machine, jobs, s.choice, s.failures)?),
+                reserves: true,
+                run: |machine, jobs, s| Ok(conservative(machine, jobs, s.choice, s.failures, s.reservations)?),
             },
             MachineStrategyInfo {
                 name: "heuristic-planning",
                 description: "heuristic planning: a window promised at acceptance, nodes chosen anew at every re-plan until the start",
                 overbooks: None,
-                run: |machine, jobs, s| Ok(heuristic::heuristic_planning(machine, jobs, s.choice, s.failures)?),
+                reserves: true,
+                run: |machine, jobs, s| Ok(heuristic::run(machine, jobs, s, None)?),
             },
             MachineStrategyInfo {
                 name: "comprehensive-overbooking",
                 description: "comprehensive overbooking: nodes and cards fixed at acceptance, early starts, and windows shorter than the estimate whose comprehensive PoS passes the acceptance test",
                 overbooks: Some(Overbooks { security_factor: 4.0 }),
+                reserves: true,
                 run: |machine, jobs, s| {
                     let ob = s.overbooking.ok_or(PlanError::NoOverbooking("comprehensive-overbooking"))?;
-                    Ok(comprehensive::comprehensive_overbooking(machine, jobs, s.choice, s.failures, ob)?)
+                    Ok(comprehensive::run(machine, jobs, s.choice, s.failures, ob, s.reservations)?)
                 },
             },
             MachineStrategyInfo {
                 name: "heuristic-overbooking",
                 description: "heuristic overbooking: heuristic planning, and windows shorter than the estimate whose heuristic PoS passes the acceptance test",
                 overbooks: Some(Overbooks { security_factor: 2.0 }),
+                reserves: true,
                 run: |machine, jobs, s| {
                     let ob = s.overbooking.ok_or(PlanError::NoOverbooking("heuristic-overbooking"))?;
-                    Ok(heuristic::heuristic_overbooking(machine, jobs, s.choice, s.failures, ob)?)
+                    Ok(heuristic::run(machine, jobs, s, Some(ob))?)
                 },
             },
             MachineStrategyInfo {
                 name: "easy",
                 description: "EASY backfilling, the baseline without SLA admission: every job queued, the head reserved",
                 overbooks: None,
+                reserves: false,
                 run: |machine, jobs, s| Ok(easy::easy_backfilling(machine, jobs, s.choice, s.failures)?),
             },
         ];
@@ -220,16 +236,29 @@ struct Run<'a> {
     booked: Vec<Option<Booked>>,
     decisions: Vec<Decision>,
     disabled: Vec<u32>,
+    reservations: Reservations,
 }
 
 /// Plans `jobs` on `machine` by conservative backfilling with `choice`,
 /// under the node failures of `failures` (module contract); one decision per
-/// job, in the order given.
+/// job, in the order given. Reservations among `jobs` are rejected where
+/// planned jobs are in their way.
 pub fn conservative_backfilling(
     machine: Arc<Machine>,
     jobs: &[MachineJob],
     choice: &dyn NodeChoice,
     failures: &FailureStream,
+) -> Result<Vec<Decision>, TooManyCards> {
+    conservative(machine, jobs, choice, failures, ReservationHandling::default())
+}
+
+/// Conservative backfilling, its reservations handled by `handling`.
+fn conservative(
+    machine: Arc<Machine>,
+    jobs: &[MachineJob],
+    choice: &dyn NodeChoice,
+    failures: &FailureStream,
+    handling: ReservationHandling,
 ) -> Result<Vec<Decision>, TooManyCards> {
     let events = events_of(&machine, jobs, failures);
     let decisions = undecided(jobs);
@@ -241,6 +270,7 @@ pub fn conservative_backfilling(
         booked: vec![None; jobs.len()],
         decisions,
         disabled: Vec::new(),
+        reservations: Reservations::new(handling, jobs.len()),
     };
     while let Some(Reverse((now, event))) = run.events.pop() {
         match event {
@@ -261,6 +291,7 @@ pub fn conservative_backfilling(
     for i in std::mem::take(&mut run.disabled) {
         run.fail(i);
     }
+    run.reservations.record(&mut run.decisions);
     Ok(run.decisions)
 }
 
@@ -325,14 +356,25 @@ fn undecided(jobs: &[MachineJob]) -> Vec<Decision> {
             money: 0.0,
             stopped: Vec::new(),
             allotment: None,
+            moves: 0,
+            pinned: false,
         })
         .collect()
 }
 
 impl Run<'_> {
     fn occur(&mut self, i: u32, now: Time, machine: &Machine, choice: &dyn NodeChoice) {
-        let MachineJob { job, request } = &self.jobs[i as usize];
-        match admit(&mut self.plan, machine, &self.jobs[i as usize], now, choice) {
+        let jobs = self.jobs;
+        let MachineJob { job, request } = &jobs[i as usize];
+        let found = if job.reservation {
+            let mut reservations = std::mem::take(&mut self.reservations);
+            let found = reservations.admit(self, machine, jobs, i, now, choice);
+            self.reservations = reservations;
+            found
+        } else {
+            admit(&mut self.plan, machine, &jobs[i as usize], now, choice)
+        };
+        match found {
             Err((reason, unfit)) => {
                 let d = &mut self.decisions[i as usize];
                 d.reason = Some(reason);
@@ -480,5 +522,24 @@ impl Run<'_> {
         }
         d.outcome = Outcome::Failed;
         d.money = -self.jobs[i as usize].job.penalty;
+    }
+}
+
+impl Lifting for Run<'_> {
+    fn plan(&mut self) -> &mut MachinePlan {
+        &mut self.plan
+    }
+
+    fn liftable(&self, i: u32, now: Time) -> Option<(Placement, Time)> {
+        let b = self.booked[i as usize].as_ref().filter(|b| !b.running && !b.disabled && b.placement.start > now)?;
+        Some((b.placement.clone(), b.end - b.placement.start))
+    }
+
+    fn put_back(&mut self, i: u32, placement: Placement, length: Time, _now: Time) {
+        let Some(b) = self.booked[i as usize].as_mut() else { return };
+        b.epoch += 1;
+        b.end = placement.start + length;
+        self.events.push(Reverse((placement.start, Event::Start(i, b.epoch))));
+        b.placement = placement;
     }
 }

@@ -135,6 +135,12 @@ impl ReservationConfig {
     /// The reservations for `jobs` (a battery, ids 0..n), seeded by `seed`
     /// and `battery`; ids n, n + 1, …, in order of submission.
     pub fn generate(&self, jobs: &[Job], seed: u64, battery: usize) -> Vec<Job> {
+        self.copies(jobs, seed, battery).into_iter().map(|(_, r)| r).collect()
+    }
+
+    /// As [`ReservationConfig::generate`], each reservation with the index
+    /// in `jobs` of the job it copies.
+    pub fn copies(&self, jobs: &[Job], seed: u64, battery: usize) -> Vec<(usize, Job)> {
         let n = jobs.len();
         let count = ((self.percent / 100.0 * n as f64).round() as usize).min(n);
         if count == 0 {
@@ -147,17 +153,17 @@ impl ReservationConfig {
             let other = rng.random_range(k..n);
             picks.swap(k, other);
         }
-        let mut out: Vec<Job> = picks[..count]
+        let mut out: Vec<(usize, Job)> = picks[..count]
             .iter()
             .map(|&i| {
                 let j = jobs[i];
                 let u: f64 = rng.random();
                 let start = j.occurrence + (u * j.estimate as f64 * self.start_factor).floor() as Time;
-                Job { release: start, deadline: start + j.estimate, reservation: true, ..j }
+                (i, Job { release: start, deadline: start + j.estimate, reservation: true, ..j })
             })
             .collect();
-        out.sort_by_key(|r| (r.occurrence, r.swf_id));
-        for (k, r) in out.iter_mut().enumerate() {
+        out.sort_by_key(|(_, r)| (r.occurrence, r.swf_id));
+        for (k, (_, r)) in out.iter_mut().enumerate() {
             r.id = (n + k) as u32;
         }
         out

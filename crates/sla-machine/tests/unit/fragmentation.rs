@@ -33,6 +33,9 @@ fn job(k: i64, submit: i64, gpus: Gpus, runs: Vec<Run>) -> JobResult {
         class: TaskClass::of(&request),
         runs,
         stopped: 0,
+        reservation: false,
+        moves: 0,
+        pinned: false,
     }
 }
 

@@ -63,6 +63,11 @@
 //!   time `min(now + x, E)` (disabled jobs of a repaired node in job order);
 //!   else, or once `E` comes, it fails. A failed job leaves the plan. The
 //!   plan does not read node states: it may book on a node that is down.
+//! - Reservations ([`super::reservations`]) are booked at exactly their
+//!   window, or rejected; they never start early, and restart after a
+//!   failure only with their whole window. A job booked in an
+//!   overbooked window is not moved for one; a job moved for one keeps a
+//!   window of its whole estimate and gets its end CDF anew.
 //! - Every job that succeeds ends by its deadline (`E` is at most the
 //!   deadline).
 
@@ -74,8 +79,9 @@ use slasim_core::units::Time;
 use slasim_machine::{MILLI, Machine, Resources};
 
 use super::overbooking::MachineOverbooking;
+use super::reservations::{Lifting, Reservations};
 use super::{Decision, MachineJob, admit, initial_events, undecided};
-use crate::cluster::strategy::{Outcome, RejectReason};
+use crate::cluster::strategy::{Outcome, RejectReason, ReservationHandling};
 use crate::plan::machine_plan::{MachinePlan, Placement, Slot, TooManyCards};
 use crate::plan::node_choice::NodeChoice;
 use crate::stats::pos::{self, EndCdf, Predecessor};
@@ -143,6 +149,7 @@ struct Run<'a> {
     /// Disabled jobs, in the order they were disabled.
     disabled: Vec<u32>,
     pos: Pos,
+    reservations: Reservations,
 }
 
 /// The PoS computation's engine and buffers.
@@ -166,6 +173,18 @@ pub fn comprehensive_overbooking(
     failures: &FailureStream,
     ob: &MachineOverbooking,
 ) -> Result<Vec<Decision>, TooManyCards> {
+    run(machine, jobs, choice, failures, ob, ReservationHandling::default())
+}
+
+/// Comprehensive overbooking, its reservations handled by `handling`.
+pub(super) fn run(
+    machine: Arc<Machine>,
+    jobs: &[MachineJob],
+    choice: &dyn NodeChoice,
+    failures: &FailureStream,
+    ob: &MachineOverbooking,
+    handling: ReservationHandling,
+) -> Result<Vec<Decision>, TooManyCards> {
     let events = initial_events(&machine, jobs, failures, [Event::Occur, Event::Fail, Event::Repair]);
     let mut run = Run {
         plan: MachinePlan::new(machine.clone())?,
@@ -180,6 +199,7 @@ pub fn comprehensive_overbooking(
         waiting: Vec::new(),
         disabled: Vec::new(),
         pos: Pos::default(),
+        reservations: Reservations::new(handling, jobs.len()),
         machine,
         jobs,
         choice,
@@ -208,19 +228,31 @@ pub fn comprehensive_overbooking(
             run.fail(i);
         }
     }
+    run.reservations.record(&mut run.decisions);
     Ok(run.decisions)
 }
 
 impl Run<'_> {
     fn occur(&mut self, i: u32, now: Time) {
-        let found = match admit(&mut self.plan, &self.machine, &self.jobs[i as usize], now, self.choice) {
+        let jobs = self.jobs;
+        let admitted = if jobs[i as usize].job.reservation {
+            let (mut reservations, machine) = (std::mem::take(&mut self.reservations), self.machine.clone());
+            let found = reservations.admit(self, &machine, jobs, i, now, self.choice);
+            self.reservations = reservations;
+            found
+        } else {
+            admit(&mut self.plan, &self.machine, &jobs[i as usize], now, self.choice)
+        };
+        let found = match admitted {
             Ok(placement) => {
                 let end = placement.start + self.jobs[i as usize].job.estimate;
                 // A full window's PoS is not tested: its end CDF is stored.
                 self.pos_of(i, &placement, end, now);
                 Ok((placement, end))
             }
-            Err((RejectReason::NoRoom, _)) => self.overbooked(i, now).ok_or((RejectReason::NoRoom, None)),
+            Err((RejectReason::NoRoom, _)) if !jobs[i as usize].job.reservation => {
+                self.overbooked(i, now).ok_or((RejectReason::NoRoom, None))
+            }
             Err(why) => Err(why),
         };
         match found {
@@ -371,7 +403,7 @@ impl Run<'_> {
         let Some(b) = &self.booked[i as usize] else { return };
         let MachineJob { job, request } = &self.jobs[i as usize];
         let s = b.placement.start;
-        if s <= now {
+        if s <= now || job.reservation {
             return;
         }
         if now < job.release {
@@ -459,7 +491,8 @@ impl Run<'_> {
     fn restart(&mut self, i: u32, now: Time) -> bool {
         let MachineJob { job, request } = &self.jobs[i as usize];
         let Some(b) = &self.booked[i as usize] else { return false };
-        if now >= b.window_end || now < job.release {
+        // A reservation is never shortened: it keeps its window or fails.
+        if now >= b.window_end || now < job.release || job.reservation && now + job.estimate > b.window_end {
             return false;
         }
         let kill = (now + job.estimate).min(b.window_end);
@@ -495,6 +528,31 @@ impl Run<'_> {
         }
         d.outcome = Outcome::Failed;
         d.money = -self.jobs[i as usize].job.penalty;
+    }
+}
+
+impl Lifting for Run<'_> {
+    fn plan(&mut self) -> &mut MachinePlan {
+        &mut self.plan
+    }
+
+    fn liftable(&self, i: u32, _now: Time) -> Option<(Placement, Time)> {
+        let b = self.booked[i as usize].as_ref().filter(|_| self.state[i as usize] == State::Waiting)?;
+        let length = b.slot_end - b.placement.start;
+        // An overbooked window's PoS holds only where it was tested.
+        (length >= self.jobs[i as usize].job.estimate).then(|| (b.placement.clone(), length))
+    }
+
+    fn put_back(&mut self, i: u32, placement: Placement, length: Time, now: Time) {
+        let end = placement.start + length;
+        self.pos_of(i, &placement, end, now);
+        let spare = std::mem::take(&mut self.pos.cdf);
+        let old = std::mem::replace(&mut self.cdfs[i as usize], spare);
+        self.pos.cdf = old;
+        self.epoch[i as usize] += 1;
+        let epoch = self.epoch[i as usize];
+        self.events.push(Reverse((placement.start, Event::Start(i, epoch))));
+        self.booked[i as usize] = Some(Booked { placement, slot_end: end, window_end: end });
     }
 }
 

@@ -340,6 +340,8 @@ pub fn easy_backfilling(
                 money,
                 stopped: s.stopped,
                 allotment: None,
+                moves: 0,
+                pinned: false,
             }
         })
         .collect();

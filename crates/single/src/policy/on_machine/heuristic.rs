@@ -48,6 +48,9 @@
 //!   [`Decision::stopped`]) and placed again at once as at their occurrence,
 //!   from now (§6.5; an overbooked window passes a new test), in job order,
 //!   before the re-plan; a job with no such window fails.
+//! - Reservations ([`super::reservations`]) are booked at exactly their
+//!   window, or rejected, never overbooked; a re-plan keeps their window and
+//!   may give them other nodes.
 //! - Every job that succeeds ends by its deadline.
 
 use std::cmp::Reverse;
@@ -58,7 +61,8 @@ use slasim_core::units::Time;
 use slasim_machine::Machine;
 
 use super::overbooking::MachineOverbooking;
-use super::{Decision, Event, MachineJob, admit, undecided};
+use super::reservations::{Lifting, Reservations};
+use super::{Decision, Event, MachineJob, Setting, admit, undecided};
 use crate::cluster::strategy::{Outcome, RejectReason};
 use crate::plan::machine_plan::{MachinePlan, Placement, TooManyCards};
 use crate::plan::node_choice::NodeChoice;
@@ -91,6 +95,7 @@ struct Run<'a> {
     decisions: Vec<Decision>,
     /// Scratch: the waiting jobs of a re-plan.
     order: Vec<(Time, u32)>,
+    reservations: Reservations,
 }
 
 /// Plans `jobs` on `machine` by heuristic planning with `choice`, under the
@@ -102,7 +107,8 @@ pub fn heuristic_planning(
     choice: &dyn NodeChoice,
     failures: &FailureStream,
 ) -> Result<Vec<Decision>, TooManyCards> {
-    run(machine, jobs, choice, failures, None)
+    let setting = Setting { choice, failures, overbooking: None, reservations: Default::default() };
+    run(machine, jobs, &setting, None)
 }
 
 /// Plans `jobs` on `machine` by heuristic overbooking with `choice` and the
@@ -115,26 +121,29 @@ pub fn heuristic_overbooking(
     failures: &FailureStream,
     overbooking: &MachineOverbooking,
 ) -> Result<Vec<Decision>, TooManyCards> {
-    run(machine, jobs, choice, failures, Some(overbooking))
+    let setting = Setting { choice, failures, overbooking: None, reservations: Default::default() };
+    run(machine, jobs, &setting, Some(overbooking))
 }
 
-fn run(
+/// Heuristic planning under `setting`, or heuristic overbooking with the
+/// acceptance of `overbooking` (module contract).
+pub(super) fn run<'a>(
     machine: Arc<Machine>,
     jobs: &[MachineJob],
-    choice: &dyn NodeChoice,
-    failures: &FailureStream,
-    overbooking: Option<&MachineOverbooking>,
+    setting: &Setting<'a>,
+    overbooking: Option<&'a MachineOverbooking>,
 ) -> Result<Vec<Decision>, TooManyCards> {
     let mut run = Run {
         plan: MachinePlan::new(machine.clone())?,
-        events: super::events_of(&machine, jobs, failures),
+        events: super::events_of(&machine, jobs, setting.failures),
         state: vec![State::Out; jobs.len()],
         epoch: vec![0; jobs.len()],
         decisions: undecided(jobs),
         order: Vec::new(),
+        reservations: Reservations::new(setting.reservations, jobs.len()),
         machine,
         jobs,
-        choice,
+        choice: setting.choice,
         overbooking,
     };
     while let Some(Reverse((now, event))) = run.events.pop() {
@@ -147,6 +156,7 @@ fn run(
             Event::GiveUp(..) => {}
         }
     }
+    run.reservations.record(&mut run.decisions);
     Ok(run.decisions)
 }
 
@@ -170,6 +180,9 @@ impl Run<'_> {
     fn overbooked(&mut self, i: u32, from: Time) -> Option<(Placement, Time)> {
         let ob = self.overbooking?;
         let MachineJob { job, request } = &self.jobs[i as usize];
+        if job.reservation {
+            return None;
+        }
         let shortest = ob.shortest(job, request.nodes)?;
         let from = from.max(job.release);
         if job.deadline <= from {
@@ -195,12 +208,32 @@ impl Run<'_> {
     fn wait_on(&mut self, i: u32, placement: Placement, allotment: Time) {
         let request = &self.jobs[i as usize].request;
         self.plan.book(i, request, &placement, placement.start + allotment);
+        self.waits_on(i, placement, allotment);
+    }
+
+    /// Job `i` waits on `placement` (booked) for `allotment`, starting then.
+    fn waits_on(&mut self, i: u32, placement: Placement, allotment: Time) {
         self.epoch[i as usize] += 1;
         self.events.push(Reverse((placement.start, Event::Start(i, self.epoch[i as usize]))));
         self.state[i as usize] = State::Waiting(placement, allotment);
     }
 
     fn occur(&mut self, i: u32, now: Time) {
+        let jobs = self.jobs;
+        if jobs[i as usize].job.reservation {
+            let (mut reservations, machine) = (std::mem::take(&mut self.reservations), self.machine.clone());
+            let found = reservations.admit(self, &machine, jobs, i, now, self.choice);
+            self.reservations = reservations;
+            match found {
+                Ok(placement) => self.wait_on(i, placement, jobs[i as usize].job.estimate),
+                Err((reason, unfit)) => {
+                    let d = &mut self.decisions[i as usize];
+                    d.reason = Some(reason);
+                    d.unfit = unfit;
+                }
+            }
+            return;
+        }
         let found = match admit(&mut self.plan, &self.machine, &self.jobs[i as usize], now, self.choice) {
             Ok(placement) => Ok((placement, self.jobs[i as usize].job.estimate)),
             Err((RejectReason::NoRoom, _)) if self.overbooking.is_some() => {
@@ -341,5 +374,22 @@ impl Run<'_> {
         d.outcome = Outcome::Failed;
         d.money = -self.jobs[i as usize].job.penalty;
         d.placement = d.stopped.last().map(|(p, _)| p.clone());
+    }
+}
+
+impl Lifting for Run<'_> {
+    fn plan(&mut self) -> &mut MachinePlan {
+        &mut self.plan
+    }
+
+    fn liftable(&self, i: u32, _now: Time) -> Option<(Placement, Time)> {
+        match &self.state[i as usize] {
+            State::Waiting(p, allotment) => Some((p.clone(), *allotment)),
+            _ => None,
+        }
+    }
+
+    fn put_back(&mut self, i: u32, placement: Placement, length: Time, _now: Time) {
+        self.waits_on(i, placement, length);
     }
 }

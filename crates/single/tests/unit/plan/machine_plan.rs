@@ -471,7 +471,7 @@ pub fn runs_hold(
 
 /// Overbooking for a case: statistics learned from its own jobs, and
 /// windows of a PoF below 0.9, so that many are taken.
-fn learned_from(case: &Case) -> MachineOverbooking {
+pub fn learned_from(case: &Case) -> MachineOverbooking {
     let own: Vec<Job> = case.jobs.iter().map(|j| j.job).collect();
     MachineOverbooking {
         acceptance: Acceptance::Pof { max: 0.9 },
@@ -528,7 +528,7 @@ proptest! {
             for info in NodeChoices::builtin() {
                 let name = format!("{} ({})", strategy.name, info.name);
                 let choice = (info.build)(&requests);
-                let setting = Setting { choice: choice.as_ref(), failures: &case.failures, overbooking: Some(&overbooking) };
+                let setting = Setting { choice: choice.as_ref(), failures: &case.failures, overbooking: Some(&overbooking), reservations: Default::default() };
                 let decisions = (strategy.run)(machine.clone(), &case.jobs, &setting).unwrap();
                 runs_hold(&name, &machine, &case.jobs, &decisions, &case.failures)?;
                 for (d, j) in decisions.iter().zip(&case.jobs) {

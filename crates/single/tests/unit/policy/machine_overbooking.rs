@@ -276,7 +276,8 @@ fn heuristic_overbooking_needs_its_settings() {
     assert!(strategy.overbooks.is_some());
     let none = FailureStream::none(3);
     let choice = first_fit();
-    let setting = Setting { choice: choice.as_ref(), failures: &none, overbooking: None };
+    let setting =
+        Setting { choice: choice.as_ref(), failures: &none, overbooking: None, reservations: Default::default() };
     let err = (strategy.run)(Arc::new(three_nodes()), &[], &setting).unwrap_err();
     assert_eq!(err, PlanError::NoOverbooking("heuristic-overbooking"));
 }

@@ -2,6 +2,7 @@ mod batsim;
 mod comprehensive;
 mod machine_easy;
 mod machine_overbooking;
+mod machine_reservations;
 mod overbooking;
 mod shifting;
 mod slack_dvfs;
