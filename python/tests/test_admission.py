@@ -60,3 +60,29 @@ def test_bad_actions_name_the_action_job_and_time_and_change_nothing():
     # Still waiting on the same job.
     assert env._core.info()["job"] == job
     env.step(4)
+
+
+def test_on_a_machine_the_observation_shows_each_resource(repo, tmp_path, monkeypatch):
+    monkeypatch.chdir(repo)
+    config = tmp_path / "machine.toml"
+    config.write_text(
+        'name = "on-a-machine"\nseed = 1\n[sla_machine]\nconf = "configs/slurm/gpu-machine.conf"\n'
+        "synthetic = { days = 2.0, load = 0.9, users = 10, accounts = 2 }\n"
+        'batteries = 2\nsla_terms = "uniform"\nstrategy = "comprehensive-overbooking"\n'
+        '[[sweep]]\n[sweep.axes]\nbattery = "all"\n'
+    )
+    env = gymnasium.make("slasim/SlaAdmission-v0", config=str(config), slots=4).unwrapped
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=1)
+    # The job's 5 features, what it asks of and what is free of CPUs, memory
+    # and GPUs, then 4 candidate slots of 5.
+    assert obs.shape == (5 + 6 + 4 * 5,)
+    asks, free = obs[5:8], obs[8:11]
+    assert ((0 <= asks) & (asks <= 1)).all() and asks[0] > 0
+    assert ((0 <= free) & (free <= 1)).all()
+    total, terminated = 0.0, False
+    while not terminated:
+        _, reward, terminated, _, info = env.step(env.baseline_action())
+        total += reward
+    assert info["accepted"] > 0
+    assert abs(total - info["gain"]) <= 1e-6 * max(1.0, abs(info["gain"]))

@@ -3,10 +3,12 @@
 //! for decision; seeded episodes repeat to the bit; bad actions are errors
 //! that change nothing.
 
+use slasim::experiment::config::Experiment;
 use slasim::experiment::inputs::Inputs;
 use slasim::experiment::point::Point;
-use slasim::gym::admission::{AdmissionEnv, DEFAULT_CONFIG};
+use slasim::gym::admission::{AdmissionEnv, CANDIDATE_FEATURES, DEFAULT_CONFIG, JOB_FEATURES, RESOURCE_FEATURES};
 use slasim::single::point::{SinglePoint, run};
+use slasim::sla_machine::kind::SlaMachinePoint;
 
 /// The default config with `placement` and PoF_max set.
 fn config(placement: &str, pof_max: f64) -> String {
@@ -41,7 +43,7 @@ fn the_dissertation_rule_in_the_environment_is_comprehensive_overbooking() {
         let rewards = episode(&mut env, 1, 0, |e| e.baseline());
         let summary = *env.summary().expect("over");
         // The same point run by the built-in strategy.
-        let p: SinglePoint = SinglePoint { battery: 0, seed: 1, ..env.point().clone() };
+        let p: SinglePoint = SinglePoint { battery: 0, seed: 1, ..env.point().expect("a single cluster").clone() };
         let inputs = Inputs::load(&[Point::new(p.clone())]).expect("inputs");
         let (_, builtin) = run(&inputs, &p).expect("run");
         assert_eq!(summary.accepted, builtin.accepted, "{placement} @{pof_max}");
@@ -52,6 +54,72 @@ fn the_dissertation_rule_in_the_environment_is_comprehensive_overbooking() {
         let total: f64 = rewards.iter().sum();
         assert!((total - builtin.gain).abs() <= 1e-6 * builtin.gain.abs().max(1.0), "{total} vs {}", builtin.gain);
         assert!(summary.overbooked > 0, "the case must overbook to mean anything ({placement})");
+    }
+}
+
+/// Three synthetic days on the centre's machine of unlike nodes under
+/// comprehensive overbooking, with `extra` settings.
+fn on_machine(extra: &str) -> String {
+    format!(
+        r#"name = "admission-on-a-machine"
+seed = 1
+
+[sla_machine]
+conf = "configs/slurm/gpu-machine.conf"
+synthetic = {{ days = 3.0, load = 0.9, users = 20, accounts = 4 }}
+batteries = 2
+sla_terms = "uniform"
+strategy = "comprehensive-overbooking"
+{extra}
+
+[[sweep]]
+[sweep.axes]
+battery = "all"
+"#
+    )
+}
+
+/// On a machine of unlike nodes, the rule is the strategy too, with or
+/// without reservations moving planned jobs; the observation shows what the
+/// job asks of each resource and what is free of it.
+#[test]
+fn on_a_machine_the_dissertation_rule_is_comprehensive_overbooking() {
+    let registry = slasim::registry();
+    for extra in ["", "reservations = { percent = 10.0, option = \"move\" }"] {
+        let text = on_machine(extra);
+        // Slots enough to reach every window the strategy would test (with
+        // 64, four jobs whose first passing window comes later are rejected).
+        let mut env = AdmissionEnv::from_config(&registry, "machine.toml", &text, 1, 4096).expect("env");
+        assert_eq!(env.observation_len(), JOB_FEATURES + RESOURCE_FEATURES + 4096 * CANDIDATE_FEATURES);
+        let mut obs = vec![0f32; env.observation_len()];
+        let mut shares = Vec::new();
+        let mut waiting = env.reset(1, Some(1)).expect("reset");
+        let mut total = 0.0;
+        while waiting {
+            env.observe(&mut obs);
+            shares.extend_from_slice(&obs[JOB_FEATURES..JOB_FEATURES + RESOURCE_FEATURES]);
+            let step = env.step(env.baseline()).expect("step");
+            total += step.reward;
+            waiting = !step.terminated;
+        }
+        let summary = *env.summary().expect("over");
+        // The point run by the strategy itself (battery 1; its seed draws the battery).
+        let experiment = Experiment::parse(&registry, "machine.toml", &text).expect("config");
+        let point = experiment.points.get(&registry, 1).expect("point 1");
+        let p = point.point.get::<SlaMachinePoint>().expect("an sla-machine point").clone();
+        let loaded = p.open().expect("inputs");
+        let results = p.results(&loaded).expect("results");
+        let gain: f64 = results.iter().map(|r| r.money).sum();
+        let rejected = results.iter().filter(|r| r.outcome == "rejected").count() as u32;
+        let overbooked = results.iter().filter(|r| r.allotment.is_some()).count() as u32;
+        assert_eq!(summary.jobs as usize, results.len(), "{extra}");
+        assert_eq!(summary.rejected, rejected, "{extra}");
+        assert_eq!(summary.overbooked, overbooked, "{extra}");
+        assert_eq!(summary.gain, gain, "{extra}");
+        assert!((total - gain).abs() <= 1e-6 * gain.abs().max(1.0), "{total} vs {gain}");
+        assert!(overbooked > 0 && rejected > 0, "the case must overbook and reject to mean anything");
+        assert!(shares.iter().all(|v| (0.0..=1.0).contains(v)), "shares out of [0, 1]");
+        assert!(shares.chunks(RESOURCE_FEATURES).any(|s| s[5] < 1.0), "GPUs were never in use");
     }
 }
 

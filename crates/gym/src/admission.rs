@@ -11,7 +11,9 @@
 //! Contract:
 //! - An episode is one battery of a single-cluster point whose strategy is
 //!   `comprehensive-overbooking`, simulated by the kernel as `slasim run`
-//!   simulates it, stepped on the caller's thread: at each arrival the
+//!   simulates it, or of an sla-machine point under that strategy on its
+//!   machine of unlike nodes ([`slasim_single::policy::on_machine::comprehensive::Episode`],
+//!   reservations decided by the point's own rules), stepped on the caller's thread: at each arrival the
 //!   strategy suspends (the kernel's contract) and the bench's step returns
 //!   to the environment with the arrival the strategy put off, and the
 //!   environment returns to the agent; the agent's decision goes back into
@@ -32,9 +34,11 @@
 //!   job and the simulated time, and changes nothing: the environment stays
 //!   usable. A simulation error ends the episode with that error; `reset`
 //!   starts a new one.
-//! - Observation: [`JOB_FEATURES`] features of the job, then
-//!   [`CANDIDATE_FEATURES`] per candidate slot (zeros where there is no
-//!   candidate); see [`AdmissionEnv::observe`].
+//! - Observation: [`JOB_FEATURES`] features of the job, on a machine of
+//!   unlike nodes [`RESOURCE_FEATURES`] more (what the job asks of each
+//!   resource and what is free of it), then [`CANDIDATE_FEATURES`] per
+//!   candidate slot (zeros where there is no candidate); see
+//!   [`AdmissionEnv::observe`].
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -48,22 +52,29 @@ use slasim_core::experiment::inputs::Inputs;
 use slasim_core::experiment::point::Point;
 use slasim_core::experiment::registry::Registry;
 use slasim_core::rng::stream;
+use slasim_machine::{MILLI, Unfit};
 use slasim_sim::kernel::{SimError, Stop};
 use slasim_sim::units::{JobId, Time};
 use slasim_single::cluster::Drive;
 use slasim_single::cluster::bench::Stepped;
+use slasim_single::cluster::strategy::RejectReason;
 use slasim_single::cluster::strategy::{Cluster, Outcome, Placement};
 use slasim_single::point::{SinglePoint, scenario_replaced};
 use slasim_single::policy::Strategy;
 use slasim_single::policy::comprehensive::{Admission, Admitted, AgentAdmitted, Answer, Candidate, Comprehensive};
+use slasim_single::policy::on_machine::comprehensive::{Episode as MachineEpisode, Offer};
+use slasim_single::policy::on_machine::{Decision, MachineJob, MachineStrategyInfo};
 use slasim_single::policy::overbooking::Acceptance;
 use slasim_single::summary::RunSummary;
 use slasim_single::workload::job::Job;
+use slasim_sla_machine::kind::{Loaded, Scheduler, SlaMachinePoint};
 
 /// Features of the arriving job in an observation.
 pub const JOB_FEATURES: usize = 5;
 /// Features of each candidate slot in an observation.
 pub const CANDIDATE_FEATURES: usize = 5;
+/// Features of the resources in an observation on a machine of unlike nodes.
+pub const RESOURCE_FEATURES: usize = 6;
 /// Candidate slots when none are asked for.
 pub const DEFAULT_SLOTS: usize = 8;
 
@@ -101,8 +112,13 @@ pub struct Arrival {
     pub job: Job,
     /// Nodes in the cluster.
     pub capacity: u32,
-    /// The bookings it may have, in the order of [`AgentAdmitted`].
+    /// The bookings it may have, in the order of [`AgentAdmitted`] (on a
+    /// machine, of [`Episode::offers`](MachineEpisode::offers)).
     pub candidates: Vec<Candidate>,
+    /// On a machine of unlike nodes: the shares of its CPUs, memory and GPU
+    /// thousandths the job asks for (over all its nodes), then the shares
+    /// free now on its nodes that are up.
+    pub resources: Option<[f64; 6]>,
     /// Money realised since the previous arrival.
     realised: f64,
 }
@@ -141,8 +157,14 @@ impl Admission for Caller {
             Some(Outcome::Rejected) => false,
             None => true,
         });
-        let arrival =
-            Arrival { now: c.now(), job: *job, capacity: c.capacity(), candidates: candidates.to_vec(), realised };
+        let arrival = Arrival {
+            now: c.now(),
+            job: *job,
+            capacity: c.capacity(),
+            candidates: candidates.to_vec(),
+            resources: None,
+            realised,
+        };
         self.offered = Some((job.id, candidates.len()));
         self.arrival = Some(arrival);
         Answer::Later
@@ -188,7 +210,7 @@ impl Drive for Agent {
     }
 }
 
-/// One episode: its bench, stepped on the caller's thread.
+/// One episode of a single cluster: its bench, stepped on the caller's thread.
 struct Episode {
     /// The simulation, until it ends or fails.
     bench: Option<Stepped<Agent>>,
@@ -220,14 +242,41 @@ pub struct Step {
     pub terminated: bool,
 }
 
+/// One episode on a machine of unlike nodes, stepped on the caller's thread.
+struct OnMachine {
+    episode: MachineEpisode,
+    /// The waiting arrival's offers, in its candidates' order.
+    offers: Vec<Offer>,
+    /// Why the waiting arrival has no offer.
+    why: Option<(RejectReason, Option<Unfit>)>,
+    current: Option<Arrival>,
+    /// Money handed out so far.
+    given: f64,
+    slots: usize,
+    summary: Option<RunSummary>,
+}
+
+/// What an environment runs.
+enum Source {
+    /// A single cluster's point.
+    Single { point: Box<SinglePoint>, inputs: Arc<Inputs> },
+    /// An sla-machine point on its machine.
+    Machine { point: Box<SlaMachinePoint>, loaded: Arc<Loaded>, strategy: &'static MachineStrategyInfo },
+}
+
+/// A running episode.
+enum Running {
+    Single(Box<Episode>),
+    Machine(Box<OnMachine>),
+}
+
 /// The SLA admission environment.
 pub struct AdmissionEnv {
-    point: SinglePoint,
-    inputs: Arc<Inputs>,
+    source: Source,
     batteries: usize,
     slots: usize,
     acceptance: Acceptance,
-    episode: Option<Episode>,
+    episode: Option<Running>,
 }
 
 impl AdmissionEnv {
@@ -250,10 +299,15 @@ impl AdmissionEnv {
             bail!("{file}: point {index} does not exist (the config has {count} points)");
         }
         let point = experiment.points.get(registry, index)?;
+        if let Some(p) = point.point.get::<SlaMachinePoint>() {
+            return AdmissionEnv::on_machine(file, index, p.clone(), slots);
+        }
         let p = point
             .point
             .get::<SinglePoint>()
-            .ok_or_else(|| anyhow!("{file}: the SLA admission environment takes a single-cluster config"))?
+            .ok_or_else(|| {
+                anyhow!("{file}: the SLA admission environment takes a single-cluster or an sla-machine config")
+            })?
             .clone();
         if p.strategy.name != "comprehensive-overbooking" {
             bail!(
@@ -270,7 +324,30 @@ impl AdmissionEnv {
             .overbooking
             .map(|o| o.acceptance)
             .ok_or_else(|| anyhow!("{file}: the point has no overbooking settings"))?;
-        Ok(AdmissionEnv { point: p, inputs: Arc::new(inputs), batteries, slots, acceptance, episode: None })
+        let source = Source::Single { point: Box::new(p), inputs: Arc::new(inputs) };
+        Ok(AdmissionEnv { source, batteries, slots, acceptance, episode: None })
+    }
+
+    /// The environment over the sla-machine point `p`, point `index` of `file`.
+    fn on_machine(file: &str, index: usize, p: SlaMachinePoint, slots: usize) -> anyhow::Result<AdmissionEnv> {
+        let strategy = match Scheduler::named(&p.strategy)? {
+            Scheduler::Planner(s) if s.name == "comprehensive-overbooking" => s,
+            _ => bail!(
+                "{file}: point {index} runs strategy {}; the SLA admission environment offers the candidates of \
+                 comprehensive-overbooking, so its config must name that strategy",
+                p.strategy
+            ),
+        };
+        let loaded = p.open().with_context(|| format!("loading the inputs of {file}"))?;
+        let batteries = p.batteries as usize;
+        // The acceptance test the baseline applies: the point's own.
+        let acceptance = p
+            .planner_run(strategy, &loaded)?
+            .overbooking
+            .map(|o| o.acceptance)
+            .ok_or_else(|| anyhow!("{file}: the point has no overbooking settings"))?;
+        let source = Source::Machine { point: Box::new(p), loaded: Arc::new(loaded), strategy };
+        Ok(AdmissionEnv { source, batteries, slots, acceptance, episode: None })
     }
 
     /// The environment over [`DEFAULT_CONFIG`].
@@ -292,7 +369,11 @@ impl AdmissionEnv {
 
     /// Length of an observation.
     pub fn observation_len(&self) -> usize {
-        JOB_FEATURES + CANDIDATE_FEATURES * self.slots
+        let resources = match self.source {
+            Source::Single { .. } => 0,
+            Source::Machine { .. } => RESOURCE_FEATURES,
+        };
+        JOB_FEATURES + resources + CANDIDATE_FEATURES * self.slots
     }
 
     /// Starts an episode on `battery` (drawn from `seed` if `None`) with the
@@ -306,9 +387,35 @@ impl AdmissionEnv {
             Some(b) => b,
             None => stream(seed, ADMISSION_BATTERY, 0).random_range(0..self.batteries),
         };
-        let point = SinglePoint { battery, seed, ..self.point.clone() };
+        let (point, inputs) = match &self.source {
+            Source::Single { point, inputs } => (point, inputs),
+            Source::Machine { point, loaded, strategy } => {
+                // The seed draws what the point draws: its failures, sampled
+                // pods or synthetic workload, and its reservations.
+                let point =
+                    SlaMachinePoint { battery: battery as u32, seed: point.seed.map(|_| seed), ..(**point).clone() };
+                let run = point.planner_run(strategy, loaded)?;
+                let ob = run.overbooking.ok_or_else(|| anyhow!("the point has no overbooking settings"))?;
+                let machine = Arc::clone(loaded.machine());
+                let episode = MachineEpisode::new(machine, run.jobs, run.choice, &run.failures, ob, run.reservations)?;
+                let mut on = OnMachine {
+                    episode,
+                    offers: Vec::new(),
+                    why: None,
+                    current: None,
+                    given: 0.0,
+                    slots: self.slots,
+                    summary: None,
+                };
+                on.advance();
+                let waiting = on.current.is_some();
+                self.episode = Some(Running::Machine(Box::new(on)));
+                return Ok(waiting);
+            }
+        };
+        let point = SinglePoint { battery, seed, ..(**point).clone() };
         let caller = Caller { arrival: None, answer: None, slots: self.slots, offered: None, pending: Vec::new() };
-        let scenario = scenario_replaced(&self.inputs, &point, |settings, capacity| {
+        let scenario = scenario_replaced(inputs, &point, |settings, capacity| {
             let core = Comprehensive::<AgentAdmitted>::new(
                 capacity,
                 settings.placement,
@@ -324,30 +431,44 @@ impl AdmissionEnv {
         let mut episode = Episode { bench: Some(bench), capacity, current: None, given: 0.0, summary: None };
         episode.advance()?;
         let waiting = episode.current.is_some();
-        self.episode = Some(episode);
+        self.episode = Some(Running::Single(Box::new(episode)));
         Ok(waiting)
     }
 
-    /// The summary `slasim run` would store for the episode, once it is over.
+    /// The summary `slasim run` would store for the episode, once it is
+    /// over (on a machine: its jobs, acceptances, outcomes and money).
     pub fn summary(&self) -> Option<&RunSummary> {
-        self.episode.as_ref().and_then(|e| e.summary.as_ref())
+        match self.episode.as_ref()? {
+            Running::Single(e) => e.summary.as_ref(),
+            Running::Machine(e) => e.summary.as_ref(),
+        }
     }
 
-    /// The point an episode runs (its battery and seed are set at reset).
-    pub fn point(&self) -> &SinglePoint {
-        &self.point
+    /// The single-cluster point an episode runs (its battery and seed are
+    /// set at reset); none on a machine.
+    pub fn point(&self) -> Option<&SinglePoint> {
+        match &self.source {
+            Source::Single { point, .. } => Some(point),
+            Source::Machine { .. } => None,
+        }
     }
 
     /// The arrival waiting for a decision, if any.
     pub fn arrival(&self) -> Option<&Arrival> {
-        self.episode.as_ref().and_then(|e| e.current.as_ref())
+        match self.episode.as_ref()? {
+            Running::Single(e) => e.current.as_ref(),
+            Running::Machine(e) => e.current.as_ref(),
+        }
     }
 
     /// Decides the waiting arrival: candidate `action`, or reject with `None`.
     pub fn step(&mut self, action: Option<usize>) -> Result<Step, StepError> {
-        let episode = self.episode.as_mut().ok_or_else(|| StepError::Action("no episode: call reset first".into()))?;
-        let arrival =
-            episode.current.as_ref().ok_or_else(|| StepError::Action("the episode has ended: call reset".into()))?;
+        let slots = self.slots;
+        let arrival = self.arrival();
+        if self.episode.is_none() {
+            return Err(StepError::Action("no episode: call reset first".into()));
+        }
+        let arrival = arrival.ok_or_else(|| StepError::Action("the episode has ended: call reset".into()))?;
         if let Some(i) = action
             && i >= arrival.candidates.len()
         {
@@ -359,25 +480,35 @@ impl AdmissionEnv {
                 arrival.candidates.len(),
                 if arrival.candidates.len() == 1 { "" } else { "s" },
                 arrival.candidates.len().saturating_sub(1),
-                self.slots
+                slots
             )));
         }
-        let reward = episode.decide(action).map_err(StepError::Simulation)?;
-        Ok(Step { reward: reward.unwrap_or(0.0), terminated: episode.current.is_none() })
+        match self.episode.as_mut() {
+            Some(Running::Single(episode)) => {
+                let reward = episode.decide(action).map_err(StepError::Simulation)?;
+                Ok(Step { reward: reward.unwrap_or(0.0), terminated: episode.current.is_none() })
+            }
+            Some(Running::Machine(episode)) => {
+                let reward = episode.decide(action);
+                Ok(Step { reward, terminated: episode.current.is_none() })
+            }
+            None => Err(StepError::Action("no episode: call reset first".into())),
+        }
     }
 
     /// The dissertation's decision for the waiting arrival (comprehensive
     /// overbooking with the point's acceptance test): with first-fit
     /// placement the first overbooked candidate that passes the test, else
-    /// the full booking; with best-fit the full booking, else the first
-    /// overbooked candidate that passes; else reject. (Other placements are
-    /// read as first-fit.)
+    /// the full booking; with best-fit (and on a machine, whose strategy
+    /// takes best fit) the full booking, else the first overbooked candidate
+    /// that passes; else reject. (Other placements are read as first-fit.)
     pub fn baseline(&self) -> Option<usize> {
         let a = self.arrival()?;
         let (fee, penalty) = (a.job.fee, a.job.penalty);
         let passes = |k: &Candidate| k.overbooked && self.acceptance.accepts(k.pos, fee, penalty);
         let full = a.candidates.iter().position(|k| !k.overbooked);
-        match self.point.placement {
+        let placement = self.point().map_or(Placement::BestFit, |p| p.placement);
+        match placement {
             Placement::BestFit | Placement::HighestPos => full.or_else(|| a.candidates.iter().position(passes)),
             Placement::FirstFit | Placement::LastFit => a.candidates.iter().position(|k| passes(k) || !k.overbooked),
         }
@@ -387,9 +518,11 @@ impl AdmissionEnv {
     /// [`Self::observation_len`]); zeros when the episode is over.
     ///
     /// Job: nodes / capacity; estimate (hours); time to the deadline from now
-    /// (hours); fee; penalty. Each candidate slot: 1 if a candidate is there;
-    /// its wait from now (hours); its length / the estimate; its PoS; 1 if
-    /// overbooked.
+    /// (hours); fee; penalty. On a machine of unlike nodes, then: the shares
+    /// of its CPUs, memory and GPU thousandths the job asks for, and the
+    /// shares of them free now ([`Arrival::resources`]). Each candidate slot:
+    /// 1 if a candidate is there; its wait from now (hours); its length /
+    /// the estimate; its PoS; 1 if overbooked.
     pub fn observe(&self, out: &mut [f32]) {
         out.fill(0.0);
         let Some(a) = self.arrival() else { return };
@@ -400,8 +533,15 @@ impl AdmissionEnv {
         out[2] = hours(j.deadline.saturating_sub(a.now));
         out[3] = j.fee as f32;
         out[4] = j.penalty as f32;
+        let mut at = JOB_FEATURES;
+        if let Some(shares) = &a.resources {
+            for (o, &v) in out[at..at + RESOURCE_FEATURES].iter_mut().zip(shares) {
+                *o = v as f32;
+            }
+            at += RESOURCE_FEATURES;
+        }
         for (k, c) in a.candidates.iter().take(self.slots).enumerate() {
-            let o = &mut out[JOB_FEATURES + k * CANDIDATE_FEATURES..][..CANDIDATE_FEATURES];
+            let o = &mut out[at + k * CANDIDATE_FEATURES..][..CANDIDATE_FEATURES];
             o[0] = 1.0;
             o[1] = hours(c.start - a.now);
             o[2] = ((c.end - c.start) as f64 / j.estimate.max(1) as f64) as f32;
@@ -473,4 +613,90 @@ impl Episode {
             }
         }
     }
+}
+
+impl OnMachine {
+    /// Runs to the next arrival, or to the end: the money realised meanwhile.
+    fn advance(&mut self) -> f64 {
+        match self.episode.next_arrival() {
+            Some((i, now)) => {
+                self.why = self.episode.offers(self.slots, &mut self.offers);
+                let MachineJob { job, request } = &self.episode.jobs()[i as usize];
+                let machine = self.episode.machine();
+                let total = machine.total();
+                let nodes = f64::from(request.nodes);
+                let share = |asked: f64, total: f64| if total > 0.0 { nodes * asked / total } else { 0.0 };
+                let mem_total = if total.mem_mib == u64::MAX { 0.0 } else { total.mem_mib as f64 };
+                let free = self.episode.free(now);
+                let resources = [
+                    share(f64::from(request.cpu_milli), f64::from(total.cpus) * 1000.0),
+                    share(request.mem_mib as f64, mem_total),
+                    share(request.gpus.milli() as f64, f64::from(total.gpus) * f64::from(MILLI)),
+                    free[0],
+                    free[1],
+                    free[2],
+                ];
+                let candidates = self
+                    .offers
+                    .iter()
+                    .map(|o| Candidate { start: o.placement.start, end: o.end, pos: o.pos, overbooked: o.overbooked })
+                    .collect();
+                let money = self.episode.money();
+                let realised = money - self.given;
+                self.given = money;
+                self.current = Some(Arrival {
+                    now,
+                    job: *job,
+                    capacity: machine.len() as u32,
+                    candidates,
+                    resources: Some(resources),
+                    realised,
+                });
+                realised
+            }
+            None => {
+                let decisions = self.episode.finish();
+                let summary = summary_of(&decisions);
+                let realised = summary.gain - self.given;
+                self.given = summary.gain;
+                self.summary = Some(summary);
+                self.current = None;
+                realised
+            }
+        }
+    }
+
+    /// Decides the waiting arrival (`action` names an offer, or rejects),
+    /// then runs on: the money realised until the next arrival or the end.
+    fn decide(&mut self, action: Option<usize>) -> f64 {
+        let answer = match (action.and_then(|k| self.offers.get(k)), self.why.take()) {
+            (Some(offer), _) => Ok(offer),
+            (None, Some(why)) => Err(why),
+            (None, None) => Err((RejectReason::Scheduler, None)),
+        };
+        self.episode.decide(answer);
+        self.current = None;
+        self.advance()
+    }
+}
+
+/// A machine episode's summary from its decisions.
+fn summary_of(decisions: &[Decision]) -> RunSummary {
+    let mut s = RunSummary { jobs: decisions.len() as u32, ..RunSummary::default() };
+    for d in decisions {
+        match d.outcome {
+            Outcome::Rejected => s.rejected += 1,
+            Outcome::Success => s.successful += 1,
+            Outcome::Failed => s.failed += 1,
+        }
+        if d.money >= 0.0 {
+            s.fees += d.money;
+        } else {
+            s.penalties -= d.money;
+        }
+        s.overbooked += u32::from(d.allotment.is_some());
+    }
+    s.accepted = s.jobs - s.rejected;
+    s.gain = s.fees - s.penalties;
+    s
 }

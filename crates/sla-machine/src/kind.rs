@@ -68,7 +68,7 @@ use slasim_data::trace::sacct::jobs::SlurmWorkload;
 use slasim_data::trace::sacct::{NativeOptions, read_native};
 use slasim_machine::Machine;
 use slasim_single::cluster::strategy::ReservationHandling;
-use slasim_single::plan::node_choice::NodeChoices;
+use slasim_single::plan::node_choice::{NodeChoice, NodeChoices};
 use slasim_single::policy::on_machine::overbooking::MachineOverbooking;
 use slasim_single::policy::on_machine::{MachineStrategies, MachineStrategyInfo, Overbooks, Setting};
 use slasim_single::policy::overbooking::AcceptanceKind;
@@ -624,56 +624,64 @@ impl SlaMachinePoint {
                 battery::under_slurm(&c.conf, workload, jobs, &failures, &c.machine)
             }
             (Scheduler::Slurm, ..) => Err(anyhow!("sla_machine: a battery of another workload than its machine's")),
-            (Scheduler::Planner(strategy), of, _) => {
-                let mut lines: Vec<Option<i64>> = match of {
-                    Of::Pods(slice) => slice.jobs.iter().map(|j| Some(j.line as i64)).collect(),
-                    Of::Centre(workload) => battery::lines(workload),
+            (Scheduler::Planner(strategy), ..) => {
+                let run = self.planner_run_of(strategy, loaded, battery)?;
+                let setting = Setting {
+                    choice: run.choice.as_ref(),
+                    failures: &run.failures,
+                    overbooking: run.overbooking.as_ref(),
+                    reservations: run.reservations,
                 };
-                let mut all = battery.jobs.clone();
-                if let Some(reservations) = &self.reservations {
-                    let own: Vec<Job> = jobs.iter().map(|j| j.job).collect();
-                    let seed = self.seed.unwrap_or(0);
-                    for (k, job) in reservations.copies(&own, seed, self.battery as usize) {
-                        all.push(MachineJob { job, request: jobs[k].request.clone() });
-                        lines.push(lines[k]);
-                    }
-                }
-                self.planned(strategy, loaded, &all, jobs.len(), &lines)
+                battery::planned(strategy, loaded.machine(), &run.jobs, &run.lines, &setting)
             }
         }
     }
 
-    /// `jobs` under the planner `strategy` with the point's node choice,
-    /// failures, overbooking and reservations: the battery's first
-    /// `variable` jobs, then its reservations.
-    fn planned(
+    /// What `strategy` runs the point's battery with on `loaded`.
+    pub fn planner_run(&self, strategy: &MachineStrategyInfo, loaded: &Loaded) -> anyhow::Result<PlannerRun> {
+        let battery = self.battery_of(loaded, self.battery)?;
+        self.planner_run_of(strategy, loaded, battery)
+    }
+
+    /// What `strategy` runs `battery` with: its jobs, then its reservations,
+    /// under the point's node choice, failures and overbooking.
+    fn planner_run_of(
         &self,
         strategy: &MachineStrategyInfo,
         loaded: &Loaded,
-        jobs: &[MachineJob],
-        variable: usize,
-        lines: &[Option<i64>],
-    ) -> anyhow::Result<Vec<JobResult>> {
+        battery: Battery,
+    ) -> anyhow::Result<PlannerRun> {
+        let mut lines: Vec<Option<i64>> = match &battery.of {
+            Of::Pods(slice) => slice.jobs.iter().map(|j| Some(j.line as i64)).collect(),
+            Of::Centre(workload) => battery::lines(workload),
+        };
+        let mut jobs = battery.jobs;
+        let variable = jobs.len();
+        if let Some(reservations) = &self.reservations {
+            let own: Vec<Job> = jobs.iter().map(|j| j.job).collect();
+            let seed = self.seed.unwrap_or(0);
+            for (k, job) in reservations.copies(&own, seed, self.battery as usize) {
+                jobs.push(MachineJob { job, request: jobs[k].request.clone() });
+                lines.push(lines[k]);
+            }
+        }
         let machine = loaded.machine();
         let info = registry::find::<NodeChoices>(self.node_choice.as_deref().unwrap_or("first-fit"))?;
         let requests: Vec<_> = jobs.iter().map(|j| j.request.clone()).collect();
         let choice = (info.build)(&requests);
-        let failures = self.failure_stream(machine, jobs)?;
+        let failures = self.failure_stream(machine, &jobs)?;
         let overbooking = match (&self.overbooking, strategy.overbooks) {
             (Some(settings), Some(overbooks)) => {
                 Some(self.overbooking_of(settings, overbooks, loaded, &jobs[..variable])?)
             }
             _ => None,
         };
-        let reservations =
-            self.reservations.as_ref().map(|r| ReservationHandling { option: r.option, guard: r.guard() });
-        let setting = Setting {
-            choice: choice.as_ref(),
-            failures: &failures,
-            overbooking: overbooking.as_ref(),
-            reservations: reservations.unwrap_or_default(),
-        };
-        battery::planned(strategy, machine, jobs, lines, &setting)
+        let reservations = self
+            .reservations
+            .as_ref()
+            .map(|r| ReservationHandling { option: r.option, guard: r.guard() })
+            .unwrap_or_default();
+        Ok(PlannerRun { jobs, lines, choice, failures, overbooking, reservations })
     }
 
     /// What `strategy` overbooks with (its module's contract): statistics
@@ -734,6 +742,22 @@ impl SlaMachinePoint {
         let name = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
         (name(&self.trace), name(&self.conf))
     }
+}
+
+/// What a planner runs one battery with.
+pub struct PlannerRun {
+    /// The battery's jobs, then its reservations.
+    pub jobs: Vec<MachineJob>,
+    /// Their lines in the trace.
+    pub lines: Vec<Option<i64>>,
+    /// The node choice.
+    pub choice: Box<dyn NodeChoice>,
+    /// The nodes' failures.
+    pub failures: FailureStream,
+    /// The acceptance of overbooked windows, for a strategy that overbooks.
+    pub overbooking: Option<MachineOverbooking>,
+    /// How reservations are handled.
+    pub reservations: ReservationHandling,
 }
 
 /// One battery's jobs, and what the twin is given of them.

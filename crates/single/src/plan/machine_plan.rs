@@ -157,7 +157,7 @@ pub struct Placement {
 
 /// Which of the nodes that fit a request a plan gives it: the port the
 /// registered choices implement ([`crate::plan::node_choice`]).
-pub trait NodeChoice {
+pub trait NodeChoice: Send {
     /// Whether the first nodes that fit are taken without scoring the rest
     /// (every node scores the same).
     fn takes_first(&self) -> bool {

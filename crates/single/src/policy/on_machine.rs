@@ -230,6 +230,7 @@ struct Booked {
 /// Conservative backfilling as it runs (module contract).
 struct Run<'a> {
     jobs: &'a [MachineJob],
+    choice: &'a dyn NodeChoice,
     plan: MachinePlan,
     events: BinaryHeap<Reverse<(Time, Event)>>,
     down: Vec<bool>,
@@ -264,6 +265,7 @@ fn conservative(
     let decisions = undecided(jobs);
     let mut run = Run {
         jobs,
+        choice,
         plan: MachinePlan::new(machine.clone())?,
         events,
         down: vec![false; machine.len()],
@@ -274,7 +276,7 @@ fn conservative(
     };
     while let Some(Reverse((now, event))) = run.events.pop() {
         match event {
-            Event::Occur(i) => run.occur(i, now, &machine, choice),
+            Event::Occur(i) => run.occur(i, now, &machine),
             Event::Start(i, epoch) => run.start(i, epoch, now),
             Event::End(i, epoch) => run.end(i, epoch, now),
             Event::Fail(n) => run.node_failed(n, now),
@@ -363,16 +365,16 @@ fn undecided(jobs: &[MachineJob]) -> Vec<Decision> {
 }
 
 impl Run<'_> {
-    fn occur(&mut self, i: u32, now: Time, machine: &Machine, choice: &dyn NodeChoice) {
+    fn occur(&mut self, i: u32, now: Time, machine: &Machine) {
         let jobs = self.jobs;
         let MachineJob { job, request } = &jobs[i as usize];
         let found = if job.reservation {
             let mut reservations = std::mem::take(&mut self.reservations);
-            let found = reservations.admit(self, machine, jobs, i, now, choice);
+            let found = reservations.admit(self, machine, jobs, i, now);
             self.reservations = reservations;
             found
         } else {
-            admit(&mut self.plan, machine, &jobs[i as usize], now, choice)
+            admit(&mut self.plan, machine, &jobs[i as usize], now, self.choice)
         };
         match found {
             Err((reason, unfit)) => {
@@ -526,8 +528,8 @@ impl Run<'_> {
 }
 
 impl Lifting for Run<'_> {
-    fn plan(&mut self) -> &mut MachinePlan {
-        &mut self.plan
+    fn plan(&mut self) -> (&mut MachinePlan, &dyn NodeChoice) {
+        (&mut self.plan, self.choice)
     }
 
     fn liftable(&self, i: u32, now: Time) -> Option<(Placement, Time)> {

@@ -76,7 +76,7 @@ use std::collections::BinaryHeap;
 use std::sync::Arc;
 
 use slasim_core::units::Time;
-use slasim_machine::{MILLI, Machine, Resources};
+use slasim_machine::{MILLI, Machine, Resources, Unfit};
 
 use super::overbooking::MachineOverbooking;
 use super::reservations::{Lifting, Reservations};
@@ -124,11 +124,28 @@ struct Booked {
     window_end: Time,
 }
 
+/// A node choice a run holds: the strategy's, borrowed; an episode's, owned.
+trait Holds {
+    fn choice(&self) -> &dyn NodeChoice;
+}
+
+impl Holds for &dyn NodeChoice {
+    fn choice(&self) -> &dyn NodeChoice {
+        *self
+    }
+}
+
+impl Holds for Box<dyn NodeChoice> {
+    fn choice(&self) -> &dyn NodeChoice {
+        self.as_ref()
+    }
+}
+
 /// Comprehensive overbooking as it runs (module contract).
-struct Run<'a> {
+struct Run<'a, C = &'a dyn NodeChoice> {
     machine: Arc<Machine>,
     jobs: &'a [MachineJob],
-    choice: &'a dyn NodeChoice,
+    choice: C,
     ob: &'a MachineOverbooking,
     plan: MachinePlan,
     events: BinaryHeap<Reverse<(Time, Event)>>,
@@ -150,6 +167,8 @@ struct Run<'a> {
     disabled: Vec<u32>,
     pos: Pos,
     reservations: Reservations,
+    /// Fees earned less penalties paid so far.
+    money: f64,
 }
 
 /// The PoS computation's engine and buffers.
@@ -200,48 +219,63 @@ pub(super) fn run(
         disabled: Vec::new(),
         pos: Pos::default(),
         reservations: Reservations::new(handling, jobs.len()),
+        money: 0.0,
         machine,
         jobs,
         choice,
         ob,
         events,
     };
-    while let Some(Reverse((now, event))) = run.events.pop() {
-        match event {
-            Event::Occur(i) => run.occur(i, now),
-            Event::Start(i, epoch) => run.start(i, epoch, now),
-            Event::End(i, epoch) => run.end(i, epoch, now),
-            Event::Fail(n) => run.node_failed(n, now),
-            Event::Repair(n) => run.node_repaired(n, now),
-            Event::Wake => run.wake(now),
-            Event::Released(i) => run.try_early(i, now),
-            Event::GiveUp(i, epoch) => {
-                if run.epoch[i as usize] == epoch && run.state[i as usize] == State::Disabled {
-                    run.fail(i);
+    while let Some((i, now)) = run.next_occurrence() {
+        run.occur(i, now);
+    }
+    Ok(run.finish())
+}
+
+impl<C: Holds> Run<'_, C> {
+    /// Handles the events up to the next occurrence, which it returns with
+    /// its instant; none once no event is left.
+    fn next_occurrence(&mut self) -> Option<(u32, Time)> {
+        while let Some(Reverse((now, event))) = self.events.pop() {
+            match event {
+                Event::Occur(i) => return Some((i, now)),
+                Event::Start(i, epoch) => self.start(i, epoch, now),
+                Event::End(i, epoch) => self.end(i, epoch, now),
+                Event::Fail(n) => self.node_failed(n, now),
+                Event::Repair(n) => self.node_repaired(n, now),
+                Event::Wake => self.wake(now),
+                Event::Released(i) => self.try_early(i, now),
+                Event::GiveUp(i, epoch) => {
+                    if self.epoch[i as usize] == epoch && self.state[i as usize] == State::Disabled {
+                        self.fail(i);
+                    }
                 }
             }
         }
+        None
     }
-    // Jobs still disabled when nothing more happens never ran to their end.
-    for i in std::mem::take(&mut run.disabled) {
-        if run.state[i as usize] == State::Disabled {
-            run.fail(i);
-        }
-    }
-    run.reservations.record(&mut run.decisions);
-    Ok(run.decisions)
-}
 
-impl Run<'_> {
+    /// The decisions, once no event is left.
+    fn finish(&mut self) -> Vec<Decision> {
+        // Jobs still disabled when nothing more happens never ran to their end.
+        for i in std::mem::take(&mut self.disabled) {
+            if self.state[i as usize] == State::Disabled {
+                self.fail(i);
+            }
+        }
+        self.reservations.record(&mut self.decisions);
+        std::mem::take(&mut self.decisions)
+    }
+
     fn occur(&mut self, i: u32, now: Time) {
         let jobs = self.jobs;
         let admitted = if jobs[i as usize].job.reservation {
             let (mut reservations, machine) = (std::mem::take(&mut self.reservations), self.machine.clone());
-            let found = reservations.admit(self, &machine, jobs, i, now, self.choice);
+            let found = reservations.admit(self, &machine, jobs, i, now);
             self.reservations = reservations;
             found
         } else {
-            admit(&mut self.plan, &self.machine, &jobs[i as usize], now, self.choice)
+            admit(&mut self.plan, &self.machine, &jobs[i as usize], now, self.choice.choice())
         };
         let found = match admitted {
             Ok(placement) => {
@@ -256,22 +290,98 @@ impl Run<'_> {
             Err(why) => Err(why),
         };
         match found {
-            Ok((placement, end)) => {
-                let request = &self.jobs[i as usize].request;
-                self.plan.book(i, request, &placement, end);
-                let spare = self.spare.pop().unwrap_or_default();
-                self.cdfs[i as usize] = std::mem::replace(&mut self.pos.cdf, spare);
-                self.state[i as usize] = State::Waiting;
-                let epoch = self.epoch[i as usize];
-                self.events.push(Reverse((placement.start, Event::Start(i, epoch))));
-                self.booked[i as usize] = Some(Booked { placement, slot_end: end, window_end: end });
-            }
-            Err((reason, unfit)) => {
-                let d = &mut self.decisions[i as usize];
-                d.reason = Some(reason);
-                d.unfit = unfit;
-            }
+            Ok((placement, end)) => self.accept(i, placement, end),
+            Err((reason, unfit)) => self.reject(i, reason, unfit),
         }
+    }
+
+    /// Books job `i` waiting on `placement` until `end`, with the end CDF
+    /// left in `self.pos`.
+    fn accept(&mut self, i: u32, placement: Placement, end: Time) {
+        let request = &self.jobs[i as usize].request;
+        self.plan.book(i, request, &placement, end);
+        let spare = self.spare.pop().unwrap_or_default();
+        self.cdfs[i as usize] = std::mem::replace(&mut self.pos.cdf, spare);
+        self.state[i as usize] = State::Waiting;
+        let epoch = self.epoch[i as usize];
+        self.events.push(Reverse((placement.start, Event::Start(i, epoch))));
+        self.booked[i as usize] = Some(Booked { placement, slot_end: end, window_end: end });
+    }
+
+    /// Job `i` is rejected for `reason`.
+    fn reject(&mut self, i: u32, reason: RejectReason, unfit: Option<Unfit>) {
+        let d = &mut self.decisions[i as usize];
+        d.reason = Some(reason);
+        d.unfit = unfit;
+    }
+
+    /// Job `i`'s bookings at its occurrence `now` an agent may pick
+    /// ([`Episode`]'s contract), at most `slots`, into `out`; if there is
+    /// none, why.
+    fn offers(
+        &mut self,
+        i: u32,
+        now: Time,
+        slots: usize,
+        out: &mut Vec<Offer>,
+    ) -> Option<(RejectReason, Option<Unfit>)> {
+        out.clear();
+        let jobs = self.jobs;
+        let MachineJob { job, request } = &jobs[i as usize];
+        let full = match admit(&mut self.plan, &self.machine, &jobs[i as usize], now, self.choice.choice()) {
+            Ok(p) => Some(p),
+            Err((RejectReason::NoRoom, _)) => None,
+            Err(why) => return Some(why),
+        };
+        let before = full.as_ref().map_or(Time::MAX, |p| p.start);
+        // The whole window is always offered: the shorter ones get the other slots.
+        let room = slots.saturating_sub(usize::from(full.is_some()));
+        let t0 = now.max(job.release);
+        if job.deadline > t0 && room > 0 {
+            let Run { plan, pos, booked, state, cdfs, choice, ob, .. } = &mut *self;
+            let (ob, choice): (&MachineOverbooking, &dyn NodeChoice) = (*ob, choice.choice());
+            let known = |plan: &MachinePlan, pos: &mut Pos, p: &Placement, end: Time| {
+                pos.evaluate(plan, (jobs, &booked[..], &state[..], &cdfs[..], ob), i, p, end, now, None)
+            };
+            let offer = |plan: &MachinePlan, p: &Placement, l: Time| {
+                // Only windows that start before the whole one are worth a shorter booking.
+                if p.start >= before || l >= job.estimate {
+                    return true;
+                }
+                let end = p.start + l;
+                let chance = known(plan, pos, p, end).unwrap_or(0.0);
+                out.push(Offer { placement: p.clone(), end, pos: chance, overbooked: true });
+                out.len() >= room
+            };
+            plan.first_overbooked(request, (t0, job.deadline), 1, job.estimate, choice, |_, _| true, offer);
+        }
+        if let Some(placement) = full {
+            let end = placement.start + job.estimate;
+            let Run { plan, pos, booked, state, cdfs, ob, .. } = self;
+            let p = pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, &placement, end, now, None).unwrap_or(0.0);
+            out.push(Offer { placement, end, pos: p, overbooked: false });
+        }
+        if out.is_empty() { Some((RejectReason::NoRoom, None)) } else { None }
+    }
+
+    /// The shares of the machine's CPUs, memory and GPU thousandths free at
+    /// `now` on its nodes that are up.
+    fn free(&self, now: Time) -> [f64; 3] {
+        let (mut cpu, mut mem, mut gpu) = (0u64, 0u64, 0u64);
+        for n in (0..self.machine.len() as u32).filter(|&n| !self.down[n as usize]) {
+            let free = self.plan.free(n, now, now + 1);
+            cpu += free.cpu_milli;
+            mem = mem.saturating_add(free.mem_mib);
+            gpu += free.card_list().iter().map(|&c| u64::from(c)).sum::<u64>();
+        }
+        let total = self.machine.total();
+        let share = |free: u64, total: f64| if total > 0.0 { free as f64 / total } else { 0.0 };
+        let mem_total = if total.mem_mib == u64::MAX { 0.0 } else { total.mem_mib as f64 };
+        [
+            share(cpu, f64::from(total.cpus) * 1000.0),
+            share(mem, mem_total),
+            share(gpu, f64::from(total.gpus) * f64::from(MILLI)),
+        ]
     }
 
     /// Job `i`'s first overbooked window from `now` whose PoS passes the
@@ -298,7 +408,8 @@ impl Run<'_> {
             pos.evaluate(plan, (jobs, booked, state, cdfs, ob), i, p, p.start + l, now, Some(&test)).is_some()
         };
         let window = (t0, job.deadline);
-        let (placement, l) = plan.first_overbooked(request, window, 1, job.estimate, *choice, worth, confirm)?;
+        let (placement, l) =
+            plan.first_overbooked(request, window, 1, job.estimate, choice.choice(), worth, confirm)?;
         let end = placement.start + l;
         Some((placement, end))
     }
@@ -353,6 +464,7 @@ impl Run<'_> {
         let d = &mut self.decisions[i as usize];
         d.end = Some(now);
         (d.outcome, d.money) = if killed { (Outcome::Failed, -job.penalty) } else { (Outcome::Success, job.fee) };
+        self.money += d.money;
         d.allotment = (allotment < job.estimate).then_some(allotment);
         d.placement = Some(b.placement);
     }
@@ -528,12 +640,13 @@ impl Run<'_> {
         }
         d.outcome = Outcome::Failed;
         d.money = -self.jobs[i as usize].job.penalty;
+        self.money += d.money;
     }
 }
 
-impl Lifting for Run<'_> {
-    fn plan(&mut self) -> &mut MachinePlan {
-        &mut self.plan
+impl<C: Holds> Lifting for Run<'_, C> {
+    fn plan(&mut self) -> (&mut MachinePlan, &dyn NodeChoice) {
+        (&mut self.plan, self.choice.choice())
     }
 
     fn liftable(&self, i: u32, _now: Time) -> Option<(Placement, Time)> {
@@ -647,3 +760,159 @@ fn fit_together(x: &Slot, y: &Slot, size: &Resources) -> bool {
 
 /// The end CDF of a predecessor taken to end at its slot's end.
 static EMPTY: EndCdf = EndCdf { origin: 0, step: 1, values: Vec::new() };
+
+/// A booking an agent may pick for an arriving job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Offer {
+    /// Its nodes and cards, from its planned start.
+    pub placement: Placement,
+    /// The end of its window: its kill time if it starts as planned.
+    pub end: Time,
+    /// Its comprehensive PoS.
+    pub pos: f64,
+    /// Its window is shorter than the job's estimate.
+    pub overbooked: bool,
+}
+
+/// What an episode owns: its jobs and acceptance.
+struct Owned {
+    jobs: Vec<MachineJob>,
+    ob: MachineOverbooking,
+}
+
+type RunOf<'a> = Run<'a, Box<dyn NodeChoice>>;
+
+self_cell::self_cell!(
+    /// A run that borrows what its episode owns.
+    struct Cell {
+        owner: Owned,
+        #[covariant]
+        dependent: RunOf,
+    }
+);
+
+/// Comprehensive overbooking stepped from arrival to arrival, an agent
+/// deciding each (the SLA admission environment on the machine).
+///
+/// Contract: [`Episode::next_arrival`] handles every event before the next
+/// arrival of a job that is not a reservation (reservations are handled by
+/// the module's rules on the way), as the strategy does, and stops there.
+/// [`Episode::offers`] lists the job's bookings, at most `slots`, each with
+/// its comprehensive PoS: the windows shorter than its estimate that start
+/// before its earliest whole window, in time order
+/// ([`MachinePlan::first_overbooked`]'s, each on the nodes the node choice
+/// prefers there), then that whole window (as the strategy books it),
+/// always kept. [`Episode::decide`] books the one picked, or
+/// rejects the job. Picking the whole window if there is one, else the first
+/// shorter window whose PoS passes the acceptance test, is the strategy
+/// itself (when the slots reach that window): the same decisions, to the
+/// bit.
+pub struct Episode {
+    cell: Cell,
+    /// The arrival waiting for a decision.
+    waiting: Option<(u32, Time)>,
+}
+
+impl Episode {
+    /// An episode of `jobs` on `machine` with `choice` and `ob`, under the
+    /// node failures of `failures` and reservations handled by `handling`.
+    pub fn new(
+        machine: Arc<Machine>,
+        jobs: Vec<MachineJob>,
+        choice: Box<dyn NodeChoice>,
+        failures: &FailureStream,
+        ob: MachineOverbooking,
+        handling: ReservationHandling,
+    ) -> Result<Episode, TooManyCards> {
+        let owned = Owned { jobs, ob };
+        let cell = Cell::try_new(owned, |o| -> Result<RunOf<'_>, TooManyCards> {
+            let jobs = &o.jobs[..];
+            Ok(Run {
+                plan: MachinePlan::new(machine.clone())?,
+                events: initial_events(&machine, jobs, failures, [Event::Occur, Event::Fail, Event::Repair]),
+                down: vec![false; machine.len()],
+                state: vec![State::Out; jobs.len()],
+                epoch: vec![0; jobs.len()],
+                booked: vec![None; jobs.len()],
+                cdfs: vec![EndCdf::default(); jobs.len()],
+                spare: Vec::new(),
+                decisions: undecided(jobs),
+                freed: Vec::new(),
+                waiting: Vec::new(),
+                disabled: Vec::new(),
+                pos: Pos::default(),
+                reservations: Reservations::new(handling, jobs.len()),
+                money: 0.0,
+                machine: machine.clone(),
+                jobs,
+                choice,
+                ob: &o.ob,
+            })
+        })?;
+        Ok(Episode { cell, waiting: None })
+    }
+
+    /// Runs to the next arrival: its job's index and instant; none once
+    /// every job has its outcome.
+    pub fn next_arrival(&mut self) -> Option<(u32, Time)> {
+        let next = self.cell.with_dependent_mut(|o, run| {
+            while let Some((i, now)) = run.next_occurrence() {
+                if !o.jobs[i as usize].job.reservation {
+                    return Some((i, now));
+                }
+                run.occur(i, now);
+            }
+            None
+        });
+        self.waiting = next;
+        next
+    }
+
+    /// The waiting arrival's bookings, at most `slots`, into `out`; if it
+    /// has none, why it is rejected.
+    pub fn offers(&mut self, slots: usize, out: &mut Vec<Offer>) -> Option<(RejectReason, Option<Unfit>)> {
+        let Some((i, now)) = self.waiting else {
+            out.clear();
+            return None;
+        };
+        self.cell.with_dependent_mut(|_, run| run.offers(i, now, slots, out))
+    }
+
+    /// Books the waiting arrival on `offer`, or rejects it for `reason`.
+    pub fn decide(&mut self, offer: Result<&Offer, (RejectReason, Option<Unfit>)>) {
+        let Some((i, now)) = self.waiting.take() else { return };
+        self.cell.with_dependent_mut(|_, run| match offer {
+            Ok(o) => {
+                run.pos_of(i, &o.placement, o.end, now);
+                run.accept(i, o.placement.clone(), o.end);
+            }
+            Err((reason, unfit)) => run.reject(i, reason, unfit),
+        });
+    }
+
+    /// The jobs.
+    pub fn jobs(&self) -> &[MachineJob] {
+        &self.cell.borrow_owner().jobs
+    }
+
+    /// The machine.
+    pub fn machine(&self) -> &Machine {
+        &self.cell.borrow_dependent().machine
+    }
+
+    /// Fees earned less penalties paid so far.
+    pub fn money(&self) -> f64 {
+        self.cell.borrow_dependent().money
+    }
+
+    /// The shares of the machine's CPUs, memory and GPU thousandths free at
+    /// `now` on its nodes that are up.
+    pub fn free(&self, now: Time) -> [f64; 3] {
+        self.cell.borrow_dependent().free(now)
+    }
+
+    /// Every job's decision, once [`Episode::next_arrival`] found no more.
+    pub fn finish(&mut self) -> Vec<Decision> {
+        self.cell.with_dependent_mut(|_, run| run.finish())
+    }
+}

@@ -222,7 +222,7 @@ impl Run<'_> {
         let jobs = self.jobs;
         if jobs[i as usize].job.reservation {
             let (mut reservations, machine) = (std::mem::take(&mut self.reservations), self.machine.clone());
-            let found = reservations.admit(self, &machine, jobs, i, now, self.choice);
+            let found = reservations.admit(self, &machine, jobs, i, now);
             self.reservations = reservations;
             match found {
                 Ok(placement) => self.wait_on(i, placement, jobs[i as usize].job.estimate),
@@ -378,8 +378,8 @@ impl Run<'_> {
 }
 
 impl Lifting for Run<'_> {
-    fn plan(&mut self) -> &mut MachinePlan {
-        &mut self.plan
+    fn plan(&mut self) -> (&mut MachinePlan, &dyn NodeChoice) {
+        (&mut self.plan, self.choice)
     }
 
     fn liftable(&self, i: u32, _now: Time) -> Option<(Placement, Time)> {

@@ -45,8 +45,8 @@ use crate::workload::reservations::ReservationOption;
 
 /// A strategy's waiting jobs, as making room for a reservation sees them.
 pub(super) trait Lifting {
-    /// Its plan.
-    fn plan(&mut self) -> &mut MachinePlan;
+    /// Its plan, and its node choice.
+    fn plan(&mut self) -> (&mut MachinePlan, &dyn NodeChoice);
     /// Job `i`'s booking and its length, if `i` is a waiting variable job
     /// that may be lifted at `now`.
     fn liftable(&self, i: u32, now: Time) -> Option<(Placement, Time)>;
@@ -97,14 +97,14 @@ impl Reservations {
         jobs: &[MachineJob],
         i: u32,
         now: Time,
-        choice: &dyn NodeChoice,
     ) -> Result<Placement, (RejectReason, Option<slasim_machine::Unfit>)> {
         let job = &jobs[i as usize].job;
         if job.release < job.occurrence {
             return Err((RejectReason::StartBeforeSubmission, None));
         }
-        match admit(run.plan(), machine, &jobs[i as usize], now, choice) {
-            Err((RejectReason::NoRoom, _)) => self.room(run, jobs, i, now, choice).map_err(|r| (r, None)),
+        let (plan, choice) = run.plan();
+        match admit(plan, machine, &jobs[i as usize], now, choice) {
+            Err((RejectReason::NoRoom, _)) => self.room(run, jobs, i, now).map_err(|r| (r, None)),
             found => found,
         }
     }
@@ -118,7 +118,6 @@ impl Reservations {
         jobs: &[MachineJob],
         i: u32,
         now: Time,
-        choice: &dyn NodeChoice,
     ) -> Result<Placement, RejectReason> {
         let MachineJob { job, request } = &jobs[i as usize];
         let (s, e) = (job.release, job.release + job.estimate);
@@ -126,7 +125,7 @@ impl Reservations {
         let mut pinned = false;
         let mut seen = std::mem::take(&mut self.seen);
         seen.clear();
-        let plan = run.plan();
+        let (plan, _) = run.plan();
         for n in 0..plan.machine().len() as u32 {
             seen.extend(plan.slots(n).iter().filter(|slot| slot.start < e && slot.end > s).map(|slot| slot.job));
         }
@@ -147,7 +146,7 @@ impl Reservations {
         }
         self.seen = seen;
         self.lifted.sort_by_key(|l| (l.old.start, l.job));
-        let plan = run.plan();
+        let (plan, choice) = run.plan();
         for l in &self.lifted {
             plan.unbook(l.job, l.old.nodes.iter().map(|&(n, _)| n));
         }
