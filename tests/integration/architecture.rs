@@ -169,10 +169,12 @@ const CRATES: [(&str, &str, usize); 12] = [
     ("crates/slurm", "slasim-slurm", 3),
     ("crates/grid", "slasim-grid", 4),
     ("crates/provision", "slasim-provision", 4),
-    ("crates/gym", "slasim-gym", 4),
     ("crates/sla-machine", "slasim-sla-machine", 4),
-    (".", "slasim", 5),
-    ("examples/custom-strategy", "slasim-custom-strategy", 6),
+    // The environments step the kinds' points: the single cluster's and an
+    // sla-machine point's.
+    ("crates/gym", "slasim-gym", 5),
+    (".", "slasim", 6),
+    ("examples/custom-strategy", "slasim-custom-strategy", 7),
 ];
 
 /// The slasim packages in `[dependencies]` of `dir/Cargo.toml`.
@@ -235,8 +237,9 @@ fn slasim_dependencies(dir: &str) -> Vec<String> {
 fn no_crate_depends_on_one_above_it() {
     // The compiler holds each border: a crate can name only the crates its
     // manifest lists, and every one listed is below it. So the kernel names
-    // no domain, the engine no kind, Slurm no other kind, and a kind crate
-    // only the single cluster it is built on.
+    // no domain, the engine no kind, Slurm no other kind, a kind crate only
+    // the single cluster it is built on, and the environments the kinds they
+    // step.
     let level = |package: &str| CRATES.iter().find(|(_, p, _)| *p == package).map(|c| c.2);
     for (dir, package, at) in CRATES {
         for dep in slasim_dependencies(dir) {
@@ -255,7 +258,15 @@ fn no_crate_depends_on_one_above_it() {
     assert_eq!(slasim_dependencies("crates/slurm"), ["slasim-core", "slasim-data", "slasim-machine", "slasim-sim"]);
     assert_eq!(
         slasim_dependencies("crates/gym"),
-        ["slasim-core", "slasim-data", "slasim-single", "slasim-slurm", "slasim-sim"]
+        [
+            "slasim-core",
+            "slasim-data",
+            "slasim-machine",
+            "slasim-single",
+            "slasim-sla-machine",
+            "slasim-slurm",
+            "slasim-sim"
+        ]
     );
     assert_eq!(
         slasim_dependencies("crates/sla-machine"),
