@@ -39,7 +39,8 @@ pub fn floats(df: &DataFrame, name: &str) -> PolarsResult<Vec<Option<f64>>> {
 }
 
 /// Per combination of `axes`: the number of points (`batteries`) and each
-/// metric's mean and 95 % Student-t half-width, sorted by the axes.
+/// metric's mean and 95 % Student-t half-width, sorted by the axes; both
+/// null where no point of the combination has the metric.
 pub fn aggregate_by(points: LazyFrame, axes: &[&str], metrics: &[&str]) -> PolarsResult<DataFrame> {
     let mut aggs = vec![len().cast(DataType::Int64).alias("batteries")];
     for m in metrics {
@@ -56,11 +57,12 @@ pub fn aggregate_by(points: LazyFrame, axes: &[&str], metrics: &[&str]) -> Polar
     for m in metrics {
         let means = floats(&df, &format!("{m}_mean"))?;
         let sds = floats(&df, &format!("{m}_sd"))?;
-        let halves: Vec<f64> = means
+        // A metric no point of the group has has no interval either.
+        let halves: Vec<Option<f64>> = means
             .iter()
             .zip(&sds)
             .zip(&n)
-            .map(|((mean, sd), &n)| ci_from(mean.unwrap_or(0.0), sd.unwrap_or(0.0), n).half)
+            .map(|((mean, sd), &n)| mean.map(|mean| ci_from(mean, sd.unwrap_or(0.0), n).half))
             .collect();
         df.with_column(Column::new(format!("{m}_ci").into(), halves))?;
         df.drop_in_place(&format!("{m}_sd"))?;
