@@ -204,35 +204,47 @@ pub(super) fn run(
     ob: &MachineOverbooking,
     handling: ReservationHandling,
 ) -> Result<Vec<Decision>, TooManyCards> {
-    let events = initial_events(&machine, jobs, failures, [Event::Occur, Event::Fail, Event::Repair]);
-    let mut run = Run {
-        plan: MachinePlan::new(machine.clone())?,
-        down: vec![false; machine.len()],
-        state: vec![State::Out; jobs.len()],
-        epoch: vec![0; jobs.len()],
-        booked: vec![None; jobs.len()],
-        cdfs: vec![EndCdf::default(); jobs.len()],
-        spare: Vec::new(),
-        decisions: undecided(jobs),
-        freed: Vec::new(),
-        waiting: Vec::new(),
-        disabled: Vec::new(),
-        pos: Pos::default(),
-        reservations: Reservations::new(handling, jobs.len()),
-        money: 0.0,
-        machine,
-        jobs,
-        choice,
-        ob,
-        events,
-    };
+    let mut run = Run::new(machine, jobs, choice, failures, ob, handling)?;
     while let Some((i, now)) = run.next_occurrence() {
         run.occur(i, now);
     }
     Ok(run.finish())
 }
 
-impl<C: Holds> Run<'_, C> {
+impl<'a, C: Holds> Run<'a, C> {
+    /// A run of `jobs` on `machine` with `choice` and `ob`, under the node
+    /// failures of `failures`, its reservations handled by `handling`.
+    fn new(
+        machine: Arc<Machine>,
+        jobs: &'a [MachineJob],
+        choice: C,
+        failures: &FailureStream,
+        ob: &'a MachineOverbooking,
+        handling: ReservationHandling,
+    ) -> Result<Run<'a, C>, TooManyCards> {
+        Ok(Run {
+            plan: MachinePlan::new(machine.clone())?,
+            events: initial_events(&machine, jobs, failures, [Event::Occur, Event::Fail, Event::Repair]),
+            down: vec![false; machine.len()],
+            state: vec![State::Out; jobs.len()],
+            epoch: vec![0; jobs.len()],
+            booked: vec![None; jobs.len()],
+            cdfs: vec![EndCdf::default(); jobs.len()],
+            spare: Vec::new(),
+            decisions: undecided(jobs),
+            freed: Vec::new(),
+            waiting: Vec::new(),
+            disabled: Vec::new(),
+            pos: Pos::default(),
+            reservations: Reservations::new(handling, jobs.len()),
+            money: 0.0,
+            machine,
+            jobs,
+            choice,
+            ob,
+        })
+    }
+
     /// Handles the events up to the next occurrence, which it returns with
     /// its instant; none once no event is left.
     fn next_occurrence(&mut self) -> Option<(u32, Time)> {
@@ -826,28 +838,7 @@ impl Episode {
     ) -> Result<Episode, TooManyCards> {
         let owned = Owned { jobs, ob };
         let cell = Cell::try_new(owned, |o| -> Result<RunOf<'_>, TooManyCards> {
-            let jobs = &o.jobs[..];
-            Ok(Run {
-                plan: MachinePlan::new(machine.clone())?,
-                events: initial_events(&machine, jobs, failures, [Event::Occur, Event::Fail, Event::Repair]),
-                down: vec![false; machine.len()],
-                state: vec![State::Out; jobs.len()],
-                epoch: vec![0; jobs.len()],
-                booked: vec![None; jobs.len()],
-                cdfs: vec![EndCdf::default(); jobs.len()],
-                spare: Vec::new(),
-                decisions: undecided(jobs),
-                freed: Vec::new(),
-                waiting: Vec::new(),
-                disabled: Vec::new(),
-                pos: Pos::default(),
-                reservations: Reservations::new(handling, jobs.len()),
-                money: 0.0,
-                machine: machine.clone(),
-                jobs,
-                choice,
-                ob: &o.ob,
-            })
+            Run::new(machine, &o.jobs, choice, failures, &o.ob, handling)
         })?;
         Ok(Episode { cell, waiting: None })
     }
