@@ -173,10 +173,13 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let config = ReservationConfig { percent, start_factor, ..ReservationConfig::default() };
-        let own: Vec<Job> = case.jobs.iter().map(|j| j.job).collect();
+        // Copies of jobs some node set holds, so that reservations meet planned jobs.
+        let fit: Vec<usize> = (0..case.jobs.len()).filter(|&k| case.machine.check(&case.jobs[k].request).is_ok()).collect();
+        let own: Vec<Job> = fit.iter().map(|&k| case.jobs[k].job).collect();
         let mut jobs = case.jobs.clone();
-        for (k, job) in config.copies(&own, seed, 0) {
-            jobs.push(MachineJob { job, request: case.jobs[k].request.clone() });
+        for (k, mut job) in config.copies(&own, seed, 0) {
+            job.id = jobs.len() as u32;
+            jobs.push(MachineJob { job, request: case.jobs[fit[k]].request.clone() });
         }
         let option = if moving { ReservationOption::Move } else { ReservationOption::Reject };
         let handling = ReservationHandling { option, guard: MoveGuard { max_moves, max_delay_factor: None } };
