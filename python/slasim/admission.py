@@ -23,12 +23,16 @@ from slasim.gym import MaskedDiscrete, _action
 
 
 class SlaAdmissionEnv(gymnasium.Env):
-    """SLA admission over a single-cluster config whose strategy is
-    ``comprehensive-overbooking`` (the default: the embedded synthetic
-    workload, four batteries of 500 jobs, Poisson node failures).
+    """SLA admission over a single-cluster or ``[sla_machine]`` config whose
+    strategy is ``comprehensive-overbooking`` (the default: the embedded
+    synthetic workload, four batteries of 500 jobs, Poisson node failures).
+    On a machine of unlike nodes the observation adds, after the job's five
+    features, the shares of the machine's CPUs, memory and GPUs the job asks
+    for and the shares free now.
 
     Args:
-        config: path of a slasim config (single-cluster kind), or None.
+        config: path of a slasim config (single-cluster or sla-machine
+            kind), or None.
         point: which point of the config (its expansion order).
         slots: candidate bookings offered at most; actions ``0..slots-1``
             pick one, action ``slots`` rejects the job.
