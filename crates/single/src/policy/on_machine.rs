@@ -276,7 +276,7 @@ fn conservative(
     };
     while let Some(Reverse((now, event))) = run.events.pop() {
         match event {
-            Event::Occur(i) => run.occur(i, now, &machine),
+            Event::Occur(i) => run.occur(i, now),
             Event::Start(i, epoch) => run.start(i, epoch, now),
             Event::End(i, epoch) => run.end(i, epoch, now),
             Event::Fail(n) => run.node_failed(n, now),
@@ -328,17 +328,17 @@ fn initial_events<E: Ord>(
 /// A planner's answer to `job` at its occurrence `now`: its earliest window
 /// of its whole estimate from its release that ends by its deadline, on the
 /// nodes `choice` prefers (not booked), or why it is rejected: `too-wide`
-/// with what no node can hold, or `no-room`. The plan forgets what ended.
+/// with what no node of the plan's machine can hold, or `no-room`. The plan
+/// forgets what ended.
 fn admit(
     plan: &mut MachinePlan,
-    machine: &Machine,
     job: &MachineJob,
     now: Time,
     choice: &dyn NodeChoice,
 ) -> Result<Placement, (RejectReason, Option<Unfit>)> {
     let MachineJob { job, request } = job;
     plan.forget_before(now);
-    machine.check(request).map_err(|unfit| (RejectReason::TooWide, Some(unfit)))?;
+    plan.machine().check(request).map_err(|unfit| (RejectReason::TooWide, Some(unfit)))?;
     let latest = job.latest_start();
     let from = job.release.max(now);
     let found = if latest < from { None } else { plan.earliest(request, from, job.estimate, latest, choice) };
@@ -365,16 +365,13 @@ fn undecided(jobs: &[MachineJob]) -> Vec<Decision> {
 }
 
 impl Run<'_> {
-    fn occur(&mut self, i: u32, now: Time, machine: &Machine) {
+    fn occur(&mut self, i: u32, now: Time) {
         let jobs = self.jobs;
         let MachineJob { job, request } = &jobs[i as usize];
         let found = if job.reservation {
-            let mut reservations = std::mem::take(&mut self.reservations);
-            let found = reservations.admit(self, machine, jobs, i, now);
-            self.reservations = reservations;
-            found
+            self.admit_reservation(jobs, i, now)
         } else {
-            admit(&mut self.plan, machine, &jobs[i as usize], now, self.choice)
+            admit(&mut self.plan, &jobs[i as usize], now, self.choice)
         };
         match found {
             Err((reason, unfit)) => {
@@ -530,6 +527,10 @@ impl Run<'_> {
 impl Lifting for Run<'_> {
     fn plan(&mut self) -> (&mut MachinePlan, &dyn NodeChoice) {
         (&mut self.plan, self.choice)
+    }
+
+    fn reservations(&mut self) -> &mut Reservations {
+        &mut self.reservations
     }
 
     fn liftable(&self, i: u32, now: Time) -> Option<(Placement, Time)> {

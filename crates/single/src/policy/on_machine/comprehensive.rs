@@ -282,12 +282,9 @@ impl<'a, C: Holds> Run<'a, C> {
     fn occur(&mut self, i: u32, now: Time) {
         let jobs = self.jobs;
         let admitted = if jobs[i as usize].job.reservation {
-            let (mut reservations, machine) = (std::mem::take(&mut self.reservations), self.machine.clone());
-            let found = reservations.admit(self, &machine, jobs, i, now);
-            self.reservations = reservations;
-            found
+            self.admit_reservation(jobs, i, now)
         } else {
-            admit(&mut self.plan, &self.machine, &jobs[i as usize], now, self.choice.choice())
+            admit(&mut self.plan, &jobs[i as usize], now, self.choice.choice())
         };
         let found = match admitted {
             Ok(placement) => {
@@ -340,7 +337,7 @@ impl<'a, C: Holds> Run<'a, C> {
         out.clear();
         let jobs = self.jobs;
         let MachineJob { job, request } = &jobs[i as usize];
-        let full = match admit(&mut self.plan, &self.machine, &jobs[i as usize], now, self.choice.choice()) {
+        let full = match admit(&mut self.plan, &jobs[i as usize], now, self.choice.choice()) {
             Ok(p) => Some(p),
             Err((RejectReason::NoRoom, _)) => None,
             Err(why) => return Some(why),
@@ -659,6 +656,10 @@ impl<'a, C: Holds> Run<'a, C> {
 impl<C: Holds> Lifting for Run<'_, C> {
     fn plan(&mut self) -> (&mut MachinePlan, &dyn NodeChoice) {
         (&mut self.plan, self.choice.choice())
+    }
+
+    fn reservations(&mut self) -> &mut Reservations {
+        &mut self.reservations
     }
 
     fn liftable(&self, i: u32, _now: Time) -> Option<(Placement, Time)> {

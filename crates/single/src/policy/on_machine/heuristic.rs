@@ -83,7 +83,6 @@ enum State {
 
 /// Heuristic planning or overbooking as it runs (module contract).
 struct Run<'a> {
-    machine: Arc<Machine>,
     jobs: &'a [MachineJob],
     choice: &'a dyn NodeChoice,
     /// Overbooking's acceptance (none: heuristic planning).
@@ -141,7 +140,6 @@ pub(super) fn run<'a>(
         decisions: undecided(jobs),
         order: Vec::new(),
         reservations: Reservations::new(setting.reservations, jobs.len()),
-        machine,
         jobs,
         choice: setting.choice,
         overbooking,
@@ -221,10 +219,7 @@ impl Run<'_> {
     fn occur(&mut self, i: u32, now: Time) {
         let jobs = self.jobs;
         if jobs[i as usize].job.reservation {
-            let (mut reservations, machine) = (std::mem::take(&mut self.reservations), self.machine.clone());
-            let found = reservations.admit(self, &machine, jobs, i, now);
-            self.reservations = reservations;
-            match found {
+            match self.admit_reservation(jobs, i, now) {
                 Ok(placement) => self.wait_on(i, placement, jobs[i as usize].job.estimate),
                 Err((reason, unfit)) => {
                     let d = &mut self.decisions[i as usize];
@@ -234,7 +229,7 @@ impl Run<'_> {
             }
             return;
         }
-        let found = match admit(&mut self.plan, &self.machine, &self.jobs[i as usize], now, self.choice) {
+        let found = match admit(&mut self.plan, &self.jobs[i as usize], now, self.choice) {
             Ok(placement) => Ok((placement, self.jobs[i as usize].job.estimate)),
             Err((RejectReason::NoRoom, _)) if self.overbooking.is_some() => {
                 self.overbooked(i, now).ok_or((RejectReason::NoRoom, None))
@@ -380,6 +375,10 @@ impl Run<'_> {
 impl Lifting for Run<'_> {
     fn plan(&mut self) -> (&mut MachinePlan, &dyn NodeChoice) {
         (&mut self.plan, self.choice)
+    }
+
+    fn reservations(&mut self) -> &mut Reservations {
+        &mut self.reservations
     }
 
     fn liftable(&self, i: u32, _now: Time) -> Option<(Placement, Time)> {

@@ -35,7 +35,7 @@
 //!   since its PoS was tested against the predecessors of that window.
 
 use slasim_core::units::Time;
-use slasim_machine::Machine;
+use slasim_machine::Unfit;
 
 use super::{Decision, MachineJob, admit};
 use crate::cluster::strategy::{RejectReason, ReservationHandling};
@@ -53,6 +53,26 @@ pub(super) trait Lifting {
     /// Job `i` waits again on `placement` for `length` (already booked in
     /// the plan), instead of its old booking.
     fn put_back(&mut self, i: u32, placement: Placement, length: Time, now: Time);
+    /// Its reservations' handling and the moved jobs' tracks.
+    fn reservations(&mut self) -> &mut Reservations;
+
+    /// Reservation `i` of `jobs` at its occurrence `now`: its booking at its
+    /// window, not booked yet, or why it is rejected; planned jobs in its way
+    /// are moved under *move* (module contract).
+    fn admit_reservation(
+        &mut self,
+        jobs: &[MachineJob],
+        i: u32,
+        now: Time,
+    ) -> Result<Placement, (RejectReason, Option<Unfit>)>
+    where
+        Self: Sized,
+    {
+        let mut reservations = std::mem::take(self.reservations());
+        let found = reservations.admit(self, jobs, i, now);
+        *self.reservations() = reservations;
+        found
+    }
 }
 
 /// What the guard knows of a job moved for reservations.
@@ -80,30 +100,31 @@ pub(super) struct Reservations {
     placed: Vec<Placement>,
     /// Scratch: the jobs with a slot in a reservation's window.
     seen: Vec<u32>,
+    /// Jobs of the run: the tracks' length once a reservation meets planned jobs.
+    jobs: usize,
 }
 
 impl Reservations {
     /// Reservations handled by `handling` among `jobs` jobs.
     pub(super) fn new(handling: ReservationHandling, jobs: usize) -> Reservations {
-        Reservations { handling, tracks: vec![Track::default(); jobs], ..Reservations::default() }
+        Reservations { handling, jobs, ..Reservations::default() }
     }
 
     /// Reservation `i`'s booking at its window, not booked yet, or why it is
     /// rejected; planned jobs in its way are moved under *move*.
-    pub(super) fn admit<L: Lifting>(
+    fn admit<L: Lifting>(
         &mut self,
         run: &mut L,
-        machine: &Machine,
         jobs: &[MachineJob],
         i: u32,
         now: Time,
-    ) -> Result<Placement, (RejectReason, Option<slasim_machine::Unfit>)> {
+    ) -> Result<Placement, (RejectReason, Option<Unfit>)> {
         let job = &jobs[i as usize].job;
         if job.release < job.occurrence {
             return Err((RejectReason::StartBeforeSubmission, None));
         }
         let (plan, choice) = run.plan();
-        match admit(plan, machine, &jobs[i as usize], now, choice) {
+        match admit(plan, &jobs[i as usize], now, choice) {
             Err((RejectReason::NoRoom, _)) => self.room(run, jobs, i, now).map_err(|r| (r, None)),
             found => found,
         }
@@ -121,6 +142,10 @@ impl Reservations {
     ) -> Result<Placement, RejectReason> {
         let MachineJob { job, request } = &jobs[i as usize];
         let (s, e) = (job.release, job.release + job.estimate);
+        // A run without reservations in anyone's way keeps no tracks.
+        if self.tracks.is_empty() {
+            self.tracks = vec![Track::default(); self.jobs];
+        }
         self.lifted.clear();
         let mut pinned = false;
         let mut seen = std::mem::take(&mut self.seen);
