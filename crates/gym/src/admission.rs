@@ -464,11 +464,10 @@ impl AdmissionEnv {
     /// Decides the waiting arrival: candidate `action`, or reject with `None`.
     pub fn step(&mut self, action: Option<usize>) -> Result<Step, StepError> {
         let slots = self.slots;
-        let arrival = self.arrival();
         if self.episode.is_none() {
             return Err(StepError::Action("no episode: call reset first".into()));
         }
-        let arrival = arrival.ok_or_else(|| StepError::Action("the episode has ended: call reset".into()))?;
+        let arrival = self.arrival().ok_or_else(|| StepError::Action("the episode has ended: call reset".into()))?;
         if let Some(i) = action
             && i >= arrival.candidates.len()
         {
