@@ -190,6 +190,13 @@ impl Scenario {
         self
     }
 
+    /// The same scenario with every will-run test walking the running jobs
+    /// ([`Settings::walk_releases`]): the reference for the fitting orders.
+    pub fn walking_releases(mut self) -> Scenario {
+        self.controller.settings.walk_releases = true;
+        self
+    }
+
     /// The same scenario with runs that end by `run_end` (their start plus
     /// their run time when not set).
     pub fn ending_runs(mut self, run_end: crate::queued::RunEnd) -> Scenario {

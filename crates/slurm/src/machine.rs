@@ -106,6 +106,9 @@ pub struct Partition {
     pub name: String,
     /// Its nodes, in the order they are tried (weight, then file order).
     pub nodes: Vec<u32>,
+    /// Per node of the machine, its position in `nodes` (`u32::MAX` when
+    /// not in the partition).
+    pub position: Vec<u32>,
     /// `MaxTime` in seconds, if limited.
     pub max_time: Option<Time>,
     /// `DefaultTime` in seconds, if set.
@@ -157,6 +160,18 @@ pub fn holds_gpus(need: &Need, free: &Resources) -> bool {
     need.gpus > 0 && free.gpus >= need.gpus && free.cpus >= need.cpus.max(1)
 }
 
+/// The first position at or after `i` set in the bitset `words`, if any.
+#[inline]
+fn next_set(words: &[u64], i: usize) -> Option<usize> {
+    let mut w = i / 64;
+    let mut word = words.get(w)? & (u64::MAX << (i % 64));
+    while word == 0 {
+        w += 1;
+        word = *words.get(w)?;
+    }
+    Some(w * 64 + word.trailing_zeros() as usize)
+}
+
 /// The low byte of `sched_weight` a GPU job sets on a node that holds its
 /// GPUs: 0xff less its GPUs per node.
 #[inline]
@@ -192,6 +207,10 @@ impl Machine {
                 // `_eval_nodes` tries nodes by weight, then in file order.
                 let mut nodes: Vec<u32> = p.nodes.iter().map(|&i| i as u32).collect();
                 nodes.sort_by_key(|&i| (spec.weight[i as usize], i));
+                let mut position = vec![u32::MAX; spec.len()];
+                for (k, &n) in nodes.iter().enumerate() {
+                    position[n as usize] = k as u32;
+                }
                 let total = nodes.iter().fold(Resources::default(), |t, &i| {
                     let s = &spec.size[i as usize];
                     Resources {
@@ -203,6 +222,7 @@ impl Machine {
                 Partition {
                     name: p.name.clone(),
                     nodes,
+                    position,
                     max_time: p.max_time,
                     default_time: p.default_time,
                     priority_tier: p.priority_tier,
@@ -432,7 +452,36 @@ impl Machine {
     /// caps a GRES job's available CPUs at its tasks on the node times its
     /// CPUs per task. So its best fit ties among the nodes that hold it,
     /// and the first is taken.
-    pub fn pick(&self, p: usize, need: &Need, mut free: impl FnMut(u32) -> Option<u32>, out: &mut Vec<u32>) -> bool {
+    pub fn pick(&self, p: usize, need: &Need, free: impl FnMut(u32) -> Option<u32>, out: &mut Vec<u32>) -> bool {
+        self.pick_from(p, need, free, Some, out)
+    }
+
+    /// [`Machine::pick`] when `free` holds the job on no node but those at
+    /// the positions (in partition `p`'s `nodes`) set in the bitset `among`.
+    /// Why: on a full machine a few of a partition's thousands of nodes can
+    /// hold the job, and only they are looked at.
+    pub fn pick_among(
+        &self,
+        p: usize,
+        need: &Need,
+        free: impl FnMut(u32) -> Option<u32>,
+        among: &[u64],
+        out: &mut Vec<u32>,
+    ) -> bool {
+        self.pick_from(p, need, free, |i| next_set(among, i), out)
+    }
+
+    /// [`Machine::pick`], looking at the positions `next` gives: the first
+    /// at or after a position that may hold the job, if any.
+    #[inline]
+    fn pick_from(
+        &self,
+        p: usize,
+        need: &Need,
+        mut free: impl FnMut(u32) -> Option<u32>,
+        next: impl Fn(usize) -> Option<usize>,
+        out: &mut Vec<u32>,
+    ) -> bool {
         let mut free = |n: u32| free(n).map(|f| if need.gpus > 0 { f.min(need.cpus) } else { f });
         out.clear();
         // Sorted by (weight, index): a run is a stretch of this list.
@@ -442,9 +491,9 @@ impl Machine {
             // (weight, free CPUs, first position in `nodes`, nodes, suffices)
             let mut best: Option<(u64, u64, usize, u32, bool)> = None;
             let mut i = 0;
-            while i < nodes.len() {
-                let n = nodes[i];
-                i += 1;
+            while let Some(k) = next(i).filter(|&k| k < nodes.len()) {
+                let n = nodes[k];
+                i = k + 1;
                 let Some(f) = free(n).filter(|_| !out.contains(&n)) else {
                     continue;
                 };

@@ -238,8 +238,76 @@ fn machine_conf(cpu_nodes: u32, gpu_nodes: u32, backfill: bool, memory: bool) ->
     )
 }
 
+/// A drawn job: gap since the previous submission, partition (0 cpu, 1
+/// gpu), nodes, CPUs and MiB per node, GPUs per node, limit in minutes, run
+/// time, user and account.
+type Drawn = (i64, u32, u32, u32, u64, u32, i64, i64, u32, u32);
+
+/// The jobs `shapes` draw on [`machine_conf`]'s machine.
+fn drawn_jobs(shapes: &[Drawn], cpu_nodes: u32, gpu_nodes: u32) -> Vec<SlurmJob> {
+    let mut t = 0;
+    shapes
+        .iter()
+        .enumerate()
+        .map(|(i, &(gap, part, nodes, cpus, mem, gpus, limit_min, run, user, account))| {
+            t += gap;
+            let nodes = nodes.min(if part == 0 { cpu_nodes } else { gpu_nodes });
+            SlurmJob {
+                id: i as u64 + 1,
+                user,
+                account,
+                partition: part,
+                partitions: Vec::new(),
+                qos: 0,
+                submit: t,
+                submitted: t,
+                time_limit: Some(limit_min * 60),
+                run_time: run,
+                request: Tres {
+                    cpus: cpus.min(4) * nodes,
+                    mem_mib: mem * u64::from(nodes),
+                    nodes,
+                    gpus: if part == 1 { gpus.min(2) * nodes } else { 0 },
+                },
+                logged: None,
+                origin: Origin::Synthetic { index: i as u64 },
+                constraints: None,
+                reservation: None,
+                relations: Default::default(),
+            }
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(testing::cases(100))]
+
+    /// A backfill pass reads the will-run test of a job without GPUs from
+    /// its shape's fitting order; walking the running jobs one by one, as
+    /// `_will_run_test` does, gives the same schedule: every start, end and
+    /// node. Many small jobs on up to 15 nodes make long walks and nodes
+    /// that hold a job only after several ends.
+    #[test]
+    fn fitting_orders_schedule_as_walking_the_running_jobs(
+        cpu_nodes in 1u32..16,
+        gpu_nodes in 1u32..3,
+        memory in any::<bool>(),
+        shapes in prop::collection::vec(
+            (0i64..60, 0u32..2, 1u32..4, 1u32..5, 0u64..4000, 0u32..3, 1i64..30, 1i64..1500, 0u32..3, 0u32..2),
+            1..120,
+        ),
+    ) {
+        let conf = parse(&machine_conf(cpu_nodes, gpu_nodes, true, memory), Path::new("prop.conf")).unwrap();
+        let w = workload(drawn_jobs(&shapes, cpu_nodes, gpu_nodes), &["cpu", "gpu"]);
+        let scenario = || Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).unwrap();
+        let by_order = simulate(scenario()).unwrap();
+        let walked = simulate(scenario().walking_releases()).unwrap();
+        prop_assert!(walked.counters.backfill_passes > 0);
+        prop_assert_eq!(&by_order.outcomes, &walked.outcomes);
+        for k in 0..w.jobs.len() {
+            prop_assert_eq!(by_order.nodes_of(k), walked.nodes_of(k), "job {}'s nodes", w.jobs[k].id);
+        }
+    }
 
     /// Whatever the machine and the jobs: every job runs, after its
     /// submission, for its run time cut at its limit; no node ever holds
@@ -258,39 +326,7 @@ proptest! {
     ) {
         let text = machine_conf(cpu_nodes, gpu_nodes, backfill, memory);
         let conf = parse(&text, Path::new("prop.conf")).unwrap();
-        let mut t = 0;
-        let jobs: Vec<SlurmJob> = shapes
-            .iter()
-            .enumerate()
-            .map(|(i, &(gap, part, nodes, cpus, mem, gpus, limit_min, run, user, account))| {
-                t += gap;
-                let nodes = nodes.min(if part == 0 { cpu_nodes } else { gpu_nodes });
-                SlurmJob {
-                    id: i as u64 + 1,
-                    user,
-                    account,
-                    partition: part,
-                    partitions: Vec::new(),
-                    qos: 0,
-                    submit: t,
-                    submitted: t,
-                    time_limit: Some(limit_min * 60),
-                    run_time: run,
-                    request: Tres {
-                        cpus: cpus.min(4) * nodes,
-                        mem_mib: mem * u64::from(nodes),
-                        nodes,
-                        gpus: if part == 1 { gpus.min(2) * nodes } else { 0 },
-                    },
-                    logged: None,
-                    origin: Origin::Synthetic { index: i as u64 },
-                    constraints: None,
-                    reservation: None,
-                    relations: Default::default(),
-                }
-            })
-            .collect();
-        let w = workload(jobs, &["cpu", "gpu"]);
+        let w = workload(drawn_jobs(&shapes, cpu_nodes, gpu_nodes), &["cpu", "gpu"]);
         let scenario = Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).unwrap();
         let machine = scenario.machine().clone();
         let sim = simulate(scenario).unwrap();

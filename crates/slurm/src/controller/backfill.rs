@@ -183,6 +183,19 @@ impl Controller {
         }
         self.releases.sort_unstable_by_key(|x| (x.at, x.job));
         self.index_releases();
+        self.index_free();
+    }
+
+    /// Indexes each partition's nodes by their free CPUs now (`by_free`).
+    /// Nodes with none free are left out: every job takes a CPU on each of
+    /// its nodes ([`Need::of`]).
+    fn index_free(&mut self) {
+        for (list, part) in self.by_free.iter_mut().zip(&self.machine.partitions) {
+            list.clear();
+            let free = &self.machine.free;
+            list.extend(part.nodes.iter().map(|&n| (free[n as usize].cpus, n)).filter(|&(cpus, _)| cpus > 0));
+            list.sort_unstable_by_key(|&(cpus, _)| std::cmp::Reverse(cpus));
+        }
     }
 
     /// Whether job `j` (as `job`) gets a will-run test in this pass: not
@@ -236,6 +249,7 @@ impl Controller {
         let mut bound = std::mem::take(&mut self.bound);
         self.largest_free(&mut bound);
         self.bound = bound;
+        self.index_free();
         true
     }
 
@@ -443,8 +457,8 @@ impl Controller {
 
     /// Marks the nodes of partition `p` that no reservation holds between
     /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
-    /// reservation that begins at `end` counts), and returns how many, and
-    /// `later_start`: the first instant after `start_res`, within the
+    /// reservation that begins at `end` counts), and returns how many, up
+    /// to the job's nodes (the test asks no more), and `later_start`: the first instant after `start_res`, within the
     /// window, at which a reservation of the partition's nodes ends and its
     /// node is free. The marked
     /// nodes are in `marked`; the will-run test starts from their free
@@ -492,7 +506,11 @@ impl Controller {
                 }
             }
             self.marked[w] = marked;
-            available += marked.count_ones();
+            // Why: counting bits costs as much as marking without a
+            // popcount instruction, and the test asks only for enough.
+            if available < job.need.nodes {
+                available += marked.count_ones();
+            }
         }
         // `later_start`: the end of the first record of the pass's
         // reservations after which a node is free again.
@@ -522,20 +540,40 @@ impl Controller {
     /// [`Controller::pick_planned`]'s (cons_tres finds them exactly when
     /// enough nodes can hold it, so the start stands without them).
     fn will_run(&mut self, now: Time, job: &Queued) -> Option<Time> {
-        let need = job.need;
         self.tested += 1;
+        self.holding.fill(0);
+        self.unfilled = None;
+        // Why: a GPU job's test leaves every marked node's resources for
+        // cons_tres's GPU weights, which only the walk gives.
+        if job.need.gpus > 0 || self.settings.walk_releases {
+            self.walk(now, job)
+        } else {
+            self.will_run_by_order(now, job)
+        }
+    }
+
+    /// [`Controller::will_run`] by walking the releases.
+    fn walk(&mut self, now: Time, job: &Queued) -> Option<Time> {
+        let need = job.need;
+        let position = &self.machine.partitions[job.partition as usize].position;
+        let holding = &mut self.holding;
+        let mut holds = |n: u32| {
+            let k = position[n as usize] as usize;
+            holding[k / 64] |= 1 << (k % 64);
+        };
         // Why: on a full machine most jobs fit on no node; the partition's
         // largest free resources tell without looking at each node.
         let mut fitting = 0;
         if need.fits(&self.bound[job.partition as usize]) {
-            for (w, &word) in self.marked.iter().enumerate() {
-                let mut rest = word;
-                while rest != 0 {
-                    let n = w * 64 + rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    if need.fits(&self.machine.free[n]) {
-                        fitting += 1;
-                    }
+            // Why: only the nodes that had the job's CPUs free at the pass's
+            // start can hold it now, the fewest first on a full machine.
+            for &(cpus, n) in &self.by_free[job.partition as usize] {
+                if cpus < need.cpus {
+                    break;
+                }
+                if is_set(&self.marked, n) && need.fits(&self.machine.free[n as usize]) {
+                    fitting += 1;
+                    holds(n);
                 }
             }
         }
@@ -567,7 +605,7 @@ impl Controller {
                     continue;
                 }
                 let t = x.at;
-                let barrier = *barrier.get_or_insert_with(|| t + 30 - (t + self.settings.epoch).rem_euclid(30));
+                let barrier = *barrier.get_or_insert_with(|| batch_barrier(t, self.settings.epoch));
                 last = Some(t);
                 for &n in nodes {
                     if !is_set(&self.marked, n) {
@@ -584,6 +622,7 @@ impl Controller {
                     s.add(&x.need.per_node());
                     if !held && need.fits(s) {
                         fitting += 1;
+                        holds(n);
                     }
                 }
                 if releases.get(r).is_some_and(|next| next.at > barrier + window) {
@@ -595,12 +634,7 @@ impl Controller {
             };
             let barrier = barrier.unwrap_or(last);
             let next = releases.get(r).map(|x| x.at);
-            loop {
-                window *= 2;
-                if next.is_none_or(|t| t <= barrier + window) {
-                    break;
-                }
-            }
+            window = widened(window, barrier, next);
             if fitting >= need.nodes {
                 return Some(last.max(now + 1));
             }
@@ -608,16 +642,98 @@ impl Controller {
         None
     }
 
+    /// [`Controller::will_run`] from the fitting order of the job's shape:
+    /// the same start, `holding` and resources of the nodes holding it
+    /// (in `scratch`) as [`Controller::walk`], which also leaves there the
+    /// resources of the marked nodes that do not hold it.
+    ///
+    /// The walk's count of nodes holding the job reaches its need after
+    /// release `g` exactly when the need-th marked node of the order waits
+    /// for at most `g + 1` releases; its batches end at releases that free
+    /// a marked node, found from the release times.
+    fn will_run_by_order(&mut self, now: Time, job: &Queued) -> Option<Time> {
+        let (need, p) = (job.need, job.partition as usize);
+        let (releases, nodes, marked) = (&self.releases, &self.nodes, &self.marked);
+        let shape =
+            self.fitting.order(p, need.per_node(), &self.machine.partitions[p].nodes, &self.machine.free, || {
+                releases
+                    .iter()
+                    .map(|x| (&nodes[x.first as usize..(x.first + x.need.nodes) as usize], x.need.per_node()))
+            });
+        let order = self.fitting.places(shape);
+        // The releases the need-th marked node waits for.
+        let waits = order.iter().filter(|&&(_, n)| is_set(marked, n)).nth(need.nodes.max(1) as usize - 1)?.0;
+        let frees = |g: u32| {
+            let x = &releases[g as usize];
+            nodes[x.first as usize..(x.first + x.need.nodes) as usize].iter().any(|&n| is_set(marked, n))
+        };
+        // The releases taken away (`until`) when the job first fits, and its start.
+        let (until, start) = if waits == 0 {
+            (0, now)
+        } else {
+            let mine = &self.part_releases[p];
+            let t = releases[mine[mine.iter().position(|&g| frees(g))?] as usize].at;
+            let barrier = batch_barrier(t, self.settings.epoch);
+            let mut window: Time = 30;
+            let mut i = 0;
+            loop {
+                // The batch ends at the first release after `i` that frees
+                // a marked node and is followed by one past the window.
+                let past = releases.partition_point(|x| x.at <= barrier + window);
+                let from = i + mine[i..].partition_point(|&g| (g as usize + 1) < past);
+                let end =
+                    mine[from..].iter().position(|&g| g as usize + 1 < releases.len() && frees(g)).map(|k| from + k);
+                let (g, next) = match end {
+                    Some(k) => {
+                        i = k + 1;
+                        (mine[k], Some(releases[mine[k] as usize + 1].at))
+                    }
+                    // The partition's releases run out in this batch.
+                    None => (*mine[i..].iter().rev().find(|&&g| frees(g))?, None),
+                };
+                window = widened(window, barrier, next);
+                if waits <= g + 1 {
+                    break (g + 1, releases[g as usize].at.max(now + 1));
+                }
+                next?;
+            }
+        };
+        self.unfilled = Some((p, shape, until));
+        Some(start)
+    }
+
+    /// The nodes holding the job of the last will-run test, with their
+    /// resources, when [`Controller::will_run_by_order`] gave its start:
+    /// filled when its nodes are first picked.
+    fn fill_holding(&mut self) {
+        let Some((p, shape, until)) = self.unfilled.take() else { return };
+        let (position, holding, stamp) = (&self.machine.partitions[p].position, &mut self.holding, self.tested);
+        for &(_, n) in self.fitting.places(shape).iter().take_while(|&&(w, _)| w <= until) {
+            if !is_set(&self.marked, n) {
+                continue;
+            }
+            let k = position[n as usize] as usize;
+            holding[k / 64] |= 1 << (k % 64);
+            if until > 0 {
+                self.scratch[n as usize] = self.fitting.after(n, self.machine.free[n as usize], until);
+                self.scratch_at[n as usize] = stamp;
+            }
+        }
+    }
+
     /// The nodes cons_tres gives `job` on the resources of its last
-    /// will-run test, in `found`.
+    /// will-run test, in `found`: of those that hold it there (`holding`).
     fn pick_planned(&mut self, job: &Queued) {
+        self.fill_holding();
         let free = offered(&self.scratch, &self.scratch_at, &self.machine.free, &self.marked, self.tested, &job.need);
-        let picked = self.machine.pick(job.partition as usize, &job.need, free, &mut self.found);
+        let picked = self.machine.pick_among(job.partition as usize, &job.need, free, &self.holding, &mut self.found);
         debug_assert!(picked, "the will-run test found enough nodes");
     }
 
-    /// Indexes `releases` by partition (`part_releases`).
+    /// Indexes `releases` by partition (`part_releases`); the fitting
+    /// orders are then stale.
     fn index_releases(&mut self) {
+        self.fitting.stale();
         for (p, list) in self.part_releases.iter_mut().enumerate() {
             let bit = part_bit(p);
             list.clear();
@@ -646,6 +762,25 @@ pub(super) struct Release {
     parts: u64,
     first: u32,
     need: Need,
+}
+
+/// `_will_run_test`'s barrier for a walk whose first release is at `t`:
+/// `t` rounded up to 30 s of the epoch (`epoch`).
+#[inline]
+fn batch_barrier(t: Time, epoch: Time) -> Time {
+    t + 30 - (t + epoch).rem_euclid(30)
+}
+
+/// `_will_run_test`'s window after a batch: doubled, then again until the
+/// next release (`next`, if any) is within it of `barrier`.
+#[inline]
+fn widened(mut window: Time, barrier: Time, next: Option<Time>) -> Time {
+    loop {
+        window *= 2;
+        if next.is_none_or(|t| t <= barrier + window) {
+            return window;
+        }
+    }
 }
 
 /// For [`Machine::pick`]: the CPUs of a node in `marked` that can hold

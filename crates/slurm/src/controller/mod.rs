@@ -62,6 +62,7 @@
 
 pub mod backfill;
 pub mod decay;
+pub mod fitting;
 pub mod job_mgr;
 pub mod job_scheduler;
 pub mod model;
@@ -223,6 +224,12 @@ pub struct Settings {
     pub run_end: RunEnd,
     /// What becomes of a job taken off its nodes ([`requeue`]).
     pub requeue: RequeueSettings,
+    /// Every will-run test walks the running jobs one by one, as
+    /// `_will_run_test` does, instead of reading a job without GPUs from
+    /// the pass's fitting orders ([`fitting`]). Both give the same
+    /// schedule; the walk is the slower reference the tests hold the
+    /// orders to.
+    pub walk_releases: bool,
 }
 
 impl Settings {
@@ -239,6 +246,7 @@ impl Settings {
             charge_at_end: conf.site.accounting_enforce.limits,
             run_end: RunEnd::AfterStart,
             requeue: conf.site.requeue,
+            walk_releases: false,
         }
     }
 }
@@ -381,6 +389,9 @@ pub struct Controller {
     stamp: u64,
     /// The marks of the job's previous test in this pass.
     marked_before: Vec<u64>,
+    /// Bitset of positions in the tested job's partition: the nodes that
+    /// hold it in its last will-run test ([`Controller::pick_planned`]).
+    holding: Vec<u64>,
     /// Will-run tests so far.
     tested: u64,
     /// Per node: `scratch` holds its resources in will-run test `tested`;
@@ -398,6 +409,15 @@ pub struct Controller {
     /// Starts, ends and preemptions so far (preemption's cache key).
     changes: u64,
     most: Vec<slasim_machine::Resources>,
+    /// Per partition, its nodes with free CPUs at the backfill pass's start
+    /// (or its last preemption), most free CPUs first, with those CPUs:
+    /// within a pass a node's free resources only shrink.
+    by_free: Vec<Vec<(u32, u32)>>,
+    /// When each node could hold each shape tested in this backfill pass.
+    fitting: fitting::Fitting,
+    /// The partition, shape and releases taken away of the last will-run
+    /// test by fitting order, until `holding` is filled from them.
+    unfilled: Option<(usize, fitting::Shaped, u32)>,
     /// Per user and per partition: the jobs this backfill pass tested
     /// (`bf_max_job_user`, `bf_max_job_part`; empty when unset).
     bf_user: Vec<u32>,
@@ -457,6 +477,7 @@ impl Controller {
             near_nodes: Vec::new(),
             marked: vec![0; nodes.div_ceil(64)],
             marked_before: vec![0; nodes.div_ceil(64)],
+            holding: vec![0; nodes.div_ceil(64)],
             tested: 0,
             scratch_at: vec![0; nodes],
             part_words: machine
@@ -479,6 +500,9 @@ impl Controller {
             changes: 0,
             stamp: 0,
             most: Vec::new(),
+            by_free: vec![Vec::new(); parts],
+            fitting: fitting::Fitting::default(),
+            unfilled: None,
             bf_user: Vec::new(),
             bf_part: Vec::new(),
             users: jobs.iter().map(|j| j.user as usize + 1).max().unwrap_or(0),

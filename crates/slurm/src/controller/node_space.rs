@@ -31,6 +31,10 @@
 //!   Which records the merges left decides how far it looks: it matters.
 //! - Nothing is allocated once the pass's records have been seen: the
 //!   vectors keep their capacity across passes.
+//! - [`NodeSpace::busy_over`] keeps what it has ORed while its windows only
+//!   move later and no reservation is added (a job's tests in a pass): each
+//!   record then enters a running OR once and a suffix OR at most once,
+//!   instead of once per test.
 
 use slasim_sim::units::Time;
 
@@ -47,17 +51,37 @@ pub struct NodeSpace {
     words: usize,
     /// [`NodeSpace::later_start`]'s nodes free over the records walked.
     free: Vec<u64>,
+    /// [`NodeSpace::busy_over`]'s records in reach, as it last ORed them.
+    reach: Reach,
+}
+
+/// The records `[lo, hi)` of the last [`NodeSpace::busy_over`], as two ORs:
+/// per record `i` of `[lo, mid)`, the OR of `[i, mid)` (in `suffix`, from
+/// record `base`), and the OR of `[mid, hi)` (`back`). A window that moves
+/// later adds records to `back`; once its start passes `mid`, the suffixes
+/// are made again over the window (`mid = hi`, `back` empty).
+#[derive(Debug, Clone, Default)]
+struct Reach {
+    /// Whether it is of the current records.
+    fresh: bool,
+    lo: usize,
+    mid: usize,
+    hi: usize,
+    base: usize,
+    suffix: Vec<u64>,
+    back: Vec<u64>,
 }
 
 impl NodeSpace {
     /// An empty space for `nodes` nodes.
     pub fn new(nodes: usize) -> NodeSpace {
         let words = nodes.div_ceil(64);
-        NodeSpace { at: Vec::new(), held: Vec::new(), end: 0, words, free: vec![0; words] }
+        NodeSpace { at: Vec::new(), held: Vec::new(), end: 0, words, free: vec![0; words], reach: Reach::default() }
     }
 
     /// No reservation: one record, from `begin` to `end`.
     pub fn clear(&mut self, begin: Time, end: Time) {
+        self.reach.fresh = false;
         self.at.clear();
         self.held.clear();
         self.at.push(begin);
@@ -101,6 +125,7 @@ impl NodeSpace {
     /// `_add_reservation`: `nodes` held from `start` to `until`, at least
     /// `resolution` long.
     pub fn reserve(&mut self, start: Time, until: Time, resolution: Time, nodes: &[u32]) {
+        self.reach.fresh = false;
         let Some(&first) = self.at.first() else {
             return;
         };
@@ -161,14 +186,45 @@ impl NodeSpace {
 
     /// Into `out`, the nodes held in a record that ends after `from` and
     /// begins at or before `to`.
-    pub fn busy_over(&self, from: Time, to: Time, out: &mut [u64]) {
-        out.fill(0);
-        for i in self.first_ending_after(from)..self.at.len() {
-            if self.at[i] > to {
-                break;
+    pub fn busy_over(&mut self, from: Time, to: Time, out: &mut [u64]) {
+        let w = self.words;
+        // The records that end after `from` and begin at or before `to`.
+        let lo = self.first_ending_after(from);
+        let hi = lo.max(self.at.partition_point(|&a| a <= to));
+        let r = &mut self.reach;
+        if !r.fresh || lo < r.lo || hi < r.hi {
+            r.fresh = true;
+            (r.lo, r.mid, r.hi, r.base) = (lo, lo, lo, lo);
+            r.back.clear();
+            r.back.resize(w, 0);
+        }
+        if lo <= r.mid {
+            for i in r.hi..hi {
+                for (b, &h) in r.back.iter_mut().zip(&self.held[i * w..(i + 1) * w]) {
+                    *b |= h;
+                }
             }
-            for (o, &h) in out.iter_mut().zip(self.held_over(i)) {
-                *o |= h;
+        } else {
+            (r.base, r.mid) = (lo, hi);
+            r.suffix.clear();
+            r.suffix.resize((hi - lo) * w, 0);
+            for i in (lo..hi).rev() {
+                let k = (i - lo) * w;
+                if i + 1 < hi {
+                    r.suffix.copy_within(k + w..k + 2 * w, k);
+                }
+                for (s, &h) in r.suffix[k..k + w].iter_mut().zip(&self.held[i * w..(i + 1) * w]) {
+                    *s |= h;
+                }
+            }
+            r.back.fill(0);
+        }
+        (r.lo, r.hi) = (lo, hi);
+        out.copy_from_slice(&r.back);
+        if lo < r.mid {
+            let k = (lo - r.base) * w;
+            for (o, &s) in out.iter_mut().zip(&r.suffix[k..k + w]) {
+                *o |= s;
             }
         }
     }
