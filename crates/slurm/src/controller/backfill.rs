@@ -183,19 +183,6 @@ impl Controller {
         }
         self.releases.sort_unstable_by_key(|x| (x.at, x.job));
         self.index_releases();
-        self.index_free();
-    }
-
-    /// Indexes each partition's nodes by their free CPUs now (`by_free`).
-    /// Nodes with none free are left out: every job takes a CPU on each of
-    /// its nodes ([`Need::of`]).
-    fn index_free(&mut self) {
-        for (list, part) in self.by_free.iter_mut().zip(&self.machine.partitions) {
-            list.clear();
-            let free = &self.machine.free;
-            list.extend(part.nodes.iter().map(|&n| (free[n as usize].cpus, n)).filter(|&(cpus, _)| cpus > 0));
-            list.sort_unstable_by_key(|&(cpus, _)| std::cmp::Reverse(cpus));
-        }
     }
 
     /// Whether job `j` (as `job`) gets a will-run test in this pass: not
@@ -249,7 +236,6 @@ impl Controller {
         let mut bound = std::mem::take(&mut self.bound);
         self.largest_free(&mut bound);
         self.bound = bound;
-        self.index_free();
         true
     }
 
@@ -458,9 +444,10 @@ impl Controller {
     /// Marks the nodes of partition `p` that no reservation holds between
     /// `start_res` and `end` (`_attempt_backfill`'s `avail_bitmap`: a
     /// reservation that begins at `end` counts), and returns how many, up
-    /// to the job's nodes (the test asks no more), and `later_start`: the first instant after `start_res`, within the
-    /// window, at which a reservation of the partition's nodes ends and its
-    /// node is free. The marked
+    /// to the job's nodes (the test asks no more), and `later_start`: the
+    /// first instant after `start_res`, within the window, at which a
+    /// reservation of the partition's nodes ends and its node is free. The
+    /// marked
     /// nodes are in `marked`; the will-run test starts from their free
     /// resources.
     ///
@@ -506,8 +493,7 @@ impl Controller {
                 }
             }
             self.marked[w] = marked;
-            // Why: counting bits costs as much as marking without a
-            // popcount instruction, and the test asks only for enough.
+            // The test asks only whether enough are marked.
             if available < job.need.nodes {
                 available += marked.count_ones();
             }
@@ -565,15 +551,15 @@ impl Controller {
         // largest free resources tell without looking at each node.
         let mut fitting = 0;
         if need.fits(&self.bound[job.partition as usize]) {
-            // Why: only the nodes that had the job's CPUs free at the pass's
-            // start can hold it now, the fewest first on a full machine.
-            for &(cpus, n) in &self.by_free[job.partition as usize] {
-                if cpus < need.cpus {
-                    break;
-                }
-                if is_set(&self.marked, n) && need.fits(&self.machine.free[n as usize]) {
-                    fitting += 1;
-                    holds(n);
+            for (w, &word) in self.marked.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let n = (w * 64) as u32 + rest.trailing_zeros();
+                    rest &= rest - 1;
+                    if need.fits(&self.machine.free[n as usize]) {
+                        fitting += 1;
+                        holds(n);
+                    }
                 }
             }
         }

@@ -409,10 +409,6 @@ pub struct Controller {
     /// Starts, ends and preemptions so far (preemption's cache key).
     changes: u64,
     most: Vec<slasim_machine::Resources>,
-    /// Per partition, its nodes with free CPUs at the backfill pass's start
-    /// (or its last preemption), most free CPUs first, with those CPUs:
-    /// within a pass a node's free resources only shrink.
-    by_free: Vec<Vec<(u32, u32)>>,
     /// When each node could hold each shape tested in this backfill pass.
     fitting: fitting::Fitting,
     /// The partition, shape and releases taken away of the last will-run
@@ -500,7 +496,6 @@ impl Controller {
             changes: 0,
             stamp: 0,
             most: Vec::new(),
-            by_free: vec![Vec::new(); parts],
             fitting: fitting::Fitting::default(),
             unfilled: None,
             bf_user: Vec::new(),
