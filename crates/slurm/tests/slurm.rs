@@ -286,10 +286,12 @@ proptest! {
     /// its shape's fitting order; walking the running jobs one by one, as
     /// `_will_run_test` does, gives the same schedule: every start, end and
     /// node. Many small jobs on up to 15 nodes make long walks and nodes
-    /// that hold a job only after several ends.
+    /// that hold a job only after several ends; jobs of dozens of nodes on
+    /// more than 64 make orders of several blocks, with the nodes left to a
+    /// job late in them.
     #[test]
     fn fitting_orders_schedule_as_walking_the_running_jobs(
-        cpu_nodes in 1u32..16,
+        cpu_nodes in prop_oneof![1u32..16, 65u32..200],
         gpu_nodes in 1u32..3,
         memory in any::<bool>(),
         shapes in prop::collection::vec(
@@ -298,6 +300,9 @@ proptest! {
         ),
     ) {
         let conf = parse(&machine_conf(cpu_nodes, gpu_nodes, true, memory), Path::new("prop.conf")).unwrap();
+        // On a large machine a job asks for an eighth of it, or more.
+        let wide = (cpu_nodes / 8).max(1);
+        let shapes: Vec<Drawn> = shapes.iter().map(|&(g, p, n, c, m, x, l, r, u, a)| (g, p, n * wide, c, m, x, l, r, u, a)).collect();
         let w = workload(drawn_jobs(&shapes, cpu_nodes, gpu_nodes), &["cpu", "gpu"]);
         let scenario = || Scenario::new(&conf, conf.priority.clone(), conf.scheduler.clone(), &w).unwrap();
         let by_order = simulate(scenario()).unwrap();

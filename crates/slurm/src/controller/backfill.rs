@@ -646,9 +646,8 @@ impl Controller {
                     .iter()
                     .map(|x| (&nodes[x.first as usize..(x.first + x.need.nodes) as usize], x.need.per_node()))
             });
-        let order = self.fitting.places(shape);
         // The releases the need-th marked node waits for.
-        let waits = order.iter().filter(|&&(_, n)| is_set(marked, n)).nth(need.nodes.max(1) as usize - 1)?.0;
+        let waits = self.fitting.nth_marked(shape, marked, need.nodes)?;
         let frees = |g: u32| {
             let x = &releases[g as usize];
             nodes[x.first as usize..(x.first + x.need.nodes) as usize].iter().any(|&n| is_set(marked, n))
@@ -661,12 +660,12 @@ impl Controller {
             let t = releases[mine[mine.iter().position(|&g| frees(g))?] as usize].at;
             let barrier = batch_barrier(t, self.settings.epoch);
             let mut window: Time = 30;
-            let mut i = 0;
+            let (mut i, mut past) = (0, 0);
             loop {
                 // The batch ends at the first release after `i` that frees
                 // a marked node and is followed by one past the window.
-                let past = releases.partition_point(|x| x.at <= barrier + window);
-                let from = i + mine[i..].partition_point(|&g| (g as usize + 1) < past);
+                past = partition_from(releases, past, |x| x.at <= barrier + window);
+                let from = partition_from(mine, i, |&g| (g as usize + 1) < past);
                 let end =
                     mine[from..].iter().position(|&g| g as usize + 1 < releases.len() && frees(g)).map(|k| from + k);
                 let (g, next) = match end {
@@ -694,17 +693,16 @@ impl Controller {
     fn fill_holding(&mut self) {
         let Some((p, shape, until)) = self.unfilled.take() else { return };
         let (position, holding, stamp) = (&self.machine.partitions[p].position, &mut self.holding, self.tested);
-        for &(_, n) in self.fitting.places(shape).iter().take_while(|&&(w, _)| w <= until) {
-            if !is_set(&self.marked, n) {
-                continue;
-            }
+        let (fitting, free, scratch, scratch_at) =
+            (&self.fitting, &self.machine.free, &mut self.scratch, &mut self.scratch_at);
+        fitting.marked_within(shape, &self.marked, until, |n| {
             let k = position[n as usize] as usize;
             holding[k / 64] |= 1 << (k % 64);
             if until > 0 {
-                self.scratch[n as usize] = self.fitting.after(n, self.machine.free[n as usize], until);
-                self.scratch_at[n as usize] = stamp;
+                scratch[n as usize] = fitting.after(n, free[n as usize], until);
+                scratch_at[n as usize] = stamp;
             }
-        }
+        });
     }
 
     /// The nodes cons_tres gives `job` on the resources of its last
@@ -755,6 +753,22 @@ pub(super) struct Release {
 #[inline]
 fn batch_barrier(t: Time, epoch: Time) -> Time {
     t + 30 - (t + epoch).rem_euclid(30)
+}
+
+/// The first index of `items` at or after `from` where `before` is false,
+/// when it is true before `from` and then until that index: a search that
+/// doubles its step from `from`.
+/// Why: a will-run test's batches move a little later each time, and a
+/// search from the start of thousands of releases misses the cache.
+#[inline]
+fn partition_from<T>(items: &[T], from: usize, before: impl Fn(&T) -> bool) -> usize {
+    let (mut lo, mut step) = (from, 1);
+    while lo + step <= items.len() && before(&items[lo + step - 1]) {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step - 1).min(items.len());
+    lo + items[lo..hi].partition_point(before)
 }
 
 /// `_will_run_test`'s window after a batch: doubled, then again until the

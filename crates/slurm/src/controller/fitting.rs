@@ -13,16 +13,23 @@
 //!   prefix of the releases, with the length of the shortest such prefix
 //!   (0: free now), by that length. A node no prefix lets hold it is left
 //!   out.
+//! - [`Fitting::nth_marked`] and [`Fitting::marked_within`] answer for
+//!   the nodes of a bitset as a scan of the order would, from the nodes of
+//!   each prefix of 64 places kept as bitsets: a pass's reservations take
+//!   the nodes freed first, so on a full machine the nodes left to a job
+//!   are few and late in the order, and a scan would be long.
 //! - Shapes are computed when first asked for after the order was made
 //!   stale; a pass asks for a few (the synthetic workloads draw a dozen).
 
 use slasim_machine::Resources;
 
+use super::is_set;
+
 /// A node's place in an [`Fitting::order`]: the releases it waits for,
 /// then the node.
-pub(super) type Place = (u32, u32);
+type Place = (u32, u32);
 
-/// A shape [`Fitting::order`] made, for [`Fitting::places`].
+/// A shape [`Fitting::order`] made, for the queries of its order.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Shaped(usize);
 
@@ -42,12 +49,28 @@ pub(super) struct Fitting {
     used: usize,
 }
 
+/// Places in a block of an order: its prefixes kept as bitsets end at a
+/// multiple of it.
+const BLOCK: usize = 64;
+
 /// One shape's order.
 #[derive(Debug, Default)]
 struct Shape {
     part: usize,
     share: Resources,
     order: Vec<Place>,
+    /// Words of a node bitset.
+    words: usize,
+    /// For each block `b` of `order` (the last may be short), the nodes of
+    /// its places up to the block's end, as a bitset at `b * words`.
+    prefixes: Vec<u64>,
+}
+
+impl Shape {
+    /// The nodes of the places before block `b` ends.
+    fn prefix(&self, b: usize) -> &[u64] {
+        &self.prefixes[b * self.words..(b + 1) * self.words]
+    }
 }
 
 impl Fitting {
@@ -57,7 +80,7 @@ impl Fitting {
     }
 
     /// Orders partition `part`'s nodes (`nodes`) for a job's `share` of one
-    /// node ([`Fitting::places`]), given the free resources `free` and the releases
+    /// node, given the free resources `free` and the releases
     /// `releases` (each with its nodes and what it holds on each, in order),
     /// if it is stale or the shape is new.
     pub(super) fn order<'a, I>(
@@ -104,15 +127,75 @@ impl Fitting {
                     }
                 }
                 shape.order.sort_unstable();
+                shape.words = free.len().div_ceil(64);
+                shape.prefixes.clear();
+                for (b, block) in shape.order.chunks(BLOCK).enumerate() {
+                    let w = shape.words;
+                    if b == 0 {
+                        shape.prefixes.resize(w, 0);
+                    } else {
+                        shape.prefixes.extend_from_within((b - 1) * w..b * w);
+                    }
+                    let nodes = &mut shape.prefixes[b * w..];
+                    for &(_, n) in block {
+                        nodes[n as usize / 64] |= 1 << (n % 64);
+                    }
+                }
                 k
             }
         };
         Shaped(k)
     }
 
-    /// The places of a shape [`Fitting::order`] gave, while fresh.
-    pub(super) fn places(&self, shape: Shaped) -> &[Place] {
-        &self.shapes[shape.0].order
+    /// The releases the `k`-th node (from 1) of a shape's order that is set
+    /// in `marked` waits for, if there are `k` such nodes.
+    pub(super) fn nth_marked(&self, shape: Shaped, marked: &[u64], k: u32) -> Option<u32> {
+        let shape = &self.shapes[shape.0];
+        let k = k.max(1);
+        let within = |b: usize| -> u32 { shape.prefix(b).iter().zip(marked).map(|(p, m)| (p & m).count_ones()).sum() };
+        // The first block whose prefix holds `k` marked nodes.
+        let blocks = shape.order.len().div_ceil(BLOCK);
+        let (mut lo, mut hi) = (0, blocks);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if within(mid) >= k { hi = mid } else { lo = mid + 1 }
+        }
+        if lo == blocks {
+            return None;
+        }
+        let mut seen = if lo == 0 { 0 } else { within(lo - 1) };
+        let block = &shape.order[lo * BLOCK..shape.order.len().min((lo + 1) * BLOCK)];
+        block
+            .iter()
+            .find(|&&(_, n)| {
+                is_set(marked, n) && {
+                    seen += 1;
+                    seen == k
+                }
+            })
+            .map(|&(w, _)| w)
+    }
+
+    /// Calls `each` with every node set in `marked` that a shape's order
+    /// has with at most `until` releases waited for, in no set order.
+    pub(super) fn marked_within(&self, shape: Shaped, marked: &[u64], until: u32, mut each: impl FnMut(u32)) {
+        let shape = &self.shapes[shape.0];
+        let within = shape.order.partition_point(|&(w, _)| w <= until);
+        let whole = within / BLOCK;
+        if whole > 0 {
+            for (i, (p, m)) in shape.prefix(whole - 1).iter().zip(marked).enumerate() {
+                let mut rest = p & m;
+                while rest != 0 {
+                    each((i * 64) as u32 + rest.trailing_zeros());
+                    rest &= rest - 1;
+                }
+            }
+        }
+        for &(_, n) in &shape.order[whole * BLOCK..within] {
+            if is_set(marked, n) {
+                each(n);
+            }
+        }
     }
 
     /// Node `n`'s free resources `free` after the releases before index
