@@ -153,6 +153,32 @@ pub struct Machine {
     lowered: usize,
 }
 
+/// The nodes [`Machine::pick`] chose (a slice of them, by `Deref`), with
+/// the buffer of runs it chose among, kept across picks.
+#[derive(Debug, Clone, Default)]
+pub struct Picked {
+    nodes: Vec<u32>,
+    runs: Vec<Run>,
+}
+
+impl std::ops::Deref for Picked {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.nodes
+    }
+}
+
+/// A run of [`Machine::pick`]: consecutive nodes of one weight that can
+/// hold the job, at positions `first..first + len` of the partition's nodes,
+/// with their free CPUs.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    weight: u64,
+    cpus: u64,
+    first: u32,
+    len: u32,
+}
+
 /// Whether a GPU job of `need` passes cons_tres's GPU and CPU tests on a
 /// node with `free` (`_can_job_run_on_node`, before memory is checked).
 #[inline]
@@ -429,7 +455,7 @@ impl Machine {
     /// of `need` now among those that pass `usable`; false (and `out`
     /// unspecified) when there are not enough. See [`Machine::pick`].
     #[inline]
-    pub fn find(&self, p: usize, need: &Need, mut usable: impl FnMut(u32) -> bool, out: &mut Vec<u32>) -> bool {
+    pub fn find(&self, p: usize, need: &Need, mut usable: impl FnMut(u32) -> bool, out: &mut Picked) -> bool {
         let free = &self.free;
         self.pick(p, need, |n| (need.fits(&free[n as usize]) && usable(n)).then_some(free[n as usize].cpus), out)
     }
@@ -452,7 +478,7 @@ impl Machine {
     /// caps a GRES job's available CPUs at its tasks on the node times its
     /// CPUs per task. So its best fit ties among the nodes that hold it,
     /// and the first is taken.
-    pub fn pick(&self, p: usize, need: &Need, free: impl FnMut(u32) -> Option<u32>, out: &mut Vec<u32>) -> bool {
+    pub fn pick(&self, p: usize, need: &Need, free: impl FnMut(u32) -> Option<u32>, out: &mut Picked) -> bool {
         self.pick_from(p, need, free, Some, out)
     }
 
@@ -466,13 +492,19 @@ impl Machine {
         need: &Need,
         free: impl FnMut(u32) -> Option<u32>,
         among: &[u64],
-        out: &mut Vec<u32>,
+        out: &mut Picked,
     ) -> bool {
         self.pick_from(p, need, free, |i| next_set(among, i), out)
     }
 
     /// [`Machine::pick`], looking at the positions `next` gives: the first
     /// at or after a position that may hold the job, if any.
+    ///
+    /// The runs are found in one scan. Why: a run taken whole was a
+    /// maximal run, so the runs of `_eval_nodes`' next round are the
+    /// others, in the same order; scanning the nodes again each round cost
+    /// a multi-node job on a fragmented machine its nodes times the
+    /// partition's.
     #[inline]
     fn pick_from(
         &self,
@@ -480,55 +512,65 @@ impl Machine {
         need: &Need,
         mut free: impl FnMut(u32) -> Option<u32>,
         next: impl Fn(usize) -> Option<usize>,
-        out: &mut Vec<u32>,
+        out: &mut Picked,
     ) -> bool {
         let mut free = |n: u32| free(n).map(|f| if need.gpus > 0 { f.min(need.cpus) } else { f });
-        out.clear();
+        out.nodes.clear();
+        out.runs.clear();
+        if need.nodes == 0 {
+            return true;
+        }
         // Sorted by (weight, index): a run is a stretch of this list.
         let nodes = &self.partitions[p].nodes;
-        while (out.len() as u32) < need.nodes {
-            let rest = need.nodes - out.len() as u32;
-            // (weight, free CPUs, first position in `nodes`, nodes, suffices)
-            let mut best: Option<(u64, u64, usize, u32, bool)> = None;
-            let mut i = 0;
-            while let Some(k) = next(i).filter(|&k| k < nodes.len()) {
-                let n = nodes[k];
-                i = k + 1;
-                let Some(f) = free(n).filter(|_| !out.contains(&n)) else {
-                    continue;
-                };
-                let (weight, first) = (self.weight(n, need), i - 1);
-                let (mut cpus, mut last) = (u64::from(f), n);
-                while i < nodes.len() {
-                    let m = nodes[i];
-                    if m != last + 1 || self.weight(m, need) != weight || out.contains(&m) {
-                        break;
-                    }
-                    let Some(f) = free(m) else { break };
-                    cpus += u64::from(f);
-                    last = m;
-                    i += 1;
+        let mut i = 0;
+        while let Some(k) = next(i).filter(|&k| k < nodes.len()) {
+            let n = nodes[k];
+            i = k + 1;
+            let Some(f) = free(n) else {
+                continue;
+            };
+            let weight = self.weight(n, need);
+            let (mut cpus, mut last) = (u64::from(f), n);
+            while i < nodes.len() {
+                let m = nodes[i];
+                if m != last + 1 || self.weight(m, need) != weight {
+                    break;
                 }
-                let len = (i - first) as u32;
-                let suffices = len >= rest;
-                let better = best.is_none_or(|(w, c, _, _, s)| match weight.cmp(&w) {
-                    std::cmp::Ordering::Less => true,
-                    std::cmp::Ordering::Greater => false,
-                    std::cmp::Ordering::Equal => match (suffices, s) {
-                        (true, false) => true,      // the first run that suffices
-                        (true, true) => cpus < c,   // a tighter one
-                        (false, false) => cpus > c, // none suffices yet: the largest
-                        (false, true) => false,
-                    },
+                let Some(f) = free(m) else { break };
+                cpus += u64::from(f);
+                last = m;
+                i += 1;
+            }
+            out.runs.push(Run { weight, cpus, first: k as u32, len: (i - k) as u32 });
+        }
+        loop {
+            let rest = need.nodes - out.nodes.len() as u32;
+            // (index in `runs`, suffices)
+            let mut best: Option<(usize, bool)> = None;
+            for (x, run) in out.runs.iter().enumerate() {
+                let suffices = run.len >= rest;
+                let better = best.is_none_or(|(b, s)| {
+                    let b = &out.runs[b];
+                    match run.weight.cmp(&b.weight) {
+                        std::cmp::Ordering::Less => true,
+                        std::cmp::Ordering::Greater => false,
+                        std::cmp::Ordering::Equal => match (suffices, s) {
+                            (true, false) => true,               // the first run that suffices
+                            (true, true) => run.cpus < b.cpus,   // a tighter one
+                            (false, false) => run.cpus > b.cpus, // none suffices yet: the largest
+                            (false, true) => false,
+                        },
+                    }
                 });
                 if better {
-                    best = Some((weight, cpus, first, len, suffices));
+                    best = Some((x, suffices));
                 }
             }
-            let Some((_, _, first, len, _)) = best else {
+            let Some((b, _)) = best else {
                 return false;
             };
-            let run = &nodes[first..first + len as usize];
+            let Run { first, len, .. } = out.runs.remove(b);
+            let run = &nodes[first as usize..(first + len) as usize];
             if rest == 1 {
                 // Best fit: the fewest free CPUs, the first on a tie.
                 let mut fit: Option<(u32, u32)> = None;
@@ -538,12 +580,14 @@ impl Machine {
                         fit = Some((f, n));
                     }
                 }
-                out.extend(fit.map(|(_, n)| n));
+                out.nodes.extend(fit.map(|(_, n)| n));
             } else {
-                out.extend_from_slice(&run[..len.min(rest) as usize]);
+                out.nodes.extend_from_slice(&run[..len.min(rest) as usize]);
+            }
+            if out.nodes.len() as u32 >= need.nodes {
+                return true;
             }
         }
-        true
     }
 
     /// Node `n`'s `sched_weight` as `_eval_nodes` compares it for a job of

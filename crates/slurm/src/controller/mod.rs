@@ -74,7 +74,7 @@ use crate::accounting::Limits;
 use crate::advance::AdvanceReservations;
 use crate::conf::{EnforcePartLimits, PrioritySettings, RequeueSettings, SchedulerSettings, SlurmConf};
 use crate::dependency::Dependencies;
-use crate::machine::{Machine, Need};
+use crate::machine::{Machine, Need, Picked};
 use crate::multipart::MultiPartition;
 use crate::outage::{NodeStates, Outages};
 use crate::preemption::Preemption;
@@ -348,7 +348,7 @@ pub struct Controller {
     estimated: bool,
     counters: Counters,
     // Scratch, reused across passes.
-    found: Vec<u32>,
+    found: Picked,
     blocked_node: Vec<u64>,
     /// Per node: the pass in which its job was preempted. It is COMPLETING
     /// for the rest of that pass, its job's epilog running; no job starts on
@@ -546,7 +546,7 @@ impl Controller {
             },
             estimated: false,
             counters: Counters::default(),
-            found: Vec::new(),
+            found: Picked::default(),
             pass: 0,
             releases: Vec::new(),
             part_releases: vec![Vec::new(); parts],
