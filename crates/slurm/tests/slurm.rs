@@ -288,18 +288,28 @@ proptest! {
     /// node. Many small jobs on up to 15 nodes make long walks and nodes
     /// that hold a job only after several ends; jobs of dozens of nodes on
     /// more than 64 make orders of several blocks, with the nodes left to a
-    /// job late in them.
+    /// job late in them. Weighted, the second half of the CPU nodes comes
+    /// first in the partition's order.
     #[test]
     fn fitting_orders_schedule_as_walking_the_running_jobs(
         cpu_nodes in prop_oneof![1u32..16, 65u32..200],
         gpu_nodes in 1u32..3,
         memory in any::<bool>(),
+        weighted in any::<bool>(),
         shapes in prop::collection::vec(
             (0i64..60, 0u32..2, 1u32..4, 1u32..5, 0u64..4000, 0u32..3, 1i64..30, 1i64..1500, 0u32..3, 0u32..2),
             1..120,
         ),
     ) {
-        let conf = parse(&machine_conf(cpu_nodes, gpu_nodes, true, memory), Path::new("prop.conf")).unwrap();
+        let mut text = machine_conf(cpu_nodes, gpu_nodes, true, memory);
+        if weighted && cpu_nodes >= 4 {
+            let half = cpu_nodes / 2;
+            text = text.replace(
+                &format!("NodeName=c[1-{cpu_nodes}] CPUs=4 RealMemory=4000\n"),
+                &format!("NodeName=c[1-{half}] CPUs=4 RealMemory=4000 Weight=2\nNodeName=c[{}-{cpu_nodes}] CPUs=4 RealMemory=4000 Weight=1\n", half + 1),
+            );
+        }
+        let conf = parse(&text, Path::new("prop.conf")).unwrap();
         // On a large machine a job asks for an eighth of it, or more.
         let wide = (cpu_nodes / 8).max(1);
         let shapes: Vec<Drawn> = shapes.iter().map(|&(g, p, n, c, m, x, l, r, u, a)| (g, p, n * wide, c, m, x, l, r, u, a)).collect();

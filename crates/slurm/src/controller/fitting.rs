@@ -11,8 +11,9 @@
 //! - For a partition and a job's share of one node, [`Fitting::order`]
 //!   gives each node of the partition that can hold that share after some
 //!   prefix of the releases, with the length of the shortest such prefix
-//!   (0: free now), by that length. A node no prefix lets hold it is left
-//!   out.
+//!   (0: free now), by that length (nodes of one length in the
+//!   partition's order: no query depends on it). A node no prefix lets
+//!   hold it is left out.
 //! - [`Fitting::nth_marked`] and [`Fitting::marked_within`] answer for
 //!   the nodes of a bitset as a scan of the order would, from the nodes of
 //!   each prefix of 64 places kept as bitsets: a pass's reservations take
@@ -47,6 +48,9 @@ pub(super) struct Fitting {
     /// kept for their buffers.
     shapes: Vec<Shape>,
     used: usize,
+    /// [`sort_by_waits`]'s buffers, kept across orders.
+    counts: Vec<u32>,
+    spare: Vec<Place>,
 }
 
 /// Places in a block of an order: its prefixes kept as bitsets end at a
@@ -108,6 +112,7 @@ impl Fitting {
                 let k = self.used;
                 self.used += 1;
                 let (start, held) = (&self.start, &self.held);
+                let (counts, spare) = (&mut self.counts, &mut self.spare);
                 let shape = &mut self.shapes[k];
                 shape.part = part;
                 shape.share = share;
@@ -126,7 +131,11 @@ impl Fitting {
                         shape.order.push((g + 1, n));
                     }
                 }
-                shape.order.sort_unstable();
+                // Why: a counting sort by the releases waited for takes
+                // time linear in the nodes and releases. The order of
+                // places that wait alike is the partition's; no query
+                // depends on it.
+                sort_by_waits(&mut shape.order, spare, counts);
                 shape.words = free.len().div_ceil(64);
                 shape.prefixes.clear();
                 for (b, block) in shape.order.chunks(BLOCK).enumerate() {
@@ -236,4 +245,27 @@ impl Fitting {
         }
         self.start.pop();
     }
+}
+
+/// Sorts `order` by the releases each place waits for, keeping the order
+/// of places that wait alike: a counting sort, with the buffers `spare`
+/// and `counts`.
+fn sort_by_waits(order: &mut Vec<Place>, spare: &mut Vec<Place>, counts: &mut Vec<u32>) {
+    let most = order.iter().map(|&(w, _)| w).max().unwrap_or(0) as usize;
+    counts.clear();
+    counts.resize(most + 2, 0);
+    for &(w, _) in order.iter() {
+        counts[w as usize + 1] += 1;
+    }
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    spare.clear();
+    spare.resize(order.len(), (0, 0));
+    for &place in order.iter() {
+        let at = &mut counts[place.0 as usize];
+        spare[*at as usize] = place;
+        *at += 1;
+    }
+    std::mem::swap(order, spare);
 }
