@@ -178,10 +178,17 @@ fn eval_nodes_by_rounds(order: &[u32], weight: &[u32], free: &[Option<u32>], nee
             }
             let (w, len) = (weight[order[first] as usize], i - first);
             let suffices = len as u32 >= rest;
+            // A lower weight; then a run that suffices over one that does
+            // not; the tighter of two that suffice, the larger of two that do not.
             let better = best.is_none_or(|(bw, bc, _, _, bs)| {
                 w < bw
                     || (w == bw
-                        && ((suffices && !bs) || (suffices && bs && cpus < bc) || (!suffices && !bs && cpus > bc)))
+                        && match (suffices, bs) {
+                            (true, false) => true,
+                            (true, true) => cpus < bc,
+                            (false, false) => cpus > bc,
+                            (false, true) => false,
+                        })
             });
             if better {
                 best = Some((w, cpus, first, len, suffices));
