@@ -220,6 +220,67 @@ twin_compare_args() {
     fi
 }
 
+# unseen_order DIR LOG: what a replay at whole seconds cannot see, printed
+# when it failed --require-match. The dump stamps every end to the second,
+# and the replay ends all of a second's jobs before that second's scheduling;
+# slurmctld takes them one by one, and a scheduling pass may come between two
+# (on the aligned grid, jobs end together). LOG's completions logged after a
+# start in their second are listed, with the first job the replay placed
+# elsewhere than Slurm (DIR/compare.csv: its first simulated node is not
+# among its logged ones); a start there follows from the nodes free then.
+unseen_order() {
+    local d="$1" log="$2"
+    echo "what the dump's whole seconds do not show (slurmctld's log, $log):"
+    if [[ -f "$log" ]]; then
+        # The replayed jobs only (DIR/compare.csv's), not the sweep's.
+        awk -F'[][]' '
+            FILENAME != logfile { if (FNR > 1) { split($0, f, ","); replayed["JobId=" f[1]] = 1 }; next }
+            /sched: Allocate JobId=|_start_job: Started JobId=|_job_complete: JobId=[0-9]+ done/ {
+                split($2, t, "T"); split(t[2], c, "."); sec = c[1]; frac = c[2]
+                match($3, /JobId=[0-9]+/)
+                if (length(replayed) && !(substr($3, RSTART, RLENGTH) in replayed)) next
+                if ($3 ~ /_job_complete/) {
+                    if ((sec in first) && frac > first[sec]) {
+                        n++; printf "  %s completed at %s, after %s in its second\n", substr($3, RSTART, RLENGTH), $2, what[sec]
+                    }
+                } else if (!(sec in first)) {
+                    first[sec] = frac; what[sec] = "the start of " substr($3, RSTART, RLENGTH) " at ." frac
+                }
+            }
+            END { if (!n) print "  no completion logged after a start in its second" }' logfile="$log" \
+            "$(if [[ -f "$d/compare.csv" ]]; then echo "$d/compare.csv"; else echo /dev/null; fi)" "$log"
+    else
+        echo "  no log"
+    fi
+    [[ -f "$d/compare.csv" ]] || return 0
+    awk '
+        function has(list, node,   m, pre, body, parts, i, r, k, w) {
+            gsub(/"/, "", list)
+            if (list == node) return 1
+            if (!match(list, /\[.*\]/)) return 0
+            pre = substr(list, 1, RSTART - 1); body = substr(list, RSTART + 1, RLENGTH - 2)
+            m = split(body, parts, ",")
+            for (i = 1; i <= m; i++) {
+                if (split(parts[i], r, "-") == 2) {
+                    w = length(r[1])
+                    for (k = r[1] + 0; k <= r[2] + 0; k++) if (pre sprintf("%0" w "d", k) == node) return 1
+                } else if (pre parts[i] == node) return 1
+            }
+            return 0
+        }
+        # The logged nodes are quoted, with commas: the fields around them
+        # are the first seven and the last.
+        NR > 1 {
+            n = split($0, f, ","); node = f[n]; list = $0
+            for (i = 1; i <= 7; i++) sub(/^[^,]*,/, "", list)
+            sub(/,[^,]*$/, "", list)
+            if (node != "" && list != "\"\"" && !has(list, node) && (best == "" || f[3] + 0 < at)) {
+                at = f[3] + 0; best = sprintf("job %s, logged start %s on %s, simulated start %s on %s", f[1], f[3], list, f[4], node)
+            }
+        }
+        END { print "the first job the replay placed elsewhere: " (best == "" ? "none" : best) }' "$d/compare.csv"
+}
+
 compare_two_runs() {
     local a="$1" b="$2"
     awk -F'|' -v tol=5 '
@@ -1142,6 +1203,7 @@ if [[ -x "$slasim" ]] && "$slasim" slurm compare --help >/dev/null 2>&1; then
     cat "$out/compare.txt"
     echo "slasim slurm compare exited $compare_status (OUT/compare.txt, OUT/compare.csv)"
     if ((require_match && compare_status != 0)); then
+        unseen_order "$out" "$tmp/log/slurmctld.log"
         fail "slasim slurm compare exited $compare_status (--require-match)$( ((keep_out)) || echo "; --out DIR keeps the dump and slurm.conf")"
     fi
 else
