@@ -226,8 +226,8 @@ twin_compare_args() {
 # slurmctld takes them one by one, and a scheduling pass may come between two
 # (on the aligned grid, jobs end together). LOG's completions logged after a
 # start in their second are listed, with the first job the replay placed
-# elsewhere than Slurm (DIR/compare.csv: its first simulated node is not
-# among its logged ones), from which later starts can move.
+# elsewhere than Slurm (DIR/compare.csv's first_node_logged), from which
+# later starts can move.
 unseen_order() {
     local d="$1" log="$2"
     echo "what the dump's whole seconds do not show (slurmctld's log, $log):"
@@ -253,29 +253,15 @@ unseen_order() {
         echo "  no log"
     fi
     [[ -f "$d/compare.csv" ]] || return 0
+    # The logged nodes are quoted, with commas: the fields around them are
+    # the first seven and the last two.
     awk '
-        function has(list, node,   m, pre, body, parts, i, r, k, w) {
-            gsub(/"/, "", list)
-            if (list == node) return 1
-            if (!match(list, /\[.*\]/)) return 0
-            pre = substr(list, 1, RSTART - 1); body = substr(list, RSTART + 1, RLENGTH - 2)
-            m = split(body, parts, ",")
-            for (i = 1; i <= m; i++) {
-                if (split(parts[i], r, "-") == 2) {
-                    w = length(r[1])
-                    for (k = r[1] + 0; k <= r[2] + 0; k++) if (pre sprintf("%0" w "d", k) == node) return 1
-                } else if (pre parts[i] == node) return 1
-            }
-            return 0
-        }
-        # The logged nodes are quoted, with commas: the fields around them
-        # are the first seven and the last.
         NR > 1 {
-            n = split($0, f, ","); node = f[n]; list = $0
+            n = split($0, f, ","); list = $0
             for (i = 1; i <= 7; i++) sub(/^[^,]*,/, "", list)
-            sub(/,[^,]*$/, "", list)
-            if (node != "" && list != "\"\"" && !has(list, node) && (best == "" || f[3] + 0 < at)) {
-                at = f[3] + 0; best = sprintf("job %s, logged start %s on %s, simulated start %s on %s", f[1], f[3], list, f[4], node)
+            sub(/,[^,]*,[^,]*$/, "", list)
+            if (f[n] == "false" && (best == "" || f[3] + 0 < at)) {
+                at = f[3] + 0; best = sprintf("job %s, logged start %s on %s, simulated start %s on %s", f[1], f[3], list, f[4], f[n - 1])
             }
         }
         END { print "the first job the replay placed elsewhere: " (best == "" ? "none" : best) }' "$d/compare.csv"

@@ -59,7 +59,7 @@ use clap::{Args, FromArgMatches, Subcommand};
 mod compare;
 mod forecast;
 
-pub use compare::{Compared, in_order, pairs_in_order};
+pub use compare::{Compared, first_node_logged, in_order, pairs_in_order};
 
 use crate::fidelity::{Fidelity, NEAR, Starts, WITHIN_MINUTE, fidelity};
 use crate::kind::{SlurmSettings, read, simulate_point_ending};
@@ -250,7 +250,8 @@ pub(crate) struct CompareArgs {
     #[arg(long, default_value_t = 0.0)]
     min_pairs_in_order: f64,
     /// Write one CSV line per job here: its logged and simulated start,
-    /// their difference, and its logged nodes and first simulated node.
+    /// their difference, its logged nodes and first simulated node, and
+    /// whether that node is among the logged ones.
     #[arg(long, value_name = "FILE.csv")]
     out: Option<PathBuf>,
     /// When slurmctld started (Unix seconds): the phase of its periodic

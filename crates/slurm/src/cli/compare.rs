@@ -536,12 +536,18 @@ fn measures(
     }
     if let Some(path) = &args.out {
         let mut csv = String::from(
-            "job,submit,logged_start,simulated_start,difference,backfilled,in_order,logged_nodes,simulated_first_node\n",
+            "job,submit,logged_start,simulated_start,difference,backfilled,in_order,logged_nodes,simulated_first_node,\
+             first_node_logged\n",
         );
         for (j, n) in jobs.iter().zip(&in_order_flags) {
+            let among = match first_node_logged(j) {
+                Some(true) => "true",
+                Some(false) => "false",
+                None => "",
+            };
             let _ = writeln!(
                 csv,
-                "{},{},{},{},{},{},{n},\"{}\",{}",
+                "{},{},{},{},{},{},{n},\"{}\",{},{among}",
                 j.id,
                 j.submit,
                 j.logged,
@@ -626,6 +632,13 @@ pub fn pairs_in_order(jobs: &[Compared], tolerance: Time) -> (u64, u64) {
         out_of_order += inserted as u64 - not_later;
     }
     (compared - out_of_order, compared)
+}
+
+/// Whether the job's first simulated node is among its logged nodes (a
+/// hostlist); `None` when either is unknown.
+pub fn first_node_logged(job: &Compared) -> Option<bool> {
+    let logged = crate::conf::expand_hostlist(job.logged_nodes).ok().filter(|l| !l.is_empty())?;
+    (!job.simulated_node.is_empty()).then(|| logged.iter().any(|n| n == job.simulated_node))
 }
 
 /// Per job: is it in the logged order, that is, did no other job start more

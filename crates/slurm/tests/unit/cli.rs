@@ -14,6 +14,23 @@ fn job(logged: Time, simulated: Time) -> Compared<'static> {
     }
 }
 
+/// A first simulated node is checked against the logged hostlist, and
+/// unknown nodes on either side give no answer.
+#[test]
+fn first_node_logged_reads_the_hostlist() {
+    let on = |logged: &'static str, simulated: &'static str| {
+        first_node_logged(&Compared { logged_nodes: logged, simulated_node: simulated, ..job(0, 0) })
+    };
+    assert_eq!(on("cpu1", "cpu1"), Some(true));
+    assert_eq!(on("cpu1", "cpu4"), Some(false));
+    assert_eq!(on("cpu[01-03,7]", "cpu02"), Some(true));
+    assert_eq!(on("cpu[01-03,7]", "cpu7"), Some(true));
+    assert_eq!(on("cpu[01-03,7]", "cpu4"), Some(false));
+    assert_eq!(on("cpu[1-2],gpu1", "gpu1"), Some(true));
+    assert_eq!(on("", "cpu1"), None);
+    assert_eq!(on("cpu1", ""), None);
+}
+
 /// The sorted test agrees with the definition, pair by pair.
 #[test]
 fn in_order_is_the_pairwise_definition() {
