@@ -104,6 +104,25 @@ fn backfill_starts_what_ends_before_the_reservation_and_nothing_else() {
     assert_eq!(starts(&o), vec![(0, 100, false), (100, 200, false), (10, 50, true), (200, 210, false)]);
 }
 
+/// A run of whole seconds ends at its start's place in the second: J3,
+/// started by the backfill pass at 10, ends at 30 after the pass at 30, as
+/// on Slurm. On the 4-CPU node (backfill every 10 s): J1 (2 CPUs) runs
+/// 0–100; J2 (4 CPUs) at 1 blocks the partition, reserved [100, 200) from
+/// 10; J3 (2 CPUs, limit 30, run 20) at 2 is backfilled at 10; J4 (2 CPUs,
+/// limit 50, run 10) at 25 finds the node full at 25 and in the pass at 30
+/// (J3 still running), which reserves it [40, 90); J3's end, just after,
+/// starts a main pass that J2 blocks; the pass at 40 starts J4. Were J3's
+/// end before the pass at 30, J4 would start there, at 30.
+#[test]
+fn a_backfilled_run_ends_after_the_backfill_pass_of_its_last_second() {
+    let w = workload(
+        vec![job(1, 0, 2, 100, 100), job(2, 1, 4, 100, 100), job(3, 2, 2, 30, 20), job(4, 25, 2, 50, 10)],
+        &["batch"],
+    );
+    let o = run(ONE_NODE, &w);
+    assert_eq!(starts(&o), vec![(0, 100, false), (100, 200, false), (10, 30, true), (40, 50, true)]);
+}
+
 /// Without backfill (sched/builtin) the blocked partition keeps J3 and J4
 /// waiting behind J2: strict priority order.
 #[test]

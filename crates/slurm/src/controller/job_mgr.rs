@@ -18,10 +18,13 @@
 //!   start, or from the grid point nearest it for a job script that sleeps
 //!   to the grid ([`super::Settings::run_end`]).
 //! - A job's end frees its nodes at once, and a main pass follows at that
-//!   instant (its epilog complete calls `schedule()`).
+//!   instant (its epilog complete calls `schedule()`). A run of whole
+//!   seconds from its start ends at the start's place in the second: after
+//!   the backfill pass of that second when it started in a backfill pass, or
+//!   in a main pass after such an end ([`crate::instant::END_AFTER_BACKFILL`]).
 
 use super::{BATCH_SCHED_DELAY, Controller, ControllerMsg, Outcome, Pass};
-use crate::instant::{JOB_END, MAIN};
+use crate::instant::{END_AFTER_BACKFILL, JOB_END, MAIN};
 use crate::priority::decay_per_second;
 use slasim_sim::kernel::{Outbox, Scheduled};
 use slasim_sim::units::Time;
@@ -101,7 +104,13 @@ impl Controller {
             d.started(j);
         }
         self.touch(now, outbox);
-        outbox.push(Scheduled::me(end, JOB_END, ControllerMsg::End(j)));
+        // A run of whole seconds ends at its start's place in the second
+        // ([`crate::instant`]); a run to a grid point ends at the grid's.
+        let after_backfill = matches!(self.settings.run_end, super::RunEnd::AfterStart)
+            && (backfilled || self.ended_after_backfill == now);
+        self.ends_after_backfill[j as usize] = after_backfill;
+        let class = if after_backfill { END_AFTER_BACKFILL } else { JOB_END };
+        outbox.push(Scheduled::me(end, class, ControllerMsg::End(j)));
     }
 
     pub(super) fn end(&mut self, now: Time, j: u32, outbox: &mut Outbox<ControllerMsg>) {
@@ -110,6 +119,9 @@ impl Controller {
         let o = &self.outcome[j as usize];
         if o.end != now || o.preempt_cancelled || o.node_fail_ended {
             return;
+        }
+        if self.ends_after_backfill[j as usize] {
+            self.ended_after_backfill = now;
         }
         self.release(now, j, false);
         self.done += 1;

@@ -357,6 +357,12 @@ pub struct Controller {
     /// Per job: the backfill pass in which one of its records got a start
     /// estimate (`bf_one_resv_per_job`: its later records test now only).
     estimated_in: Vec<u64>,
+    /// Per job: its run ends after the backfill pass of its end's second
+    /// ([`crate::instant::END_AFTER_BACKFILL`]).
+    ends_after_backfill: Vec<bool>,
+    /// The last instant a job ended after that instant's backfill pass: a
+    /// main pass then is at the backfill pass's place in the second too.
+    ended_after_backfill: Time,
     blocked_part: Vec<u64>,
     pass: u64,
     /// The running jobs in the order of their expected ends (backfill).
@@ -505,6 +511,8 @@ impl Controller {
             blocked_node: vec![0; nodes],
             completing: vec![u64::MAX; nodes],
             estimated_in: vec![u64::MAX; n],
+            ends_after_backfill: vec![false; n],
+            ended_after_backfill: Time::MIN,
             blocked_part: vec![0; parts],
             node_parts: {
                 let mut bits = vec![0u64; nodes];

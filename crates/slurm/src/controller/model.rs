@@ -18,7 +18,8 @@
 //!   pass runs if something changed since the second the previous pass
 //!   ended, that second included, or if that pass gave a pending job a
 //!   start estimate.
-//! - A job end's main pass is asked for once per instant.
+//! - A job end's main pass is asked for once per instant, and once more for
+//!   the ends after that instant's backfill pass ([`crate::instant`]).
 //! - Node events ([`crate::outage`]) are made as the kernel reaches them,
 //!   each instant's together (a node going down kills its jobs then); the
 //!   run's first is seeded by the bench.
