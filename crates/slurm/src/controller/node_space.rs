@@ -49,8 +49,6 @@ pub struct NodeSpace {
     end: Time,
     /// Words of a node bitset.
     words: usize,
-    /// [`NodeSpace::later_start`]'s nodes free over the records walked.
-    free: Vec<u64>,
     /// [`NodeSpace::busy_over`]'s records in reach, as it last ORed them.
     reach: Reach,
 }
@@ -76,7 +74,7 @@ impl NodeSpace {
     /// An empty space for `nodes` nodes.
     pub fn new(nodes: usize) -> NodeSpace {
         let words = nodes.div_ceil(64);
-        NodeSpace { at: Vec::new(), held: Vec::new(), end: 0, words, free: vec![0; words], reach: Reach::default() }
+        NodeSpace { at: Vec::new(), held: Vec::new(), end: 0, words, reach: Reach::default() }
     }
 
     /// No reservation: one record, from `begin` to `end`.
@@ -242,22 +240,22 @@ impl NodeSpace {
     /// (ending after `from`, with a next one) whose next record frees a
     /// node of `mask` not free over every record walked from `from` to it.
     /// The walk ends after the first record beginning after `to`.
-    pub fn later_start(&mut self, from: Time, to: Time, mask: &[u64]) -> Option<Time> {
+    ///
+    /// Why: a node held in a record walked and free in the next is first
+    /// freed at the end of the last record holding it, so the first such
+    /// record is the first that holds a node of `mask` its next does not:
+    /// no running set of free nodes is kept.
+    pub fn later_start(&self, from: Time, to: Time, mask: &[u64]) -> Option<Time> {
         let w = self.words;
-        self.free.copy_from_slice(mask);
         for k in self.first_ending_after(from)..self.at.len() {
-            let end = self.end_of(k);
             if k + 1 < self.at.len() {
                 let (held, next) = (&self.held[k * w..(k + 1) * w], &self.held[(k + 1) * w..(k + 2) * w]);
-                if (0..w).any(|i| mask[i] & !next[i] & !(self.free[i] & !held[i]) != 0) {
-                    return Some(end);
+                if mask.iter().zip(held).zip(next).any(|((m, h), n)| m & h & !n != 0) {
+                    return Some(self.end_of(k));
                 }
             }
             if self.at[k] > to {
                 return None;
-            }
-            for i in 0..w {
-                self.free[i] &= !self.held[k * w + i];
             }
         }
         None
